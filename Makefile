@@ -1,0 +1,67 @@
+# tritonc - a Triton compiler in C.  `make` builds the CLI and the libraries,
+# `make test` runs every test, `make asan` runs them under ASan + UBSan.
+# No configure step; every source file under src/ is part of the library
+# except the CLI's main.
+
+CC      ?= cc
+BUILD   ?= build
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(SAN) -fPIC -Wall -Wextra -Werror \
+             -Wno-unused-parameter -Wshadow=local -Wstrict-prototypes -Wvla \
+             -Iinclude -Isrc $(CFLAGS)
+LDLIBS_ALL = -lm -ldl -lpthread
+
+CLI_SRC  := src/driver/main.c
+LIB_SRCS := $(filter-out $(CLI_SRC),$(sort $(shell find src -name '*.c')))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+HDRS := $(shell find src include -name '*.h' -o -name '*.def')
+
+.PHONY: all test asan fuzz-ir fuzz-py fuzz-tri demo clean
+all: $(BUILD)/tritonc $(BUILD)/libtritonc.a $(BUILD)/libtritonc.so
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libtritonc.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libtritonc.so: $(LIB_OBJS)
+	$(CC) $(SAN) -shared -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/tritonc: $(BUILD)/obj/$(CLI_SRC:.c=.o) $(BUILD)/libtritonc.a
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtritonc.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtritonc.a $(LDLIBS_ALL)
+
+test: all $(UNIT_BINS)
+	/usr/bin/python3 tests/run.py --build $(BUILD)
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g" \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" test
+
+# Fuzz targets (clang + libFuzzer). `make fuzz-ir FUZZ_TIME=60` runs one.
+FUZZ_TIME ?= 30
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(HDRS)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS_ALL)
+fuzz-ir: $(BUILD)/fuzz/fuzz_ir
+	mkdir -p $(BUILD)/fuzz/corpus-ir && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-ir tests/ir
+fuzz-py: $(BUILD)/fuzz/fuzz_py
+	mkdir -p $(BUILD)/fuzz/corpus-py && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-py tests/kernels
+fuzz-tri: $(BUILD)/fuzz/fuzz_tri
+	mkdir -p $(BUILD)/fuzz/corpus-tri && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-tri tests/tri
+
+demo: all
+	./examples/demo.sh
+
+clean:
+	rm -rf build build-asan

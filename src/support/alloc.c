@@ -1,0 +1,193 @@
+/*
+ * alloc.c - the one allocator hook, arenas, growable arrays, string buffers.
+ *
+ * An arena is a list of chunks; allocation bumps a pointer, freeing releases
+ * every chunk at once. Large requests get a chunk of their own so a 1 MB
+ * tensor constant does not waste the rest of a small chunk.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *default_alloc(void *ptr, size_t size, void *ud) {
+    (void)ud;
+    if (size == 0) {
+        free(ptr);
+        return NULL;
+    }
+    void *p = realloc(ptr, size);
+    if (!p) {
+        fputs("tritonc: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static TcAllocFn g_alloc = default_alloc;
+static void *g_alloc_ud;
+
+void tc_set_allocator(TcAllocFn fn, void *ud) {
+    g_alloc = fn ? fn : default_alloc;
+    g_alloc_ud = fn ? ud : NULL;
+}
+
+void *tc_realloc(void *ptr, size_t size) { return g_alloc(ptr, size, g_alloc_ud); }
+void *tc_malloc(size_t size) { return g_alloc(NULL, size ? size : 1, g_alloc_ud); }
+void *tc_calloc(size_t n, size_t size) {
+    void *p = tc_malloc(n * size);
+    memset(p, 0, n * size);
+    return p;
+}
+void tc_free(void *ptr) {
+    if (ptr) g_alloc(ptr, 0, g_alloc_ud);
+}
+char *tc_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    return memcpy(tc_malloc(n), s, n);
+}
+
+/* ---- arena ------------------------------------------------------------ */
+
+typedef struct Chunk {
+    struct Chunk *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+} Chunk;
+
+struct Arena {
+    Chunk *head;
+    size_t reserved;
+};
+
+enum { ARENA_CHUNK = 64 * 1024 };
+
+Arena *arena_new(void) { return tc_calloc(1, sizeof(Arena)); }
+
+void arena_free(Arena *a) {
+    if (!a) return;
+    for (Chunk *c = a->head, *n; c; c = n) {
+        n = c->next;
+        tc_free(c);
+    }
+    tc_free(a);
+}
+
+void *arena_alloc(Arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    Chunk *c = a->head;
+    if (!c || c->used + size > c->size) {
+        size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+        Chunk *n = tc_malloc(sizeof(Chunk) + cap);
+        n->size = cap;
+        n->used = 0;
+        a->reserved += sizeof(Chunk) + cap;
+        if (c && size > ARENA_CHUNK / 4) {
+            /* big block: keep the current chunk at the head for small ones */
+            n->next = c->next;
+            c->next = n;
+        } else {
+            n->next = c;
+            a->head = n;
+        }
+        c = n;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+void *arena_dup(Arena *a, const void *p, size_t size) {
+    void *q = arena_alloc(a, size);
+    if (size) memcpy(q, p, size);
+    return q;
+}
+char *arena_strndup(Arena *a, const char *s, size_t n) {
+    char *q = arena_alloc(a, n + 1);
+    memcpy(q, s, n);
+    q[n] = 0;
+    return q;
+}
+char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_printf(Arena *a, const char *fmt, ...) {
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = arena_alloc(a, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return s;
+}
+
+size_t arena_bytes(const Arena *a) { return a->reserved; }
+
+/* ---- vectors ---------------------------------------------------------- */
+
+void vec_grow_(void **data, int *cap, int need, size_t elem) {
+    if (need <= *cap) return;
+    int ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need) ncap *= 2;
+    *data = tc_realloc(*data, (size_t)ncap * elem);
+    *cap = ncap;
+}
+
+/* ---- string buffers --------------------------------------------------- */
+
+static void sb_reserve(StrBuf *sb, size_t extra) {
+    if (sb->len + extra + 1 <= sb->cap) return;
+    size_t ncap = sb->cap ? sb->cap * 2 : 256;
+    while (ncap < sb->len + extra + 1) ncap *= 2;
+    sb->data = tc_realloc(sb->data, ncap);
+    sb->cap = ncap;
+}
+
+void sb_putn(StrBuf *sb, const char *s, size_t n) {
+    sb_reserve(sb, n);
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = 0;
+}
+void sb_putc(StrBuf *sb, char c) { sb_putn(sb, &c, 1); }
+void sb_puts(StrBuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+
+void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < (int)sizeof small) {
+        sb_putn(sb, small, (size_t)n);
+    } else {
+        sb_reserve(sb, (size_t)n);
+        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
+        sb->len += (size_t)n;
+    }
+    va_end(ap2);
+}
+
+void sb_printf(StrBuf *sb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+const char *sb_cstr(StrBuf *sb) { return sb->data ? sb->data : ""; }
+
+char *sb_take(StrBuf *sb) {
+    char *s = sb->data ? sb->data : tc_strdup("");
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+    return s;
+}
+
+void sb_free(StrBuf *sb) {
+    tc_free(sb->data);
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+}

@@ -1,0 +1,119 @@
+/*
+ * diag.c - the diagnostics engine.
+ *
+ * Diagnostics are collected, never printed by the library on its own; the
+ * caller renders them (diag_render) in the format GCC and Clang use, so
+ * editors can jump to them:
+ *
+ *   kernel.py:12:17: error: expected ')', saw 'NEWLINE'
+ *      12 |     x = tl.load(p
+ *         |                 ^
+ */
+#include "support.h"
+
+#include <string.h>
+
+void diag_init(DiagEngine *de) {
+    memset(de, 0, sizeof *de);
+    de->arena = arena_new();
+}
+
+void diag_free(DiagEngine *de) {
+    vec_free(&de->diags);
+    vec_free(&de->sources);
+    arena_free(de->arena);
+    memset(de, 0, sizeof *de);
+}
+
+void diag_add_source(DiagEngine *de, const char *name, const char *text, size_t len) {
+    if (!name) return;
+    for (int i = 0; i < de->sources.len; i++)
+        if (strcmp(de->sources.data[i].name, name) == 0) {
+            de->sources.data[i].text = text;
+            de->sources.data[i].len = len;
+            return;
+        }
+    SourceText s = {arena_strdup(de->arena, name), text, len};
+    vec_push(&de->sources, s);
+}
+
+void diag_vreport(DiagEngine *de, DiagLevel lvl, Loc loc, int span, const char *fmt, va_list ap) {
+    if (lvl == DIAG_ERROR && diag_full(de)) return;
+    StrBuf sb = {0};
+    sb_vprintf(&sb, fmt, ap);
+    Diag d = {lvl, loc, span > 0 ? span : 1, arena_strdup(de->arena, sb_cstr(&sb))};
+    if (d.loc.file) d.loc.file = arena_strdup(de->arena, d.loc.file);
+    sb_free(&sb);
+    vec_push(&de->diags, d);
+    if (lvl == DIAG_ERROR) de->nerrors++;
+    if (lvl == DIAG_WARNING) de->nwarnings++;
+}
+
+void diag_report(DiagEngine *de, DiagLevel lvl, Loc loc, int span, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(de, lvl, loc, span, fmt, ap);
+    va_end(ap);
+}
+
+static const SourceText *find_source(const DiagEngine *de, const char *name) {
+    if (!name) return NULL;
+    for (int i = 0; i < de->sources.len; i++)
+        if (strcmp(de->sources.data[i].name, name) == 0) return &de->sources.data[i];
+    return NULL;
+}
+
+/* Finds line `line` (1-based) of src; returns its start and sets *len. */
+static const char *source_line(const SourceText *src, int line, size_t *len) {
+    const char *p = src->text, *end = src->text + src->len;
+    for (int l = 1; l < line && p < end; p++)
+        if (*p == '\n') l++;
+    if (p >= end && line > 1) return NULL;
+    const char *e = p;
+    while (e < end && *e != '\n' && *e != '\r') e++;
+    *len = (size_t)(e - p);
+    return p;
+}
+
+void diag_render_one(const DiagEngine *de, const Diag *d, StrBuf *out, bool color) {
+    static const char *names[] = {"error", "warning", "note"};
+    static const char *colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+    if (color) sb_puts(out, "\033[1m");
+    if (d->loc.file) {
+        sb_puts(out, d->loc.file);
+        if (d->loc.line > 0) {
+            sb_printf(out, ":%d", d->loc.line);
+            if (d->loc.col > 0) sb_printf(out, ":%d", d->loc.col);
+        }
+        sb_puts(out, ": ");
+    } else {
+        sb_puts(out, "tritonc: ");
+    }
+    if (color) sb_puts(out, colors[d->level]);
+    sb_printf(out, "%s: ", names[d->level]);
+    if (color) sb_puts(out, "\033[0m\033[1m");
+    sb_puts(out, d->msg);
+    if (color) sb_puts(out, "\033[0m");
+    sb_putc(out, '\n');
+
+    const SourceText *src = find_source(de, d->loc.file);
+    size_t len = 0;
+    const char *line = src && d->loc.line > 0 ? source_line(src, d->loc.line, &len) : NULL;
+    if (!line) return;
+    sb_printf(out, "%5d | ", d->loc.line);
+    for (size_t i = 0; i < len; i++) sb_putc(out, line[i] == '\t' ? ' ' : line[i]);
+    sb_puts(out, "\n      | ");
+    int col = d->loc.col > 0 ? d->loc.col : 1;
+    for (int i = 1; i < col; i++) sb_putc(out, ' ');
+    if (color) sb_puts(out, "\033[1;32m");
+    sb_putc(out, '^');
+    int span = d->span;
+    if (col - 1 + span > (int)len) span = (int)len - (col - 1);
+    for (int i = 1; i < span; i++) sb_putc(out, '~');
+    if (color) sb_puts(out, "\033[0m");
+    sb_putc(out, '\n');
+}
+
+void diag_render(const DiagEngine *de, StrBuf *out, bool color) {
+    for (int i = 0; i < de->diags.len; i++) diag_render_one(de, &de->diags.data[i], out, color);
+}

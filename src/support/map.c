@@ -1,0 +1,124 @@
+/*
+ * map.c - hashing, the uint64 -> pointer hash map, string interning.
+ *
+ * The map uses open addressing with linear probing and a load factor of at
+ * most 1/2; key 0 marks an empty slot (callers key by pointers or by hashes
+ * forced non-zero). The interner is a chained table of arena-owned strings.
+ */
+#include "support.h"
+
+#include <string.h>
+
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed) {
+    /* FNV-1a over bytes, finished with a 64-bit mixer. */
+    const unsigned char *b = p;
+    uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
+    }
+    return hash_u64(h);
+}
+
+static int map_slot(const Map *m, uint64_t key) {
+    int mask = m->cap - 1;
+    int i = (int)(hash_u64(key) & (uint64_t)mask);
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
+    return i;
+}
+
+void *map_get(const Map *m, uint64_t key) {
+    if (!m->cap || !key) return NULL;
+    int i = map_slot(m, key);
+    return m->keys[i] ? m->vals[i] : NULL;
+}
+
+bool map_has(const Map *m, uint64_t key) {
+    if (!m->cap || !key) return false;
+    return m->keys[map_slot(m, key)] == key;
+}
+
+static void map_rehash(Map *m, int ncap) {
+    Map n = {tc_calloc((size_t)ncap, sizeof(uint64_t)), tc_calloc((size_t)ncap, sizeof(void *)),
+             ncap, 0};
+    for (int i = 0; i < m->cap; i++)
+        if (m->keys[i]) {
+            int j = map_slot(&n, m->keys[i]);
+            n.keys[j] = m->keys[i];
+            n.vals[j] = m->vals[i];
+            n.len++;
+        }
+    tc_free(m->keys);
+    tc_free(m->vals);
+    *m = n;
+}
+
+void map_put(Map *m, uint64_t key, void *val) {
+    if (!key) return;
+    if (2 * (m->len + 1) > m->cap) map_rehash(m, m->cap ? m->cap * 2 : 16);
+    int i = map_slot(m, key);
+    if (!m->keys[i]) {
+        m->keys[i] = key;
+        m->len++;
+    }
+    m->vals[i] = val;
+}
+
+void map_free(Map *m) {
+    tc_free(m->keys);
+    tc_free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- interning -------------------------------------------------------- */
+
+typedef struct InternEntry {
+    struct InternEntry *next;
+    uint64_t hash;
+    size_t len;
+    char str[];
+} InternEntry;
+
+void interner_init(Interner *in, Arena *arena) {
+    memset(in, 0, sizeof *in);
+    in->arena = arena;
+}
+
+void interner_free(Interner *in) {
+    tc_free(in->buckets);
+    memset(in, 0, sizeof *in);
+}
+
+static void intern_grow(Interner *in) {
+    int nb = in->nbuckets ? in->nbuckets * 2 : 256;
+    InternEntry **b = tc_calloc((size_t)nb, sizeof *b);
+    for (int i = 0; i < in->nbuckets; i++)
+        for (InternEntry *e = in->buckets[i], *n; e; e = n) {
+            n = e->next;
+            int j = (int)(e->hash & (uint64_t)(nb - 1));
+            e->next = b[j];
+            b[j] = e;
+        }
+    tc_free(in->buckets);
+    in->buckets = b;
+    in->nbuckets = nb;
+}
+
+const char *intern_n(Interner *in, const char *s, size_t n) {
+    if (in->len >= in->nbuckets) intern_grow(in);
+    uint64_t h = hash_bytes(s, n, 0);
+    int j = (int)(h & (uint64_t)(in->nbuckets - 1));
+    for (InternEntry *e = in->buckets[j]; e; e = e->next)
+        if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0) return e->str;
+    InternEntry *e = arena_alloc(in->arena, sizeof(InternEntry) + n + 1);
+    e->hash = h;
+    e->len = n;
+    memcpy(e->str, s, n);
+    e->str[n] = 0;
+    e->next = in->buckets[j];
+    in->buckets[j] = e;
+    in->len++;
+    return e->str;
+}
+
+const char *intern(Interner *in, const char *s) { return intern_n(in, s, strlen(s)); }

@@ -1,0 +1,58 @@
+/*
+ * os.c - the few operating-system services the compiler needs: whole-file
+ * reads, atomic writes (temporary file + rename, so a crash or a second
+ * process never sees half a file), a monotonic clock and peak memory.
+ */
+#include "support.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+char *read_file(const char *path, size_t *len_out) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return NULL;
+    StrBuf sb = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    bool err = ferror(f);
+    if (f != stdin) fclose(f);
+    if (err) {
+        sb_free(&sb);
+        return NULL;
+    }
+    if (len_out) *len_out = sb.len;
+    return sb_take(&sb);
+}
+
+bool write_file_atomic(const char *path, const void *data, size_t len) {
+    StrBuf tmp = {0};
+    sb_printf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(sb_cstr(&tmp), "wb");
+    if (!f) {
+        sb_free(&tmp);
+        return false;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    if (ok) ok = rename(sb_cstr(&tmp), path) == 0;
+    if (!ok) remove(sb_cstr(&tmp));
+    sb_free(&tmp);
+    return ok;
+}
+
+double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+size_t peak_rss_bytes(void) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+    return (size_t)ru.ru_maxrss * 1024; /* Linux reports KiB */
+}

@@ -1,0 +1,203 @@
+/*
+ * support.h - the small generic library every part of tritonc stands on.
+ *
+ * Memory policy (one rule for the whole compiler):
+ *   - every heap allocation goes through tc_realloc(), which calls the
+ *     replaceable allocator hook (tc_set_allocator);
+ *   - compile-time objects (IR, AST, interned strings, diagnostics text) live
+ *     in an Arena owned by one compilation and are freed in one call;
+ *   - growable arrays (Vec) and hash maps (Map) own heap memory and are freed
+ *     explicitly, or allocate from an arena when given one.
+ * Library code never calls exit(): errors travel back through a DiagEngine.
+ */
+#ifndef TC_SUPPORT_H
+#define TC_SUPPORT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define TC_UNUSED __attribute__((unused))
+#else
+#define TC_PRINTF(a, b)
+#define TC_UNUSED
+#endif
+
+#define TC_ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- allocation ------------------------------------------------------ */
+
+/* realloc-like hook: ptr == NULL allocates, size == 0 frees. Must not
+ * return NULL for size > 0 (the default hook aborts on exhaustion). */
+typedef void *(*TcAllocFn)(void *ptr, size_t size, void *ud);
+void tc_set_allocator(TcAllocFn fn, void *ud);
+void *tc_realloc(void *ptr, size_t size);
+void *tc_malloc(size_t size);
+void *tc_calloc(size_t n, size_t size);
+void tc_free(void *ptr);
+char *tc_strdup(const char *s);
+
+/* ---- arena ----------------------------------------------------------- */
+
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t size);  /* zeroed, 16-byte aligned */
+void *arena_dup(Arena *a, const void *p, size_t size);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) TC_PRINTF(2, 3);
+size_t arena_bytes(const Arena *a); /* bytes reserved from the allocator */
+
+#define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
+#define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
+
+/* ---- growable arrays ------------------------------------------------- */
+
+/* A Vec is a struct { T *data; int len, cap; } declared with VEC(T).
+ * Heap-backed; free with vec_free. */
+#define VEC(T)                                                                 \
+    struct {                                                                   \
+        T *data;                                                               \
+        int len, cap;                                                          \
+    }
+void vec_grow_(void **data, int *cap, int need, size_t elem);
+#define vec_push(v, x)                                                         \
+    (vec_grow_((void **)&(v)->data, &(v)->cap, (v)->len + 1,                   \
+               sizeof(*(v)->data)),                                            \
+     (v)->data[(v)->len++] = (x))
+#define vec_reserve(v, n)                                                      \
+    vec_grow_((void **)&(v)->data, &(v)->cap, (n), sizeof(*(v)->data))
+#define vec_pop(v) ((v)->data[--(v)->len])
+#define vec_last(v) ((v)->data[(v)->len - 1])
+#define vec_free(v) (tc_free((v)->data), (v)->data = NULL, (v)->len = (v)->cap = 0)
+#define vec_clear(v) ((v)->len = 0)
+
+/* ---- string buffer --------------------------------------------------- */
+
+typedef struct StrBuf {
+    char *data; /* always NUL-terminated once anything was appended */
+    size_t len, cap;
+} StrBuf;
+void sb_putc(StrBuf *sb, char c);
+void sb_puts(StrBuf *sb, const char *s);
+void sb_putn(StrBuf *sb, const char *s, size_t n);
+void sb_printf(StrBuf *sb, const char *fmt, ...) TC_PRINTF(2, 3);
+void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
+const char *sb_cstr(StrBuf *sb); /* "" when empty */
+char *sb_take(StrBuf *sb);       /* heap string the caller frees; resets sb */
+void sb_free(StrBuf *sb);
+
+/* ---- hashing --------------------------------------------------------- */
+
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
+static inline uint64_t hash_u64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+static inline uint64_t hash_combine(uint64_t h, uint64_t v) {
+    return hash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+/* ---- hash map: uint64 key -> void* ----------------------------------- */
+
+/* Open addressing, linear probing. Keys are any uint64 (pointers, interned
+ * string addresses, hashes); key 0 is reserved as "empty". */
+typedef struct Map {
+    uint64_t *keys;
+    void **vals;
+    int cap, len;
+} Map;
+void *map_get(const Map *m, uint64_t key);
+bool map_has(const Map *m, uint64_t key);
+void map_put(Map *m, uint64_t key, void *val);
+void map_free(Map *m);
+#define MAP_KEY(p) ((uint64_t)(uintptr_t)(p))
+
+/* ---- string interning ------------------------------------------------ */
+
+/* Interned strings are unique per Interner: equal strings, equal pointers. */
+typedef struct Interner {
+    Arena *arena;
+    struct InternEntry **buckets;
+    int nbuckets, len;
+} Interner;
+void interner_init(Interner *in, Arena *arena);
+void interner_free(Interner *in);
+const char *intern(Interner *in, const char *s);
+const char *intern_n(Interner *in, const char *s, size_t n);
+
+/* ---- files ----------------------------------------------------------- */
+
+/* Reads a whole file into a heap buffer (NUL-terminated); NULL on failure. */
+char *read_file(const char *path, size_t *len_out);
+/* Writes atomically: a temporary file in the same folder, then rename. */
+bool write_file_atomic(const char *path, const void *data, size_t len);
+
+/* ---- diagnostics ----------------------------------------------------- */
+
+typedef struct Loc {
+    const char *file; /* interned or static; NULL = unknown */
+    int line, col;    /* 1-based; 0 = unknown */
+} Loc;
+
+typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+
+typedef struct Diag {
+    DiagLevel level;
+    Loc loc;
+    int span;  /* width of the caret underline, >= 1 */
+    char *msg; /* arena-owned */
+} Diag;
+
+typedef struct SourceText {
+    const char *name;
+    const char *text;
+    size_t len;
+} SourceText;
+
+/* Collects diagnostics for one run. Sources registered with
+ * diag_add_source are used to print the offending line and a caret. */
+typedef struct DiagEngine {
+    Arena *arena;
+    VEC(Diag) diags;
+    VEC(SourceText) sources;
+    int nerrors, nwarnings;
+    int max_errors; /* stop collecting after this many errors (0 = 50) */
+} DiagEngine;
+
+void diag_init(DiagEngine *de);
+void diag_free(DiagEngine *de);
+void diag_add_source(DiagEngine *de, const char *name, const char *text, size_t len);
+void diag_report(DiagEngine *de, DiagLevel lvl, Loc loc, int span, const char *fmt, ...)
+    TC_PRINTF(5, 6);
+void diag_vreport(DiagEngine *de, DiagLevel lvl, Loc loc, int span, const char *fmt, va_list ap);
+#define diag_error(de, loc, ...) diag_report((de), DIAG_ERROR, (loc), 1, __VA_ARGS__)
+#define diag_warning(de, loc, ...) diag_report((de), DIAG_WARNING, (loc), 1, __VA_ARGS__)
+#define diag_note(de, loc, ...) diag_report((de), DIAG_NOTE, (loc), 1, __VA_ARGS__)
+static inline bool diag_has_errors(const DiagEngine *de) { return de->nerrors > 0; }
+static inline bool diag_full(const DiagEngine *de) {
+    return de->nerrors >= (de->max_errors ? de->max_errors : 50);
+}
+/* Renders every diagnostic in GCC/Clang form:
+ *   file:line:col: error: message
+ *    12 |     x = tl.load(p)
+ *       |         ^~~~~~~
+ */
+void diag_render(const DiagEngine *de, StrBuf *out, bool color);
+/* Renders one diagnostic (same format). */
+void diag_render_one(const DiagEngine *de, const Diag *d, StrBuf *out, bool color);
+
+/* ---- misc ------------------------------------------------------------ */
+
+double now_seconds(void); /* monotonic clock */
+size_t peak_rss_bytes(void);
+
+#endif
