@@ -1,0 +1,89 @@
+/*
+ * dialect.h - the verifiers and folders named in the op tables (ops.def).
+ * Each is defined in its dialect's file: builtin.c, arith.c, scf.c, tt.c;
+ * folders in fold.c.
+ */
+#ifndef TC_DIALECT_H
+#define TC_DIALECT_H
+
+#include "ir/ir.h"
+
+#define VERIFIER(name) bool name(Op *op, DiagEngine *de);
+#define FOLDER(name) bool name(Op *op, Attr **operand_consts, Attr **out, Value **out_value);
+
+/* builtin.c */
+VERIFIER(verify_module)
+/* arith.c (also used by math and tt rows) */
+VERIFIER(verify_constant)
+VERIFIER(verify_int_binary)
+VERIFIER(verify_float_same)
+VERIFIER(verify_cmp)
+VERIFIER(verify_select)
+VERIFIER(verify_int_ext)
+VERIFIER(verify_int_trunc)
+VERIFIER(verify_float_ext)
+VERIFIER(verify_float_trunc)
+VERIFIER(verify_int_to_float)
+VERIFIER(verify_float_to_int)
+VERIFIER(verify_bitcast)
+VERIFIER(verify_index_cast)
+/* scf.c */
+VERIFIER(verify_for)
+VERIFIER(verify_if)
+VERIFIER(verify_while)
+VERIFIER(verify_yield)
+VERIFIER(verify_condition)
+/* tt.c */
+VERIFIER(verify_func)
+VERIFIER(verify_return)
+VERIFIER(verify_call)
+VERIFIER(verify_program_id)
+VERIFIER(verify_make_range)
+VERIFIER(verify_splat)
+VERIFIER(verify_broadcast)
+VERIFIER(verify_expand_dims)
+VERIFIER(verify_reshape)
+VERIFIER(verify_trans)
+VERIFIER(verify_join)
+VERIFIER(verify_split)
+VERIFIER(verify_addptr)
+VERIFIER(verify_load)
+VERIFIER(verify_store)
+VERIFIER(verify_reduce)
+VERIFIER(verify_scan)
+VERIFIER(verify_dot)
+VERIFIER(verify_atomic_rmw)
+VERIFIER(verify_atomic_cas)
+VERIFIER(verify_fp_to_fp)
+VERIFIER(verify_int_to_ptr)
+VERIFIER(verify_ptr_to_int)
+
+#undef VERIFIER
+#undef FOLDER
+
+/* Shared checks used by the verifiers; each reports at op and returns false
+ * on failure. */
+bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what);
+bool vfy_same_shape(DiagEngine *de, Op *op, Type *a, Type *b);
+
+/* Enumerations with textual names (tt attributes printed as keywords). */
+extern const char *const tt_cache_names[];      /* none, ca, cg, wb, cs, wt, cv */
+extern const char *const tt_evict_names[];      /* evict_normal, evict_first, evict_last */
+extern const char *const tt_rmw_names[];        /* and, or, xor, add, fadd, max, min, umax, umin, exch */
+extern const char *const tt_sem_names[];        /* relaxed, acquire, release, acq_rel */
+extern const char *const tt_scope_names[];      /* gpu, cta, sys */
+extern const char *const tt_precision_names[];  /* tf32, tf32x3, ieee, bf16x3, bf16x6 */
+extern const char *const tt_rounding_names[];   /* rtz, rtne */
+extern const char *const tt_propnan_names[];    /* none, all */
+extern const char *const tt_axis_names[];       /* x, y, z */
+int enum_lookup(const char *const *names, const char *s); /* -1 if absent */
+
+enum { TT_RMW_AND, TT_RMW_OR, TT_RMW_XOR, TT_RMW_ADD, TT_RMW_FADD, TT_RMW_MAX, TT_RMW_MIN,
+       TT_RMW_UMAX, TT_RMW_UMIN, TT_RMW_XCHG };
+enum { TT_CACHE_NONE, TT_CACHE_CA, TT_CACHE_CG, TT_CACHE_WB, TT_CACHE_CS, TT_CACHE_WT, TT_CACHE_CV };
+enum { TT_EVICT_NORMAL, TT_EVICT_FIRST, TT_EVICT_LAST };
+enum { TT_SEM_RELAXED, TT_SEM_ACQUIRE, TT_SEM_RELEASE, TT_SEM_ACQ_REL };
+enum { TT_SCOPE_GPU, TT_SCOPE_CTA, TT_SCOPE_SYS };
+enum { TT_PREC_TF32, TT_PREC_TF32X3, TT_PREC_IEEE, TT_PREC_BF16X3, TT_PREC_BF16X6 };
+
+#endif

@@ -1,0 +1,409 @@
+/*
+ * attr.c - uniqued attributes, their textual form, and exact numeric helpers.
+ *
+ * Attributes are immutable and built once per Context (like types), so two
+ * ops with equal attributes hold equal pointers; CSE relies on that.
+ *
+ * Floats print the way MLIR prints them: `1.000000e+00` when six digits
+ * round-trip exactly, the shortest exact decimal otherwise, and the type's
+ * bit pattern in hex (`0xFF800000`) for infinities and NaNs.
+ */
+#include "ir/ir.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct AttrNode {
+    Attr a;
+    struct AttrNode *next;
+} AttrNode;
+
+static bool attr_equal(const Attr *x, const Attr *y) {
+    if (x->kind != y->kind || x->type != y->type) return false;
+    switch (x->kind) {
+    case ATTR_UNIT: return true;
+    case ATTR_BOOL: return x->b == y->b;
+    case ATTR_INT: return x->i == y->i;
+    case ATTR_FLOAT: return memcmp(&x->f, &y->f, sizeof(double)) == 0;
+    case ATTR_STRING:
+    case ATTR_SYMREF:
+    case ATTR_OPAQUE: return x->s == y->s; /* interned */
+    case ATTR_TYPE: return x->ty == y->ty;
+    case ATTR_ARRAY:
+        if (x->arr.n != y->arr.n) return false;
+        for (int i = 0; i < x->arr.n; i++)
+            if (x->arr.elems[i] != y->arr.elems[i]) return false;
+        return true;
+    case ATTR_DICT:
+        if (x->dict.n != y->dict.n) return false;
+        for (int i = 0; i < x->dict.n; i++)
+            if (x->dict.entries[i].name != y->dict.entries[i].name ||
+                x->dict.entries[i].attr != y->dict.entries[i].attr)
+                return false;
+        return true;
+    case ATTR_DENSE:
+    case ATTR_DENSE_ARRAY:
+        if (x->dense.nvals != y->dense.nvals) return false;
+        if ((x->dense.ints == NULL) != (y->dense.ints == NULL)) return false;
+        if (x->dense.ints)
+            return memcmp(x->dense.ints, y->dense.ints, sizeof(int64_t) * (size_t)x->dense.nvals) == 0;
+        return memcmp(x->dense.floats, y->dense.floats, sizeof(double) * (size_t)x->dense.nvals) == 0;
+    }
+    return false;
+}
+
+static uint64_t attr_hash(const Attr *a) {
+    uint64_t h = hash_combine(hash_u64((uint64_t)a->kind + 7), (uint64_t)(uintptr_t)a->type);
+    switch (a->kind) {
+    case ATTR_UNIT: break;
+    case ATTR_BOOL: h = hash_combine(h, a->b); break;
+    case ATTR_INT: h = hash_combine(h, (uint64_t)a->i); break;
+    case ATTR_FLOAT: h = hash_combine(h, hash_bytes(&a->f, sizeof a->f, 0)); break;
+    case ATTR_STRING:
+    case ATTR_SYMREF:
+    case ATTR_OPAQUE: h = hash_combine(h, (uint64_t)(uintptr_t)a->s); break;
+    case ATTR_TYPE: h = hash_combine(h, (uint64_t)(uintptr_t)a->ty); break;
+    case ATTR_ARRAY:
+        for (int i = 0; i < a->arr.n; i++) h = hash_combine(h, (uint64_t)(uintptr_t)a->arr.elems[i]);
+        break;
+    case ATTR_DICT:
+        for (int i = 0; i < a->dict.n; i++) {
+            h = hash_combine(h, (uint64_t)(uintptr_t)a->dict.entries[i].name);
+            h = hash_combine(h, (uint64_t)(uintptr_t)a->dict.entries[i].attr);
+        }
+        break;
+    case ATTR_DENSE:
+    case ATTR_DENSE_ARRAY:
+        h = hash_combine(h, (uint64_t)a->dense.nvals);
+        if (a->dense.ints)
+            h = hash_combine(h, hash_bytes(a->dense.ints, sizeof(int64_t) * (size_t)a->dense.nvals, 1));
+        else if (a->dense.floats)
+            h = hash_combine(h, hash_bytes(a->dense.floats, sizeof(double) * (size_t)a->dense.nvals, 2));
+        break;
+    }
+    return h | 1;
+}
+
+static Attr *unique(Context *c, const Attr *proto) {
+    uint64_t h = attr_hash(proto);
+    AttrNode *head = map_get(&c->attrs, h);
+    for (AttrNode *n = head; n; n = n->next)
+        if (attr_equal(&n->a, proto)) return &n->a;
+    AttrNode *n = ARENA_NEW(c->arena, AttrNode);
+    n->a = *proto;
+    n->a.hash = h;
+    Attr *a = &n->a;
+    switch (a->kind) {
+    case ATTR_ARRAY:
+        a->arr.elems = arena_dup(c->arena, proto->arr.elems, sizeof(Attr *) * (size_t)proto->arr.n);
+        break;
+    case ATTR_DICT:
+        a->dict.entries =
+            arena_dup(c->arena, proto->dict.entries, sizeof(NamedAttr) * (size_t)proto->dict.n);
+        break;
+    case ATTR_DENSE:
+    case ATTR_DENSE_ARRAY:
+        if (a->dense.ints)
+            a->dense.ints = arena_dup(c->arena, proto->dense.ints, sizeof(int64_t) * (size_t)proto->dense.nvals);
+        if (a->dense.floats)
+            a->dense.floats =
+                arena_dup(c->arena, proto->dense.floats, sizeof(double) * (size_t)proto->dense.nvals);
+        break;
+    default: break;
+    }
+    n->next = head;
+    map_put(&c->attrs, h, n);
+    return a;
+}
+
+Attr *attr_unit(Context *c) { return unique(c, &(Attr){.kind = ATTR_UNIT}); }
+Attr *attr_bool(Context *c, bool v) { return unique(c, &(Attr){.kind = ATTR_BOOL, .b = v}); }
+Attr *attr_int(Context *c, Type *t, int64_t v) {
+    if (t && t->kind == TY_INT) v = t->width == 1 ? (v & 1) : int_wrap(v, t->width);
+    return unique(c, &(Attr){.kind = ATTR_INT, .type = t, .i = v});
+}
+Attr *attr_i32(Context *c, int64_t v) { return attr_int(c, ty_i32(c), v); }
+Attr *attr_float(Context *c, Type *t, double v) {
+    if (t && t->kind == TY_FLOAT) v = float_round(v, t->fkind);
+    return unique(c, &(Attr){.kind = ATTR_FLOAT, .type = t, .f = v});
+}
+Attr *attr_string(Context *c, const char *s) {
+    return unique(c, &(Attr){.kind = ATTR_STRING, .s = ctx_intern(c, s)});
+}
+Attr *attr_type(Context *c, Type *t) { return unique(c, &(Attr){.kind = ATTR_TYPE, .ty = t}); }
+Attr *attr_array(Context *c, Attr *const *elems, int n) {
+    return unique(c, &(Attr){.kind = ATTR_ARRAY, .arr = {elems, n}});
+}
+static int cmp_named(const void *a, const void *b) {
+    return strcmp(((const NamedAttr *)a)->name, ((const NamedAttr *)b)->name);
+}
+Attr *attr_dict(Context *c, const NamedAttr *entries, int n) {
+    NamedAttr *tmp = tc_malloc(sizeof(NamedAttr) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) tmp[i] = (NamedAttr){ctx_intern(c, entries[i].name), entries[i].attr};
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_named);
+    Attr *a = unique(c, &(Attr){.kind = ATTR_DICT, .dict = {tmp, n}});
+    tc_free(tmp);
+    return a;
+}
+Attr *attr_dense_int(Context *c, Type *t, const int64_t *vals, int64_t n) {
+    Type *e = ty_elem(t);
+    int64_t *tmp = tc_malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++)
+        tmp[i] = e->kind == TY_INT ? (e->width == 1 ? (vals[i] & 1) : int_wrap(vals[i], e->width)) : vals[i];
+    Attr *a = unique(c, &(Attr){.kind = ATTR_DENSE, .type = t, .dense = {.ints = tmp, .nvals = n}});
+    tc_free(tmp);
+    return a;
+}
+Attr *attr_dense_float(Context *c, Type *t, const double *vals, int64_t n) {
+    Type *e = ty_elem(t);
+    double *tmp = tc_malloc(sizeof(double) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) tmp[i] = e->kind == TY_FLOAT ? float_round(vals[i], e->fkind) : vals[i];
+    Attr *a = unique(c, &(Attr){.kind = ATTR_DENSE, .type = t, .dense = {.floats = tmp, .nvals = n}});
+    tc_free(tmp);
+    return a;
+}
+Attr *attr_dense_splat(Context *c, Type *tensor_ty, Attr *scalar) {
+    if (scalar->kind == ATTR_FLOAT) return attr_dense_float(c, tensor_ty, &scalar->f, 1);
+    int64_t v = scalar->kind == ATTR_BOOL ? scalar->b : scalar->i;
+    return attr_dense_int(c, tensor_ty, &v, 1);
+}
+Attr *attr_dense_array(Context *c, Type *elem, const int64_t *vals, int64_t n) {
+    return unique(c, &(Attr){.kind = ATTR_DENSE_ARRAY, .type = elem,
+                             .dense = {.ints = n ? vals : (const int64_t[]){0}, .nvals = n}});
+}
+Attr *attr_symref(Context *c, const char *name) {
+    return unique(c, &(Attr){.kind = ATTR_SYMREF, .s = ctx_intern(c, name)});
+}
+Attr *attr_opaque(Context *c, const char *text) {
+    return unique(c, &(Attr){.kind = ATTR_OPAQUE, .s = ctx_intern(c, text)});
+}
+
+Attr *attr_dict_get(const Attr *dict, const char *name) {
+    if (!dict || dict->kind != ATTR_DICT) return NULL;
+    for (int i = 0; i < dict->dict.n; i++)
+        if (strcmp(dict->dict.entries[i].name, name) == 0) return dict->dict.entries[i].attr;
+    return NULL;
+}
+
+bool attr_is_splat(const Attr *a) {
+    return a->kind == ATTR_INT || a->kind == ATTR_FLOAT || a->kind == ATTR_BOOL ||
+           (a->kind == ATTR_DENSE && a->dense.nvals == 1);
+}
+
+bool attr_as_int(const Attr *a, int64_t *out) {
+    if (!a) return false;
+    if (a->kind == ATTR_INT) *out = a->i;
+    else if (a->kind == ATTR_BOOL) *out = a->b;
+    else if (a->kind == ATTR_DENSE && a->dense.nvals == 1 && a->dense.ints) *out = a->dense.ints[0];
+    else return false;
+    return true;
+}
+
+bool attr_as_float(const Attr *a, double *out) {
+    if (!a) return false;
+    if (a->kind == ATTR_FLOAT) *out = a->f;
+    else if (a->kind == ATTR_DENSE && a->dense.nvals == 1 && a->dense.floats) *out = a->dense.floats[0];
+    else return false;
+    return true;
+}
+
+/* ---- exact numerics ----------------------------------------------------- */
+
+int64_t int_wrap(int64_t v, int width) {
+    if (width >= 64) return v;
+    uint64_t m = (1ULL << width) - 1, u = (uint64_t)v & m;
+    if (u >> (width - 1)) u |= ~m;
+    return (int64_t)u;
+}
+
+uint64_t int_wrap_u(int64_t v, int width) {
+    if (width >= 64) return (uint64_t)v;
+    return (uint64_t)v & ((1ULL << width) - 1);
+}
+
+/* Rounds v to the nearest value representable with `mbits` explicit
+ * mantissa bits and exponent range [emin, emax] (of the normalised
+ * significand in [1,2)), ties to even, with gradual underflow. Values past
+ * the largest finite `maxval` become inf (or NaN for formats without inf,
+ * as f8E4M3FN does: there the largest finite is 448). */
+static double round_to_format(double v, int mbits, int emin, double maxval, bool has_inf) {
+    if (isnan(v) || isinf(v) || v == 0) return (isinf(v) && !has_inf) ? NAN : v;
+    int e;
+    frexp(v, &e); /* v = f * 2^e, f in [0.5, 1) */
+    int exp = e - 1;  /* v = g * 2^exp, g in [1, 2) */
+    if (exp < emin) exp = emin;
+    double scale = ldexp(1.0, mbits - exp);
+    double r = nearbyint(v * scale) / scale; /* default rounding mode: to nearest even */
+    if (fabs(r) > maxval) {
+        /* beyond the largest finite: rounds to inf when at least halfway to
+         * the next binade step, as IEEE does */
+        double step = ldexp(1.0, (int)floor(log2(maxval)) - mbits);
+        if (fabs(v) >= maxval + step / 2) return has_inf ? copysign(INFINITY, v) : NAN;
+        return copysign(maxval, v);
+    }
+    return r;
+}
+
+double float_round(double v, FloatKind k) {
+    switch (k) {
+    case FK_F64: return v;
+    case FK_F32: return (double)(float)v;
+    case FK_F16: return round_to_format(v, 10, -14, 65504.0, true);
+    case FK_BF16: return round_to_format(v, 7, -126, 3.3895313892515355e38, true);
+    case FK_F8E5M2: return round_to_format(v, 2, -14, 57344.0, true);
+    case FK_F8E4M3: return round_to_format(v, 3, -6, 448.0, false);
+    }
+    return v;
+}
+
+/* ---- printing ----------------------------------------------------------- */
+
+static uint64_t float_bits(double v, FloatKind k) {
+    switch (k) {
+    case FK_F64: {
+        uint64_t u;
+        memcpy(&u, &v, 8);
+        return u;
+    }
+    case FK_F32: {
+        float f = (float)v;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    default: {
+        /* only inf/nan reach here (finite values print as decimals) */
+        bool neg = signbit(v);
+        uint64_t bits;
+        if (k == FK_F16) bits = isnan(v) ? 0x7E00 : 0x7C00;
+        else if (k == FK_BF16) bits = isnan(v) ? 0x7FC0 : 0x7F80;
+        else if (k == FK_F8E5M2) bits = isnan(v) ? 0x7F : 0x7C;
+        else bits = 0x7F;
+        int w = (k == FK_F16 || k == FK_BF16) ? 16 : 8;
+        if (neg) bits |= 1ULL << (w - 1);
+        return bits;
+    }
+    }
+}
+
+void float_print(double v, Type *t, StrBuf *out) {
+    FloatKind k = t && t->kind == TY_FLOAT ? t->fkind : FK_F64;
+    if (isnan(v) || isinf(v)) {
+        int w = t && t->kind == TY_FLOAT ? t->width : 64;
+        sb_printf(out, "0x%0*llX", w / 4, (unsigned long long)float_bits(v, k));
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.6e", v);
+    if (float_round(strtod(buf, NULL), k) != v) {
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*g", prec, v);
+            if (float_round(strtod(buf, NULL), k) == v) break;
+        }
+        if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+    }
+    sb_puts(out, buf);
+}
+
+static void print_string(const char *s, StrBuf *out) {
+    sb_putc(out, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') sb_printf(out, "\\%c", *p);
+        else if (*p == '\n') sb_puts(out, "\\0A");
+        else if (*p < 32 || *p >= 127) sb_printf(out, "\\%02X", *p);
+        else sb_putc(out, (char)*p);
+    }
+    sb_putc(out, '"');
+}
+
+static void print_dense_elem(const Attr *a, int64_t i, StrBuf *out) {
+    Type *e = ty_elem(a->type);
+    if (a->dense.floats) float_print(a->dense.floats[i], e, out);
+    else if (e->kind == TY_INT && e->width == 1) sb_puts(out, a->dense.ints[i] ? "true" : "false");
+    else if (e->kind == TY_INT && e->sign == UNSIGNED)
+        sb_printf(out, "%llu", (unsigned long long)int_wrap_u(a->dense.ints[i], e->width));
+    else sb_printf(out, "%lld", (long long)a->dense.ints[i]);
+}
+
+static void print_dense_dim(const Attr *a, int dim, int64_t *idx, StrBuf *out) {
+    const Type *t = a->type;
+    if (dim == t->rank) {
+        print_dense_elem(a, (*idx)++, out);
+        return;
+    }
+    sb_putc(out, '[');
+    for (int64_t i = 0; i < t->shape[dim]; i++) {
+        if (i) sb_puts(out, ", ");
+        print_dense_dim(a, dim + 1, idx, out);
+    }
+    sb_putc(out, ']');
+}
+
+void attr_print(const Attr *a, StrBuf *out) {
+    switch (a->kind) {
+    case ATTR_UNIT: sb_puts(out, "unit"); return;
+    case ATTR_BOOL: sb_puts(out, a->b ? "true" : "false"); return;
+    case ATTR_INT:
+        if (a->type && a->type->kind == TY_INT && a->type->width == 1) {
+            sb_puts(out, a->i ? "true" : "false");
+            return;
+        }
+        sb_printf(out, "%lld", (long long)a->i);
+        if (a->type) {
+            sb_puts(out, " : ");
+            ty_print(a->type, out);
+        }
+        return;
+    case ATTR_FLOAT:
+        float_print(a->f, a->type, out);
+        if (a->type) {
+            sb_puts(out, " : ");
+            ty_print(a->type, out);
+        }
+        return;
+    case ATTR_STRING: print_string(a->s, out); return;
+    case ATTR_TYPE: ty_print(a->ty, out); return;
+    case ATTR_SYMREF: sb_printf(out, "@%s", a->s); return;
+    case ATTR_OPAQUE: sb_puts(out, a->s); return;
+    case ATTR_ARRAY:
+        sb_putc(out, '[');
+        for (int i = 0; i < a->arr.n; i++) {
+            if (i) sb_puts(out, ", ");
+            attr_print(a->arr.elems[i], out);
+        }
+        sb_putc(out, ']');
+        return;
+    case ATTR_DICT:
+        sb_putc(out, '{');
+        for (int i = 0; i < a->dict.n; i++) {
+            if (i) sb_puts(out, ", ");
+            sb_puts(out, a->dict.entries[i].name);
+            if (a->dict.entries[i].attr->kind != ATTR_UNIT) {
+                sb_puts(out, " = ");
+                attr_print(a->dict.entries[i].attr, out);
+            }
+        }
+        sb_putc(out, '}');
+        return;
+    case ATTR_DENSE:
+        sb_puts(out, "dense<");
+        if (a->dense.nvals == 1) {
+            print_dense_elem(a, 0, out);
+        } else {
+            int64_t idx = 0;
+            print_dense_dim(a, 0, &idx, out);
+        }
+        sb_puts(out, "> : ");
+        ty_print(a->type, out);
+        return;
+    case ATTR_DENSE_ARRAY:
+        sb_puts(out, "array<");
+        ty_print(a->type, out);
+        for (int64_t i = 0; i < a->dense.nvals; i++)
+            sb_printf(out, "%s %lld", i ? "," : ":", (long long)a->dense.ints[i]);
+        sb_putc(out, '>');
+        return;
+    }
+}

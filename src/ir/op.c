@@ -1,0 +1,392 @@
+/*
+ * op.c - creating, linking, editing and walking ops, blocks and regions.
+ *
+ * Operands are Use records threaded on their value's use list (a doubly
+ * linked list through `pprev`), so setting an operand and replacing all
+ * uses are O(1) per use. Named attributes are kept sorted by name (they are
+ * few; insertion sort) so printing is deterministic.
+ */
+#include "ir/ir.h"
+
+#include <pthread.h>
+#include <string.h>
+
+const char *const cmpi_pred_names[CMPI_COUNT] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                                 "sge", "ult", "ule", "ugt", "uge"};
+const char *const cmpf_pred_names[CMPF_COUNT] = {
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+
+Context *ctx_new(DiagEngine *de) {
+    Arena *a = arena_new();
+    Context *c = ARENA_NEW(a, Context);
+    c->arena = a;
+    interner_init(&c->strings, a);
+    c->diag = de;
+    return c;
+}
+
+void ctx_free(Context *c) {
+    if (!c) return;
+    interner_free(&c->strings);
+    map_free(&c->types);
+    map_free(&c->attrs);
+    arena_free(c->arena); /* frees c itself */
+}
+
+/* ---- uses ----------------------------------------------------------------- */
+
+static void use_link(Use *u, Value *v) {
+    u->value = v;
+    if (!v) return;
+    u->next = v->uses;
+    if (v->uses) v->uses->pprev = &u->next;
+    u->pprev = &v->uses;
+    v->uses = u;
+}
+
+static void use_unlink(Use *u) {
+    if (!u->value) return;
+    *u->pprev = u->next;
+    if (u->next) u->next->pprev = u->pprev;
+    u->value = NULL;
+    u->next = NULL;
+    u->pprev = NULL;
+}
+
+void op_set_operand(Op *op, int i, Value *v) {
+    use_unlink(&op->operands[i]);
+    use_link(&op->operands[i], v);
+}
+
+void op_set_operands(Context *c, Op *op, Value *const *vals, int n) {
+    for (int i = 0; i < op->noperands; i++) use_unlink(&op->operands[i]);
+    if (n > op->noperands) op->operands = ARENA_ARRAY(c->arena, Use, n);
+    op->noperands = n;
+    for (int i = 0; i < n; i++) {
+        op->operands[i] = (Use){.owner = op};
+        use_link(&op->operands[i], vals[i]);
+    }
+}
+
+bool value_has_one_use(const Value *v) { return v->uses && !v->uses->next; }
+
+void value_replace_all_uses(Value *from, Value *to) {
+    if (from == to) return;
+    while (from->uses) {
+        Use *u = from->uses;
+        use_unlink(u);
+        use_link(u, to);
+    }
+}
+
+/* ---- ops -------------------------------------------------------------------- */
+
+Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
+              Type *const *result_types, int nres, int nregions) {
+    Op *op = ARENA_NEW(c->arena, Op);
+    op->kind = kind;
+    op->loc = loc;
+    op->operands = nopnds ? ARENA_ARRAY(c->arena, Use, nopnds) : NULL;
+    op->noperands = nopnds;
+    for (int i = 0; i < nopnds; i++) {
+        op->operands[i].owner = op;
+        use_link(&op->operands[i], operands[i]);
+    }
+    op->results = nres ? ARENA_ARRAY(c->arena, Value, nres) : NULL;
+    op->nresults = nres;
+    for (int i = 0; i < nres; i++) {
+        op->results[i].type = result_types[i];
+        op->results[i].def = op;
+        op->results[i].index = i;
+    }
+    op->regions = nregions ? ARENA_ARRAY(c->arena, Region, nregions) : NULL;
+    op->nregions = nregions;
+    for (int i = 0; i < nregions; i++) op->regions[i].parent = op;
+    return op;
+}
+
+static int attr_index(const Op *op, const char *name) {
+    for (int i = 0; i < op->nattrs; i++)
+        if (strcmp(op->attrs[i].name, name) == 0) return i;
+    return -1;
+}
+
+void op_set_attr(Context *c, Op *op, const char *name, Attr *a) {
+    int i = attr_index(op, name);
+    if (i >= 0) {
+        if (a) {
+            op->attrs[i].attr = a;
+        } else {
+            memmove(&op->attrs[i], &op->attrs[i + 1], sizeof(NamedAttr) * (size_t)(op->nattrs - i - 1));
+            op->nattrs--;
+        }
+        return;
+    }
+    if (!a) return;
+    if (op->nattrs == op->capattrs) {
+        int ncap = op->capattrs ? op->capattrs * 2 : 4;
+        NamedAttr *n = ARENA_ARRAY(c->arena, NamedAttr, ncap);
+        if (op->nattrs) memcpy(n, op->attrs, sizeof(NamedAttr) * (size_t)op->nattrs);
+        op->attrs = n;
+        op->capattrs = ncap;
+    }
+    const char *iname = ctx_intern(c, name);
+    int j = op->nattrs;
+    while (j > 0 && strcmp(op->attrs[j - 1].name, iname) > 0) {
+        op->attrs[j] = op->attrs[j - 1];
+        j--;
+    }
+    op->attrs[j] = (NamedAttr){iname, a};
+    op->nattrs++;
+}
+
+Attr *op_attr(const Op *op, const char *name) {
+    int i = attr_index(op, name);
+    return i >= 0 ? op->attrs[i].attr : NULL;
+}
+
+bool op_attr_int(const Op *op, const char *name, int64_t *out) {
+    return attr_as_int(op_attr(op, name), out);
+}
+
+const char *op_attr_str(const Op *op, const char *name) {
+    Attr *a = op_attr(op, name);
+    return a && (a->kind == ATTR_STRING || a->kind == ATTR_SYMREF) ? a->s : NULL;
+}
+
+/* ---- blocks and regions --------------------------------------------------- */
+
+Block *block_create(Context *c) { return ARENA_NEW(c->arena, Block); }
+
+Value *block_add_arg(Context *c, Block *b, Type *t, Loc loc) {
+    if (b->nargs == b->capargs) {
+        int ncap = b->capargs ? b->capargs * 2 : 4;
+        Value **n = ARENA_ARRAY(c->arena, Value *, ncap);
+        if (b->nargs) memcpy(n, b->args, sizeof(Value *) * (size_t)b->nargs);
+        b->args = n;
+        b->capargs = ncap;
+    }
+    Value *v = ARENA_NEW(c->arena, Value);
+    v->type = t;
+    v->owner_block = b;
+    v->index = b->nargs;
+    v->loc = loc;
+    b->args[b->nargs++] = v;
+    return v;
+}
+
+void block_erase_arg(Block *b, int i) {
+    memmove(&b->args[i], &b->args[i + 1], sizeof(Value *) * (size_t)(b->nargs - i - 1));
+    b->nargs--;
+    for (int j = i; j < b->nargs; j++) b->args[j]->index = j;
+}
+
+void region_push_block(Region *r, Block *b) {
+    b->parent = r;
+    b->prev = r->last;
+    b->next = NULL;
+    if (r->last) r->last->next = b;
+    else r->first = b;
+    r->last = b;
+}
+
+void block_append(Block *b, Op *op) {
+    op->parent = b;
+    op->prev = b->last;
+    op->next = NULL;
+    if (b->last) b->last->next = op;
+    else b->first = op;
+    b->last = op;
+}
+
+void op_insert_before(Op *anchor, Op *op) {
+    Block *b = anchor->parent;
+    op->parent = b;
+    op->next = anchor;
+    op->prev = anchor->prev;
+    if (anchor->prev) anchor->prev->next = op;
+    else b->first = op;
+    anchor->prev = op;
+}
+
+void op_insert_after(Op *anchor, Op *op) {
+    if (anchor->next) op_insert_before(anchor->next, op);
+    else block_append(anchor->parent, op);
+}
+
+void op_unlink(Op *op) {
+    Block *b = op->parent;
+    if (!b) return;
+    if (op->prev) op->prev->next = op->next;
+    else b->first = op->next;
+    if (op->next) op->next->prev = op->prev;
+    else b->last = op->prev;
+    op->prev = op->next = NULL;
+    op->parent = NULL;
+}
+
+static void drop_operands(Op *op, void *ud) {
+    (void)ud;
+    for (int i = 0; i < op->noperands; i++) use_unlink(&op->operands[i]);
+}
+
+void op_erase(Op *op) {
+    op_walk(op, drop_operands, NULL, true);
+    op_unlink(op);
+}
+
+void op_move_before(Op *op, Op *anchor) {
+    op_unlink(op);
+    op_insert_before(anchor, op);
+}
+
+Op *op_parent_op(const Op *op) {
+    return op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
+}
+
+bool op_is_ancestor(const Op *anc, const Op *op) {
+    for (; op; op = op_parent_op(op))
+        if (op == anc) return true;
+    return false;
+}
+
+Block *value_parent_block(const Value *v) { return v->def ? v->def->parent : v->owner_block; }
+
+/* ---- walking ------------------------------------------------------------------ */
+
+void op_walk(Op *root, OpWalkFn fn, void *ud, bool post) {
+    if (!post) fn(root, ud);
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first, *next; o; o = next) {
+                next = o->next;
+                op_walk(o, fn, ud, post);
+            }
+    if (post) fn(root, ud);
+}
+
+/* ---- cloning -------------------------------------------------------------------- */
+
+static Value *remap(Map *map, Value *v) {
+    Value *n = map_get(map, MAP_KEY(v));
+    return n ? n : v;
+}
+
+Op *op_clone(Context *c, Op *op, Map *map) {
+    Value **ops = tc_malloc(sizeof(Value *) * (size_t)(op->noperands + 1));
+    Type **tys = tc_malloc(sizeof(Type *) * (size_t)(op->nresults + 1));
+    for (int i = 0; i < op->noperands; i++) ops[i] = remap(map, op_operand(op, i));
+    for (int i = 0; i < op->nresults; i++) tys[i] = op->results[i].type;
+    Op *n = op_create(c, op->kind, op->loc, ops, op->noperands, tys, op->nresults, op->nregions);
+    tc_free(ops);
+    tc_free(tys);
+    for (int i = 0; i < op->nattrs; i++) op_set_attr(c, n, op->attrs[i].name, op->attrs[i].attr);
+    for (int i = 0; i < op->nresults; i++) {
+        n->results[i].name = op->results[i].name;
+        map_put(map, MAP_KEY(&op->results[i]), &n->results[i]);
+    }
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next) {
+            Block *nb = block_create(c);
+            region_push_block(&n->regions[r], nb);
+            for (int i = 0; i < b->nargs; i++) {
+                Value *a = block_add_arg(c, nb, b->args[i]->type, b->args[i]->loc);
+                a->name = b->args[i]->name;
+                map_put(map, MAP_KEY(b->args[i]), a);
+            }
+        }
+    /* bodies after all blocks exist, so branches between blocks could map */
+    for (int r = 0; r < op->nregions; r++) {
+        Block *nb = n->regions[r].first;
+        for (Block *b = op->regions[r].first; b; b = b->next, nb = nb->next)
+            for (Op *o = b->first; o; o = o->next) block_append(nb, op_clone(c, o, map));
+    }
+    return n;
+}
+
+/* ---- building ---------------------------------------------------------------------- */
+
+Op *build_op(Builder *b, OpKind kind, Value *const *operands, int nopnds,
+             Type *const *result_types, int nres, int nregions) {
+    Op *op = op_create(b->ctx, kind, b->loc, operands, nopnds, result_types, nres, nregions);
+    if (b->before) op_insert_before(b->before, op);
+    else if (b->block) block_append(b->block, op);
+    return op;
+}
+
+Value *build_unary(Builder *b, OpKind kind, Value *x, Type *result) {
+    return op_result(build_op(b, kind, &x, 1, &result, 1, 0), 0);
+}
+
+Value *build_binary(Builder *b, OpKind kind, Value *x, Value *y) {
+    Value *ops[2] = {x, y};
+    return op_result(build_op(b, kind, ops, 2, &x->type, 1, 0), 0);
+}
+
+Value *build_cmp(Builder *b, OpKind kind, int predicate, Value *x, Value *y) {
+    Value *ops[2] = {x, y};
+    Type *t = ty_with_elem(b->ctx, x->type, ty_i1(b->ctx));
+    Op *op = build_op(b, kind, ops, 2, &t, 1, 0);
+    op_set_attr(b->ctx, op, "predicate", attr_int(b->ctx, ty_i64(b->ctx), predicate));
+    return op_result(op, 0);
+}
+
+Value *build_constant(Builder *b, Attr *value) {
+    Type *t = value->type;
+    Op *op = build_op(b, ARITH_CONSTANT, NULL, 0, &t, 1, 0);
+    op_set_attr(b->ctx, op, "value", value);
+    return op_result(op, 0);
+}
+
+Value *build_const_int(Builder *b, Type *t, int64_t v) {
+    Type *e = ty_elem(t);
+    Attr *s = attr_int(b->ctx, e, v);
+    return build_constant(b, t->kind == TY_TENSOR ? attr_dense_splat(b->ctx, t, s) : s);
+}
+
+Value *build_const_float(Builder *b, Type *t, double v) {
+    Type *e = ty_elem(t);
+    Attr *s = attr_float(b->ctx, e, v);
+    return build_constant(b, t->kind == TY_TENSOR ? attr_dense_splat(b->ctx, t, s) : s);
+}
+
+/* ---- modules and functions --------------------------------------------------------- */
+
+Op *module_create(Context *c, Loc loc) {
+    Op *m = op_create(c, BUILTIN_MODULE, loc, NULL, 0, NULL, 0, 1);
+    region_push_block(&m->regions[0], block_create(c));
+    return m;
+}
+
+Op *module_lookup_func(Op *module, const char *name) {
+    for (Op *o = module_body(module)->first; o; o = o->next)
+        if (o->kind == TT_FUNC && strcmp(func_name(o), name) == 0) return o;
+    return NULL;
+}
+
+const char *func_name(const Op *func) {
+    const char *s = op_attr_str(func, "sym_name");
+    return s ? s : "";
+}
+
+Type *func_type(const Op *func) {
+    Attr *a = op_attr(func, "function_type");
+    return a && a->kind == ATTR_TYPE ? a->ty : NULL;
+}
+
+static Map kind_index; /* name hash -> kind + 1, built once */
+
+static void build_kind_index(void) {
+    for (int k = 0; k < OP_COUNT; k++)
+        map_put(&kind_index, hash_bytes(op_info[k].name, strlen(op_info[k].name), 0) | 1,
+                (void *)(uintptr_t)(k + 1));
+}
+
+OpKind op_kind_lookup(const char *name) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_kind_index);
+    uintptr_t k = (uintptr_t)map_get(&kind_index, hash_bytes(name, strlen(name), 0) | 1);
+    if (k && strcmp(op_info[k - 1].name, name) == 0) return (OpKind)(k - 1);
+    return OP_COUNT;
+}

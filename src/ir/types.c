@@ -1,0 +1,181 @@
+/*
+ * types.c - uniqued types and their textual form.
+ *
+ * Every type is built once per Context: a structural hash selects a chain in
+ * ctx->types and an equal type is returned if present, so types compare by
+ * pointer everywhere else in the compiler.
+ *
+ *   i1 i8 i16 i32 i64, si32, ui32       integers (signless unless marked)
+ *   f8E4M3FN f8E5M2 f16 bf16 f32 f64    floats
+ *   index, none
+ *   !tt.ptr<f32>, !tt.ptr<f16, 3>       pointers
+ *   tensor<128x64xf16>, tensor<128x!tt.ptr<f32>>, tensor<4xf32, #layout>
+ *   (i32, f32) -> f32                   functions
+ */
+#include "ir/ir.h"
+
+#include <string.h>
+
+typedef struct TypeNode {
+    Type t;
+    struct TypeNode *next;
+} TypeNode;
+
+static bool type_equal(const Type *a, const Type *b) {
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case TY_INT: return a->width == b->width && a->sign == b->sign;
+    case TY_FLOAT: return a->fkind == b->fkind;
+    case TY_INDEX:
+    case TY_NONE: return true;
+    case TY_PTR: return a->elem == b->elem && a->addrspace == b->addrspace;
+    case TY_TENSOR:
+        return a->elem == b->elem && a->rank == b->rank && a->encoding == b->encoding &&
+               memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
+    case TY_FUNC:
+        if (a->ninputs != b->ninputs || a->nresults != b->nresults) return false;
+        for (int i = 0; i < a->ninputs; i++)
+            if (a->inputs[i] != b->inputs[i]) return false;
+        for (int i = 0; i < a->nresults; i++)
+            if (a->results[i] != b->results[i]) return false;
+        return true;
+    }
+    return false;
+}
+
+static uint64_t type_hash(const Type *t) {
+    uint64_t h = hash_u64((uint64_t)t->kind + 1);
+    h = hash_combine(h, (uint64_t)t->width);
+    h = hash_combine(h, (uint64_t)t->sign);
+    h = hash_combine(h, (uint64_t)t->fkind);
+    h = hash_combine(h, (uint64_t)(uintptr_t)t->elem);
+    h = hash_combine(h, (uint64_t)t->addrspace);
+    h = hash_combine(h, (uint64_t)(uintptr_t)t->encoding);
+    for (int i = 0; i < t->rank; i++) h = hash_combine(h, (uint64_t)t->shape[i]);
+    for (int i = 0; i < t->ninputs; i++) h = hash_combine(h, (uint64_t)(uintptr_t)t->inputs[i]);
+    h = hash_combine(h, 0x51);
+    for (int i = 0; i < t->nresults; i++) h = hash_combine(h, (uint64_t)(uintptr_t)t->results[i]);
+    return h | 1; /* never 0: 0 is the map's empty key */
+}
+
+static Type *unique(Context *c, Type *proto) {
+    uint64_t h = type_hash(proto);
+    TypeNode *head = map_get(&c->types, h);
+    for (TypeNode *n = head; n; n = n->next)
+        if (type_equal(&n->t, proto)) return &n->t;
+    TypeNode *n = ARENA_NEW(c->arena, TypeNode);
+    n->t = *proto;
+    n->t.hash = h;
+    if (proto->rank) n->t.shape = arena_dup(c->arena, proto->shape, sizeof(int64_t) * (size_t)proto->rank);
+    if (proto->ninputs)
+        n->t.inputs = arena_dup(c->arena, proto->inputs, sizeof(Type *) * (size_t)proto->ninputs);
+    if (proto->nresults)
+        n->t.results = arena_dup(c->arena, proto->results, sizeof(Type *) * (size_t)proto->nresults);
+    n->next = head;
+    map_put(&c->types, h, n);
+    return &n->t;
+}
+
+Type *ty_int_signed(Context *c, int width, IntSign sign) {
+    return unique(c, &(Type){.kind = TY_INT, .width = width, .sign = sign});
+}
+Type *ty_int(Context *c, int width) { return ty_int_signed(c, width, SIGNLESS); }
+Type *ty_i1(Context *c) { return ty_int(c, 1); }
+Type *ty_i32(Context *c) { return ty_int(c, 32); }
+Type *ty_i64(Context *c) { return ty_int(c, 64); }
+
+static const int float_widths[] = {[FK_F8E4M3] = 8, [FK_F8E5M2] = 8, [FK_F16] = 16,
+                                   [FK_BF16] = 16, [FK_F32] = 32, [FK_F64] = 64};
+Type *ty_float(Context *c, FloatKind k) {
+    return unique(c, &(Type){.kind = TY_FLOAT, .fkind = k, .width = float_widths[k]});
+}
+Type *ty_f32(Context *c) { return ty_float(c, FK_F32); }
+Type *ty_index(Context *c) { return unique(c, &(Type){.kind = TY_INDEX, .width = 64}); }
+Type *ty_none(Context *c) { return unique(c, &(Type){.kind = TY_NONE}); }
+Type *ty_ptr(Context *c, Type *pointee, int addrspace) {
+    return unique(c, &(Type){.kind = TY_PTR, .elem = pointee, .addrspace = addrspace, .width = 64});
+}
+Type *ty_tensor(Context *c, const int64_t *shape, int rank, Type *elem, Attr *encoding) {
+    return unique(c, &(Type){.kind = TY_TENSOR, .shape = shape, .rank = rank, .elem = elem,
+                             .encoding = encoding});
+}
+Type *ty_func(Context *c, Type *const *in, int nin, Type *const *res, int nres) {
+    return unique(c, &(Type){.kind = TY_FUNC, .inputs = in, .ninputs = nin, .results = res,
+                             .nresults = nres});
+}
+
+Type *ty_with_elem(Context *c, Type *like, Type *elem) {
+    if (like->kind != TY_TENSOR) return elem;
+    return ty_tensor(c, like->shape, like->rank, elem, like->encoding);
+}
+
+int64_t ty_numel(const Type *t) {
+    int64_t n = 1;
+    if (t->kind == TY_TENSOR)
+        for (int i = 0; i < t->rank; i++) n *= t->shape[i];
+    return n;
+}
+
+bool ty_same_shape(const Type *a, const Type *b) {
+    if ((a->kind == TY_TENSOR) != (b->kind == TY_TENSOR)) return false;
+    if (a->kind != TY_TENSOR) return true;
+    return a->rank == b->rank &&
+           memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
+}
+
+int ty_float_mantissa_bits(FloatKind k) {
+    static const int m[] = {[FK_F8E4M3] = 3, [FK_F8E5M2] = 2, [FK_F16] = 10,
+                            [FK_BF16] = 7, [FK_F32] = 23, [FK_F64] = 52};
+    return m[k];
+}
+
+const char *ty_float_name(FloatKind k) {
+    static const char *n[] = {[FK_F8E4M3] = "f8E4M3FN", [FK_F8E5M2] = "f8E5M2", [FK_F16] = "f16",
+                              [FK_BF16] = "bf16", [FK_F32] = "f32", [FK_F64] = "f64"};
+    return n[k];
+}
+
+void ty_print(const Type *t, StrBuf *out) {
+    switch (t->kind) {
+    case TY_INT:
+        sb_printf(out, "%si%d", t->sign == SIGNED ? "s" : t->sign == UNSIGNED ? "u" : "", t->width);
+        return;
+    case TY_FLOAT: sb_puts(out, ty_float_name(t->fkind)); return;
+    case TY_INDEX: sb_puts(out, "index"); return;
+    case TY_NONE: sb_puts(out, "none"); return;
+    case TY_PTR:
+        sb_puts(out, "!tt.ptr<");
+        ty_print(t->elem, out);
+        if (t->addrspace != 1) sb_printf(out, ", %d", t->addrspace);
+        sb_putc(out, '>');
+        return;
+    case TY_TENSOR:
+        sb_puts(out, "tensor<");
+        for (int i = 0; i < t->rank; i++) sb_printf(out, "%lldx", (long long)t->shape[i]);
+        ty_print(t->elem, out);
+        if (t->encoding) {
+            sb_puts(out, ", ");
+            attr_print(t->encoding, out);
+        }
+        sb_putc(out, '>');
+        return;
+    case TY_FUNC:
+        sb_putc(out, '(');
+        for (int i = 0; i < t->ninputs; i++) {
+            if (i) sb_puts(out, ", ");
+            ty_print(t->inputs[i], out);
+        }
+        sb_puts(out, ") -> ");
+        if (t->nresults == 1 && t->results[0]->kind != TY_FUNC) {
+            ty_print(t->results[0], out);
+            return;
+        }
+        sb_putc(out, '(');
+        for (int i = 0; i < t->nresults; i++) {
+            if (i) sb_puts(out, ", ");
+            ty_print(t->results[i], out);
+        }
+        sb_putc(out, ')');
+        return;
+    }
+}
