@@ -488,13 +488,14 @@ static void check_param(Checker *c, TriDecl *d) {
 static void ensure_decl(Checker *c, TriDecl *d, Loc use, int span) {
     if (d->state == 2) return;
     if (d->state == 1) {
+        if (d->type && is_err(d->type)) return; /* this cycle was reported */
         if (d->kind == TRI_D_LET)
             ERR(c, use, span, "'%s' is defined in terms of itself", d->name);
         else if (d->kind == TRI_D_FN)
             ERR(c, use, span, "recursive call to '%s' (recursion is not supported)", d->name);
         else if (d->kind == TRI_D_LAYER)
             ERR(c, use, span, "layer '%s' contains itself", d->name);
-        if (!d->type) d->type = c->t_error;
+        d->type = c->t_error;
         return;
     }
     if (d->kind == TRI_D_LET && d->parent && c->layer == d->parent) {
@@ -1073,7 +1074,7 @@ static TriType *check_call(Checker *c, TriExpr *e) {
                 return c->t_error;
             }
             if (l->state != 2) ensure_decl(c, l, e->loc, e->span);
-            if (!l->forward) {
+            if (!l->forward || l->state != 2) {
                 for (int i = 0; i < e->u.call.nargs; i++) check_expr(c, e->u.call.args[i].value);
                 return c->t_error;
             }
@@ -1456,10 +1457,11 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
             if (infer >= 0 && known.value > 0 && total.value % known.value == 0)
                 nd[infer] = dim_const(total.value / known.value);
             else if ((infer < 0 && total.value != known.value) || (infer >= 0 && (known.value == 0 || total.value % known.value))) {
-                char from[200];
+                char from[256], to[256];
                 shape_text(x, from, sizeof from);
+                shape_text(&(TriType){.kind = TRI_T_TENSOR, .rank = rank, .dims = nd}, to, sizeof to);
                 ERR(c, arg[1]->loc, arg[1]->span, "cannot reshape a tensor of shape %s (%lld elements) into %s",
-                    from, (long long)total.value, type_str(c, &(TriType){.kind = TRI_T_LIST, .dtype = TRI_DT_INT, .rank = rank}));
+                    from, (long long)total.value, to);
                 return c->t_error;
             }
         } else if (infer >= 0 && dim_cmp(total, known) > 0) {

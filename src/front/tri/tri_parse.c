@@ -30,6 +30,7 @@ typedef struct Parser {
     TriToken *toks;
     int ntoks, pos, depth;
     bool panic;
+    bool eof_reported; /* one "expected '}'" for all blocks open at the end */
 } Parser;
 
 /* ---- token helpers ------------------------------------------------------ */
@@ -518,7 +519,8 @@ static void parse_params(Parser *p, TriDecl *owner) {
 
 /* Reports a block left open at end of file, pointing at its '{'. */
 static void unterminated(Parser *p, const TriToken *open) {
-    if (p->panic) return;
+    if (p->panic || p->eof_reported) return;
+    p->eof_reported = true;
     diag_report(p->de, DIAG_ERROR, peek(p)->loc, 1, "expected '}' before end of file");
     diag_report(p->de, DIAG_NOTE, open->loc, 1, "to match this '{'");
     p->panic = true;
@@ -642,7 +644,7 @@ TriProgram *tri_parse(Arena *arena, Interner *interner, DiagEngine *de, const ch
     if (!file) file = "<input>";
     file = intern(interner, file);
     diag_add_source(de, file, src, len);
-    Parser p = {arena, interner, de, file, NULL, 0, 0, 0, false};
+    Parser p = {arena, interner, de, file, NULL, 0, 0, 0, false, false};
     p.toks = tri_lex(arena, de, file, src, len, &p.ntoks);
     TriProgram *prog = ARENA_NEW(arena, TriProgram);
     prog->file = file;
