@@ -651,7 +651,6 @@ static void check_layer(Checker *c, TriDecl *l) {
 static TriDType promote(const TriType *a, const TriType *b, int op) {
     TriDType x = a->dtype, y = b->dtype;
     if (op == '*' && x == TRI_DT_TRIT && y == TRI_DT_TRIT) return TRI_DT_TRIT;
-    if (op == '-' && x == TRI_DT_TRIT && y == TRI_DT_TRIT && 0) return TRI_DT_TRIT;
     if (x == TRI_DT_TRIT) x = TRI_DT_INT8;
     if (y == TRI_DT_TRIT) y = TRI_DT_INT8;
     TriDType r;
@@ -1208,7 +1207,7 @@ static bool float_arg(Checker *c, TriExpr *a, const char *fname, const char *pna
 }
 
 /* Normalises axis for a tensor of type t; reports an axis out of range. */
-static bool axis_arg(Checker *c, TriExpr *a, const TriType *t, const char *fname, const char *pname,
+static bool axis_arg(Checker *c, const TriExpr *call, TriExpr *a, const TriType *t, const char *fname, const char *pname,
                      int64_t def, int64_t *axis) {
     if (!const_int_arg(c, a, fname, pname, def, axis)) return false;
     if (t->ellipsis) {
@@ -1216,9 +1215,10 @@ static bool axis_arg(Checker *c, TriExpr *a, const TriType *t, const char *fname
         return true;
     }
     if (*axis < -t->rank || *axis >= t->rank) {
-        Loc loc = a ? a->loc : t == NULL ? (Loc){0} : (Loc){0};
-        if (a) ERR(c, loc, a->span, "axis %lld is out of range for a tensor of rank %d", (long long)*axis, t->rank);
-        else ERR(c, loc, 1, "axis %lld is out of range for a tensor of rank %d", (long long)*axis, t->rank);
+        /* a default axis out of range (flatten of a 1-D tensor) is reported
+         * at the call */
+        ERR(c, a ? a->loc : call->loc, a ? a->span : call->span, "axis %lld is out of range for a tensor of rank %d", (long long)*axis,
+            t->rank);
         return false;
     }
     if (*axis < 0) *axis += t->rank;
@@ -1398,7 +1398,7 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
     }
     case TRI_B_SOFTMAX:
         x = want_tensor(c, arg[0], fname, "x", WANT_FLOAT);
-        if (!x || !axis_arg(c, arg[1], x, fname, "axis", -1, &k)) return c->t_error;
+        if (!x || !axis_arg(c, e, arg[1], x, fname, "axis", -1, &k)) return c->t_error;
         return retype(c, x, x->dtype);
     case TRI_B_LAYER_NORM:
     case TRI_B_RMS_NORM: {
@@ -1424,7 +1424,7 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
         return x;
     case TRI_B_FLATTEN: {
         x = want_tensor(c, arg[0], fname, "x", WANT_NUMERIC);
-        if (!x || !axis_arg(c, arg[1], x, fname, "axis", 1, &k)) return c->t_error;
+        if (!x || !axis_arg(c, e, arg[1], x, fname, "axis", 1, &k)) return c->t_error;
         if (x->ellipsis || k == INT64_MIN) return unknown_tensor(c, x->dtype);
         TriDim od[64];
         int n = 0;
@@ -1478,7 +1478,7 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
                 type_str(c, x));
             return c->t_error;
         }
-        if (!axis_arg(c, arg[1], x, fname, "dim0", -2, &d0) || !axis_arg(c, arg[2], x, fname, "dim1", -1, &d1))
+        if (!axis_arg(c, e, arg[1], x, fname, "dim0", -2, &d0) || !axis_arg(c, e, arg[2], x, fname, "dim1", -1, &d1))
             return c->t_error;
         TriType *t = retype(c, x, x->dtype);
         if (d0 == INT64_MIN || d1 == INT64_MIN || (x->ellipsis && (d0 >= 0 || d1 >= 0)))
@@ -1514,7 +1514,7 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
     }
     case TRI_B_QUANTIZE_PER_CHANNEL: {
         x = want_tensor(c, arg[0], fname, "x", WANT_FLOAT);
-        if (!x || !axis_arg(c, arg[1], x, fname, "axis", 0, &k)) return c->t_error;
+        if (!x || !axis_arg(c, e, arg[1], x, fname, "axis", 0, &k)) return c->t_error;
         TriType *t = retype(c, x, TRI_DT_INT8);
         t->quant = TRI_Q_PER_CHANNEL;
         t->quant_axis = k == INT64_MIN ? -1 : (int)k;
