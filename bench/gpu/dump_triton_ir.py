@@ -234,6 +234,63 @@ def scrub(text, prefixes):
     return text, n
 
 
+B8_RE = re.compile(r"^\.b8 (\d+)")
+
+
+def scrub_ptx_dwarf(text, prefixes):
+    """Rewrite DW_AT_comp_dir in the PTX .debug_info section, which LLVM emits
+    as one `.b8 <byte>` line per character, and fix the unit length so the
+    section stays consistent. Returns the text and the number of rewrites."""
+    lines = text.split("\n")
+    n = 0
+    i = 0
+    while i < len(lines):
+        if "// DW_AT_comp_dir" in lines[i] and B8_RE.match(lines[i]):
+            j, data = i, []
+            while j < len(lines) and B8_RE.match(lines[j]):
+                v = int(B8_RE.match(lines[j]).group(1))
+                j += 1
+                if v == 0:
+                    break
+                data.append(v)
+            old = bytes(data).decode("latin-1")
+            new = old
+            for pre, rep in prefixes:
+                if pre and (new + "/").startswith(pre):
+                    new = (rep + new[len(pre):]) if len(new) >= len(pre) else "."
+                    break
+            new = new or "."
+            if new != old:
+                enc = list(new.encode("latin-1")) + [0]
+                out = [f"{'.b8 ' + str(enc[0]):<40}// DW_AT_comp_dir"] + [f".b8 {v}" for v in enc[1:]]
+                lines[i:j] = out
+                delta = len(new) - len(old)
+                for k in range(i, -1, -1):
+                    m = re.match(r"^\.b32 (\d+)(\s+// Length of Unit.*)$", lines[k])
+                    if m:
+                        lines[k] = f".b32 {int(m.group(1)) + delta}{m.group(2)}"
+                        break
+                n += 1
+                i += len(out)
+                continue
+        i += 1
+    return "\n".join(lines), n
+
+
+def dwarf_strings(text):
+    """Decode the runs of .b8 bytes of a PTX file into strings (for checking)."""
+    out, cur = [], []
+    for line in text.split("\n"):
+        m = B8_RE.match(line)
+        if m and int(m.group(1)) != 0:
+            cur.append(int(m.group(1)))
+            continue
+        if len(cur) > 3:
+            out.append(bytes(cur).decode("latin-1"))
+        cur = []
+    return out
+
+
 def compile_one(block, outdir):
     """Runs in a child process with a fresh TRITON_CACHE_DIR already set."""
     import importlib.util
@@ -326,11 +383,16 @@ def compile_one(block, outdir):
             continue
         text, n = scrub(found[ext].read_text(), prefixes)
         res["scrubbed"] += n
+        if ext == "ptx":
+            text, n = scrub_ptx_dwarf(text, prefixes)
+            res["scrubbed"] += n
         name = f"{block['stem']}.{suffix}"
         (outdir / name).write_text(text)
         res["files"][ext] = name
         res["lines"][ext] = text.count("\n")
         left = sorted(set(re.findall(r'"(/[^"\s]+)"', text)))
+        if ext == "ptx":
+            left += [d for d in dwarf_strings(text) if d.startswith("/")]
         if left:
             res.setdefault("absolute_paths_left", {})[name] = left[:5]
     res["shared"] = kernel.metadata.shared if hasattr(kernel.metadata, "shared") else None

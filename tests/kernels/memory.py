@@ -31,12 +31,14 @@ def load_modifiers_kernel(src_ptr, dst_ptr, flag_ptr, n, BLOCK: tl.constexpr = B
     ok = offs < n
     a = tl.load(src_ptr + offs, mask=ok, other=0.0, cache_modifier=".cg")
     b = tl.load(src_ptr + offs, mask=ok, other=1.0, eviction_policy="evict_last")
-    c = tl.load(src_ptr + offs, mask=ok, other=-1.0, cache_modifier=".ca", eviction_policy="evict_first")
+    # one modifier per load: ptxas rejects ".ca" together with L1::evict_first
+    c = tl.load(src_ptr + offs, mask=ok, other=-1.0, cache_modifier=".ca")
+    d = tl.load(src_ptr + offs, mask=ok, other=2.0, eviction_policy="evict_first")
     flag = tl.load(flag_ptr, volatile=True)
     tl.device_assert(flag >= 0, "flag must be non-negative")
     z = tl.zeros_like(a)
     half = tl.full([BLOCK], 0.5, dtype=tl.float32)
-    out = tl.where(flag > 0, a + b, c) + z + half
+    out = tl.where(flag > 0, a + b, c - d) + z + half
     tl.store(dst_ptr + offs, out, mask=ok, cache_modifier=".cs")
 
 
