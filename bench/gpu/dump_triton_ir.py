@@ -19,6 +19,8 @@ costs only itself. From each cache entry it keeps:
 
 <stem> is the kernel's name; a kernel specialised by several blocks gets
 <name>__2, <name>__3, ... for its second, third, ... block, in file order.
+--also-debug STEM compiles that block a second time with debug=True (which
+keeps tl.device_assert and adds overflow checks) under the stem STEM__debug.
 
 Absolute paths are rewritten in every kept file so none lands in the
 repository: the repository root prefix is removed (locations read
@@ -342,7 +344,9 @@ def compile_one(block, outdir):
     res["constexprs"] = {fn.params[k[0]].name: repr(v) for k, v in constexprs.items()}
 
     src = ASTSource(fn, signature, constexprs, attrs)
-    kernel = triton.compile(src, target=target, options=dict(DEFAULT_OPTIONS))
+    options = dict(DEFAULT_OPTIONS, **block.get("options", {}))
+    res["options"] = options
+    kernel = triton.compile(src, target=target, options=options)
     res["compile_s"] = round(time.time() - t0, 3)
 
     # collect this kernel's files from the (fresh, private) cache directory
@@ -360,7 +364,7 @@ def compile_one(block, outdir):
             ctx = ir.context()
             ir.load_dialects(ctx)
             backend.load_dialects(ctx)
-            opts = backend.parse_options(dict(DEFAULT_OPTIONS))
+            opts = backend.parse_options(dict(options))
             src2 = ASTSource(fn, signature, constexprs, attrs)
             args = (opts, backend.get_codegen_implementation(opts), backend.get_module_map(), ctx)
             try:
@@ -483,6 +487,8 @@ def main():
     ap.add_argument("--out", default=os.environ.get("OUT", "."), help="where the tar.gz and summary go ($OUT)")
     ap.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1))
     ap.add_argument("--timeout", type=int, default=240, help="seconds per kernel")
+    ap.add_argument("--also-debug", default="", metavar="STEMS",
+                    help="also compile these blocks with debug=True, as <stem>__debug")
     ap.add_argument("--child", nargs=2, metavar=("BLOCK_JSON", "OUTDIR"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -494,6 +500,12 @@ def main():
     except HeaderError as e:
         print(f"header error: {e}")
         return 1
+    for stem in filter(None, a.also_debug.split(",")):
+        extra = [dict(b, stem=b["stem"] + "__debug", options={"debug": True}) for b in blocks if b["stem"] == stem]
+        if not extra:
+            print(f"--also-debug: no block {stem}")
+            return 1
+        blocks += extra
     if a.check:
         for b in blocks:
             free = f"  (grid sizes from the caller: {', '.join(b['free_grid_names'])})" if b["free_grid_names"] else ""
