@@ -1,0 +1,118 @@
+/*
+ * tritonc.h - the public C API of tritonc, a Triton compiler written in C.
+ *
+ * Compile a Triton kernel (Python-syntax source of @triton.jit functions)
+ * into a handle, inspect its IR at every stage, launch it over a grid on a
+ * device, free it:
+ *
+ *     tc_compile_options o = tc_compile_options_default();
+ *     o.source = src; o.filename = "add.py"; o.kernel = "add_kernel";
+ *     o.signature = "*fp32:16,*fp32:16,*fp32:16,i32";
+ *     tc_constexpr cx[] = {{"BLOCK", "1024"}};
+ *     o.constexprs = cx; o.num_constexprs = 1;
+ *     tc_kernel *k; tc_error *err;
+ *     if (tc_compile(&o, &k, &err) != 0) { fputs(tc_error_message(err), stderr); tc_error_free(err); }
+ *     void *args[] = {&x, &y, &out, &n};       // a pointer to each argument's value
+ *     int grid[3] = {(n + 1023) / 1024, 1, 1};
+ *     tc_launch(k, grid, args, 4, NULL, &err);
+ *     tc_kernel_free(k);
+ *
+ * Errors. Every function that can fail returns 0 on success and non-zero
+ * on failure; on failure *err (when err is not NULL) receives an error object
+ * holding every diagnostic (file:line:col, message, the source line and a
+ * caret, rendered as GCC and Clang do). The library never prints on its own
+ * and never calls exit().
+ *
+ * Ownership. Handles and errors are owned by the caller and freed with
+ * their _free function. Strings returned by the library (IR text, messages)
+ * are owned by the object they came from and live as long as it does.
+ *
+ * Thread safety. Distinct handles may be used from different threads at
+ * the same time; tc_compile may be called concurrently. One tc_kernel may be
+ * launched from several threads at once (launches on the CPU device share a
+ * process-wide thread pool and run one after the other). The on-disk cache
+ * is safe to share between processes (entries are written atomically).
+ */
+#ifndef TRITONC_H
+#define TRITONC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRITONC_VERSION_STRING "0.1.0"
+
+typedef struct tc_kernel tc_kernel;
+typedef struct tc_error tc_error;
+
+/* A compile-time constant: the name of a tl.constexpr parameter and its
+ * value written as Python would ("1024", "0.5", "True", "'leaky_relu'",
+ * "tl.float16"). */
+typedef struct tc_constexpr {
+    const char *name;
+    const char *value;
+} tc_constexpr;
+
+typedef enum tc_device_kind {
+    TC_DEVICE_CPU = 0,
+    TC_DEVICE_CUDA = 1,
+} tc_device_kind;
+
+typedef struct tc_compile_options {
+    const char *source;      /* the kernel file's text (required) */
+    size_t source_len;       /* 0: strlen(source) */
+    const char *filename;    /* used in diagnostics (default "<source>") */
+    const char *kernel;      /* the @jit function to compile (required) */
+    /* One entry per non-constexpr parameter, in order, as Triton writes it:
+     * "*fp32:16,*fp32:16,i32" (":16" divisible by 16, ":1" equal to 1). */
+    const char *signature;
+    const tc_constexpr *constexprs;
+    int num_constexprs;
+    tc_device_kind device;   /* where the kernel will run */
+    const char *target;      /* "cpu", "cuda:80", "cuda:90"; NULL: the device's own */
+    int num_warps;           /* GPU: warps per program (default 4) */
+    int num_stages;          /* GPU: software pipelining depth (default 3) */
+    const char *cache_dir;   /* NULL: $TRITONC_CACHE_DIR or ~/.cache/tritonc */
+} tc_compile_options;
+
+tc_compile_options tc_compile_options_default(void);
+
+int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err);
+
+/* The kernel's IR at a stage: "ttir" (after the front end and the default
+ * passes), "ttir-raw" (before passes), "c" (CPU), "ttgir", "ptx" (GPU).
+ * NULL if the stage does not exist for this kernel's device. */
+const char *tc_kernel_ir(const tc_kernel *k, const char *stage);
+const char *tc_kernel_name(const tc_kernel *k);
+/* Runtime parameters (what tc_launch takes), in order: their Triton type
+ * strings ("*fp32", "i32", ...). Constexpr parameters are not included. */
+int tc_kernel_num_params(const tc_kernel *k);
+const char *tc_kernel_param_type(const tc_kernel *k, int i);
+
+/* Runs the kernel over grid[0] x grid[1] x grid[2] programs. args[i] points
+ * at the value of runtime parameter i (for a pointer parameter: at the
+ * pointer). `stream` is a CUstream for CUDA kernels (NULL: the default
+ * stream) and ignored on the CPU. CPU launches return when every program has
+ * finished; CUDA launches are asynchronous on the stream. */
+int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, void *stream,
+              tc_error **err);
+
+void tc_kernel_free(tc_kernel *k);
+
+/* Errors. */
+const char *tc_error_message(const tc_error *e); /* every diagnostic, rendered */
+int tc_error_count(const tc_error *e);
+/* The i-th diagnostic's parts; any out-pointer may be NULL. */
+void tc_error_get(const tc_error *e, int i, const char **file, int *line, int *col,
+                  const char **severity, const char **message);
+void tc_error_free(tc_error *e);
+
+const char *tc_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
