@@ -549,6 +549,19 @@ static Type *parse_type(Parser *P) {
     return ty;
 }
 
+/* A pointer type in Triton's short form `<tensor<8xf16>>` (the
+ * `!tt.ptr` elided, as its custom forms print it) or written in full. */
+static Type *parse_ptr_type_short(Parser *P) {
+    if (!accept(P, TK_LESS)) return parse_type(P);
+    Token t = P->tok;
+    Type *pointee = parse_type(P);
+    if (pointee->kind == TY_FUNC || pointee->kind == TY_NONE) error_at(P, t, "invalid pointee type");
+    int as = 1;
+    if (accept(P, TK_COMMA)) as = (int)small_int(P, expect(P, TK_INT, "address space"), 1 << 20, "address space");
+    expect(P, TK_GREATER, "'>' to end pointer type");
+    return ty_ptr(P->ctx, pointee, as);
+}
+
 /* `: type` */
 static Type *parse_colon_type(Parser *P) {
     expect(P, TK_COLON, "':'");
@@ -1371,6 +1384,32 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         break;
     }
     /*
+     * tt.make_tensor_ptr ::= name %base `,` `[` uses `]` `,` `[` uses `]` `,` `[` uses `]`
+     *                        attr-dict `:` short-ptr-type
+     * tt.advance ::= name %ptr `,` `[` uses `]` attr-dict `:` short-ptr-type
+     */
+    case TT_MAKE_TENSOR_PTR:
+    case TT_ADVANCE: {
+        Token pt = P->tok;
+        vec_push(&P->vals, parse_use(P));
+        int groups = kind == TT_ADVANCE ? 1 : 3, n0 = -1;
+        for (int g = 0; g < groups; g++) {
+            expect(P, TK_COMMA, "','");
+            Token lt = expect(P, TK_LSQUARE, "'['");
+            int n = at(P, TK_RSQUARE) ? 0 : parse_uses(P, NULL);
+            expect(P, TK_RSQUARE, "']'");
+            if (n0 >= 0 && n != n0) error_at(P, lt, "expected %d operands in this list, like the first, got %d", n0, n);
+            n0 = n;
+        }
+        int amark = push_attr_dict(P);
+        expect(P, TK_COLON, "':'");
+        t1 = parse_ptr_type_short(P);
+        if (kind == TT_ADVANCE) check_type(P, pt, P->vals.data[vmark], t1);
+        op = new_op(P, kind, loc, vmark, &t1, 1);
+        apply_attrs(P, op, amark);
+        break;
+    }
+    /*
      * tt.load ::= name %p (`,` %mask (`,` %other)?)? load-opts attr-dict `:` ptr-type
      * tt.store ::= name %p `,` %v (`,` %mask)? load-opts attr-dict `:` ptr-type
      * load-opts ::= (`cacheModifier` `=` kw | `evictionPolicy` `=` kw)*
@@ -1696,23 +1735,16 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     return op;
 }
 
-/* Drops a constant's name when it is one the printer would make up
- * (c0_i32, c0_i32_3, cst_1): names then follow the IR, not the old text. */
-static void drop_generated_const_names(Op *op) {
-    if (op->kind != ARITH_CONSTANT || !op->nresults || !op->results[0].name) return;
-    char buf[96];
-    ir_constant_name(op, buf, sizeof buf);
-    const char *h = op->results[0].name;
-    size_t n = strlen(buf);
-    if (strncmp(h, buf, n) != 0) return;
-    if (h[n] == 0) {
-        op->results[0].name = NULL;
-        return;
+/* Drops result names that are exactly the ones the printer makes up
+ * (c0_i32, cst, outLHS), so such names follow the IR rather than the old
+ * text. Suffixed names (cst_3) stay: that keeps print(parse(print(m)))
+ * stable. */
+static void drop_generated_names(Op *op) {
+    for (int i = 0; i < op->nresults; i++) {
+        char buf[96];
+        const char *a = op->results[i].name ? ir_auto_result_name(op, i, buf, sizeof buf) : NULL;
+        if (a && strcmp(op->results[i].name, a) == 0) op->results[i].name = NULL;
     }
-    if (h[n] != '_' || !h[n + 1]) return;
-    for (const char *p = h + n + 1; *p; p++)
-        if (*p < '0' || *p > '9') return;
-    op->results[0].name = NULL;
 }
 
 /*
@@ -1762,7 +1794,7 @@ static void parse_op(Parser *P, Block *b) {
         idx += r->count;
     }
     P->results.len = rmark;
-    drop_generated_const_names(op);
+    drop_generated_names(op);
     leave(P);
 }
 
