@@ -65,8 +65,21 @@ VERIFIER(verify_ptr_to_int)
 
 /* Shared checks used by the verifiers; each reports at op and returns false
  * on failure. */
+/* "'op' op <what>, but got 'T'" unless ok. */
 bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what);
+/* a and b have the same shape (both scalars, or tensors of equal dims). */
 bool vfy_same_shape(DiagEngine *de, Op *op, Type *a, Type *b);
+/* Every operand and result has one type ("requires the same type ..."). */
+bool vfy_same_types(DiagEngine *de, Op *op);
+/* A type as text, for messages (lives in the DiagEngine's arena). */
+const char *vfy_tstr(DiagEngine *de, Type *t);
+/* Element-kind predicates over scalars and tensors. */
+bool ty_is_int_like(const Type *t);   /* iN, index, or tensors of them */
+bool ty_is_float_like(const Type *t);
+bool ty_is_ptr_like(const Type *t);   /* !tt.ptr or tensor of !tt.ptr */
+bool ty_is_i1_like(const Type *t);
+/* An op's enclosing module, or NULL. */
+Op *op_parent_module(Op *op);
 
 /* Enumerations with textual names (tt attributes printed as keywords). */
 extern const char *const tt_cache_names[];      /* none, ca, cg, wb, cs, wt, cv */
