@@ -37,13 +37,13 @@ bool vfy_same_types(DiagEngine *de, Op *op) {
     for (int i = 0; i < op->noperands; i++)
         if (op_operand(op, i)->type != t) {
             op_error(de, op, "requires the same type for all operands and results, got '%s' and '%s'",
-                     vfy_tstr(de, op_operand(op, i)->type), vfy_tstr(de, t));
+                     vfy_tstr(de, t), vfy_tstr(de, op_operand(op, i)->type));
             return false;
         }
     for (int i = 1; i < op->nresults; i++)
         if (op->results[i].type != t) {
             op_error(de, op, "requires the same type for all operands and results, got '%s' and '%s'",
-                     vfy_tstr(de, op->results[i].type), vfy_tstr(de, t));
+                     vfy_tstr(de, t), vfy_tstr(de, op->results[i].type));
             return false;
         }
     return true;

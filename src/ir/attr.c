@@ -499,6 +499,17 @@ static void print_string(const char *s, StrBuf *out) {
     sb_putc(out, '"');
 }
 
+/* A name (dictionary key, symbol) bare when it lexes as an identifier,
+ * quoted otherwise: "ttg.num-warps", @"triton.language.cdiv(1,)". */
+static void print_name(const char *s, StrBuf *out) {
+    bool bare = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_';
+    for (const char *p = s; bare && *p; p++)
+        bare = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+               *p == '$' || *p == '.';
+    if (bare) sb_puts(out, s);
+    else print_string(s, out);
+}
+
 static void print_dense_elem(const Attr *a, int64_t i, StrBuf *out) {
     Type *e = ty_elem(a->type);
     if (a->dense.floats) float_print(a->dense.floats[i], e, out);
@@ -546,7 +557,10 @@ void attr_print(const Attr *a, StrBuf *out) {
         return;
     case ATTR_STRING: print_string(a->s, out); return;
     case ATTR_TYPE: ty_print(a->ty, out); return;
-    case ATTR_SYMREF: sb_printf(out, "@%s", a->s); return;
+    case ATTR_SYMREF:
+        sb_putc(out, '@');
+        print_name(a->s, out);
+        return;
     case ATTR_OPAQUE: sb_puts(out, a->s); return;
     case ATTR_ARRAY:
         sb_putc(out, '[');
@@ -560,7 +574,7 @@ void attr_print(const Attr *a, StrBuf *out) {
         sb_putc(out, '{');
         for (int i = 0; i < a->dict.n; i++) {
             if (i) sb_puts(out, ", ");
-            sb_puts(out, a->dict.entries[i].name);
+            print_name(a->dict.entries[i].name, out);
             if (a->dict.entries[i].attr->kind != ATTR_UNIT) {
                 sb_puts(out, " = ");
                 attr_print(a->dict.entries[i].attr, out);

@@ -1089,9 +1089,9 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
             if (!ov && !fm) break;
             next(P);
             if (!at(P, TK_LESS)) error_at(P, P->tok, "expected '<'");
-            const char *txt = balanced_text(P, P->tok); /* "<nsw>": keep what is inside */
+            const char *txt = balanced_text(P, P->tok); /* "<nsw>" */
             flag_attr[i] = ov ? "overflowFlags" : "fastmath";
-            flag_text[i] = intern_n(&c->strings, txt + 1, strlen(txt) - 2);
+            flag_text[i] = arena_printf(P->scratch, "#arith.%s%s", ov ? "overflow" : "fastmath", txt);
         }
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
@@ -1731,6 +1731,9 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     }
     P->regions.len = rmark;
     apply_attrs(P, op, amark);
+    /* MLIR's `true` is an i1 integer; the custom form reads it that way too */
+    Attr *v = kind == ARITH_CONSTANT ? op_attr(op, "value") : NULL;
+    if (v && v->kind == ATTR_BOOL) op_set_attr(P->ctx, op, "value", attr_int(P->ctx, ty_i1(P->ctx), v->b));
     vec_free(&toks);
     return op;
 }

@@ -495,7 +495,7 @@ static const char *const *inherent_names(OpKind k) {
     static const char *const ext[] = {"libname", "libpath", "symbol", "pure", NULL};
     switch (k) {
     case ARITH_CONSTANT: return constant;
-    case ARITH_CMPI:
+    case ARITH_CMPI: return cmp;
     case ARITH_CMPF: return cmp;
     case TT_FUNC: return func;
     case BUILTIN_MODULE: return module;
@@ -743,9 +743,11 @@ static void print_custom(Printer *P, Op *op, int indent) {
         sb_putc(o, ' ');
         print_value_list(P, op, 0, op->noperands);
         for (int i = 0; i < 4; i += 2) {
+            /* stored as MLIR writes them generically: #arith.overflow<nsw> */
             Attr *f = op_attr(op, flags[i]);
-            if (f && f->kind == ATTR_OPAQUE) {
-                sb_printf(o, " %s<%s>", flags[i + 1], f->s);
+            const char *pre = i == 0 ? "#arith.overflow<" : "#arith.fastmath<";
+            if (f && f->kind == ATTR_OPAQUE && strncmp(f->s, pre, strlen(pre)) == 0) {
+                sb_printf(o, " %s", f->s + 7);
                 skip[ns++] = flags[i];
             }
         }
