@@ -505,6 +505,7 @@ static Type *parse_tensor_type(Parser *P) {
         next(P);
     }
     if (at(P, TK_QUESTION)) error_at(P, P->tok, "dynamic tensor dimensions are not supported");
+    if (at(P, TK_MINUS)) error_at(P, P->tok, "tensor dimensions must be positive");
     Type *elem = parse_type(P);
     if (elem->kind == TY_TENSOR || elem->kind == TY_FUNC || elem->kind == TY_NONE)
         error_at(P, P->tok, "invalid tensor element type");
@@ -1059,6 +1060,27 @@ static int parse_functional_type_for(Parser *P, int vmark, Token *toks, int *nre
     return tmark;
 }
 
+/* Whether the tokens ahead are the result names of the next op
+ * (`%a, %b:2 =`) rather than operands: terminators' operand lists are
+ * optional, and the next line may start with a definition. */
+static bool at_result_names(Parser *P) {
+    if (!at(P, TK_PERCENT)) return false;
+    Lexer save = P->lex;
+    Token t = P->tok;
+    bool yes = false;
+    for (;;) {
+        t = lex_next(&P->lex); /* after %name */
+        if (t.kind == TK_COLON) {
+            if (lex_next(&P->lex).kind != TK_INT) break;
+            t = lex_next(&P->lex);
+        }
+        if (t.kind == TK_EQUAL) yes = true;
+        if (t.kind != TK_COMMA || lex_next(&P->lex).kind != TK_PERCENT) break;
+    }
+    P->lex = save;
+    return yes;
+}
+
 /* Implicit `scf.yield` for scf.for/scf.if bodies that end without one. */
 static void ensure_yield(Parser *P, Region *r, Loc loc) {
     for (Block *b = r->first; b; b = b->next)
@@ -1295,7 +1317,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         }
         bool ret_like = kind != TT_REDUCE_RETURN && kind != TT_SCAN_RETURN;
         if (ret_like) push_attr_dict(P);
-        if (at(P, TK_PERCENT) || !ret_like) {
+        if ((at(P, TK_PERCENT) && !at_result_names(P)) || !ret_like) {
             if (first) vec_push(&toks, name);
             parse_uses(P, &toks);
             if (!ret_like) push_attr_dict(P);
