@@ -116,6 +116,8 @@ typedef struct Parser {
     VEC(DenseLit) dense;
     VEC(int64_t) ints;
     VEC(Region) regions;
+    VEC(Token) toks;          /* operand tokens, for type errors */
+    VEC(LocNode *) lockids;   /* fused locations' children */
 } Parser;
 
 /* ---- errors and tokens -------------------------------------------------- */
@@ -379,14 +381,13 @@ static void check_type(Parser *P, Token at_tok, Value *v, Type *t) {
              at_tok.len, at_tok.start, sa, sbb);
 }
 
-typedef VEC(Token) TokVec;
 
 /* value-use-list ::= value-use (`,` value-use)*, pushed on P->vals with the
  * tokens on `toks` (for type errors). Returns how many. */
-static int parse_uses(Parser *P, TokVec *toks) {
+static int parse_uses(Parser *P, bool keep_tokens) {
     int n = 0;
     do {
-        if (toks) vec_push(toks, P->tok);
+        if (keep_tokens) vec_push(&P->toks, P->tok);
         vec_push(&P->vals, parse_use(P));
         n++;
     } while (accept(P, TK_COMMA));
@@ -575,20 +576,27 @@ static Type *parse_colon_type(Parser *P) {
  * `start` through the `>` that balances the first `<`. */
 static const char *balanced_text(Parser *P, Token start_tok) {
     const char *p = P->lex.p, *end = P->lex.end;
-    /* the current token is '<'; the lexer is just past it */
-    int depth = 1;
+    /* the current token is '<'; the lexer is just past it. Brackets must
+     * pair up by kind, so the text reads back the same way. */
+    char open[IR_MAX_NESTING + 1];
+    int depth = 0;
+    open[depth++] = '<';
     while (p < end && depth > 0) {
         char c = *p;
         if (c == '"') {
-            for (p++; p < end && *p != '"'; p++)
+            for (p++; p < end && *p != '"' && *p != '\n'; p++)
                 if (*p == '\\') p++;
+            if (p >= end || *p != '"') error_at(P, start_tok, "unterminated string in attribute");
         } else if (c == '-' && p + 1 < end && p[1] == '>') {
             p++;
         } else if (c == '<' || c == '(' || c == '[' || c == '{') {
-            if (++depth > IR_MAX_NESTING) error_at(P, start_tok, "nesting too deep");
+            if (depth > IR_MAX_NESTING) error_at(P, start_tok, "nesting too deep");
+            open[depth++] = c;
         } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+            char want = open[depth - 1] == '<' ? '>' : open[depth - 1] == '(' ? ')' : open[depth - 1] == '[' ? ']' : '}';
+            if (c != want) error_at(P, start_tok, "mismatched '%c' in attribute (expected '%c')", c, want);
             depth--;
-        } else if (c == '\n') {
+        } else if (c == '\n' || c == 0) {
             error_at(P, start_tok, "unterminated '<' in attribute");
         }
         p++;
@@ -934,17 +942,17 @@ static LocNode *parse_loc_inner(Parser *P) {
             expect(P, TK_GREATER, "'>'");
         }
         expect(P, TK_LSQUARE, "'['");
-        VEC(LocNode *) kids = {0};
+        int kmark = P->lockids.len;
         if (!at(P, TK_RSQUARE)) {
             do {
-                LocNode *k = parse_loc_inner(P); /* may longjmp: kids leak only on error */
-                vec_push(&kids, k);
+                LocNode *k = parse_loc_inner(P);
+                vec_push(&P->lockids, k);
             } while (accept(P, TK_COMMA));
         }
         expect(P, TK_RSQUARE, "']'");
-        n->nkids = kids.len;
-        n->kids = kids.len ? arena_dup(P->scratch, kids.data, sizeof(LocNode *) * (size_t)kids.len) : NULL;
-        vec_free(&kids);
+        n->nkids = P->lockids.len - kmark;
+        n->kids = n->nkids ? arena_dup(P->scratch, P->lockids.data + kmark, sizeof(LocNode *) * (size_t)n->nkids) : NULL;
+        P->lockids.len = kmark;
     } else {
         error_at(P, t, "expected location, found %s", tok_desc(P, t));
     }
@@ -1097,13 +1105,13 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     Context *c = P->ctx;
     const OpInfo *in = &op_info[kind];
     int vmark = P->vals.len;
-    TokVec toks = {0};
+    int kmark = P->toks.len;
     Op *op = NULL;
     Type *t1, *t2;
     switch (in->format) {
     /* %r = op %a, %b (overflow<..>)? (fastmath<..>)? attr-dict : type */
     case FMT_SAME: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         const char *flag_attr[2] = {NULL, NULL};
         const char *flag_text[2] = {NULL, NULL};
         for (int i = 0; i < 2; i++) {
@@ -1184,12 +1192,12 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     }
     /* %r = arith.select %c, %a, %b attr-dict : (Tc ,)? T */
     case FMT_SELECT: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         if (P->vals.len - vmark != 3) error_at(P, name, "'arith.select' expects 3 operands");
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
         if (accept(P, TK_COMMA)) {
-            check_type(P, toks.data[0], P->vals.data[vmark], t1);
+            check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
             t1 = parse_type(P);
         }
         op = new_op(P, kind, loc, vmark, &t1, 1);
@@ -1199,7 +1207,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     default: break;
     }
     if (op) {
-        vec_free(&toks);
+        P->toks.len = kmark;
         return op;
     }
 
@@ -1318,15 +1326,15 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         bool ret_like = kind != TT_REDUCE_RETURN && kind != TT_SCAN_RETURN;
         if (ret_like) push_attr_dict(P);
         if ((at(P, TK_PERCENT) && !at_result_names(P)) || !ret_like) {
-            if (first) vec_push(&toks, name);
-            parse_uses(P, &toks);
+            if (first) vec_push(&P->toks, name);
+            parse_uses(P, true);
             if (!ret_like) push_attr_dict(P);
             expect(P, TK_COLON, "':'");
             int n = P->vals.len - vmark - first;
             for (int i = 0; i < n; i++) {
                 if (i) expect(P, TK_COMMA, "','");
                 Type *t = parse_type(P);
-                check_type(P, toks.data[first + i], P->vals.data[vmark + first + i], t);
+                check_type(P, P->toks.data[kmark + first + i], P->vals.data[vmark + first + i], t);
             }
         }
         op = new_op(P, kind, loc, vmark, NULL, 0);
@@ -1339,12 +1347,12 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         const char *callee = sym.start[1] == '"' ? string_value(P, (Token){TK_STRING, sym.start + 1, sym.len - 1, sym.line, sym.col})
                                                  : intern_tok(P, sym, 1);
         expect(P, TK_LPAREN, "'('");
-        if (!at(P, TK_RPAREN)) parse_uses(P, &toks);
+        if (!at(P, TK_RPAREN)) parse_uses(P, true);
         expect(P, TK_RPAREN, "')'");
         int amark = push_attr_dict(P);
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
         apply_attrs(P, op, amark);
@@ -1380,12 +1388,12 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     case TT_JOIN:
     case TT_CAT:
     case TT_SPLIT: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
         expect(P, TK_ARROW, "'->'");
         t2 = parse_type(P);
-        for (int i = 0; i < P->vals.len - vmark; i++) check_type(P, toks.data[i], P->vals.data[vmark + i], t1);
+        for (int i = 0; i < P->vals.len - vmark; i++) check_type(P, P->toks.data[kmark + i], P->vals.data[vmark + i], t1);
         Type *rs[2] = {t2, t2};
         op = new_op(P, kind, loc, vmark, rs, kind == TT_SPLIT ? 2 : 1);
         apply_attrs(P, op, amark);
@@ -1393,14 +1401,14 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     }
     /* tt.addptr ::= name %p, %o attr-dict `:` R `,` To */
     case TT_ADDPTR: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         if (P->vals.len - vmark != 2) error_at(P, name, "'tt.addptr' expects 2 operands");
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
         expect(P, TK_COMMA, "','");
         t2 = parse_type(P);
-        check_type(P, toks.data[0], P->vals.data[vmark], t1);
-        check_type(P, toks.data[1], P->vals.data[vmark + 1], t2);
+        check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
+        check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], t2);
         op = new_op(P, kind, loc, vmark, &t1, 1);
         apply_attrs(P, op, amark);
         break;
@@ -1418,7 +1426,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         for (int g = 0; g < groups; g++) {
             expect(P, TK_COMMA, "','");
             Token lt = expect(P, TK_LSQUARE, "'['");
-            int n = at(P, TK_RSQUARE) ? 0 : parse_uses(P, NULL);
+            int n = at(P, TK_RSQUARE) ? 0 : parse_uses(P, false);
             expect(P, TK_RSQUARE, "']'");
             if (n0 >= 0 && n != n0) error_at(P, lt, "expected %d operands in this list, like the first, got %d", n0, n);
             n0 = n;
@@ -1438,7 +1446,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
      */
     case TT_LOAD:
     case TT_STORE: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int n = P->vals.len - vmark;
         if (n < in->nopmin || n > in->nopmax)
             error_at(P, name, "'%s' expects %d to %d operands, got %d", in->name, in->nopmin, in->nopmax, n);
@@ -1457,17 +1465,17 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         int amark = push_attr_dict(P);
         Token tt = P->tok;
         t1 = parse_colon_type(P);
-        check_type(P, toks.data[0], P->vals.data[vmark], t1);
+        check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
         Type *pointee = ir_pointee_type(c, t1);
         if (!pointee) error_at(P, tt, "'%s' expects a pointer or a tensor of pointers", in->name);
         Type *mask = ty_with_elem(c, t1, ty_i1(c));
         if (kind == TT_LOAD) {
-            if (n > 1) check_type(P, toks.data[1], P->vals.data[vmark + 1], mask);
-            if (n > 2) check_type(P, toks.data[2], P->vals.data[vmark + 2], pointee);
+            if (n > 1) check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], mask);
+            if (n > 2) check_type(P, P->toks.data[kmark + 2], P->vals.data[vmark + 2], pointee);
             op = new_op(P, kind, loc, vmark, &pointee, 1);
         } else {
-            check_type(P, toks.data[1], P->vals.data[vmark + 1], pointee);
-            if (n > 2) check_type(P, toks.data[2], P->vals.data[vmark + 2], mask);
+            check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], pointee);
+            if (n > 2) check_type(P, P->toks.data[kmark + 2], P->vals.data[vmark + 2], mask);
             op = new_op(P, kind, loc, vmark, NULL, 0);
         }
         apply_attrs(P, op, amark);
@@ -1479,7 +1487,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     case TT_DOT: {
         for (int i = 0; i < 3; i++) {
             if (i) expect(P, TK_COMMA, "','");
-            vec_push(&toks, P->tok);
+            vec_push(&P->toks, P->tok);
             vec_push(&P->vals, parse_use(P));
         }
         int prec = -1;
@@ -1494,9 +1502,9 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         t2 = parse_type(P);
         expect(P, TK_ARROW, "'->'");
         Type *t3 = parse_type(P);
-        check_type(P, toks.data[0], P->vals.data[vmark], t1);
-        check_type(P, toks.data[1], P->vals.data[vmark + 1], t2);
-        check_type(P, toks.data[2], P->vals.data[vmark + 2], t3);
+        check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
+        check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], t2);
+        check_type(P, P->toks.data[kmark + 2], P->vals.data[vmark + 2], t3);
         op = new_op(P, kind, loc, vmark, &t3, 1);
         apply_attrs(P, op, amark);
         if (prec >= 0) set_enum(P, op, "inputPrecision", prec);
@@ -1515,11 +1523,11 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         expect(P, TK_COMMA, "','");
         int scope = enum_keyword(P, tt_scope_names, "memory scope");
         expect(P, TK_COMMA, "','");
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int amark = push_attr_dict(P);
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
         apply_attrs(P, op, amark);
@@ -1563,11 +1571,11 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         Token s = expect(P, TK_STRING, "prefix string");
         int amark = push_attr_dict(P);
         if (accept(P, TK_COLON)) {
-            parse_uses(P, &toks);
+            parse_uses(P, true);
             expect(P, TK_COLON, "':'");
             for (int i = 0; i < P->vals.len - vmark; i++) {
                 if (i) expect(P, TK_COMMA, "','");
-                check_type(P, toks.data[i], P->vals.data[vmark + i], parse_type(P));
+                check_type(P, P->toks.data[kmark + i], P->vals.data[vmark + i], parse_type(P));
             }
         }
         op = new_op(P, kind, loc, vmark, NULL, 0);
@@ -1577,11 +1585,11 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     }
     /* tt.extern_elementwise ::= name operands attr-dict `:` function-type */
     case TT_EXTERN_ELEMENTWISE: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int amark = push_attr_dict(P);
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
         apply_attrs(P, op, amark);
@@ -1614,7 +1622,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
                 PreArg a = {0};
                 a.tok = expect(P, TK_PERCENT, "iter_arg name");
                 expect(P, TK_EQUAL, "'='");
-                vec_push(&toks, P->tok);
+                vec_push(&P->toks, P->tok);
                 vec_push(&P->vals, parse_use(P));
                 vec_push(&P->preargs, a);
                 niter++;
@@ -1630,7 +1638,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         P->preargs.data[pmark].type = ivt;
         for (int i = 0; i < niter; i++) {
             Type *t = P->types.data[tmark + i];
-            check_type(P, toks.data[i], P->vals.data[vmark + 3 + i], t);
+            check_type(P, P->toks.data[kmark + i], P->vals.data[vmark + 3 + i], t);
             P->preargs.data[pmark + 1 + i].type = t;
         }
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, niter);
@@ -1668,7 +1676,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
                 PreArg a = {0};
                 a.tok = expect(P, TK_PERCENT, "argument name");
                 expect(P, TK_EQUAL, "'='");
-                vec_push(&toks, P->tok);
+                vec_push(&P->toks, P->tok);
                 vec_push(&P->vals, parse_use(P));
                 vec_push(&P->preargs, a);
                 n++;
@@ -1677,7 +1685,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         }
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         for (int i = 0; i < n; i++) P->preargs.data[pmark + i].type = P->vals.data[vmark + i]->type;
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
@@ -1692,7 +1700,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         error_at(P, name, "'%s' has no custom form; write it in generic form (\"%s\"(...) ...)",
                  in->name, in->name);
     }
-    vec_free(&toks);
+    P->toks.len = kmark;
     return op;
 }
 
@@ -1706,9 +1714,9 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     if (kind == OP_COUNT) error_at(P, name_tok, "unknown operation '%s'", name);
     next(P);
     int vmark = P->vals.len;
-    TokVec toks = {0};
+    int kmark = P->toks.len;
     expect(P, TK_LPAREN, "'(' for operands");
-    if (!at(P, TK_RPAREN)) parse_uses(P, &toks);
+    if (!at(P, TK_RPAREN)) parse_uses(P, true);
     expect(P, TK_RPAREN, "')' to end operands");
     if (at(P, TK_LSQUARE)) error_at(P, P->tok, "successor blocks are not supported");
     int amark = P->named.len;
@@ -1739,7 +1747,7 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     }
     expect(P, TK_COLON, "':' before the op's type");
     int nres;
-    int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+    int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
     int nreg = P->regions.len - rmark;
     Op *op = op_create(P->ctx, kind, loc, P->vals.data + vmark, P->vals.len - vmark,
                        P->types.data + tmark, nres, nreg);
@@ -1756,7 +1764,7 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     /* MLIR's `true` is an i1 integer; the custom form reads it that way too */
     Attr *v = kind == ARITH_CONSTANT ? op_attr(op, "value") : NULL;
     if (v && v->kind == ATTR_BOOL) op_set_attr(P->ctx, op, "value", attr_int(P->ctx, ty_i1(P->ctx), v->b));
-    vec_free(&toks);
+    P->toks.len = kmark;
     return op;
 }
 
@@ -1945,6 +1953,18 @@ Op *ir_parse(Context *c, const char *filename, const char *src, size_t len) {
     P->de = c->diag;
     P->file = ctx_intern(c, filename ? filename : "<input>");
     P->scratch = arena_new();
+    /* scratch stacks are never NULL, so `data + mark` is always defined */
+    vec_reserve(&P->vals, 16);
+    vec_reserve(&P->types, 16);
+    vec_reserve(&P->attrs, 16);
+    vec_reserve(&P->named, 16);
+    vec_reserve(&P->preargs, 16);
+    vec_reserve(&P->results, 16);
+    vec_reserve(&P->dense, 16);
+    vec_reserve(&P->ints, 16);
+    vec_reserve(&P->regions, 4);
+    vec_reserve(&P->toks, 16);
+    vec_reserve(&P->lockids, 4);
     lex_init(&P->lex, src, len);
     if (P->de) diag_add_source(P->de, P->file, src, len);
     Op *result = NULL;
@@ -1964,6 +1984,8 @@ Op *ir_parse(Context *c, const char *filename, const char *src, size_t len) {
     vec_free(&P->dense);
     vec_free(&P->ints);
     vec_free(&P->regions);
+    vec_free(&P->toks);
+    vec_free(&P->lockids);
     arena_free(P->scratch);
     tc_free(P);
     return result;
