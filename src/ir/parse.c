@@ -43,7 +43,19 @@ typedef struct Binding {
     int count;
     int depth;
     struct Binding *shadowed;
+    const char *name; /* the name's text in the source (no sigil) */
+    int len;
+    uint64_t hash;
 } Binding;
+
+/* Open-addressing table from a name's text to its innermost binding: one
+ * probe per use, no interning (the hot path of parsing). */
+typedef struct NameSlot {
+    uint64_t hash;
+    const char *name;
+    int len;
+    Binding *b;
+} NameSlot;
 
 /* A location annotation, resolved once every alias is known. */
 typedef enum LocKind { LN_UNKNOWN, LN_FILE, LN_NAME, LN_CALLSITE, LN_FUSED, LN_REF } LocKind;
@@ -97,8 +109,9 @@ typedef struct Parser {
     Arena *scratch;   /* bindings, location nodes: freed when parsing ends */
     int nesting;
 
-    Map names;        /* interned name -> Binding* */
-    VEC(const char *) bound; /* names bound in open scopes, innermost last */
+    NameSlot *slots;  /* name text -> Binding* (see NameSlot) */
+    int nslots, nused;
+    VEC(Binding *) bound; /* bindings made in open scopes, innermost last */
     int depth, floor;
 
     Map attr_aliases; /* interned "#name" -> Attr* */
@@ -313,6 +326,24 @@ static int64_t int_signed(bool neg, uint64_t mag) { return neg ? (int64_t)(0 - m
 
 /* ---- names and scopes ------------------------------------------------------- */
 
+static NameSlot *name_slot(Parser *P, const char *name, int len, uint64_t h) {
+    int mask = P->nslots - 1;
+    for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
+        NameSlot *sl = &P->slots[i];
+        if (!sl->name || (sl->hash == h && sl->len == len && memcmp(sl->name, name, (size_t)len) == 0)) return sl;
+    }
+}
+
+static void grow_names(Parser *P) {
+    NameSlot *old = P->slots;
+    int n = P->nslots;
+    P->nslots = n ? n * 2 : 1024;
+    P->slots = tc_calloc((size_t)P->nslots, sizeof(NameSlot));
+    for (int i = 0; i < n; i++)
+        if (old[i].name) *name_slot(P, old[i].name, old[i].len, old[i].hash) = old[i];
+    tc_free(old);
+}
+
 static void push_scope(Parser *P, bool isolated, int *saved_floor, int *mark) {
     *mark = P->bound.len;
     *saved_floor = P->floor;
@@ -322,30 +353,48 @@ static void push_scope(Parser *P, bool isolated, int *saved_floor, int *mark) {
 
 static void pop_scope(Parser *P, int saved_floor, int mark) {
     while (P->bound.len > mark) {
-        const char *n = vec_pop(&P->bound);
-        Binding *b = map_get(&P->names, MAP_KEY(n));
-        map_put(&P->names, MAP_KEY(n), b ? b->shadowed : NULL);
+        Binding *b = vec_pop(&P->bound);
+        name_slot(P, b->name, b->len, b->hash)->b = b->shadowed;
     }
     P->depth--;
     P->floor = saved_floor;
 }
 
-static Binding *visible(Parser *P, const char *name) {
-    Binding *b = map_get(&P->names, MAP_KEY(name));
+/* The visible binding of `%name` (token t), or NULL. */
+static Binding *visible(Parser *P, Token t) {
+    const char *name = t.start + 1;
+    int len = t.len - 1;
+    Binding *b = name_slot(P, name, len, hash_bytes(name, (size_t)len, 0))->b;
     return b && b->depth >= P->floor ? b : NULL;
 }
 
 /* Binds `%name` (token t) to count values starting at v. */
 static void bind(Parser *P, Token t, Value *v, int count) {
-    const char *name = intern_tok(P, t, 1);
-    if (visible(P, name)) error_at(P, t, "redefinition of SSA value '%.*s'", t.len, t.start);
+    const char *name = t.start + 1;
+    int len = t.len - 1;
+    uint64_t h = hash_bytes(name, (size_t)len, 0);
+    if (2 * (P->nused + 1) > P->nslots) grow_names(P);
+    NameSlot *sl = name_slot(P, name, len, h);
+    if (sl->b && sl->b->depth >= P->floor) error_at(P, t, "redefinition of SSA value '%.*s'", t.len, t.start);
+    if (!sl->name) {
+        *sl = (NameSlot){h, name, len, NULL};
+        P->nused++;
+    }
     Binding *b = ARENA_NEW(P->scratch, Binding);
-    *b = (Binding){v, count, P->depth, map_get(&P->names, MAP_KEY(name))};
-    map_put(&P->names, MAP_KEY(name), b);
-    vec_push(&P->bound, name);
+    *b = (Binding){v, count, P->depth, sl->b, name, len, h};
+    sl->b = b;
+    vec_push(&P->bound, b);
     /* the name is a hint for the printer unless it is one it makes up */
-    const char *hint = name;
-    if (!ir_name_is_auto(hint)) v->name = hint;
+    char buf[24];
+    bool numeric = len < 16;
+    for (int i = 0; numeric && i < len; i++) numeric = name[i] >= '0' && name[i] <= '9';
+    if (numeric) return;
+    if (len < 20 && len > 3 && memcmp(name, "arg", 3) == 0) {
+        memcpy(buf, name, (size_t)len);
+        buf[len] = 0;
+        if (ir_name_is_auto(buf)) return;
+    }
+    v->name = intern_n(&P->ctx->strings, name, (size_t)len);
 }
 
 /* value-use ::= `%` suffix-id (`#` digit+)? */
@@ -360,7 +409,7 @@ static Value *parse_use(Parser *P) {
         index = (int)small_int(P, num, 1 << 20, "result number");
         next(P);
     }
-    Binding *b = visible(P, intern_tok(P, t, 1));
+    Binding *b = visible(P, t);
     if (!b) error_at(P, t, "use of undefined value '%.*s'", t.len, t.start);
     if (index >= b->count)
         error_at(P, t, "result number %d out of range: '%.*s' has %d result%s", index, t.len, t.start,
@@ -1805,8 +1854,9 @@ static void parse_op(Parser *P, Block *b) {
     if (nt.kind == TK_STRING) {
         op = parse_generic(P, nt, loc);
     } else if (nt.kind == TK_BARE) {
-        const char *name = intern_tok(P, nt, 0);
-        OpKind kind = op_kind_lookup(name);
+        char name[80];
+        snprintf(name, sizeof name, "%.*s", nt.len < 79 ? nt.len : 79, nt.start);
+        OpKind kind = nt.len < 79 ? op_kind_lookup(name) : OP_COUNT;
         if (kind == OP_COUNT && strcmp(name, "module") == 0) kind = BUILTIN_MODULE;
         if (kind == OP_COUNT) error_at(P, nt, "unknown operation '%s'", name);
         next(P);
@@ -1965,11 +2015,12 @@ Op *ir_parse(Context *c, const char *filename, const char *src, size_t len) {
     vec_reserve(&P->regions, 4);
     vec_reserve(&P->toks, 16);
     vec_reserve(&P->lockids, 4);
+    grow_names(P);
     lex_init(&P->lex, src, len);
     if (P->de) diag_add_source(P->de, P->file, src, len);
     Op *result = NULL;
     if (setjmp(P->fail) == 0) result = parse_top(P);
-    map_free(&P->names);
+    tc_free(P->slots);
     map_free(&P->attr_aliases);
     map_free(&P->type_aliases);
     map_free(&P->loc_aliases);

@@ -49,16 +49,22 @@ typedef struct Printer {
     bool debug, generic;
     Arena *arena;
     Interner strs;         /* printed names */
-    Map value_names;       /* Value* -> interned name (no '%') */
+    Map value_names;       /* Value* -> interned name (no '%'), or NUM_NAME(n) */
     Map bound;             /* interned name -> (depth + 1) of its visible binding */
     VEC(UndoEntry) undo;   /* bindings to restore when a scope ends */
     int depth, floor;      /* scope depth; names bound below floor are invisible */
     VEC(LocEntry) locs;    /* location aliases in order of first use */
     Map loc_index;         /* hash(loc) -> chain head index + 1 (see loc_id) */
     VEC(int) loc_next;
+    Map type_text;         /* Type* -> its text (interned): types repeat a lot */
 } Printer;
 
 /* ---- naming ------------------------------------------------------------ */
+
+/* Numbered values (%12, %arg3) are stored as tagged integers rather than
+ * strings: most values are numbered, and this keeps printing cheap. */
+#define NUM_NAME(n, is_arg) ((void *)(uintptr_t)(((uintptr_t)(n) << 2) | ((is_arg) ? 3u : 1u)))
+#define IS_NUM_NAME(p) (((uintptr_t)(p)) & 1u)
 
 /* MLIR's naming context: copied into each nested region, so sibling
  * regions start from the same numbers. */
@@ -150,8 +156,7 @@ static const char *unique_name(Printer *P, const char *base, Counters *c) {
 static void name_value(Printer *P, Value *v, const char *fallback, bool entry_arg, Counters *c) {
     char buf[520];
     const char *hint = v->name;
-    char num[32];
-    if (entry_arg) snprintf(num, sizeof num, "arg%d", c->arg++);
+    int argno = entry_arg ? c->arg++ : -1;
     if (hint && *hint && !ir_name_is_auto(hint)) {
         size_t n = 0;
         if (hint[0] >= '0' && hint[0] <= '9') buf[n++] = '_';
@@ -163,15 +168,15 @@ static void name_value(Printer *P, Value *v, const char *fallback, bool entry_ar
         buf[n] = 0;
         fallback = buf;
     }
-    const char *name;
+    void *name;
     if (fallback) {
-        name = unique_name(P, fallback, c);
-        bind_name(P, name);
+        const char *u = unique_name(P, fallback, c);
+        bind_name(P, u);
+        name = (void *)u;
     } else {
-        if (!entry_arg) snprintf(num, sizeof num, "%d", c->value++);
-        name = intern(&P->strs, num);
+        name = entry_arg ? NUM_NAME(argno, true) : NUM_NAME(c->value++, false);
     }
-    map_put(&P->value_names, MAP_KEY(v), (void *)name);
+    map_put(&P->value_names, MAP_KEY(v), name);
 }
 
 static void name_region(Printer *P, Region *r, Counters c);
@@ -215,6 +220,22 @@ static void name_region(Printer *P, Region *r, Counters c) {
 
 /* ---- small pieces ---------------------------------------------------------- */
 
+/* %name, %12 or %arg3 for a name stored in value_names */
+static void put_name(Printer *P, const void *n) {
+    if (!IS_NUM_NAME(n)) {
+        sb_puts(P->out, n);
+        return;
+    }
+    uintptr_t u = (uintptr_t)n;
+    char rev[24];
+    int k = 0;
+    uintptr_t num = u >> 2;
+    do rev[k++] = (char)('0' + num % 10);
+    while ((num /= 10) > 0);
+    if (u & 2) sb_puts(P->out, "arg");
+    while (k) sb_putc(P->out, rev[--k]);
+}
+
 static void put_indent(Printer *P, int n) {
     for (int i = 0; i < n; i++) sb_putc(P->out, ' ');
 }
@@ -237,19 +258,30 @@ static void print_value(Printer *P, Value *v) {
         k = v->index - g;
         size = e - g;
     }
-    const char *n = map_get(&P->value_names, MAP_KEY(key));
+    const void *n = map_get(&P->value_names, MAP_KEY(key));
     if (!n) {
         sb_puts(P->out, "%<<UNKNOWN SSA VALUE>>");
         return;
     }
     sb_putc(P->out, '%');
-    sb_puts(P->out, n);
+    put_name(P, n);
     if (size > 1) sb_printf(P->out, "#%d", k);
 }
 
 static void print_type(Printer *P, Type *t) {
-    if (t) ty_print(t, P->out);
-    else sb_puts(P->out, "<<NULL TYPE>>");
+    if (!t) {
+        sb_puts(P->out, "<<NULL TYPE>>");
+        return;
+    }
+    const char *s = map_get(&P->type_text, MAP_KEY(t));
+    if (!s) {
+        StrBuf sb = {0};
+        ty_print(t, &sb);
+        s = intern_n(&P->strs, sb_cstr(&sb), sb.len);
+        sb_free(&sb);
+        map_put(&P->type_text, MAP_KEY(t), (void *)s);
+    }
+    sb_puts(P->out, s);
 }
 
 /* A pointer type the way Triton's custom forms write !tt.ptr results:
@@ -1166,8 +1198,10 @@ static void print_op(Printer *P, Op *op, int indent) {
         for (int g = 0; g < op->nresults;) {
             int e = g + 1;
             while (e < op->nresults && !map_get(&P->value_names, MAP_KEY(&op->results[e]))) e++;
-            const char *n = map_get(&P->value_names, MAP_KEY(&op->results[g]));
-            sb_printf(P->out, "%s%%%s", g ? ", " : "", n ? n : "<<UNNAMED>>");
+            const void *n = map_get(&P->value_names, MAP_KEY(&op->results[g]));
+            sb_puts(P->out, g ? ", %" : "%");
+            if (n) put_name(P, n);
+            else sb_puts(P->out, "<<UNNAMED>>");
             if (e - g > 1) sb_printf(P->out, ":%d", e - g);
             g = e;
         }
@@ -1195,6 +1229,7 @@ void ir_print(Op *op, StrBuf *out, const PrintOptions *opts) {
     map_free(&P.value_names);
     map_free(&P.bound);
     map_free(&P.loc_index);
+    map_free(&P.type_text);
     vec_free(&P.undo);
     vec_free(&P.locs);
     vec_free(&P.loc_next);

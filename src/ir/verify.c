@@ -98,14 +98,20 @@ static void check_dominance(Verifier *V, Op *user, int i) {
         /* in a branch-free region the entry block dominates the others */
         if (b && a->parent && a->parent->parent == b->parent && b == b->parent->first) return;
         Op *p = op_parent_op(a);
+        Op *vowner = b && b->parent ? b->parent->parent : NULL;
         if (p && op_has_flag(p, OPF_ISOLATED)) {
+            if (vowner && op_is_ancestor(p, vowner)) {
+                a = NULL; /* inside p, but not in a region enclosing the use */
+                break;
+            }
             op_error(V->de, user, "using value defined outside the region (operand #%d)", i);
             V->ok = false;
             return;
         }
         a = p;
     }
-    if (!a || !b || (v->def && (v->def == a || v->def->mark >= a->mark))) {
+    /* not found above the use (a sibling region's value), or later */
+    if (!a || !b || a->parent != b || (v->def && (v->def == a || v->def->mark >= a->mark))) {
         op_error(V->de, user, "operand #%d does not dominate this use", i);
         V->ok = false;
     }
