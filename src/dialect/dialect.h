@@ -81,7 +81,8 @@ bool ty_is_i1_like(const Type *t);
 /* An op's enclosing module, or NULL. */
 Op *op_parent_module(Op *op);
 
-/* Enumerations with textual names (tt attributes printed as keywords). */
+/* Enumerations with textual names (tt attributes printed as keywords),
+ * each table NULL-terminated; attributes hold the 0-based index as i32. */
 extern const char *const tt_cache_names[];      /* none, ca, cg, wb, cs, wt, cv */
 extern const char *const tt_evict_names[];      /* evict_normal, evict_first, evict_last */
 extern const char *const tt_rmw_names[];        /* and, or, xor, add, fadd, max, min, umax, umin, exch */

@@ -1855,7 +1855,9 @@ static void parse_op(Parser *P, Block *b) {
         op = parse_generic(P, nt, loc);
     } else if (nt.kind == TK_BARE) {
         char name[80];
-        snprintf(name, sizeof name, "%.*s", nt.len < 79 ? nt.len : 79, nt.start);
+        int n = nt.len < 79 ? nt.len : 79;
+        memcpy(name, nt.start, (size_t)n);
+        name[n] = 0;
         OpKind kind = nt.len < 79 ? op_kind_lookup(name) : OP_COUNT;
         if (kind == OP_COUNT && strcmp(name, "module") == 0) kind = BUILTIN_MODULE;
         if (kind == OP_COUNT) error_at(P, nt, "unknown operation '%s'", name);
