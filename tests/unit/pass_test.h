@@ -98,7 +98,7 @@ TC_UNUSED static Op *build_return(Builder *b, Value *const *vals, int n) {
  * the caller adds the scf.yield). */
 TC_UNUSED static Op *build_for(Builder *b, Value *lb, Value *ub, Value *st, Value *const *inits, int n, Builder *body) {
     Value *ops[16] = {lb, ub, st};
-    Type *tys[16];
+    Type *tys[16] = {0};
     for (int i = 0; i < n; i++) ops[3 + i] = inits[i], tys[i] = inits[i]->type;
     Op *f = build_op(b, SCF_FOR, ops, 3 + n, tys, n, 1);
     Block *blk = block_create(b->ctx);
