@@ -249,6 +249,8 @@ static bool remove_empty_for(Canon *s, Op *op) {
 }
 
 static bool rewrite(Canon *s, Op *op) {
+    /* an in-place rewrite may leave the old operand's definition dead */
+    Op *old_def = op->noperands ? op_operand(op, 0)->def : NULL;
     switch (op->kind) {
     case SCF_IF: return inline_const_if(s, op);
     case SCF_FOR: return remove_empty_for(s, op);
@@ -269,6 +271,7 @@ static bool rewrite(Canon *s, Op *op) {
     /* changed in place: look at it again */
     s->changes++;
     push(s, op);
+    push(s, old_def);
     return true;
 }
 

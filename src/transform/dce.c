@@ -4,7 +4,7 @@
  * Three kinds of dead code go:
  *
  *  1. ops without side effects whose results are unused (op_is_removable:
- *     pure ops, and scf.for / scf.if / tt.reduce whose bodies are pure);
+ *     pure ops, non-volatile loads, and scf.for / scf.if / tt.reduce whose bodies are pure);
  *  2. loop-carried values of scf.for that nothing reads: iter_arg i goes when
  *     result i is unused and the body uses its block argument at most as
  *     operand i of the scf.yield (then the init, the argument, the yielded

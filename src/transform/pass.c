@@ -190,6 +190,12 @@ bool op_is_removable(Op *op) {
     case TT_SCAN: return region_ops_removable(op);
     default: break;
     }
+    /* an unused read (a non-volatile tt.load) can go, as in MLIR */
+    if (op_has_flag(op, OPF_MEM_READ) && !op_has_flag(op, OPF_MEM_WRITE) && op->nregions == 0) {
+        Attr *vol = op_attr(op, "isVolatile");
+        int64_t v;
+        return !vol || (attr_as_int(vol, &v) && !v);
+    }
     if (!op_has_flag(op, OPF_PURE)) return false;
     return op->nregions == 0 || region_ops_removable(op);
 }

@@ -58,7 +58,6 @@ TC_WEAK bool verify_fp_to_fp(Op *op, DiagEngine *de) { return true; }
 TC_WEAK bool verify_int_to_ptr(Op *op, DiagEngine *de) { return true; }
 TC_WEAK bool verify_ptr_to_int(Op *op, DiagEngine *de) { return true; }
 TC_WEAK bool ir_verify(Op *root, DiagEngine *de) { return true; }
-TC_WEAK void ir_print(Op *op, StrBuf *out, const PrintOptions *opts) { sb_printf(out, "<%s>\n", op_name(op)); }
 
 static int failures, checks;
 #define CHECK(cond)                                                              \
