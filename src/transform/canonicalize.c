@@ -1,9 +1,10 @@
 /*
  * canonicalize.c - folding and canonical forms (`canonicalize`).
  *
- * A worklist driver in the manner of MLIR's greedy rewriter. Every op of
- * every function starts on the worklist, in program order (definitions
- * before uses). Taking an op off the list, the driver tries, in turn:
+ * A worklist driver in the manner of MLIR's greedy rewriter. A first sweep
+ * visits every op of every function in program order (definitions before
+ * uses); then a worklist holds what the visits queued. Visiting an op, the
+ * driver tries, in turn:
  *
  *  1. erasing it if it is dead (pure, results unused);
  *  2. for a constant: hoisting it to the top of its function's entry block
@@ -30,19 +31,27 @@
 #include "dialect/dialect.h"
 #include "transform/pass.h"
 
+/* Op marks carry this run's epoch above two flag bits, so marks left by
+ * earlier runs (or other passes) read as clear without a walk to reset
+ * them. */
 enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
 
 typedef struct Canon {
     Context *c;
+    int epoch;
     int changes;
     VEC(Op *) work;
     Map consts;  /* hash(scope block, attr) -> arith.constant op */
     Map last;    /* scope block -> the last constant hoisted into it */
 } Canon;
 
+static int get_mark(Canon *s, Op *op) { return (op->mark >> 2) == s->epoch ? op->mark & 3 : 0; }
+static void set_mark(Canon *s, Op *op, int bits) { op->mark = (s->epoch << 2) | bits; }
+static bool is_erased(Canon *s, Op *op) { return get_mark(s, op) & MARK_ERASED; }
+
 static void push(Canon *s, Op *op) {
-    if (!op || (op->mark & (MARK_QUEUED | MARK_ERASED))) return;
-    op->mark |= MARK_QUEUED;
+    if (!op || (get_mark(s, op) & (MARK_QUEUED | MARK_ERASED))) return;
+    set_mark(s, op, MARK_QUEUED);
     vec_push(&s->work, op);
 }
 
@@ -50,17 +59,14 @@ static void push_users(Canon *s, Value *v) {
     for (Use *u = v->uses; u; u = u->next) push(s, u->owner);
 }
 
-static void mark_erased(Op *op, void *ud) {
-    (void)ud;
-    op->mark = MARK_ERASED;
-}
+static void mark_erased(Op *op, void *ud) { set_mark(ud, op, MARK_ERASED); }
 
 static void erase(Canon *s, Op *op) {
     for (int i = 0; i < op->noperands; i++) {
         Value *v = op_operand(op, i);
         if (v && v->def) push(s, v->def);
     }
-    op_walk(op, mark_erased, NULL, false);
+    op_walk(op, mark_erased, s, false);
     op_erase(op);
     s->changes++;
 }
@@ -92,14 +98,14 @@ static uint64_t const_key(Block *scope, Attr *a) {
 /* The op in scope holding constant `a`, if there is still one. */
 static Op *find_const(Canon *s, Block *scope, Attr *a) {
     Op *k = map_get(&s->consts, const_key(scope, a));
-    if (k && !(k->mark & MARK_ERASED) && k->parent == scope && op_attr(k, "value") == a) return k;
+    if (k && !is_erased(s, k) && k->parent == scope && op_attr(k, "value") == a) return k;
     return NULL;
 }
 
 /* Places constant op at the end of the constants at the top of scope. */
 static void place_const(Canon *s, Block *scope, Op *op) {
     Op *last = map_get(&s->last, MAP_KEY(scope));
-    if (last && (last->mark & MARK_ERASED || last->parent != scope)) last = NULL;
+    if (last && (is_erased(s, last) || last->parent != scope)) last = NULL;
     if (last) {
         if (last->next != op) {
             if (op->parent) op_unlink(op);
@@ -320,7 +326,7 @@ static bool try_fold(Canon *s, Op *op) {
 }
 
 static void visit(Canon *s, Op *op) {
-    if (op->mark & MARK_ERASED || !op->parent) return;
+    if (is_erased(s, op) || !op->parent) return;
     if (op_is_trivially_dead(op)) {
         erase(s, op);
         return;
@@ -333,25 +339,28 @@ static void visit(Canon *s, Op *op) {
     try_fold(s, op);
 }
 
-static void collect(Op *op, void *ud) {
-    Canon *s = ud;
-    op->mark = 0;
-    if (op->kind != BUILTIN_MODULE && op->kind != TT_FUNC) vec_push(&s->work, op);
+/* The first sweep: every op once, in program order (a visit erases or
+ * moves only the op itself and what it contains, so `next` stays valid);
+ * what the visits queue waits for the worklist. */
+static void sweep(Canon *s, Block *b) {
+    for (Op *op = b->first, *next; op; op = next) {
+        next = op->next;
+        visit(s, op);
+        if (is_erased(s, op) || !op->parent) continue;
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *ib = op->regions[r].first; ib; ib = ib->next) sweep(s, ib);
+    }
 }
 
 bool pass_canonicalize(Op *module, PassContext *pc) {
-    Canon s = {.c = pc->ctx};
-    op_walk(module, collect, &s, false);
-    /* reverse so the stack pops in program order */
-    for (int i = 0, j = s.work.len - 1; i < j; i++, j--) {
-        Op *t = s.work.data[i];
-        s.work.data[i] = s.work.data[j];
-        s.work.data[j] = t;
-    }
-    for (int i = 0; i < s.work.len; i++) s.work.data[i]->mark = MARK_QUEUED;
+    static _Atomic unsigned epochs;
+    Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0xfffffff) + 1};
+    for (Op *f = module_body(module)->first; f; f = f->next)
+        for (int r = 0; r < f->nregions; r++)
+            for (Block *b = f->regions[r].first; b; b = b->next) sweep(&s, b);
     while (s.work.len) {
         Op *op = vec_pop(&s.work);
-        op->mark &= ~MARK_QUEUED;
+        set_mark(&s, op, get_mark(&s, op) & ~MARK_QUEUED);
         visit(&s, op);
     }
     vec_free(&s.work);

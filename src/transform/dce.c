@@ -122,6 +122,10 @@ static bool func_called(CallCount *cc, Op *f) {
 
 /* Erases private functions no call reaches; returns how many. */
 int erase_uncalled_private_funcs(Context *c, Op *module) {
+    bool any_private = false;
+    for (Op *f = module_body(module)->first; f && !any_private; f = f->next)
+        any_private = f->kind == TT_FUNC && func_is_private(f);
+    if (!any_private) return 0; /* skip the walk over every op */
     CallCount cc = {.ctx = c};
     op_walk(module, count_call, &cc, false);
     VEC(Op *) work = {0};
