@@ -71,9 +71,9 @@ bool pass_inline(Op *module, PassContext *pc);       /* inline.c */
 /* ---- helpers shared by the passes (pass.c) ------------------------------ */
 
 /* True when erasing op (if its results were unused) cannot change what the
- * program does: a pure non-terminator, a non-volatile read (tt.load), or an scf.for / scf.if / tt.reduce /
- * tt.scan whose nested ops are all such. scf.while is kept (it may not
- * terminate), and so are calls. */
+ * program does: a pure non-terminator, a non-volatile read (tt.load), or
+ * an scf.for / scf.if / tt.reduce / tt.scan whose nested ops are all such.
+ * scf.while is kept (it may not terminate), and so are calls. */
 bool op_is_removable(Op *op);
 /* op_is_removable and none of its results has a use. */
 bool op_is_trivially_dead(Op *op);
