@@ -31,3 +31,43 @@ enum {
 #define IR_MAX_NUMEL (INT64_C(1) << 40)
 
 #endif
+
+/* ---- the lexer (lex.c) ---------------------------------------------------- */
+
+typedef enum TokKind {
+    TK_EOF,
+    TK_ERROR,   /* text is the offending input; Lexer.error says why */
+    TK_BARE,    /* arith.addi, tensor, x, loc, f32 */
+    TK_PERCENT, /* %name, %12 */
+    TK_CARET,   /* ^bb0 */
+    TK_AT,      /* @name, @"quoted" */
+    TK_HASH,    /* #loc3, #ttg.blocked, #1 (after a value: a result number) */
+    TK_BANG,    /* !tt.ptr */
+    TK_INT,     /* 42, 0x7F800000 (unsigned; '-' is its own token) */
+    TK_FLOAT,   /* 1.5, 1.000000e+00, 9.99999974E-6 */
+    TK_STRING,  /* "text" (start/len include the quotes) */
+    TK_LPAREN, TK_RPAREN, TK_LBRACE, TK_RBRACE, TK_LSQUARE, TK_RSQUARE,
+    TK_LESS, TK_GREATER, TK_COMMA, TK_COLON, TK_EQUAL, TK_ARROW, TK_STAR,
+    TK_MINUS, TK_PLUS, TK_QUESTION,
+} TokKind;
+
+typedef struct Token {
+    TokKind kind;
+    const char *start;
+    int len;
+    int line, col;
+} Token;
+
+typedef struct Lexer {
+    const char *p, *end;
+    const char *line_start;
+    int line;
+    const char *error; /* message for the last TK_ERROR */
+} Lexer;
+
+void lex_init(Lexer *L, const char *src, size_t len);
+Token lex_next(Lexer *L);
+/* Moves the lexer back to `p`, a point on the current line (used to split
+ * `4x8xf32` inside tensor<...> into its dimensions). */
+void lex_rewind(Lexer *L, const char *p);
+const char *tok_kind_name(TokKind k);
