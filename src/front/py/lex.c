@@ -77,6 +77,31 @@ static bool at_newline(const PyLexer *lx) {
 
 static bool is_ident_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static bool is_ident_char(int c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+/* Skips a comment: to the end of the line (memchr, the hot loop of files
+ * that are half comments), leaving pos on the newline. */
+static void skip_comment(PyLexer *lx) {
+    const char *nl = memchr(lx->src + lx->pos, '\n', lx->len - lx->pos);
+    size_t end = nl ? (size_t)(nl - lx->src) : lx->len;
+    if (nl && end > lx->pos && lx->src[end - 1] == '\r') end--;
+    lx->pos = end;
+}
+
+/* Scans [A-Za-z0-9_] and bytes >= 0x80 from pos; returns false if any
+ * byte was non-ASCII. */
+static bool scan_ident(PyLexer *lx) {
+    const unsigned char *p = (const unsigned char *)lx->src + lx->pos;
+    const unsigned char *end = (const unsigned char *)lx->src + lx->len;
+    bool ascii = true;
+    for (; p < end; p++) {
+        unsigned c = *p;
+        if ((c | 32) - 'a' < 26 || c - '0' < 10 || c == '_') continue;
+        if (c < 0x80) break;
+        ascii = false;
+    }
+    lx->pos = (size_t)(p - (const unsigned char *)lx->src);
+    return ascii;
+}
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 static int hex_val(int c) { return c <= '9' ? c - '0' : (c | 32) - 'a' + 10; }
@@ -133,7 +158,7 @@ static bool lex_indentation(PyLexer *lx, PyToken *out) {
         }
         int c = peekc(lx, 0);
         if (c == '#') {
-            while (peekc(lx, 0) != -1 && !at_newline(lx)) lx->pos++;
+            skip_comment(lx);
             c = peekc(lx, 0);
         }
         if (c == -1) return false; /* end of file: the caller emits the DEDENTs */
@@ -479,38 +504,78 @@ static int string_prefix(const char *s, size_t n) {
 /* ---- keywords -------------------------------------------------------------- */
 
 static PyTokKind keyword_kind(const char *s, size_t n) {
-    /* Keywords are 2..8 characters; a linear scan over 35 is cheap next to
-     * interning, and only runs for names of keyword length. */
-    if (n < 2 || n > 8) return PY_TOK_NAME;
-    for (int k = PY_TOK_FIRST_KEYWORD; k < PY_TOK_COUNT; k++) {
-        const char *kw = tok_spellings[k];
-        if (kw[0] == s[0] && strlen(kw) == n && memcmp(kw, s, n) == 0) return (PyTokKind)k;
+    /* A switch on the first letter, then a length check and memcmp: a few
+     * byte compares per name. */
+#define KW(str, k) if (n == sizeof(str) - 1 && memcmp(s, str, n) == 0) return k;
+    switch (s[0]) {
+    case 'F': KW("False", PY_TOK_KW_FALSE) break;
+    case 'N': KW("None", PY_TOK_KW_NONE) break;
+    case 'T': KW("True", PY_TOK_KW_TRUE) break;
+    case 'a': KW("and", PY_TOK_KW_AND) KW("as", PY_TOK_KW_AS) KW("assert", PY_TOK_KW_ASSERT) KW("async", PY_TOK_KW_ASYNC) KW("await", PY_TOK_KW_AWAIT) break;
+    case 'b': KW("break", PY_TOK_KW_BREAK) break;
+    case 'c': KW("class", PY_TOK_KW_CLASS) KW("continue", PY_TOK_KW_CONTINUE) break;
+    case 'd': KW("def", PY_TOK_KW_DEF) KW("del", PY_TOK_KW_DEL) break;
+    case 'e': KW("elif", PY_TOK_KW_ELIF) KW("else", PY_TOK_KW_ELSE) KW("except", PY_TOK_KW_EXCEPT) break;
+    case 'f': KW("finally", PY_TOK_KW_FINALLY) KW("for", PY_TOK_KW_FOR) KW("from", PY_TOK_KW_FROM) break;
+    case 'g': KW("global", PY_TOK_KW_GLOBAL) break;
+    case 'i': KW("if", PY_TOK_KW_IF) KW("import", PY_TOK_KW_IMPORT) KW("in", PY_TOK_KW_IN) KW("is", PY_TOK_KW_IS) break;
+    case 'l': KW("lambda", PY_TOK_KW_LAMBDA) break;
+    case 'n': KW("nonlocal", PY_TOK_KW_NONLOCAL) KW("not", PY_TOK_KW_NOT) break;
+    case 'o': KW("or", PY_TOK_KW_OR) break;
+    case 'p': KW("pass", PY_TOK_KW_PASS) break;
+    case 'r': KW("raise", PY_TOK_KW_RAISE) KW("return", PY_TOK_KW_RETURN) break;
+    case 't': KW("try", PY_TOK_KW_TRY) break;
+    case 'w': KW("while", PY_TOK_KW_WHILE) KW("with", PY_TOK_KW_WITH) break;
+    case 'y': KW("yield", PY_TOK_KW_YIELD) break;
+    default: break;
     }
+#undef KW
     return PY_TOK_NAME;
 }
 
 /* ---- punctuators ----------------------------------------------------------- */
 
-static const struct {
-    const char *s;
-    PyTokKind k;
-} puncts[] = {
-    /* longest first */
-    {"**=", PY_TOK_DSTAR_ASSIGN}, {"//=", PY_TOK_DSLASH_ASSIGN}, {">>=", PY_TOK_RSHIFT_ASSIGN},
-    {"<<=", PY_TOK_LSHIFT_ASSIGN}, {"...", PY_TOK_ELLIPSIS},
-    {"**", PY_TOK_DSTAR}, {"//", PY_TOK_DSLASH}, {">>", PY_TOK_RSHIFT}, {"<<", PY_TOK_LSHIFT},
-    {"<=", PY_TOK_LE}, {">=", PY_TOK_GE}, {"==", PY_TOK_EQ}, {"!=", PY_TOK_NE},
-    {"->", PY_TOK_ARROW}, {":=", PY_TOK_WALRUS}, {"+=", PY_TOK_PLUS_ASSIGN},
-    {"-=", PY_TOK_MINUS_ASSIGN}, {"*=", PY_TOK_STAR_ASSIGN}, {"/=", PY_TOK_SLASH_ASSIGN},
-    {"%=", PY_TOK_PERCENT_ASSIGN}, {"&=", PY_TOK_AMP_ASSIGN}, {"|=", PY_TOK_PIPE_ASSIGN},
-    {"^=", PY_TOK_CARET_ASSIGN}, {"@=", PY_TOK_AT_ASSIGN},
-    {"+", PY_TOK_PLUS}, {"-", PY_TOK_MINUS}, {"*", PY_TOK_STAR}, {"/", PY_TOK_SLASH},
-    {"%", PY_TOK_PERCENT}, {"@", PY_TOK_AT}, {"&", PY_TOK_AMP}, {"|", PY_TOK_PIPE},
-    {"^", PY_TOK_CARET}, {"~", PY_TOK_TILDE}, {"<", PY_TOK_LT}, {">", PY_TOK_GT},
-    {"(", PY_TOK_LPAREN}, {")", PY_TOK_RPAREN}, {"[", PY_TOK_LBRACKET}, {"]", PY_TOK_RBRACKET},
-    {"{", PY_TOK_LBRACE}, {"}", PY_TOK_RBRACE}, {",", PY_TOK_COMMA}, {":", PY_TOK_COLON},
-    {";", PY_TOK_SEMI}, {".", PY_TOK_DOT}, {"=", PY_TOK_ASSIGN},
-};
+/* Longest match: returns the kind and sets *n to its length, or returns
+ * PY_TOK_ERROR if c does not start a punctuator. */
+static PyTokKind punctuator(const PyLexer *lx, int *n) {
+    int c = peekc(lx, 0), d = peekc(lx, 1), e = peekc(lx, 2);
+    *n = 1;
+#define TWO(ch, k2) if (d == ch) { *n = 2; return k2; }
+#define THREE(ch2, ch3, k3) if (d == ch2 && e == ch3) { *n = 3; return k3; }
+    switch (c) {
+    case '(': return PY_TOK_LPAREN;
+    case ')': return PY_TOK_RPAREN;
+    case '[': return PY_TOK_LBRACKET;
+    case ']': return PY_TOK_RBRACKET;
+    case '{': return PY_TOK_LBRACE;
+    case '}': return PY_TOK_RBRACE;
+    case ',': return PY_TOK_COMMA;
+    case ';': return PY_TOK_SEMI;
+    case '~': return PY_TOK_TILDE;
+    case '.': THREE('.', '.', PY_TOK_ELLIPSIS) return PY_TOK_DOT;
+    case ':': TWO('=', PY_TOK_WALRUS) return PY_TOK_COLON;
+    case '=': TWO('=', PY_TOK_EQ) return PY_TOK_ASSIGN;
+    case '!': TWO('=', PY_TOK_NE) return PY_TOK_ERROR;
+    case '+': TWO('=', PY_TOK_PLUS_ASSIGN) return PY_TOK_PLUS;
+    case '-': TWO('=', PY_TOK_MINUS_ASSIGN) TWO('>', PY_TOK_ARROW) return PY_TOK_MINUS;
+    case '*': THREE('*', '=', PY_TOK_DSTAR_ASSIGN) TWO('*', PY_TOK_DSTAR) TWO('=', PY_TOK_STAR_ASSIGN)
+        return PY_TOK_STAR;
+    case '/': THREE('/', '=', PY_TOK_DSLASH_ASSIGN) TWO('/', PY_TOK_DSLASH) TWO('=', PY_TOK_SLASH_ASSIGN)
+        return PY_TOK_SLASH;
+    case '%': TWO('=', PY_TOK_PERCENT_ASSIGN) return PY_TOK_PERCENT;
+    case '@': TWO('=', PY_TOK_AT_ASSIGN) return PY_TOK_AT;
+    case '&': TWO('=', PY_TOK_AMP_ASSIGN) return PY_TOK_AMP;
+    case '|': TWO('=', PY_TOK_PIPE_ASSIGN) return PY_TOK_PIPE;
+    case '^': TWO('=', PY_TOK_CARET_ASSIGN) return PY_TOK_CARET;
+    case '<': THREE('<', '=', PY_TOK_LSHIFT_ASSIGN) TWO('<', PY_TOK_LSHIFT) TWO('=', PY_TOK_LE)
+        return PY_TOK_LT;
+    case '>': THREE('>', '=', PY_TOK_RSHIFT_ASSIGN) TWO('>', PY_TOK_RSHIFT) TWO('=', PY_TOK_GE)
+        return PY_TOK_GT;
+    default: return PY_TOK_ERROR;
+    }
+#undef TWO
+#undef THREE
+}
 
 static char closer_of(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
 
@@ -563,7 +628,7 @@ PyToken py_lexer_next(PyLexer *lx) {
             continue;
         }
         if (c == '#') {
-            while (peekc(lx, 0) != -1 && !at_newline(lx)) lx->pos++;
+            skip_comment(lx);
             continue;
         }
         if (c == '\\') {
@@ -619,11 +684,7 @@ PyToken py_lexer_next(PyLexer *lx) {
     int c = peekc(lx, 0);
 
     if (is_ident_start(c) || c >= 0x80) {
-        bool ascii = true;
-        while (is_ident_char(peekc(lx, 0)) || peekc(lx, 0) >= 0x80) {
-            if (peekc(lx, 0) >= 0x80) ascii = false;
-            lx->pos++;
-        }
+        bool ascii = scan_ident(lx);
         size_t n = lx->pos - start;
         int q = peekc(lx, 0);
         if (ascii && (q == '\'' || q == '"')) {
@@ -644,15 +705,13 @@ PyToken py_lexer_next(PyLexer *lx) {
     if (is_digit(c) || (c == '.' && is_digit(peekc(lx, 1)))) return lex_number(lx);
     if (c == '\'' || c == '"') return lex_string(lx, start, 0);
 
-    for (int i = 0; i < TC_ARRAY_LEN(puncts); i++) {
-        const char *s = puncts[i].s;
-        size_t n = strlen(s);
-        if (lx->pos + n <= lx->len && memcmp(lx->src + lx->pos, s, n) == 0) {
-            lx->pos += n;
-            t = make_tok(lx, puncts[i].k, start);
-            if (strchr("()[]{}", s[0]) && n == 1) t.kind = lex_bracket(lx, &t);
-            return t;
-        }
+    int n;
+    PyTokKind k = punctuator(lx, &n);
+    if (k != PY_TOK_ERROR) {
+        lx->pos += (size_t)n;
+        t = make_tok(lx, k, start);
+        if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) t.kind = lex_bracket(lx, &t);
+        return t;
     }
     lx->pos++;
     t = make_tok(lx, PY_TOK_ERROR, start);
