@@ -261,15 +261,18 @@ static PyToken lex_number(PyLexer *lx) {
         size_t digits = lx->pos;
         bool good = scan_digits(lx, ok, true) && lx->pos > digits;
         int c = peekc(lx, 0);
-        if (good && base != 16 && is_digit(c)) {
+        bool reported = false;
+        if (base != 16 && is_digit(c) && (good || lx->pos == digits)) {
             lex_error(lx, cur_loc(lx), 1, "invalid digit '%c' in %s literal", c, what);
             good = false;
+            reported = true;
         } else if (good && is_ident_char(c)) {
             good = false;
         }
         if (!good) {
             while (is_ident_char(peekc(lx, 0))) lx->pos++;
-            lex_error(lx, loc_at(lx, start), (int)(lx->pos - start), "invalid %s literal", what);
+            if (!reported)
+                lex_error(lx, loc_at(lx, start), (int)(lx->pos - start), "invalid %s literal", what);
             PyToken t = make_tok(lx, PY_TOK_INT, start);
             return t;
         }
@@ -660,8 +663,16 @@ PyToken py_lexer_next(PyLexer *lx) {
         }
         if (c == -1) {
             if (lx->nbrackets > 0) {
-                int i = lx->nbrackets - 1;
-                lex_error(lx, lx->brackets[i].loc, 1, "'%c' was never closed", lx->brackets[i].ch);
+                /* Unless the parser already said "expected ')'" with a note
+                 * at one of the open brackets. */
+                bool told = false;
+                for (int i = 0; i < lx->nbrackets; i++)
+                    if (lx->brackets[i].loc.line == lx->reported_open.line &&
+                        lx->brackets[i].loc.col == lx->reported_open.col)
+                        told = true;
+                int i = 0; /* the outermost: where the trouble started */
+                if (!told)
+                    lex_error(lx, lx->brackets[i].loc, 1, "'%c' was never closed", lx->brackets[i].ch);
                 lx->nbrackets = 0;
                 lx->eof_error = true;
             }
@@ -699,7 +710,7 @@ PyToken py_lexer_next(PyLexer *lx) {
             return t;
         }
         t.kind = keyword_kind(lx->src + start, n);
-        t.str = intern_n(lx->in, lx->src + start, n);
+        if (t.kind == PY_TOK_NAME) t.str = intern_n(lx->in, lx->src + start, n);
         return t;
     }
     if (is_digit(c) || (c == '.' && is_digit(peekc(lx, 1)))) return lex_number(lx);
