@@ -50,7 +50,7 @@ static void check_n(int line, const char *src, size_t len, const char *expected,
     char *got = render(src, len, headers_only);
     if (strcmp(got, expected) != 0) {
         failures++;
-        printf("test_py_errors.c:%d:\n---- source\n%s\n---- expected\n%s---- got\n%s", line, src,
+        printf("test_py_errors.c:%d:\n---- source\n%.300s\n---- expected\n%s---- got\n%s", line, src,
                expected, got);
     }
     tc_free(got);
@@ -168,6 +168,29 @@ int main(void) {
                  "3:9: error: invalid hexadecimal literal\n"
                  "4:14: error: expected end of line after statement, saw 'b'\n"
                  "6:26: error: expected ':' after 'if' condition, saw NEWLINE\n");
+    /* nesting is bounded: no stack overflow, one error */
+    {
+        StrBuf b = {0};
+        for (int i = 0; i < 5000; i++) sb_puts(&b, "a**");
+        sb_puts(&b, "a\n");
+        check_n(__LINE__, b.data, b.len, "1:601: error: expression nested too deeply (more than 200 levels)\n", true);
+        b.len = 0;
+        for (int i = 0; i < 300; i++) sb_putc(&b, '(');
+        for (int i = 0; i < 300; i++) sb_putc(&b, ')');
+        sb_putc(&b, '\n');
+        check_n(__LINE__, b.data, b.len, "1:201: error: too many nested parentheses (more than 200)\n", true);
+        b.len = 0;
+        sb_puts(&b, "x = a");
+        for (int i = 0; i < 5000; i++) sb_puts(&b, ".b");
+        sb_putc(&b, '\n');
+        check_n(__LINE__, b.data, b.len, "1:2006: error: expression too complex (more than 1000 levels deep)\n", true);
+        b.len = 0;
+        sb_puts(&b, "if a:\n  pass\n");
+        for (int i = 0; i < 20000; i++) sb_puts(&b, "elif b:\n  pass\n");
+        sb_puts(&b, "x = $\n");
+        check_n(__LINE__, b.data, b.len, "40003:5: error: unexpected character '$'\n", true);
+        sb_free(&b);
+    }
     /* a whole rendering, with the caret */
     check_n(__LINE__, "if x > 0\n    y = 1\n", 19,
             "t.py:1:9: error: expected ':' after 'if' condition, saw NEWLINE\n"

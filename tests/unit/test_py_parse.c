@@ -204,11 +204,16 @@ static void test_statements(void) {
     CHECK_MODULE("if a:\n    pass\nelif b:\n    x = 1\nelse:\n    y = 2\n",
                  "  (if a\n"
                  "    (pass)\n"
+                 "  elif b\n"
+                 "    (= x 1)\n"
+                 "  else\n"
+                 "    (= y 2))");
+    CHECK_MODULE("if a:\n    pass\nelse:\n    if b:\n        pass\n",
+                 "  (if a\n"
+                 "    (pass)\n"
                  "  else\n"
                  "    (if b\n"
-                 "      (= x 1)\n"
-                 "    else\n"
-                 "      (= y 2)))");
+                 "      (pass)))");
     CHECK_MODULE("for i in tl.static_range(4):\n    if i: break\n    continue\nelse:\n    pass\n",
                  "  (for i (call (. tl static_range) 4)\n"
                  "    (if i\n"

@@ -588,7 +588,9 @@ static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
     char c = lx->src[t->off];
     if (c == '(' || c == '[' || c == '{') {
         if (lx->nbrackets >= PY_MAX_BRACKETS) {
-            lex_error(lx, t->loc, 1, "too many nested parentheses");
+            /* Counted, not stored: the closers still balance. Said once. */
+            if (lx->nbrackets++ == PY_MAX_BRACKETS)
+                lex_error(lx, t->loc, 1, "too many nested parentheses (more than %d)", PY_MAX_BRACKETS);
             return PY_TOK_ERROR;
         }
         lx->brackets[lx->nbrackets].ch = c;
@@ -598,6 +600,10 @@ static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
     }
     if (lx->nbrackets == 0) {
         lex_error(lx, t->loc, 1, "unmatched '%c'", c);
+        return PY_TOK_ERROR;
+    }
+    if (lx->nbrackets > PY_MAX_BRACKETS) {
+        lx->nbrackets--;
         return PY_TOK_ERROR;
     }
     char open = lx->brackets[--lx->nbrackets].ch;
@@ -666,6 +672,7 @@ PyToken py_lexer_next(PyLexer *lx) {
                 /* Unless the parser already said "expected ')'" with a note
                  * at one of the open brackets. */
                 bool told = false;
+                if (lx->nbrackets > PY_MAX_BRACKETS) lx->nbrackets = PY_MAX_BRACKETS;
                 for (int i = 0; i < lx->nbrackets; i++)
                     if (lx->brackets[i].loc.line == lx->reported_open.line &&
                         lx->brackets[i].loc.col == lx->reported_open.col)

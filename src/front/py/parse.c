@@ -686,7 +686,9 @@ static PyExpr *parse_power(Parser *p) {
     PyExpr *base = parse_primary(p);
     if (!at(p, PY_TOK_DSTAR)) return base;
     PyToken op = advance(p);
+    enter(p);
     PyExpr *exp = parse_factor(p);
+    leave(p);
     PyExpr *e = expr_from(p, PY_EXPR_BINARY, base);
     e->binary.op = PY_BIN_POW;
     e->binary.op_loc = op.loc;
@@ -1354,6 +1356,7 @@ static PyStmt *parse_if(Parser *p) {
     while (at(p, PY_TOK_KW_ELIF)) {
         PyToken ekw = advance(p);
         PyStmt *e = new_stmt(p, PY_STMT_IF, &ekw);
+        e->cond.is_elif = true;
         e->cond.test = parse_named_expression(p);
         e->cond.body = parse_suite(p, &ekw, "after 'elif' condition", "'elif' statement");
         last->cond.orelse.items = ARENA_ARRAY(p->a, PyStmt *, 1);
