@@ -210,7 +210,7 @@ static TV bi_load(Sema *S, CallArgs *a) {
     Op *op = sem_op(S, TT_LOAD, ops, 1 + has_mask + has_other, &irt, 1, 0);
     op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
     op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
-    op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, a->given[7] && cx_truthy(A(7))));
+    if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
     TV r = tv_tensor(op_result(op, 0), dt);
     if (is_bool) r = sem_cast(S, r, tl_scalar(S, TL_I1), NULL);
     return r;
@@ -1239,6 +1239,12 @@ static TV bi_random(Sema *S, CallArgs *a) {
 
 /* ---- Python builtins and constexpr helpers --------------------------------------------- */
 
+static TV bi_pointer_type(Sema *S, CallArgs *a) {
+    const TlType *t = need_dtype(S, a, 0);
+    if (!t) return tv_err();
+    return tv_dtype(tl_ptr(S, t));
+}
+
 static TV bi_constexpr(Sema *S, CallArgs *a) {
     (void)S;
     return a->v[0];
@@ -1413,6 +1419,7 @@ static const Builtin builtins[] = {
     {"randint4x", TL, "seed,offset,n_rounds=", bi_random, 2},
     {"randn", TL, "seed,offset,n_rounds=", bi_random, 3},
     {"constexpr", TL, "value", bi_constexpr, 0},
+    {"pointer_type", TL, "element_ty,address_space=,const=", bi_pointer_type, 0},
     {"to_tensor", TL, "x", bi_constexpr, 0},
     {"range", TL, "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=",
      bi_range_call, 1},

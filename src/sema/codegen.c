@@ -849,9 +849,10 @@ static bool check_carried(Sema *S, const Scope *carried, const PyStmt *s) {
     return ok;
 }
 
-static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s) {
+static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s, const char *target) {
     for (int i = 0; i < S->fn->defs.len; i++) {
         const char *nm = S->fn->defs.data[i].name;
+        if (target && !strcmp(nm, target)) continue;
         TV *live = scope_find((Scope *)liveins, nm);
         if (live && live->kind != TV_TENSOR && live->kind != TV_ERR && S->fn->defs.data[i].val.kind != TV_ERR) {
             at_stmt(S, s);
@@ -1010,7 +1011,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     F->loop_depth--;
     at_stmt(S, s);
     bool ok = check_carried(S, &carried, s);
-    check_cx_reassign(S, &liveins, s);
+    check_cx_reassign(S, &liveins, s, s->loop.target->name);
     VEC(Value *) ys = {0};
     for (int i = 0; i < carried.len; i++) {
         TV *v = scope_find(&F->lscope, carried.data[i].name);
@@ -1092,7 +1093,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     F->loop_depth--;
     at_stmt(S, s);
     bool ok = check_carried(S, &carried, s);
-    check_cx_reassign(S, &liveins, s);
+    check_cx_reassign(S, &liveins, s, NULL);
     VEC(Value *) ys = {0};
     for (int i = 0; i < carried.len; i++) {
         TV *v = scope_find(&F->lscope, carried.data[i].name);
@@ -1707,6 +1708,19 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         for (int k = 0; k < spec->nconstexprs; k++)
             if (!strcmp(spec->constexpr_names[k], p->name)) d = k;
         if (d >= 0) used_d[d] = true;
+        /* the corpus spells a specialised integer as a `constexpr` entry */
+        while (*sp == ' ') sp++;
+        bool sig_cx = !strncmp(sp, "constexpr", 9) && (sp[9] == ',' || sp[9] == 0 || sp[9] == ' ');
+        if (sig_cx && !is_constexpr_annotation(p->annotation)) {
+            nparams_rt++;
+            const char *e2 = strchr(sp, ',');
+            sp = e2 ? e2 + 1 : sp + strlen(sp);
+            if (d < 0) {
+                vals[i] = sema_error(S, "parameter '%s' is `constexpr` in the signature but has no value: pass -D %s=VALUE",
+                                     p->name, p->name);
+                continue;
+            }
+        }
         if (is_constexpr_annotation(p->annotation) || d >= 0) {
             if (d >= 0) vals[i] = cx_from_value(S, &spec->constexpr_values[d]);
             else if (p->default_value) {
