@@ -208,11 +208,67 @@ static void test_dot(FloatKind fk) {
     tb_free(&t);
 }
 
+/* tt.call of a private helper taking and returning a tensor and a scalar:
+ * twice(x, s) = (x * 2, s + 1); also a tt.print of a scalar (to stderr). */
+static void test_call(void) {
+    enum { N = 16 };
+    TB t;
+    tb_init(&t);
+    Type *f32 = T_f32(&t), *i32 = T_i32(&t), *tf = T_ten1(&t, N, f32);
+    Type *hin[] = {tf, i32}, *hout[] = {tf, i32};
+    Type *hft = ty_func(t.c, hin, 2, hout, 2);
+    Op *h = op_create(t.c, TT_FUNC, (Loc){0}, NULL, 0, NULL, 0, 1);
+    op_set_attr(t.c, h, "sym_name", attr_string(t.c, "twice"));
+    op_set_attr(t.c, h, "sym_visibility", attr_string(t.c, "private"));
+    op_set_attr(t.c, h, "function_type", attr_type(t.c, hft));
+    Block *hb = block_create(t.c);
+    region_push_block(&h->regions[0], hb);
+    Value *hx = block_add_arg(t.c, hb, tf, (Loc){0}), *hs = block_add_arg(t.c, hb, i32, (Loc){0});
+    block_append(module_body(t.module), h);
+    Builder hbld = builder_at_end(t.c, hb);
+    Value *two = build_const_float(&hbld, tf, 2.0);
+    Value *one = build_const_int(&hbld, i32, 1);
+    Value *rets[2] = {build_binary(&hbld, ARITH_MULF, hx, two), build_binary(&hbld, ARITH_ADDI, hs, one)};
+    build_op(&hbld, TT_RETURN, rets, 2, NULL, 0, 0);
+    Type *pf = T_ptr(&t, f32), *pi = T_ptr(&t, i32);
+    Type *params[] = {pf, pf, pi};
+    tb_func(&t, "call_kernel", params, 3);
+    Value *r = tb_range(&t, 0, N);
+    Value *x = tb_load(&t, tb_addptr(&t, splat_ptr(&t, tb_arg(&t, 0), r), r), NULL, NULL);
+    Value *cargs[2] = {x, tb_pid(&t, 0)};
+    Type *crt[2] = {tf, i32};
+    Op *call = build_op(&t.b, TT_CALL, cargs, 2, crt, 2, 0);
+    op_set_attr(t.c, call, "callee", attr_symref(t.c, "twice"));
+    tb_store(&t, tb_addptr(&t, splat_ptr(&t, tb_arg(&t, 1), r), r), op_result(call, 0), NULL);
+    tb_store(&t, tb_arg(&t, 2), op_result(call, 1), NULL);
+    Value *pv = op_result(call, 1);
+    Op *pr = build_op(&t.b, TT_PRINT, &pv, 1, NULL, 0, 0);
+    op_set_attr(t.c, pr, "prefix", attr_string(t.c, " s="));
+    tb_return(&t);
+    CpuKernel *k = t_build(&t, "call_kernel");
+    CHECK(k != NULL, "build");
+    if (k) {
+        float xs[N], ys[N];
+        int32_t s = -5;
+        for (int i = 0; i < N; i++) xs[i] = (float)i;
+        poison_f32(ys, N);
+        void *a0 = xs, *a1 = ys, *a2 = &s;
+        void *args[] = {&a0, &a1, &a2};
+        CHECK(t_launch(&t, k, 1, 1, 1, args), "launch");
+        int bad = 0;
+        for (int i = 0; i < N; i++) bad += ys[i] != 2.0f * i;
+        CHECK(bad == 0 && s == 1, "tt.call results: %d wrong, s = %d", bad, s);
+        cpu_kernel_free(k);
+    }
+    tb_free(&t);
+}
+
 int main(void) {
     t_private_cache();
     test_for();
     test_while_if();
     test_dot(FK_F32);
     test_dot(FK_F16);
+    test_call();
     return t_finish("test_cpu_scf_dot");
 }

@@ -583,6 +583,7 @@ static const char *int_bin(Emitter *e, const char *op, const char *a, const char
     int w = int_width(t);
     const char *u = utype(w), *uc = uctype(w);
     if (w == 1) return fmt(e, "(uint8_t)((%s %s %s) & 1u)", a, op, b);
+    if (!strcmp(u, uc)) return fmt(e, "(%s)((%s)%s %s (%s)%s)", ctype(e, t), u, a, op, u, b);
     return fmt(e, "(%s)((%s)(%s)%s %s (%s)(%s)%s)", ctype(e, t), uc, u, a, op, uc, u, b);
 }
 
