@@ -20,6 +20,10 @@
 
 #include <math.h>
 
+/* Whether integer arguments carry tt.divisibility = 16 (Triton gives it
+ * when the value is a multiple of 16; ragged sizes need false). */
+static bool pk_aligned = true;
+
 typedef struct PkCtx {
     Context *c;
     Builder b;
@@ -40,7 +44,8 @@ static Op *pk_func(PkCtx *k, Op *module, const char *name, Type **args, int n, c
     for (int i = 0; i < n; i++) {
         block_add_arg(c, entry, args[i], (Loc){0});
         NamedAttr na = {ctx_intern(c, "tt.divisibility"), attr_i32(c, 16)};
-        aa[i] = div16[i] ? attr_dict(c, &na, 1) : attr_dict(c, NULL, 0);
+        bool hint = div16[i] && (pk_aligned || args[i]->kind == TY_PTR);
+        aa[i] = hint ? attr_dict(c, &na, 1) : attr_dict(c, NULL, 0);
     }
     op_set_attr(c, f, "sym_name", attr_string(c, name));
     op_set_attr(c, f, "function_type", attr_type(c, ty_func(c, args, n, NULL, 0)));
