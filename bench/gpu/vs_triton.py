@@ -210,12 +210,14 @@ def main():
     # ---- matmul (FMA) and atomics: correctness only ---------------------------
     try:
         mk_, t_mm = tc.build("matmul", 32, 4)
-        for (M, N, K) in [(256, 384, 128), (100, 70, 64)]:
+        mk_r, _ = tc.build("matmul", 32, 4, aligned=False)
+        for (M, N, K, mk_) in [(256, 384, 128, mk_), (100, 72, 64, mk_r), (100, 70, 64, mk_r)]:
             a = torch.randn(M, K, device=dev, dtype=torch.float16); b = torch.randn(K, N, device=dev, dtype=torch.float16)
             c = torch.full((M, N), float("nan"), device=dev, dtype=torch.float16)
             mk_(cdiv(M, 32) * cdiv(N, 32), a, b, c, M, N, K)
             torch.cuda.synchronize()
             check(f"matmul FMA {M}x{N}x{K}", c, (a.float() @ b.float()), 5e-2, 1e-2)
+        mk_ = tc.build("matmul", 32, 4)[0]
         M = N = K = 1024
         a = torch.randn(M, K, device=dev, dtype=torch.float16); b = torch.randn(K, N, device=dev, dtype=torch.float16)
         c = torch.empty((M, N), device=dev, dtype=torch.float16)
