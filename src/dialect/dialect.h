@@ -57,6 +57,8 @@ VERIFIER(verify_atomic_cas)
 VERIFIER(verify_fp_to_fp)
 VERIFIER(verify_int_to_ptr)
 VERIFIER(verify_ptr_to_int)
+/* ttg.c */
+VERIFIER(verify_convert_layout)
 
 /* fold.c: the `fold` column (see fold.c for the exact semantics) */
 FOLDER(fold_int_arith)   /* addi..minui, tt.mulhiui: wraparound, identities */
