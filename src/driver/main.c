@@ -19,6 +19,7 @@
  * GCC/Clang format, to stderr; the exit status is 1 when any error occurred
  * and 2 for a usage error.
  */
+#include "driver/compile.h"
 #include "transform/pass.h"
 
 #include <stdio.h>
@@ -82,7 +83,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name) {
     return NULL;
 }
 
-static TC_UNUSED int parse_int_opt(const char *name, const char *v) {
+static int parse_int_opt(const char *name, const char *v) {
     char *end;
     long n = strtol(v, &end, 10);
     if (*end || n <= 0 || n > 1024) {
@@ -96,6 +97,87 @@ static char *read_input(const char *input, size_t *len) {
     char *src = read_file(input, len);
     if (!src) fprintf(stderr, "tritonc: error: cannot read '%s'\n", input);
     return src;
+}
+
+static int cmd_compile(int argc, char **argv) {
+    const char *input = NULL, *output = NULL, *emit = "ttir";
+    CompileRequest req = {.opts = tc_compile_options_default(), .verify_each = true};
+    VEC(tc_constexpr) cx = {0};
+    bool timing = false;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &i, "-o"))) output = v;
+        else if ((v = opt_value(argc, argv, &i, "--kernel"))) req.opts.kernel = v;
+        else if ((v = opt_value(argc, argv, &i, "--signature"))) req.opts.signature = v;
+        else if ((v = opt_value(argc, argv, &i, "--emit"))) emit = v;
+        else if ((v = opt_value(argc, argv, &i, "-p"))) req.pipeline = v;
+        else if ((v = opt_value(argc, argv, &i, "--target"))) req.opts.target = v;
+        else if ((v = opt_value(argc, argv, &i, "--num-warps")))
+            req.opts.num_warps = parse_int_opt("--num-warps", v);
+        else if ((v = opt_value(argc, argv, &i, "--num-stages")))
+            req.opts.num_stages = parse_int_opt("--num-stages", v);
+        else if ((v = opt_value(argc, argv, &i, "-D"))) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v) {
+                fprintf(stderr, "tritonc: error: -D expects NAME=VALUE, got '%s'\n", v);
+                return 2;
+            }
+            vec_push(&cx, ((tc_constexpr){strndup(v, (size_t)(eq - v)), eq + 1}));
+        } else if (strcmp(argv[i], "--time") == 0) timing = true;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "tritonc: error: unknown option '%s' for 'compile'\n", argv[i]);
+            return 2;
+        } else if (!input) input = argv[i];
+        else {
+            fprintf(stderr, "tritonc: error: more than one input file ('%s', '%s')\n", input, argv[i]);
+            return 2;
+        }
+    }
+    if (!input) {
+        fputs("tritonc: error: no input file\n", stderr);
+        return 2;
+    }
+    Stage stage = stage_lookup(emit);
+    if (stage >= STAGE_LOADED) {
+        fprintf(stderr, "tritonc: error: unknown --emit stage '%s' (ast, ttir-raw, ttir, c, ttgir, ptx)\n",
+                emit);
+        return 2;
+    }
+    if (req.opts.target && strncmp(req.opts.target, "cuda", 4) == 0) req.opts.device = TC_DEVICE_CUDA;
+    else if (req.opts.target && strcmp(req.opts.target, "cpu") != 0) {
+        fprintf(stderr, "tritonc: error: unknown target '%s' (cpu, cuda:80, cuda:90)\n", req.opts.target);
+        return 2;
+    }
+    if ((stage == STAGE_TTGIR || stage == STAGE_PTX) && req.opts.device != TC_DEVICE_CUDA) {
+        req.opts.device = TC_DEVICE_CUDA;
+        if (!req.opts.target) req.opts.target = "cuda:90";
+    }
+    size_t len;
+    char *src = read_input(input, &len);
+    if (!src) return 1;
+    req.opts.source = src;
+    req.opts.source_len = len;
+    req.opts.filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
+    req.opts.constexprs = cx.data;
+    req.opts.num_constexprs = cx.len;
+    req.stop_after = stage;
+
+    Compilation c;
+    compilation_init(&c);
+    int rc = 1;
+    if (compile_run(&c, &req) && c.text[stage]) {
+        rc = write_output(output, c.text[stage], strlen(c.text[stage])) ? 0 : 1;
+        if (rc) fprintf(stderr, "tritonc: error: cannot write '%s'\n", output);
+    }
+    if (timing)
+        for (int s = 0; s < STAGE_COUNT; s++)
+            if (c.seconds[s] > 0) fprintf(stderr, "%-9s %8.3f ms\n", stage_names[s], c.seconds[s] * 1e3);
+    if (flush_diags(&c.de)) rc = 1;
+    compilation_free(&c);
+    for (int i = 0; i < cx.len; i++) free((char *)cx.data[i].name);
+    vec_free(&cx);
+    tc_free(src);
+    return rc;
 }
 
 static int cmd_opt(int argc, char **argv) {
@@ -180,9 +262,10 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        puts("tritonc 0.1.0");
+        printf("tritonc %s\n", tc_version());
         return 0;
     }
+    if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
     if (strcmp(cmd, "passes") == 0) return cmd_passes();
     fprintf(stderr, "tritonc: error: unknown command '%s' (see 'tritonc --help')\n", cmd);

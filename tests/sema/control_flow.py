@@ -1,4 +1,4 @@
-# RUN: %tritonc compile %s --kernel k --signature '*fp32,i32' -D BLOCK=128 -D MODE=1 --emit ttir | FileCheck %s
+# RUN: %tritonc compile %s --kernel k --signature '*fp32,i32' -D BLOCK=128 -D MODE=1 --emit ttir-raw | FileCheck %s
 import triton
 import triton.language as tl
 

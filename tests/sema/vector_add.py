@@ -1,4 +1,4 @@
-# RUN: %tritonc compile %S/../kernels/vector_add.py --kernel add_kernel --signature '*fp32:16,*fp32:16,*fp32:16,i32' -D BLOCK=1024 --emit ttir | FileCheck %s
+# RUN: %tritonc compile %S/../kernels/vector_add.py --kernel add_kernel --signature '*fp32:16,*fp32:16,*fp32:16,i32' -D BLOCK=1024 --emit ttir-raw | FileCheck %s
 # CHECK-LABEL: tt.func public @add_kernel(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}
 # CHECK-SAME: %arg3: i32)
 # CHECK: tt.get_program_id x : i32

@@ -9,8 +9,12 @@
 #include "front/py/py.h"
 #include "sema/sema.h"
 #include "target/cpu/cpu.h"
+#include "target/ptx/gpu.h"
+#include "target/ptx/ptx.h"
+#include "transform/gpu/gpu_passes.h"
 #include "transform/pass.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const stage_names[STAGE_COUNT] = {"ast", "ttir-raw", "ttir", "c", "ttgir", "ptx",
@@ -31,6 +35,7 @@ void compilation_init(Compilation *c) {
 
 void compilation_free(Compilation *c) {
     if (c->cpu) cpu_kernel_free(c->cpu);
+    if (c->gpu) gpu_kernel_free(c->gpu);
     for (int i = 0; i < STAGE_COUNT; i++) tc_free(c->text[i]);
     ctx_free(c->ctx);
     interner_free(&c->strings);
@@ -143,6 +148,48 @@ static Op *front_end_ttir(Compilation *c, const CompileRequest *req) {
     return m;
 }
 
+/* "cuda:90" -> 90; NULL or "cuda" -> 0 (the current device's). */
+static int target_sm(Compilation *c, const char *target) {
+    if (!target || strcmp(target, "cuda") == 0) return 0;
+    int sm = 0;
+    if (sscanf(target, "cuda:%d", &sm) != 1 || (sm != 80 && sm != 90)) {
+        diag_error(&c->de, ((Loc){0}), "unknown target '%s' (expected cuda:80 or cuda:90)", target);
+        return -1;
+    }
+    return sm;
+}
+
+/* tt IR -> ttg IR -> PTX (text only, no GPU needed), or a loaded cubin. */
+static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double t0) {
+    const tc_compile_options *o = &req->opts;
+    int sm = target_sm(c, o->target);
+    if (sm < 0) return false;
+    int warps = o->num_warps > 0 ? o->num_warps : 4;
+    if (req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX) {
+        if (sm == 0) sm = 90;
+        TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm};
+        if (!ttg_assign_layouts(c->ctx, m, &to, &c->de)) return false;
+        keep_text(c, STAGE_TTGIR, m);
+        c->seconds[STAGE_TTGIR] = now_seconds() - t0;
+        if (req->stop_after == STAGE_TTGIR) return true;
+        StrBuf sb = {0};
+        PtxOptions po = {.sm = sm, .num_warps = warps};
+        PtxKernelInfo info;
+        bool ok = ptx_emit(c->ctx, m, c->kernel, &po, &sb, &info, &c->de);
+        c->text[STAGE_PTX] = sb_take(&sb);
+        c->seconds[STAGE_PTX] = now_seconds() - t0;
+        return ok;
+    }
+    GpuOptions go = {.num_warps = warps, .sm = sm};
+    GpuKernel *k = gpu_kernel_build(c->ctx, m, c->kernel, &go, &c->de);
+    if (!k) return false;
+    c->gpu = k;
+    if (gpu_kernel_ttgir(k)) c->text[STAGE_TTGIR] = tc_strdup(gpu_kernel_ttgir(k));
+    if (gpu_kernel_ptx(k)) c->text[STAGE_PTX] = tc_strdup(gpu_kernel_ptx(k));
+    c->seconds[STAGE_LOADED] = now_seconds() - t0;
+    return true;
+}
+
 bool compile_run(Compilation *c, const CompileRequest *req) {
     const tc_compile_options *o = &req->opts;
     double t0 = now_seconds();
@@ -200,6 +247,5 @@ bool compile_run(Compilation *c, const CompileRequest *req) {
         c->seconds[STAGE_LOADED] = now_seconds() - t0;
         return true;
     }
-    diag_error(&c->de, ((Loc){0}), "the CUDA backend is not available in this build");
-    return false;
+    return gpu_backend(c, req, m, t0);
 }

@@ -47,7 +47,7 @@ typedef struct Compilation {
     int nparams;
     tc_device_kind device;
     struct CpuKernel *cpu;
-    void *gpu;
+    struct GpuKernel *gpu;
 } Compilation;
 
 typedef struct CompileRequest {

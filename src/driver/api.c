@@ -9,6 +9,7 @@
 
 #include "driver/compile.h"
 #include "target/cpu/cpu.h"
+#include "target/ptx/gpu.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -107,6 +108,14 @@ int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, voi
         DiagEngine de;
         diag_init(&de);
         bool ok = cpu_kernel_launch(k->c.cpu, grid, args, &de);
+        if (!ok && err) *err = error_from(&de);
+        diag_free(&de);
+        return ok ? 0 : 1;
+    }
+    if (k->c.gpu) {
+        DiagEngine de;
+        diag_init(&de);
+        bool ok = gpu_kernel_launch(k->c.gpu, grid, args, stream, &de);
         if (!ok && err) *err = error_from(&de);
         diag_free(&de);
         return ok ? 0 : 1;
