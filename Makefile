@@ -45,7 +45,9 @@ test: all $(UNIT_BINS)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g" \
-	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" test
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  CFLAGS="-Wno-format-truncation" test
+# (gcc 12 reports a false "null format string" under -fsanitize at -O1.)
 
 # Fuzz targets (clang + libFuzzer). `make fuzz-ir FUZZ_TIME=60` runs one.
 FUZZ_TIME ?= 30

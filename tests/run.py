@@ -51,7 +51,7 @@ def find_lit_tests(paths):
                     p = os.path.join(dirpath, f)
                     with open(p, errors="replace") as fh:
                         head = fh.read(20000)
-                    if "RUN:" in head:
+                    if any(RUN_RE.match(l) for l in head.splitlines()):
                         out.append(p)
     return sorted(out)
 
