@@ -32,6 +32,7 @@ import functools
 import inspect
 import linecache
 import os
+import re
 import struct
 import sys
 import textwrap
@@ -107,12 +108,25 @@ def _code_names(code, out):
     return out
 
 
+_TRITONC_IMPORT = re.compile(r"^([ \t]*(?:import|from)[ \t]+)tritonc\b(.*)$", re.M)
+_TRITONC_NAME = re.compile(r"\btritonc\b")
+
+
+def _as_triton_imports(text):
+    """`import tritonc.language as tl` -> `import triton.language as tl`, so
+    the C front end, which knows Triton's module paths, binds the same
+    names. Only import lines change (their columns shift by one)."""
+    return _TRITONC_IMPORT.sub(lambda m: m.group(1) + "triton" + _TRITONC_NAME.sub(
+        "triton", m.group(2)), text)
+
+
 class _Source:
     """The text given to tc_compile: the kernel's file, then the source of
     every @jit helper that lives in another module, each appended with a
     record of where its lines came from so diagnostics map back."""
 
     def __init__(self, filename, text):
+        text = _as_triton_imports(text)
         self.filename, self.text = filename, text
         self.lines = text.splitlines()
         self.chunks = []  # (first line in text, nlines, file, first line in file)
