@@ -63,8 +63,8 @@ class Autotuner(KernelInterface):
         self.configs_timings = None
         self.best_config = None
         self.bench_time = 0.0
-        self.warmup = warmup if warmup is not None else 25
-        self.rep = rep if rep is not None else 100
+        self.num_warmups = warmup if warmup is not None else 25
+        self.num_reps = rep if rep is not None else 100
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
         self.user_pre_hook, self.user_post_hook = pre_hook, post_hook
@@ -90,7 +90,7 @@ class Autotuner(KernelInterface):
         if self._do_bench is not None:
             return self._do_bench
         from .testing import do_bench
-        return lambda f, quantiles: do_bench(f, warmup=self.warmup, rep=self.rep,
+        return lambda f, quantiles: do_bench(f, warmup=self.num_warmups, rep=self.num_reps,
                                              quantiles=quantiles)
 
     def _pre_hook(self, nargs, reset_only=False):

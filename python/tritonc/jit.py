@@ -175,8 +175,10 @@ class JITFunction(KernelInterface):
             if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
                 raise TypeError("@jit %s: parameter '%s' must be an ordinary parameter (no *args, "
                                 "**kwargs or keyword-only)" % (fn.__name__, p.name))
-            if p.name in _LAUNCH_OPTIONS or p.name in ("grid", "warmup"):
-                raise TypeError("@jit %s: a parameter may not be called '%s' (a launch option)"
+            # A parameter may share a launch option's name (the softmax
+            # tutorial's `num_stages: tl.constexpr`): it is then both.
+            if p.name in ("grid", "warmup"):
+                raise TypeError("@jit %s: a parameter may not be called '%s'"
                                 % (fn.__name__, p.name))
         names = list(self.signature.parameters)
 
@@ -301,8 +303,9 @@ class JITFunction(KernelInterface):
         body = ["    " + line for line in body]
         src = [
             "def _factory(grid):",
-            "    def %s(%s, *, warmup=False, num_warps=None, num_stages=None, **_extra):"
-            % (self.__name__, ", ".join(sig)),
+            "    def %s(%s, *, warmup=False%s, **_extra):"
+            % (self.__name__, ", ".join(sig), "".join(
+                ", %s=None" % o for o in ("num_warps", "num_stages") if o not in self.arg_names)),
             "        _tc_ext = _check_extra(_extra) if _extra else ()",
         ] + body + [
             "        _tc_key = %s" % key,
@@ -420,7 +423,17 @@ class JITFunction(KernelInterface):
                 continue
             seen.add(id(jf))
             g = jf.fn.__globals__
-            for name in sorted(_code_names(jf.fn.__code__, set())):
+            code = jf.fn.__code__
+            names = _code_names(code, set())
+            if jf.fn.__closure__:  # a kernel defined in a function sees its closure too
+                g = dict(g)
+                for name, cell in zip(code.co_freevars, jf.fn.__closure__):
+                    try:
+                        g[name] = cell.cell_contents
+                        names.add(name)
+                    except ValueError:
+                        pass
+            for name in sorted(names):
                 if name not in g:
                     continue
                 v = g[name]
@@ -535,10 +548,7 @@ def _slow_key(a):
                        else 1 if v == 1 else 16 if v % 16 == 0 else 0)
         if k == "f":
             return float(a), "f"
-    try:
-        return 0, ("?", type(a), a)
-    except TypeError:
-        return 0, ("?", type(a), id(a))
+    return 0, ("?", type(a), id(a))
 
 
 def _grid_eval(grid, meta):
