@@ -27,6 +27,7 @@ The launch buffer of a compiled kernel:
            | grid x,y,z (i32) + pad | arg 0 | arg 1 | ... |   one 8-byte slot each
     args = (void *[n]){buf+16, buf+24, ...}  - tc_launch's `args`, built once
 """
+import ast
 import ctypes
 import functools
 import inspect
@@ -83,21 +84,48 @@ class KernelParam:
 
 
 def _source_of(fn):
-    """(filename, full text with the function at its real line numbers).
-    The whole file is compiled so that @jit helpers of the same file are
-    found by the C front end and diagnostics carry real line numbers."""
+    """(filename, text, nested) for tc_compile. A module-level kernel is
+    compiled from its whole file, so that @jit helpers of the same file are
+    found by the C front end and diagnostics carry real line numbers. A
+    kernel defined inside a function (or with no file) is given alone,
+    dedented, at its own line numbers after the file's one-line imports;
+    `nested` = (first line, last line, indent) maps columns back."""
     code = fn.__code__
     filename = code.co_filename
     lines = linecache.getlines(filename, fn.__globals__)
     first = code.co_firstlineno
-    if lines and first <= len(lines):
-        text = "".join(lines)
+    nested = "<locals>" in getattr(fn, "__qualname__", "")
+    if lines and first <= len(lines) and not nested:
         if ("def " + fn.__name__) in "".join(lines[first - 1:first + 40]):
-            return filename, text
-    # No file (exec, a REPL): the function alone, padded to keep its line
-    # numbers.
-    src = textwrap.dedent(inspect.getsource(fn))
-    return filename, "\n" * (first - 1) + src
+            return filename, "".join(lines), None
+    src_lines, start = inspect.getsourcelines(fn)
+    start = max(start, 1)
+    indent = len(src_lines[0]) - len(src_lines[0].lstrip())
+    out = ["\n"] * (start - 1)
+    try:
+        top = ast.parse("".join(lines)).body if lines else []
+    except SyntaxError:
+        top = []
+    for node in top:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.end_lineno < start:
+            for i in range(node.lineno - 1, node.end_lineno):
+                out[i] = lines[i]
+    text = "".join(out) + textwrap.dedent("".join(src_lines))
+    # Modules the kernel reaches through its closure or a local import
+    # (`import tritonc.language as tl` inside a function): import lines at the
+    # end, where they move no line.
+    scope = dict(fn.__globals__)
+    if fn.__closure__:
+        for name, cell in zip(code.co_freevars, fn.__closure__):
+            try:
+                scope[name] = cell.cell_contents
+            except ValueError:
+                pass
+    for name in sorted(_code_names(code, set()) | set(code.co_freevars)):
+        m = scope.get(name)
+        if isinstance(m, types.ModuleType) and m.__name__.split(".")[0] == "tritonc":
+            text += "\nimport %s as %s" % (m.__name__, name)
+    return filename, text + "\n", (start, start + len(src_lines) - 1, indent)
 
 
 def _code_names(code, out):
@@ -125,9 +153,9 @@ class _Source:
     every @jit helper that lives in another module, each appended with a
     record of where its lines came from so diagnostics map back."""
 
-    def __init__(self, filename, text):
+    def __init__(self, filename, text, nested=None):
         text = _as_triton_imports(text)
-        self.filename, self.text = filename, text
+        self.filename, self.text, self.nested = filename, text, nested
         self.lines = text.splitlines()
         self.chunks = []  # (first line in text, nlines, file, first line in file)
 
@@ -149,7 +177,17 @@ class _Source:
                     return f, first + line - start
         return file, line
 
+    def col(self, file, line, col):
+        n = self.nested
+        if file == self.filename and n and n[0] <= line <= n[1] and col > 0:
+            return col + n[2]
+        return col
+
     def line(self, file, line):
+        n = self.nested
+        if file == self.filename and n and n[0] <= line <= n[1]:
+            text = linecache.getline(file, line)
+            return text.rstrip("\n") if text else None
         if file == self.filename and 1 <= line <= len(self.lines):
             return self.lines[line - 1]
         text = linecache.getline(file, line) if file else ""
@@ -439,7 +477,9 @@ class JITFunction(KernelInterface):
                 v = g[name]
                 if isinstance(v, JITFunction):
                     todo.append(v)
-                    if v.fn.__code__.co_filename != my_file and v is not self:
+                    if v is not self and (v.fn.__code__.co_filename != my_file or
+                                          "<locals>" in v.__qualname__ or
+                                          "<locals>" in self.__qualname__):
                         foreign.append(v)
                 elif (_spec.is_constexpr_global(v) and name not in params
                       and not (isinstance(v, str) and jf is not self and name in consts)):
@@ -452,8 +492,7 @@ class JITFunction(KernelInterface):
 
     def source(self):
         if self._source is None:
-            filename, text = _source_of(self.fn)
-            s = _Source(filename, text)
+            s = _Source(*_source_of(self.fn))
             for helper in self.global_constexprs()[1]:
                 s.append(helper.fn)
             self._source = s
@@ -503,7 +542,7 @@ class JITFunction(KernelInterface):
         mapped = []
         for d in diags:
             f, line = src.where(d.file, d.line)
-            mapped.append(d._replace(file=f, line=line))
+            mapped.append(d._replace(file=f, line=line, col=src.col(d.file, d.line, d.col)))
 
         def source_line(f, line):
             for d0, d1 in zip(diags, mapped):
