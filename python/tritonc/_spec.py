@@ -63,13 +63,10 @@ def int_sig(v):
     raise OverflowError("integer %d does not fit in 64 bits" % v)
 
 
-# Whether an int equal to 1 is compiled with the `:1` hint. Off for now: the
-# front end turns a `:1` parameter into a constant and drops it from the
-# kernel, while the C API (tc_kernel_num_params, tc_launch) still counts it,
-# so the arguments after it would arrive one slot early. The launch key
-# still separates 1 from other ints, so turning this on needs no other
-# change once tc_launch skips the arguments the kernel dropped.
-SPECIALIZE_EQUAL_TO_ONE = False
+# Whether an int equal to 1 is compiled with the `:1` hint, as Triton does:
+# the kernel is specialised on it (the front end folds it to the constant 1
+# and drops the parameter) and tc_launch leaves that argument out.
+SPECIALIZE_EQUAL_TO_ONE = True
 
 
 def int_hint(v, specialize=True):
