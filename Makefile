@@ -42,7 +42,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtritonc.a $(HDRS)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtritonc.a $(LDLIBS_ALL)
 
 test: all $(UNIT_BINS)
-	/usr/bin/python3 tests/run.py --build $(BUILD)
+	/usr/bin/python3 tests/run.py --build $(BUILD) $(if $(SAN),--sanitized)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g" \
