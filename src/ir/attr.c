@@ -240,7 +240,12 @@ static double round_to_format(double v, int mbits, int emin, double maxval, bool
         /* beyond the largest finite: rounds to inf when at least halfway to
          * the next binade step, as IEEE does */
         double step = ldexp(1.0, (int)floor(log2(maxval)) - mbits);
-        if (fabs(v) >= maxval + step / 2) return has_inf ? copysign(INFINITY, v) : NAN;
+        double limit = maxval + step / 2;
+        /* At exactly `limit` the tie goes to the even neighbour: past the
+         * largest finite of an IEEE format (odd mantissa) that is inf; in
+         * f8E4M3FN the largest finite, 448 = 1.110b * 2^8, is the even one. */
+        if (fabs(v) > limit || (fabs(v) == limit && has_inf))
+            return has_inf ? copysign(INFINITY, v) : NAN;
         return copysign(maxval, v);
     }
     return r;

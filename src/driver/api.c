@@ -1,0 +1,155 @@
+/*
+ * api.c - the public C API (include/tritonc.h) over the pipeline driver.
+ *
+ * A tc_kernel is a Compilation kept alive after compile_run: its IR texts,
+ * parameter types and the loaded backend kernel. A tc_error is a snapshot
+ * of a DiagEngine: every diagnostic's parts plus the rendered text.
+ */
+#include "tritonc.h"
+
+#include "driver/compile.h"
+#include "target/cpu/cpu.h"
+#include "target/ptx/gpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct tc_kernel {
+    Compilation c;
+};
+
+typedef struct ErrorItem {
+    char *file, *severity, *message;
+    int line, col;
+} ErrorItem;
+
+struct tc_error {
+    char *rendered;
+    ErrorItem *items;
+    int n;
+};
+
+static tc_error *error_from(const DiagEngine *de) {
+    tc_error *e = tc_calloc(1, sizeof *e);
+    StrBuf sb = {0};
+    diag_render(de, &sb, false);
+    e->rendered = sb_take(&sb);
+    e->n = de->diags.len;
+    e->items = tc_calloc((size_t)(e->n ? e->n : 1), sizeof(ErrorItem));
+    static const char *sev[] = {"error", "warning", "note"};
+    for (int i = 0; i < e->n; i++) {
+        const Diag *d = &de->diags.data[i];
+        e->items[i] = (ErrorItem){d->loc.file ? tc_strdup(d->loc.file) : NULL,
+                                  tc_strdup(sev[d->level]), tc_strdup(d->msg), d->loc.line,
+                                  d->loc.col};
+    }
+    return e;
+}
+
+static tc_error *error_msg(const char *msg) {
+    DiagEngine de;
+    diag_init(&de);
+    diag_error(&de, ((Loc){0}), "%s", msg);
+    tc_error *e = error_from(&de);
+    diag_free(&de);
+    return e;
+}
+
+tc_compile_options tc_compile_options_default(void) {
+    return (tc_compile_options){.device = TC_DEVICE_CPU, .num_warps = 4, .num_stages = 3};
+}
+
+int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) {
+    if (out) *out = NULL;
+    if (err) *err = NULL;
+    if (!opts || !opts->source || !out) {
+        if (err) *err = error_msg("tc_compile: options, source and out are required");
+        return 1;
+    }
+    tc_kernel *k = tc_calloc(1, sizeof *k);
+    compilation_init(&k->c);
+    CompileRequest req = {.opts = *opts, .stop_after = STAGE_LOADED};
+    if (!compile_run(&k->c, &req)) {
+        if (err) *err = error_from(&k->c.de);
+        compilation_free(&k->c);
+        tc_free(k);
+        return 1;
+    }
+    *out = k;
+    return 0;
+}
+
+const char *tc_kernel_ir(const tc_kernel *k, const char *stage) {
+    Stage s = stage_lookup(stage);
+    return s < STAGE_COUNT ? k->c.text[s] : NULL;
+}
+
+const char *tc_kernel_name(const tc_kernel *k) { return k->c.kernel; }
+int tc_kernel_num_params(const tc_kernel *k) { return k->c.nparams; }
+const char *tc_kernel_param_type(const tc_kernel *k, int i) {
+    return i >= 0 && i < k->c.nparams ? k->c.param_types[i] : NULL;
+}
+
+int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, void *stream,
+              tc_error **err) {
+    if (err) *err = NULL;
+    if (nargs != k->c.nparams) {
+        if (err) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "kernel '%s' takes %d arguments, %d given", k->c.kernel,
+                     k->c.nparams, nargs);
+            *err = error_msg(msg);
+        }
+        return 1;
+    }
+    if (grid[0] <= 0 || grid[1] <= 0 || grid[2] <= 0) return 0; /* an empty grid runs nothing */
+    /* leave out the arguments the kernel was specialised on (":1") */
+    void *small[32];
+    void **kargs = nargs <= 32 ? small : tc_malloc(sizeof(void *) * (size_t)nargs);
+    int n = 0;
+    for (int i = 0; i < nargs; i++)
+        if (!k->c.param_skip[i]) kargs[n++] = args[i];
+    DiagEngine de;
+    diag_init(&de);
+    bool ok = false;
+    if (k->c.cpu) ok = cpu_kernel_launch(k->c.cpu, grid, kargs, &de);
+    else if (k->c.gpu) ok = gpu_kernel_launch(k->c.gpu, grid, kargs, stream, &de);
+    else diag_error(&de, ((Loc){0}), "kernel '%s' was not loaded for a device", k->c.kernel);
+    if (!ok && err) *err = error_from(&de);
+    diag_free(&de);
+    if (kargs != small) tc_free(kargs);
+    return ok ? 0 : 1;
+}
+
+void tc_kernel_free(tc_kernel *k) {
+    if (!k) return;
+    compilation_free(&k->c);
+    tc_free(k);
+}
+
+const char *tc_error_message(const tc_error *e) { return e ? e->rendered : ""; }
+int tc_error_count(const tc_error *e) { return e ? e->n : 0; }
+
+void tc_error_get(const tc_error *e, int i, const char **file, int *line, int *col,
+                  const char **severity, const char **message) {
+    const ErrorItem *it = e && i >= 0 && i < e->n ? &e->items[i] : NULL;
+    if (file) *file = it ? it->file : NULL;
+    if (line) *line = it ? it->line : 0;
+    if (col) *col = it ? it->col : 0;
+    if (severity) *severity = it ? it->severity : NULL;
+    if (message) *message = it ? it->message : NULL;
+}
+
+void tc_error_free(tc_error *e) {
+    if (!e) return;
+    for (int i = 0; i < e->n; i++) {
+        tc_free(e->items[i].file);
+        tc_free(e->items[i].severity);
+        tc_free(e->items[i].message);
+    }
+    tc_free(e->items);
+    tc_free(e->rendered);
+    tc_free(e);
+}
+
+const char *tc_version(void) { return TRITONC_VERSION_STRING; }

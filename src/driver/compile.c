@@ -1,0 +1,266 @@
+/*
+ * compile.c - drives one kernel through the pipeline (see compile.h): the
+ * front end for the input's language, the pass pipeline, then the backend of
+ * the requested device. Each stage's text is kept so any stage can be shown
+ * (`--emit`) or read back by the IR parser.
+ */
+#include "driver/compile.h"
+
+#include "front/py/py.h"
+#include "sema/sema.h"
+#include "target/cpu/cpu.h"
+#include "target/ptx/gpu.h"
+#include "target/ptx/ptx.h"
+#include "transform/gpu/gpu_passes.h"
+#include "transform/pass.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const stage_names[STAGE_COUNT] = {"ast", "ttir-raw", "ttir", "c", "ttgir", "ptx",
+                                              "loaded"};
+
+Stage stage_lookup(const char *name) {
+    for (int i = 0; i < STAGE_COUNT; i++)
+        if (strcmp(stage_names[i], name) == 0) return (Stage)i;
+    return STAGE_COUNT;
+}
+
+void compilation_init(Compilation *c) {
+    memset(c, 0, sizeof *c);
+    diag_init(&c->de);
+    c->arena = arena_new();
+    interner_init(&c->strings, c->arena);
+}
+
+void compilation_free(Compilation *c) {
+    if (c->cpu) cpu_kernel_free(c->cpu);
+    if (c->gpu) gpu_kernel_free(c->gpu);
+    for (int i = 0; i < STAGE_COUNT; i++) tc_free(c->text[i]);
+    ctx_free(c->ctx);
+    interner_free(&c->strings);
+    arena_free(c->arena);
+    tc_free(c->source);
+    diag_free(&c->de);
+    memset(c, 0, sizeof *c);
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static void keep_text(Compilation *c, Stage s, Op *module) {
+    StrBuf sb = {0};
+    ir_print(module, &sb, &(PrintOptions){0});
+    tc_free(c->text[s]);
+    c->text[s] = sb_take(&sb);
+}
+
+/* "*fp32:16, *fp32:16,i32:1,constexpr" -> the runtime parameter types,
+ * hints dropped; ":1" entries marked as specialised away. */
+static void split_signature(Compilation *c, const char *sig) {
+    VEC(const char *) types = {0};
+    VEC(bool) skip = {0};
+    for (const char *p = sig; p && *p;) {
+        while (*p == ' ' || *p == '\t') p++;
+        const char *e = p;
+        while (*e && *e != ',') e++;
+        const char *end = e;
+        const char *colon = memchr(p, ':', (size_t)(e - p));
+        if (colon) end = colon;
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t')) end--;
+        bool one = false;
+        if (colon) {
+            const char *h = colon + 1;
+            while (*h == ' ') h++;
+            one = *h == '1' && (h + 1 == e || h[1] == ' ' || h[1] == ',');
+        }
+        size_t n = (size_t)(end - p);
+        if (n && !(n == 9 && strncmp(p, "constexpr", 9) == 0)) {
+            vec_push(&types, intern_n(&c->strings, p, n));
+            vec_push(&skip, one);
+        }
+        p = *e ? e + 1 : e;
+    }
+    c->nparams = types.len;
+    c->param_types = arena_dup(c->arena, types.data, sizeof(const char *) * (size_t)(types.len + 1));
+    c->param_skip = arena_dup(c->arena, skip.data, sizeof(bool) * (size_t)(skip.len + 1));
+    vec_free(&types);
+    vec_free(&skip);
+}
+
+/* The runtime parameters of a tt.func read off its IR (for .ttir inputs). */
+static void params_from_func(Compilation *c, Op *func) {
+    Type *ft = func_type(func);
+    c->nparams = ft ? ft->ninputs : 0;
+    c->param_types = ARENA_ARRAY(c->arena, const char *, c->nparams + 1);
+    c->param_skip = ARENA_ARRAY(c->arena, bool, c->nparams + 1);
+    for (int i = 0; i < c->nparams; i++) {
+        StrBuf sb = {0};
+        ty_print(ft->inputs[i], &sb);
+        c->param_types[i] = intern(&c->strings, sb_cstr(&sb));
+        sb_free(&sb);
+    }
+}
+
+static Op *front_end_py(Compilation *c, const CompileRequest *req) {
+    const tc_compile_options *o = &req->opts;
+    PyModule *ast = py_parse(c->arena, &c->strings, &c->de, c->filename, c->source, c->source_len);
+    if (diag_has_errors(&c->de)) return NULL;
+    if (req->stop_after == STAGE_AST) {
+        StrBuf sb = {0};
+        py_ast_dump(ast, &sb);
+        c->text[STAGE_AST] = sb_take(&sb);
+        return NULL;
+    }
+    if (!o->kernel) {
+        diag_error(&c->de, ((Loc){c->filename, 0, 0}), "no kernel named: pass --kernel NAME");
+        return NULL;
+    }
+    int n = o->num_constexprs;
+    const char **names = ARENA_ARRAY(c->arena, const char *, n + 1);
+    ConstexprValue *vals = ARENA_ARRAY(c->arena, ConstexprValue, n + 1);
+    for (int i = 0; i < n; i++) {
+        names[i] = o->constexprs[i].name;
+        if (!sema_parse_constexpr(o->constexprs[i].value, &vals[i])) {
+            diag_error(&c->de, ((Loc){0}), "invalid value '%s' for constexpr '%s'",
+                       o->constexprs[i].value, o->constexprs[i].name);
+            return NULL;
+        }
+    }
+    KernelSpec spec = {.kernel = o->kernel,
+                       .signature = o->signature ? o->signature : "",
+                       .constexpr_names = names,
+                       .constexpr_values = vals,
+                       .nconstexprs = n,
+                       .num_warps = o->num_warps,
+                       .num_stages = o->num_stages};
+    split_signature(c, spec.signature);
+    return sema_codegen(c->ctx, &c->de, ast, &spec);
+}
+
+static Op *front_end_ttir(Compilation *c, const CompileRequest *req) {
+    Op *m = ir_parse(c->ctx, c->filename, c->source, c->source_len);
+    if (!m) return NULL;
+    Op *kernel = NULL;
+    for (Op *f = module_body(m)->first; f; f = f->next) {
+        if (f->kind != TT_FUNC) continue;
+        const char *vis = op_attr_str(f, "sym_visibility");
+        bool is_public = !vis || strcmp(vis, "private") != 0;
+        if ((req->opts.kernel && strcmp(func_name(f), req->opts.kernel) == 0) ||
+            (!req->opts.kernel && is_public && !kernel))
+            kernel = f;
+    }
+    if (!kernel) {
+        diag_error(&c->de, ((Loc){c->filename, 0, 0}), req->opts.kernel
+                       ? "no function named '%s' in the module" : "%sno public function in the module",
+                   req->opts.kernel ? req->opts.kernel : "");
+        return NULL;
+    }
+    c->kernel = func_name(kernel);
+    params_from_func(c, kernel);
+    return m;
+}
+
+/* "cuda:90" -> 90; NULL or "cuda" -> 0 (the current device's). */
+static int target_sm(Compilation *c, const char *target) {
+    if (!target || strcmp(target, "cuda") == 0) return 0;
+    int sm = 0;
+    if (sscanf(target, "cuda:%d", &sm) != 1 || (sm != 80 && sm != 90)) {
+        diag_error(&c->de, ((Loc){0}), "unknown target '%s' (expected cuda:80 or cuda:90)", target);
+        return -1;
+    }
+    return sm;
+}
+
+/* tt IR -> ttg IR -> PTX (text only, no GPU needed), or a loaded cubin. */
+static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double t0) {
+    const tc_compile_options *o = &req->opts;
+    int sm = target_sm(c, o->target);
+    if (sm < 0) return false;
+    int warps = o->num_warps > 0 ? o->num_warps : 4;
+    if (req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX) {
+        if (sm == 0) sm = 90;
+        TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm};
+        if (!ttg_assign_layouts(c->ctx, m, &to, &c->de)) return false;
+        keep_text(c, STAGE_TTGIR, m);
+        c->seconds[STAGE_TTGIR] = now_seconds() - t0;
+        if (req->stop_after == STAGE_TTGIR) return true;
+        StrBuf sb = {0};
+        PtxOptions po = {.sm = sm, .num_warps = warps};
+        PtxKernelInfo info;
+        bool ok = ptx_emit(c->ctx, m, c->kernel, &po, &sb, &info, &c->de);
+        c->text[STAGE_PTX] = sb_take(&sb);
+        c->seconds[STAGE_PTX] = now_seconds() - t0;
+        return ok;
+    }
+    GpuOptions go = {.num_warps = warps, .sm = sm};
+    GpuKernel *k = gpu_kernel_build(c->ctx, m, c->kernel, &go, &c->de);
+    if (!k) return false;
+    c->gpu = k;
+    if (gpu_kernel_ttgir(k)) c->text[STAGE_TTGIR] = tc_strdup(gpu_kernel_ttgir(k));
+    if (gpu_kernel_ptx(k)) c->text[STAGE_PTX] = tc_strdup(gpu_kernel_ptx(k));
+    c->seconds[STAGE_LOADED] = now_seconds() - t0;
+    return true;
+}
+
+bool compile_run(Compilation *c, const CompileRequest *req) {
+    const tc_compile_options *o = &req->opts;
+    double t0 = now_seconds();
+    c->filename = intern(&c->strings, o->filename ? o->filename : "<source>");
+    c->kernel = o->kernel ? intern(&c->strings, o->kernel) : NULL;
+    c->device = o->device;
+    c->source_len = o->source_len ? o->source_len : strlen(o->source);
+    c->source = tc_malloc(c->source_len + 1);
+    memcpy(c->source, o->source, c->source_len);
+    c->source[c->source_len] = 0;
+    diag_add_source(&c->de, c->filename, c->source, c->source_len);
+    c->ctx = ctx_new(&c->de);
+
+    /* 1. front end */
+    bool is_ir = ends_with(c->filename, ".ttir") || ends_with(c->filename, ".mlir");
+    Op *m = is_ir ? front_end_ttir(c, req) : front_end_py(c, req);
+    c->seconds[STAGE_TTIR_RAW] = now_seconds() - t0;
+    if (!m) return req->stop_after == STAGE_AST && !diag_has_errors(&c->de);
+    c->module = m;
+    if (!ir_verify(m, &c->de)) return false;
+    if (req->stop_after == STAGE_TTIR_RAW) {
+        keep_text(c, STAGE_TTIR_RAW, m);
+        return true;
+    }
+
+    /* 2. passes */
+    t0 = now_seconds();
+    PassContext pc = {.ctx = c->ctx, .de = &c->de};
+    PassOptions po = {.verify_each = req->verify_each,
+                      .print_after = req->print_after,
+                      .print_after_all = req->print_after_all,
+                      .time_passes = req->time_passes,
+                      .dump = req->dump,
+                      .timing = req->timing};
+    if (!pass_pipeline_run(m, req->pipeline ? req->pipeline : "default", &pc, &po)) return false;
+    if (!ir_verify(m, &c->de)) return false;
+    keep_text(c, STAGE_TTIR, m);
+    c->seconds[STAGE_TTIR] = now_seconds() - t0;
+    if (req->stop_after == STAGE_TTIR) return true;
+
+    /* 3. backend */
+    t0 = now_seconds();
+    if (o->device == TC_DEVICE_CPU) {
+        if (req->stop_after == STAGE_C) {
+            StrBuf sb = {0};
+            bool ok = cpu_emit_c(m, NULL, &sb, &c->de);
+            c->text[STAGE_C] = sb_take(&sb);
+            c->seconds[STAGE_C] = now_seconds() - t0;
+            return ok;
+        }
+        CpuBuildOptions bo = {.cache_dir = o->cache_dir};
+        c->cpu = cpu_kernel_build(m, c->kernel, &bo, &c->de);
+        if (!c->cpu) return false;
+        c->text[STAGE_C] = tc_strdup(cpu_kernel_c_source(c->cpu));
+        c->seconds[STAGE_LOADED] = now_seconds() - t0;
+        return true;
+    }
+    return gpu_backend(c, req, m, t0);
+}
