@@ -9,7 +9,7 @@
 #include "ir/ir.h"
 
 #define VERIFIER(name) bool name(Op *op, DiagEngine *de);
-#define FOLDER(name) bool name(Op *op, Attr **operand_consts, Attr **out, Value **out_value);
+#define FOLDER(name) bool name(Context *c, Op *op, Attr **operand_consts, Attr **out, Value **out_value);
 
 /* builtin.c */
 VERIFIER(verify_module)
@@ -57,6 +57,17 @@ VERIFIER(verify_atomic_cas)
 VERIFIER(verify_fp_to_fp)
 VERIFIER(verify_int_to_ptr)
 VERIFIER(verify_ptr_to_int)
+
+/* fold.c: the `fold` column (see fold.c for the exact semantics) */
+FOLDER(fold_int_arith)   /* addi..minui, tt.mulhiui: wraparound, identities */
+FOLDER(fold_float_arith) /* addf..minnumf, tt.precise_divf: IEEE, type precision */
+FOLDER(fold_negf)
+FOLDER(fold_math_unary)  /* absf, absi, floor, ceil, sqrt */
+FOLDER(fold_cmp)         /* cmpi, cmpf */
+FOLDER(fold_select)
+FOLDER(fold_cast)        /* ext/trunc/fp<->int/bitcast/index_cast */
+FOLDER(fold_splat_like)  /* tt.splat/broadcast/expand_dims/reshape of splats */
+FOLDER(fold_addptr)
 
 #undef VERIFIER
 #undef FOLDER

@@ -71,9 +71,10 @@ typedef enum OpFormat {
 struct Op;
 typedef bool (*OpVerifyFn)(Op *op, DiagEngine *de);
 /* Folds op given its operands' constant values (NULL where unknown). On
- * success writes one Attr per result to out[] (a constant) or, for a fold
- * to an existing value, sets *out_value. Returns false if nothing folds. */
-typedef bool (*OpFoldFn)(Op *op, Attr **operand_consts, Attr **out, Value **out_value);
+ * success writes one Attr per result to out[] (a constant, built in c) or,
+ * for a fold to an existing value, sets *out_value. Returns false if
+ * nothing folds. Folders never edit the IR; canonicalize does. */
+typedef bool (*OpFoldFn)(Context *c, Op *op, Attr **operand_consts, Attr **out, Value **out_value);
 
 typedef struct OpInfo {
     const char *name;      /* "arith.addi" */

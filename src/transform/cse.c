@@ -1,0 +1,173 @@
+/*
+ * cse.c - common subexpression elimination (`cse`).
+ *
+ * Two pure ops compute the same value when they have the same kind, the
+ * same operands (for a commutative op, in either order), the same
+ * attributes and the same result types; the later one can then use the
+ * earlier one's results if the earlier one dominates it. In this IR's
+ * structured control flow, an op dominates everything after it in its
+ * block and everything nested in the regions of ops after it, so a
+ * preorder walk with a scoped hash table is exact: entering a block opens
+ * a scope, leaving it closes it, and a lookup sees the ops of the enclosing
+ * blocks only (a value from an outer block is reused inside a region, never
+ * the other way). Each tt.func starts from an empty table (isolated).
+ *
+ * Only pure ops without regions take part: loads, stores, atomics, calls
+ * and anything with a memory effect are never merged, and ops with regions
+ * (scf.*, tt.reduce) are skipped, which MLIR also does for non-identical
+ * regions. Attributes and types are uniqued, so comparing them is comparing
+ * pointers.
+ *
+ * The table is an array of entries chained per bucket; a scope is the entry
+ * count at its start, and closing it pops entries (each was pushed at the
+ * head of its bucket, so popping in reverse order restores the heads). Each
+ * op is hashed and compared O(operands + attributes) times: O(ops) overall.
+ */
+#include "transform/pass.h"
+
+typedef struct Entry {
+    Op *op;
+    uint64_t hash;
+    int next;   /* next entry in the bucket, -1 at the end */
+    int bucket;
+} Entry;
+
+typedef struct Table {
+    VEC(Entry) entries;
+    int *heads; /* bucket -> first entry, -1 when empty */
+    int nbuckets;
+} Table;
+
+static void operand_pair(Op *op, Value **a, Value **b) {
+    *a = op_operand(op, 0);
+    *b = op_operand(op, 1);
+    if (op->noperands == 2 && op_has_flag(op, OPF_COMMUTATIVE) && (uintptr_t)*a > (uintptr_t)*b) {
+        Value *t = *a;
+        *a = *b;
+        *b = t;
+    }
+}
+
+static uint64_t op_hash(Op *op) {
+    uint64_t h = hash_u64((uint64_t)op->kind + 1);
+    int i = 0;
+    if (op->noperands == 2) {
+        Value *a, *b;
+        operand_pair(op, &a, &b);
+        h = hash_combine(hash_combine(h, MAP_KEY(a)), MAP_KEY(b));
+        i = 2;
+    }
+    for (; i < op->noperands; i++) h = hash_combine(h, MAP_KEY(op_operand(op, i)));
+    for (i = 0; i < op->nattrs; i++) h = hash_combine(h, MAP_KEY(op->attrs[i].attr));
+    for (i = 0; i < op->nresults; i++) h = hash_combine(h, MAP_KEY(op->results[i].type));
+    return h;
+}
+
+static bool op_equal(Op *x, Op *y) {
+    if (x->kind != y->kind || x->noperands != y->noperands || x->nresults != y->nresults ||
+        x->nattrs != y->nattrs)
+        return false;
+    int i = 0;
+    if (x->noperands == 2) {
+        Value *a, *b, *c, *d;
+        operand_pair(x, &a, &b);
+        operand_pair(y, &c, &d);
+        if (a != c || b != d) return false;
+        i = 2;
+    }
+    for (; i < x->noperands; i++)
+        if (op_operand(x, i) != op_operand(y, i)) return false;
+    for (i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].name != y->attrs[i].name || x->attrs[i].attr != y->attrs[i].attr) return false;
+    for (i = 0; i < x->nresults; i++)
+        if (x->results[i].type != y->results[i].type) return false;
+    return true;
+}
+
+static bool cse_candidate(Op *op) {
+    return op_has_flag(op, OPF_PURE) && !op_has_flag(op, OPF_TERMINATOR) && op->nregions == 0 &&
+           op->nresults > 0;
+}
+
+static void table_grow(Table *t) {
+    int n = t->nbuckets ? t->nbuckets * 2 : 1024;
+    tc_free(t->heads);
+    t->heads = tc_malloc(sizeof(int) * (size_t)n);
+    t->nbuckets = n;
+    for (int i = 0; i < n; i++) t->heads[i] = -1;
+    /* relink in push order so each bucket's head is its newest entry */
+    for (int i = 0; i < t->entries.len; i++) {
+        Entry *e = &t->entries.data[i];
+        e->bucket = (int)(e->hash & (uint64_t)(n - 1));
+        e->next = t->heads[e->bucket];
+        t->heads[e->bucket] = i;
+    }
+}
+
+static Op *table_find(Table *t, Op *op, uint64_t h) {
+    if (!t->nbuckets) return NULL;
+    for (int i = t->heads[h & (uint64_t)(t->nbuckets - 1)]; i >= 0; i = t->entries.data[i].next)
+        if (t->entries.data[i].hash == h && op_equal(t->entries.data[i].op, op))
+            return t->entries.data[i].op;
+    return NULL;
+}
+
+static void table_push(Table *t, Op *op, uint64_t h) {
+    if (t->entries.len + 1 > t->nbuckets) table_grow(t);
+    int b = (int)(h & (uint64_t)(t->nbuckets - 1));
+    vec_push(&t->entries, ((Entry){op, h, t->heads[b], b}));
+    t->heads[b] = t->entries.len - 1;
+}
+
+static void table_pop_to(Table *t, int len) {
+    while (t->entries.len > len) {
+        Entry e = vec_pop(&t->entries);
+        t->heads[e.bucket] = e.next;
+    }
+}
+
+static void cse_block(Table *t, Block *b, int *changes) {
+    int scope = t->entries.len;
+    for (Op *op = b->first, *next; op; op = next) {
+        next = op->next;
+        if (cse_candidate(op)) {
+            uint64_t h = op_hash(op);
+            Op *prev = table_find(t, op, h);
+            if (prev) {
+                for (int i = 0; i < op->nresults; i++)
+                    value_replace_all_uses(&op->results[i], &prev->results[i]);
+                op_erase(op);
+                (*changes)++;
+                continue;
+            }
+            table_push(t, op, h);
+        }
+        for (int r = 0; r < op->nregions; r++) {
+            if (op_has_flag(op, OPF_ISOLATED)) {
+                Table inner = {0};
+                for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, changes);
+                vec_free(&inner.entries);
+                tc_free(inner.heads);
+                continue;
+            }
+            for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, changes);
+        }
+    }
+    table_pop_to(t, scope);
+}
+
+bool pass_cse(Op *module, PassContext *pc) {
+    int changes = 0;
+    Table t = {0};
+    table_grow(&t);
+    for (Op *f = module_body(module)->first; f; f = f->next)
+        for (int r = 0; r < f->nregions; r++)
+            for (Block *b = f->regions[r].first; b; b = b->next) {
+                table_pop_to(&t, 0);
+                cse_block(&t, b, &changes);
+            }
+    vec_free(&t.entries);
+    tc_free(t.heads);
+    pc->changes += changes;
+    return true;
+}

@@ -1,0 +1,158 @@
+/*
+ * dce.c - dead code elimination (`dce`).
+ *
+ * Three kinds of dead code go:
+ *
+ *  1. ops without side effects whose results are unused (op_is_removable:
+ *     pure ops, non-volatile loads, and scf.for / scf.if / tt.reduce whose bodies are pure);
+ *  2. loop-carried values of scf.for that nothing reads: iter_arg i goes when
+ *     result i is unused and the body uses its block argument at most as
+ *     operand i of the scf.yield (then the init, the argument, the yielded
+ *     value and the result all go, and the yielded chain dies in step 1);
+ *  3. private functions (`tt.func private`) that no call reaches.
+ *
+ * Steps 1 and 2 are one backward sweep: each block is visited from its last
+ * op to its first, and an op's regions are visited before the op itself.
+ * Since a value's uses all follow its definition (in the block, or inside a
+ * later op's regions), every use of a value has been seen, and deleted if
+ * dead, by the time its definition is reached, so one sweep finds every dead
+ * chain: O(ops). Step 3 counts calls per function and erases uncalled
+ * private ones from a worklist, decrementing the counts of their callees.
+ */
+#include "transform/pass.h"
+
+#include <string.h>
+
+/* Drops the loop-carried values of an scf.for that nothing reads. */
+static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
+    int ninit = op->noperands - 3;
+    if (ninit <= 0) return op;
+    Block *body = region_entry(&op->regions[0]);
+    Op *yield = body ? block_terminator(body) : NULL;
+    if (!yield || yield->kind != SCF_YIELD || yield->noperands != ninit) return op;
+    bool *drop = tc_calloc((size_t)ninit, sizeof(bool));
+    int ndrop = 0;
+    for (int i = 0; i < ninit; i++) {
+        if (op->results[i].uses) continue;
+        Value *arg = body->args[i + 1];
+        bool only_yield = true;
+        for (Use *u = arg->uses; u; u = u->next)
+            if (u->owner != yield || (int)(u - yield->operands) != i) only_yield = false;
+        if (!only_yield) continue;
+        drop[i] = true;
+        ndrop++;
+    }
+    if (ndrop) {
+        int nkeep = ninit - ndrop, k = 0;
+        Value **ops = tc_malloc(sizeof(Value *) * (size_t)(3 + nkeep));
+        Value **yops = tc_malloc(sizeof(Value *) * (size_t)(nkeep + 1));
+        Type **tys = tc_malloc(sizeof(Type *) * (size_t)(nkeep + 1));
+        int *keep = tc_malloc(sizeof(int) * (size_t)ninit);
+        for (int i = 0; i < 3; i++) ops[i] = op_operand(op, i);
+        for (int i = 0; i < ninit; i++) {
+            if (drop[i]) {
+                keep[i] = -1;
+                continue;
+            }
+            keep[i] = k;
+            ops[3 + k] = op_operand(op, 3 + i);
+            yops[k] = op_operand(yield, i);
+            tys[k] = op->results[i].type;
+            k++;
+        }
+        op_set_operands(c, yield, yops, nkeep);
+        for (int i = ninit - 1; i >= 0; i--)
+            if (drop[i]) block_erase_arg(body, i + 1);
+        op = op_rebuild(c, op, ops, 3 + nkeep, tys, nkeep, keep);
+        *changes += ndrop;
+        tc_free(ops);
+        tc_free(yops);
+        tc_free(tys);
+        tc_free(keep);
+    }
+    tc_free(drop);
+    return op;
+}
+
+static void sweep_block(Context *c, Block *b, int *changes);
+
+static void sweep_op(Context *c, Op *op, int *changes) {
+    if (op->kind == SCF_FOR) op = prune_for_iter_args(c, op, changes);
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].last; b; b = b->prev) sweep_block(c, b, changes);
+    if (op_is_trivially_dead(op)) {
+        op_erase(op);
+        (*changes)++;
+    }
+}
+
+static void sweep_block(Context *c, Block *b, int *changes) {
+    for (Op *o = b->last, *prev; o; o = prev) {
+        prev = o->prev;
+        sweep_op(c, o, changes);
+    }
+}
+
+/* ---- unreachable private functions ------------------------------------------ */
+
+typedef struct CallCount {
+    Map count; /* interned-name pointer -> (count + 1) */
+    Context *ctx;
+} CallCount;
+
+static void count_call(Op *op, void *ud) {
+    CallCount *cc = ud;
+    if (op->kind != TT_CALL || !call_callee(op)) return;
+    uint64_t k = MAP_KEY(ctx_intern(cc->ctx, call_callee(op)));
+    uintptr_t n = (uintptr_t)map_get(&cc->count, k);
+    map_put(&cc->count, k, (void *)(n ? n + 1 : 2));
+}
+
+static void uncount_call(Op *op, void *ud) {
+    CallCount *cc = ud;
+    if (op->kind != TT_CALL || !call_callee(op)) return;
+    uint64_t k = MAP_KEY(ctx_intern(cc->ctx, call_callee(op)));
+    uintptr_t n = (uintptr_t)map_get(&cc->count, k);
+    if (n > 1) map_put(&cc->count, k, (void *)(n - 1));
+}
+
+static bool func_called(CallCount *cc, Op *f) {
+    return (uintptr_t)map_get(&cc->count, MAP_KEY(ctx_intern(cc->ctx, func_name(f)))) > 1;
+}
+
+/* Erases private functions no call reaches; returns how many. */
+int erase_uncalled_private_funcs(Context *c, Op *module) {
+    bool any_private = false;
+    for (Op *f = module_body(module)->first; f && !any_private; f = f->next)
+        any_private = f->kind == TT_FUNC && func_is_private(f);
+    if (!any_private) return 0; /* skip the walk over every op */
+    CallCount cc = {.ctx = c};
+    op_walk(module, count_call, &cc, false);
+    VEC(Op *) work = {0};
+    for (Op *f = module_body(module)->first; f; f = f->next)
+        if (f->kind == TT_FUNC && func_is_private(f) && !func_called(&cc, f)) vec_push(&work, f);
+    int n = 0;
+    while (work.len) {
+        Op *f = vec_pop(&work);
+        if (!f->parent) continue;
+        op_walk(f, uncount_call, &cc, false);
+        op_erase(f);
+        n++;
+        /* callees whose last call went with f */
+        for (Op *g = module_body(module)->first; g && work.len == 0; g = g->next)
+            if (g->kind == TT_FUNC && func_is_private(g) && !func_called(&cc, g)) vec_push(&work, g);
+    }
+    vec_free(&work);
+    map_free(&cc.count);
+    return n;
+}
+
+bool pass_dce(Op *module, PassContext *pc) {
+    int changes = 0;
+    for (Op *f = module_body(module)->first; f; f = f->next)
+        for (int r = 0; r < f->nregions; r++)
+            for (Block *b = f->regions[r].last; b; b = b->prev) sweep_block(pc->ctx, b, &changes);
+    changes += erase_uncalled_private_funcs(pc->ctx, module);
+    pc->changes += changes;
+    return true;
+}

@@ -1,0 +1,242 @@
+/*
+ * pass.c - the registry of passes and pipelines, and the pass manager.
+ *
+ * The two tables below are the only place a pass or a named pipeline is
+ * listed. pass_pipeline_run() expands a pipeline string into a flat list of
+ * passes (named pipelines expand recursively, to a bounded depth), rejects
+ * the whole string if any name is unknown, then runs each pass in turn:
+ *
+ *     run pass -> [verify] -> [dump "IR Dump After Title (name)"]
+ *
+ * timing each pass (and the verifier) with a monotonic clock. The timing
+ * report follows MLIR's `-mlir-timing` list layout so the two read alike.
+ *
+ * The end of the file holds small helpers several passes share.
+ */
+#include "transform/pass.h"
+
+#include <string.h>
+
+/* ---- the registry ---------------------------------------------------------- */
+
+static const PassInfo passes[] = {
+    {"canonicalize", "Fold constants, apply algebraic identities, simplify scf control flow",
+     pass_canonicalize, "Canonicalizer"},
+    {"cse", "Eliminate common pure subexpressions, scoped by dominance", pass_cse, "CSE"},
+    {"dce", "Remove unused pure ops, loop-carried values and private functions", pass_dce, "DCE"},
+    {"licm", "Hoist loop-invariant pure ops out of scf.for and scf.while", pass_licm,
+     "LoopInvariantCodeMotion"},
+    {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,
+     "Inliner"},
+};
+
+static const PipelineInfo pipelines[] = {
+    {"default", "The standard tt-level cleanup pipeline",
+     "inline,canonicalize,cse,licm,dce,canonicalize"},
+    {"cleanup", "Simplify without moving code between functions or loops", "canonicalize,cse,dce"},
+};
+
+const PassInfo *pass_lookup(const char *name) {
+    for (int i = 0; i < TC_ARRAY_LEN(passes); i++)
+        if (strcmp(passes[i].name, name) == 0) return &passes[i];
+    return NULL;
+}
+int pass_count(void) { return TC_ARRAY_LEN(passes); }
+const PassInfo *pass_at(int i) { return i >= 0 && i < pass_count() ? &passes[i] : NULL; }
+
+const PipelineInfo *pipeline_lookup(const char *name) {
+    for (int i = 0; i < TC_ARRAY_LEN(pipelines); i++)
+        if (strcmp(pipelines[i].name, name) == 0) return &pipelines[i];
+    return NULL;
+}
+int pipeline_count(void) { return TC_ARRAY_LEN(pipelines); }
+const PipelineInfo *pipeline_at(int i) {
+    return i >= 0 && i < pipeline_count() ? &pipelines[i] : NULL;
+}
+
+/* ---- pipeline parsing --------------------------------------------------------- */
+
+typedef VEC(const PassInfo *) PassList;
+
+/* Appends the passes named in `spec` to out; reports unknown names. */
+static bool expand(const char *spec, PassList *out, DiagEngine *de, int depth) {
+    if (depth > 8) {
+        diag_error(de, (Loc){0}, "pipeline nesting too deep at '%s'", spec);
+        return false;
+    }
+    bool ok = true;
+    const char *p = spec;
+    while (*p) {
+        while (*p == ' ' || *p == ',') p++;
+        const char *start = p;
+        while (*p && *p != ',') p++;
+        const char *end = p;
+        while (end > start && end[-1] == ' ') end--;
+        if (end == start) continue;
+        char name[64];
+        size_t n = (size_t)(end - start);
+        if (n >= sizeof name) n = sizeof name - 1;
+        memcpy(name, start, n);
+        name[n] = 0;
+        const PassInfo *pi = pass_lookup(name);
+        const PipelineInfo *pl;
+        if (pi) {
+            vec_push(out, pi);
+        } else if ((pl = pipeline_lookup(name))) {
+            ok &= expand(pl->passes, out, de, depth + 1);
+        } else {
+            diag_error(de, (Loc){0}, "unknown pass or pipeline '%s'", name);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* Whether `name` appears in the comma-separated list `list`. */
+static bool in_list(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *q = strchr(p, ',');
+        size_t len = q ? (size_t)(q - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return true;
+        p = q ? q + 1 : NULL;
+    }
+    return false;
+}
+
+/* ---- the run loop ------------------------------------------------------------- */
+
+static void print_timing(StrBuf *out, const PassList *list, const double *secs, double verify_s,
+                         bool verified, double total) {
+    const char *rule = "===-------------------------------------------------------------------------===\n";
+    sb_puts(out, rule);
+    sb_puts(out, "                         ... Execution time report ...\n");
+    sb_puts(out, rule);
+    sb_printf(out, "  Total Execution Time: %.4f seconds\n\n", total);
+    sb_puts(out, "  ----Wall Time----  ----Name----\n");
+    double t = total > 0 ? total : 1;
+    for (int i = 0; i < list->len; i++)
+        sb_printf(out, "    %.4f (%5.1f%%)  %s\n", secs[i], 100 * secs[i] / t, list->data[i]->title);
+    if (verified) sb_printf(out, "    %.4f (%5.1f%%)  Verifier\n", verify_s, 100 * verify_s / t);
+    sb_printf(out, "    %.4f (100.0%%)  Total\n", total);
+}
+
+bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const PassOptions *opts) {
+    static const PassOptions none = {0};
+    if (!opts) opts = &none;
+    PassList list = {0};
+    if (!expand(pipeline ? pipeline : "", &list, pc->de, 0)) {
+        vec_free(&list);
+        return false;
+    }
+    double *secs = tc_calloc((size_t)list.len + 1, sizeof(double));
+    double verify_s = 0, t_start = now_seconds();
+    PrintOptions popts = opts->print ? *opts->print : (PrintOptions){0};
+    bool ok = true;
+    for (int i = 0; i < list.len && ok; i++) {
+        const PassInfo *pi = list.data[i];
+        double t0 = now_seconds();
+        ok = pi->run(module, pc);
+        secs[i] = now_seconds() - t0;
+        if (!ok) {
+            if (!diag_has_errors(pc->de))
+                diag_error(pc->de, module->loc, "pass '%s' failed", pi->name);
+            break;
+        }
+        if (opts->verify_each) {
+            double v0 = now_seconds();
+            int before = pc->de->nerrors;
+            ok = ir_verify(module, pc->de);
+            verify_s += now_seconds() - v0;
+            if (!ok) {
+                if (pc->de->nerrors == before) diag_error(pc->de, module->loc, "invalid IR");
+                diag_note(pc->de, module->loc, "the IR was invalid after pass '%s'", pi->name);
+            }
+        }
+        if (opts->dump && (opts->print_after_all || in_list(opts->print_after, pi->name))) {
+            sb_printf(opts->dump, "// -----// IR Dump After %s (%s) //----- //\n", pi->title, pi->name);
+            ir_print(module, opts->dump, &popts);
+            sb_putc(opts->dump, '\n');
+        }
+    }
+    if (opts->time_passes && opts->timing)
+        print_timing(opts->timing, &list, secs, verify_s, opts->verify_each, now_seconds() - t_start);
+    tc_free(secs);
+    vec_free(&list);
+    return ok;
+}
+
+/* ---- helpers shared by the passes ------------------------------------------- */
+
+static bool region_ops_removable(Op *op) {
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) {
+                if (op_has_flag(o, OPF_TERMINATOR)) {
+                    if (!op_has_flag(o, OPF_PURE)) return false;
+                    continue;
+                }
+                if (!op_is_removable(o)) return false;
+            }
+    return true;
+}
+
+bool op_is_removable(Op *op) {
+    if (op_has_flag(op, OPF_TERMINATOR) || op_has_flag(op, OPF_SYMBOL)) return false;
+    switch (op->kind) {
+    case SCF_FOR:
+    case SCF_IF:
+    case TT_REDUCE:
+    case TT_SCAN: return region_ops_removable(op);
+    default: break;
+    }
+    /* an unused read (a non-volatile tt.load) can go, as in MLIR */
+    if (op_has_flag(op, OPF_MEM_READ) && !op_has_flag(op, OPF_MEM_WRITE) && op->nregions == 0) {
+        Attr *vol = op_attr(op, "isVolatile");
+        int64_t v;
+        return !vol || (attr_as_int(vol, &v) && !v);
+    }
+    if (!op_has_flag(op, OPF_PURE)) return false;
+    return op->nregions == 0 || region_ops_removable(op);
+}
+
+bool op_is_trivially_dead(Op *op) {
+    for (int i = 0; i < op->nresults; i++)
+        if (op->results[i].uses) return false;
+    return op_is_removable(op);
+}
+
+Attr *value_const(Value *v) {
+    Op *d = v->def;
+    if (!d || d->kind != ARITH_CONSTANT) return NULL;
+    return op_attr(d, "value");
+}
+
+bool func_is_private(const Op *func) {
+    const char *vis = op_attr_str(func, "sym_visibility");
+    return vis && strcmp(vis, "private") == 0;
+}
+
+const char *call_callee(const Op *call) { return op_attr_str(call, "callee"); }
+
+Op *op_rebuild(Context *c, Op *op, Value *const *operands, int nops, Type *const *types, int nres,
+               const int *keep) {
+    Op *n = op_create(c, op->kind, op->loc, operands, nops, types, nres, 0);
+    n->nregions = op->nregions;
+    n->regions = op->nregions ? ARENA_ARRAY(c->arena, Region, op->nregions) : NULL;
+    for (int r = 0; r < op->nregions; r++) {
+        n->regions[r] = op->regions[r];
+        n->regions[r].parent = n;
+        for (Block *b = n->regions[r].first; b; b = b->next) b->parent = &n->regions[r];
+        op->regions[r].first = op->regions[r].last = NULL;
+    }
+    for (int i = 0; i < op->nattrs; i++) op_set_attr(c, n, op->attrs[i].name, op->attrs[i].attr);
+    for (int i = 0; i < op->nresults; i++)
+        if (keep[i] >= 0) {
+            n->results[keep[i]].name = op->results[i].name;
+            value_replace_all_uses(&op->results[i], &n->results[keep[i]]);
+        }
+    op_insert_before(op, n);
+    op_erase(op);
+    return n;
+}

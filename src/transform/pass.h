@@ -1,0 +1,96 @@
+/*
+ * pass.h - the pass manager: one registry of passes, named pipelines, and
+ * the loop that runs a pipeline with verification, IR dumps and timing.
+ *
+ * A pass is a function over a whole module (`builtin.module`) that edits it
+ * in place and returns false on a hard error (reported to pc->de). Every
+ * pass has a kebab-case name, a one-line summary and a file of its own in
+ * src/transform/; the table in pass.c is the only list of them, so the CLI,
+ * the help text and the pipeline parser all read the same rows.
+ *
+ * A pipeline is a comma-separated list of pass names and named pipelines
+ * ("canonicalize,cse,dce" or "default"); it is checked as a whole before
+ * anything runs, so a typo never leaves a half-transformed module.
+ */
+#ifndef TC_TRANSFORM_PASS_H
+#define TC_TRANSFORM_PASS_H
+
+#include "ir/ir.h"
+
+typedef struct PassContext {
+    Context *ctx;
+    DiagEngine *de;
+    int changes; /* stats: rewrites made by the passes run so far */
+} PassContext;
+
+typedef bool (*PassFn)(Op *module, PassContext *pc); /* false on a hard error */
+
+typedef struct PassInfo {
+    const char *name;    /* kebab-case, as written in a pipeline: "cse" */
+    const char *summary; /* one line for --help */
+    PassFn run;
+    const char *title;   /* as IR dumps and timing reports name it: "CSE" */
+} PassInfo;
+
+const PassInfo *pass_lookup(const char *name); /* NULL if unknown */
+int pass_count(void);
+const PassInfo *pass_at(int i);
+
+/* Named pipelines ("default"), listed in the same registry file. */
+typedef struct PipelineInfo {
+    const char *name;
+    const char *summary;
+    const char *passes; /* comma-separated pass or pipeline names */
+} PipelineInfo;
+const PipelineInfo *pipeline_lookup(const char *name);
+int pipeline_count(void);
+const PipelineInfo *pipeline_at(int i);
+
+typedef struct PassOptions {
+    bool verify_each;        /* run ir_verify after every pass */
+    const char *print_after; /* comma-separated pass names to dump after */
+    bool print_after_all;
+    bool time_passes;
+    StrBuf *dump;            /* where IR dumps go (none when NULL) */
+    StrBuf *timing;          /* where the --time-passes report goes */
+    const PrintOptions *print; /* how dumps print (NULL: defaults) */
+} PassOptions;
+
+/* Runs `pipeline` over module. Unknown names, failing passes and (with
+ * verify_each) invalid IR are reported to pc->de; returns false on any. */
+bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const PassOptions *opts);
+
+/* ---- the passes (one file each) ----------------------------------------- */
+
+bool pass_canonicalize(Op *module, PassContext *pc); /* canonicalize.c */
+bool pass_cse(Op *module, PassContext *pc);          /* cse.c */
+bool pass_dce(Op *module, PassContext *pc);          /* dce.c */
+bool pass_licm(Op *module, PassContext *pc);         /* licm.c */
+bool pass_inline(Op *module, PassContext *pc);       /* inline.c */
+
+/* ---- helpers shared by the passes (pass.c) ------------------------------ */
+
+/* True when erasing op (if its results were unused) cannot change what the
+ * program does: a pure non-terminator, a non-volatile read (tt.load), or
+ * an scf.for / scf.if / tt.reduce / tt.scan whose nested ops are all such.
+ * scf.while is kept (it may not terminate), and so are calls. */
+bool op_is_removable(Op *op);
+/* op_is_removable and none of its results has a use. */
+bool op_is_trivially_dead(Op *op);
+/* The constant value of v when an arith.constant defines it, else NULL. */
+Attr *value_const(Value *v);
+/* tt.func visibility: `tt.func private @f` (sym_visibility = "private"). */
+bool func_is_private(const Op *func);
+/* Erases private functions that no call reaches, transitively (dce.c);
+ * returns how many went. */
+int erase_uncalled_private_funcs(Context *c, Op *module);
+/* The callee's name of a tt.call (its `callee` attribute). */
+const char *call_callee(const Op *call);
+/* Replaces `op` by a new op of the same kind and attributes with new
+ * operands and result types, moving its regions over; result i of the old
+ * op is replaced by result keep[i] of the new one (or must be unused when
+ * keep[i] < 0). Returns the new op; the old one is erased. */
+Op *op_rebuild(Context *c, Op *op, Value *const *operands, int nops, Type *const *types, int nres,
+               const int *keep);
+
+#endif
