@@ -1,0 +1,737 @@
+/*
+ * lex.c - the Python tokenizer: source bytes -> PyToken.
+ *
+ * A pull lexer (py_lexer_next) with Python's layout rules, following
+ * CPython's tokenizer:
+ *
+ *   - At the start of each logical line outside brackets, the indentation is
+ *     measured twice, with tabs to the next multiple of 8 and with tabs as
+ *     one column. The first decides INDENT/DEDENT against a stack of open
+ *     levels; if the two disagree about the order of two levels the file
+ *     mixes tabs and spaces ambiguously, which is an error (TabError).
+ *   - Blank and comment-only lines produce nothing; a line's NEWLINE comes
+ *     after its last token.
+ *   - Inside (), [] and {} newlines and indentation are ignored (implicit
+ *     line joining); a bracket stack matches closers to openers, so an
+ *     unmatched or mismatched closer is reported where it is, with a note at
+ *     the opener, and an unclosed opener is reported at end of file.
+ *   - A backslash before the end of a line joins the next line.
+ *   - At end of file: NEWLINE if the last line had tokens, one DEDENT per
+ *     open level, then EOF forever.
+ *
+ * Every error is reported to the DiagEngine and lexing goes on: a bad token
+ * becomes PY_TOK_ERROR (the parser stays silent about those, the lexer
+ * already spoke), a bad number still yields a number, an unterminated
+ * string yields the string up to the end of the line (or file).
+ *
+ * The lexer reads only within [src, src + len): embedded NULs are ordinary
+ * (invalid) characters, and bytes >= 0x80 are fine inside strings and
+ * comments; identifiers are ASCII only.
+ */
+#include "front/py/py.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *tok_spellings[] = {
+#define X(name, spelling) spelling,
+    PY_TOKEN_KINDS(X)
+#undef X
+};
+static const char *tok_names[] = {
+#define X(name, spelling) #name,
+    PY_TOKEN_KINDS(X)
+#undef X
+};
+
+const char *py_tok_spelling(PyTokKind k) {
+    return (unsigned)k < PY_TOK_COUNT ? tok_spellings[k] : "?";
+}
+const char *py_tok_name(PyTokKind k) { return (unsigned)k < PY_TOK_COUNT ? tok_names[k] : "?"; }
+
+/* ---- character access ---------------------------------------------------- */
+
+/* The byte at pos + k, or -1 past the end. */
+static int peekc(const PyLexer *lx, size_t k) {
+    size_t p = lx->pos + k;
+    return p < lx->len ? (unsigned char)lx->src[p] : -1;
+}
+
+static Loc loc_at(const PyLexer *lx, size_t off) {
+    return (Loc){lx->file, lx->line, (int)(off - lx->line_start) + 1};
+}
+static Loc cur_loc(const PyLexer *lx) { return loc_at(lx, lx->pos); }
+
+/* Consumes a newline at pos ("\n" or "\r\n") and starts a new line. */
+static void eat_newline(PyLexer *lx) {
+    if (peekc(lx, 0) == '\r') lx->pos++;
+    if (peekc(lx, 0) == '\n') lx->pos++;
+    lx->line++;
+    lx->line_start = lx->pos;
+}
+static bool at_newline(const PyLexer *lx) {
+    int c = peekc(lx, 0);
+    return c == '\n' || (c == '\r' && peekc(lx, 1) == '\n');
+}
+
+static bool is_ident_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool is_ident_char(int c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+/* Skips a comment: to the end of the line (memchr, the hot loop of files
+ * that are half comments), leaving pos on the newline. */
+static void skip_comment(PyLexer *lx) {
+    const char *nl = memchr(lx->src + lx->pos, '\n', lx->len - lx->pos);
+    size_t end = nl ? (size_t)(nl - lx->src) : lx->len;
+    if (nl && end > lx->pos && lx->src[end - 1] == '\r') end--;
+    lx->pos = end;
+}
+
+/* Scans [A-Za-z0-9_] and bytes >= 0x80 from pos; returns false if any
+ * byte was non-ASCII. */
+static bool scan_ident(PyLexer *lx) {
+    const unsigned char *p = (const unsigned char *)lx->src + lx->pos;
+    const unsigned char *end = (const unsigned char *)lx->src + lx->len;
+    bool ascii = true;
+    for (; p < end; p++) {
+        unsigned c = *p;
+        if ((c | 32) - 'a' < 26 || c - '0' < 10 || c == '_') continue;
+        if (c < 0x80) break;
+        ascii = false;
+    }
+    lx->pos = (size_t)(p - (const unsigned char *)lx->src);
+    return ascii;
+}
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static int hex_val(int c) { return c <= '9' ? c - '0' : (c | 32) - 'a' + 10; }
+
+#define lex_error(lx, loc, span, ...) diag_report((lx)->de, DIAG_ERROR, (loc), (span), __VA_ARGS__)
+
+/* Describes byte c for a message: 'x' or '\xNN'. */
+static const char *describe_char(PyLexer *lx, int c) {
+    if (c >= 0x20 && c < 0x7f) return arena_printf(lx->arena, "'%c'", c);
+    return arena_printf(lx->arena, "'\\x%02x'", c);
+}
+
+void py_lexer_init(PyLexer *lx, Arena *a, Interner *in, DiagEngine *de, const char *filename,
+                   const char *src, size_t len) {
+    memset(lx, 0, sizeof *lx);
+    lx->arena = a;
+    lx->in = in;
+    lx->de = de;
+    lx->file = filename;
+    lx->src = src ? src : "";
+    lx->len = src ? len : 0;
+    lx->line = 1;
+    lx->at_line_start = true;
+    /* A UTF-8 byte order mark is not part of the text. */
+    if (lx->len >= 3 && memcmp(lx->src, "\xef\xbb\xbf", 3) == 0) lx->pos = lx->line_start = 3;
+}
+
+void py_lexer_free(PyLexer *lx) { sb_free(&lx->scratch); }
+
+static PyToken make_tok(PyLexer *lx, PyTokKind kind, size_t start) {
+    PyToken t = {0};
+    t.kind = kind;
+    t.loc = loc_at(lx, start);
+    t.off = start;
+    t.len = lx->pos - start;
+    return t;
+}
+
+/* ---- indentation ----------------------------------------------------------- */
+
+/* At the start of a logical line: skips blank and comment-only lines, then
+ * compares the indentation of the next real line with the open levels.
+ * Returns true (and sets *out) when an INDENT or DEDENT is due. */
+static bool lex_indentation(PyLexer *lx, PyToken *out) {
+    for (;;) {
+        int col = 0, alt = 0;
+        for (;;) {
+            int c = peekc(lx, 0);
+            if (c == ' ') col++, alt++;
+            else if (c == '\t') col = (col / 8 + 1) * 8, alt++;
+            else if (c == '\f') col = alt = 0;
+            else break;
+            lx->pos++;
+        }
+        int c = peekc(lx, 0);
+        if (c == '#') {
+            skip_comment(lx);
+            c = peekc(lx, 0);
+        }
+        if (c == -1) return false; /* end of file: the caller emits the DEDENTs */
+        if (at_newline(lx)) {      /* blank line */
+            eat_newline(lx);
+            continue;
+        }
+        if (c == '\r') { /* a lone CR counts as white space */
+            lx->pos++;
+            continue;
+        }
+        lx->at_line_start = false;
+        int top = lx->indents[lx->nindents], alt_top = lx->alt_indents[lx->nindents];
+        Loc loc = cur_loc(lx);
+        if (col == top) {
+            if (alt != alt_top)
+                lex_error(lx, loc, 1, "inconsistent use of tabs and spaces in indentation");
+            return false;
+        }
+        if (col > top) {
+            if (alt <= alt_top)
+                lex_error(lx, loc, 1, "inconsistent use of tabs and spaces in indentation");
+            if (lx->nindents >= PY_MAX_INDENT) {
+                lex_error(lx, loc, 1, "too many levels of indentation");
+                return false;
+            }
+            lx->nindents++;
+            lx->indents[lx->nindents] = col;
+            lx->alt_indents[lx->nindents] = alt;
+            *out = make_tok(lx, PY_TOK_INDENT, lx->pos);
+            return true;
+        }
+        int n = 0;
+        while (lx->nindents > 0 && col < lx->indents[lx->nindents]) lx->nindents--, n++;
+        if (col != lx->indents[lx->nindents]) {
+            /* Recover as if the line were at the enclosing level. */
+            lex_error(lx, loc, 1, "unindent does not match any outer indentation level");
+        } else if (alt != lx->alt_indents[lx->nindents]) {
+            lex_error(lx, loc, 1, "inconsistent use of tabs and spaces in indentation");
+        }
+        lx->pending_dedents = n - 1;
+        *out = make_tok(lx, PY_TOK_DEDENT, lx->pos);
+        return true;
+    }
+}
+
+/* ---- numbers --------------------------------------------------------------- */
+
+/* Scans digits accepted by `ok` with single '_' separators between them.
+ * Returns false if a separator is misplaced (leading, doubled, trailing). */
+static bool scan_digits(PyLexer *lx, bool (*ok)(int), bool allow_leading_underscore) {
+    bool good = true, prev_digit = allow_leading_underscore;
+    for (;;) {
+        int c = peekc(lx, 0);
+        if (ok(c)) {
+            prev_digit = true;
+        } else if (c == '_') {
+            if (!prev_digit) good = false;
+            prev_digit = false;
+        } else {
+            break;
+        }
+        lx->pos++;
+    }
+    if (!prev_digit) good = false;
+    return good;
+}
+
+static bool is_any_digit(int c) { return is_digit(c); }
+static bool is_hex_digit(int c) { return is_hex(c); }
+static bool is_oct_digit(int c) { return c >= '0' && c <= '7'; }
+static bool is_bin_digit(int c) { return c == '0' || c == '1'; }
+
+/* Accumulates the digits of [start, end) in `base`, skipping '_'. */
+static uint64_t int_value(const char *s, size_t n, int base, bool *overflow) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '_') continue;
+        uint64_t d = (uint64_t)hex_val((unsigned char)s[i]);
+        if (v > (UINT64_MAX - d) / (uint64_t)base) *overflow = true;
+        v = v * (uint64_t)base + d;
+    }
+    return v;
+}
+
+/*
+ * number: '0' ('x'|'X') ['_'] hexdigit (['_'] hexdigit)*      (and o, b)
+ *       | digits ['.' [digits]] [exponent] ['j'|'J']
+ *       | '.' digits [exponent] ['j'|'J']
+ * exponent: ('e'|'E') ['+'|'-'] digits
+ */
+static PyToken lex_number(PyLexer *lx) {
+    size_t start = lx->pos;
+    int c0 = peekc(lx, 0), c1 = peekc(lx, 1) | 32;
+    if (c0 == '0' && (c1 == 'x' || c1 == 'o' || c1 == 'b')) {
+        int base = c1 == 'x' ? 16 : c1 == 'o' ? 8 : 2;
+        const char *what = base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary";
+        bool (*ok)(int) = base == 16 ? is_hex_digit : base == 8 ? is_oct_digit : is_bin_digit;
+        lx->pos += 2;
+        size_t digits = lx->pos;
+        bool good = scan_digits(lx, ok, true) && lx->pos > digits;
+        int c = peekc(lx, 0);
+        if (good && base != 16 && is_digit(c)) {
+            lex_error(lx, cur_loc(lx), 1, "invalid digit '%c' in %s literal", c, what);
+            good = false;
+        } else if (good && is_ident_char(c)) {
+            good = false;
+        }
+        if (!good) {
+            while (is_ident_char(peekc(lx, 0))) lx->pos++;
+            lex_error(lx, loc_at(lx, start), (int)(lx->pos - start), "invalid %s literal", what);
+            PyToken t = make_tok(lx, PY_TOK_INT, start);
+            return t;
+        }
+        PyToken t = make_tok(lx, PY_TOK_INT, start);
+        bool ovf = false;
+        t.ival = int_value(lx->src + digits, lx->pos - digits, base, &ovf);
+        t.flags = ovf ? PY_INT_OVERFLOW : 0;
+        return t;
+    }
+
+    bool good = true, is_float = false;
+    if (c0 != '.') good = scan_digits(lx, is_any_digit, false);
+    size_t int_end = lx->pos;
+    if (peekc(lx, 0) == '.') {
+        is_float = true;
+        lx->pos++;
+        if (is_digit(peekc(lx, 0))) good &= scan_digits(lx, is_any_digit, false);
+        else if (peekc(lx, 0) == '_') good = false, scan_digits(lx, is_any_digit, false);
+    }
+    int c = peekc(lx, 0);
+    if ((c | 32) == 'e') {
+        int d = peekc(lx, 1);
+        size_t k = (d == '+' || d == '-') ? 2 : 1;
+        if (is_digit(peekc(lx, k))) {
+            is_float = true;
+            lx->pos += k;
+            good &= scan_digits(lx, is_any_digit, false);
+        }
+    }
+    PyTokKind kind = is_float ? PY_TOK_FLOAT : PY_TOK_INT;
+    if ((peekc(lx, 0) | 32) == 'j') {
+        kind = PY_TOK_IMAG;
+        lx->pos++;
+    }
+    if (is_ident_char(peekc(lx, 0))) {
+        good = false;
+        while (is_ident_char(peekc(lx, 0))) lx->pos++;
+    }
+    PyToken t = make_tok(lx, kind, start);
+    if (!good) {
+        lex_error(lx, t.loc, (int)t.len, "invalid decimal literal");
+        return t;
+    }
+    if (kind == PY_TOK_INT) {
+        /* "0", "00", "0_0" are fine; "012" is not. */
+        if (lx->src[start] == '0') {
+            for (size_t i = start; i < int_end; i++)
+                if (lx->src[i] != '0' && lx->src[i] != '_') {
+                    lex_error(lx, t.loc, (int)t.len,
+                              "leading zeros in decimal integer literals are not permitted; "
+                              "use an 0o prefix for octal integers");
+                    return t;
+                }
+        }
+        bool ovf = false;
+        t.ival = int_value(lx->src + start, int_end - start, 10, &ovf);
+        t.flags = ovf ? PY_INT_OVERFLOW : 0;
+        return t;
+    }
+    /* strtod on a copy without '_' and without the 'j'. */
+    StrBuf *sb = &lx->scratch;
+    sb->len = 0;
+    size_t end = lx->pos - (kind == PY_TOK_IMAG ? 1 : 0);
+    for (size_t i = start; i < end; i++)
+        if (lx->src[i] != '_') sb_putc(sb, lx->src[i]);
+    if (sb->len == 0) sb_putc(sb, '0');
+    t.fval = strtod(sb->data, NULL);
+    return t;
+}
+
+/* ---- strings --------------------------------------------------------------- */
+
+static void put_utf8(StrBuf *sb, uint32_t cp) {
+    if (cp < 0x80) {
+        sb_putc(sb, (char)cp);
+    } else if (cp < 0x800) {
+        sb_putc(sb, (char)(0xc0 | (cp >> 6)));
+        sb_putc(sb, (char)(0x80 | (cp & 0x3f)));
+    } else if (cp < 0x10000) {
+        sb_putc(sb, (char)(0xe0 | (cp >> 12)));
+        sb_putc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        sb_putc(sb, (char)(0x80 | (cp & 0x3f)));
+    } else {
+        sb_putc(sb, (char)(0xf0 | (cp >> 18)));
+        sb_putc(sb, (char)(0x80 | ((cp >> 12) & 0x3f)));
+        sb_putc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        sb_putc(sb, (char)(0x80 | (cp & 0x3f)));
+    }
+}
+
+/* Decodes one escape sequence; pos is just after the backslash. */
+static void lex_escape(PyLexer *lx, StrBuf *sb, unsigned flags, size_t bs) {
+    int c = peekc(lx, 0);
+    if (c == -1) return;
+    if (at_newline(lx)) { /* backslash-newline: line continuation inside the string */
+        eat_newline(lx);
+        return;
+    }
+    lx->pos++;
+    switch (c) {
+    case '\\': sb_putc(sb, '\\'); return;
+    case '\'': sb_putc(sb, '\''); return;
+    case '"': sb_putc(sb, '"'); return;
+    case 'a': sb_putc(sb, '\a'); return;
+    case 'b': sb_putc(sb, '\b'); return;
+    case 'f': sb_putc(sb, '\f'); return;
+    case 'n': sb_putc(sb, '\n'); return;
+    case 'r': sb_putc(sb, '\r'); return;
+    case 't': sb_putc(sb, '\t'); return;
+    case 'v': sb_putc(sb, '\v'); return;
+    case 'x': case 'u': case 'U': {
+        int n = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+        if (c != 'x' && (flags & PY_STR_BYTES)) break; /* \u in bytes is literal */
+        uint32_t v = 0;
+        for (int i = 0; i < n; i++) {
+            int d = peekc(lx, 0);
+            if (!is_hex(d)) {
+                lex_error(lx, loc_at(lx, bs), (int)(lx->pos - bs), "truncated \\%c escape sequence", c);
+                return;
+            }
+            v = v * 16 + (uint32_t)hex_val(d);
+            lx->pos++;
+        }
+        if (c == 'x' && (flags & PY_STR_BYTES)) sb_putc(sb, (char)v);
+        else if (v > 0x10ffff)
+            lex_error(lx, loc_at(lx, bs), (int)(lx->pos - bs), "escape sequence out of range");
+        else
+            put_utf8(sb, v);
+        return;
+    }
+    default:
+        if (c >= '0' && c <= '7') {
+            uint32_t v = (uint32_t)(c - '0');
+            for (int i = 0; i < 2 && is_oct_digit(peekc(lx, 0)); i++)
+                v = v * 8 + (uint32_t)(peekc(lx, 0) - '0'), lx->pos++;
+            if (flags & PY_STR_BYTES) sb_putc(sb, (char)(v & 0xff));
+            else put_utf8(sb, v);
+            return;
+        }
+        break;
+    }
+    /* Unknown escapes (\d, \N{...}) are kept as written, as Python does. */
+    sb_putc(sb, '\\');
+    sb_putc(sb, (char)c);
+}
+
+/*
+ * string: [prefix] (short_string | long_string)
+ * prefix: r | u | b | f | br | rb | fr | rf   (any case)
+ * Quotes are ' or ", single or tripled; a short string ends at its line.
+ * f-strings are not decoded: their text is kept as written for sema.
+ */
+static PyToken lex_string(PyLexer *lx, size_t start, unsigned flags) {
+    char q = lx->src[lx->pos];
+    bool triple = peekc(lx, 1) == q && peekc(lx, 2) == q;
+    if (triple) flags |= PY_STR_TRIPLE;
+    lx->pos += triple ? 3 : 1;
+    int start_line = lx->line;
+    size_t start_line_off = lx->line_start;
+    StrBuf *sb = &lx->scratch;
+    sb->len = 0;
+    bool closed = false;
+    bool decode = !(flags & (PY_STR_RAW | PY_STR_FSTRING));
+    for (;;) {
+        int c = peekc(lx, 0);
+        if (c == -1) break;
+        if (c == q && (!triple || (peekc(lx, 1) == q && peekc(lx, 2) == q))) {
+            lx->pos += triple ? 3 : 1;
+            closed = true;
+            break;
+        }
+        if (at_newline(lx)) {
+            if (!triple) break;
+            sb_putc(sb, '\n');
+            eat_newline(lx);
+            continue;
+        }
+        if (c == '\\') {
+            size_t bs = lx->pos++;
+            if (decode) {
+                lex_escape(lx, sb, flags, bs);
+            } else { /* raw: the backslash stays, and protects the next character */
+                sb_putc(sb, '\\');
+                if (peekc(lx, 0) == -1) continue;
+                if (at_newline(lx)) {
+                    sb_putc(sb, '\n');
+                    eat_newline(lx);
+                } else {
+                    sb_putc(sb, (char)peekc(lx, 0));
+                    lx->pos++;
+                }
+            }
+            continue;
+        }
+        sb_putc(sb, (char)c);
+        lx->pos++;
+    }
+    PyToken t = {0};
+    t.kind = PY_TOK_STRING;
+    t.loc = (Loc){lx->file, start_line, (int)(start - start_line_off) + 1};
+    t.off = start;
+    t.len = lx->pos - start;
+    t.flags = flags;
+    t.str = arena_strndup(lx->arena, sb->data ? sb->data : "", sb->len);
+    t.slen = sb->len;
+    if (!closed) {
+        lex_error(lx, t.loc, 1, triple ? "unterminated triple-quoted string literal"
+                                       : "unterminated string literal");
+        if (peekc(lx, 0) == -1) lx->eof_error = true;
+    }
+    return t;
+}
+
+/* Returns the PY_STR_* flags of a string prefix, or -1 if s is not one. */
+static int string_prefix(const char *s, size_t n) {
+    if (n == 0 || n > 2) return -1;
+    unsigned flags = 0;
+    int seen_u = 0;
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i] | 32) {
+        case 'r': if (flags & PY_STR_RAW) return -1; flags |= PY_STR_RAW; break;
+        case 'b': if (flags & (PY_STR_BYTES | PY_STR_FSTRING)) return -1; flags |= PY_STR_BYTES; break;
+        case 'f': if (flags & (PY_STR_BYTES | PY_STR_FSTRING)) return -1; flags |= PY_STR_FSTRING; break;
+        case 'u': seen_u++; break;
+        default: return -1;
+        }
+    }
+    if (seen_u && n > 1) return -1;
+    return (int)flags;
+}
+
+/* ---- keywords -------------------------------------------------------------- */
+
+static PyTokKind keyword_kind(const char *s, size_t n) {
+    /* A switch on the first letter, then a length check and memcmp: a few
+     * byte compares per name. */
+#define KW(str, k) if (n == sizeof(str) - 1 && memcmp(s, str, n) == 0) return k;
+    switch (s[0]) {
+    case 'F': KW("False", PY_TOK_KW_FALSE) break;
+    case 'N': KW("None", PY_TOK_KW_NONE) break;
+    case 'T': KW("True", PY_TOK_KW_TRUE) break;
+    case 'a': KW("and", PY_TOK_KW_AND) KW("as", PY_TOK_KW_AS) KW("assert", PY_TOK_KW_ASSERT) KW("async", PY_TOK_KW_ASYNC) KW("await", PY_TOK_KW_AWAIT) break;
+    case 'b': KW("break", PY_TOK_KW_BREAK) break;
+    case 'c': KW("class", PY_TOK_KW_CLASS) KW("continue", PY_TOK_KW_CONTINUE) break;
+    case 'd': KW("def", PY_TOK_KW_DEF) KW("del", PY_TOK_KW_DEL) break;
+    case 'e': KW("elif", PY_TOK_KW_ELIF) KW("else", PY_TOK_KW_ELSE) KW("except", PY_TOK_KW_EXCEPT) break;
+    case 'f': KW("finally", PY_TOK_KW_FINALLY) KW("for", PY_TOK_KW_FOR) KW("from", PY_TOK_KW_FROM) break;
+    case 'g': KW("global", PY_TOK_KW_GLOBAL) break;
+    case 'i': KW("if", PY_TOK_KW_IF) KW("import", PY_TOK_KW_IMPORT) KW("in", PY_TOK_KW_IN) KW("is", PY_TOK_KW_IS) break;
+    case 'l': KW("lambda", PY_TOK_KW_LAMBDA) break;
+    case 'n': KW("nonlocal", PY_TOK_KW_NONLOCAL) KW("not", PY_TOK_KW_NOT) break;
+    case 'o': KW("or", PY_TOK_KW_OR) break;
+    case 'p': KW("pass", PY_TOK_KW_PASS) break;
+    case 'r': KW("raise", PY_TOK_KW_RAISE) KW("return", PY_TOK_KW_RETURN) break;
+    case 't': KW("try", PY_TOK_KW_TRY) break;
+    case 'w': KW("while", PY_TOK_KW_WHILE) KW("with", PY_TOK_KW_WITH) break;
+    case 'y': KW("yield", PY_TOK_KW_YIELD) break;
+    default: break;
+    }
+#undef KW
+    return PY_TOK_NAME;
+}
+
+/* ---- punctuators ----------------------------------------------------------- */
+
+/* Longest match: returns the kind and sets *n to its length, or returns
+ * PY_TOK_ERROR if c does not start a punctuator. */
+static PyTokKind punctuator(const PyLexer *lx, int *n) {
+    int c = peekc(lx, 0), d = peekc(lx, 1), e = peekc(lx, 2);
+    *n = 1;
+#define TWO(ch, k2) if (d == ch) { *n = 2; return k2; }
+#define THREE(ch2, ch3, k3) if (d == ch2 && e == ch3) { *n = 3; return k3; }
+    switch (c) {
+    case '(': return PY_TOK_LPAREN;
+    case ')': return PY_TOK_RPAREN;
+    case '[': return PY_TOK_LBRACKET;
+    case ']': return PY_TOK_RBRACKET;
+    case '{': return PY_TOK_LBRACE;
+    case '}': return PY_TOK_RBRACE;
+    case ',': return PY_TOK_COMMA;
+    case ';': return PY_TOK_SEMI;
+    case '~': return PY_TOK_TILDE;
+    case '.': THREE('.', '.', PY_TOK_ELLIPSIS) return PY_TOK_DOT;
+    case ':': TWO('=', PY_TOK_WALRUS) return PY_TOK_COLON;
+    case '=': TWO('=', PY_TOK_EQ) return PY_TOK_ASSIGN;
+    case '!': TWO('=', PY_TOK_NE) return PY_TOK_ERROR;
+    case '+': TWO('=', PY_TOK_PLUS_ASSIGN) return PY_TOK_PLUS;
+    case '-': TWO('=', PY_TOK_MINUS_ASSIGN) TWO('>', PY_TOK_ARROW) return PY_TOK_MINUS;
+    case '*': THREE('*', '=', PY_TOK_DSTAR_ASSIGN) TWO('*', PY_TOK_DSTAR) TWO('=', PY_TOK_STAR_ASSIGN)
+        return PY_TOK_STAR;
+    case '/': THREE('/', '=', PY_TOK_DSLASH_ASSIGN) TWO('/', PY_TOK_DSLASH) TWO('=', PY_TOK_SLASH_ASSIGN)
+        return PY_TOK_SLASH;
+    case '%': TWO('=', PY_TOK_PERCENT_ASSIGN) return PY_TOK_PERCENT;
+    case '@': TWO('=', PY_TOK_AT_ASSIGN) return PY_TOK_AT;
+    case '&': TWO('=', PY_TOK_AMP_ASSIGN) return PY_TOK_AMP;
+    case '|': TWO('=', PY_TOK_PIPE_ASSIGN) return PY_TOK_PIPE;
+    case '^': TWO('=', PY_TOK_CARET_ASSIGN) return PY_TOK_CARET;
+    case '<': THREE('<', '=', PY_TOK_LSHIFT_ASSIGN) TWO('<', PY_TOK_LSHIFT) TWO('=', PY_TOK_LE)
+        return PY_TOK_LT;
+    case '>': THREE('>', '=', PY_TOK_RSHIFT_ASSIGN) TWO('>', PY_TOK_RSHIFT) TWO('=', PY_TOK_GE)
+        return PY_TOK_GT;
+    default: return PY_TOK_ERROR;
+    }
+#undef TWO
+#undef THREE
+}
+
+static char closer_of(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
+
+/* Tracks brackets; returns the kind to emit for a closer (an unmatched
+ * closer becomes ERROR, a mismatched one closes the open bracket). */
+static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
+    char c = lx->src[t->off];
+    if (c == '(' || c == '[' || c == '{') {
+        if (lx->nbrackets >= PY_MAX_BRACKETS) {
+            lex_error(lx, t->loc, 1, "too many nested parentheses");
+            return PY_TOK_ERROR;
+        }
+        lx->brackets[lx->nbrackets].ch = c;
+        lx->brackets[lx->nbrackets].loc = t->loc;
+        lx->nbrackets++;
+        return t->kind;
+    }
+    if (lx->nbrackets == 0) {
+        lex_error(lx, t->loc, 1, "unmatched '%c'", c);
+        return PY_TOK_ERROR;
+    }
+    char open = lx->brackets[--lx->nbrackets].ch;
+    if (closer_of(open) != c) {
+        lex_error(lx, t->loc, 1, "closing parenthesis '%c' does not match opening parenthesis '%c'",
+                  c, open);
+        diag_report(lx->de, DIAG_NOTE, lx->brackets[lx->nbrackets].loc, 1, "opening '%c' is here",
+                    open);
+        return open == '(' ? PY_TOK_RPAREN : open == '[' ? PY_TOK_RBRACKET : PY_TOK_RBRACE;
+    }
+    return t->kind;
+}
+
+/* ---- the token loop ---------------------------------------------------------- */
+
+PyToken py_lexer_next(PyLexer *lx) {
+    PyToken t;
+    if (lx->pending_dedents > 0) {
+        lx->pending_dedents--;
+        return make_tok(lx, PY_TOK_DEDENT, lx->pos);
+    }
+    for (;;) {
+        if (lx->at_line_start && lx->nbrackets == 0) {
+            lx->at_line_start = false;
+            if (lex_indentation(lx, &t)) return t;
+        }
+        int c = peekc(lx, 0);
+        /* white space, comments, continuations */
+        if (c == ' ' || c == '\t' || c == '\f' || (c == '\r' && !at_newline(lx))) {
+            lx->pos++;
+            continue;
+        }
+        if (c == '#') {
+            skip_comment(lx);
+            continue;
+        }
+        if (c == '\\') {
+            size_t bs = lx->pos++;
+            if (at_newline(lx)) {
+                eat_newline(lx);
+                continue;
+            }
+            if (peekc(lx, 0) == -1) {
+                lex_error(lx, loc_at(lx, bs), 1,
+                          "unexpected end of file after line continuation character");
+                lx->eof_error = true;
+                continue;
+            }
+            t = make_tok(lx, PY_TOK_ERROR, bs);
+            lx->line_has_tokens = true;
+            lex_error(lx, t.loc, 1, "unexpected character after line continuation character");
+            return t;
+        }
+        if (at_newline(lx)) {
+            size_t start = lx->pos;
+            Loc loc = cur_loc(lx);
+            eat_newline(lx);
+            if (lx->nbrackets > 0) continue;
+            lx->at_line_start = true;
+            if (!lx->line_has_tokens) continue;
+            lx->line_has_tokens = false;
+            return (PyToken){.kind = PY_TOK_NEWLINE, .loc = loc, .off = start, .len = 1};
+        }
+        if (c == -1) {
+            if (lx->nbrackets > 0) {
+                int i = lx->nbrackets - 1;
+                lex_error(lx, lx->brackets[i].loc, 1, "'%c' was never closed", lx->brackets[i].ch);
+                lx->nbrackets = 0;
+                lx->eof_error = true;
+            }
+            if (lx->line_has_tokens) {
+                lx->line_has_tokens = false;
+                return make_tok(lx, PY_TOK_NEWLINE, lx->pos);
+            }
+            lx->at_eof = true;
+            if (lx->nindents > 0) {
+                lx->nindents--;
+                return make_tok(lx, PY_TOK_DEDENT, lx->pos);
+            }
+            return make_tok(lx, PY_TOK_EOF, lx->pos);
+        }
+        break;
+    }
+
+    lx->line_has_tokens = true;
+    size_t start = lx->pos;
+    int c = peekc(lx, 0);
+
+    if (is_ident_start(c) || c >= 0x80) {
+        bool ascii = scan_ident(lx);
+        size_t n = lx->pos - start;
+        int q = peekc(lx, 0);
+        if (ascii && (q == '\'' || q == '"')) {
+            int flags = string_prefix(lx->src + start, n);
+            if (flags >= 0) return lex_string(lx, start, (unsigned)flags);
+        }
+        t = make_tok(lx, PY_TOK_NAME, start);
+        if (!ascii) {
+            t.kind = PY_TOK_ERROR;
+            lex_error(lx, t.loc, (int)n,
+                      "invalid non-ASCII character in identifier (tritonc accepts ASCII identifiers only)");
+            return t;
+        }
+        t.kind = keyword_kind(lx->src + start, n);
+        t.str = intern_n(lx->in, lx->src + start, n);
+        return t;
+    }
+    if (is_digit(c) || (c == '.' && is_digit(peekc(lx, 1)))) return lex_number(lx);
+    if (c == '\'' || c == '"') return lex_string(lx, start, 0);
+
+    int n;
+    PyTokKind k = punctuator(lx, &n);
+    if (k != PY_TOK_ERROR) {
+        lx->pos += (size_t)n;
+        t = make_tok(lx, k, start);
+        if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) t.kind = lex_bracket(lx, &t);
+        return t;
+    }
+    lx->pos++;
+    t = make_tok(lx, PY_TOK_ERROR, start);
+    lex_error(lx, t.loc, 1, "unexpected character %s", describe_char(lx, c));
+    return t;
+}
+
+PyToken *py_lex(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
+                size_t len, int *ntokens) {
+    PyLexer lx;
+    py_lexer_init(&lx, a, in, de, filename, src, len);
+    VEC(PyToken) toks = {0};
+    for (;;) {
+        PyToken t = py_lexer_next(&lx);
+        vec_push(&toks, t);
+        if (t.kind == PY_TOK_EOF) break;
+    }
+    PyToken *out = arena_dup(a, toks.data, sizeof(PyToken) * (size_t)toks.len);
+    *ntokens = toks.len;
+    vec_free(&toks);
+    py_lexer_free(&lx);
+    return out;
+}

@@ -1,0 +1,1546 @@
+/*
+ * parse.c - the Python parser: tokens -> AST.
+ *
+ * Recursive descent, one function per rule of Python's grammar (the rule is
+ * written above each function, in the notation of Python's own grammar
+ * file, simplified where tritonc builds no node for a distinction). Binary
+ * operators from '|' down to '*' are parsed by precedence climbing over one
+ * table; everything else follows the grammar literally, so the precedence is
+ * exactly Python's:
+ *
+ *   lambda < if-else < or < and < not < comparisons (in, is, <, ==, ...)
+ *   < | < ^ < & < << >> < + - < * / // % @ < unary + - ~ < ** < await
+ *   < primary (x.a, x(...), x[...]) < atom
+ *
+ * Tokens come from the pull lexer through a small lookahead buffer (the
+ * grammar needs two tokens: `NAME =` in a call, `NAME :=`, `not in`).
+ *
+ * Lists are built on one scratch stack of pointers (p->stack) and copied to
+ * the arena when complete, so a half-built list never leaks.
+ *
+ * Errors: the first error in a statement is reported and unwinds
+ * (longjmp) to that statement's guard, which drops the statement and skips
+ * to the next line (and over the indented body of a broken header), so one
+ * run reports one error per bad statement and nothing cascades. Tokens the
+ * lexer already complained about (PY_TOK_ERROR, or end of file after an
+ * unclosed bracket or string) unwind silently. Nesting is bounded
+ * (PY_MAX_NESTING) so no input can overflow the C stack.
+ */
+#include "front/py/py.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* PY_MAX_NESTING bounds the parser's recursion (parentheses, unary
+ * operators, lambdas, conditional expressions); PY_MAX_HEIGHT bounds the
+ * height of an expression tree, which left-associative chains (a+b+c...,
+ * x.f().g()...) grow without recursing, so that later recursive walks of the
+ * tree (the dump, sema) are safe too. */
+enum { PY_MAX_NESTING = 200, PY_MAX_HEIGHT = 1000, LOOKAHEAD = 4 };
+
+typedef struct Parser {
+    Arena *a;
+    Interner *in;
+    DiagEngine *de;
+    const char *file, *src;
+    size_t len;
+    PyLexer lx;
+    PyToken la[LOOKAHEAD]; /* la[0] is the current token */
+    int nla;
+    size_t prev_end; /* end offset of the last consumed token other than NEWLINE/INDENT/DEDENT */
+    VEC(void *) stack;
+    jmp_buf *jb;
+    int depth, height;
+    StrBuf sb;
+} Parser;
+
+/* ---- tokens ---------------------------------------------------------------- */
+
+static const PyToken *peek(Parser *p, int k) {
+    while (p->nla <= k) p->la[p->nla++] = py_lexer_next(&p->lx);
+    return &p->la[k];
+}
+static const PyToken *tok(Parser *p) { return peek(p, 0); }
+static PyTokKind kind(Parser *p) { return peek(p, 0)->kind; }
+static bool at(Parser *p, PyTokKind k) { return kind(p) == k; }
+
+static PyToken advance(Parser *p) {
+    PyToken t = *tok(p);
+    memmove(&p->la[0], &p->la[1], sizeof(PyToken) * (size_t)(p->nla - 1));
+    p->nla--;
+    if (t.kind != PY_TOK_NEWLINE && t.kind != PY_TOK_INDENT && t.kind != PY_TOK_DEDENT &&
+        t.kind != PY_TOK_EOF)
+        p->prev_end = t.off + t.len;
+    return t;
+}
+
+static bool accept(Parser *p, PyTokKind k) {
+    if (!at(p, k)) return false;
+    advance(p);
+    return true;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/* How a token is named in "saw X". */
+static const char *describe(Parser *p, const PyToken *t) {
+    switch (t->kind) {
+    case PY_TOK_NAME:
+    case PY_TOK_INT:
+    case PY_TOK_FLOAT:
+    case PY_TOK_IMAG: {
+        int n = t->len > 32 ? 32 : (int)t->len;
+        return arena_printf(p->a, "'%.*s%s'", n, p->src + t->off, t->len > 32 ? "..." : "");
+    }
+    case PY_TOK_STRING: return "string literal";
+    case PY_TOK_NEWLINE:
+    case PY_TOK_INDENT:
+    case PY_TOK_DEDENT:
+    case PY_TOK_EOF: return py_tok_spelling(t->kind);
+    default: return arena_printf(p->a, "'%s'", py_tok_spelling(t->kind));
+    }
+}
+
+/* Whether an error at t is news: the lexer already reported bad tokens and
+ * what an unclosed bracket or string does to the end of the file. */
+static bool reportable(Parser *p, const PyToken *t) {
+    if (t->kind == PY_TOK_ERROR) return false;
+    if (p->lx.eof_error && t->off >= p->len) return false;
+    return true;
+}
+
+static _Noreturn void unwind(Parser *p) { longjmp(*p->jb, 1); }
+
+static void verror_at(Parser *p, Loc loc, int span, const char *fmt, va_list ap) {
+    diag_vreport(p->de, DIAG_ERROR, loc, span, fmt, ap);
+}
+
+/* Reports at token t (unless it is not news) and unwinds. */
+static _Noreturn TC_PRINTF(3, 4) void error_at(Parser *p, const PyToken *t, const char *fmt, ...) {
+    if (reportable(p, t)) {
+        va_list ap;
+        va_start(ap, fmt);
+        verror_at(p, t->loc, t->len ? (int)t->len : 1, fmt, ap);
+        va_end(ap);
+    }
+    unwind(p);
+}
+
+static int expr_span(const PyExpr *e) {
+    size_t n = e->end > e->off ? e->end - e->off : 1;
+    return n > 1000 ? 1000 : (int)n;
+}
+
+static _Noreturn TC_PRINTF(3, 4) void error_expr(Parser *p, const PyExpr *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    verror_at(p, e->loc, expr_span(e), fmt, ap);
+    va_end(ap);
+    unwind(p);
+}
+
+/* "expected WHAT[ CONTEXT], saw TOKEN" */
+static _Noreturn void error_expected(Parser *p, const char *what, const char *context) {
+    const PyToken *t = tok(p);
+    const char *hint = "";
+    if (t->kind == PY_TOK_ASSIGN && what[0] == '\'' && what[1] == ':')
+        hint = " (use '==' to compare)";
+    error_at(p, t, "expected %s%s%s, saw %s%s", what, context ? " " : "", context ? context : "",
+             describe(p, t), hint);
+}
+
+static PyToken expect(Parser *p, PyTokKind k, const char *context) {
+    if (!at(p, k)) {
+        const char *what = arena_printf(p->a, "'%s'", py_tok_spelling(k));
+        error_expected(p, what, context);
+    }
+    return advance(p);
+}
+
+/* Expects the closer of bracket `open`, with a note at the opener. */
+static void expect_close(Parser *p, const PyToken *open, PyTokKind closer, const char *context) {
+    if (accept(p, closer)) return;
+    const PyToken *t = tok(p);
+    if (reportable(p, t)) {
+        diag_report(p->de, DIAG_ERROR, t->loc, t->len ? (int)t->len : 1, "expected '%s'%s%s, saw %s",
+                    py_tok_spelling(closer), context ? " " : "", context ? context : "",
+                    describe(p, t));
+        diag_report(p->de, DIAG_NOTE, open->loc, 1, "to match this '%s'", py_tok_spelling(open->kind));
+    }
+    unwind(p);
+}
+
+static void enter(Parser *p) {
+    p->height++;
+    if (++p->depth > PY_MAX_NESTING)
+        error_at(p, tok(p), "expression nested too deeply (more than %d levels)", PY_MAX_NESTING);
+}
+static void leave(Parser *p) { p->depth--, p->height--; }
+
+/* One more link in a left-associative chain; the caller restores height. */
+static void chain_step(Parser *p) {
+    if (++p->height > PY_MAX_HEIGHT)
+        error_at(p, tok(p), "expression too complex (more than %d levels deep)", PY_MAX_HEIGHT);
+}
+
+/* ---- node construction ------------------------------------------------------- */
+
+static int mark(Parser *p) { return p->stack.len; }
+static void push(Parser *p, void *x) { vec_push(&p->stack, x); }
+static void **take(Parser *p, int m, int *n) {
+    *n = p->stack.len - m;
+    void **items = *n ? arena_dup(p->a, p->stack.data + m, sizeof(void *) * (size_t)*n) : NULL;
+    p->stack.len = m;
+    return items;
+}
+static PyExprList take_exprs(Parser *p, int m) {
+    PyExprList l;
+    l.items = (PyExpr **)take(p, m, &l.len);
+    return l;
+}
+static PyBlock take_block(Parser *p, int m) {
+    PyBlock b;
+    b.items = (PyStmt **)take(p, m, &b.len);
+    return b;
+}
+
+static PyExpr *new_expr(Parser *p, PyExprKind k, Loc loc, size_t off) {
+    PyExpr *e = ARENA_NEW(p->a, PyExpr);
+    e->kind = k;
+    e->loc = loc;
+    e->off = off;
+    e->end = p->prev_end > off ? p->prev_end : off;
+    return e;
+}
+static PyExpr *expr_at(Parser *p, PyExprKind k, const PyToken *t) { return new_expr(p, k, t->loc, t->off); }
+/* A node that starts where `first` starts and ends at the last token read. */
+static PyExpr *expr_from(Parser *p, PyExprKind k, const PyExpr *first) {
+    return new_expr(p, k, first->loc, first->off);
+}
+static PyStmt *new_stmt(Parser *p, PyStmtKind k, const PyToken *t) {
+    PyStmt *s = ARENA_NEW(p->a, PyStmt);
+    s->kind = k;
+    s->loc = t->loc;
+    s->off = t->off;
+    return s;
+}
+static PyStmt *finish_stmt(Parser *p, PyStmt *s) {
+    s->end = p->prev_end > s->off ? p->prev_end : s->off;
+    return s;
+}
+
+static bool starts_expr(PyTokKind k) {
+    switch (k) {
+    case PY_TOK_NAME: case PY_TOK_INT: case PY_TOK_FLOAT: case PY_TOK_IMAG: case PY_TOK_STRING:
+    case PY_TOK_LPAREN: case PY_TOK_LBRACKET: case PY_TOK_LBRACE: case PY_TOK_MINUS:
+    case PY_TOK_PLUS: case PY_TOK_TILDE: case PY_TOK_KW_NOT: case PY_TOK_KW_LAMBDA:
+    case PY_TOK_KW_NONE: case PY_TOK_KW_TRUE: case PY_TOK_KW_FALSE: case PY_TOK_ELLIPSIS:
+    case PY_TOK_STAR: case PY_TOK_KW_AWAIT: case PY_TOK_ERROR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---- expressions --------------------------------------------------------------- */
+
+static PyExpr *parse_expression(Parser *p);
+static PyExpr *parse_named_expression(Parser *p);
+static PyExpr *parse_star_expressions(Parser *p);
+static PyExpr *parse_disjunction(Parser *p);
+static PyExpr *parse_bitwise_or(Parser *p);
+static PyExpr *parse_factor(Parser *p);
+static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations);
+
+/* strings: STRING+   (adjacent literals are joined, as in Python) */
+static PyExpr *parse_strings(Parser *p) {
+    PyToken first = advance(p);
+    if (!at(p, PY_TOK_STRING)) {
+        PyExpr *e = expr_at(p, PY_EXPR_STR, &first);
+        e->str.data = first.str;
+        e->str.len = first.slen;
+        e->str.flags = first.flags;
+        return e;
+    }
+    StrBuf *sb = &p->sb;
+    sb->len = 0;
+    sb_putn(sb, first.str, first.slen);
+    unsigned flags = first.flags;
+    while (at(p, PY_TOK_STRING)) {
+        PyToken t = advance(p);
+        if ((t.flags & PY_STR_BYTES) != (flags & PY_STR_BYTES))
+            error_at(p, &t, "cannot mix bytes and nonbytes literals");
+        flags |= t.flags & (PY_STR_FSTRING | PY_STR_RAW | PY_STR_TRIPLE);
+        sb_putn(sb, t.str, t.slen);
+    }
+    PyExpr *e = expr_at(p, PY_EXPR_STR, &first);
+    e->str.data = arena_strndup(p->a, sb->data, sb->len);
+    e->str.len = sb->len;
+    e->str.flags = flags;
+    return e;
+}
+
+/* star_target: ['*'] bitwise_or    (checked to be assignable by the caller)
+ * star_targets: star_target (',' star_target)* [','] */
+static PyExpr *parse_star_target(Parser *p) {
+    if (at(p, PY_TOK_STAR)) {
+        PyToken star = advance(p);
+        PyExpr *v = parse_bitwise_or(p);
+        PyExpr *e = expr_at(p, PY_EXPR_STARRED, &star);
+        e->value = v;
+        return e;
+    }
+    return parse_bitwise_or(p);
+}
+
+static PyExpr *parse_star_targets(Parser *p) {
+    PyExpr *first = parse_star_target(p);
+    if (!at(p, PY_TOK_COMMA)) return first;
+    int m = mark(p);
+    push(p, first);
+    while (accept(p, PY_TOK_COMMA) && starts_expr(kind(p))) push(p, parse_star_target(p));
+    PyExpr *t = expr_from(p, PY_EXPR_TUPLE, first);
+    t->seq.elts = take_exprs(p, m);
+    return t;
+}
+
+/* for_if_clauses: ('for' star_targets 'in' disjunction ('if' disjunction)*)+ */
+static void parse_comp_for(Parser *p, PyExpr *comp) {
+    int m = mark(p);
+    while (at(p, PY_TOK_KW_FOR) || at(p, PY_TOK_KW_ASYNC)) {
+        if (at(p, PY_TOK_KW_ASYNC)) error_at(p, tok(p), "asynchronous comprehensions are not supported by tritonc");
+        advance(p);
+        PyComprehension *c = ARENA_NEW(p->a, PyComprehension);
+        c->target = parse_star_targets(p);
+        expect(p, PY_TOK_KW_IN, "after comprehension target");
+        c->iter = parse_disjunction(p);
+        int mi = mark(p);
+        while (accept(p, PY_TOK_KW_IF)) push(p, parse_disjunction(p));
+        c->ifs = take_exprs(p, mi);
+        push(p, c);
+    }
+    int n;
+    void **gens = take(p, m, &n);
+    comp->comp.gens = ARENA_ARRAY(p->a, PyComprehension, n);
+    comp->comp.ngens = n;
+    for (int i = 0; i < n; i++) comp->comp.gens[i] = *(PyComprehension *)gens[i];
+    comp->end = p->prev_end;
+}
+
+/* star_named_expression: '*' bitwise_or | named_expression */
+static PyExpr *parse_star_named_expression(Parser *p) {
+    if (at(p, PY_TOK_STAR)) {
+        PyToken star = advance(p);
+        PyExpr *v = parse_bitwise_or(p);
+        PyExpr *e = expr_at(p, PY_EXPR_STARRED, &star);
+        e->value = v;
+        return e;
+    }
+    return parse_named_expression(p);
+}
+
+/* yield_expr: 'yield' 'from' expression | 'yield' [star_expressions] */
+static PyExpr *parse_yield(Parser *p) {
+    PyToken y = advance(p);
+    if (accept(p, PY_TOK_KW_FROM)) {
+        PyExpr *v = parse_expression(p);
+        PyExpr *e = expr_at(p, PY_EXPR_YIELD_FROM, &y);
+        e->value = v;
+        return e;
+    }
+    PyExpr *v = starts_expr(kind(p)) ? parse_star_expressions(p) : NULL;
+    PyExpr *e = expr_at(p, PY_EXPR_YIELD, &y);
+    e->value = v;
+    return e;
+}
+
+/* tuple:  '(' [star_named_expression ',' [star_named_expressions]] ')'
+ * group:  '(' (yield_expr | named_expression) ')'
+ * genexp: '(' named_expression for_if_clauses ')' */
+static PyExpr *parse_paren(Parser *p) {
+    PyToken open = advance(p);
+    if (accept(p, PY_TOK_RPAREN)) return expr_at(p, PY_EXPR_TUPLE, &open);
+    if (at(p, PY_TOK_KW_YIELD)) {
+        PyExpr *y = parse_yield(p);
+        expect_close(p, &open, PY_TOK_RPAREN, NULL);
+        return y;
+    }
+    PyExpr *first = parse_star_named_expression(p);
+    if (at(p, PY_TOK_KW_FOR) && first->kind != PY_EXPR_STARRED) {
+        PyExpr *g = expr_at(p, PY_EXPR_GENEXP, &open);
+        g->comp.elt = first;
+        parse_comp_for(p, g);
+        expect_close(p, &open, PY_TOK_RPAREN, "after generator expression");
+        g->end = p->prev_end;
+        return g;
+    }
+    if (!at(p, PY_TOK_COMMA)) {
+        if (first->kind == PY_EXPR_STARRED) error_expr(p, first, "cannot use starred expression here");
+        expect_close(p, &open, PY_TOK_RPAREN, NULL);
+        return first;
+    }
+    int m = mark(p);
+    push(p, first);
+    while (accept(p, PY_TOK_COMMA) && !at(p, PY_TOK_RPAREN)) push(p, parse_star_named_expression(p));
+    expect_close(p, &open, PY_TOK_RPAREN, "after tuple element");
+    PyExpr *t = expr_at(p, PY_EXPR_TUPLE, &open);
+    t->seq.elts = take_exprs(p, m);
+    return t;
+}
+
+/* list:     '[' [star_named_expressions] ']'
+ * listcomp: '[' named_expression for_if_clauses ']' */
+static PyExpr *parse_list(Parser *p) {
+    PyToken open = advance(p);
+    int m = mark(p);
+    if (!at(p, PY_TOK_RBRACKET)) {
+        PyExpr *first = parse_star_named_expression(p);
+        if (at(p, PY_TOK_KW_FOR) && first->kind != PY_EXPR_STARRED) {
+            PyExpr *c = expr_at(p, PY_EXPR_LISTCOMP, &open);
+            c->comp.elt = first;
+            parse_comp_for(p, c);
+            expect_close(p, &open, PY_TOK_RBRACKET, "after list comprehension");
+            c->end = p->prev_end;
+            return c;
+        }
+        push(p, first);
+        while (accept(p, PY_TOK_COMMA) && !at(p, PY_TOK_RBRACKET))
+            push(p, parse_star_named_expression(p));
+    }
+    expect_close(p, &open, PY_TOK_RBRACKET, "after list element");
+    PyExpr *l = expr_at(p, PY_EXPR_LIST, &open);
+    l->seq.elts = take_exprs(p, m);
+    return l;
+}
+
+/* dict:     '{' [double_starred_kvpair (',' double_starred_kvpair)* [',']] '}'
+ * set:      '{' star_named_expressions '}'
+ * dictcomp: '{' expression ':' expression for_if_clauses '}'
+ * setcomp:  '{' named_expression for_if_clauses '}'
+ * double_starred_kvpair: '**' bitwise_or | expression ':' expression */
+static PyExpr *parse_brace(Parser *p) {
+    PyToken open = advance(p);
+    int m = mark(p);
+    if (accept(p, PY_TOK_RBRACE)) {
+        PyExpr *d = expr_at(p, PY_EXPR_DICT, &open);
+        return d;
+    }
+    bool is_dict = at(p, PY_TOK_DSTAR);
+    PyExpr *key = NULL, *value;
+    if (is_dict) {
+        advance(p);
+        value = parse_bitwise_or(p);
+    } else {
+        key = parse_star_named_expression(p);
+        if (key->kind != PY_EXPR_STARRED && accept(p, PY_TOK_COLON)) {
+            is_dict = true;
+            value = parse_expression(p);
+        } else {
+            value = key;
+        }
+    }
+    if (at(p, PY_TOK_KW_FOR) && (!is_dict || key) && value->kind != PY_EXPR_STARRED) {
+        PyExpr *c = expr_at(p, is_dict ? PY_EXPR_DICTCOMP : PY_EXPR_SETCOMP, &open);
+        c->comp.elt = is_dict ? key : value;
+        c->comp.value = is_dict ? value : NULL;
+        parse_comp_for(p, c);
+        expect_close(p, &open, PY_TOK_RBRACE, "after comprehension");
+        c->end = p->prev_end;
+        return c;
+    }
+    if (!is_dict) {
+        push(p, value);
+        while (accept(p, PY_TOK_COMMA) && !at(p, PY_TOK_RBRACE))
+            push(p, parse_star_named_expression(p));
+        expect_close(p, &open, PY_TOK_RBRACE, "after set element");
+        PyExpr *s = expr_at(p, PY_EXPR_SET, &open);
+        s->seq.elts = take_exprs(p, m);
+        return s;
+    }
+    push(p, key);
+    push(p, value);
+    while (accept(p, PY_TOK_COMMA) && !at(p, PY_TOK_RBRACE)) {
+        if (accept(p, PY_TOK_DSTAR)) {
+            push(p, NULL);
+            push(p, parse_bitwise_or(p));
+            continue;
+        }
+        push(p, parse_expression(p));
+        expect(p, PY_TOK_COLON, "after dictionary key");
+        push(p, parse_expression(p));
+    }
+    expect_close(p, &open, PY_TOK_RBRACE, "after dictionary entry");
+    PyExpr *d = expr_at(p, PY_EXPR_DICT, &open);
+    int n;
+    void **kv = take(p, m, &n);
+    d->dict.len = n / 2;
+    d->dict.keys = ARENA_ARRAY(p->a, PyExpr *, n / 2);
+    d->dict.values = ARENA_ARRAY(p->a, PyExpr *, n / 2);
+    for (int i = 0; i < n / 2; i++) {
+        d->dict.keys[i] = kv[2 * i];
+        d->dict.values[i] = kv[2 * i + 1];
+    }
+    return d;
+}
+
+/* atom: NAME | 'True' | 'False' | 'None' | '...' | strings | NUMBER
+ *     | (tuple | group | genexp) | (list | listcomp)
+ *     | (dict | set | dictcomp | setcomp) */
+static PyExpr *parse_atom(Parser *p) {
+    PyToken cur = *tok(p);
+    PyExpr *e;
+    switch (cur.kind) {
+    case PY_TOK_NAME:
+        advance(p);
+        e = expr_at(p, PY_EXPR_NAME, &cur);
+        e->name = cur.str;
+        return e;
+    case PY_TOK_INT:
+        advance(p);
+        e = expr_at(p, PY_EXPR_INT, &cur);
+        e->i.value = cur.ival;
+        e->i.overflow = (cur.flags & PY_INT_OVERFLOW) != 0;
+        return e;
+    case PY_TOK_FLOAT:
+    case PY_TOK_IMAG:
+        advance(p);
+        e = expr_at(p, cur.kind == PY_TOK_FLOAT ? PY_EXPR_FLOAT : PY_EXPR_IMAG, &cur);
+        e->f = cur.fval;
+        return e;
+    case PY_TOK_STRING: return parse_strings(p);
+    case PY_TOK_KW_NONE: advance(p); return expr_at(p, PY_EXPR_NONE, &cur);
+    case PY_TOK_KW_TRUE: advance(p); return expr_at(p, PY_EXPR_TRUE, &cur);
+    case PY_TOK_KW_FALSE: advance(p); return expr_at(p, PY_EXPR_FALSE, &cur);
+    case PY_TOK_ELLIPSIS: advance(p); return expr_at(p, PY_EXPR_ELLIPSIS, &cur);
+    case PY_TOK_LPAREN: return parse_paren(p);
+    case PY_TOK_LBRACKET: return parse_list(p);
+    case PY_TOK_LBRACE: return parse_brace(p);
+    default: error_expected(p, "expression", NULL);
+    }
+}
+
+/* arguments: arg (',' arg)* [','] ')'
+ * arg: '*' expression | '**' expression | NAME '=' expression
+ *    | named_expression [for_if_clauses]     (a bare generator only as the sole argument)
+ * Called after '('; consumes the ')'. */
+static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, PyKeyword **kws,
+                            int *nkws) {
+    int m = mark(p);
+    int nargs = 0;
+    bool seen_kw = false, seen_dstar = false;
+    /* positional args and keywords interleave on the stack: tag keywords by
+     * pushing them after a NULL marker. */
+    while (!at(p, PY_TOK_RPAREN)) {
+        const PyToken *t = tok(p);
+        if (t->kind == PY_TOK_DSTAR) {
+            PyToken s = advance(p);
+            PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
+            k->loc = s.loc;
+            k->value = parse_expression(p);
+            push(p, NULL);
+            push(p, k);
+            seen_dstar = true;
+        } else if (t->kind == PY_TOK_NAME && peek(p, 1)->kind == PY_TOK_ASSIGN) {
+            PyToken name = advance(p);
+            advance(p);
+            PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
+            k->name = name.str;
+            k->loc = name.loc;
+            k->value = parse_expression(p);
+            push(p, NULL);
+            push(p, k);
+            seen_kw = true;
+        } else if (t->kind == PY_TOK_STAR) {
+            PyToken star = advance(p);
+            PyExpr *v = parse_expression(p);
+            PyExpr *e = expr_at(p, PY_EXPR_STARRED, &star);
+            e->value = v;
+            if (seen_dstar) error_expr(p, e, "iterable argument unpacking follows keyword argument unpacking");
+            push(p, e);
+            nargs++;
+        } else {
+            PyExpr *e = parse_named_expression(p);
+            if (at(p, PY_TOK_KW_FOR)) {
+                PyExpr *g = expr_from(p, PY_EXPR_GENEXP, e);
+                g->comp.elt = e;
+                parse_comp_for(p, g);
+                if (mark(p) != m || !at(p, PY_TOK_RPAREN))
+                    error_expr(p, g, "generator expression must be parenthesized");
+                e = g;
+            }
+            if (at(p, PY_TOK_ASSIGN))
+                error_expr(p, e, "expression cannot be a keyword argument name (only an identifier can)");
+            if (seen_dstar) error_expr(p, e, "positional argument follows keyword argument unpacking");
+            if (seen_kw) error_expr(p, e, "positional argument follows keyword argument");
+            push(p, e);
+            nargs++;
+        }
+        if (!accept(p, PY_TOK_COMMA)) break;
+    }
+    expect_close(p, open, PY_TOK_RPAREN, "after call arguments");
+    int n;
+    void **items = take(p, m, &n);
+    args->items = nargs ? ARENA_ARRAY(p->a, PyExpr *, nargs) : NULL;
+    args->len = 0;
+    int nk = n - nargs;
+    nk /= 2;
+    *kws = nk ? ARENA_ARRAY(p->a, PyKeyword, nk) : NULL;
+    *nkws = 0;
+    for (int i = 0; i < n; i++) {
+        if (items[i] == NULL) {
+            PyKeyword *k = items[++i];
+            for (int j = 0; j < *nkws && j < 64 && k->name; j++)
+                if ((*kws)[j].name == k->name) {
+                    diag_report(p->de, DIAG_ERROR, k->loc, (int)strlen(k->name),
+                                "keyword argument repeated: %s", k->name);
+                    break;
+                }
+            (*kws)[(*nkws)++] = *k;
+        } else {
+            args->items[args->len++] = items[i];
+        }
+    }
+}
+
+/* slice: [expression] ':' [expression] [':' [expression]] | named_expression | starred */
+static PyExpr *parse_slice(Parser *p) {
+    PyExpr *lower = NULL;
+    if (!at(p, PY_TOK_COLON)) {
+        lower = parse_star_named_expression(p);
+        if (!at(p, PY_TOK_COLON)) return lower;
+    }
+    PyToken colon = advance(p);
+    PyExpr *s = lower ? expr_from(p, PY_EXPR_SLICE, lower) : expr_at(p, PY_EXPR_SLICE, &colon);
+    s->slice.lower = lower;
+    if (!at(p, PY_TOK_COLON) && !at(p, PY_TOK_COMMA) && !at(p, PY_TOK_RBRACKET))
+        s->slice.upper = parse_expression(p);
+    if (accept(p, PY_TOK_COLON) && !at(p, PY_TOK_COMMA) && !at(p, PY_TOK_RBRACKET))
+        s->slice.step = parse_expression(p);
+    s->end = p->prev_end;
+    return s;
+}
+
+/* slices: slice !',' | slice (',' slice)* [','] */
+static PyExpr *parse_slices(Parser *p, const PyToken *open) {
+    PyExpr *first = parse_slice(p);
+    if (!at(p, PY_TOK_COMMA)) {
+        expect_close(p, open, PY_TOK_RBRACKET, "after subscript");
+        return first;
+    }
+    int m = mark(p);
+    push(p, first);
+    while (accept(p, PY_TOK_COMMA) && !at(p, PY_TOK_RBRACKET)) push(p, parse_slice(p));
+    PyExpr *t = expr_from(p, PY_EXPR_TUPLE, first);
+    t->seq.elts = take_exprs(p, m);
+    expect_close(p, open, PY_TOK_RBRACKET, "after subscript");
+    return t;
+}
+
+/* primary: atom ('.' NAME | '(' [arguments] ')' | '[' slices ']')* */
+static PyExpr *parse_primary(Parser *p) {
+    PyExpr *e = parse_atom(p);
+    int height = p->height;
+    for (;; chain_step(p)) {
+        if (at(p, PY_TOK_DOT)) {
+            advance(p);
+            if (!at(p, PY_TOK_NAME)) error_expected(p, "attribute name", "after '.'");
+            PyToken name = advance(p);
+            PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
+            a->attr.value = e;
+            a->attr.attr = name.str;
+            a->attr.attr_loc = name.loc;
+            e = a;
+        } else if (at(p, PY_TOK_LPAREN)) {
+            PyToken open = advance(p);
+            PyExpr *c = expr_from(p, PY_EXPR_CALL, e);
+            c->call.func = e;
+            parse_arguments(p, &open, &c->call.args, &c->call.keywords, &c->call.nkeywords);
+            c->end = p->prev_end;
+            e = c;
+        } else if (at(p, PY_TOK_LBRACKET)) {
+            PyToken open = advance(p);
+            PyExpr *s = expr_from(p, PY_EXPR_SUBSCRIPT, e);
+            s->subscript.value = e;
+            s->subscript.index = parse_slices(p, &open);
+            s->end = p->prev_end;
+            e = s;
+        } else {
+            p->height = height;
+            return e;
+        }
+    }
+}
+
+/* power: ['await'] primary ['**' factor] */
+static PyExpr *parse_power(Parser *p) {
+    if (at(p, PY_TOK_KW_AWAIT)) error_at(p, tok(p), "'await' expressions are not supported by tritonc");
+    PyExpr *base = parse_primary(p);
+    if (!at(p, PY_TOK_DSTAR)) return base;
+    PyToken op = advance(p);
+    PyExpr *exp = parse_factor(p);
+    PyExpr *e = expr_from(p, PY_EXPR_BINARY, base);
+    e->binary.op = PY_BIN_POW;
+    e->binary.op_loc = op.loc;
+    e->binary.lhs = base;
+    e->binary.rhs = exp;
+    return e;
+}
+
+/* factor: ('+' | '-' | '~') factor | power */
+static PyExpr *parse_factor(Parser *p) {
+    PyTokKind k = kind(p);
+    if (k != PY_TOK_PLUS && k != PY_TOK_MINUS && k != PY_TOK_TILDE) return parse_power(p);
+    PyToken op = advance(p);
+    enter(p);
+    PyExpr *operand = parse_factor(p);
+    leave(p);
+    PyExpr *e = expr_at(p, PY_EXPR_UNARY, &op);
+    e->unary.op = k == PY_TOK_PLUS ? PY_UNARY_POS : k == PY_TOK_MINUS ? PY_UNARY_NEG : PY_UNARY_INVERT;
+    e->unary.operand = operand;
+    return e;
+}
+
+/* The binary operators from '|' to '*', loosest first; all left-associative:
+ *   bitwise_or:  bitwise_or '|' bitwise_xor | bitwise_xor
+ *   bitwise_xor: bitwise_xor '^' bitwise_and | bitwise_and
+ *   bitwise_and: bitwise_and '&' shift_expr | shift_expr
+ *   shift_expr:  shift_expr ('<<' | '>>') sum | sum
+ *   sum:         sum ('+' | '-') term | term
+ *   term:        term ('*' | '/' | '//' | '%' | '@') factor | factor */
+static int binop_prec(PyTokKind k, PyBinOp *op) {
+    switch (k) {
+    case PY_TOK_PIPE: *op = PY_BIN_BITOR; return 1;
+    case PY_TOK_CARET: *op = PY_BIN_BITXOR; return 2;
+    case PY_TOK_AMP: *op = PY_BIN_BITAND; return 3;
+    case PY_TOK_LSHIFT: *op = PY_BIN_LSHIFT; return 4;
+    case PY_TOK_RSHIFT: *op = PY_BIN_RSHIFT; return 4;
+    case PY_TOK_PLUS: *op = PY_BIN_ADD; return 5;
+    case PY_TOK_MINUS: *op = PY_BIN_SUB; return 5;
+    case PY_TOK_STAR: *op = PY_BIN_MUL; return 6;
+    case PY_TOK_SLASH: *op = PY_BIN_DIV; return 6;
+    case PY_TOK_DSLASH: *op = PY_BIN_FLOORDIV; return 6;
+    case PY_TOK_PERCENT: *op = PY_BIN_MOD; return 6;
+    case PY_TOK_AT: *op = PY_BIN_MATMUL; return 6;
+    default: return 0;
+    }
+}
+
+static PyExpr *parse_binary(Parser *p, int min_prec) {
+    PyExpr *lhs = parse_factor(p);
+    int height = p->height;
+    for (;; chain_step(p)) {
+        PyBinOp op;
+        int prec = binop_prec(kind(p), &op);
+        if (prec == 0 || prec < min_prec) {
+            p->height = height;
+            return lhs;
+        }
+        PyToken t = advance(p);
+        PyExpr *rhs = parse_binary(p, prec + 1);
+        PyExpr *e = expr_from(p, PY_EXPR_BINARY, lhs);
+        e->binary.op = op;
+        e->binary.op_loc = t.loc;
+        e->binary.lhs = lhs;
+        e->binary.rhs = rhs;
+        lhs = e;
+    }
+}
+
+static PyExpr *parse_bitwise_or(Parser *p) { return parse_binary(p, 1); }
+
+/* comparison: bitwise_or (compare_op bitwise_or)*
+ * compare_op: '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not' 'in' | 'is' | 'is' 'not' */
+static PyExpr *parse_comparison(Parser *p) {
+    PyExpr *first = parse_bitwise_or(p);
+    int m = mark(p);
+    for (;;) {
+        PyCmpOp op;
+        switch (kind(p)) {
+        case PY_TOK_EQ: op = PY_CMP_EQ; break;
+        case PY_TOK_NE: op = PY_CMP_NE; break;
+        case PY_TOK_LT: op = PY_CMP_LT; break;
+        case PY_TOK_LE: op = PY_CMP_LE; break;
+        case PY_TOK_GT: op = PY_CMP_GT; break;
+        case PY_TOK_GE: op = PY_CMP_GE; break;
+        case PY_TOK_KW_IN: op = PY_CMP_IN; break;
+        case PY_TOK_KW_IS: op = peek(p, 1)->kind == PY_TOK_KW_NOT ? PY_CMP_IS_NOT : PY_CMP_IS; break;
+        case PY_TOK_KW_NOT:
+            if (peek(p, 1)->kind != PY_TOK_KW_IN) goto done;
+            op = PY_CMP_NOT_IN;
+            break;
+        default: goto done;
+        }
+        advance(p);
+        if (op == PY_CMP_IS_NOT || op == PY_CMP_NOT_IN) advance(p);
+        push(p, (void *)(intptr_t)op);
+        push(p, parse_bitwise_or(p));
+    }
+done:
+    if (mark(p) == m) return first;
+    int n;
+    void **items = take(p, m, &n);
+    PyExpr *e = expr_from(p, PY_EXPR_COMPARE, first);
+    e->compare.first = first;
+    e->compare.n = n / 2;
+    e->compare.ops = ARENA_ARRAY(p->a, PyCmpOp, n / 2);
+    e->compare.rest = ARENA_ARRAY(p->a, PyExpr *, n / 2);
+    for (int i = 0; i < n / 2; i++) {
+        e->compare.ops[i] = (PyCmpOp)(intptr_t)items[2 * i];
+        e->compare.rest[i] = items[2 * i + 1];
+    }
+    return e;
+}
+
+/* inversion: 'not' inversion | comparison */
+static PyExpr *parse_inversion(Parser *p) {
+    if (!at(p, PY_TOK_KW_NOT)) return parse_comparison(p);
+    PyToken op = advance(p);
+    enter(p);
+    PyExpr *operand = parse_inversion(p);
+    leave(p);
+    PyExpr *e = expr_at(p, PY_EXPR_UNARY, &op);
+    e->unary.op = PY_UNARY_NOT;
+    e->unary.operand = operand;
+    return e;
+}
+
+/* conjunction: inversion ('and' inversion)*
+ * disjunction: conjunction ('or' conjunction)* */
+static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
+    PyTokKind k = op == PY_BOOL_OR ? PY_TOK_KW_OR : PY_TOK_KW_AND;
+    PyExpr *first = op == PY_BOOL_OR ? parse_boolop(p, PY_BOOL_AND) : parse_inversion(p);
+    if (!at(p, k)) return first;
+    int m = mark(p);
+    push(p, first);
+    while (accept(p, k)) push(p, op == PY_BOOL_OR ? parse_boolop(p, PY_BOOL_AND) : parse_inversion(p));
+    PyExpr *e = expr_from(p, PY_EXPR_BOOL, first);
+    e->boolop.op = op;
+    e->boolop.values = take_exprs(p, m);
+    return e;
+}
+static PyExpr *parse_disjunction(Parser *p) { return parse_boolop(p, PY_BOOL_OR); }
+
+/* lambdef: 'lambda' [lambda_params] ':' expression */
+static PyExpr *parse_lambda(Parser *p) {
+    PyToken kw = advance(p);
+    PyExpr *e = expr_at(p, PY_EXPR_LAMBDA, &kw);
+    e->lambda.params = parse_params(p, PY_TOK_COLON, false);
+    expect(p, PY_TOK_COLON, "after lambda parameters");
+    e->lambda.body = parse_expression(p);
+    e->end = p->prev_end;
+    return e;
+}
+
+/* expression: disjunction ['if' disjunction 'else' expression] | lambdef */
+static PyExpr *parse_expression(Parser *p) {
+    enter(p);
+    PyExpr *e;
+    if (at(p, PY_TOK_KW_LAMBDA)) {
+        e = parse_lambda(p);
+    } else {
+        e = parse_disjunction(p);
+        if (accept(p, PY_TOK_KW_IF)) {
+            PyExpr *cond = parse_disjunction(p);
+            expect(p, PY_TOK_KW_ELSE, "in conditional expression");
+            PyExpr *orelse = parse_expression(p);
+            PyExpr *c = expr_from(p, PY_EXPR_IFEXP, e);
+            c->ifexp.cond = cond;
+            c->ifexp.then = e;
+            c->ifexp.orelse = orelse;
+            e = c;
+        }
+    }
+    leave(p);
+    return e;
+}
+
+/* named_expression: NAME ':=' expression | expression */
+static PyExpr *parse_named_expression(Parser *p) {
+    if (at(p, PY_TOK_NAME) && peek(p, 1)->kind == PY_TOK_WALRUS) {
+        PyToken name = advance(p);
+        advance(p);
+        PyExpr *target = expr_at(p, PY_EXPR_NAME, &name);
+        target->name = name.str;
+        target->end = name.off + name.len;
+        PyExpr *value = parse_expression(p);
+        PyExpr *e = expr_at(p, PY_EXPR_NAMED, &name);
+        e->named.target = target;
+        e->named.value = value;
+        return e;
+    }
+    return parse_expression(p);
+}
+
+/* star_expressions: star_expression (',' star_expression)* [',']
+ * star_expression: '*' bitwise_or | expression */
+static PyExpr *parse_star_expressions(Parser *p) {
+    PyExpr *first;
+    if (at(p, PY_TOK_STAR)) {
+        PyToken star = advance(p);
+        PyExpr *v = parse_bitwise_or(p);
+        first = expr_at(p, PY_EXPR_STARRED, &star);
+        first->value = v;
+    } else {
+        first = parse_expression(p);
+    }
+    if (!at(p, PY_TOK_COMMA)) return first;
+    int m = mark(p);
+    push(p, first);
+    while (accept(p, PY_TOK_COMMA) && starts_expr(kind(p))) {
+        if (at(p, PY_TOK_STAR)) {
+            PyToken star = advance(p);
+            PyExpr *v = parse_bitwise_or(p);
+            PyExpr *s = expr_at(p, PY_EXPR_STARRED, &star);
+            s->value = v;
+            push(p, s);
+        } else {
+            push(p, parse_expression(p));
+        }
+    }
+    PyExpr *t = expr_from(p, PY_EXPR_TUPLE, first);
+    t->seq.elts = take_exprs(p, m);
+    return t;
+}
+
+/* ---- parameters ------------------------------------------------------------------ */
+
+/*
+ * parameters: param (',' param)* [',']      (up to `end`: ')' or lambda's ':')
+ * param: NAME [':' expression] ['=' expression]
+ *      | '*' [NAME [':' expression]] | '**' NAME [':' expression] | '/'
+ * Annotations only in a def (annotations == true).
+ */
+static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations) {
+    int m = mark(p);
+    bool seen_star = false, seen_default = false, bare_star = false, seen_kwargs = false;
+    bool seen_slash = false;
+    const PyToken *star_tok = NULL;
+    PyToken star_copy;
+    while (!at(p, end)) {
+        if (seen_kwargs) error_at(p, tok(p), "parameters cannot follow a var-keyword parameter ('**')");
+        PyParamKind k = seen_star ? PY_PARAM_KWONLY : PY_PARAM_NORMAL;
+        if (at(p, PY_TOK_SLASH)) {
+            PyToken s = advance(p);
+            if (seen_slash) error_at(p, &s, "'/' may appear only once");
+            if (seen_star) error_at(p, &s, "'/' must come before '*'");
+            if (mark(p) == m) error_at(p, &s, "at least one parameter must precede '/'");
+            for (int i = m; i < p->stack.len; i++) ((PyParam *)p->stack.data[i])->kind = PY_PARAM_POSONLY;
+            seen_slash = true;
+            if (!accept(p, PY_TOK_COMMA)) break;
+            continue;
+        }
+        if (at(p, PY_TOK_STAR)) {
+            star_copy = advance(p);
+            star_tok = &star_copy;
+            if (seen_star) error_at(p, star_tok, "'*' may appear only once in a parameter list");
+            seen_star = true;
+            if (!at(p, PY_TOK_NAME)) {
+                bare_star = true;
+                if (!accept(p, PY_TOK_COMMA)) break;
+                continue;
+            }
+            k = PY_PARAM_VARARGS;
+        } else if (at(p, PY_TOK_DSTAR)) {
+            advance(p);
+            k = PY_PARAM_KWARGS;
+            seen_kwargs = true;
+        }
+        if (!at(p, PY_TOK_NAME)) error_expected(p, "parameter name", NULL);
+        PyToken name = advance(p);
+        PyParam *prm = ARENA_NEW(p->a, PyParam);
+        prm->name = name.str;
+        prm->loc = name.loc;
+        prm->kind = k;
+        if (annotations && accept(p, PY_TOK_COLON)) prm->annotation = parse_expression(p);
+        if (accept(p, PY_TOK_ASSIGN)) {
+            if (k == PY_PARAM_VARARGS || k == PY_PARAM_KWARGS)
+                error_at(p, &name, "var-%s parameter cannot have a default value",
+                         k == PY_PARAM_VARARGS ? "positional" : "keyword");
+            prm->default_value = parse_expression(p);
+            if (k != PY_PARAM_KWONLY) seen_default = true;
+        } else if (seen_default && (k == PY_PARAM_NORMAL)) {
+            error_at(p, &name, "parameter without a default follows parameter with a default");
+        }
+        if (k == PY_PARAM_VARARGS || k == PY_PARAM_KWONLY) bare_star = false;
+        for (int i = m; i < p->stack.len && i < m + 256; i++)
+            if (((PyParam *)p->stack.data[i])->name == prm->name)
+                error_at(p, &name, "duplicate parameter '%s' in function definition", prm->name);
+        push(p, prm);
+        if (!accept(p, PY_TOK_COMMA)) break;
+    }
+    if (bare_star) error_at(p, star_tok, "named parameters must follow bare '*'");
+    int n;
+    void **items = take(p, m, &n);
+    PyParamList l = {n ? ARENA_ARRAY(p->a, PyParam, n) : NULL, n};
+    for (int i = 0; i < n; i++) l.items[i] = *(PyParam *)items[i];
+    return l;
+}
+
+/* ---- statements --------------------------------------------------------------------- */
+
+static void parse_statement(Parser *p);
+static void parse_simple_stmts(Parser *p);
+static void parse_guarded_statement(Parser *p);
+
+/* Skips what is left of a bad statement: to the end of its line and over
+ * the indented block that follows it (the body of a broken header), or over
+ * a whole unexpected indented block. */
+static void recover(Parser *p) {
+    int depth = 0;
+    for (;;) {
+        switch (kind(p)) {
+        case PY_TOK_EOF: return;
+        case PY_TOK_INDENT: depth++; break;
+        case PY_TOK_DEDENT:
+            if (depth == 0) return;
+            advance(p);
+            if (--depth == 0) return;
+            continue;
+        case PY_TOK_NEWLINE:
+            advance(p);
+            if (depth == 0 && !at(p, PY_TOK_INDENT)) return;
+            continue;
+        default: break;
+        }
+        advance(p);
+    }
+}
+
+/* block: NEWLINE INDENT statement+ DEDENT | simple_stmts
+ * `what` names the header for "expected an indented block after ...". */
+static PyBlock parse_block(Parser *p, const char *what, int header_line) {
+    int m = mark(p);
+    if (!at(p, PY_TOK_NEWLINE)) {
+        parse_simple_stmts(p); /* a body on the header's line */
+        return take_block(p, m);
+    }
+    advance(p);
+    if (!at(p, PY_TOK_INDENT)) {
+        const PyToken *t = tok(p);
+        if (reportable(p, t))
+            diag_report(p->de, DIAG_ERROR, t->loc, t->len ? (int)t->len : 1,
+                        "expected an indented block after %s on line %d", what, header_line);
+        return take_block(p, m);
+    }
+    advance(p);
+    while (!at(p, PY_TOK_DEDENT) && !at(p, PY_TOK_EOF) && !diag_full(p->de))
+        parse_guarded_statement(p);
+    accept(p, PY_TOK_DEDENT);
+    return take_block(p, m);
+}
+
+/* ':' block, for a compound statement's clause. */
+static PyBlock parse_suite(Parser *p, const PyToken *header, const char *colon_ctx, const char *what) {
+    expect(p, PY_TOK_COLON, colon_ctx);
+    return parse_block(p, what, header->loc.line);
+}
+
+static const char *expr_description(const PyExpr *e) {
+    switch (e->kind) {
+    case PY_EXPR_CALL: return "function call";
+    case PY_EXPR_INT: case PY_EXPR_FLOAT: case PY_EXPR_IMAG: case PY_EXPR_STR: return "literal";
+    case PY_EXPR_NONE: return "None";
+    case PY_EXPR_TRUE: return "True";
+    case PY_EXPR_FALSE: return "False";
+    case PY_EXPR_ELLIPSIS: return "ellipsis";
+    case PY_EXPR_COMPARE: return "comparison";
+    case PY_EXPR_IFEXP: return "conditional expression";
+    case PY_EXPR_LAMBDA: return "lambda";
+    case PY_EXPR_DICT: return "dict literal";
+    case PY_EXPR_SET: return "set display";
+    case PY_EXPR_LISTCOMP: return "list comprehension";
+    case PY_EXPR_SETCOMP: return "set comprehension";
+    case PY_EXPR_DICTCOMP: return "dict comprehension";
+    case PY_EXPR_GENEXP: return "generator expression";
+    case PY_EXPR_YIELD: case PY_EXPR_YIELD_FROM: return "yield expression";
+    case PY_EXPR_NAMED: return "named expression";
+    case PY_EXPR_BOOL: case PY_EXPR_BINARY: case PY_EXPR_UNARY: return "expression";
+    default: return "expression";
+    }
+}
+
+/* Checks that e can be assigned to (verb "assign to") or deleted. */
+static void check_target(Parser *p, const PyExpr *e, const char *verb, bool allow_star) {
+    switch (e->kind) {
+    case PY_EXPR_NAME: case PY_EXPR_ATTR: case PY_EXPR_SUBSCRIPT: return;
+    case PY_EXPR_TUPLE: case PY_EXPR_LIST:
+        for (int i = 0; i < e->seq.elts.len; i++) check_target(p, e->seq.elts.items[i], verb, allow_star);
+        return;
+    case PY_EXPR_STARRED:
+        if (!allow_star) error_expr(p, e, "cannot %s starred expression", verb);
+        check_target(p, e->value, verb, false);
+        return;
+    default: error_expr(p, e, "cannot %s %s", verb, expr_description(e));
+    }
+}
+
+/* dotted_name: NAME ('.' NAME)* */
+static const char *parse_dotted_name(Parser *p, const char *context) {
+    if (!at(p, PY_TOK_NAME)) error_expected(p, "module name", context);
+    StrBuf *sb = &p->sb;
+    sb->len = 0;
+    PyToken t = advance(p);
+    sb_puts(sb, t.str);
+    while (at(p, PY_TOK_DOT)) {
+        advance(p);
+        if (!at(p, PY_TOK_NAME)) error_expected(p, "name", "after '.' in module name");
+        t = advance(p);
+        sb_putc(sb, '.');
+        sb_puts(sb, t.str);
+    }
+    return intern_n(p->in, sb->data, sb->len);
+}
+
+static void take_aliases(Parser *p, int m, PyStmt *s) {
+    int n;
+    void **items = take(p, m, &n);
+    s->import.names = ARENA_ARRAY(p->a, PyAlias, n);
+    s->import.len = n;
+    for (int i = 0; i < n; i++) s->import.names[i] = *(PyAlias *)items[i];
+}
+
+/* import_name: 'import' dotted_name ['as' NAME] (',' dotted_name ['as' NAME])* */
+static PyStmt *parse_import(Parser *p) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_IMPORT, &kw);
+    int m = mark(p);
+    do {
+        PyAlias *a = ARENA_NEW(p->a, PyAlias);
+        a->loc = tok(p)->loc;
+        a->name = parse_dotted_name(p, "after 'import'");
+        if (accept(p, PY_TOK_KW_AS)) a->asname = expect(p, PY_TOK_NAME, "after 'as'").str;
+        push(p, a);
+    } while (accept(p, PY_TOK_COMMA));
+    take_aliases(p, m, s);
+    return s;
+}
+
+/* import_from: 'from' ('.' | '...')* dotted_name 'import' import_from_targets
+ *            | 'from' ('.' | '...')+ 'import' import_from_targets
+ * import_from_targets: '(' names [','] ')' | names | '*'
+ * names: NAME ['as' NAME] (',' NAME ['as' NAME])* */
+static PyStmt *parse_from_import(Parser *p) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_IMPORT_FROM, &kw);
+    for (;;) {
+        if (accept(p, PY_TOK_DOT)) s->import.level++;
+        else if (accept(p, PY_TOK_ELLIPSIS)) s->import.level += 3;
+        else break;
+    }
+    if (s->import.level == 0 || at(p, PY_TOK_NAME)) s->import.module = parse_dotted_name(p, "after 'from'");
+    expect(p, PY_TOK_KW_IMPORT, "after module name");
+    int m = mark(p);
+    if (at(p, PY_TOK_STAR)) {
+        PyToken star = advance(p);
+        PyAlias *a = ARENA_NEW(p->a, PyAlias);
+        a->name = intern(p->in, "*");
+        a->loc = star.loc;
+        push(p, a);
+    } else {
+        PyToken open;
+        bool paren = at(p, PY_TOK_LPAREN);
+        if (paren) open = advance(p);
+        do {
+            if (paren && at(p, PY_TOK_RPAREN)) break;
+            if (!at(p, PY_TOK_NAME)) error_expected(p, "name", "to import");
+            PyToken name = advance(p);
+            PyAlias *a = ARENA_NEW(p->a, PyAlias);
+            a->name = name.str;
+            a->loc = name.loc;
+            if (accept(p, PY_TOK_KW_AS)) a->asname = expect(p, PY_TOK_NAME, "after 'as'").str;
+            push(p, a);
+        } while (accept(p, PY_TOK_COMMA));
+        if (paren) expect_close(p, &open, PY_TOK_RPAREN, "after imported names");
+    }
+    take_aliases(p, m, s);
+    return s;
+}
+
+/* global_stmt: 'global' NAME (',' NAME)*    nonlocal_stmt: 'nonlocal' NAME (',' NAME)* */
+static PyStmt *parse_names_stmt(Parser *p, PyStmtKind k) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, k, &kw);
+    int m = mark(p);
+    do {
+        if (!at(p, PY_TOK_NAME)) error_expected(p, "name", k == PY_STMT_GLOBAL ? "after 'global'" : "after 'nonlocal'");
+        push(p, (void *)advance(p).str);
+    } while (accept(p, PY_TOK_COMMA));
+    s->names.names = (const char **)take(p, m, &s->names.len);
+    return s;
+}
+
+/* expr_stmt: star_expressions ':' expression ['=' (yield_expr | star_expressions)]
+ *          | star_expressions augassign (yield_expr | star_expressions)
+ *          | (star_expressions '=')* (yield_expr | star_expressions) */
+static PyStmt *parse_expr_stmt(Parser *p) {
+    PyToken first = *tok(p);
+    PyExpr *e = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
+    PyTokKind k = kind(p);
+    if (k == PY_TOK_COLON) {
+        advance(p);
+        if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
+            error_expr(p, e, "only a single target (not %s) can be annotated",
+                       e->kind == PY_EXPR_TUPLE ? "a tuple" : e->kind == PY_EXPR_LIST ? "a list" : expr_description(e));
+        PyStmt *s = new_stmt(p, PY_STMT_ANNASSIGN, &first);
+        s->ann.target = e;
+        s->ann.annotation = parse_expression(p);
+        if (accept(p, PY_TOK_ASSIGN))
+            s->ann.value = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
+        return s;
+    }
+    if (k >= PY_TOK_PLUS_ASSIGN && k <= PY_TOK_AMP_ASSIGN) {
+        if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
+            error_expr(p, e, "'%s' is an illegal target for augmented assignment", expr_description(e));
+        advance(p);
+        PyStmt *s = new_stmt(p, PY_STMT_AUGASSIGN, &first);
+        s->aug.target = e;
+        s->aug.op = (PyBinOp)(k - PY_TOK_PLUS_ASSIGN);
+        s->aug.value = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
+        return s;
+    }
+    if (k == PY_TOK_ASSIGN) {
+        int m = mark(p);
+        push(p, e);
+        while (accept(p, PY_TOK_ASSIGN))
+            push(p, at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p));
+        PyStmt *s = new_stmt(p, PY_STMT_ASSIGN, &first);
+        s->assign.value = vec_pop(&p->stack);
+        s->assign.targets = take_exprs(p, m);
+        for (int i = 0; i < s->assign.targets.len; i++)
+            check_target(p, s->assign.targets.items[i], "assign to", true);
+        return s;
+    }
+    PyStmt *s = new_stmt(p, PY_STMT_EXPR, &first);
+    s->expr.value = e;
+    return s;
+}
+
+/*
+ * simple_stmt: assignment | star_expressions | 'return' [star_expressions]
+ *            | import_name | import_from | 'raise' [expression ['from' expression]]
+ *            | 'pass' | 'del' del_targets | yield_expr | 'assert' expression [',' expression]
+ *            | 'break' | 'continue' | 'global' NAME (',' NAME)* | 'nonlocal' NAME (',' NAME)*
+ */
+static PyStmt *parse_simple_stmt(Parser *p) {
+    PyToken t = *tok(p);
+    PyStmt *s;
+    switch (t.kind) {
+    case PY_TOK_KW_PASS: advance(p); s = new_stmt(p, PY_STMT_PASS, &t); break;
+    case PY_TOK_KW_BREAK: advance(p); s = new_stmt(p, PY_STMT_BREAK, &t); break;
+    case PY_TOK_KW_CONTINUE: advance(p); s = new_stmt(p, PY_STMT_CONTINUE, &t); break;
+    case PY_TOK_KW_RETURN:
+        advance(p);
+        s = new_stmt(p, PY_STMT_RETURN, &t);
+        if (starts_expr(kind(p))) s->expr.value = parse_star_expressions(p);
+        break;
+    case PY_TOK_KW_IMPORT: s = parse_import(p); break;
+    case PY_TOK_KW_FROM: s = parse_from_import(p); break;
+    case PY_TOK_KW_GLOBAL: s = parse_names_stmt(p, PY_STMT_GLOBAL); break;
+    case PY_TOK_KW_NONLOCAL: s = parse_names_stmt(p, PY_STMT_NONLOCAL); break;
+    case PY_TOK_KW_RAISE:
+        advance(p);
+        s = new_stmt(p, PY_STMT_RAISE, &t);
+        if (starts_expr(kind(p))) {
+            s->raise.exc = parse_expression(p);
+            if (accept(p, PY_TOK_KW_FROM)) s->raise.cause = parse_expression(p);
+        }
+        break;
+    case PY_TOK_KW_ASSERT:
+        advance(p);
+        s = new_stmt(p, PY_STMT_ASSERT, &t);
+        s->assertion.test = parse_expression(p);
+        if (accept(p, PY_TOK_COMMA)) s->assertion.msg = parse_expression(p);
+        break;
+    case PY_TOK_KW_DEL: {
+        advance(p);
+        s = new_stmt(p, PY_STMT_DEL, &t);
+        int m = mark(p);
+        do {
+            PyExpr *e = parse_bitwise_or(p);
+            check_target(p, e, "delete", false);
+            push(p, e);
+        } while (accept(p, PY_TOK_COMMA) && starts_expr(kind(p)));
+        s->del.targets = take_exprs(p, m);
+        break;
+    }
+    default: s = parse_expr_stmt(p); break;
+    }
+    return finish_stmt(p, s);
+}
+
+/* simple_stmts: simple_stmt (';' simple_stmt)* [';'] NEWLINE */
+static void parse_simple_stmts(Parser *p) {
+    for (;;) {
+        push(p, parse_simple_stmt(p));
+        if (!accept(p, PY_TOK_SEMI) || at(p, PY_TOK_NEWLINE)) break;
+    }
+    if (!accept(p, PY_TOK_NEWLINE)) error_expected(p, "end of line", "after statement");
+}
+
+/* decorators: ('@' named_expression NEWLINE)+ */
+static PyExprList parse_decorators(Parser *p) {
+    int m = mark(p);
+    while (at(p, PY_TOK_AT)) {
+        advance(p);
+        push(p, parse_named_expression(p));
+        if (!accept(p, PY_TOK_NEWLINE)) error_expected(p, "end of line", "after decorator");
+    }
+    return take_exprs(p, m);
+}
+
+/* function_def: [decorators] 'def' NAME '(' [parameters] ')' ['->' expression] ':' block */
+static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_start) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_DEF, &kw);
+    PyFunc *f = ARENA_NEW(p->a, PyFunc);
+    s->func = f;
+    f->loc = kw.loc;
+    f->decorators = decorators;
+    f->src_start = kw.off;
+    f->decorated_start = decorators.len ? decorated_start : kw.off;
+    if (!at(p, PY_TOK_NAME)) error_expected(p, "function name", "after 'def'");
+    PyToken name = advance(p);
+    f->name = name.str;
+    f->name_loc = name.loc;
+    PyToken open = expect(p, PY_TOK_LPAREN, "after function name");
+    f->params = parse_params(p, PY_TOK_RPAREN, true);
+    expect_close(p, &open, PY_TOK_RPAREN, "after parameters");
+    if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
+    f->body = parse_suite(p, &kw, "after function signature", "function definition");
+    f->src_end = p->prev_end > f->src_start ? p->prev_end : f->src_start;
+    if (f->body.len && f->body.items[0]->kind == PY_STMT_EXPR) {
+        PyExpr *d = f->body.items[0]->expr.value;
+        if (d->kind == PY_EXPR_STR && !(d->str.flags & (PY_STR_FSTRING | PY_STR_BYTES)))
+            f->docstring = d->str.data;
+    }
+    s->off = f->decorated_start;
+    return s;
+}
+
+/* class_def: [decorators] 'class' NAME ['(' [arguments] ')'] ':' block */
+static PyStmt *parse_class(Parser *p, PyExprList decorators) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_CLASS, &kw);
+    PyClass *c = ARENA_NEW(p->a, PyClass);
+    s->cls = c;
+    c->loc = kw.loc;
+    c->decorators = decorators;
+    if (!at(p, PY_TOK_NAME)) error_expected(p, "class name", "after 'class'");
+    c->name = advance(p).str;
+    if (at(p, PY_TOK_LPAREN)) {
+        PyToken open = advance(p);
+        parse_arguments(p, &open, &c->bases, &c->keywords, &c->nkeywords);
+    }
+    c->body = parse_suite(p, &kw, "after class header", "class definition");
+    return s;
+}
+
+/* if_stmt: 'if' named_expression ':' block ('elif' named_expression ':' block)*
+ *          ['else' ':' block] */
+static PyStmt *parse_if(Parser *p) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_IF, &kw), *last = s;
+    s->cond.test = parse_named_expression(p);
+    s->cond.body = parse_suite(p, &kw, "after 'if' condition", "'if' statement");
+    while (at(p, PY_TOK_KW_ELIF)) {
+        PyToken ekw = advance(p);
+        PyStmt *e = new_stmt(p, PY_STMT_IF, &ekw);
+        e->cond.test = parse_named_expression(p);
+        e->cond.body = parse_suite(p, &ekw, "after 'elif' condition", "'elif' statement");
+        last->cond.orelse.items = ARENA_ARRAY(p->a, PyStmt *, 1);
+        last->cond.orelse.items[0] = e;
+        last->cond.orelse.len = 1;
+        last = e;
+    }
+    if (at(p, PY_TOK_KW_ELSE)) {
+        PyToken ekw = advance(p);
+        last->cond.orelse = parse_suite(p, &ekw, "after 'else'", "'else' clause");
+    }
+    /* every link of an elif chain ends where the chain ends */
+    for (PyStmt *q = s;; q = q->cond.orelse.items[0]) {
+        finish_stmt(p, q);
+        if (q == last) break;
+    }
+    return s;
+}
+
+/* while_stmt: 'while' named_expression ':' block ['else' ':' block] */
+static PyStmt *parse_while(Parser *p) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_WHILE, &kw);
+    s->cond.test = parse_named_expression(p);
+    s->cond.body = parse_suite(p, &kw, "after 'while' condition", "'while' statement");
+    if (at(p, PY_TOK_KW_ELSE)) {
+        PyToken ekw = advance(p);
+        s->cond.orelse = parse_suite(p, &ekw, "after 'else'", "'else' clause");
+    }
+    return s;
+}
+
+/* for_stmt: 'for' star_targets 'in' star_expressions ':' block ['else' ':' block] */
+static PyStmt *parse_for(Parser *p) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_FOR, &kw);
+    s->loop.target = parse_star_targets(p);
+    check_target(p, s->loop.target, "assign to", true);
+    expect(p, PY_TOK_KW_IN, "after 'for' loop variable");
+    s->loop.iter = parse_star_expressions(p);
+    s->loop.body = parse_suite(p, &kw, "after 'for' loop header", "'for' statement");
+    if (at(p, PY_TOK_KW_ELSE)) {
+        PyToken ekw = advance(p);
+        s->loop.orelse = parse_suite(p, &ekw, "after 'else'", "'else' clause");
+    }
+    return s;
+}
+
+/* with_stmt: 'with' with_item (',' with_item)* ':' block
+ * with_item: expression ['as' star_target] */
+static PyStmt *parse_with(Parser *p) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_WITH, &kw);
+    int m = mark(p);
+    do {
+        PyWithItem *w = ARENA_NEW(p->a, PyWithItem);
+        w->context = parse_expression(p);
+        if (accept(p, PY_TOK_KW_AS)) {
+            w->vars = parse_star_target(p);
+            check_target(p, w->vars, "assign to", false);
+        }
+        push(p, w);
+    } while (accept(p, PY_TOK_COMMA));
+    int n;
+    void **items = take(p, m, &n);
+    s->with.items = ARENA_ARRAY(p->a, PyWithItem, n);
+    s->with.len = n;
+    for (int i = 0; i < n; i++) s->with.items[i] = *(PyWithItem *)items[i];
+    s->with.body = parse_suite(p, &kw, "after 'with' items", "'with' statement");
+    return s;
+}
+
+/* try_stmt: 'try' ':' block finally_block
+ *         | 'try' ':' block except_block+ [else_block] [finally_block]
+ * except_block: 'except' [expression ['as' NAME]] ':' block
+ * finally_block: 'finally' ':' block */
+static PyStmt *parse_try(Parser *p) {
+    PyToken kw = advance(p);
+    PyStmt *s = new_stmt(p, PY_STMT_TRY, &kw);
+    s->try.body = parse_suite(p, &kw, "after 'try'", "'try' statement");
+    int m = mark(p);
+    while (at(p, PY_TOK_KW_EXCEPT)) {
+        PyToken ekw = advance(p);
+        if (at(p, PY_TOK_STAR)) error_at(p, tok(p), "'except*' is not supported by tritonc");
+        PyHandler *h = ARENA_NEW(p->a, PyHandler);
+        h->loc = ekw.loc;
+        if (!at(p, PY_TOK_COLON)) {
+            h->type = parse_expression(p);
+            if (at(p, PY_TOK_COMMA))
+                error_at(p, tok(p), "multiple exception types must be parenthesized");
+            if (accept(p, PY_TOK_KW_AS)) h->name = expect(p, PY_TOK_NAME, "after 'as'").str;
+        }
+        h->body = parse_suite(p, &ekw, "after 'except' clause", "'except' clause");
+        push(p, h);
+    }
+    int n;
+    void **items = take(p, m, &n);
+    s->try.handlers = ARENA_ARRAY(p->a, PyHandler, n);
+    s->try.nhandlers = n;
+    for (int i = 0; i < n; i++) s->try.handlers[i] = *(PyHandler *)items[i];
+    if (n && at(p, PY_TOK_KW_ELSE)) {
+        PyToken ekw = advance(p);
+        s->try.orelse = parse_suite(p, &ekw, "after 'else'", "'else' clause");
+    }
+    if (at(p, PY_TOK_KW_FINALLY)) {
+        PyToken fkw = advance(p);
+        s->try.finalbody = parse_suite(p, &fkw, "after 'finally'", "'finally' clause");
+    } else if (n == 0) {
+        error_expected(p, "'except' or 'finally' block", NULL);
+    }
+    return s;
+}
+
+/* statement: compound_stmt | simple_stmts
+ * compound_stmt: function_def | if_stmt | class_def | with_stmt | for_stmt
+ *              | try_stmt | while_stmt
+ * Pushes the statements it parsed (a line may hold several). */
+static void parse_statement(Parser *p) {
+    PyStmt *s;
+    switch (kind(p)) {
+    case PY_TOK_KW_DEF: s = parse_def(p, (PyExprList){0}, 0); break;
+    case PY_TOK_KW_CLASS: s = parse_class(p, (PyExprList){0}); break;
+    case PY_TOK_KW_IF: s = parse_if(p); break;
+    case PY_TOK_KW_WHILE: s = parse_while(p); break;
+    case PY_TOK_KW_FOR: s = parse_for(p); break;
+    case PY_TOK_KW_WITH: s = parse_with(p); break;
+    case PY_TOK_KW_TRY: s = parse_try(p); break;
+    case PY_TOK_AT: {
+        size_t start = tok(p)->off;
+        PyExprList decorators = parse_decorators(p);
+        if (at(p, PY_TOK_KW_DEF)) s = parse_def(p, decorators, start);
+        else if (at(p, PY_TOK_KW_CLASS)) s = parse_class(p, decorators);
+        else if (at(p, PY_TOK_KW_ASYNC)) error_at(p, tok(p), "'async' functions are not supported by tritonc");
+        else error_expected(p, "'def' or 'class'", "after decorator");
+        break;
+    }
+    case PY_TOK_KW_ASYNC: error_at(p, tok(p), "'async' functions and statements are not supported by tritonc");
+    case PY_TOK_KW_ELSE:
+    case PY_TOK_KW_ELIF:
+    case PY_TOK_KW_EXCEPT:
+    case PY_TOK_KW_FINALLY:
+        error_at(p, tok(p), "'%s' without a matching '%s'", py_tok_spelling(kind(p)),
+                 at(p, PY_TOK_KW_EXCEPT) || at(p, PY_TOK_KW_FINALLY) ? "try" : "if");
+    case PY_TOK_INDENT: error_at(p, tok(p), "unexpected indent");
+    case PY_TOK_NEWLINE: advance(p); return;
+    default: parse_simple_stmts(p); return;
+    }
+    push(p, finish_stmt(p, s));
+}
+
+/* Parses one statement; on a syntax error, drops it and skips past it. */
+static void parse_guarded_statement(Parser *p) {
+    jmp_buf jb, *outer = p->jb;
+    int m = mark(p), depth = p->depth, height = p->height;
+    p->jb = &jb;
+    if (setjmp(jb) == 0) {
+        parse_statement(p);
+    } else {
+        p->stack.len = m;
+        p->depth = depth;
+        p->height = height;
+        recover(p);
+    }
+    p->jb = outer;
+}
+
+/* file: statement* ENDMARKER */
+PyModule *py_parse(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
+                   size_t len) {
+    if (!filename) filename = "<string>";
+    if (!src) src = "", len = 0;
+    filename = intern(in, filename);
+    diag_add_source(de, filename, src, len);
+    Parser p = {0};
+    p.a = a;
+    p.in = in;
+    p.de = de;
+    p.file = filename;
+    p.src = src;
+    p.len = len;
+    py_lexer_init(&p.lx, a, in, de, filename, src, len);
+    PyModule *m = ARENA_NEW(a, PyModule);
+    m->filename = filename;
+    m->src = src;
+    m->len = len;
+    while (!at(&p, PY_TOK_EOF) && !diag_full(de)) {
+        if (at(&p, PY_TOK_DEDENT)) { /* only after an error: be quiet */
+            advance(&p);
+            continue;
+        }
+        parse_guarded_statement(&p);
+    }
+    m->body = take_block(&p, 0);
+    vec_free(&p.stack);
+    sb_free(&p.sb);
+    py_lexer_free(&p.lx);
+    return m;
+}
