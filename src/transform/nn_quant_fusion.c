@@ -23,7 +23,9 @@
  * quantization-aware forward pass), so dropping the rounding would change
  * the model. The fused op's backward is the straight-through estimator.
  *
- * One walk over every op; each rewrite is local. Counts go to the stats
+ * One walk collects the candidates; rewrite 2 runs first, so that in
+ * dequantize(quantize_ternary(dequantize(quantize_ternary(x)))) the inner
+ * round trip disappears before the outer pair is fused. Each rewrite is local. Counts go to the stats
  * given by the .tri pipeline (torch/compile.c) and to pc->changes.
  */
 #include "dialect/nn.h"
@@ -68,8 +70,24 @@ bool nn_quant_fusion_run(Op *module, PassContext *pc, NnFusionStats *stats) {
     Fusion f = {.c = pc->ctx};
     op_walk(module, collect, &f, false);
     int fused = 0, requant = 0;
+    for (int i = 0; i < f.requants.len; i++) {
+        Op *q = f.requants.data[i];
+        const char *scheme = op_attr_str(q, "scheme");
+        if (nn_scheme_lookup(scheme) != NN_Q_TERNARY || q->noperands != 2) continue;
+        Op *dq = op_operand(q, 0)->def;
+        if (!dq || dq->kind != NN_DEQUANTIZE) continue;
+        Value *orig = op_operand(dq, 0);
+        if (orig->type != q->results[0].type || !ternary_scale_is_sane(orig) ||
+            !threshold_below_one(op_operand(q, 1)))
+            continue;
+        value_replace_all_uses(&q->results[0], orig);
+        op_erase(q);
+        if (!value_has_uses(&dq->results[0])) op_erase(dq);
+        requant++;
+    }
     for (int i = 0; i < f.dequants.len; i++) {
         Op *dq = f.dequants.data[i];
+        if (!dq->parent) continue; /* erased by the first rewrite */
         Op *q = op_operand(dq, 0)->def;
         if (!q || q->kind != NN_QUANTIZE) continue;
         Value *ops[2];
@@ -83,22 +101,6 @@ bool nn_quant_fusion_run(Op *module, PassContext *pc, NnFusionStats *stats) {
         op_erase(dq);
         if (!value_has_uses(&q->results[0])) op_erase(q);
         fused++;
-    }
-    for (int i = 0; i < f.requants.len; i++) {
-        Op *q = f.requants.data[i];
-        if (!q->parent) continue; /* erased above */
-        const char *scheme = op_attr_str(q, "scheme");
-        if (nn_scheme_lookup(scheme) != NN_Q_TERNARY || q->noperands != 2) continue;
-        Op *dq = op_operand(q, 0)->def;
-        if (!dq || dq->kind != NN_DEQUANTIZE) continue;
-        Value *orig = op_operand(dq, 0);
-        if (orig->type != q->results[0].type || !ternary_scale_is_sane(orig) ||
-            !threshold_below_one(op_operand(q, 1)))
-            continue;
-        value_replace_all_uses(&q->results[0], orig);
-        op_erase(q);
-        if (!value_has_uses(&dq->results[0])) op_erase(dq);
-        requant++;
     }
     vec_free(&f.dequants);
     vec_free(&f.requants);

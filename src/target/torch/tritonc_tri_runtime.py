@@ -196,7 +196,8 @@ def quantize_per_channel(x, axis=0):
     """Affine int8 with one scale and zero point per index along axis."""
     x = x.detach().float()
     axis = axis + x.dim() if axis < 0 else axis
-    rows = x.movedim(axis, 0).reshape(x.shape[axis], -1)
+    channels = x.shape[axis]
+    rows = x.movedim(axis, 0).reshape(channels, x.numel() // channels if channels else 0)
     lo, hi = _range_with_zero(rows, dim=1)
     s, zp = _affine(x, lo, hi, -128, 127)
     view = [1] * x.dim()
