@@ -47,6 +47,8 @@ VERIFIER(verify_trans)
 VERIFIER(verify_join)
 VERIFIER(verify_split)
 VERIFIER(verify_addptr)
+VERIFIER(verify_make_tensor_ptr)
+VERIFIER(verify_advance)
 VERIFIER(verify_load)
 VERIFIER(verify_store)
 VERIFIER(verify_reduce)
@@ -57,6 +59,8 @@ VERIFIER(verify_atomic_cas)
 VERIFIER(verify_fp_to_fp)
 VERIFIER(verify_int_to_ptr)
 VERIFIER(verify_ptr_to_int)
+/* ttg.c */
+VERIFIER(verify_convert_layout)
 
 /* fold.c: the `fold` column (see fold.c for the exact semantics) */
 FOLDER(fold_int_arith)   /* addi..minui, tt.mulhiui: wraparound, identities */
@@ -101,10 +105,24 @@ FOLDER(fold_nn_unpack)     /* constant bytes -> constant trits (tern_unpack) */
 
 /* Shared checks used by the verifiers; each reports at op and returns false
  * on failure. */
+/* "'op' op <what>, but got 'T'" unless ok. */
 bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what);
+/* a and b have the same shape (both scalars, or tensors of equal dims). */
 bool vfy_same_shape(DiagEngine *de, Op *op, Type *a, Type *b);
+/* Every operand and result has one type ("requires the same type ..."). */
+bool vfy_same_types(DiagEngine *de, Op *op);
+/* A type as text, for messages (lives in the DiagEngine's arena). */
+const char *vfy_tstr(DiagEngine *de, Type *t);
+/* Element-kind predicates over scalars and tensors. */
+bool ty_is_int_like(const Type *t);   /* iN, index, or tensors of them */
+bool ty_is_float_like(const Type *t);
+bool ty_is_ptr_like(const Type *t);   /* !tt.ptr or tensor of !tt.ptr */
+bool ty_is_i1_like(const Type *t);
+/* An op's enclosing module, or NULL. */
+Op *op_parent_module(Op *op);
 
-/* Enumerations with textual names (tt attributes printed as keywords). */
+/* Enumerations with textual names (tt attributes printed as keywords),
+ * each table NULL-terminated; attributes hold the 0-based index as i32. */
 extern const char *const tt_cache_names[];      /* none, ca, cg, wb, cs, wt, cv */
 extern const char *const tt_evict_names[];      /* evict_normal, evict_first, evict_last */
 extern const char *const tt_rmw_names[];        /* and, or, xor, add, fadd, max, min, umax, umin, exch */

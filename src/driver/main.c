@@ -1,34 +1,53 @@
 /*
  * main.c - the `tritonc` command line.
  *
+ *   tritonc compile FILE [--kernel NAME] [--signature SIG] [-D NAME=VALUE]...
+ *                   [--emit ast|ttir-raw|ttir|c|ttgir|ptx] [-p PIPELINE]
+ *                   [--target cpu|cuda:80|cuda:90] [--num-warps N]
+ *                   [--num-stages N] [-o OUT] [--time]
+ *       compiles a Triton kernel file (Python syntax) or IR text (.ttir) and
+ *       prints the chosen stage.
  *   tritonc opt FILE [-p PIPELINE] [-o OUT] [--print-after=PASS]
  *               [--print-after-all] [--time-passes] [--mlir-print-debuginfo]
  *               [--mlir-print-op-generic] [--no-verify]
- *       reads IR text (Triton's TTIR, or any stage tritonc prints), runs the
- *       pass pipeline and prints the result: the equivalent of triton-opt.
+ *       reads IR text, runs a pass pipeline and prints the result: the
+ *       equivalent of triton-opt.
+ *   tritonc passes
+ *       lists every pass and named pipeline.
  *
  * Every diagnostic is collected by the library and rendered here, in the
- * GCC/Clang format, to stderr; the exit status is 1 when any error occurred.
+ * GCC/Clang format, to stderr; the exit status is 1 when any error occurred
+ * and 2 for a usage error.
  */
-#include "ir/ir.h"
+#include "driver/compile.h"
+#include "transform/pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define TRITONC_VERSION "0.1.0"
-
 static void usage(FILE *f) {
     fputs("usage: tritonc <command> [options]\n"
           "\n"
           "commands:\n"
+          "  compile FILE  compile a kernel (.py) or IR (.ttir) and print a stage\n"
+          "      --kernel NAME         the @triton.jit function to compile\n"
+          "      --signature SIG       runtime parameter types: '*fp32:16,*fp32:16,i32'\n"
+          "      -D NAME=VALUE         a tl.constexpr value (repeatable)\n"
+          "      --emit STAGE          ast, ttir-raw, ttir (default), c, ttgir, ptx\n"
+          "      -p PIPELINE           passes after the front end (default: 'default')\n"
+          "      --target T            cpu (default), cuda:80, cuda:90\n"
+          "      --num-warps N, --num-stages N\n"
+          "      --time                print each stage's time to stderr\n"
           "  opt FILE      parse IR text, run passes (-p a,b,c), print the result\n"
+          "      --print-after=PASS, --print-after-all, --time-passes,\n"
+          "      --mlir-print-debuginfo, --mlir-print-op-generic, --no-verify\n"
+          "  passes        list the passes and named pipelines\n"
           "\n"
           "common options:\n"
           "  -o FILE       write the output to FILE instead of stdout\n"
-          "  --help        this text\n"
-          "  --version     the compiler's version\n",
+          "  --help, --version\n",
           f);
 }
 
@@ -49,22 +68,129 @@ static bool write_output(const char *path, const char *text, size_t len) {
     return (fclose(f) == 0) && ok;
 }
 
-/* Matches `--name=value` or `--name value`; advances *i past the value. */
+/* Matches `NAME=value` or `NAME value` (also `-DX=1` for one-letter -D);
+ * advances *i past a separate value. */
 static const char *opt_value(int argc, char **argv, int *i, const char *name) {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) != 0) return NULL;
     if (argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (argv[*i][n] == 0 && *i + 1 < argc) return argv[++*i];
+    if (argv[*i][n] == 0) {
+        if (*i + 1 < argc) return argv[++*i];
+        fprintf(stderr, "tritonc: error: option '%s' needs a value\n", name);
+        exit(2);
+    }
+    if (n == 2) return argv[*i] + n; /* -DNAME=VALUE, -ofile */
     return NULL;
 }
 
-static int cmd_opt(int argc, char **argv) {
-    const char *input = NULL, *output = NULL;
-    PrintOptions popts = {0};
-    bool verify = true;
+static int parse_int_opt(const char *name, const char *v) {
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || n <= 0 || n > 1024) {
+        fprintf(stderr, "tritonc: error: invalid value '%s' for %s\n", v, name);
+        exit(2);
+    }
+    return (int)n;
+}
+
+static char *read_input(const char *input, size_t *len) {
+    char *src = read_file(input, len);
+    if (!src) fprintf(stderr, "tritonc: error: cannot read '%s'\n", input);
+    return src;
+}
+
+static int cmd_compile(int argc, char **argv) {
+    const char *input = NULL, *output = NULL, *emit = "ttir";
+    CompileRequest req = {.opts = tc_compile_options_default(), .verify_each = true};
+    VEC(tc_constexpr) cx = {0};
+    bool timing = false;
     for (int i = 0; i < argc; i++) {
         const char *v;
         if ((v = opt_value(argc, argv, &i, "-o"))) output = v;
+        else if ((v = opt_value(argc, argv, &i, "--kernel"))) req.opts.kernel = v;
+        else if ((v = opt_value(argc, argv, &i, "--signature"))) req.opts.signature = v;
+        else if ((v = opt_value(argc, argv, &i, "--emit"))) emit = v;
+        else if ((v = opt_value(argc, argv, &i, "-p"))) req.pipeline = v;
+        else if ((v = opt_value(argc, argv, &i, "--target"))) req.opts.target = v;
+        else if ((v = opt_value(argc, argv, &i, "--num-warps")))
+            req.opts.num_warps = parse_int_opt("--num-warps", v);
+        else if ((v = opt_value(argc, argv, &i, "--num-stages")))
+            req.opts.num_stages = parse_int_opt("--num-stages", v);
+        else if ((v = opt_value(argc, argv, &i, "-D"))) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v) {
+                fprintf(stderr, "tritonc: error: -D expects NAME=VALUE, got '%s'\n", v);
+                return 2;
+            }
+            vec_push(&cx, ((tc_constexpr){strndup(v, (size_t)(eq - v)), eq + 1}));
+        } else if (strcmp(argv[i], "--time") == 0) timing = true;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "tritonc: error: unknown option '%s' for 'compile'\n", argv[i]);
+            return 2;
+        } else if (!input) input = argv[i];
+        else {
+            fprintf(stderr, "tritonc: error: more than one input file ('%s', '%s')\n", input, argv[i]);
+            return 2;
+        }
+    }
+    if (!input) {
+        fputs("tritonc: error: no input file\n", stderr);
+        return 2;
+    }
+    Stage stage = stage_lookup(emit);
+    if (stage >= STAGE_LOADED) {
+        fprintf(stderr, "tritonc: error: unknown --emit stage '%s' (ast, ttir-raw, ttir, c, ttgir, ptx)\n",
+                emit);
+        return 2;
+    }
+    if (req.opts.target && strncmp(req.opts.target, "cuda", 4) == 0) req.opts.device = TC_DEVICE_CUDA;
+    else if (req.opts.target && strcmp(req.opts.target, "cpu") != 0) {
+        fprintf(stderr, "tritonc: error: unknown target '%s' (cpu, cuda:80, cuda:90)\n", req.opts.target);
+        return 2;
+    }
+    if ((stage == STAGE_TTGIR || stage == STAGE_PTX) && req.opts.device != TC_DEVICE_CUDA) {
+        req.opts.device = TC_DEVICE_CUDA;
+        if (!req.opts.target) req.opts.target = "cuda:90";
+    }
+    size_t len;
+    char *src = read_input(input, &len);
+    if (!src) return 1;
+    req.opts.source = src;
+    req.opts.source_len = len;
+    req.opts.filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
+    req.opts.constexprs = cx.data;
+    req.opts.num_constexprs = cx.len;
+    req.stop_after = stage;
+
+    Compilation c;
+    compilation_init(&c);
+    int rc = 1;
+    if (compile_run(&c, &req) && c.text[stage]) {
+        rc = write_output(output, c.text[stage], strlen(c.text[stage])) ? 0 : 1;
+        if (rc) fprintf(stderr, "tritonc: error: cannot write '%s'\n", output);
+    }
+    if (timing)
+        for (int s = 0; s < STAGE_COUNT; s++)
+            if (c.seconds[s] > 0) fprintf(stderr, "%-9s %8.3f ms\n", stage_names[s], c.seconds[s] * 1e3);
+    if (flush_diags(&c.de)) rc = 1;
+    compilation_free(&c);
+    for (int i = 0; i < cx.len; i++) free((char *)cx.data[i].name);
+    vec_free(&cx);
+    tc_free(src);
+    return rc;
+}
+
+static int cmd_opt(int argc, char **argv) {
+    const char *input = NULL, *output = NULL, *pipeline = NULL, *print_after = NULL;
+    PrintOptions popts = {0};
+    bool verify = true, print_all = false, time_passes = false;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &i, "-o"))) output = v;
+        else if ((v = opt_value(argc, argv, &i, "-p"))) pipeline = v;
+        else if ((v = opt_value(argc, argv, &i, "--print-after"))) print_after = v;
+        else if (strcmp(argv[i], "--print-after-all") == 0) print_all = true;
+        else if (strcmp(argv[i], "--time-passes") == 0) time_passes = true;
         else if (strcmp(argv[i], "--mlir-print-debuginfo") == 0) popts.debug_info = true;
         else if (strcmp(argv[i], "--mlir-print-op-generic") == 0) popts.generic = true;
         else if (strcmp(argv[i], "--no-verify") == 0) verify = false;
@@ -79,11 +205,8 @@ static int cmd_opt(int argc, char **argv) {
     }
     if (!input) input = "-";
     size_t len;
-    char *src = read_file(input, &len);
-    if (!src) {
-        fprintf(stderr, "tritonc: error: cannot read '%s'\n", input);
-        return 1;
-    }
+    char *src = read_input(input, &len);
+    if (!src) return 1;
     const char *fname = strcmp(input, "-") == 0 ? "<stdin>" : input;
     DiagEngine de;
     diag_init(&de);
@@ -91,18 +214,41 @@ static int cmd_opt(int argc, char **argv) {
     Context *ctx = ctx_new(&de);
     int rc = 1;
     Op *m = ir_parse(ctx, fname, src, len);
-    if (m && (!verify || ir_verify(m, &de))) {
-        StrBuf out = {0};
+    StrBuf dump = {0}, timing = {0}, out = {0};
+    bool ok = m && (!verify || ir_verify(m, &de));
+    if (ok && pipeline && *pipeline) {
+        PassContext pc = {.ctx = ctx, .de = &de};
+        PassOptions po = {.verify_each = verify, .print_after = print_after,
+                          .print_after_all = print_all, .time_passes = time_passes,
+                          .dump = &dump, .timing = &timing, .print = &popts};
+        ok = pass_pipeline_run(m, pipeline, &pc, &po);
+        fputs(sb_cstr(&dump), stderr);
+    }
+    if (ok) {
         ir_print(m, &out, &popts);
         if (write_output(output, sb_cstr(&out), out.len)) rc = 0;
         else fprintf(stderr, "tritonc: error: cannot write '%s'\n", output);
-        sb_free(&out);
     }
+    fputs(sb_cstr(&timing), stderr);
     if (flush_diags(&de)) rc = 1;
+    sb_free(&dump);
+    sb_free(&timing);
+    sb_free(&out);
     ctx_free(ctx);
     diag_free(&de);
     tc_free(src);
     return rc;
+}
+
+static int cmd_passes(void) {
+    puts("passes:");
+    for (int i = 0; i < pass_count(); i++)
+        printf("  %-22s %s\n", pass_at(i)->name, pass_at(i)->summary);
+    puts("pipelines:");
+    for (int i = 0; i < pipeline_count(); i++)
+        printf("  %-22s %s (%s)\n", pipeline_at(i)->name, pipeline_at(i)->summary,
+               pipeline_at(i)->passes);
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -116,10 +262,12 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("tritonc %s\n", TRITONC_VERSION);
+        printf("tritonc %s\n", tc_version());
         return 0;
     }
+    if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
+    if (strcmp(cmd, "passes") == 0) return cmd_passes();
     fprintf(stderr, "tritonc: error: unknown command '%s' (see 'tritonc --help')\n", cmd);
     return 2;
 }

@@ -7,11 +7,13 @@
  * Lisp-style (closing parentheses at the end of the last line):
  *
  *   (module
- *     (import triton.language (as triton.language tl))      imports
+ *     (import os (as triton.language tl))                   import os, triton.language as tl
  *     (def add (x_ptr (BLOCK : (. tl constexpr)) (n = 1))   a def and its params
  *       (decorator (. triton jit))
  *       (= pid (call (. tl program_id) (kw axis 0))))       a = b
  *     (if (cmp __name__ == "__main__")
+ *       (pass)
+ *     elif x                                                an elif chain, flat
  *       (pass)
  *     else
  *       (pass)))
@@ -337,6 +339,17 @@ void py_stmt_dump(const PyStmt *s, int indent, StrBuf *out) {
         sb_puts(out, s->kind == PY_STMT_IF ? "(if " : "(while ");
         py_expr_dump(s->cond.test, out);
         dump_block(&s->cond.body, indent + 1, out);
+        /* An elif chain is dumped flat (iteratively), as it is written, so
+         * its dump stays linear in its length. */
+        while (s->kind == PY_STMT_IF && s->cond.orelse.len == 1 &&
+               s->cond.orelse.items[0]->cond.is_elif) {
+            s = s->cond.orelse.items[0];
+            sb_putc(out, '\n');
+            indent_to(indent, out);
+            sb_puts(out, "elif ");
+            py_expr_dump(s->cond.test, out);
+            dump_block(&s->cond.body, indent + 1, out);
+        }
         if (s->cond.orelse.len) dump_clause("else", &s->cond.orelse, indent, out);
         break;
     case PY_STMT_FOR:

@@ -278,6 +278,7 @@ struct PyStmt {
         struct {
             PyExpr *test;
             PyBlock body, orelse;
+            bool is_elif; /* IF written `elif` (alone in its parent's orelse) */
         } cond; /* IF, WHILE */
         struct {
             PyExpr *target, *iter;

@@ -261,15 +261,18 @@ static PyToken lex_number(PyLexer *lx) {
         size_t digits = lx->pos;
         bool good = scan_digits(lx, ok, true) && lx->pos > digits;
         int c = peekc(lx, 0);
-        if (good && base != 16 && is_digit(c)) {
+        bool reported = false;
+        if (base != 16 && is_digit(c) && (good || lx->pos == digits)) {
             lex_error(lx, cur_loc(lx), 1, "invalid digit '%c' in %s literal", c, what);
             good = false;
+            reported = true;
         } else if (good && is_ident_char(c)) {
             good = false;
         }
         if (!good) {
             while (is_ident_char(peekc(lx, 0))) lx->pos++;
-            lex_error(lx, loc_at(lx, start), (int)(lx->pos - start), "invalid %s literal", what);
+            if (!reported)
+                lex_error(lx, loc_at(lx, start), (int)(lx->pos - start), "invalid %s literal", what);
             PyToken t = make_tok(lx, PY_TOK_INT, start);
             return t;
         }
@@ -585,7 +588,9 @@ static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
     char c = lx->src[t->off];
     if (c == '(' || c == '[' || c == '{') {
         if (lx->nbrackets >= PY_MAX_BRACKETS) {
-            lex_error(lx, t->loc, 1, "too many nested parentheses");
+            /* Counted, not stored: the closers still balance. Said once. */
+            if (lx->nbrackets++ == PY_MAX_BRACKETS)
+                lex_error(lx, t->loc, 1, "too many nested parentheses (more than %d)", PY_MAX_BRACKETS);
             return PY_TOK_ERROR;
         }
         lx->brackets[lx->nbrackets].ch = c;
@@ -595,6 +600,10 @@ static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
     }
     if (lx->nbrackets == 0) {
         lex_error(lx, t->loc, 1, "unmatched '%c'", c);
+        return PY_TOK_ERROR;
+    }
+    if (lx->nbrackets > PY_MAX_BRACKETS) {
+        lx->nbrackets--;
         return PY_TOK_ERROR;
     }
     char open = lx->brackets[--lx->nbrackets].ch;
@@ -660,8 +669,17 @@ PyToken py_lexer_next(PyLexer *lx) {
         }
         if (c == -1) {
             if (lx->nbrackets > 0) {
-                int i = lx->nbrackets - 1;
-                lex_error(lx, lx->brackets[i].loc, 1, "'%c' was never closed", lx->brackets[i].ch);
+                /* Unless the parser already said "expected ')'" with a note
+                 * at one of the open brackets. */
+                bool told = false;
+                if (lx->nbrackets > PY_MAX_BRACKETS) lx->nbrackets = PY_MAX_BRACKETS;
+                for (int i = 0; i < lx->nbrackets; i++)
+                    if (lx->brackets[i].loc.line == lx->reported_open.line &&
+                        lx->brackets[i].loc.col == lx->reported_open.col)
+                        told = true;
+                int i = 0; /* the outermost: where the trouble started */
+                if (!told)
+                    lex_error(lx, lx->brackets[i].loc, 1, "'%c' was never closed", lx->brackets[i].ch);
                 lx->nbrackets = 0;
                 lx->eof_error = true;
             }
@@ -699,7 +717,7 @@ PyToken py_lexer_next(PyLexer *lx) {
             return t;
         }
         t.kind = keyword_kind(lx->src + start, n);
-        t.str = intern_n(lx->in, lx->src + start, n);
+        if (t.kind == PY_TOK_NAME) t.str = intern_n(lx->in, lx->src + start, n);
         return t;
     }
     if (is_digit(c) || (c == '.' && is_digit(peekc(lx, 1)))) return lex_number(lx);

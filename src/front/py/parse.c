@@ -46,8 +46,8 @@ typedef struct Parser {
     const char *file, *src;
     size_t len;
     PyLexer lx;
-    PyToken la[LOOKAHEAD]; /* la[0] is the current token */
-    int nla;
+    PyToken la[LOOKAHEAD]; /* a ring: the current token is la[head] */
+    int head, nla;
     size_t prev_end; /* end offset of the last consumed token other than NEWLINE/INDENT/DEDENT */
     VEC(void *) stack;
     jmp_buf *jb;
@@ -57,17 +57,24 @@ typedef struct Parser {
 
 /* ---- tokens ---------------------------------------------------------------- */
 
+/* The lookahead buffer is a ring: la[(head + k) % LOOKAHEAD] is token k. */
 static const PyToken *peek(Parser *p, int k) {
-    while (p->nla <= k) p->la[p->nla++] = py_lexer_next(&p->lx);
-    return &p->la[k];
+    while (p->nla <= k) {
+        p->la[(p->head + p->nla) % LOOKAHEAD] = py_lexer_next(&p->lx);
+        p->nla++;
+    }
+    return &p->la[(p->head + k) % LOOKAHEAD];
 }
-static const PyToken *tok(Parser *p) { return peek(p, 0); }
-static PyTokKind kind(Parser *p) { return peek(p, 0)->kind; }
+static const PyToken *tok(Parser *p) {
+    if (p->nla == 0) return peek(p, 0);
+    return &p->la[p->head];
+}
+static PyTokKind kind(Parser *p) { return tok(p)->kind; }
 static bool at(Parser *p, PyTokKind k) { return kind(p) == k; }
 
 static PyToken advance(Parser *p) {
     PyToken t = *tok(p);
-    memmove(&p->la[0], &p->la[1], sizeof(PyToken) * (size_t)(p->nla - 1));
+    p->head = (p->head + 1) % LOOKAHEAD;
     p->nla--;
     if (t.kind != PY_TOK_NEWLINE && t.kind != PY_TOK_INDENT && t.kind != PY_TOK_DEDENT &&
         t.kind != PY_TOK_EOF)
@@ -167,6 +174,7 @@ static void expect_close(Parser *p, const PyToken *open, PyTokKind closer, const
                     py_tok_spelling(closer), context ? " " : "", context ? context : "",
                     describe(p, t));
         diag_report(p->de, DIAG_NOTE, open->loc, 1, "to match this '%s'", py_tok_spelling(open->kind));
+        p->lx.reported_open = open->loc;
     }
     unwind(p);
 }
@@ -678,7 +686,9 @@ static PyExpr *parse_power(Parser *p) {
     PyExpr *base = parse_primary(p);
     if (!at(p, PY_TOK_DSTAR)) return base;
     PyToken op = advance(p);
+    enter(p);
     PyExpr *exp = parse_factor(p);
+    leave(p);
     PyExpr *e = expr_from(p, PY_EXPR_BINARY, base);
     e->binary.op = PY_BIN_POW;
     e->binary.op_loc = op.loc;
@@ -1346,6 +1356,7 @@ static PyStmt *parse_if(Parser *p) {
     while (at(p, PY_TOK_KW_ELIF)) {
         PyToken ekw = advance(p);
         PyStmt *e = new_stmt(p, PY_STMT_IF, &ekw);
+        e->cond.is_elif = true;
         e->cond.test = parse_named_expression(p);
         e->cond.body = parse_suite(p, &ekw, "after 'elif' condition", "'elif' statement");
         last->cond.orelse.items = ARENA_ARRAY(p->a, PyStmt *, 1);

@@ -101,7 +101,8 @@ typedef struct PyLexer {
         Loc loc;
     } brackets[PY_MAX_BRACKETS];
     int nbrackets;
-    bool eof_error; /* an error was reported that the parser must not repeat at EOF */
+    bool eof_error;    /* an error was reported that the parser must not repeat at EOF */
+    Loc reported_open; /* an open bracket the parser already reported as unclosed */
     StrBuf scratch;
 } PyLexer;
 

@@ -9,8 +9,12 @@
 #include "front/py/py.h"
 #include "sema/sema.h"
 #include "target/cpu/cpu.h"
+#include "target/ptx/gpu.h"
+#include "target/ptx/ptx.h"
+#include "transform/gpu/gpu_passes.h"
 #include "transform/pass.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const stage_names[STAGE_COUNT] = {"ast", "ttir-raw", "ttir", "c", "ttgir", "ptx",
@@ -31,6 +35,7 @@ void compilation_init(Compilation *c) {
 
 void compilation_free(Compilation *c) {
     if (c->cpu) cpu_kernel_free(c->cpu);
+    if (c->gpu) gpu_kernel_free(c->gpu);
     for (int i = 0; i < STAGE_COUNT; i++) tc_free(c->text[i]);
     ctx_free(c->ctx);
     interner_free(&c->strings);
@@ -52,9 +57,11 @@ static void keep_text(Compilation *c, Stage s, Op *module) {
     c->text[s] = sb_take(&sb);
 }
 
-/* "*fp32:16, *fp32:16,i32" -> the runtime parameter types, hints dropped. */
+/* "*fp32:16, *fp32:16,i32:1,constexpr" -> the runtime parameter types,
+ * hints dropped; ":1" entries marked as specialised away. */
 static void split_signature(Compilation *c, const char *sig) {
     VEC(const char *) types = {0};
+    VEC(bool) skip = {0};
     for (const char *p = sig; p && *p;) {
         while (*p == ' ' || *p == '\t') p++;
         const char *e = p;
@@ -63,12 +70,24 @@ static void split_signature(Compilation *c, const char *sig) {
         const char *colon = memchr(p, ':', (size_t)(e - p));
         if (colon) end = colon;
         while (end > p && (end[-1] == ' ' || end[-1] == '\t')) end--;
-        if (end > p) vec_push(&types, intern_n(&c->strings, p, (size_t)(end - p)));
+        bool one = false;
+        if (colon) {
+            const char *h = colon + 1;
+            while (*h == ' ') h++;
+            one = *h == '1' && (h + 1 == e || h[1] == ' ' || h[1] == ',');
+        }
+        size_t n = (size_t)(end - p);
+        if (n && !(n == 9 && strncmp(p, "constexpr", 9) == 0)) {
+            vec_push(&types, intern_n(&c->strings, p, n));
+            vec_push(&skip, one);
+        }
         p = *e ? e + 1 : e;
     }
     c->nparams = types.len;
     c->param_types = arena_dup(c->arena, types.data, sizeof(const char *) * (size_t)(types.len + 1));
+    c->param_skip = arena_dup(c->arena, skip.data, sizeof(bool) * (size_t)(skip.len + 1));
     vec_free(&types);
+    vec_free(&skip);
 }
 
 /* The runtime parameters of a tt.func read off its IR (for .ttir inputs). */
@@ -76,6 +95,7 @@ static void params_from_func(Compilation *c, Op *func) {
     Type *ft = func_type(func);
     c->nparams = ft ? ft->ninputs : 0;
     c->param_types = ARENA_ARRAY(c->arena, const char *, c->nparams + 1);
+    c->param_skip = ARENA_ARRAY(c->arena, bool, c->nparams + 1);
     for (int i = 0; i < c->nparams; i++) {
         StrBuf sb = {0};
         ty_print(ft->inputs[i], &sb);
@@ -143,6 +163,48 @@ static Op *front_end_ttir(Compilation *c, const CompileRequest *req) {
     return m;
 }
 
+/* "cuda:90" -> 90; NULL or "cuda" -> 0 (the current device's). */
+static int target_sm(Compilation *c, const char *target) {
+    if (!target || strcmp(target, "cuda") == 0) return 0;
+    int sm = 0;
+    if (sscanf(target, "cuda:%d", &sm) != 1 || (sm != 80 && sm != 90)) {
+        diag_error(&c->de, ((Loc){0}), "unknown target '%s' (expected cuda:80 or cuda:90)", target);
+        return -1;
+    }
+    return sm;
+}
+
+/* tt IR -> ttg IR -> PTX (text only, no GPU needed), or a loaded cubin. */
+static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double t0) {
+    const tc_compile_options *o = &req->opts;
+    int sm = target_sm(c, o->target);
+    if (sm < 0) return false;
+    int warps = o->num_warps > 0 ? o->num_warps : 4;
+    if (req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX) {
+        if (sm == 0) sm = 90;
+        TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm};
+        if (!ttg_assign_layouts(c->ctx, m, &to, &c->de)) return false;
+        keep_text(c, STAGE_TTGIR, m);
+        c->seconds[STAGE_TTGIR] = now_seconds() - t0;
+        if (req->stop_after == STAGE_TTGIR) return true;
+        StrBuf sb = {0};
+        PtxOptions po = {.sm = sm, .num_warps = warps};
+        PtxKernelInfo info;
+        bool ok = ptx_emit(c->ctx, m, c->kernel, &po, &sb, &info, &c->de);
+        c->text[STAGE_PTX] = sb_take(&sb);
+        c->seconds[STAGE_PTX] = now_seconds() - t0;
+        return ok;
+    }
+    GpuOptions go = {.num_warps = warps, .sm = sm};
+    GpuKernel *k = gpu_kernel_build(c->ctx, m, c->kernel, &go, &c->de);
+    if (!k) return false;
+    c->gpu = k;
+    if (gpu_kernel_ttgir(k)) c->text[STAGE_TTGIR] = tc_strdup(gpu_kernel_ttgir(k));
+    if (gpu_kernel_ptx(k)) c->text[STAGE_PTX] = tc_strdup(gpu_kernel_ptx(k));
+    c->seconds[STAGE_LOADED] = now_seconds() - t0;
+    return true;
+}
+
 bool compile_run(Compilation *c, const CompileRequest *req) {
     const tc_compile_options *o = &req->opts;
     double t0 = now_seconds();
@@ -200,6 +262,5 @@ bool compile_run(Compilation *c, const CompileRequest *req) {
         c->seconds[STAGE_LOADED] = now_seconds() - t0;
         return true;
     }
-    diag_error(&c->de, ((Loc){0}), "the CUDA backend is not available in this build");
-    return false;
+    return gpu_backend(c, req, m, t0);
 }

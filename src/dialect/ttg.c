@@ -1,0 +1,369 @@
+/*
+ * ttg.c - TritonGPU layouts: text form, builders, and their Dist (a layout
+ * applied to a shape), plus the verifier of ttg.convert_layout. See ttg.h for
+ * the layout model.
+ *
+ * Text is Triton's: `#ttg.blocked<{sizePerThread = [4], threadsPerWarp =
+ * [32], warpsPerCTA = [4], order = [0]}>` and `#ttg.slice<{dim = 0, parent =
+ * ...}>`. Fields Triton may add that a single-CTA layout does not need
+ * (CTAsPerCGA, CTASplitNum, CTAOrder) are accepted and ignored.
+ */
+#include "dialect/dialect.h"
+#include "dialect/ttg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void print_ints(StrBuf *out, const char *name, const int *v, int n) {
+    sb_printf(out, "%s = [", name);
+    for (int i = 0; i < n; i++) sb_printf(out, i ? ", %d" : "%d", v[i]);
+    sb_putc(out, ']');
+}
+
+void ttg_layout_print(const Layout *l, StrBuf *out) {
+    if (l->kind == LAYOUT_SLICE) {
+        sb_printf(out, "#ttg.slice<{dim = %d, parent = ", l->dim);
+        ttg_layout_print(l->parent, out);
+        sb_puts(out, "}>");
+        return;
+    }
+    sb_puts(out, "#ttg.blocked<{");
+    print_ints(out, "sizePerThread", l->spt, l->rank);
+    sb_puts(out, ", ");
+    print_ints(out, "threadsPerWarp", l->tpw, l->rank);
+    sb_puts(out, ", ");
+    print_ints(out, "warpsPerCTA", l->wpc, l->rank);
+    sb_puts(out, ", ");
+    print_ints(out, "order", l->order, l->rank);
+    sb_puts(out, "}>");
+}
+
+Attr *ttg_layout_attr(Context *c, const Layout *l) {
+    if (!l) return NULL;
+    StrBuf sb = {0};
+    ttg_layout_print(l, &sb);
+    Attr *a = attr_opaque(c, sb_cstr(&sb));
+    sb_free(&sb);
+    return a;
+}
+
+typedef struct LParse {
+    const char *p;
+    Context *c;
+    bool ok;
+} LParse;
+
+static void lp_ws(LParse *s) {
+    while (*s->p == ' ' || *s->p == '\n' || *s->p == '\t' || *s->p == '\r') s->p++;
+}
+static bool lp_eat(LParse *s, const char *tok) {
+    lp_ws(s);
+    size_t n = strlen(tok);
+    if (strncmp(s->p, tok, n) != 0) return false;
+    s->p += n;
+    return true;
+}
+static void lp_expect(LParse *s, const char *tok) {
+    if (!lp_eat(s, tok)) s->ok = false;
+}
+static int lp_int(LParse *s) {
+    lp_ws(s);
+    char *end;
+    long v = strtol(s->p, &end, 10);
+    if (end == s->p) s->ok = false;
+    s->p = end;
+    return (int)v;
+}
+static int lp_ints(LParse *s, int *v) {
+    int n = 0;
+    lp_expect(s, "[");
+    if (lp_eat(s, "]")) return 0;
+    do {
+        int x = lp_int(s);
+        if (n < TTG_MAX_RANK) v[n] = x;
+        n++;
+    } while (s->ok && lp_eat(s, ","));
+    lp_expect(s, "]");
+    return n > TTG_MAX_RANK ? (s->ok = false, 0) : n;
+}
+/* Skips one value: a bracketed group or a token up to `,` or `}`. */
+static void lp_skip_value(LParse *s) {
+    int depth = 0;
+    lp_ws(s);
+    for (; *s->p; s->p++) {
+        char ch = *s->p;
+        if (ch == '[' || ch == '{' || ch == '<') depth++;
+        else if (ch == ']' || ch == '}' || ch == '>') {
+            if (depth == 0) return;
+            depth--;
+        } else if (ch == ',' && depth == 0) return;
+    }
+}
+
+static Layout *lp_layout(LParse *s) {
+    Layout *l = ARENA_NEW(s->c->arena, Layout);
+    if (lp_eat(s, "#ttg.slice<{")) {
+        l->kind = LAYOUT_SLICE;
+        do {
+            if (lp_eat(s, "dim")) {
+                lp_expect(s, "=");
+                l->dim = lp_int(s);
+            } else if (lp_eat(s, "parent")) {
+                lp_expect(s, "=");
+                l->parent = lp_layout(s);
+            } else {
+                s->ok = false;
+            }
+        } while (s->ok && lp_eat(s, ","));
+        lp_expect(s, "}>");
+        if (!l->parent || l->parent->rank < 2 || l->dim < 0 || l->dim >= l->parent->rank) s->ok = false;
+        else l->rank = l->parent->rank - 1;
+        return l;
+    }
+    if (!lp_eat(s, "#ttg.blocked<{")) {
+        s->ok = false;
+        return l;
+    }
+    l->kind = LAYOUT_BLOCKED;
+    int n[4] = {-1, -1, -1, -1};
+    do {
+        lp_ws(s);
+        if (lp_eat(s, "sizePerThread")) { lp_expect(s, "="); n[0] = lp_ints(s, l->spt); }
+        else if (lp_eat(s, "threadsPerWarp")) { lp_expect(s, "="); n[1] = lp_ints(s, l->tpw); }
+        else if (lp_eat(s, "warpsPerCTA")) { lp_expect(s, "="); n[2] = lp_ints(s, l->wpc); }
+        else if (lp_eat(s, "order")) { lp_expect(s, "="); n[3] = lp_ints(s, l->order); }
+        else {
+            while (*s->p && *s->p != '=' && *s->p != '}') s->p++;
+            lp_expect(s, "=");
+            lp_skip_value(s);
+        }
+    } while (s->ok && lp_eat(s, ","));
+    lp_expect(s, "}>");
+    l->rank = n[0];
+    if (n[0] < 1 || n[1] != n[0] || n[2] != n[0] || n[3] != n[0]) s->ok = false;
+    return l;
+}
+
+const Layout *ttg_layout(Context *c, const Attr *a) {
+    if (!a || a->kind != ATTR_OPAQUE || strncmp(a->s, "#ttg.", 5) != 0) return NULL;
+    LParse s = {a->s, c, true};
+    Layout *l = lp_layout(&s);
+    return s.ok ? l : NULL;
+}
+
+const Layout *ttg_layout_of_type(Context *c, const Type *t) {
+    return t && t->kind == TY_TENSOR ? ttg_layout(c, t->encoding) : NULL;
+}
+
+bool ttg_layout_equal(const Layout *a, const Layout *b) {
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind || a->rank != b->rank) return false;
+    if (a->kind == LAYOUT_SLICE) return a->dim == b->dim && ttg_layout_equal(a->parent, b->parent);
+    size_t n = sizeof(int) * (size_t)a->rank;
+    return !memcmp(a->spt, b->spt, n) && !memcmp(a->tpw, b->tpw, n) && !memcmp(a->wpc, b->wpc, n) &&
+           !memcmp(a->order, b->order, n);
+}
+
+Type *ttg_with_layout(Context *c, Type *t, const Layout *l) {
+    if (t->kind != TY_TENSOR) return t;
+    return ty_tensor(c, t->shape, t->rank, t->elem, ttg_layout_attr(c, l));
+}
+
+/* ---- builders ------------------------------------------------------------- */
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+Layout ttg_blocked(const int64_t *shape, int rank, const int *spt, const int *order,
+                   int num_warps, int threads_per_warp) {
+    Layout l = {.kind = LAYOUT_BLOCKED, .rank = rank};
+    int lanes = threads_per_warp, warps = num_warps, threads = num_warps * threads_per_warp;
+    int prev_lanes = 1, prev_warps = 1;
+    for (int d = 0; d < rank; d++) {
+        l.spt[d] = spt[d];
+        l.order[d] = order[d];
+    }
+    for (int k = 0; k < rank - 1; k++) {
+        int i = order[k];
+        int64_t cover = shape[i] / spt[i];
+        int per_cta = clampi(threads, 1, cover > 1 ? (int)(cover > (1 << 30) ? (1 << 30) : cover) : 1);
+        l.tpw[i] = clampi(per_cta, 1, lanes);
+        l.wpc[i] = clampi(per_cta / l.tpw[i], 1, warps);
+        warps /= l.wpc[i];
+        lanes /= l.tpw[i];
+        threads /= per_cta;
+        prev_lanes *= l.tpw[i];
+        prev_warps *= l.wpc[i];
+    }
+    l.tpw[order[rank - 1]] = threads_per_warp / prev_lanes;
+    l.wpc[order[rank - 1]] = num_warps / prev_warps;
+    return l;
+}
+
+Layout ttg_default_blocked(const int64_t *shape, int rank, int num_warps, int threads_per_warp) {
+    int spt[TTG_MAX_RANK], order[TTG_MAX_RANK];
+    for (int d = 0; d < rank; d++) {
+        spt[d] = 1;
+        order[d] = rank - 1 - d;
+    }
+    return ttg_blocked(shape, rank, spt, order, num_warps, threads_per_warp);
+}
+
+Layout ttg_slice(Context *c, int dim, const Layout *parent) {
+    Layout *p = arena_dup(c->arena, parent, sizeof(Layout));
+    return (Layout){.kind = LAYOUT_SLICE, .rank = parent->rank - 1, .dim = dim, .parent = p};
+}
+
+/* ---- Dist -------------------------------------------------------------- */
+
+/* The blocked layout's per-dimension description, before slicing. */
+typedef struct Flat {
+    int rank;
+    int spt[TTG_MAX_RANK], tpw[TTG_MAX_RANK], wpc[TTG_MAX_RANK];
+    int lane_stride[TTG_MAX_RANK], warp_stride[TTG_MAX_RANK], order[TTG_MAX_RANK];
+    int nthreads;
+} Flat;
+
+static bool flatten(const Layout *l, Flat *f) {
+    if (l->kind == LAYOUT_BLOCKED) {
+        f->rank = l->rank;
+        int ls = 1, ws = 1;
+        for (int k = 0; k < l->rank; k++) {
+            int d = l->order[k];
+            if (d < 0 || d >= l->rank) return false;
+            f->spt[d] = l->spt[d];
+            f->tpw[d] = l->tpw[d];
+            f->wpc[d] = l->wpc[d];
+            f->lane_stride[d] = ls;
+            f->warp_stride[d] = ws;
+            f->order[k] = d;
+            ls *= l->tpw[d];
+            ws *= l->wpc[d];
+        }
+        f->nthreads = ls * ws;
+        return true;
+    }
+    Flat p;
+    if (!l->parent || !flatten(l->parent, &p)) return false;
+    f->rank = p.rank - 1;
+    f->nthreads = p.nthreads;
+    for (int d = 0, o = 0; d < p.rank; d++) {
+        if (d == l->dim) continue;
+        f->spt[o] = p.spt[d];
+        f->tpw[o] = p.tpw[d];
+        f->wpc[o] = p.wpc[d];
+        f->lane_stride[o] = p.lane_stride[d];
+        f->warp_stride[o] = p.warp_stride[d];
+        o++;
+    }
+    for (int k = 0, o = 0; k < p.rank; k++) {
+        int d = p.order[k];
+        if (d == l->dim) continue;
+        f->order[o++] = d > l->dim ? d - 1 : d;
+    }
+    return true;
+}
+
+bool ttg_dist(const Layout *l, const int64_t *shape, int rank, Dist *out) {
+    Flat f;
+    memset(out, 0, sizeof *out);
+    if (!l || !flatten(l, &f) || f.rank != rank) return false;
+    out->rank = rank;
+    out->nslots = 1;
+    out->nthreads = f.nthreads;
+    for (int d = 0; d < rank; d++) {
+        out->shape[d] = shape[d];
+        out->spt[d] = f.spt[d];
+        out->tpw[d] = f.tpw[d];
+        out->wpc[d] = f.wpc[d];
+        out->lane_stride[d] = f.lane_stride[d];
+        out->warp_stride[d] = f.warp_stride[d];
+        out->order[d] = f.order[d];
+        out->tile[d] = f.spt[d] * f.tpw[d] * f.wpc[d];
+        out->reps[d] = shape[d] > out->tile[d] ? (int)(shape[d] / out->tile[d]) : 1;
+        int spt_eff = f.spt[d] < shape[d] ? f.spt[d] : (int)shape[d];
+        out->per_dim[d] = spt_eff * out->reps[d];
+        out->nslots *= out->per_dim[d];
+    }
+    return true;
+}
+
+/* A thread's register index along a dimension counts its distinct elements:
+ * j = rep * spt + k, with spt cut to the shape when a thread's block is
+ * larger than the tensor (its extra elements would only repeat). */
+static int spt_eff(const Dist *d, int dim) {
+    return d->spt[dim] < d->shape[dim] ? d->spt[dim] : (int)d->shape[dim];
+}
+
+void dist_slot_j(const Dist *d, int slot, int *j) {
+    for (int k = 0; k < d->rank; k++) {
+        int dim = d->order[k];
+        j[dim] = slot % d->per_dim[dim];
+        slot /= d->per_dim[dim];
+    }
+}
+
+int dist_slot_of_j(const Dist *d, const int *j) {
+    int slot = 0, mul = 1;
+    for (int k = 0; k < d->rank; k++) {
+        int dim = d->order[k];
+        slot += j[dim] * mul;
+        mul *= d->per_dim[dim];
+    }
+    return slot;
+}
+
+int64_t dist_const(const Dist *d, int dim, int j) {
+    int s = spt_eff(d, dim);
+    return ((int64_t)(j / s) * d->tile[dim] + j % s) % d->shape[dim];
+}
+
+int dist_lanes(const Dist *d, int dim) {
+    int64_t cover = (d->shape[dim] + d->spt[dim] - 1) / d->spt[dim];
+    return cover < d->tpw[dim] ? (int)cover : d->tpw[dim];
+}
+
+int dist_warps(const Dist *d, int dim) {
+    int64_t per_warp = (int64_t)d->spt[dim] * d->tpw[dim];
+    int64_t cover = (d->shape[dim] + per_warp - 1) / per_warp;
+    return cover < d->wpc[dim] ? (int)cover : d->wpc[dim];
+}
+
+int64_t dist_thread_part(const Dist *d, int dim, int lane, int warp) {
+    int64_t l = (lane / d->lane_stride[dim]) % d->tpw[dim];
+    int64_t w = (warp / d->warp_stride[dim]) % d->wpc[dim];
+    return ((w * d->tpw[dim] + l) * d->spt[dim]) % d->shape[dim];
+}
+
+/* Checked exhaustively over the CTA's threads: cheap (at most 1024 threads)
+ * and free of special cases for duplicated lanes and warps. */
+bool dist_same_threads(const Dist *a, const Dist *b) {
+    if (a->rank != b->rank || a->nslots != b->nslots || a->nthreads != b->nthreads) return false;
+    for (int d = 0; d < a->rank; d++) {
+        if (a->shape[d] != b->shape[d] || a->per_dim[d] != b->per_dim[d]) return false;
+        /* the same constants, as sets */
+        for (int j = 0; j < a->per_dim[d]; j++) {
+            bool found = false;
+            for (int k = 0; k < b->per_dim[d] && !found; k++)
+                found = dist_const(a, d, j) == dist_const(b, d, k);
+            if (!found) return false;
+        }
+    }
+    for (int t = 0; t < a->nthreads; t++)
+        for (int d = 0; d < a->rank; d++)
+            if (dist_thread_part(a, d, t % 32, t / 32) != dist_thread_part(b, d, t % 32, t / 32))
+                return false;
+    return true;
+}
+
+/* ---- verifier ------------------------------------------------------------- */
+
+bool verify_convert_layout(Op *op, DiagEngine *de) {
+    Type *a = op_operand(op, 0)->type, *r = op_result(op, 0)->type;
+    if (a->kind != TY_TENSOR || r->kind != TY_TENSOR || a->elem != r->elem || !ty_same_shape(a, r)) {
+        op_error(de, op, "'ttg.convert_layout' needs tensors of one shape and element type");
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,1642 @@
+/*
+ * builtins.c - the tl.* builtins: one table row per builtin (name, the
+ * namespaces it lives in, its Python parameter list, its implementation),
+ * a binder that matches a call's positional and keyword arguments to the
+ * parameter list (with Python's error messages), and the implementations,
+ * which follow core.py, standard.py, math.py and random.py.
+ *
+ * Parameter lists read like Python's: "pointer,mask=,other=" -- a trailing
+ * '=' marks an optional parameter, "*dims" collects the remaining positional
+ * arguments into a tuple.
+ */
+#include "sema/sema_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define A(i) (&a->v[i])
+#define GIVEN(i) (a->given[i] && a->v[i].kind != TV_NONE)
+
+static TV err_type(Sema *S, const char *fn, const char *what, const TV *v) {
+    return sema_error(S, "%s() expects %s, got %s", fn, what, tv_kind_name(v));
+}
+
+static bool need_tensor(Sema *S, CallArgs *a, int i, TV *out) {
+    TV v = a->v[i];
+    if (v.kind == TV_ERR) return false;
+    if (tv_is_num(&v)) v = sem_to_tensor(S, &v);
+    if (v.kind != TV_TENSOR) {
+        err_type(S, a->bi->name, "a tensor", &a->v[i]);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
+    TV v = a->v[i];
+    if (v.kind == TV_INT || v.kind == TV_BOOL) {
+        *out = v.i;
+        return true;
+    }
+    if (v.kind != TV_ERR) sema_error(S, "%s(): argument %d must be a constexpr int, got %s", a->bi->name, i + 1, tv_kind_name(&v));
+    return false;
+}
+
+static const TlType *need_dtype(Sema *S, CallArgs *a, int i) {
+    if (a->v[i].kind == TV_DTYPE) return a->v[i].ty;
+    if (a->v[i].kind == TV_STR) {
+        const TlType *t = tl_dtype_by_name(S, a->v[i].s);
+        if (t) return t;
+    }
+    if (a->v[i].kind != TV_ERR) sema_error(S, "%s(): expected a dtype, got %s", a->bi->name, tv_kind_name(&a->v[i]));
+    return NULL;
+}
+
+/* A shape from a tuple or list of ints (or a single int). */
+static int need_shape(Sema *S, const TV *v, int64_t *shape, const char *fn) {
+    if (v->kind == TV_INT) {
+        shape[0] = v->i;
+        return 1;
+    }
+    if (v->kind != TV_TUPLE || v->n > TL_MAX_RANK) {
+        if (v->kind != TV_ERR) sema_error(S, "%s(): shape must be a tuple of constexpr ints", fn);
+        return -1;
+    }
+    for (int i = 0; i < v->n; i++) {
+        if (v->elems[i].kind != TV_INT) {
+            sema_error(S, "%s(): shape must be a tuple of constexpr ints", fn);
+            return -1;
+        }
+        shape[i] = v->elems[i].i;
+    }
+    return v->n;
+}
+
+/* Varargs that may also be given as one tuple: f(x, 1, 0) or f(x, (1, 0)). */
+static const TV *unpack_var(const TV *v, int *n) {
+    if (v->n == 1 && v->elems[0].kind == TV_TUPLE) {
+        *n = v->elems[0].n;
+        return v->elems[0].elems;
+    }
+    *n = v->n;
+    return v->elems;
+}
+
+static bool str_arg(Sema *S, CallArgs *a, int i, const char **out) {
+    if (!a->given[i] || a->v[i].kind == TV_NONE) {
+        *out = "";
+        return true;
+    }
+    if (a->v[i].kind == TV_STR) {
+        *out = a->v[i].s;
+        return true;
+    }
+    if (a->v[i].kind != TV_ERR) sema_error(S, "%s(): expected a string, got %s", a->bi->name, tv_kind_name(&a->v[i]));
+    return false;
+}
+
+/* ---- programming model ------------------------------------------------------- */
+
+static TV bi_program_id(Sema *S, CallArgs *a) {
+    int64_t axis;
+    if (!need_int(S, a, 0, &axis)) return tv_err();
+    if (axis < 0 || axis > 2)
+        return sema_error(S, "%s axis must be 0, 1, or 2 but got %lld", a->bi->name, (long long)axis);
+    const TlType *t = tl_scalar(S, TL_I32);
+    Type *irt = t->ir;
+    Op *op = sem_op(S, a->bi->arg ? TT_GET_NUM_PROGRAMS : TT_GET_PROGRAM_ID, NULL, 0, &irt, 1, 0);
+    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, axis));
+    return tv_tensor(op_result(op, 0), t);
+}
+
+static TV bi_arange(Sema *S, CallArgs *a) { return sem_arange(S, A(0), A(1)); }
+
+static TV bi_full(Sema *S, CallArgs *a) {
+    int64_t shape[TL_MAX_RANK];
+    int r = need_shape(S, A(0), shape, a->bi->name);
+    const TlType *dt = need_dtype(S, a, 2);
+    if (r < 0 || !dt) return tv_err();
+    return sem_full(S, shape, r, A(1), dt);
+}
+
+static TV bi_zeros(Sema *S, CallArgs *a) {
+    int64_t shape[TL_MAX_RANK];
+    int r = need_shape(S, A(0), shape, a->bi->name);
+    const TlType *dt = need_dtype(S, a, 1);
+    if (r < 0 || !dt) return tv_err();
+    TV z = tv_int(0);
+    return sem_full(S, shape, r, &z, dt);
+}
+
+static TV bi_zeros_like(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    TV z = tv_int(0);
+    const TlType *t = x.ty;
+    return sem_full(S, tl_is_block(t) ? t->shape : NULL, tl_is_block(t) ? t->rank : 0, &z, tl_sca(t));
+}
+
+/* ---- memory -------------------------------------------------------------------- */
+
+static int cache_index(Sema *S, const char *s, bool is_load) {
+    if (!*s) return TT_CACHE_NONE;
+    static const struct { const char *s; int v; bool load, store; } m[] = {
+        {".ca", TT_CACHE_CA, true, false}, {".cg", TT_CACHE_CG, true, true}, {".cv", TT_CACHE_CV, true, false},
+        {".wb", TT_CACHE_WB, false, true}, {".cs", TT_CACHE_CS, false, true}, {".wt", TT_CACHE_WT, false, true}};
+    for (int i = 0; i < TC_ARRAY_LEN(m); i++)
+        if (!strcmp(m[i].s, s) && (is_load ? m[i].load : m[i].store)) return m[i].v;
+    sema_error(S, "Cache modifier %s not supported", s);
+    return -1;
+}
+
+static int evict_index(Sema *S, const char *s) {
+    if (!*s || !strcmp(s, "evict_normal")) return TT_EVICT_NORMAL;
+    if (!strcmp(s, "evict_last")) return TT_EVICT_LAST;
+    if (!strcmp(s, "evict_first")) return TT_EVICT_FIRST;
+    sema_error(S, "Eviction policy %s not supported", s);
+    return -1;
+}
+
+static void boundary_note(Sema *S, CallArgs *a, int i) {
+    if (a->given[i] && !(a->v[i].kind == TV_TUPLE && a->v[i].n == 0) && a->v[i].kind != TV_NONE)
+        sema_error(S, "`padding_option` or `boundary_check` argument is not supported for loading a tensor of "
+                      "pointers or loading a scalar. Because the compiler does not know the boundary; please use "
+                      "block pointers (defined by `make_block_ptr`) instead");
+}
+
+static TV bi_load(Sema *S, CallArgs *a) {
+    TV ptr = a->v[0];
+    if (ptr.kind == TV_ERR) return ptr;
+    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
+        return sema_error(S, "Unsupported ptr type %s in `tl.load`", ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
+    const char *cm, *ev, *pad;
+    if (!str_arg(S, a, 5, &cm) || !str_arg(S, a, 6, &ev) || !str_arg(S, a, 4, &pad)) return tv_err();
+    int cache = cache_index(S, cm, true), evict = evict_index(S, ev);
+    if (cache < 0 || evict < 0) return tv_err();
+    boundary_note(S, a, 3);
+    if (*pad) return sema_error(S, "`padding_option` is not supported for loading a tensor of pointers");
+    TV mask = a->v[1], other = a->v[2];
+    bool has_mask = GIVEN(1), has_other = GIVEN(2);
+    if (!has_mask && has_other) return sema_error(S, "`other` cannot be provided without `mask`");
+    if (has_mask) {
+        if (mask.kind == TV_ERR) return mask;
+        mask = sem_to_tensor(S, &mask);
+    }
+    if (has_other && other.kind == TV_ERR) return other;
+    if (!tl_is_block(ptr.ty)) {
+        if (has_mask && tl_is_block(mask.ty))
+            return sema_error(S, "Mask argument cannot be block type if pointer argument is not a block");
+        if (has_other && other.kind == TV_TENSOR && tl_is_block(other.ty))
+            return sema_error(S, "Other argument cannot be block type if pointer argument is not a block");
+    } else {
+        if (has_mask && !sem_broadcast_pair(S, &ptr, &mask)) return tv_err();
+        if (has_other) {
+            if (tv_is_num(&other)) other = sem_to_tensor(S, &other);
+            if (!sem_broadcast_pair(S, &ptr, &other)) return tv_err();
+        }
+    }
+    const TlType *elt = tl_sca(ptr.ty)->elem;
+    bool is_bool = tl_is_bool(elt);
+    if (is_bool) {
+        elt = tl_scalar(S, TL_I8);
+        ptr = sem_cast(S, ptr, tl_ptr(S, elt), NULL);
+    }
+    if (has_other) other = sem_cast(S, other, elt, NULL);
+    const TlType *dt = tl_with_elem(S, ptr.ty, elt);
+    Value *ops[3] = {ptr.v, has_mask ? mask.v : NULL, has_other ? other.v : NULL};
+    Type *irt = dt->ir;
+    Op *op = sem_op(S, TT_LOAD, ops, 1 + has_mask + has_other, &irt, 1, 0);
+    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
+    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
+    TV r = tv_tensor(op_result(op, 0), dt);
+    if (is_bool) r = sem_cast(S, r, tl_scalar(S, TL_I1), NULL);
+    return r;
+}
+
+static TV bi_store(Sema *S, CallArgs *a) {
+    TV ptr = a->v[0], val = a->v[1], mask = a->v[2];
+    if (ptr.kind == TV_ERR || val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
+        return sema_error(S, "Unsupported ptr type %s in `tl.store`", ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
+    const char *cm, *ev;
+    if (!str_arg(S, a, 4, &cm) || !str_arg(S, a, 5, &ev)) return tv_err();
+    int cache = cache_index(S, cm, false), evict = evict_index(S, ev);
+    if (cache < 0 || evict < 0) return tv_err();
+    if (a->given[3] && !(a->v[3].kind == TV_TUPLE && a->v[3].n == 0) && a->v[3].kind != TV_NONE)
+        return sema_error(S, "`boundary_check` argument is not supported for storing a tensor of pointers or "
+                             "storing a scalar. Because the compiler does not know the boundary; please use block "
+                             "pointers (defined by `make_block_ptr`) instead");
+    bool has_mask = GIVEN(2);
+    val = sem_to_tensor(S, &val);
+    if (has_mask) mask = sem_to_tensor(S, &mask);
+    if (val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    if (!tl_is_block(ptr.ty)) {
+        if (tl_is_block(val.ty)) return sema_error(S, "Value argument cannot be block type if pointer argument is not a block");
+        if (has_mask && tl_is_block(mask.ty))
+            return sema_error(S, "Mask argument cannot be block type if pointer argument is not a block");
+    } else {
+        const TlType *pshape = ptr.ty;
+        if (!sem_broadcast_pair(S, &ptr, &val)) return tv_err();
+        if (has_mask && (!sem_broadcast_pair(S, &ptr, &mask) || !sem_broadcast_pair(S, &ptr, &val))) return tv_err();
+        if (ptr.ty != pshape)
+            return sema_error(S, "Expected pointer argument to have shape %s but got %s", tl_cstr(S, ptr.ty), tl_cstr(S, pshape));
+    }
+    const TlType *elt = tl_sca(ptr.ty)->elem;
+    if (tl_is_bool(elt)) {
+        elt = tl_scalar(S, TL_I8);
+        ptr = sem_cast(S, ptr, tl_ptr(S, elt), NULL);
+    }
+    val = sem_cast(S, val, elt, NULL);
+    if (val.kind == TV_ERR) return val;
+    if (has_mask && !tl_is_bool(tl_sca(mask.ty))) return sema_error(S, "Mask must have boolean scalar type");
+    Value *ops[3] = {ptr.v, val.v, has_mask ? mask.v : NULL};
+    Op *op = sem_op(S, TT_STORE, ops, 2 + has_mask, NULL, 0, 0);
+    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
+    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    return tv_none();
+}
+
+/* ---- atomics ----------------------------------------------------------------------- */
+
+static int sem_index(Sema *S, const TV *v) {
+    if (v->kind == TV_NONE || (v->kind == TV_STR && !*v->s)) return TT_SEM_ACQ_REL;
+    int i = v->kind == TV_STR ? enum_lookup(tt_sem_names, v->s) : -1;
+    if (i < 0) sema_error(S, "Memory semantic %s not supported", v->kind == TV_STR ? v->s : "?");
+    return i;
+}
+
+static int scope_index(Sema *S, const TV *v) {
+    if (v->kind == TV_NONE || (v->kind == TV_STR && !*v->s)) return TT_SCOPE_GPU;
+    int i = v->kind == TV_STR ? enum_lookup(tt_scope_names, v->s) : -1;
+    if (i < 0) sema_error(S, "Memory scope %s not supported", v->kind == TV_STR ? v->s : "?");
+    return i;
+}
+
+static Value *rmw(Sema *S, int kind, TV ptr, TV val, TV mask, int sem, int scope) {
+    Value *ops[3] = {ptr.v, val.v, mask.v};
+    Type *t = val.ty->ir;
+    Op *op = sem_op(S, TT_ATOMIC_RMW, ops, 3, &t, 1, 0);
+    op_set_attr(S->ctx, op, "atomic_rmw_op", attr_i32(S->ctx, kind));
+    op_set_attr(S->ctx, op, "sem", attr_i32(S->ctx, sem));
+    op_set_attr(S->ctx, op, "scope", attr_i32(S->ctx, scope));
+    return op_result(op, 0);
+}
+
+static TV bi_atomic(Sema *S, CallArgs *a) {
+    const char *opn = a->bi->name + 7; /* after "atomic_" */
+    TV ptr = a->v[0], val = a->v[1], mask = a->v[2];
+    if (ptr.kind == TV_ERR || val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
+        return sema_error(S, "Pointer argument of store instruction is %s", tv_kind_name(&ptr));
+    int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
+    if (sem < 0 || scope < 0) return tv_err();
+    const TlType *elt = tl_sca(ptr.ty)->elem;
+    if ((elt->kind == TL_FP16 || elt->kind == TL_BF16) && strcmp(opn, "add"))
+        return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
+    if (elt->kind == TL_I16 || elt->kind == TL_U16 || tl_bitwidth(elt) < 16)
+        return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
+    val = sem_to_tensor(S, &val);
+    if (tl_is_block(ptr.ty)) {
+        if (GIVEN(2)) mask = sem_broadcast_to(S, sem_to_tensor(S, &mask), ptr.ty->shape, ptr.ty->rank);
+        val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
+    }
+    val = sem_cast(S, val, elt, NULL);
+    if (val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    if (!GIVEN(2)) {
+        const TlType *mt = tl_scalar(S, TL_I1);
+        mask = tv_tensor(sem_const_int(S, mt, 1), mt);
+        if (tl_is_block(ptr.ty)) mask = sem_splat(S, mask, ptr.ty->shape, ptr.ty->rank);
+    }
+    const TlType *s = tl_sca(val.ty);
+    int kind;
+    if (!strcmp(opn, "add")) kind = tl_is_float(s) ? TT_RMW_FADD : TT_RMW_ADD;
+    else if (!strcmp(opn, "and")) kind = TT_RMW_AND;
+    else if (!strcmp(opn, "or")) kind = TT_RMW_OR;
+    else if (!strcmp(opn, "xor")) kind = TT_RMW_XOR;
+    else if (!strcmp(opn, "xchg")) kind = TT_RMW_XCHG;
+    else {
+        bool is_max = !strcmp(opn, "max");
+        if (tl_is_int(s)) {
+            kind = tl_is_signed(s) ? (is_max ? TT_RMW_MAX : TT_RMW_MIN) : (is_max ? TT_RMW_UMAX : TT_RMW_UMIN);
+        } else {
+            /* floats: signed max over the non-negative, unsigned min over the negative (semantic.py) */
+            if (s->kind != TL_FP32 && s->kind != TL_FP64)
+                return sema_error(S, "atomic_%s not supported for dtype %s", opn, tl_scalar_name(s->kind));
+            int w = tl_bitwidth(s);
+            const TlType *it = tl_int_type(S, w, true), *ut = tl_int_type(S, w, false);
+            TV iv = sem_bitcast(S, val, it), ip = sem_bitcast(S, ptr, tl_ptr(S, it));
+            TV uv = sem_bitcast(S, val, ut), up = sem_bitcast(S, ptr, tl_ptr(S, ut));
+            TV sh = sem_binary(S, PY_BIN_RSHIFT, sem_bitcast(S, val, ut), tv_int(w - 1));
+            TV neg = sem_cast(S, sh, tl_scalar(S, TL_I1), NULL);
+            TV pos = sem_not(S, neg);
+            Value *pr = rmw(S, is_max ? TT_RMW_MAX : TT_RMW_MIN, ip, iv, sem_binary(S, PY_BIN_BITAND, mask, pos), sem, scope);
+            Value *nr = rmw(S, is_max ? TT_RMW_UMIN : TT_RMW_UMAX, up, uv, sem_binary(S, PY_BIN_BITAND, mask, neg), sem, scope);
+            TV r = sem_where(S, pos, tv_tensor(pr, iv.ty), tv_tensor(nr, uv.ty));
+            return sem_bitcast(S, r, s);
+        }
+    }
+    return tv_tensor(rmw(S, kind, ptr, val, mask, sem, scope), val.ty);
+}
+
+static TV bi_atomic_cas(Sema *S, CallArgs *a) {
+    TV ptr = a->v[0], c = a->v[1], val = a->v[2];
+    if (ptr.kind == TV_ERR || c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
+    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty))) return sema_error(S, "atomic_cas needs a pointer");
+    int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
+    if (sem < 0 || scope < 0) return tv_err();
+    const TlType *elt = tl_sca(ptr.ty)->elem;
+    int w = tl_bitwidth(elt);
+    if (w != 16 && w != 32 && w != 64) return sema_error(S, "atomic_cas only supports elements with width {16, 32, 64}");
+    c = sem_cast(S, sem_to_tensor(S, &c), elt, NULL);
+    val = sem_cast(S, sem_to_tensor(S, &val), elt, NULL);
+    if (tl_is_block(ptr.ty)) {
+        c = sem_broadcast_to(S, c, ptr.ty->shape, ptr.ty->rank);
+        val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
+    }
+    if (c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
+    Value *ops[3] = {ptr.v, c.v, val.v};
+    Type *t = val.ty->ir;
+    Op *op = sem_op(S, TT_ATOMIC_CAS, ops, 3, &t, 1, 0);
+    op_set_attr(S->ctx, op, "sem", attr_i32(S->ctx, sem));
+    op_set_attr(S->ctx, op, "scope", attr_i32(S->ctx, scope));
+    return tv_tensor(op_result(op, 0), val.ty);
+}
+
+/* ---- math ------------------------------------------------------------------------ */
+
+static bool check_fp(Sema *S, const char *fn, TV x, bool allow_fp16) {
+    const TlType *s = tl_sca(x.ty);
+    if (s->kind == TL_FP32 || s->kind == TL_FP64 || (allow_fp16 && tl_is_float(s))) return true;
+    sema_error(S, "%s: Expected dtype ['fp32', 'fp64'] but got %s", fn, tl_scalar_name(s->kind));
+    return false;
+}
+
+static TV bi_math1(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    OpKind k = (OpKind)a->bi->arg;
+    if (!check_fp(S, a->bi->name, x, k == MATH_EXP2 ? false : false)) return tv_err();
+    return tv_tensor(sem_ir(S, k, x.ty, x.v, NULL), x.ty);
+}
+
+static TV bi_abs(Sema *S, CallArgs *a) {
+    TV x = a->v[0];
+    if (x.kind == TV_ERR) return x;
+    if (tv_is_num(&x)) {
+        if (x.kind == TV_FLOAT) return tv_float(fabs(x.f));
+        return tv_int(x.i < 0 ? -x.i : x.i);
+    }
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    const TlType *s = tl_sca(x.ty);
+    if (tl_is_fp8(s)) { /* clear the sign bit */
+        TV m = sem_binary(S, PY_BIN_BITAND, sem_bitcast(S, x, tl_scalar(S, TL_I8)), tv_int(0x7f));
+        return sem_bitcast(S, m, s);
+    }
+    if (tl_is_float(s)) return tv_tensor(sem_ir(S, MATH_ABSF, x.ty, x.v, NULL), x.ty);
+    if (tl_is_signed(s)) return tv_tensor(sem_ir(S, MATH_ABSI, x.ty, x.v, NULL), x.ty);
+    if (tl_is_unsigned(s)) return x;
+    return sema_error(S, "Unexpected dtype %s", tl_cstr(S, s));
+}
+
+static TV bi_sqrt_rn(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (tl_sca(x.ty)->kind != TL_FP32) return sema_error(S, "sqrt_rn: Expected dtype ['fp32'] but got %s", tl_cstr(S, tl_sca(x.ty)));
+    return tv_tensor(sem_ir(S, TT_PRECISE_SQRT, x.ty, x.v, NULL), x.ty);
+}
+
+static TV bi_div_rn(Sema *S, CallArgs *a) {
+    TV x = a->v[0], y = a->v[1];
+    if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
+    if (tl_sca(x.ty)->kind != TL_FP32) return sema_error(S, "div_rn: Expected dtype ['fp32'] but got %s", tl_cstr(S, tl_sca(x.ty)));
+    return tv_tensor(sem_ir(S, TT_PRECISE_DIVF, x.ty, x.v, y.v), x.ty);
+}
+
+static TV bi_fdiv(Sema *S, CallArgs *a) {
+    TV x = sem_to_tensor(S, A(0)), y = sem_to_tensor(S, A(1));
+    return sem_fdiv(S, x, y, a->given[2] && cx_truthy(A(2)));
+}
+
+static TV bi_fma(Sema *S, CallArgs *a) {
+    TV x = a->v[0], y = a->v[1], z = a->v[2];
+    if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
+    if (!sem_binary_check(S, &z, &x, false, false, true, false)) return tv_err();
+    if (!sem_binary_check(S, &z, &y, false, false, true, false)) return tv_err();
+    if (!check_fp(S, "fma", x, false)) return tv_err();
+    Value *ops[3] = {x.v, y.v, z.v};
+    Type *t = x.ty->ir;
+    return tv_tensor(op_result(sem_op(S, MATH_FMA, ops, 3, &t, 1, 0), 0), x.ty);
+}
+
+static TV bi_umulhi(Sema *S, CallArgs *a) {
+    TV x = sem_to_tensor(S, A(0)), y = sem_to_tensor(S, A(1));
+    if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
+    if (!tl_is_int(tl_sca(x.ty))) return sema_error(S, "umulhi: Expected an integer dtype but got %s", tl_cstr(S, tl_sca(x.ty)));
+    return tv_tensor(sem_ir(S, TT_MULHIUI, x.ty, x.v, y.v), x.ty);
+}
+
+static TV bi_minmax(Sema *S, CallArgs *a) {
+    bool nan_all = false;
+    if (a->given[2] && a->v[2].kind != TV_NONE) nan_all = a->v[2].kind == TV_INT ? a->v[2].i != 0 : cx_truthy(A(2));
+    return sem_minmax(S, a->bi->arg != 0, a->v[0], a->v[1], nan_all);
+}
+
+static TV bi_clamp(Sema *S, CallArgs *a) {
+    TV x = a->v[0], lo = a->v[1], hi = a->v[2];
+    if (!sem_binary_check(S, &lo, &hi, false, false, true, false)) return tv_err();
+    if (!sem_binary_check(S, &x, &lo, false, false, true, false)) return tv_err();
+    if (!sem_binary_check(S, &x, &hi, false, false, true, false)) return tv_err();
+    if (!tl_is_float(tl_sca(x.ty)))
+        return sema_error(S, "Unexpected dtype %s. Only floating point clamp is supported", tl_cstr(S, tl_sca(x.ty)));
+    Value *ops[3] = {x.v, lo.v, hi.v};
+    Type *t = x.ty->ir;
+    Op *op = sem_op(S, TT_CLAMPF, ops, 3, &t, 1, 0);
+    int pn = a->given[3] && a->v[3].kind == TV_INT ? (int)a->v[3].i : 0;
+    op_set_attr(S->ctx, op, "propagateNan", attr_i32(S->ctx, pn ? 1 : 0));
+    return tv_tensor(op_result(op, 0), x.ty);
+}
+
+static TV bi_where(Sema *S, CallArgs *a) { return sem_where(S, a->v[0], a->v[1], a->v[2]); }
+
+static TV bi_sigmoid(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (!check_fp(S, "exp", x, false)) return tv_err();
+    TV nx = sem_minus(S, x);
+    TV e = tv_tensor(sem_ir(S, MATH_EXP, nx.ty, nx.v, NULL), nx.ty);
+    return sem_binary(S, PY_BIN_DIV, tv_int(1), sem_binary(S, PY_BIN_ADD, tv_int(1), e));
+}
+
+static TV bi_cdiv(Sema *S, CallArgs *a) {
+    TV x = a->v[0], d = a->v[1];
+    if (x.kind == TV_ERR || d.kind == TV_ERR) return tv_err();
+    if (!tv_is_num(&x) || !tv_is_num(&d)) {
+        TV t = sem_binary(S, PY_BIN_ADD, x, d);
+        t = sem_binary(S, PY_BIN_SUB, t, tv_int(1));
+        return sem_binary(S, PY_BIN_FLOORDIV, t, d);
+    }
+    TV one = tv_int(1), t = cx_binary(S, PY_BIN_ADD, &x, &d);
+    t = cx_binary(S, PY_BIN_SUB, &t, &one);
+    return cx_binary(S, PY_BIN_FLOORDIV, &t, &d);
+}
+
+/* ---- reductions and scans -------------------------------------------------------- */
+
+enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_ARGMAX, CB_ARGMIN, CB_JIT };
+
+/* Builds the combiner region: block with 2n scalar args, ending in ret_kind. */
+static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool tie_left, const TV *fn,
+                          OpKind ret_kind) {
+    Block *blk = block_create(S->ctx);
+    region_push_block(&op->regions[0], blk);
+    TV args[2 * 8];
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < n; i++) {
+            const TlType *st = tl_sca(inputs[i].ty);
+            args[h * n + i] = tv_tensor(block_add_arg(S->ctx, blk, st->ir, S->loc), st);
+        }
+    Builder saved = S->b;
+    S->b = builder_at_end(S->ctx, blk);
+    TV res[8];
+    int nres = n;
+    switch (cb) {
+    case CB_ADD: res[0] = sem_binary(S, PY_BIN_ADD, args[0], args[1]); break;
+    case CB_MUL: res[0] = sem_binary(S, PY_BIN_MUL, args[0], args[1]); break;
+    case CB_XOR: res[0] = sem_binary(S, PY_BIN_BITXOR, args[0], args[1]); break;
+    case CB_MAX: res[0] = sem_minmax(S, true, args[0], args[1], false); break;
+    case CB_MIN: res[0] = sem_minmax(S, false, args[0], args[1], false); break;
+    case CB_ARGMAX:
+    case CB_ARGMIN: {
+        TV v1 = args[0], i1 = args[1], v2 = args[2], i2 = args[3];
+        TV better = sem_compare(S, cb == CB_ARGMAX ? PY_CMP_GT : PY_CMP_LT, v1, v2);
+        if (tie_left) {
+            TV tie = sem_logical(S, true, sem_compare(S, PY_CMP_EQ, v1, v2), sem_compare(S, PY_CMP_LT, i1, i2));
+            better = sem_logical(S, false, better, tie);
+        }
+        res[0] = sem_where(S, better, v1, v2);
+        res[1] = sem_where(S, better, i1, i2);
+        break;
+    }
+    default: {
+        TV r = cg_call_jit(S, fn, args, 2 * n, NULL, NULL, 0, true);
+        if (r.kind == TV_TUPLE) {
+            nres = r.n;
+            for (int i = 0; i < r.n && i < 8; i++) res[i] = r.elems[i];
+        } else {
+            nres = 1;
+            res[0] = r;
+        }
+        if (r.kind == TV_ERR) nres = -1;
+        break;
+    }
+    }
+    bool ok = nres == n;
+    Value *vals[8];
+    for (int i = 0; ok && i < n; i++) {
+        if (res[i].kind == TV_ERR) ok = false;
+        else {
+            res[i] = sem_cast(S, sem_to_tensor(S, &res[i]), tl_sca(inputs[i].ty), NULL);
+            ok = res[i].kind == TV_TENSOR;
+            if (ok) vals[i] = res[i].v;
+        }
+    }
+    if (!ok && nres >= 0 && nres != n)
+        sema_error(S, "the combine function returns %d values but %d were expected", nres, n);
+    if (ok) {
+        S->b.loc = S->loc;
+        build_op(&S->b, ret_kind, vals, n, NULL, 0, 0);
+    }
+    S->b = saved;
+    return ok;
+}
+
+static int wrap_axis(Sema *S, int64_t axis, int rank) {
+    if (axis < -rank || axis >= rank) {
+        sema_error(S, "axis %lld is out of bounds for a tensor of rank %d", (long long)axis, rank);
+        return -1;
+    }
+    return (int)(axis < 0 ? axis + rank : axis);
+}
+
+/* reduce(inputs, axis (or none), combine); returns a tuple when n > 1. */
+static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, int cb, bool tie_left, const TV *fn) {
+    for (int i = 0; i < n; i++)
+        if (in[i].kind != TV_TENSOR) return tv_err();
+    int orig_rank = tl_is_block(in[0].ty) ? in[0].ty->rank : 0;
+    int axis;
+    if (axis_v->kind == TV_NONE) {
+        for (int i = 0; i < n; i++) {
+            int64_t ne = tl_numel(in[i].ty);
+            in[i] = sem_reshape(S, in[i], &ne, 1, true);
+        }
+        axis = 0;
+    } else if (axis_v->kind == TV_INT) {
+        if (!tl_is_block(in[0].ty)) return sema_error(S, "cannot reduce a scalar");
+        axis = wrap_axis(S, axis_v->i, in[0].ty->rank);
+        if (axis < 0) return tv_err();
+    } else {
+        return sema_error(S, "reduction axis must be a constexpr int or None");
+    }
+    const TlType *t0 = in[0].ty;
+    for (int i = 1; i < n; i++)
+        if (in[i].ty->rank != t0->rank || memcmp(in[i].ty->shape, t0->shape, sizeof(int64_t) * (size_t)t0->rank))
+            return sema_error(S, "all reduction inputs must have the same shape");
+    int64_t shape[TL_MAX_RANK];
+    int r = 0;
+    for (int i = 0; i < t0->rank; i++)
+        if (i != axis) shape[r++] = t0->shape[i];
+    Value *ops[8];
+    Type *rts[8];
+    const TlType *tls[8];
+    for (int i = 0; i < n; i++) {
+        ops[i] = in[i].v;
+        tls[i] = tl_block(S, tl_sca(in[i].ty), shape, r);
+        rts[i] = tls[i]->ir;
+    }
+    Op *op = sem_op(S, TT_REDUCE, ops, n, rts, n, 1);
+    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, axis));
+    if (!build_combine(S, op, in, n, cb, tie_left, fn, TT_REDUCE_RETURN)) return tv_err();
+    TV res[8];
+    for (int i = 0; i < n; i++) {
+        res[i] = tv_tensor(op_result(op, i), tls[i]);
+        if (keep_dims) {
+            if (axis_v->kind == TV_NONE)
+                for (int d = 0; d < orig_rank; d++) res[i] = sem_expand_dims(S, res[i], d);
+            else
+                res[i] = sem_expand_dims(S, res[i], axis);
+        }
+    }
+    if (n == 1) return res[0];
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n);
+    memcpy(t.elems, res, sizeof(TV) * (size_t)n);
+    return t;
+}
+
+static TV promote_sum(Sema *S, TV x, const TV *dtype) {
+    if (dtype && dtype->kind == TV_DTYPE) return sem_cast(S, x, dtype->ty, NULL);
+    const TlType *s = tl_sca(x.ty);
+    if (tl_is_int(s) && tl_bitwidth(s) < 32) return sem_cast(S, x, tl_int_type(S, 32, tl_is_signed(s)), NULL);
+    return x;
+}
+
+static TV bi_sum(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
+    return do_reduce(S, &x, 1, A(1), a->given[2] && cx_truthy(A(2)), CB_ADD, false, NULL);
+}
+
+static TV bi_xor_sum(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (!tl_is_int(tl_sca(x.ty))) return sema_error(S, "xor_sum only supported for integers");
+    return do_reduce(S, &x, 1, A(1), a->given[2] && cx_truthy(A(2)), CB_XOR, false, NULL);
+}
+
+static TV with_indices(Sema *S, TV x, const TV *axis_v, bool keep_dims, int cb, bool tie_left) {
+    int rank = tl_is_block(x.ty) ? x.ty->rank : 0;
+    int axis = 0;
+    if (axis_v->kind == TV_NONE) {
+        int64_t ne = tl_numel(x.ty);
+        x = sem_reshape(S, x, &ne, 1, true);
+        rank = 1;
+    } else {
+        if (axis_v->kind != TV_INT) return sema_error(S, "axis must be a constexpr int");
+        axis = wrap_axis(S, axis_v->i, rank);
+        if (axis < 0) return tv_err();
+    }
+    TV lo = tv_int(0), hi = tv_int(x.ty->shape[axis]);
+    TV idx = sem_arange(S, &lo, &hi);
+    for (int d = 0; d < rank; d++)
+        if (d != axis) idx = sem_expand_dims(S, idx, d);
+    idx = sem_broadcast_to(S, idx, x.ty->shape, rank);
+    TV in[2] = {x, idx};
+    TV ax = axis_v->kind == TV_NONE ? tv_int(0) : tv_int(axis);
+    TV r = do_reduce(S, in, 2, &ax, keep_dims, cb, tie_left, NULL);
+    return r;
+}
+
+static TV bi_maxmin(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    bool is_max = a->bi->arg != 0;
+    bool keep = a->given[4] && cx_truthy(A(4));
+    if (tl_sca(x.ty)->kind == TL_BF16) x = sem_cast(S, x, tl_scalar(S, TL_FP32), NULL);
+    if (a->given[2] && cx_truthy(A(2))) {
+        bool tie = !a->given[3] || cx_truthy(A(3));
+        return with_indices(S, x, A(1), keep, is_max ? CB_ARGMAX : CB_ARGMIN, tie);
+    }
+    const TlType *s = tl_sca(x.ty);
+    if (tl_bitwidth(s) < 32) x = sem_cast(S, x, tl_is_float(s) ? tl_scalar(S, TL_FP32) : tl_scalar(S, TL_I32), NULL);
+    return do_reduce(S, &x, 1, A(1), keep, is_max ? CB_MAX : CB_MIN, false, NULL);
+}
+
+static TV bi_argmaxmin(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (tl_sca(x.ty)->kind == TL_BF16) x = sem_cast(S, x, tl_scalar(S, TL_FP32), NULL);
+    bool tie = !a->given[2] || cx_truthy(A(2));
+    TV r = with_indices(S, x, A(1), a->given[3] && cx_truthy(A(3)), a->bi->arg ? CB_ARGMAX : CB_ARGMIN, tie);
+    return r.kind == TV_TUPLE ? r.elems[1] : r;
+}
+
+static TV bi_reduce(Sema *S, CallArgs *a) {
+    TV fn = a->v[2];
+    if (fn.kind != TV_JITFN) return sema_error(S, "reduce(): combine_fn must be a @triton.jit function");
+    TV in[8];
+    int n = 1;
+    if (a->v[0].kind == TV_TUPLE) {
+        n = a->v[0].n;
+        if (n > 8) return sema_error(S, "too many reduction inputs");
+        for (int i = 0; i < n; i++) in[i] = a->v[0].elems[i];
+    } else {
+        in[0] = a->v[0];
+    }
+    for (int i = 0; i < n; i++)
+        if (in[i].kind != TV_TENSOR) return err_type(S, "reduce", "tensors", &in[i]);
+    return do_reduce(S, in, n, A(1), a->given[3] && cx_truthy(A(3)), CB_JIT, false, &fn);
+}
+
+static TV do_scan(Sema *S, TV *in, int n, int64_t axis, bool reverse, int cb, const TV *fn) {
+    if (!tl_is_block(in[0].ty)) return sema_error(S, "cannot scan a scalar");
+    int ax = wrap_axis(S, axis, in[0].ty->rank);
+    if (ax < 0) return tv_err();
+    Value *ops[8];
+    Type *rts[8];
+    for (int i = 0; i < n; i++) {
+        ops[i] = in[i].v;
+        rts[i] = in[i].ty->ir;
+    }
+    Op *op = sem_op(S, TT_SCAN, ops, n, rts, n, 1);
+    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, ax));
+    op_set_attr(S->ctx, op, "reverse", attr_bool(S->ctx, reverse));
+    if (!build_combine(S, op, in, n, cb, false, fn, TT_SCAN_RETURN)) return tv_err();
+    if (n == 1) return tv_tensor(op_result(op, 0), in[0].ty);
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n);
+    for (int i = 0; i < n; i++) t.elems[i] = tv_tensor(op_result(op, i), in[i].ty);
+    return t;
+}
+
+static TV bi_cumsum(Sema *S, CallArgs *a) {
+    TV x;
+    int64_t axis = 0;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (a->given[1] && !need_int(S, a, 1, &axis)) return tv_err();
+    x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
+    return do_scan(S, &x, 1, axis, a->given[2] && cx_truthy(A(2)), a->bi->arg ? CB_MUL : CB_ADD, NULL);
+}
+
+static TV bi_assoc_scan(Sema *S, CallArgs *a) {
+    TV fn = a->v[2];
+    int64_t axis;
+    if (!need_int(S, a, 1, &axis)) return tv_err();
+    if (fn.kind != TV_JITFN) return sema_error(S, "associative_scan(): combine_fn must be a @triton.jit function");
+    TV in[8];
+    int n = 1;
+    if (a->v[0].kind == TV_TUPLE) {
+        n = a->v[0].n;
+        if (n > 8) return sema_error(S, "too many scan inputs");
+        for (int i = 0; i < n; i++) in[i] = a->v[0].elems[i];
+    } else {
+        in[0] = a->v[0];
+    }
+    for (int i = 0; i < n; i++)
+        if (in[i].kind != TV_TENSOR) return err_type(S, "associative_scan", "tensors", &in[i]);
+    return do_scan(S, in, n, axis, a->given[3] && cx_truthy(A(3)), CB_JIT, &fn);
+}
+
+static TV bi_softmax(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    TV dim = a->given[1] && a->v[1].kind != TV_NONE ? a->v[1] : tv_int(0);
+    TV mx = x;
+    if (tl_sca(mx.ty)->kind == TL_BF16) mx = sem_cast(S, mx, tl_scalar(S, TL_FP32), NULL);
+    if (tl_bitwidth(tl_sca(mx.ty)) < 32) mx = sem_cast(S, mx, tl_scalar(S, TL_FP32), NULL);
+    TV m = do_reduce(S, &mx, 1, &dim, true, CB_MAX, false, NULL);
+    TV z = sem_binary(S, PY_BIN_SUB, x, m);
+    if (z.kind == TV_ERR || !check_fp(S, "exp", z, false)) return tv_err();
+    TV num = tv_tensor(sem_ir(S, MATH_EXP, z.ty, z.v, NULL), z.ty);
+    TV den = do_reduce(S, &num, 1, &dim, true, CB_ADD, false, NULL);
+    return sem_fdiv(S, num, den, a->given[3] && cx_truthy(A(3)));
+}
+
+/* ---- linear algebra --------------------------------------------------------------- */
+
+static TV bi_dot(Sema *S, CallArgs *a) {
+    TV x = a->v[0], y = a->v[1], acc = a->v[2];
+    if (x.kind == TV_ERR || y.kind == TV_ERR || acc.kind == TV_ERR) return tv_err();
+    if (x.kind != TV_TENSOR || y.kind != TV_TENSOR || !tl_is_block(x.ty) || !tl_is_block(y.ty))
+        return sema_error(S, "dot() needs two block tensors");
+    if (GIVEN(3) && GIVEN(4)) return sema_error(S, "Only one of input_precision and allow_tf32 can be specified");
+    const char *prec = "tf32";
+    if (GIVEN(3)) {
+        if (a->v[3].kind != TV_STR) return sema_error(S, "input_precision must be a string");
+        prec = a->v[3].s;
+    } else if (GIVEN(4) && !cx_truthy(A(4))) {
+        prec = "ieee";
+    }
+    int pi = enum_lookup(tt_precision_names, prec);
+    if (pi < 0 || pi > TT_PREC_IEEE)
+        return sema_error(S, "input_precision must be one of ('tf32', 'tf32x3', 'ieee'). Got %s", prec);
+    const TlType *xs = tl_sca(x.ty), *ys = tl_sca(y.ty);
+    if (!(tl_is_fp8(xs) && tl_is_fp8(ys))) {
+        static const TlKind ok[] = {TL_I8, TL_U8, TL_FP16, TL_BF16, TL_FP32, TL_FP64};
+        bool xo = false, yo = false;
+        for (int i = 0; i < TC_ARRAY_LEN(ok); i++) {
+            xo |= xs->kind == ok[i];
+            yo |= ys->kind == ok[i];
+        }
+        if (!xo) return sema_error(S, "Unsupported lhs dtype %s", tl_cstr(S, xs));
+        if (!yo) return sema_error(S, "Unsupported rhs dtype %s", tl_cstr(S, ys));
+        if (xs != ys) return sema_error(S, "Both operands must be same dtype. Got %s and %s", tl_cstr(S, xs), tl_cstr(S, ys));
+    }
+    int lr = x.ty->rank, rr = y.ty->rank;
+    if (!((lr == 2 && rr == 2) || (lr == 3 && rr == 3)))
+        return sema_error(S, "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)", tl_cstr(S, x.ty), tl_cstr(S, y.ty));
+    int64_t M = x.ty->shape[lr - 2], K = x.ty->shape[lr - 1], K2 = y.ty->shape[rr - 2], N = y.ty->shape[rr - 1];
+    if (K != K2)
+        return sema_error(S, "First input shape (%s) and second input shape %s are not compatible for matmul (second "
+                             "index of first shape (%lld) must be equal to first index of second shape (%lld)",
+                          tl_cstr(S, x.ty), tl_cstr(S, y.ty), (long long)K, (long long)K2);
+    int64_t minK = tl_bitwidth(xs) == 8 ? 32 : 16;
+    if (M < 16 || N < 16 || K < minK)
+        return sema_error(S, "Input shapes should have M >= 16, N >= 16 and K >= %lld", (long long)minK);
+    const TlType *out = GIVEN(6) && a->v[6].kind == TV_DTYPE ? a->v[6].ty : tl_scalar(S, TL_FP32);
+    const TlType *rs;
+    if (tl_is_int(xs)) {
+        if (xs->kind != TL_I8) return sema_error(S, "only int8 supported!");
+        rs = tl_scalar(S, TL_I32);
+    } else if (out->kind == TL_BF16) {
+        return sema_error(S, "out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 and cast with "
+                             "`.to(tl.bfloat16)`");
+    } else if (xs->kind == TL_FP32 || xs->kind == TL_BF16) {
+        rs = tl_scalar(S, TL_FP32);
+    } else if (xs->kind == TL_FP64) {
+        rs = tl_scalar(S, TL_FP64);
+    } else {
+        rs = out->kind == TL_FP16 ? out : tl_scalar(S, TL_FP32);
+    }
+    int64_t shape[3];
+    int r = 0;
+    if (lr == 3) shape[r++] = x.ty->shape[0];
+    shape[r++] = M;
+    shape[r++] = N;
+    const TlType *rt = tl_block(S, rs, shape, r);
+    if (!GIVEN(2)) {
+        TV z = tl_is_int(rs) ? tv_tensor(sem_const_int(S, rs, 0), rs) : tv_tensor(sem_const_float(S, rs, 0), rs);
+        acc = sem_splat(S, z, shape, r);
+    } else {
+        if (acc.kind != TV_TENSOR || acc.ty != rt)
+            return sema_error(S, "dot(): acc must have type %s, got %s", tl_cstr(S, rt),
+                              acc.kind == TV_TENSOR ? tl_cstr(S, acc.ty) : tv_kind_name(&acc));
+    }
+    int64_t imprecise = 0;
+    if (GIVEN(5) && !need_int(S, a, 5, &imprecise)) return tv_err();
+    if (GIVEN(5) && tl_is_fp8(xs) && imprecise > K)
+        return sema_error(S, "max_num_imprecise_acc (%lld) must be <= K (%lld)", (long long)imprecise, (long long)K);
+    Value *ops[3] = {x.v, y.v, acc.v};
+    Type *t = rt->ir;
+    Op *op = sem_op(S, TT_DOT, ops, 3, &t, 1, 0);
+    op_set_attr(S->ctx, op, "inputPrecision", attr_i32(S->ctx, pi));
+    op_set_attr(S->ctx, op, "maxNumImpreciseAcc", attr_i32(S->ctx, imprecise));
+    return tv_tensor(op_result(op, 0), rt);
+}
+
+/* ---- shapes ---------------------------------------------------------------------- */
+
+static TV bi_trans(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    int n;
+    const TV *d = unpack_var(A(1), &n);
+    int perm[TL_MAX_RANK];
+    if (n == 0) {
+        if (!tl_is_block(x.ty) || x.ty->rank != 2)
+            return sema_error(S, "trans() with no dims needs a 2D tensor; pass the dims");
+        perm[0] = 1;
+        perm[1] = 0;
+        n = 2;
+    } else {
+        if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
+        for (int i = 0; i < n; i++) {
+            if (d[i].kind != TV_INT) return sema_error(S, "%s(): dims must be constexpr ints", a->bi->name);
+            perm[i] = (int)d[i].i;
+        }
+    }
+    return sem_permute(S, x, perm, n);
+}
+
+static TV bi_reshape(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    int n;
+    const TV *d = unpack_var(A(1), &n);
+    int64_t shape[TL_MAX_RANK];
+    if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
+    for (int i = 0; i < n; i++) {
+        if (d[i].kind != TV_INT) return sema_error(S, "%s(): shape must be constexpr ints", a->bi->name);
+        shape[i] = d[i].i;
+    }
+    bool reorder = a->bi->arg == 1 || (a->given[2] && cx_truthy(A(2)));
+    return sem_reshape(S, x, shape, n, reorder);
+}
+
+static TV bi_ravel(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    int64_t n = tl_numel(x.ty);
+    return sem_reshape(S, x, &n, 1, a->given[1] ? cx_truthy(A(1)) : true);
+}
+
+static TV bi_expand_dims(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (a->v[1].kind == TV_INT) return sem_expand_dims(S, x, (int)a->v[1].i);
+    if (a->v[1].kind != TV_TUPLE) return sema_error(S, "expand_dims(): axis must be a constexpr int or tuple");
+    int n = a->v[1].n, rank = (tl_is_block(x.ty) ? x.ty->rank : 0) + n;
+    int axes[TL_MAX_RANK];
+    for (int i = 0; i < n && i < TL_MAX_RANK; i++) {
+        if (a->v[1].elems[i].kind != TV_INT) return sema_error(S, "expand_dims(): axis must be constexpr ints");
+        axes[i] = (int)a->v[1].elems[i].i;
+        if (axes[i] < 0) axes[i] += rank;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (axes[j] < axes[i]) {
+                int t = axes[i];
+                axes[i] = axes[j];
+                axes[j] = t;
+            }
+    for (int i = 0; i < n; i++) x = sem_expand_dims(S, x, axes[i]);
+    return x;
+}
+
+static TV bi_broadcast_to(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    int n;
+    const TV *d = unpack_var(A(1), &n);
+    int64_t shape[TL_MAX_RANK];
+    if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
+    for (int i = 0; i < n; i++) {
+        if (d[i].kind != TV_INT) return sema_error(S, "broadcast_to(): shape must be constexpr ints");
+        shape[i] = d[i].i;
+    }
+    return sem_broadcast_to(S, x, shape, n);
+}
+
+static TV bi_broadcast(Sema *S, CallArgs *a) {
+    TV x = sem_to_tensor(S, A(0)), y = sem_to_tensor(S, A(1));
+    if (x.kind == TV_ERR || y.kind == TV_ERR || !sem_broadcast_pair(S, &x, &y)) return tv_err();
+    TV t = {.kind = TV_TUPLE, .n = 2};
+    t.elems = ARENA_ARRAY(S->arena, TV, 2);
+    t.elems[0] = x;
+    t.elems[1] = y;
+    return t;
+}
+
+static TV join(Sema *S, TV x, TV y) {
+    if (!sem_broadcast_pair(S, &x, &y)) return tv_err();
+    if (x.ty != y.ty) return sema_error(S, "join(): both inputs must have the same type");
+    bool was_scalar = !tl_is_block(x.ty);
+    if (was_scalar) {
+        x = sem_expand_dims(S, x, 0);
+        y = sem_expand_dims(S, y, 0);
+    }
+    int64_t shape[TL_MAX_RANK + 1];
+    int r = x.ty->rank;
+    memcpy(shape, x.ty->shape, sizeof(int64_t) * (size_t)r);
+    shape[r] = 2;
+    const TlType *t = tl_block(S, x.ty->elem, shape, r + 1);
+    TV res = tv_tensor(sem_ir(S, TT_JOIN, t, x.v, y.v), t);
+    if (was_scalar) {
+        int64_t two = 2;
+        res = sem_reshape(S, res, &two, 1, false);
+    }
+    return res;
+}
+
+static TV bi_join(Sema *S, CallArgs *a) {
+    TV x, y;
+    if (!need_tensor(S, a, 0, &x) || !need_tensor(S, a, 1, &y)) return tv_err();
+    return join(S, x, y);
+}
+
+static TV bi_interleave(Sema *S, CallArgs *a) {
+    TV x, y;
+    if (!need_tensor(S, a, 0, &x) || !need_tensor(S, a, 1, &y)) return tv_err();
+    TV c = join(S, x, y);
+    if (c.kind == TV_ERR || c.ty->rank == 1) return c;
+    int64_t shape[TL_MAX_RANK];
+    int r = c.ty->rank - 1;
+    memcpy(shape, c.ty->shape, sizeof(int64_t) * (size_t)r);
+    shape[r - 1] *= 2;
+    return sem_reshape(S, c, shape, r, false);
+}
+
+static TV bi_split(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (!tl_is_block(x.ty) || x.ty->shape[x.ty->rank - 1] != 2)
+        return sema_error(S, "split() needs a tensor whose last dimension is 2, got %s", tl_cstr(S, x.ty));
+    const TlType *t = tl_block(S, x.ty->elem, x.ty->shape, x.ty->rank - 1);
+    Type *rts[2] = {t->ir, t->ir};
+    Op *op = sem_op(S, TT_SPLIT, &x.v, 1, rts, 2, 0);
+    TV r = {.kind = TV_TUPLE, .n = 2};
+    r.elems = ARENA_ARRAY(S->arena, TV, 2);
+    r.elems[0] = tv_tensor(op_result(op, 0), t);
+    r.elems[1] = tv_tensor(op_result(op, 1), t);
+    return r;
+}
+
+/* ---- casts ----------------------------------------------------------------------- */
+
+static TV bi_cast(Sema *S, CallArgs *a) {
+    TV x = a->v[0];
+    const TlType *dt = need_dtype(S, a, 1);
+    if (x.kind == TV_ERR || !dt) return tv_err();
+    x = sem_to_tensor(S, &x);
+    const char *rnd = NULL;
+    if (GIVEN(2)) {
+        if (a->v[2].kind != TV_STR) return sema_error(S, "fp_downcast_rounding must be a string");
+        rnd = a->v[2].s;
+    }
+    if (a->given[3] && cx_truthy(A(3))) {
+        if (rnd) return sema_error(S, "fp_downcast_rounding cannot be used with bitcast=True");
+        return sem_bitcast(S, x, dt);
+    }
+    return sem_cast(S, x, dt, rnd);
+}
+
+static TV bi_hint(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    int64_t vals[TL_MAX_RANK];
+    int n = 0;
+    if (a->v[1].kind == TV_INT) vals[n++] = a->v[1].i;
+    else if (a->v[1].kind == TV_TUPLE && a->v[1].n <= TL_MAX_RANK) {
+        for (int i = 0; i < a->v[1].n; i++) {
+            if (a->v[1].elems[i].kind != TV_INT) return sema_error(S, "%s(): values must be constexpr ints", a->bi->name);
+            vals[n++] = a->v[1].elems[i].i;
+        }
+    } else {
+        return sema_error(S, "%s(): values must be constexpr ints", a->bi->name);
+    }
+    int rank = tl_is_block(x.ty) ? x.ty->rank : 0;
+    int want = a->bi->arg == 0 ? (rank > 1 ? rank : 1) : rank;
+    if (n != want)
+        return sema_error(S, "Shape of input to %s does not match the length of values", a->bi->name);
+    static const char *const names[] = {"tt.divisibility", "tt.contiguity", "tt.constancy"};
+    if (x.v->def) {
+        int64_t shape = n;
+        Type *t = ty_tensor(S->ctx, &shape, 1, ty_i32(S->ctx), NULL);
+        op_set_attr(S->ctx, x.v->def, names[a->bi->arg], attr_dense_int(S->ctx, t, vals, n));
+    }
+    return x;
+}
+
+/* ---- debugging ---------------------------------------------------------------------- */
+
+static TV bi_static_assert(Sema *S, CallArgs *a) {
+    TV c = a->v[0];
+    if (c.kind == TV_ERR) return c;
+    if (!tv_is_const(&c))
+        return sema_error(S, "Assertion condition could not be determined at compile-time. Make sure that it depends "
+                             "only on `constexpr` values");
+    if (!cx_truthy(&c)) {
+        StrBuf sb = {0};
+        if (a->given[1]) tv_str(S, A(1), &sb);
+        sema_error(S, "static_assert failed%s%s", sb.len ? ": " : "", sb_cstr(&sb));
+        sb_free(&sb);
+        return tv_err();
+    }
+    return tv_none();
+}
+
+static TV bi_static_print(Sema *S, CallArgs *a) {
+    StrBuf sb = {0};
+    int n;
+    const TV *v = unpack_var(A(0), &n);
+    for (int i = 0; i < n; i++) {
+        if (i) sb_putc(&sb, ' ');
+        tv_str(S, &v[i], &sb);
+    }
+    if (!S->quiet) diag_report(S->de, DIAG_NOTE, S->loc, 1, "static_print: %s", sb_cstr(&sb));
+    sb_free(&sb);
+    return tv_none();
+}
+
+static TV bi_device_print(Sema *S, CallArgs *a) {
+    const char *prefix;
+    if (a->v[0].kind != TV_STR) return sema_error(S, "device_print(): the prefix must be a string");
+    prefix = a->v[0].s;
+    int n = a->v[1].n;
+    VEC(Value *) ops = {0};
+    int64_t sg[32];
+    if (n > 32) return sema_error(S, "too many arguments to device_print");
+    for (int i = 0; i < n; i++) {
+        TV v = a->v[1].elems[i];
+        if (v.kind == TV_ERR) return v;
+        v = sem_to_tensor(S, &v);
+        if (v.kind == TV_ERR) return v;
+        vec_push(&ops, v.v);
+        sg[i] = tl_is_signed(tl_sca(v.ty));
+    }
+    /* prefix normalisation as semantic.device_print */
+    StrBuf p = {0};
+    sb_puts(&p, prefix);
+    if (n && (p.len == 0 || p.data[p.len - 1] != ' ')) sb_putc(&p, ' ');
+    if (n && !(p.len >= 2 && p.data[p.len - 2] == ':' && p.data[p.len - 1] == ' ')) {
+        p.data[p.len - 1] = 0;
+        p.len--;
+        sb_puts(&p, ": ");
+    }
+    const char *pre = sb_cstr(&p);
+    const char *final = (p.len > 2 && pre[0] != ' ') ? arena_printf(S->arena, " %s", pre) : arena_strdup(S->arena, pre);
+    sb_free(&p);
+    Op *op = sem_op(S, TT_PRINT, ops.data, ops.len, NULL, 0, 0);
+    op_set_attr(S->ctx, op, "prefix", attr_string(S->ctx, final));
+    op_set_attr(S->ctx, op, "hex", attr_bool(S->ctx, a->given[2] && cx_truthy(A(2))));
+    op_set_attr(S->ctx, op, "isSigned", attr_dense_array(S->ctx, ty_i32(S->ctx), sg, n));
+    vec_free(&ops);
+    return tv_none();
+}
+
+static TV bi_py_print(Sema *S, CallArgs *a) {
+    /* print(...) in a kernel is device_print with an empty prefix */
+    TV args[2];
+    args[0] = (TV){.kind = TV_STR, .s = ""};
+    args[1] = a->v[0];
+    CallArgs b = *a;
+    b.v[0] = args[0];
+    b.v[1] = args[1];
+    b.given[0] = b.given[1] = true;
+    b.given[2] = false;
+    return bi_device_print(S, &b);
+}
+
+static TV bi_device_assert(Sema *S, CallArgs *a) {
+    (void)S;
+    (void)a;
+    return tv_none(); /* Triton drops device asserts unless debug is on */
+}
+
+static TV bi_barrier(Sema *S, CallArgs *a) {
+    (void)a;
+    sem_op(S, GPU_BARRIER, NULL, 0, NULL, 0, 0);
+    return tv_none();
+}
+
+/* ---- random: Philox 4x32-10, exactly random.py ----------------------------------------- */
+
+#define PHILOX_KEY_A INT64_C(0x9E3779B9)
+#define PHILOX_KEY_B INT64_C(0xBB67AE85)
+#define PHILOX_ROUND_A INT64_C(0xD2511F53)
+#define PHILOX_ROUND_B INT64_C(0xCD9E8D57)
+
+static TV umulhi(Sema *S, TV x, TV y) {
+    x = sem_to_tensor(S, &x);
+    y = sem_to_tensor(S, &y);
+    if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
+    return tv_tensor(sem_ir(S, TT_MULHIUI, x.ty, x.v, y.v), x.ty);
+}
+
+static bool randint4x(Sema *S, TV seed, TV offset, int64_t n_rounds, TV out[4]) {
+    offset = sem_to_tensor(S, &offset);
+    if (offset.kind == TV_ERR) return false;
+    TV z = sem_binary(S, PY_BIN_MUL, offset, tv_int(0));
+    /* philox(seed, offset, z, z, z) */
+    seed = sem_to_tensor(S, &seed);
+    if (seed.kind == TV_ERR) return false;
+    if (!tl_is_int(tl_sca(seed.ty))) {
+        sema_error(S, "the seed of tl.rand must be an integer");
+        return false;
+    }
+    seed = sem_cast(S, seed, tl_scalar(S, TL_U64), NULL);
+    TV c[4] = {offset, z, z, z};
+    const TlType *it;
+    TV hi, lo;
+    if (tl_bitwidth(offset.ty) == 32) {
+        it = tl_scalar(S, TL_U32);
+        hi = sem_cast(S, sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, seed, tv_int(32)), tv_int(0xffffffff)), it, NULL);
+        lo = sem_cast(S, sem_binary(S, PY_BIN_BITAND, seed, tv_int(0xffffffff)), it, NULL);
+    } else if (tl_bitwidth(offset.ty) == 64) {
+        it = tl_scalar(S, TL_U64);
+        TV zero = tv_int(0);
+        int64_t one = 1;
+        hi = sem_full(S, &one, 1, &zero, it);
+        lo = seed;
+    } else {
+        sema_error(S, "bitwidth not supported in philox");
+        return false;
+    }
+    for (int i = 0; i < 4; i++) c[i] = sem_bitcast(S, c[i], it);
+    TV k0 = lo, k1 = hi;
+    for (int64_t r = 0; r < n_rounds; r++) {
+        TV A = tv_int(PHILOX_ROUND_A), B = tv_int(PHILOX_ROUND_B);
+        TV c0 = c[0], c2 = c[2];
+        c[0] = sem_binary(S, PY_BIN_BITXOR, sem_binary(S, PY_BIN_BITXOR, umulhi(S, B, c2), c[1]), k0);
+        c[2] = sem_binary(S, PY_BIN_BITXOR, sem_binary(S, PY_BIN_BITXOR, umulhi(S, A, c0), c[3]), k1);
+        c[1] = sem_binary(S, PY_BIN_MUL, B, c2);
+        c[3] = sem_binary(S, PY_BIN_MUL, A, c0);
+        k0 = sem_binary(S, PY_BIN_ADD, k0, tv_int(PHILOX_KEY_A));
+        k1 = sem_binary(S, PY_BIN_ADD, k1, tv_int(PHILOX_KEY_B));
+    }
+    for (int i = 0; i < 4; i++) {
+        if (c[i].kind == TV_ERR) return false;
+        out[i] = c[i];
+    }
+    return true;
+}
+
+static TV uint_to_uniform_float(Sema *S, TV x) {
+    double scale;
+    if (tl_bitwidth(x.ty) == 32) {
+        x = sem_bitcast(S, x, tl_scalar(S, TL_I32));
+        scale = 4.6566127342e-10;
+    } else {
+        x = sem_bitcast(S, x, tl_scalar(S, TL_I64));
+        scale = 1.0842020432385337e-19;
+    }
+    TV neg = sem_compare(S, PY_CMP_LT, x, tv_int(0));
+    TV mx = sem_binary(S, PY_BIN_SUB, sem_minus(S, x), tv_int(1));
+    x = sem_where(S, neg, mx, x);
+    return sem_binary(S, PY_BIN_MUL, x, tv_float(scale));
+}
+
+static TV bi_random(Sema *S, CallArgs *a) {
+    int64_t rounds = 10;
+    if (a->given[2] && !need_int(S, a, 2, &rounds)) return tv_err();
+    if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
+    TV c[4];
+    if (!randint4x(S, a->v[0], a->v[1], rounds, c)) return tv_err();
+    switch (a->bi->arg) {
+    case 0: return uint_to_uniform_float(S, c[0]); /* rand */
+    case 1: return c[0];                           /* randint */
+    case 2: {                                      /* randint4x */
+        TV t = {.kind = TV_TUPLE, .n = 4};
+        t.elems = ARENA_ARRAY(S->arena, TV, 4);
+        memcpy(t.elems, c, sizeof c);
+        return t;
+    }
+    default: { /* randn: pair_uniform_to_normal */
+        TV u1 = uint_to_uniform_float(S, c[0]), u2 = uint_to_uniform_float(S, c[1]);
+        u1 = sem_minmax(S, true, tv_float(1.0e-7), u1, false);
+        TV th = sem_binary(S, PY_BIN_MUL, tv_float(6.283185307179586), u2);
+        TV l = tv_tensor(sem_ir(S, MATH_LOG, u1.ty, u1.v, NULL), u1.ty);
+        TV m = sem_binary(S, PY_BIN_MUL, tv_float(-2.0), l);
+        TV r = tv_tensor(sem_ir(S, MATH_SQRT, m.ty, m.v, NULL), m.ty);
+        TV cs = tv_tensor(sem_ir(S, MATH_COS, th.ty, th.v, NULL), th.ty);
+        return sem_binary(S, PY_BIN_MUL, r, cs);
+    }
+    }
+}
+
+/* ---- Python builtins and constexpr helpers --------------------------------------------- */
+
+static TV bi_pointer_type(Sema *S, CallArgs *a) {
+    const TlType *t = need_dtype(S, a, 0);
+    if (!t) return tv_err();
+    return tv_dtype(tl_ptr(S, t));
+}
+
+static TV bi_constexpr(Sema *S, CallArgs *a) {
+    (void)S;
+    return a->v[0];
+}
+
+static TV bi_range_call(Sema *S, CallArgs *a) {
+    (void)a;
+    return sema_error(S, "range() can only be used as the iterable of a `for` loop");
+}
+
+static TV bi_py_minmax(Sema *S, CallArgs *a) {
+    int n;
+    const TV *v = unpack_var(A(0), &n);
+    if (n == 0) return sema_error(S, "%s expected at least 1 argument, got 0", a->bi->name);
+    bool is_max = a->bi->arg != 0;
+    bool all_cx = true;
+    for (int i = 0; i < n; i++) all_cx &= tv_is_num(&v[i]);
+    TV r = v[0];
+    for (int i = 1; i < n; i++) {
+        if (r.kind == TV_ERR || v[i].kind == TV_ERR) return tv_err();
+        if (all_cx) {
+            TV c = cx_binary(S, 100 + (is_max ? PY_CMP_GT : PY_CMP_LT), &v[i], &r);
+            if (cx_truthy(&c)) r = v[i];
+        } else {
+            r = sem_minmax(S, is_max, r, v[i], false);
+        }
+    }
+    return r;
+}
+
+static TV bi_len(Sema *S, CallArgs *a) {
+    TV v = a->v[0];
+    if (v.kind == TV_TUPLE) return tv_int(v.n);
+    if (v.kind == TV_STR) return tv_int((int64_t)strlen(v.s));
+    if (v.kind == TV_ERR) return v;
+    return sema_error(S, "object of type '%s' has no len()", tv_kind_name(&v));
+}
+
+static TV bi_int(Sema *S, CallArgs *a) {
+    TV v = a->v[0];
+    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_int(v.i);
+    if (v.kind == TV_FLOAT) return tv_int((int64_t)v.f);
+    if (v.kind == TV_ERR) return v;
+    return sema_error(S, "int() argument must be a constexpr number, not '%s'", tv_kind_name(&v));
+}
+
+static TV bi_float(Sema *S, CallArgs *a) {
+    TV v = a->v[0];
+    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_float((double)v.i);
+    if (v.kind == TV_FLOAT) return v;
+    if (v.kind == TV_STR) {
+        if (!strcmp(v.s, "inf") || !strcmp(v.s, "+inf")) return tv_float(INFINITY);
+        if (!strcmp(v.s, "-inf")) return tv_float(-INFINITY);
+        if (!strcmp(v.s, "nan")) return tv_float(NAN);
+    }
+    if (v.kind == TV_ERR) return v;
+    return sema_error(S, "float() argument must be a constexpr number or 'inf'/'-inf'/'nan'");
+}
+
+static TV bi_bool(Sema *S, CallArgs *a) {
+    (void)S;
+    return tv_bool(cx_truthy(A(0)));
+}
+
+static TV bi_next_pow2(Sema *S, CallArgs *a) {
+    int64_t n;
+    if (!need_int(S, a, 0, &n)) return tv_err();
+    int64_t p = 1;
+    while (p < n) p <<= 1;
+    return tv_int(p);
+}
+
+static TV bi_dtype_pred(Sema *S, CallArgs *a) {
+    const TlType *t = a->v[0].ty;
+    const char *n = a->bi->name;
+    if (a->v[0].kind != TV_DTYPE) return sema_error(S, "%s() is a dtype method", n);
+    if (!strcmp(n, "is_floating")) return tv_bool(tl_is_float(t));
+    if (!strcmp(n, "is_int")) return tv_bool(tl_is_int(t));
+    if (!strcmp(n, "is_int_signed")) return tv_bool(tl_is_signed(t));
+    if (!strcmp(n, "is_int_unsigned")) return tv_bool(tl_is_unsigned(t));
+    if (!strcmp(n, "is_ptr")) return tv_bool(tl_is_ptr(t));
+    if (!strcmp(n, "is_fp8")) return tv_bool(tl_is_fp8(t));
+    if (!strcmp(n, "is_bool")) return tv_bool(tl_is_bool(t));
+    return tv_bool(!strcmp(n + 3, tl_scalar_name(t->kind)));
+}
+
+/* ---- the table ------------------------------------------------------------------------- */
+
+#define TL (BI_TL)
+#define TLM (BI_TL | BI_METHOD)
+#define MATH (BI_TL | BI_MATH | BI_METHOD | BI_LIBDEVICE)
+#define MM (BI_MATH | BI_LIBDEVICE)
+
+static const Builtin builtins[] = {
+    {"program_id", TL, "axis", bi_program_id, 0},
+    {"num_programs", TL, "axis", bi_program_id, 1},
+    {"arange", TL, "start,end", bi_arange, 0},
+    {"full", TL, "shape,value,dtype", bi_full, 0},
+    {"zeros", TL, "shape,dtype", bi_zeros, 0},
+    {"zeros_like", TLM, "input", bi_zeros_like, 0},
+    {"load", TL, "pointer,mask=,other=,boundary_check=,padding_option=,cache_modifier=,eviction_policy=,volatile=",
+     bi_load, 0},
+    {"store", TLM, "pointer,value,mask=,boundary_check=,cache_modifier=,eviction_policy=", bi_store, 0},
+    {"atomic_add", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
+    {"atomic_max", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
+    {"atomic_min", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
+    {"atomic_and", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
+    {"atomic_or", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
+    {"atomic_xor", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
+    {"atomic_xchg", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
+    {"atomic_cas", TLM, "pointer,cmp,val,sem=,scope=", bi_atomic_cas, 0},
+    {"exp", MATH, "x", bi_math1, MATH_EXP},
+    {"exp2", MATH, "x", bi_math1, MATH_EXP2},
+    {"log", MATH, "x", bi_math1, MATH_LOG},
+    {"log2", MATH, "x", bi_math1, MATH_LOG2},
+    {"sqrt", MATH, "x", bi_math1, MATH_SQRT},
+    {"rsqrt", MATH, "x", bi_math1, MATH_RSQRT},
+    {"sin", MATH, "x", bi_math1, MATH_SIN},
+    {"cos", MATH, "x", bi_math1, MATH_COS},
+    {"erf", MATH, "x", bi_math1, MATH_ERF},
+    {"floor", MATH, "x", bi_math1, MATH_FLOOR},
+    {"ceil", MATH, "x", bi_math1, MATH_CEIL},
+    {"tanh", MM, "x", bi_math1, MATH_TANH},
+    {"abs", MATH | BI_PY, "x", bi_abs, 0},
+    {"fabs", MM, "x", bi_abs, 0},
+    {"sqrt_rn", MATH, "x", bi_sqrt_rn, 0},
+    {"div_rn", MATH, "x,y", bi_div_rn, 0},
+    {"fdiv", MATH, "x,y,ieee_rounding=", bi_fdiv, 0},
+    {"fma", MATH, "x,y,z", bi_fma, 0},
+    {"umulhi", MATH, "x,y", bi_umulhi, 0},
+    {"minimum", TLM | BI_MATH, "x,y,propagate_nan=", bi_minmax, 0},
+    {"maximum", TLM | BI_MATH, "x,y,propagate_nan=", bi_minmax, 1},
+    {"clamp", TLM, "x,min,max,propagate_nan=", bi_clamp, 0},
+    {"where", TL, "condition,x,y", bi_where, 0},
+    {"sigmoid", TLM, "x", bi_sigmoid, 0},
+    {"softmax", TLM, "x,dim=,keep_dims=,ieee_rounding=", bi_softmax, 0},
+    {"cdiv", TL | BI_TRITON | BI_MATH, "x,div", bi_cdiv, 0},
+    {"sum", TLM, "input,axis=,keep_dims=,dtype=", bi_sum, 0},
+    {"xor_sum", TLM, "input,axis=,keep_dims=", bi_xor_sum, 0},
+    {"max", TLM, "input,axis=,return_indices=,return_indices_tie_break_left=,keep_dims=", bi_maxmin, 1},
+    {"min", TLM, "input,axis=,return_indices=,return_indices_tie_break_left=,keep_dims=", bi_maxmin, 0},
+    {"argmax", TLM, "input,axis,tie_break_left=,keep_dims=", bi_argmaxmin, 1},
+    {"argmin", TLM, "input,axis,tie_break_left=,keep_dims=", bi_argmaxmin, 0},
+    {"reduce", TLM, "input,axis,combine_fn,keep_dims=", bi_reduce, 0},
+    {"cumsum", TLM, "input,axis=,reverse=,dtype=", bi_cumsum, 0},
+    {"cumprod", TLM, "input,axis=,reverse=,dtype=", bi_cumsum, 1},
+    {"associative_scan", TLM, "input,axis,combine_fn,reverse=", bi_assoc_scan, 0},
+    {"dot", TLM, "input,other,acc=,input_precision=,allow_tf32=,max_num_imprecise_acc=,out_dtype=", bi_dot, 0},
+    {"trans", TLM, "input,*dims", bi_trans, 0},
+    {"permute", TLM, "input,*dims", bi_trans, 1},
+    {"reshape", TLM, "input,*shape,can_reorder=", bi_reshape, 0},
+    {"view", TLM, "input,*shape", bi_reshape, 1},
+    {"ravel", TLM, "x,can_reorder=", bi_ravel, 0},
+    {"expand_dims", TLM, "input,axis", bi_expand_dims, 0},
+    {"broadcast_to", TLM, "input,*shape", bi_broadcast_to, 0},
+    {"broadcast", TLM, "input,other", bi_broadcast, 0},
+    {"join", TLM, "a,b", bi_join, 0},
+    {"split", TLM, "a", bi_split, 0},
+    {"interleave", TLM, "a,b", bi_interleave, 0},
+    {"cast", TL, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
+    {"to", BI_METHOD, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
+    {"multiple_of", TL, "input,values", bi_hint, 0},
+    {"max_contiguous", TL, "input,values", bi_hint, 1},
+    {"max_constancy", TL, "input,values", bi_hint, 2},
+    {"static_assert", TL, "cond,msg=", bi_static_assert, 0},
+    {"static_print", TL, "*values", bi_static_print, 0},
+    {"device_print", TL, "prefix,*args,hex=", bi_device_print, 0},
+    {"device_assert", TL, "cond,msg=,mask=", bi_device_assert, 0},
+    {"debug_barrier", TL, "", bi_barrier, 0},
+    {"rand", TL, "seed,offset,n_rounds=", bi_random, 0},
+    {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},
+    {"randint4x", TL, "seed,offset,n_rounds=", bi_random, 2},
+    {"randn", TL, "seed,offset,n_rounds=", bi_random, 3},
+    {"constexpr", TL, "value", bi_constexpr, 0},
+    {"pointer_type", TL, "element_ty,address_space=,const=", bi_pointer_type, 0},
+    {"to_tensor", TL, "x", bi_constexpr, 0},
+    {"range", TL, "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=",
+     bi_range_call, 1},
+    {"static_range", TL, "arg1,arg2=,step=", bi_range_call, 0},
+    {"range", BI_PY, "*args", bi_range_call, 0},
+    {"min", BI_PY, "*args", bi_py_minmax, 0},
+    {"max", BI_PY, "*args", bi_py_minmax, 1},
+    {"len", BI_PY, "obj", bi_len, 0},
+    {"int", BI_PY, "x", bi_int, 0},
+    {"float", BI_PY, "x", bi_float, 0},
+    {"bool", BI_PY, "x", bi_bool, 0},
+    {"print", BI_PY, "*args", bi_py_print, 0},
+    {"next_power_of_2", BI_TRITON, "n", bi_next_pow2, 0},
+    {"is_floating", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int_signed", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int_unsigned", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_ptr", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_bool", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_bf16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp32", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp64", BI_METHOD, "self", bi_dtype_pred, 0},
+};
+
+const Builtin *builtin_lookup(unsigned where, const char *name) {
+    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++)
+        if ((builtins[i].where & where) && !strcmp(builtins[i].name, name)) return &builtins[i];
+    return NULL;
+}
+
+TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
+    *found = true;
+    switch (mod) {
+    case MOD_TRITON:
+        if (!strcmp(name, "language")) return (TV){.kind = TV_MODULE, .i = MOD_TL};
+        break;
+    case MOD_TL:
+    case MOD_TL_CORE:
+        if (!strcmp(name, "math")) return (TV){.kind = TV_MODULE, .i = MOD_TL_MATH};
+        if (!strcmp(name, "extra")) return (TV){.kind = TV_MODULE, .i = MOD_TL_EXTRA};
+        if (!strcmp(name, "core")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CORE};
+        {
+            const TlType *t = tl_dtype_by_name(S, name);
+            if (t && strcmp(name, "float") && strcmp(name, "double") && strcmp(name, "half") && strcmp(name, "bool"))
+                return tv_dtype(t);
+        }
+        if (!strcmp(name, "pi32_t")) return tv_dtype(tl_ptr(S, tl_scalar(S, TL_I32)));
+        if (!strcmp(name, "PropagateNan")) return (TV){.kind = TV_MODULE, .i = MOD_COUNT};
+        break;
+    case MOD_TL_EXTRA:
+        if (!strcmp(name, "cuda")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CUDA};
+        if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE};
+        break;
+    case MOD_TL_CUDA:
+        if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE};
+        break;
+    case MOD_COUNT: /* tl.PropagateNan */
+        if (!strcmp(name, "NONE")) return tv_int(0);
+        if (!strcmp(name, "ALL")) return tv_int(0xffff);
+        break;
+    default: break;
+    }
+    unsigned where = mod == MOD_TL || mod == MOD_TL_CORE ? BI_TL
+                     : mod == MOD_TL_MATH                ? BI_MATH
+                     : mod == MOD_LIBDEVICE              ? BI_LIBDEVICE
+                     : mod == MOD_TRITON                 ? BI_TRITON
+                                                         : 0;
+    const Builtin *bi = where ? builtin_lookup(where, name) : NULL;
+    if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
+    *found = false;
+    return tv_err();
+}
+
+/* ---- binding ---------------------------------------------------------------------------- */
+
+typedef struct Param {
+    char name[40];
+    bool optional, varargs;
+} Param;
+
+static int parse_params(const char *spec, Param *out) {
+    int n = 0;
+    while (*spec) {
+        const char *e = strchr(spec, ',');
+        size_t len = e ? (size_t)(e - spec) : strlen(spec);
+        Param p = {0};
+        const char *s = spec;
+        if (*s == '*') {
+            p.varargs = true;
+            s++;
+            len--;
+        }
+        if (len && s[len - 1] == '=') {
+            p.optional = true;
+            len--;
+        }
+        if (len >= sizeof p.name) len = sizeof p.name - 1;
+        memcpy(p.name, s, len);
+        if (n < MAX_CALL_ARGS) out[n++] = p;
+        spec = e ? e + 1 : spec + strlen(spec);
+    }
+    return n;
+}
+
+static const char *display_name(const Builtin *bi, char *buf, size_t n) {
+    if (bi->where & BI_TL) snprintf(buf, n, "tl.%s", bi->name);
+    else if (bi->where & BI_MATH) snprintf(buf, n, "tl.math.%s", bi->name);
+    else snprintf(buf, n, "%s", bi->name);
+    return buf;
+}
+
+TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) {
+    Param ps[MAX_CALL_ARGS];
+    int np = parse_params(bi->params, ps);
+    CallArgs a = {.bi = bi, .call = call};
+    char dn[64];
+    display_name(bi, dn, sizeof dn);
+    int pos = 0, var = -1;
+    for (int i = 0; i < np; i++)
+        if (ps[i].varargs) var = i;
+    int nfixed = var >= 0 ? var : np, nreq = 0;
+    for (int i = 0; i < nfixed; i++)
+        if (!ps[i].optional) nreq++;
+    bool bad = false;
+    VEC(TV) extra = {0};
+    if (recv) {
+        a.v[0] = *recv;
+        a.given[0] = true;
+        pos = 1;
+    }
+    int npos = call->call.args.len + (recv ? 1 : 0);
+    for (int i = 0; i < call->call.args.len; i++) {
+        const PyExpr *ae = call->call.args.items[i];
+        TV v;
+        if (ae->kind == PY_EXPR_STARRED) {
+            v = cg_expr(S, ae->value);
+            if (v.kind != TV_TUPLE && v.kind != TV_ERR) {
+                S->loc = ae->loc;
+                v = sema_error(S, "only tuples can be unpacked with *");
+            }
+            if (v.kind == TV_TUPLE) {
+                for (int k = 0; k < v.n; k++) {
+                    if (pos < nfixed) {
+                        a.v[pos] = v.elems[k];
+                        a.given[pos++] = true;
+                    } else if (var >= 0) vec_push(&extra, v.elems[k]);
+                    else pos++;
+                }
+                npos += v.n - 1;
+                continue;
+            }
+        } else {
+            v = cg_expr(S, ae);
+        }
+        bad |= v.kind == TV_ERR;
+        if (pos < nfixed) {
+            a.v[pos] = v;
+            a.node[pos] = ae;
+            a.given[pos] = true;
+            pos++;
+        } else if (var >= 0) {
+            vec_push(&extra, v);
+        } else {
+            pos++;
+        }
+    }
+    S->loc = call->loc;
+    S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    if (var < 0 && npos > nfixed) {
+        if (nreq == nfixed)
+            sema_error(S, "%s() takes %d positional argument%s but %d %s given", dn, nfixed, nfixed == 1 ? "" : "s",
+                       npos, npos == 1 ? "was" : "were");
+        else
+            sema_error(S, "%s() takes from %d to %d positional arguments but %d were given", dn, nreq, nfixed, npos);
+        vec_free(&extra);
+        return tv_err();
+    }
+    for (int k = 0; k < call->call.nkeywords; k++) {
+        const PyKeyword *kw = &call->call.keywords[k];
+        TV v = cg_expr(S, kw->value);
+        bad |= v.kind == TV_ERR;
+        int j = -1;
+        for (int i = 0; i < np; i++)
+            if (kw->name && !ps[i].varargs && !strcmp(ps[i].name, kw->name)) j = i;
+        S->loc = kw->loc;
+        S->span = kw->name ? (int)strlen(kw->name) : 2;
+        if (j < 0) {
+            sema_error(S, "%s() got an unexpected keyword argument '%s'", dn, kw->name ? kw->name : "**");
+            bad = true;
+        } else if (a.given[j]) {
+            sema_error(S, "%s() got multiple values for argument '%s'", dn, kw->name);
+            bad = true;
+        } else {
+            a.v[j] = v;
+            a.node[j] = kw->value;
+            a.given[j] = true;
+        }
+    }
+    S->loc = call->loc;
+    S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    for (int i = 0; i < np && !bad; i++)
+        if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
+            sema_error(S, "%s() missing required argument '%s'", dn, ps[i].name);
+            bad = true;
+        }
+    if (var >= 0) {
+        TV t = {.kind = TV_TUPLE, .n = extra.len};
+        t.elems = ARENA_ARRAY(S->arena, TV, extra.len + 1);
+        if (extra.len) memcpy(t.elems, extra.data, sizeof(TV) * (size_t)extra.len);
+        a.v[var] = t;
+        a.given[var] = true;
+    }
+    vec_free(&extra);
+    for (int i = 0; i < np; i++)
+        if (!a.given[i]) a.v[i] = tv_none();
+    if (bad) return tv_err();
+    return bi->fn(S, &a);
+}

@@ -1,0 +1,1796 @@
+/*
+ * codegen.c - the AST visitor: Triton's CodeGenerator in C.
+ *
+ * One FuncState per function being generated (the kernel, then each @jit
+ * helper specialisation, depth first). Names live in `lscope` (an ordered
+ * list: the order matters for iter_args and if results, as in Triton's
+ * dicts); `defs` records what the current region assigned, in order.
+ *
+ * Control flow follows code_generator.py:
+ *   - `if` on a constexpr visits one branch; on a runtime scalar it builds
+ *     scf.if with one result per variable that a branch assigned and that
+ *     was live before (liveins order), then per variable both branches
+ *     define (sorted by name); types must agree.
+ *   - `for ... in range/tl.range` builds scf.for; the loop-carried values
+ *     are the live-in runtime values the body assigns. Triton finds them by
+ *     generating the body twice; we scan the body's assignments instead
+ *     (the same set) and check the yielded types afterwards.
+ *   - `tl.static_range` unrolls with the induction variable a constexpr.
+ *   - `while` builds scf.while with the condition in the before region.
+ * Assignment turns Python numbers into runtime scalars (Triton's
+ * _sanitize_value); constexprs survive only as parameters, `x: tl.constexpr
+ * = ...` and module globals.
+ */
+#include "sema/sema_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef VEC(Value *) ValueVec;
+
+typedef struct FuncRet {
+    const TlType *types[16];
+    int n;            /* -1: void */
+    bool is_tuple;
+    Op *func;
+} FuncRet;
+
+struct FuncState {
+    Scope lscope;
+    Scope defs;
+    const PyFunc *pyfn;
+    Op *func;
+    int loop_depth;
+    bool returned;   /* a top-level `return` was seen: skip the rest */
+    bool is_kernel;
+    FuncRet ret;     /* n == -2: no return seen yet */
+    const char **cx_params; /* constexpr parameter names (can't be assigned) */
+    int ncx_params;
+};
+
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+TV sema_error_at(Sema *S, Loc loc, int span, const char *fmt, ...) {
+    if (S->quiet) return tv_err();
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(S->de, DIAG_ERROR, loc, span > 0 ? span : 1, fmt, ap);
+    va_end(ap);
+    return tv_err();
+}
+
+TV sema_error(Sema *S, const char *fmt, ...) {
+    if (S->quiet) return tv_err();
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(S->de, DIAG_ERROR, S->loc, S->span > 0 ? S->span : 1, fmt, ap);
+    va_end(ap);
+    return tv_err();
+}
+
+void sema_note_at(Sema *S, Loc loc, const char *fmt, ...) {
+    if (S->quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(S->de, DIAG_NOTE, loc, 1, fmt, ap);
+    va_end(ap);
+}
+
+static int node_span(const PyExpr *e) {
+    /* the caret underlines the first line of the node */
+    return e && e->end > e->off && e->end - e->off < 200 ? (int)(e->end - e->off) : 1;
+}
+
+static void at_expr(Sema *S, const PyExpr *e) {
+    S->loc = e->loc;
+    S->span = node_span(e);
+}
+
+static void at_stmt(Sema *S, const PyStmt *s) {
+    S->loc = s->loc;
+    S->span = 1;
+}
+
+const char *tv_kind_name(const TV *v) {
+    switch (v->kind) {
+    case TV_ERR: return "error";
+    case TV_NONE: return "NoneType";
+    case TV_INT: return "int";
+    case TV_FLOAT: return "float";
+    case TV_BOOL: return "bool";
+    case TV_STR: return "str";
+    case TV_DTYPE: return "dtype";
+    case TV_TENSOR: return "tensor";
+    case TV_TUPLE: return "tuple";
+    case TV_SLICE: return "slice";
+    case TV_BUILTIN: case TV_METHOD: return "builtin function";
+    case TV_JITFN: return "JITFunction";
+    case TV_PYFN: return "function";
+    case TV_MODULE: return "module";
+    default: return "global";
+    }
+}
+
+void tv_str(Sema *S, const TV *v, StrBuf *out) {
+    switch (v->kind) {
+    case TV_INT: sb_printf(out, "%lld", (long long)v->i); break;
+    case TV_FLOAT: sb_printf(out, "%g", v->f); break;
+    case TV_BOOL: sb_puts(out, v->i ? "True" : "False"); break;
+    case TV_STR: sb_puts(out, v->s); break;
+    case TV_NONE: sb_puts(out, "None"); break;
+    case TV_DTYPE: tl_str(v->ty, out); break;
+    case TV_TENSOR: tl_str(v->ty, out); break;
+    case TV_TUPLE:
+        sb_putc(out, '(');
+        for (int i = 0; i < v->n; i++) {
+            if (i) sb_puts(out, ", ");
+            tv_str(S, &v->elems[i], out);
+        }
+        sb_putc(out, ')');
+        break;
+    default: sb_puts(out, tv_kind_name(v)); break;
+    }
+}
+
+/* ---- scopes ---------------------------------------------------------------- */
+
+static TV *scope_find(Scope *sc, const char *name) {
+    for (int i = sc->len - 1; i >= 0; i--)
+        if (sc->data[i].name == name || strcmp(sc->data[i].name, name) == 0) return &sc->data[i].val;
+    return NULL;
+}
+
+static void scope_set(Scope *sc, const char *name, TV v) {
+    TV *p = scope_find(sc, name);
+    if (p) *p = v;
+    else vec_push(sc, ((ScopeEntry){name, v}));
+}
+
+static void scope_copy(Scope *dst, const Scope *src) {
+    dst->len = 0;
+    vec_reserve(dst, src->len);
+    if (src->len) memcpy(dst->data, src->data, sizeof(ScopeEntry) * (size_t)src->len);
+    dst->len = src->len;
+}
+
+static void set_value(Sema *S, const char *name, TV v) {
+    scope_set(&S->fn->lscope, name, v);
+    scope_set(&S->fn->defs, name, v);
+}
+
+static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
+                                               "abs", "bool", "getattr", NULL};
+
+static int edit_distance(const char *a, const char *b) {
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 40 || lb > 40) return 99;
+    int d[41][41];
+    for (int i = 0; i <= la; i++) d[i][0] = i;
+    for (int j = 0; j <= lb; j++) d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+static void suggest(const char *name, const char *cand, const char **best, int *bestd) {
+    int d = edit_distance(name, cand);
+    int lim = (int)strlen(name) / 3 + 1;
+    if (d <= lim && d < *bestd) {
+        *bestd = d;
+        *best = cand;
+    }
+}
+
+static TV lookup(Sema *S, const char *name) {
+    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
+    if (v) return *v;
+    v = scope_find(&S->globals, name);
+    if (v) {
+        if (v->kind == TV_GLOBAL_BAD)
+            return sema_error(S,
+                              "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
+                              "only access global variables that are instantiated as constexpr (`x = "
+                              "triton.language.constexpr(42)`).",
+                              name);
+        return *v;
+    }
+    const Builtin *bi = builtin_lookup(BI_PY, name);
+    if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
+    const char *best = NULL;
+    int bestd = 99;
+    if (S->fn)
+        for (int i = 0; i < S->fn->lscope.len; i++) suggest(name, S->fn->lscope.data[i].name, &best, &bestd);
+    for (int i = 0; i < S->globals.len; i++) suggest(name, S->globals.data[i].name, &best, &bestd);
+    for (int i = 0; py_builtin_names[i]; i++) suggest(name, py_builtin_names[i], &best, &bestd);
+    if (best) return sema_error(S, "name '%s' is not defined; did you mean '%s'?", name, best);
+    return sema_error(S, "name '%s' is not defined", name);
+}
+
+/* ---- expressions ----------------------------------------------------------- */
+
+static TV make_tuple(Sema *S, const TV *vals, int n) {
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1);
+    if (n > 0) memcpy(t.elems, vals, sizeof(TV) * (size_t)(unsigned)n);
+    return t;
+}
+
+static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e);
+
+static bool is_runtime(const TV *v) { return v->kind == TV_TENSOR; }
+
+static TV visit_binary(Sema *S, const PyExpr *e) {
+    TV a = cg_expr(S, e->binary.lhs);
+    TV b = cg_expr(S, e->binary.rhs);
+    at_expr(S, e);
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    if (is_runtime(&a) || is_runtime(&b)) return sem_binary(S, e->binary.op, a, b);
+    if (a.kind == TV_TUPLE && b.kind == TV_TUPLE && e->binary.op == PY_BIN_ADD) {
+        TV *vals = ARENA_ARRAY(S->arena, TV, a.n + b.n + 1);
+        memcpy(vals, a.elems, sizeof(TV) * (size_t)a.n);
+        memcpy(vals + a.n, b.elems, sizeof(TV) * (size_t)b.n);
+        return make_tuple(S, vals, a.n + b.n);
+    }
+    return cx_binary(S, e->binary.op, &a, &b);
+}
+
+static TV visit_compare(Sema *S, const PyExpr *e) {
+    if (e->compare.n != 1) {
+        at_expr(S, e);
+        return sema_error(S, "simultaneous multiple comparison is not supported");
+    }
+    TV a = cg_expr(S, e->compare.first);
+    TV b = cg_expr(S, e->compare.rest[0]);
+    at_expr(S, e);
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    PyCmpOp op = e->compare.ops[0];
+    if (op == PY_CMP_IS || op == PY_CMP_IS_NOT) {
+        bool same = a.kind == b.kind && (a.kind == TV_NONE || (tv_is_const(&a) && cx_equal(&a, &b)) ||
+                                         (a.kind == TV_TENSOR && a.v == b.v));
+        return tv_bool(op == PY_CMP_IS ? same : !same);
+    }
+    if (is_runtime(&a) || is_runtime(&b)) {
+        if (op == PY_CMP_IN || op == PY_CMP_NOT_IN) return sema_error(S, "'in' is not supported on tensors");
+        return sem_compare(S, op, a, b);
+    }
+    return cx_binary(S, 100 + op, &a, &b);
+}
+
+static TV visit_unary(Sema *S, const PyExpr *e) {
+    TV a = cg_expr(S, e->unary.operand);
+    at_expr(S, e);
+    if (a.kind == TV_ERR) return a;
+    if (!is_runtime(&a)) return cx_unary(S, e->unary.op, &a);
+    switch (e->unary.op) {
+    case PY_UNARY_NEG: return sem_minus(S, a);
+    case PY_UNARY_POS: return a;
+    case PY_UNARY_INVERT: return sem_invert(S, a);
+    default: return sem_not(S, a);
+    }
+}
+
+static TV visit_boolop(Sema *S, const PyExpr *e) {
+    if (e->boolop.values.len != 2) {
+        at_expr(S, e);
+        return sema_error(S, "chained boolean operators (A or B or C) are not supported; use parentheses to split "
+                             "the chain.");
+    }
+    TV a = cg_expr(S, e->boolop.values.items[0]);
+    TV b = cg_expr(S, e->boolop.values.items[1]);
+    at_expr(S, e);
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    bool is_and = e->boolop.op == PY_BOOL_AND;
+    if (!is_runtime(&a)) { /* constexpr.logical_and/or: Python's short-circuit value */
+        bool t = cx_truthy(&a);
+        return is_and ? (t ? b : a) : (t ? a : b);
+    }
+    return sem_logical(S, is_and, a, b);
+}
+
+static Block *new_block(Sema *S) { return block_create(S->ctx); }
+
+static TV visit_ifexp(Sema *S, const PyExpr *e) {
+    TV c = cg_expr(S, e->ifexp.cond);
+    if (c.kind == TV_ERR) return c;
+    if (!is_runtime(&c)) return cg_expr(S, cx_truthy(&c) ? e->ifexp.then : e->ifexp.orelse);
+    at_expr(S, e);
+    c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
+    if (c.kind == TV_ERR) return c;
+    if (tl_is_block(c.ty)) return sema_error(S, "the condition of a conditional expression must be a scalar");
+    Builder saved = S->b;
+    Block *tb = new_block(S), *eb = new_block(S);
+    S->b = builder_at_end(S->ctx, tb);
+    TV tv = cg_expr(S, e->ifexp.then);
+    if (tv.kind != TV_ERR) tv = sem_to_tensor(S, &tv);
+    S->b = builder_at_end(S->ctx, eb);
+    TV ev = cg_expr(S, e->ifexp.orelse);
+    if (ev.kind != TV_ERR) ev = sem_to_tensor(S, &ev);
+    S->b = saved;
+    at_expr(S, e);
+    if (tv.kind == TV_ERR || ev.kind == TV_ERR) return tv_err();
+    if (tv.ty != ev.ty)
+        return sema_error(S, "Ternary expression with dynamic condition has inconsistent types %s and %s",
+                          tl_cstr(S, tv.ty), tl_cstr(S, ev.ty));
+    Type *rt = tv.ty->ir;
+    Op *ifop = sem_op(S, SCF_IF, &c.v, 1, &rt, 1, 2);
+    region_push_block(&ifop->regions[0], tb);
+    region_push_block(&ifop->regions[1], eb);
+    Builder yb = builder_at_end(S->ctx, tb);
+    yb.loc = S->loc;
+    build_op(&yb, SCF_YIELD, &tv.v, 1, NULL, 0, 0);
+    yb = builder_at_end(S->ctx, eb);
+    yb.loc = S->loc;
+    build_op(&yb, SCF_YIELD, &ev.v, 1, NULL, 0, 0);
+    return tv_tensor(op_result(ifop, 0), tv.ty);
+}
+
+static TV visit_subscript(Sema *S, const PyExpr *e) {
+    TV v = cg_expr(S, e->subscript.value);
+    TV idx = cg_expr(S, e->subscript.index);
+    at_expr(S, e);
+    if (v.kind == TV_ERR || idx.kind == TV_ERR) return tv_err();
+    if (v.kind == TV_TUPLE) {
+        if (idx.kind == TV_INT || idx.kind == TV_BOOL) {
+            int64_t i = idx.i < 0 ? idx.i + v.n : idx.i;
+            if (i < 0 || i >= v.n) return sema_error(S, "tuple index out of range");
+            return v.elems[i];
+        }
+        if (idx.kind == TV_SLICE) {
+            int64_t lo = idx.i, hi = idx.n == INT32_MIN ? v.n : idx.n;
+            if (lo < 0) lo += v.n;
+            if (hi < 0) hi += v.n;
+            if (lo < 0) lo = 0;
+            if (hi > v.n) hi = v.n;
+            return make_tuple(S, v.elems + lo, hi > lo ? (int)(hi - lo) : 0);
+        }
+        return sema_error(S, "tuple indices must be constexpr integers");
+    }
+    if (v.kind == TV_TENSOR) {
+        /* x[None, :] / x[:, None]: expand_dims where None appears */
+        int n = idx.kind == TV_TUPLE ? idx.n : 1;
+        const TV *items = idx.kind == TV_TUPLE ? idx.elems : &idx;
+        int axis = 0;
+        for (int i = 0; i < n; i++) {
+            if (items[i].kind == TV_NONE) {
+                v = sem_expand_dims(S, v, axis);
+                axis++;
+            } else if (items[i].kind == TV_SLICE && items[i].i == 0 && items[i].n == INT32_MIN) {
+                axis++;
+            } else {
+                return sema_error(S, "unsupported tensor index: only None and ':' are supported");
+            }
+        }
+        return v;
+    }
+    return sema_error(S, "'%s' object is not subscriptable", tv_kind_name(&v));
+}
+
+static TV visit_call(Sema *S, const PyExpr *e);
+
+TV cg_expr(Sema *S, const PyExpr *e) {
+    if (!e) return tv_none();
+    at_expr(S, e);
+    switch (e->kind) {
+    case PY_EXPR_NAME: return lookup(S, e->name);
+    case PY_EXPR_INT:
+        if (e->i.overflow || e->i.value > (uint64_t)INT64_MAX) return sema_error(S, "integer literal too large");
+        return tv_int((int64_t)e->i.value);
+    case PY_EXPR_FLOAT: return tv_float(e->f);
+    case PY_EXPR_TRUE: return tv_bool(true);
+    case PY_EXPR_FALSE: return tv_bool(false);
+    case PY_EXPR_NONE: return tv_none();
+    case PY_EXPR_STR:
+        if (e->str.flags & PY_STR_FSTRING) return sema_error(S, "f-strings are not supported in Triton kernels");
+        return (TV){.kind = TV_STR, .s = e->str.data};
+    case PY_EXPR_UNARY: return visit_unary(S, e);
+    case PY_EXPR_BINARY: return visit_binary(S, e);
+    case PY_EXPR_BOOL: return visit_boolop(S, e);
+    case PY_EXPR_COMPARE: return visit_compare(S, e);
+    case PY_EXPR_IFEXP: return visit_ifexp(S, e);
+    case PY_EXPR_CALL: return visit_call(S, e);
+    case PY_EXPR_ATTR: {
+        TV v = cg_expr(S, e->attr.value);
+        at_expr(S, e);
+        if (v.kind == TV_ERR) return v;
+        return attr_of(S, v, e->attr.attr, e);
+    }
+    case PY_EXPR_SUBSCRIPT: return visit_subscript(S, e);
+    case PY_EXPR_SLICE: {
+        TV lo = cg_expr(S, e->slice.lower), hi = cg_expr(S, e->slice.upper), st = cg_expr(S, e->slice.step);
+        at_expr(S, e);
+        if ((lo.kind != TV_NONE && lo.kind != TV_INT) || (hi.kind != TV_NONE && hi.kind != TV_INT) ||
+            st.kind != TV_NONE)
+            return sema_error(S, "slices must have constexpr integer bounds and no step");
+        return (TV){.kind = TV_SLICE, .i = lo.kind == TV_INT ? lo.i : 0, .n = hi.kind == TV_INT ? (int)hi.i : INT32_MIN};
+    }
+    case PY_EXPR_TUPLE:
+    case PY_EXPR_LIST: {
+        int n = e->seq.elts.len;
+        TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
+        for (int i = 0; i < n; i++) {
+            vals[i] = cg_expr(S, e->seq.elts.items[i]);
+            if (vals[i].kind == TV_ERR) return vals[i];
+        }
+        return make_tuple(S, vals, n);
+    }
+    case PY_EXPR_LISTCOMP: return sema_error(S, "list comprehensions are not supported in Triton kernels");
+    case PY_EXPR_SETCOMP: return sema_error(S, "set comprehensions are not supported in Triton kernels");
+    case PY_EXPR_DICTCOMP: return sema_error(S, "dict comprehensions are not supported in Triton kernels");
+    case PY_EXPR_GENEXP: return sema_error(S, "generator expressions are not supported in Triton kernels");
+    case PY_EXPR_LAMBDA: return sema_error(S, "lambda expressions are not supported in Triton kernels");
+    case PY_EXPR_DICT: return sema_error(S, "dict displays are not supported in Triton kernels");
+    case PY_EXPR_SET: return sema_error(S, "set displays are not supported in Triton kernels");
+    case PY_EXPR_STARRED: return sema_error(S, "starred expressions are not supported here");
+    case PY_EXPR_YIELD: case PY_EXPR_YIELD_FROM: return sema_error(S, "'yield' is not supported in Triton kernels");
+    case PY_EXPR_NAMED: return sema_error(S, "assignment expressions (:=) are not supported in Triton kernels");
+    default: return sema_error(S, "unsupported expression in a Triton kernel");
+    }
+}
+
+/* tensor.dtype / .shape / .T / .numel, dtype.element_ty, module members,
+ * and methods (x.to(...), x.sum(...)). */
+static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
+    if (v.kind == TV_MODULE) {
+        bool found;
+        TV r = builtin_module_attr(S, (int)v.i, attr, &found);
+        if (!found) {
+            static const char *const modnames[] = {"triton", "triton.language", "triton.language.math",
+                                                   "triton.language.extra", "triton.language.extra.cuda",
+                                                   "libdevice", "triton.language.core", "math"};
+            return sema_error(S, "module '%s' has no attribute '%s'", modnames[v.i], attr);
+        }
+        return r;
+    }
+    if (v.kind == TV_TENSOR) {
+        if (!strcmp(attr, "dtype")) return tv_dtype(tl_sca(v.ty));
+        if (!strcmp(attr, "type")) return tv_dtype(v.ty);
+        if (!strcmp(attr, "shape")) {
+            int n = tl_is_block(v.ty) ? v.ty->rank : 0;
+            TV *dims = ARENA_ARRAY(S->arena, TV, n + 1);
+            for (int i = 0; i < n; i++) dims[i] = tv_int(v.ty->shape[i]);
+            return make_tuple(S, dims, n);
+        }
+        if (!strcmp(attr, "numel")) return tv_int(tl_numel(v.ty));
+        if (!strcmp(attr, "T")) {
+            int perm[2] = {1, 0};
+            return sem_permute(S, v, perm, 2);
+        }
+        const Builtin *bi = builtin_lookup(BI_METHOD, attr);
+        if (bi) {
+            TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
+            m.elems = ARENA_NEW(S->arena, TV);
+            m.elems[0] = v;
+            return m;
+        }
+        return sema_error(S, "'tensor' object has no attribute '%s'", attr);
+    }
+    if (v.kind == TV_DTYPE) {
+        const TlType *t = v.ty;
+        if (!strcmp(attr, "element_ty")) {
+            if (t->kind == TL_PTR || t->kind == TL_BLOCK) return tv_dtype(t->elem);
+            return sema_error(S, "dtype %s has no element_ty", tl_cstr(S, t));
+        }
+        if (!strcmp(attr, "primitive_bitwidth") || !strcmp(attr, "int_bitwidth")) return tv_int(tl_bitwidth(t));
+        if (!strcmp(attr, "fp_mantissa_width")) return tv_int(tl_mantissa(t));
+        if (!strcmp(attr, "itemsize")) return tv_int(tl_bitwidth(t) / 8);
+        if (!strcmp(attr, "name")) {
+            TV s = {.kind = TV_STR, .s = tl_cstr(S, t)};
+            return s;
+        }
+        const Builtin *bi = builtin_lookup(BI_METHOD, attr); /* dtype predicates: is_fp16() ... */
+        if (bi && !strncmp(attr, "is_", 3)) {
+            TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
+            m.elems = ARENA_NEW(S->arena, TV);
+            m.elems[0] = v;
+            return m;
+        }
+        return sema_error(S, "'dtype' object has no attribute '%s'", attr);
+    }
+    (void)e;
+    return sema_error(S, "'%s' object has no attribute '%s'", tv_kind_name(&v), attr);
+}
+
+/* ---- calls ------------------------------------------------------------------ */
+
+static const char *decorator_name(const PyExpr *d) {
+    if (d->kind == PY_EXPR_CALL) d = d->call.func;
+    if (d->kind == PY_EXPR_ATTR) return d->attr.attr;
+    if (d->kind == PY_EXPR_NAME) return d->name;
+    return "";
+}
+
+static TV visit_call(Sema *S, const PyExpr *e) {
+    TV f = cg_expr(S, e->call.func);
+    at_expr(S, e);
+    if (f.kind == TV_ERR) return f;
+    if (f.kind == TV_BUILTIN) return builtin_call(S, f.bi, NULL, e);
+    if (f.kind == TV_METHOD) return builtin_call(S, f.bi, &f.elems[0], e);
+    if (f.kind == TV_JITFN) {
+        int n = e->call.args.len, nk = e->call.nkeywords;
+        TV *args = ARENA_ARRAY(S->arena, TV, n + 1);
+        TV *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
+        const char **kn = ARENA_ARRAY(S->arena, const char *, nk + 1);
+        bool bad = false;
+        for (int i = 0; i < n; i++) {
+            if (e->call.args.items[i]->kind == PY_EXPR_STARRED) {
+                at_expr(S, e->call.args.items[i]);
+                sema_error(S, "starred arguments are not supported");
+                bad = true;
+                continue;
+            }
+            args[i] = cg_expr(S, e->call.args.items[i]);
+            bad |= args[i].kind == TV_ERR;
+        }
+        for (int i = 0; i < nk; i++) {
+            kn[i] = e->call.keywords[i].name;
+            kv[i] = cg_expr(S, e->call.keywords[i].value);
+            bad |= kv[i].kind == TV_ERR;
+        }
+        at_expr(S, e);
+        if (bad) return tv_err();
+        return cg_call_jit(S, &f, args, n, kn, kv, nk, false);
+    }
+    if (f.kind == TV_PYFN) {
+        sema_error(S, "calling a non-jit function '%s' is not supported in a kernel", f.s);
+        sema_note_at(S, f.fn->loc, "'%s' is defined here; decorate it with @triton.jit", f.s);
+        return tv_err();
+    }
+    if (f.kind == TV_DTYPE) return sema_error(S, "dtype objects are not callable");
+    return sema_error(S, "'%s' object is not callable", tv_kind_name(&f));
+}
+
+/* ---- statements ------------------------------------------------------------- */
+
+static void visit_block(Sema *S, const PyBlock *b);
+
+static TV sanitize(Sema *S, TV v) {
+    if (v.kind == TV_TUPLE) {
+        TV t = make_tuple(S, v.elems, v.n);
+        for (int i = 0; i < v.n; i++) {
+            t.elems[i] = sanitize(S, v.elems[i]);
+            if (t.elems[i].kind == TV_ERR) return t.elems[i];
+        }
+        return t;
+    }
+    if (tv_is_num(&v)) return sem_to_tensor(S, &v);
+    if (v.kind == TV_STR) return sema_error(S, "cannot convert str '%s' to tensor", v.s);
+    return v;
+}
+
+static bool is_cx_param(Sema *S, const char *name) {
+    for (int i = 0; i < S->fn->ncx_params; i++)
+        if (!strcmp(S->fn->cx_params[i], name)) return true;
+    return false;
+}
+
+static void assign_target(Sema *S, const PyExpr *t, TV v) {
+    at_expr(S, t);
+    if (t->kind == PY_EXPR_NAME) {
+        if (is_cx_param(S, t->name)) {
+            sema_error(S, "cannot assign to '%s': it is a tl.constexpr parameter", t->name);
+            return;
+        }
+        set_value(S, t->name, v);
+        return;
+    }
+    if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {
+        int n = t->seq.elts.len;
+        if (v.kind == TV_ERR) {
+            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], v);
+            return;
+        }
+        if (v.kind != TV_TUPLE || v.n != n) {
+            sema_error(S, "cannot unpack %s into %d values", v.kind == TV_TUPLE ? "a tuple of another size" : tv_kind_name(&v), n);
+            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], tv_err());
+            return;
+        }
+        for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], v.elems[i]);
+        return;
+    }
+    sema_error(S, "unsupported assignment target");
+}
+
+static bool is_constexpr_annotation(const PyExpr *a) {
+    if (!a) return false;
+    if (a->kind == PY_EXPR_NAME) return !strcmp(a->name, "constexpr");
+    if (a->kind == PY_EXPR_ATTR) return !strcmp(a->attr.attr, "constexpr");
+    if (a->kind == PY_EXPR_STR) return strstr(a->str.data, "constexpr") != NULL;
+    return false;
+}
+
+/* Names a block assigns (recursively), in first-appearance order. */
+static void collect_target(const PyExpr *t, Scope *out) {
+    if (!t) return;
+    if (t->kind == PY_EXPR_NAME) {
+        if (!scope_find(out, t->name)) vec_push(out, ((ScopeEntry){t->name, tv_none()}));
+    } else if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {
+        for (int i = 0; i < t->seq.elts.len; i++) collect_target(t->seq.elts.items[i], out);
+    }
+}
+
+static void collect_assigned(const PyBlock *b, Scope *out) {
+    for (int i = 0; i < b->len; i++) {
+        const PyStmt *s = b->items[i];
+        switch (s->kind) {
+        case PY_STMT_ASSIGN:
+            for (int j = 0; j < s->assign.targets.len; j++) collect_target(s->assign.targets.items[j], out);
+            break;
+        case PY_STMT_AUGASSIGN: collect_target(s->aug.target, out); break;
+        case PY_STMT_ANNASSIGN: collect_target(s->ann.target, out); break;
+        case PY_STMT_IF:
+        case PY_STMT_WHILE:
+            collect_assigned(&s->cond.body, out);
+            collect_assigned(&s->cond.orelse, out);
+            break;
+        case PY_STMT_FOR:
+            collect_target(s->loop.target, out);
+            collect_assigned(&s->loop.body, out);
+            break;
+        default: break;
+        }
+    }
+}
+
+static bool contains_return(const PyBlock *b) {
+    for (int i = 0; i < b->len; i++) {
+        const PyStmt *s = b->items[i];
+        if (s->kind == PY_STMT_RETURN) return true;
+        if ((s->kind == PY_STMT_IF || s->kind == PY_STMT_WHILE) &&
+            (contains_return(&s->cond.body) || contains_return(&s->cond.orelse)))
+            return true;
+        if (s->kind == PY_STMT_FOR && contains_return(&s->loop.body)) return true;
+    }
+    return false;
+}
+
+static void yield_values(Sema *S, Block *b, Value *const *vals, int n) {
+    Builder yb = builder_at_end(S->ctx, b);
+    yb.loc = S->loc;
+    build_op(&yb, SCF_YIELD, vals, n, NULL, 0, 0);
+}
+
+static void visit_if(Sema *S, const PyStmt *s) {
+    TV c = cg_expr(S, s->cond.test);
+    at_stmt(S, s);
+    if (c.kind == TV_ERR) return;
+    if (!is_runtime(&c)) {
+        if (c.kind != TV_INT && c.kind != TV_BOOL && c.kind != TV_NONE) {
+            S->loc = s->cond.test->loc;
+            sema_error(S, "`if` conditionals can only accept values of type {bool, int, NoneType}, not objects of "
+                          "type %s", tv_kind_name(&c));
+            return;
+        }
+        visit_block(S, cx_truthy(&c) ? &s->cond.body : &s->cond.orelse);
+        return;
+    }
+    if (contains_return(&s->cond.body) || contains_return(&s->cond.orelse)) {
+        sema_error(S, "`return` inside an `if` on a runtime condition is not supported; compute the value in both "
+                      "branches and return once at the end");
+        return;
+    }
+    c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
+    if (c.kind == TV_ERR) return;
+    if (tl_is_block(c.ty)) {
+        S->loc = s->cond.test->loc;
+        sema_error(S, "the condition of an `if` must be a scalar, not a block of type %s", tl_cstr(S, c.ty));
+        return;
+    }
+    FuncState *F = S->fn;
+    Scope liveins = {0}, saved_defs = F->defs, then_defs = {0}, else_defs = {0};
+    scope_copy(&liveins, &F->lscope);
+    Builder saved = S->b;
+    Block *tb = new_block(S), *eb = new_block(S);
+    /* then */
+    F->defs = (Scope){0};
+    S->b = builder_at_end(S->ctx, tb);
+    visit_block(S, &s->cond.body);
+    then_defs = F->defs;
+    /* else */
+    scope_copy(&F->lscope, &liveins);
+    F->defs = (Scope){0};
+    S->b = builder_at_end(S->ctx, eb);
+    visit_block(S, &s->cond.orelse);
+    else_defs = F->defs;
+    S->b = saved;
+    at_stmt(S, s);
+    /* result names: liveins order, then names both branches define (sorted) */
+    VEC(const char *) names = {0};
+    VEC(TV) tvals = {0}, evals = {0};
+    bool bad = false;
+    for (int i = 0; i < liveins.len; i++) {
+        const char *nm = liveins.data[i].name;
+        TV *tv = scope_find(&then_defs, nm), *ev = scope_find(&else_defs, nm);
+        if (!tv && !ev) continue;
+        TV t = tv ? *tv : liveins.data[i].val, e = ev ? *ev : liveins.data[i].val;
+        vec_push(&names, nm);
+        vec_push(&tvals, t);
+        vec_push(&evals, e);
+    }
+    int first_new = names.len;
+    for (int i = 0; i < then_defs.len; i++) {
+        const char *nm = then_defs.data[i].name;
+        if (scope_find(&liveins, nm) || !scope_find(&else_defs, nm)) continue;
+        int pos = names.len;
+        while (pos > first_new && strcmp(names.data[pos - 1], nm) > 0) pos--;
+        vec_push(&names, nm);
+        vec_push(&tvals, then_defs.data[i].val);
+        vec_push(&evals, *scope_find(&else_defs, nm));
+        for (int k = names.len - 1; k > pos; k--) {
+            names.data[k] = names.data[k - 1];
+            tvals.data[k] = tvals.data[k - 1];
+            evals.data[k] = evals.data[k - 1];
+        }
+        names.data[pos] = nm;
+        tvals.data[pos] = then_defs.data[i].val;
+        evals.data[pos] = *scope_find(&else_defs, nm);
+    }
+    /* Values that are constexprs in both with equal values need no result. */
+    VEC(Value *) tv = {0}, ev = {0};
+    VEC(Type *) rtys = {0};
+    VEC(const TlType *) tltys = {0};
+    VEC(const char *) rnames = {0};
+    for (int i = 0; i < names.len; i++) {
+        TV a = tvals.data[i], b = evals.data[i];
+        if (a.kind == TV_ERR || b.kind == TV_ERR) {
+            bad = true;
+            continue;
+        }
+        if (!is_runtime(&a) && !is_runtime(&b)) {
+            if (!cx_equal(&a, &b) || a.kind != b.kind) {
+                sema_error(S, "variable '%s' is a different compile-time value in each branch of a runtime `if`",
+                           names.data[i]);
+                bad = true;
+            }
+            continue;
+        }
+        if (!is_runtime(&a) || !is_runtime(&b) || a.ty != b.ty) {
+            StrBuf x = {0}, y = {0};
+            tv_str(S, &a, &x);
+            tv_str(S, &b, &y);
+            bool live = scope_find(&liveins, names.data[i]) != NULL;
+            if (live)
+                sema_error(S, "initial value for `%s` is of type %s, but the %s block redefines it as %s",
+                           names.data[i], sb_cstr(&x), scope_find(&then_defs, names.data[i]) && a.ty != b.ty ? "then" : "else",
+                           sb_cstr(&y));
+            else
+                sema_error(S, "Mismatched type for %s between then block (%s) and else block (%s)", names.data[i],
+                           sb_cstr(&x), sb_cstr(&y));
+            sb_free(&x);
+            sb_free(&y);
+            bad = true;
+            continue;
+        }
+        vec_push(&tv, a.v);
+        vec_push(&ev, b.v);
+        vec_push(&rtys, a.ty->ir);
+        vec_push(&tltys, a.ty);
+        vec_push(&rnames, names.data[i]);
+    }
+    if (!bad) {
+        Op *ifop = sem_op(S, SCF_IF, &c.v, 1, rtys.data, rtys.len, 2);
+        region_push_block(&ifop->regions[0], tb);
+        region_push_block(&ifop->regions[1], eb);
+        if (rtys.len || tb->first) yield_values(S, tb, tv.data, tv.len);
+        if (rtys.len || eb->first) yield_values(S, eb, ev.data, ev.len);
+        if (!rtys.len) {
+            if (!tb->last || tb->last->kind != SCF_YIELD) yield_values(S, tb, NULL, 0);
+            if (!eb->last || eb->last->kind != SCF_YIELD) yield_values(S, eb, NULL, 0);
+        }
+        scope_copy(&F->lscope, &liveins);
+        F->defs = saved_defs;
+        for (int i = 0; i < rnames.len; i++)
+            set_value(S, rnames.data[i], tv_tensor(op_result(ifop, i), tltys.data[i]));
+        /* constexprs equal in both branches */
+        for (int i = 0; i < names.len; i++) {
+            TV a = tvals.data[i];
+            if (!is_runtime(&a)) set_value(S, names.data[i], a);
+        }
+    } else {
+        scope_copy(&F->lscope, &liveins);
+        F->defs = saved_defs;
+        for (int i = 0; i < names.len; i++) set_value(S, names.data[i], tv_err());
+    }
+    vec_free(&liveins);
+    vec_free(&then_defs);
+    vec_free(&else_defs);
+    vec_free(&names);
+    vec_free(&tvals);
+    vec_free(&evals);
+    vec_free(&tv);
+    vec_free(&ev);
+    vec_free(&rtys);
+    vec_free(&tltys);
+    vec_free(&rnames);
+}
+
+/* The loop-carried names: live-in runtime values the body assigns. */
+static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Scope *out) {
+    Scope assigned = {0};
+    collect_assigned(body, &assigned);
+    for (int i = 0; i < assigned.len; i++) {
+        const char *nm = assigned.data[i].name;
+        if (target && target->kind == PY_EXPR_NAME && !strcmp(target->name, nm)) continue;
+        TV *v = scope_find(&S->fn->lscope, nm);
+        if (v && v->kind == TV_TENSOR) vec_push(out, ((ScopeEntry){nm, *v}));
+    }
+    vec_free(&assigned);
+    return out->len;
+}
+
+static bool check_carried(Sema *S, const Scope *carried, const PyStmt *s) {
+    bool ok = true;
+    for (int i = 0; i < carried->len; i++) {
+        TV *now = scope_find(&S->fn->lscope, carried->data[i].name);
+        if (!now || now->kind == TV_ERR) {
+            ok = false;
+            continue;
+        }
+        if (now->kind != TV_TENSOR || now->ty != carried->data[i].val.ty) {
+            StrBuf a = {0}, b = {0};
+            tl_str(carried->data[i].val.ty, &a);
+            tv_str(S, now, &b);
+            at_stmt(S, s);
+            sema_error(S, "loop-carried variable %s has initial type %s but is re-assigned to %s in loop",
+                       carried->data[i].name, sb_cstr(&a), sb_cstr(&b));
+            sb_free(&a);
+            sb_free(&b);
+            ok = false;
+        }
+    }
+    /* constexprs may not change in a loop */
+    return ok;
+}
+
+static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s, const char *target) {
+    for (int i = 0; i < S->fn->defs.len; i++) {
+        const char *nm = S->fn->defs.data[i].name;
+        if (target && !strcmp(nm, target)) continue;
+        TV *live = scope_find((Scope *)liveins, nm);
+        if (live && live->kind != TV_TENSOR && live->kind != TV_ERR && S->fn->defs.data[i].val.kind != TV_ERR) {
+            at_stmt(S, s);
+            sema_error(S, "cannot reassign constexpr %s in the loop", nm);
+        }
+    }
+}
+
+static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) {
+    int64_t lo = 0, hi = 0, step = 1;
+    for (int i = 0; i < n; i++)
+        if (args[i].kind != TV_INT && args[i].kind != TV_BOOL) {
+            sema_error(S, "static_range's arguments must be constexpr integers");
+            return;
+        }
+    if (n == 1) hi = args[0].i;
+    else if (n >= 2) {
+        lo = args[0].i;
+        hi = args[1].i;
+        if (n == 3) step = args[2].i;
+    }
+    if (step == 0) {
+        sema_error(S, "static_range() arg 3 must not be zero");
+        return;
+    }
+    if (s->loop.target->kind != PY_EXPR_NAME) {
+        sema_error(S, "the target of a for loop must be a name");
+        return;
+    }
+    for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
+        scope_set(&S->fn->lscope, s->loop.target->name, tv_int(i));
+        visit_block(S, &s->loop.body);
+        if (diag_full(S->de)) break;
+    }
+}
+
+static void visit_for(Sema *S, const PyStmt *s) {
+    const PyExpr *it = s->loop.iter;
+    at_stmt(S, s);
+    if (s->loop.orelse.len) {
+        sema_error(S, "`else` after a `for` loop is not supported");
+        return;
+    }
+    if (it->kind != PY_EXPR_CALL) {
+        at_expr(S, it);
+        sema_error(S, "Only `range` and `static_range` iterators are currently supported");
+        return;
+    }
+    TV f = cg_expr(S, it->call.func);
+    if (f.kind == TV_ERR) return;
+    at_expr(S, it);
+    if (f.kind != TV_BUILTIN || (strcmp(f.bi->name, "range") && strcmp(f.bi->name, "static_range"))) {
+        sema_error(S, "Only `range` and `static_range` iterators are currently supported");
+        return;
+    }
+    bool is_static = !strcmp(f.bi->name, "static_range");
+    bool is_tl_range = f.bi->arg == 1;
+    TV args[3];
+    int n = it->call.args.len;
+    if (n < 1 || n > 3) {
+        sema_error(S, "%s expected 1 to 3 arguments, got %d", f.bi->name, n);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        args[i] = cg_expr(S, it->call.args.items[i]);
+        if (args[i].kind == TV_ERR) return;
+    }
+    TV num_stages = tv_none(), unroll = tv_none();
+    bool flatten = false, warp_spec = false, disallow_multi = false;
+    for (int i = 0; i < it->call.nkeywords; i++) {
+        const char *k = it->call.keywords[i].name;
+        TV v = cg_expr(S, it->call.keywords[i].value);
+        at_expr(S, it);
+        if (v.kind == TV_ERR) return;
+        if (!is_tl_range) {
+            sema_error(S, "%s() got an unexpected keyword argument '%s'", f.bi->name, k ? k : "**");
+            return;
+        }
+        if (k && !strcmp(k, "num_stages")) num_stages = v;
+        else if (k && !strcmp(k, "loop_unroll_factor")) unroll = v;
+        else if (k && !strcmp(k, "flatten")) flatten = cx_truthy(&v);
+        else if (k && !strcmp(k, "warp_specialize")) warp_spec = cx_truthy(&v);
+        else if (k && !strcmp(k, "disallow_acc_multi_buffer")) disallow_multi = cx_truthy(&v);
+        else {
+            sema_error(S, "tl.range() got an unexpected keyword argument '%s'", k ? k : "**");
+            return;
+        }
+    }
+    if (is_static) {
+        visit_static_range(S, s, args, n);
+        return;
+    }
+    if (s->loop.target->kind != PY_EXPR_NAME) {
+        sema_error(S, "the target of a for loop must be a name");
+        return;
+    }
+    TV lb = n >= 2 ? args[0] : tv_int(0), ub = n >= 2 ? args[1] : args[0], step = n == 3 ? args[2] : tv_int(1);
+    bool negative = false;
+    if (step.kind == TV_INT && step.i < 0) {
+        step.i = -step.i;
+        negative = true;
+        TV t = lb;
+        lb = ub;
+        ub = t;
+    }
+    lb = sem_to_tensor(S, &lb);
+    ub = sem_to_tensor(S, &ub);
+    step = sem_to_tensor(S, &step);
+    if (lb.kind == TV_ERR || ub.kind == TV_ERR || step.kind == TV_ERR) return;
+    if (!tl_is_int(lb.ty) || !tl_is_int(ub.ty) || !tl_is_int(step.ty)) {
+        sema_error(S, "For loop bounds and step must all be ints, are (%s, %s, %s)", tl_cstr(S, lb.ty),
+                   tl_cstr(S, ub.ty), tl_cstr(S, step.ty));
+        return;
+    }
+    const TlType *ivt = sem_integer_promote(S, sem_integer_promote(S, lb.ty, ub.ty), step.ty);
+    lb = sem_cast(S, lb, ivt, NULL);
+    ub = sem_cast(S, ub, ivt, NULL);
+    step = sem_cast(S, step, ivt, NULL);
+    FuncState *F = S->fn;
+    Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
+    carried_names(S, &s->loop.body, s->loop.target, &carried);
+    scope_copy(&liveins, &F->lscope);
+    VEC(Value *) ops = {0};
+    VEC(Type *) tys = {0};
+    vec_push(&ops, lb.v);
+    vec_push(&ops, ub.v);
+    vec_push(&ops, step.v);
+    for (int i = 0; i < carried.len; i++) {
+        vec_push(&ops, carried.data[i].val.v);
+        vec_push(&tys, carried.data[i].val.ty->ir);
+    }
+    Op *forop = sem_op(S, SCF_FOR, ops.data, ops.len, tys.data, tys.len, 1);
+    if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", attr_i32(S->ctx, num_stages.i));
+    if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", attr_i32(S->ctx, unroll.i));
+    if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
+    if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
+    if (warp_spec) op_set_attr(S->ctx, forop, "tt.warp_specialize", attr_unit(S->ctx));
+    Block *body = new_block(S);
+    region_push_block(&forop->regions[0], body);
+    Value *iv = block_add_arg(S->ctx, body, ivt->ir, s->loop.target->loc);
+    Builder saved = S->b;
+    S->b = builder_at_end(S->ctx, body);
+    F->defs = (Scope){0};
+    F->loop_depth++;
+    TV ivv = tv_tensor(iv, ivt);
+    if (negative) { /* iv' = ub - iv + lb (bounds were swapped) */
+        ivv = tv_tensor(sem_ir(S, ARITH_SUBI, ivt, ub.v, iv), ivt);
+        ivv = tv_tensor(sem_ir(S, ARITH_ADDI, ivt, ivv.v, lb.v), ivt);
+    }
+    set_value(S, s->loop.target->name, ivv);
+    for (int i = 0; i < carried.len; i++) {
+        Value *a = block_add_arg(S->ctx, body, carried.data[i].val.ty->ir, s->loc);
+        set_value(S, carried.data[i].name, tv_tensor(a, carried.data[i].val.ty));
+    }
+    visit_block(S, &s->loop.body);
+    F->loop_depth--;
+    at_stmt(S, s);
+    bool ok = check_carried(S, &carried, s);
+    check_cx_reassign(S, &liveins, s, s->loop.target->name);
+    VEC(Value *) ys = {0};
+    for (int i = 0; i < carried.len; i++) {
+        TV *v = scope_find(&F->lscope, carried.data[i].name);
+        vec_push(&ys, ok ? v->v : body->args[i + 1]);
+    }
+    yield_values(S, body, ys.data, ys.len);
+    S->b = saved;
+    scope_copy(&F->lscope, &liveins);
+    F->defs = saved_defs;
+    for (int i = 0; i < carried.len; i++)
+        set_value(S, carried.data[i].name,
+                  ok ? tv_tensor(op_result(forop, i), carried.data[i].val.ty) : tv_err());
+    /* Triton leaves the induction variable bound after the loop */
+    set_value(S, s->loop.target->name, ivv);
+    vec_free(&carried);
+    vec_free(&liveins);
+    vec_free(&ops);
+    vec_free(&tys);
+    vec_free(&ys);
+}
+
+static void visit_while(Sema *S, const PyStmt *s) {
+    at_stmt(S, s);
+    if (s->cond.orelse.len) {
+        sema_error(S, "`else` after a `while` loop is not supported");
+        return;
+    }
+    FuncState *F = S->fn;
+    Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
+    carried_names(S, &s->cond.body, NULL, &carried);
+    scope_copy(&liveins, &F->lscope);
+    VEC(Value *) ops = {0};
+    VEC(Type *) tys = {0};
+    for (int i = 0; i < carried.len; i++) {
+        vec_push(&ops, carried.data[i].val.v);
+        vec_push(&tys, carried.data[i].val.ty->ir);
+    }
+    Op *wop = sem_op(S, SCF_WHILE, ops.data, ops.len, tys.data, tys.len, 2);
+    Block *before = new_block(S), *after = new_block(S);
+    region_push_block(&wop->regions[0], before);
+    region_push_block(&wop->regions[1], after);
+    Builder saved = S->b;
+    /* before: the condition */
+    S->b = builder_at_end(S->ctx, before);
+    VEC(Value *) bargs = {0};
+    for (int i = 0; i < carried.len; i++) {
+        Value *a = block_add_arg(S->ctx, before, tys.data[i], s->loc);
+        vec_push(&bargs, a);
+        set_value(S, carried.data[i].name, tv_tensor(a, carried.data[i].val.ty));
+    }
+    TV c = cg_expr(S, s->cond.test);
+    at_stmt(S, s);
+    if (c.kind != TV_ERR) {
+        c = sem_to_tensor(S, &c);
+        c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
+    }
+    if (c.kind != TV_ERR && tl_is_block(c.ty)) {
+        sema_error(S, "the condition of a `while` must be a scalar");
+        c = tv_err();
+    }
+    {
+        VEC(Value *) cops = {0};
+        vec_push(&cops, c.kind == TV_ERR ? sem_const_int(S, tl_scalar(S, TL_I1), 0) : c.v);
+        for (int i = 0; i < bargs.len; i++) vec_push(&cops, bargs.data[i]);
+        Builder cb = builder_at_end(S->ctx, before);
+        cb.loc = S->loc;
+        build_op(&cb, SCF_CONDITION, cops.data, cops.len, NULL, 0, 0);
+        vec_free(&cops);
+    }
+    /* after: the body */
+    S->b = builder_at_end(S->ctx, after);
+    F->defs = (Scope){0};
+    for (int i = 0; i < carried.len; i++) {
+        Value *a = block_add_arg(S->ctx, after, tys.data[i], s->loc);
+        set_value(S, carried.data[i].name, tv_tensor(a, carried.data[i].val.ty));
+    }
+    F->loop_depth++;
+    visit_block(S, &s->cond.body);
+    F->loop_depth--;
+    at_stmt(S, s);
+    bool ok = check_carried(S, &carried, s);
+    check_cx_reassign(S, &liveins, s, NULL);
+    VEC(Value *) ys = {0};
+    for (int i = 0; i < carried.len; i++) {
+        TV *v = scope_find(&F->lscope, carried.data[i].name);
+        vec_push(&ys, ok ? v->v : after->args[i]);
+    }
+    yield_values(S, after, ys.data, ys.len);
+    S->b = saved;
+    scope_copy(&F->lscope, &liveins);
+    F->defs = saved_defs;
+    for (int i = 0; i < carried.len; i++)
+        set_value(S, carried.data[i].name, ok ? tv_tensor(op_result(wop, i), carried.data[i].val.ty) : tv_err());
+    vec_free(&carried);
+    vec_free(&liveins);
+    vec_free(&ops);
+    vec_free(&tys);
+    vec_free(&bargs);
+    vec_free(&ys);
+}
+
+static void flatten_ret(Sema *S, TV v, ValueVec *vals, FuncRet *r, bool *bad) {
+    if (v.kind == TV_TUPLE) {
+        for (int i = 0; i < v.n; i++) flatten_ret(S, v.elems[i], vals, r, bad);
+        return;
+    }
+    if (v.kind == TV_NONE) return;
+    v = sem_to_tensor(S, &v);
+    if (v.kind == TV_ERR) {
+        *bad = true;
+        return;
+    }
+    if (r->n >= 16) {
+        sema_error(S, "too many return values");
+        *bad = true;
+        return;
+    }
+    vec_push(vals, v.v);
+    r->types[r->n++] = v.ty;
+}
+
+static void visit_return(Sema *S, const PyStmt *s) {
+    FuncState *F = S->fn;
+    at_stmt(S, s);
+    if (F->loop_depth) {
+        sema_error(S, "Cannot have `return` statements inside `while` or `for` statements in triton");
+        return;
+    }
+    TV v = s->expr.value ? cg_expr(S, s->expr.value) : tv_none();
+    at_stmt(S, s);
+    F->returned = true;
+    if (v.kind == TV_ERR) return;
+    if (F->is_kernel && v.kind != TV_NONE) {
+        sema_error(S, "a kernel cannot return a value");
+        return;
+    }
+    FuncRet r = {.n = 0, .is_tuple = v.kind == TV_TUPLE};
+    ValueVec vals = {0};
+    bool bad = false;
+    flatten_ret(S, v, &vals, &r, &bad);
+    if (!bad) {
+        S->b.loc = S->loc;
+        build_op(&S->b, TT_RETURN, vals.data, vals.len, NULL, 0, 0);
+        if (F->ret.n == -2) {
+            F->ret = r;
+        } else if (F->ret.n != r.n || memcmp(F->ret.types, r.types, sizeof(r.types[0]) * (size_t)r.n)) {
+            sema_error(S, "Inconsistent return types");
+        }
+    }
+    vec_free(&vals);
+}
+
+static void visit_stmt(Sema *S, const PyStmt *s) {
+    at_stmt(S, s);
+    switch (s->kind) {
+    case PY_STMT_EXPR: cg_expr(S, s->expr.value); break;
+    case PY_STMT_ASSIGN: {
+        if (s->assign.targets.len != 1) {
+            sema_error(S, "chained assignment (a = b = value) is not supported in Triton kernels");
+            break;
+        }
+        TV v = cg_expr(S, s->assign.value);
+        at_stmt(S, s);
+        if (v.kind != TV_ERR) v = sanitize(S, v);
+        assign_target(S, s->assign.targets.items[0], v);
+        break;
+    }
+    case PY_STMT_AUGASSIGN: {
+        const PyExpr *t = s->aug.target;
+        if (t->kind != PY_EXPR_NAME) {
+            at_expr(S, t);
+            sema_error(S, "augmented assignment is only supported to names");
+            break;
+        }
+        TV a = lookup(S, t->name);
+        TV b = cg_expr(S, s->aug.value);
+        at_stmt(S, s);
+        TV r;
+        if (a.kind == TV_ERR || b.kind == TV_ERR) r = tv_err();
+        else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary(S, s->aug.op, a, b);
+        else r = cx_binary(S, s->aug.op, &a, &b);
+        if (r.kind != TV_ERR) r = sanitize(S, r);
+        assign_target(S, t, r);
+        break;
+    }
+    case PY_STMT_ANNASSIGN: {
+        if (is_constexpr_annotation(s->ann.annotation)) {
+            const PyExpr *t = s->ann.target;
+            if (t->kind != PY_EXPR_NAME) {
+                sema_error(S, "a constexpr annotation needs a name");
+                break;
+            }
+            if (scope_find(&S->fn->lscope, t->name)) {
+                at_expr(S, t);
+                sema_error(S, "%s is already defined. constexpr cannot be reassigned.", t->name);
+                break;
+            }
+            TV v = s->ann.value ? cg_expr(S, s->ann.value) : tv_none();
+            at_stmt(S, s);
+            if (v.kind == TV_TENSOR) {
+                sema_error(S, "the value of constexpr '%s' is not known at compile time", t->name);
+                v = tv_err();
+            }
+            scope_set(&S->fn->lscope, t->name, v);
+            break;
+        }
+        if (!s->ann.value) break;
+        TV v = cg_expr(S, s->ann.value);
+        at_stmt(S, s);
+        if (v.kind != TV_ERR) v = sanitize(S, v);
+        assign_target(S, s->ann.target, v);
+        break;
+    }
+    case PY_STMT_IF: visit_if(S, s); break;
+    case PY_STMT_FOR: visit_for(S, s); break;
+    case PY_STMT_WHILE: visit_while(S, s); break;
+    case PY_STMT_RETURN: visit_return(S, s); break;
+    case PY_STMT_PASS: break;
+    case PY_STMT_BREAK: sema_error(S, "`break` statements are not supported in Triton kernels"); break;
+    case PY_STMT_CONTINUE: sema_error(S, "`continue` statements are not supported in Triton kernels"); break;
+    case PY_STMT_DEF: sema_error(S, "nested function definition is not supported."); break;
+    case PY_STMT_CLASS: sema_error(S, "class definitions are not supported in Triton kernels"); break;
+    case PY_STMT_IMPORT: case PY_STMT_IMPORT_FROM:
+        sema_error(S, "import statements are not supported inside Triton kernels");
+        break;
+    case PY_STMT_GLOBAL: case PY_STMT_NONLOCAL:
+        sema_error(S, "global/nonlocal declarations are not supported in Triton kernels");
+        break;
+    case PY_STMT_DEL: sema_error(S, "`del` statements are not supported in Triton kernels"); break;
+    case PY_STMT_RAISE: sema_error(S, "`raise` statements are not supported in Triton kernels"); break;
+    case PY_STMT_WITH: sema_error(S, "`with` statements are not supported in Triton kernels"); break;
+    case PY_STMT_TRY: sema_error(S, "`try` statements are not supported in Triton kernels"); break;
+    case PY_STMT_ASSERT: {
+        TV c = cg_expr(S, s->assertion.test);
+        TV m = s->assertion.msg ? cg_expr(S, s->assertion.msg) : (TV){.kind = TV_STR, .s = ""};
+        at_stmt(S, s);
+        if (c.kind == TV_ERR || m.kind == TV_ERR) break;
+        const Builtin *bi = builtin_lookup(BI_TL, "device_assert");
+        (void)bi;
+        if (!is_runtime(&c) && !cx_truthy(&c) && false) sema_error(S, "assertion failed");
+        break; /* device asserts are dropped unless debug is on, as in Triton */
+    }
+    default: sema_error(S, "unsupported statement in a Triton kernel"); break;
+    }
+}
+
+static void visit_block(Sema *S, const PyBlock *b) {
+    for (int i = 0; i < b->len; i++) {
+        if (S->fn->returned) break;
+        visit_stmt(S, b->items[i]);
+        if (diag_full(S->de)) break;
+    }
+}
+
+/* ---- functions ---------------------------------------------------------------- */
+
+static const PyFunc *find_def(const PyBlock *b, const char *name) {
+    for (int i = 0; i < b->len; i++) {
+        const PyStmt *s = b->items[i];
+        if (s->kind == PY_STMT_DEF && !strcmp(s->func->name, name)) return s->func;
+        if (s->kind == PY_STMT_IF) {
+            const PyFunc *f = find_def(&s->cond.body, name);
+            if (!f) f = find_def(&s->cond.orelse, name);
+            if (f) return f;
+        }
+    }
+    return NULL;
+}
+
+static bool is_jit(const PyFunc *f, bool *noinline) {
+    *noinline = false;
+    bool jit = false;
+    for (int i = 0; i < f->decorators.len; i++) {
+        const PyExpr *d = f->decorators.items[i];
+        if (!strcmp(decorator_name(d), "jit")) {
+            jit = true;
+            if (d->kind == PY_EXPR_CALL)
+                for (int k = 0; k < d->call.nkeywords; k++)
+                    if (d->call.keywords[k].name && !strcmp(d->call.keywords[k].name, "noinline") &&
+                        d->call.keywords[k].value->kind == PY_EXPR_TRUE)
+                        *noinline = true;
+        }
+    }
+    return jit;
+}
+
+/* Binds a function's parameters: vals[i] for parameter i. */
+static bool bind_params(Sema *S, const PyFunc *fn, const TV *args, int nargs, const char *const *kwn,
+                        const TV *kwv, int nkw, TV *vals, bool *given) {
+    int np = fn->params.len;
+    bool ok = true;
+    for (int i = 0; i < np; i++) given[i] = false;
+    if (nargs > np) {
+        sema_error(S, "%s() takes %d positional arguments but %d were given", fn->name, np, nargs);
+        return false;
+    }
+    for (int i = 0; i < nargs; i++) {
+        vals[i] = args[i];
+        given[i] = true;
+    }
+    for (int k = 0; k < nkw; k++) {
+        int j = -1;
+        for (int i = 0; i < np; i++)
+            if (kwn[k] && !strcmp(fn->params.items[i].name, kwn[k])) j = i;
+        if (j < 0) {
+            sema_error(S, "%s() got an unexpected keyword argument '%s'", fn->name, kwn[k] ? kwn[k] : "**");
+            ok = false;
+        } else if (given[j]) {
+            sema_error(S, "%s() got multiple values for argument '%s'", fn->name, kwn[k]);
+            ok = false;
+        } else {
+            vals[j] = kwv[k];
+            given[j] = true;
+        }
+    }
+    return ok;
+}
+
+static void mangle_cx(const TV *v, StrBuf *sb) {
+    switch (v->kind) {
+    case TV_INT: sb_printf(sb, "%lld", (long long)v->i); break;
+    case TV_BOOL: sb_puts(sb, v->i ? "True" : "False"); break;
+    case TV_FLOAT: {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g", v->f);
+        for (char *p = buf; *p; p++) {
+            if (*p == '.') sb_puts(sb, "_d_");
+            else if (*p == '-') sb_putc(sb, 'm');
+            else if (*p == '+') continue;
+            else sb_putc(sb, *p);
+        }
+        break;
+    }
+    case TV_STR: sb_printf(sb, "_sq_%s_sq_", v->s); break;
+    case TV_NONE: sb_puts(sb, "None"); break;
+    case TV_DTYPE: tl_mangle(v->ty, sb); break;
+    case TV_JITFN: sb_puts(sb, v->fn->name); break;
+    default: sb_puts(sb, "x"); break;
+    }
+}
+
+static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals, int np, const char *name,
+                         bool is_kernel, bool noinline, Attr *const *arg_attrs);
+
+static void flatten_args(Sema *S, TV v, ValueVec *out) {
+    if (v.kind == TV_TUPLE) {
+        for (int i = 0; i < v.n; i++) flatten_args(S, v.elems[i], out);
+    } else if (v.kind == TV_TENSOR) {
+        vec_push(out, v.v);
+    }
+}
+
+static void mangle_arg(const TV *v, StrBuf *sb) {
+    if (v->kind == TV_TUPLE) {
+        sb_putc(sb, 'T');
+        for (int i = 0; i < v->n; i++) {
+            if (i) sb_putc(sb, '_');
+            mangle_arg(&v->elems[i], sb);
+        }
+        sb_putc(sb, 'T');
+    } else {
+        tl_mangle(v->ty, sb);
+    }
+}
+
+static bool tuple_has_tensor(const TV *v) {
+    if (v->kind == TV_TENSOR) return true;
+    if (v->kind == TV_TUPLE)
+        for (int i = 0; i < v->n; i++)
+            if (tuple_has_tensor(&v->elems[i])) return true;
+    return false;
+}
+
+TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
+               bool inline_here) {
+    (void)inline_here;
+    const PyFunc *fn = f->fn;
+    int np = fn->params.len;
+    Loc call_loc = S->loc;
+    int call_span = S->span;
+    if (np > 64) return sema_error(S, "too many parameters");
+    TV vals[64];
+    bool given[64];
+    if (!bind_params(S, fn, args, nargs, kwn, kwv, nkw, vals, given)) return tv_err();
+    /* defaults, evaluated in the global scope */
+    FuncState *caller = S->fn;
+    for (int i = 0; i < np; i++) {
+        if (given[i]) continue;
+        const PyParam *p = &fn->params.items[i];
+        if (!p->default_value) {
+            return sema_error(S, "%s() missing required argument '%s'", fn->name, p->name);
+        }
+        S->fn = NULL;
+        vals[i] = cg_expr(S, p->default_value);
+        S->fn = caller;
+        S->loc = call_loc;
+        S->span = call_span;
+        if (vals[i].kind == TV_ERR) return vals[i];
+    }
+    /* mangle: name__<runtime arg types>__<index>c<constexpr value> */
+    StrBuf sb = {0};
+    sb_printf(&sb, "%s__", fn->name);
+    bool first = true;
+    for (int i = 0; i < np; i++) {
+        if (!tuple_has_tensor(&vals[i])) continue;
+        if (!first) sb_putc(&sb, '_');
+        first = false;
+        mangle_arg(&vals[i], &sb);
+    }
+    sb_puts(&sb, "__");
+    first = true;
+    for (int i = 0; i < np; i++) {
+        if (tuple_has_tensor(&vals[i])) continue;
+        if (!first) sb_putc(&sb, '_');
+        first = false;
+        sb_printf(&sb, "%dc", i);
+        mangle_cx(&vals[i], &sb);
+    }
+    if (f->noinline && nargs) {
+        for (int i = 0; i < np; i++)
+            if (vals[i].kind == TV_TENSOR && tl_is_block(vals[i].ty) && tl_numel(vals[i].ty) != 1) {
+                sb_free(&sb);
+                return sema_error(S, "Function %s is marked noinline, but was called with non-scalar argument %s",
+                                  fn->name, fn->params.items[i].name);
+            }
+    }
+    const char *mname = ctx_intern(S->ctx, sb_cstr(&sb));
+    sb_free(&sb);
+    FuncRet *r = map_get(&S->fn_ret, MAP_KEY(mname));
+    if (!r) {
+        if (S->depth > 64) return sema_error(S, "recursion too deep while generating %s", fn->name);
+        r = ARENA_NEW(S->arena, FuncRet);
+        r->n = -3; /* being generated */
+        map_put(&S->fn_ret, MAP_KEY(mname), r);
+        FuncState F = {0};
+        Builder saved_b = S->b;
+        Loc saved_loc = S->loc;
+        S->depth++;
+        int nerr = S->de->nerrors;
+        gen_function(S, &F, fn, vals, np, mname, false, f->noinline, NULL);
+        S->depth--;
+        S->b = saved_b;
+        S->fn = caller;
+        S->loc = saved_loc;
+        S->span = call_span;
+        *r = F.ret;
+        r->func = F.func;
+        if (S->de->nerrors > nerr) {
+            sema_note_at(S, call_loc, "in the call of %s here", fn->name);
+            r->n = -4;
+        }
+    }
+    if (r->n == -3) return sema_error(S, "recursive @jit function %s is not supported", fn->name);
+    if (r->n == -4) return tv_err();
+    ValueVec ops = {0};
+    for (int i = 0; i < np; i++) flatten_args(S, vals[i], &ops);
+    Type *rt[16];
+    int nres = r->n < 0 ? 0 : r->n;
+    for (int i = 0; i < nres; i++) rt[i] = r->types[i]->ir;
+    Op *call = sem_op(S, TT_CALL, ops.data, ops.len, rt, nres, 0);
+    op_set_attr(S->ctx, call, "callee", attr_symref(S->ctx, mname));
+    vec_free(&ops);
+    if (r->n <= 0) return tv_none();
+    if (!r->is_tuple) return tv_tensor(op_result(call, 0), r->types[0]);
+    TV *el = ARENA_ARRAY(S->arena, TV, nres);
+    for (int i = 0; i < nres; i++) el[i] = tv_tensor(op_result(call, i), r->types[i]);
+    return make_tuple(S, el, nres);
+}
+
+static void unflatten_param(Sema *S, Block *entry, TV proto, TV *out) {
+    if (proto.kind == TV_TUPLE) {
+        TV t = make_tuple(S, proto.elems, proto.n);
+        for (int i = 0; i < proto.n; i++) unflatten_param(S, entry, proto.elems[i], &t.elems[i]);
+        *out = t;
+    } else if (proto.kind == TV_TENSOR) {
+        *out = tv_tensor(block_add_arg(S->ctx, entry, proto.ty->ir, S->loc), proto.ty);
+    } else {
+        *out = proto;
+    }
+}
+
+static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals, int np, const char *name,
+                         bool is_kernel, bool noinline, Attr *const *arg_attrs) {
+    F->pyfn = fn;
+    F->is_kernel = is_kernel;
+    F->ret.n = -2;
+    S->fn = F;
+    S->loc = fn->loc;
+    S->span = 3;
+    Op *func = op_create(S->ctx, TT_FUNC, fn->loc, NULL, 0, NULL, 0, 1);
+    Block *entry = block_create(S->ctx);
+    region_push_block(&func->regions[0], entry);
+    block_append(module_body(S->module), func);
+    F->func = func;
+    const char **cx = ARENA_ARRAY(S->arena, const char *, np + 1);
+    for (int i = 0; i < np; i++) {
+        const PyParam *p = &fn->params.items[i];
+        TV v;
+        S->loc = p->loc;
+        unflatten_param(S, entry, vals[i], &v);
+        if (!tuple_has_tensor(&v)) cx[F->ncx_params++] = p->name;
+        scope_set(&F->lscope, p->name, v);
+    }
+    F->cx_params = cx;
+    S->b = builder_at_end(S->ctx, entry);
+    visit_block(S, &fn->body);
+    /* finalize: a trailing tt.return */
+    if (!F->returned) {
+        S->loc = fn->loc;
+        if (F->ret.n > 0) {
+            /* unreachable in practice: every path returned at top level */
+        }
+        S->b.loc = fn->loc;
+        if (F->ret.n == -2) F->ret.n = -1;
+        if (F->ret.n <= 0) build_op(&S->b, TT_RETURN, NULL, 0, NULL, 0, 0);
+        else {
+            VEC(Value *) pv = {0};
+            for (int i = 0; i < F->ret.n; i++) {
+                Type *t = F->ret.types[i]->ir;
+                vec_push(&pv, op_result(build_op(&S->b, UB_POISON, NULL, 0, &t, 1, 0), 0));
+            }
+            build_op(&S->b, TT_RETURN, pv.data, pv.len, NULL, 0, 0);
+            vec_free(&pv);
+        }
+    } else if (F->ret.n == -2) {
+        F->ret.n = -1;
+    }
+    /* the signature */
+    VEC(Type *) in = {0};
+    for (int i = 0; i < entry->nargs; i++) vec_push(&in, entry->args[i]->type);
+    Type *res[16];
+    int nres = F->ret.n > 0 ? F->ret.n : 0;
+    for (int i = 0; i < nres; i++) res[i] = F->ret.types[i]->ir;
+    op_set_attr(S->ctx, func, "sym_name", attr_string(S->ctx, name));
+    op_set_attr(S->ctx, func, "function_type", attr_type(S->ctx, ty_func(S->ctx, in.data, in.len, res, nres)));
+    op_set_attr(S->ctx, func, "sym_visibility", attr_string(S->ctx, is_kernel ? "public" : "private"));
+    op_set_attr(S->ctx, func, "noinline", attr_bool(S->ctx, noinline));
+    if (arg_attrs) {
+        bool any = false;
+        for (int i = 0; i < entry->nargs; i++) any |= arg_attrs[i] != NULL;
+        if (any) {
+            Attr **aa = ARENA_ARRAY(S->arena, Attr *, entry->nargs + 1);
+            for (int i = 0; i < entry->nargs; i++) aa[i] = arg_attrs[i] ? arg_attrs[i] : attr_dict(S->ctx, NULL, 0);
+            op_set_attr(S->ctx, func, "arg_attrs", attr_array(S->ctx, aa, entry->nargs));
+        }
+    }
+    vec_free(&in);
+    vec_free(&F->lscope);
+    vec_free(&F->defs);
+}
+
+/* ---- module globals ---------------------------------------------------------- */
+
+static void bind_import(Sema *S, const char *module, const char *name, const char *asname) {
+    /* module: dotted path imported; name: for `from M import name` (NULL for `import M`).
+     * `tritonc` (the Python binding) is another name for `triton`. */
+    if (module && !strncmp(module, "tritonc", 7) && (module[7] == 0 || module[7] == '.'))
+        module = arena_printf(S->arena, "triton%s", module + 7);
+    StrBuf full = {0};
+    if (name) sb_printf(&full, "%s.%s", module ? module : "", name);
+    else sb_puts(&full, module);
+    const char *path = sb_cstr(&full);
+    static const struct { const char *path; int mod; } mods[] = {
+        {"triton", MOD_TRITON}, {"triton.language", MOD_TL}, {"triton.language.math", MOD_TL_MATH},
+        {"triton.language.extra", MOD_TL_EXTRA}, {"triton.language.extra.cuda", MOD_TL_CUDA},
+        {"triton.language.extra.cuda.libdevice", MOD_LIBDEVICE}, {"triton.language.extra.libdevice", MOD_LIBDEVICE},
+        {"triton.language.core", MOD_TL_CORE}, {"math", MOD_PYMATH},
+    };
+    const char *bind = asname;
+    if (!name && !asname) {
+        /* `import triton.language` binds `triton` */
+        const char *dot = strchr(module, '.');
+        bind = dot ? arena_strndup(S->arena, module, (size_t)(dot - module)) : module;
+        path = bind;
+    }
+    if (!bind) bind = name;
+    for (int i = 0; i < TC_ARRAY_LEN(mods); i++)
+        if (!strcmp(mods[i].path, path)) {
+            scope_set(&S->globals, bind, (TV){.kind = TV_MODULE, .i = mods[i].mod});
+            sb_free(&full);
+            return;
+        }
+    if (name && module) {
+        /* from triton.language import program_id / from triton import jit */
+        for (int i = 0; i < TC_ARRAY_LEN(mods); i++)
+            if (!strcmp(mods[i].path, module)) {
+                bool found;
+                TV v = builtin_module_attr(S, mods[i].mod, name, &found);
+                if (found) scope_set(&S->globals, bind, v);
+                break;
+            }
+    }
+    sb_free(&full);
+}
+
+static void load_globals(Sema *S, const PyBlock *body) {
+    for (int i = 0; i < body->len; i++) {
+        const PyStmt *s = body->items[i];
+        switch (s->kind) {
+        case PY_STMT_IMPORT:
+            for (int k = 0; k < s->import.len; k++)
+                bind_import(S, s->import.names[k].name, NULL, s->import.names[k].asname);
+            break;
+        case PY_STMT_IMPORT_FROM:
+            if (s->import.level == 0)
+                for (int k = 0; k < s->import.len; k++)
+                    bind_import(S, s->import.module, s->import.names[k].name, s->import.names[k].asname);
+            break;
+        case PY_STMT_DEF: {
+            bool noinline;
+            TV v = {.fn = s->func, .s = s->func->name};
+            v.kind = is_jit(s->func, &noinline) ? TV_JITFN : TV_PYFN;
+            v.noinline = noinline;
+            scope_set(&S->globals, s->func->name, v);
+            break;
+        }
+        case PY_STMT_ASSIGN:
+        case PY_STMT_ANNASSIGN: {
+            const PyExpr *t = s->kind == PY_STMT_ASSIGN ? (s->assign.targets.len == 1 ? s->assign.targets.items[0] : NULL)
+                                                         : s->ann.target;
+            const PyExpr *val = s->kind == PY_STMT_ASSIGN ? s->assign.value : s->ann.value;
+            if (!t || t->kind != PY_EXPR_NAME || !val) break;
+            bool quiet = S->quiet;
+            S->quiet = true;
+            TV v = cg_expr(S, val);
+            S->quiet = quiet;
+            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_BUILTIN || v.kind == TV_METHOD)
+                v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name};
+            scope_set(&S->globals, t->name, v);
+            break;
+        }
+        case PY_STMT_CLASS: scope_set(&S->globals, s->cls->name, (TV){.kind = TV_GLOBAL_BAD, .s = s->cls->name}); break;
+        default: break;
+        }
+    }
+}
+
+/* ---- the entry point ------------------------------------------------------------ */
+
+Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const KernelSpec *spec) {
+    Sema S0 = {0}, *S = &S0;
+    S->ctx = ctx;
+    S->de = de;
+    S->arena = ctx->arena;
+    S->mod = mod;
+    Loc mloc = {mod->filename, 1, 1};
+    S->loc = mloc;
+    int nerr0 = de->nerrors;
+    S->module = module_create(ctx, mloc);
+    load_globals(S, &mod->body);
+    if (!spec->kernel || !*spec->kernel) {
+        sema_error(S, "no kernel name given (--kernel NAME)");
+        goto done;
+    }
+    const PyFunc *fn = find_def(&mod->body, spec->kernel);
+    if (!fn) {
+        const char *best = NULL;
+        int bestd = 99;
+        for (int i = 0; i < S->globals.len; i++)
+            if (S->globals.data[i].val.kind == TV_JITFN) suggest(spec->kernel, S->globals.data[i].name, &best, &bestd);
+        if (best) sema_error(S, "no function named '%s' in %s; did you mean '%s'?", spec->kernel, mod->filename, best);
+        else sema_error(S, "no function named '%s' in %s", spec->kernel, mod->filename);
+        goto done;
+    }
+    bool noinline;
+    if (!is_jit(fn, &noinline)) {
+        S->loc = fn->loc;
+        sema_error(S, "'%s' is not a @triton.jit function", fn->name);
+        goto done;
+    }
+    /* specialisation: constexpr params from -D or defaults; the others from the signature */
+    int np = fn->params.len;
+    TV *vals = ARENA_ARRAY(S->arena, TV, np + 1);
+    Attr **attrs = ARENA_ARRAY(S->arena, Attr *, np + 1);
+    bool *used_d = ARENA_ARRAY(S->arena, bool, spec->nconstexprs + 1);
+    const char *sig = spec->signature ? spec->signature : "";
+    int nsig = 0, nparams_rt = 0, nargs = 0;
+    for (const char *p = sig; *p;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        nsig++;
+        p = strchr(p, ',');
+        if (!p) break;
+        p++;
+    }
+    const char *sp = sig;
+    for (int i = 0; i < np; i++) {
+        const PyParam *p = &fn->params.items[i];
+        S->loc = p->loc;
+        S->span = (int)strlen(p->name);
+        if (p->kind != PY_PARAM_NORMAL && p->kind != PY_PARAM_POSONLY && p->kind != PY_PARAM_KWONLY) {
+            sema_error(S, "*args and **kwargs are not supported in kernels");
+            vals[i] = tv_err();
+            continue;
+        }
+        int d = -1;
+        for (int k = 0; k < spec->nconstexprs; k++)
+            if (!strcmp(spec->constexpr_names[k], p->name)) d = k;
+        if (d >= 0) used_d[d] = true;
+        /* the corpus spells a specialised integer as a `constexpr` entry */
+        while (*sp == ' ') sp++;
+        bool sig_cx = !strncmp(sp, "constexpr", 9) && (sp[9] == ',' || sp[9] == 0 || sp[9] == ' ');
+        if (sig_cx && !is_constexpr_annotation(p->annotation)) {
+            nparams_rt++;
+            const char *e2 = strchr(sp, ',');
+            sp = e2 ? e2 + 1 : sp + strlen(sp);
+            if (d < 0) {
+                vals[i] = sema_error(S, "parameter '%s' is `constexpr` in the signature but has no value: pass -D %s=VALUE",
+                                     p->name, p->name);
+                continue;
+            }
+        }
+        if (is_constexpr_annotation(p->annotation) || d >= 0) {
+            if (d >= 0) vals[i] = cx_from_value(S, &spec->constexpr_values[d]);
+            else if (p->default_value) {
+                FuncState *f0 = S->fn;
+                S->fn = NULL;
+                vals[i] = cg_expr(S, p->default_value);
+                S->fn = f0;
+            } else {
+                vals[i] = sema_error(S, "constexpr parameter '%s' has no value: pass -D %s=VALUE", p->name, p->name);
+            }
+            continue;
+        }
+        nparams_rt++;
+        /* next signature entry */
+        while (*sp == ' ') sp++;
+        if (!*sp) {
+            vals[i] = tv_err();
+            continue;
+        }
+        const char *end = strchr(sp, ',');
+        size_t len = end ? (size_t)(end - sp) : strlen(sp);
+        const char *colon = memchr(sp, ':', len);
+        size_t tlen = colon ? (size_t)(colon - sp) : len;
+        while (tlen && sp[tlen - 1] == ' ') tlen--;
+        const TlType *t = tl_parse_sig(S, sp, tlen);
+        int hint = colon ? atoi(colon + 1) : 0;
+        if (!t) {
+            sema_error(S, "unknown type '%.*s' in the signature for parameter '%s'", (int)tlen, sp, p->name);
+            vals[i] = tv_err();
+        } else if (colon && hint != 1 && hint != 16) {
+            sema_error(S, "Only 1 and 16 are valid hints, got %d (parameter '%s')", hint, p->name);
+            vals[i] = tv_err();
+        } else if (hint == 1 && tl_is_int(t)) {
+            vals[i] = tv_int(1); /* specialised: an int equal to 1 is a constexpr */
+        } else {
+            vals[i] = (TV){.kind = TV_TENSOR, .ty = t};
+            if (hint == 16) {
+                NamedAttr na = {ctx_intern(ctx, "tt.divisibility"), attr_i32(ctx, 16)};
+                attrs[nargs] = attr_dict(ctx, &na, 1);
+            }
+            nargs++;
+        }
+        sp = end ? end + 1 : sp + len;
+    }
+    S->loc = fn->name_loc;
+    S->span = (int)strlen(fn->name);
+    if (nsig != nparams_rt)
+        sema_error(S, "the signature has %d entr%s but '%s' has %d parameter%s that %s not tl.constexpr", nsig,
+                   nsig == 1 ? "y" : "ies", fn->name, nparams_rt, nparams_rt == 1 ? "" : "s",
+                   nparams_rt == 1 ? "is" : "are");
+    for (int k = 0; k < spec->nconstexprs; k++)
+        if (!used_d[k]) sema_error(S, "-D %s: '%s' has no parameter of that name", spec->constexpr_names[k], fn->name);
+    if (diag_has_errors(de) && de->nerrors > nerr0) goto done;
+    FuncState F = {0};
+    gen_function(S, &F, fn, vals, np, fn->name, true, false, attrs);
+    /* module attributes like Triton's */
+    if (spec->num_warps > 0) op_set_attr(ctx, S->module, "ttg.num-warps", attr_i32(ctx, spec->num_warps));
+    if (spec->num_stages > 0) op_set_attr(ctx, S->module, "tt.num_stages", attr_i32(ctx, spec->num_stages));
+done:
+    vec_free(&S->globals);
+    map_free(&S->tltypes);
+    map_free(&S->fn_ret);
+    if (de->nerrors > nerr0) return NULL;
+    return S->module;
+}
+
+TV cg_inline_jit(Sema *S, const TV *fn, const TV *args, int nargs) {
+    return cg_call_jit(S, fn, args, nargs, NULL, NULL, 0, true);
+}
+

@@ -1,0 +1,246 @@
+/*
+ * constexpr.c - compile-time values with Python's semantics.
+ *
+ * Triton evaluates arithmetic on constexprs in Python: `//` floors, `%`
+ * takes the divisor's sign, `/` always gives a float, `**` of ints stays an
+ * int unless the exponent is negative, bool is an int (True + 1 == 2), and
+ * strings compare by value. These are those rules over TV's int64/double.
+ */
+#include "sema/sema_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *py_binop_s(PyBinOp op) {
+    static const char *const s[] = {"+", "-", "*", "@", "/", "//", "%", "**", "<<", ">>", "|", "^", "&"};
+    return (unsigned)op < TC_ARRAY_LEN(s) ? s[op] : "?";
+}
+static const char *py_cmpop_s(PyCmpOp op) {
+    static const char *const s[] = {"==", "!=", "<", "<=", ">", ">=", "is", "is not", "in", "not in"};
+    return (unsigned)op < TC_ARRAY_LEN(s) ? s[op] : "?";
+}
+static const char *py_unaryop_s(PyUnaryOp op) {
+    static const char *const s[] = {"-", "+", "~", "not"};
+    return (unsigned)op < TC_ARRAY_LEN(s) ? s[op] : "?";
+}
+
+static double as_f(const TV *a) { return a->kind == TV_FLOAT ? a->f : (double)a->i; }
+
+static int64_t floordiv_i(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+
+static int64_t mod_i(int64_t a, int64_t b) {
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+static double mod_f(double a, double b) {
+    double r = fmod(a, b);
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+bool cx_equal(const TV *a, const TV *b) {
+    if (tv_is_num(a) && tv_is_num(b)) {
+        if (a->kind == TV_FLOAT || b->kind == TV_FLOAT) return as_f(a) == as_f(b);
+        return a->i == b->i;
+    }
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case TV_NONE: return true;
+    case TV_STR: return strcmp(a->s, b->s) == 0;
+    case TV_DTYPE: return a->ty == b->ty;
+    case TV_TUPLE:
+        if (a->n != b->n) return false;
+        for (int i = 0; i < a->n; i++)
+            if (!cx_equal(&a->elems[i], &b->elems[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+bool cx_truthy(const TV *a) {
+    switch (a->kind) {
+    case TV_INT: case TV_BOOL: return a->i != 0;
+    case TV_FLOAT: return a->f != 0;
+    case TV_STR: return a->s[0] != 0;
+    case TV_NONE: return false;
+    case TV_TUPLE: return a->n != 0;
+    default: return true;
+    }
+}
+
+static TV cx_compare(Sema *S, PyCmpOp op, const TV *a, const TV *b) {
+    if (op == PY_CMP_EQ || op == PY_CMP_IS) return tv_bool(cx_equal(a, b));
+    if (op == PY_CMP_NE || op == PY_CMP_IS_NOT) return tv_bool(!cx_equal(a, b));
+    if (op == PY_CMP_IN || op == PY_CMP_NOT_IN) {
+        if (b->kind != TV_TUPLE) return sema_error(S, "'in' needs a tuple of constexprs on its right");
+        bool found = false;
+        for (int i = 0; i < b->n && !found; i++) found = cx_equal(a, &b->elems[i]);
+        return tv_bool(op == PY_CMP_IN ? found : !found);
+    }
+    int c;
+    if (tv_is_num(a) && tv_is_num(b)) {
+        if (a->kind == TV_FLOAT || b->kind == TV_FLOAT) {
+            double x = as_f(a), y = as_f(b);
+            if (x != x || y != y) return tv_bool(false);
+            c = x < y ? -1 : x > y ? 1 : 0;
+        } else {
+            c = a->i < b->i ? -1 : a->i > b->i ? 1 : 0;
+        }
+    } else if (a->kind == TV_STR && b->kind == TV_STR) {
+        c = strcmp(a->s, b->s);
+    } else {
+        return sema_error(S, "'%s' not supported between instances of '%s' and '%s'", py_cmpop_s(op),
+                          tv_kind_name(a), tv_kind_name(b));
+    }
+    switch (op) {
+    case PY_CMP_LT: return tv_bool(c < 0);
+    case PY_CMP_LE: return tv_bool(c <= 0);
+    case PY_CMP_GT: return tv_bool(c > 0);
+    default: return tv_bool(c >= 0);
+    }
+}
+
+TV cx_binary(Sema *S, int op, const TV *a, const TV *b) {
+    if (op >= 100) return cx_compare(S, (PyCmpOp)(op - 100), a, b);
+    PyBinOp bop = (PyBinOp)op;
+    if (a->kind == TV_STR && b->kind == TV_STR && bop == PY_BIN_ADD) {
+        TV r = {.kind = TV_STR};
+        r.s = arena_printf(S->arena, "%s%s", a->s, b->s);
+        return r;
+    }
+    if (!tv_is_num(a) || !tv_is_num(b))
+        return sema_error(S, "unsupported operand type(s) for %s: '%s' and '%s'", py_binop_s(bop),
+                          tv_kind_name(a), tv_kind_name(b));
+    bool fl = a->kind == TV_FLOAT || b->kind == TV_FLOAT;
+    bool both_bool = a->kind == TV_BOOL && b->kind == TV_BOOL;
+    int64_t x = a->i, y = b->i;
+    switch (bop) {
+    case PY_BIN_ADD: return fl ? tv_float(as_f(a) + as_f(b)) : tv_int(x + y);
+    case PY_BIN_SUB: return fl ? tv_float(as_f(a) - as_f(b)) : tv_int(x - y);
+    case PY_BIN_MUL: return fl ? tv_float(as_f(a) * as_f(b)) : tv_int(x * y);
+    case PY_BIN_DIV:
+        if (as_f(b) == 0) return sema_error(S, "division by zero");
+        return tv_float(as_f(a) / as_f(b));
+    case PY_BIN_FLOORDIV:
+        if (as_f(b) == 0) return sema_error(S, "integer division or modulo by zero");
+        return fl ? tv_float(floor(as_f(a) / as_f(b))) : tv_int(floordiv_i(x, y));
+    case PY_BIN_MOD:
+        if (as_f(b) == 0) return sema_error(S, "integer division or modulo by zero");
+        return fl ? tv_float(mod_f(as_f(a), as_f(b))) : tv_int(mod_i(x, y));
+    case PY_BIN_POW:
+        if (!fl && y >= 0) {
+            int64_t r = 1;
+            for (int64_t i = 0; i < y && i < 64; i++) r *= x;
+            if (y >= 64 && x != 0 && x != 1 && x != -1) return sema_error(S, "integer power too large");
+            if (y >= 64 && x == -1) r = (y & 1) ? -1 : 1;
+            if (y >= 64 && x == 0) r = 0;
+            return tv_int(r);
+        }
+        return tv_float(pow(as_f(a), as_f(b)));
+    default: break;
+    }
+    if (fl)
+        return sema_error(S, "unsupported operand type(s) for %s: '%s' and '%s'", py_binop_s(bop),
+                          tv_kind_name(a), tv_kind_name(b));
+    switch (bop) {
+    case PY_BIN_LSHIFT:
+        if (y < 0) return sema_error(S, "negative shift count");
+        return tv_int(y >= 64 ? 0 : (int64_t)((uint64_t)x << y));
+    case PY_BIN_RSHIFT:
+        if (y < 0) return sema_error(S, "negative shift count");
+        return tv_int(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
+    case PY_BIN_BITAND: return both_bool ? tv_bool(x & y) : tv_int(x & y);
+    case PY_BIN_BITOR: return both_bool ? tv_bool(x | y) : tv_int(x | y);
+    case PY_BIN_BITXOR: return both_bool ? tv_bool(x ^ y) : tv_int(x ^ y);
+    default:
+        return sema_error(S, "unsupported operand type(s) for %s: '%s' and '%s'", py_binop_s(bop),
+                          tv_kind_name(a), tv_kind_name(b));
+    }
+}
+
+TV cx_unary(Sema *S, PyUnaryOp op, const TV *a) {
+    if (op == PY_UNARY_NOT) return tv_bool(!cx_truthy(a));
+    if (!tv_is_num(a))
+        return sema_error(S, "bad operand type for unary %s: '%s'", py_unaryop_s(op), tv_kind_name(a));
+    switch (op) {
+    case PY_UNARY_NEG: return a->kind == TV_FLOAT ? tv_float(-a->f) : tv_int(-a->i);
+    case PY_UNARY_POS: return a->kind == TV_FLOAT ? *a : tv_int(a->i);
+    default:
+        if (a->kind == TV_FLOAT) return sema_error(S, "bad operand type for unary ~: 'float'");
+        return tv_int(~a->i);
+    }
+}
+
+TV cx_from_value(Sema *S, const ConstexprValue *cv) {
+    switch (cv->kind) {
+    case CV_INT: return tv_int(cv->i);
+    case CV_FLOAT: return tv_float(cv->f);
+    case CV_BOOL: return tv_bool(cv->i != 0);
+    case CV_STR: {
+        TV r = {.kind = TV_STR, .s = arena_strdup(S->arena, cv->s)};
+        return r;
+    }
+    case CV_DTYPE: {
+        const TlType *t = tl_dtype_by_name(S, cv->s);
+        if (!t) return sema_error(S, "unknown dtype '%s'", cv->s);
+        return tv_dtype(t);
+    }
+    default: return tv_none();
+    }
+}
+
+bool sema_parse_constexpr(const char *text, ConstexprValue *out) {
+    memset(out, 0, sizeof *out);
+    while (isspace((unsigned char)*text)) text++;
+    size_t n = strlen(text);
+    while (n && isspace((unsigned char)text[n - 1])) n--;
+    if (n == 0) return false;
+    if (n == 4 && !memcmp(text, "True", 4)) { out->kind = CV_BOOL; out->i = 1; return true; }
+    if (n == 5 && !memcmp(text, "False", 5)) { out->kind = CV_BOOL; return true; }
+    if (n == 4 && !memcmp(text, "None", 4)) { out->kind = CV_NONE; return true; }
+    if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0]) {
+        char *s = tc_malloc(n - 1);
+        memcpy(s, text + 1, n - 2);
+        s[n - 2] = 0;
+        out->kind = CV_STR;
+        out->s = s; /* lives for the process: -D values are few */
+        return true;
+    }
+    char *end;
+    errno = 0;
+    long long iv = strtoll(text, &end, 0);
+    if ((size_t)(end - text) == n && errno == 0) { out->kind = CV_INT; out->i = iv; return true; }
+    double fv = strtod(text, &end);
+    if ((size_t)(end - text) == n) { out->kind = CV_FLOAT; out->f = fv; return true; }
+    const char *name = text;
+    if (n > 3 && !memcmp(name, "tl.", 3)) name += 3;
+    else if (n > 16 && !memcmp(name, "triton.language.", 16)) name += 16;
+    static const char *const dtypes[] = {
+        "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float8e4nv", "float8e5", "float16", "bfloat16", "float32", "float64",
+        "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"};
+    for (int i = 0; i < TC_ARRAY_LEN(dtypes); i++)
+        if (strlen(dtypes[i]) == n - (size_t)(name - text) && !memcmp(dtypes[i], name, strlen(dtypes[i]))) {
+            out->kind = CV_DTYPE;
+            out->s = dtypes[i];
+            return true;
+        }
+    if (name != text) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)text[i]) && text[i] != '_') return false;
+    char *s = tc_malloc(n + 1); /* a bare word: a string */
+    memcpy(s, text, n);
+    s[n] = 0;
+    out->kind = CV_STR;
+    out->s = s;
+    return true;
+}

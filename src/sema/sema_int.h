@@ -1,0 +1,251 @@
+/*
+ * sema_int.h - what the files of src/sema share: Triton's types (TlType),
+ * front-end values (TV), the Sema state and the semantic op builders.
+ *
+ * A TV is what Triton's code generator handles in Python: a runtime tensor
+ * (an IR Value with its Triton type, which knows signedness the IR does not),
+ * a compile-time value (int, float, bool, str, None, a dtype), a tuple, or a
+ * callable (a tl builtin, a bound tensor method, a @jit function, a module
+ * like `tl` or `tl.math`). TV_ERR is the poison an error leaves behind: every
+ * builder returns it silently when an input is poison, so one mistake gives
+ * one diagnostic and analysis goes on with the next statement.
+ */
+#ifndef TC_SEMA_INT_H
+#define TC_SEMA_INT_H
+
+#include "sema/sema.h"
+#include "dialect/dialect.h"
+
+/* ---- Triton types ---------------------------------------------------------- */
+
+typedef enum TlKind {
+    TL_VOID,
+    TL_I1, TL_I8, TL_I16, TL_I32, TL_I64,
+    TL_U8, TL_U16, TL_U32, TL_U64,
+    TL_FP8E4NV, TL_FP8E5, TL_FP16, TL_BF16, TL_FP32, TL_FP64,
+    TL_NSCALAR,
+    TL_PTR = TL_NSCALAR, /* pointer_type: elem is the pointee */
+    TL_BLOCK,            /* block_type: elem is the scalar (or pointer) element */
+} TlKind;
+
+typedef struct TlType TlType;
+struct TlType {
+    TlKind kind;
+    const TlType *elem;
+    int rank;
+    const int64_t *shape;
+    Type *ir;
+    TlType *next; /* intern chain */
+};
+
+enum { TL_MAX_RANK = 8 };
+
+typedef struct Sema Sema;
+
+const TlType *tl_scalar(Sema *S, TlKind k);
+const TlType *tl_ptr(Sema *S, const TlType *pointee);
+const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank);
+/* Same shape as `like` (or scalar), with another element type. */
+const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem);
+static inline const TlType *tl_sca(const TlType *t) { return t->kind == TL_BLOCK ? t->elem : t; }
+static inline bool tl_is_block(const TlType *t) { return t->kind == TL_BLOCK; }
+static inline bool tl_is_ptr(const TlType *t) { return t->kind == TL_PTR; }
+bool tl_is_int(const TlType *t);      /* scalar kinds only */
+bool tl_is_signed(const TlType *t);   /* int1 is unsigned, like Triton */
+bool tl_is_unsigned(const TlType *t);
+bool tl_is_float(const TlType *t);
+bool tl_is_fp8(const TlType *t);
+bool tl_is_bool(const TlType *t);
+int tl_bitwidth(const TlType *t);     /* primitive bit width; 64 for pointers */
+int tl_mantissa(const TlType *t);     /* fp_mantissa_width */
+int tl_kind_rank(const TlType *t);    /* bool 0 < int 1 < float 2 */
+const TlType *tl_int_type(Sema *S, int bits, bool is_signed);
+int64_t tl_numel(const TlType *t);
+/* Triton's names: "fp32", "int32", "pointer<fp16>", "<[128, 64], fp32>". */
+void tl_str(const TlType *t, StrBuf *out);
+const char *tl_cstr(Sema *S, const TlType *t); /* arena copy */
+const char *tl_scalar_name(TlKind k);          /* "fp32" */
+/* Parses a signature type ("*fp32", "i32", "u64", "fp16", "bf16", "i1",
+ * "fp8e4nv", "**fp32"); NULL if unknown. */
+const TlType *tl_parse_sig(Sema *S, const char *s, size_t n);
+/* A dtype by Triton attribute name ("float32", "int8", "bfloat16") or by
+ * its name ("fp32"); NULL if unknown. */
+const TlType *tl_dtype_by_name(Sema *S, const char *name);
+/* Triton's mangling of an argument type (Pfp16, i32, fp32S128_64S). */
+void tl_mangle(const TlType *t, StrBuf *out);
+
+/* ---- front-end values ---------------------------------------------------- */
+
+typedef enum TVKind {
+    TV_ERR,
+    TV_NONE,
+    TV_INT,
+    TV_FLOAT,
+    TV_BOOL,
+    TV_STR,
+    TV_DTYPE,
+    TV_TENSOR,  /* runtime value (scalar or block) */
+    TV_TUPLE,
+    TV_SLICE,   /* `:` in x[:, None] */
+    TV_BUILTIN, /* a tl function (or a Python builtin we implement) */
+    TV_METHOD,  /* builtin bound to a receiver (x.to, x.sum) */
+    TV_JITFN,   /* a @jit function of the module */
+    TV_PYFN,    /* a def that is not @jit */
+    TV_MODULE,
+    TV_GLOBAL_BAD, /* a module global that is not a constexpr */
+} TVKind;
+
+typedef struct Builtin Builtin;
+typedef struct TV TV;
+struct TV {
+    TVKind kind;
+    const TlType *ty; /* TENSOR: its type; DTYPE: the dtype */
+    Value *v;         /* TENSOR */
+    int64_t i;        /* INT, BOOL, MODULE id */
+    double f;         /* FLOAT */
+    const char *s;    /* STR; GLOBAL_BAD/PYFN: name */
+    TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
+    int n;
+    const Builtin *bi;   /* BUILTIN, METHOD */
+    const PyFunc *fn;    /* JITFN, PYFN */
+    int noinline;        /* JITFN */
+};
+
+static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
+static inline TV tv_none(void) { return (TV){.kind = TV_NONE}; }
+static inline TV tv_int(int64_t i) { return (TV){.kind = TV_INT, .i = i}; }
+static inline TV tv_float(double f) { return (TV){.kind = TV_FLOAT, .f = f}; }
+static inline TV tv_bool(bool b) { return (TV){.kind = TV_BOOL, .i = b}; }
+static inline TV tv_tensor(Value *v, const TlType *t) { return (TV){.kind = TV_TENSOR, .v = v, .ty = t}; }
+static inline TV tv_dtype(const TlType *t) { return (TV){.kind = TV_DTYPE, .ty = t}; }
+static inline bool tv_is_num(const TV *v) { return v->kind == TV_INT || v->kind == TV_FLOAT || v->kind == TV_BOOL; }
+static inline bool tv_is_const(const TV *v) {
+    return tv_is_num(v) || v->kind == TV_STR || v->kind == TV_NONE || v->kind == TV_DTYPE;
+}
+const char *tv_kind_name(const TV *v); /* "int", "tensor", "tuple", ... */
+void tv_str(Sema *S, const TV *v, StrBuf *out); /* Python-ish repr for messages */
+
+/* Module ids (TV_MODULE.i). */
+enum { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_TL_EXTRA, MOD_TL_CUDA, MOD_LIBDEVICE, MOD_TL_CORE,
+       MOD_PYMATH, MOD_COUNT };
+
+/* ---- the state of one compilation ------------------------------------------ */
+
+typedef struct ScopeEntry {
+    const char *name;
+    TV val;
+} ScopeEntry;
+typedef VEC(ScopeEntry) Scope;
+
+typedef struct FuncState FuncState;
+
+struct Sema {
+    Context *ctx;
+    DiagEngine *de;
+    Arena *arena;          /* the context's arena */
+    const PyModule *mod;
+    Builder b;             /* where ops go */
+    Loc loc;               /* location of the node being visited */
+    int span;              /* its width, for the caret */
+    Op *module;
+    Scope globals;         /* module globals: imports, constexprs, functions */
+    FuncState *fn;         /* the function being generated */
+    Map tltypes;           /* TlType interning: hash -> chain */
+    const TlType *scalars[TL_NSCALAR];
+    Map fn_ret;            /* mangled name (interned) -> FuncRet * */
+    int depth;             /* helper nesting, to stop runaway recursion */
+    bool quiet;            /* drop diagnostics (speculative evaluation) */
+};
+
+/* Reports an error at the current node (S->loc). Returns tv_err(). */
+TV sema_error(Sema *S, const char *fmt, ...) TC_PRINTF(2, 3);
+TV sema_error_at(Sema *S, Loc loc, int span, const char *fmt, ...) TC_PRINTF(4, 5);
+void sema_note_at(Sema *S, Loc loc, const char *fmt, ...) TC_PRINTF(3, 4);
+
+/* ---- constexprs (constexpr.c) --------------------------------------------- */
+
+/* Python semantics on two compile-time numbers/strings; op is a PyBinOp or,
+ * for comparisons, 100 + PyCmpOp. Reports errors (division by zero). */
+TV cx_binary(Sema *S, int op, const TV *a, const TV *b);
+TV cx_unary(Sema *S, PyUnaryOp op, const TV *a);
+bool cx_truthy(const TV *a);
+bool cx_equal(const TV *a, const TV *b);
+TV cx_from_value(Sema *S, const ConstexprValue *cv);
+
+/* ---- semantic builders (semantic.c) ---------------------------------------- */
+
+/* A Python number as a runtime scalar of Triton's to_tensor type. */
+TV sem_to_tensor(Sema *S, const TV *x);
+const TlType *sem_to_tensor_type(Sema *S, const TV *x); /* NULL if not a number */
+TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype); /* scalar of dtype */
+TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding);
+TV sem_bitcast(Sema *S, TV x, const TlType *dst);
+TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank);
+TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank);
+bool sem_broadcast_pair(Sema *S, TV *a, TV *b);
+TV sem_expand_dims(Sema *S, TV x, int axis);
+TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder);
+TV sem_permute(Sema *S, TV x, const int *perm, int rank);
+/* a OP b for runtime operands (at least one tensor); op is a PyBinOp. */
+TV sem_binary(Sema *S, PyBinOp op, TV a, TV b);
+TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b);
+TV sem_minus(Sema *S, TV x);
+TV sem_invert(Sema *S, TV x);
+TV sem_not(Sema *S, TV x);
+TV sem_logical(Sema *S, bool is_and, TV a, TV b);
+TV sem_minmax(Sema *S, bool is_max, TV a, TV b, bool propagate_nan_all);
+TV sem_where(Sema *S, TV c, TV x, TV y);
+TV sem_arange(Sema *S, const TV *start, const TV *end);
+TV sem_full(Sema *S, const int64_t *shape, int rank, const TV *value, const TlType *dtype);
+TV sem_fdiv(Sema *S, TV a, TV b, bool ieee);
+/* Binary type checking (binary_op_type_checking_impl): converts both to
+ * tensors of the computation type and broadcasts them. */
+bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
+                      bool arith_check, bool div_or_mod);
+const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b);
+Value *sem_const_int(Sema *S, const TlType *t, int64_t v);   /* scalar or splat */
+Value *sem_const_float(Sema *S, const TlType *t, double v);
+Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b); /* one-result op */
+Op *sem_op(Sema *S, OpKind k, Value *const *ops, int nops, Type *const *res, int nres, int nreg);
+
+/* ---- builtins (builtins.c) ------------------------------------------------- */
+
+typedef struct CallArgs CallArgs;
+typedef TV (*BuiltinFn)(Sema *S, CallArgs *a);
+enum { BI_TL = 1, BI_MATH = 2, BI_METHOD = 4, BI_PY = 8, BI_TRITON = 16, BI_LIBDEVICE = 32,
+       BI_STATIC = 64 /* gets unevaluated argument nodes */ };
+struct Builtin {
+    const char *name;
+    unsigned where;      /* BI_*: the namespaces it is found in */
+    const char *params;  /* "input,axis=None,keep_dims=False": '=' marks optional */
+    BuiltinFn fn;
+    int arg;             /* a parameter for shared implementations (an OpKind, ...) */
+};
+enum { MAX_CALL_ARGS = 16 };
+struct CallArgs {
+    const Builtin *bi;
+    TV v[MAX_CALL_ARGS];   /* bound to params; TV_NONE with given[i] false if absent */
+    bool given[MAX_CALL_ARGS];
+    const PyExpr *node[MAX_CALL_ARGS]; /* the argument expressions (NULL for a receiver) */
+    const PyExpr *call;
+};
+const Builtin *builtin_lookup(unsigned where, const char *name);
+/* The callable attribute `name` of module `mod`, or TV_ERR (no report). */
+TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found);
+/* Binds and calls. */
+TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call);
+/* Builds a reduction/scan combiner region from a @jit function. */
+
+/* ---- codegen (codegen.c), used by builtins ---------------------------------- */
+
+TV cg_expr(Sema *S, const PyExpr *e);
+/* Calls a @jit function with evaluated arguments (tt.call of a private func,
+ * or inlined into the current block when `inline_here`: combiner regions). */
+TV cg_call_jit(Sema *S, const TV *fn, const TV *args, int nargs, const char *const *kwnames,
+               const TV *kwvals, int nkw, bool inline_here);
+/* Runs a @jit combine function body over the given block arguments as the
+ * current function (for tt.reduce / tt.scan regions). Returns the tuple of
+ * results (or a single value). */
+TV cg_inline_jit(Sema *S, const TV *fn, const TV *args, int nargs);
+
+#endif

@@ -1,0 +1,605 @@
+/*
+ * semantic.c - Triton's semantic layer (language/semantic.py) over the IR
+ * Builder: implicit promotion, broadcasting, casts, and the element-wise,
+ * shape and comparison op builders.
+ *
+ * Promotion follows computation_type_impl exactly: a Python number of a
+ * kind (bool < int < float) no higher than the tensor's does not take part;
+ * fp64 > fp32 > fp16 > bf16 (bf16 only when both are); `/` and `%` on
+ * 16-bit floats compute in fp32; two different fp8 give fp16; integers use
+ * the C rule (wider wins, unsigned wins at equal or greater width).
+ * Broadcasting follows numpy: leading 1s are added to the lower rank (with
+ * tt.expand_dims), then size-1 dimensions stretch (tt.broadcast).
+ */
+#include "sema/sema_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- building ---------------------------------------------------------- */
+
+Op *sem_op(Sema *S, OpKind k, Value *const *ops, int nops, Type *const *res, int nres, int nreg) {
+    S->b.loc = S->loc;
+    return build_op(&S->b, k, ops, nops, res, nres, nreg);
+}
+
+Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b) {
+    Value *ops[2] = {a, b};
+    Type *t = res->ir;
+    return op_result(sem_op(S, k, ops, b ? 2 : 1, &t, 1, 0), 0);
+}
+
+Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
+    S->b.loc = S->loc;
+    return build_const_int(&S->b, t->ir, int_wrap(v, tl_bitwidth(t)));
+}
+
+Value *sem_const_float(Sema *S, const TlType *t, double v) {
+    S->b.loc = S->loc;
+    return build_const_float(&S->b, t->ir, float_round(v, tl_sca(t)->ir->fkind));
+}
+
+static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) {
+    S->b.loc = S->loc;
+    return build_cmp(&S->b, k, pred, a, b);
+}
+
+static TV ty_err(Sema *S, const char *what, const TlType *t) {
+    return sema_error(S, "%s (got %s)", what, tl_cstr(S, t));
+}
+
+/* ---- scalars ----------------------------------------------------------- */
+
+const TlType *sem_to_tensor_type(Sema *S, const TV *x) {
+    switch (x->kind) {
+    case TV_BOOL: return tl_scalar(S, TL_I1);
+    case TV_INT:
+        if (x->i >= -(INT64_C(1) << 31) && x->i < (INT64_C(1) << 31)) return tl_scalar(S, TL_I32);
+        if (x->i >= (INT64_C(1) << 31) && x->i < (INT64_C(1) << 32)) return tl_scalar(S, TL_U32);
+        return tl_scalar(S, TL_I64);
+    case TV_FLOAT: {
+        double a = fabs(x->f);
+        if (isinf(a) || a == 0.0 || a != a || (a >= ldexp(1, -126) && a <= (2 - ldexp(1, -23)) * ldexp(1, 127)))
+            return tl_scalar(S, TL_FP32);
+        return tl_scalar(S, TL_FP64);
+    }
+    default: return NULL;
+    }
+}
+
+TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype) {
+    const TlType *t = tl_sca(dtype);
+    double fv = x->kind == TV_FLOAT ? x->f : (double)x->i;
+    if (tl_is_float(t)) return tv_tensor(sem_const_float(S, t, fv), t);
+    if (tl_is_int(t)) {
+        int64_t iv = x->kind == TV_FLOAT ? (int64_t)x->f : x->i;
+        if (tl_is_bool(t)) iv = iv != 0;
+        return tv_tensor(sem_const_int(S, t, iv), t);
+    }
+    return sema_error(S, "cannot make a constant of type %s", tl_cstr(S, t));
+}
+
+TV sem_to_tensor(Sema *S, const TV *x) {
+    if (x->kind == TV_TENSOR || x->kind == TV_ERR) return *x;
+    const TlType *t = sem_to_tensor_type(S, x);
+    if (!t) return sema_error(S, "cannot convert %s to tensor", tv_kind_name(x));
+    return sem_scalar_constant(S, x, t);
+}
+
+/* ---- shapes ------------------------------------------------------------ */
+
+TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank) {
+    if (x.kind == TV_ERR || rank == 0) return x;
+    const TlType *t = tl_block(S, x.ty, shape, rank);
+    return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
+}
+
+TV sem_expand_dims(Sema *S, TV x, int axis) {
+    if (x.kind == TV_ERR) return x;
+    int64_t shape[TL_MAX_RANK + 1];
+    int rank = tl_is_block(x.ty) ? x.ty->rank : 0;
+    if (axis < 0) axis += rank + 1;
+    if (axis < 0 || axis > rank) return sema_error(S, "invalid axis %d for expand_dims of a rank-%d tensor", axis, rank);
+    if (rank >= TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
+    for (int i = 0, j = 0; i <= rank; i++) shape[i] = i == axis ? 1 : x.ty->shape[j++];
+    if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank + 1);
+    const TlType *t = tl_block(S, x.ty->elem, shape, rank + 1);
+    Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
+    op_set_attr(S->ctx, v->def, "axis", attr_i32(S->ctx, axis));
+    return tv_tensor(v, t);
+}
+
+static TV broadcast_op(Sema *S, TV x, const int64_t *shape, int rank) {
+    const TlType *t = tl_block(S, x.ty->elem, shape, rank);
+    return tv_tensor(sem_ir(S, TT_BROADCAST, t, x.v, NULL), t);
+}
+
+static void shape_str(const int64_t *shape, int rank, StrBuf *sb) {
+    sb_putc(sb, '[');
+    for (int i = 0; i < rank; i++) sb_printf(sb, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    sb_putc(sb, ']');
+}
+
+TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank) {
+    if (x.kind == TV_ERR) return x;
+    if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank);
+    const int64_t *src = x.ty->shape;
+    StrBuf a = {0}, b = {0};
+    shape_str(src, x.ty->rank, &a);
+    shape_str(shape, rank, &b);
+    TV r = x;
+    if (x.ty->rank != rank) {
+        r = sema_error(S, "Cannot broadcast, rank mismatch: %s, %s", sb_cstr(&a), sb_cstr(&b));
+    } else if (memcmp(src, shape, sizeof(int64_t) * (size_t)rank) != 0) {
+        for (int i = 0; i < rank; i++)
+            if (shape[i] != src[i] && src[i] != 1) {
+                r = sema_error(S,
+                               "Cannot broadcast, the expanded size of the tensor (%lld) must match the "
+                               "existing size (%lld) at non-singleton dimension %d: %s, %s",
+                               (long long)shape[i], (long long)src[i], i, sb_cstr(&a), sb_cstr(&b));
+                break;
+            }
+        if (r.kind != TV_ERR) r = broadcast_op(S, x, shape, rank);
+    }
+    sb_free(&a);
+    sb_free(&b);
+    return r;
+}
+
+bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
+    bool ab = tl_is_block(a->ty), bb = tl_is_block(b->ty);
+    if (ab && !bb) {
+        *b = sem_splat(S, *b, a->ty->shape, a->ty->rank);
+    } else if (!ab && bb) {
+        *a = sem_splat(S, *a, b->ty->shape, b->ty->rank);
+    } else if (ab && bb) {
+        while (a->ty->rank < b->ty->rank) *a = sem_expand_dims(S, *a, 0);
+        while (b->ty->rank < a->ty->rank) *b = sem_expand_dims(S, *b, 0);
+        int rank = a->ty->rank;
+        int64_t shape[TL_MAX_RANK];
+        for (int i = 0; i < rank; i++) {
+            int64_t l = a->ty->shape[i], r = b->ty->shape[i];
+            if (l == 1) shape[i] = r;
+            else if (r == 1 || r == l) shape[i] = l;
+            else {
+                sema_error(S, "Cannot make_shape_compatible: incompatible dimensions at index %d: %lld and %lld", i,
+                           (long long)l, (long long)r);
+                *a = *b = tv_err();
+                return false;
+            }
+        }
+        if (memcmp(a->ty->shape, shape, sizeof(int64_t) * (size_t)rank)) *a = broadcast_op(S, *a, shape, rank);
+        if (memcmp(b->ty->shape, shape, sizeof(int64_t) * (size_t)rank)) *b = broadcast_op(S, *b, shape, rank);
+    }
+    return true;
+}
+
+TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder) {
+    if (x.kind == TV_ERR) return x;
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++) n *= shape[i];
+    if (tl_numel(x.ty) != n) return sema_error(S, "reshape() cannot change total number of elements in tensor");
+    const TlType *t = tl_block(S, tl_sca(x.ty), shape, rank);
+    if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank);
+    Value *v = sem_ir(S, TT_RESHAPE, t, x.v, NULL);
+    if (can_reorder) op_set_attr(S->ctx, v->def, "allow_reorder", attr_unit(S->ctx));
+    return tv_tensor(v, t);
+}
+
+TV sem_permute(Sema *S, TV x, const int *perm, int rank) {
+    if (x.kind == TV_ERR) return x;
+    if (!tl_is_block(x.ty) || x.ty->rank != rank)
+        return sema_error(S, "permute dims must have the same length as input shape");
+    int64_t shape[TL_MAX_RANK], order[TL_MAX_RANK];
+    bool seen[TL_MAX_RANK] = {0};
+    for (int i = 0; i < rank; i++) {
+        if (perm[i] < 0 || perm[i] >= rank || seen[perm[i]])
+            return sema_error(S, "permute dims must be a permutation of 0, 1, ..., n-1");
+        seen[perm[i]] = true;
+        shape[i] = x.ty->shape[perm[i]];
+        order[i] = perm[i];
+    }
+    const TlType *t = tl_block(S, x.ty->elem, shape, rank);
+    Value *v = sem_ir(S, TT_TRANS, t, x.v, NULL);
+    op_set_attr(S->ctx, v->def, "order", attr_dense_array(S->ctx, ty_i32(S->ctx), order, rank));
+    return tv_tensor(v, t);
+}
+
+/* ---- casts --------------------------------------------------------------- */
+
+static TV not_equal_zero(Sema *S, TV x) {
+    const TlType *e = tl_sca(x.ty);
+    Value *z = tl_is_float(e) ? sem_const_float(S, x.ty, 0) : sem_const_int(S, x.ty, 0);
+    const TlType *rt = tl_with_elem(S, x.ty, tl_scalar(S, TL_I1));
+    Value *r = tl_is_float(e) ? cmp(S, ARITH_CMPF, CMPF_UNE, x.v, z) : cmp(S, ARITH_CMPI, CMPI_NE, x.v, z);
+    return tv_tensor(r, rt);
+}
+
+TV sem_bitcast(Sema *S, TV x, const TlType *dst) {
+    if (x.kind == TV_ERR) return x;
+    const TlType *src = x.ty, *ds = tl_sca(dst);
+    const TlType *dt = tl_with_elem(S, src, ds);
+    if (dt == src) return x;
+    if (tl_is_ptr(tl_sca(src)) || tl_is_ptr(ds)) return sem_cast(S, x, ds, NULL);
+    int sb = tl_bitwidth(src), db = tl_bitwidth(ds);
+    if (sb != db) return sema_error(S, "Cannot bitcast data-type of size %d to data-type of size %d", sb, db);
+    if (dt->ir == src->ir) return tv_tensor(x.v, dt);
+    return tv_tensor(sem_ir(S, TT_BITCAST, dt, x.v, NULL), dt);
+}
+
+TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
+    if (x.kind == TV_ERR) return x;
+    if (x.kind != TV_TENSOR) x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    const TlType *s = tl_sca(x.ty), *d = tl_sca(dst);
+    if (s == d) return x;
+    const TlType *dt = tl_with_elem(S, x.ty, d);
+    int rnd = -1; /* index into tt_rounding_names */
+    bool custom_rounding = false;
+    if (rounding) {
+        rnd = enum_lookup(tt_rounding_names, rounding);
+        if (rnd < 0)
+            return sema_error(S, "Invalid rounding mode: %s. Supported rounding modes are 'rtne' and 'rtz'.", rounding);
+    }
+    if (tl_is_float(d) && tl_is_float(s) && tl_bitwidth(d) < tl_bitwidth(s)) {
+        if (rnd < 0) rnd = enum_lookup(tt_rounding_names, "rtne");
+        else if (strcmp(rounding, "rtne") != 0) custom_rounding = true;
+    } else if (rounding) {
+        return sema_error(S,
+                          "fp_downcast_rounding should be set only for truncating fp conversions. Source scalar "
+                          "type is %s and destination type is %s",
+                          tl_scalar_name(s->kind), tl_scalar_name(d->kind));
+    }
+    if ((tl_is_fp8(s) && tl_is_float(d)) || (tl_is_float(s) && tl_is_fp8(d)) || custom_rounding) {
+        Value *v = sem_ir(S, TT_FP_TO_FP, dt, x.v, NULL);
+        if (tl_bitwidth(d) < tl_bitwidth(s)) op_set_attr(S->ctx, v->def, "rounding", attr_i32(S->ctx, rnd));
+        return tv_tensor(v, dt);
+    }
+    /* fp16/bf16 to anything but fp32 (fp64, ints) goes through fp32 */
+    if ((s->kind == TL_FP16 || s->kind == TL_BF16) && d->kind != TL_FP32)
+        return sem_cast(S, sem_cast(S, x, tl_scalar(S, TL_FP32), NULL), d, NULL);
+    if (tl_is_float(s) && tl_is_float(d))
+        return tv_tensor(sem_ir(S, tl_bitwidth(s) > tl_bitwidth(d) ? ARITH_TRUNCF : ARITH_EXTF, dt, x.v, NULL), dt);
+    if (tl_is_int(s) && tl_is_int(d)) {
+        if (tl_is_bool(d)) return not_equal_zero(S, x);
+        int sw = tl_bitwidth(s), dw = tl_bitwidth(d);
+        if (sw == dw) return tv_tensor(x.v, dt);
+        OpKind k = sw > dw ? ARITH_TRUNCI : (tl_is_signed(s) && !tl_is_bool(s)) ? ARITH_EXTSI : ARITH_EXTUI;
+        return tv_tensor(sem_ir(S, k, dt, x.v, NULL), dt);
+    }
+    if (tl_is_float(s) && tl_is_int(d)) {
+        if (tl_is_bool(d)) return not_equal_zero(S, x);
+        return tv_tensor(sem_ir(S, tl_is_signed(d) ? ARITH_FPTOSI : ARITH_FPTOUI, dt, x.v, NULL), dt);
+    }
+    if (tl_is_int(s) && tl_is_float(d)) {
+        OpKind k = (tl_is_bool(s) || !tl_is_signed(s)) ? ARITH_UITOFP : ARITH_SITOFP;
+        return tv_tensor(sem_ir(S, k, dt, x.v, NULL), dt);
+    }
+    if (tl_is_ptr(s) && tl_is_int(d)) {
+        if (tl_bitwidth(d) == 64) return tv_tensor(sem_ir(S, TT_PTR_TO_INT, dt, x.v, NULL), dt);
+        if (tl_is_bool(d)) return not_equal_zero(S, sem_cast(S, x, tl_scalar(S, TL_I64), NULL));
+    }
+    if (tl_is_int(s) && tl_is_ptr(d)) return tv_tensor(sem_ir(S, TT_INT_TO_PTR, dt, x.v, NULL), dt);
+    if (tl_is_ptr(s) && tl_is_ptr(d)) return tv_tensor(sem_ir(S, TT_BITCAST, dt, x.v, NULL), dt);
+    return sema_error(S, "cannot cast %s to %s", tl_cstr(S, x.ty), tl_cstr(S, d));
+}
+
+/* ---- promotion ----------------------------------------------------------- */
+
+const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b) {
+    int ar = tl_bitwidth(a), br = tl_bitwidth(b);
+    bool au = tl_is_unsigned(a), bu = tl_is_unsigned(b);
+    if (au == bu) return ar > br ? a : b;
+    if (au) return ar >= br ? a : b;
+    return br >= ar ? b : a;
+}
+
+static const TlType *computation_type(Sema *S, const TlType *a, bool a_scalar, const TlType *b, bool b_scalar,
+                                      bool div_or_mod) {
+    if (a_scalar != b_scalar) {
+        const TlType *sc = a_scalar ? a : b, *te = a_scalar ? b : a;
+        if (tl_kind_rank(sc) <= tl_kind_rank(te)) {
+            if (div_or_mod && (te->kind == TL_FP16 || te->kind == TL_BF16)) return tl_scalar(S, TL_FP32);
+            return te;
+        }
+    }
+    if (a->kind == TL_FP64 || b->kind == TL_FP64) return tl_scalar(S, TL_FP64);
+    if (a->kind == TL_FP32 || b->kind == TL_FP32) return tl_scalar(S, TL_FP32);
+    if (a->kind == TL_FP16 || b->kind == TL_FP16) return tl_scalar(S, div_or_mod ? TL_FP32 : TL_FP16);
+    if (a->kind == TL_BF16 && b->kind == TL_BF16) return tl_scalar(S, div_or_mod ? TL_FP32 : TL_BF16);
+    if (a->kind == TL_BF16 || b->kind == TL_BF16) return tl_scalar(S, TL_FP32);
+    if (tl_is_fp8(a) && tl_is_fp8(b)) return a == b ? a : tl_scalar(S, TL_FP16);
+    if (!tl_is_int(a) || !tl_is_int(b)) {
+        sema_error(S, "unexpected type %s and %s", tl_cstr(S, a), tl_cstr(S, b));
+        return NULL;
+    }
+    if (div_or_mod && tl_is_unsigned(a) != tl_is_unsigned(b)) {
+        sema_error(S,
+                   "Cannot use /, //, or %% with %s and %s because they have different signedness; this is "
+                   "unlikely to result in a useful answer. Cast them to the same signedness.",
+                   tl_cstr(S, a), tl_cstr(S, b));
+        return NULL;
+    }
+    return sem_integer_promote(S, a, b);
+}
+
+static bool check_ptr(Sema *S, const TlType *a, const TlType *b, bool allow_ptr_a) {
+    if (!tl_is_ptr(a)) return true;
+    if (!allow_ptr_a || (tl_is_ptr(b) && a != b) || tl_is_float(b)) {
+        sema_error(S, "invalid operands of type %s and %s", tl_cstr(S, a), tl_cstr(S, b));
+        return false;
+    }
+    return true;
+}
+
+static bool int_in_range(const TlType *t, const TV *v) {
+    if (v->kind == TV_FLOAT) return true;
+    int w = tl_bitwidth(t);
+    if (w >= 64) return !tl_is_unsigned(t) || v->i >= 0;
+    if (tl_is_unsigned(t)) return v->i >= 0 && v->i < (INT64_C(1) << w);
+    return v->i >= -(INT64_C(1) << (w - 1)) && v->i < (INT64_C(1) << (w - 1));
+}
+
+bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
+                      bool div_or_mod) {
+    if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
+    bool a_sc = tv_is_num(a), b_sc = tv_is_num(b);
+    TV as = *a, bs = *b;
+    const TlType *at = a_sc ? sem_to_tensor_type(S, a) : a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
+    const TlType *bt = b_sc ? sem_to_tensor_type(S, b) : b->kind == TV_TENSOR ? tl_sca(b->ty) : NULL;
+    if (!at || !bt) {
+        sema_error(S, "invalid operands of type %s and %s", tv_kind_name(a), tv_kind_name(b));
+        return false;
+    }
+    if (!check_ptr(S, at, bt, allow_lhs_ptr) || !check_ptr(S, bt, at, allow_rhs_ptr)) return false;
+    if (arith_check && !tl_is_ptr(at) && !tl_is_ptr(bt)) {
+        const TlType *rt = computation_type(S, at, a_sc, bt, b_sc, div_or_mod);
+        if (!rt) return false;
+        if (tl_is_unsigned(rt) && ((a_sc && as.kind != TV_FLOAT && as.i < 0) || (b_sc && bs.kind != TV_FLOAT && bs.i < 0))) {
+            sema_error(S, "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
+                          "Perform a explicit cast on one of them.");
+            return false;
+        }
+        if (tl_is_int(rt)) {
+            if (a_sc && !int_in_range(rt, &as)) {
+                sema_error(S, "Scalar %lld is out of range for type %s", (long long)as.i, tl_cstr(S, rt));
+                return false;
+            }
+            if (b_sc && !int_in_range(rt, &bs)) {
+                sema_error(S, "Scalar %lld is out of range for type %s", (long long)bs.i, tl_cstr(S, rt));
+                return false;
+            }
+        }
+        *a = a_sc ? sem_scalar_constant(S, &as, rt) : sem_cast(S, *a, rt, NULL);
+        *b = b_sc ? sem_scalar_constant(S, &bs, rt) : sem_cast(S, *b, rt, NULL);
+    } else {
+        if (a_sc) *a = sem_to_tensor(S, &as);
+        if (b_sc) *b = sem_to_tensor(S, &bs);
+    }
+    if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
+    return sem_broadcast_pair(S, a, b);
+}
+
+/* ---- arithmetic ------------------------------------------------------------ */
+
+static TV add(Sema *S, TV a, TV b) {
+    if (!sem_binary_check(S, &a, &b, true, true, true, false)) return tv_err();
+    const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+    if (tl_is_ptr(as) && tl_is_ptr(bs)) return sema_error(S, "cannot add pointers together");
+    if (tl_is_ptr(bs) && !tl_is_ptr(as)) {
+        TV t = a;
+        a = b;
+        b = t;
+        as = tl_sca(a.ty);
+        bs = tl_sca(b.ty);
+    }
+    if (tl_is_ptr(as)) {
+        Value *off = b.v;
+        if (tl_is_unsigned(bs) && tl_bitwidth(bs) < 64)
+            off = sem_ir(S, ARITH_EXTUI, tl_with_elem(S, b.ty, tl_scalar(S, TL_I64)), b.v, NULL);
+        return tv_tensor(sem_ir(S, TT_ADDPTR, a.ty, a.v, off), a.ty);
+    }
+    if (tl_is_float(as)) return tv_tensor(sem_ir(S, ARITH_ADDF, a.ty, a.v, b.v), a.ty);
+    if (tl_is_int(as)) return tv_tensor(sem_ir(S, ARITH_ADDI, a.ty, a.v, b.v), a.ty);
+    return ty_err(S, "unexpected type", as);
+}
+
+TV sem_minus(Sema *S, TV x) {
+    if (x.kind == TV_ERR) return x;
+    const TlType *s = tl_sca(x.ty);
+    if (tl_is_ptr(s)) return sema_error(S, "wrong type argument to unary minus (%s)", tl_cstr(S, s));
+    TV zero = tl_is_float(s) ? tv_tensor(sem_const_float(S, s, 0), s) : tv_tensor(sem_const_int(S, s, 0), s);
+    return sem_binary(S, PY_BIN_SUB, zero, x);
+}
+
+TV sem_invert(Sema *S, TV x) {
+    if (x.kind == TV_ERR) return x;
+    const TlType *s = tl_sca(x.ty);
+    if (tl_is_ptr(s) || tl_is_float(s)) return sema_error(S, "wrong type argument to unary invert (%s)", tl_cstr(S, s));
+    TV ones = tv_tensor(sem_const_int(S, s, -1), s);
+    return sem_binary(S, PY_BIN_BITXOR, x, ones);
+}
+
+TV sem_not(Sema *S, TV x) {
+    if (x.kind == TV_ERR) return x;
+    if (!tl_is_bool(tl_sca(x.ty))) x = sem_bitcast(S, x, tl_scalar(S, TL_I1));
+    return sem_invert(S, x);
+}
+
+TV sem_logical(Sema *S, bool is_and, TV a, TV b) {
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    a = sem_to_tensor(S, &a);
+    b = sem_to_tensor(S, &b);
+    if (!tl_is_bool(tl_sca(a.ty))) a = sem_bitcast(S, a, tl_scalar(S, TL_I1));
+    if (!tl_is_bool(tl_sca(b.ty))) b = sem_bitcast(S, b, tl_scalar(S, TL_I1));
+    return sem_binary(S, is_and ? PY_BIN_BITAND : PY_BIN_BITOR, a, b);
+}
+
+static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
+    if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
+    const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+    if (!tl_is_int(as) || !tl_is_int(bs))
+        return sema_error(S, "invalid operands of type %s and %s", tl_cstr(S, as), tl_cstr(S, bs));
+    const TlType *rt = sem_integer_promote(S, as, bs);
+    a = sem_cast(S, a, rt, NULL);
+    b = sem_cast(S, b, rt, NULL);
+    return tv_tensor(sem_ir(S, k, a.ty, a.v, b.v), a.ty);
+}
+
+TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    if (!tl_is_float(tl_sca(a.ty)) || !tl_is_float(tl_sca(b.ty)))
+        return sema_error(S, "both operands of fdiv must have floating scalar type");
+    if (!sem_binary_check(S, &a, &b, false, false, false, true)) return tv_err();
+    return tv_tensor(sem_ir(S, ieee ? TT_PRECISE_DIVF : ARITH_DIVF, a.ty, a.v, b.v), a.ty);
+}
+
+TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    switch (op) {
+    case PY_BIN_ADD: return add(S, a, b);
+    case PY_BIN_SUB: {
+        if (!sem_binary_check(S, &a, &b, true, false, true, false)) return tv_err();
+        const TlType *s = tl_sca(a.ty);
+        if (tl_is_ptr(s)) return add(S, a, sem_minus(S, b));
+        if (tl_is_float(s)) return tv_tensor(sem_ir(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(sem_ir(S, ARITH_SUBI, a.ty, a.v, b.v), a.ty);
+    }
+    case PY_BIN_MUL: {
+        if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
+        const TlType *s = tl_sca(a.ty);
+        if (tl_is_float(s)) return tv_tensor(sem_ir(S, ARITH_MULF, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(sem_ir(S, ARITH_MULI, a.ty, a.v, b.v), a.ty);
+    }
+    case PY_BIN_DIV: {
+        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+        if (tl_is_float(as) && tl_is_int(bs)) b = sem_cast(S, b, as, NULL);
+        else if (tl_is_int(as) && tl_is_float(bs)) a = sem_cast(S, a, bs, NULL);
+        else if (tl_is_int(as) && tl_is_int(bs)) {
+            a = sem_cast(S, a, tl_scalar(S, TL_FP32), NULL);
+            b = sem_cast(S, b, tl_scalar(S, TL_FP32), NULL);
+        } else if (tl_mantissa(as) > tl_mantissa(bs)) b = sem_cast(S, b, as, NULL);
+        else a = sem_cast(S, a, bs, NULL);
+        if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+        return tv_tensor(sem_ir(S, ARITH_DIVF, a.ty, a.v, b.v), a.ty);
+    }
+    case PY_BIN_FLOORDIV: {
+        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+        if (!tl_is_int(as) || !tl_is_int(bs)) return ty_err(S, "unexpected type for //", as);
+        const TlType *rt = sem_integer_promote(S, as, bs);
+        a = sem_cast(S, a, rt, NULL);
+        b = sem_cast(S, b, rt, NULL);
+        return tv_tensor(sem_ir(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a.ty, a.v, b.v), a.ty);
+    }
+    case PY_BIN_MOD: {
+        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+        if (tl_is_float(as)) return tv_tensor(sem_ir(S, ARITH_REMF, a.ty, a.v, b.v), a.ty);
+        if (tl_is_unsigned(as) != tl_is_unsigned(bs))
+            return sema_error(S, "Cannot mod %s by %s because they have different signedness; this is unlikely to "
+                                 "result in a useful answer. Cast them to the same signedness.",
+                              tl_cstr(S, as), tl_cstr(S, bs));
+        return tv_tensor(sem_ir(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
+    }
+    case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, a, b);
+    case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, a, b);
+    case PY_BIN_BITXOR: return bitwise(S, ARITH_XORI, a, b);
+    case PY_BIN_LSHIFT: return bitwise(S, ARITH_SHLI, a, b);
+    case PY_BIN_RSHIFT: {
+        const TlType *lt = a.kind == TV_TENSOR ? tl_sca(a.ty) : NULL;
+        return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, a, b);
+    }
+    default:
+        return sema_error(S, "this operator (%d) is not supported on tensors", (int)op);
+    }
+}
+
+TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b) {
+    if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
+    const TlType *s = tl_sca(a.ty);
+    const TlType *rt = tl_with_elem(S, a.ty, tl_scalar(S, TL_I1));
+    if (tl_is_float(s)) {
+        static const int fp[] = {[PY_CMP_EQ] = CMPF_OEQ, [PY_CMP_NE] = CMPF_UNE, [PY_CMP_LT] = CMPF_OLT,
+                                 [PY_CMP_LE] = CMPF_OLE, [PY_CMP_GT] = CMPF_OGT, [PY_CMP_GE] = CMPF_OGE};
+        return tv_tensor(cmp(S, ARITH_CMPF, fp[op], a.v, b.v), rt);
+    }
+    if (tl_is_int(s)) {
+        bool u = tl_is_unsigned(s);
+        int p;
+        switch (op) {
+        case PY_CMP_EQ: p = CMPI_EQ; break;
+        case PY_CMP_NE: p = CMPI_NE; break;
+        case PY_CMP_LT: p = u ? CMPI_ULT : CMPI_SLT; break;
+        case PY_CMP_LE: p = u ? CMPI_ULE : CMPI_SLE; break;
+        case PY_CMP_GT: p = u ? CMPI_UGT : CMPI_SGT; break;
+        default: p = u ? CMPI_UGE : CMPI_SGE; break;
+        }
+        return tv_tensor(cmp(S, ARITH_CMPI, p, a.v, b.v), rt);
+    }
+    return ty_err(S, "unexpected type for comparison", s);
+}
+
+TV sem_minmax(Sema *S, bool is_max, TV a, TV b, bool nan_all) {
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    a = sem_to_tensor(S, &a);
+    b = sem_to_tensor(S, &b);
+    if (tl_sca(a.ty)->kind == TL_BF16) a = sem_cast(S, a, tl_scalar(S, TL_FP32), NULL);
+    if (tl_sca(b.ty)->kind == TL_BF16) b = sem_cast(S, b, tl_scalar(S, TL_FP32), NULL);
+    if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
+    const TlType *s = tl_sca(a.ty);
+    OpKind k;
+    if (tl_is_float(s)) k = is_max ? (nan_all ? ARITH_MAXIMUMF : ARITH_MAXNUMF) : (nan_all ? ARITH_MINIMUMF : ARITH_MINNUMF);
+    else if (tl_is_signed(s)) k = is_max ? ARITH_MAXSI : ARITH_MINSI;
+    else if (tl_is_unsigned(s)) k = is_max ? ARITH_MAXUI : ARITH_MINUI;
+    else return ty_err(S, "Unexpected dtype", s);
+    return tv_tensor(sem_ir(S, k, a.ty, a.v, b.v), a.ty);
+}
+
+TV sem_where(Sema *S, TV c, TV x, TV y) {
+    if (c.kind == TV_ERR || x.kind == TV_ERR || y.kind == TV_ERR) return tv_err();
+    c = sem_to_tensor(S, &c);
+    c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
+    if (!sem_binary_check(S, &x, &y, true, true, true, false)) return tv_err();
+    if (tl_is_block(c.ty)) {
+        if (!sem_broadcast_pair(S, &c, &x) || !sem_broadcast_pair(S, &x, &y)) return tv_err();
+        if (!sem_broadcast_pair(S, &c, &x)) return tv_err();
+    } else {
+        TV dummy = x;
+        if (!sem_broadcast_pair(S, &c, &dummy)) return tv_err();
+    }
+    Value *ops[3] = {c.v, x.v, y.v};
+    Type *t = x.ty->ir;
+    return tv_tensor(op_result(sem_op(S, ARITH_SELECT, ops, 3, &t, 1, 0), 0), x.ty);
+}
+
+TV sem_arange(Sema *S, const TV *start, const TV *end) {
+    if (start->kind != TV_INT || end->kind != TV_INT)
+        return sema_error(S, "arange's arguments must be of type tl.constexpr");
+    int64_t s = start->i, e = end->i;
+    if ((s >> 32) != 0 && s >= 0) return sema_error(S, "arange must fit in int32");
+    if ((e >> 32) != 0 && e >= 0) return sema_error(S, "arange must fit in int32");
+    if (e <= s) return sema_error(S, "arange's end argument must be greater than the start argument");
+    int64_t r = e - s;
+    if ((r & (r - 1)) != 0) return sema_error(S, "arange's range must be a power of 2");
+    const TlType *t = tl_block(S, tl_scalar(S, TL_I32), &r, 1);
+    Type *irt = t->ir;
+    Op *op = sem_op(S, TT_MAKE_RANGE, NULL, 0, &irt, 1, 0);
+    op_set_attr(S->ctx, op, "start", attr_i32(S->ctx, s));
+    op_set_attr(S->ctx, op, "end", attr_i32(S->ctx, e));
+    return tv_tensor(op_result(op, 0), t);
+}
+
+TV sem_full(Sema *S, const int64_t *shape, int rank, const TV *value, const TlType *dtype) {
+    TV v;
+    if (value->kind == TV_TENSOR) {
+        if (tl_numel(value->ty) != 1) return sema_error(S, "full() only accepts a size-1 tensor as its value");
+        v = sem_cast(S, *value, dtype, NULL);
+    } else if (tv_is_num(value)) {
+        v = sem_scalar_constant(S, value, dtype);
+    } else {
+        return sema_error(S, "full() value must be a number or a scalar tensor");
+    }
+    return sem_splat(S, v, shape, rank);
+}

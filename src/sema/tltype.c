@@ -1,0 +1,219 @@
+/*
+ * tltype.c - Triton's dtypes (language/core.py): scalars int1..uint64,
+ * fp8e4nv, fp8e5, fp16, bf16, fp32, fp64; pointer_type; block_type.
+ *
+ * The IR is signless (i32 serves int32 and uint32), so the front end keeps
+ * its own types: every runtime value carries a TlType next to its IR Value.
+ * TlTypes are interned per compilation (a hash map of chains in the Sema),
+ * so they compare by pointer, and each caches its IR Type.
+ */
+#include "sema/sema_int.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;  /* Triton's dtype name */
+    const char *attr;  /* tl.<attr> */
+    const char *sig;   /* signature spelling */
+    int bits;
+} scalar_info[TL_NSCALAR] = {
+    [TL_VOID] = {"void", "void", "void", 0},
+    [TL_I1] = {"int1", "int1", "i1", 1},
+    [TL_I8] = {"int8", "int8", "i8", 8},
+    [TL_I16] = {"int16", "int16", "i16", 16},
+    [TL_I32] = {"int32", "int32", "i32", 32},
+    [TL_I64] = {"int64", "int64", "i64", 64},
+    [TL_U8] = {"uint8", "uint8", "u8", 8},
+    [TL_U16] = {"uint16", "uint16", "u16", 16},
+    [TL_U32] = {"uint32", "uint32", "u32", 32},
+    [TL_U64] = {"uint64", "uint64", "u64", 64},
+    [TL_FP8E4NV] = {"fp8e4nv", "float8e4nv", "fp8e4nv", 8},
+    [TL_FP8E5] = {"fp8e5", "float8e5", "fp8e5", 8},
+    [TL_FP16] = {"fp16", "float16", "fp16", 16},
+    [TL_BF16] = {"bf16", "bfloat16", "bf16", 16},
+    [TL_FP32] = {"fp32", "float32", "fp32", 32},
+    [TL_FP64] = {"fp64", "float64", "fp64", 64},
+};
+
+const char *tl_scalar_name(TlKind k) { return k < TL_NSCALAR ? scalar_info[k].name : "?"; }
+
+static Type *scalar_ir(Context *c, TlKind k) {
+    switch (k) {
+    case TL_VOID: return ty_none(c);
+    case TL_I1: return ty_i1(c);
+    case TL_I8: case TL_U8: return ty_int(c, 8);
+    case TL_I16: case TL_U16: return ty_int(c, 16);
+    case TL_I32: case TL_U32: return ty_int(c, 32);
+    case TL_I64: case TL_U64: return ty_int(c, 64);
+    case TL_FP8E4NV: return ty_float(c, FK_F8E4M3);
+    case TL_FP8E5: return ty_float(c, FK_F8E5M2);
+    case TL_FP16: return ty_float(c, FK_F16);
+    case TL_BF16: return ty_float(c, FK_BF16);
+    case TL_FP32: return ty_float(c, FK_F32);
+    case TL_FP64: return ty_float(c, FK_F64);
+    default: return NULL;
+    }
+}
+
+const TlType *tl_scalar(Sema *S, TlKind k) {
+    if (!S->scalars[k]) {
+        TlType *t = ARENA_NEW(S->arena, TlType);
+        t->kind = k;
+        t->ir = scalar_ir(S->ctx, k);
+        S->scalars[k] = t;
+    }
+    return S->scalars[k];
+}
+
+static uint64_t type_hash(TlKind k, const TlType *elem, const int64_t *shape, int rank) {
+    uint64_t h = hash_combine((uint64_t)k, (uint64_t)(uintptr_t)elem);
+    for (int i = 0; i < rank; i++) h = hash_combine(h, (uint64_t)shape[i]);
+    return h | 1;
+}
+
+static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int64_t *shape, int rank) {
+    uint64_t h = type_hash(k, elem, shape, rank);
+    TlType *head = map_get(&S->tltypes, h);
+    for (TlType *t = head; t; t = t->next)
+        if (t->kind == k && t->elem == elem && t->rank == rank &&
+            (rank == 0 || memcmp(t->shape, shape, sizeof(int64_t) * (size_t)rank) == 0))
+            return t;
+    TlType *t = ARENA_NEW(S->arena, TlType);
+    t->kind = k;
+    t->elem = elem;
+    t->rank = rank;
+    t->shape = rank ? arena_dup(S->arena, shape, sizeof(int64_t) * (size_t)rank) : NULL;
+    if (k == TL_PTR) t->ir = ty_ptr(S->ctx, elem->ir, 1);
+    else t->ir = ty_tensor(S->ctx, shape, rank, elem->ir, NULL);
+    t->next = head;
+    map_put(&S->tltypes, h, t);
+    return t;
+}
+
+const TlType *tl_ptr(Sema *S, const TlType *pointee) { return tl_intern(S, TL_PTR, pointee, NULL, 0); }
+
+const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank) {
+    if (rank == 0) return elem;
+    return tl_intern(S, TL_BLOCK, tl_sca(elem), shape, rank);
+}
+
+const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem) {
+    if (!tl_is_block(like)) return elem;
+    return tl_block(S, elem, like->shape, like->rank);
+}
+
+bool tl_is_int(const TlType *t) { return t->kind >= TL_I1 && t->kind <= TL_U64; }
+/* int1 is unsigned in Triton (dtype.UINT_TYPES holds 'int1'). */
+bool tl_is_signed(const TlType *t) { return t->kind >= TL_I8 && t->kind <= TL_I64; }
+bool tl_is_unsigned(const TlType *t) { return t->kind == TL_I1 || (t->kind >= TL_U8 && t->kind <= TL_U64); }
+bool tl_is_float(const TlType *t) { return t->kind >= TL_FP8E4NV && t->kind <= TL_FP64; }
+bool tl_is_fp8(const TlType *t) { return t->kind == TL_FP8E4NV || t->kind == TL_FP8E5; }
+bool tl_is_bool(const TlType *t) { return t->kind == TL_I1; }
+
+int tl_bitwidth(const TlType *t) {
+    t = tl_sca(t);
+    return t->kind == TL_PTR ? 64 : scalar_info[t->kind].bits;
+}
+
+int tl_mantissa(const TlType *t) {
+    switch (tl_sca(t)->kind) {
+    case TL_FP8E4NV: return 3;
+    case TL_FP8E5: return 2;
+    case TL_FP16: return 10;
+    case TL_BF16: return 7;
+    case TL_FP32: return 23;
+    case TL_FP64: return 52;
+    default: return 0;
+    }
+}
+
+int tl_kind_rank(const TlType *t) { return tl_is_bool(t) ? 0 : tl_is_int(t) ? 1 : 2; }
+
+const TlType *tl_int_type(Sema *S, int bits, bool is_signed) {
+    switch (bits) {
+    case 1: return tl_scalar(S, TL_I1);
+    case 8: return tl_scalar(S, is_signed ? TL_I8 : TL_U8);
+    case 16: return tl_scalar(S, is_signed ? TL_I16 : TL_U16);
+    case 32: return tl_scalar(S, is_signed ? TL_I32 : TL_U32);
+    default: return tl_scalar(S, is_signed ? TL_I64 : TL_U64);
+    }
+}
+
+int64_t tl_numel(const TlType *t) {
+    int64_t n = 1;
+    if (tl_is_block(t))
+        for (int i = 0; i < t->rank; i++) n *= t->shape[i];
+    return n;
+}
+
+void tl_str(const TlType *t, StrBuf *out) {
+    if (t->kind == TL_PTR) {
+        sb_puts(out, "pointer<");
+        tl_str(t->elem, out);
+        sb_putc(out, '>');
+    } else if (t->kind == TL_BLOCK) {
+        sb_puts(out, "<[");
+        for (int i = 0; i < t->rank; i++) sb_printf(out, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
+        sb_puts(out, "], ");
+        tl_str(t->elem, out);
+        sb_putc(out, '>');
+    } else {
+        sb_puts(out, scalar_info[t->kind].name);
+    }
+}
+
+const char *tl_cstr(Sema *S, const TlType *t) {
+    StrBuf sb = {0};
+    tl_str(t, &sb);
+    const char *r = arena_strdup(S->arena, sb_cstr(&sb));
+    sb_free(&sb);
+    return r;
+}
+
+const TlType *tl_parse_sig(Sema *S, const char *s, size_t n) {
+    if (n > 0 && s[0] == '*') {
+        size_t k = 1;
+        if (n > 1 && s[1] == 'k') k = 2; /* const pointer: treated as a pointer */
+        const TlType *e = tl_parse_sig(S, s + k, n - k);
+        return e ? tl_ptr(S, e) : NULL;
+    }
+    static const struct { const char *s; TlKind k; } extra[] = {
+        {"B", TL_I1}, {"u1", TL_I1}, {"fp8e4", TL_FP8E4NV}, {"f32", TL_FP32}, {"f16", TL_FP16},
+        {"f64", TL_FP64}, {"bool", TL_I1},
+    };
+    for (int k = 0; k < TL_NSCALAR; k++)
+        if (k != TL_VOID && strlen(scalar_info[k].sig) == n && memcmp(scalar_info[k].sig, s, n) == 0)
+            return tl_scalar(S, (TlKind)k);
+    for (int k = 0; k < TC_ARRAY_LEN(extra); k++)
+        if (strlen(extra[k].s) == n && memcmp(extra[k].s, s, n) == 0) return tl_scalar(S, extra[k].k);
+    return NULL;
+}
+
+const TlType *tl_dtype_by_name(Sema *S, const char *name) {
+    for (int k = 0; k < TL_NSCALAR; k++)
+        if (strcmp(scalar_info[k].attr, name) == 0 || strcmp(scalar_info[k].name, name) == 0)
+            return tl_scalar(S, (TlKind)k);
+    if (strcmp(name, "bool") == 0) return tl_scalar(S, TL_I1);
+    if (strcmp(name, "float") == 0) return tl_scalar(S, TL_FP32);
+    if (strcmp(name, "double") == 0) return tl_scalar(S, TL_FP64);
+    if (strcmp(name, "half") == 0) return tl_scalar(S, TL_FP16);
+    return NULL;
+}
+
+void tl_mangle(const TlType *t, StrBuf *out) {
+    if (t->kind == TL_PTR) {
+        sb_putc(out, 'P');
+        tl_mangle(t->elem, out);
+    } else if (t->kind == TL_BLOCK) {
+        tl_mangle(t->elem, out);
+        sb_putc(out, 'S');
+        for (int i = 0; i < t->rank; i++) sb_printf(out, "%s%lld", i ? "_" : "", (long long)t->shape[i]);
+        sb_putc(out, 'S');
+    } else if (t->kind == TL_VOID) {
+        sb_putc(out, 'V');
+    } else if (tl_is_int(t)) {
+        sb_printf(out, "%c%d", tl_is_signed(t) ? 'i' : 'u', scalar_info[t->kind].bits);
+    } else {
+        sb_puts(out, scalar_info[t->kind].name);
+    }
+}

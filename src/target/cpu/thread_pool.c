@@ -1,0 +1,124 @@
+/*
+ * thread_pool.c - the process-wide pool that runs a launch grid.
+ *
+ * Threads are created lazily on the first launch that needs them and live
+ * for the process (detached; nothing to join at exit). Each has a big stack
+ * (CPU_POOL_STACK) because a program instance keeps its tiles on the stack.
+ * One job at a time: cpu_pool_run takes the pool's lock, publishes the job,
+ * wakes the workers and waits until every worker has left it. Workers take
+ * chunks of program ids from an atomic counter, so a slow program never
+ * stalls a whole static slice; after a failure no new chunk starts.
+ */
+#include "target/cpu/cpu_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+typedef struct Job {
+    CpuRangeFn fn;
+    void *ud;
+    int64_t n, chunk;
+    int64_t next;    /* atomic: first unclaimed program */
+    int result;      /* atomic: first nonzero status */
+} Job;
+
+static struct {
+    pthread_mutex_t run_lock; /* one launch at a time */
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    Job *job;
+    unsigned long generation; /* bumped per job */
+    int nthreads, active;
+    bool started;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+          PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, false};
+
+int cpu_pool_num_threads(void) {
+    static int n;
+    if (n) return n;
+    int v = 0;
+    const char *s = getenv("TRITONC_NUM_THREADS");
+    if (s) v = atoi(s);
+    if (v <= 0) v = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (v <= 0) v = 1;
+    if (v > 1024) v = 1024;
+    n = v;
+    return n;
+}
+
+static void run_chunks(Job *j) {
+    for (;;) {
+        if (__atomic_load_n(&j->result, __ATOMIC_RELAXED)) return;
+        int64_t b = __atomic_fetch_add(&j->next, j->chunk, __ATOMIC_RELAXED);
+        if (b >= j->n) return;
+        int64_t e = b + j->chunk < j->n ? b + j->chunk : j->n;
+        int r = j->fn(j->ud, b, e);
+        if (r) {
+            int zero = 0;
+            __atomic_compare_exchange_n(&j->result, &zero, r, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+static void *worker(void *arg) {
+    (void)arg;
+    unsigned long seen = 0;
+    pthread_mutex_lock(&pool.lock);
+    for (;;) {
+        while (pool.generation == seen) pthread_cond_wait(&pool.wake, &pool.lock);
+        seen = pool.generation;
+        Job *j = pool.job;
+        if (!j) continue; /* woke after that job was already finished */
+        pool.active++;
+        pthread_mutex_unlock(&pool.lock);
+        run_chunks(j);
+        pthread_mutex_lock(&pool.lock);
+        if (--pool.active == 0) pthread_cond_broadcast(&pool.done);
+    }
+    return NULL;
+}
+
+/* Called with pool.lock held. */
+static void start_threads(void) {
+    if (pool.started) return;
+    pool.started = true;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, CPU_POOL_STACK);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int n = cpu_pool_num_threads();
+    for (int i = 0; i < n; i++) {
+        pthread_t t;
+        if (pthread_create(&t, &attr, worker, NULL) == 0) pool.nthreads++;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+int cpu_pool_run(int64_t n, CpuRangeFn fn, void *ud, bool small_frame) {
+    if (n <= 0) return 0;
+    if (n == 1 && small_frame) return fn(ud, 0, 1);
+    pthread_mutex_lock(&pool.run_lock);
+    pthread_mutex_lock(&pool.lock);
+    start_threads();
+    if (pool.nthreads == 0) { /* could not create any thread: run inline */
+        pthread_mutex_unlock(&pool.lock);
+        int r = fn(ud, 0, n);
+        pthread_mutex_unlock(&pool.run_lock);
+        return r;
+    }
+    int64_t chunk = n / ((int64_t)pool.nthreads * 8);
+    Job job = {fn, ud, n, chunk < 1 ? 1 : chunk, 0, 0};
+    pool.job = &job;
+    pool.generation++;
+    pthread_cond_broadcast(&pool.wake);
+    /* wait until every worker has picked the job up and left it */
+    while (pool.active > 0 || __atomic_load_n(&job.next, __ATOMIC_RELAXED) < n) {
+        if (__atomic_load_n(&job.result, __ATOMIC_RELAXED) && pool.active == 0) break;
+        pthread_cond_wait(&pool.done, &pool.lock);
+    }
+    pool.job = NULL;
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.run_lock);
+    return job.result;
+}

@@ -1,0 +1,52 @@
+/*
+ * gpu.h - build and launch tritonc kernels on an NVIDIA GPU.
+ *
+ *   GpuKernel *k = gpu_kernel_build(ctx, module, "add_kernel", &opts, de);
+ *   void *args[] = {&x, &y, &out, &n};          (pointers to each argument)
+ *   gpu_kernel_launch(k, (int[3]){grid, 1, 1}, args, stream, de);
+ *   gpu_kernel_free(k);
+ *
+ * Building runs ttg-assign-layouts on the module (in place), emits PTX and
+ * assembles it (ptxas when it is installed, else the driver's JIT linker);
+ * the cubin, the PTX and the ttgir are kept in the disk cache
+ * ($TRITONC_CACHE_DIR, default ~/.cache/tritonc) under a key, with a JSON
+ * metadata file; entries are written to a temporary folder and renamed.
+ * gpu_kernel_load_cached() loads an entry by key without compiling.
+ *
+ * libcuda.so.1 is opened with dlopen on first use; kernels run in the
+ * device's primary context (the one PyTorch uses) on the caller's stream.
+ * Every CUDA error is reported with the kernel's name and the error's name.
+ */
+#ifndef TC_GPU_H
+#define TC_GPU_H
+
+#include "ir/ir.h"
+
+typedef struct GpuOptions {
+    int num_warps;         /* default 4 */
+    int sm;                /* 80 or 90; 0: the current device's */
+    const char *cache_key; /* optional: key of the source + specialisation */
+    bool no_cache;         /* neither read nor write the disk cache */
+} GpuOptions;
+
+typedef struct GpuKernel GpuKernel;
+
+GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const GpuOptions *o, DiagEngine *de);
+GpuKernel *gpu_kernel_load_cached(const char *key, DiagEngine *de);
+const char *gpu_kernel_ptx(const GpuKernel *k);   /* NULL when loaded from cubin only */
+const char *gpu_kernel_ttgir(const GpuKernel *k); /* NULL when unavailable */
+const char *gpu_kernel_key(const GpuKernel *k);
+const char *gpu_kernel_name(const GpuKernel *k);
+int gpu_kernel_shared_bytes(const GpuKernel *k);
+int gpu_kernel_num_warps(const GpuKernel *k);
+/* Timing of the last build, in milliseconds (IR -> PTX, PTX -> cubin). */
+void gpu_kernel_build_times(const GpuKernel *k, double *ptx_ms, double *cubin_ms);
+bool gpu_kernel_launch(GpuKernel *k, const int grid[3], void *const *args, void *stream, DiagEngine *de);
+void gpu_kernel_free(GpuKernel *k);
+
+/* True when libcuda could be opened and a device initialised. */
+bool gpu_available(void);
+/* Compute capability of the current device as 10 * major + minor (0: none). */
+int gpu_device_sm(void);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * gpu_kernel.c - tt IR to a loaded, launchable kernel, through the disk
+ * cache (see gpu.h).
+ *
+ * Cache entry: $TRITONC_CACHE_DIR/<key>/ holding kernel.cubin, kernel.ptx,
+ * kernel.ttgir (when the IR printer is linked in) and kernel.json
+ * ({"name", "num_warps", "shared", "target", "key"}). The entry is written
+ * into a temporary folder beside it and renamed into place, so a reader
+ * sees a whole entry or none. The key is the caller's (hash of the source
+ * and the specialisation) or else a hash of the PTX and the options.
+ */
+#include "target/ptx/gpu.h"
+#include "target/ptx/cuda_runtime.h"
+#include "target/ptx/ptx.h"
+#include "transform/gpu/gpu_passes.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TC_GPU_VERSION "tritonc-gpu-0.1"
+
+/* The IR printer lives on another branch for now: use it when linked. */
+#pragma weak ir_print
+
+struct GpuKernel {
+    char name[128];
+    char key[40];
+    int num_warps, smem, sm;
+    char *ptx, *ttgir;
+    void *cubin;
+    size_t cubin_size;
+    CUmodule module;
+    CUfunction func;
+    double ptx_ms, cubin_ms;
+};
+
+static const char *cache_dir(char *buf, size_t n) {
+    const char *d = getenv("TRITONC_CACHE_DIR");
+    if (d && *d) {
+        snprintf(buf, n, "%s", d);
+        return buf;
+    }
+    const char *home = getenv("HOME");
+    snprintf(buf, n, "%s/.cache/tritonc", home ? home : "/tmp");
+    return buf;
+}
+
+static void mkdirs(const char *path) {
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *s = tmp + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(tmp, 0755);
+            *s = '/';
+        }
+    mkdir(tmp, 0755);
+}
+
+static bool write_all(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(data, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+static void cache_store(GpuKernel *k) {
+    char dir[1024], tmp[1100], final[1100], path[1200];
+    cache_dir(dir, sizeof dir);
+    mkdirs(dir);
+    snprintf(final, sizeof final, "%s/%s", dir, k->key);
+    snprintf(tmp, sizeof tmp, "%s/.tmp-%s-%d", dir, k->key, (int)getpid());
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return;
+    snprintf(path, sizeof path, "%s/kernel.cubin", tmp);
+    bool ok = write_all(path, k->cubin, k->cubin_size);
+    if (k->ptx) {
+        snprintf(path, sizeof path, "%s/kernel.ptx", tmp);
+        ok = ok && write_all(path, k->ptx, strlen(k->ptx));
+    }
+    if (k->ttgir) {
+        snprintf(path, sizeof path, "%s/kernel.ttgir", tmp);
+        ok = ok && write_all(path, k->ttgir, strlen(k->ttgir));
+    }
+    char json[512];
+    int n = snprintf(json, sizeof json,
+                     "{\"name\": \"%s\", \"num_warps\": %d, \"shared\": %d, \"target\": \"cuda:%d\", \"key\": \"%s\"}\n",
+                     k->name, k->num_warps, k->smem, k->sm, k->key);
+    snprintf(path, sizeof path, "%s/kernel.json", tmp);
+    ok = ok && write_all(path, json, (size_t)n);
+    if (!ok || rename(tmp, final) != 0) {
+        /* another process won the race, or the disk failed: drop ours */
+        const char *names[] = {"kernel.cubin", "kernel.ptx", "kernel.ttgir", "kernel.json"};
+        for (int i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/%s", tmp, names[i]);
+            remove(path);
+        }
+        rmdir(tmp);
+    }
+}
+
+static bool json_int(const char *json, const char *field, int *out) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", field);
+    const char *s = strstr(json, pat);
+    return s && sscanf(s + strlen(pat), "%d", out) == 1;
+}
+
+static bool json_str(const char *json, const char *field, char *out, size_t n) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": \"", field);
+    const char *s = strstr(json, pat);
+    if (!s) return false;
+    s += strlen(pat);
+    size_t i = 0;
+    while (s[i] && s[i] != '"' && i + 1 < n) {
+        out[i] = s[i];
+        i++;
+    }
+    out[i] = 0;
+    return true;
+}
+
+/* Reads an entry; false when absent or incomplete. */
+static bool cache_load(GpuKernel *k) {
+    char dir[1024], path[1200];
+    cache_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s/kernel.json", dir, k->key);
+    size_t n;
+    char *json = read_file(path, &n);
+    if (!json) return false;
+    bool ok = json_str(json, "name", k->name, sizeof k->name) && json_int(json, "num_warps", &k->num_warps) &&
+              json_int(json, "shared", &k->smem);
+    char target[32];
+    if (json_str(json, "target", target, sizeof target)) sscanf(target, "cuda:%d", &k->sm);
+    tc_free(json);
+    if (!ok) return false;
+    snprintf(path, sizeof path, "%s/%s/kernel.cubin", dir, k->key);
+    k->cubin = read_file(path, &k->cubin_size);
+    return k->cubin != NULL;
+}
+
+static const char *find_ptxas(void) {
+    const char *e = getenv("TRITONC_PTXAS");
+    if (e && *e && access(e, X_OK) == 0) return e;
+    static const char *cands[] = {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"};
+    for (int i = 0; i < 2; i++)
+        if (access(cands[i], X_OK) == 0) return cands[i];
+    return NULL;
+}
+
+/* PTX -> cubin with ptxas (preferred: no context needed) or the driver. */
+static bool assemble(GpuKernel *k, DiagEngine *de) {
+    const char *ptxas = find_ptxas();
+    if (ptxas) {
+        char dir[] = "/tmp/tritonc-ptxasXXXXXX";
+        if (!mkdtemp(dir)) return false;
+        char src[128], bin[128], log[128], cmd[1024];
+        snprintf(src, sizeof src, "%s/k.ptx", dir);
+        snprintf(bin, sizeof bin, "%s/k.cubin", dir);
+        snprintf(log, sizeof log, "%s/log", dir);
+        bool ok = write_all(src, k->ptx, strlen(k->ptx));
+        snprintf(cmd, sizeof cmd, "'%s' -arch=sm_%d%s '%s' -o '%s' > '%s' 2>&1", ptxas, k->sm, k->sm == 90 ? "a" : "",
+                 src, bin, log);
+        if (ok && system(cmd) != 0) {
+            size_t n;
+            char *msg = read_file(log, &n);
+            diag_error(de, (Loc){0}, "kernel '%s': ptxas failed:\n%s", k->name, msg ? msg : "");
+            tc_free(msg);
+            ok = false;
+        }
+        if (ok) k->cubin = read_file(bin, &k->cubin_size);
+        remove(src);
+        remove(bin);
+        remove(log);
+        rmdir(dir);
+        return ok && k->cubin;
+    }
+    if (!cuda_ensure_context()) {
+        diag_error(de, (Loc){0}, "kernel '%s': neither ptxas nor a CUDA driver to assemble PTX", k->name);
+        return false;
+    }
+    CUlinkState ls;
+    if (!cuda_check(cuda.cuLinkCreate(0, NULL, NULL, &ls), "cuLinkCreate", k->name, de)) return false;
+    bool ok = cuda_check(cuda.cuLinkAddData(ls, CU_JIT_INPUT_PTX, k->ptx, strlen(k->ptx) + 1, "kernel.ptx", 0, NULL, NULL),
+                         "cuLinkAddData", k->name, de);
+    void *cubin = NULL;
+    size_t size = 0;
+    ok = ok && cuda_check(cuda.cuLinkComplete(ls, &cubin, &size), "cuLinkComplete", k->name, de);
+    if (ok) {
+        k->cubin = tc_malloc(size);
+        memcpy(k->cubin, cubin, size);
+        k->cubin_size = size;
+    }
+    cuda.cuLinkDestroy(ls);
+    return ok;
+}
+
+/* Loads the cubin into the current context (when there is a GPU). */
+static bool load_module(GpuKernel *k, DiagEngine *de) {
+    if (!cuda_ensure_context()) return true; /* built, not launchable here */
+    if (!cuda_check(cuda.cuModuleLoadData(&k->module, k->cubin), "cuModuleLoadData", k->name, de)) return false;
+    if (!cuda_check(cuda.cuModuleGetFunction(&k->func, k->module, k->name), "cuModuleGetFunction", k->name, de))
+        return false;
+    if (k->smem > 48 * 1024 &&
+        !cuda_check(cuda.cuFuncSetAttribute(k->func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->smem),
+                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", k->name, de))
+        return false;
+    return true;
+}
+
+static void hash_key(char *out, const char *ptx, int sm, int nw) {
+    uint64_t h = hash_bytes(ptx, strlen(ptx), 0x7472697463);
+    h = hash_combine(h, hash_bytes(TC_GPU_VERSION, strlen(TC_GPU_VERSION), 1));
+    h = hash_combine(h, (uint64_t)(sm * 1000 + nw));
+    uint64_t h2 = hash_combine(h, 0xabcdef);
+    snprintf(out, 40, "%016llx%016llx", (unsigned long long)h, (unsigned long long)h2);
+}
+
+GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const GpuOptions *o, DiagEngine *de) {
+    GpuKernel *k = tc_calloc(1, sizeof *k);
+    k->num_warps = o && o->num_warps > 0 ? o->num_warps : 4;
+    k->sm = o && o->sm ? o->sm : gpu_device_sm();
+    if (k->sm == 0) k->sm = 90;
+    if (k->sm > 90) k->sm = 90; /* newer GPUs run sm_90 code through the driver's JIT... via PTX only */
+    double t0 = now_seconds();
+    TtgOptions to = {.num_warps = k->num_warps, .threads_per_warp = 32, .sm = k->sm};
+    StrBuf ptx = {0};
+    PtxKernelInfo info = {0};
+    PtxOptions po = {.sm = k->sm, .num_warps = k->num_warps};
+    if (!ttg_assign_layouts(c, module, &to, de) || !ptx_emit(c, module, kernel, &po, &ptx, &info, de)) {
+        sb_free(&ptx);
+        tc_free(k);
+        return NULL;
+    }
+    k->ptx = sb_take(&ptx);
+    k->ptx_ms = (now_seconds() - t0) * 1e3;
+    k->smem = info.smem_bytes;
+    Op *f = kernel ? module_lookup_func(module, kernel) : NULL;
+    if (!f)
+        for (Op *g = module_body(module)->first; g && !f; g = g->next)
+            if (g->kind == TT_FUNC) f = g;
+    snprintf(k->name, sizeof k->name, "%s", func_name(f));
+    if (ir_print) {
+        StrBuf sb = {0};
+        PrintOptions popt = {0};
+        ir_print(module, &sb, &popt);
+        k->ttgir = sb_take(&sb);
+    }
+    if (o && o->cache_key) snprintf(k->key, sizeof k->key, "%.39s", o->cache_key);
+    else hash_key(k->key, k->ptx, k->sm, k->num_warps);
+    double t1 = now_seconds();
+    bool cached = !(o && o->no_cache) && cache_load(k);
+    if (!cached) {
+        if (!assemble(k, de)) {
+            gpu_kernel_free(k);
+            return NULL;
+        }
+        if (!(o && o->no_cache)) cache_store(k);
+    }
+    k->cubin_ms = (now_seconds() - t1) * 1e3;
+    if (!load_module(k, de)) {
+        gpu_kernel_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+GpuKernel *gpu_kernel_load_cached(const char *key, DiagEngine *de) {
+    GpuKernel *k = tc_calloc(1, sizeof *k);
+    snprintf(k->key, sizeof k->key, "%.39s", key);
+    if (!cache_load(k)) {
+        tc_free(k);
+        return NULL;
+    }
+    if (!load_module(k, de)) {
+        gpu_kernel_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+const char *gpu_kernel_ptx(const GpuKernel *k) { return k->ptx; }
+const char *gpu_kernel_ttgir(const GpuKernel *k) { return k->ttgir; }
+const char *gpu_kernel_key(const GpuKernel *k) { return k->key; }
+const char *gpu_kernel_name(const GpuKernel *k) { return k->name; }
+int gpu_kernel_shared_bytes(const GpuKernel *k) { return k->smem; }
+int gpu_kernel_num_warps(const GpuKernel *k) { return k->num_warps; }
+void gpu_kernel_build_times(const GpuKernel *k, double *ptx_ms, double *cubin_ms) {
+    if (ptx_ms) *ptx_ms = k->ptx_ms;
+    if (cubin_ms) *cubin_ms = k->cubin_ms;
+}
+
+bool gpu_kernel_launch(GpuKernel *k, const int grid[3], void *const *args, void *stream, DiagEngine *de) {
+    if (!k->func) {
+        diag_error(de, (Loc){0}, "kernel '%s': no CUDA device to launch on", k->name);
+        return false;
+    }
+    if (!cuda_ensure_context()) {
+        diag_error(de, (Loc){0}, "kernel '%s': no CUDA context", k->name);
+        return false;
+    }
+    return cuda_check(cuda.cuLaunchKernel(k->func, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                          (unsigned)(32 * k->num_warps), 1, 1, (unsigned)k->smem, (CUstream)stream,
+                                          (void **)args, NULL),
+                      "cuLaunchKernel", k->name, de);
+}
+
+void gpu_kernel_free(GpuKernel *k) {
+    if (!k) return;
+    if (k->module && cuda_init()) cuda.cuModuleUnload(k->module);
+    tc_free(k->ptx);
+    tc_free(k->ttgir);
+    tc_free(k->cubin);
+    tc_free(k);
+}

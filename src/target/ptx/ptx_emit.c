@@ -1,0 +1,1251 @@
+/*
+ * ptx_emit.c - one ttg kernel to PTX text (see ptx_lower.h for the model).
+ *
+ *   .version 8.0 / .target sm_90a / .address_size 64
+ *   .extern .shared .align 16 .b8 global_smem[];   dynamic, sized per kernel
+ *   .visible .entry NAME(.param ...) .reqntid 32*num_warps, 1, 1
+ *   { register declarations; prologue (params, lane, warp, thread parts);
+ *     body; ret; }
+ *
+ * The body is lowered op by op in program order. Element-wise ops apply per
+ * slot; fp16/bf16 arithmetic is done in fp32 and rounded back (as Triton
+ * does for bf16 on sm_80); transcendental functions use the fast
+ * approximate instructions Triton uses (ex2.approx with a log2(e) scale for
+ * exp, lg2.approx with ln(2) for log, rsqrt.approx, sqrt.approx, sin/cos/
+ * tanh.approx; div.full.f32 for `/`, div.rn and sqrt.rn for the precise
+ * variants). Structured control flow becomes branches: scf.for a counted
+ * loop with its carried values in registers, scf.if a diamond, scf.while a
+ * loop with the test in the middle.
+ */
+#include "target/ptx/ptx.h"
+#include "target/ptx/ptx_lower.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const rc_prefix[RC_COUNT] = {"%p", "%h", "%r", "%rd", "%f", "%fd"};
+static const char *const rc_decl[RC_COUNT] = {".pred", ".b16", ".b32", ".b64", ".f32", ".f64"};
+
+/* ---- emission helpers -------------------------------------------------- */
+
+void px_emit(Px *p, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_putc(&p->body, '\t');
+    sb_vprintf(&p->body, fmt, ap);
+    sb_puts(&p->body, ";\n");
+    va_end(ap);
+}
+
+void px_emit_pro(Px *p, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_putc(&p->pro, '\t');
+    sb_vprintf(&p->pro, fmt, ap);
+    sb_puts(&p->pro, ";\n");
+    va_end(ap);
+}
+
+void px_fail(Px *p, const Op *op, const char *fmt, ...) {
+    if (p->failed) return;
+    p->failed = true;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (op) op_error(p->de, op, "PTX lowering: %s", buf);
+    else diag_error(p->de, (Loc){0}, "PTX lowering: %s", buf);
+}
+
+Slot px_reg(Px *p, RegClass rc) {
+    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
+}
+
+const char *px_rname(Px *p, Slot s) {
+    return arena_printf(p->ctx->arena, "%s%d", rc_prefix[s.rc], s.reg);
+}
+
+RegClass px_rc(const Type *e) {
+    switch (e->kind) {
+    case TY_INT:
+        if (e->width == 1) return RC_PRED;
+        return e->width > 32 ? RC_B64 : RC_B32;
+    case TY_INDEX:
+    case TY_PTR:
+        return RC_B64;
+    case TY_FLOAT:
+        if (e->width == 64) return RC_F64;
+        if (e->width == 32) return RC_F32;
+        return RC_B16;
+    default:
+        return RC_B32;
+    }
+}
+
+int px_bits(const Type *e) {
+    if (e->kind == TY_PTR || e->kind == TY_INDEX) return 64;
+    return e->width < 8 ? 8 : e->width;
+}
+
+Slot px_imm_int(int64_t v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .off = v}; }
+Slot px_imm_float(double v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .f = v}; }
+
+int px_label(Px *p) { return ++p->nlabel; }
+
+static uint16_t f32_to_f16_bits(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000;
+    int32_t exp = (int32_t)((x >> 23) & 0xff);
+    uint32_t man = x & 0x7fffff;
+    if (exp == 0xff) return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+    int32_t e = exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00);
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        man |= 0x800000;
+        uint32_t shift = (uint32_t)(14 - e);
+        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static uint16_t f32_to_bf16_bits(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffff) > 0x7f800000) return (uint16_t)((x >> 16) | 0x40);
+    x += 0x7fff + ((x >> 16) & 1);
+    return (uint16_t)(x >> 16);
+}
+
+/* An immediate's text for the register class. */
+static const char *imm_text(Px *p, Slot s) {
+    switch (s.rc) {
+    case RC_F32: {
+        float f = (float)s.f;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return arena_printf(p->ctx->arena, "0f%08X", b);
+    }
+    case RC_F64: {
+        uint64_t b;
+        memcpy(&b, &s.f, 8);
+        return arena_printf(p->ctx->arena, "0d%016llX", (unsigned long long)b);
+    }
+    case RC_B32: return arena_printf(p->ctx->arena, "%d", (int32_t)s.off);
+    default: return arena_printf(p->ctx->arena, "%lld", (long long)s.off);
+    }
+}
+
+static uint64_t key_hash(const char *k) { return hash_bytes(k, strlen(k), 0x9e37) | 1; }
+
+Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
+    char *key = arena_printf(p->ctx->arena, "%s|%d|%s|%s|%s", opcode, rc, a ? a : "", b ? b : "", c ? c : "");
+    uint64_t h = key_hash(key);
+    intptr_t idx = (intptr_t)map_get(&p->cse, h);
+    if (idx > 0 && idx <= p->cse_entries.len && strcmp(p->cse_entries.data[idx - 1].key, key) == 0)
+        return p->cse_entries.data[idx - 1].val;
+    Slot d = px_reg(p, rc);
+    const char *dn = px_rname(p, d);
+    if (c) px_emit(p, "%s %s, %s, %s, %s", opcode, dn, a, b, c);
+    else if (b) px_emit(p, "%s %s, %s, %s", opcode, dn, a, b);
+    else px_emit(p, "%s %s, %s", opcode, dn, a);
+    vec_push(&p->cse_entries, ((CseEntry){key, d, p->depth}));
+    map_put(&p->cse, h, (void *)(intptr_t)p->cse_entries.len);
+    return d;
+}
+
+void px_scope_push(Px *p) {
+    p->depth++;
+    vec_push(&p->scope_marks, p->cse_entries.len);
+}
+
+void px_scope_pop(Px *p) {
+    p->depth--;
+    p->cse_entries.len = vec_pop(&p->scope_marks);
+}
+
+Slot px_mat(Px *p, Slot s, const Type *elem) {
+    if (s.kind == SLOT_REG && s.off == 0) return s;
+    if (s.kind == SLOT_REG) {
+        const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
+        return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, 0, 0}),
+                      imm_text(p, px_imm_int(s.off, s.rc)), NULL);
+    }
+    switch (s.rc) {
+    case RC_PRED: {
+        Slot z = px_cse(p, RC_B32, "mov.u32", "0", NULL, NULL);
+        return px_cse(p, RC_PRED, s.off ? "setp.eq.s32" : "setp.ne.s32", px_rname(p, z), "0", NULL);
+    }
+    case RC_B16: return px_cse(p, RC_B16, "mov.b16", arena_printf(p->ctx->arena, "0x%04X", (unsigned)(s.off & 0xffff)), NULL, NULL);
+    case RC_B32: return px_cse(p, RC_B32, "mov.b32", imm_text(p, s), NULL, NULL);
+    case RC_B64: return px_cse(p, RC_B64, "mov.b64", imm_text(p, s), NULL, NULL);
+    case RC_F32: return px_cse(p, RC_F32, "mov.f32", imm_text(p, s), NULL, NULL);
+    default: return px_cse(p, RC_F64, "mov.f64", imm_text(p, s), NULL, NULL);
+    }
+}
+
+const char *px_opnd(Px *p, Slot s, const Type *elem) {
+    if (s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64))
+        return imm_text(p, s);
+    return px_rname(p, px_mat(p, s, elem));
+}
+
+/* ---- tiles --------------------------------------------------------------- */
+
+Tile *px_new_tile(Px *p, int n) {
+    Tile *t = ARENA_NEW(p->ctx->arena, Tile);
+    t->n = n;
+    t->s = ARENA_ARRAY(p->ctx->arena, Slot, n > 0 ? n : 1);
+    return t;
+}
+
+void px_bind(Px *p, Value *v, Tile *t) { map_put(&p->vals, MAP_KEY(v), t); }
+
+Tile *px_tile(Px *p, Value *v) {
+    Tile *t = map_get(&p->vals, MAP_KEY(v));
+    if (!t) {
+        px_fail(p, v->def, "value used before it was lowered");
+        t = px_new_tile(p, v->type->kind == TY_TENSOR ? (int)ty_numel(v->type) : 1);
+        for (int i = 0; i < t->n; i++) t->s[i] = px_imm_int(0, px_rc(ty_elem(v->type)));
+    }
+    return t;
+}
+
+bool px_dist(Px *p, const Type *t, Dist *d) {
+    const Layout *l = ttg_layout_of_type(p->ctx, t);
+    if (!l || !ttg_dist(l, t->shape, t->rank, d)) return false;
+    return true;
+}
+
+static int log2i(int64_t v) {
+    int k = 0;
+    while (((int64_t)1 << k) < v) k++;
+    return k;
+}
+
+Slot px_thread_part(Px *p, const Dist *d, int dim) {
+    uint64_t h = hash_combine(hash_combine(hash_combine(d->lane_stride[dim], d->tpw[dim]),
+                                           hash_combine(d->warp_stride[dim], d->wpc[dim])),
+                              hash_combine(d->spt[dim], (uint64_t)d->shape[dim])) | 1;
+    Slot *cached = map_get(&p->tparts, h);
+    if (cached) return *cached;
+    /* ((warp / ws) % wpc * tpw + (lane / ls) % tpw) * spt, mod shape */
+    Slot r = px_reg(p, RC_B32);
+    const char *rn = px_rname(p, r);
+    const char *ln = px_rname(p, p->lane), *wn = px_rname(p, p->warp);
+    int tpw = d->tpw[dim], wpc = d->wpc[dim];
+    if (tpw > 1 && wpc > 1) {
+        Slot t = px_reg(p, RC_B32);
+        const char *tn = px_rname(p, t);
+        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", tn, wn, log2i(d->warp_stride[dim]), log2i(wpc));
+        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, ln, log2i(d->lane_stride[dim]), log2i(tpw));
+        px_emit_pro(p, "mad.lo.s32 %s, %s, %d, %s", rn, tn, tpw, rn);
+    } else if (tpw > 1) {
+        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, ln, log2i(d->lane_stride[dim]), log2i(tpw));
+    } else if (wpc > 1) {
+        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, wn, log2i(d->warp_stride[dim]), log2i(wpc));
+    } else {
+        px_emit_pro(p, "mov.u32 %s, 0", rn);
+    }
+    if (d->spt[dim] > 1) px_emit_pro(p, "shl.b32 %s, %s, %d", rn, rn, log2i(d->spt[dim]));
+    if ((int64_t)d->spt[dim] * tpw * wpc > d->shape[dim]) {
+        if ((d->shape[dim] & (d->shape[dim] - 1)) == 0)
+            px_emit_pro(p, "and.b32 %s, %s, %lld", rn, rn, (long long)d->shape[dim] - 1);
+        else px_emit_pro(p, "rem.u32 %s, %s, %lld", rn, rn, (long long)d->shape[dim]);
+    }
+    Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
+    *keep = r;
+    map_put(&p->tparts, h, keep);
+    return r;
+}
+
+/* Lane and warp bits that only select copies of elements. */
+static void dup_masks(const Dist *d, const Layout *l, unsigned *lane_mask, unsigned *warp_mask) {
+    *lane_mask = *warp_mask = 0;
+    /* dims of d: lanes beyond the distinct ones */
+    for (int dim = 0; dim < d->rank; dim++) {
+        int nl = dist_lanes(d, dim), nw = dist_warps(d, dim);
+        for (int b = log2i(nl); b < log2i(d->tpw[dim]); b++) *lane_mask |= 1u << (log2i(d->lane_stride[dim]) + b);
+        for (int b = log2i(nw); b < log2i(d->wpc[dim]); b++) *warp_mask |= 1u << (log2i(d->warp_stride[dim]) + b);
+    }
+    /* sliced-away dims: all their lanes and warps */
+    unsigned all_l = 0, all_w = 0;
+    for (int dim = 0; dim < d->rank; dim++) {
+        for (int b = 0; b < log2i(d->tpw[dim]); b++) all_l |= 1u << (log2i(d->lane_stride[dim]) + b);
+        for (int b = 0; b < log2i(d->wpc[dim]); b++) all_w |= 1u << (log2i(d->warp_stride[dim]) + b);
+    }
+    (void)l;
+    *lane_mask |= 31u & ~all_l;
+    *warp_mask |= (unsigned)(d->nthreads / 32 - 1) & ~all_w;
+}
+
+Slot px_owner_pred(Px *p, const Dist *d) {
+    unsigned lm, wm;
+    dup_masks(d, NULL, &lm, &wm);
+    if (!lm && !wm) return (Slot){0};
+    uint64_t h = hash_combine(0x0e1, ((uint64_t)lm << 32) | wm) | 1;
+    Slot *cached = map_get(&p->tparts, h);
+    if (cached) return *cached;
+    Slot t = px_reg(p, RC_B32), pr = px_reg(p, RC_PRED);
+    unsigned tmask = lm | (wm << 5);
+    px_emit_pro(p, "and.b32 %s, %s, %u", px_rname(p, t), px_rname(p, p->tid), tmask);
+    px_emit_pro(p, "setp.eq.s32 %s, %s, 0", px_rname(p, pr), px_rname(p, t));
+    Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
+    *keep = pr;
+    map_put(&p->tparts, h, keep);
+    return pr;
+}
+
+Slot px_scalar_owner_pred(Px *p) {
+    uint64_t h = 0x5ca1a7 | 1;
+    Slot *cached = map_get(&p->tparts, h);
+    if (cached) return *cached;
+    Slot pr = px_reg(p, RC_PRED);
+    px_emit_pro(p, "setp.eq.s32 %s, %s, 0", px_rname(p, pr), px_rname(p, p->tid));
+    Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
+    *keep = pr;
+    map_put(&p->tparts, h, keep);
+    return pr;
+}
+
+Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
+    int j[TTG_MAX_RANK];
+    dist_slot_j(d, slot, j);
+    Slot acc = px_imm_int(0, RC_B32);
+    for (int dim = 0; dim < d->rank; dim++) {
+        acc.off += dist_const(d, dim, j[dim]) * strides[dim];
+        Slot tp = px_thread_part(p, d, dim);
+        Slot term = strides[dim] == 1 ? tp
+                    : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, tp),
+                             arena_printf(p->ctx->arena, "%lld", (long long)strides[dim]), NULL);
+        if (acc.kind == SLOT_IMM) {
+            acc.kind = SLOT_REG;
+            acc.reg = term.reg;
+        } else {
+            Slot s = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, acc.reg, 0, 0}),
+                            px_rname(p, term), NULL);
+            acc.reg = s.reg;
+        }
+    }
+    return acc;
+}
+
+void px_barrier(Px *p) { px_emit(p, "bar.sync 0"); }
+
+/* ---- element-wise ------------------------------------------------------ */
+
+static bool is_f16ish(const Type *e) { return e->kind == TY_FLOAT && e->width <= 16; }
+static const char *fty(const Type *e) { return e->width == 64 ? "f64" : "f32"; }
+static const char *ity(const Type *e, bool sgn) {
+    int w = e->kind == TY_INT ? e->width : 64;
+    if (w > 32) return sgn ? "s64" : "u64";
+    return sgn ? "s32" : "u32";
+}
+static const char *bty(const Type *e) { return px_bits(e) > 32 ? "b64" : "b32"; }
+
+/* Keeps i8/i16 values sign-extended in their 32-bit registers. */
+static Slot renorm(Px *p, Slot s, const Type *e) {
+    if (e->kind != TY_INT || e->width >= 32 || e->width == 1) return s;
+    const char *op = e->width == 8 ? "cvt.s32.s8" : "cvt.s32.s16";
+    return px_cse(p, RC_B32, op, px_opnd(p, s, e), NULL, NULL);
+}
+/* Zero-extended view of a narrow integer, for unsigned ops. */
+static Slot zext_view(Px *p, Slot s, const Type *e) {
+    if (e->kind != TY_INT || e->width >= 32 || e->width == 1) return s;
+    return px_cse(p, RC_B32, "and.b32", px_opnd(p, s, e), e->width == 8 ? "255" : "65535", NULL);
+}
+
+static Slot to_f32(Px *p, Slot s, const Type *e) {
+    if (!is_f16ish(e)) return s;
+    return px_cast(p, s, e, ty_f32(p->ctx), false, 0);
+}
+static Slot from_f32(Px *p, Slot s, const Type *e) {
+    if (!is_f16ish(e)) return s;
+    return px_cast(p, s, ty_f32(p->ctx), e, false, 0);
+}
+
+static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
+    Type *f32 = ty_f32(p->ctx);
+    const Type *ce = is_f16ish(e) ? f32 : e;
+    a = to_f32(p, a, e);
+    b = to_f32(p, b, e);
+    if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
+        return from_f32(p, px_imm_float((float)(a.f + b.f), RC_F32), e);
+    char opc[32];
+    snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
+    Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+    return from_f32(p, r, e);
+}
+
+static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
+    Type *f32 = ty_f32(p->ctx);
+    const Type *ce = is_f16ish(e) ? f32 : e;
+    a = to_f32(p, a, e);
+    char opc[40];
+    snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
+    Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), NULL, NULL);
+    return from_f32(p, r, e);
+}
+
+/* Fast f32 math on f32 (f64 goes through f32: approximate). */
+static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
+    Type *f32 = ty_f32(p->ctx);
+    Slot x = px_cast(p, a, e, f32, false, 0);
+    Slot r;
+    const char *xs = px_opnd(p, x, f32);
+    switch (k) {
+    case MATH_EXP: {
+        Slot t = px_cse(p, RC_F32, "mul.f32", xs, "0f3FB8AA3B", NULL);
+        r = px_cse(p, RC_F32, "ex2.approx.f32", px_rname(p, t), NULL, NULL);
+        break;
+    }
+    case MATH_EXP2: r = px_cse(p, RC_F32, "ex2.approx.f32", xs, NULL, NULL); break;
+    case MATH_LOG: {
+        Slot t = px_cse(p, RC_F32, "lg2.approx.f32", xs, NULL, NULL);
+        r = px_cse(p, RC_F32, "mul.f32", px_rname(p, t), "0f3F317218", NULL);
+        break;
+    }
+    case MATH_LOG2: r = px_cse(p, RC_F32, "lg2.approx.f32", xs, NULL, NULL); break;
+    case MATH_SQRT: r = px_cse(p, RC_F32, "sqrt.approx.f32", xs, NULL, NULL); break;
+    case MATH_RSQRT: r = px_cse(p, RC_F32, "rsqrt.approx.f32", xs, NULL, NULL); break;
+    case MATH_SIN: r = px_cse(p, RC_F32, "sin.approx.f32", xs, NULL, NULL); break;
+    case MATH_COS: r = px_cse(p, RC_F32, "cos.approx.f32", xs, NULL, NULL); break;
+    case MATH_TANH: r = px_cse(p, RC_F32, "tanh.approx.f32", xs, NULL, NULL); break;
+    case MATH_ERF: {
+        /* Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7):
+         * erf(x) = sign(x) (1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) e^-x^2),
+         * t = 1 / (1 + 0.3275911 |x|) */
+        Slot ax = px_cse(p, RC_F32, "abs.f32", xs, NULL, NULL);
+        const char *axs = px_rname(p, ax);
+        Slot d = px_cse(p, RC_F32, "fma.rn.f32", axs, "0f3EA7BA05", "0f3F800000");
+        Slot t = px_cse(p, RC_F32, "rcp.approx.f32", px_rname(p, d), NULL, NULL);
+        const char *ts = px_rname(p, t);
+        static const char *const coef[4] = {"0f3E827906", "0fBE91A98E", "0f3FB5F0E3", "0fBFBA00E3"};
+        Slot poly = px_mat(p, (Slot){SLOT_IMM, RC_F32, 0, 0, 1.061405429}, f32);
+        for (int i = 3; i >= 0; i--) poly = px_cse(p, RC_F32, "fma.rn.f32", px_rname(p, poly), ts, coef[i]);
+        poly = px_cse(p, RC_F32, "mul.f32", px_rname(p, poly), ts, NULL);
+        Slot x2 = px_cse(p, RC_F32, "mul.f32", axs, axs, NULL);
+        Slot e1 = px_cse(p, RC_F32, "mul.f32", px_rname(p, x2), "0fBFB8AA3B", NULL);
+        Slot ex = px_cse(p, RC_F32, "ex2.approx.f32", px_rname(p, e1), NULL, NULL);
+        Slot pe = px_cse(p, RC_F32, "mul.f32", px_rname(p, poly), px_rname(p, ex), NULL);
+        Slot one_m = px_cse(p, RC_F32, "sub.f32", "0f3F800000", px_rname(p, pe), NULL);
+        r = px_cse(p, RC_F32, "copysign.f32", xs, px_rname(p, one_m), NULL);
+        break;
+    }
+    default: r = x; break;
+    }
+    return px_cast(p, r, f32, e, false, 0);
+}
+
+static const char *cmpf_op(int pred) {
+    static const char *const ops[CMPF_COUNT] = {"", "eq", "gt", "ge", "lt", "le", "ne", "num",
+                                                "equ", "gtu", "geu", "ltu", "leu", "neu", "nan", ""};
+    return ops[pred];
+}
+
+static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
+    static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
+    bool uns = pred >= CMPI_ULT;
+    if (e->width == 1) {
+        /* i1: as 0/1 integers */
+        Type *i32 = ty_i32(p->ctx);
+        a = px_cast(p, a, e, i32, false, 0);
+        b = px_cast(p, b, e, i32, false, 0);
+        e = i32;
+    }
+    if (uns) {
+        a = zext_view(p, a, e);
+        b = zext_view(p, b, e);
+    }
+    char opc[32];
+    snprintf(opc, sizeof opc, "setp.%s.%s", ops[pred], pred <= CMPI_NE ? bty(e) : ity(e, !uns));
+    return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+}
+
+static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
+    char opc[16];
+    snprintf(opc, sizeof opc, "%s.pred", op);
+    return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+}
+
+static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
+    Type *i1 = ty_i1(p->ctx);
+    if (px_rc(e) == RC_PRED) {
+        Slot t1 = pred_logic(p, "and", c, a, e);
+        Slot nc = px_cse(p, RC_PRED, "not.pred", px_opnd(p, c, i1), NULL, NULL);
+        Slot t2 = pred_logic(p, "and", nc, b, e);
+        return pred_logic(p, "or", t1, t2, e);
+    }
+    const char *op;
+    switch (px_rc(e)) {
+    case RC_B16: op = "selp.b16"; break;
+    case RC_B64: op = "selp.b64"; break;
+    case RC_F32: op = "selp.f32"; break;
+    case RC_F64: op = "selp.f64"; break;
+    default: op = "selp.b32"; break;
+    }
+    return px_cse(p, px_rc(e), op, px_opnd(p, a, e), px_opnd(p, b, e), px_opnd(p, c, i1));
+}
+
+/* Integer binary ops, keeping `reg + constant` forms where they are exact. */
+static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
+    bool wide = e->kind != TY_INT || e->width >= 32;
+    RegClass rc = px_rc(e);
+    int w = e->kind == TY_INT ? e->width : 64;
+    if (a.kind == SLOT_IMM && b.kind == SLOT_IMM) {
+        int64_t x = a.off, y = b.off, r;
+        uint64_t ux = int_wrap_u(x, w), uy = int_wrap_u(y, w);
+        switch (k) {
+        case ARITH_ADDI: r = x + y; break;
+        case ARITH_SUBI: r = x - y; break;
+        case ARITH_MULI: r = x * y; break;
+        case ARITH_ANDI: r = x & y; break;
+        case ARITH_ORI: r = x | y; break;
+        case ARITH_XORI: r = x ^ y; break;
+        case ARITH_DIVSI: r = y ? x / y : 0; break;
+        case ARITH_REMSI: r = y ? x % y : 0; break;
+        case ARITH_DIVUI: r = uy ? (int64_t)(ux / uy) : 0; break;
+        case ARITH_REMUI: r = uy ? (int64_t)(ux % uy) : 0; break;
+        case ARITH_SHLI: r = y < w ? (int64_t)(ux << y) : 0; break;
+        case ARITH_MAXSI: r = x > y ? x : y; break;
+        case ARITH_MINSI: r = x < y ? x : y; break;
+        default: goto emit;
+        }
+        return px_imm_int(int_wrap(r, w), rc);
+    }
+    if (wide && rc != RC_PRED) {
+        if (k == ARITH_ADDI && b.kind == SLOT_IMM) return (a.off += b.off, a);
+        if (k == ARITH_ADDI && a.kind == SLOT_IMM) return (b.off += a.off, b);
+        if (k == ARITH_SUBI && b.kind == SLOT_IMM) return (a.off -= b.off, a);
+        if (k == ARITH_ADDI || k == ARITH_SUBI) {
+            Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, 0, 0}, rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
+            Slot r = px_cse(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
+                            px_rname(p, ra), px_rname(p, rb), NULL);
+            r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
+            return r;
+        }
+        if (k == ARITH_MULI && (a.kind == SLOT_IMM || b.kind == SLOT_IMM)) {
+            Slot v = a.kind == SLOT_IMM ? b : a;
+            int64_t c = a.kind == SLOT_IMM ? a.off : b.off;
+            if (c == 0) return px_imm_int(0, rc);
+            if (c == 1) return v;
+            Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, 0, 0};
+            Slot r = px_cse(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_rname(p, rv),
+                            imm_text(p, px_imm_int(c, rc)), NULL);
+            r.off = v.off * c;
+            return r;
+        }
+    }
+emit:;
+    if (rc == RC_PRED) {
+        switch (k) {
+        case ARITH_ANDI: case ARITH_MINUI: case ARITH_MAXSI: return pred_logic(p, "and", a, b, e);
+        case ARITH_ORI: case ARITH_MAXUI: case ARITH_MINSI: return pred_logic(p, "or", a, b, e);
+        case ARITH_XORI: case ARITH_ADDI: case ARITH_SUBI: return pred_logic(p, "xor", a, b, e);
+        case ARITH_MULI: return pred_logic(p, "and", a, b, e);
+        default: break;
+        }
+    }
+    const char *opc = NULL;
+    bool uns = false, norm = false;
+    char buf[32];
+    switch (k) {
+    case ARITH_ADDI: opc = "add"; norm = true; break;
+    case ARITH_SUBI: opc = "sub"; norm = true; break;
+    case ARITH_MULI: opc = "mul.lo"; norm = true; break;
+    case ARITH_DIVSI: opc = "div"; break;
+    case ARITH_DIVUI: opc = "div"; uns = true; break;
+    case ARITH_REMSI: opc = "rem"; break;
+    case ARITH_REMUI: opc = "rem"; uns = true; break;
+    case ARITH_ANDI: opc = "and"; break;
+    case ARITH_ORI: opc = "or"; break;
+    case ARITH_XORI: opc = "xor"; break;
+    case ARITH_SHLI: opc = "shl"; norm = true; break;
+    case ARITH_SHRSI: opc = "shr"; break;
+    case ARITH_SHRUI: opc = "shr"; uns = true; break;
+    case ARITH_MAXSI: opc = "max"; break;
+    case ARITH_MINSI: opc = "min"; break;
+    case ARITH_MAXUI: opc = "max"; uns = true; break;
+    case ARITH_MINUI: opc = "min"; uns = true; break;
+    case TT_MULHIUI: opc = "mul.hi"; uns = true; break;
+    default: break;
+    }
+    if (!opc) return px_imm_int(0, rc);
+    if (uns) {
+        a = zext_view(p, a, e);
+        b = zext_view(p, b, e);
+    }
+    bool bitwise = !strcmp(opc, "and") || !strcmp(opc, "or") || !strcmp(opc, "xor") || !strcmp(opc, "shl");
+    if (!strcmp(opc, "shl") || !strcmp(opc, "shr")) {
+        /* shift amounts are .u32 */
+        Slot bs = b;
+        if (rc == RC_B64) {
+            if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
+            else bs = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, b, e), NULL, NULL);
+        }
+        snprintf(buf, sizeof buf, "%s.%s", opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns));
+        Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, bs, ty_i32(p->ctx)), NULL);
+        return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
+    }
+    snprintf(buf, sizeof buf, "%s.%s", opc, bitwise ? bty(e) : ity(e, !uns));
+    Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    return (norm || uns) ? renorm(p, r, e) : r;
+}
+
+Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int rounding) {
+    if (from == to) return x;
+    RegClass rf = px_rc(from), rt = px_rc(to);
+    const char *xs;
+    char opc[48];
+    /* int -> int */
+    if ((from->kind == TY_INT || from->kind == TY_INDEX) && (to->kind == TY_INT || to->kind == TY_INDEX)) {
+        int wf = from->kind == TY_INT ? from->width : 64, wt = to->kind == TY_INT ? to->width : 64;
+        if (x.kind == SLOT_IMM) {
+            int64_t v = sgn ? int_wrap(x.off, wf) : (int64_t)int_wrap_u(x.off, wf);
+            if (wf == 1) v = sgn ? -(x.off & 1) : (x.off & 1);
+            return px_imm_int(int_wrap(v, wt), rt);
+        }
+        if (wf == 1) {
+            xs = px_opnd(p, x, from);
+            return px_cse(p, rt, rt == RC_B64 ? "selp.b64" : "selp.b32", sgn ? "-1" : "1", "0", xs);
+        }
+        if (wt == 1) {
+            Slot b = px_cse(p, rf, rf == RC_B64 ? "and.b64" : "and.b32", px_opnd(p, x, from), "1", NULL);
+            return px_cse(p, RC_PRED, rf == RC_B64 ? "setp.ne.b64" : "setp.ne.b32", px_rname(p, b), "0", NULL);
+        }
+        if (wt > 32 && wf <= 32) {
+            Slot v = sgn ? x : zext_view(p, x, from);
+            if (!sgn && wf < 32) return px_cse(p, RC_B64, "cvt.u64.u32", px_opnd(p, v, from), NULL, NULL);
+            return px_cse(p, RC_B64, sgn ? "cvt.s64.s32" : "cvt.u64.u32", px_opnd(p, v, from), NULL, NULL);
+        }
+        if (wt <= 32 && wf > 32) {
+            Slot r = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, x, from), NULL, NULL);
+            return renorm(p, r, to);
+        }
+        if (wt > 32 && wf > 32) return x;
+        /* both in 32-bit registers */
+        if (wt < wf) return renorm(p, x, to);
+        return sgn ? x : zext_view(p, x, from);
+    }
+    if (from->kind == TY_PTR || to->kind == TY_PTR) return x;
+    /* float -> float */
+    if (from->kind == TY_FLOAT && to->kind == TY_FLOAT) {
+        if (x.kind == SLOT_IMM) {
+            double v = x.kind == SLOT_IMM && rf == RC_B16 ? 0.0 : x.f;
+            if (rf != RC_B16) {
+                if (rt == RC_B16) {
+                    Slot s = px_imm_int(to->fkind == FK_BF16 ? f32_to_bf16_bits((float)v) : f32_to_f16_bits((float)v), RC_B16);
+                    s.f = v;
+                    return s;
+                }
+                return px_imm_float(rt == RC_F32 ? (float)v : v, rt);
+            }
+            if (rt != RC_B16 && from->fkind != FK_F8E4M3 && from->fkind != FK_F8E5M2) return px_imm_float(x.f, rt);
+        }
+        xs = px_opnd(p, x, from);
+        bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
+        bool f8to = to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2;
+        if (f8from) {
+            /* fp8 -> f16x2 (the low half is ours), then on */
+            Slot w = px_cse(p, RC_B32, from->fkind == FK_F8E4M3 ? "cvt.rn.f16x2.e4m3x2" : "cvt.rn.f16x2.e5m2x2", xs, NULL, NULL);
+            Slot h = px_reg(p, RC_B16), hh = px_reg(p, RC_B16);
+            px_emit(p, "mov.b32 {%s, %s}, %s", px_rname(p, h), px_rname(p, hh), px_rname(p, w));
+            return px_cast(p, h, ty_float(p->ctx, FK_F16), to, false, rounding);
+        }
+        if (f8to) {
+            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
+            Slot z = px_mat(p, px_imm_float(0.0, RC_F32), ty_f32(p->ctx));
+            snprintf(opc, sizeof opc, "cvt.rn.satfinite.%s.f32", to->fkind == FK_F8E4M3 ? "e4m3x2" : "e5m2x2");
+            return px_cse(p, RC_B16, opc, px_rname(p, z), px_rname(p, f), NULL);
+        }
+        const char *fs = from->fkind == FK_BF16 ? "bf16" : from->fkind == FK_F16 ? "f16" : fty(from);
+        const char *ts = to->fkind == FK_BF16 ? "bf16" : to->fkind == FK_F16 ? "f16" : fty(to);
+        if (from->fkind == FK_BF16 && to->width > 16 && p->sm < 90) {
+            /* bf16 -> f32: the bf16 bits are the top half of the f32 */
+            Slot u = px_cse(p, RC_B32, "cvt.u32.u16", xs, NULL, NULL);
+            Slot s = px_cse(p, RC_B32, "shl.b32", px_rname(p, u), "16", NULL);
+            Slot f = px_cse(p, RC_F32, "mov.b32", px_rname(p, s), NULL, NULL);
+            return to->width == 64 ? px_cse(p, RC_F64, "cvt.f64.f32", px_rname(p, f), NULL, NULL) : f;
+        }
+        if (from->fkind == FK_BF16 && to->fkind == FK_F16) {
+            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
+            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+        }
+        if (from->fkind == FK_F16 && to->fkind == FK_BF16) {
+            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
+            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+        }
+        bool narrowing = to->width < from->width;
+        if (narrowing) snprintf(opc, sizeof opc, "cvt.%s.%s.%s", rounding == 1 ? "rz" : "rn", ts, fs);
+        else snprintf(opc, sizeof opc, "cvt.%s.%s", ts, fs);
+        return px_cse(p, rt, opc, xs, NULL, NULL);
+    }
+    /* int -> float */
+    if (to->kind == TY_FLOAT) {
+        Type *i32 = ty_i32(p->ctx);
+        if (from->width == 1) return px_cast(p, px_cast(p, x, from, i32, sgn, 0), i32, to, sgn, rounding);
+        if (x.kind == SLOT_IMM && rt != RC_B16) return px_imm_float(sgn ? (double)x.off : (double)int_wrap_u(x.off, from->width), rt);
+        if (to->fkind == FK_BF16 || to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2) {
+            Slot f = px_cast(p, x, from, ty_f32(p->ctx), sgn, 0);
+            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+        }
+        Slot v = sgn ? x : zext_view(p, x, from);
+        const char *ts = to->fkind == FK_F16 ? "f16" : fty(to);
+        snprintf(opc, sizeof opc, "cvt.rn.%s.%s", ts, ity(from, sgn));
+        return px_cse(p, rt, opc, px_opnd(p, v, from), NULL, NULL);
+    }
+    /* float -> int */
+    if (from->kind == TY_FLOAT) {
+        if (from->fkind == FK_BF16 || from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2) {
+            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
+            return px_cast(p, f, ty_f32(p->ctx), to, sgn, rounding);
+        }
+        if (to->width == 1) {
+            char o[32];
+            snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
+            Slot f = to_f32(p, x, from);
+            return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? ty_f32(p->ctx) : from), "0f00000000", NULL);
+        }
+        const char *fs = from->fkind == FK_F16 ? "f16" : fty(from);
+        snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
+        Slot r = px_cse(p, rt, opc, px_opnd(p, x, from), NULL, NULL);
+        return renorm(p, r, to);
+    }
+    return x;
+}
+
+static Slot bitcast(Px *p, Slot x, const Type *from, const Type *to) {
+    RegClass rf = px_rc(from), rt = px_rc(to);
+    if (rf == rt) return x;
+    const char *xs = px_opnd(p, x, from);
+    if (rt == RC_B16) return px_cse(p, RC_B16, "cvt.u16.u32", xs, NULL, NULL);
+    if (rf == RC_B16) {
+        Slot u = px_cse(p, RC_B32, "cvt.u32.u16", xs, NULL, NULL);
+        return renorm(p, u, to);
+    }
+    if (rt == RC_F32 || rt == RC_B32) return px_cse(p, rt, rt == RC_F32 ? "mov.b32" : "mov.b32", xs, NULL, NULL);
+    return px_cse(p, rt, "mov.b64", xs, NULL, NULL);
+}
+
+Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
+    const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
+    int64_t pred = 0;
+    switch (op->kind) {
+    case ARITH_ADDF: return fbin(p, "add", in[0], in[1], re);
+    case ARITH_SUBF: return fbin(p, "sub", in[0], in[1], re);
+    case ARITH_MULF: return fbin(p, "mul", in[0], in[1], re);
+    case ARITH_DIVF: return fbin(p, re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn", in[0], in[1], re);
+    case TT_PRECISE_DIVF: return fbin(p, "div.rn", in[0], in[1], re);
+    case ARITH_MAXIMUMF: return fbin(p, "max.NaN", in[0], in[1], re);
+    case ARITH_MINIMUMF: return fbin(p, "min.NaN", in[0], in[1], re);
+    case ARITH_MAXNUMF: return fbin(p, "max", in[0], in[1], re);
+    case ARITH_MINNUMF: return fbin(p, "min", in[0], in[1], re);
+    case ARITH_REMF: {
+        /* fmod: a - trunc(a / b) * b */
+        Slot q = fbin(p, "div.rn", in[0], in[1], re);
+        Slot t = fun(p, "cvt.rzi", q, re);
+        Slot m = fbin(p, "mul", t, in[1], re);
+        return fbin(p, "sub", in[0], m, re);
+    }
+    case ARITH_NEGF:
+        if (in[0].kind == SLOT_IMM && !is_f16ish(re)) return px_imm_float(-in[0].f, in[0].rc);
+        return fun(p, "neg", in[0], re);
+    case MATH_ABSF: return fun(p, "abs", in[0], re);
+    case MATH_FLOOR: return fun(p, "cvt.rmi", in[0], re);
+    case MATH_CEIL: return fun(p, "cvt.rpi", in[0], re);
+    case TT_PRECISE_SQRT: return fun(p, "sqrt.rn", in[0], re);
+    case MATH_SQRT:
+        if (re->width == 64) return fun(p, "sqrt.rn", in[0], re);
+        return fmath(p, op->kind, in[0], re);
+    case MATH_EXP: case MATH_EXP2: case MATH_LOG: case MATH_LOG2: case MATH_RSQRT:
+    case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_ERF:
+        return fmath(p, op->kind, in[0], re);
+    case MATH_FMA: {
+        const Type *ce = is_f16ish(re) ? ty_f32(p->ctx) : re;
+        Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
+        Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
+                        px_opnd(p, b, ce), px_opnd(p, c, ce));
+        return from_f32(p, r, re);
+    }
+    case TT_CLAMPF: {
+        Slot lo = fbin(p, "max", in[0], in[1], re);
+        return fbin(p, "min", lo, in[2], re);
+    }
+    case MATH_ABSI: {
+        char o[16];
+        snprintf(o, sizeof o, "abs.%s", ity(re, true));
+        return px_cse(p, px_rc(re), o, px_opnd(p, in[0], re), NULL, NULL);
+    }
+    case ARITH_CMPI:
+        op_attr_int(op, "predicate", &pred);
+        return icmp(p, (int)pred, in[0], in[1], e0);
+    case ARITH_CMPF: {
+        op_attr_int(op, "predicate", &pred);
+        if (pred == CMPF_FALSE || pred == CMPF_TRUE) return px_imm_int(pred == CMPF_TRUE, RC_PRED);
+        const Type *ce = is_f16ish(e0) ? ty_f32(p->ctx) : e0;
+        Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
+        char o[32];
+        snprintf(o, sizeof o, "setp.%s.%s", cmpf_op((int)pred), fty(ce));
+        return px_cse(p, RC_PRED, o, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+    }
+    case ARITH_SELECT: return select_slot(p, in[0], in[1], in[2], re);
+    case ARITH_EXTSI: case ARITH_TRUNCI: case ARITH_INDEX_CAST:
+        return px_cast(p, in[0], e0, re, true, 0);
+    case ARITH_EXTUI: return px_cast(p, in[0], e0, re, false, 0);
+    case ARITH_SITOFP: case ARITH_FPTOSI: return px_cast(p, in[0], e0, re, true, 0);
+    case ARITH_UITOFP: case ARITH_FPTOUI: return px_cast(p, in[0], e0, re, false, 0);
+    case ARITH_EXTF: case ARITH_TRUNCF: return px_cast(p, in[0], e0, re, false, 0);
+    case TT_FP_TO_FP: {
+        int64_t rnd = 0;
+        op_attr_int(op, "rounding", &rnd);
+        return px_cast(p, in[0], e0, re, false, rnd == 0 ? 1 : 0);
+    }
+    case ARITH_BITCAST: case TT_BITCAST: return bitcast(p, in[0], e0, re);
+    case TT_INT_TO_PTR: case TT_PTR_TO_INT: return px_cast(p, in[0], e0, re, false, 0);
+    case TT_ADDPTR: {
+        const Type *pe = re->elem;
+        int64_t scale = pe->kind == TY_PTR ? 8 : px_bits(pe) / 8;
+        const Type *oe = ty_elem(op_operand(op, 1)->type);
+        Slot ptr = in[0], o = in[1];
+        if (o.kind == SLOT_IMM) return (ptr.off += o.off * scale, ptr);
+        int ow = oe->kind == TY_INT ? oe->width : 64;
+        Slot ro = {SLOT_REG, o.rc, o.reg, 0, 0};
+        Slot wide;
+        if (ow > 32) wide = scale == 1 ? ro : px_cse(p, RC_B64, "mul.lo.s64", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B64)), NULL);
+        else if (scale == 1) wide = px_cse(p, RC_B64, "cvt.s64.s32", px_rname(p, ro), NULL, NULL);
+        else wide = px_cse(p, RC_B64, "mul.wide.s32", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B32)), NULL);
+        Slot r;
+        if (ptr.kind == SLOT_IMM) {
+            r = wide;
+            r.off = ptr.off;
+        } else {
+            r = px_cse(p, RC_B64, "add.s64", px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, 0, 0}), px_rname(p, wide), NULL);
+            r.off = ptr.off;
+        }
+        r.off += o.off * scale;
+        return r;
+    }
+    default:
+        if (ty_elem(op_result(op, 0)->type)->kind == TY_INT || ty_elem(op_result(op, 0)->type)->kind == TY_INDEX)
+            return ibin(p, op->kind, in[0], in[1], re);
+        px_fail(p, op, "unsupported element-wise op '%s'", op_name(op));
+        return px_imm_int(0, px_rc(re));
+    }
+}
+
+/* ---- ops --------------------------------------------------------------- */
+
+static int tile_slots(Px *p, const Type *t) {
+    if (t->kind != TY_TENSOR) return 1;
+    Dist d;
+    if (!px_dist(p, t, &d)) return -1;
+    return d.nslots;
+}
+
+static Tile *result_tile(Px *p, Op *op, int i) {
+    Value *r = op_result(op, i);
+    int n = tile_slots(p, r->type);
+    if (n < 0) {
+        px_fail(p, op, "result has no layout");
+        n = 1;
+    }
+    Tile *t = px_new_tile(p, n);
+    px_bind(p, r, t);
+    return t;
+}
+
+static void lower_elementwise(Px *p, Op *op) {
+    Tile *out = result_tile(p, op, 0);
+    const Type *re = ty_elem(op_result(op, 0)->type);
+    Tile *ins[4] = {0};
+    int nin = op->noperands < 4 ? op->noperands : 4;
+    for (int k = 0; k < nin; k++) ins[k] = px_tile(p, op_operand(op, k));
+    for (int i = 0; i < out->n; i++) {
+        Slot in[4];
+        for (int k = 0; k < nin; k++) in[k] = ins[k]->s[ins[k]->n == out->n ? i : 0];
+        out->s[i] = px_ew(p, op, in, re);
+    }
+}
+
+static void lower_constant(Px *p, Op *op) {
+    Tile *out = result_tile(p, op, 0);
+    Attr *a = op_attr(op, "value");
+    const Type *e = ty_elem(op_result(op, 0)->type);
+    RegClass rc = px_rc(e);
+    Slot s = px_imm_int(0, rc);
+    if (!a || (a->kind == ATTR_DENSE && !attr_is_splat(a))) {
+        px_fail(p, op, "non-splat tensor constants are not supported");
+    } else if (e->kind == TY_FLOAT) {
+        double v = 0;
+        attr_as_float(a, &v);
+        s = px_cast(p, px_imm_float(v, e->width == 64 ? RC_F64 : RC_F32), e->width == 64 ? e : ty_f32(p->ctx), e, false, 0);
+        if (e->width == 64) s = px_imm_float(v, RC_F64);
+    } else {
+        int64_t v = 0;
+        attr_as_int(a, &v);
+        s = px_imm_int(e->kind == TY_INT && e->width == 1 ? (v & 1) : v, rc);
+    }
+    for (int i = 0; i < out->n; i++) out->s[i] = s;
+}
+
+static void lower_make_range(Px *p, Op *op) {
+    Tile *out = result_tile(p, op, 0);
+    Dist d;
+    if (!px_dist(p, op_result(op, 0)->type, &d)) return px_fail(p, op, "no layout");
+    int64_t start = 0;
+    op_attr_int(op, "start", &start);
+    Slot tp = px_thread_part(p, &d, 0);
+    for (int i = 0; i < out->n; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(&d, i, j);
+        out->s[i] = tp;
+        out->s[i].off = start + dist_const(&d, 0, j[0]);
+    }
+}
+
+static void lower_broadcast(Px *p, Op *op) {
+    Tile *out = result_tile(p, op, 0);
+    Tile *in = px_tile(p, op_operand(op, 0));
+    Type *rt = op_result(op, 0)->type, *it = op_operand(op, 0)->type;
+    if (op->kind == TT_SPLAT || in->n == 1) {
+        for (int i = 0; i < out->n; i++) out->s[i] = in->s[0];
+        return;
+    }
+    Dist dr, di;
+    if (!px_dist(p, rt, &dr) || !px_dist(p, it, &di)) return px_fail(p, op, "no layout");
+    for (int i = 0; i < out->n; i++) {
+        int j[TTG_MAX_RANK], ji[TTG_MAX_RANK];
+        dist_slot_j(&dr, i, j);
+        if (op->kind == TT_EXPAND_DIMS) {
+            int64_t axis = 0;
+            op_attr_int(op, "axis", &axis);
+            for (int dd = 0, k = 0; dd < dr.rank; dd++)
+                if (dd != axis) ji[k++] = j[dd];
+        } else {
+            for (int dd = 0; dd < dr.rank; dd++) ji[dd] = it->shape[dd] == 1 ? 0 : j[dd];
+        }
+        out->s[i] = in->s[dist_slot_of_j(&di, ji)];
+    }
+}
+
+static void lower_program_id(Px *p, Op *op) {
+    Tile *out = result_tile(p, op, 0);
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    const char *xyz = axis == 1 ? "y" : axis == 2 ? "z" : "x";
+    const char *src = arena_printf(p->ctx->arena, op->kind == TT_GET_PROGRAM_ID ? "%%ctaid.%s" : "%%nctaid.%s", xyz);
+    out->s[0] = px_cse(p, RC_B32, "mov.u32", src, NULL, NULL);
+}
+
+/* Copies tile `from` into the registers of `to` (parallel copy: through
+ * temporaries when a source is also a destination). */
+static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
+    bool clash = false;
+    for (int a = 0; a < n && !clash; a++)
+        for (int i = 0; i < from[a]->n && !clash; i++) {
+            Slot s = from[a]->s[i];
+            if (s.kind != SLOT_REG) continue;
+            for (int b = 0; b < n && !clash; b++)
+                for (int k = 0; k < to[b]->n && !clash; k++)
+                    clash = to[b]->s[k].rc == s.rc && to[b]->s[k].reg == s.reg && (a != b || i != k || s.off);
+        }
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++) {
+            Slot s = from[a]->s[from[a]->n == to[a]->n ? i : 0], d = to[a]->s[i];
+            const char *src = px_opnd(p, s, elems[a]);
+            if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue;
+            if (clash) {
+                Slot t = px_reg(p, d.rc);
+                px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, t), src);
+                from[a]->s[i] = t;
+            } else {
+                px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, d), src);
+            }
+        }
+    if (clash)
+        for (int a = 0; a < n; a++)
+            for (int i = 0; i < to[a]->n; i++)
+                if (from[a]->s[i].kind == SLOT_REG && from[a]->s[i].reg != to[a]->s[i].reg)
+                    px_emit(p, "mov.%s %s, %s", rc_decl[to[a]->s[i].rc] + 1, px_rname(p, to[a]->s[i]),
+                            px_rname(p, from[a]->s[i]));
+}
+
+/* Fresh registers for a loop-carried / branch-joined value. */
+static Tile *fresh_tile(Px *p, const Type *t) {
+    int n = tile_slots(p, t);
+    if (n < 0) n = 1;
+    Tile *r = px_new_tile(p, n);
+    for (int i = 0; i < n; i++) r->s[i] = px_reg(p, px_rc(ty_elem((Type *)t)));
+    return r;
+}
+
+static void lower_for(Px *p, Op *op) {
+    Block *body = op->regions[0].first;
+    int n = op->noperands - 3;
+    Value *iv = body->args[0];
+    const Type *it = iv->type;
+    bool wide = px_rc(it) == RC_B64;
+    Tile *ivt = fresh_tile(p, it);
+    Tile **carried = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1), **inits = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
+    const Type **elems = ARENA_ARRAY(p->ctx->arena, const Type *, n + 1);
+    for (int i = 0; i < n; i++) {
+        carried[i] = fresh_tile(p, body->args[i + 1]->type);
+        inits[i] = px_tile(p, op_operand(op, 3 + i));
+        elems[i] = ty_elem(body->args[i + 1]->type);
+    }
+    Tile *lb = px_tile(p, op_operand(op, 0)), *ub = px_tile(p, op_operand(op, 1)), *st = px_tile(p, op_operand(op, 2));
+    copy_tiles(p, carried, inits, elems, n);
+    const char *ivn = px_rname(p, ivt->s[0]);
+    px_emit(p, "mov.%s %s, %s", wide ? "b64" : "b32", ivn, px_opnd(p, lb->s[0], it));
+    const char *ubs = px_opnd(p, ub->s[0], it), *sts = px_opnd(p, st->s[0], it);
+    int head = px_label(p), exit = px_label(p);
+    px_bind(p, iv, ivt);
+    for (int i = 0; i < n; i++) px_bind(p, body->args[i + 1], carried[i]);
+    Slot cond = px_reg(p, RC_PRED);
+    sb_printf(&p->body, "$L__BB%d:\n", head);
+    px_emit(p, "setp.ge.%s %s, %s, %s", wide ? "s64" : "s32", px_rname(p, cond), ivn, ubs);
+    px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), exit);
+    px_scope_push(p);
+    p->loop_depth++;
+    px_lower_block(p, body);
+    Op *y = block_terminator(body);
+    Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
+    for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
+    copy_tiles(p, carried, ys, elems, n);
+    px_emit(p, "add.%s %s, %s, %s", wide ? "s64" : "s32", ivn, ivn, sts);
+    px_emit(p, "bra.uni $L__BB%d", head);
+    p->loop_depth--;
+    px_scope_pop(p);
+    sb_printf(&p->body, "$L__BB%d:\n", exit);
+    for (int i = 0; i < n; i++) px_bind(p, op_result(op, i), carried[i]);
+}
+
+static void lower_if(Px *p, Op *op) {
+    int n = op->nresults;
+    Tile **res = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
+    const Type **elems = ARENA_ARRAY(p->ctx->arena, const Type *, n + 1);
+    for (int i = 0; i < n; i++) {
+        res[i] = fresh_tile(p, op_result(op, i)->type);
+        elems[i] = ty_elem(op_result(op, i)->type);
+    }
+    Tile *c = px_tile(p, op_operand(op, 0));
+    Type *i1 = ty_i1(p->ctx);
+    const char *cn = px_opnd(p, c->s[0], i1);
+    int els = px_label(p), end = px_label(p);
+    px_emit(p, "@!%s bra $L__BB%d", cn, els);
+    for (int r = 0; r < 2; r++) {
+        Block *b = op->regions[r].first;
+        px_scope_push(p);
+        if (b) {
+            px_lower_block(p, b);
+            Op *y = block_terminator(b);
+            Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
+            for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
+            copy_tiles(p, res, ys, elems, n);
+        }
+        px_scope_pop(p);
+        if (r == 0) {
+            px_emit(p, "bra.uni $L__BB%d", end);
+            sb_printf(&p->body, "$L__BB%d:\n", els);
+        }
+    }
+    sb_printf(&p->body, "$L__BB%d:\n", end);
+    for (int i = 0; i < n; i++) px_bind(p, op_result(op, i), res[i]);
+}
+
+static void lower_while(Px *p, Op *op) {
+    Block *before = op->regions[0].first, *after = op->regions[1].first;
+    int nb = before->nargs, na = after->nargs;
+    Tile **bargs = ARENA_ARRAY(p->ctx->arena, Tile *, nb + 1), **inits = ARENA_ARRAY(p->ctx->arena, Tile *, nb + 1);
+    Tile **aargs = ARENA_ARRAY(p->ctx->arena, Tile *, na + 1);
+    const Type **be = ARENA_ARRAY(p->ctx->arena, const Type *, nb + 1), **ae = ARENA_ARRAY(p->ctx->arena, const Type *, na + 1);
+    for (int i = 0; i < nb; i++) {
+        bargs[i] = fresh_tile(p, before->args[i]->type);
+        inits[i] = px_tile(p, op_operand(op, i));
+        be[i] = ty_elem(before->args[i]->type);
+        px_bind(p, before->args[i], bargs[i]);
+    }
+    for (int i = 0; i < na; i++) {
+        aargs[i] = fresh_tile(p, after->args[i]->type);
+        ae[i] = ty_elem(after->args[i]->type);
+        px_bind(p, after->args[i], aargs[i]);
+    }
+    copy_tiles(p, bargs, inits, be, nb);
+    int head = px_label(p), exit = px_label(p);
+    sb_printf(&p->body, "$L__BB%d:\n", head);
+    px_scope_push(p);
+    p->loop_depth++;
+    px_lower_block(p, before);
+    Op *cnd = block_terminator(before);
+    Tile **cv = ARENA_ARRAY(p->ctx->arena, Tile *, na + 1);
+    for (int i = 0; i < na; i++) cv[i] = px_tile(p, op_operand(cnd, i + 1));
+    Tile *c = px_tile(p, op_operand(cnd, 0));
+    Slot cs = px_mat(p, c->s[0], ty_i1(p->ctx));
+    copy_tiles(p, aargs, cv, ae, na);
+    px_emit(p, "@!%s bra $L__BB%d", px_rname(p, cs), exit);
+    px_scope_pop(p);
+    px_scope_push(p);
+    px_lower_block(p, after);
+    Op *y = block_terminator(after);
+    Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, nb + 1);
+    for (int i = 0; i < nb; i++) ys[i] = px_tile(p, op_operand(y, i));
+    copy_tiles(p, bargs, ys, be, nb);
+    px_emit(p, "bra.uni $L__BB%d", head);
+    p->loop_depth--;
+    px_scope_pop(p);
+    sb_printf(&p->body, "$L__BB%d:\n", exit);
+    for (int i = 0; i < op->nresults && i < na; i++) px_bind(p, op_result(op, i), aargs[i]);
+}
+
+static void lower_op(Px *p, Op *op) {
+    if (p->failed) return;
+    switch (op->kind) {
+    case ARITH_CONSTANT: lower_constant(p, op); return;
+    case UB_POISON: {
+        Tile *t = result_tile(p, op, 0);
+        for (int i = 0; i < t->n; i++) t->s[i] = px_imm_int(0, px_rc(ty_elem(op_result(op, 0)->type)));
+        return;
+    }
+    case TT_MAKE_RANGE: lower_make_range(p, op); return;
+    case TT_SPLAT:
+    case TT_BROADCAST:
+    case TT_EXPAND_DIMS: lower_broadcast(p, op); return;
+    case TT_GET_PROGRAM_ID:
+    case TT_GET_NUM_PROGRAMS: lower_program_id(p, op); return;
+    case TT_LOAD: px_lower_load(p, op); return;
+    case TT_STORE: px_lower_store(p, op); return;
+    case TT_ATOMIC_RMW:
+    case TT_ATOMIC_CAS: px_lower_atomic(p, op); return;
+    case TT_REDUCE: px_lower_reduce(p, op); return;
+    case TT_SCAN: px_lower_scan(p, op); return;
+    case TTG_CONVERT_LAYOUT: px_lower_convert(p, op); return;
+    case TT_DOT: px_lower_dot(p, op); return;
+    case SCF_FOR: lower_for(p, op); return;
+    case SCF_IF: lower_if(p, op); return;
+    case SCF_WHILE: lower_while(p, op); return;
+    case GPU_BARRIER: px_barrier(p); return;
+    case SCF_YIELD:
+    case SCF_CONDITION:
+    case TT_REDUCE_RETURN:
+    case TT_SCAN_RETURN:
+        return; /* read by the parent */
+    case TT_RETURN:
+        px_emit(p, "bra.uni $L__RET");
+        return;
+    default:
+        break;
+    }
+    if (op_has_flag(op, OPF_ELEMENTWISE) || op->kind == ARITH_CMPI || op->kind == ARITH_CMPF ||
+        op->kind == ARITH_SELECT) {
+        lower_elementwise(p, op);
+        return;
+    }
+    px_fail(p, op, "op '%s' is not supported by the PTX backend yet", op_name(op));
+}
+
+void px_lower_block(Px *p, Block *b) {
+    for (Op *op = b->first; op && !p->failed; op = op->next) lower_op(p, op);
+}
+
+/* ---- the kernel ---------------------------------------------------------- */
+
+static const char *param_type(const Type *t) {
+    switch (t->kind) {
+    case TY_PTR: return ".u64";
+    case TY_INDEX: return ".u64";
+    case TY_INT: return t->width == 1 ? ".u8" : t->width <= 32 ? (t->width == 8 ? ".u8" : t->width == 16 ? ".u16" : ".u32") : ".u64";
+    case TY_FLOAT: return t->width == 64 ? ".f64" : t->width == 32 ? ".f32" : ".b16";
+    default: return ".u32";
+    }
+}
+
+static void load_params(Px *p, Op *func, const char *name) {
+    Block *entry = func_entry(func);
+    for (int i = 0; i < entry->nargs; i++) {
+        Value *a = entry->args[i];
+        const Type *t = a->type;
+        Tile *tl = px_new_tile(p, 1);
+        RegClass rc = px_rc(t);
+        if (t->kind == TY_INT && t->width == 1) {
+            Slot u = px_reg(p, RC_B32);
+            px_emit_pro(p, "ld.param.u8 %s, [%s_param_%d]", px_rname(p, u), name, i);
+            tl->s[0] = px_reg(p, RC_PRED);
+            px_emit_pro(p, "setp.ne.s32 %s, %s, 0", px_rname(p, tl->s[0]), px_rname(p, u));
+        } else {
+            tl->s[0] = px_reg(p, rc);
+            const char *ld = param_type(t);
+            if (t->kind == TY_INT && t->width < 32) ld = t->width == 8 ? ".s8" : ".s16";
+            px_emit_pro(p, "ld.param%s %s, [%s_param_%d]", ld, px_rname(p, tl->s[0]), name, i);
+        }
+        px_bind(p, a, tl);
+    }
+}
+
+bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, StrBuf *out,
+              PtxKernelInfo *info, DiagEngine *de) {
+    Op *func = kernel ? module_lookup_func(module, kernel) : NULL;
+    if (!func)
+        for (Op *f = module_body(module)->first; f && !func; f = f->next)
+            if (f->kind == TT_FUNC) func = f;
+    if (!func) {
+        diag_error(de, (Loc){0}, "no kernel%s%s in the module", kernel ? " named " : "", kernel ? kernel : "");
+        return false;
+    }
+    const char *name = func_name(func);
+    Px px = {.ctx = c, .de = de, .sm = o->sm ? o->sm : 90, .num_warps = o->num_warps > 0 ? o->num_warps : 4};
+    Px *p = &px;
+    int64_t nw;
+    if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
+    p->aa = axis_analyze(c, func);
+    p->tid = px_reg(p, RC_B32);
+    p->lane = px_reg(p, RC_B32);
+    p->warp = px_reg(p, RC_B32);
+    px_emit_pro(p, "mov.u32 %s, %%tid.x", px_rname(p, p->tid));
+    px_emit_pro(p, "and.b32 %s, %s, 31", px_rname(p, p->lane), px_rname(p, p->tid));
+    px_emit_pro(p, "shr.u32 %s, %s, 5", px_rname(p, p->warp), px_rname(p, p->tid));
+    load_params(p, func, name);
+    px_lower_block(p, func_entry(func));
+    bool ok = !p->failed;
+    if (ok) {
+        int threads = 32 * p->num_warps;
+        sb_printf(out, "//\n// Generated by tritonc\n//\n\n.version %s\n.target sm_%d%s\n.address_size 64\n\n",
+                  p->sm >= 90 ? "8.0" : "7.0", p->sm, p->sm == 90 ? "a" : "");
+        if (p->uses_printf)
+            sb_puts(out, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
+        if (p->uses_assert)
+            sb_puts(out, ".extern .func __assertfail\n(\n\t.param .b64 __assertfail_param_0,\n\t.param .b64 __assertfail_param_1,\n\t.param .b32 __assertfail_param_2,\n\t.param .b64 __assertfail_param_3,\n\t.param .b64 __assertfail_param_4\n)\n;\n");
+        sb_puts(out, ".extern .shared .align 16 .b8 global_smem[];\n\n");
+        sb_printf(out, ".visible .entry %s(\n", name);
+        Block *entry = func_entry(func);
+        for (int i = 0; i < entry->nargs; i++)
+            sb_printf(out, "\t.param %s %s_param_%d%s\n", param_type(entry->args[i]->type), name, i,
+                      i + 1 < entry->nargs ? "," : "");
+        sb_printf(out, ")\n.reqntid %d, 1, 1\n{\n", threads);
+        for (int r = 0; r < RC_COUNT; r++)
+            if (p->nreg[r]) sb_printf(out, "\t.reg %s %s<%d>;\n", rc_decl[r], rc_prefix[r], p->nreg[r] + 1);
+        sb_puts(out, "\n");
+        sb_puts(out, sb_cstr(&p->pro));
+        sb_puts(out, sb_cstr(&p->body));
+        sb_puts(out, "$L__RET:\n\tret;\n}\n");
+        if (info) {
+            info->smem_bytes = p->smem_size;
+            info->num_warps = p->num_warps;
+        }
+    }
+    sb_free(&p->pro);
+    sb_free(&p->body);
+    map_free(&p->vals);
+    map_free(&p->cse);
+    map_free(&p->tparts);
+    vec_free(&p->cse_entries);
+    vec_free(&p->scope_marks);
+    axis_analysis_free(p->aa);
+    return ok;
+}

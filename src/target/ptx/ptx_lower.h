@@ -1,0 +1,127 @@
+/*
+ * ptx_lower.h - internals shared by the ttg -> PTX lowering files:
+ *   ptx_emit.c    the kernel, registers, scalar and element-wise ops,
+ *                 control flow;
+ *   ptx_memory.c  global loads, stores and atomics;
+ *   ptx_shared.c  what goes through shared memory: reductions, scans,
+ *                 layout conversions and the FMA tt.dot.
+ *
+ * A tile is held per thread as `Tile`: one Slot per element the thread owns
+ * (Dist order, see dialect/ttg.h); a scalar is a Tile of one Slot, held by
+ * every thread. A Slot is a virtual register plus a constant (`reg + off`,
+ * integers and pointers only) or an immediate. Keeping the constant apart
+ * is what makes the PTX compact: `pid * 1024 + arange(0, 1024)` is one
+ * register per thread with a different constant per slot, and the address
+ * of slot k of a 16-byte access becomes `[%rd7+16]`.
+ *
+ * Registers are virtual (%r<N>, %rd<N>, %f<N>, ...), declared at the end;
+ * ptxas allocates. Instructions with equal text are emitted once per scope
+ * (a small CSE keyed by the instruction text); a scope is a region of
+ * scf.for / scf.if / scf.while, and what was emitted inside it is forgotten
+ * on leaving it. Per-thread invariants (lane and warp coordinates) go to a
+ * prologue that dominates everything.
+ */
+#ifndef TC_PTX_LOWER_H
+#define TC_PTX_LOWER_H
+
+#include "dialect/dialect.h"
+#include "dialect/ttg.h"
+#include "transform/gpu/axis_info.h"
+
+typedef enum RegClass { RC_PRED, RC_B16, RC_B32, RC_B64, RC_F32, RC_F64, RC_COUNT } RegClass;
+enum { SLOT_NONE, SLOT_REG, SLOT_IMM };
+
+typedef struct Slot {
+    uint8_t kind, rc;
+    int reg;
+    int64_t off; /* REG: added constant; IMM: integer value */
+    double f;    /* IMM of a float class */
+} Slot;
+
+typedef struct Tile {
+    int n;
+    Slot *s;
+} Tile;
+
+typedef struct CseEntry {
+    const char *key;
+    Slot val;
+    int depth;
+} CseEntry;
+
+typedef struct Px {
+    Context *ctx;
+    DiagEngine *de;
+    int sm, num_warps;
+    StrBuf pro, body;
+    int nreg[RC_COUNT];
+    int nlabel;
+    Map vals;            /* Value* -> Tile* */
+    Map cse;             /* hash -> 1 + index in cse_entries */
+    VEC(CseEntry) cse_entries;
+    VEC(int) scope_marks;
+    int depth;           /* region nesting */
+    int loop_depth;
+    Slot tid, lane, warp;
+    Map tparts;          /* hash of a thread-part recipe -> Slot* */
+    int smem_size;       /* bytes of dynamic shared memory */
+    bool smem_dirty;     /* a shared-memory user ran before: barrier first */
+    bool uses_printf, uses_assert;
+    AxisAnalysis *aa;
+    bool failed;
+} Px;
+
+/* ptx_emit.c: emission helpers */
+void px_emit(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
+void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
+void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
+Slot px_reg(Px *p, RegClass rc);
+const char *px_rname(Px *p, Slot s); /* register name; s must be a plain register */
+RegClass px_rc(const Type *elem);
+int px_bits(const Type *elem);      /* storage bits (i1: 8) */
+Slot px_imm_int(int64_t v, RegClass rc);
+Slot px_imm_float(double v, RegClass rc);
+/* Operand text: a register (materialising reg+off) or an immediate. */
+const char *px_opnd(Px *p, Slot s, const Type *elem);
+/* A plain register holding s. */
+Slot px_mat(Px *p, Slot s, const Type *elem);
+/* Emits `opcode dst, a[, b[, c]]` once per scope; returns dst. */
+Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c);
+int px_label(Px *p);
+Tile *px_tile(Px *p, Value *v);
+Tile *px_new_tile(Px *p, int n);
+void px_bind(Px *p, Value *v, Tile *t);
+bool px_dist(Px *p, const Type *t, Dist *d);
+/* thread_part(dim) of a Dist, as a register (prologue). */
+Slot px_thread_part(Px *p, const Dist *d, int dim);
+/* A predicate true in the one thread that owns each element (duplicates of
+ * a layout off); NONE when every thread owns its elements. */
+Slot px_owner_pred(Px *p, const Dist *d);
+Slot px_scalar_owner_pred(Px *p);
+/* Element-wise op on one slot of each operand. */
+Slot px_ew(Px *p, Op *op, Slot *in, const Type *res_elem);
+Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool is_signed_int, int rounding);
+void px_barrier(Px *p);
+/* A block of ops; Tile results bound. */
+void px_lower_block(Px *p, Block *b);
+void px_scope_push(Px *p);
+void px_scope_pop(Px *p);
+/* Linear index (element units) of a slot's coordinate, row-major over the
+ * tile's shape: a register plus a constant in `off`. */
+Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
+
+/* ptx_memory.c */
+void px_lower_load(Px *p, Op *op);
+void px_lower_store(Px *p, Op *op);
+void px_lower_atomic(Px *p, Op *op);
+
+/* ptx_shared.c */
+void px_lower_reduce(Px *p, Op *op);
+void px_lower_scan(Px *p, Op *op);
+void px_lower_convert(Px *p, Op *op);
+void px_lower_dot(Px *p, Op *op);
+/* Tile x (layout of type `from`) re-laid out as type `to`, through shared
+ * memory when the threads differ. */
+Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+ * ptx_memory.c - global memory: tt.load, tt.store, tt.atomic_rmw,
+ * tt.atomic_cas.
+ *
+ * A thread's slots along the layout's fastest dimension are consecutive
+ * elements; they are moved `vec` at a time, where vec is the largest power
+ * of two that the layout's per-thread run, the pointer's contiguity and
+ * alignment (axis info), the mask's constancy and 16 bytes all allow. The
+ * access is then one `ld.global.v4.b32` (or v2, or scalar) under the mask's
+ * predicate, its address `[base+offset]` from the first slot of the vector:
+ *
+ *     mov.f32 %f1, 0f00000000;            (the `other` value, masked loads)
+ *     @%p1 ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd5+16];
+ *
+ * fp16/bf16 travel packed two to a 32-bit word (mov.b32 {%h1, %h2}, %r1),
+ * 8-bit types four to a word. Stores and atomics are issued only by the
+ * thread that owns each element (layouts can give one element to several
+ * threads); a scalar atomic's result is broadcast through shared memory.
+ */
+#include "target/ptx/ptx_lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int pow2_floor(int64_t v) {
+    int r = 1;
+    while ((int64_t)r * 2 <= v) r *= 2;
+    return r;
+}
+
+/* Elements per access for a tile access through ptr (with mask). */
+static int access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) {
+    if (ptr->type->kind != TY_TENSOR) return 1;
+    int o0 = d->order[0];
+    int ebits = px_bits(e);
+    if (e->kind == TY_INT && e->width == 1) return 1;
+    const AxisInfo *ai = axis_info(p->aa, ptr);
+    int64_t run = d->spt[o0] < d->shape[o0] ? d->spt[o0] : d->shape[o0];
+    int64_t v = run;
+    if (ai->contig[o0] < v) v = ai->contig[o0];
+    int64_t align = ai->div[o0] * 8 / ebits;
+    if (align < v) v = align < 1 ? 1 : align;
+    if (128 / ebits < v) v = 128 / ebits;
+    if (mask && mask->type->kind == TY_TENSOR) {
+        const AxisInfo *mi = axis_info(p->aa, mask);
+        if (mi->cnst[o0] < v) v = mi->cnst[o0];
+    }
+    int vec = pow2_floor(v < 1 ? 1 : v);
+    if (vec * ebits < 32 && vec > 1) vec = 1; /* sub-word vectors: one at a time */
+    return vec;
+}
+
+static const char *addr_text(Px *p, Slot ptr, const Type *pt) {
+    if (ptr.kind == SLOT_IMM) return arena_printf(p->ctx->arena, "[%lld]", (long long)ptr.off);
+    const char *base = px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, 0, 0});
+    if (ptr.off == 0) return arena_printf(p->ctx->arena, "[%s]", base);
+    return arena_printf(p->ctx->arena, "[%s+%lld]", base, (long long)ptr.off);
+}
+
+static const char *load_qual(const Op *op) {
+    int64_t cache = 0, evict = 0, vol = 0;
+    op_attr_int(op, "cache", &cache);
+    op_attr_int(op, "evict", &evict);
+    Attr *va = op_attr(op, "isVolatile");
+    if (va && (va->kind == ATTR_UNIT || (va->kind == ATTR_BOOL && va->b))) vol = 1;
+    if (vol) return ".volatile";
+    if (evict == TT_EVICT_LAST) return ".L1::evict_last";
+    if (evict == TT_EVICT_FIRST) return ".L1::evict_first";
+    switch (cache) {
+    case TT_CACHE_CA: return ".ca";
+    case TT_CACHE_CG: return ".cg";
+    case TT_CACHE_CS: return ".cs";
+    case TT_CACHE_CV: return ".cv";
+    default: return "";
+    }
+}
+
+static const char *store_qual(const Op *op) {
+    int64_t cache = 0, evict = 0;
+    op_attr_int(op, "cache", &cache);
+    op_attr_int(op, "evict", &evict);
+    if (evict == TT_EVICT_LAST) return ".L1::evict_last";
+    if (evict == TT_EVICT_FIRST) return ".L1::evict_first";
+    switch (cache) {
+    case TT_CACHE_WB: return ".wb";
+    case TT_CACHE_CG: return ".cg";
+    case TT_CACHE_CS: return ".cs";
+    case TT_CACHE_WT: return ".wt";
+    default: return "";
+    }
+}
+
+static const char *vec_prefix(int n) { return n == 4 ? ".v4" : n == 2 ? ".v2" : ""; }
+
+/* Slots of one vector: those with j[o0] = j0[o0] + k. */
+static void vec_slots(const Dist *d, int slot, int vec, int *out) {
+    int j[TTG_MAX_RANK];
+    dist_slot_j(d, slot, j);
+    int o0 = d->order[0];
+    for (int k = 0; k < vec; k++) {
+        int jk[TTG_MAX_RANK];
+        memcpy(jk, j, sizeof j);
+        jk[o0] = j[o0] + k;
+        out[k] = dist_slot_of_j(d, jk);
+    }
+}
+
+static bool is_vec_head(const Dist *d, int slot, int vec) {
+    int j[TTG_MAX_RANK];
+    dist_slot_j(d, slot, j);
+    return j[d->order[0]] % vec == 0;
+}
+
+void px_lower_load(Px *p, Op *op) {
+    Value *ptr = op_operand(op, 0);
+    Value *mask = op->noperands > 1 ? op_operand(op, 1) : NULL;
+    Value *other = op->noperands > 2 ? op_operand(op, 2) : NULL;
+    Value *res = op_result(op, 0);
+    const Type *e = ty_elem(res->type);
+    Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL, *ot = other ? px_tile(p, other) : NULL;
+    Dist d = {0};
+    bool tile = res->type->kind == TY_TENSOR;
+    if (tile && !px_dist(p, res->type, &d)) return px_fail(p, op, "load without a layout");
+    int n = tile ? d.nslots : 1;
+    Tile *out = px_new_tile(p, n);
+    px_bind(p, res, out);
+    int vec = tile ? access_vec(p, ptr, mask, &d, e) : 1;
+    int ebits = px_bits(e);
+    RegClass rc = px_rc(e);
+    Type *i1 = ty_i1(p->ctx);
+    const char *q = load_qual(op);
+    bool is_bool = e->kind == TY_INT && e->width == 1;
+    for (int i = 0; i < n; i++) {
+        if (tile && !is_vec_head(&d, i, vec)) continue;
+        int idx[16];
+        if (tile) vec_slots(&d, i, vec, idx);
+        else idx[0] = 0;
+        Slot m = mt ? mt->s[mt->n == n ? i : 0] : (Slot){0};
+        if (mt && m.kind == SLOT_IMM && !(m.off & 1)) {
+            /* never loaded */
+            for (int k = 0; k < vec; k++)
+                out->s[idx[k]] = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
+            continue;
+        }
+        const char *pred = "";
+        if (mt && m.kind != SLOT_IMM) pred = arena_printf(p->ctx->arena, "@%s ", px_opnd(p, m, i1));
+        bool masked = pred[0] != 0;
+        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
+        if (is_bool || (ebits < 32 && vec == 1)) {
+            /* one sub-word element */
+            Slot r = px_reg(p, ebits == 16 && rc == RC_B16 ? RC_B16 : RC_B32);
+            if (masked) {
+                Slot o = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
+                if (is_bool) o = px_cast(p, o, i1, ty_i32(p->ctx), false, 0);
+                px_emit(p, "mov.%s %s, %s", r.rc == RC_B16 ? "b16" : "b32", px_rname(p, r), px_opnd(p, o, is_bool ? ty_i32(p->ctx) : e));
+            }
+            const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
+            px_emit(p, "%sld.global%s.%s %s, %s", pred, q, ty, px_rname(p, r), addr);
+            if (is_bool) r = px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
+            else if (rc == RC_B16 && ebits == 8) r = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
+            out->s[idx[0]] = r;
+            continue;
+        }
+        if (ebits >= 32) {
+            /* load straight into the slots' registers */
+            const char *names[16];
+            for (int k = 0; k < vec; k++) {
+                Slot r = px_reg(p, rc);
+                if (masked) {
+                    Slot o = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
+                    if (o.kind == SLOT_IMM && rc == RC_F32 && !ot) o = px_imm_float(0.0, RC_F32);
+                    if (o.kind == SLOT_IMM && rc == RC_F64 && !ot) o = px_imm_float(0.0, RC_F64);
+                    px_emit(p, "mov.%s %s, %s", rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : rc == RC_B64 ? "b64" : "b32",
+                            px_rname(p, r), px_opnd(p, o, e));
+                }
+                out->s[idx[k]] = r;
+                names[k] = px_rname(p, r);
+            }
+            const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
+            StrBuf sb = {0};
+            if (vec > 1) sb_puts(&sb, "{");
+            for (int k = 0; k < vec; k++) sb_printf(&sb, k ? ", %s" : "%s", names[k]);
+            if (vec > 1) sb_puts(&sb, "}");
+            px_emit(p, "%sld.global%s%s.%s %s, %s", pred, q, vec_prefix(vec), ty, sb_cstr(&sb), addr);
+            sb_free(&sb);
+            continue;
+        }
+        /* packed sub-word elements: words of 32 bits */
+        int per_word = 32 / ebits, nwords = vec / per_word;
+        Slot words[4];
+        for (int w = 0; w < nwords; w++) {
+            words[w] = px_reg(p, RC_B32);
+            if (masked) {
+                /* pack `other` (immediates only for 8-bit types) */
+                if (ebits == 16) {
+                    Slot lo = ot ? ot->s[ot->n == n ? idx[w * 2] : 0] : px_imm_int(0, RC_B16);
+                    Slot hi = ot ? ot->s[ot->n == n ? idx[w * 2 + 1] : 0] : px_imm_int(0, RC_B16);
+                    if (lo.kind == SLOT_IMM && hi.kind == SLOT_IMM)
+                        px_emit(p, "mov.b32 %s, %u", px_rname(p, words[w]),
+                                (unsigned)((lo.off & 0xffff) | ((hi.off & 0xffff) << 16)));
+                    else
+                        px_emit(p, "mov.b32 %s, {%s, %s}", px_rname(p, words[w]), px_opnd(p, lo, e), px_opnd(p, hi, e));
+                } else {
+                    uint32_t wv = 0;
+                    for (int k = 0; k < per_word; k++) {
+                        Slot o = ot ? ot->s[ot->n == n ? idx[w * per_word + k] : 0] : px_imm_int(0, rc);
+                        if (o.kind != SLOT_IMM) px_fail(p, op, "non-constant `other` for an 8-bit load");
+                        wv |= (uint32_t)(o.off & 0xff) << (8 * k);
+                    }
+                    px_emit(p, "mov.b32 %s, %u", px_rname(p, words[w]), wv);
+                }
+            }
+        }
+        StrBuf sb = {0};
+        if (nwords > 1) sb_puts(&sb, "{");
+        for (int w = 0; w < nwords; w++) sb_printf(&sb, w ? ", %s" : "%s", px_rname(p, words[w]));
+        if (nwords > 1) sb_puts(&sb, "}");
+        px_emit(p, "%sld.global%s%s.b32 %s, %s", pred, q, vec_prefix(nwords), sb_cstr(&sb), addr);
+        sb_free(&sb);
+        for (int w = 0; w < nwords; w++) {
+            const char *wn = px_rname(p, words[w]);
+            if (ebits == 16) {
+                Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
+                px_emit(p, "mov.b32 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), wn);
+                if (rc == RC_B16) {
+                    out->s[idx[w * 2]] = lo;
+                    out->s[idx[w * 2 + 1]] = hi;
+                } else { /* i16 in 32-bit registers */
+                    out->s[idx[w * 2]] = px_cse(p, RC_B32, "cvt.s32.s16", px_rname(p, lo), NULL, NULL);
+                    out->s[idx[w * 2 + 1]] = px_cse(p, RC_B32, "cvt.s32.s16", px_rname(p, hi), NULL, NULL);
+                }
+            } else {
+                for (int k = 0; k < 4; k++) {
+                    const char *pos = arena_printf(p->ctx->arena, "%d", 8 * k);
+                    if (rc == RC_B16) {
+                        Slot b = px_cse(p, RC_B32, "bfe.u32", wn, pos, "8");
+                        out->s[idx[w * 4 + k]] = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, b), NULL, NULL);
+                    } else {
+                        out->s[idx[w * 4 + k]] = px_cse(p, RC_B32, "bfe.s32", wn, pos, "8");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* The predicate of an access: mask and ownership; NONE when always. */
+static Slot access_pred(Px *p, Slot m, bool has_mask, Slot owner) {
+    Type *i1 = ty_i1(p->ctx);
+    if (has_mask && m.kind == SLOT_IMM && !(m.off & 1)) return px_imm_int(0, RC_PRED);
+    bool mreg = has_mask && m.kind != SLOT_IMM;
+    if (mreg && owner.kind == SLOT_REG)
+        return px_cse(p, RC_PRED, "and.pred", px_opnd(p, m, i1), px_rname(p, owner), NULL);
+    if (mreg) return px_mat(p, m, i1);
+    return owner;
+}
+
+void px_lower_store(Px *p, Op *op) {
+    Value *ptr = op_operand(op, 0), *val = op_operand(op, 1);
+    Value *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
+    const Type *e = ty_elem(val->type);
+    Tile *pt = px_tile(p, ptr), *vt = px_tile(p, val), *mt = mask ? px_tile(p, mask) : NULL;
+    Dist d = {0};
+    bool tile = ptr->type->kind == TY_TENSOR;
+    if (tile && !px_dist(p, ptr->type, &d)) return px_fail(p, op, "store without a layout");
+    int n = tile ? d.nslots : 1;
+    int vec = tile ? access_vec(p, ptr, mask, &d, e) : 1;
+    Slot owner = tile ? px_owner_pred(p, &d) : px_scalar_owner_pred(p);
+    int ebits = px_bits(e);
+    RegClass rc = px_rc(e);
+    const char *q = store_qual(op);
+    bool is_bool = e->kind == TY_INT && e->width == 1;
+    for (int i = 0; i < n; i++) {
+        if (tile && !is_vec_head(&d, i, vec)) continue;
+        int idx[16];
+        if (tile) vec_slots(&d, i, vec, idx);
+        else idx[0] = 0;
+        Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
+        if (pr.kind == SLOT_IMM) continue; /* masked off */
+        const char *pred = pr.kind == SLOT_REG ? arena_printf(p->ctx->arena, "@%s ", px_rname(p, pr)) : "";
+        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
+        if (is_bool || (ebits < 32 && vec == 1)) {
+            Slot v = vt->s[vt->n == n ? i : 0];
+            if (is_bool) v = px_cast(p, v, e, ty_i32(p->ctx), false, 0);
+            const char *ty = ebits == 16 ? "b16" : "b8";
+            if (rc == RC_B16 && ebits == 8) v = px_cse(p, RC_B32, "cvt.u32.u16", px_opnd(p, v, e), NULL, NULL);
+            const Type *ve = (rc == RC_B16 && ebits == 16) ? e : ty_i32(p->ctx);
+            if (rc == RC_B32 && ebits == 16) ty = "b16";
+            px_emit(p, "%sst.global%s.%s %s, %s", pred, q, ty, addr, px_rname(p, px_mat(p, v, ve)));
+            continue;
+        }
+        StrBuf sb = {0};
+        int nwords;
+        if (ebits >= 32) {
+            nwords = vec;
+            for (int k = 0; k < vec; k++)
+                sb_printf(&sb, k ? ", %s" : "%s", px_rname(p, px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e)));
+        } else {
+            int per_word = 32 / ebits;
+            nwords = vec / per_word;
+            for (int w = 0; w < nwords; w++) {
+                Slot word;
+                if (ebits == 16) {
+                    Slot lo = vt->s[vt->n == n ? idx[w * 2] : 0], hi = vt->s[vt->n == n ? idx[w * 2 + 1] : 0];
+                    if (rc != RC_B16) { /* i16 in 32-bit registers */
+                        lo = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, lo, ty_i32(p->ctx)), NULL, NULL);
+                        hi = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, hi, ty_i32(p->ctx)), NULL, NULL);
+                    }
+                    const char *ls = px_rname(p, px_mat(p, lo, e)), *hs = px_rname(p, px_mat(p, hi, e));
+                    word = px_cse(p, RC_B32, "mov.b32", arena_printf(p->ctx->arena, "{%s, %s}", ls, hs), NULL, NULL);
+                } else {
+                    word = (Slot){0};
+                    for (int k = 0; k < 4; k++) {
+                        Slot b = vt->s[vt->n == n ? idx[w * 4 + k] : 0];
+                        if (rc == RC_B16) b = px_cse(p, RC_B32, "cvt.u32.u16", px_opnd(p, b, e), NULL, NULL);
+                        const char *bs = px_opnd(p, b, ty_i32(p->ctx));
+                        if (k == 0) word = px_cse(p, RC_B32, "and.b32", bs, "255", NULL);
+                        else {
+                            char opc[40];
+                            snprintf(opc, sizeof opc, "bfi.b32");
+                            Slot r = px_reg(p, RC_B32);
+                            px_emit(p, "%s %s, %s, %s, %d, 8", opc, px_rname(p, r), bs, px_rname(p, word), 8 * k);
+                            word = r;
+                        }
+                    }
+                }
+                sb_printf(&sb, w ? ", %s" : "%s", px_rname(p, word));
+            }
+        }
+        const char *ty = ebits >= 32 ? (rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32") : "b32";
+        px_emit(p, "%sst.global%s%s.%s %s, %s%s%s", pred, q, vec_prefix(nwords), ty, addr, nwords > 1 ? "{" : "",
+                sb_cstr(&sb), nwords > 1 ? "}" : "");
+        sb_free(&sb);
+    }
+}
+
+static const char *const sem_text[] = {"relaxed", "acquire", "release", "acq_rel"};
+static const char *const scope_text[] = {"gpu", "cta", "sys"};
+
+void px_lower_atomic(Px *p, Op *op) {
+    bool cas = op->kind == TT_ATOMIC_CAS;
+    Value *ptr = op_operand(op, 0);
+    Value *val = op_operand(op, cas ? 2 : 1);
+    Value *cmp = cas ? op_operand(op, 1) : NULL;
+    Value *mask = !cas && op->noperands > 2 ? op_operand(op, 2) : NULL;
+    Value *res = op_result(op, 0);
+    const Type *e = ty_elem(val->type);
+    Tile *pt = px_tile(p, ptr), *vt = px_tile(p, val), *ct = cmp ? px_tile(p, cmp) : NULL;
+    Tile *mt = mask ? px_tile(p, mask) : NULL;
+    Dist d = {0};
+    bool tile = ptr->type->kind == TY_TENSOR;
+    if (tile && !px_dist(p, ptr->type, &d)) return px_fail(p, op, "atomic without a layout");
+    int n = tile ? d.nslots : 1;
+    Tile *out = px_new_tile(p, n);
+    px_bind(p, res, out);
+    Slot owner = tile ? px_owner_pred(p, &d) : px_scalar_owner_pred(p);
+    int64_t rmw = TT_RMW_ADD, sem = TT_SEM_ACQ_REL, scope = TT_SCOPE_GPU;
+    op_attr_int(op, "atomic_rmw_op", &rmw);
+    op_attr_int(op, "sem", &sem);
+    op_attr_int(op, "scope", &scope);
+    if (sem < 0 || sem > 3) sem = TT_SEM_ACQ_REL;
+    if (scope < 0 || scope > 2) scope = TT_SCOPE_GPU;
+    int ebits = px_bits(e);
+    RegClass rc = px_rc(e);
+    bool isf = e->kind == TY_FLOAT;
+    const char *opn;
+    char tyb[16];
+    if (cas) {
+        opn = "cas";
+        snprintf(tyb, sizeof tyb, "b%d", ebits);
+    } else {
+        switch (rmw) {
+        case TT_RMW_AND: opn = "and"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_OR: opn = "or"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_XOR: opn = "xor"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_XCHG: opn = "exch"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_MAX: opn = "max"; snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
+        case TT_RMW_MIN: opn = "min"; snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
+        case TT_RMW_UMAX: opn = "max"; snprintf(tyb, sizeof tyb, "u%d", ebits); break;
+        case TT_RMW_UMIN: opn = "min"; snprintf(tyb, sizeof tyb, "u%d", ebits); break;
+        default:
+            opn = "add";
+            if (isf && ebits == 16) snprintf(tyb, sizeof tyb, "noftz.%s", e->fkind == FK_BF16 ? "bf16" : "f16");
+            else snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "u", ebits);
+            break;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
+        Slot r = px_reg(p, rc);
+        px_emit(p, "mov.%s %s, %s", rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : rc == RC_B16 ? "b16" : rc == RC_B64 ? "b64" : "b32",
+                px_rname(p, r), rc == RC_F32 ? "0f00000000" : rc == RC_F64 ? "0d0000000000000000" : "0");
+        out->s[i] = r;
+        if (pr.kind == SLOT_IMM) continue;
+        const char *pred = pr.kind == SLOT_REG ? arena_printf(p->ctx->arena, "@%s ", px_rname(p, pr)) : "";
+        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
+        const char *v = px_rname(p, px_mat(p, vt->s[vt->n == n ? i : 0], e));
+        if (cas)
+            px_emit(p, "%satom.%s.%s.global.cas.%s %s, %s, %s, %s", pred, sem_text[sem], scope_text[scope], tyb,
+                    px_rname(p, r), addr, px_rname(p, px_mat(p, ct->s[ct->n == n ? i : 0], e)), v);
+        else
+            px_emit(p, "%satom.%s.%s.global.%s.%s %s, %s, %s", pred, sem_text[sem], scope_text[scope], opn, tyb,
+                    px_rname(p, r), addr, v);
+    }
+    if (!tile && value_has_uses(res)) {
+        /* the owner's old value, to every thread */
+        if (p->smem_dirty) px_barrier(p);
+        p->smem_dirty = true;
+        if (p->smem_size < 8) p->smem_size = 8;
+        const char *ty = ebits == 64 ? "b64" : ebits == 16 ? "b16" : "b32";
+        px_emit(p, "@%s st.shared.%s [global_smem], %s", px_rname(p, owner), ty, px_rname(p, out->s[0]));
+        px_barrier(p);
+        Slot r = px_reg(p, rc);
+        px_emit(p, "ld.shared.%s %s, [global_smem]", ty, px_rname(p, r));
+        out->s[0] = r;
+    }
+}

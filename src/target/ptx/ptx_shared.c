@@ -1,0 +1,384 @@
+/*
+ * ptx_shared.c - everything that crosses threads: tt.reduce, layout
+ * conversions, the FMA tt.dot (and, not yet, tt.scan).
+ *
+ * Shared memory is the kernel's dynamic `global_smem`; every user starts at
+ * offset 0 and the kernel asks for the largest. A user that is not the
+ * first (or that sits in a loop) starts with `bar.sync 0`, so the readers of
+ * the previous user are done before it writes.
+ *
+ * Reduction along `axis` (Triton's three steps):
+ *   1. in each thread, its slots along the axis are combined in order;
+ *   2. across the lanes along the axis: `shfl.sync.bfly.b32` with lane
+ *      offsets lane_stride * {n/2, ..., 1}, n the distinct lanes (copies of
+ *      a layout are left out, so a sum never counts an element twice);
+ *   3. across the warps along the axis, when there are several: each warp
+ *      writes its partial to smem[out_index * W + warp], bar.sync, and every
+ *      thread combines the W partials in order.
+ * The combine region is lowered inline on the scalars at each step.
+ *
+ * Layout conversion: a permutation of slots when both layouts put every
+ * element in the same thread; otherwise each thread writes its elements to
+ * shared memory (row-major) and reads back the ones the new layout gives it.
+ *
+ * tt.dot (FMA, correct first): A and B go to shared memory, then a loop
+ * over k in which each thread loads A[m][k] for its distinct rows and
+ * B[k][n] for its distinct columns and updates its C slots with fma.
+ */
+#include "target/ptx/ptx_lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int log2i(int64_t v) {
+    int k = 0;
+    while (((int64_t)1 << k) < v) k++;
+    return k;
+}
+
+static Slot smem_base(Px *p) {
+    return px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+}
+
+/* Claims `bytes` of shared memory from offset 0 for the next user. */
+static void smem_begin(Px *p, int64_t bytes) {
+    if (p->smem_dirty || p->loop_depth > 0) px_barrier(p);
+    p->smem_dirty = true;
+    if (bytes > p->smem_size) p->smem_size = (int)((bytes + 15) & ~15);
+}
+
+static int elem_bytes(const Type *e) { return px_bits(e) / 8; }
+
+static const char *st_type(const Type *e) {
+    int b = px_bits(e);
+    return b == 8 ? "b8" : b == 16 ? "b16" : b == 64 ? "b64" : "b32";
+}
+
+static void st_shared(Px *p, const char *addr, Slot v, const Type *e) {
+    if (e->kind == TY_INT && e->width == 1) {
+        v = px_cast(p, v, e, ty_i32(p->ctx), false, 0);
+        e = ty_i32(p->ctx);
+        px_emit(p, "st.shared.b8 %s, %s", addr, px_rname(p, px_mat(p, v, e)));
+        return;
+    }
+    px_emit(p, "st.shared.%s %s, %s", st_type(e), addr, px_rname(p, px_mat(p, v, e)));
+}
+
+static Slot ld_shared(Px *p, const char *addr, const Type *e) {
+    if (e->kind == TY_INT && e->width == 1) {
+        Slot r = px_reg(p, RC_B32);
+        px_emit(p, "ld.shared.u8 %s, %s", px_rname(p, r), addr);
+        return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
+    }
+    RegClass rc = px_rc(e);
+    Slot r = px_reg(p, rc);
+    const char *ty = st_type(e);
+    if (e->kind == TY_INT && e->width == 8) ty = "s8";
+    else if (e->kind == TY_INT && e->width == 16) ty = "s16";
+    px_emit(p, "ld.shared.%s %s, %s", ty, px_rname(p, r), addr);
+    return r;
+}
+
+/* `[base + index * esize + extra]` for an index `reg + off`. */
+static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
+    Slot base = smem_base(p);
+    if (index.kind == SLOT_IMM)
+        return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, base), (long long)(index.off * esize + extra));
+    Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
+    Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), arena_printf(p->ctx->arena, "%d", log2i(esize)), NULL);
+    Slot a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+    return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(index.off * esize + extra));
+}
+
+static void row_major(const Type *t, int64_t *strides) {
+    int64_t s = 1;
+    for (int d = t->rank - 1; d >= 0; d--) {
+        strides[d] = s;
+        s *= t->shape[d];
+    }
+}
+
+/* ---- layout conversion --------------------------------------------------- */
+
+Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
+    Dist ds, dd;
+    if (!px_dist(p, from, &ds) || !px_dist(p, to, &dd)) {
+        px_fail(p, NULL, "layout conversion without layouts");
+        return x;
+    }
+    Tile *out = px_new_tile(p, dd.nslots);
+    const Type *e = ty_elem((Type *)from);
+    if (dist_same_threads(&ds, &dd)) {
+        for (int i = 0; i < dd.nslots; i++) {
+            int j[TTG_MAX_RANK], js[TTG_MAX_RANK];
+            dist_slot_j(&dd, i, j);
+            for (int d = 0; d < dd.rank; d++) {
+                int64_t c = dist_const(&dd, d, j[d]);
+                js[d] = 0;
+                for (int k = 0; k < ds.per_dim[d]; k++)
+                    if (dist_const(&ds, d, k) == c) js[d] = k;
+            }
+            out->s[i] = x->s[dist_slot_of_j(&ds, js)];
+        }
+        return out;
+    }
+    int64_t strides[TTG_MAX_RANK];
+    row_major(from, strides);
+    int es = elem_bytes(e);
+    smem_begin(p, ty_numel(from) * es);
+    for (int i = 0; i < ds.nslots; i++)
+        st_shared(p, smem_addr(p, px_linear_index(p, &ds, i, strides), es, 0), x->s[i], e);
+    px_barrier(p);
+    for (int i = 0; i < dd.nslots; i++)
+        out->s[i] = ld_shared(p, smem_addr(p, px_linear_index(p, &dd, i, strides), es, 0), e);
+    return out;
+}
+
+void px_lower_convert(Px *p, Op *op) {
+    Value *x = op_operand(op, 0), *r = op_result(op, 0);
+    px_bind(p, r, px_relayout(p, px_tile(p, x), x->type, r->type));
+}
+
+/* ---- reduction ----------------------------------------------------------- */
+
+/* Lowers the combine region of op on scalars: out[k] = combine(acc, x). */
+static void combine(Px *p, Op *op, int k, Slot *acc, Slot *x, Slot *out) {
+    Block *b = op->regions[0].first;
+    for (int i = 0; i < k; i++) {
+        Tile *ta = px_new_tile(p, 1), *tx = px_new_tile(p, 1);
+        ta->s[0] = acc[i];
+        tx->s[0] = x[i];
+        px_bind(p, b->args[i], ta);
+        px_bind(p, b->args[k + i], tx);
+    }
+    px_lower_block(p, b);
+    Op *ret = block_terminator(b);
+    for (int i = 0; i < k; i++) out[i] = px_tile(p, op_operand(ret, i))->s[0];
+}
+
+static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) {
+    RegClass rc = px_rc(e);
+    const char *x = arena_printf(p->ctx->arena, "%d", xor);
+    if (rc == RC_B32 || rc == RC_F32) {
+        Slot r = px_reg(p, rc);
+        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, px_mat(p, v, e)), x);
+        return r;
+    }
+    if (rc == RC_B16) {
+        Slot u = px_cse(p, RC_B32, "cvt.u32.u16", px_rname(p, px_mat(p, v, e)), NULL, NULL);
+        Slot r = px_reg(p, RC_B32);
+        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, u), x);
+        return px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
+    }
+    if (rc == RC_PRED) {
+        Slot u = px_cse(p, RC_B32, "selp.u32", "1", "0", px_rname(p, px_mat(p, v, e)));
+        Slot r = px_reg(p, RC_B32);
+        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, u), x);
+        return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
+    }
+    Slot lo = px_reg(p, RC_B32), hi = px_reg(p, RC_B32), lo2 = px_reg(p, RC_B32), hi2 = px_reg(p, RC_B32);
+    px_emit(p, "mov.b64 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), px_rname(p, px_mat(p, v, e)));
+    px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, lo2), px_rname(p, lo), x);
+    px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, hi2), px_rname(p, hi), x);
+    Slot r = px_reg(p, rc);
+    px_emit(p, "mov.b64 %s, {%s, %s}", px_rname(p, r), px_rname(p, lo2), px_rname(p, hi2));
+    return r;
+}
+
+#define MAXK 4
+
+void px_lower_reduce(Px *p, Op *op) {
+    int k = op->noperands;
+    if (k > MAXK) return px_fail(p, op, "reductions of more than %d tiles", MAXK);
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    Value *x0 = op_operand(op, 0);
+    Dist d;
+    if (!px_dist(p, x0->type, &d)) return px_fail(p, op, "reduce operand without a layout");
+    Tile *in[MAXK];
+    const Type *et[MAXK];
+    for (int i = 0; i < k; i++) {
+        in[i] = px_tile(p, op_operand(op, i));
+        et[i] = ty_elem(op_operand(op, i)->type);
+    }
+    bool scalar = op_result(op, 0)->type->kind != TY_TENSOR;
+    Dist dr = {0};
+    if (!scalar && !px_dist(p, op_result(op, 0)->type, &dr)) return px_fail(p, op, "reduce result without a layout");
+    int nres = scalar ? 1 : dr.nslots;
+    Slot(*acc)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)nres);
+    bool *have = arena_alloc(p->ctx->arena, (size_t)nres);
+    /* 1: in-thread, in slot order along the axis */
+    for (int ja = 0; ja < d.per_dim[axis]; ja++)
+        for (int i = 0; i < d.nslots; i++) {
+            int j[TTG_MAX_RANK];
+            dist_slot_j(&d, i, j);
+            if (j[axis] != ja) continue;
+            int r = 0;
+            if (!scalar) {
+                int jr[TTG_MAX_RANK];
+                for (int dd = 0, o = 0; dd < d.rank; dd++)
+                    if (dd != axis) jr[o++] = j[dd];
+                r = dist_slot_of_j(&dr, jr);
+            }
+            Slot xs[MAXK];
+            for (int q = 0; q < k; q++) xs[q] = in[q]->s[i];
+            if (!have[r]) {
+                memcpy(acc[r], xs, sizeof xs);
+                have[r] = true;
+            } else {
+                Slot o[MAXK];
+                combine(p, op, k, acc[r], xs, o);
+                memcpy(acc[r], o, sizeof o);
+            }
+        }
+    /* 2: across lanes */
+    int nl = dist_lanes(&d, (int)axis);
+    for (int m = nl / 2; m >= 1; m /= 2) {
+        int xor = m * d.lane_stride[axis];
+        for (int r = 0; r < nres; r++) {
+            Slot xs[MAXK], o[MAXK];
+            for (int q = 0; q < k; q++) xs[q] = shfl_bfly(p, acc[r][q], et[q], xor);
+            combine(p, op, k, acc[r], xs, o);
+            memcpy(acc[r], o, sizeof o);
+        }
+    }
+    /* 3: across warps */
+    int nw = dist_warps(&d, (int)axis);
+    if (nw > 1) {
+        int64_t nelem = scalar ? 1 : ty_numel(op_result(op, 0)->type);
+        int64_t offs[MAXK], total = 0;
+        for (int q = 0; q < k; q++) {
+            offs[q] = total;
+            total += ((nelem * nw * elem_bytes(et[q])) + 15) & ~15;
+        }
+        smem_begin(p, total);
+        Slot wa = px_cse(p, RC_B32, "bfe.u32", px_rname(p, p->warp),
+                         arena_printf(p->ctx->arena, "%d", log2i(d.warp_stride[axis])),
+                         arena_printf(p->ctx->arena, "%d", log2i(nw)));
+        int64_t rstrides[TTG_MAX_RANK];
+        if (!scalar) row_major(op_result(op, 0)->type, rstrides);
+        Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, nres);
+        for (int r = 0; r < nres; r++) {
+            lin[r] = scalar ? px_imm_int(0, RC_B32) : px_linear_index(p, &dr, r, rstrides);
+            /* index = lin * nw + wa */
+            Slot idx;
+            if (lin[r].kind == SLOT_IMM) {
+                idx = wa;
+                idx.off = lin[r].off * nw;
+            } else {
+                Slot t = px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, 0, 0}),
+                                arena_printf(p->ctx->arena, "%d", nw), px_rname(p, wa));
+                idx = t;
+                idx.off = lin[r].off * nw;
+            }
+            for (int q = 0; q < k; q++) st_shared(p, smem_addr(p, idx, elem_bytes(et[q]), offs[q]), acc[r][q], et[q]);
+        }
+        px_barrier(p);
+        for (int r = 0; r < nres; r++) {
+            Slot base = lin[r];
+            for (int w = 0; w < nw; w++) {
+                Slot idx = base;
+                if (idx.kind == SLOT_IMM) idx.off = base.off * nw + w;
+                else {
+                    Slot t = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base.reg, 0, 0}),
+                                    arena_printf(p->ctx->arena, "%d", nw), NULL);
+                    idx = t;
+                    idx.off = base.off * nw + w;
+                }
+                Slot xs[MAXK];
+                for (int q = 0; q < k; q++) xs[q] = ld_shared(p, smem_addr(p, idx, elem_bytes(et[q]), offs[q]), et[q]);
+                if (w == 0) memcpy(acc[r], xs, sizeof xs);
+                else {
+                    Slot o[MAXK];
+                    combine(p, op, k, acc[r], xs, o);
+                    memcpy(acc[r], o, sizeof o);
+                }
+            }
+        }
+    }
+    for (int q = 0; q < k; q++) {
+        Tile *t = px_new_tile(p, nres);
+        for (int r = 0; r < nres; r++) t->s[r] = acc[r][q];
+        px_bind(p, op_result(op, q), t);
+    }
+}
+
+void px_lower_scan(Px *p, Op *op) { px_fail(p, op, "tt.scan is not supported by the PTX backend yet"); }
+
+/* ---- tt.dot with FMA ------------------------------------------------------ */
+
+void px_lower_dot(Px *p, Op *op) {
+    Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
+    Type *at = a->type, *bt = b->type, *ct = r->type;
+    if (at->rank != 2 || bt->rank != 2) return px_fail(p, op, "tt.dot of rank other than 2");
+    int64_t M = at->shape[0], K = at->shape[1], N = bt->shape[1];
+    const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(ct);
+    bool isint = ec->kind == TY_INT;
+    Type *acc_t = isint ? ty_i32(p->ctx) : ty_f32(p->ctx);
+    if (!isint && ec->width == 64) acc_t = (Type *)ec;
+    Dist da, db, dc;
+    if (!px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, ct, &dc)) return px_fail(p, op, "dot without layouts");
+    int sa = elem_bytes(ea), sb = elem_bytes(eb);
+    int64_t a_bytes = (M * K * sa + 15) & ~15;
+    smem_begin(p, a_bytes + K * N * sb);
+    Tile *ta = px_tile(p, a), *tb = px_tile(p, b), *tc = px_tile(p, c);
+    int64_t sta[TTG_MAX_RANK], stb[TTG_MAX_RANK];
+    row_major(at, sta);
+    row_major(bt, stb);
+    for (int i = 0; i < da.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &da, i, sta), sa, 0), ta->s[i], ea);
+    for (int i = 0; i < db.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &db, i, stb), sb, a_bytes), tb->s[i], eb);
+    px_barrier(p);
+    /* accumulators: fresh registers, C converted to the accumulation type */
+    Tile *acc = px_new_tile(p, dc.nslots);
+    RegClass arc = px_rc(acc_t);
+    const char *mv = arc == RC_F32 ? "mov.f32" : arc == RC_F64 ? "mov.f64" : "mov.b32";
+    for (int i = 0; i < dc.nslots; i++) {
+        Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
+        acc->s[i] = px_reg(p, arc);
+        px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
+    }
+    /* row and column pointers: pa = smem + tp_m * K * sa, pb = smem + A + tp_n * sb */
+    Slot base = smem_base(p);
+    Slot tpm = px_thread_part(p, &dc, 0), tpn = px_thread_part(p, &dc, 1);
+    Slot pa = px_reg(p, RC_B32), pb = px_reg(p, RC_B32), kk = px_reg(p, RC_B32);
+    px_emit(p, "mad.lo.s32 %s, %s, %lld, %s", px_rname(p, pa), px_rname(p, tpm), (long long)(K * sa), px_rname(p, base));
+    px_emit(p, "mad.lo.s32 %s, %s, %d, %s", px_rname(p, pb), px_rname(p, tpn), sb, px_rname(p, base));
+    px_emit(p, "add.s32 %s, %s, %lld", px_rname(p, pb), px_rname(p, pb), (long long)a_bytes);
+    px_emit(p, "mov.u32 %s, 0", px_rname(p, kk));
+    int head = px_label(p);
+    sb_printf(&p->body, "$L__BB%d:\n", head);
+    px_scope_push(p);
+    Slot av[64], bv[64];
+    int nm = dc.per_dim[0], nn = dc.per_dim[1];
+    if (nm > 64 || nn > 64) {
+        px_scope_pop(p);
+        return px_fail(p, op, "dot tile too large for the FMA path");
+    }
+    for (int jm = 0; jm < nm; jm++) {
+        int64_t off = dist_const(&dc, 0, jm) * K * sa;
+        Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pa), (long long)off), ea);
+        av[jm] = px_cast(p, v, ea, acc_t, true, 0);
+    }
+    for (int jn = 0; jn < nn; jn++) {
+        int64_t off = dist_const(&dc, 1, jn) * sb;
+        Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pb), (long long)off), eb);
+        bv[jn] = px_cast(p, v, eb, acc_t, true, 0);
+    }
+    const char *fma = arc == RC_F32 ? "fma.rn.f32" : arc == RC_F64 ? "fma.rn.f64" : "mad.lo.s32";
+    for (int i = 0; i < dc.nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(&dc, i, j);
+        const char *an = px_opnd(p, av[j[0]], acc_t), *bn = px_opnd(p, bv[j[1]], acc_t);
+        px_emit(p, "%s %s, %s, %s, %s", fma, px_rname(p, acc->s[i]), an, bn, px_rname(p, acc->s[i]));
+    }
+    px_scope_pop(p);
+    Slot cond = px_reg(p, RC_PRED);
+    px_emit(p, "add.s32 %s, %s, %d", px_rname(p, pa), px_rname(p, pa), sa);
+    px_emit(p, "add.s32 %s, %s, %lld", px_rname(p, pb), px_rname(p, pb), (long long)(N * sb));
+    px_emit(p, "add.s32 %s, %s, 1", px_rname(p, kk), px_rname(p, kk));
+    px_emit(p, "setp.lt.s32 %s, %s, %lld", px_rname(p, cond), px_rname(p, kk), (long long)K);
+    px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), head);
+    Tile *out = px_new_tile(p, dc.nslots);
+    for (int i = 0; i < dc.nslots; i++) out->s[i] = px_cast(p, acc->s[i], acc_t, ec, true, 0);
+    px_bind(p, r, out);
+}

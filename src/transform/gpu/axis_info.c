@@ -1,0 +1,347 @@
+/*
+ * axis_info.c - contiguity, divisibility and constancy of integer and
+ * pointer tiles (see axis_info.h), after Triton's lib/Analysis/AxisInfo.cpp.
+ *
+ * One forward walk in program order: every value's info is computed from its
+ * operands' with the rules below (all quantities are powers of two, so the
+ * meet of two facts is their gcd). Where no rule applies the answer is the
+ * conservative one (runs of 1, divisible by 1). Loop-carried values are
+ * conservative too, except the induction variable of scf.for. Hints from
+ * `tl.multiple_of` / `tl.max_contiguous` / `tl.constancy` (attributes
+ * tt.divisibility / tt.contiguity / tt.constancy on the defining op) and
+ * from `tt.divisibility` on function arguments raise what was computed.
+ */
+#include "transform/gpu/axis_info.h"
+
+#include <string.h>
+
+#define MAX_DIV ((int64_t)1 << 30)
+
+struct AxisAnalysis {
+    Context *ctx;
+    Map infos; /* Value* -> AxisInfo* */
+};
+
+static int64_t gcd64(int64_t a, int64_t b) {
+    if (a < 0) a = -a;
+    if (b < 0) b = -b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t pow2_div(int64_t v) {
+    if (v == 0) return MAX_DIV;
+    int64_t p = v & -v;
+    return p > MAX_DIV ? MAX_DIV : p;
+}
+
+static int info_rank(const Type *t) { return t->kind == TY_TENSOR ? t->rank : 1; }
+static int64_t dim_size(const Type *t, int d) { return t->kind == TY_TENSOR ? t->shape[d] : 1; }
+
+static AxisInfo conservative(const Type *t) {
+    AxisInfo ai = {.rank = info_rank(t)};
+    for (int d = 0; d < ai.rank; d++) ai.contig[d] = ai.div[d] = ai.cnst[d] = 1;
+    return ai;
+}
+
+static AxisInfo constant_info(const Type *t, int64_t v) {
+    AxisInfo ai = {.rank = info_rank(t), .known = true, .value = v};
+    for (int d = 0; d < ai.rank; d++) {
+        ai.contig[d] = 1;
+        ai.div[d] = pow2_div(v);
+        ai.cnst[d] = dim_size(t, d);
+    }
+    return ai;
+}
+
+const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
+    AxisInfo *ai = map_get(&a->infos, MAP_KEY(v));
+    if (ai) return ai;
+    ai = ARENA_NEW(a->ctx->arena, AxisInfo);
+    *ai = conservative(v->type);
+    map_put(&a->infos, MAP_KEY(v), ai);
+    return ai;
+}
+
+static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
+    AxisInfo *p = ARENA_NEW(a->ctx->arena, AxisInfo);
+    *p = *ai;
+    map_put(&a->infos, MAP_KEY(v), p);
+}
+
+static int elem_bytes(const Type *t) {
+    Type *e = ty_elem((Type *)t);
+    if (e->kind == TY_PTR) e = e->elem;
+    if (e->kind == TY_PTR) return 8;
+    int w = e->width ? e->width : 64;
+    return w < 8 ? 1 : w / 8;
+}
+
+/* Reads an integer hint: `16 : i32`, `dense<16> : tensor<2xi32>`, or an
+ * array, per dimension. */
+static bool hint_values(const Attr *h, int rank, int64_t *out) {
+    if (!h) return false;
+    int64_t v;
+    if (attr_as_int(h, &v)) {
+        for (int d = 0; d < rank; d++) out[d] = v;
+        return true;
+    }
+    if ((h->kind == ATTR_DENSE || h->kind == ATTR_DENSE_ARRAY) && h->dense.ints) {
+        for (int d = 0; d < rank; d++) out[d] = h->dense.ints[d < h->dense.nvals ? d : h->dense.nvals - 1];
+        return true;
+    }
+    if (h->kind == ATTR_ARRAY && h->arr.n > 0) {
+        for (int d = 0; d < rank; d++)
+            if (!attr_as_int(h->arr.elems[d < h->arr.n ? d : h->arr.n - 1], &out[d])) return false;
+        return true;
+    }
+    return false;
+}
+
+static void apply_hints(const Op *op, AxisInfo *ai) {
+    int64_t h[TTG_MAX_RANK];
+    if (hint_values(op_attr(op, "tt.divisibility"), ai->rank, h))
+        for (int d = 0; d < ai->rank; d++) ai->div[d] = max64(ai->div[d], h[d]);
+    if (hint_values(op_attr(op, "tt.contiguity"), ai->rank, h))
+        for (int d = 0; d < ai->rank; d++) ai->contig[d] = max64(ai->contig[d], h[d]);
+    if (hint_values(op_attr(op, "tt.constancy"), ai->rank, h))
+        for (int d = 0; d < ai->rank; d++) ai->cnst[d] = max64(ai->cnst[d], h[d]);
+}
+
+static void func_args(AxisAnalysis *a, Op *func) {
+    Block *entry = func_entry(func);
+    Attr *arg_attrs = op_attr(func, "arg_attrs");
+    for (int i = 0; i < entry->nargs; i++) {
+        Value *v = entry->args[i];
+        AxisInfo ai = conservative(v->type);
+        if (arg_attrs && arg_attrs->kind == ATTR_ARRAY && i < arg_attrs->arr.n) {
+            Attr *d = arg_attrs->arr.elems[i];
+            int64_t div;
+            if (d && d->kind == ATTR_DICT && attr_as_int(attr_dict_get(d, "tt.divisibility"), &div))
+                ai.div[0] = div;
+        }
+        set_info(a, v, &ai);
+    }
+}
+
+static bool is_ordering_pred(int64_t p) {
+    return p != CMPI_EQ && p != CMPI_NE;
+}
+
+static void visit(Op *op, void *ud) {
+    AxisAnalysis *a = ud;
+    if (op->kind == SCF_FOR) {
+        Block *body = op->regions[0].first;
+        const AxisInfo *lb = axis_info(a, op_operand(op, 0)), *st = axis_info(a, op_operand(op, 2));
+        AxisInfo iv = conservative(body->args[0]->type);
+        iv.div[0] = gcd64(lb->div[0], st->div[0]);
+        set_info(a, body->args[0], &iv);
+        return;
+    }
+    if (op->nresults != 1) return;
+    Value *r = op_result(op, 0);
+    Type *t = r->type;
+    Type *et = ty_elem(t);
+    if (et->kind != TY_INT && et->kind != TY_PTR && et->kind != TY_INDEX) return;
+    AxisInfo ai = conservative(t);
+    int rank = ai.rank;
+    const AxisInfo *x = op->noperands > 0 ? axis_info(a, op_operand(op, 0)) : NULL;
+    const AxisInfo *y = op->noperands > 1 ? axis_info(a, op_operand(op, 1)) : NULL;
+    int64_t c;
+    switch (op->kind) {
+    case ARITH_CONSTANT: {
+        Attr *v = op_attr(op, "value");
+        if (v && attr_is_splat(v) && attr_as_int(v, &c)) ai = constant_info(t, c);
+        break;
+    }
+    case TT_MAKE_RANGE: {
+        int64_t start = 0, end = 0;
+        op_attr_int(op, "start", &start);
+        op_attr_int(op, "end", &end);
+        ai.contig[0] = end - start;
+        ai.div[0] = pow2_div(start);
+        ai.cnst[0] = 1;
+        break;
+    }
+    case TT_SPLAT:
+        for (int d = 0; d < rank; d++) {
+            ai.div[d] = x->div[0];
+            ai.cnst[d] = dim_size(t, d);
+            ai.contig[d] = 1;
+        }
+        ai.known = x->known;
+        ai.value = x->value;
+        break;
+    case TT_BROADCAST: {
+        Type *xt = op_operand(op, 0)->type;
+        for (int d = 0; d < rank; d++) {
+            bool bcast = dim_size(xt, d) == 1 && dim_size(t, d) != 1;
+            ai.div[d] = x->div[d < x->rank ? d : 0];
+            ai.contig[d] = bcast ? 1 : x->contig[d];
+            ai.cnst[d] = bcast ? dim_size(t, d) : x->cnst[d];
+        }
+        ai.known = x->known;
+        ai.value = x->value;
+        break;
+    }
+    case TT_EXPAND_DIMS: {
+        int64_t axis = 0;
+        op_attr_int(op, "axis", &axis);
+        for (int d = 0, s = 0; d < rank; d++) {
+            if (d == axis) {
+                ai.contig[d] = 1;
+                ai.cnst[d] = 1;
+                ai.div[d] = x->div[0];
+            } else {
+                ai.contig[d] = x->contig[s];
+                ai.cnst[d] = x->cnst[s];
+                ai.div[d] = x->div[s];
+                s++;
+            }
+        }
+        ai.known = x->known;
+        ai.value = x->value;
+        break;
+    }
+    case TTG_CONVERT_LAYOUT:
+    case ARITH_EXTSI:
+    case ARITH_EXTUI:
+    case ARITH_TRUNCI:
+    case ARITH_INDEX_CAST:
+    case TT_BITCAST:
+        if (x->rank == rank) ai = *x;
+        break;
+    case ARITH_ADDI:
+    case ARITH_SUBI:
+    case TT_ADDPTR: {
+        int64_t scale = op->kind == TT_ADDPTR ? elem_bytes(t) : 1;
+        for (int d = 0; d < rank; d++) {
+            if (op->kind == ARITH_SUBI) ai.contig[d] = gcd64(x->contig[d], y->cnst[d]);
+            else ai.contig[d] = max64(gcd64(x->contig[d], y->cnst[d]), gcd64(x->cnst[d], y->contig[d]));
+            ai.div[d] = gcd64(x->div[d], min64(MAX_DIV, y->div[d] * scale));
+            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+        }
+        if (x->known && y->known) {
+            ai.known = true;
+            ai.value = op->kind == ARITH_SUBI ? x->value - y->value : x->value + y->value * scale;
+        }
+        break;
+    }
+    case ARITH_MULI:
+        for (int d = 0; d < rank; d++) {
+            ai.div[d] = min64(MAX_DIV, x->div[d] * y->div[d]);
+            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            if (y->known && y->value == 1) ai.contig[d] = x->contig[d];
+            if (x->known && x->value == 1) ai.contig[d] = y->contig[d];
+        }
+        if (x->known && y->known) ai.known = true, ai.value = x->value * y->value;
+        break;
+    case ARITH_DIVSI:
+    case ARITH_DIVUI:
+        for (int d = 0; d < rank; d++) {
+            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            if (y->known && y->value > 0) {
+                /* a run of n consecutive values starting at a multiple of
+                 * the divisor c maps to runs of c equal quotients */
+                if (x->contig[d] > 1) ai.cnst[d] = max64(ai.cnst[d], gcd64(x->contig[d], y->div[d]));
+                if (x->div[d] % y->value == 0 && (y->value & (y->value - 1)) == 0)
+                    ai.div[d] = x->div[d] / y->value;
+                if (y->value == 1) ai.contig[d] = x->contig[d];
+            }
+        }
+        break;
+    case ARITH_REMSI:
+    case ARITH_REMUI:
+        for (int d = 0; d < rank; d++) {
+            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            if (y->known && y->value > 0) {
+                ai.contig[d] = gcd64(x->contig[d], y->div[d]);
+                ai.div[d] = gcd64(x->div[d], y->div[d]);
+            }
+        }
+        break;
+    case ARITH_SHLI:
+        for (int d = 0; d < rank; d++) {
+            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            if (y->known && y->value >= 0 && y->value < 30) ai.div[d] = min64(MAX_DIV, x->div[d] << y->value);
+        }
+        break;
+    case ARITH_SHRSI:
+    case ARITH_SHRUI:
+    case ARITH_ANDI:
+    case ARITH_ORI:
+    case ARITH_XORI:
+    case ARITH_MAXSI:
+    case ARITH_MINSI:
+    case ARITH_MAXUI:
+    case ARITH_MINUI:
+    case TT_MULHIUI:
+        for (int d = 0; d < rank; d++) ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+        break;
+    case ARITH_CMPI:
+    case ARITH_CMPF: {
+        int64_t pred = 0;
+        op_attr_int(op, "predicate", &pred);
+        for (int d = 0; d < rank; d++) {
+            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            if (op->kind == ARITH_CMPI && is_ordering_pred(pred)) {
+                /* x contiguous in aligned runs, y constant over them */
+                if (y->cnst[d] == dim_size(t, d) && x->contig[d] > 1)
+                    ai.cnst[d] = max64(ai.cnst[d], gcd64(gcd64(x->contig[d], x->div[d]), y->div[d]));
+                if (x->cnst[d] == dim_size(t, d) && y->contig[d] > 1)
+                    ai.cnst[d] = max64(ai.cnst[d], gcd64(gcd64(y->contig[d], y->div[d]), x->div[d]));
+            }
+        }
+        break;
+    }
+    case ARITH_SELECT: {
+        const AxisInfo *z = axis_info(a, op_operand(op, 2));
+        for (int d = 0; d < rank; d++) {
+            int64_t cd = x->rank == rank ? x->cnst[d] : dim_size(t, d);
+            ai.cnst[d] = gcd64(cd, gcd64(y->cnst[d], z->cnst[d]));
+            ai.div[d] = gcd64(y->div[d], z->div[d]);
+            ai.contig[d] = gcd64(cd, min64(y->contig[d], z->contig[d]));
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    for (int d = 0; d < rank; d++) {
+        if (ai.contig[d] < 1) ai.contig[d] = 1;
+        if (ai.cnst[d] < 1) ai.cnst[d] = 1;
+        if (ai.div[d] < 1) ai.div[d] = 1;
+        ai.contig[d] = min64(ai.contig[d], dim_size(t, d));
+        ai.cnst[d] = min64(ai.cnst[d], dim_size(t, d));
+    }
+    apply_hints(op, &ai);
+    set_info(a, r, &ai);
+}
+
+AxisAnalysis *axis_analyze(Context *c, Op *func) {
+    AxisAnalysis *a = ARENA_NEW(c->arena, AxisAnalysis);
+    a->ctx = c;
+    if (func->kind == TT_FUNC) func_args(a, func);
+    op_walk(func, visit, a, false);
+    return a;
+}
+
+void axis_analysis_free(AxisAnalysis *a) {
+    if (a) map_free(&a->infos);
+}
+
+void axis_info_print(const AxisInfo *ai, StrBuf *out) {
+    const int64_t *v[3] = {ai->contig, ai->div, ai->cnst};
+    const char *names[3] = {"contiguity", "divisibility", "constancy"};
+    for (int k = 0; k < 3; k++) {
+        sb_printf(out, "%s%s = [", k ? ", " : "", names[k]);
+        for (int d = 0; d < ai->rank; d++) sb_printf(out, d ? ", %lld" : "%lld", (long long)v[k][d]);
+        sb_putc(out, ']');
+    }
+    if (ai->known) sb_printf(out, ", constant_value = %lld", (long long)ai->value);
+}

@@ -1,0 +1,43 @@
+/*
+ * coalesce.c - the blocked layout of one load or store, after Triton's
+ * lib/Dialect/TritonGPU/Transforms/Coalesce.cpp.
+ *
+ * The dimension along which the pointer tile is most contiguous becomes the
+ * fastest (order[0]); each thread takes as many consecutive elements along
+ * it as the contiguity and the pointer's alignment allow, capped at 16 bytes
+ * (4 x fp32, 8 x fp16) and at the elements per thread there are; lanes and
+ * warps are then spread in that order (ttg_blocked). Consecutive lanes thus
+ * touch consecutive 16-byte chunks: the warp's access is coalesced.
+ */
+#include "transform/gpu/gpu_passes.h"
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp) {
+    Type *t = ptr->type;
+    const AxisInfo *ai = axis_info(aa, ptr);
+    int rank = t->rank;
+    int order[TTG_MAX_RANK], spt[TTG_MAX_RANK];
+    /* dims by contiguity, most contiguous first; ties keep the row-major
+     * default (last dimension fastest) */
+    for (int k = 0; k < rank; k++) order[k] = rank - 1 - k;
+    for (int k = 1; k < rank; k++)
+        for (int m = k; m > 0 && ai->contig[order[m]] > ai->contig[order[m - 1]]; m--) {
+            int tmp = order[m];
+            order[m] = order[m - 1];
+            order[m - 1] = tmp;
+        }
+    Type *pointee = ty_elem(t)->elem;
+    int elem_bits = pointee->kind == TY_PTR ? 64 : (pointee->width < 8 ? 8 : pointee->width);
+    int64_t numel = ty_numel(t), threads = (int64_t)num_warps * threads_per_warp;
+    int d0 = order[0];
+    int64_t align = ai->div[d0] * 8 / elem_bits;
+    if (align < 1) align = 1;
+    int64_t per_thread = min64(align, ai->contig[d0]);
+    per_thread = min64(per_thread, 128 / elem_bits);
+    per_thread = min64(per_thread, numel / threads > 1 ? numel / threads : 1);
+    if (per_thread < 1) per_thread = 1;
+    for (int d = 0; d < rank; d++) spt[d] = 1;
+    spt[d0] = (int)per_thread;
+    return ttg_blocked(t->shape, rank, spt, order, num_warps, threads_per_warp);
+}

@@ -1,0 +1,437 @@
+/*
+ * ttg_assign_layouts.c - tt IR to ttg IR: give every tile a layout
+ * (pass `ttg-assign-layouts`).
+ *
+ * Triton does this in three passes (convert-triton-to-tritongpu gives every
+ * tile a default layout, coalesce re-lays loads and stores, remove-layout-
+ * conversions propagates and cancels the conversions). Here it is one
+ * propagation, which reaches the same fixed point on the kernels we see:
+ *
+ *  1. anchors: every load, store and atomic gets its coalesced layout
+ *     (coalesce.c), loads first, in program order;
+ *  2. each anchor's layout spreads, breadth first, to every tile related to
+ *     it that has none yet: through element-wise ops and broadcasts (same
+ *     layout), expand_dims and reduce (slice <-> parent), and the
+ *     loop-carried values of scf.for / scf.if / scf.while (same layout);
+ *     `tt.dot` spreads only between its accumulator and its result;
+ *  3. tiles still without a layout get Triton's default one, seeded from the
+ *     last op backwards so that consumers decide for their producers;
+ *  4. each op's operands that disagree with what the op needs get a
+ *     ttg.convert_layout, unless the operand is cheap to recompute (ranges,
+ *     splats, constants and element-wise ops of those): then it is cloned in
+ *     the needed layout (Triton's rematerialisation).
+ */
+#include "transform/gpu/gpu_passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct LState {
+    Context *ctx;
+    const TtgOptions *opts;
+    AxisAnalysis *aa;
+    Map layout;   /* Value* -> const Layout* */
+    Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
+    VEC(Value *) work;
+    VEC(Op *) ops; /* every op, pre-order */
+} LState;
+
+static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
+static const Layout *lay(LState *s, Value *v) { return map_get(&s->layout, MAP_KEY(v)); }
+
+static const Layout *dup_layout(LState *s, Layout l) {
+    return arena_dup(s->ctx->arena, &l, sizeof l);
+}
+
+static void give(LState *s, Value *v, const Layout *l) {
+    if (!l || !is_tile(v) || lay(s, v) || l->rank != v->type->rank) return;
+    map_put(&s->layout, MAP_KEY(v), (void *)l);
+    vec_push(&s->work, v);
+}
+
+static bool is_memory_anchor(const Op *op) {
+    return op->kind == TT_LOAD || op->kind == TT_STORE || op->kind == TT_ATOMIC_RMW ||
+           op->kind == TT_ATOMIC_CAS;
+}
+
+/* Ops whose tile operands and results all share one layout. */
+static bool same_layout_op(const Op *op) {
+    if (op_has_flag(op, OPF_ELEMENTWISE)) return true;
+    switch (op->kind) {
+    case TT_BROADCAST:
+    case TT_SCAN:
+    case ARITH_SELECT:
+    case ARITH_CMPI:
+    case ARITH_CMPF:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int64_t op_axis(const Op *op) {
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    return axis;
+}
+
+static Op *owner_op(Value *arg) {
+    return arg->owner_block && arg->owner_block->parent ? arg->owner_block->parent->parent : NULL;
+}
+
+static int arg_index(Value *v) { return v->index; }
+
+/* Loop-carried groups: every value in a group has one layout. */
+static void for_group(LState *s, Op *f, int g, const Layout *l) {
+    Block *body = f->regions[0].first;
+    if (3 + g < f->noperands) give(s, op_operand(f, 3 + g), l);
+    if (g + 1 < body->nargs) give(s, body->args[g + 1], l);
+    if (g < f->nresults) give(s, op_result(f, g), l);
+    Op *y = block_terminator(body);
+    if (y && g < y->noperands) give(s, op_operand(y, g), l);
+}
+
+static void if_group(LState *s, Op *f, int g, const Layout *l) {
+    if (g < f->nresults) give(s, op_result(f, g), l);
+    for (int r = 0; r < f->nregions; r++) {
+        Block *b = f->regions[r].first;
+        Op *y = b ? block_terminator(b) : NULL;
+        if (y && g < y->noperands) give(s, op_operand(y, g), l);
+    }
+}
+
+/* scf.while: group A = inits, before-args, after-yield operands;
+ * group B = condition operands (after the flag), after-args, results. */
+static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) {
+    Block *before = w->regions[0].first, *after = w->regions[1].first;
+    if (!b_group) {
+        if (g < w->noperands) give(s, op_operand(w, g), l);
+        if (before && g < before->nargs) give(s, before->args[g], l);
+        Op *y = after ? block_terminator(after) : NULL;
+        if (y && g < y->noperands) give(s, op_operand(y, g), l);
+    } else {
+        Op *cnd = before ? block_terminator(before) : NULL;
+        if (cnd && g + 1 < cnd->noperands) give(s, op_operand(cnd, g + 1), l);
+        if (after && g < after->nargs) give(s, after->args[g], l);
+        if (g < w->nresults) give(s, op_result(w, g), l);
+    }
+}
+
+/* Spreads v's layout to the values op relates it to (v is an operand or a
+ * result of op, or an argument of one of op's blocks). */
+static void relate(LState *s, Op *op, Value *v) {
+    const Layout *l = lay(s, v);
+    bool is_result = v->def == op;
+    bool is_arg = !v->def && owner_op(v) == op;
+    switch (op->kind) {
+    case TT_EXPAND_DIMS: {
+        int axis = (int)op_axis(op);
+        if (is_result) give(s, op_operand(op, 0), dup_layout(s, ttg_slice(s->ctx, axis, l)));
+        else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
+        return;
+    }
+    case TT_REDUCE: {
+        int axis = (int)op_axis(op);
+        const Layout *parent = NULL;
+        if (is_result) {
+            if (l->kind == LAYOUT_SLICE && l->dim == axis) parent = l->parent;
+        } else if (!is_arg) {
+            parent = l;
+        }
+        if (!parent) return;
+        for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), parent);
+        if (parent->rank > 1) {
+            const Layout *sl = dup_layout(s, ttg_slice(s->ctx, axis, parent));
+            for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), sl);
+        }
+        return;
+    }
+    case TT_DOT:
+        if (is_result || (!is_arg && op->noperands > 2 && op_operand(op, 2) == v)) {
+            give(s, op_operand(op, 2), l);
+            give(s, op_result(op, 0), l);
+        }
+        return;
+    case SCF_FOR:
+        if (is_result) for_group(s, op, v->index, l);
+        else if (is_arg && arg_index(v) > 0) for_group(s, op, arg_index(v) - 1, l);
+        else
+            for (int i = 3; i < op->noperands; i++)
+                if (op_operand(op, i) == v) for_group(s, op, i - 3, l);
+        return;
+    case SCF_IF:
+        if (is_result) if_group(s, op, v->index, l);
+        return;
+    case SCF_WHILE:
+        if (is_result) while_group(s, op, true, v->index, l);
+        else if (is_arg) while_group(s, op, v->owner_block == op->regions[1].first, arg_index(v), l);
+        else
+            for (int i = 0; i < op->noperands; i++)
+                if (op_operand(op, i) == v) while_group(s, op, false, i, l);
+        return;
+    case SCF_YIELD:
+    case SCF_CONDITION: {
+        Op *p = op_parent_op(op);
+        if (!p) return;
+        for (int i = 0; i < op->noperands; i++) {
+            if (op_operand(op, i) != v) continue;
+            if (p->kind == SCF_FOR) for_group(s, p, i, l);
+            else if (p->kind == SCF_IF) if_group(s, p, i, l);
+            else if (p->kind == SCF_WHILE && op->kind == SCF_YIELD) while_group(s, p, false, i, l);
+            else if (p->kind == SCF_WHILE && i > 0) while_group(s, p, true, i - 1, l);
+        }
+        return;
+    }
+    default:
+        break;
+    }
+    if (is_memory_anchor(op)) {
+        const Layout *a = map_get(&s->anchor, MAP_KEY(op));
+        for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), a);
+        for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), a);
+        return;
+    }
+    if (same_layout_op(op)) {
+        for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
+        for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
+    }
+}
+
+static void propagate(LState *s) {
+    while (s->work.len) {
+        Value *v = vec_pop(&s->work);
+        if (v->def) relate(s, v->def, v);
+        else if (owner_op(v)) relate(s, owner_op(v), v);
+        for (Use *u = v->uses; u; u = u->next) relate(s, u->owner, v);
+    }
+}
+
+static void collect(Op *op, void *ud) {
+    LState *s = ud;
+    vec_push(&s->ops, op);
+}
+
+static const Layout *default_layout(LState *s, Type *t) {
+    return dup_layout(s, ttg_default_blocked(t->shape, t->rank, s->opts->num_warps, s->opts->threads_per_warp));
+}
+
+/* ---- materialisation --------------------------------------------------- */
+
+static const Layout *type_layout(LState *s, Type *t) { return ttg_layout_of_type(s->ctx, t); }
+
+static void set_value_layout(LState *s, Value *v, const Layout *l) {
+    if (is_tile(v)) v->type = ttg_with_layout(s->ctx, v->type, l);
+}
+
+/* Rebuilds a dense constant's attribute for the result's new type. */
+static void retype_constant(LState *s, Op *op) {
+    Attr *a = op_attr(op, "value");
+    Type *t = op_result(op, 0)->type;
+    if (!a || a->kind != ATTR_DENSE || a->type == t) return;
+    Attr *n;
+    if (a->dense.ints) n = attr_dense_int(s->ctx, t, a->dense.ints, a->dense.nvals);
+    else n = attr_dense_float(s->ctx, t, a->dense.floats, a->dense.nvals);
+    op_set_attr(s->ctx, op, "value", n);
+}
+
+static bool cheap_op(const Op *op) {
+    switch (op->kind) {
+    case TT_MAKE_RANGE:
+    case TT_SPLAT:
+    case ARITH_CONSTANT:
+    case TT_BROADCAST:
+    case TT_EXPAND_DIMS:
+        return true;
+    default:
+        return op_has_flag(op, OPF_PURE) && same_layout_op(op) && op->nregions == 0 &&
+               op->kind != TT_SCAN;
+    }
+}
+
+/* Can x be recomputed in another layout from scalars and cheap ops alone? */
+static bool can_remat(Value *x, int depth) {
+    Op *d = x->def;
+    if (!is_tile(x)) return true;
+    if (!d || depth > 6 || !cheap_op(d)) return false;
+    for (int i = 0; i < d->noperands; i++)
+        if (!can_remat(op_operand(d, i), depth + 1)) return false;
+    return true;
+}
+
+/* x recomputed with layout l, just before `before`. */
+static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
+    if (!is_tile(x)) return x;
+    const Layout *cur = type_layout(s, x->type);
+    if (ttg_layout_equal(cur, l)) return x;
+    Op *d = x->def;
+    Value *ops[8];
+    int n = d->noperands < 8 ? d->noperands : 8;
+    for (int i = 0; i < n; i++) {
+        Value *o = op_operand(d, i);
+        const Layout *ol = l;
+        if (d->kind == TT_EXPAND_DIMS) ol = dup_layout(s, ttg_slice(s->ctx, (int)op_axis(d), l));
+        ops[i] = remat(s, o, ol, before);
+    }
+    Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){ttg_with_layout(s->ctx, x->type, l)}, 1, 0);
+    for (int i = 0; i < d->nattrs; i++) op_set_attr(s->ctx, c, d->attrs[i].name, d->attrs[i].attr);
+    op_insert_before(before, c);
+    if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
+    return op_result(c, 0);
+}
+
+/* Makes operand i of op have layout l. */
+static void require(LState *s, Op *op, int i, const Layout *l) {
+    Value *x = op_operand(op, i);
+    if (!l || !is_tile(x) || ttg_layout_equal(type_layout(s, x->type), l)) return;
+    if (x->def && x->def->noperands <= 8 && can_remat(x, 0)) {
+        op_set_operand(op, i, remat(s, x, l, op));
+        return;
+    }
+    Type *t = ttg_with_layout(s->ctx, x->type, l);
+    Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, op->loc, &x, 1, &t, 1, 0);
+    op_insert_before(op, cv);
+    op_set_operand(op, i, op_result(cv, 0));
+}
+
+static const Layout *res_layout(LState *s, Op *op, int i) {
+    return i < op->nresults ? type_layout(s, op_result(op, i)->type) : NULL;
+}
+
+static void materialise_op(LState *s, Op *op) {
+    switch (op->kind) {
+    case ARITH_CONSTANT:
+        retype_constant(s, op);
+        return;
+    case TT_EXPAND_DIMS:
+        require(s, op, 0, dup_layout(s, ttg_slice(s->ctx, (int)op_axis(op), res_layout(s, op, 0))));
+        return;
+    case TT_REDUCE: {
+        const Layout *l = type_layout(s, op_operand(op, 0)->type);
+        for (int i = 1; i < op->noperands; i++) require(s, op, i, l);
+        if (l && l->rank > 1) {
+            const Layout *sl = dup_layout(s, ttg_slice(s->ctx, (int)op_axis(op), l));
+            for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), sl);
+        }
+        return;
+    }
+    case TT_DOT:
+        require(s, op, 2, res_layout(s, op, 0));
+        return;
+    case SCF_FOR: {
+        Block *body = op->regions[0].first;
+        for (int g = 0; g + 1 < body->nargs; g++) {
+            const Layout *l = type_layout(s, body->args[g + 1]->type);
+            require(s, op, 3 + g, l);
+            set_value_layout(s, op_result(op, g), l);
+        }
+        return;
+    }
+    case SCF_WHILE: {
+        Block *before = op->regions[0].first, *after = op->regions[1].first;
+        for (int g = 0; g < before->nargs && g < op->noperands; g++)
+            require(s, op, g, type_layout(s, before->args[g]->type));
+        for (int g = 0; g < after->nargs && g < op->nresults; g++)
+            set_value_layout(s, op_result(op, g), type_layout(s, after->args[g]->type));
+        return;
+    }
+    case SCF_YIELD:
+    case SCF_CONDITION: {
+        Op *p = op_parent_op(op);
+        for (int i = 0; p && i < op->noperands; i++) {
+            const Layout *l = NULL;
+            if (p->kind == SCF_FOR) l = type_layout(s, p->regions[0].first->args[i + 1]->type);
+            else if (p->kind == SCF_IF) l = res_layout(s, p, i);
+            else if (p->kind == SCF_WHILE && op->kind == SCF_YIELD)
+                l = type_layout(s, p->regions[0].first->args[i]->type);
+            else if (p->kind == SCF_WHILE && i > 0)
+                l = type_layout(s, p->regions[1].first->args[i - 1]->type);
+            require(s, op, i, l);
+        }
+        return;
+    }
+    default:
+        break;
+    }
+    if (is_memory_anchor(op)) {
+        const Layout *a = map_get(&s->anchor, MAP_KEY(op));
+        for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), a);
+        for (int i = 0; i < op->noperands; i++) require(s, op, i, a);
+        return;
+    }
+    if (same_layout_op(op)) {
+        const Layout *l = res_layout(s, op, 0);
+        for (int i = 0; i < op->noperands; i++) require(s, op, i, l);
+    }
+}
+
+static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
+    op_set_attr(c, module, "ttg.num-warps", attr_i32(c, o->num_warps));
+    op_set_attr(c, module, "ttg.num-ctas", attr_i32(c, 1));
+    op_set_attr(c, module, "ttg.threads-per-warp", attr_i32(c, o->threads_per_warp));
+    char target[32];
+    snprintf(target, sizeof target, "cuda:%d", o->sm);
+    op_set_attr(c, module, "ttg.target", attr_string(c, target));
+}
+
+static void assign_func(Context *c, Op *func, const TtgOptions *o) {
+    LState s = {.ctx = c, .opts = o};
+    s.aa = axis_analyze(c, func);
+    op_walk(func, collect, &s, false);
+    /* 1-2: anchors, loads first */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < s.ops.len; i++) {
+            Op *op = s.ops.data[i];
+            if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
+            Value *ptr = op_operand(op, 0);
+            if (!is_tile(ptr)) continue;
+            const Layout *a = dup_layout(&s, coalesce_layout(s.aa, ptr, o->num_warps, o->threads_per_warp));
+            map_put(&s.anchor, MAP_KEY(op), (void *)a);
+            for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
+            for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
+            propagate(&s);
+        }
+    /* 3: defaults, consumers first */
+    for (int i = s.ops.len - 1; i >= 0; i--) {
+        Op *op = s.ops.data[i];
+        for (int k = 0; k < op->nresults; k++) {
+            Value *v = op_result(op, k);
+            if (is_tile(v) && !lay(&s, v)) {
+                give(&s, v, default_layout(&s, v->type));
+                propagate(&s);
+            }
+        }
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *b = op->regions[r].first; b; b = b->next)
+                for (int k = 0; k < b->nargs; k++)
+                    if (is_tile(b->args[k]) && !lay(&s, b->args[k])) {
+                        give(&s, b->args[k], default_layout(&s, b->args[k]->type));
+                        propagate(&s);
+                    }
+    }
+    /* 4: types, then conversions */
+    for (int i = 0; i < s.ops.len; i++) {
+        Op *op = s.ops.data[i];
+        for (int k = 0; k < op->nresults; k++) set_value_layout(&s, op_result(op, k), lay(&s, op_result(op, k)));
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *b = op->regions[r].first; b; b = b->next)
+                for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
+    }
+    for (int i = 0; i < s.ops.len; i++) materialise_op(&s, s.ops.data[i]);
+    map_free(&s.layout);
+    map_free(&s.anchor);
+    vec_free(&s.work);
+    vec_free(&s.ops);
+    axis_analysis_free(s.aa);
+}
+
+bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
+    TtgOptions o = *opts;
+    if (o.num_warps <= 0) o.num_warps = 4;
+    if (o.threads_per_warp <= 0) o.threads_per_warp = 32;
+    if (o.sm <= 0) o.sm = 90;
+    (void)de;
+    for (Op *f = module_body(module)->first; f; f = f->next)
+        if (f->kind == TT_FUNC) assign_func(c, f, &o);
+    set_module_attrs(c, module, &o);
+    return true;
+}
