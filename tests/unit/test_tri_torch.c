@@ -551,7 +551,9 @@ static void test_python(void) {
         printf("test_tri_torch: python3 with torch not found; Python checks skipped\n");
         return;
     }
-    char dir[] = "/tmp/tritonc-tri-XXXXXX";
+    char dir[512];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/tritonc-tri-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
     char path[512], cmd[1024];
     snprintf(path, sizeof path, "%s/%s", dir, TRI_TORCH_RUNTIME_FILE);
