@@ -551,11 +551,11 @@ static void test_python(void) {
         printf("test_tri_torch: python3 with torch not found; Python checks skipped\n");
         return;
     }
-    char dir[512];
+    char dir[256];
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/tritonc-tri-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
-    char path[512], cmd[1024];
+    char path[1024], cmd[2048];
     snprintf(path, sizeof path, "%s/%s", dir, TRI_TORCH_RUNTIME_FILE);
     write_text(path, tri_torch_runtime());
     for (int i = 0; i < TC_ARRAY_LEN(examples); i++) {

@@ -73,32 +73,41 @@ static const char *const rt_names[RT_COUNT] = {
 #undef X
 };
 
-/* Names the generated code relies on: never used for a program's names. */
+/* Names the generated code relies on: never used for a program's names.
+ * Sorted (strcmp order): looked up by binary search. */
 static const char *const py_reserved[] = {
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
-    "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
-    "yield", "self", "torch", "nn", "F", "math", "max", "float", "int", "super", "print",
-    NULL};
+    "F", "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+    "continue", "def", "del", "elif", "else", "except", "finally", "float", "for", "from",
+    "global", "if", "import", "in", "int", "is", "lambda", "math", "max", "nn", "nonlocal", "not",
+    "or", "pass", "print", "raise", "return", "self", "super", "torch", "try", "while", "with",
+    "yield",
+};
 
-/* nn.Module (and TernaryModule) attributes a state or method name must not replace. */
+/* nn.Module (and TernaryModule) attributes a state or method name must not
+ * replace. Sorted (strcmp order). */
 static const char *const module_attrs[] = {
-    "training", "forward", "train", "eval", "state_dict", "load_state_dict", "parameters",
-    "buffers", "children", "modules", "named_parameters", "named_buffers", "named_children",
-    "named_modules", "to", "cuda", "cpu", "xpu", "ipu", "float", "double", "half", "bfloat16",
-    "type", "apply", "register_buffer", "register_parameter", "add_module", "register_module",
-    "get_submodule", "get_parameter", "get_buffer", "zero_grad", "requires_grad_",
-    "share_memory", "extra_repr", "register_ternary", "ternary_weight", "register_quantized",
-    "quantized", "freeze", "dump_patches", "call_super_init", "to_empty",
-    "register_forward_hook", "register_forward_pre_hook", "register_backward_hook",
-    "register_full_backward_hook", "register_full_backward_pre_hook",
-    "register_load_state_dict_post_hook", "get_extra_state", "set_extra_state", NULL};
+    "add_module", "apply", "bfloat16", "buffers", "call_super_init", "children", "cpu", "cuda",
+    "double", "dump_patches", "eval", "extra_repr", "float", "forward", "freeze", "get_buffer",
+    "get_extra_state", "get_parameter", "get_submodule", "half", "ipu", "load_state_dict",
+    "modules", "named_buffers", "named_children", "named_modules", "named_parameters",
+    "parameters", "quantized", "register_backward_hook", "register_buffer",
+    "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+    "register_full_backward_pre_hook", "register_load_state_dict_post_hook", "register_module",
+    "register_parameter", "register_quantized", "register_ternary", "requires_grad_",
+    "set_extra_state", "share_memory", "state_dict", "ternary_weight", "to", "to_empty", "train",
+    "training", "type", "xpu", "zero_grad",
+};
 
-static bool in_list(const char *const *list, const char *s) {
-    for (int i = 0; list[i]; i++)
-        if (strcmp(list[i], s) == 0) return true;
-    return false;
+static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Whether s is in the sorted list of n names. */
+static bool in_sorted(const char *const *list, size_t n, const char *s) {
+    return bsearch(&s, list, n, sizeof *list, cmp_name) != NULL;
 }
+
+#define IS_RESERVED(s) in_sorted(py_reserved, sizeof py_reserved / sizeof *py_reserved, (s))
+#define IS_MODULE_ATTR(s) in_sorted(module_attrs, sizeof module_attrs / sizeof *module_attrs, (s))
+#define IS_RUNTIME_NAME(s) in_sorted(rt_names, RT_COUNT, (s))
 
 /* ---- emitter state ------------------------------------------------------------ */
 
@@ -165,7 +174,7 @@ static const char *unique_name(Emitter *E, Map *taken, const char *want, bool av
         n++;
     }
     buf[n] = 0;
-    if (in_list(py_reserved, buf) || in_list(rt_names, buf)) {
+    if (IS_RESERVED(buf) || IS_RUNTIME_NAME(buf)) {
         buf[n++] = '_';
         buf[n] = 0;
     }
@@ -182,7 +191,7 @@ static const char *unique_name(Emitter *E, Map *taken, const char *want, bool av
 
 /* The attribute under which a layer stores state or a method `name`. */
 static const char *attr_name(Emitter *E, const char *name) {
-    if (!in_list(module_attrs, name) && !in_list(py_reserved, name)) return name;
+    if (!IS_MODULE_ATTR(name) && !IS_RESERVED(name)) return name;
     return arena_printf(E->arena, "%s_", name);
 }
 
