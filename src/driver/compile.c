@@ -57,7 +57,8 @@ static void keep_text(Compilation *c, Stage s, Op *module) {
     c->text[s] = sb_take(&sb);
 }
 
-/* "*fp32:16, *fp32:16,i32" -> the runtime parameter types, hints dropped. */
+/* "*fp32:16, *fp32:16,i32" -> the runtime parameter types, hints and
+ * `constexpr` entries dropped. */
 static void split_signature(Compilation *c, const char *sig) {
     VEC(const char *) types = {0};
     for (const char *p = sig; p && *p;) {
@@ -68,7 +69,9 @@ static void split_signature(Compilation *c, const char *sig) {
         const char *colon = memchr(p, ':', (size_t)(e - p));
         if (colon) end = colon;
         while (end > p && (end[-1] == ' ' || end[-1] == '\t')) end--;
-        if (end > p) vec_push(&types, intern_n(&c->strings, p, (size_t)(end - p)));
+        /* a `constexpr` entry is specialised away: the kernel does not take it */
+        bool is_cx = (size_t)(end - p) == 9 && memcmp(p, "constexpr", 9) == 0;
+        if (end > p && !is_cx) vec_push(&types, intern_n(&c->strings, p, (size_t)(end - p)));
         p = *e ? e + 1 : e;
     }
     c->nparams = types.len;
