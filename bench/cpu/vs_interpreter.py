@@ -3,7 +3,7 @@
 against Triton's interpreter (TRITON_INTERPRET=1, CPU torch tensors) and
 against straightforward C loops (bench/cpu/loops.c, -O3 -march=native, one
 thread), on the same data, from the same Python kernels (tests/kernels/
-vector_add.py, softmax.py, layer_norm.py) through tritonc's real front end.
+vector_add.py, softmax_rows.py, layer_norm.py) through tritonc's real front end.
 
 Needs torch and triton (for the interpreter), a C compiler, and the library
 built first: `make -j16 build/libtritonc.so`. Our side is driven by a small
@@ -132,10 +132,9 @@ def ours(torch, lib_path, reps):
     res["add"], outs["add"] = median_time(go, reps), out
     R, Cn = SIZES["softmax"]
     out = torch.full_like(d["sm_in"], float("nan"))
-    k = tc.compile("softmax.py", "softmax_kernel", "*fp32:16,*fp32:16,i32:16,i32:16,i32,i32",
-                   {"BLOCK_SIZE": 1024, "NUM_STAGES": 2})
-    go = tc.launcher(k, [R], [P(out), P(d["sm_in"]), C.c_int32(Cn), C.c_int32(Cn), C.c_int32(R),
-                              C.c_int32(Cn)])
+    k = tc.compile("softmax_rows.py", "softmax_row_kernel", "*fp32:16,*fp32:16,i32:16,i32:16,i32",
+                   {"BLOCK_SIZE": 1024})
+    go = tc.launcher(k, [R], [P(out), P(d["sm_in"]), C.c_int32(Cn), C.c_int32(Cn), C.c_int32(Cn)])
     res["softmax"], outs["softmax"] = median_time(go, reps), out
     M, N = SIZES["layer_norm"]
     y = torch.full_like(d["ln_x"], float("nan"))
@@ -182,7 +181,7 @@ def interpreter(torch, reps):
         spec.loader.exec_module(m)
         return m
 
-    va, sm, ln = load("vector_add"), load("softmax"), load("layer_norm")
+    va, sm, ln = load("vector_add"), load("softmax_rows"), load("layer_norm")
     d = make_data(torch)
     res, outs = {}, {}
     n = SIZES["add"]
@@ -191,8 +190,8 @@ def interpreter(torch, reps):
     outs["add"] = out
     R, Cn = SIZES["softmax"]
     out = torch.full_like(d["sm_in"], float("nan"))
-    res["softmax"] = median_time(lambda: sm.softmax_kernel[(R,)](out, d["sm_in"], Cn, Cn, R, Cn, BLOCK_SIZE=1024,
-                                                                 NUM_STAGES=2), reps)
+    res["softmax"] = median_time(lambda: sm.softmax_row_kernel[(R,)](out, d["sm_in"], Cn, Cn, Cn, BLOCK_SIZE=1024),
+                                 reps)
     outs["softmax"] = out
     M, N = SIZES["layer_norm"]
     y = torch.full_like(d["ln_x"], float("nan"))

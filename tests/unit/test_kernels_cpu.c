@@ -151,6 +151,25 @@ static void t_softmax(int arg) {
         end();
     }
 }
+/* softmax_rows.py: one row per program (arg unused) */
+static void t_softmax_rows(int arg) {
+    int R[] = {1, 9, 64}, C[] = {1, 700, 1024};
+    for (int s = 0; s < 3; s++) {
+        int rows = R[s], cols = C[s], ins = ROUND16(cols), outs = ROUND16(cols) + 16;
+        begin("%dx%d", rows, cols);
+        float *in = buf_new("in", F32, (size_t)rows * ins, B_IN), *out = buf_new("out", F32, (size_t)rows * outs, B_OUT);
+        fill(in, -8, 8);
+        LAUNCH(rows, 1, 1, &out, &in, &ins, &outs, &cols);
+        for (int r = 0; r < rows; r++) {
+            double m = -INFINITY, sum = 0;
+            for (int c = 0; c < cols; c++) m = fmax(m, in[r * ins + c]);
+            for (int c = 0; c < cols; c++) sum += exp(in[r * ins + c] - m);
+            for (int c = 0; c < cols; c++) check_f(out, (size_t)r * outs + c, exp(in[r * ins + c] - m) / sum, 0);
+            for (int c = cols; c < outs; c++) check_untouched(out, (size_t)r * outs + c);
+        }
+        end();
+    }
+}
 static void t_softmax_2d(int arg) {
     int Ms[] = {1, 37, 64}, Ns[] = {1, 200, 256};
     for (int s = 0; s < 3; s++) {
@@ -1040,6 +1059,7 @@ static const struct Row {
     {"softmax.py", "softmax_kernel", "*fp32:16,*fp32:16,i32:16,i32:16,i32,i32", "BLOCK_SIZE=1024, NUM_STAGES=2", t_softmax, 0},
     {"softmax.py", "softmax_2d_kernel", "*fp16:16,*fp16:16,i32,i32,i32:16,constexpr,i32:16,constexpr",
      "stride_xn=1, stride_yn=1, BLOCK_M=16, BLOCK_N=256", t_softmax_2d, 0},
+    {"softmax_rows.py", "softmax_row_kernel", "*fp32:16,*fp32:16,i32:16,i32:16,i32", "BLOCK_SIZE=1024", t_softmax_rows, 0},
     {"layer_norm.py", "layer_norm_fwd_kernel", "*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32:16,i32,fp32",
      "BLOCK_N=1024", t_layer_norm_fwd, 0},
     {"layer_norm.py", "layer_norm_bwd_kernel",
