@@ -174,6 +174,18 @@ def interpreter(torch, reps):
     os.environ["TRITON_INTERPRET"] = "1"
     import importlib.util
     import triton  # noqa: F401 (after TRITON_INTERPRET)
+    import triton.runtime.interpreter as interp
+
+    # Triton 3.6's interpreter turns a scalar into an int with int(ndarray),
+    # which NumPy >= 2.5 refuses for 1-element 1-D arrays (range() over a
+    # runtime argument fails with "only 0-dimensional arrays can be converted
+    # to Python scalars"); .item() works for both shapes. Timing is unaffected.
+    orig_patch = interp._patch_lang_tensor
+
+    def patch_lang_tensor(tensor, *rest):
+        orig_patch(tensor, *rest)
+        tensor.__index__ = lambda self: self.handle.data.item()
+    interp._patch_lang_tensor = patch_lang_tensor
 
     def load(name):
         spec = importlib.util.spec_from_file_location("k_" + name, os.path.join(KDIR, name + ".py"))

@@ -3,9 +3,9 @@
 # CONSTEXPR: BLOCK_SIZE=1024
 # GRID: n_rows
 #
-# One row per program, the tutorial's shape (softmax.py's softmax_kernel loops
-# over rows with a tl.num_programs step, which Triton 3.6's interpreter cannot
-# run: bench/cpu/vs_interpreter.py times this one on both sides).
+# One row per program, the tutorial's shape (softmax.py's softmax_kernel is
+# persistent: it loops over rows with a tl.num_programs step).
+# bench/cpu/vs_interpreter.py times this one on both sides.
 
 import triton
 import triton.language as tl
