@@ -1776,9 +1776,9 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     if (diag_has_errors(de) && de->nerrors > nerr0) goto done;
     FuncState F = {0};
     gen_function(S, &F, fn, vals, np, fn->name, true, false, attrs);
-    /* module attributes like Triton's */
-    if (spec->num_warps > 0) op_set_attr(ctx, S->module, "ttg.num-warps", attr_i32(ctx, spec->num_warps));
-    if (spec->num_stages > 0) op_set_attr(ctx, S->module, "tt.num_stages", attr_i32(ctx, spec->num_stages));
+    /* No module attributes: Triton's TTIR module has none ("ttg.num-warps"
+     * and friends appear with the conversion to ttg, which takes them from
+     * the compile options). */
 done:
     vec_free(&S->globals);
     map_free(&S->tltypes);
