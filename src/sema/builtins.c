@@ -843,7 +843,8 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     Type *t = rt->ir;
     Op *op = sem_op(S, TT_DOT, ops, 3, &t, 1, 0);
     op_set_attr(S->ctx, op, "inputPrecision", attr_i32(S->ctx, pi));
-    op_set_attr(S->ctx, op, "maxNumImpreciseAcc", attr_i32(S->ctx, imprecise));
+    /* 0 is the attribute's default: Triton's printer leaves it out */
+    if (imprecise) op_set_attr(S->ctx, op, "maxNumImpreciseAcc", attr_i32(S->ctx, imprecise));
     return tv_tensor(op_result(op, 0), rt);
 }
 

@@ -811,15 +811,19 @@ static void visit_if(Sema *S, const PyStmt *s) {
     vec_free(&rnames);
 }
 
-/* The loop-carried names: live-in runtime values the body assigns. */
+/* The loop-carried names: live-in runtime values the body assigns, in the
+ * order of the live-ins (Triton walks `liveins.items()`, a dict copied from
+ * lscope, so the order a name was first bound in the function). */
 static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Scope *out) {
     Scope assigned = {0};
     collect_assigned(body, &assigned);
-    for (int i = 0; i < assigned.len; i++) {
-        const char *nm = assigned.data[i].name;
+    const Scope *live = &S->fn->lscope;
+    for (int i = 0; i < live->len; i++) {
+        const char *nm = live->data[i].name;
         if (target && target->kind == PY_EXPR_NAME && !strcmp(target->name, nm)) continue;
-        TV *v = scope_find(&S->fn->lscope, nm);
-        if (v && v->kind == TV_TENSOR) vec_push(out, ((ScopeEntry){nm, *v}));
+        if (!scope_find(&assigned, nm)) continue;
+        const TV *v = &live->data[i].val;
+        if (v->kind == TV_TENSOR) vec_push(out, ((ScopeEntry){nm, *v}));
     }
     vec_free(&assigned);
     return out->len;
