@@ -24,7 +24,8 @@ all: $(BUILD)/tritonc $(BUILD)/libtritonc.a $(BUILD)/libtritonc.so
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/libtritonc.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -41,7 +42,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtritonc.a $(HDRS)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtritonc.a $(LDLIBS_ALL)
 
 test: all $(UNIT_BINS)
-	/usr/bin/python3 tests/run.py --build $(BUILD)
+	/usr/bin/python3 tests/run.py --build $(BUILD) $(if $(SAN),--sanitized)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g" \

@@ -56,6 +56,21 @@ def find_lit_tests(paths):
     return sorted(out)
 
 
+def sanitizer_preload():
+    """The ASan/UBSan runtimes, for Python processes that load a sanitized
+    libtritonc.so (an interpreter must have them loaded first)."""
+    libs = []
+    for name in ("libasan.so", "libubsan.so"):
+        r = subprocess.run(["gcc", "-print-file-name=" + name], capture_output=True, text=True)
+        p = r.stdout.strip()
+        if os.path.isabs(p) and os.path.exists(p):
+            libs.append(os.path.realpath(p))
+    return ":".join(libs)
+
+
+PYTHON = "/usr/bin/python3"
+
+
 def run_lit(path, build, tmpdir, feature_cache):
     runs, reqs = [], []
     with open(path, errors="replace") as fh:
@@ -85,7 +100,7 @@ def run_lit(path, build, tmpdir, feature_cache):
     log = []
     for cmd in runs:
         c = (cmd.replace("%tritonc", os.path.join(ROOT, build, "tritonc"))
-                .replace("%python", "/usr/bin/python3")
+                .replace("%python", PYTHON)
                 .replace("%build", os.path.join(ROOT, build))
                 .replace("%s", path).replace("%S", os.path.dirname(path))
                 .replace("%t", tpath))
@@ -115,9 +130,16 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("-j", type=int, default=max(2, os.cpu_count() or 2))
     ap.add_argument("-v", action="store_true")
+    ap.add_argument("--sanitized", action="store_true",
+                    help="the build uses ASan/UBSan: preload their runtimes into Python")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
     paths = [os.path.abspath(p) for p in a.paths] or [os.path.join(ROOT, "tests")]
+    if a.sanitized:
+        global PYTHON
+        # Python itself is not leak-clean; the C tests keep leak detection.
+        PYTHON = ("env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:handle_segv=0 /usr/bin/python3"
+                  % sanitizer_preload())
     lit = find_lit_tests(paths)
     units = []
     if not a.paths:

@@ -47,6 +47,8 @@ VERIFIER(verify_trans)
 VERIFIER(verify_join)
 VERIFIER(verify_split)
 VERIFIER(verify_addptr)
+VERIFIER(verify_make_tensor_ptr)
+VERIFIER(verify_advance)
 VERIFIER(verify_load)
 VERIFIER(verify_store)
 VERIFIER(verify_reduce)
@@ -71,15 +73,56 @@ FOLDER(fold_cast)        /* ext/trunc/fp<->int/bitcast/index_cast */
 FOLDER(fold_splat_like)  /* tt.splat/broadcast/expand_dims/reshape of splats */
 FOLDER(fold_addptr)
 
+/* nn.c: the nn dialect (.tri programs) */
+VERIFIER(verify_nn_layer)
+VERIFIER(verify_nn_global)
+VERIFIER(verify_nn_param)
+VERIFIER(verify_nn_named)
+VERIFIER(verify_nn_state)
+VERIFIER(verify_nn_create)
+VERIFIER(verify_nn_binary)
+VERIFIER(verify_nn_unary)
+VERIFIER(verify_nn_linear)
+VERIFIER(verify_nn_conv)
+VERIFIER(verify_nn_axis)
+VERIFIER(verify_nn_norm)
+VERIFIER(verify_nn_reshape)
+VERIFIER(verify_nn_transpose)
+VERIFIER(verify_nn_quantize)
+VERIFIER(verify_nn_dequantize)
+VERIFIER(verify_nn_pack)
+VERIFIER(verify_nn_unpack)
+FOLDER(fold_nn_global_ref) /* a constant global's value */
+FOLDER(fold_nn_arith)      /* scalar add/sub/mul/div; x * 1, x / 1, x - 0 */
+FOLDER(fold_nn_unary)      /* scalar neg/relu/gelu/silu/sigmoid/tanh */
+FOLDER(fold_nn_cast)
+FOLDER(fold_nn_transpose)  /* transpose(transpose(x)) of the same axes */
+FOLDER(fold_nn_pack)       /* constant trits -> constant bytes (tern_pack) */
+FOLDER(fold_nn_unpack)     /* constant bytes -> constant trits (tern_unpack) */
+
 #undef VERIFIER
 #undef FOLDER
 
 /* Shared checks used by the verifiers; each reports at op and returns false
  * on failure. */
+/* "'op' op <what>, but got 'T'" unless ok. */
 bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what);
+/* a and b have the same shape (both scalars, or tensors of equal dims). */
 bool vfy_same_shape(DiagEngine *de, Op *op, Type *a, Type *b);
+/* Every operand and result has one type ("requires the same type ..."). */
+bool vfy_same_types(DiagEngine *de, Op *op);
+/* A type as text, for messages (lives in the DiagEngine's arena). */
+const char *vfy_tstr(DiagEngine *de, Type *t);
+/* Element-kind predicates over scalars and tensors. */
+bool ty_is_int_like(const Type *t);   /* iN, index, or tensors of them */
+bool ty_is_float_like(const Type *t);
+bool ty_is_ptr_like(const Type *t);   /* !tt.ptr or tensor of !tt.ptr */
+bool ty_is_i1_like(const Type *t);
+/* An op's enclosing module, or NULL. */
+Op *op_parent_module(Op *op);
 
-/* Enumerations with textual names (tt attributes printed as keywords). */
+/* Enumerations with textual names (tt attributes printed as keywords),
+ * each table NULL-terminated; attributes hold the 0-based index as i32. */
 extern const char *const tt_cache_names[];      /* none, ca, cg, wb, cs, wt, cv */
 extern const char *const tt_evict_names[];      /* evict_normal, evict_first, evict_last */
 extern const char *const tt_rmw_names[];        /* and, or, xor, add, fadd, max, min, umax, umin, exch */

@@ -92,7 +92,6 @@ const char *tc_kernel_param_type(const tc_kernel *k, int i) {
 
 int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, void *stream,
               tc_error **err) {
-    (void)stream;
     if (err) *err = NULL;
     if (nargs != k->c.nparams) {
         if (err) {
@@ -104,24 +103,22 @@ int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, voi
         return 1;
     }
     if (grid[0] <= 0 || grid[1] <= 0 || grid[2] <= 0) return 0; /* an empty grid runs nothing */
-    if (k->c.cpu) {
-        DiagEngine de;
-        diag_init(&de);
-        bool ok = cpu_kernel_launch(k->c.cpu, grid, args, &de);
-        if (!ok && err) *err = error_from(&de);
-        diag_free(&de);
-        return ok ? 0 : 1;
-    }
-    if (k->c.gpu) {
-        DiagEngine de;
-        diag_init(&de);
-        bool ok = gpu_kernel_launch(k->c.gpu, grid, args, stream, &de);
-        if (!ok && err) *err = error_from(&de);
-        diag_free(&de);
-        return ok ? 0 : 1;
-    }
-    if (err) *err = error_msg("no loaded kernel for this device");
-    return 1;
+    /* leave out the arguments the kernel was specialised on (":1") */
+    void *small[32];
+    void **kargs = nargs <= 32 ? small : tc_malloc(sizeof(void *) * (size_t)nargs);
+    int n = 0;
+    for (int i = 0; i < nargs; i++)
+        if (!k->c.param_skip[i]) kargs[n++] = args[i];
+    DiagEngine de;
+    diag_init(&de);
+    bool ok = false;
+    if (k->c.cpu) ok = cpu_kernel_launch(k->c.cpu, grid, kargs, &de);
+    else if (k->c.gpu) ok = gpu_kernel_launch(k->c.gpu, grid, kargs, stream, &de);
+    else diag_error(&de, ((Loc){0}), "kernel '%s' was not loaded for a device", k->c.kernel);
+    if (!ok && err) *err = error_from(&de);
+    diag_free(&de);
+    if (kargs != small) tc_free(kargs);
+    return ok ? 0 : 1;
 }
 
 void tc_kernel_free(tc_kernel *k) {

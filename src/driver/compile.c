@@ -57,9 +57,11 @@ static void keep_text(Compilation *c, Stage s, Op *module) {
     c->text[s] = sb_take(&sb);
 }
 
-/* "*fp32:16, *fp32:16,i32" -> the runtime parameter types, hints dropped. */
+/* "*fp32:16, *fp32:16,i32:1,constexpr" -> the runtime parameter types,
+ * hints dropped; ":1" entries marked as specialised away. */
 static void split_signature(Compilation *c, const char *sig) {
     VEC(const char *) types = {0};
+    VEC(bool) skip = {0};
     for (const char *p = sig; p && *p;) {
         while (*p == ' ' || *p == '\t') p++;
         const char *e = p;
@@ -68,12 +70,24 @@ static void split_signature(Compilation *c, const char *sig) {
         const char *colon = memchr(p, ':', (size_t)(e - p));
         if (colon) end = colon;
         while (end > p && (end[-1] == ' ' || end[-1] == '\t')) end--;
-        if (end > p) vec_push(&types, intern_n(&c->strings, p, (size_t)(end - p)));
+        bool one = false;
+        if (colon) {
+            const char *h = colon + 1;
+            while (*h == ' ') h++;
+            one = *h == '1' && (h + 1 == e || h[1] == ' ' || h[1] == ',');
+        }
+        size_t n = (size_t)(end - p);
+        if (n && !(n == 9 && strncmp(p, "constexpr", 9) == 0)) {
+            vec_push(&types, intern_n(&c->strings, p, n));
+            vec_push(&skip, one);
+        }
         p = *e ? e + 1 : e;
     }
     c->nparams = types.len;
     c->param_types = arena_dup(c->arena, types.data, sizeof(const char *) * (size_t)(types.len + 1));
+    c->param_skip = arena_dup(c->arena, skip.data, sizeof(bool) * (size_t)(skip.len + 1));
     vec_free(&types);
+    vec_free(&skip);
 }
 
 /* The runtime parameters of a tt.func read off its IR (for .ttir inputs). */
@@ -81,6 +95,7 @@ static void params_from_func(Compilation *c, Op *func) {
     Type *ft = func_type(func);
     c->nparams = ft ? ft->ninputs : 0;
     c->param_types = ARENA_ARRAY(c->arena, const char *, c->nparams + 1);
+    c->param_skip = ARENA_ARRAY(c->arena, bool, c->nparams + 1);
     for (int i = 0; i < c->nparams; i++) {
         StrBuf sb = {0};
         ty_print(ft->inputs[i], &sb);

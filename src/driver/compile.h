@@ -42,8 +42,12 @@ typedef struct Compilation {
     Op *module;
     char *text[STAGE_COUNT]; /* heap strings, NULL where not produced */
     double seconds[STAGE_COUNT];
-    /* runtime parameters: their Triton type strings */
+    /* Runtime parameters, one per signature entry that is not a constexpr:
+     * their Triton type strings. An entry specialised as equal to 1 (":1")
+     * is still taken by tc_launch, but the kernel has no such parameter:
+     * param_skip[i] marks it and the launch leaves it out. */
     const char **param_types;
+    bool *param_skip;
     int nparams;
     tc_device_kind device;
     struct CpuKernel *cpu;

@@ -240,7 +240,12 @@ static double round_to_format(double v, int mbits, int emin, double maxval, bool
         /* beyond the largest finite: rounds to inf when at least halfway to
          * the next binade step, as IEEE does */
         double step = ldexp(1.0, (int)floor(log2(maxval)) - mbits);
-        if (fabs(v) >= maxval + step / 2) return has_inf ? copysign(INFINITY, v) : NAN;
+        double limit = maxval + step / 2;
+        /* At exactly `limit` the tie goes to the even neighbour: past the
+         * largest finite of an IEEE format (odd mantissa) that is inf; in
+         * f8E4M3FN the largest finite, 448 = 1.110b * 2^8, is the even one. */
+        if (fabs(v) > limit || (fabs(v) == limit && has_inf))
+            return has_inf ? copysign(INFINITY, v) : NAN;
         return copysign(maxval, v);
     }
     return r;
@@ -274,37 +279,218 @@ static uint64_t float_bits(double v, FloatKind k) {
         return u;
     }
     default: {
-        /* only inf/nan reach here (finite values print as decimals) */
-        bool neg = signbit(v);
-        uint64_t bits;
-        if (k == FK_F16) bits = isnan(v) ? 0x7E00 : 0x7C00;
-        else if (k == FK_BF16) bits = isnan(v) ? 0x7FC0 : 0x7F80;
-        else if (k == FK_F8E5M2) bits = isnan(v) ? 0x7F : 0x7C;
-        else bits = 0x7F;
-        int w = (k == FK_F16 || k == FK_BF16) ? 16 : 8;
-        if (neg) bits |= 1ULL << (w - 1);
-        return bits;
+        int ebits = k == FK_F16 || k == FK_F8E5M2 ? 5 : k == FK_BF16 ? 8 : 4;
+        int mbits = ty_float_mantissa_bits(k), w = 1 + ebits + mbits, bias = (1 << (ebits - 1)) - 1;
+        uint64_t sign = signbit(v) ? 1ULL << (w - 1) : 0, emax = (1u << ebits) - 1;
+        if (isnan(v)) {
+            if (k == FK_F8E4M3) return sign | 0x7F;
+            return sign | (emax << mbits) | (1ULL << (mbits - 1));
+        }
+        if (isinf(v)) return sign | (emax << mbits);
+        v = fabs(v);
+        if (v == 0) return sign;
+        int e2;
+        frexp(v, &e2);
+        int E = e2 - 1;
+        if (E < 1 - bias) return sign | (uint64_t)ldexp(v, bias - 1 + mbits); /* subnormal */
+        uint64_t m = (uint64_t)ldexp(ldexp(v, -E) - 1, mbits);
+        return sign | ((uint64_t)(E + bias) << mbits) | m;
     }
     }
 }
 
-void float_print(double v, Type *t, StrBuf *out) {
-    FloatKind k = t && t->kind == TY_FLOAT ? t->fkind : FK_F64;
-    if (isnan(v) || isinf(v)) {
-        int w = t && t->kind == TY_FLOAT ? t->width : 64;
-        sb_printf(out, "0x%0*llX", w / 4, (unsigned long long)float_bits(v, k));
+/* A little unsigned bignum for exact decimal conversion (at most
+ * 2^1076 or 2^53 * 5^1074, i.e. under 2600 bits). */
+typedef struct Big {
+    uint32_t d[96];
+    int n; /* limbs in use; 0 means zero */
+} Big;
+
+static void big_trim(Big *b) {
+    while (b->n && !b->d[b->n - 1]) b->n--;
+}
+
+static void big_mul_small(Big *b, uint32_t m) {
+    uint64_t carry = 0;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t x = (uint64_t)b->d[i] * m + carry;
+        b->d[i] = (uint32_t)x;
+        carry = x >> 32;
+    }
+    if (carry) b->d[b->n++] = (uint32_t)carry;
+}
+
+static void big_shl(Big *b, int bits) {
+    int words = bits / 32, r = bits % 32;
+    for (int i = b->n - 1; i >= 0; i--) b->d[i + words] = b->d[i];
+    for (int i = 0; i < words; i++) b->d[i] = 0;
+    b->n += words;
+    if (r) {
+        uint32_t carry = 0;
+        for (int i = 0; i < b->n; i++) {
+            uint32_t x = b->d[i];
+            b->d[i] = (x << r) | carry;
+            carry = x >> (32 - r);
+        }
+        if (carry) b->d[b->n++] = carry;
+    }
+}
+
+static int big_divmod10(Big *b) {
+    uint64_t rem = 0;
+    for (int i = b->n - 1; i >= 0; i--) {
+        uint64_t x = (rem << 32) | b->d[i];
+        b->d[i] = (uint32_t)(x / 10);
+        rem = x % 10;
+    }
+    big_trim(b);
+    return (int)rem;
+}
+
+static int big_bits(const Big *b) {
+    if (!b->n) return 0;
+    int bits = 32 * (b->n - 1);
+    for (uint32_t top = b->d[b->n - 1]; top; top >>= 1) bits++;
+    return bits;
+}
+
+/*
+ * LLVM's APFloat::toString (IEEEFloat::toString), which MLIR prints float
+ * attributes with: `prec_bits` is the format's precision (24 for f32),
+ * format_precision the number of significant digits (0: enough to round
+ * trip), max_padding the zeros allowed before switching to scientific
+ * notation, truncate_zero as in LLVM. Writes to buf (>= 64 bytes).
+ */
+static void apfloat_string(double v, int prec_bits, int format_precision, int max_padding,
+                           bool truncate_zero, char *buf) {
+    char *o = buf;
+    if (signbit(v)) *o++ = '-';
+    v = fabs(v);
+    if (format_precision == 0) format_precision = 2 + prec_bits * 59 / 196;
+    if (v == 0) {
+        if (max_padding == 0) {
+            if (!truncate_zero) {
+                o += sprintf(o, "0.0");
+                for (int i = 1; i < format_precision; i++) *o++ = '0';
+                sprintf(o, "e+00");
+            } else {
+                sprintf(o, "0.0E+0");
+            }
+        } else {
+            sprintf(o, "0");
+        }
         return;
     }
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.6e", v);
-    if (float_round(strtod(buf, NULL), k) != v) {
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(buf, sizeof buf, "%.*g", prec, v);
-            if (float_round(strtod(buf, NULL), k) == v) break;
-        }
-        if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+    int e2;
+    double f = frexp(v, &e2);
+    uint64_t sig = (uint64_t)ldexp(f, 53);
+    int exp = e2 - 53;
+    while (!(sig & 1)) sig >>= 1, exp++;
+    Big b = {{(uint32_t)sig, (uint32_t)(sig >> 32)}, 2};
+    big_trim(&b);
+    if (exp > 0) {
+        big_shl(&b, exp);
+        exp = 0;
+    } else if (exp < 0) {
+        for (int t = -exp; t > 0; t -= 13) big_mul_small(&b, t >= 13 ? 1220703125u : (uint32_t)pow(5, t));
     }
-    sb_puts(out, buf);
+    /* digits, least significant first */
+    char digits[1200];
+    int nd = 0;
+    int required = (format_precision * 196 + 58) / 59;
+    int used = big_bits(&b);
+    int discard = used > required ? (used - required) * 59 / 196 : 0;
+    bool in_trail = true;
+    while (b.n) {
+        int d = big_divmod10(&b);
+        if (discard > 0) {
+            discard--;
+            exp++;
+            continue;
+        }
+        if (in_trail && d == 0) {
+            exp++;
+        } else {
+            in_trail = false;
+            digits[nd++] = (char)('0' + d);
+        }
+    }
+    if (nd > format_precision) {
+        int first = nd - format_precision;
+        if (digits[first - 1] < '5') {
+            while (first < nd && digits[first] == '0') first++;
+        } else {
+            while (first < nd && digits[first] == '9') first++;
+            if (first < nd) digits[first]++;
+        }
+        exp += first;
+        memmove(digits, digits + first, (size_t)(nd - first));
+        nd -= first;
+        if (nd == 0) digits[nd++] = '1';
+    }
+    bool scientific;
+    if (max_padding == 0) {
+        scientific = true;
+    } else if (exp >= 0) {
+        scientific = exp > max_padding || nd + exp > format_precision;
+    } else {
+        int msd = exp + nd - 1;
+        scientific = msd < 0 && -msd > max_padding;
+    }
+    if (scientific) {
+        exp += nd - 1;
+        *o++ = digits[nd - 1];
+        *o++ = '.';
+        if (nd == 1 && truncate_zero) *o++ = '0';
+        else
+            for (int i = nd - 2; i >= 0; i--) *o++ = digits[i];
+        if (!truncate_zero && format_precision > nd - 1)
+            for (int i = 0; i <= format_precision - nd; i++) *o++ = '0';
+        *o++ = truncate_zero ? 'E' : 'e';
+        if (truncate_zero) sprintf(o, "%+d", exp);
+        else sprintf(o, "%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        return;
+    }
+    if (exp >= 0) {
+        for (int i = nd - 1; i >= 0; i--) *o++ = digits[i];
+        for (int i = 0; i < exp; i++) *o++ = '0';
+        *o = 0;
+        return;
+    }
+    int unit = -exp;
+    if (unit < nd) {
+        for (int i = nd - 1; i >= unit; i--) *o++ = digits[i];
+        *o++ = '.';
+        for (int i = unit - 1; i >= 0; i--) *o++ = digits[i];
+    } else {
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = nd; i < unit; i++) *o++ = '0';
+        for (int i = nd - 1; i >= 0; i--) *o++ = digits[i];
+    }
+    *o = 0;
+}
+
+void float_print(double v, Type *t, StrBuf *out) {
+    FloatKind k = t && t->kind == TY_FLOAT ? t->fkind : FK_F64;
+    int w = t && t->kind == TY_FLOAT ? t->width : 64;
+    if (!isnan(v) && !isinf(v)) {
+        /* as MLIR: 6 digits in exponent form when that reads back exactly,
+         * else APFloat's shortest round-trip form when it has a '.' */
+        char buf[1400];
+        int p = ty_float_mantissa_bits(k) + 1;
+        apfloat_string(v, p, 6, 0, false, buf);
+        if (float_round(strtod(buf, NULL), k) == v) {
+            sb_puts(out, buf);
+            return;
+        }
+        apfloat_string(v, p, 0, 3, true, buf);
+        if (strchr(buf, '.')) {
+            sb_puts(out, buf);
+            return;
+        }
+    }
+    sb_printf(out, "0x%0*llX", w / 4, (unsigned long long)float_bits(v, k));
 }
 
 static void print_string(const char *s, StrBuf *out) {
@@ -316,6 +502,17 @@ static void print_string(const char *s, StrBuf *out) {
         else sb_putc(out, (char)*p);
     }
     sb_putc(out, '"');
+}
+
+/* A name (dictionary key, symbol) bare when it lexes as an identifier,
+ * quoted otherwise: "ttg.num-warps", @"triton.language.cdiv(1,)". */
+static void print_name(const char *s, StrBuf *out) {
+    bool bare = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_';
+    for (const char *p = s; bare && *p; p++)
+        bare = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+               *p == '$' || *p == '.';
+    if (bare) sb_puts(out, s);
+    else print_string(s, out);
 }
 
 static void print_dense_elem(const Attr *a, int64_t i, StrBuf *out) {
@@ -365,7 +562,10 @@ void attr_print(const Attr *a, StrBuf *out) {
         return;
     case ATTR_STRING: print_string(a->s, out); return;
     case ATTR_TYPE: ty_print(a->ty, out); return;
-    case ATTR_SYMREF: sb_printf(out, "@%s", a->s); return;
+    case ATTR_SYMREF:
+        sb_putc(out, '@');
+        print_name(a->s, out);
+        return;
     case ATTR_OPAQUE: sb_puts(out, a->s); return;
     case ATTR_ARRAY:
         sb_putc(out, '[');
@@ -379,7 +579,7 @@ void attr_print(const Attr *a, StrBuf *out) {
         sb_putc(out, '{');
         for (int i = 0; i < a->dict.n; i++) {
             if (i) sb_puts(out, ", ");
-            sb_puts(out, a->dict.entries[i].name);
+            print_name(a->dict.entries[i].name, out);
             if (a->dict.entries[i].attr->kind != ATTR_UNIT) {
                 sb_puts(out, " = ");
                 attr_print(a->dict.entries[i].attr, out);

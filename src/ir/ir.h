@@ -401,7 +401,9 @@ typedef struct PrintOptions {
 } PrintOptions;
 void ir_print(Op *op, StrBuf *out, const PrintOptions *opts);
 /* Parses a whole module (a `module { ... }` or a bare list of funcs). Errors
- * go to c->diag; returns NULL on error. */
+ * go to c->diag; returns NULL on error. The text is registered with c->diag
+ * (diag_add_source) so diagnostics show the line with a caret: keep it
+ * alive until they are rendered. */
 Op *ir_parse(Context *c, const char *filename, const char *src, size_t len);
 /* Checks structure (terminators, dominance, operand counts and types) and
  * runs each op's verifier. Reports to de; returns false on any error. */

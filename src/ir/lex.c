@@ -26,6 +26,20 @@ void lex_init(Lexer *L, const char *src, size_t len) {
 void lex_rewind(Lexer *L, const char *p) { L->p = p; }
 
 static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* Character classes for the identifier loops (the lexer's hot path). */
+enum { C_BARE = 1, C_SUFFIX = 2 }; /* bare-id continuation, suffix-id continuation */
+static const unsigned char char_class[256] = {
+    ['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3, ['5'] = 3, ['6'] = 3, ['7'] = 3, ['8'] = 3, ['9'] = 3,
+    ['_'] = 3, ['$'] = 3, ['.'] = 3, ['-'] = C_SUFFIX,
+    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3,
+    ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3,
+    ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
+    ['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3, ['H'] = 3, ['I'] = 3,
+    ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3, ['N'] = 3, ['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3,
+    ['S'] = 3, ['T'] = 3, ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3, ['Y'] = 3, ['Z'] = 3,
+};
+static bool cls(char c, int k) { return (char_class[(unsigned char)c] & k) != 0; }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
@@ -108,9 +122,7 @@ Token lex_next(Lexer *L) {
         if (L->p >= L->end || !(is_letter(*L->p) || *L->p == '$' || *L->p == '.' || *L->p == '_' ||
                                 *L->p == '-'))
             return lex_error(L, s, line, ls, "invalid identifier after sigil");
-        while (L->p < L->end && (is_letter(*L->p) || is_digit(*L->p) || *L->p == '$' ||
-                                 *L->p == '.' || *L->p == '_' || *L->p == '-'))
-            L->p++;
+        while (L->p < L->end && cls(*L->p, C_SUFFIX)) L->p++;
         return make(L, k, s, line, ls);
     }
     case '@':
@@ -125,16 +137,12 @@ Token lex_next(Lexer *L) {
         }
         if (L->p >= L->end || !(is_letter(*L->p) || *L->p == '_'))
             return lex_error(L, s, line, ls, "invalid symbol name");
-        while (L->p < L->end && (is_letter(*L->p) || is_digit(*L->p) || *L->p == '_' ||
-                                 *L->p == '$' || *L->p == '.'))
-            L->p++;
+        while (L->p < L->end && cls(*L->p, C_BARE)) L->p++;
         return make(L, TK_AT, s, line, ls);
     default: break;
     }
     if (is_letter(c) || c == '_') {
-        while (L->p < L->end && (is_letter(*L->p) || is_digit(*L->p) || *L->p == '_' ||
-                                 *L->p == '$' || *L->p == '.'))
-            L->p++;
+        while (L->p < L->end && cls(*L->p, C_BARE)) L->p++;
         return make(L, TK_BARE, s, line, ls);
     }
     if (is_digit(c)) {

@@ -43,7 +43,19 @@ typedef struct Binding {
     int count;
     int depth;
     struct Binding *shadowed;
+    const char *name; /* the name's text in the source (no sigil) */
+    int len;
+    uint64_t hash;
 } Binding;
+
+/* Open-addressing table from a name's text to its innermost binding: one
+ * probe per use, no interning (the hot path of parsing). */
+typedef struct NameSlot {
+    uint64_t hash;
+    const char *name;
+    int len;
+    Binding *b;
+} NameSlot;
 
 /* A location annotation, resolved once every alias is known. */
 typedef enum LocKind { LN_UNKNOWN, LN_FILE, LN_NAME, LN_CALLSITE, LN_FUSED, LN_REF } LocKind;
@@ -97,8 +109,9 @@ typedef struct Parser {
     Arena *scratch;   /* bindings, location nodes: freed when parsing ends */
     int nesting;
 
-    Map names;        /* interned name -> Binding* */
-    VEC(const char *) bound; /* names bound in open scopes, innermost last */
+    NameSlot *slots;  /* name text -> Binding* (see NameSlot) */
+    int nslots, nused;
+    VEC(Binding *) bound; /* bindings made in open scopes, innermost last */
     int depth, floor;
 
     Map attr_aliases; /* interned "#name" -> Attr* */
@@ -116,6 +129,8 @@ typedef struct Parser {
     VEC(DenseLit) dense;
     VEC(int64_t) ints;
     VEC(Region) regions;
+    VEC(Token) toks;          /* operand tokens, for type errors */
+    VEC(LocNode *) lockids;   /* fused locations' children */
 } Parser;
 
 /* ---- errors and tokens -------------------------------------------------- */
@@ -311,6 +326,24 @@ static int64_t int_signed(bool neg, uint64_t mag) { return neg ? (int64_t)(0 - m
 
 /* ---- names and scopes ------------------------------------------------------- */
 
+static NameSlot *name_slot(Parser *P, const char *name, int len, uint64_t h) {
+    int mask = P->nslots - 1;
+    for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
+        NameSlot *sl = &P->slots[i];
+        if (!sl->name || (sl->hash == h && sl->len == len && memcmp(sl->name, name, (size_t)len) == 0)) return sl;
+    }
+}
+
+static void grow_names(Parser *P) {
+    NameSlot *old = P->slots;
+    int n = P->nslots;
+    P->nslots = n ? n * 2 : 1024;
+    P->slots = tc_calloc((size_t)P->nslots, sizeof(NameSlot));
+    for (int i = 0; i < n; i++)
+        if (old[i].name) *name_slot(P, old[i].name, old[i].len, old[i].hash) = old[i];
+    tc_free(old);
+}
+
 static void push_scope(Parser *P, bool isolated, int *saved_floor, int *mark) {
     *mark = P->bound.len;
     *saved_floor = P->floor;
@@ -320,30 +353,48 @@ static void push_scope(Parser *P, bool isolated, int *saved_floor, int *mark) {
 
 static void pop_scope(Parser *P, int saved_floor, int mark) {
     while (P->bound.len > mark) {
-        const char *n = vec_pop(&P->bound);
-        Binding *b = map_get(&P->names, MAP_KEY(n));
-        map_put(&P->names, MAP_KEY(n), b ? b->shadowed : NULL);
+        Binding *b = vec_pop(&P->bound);
+        name_slot(P, b->name, b->len, b->hash)->b = b->shadowed;
     }
     P->depth--;
     P->floor = saved_floor;
 }
 
-static Binding *visible(Parser *P, const char *name) {
-    Binding *b = map_get(&P->names, MAP_KEY(name));
+/* The visible binding of `%name` (token t), or NULL. */
+static Binding *visible(Parser *P, Token t) {
+    const char *name = t.start + 1;
+    int len = t.len - 1;
+    Binding *b = name_slot(P, name, len, hash_bytes(name, (size_t)len, 0))->b;
     return b && b->depth >= P->floor ? b : NULL;
 }
 
 /* Binds `%name` (token t) to count values starting at v. */
 static void bind(Parser *P, Token t, Value *v, int count) {
-    const char *name = intern_tok(P, t, 1);
-    if (visible(P, name)) error_at(P, t, "redefinition of SSA value '%.*s'", t.len, t.start);
+    const char *name = t.start + 1;
+    int len = t.len - 1;
+    uint64_t h = hash_bytes(name, (size_t)len, 0);
+    if (2 * (P->nused + 1) > P->nslots) grow_names(P);
+    NameSlot *sl = name_slot(P, name, len, h);
+    if (sl->b && sl->b->depth >= P->floor) error_at(P, t, "redefinition of SSA value '%.*s'", t.len, t.start);
+    if (!sl->name) {
+        *sl = (NameSlot){h, name, len, NULL};
+        P->nused++;
+    }
     Binding *b = ARENA_NEW(P->scratch, Binding);
-    *b = (Binding){v, count, P->depth, map_get(&P->names, MAP_KEY(name))};
-    map_put(&P->names, MAP_KEY(name), b);
-    vec_push(&P->bound, name);
+    *b = (Binding){v, count, P->depth, sl->b, name, len, h};
+    sl->b = b;
+    vec_push(&P->bound, b);
     /* the name is a hint for the printer unless it is one it makes up */
-    const char *hint = name;
-    if (!ir_name_is_auto(hint)) v->name = hint;
+    char buf[24];
+    bool numeric = len < 16;
+    for (int i = 0; numeric && i < len; i++) numeric = name[i] >= '0' && name[i] <= '9';
+    if (numeric) return;
+    if (len < 20 && len > 3 && memcmp(name, "arg", 3) == 0) {
+        memcpy(buf, name, (size_t)len);
+        buf[len] = 0;
+        if (ir_name_is_auto(buf)) return;
+    }
+    v->name = intern_n(&P->ctx->strings, name, (size_t)len);
 }
 
 /* value-use ::= `%` suffix-id (`#` digit+)? */
@@ -358,7 +409,7 @@ static Value *parse_use(Parser *P) {
         index = (int)small_int(P, num, 1 << 20, "result number");
         next(P);
     }
-    Binding *b = visible(P, intern_tok(P, t, 1));
+    Binding *b = visible(P, t);
     if (!b) error_at(P, t, "use of undefined value '%.*s'", t.len, t.start);
     if (index >= b->count)
         error_at(P, t, "result number %d out of range: '%.*s' has %d result%s", index, t.len, t.start,
@@ -379,14 +430,13 @@ static void check_type(Parser *P, Token at_tok, Value *v, Type *t) {
              at_tok.len, at_tok.start, sa, sbb);
 }
 
-typedef VEC(Token) TokVec;
 
 /* value-use-list ::= value-use (`,` value-use)*, pushed on P->vals with the
  * tokens on `toks` (for type errors). Returns how many. */
-static int parse_uses(Parser *P, TokVec *toks) {
+static int parse_uses(Parser *P, bool keep_tokens) {
     int n = 0;
     do {
-        if (toks) vec_push(toks, P->tok);
+        if (keep_tokens) vec_push(&P->toks, P->tok);
         vec_push(&P->vals, parse_use(P));
         n++;
     } while (accept(P, TK_COMMA));
@@ -474,18 +524,39 @@ static Type *parse_function_type(Parser *P) {
 }
 
 /*
- * tensor-type ::= `tensor` `<` (dim `x`)* type (`,` attribute)? `>`
+ * tensor-type ::= `tensor` `<` (`*` `x` | (dim `x`)*) type (`,` attribute)? `>`
+ * dim         ::= integer | `?`
  *
  * `4x8xf32` lexes as `4` then `x8xf32`, so the dimensions are read off the
  * characters and the lexer is rewound to the element type.
  */
+/* After a `?` or `*` dimension: the lexer read `x...` as one bare token;
+ * step over the `x` and lex again from the element type or next dim. */
+static void skip_dim_x(Parser *P) {
+    next(P);
+    if (P->tok.kind != TK_BARE || P->tok.start[0] != 'x')
+        error_at(P, P->tok, "expected 'x' after tensor dimension");
+    lex_rewind(&P->lex, P->tok.start + 1);
+    next(P);
+}
+
 static Type *parse_tensor_type(Parser *P) {
     next(P); /* tensor */
     expect(P, TK_LESS, "'<' after 'tensor'");
     int64_t shape[IR_MAX_RANK];
     int rank = 0;
     int64_t numel = 1;
-    while (at(P, TK_INT)) {
+    if (at(P, TK_STAR)) { /* unranked: tensor<*xf32> (nn dialect) */
+        skip_dim_x(P);
+        rank = -1;
+    }
+    while (rank >= 0 && (at(P, TK_INT) || at(P, TK_QUESTION))) {
+        if (at(P, TK_QUESTION)) { /* dynamic: tensor<?x4xf32> (nn dialect) */
+            if (rank == IR_MAX_RANK) error_at(P, P->tok, "tensor rank exceeds %d", IR_MAX_RANK);
+            shape[rank++] = -1;
+            skip_dim_x(P);
+            continue;
+        }
         const char *p = P->tok.start, *end = P->lex.end;
         Token dtok = P->tok;
         int64_t d = 0;
@@ -504,7 +575,7 @@ static Type *parse_tensor_type(Parser *P) {
         lex_rewind(&P->lex, p + 1);
         next(P);
     }
-    if (at(P, TK_QUESTION)) error_at(P, P->tok, "dynamic tensor dimensions are not supported");
+    if (at(P, TK_MINUS)) error_at(P, P->tok, "tensor dimensions must be positive");
     Type *elem = parse_type(P);
     if (elem->kind == TY_TENSOR || elem->kind == TY_FUNC || elem->kind == TY_NONE)
         error_at(P, P->tok, "invalid tensor element type");
@@ -549,6 +620,19 @@ static Type *parse_type(Parser *P) {
     return ty;
 }
 
+/* A pointer type in Triton's short form `<tensor<8xf16>>` (the
+ * `!tt.ptr` elided, as its custom forms print it) or written in full. */
+static Type *parse_ptr_type_short(Parser *P) {
+    if (!accept(P, TK_LESS)) return parse_type(P);
+    Token t = P->tok;
+    Type *pointee = parse_type(P);
+    if (pointee->kind == TY_FUNC || pointee->kind == TY_NONE) error_at(P, t, "invalid pointee type");
+    int as = 1;
+    if (accept(P, TK_COMMA)) as = (int)small_int(P, expect(P, TK_INT, "address space"), 1 << 20, "address space");
+    expect(P, TK_GREATER, "'>' to end pointer type");
+    return ty_ptr(P->ctx, pointee, as);
+}
+
 /* `: type` */
 static Type *parse_colon_type(Parser *P) {
     expect(P, TK_COLON, "':'");
@@ -561,20 +645,27 @@ static Type *parse_colon_type(Parser *P) {
  * `start` through the `>` that balances the first `<`. */
 static const char *balanced_text(Parser *P, Token start_tok) {
     const char *p = P->lex.p, *end = P->lex.end;
-    /* the current token is '<'; the lexer is just past it */
-    int depth = 1;
+    /* the current token is '<'; the lexer is just past it. Brackets must
+     * pair up by kind, so the text reads back the same way. */
+    char open[IR_MAX_NESTING + 1];
+    int depth = 0;
+    open[depth++] = '<';
     while (p < end && depth > 0) {
         char c = *p;
         if (c == '"') {
-            for (p++; p < end && *p != '"'; p++)
+            for (p++; p < end && *p != '"' && *p != '\n'; p++)
                 if (*p == '\\') p++;
+            if (p >= end || *p != '"') error_at(P, start_tok, "unterminated string in attribute");
         } else if (c == '-' && p + 1 < end && p[1] == '>') {
             p++;
         } else if (c == '<' || c == '(' || c == '[' || c == '{') {
-            if (++depth > IR_MAX_NESTING) error_at(P, start_tok, "nesting too deep");
+            if (depth > IR_MAX_NESTING) error_at(P, start_tok, "nesting too deep");
+            open[depth++] = c;
         } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+            char want = open[depth - 1] == '<' ? '>' : open[depth - 1] == '(' ? ')' : open[depth - 1] == '[' ? ']' : '}';
+            if (c != want) error_at(P, start_tok, "mismatched '%c' in attribute (expected '%c')", c, want);
             depth--;
-        } else if (c == '\n') {
+        } else if (c == '\n' || c == 0) {
             error_at(P, start_tok, "unterminated '<' in attribute");
         }
         p++;
@@ -920,17 +1011,17 @@ static LocNode *parse_loc_inner(Parser *P) {
             expect(P, TK_GREATER, "'>'");
         }
         expect(P, TK_LSQUARE, "'['");
-        VEC(LocNode *) kids = {0};
+        int kmark = P->lockids.len;
         if (!at(P, TK_RSQUARE)) {
             do {
-                LocNode *k = parse_loc_inner(P); /* may longjmp: kids leak only on error */
-                vec_push(&kids, k);
+                LocNode *k = parse_loc_inner(P);
+                vec_push(&P->lockids, k);
             } while (accept(P, TK_COMMA));
         }
         expect(P, TK_RSQUARE, "']'");
-        n->nkids = kids.len;
-        n->kids = kids.len ? arena_dup(P->scratch, kids.data, sizeof(LocNode *) * (size_t)kids.len) : NULL;
-        vec_free(&kids);
+        n->nkids = P->lockids.len - kmark;
+        n->kids = n->nkids ? arena_dup(P->scratch, P->lockids.data + kmark, sizeof(LocNode *) * (size_t)n->nkids) : NULL;
+        P->lockids.len = kmark;
     } else {
         error_at(P, t, "expected location, found %s", tok_desc(P, t));
     }
@@ -1046,6 +1137,27 @@ static int parse_functional_type_for(Parser *P, int vmark, Token *toks, int *nre
     return tmark;
 }
 
+/* Whether the tokens ahead are the result names of the next op
+ * (`%a, %b:2 =`) rather than operands: terminators' operand lists are
+ * optional, and the next line may start with a definition. */
+static bool at_result_names(Parser *P) {
+    if (!at(P, TK_PERCENT)) return false;
+    Lexer save = P->lex;
+    Token t = P->tok;
+    bool yes = false;
+    for (;;) {
+        t = lex_next(&P->lex); /* after %name */
+        if (t.kind == TK_COLON) {
+            if (lex_next(&P->lex).kind != TK_INT) break;
+            t = lex_next(&P->lex);
+        }
+        if (t.kind == TK_EQUAL) yes = true;
+        if (t.kind != TK_COMMA || lex_next(&P->lex).kind != TK_PERCENT) break;
+    }
+    P->lex = save;
+    return yes;
+}
+
 /* Implicit `scf.yield` for scf.for/scf.if bodies that end without one. */
 static void ensure_yield(Parser *P, Region *r, Loc loc) {
     for (Block *b = r->first; b; b = b->next)
@@ -1062,13 +1174,13 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     Context *c = P->ctx;
     const OpInfo *in = &op_info[kind];
     int vmark = P->vals.len;
-    TokVec toks = {0};
+    int kmark = P->toks.len;
     Op *op = NULL;
     Type *t1, *t2;
     switch (in->format) {
     /* %r = op %a, %b (overflow<..>)? (fastmath<..>)? attr-dict : type */
     case FMT_SAME: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         const char *flag_attr[2] = {NULL, NULL};
         const char *flag_text[2] = {NULL, NULL};
         for (int i = 0; i < 2; i++) {
@@ -1076,9 +1188,9 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
             if (!ov && !fm) break;
             next(P);
             if (!at(P, TK_LESS)) error_at(P, P->tok, "expected '<'");
-            const char *txt = balanced_text(P, P->tok); /* "<nsw>": keep what is inside */
+            const char *txt = balanced_text(P, P->tok); /* "<nsw>" */
             flag_attr[i] = ov ? "overflowFlags" : "fastmath";
-            flag_text[i] = intern_n(&c->strings, txt + 1, strlen(txt) - 2);
+            flag_text[i] = arena_printf(P->scratch, "#arith.%s%s", ov ? "overflow" : "fastmath", txt);
         }
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
@@ -1149,12 +1261,12 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     }
     /* %r = arith.select %c, %a, %b attr-dict : (Tc ,)? T */
     case FMT_SELECT: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         if (P->vals.len - vmark != 3) error_at(P, name, "'arith.select' expects 3 operands");
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
         if (accept(P, TK_COMMA)) {
-            check_type(P, toks.data[0], P->vals.data[vmark], t1);
+            check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
             t1 = parse_type(P);
         }
         op = new_op(P, kind, loc, vmark, &t1, 1);
@@ -1164,7 +1276,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     default: break;
     }
     if (op) {
-        vec_free(&toks);
+        P->toks.len = kmark;
         return op;
     }
 
@@ -1282,16 +1394,16 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         }
         bool ret_like = kind != TT_REDUCE_RETURN && kind != TT_SCAN_RETURN;
         if (ret_like) push_attr_dict(P);
-        if (at(P, TK_PERCENT) || !ret_like) {
-            if (first) vec_push(&toks, name);
-            parse_uses(P, &toks);
+        if ((at(P, TK_PERCENT) && !at_result_names(P)) || !ret_like) {
+            if (first) vec_push(&P->toks, name);
+            parse_uses(P, true);
             if (!ret_like) push_attr_dict(P);
             expect(P, TK_COLON, "':'");
             int n = P->vals.len - vmark - first;
             for (int i = 0; i < n; i++) {
                 if (i) expect(P, TK_COMMA, "','");
                 Type *t = parse_type(P);
-                check_type(P, toks.data[first + i], P->vals.data[vmark + first + i], t);
+                check_type(P, P->toks.data[kmark + first + i], P->vals.data[vmark + first + i], t);
             }
         }
         op = new_op(P, kind, loc, vmark, NULL, 0);
@@ -1304,12 +1416,12 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         const char *callee = sym.start[1] == '"' ? string_value(P, (Token){TK_STRING, sym.start + 1, sym.len - 1, sym.line, sym.col})
                                                  : intern_tok(P, sym, 1);
         expect(P, TK_LPAREN, "'('");
-        if (!at(P, TK_RPAREN)) parse_uses(P, &toks);
+        if (!at(P, TK_RPAREN)) parse_uses(P, true);
         expect(P, TK_RPAREN, "')'");
         int amark = push_attr_dict(P);
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
         apply_attrs(P, op, amark);
@@ -1345,12 +1457,12 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     case TT_JOIN:
     case TT_CAT:
     case TT_SPLIT: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
         expect(P, TK_ARROW, "'->'");
         t2 = parse_type(P);
-        for (int i = 0; i < P->vals.len - vmark; i++) check_type(P, toks.data[i], P->vals.data[vmark + i], t1);
+        for (int i = 0; i < P->vals.len - vmark; i++) check_type(P, P->toks.data[kmark + i], P->vals.data[vmark + i], t1);
         Type *rs[2] = {t2, t2};
         op = new_op(P, kind, loc, vmark, rs, kind == TT_SPLIT ? 2 : 1);
         apply_attrs(P, op, amark);
@@ -1358,14 +1470,40 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     }
     /* tt.addptr ::= name %p, %o attr-dict `:` R `,` To */
     case TT_ADDPTR: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         if (P->vals.len - vmark != 2) error_at(P, name, "'tt.addptr' expects 2 operands");
         int amark = push_attr_dict(P);
         t1 = parse_colon_type(P);
         expect(P, TK_COMMA, "','");
         t2 = parse_type(P);
-        check_type(P, toks.data[0], P->vals.data[vmark], t1);
-        check_type(P, toks.data[1], P->vals.data[vmark + 1], t2);
+        check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
+        check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], t2);
+        op = new_op(P, kind, loc, vmark, &t1, 1);
+        apply_attrs(P, op, amark);
+        break;
+    }
+    /*
+     * tt.make_tensor_ptr ::= name %base `,` `[` uses `]` `,` `[` uses `]` `,` `[` uses `]`
+     *                        attr-dict `:` short-ptr-type
+     * tt.advance ::= name %ptr `,` `[` uses `]` attr-dict `:` short-ptr-type
+     */
+    case TT_MAKE_TENSOR_PTR:
+    case TT_ADVANCE: {
+        Token pt = P->tok;
+        vec_push(&P->vals, parse_use(P));
+        int groups = kind == TT_ADVANCE ? 1 : 3, n0 = -1;
+        for (int g = 0; g < groups; g++) {
+            expect(P, TK_COMMA, "','");
+            Token lt = expect(P, TK_LSQUARE, "'['");
+            int n = at(P, TK_RSQUARE) ? 0 : parse_uses(P, false);
+            expect(P, TK_RSQUARE, "']'");
+            if (n0 >= 0 && n != n0) error_at(P, lt, "expected %d operands in this list, like the first, got %d", n0, n);
+            n0 = n;
+        }
+        int amark = push_attr_dict(P);
+        expect(P, TK_COLON, "':'");
+        t1 = parse_ptr_type_short(P);
+        if (kind == TT_ADVANCE) check_type(P, pt, P->vals.data[vmark], t1);
         op = new_op(P, kind, loc, vmark, &t1, 1);
         apply_attrs(P, op, amark);
         break;
@@ -1377,7 +1515,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
      */
     case TT_LOAD:
     case TT_STORE: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int n = P->vals.len - vmark;
         if (n < in->nopmin || n > in->nopmax)
             error_at(P, name, "'%s' expects %d to %d operands, got %d", in->name, in->nopmin, in->nopmax, n);
@@ -1396,17 +1534,17 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         int amark = push_attr_dict(P);
         Token tt = P->tok;
         t1 = parse_colon_type(P);
-        check_type(P, toks.data[0], P->vals.data[vmark], t1);
+        check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
         Type *pointee = ir_pointee_type(c, t1);
         if (!pointee) error_at(P, tt, "'%s' expects a pointer or a tensor of pointers", in->name);
         Type *mask = ty_with_elem(c, t1, ty_i1(c));
         if (kind == TT_LOAD) {
-            if (n > 1) check_type(P, toks.data[1], P->vals.data[vmark + 1], mask);
-            if (n > 2) check_type(P, toks.data[2], P->vals.data[vmark + 2], pointee);
+            if (n > 1) check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], mask);
+            if (n > 2) check_type(P, P->toks.data[kmark + 2], P->vals.data[vmark + 2], pointee);
             op = new_op(P, kind, loc, vmark, &pointee, 1);
         } else {
-            check_type(P, toks.data[1], P->vals.data[vmark + 1], pointee);
-            if (n > 2) check_type(P, toks.data[2], P->vals.data[vmark + 2], mask);
+            check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], pointee);
+            if (n > 2) check_type(P, P->toks.data[kmark + 2], P->vals.data[vmark + 2], mask);
             op = new_op(P, kind, loc, vmark, NULL, 0);
         }
         apply_attrs(P, op, amark);
@@ -1418,7 +1556,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     case TT_DOT: {
         for (int i = 0; i < 3; i++) {
             if (i) expect(P, TK_COMMA, "','");
-            vec_push(&toks, P->tok);
+            vec_push(&P->toks, P->tok);
             vec_push(&P->vals, parse_use(P));
         }
         int prec = -1;
@@ -1433,9 +1571,9 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         t2 = parse_type(P);
         expect(P, TK_ARROW, "'->'");
         Type *t3 = parse_type(P);
-        check_type(P, toks.data[0], P->vals.data[vmark], t1);
-        check_type(P, toks.data[1], P->vals.data[vmark + 1], t2);
-        check_type(P, toks.data[2], P->vals.data[vmark + 2], t3);
+        check_type(P, P->toks.data[kmark + 0], P->vals.data[vmark], t1);
+        check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], t2);
+        check_type(P, P->toks.data[kmark + 2], P->vals.data[vmark + 2], t3);
         op = new_op(P, kind, loc, vmark, &t3, 1);
         apply_attrs(P, op, amark);
         if (prec >= 0) set_enum(P, op, "inputPrecision", prec);
@@ -1454,11 +1592,11 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         expect(P, TK_COMMA, "','");
         int scope = enum_keyword(P, tt_scope_names, "memory scope");
         expect(P, TK_COMMA, "','");
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int amark = push_attr_dict(P);
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
         apply_attrs(P, op, amark);
@@ -1502,11 +1640,11 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         Token s = expect(P, TK_STRING, "prefix string");
         int amark = push_attr_dict(P);
         if (accept(P, TK_COLON)) {
-            parse_uses(P, &toks);
+            parse_uses(P, true);
             expect(P, TK_COLON, "':'");
             for (int i = 0; i < P->vals.len - vmark; i++) {
                 if (i) expect(P, TK_COMMA, "','");
-                check_type(P, toks.data[i], P->vals.data[vmark + i], parse_type(P));
+                check_type(P, P->toks.data[kmark + i], P->vals.data[vmark + i], parse_type(P));
             }
         }
         op = new_op(P, kind, loc, vmark, NULL, 0);
@@ -1516,11 +1654,11 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     }
     /* tt.extern_elementwise ::= name operands attr-dict `:` function-type */
     case TT_EXTERN_ELEMENTWISE: {
-        parse_uses(P, &toks);
+        parse_uses(P, true);
         int amark = push_attr_dict(P);
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
         apply_attrs(P, op, amark);
@@ -1553,7 +1691,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
                 PreArg a = {0};
                 a.tok = expect(P, TK_PERCENT, "iter_arg name");
                 expect(P, TK_EQUAL, "'='");
-                vec_push(&toks, P->tok);
+                vec_push(&P->toks, P->tok);
                 vec_push(&P->vals, parse_use(P));
                 vec_push(&P->preargs, a);
                 niter++;
@@ -1569,7 +1707,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         P->preargs.data[pmark].type = ivt;
         for (int i = 0; i < niter; i++) {
             Type *t = P->types.data[tmark + i];
-            check_type(P, toks.data[i], P->vals.data[vmark + 3 + i], t);
+            check_type(P, P->toks.data[kmark + i], P->vals.data[vmark + 3 + i], t);
             P->preargs.data[pmark + 1 + i].type = t;
         }
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, niter);
@@ -1607,7 +1745,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
                 PreArg a = {0};
                 a.tok = expect(P, TK_PERCENT, "argument name");
                 expect(P, TK_EQUAL, "'='");
-                vec_push(&toks, P->tok);
+                vec_push(&P->toks, P->tok);
                 vec_push(&P->vals, parse_use(P));
                 vec_push(&P->preargs, a);
                 n++;
@@ -1616,7 +1754,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         }
         expect(P, TK_COLON, "':'");
         int nres;
-        int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
         for (int i = 0; i < n; i++) P->preargs.data[pmark + i].type = P->vals.data[vmark + i]->type;
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
@@ -1631,7 +1769,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         error_at(P, name, "'%s' has no custom form; write it in generic form (\"%s\"(...) ...)",
                  in->name, in->name);
     }
-    vec_free(&toks);
+    P->toks.len = kmark;
     return op;
 }
 
@@ -1645,9 +1783,9 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     if (kind == OP_COUNT) error_at(P, name_tok, "unknown operation '%s'", name);
     next(P);
     int vmark = P->vals.len;
-    TokVec toks = {0};
+    int kmark = P->toks.len;
     expect(P, TK_LPAREN, "'(' for operands");
-    if (!at(P, TK_RPAREN)) parse_uses(P, &toks);
+    if (!at(P, TK_RPAREN)) parse_uses(P, true);
     expect(P, TK_RPAREN, "')' to end operands");
     if (at(P, TK_LSQUARE)) error_at(P, P->tok, "successor blocks are not supported");
     int amark = P->named.len;
@@ -1678,7 +1816,7 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     }
     expect(P, TK_COLON, "':' before the op's type");
     int nres;
-    int tmark = parse_functional_type_for(P, vmark, toks.data, &nres);
+    int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
     int nreg = P->regions.len - rmark;
     Op *op = op_create(P->ctx, kind, loc, P->vals.data + vmark, P->vals.len - vmark,
                        P->types.data + tmark, nres, nreg);
@@ -1692,27 +1830,23 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     }
     P->regions.len = rmark;
     apply_attrs(P, op, amark);
-    vec_free(&toks);
+    /* MLIR's `true` is an i1 integer; the custom form reads it that way too */
+    Attr *v = kind == ARITH_CONSTANT ? op_attr(op, "value") : NULL;
+    if (v && v->kind == ATTR_BOOL) op_set_attr(P->ctx, op, "value", attr_int(P->ctx, ty_i1(P->ctx), v->b));
+    P->toks.len = kmark;
     return op;
 }
 
-/* Drops a constant's name when it is one the printer would make up
- * (c0_i32, c0_i32_3, cst_1): names then follow the IR, not the old text. */
-static void drop_generated_const_names(Op *op) {
-    if (op->kind != ARITH_CONSTANT || !op->nresults || !op->results[0].name) return;
-    char buf[96];
-    ir_constant_name(op, buf, sizeof buf);
-    const char *h = op->results[0].name;
-    size_t n = strlen(buf);
-    if (strncmp(h, buf, n) != 0) return;
-    if (h[n] == 0) {
-        op->results[0].name = NULL;
-        return;
+/* Drops result names that are exactly the ones the printer makes up
+ * (c0_i32, cst, outLHS), so such names follow the IR rather than the old
+ * text. Suffixed names (cst_3) stay: that keeps print(parse(print(m)))
+ * stable. */
+static void drop_generated_names(Op *op) {
+    for (int i = 0; i < op->nresults; i++) {
+        char buf[96];
+        const char *a = op->results[i].name ? ir_auto_result_name(op, i, buf, sizeof buf) : NULL;
+        if (a && strcmp(op->results[i].name, a) == 0) op->results[i].name = NULL;
     }
-    if (h[n] != '_' || !h[n + 1]) return;
-    for (const char *p = h + n + 1; *p; p++)
-        if (*p < '0' || *p > '9') return;
-    op->results[0].name = NULL;
 }
 
 /*
@@ -1740,8 +1874,11 @@ static void parse_op(Parser *P, Block *b) {
     if (nt.kind == TK_STRING) {
         op = parse_generic(P, nt, loc);
     } else if (nt.kind == TK_BARE) {
-        const char *name = intern_tok(P, nt, 0);
-        OpKind kind = op_kind_lookup(name);
+        char name[80];
+        int n = nt.len < 79 ? nt.len : 79;
+        memcpy(name, nt.start, (size_t)n);
+        name[n] = 0;
+        OpKind kind = nt.len < 79 ? op_kind_lookup(name) : OP_COUNT;
         if (kind == OP_COUNT && strcmp(name, "module") == 0) kind = BUILTIN_MODULE;
         if (kind == OP_COUNT) error_at(P, nt, "unknown operation '%s'", name);
         next(P);
@@ -1762,7 +1899,7 @@ static void parse_op(Parser *P, Block *b) {
         idx += r->count;
     }
     P->results.len = rmark;
-    drop_generated_const_names(op);
+    drop_generated_names(op);
     leave(P);
 }
 
@@ -1888,11 +2025,24 @@ Op *ir_parse(Context *c, const char *filename, const char *src, size_t len) {
     P->de = c->diag;
     P->file = ctx_intern(c, filename ? filename : "<input>");
     P->scratch = arena_new();
+    /* scratch stacks are never NULL, so `data + mark` is always defined */
+    vec_reserve(&P->vals, 16);
+    vec_reserve(&P->types, 16);
+    vec_reserve(&P->attrs, 16);
+    vec_reserve(&P->named, 16);
+    vec_reserve(&P->preargs, 16);
+    vec_reserve(&P->results, 16);
+    vec_reserve(&P->dense, 16);
+    vec_reserve(&P->ints, 16);
+    vec_reserve(&P->regions, 4);
+    vec_reserve(&P->toks, 16);
+    vec_reserve(&P->lockids, 4);
+    grow_names(P);
     lex_init(&P->lex, src, len);
     if (P->de) diag_add_source(P->de, P->file, src, len);
     Op *result = NULL;
     if (setjmp(P->fail) == 0) result = parse_top(P);
-    map_free(&P->names);
+    tc_free(P->slots);
     map_free(&P->attr_aliases);
     map_free(&P->type_aliases);
     map_free(&P->loc_aliases);
@@ -1907,6 +2057,8 @@ Op *ir_parse(Context *c, const char *filename, const char *src, size_t len) {
     vec_free(&P->dense);
     vec_free(&P->ints);
     vec_free(&P->regions);
+    vec_free(&P->toks);
+    vec_free(&P->lockids);
     arena_free(P->scratch);
     tc_free(P);
     return result;

@@ -49,20 +49,27 @@ typedef struct Printer {
     bool debug, generic;
     Arena *arena;
     Interner strs;         /* printed names */
-    Map value_names;       /* Value* -> interned name (no '%') */
+    Map value_names;       /* Value* -> interned name (no '%'), or NUM_NAME(n) */
     Map bound;             /* interned name -> (depth + 1) of its visible binding */
     VEC(UndoEntry) undo;   /* bindings to restore when a scope ends */
-    Map next_suffix;       /* interned base name -> next `_N` suffix + 1 */
     int depth, floor;      /* scope depth; names bound below floor are invisible */
     VEC(LocEntry) locs;    /* location aliases in order of first use */
     Map loc_index;         /* hash(loc) -> chain head index + 1 (see loc_id) */
     VEC(int) loc_next;
+    Map type_text;         /* Type* -> its text (interned): types repeat a lot */
 } Printer;
 
 /* ---- naming ------------------------------------------------------------ */
 
+/* Numbered values (%12, %arg3) are stored as tagged integers rather than
+ * strings: most values are numbered, and this keeps printing cheap. */
+#define NUM_NAME(n, is_arg) ((void *)(uintptr_t)(((uintptr_t)(n) << 2) | ((is_arg) ? 3u : 1u)))
+#define IS_NUM_NAME(p) (((uintptr_t)(p)) & 1u)
+
+/* MLIR's naming context: copied into each nested region, so sibling
+ * regions start from the same numbers. */
 typedef struct Counters {
-    int value, arg;
+    int value, arg, conflict;
 } Counters;
 
 static bool name_visible(Printer *P, const char *name) {
@@ -110,55 +117,84 @@ void ir_constant_name(Op *op, char *buf, size_t size) {
     }
 }
 
-/* base itself when no visible binding uses it, else base_N with the
- * first N (counting per base name) that is free. */
-static const char *unique_name(Printer *P, const char *base) {
+/* The name MLIR's getAsmResultNames gives result i of op, or NULL:
+ * constants (c0_i32, cst, true) and tt.split (outLHS, outRHS). */
+const char *ir_auto_result_name(Op *op, int i, char *buf, size_t size) {
+    if (op->kind == ARITH_CONSTANT && i == 0) {
+        ir_constant_name(op, buf, size);
+        return buf;
+    }
+    if (op->kind == TT_SPLIT && op->nresults == 2) return i == 0 ? "outLHS" : "outRHS";
+    return NULL;
+}
+
+/* Whether result i starts a group of its own (`%a, %b = ...`): result 0
+ * always, later ones when they have a name of their own. */
+static bool starts_group(Op *op, int i) {
+    if (i == 0) return true;
+    char buf[8];
+    const char *h = op->results[i].name;
+    return (h && *h && !ir_name_is_auto(h)) || ir_auto_result_name(op, i, buf, sizeof buf);
+}
+
+/* base itself when no visible binding uses it, else base_N with N from
+ * the context's conflict counter, as MLIR's uniqueValueName does. */
+static const char *unique_name(Printer *P, const char *base, Counters *c) {
     const char *b = intern(&P->strs, base);
     if (!name_visible(P, b)) return b;
-    char buf[512];
+    char buf[600];
     for (;;) {
-        uintptr_t k = (uintptr_t)map_get(&P->next_suffix, MAP_KEY(b)); /* next suffix + 1 */
-        unsigned long n = k ? (unsigned long)k - 1 : 0;
-        map_put(&P->next_suffix, MAP_KEY(b), (void *)(uintptr_t)(n + 2));
-        snprintf(buf, sizeof buf, "%s_%lu", b, n);
+        snprintf(buf, sizeof buf, "%s_%d", b, c->conflict++);
         const char *cand = intern(&P->strs, buf);
         if (!name_visible(P, cand)) return cand;
     }
 }
 
-/* Names v from its hint (sanitised) or, lacking one, from `fallback`
- * (a constant's name) or the next number. */
-static void name_value(Printer *P, Value *v, const char *fallback, bool is_arg, Counters *c) {
-    char buf[300];
+/* Names v from its hint (sanitised as MLIR does: other characters as hex)
+ * or, lacking one, from `fallback` (a constant's name) or the next number.
+ * Entry block arguments take an %argN number even when named. */
+static void name_value(Printer *P, Value *v, const char *fallback, bool entry_arg, Counters *c) {
+    char buf[520];
     const char *hint = v->name;
+    int argno = entry_arg ? c->arg++ : -1;
     if (hint && *hint && !ir_name_is_auto(hint)) {
         size_t n = 0;
         if (hint[0] >= '0' && hint[0] <= '9') buf[n++] = '_';
-        for (const char *s = hint; *s && n < sizeof buf - 1; s++) buf[n++] = is_id_char(*s) ? *s : '_';
+        for (const char *s = hint; *s && n < sizeof buf - 3; s++) {
+            if (is_id_char(*s)) buf[n++] = *s;
+            else if (*s == ' ') buf[n++] = '_';
+            else n += (size_t)snprintf(buf + n, 3, "%X", (unsigned char)*s);
+        }
         buf[n] = 0;
         fallback = buf;
     }
-    const char *name;
+    void *name;
     if (fallback) {
-        name = unique_name(P, fallback);
-        bind_name(P, name);
+        const char *u = unique_name(P, fallback, c);
+        bind_name(P, u);
+        name = (void *)u;
     } else {
-        char num[32];
-        if (is_arg) snprintf(num, sizeof num, "arg%d", c->arg++);
-        else snprintf(num, sizeof num, "%d", c->value++);
-        name = intern(&P->strs, num);
+        name = entry_arg ? NUM_NAME(argno, true) : NUM_NAME(c->value++, false);
     }
-    map_put(&P->value_names, MAP_KEY(v), (void *)name);
+    map_put(&P->value_names, MAP_KEY(v), name);
 }
 
 static void name_region(Printer *P, Region *r, Counters c);
+
+static void name_results(Printer *P, Op *o, Counters *c) {
+    for (int i = 0; i < o->nresults; i++) {
+        if (!starts_group(o, i)) continue;
+        char cbuf[96];
+        name_value(P, &o->results[i], ir_auto_result_name(o, i, cbuf, sizeof cbuf), false, c);
+    }
+}
 
 static void name_op_regions(Printer *P, Op *op, Counters c) {
     for (int i = 0; i < op->nregions; i++) {
         if (op_has_flag(op, OPF_ISOLATED)) {
             int saved = P->floor;
             P->floor = P->depth + 1;
-            name_region(P, &op->regions[i], (Counters){0, 0});
+            name_region(P, &op->regions[i], (Counters){0, 0, 0});
             P->floor = saved;
         } else {
             name_region(P, &op->regions[i], c);
@@ -170,17 +206,8 @@ static void name_region(Printer *P, Region *r, Counters c) {
     P->depth++;
     int mark = P->undo.len;
     for (Block *b = r->first; b; b = b->next) {
-        for (int i = 0; i < b->nargs; i++) name_value(P, b->args[i], NULL, true, &c);
-        for (Op *o = b->first; o; o = o->next) {
-            if (o->nresults == 0) continue;
-            char cbuf[96];
-            const char *fb = NULL;
-            if (o->kind == ARITH_CONSTANT) {
-                ir_constant_name(o, cbuf, sizeof cbuf);
-                fb = cbuf;
-            }
-            name_value(P, &o->results[0], fb, false, &c);
-        }
+        for (int i = 0; i < b->nargs; i++) name_value(P, b->args[i], NULL, b == r->first, &c);
+        for (Op *o = b->first; o; o = o->next) name_results(P, o, &c);
     }
     for (Block *b = r->first; b; b = b->next)
         for (Op *o = b->first; o; o = o->next) name_op_regions(P, o, c);
@@ -193,6 +220,22 @@ static void name_region(Printer *P, Region *r, Counters c) {
 
 /* ---- small pieces ---------------------------------------------------------- */
 
+/* %name, %12 or %arg3 for a name stored in value_names */
+static void put_name(Printer *P, const void *n) {
+    if (!IS_NUM_NAME(n)) {
+        sb_puts(P->out, n);
+        return;
+    }
+    uintptr_t u = (uintptr_t)n;
+    char rev[24];
+    int k = 0;
+    uintptr_t num = u >> 2;
+    do rev[k++] = (char)('0' + num % 10);
+    while ((num /= 10) > 0);
+    if (u & 2) sb_puts(P->out, "arg");
+    while (k) sb_putc(P->out, rev[--k]);
+}
+
 static void put_indent(Printer *P, int n) {
     for (int i = 0; i < n; i++) sb_putc(P->out, ' ');
 }
@@ -202,20 +245,53 @@ static void print_value(Printer *P, Value *v) {
         sb_puts(P->out, "%<<NULL VALUE>>");
         return;
     }
-    Value *key = v->def ? &v->def->results[0] : v;
-    const char *n = map_get(&P->value_names, MAP_KEY(key));
+    /* a result prints as its group's name, with #k in a group of several */
+    Value *key = v;
+    int k = 0, size = 1;
+    if (v->def) {
+        Op *d = v->def;
+        int g = v->index;
+        while (g > 0 && !map_get(&P->value_names, MAP_KEY(&d->results[g]))) g--;
+        int e = v->index + 1;
+        while (e < d->nresults && !map_get(&P->value_names, MAP_KEY(&d->results[e]))) e++;
+        key = &d->results[g];
+        k = v->index - g;
+        size = e - g;
+    }
+    const void *n = map_get(&P->value_names, MAP_KEY(key));
     if (!n) {
         sb_puts(P->out, "%<<UNKNOWN SSA VALUE>>");
         return;
     }
     sb_putc(P->out, '%');
-    sb_puts(P->out, n);
-    if (v->def && v->def->nresults > 1) sb_printf(P->out, "#%d", v->index);
+    put_name(P, n);
+    if (size > 1) sb_printf(P->out, "#%d", k);
 }
 
 static void print_type(Printer *P, Type *t) {
-    if (t) ty_print(t, P->out);
-    else sb_puts(P->out, "<<NULL TYPE>>");
+    if (!t) {
+        sb_puts(P->out, "<<NULL TYPE>>");
+        return;
+    }
+    const char *s = map_get(&P->type_text, MAP_KEY(t));
+    if (!s) {
+        StrBuf sb = {0};
+        ty_print(t, &sb);
+        s = intern_n(&P->strs, sb_cstr(&sb), sb.len);
+        sb_free(&sb);
+        map_put(&P->type_text, MAP_KEY(t), (void *)s);
+    }
+    sb_puts(P->out, s);
+}
+
+/* A pointer type the way Triton's custom forms write !tt.ptr results:
+ * `<tensor<64x64xf16>>`, the dialect prefix elided. */
+static void print_short_ptr_type(Printer *P, Type *t) {
+    StrBuf sb = {0};
+    ty_print(t, &sb);
+    const char *s = sb_cstr(&sb);
+    sb_puts(P->out, strncmp(s, "!tt.ptr", 7) == 0 ? s + 7 : s);
+    sb_free(&sb);
 }
 
 static void print_value_list(Printer *P, Op *op, int from, int to) {
@@ -392,7 +468,8 @@ static void print_region(Printer *P, Region *r, int indent, bool print_entry_arg
                 print_block_args(P, b);
                 sb_putc(P->out, ')');
             }
-            sb_puts(P->out, ":\n");
+            /* no op here branches, so only the entry block is reachable */
+            sb_puts(P->out, b != r->first ? ":  // no predecessors\n" : ":\n");
         }
         for (Op *o = b->first; o; o = o->next) {
             if (!print_terminators && o == b->last && is_empty_yield(o)) break;
@@ -450,7 +527,7 @@ static const char *const *inherent_names(OpKind k) {
     static const char *const ext[] = {"libname", "libpath", "symbol", "pure", NULL};
     switch (k) {
     case ARITH_CONSTANT: return constant;
-    case ARITH_CMPI:
+    case ARITH_CMPI: return cmp;
     case ARITH_CMPF: return cmp;
     case TT_FUNC: return func;
     case BUILTIN_MODULE: return module;
@@ -626,6 +703,8 @@ static bool fits_custom(Op *op) {
     case TT_CAT: return operand_type(op, 1) == t0;
     case TT_SPLIT: return result_type(op, 1) == r0;
     case TT_ADDPTR: return r0 == t0;
+    case TT_MAKE_TENSOR_PTR: return (op->noperands - 1) % 3 == 0 && r0->kind == TY_PTR;
+    case TT_ADVANCE: return r0 == t0 && r0->kind == TY_PTR;
     case TT_LOAD:
         return is_pointee_of(r0, t0) &&
                (op->noperands < 2 || is_i1_shape_of(operand_type(op, 1), t0)) &&
@@ -696,9 +775,11 @@ static void print_custom(Printer *P, Op *op, int indent) {
         sb_putc(o, ' ');
         print_value_list(P, op, 0, op->noperands);
         for (int i = 0; i < 4; i += 2) {
+            /* stored as MLIR writes them generically: #arith.overflow<nsw> */
             Attr *f = op_attr(op, flags[i]);
-            if (f && f->kind == ATTR_OPAQUE) {
-                sb_printf(o, " %s<%s>", flags[i + 1], f->s);
+            const char *pre = i == 0 ? "#arith.overflow<" : "#arith.fastmath<";
+            if (f && f->kind == ATTR_OPAQUE && strncmp(f->s, pre, strlen(pre)) == 0) {
+                sb_printf(o, " %s", f->s + 7);
                 skip[ns++] = flags[i];
             }
         }
@@ -921,6 +1002,23 @@ static void print_custom(Printer *P, Op *op, int indent) {
         sb_puts(o, ", ");
         print_type(P, operand_type(op, 1));
         return;
+    case TT_MAKE_TENSOR_PTR:
+    case TT_ADVANCE: {
+        /* %base, [shape], [strides], [offsets]  |  %ptr, [offsets] */
+        int groups = op->kind == TT_ADVANCE ? 1 : 3;
+        int n = (op->noperands - 1) / groups;
+        sb_putc(o, ' ');
+        print_value(P, op_operand(op, 0));
+        for (int g = 0; g < groups; g++) {
+            sb_puts(o, ", [");
+            print_value_list(P, op, 1 + g * n, 1 + (g + 1) * n);
+            sb_putc(o, ']');
+        }
+        print_attr_dict(P, op, NULL);
+        sb_puts(o, " : ");
+        print_short_ptr_type(P, result_type(op, 0));
+        return;
+    }
     case TT_LOAD:
     case TT_STORE: {
         const char *skip[3] = {NULL, NULL, NULL};
@@ -1096,10 +1194,17 @@ static void print_custom(Printer *P, Op *op, int indent) {
 static void print_op(Printer *P, Op *op, int indent) {
     put_indent(P, indent);
     if (op->nresults) {
-        /* the definition: %name, or %name:N for a multi-result op */
-        const char *n = map_get(&P->value_names, MAP_KEY(&op->results[0]));
-        sb_printf(P->out, "%%%s", n ? n : "<<UNNAMED>>");
-        if (op->nresults > 1) sb_printf(P->out, ":%d", op->nresults);
+        /* the definition: %name, %name:N for a group of N, groups by commas */
+        for (int g = 0; g < op->nresults;) {
+            int e = g + 1;
+            while (e < op->nresults && !map_get(&P->value_names, MAP_KEY(&op->results[e]))) e++;
+            const void *n = map_get(&P->value_names, MAP_KEY(&op->results[g]));
+            sb_puts(P->out, g ? ", %" : "%");
+            if (n) put_name(P, n);
+            else sb_puts(P->out, "<<UNNAMED>>");
+            if (e - g > 1) sb_printf(P->out, ":%d", e - g);
+            g = e;
+        }
         sb_puts(P->out, " = ");
     }
     if (P->generic || !fits_custom(op)) print_generic(P, op, indent);
@@ -1115,24 +1220,16 @@ void ir_print(Op *op, StrBuf *out, const PrintOptions *opts) {
     P.generic = opts && opts->generic;
     P.arena = arena_new();
     interner_init(&P.strs, P.arena);
-    Counters c = {0, 0};
-    if (op->nresults) {
-        char buf[96];
-        const char *fb = NULL;
-        if (op->kind == ARITH_CONSTANT) {
-            ir_constant_name(op, buf, sizeof buf);
-            fb = buf;
-        }
-        name_value(&P, &op->results[0], fb, false, &c);
-    }
+    Counters c = {0, 0, 0};
+    name_results(&P, op, &c);
     name_op_regions(&P, op, c);
     print_op(&P, op, 0);
     if (P.debug) print_loc_aliases(&P);
     sb_cstr(out);
     map_free(&P.value_names);
     map_free(&P.bound);
-    map_free(&P.next_suffix);
     map_free(&P.loc_index);
+    map_free(&P.type_text);
     vec_free(&P.undo);
     vec_free(&P.locs);
     vec_free(&P.loc_next);

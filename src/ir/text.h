@@ -13,6 +13,9 @@
 bool ir_name_is_auto(const char *s);
 /* MLIR's result name for an arith.constant: c0_i32, c1024, true, cst. */
 void ir_constant_name(Op *op, char *buf, size_t size);
+/* The name MLIR gives result i of op (c0_i32 for constants, outLHS and
+ * outRHS for tt.split), or NULL. buf holds it when it must be built. */
+const char *ir_auto_result_name(Op *op, int i, char *buf, size_t size);
 /* Whether `name` is one of op kind's own (inherent) attributes. */
 bool ir_attr_is_inherent(OpKind kind, const char *name);
 /* "text" with MLIR's escapes (\", \\, \XX). */

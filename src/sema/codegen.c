@@ -1570,7 +1570,10 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
 /* ---- module globals ---------------------------------------------------------- */
 
 static void bind_import(Sema *S, const char *module, const char *name, const char *asname) {
-    /* module: dotted path imported; name: for `from M import name` (NULL for `import M`) */
+    /* module: dotted path imported; name: for `from M import name` (NULL for `import M`).
+     * `tritonc` (the Python binding) is another name for `triton`. */
+    if (module && !strncmp(module, "tritonc", 7) && (module[7] == 0 || module[7] == '.'))
+        module = arena_printf(S->arena, "triton%s", module + 7);
     StrBuf full = {0};
     if (name) sb_printf(&full, "%s.%s", module ? module : "", name);
     else sb_puts(&full, module);

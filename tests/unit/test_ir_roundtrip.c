@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *strdup(const char *s);
+
 static int nfail, ncheck;
 
 #define CHECK(cond)                                                                    \
@@ -156,7 +158,9 @@ static void test_print_add_kernel(void) {
     diag_free(&de);
 }
 
-/* Constants' names, name hints and their uniquing, multi-result ops. */
+/* Constants' names, name hints and their uniquing (one conflict counter,
+ * as MLIR), entry-block arguments numbered even when named, multi-result
+ * ops. */
 static void test_print_names(void) {
     DiagEngine de;
     diag_init(&de);
@@ -209,15 +213,15 @@ static void test_print_names(void) {
               "    %true = arith.constant true\n"
               "    %false = arith.constant false\n"
               "    %cst = arith.constant 1.500000e+00 : f32\n"
-              "    %cst_0 = arith.constant dense<0.000000e+00> : tensor<4xf32>\n"
+              "    %cst_1 = arith.constant dense<0.000000e+00> : tensor<4xf32>\n"
               "    %offs = arith.addi %c0_i32, %c0_i32_0 : i32\n"
-              "    %offs_0 = arith.addi %offs, %c0_i32 : i32\n"
-              "    %0 = arith.addi %offs_0, %c0_i32 : i32\n"
-              "    %1:2 = scf.for %arg0 = %c0_i32 to %offs step %c0_i32_0 iter_args(%arg1 = %cst, "
-              "%arg2 = %cst) -> (f32, f32)  : i32 {\n"
-              "      %3 = arith.addf %arg1, %arg2 : f32\n"
-              "      %cst_1 = arith.constant 1.500000e+00 : f32\n"
-              "      scf.yield %3, %cst_1 : f32, f32\n"
+              "    %offs_2 = arith.addi %offs, %c0_i32 : i32\n"
+              "    %0 = arith.addi %offs_2, %c0_i32 : i32\n"
+              "    %1:2 = scf.for %arg1 = %c0_i32 to %offs step %c0_i32_0 iter_args(%arg2 = %cst, "
+              "%arg3 = %cst) -> (f32, f32)  : i32 {\n"
+              "      %3 = arith.addf %arg2, %arg3 : f32\n"
+              "      %cst_3 = arith.constant 1.500000e+00 : f32\n"
+              "      scf.yield %3, %cst_3 : f32, f32\n"
               "    }\n"
               "    %2 = arith.addf %1#0, %1#1 : f32\n"
               "    tt.return %2 : f32\n"
@@ -256,10 +260,292 @@ static void test_print_locs(void) {
     diag_free(&de);
 }
 
+/* ---- text round trips ------------------------------------------------------ */
+
+/* Parses text (which must verify), prints it, and checks that printing the
+ * parse of that print gives the same text; also for the generic form and
+ * with debug info. Returns the first print (caller frees). */
+static char *roundtrip(const char *file, int line, const char *text) {
+    DiagEngine de;
+    diag_init(&de);
+    Context *c = ctx_new(&de);
+    Op *m = ir_parse(c, "rt.ttir", text, strlen(text));
+    ncheck++;
+    if (!m || !ir_verify(m, &de)) {
+        StrBuf sb = {0};
+        diag_render(&de, &sb, false);
+        fprintf(stderr, "%s:%d: text does not parse or verify:\n%s", file, line, sb_cstr(&sb));
+        sb_free(&sb);
+        nfail++;
+        ctx_free(c);
+        diag_free(&de);
+        return strdup("");
+    }
+    char *first = print_op_text(m, false, false);
+    for (int mode = 0; mode < 3; mode++) {
+        char *t = print_op_text(m, mode == 1, mode == 2);
+        Context *c2 = ctx_new(&de);
+        Op *m2 = ir_parse(c2, "rt2.ttir", t, strlen(t));
+        CHECK(m2 != NULL);
+        if (m2) {
+            CHECK(ir_verify(m2, &de));
+            char *t2 = print_op_text(m2, mode == 1, false);
+            check_str(file, line, t2, mode == 2 ? first : t);
+            free(t2);
+        }
+        free(t);
+        ctx_free(c2);
+    }
+    ctx_free(c);
+    diag_free(&de);
+    return first;
+}
+#define ROUNDTRIP(text) roundtrip(__FILE__, __LINE__, (text))
+
+static void test_text_roundtrips(void) {
+    /* the builder's add kernel, through text */
+    free(ROUNDTRIP(add_kernel_text));
+    char *s = ROUNDTRIP(add_kernel_text);
+    CHECK_STR(s, add_kernel_text);
+    free(s);
+    /* names, regions, multi-results, locations */
+    static const char names[] =
+        "#loc = loc(\"k.py\":3:0)\n"
+        "tt.func @f(%x_ptr: !tt.ptr<f32> loc(\"x_ptr\"(#loc)), %n: i32) -> f32 {\n"
+        "  %c0_i32 = arith.constant 0 : i32\n"
+        "  %c1_i32 = arith.constant 1 : i32\n"
+        "  %cst = arith.constant 0.000000e+00 : f32\n"
+        "  %acc:2 = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%a = %cst, %b = %cst) -> (f32, f32)  : i32 {\n"
+        "    %v = tt.load %x_ptr : !tt.ptr<f32> loc(#loc1)\n"
+        "    %s = arith.addf %a, %v : f32\n"
+        "    %c = arith.cmpf ogt, %s, %b : f32\n"
+        "    %m = scf.if %c -> (f32) {\n"
+        "      scf.yield %s : f32\n"
+        "    } else {\n"
+        "      scf.yield %b : f32\n"
+        "    }\n"
+        "    scf.yield %s, %m : f32, f32\n"
+        "  }\n"
+        "  %r = arith.addf %acc#0, %acc#1 : f32\n"
+        "  tt.return %r : f32\n"
+        "}\n"
+        "#loc1 = loc(callsite(\"k.py\":7:12 at #loc))\n";
+    s = ROUNDTRIP(names);
+    CHECK_CONTAINS(s, "%acc:2 = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%a = %cst, %b = %cst)");
+    CHECK_CONTAINS(s, "%r = arith.addf %acc#0, %acc#1 : f32");
+    free(s);
+}
+
+/* Builds a module, then lets `breakit` damage it; the verifier must
+ * report `want` (a substring), at the op's location when it has one. */
+typedef void (*BreakFn)(Context *c, Op *m);
+
+static void expect_verify_error(const char *file, int line, BreakFn breakit, const char *want) {
+    DiagEngine de;
+    diag_init(&de);
+    Context *c = ctx_new(&de);
+    Op *m = build_add_kernel(c);
+    ncheck++;
+    if (!ir_verify(m, &de)) {
+        nfail++;
+        fprintf(stderr, "%s:%d: the unbroken module does not verify\n", file, line);
+    }
+    breakit(c, m);
+    bool ok = ir_verify(m, &de);
+    StrBuf sb = {0};
+    diag_render(&de, &sb, false);
+    ncheck++;
+    if (ok || !strstr(sb_cstr(&sb), want)) {
+        nfail++;
+        fprintf(stderr, "%s:%d: expected a verifier error containing\n  %s\ngot:\n%s\n", file, line, want,
+                ok ? "(verified)" : sb_cstr(&sb));
+    }
+    /* printing broken IR must not crash, and reads back */
+    char *t = print_op_text(m, true, false);
+    Context *c2 = ctx_new(&de);
+    Op *m2 = ir_parse(c2, "broken.ttir", t, strlen(t));
+    (void)m2;
+    free(t);
+    ctx_free(c2);
+    sb_free(&sb);
+    ctx_free(c);
+    diag_free(&de);
+}
+#define EXPECT_VERIFY_ERROR(fn, want) expect_verify_error(__FILE__, __LINE__, fn, want)
+
+static Op *nth_op(Op *m, int n) {
+    Op *o = func_entry(module_body(m)->first)->first;
+    while (n-- > 0 && o) o = o->next;
+    return o;
+}
+
+static void break_order(Context *c, Op *m) {
+    /* %1 = arith.muli %0, %c1024_i32 moved above %0's definition */
+    (void)c;
+    Op *mul = nth_op(m, 2), *pid = nth_op(m, 1);
+    op_move_before(mul, pid);
+}
+static void break_terminator(Context *c, Op *m) {
+    (void)c;
+    op_erase(func_entry(module_body(m)->first)->last);
+}
+static void break_mid_terminator(Context *c, Op *m) {
+    Op *ret = op_create(c, TT_RETURN, (Loc){"x.py", 2, 3}, NULL, 0, NULL, 0, 0);
+    op_insert_before(nth_op(m, 3), ret);
+}
+static void break_types(Context *c, Op *m) {
+    /* arith.muli %0, (an i64 constant) : i32 */
+    Builder b = builder_before(c, nth_op(m, 2));
+    Value *w = build_const_int(&b, ty_i64(c), 3);
+    op_set_operand(nth_op(m, 3), 1, w);
+}
+static void break_count(Context *c, Op *m) {
+    Op *mul = nth_op(m, 2);
+    Value *one = op_operand(mul, 0);
+    op_set_operands(c, mul, &one, 1);
+}
+static void break_isolation(Context *c, Op *m) {
+    /* a second function using the first one's %0 */
+    Op *f = make_func(c, m, "other", NULL, 0, NULL, 0, NULL);
+    Builder b = builder_at_end(c, func_entry(f));
+    Value *pid = op_result(nth_op(m, 1), 0);
+    build_binary(&b, ARITH_ADDI, pid, pid);
+    build_op(&b, TT_RETURN, NULL, 0, NULL, 0, 0);
+}
+static void break_sibling(Context *c, Op *m) {
+    /* scf.if: the else branch uses a value of the then branch */
+    Type *i32 = ty_i32(c);
+    Op *f = module_body(m)->first;
+    Builder b = builder_before(c, func_entry(f)->last);
+    Value *t = build_const_int(&b, ty_i1(c), 1);
+    Op *iff = build_op(&b, SCF_IF, &t, 1, &i32, 1, 2);
+    Block *then = block_create(c), *els = block_create(c);
+    region_push_block(&iff->regions[0], then);
+    region_push_block(&iff->regions[1], els);
+    Builder bt = builder_at_end(c, then);
+    Value *x = build_const_int(&bt, i32, 1);
+    build_op(&bt, SCF_YIELD, &x, 1, NULL, 0, 0);
+    Builder be = builder_at_end(c, els);
+    build_op(&be, SCF_YIELD, &x, 1, NULL, 0, 0);
+}
+static void break_load(Context *c, Op *m) {
+    /* a load whose result is not the pointee type */
+    Op *f = module_body(m)->first;
+    Builder b = builder_before(c, func_entry(f)->last);
+    Value *p = func_entry(f)->args[0];
+    Type *i32 = ty_i32(c);
+    build_op(&b, TT_LOAD, &p, 1, &i32, 1, 0);
+}
+static void break_for(Context *c, Op *m) {
+    /* scf.for whose iter_arg is f32 but yields an i32 */
+    Op *f = module_body(m)->first;
+    Builder b = builder_before(c, func_entry(f)->last);
+    Value *n = func_entry(f)->args[3];
+    Value *x = build_const_float(&b, ty_f32(c), 1.0);
+    Value *ops[4] = {n, n, n, x};
+    Type *f32 = ty_f32(c);
+    Op *loop = build_op(&b, SCF_FOR, ops, 4, &f32, 1, 1);
+    Block *body = block_create(c);
+    region_push_block(&loop->regions[0], body);
+    Value *iv = block_add_arg(c, body, ty_i32(c), (Loc){0});
+    block_add_arg(c, body, f32, (Loc){0});
+    Builder bb = builder_at_end(c, body);
+    build_op(&bb, SCF_YIELD, &iv, 1, NULL, 0, 0);
+}
+static void break_self_use(Context *c, Op *m) {
+    /* an op using its own result */
+    (void)c;
+    Op *add = nth_op(m, 5);
+    op_set_operand(add, 0, op_result(add, 0));
+}
+
+static void test_verifier(void) {
+    EXPECT_VERIFY_ERROR(break_order, "'arith.muli' op operand #0 does not dominate this use");
+    EXPECT_VERIFY_ERROR(break_terminator, "'tt.func' op missing terminator: region #0 must end with 'tt.return'");
+    EXPECT_VERIFY_ERROR(break_mid_terminator, "x.py:2:3: error: 'tt.return' op must be the last operation in the parent block");
+    EXPECT_VERIFY_ERROR(break_types, "'arith.muli' op requires the same type for all operands and results, got 'i32' and 'i64'");
+    EXPECT_VERIFY_ERROR(break_count, "'arith.muli' op expected 2 operands, but found 1");
+    EXPECT_VERIFY_ERROR(break_isolation, "'arith.addi' op using value defined outside the region");
+    EXPECT_VERIFY_ERROR(break_sibling, "'scf.yield' op operand #0 does not dominate this use");
+    EXPECT_VERIFY_ERROR(break_load, "'tt.load' op result type 'i32' must be the pointee type of '!tt.ptr<f32>'");
+    EXPECT_VERIFY_ERROR(break_for, "'scf.yield' op operand #0 has type 'i32' but the enclosing 'scf.for' expects 'f32'");
+    EXPECT_VERIFY_ERROR(break_self_use, "'arith.addi' op operand #0 does not dominate this use");
+}
+
+/* Parse errors: one diagnostic, at the right place, NULL result. */
+static void test_parse_errors(void) {
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"tt.func @f() {\n  %0 = tt.lod : i32\n}", "e.ttir:2:8: error: unknown operation 'tt.lod'"},
+        {"tt.func @f() {\n  tt.return %5 : i32\n}", "e.ttir:2:13: error: use of undefined value '%5'"},
+        {"tt.func @f() {", "e.ttir:1:14: error: unterminated region"},
+        {"%", "e.ttir:1:1: error: invalid identifier after sigil"},
+        {"tt.func @f() { %0 = arith.constant 1 : i999 }", "integer bitwidth 999 is not supported"},
+        {"\"", "e.ttir:1:1: error: unterminated string literal"},
+        {"tt.func @f() { %0 = arith.constant dense<[1, 2]> : tensor<3xi32> }", "dense literal has 2 elements"},
+        {"#a = loc(#b)\n#b = loc(#a)\ntt.func @f() { tt.return loc(#a) }", "refers to itself"},
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(cases); i++) {
+        DiagEngine de;
+        diag_init(&de);
+        Context *c = ctx_new(&de);
+        Op *m = ir_parse(c, "e.ttir", cases[i].text, strlen(cases[i].text));
+        CHECK(m == NULL);
+        CHECK(de.nerrors == 1);
+        StrBuf sb = {0};
+        diag_render(&de, &sb, false);
+        CHECK_CONTAINS(sb_cstr(&sb), cases[i].want);
+        sb_free(&sb);
+        ctx_free(c);
+        diag_free(&de);
+    }
+}
+
+/* Parse -> verify -> print is linear: a module of many ops, timed. */
+static void test_throughput(void) {
+    StrBuf src = {0};
+    int n = 50000;
+    sb_puts(&src, "tt.func @big(%a: tensor<128xi32>, %p: tensor<128x!tt.ptr<f32>>) {\n");
+    sb_puts(&src, "  %v0 = arith.addi %a, %a : tensor<128xi32>\n");
+    for (int i = 1; i < n; i++) {
+        sb_printf(&src, "  %%v%d = arith.addi %%v%d, %%a : tensor<128xi32>\n", i, i - 1);
+        if (i % 4 == 0) sb_printf(&src, "  %%q%d = tt.addptr %%p, %%v%d : tensor<128x!tt.ptr<f32>>, tensor<128xi32>\n", i, i);
+    }
+    sb_puts(&src, "  tt.return\n}\n");
+    int nops = n + n / 4 + 1;
+    DiagEngine de;
+    diag_init(&de);
+    Context *c = ctx_new(&de);
+    double t0 = now_seconds();
+    Op *m = ir_parse(c, "big.ttir", src.data, src.len);
+    double t1 = now_seconds();
+    bool ok = m && ir_verify(m, &de);
+    double t2 = now_seconds();
+    StrBuf out = {0};
+    if (m) ir_print(m, &out, NULL);
+    double t3 = now_seconds();
+    CHECK(ok);
+    double rate = nops / (t3 - t0);
+    printf("throughput: %d ops: parse %.1f ms, verify %.1f ms, print %.1f ms: %.2f M ops/s\n", nops,
+           (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, rate / 1e6);
+    /* a loose bound (sanitizer builds are several times slower); a
+     * quadratic step would miss it by orders of magnitude */
+    CHECK(rate > 1e5);
+    sb_free(&out);
+    sb_free(&src);
+    ctx_free(c);
+    diag_free(&de);
+}
+
 int main(void) {
     test_print_add_kernel();
     test_print_names();
     test_print_locs();
+    test_text_roundtrips();
+    test_verifier();
+    test_parse_errors();
+    test_throughput();
     printf("test_ir_roundtrip: %d checks, %d failed\n", ncheck, nfail);
     return nfail ? 1 : 0;
 }

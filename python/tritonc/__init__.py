@@ -1,0 +1,35 @@
+"""tritonc - Triton's Python API over libtritonc (a Triton compiler in C).
+
+    import tritonc as triton
+    import tritonc.language as tl
+
+and a Triton script runs unchanged: `@triton.jit`, `kernel[grid](...)`,
+`triton.autotune`, `triton.heuristics`, `triton.Config`, `triton.cdiv`,
+`triton.next_power_of_2`, `triton.testing`. Pure Python over ctypes; the
+library is opened on first compile (see _lib.py for where it is looked for).
+"""
+from . import language, runtime, testing  # noqa: F401
+from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
+from .errors import CompilationError, LaunchError, OutOfResources  # noqa: F401
+from .jit import CompiledKernel, JITFunction, KernelInterface, jit  # noqa: F401
+from ._spec import ArgumentError  # noqa: F401
+
+__version__ = "0.1.0"
+
+
+def cdiv(x, y):
+    """ceil(x / y) for ints."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    """The smallest power of two >= n (1 for n <= 1)."""
+    n = int(n)
+    if n <= 1:
+        return 1
+    return 1 << (n - 1).bit_length()
+
+
+__all__ = ["jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
+           "testing", "runtime", "CompilationError", "OutOfResources", "JITFunction",
+           "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError"]

@@ -1,0 +1,191 @@
+"""tritonc._lib - libtritonc.so through ctypes.
+
+The library is found, in order, at $TRITONC_LIB, next to this package
+(`tritonc/libtritonc.so`, for an installed copy), in the repository's build
+folder (`python/tritonc/../../build/libtritonc.so`), then by the system's
+loader (`ctypes.util.find_library("tritonc")`). It is opened on first use,
+so `import tritonc` (and every unit test of the pure-Python parts) works
+without it.
+
+Every prototype of include/tritonc.h is declared here with its argtypes and
+restype; structs mirror the header field for field.
+"""
+import ctypes
+import ctypes.util
+import os
+import threading
+
+from .errors import Diagnostic
+
+TC_DEVICE_CPU = 0
+TC_DEVICE_CUDA = 1
+
+
+class tc_constexpr(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("value", ctypes.c_char_p)]
+
+
+class tc_compile_options(ctypes.Structure):
+    _fields_ = [
+        ("source", ctypes.c_char_p),
+        ("source_len", ctypes.c_size_t),
+        ("filename", ctypes.c_char_p),
+        ("kernel", ctypes.c_char_p),
+        ("signature", ctypes.c_char_p),
+        ("constexprs", ctypes.POINTER(tc_constexpr)),
+        ("num_constexprs", ctypes.c_int),
+        ("device", ctypes.c_int),
+        ("target", ctypes.c_char_p),
+        ("num_warps", ctypes.c_int),
+        ("num_stages", ctypes.c_int),
+        ("cache_dir", ctypes.c_char_p),
+    ]
+
+
+class LibraryNotFound(RuntimeError):
+    pass
+
+
+_lock = threading.Lock()
+_lib = None
+
+
+def candidates():
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
+    env = os.environ.get("TRITONC_LIB")
+    if env:
+        out.append(env)
+    out.append(os.path.join(here, "libtritonc.so"))
+    out.append(os.path.join(os.path.dirname(os.path.dirname(here)), "build", "libtritonc.so"))
+    found = ctypes.util.find_library("tritonc")
+    if found:
+        out.append(found)
+    return out
+
+
+def _declare(lib):
+    P, I, S, VP = ctypes.POINTER, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p
+    lib.tc_compile_options_default.argtypes = []
+    lib.tc_compile_options_default.restype = tc_compile_options
+    lib.tc_compile.argtypes = [P(tc_compile_options), P(VP), P(VP)]
+    lib.tc_compile.restype = I
+    lib.tc_kernel_ir.argtypes = [VP, S]
+    lib.tc_kernel_ir.restype = S
+    lib.tc_kernel_name.argtypes = [VP]
+    lib.tc_kernel_name.restype = S
+    lib.tc_kernel_num_params.argtypes = [VP]
+    lib.tc_kernel_num_params.restype = I
+    lib.tc_kernel_param_type.argtypes = [VP, I]
+    lib.tc_kernel_param_type.restype = S
+    # The hot path: every argument is an address (an int), so ctypes only
+    # converts ints; the pointed-to arrays are built once per kernel.
+    lib.tc_launch.argtypes = [VP, VP, VP, I, VP, VP]
+    lib.tc_launch.restype = I
+    lib.tc_kernel_free.argtypes = [VP]
+    lib.tc_kernel_free.restype = None
+    lib.tc_error_message.argtypes = [VP]
+    lib.tc_error_message.restype = S
+    lib.tc_error_count.argtypes = [VP]
+    lib.tc_error_count.restype = I
+    lib.tc_error_get.argtypes = [VP, I, P(S), P(I), P(I), P(S), P(S)]
+    lib.tc_error_get.restype = None
+    lib.tc_error_free.argtypes = [VP]
+    lib.tc_error_free.restype = None
+    lib.tc_version.argtypes = []
+    lib.tc_version.restype = S
+    return lib
+
+
+def lib():
+    """The loaded library (opened once)."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    with _lock:
+        if _lib is None:
+            tried = []
+            for path in candidates():
+                if not os.path.exists(path) and os.sep in path:
+                    tried.append(path + " (missing)")
+                    continue
+                try:
+                    _lib = _declare(ctypes.CDLL(path))
+                    _lib._path = path
+                    break
+                except (OSError, AttributeError) as e:
+                    tried.append("%s (%s)" % (path, e))
+            if _lib is None:
+                raise LibraryNotFound("tritonc: cannot load libtritonc.so; set TRITONC_LIB to its "
+                                      "path (build it with `make`). Tried: " + "; ".join(tried))
+    return _lib
+
+
+def raw_launch():
+    """tc_launch without argtypes, for the hot path: its caller passes
+    prebuilt ctypes objects, which ctypes hands over without converting
+    (~150 ns less per call than converting ints through argtypes)."""
+    L = lib()
+    f = getattr(L, "_raw_launch", None)
+    if f is None:
+        f = L["tc_launch"]  # a fresh function pointer, its own argtypes
+        f.restype = ctypes.c_int
+        L._raw_launch = f
+    return f
+
+
+def _s(b):
+    return b.decode("utf-8", "replace") if b is not None else None
+
+
+def take_error(err):
+    """(rendered message, [Diagnostic]) from a tc_error*, which is freed."""
+    L = lib()
+    try:
+        msg = _s(L.tc_error_message(err)) or ""
+        diags = []
+        for i in range(L.tc_error_count(err)):
+            f, sev, m = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_char_p()
+            line, col = ctypes.c_int(), ctypes.c_int()
+            L.tc_error_get(err, i, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col),
+                           ctypes.byref(sev), ctypes.byref(m))
+            diags.append(Diagnostic(_s(f.value), line.value, col.value, _s(sev.value) or "error",
+                                    _s(m.value) or ""))
+        return msg, diags
+    finally:
+        L.tc_error_free(err)
+
+
+def compile(source, filename, kernel, signature, constexprs, device, num_warps, num_stages,
+            target=None, cache_dir=None):
+    """tc_compile. Returns (handle, None) or (None, (message, diagnostics))."""
+    L = lib()
+    o = L.tc_compile_options_default()
+    src = source.encode("utf-8")
+    o.source = src
+    o.source_len = len(src)
+    o.filename = filename.encode("utf-8")
+    o.kernel = kernel.encode("utf-8")
+    o.signature = signature.encode("utf-8")
+    arr = (tc_constexpr * max(len(constexprs), 1))()
+    keep = []
+    for i, (n, v) in enumerate(constexprs):
+        nb, vb = n.encode("utf-8"), v.encode("utf-8")
+        keep += [nb, vb]
+        arr[i].name, arr[i].value = nb, vb
+    o.constexprs = arr
+    o.num_constexprs = len(constexprs)
+    o.device = device
+    o.target = target.encode("utf-8") if target else None
+    if num_warps is not None:
+        o.num_warps = num_warps
+    if num_stages is not None:
+        o.num_stages = num_stages
+    o.cache_dir = cache_dir.encode("utf-8") if cache_dir else None
+    k, err = ctypes.c_void_p(), ctypes.c_void_p()
+    rc = L.tc_compile(ctypes.byref(o), ctypes.byref(k), ctypes.byref(err))
+    if rc != 0 or not k.value:
+        if err.value:
+            return None, take_error(err.value)
+        return None, ("tc_compile failed without a diagnostic", [])
+    return k.value, None

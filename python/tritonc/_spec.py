@@ -1,0 +1,298 @@
+"""tritonc._spec - what an argument is, as the compiler sees it.
+
+Every runtime argument of a launch is classified into an `ArgInfo`: its
+Triton type in the signature spelling (`*fp32`, `i32`, `fp32`, `i1`), the
+specialisation hint Triton's JIT would give it (`16`: a pointer or integer
+divisible by 16; `1`: an integer equal to 1), the value packed into the launch
+(the address of a tensor's data, the number itself), its device and whether
+its data is contiguous. From those, `signature_string` writes the C API's
+signature (`"*fp32:16,*fp32:16,i32"`), and `constexpr_text` writes a
+constexpr value the way the C front end parses it (`1024`, `'leaky_relu'`,
+`tl.float16`).
+
+This is the slow, thorough path, taken once per new specialisation; the hot
+path in jit.py computes a cheap key and only comes here on a miss. Nothing
+here imports torch or numpy: their types are recognised when the caller has
+already imported them.
+"""
+import math
+import sys
+from collections import namedtuple
+
+from .language import core as _core
+
+ArgInfo = namedtuple("ArgInfo", "kind sig hint value device contiguous desc")
+# kind: "ptr" | "int" | "float" | "bool" | "none"; hint: 16, 1 or None.
+
+NUMPY_SIG = {
+    "bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "float16": "fp16", "float32": "fp32", "float64": "fp64",
+}
+TORCH_SIG = {
+    "torch.bool": "i1", "torch.int8": "i8", "torch.int16": "i16", "torch.int32": "i32",
+    "torch.int64": "i64", "torch.uint8": "u8", "torch.uint16": "u16", "torch.uint32": "u32",
+    "torch.uint64": "u64", "torch.float16": "fp16", "torch.bfloat16": "bf16",
+    "torch.float32": "fp32", "torch.float64": "fp64", "torch.float8_e4m3fn": "fp8e4nv",
+    "torch.float8_e5m2": "fp8e5", "torch.float8_e4m3fnuz": "fp8e4b8",
+    "torch.float8_e5m2fnuz": "fp8e5b16",
+}
+# Packing of one runtime parameter into its 8-byte slot (struct format,
+# standard sizes, padded to 8 bytes).
+PACK_FORMAT = {
+    "i1": "?7x", "i8": "b7x", "i16": "h6x", "i32": "i4x", "i64": "q",
+    "u8": "B7x", "u16": "H6x", "u32": "I4x", "u64": "Q",
+    "fp16": "e6x", "fp32": "f4x", "fp64": "d",
+}
+
+
+class ArgumentError(TypeError):
+    """A launch argument the kernel cannot take; the message names it."""
+
+
+def int_sig(v):
+    """Triton's integer typing: the narrowest of i32, u32, i64, u64."""
+    if -2**31 <= v < 2**31:
+        return "i32"
+    if 2**31 <= v < 2**32:
+        return "u32"
+    if -2**63 <= v < 2**63:
+        return "i64"
+    if 2**63 <= v < 2**64:
+        return "u64"
+    raise OverflowError("integer %d does not fit in 64 bits" % v)
+
+
+# Whether an int equal to 1 is compiled with the `:1` hint, as Triton does:
+# the kernel is specialised on it (the front end folds it to the constant 1
+# and drops the parameter) and tc_launch leaves that argument out.
+SPECIALIZE_EQUAL_TO_ONE = True
+
+
+def int_hint(v, specialize=True):
+    if not specialize:
+        return None
+    if v == 1:
+        return 1 if SPECIALIZE_EQUAL_TO_ONE else None
+    if v % 16 == 0:
+        return 16
+    return None
+
+
+def _torch_sig(dt):
+    s = TORCH_SIG.get(str(dt))
+    return s
+
+
+def _is_torch_tensor(a):
+    t = sys.modules.get("torch")
+    return t is not None and isinstance(a, t.Tensor)
+
+
+def _is_ndarray(a):
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(a, np.ndarray)
+
+
+def _is_np_scalar(a):
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(a, np.generic)
+
+
+def ndarray_address(a):
+    """The address of an ndarray's first element. `a.ctypes.data` and
+    `__array_interface__` build Python objects (0.5-0.6 us); a ctypes view
+    over the buffer is 3x faster and is tried first (writable, C-contiguous,
+    non-empty arrays); the rest take the slow, general way."""
+    try:
+        return _addressof(_c_char.from_buffer(a))
+    except (TypeError, ValueError, BufferError):
+        return a.__array_interface__["data"][0]
+
+
+import ctypes as _ctypes  # noqa: E402
+
+_addressof = _ctypes.addressof
+_c_char = _ctypes.c_char
+
+
+def _mock_pointer(a):
+    """`kernel.warmup` takes dtypes or signature strings in place of tensors
+    (Triton's MockTensor): `torch.float16`, `tl.float16`, `'*fp16'`, `'i32'`."""
+    if isinstance(a, _core.pointer_type):
+        return ArgInfo("ptr", "*" + a.element_ty.sig, 16, 0, None, True, "%s" % a)
+    if isinstance(a, _core.dtype):
+        return ArgInfo("ptr", "*" + a.sig, 16, 0, None, True, "%s" % a)
+    if isinstance(a, str):
+        s = a.strip()
+        hint = None
+        if ":" in s:
+            s, h = s.split(":", 1)
+            hint = int(h)
+        base = s[1:] if s.startswith("*") else s
+        if base in PACK_FORMAT or base in _core._BY_SIG:
+            kind = "ptr" if s.startswith("*") else (
+                "float" if base.startswith(("fp", "bf")) else "bool" if base == "i1" else "int")
+            return ArgInfo(kind, s, hint if hint is not None else (16 if kind == "ptr" else None),
+                           0, None, True, a)
+    t = sys.modules.get("torch")
+    if t is not None and isinstance(a, t.dtype):
+        sig = _torch_sig(a)
+        if sig:
+            return ArgInfo("ptr", "*" + sig, 16, 0, None, True, str(a))
+    return None
+
+
+def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
+    """The ArgInfo of argument `name` of `kernel`, or ArgumentError."""
+    if a is None:
+        return ArgInfo("none", None, None, 0, None, None, "None")
+    if a is True or a is False:
+        return ArgInfo("bool", "i1", None, a, None, None, "bool")
+    if isinstance(a, int):
+        try:
+            sig = int_sig(a)
+        except OverflowError:
+            raise ArgumentError("%s: argument '%s' = %d does not fit in 64 bits"
+                                % (kernel, name, a)) from None
+        return ArgInfo("int", sig, int_hint(a, specialize), int(a), None, None, "int")
+    if isinstance(a, float):
+        return ArgInfo("float", "fp32", None, float(a), None, None, "float")
+    if _is_torch_tensor(a):
+        sig = _torch_sig(a.dtype)
+        if sig is None:
+            raise ArgumentError("%s: argument '%s' is a tensor of dtype %s, which Triton kernels "
+                                "cannot take" % (kernel, name, a.dtype))
+        p = a.data_ptr()
+        dev = str(a.device)
+        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p, dev,
+                       a.is_contiguous(), "torch.Tensor(%s, %s)" % (a.dtype, dev))
+    if _is_ndarray(a):
+        sig = NUMPY_SIG.get(a.dtype.name)
+        if sig is None:
+            raise ArgumentError("%s: argument '%s' is a numpy array of dtype %s, which Triton "
+                                "kernels cannot take" % (kernel, name, a.dtype))
+        p = ndarray_address(a)
+        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p, "cpu",
+                       bool(a.flags.c_contiguous), "numpy.ndarray(%s)" % a.dtype)
+    if _is_np_scalar(a):
+        k = a.dtype.kind
+        if k == "b":
+            return classify(bool(a), name, kernel, specialize=specialize)
+        if k in "iu":
+            return classify(int(a), name, kernel, specialize=specialize)
+        if k == "f":
+            return ArgInfo("float", "fp32", None, float(a), None, None, "numpy.%s" % a.dtype)
+    if mock:
+        m = _mock_pointer(a)
+        if m is not None:
+            return m
+    if hasattr(a, "data_ptr") and hasattr(a, "dtype"):
+        # Anything shaped like a tensor (Triton accepts these too).
+        sig = _torch_sig(a.dtype) or getattr(a.dtype, "sig", None) or NUMPY_SIG.get(str(a.dtype))
+        if sig is None:
+            raise ArgumentError("%s: argument '%s' has dtype %s, which Triton kernels cannot take"
+                                % (kernel, name, a.dtype))
+        p = a.data_ptr()
+        dev = str(getattr(a, "device", "cpu"))
+        contig = a.is_contiguous() if hasattr(a, "is_contiguous") else None
+        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p, dev, contig,
+                       type(a).__name__)
+    raise ArgumentError("%s: argument '%s' has type %s; a kernel takes tensors, numpy arrays, "
+                        "ints, floats, bools or None" % (kernel, name, type(a).__name__))
+
+
+def signature_entry(info):
+    if info.hint is None:
+        return info.sig
+    return "%s:%d" % (info.sig, info.hint)
+
+
+def signature_string(infos):
+    """"*fp32:16,*fp32:16,i32" from the ArgInfos of the runtime parameters
+    (None arguments are constexprs and have no entry)."""
+    return ",".join(signature_entry(i) for i in infos if i.kind != "none")
+
+
+def constexpr_text(v):
+    """A constexpr value written as Python would, for the C front end."""
+    if isinstance(v, _core.constexpr):
+        v = v.value
+    if v is None or v is True or v is False:
+        return repr(v)
+    if isinstance(v, int):
+        return str(int(v))
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "float('nan')"
+        if math.isinf(v):
+            return "float('inf')" if v > 0 else "-float('inf')"
+        return repr(float(v))
+    if isinstance(v, str):
+        return repr(v)
+    if isinstance(v, _core.pointer_type):
+        return "tl.pointer_type(%s)" % constexpr_text(v.element_ty)
+    if isinstance(v, _core.dtype):
+        return "tl." + v.attr
+    t = sys.modules.get("torch")
+    if t is not None and isinstance(v, t.dtype) and _torch_sig(v):
+        return "tl." + _core._BY_SIG[_torch_sig(v)].attr
+    if isinstance(v, tuple):
+        inner = ", ".join(constexpr_text(x) for x in v)
+        return "(%s,)" % inner if len(v) == 1 else "(%s)" % inner
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(v, np.generic):
+        return constexpr_text(v.item())
+    raise TypeError("a constexpr must be an int, float, bool, str, None, tuple or a dtype; "
+                    "got %s" % type(v).__name__)
+
+
+def is_constexpr_global(v):
+    """Whether a module global can be handed to the C front end as a
+    constant: Python scalars and strings, tl.constexpr and dtypes."""
+    if isinstance(v, (_core.constexpr, _core.dtype)):
+        return True
+    if isinstance(v, (bool, int, float, str)):
+        return True
+    return False
+
+
+def normalize_grid(g, kernel="kernel"):
+    """A launch grid as three positive-or-zero ints."""
+    if isinstance(g, int):
+        g = (g,)
+    try:
+        n = len(g)
+    except TypeError:
+        raise ArgumentError("%s: the grid must be a tuple of 1 to 3 ints or a function "
+                            "returning one; got %s" % (kernel, type(g).__name__)) from None
+    if not 1 <= n <= 3:
+        raise ArgumentError("%s: the grid has %d dimensions; it takes 1 to 3" % (kernel, n))
+    out = []
+    for x in g:
+        try:
+            out.append(int(x.__index__()))
+        except AttributeError:
+            raise ArgumentError("%s: grid dimension %r is not an int" % (kernel, x)) from None
+    while len(out) < 3:
+        out.append(1)
+    if any(x >= 2**31 for x in out):
+        raise ArgumentError("%s: grid %r is too large" % (kernel, tuple(out)))
+    return tuple(out)
+
+
+def pack_format(sigs):
+    """The struct format for a launch buffer: the grid (3 x i32, padded to
+    16 bytes), then one 8-byte slot per parameter in `sigs`; pointers are
+    u64."""
+    parts = ["=iii4x"]
+    for s in sigs:
+        if s is None:  # a None argument: a slot nobody reads
+            parts.append("Q")
+        elif s.startswith("*"):
+            parts.append("Q")
+        elif s in PACK_FORMAT:
+            parts.append(PACK_FORMAT[s])
+        else:
+            raise TypeError("tritonc: cannot pass a scalar of type %s to a kernel" % s)
+    return "".join(parts)

@@ -1,0 +1,730 @@
+"""tritonc.jit - `@triton.jit`, `kernel[grid](...)` and the compiled kernel.
+
+A JITFunction keeps the kernel's Python function only to read its source
+(`inspect`), its parameters and the module globals it refers to; the body is
+compiled by libtritonc. A launch runs in two speeds:
+
+* the hot path, a function generated for each kernel with the kernel's own
+  parameter list (so Python itself binds positional and keyword arguments
+  and reports a missing or extra one by the kernel's name). For each runtime
+  argument it computes a small key inline - for a torch tensor (dtype,
+  16-byte aligned, on CUDA), for an int (0, 1 or 16: Triton's "equal to 1"
+  and "divisible by 16" specialisations, or a wider type), for a float "f" -
+  looks the tuple of keys and constexpr values up in one dict, packs the grid
+  and every argument into the kernel's preallocated launch buffer with one
+  `struct.pack_into`, and calls `tc_launch` through ctypes with addresses
+  that were fixed when the kernel was compiled;
+
+* the miss path (`JITFunction._miss`), on the first launch of each
+  specialisation: every argument is classified thoroughly (`_spec.classify`:
+  dtype, device, contiguity, alignment), errors are reported by argument
+  name, the signature string and the constexprs are written, and the kernel
+  is compiled (libtritonc's disk cache makes a second process fast).
+
+The launch buffer of a compiled kernel:
+
+    offset 0        16       24       32
+           | grid x,y,z (i32) + pad | arg 0 | arg 1 | ... |   one 8-byte slot each
+    args = (void *[n]){buf+16, buf+24, ...}  - tc_launch's `args`, built once
+"""
+import ast
+import ctypes
+import functools
+import inspect
+import linecache
+import os
+import re
+import struct
+import sys
+import textwrap
+import types
+
+from . import _lib, _spec
+from .errors import CompilationError, LaunchError, render
+from .language import core as _core
+
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
+                   "debug", "launch_cooperative_grid")
+
+
+class _Never:  # stands for torch.Tensor / numpy.ndarray when they are not imported
+    pass
+
+
+class KernelInterface:
+    """`kernel[grid](*args, **kwargs)`: what JITFunction, Autotuner and
+    Heuristics share."""
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, warmup=False, **kwargs)
+
+
+def _is_constexpr_annotation(ann):
+    if ann is _core.constexpr:
+        return True
+    if isinstance(ann, str):
+        return ann.replace(" ", "").split(".")[-1] == "constexpr"
+    return getattr(ann, "__name__", None) == "constexpr"
+
+
+class KernelParam:
+    __slots__ = ("num", "name", "is_constexpr", "default", "do_not_specialize",
+                 "do_not_specialize_on_alignment")
+
+    def __init__(self, num, p, dns, dnsa):
+        self.num, self.name = num, p.name
+        self.is_constexpr = _is_constexpr_annotation(p.annotation)
+        self.default = p.default
+        self.do_not_specialize = dns
+        self.do_not_specialize_on_alignment = dnsa
+
+    @property
+    def has_default(self):
+        return self.default is not inspect.Parameter.empty
+
+
+def _source_of(fn):
+    """(filename, text, nested) for tc_compile. A module-level kernel is
+    compiled from its whole file, so that @jit helpers of the same file are
+    found by the C front end and diagnostics carry real line numbers. A
+    kernel defined inside a function (or with no file) is given alone,
+    dedented, at its own line numbers after the file's one-line imports;
+    `nested` = (first line, last line, indent) maps columns back."""
+    code = fn.__code__
+    filename = code.co_filename
+    lines = linecache.getlines(filename, fn.__globals__)
+    first = code.co_firstlineno
+    nested = "<locals>" in getattr(fn, "__qualname__", "")
+    if lines and first <= len(lines) and not nested:
+        if ("def " + fn.__name__) in "".join(lines[first - 1:first + 40]):
+            return filename, "".join(lines), None
+    src_lines, start = inspect.getsourcelines(fn)
+    start = max(start, 1)
+    indent = len(src_lines[0]) - len(src_lines[0].lstrip())
+    out = ["\n"] * (start - 1)
+    try:
+        top = ast.parse("".join(lines)).body if lines else []
+    except SyntaxError:
+        top = []
+    for node in top:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.end_lineno < start:
+            for i in range(node.lineno - 1, node.end_lineno):
+                out[i] = lines[i]
+    text = "".join(out) + textwrap.dedent("".join(src_lines))
+    # Modules the kernel reaches through its closure or a local import
+    # (`import tritonc.language as tl` inside a function): import lines at the
+    # end, where they move no line.
+    scope = dict(fn.__globals__)
+    if fn.__closure__:
+        for name, cell in zip(code.co_freevars, fn.__closure__):
+            try:
+                scope[name] = cell.cell_contents
+            except ValueError:
+                pass
+    for name in sorted(_code_names(code, set()) | set(code.co_freevars)):
+        m = scope.get(name)
+        if isinstance(m, types.ModuleType) and m.__name__.split(".")[0] == "tritonc":
+            text += "\nimport %s as %s" % (m.__name__, name)
+    return filename, text + "\n", (start, start + len(src_lines) - 1, indent)
+
+
+def _code_names(code, out):
+    out.update(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            _code_names(c, out)
+    return out
+
+
+_TRITONC_IMPORT = re.compile(r"^([ \t]*(?:import|from)[ \t]+)tritonc\b(.*)$", re.M)
+_TRITONC_NAME = re.compile(r"\btritonc\b")
+
+
+def _as_triton_imports(text):
+    """`import tritonc.language as tl` -> `import triton.language as tl`, so
+    the C front end, which knows Triton's module paths, binds the same
+    names. Only import lines change (their columns shift by one)."""
+    return _TRITONC_IMPORT.sub(lambda m: m.group(1) + "triton" + _TRITONC_NAME.sub(
+        "triton", m.group(2)), text)
+
+
+class _Source:
+    """The text given to tc_compile: the kernel's file, then the source of
+    every @jit helper that lives in another module, each appended with a
+    record of where its lines came from so diagnostics map back."""
+
+    def __init__(self, filename, text, nested=None):
+        text = _as_triton_imports(text)
+        self.filename, self.text, self.nested = filename, text, nested
+        self.lines = text.splitlines()
+        self.chunks = []  # (first line in text, nlines, file, first line in file)
+
+    def append(self, fn):
+        src = textwrap.dedent(inspect.getsource(fn))
+        # Drop decorators other than @jit: the C front end looks for
+        # `@<anything>.jit` or `@jit`; keep the function's own lines.
+        start = len(self.lines) + 2
+        self.text = self.text.rstrip("\n") + "\n\n" + src
+        self.lines = self.text.splitlines()
+        self.chunks.append((start, src.count("\n") + 1, fn.__code__.co_filename,
+                            fn.__code__.co_firstlineno))
+
+    def where(self, file, line):
+        """(file, line) of a diagnostic in the original files."""
+        if file == self.filename:
+            for start, n, f, first in self.chunks:
+                if start <= line < start + n:
+                    return f, first + line - start
+        return file, line
+
+    def col(self, file, line, col):
+        n = self.nested
+        if file == self.filename and n and n[0] <= line <= n[1] and col > 0:
+            return col + n[2]
+        return col
+
+    def line(self, file, line):
+        n = self.nested
+        if file == self.filename and n and n[0] <= line <= n[1]:
+            text = linecache.getline(file, line)
+            return text.rstrip("\n") if text else None
+        if file == self.filename and 1 <= line <= len(self.lines):
+            return self.lines[line - 1]
+        text = linecache.getline(file, line) if file else ""
+        return text.rstrip("\n") if text else None
+
+
+class JITFunction(KernelInterface):
+    """A @triton.jit function."""
+
+    def __init__(self, fn, *, version=None, do_not_specialize=None,
+                 do_not_specialize_on_alignment=None, debug=None, noinline=None, repr=None,
+                 launch_metadata=None):
+        self.fn = fn
+        self.module = fn.__module__
+        self.__name__ = fn.__name__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.__wrapped__ = fn
+        self.version, self.debug, self.noinline = version, debug, noinline
+        self.signature = inspect.signature(fn)
+        for p in self.signature.parameters.values():
+            if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
+                raise TypeError("@jit %s: parameter '%s' must be an ordinary parameter (no *args, "
+                                "**kwargs or keyword-only)" % (fn.__name__, p.name))
+            # A parameter may share a launch option's name (the softmax
+            # tutorial's `num_stages: tl.constexpr`): it is then both.
+            if p.name in ("grid", "warmup"):
+                raise TypeError("@jit %s: a parameter may not be called '%s'"
+                                % (fn.__name__, p.name))
+        names = list(self.signature.parameters)
+
+        def idx(spec):
+            return {names[x] if isinstance(x, int) else x for x in (spec or ())}
+
+        dns, dnsa = idx(do_not_specialize), idx(do_not_specialize_on_alignment)
+        self.params = [KernelParam(i, p, p.name in dns, p.name in dnsa)
+                       for i, p in enumerate(self.signature.parameters.values())]
+        self.arg_names = names
+        self.constexprs = [p.num for p in self.params if p.is_constexpr]
+        self.cache = {}       # hot key -> CompiledKernel
+        self._by_spec = {}    # (signature, constexprs, options) -> CompiledKernel
+        self._entry = None
+        self._entry_torch = False
+        self._source = None
+        self._globals = None
+        self.hash = None
+
+    # -- Triton's JITFunction surface --------------------------------------
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Cannot call @triton.jit'd outside of the scope of a kernel")
+
+    def __repr__(self):
+        return "JITFunction(%s:%s)" % (self.module, self.__qualname__)
+
+    @property
+    def __globals__(self):
+        return self.fn.__globals__
+
+    @property
+    def src(self):
+        return textwrap.dedent(inspect.getsource(self.fn))
+
+    def __getitem__(self, grid):
+        return (self._entry or self._make_entry())(grid)
+
+    def run(self, *args, grid, warmup=False, **kwargs):
+        return (self._entry or self._make_entry())(grid)(*args, warmup=warmup, **kwargs)
+
+    def warmup(self, *args, grid=(1,), **kwargs):
+        """Compiles without launching. Tensors may be replaced by their dtype
+        (`torch.float16`, `tl.float16`) or a signature entry (`'*fp16'`)."""
+        bound = self._bind(args, kwargs)
+        opts = {k: kwargs.get(k) for k in _LAUNCH_OPTIONS}
+        return self._compile_bound(bound, opts, mock=True)
+
+    # -- the hot path ------------------------------------------------------
+    def _check_contiguous(self):
+        """Whether a non-contiguous tensor is an error: when the kernel takes
+        no stride argument, it can only index its tensors as flat arrays."""
+        return not any("stride" in p.name.lower() for p in self.params if not p.is_constexpr)
+
+    def _make_entry(self):
+        torch = sys.modules.get("torch")
+        np = sys.modules.get("numpy")
+        contig = self._check_contiguous()
+        ns = {
+            "_Tensor": torch.Tensor if torch else _Never,
+            "_ndarray": np.ndarray if np else _Never,
+            "_AO": ctypes.addressof, "_CC": ctypes.c_char,
+            "_bigint": _bigint_key, "_slow_key": _slow_key, "_miss": self._miss,
+            "_cache_get": self.cache.get, "_grid_eval": _grid_eval,
+            "_check_extra": self._check_extra, "_bad_grid": self._bad_grid,
+            "_struct_error": struct.error, "_defaults": {},
+        }
+        sig, keys, vals, cx, meta = [], [], [], [], []
+        body = []
+        for p in self.params:
+            a = p.name
+            if p.has_default:
+                ns["_defaults"][a] = p.default
+                sig.append("%s=_defaults[%r]" % (a, a))
+            else:
+                sig.append(a)
+            meta.append("%r: %s" % (a, a))
+            if p.is_constexpr:
+                cx.append(a)
+                continue
+            i = len(vals)
+            pv, ka, kb = "_tc_p%d" % i, "_tc_a%d" % i, "_tc_b%d" % i
+            aligned = "1" if p.do_not_specialize_on_alignment else "(not %s & 15)" % pv
+            ckey = " + 4 * %s.is_contiguous()" % a if contig else ""
+            nkey = " + 4 * %s.flags.c_contiguous" % a if contig else ""
+            ival = ("0" if p.do_not_specialize
+                    else "(1 if %s == 1 else 16 if not %s & 15 else 0)" % (a, a))
+            # Two key parts per argument: what it is (a dtype, 'i', 'f', 's')
+            # and a small int or tuple for its specialisation.
+            body += [
+                "    _t = type(%s)" % a,
+                "    if _t is _Tensor:",
+                "        %s = %s.data_ptr()" % (pv, a),
+                "        %s = %s.dtype" % (ka, a),
+                "        %s = %s + 2 * %s.is_cuda%s" % (kb, aligned, a, ckey),
+                "    elif _t is int:",
+                "        %s = %s" % (pv, a),
+                "        %s = 'i'" % ka,
+                "        %s = %s if -2147483648 <= %s <= 2147483647 else _bigint(%s, %s)"
+                % (kb, ival, a, a, "False" if p.do_not_specialize else "True"),
+                "    elif _t is float:",
+                "        %s = %s" % (pv, a),
+                "        %s = 'f'" % ka,
+                "        %s = 0" % kb,
+                "    elif _t is _ndarray:",
+                "        try:",
+                "            %s = _AO(_CC.from_buffer(%s))" % (pv, a),
+                "        except Exception:",
+                "            %s = %s.__array_interface__['data'][0]" % (pv, a),
+                "        %s = %s.dtype" % (ka, a),
+                "        %s = %s%s" % (kb, aligned, nkey),
+                "    else:",
+                "        %s = 's'" % ka,
+                "        %s, %s = _slow_key(%s)" % (pv, kb, a),
+            ]
+            vals.append(pv)
+            keys += [ka, kb]
+        allargs = ", ".join(p.name for p in self.params)
+        key = "(%s,)" % ", ".join(keys + cx + ["num_warps", "num_stages", "_tc_ext"])
+        pv = "".join(", " + v for v in vals)
+        meta = "{%s}" % ", ".join(meta + ["'num_warps': num_warps", "'num_stages': num_stages",
+                                          "**_extra"])
+        body = ["    " + line for line in body]
+        src = [
+            "def _factory(grid):",
+            "    def %s(%s, *, warmup=False%s, **_extra):"
+            % (self.__name__, ", ".join(sig), "".join(
+                ", %s=None" % o for o in ("num_warps", "num_stages") if o not in self.arg_names)),
+            "        _tc_ext = _check_extra(_extra) if _extra else ()",
+        ] + body + [
+            "        _tc_key = %s" % key,
+            "        _tc_kern = _cache_get(_tc_key)",
+            "        if _tc_kern is None or warmup:",
+            "            _tc_kern = _miss(_tc_key, (%s%s), dict(_extra, num_warps=num_warps, "
+            "num_stages=num_stages), warmup)" % (allargs, "," if len(self.params) == 1 else ""),
+            "            if warmup:",
+            "                return _tc_kern",
+            "        _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "        _tc_n = len(_tc_g)",
+            "        try:",
+            "            if _tc_n == 1:",
+            "                _tc_kern._pack(_tc_g[0], 1, 1%s)" % pv,
+            "            elif _tc_n == 2:",
+            "                _tc_kern._pack(_tc_g[0], _tc_g[1], 1%s)" % pv,
+            "            elif _tc_n == 3:",
+            "                _tc_kern._pack(_tc_g[0], _tc_g[1], _tc_g[2]%s)" % pv,
+            "            else:",
+            "                _bad_grid(_tc_g)",
+            "        except _struct_error:",
+            "            _bad_grid(_tc_g)",
+            "        if _tc_kern._call():",
+            "            _tc_kern._raise()",
+            "        return _tc_kern",
+            "    return %s" % self.__name__,
+        ]
+        code = "\n".join(src) + "\n"
+        exec(compile(code, "<tritonc launcher for %s>" % self.__name__, "exec"), ns)
+        self._entry = ns["_factory"]
+        self._entry_src = code
+        self._entry_torch = torch is not None
+        return self._entry
+
+    def _check_extra(self, extra):
+        """The launch options other than num_warps and num_stages, as a key
+        part; an unknown keyword is an error naming the kernel."""
+        bad = [k for k in extra if k not in _LAUNCH_OPTIONS]
+        if bad:
+            raise TypeError("%s() got unexpected keyword argument(s) %s (parameters: %s; launch "
+                            "options: %s)" % (self.__name__, ", ".join(map(repr, sorted(bad))),
+                                              ", ".join(self.arg_names),
+                                              ", ".join(_LAUNCH_OPTIONS)))
+        return tuple(sorted((k, v) for k, v in extra.items() if v is not None))
+
+    def _bad_grid(self, grid):
+        _spec.normalize_grid(grid, self.__name__)
+        raise _spec.ArgumentError("%s: bad grid %r" % (self.__name__, grid))
+
+    # -- the miss path -----------------------------------------------------
+    def _bind(self, args, kwargs):
+        bound = self.signature.bind(*args, **{k: v for k, v in kwargs.items()
+                                              if k not in _LAUNCH_OPTIONS})
+        bound.apply_defaults()
+        return tuple(bound.arguments[p.name] for p in self.params)
+
+    def _miss(self, key, args, opts, warmup):
+        kern = self.cache.get(key)
+        if kern is None or warmup:
+            kern = self._compile_bound(args, opts, mock=warmup)
+            if not warmup:
+                self.cache[key] = kern
+        if not self._entry_torch and "torch" in sys.modules:
+            self._make_entry()  # torch was imported after the first launch
+        return kern
+
+    def classify_args(self, args, mock=False):
+        """The ArgInfo of every runtime parameter (None for constexprs)."""
+        out = []
+        for p, a in zip(self.params, args):
+            if p.is_constexpr:
+                out.append(None)
+                continue
+            out.append(_spec.classify(a, p.name, self.__name__,
+                                      specialize=not p.do_not_specialize,
+                                      align=not p.do_not_specialize_on_alignment, mock=mock))
+        return out
+
+    def _check_args(self, infos):
+        """Device and layout checks; returns the tc_device_kind."""
+        devices = {}
+        for p, info in zip(self.params, infos):
+            if info is not None and info.kind == "ptr" and info.device:
+                devices.setdefault(info.device.split(":")[0], p.name)
+        if len(devices) > 1:
+            raise _spec.ArgumentError(
+                "%s: arguments on different devices: '%s' on the CPU, '%s' on CUDA"
+                % (self.__name__, devices.get("cpu"), devices.get("cuda")))
+        if self._check_contiguous():
+            for p, info in zip(self.params, infos):
+                if info is not None and info.kind == "ptr" and info.contiguous is False:
+                    raise _spec.ArgumentError(
+                        "%s: argument '%s' is a non-contiguous tensor, and the kernel takes no "
+                        "stride argument, so it would read it as a flat array; pass a "
+                        "contiguous tensor (.contiguous())" % (self.__name__, p.name))
+        unknown = [d for d in devices if d not in ("cpu", "cuda")]
+        if unknown:
+            raise _spec.ArgumentError("%s: argument '%s' is on device '%s'; tritonc runs kernels "
+                                      "on the CPU and on CUDA" % (self.__name__,
+                                                                  devices[unknown[0]], unknown[0]))
+        return (_lib.TC_DEVICE_CUDA if "cuda" in devices else _lib.TC_DEVICE_CPU), devices
+
+    def global_constexprs(self):
+        """(name, text) for every module global the kernel (and its @jit
+        helpers) refers to that is a constant, and the @jit helpers that live
+        in other modules."""
+        if self._globals is not None:
+            return self._globals
+        params = {p.name for p in self.params}
+        seen, todo, consts, foreign = set(), [self], {}, []
+        my_file = self.fn.__code__.co_filename
+        while todo:
+            jf = todo.pop()
+            if id(jf) in seen:
+                continue
+            seen.add(id(jf))
+            g = jf.fn.__globals__
+            code = jf.fn.__code__
+            names = _code_names(code, set())
+            if jf.fn.__closure__:  # a kernel defined in a function sees its closure too
+                g = dict(g)
+                for name, cell in zip(code.co_freevars, jf.fn.__closure__):
+                    try:
+                        g[name] = cell.cell_contents
+                        names.add(name)
+                    except ValueError:
+                        pass
+            for name in sorted(names):
+                if name not in g:
+                    continue
+                v = g[name]
+                if isinstance(v, JITFunction):
+                    todo.append(v)
+                    if v is not self and (v.fn.__code__.co_filename != my_file or
+                                          "<locals>" in v.__qualname__ or
+                                          "<locals>" in self.__qualname__):
+                        foreign.append(v)
+                elif (_spec.is_constexpr_global(v) and name not in params
+                      and not (isinstance(v, str) and jf is not self and name in consts)):
+                    try:
+                        consts.setdefault(name, _spec.constexpr_text(v))
+                    except TypeError:
+                        pass
+        self._globals = (sorted(consts.items()), foreign)
+        return self._globals
+
+    def source(self):
+        if self._source is None:
+            s = _Source(*_source_of(self.fn))
+            for helper in self.global_constexprs()[1]:
+                s.append(helper.fn)
+            self._source = s
+        return self._source
+
+    def _compile_bound(self, args, opts, mock=False):
+        infos = self.classify_args(args, mock=mock)
+        device, devices = self._check_args(infos)
+        sig = _spec.signature_string([i for i in infos if i is not None])
+        cx = []
+        for p, a, info in zip(self.params, args, infos):
+            if p.is_constexpr:
+                try:
+                    cx.append((p.name, _spec.constexpr_text(a)))
+                except TypeError as e:
+                    raise _spec.ArgumentError("%s: constexpr '%s': %s"
+                                              % (self.__name__, p.name, e)) from None
+            elif info.kind == "none":
+                cx.append((p.name, "None"))
+        gl, _ = self.global_constexprs()
+        names = {n for n, _ in cx}
+        cx += [(n, v) for n, v in gl if n not in names]
+        num_warps = opts.get("num_warps")
+        num_stages = opts.get("num_stages")
+        spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
+                    device)
+        kern = self._by_spec.get(spec_key)
+        if kern is not None:
+            return kern
+        src = self.source()
+        handle, err = _lib.compile(src.text, src.filename, self.__name__, sig, cx, device,
+                                   num_warps, num_stages,
+                                   cache_dir=os.environ.get("TRITONC_CACHE_DIR"))
+        if err is not None:
+            self._raise_compile_error(err, device, devices)
+        kern = CompiledKernel(handle, self, infos, sig, cx, device, num_warps, num_stages)
+        self._by_spec[spec_key] = kern
+        return kern
+
+    def _raise_compile_error(self, err, device, devices):
+        msg, diags = err
+        src = self.source()
+        if device == _lib.TC_DEVICE_CUDA and not any(d.line for d in diags):
+            raise RuntimeError("%s: argument '%s' is a CUDA tensor, and this libtritonc cannot "
+                               "compile for CUDA: %s" % (self.__name__, devices["cuda"],
+                                                         msg.strip()))
+        mapped = []
+        for d in diags:
+            f, line = src.where(d.file, d.line)
+            mapped.append(d._replace(file=f, line=line, col=src.col(d.file, d.line, d.col)))
+
+        def source_line(f, line):
+            for d0, d1 in zip(diags, mapped):
+                if (d1.file, d1.line) == (f, line):
+                    return src.line(d0.file, d0.line)
+            return src.line(f, line)
+
+        text = render(mapped, source_line) if mapped else msg
+        raise CompilationError(self.__name__, mapped, text)
+
+
+def _bigint_key(a, specialize):
+    try:
+        sig = _spec.int_sig(a)
+    except OverflowError:
+        return ("I", "overflow", a)
+    return ("I", sig, _spec.int_hint(a, specialize))
+
+
+def _slow_key(a):
+    """(value to pack, key) for the argument types the generated code does
+    not handle inline. An unknown type gets a key no compile accepts, so the
+    miss path reports it by name."""
+    if a is None:
+        return 0, None
+    if a is True or a is False:
+        return a, "b"
+    if _spec._is_torch_tensor(a) or (hasattr(a, "data_ptr") and hasattr(a, "dtype")):
+        p = a.data_ptr()
+        contig = a.is_contiguous() if hasattr(a, "is_contiguous") else None
+        return p, ("T", type(a), a.dtype, not p & 15, str(getattr(a, "device", "cpu")), contig)
+    if _spec._is_ndarray(a):  # an ndarray subclass
+        p = _spec.ndarray_address(a)
+        return p, ("N", type(a), a.dtype, not p & 15, a.flags.c_contiguous)
+    if _spec._is_np_scalar(a):
+        k = a.dtype.kind
+        if k == "b":
+            return bool(a), "b"
+        if k in "iu":
+            v = int(a)
+            return v, (_bigint_key(v, True) if not -2**31 <= v < 2**31
+                       else 1 if v == 1 else 16 if v % 16 == 0 else 0)
+        if k == "f":
+            return float(a), "f"
+    return 0, ("?", type(a), id(a))
+
+
+def _grid_eval(grid, meta):
+    g = grid(meta) if callable(grid) else grid
+    if type(g) is tuple:
+        return g
+    if isinstance(g, int):
+        return (g,)
+    return tuple(g)
+
+
+class _Asm(dict):
+    """CompiledKernel.asm: the IR of each stage, read from the library on
+    first access ("ttir", "ttir-raw", "c"; "ttgir", "ptx" on CUDA)."""
+
+    STAGES = ("ttir", "ttir-raw", "c", "ttgir", "ptx", "cubin")
+
+    def __init__(self, kernel):
+        super().__init__()
+        self._k = kernel
+
+    def _load(self, stage):
+        if stage not in self.STAGES or not self._k._handle:
+            return None
+        if stage == "cubin":
+            return None  # no binary accessor in the C API yet (see the report)
+        s = _lib.lib().tc_kernel_ir(self._k._handle, stage.encode())
+        return s.decode("utf-8", "replace") if s is not None else None
+
+    def __missing__(self, stage):
+        v = self._load(stage)
+        if v is None:
+            raise KeyError(stage)
+        self[stage] = v
+        return v
+
+    def get(self, stage, default=None):
+        try:
+            return self[stage]
+        except KeyError:
+            return default
+
+    def __contains__(self, stage):
+        return self.get(stage) is not None
+
+    def keys(self):
+        return [s for s in self.STAGES if s in self]
+
+    def __iter__(self):
+        return iter(self.keys())
+
+
+class CompiledKernel:
+    """One specialisation, compiled and loaded. `asm` holds its IR text,
+    `metadata` what it was compiled with; `kernel[grid](*runtime_args)`
+    launches it directly."""
+
+    def __init__(self, handle, fn, infos, signature, constexprs, device, num_warps, num_stages):
+        self._handle = handle
+        self.fn = fn
+        self.name = fn.__name__
+        self.signature = signature
+        self.constants = dict(constexprs)
+        self.device = device
+        self.asm = _Asm(self)
+        L = _lib.lib()
+        n = L.tc_kernel_num_params(handle)
+        self.param_types = [L.tc_kernel_param_type(handle, i).decode() for i in range(n)]
+        runtime = [i for i in infos if i is not None]
+        slot_sigs = [None if i.kind == "none" else i.sig for i in runtime]
+        live = [j for j, s in enumerate(slot_sigs) if s is not None]
+        self._slot_live = [s is not None for s in slot_sigs]
+        if len(live) != n:
+            raise RuntimeError("tritonc: %s compiled with %d runtime parameters, the binding "
+                               "passes %d" % (self.name, n, len(live)))
+        self._struct = struct.Struct(_spec.pack_format(slot_sigs))
+        self._buf = (ctypes.c_char * max(self._struct.size, 16))()
+        base = ctypes.addressof(self._buf)
+        self._args = (ctypes.c_void_p * max(n, 1))(*[base + 16 + 8 * j for j in live])
+        self._err = ctypes.c_void_p()
+        self._pack = functools.partial(self._struct.pack_into, self._buf, 0)
+        # tc_launch(k, grid, args, nargs, stream, &err): every argument fixed
+        # but the buffer's content. CUDA launches will take the caller's
+        # current stream here.
+        vp = ctypes.c_void_p
+        self._call = functools.partial(_lib.raw_launch(), vp(handle), vp(base),
+                                       vp(ctypes.addressof(self._args)), ctypes.c_int(n), None,
+                                       vp(ctypes.addressof(self._err)))
+        self.metadata = types.SimpleNamespace(
+            name=self.name, signature=signature, constants=self.constants,
+            num_warps=num_warps or 4, num_stages=num_stages if num_stages is not None else 3,
+            num_ctas=1, shared=0, device="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
+            target="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
+            param_types=self.param_types)
+        self.n_regs = self.n_spills = 0
+
+    def _raise(self):
+        err = self._err.value
+        self._err.value = None
+        msg, _ = _lib.take_error(err) if err else ("tc_launch failed", [])
+        raise LaunchError("%s: %s" % (self.name, msg.strip()))
+
+    def __getitem__(self, grid):
+        def launch(*args):
+            if len(args) != len(self.param_types):
+                raise TypeError("%s takes %d runtime arguments, %d given"
+                                % (self.name, len(self.param_types), len(args)))
+            vals = [_spec.classify(a, "#%d" % i, self.name).value for i, a in enumerate(args)]
+            g = _spec.normalize_grid(grid(self.constants) if callable(grid) else grid, self.name)
+            it = iter(vals)
+            full = [next(it) if live else 0 for live in self._slot_live]
+            self._pack(*g, *full)
+            if self._call():
+                self._raise()
+        return launch
+
+    def __del__(self):
+        h, self._handle = getattr(self, "_handle", None), None
+        if h and _lib._lib is not None:
+            try:
+                _lib._lib.tc_kernel_free(h)
+            except Exception:
+                pass
+
+    def __repr__(self):
+        return "<tritonc CompiledKernel %s [%s]>" % (self.name, self.signature)
+
+
+def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
+        do_not_specialize_on_alignment=None, debug=None, noinline=None):
+    """`@triton.jit` and `@triton.jit(do_not_specialize=[...])`."""
+
+    def deco(f):
+        return JITFunction(f, version=version, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                           debug=debug, noinline=noinline, repr=repr,
+                           launch_metadata=launch_metadata)
+
+    return deco(fn) if fn is not None else deco
+

@@ -1,0 +1,7 @@
+"""tritonc.language.math - `tl.math.exp2` and friends (kernel-only builtins)."""
+from .core import _builtins
+
+__all__ = _builtins(globals(), "tritonc.language.math", """
+    abs ceil cos div_rn erf exp exp2 fdiv floor fma log log2 rsqrt sin sqrt sqrt_rn umulhi
+    cdiv max min maximum minimum clamp sigmoid softmax tanh pow
+""")
