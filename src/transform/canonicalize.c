@@ -38,9 +38,9 @@
 #include <math.h>
 #include "transform/pass.h"
 
-/* Op marks carry this run's epoch above two flag bits, so marks left by
- * earlier runs (or other passes) read as clear without a walk to reset
- * them. */
+/* Op marks carry this run's epoch above two flag bits. Other passes and
+ * the verifier use `mark` too, with values that can read as this run's, so
+ * the pass clears every mark first (one walk). */
 enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
 
 typedef struct Canon {
@@ -429,9 +429,11 @@ static bool rewrite(Canon *s, Op *op) {
         if (!canonical_order(s, op)) return false;
         break;
     }
-    /* changed in place: look at it again */
+    /* changed in place: look at it again, and at its users (a pattern
+     * rooted at one of them may match now) */
     s->changes++;
     push(s, op);
+    for (int i = 0; i < op->nresults; i++) push_users(s, &op->results[i]);
     push(s, old_def);
     push(s, old_def1);
     return true;
@@ -508,9 +510,12 @@ static void sweep(Canon *s, Block *b) {
     }
 }
 
+static void clear_mark(Op *op, void *ud) { op->mark = 0; }
+
 bool pass_canonicalize(Op *module, PassContext *pc) {
     static _Atomic unsigned epochs;
     Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0xfffffff) + 1};
+    op_walk(module, clear_mark, NULL, false);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) sweep(&s, b);
