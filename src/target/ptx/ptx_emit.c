@@ -524,6 +524,13 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         if (k == ARITH_ADDI && b.kind == SLOT_IMM) return (a.off += b.off, a);
         if (k == ARITH_ADDI && a.kind == SLOT_IMM) return (b.off += a.off, b);
         if (k == ARITH_SUBI && b.kind == SLOT_IMM) return (a.off -= b.off, a);
+        if (k == ARITH_SUBI && a.kind == SLOT_IMM) {
+            /* c - (r + o) = (c - r) - o */
+            Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
+            Slot r = px_cse(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_text(p, px_imm_int(a.off, rc)), px_rname(p, rb), NULL);
+            r.off = -b.off;
+            return r;
+        }
         if (k == ARITH_ADDI || k == ARITH_SUBI) {
             Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, 0, 0}, rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
             Slot r = px_cse(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
