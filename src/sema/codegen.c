@@ -1779,7 +1779,11 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
                    nsig == 1 ? "y" : "ies", fn->name, nparams_rt, nparams_rt == 1 ? "" : "s",
                    nparams_rt == 1 ? "is" : "are");
     for (int k = 0; k < spec->nconstexprs; k++)
-        if (!used_d[k]) sema_error(S, "-D %s: '%s' has no parameter of that name", spec->constexpr_names[k], fn->name);
+        /* a module global the kernel reads may be named too (the Python
+         * binding passes the constexpr globals it sees); the source's own
+         * definition is the one used */
+        if (!used_d[k] && !scope_find(&S->globals, spec->constexpr_names[k]))
+            sema_error(S, "-D %s: '%s' has no parameter of that name", spec->constexpr_names[k], fn->name);
     if (diag_has_errors(de) && de->nerrors > nerr0) goto done;
     FuncState F = {0};
     gen_function(S, &F, fn, vals, np, fn->name, true, false, attrs);
