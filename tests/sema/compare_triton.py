@@ -418,6 +418,10 @@ def main():
     with tempfile.TemporaryDirectory() as td:
         for stem, path, kernel, sig, cons in blocks:
             known = KNOWN.get(stem, {})
+            if not os.path.exists(os.path.join(TRITON_IR, stem + ".ttir")):
+                # a kernel added to the corpus after the last Triton dump run
+                status[stem] = "no Triton dump"
+                continue
             try:
                 theirs = summarize(parse_generic(generic(a.tritonc, os.path.join(TRITON_IR, stem + ".ttir"))))
                 ours = summarize(parse_generic(ours_ttir(a.tritonc, path, kernel, sig, cons,

@@ -808,6 +808,28 @@ static Slot bitcast(Px *p, Slot x, const Type *from, const Type *to) {
     return px_cse(p, rt, "mov.b64", xs, NULL, NULL);
 }
 
+/* The math op a libdevice function computes ("__nv_tanhf" -> math.tanh),
+ * for tt.extern_elementwise; OP_COUNT when we have no inline version (we
+ * emit PTX directly and cannot link libdevice). */
+static OpKind libdevice_math_kind(const char *symbol) {
+    static const struct { const char *name; OpKind kind; } fns[] = {
+        {"tanh", MATH_TANH}, {"exp", MATH_EXP},   {"exp2", MATH_EXP2}, {"log", MATH_LOG},
+        {"log2", MATH_LOG2}, {"sqrt", MATH_SQRT}, {"rsqrt", MATH_RSQRT}, {"sin", MATH_SIN},
+        {"cos", MATH_COS},   {"erf", MATH_ERF},   {"floor", MATH_FLOOR}, {"ceil", MATH_CEIL},
+        {"fabs", MATH_ABSF}, {"fma", MATH_FMA},
+    };
+    if (!symbol || strncmp(symbol, "__nv_", 5) != 0) return OP_COUNT;
+    const char *n = symbol + 5;
+    size_t len = strlen(n);
+    for (int i = 0; i < TC_ARRAY_LEN(fns); i++) {
+        size_t fl = strlen(fns[i].name);
+        /* "tanh" (f64) or "tanhf" (f32) */
+        if (!strncmp(n, fns[i].name, fl) && (len == fl || (len == fl + 1 && n[fl] == 'f')))
+            return fns[i].kind;
+    }
+    return OP_COUNT;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     int64_t pred = 0;
@@ -905,6 +927,19 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         }
         r.off += o.off * scale;
         return r;
+    }
+    case TT_EXTERN_ELEMENTWISE: {
+        OpKind k = libdevice_math_kind(op_attr_str(op, "symbol"));
+        if (k == MATH_TANH || k == MATH_EXP || k == MATH_EXP2 || k == MATH_LOG || k == MATH_LOG2 ||
+            k == MATH_RSQRT || k == MATH_SIN || k == MATH_COS || k == MATH_ERF || (k == MATH_SQRT && re->width != 64))
+            return fmath(p, k, in[0], re);
+        if (k == MATH_SQRT) return fun(p, "sqrt.rn", in[0], re);
+        if (k == MATH_ABSF) return fun(p, "abs", in[0], re);
+        if (k == MATH_FLOOR) return fun(p, re->width == 64 ? "cvt.rmi.f64" : "cvt.rmi.f32", in[0], re);
+        if (k == MATH_CEIL) return fun(p, re->width == 64 ? "cvt.rpi.f64" : "cvt.rpi.f32", in[0], re);
+        px_fail(p, op, "libdevice function '%s' is not available in the PTX backend",
+                op_attr_str(op, "symbol") ? op_attr_str(op, "symbol") : "?");
+        return px_imm_int(0, px_rc(re));
     }
     default:
         if (ty_elem(op_result(op, 0)->type)->kind == TY_INT || ty_elem(op_result(op, 0)->type)->kind == TY_INDEX)
