@@ -245,8 +245,11 @@ bool compile_run(Compilation *c, const CompileRequest *req) {
     c->seconds[STAGE_TTIR] = now_seconds() - t0;
     if (req->stop_after == STAGE_TTIR) return true;
 
-    /* 3. backend */
+    /* 3. backend: the passes every backend wants (LICM: Triton runs it in
+     * make_ttgir, so --emit ttir matches Triton's), then the device's own */
     t0 = now_seconds();
+    PassOptions bpo = {.verify_each = req->verify_each};
+    if (!pass_pipeline_run(m, "backend", &pc, &bpo)) return false;
     if (o->device == TC_DEVICE_CPU) {
         if (req->stop_after == STAGE_C) {
             StrBuf sb = {0};

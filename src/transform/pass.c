@@ -36,8 +36,10 @@ static const PassInfo passes[] = {
 };
 
 static const PipelineInfo pipelines[] = {
-    {"default", "The standard tt-level cleanup pipeline",
-     "inline,canonicalize,cse,licm,dce,canonicalize"},
+    {"default", "The tt-level pipeline after the front end, as Triton's make_ttir",
+     "inline,canonicalize,cse,dce,canonicalize"},
+    {"backend", "What every backend runs on tt IR before lowering it",
+     "licm,canonicalize"},
     {"cleanup", "Simplify without moving code between functions or loops", "canonicalize,cse,dce"},
     {"tri", "The .tri (nn dialect) pipeline: fold constants, fuse quantization, CSE, DCE",
      "dce,canonicalize,nn-quant-fusion,cse,dce"},
