@@ -461,10 +461,15 @@ static Type *builtin_type(Parser *P, Token t) {
         FloatKind k;
     } floats[] = {{"f16", FK_F16},     {"bf16", FK_BF16},         {"f32", FK_F32},
                   {"f64", FK_F64},     {"f8E4M3FN", FK_F8E4M3},   {"f8E5M2", FK_F8E5M2}};
-    for (int i = 0; i < TC_ARRAY_LEN(floats); i++)
-        if (tok_is(t, floats[i].name)) return ty_float(c, floats[i].k);
-    if (tok_is(t, "index")) return ty_index(c);
-    if (tok_is(t, "none")) return ty_none(c);
+    /* every name but the integers starts with one of these letters */
+    char c0 = t.start[0];
+    if (c0 == 'f' || c0 == 'b') {
+        for (int i = 0; i < TC_ARRAY_LEN(floats); i++)
+            if (tok_is(t, floats[i].name)) return ty_float(c, floats[i].k);
+        return NULL;
+    }
+    if (c0 == 'n') return tok_is(t, "none") ? ty_none(c) : NULL;
+    if (c0 == 'i' && tok_is(t, "index")) return ty_index(c);
     IntSign sign = SIGNLESS;
     int skip = 1;
     if (t.len > 2 && t.start[0] == 's' && t.start[1] == 'i') sign = SIGNED, skip = 2;

@@ -99,22 +99,34 @@ static bool is_id_char(char c) {
 }
 
 /* MLIR's name for an arith.constant result: c<value>_<type>, c<value> for
- * index, true/false for i1, cst otherwise. Writes into buf (>= 64 bytes). */
+ * index, true/false for i1, cst otherwise. Writes into buf, truncated to
+ * `size` as snprintf would. Built by hand: the parser and the printer ask
+ * for it once per constant. */
 void ir_constant_name(Op *op, char *buf, size_t size) {
     Attr *v = op_attr(op, "value");
     Type *t = op->nresults ? op->results[0].type : NULL;
-    snprintf(buf, size, "cst");
-    if (!v || !t || v->kind != ATTR_INT || !v->type) return;
-    if (t->kind == TY_INT && t->width == 1) {
-        snprintf(buf, size, "%s", v->i ? "true" : "false");
-    } else if (t->kind == TY_INDEX) {
-        snprintf(buf, size, "c%lld", (long long)v->i);
-    } else if (t->kind == TY_INT) {
-        StrBuf sb = {0};
-        ty_print(t, &sb);
-        snprintf(buf, size, "c%lld_%s", (long long)v->i, sb_cstr(&sb));
-        sb_free(&sb);
+    char tmp[64];
+    int n = 0;
+    if (!v || !t || v->kind != ATTR_INT || !v->type || !(t->kind == TY_INT || t->kind == TY_INDEX)) {
+        memcpy(tmp, "cst", 3), n = 3;
+    } else if (t->kind == TY_INT && t->width == 1) {
+        n = v->i ? 4 : 5;
+        memcpy(tmp, v->i ? "true" : "false", (size_t)n);
+    } else {
+        tmp[n++] = 'c';
+        if (v->i < 0) tmp[n++] = '-';
+        n += fmt_uint(tmp + n, v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i);
+        if (t->kind == TY_INT) {
+            tmp[n++] = '_';
+            if (t->sign != SIGNLESS) tmp[n++] = t->sign == SIGNED ? 's' : 'u';
+            tmp[n++] = 'i';
+            n += fmt_uint(tmp + n, (uint64_t)t->width);
+        }
     }
+    if (!size) return;
+    size_t m = (size_t)n < size - 1 ? (size_t)n : size - 1;
+    memcpy(buf, tmp, m);
+    buf[m] = 0;
 }
 
 /* The name MLIR's getAsmResultNames gives result i of op, or NULL:
