@@ -248,6 +248,8 @@ struct Value {
     Op *def;             /* defining op, or NULL for a block argument */
     Block *owner_block;  /* for block arguments */
     int index;           /* result number / argument number */
+    uint32_t print_id;   /* scratch for ir_print (its name-table slot + 1);
+                            so printing writes to the IR it prints */
     Use *uses;
     const char *name;    /* name hint for printing (interned), may be NULL */
     Loc loc;             /* block arguments carry their own location */
