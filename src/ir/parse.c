@@ -99,12 +99,22 @@ typedef struct DenseLit {
     Token tok;
 } DenseLit;
 
+/* A tensor or pointer type's text and the type it parsed to (see
+ * parse_type_memo). */
+typedef struct TypeMemo {
+    const char *text; /* in the source */
+    int len;
+    Type *type;
+} TypeMemo;
+enum { TYPE_MEMO = 256 };
+
 typedef struct Parser {
     Context *ctx;
     DiagEngine *de;
     const char *file; /* interned */
     Lexer lex;
     Token tok;        /* the current token */
+    const char *prev_end; /* where the token before `tok` ended */
     jmp_buf fail;
     Arena *scratch;   /* bindings, location nodes: freed when parsing ends */
     int nesting;
@@ -131,6 +141,8 @@ typedef struct Parser {
     VEC(Region) regions;
     VEC(Token) toks;          /* operand tokens, for type errors */
     VEC(LocNode *) lockids;   /* fused locations' children */
+
+    TypeMemo type_memo[TYPE_MEMO]; /* direct-mapped by the text's hash */
 } Parser;
 
 /* ---- errors and tokens -------------------------------------------------- */
@@ -162,6 +174,7 @@ static const char *tok_desc(Parser *P, Token t) {
 }
 
 static void next(Parser *P) {
+    P->prev_end = P->tok.start + P->tok.len;
     P->tok = lex_next(&P->lex);
     if (P->tok.kind == TK_ERROR) error_at(P, P->tok, "%s", P->lex.error);
 }
@@ -570,11 +583,56 @@ static Type *parse_tensor_type(Parser *P) {
     return ty_tensor(P->ctx, shape, rank, elem, enc);
 }
 
+static Type *parse_type_uncached(Parser *P);
+
+/*
+ * The same tensor and pointer types are written on most lines
+ * (`: tensor<128xf32>`), and building one from its tokens (dimensions,
+ * element type, uniquing) costs far more than recognising its text. So
+ * the text of each such type parsed, from its first token through the
+ * `>` that closes it, is remembered with the Type it gave: the same text
+ * later is the same type. Types depend on nothing but their text (an
+ * alias they use is defined once, before any use that parses), and only
+ * types that parsed without error are remembered. Text on more than one
+ * line, with strings or comments, or long enough to matter for the
+ * nesting limit goes the ordinary way.
+ */
+static Type *parse_type_memo(Parser *P) {
+    const char *s = P->tok.start, *p = s + P->tok.len, *end = P->lex.end;
+    if (p >= end || *p != '<') return parse_type_uncached(P);
+    int depth = 0;
+    for (; p < end && p - s < 200; p++) {
+        char c = *p;
+        if (c == '<') depth++;
+        else if (c == '>' && --depth == 0) break;
+        else if (c == '\n' || c == '"' || c == '/') break;
+    }
+    if (p >= end || *p != '>' || depth != 0 || P->nesting + (p - s) >= IR_MAX_NESTING)
+        return parse_type_uncached(P);
+    int len = (int)(p + 1 - s);
+    TypeMemo *m = &P->type_memo[hash_bytes(s, (size_t)len, 0) % TYPE_MEMO];
+    if (m->len == len && memcmp(m->text, s, (size_t)len) == 0) {
+        lex_rewind(&P->lex, s + len);
+        next(P);
+        return m->type;
+    }
+    Type *t = parse_type_uncached(P);
+    if (P->prev_end == s + len) *m = (TypeMemo){s, len, t};
+    return t;
+}
+
 /*
  * type ::= builtin-scalar | tensor-type | function-type
  *        | `!tt.ptr` `<` type (`,` integer)? `>` | `!` alias
  */
 static Type *parse_type(Parser *P) {
+    Token t = P->tok;
+    if ((t.kind == TK_BARE && tok_is(t, "tensor")) || (t.kind == TK_BANG && tok_is(t, "!tt.ptr")))
+        return parse_type_memo(P);
+    return parse_type_uncached(P);
+}
+
+static Type *parse_type_uncached(Parser *P) {
     enter(P);
     Token t = P->tok;
     Type *ty = NULL;
