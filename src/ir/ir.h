@@ -89,6 +89,7 @@ typedef struct OpInfo {
 
 extern const OpInfo op_info[OP_COUNT];
 OpKind op_kind_lookup(const char *name); /* OP_COUNT if unknown */
+OpKind op_kind_lookup_n(const char *name, size_t len); /* name need not end in NUL */
 
 /* ---- types -------------------------------------------------------------- */
 

@@ -84,23 +84,33 @@ void value_replace_all_uses(Value *from, Value *to) {
 
 Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
               Type *const *result_types, int nres, int nregions) {
-    Op *op = ARENA_NEW(c->arena, Op);
+    /* the op, its operands, results and regions in one allocation (the
+     * sizes of all four are multiples of 8, so each part stays aligned) */
+    _Static_assert(sizeof(Op) % 8 == 0 && sizeof(Use) % 8 == 0 && sizeof(Value) % 8 == 0 &&
+                       sizeof(Region) % 8 == 0,
+                   "op_create packs these back to back");
+    char *mem = arena_alloc(c->arena, sizeof(Op) + sizeof(Use) * (size_t)nopnds + sizeof(Value) * (size_t)nres +
+                                          sizeof(Region) * (size_t)nregions);
+    Op *op = (Op *)mem;
+    mem += sizeof(Op);
     op->kind = kind;
     op->loc = loc;
-    op->operands = nopnds ? ARENA_ARRAY(c->arena, Use, nopnds) : NULL;
+    op->operands = nopnds ? (Use *)mem : NULL;
+    mem += sizeof(Use) * (size_t)nopnds;
     op->noperands = nopnds;
     for (int i = 0; i < nopnds; i++) {
         op->operands[i].owner = op;
         use_link(&op->operands[i], operands[i]);
     }
-    op->results = nres ? ARENA_ARRAY(c->arena, Value, nres) : NULL;
+    op->results = nres ? (Value *)mem : NULL;
+    mem += sizeof(Value) * (size_t)nres;
     op->nresults = nres;
     for (int i = 0; i < nres; i++) {
         op->results[i].type = result_types[i];
         op->results[i].def = op;
         op->results[i].index = i;
     }
-    op->regions = nregions ? ARENA_ARRAY(c->arena, Region, nregions) : NULL;
+    op->regions = nregions ? (Region *)mem : NULL;
     op->nregions = nregions;
     for (int i = 0; i < nregions; i++) op->regions[i].parent = op;
     return op;
@@ -383,10 +393,13 @@ static void build_kind_index(void) {
                 (void *)(uintptr_t)(k + 1));
 }
 
-OpKind op_kind_lookup(const char *name) {
+OpKind op_kind_lookup_n(const char *name, size_t len) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, build_kind_index);
-    uintptr_t k = (uintptr_t)map_get(&kind_index, hash_bytes(name, strlen(name), 0) | 1);
-    if (k && strcmp(op_info[k - 1].name, name) == 0) return (OpKind)(k - 1);
+    uintptr_t k = (uintptr_t)map_get(&kind_index, hash_bytes(name, len, 0) | 1);
+    if (k && strncmp(op_info[k - 1].name, name, len) == 0 && op_info[k - 1].name[len] == 0)
+        return (OpKind)(k - 1);
     return OP_COUNT;
 }
+
+OpKind op_kind_lookup(const char *name) { return op_kind_lookup_n(name, strlen(name)); }

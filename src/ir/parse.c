@@ -43,9 +43,7 @@ typedef struct Binding {
     int count;
     int depth;
     struct Binding *shadowed;
-    const char *name; /* the name's text in the source (no sigil) */
-    int len;
-    uint64_t hash;
+    struct NameSlot *slot; /* where the name is in P->slots (kept up to date) */
 } Binding;
 
 /* Open-addressing table from a name's text to its innermost binding: one
@@ -339,11 +337,18 @@ static int64_t int_signed(bool neg, uint64_t mag) { return neg ? (int64_t)(0 - m
 
 /* ---- names and scopes ------------------------------------------------------- */
 
+static bool same_name(const char *a, const char *b, int len) {
+    /* names are a few characters: a loop beats a call to memcmp */
+    for (int i = 0; i < len; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 static NameSlot *name_slot(Parser *P, const char *name, int len, uint64_t h) {
     int mask = P->nslots - 1;
     for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
         NameSlot *sl = &P->slots[i];
-        if (!sl->name || (sl->hash == h && sl->len == len && memcmp(sl->name, name, (size_t)len) == 0)) return sl;
+        if (!sl->name || (sl->hash == h && sl->len == len && same_name(sl->name, name, len))) return sl;
     }
 }
 
@@ -354,6 +359,11 @@ static void grow_names(Parser *P) {
     P->slots = tc_calloc((size_t)P->nslots, sizeof(NameSlot));
     for (int i = 0; i < n; i++)
         if (old[i].name) *name_slot(P, old[i].name, old[i].len, old[i].hash) = old[i];
+    /* the bindings still in scope point at their slots */
+    for (int i = 0; i < P->bound.len; i++) {
+        NameSlot *o = P->bound.data[i]->slot;
+        P->bound.data[i]->slot = name_slot(P, o->name, o->len, o->hash);
+    }
     tc_free(old);
 }
 
@@ -367,7 +377,7 @@ static void push_scope(Parser *P, bool isolated, int *saved_floor, int *mark) {
 static void pop_scope(Parser *P, int saved_floor, int mark) {
     while (P->bound.len > mark) {
         Binding *b = vec_pop(&P->bound);
-        name_slot(P, b->name, b->len, b->hash)->b = b->shadowed;
+        b->slot->b = b->shadowed;
     }
     P->depth--;
     P->floor = saved_floor;
@@ -394,7 +404,7 @@ static void bind(Parser *P, Token t, Value *v, int count) {
         P->nused++;
     }
     Binding *b = ARENA_NEW(P->scratch, Binding);
-    *b = (Binding){v, count, P->depth, sl->b, name, len, h};
+    *b = (Binding){v, count, P->depth, sl->b, sl};
     sl->b = b;
     vec_push(&P->bound, b);
     /* the name is a hint for the printer unless it is one it makes up */
@@ -1917,13 +1927,9 @@ static void parse_op(Parser *P, Block *b) {
     if (nt.kind == TK_STRING) {
         op = parse_generic(P, nt, loc);
     } else if (nt.kind == TK_BARE) {
-        char name[80];
-        int n = nt.len < 79 ? nt.len : 79;
-        memcpy(name, nt.start, (size_t)n);
-        name[n] = 0;
-        OpKind kind = nt.len < 79 ? op_kind_lookup(name) : OP_COUNT;
-        if (kind == OP_COUNT && strcmp(name, "module") == 0) kind = BUILTIN_MODULE;
-        if (kind == OP_COUNT) error_at(P, nt, "unknown operation '%s'", name);
+        OpKind kind = op_kind_lookup_n(nt.start, (size_t)nt.len);
+        if (kind == OP_COUNT && tok_is(nt, "module")) kind = BUILTIN_MODULE;
+        if (kind == OP_COUNT) error_at(P, nt, "unknown operation '%.*s'", nt.len < 79 ? nt.len : 79, nt.start);
         next(P);
         op = parse_custom(P, kind, nt, loc);
     } else {

@@ -66,9 +66,11 @@ size_t arena_bytes(const Arena *a); /* bytes reserved from the allocator */
         int len, cap;                                                          \
     }
 void vec_grow_(void **data, int *cap, int need, size_t elem);
+/* The capacity test is inline: pushes are frequent, growth is rare. */
 #define vec_push(v, x)                                                         \
-    (vec_grow_((void **)&(v)->data, &(v)->cap, (v)->len + 1,                   \
-               sizeof(*(v)->data)),                                            \
+    ((v)->len < (v)->cap ? (void)0                                             \
+                         : vec_grow_((void **)&(v)->data, &(v)->cap,           \
+                                     (v)->len + 1, sizeof(*(v)->data)),        \
      (v)->data[(v)->len++] = (x))
 #define vec_reserve(v, n)                                                      \
     vec_grow_((void **)&(v)->data, &(v)->cap, (n), sizeof(*(v)->data))
