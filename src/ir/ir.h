@@ -257,17 +257,17 @@ struct Value {
 };
 
 struct Op {
+    /* (fields ordered so that no padding is needed: 104 bytes rather than
+     * 120; every pass walks every op, so its size is memory traffic) */
     OpKind kind;
+    int noperands, nresults, nregions;
     Block *parent;
     Op *prev, *next;
     Use *operands;
-    int noperands;
     Value *results;
-    int nresults;
     NamedAttr *attrs;  /* sorted by name */
     int nattrs, capattrs;
     Region *regions;
-    int nregions;
     Loc loc;
     int mark;          /* scratch for passes (order numbers, visited bits) */
 };
