@@ -385,20 +385,29 @@ Type *func_type(const Op *func) {
     return a && a->kind == ATTR_TYPE ? a->ty : NULL;
 }
 
-static Map kind_index; /* name hash -> kind + 1, built once */
+/* Op name -> kind: open addressing over kind + 1 (0 = empty), probed
+ * from the name's hash and confirmed by length and text; built once. */
+enum { KIND_SLOTS = 1024 };
+_Static_assert(OP_COUNT < KIND_SLOTS / 2 && OP_COUNT < 65535, "kind_slots is at most half full");
+static uint16_t kind_slots[KIND_SLOTS];
+static size_t kind_len[OP_COUNT];
 
 static void build_kind_index(void) {
-    for (int k = 0; k < OP_COUNT; k++)
-        map_put(&kind_index, hash_bytes(op_info[k].name, strlen(op_info[k].name), 0) | 1,
-                (void *)(uintptr_t)(k + 1));
+    for (int k = 0; k < OP_COUNT; k++) {
+        kind_len[k] = strlen(op_info[k].name);
+        size_t i = hash_bytes(op_info[k].name, kind_len[k], 0) & (KIND_SLOTS - 1);
+        while (kind_slots[i]) i = (i + 1) & (KIND_SLOTS - 1);
+        kind_slots[i] = (uint16_t)(k + 1);
+    }
 }
 
 OpKind op_kind_lookup_n(const char *name, size_t len) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, build_kind_index);
-    uintptr_t k = (uintptr_t)map_get(&kind_index, hash_bytes(name, len, 0) | 1);
-    if (k && strncmp(op_info[k - 1].name, name, len) == 0 && op_info[k - 1].name[len] == 0)
-        return (OpKind)(k - 1);
+    for (size_t i = hash_bytes(name, len, 0) & (KIND_SLOTS - 1); kind_slots[i]; i = (i + 1) & (KIND_SLOTS - 1)) {
+        int k = kind_slots[i] - 1;
+        if (kind_len[k] == len && memcmp(op_info[k].name, name, len) == 0) return (OpKind)k;
+    }
     return OP_COUNT;
 }
 
