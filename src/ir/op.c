@@ -271,6 +271,7 @@ void op_walk(Op *root, OpWalkFn fn, void *ud, bool post) {
         for (Block *b = root->regions[r].first; b; b = b->next)
             for (Op *o = b->first, *next; o; o = next) {
                 next = o->next;
+                op_prefetch(o, OP_PREFETCH_DIST);
                 op_walk(o, fn, ud, post);
             }
     if (post) fn(root, ud);

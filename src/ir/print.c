@@ -253,7 +253,10 @@ static void name_region(Printer *P, Region *r, Counters c) {
     int mark = P->undo.len;
     for (Block *b = r->first; b; b = b->next) {
         for (int i = 0; i < b->nargs; i++) name_value(P, b->args[i], NULL, b == r->first, &c);
-        for (Op *o = b->first; o; o = o->next) name_results(P, o, &c);
+        for (Op *o = b->first; o; o = o->next) {
+            op_prefetch(o, OP_PREFETCH_DIST);
+            name_results(P, o, &c);
+        }
     }
     for (Block *b = r->first; b; b = b->next)
         for (Op *o = b->first; o; o = o->next) name_op_regions(P, o, c);
@@ -533,6 +536,7 @@ static void print_region(Printer *P, Region *r, int indent, bool print_entry_arg
             sb_puts(P->out, b != r->first ? ":  // no predecessors\n" : ":\n");
         }
         for (Op *o = b->first; o; o = o->next) {
+            op_prefetch(o, OP_PREFETCH_DIST);
             if (!print_terminators && o == b->last && is_empty_yield(o)) break;
             print_op(P, o, indent + 2);
         }
