@@ -37,7 +37,7 @@ $(BUILD)/libtritonc.so: $(LIB_OBJS)
 $(BUILD)/tritonc: $(BUILD)/obj/$(CLI_SRC:.c=.o) $(BUILD)/libtritonc.a
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS_ALL)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtritonc.a $(HDRS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtritonc.a $(HDRS) $(wildcard tests/kernels/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtritonc.a $(LDLIBS_ALL)
 

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 make -j"$(nproc)" all >/dev/null
-exec make --no-print-directory test
+exec make -j"$(nproc)" --no-print-directory test

@@ -5,8 +5,7 @@
  *
  *   bench_frontend FILE KERNEL SIGNATURE [NAME=VALUE ...] [-nITERS]
  *
- * Prints "KERNEL <ms per iteration>"; exits 1 on a compile error. Until
- * wt/irtext's verifier lands, ir_verify is a weak stand-in (see below).
+ * Prints "KERNEL <ms per iteration>"; exits 1 on a compile error.
  */
 #include "front/py/py.h"
 #include "sema/sema.h"
@@ -14,12 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-__attribute__((weak)) bool ir_verify(Op *root, DiagEngine *de) {
-    (void)root;
-    (void)de;
-    return true;
-}
 
 int main(int argc, char **argv) {
     if (argc < 4) {

@@ -73,6 +73,33 @@ FOLDER(fold_cast)        /* ext/trunc/fp<->int/bitcast/index_cast */
 FOLDER(fold_splat_like)  /* tt.splat/broadcast/expand_dims/reshape of splats */
 FOLDER(fold_addptr)
 
+/* nn.c: the nn dialect (.tri programs) */
+VERIFIER(verify_nn_layer)
+VERIFIER(verify_nn_global)
+VERIFIER(verify_nn_param)
+VERIFIER(verify_nn_named)
+VERIFIER(verify_nn_state)
+VERIFIER(verify_nn_create)
+VERIFIER(verify_nn_binary)
+VERIFIER(verify_nn_unary)
+VERIFIER(verify_nn_linear)
+VERIFIER(verify_nn_conv)
+VERIFIER(verify_nn_axis)
+VERIFIER(verify_nn_norm)
+VERIFIER(verify_nn_reshape)
+VERIFIER(verify_nn_transpose)
+VERIFIER(verify_nn_quantize)
+VERIFIER(verify_nn_dequantize)
+VERIFIER(verify_nn_pack)
+VERIFIER(verify_nn_unpack)
+FOLDER(fold_nn_global_ref) /* a constant global's value */
+FOLDER(fold_nn_arith)      /* scalar add/sub/mul/div; x * 1, x / 1, x - 0 */
+FOLDER(fold_nn_unary)      /* scalar neg/relu/gelu/silu/sigmoid/tanh */
+FOLDER(fold_nn_cast)
+FOLDER(fold_nn_transpose)  /* transpose(transpose(x)) of the same axes */
+FOLDER(fold_nn_pack)       /* constant trits -> constant bytes (tern_pack) */
+FOLDER(fold_nn_unpack)     /* constant bytes -> constant trits (tern_unpack) */
+
 #undef VERIFIER
 #undef FOLDER
 

@@ -20,6 +20,7 @@
  * and 2 for a usage error.
  */
 #include "driver/compile.h"
+#include "target/torch/torch.h"
 #include "transform/pass.h"
 
 #include <stdio.h>
@@ -31,7 +32,8 @@ static void usage(FILE *f) {
     fputs("usage: tritonc <command> [options]\n"
           "\n"
           "commands:\n"
-          "  compile FILE  compile a kernel (.py) or IR (.ttir) and print a stage\n"
+          "  compile FILE  compile a kernel (.py) or IR (.ttir) and print a stage,\n"
+          "                or a .tri program to a PyTorch module (--emit torch|nnir|json|ast)\n"
           "      --kernel NAME         the @triton.jit function to compile\n"
           "      --signature SIG       runtime parameter types: '*fp32:16,*fp32:16,i32'\n"
           "      -D NAME=VALUE         a tl.constexpr value (repeatable)\n"
@@ -99,8 +101,49 @@ static char *read_input(const char *input, size_t *len) {
     return src;
 }
 
+/* `tritonc compile model.tri [-o model.py] [--emit torch|nnir|json|ast]`:
+ * a .tri program becomes a PyTorch module; with -o, the runtime module it
+ * imports (pack/unpack, quantizers, the STE) is written beside it. */
+static int compile_tri(const char *input, const char *output, const char *emit, const char *pipeline) {
+    if (!emit) emit = "torch";
+    if (strcmp(emit, "torch") && strcmp(emit, "nnir") && strcmp(emit, "json") && strcmp(emit, "ast")) {
+        fprintf(stderr, "tritonc: error: unknown --emit '%s' for a .tri program (torch, nnir, json, ast)\n",
+                emit);
+        return 2;
+    }
+    size_t len;
+    char *src = read_input(input, &len);
+    if (!src) return 1;
+    DiagEngine de;
+    diag_init(&de);
+    TriCompileResult r = {0};
+    const char *fname = strcmp(input, "-") == 0 ? "<stdin>" : input;
+    int rc = 1;
+    if (tri_compile_with(fname, src, len, emit, pipeline, &r, &de)) {
+        const char *text = !strcmp(emit, "torch") ? r.code
+                           : !strcmp(emit, "nnir") ? r.nnir
+                           : !strcmp(emit, "json") ? r.json : r.ast;
+        rc = write_output(output, text, strlen(text)) ? 0 : 1;
+        if (rc == 0 && !strcmp(emit, "torch") && output && strcmp(output, "-")) {
+            /* the runtime module goes into the output's folder */
+            const char *slash = strrchr(output, '/');
+            StrBuf path = {0};
+            if (slash) sb_putn(&path, output, (size_t)(slash - output + 1));
+            sb_puts(&path, TRI_TORCH_RUNTIME_FILE);
+            if (!write_file_atomic(sb_cstr(&path), r.runtime, strlen(r.runtime))) rc = 1;
+            sb_free(&path);
+        }
+        if (rc) fprintf(stderr, "tritonc: error: cannot write '%s'\n", output);
+    }
+    if (flush_diags(&de)) rc = 1;
+    tri_compile_result_free(&r);
+    diag_free(&de);
+    tc_free(src);
+    return rc;
+}
+
 static int cmd_compile(int argc, char **argv) {
-    const char *input = NULL, *output = NULL, *emit = "ttir";
+    const char *input = NULL, *output = NULL, *emit = NULL;
     CompileRequest req = {.opts = tc_compile_options_default(), .verify_each = true};
     VEC(tc_constexpr) cx = {0};
     bool timing = false;
@@ -137,6 +180,14 @@ static int cmd_compile(int argc, char **argv) {
         fputs("tritonc: error: no input file\n", stderr);
         return 2;
     }
+    size_t ilen = strlen(input);
+    if (ilen > 4 && strcmp(input + ilen - 4, ".tri") == 0) {
+        int rc = compile_tri(input, output, emit, req.pipeline);
+        for (int i = 0; i < cx.len; i++) free((char *)cx.data[i].name);
+        vec_free(&cx);
+        return rc;
+    }
+    if (!emit) emit = "ttir";
     Stage stage = stage_lookup(emit);
     if (stage >= STAGE_LOADED) {
         fprintf(stderr, "tritonc: error: unknown --emit stage '%s' (ast, ttir-raw, ttir, c, ttgir, ptx)\n",

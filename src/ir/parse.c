@@ -552,18 +552,39 @@ static Type *parse_function_type(Parser *P) {
 }
 
 /*
- * tensor-type ::= `tensor` `<` (dim `x`)* type (`,` attribute)? `>`
+ * tensor-type ::= `tensor` `<` (`*` `x` | (dim `x`)*) type (`,` attribute)? `>`
+ * dim         ::= integer | `?`
  *
  * `4x8xf32` lexes as `4` then `x8xf32`, so the dimensions are read off the
  * characters and the lexer is rewound to the element type.
  */
+/* After a `?` or `*` dimension: the lexer read `x...` as one bare token;
+ * step over the `x` and lex again from the element type or next dim. */
+static void skip_dim_x(Parser *P) {
+    next(P);
+    if (P->tok.kind != TK_BARE || P->tok.start[0] != 'x')
+        error_at(P, P->tok, "expected 'x' after tensor dimension");
+    lex_rewind(&P->lex, P->tok.start + 1);
+    next(P);
+}
+
 static Type *parse_tensor_type(Parser *P) {
     next(P); /* tensor */
     expect(P, TK_LESS, "'<' after 'tensor'");
     int64_t shape[IR_MAX_RANK];
     int rank = 0;
     int64_t numel = 1;
-    while (at(P, TK_INT)) {
+    if (at(P, TK_STAR)) { /* unranked: tensor<*xf32> (nn dialect) */
+        skip_dim_x(P);
+        rank = -1;
+    }
+    while (rank >= 0 && (at(P, TK_INT) || at(P, TK_QUESTION))) {
+        if (at(P, TK_QUESTION)) { /* dynamic: tensor<?x4xf32> (nn dialect) */
+            if (rank == IR_MAX_RANK) error_at(P, P->tok, "tensor rank exceeds %d", IR_MAX_RANK);
+            shape[rank++] = -1;
+            skip_dim_x(P);
+            continue;
+        }
         const char *p = P->tok.start, *end = P->lex.end;
         Token dtok = P->tok;
         int64_t d = 0;
@@ -582,7 +603,6 @@ static Type *parse_tensor_type(Parser *P) {
         lex_rewind(&P->lex, p + 1);
         next(P);
     }
-    if (at(P, TK_QUESTION)) error_at(P, P->tok, "dynamic tensor dimensions are not supported");
     if (at(P, TK_MINUS)) error_at(P, P->tok, "tensor dimensions must be positive");
     Type *elem = parse_type(P);
     if (elem->kind == TY_TENSOR || elem->kind == TY_FUNC || elem->kind == TY_NONE)

@@ -10,6 +10,9 @@
  *   index, none
  *   !tt.ptr<f32>, !tt.ptr<f16, 3>       pointers
  *   tensor<128x64xf16>, tensor<128x!tt.ptr<f32>>, tensor<4xf32, #layout>
+ *   tensor<?x64xf32>, tensor<*xf32>    dynamic dims (shape[i] = -1) and unknown
+ *                                       rank (rank = -1, shape NULL); only the
+ *                                       nn dialect makes these, never tt
  *   (i32, f32) -> f32                   functions
  */
 #include "ir/ir.h"
@@ -31,7 +34,7 @@ static bool type_equal(const Type *a, const Type *b) {
     case TY_PTR: return a->elem == b->elem && a->addrspace == b->addrspace;
     case TY_TENSOR:
         return a->elem == b->elem && a->rank == b->rank && a->encoding == b->encoding &&
-               memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
+               (a->rank <= 0 || memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0);
     case TY_FUNC:
         if (a->ninputs != b->ninputs || a->nresults != b->nresults) return false;
         for (int i = 0; i < a->ninputs; i++)
@@ -51,6 +54,7 @@ static uint64_t type_hash(const Type *t) {
     h = hash_combine(h, (uint64_t)(uintptr_t)t->elem);
     h = hash_combine(h, (uint64_t)t->addrspace);
     h = hash_combine(h, (uint64_t)(uintptr_t)t->encoding);
+    h = hash_combine(h, (uint64_t)(int64_t)t->rank);
     for (int i = 0; i < t->rank; i++) h = hash_combine(h, (uint64_t)t->shape[i]);
     for (int i = 0; i < t->ninputs; i++) h = hash_combine(h, (uint64_t)(uintptr_t)t->inputs[i]);
     h = hash_combine(h, 0x51);
@@ -66,7 +70,7 @@ static Type *unique(Context *c, Type *proto) {
     TypeNode *n = ARENA_NEW(c->arena, TypeNode);
     n->t = *proto;
     n->t.hash = h;
-    if (proto->rank) n->t.shape = arena_dup(c->arena, proto->shape, sizeof(int64_t) * (size_t)proto->rank);
+    if (proto->rank > 0) n->t.shape = arena_dup(c->arena, proto->shape, sizeof(int64_t) * (size_t)proto->rank);
     if (proto->ninputs)
         n->t.inputs = arena_dup(c->arena, proto->inputs, sizeof(Type *) * (size_t)proto->ninputs);
     if (proto->nresults)
@@ -111,8 +115,13 @@ Type *ty_with_elem(Context *c, Type *like, Type *elem) {
 
 int64_t ty_numel(const Type *t) {
     int64_t n = 1;
-    if (t->kind == TY_TENSOR)
-        for (int i = 0; i < t->rank; i++) n *= t->shape[i];
+    if (t->kind == TY_TENSOR) {
+        if (t->rank < 0) return -1;
+        for (int i = 0; i < t->rank; i++) {
+            if (t->shape[i] < 0) return -1;
+            n *= t->shape[i];
+        }
+    }
     return n;
 }
 
@@ -120,7 +129,7 @@ bool ty_same_shape(const Type *a, const Type *b) {
     if ((a->kind == TY_TENSOR) != (b->kind == TY_TENSOR)) return false;
     if (a->kind != TY_TENSOR) return true;
     return a->rank == b->rank &&
-           memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
+           (a->rank <= 0 || memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0);
 }
 
 int ty_float_mantissa_bits(FloatKind k) {
@@ -153,7 +162,12 @@ void ty_print(const Type *t, StrBuf *out) {
         return;
     case TY_TENSOR:
         sb_puts(out, "tensor<");
+        if (t->rank < 0) sb_puts(out, "*x");
         for (int i = 0; i < t->rank; i++) {
+            if (t->shape[i] < 0) {
+                sb_puts(out, "?x");
+                continue;
+            }
             sb_put_int(out, t->shape[i]);
             sb_putc(out, 'x');
         }

@@ -28,12 +28,16 @@ static const PassInfo passes[] = {
      "LoopInvariantCodeMotion"},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,
      "Inliner"},
+    {"nn-quant-fusion", "Fuse nn.dequantize(nn.quantize(x)) into nn.fake_quantize, drop requantization",
+     pass_nn_quant_fusion, "NnQuantFusion"},
 };
 
 static const PipelineInfo pipelines[] = {
     {"default", "The standard tt-level cleanup pipeline",
      "inline,canonicalize,cse,licm,dce,canonicalize"},
     {"cleanup", "Simplify without moving code between functions or loops", "canonicalize,cse,dce"},
+    {"tri", "The .tri (nn dialect) pipeline: fold constants, fuse quantization, CSE, DCE",
+     "dce,canonicalize,nn-quant-fusion,cse,dce"},
 };
 
 const PassInfo *pass_lookup(const char *name) {

@@ -1571,7 +1571,8 @@ static bool try_affine(Emitter *e, Op *op) {
         break;
     }
     case TT_ADDPTR:
-        for (int d = 0; d < r.rank; d++) r.st[d] = b->st[d];
+        /* the pointer may vary too (an addptr of an addptr): strides add up */
+        for (int d = 0; d < r.rank; d++) r.st[d] = a->st[d] + b->st[d];
         line(e, "%s const %s = %s + (int64_t)%s; /* tt.addptr, affine */", ctype(e, t), name, a->name, b->name);
         break;
     default: return false;
