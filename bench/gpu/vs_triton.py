@@ -1,292 +1,843 @@
 #!/usr/bin/env python3
-"""tritonc's GPU backend against Triton 3.6 on the same kernels.
+"""tritonc against Triton 3.6 on the whole kernel corpus, from the same source.
 
-Builds the library and a ctypes shim (bench/gpu/tcshim.c), compiles the
-anchor kernels (shared/anchors/triton_baseline.py) with tritonc (their tt IR
-is built by tests/unit/ptx_kernels.h until the front end lands) and with
-Triton from the same source, checks tritonc's outputs against torch and
-Triton on fresh random inputs (outputs poisoned with NaN first, several
-sizes, ragged ones included), then times both with
-triton.testing.do_bench (median). Prints a markdown table.
+Every kernel of tests/kernels/*.py is compiled twice from its .py file: by
+Triton (the file imported as it is) and by tritonc through its Python
+binding (`python/tritonc`, the file imported with `import triton` read as
+`import tritonc as triton`; the binding hands the source to libtritonc's
+front end and launches on the torch tensors). For each case and each of its
+sizes (ragged ones included), both run on identical fresh random inputs
+whose outputs were poisoned first (NaN, or a sentinel for integers); every
+buffer is then compared between the two, and with torch where a torch
+reference exists. Then both are timed (triton.testing.do_bench, median),
+and the compile and launch paths are measured:
 
-    python3 bench/gpu/vs_triton.py [--no-build] [--out FILE]
+  * cold first call: the first launch of each case with empty caches
+    (TRITON_CACHE_DIR and TRITONC_CACHE_DIR are fresh folders);
+  * warm disk cache: in a new process that has initialised CUDA through
+    torch (as shared/anchors/triton_baseline.py measures Triton), the first
+    launch of the three benchmark kernels;
+  * host launch overhead: 2000 back-to-back launches of a 1-program add;
+  * source -> PTX: build/compile_time (bench/gpu/compile_time.c), in process,
+    every specialisation of the corpus headers.
+
+    python3 bench/gpu/vs_triton.py [--out DIR] [--quick] [--only NAME,...]
+
+Prints markdown tables; writes vs_triton.json and vs_triton.md under --out.
 """
-import argparse, ctypes, json, os, subprocess, sys, tempfile, time
+import argparse, importlib.util, json, os, re, subprocess, sys, tempfile, time, traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KDIR = os.path.join(ROOT, "tests", "kernels")
 
 
 def build():
-    subprocess.run(["make", "-j16", "build/libtritonc.a", "build/libtritonc.so"], cwd=ROOT, check=False,
-                   stdout=subprocess.DEVNULL)
-    subprocess.run(["make", "-j16", "build/libtritonc.a"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-std=c11", "-D_GNU_SOURCE", "-Isrc", "-Itests/unit",
-                    "bench/gpu/tcshim.c", "build/libtritonc.a", "-o", "build/tcshim.so", "-lm", "-ldl", "-lpthread"],
-                   cwd=ROOT, check=True)
+    subprocess.run(["make", "-j16", "all", "CFLAGS=-Wno-error"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cc", "-O2", "-std=c11", "-D_GNU_SOURCE", "-Iinclude", "-Isrc", "bench/gpu/compile_time.c",
+                    "build/libtritonc.a", "-o", "build/compile_time", "-lm", "-ldl", "-lpthread"], cwd=ROOT, check=True)
 
 
-class Tc:
-    def __init__(self):
-        self.lib = ctypes.CDLL(os.path.join(ROOT, "build/tcshim.so"))
-        self.lib.tc_build.restype = ctypes.c_void_p
-        self.lib.tc_build.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                                      ctypes.c_int, ctypes.POINTER(ctypes.c_double)]
-        self.lib.tc_load_cached.restype = ctypes.c_void_p
-        self.lib.tc_load_cached.argtypes = [ctypes.c_char_p]
-        self.lib.tc_launch.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                                       ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
-        self.lib.tc_last_error.restype = ctypes.c_char_p
-        self.lib.tc_ptx.restype = ctypes.c_char_p
-        self.lib.tc_ptx.argtypes = [ctypes.c_void_p]
-        self.lib.tc_key.restype = ctypes.c_char_p
-        self.lib.tc_key.argtypes = [ctypes.c_void_p]
+# ---- loading the corpus twice --------------------------------------------------
 
-    def build(self, name, block, nw, aligned=True, no_cache=False):
-        t = (ctypes.c_double * 3)()
-        k = self.lib.tc_build(name.encode(), block, nw, 0, int(aligned), int(no_cache), t)
-        if not k:
-            raise RuntimeError(self.lib.tc_last_error().decode())
-        return Kernel(self, k), list(t)
+def load_triton_module(name):
+    spec = importlib.util.spec_from_file_location("tk_" + name, os.path.join(KDIR, name + ".py"))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
 
 
-class Kernel:
-    def __init__(self, tc, h):
-        self.tc, self.h = tc, h
+def load_tritonc_module(name, tmpdir):
+    src = open(os.path.join(KDIR, name + ".py")).read()
+    src = re.sub(r"^import triton\.language as tl$", "import tritonc.language as tl", src, flags=re.M)
+    src = re.sub(r"^import triton$", "import tritonc as triton", src, flags=re.M)
+    src = re.sub(r"^from triton\.", "from tritonc.", src, flags=re.M)
+    path = os.path.join(tmpdir, name + ".py")
+    with open(path, "w") as f:
+        f.write(src)
+    spec = importlib.util.spec_from_file_location("tc_" + name, path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
 
-    def __call__(self, grid, *args):
-        import torch
-        vals = []
-        for a in args:
-            if isinstance(a, torch.Tensor):
-                vals.append(ctypes.c_uint64(a.data_ptr()))
-            elif isinstance(a, float):
-                vals.append(ctypes.c_float(a))
-            else:
-                vals.append(ctypes.c_int32(a))
-        arr = (ctypes.c_void_p * len(vals))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in vals])
-        stream = torch.cuda.current_stream().cuda_stream
-        if self.tc.lib.tc_launch(self.h, grid, 1, 1, arr, ctypes.c_void_p(stream)) != 0:
-            raise RuntimeError(self.tc.lib.tc_last_error().decode())
 
-    def ptx(self):
-        return self.tc.lib.tc_ptx(self.h).decode()
+# ---- cases --------------------------------------------------------------------------
+# A case builds fresh inputs from a seed: make(size, seed) -> Run, where Run has
+# args (positional, tensors and scalars), kw (constexprs and launch options),
+# grid, outs (names of buffers to compare, {name: tensor}), and optionally ref
+# (torch reference {name: tensor}), tol {name: (atol, rtol)}, unordered (names
+# compared as sorted multisets).
 
-    def key(self):
-        return self.tc.lib.tc_key(self.h).decode()
+class Run:
+    def __init__(self, args, kw, grid, outs, ref=None, tol=None, unordered=(), keep=None):
+        self.args, self.kw, self.grid, self.outs = args, kw, grid, outs
+        self.ref, self.tol, self.unordered, self.keep = ref or {}, tol or {}, set(unordered), keep
 
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def T():
+    import torch
+    return torch
+
+
+def gen(seed):
+    return T().Generator(device="cuda").manual_seed(seed)
+
+
+def randn(n, g, dtype=None, scale=1.0):
+    torch = T()
+    x = torch.randn(n, device="cuda", generator=g) * scale
+    return x.to(dtype) if dtype is not None else x
+
+
+def poison(shape, dtype):
+    torch = T()
+    if dtype.is_floating_point:
+        if dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
+            return torch.full(shape if isinstance(shape, tuple) else (shape,), 0x7F, dtype=torch.uint8, device="cuda").view(dtype)
+        return torch.full(shape if isinstance(shape, tuple) else (shape,), float("nan"), dtype=dtype, device="cuda")
+    if dtype == torch.uint32:
+        return torch.full(shape if isinstance(shape, tuple) else (shape,), 0x5A5A5A5A, dtype=torch.int32, device="cuda").view(torch.uint32)
+    return torch.full(shape if isinstance(shape, tuple) else (shape,), 0x5A, dtype=dtype, device="cuda")
+
+
+def c_vector_add(size, seed, dtype="fp32"):
+    torch = T()
+    g = gen(seed)
+    n = size
+    dt = torch.float32 if dtype == "fp32" else torch.float16
+    x, y = randn(n, g, dt), randn(n, g, dt)
+    o = poison(n, dt)
+    blk = 1024 if dtype == "fp32" else 2048
+    return Run([x, y, o, n], dict(BLOCK=blk), (cdiv(n, blk),), {"out": o}, ref={"out": x + y})
+
+
+def c_axpy(size, seed):
+    g = gen(seed)
+    n = size
+    x, y = randn(n, g), randn(n, g)
+    o = poison(n, x.dtype)
+    return Run([x, y, o, 1.7, n], dict(BLOCK=512), (cdiv(n, 512),), {"out": o}, ref={"out": 1.7 * x + y})
+
+
+def c_histogram(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x = torch.randint(-1000, 1000, (n,), device="cuda", generator=g, dtype=torch.int32)
+    h = torch.zeros(64, dtype=torch.int32, device="cuda")
+    ref = torch.bincount(((x.long() % 64) + 64) % 64, minlength=64).to(torch.int32)
+    return Run([x, h, n], dict(NUM_BINS=64, BLOCK=1024), (cdiv(n, 1024),), {"hist": h}, ref={"hist": ref})
+
+
+def c_atomic_minmax(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x = randn(n, g, scale=100.0)
+    imax = torch.full((32,), -(1 << 30), dtype=torch.int32, device="cuda")
+    fmax = torch.full((1,), float("-inf"), device="cuda")
+    fmin = torch.full((1,), float("inf"), device="cuda")
+    return Run([x, imax, fmax, fmin, n], dict(BLOCK=512), (cdiv(n, 512),), {"imax": imax, "fmax": fmax, "fmin": fmin},
+               ref={"fmax": x.max().reshape(1), "fmin": x.min().reshape(1)})
+
+
+def c_spin_lock(size, seed):
+    torch = T()
+    g = gen(seed)
+    rows, N = size
+    x = randn(rows * N, g)
+    acc = torch.zeros(N, device="cuda")
+    lock = torch.zeros(1, dtype=torch.int32, device="cuda")
+    cnt = torch.zeros(1, dtype=torch.int32, device="cuda")
+    return Run([x, acc, lock, cnt, N], dict(BLOCK=256), (rows,), {"acc": acc, "count": cnt, "lock": lock},
+               ref={"acc": x.view(rows, N).sum(0), "count": torch.tensor([rows], dtype=torch.int32, device="cuda")},
+               tol={"acc": (1e-5, 1e-5)})
+
+
+def c_attn(size, seed, bm, causal):
+    torch = T()
+    g = gen(seed)
+    BH, n_ctx = size
+    q, k, v = (randn(BH * n_ctx * 64, g, torch.float16).view(BH, n_ctx, 64) for _ in range(3))
+    o = poison((BH, n_ctx, 64), torch.float16)
+    ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal, scale=0.125)
+    return Run([q, k, v, o, 0.125, n_ctx * 64, 64, n_ctx], dict(HEAD_DIM=64, BLOCK_M=bm, BLOCK_N=64, CAUSAL=causal),
+               (cdiv(n_ctx, bm), BH), {"out": o}, ref={"out": ref.half()}, tol={"out": (2e-2, 2e-2)})
+
+
+def c_cast(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x = torch.rand(n, device="cuda", generator=g) * 100.0
+    outs = dict(f16=poison(n, torch.float16), bf16=poison(n, torch.bfloat16), i32=poison(n, torch.int32),
+                bits=poison(n, torch.uint32), i8=poison(n, torch.int8), f64=poison(n, torch.float64),
+                back=poison(n, torch.float32))
+    return Run([x] + list(outs.values()) + [n], dict(BLOCK=256), (cdiv(n, 256),), outs,
+               ref={"f16": x.half(), "bf16": x.bfloat16(), "i32": x.int(), "f64": x.double() * 3.0})
+
+
+def c_fp8(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x = randn(n, g, torch.float16, scale=8.0)
+    outs = dict(e4m3=poison(n, torch.float8_e4m3fn), e5m2=poison(n, torch.float8_e5m2),
+                e4m3_bits=poison(n, torch.uint8), out=poison(n, torch.float16))
+    return Run([x] + list(outs.values()) + [n], dict(BLOCK=512), (cdiv(n, 512),), outs,
+               ref={"e4m3": x.to(torch.float8_e4m3fn), "e5m2": x.to(torch.float8_e5m2)})
+
+
+def c_newton(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x = torch.rand(n, device="cuda", generator=g) * 100.0
+    y = poison(n, torch.float32)
+    it = poison(cdiv(n, 256), torch.int32)
+    return Run([x, y, it, n, 1e-4], dict(MAX_ITERS=32, BLOCK=256), (cdiv(n, 256),), {"y": y, "iters": it},
+               ref={"y": torch.sqrt(torch.clamp(x, min=1e-6))}, tol={"y": (1e-3, 1e-4)})
+
+
+def c_poly(size, seed):
+    torch = T()
+    g = gen(seed)
+    n, mode = size
+    x = randn(n, g)
+    coef = randn(5, g)
+    o = poison(n, torch.float32)
+    return Run([x, coef, o, n, mode], dict(DEGREE=4, BLOCK=128), (cdiv(n, 128),), {"out": o}, tol={"out": (1e-4, 1e-5)})
+
+
+def c_grouped(size, seed):
+    torch = T()
+    g = gen(seed)
+    shapes = size
+    As, Bs, Cs = [], [], []
+    for (m, n, k) in shapes:
+        As.append(randn(m * k, g, torch.float16).view(m, k))
+        Bs.append(randn(k * n, g, torch.float16).view(k, n))
+        Cs.append(poison((m, n), torch.float16))
+    dev = "cuda"
+    a_addrs = torch.tensor([a.data_ptr() for a in As], dtype=torch.int64, device=dev)
+    b_addrs = torch.tensor([b.data_ptr() for b in Bs], dtype=torch.int64, device=dev)
+    c_addrs = torch.tensor([c.data_ptr() for c in Cs], dtype=torch.int64, device=dev)
+    sizes = torch.tensor([v for s in shapes for v in s], dtype=torch.int32, device=dev)
+    lds = torch.tensor([v for (m, n, k) in shapes for v in (k, n, n)], dtype=torch.int32, device=dev)
+    outs = {f"c{i}": c for i, c in enumerate(Cs)}
+    ref = {f"c{i}": (As[i].float() @ Bs[i].float()).half() for i in range(len(shapes))}
+    return Run([a_addrs, b_addrs, c_addrs, sizes, lds, len(shapes)], dict(NUM_SM=132, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32),
+               (132,), outs, ref=ref, tol={k: (5e-2, 1e-2) for k in outs}, keep=(As, Bs))
+
+
+def c_divmod(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    a = torch.randint(-100000, 100000, (n,), device="cuda", generator=g, dtype=torch.int32)
+    b = torch.randint(1, 60, (n,), device="cuda", generator=g, dtype=torch.int32)
+    b = torch.where(torch.rand(n, device="cuda", generator=g) < 0.5, -b, b)
+    outs = dict(q=poison(n, torch.int32), r=poison(n, torch.int32), q64=poison(n, torch.int64), uq=poison(n, torch.uint32))
+    return Run([a, b] + list(outs.values()) + [n], dict(BLOCK=256), (cdiv(n, 256),), outs,
+               ref={"q": torch.div(a, b, rounding_mode="trunc"), "r": torch.fmod(a, b)})
+
+
+def c_bitops(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    a = torch.randint(-(1 << 31), (1 << 31) - 1, (n,), device="cuda", generator=g, dtype=torch.int32).view(torch.uint32)
+    b = torch.randint(-(1 << 31), (1 << 31) - 1, (n,), device="cuda", generator=g, dtype=torch.int32).view(torch.uint32)
+    outs = dict(hi=poison(n, torch.uint32), mix=poison(n, torch.uint32), xs=poison(cdiv(n, 128), torch.uint32),
+                signed=poison(n, torch.int32))
+    return Run([a, b] + list(outs.values()) + [n], dict(BLOCK=128), (cdiv(n, 128),), outs)
+
+
+def c_ln_fwd(size, seed, block=1024, warps=None):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(M * N, g, torch.float16).view(M, N)
+    w = torch.rand(N, device="cuda", generator=g).half()
+    b = torch.rand(N, device="cuda", generator=g).half()
+    y = poison((M, N), torch.float16)
+    mean, rstd = poison(M, torch.float32), poison(M, torch.float32)
+    kw = dict(BLOCK_N=block)
+    if warps:
+        kw["num_warps"] = warps
+    ref = torch.nn.functional.layer_norm(x.float(), (N,), w.float(), b.float(), 1e-5).half()
+    return Run([x, y, w, b, mean, rstd, N, N, 1e-5], kw, (M,), {"y": y, "mean": mean, "rstd": rstd},
+               ref={"y": ref, "mean": x.float().mean(1)}, tol={"y": (1e-2, 1e-2), "mean": (1e-4, 1e-4), "rstd": (1e-4, 1e-4)})
+
+
+def c_ln_bwd(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(M * N, g, torch.float16).view(M, N)
+    dy = randn(M * N, g, torch.float16).view(M, N)
+    w = torch.rand(N, device="cuda", generator=g).half()
+    mean = x.float().mean(1)
+    rstd = 1.0 / torch.sqrt(x.float().var(1, unbiased=False) + 1e-5)
+    dx = poison((M, N), torch.float16)
+    dw = torch.zeros(N, device="cuda")
+    db = torch.zeros(N, device="cuda")
+    return Run([dx, dy, x, w, mean, rstd, dw, db, N, N], dict(BLOCK_N=1024), (M,), {"dx": dx, "dw": dw, "db": db},
+               ref={"db": dy.float().sum(0)}, tol={"dx": (1e-2, 1e-2), "dw": (1e-3, 1e-4), "db": (1e-3, 1e-4)})
+
+
+def c_math(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x, y = randn(n, g), randn(n, g)
+    o = poison(n, torch.float32)
+    return Run([x, y, o, n, -0.5, 0.5], dict(BLOCK=256), (cdiv(n, 256),), {"out": o}, tol={"out": (1e-3, 1e-4)})
+
+
+def c_gelu(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x = randn(n, g, torch.float16, scale=2.0)
+    o = poison(n, torch.float16)
+    ref = torch.nn.functional.gelu(x.float(), approximate="tanh").half()
+    return Run([x, o, n], dict(BLOCK=1024), (cdiv(n, 1024),), {"out": o}, ref={"out": ref}, tol={"out": (4e-3, 4e-3)})
+
+
+def c_matmul(size, seed, fp16):
+    torch = T()
+    g = gen(seed)
+    M, N, K = size
+    dt = torch.float16 if fp16 else torch.float32
+    a = randn(M * K, g, dt).view(M, K)
+    b = randn(K * N, g, dt).view(K, N)
+    c = poison((M, N), dt)
+    if fp16:
+        kw = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, ACTIVATION="leaky_relu")
+        grid = (cdiv(M, 128) * cdiv(N, 128),)
+        r = a.float() @ b.float()
+        ref = torch.where(r >= 0, r, 0.01 * r).half()
+    else:
+        kw = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, GROUP_M=4, ACTIVATION="")
+        grid = (cdiv(M, 64) * cdiv(N, 64),)
+        ref = a @ b
+    return Run([a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)], kw, grid,
+               {"c": c}, ref={"c": ref}, tol={"c": (5e-2, 2e-2)})
+
+
+def c_loadmod(size, seed):
+    torch = T()
+    g = gen(seed)
+    n, flag = size
+    s = randn(n, g)
+    d = poison(n, torch.float32)
+    f = torch.tensor([flag], dtype=torch.int32, device="cuda")
+    ref = (s + s if flag > 0 else s - s) + 0.5
+    return Run([s, d, f, n], dict(), (cdiv(n, 128),), {"dst": d}, ref={"dst": ref})
+
+
+def c_block_ptr(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    a = randn(M * N, g, torch.float16).view(M, N)
+    o = poison((M, 64), torch.float32)
+    return Run([a, o, M, N, a.stride(0), a.stride(1), o.stride(0), o.stride(1)], dict(BLOCK_M=64, BLOCK_N=64),
+               (cdiv(M, 64),), {"out": o}, tol={"out": (1e-3, 1e-4)})
+
+
+def c_reduce2d(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(M * 64, g).view(M, 64)
+    outs = dict(row_sum=poison(32, torch.float32), col_max=poison(64, torch.float32), row_min=poison(32, torch.float32),
+                total=poison(1, torch.float32))
+    xv = x[:, :N]
+    return Run([x] + list(outs.values()) + [M, N, 64], dict(BLOCK_M=32, BLOCK_N=64), (1,), outs,
+               ref={"total": xv.sum().reshape(1)}, tol={k: (1e-4, 1e-5) for k in outs})
+
+
+def c_argmax(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(M * 128, g).view(M, 128)
+    grid = cdiv(M, 16)
+    outs = dict(max_idx=poison(M, torch.int32), min_idx=poison(M, torch.int32), max_val=poison(M, torch.float32),
+                col_idx=poison(grid * 128, torch.int32))
+    return Run([x] + list(outs.values()) + [M, N, 128], dict(BLOCK_M=16, BLOCK_N=128), (grid,), outs,
+               ref={"max_idx": x[:, :N].argmax(1).int(), "min_idx": x[:, :N].argmin(1).int()})
+
+
+def c_welford(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(M * 256, g).view(M, 256)
+    mean, var = poison(M, torch.float32), poison(M, torch.float32)
+    return Run([x, mean, var, N, 256], dict(BLOCK_N=256), (M,), {"mean": mean, "var": var},
+               ref={"mean": x[:, :N].mean(1), "var": x[:, :N].var(1, unbiased=False)}, tol={"mean": (1e-5, 1e-4), "var": (1e-5, 1e-4)})
+
+
+def c_rms(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    ld = cdiv(N, 16) * 16
+    x = randn(M * ld, g, torch.float16).view(M, ld)
+    y = poison((M, ld), torch.float16)
+    w = torch.rand(N, device="cuda", generator=g).half()
+    xf = x[:, :N].float()
+    ref = torch.zeros(M, ld, device="cuda", dtype=torch.float16)
+    ref[:, :N] = (xf * torch.rsqrt((xf * xf).mean(1, keepdim=True) + 1e-6) * w.float()).half()
+    return Run([x, y, w, ld, ld, N, 1e-6], dict(BLOCK_N=512), (M,), {"y": y}, tol={"y": (1e-2, 1e-2)})
+
+
+def c_dropout(size, seed):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x = randn(n, g)
+    o = poison(n, torch.float32)
+    return Run([x, o, n, 0.3, 1234], dict(BLOCK=1024), (cdiv(n, 1024),), {"out": o}, tol={"out": (1e-6, 1e-6)})
+
+
+def c_randfill(size, seed):
+    torch = T()
+    n = size
+    outs = dict(normal=poison(n, torch.float32), bits=poison(n, torch.uint32), dice=poison(n, torch.int32))
+    return Run(list(outs.values()) + [n, 987654321987], dict(BLOCK=256), (cdiv(n, 256),), outs, tol={"normal": (1e-5, 1e-5)})
+
+
+def c_scan(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(8 * 64, g).view(8, 64)
+    outs = dict(csum=poison((8, 64), torch.float32), rev=poison((8, 64), torch.float32), cprod=poison((8, 64), torch.float32),
+                count=poison((8, 64), torch.int32))
+    xv = x[:M, :N]
+    return Run([x] + list(outs.values()) + [M, N, 64], dict(BLOCK_M=8, BLOCK_N=64), (1,), outs,
+               ref={}, tol={"csum": (1e-5, 1e-5), "rev": (1e-5, 1e-5), "cprod": (1e-5, 1e-4)},
+               keep=dict(csum=torch.cumsum(xv, 1), M=M, N=N))
+
+
+def c_linrec(size, seed):
+    torch = T()
+    g = gen(seed)
+    rows, Tn = size
+    a = torch.rand(rows * 512, device="cuda", generator=g) * 0.5 + 0.5
+    b = randn(rows * 512, g)
+    h = poison(rows * 512, torch.float32)
+    return Run([a, b, h, Tn, 512], dict(BLOCK_T=512), (rows,), {"h": h}, tol={"h": (1e-4, 1e-4)})
+
+
+def c_shapes(size, seed):
+    torch = T()
+    g = gen(seed)
+    x = randn(16 * 32, g)
+    outs = dict(t=poison(512, torch.float32), r=poison(512, torch.float32), j=poison(1024, torch.float32),
+                s=poison(512, torch.float32))
+    xm = x.view(16, 32)
+    s = xm + 2 * xm - xm.sum(1, keepdim=True)
+    return Run([x] + list(outs.values()), dict(BLOCK_M=16, BLOCK_N=32), (1,), outs,
+               ref={"t": xm.t().contiguous().view(-1), "j": torch.stack([xm, 2 * xm]).view(-1), "s": s.view(-1), "r": x},
+               tol={"s": (1e-5, 1e-5)}, unordered=("r",))
+
+
+def c_softmax(size, seed, block=1024, warps=None):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(M * N, g).view(M, N)
+    y = poison((M, N), torch.float32)
+    kw = dict(BLOCK_SIZE=block, NUM_STAGES=2)
+    if warps:
+        kw["num_warps"] = warps
+    return Run([y, x, x.stride(0), y.stride(0), M, N], kw, (min(M, 132),), {"y": y}, ref={"y": torch.softmax(x, 1)},
+               tol={"y": (1e-6, 1e-5)})
+
+
+def c_softmax2d(size, seed):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    x = randn(M * N, g, torch.float16).view(M, N)
+    y = poison((M, N), torch.float16)
+    return Run([x, y, M, N, x.stride(0), x.stride(1), y.stride(0), y.stride(1)], dict(BLOCK_M=16, BLOCK_N=256),
+               (cdiv(M, 16),), {"y": y}, ref={"y": torch.softmax(x.float(), 1).half()}, tol={"y": (2e-3, 1e-2)})
+
+
+# (file, kernel, label, make, sizes)
+CASES = [
+    ("vector_add", "add_kernel", "add fp32", lambda s, sd: c_vector_add(s, sd, "fp32"), [1 << 20, 1000003, 17]),
+    ("vector_add", "add_kernel", "add fp16", lambda s, sd: c_vector_add(s, sd, "fp16"), [1 << 20, 4112, 1000003]),
+    ("vector_add", "axpy_kernel", "axpy", c_axpy, [1 << 20, 12345]),
+    ("atomics", "histogram_kernel", "histogram", c_histogram, [1 << 20, 99999]),
+    ("atomics", "atomic_minmax_kernel", "atomic min/max", c_atomic_minmax, [1 << 18, 7777]),
+    ("atomics", "spin_lock_accumulate_kernel", "spin lock", c_spin_lock, [(8, 200), (37, 256)]),
+    ("attention", "attn_fwd_kernel", "attention causal 64", lambda s, sd: c_attn(s, sd, 64, True), [(16, 256)]),
+    ("attention", "attn_fwd_kernel", "attention 128", lambda s, sd: c_attn(s, sd, 128, False), [(16, 256)]),
+    ("casts", "cast_kernel", "casts", c_cast, [1 << 16, 1001]),
+    ("casts", "fp8_roundtrip_kernel", "fp8 round trip", c_fp8, [1 << 16, 1001]),
+    ("control_flow", "newton_sqrt_kernel", "newton sqrt (while)", c_newton, [1 << 16, 1001]),
+    ("control_flow", "poly_branch_kernel", "poly branch", c_poly, [(1 << 16, 0), (1001, 1), (999, 2)]),
+    ("grouped_gemm", "grouped_matmul_kernel", "grouped gemm", c_grouped, [[(128, 128, 64), (100, 70, 40), (64, 192, 96)]]),
+    ("int_arith", "int_divmod_kernel", "int div/mod", c_divmod, [1 << 16, 1001]),
+    ("int_arith", "bit_ops_kernel", "bit ops", c_bitops, [1 << 16, 1001]),
+    ("layer_norm", "layer_norm_fwd_kernel", "layer norm fwd", c_ln_fwd, [(64, 1024), (100, 3000), (5, 100)]),
+    ("layer_norm", "layer_norm_bwd_kernel", "layer norm bwd", c_ln_bwd, [(64, 1024), (100, 1000)]),
+    ("math_ops", "elementwise_math_kernel", "elementwise math", c_math, [1 << 16, 1001]),
+    ("math_ops", "gelu_tanh_kernel", "gelu tanh", c_gelu, [1 << 16, 1001]),
+    ("matmul", "matmul_kernel", "matmul fp16", lambda s, sd: c_matmul(s, sd, True), [(256, 256, 128), (512, 256, 192)]),
+    ("matmul", "matmul_kernel", "matmul fp32", lambda s, sd: c_matmul(s, sd, False), [(100, 70, 50), (128, 64, 96)]),
+    ("memory", "load_modifiers_kernel", "load modifiers", c_loadmod, [(1 << 16, 1), (1001, 0)]),
+    ("memory", "block_ptr_kernel", "block pointers", c_block_ptr, [(200, 256)]),
+    ("reductions", "reduce_2d_kernel", "reduce 2d", c_reduce2d, [(32, 64), (30, 60)]),
+    ("reductions", "argmax_argmin_kernel", "argmax/argmin", c_argmax, [(64, 128), (100, 120)]),
+    ("reductions", "welford_kernel", "welford", c_welford, [(64, 256), (33, 200)]),
+    ("rms_norm", "rms_norm_kernel", "rms norm", c_rms, [(64, 512), (50, 1500)]),
+    ("rng", "dropout_kernel", "dropout", c_dropout, [1 << 20, 1001]),
+    ("rng", "random_fill_kernel", "random fill", c_randfill, [1 << 16, 1001]),
+    ("scans", "scan_kernel", "scans", c_scan, [(8, 64), (7, 60)]),
+    ("scans", "linear_recurrence_kernel", "linear recurrence", c_linrec, [(4, 512), (3, 500)]),
+    ("shapes", "shape_ops_kernel", "shape ops", c_shapes, [0]),
+    ("softmax", "softmax_kernel", "softmax (persistent)", c_softmax, [(1823, 781), (7, 1000), (256, 1024)]),
+    ("softmax", "softmax_2d_kernel", "softmax 2d fp16", c_softmax2d, [(100, 250), (64, 256)]),
+]
+
+# The three benchmark kernels (issue 6's targets), with the anchor's launch options.
+BENCH = [
+    ("vector_add", "add_kernel", "vector add 2^26 fp32", lambda sd: c_vector_add(1 << 26, sd, "fp32"), 3 * (1 << 26) * 4),
+    ("softmax", "softmax_kernel", "fused softmax 4096x4096 fp32",
+     lambda sd: c_softmax((4096, 4096), sd, block=4096, warps=8), 2 * 4096 * 4096 * 4),
+    ("layer_norm", "layer_norm_fwd_kernel", "layer norm fwd 4096x8192 fp16",
+     lambda sd: c_ln_fwd((4096, 8192), sd, block=1024, warps=8), 2 * 4096 * 8192 * 2),
+]
+
+
+# ---- comparison ---------------------------------------------------------------------
+
+def as_comparable(t):
+    torch = T()
+    if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
+        return t.view(torch.uint8).long(), True
+    if t.dtype == torch.uint32:
+        return t.view(torch.int32).long(), True
+    if t.dtype.is_floating_point:
+        return t.double(), False
+    return t.long(), True
+
+
+def compare(a, b, tol, unordered=False):
+    """(ok, max error) between two tensors (NaN == NaN)."""
+    torch = T()
+    x, exact = as_comparable(a)
+    y, _ = as_comparable(b)
+    x, y = x.reshape(-1), y.reshape(-1)
+    if x.shape != y.shape:
+        return False, float("inf")
+    if unordered:
+        x, y = torch.sort(x).values, torch.sort(y).values
+    if exact and tol is None:
+        bad = (x != y).sum().item()
+        return bad == 0, float(bad)
+    atol, rtol = tol or (0.0, 0.0)
+    nan_x, nan_y = torch.isnan(x), torch.isnan(y)
+    if not torch.equal(nan_x, nan_y):
+        return False, float("nan")
+    x, y = torch.where(nan_x, 0.0, x), torch.where(nan_y, 0.0, y)
+    err = (x - y).abs()
+    ok = bool((err <= atol + rtol * y.abs()).all().item()) if err.numel() else True
+    rel = (err.max() / y.abs().max().clamp(min=1e-30)).item() if err.numel() else 0.0
+    return ok, rel
+
+
+def launch(kern, run):
+    kern[run.grid](*run.args, **run.kw)
+
+
+# ---- main ------------------------------------------------------------------------
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
-    args = ap.parse_args()
-    os.environ.setdefault("TRITONC_CACHE_DIR", tempfile.mkdtemp(prefix="tc_cache_"))
-    if not args.no_build:
+    ap.add_argument("--quick", action="store_true", help="skip the per-case timings")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--warm-child", action="store_true")
+    a = ap.parse_args()
+    if a.warm_child:
+        return warm_child()
+    if not a.no_build:
         build()
-    import torch, triton, triton.language as tl
-    sys.path.insert(0, os.path.join(ROOT, "shared", "anchors"))
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton_cache_")
+    os.environ["TRITONC_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritonc_cache_")
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import torch, triton, tritonc
+    from triton.testing import do_bench
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")
+    # the rewritten sources live at a fixed path (the warm-cache child reads the same files)
+    tmp = os.path.join(os.environ["TRITONC_CACHE_DIR"], "kernels_src")
+    os.makedirs(tmp, exist_ok=True)
+    only = set(x for x in a.only.split(",") if x)
+    mods = {}
 
-    @triton.jit
-    def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-        pid = tl.program_id(0)
-        offs = pid * BLOCK + tl.arange(0, BLOCK)
-        m = offs < n
-        x = tl.load(x_ptr + offs, mask=m)
-        y = tl.load(y_ptr + offs, mask=m)
-        tl.store(out_ptr + offs, x + y, mask=m)
+    def mod(name):
+        if name not in mods:
+            mods[name] = (load_triton_module(name), load_tritonc_module(name, tmp))
+        return mods[name]
 
-    @triton.jit
-    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
-        row = tl.program_id(0)
-        cols = tl.arange(0, BLOCK)
-        m = cols < n_cols
-        x = tl.load(in_ptr + row * in_stride + cols, mask=m, other=-float("inf"))
-        x = x - tl.max(x, axis=0)
-        num = tl.exp(x)
-        den = tl.sum(num, axis=0)
-        tl.store(out_ptr + row * out_stride + cols, num / den, mask=m)
-
-    @triton.jit
-    def layernorm_kernel(X, Y, W, B, stride, N, eps, BLOCK: tl.constexpr):
-        row = tl.program_id(0)
-        X += row * stride
-        Y += row * stride
-        acc = tl.zeros([BLOCK], dtype=tl.float32)
-        for off in range(0, N, BLOCK):
-            cols = off + tl.arange(0, BLOCK)
-            a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-            acc += a
-        mean = tl.sum(acc, axis=0) / N
-        acc = tl.zeros([BLOCK], dtype=tl.float32)
-        for off in range(0, N, BLOCK):
-            cols = off + tl.arange(0, BLOCK)
-            a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-            a = tl.where(cols < N, a - mean, 0.)
-            acc += a * a
-        rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
-        for off in range(0, N, BLOCK):
-            cols = off + tl.arange(0, BLOCK)
-            mk = cols < N
-            w = tl.load(W + cols, mask=mk)
-            b = tl.load(B + cols, mask=mk)
-            a = tl.load(X + cols, mask=mk, other=0.).to(tl.float32)
-            y = (a - mean) * rstd * w + b
-            tl.store(Y + cols, y, mask=mk)
-
-    dev = "cuda"
-    tc = Tc()
-    do_bench = triton.testing.do_bench
-    rows, checks, notes = [], [], []
-    cdiv = triton.cdiv
-
-    def check(name, got, ref, atol, rtol):
-        ok = bool(torch.isfinite(got).all()) and torch.allclose(got.float(), ref.float(), atol=atol, rtol=rtol)
-        err = (got.double() - ref.double()).norm().item() / max(ref.double().norm().item(), 1e-30)
-        checks.append((name, ok, err))
-        print(f"check {name:40s} {'ok' if ok else 'FAIL'} rel.err {err:.2e}", flush=True)
-        return ok
-
-    # ---- vector add ------------------------------------------------------
-    tk, t_add = tc.build("add", 1024, 4)
-    tk_r, _ = tc.build("add", 1024, 4, aligned=False)
-    for n, k in [(1 << 26, tk), (1 << 20, tk), (1000003, tk_r), (17, tk_r)]:
-        x = torch.randn(n, device=dev); y = torch.randn(n, device=dev)
-        o = torch.full_like(x, float("nan"))
-        k(cdiv(n, 1024), x, y, o, n)
+    report = {"device": torch.cuda.get_device_name(), "triton": triton.__version__, "torch": torch.__version__,
+              "date": time.strftime("%Y-%m-%d"), "checks": [], "timings": [], "bench": []}
+    checks, timings = report["checks"], report["timings"]
+    # the three benchmarks
+    for (fname, kname, label, make, nbytes) in BENCH:
+        if only and fname not in only and kname not in only:
+            continue
+        tm, cm = mod(fname)
+        ktri, ktc = getattr(tm, kname), getattr(cm, kname)
+        r_tc, r_tr = make(1), make(1)
         torch.cuda.synchronize()
-        check(f"add n={n}", o, x + y, 0, 0)
-    n = 1 << 26
-    x = torch.randn(n, device=dev); y = torch.randn(n, device=dev); o = torch.empty_like(x)
-    ms_tc = do_bench(lambda: tk(cdiv(n, 1024), x, y, o, n), warmup=100, rep=500, return_mode="median")
-    add_kernel[(cdiv(n, 1024),)](x, y, o, n, BLOCK=1024)
-    ms_tr = do_bench(lambda: add_kernel[(cdiv(n, 1024),)](x, y, o, n, BLOCK=1024), warmup=100, rep=500, return_mode="median")
-    rows.append(("vector add 2^26 fp32", ms_tc, ms_tr, 3 * n * 4, t_add))
-
-    # ---- softmax -----------------------------------------------------------
-    sk, t_sm = tc.build("softmax", 4096, 8)
-    sk_r, _ = tc.build("softmax", 1024, 4, aligned=False)
-    for (M, N, k, blk) in [(4096, 4096, sk, 4096), (1823, 781, sk_r, 1024), (7, 1000, sk_r, 1024)]:
-        s = torch.randn(M, N, device=dev) * 3
-        so = torch.full_like(s, float("nan"))
-        k(M, so, s, s.stride(0), so.stride(0), N)
+        t0 = time.perf_counter()
+        launch(ktc, r_tc)
         torch.cuda.synchronize()
-        check(f"softmax {M}x{N} BLOCK={blk}", so, torch.softmax(s.double(), 1), 1e-6, 1e-4)
-    M, N = 4096, 4096
-    s = torch.randn(M, N, device=dev); so = torch.empty_like(s)
-    ms_tc = do_bench(lambda: sk(M, so, s, s.stride(0), so.stride(0), N), warmup=100, rep=500, return_mode="median")
-    softmax_kernel[(M,)](so, s, s.stride(0), so.stride(0), N, BLOCK=4096, num_warps=8)
-    tr_so = so.clone()
-    ms_tr = do_bench(lambda: softmax_kernel[(M,)](so, s, s.stride(0), so.stride(0), N, BLOCK=4096, num_warps=8),
-                     warmup=100, rep=500, return_mode="median")
-    sk(M, so, s, s.stride(0), so.stride(0), N)
-    torch.cuda.synchronize()
-    check("softmax 4096x4096 vs Triton", so, tr_so, 1e-6, 1e-4)
-    rows.append(("fused softmax 4096x4096 fp32", ms_tc, ms_tr, 2 * M * N * 4, t_sm))
-
-    # ---- layer norm --------------------------------------------------------
-    lk, t_ln = tc.build("layernorm", 1024, 8)
-    lk_r, _ = tc.build("layernorm", 1024, 8, aligned=False)
-    for (M, N, k) in [(4096, 8192, lk), (64, 1024, lk), (1000, 3000, lk_r), (5, 100, lk_r)]:
-        lx = torch.randn(M, N, device=dev, dtype=torch.float16)
-        ly = torch.full_like(lx, float("nan"))
-        lw = torch.rand(N, device=dev, dtype=torch.float16); lb = torch.rand(N, device=dev, dtype=torch.float16)
-        k(M, lx, ly, lw, lb, lx.stride(0), N, 1e-5)
+        t1 = time.perf_counter()
+        launch(ktri, r_tr)
         torch.cuda.synchronize()
-        ref = torch.nn.functional.layer_norm(lx.float(), (N,), lw.float(), lb.float(), 1e-5)
-        check(f"layernorm {M}x{N}", ly, ref, 1e-2, 0)
-    M, N = 4096, 8192
-    lx = torch.randn(M, N, device=dev, dtype=torch.float16); ly = torch.empty_like(lx)
-    lw = torch.rand(N, device=dev, dtype=torch.float16); lb = torch.rand(N, device=dev, dtype=torch.float16)
-    ms_tc = do_bench(lambda: lk(M, lx, ly, lw, lb, lx.stride(0), N, 1e-5), warmup=100, rep=500, return_mode="median")
-    layernorm_kernel[(M,)](lx, ly, lw, lb, lx.stride(0), N, 1e-5, BLOCK=1024, num_warps=8)
-    tr_ly = ly.clone()
-    ms_tr = do_bench(lambda: layernorm_kernel[(M,)](lx, ly, lw, lb, lx.stride(0), N, 1e-5, BLOCK=1024, num_warps=8),
-                     warmup=100, rep=500, return_mode="median")
-    lk(M, lx, ly, lw, lb, lx.stride(0), N, 1e-5)
-    torch.cuda.synchronize()
-    check("layernorm 4096x8192 vs Triton", ly, tr_ly, 1e-2, 0)
-    rows.append(("layer norm fwd 4096x8192 fp16", ms_tc, ms_tr, 2 * M * N * 2, t_ln))
-
-    # ---- matmul (FMA) and atomics: correctness only ---------------------------
-    try:
-        mk_, t_mm = tc.build("matmul", 32, 4)
-        mk_r, _ = tc.build("matmul", 32, 4, aligned=False)
-        for (M, N, K, mk_) in [(256, 384, 128, mk_), (100, 72, 64, mk_r), (100, 70, 64, mk_r)]:
-            a = torch.randn(M, K, device=dev, dtype=torch.float16); b = torch.randn(K, N, device=dev, dtype=torch.float16)
-            c = torch.full((M, N), float("nan"), device=dev, dtype=torch.float16)
-            mk_(cdiv(M, 32) * cdiv(N, 32), a, b, c, M, N, K)
+        t2 = time.perf_counter()
+        oks = []
+        for name in r_tc.outs:
+            o, e = compare(r_tc.outs[name], r_tr.outs[name], r_tc.tol.get(name))
+            oks.append(o)
+            if name in r_tc.ref:
+                o2, _ = compare(r_tc.outs[name], r_tc.ref[name], r_tc.tol.get(name, (1e-6, 1e-6)))
+                oks.append(o2)
+        res = []
+        for rep in range(3):  # interleaved, same inputs
+            ms_tc = do_bench(lambda: launch(ktc, r_tc), warmup=100, rep=500, return_mode="median")
+            ms_tr = do_bench(lambda: launch(ktri, r_tr), warmup=100, rep=500, return_mode="median")
+            res.append((ms_tc, ms_tr))
+        ms_tc = sorted(x[0] for x in res)[1]
+        ms_tr = sorted(x[1] for x in res)[1]
+        report["bench"].append(dict(kernel=label, ok=all(oks), tc_ms=ms_tc, triton_ms=ms_tr, ratio=ms_tc / ms_tr,
+                                    tc_cold_first_ms=(t1 - t0) * 1e3, triton_cold_first_ms=(t2 - t1) * 1e3,
+                                    tc_gbps=nbytes / ms_tc / 1e6, triton_gbps=nbytes / ms_tr / 1e6, runs=res))
+        print("bench", label, ms_tc, ms_tr, ms_tc / ms_tr, all(oks), flush=True)
+        del r_tc, r_tr
+    write_report(report, a.out)
+    # correctness on every case and size, cold first calls on the first size
+    for (fname, kname, label, make, sizes) in CASES:
+        if only and fname not in only and kname not in only:
+            continue
+        tm, cm = mod(fname)
+        ktri, ktc = getattr(tm, kname), getattr(cm, kname)
+        for si, size in enumerate(sizes):
+            row = dict(case=label, size=str(size))
+            try:
+                r_tc = make(size, 1000 + si)
+                r_tr = make(size, 1000 + si)
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                try:
+                    launch(ktc, r_tc)
+                    torch.cuda.synchronize()
+                    row["tc_first_ms"] = (time.perf_counter() - t0) * 1e3
+                except Exception as e:  # noqa: BLE001
+                    row.update(ok=False, error="tritonc: " + str(e).strip().splitlines()[0][:300])
+                    checks.append(row)
+                    print("FAIL", label, size, row["error"], flush=True)
+                    continue
+                t0 = time.perf_counter()
+                launch(ktri, r_tr)
+                torch.cuda.synchronize()
+                row["triton_first_ms"] = (time.perf_counter() - t0) * 1e3
+                worst, ok, msgs = 0.0, True, []
+                for name in r_tc.outs:
+                    tol = r_tc.tol.get(name)
+                    o, err = compare(r_tc.outs[name], r_tr.outs[name], tol, name in r_tc.unordered)
+                    if not o:
+                        ok = False
+                        msgs.append(f"{name} vs Triton ({err:.3g})")
+                    worst = max(worst, err if err == err else 1.0)
+                    if name in r_tc.ref:
+                        ref = r_tc.ref[name]
+                        o2, err2 = compare(r_tc.outs[name].reshape(ref.shape) if r_tc.outs[name].numel() == ref.numel()
+                                           else r_tc.outs[name], ref, tol if tol else (None if ref.dtype in (torch.int32, torch.int64) or not ref.dtype.is_floating_point else (1e-6, 1e-6)),
+                                           name in r_tc.unordered)
+                        if not o2:
+                            ok = False
+                            msgs.append(f"{name} vs torch ({err2:.3g})")
+                if label == "scans":
+                    M, N = r_tc.keep["M"], r_tc.keep["N"]
+                    o3, e3 = compare(r_tc.outs["csum"][:M, :N], r_tc.keep["csum"], (1e-5, 1e-5))
+                    if not o3:
+                        ok = False
+                        msgs.append(f"csum vs torch ({e3:.3g})")
+                row.update(ok=ok, err=worst, detail="; ".join(msgs))
+            except Exception as e:  # noqa: BLE001
+                row.update(ok=False, error="harness/Triton: " + (str(e).strip().splitlines() or ["?"])[0][:300])
+                traceback.print_exc()
+            checks.append(row)
+            print(("ok  " if row.get("ok") else "FAIL"), label, size, row.get("detail", row.get("error", "")), flush=True)
+            if si == 0 and row.get("ok") and not a.quick:
+                try:
+                    ms_tc = do_bench(lambda: launch(ktc, r_tc), warmup=10, rep=50, return_mode="median")
+                    ms_tr = do_bench(lambda: launch(ktri, r_tr), warmup=10, rep=50, return_mode="median")
+                    timings.append(dict(case=label, size=str(size), tc_ms=ms_tc, triton_ms=ms_tr, ratio=ms_tc / ms_tr,
+                                        tc_first_ms=row.get("tc_first_ms"), triton_first_ms=row.get("triton_first_ms")))
+                except Exception as e:  # noqa: BLE001
+                    print("timing failed", label, e, flush=True)
+            del r_tc, r_tr
+    write_report(report, a.out)
+    # launch overhead from Python (1-program add, as the anchor)
+    tm, cm = mod("vector_add")
+    x = torch.randn(1024, device="cuda")
+    y = torch.randn(1024, device="cuda")
+    o = torch.empty_like(x)
+    lo = {}
+    for nm, k in (("tritonc", cm.add_kernel), ("triton", tm.add_kernel)):
+        for _ in range(100):
+            k[(1,)](x, y, o, 1024, BLOCK=1024)
+        torch.cuda.synchronize()
+        best = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(2000):
+                k[(1,)](x, y, o, 1024, BLOCK=1024)
+            best.append((time.perf_counter() - t0) / 2000 * 1e6)
             torch.cuda.synchronize()
-            check(f"matmul FMA {M}x{N}x{K}", c, (a.float() @ b.float()), 5e-2, 1e-2)
-        mk_ = tc.build("matmul", 32, 4)[0]
-        M = N = K = 1024
-        a = torch.randn(M, K, device=dev, dtype=torch.float16); b = torch.randn(K, N, device=dev, dtype=torch.float16)
-        c = torch.empty((M, N), device=dev, dtype=torch.float16)
-        ms = do_bench(lambda: mk_(cdiv(M, 32) * cdiv(N, 32), a, b, c, M, N, K), warmup=20, rep=200, return_mode="median")
-        notes.append(f"matmul FMA 1024^3 fp16 (32x32x16 tiles, 4 warps): {ms:.3f} ms, {2 * M * N * K / ms / 1e9:.1f} TFLOP/s")
-    except Exception as e:  # keep going: the table matters most
-        notes.append(f"matmul: {e}")
+        lo[nm] = sorted(best)[2]
+    report["launch_overhead_us"] = lo
+    print("launch overhead us", lo, flush=True)
+    write_report(report, a.out)
+    # warm disk cache, new process
+    env = dict(os.environ)
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--warm-child", "--no-build"], env=env,
+                       capture_output=True, text=True)
+    sys.stdout.write(r.stderr[-6000:])
     try:
-        ak, _ = tc.build("atomic_sum", 256, 4)
-        n = 1 << 20
-        x = torch.randn(n, device=dev)
-        out = torch.zeros(1, device=dev)
-        ak(cdiv(n, 256), x, out, n)
+        report["warm_disk"] = json.loads(r.stdout.strip().splitlines()[-1])
+    except Exception:  # noqa: BLE001
+        report["warm_disk_error"] = (r.stdout + r.stderr)[-3000:]
+    print("warm disk", report.get("warm_disk", report.get("warm_disk_error")), flush=True)
+    # source -> PTX
+    report["compile"] = compile_times()
+    write_report(report, a.out)
+    print(open(os.path.join(a.out, "vs_triton.md")).read())
+
+
+def warm_child():
+    """New process: torch initialises CUDA first (as the anchor's warm mode);
+    then the first call of each benchmark kernel, tritonc then Triton."""
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import torch, tritonc  # noqa: F401
+    torch.zeros(1, device="cuda")
+    torch.cuda.synchronize()
+    tmp = os.path.join(os.environ["TRITONC_CACHE_DIR"], "kernels_src")
+    res = {}
+    for (fname, kname, label, make, _) in BENCH:
+        r1, r2 = make(1), make(1)
         torch.cuda.synchronize()
-        check("atomic_sum 2^20", out, x.sum().reshape(1), 1e-2, 1e-4)
-    except Exception as e:
-        notes.append(f"atomic_sum: {e}")
+        t0 = time.perf_counter()
+        cm = load_tritonc_module(fname, tmp)
+        t1 = time.perf_counter()
+        launch(getattr(cm, kname), r1)
+        torch.cuda.synchronize()
+        t2 = time.perf_counter()
+        tm = load_triton_module(fname)
+        t3 = time.perf_counter()
+        launch(getattr(tm, kname), r2)
+        torch.cuda.synchronize()
+        t4 = time.perf_counter()
+        t5 = time.perf_counter()
+        launch(getattr(cm, kname), r1)
+        torch.cuda.synchronize()
+        t6 = time.perf_counter()
+        res[label] = dict(tc_first_ms=(t2 - t1) * 1e3, triton_first_ms=(t4 - t3) * 1e3, tc_second_ms=(t6 - t5) * 1e3,
+                          tc_import_ms=(t1 - t0) * 1e3)
+    # where the warm first call's time goes (a kernel the parent compiled: axpy)
+    import cProfile, io, pstats
+    cm = load_tritonc_module("vector_add", tmp)
+    r = c_axpy(1 << 20, 1)
+    torch.cuda.synchronize()
+    pr = cProfile.Profile()
+    pr.enable()
+    launch(cm.axpy_kernel, r)
+    torch.cuda.synchronize()
+    pr.disable()
+    s = io.StringIO()
+    pstats.Stats(pr, stream=s).sort_stats("cumulative").print_stats(18)
+    sys.stderr.write(s.getvalue())
+    print(json.dumps(res))
 
-    # ---- compile times, warm cache in a new process -------------------------
-    warm = {}
-    for name, kern in [("add", tk), ("softmax", sk), ("layernorm", lk)]:
-        code = ("import ctypes,time,sys; l=ctypes.CDLL(sys.argv[1]); l.tc_load_cached.restype=ctypes.c_void_p;"
-                "l.tc_load_cached.argtypes=[ctypes.c_char_p]; l.tc_build  # resolve\n"
-                "import ctypes as c\n"
-                "cu=c.CDLL('libcuda.so.1'); cu.cuInit(0)\n"
-                "t0=time.perf_counter(); k=l.tc_load_cached(sys.argv[2].encode()); t1=time.perf_counter()\n"
-                "t2=time.perf_counter(); k2=l.tc_load_cached(sys.argv[2].encode()); t3=time.perf_counter()\n"
-                "print(bool(k), (t1-t0)*1e3, (t3-t2)*1e3)")
-        r = subprocess.run([sys.executable, "-c", code, os.path.join(ROOT, "build/tcshim.so"), kern.key()],
-                           capture_output=True, text=True, env=dict(os.environ))
-        warm[name] = r.stdout.strip() or r.stderr.strip()[-300:]
-    ptx_lines = {n: k.ptx().count("\n") for n, k in [("add", tk), ("softmax", sk), ("layernorm", lk)]}
-    ptxas_ms = {}
-    for n, k in [("add", tk), ("softmax", sk), ("layernorm", lk)]:
-        with tempfile.TemporaryDirectory() as d:
-            p = os.path.join(d, "k.ptx")
-            open(p, "w").write(k.ptx())
-            for cand in ["/usr/local/cuda/bin/ptxas", os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas")]:
-                if os.path.exists(cand):
-                    t0 = time.perf_counter()
-                    subprocess.run([cand, "-arch=sm_90a", p, "-o", os.path.join(d, "k.cubin")], check=True)
-                    ptxas_ms[n] = (time.perf_counter() - t0) * 1e3
-                    break
-        open(os.path.join(args.out, f"tritonc_{n}.ptx"), "w").write(k.ptx())
 
-    # ---- table -----------------------------------------------------------
-    lines = []
-    lines.append(f"device: {torch.cuda.get_device_name()}, triton {triton.__version__}, torch {torch.__version__}")
-    lines.append("")
-    lines.append("| kernel | tritonc ms | Triton ms | ratio tc/Triton | tritonc GB/s | Triton GB/s | IR->PTX ms | ptxas ms | PTX lines |")
-    lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for (name, a, b, nbytes, t), short in zip(rows, ["add", "softmax", "layernorm"]):
-        lines.append(f"| {name} | {a:.4f} | {b:.4f} | {a / b:.3f} | {nbytes / a / 1e6:.0f} | {nbytes / b / 1e6:.0f} | "
-                     f"{t[0]:.3f} | {ptxas_ms.get(short, 0):.1f} | {ptx_lines[short]} |")
-    lines.append("")
-    lines.append("| check | result | rel. error |")
-    lines.append("| --- | --- | --- |")
-    for name, ok, err in checks:
-        lines.append(f"| {name} | {'ok' if ok else 'FAIL'} | {err:.2e} |")
-    lines.append("")
-    lines.append("warm disk cache, new process (loaded, first ms, second ms): " + json.dumps(warm))
-    for n in notes:
-        lines.append(n)
-    text = "\n".join(lines)
-    print(text)
-    with open(os.path.join(args.out, "vs_triton.md"), "w") as f:
-        f.write(text + "\n")
-    return 0 if all(ok for _, ok, _ in checks) else 1
+def compile_times():
+    sys.path.insert(0, os.path.join(ROOT, "tests", "ptx", "Inputs"))
+    import ptxas_suite
+    rows = []
+    exe = os.path.join(ROOT, "build", "compile_time")
+    for f in sorted(os.listdir(KDIR)):
+        if not f.endswith(".py"):
+            continue
+        path = os.path.join(KDIR, f)
+        for b in ptxas_suite.header_blocks(path):
+            cmd = [exe, path, b["KERNEL"], b["SIGNATURE"], "cuda:90", "4", "21"] + ptxas_suite.split_constexprs(b["CONSTEXPR"])
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                rows.append(dict(kernel=b["KERNEL"], file=f, error=(r.stderr.strip().splitlines() or ["?"])[-1]))
+                continue
+            med, mn, lines, nbytes = r.stdout.split()
+            rows.append(dict(kernel=b["KERNEL"], file=f, ms=float(med), min_ms=float(mn), ptx_lines=int(lines)))
+    return rows
+
+
+def write_report(rep, out):
+    L = []
+    L.append(f"Device: {rep['device']}; Triton {rep['triton']}, torch {rep['torch']}; {rep['date']}\n")
+    L.append("| benchmark | tritonc ms | Triton ms | ratio tc/Triton | tritonc GB/s | Triton GB/s | outputs | cold 1st call tc ms | cold 1st call Triton ms |")
+    L.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for b in rep["bench"]:
+        L.append(f"| {b['kernel']} | {b['tc_ms']:.4f} | {b['triton_ms']:.4f} | {b['ratio']:.3f} | {b['tc_gbps']:.0f} | "
+                 f"{b['triton_gbps']:.0f} | {'ok' if b['ok'] else 'MISMATCH'} | {b['tc_cold_first_ms']:.1f} | {b['triton_cold_first_ms']:.1f} |")
+    L.append("")
+    n_ok = sum(1 for c in rep["checks"] if c.get("ok"))
+    L.append(f"Checks: {n_ok} of {len(rep['checks'])} pass.\n")
+    L.append("| case | size | result | max rel. err | detail | tritonc 1st call ms | Triton 1st call ms |")
+    L.append("| --- | --- | --- | --- | --- | --- | --- |")
+    for c in rep["checks"]:
+        L.append(f"| {c['case']} | {c['size']} | {'ok' if c.get('ok') else 'FAIL'} | {c.get('err', float('nan')):.2e} | "
+                 f"{c.get('detail') or c.get('error', '')} | {c.get('tc_first_ms', float('nan')):.1f} | "
+                 f"{c.get('triton_first_ms', float('nan')):.1f} |")
+    L.append("")
+    if rep["timings"]:
+        L.append("| case | size | tritonc ms | Triton ms | ratio |")
+        L.append("| --- | --- | --- | --- | --- |")
+        for t in rep["timings"]:
+            L.append(f"| {t['case']} | {t['size']} | {t['tc_ms']:.4f} | {t['triton_ms']:.4f} | {t['ratio']:.2f} |")
+        L.append("")
+    L.append(f"Host launch overhead from Python (us per call): {json.dumps(rep.get('launch_overhead_us'))}\n")
+    L.append(f"Warm disk cache, new process after torch initialised CUDA: {json.dumps(rep.get('warm_disk', rep.get('warm_disk_error')))}\n")
+    L.append("| kernel | file | source->PTX ms (median of 21) | PTX lines |")
+    L.append("| --- | --- | --- | --- |")
+    for c in rep.get("compile", []):
+        if "error" in c:
+            L.append(f"| {c['kernel']} | {c['file']} | error: {c['error']} | |")
+        else:
+            L.append(f"| {c['kernel']} | {c['file']} | {c['ms']:.3f} | {c['ptx_lines']} |")
+    text = "\n".join(L) + "\n"
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "vs_triton.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "vs_triton.json"), "w") as f:
+        json.dump(rep, f, indent=1, default=str)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

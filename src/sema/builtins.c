@@ -843,7 +843,8 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     Type *t = rt->ir;
     Op *op = sem_op(S, TT_DOT, ops, 3, &t, 1, 0);
     op_set_attr(S->ctx, op, "inputPrecision", attr_i32(S->ctx, pi));
-    op_set_attr(S->ctx, op, "maxNumImpreciseAcc", attr_i32(S->ctx, imprecise));
+    /* 0 is the attribute's default: Triton's printer leaves it out */
+    if (imprecise) op_set_attr(S->ctx, op, "maxNumImpreciseAcc", attr_i32(S->ctx, imprecise));
     return tv_tensor(op_result(op, 0), rt);
 }
 
@@ -1331,6 +1332,61 @@ static TV bi_dtype_pred(Sema *S, CallArgs *a) {
     return tv_bool(!strcmp(n + 3, tl_scalar_name(t->kind)));
 }
 
+/* ---- libdevice: tt.extern_elementwise -------------------------------------------------- */
+
+/* triton.language.extra.(cuda.)libdevice.NAME(x[, y]): Triton's
+ * core.extern_elementwise with the table {(fp32,...): "__nv_NAMEf", (fp64,...):
+ * "__nv_NAME"}, pure: the arguments are broadcast together, and their dtype
+ * tuple must be one of the table's. The CPU backend calls the C library's
+ * function of the symbol without `__nv_`. */
+static TV bi_libdevice(Sema *S, CallArgs *a) {
+    int n = a->bi->arg;
+    TV x[2] = {tv_none(), tv_none()};
+    for (int i = 0; i < n; i++) {
+        x[i] = a->v[i];
+        if (x[i].kind == TV_ERR) return x[i];
+        x[i] = sem_to_tensor(S, &x[i]);
+        if (x[i].kind == TV_ERR) return x[i];
+    }
+    if (n == 2 && !sem_broadcast_pair(S, &x[0], &x[1])) return tv_err();
+    const TlType *e = tl_sca(x[0].ty);
+    bool ok = e->kind == TL_FP32 || e->kind == TL_FP64;
+    for (int i = 1; i < n; i++) ok = ok && tl_sca(x[i].ty) == e;
+    if (!ok) {
+        StrBuf got = {0};
+        for (int i = 0; i < n; i++) sb_printf(&got, "%s'%s'", i ? ", " : "", tl_cstr(S, tl_sca(x[i].ty)));
+        TV r = sema_error(S, "input arg type does not match. Expect one of [%s, %s], got (%s%s)",
+                          n == 1 ? "('fp32',)" : "('fp32', 'fp32')", n == 1 ? "('fp64',)" : "('fp64', 'fp64')",
+                          sb_cstr(&got), n == 1 ? "," : "");
+        sb_free(&got);
+        return r;
+    }
+    char sym[64];
+    snprintf(sym, sizeof sym, "__nv_%s%s", a->bi->name, e->kind == TL_FP32 ? "f" : "");
+    Value *ops[2] = {x[0].v, n == 2 ? x[1].v : NULL};
+    Type *t = x[0].ty->ir;
+    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, n, &t, 1, 0);
+    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
+    return tv_tensor(op_result(op, 0), x[0].ty);
+}
+
+/* The libdevice functions with the regular naming (and a C library twin for
+ * the CPU backend); arg = the arity. */
+static const Builtin libdevice_fns[] = {
+#define LD1(nm) {nm, BI_LIBDEVICE, "arg0", bi_libdevice, 1}
+#define LD2(nm) {nm, BI_LIBDEVICE, "arg0,arg1", bi_libdevice, 2}
+    LD1("tanh"),  LD1("exp"),   LD1("exp2"),  LD1("expm1"), LD1("log"),   LD1("log2"),  LD1("log10"),
+    LD1("log1p"), LD1("sqrt"),  LD1("cbrt"),  LD1("sin"),   LD1("cos"),   LD1("tan"),   LD1("asin"),
+    LD1("acos"),  LD1("atan"),  LD1("sinh"),  LD1("cosh"),  LD1("asinh"), LD1("acosh"), LD1("atanh"),
+    LD1("erf"),   LD1("erfc"),  LD1("floor"), LD1("ceil"),  LD1("trunc"), LD1("round"), LD1("fabs"),
+    LD2("pow"),   LD2("atan2"), LD2("fmod"),  LD2("hypot"), LD2("fmin"),  LD2("fmax"),  LD2("copysign"),
+#undef LD1
+#undef LD2
+};
+
 /* ---- the table ------------------------------------------------------------------------- */
 
 #define TL (BI_TL)
@@ -1489,6 +1545,9 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
                      : mod == MOD_LIBDEVICE              ? BI_LIBDEVICE
                      : mod == MOD_TRITON                 ? BI_TRITON
                                                          : 0;
+    if (mod == MOD_LIBDEVICE)
+        for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++)
+            if (!strcmp(libdevice_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &libdevice_fns[i]};
     const Builtin *bi = where ? builtin_lookup(where, name) : NULL;
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
     *found = false;

@@ -811,15 +811,19 @@ static void visit_if(Sema *S, const PyStmt *s) {
     vec_free(&rnames);
 }
 
-/* The loop-carried names: live-in runtime values the body assigns. */
+/* The loop-carried names: live-in runtime values the body assigns, in the
+ * order of the live-ins (Triton walks `liveins.items()`, a dict copied from
+ * lscope, so the order a name was first bound in the function). */
 static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Scope *out) {
     Scope assigned = {0};
     collect_assigned(body, &assigned);
-    for (int i = 0; i < assigned.len; i++) {
-        const char *nm = assigned.data[i].name;
+    const Scope *live = &S->fn->lscope;
+    for (int i = 0; i < live->len; i++) {
+        const char *nm = live->data[i].name;
         if (target && target->kind == PY_EXPR_NAME && !strcmp(target->name, nm)) continue;
-        TV *v = scope_find(&S->fn->lscope, nm);
-        if (v && v->kind == TV_TENSOR) vec_push(out, ((ScopeEntry){nm, *v}));
+        if (!scope_find(&assigned, nm)) continue;
+        const TV *v = &live->data[i].val;
+        if (v->kind == TV_TENSOR) vec_push(out, ((ScopeEntry){nm, *v}));
     }
     vec_free(&assigned);
     return out->len;
@@ -1775,13 +1779,17 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
                    nsig == 1 ? "y" : "ies", fn->name, nparams_rt, nparams_rt == 1 ? "" : "s",
                    nparams_rt == 1 ? "is" : "are");
     for (int k = 0; k < spec->nconstexprs; k++)
-        if (!used_d[k]) sema_error(S, "-D %s: '%s' has no parameter of that name", spec->constexpr_names[k], fn->name);
+        /* a module global the kernel reads may be named too (the Python
+         * binding passes the constexpr globals it sees); the source's own
+         * definition is the one used */
+        if (!used_d[k] && !scope_find(&S->globals, spec->constexpr_names[k]))
+            sema_error(S, "-D %s: '%s' has no parameter of that name", spec->constexpr_names[k], fn->name);
     if (diag_has_errors(de) && de->nerrors > nerr0) goto done;
     FuncState F = {0};
     gen_function(S, &F, fn, vals, np, fn->name, true, false, attrs);
-    /* module attributes like Triton's */
-    if (spec->num_warps > 0) op_set_attr(ctx, S->module, "ttg.num-warps", attr_i32(ctx, spec->num_warps));
-    if (spec->num_stages > 0) op_set_attr(ctx, S->module, "tt.num_stages", attr_i32(ctx, spec->num_stages));
+    /* No module attributes: Triton's TTIR module has none ("ttg.num-warps"
+     * and friends appear with the conversion to ttg, which takes them from
+     * the compile options). */
 done:
     vec_free(&S->globals);
     map_free(&S->tltypes);

@@ -48,7 +48,8 @@ typedef struct KernelSpec {
     const char *const *constexpr_names; /* from -D NAME=VALUE */
     const ConstexprValue *constexpr_values;
     int nconstexprs;
-    int num_warps, num_stages; /* 0: not recorded */
+    int num_warps, num_stages; /* not recorded in tt IR: Triton's TTIR module
+                                  has no attributes (ttg conversion adds them) */
 } KernelSpec;
 
 /* Generates tt IR for the kernel and every @jit helper it calls. Returns the

@@ -223,7 +223,8 @@ TV sem_bitcast(Sema *S, TV x, const TlType *dst) {
     if (tl_is_ptr(tl_sca(src)) || tl_is_ptr(ds)) return sem_cast(S, x, ds, NULL);
     int sb = tl_bitwidth(src), db = tl_bitwidth(ds);
     if (sb != db) return sema_error(S, "Cannot bitcast data-type of size %d to data-type of size %d", sb, db);
-    if (dt->ir == src->ir) return tv_tensor(x.v, dt);
+    /* also between types with one IR type (int32 -> uint32): Triton emits
+     * tt.bitcast i32 -> i32 there, and nothing folds it */
     return tv_tensor(sem_ir(S, TT_BITCAST, dt, x.v, NULL), dt);
 }
 

@@ -13,7 +13,12 @@
  *     the right of commutative ops (and of cmpi, flipping the predicate),
  *     ext of ext, broadcast/expand_dims/reshape of a tt.splat, scf.if on a
  *     constant condition (the taken branch is inlined), scf.for that runs
- *     zero times (replaced by its inits);
+ *     zero times (replaced by its inits), and MLIR's arith patterns that
+ *     gather two integer constants into one: (x + c0) + c1 -> x + (c0+c1)
+ *     and the seven addi/subi variants, (x * c0) * c1 -> x * (c0*c1);
+ *     xori(cmpi p a b, true) -> cmpi !p a b; reshape(reshape x) -> reshape
+ *     x; and Triton's combine pattern addf/addi(dot(a, b, 0), d) -> dot(a, b,
+ *     d) (the dot used only there);
  *  4. generic folds read from the table's flags: f(f(x)) = x for
  *     INVOLUTION ops, f(f(x)) = f(x) for unary and x op x = x for binary
  *     IDEMPOTENT ops;
@@ -29,11 +34,13 @@
  * an equal constant is one hash lookup.
  */
 #include "dialect/dialect.h"
+
+#include <math.h>
 #include "transform/pass.h"
 
-/* Op marks carry this run's epoch above two flag bits, so marks left by
- * earlier runs (or other passes) read as clear without a walk to reset
- * them. */
+/* Op marks carry this run's epoch above two flag bits. Other passes and
+ * the verifier use `mark` too, with values that can read as this run's, so
+ * the pass clears every mark first (one walk). */
 enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
 
 typedef struct Canon {
@@ -80,12 +87,13 @@ static void replace(Canon *s, Op *op, int i, Value *v) {
 /* ---- constants -------------------------------------------------------------------- */
 
 /* The block constants of op's function hoist to: the entry block of the
- * nearest enclosing isolated region (tt.func), or of a tt.reduce/tt.scan
- * combiner, whose regions Triton keeps self-contained. */
+ * nearest enclosing isolated region (tt.func). Like MLIR's folder, this
+ * takes constants out of tt.reduce/tt.scan combiners too (they are not
+ * isolated from above; Triton's TTIR has none left inside). */
 static Block *const_scope(Op *op) {
     for (Op *cur = op;;) {
         Op *p = op_parent_op(cur);
-        if (!p || op_has_flag(p, OPF_ISOLATED) || p->kind == TT_REDUCE || p->kind == TT_SCAN)
+        if (!p || op_has_flag(p, OPF_ISOLATED))
             return p ? region_entry(cur->parent->parent) : cur->parent;
         cur = p;
     }
@@ -254,9 +262,140 @@ static bool remove_empty_for(Canon *s, Op *op) {
     return true;
 }
 
+/* The integer constant of v (scalar or splat), for reassociation. */
+static bool int_const(Value *v, int64_t *out) {
+    Attr *a = value_const(v);
+    return a && ty_is_int(ty_elem(v->type)) && attr_as_int(a, out);
+}
+
+/* A constant of v's type with value x (wrapped to the element width). */
+static Value *int_const_like(Canon *s, Op *user, Value *v, int64_t x) {
+    Type *et = ty_elem(v->type);
+    Attr *a = attr_int(s->c, et, int_wrap(x, et->width));
+    if (v->type->kind == TY_TENSOR) a = attr_dense_splat(s->c, v->type, a);
+    return materialize(s, user, a);
+}
+
+/* MLIR's arith canonicalization patterns that merge the constants of two
+ * chained integer adds/subs (or muls), the inner op being any op of the
+ * pair (it stays if it has other users):
+ *   addi(addi(x, c0), c1) -> addi(x, c0 + c1)   subi(addi(x, c0), c1) -> addi(x, c0 - c1)
+ *   addi(subi(x, c0), c1) -> addi(x, c1 - c0)   subi(subi(x, c0), c1) -> subi(x, c0 + c1)
+ *   addi(subi(c0, x), c1) -> subi(c0 + c1, x)   subi(subi(c0, x), c1) -> subi(c0 - c1, x)
+ *   subi(c1, addi(x, c0)) -> subi(c1 - c0, x)   subi(c1, subi(x, c0)) -> subi(c0 + c1, x)
+ *   subi(c1, subi(c0, x)) -> addi(x, c1 - c0)   muli(muli(x, c0), c1) -> muli(x, c0 * c1)
+ * (addi and muli have their constant on the right by now.) */
+static bool merge_int_constants(Canon *s, Op *op) {
+    int64_t c0, c1;
+    Value *a = op_operand(op, 0), *b = op_operand(op, 1);
+    bool rhs = int_const(b, &c1);
+    Value *inner_v = rhs ? a : b;
+    if (!rhs && (op->kind != ARITH_SUBI || !int_const(a, &c1))) return false;
+    Op *in = inner_v->def;
+    if (!in || in->nattrs || op->nattrs) return false;
+    if (op->kind == ARITH_MULI) {
+        if (!rhs || in->kind != ARITH_MULI || !int_const(op_operand(in, 1), &c0)) return false;
+        op_set_operand(op, 0, op_operand(in, 0));
+        op_set_operand(op, 1, int_const_like(s, op, b, (int64_t)((uint64_t)c0 * (uint64_t)c1)));
+        return true;
+    }
+    if (in->kind != ARITH_ADDI && in->kind != ARITH_SUBI) return false;
+    bool in_rhs = int_const(op_operand(in, 1), &c0);
+    if (!in_rhs && (in->kind != ARITH_SUBI || !int_const(op_operand(in, 0), &c0))) return false;
+    Value *x = op_operand(in, in_rhs ? 0 : 1);
+    uint64_t u0 = (uint64_t)c0, u1 = (uint64_t)c1;
+    OpKind k;
+    bool x_first; /* the new op is `x k c` (else `c k x`) */
+    uint64_t c;
+    bool outer_add = op->kind == ARITH_ADDI, inner_add = in->kind == ARITH_ADDI;
+    if (outer_add || rhs) { /* (in) op c1 */
+        int sign = outer_add ? 1 : -1;
+        if (inner_add) k = ARITH_ADDI, x_first = true, c = u0 + (sign > 0 ? u1 : -u1);
+        else if (in_rhs) /* (x - c0) +- c1 */
+            k = outer_add ? ARITH_ADDI : ARITH_SUBI, x_first = true, c = outer_add ? u1 - u0 : u0 + u1;
+        else /* (c0 - x) +- c1 */
+            k = ARITH_SUBI, x_first = false, c = outer_add ? u0 + u1 : u0 - u1;
+    } else { /* c1 - (in) */
+        if (inner_add) k = ARITH_SUBI, x_first = false, c = u1 - u0;
+        else if (in_rhs) k = ARITH_SUBI, x_first = false, c = u0 + u1;
+        else k = ARITH_ADDI, x_first = true, c = u1 - u0;
+    }
+    Value *cv = int_const_like(s, op, rhs ? b : a, (int64_t)c);
+    op->kind = k;
+    op_set_operand(op, 0, x_first ? x : cv);
+    op_set_operand(op, 1, x_first ? cv : x);
+    push(s, in);
+    return true;
+}
+
+static const int cmpi_inverse[CMPI_COUNT] = {
+    [CMPI_EQ] = CMPI_NE,   [CMPI_NE] = CMPI_EQ,   [CMPI_SLT] = CMPI_SGE, [CMPI_SLE] = CMPI_SGT,
+    [CMPI_SGT] = CMPI_SLE, [CMPI_SGE] = CMPI_SLT, [CMPI_ULT] = CMPI_UGE, [CMPI_ULE] = CMPI_UGT,
+    [CMPI_UGT] = CMPI_ULE, [CMPI_UGE] = CMPI_ULT};
+
+/* xori(cmpi p a b, true) -> cmpi !p a b (MLIR's XOrINotCmpI): the xori
+ * becomes the inverted comparison; the old cmpi stays for its other users. */
+static bool not_cmpi(Canon *s, Op *op) {
+    int64_t one, p;
+    Op *d = op_operand(op, 0)->def;
+    if (ty_elem(op->results[0].type)->width != 1 || !int_const(op_operand(op, 1), &one) || !(one & 1) ||
+        !d || d->kind != ARITH_CMPI || !op_attr_int(d, "predicate", &p) || p < 0 || p >= CMPI_COUNT)
+        return false;
+    Attr *pa = op_attr(d, "predicate");
+    op->kind = ARITH_CMPI;
+    op_set_operand(op, 0, op_operand(d, 0));
+    op_set_operand(op, 1, op_operand(d, 1));
+    op_set_attr(s->c, op, "predicate", attr_int(s->c, pa->type, cmpi_inverse[p]));
+    push(s, d);
+    return true;
+}
+
+/* reshape(reshape x) -> reshape x, with the outer reshape's attributes (as
+ * Triton's printed TTIR shows: ravel then reshape leaves one plain reshape). */
+static bool reshape_of_reshape(Canon *s, Op *op) {
+    Op *d = op_operand(op, 0)->def;
+    if (!d || d->kind != TT_RESHAPE) return false;
+    op_set_operand(op, 0, op_operand(d, 0));
+    push(s, d);
+    return true;
+}
+
+static bool is_zero_const(Value *v) {
+    Attr *a = value_const(v);
+    double f;
+    int64_t i;
+    if (!a || !attr_is_splat(a)) return false;
+    if (attr_as_int(a, &i)) return i == 0;
+    return attr_as_float(a, &f) && f == 0 && !signbit(f);
+}
+
+/* Triton's combine pass: addf/addi(dot(a, b, 0), d) -> dot(a, b, d) when the
+ * dot has no other user (and, for addf, maxNumImpreciseAcc is 0). The dot
+ * moves to the add's place, where d is defined. */
+static bool dot_add_acc(Canon *s, Op *op) {
+    for (int k = 0; k < 2; k++) {
+        Value *dv = op_operand(op, k), *d = op_operand(op, 1 - k);
+        Op *dot = dv->def;
+        int64_t imprecise = 0;
+        if (!dot || dot->kind != TT_DOT || !value_has_one_use(dv) || dot->parent != op->parent) continue;
+        if (op_attr_int(dot, "maxNumImpreciseAcc", &imprecise) && imprecise != 0) continue;
+        if (!is_zero_const(op_operand(dot, 2)) || d->type != dv->type) continue;
+        Op *zero = op_operand(dot, 2)->def;
+        op_unlink(dot);
+        op_insert_before(op, dot);
+        op_set_operand(dot, 2, d);
+        replace(s, op, 0, dv);
+        erase(s, op);
+        push(s, zero);
+        return true;
+    }
+    return false;
+}
+
 static bool rewrite(Canon *s, Op *op) {
-    /* an in-place rewrite may leave the old operand's definition dead */
+    /* an in-place rewrite may leave the old operands' definitions dead */
     Op *old_def = op->noperands ? op_operand(op, 0)->def : NULL;
+    Op *old_def1 = op->noperands > 1 ? op_operand(op, 1)->def : NULL;
     switch (op->kind) {
     case SCF_IF: return inline_const_if(s, op);
     case SCF_FOR: return remove_empty_for(s, op);
@@ -265,19 +404,38 @@ static bool rewrite(Canon *s, Op *op) {
     case ARITH_TRUNCI:
         if (!fold_ext_chain(op)) return false;
         break;
+    case TT_RESHAPE:
+        if (!splat_through_shape(op) && !reshape_of_reshape(s, op)) return false;
+        break;
     case TT_BROADCAST:
     case TT_EXPAND_DIMS:
-    case TT_RESHAPE:
         if (!splat_through_shape(op)) return false;
+        break;
+    case ARITH_ADDF:
+        if (dot_add_acc(s, op)) return true;
+        if (!canonical_order(s, op)) return false;
+        break;
+    case ARITH_ADDI:
+        if (dot_add_acc(s, op)) return true;
+        /* fall through */
+    case ARITH_SUBI:
+    case ARITH_MULI:
+        if (!canonical_order(s, op) && !merge_int_constants(s, op)) return false;
+        break;
+    case ARITH_XORI:
+        if (!canonical_order(s, op) && !not_cmpi(s, op)) return false;
         break;
     default:
         if (!canonical_order(s, op)) return false;
         break;
     }
-    /* changed in place: look at it again */
+    /* changed in place: look at it again, and at its users (a pattern
+     * rooted at one of them may match now) */
     s->changes++;
     push(s, op);
+    for (int i = 0; i < op->nresults; i++) push_users(s, &op->results[i]);
     push(s, old_def);
+    push(s, old_def1);
     return true;
 }
 
@@ -353,9 +511,12 @@ static void sweep(Canon *s, Block *b) {
     }
 }
 
+static void clear_mark(Op *op, void *ud) { op->mark = 0; }
+
 bool pass_canonicalize(Op *module, PassContext *pc) {
     static _Atomic unsigned epochs;
     Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0xfffffff) + 1};
+    op_walk(module, clear_mark, NULL, false);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) sweep(&s, b);

@@ -9,6 +9,9 @@
  *     result i is unused and the body uses its block argument at most as
  *     operand i of the scf.yield (then the init, the argument, the yielded
  *     value and the result all go, and the yielded chain dies in step 1);
+ *     Likewise an scf.while result that nothing reads and whose argument in
+ *     the after region is unused stops being forwarded by scf.condition
+ *     (MLIR's WhileUnusedResult; the before region and the inits keep it);
  *  3. private functions (`tt.func private`) that no call reaches.
  *
  * Steps 1 and 2 are one backward sweep: each block is visited from its last
@@ -74,10 +77,50 @@ static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
     return op;
 }
 
+/* Drops the scf.while results that nothing reads and that the after region
+ * does not use: scf.condition stops forwarding them. */
+static Op *prune_while_results(Context *c, Op *op, int *changes) {
+    Block *before = region_entry(&op->regions[0]), *after = region_entry(&op->regions[1]);
+    Op *cond = before ? block_terminator(before) : NULL;
+    int n = op->nresults;
+    if (!n || !cond || cond->kind != SCF_CONDITION || cond->noperands != n + 1 || !after || after->nargs != n)
+        return op;
+    int *keep = tc_malloc(sizeof(int) * (size_t)n);
+    Value **cops = tc_malloc(sizeof(Value *) * (size_t)(n + 1));
+    Type **tys = tc_malloc(sizeof(Type *) * (size_t)n);
+    int k = 0;
+    cops[0] = op_operand(cond, 0);
+    for (int i = 0; i < n; i++) {
+        if (!op->results[i].uses && !after->args[i]->uses) {
+            keep[i] = -1;
+            continue;
+        }
+        keep[i] = k;
+        cops[1 + k] = op_operand(cond, 1 + i);
+        tys[k] = op->results[i].type;
+        k++;
+    }
+    if (k < n) {
+        op_set_operands(c, cond, cops, 1 + k);
+        for (int i = n - 1; i >= 0; i--)
+            if (keep[i] < 0) block_erase_arg(after, i);
+        Value **ops = tc_malloc(sizeof(Value *) * (size_t)(op->noperands + 1));
+        for (int i = 0; i < op->noperands; i++) ops[i] = op_operand(op, i);
+        op = op_rebuild(c, op, ops, op->noperands, tys, k, keep);
+        tc_free(ops);
+        *changes += n - k;
+    }
+    tc_free(keep);
+    tc_free(cops);
+    tc_free(tys);
+    return op;
+}
+
 static void sweep_block(Context *c, Block *b, int *changes);
 
 static void sweep_op(Context *c, Op *op, int *changes) {
     if (op->kind == SCF_FOR) op = prune_for_iter_args(c, op, changes);
+    if (op->kind == SCF_WHILE) op = prune_while_results(c, op, changes);
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].last; b; b = b->prev) sweep_block(c, b, changes);
     if (op_is_trivially_dead(op)) {

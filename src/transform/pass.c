@@ -14,6 +14,7 @@
  * The end of the file holds small helpers several passes share.
  */
 #include "transform/pass.h"
+#include "transform/gpu/gpu_passes.h"
 
 #include <string.h>
 
@@ -28,6 +29,8 @@ static const PassInfo passes[] = {
      "LoopInvariantCodeMotion"},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,
      "Inliner"},
+    {"ttg-assign-layouts", "Give every tensor a TritonGPU layout (coalesced accesses, slices for reductions)",
+     pass_ttg_assign_layouts, "TritonGPUAssignLayouts"},
     {"nn-quant-fusion", "Fuse nn.dequantize(nn.quantize(x)) into nn.fake_quantize, drop requantization",
      pass_nn_quant_fusion, "NnQuantFusion"},
 };

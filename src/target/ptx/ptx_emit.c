@@ -524,6 +524,13 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         if (k == ARITH_ADDI && b.kind == SLOT_IMM) return (a.off += b.off, a);
         if (k == ARITH_ADDI && a.kind == SLOT_IMM) return (b.off += a.off, b);
         if (k == ARITH_SUBI && b.kind == SLOT_IMM) return (a.off -= b.off, a);
+        if (k == ARITH_SUBI && a.kind == SLOT_IMM) {
+            /* c - (r + o) = (c - r) - o */
+            Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
+            Slot r = px_cse(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_text(p, px_imm_int(a.off, rc)), px_rname(p, rb), NULL);
+            r.off = -b.off;
+            return r;
+        }
         if (k == ARITH_ADDI || k == ARITH_SUBI) {
             Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, 0, 0}, rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
             Slot r = px_cse(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
@@ -599,6 +606,68 @@ emit:;
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
+/* fp8 without the sm_89 conversions. e5m2 is the top byte of an f16; e4m3
+ * (bias 7, no infinities, 0x7F NaN) is decoded by placing its exponent and
+ * mantissa in an f32 and scaling by 2^120 (exact, subnormals included). */
+static Slot f8_to_f32_sw(Px *p, Slot x, FloatKind k) {
+    const char *xs = px_opnd(p, x, NULL);
+    Slot u = px_cse(p, RC_B32, "cvt.u32.u16", xs, NULL, NULL);
+    const char *us = px_rname(p, u);
+    if (k == FK_F8E5M2) {
+        Slot h = px_cse(p, RC_B32, "shl.b32", us, "8", NULL);
+        Slot h16 = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, h), NULL, NULL);
+        return px_cse(p, RC_F32, "cvt.f32.f16", px_rname(p, h16), NULL, NULL);
+    }
+    Slot m = px_cse(p, RC_B32, "and.b32", us, "127", NULL);
+    Slot sh = px_cse(p, RC_B32, "shl.b32", px_rname(p, m), "20", NULL);
+    Slot sg0 = px_cse(p, RC_B32, "and.b32", us, "128", NULL);
+    Slot sg = px_cse(p, RC_B32, "shl.b32", px_rname(p, sg0), "24", NULL);
+    Slot bits = px_cse(p, RC_B32, "or.b32", px_rname(p, sh), px_rname(p, sg), NULL);
+    Slot f = px_cse(p, RC_F32, "mov.b32", px_rname(p, bits), NULL, NULL);
+    Slot v = px_cse(p, RC_F32, "mul.f32", px_rname(p, f), "0f7B800000", NULL);
+    Slot isnan = px_cse(p, RC_PRED, "setp.eq.s32", px_rname(p, m), "127", NULL);
+    return px_cse(p, RC_F32, "selp.f32", "0f7FC00000", px_rname(p, v), px_rname(p, isnan));
+}
+
+/* f32 -> fp8, round to nearest even, saturating to the largest finite
+ * value (as cvt.rn.satfinite), NaN to 0x7F. */
+static Slot f32_to_f8_sw(Px *p, Slot x, FloatKind k) {
+    int m = k == FK_F8E4M3 ? 3 : 2, bias = k == FK_F8E4M3 ? 7 : 15, maxcode = k == FK_F8E4M3 ? 0x7E : 0x7B;
+    Arena *A = p->ctx->arena;
+    Slot xm = px_mat(p, x, NULL);
+    Slot b = px_cse(p, RC_B32, "mov.b32", px_rname(p, xm), NULL, NULL);
+    const char *bs = px_rname(p, b);
+    Slot a = px_cse(p, RC_B32, "and.b32", bs, "2147483647", NULL);
+    const char *as = px_rname(p, a);
+    /* normal: round the f32 bits to m mantissa bits, re-bias */
+    int drop = 23 - m;
+    Slot lsb0 = px_cse(p, RC_B32, "shr.u32", as, arena_printf(A, "%d", drop), NULL);
+    Slot lsb = px_cse(p, RC_B32, "and.b32", px_rname(p, lsb0), "1", NULL);
+    Slot r0 = px_cse(p, RC_B32, "add.s32", as, arena_printf(A, "%d", (1 << (drop - 1)) - 1), NULL);
+    Slot r1 = px_cse(p, RC_B32, "add.s32", px_rname(p, r0), px_rname(p, lsb), NULL);
+    Slot r2 = px_cse(p, RC_B32, "shr.u32", px_rname(p, r1), arena_printf(A, "%d", drop), NULL);
+    /* (e - 127 + bias) << m == r2 - ((127 - bias) << m) */
+    Slot nc = px_cse(p, RC_B32, "sub.s32", px_rname(p, r2), arena_printf(A, "%d", (127 - bias) << m), NULL);
+    /* subnormal: rni(|x| * 2^(m - emin)), emin = 1 - bias */
+    Slot af = px_cse(p, RC_F32, "mov.b32", as, NULL, NULL);
+    float sc = ldexpf(1.0f, m + bias - 1);
+    uint32_t scb;
+    memcpy(&scb, &sc, 4);
+    Slot sf = px_cse(p, RC_F32, "mul.f32", px_rname(p, af), arena_printf(A, "0f%08X", scb), NULL);
+    Slot sr = px_cse(p, RC_F32, "cvt.rni.f32.f32", px_rname(p, sf), NULL, NULL);
+    Slot sn = px_cse(p, RC_B32, "cvt.rzi.u32.f32", px_rname(p, sr), NULL, NULL);
+    uint32_t minnorm = (uint32_t)(127 + 1 - bias) << 23;
+    Slot issub = px_cse(p, RC_PRED, "setp.lt.u32", as, arena_printf(A, "%u", minnorm), NULL);
+    Slot code = px_cse(p, RC_B32, "selp.b32", px_rname(p, sn), px_rname(p, nc), px_rname(p, issub));
+    Slot sat = px_cse(p, RC_B32, "min.u32", px_rname(p, code), arena_printf(A, "%d", maxcode), NULL);
+    Slot isnan = px_cse(p, RC_PRED, "setp.gt.u32", as, "2139095040", NULL);
+    Slot c2 = px_cse(p, RC_B32, "selp.b32", "127", px_rname(p, sat), px_rname(p, isnan));
+    Slot sg = px_cse(p, RC_B32, "shr.u32", bs, "24", NULL);
+    Slot sg2 = px_cse(p, RC_B32, "and.b32", px_rname(p, sg), "128", NULL);
+    Slot res = px_cse(p, RC_B32, "or.b32", px_rname(p, c2), px_rname(p, sg2), NULL);
+    return px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, res), NULL, NULL);
+}
+
 Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int rounding) {
     if (from == to) return x;
     RegClass rf = px_rc(from), rt = px_rc(to);
@@ -652,6 +721,11 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         xs = px_opnd(p, x, from);
         bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
         bool f8to = to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2;
+        if (f8from && p->sm < 89) return px_cast(p, f8_to_f32_sw(p, x, from->fkind), ty_f32(p->ctx), to, false, rounding);
+        if (f8to && p->sm < 89) {
+            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
+            return f32_to_f8_sw(p, f, to->fkind);
+        }
         if (f8from) {
             /* fp8 -> f16x2 (the low half is ours), then on */
             Slot w = px_cse(p, RC_B32, from->fkind == FK_F8E4M3 ? "cvt.rn.f16x2.e4m3x2" : "cvt.rn.f16x2.e5m2x2", xs, NULL, NULL);
@@ -750,7 +824,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_REMF: {
         /* fmod: a - trunc(a / b) * b */
         Slot q = fbin(p, "div.rn", in[0], in[1], re);
-        Slot t = fun(p, "cvt.rzi", q, re);
+        Slot t = fun(p, re->width == 64 ? "cvt.rzi.f64" : "cvt.rzi.f32", q, re);
         Slot m = fbin(p, "mul", t, in[1], re);
         return fbin(p, "sub", in[0], m, re);
     }
@@ -758,8 +832,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         if (in[0].kind == SLOT_IMM && !is_f16ish(re)) return px_imm_float(-in[0].f, in[0].rc);
         return fun(p, "neg", in[0], re);
     case MATH_ABSF: return fun(p, "abs", in[0], re);
-    case MATH_FLOOR: return fun(p, "cvt.rmi", in[0], re);
-    case MATH_CEIL: return fun(p, "cvt.rpi", in[0], re);
+    case MATH_FLOOR: return fun(p, re->width == 64 ? "cvt.rmi.f64" : "cvt.rmi.f32", in[0], re);
+    case MATH_CEIL: return fun(p, re->width == 64 ? "cvt.rpi.f64" : "cvt.rpi.f32", in[0], re);
     case TT_PRECISE_SQRT: return fun(p, "sqrt.rn", in[0], re);
     case MATH_SQRT:
         if (re->width == 64) return fun(p, "sqrt.rn", in[0], re);
@@ -1125,6 +1199,7 @@ static void lower_op(Px *p, Op *op) {
     case TT_ATOMIC_CAS: px_lower_atomic(p, op); return;
     case TT_REDUCE: px_lower_reduce(p, op); return;
     case TT_SCAN: px_lower_scan(p, op); return;
+    case TT_RESHAPE: case TT_TRANS: case TT_JOIN: case TT_SPLIT: case TT_CAT: px_lower_shape(p, op); return;
     case TTG_CONVERT_LAYOUT: px_lower_convert(p, op); return;
     case TT_DOT: px_lower_dot(p, op); return;
     case SCF_FOR: lower_for(p, op); return;
@@ -1216,7 +1291,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     if (ok) {
         int threads = 32 * p->num_warps;
         sb_printf(out, "//\n// Generated by tritonc\n//\n\n.version %s\n.target sm_%d%s\n.address_size 64\n\n",
-                  p->sm >= 90 ? "8.0" : "7.0", p->sm, p->sm == 90 ? "a" : "");
+                  p->sm >= 90 ? "8.0" : "7.4", p->sm, p->sm == 90 ? "a" : "");
         if (p->uses_printf)
             sb_puts(out, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
         if (p->uses_assert)

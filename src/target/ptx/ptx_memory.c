@@ -402,9 +402,42 @@ void px_lower_atomic(Px *p, Op *op) {
             px_emit(p, "%satom.%s.%s.global.%s.%s %s, %s, %s", pred, sem_text[sem], scope_text[scope], opn, tyb,
                     px_rname(p, r), addr, v);
     }
+    if (tile && owner.kind == SLOT_REG && value_has_uses(res)) {
+        /* threads holding copies of an element did not run its atomic: the
+         * owner's old value goes to them through shared memory */
+        int64_t strides[TTG_MAX_RANK], sz = 1;
+        for (int k = ptr->type->rank - 1; k >= 0; k--) {
+            strides[k] = sz;
+            sz *= ptr->type->shape[k];
+        }
+        int eb = ebits / 8;
+        if (p->smem_dirty || p->loop_depth > 0) px_barrier(p);
+        p->smem_dirty = true;
+        if (p->smem_size < sz * eb) p->smem_size = (int)((sz * eb + 15) & ~15);
+        const char *ty = ebits == 64 ? "b64" : ebits == 16 ? "b16" : "b32";
+        Slot base = px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+        const char **addrs = ARENA_ARRAY(p->ctx->arena, const char *, n);
+        for (int i = 0; i < n; i++) {
+            Slot idx = px_linear_index(p, &d, i, strides);
+            Slot a = base;
+            if (idx.kind == SLOT_REG) {
+                Slot sc = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, idx.reg, 0, 0}),
+                                 arena_printf(p->ctx->arena, "%d", eb), NULL);
+                a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+            }
+            addrs[i] = arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(idx.off * eb));
+            px_emit(p, "@%s st.shared.%s %s, %s", px_rname(p, owner), ty, addrs[i], px_rname(p, out->s[i]));
+        }
+        px_barrier(p);
+        for (int i = 0; i < n; i++) {
+            Slot r = px_reg(p, rc);
+            px_emit(p, "ld.shared.%s %s, %s", ty, px_rname(p, r), addrs[i]);
+            out->s[i] = r;
+        }
+    }
     if (!tile && value_has_uses(res)) {
         /* the owner's old value, to every thread */
-        if (p->smem_dirty) px_barrier(p);
+        if (p->smem_dirty || p->loop_depth > 0) px_barrier(p);
         p->smem_dirty = true;
         if (p->smem_size < 8) p->smem_size = 8;
         const char *ty = ebits == 64 ? "b64" : ebits == 16 ? "b16" : "b32";

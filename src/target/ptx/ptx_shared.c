@@ -1,6 +1,7 @@
 /*
  * ptx_shared.c - everything that crosses threads: tt.reduce, layout
- * conversions, the FMA tt.dot (and, not yet, tt.scan).
+ * conversions, tt.scan, the shape ops (reshape, trans, join, split, cat)
+ * and the FMA tt.dot.
  *
  * Shared memory is the kernel's dynamic `global_smem`; every user starts at
  * offset 0 and the kernel asks for the largest. A user that is not the
@@ -303,7 +304,221 @@ void px_lower_reduce(Px *p, Op *op) {
     }
 }
 
-void px_lower_scan(Px *p, Op *op) { px_fail(p, op, "tt.scan is not supported by the PTX backend yet"); }
+/* ---- scan ----------------------------------------------------------------- */
+
+/* Hillis-Steele in shared memory: every operand goes to smem row-major;
+ * then for d = 1, 2, 4, ... < n (n the extent along the axis) each thread
+ * reads, for each of its elements at position i >= d, the element at
+ * i - d (i + d when reversed), combines (earlier element first) and writes
+ * the result back after a barrier. The values stay in registers; threads
+ * holding copies of an element compute and write the same value. */
+void px_lower_scan(Px *p, Op *op) {
+    int k = op->noperands;
+    if (k > MAXK) return px_fail(p, op, "scans of more than %d tiles", MAXK);
+    int64_t axis = 0, rev = 0;
+    op_attr_int(op, "axis", &axis);
+    Attr *ra = op_attr(op, "reverse");
+    if (ra && ra->kind == ATTR_BOOL) rev = ra->b;
+    else if (ra && ra->kind == ATTR_UNIT) rev = 1;
+    else op_attr_int(op, "reverse", &rev);
+    Value *x0 = op_operand(op, 0);
+    Dist d;
+    if (!px_dist(p, x0->type, &d)) return px_fail(p, op, "scan operand without a layout");
+    int64_t n = x0->type->shape[axis];
+    Tile *in[MAXK];
+    const Type *et[MAXK];
+    int64_t offs[MAXK], total = 0;
+    int64_t numel = ty_numel(x0->type);
+    for (int q = 0; q < k; q++) {
+        in[q] = px_tile(p, op_operand(op, q));
+        et[q] = ty_elem(op_operand(op, q)->type);
+        offs[q] = total;
+        total += (numel * elem_bytes(et[q]) + 15) & ~15;
+    }
+    Slot(*cur)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)d.nslots);
+    for (int i = 0; i < d.nslots; i++)
+        for (int q = 0; q < k; q++) cur[i][q] = in[q]->s[i];
+    if (n > 1) {
+        int64_t strides[TTG_MAX_RANK];
+        row_major(x0->type, strides);
+        smem_begin(p, total);
+        Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d.nslots);
+        Slot *pos = ARENA_ARRAY(p->ctx->arena, Slot, d.nslots);
+        Slot tpa = px_thread_part(p, &d, (int)axis);
+        for (int i = 0; i < d.nslots; i++) {
+            int j[TTG_MAX_RANK];
+            dist_slot_j(&d, i, j);
+            lin[i] = px_linear_index(p, &d, i, strides);
+            pos[i] = tpa;
+            pos[i].off = dist_const(&d, (int)axis, j[axis]);
+        }
+        for (int i = 0; i < d.nslots; i++)
+            for (int q = 0; q < k; q++)
+                st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
+        Type *i32 = ty_i32(p->ctx);
+        for (int64_t dd = 1; dd < n; dd *= 2) {
+            px_barrier(p);
+            Slot(*nxt)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)d.nslots);
+            for (int i = 0; i < d.nslots; i++) {
+                /* has a partner: pos >= dd (pos + dd < n when reversed) */
+                Slot pr;
+                const char *ps = px_opnd(p, pos[i], i32);
+                if (!rev) pr = px_cse(p, RC_PRED, "setp.ge.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)dd), NULL);
+                else pr = px_cse(p, RC_PRED, "setp.lt.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)(n - dd)), NULL);
+                Slot nb[MAXK];
+                int64_t delta = (rev ? dd : -dd) * strides[axis];
+                for (int q = 0; q < k; q++) {
+                    Slot idx = lin[i];
+                    idx.off += delta;
+                    const char *addr = smem_addr(p, idx, elem_bytes(et[q]), offs[q]);
+                    const Type *e = et[q];
+                    if (e->kind == TY_INT && e->width == 1) {
+                        Slot r = px_reg(p, RC_B32);
+                        px_emit(p, "mov.u32 %s, 0", px_rname(p, r));
+                        px_emit(p, "@%s ld.shared.u8 %s, %s", px_rname(p, pr), px_rname(p, r), addr);
+                        nb[q] = px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
+                    } else {
+                        const char *ty = st_type(e);
+                        if (e->kind == TY_INT && e->width == 8) ty = "s8";
+                        else if (e->kind == TY_INT && e->width == 16) ty = "s16";
+                        Slot r = px_reg(p, px_rc(e));
+                        /* defined on every path (ptxas warns otherwise) */
+                        px_emit(p, "mov.b%d %s, 0", px_rc(e) == RC_B64 || px_rc(e) == RC_F64 ? 64 : px_rc(e) == RC_B16 ? 16 : 32,
+                                px_rname(p, r));
+                        px_emit(p, "@%s ld.shared.%s %s, %s", px_rname(p, pr), ty, px_rname(p, r), addr);
+                        nb[q] = r;
+                    }
+                }
+                Slot o[MAXK];
+                combine(p, op, k, nb, cur[i], o);
+                for (int q = 0; q < k; q++) {
+                    const Type *e = et[q];
+                    RegClass rc = px_rc(e);
+                    Slot c = px_mat(p, cur[i][q], e), v = px_mat(p, o[q], e);
+                    Slot r = px_reg(p, rc);
+                    if (rc == RC_PRED) {
+                        px_emit(p, "mov.pred %s, %s", px_rname(p, r), px_rname(p, c));
+                        px_emit(p, "@%s mov.pred %s, %s", px_rname(p, pr), px_rname(p, r), px_rname(p, v));
+                    } else {
+                        static const char *const sel[RC_COUNT] = {"", "selp.b16", "selp.b32", "selp.b64", "selp.f32", "selp.f64"};
+                        px_emit(p, "%s %s, %s, %s, %s", sel[rc], px_rname(p, r), px_rname(p, v), px_rname(p, c), px_rname(p, pr));
+                    }
+                    nxt[i][q] = r;
+                }
+            }
+            cur = nxt;
+            if (dd * 2 < n) {
+                px_barrier(p);
+                for (int i = 0; i < d.nslots; i++)
+                    for (int q = 0; q < k; q++)
+                        st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
+            }
+        }
+    }
+    for (int q = 0; q < k; q++) {
+        Tile *t = px_new_tile(p, d.nslots);
+        for (int i = 0; i < d.nslots; i++) t->s[i] = cur[i][q];
+        px_bind(p, op_result(op, q), t);
+    }
+}
+
+/* ---- shape ops: reshape, trans, join, split, cat ------------------------- */
+
+/* Writes tile x (Dist d) to smem: element with coordinate c goes to index
+ * off + sum c[dim] * strides[dim]. */
+static void smem_put(Px *p, Tile *x, const Dist *d, const int64_t *strides, int64_t off, const Type *e) {
+    for (int i = 0; i < d->nslots; i++) {
+        Slot idx = px_linear_index(p, d, i, strides);
+        idx.off += off;
+        st_shared(p, smem_addr(p, idx, elem_bytes(e), 0), x->s[i], e);
+    }
+}
+
+static Tile *smem_get(Px *p, const Dist *d, const int64_t *strides, int64_t off, const Type *e) {
+    Tile *t = px_new_tile(p, d->nslots);
+    for (int i = 0; i < d->nslots; i++) {
+        Slot idx = px_linear_index(p, d, i, strides);
+        idx.off += off;
+        t->s[i] = ld_shared(p, smem_addr(p, idx, elem_bytes(e), 0), e);
+    }
+    return t;
+}
+
+static bool no_copies(const Dist *d, const Type *t) { return (int64_t)d->nslots * d->nthreads == ty_numel(t); }
+
+void px_lower_shape(Px *p, Op *op) {
+    Value *x = op_operand(op, 0);
+    Type *xt = x->type, *rt = op_result(op, 0)->type;
+    const Type *e = ty_elem(xt);
+    Dist dx, dr;
+    if (!px_dist(p, xt, &dx) || !px_dist(p, rt, &dr)) return px_fail(p, op, "shape op without layouts");
+    Tile *tx = px_tile(p, x);
+    int64_t sx[TTG_MAX_RANK], sr[TTG_MAX_RANK], s2[TTG_MAX_RANK];
+    row_major(xt, sx);
+    row_major(rt, sr);
+    switch (op->kind) {
+    case TT_RESHAPE: {
+        if (op_attr(op, "allow_reorder") && dx.nslots == dr.nslots && no_copies(&dx, xt) && no_copies(&dr, rt)) {
+            /* any order will do: the elements stay where they are */
+            px_bind(p, op_result(op, 0), tx);
+            return;
+        }
+        smem_begin(p, ty_numel(xt) * elem_bytes(e));
+        smem_put(p, tx, &dx, sx, 0, e);
+        px_barrier(p);
+        px_bind(p, op_result(op, 0), smem_get(p, &dr, sr, 0, e));
+        return;
+    }
+    case TT_TRANS: {
+        Attr *oa = op_attr(op, "order");
+        int64_t ord[TTG_MAX_RANK];
+        for (int i = 0; i < rt->rank; i++) ord[i] = i;
+        if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != rt->rank)
+            return px_fail(p, op, "tt.trans without an order");
+        for (int i = 0; i < rt->rank; i++) ord[i] = oa->dense.ints[i];
+        for (int i = 0; i < rt->rank; i++) s2[i] = sx[ord[i]];
+        /* the same threads: a permutation of slots */
+        smem_begin(p, ty_numel(xt) * elem_bytes(e));
+        smem_put(p, tx, &dx, sx, 0, e);
+        px_barrier(p);
+        px_bind(p, op_result(op, 0), smem_get(p, &dr, s2, 0, e));
+        return;
+    }
+    case TT_JOIN: {
+        Value *y = op_operand(op, 1);
+        Dist dy;
+        if (!px_dist(p, y->type, &dy)) return px_fail(p, op, "shape op without layouts");
+        smem_begin(p, ty_numel(rt) * elem_bytes(e));
+        smem_put(p, tx, &dx, sr, 0, e);
+        smem_put(p, px_tile(p, y), &dy, sr, 1, e);
+        px_barrier(p);
+        px_bind(p, op_result(op, 0), smem_get(p, &dr, sr, 0, e));
+        return;
+    }
+    case TT_SPLIT: {
+        smem_begin(p, ty_numel(xt) * elem_bytes(e));
+        smem_put(p, tx, &dx, sx, 0, e);
+        px_barrier(p);
+        px_bind(p, op_result(op, 0), smem_get(p, &dr, sx, 0, e));
+        px_bind(p, op_result(op, 1), smem_get(p, &dr, sx, 1, e));
+        return;
+    }
+    case TT_CAT: {
+        Value *y = op_operand(op, 1);
+        Dist dy;
+        if (!px_dist(p, y->type, &dy)) return px_fail(p, op, "shape op without layouts");
+        int64_t sy[TTG_MAX_RANK];
+        row_major(y->type, sy);
+        smem_begin(p, ty_numel(rt) * elem_bytes(e));
+        smem_put(p, tx, &dx, sx, 0, e);
+        smem_put(p, px_tile(p, y), &dy, sy, ty_numel(xt), e);
+        px_barrier(p);
+        px_bind(p, op_result(op, 0), smem_get(p, &dr, sr, 0, e));
+        return;
+    }
+    default: px_fail(p, op, "unexpected shape op");
+    }
+}
 
 /* ---- tt.dot with FMA ------------------------------------------------------ */
 

@@ -12,6 +12,7 @@
 #define TC_GPU_PASSES_H
 
 #include "transform/gpu/axis_info.h"
+#include "transform/pass.h"
 
 typedef struct TtgOptions {
     int num_warps;         /* default 4 */
@@ -24,5 +25,7 @@ Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_
 
 /* ttg_assign_layouts.c */
 bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de);
+/* The registered pass "ttg-assign-layouts" (options from module attributes). */
+bool pass_ttg_assign_layouts(Op *module, PassContext *pc);
 
 #endif

@@ -24,6 +24,7 @@
 #include "transform/gpu/gpu_passes.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct LState {
@@ -434,4 +435,16 @@ bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngi
         if (f->kind == TT_FUNC) assign_func(c, f, &o);
     set_module_attrs(c, module, &o);
     return true;
+}
+
+/* The pass as `tritonc opt -p ttg-assign-layouts` runs it: options from the
+ * module's attributes when it has them (ttg.num-warps, ttg.target
+ * "cuda:NN"), else 4 warps for sm_90. */
+bool pass_ttg_assign_layouts(Op *module, PassContext *pc) {
+    TtgOptions o = {.num_warps = 4, .threads_per_warp = 32, .sm = 90};
+    int64_t v;
+    if (op_attr_int(module, "ttg.num-warps", &v) && v > 0) o.num_warps = (int)v;
+    const char *t = op_attr_str(module, "ttg.target");
+    if (t && strncmp(t, "cuda:", 5) == 0 && atoi(t + 5) > 0) o.sm = atoi(t + 5);
+    return ttg_assign_layouts(pc->ctx, module, &o, pc->de);
 }

@@ -1,0 +1,81 @@
+/*
+ * compile_time.c - source -> PTX time of one kernel, in process: the Python
+ * front end, sema, the default passes, ttg-assign-layouts and the PTX
+ * emitter (compile_run up to STAGE_PTX; no ptxas, no GPU), as the C API runs
+ * them (no verifier between passes). Repeats and prints the median.
+ *
+ *   compile_time FILE KERNEL SIGNATURE TARGET NUM_WARPS REPS [NAME=VALUE ...]
+ *
+ * prints: `median_ms min_ms ptx_lines ptx_bytes`
+ */
+#include "driver/compile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 7) {
+        fprintf(stderr, "usage: compile_time FILE KERNEL SIGNATURE TARGET NUM_WARPS REPS [NAME=VALUE ...]\n");
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) return perror(argv[1]), 2;
+    static char src[1 << 20];
+    size_t len = fread(src, 1, sizeof src - 1, f);
+    fclose(f);
+    src[len] = 0;
+    int ncx = argc - 7;
+    tc_constexpr *cx = calloc((size_t)ncx + 1, sizeof *cx);
+    for (int i = 0; i < ncx; i++) {
+        char *kv = strdup(argv[7 + i]), *eq = strchr(kv, '=');
+        if (!eq) return fprintf(stderr, "bad constexpr %s\n", kv), 2;
+        *eq = 0;
+        cx[i].name = kv;
+        cx[i].value = eq + 1;
+    }
+    int reps = atoi(argv[6]);
+    if (reps < 1) reps = 1;
+    double *t = calloc((size_t)reps, sizeof *t);
+    size_t lines = 0, bytes = 0;
+    for (int r = 0; r < reps; r++) {
+        CompileRequest req = {.opts = tc_compile_options_default(), .stop_after = STAGE_PTX};
+        req.opts.source = src;
+        req.opts.source_len = len;
+        req.opts.filename = argv[1];
+        req.opts.kernel = argv[2];
+        req.opts.signature = argv[3];
+        req.opts.target = argv[4];
+        req.opts.device = TC_DEVICE_CUDA;
+        req.opts.num_warps = atoi(argv[5]);
+        req.opts.constexprs = cx;
+        req.opts.num_constexprs = ncx;
+        Compilation c;
+        double t0 = now();
+        compilation_init(&c);
+        bool ok = compile_run(&c, &req);
+        if (ok && r == 0) {
+            const char *p = c.text[STAGE_PTX];
+            bytes = strlen(p);
+            for (; *p; p++) lines += *p == '\n';
+        }
+        compilation_free(&c);
+        t[r] = (now() - t0) * 1e3;
+        if (!ok) return fprintf(stderr, "compile failed\n"), 1;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp);
+    printf("%.4f %.4f %zu %zu\n", t[reps / 2], t[0], lines, bytes);
+    return 0;
+}
