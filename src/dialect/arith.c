@@ -58,20 +58,23 @@ bool verify_constant(Op *op, DiagEngine *de) {
     return true;
 }
 
+/* The messages are formatted only on failure: these run for most ops. */
 bool verify_int_binary(Op *op, DiagEngine *de) {
     for (int i = 0; i < op->noperands; i++) {
+        if (ty_is_int_like(opnd(op, i))) continue;
         char what[64];
         snprintf(what, sizeof what, "operand #%d must be signless-integer-like", i);
-        if (!vfy_type(de, op, opnd(op, i), ty_is_int_like(opnd(op, i)), what)) return false;
+        return vfy_type(de, op, opnd(op, i), false, what);
     }
     return vfy_same_types(de, op);
 }
 
 bool verify_float_same(Op *op, DiagEngine *de) {
     for (int i = 0; i < op->noperands; i++) {
+        if (ty_is_float_like(opnd(op, i))) continue;
         char what[64];
         snprintf(what, sizeof what, "operand #%d must be floating-point-like", i);
-        if (!vfy_type(de, op, opnd(op, i), ty_is_float_like(opnd(op, i)), what)) return false;
+        return vfy_type(de, op, opnd(op, i), false, what);
     }
     return vfy_same_types(de, op);
 }

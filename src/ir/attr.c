@@ -520,8 +520,8 @@ static void print_dense_elem(const Attr *a, int64_t i, StrBuf *out) {
     if (a->dense.floats) float_print(a->dense.floats[i], e, out);
     else if (e->kind == TY_INT && e->width == 1) sb_puts(out, a->dense.ints[i] ? "true" : "false");
     else if (e->kind == TY_INT && e->sign == UNSIGNED)
-        sb_printf(out, "%llu", (unsigned long long)int_wrap_u(a->dense.ints[i], e->width));
-    else sb_printf(out, "%lld", (long long)a->dense.ints[i]);
+        sb_put_uint(out, int_wrap_u(a->dense.ints[i], e->width));
+    else sb_put_int(out, a->dense.ints[i]);
 }
 
 static void print_dense_dim(const Attr *a, int dim, int64_t *idx, StrBuf *out) {
@@ -547,7 +547,7 @@ void attr_print(const Attr *a, StrBuf *out) {
             sb_puts(out, a->i ? "true" : "false");
             return;
         }
-        sb_printf(out, "%lld", (long long)a->i);
+        sb_put_int(out, a->i);
         if (a->type) {
             sb_puts(out, " : ");
             ty_print(a->type, out);

@@ -89,6 +89,7 @@ typedef struct OpInfo {
 
 extern const OpInfo op_info[OP_COUNT];
 OpKind op_kind_lookup(const char *name); /* OP_COUNT if unknown */
+OpKind op_kind_lookup_n(const char *name, size_t len); /* name need not end in NUL */
 
 /* ---- types -------------------------------------------------------------- */
 
@@ -248,23 +249,25 @@ struct Value {
     Op *def;             /* defining op, or NULL for a block argument */
     Block *owner_block;  /* for block arguments */
     int index;           /* result number / argument number */
+    uint32_t print_id;   /* scratch for ir_print (its name-table slot + 1);
+                            so printing writes to the IR it prints */
     Use *uses;
     const char *name;    /* name hint for printing (interned), may be NULL */
     Loc loc;             /* block arguments carry their own location */
 };
 
 struct Op {
+    /* (fields ordered so that no padding is needed: 104 bytes rather than
+     * 120; every pass walks every op, so its size is memory traffic) */
     OpKind kind;
+    int noperands, nresults, nregions;
     Block *parent;
     Op *prev, *next;
     Use *operands;
-    int noperands;
     Value *results;
-    int nresults;
     NamedAttr *attrs;  /* sorted by name */
     int nattrs, capattrs;
     Region *regions;
-    int nregions;
     Loc loc;
     int mark;          /* scratch for passes (order numbers, visited bits) */
 };
@@ -340,6 +343,24 @@ Block *value_parent_block(const Value *v);
 /* Deep copy of op (and its regions); values in `map` (old -> new, keyed by
  * Value*) are remapped, and the map gains the copy's results/args. */
 Op *op_clone(Context *c, Op *op, Map *map);
+
+/* Starts loading the memory `dist` bytes after op (negative: before it)
+ * into the cache, for loops over a block's ops. Ops are allocated in
+ * program order, so the ops a walk reaches next usually lie a few hundred
+ * bytes further on; once passes have erased some, their spacing is
+ * irregular and the hardware's stride prefetching stops helping (a plain
+ * walk over the 100k-op benchmark module after canonicalize,cse,dce,licm
+ * took 9.6 ms, 2.9 ms with this). A prefetch never faults, so a guess
+ * past the end of the arena costs nothing. */
+static inline void op_prefetch(const Op *op, long dist) {
+#if defined(__GNUC__)
+    __builtin_prefetch((const char *)op + dist);
+    __builtin_prefetch((const char *)op + dist + 64);
+#else
+    (void)op, (void)dist;
+#endif
+}
+enum { OP_PREFETCH_DIST = 1024 };
 
 /* Walks every op nested under `root` (root included) in pre-order; the
  * callback may not erase ops other than the one it is given, and only when

@@ -53,119 +53,151 @@ static Token lex_error(Lexer *L, const char *start, int line, const char *ls, co
     return make(L, TK_ERROR, start, line, ls);
 }
 
+/* The scanning loops below work on a local cursor `p` and store it back
+ * in L->p once per token: through L->p, every character read (a char
+ * lvalue may alias anything) would force a reload and a store of the
+ * cursor. */
 Token lex_next(Lexer *L) {
+    const char *p = L->p, *end = L->end;
     /* skip whitespace and comments */
     for (;;) {
-        if (L->p >= L->end) break;
-        char c = *L->p;
-        if (c == '\n') {
-            L->p++;
+        if (p >= end) break;
+        char c = *p;
+        if (c == ' ') {
+            p++;
+        } else if (c == '\n') {
+            p++;
             L->line++;
-            L->line_start = L->p;
-        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            L->p++;
-        } else if (c == '/' && L->p + 1 < L->end && L->p[1] == '/') {
-            while (L->p < L->end && *L->p != '\n') L->p++;
+            L->line_start = p;
+        } else if (c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            p++;
+        } else if (c == '/' && p + 1 < end && p[1] == '/') {
+            while (p < end && *p != '\n') p++;
         } else {
             break;
         }
     }
-    const char *s = L->p, *ls = L->line_start;
+    const char *s = p, *ls = L->line_start;
     int line = L->line;
-    if (L->p >= L->end) return make(L, TK_EOF, s, line, ls);
-    char c = *L->p++;
+    L->p = p;
+    if (p >= end) return make(L, TK_EOF, s, line, ls);
+    char c = *p++;
+    TokKind k;
     switch (c) {
-    case '(': return make(L, TK_LPAREN, s, line, ls);
-    case ')': return make(L, TK_RPAREN, s, line, ls);
-    case '{': return make(L, TK_LBRACE, s, line, ls);
-    case '}': return make(L, TK_RBRACE, s, line, ls);
-    case '[': return make(L, TK_LSQUARE, s, line, ls);
-    case ']': return make(L, TK_RSQUARE, s, line, ls);
-    case '<': return make(L, TK_LESS, s, line, ls);
-    case '>': return make(L, TK_GREATER, s, line, ls);
-    case ',': return make(L, TK_COMMA, s, line, ls);
-    case ':': return make(L, TK_COLON, s, line, ls);
-    case '=': return make(L, TK_EQUAL, s, line, ls);
-    case '*': return make(L, TK_STAR, s, line, ls);
-    case '+': return make(L, TK_PLUS, s, line, ls);
-    case '?': return make(L, TK_QUESTION, s, line, ls);
+    case '(': k = TK_LPAREN; break;
+    case ')': k = TK_RPAREN; break;
+    case '{': k = TK_LBRACE; break;
+    case '}': k = TK_RBRACE; break;
+    case '[': k = TK_LSQUARE; break;
+    case ']': k = TK_RSQUARE; break;
+    case '<': k = TK_LESS; break;
+    case '>': k = TK_GREATER; break;
+    case ',': k = TK_COMMA; break;
+    case ':': k = TK_COLON; break;
+    case '=': k = TK_EQUAL; break;
+    case '*': k = TK_STAR; break;
+    case '+': k = TK_PLUS; break;
+    case '?': k = TK_QUESTION; break;
     case '-':
-        if (L->p < L->end && *L->p == '>') {
-            L->p++;
-            return make(L, TK_ARROW, s, line, ls);
+        k = TK_MINUS;
+        if (p < end && *p == '>') {
+            p++;
+            k = TK_ARROW;
         }
-        return make(L, TK_MINUS, s, line, ls);
+        break;
     case '"':
-        while (L->p < L->end && *L->p != '"') {
-            if (*L->p == '\n') return lex_error(L, s, line, ls, "expected '\"' in string literal");
-            if (*L->p == '\\') {
-                L->p++;
-                if (L->p >= L->end) break;
-                if (is_hex(*L->p) && L->p + 1 < L->end && is_hex(L->p[1])) L->p++;
-                else if (*L->p != '"' && *L->p != '\\' && *L->p != 'n' && *L->p != 't')
-                    return lex_error(L, s, line, ls, "unknown escape in string literal");
+        while (p < end && *p != '"') {
+            if (*p == '\n') {
+                L->p = p;
+                return lex_error(L, s, line, ls, "expected '\"' in string literal");
             }
-            L->p++;
+            if (*p == '\\') {
+                p++;
+                if (p >= end) break;
+                if (is_hex(*p) && p + 1 < end && is_hex(p[1])) {
+                    p++;
+                } else if (*p != '"' && *p != '\\' && *p != 'n' && *p != 't') {
+                    L->p = p;
+                    return lex_error(L, s, line, ls, "unknown escape in string literal");
+                }
+            }
+            p++;
         }
-        if (L->p >= L->end) return lex_error(L, s, line, ls, "unterminated string literal");
-        L->p++;
-        return make(L, TK_STRING, s, line, ls);
+        L->p = p;
+        if (p >= end) return lex_error(L, s, line, ls, "unterminated string literal");
+        p++;
+        k = TK_STRING;
+        break;
     case '%':
     case '^':
     case '#':
-    case '!': {
-        TokKind k = c == '%' ? TK_PERCENT : c == '^' ? TK_CARET : c == '#' ? TK_HASH : TK_BANG;
-        if (L->p < L->end && is_digit(*L->p)) {
-            while (L->p < L->end && is_digit(*L->p)) L->p++;
-            return make(L, k, s, line, ls);
+    case '!':
+        k = c == '%' ? TK_PERCENT : c == '^' ? TK_CARET : c == '#' ? TK_HASH : TK_BANG;
+        if (p < end && is_digit(*p)) {
+            while (p < end && is_digit(*p)) p++;
+            break;
         }
-        if (L->p >= L->end || !(is_letter(*L->p) || *L->p == '$' || *L->p == '.' || *L->p == '_' ||
-                                *L->p == '-'))
+        if (p >= end || !(is_letter(*p) || *p == '$' || *p == '.' || *p == '_' || *p == '-')) {
+            L->p = p;
             return lex_error(L, s, line, ls, "invalid identifier after sigil");
-        while (L->p < L->end && cls(*L->p, C_SUFFIX)) L->p++;
-        return make(L, k, s, line, ls);
-    }
+        }
+        while (p < end && cls(*p, C_SUFFIX)) p++;
+        break;
     case '@':
-        if (L->p < L->end && *L->p == '"') {
+        if (p < end && *p == '"') {
             Lexer save = *L;
+            L->p = p;
             Token str = lex_next(L);
             if (str.kind != TK_STRING) {
                 *L = save;
+                L->p = p;
                 return lex_error(L, s, line, ls, "invalid symbol name");
             }
             return make(L, TK_AT, s, line, ls);
         }
-        if (L->p >= L->end || !(is_letter(*L->p) || *L->p == '_'))
+        if (p >= end || !(is_letter(*p) || *p == '_')) {
+            L->p = p;
             return lex_error(L, s, line, ls, "invalid symbol name");
-        while (L->p < L->end && cls(*L->p, C_BARE)) L->p++;
-        return make(L, TK_AT, s, line, ls);
-    default: break;
-    }
-    if (is_letter(c) || c == '_') {
-        while (L->p < L->end && cls(*L->p, C_BARE)) L->p++;
-        return make(L, TK_BARE, s, line, ls);
-    }
-    if (is_digit(c)) {
-        if (c == '0' && L->p < L->end && *L->p == 'x') {
-            L->p++;
-            if (L->p >= L->end || !is_hex(*L->p)) return lex_error(L, s, line, ls, "expected hex digits after '0x'");
-            while (L->p < L->end && is_hex(*L->p)) L->p++;
-            return make(L, TK_INT, s, line, ls);
         }
-        while (L->p < L->end && is_digit(*L->p)) L->p++;
-        if (L->p >= L->end || *L->p != '.') return make(L, TK_INT, s, line, ls);
-        L->p++;
-        while (L->p < L->end && is_digit(*L->p)) L->p++;
-        if (L->p < L->end && (*L->p == 'e' || *L->p == 'E')) {
-            const char *e = L->p++;
-            if (L->p < L->end && (*L->p == '-' || *L->p == '+')) L->p++;
-            if (L->p >= L->end || !is_digit(*L->p)) L->p = e; /* not an exponent after all */
+        while (p < end && cls(*p, C_BARE)) p++;
+        k = TK_AT;
+        break;
+    default:
+        if (is_letter(c) || c == '_') {
+            while (p < end && cls(*p, C_BARE)) p++;
+            k = TK_BARE;
+            break;
+        }
+        if (!is_digit(c)) {
+            L->p = p;
+            return lex_error(L, s, line, ls, "unexpected character");
+        }
+        k = TK_INT;
+        if (c == '0' && p < end && *p == 'x') {
+            p++;
+            if (p >= end || !is_hex(*p)) {
+                L->p = p;
+                return lex_error(L, s, line, ls, "expected hex digits after '0x'");
+            }
+            while (p < end && is_hex(*p)) p++;
+            break;
+        }
+        while (p < end && is_digit(*p)) p++;
+        if (p >= end || *p != '.') break;
+        p++;
+        while (p < end && is_digit(*p)) p++;
+        if (p < end && (*p == 'e' || *p == 'E')) {
+            const char *e = p++;
+            if (p < end && (*p == '-' || *p == '+')) p++;
+            if (p >= end || !is_digit(*p)) p = e; /* not an exponent after all */
             else
-                while (L->p < L->end && is_digit(*L->p)) L->p++;
+                while (p < end && is_digit(*p)) p++;
         }
-        return make(L, TK_FLOAT, s, line, ls);
+        k = TK_FLOAT;
+        break;
     }
-    return lex_error(L, s, line, ls, "unexpected character");
+    L->p = p;
+    return make(L, k, s, line, ls);
 }
 
 const char *tok_kind_name(TokKind k) {

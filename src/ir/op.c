@@ -84,23 +84,33 @@ void value_replace_all_uses(Value *from, Value *to) {
 
 Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
               Type *const *result_types, int nres, int nregions) {
-    Op *op = ARENA_NEW(c->arena, Op);
+    /* the op, its operands, results and regions in one allocation (the
+     * sizes of all four are multiples of 8, so each part stays aligned) */
+    _Static_assert(sizeof(Op) % 8 == 0 && sizeof(Use) % 8 == 0 && sizeof(Value) % 8 == 0 &&
+                       sizeof(Region) % 8 == 0,
+                   "op_create packs these back to back");
+    char *mem = arena_alloc(c->arena, sizeof(Op) + sizeof(Use) * (size_t)nopnds + sizeof(Value) * (size_t)nres +
+                                          sizeof(Region) * (size_t)nregions);
+    Op *op = (Op *)mem;
+    mem += sizeof(Op);
     op->kind = kind;
     op->loc = loc;
-    op->operands = nopnds ? ARENA_ARRAY(c->arena, Use, nopnds) : NULL;
+    op->operands = nopnds ? (Use *)mem : NULL;
+    mem += sizeof(Use) * (size_t)nopnds;
     op->noperands = nopnds;
     for (int i = 0; i < nopnds; i++) {
         op->operands[i].owner = op;
         use_link(&op->operands[i], operands[i]);
     }
-    op->results = nres ? ARENA_ARRAY(c->arena, Value, nres) : NULL;
+    op->results = nres ? (Value *)mem : NULL;
+    mem += sizeof(Value) * (size_t)nres;
     op->nresults = nres;
     for (int i = 0; i < nres; i++) {
         op->results[i].type = result_types[i];
         op->results[i].def = op;
         op->results[i].index = i;
     }
-    op->regions = nregions ? ARENA_ARRAY(c->arena, Region, nregions) : NULL;
+    op->regions = nregions ? (Region *)mem : NULL;
     op->nregions = nregions;
     for (int i = 0; i < nregions; i++) op->regions[i].parent = op;
     return op;
@@ -261,6 +271,7 @@ void op_walk(Op *root, OpWalkFn fn, void *ud, bool post) {
         for (Block *b = root->regions[r].first; b; b = b->next)
             for (Op *o = b->first, *next; o; o = next) {
                 next = o->next;
+                op_prefetch(o, OP_PREFETCH_DIST);
                 op_walk(o, fn, ud, post);
             }
     if (post) fn(root, ud);
@@ -375,18 +386,30 @@ Type *func_type(const Op *func) {
     return a && a->kind == ATTR_TYPE ? a->ty : NULL;
 }
 
-static Map kind_index; /* name hash -> kind + 1, built once */
+/* Op name -> kind: open addressing over kind + 1 (0 = empty), probed
+ * from the name's hash and confirmed by length and text; built once. */
+enum { KIND_SLOTS = 1024 };
+_Static_assert(OP_COUNT < KIND_SLOTS / 2 && OP_COUNT < 65535, "kind_slots is at most half full");
+static uint16_t kind_slots[KIND_SLOTS];
+static size_t kind_len[OP_COUNT];
 
 static void build_kind_index(void) {
-    for (int k = 0; k < OP_COUNT; k++)
-        map_put(&kind_index, hash_bytes(op_info[k].name, strlen(op_info[k].name), 0) | 1,
-                (void *)(uintptr_t)(k + 1));
+    for (int k = 0; k < OP_COUNT; k++) {
+        kind_len[k] = strlen(op_info[k].name);
+        size_t i = hash_bytes(op_info[k].name, kind_len[k], 0) & (KIND_SLOTS - 1);
+        while (kind_slots[i]) i = (i + 1) & (KIND_SLOTS - 1);
+        kind_slots[i] = (uint16_t)(k + 1);
+    }
 }
 
-OpKind op_kind_lookup(const char *name) {
+OpKind op_kind_lookup_n(const char *name, size_t len) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, build_kind_index);
-    uintptr_t k = (uintptr_t)map_get(&kind_index, hash_bytes(name, strlen(name), 0) | 1);
-    if (k && strcmp(op_info[k - 1].name, name) == 0) return (OpKind)(k - 1);
+    for (size_t i = hash_bytes(name, len, 0) & (KIND_SLOTS - 1); kind_slots[i]; i = (i + 1) & (KIND_SLOTS - 1)) {
+        int k = kind_slots[i] - 1;
+        if (kind_len[k] == len && memcmp(op_info[k].name, name, len) == 0) return (OpKind)k;
+    }
     return OP_COUNT;
 }
+
+OpKind op_kind_lookup(const char *name) { return op_kind_lookup_n(name, strlen(name)); }

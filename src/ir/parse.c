@@ -43,9 +43,7 @@ typedef struct Binding {
     int count;
     int depth;
     struct Binding *shadowed;
-    const char *name; /* the name's text in the source (no sigil) */
-    int len;
-    uint64_t hash;
+    struct NameSlot *slot; /* where the name is in P->slots (kept up to date) */
 } Binding;
 
 /* Open-addressing table from a name's text to its innermost binding: one
@@ -99,12 +97,22 @@ typedef struct DenseLit {
     Token tok;
 } DenseLit;
 
+/* A tensor or pointer type's text and the type it parsed to (see
+ * parse_type_memo). */
+typedef struct TypeMemo {
+    const char *text; /* in the source */
+    int len;
+    Type *type;
+} TypeMemo;
+enum { TYPE_MEMO = 256 };
+
 typedef struct Parser {
     Context *ctx;
     DiagEngine *de;
     const char *file; /* interned */
     Lexer lex;
     Token tok;        /* the current token */
+    const char *prev_end; /* where the token before `tok` ended */
     jmp_buf fail;
     Arena *scratch;   /* bindings, location nodes: freed when parsing ends */
     int nesting;
@@ -131,6 +139,8 @@ typedef struct Parser {
     VEC(Region) regions;
     VEC(Token) toks;          /* operand tokens, for type errors */
     VEC(LocNode *) lockids;   /* fused locations' children */
+
+    TypeMemo type_memo[TYPE_MEMO]; /* direct-mapped by the text's hash */
 } Parser;
 
 /* ---- errors and tokens -------------------------------------------------- */
@@ -162,6 +172,7 @@ static const char *tok_desc(Parser *P, Token t) {
 }
 
 static void next(Parser *P) {
+    P->prev_end = P->tok.start + P->tok.len;
     P->tok = lex_next(&P->lex);
     if (P->tok.kind == TK_ERROR) error_at(P, P->tok, "%s", P->lex.error);
 }
@@ -326,11 +337,18 @@ static int64_t int_signed(bool neg, uint64_t mag) { return neg ? (int64_t)(0 - m
 
 /* ---- names and scopes ------------------------------------------------------- */
 
+static bool same_name(const char *a, const char *b, int len) {
+    /* names are a few characters: a loop beats a call to memcmp */
+    for (int i = 0; i < len; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 static NameSlot *name_slot(Parser *P, const char *name, int len, uint64_t h) {
     int mask = P->nslots - 1;
     for (int i = (int)(h & (uint64_t)mask);; i = (i + 1) & mask) {
         NameSlot *sl = &P->slots[i];
-        if (!sl->name || (sl->hash == h && sl->len == len && memcmp(sl->name, name, (size_t)len) == 0)) return sl;
+        if (!sl->name || (sl->hash == h && sl->len == len && same_name(sl->name, name, len))) return sl;
     }
 }
 
@@ -341,6 +359,11 @@ static void grow_names(Parser *P) {
     P->slots = tc_calloc((size_t)P->nslots, sizeof(NameSlot));
     for (int i = 0; i < n; i++)
         if (old[i].name) *name_slot(P, old[i].name, old[i].len, old[i].hash) = old[i];
+    /* the bindings still in scope point at their slots */
+    for (int i = 0; i < P->bound.len; i++) {
+        NameSlot *o = P->bound.data[i]->slot;
+        P->bound.data[i]->slot = name_slot(P, o->name, o->len, o->hash);
+    }
     tc_free(old);
 }
 
@@ -354,7 +377,7 @@ static void push_scope(Parser *P, bool isolated, int *saved_floor, int *mark) {
 static void pop_scope(Parser *P, int saved_floor, int mark) {
     while (P->bound.len > mark) {
         Binding *b = vec_pop(&P->bound);
-        name_slot(P, b->name, b->len, b->hash)->b = b->shadowed;
+        b->slot->b = b->shadowed;
     }
     P->depth--;
     P->floor = saved_floor;
@@ -381,7 +404,7 @@ static void bind(Parser *P, Token t, Value *v, int count) {
         P->nused++;
     }
     Binding *b = ARENA_NEW(P->scratch, Binding);
-    *b = (Binding){v, count, P->depth, sl->b, name, len, h};
+    *b = (Binding){v, count, P->depth, sl->b, sl};
     sl->b = b;
     vec_push(&P->bound, b);
     /* the name is a hint for the printer unless it is one it makes up */
@@ -461,10 +484,15 @@ static Type *builtin_type(Parser *P, Token t) {
         FloatKind k;
     } floats[] = {{"f16", FK_F16},     {"bf16", FK_BF16},         {"f32", FK_F32},
                   {"f64", FK_F64},     {"f8E4M3FN", FK_F8E4M3},   {"f8E5M2", FK_F8E5M2}};
-    for (int i = 0; i < TC_ARRAY_LEN(floats); i++)
-        if (tok_is(t, floats[i].name)) return ty_float(c, floats[i].k);
-    if (tok_is(t, "index")) return ty_index(c);
-    if (tok_is(t, "none")) return ty_none(c);
+    /* every name but the integers starts with one of these letters */
+    char c0 = t.start[0];
+    if (c0 == 'f' || c0 == 'b') {
+        for (int i = 0; i < TC_ARRAY_LEN(floats); i++)
+            if (tok_is(t, floats[i].name)) return ty_float(c, floats[i].k);
+        return NULL;
+    }
+    if (c0 == 'n') return tok_is(t, "none") ? ty_none(c) : NULL;
+    if (c0 == 'i' && tok_is(t, "index")) return ty_index(c);
     IntSign sign = SIGNLESS;
     int skip = 1;
     if (t.len > 2 && t.start[0] == 's' && t.start[1] == 'i') sign = SIGNED, skip = 2;
@@ -585,11 +613,56 @@ static Type *parse_tensor_type(Parser *P) {
     return ty_tensor(P->ctx, shape, rank, elem, enc);
 }
 
+static Type *parse_type_uncached(Parser *P);
+
+/*
+ * The same tensor and pointer types are written on most lines
+ * (`: tensor<128xf32>`), and building one from its tokens (dimensions,
+ * element type, uniquing) costs far more than recognising its text. So
+ * the text of each such type parsed, from its first token through the
+ * `>` that closes it, is remembered with the Type it gave: the same text
+ * later is the same type. Types depend on nothing but their text (an
+ * alias they use is defined once, before any use that parses), and only
+ * types that parsed without error are remembered. Text on more than one
+ * line, with strings or comments, or long enough to matter for the
+ * nesting limit goes the ordinary way.
+ */
+static Type *parse_type_memo(Parser *P) {
+    const char *s = P->tok.start, *p = s + P->tok.len, *end = P->lex.end;
+    if (p >= end || *p != '<') return parse_type_uncached(P);
+    int depth = 0;
+    for (; p < end && p - s < 200; p++) {
+        char c = *p;
+        if (c == '<') depth++;
+        else if (c == '>' && --depth == 0) break;
+        else if (c == '\n' || c == '"' || c == '/') break;
+    }
+    if (p >= end || *p != '>' || depth != 0 || P->nesting + (p - s) >= IR_MAX_NESTING)
+        return parse_type_uncached(P);
+    int len = (int)(p + 1 - s);
+    TypeMemo *m = &P->type_memo[hash_bytes(s, (size_t)len, 0) % TYPE_MEMO];
+    if (m->len == len && memcmp(m->text, s, (size_t)len) == 0) {
+        lex_rewind(&P->lex, s + len);
+        next(P);
+        return m->type;
+    }
+    Type *t = parse_type_uncached(P);
+    if (P->prev_end == s + len) *m = (TypeMemo){s, len, t};
+    return t;
+}
+
 /*
  * type ::= builtin-scalar | tensor-type | function-type
  *        | `!tt.ptr` `<` type (`,` integer)? `>` | `!` alias
  */
 static Type *parse_type(Parser *P) {
+    Token t = P->tok;
+    if ((t.kind == TK_BARE && tok_is(t, "tensor")) || (t.kind == TK_BANG && tok_is(t, "!tt.ptr")))
+        return parse_type_memo(P);
+    return parse_type_uncached(P);
+}
+
+static Type *parse_type_uncached(Parser *P) {
     enter(P);
     Token t = P->tok;
     Type *ty = NULL;
@@ -1874,13 +1947,9 @@ static void parse_op(Parser *P, Block *b) {
     if (nt.kind == TK_STRING) {
         op = parse_generic(P, nt, loc);
     } else if (nt.kind == TK_BARE) {
-        char name[80];
-        int n = nt.len < 79 ? nt.len : 79;
-        memcpy(name, nt.start, (size_t)n);
-        name[n] = 0;
-        OpKind kind = nt.len < 79 ? op_kind_lookup(name) : OP_COUNT;
-        if (kind == OP_COUNT && strcmp(name, "module") == 0) kind = BUILTIN_MODULE;
-        if (kind == OP_COUNT) error_at(P, nt, "unknown operation '%s'", name);
+        OpKind kind = op_kind_lookup_n(nt.start, (size_t)nt.len);
+        if (kind == OP_COUNT && tok_is(nt, "module")) kind = BUILTIN_MODULE;
+        if (kind == OP_COUNT) error_at(P, nt, "unknown operation '%.*s'", nt.len < 79 ? nt.len : 79, nt.start);
         next(P);
         op = parse_custom(P, kind, nt, loc);
     } else {

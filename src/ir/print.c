@@ -44,22 +44,56 @@ typedef struct LocEntry {
     Loc loc;
 } LocEntry;
 
+/* A value's printed name: an interned string (no '%') or NUM_NAME(n). */
+typedef struct NameEntry {
+    const Value *v;
+    const void *name;
+} NameEntry;
+
+/* The printed text of a uniqued type or attribute. */
+typedef struct TextSlot {
+    const void *key;
+    const char *text; /* interned in Printer.strs */
+    size_t len;
+} TextSlot;
+
+/* Direct-mapped caches of printed types and attributes: an op prints
+ * the same few types over and over, and a slot lookup is cheaper than a
+ * hash map probe. A collision just prints the text again. */
+enum { TEXT_CACHE = 256 };
+
 typedef struct Printer {
     StrBuf *out;
     bool debug, generic;
     Arena *arena;
     Interner strs;         /* printed names */
-    Map value_names;       /* Value* -> interned name (no '%'), or NUM_NAME(n) */
+    VEC(NameEntry) names;  /* value names; Value.print_id indexes this + 1 */
     Map bound;             /* interned name -> (depth + 1) of its visible binding */
     VEC(UndoEntry) undo;   /* bindings to restore when a scope ends */
     int depth, floor;      /* scope depth; names bound below floor are invisible */
     VEC(LocEntry) locs;    /* location aliases in order of first use */
     Map loc_index;         /* hash(loc) -> chain head index + 1 (see loc_id) */
     VEC(int) loc_next;
-    Map type_text;         /* Type* -> its text (interned): types repeat a lot */
+    TextSlot type_text[TEXT_CACHE];
+    TextSlot attr_text[TEXT_CACHE];
 } Printer;
 
 /* ---- naming ------------------------------------------------------------ */
+
+/* Names are found through a slot number kept in the Value itself rather
+ * than a Value* -> name hash map (one lookup per use printed). The entry
+ * records its Value, so a stale print_id left by an earlier print (or a
+ * value this print never named) reads as "no name". */
+static void set_value_name(Printer *P, Value *v, const void *name) {
+    vec_push(&P->names, ((NameEntry){v, name}));
+    v->print_id = (uint32_t)P->names.len;
+}
+
+static const void *value_name(const Printer *P, const Value *v) {
+    uint32_t id = v->print_id;
+    if (id == 0 || id > (uint32_t)P->names.len || P->names.data[id - 1].v != v) return NULL;
+    return P->names.data[id - 1].name;
+}
 
 /* Numbered values (%12, %arg3) are stored as tagged integers rather than
  * strings: most values are numbered, and this keeps printing cheap. */
@@ -99,22 +133,34 @@ static bool is_id_char(char c) {
 }
 
 /* MLIR's name for an arith.constant result: c<value>_<type>, c<value> for
- * index, true/false for i1, cst otherwise. Writes into buf (>= 64 bytes). */
+ * index, true/false for i1, cst otherwise. Writes into buf, truncated to
+ * `size` as snprintf would. Built by hand: the parser and the printer ask
+ * for it once per constant. */
 void ir_constant_name(Op *op, char *buf, size_t size) {
     Attr *v = op_attr(op, "value");
     Type *t = op->nresults ? op->results[0].type : NULL;
-    snprintf(buf, size, "cst");
-    if (!v || !t || v->kind != ATTR_INT || !v->type) return;
-    if (t->kind == TY_INT && t->width == 1) {
-        snprintf(buf, size, "%s", v->i ? "true" : "false");
-    } else if (t->kind == TY_INDEX) {
-        snprintf(buf, size, "c%lld", (long long)v->i);
-    } else if (t->kind == TY_INT) {
-        StrBuf sb = {0};
-        ty_print(t, &sb);
-        snprintf(buf, size, "c%lld_%s", (long long)v->i, sb_cstr(&sb));
-        sb_free(&sb);
+    char tmp[64];
+    int n = 0;
+    if (!v || !t || v->kind != ATTR_INT || !v->type || !(t->kind == TY_INT || t->kind == TY_INDEX)) {
+        memcpy(tmp, "cst", 3), n = 3;
+    } else if (t->kind == TY_INT && t->width == 1) {
+        n = v->i ? 4 : 5;
+        memcpy(tmp, v->i ? "true" : "false", (size_t)n);
+    } else {
+        tmp[n++] = 'c';
+        if (v->i < 0) tmp[n++] = '-';
+        n += fmt_uint(tmp + n, v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i);
+        if (t->kind == TY_INT) {
+            tmp[n++] = '_';
+            if (t->sign != SIGNLESS) tmp[n++] = t->sign == SIGNED ? 's' : 'u';
+            tmp[n++] = 'i';
+            n += fmt_uint(tmp + n, (uint64_t)t->width);
+        }
     }
+    if (!size) return;
+    size_t m = (size_t)n < size - 1 ? (size_t)n : size - 1;
+    memcpy(buf, tmp, m);
+    buf[m] = 0;
 }
 
 /* The name MLIR's getAsmResultNames gives result i of op, or NULL:
@@ -176,7 +222,7 @@ static void name_value(Printer *P, Value *v, const char *fallback, bool entry_ar
     } else {
         name = entry_arg ? NUM_NAME(argno, true) : NUM_NAME(c->value++, false);
     }
-    map_put(&P->value_names, MAP_KEY(v), name);
+    set_value_name(P, v, name);
 }
 
 static void name_region(Printer *P, Region *r, Counters c);
@@ -207,7 +253,10 @@ static void name_region(Printer *P, Region *r, Counters c) {
     int mark = P->undo.len;
     for (Block *b = r->first; b; b = b->next) {
         for (int i = 0; i < b->nargs; i++) name_value(P, b->args[i], NULL, b == r->first, &c);
-        for (Op *o = b->first; o; o = o->next) name_results(P, o, &c);
+        for (Op *o = b->first; o; o = o->next) {
+            op_prefetch(o, OP_PREFETCH_DIST);
+            name_results(P, o, &c);
+        }
     }
     for (Block *b = r->first; b; b = b->next)
         for (Op *o = b->first; o; o = o->next) name_op_regions(P, o, c);
@@ -220,24 +269,24 @@ static void name_region(Printer *P, Region *r, Counters c) {
 
 /* ---- small pieces ---------------------------------------------------------- */
 
-/* %name, %12 or %arg3 for a name stored in value_names */
+/* %name, %12 or %arg3 for a name stored in P->names */
 static void put_name(Printer *P, const void *n) {
     if (!IS_NUM_NAME(n)) {
         sb_puts(P->out, n);
         return;
     }
     uintptr_t u = (uintptr_t)n;
-    char rev[24];
+    char buf[24];
     int k = 0;
-    uintptr_t num = u >> 2;
-    do rev[k++] = (char)('0' + num % 10);
-    while ((num /= 10) > 0);
-    if (u & 2) sb_puts(P->out, "arg");
-    while (k) sb_putc(P->out, rev[--k]);
+    if (u & 2) memcpy(buf, "arg", 3), k = 3;
+    k += fmt_uint(buf + k, u >> 2);
+    sb_putn(P->out, buf, (size_t)k);
 }
 
 static void put_indent(Printer *P, int n) {
-    for (int i = 0; i < n; i++) sb_putc(P->out, ' ');
+    static const char spaces[] = "                                ";
+    for (; n > 32; n -= 32) sb_putn(P->out, spaces, 32);
+    sb_putn(P->out, spaces, (size_t)n);
 }
 
 static void print_value(Printer *P, Value *v) {
@@ -251,21 +300,24 @@ static void print_value(Printer *P, Value *v) {
     if (v->def) {
         Op *d = v->def;
         int g = v->index;
-        while (g > 0 && !map_get(&P->value_names, MAP_KEY(&d->results[g]))) g--;
+        while (g > 0 && !value_name(P, &d->results[g])) g--;
         int e = v->index + 1;
-        while (e < d->nresults && !map_get(&P->value_names, MAP_KEY(&d->results[e]))) e++;
+        while (e < d->nresults && !value_name(P, &d->results[e])) e++;
         key = &d->results[g];
         k = v->index - g;
         size = e - g;
     }
-    const void *n = map_get(&P->value_names, MAP_KEY(key));
+    const void *n = value_name(P, key);
     if (!n) {
         sb_puts(P->out, "%<<UNKNOWN SSA VALUE>>");
         return;
     }
     sb_putc(P->out, '%');
     put_name(P, n);
-    if (size > 1) sb_printf(P->out, "#%d", k);
+    if (size > 1) {
+        sb_putc(P->out, '#');
+        sb_put_int(P->out, k);
+    }
 }
 
 static void print_type(Printer *P, Type *t) {
@@ -273,15 +325,27 @@ static void print_type(Printer *P, Type *t) {
         sb_puts(P->out, "<<NULL TYPE>>");
         return;
     }
-    const char *s = map_get(&P->type_text, MAP_KEY(t));
-    if (!s) {
+    TextSlot *sl = &P->type_text[(MAP_KEY(t) >> 4) % TEXT_CACHE];
+    if (sl->key != t) {
         StrBuf sb = {0};
         ty_print(t, &sb);
-        s = intern_n(&P->strs, sb_cstr(&sb), sb.len);
+        *sl = (TextSlot){t, intern_n(&P->strs, sb_cstr(&sb), sb.len), sb.len};
         sb_free(&sb);
-        map_put(&P->type_text, MAP_KEY(t), (void *)s);
     }
-    sb_puts(P->out, s);
+    sb_putn(P->out, sl->text, sl->len);
+}
+
+/* attr_print through a cache like print_type's (attributes are uniqued
+ * too, and a float constant's text takes an exact decimal conversion). */
+static void print_attr(Printer *P, const Attr *a) {
+    TextSlot *sl = &P->attr_text[(MAP_KEY(a) >> 4) % TEXT_CACHE];
+    if (sl->key != a) {
+        StrBuf sb = {0};
+        attr_print(a, &sb);
+        *sl = (TextSlot){a, intern_n(&P->strs, sb_cstr(&sb), sb.len), sb.len};
+        sb_free(&sb);
+    }
+    sb_putn(P->out, sl->text, sl->len);
 }
 
 /* A pointer type the way Triton's custom forms write !tt.ptr results:
@@ -379,7 +443,7 @@ static void print_attrs_filtered(Printer *P, const NamedAttr *attrs, int n, cons
         ir_print_attr_name(name, P->out);
         if (attrs[i].attr->kind != ATTR_UNIT) {
             sb_puts(P->out, " = ");
-            attr_print(attrs[i].attr, P->out);
+            print_attr(P, attrs[i].attr);
         }
     }
     if (any) sb_puts(P->out, close);
@@ -472,6 +536,7 @@ static void print_region(Printer *P, Region *r, int indent, bool print_entry_arg
             sb_puts(P->out, b != r->first ? ":  // no predecessors\n" : ":\n");
         }
         for (Op *o = b->first; o; o = o->next) {
+            op_prefetch(o, OP_PREFETCH_DIST);
             if (!print_terminators && o == b->last && is_empty_yield(o)) break;
             print_op(P, o, indent + 2);
         }
@@ -833,7 +898,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
         static const char *const skip[] = {"value", NULL};
         print_attr_dict(P, op, skip);
         sb_putc(o, ' ');
-        attr_print(op_attr(op, "value"), o);
+        print_attr(P, op_attr(op, "value"));
         return;
     }
     case FMT_SELECT: {
@@ -1197,12 +1262,15 @@ static void print_op(Printer *P, Op *op, int indent) {
         /* the definition: %name, %name:N for a group of N, groups by commas */
         for (int g = 0; g < op->nresults;) {
             int e = g + 1;
-            while (e < op->nresults && !map_get(&P->value_names, MAP_KEY(&op->results[e]))) e++;
-            const void *n = map_get(&P->value_names, MAP_KEY(&op->results[g]));
+            while (e < op->nresults && !value_name(P, &op->results[e])) e++;
+            const void *n = value_name(P, &op->results[g]);
             sb_puts(P->out, g ? ", %" : "%");
             if (n) put_name(P, n);
             else sb_puts(P->out, "<<UNNAMED>>");
-            if (e - g > 1) sb_printf(P->out, ":%d", e - g);
+            if (e - g > 1) {
+                sb_putc(P->out, ':');
+                sb_put_int(P->out, e - g);
+            }
             g = e;
         }
         sb_puts(P->out, " = ");
@@ -1226,10 +1294,9 @@ void ir_print(Op *op, StrBuf *out, const PrintOptions *opts) {
     print_op(&P, op, 0);
     if (P.debug) print_loc_aliases(&P);
     sb_cstr(out);
-    map_free(&P.value_names);
+    vec_free(&P.names);
     map_free(&P.bound);
     map_free(&P.loc_index);
-    map_free(&P.type_text);
     vec_free(&P.undo);
     vec_free(&P.locs);
     vec_free(&P.loc_next);

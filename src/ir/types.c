@@ -147,7 +147,9 @@ const char *ty_float_name(FloatKind k) {
 void ty_print(const Type *t, StrBuf *out) {
     switch (t->kind) {
     case TY_INT:
-        sb_printf(out, "%si%d", t->sign == SIGNED ? "s" : t->sign == UNSIGNED ? "u" : "", t->width);
+        if (t->sign != SIGNLESS) sb_putc(out, t->sign == SIGNED ? 's' : 'u');
+        sb_putc(out, 'i');
+        sb_put_int(out, t->width);
         return;
     case TY_FLOAT: sb_puts(out, ty_float_name(t->fkind)); return;
     case TY_INDEX: sb_puts(out, "index"); return;
@@ -162,8 +164,12 @@ void ty_print(const Type *t, StrBuf *out) {
         sb_puts(out, "tensor<");
         if (t->rank < 0) sb_puts(out, "*x");
         for (int i = 0; i < t->rank; i++) {
-            if (t->shape[i] < 0) sb_puts(out, "?x");
-            else sb_printf(out, "%lldx", (long long)t->shape[i]);
+            if (t->shape[i] < 0) {
+                sb_puts(out, "?x");
+                continue;
+            }
+            sb_put_int(out, t->shape[i]);
+            sb_putc(out, 'x');
         }
         ty_print(t->elem, out);
         if (t->encoding) {

@@ -123,7 +123,10 @@ static void verify_op(Verifier *V, Op *op);
 
 static void verify_block(Verifier *V, Op *parent, int ri, Block *b) {
     int n = 0;
-    for (Op *o = b->first; o; o = o->next) o->mark = n++;
+    for (Op *o = b->first; o; o = o->next) {
+        op_prefetch(o, OP_PREFETCH_DIST);
+        o->mark = n++;
+    }
     OpKind want = expected_terminator(parent, ri);
     for (Op *o = b->first; o; o = o->next) {
         if (op_has_flag(o, OPF_TERMINATOR)) {

@@ -74,12 +74,15 @@ void arena_free(Arena *a) {
     tc_free(a);
 }
 
+/* Chunks are zeroed whole when they are made and memory is never handed
+ * out twice, so an allocation is zero without a memset of its own (the IR
+ * makes millions of small ones). */
 void *arena_alloc(Arena *a, size_t size) {
     size = (size + 15) & ~(size_t)15;
     Chunk *c = a->head;
     if (!c || c->used + size > c->size) {
         size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-        Chunk *n = tc_malloc(sizeof(Chunk) + cap);
+        Chunk *n = tc_calloc(1, sizeof(Chunk) + cap);
         n->size = cap;
         n->used = 0;
         a->reserved += sizeof(Chunk) + cap;
@@ -95,7 +98,6 @@ void *arena_alloc(Arena *a, size_t size) {
     }
     void *p = c->data + c->used;
     c->used += size;
-    memset(p, 0, size);
     return p;
 }
 
@@ -138,7 +140,7 @@ void vec_grow_(void **data, int *cap, int need, size_t elem) {
 
 /* ---- string buffers --------------------------------------------------- */
 
-static void sb_reserve(StrBuf *sb, size_t extra) {
+void sb_reserve(StrBuf *sb, size_t extra) {
     if (sb->len + extra + 1 <= sb->cap) return;
     size_t ncap = sb->cap ? sb->cap * 2 : 256;
     while (ncap < sb->len + extra + 1) ncap *= 2;
@@ -146,14 +148,25 @@ static void sb_reserve(StrBuf *sb, size_t extra) {
     sb->cap = ncap;
 }
 
-void sb_putn(StrBuf *sb, const char *s, size_t n) {
-    sb_reserve(sb, n);
-    memcpy(sb->data + sb->len, s, n);
-    sb->len += n;
-    sb->data[sb->len] = 0;
+int fmt_uint(char *buf, uint64_t v) {
+    char rev[20];
+    int k = 0;
+    do rev[k++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    for (int i = 0; i < k; i++) buf[i] = rev[k - 1 - i];
+    return k;
 }
-void sb_putc(StrBuf *sb, char c) { sb_putn(sb, &c, 1); }
-void sb_puts(StrBuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+
+void sb_put_uint(StrBuf *sb, uint64_t v) {
+    char buf[20];
+    sb_putn(sb, buf, (size_t)fmt_uint(buf, v));
+}
+
+void sb_put_int(StrBuf *sb, int64_t v) {
+    if (v < 0) sb_putc(sb, '-');
+    /* 0 - (uint64_t)v is |v| also for INT64_MIN */
+    sb_put_uint(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
 
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap) {
     va_list ap2;

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define TC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -65,9 +66,11 @@ size_t arena_bytes(const Arena *a); /* bytes reserved from the allocator */
         int len, cap;                                                          \
     }
 void vec_grow_(void **data, int *cap, int need, size_t elem);
+/* The capacity test is inline: pushes are frequent, growth is rare. */
 #define vec_push(v, x)                                                         \
-    (vec_grow_((void **)&(v)->data, &(v)->cap, (v)->len + 1,                   \
-               sizeof(*(v)->data)),                                            \
+    ((v)->len < (v)->cap ? (void)0                                             \
+                         : vec_grow_((void **)&(v)->data, &(v)->cap,           \
+                                     (v)->len + 1, sizeof(*(v)->data)),        \
      (v)->data[(v)->len++] = (x))
 #define vec_reserve(v, n)                                                      \
     vec_grow_((void **)&(v)->data, &(v)->cap, (n), sizeof(*(v)->data))
@@ -82,9 +85,27 @@ typedef struct StrBuf {
     char *data; /* always NUL-terminated once anything was appended */
     size_t len, cap;
 } StrBuf;
-void sb_putc(StrBuf *sb, char c);
-void sb_puts(StrBuf *sb, const char *s);
-void sb_putn(StrBuf *sb, const char *s, size_t n);
+/* Makes room for `extra` more bytes and the NUL (the slow path of the
+ * appends below, which are inline: the IR printer appends a few bytes at a
+ * time, millions of times). */
+void sb_reserve(StrBuf *sb, size_t extra);
+static inline void sb_putn(StrBuf *sb, const char *s, size_t n) {
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = 0;
+}
+static inline void sb_putc(StrBuf *sb, char c) {
+    if (sb->len + 2 > sb->cap) sb_reserve(sb, 1);
+    sb->data[sb->len++] = c;
+    sb->data[sb->len] = 0;
+}
+static inline void sb_puts(StrBuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+/* Decimal integers without printf (the printer writes many). */
+void sb_put_int(StrBuf *sb, int64_t v);
+void sb_put_uint(StrBuf *sb, uint64_t v);
+/* Writes v in decimal to buf (>= 21 bytes), unterminated; returns the length. */
+int fmt_uint(char *buf, uint64_t v);
 void sb_printf(StrBuf *sb, const char *fmt, ...) TC_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 const char *sb_cstr(StrBuf *sb); /* "" when empty */

@@ -503,6 +503,7 @@ static void visit(Canon *s, Op *op) {
 static void sweep(Canon *s, Block *b) {
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
+        op_prefetch(op, OP_PREFETCH_DIST);
         visit(s, op);
         if (is_erased(s, op) || !op->parent) continue;
         for (int r = 0; r < op->nregions; r++)

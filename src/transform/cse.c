@@ -130,6 +130,7 @@ static void cse_block(Table *t, Block *b, int *changes) {
     int scope = t->entries.len;
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
+        op_prefetch(op, OP_PREFETCH_DIST);
         if (cse_candidate(op)) {
             uint64_t h = op_hash(op);
             Op *prev = table_find(t, op, h);

@@ -132,6 +132,7 @@ static void sweep_op(Context *c, Op *op, int *changes) {
 static void sweep_block(Context *c, Block *b, int *changes) {
     for (Op *o = b->last, *prev; o; o = prev) {
         prev = o->prev;
+        op_prefetch(o, -OP_PREFETCH_DIST); /* this sweep runs backwards */
         sweep_op(c, o, changes);
     }
 }
