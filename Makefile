@@ -7,8 +7,10 @@ CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
 SAN     ?=
+# -Wshadow=local is gcc's; clang gets the flags it knows.
+WSHADOW := $(shell $(CC) -Werror -Wshadow=local -x c -c /dev/null -o /dev/null 2>/dev/null && echo -Wshadow=local)
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(SAN) -fPIC -Wall -Wextra -Werror \
-             -Wno-unused-parameter -Wshadow=local -Wstrict-prototypes -Wvla \
+             -Wno-unused-parameter $(WSHADOW) -Wstrict-prototypes -Wvla \
              -Iinclude -Isrc $(CFLAGS)
 LDLIBS_ALL = -lm -ldl -lpthread
 
