@@ -80,12 +80,17 @@ int main(int argc, char **argv) {
     if (!add) return 1;
     void *args[] = {&x, &y, &out, &n};
     int grid[3] = {(n + 1023) / 1024, 1, 1};
-    double t0 = now();
-    if (tc_launch(add, grid, args, 4, NULL, &err) != 0) {
-        fputs(tc_error_message(err), stderr);
-        return 1;
+    /* the first launch also starts the thread pool and touches fresh pages;
+     * time the best of ten after it */
+    double dt = 1e30;
+    for (int rep = 0; rep < 11; rep++) {
+        double t0 = now();
+        if (tc_launch(add, grid, args, 4, NULL, &err) != 0) {
+            fputs(tc_error_message(err), stderr);
+            return 1;
+        }
+        if (rep > 0 && now() - t0 < dt) dt = now() - t0;
     }
-    double dt = now() - t0;
     int bad = 0;
     for (int i = 0; i < n; i++) bad += out[i] != x[i] + y[i];
     printf("add_kernel      n=%d: %s, %.2f GB/s\n", n, bad ? "WRONG" : "correct",
