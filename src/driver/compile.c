@@ -123,7 +123,7 @@ static Op *front_end_py(Compilation *c, const CompileRequest *req) {
     ConstexprValue *vals = ARENA_ARRAY(c->arena, ConstexprValue, n + 1);
     for (int i = 0; i < n; i++) {
         names[i] = o->constexprs[i].name;
-        if (!sema_parse_constexpr(o->constexprs[i].value, &vals[i])) {
+        if (!sema_parse_constexpr(c->arena, o->constexprs[i].value, &vals[i])) {
             diag_error(&c->de, ((Loc){0}), "invalid value '%s' for constexpr '%s'",
                        o->constexprs[i].value, o->constexprs[i].name);
             return NULL;

@@ -1024,6 +1024,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     yield_values(S, body, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
+    vec_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
     for (int i = 0; i < carried.len; i++)
         set_value(S, carried.data[i].name,
@@ -1058,8 +1059,9 @@ static void visit_while(Sema *S, const PyStmt *s) {
     region_push_block(&wop->regions[0], before);
     region_push_block(&wop->regions[1], after);
     Builder saved = S->b;
-    /* before: the condition */
+    /* before: the condition (its bindings are region-local, like the body's) */
     S->b = builder_at_end(S->ctx, before);
+    F->defs = (Scope){0};
     VEC(Value *) bargs = {0};
     for (int i = 0; i < carried.len; i++) {
         Value *a = block_add_arg(S->ctx, before, tys.data[i], s->loc);
@@ -1087,6 +1089,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     }
     /* after: the body */
     S->b = builder_at_end(S->ctx, after);
+    vec_free(&F->defs);
     F->defs = (Scope){0};
     for (int i = 0; i < carried.len; i++) {
         Value *a = block_add_arg(S->ctx, after, tys.data[i], s->loc);
@@ -1106,6 +1109,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     yield_values(S, after, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
+    vec_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
     for (int i = 0; i < carried.len; i++)
         set_value(S, carried.data[i].name, ok ? tv_tensor(op_result(wop, i), carried.data[i].val.ty) : tv_err());

@@ -198,7 +198,7 @@ TV cx_from_value(Sema *S, const ConstexprValue *cv) {
     }
 }
 
-bool sema_parse_constexpr(const char *text, ConstexprValue *out) {
+bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
     memset(out, 0, sizeof *out);
     while (isspace((unsigned char)*text)) text++;
     size_t n = strlen(text);
@@ -208,11 +208,8 @@ bool sema_parse_constexpr(const char *text, ConstexprValue *out) {
     if (n == 5 && !memcmp(text, "False", 5)) { out->kind = CV_BOOL; return true; }
     if (n == 4 && !memcmp(text, "None", 4)) { out->kind = CV_NONE; return true; }
     if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0]) {
-        char *s = tc_malloc(n - 1);
-        memcpy(s, text + 1, n - 2);
-        s[n - 2] = 0;
         out->kind = CV_STR;
-        out->s = s; /* lives for the process: -D values are few */
+        out->s = arena_strndup(arena, text + 1, n - 2);
         return true;
     }
     char *end;
@@ -237,10 +234,7 @@ bool sema_parse_constexpr(const char *text, ConstexprValue *out) {
     if (name != text) return false;
     for (size_t i = 0; i < n; i++)
         if (!isalnum((unsigned char)text[i]) && text[i] != '_') return false;
-    char *s = tc_malloc(n + 1); /* a bare word: a string */
-    memcpy(s, text, n);
-    s[n] = 0;
-    out->kind = CV_STR;
-    out->s = s;
+    out->kind = CV_STR; /* a bare word: a string */
+    out->s = arena_strndup(arena, text, n);
     return true;
 }

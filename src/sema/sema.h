@@ -58,9 +58,9 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
 
 /* Parses a -D value: "1024", "-3", "0x10", "0.5", "1e-5", "True", "False",
  * "None", "'leaky_relu'" / "\"x\"" (or a bare word: a string), "tl.float16" /
- * "float16" / "fp16" (a dtype). The strings point into `text` or static
- * storage (CV_STR is copied into a static-lifetime intern only if quoted:
- * the caller keeps `text` alive). Returns false if it is none of these. */
-bool sema_parse_constexpr(const char *text, ConstexprValue *out);
+ * "float16" / "fp16" (a dtype). A CV_STR is copied into `arena` (it lives
+ * as long as the arena); a CV_DTYPE name is static. Returns false if it is
+ * none of these. */
+bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out);
 
 #endif

@@ -86,12 +86,12 @@ int main(void) {
     CHECK(cx_binary(&S0, PY_BIN_POW, &two, &two).i == 4);
     /* -D values */
     ConstexprValue cv;
-    CHECK(sema_parse_constexpr("1024", &cv) && cv.kind == CV_INT && cv.i == 1024);
-    CHECK(sema_parse_constexpr("0.5", &cv) && cv.kind == CV_FLOAT && cv.f == 0.5);
-    CHECK(sema_parse_constexpr("True", &cv) && cv.kind == CV_BOOL && cv.i == 1);
-    CHECK(sema_parse_constexpr("'leaky_relu'", &cv) && cv.kind == CV_STR && !strcmp(cv.s, "leaky_relu"));
-    CHECK(sema_parse_constexpr("tl.float16", &cv) && cv.kind == CV_DTYPE && !strcmp(cv.s, "float16"));
-    CHECK(!sema_parse_constexpr("tl.nosuch", &cv));
+    CHECK(sema_parse_constexpr(S0.arena, "1024", &cv) && cv.kind == CV_INT && cv.i == 1024);
+    CHECK(sema_parse_constexpr(S0.arena, "0.5", &cv) && cv.kind == CV_FLOAT && cv.f == 0.5);
+    CHECK(sema_parse_constexpr(S0.arena, "True", &cv) && cv.kind == CV_BOOL && cv.i == 1);
+    CHECK(sema_parse_constexpr(S0.arena, "'leaky_relu'", &cv) && cv.kind == CV_STR && !strcmp(cv.s, "leaky_relu"));
+    CHECK(sema_parse_constexpr(S0.arena, "tl.float16", &cv) && cv.kind == CV_DTYPE && !strcmp(cv.s, "float16"));
+    CHECK(!sema_parse_constexpr(S0.arena, "tl.nosuch", &cv));
     map_free(&S0.tltypes);
     ctx_free(ctx);
     diag_free(&de);
