@@ -84,8 +84,10 @@ static void split_signature(Compilation *c, const char *sig) {
         p = *e ? e + 1 : e;
     }
     c->nparams = types.len;
-    c->param_types = arena_dup(c->arena, types.data, sizeof(const char *) * (size_t)(types.len + 1));
-    c->param_skip = arena_dup(c->arena, skip.data, sizeof(bool) * (size_t)(skip.len + 1));
+    vec_push(&types, NULL); /* a terminator, as params_from_func leaves */
+    vec_push(&skip, false);
+    c->param_types = arena_dup(c->arena, types.data, sizeof(const char *) * (size_t)types.len);
+    c->param_skip = arena_dup(c->arena, skip.data, sizeof(bool) * (size_t)skip.len);
     vec_free(&types);
     vec_free(&skip);
 }
