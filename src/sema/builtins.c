@@ -166,9 +166,195 @@ static void boundary_note(Sema *S, CallArgs *a, int i) {
                       "block pointers (defined by `make_block_ptr`) instead");
 }
 
+
+/* ---- block pointers (make_block_ptr, advance; load/store on them) ------------------ */
+
+static bool is_block_ptr(const TV *p) {
+    return p->kind == TV_TENSOR && tl_is_ptr(p->ty) && tl_is_block(p->ty->elem);
+}
+
+/* _convert_elem_to_ir_value: constexpr ints become i64 (or i32) constants,
+ * scalar int tensors are cast to i64 (offsets must already be i32). */
+static Value *bp_elem(Sema *S, const TV *e, bool i64, const char *what) {
+    if (e->kind == TV_INT) {
+        if (!i64 && (e->i < -2147483648LL || e->i > 2147483647LL)) {
+            sema_error(S, "Block pointers only support 32 bit `offsets/block_shape`");
+            return NULL;
+        }
+        return sem_const_int(S, tl_scalar(S, i64 ? TL_I64 : TL_I32), e->i);
+    }
+    if (e->kind == TV_TENSOR && !tl_is_block(e->ty) && tl_is_int(e->ty)) {
+        if (i64) {
+            if (tl_bitwidth(e->ty) == 64) return e->v;
+            TV c = sem_cast(S, *e, tl_int_type(S, 64, tl_is_signed(e->ty)), NULL);
+            return c.kind == TV_ERR ? NULL : c.v;
+        }
+        if (tl_bitwidth(e->ty) != 32) {
+            sema_error(S, "Block pointers only support 32 bit `offsets/block_shape`, add a `.to(tl.int32)` or use regular indexing for 64 bit support");
+            return NULL;
+        }
+        return e->v;
+    }
+    if (e->kind != TV_ERR) sema_error(S, "make_block_ptr(): %s must be ints or scalar int tensors, got %s", what, tv_kind_name(e));
+    return NULL;
+}
+
+static int bp_list(Sema *S, const TV *v, bool i64, const char *what, Value **out) {
+    const TV *el = v;
+    int n = 1;
+    if (v->kind == TV_TUPLE) {
+        el = v->elems;
+        n = v->n;
+    }
+    if (n > TL_MAX_RANK) {
+        sema_error(S, "make_block_ptr(): too many dimensions");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!(out[i] = bp_elem(S, &el[i], i64, what))) return -1;
+    return n;
+}
+
+static TV bi_make_block_ptr(Sema *S, CallArgs *a) {
+    TV base = a->v[0];
+    for (int i = 0; i < 6; i++)
+        if (a->v[i].kind == TV_ERR) return tv_err();
+    if (base.kind != TV_TENSOR || tl_is_block(base.ty) || !tl_is_ptr(base.ty) || tl_is_block(base.ty->elem))
+        return sema_error(S, "Expected `base` to be a pointer type (but not a block pointer type or others)");
+    const TlType *elt = base.ty->elem;
+    if (tl_is_bool(elt)) {
+        elt = tl_scalar(S, TL_I8);
+        base = sem_cast(S, base, tl_ptr(S, elt), NULL);
+    }
+    Value *ops[1 + 3 * TL_MAX_RANK];
+    ops[0] = base.v;
+    int ns = bp_list(S, A(1), true, "shape", ops + 1);
+    if (ns < 0) return tv_err();
+    int nst = bp_list(S, A(2), true, "strides", ops + 1 + ns);
+    if (nst < 0) return tv_err();
+    int no = nst == ns ? bp_list(S, A(3), false, "offsets", ops + 1 + 2 * ns) : -1;
+    if (no < 0 && nst == ns) return tv_err();
+    int64_t bs[TL_MAX_RANK];
+    int nb = need_shape(S, A(4), bs, "make_block_ptr");
+    if (nb < 0) return tv_err();
+    for (int i = 0; i < nb; i++)
+        if (bs[i] <= 0 || (bs[i] & (bs[i] - 1)))
+            return sema_error(S, "Expected `block_shape` to be a power of 2, but got %lld", (long long)bs[i]);
+    int64_t ord[TL_MAX_RANK];
+    int nord = need_shape(S, A(5), ord, "make_block_ptr");
+    if (nord < 0) return tv_err();
+    if (ns != nst || ns != no || ns != nb || ns != nord)
+        return sema_error(S, "Expected shape/strides/offsets/block_shape/order to have the same length");
+    bool seen[TL_MAX_RANK] = {0};
+    for (int i = 0; i < nord; i++) {
+        if (ord[i] < 0 || ord[i] >= nord || seen[ord[i]])
+            return sema_error(S, "Expected a permutation of (0, 1, ..., len(order)-1) in order");
+        seen[ord[i]] = true;
+    }
+    const TlType *rt = tl_ptr(S, tl_block(S, elt, bs, nb));
+    Type *irt = rt->ir;
+    Op *op = sem_op(S, TT_MAKE_TENSOR_PTR, ops, 1 + 3 * ns, &irt, 1, 0);
+    op_set_attr(S->ctx, op, "order", attr_dense_array(S->ctx, ty_i32(S->ctx), ord, nord));
+    return tv_tensor(op_result(op, 0), rt);
+}
+
+static TV bi_advance(Sema *S, CallArgs *a) {
+    TV base = a->v[0];
+    if (base.kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
+    if (!is_block_ptr(&base)) return sema_error(S, "advance(): expected a block pointer, got %s", base.kind == TV_TENSOR ? tl_cstr(S, base.ty) : tv_kind_name(&base));
+    Value *ops[1 + TL_MAX_RANK];
+    ops[0] = base.v;
+    int n = bp_list(S, A(1), false, "offsets", ops + 1);
+    if (n < 0) return tv_err();
+    if (n != base.ty->elem->rank)
+        return sema_error(S, "advance(): expected %d offsets, got %d", base.ty->elem->rank, n);
+    Type *irt = base.ty->ir;
+    Op *op = sem_op(S, TT_ADVANCE, ops, 1 + n, &irt, 1, 0);
+    return tv_tensor(op_result(op, 0), base.ty);
+}
+
+/* _canonicalize_boundary_check: sorted, deduplicated dims; n = 0 if none. */
+static int bp_boundary(Sema *S, CallArgs *a, int i, int rank, int64_t *dims) {
+    if (!a->given[i] || a->v[i].kind == TV_NONE) return 0;
+    const TV *v = A(i), *el = v;
+    int n = 1;
+    if (v->kind == TV_TUPLE) {
+        el = v->elems;
+        n = v->n;
+    }
+    bool on[TL_MAX_RANK] = {0};
+    for (int k = 0; k < n; k++) {
+        if (el[k].kind != TV_INT || el[k].i < 0 || el[k].i >= rank) {
+            sema_error(S, "boundary_check must be a tuple of dimensions in [0, %d)", rank);
+            return -1;
+        }
+        on[el[k].i] = true;
+    }
+    int m = 0;
+    for (int d = 0; d < rank; d++)
+        if (on[d]) dims[m++] = d;
+    return m;
+}
+
+static TV load_block_ptr(Sema *S, CallArgs *a, TV ptr, const char *pad, int cache, int evict) {
+    if (GIVEN(1) || GIVEN(2))
+        return sema_error(S, "`mask` and `other` arguments cannot be specified for loading block pointers");
+    const TlType *dst = ptr.ty->elem, *elt = dst->elem;
+    int padding = 0;
+    if (*pad) {
+        if (!strcmp(pad, "zero")) padding = 1;
+        else if (!strcmp(pad, "nan")) padding = 2;
+        else return sema_error(S, "Padding option %s not supported", pad);
+    }
+    if (padding == 2 && tl_is_int(elt))
+        return sema_error(S, "Padding option `nan` is not supported for integer block pointers");
+    int64_t dims[TL_MAX_RANK];
+    int nb = bp_boundary(S, a, 3, dst->rank, dims);
+    if (nb < 0) return tv_err();
+    Type *irt = dst->ir;
+    Op *op = sem_op(S, TT_LOAD, &ptr.v, 1, &irt, 1, 0);
+    if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
+    if (padding) op_set_attr(S->ctx, op, "padding", attr_i32(S->ctx, padding));
+    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
+    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
+    return tv_tensor(op_result(op, 0), dst);
+}
+
+static TV store_block_ptr(Sema *S, CallArgs *a, TV ptr, TV val, int cache, int evict) {
+    if (GIVEN(2)) return sema_error(S, "`mask` and `other` arguments cannot be specified for loading block pointers");
+    const TlType *bt = ptr.ty->elem;
+    val = sem_to_tensor(S, &val);
+    if (val.kind == TV_ERR) return val;
+    if (!tl_is_block(val.ty)) val = sem_splat(S, val, bt->shape, bt->rank);
+    if (val.kind == TV_ERR) return val;
+    bool same = val.ty->rank == bt->rank;
+    for (int i = 0; same && i < bt->rank; i++) same = val.ty->shape[i] == bt->shape[i];
+    if (!same)
+        return sema_error(S, "Block shape(%s) and value shape(%s) mismatch", tl_cstr(S, bt), tl_cstr(S, val.ty));
+    int64_t dims[TL_MAX_RANK];
+    int nb = bp_boundary(S, a, 3, bt->rank, dims);
+    if (nb < 0) return tv_err();
+    val = sem_cast(S, val, bt->elem, NULL);
+    if (val.kind == TV_ERR) return val;
+    Value *ops[2] = {ptr.v, val.v};
+    Op *op = sem_op(S, TT_STORE, ops, 2, NULL, 0, 0);
+    if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
+    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
+    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    return tv_none();
+}
+
 static TV bi_load(Sema *S, CallArgs *a) {
     TV ptr = a->v[0];
     if (ptr.kind == TV_ERR) return ptr;
+    if (is_block_ptr(&ptr)) {
+        const char *cm, *ev, *pad;
+        if (!str_arg(S, a, 5, &cm) || !str_arg(S, a, 6, &ev) || !str_arg(S, a, 4, &pad)) return tv_err();
+        int cache = cache_index(S, cm, true), evict = evict_index(S, ev);
+        if (cache < 0 || evict < 0) return tv_err();
+        return load_block_ptr(S, a, ptr, pad, cache, evict);
+    }
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
         return sema_error(S, "Unsupported ptr type %s in `tl.load`", ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
     const char *cm, *ev, *pad;
@@ -219,6 +405,13 @@ static TV bi_load(Sema *S, CallArgs *a) {
 static TV bi_store(Sema *S, CallArgs *a) {
     TV ptr = a->v[0], val = a->v[1], mask = a->v[2];
     if (ptr.kind == TV_ERR || val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    if (is_block_ptr(&ptr)) {
+        const char *bcm, *bev;
+        if (!str_arg(S, a, 4, &bcm) || !str_arg(S, a, 5, &bev)) return tv_err();
+        int bcache = cache_index(S, bcm, false), bevict = evict_index(S, bev);
+        if (bcache < 0 || bevict < 0) return tv_err();
+        return store_block_ptr(S, a, ptr, val, bcache, bevict);
+    }
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
         return sema_error(S, "Unsupported ptr type %s in `tl.store`", ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
     const char *cm, *ev;
@@ -1404,6 +1597,8 @@ static const Builtin builtins[] = {
     {"load", TL, "pointer,mask=,other=,boundary_check=,padding_option=,cache_modifier=,eviction_policy=,volatile=",
      bi_load, 0},
     {"store", TLM, "pointer,value,mask=,boundary_check=,cache_modifier=,eviction_policy=", bi_store, 0},
+    {"make_block_ptr", TL, "base,shape,strides,offsets,block_shape,order", bi_make_block_ptr, 0},
+    {"advance", TLM, "base,offsets", bi_advance, 0},
     {"atomic_add", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
     {"atomic_max", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},
     {"atomic_min", TLM, "pointer,val,mask=,sem=,scope=", bi_atomic, 0},

@@ -18,7 +18,9 @@
  *     and the seven addi/subi variants, (x * c0) * c1 -> x * (c0*c1);
  *     xori(cmpi p a b, true) -> cmpi !p a b; reshape(reshape x) -> reshape
  *     x; and Triton's combine pattern addf/addi(dot(a, b, 0), d) -> dot(a, b,
- *     d) (the dot used only there);
+ *     d) (the dot used only there), and addptr(addptr(p, a), b) -> addptr(p,
+ *     a + b) for i64 offsets; scf.for iter_args yielded back unchanged
+ *     become their init (dce then drops them);
  *  4. generic folds read from the table's flags: f(f(x)) = x for
  *     INVOLUTION ops, f(f(x)) = f(x) for unary and x op x = x for binary
  *     IDEMPOTENT ops;
@@ -392,13 +394,60 @@ static bool dot_add_acc(Canon *s, Op *op) {
     return false;
 }
 
+/* scf.for iter_arg that the body yields back unchanged (MLIR's
+ * ForOpIterArgsFolder, in part): its argument and its result are the init.
+ * The argument stays as the yielded operand, so dce drops the iter_arg. */
+static bool forward_invariant_iter_args(Canon *s, Op *op) {
+    Block *b = region_entry(&op->regions[0]);
+    Op *y = b ? block_terminator(b) : NULL;
+    int n = op->noperands - 3;
+    if (!y || y->kind != SCF_YIELD || y->noperands != n || op->nresults != n || b->nargs != n + 1) return false;
+    bool changed = false;
+    for (int i = 0; i < n; i++) {
+        Value *arg = b->args[1 + i], *init = op_operand(op, 3 + i);
+        if (op_operand(y, i) != arg) continue;
+        bool other_use = value_has_uses(&op->results[i]);
+        for (Use *u = arg->uses; u && !other_use; u = u->next) other_use = u->owner != y;
+        if (!other_use) continue;
+        push_users(s, arg);
+        value_replace_all_uses(arg, init);
+        op_set_operand(y, i, arg);
+        replace(s, op, i, init);
+        changed = true;
+    }
+    return changed;
+}
+
+/* Triton's combine pattern addptr(addptr(p, a), b) -> addptr(p, addi(a, b))
+ * when a and b have one type of 64-bit integers (isAddPtrOffsetCombinable;
+ * the inner addptr stays for its other users). */
+static bool combine_addptr(Canon *s, Op *op) {
+    Op *in = op_operand(op, 0)->def;
+    if (!in || in->kind != TT_ADDPTR) return false;
+    Value *a = op_operand(in, 1), *b = op_operand(op, 1);
+    if (a->type != b->type || !ty_is_int(ty_elem(a->type)) || ty_elem(a->type)->width != 64) return false;
+    Builder bl = builder_before(s->c, op);
+    Value *sum = build_binary(&bl, ARITH_ADDI, a, b);
+    op_set_operand(op, 0, op_operand(in, 0));
+    op_set_operand(op, 1, sum);
+    push(s, sum->def);
+    push(s, in);
+    return true;
+}
+
 static bool rewrite(Canon *s, Op *op) {
     /* an in-place rewrite may leave the old operands' definitions dead */
     Op *old_def = op->noperands ? op_operand(op, 0)->def : NULL;
     Op *old_def1 = op->noperands > 1 ? op_operand(op, 1)->def : NULL;
     switch (op->kind) {
     case SCF_IF: return inline_const_if(s, op);
-    case SCF_FOR: return remove_empty_for(s, op);
+    case SCF_FOR:
+        if (remove_empty_for(s, op)) return true;
+        if (!forward_invariant_iter_args(s, op)) return false;
+        break;
+    case TT_ADDPTR:
+        if (!combine_addptr(s, op)) return false;
+        break;
     case ARITH_EXTSI:
     case ARITH_EXTUI:
     case ARITH_TRUNCI:

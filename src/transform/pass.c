@@ -29,6 +29,8 @@ static const PassInfo passes[] = {
      "LoopInvariantCodeMotion"},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,
      "Inliner"},
+    {"rewrite-tensor-pointer", "Lower block pointers (tt.make_tensor_ptr, tt.advance) to tensors of pointers and masks",
+     pass_rewrite_tensor_pointer, "RewriteTensorPointer"},
     {"ttg-assign-layouts", "Give every tensor a TritonGPU layout (coalesced accesses, slices for reductions)",
      pass_ttg_assign_layouts, "TritonGPUAssignLayouts"},
     {"nn-quant-fusion", "Fuse nn.dequantize(nn.quantize(x)) into nn.fake_quantize, drop requantization",
@@ -37,7 +39,7 @@ static const PassInfo passes[] = {
 
 static const PipelineInfo pipelines[] = {
     {"default", "The tt-level pipeline after the front end, as Triton's make_ttir",
-     "inline,canonicalize,cse,dce,canonicalize"},
+     "inline,rewrite-tensor-pointer,canonicalize,cse,dce,canonicalize"},
     {"backend", "What every backend runs on tt IR before lowering it",
      "licm,canonicalize"},
     {"cleanup", "Simplify without moving code between functions or loops", "canonicalize,cse,dce"},

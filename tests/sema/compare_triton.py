@@ -48,10 +48,6 @@ TRITON_IR = os.path.join(ROOT, "tests", "ir", "triton")
 # Known, explained differences: stem -> {category: reason}. A kernel that
 # differs only in the categories listed here passes --check.
 KNOWN = {
-    "block_ptr_kernel": {
-        "compile": "tl.make_block_ptr/tl.advance are not implemented yet (no tt.make_tensor_ptr, "
-                   "tt.advance, rewrite-tensor-pointer)",
-    },
     "argmax_argmin_kernel": {
         r: "tl.max(x, 1, return_indices=True) and tl.argmax(x, 1) build two identical tt.reduce; "
            "MLIR's CSE merges ops with equal regions, our cse does not look into regions"

@@ -963,6 +963,32 @@ static void t_load_mod(int arg) {
     }
 }
 
+/* out[m, j] = sum over column blocks c of a[m, c * 64 + j] (fp32), through
+ * block pointers: a's columns past N (filled with garbage here) must read as
+ * zero (boundary_check=(0, 1), padding "zero"), rows past M are neither read
+ * nor written (the store checks dimension 0), out's padding columns stay. */
+static void t_block_ptr(int arg) {
+    int Ms[] = {1, 70, 64}, Ns[] = {1, 100, 256};
+    for (int s = 0; s < 3; s++) {
+        int M = Ms[s], N = Ns[s], sam = ROUND16(N) + 16, som = 64 + 16 * (s != 2);
+        begin("%dx%d", M, N);
+        void *a = buf_new("a", F16, (size_t)M * sam, B_IN);
+        float *o = buf_new("out", F32, (size_t)M * som, B_OUT);
+        fill(a, -4, 4);
+        double *A = dv(a);
+        LAUNCH(CDIV(M, 64), 1, 1, &a, &o, &M, &N, &sam, &som);
+        for (int m = 0; m < M; m++) {
+            for (int j = 0; j < 64; j++) {
+                float acc = 0;
+                for (int c = j; c < N; c += 64) acc += (float)A[(size_t)m * sam + c];
+                check_f(o, (size_t)m * som + j, acc, 0);
+            }
+            for (int j = 64; j < som; j++) check_untouched(o, (size_t)m * som + j);
+        }
+        end();
+    }
+}
+
 /* ======================= rng.py ============================================ */
 
 static void t_dropout(int arg) {
@@ -1105,7 +1131,8 @@ static const struct Row {
     {"rng.py", "dropout_kernel", "*fp32:16,*fp32:16,i32,fp32,i32", "BLOCK=1024", t_dropout, 0},
     {"rng.py", "random_fill_kernel", "*fp32:16,*u32:16,*i32:16,i32,i64", "BLOCK=256", t_random_fill, 0},
     {"shapes.py", "shape_ops_kernel", "*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16", "BLOCK_M=16, BLOCK_N=32", t_shapes, 0},
-    /* memory.py block_ptr_kernel: needs tt.make_tensor_ptr / tt.advance (branch wt/sema2) */
+    {"memory.py", "block_ptr_kernel", "*fp16:16,*fp32:16,i32,i32,i32:16,constexpr,i32:16,constexpr",
+     "stride_an=1, stride_on=1, BLOCK_M=64, BLOCK_N=64", t_block_ptr, 0},
 };
 
 static char *slurp(const char *path) {
