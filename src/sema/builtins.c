@@ -877,20 +877,34 @@ static TV bi_argmaxmin(Sema *S, CallArgs *a) {
     return r.kind == TV_TUPLE ? r.elems[1] : r;
 }
 
+/* The inputs of reduce()/associative_scan(): one tensor or a tuple of up to
+ * 8. Returns the count, or 0 after reporting an error. */
+static int combine_inputs(Sema *S, TV v, const char *what, TV in[8]) {
+    int n = 1;
+    if (v.kind == TV_TUPLE) {
+        n = v.n;
+        if (n > 8) {
+            sema_error(S, "%s(): at most 8 inputs", what);
+            return 0;
+        }
+        for (int i = 0; i < n; i++) in[i] = v.elems[i];
+    } else {
+        in[0] = v;
+    }
+    for (int i = 0; i < n; i++)
+        if (in[i].kind != TV_TENSOR) {
+            err_type(S, what, "tensors", &in[i]);
+            return 0;
+        }
+    return n;
+}
+
 static TV bi_reduce(Sema *S, CallArgs *a) {
     TV fn = a->v[2];
     if (fn.kind != TV_JITFN) return sema_error(S, "reduce(): combine_fn must be a @triton.jit function");
     TV in[8];
-    int n = 1;
-    if (a->v[0].kind == TV_TUPLE) {
-        n = a->v[0].n;
-        if (n > 8) return sema_error(S, "too many reduction inputs");
-        for (int i = 0; i < n; i++) in[i] = a->v[0].elems[i];
-    } else {
-        in[0] = a->v[0];
-    }
-    for (int i = 0; i < n; i++)
-        if (in[i].kind != TV_TENSOR) return err_type(S, "reduce", "tensors", &in[i]);
+    int n = combine_inputs(S, a->v[0], "reduce", in);
+    if (!n) return tv_err();
     return do_reduce(S, in, n, A(1), a->given[3] && cx_truthy(A(3)), CB_JIT, false, &fn);
 }
 
@@ -930,16 +944,8 @@ static TV bi_assoc_scan(Sema *S, CallArgs *a) {
     if (!need_int(S, a, 1, &axis)) return tv_err();
     if (fn.kind != TV_JITFN) return sema_error(S, "associative_scan(): combine_fn must be a @triton.jit function");
     TV in[8];
-    int n = 1;
-    if (a->v[0].kind == TV_TUPLE) {
-        n = a->v[0].n;
-        if (n > 8) return sema_error(S, "too many scan inputs");
-        for (int i = 0; i < n; i++) in[i] = a->v[0].elems[i];
-    } else {
-        in[0] = a->v[0];
-    }
-    for (int i = 0; i < n; i++)
-        if (in[i].kind != TV_TENSOR) return err_type(S, "associative_scan", "tensors", &in[i]);
+    int n = combine_inputs(S, a->v[0], "associative_scan", in);
+    if (!n) return tv_err();
     return do_scan(S, in, n, axis, a->given[3] && cx_truthy(A(3)), CB_JIT, &fn);
 }
 
