@@ -14,7 +14,7 @@ const char *vfy_tstr(DiagEngine *de, Type *t) {
     if (!t) return "<<null type>>";
     StrBuf sb = {0};
     ty_print(t, &sb);
-    const char *s = arena_strdup(de->arena, sb_cstr(&sb));
+    const char *s = arena_strdup(diag_arena(de), sb_cstr(&sb));
     sb_free(&sb);
     return s;
 }

@@ -14,8 +14,13 @@
 #include <string.h>
 
 void diag_init(DiagEngine *de) {
-    memset(de, 0, sizeof *de);
-    de->arena = arena_new();
+    memset(de, 0, sizeof *de); /* the arena comes with the first report: an
+                                  engine that stays empty (a launch) costs nothing */
+}
+
+Arena *diag_arena(DiagEngine *de) {
+    if (!de->arena) de->arena = arena_new();
+    return de->arena;
 }
 
 void diag_free(DiagEngine *de) {
@@ -33,7 +38,7 @@ void diag_add_source(DiagEngine *de, const char *name, const char *text, size_t 
             de->sources.data[i].len = len;
             return;
         }
-    SourceText s = {arena_strdup(de->arena, name), text, len};
+    SourceText s = {arena_strdup(diag_arena(de), name), text, len};
     vec_push(&de->sources, s);
 }
 
@@ -41,8 +46,8 @@ void diag_vreport(DiagEngine *de, DiagLevel lvl, Loc loc, int span, const char *
     if (lvl == DIAG_ERROR && diag_full(de)) return;
     StrBuf sb = {0};
     sb_vprintf(&sb, fmt, ap);
-    Diag d = {lvl, loc, span > 0 ? span : 1, arena_strdup(de->arena, sb_cstr(&sb))};
-    if (d.loc.file) d.loc.file = arena_strdup(de->arena, d.loc.file);
+    Diag d = {lvl, loc, span > 0 ? span : 1, arena_strdup(diag_arena(de), sb_cstr(&sb))};
+    if (d.loc.file) d.loc.file = arena_strdup(diag_arena(de), d.loc.file);
     sb_free(&sb);
     vec_push(&de->diags, d);
     if (lvl == DIAG_ERROR) de->nerrors++;

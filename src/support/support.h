@@ -196,6 +196,8 @@ typedef struct DiagEngine {
 
 void diag_init(DiagEngine *de);
 void diag_free(DiagEngine *de);
+/* The engine's arena for message text (made on first use). */
+Arena *diag_arena(DiagEngine *de);
 void diag_add_source(DiagEngine *de, const char *name, const char *text, size_t len);
 void diag_report(DiagEngine *de, DiagLevel lvl, Loc loc, int span, const char *fmt, ...)
     TC_PRINTF(5, 6);
