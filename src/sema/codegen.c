@@ -17,6 +17,15 @@
  *     (the same set) and check the yielded types afterwards.
  *   - `tl.static_range` unrolls with the induction variable a constexpr.
  *   - `while` builds scf.while with the condition in the before region.
+ *   - `return` inside a runtime `if` (Triton's early exit, `if pid >= n:
+ *     return`): Triton branches with cf.cond_br to blocks of their own; we
+ *     keep the IR structured instead. The statements after such an `if`
+ *     (its continuation, up through every enclosing block, see Cont) are
+ *     visited again inside each branch that can fall through, so both
+ *     branches end in a return; a `return` there records its values in the
+ *     branch's RetSink, the scf.if yields them, and one tt.return after the
+ *     scf.if returns its results. Code after nested early exits nests
+ *     rather than being copied repeatedly, so the IR grows linearly.
  * Assignment turns Python numbers into runtime scalars (Triton's
  * _sanitize_value); constexprs survive only as parameters, `x: tl.constexpr
  * = ...` and module globals.
@@ -37,6 +46,22 @@ typedef struct FuncRet {
     Op *func;
 } FuncRet;
 
+/* Where a `return` inside a branch of an early-exit scf.if puts its values
+ * (the branch then yields them). */
+typedef struct RetSink {
+    ValueVec vals;
+    FuncRet r;
+    bool set;
+} RetSink;
+
+/* The statements that follow a block: the rest of the enclosing block from
+ * `start`, then that block's continuation. */
+typedef struct Cont {
+    const PyBlock *b;
+    int start;
+    const struct Cont *next;
+} Cont;
+
 struct FuncState {
     Scope lscope;
     Scope defs;
@@ -46,6 +71,7 @@ struct FuncState {
     bool returned;   /* a top-level `return` was seen: skip the rest */
     bool is_kernel;
     FuncRet ret;     /* n == -2: no return seen yet */
+    RetSink *sink;   /* non-NULL inside a branch of an early-exit `if` */
     const char **cx_params; /* constexpr parameter names (can't be assigned) */
     int ncx_params;
 };
@@ -550,6 +576,7 @@ static TV visit_call(Sema *S, const PyExpr *e) {
 /* ---- statements ------------------------------------------------------------- */
 
 static void visit_block(Sema *S, const PyBlock *b);
+static void visit_block_cont(Sema *S, const PyBlock *b, int start, const Cont *cont);
 
 static TV sanitize(Sema *S, TV v) {
     if (v.kind == TV_TUPLE) {
@@ -657,31 +684,122 @@ static void yield_values(Sema *S, Block *b, Value *const *vals, int n) {
     build_op(&yb, SCF_YIELD, vals, n, NULL, 0, 0);
 }
 
-static void visit_if(Sema *S, const PyStmt *s) {
+/* Checks a return's values against the function's earlier returns. */
+static bool check_ret(Sema *S, const FuncRet *r) {
+    FuncState *F = S->fn;
+    if (F->ret.n == -2) {
+        F->ret = *r;
+        return true;
+    }
+    if (F->ret.n != r->n || memcmp(F->ret.types, r->types, sizeof(r->types[0]) * (size_t)(r->n > 0 ? r->n : 0))) {
+        sema_error(S, "Inconsistent return types");
+        return false;
+    }
+    return true;
+}
+
+/* A runtime `if` one of whose branches returns: each branch runs its own
+ * copy of the continuation `k` and ends in a return whose values it yields;
+ * the function (or the enclosing early-exit branch) returns the results. */
+static void visit_if_returning(Sema *S, const PyStmt *s, Value *cond, const Cont *k) {
+    FuncState *F = S->fn;
+    Scope liveins = {0}, saved_defs = F->defs;
+    scope_copy(&liveins, &F->lscope);
+    RetSink *outer = F->sink;
+    Builder saved = S->b;
+    RetSink sinks[2];
+    memset(sinks, 0, sizeof sinks);
+    Block *blocks[2];
+    bool ok = true;
+    for (int br = 0; br < 2; br++) {
+        blocks[br] = new_block(S);
+        F->defs = (Scope){0};
+        scope_copy(&F->lscope, &liveins);
+        F->returned = false;
+        F->sink = &sinks[br];
+        S->b = builder_at_end(S->ctx, blocks[br]);
+        visit_block_cont(S, br ? &s->cond.orelse : &s->cond.body, 0, k);
+        if (!F->returned) { /* fell off the end of the function: `return None` */
+            at_stmt(S, s);
+            sinks[br].r = (FuncRet){.n = 0};
+            sinks[br].set = check_ret(S, &sinks[br].r);
+        }
+        ok = ok && sinks[br].set;
+        vec_free(&F->defs);
+    }
+    F->sink = outer;
+    F->defs = saved_defs;
+    scope_copy(&F->lscope, &liveins);
+    vec_free(&liveins);
+    S->b = saved;
+    at_stmt(S, s);
+    F->returned = true;
+    if (ok && (sinks[0].r.n != sinks[1].r.n ||
+               memcmp(sinks[0].r.types, sinks[1].r.types, sizeof(sinks[0].r.types[0]) * (size_t)sinks[0].r.n))) {
+        sema_error(S, "Inconsistent return types");
+        ok = false;
+    }
+    if (ok) {
+        Type *rtys[16];
+        for (int i = 0; i < sinks[0].r.n; i++) rtys[i] = sinks[0].r.types[i]->ir;
+        Op *ifop = sem_op(S, SCF_IF, &cond, 1, rtys, sinks[0].r.n, 2);
+        region_push_block(&ifop->regions[0], blocks[0]);
+        region_push_block(&ifop->regions[1], blocks[1]);
+        yield_values(S, blocks[0], sinks[0].vals.data, sinks[0].vals.len);
+        yield_values(S, blocks[1], sinks[1].vals.data, sinks[1].vals.len);
+        ValueVec res = {0};
+        for (int i = 0; i < sinks[0].r.n; i++) vec_push(&res, op_result(ifop, i));
+        if (outer) {
+            outer->vals = res;
+            outer->r = sinks[0].r;
+            outer->set = true;
+        } else {
+            S->b.loc = S->loc;
+            build_op(&S->b, TT_RETURN, res.data, res.len, NULL, 0, 0);
+            vec_free(&res);
+        }
+    }
+    vec_free(&sinks[0].vals);
+    vec_free(&sinks[1].vals);
+}
+
+/* Returns true when the `if` took over the continuation `k` (the caller's
+ * block then stops): a constexpr `if` whose chosen branch may return, or a
+ * runtime `if` with a return in a branch. */
+static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     TV c = cg_expr(S, s->cond.test);
     at_stmt(S, s);
-    if (c.kind == TV_ERR) return;
+    if (c.kind == TV_ERR) return false;
     if (!is_runtime(&c)) {
         if (c.kind != TV_INT && c.kind != TV_BOOL && c.kind != TV_NONE) {
             S->loc = s->cond.test->loc;
             sema_error(S, "`if` conditionals can only accept values of type {bool, int, NoneType}, not objects of "
                           "type %s", tv_kind_name(&c));
-            return;
+            return false;
         }
-        visit_block(S, cx_truthy(&c) ? &s->cond.body : &s->cond.orelse);
-        return;
+        const PyBlock *chosen = cx_truthy(&c) ? &s->cond.body : &s->cond.orelse;
+        if (cont && contains_return(chosen)) {
+            visit_block_cont(S, chosen, 0, cont);
+            return true;
+        }
+        visit_block(S, chosen);
+        return false;
     }
-    if (contains_return(&s->cond.body) || contains_return(&s->cond.orelse)) {
-        sema_error(S, "`return` inside an `if` on a runtime condition is not supported; compute the value in both "
-                      "branches and return once at the end");
-        return;
+    bool returns = contains_return(&s->cond.body) || contains_return(&s->cond.orelse);
+    if (returns && S->fn->loop_depth) {
+        sema_error(S, "Cannot have `return` statements inside `while` or `for` statements in triton");
+        return false;
     }
     c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
-    if (c.kind == TV_ERR) return;
+    if (c.kind == TV_ERR) return false;
     if (tl_is_block(c.ty)) {
         S->loc = s->cond.test->loc;
         sema_error(S, "the condition of an `if` must be a scalar, not a block of type %s", tl_cstr(S, c.ty));
-        return;
+        return false;
+    }
+    if (returns) {
+        visit_if_returning(S, s, c.v, cont);
+        return true;
     }
     FuncState *F = S->fn;
     Scope liveins = {0}, saved_defs = F->defs, then_defs = {0}, else_defs = {0};
@@ -809,6 +927,7 @@ static void visit_if(Sema *S, const PyStmt *s) {
     vec_free(&rtys);
     vec_free(&tltys);
     vec_free(&rnames);
+    return false;
 }
 
 /* The loop-carried names: live-in runtime values the body assigns, in the
@@ -888,7 +1007,10 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
     }
     for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
         scope_set(&S->fn->lscope, s->loop.target->name, tv_int(i));
+        /* a `return` in an unrolled body is still inside a `for` (Triton's rule) */
+        S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
+        S->fn->loop_depth--;
         if (diag_full(S->de)) break;
     }
 }
@@ -1160,14 +1282,16 @@ static void visit_return(Sema *S, const PyStmt *s) {
     ValueVec vals = {0};
     bool bad = false;
     flatten_ret(S, v, &vals, &r, &bad);
+    if (!bad && F->sink) { /* a branch of an early-exit `if`: it yields the values */
+        F->sink->set = check_ret(S, &r);
+        F->sink->vals = vals;
+        F->sink->r = r;
+        return;
+    }
     if (!bad) {
         S->b.loc = S->loc;
         build_op(&S->b, TT_RETURN, vals.data, vals.len, NULL, 0, 0);
-        if (F->ret.n == -2) {
-            F->ret = r;
-        } else if (F->ret.n != r.n || memcmp(F->ret.types, r.types, sizeof(r.types[0]) * (size_t)r.n)) {
-            sema_error(S, "Inconsistent return types");
-        }
+        check_ret(S, &r);
     }
     vec_free(&vals);
 }
@@ -1233,7 +1357,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         assign_target(S, s->ann.target, v);
         break;
     }
-    case PY_STMT_IF: visit_if(S, s); break;
+    case PY_STMT_IF: visit_if(S, s, NULL); break;
     case PY_STMT_FOR: visit_for(S, s); break;
     case PY_STMT_WHILE: visit_while(S, s); break;
     case PY_STMT_RETURN: visit_return(S, s); break;
@@ -1266,13 +1390,25 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
     }
 }
 
-static void visit_block(Sema *S, const PyBlock *b) {
-    for (int i = 0; i < b->len; i++) {
-        if (S->fn->returned) break;
-        visit_stmt(S, b->items[i]);
-        if (diag_full(S->de)) break;
+/* Visits b's statements from `start`, then the continuation `cont` (the
+ * statements that follow b in the enclosing blocks) unless a statement took
+ * it over. Only the branches of early-exit `if`s pass a continuation. */
+static void visit_block_cont(Sema *S, const PyBlock *b, int start, const Cont *cont) {
+    for (int i = start; i < b->len; i++) {
+        if (S->fn->returned || diag_full(S->de)) return;
+        const PyStmt *s = b->items[i];
+        if (s->kind == PY_STMT_IF) {
+            at_stmt(S, s);
+            Cont k = {b, i + 1, cont};
+            if (visit_if(S, s, &k)) return;
+            continue;
+        }
+        visit_stmt(S, s);
     }
+    if (cont && !S->fn->returned && !diag_full(S->de)) visit_block_cont(S, cont->b, cont->start, cont->next);
 }
+
+static void visit_block(Sema *S, const PyBlock *b) { visit_block_cont(S, b, 0, NULL); }
 
 /* ---- functions ---------------------------------------------------------------- */
 
