@@ -823,6 +823,70 @@ static TV bi_sum(Sema *S, CallArgs *a) {
     return do_reduce(S, &x, 1, A(1), a->given[2] && cx_truthy(A(2)), CB_ADD, false, NULL);
 }
 
+/* tl.histogram(x, num_bins, mask=None): counts of each value 0..num_bins-1
+ * in a 1-D integer tensor (others are not counted), as int32. Triton has
+ * tt.histogram; we compare every element with every bin (an [N, bins]
+ * one-hot tile) and sum over the elements, which needs no new op in either
+ * backend. */
+static TV bi_histogram(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (!tl_is_block(x.ty) || x.ty->rank != 1 || !tl_is_int(tl_sca(x.ty)))
+        return sema_error(S, "histogram() needs a 1-D integer tensor, got %s", tl_cstr(S, x.ty));
+    if (a->v[1].kind != TV_INT || a->v[1].i <= 0 || (a->v[1].i & (a->v[1].i - 1)))
+        return sema_error(S, "histogram(): num_bins must be a constexpr power of 2");
+    TV lo = tv_int(0), hi = a->v[1];
+    TV bins = sem_expand_dims(S, sem_arange(S, &lo, &hi), 0);
+    TV hit = sem_compare(S, PY_CMP_EQ, sem_expand_dims(S, x, 1), bins);
+    if (GIVEN(2)) {
+        TV m;
+        if (!need_tensor(S, a, 2, &m)) return tv_err();
+        hit = sem_binary(S, PY_BIN_BITAND, hit, sem_expand_dims(S, m, 1));
+    }
+    if (hit.kind == TV_ERR) return hit;
+    hit = sem_cast(S, hit, tl_scalar(S, TL_I32), NULL);
+    TV axis = tv_int(0);
+    return do_reduce(S, &hit, 1, &axis, false, CB_ADD, false, NULL);
+}
+
+/* tl.gather(src, index, axis): out[..i..] = src[..index[..i..] on axis..].
+ * Triton has tt.gather; we build a one-hot tile with one more dimension,
+ * [index shape..., src.shape[axis]], select src's element where the index
+ * matches and add along the new dimension (exact: one term is not zero). */
+static TV bi_gather(Sema *S, CallArgs *a) {
+    TV src, idx;
+    if (!need_tensor(S, a, 0, &src) || !need_tensor(S, a, 1, &idx)) return tv_err();
+    if (!tl_is_block(src.ty) || !tl_is_block(idx.ty) || src.ty->rank != idx.ty->rank || !tl_is_int(tl_sca(idx.ty)))
+        return sema_error(S, "gather(): src and index must be tensors of the same rank, index of integers; got %s "
+                             "and %s", tl_cstr(S, src.ty), tl_cstr(S, idx.ty));
+    int r = src.ty->rank;
+    if (r >= TL_MAX_RANK) return sema_error(S, "gather(): rank %d is too high", r);
+    if (a->v[2].kind != TV_INT) return sema_error(S, "gather(): axis must be a constexpr int");
+    int axis = wrap_axis(S, a->v[2].i, r);
+    if (axis < 0) return tv_err();
+    for (int d = 0; d < r; d++)
+        if (d != axis && src.ty->shape[d] != idx.ty->shape[d])
+            return sema_error(S, "gather(): index dim %d must match the corresponding source dim (%lld vs %lld)", d,
+                              (long long)idx.ty->shape[d], (long long)src.ty->shape[d]);
+    int perm[TL_MAX_RANK], k = 0;
+    for (int d = 0; d < r; d++)
+        if (d != axis) perm[k++] = d;
+    perm[k] = axis;
+    TV s = axis == r - 1 ? src : sem_permute(S, src, perm, r);
+    s = sem_expand_dims(S, s, axis); /* [.., 1 at axis, .., n] */
+    TV lo = tv_int(0), hi = tv_int(src.ty->shape[axis]);
+    TV pos = sem_arange(S, &lo, &hi);
+    for (int d = 0; d < r; d++) pos = sem_expand_dims(S, pos, 0);
+    TV hit = sem_compare(S, PY_CMP_EQ, sem_expand_dims(S, idx, r), pos);
+    if (hit.kind == TV_ERR || s.kind == TV_ERR) return tv_err();
+    TV zero = sem_to_tensor(S, &(TV){.kind = TV_INT, .i = 0});
+    zero = sem_cast(S, zero, tl_sca(src.ty), NULL);
+    TV sel = sem_where(S, hit, s, zero);
+    if (sel.kind == TV_ERR) return sel;
+    TV ax = tv_int(r);
+    return do_reduce(S, &sel, 1, &ax, false, tl_sca(src.ty)->kind == TL_I1 ? CB_MAX : CB_ADD, false, NULL);
+}
+
 static TV bi_xor_sum(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
@@ -1194,6 +1258,22 @@ static TV bi_split(Sema *S, CallArgs *a) {
     return r;
 }
 
+/* tl.cat(a, b, can_reorder): tt.cat of two 1-D tensors of one type. Triton
+ * only implements the reordering form (the result is a permutation of the
+ * concatenation), so it asks for can_reorder=True; ours keeps the order. */
+static TV bi_cat(Sema *S, CallArgs *a) {
+    TV x, y;
+    if (!need_tensor(S, a, 0, &x) || !need_tensor(S, a, 1, &y)) return tv_err();
+    if (!GIVEN(2) || !cx_truthy(A(2)))
+        return sema_error(S, "current implementation of `cat` always may reorder elements: pass can_reorder=True");
+    if (!tl_is_block(x.ty) || x.ty->rank != 1 || x.ty != y.ty)
+        return sema_error(S, "cat() needs two 1-D tensors of the same type, got %s and %s", tl_cstr(S, x.ty),
+                          tl_cstr(S, y.ty));
+    int64_t n = x.ty->shape[0] * 2;
+    const TlType *t = tl_block(S, x.ty->elem, &n, 1);
+    return tv_tensor(sem_ir(S, TT_CAT, t, x.v, y.v), t);
+}
+
 /* ---- casts ----------------------------------------------------------------------- */
 
 static TV bi_cast(Sema *S, CallArgs *a) {
@@ -1324,6 +1404,26 @@ static TV bi_device_assert(Sema *S, CallArgs *a) {
     (void)S;
     (void)a;
     return tv_none(); /* Triton drops device asserts unless debug is on */
+}
+
+/* tl.assume(cond): an optimisation hint (llvm.assume in Triton). The
+ * condition is evaluated for its errors and dropped: no pass here uses it. */
+static TV bi_assume(Sema *S, CallArgs *a) {
+    TV c = a->v[0];
+    if (c.kind == TV_ERR) return c;
+    if (c.kind == TV_TENSOR && tl_is_block(c.ty)) return sema_error(S, "assume() needs a scalar condition");
+    return tv_none();
+}
+
+/* Triton builtins tritonc does not implement: a call names the builtin and
+ * says why, rather than "no attribute". */
+static TV bi_unsupported(Sema *S, CallArgs *a) {
+    static const char *const why[] = {
+        "tl.inline_asm_elementwise is not supported by tritonc (inline PTX cannot run on the CPU backend and the "
+        "PTX backend does not splice it yet)",
+        "tl.dot_scaled is not supported by tritonc yet",
+    };
+    return sema_error(S, "%s", why[a->bi->arg]);
 }
 
 static TV bi_barrier(Sema *S, CallArgs *a) {
@@ -1671,6 +1771,12 @@ static const Builtin builtins[] = {
     {"device_print", TL, "prefix,*args,hex=", bi_device_print, 0},
     {"device_assert", TL, "cond,msg=,mask=", bi_device_assert, 0},
     {"debug_barrier", TL, "", bi_barrier, 0},
+    {"assume", TL, "cond", bi_assume, 0},
+    {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
+    {"gather", TLM, "src,index,axis", bi_gather, 0},
+    {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
+    {"inline_asm_elementwise", TL, "asm,constraints,args,dtype,is_pure,pack", bi_unsupported, 0},
+    {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_unsupported, 1},
     {"rand", TL, "seed,offset,n_rounds=", bi_random, 0},
     {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},
     {"randint4x", TL, "seed,offset,n_rounds=", bi_random, 2},
