@@ -1274,6 +1274,91 @@ static TV bi_cat(Sema *S, CallArgs *a) {
     return tv_tensor(sem_ir(S, TT_CAT, t, x.v, y.v), t);
 }
 
+/* Reverses the last dimension (a power of 2): viewed as [.., n/2, 2] the
+ * evens a and odds b, and flip(x) = interleave(flip(b), flip(a)). Only
+ * views (reshape, split, join), so the rank never grows past rank + 1;
+ * Triton instead views the dimension as [2] * log2(n) and xors. */
+static TV flip_last(Sema *S, TV x) {
+    int r = x.ty->rank;
+    int64_t n = x.ty->shape[r - 1];
+    if (n == 1) return x;
+    int64_t shape[TL_MAX_RANK + 1];
+    memcpy(shape, x.ty->shape, sizeof(int64_t) * (size_t)r);
+    shape[r - 1] = n / 2;
+    shape[r] = 2;
+    TV v = sem_reshape(S, x, shape, r + 1, false);
+    if (v.kind == TV_ERR) return v;
+    const TlType *half = tl_block(S, v.ty->elem, v.ty->shape, r);
+    Type *rts[2] = {half->ir, half->ir};
+    Op *sp = sem_op(S, TT_SPLIT, &v.v, 1, rts, 2, 0);
+    TV ev = flip_last(S, tv_tensor(op_result(sp, 0), half));
+    TV od = flip_last(S, tv_tensor(op_result(sp, 1), half));
+    if (ev.kind == TV_ERR || od.kind == TV_ERR) return tv_err();
+    const TlType *jt = tl_block(S, v.ty->elem, shape, r + 1);
+    TV j = tv_tensor(sem_ir(S, TT_JOIN, jt, od.v, ev.v), jt);
+    return sem_reshape(S, j, x.ty->shape, r, false);
+}
+
+/* tl.flip(x, dim=None): reverses dimension `dim` (the last by default, as
+ * Triton's standard.py), whose size must be a power of 2. */
+static TV bi_flip(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (!tl_is_block(x.ty)) return sema_error(S, "flip() needs a tensor, got %s", tl_cstr(S, x.ty));
+    int r = x.ty->rank, dim = r - 1;
+    if (GIVEN(1)) {
+        if (a->v[1].kind != TV_INT) return sema_error(S, "flip(): dim must be a constexpr int");
+        dim = wrap_axis(S, a->v[1].i, r);
+        if (dim < 0) return tv_err();
+    }
+    int64_t n = x.ty->shape[dim];
+    if (n & (n - 1)) return sema_error(S, "flip(): the size of dimension %d (%lld) is not a power of 2", dim, (long long)n);
+    if (r >= TL_MAX_RANK) return sema_error(S, "flip(): rank %d is too high", r);
+    if (dim == r - 1) return flip_last(S, x);
+    int perm[TL_MAX_RANK];
+    for (int d = 0; d < r; d++) perm[d] = d;
+    perm[dim] = r - 1;
+    perm[r - 1] = dim; /* a swap: its own inverse */
+    TV y = flip_last(S, sem_permute(S, x, perm, r));
+    return y.kind == TV_ERR ? y : sem_permute(S, y, perm, r);
+}
+
+/* tl.sort(x, dim=None, descending=False) along the last dimension (the only
+ * one Triton sorts). Triton runs a bitonic network; we rank each element
+ * (how many come before it: smaller, or equal with a lower index) in an
+ * [.., n, n] tile, then place element i at position rank[i] with a one-hot
+ * select and sum. Stable; quadratic in n, meant for the small n of a tile. */
+static TV bi_sort(Sema *S, CallArgs *a) {
+    TV x;
+    if (!need_tensor(S, a, 0, &x)) return tv_err();
+    if (!tl_is_block(x.ty)) return sema_error(S, "sort() needs a tensor, got %s", tl_cstr(S, x.ty));
+    int r = x.ty->rank;
+    if (GIVEN(1) && (a->v[1].kind != TV_INT || wrap_axis(S, a->v[1].i, r) != r - 1))
+        return sema_error(S, "sort(): only sorting along the last dimension is supported");
+    if (r + 1 > TL_MAX_RANK) return sema_error(S, "sort(): rank %d is too high", r);
+    bool desc = GIVEN(2) && cx_truthy(A(2));
+    int64_t n = x.ty->shape[r - 1];
+    TV lo = tv_int(0), hi = tv_int(n);
+    TV pos = sem_arange(S, &lo, &hi);
+    TV xi = sem_expand_dims(S, x, r), xj = sem_expand_dims(S, x, r - 1); /* [.., n, 1], [.., 1, n] */
+    TV before = sem_compare(S, desc ? PY_CMP_GT : PY_CMP_LT, xj, xi);
+    TV tie = sem_binary(S, PY_BIN_BITAND, sem_compare(S, PY_CMP_EQ, xj, xi),
+                        sem_compare(S, PY_CMP_LT, sem_expand_dims(S, pos, 0), sem_expand_dims(S, pos, 1)));
+    before = sem_binary(S, PY_BIN_BITOR, before, tie);
+    if (before.kind == TV_ERR) return before;
+    before = sem_cast(S, before, tl_scalar(S, TL_I32), NULL);
+    TV ax = tv_int(r);
+    TV rank = do_reduce(S, &before, 1, &ax, false, CB_ADD, false, NULL); /* [.., n] */
+    if (rank.kind == TV_ERR) return rank;
+    TV hit = sem_compare(S, PY_CMP_EQ, sem_expand_dims(S, rank, r), sem_expand_dims(S, pos, 0));
+    TV zero = sem_to_tensor(S, &(TV){.kind = TV_INT, .i = 0});
+    zero = sem_cast(S, zero, tl_sca(x.ty), NULL);
+    TV sel = sem_where(S, hit, xi, zero); /* [.., n(i), n(k)] */
+    if (sel.kind == TV_ERR) return sel;
+    TV ax2 = tv_int(r - 1);
+    return do_reduce(S, &sel, 1, &ax2, false, tl_sca(x.ty)->kind == TL_I1 ? CB_MAX : CB_ADD, false, NULL);
+}
+
 /* ---- casts ----------------------------------------------------------------------- */
 
 static TV bi_cast(Sema *S, CallArgs *a) {
@@ -1637,9 +1722,13 @@ static TV bi_dtype_pred(Sema *S, CallArgs *a) {
  * core.extern_elementwise with the table {(fp32,...): "__nv_NAMEf", (fp64,...):
  * "__nv_NAME"}, pure: the arguments are broadcast together, and their dtype
  * tuple must be one of the table's. The CPU backend calls the C library's
- * function of the symbol without `__nv_`. */
+ * function of the symbol without `__nv_` (its prelude defines the few C
+ * lacks). LD_INT marks the classifications (isnan, isinf, signbit): an int32
+ * result and a "d" suffix for fp64 ("__nv_isnand"); LD_F32/LD_F64 the
+ * functions libdevice has for one width only. */
+enum { LD_ARITY = 3, LD_INT = 4, LD_F32 = 8, LD_F64 = 16 };
 static TV bi_libdevice(Sema *S, CallArgs *a) {
-    int n = a->bi->arg;
+    int n = a->bi->arg & LD_ARITY;
     TV x[2] = {tv_none(), tv_none()};
     for (int i = 0; i < n; i++) {
         x[i] = a->v[i];
@@ -1649,7 +1738,8 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
     }
     if (n == 2 && !sem_broadcast_pair(S, &x[0], &x[1])) return tv_err();
     const TlType *e = tl_sca(x[0].ty);
-    bool ok = e->kind == TL_FP32 || e->kind == TL_FP64;
+    int flags = a->bi->arg;
+    bool ok = (e->kind == TL_FP32 && !(flags & LD_F64)) || (e->kind == TL_FP64 && !(flags & LD_F32));
     for (int i = 1; i < n; i++) ok = ok && tl_sca(x[i].ty) == e;
     if (!ok) {
         StrBuf got = {0};
@@ -1661,15 +1751,19 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
         return r;
     }
     char sym[64];
-    snprintf(sym, sizeof sym, "__nv_%s%s", a->bi->name, e->kind == TL_FP32 ? "f" : "");
+    if (flags & (LD_F32 | LD_F64)) snprintf(sym, sizeof sym, "__nv_%s", a->bi->name);
+    else snprintf(sym, sizeof sym, "__nv_%s%s", a->bi->name, e->kind == TL_FP32 ? "f" : (flags & LD_INT) ? "d" : "");
     Value *ops[2] = {x[0].v, n == 2 ? x[1].v : NULL};
-    Type *t = x[0].ty->ir;
+    const TlType *rt = x[0].ty;
+    if (flags & LD_INT)
+        rt = tl_is_block(rt) ? tl_block(S, tl_scalar(S, TL_I32), rt->shape, rt->rank) : tl_scalar(S, TL_I32);
+    Type *t = rt->ir;
     Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, n, &t, 1, 0);
     op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
     op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
     op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
-    return tv_tensor(op_result(op, 0), x[0].ty);
+    return tv_tensor(op_result(op, 0), rt);
 }
 
 /* The libdevice functions with the regular naming (and a C library twin for
@@ -1682,6 +1776,12 @@ static const Builtin libdevice_fns[] = {
     LD1("acos"),  LD1("atan"),  LD1("sinh"),  LD1("cosh"),  LD1("asinh"), LD1("acosh"), LD1("atanh"),
     LD1("erf"),   LD1("erfc"),  LD1("floor"), LD1("ceil"),  LD1("trunc"), LD1("round"), LD1("fabs"),
     LD2("pow"),   LD2("atan2"), LD2("fmod"),  LD2("hypot"), LD2("fmin"),  LD2("fmax"),  LD2("copysign"),
+    LD1("rint"),  LD1("nearbyint"), LD1("rsqrt"), LD1("exp10"),
+    {"isnan", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT},
+    {"isinf", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT},
+    {"signbit", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT},
+    {"finitef", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT | LD_F32},
+    {"isfinited", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT | LD_F64},
 #undef LD1
 #undef LD2
 };
@@ -1772,6 +1872,8 @@ static const Builtin builtins[] = {
     {"device_assert", TL, "cond,msg=,mask=", bi_device_assert, 0},
     {"debug_barrier", TL, "", bi_barrier, 0},
     {"assume", TL, "cond", bi_assume, 0},
+    {"flip", TLM, "x,dim=", bi_flip, 0},
+    {"sort", TLM, "x,dim=,descending=", bi_sort, 0},
     {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},

@@ -1,0 +1,80 @@
+# KERNEL: early_exit_kernel
+# SIGNATURE: *fp32:16,*i32:16,i32
+# CONSTEXPR: BLOCK=128, CHECK_BOUNDS=True
+# GRID: cdiv(n, BLOCK) + 2
+#
+# KERNEL: shuffle_kernel
+# SIGNATURE: *fp32:16,*i32:16,*fp32:16
+# CONSTEXPR: ROWS=4, COLS=32
+# GRID: 1
+#
+# KERNEL: histogram_kernel
+# SIGNATURE: *i32:16,*i32:16,i32
+# CONSTEXPR: BLOCK=256, BINS=16
+# GRID: cdiv(n, BLOCK)
+#
+# Language features beyond the tutorials: `return` inside a runtime `if`
+# (an early exit in the kernel, value-returning early exits in a helper,
+# under a constexpr `if`), tl.flip (both axes), tl.sort (both orders),
+# tl.gather (both axes), tl.cat, tl.histogram with a mask, tl.assume.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def classify(v):
+    # several returns of one type, each behind a runtime condition
+    if v < 0:
+        return -1
+    if v == 0:
+        return 0
+    if v > 100:
+        return 2
+    return 1
+
+
+@triton.jit
+def early_exit_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, CHECK_BOUNDS: tl.constexpr):
+    pid = tl.program_id(0)
+    if CHECK_BOUNDS:
+        if pid * BLOCK >= n:
+            return
+    tl.assume(pid >= 0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    first = tl.load(x_ptr + pid * BLOCK)
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    if tl.sum(x, axis=0) < 0:
+        tl.store(out_ptr + offs, tl.zeros((BLOCK,), tl.int32) - 7, mask=mask)
+        return
+    tl.store(out_ptr + offs, tl.zeros((BLOCK,), tl.int32) + classify(first), mask=mask)
+
+
+@triton.jit
+def shuffle_kernel(x_ptr, idx_ptr, out_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    r = tl.arange(0, ROWS)[:, None]
+    c = tl.arange(0, COLS)[None, :]
+    x = tl.load(x_ptr + r * COLS + c)
+    idx = tl.load(idx_ptr + r * COLS + c)  # values in [0, ROWS) and [0, COLS)
+    size: tl.constexpr = ROWS * COLS
+    o = out_ptr + r * COLS + c
+    tl.store(o, tl.flip(x, 1))
+    tl.store(o + size, tl.flip(x, 0))
+    tl.store(o + 2 * size, tl.sort(x))
+    tl.store(o + 3 * size, tl.sort(x, descending=True))
+    tl.store(o + 4 * size, tl.gather(x, idx % COLS, 1))
+    tl.store(o + 5 * size, tl.gather(x, idx % ROWS, 0))
+    row0 = tl.load(x_ptr + tl.arange(0, COLS))
+    row1 = tl.load(x_ptr + COLS + tl.arange(0, COLS))
+    both = tl.cat(row0, row1, can_reorder=True)
+    tl.store(out_ptr + 6 * size + tl.arange(0, 2 * COLS), both)
+
+
+@triton.jit
+def histogram_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    h = tl.histogram(x, BINS, mask=mask)
+    tl.atomic_add(out_ptr + tl.arange(0, BINS), h)

