@@ -31,6 +31,7 @@
  * = ...` and module globals.
  */
 #include "sema/sema_int.h"
+#include "front/py/py.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -399,6 +400,122 @@ static TV visit_subscript(Sema *S, const PyExpr *e) {
     return sema_error(S, "'%s' object is not subscriptable", tv_kind_name(&v));
 }
 
+/* Python's str() of a float: the shortest text that reads back the same,
+ * with ".0" when it would look like an int. */
+static void py_float_str(double f, StrBuf *out) {
+    char buf[40];
+    if (isnan(f)) snprintf(buf, sizeof buf, "nan");
+    else if (isinf(f)) snprintf(buf, sizeof buf, f < 0 ? "-inf" : "inf");
+    else {
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*g", prec, f);
+            if (strtod(buf, NULL) == f) break;
+        }
+        if (!strpbrk(buf, ".e")) strcat(buf, ".0");
+    }
+    sb_puts(out, buf);
+}
+
+/* Python's str() (or repr(), conv 'r') of a compile-time value. */
+static void py_str(Sema *S, const TV *v, int conv, StrBuf *out) {
+    switch (v->kind) {
+    case TV_FLOAT: py_float_str(v->f, out); break;
+    case TV_STR:
+        if (conv == 'r') sb_printf(out, "'%s'", v->s);
+        else sb_puts(out, v->s);
+        break;
+    case TV_TUPLE:
+        sb_putc(out, '(');
+        for (int i = 0; i < v->n; i++) {
+            if (i) sb_puts(out, ", ");
+            py_str(S, &v->elems[i], 'r', out);
+        }
+        sb_puts(out, v->n == 1 ? ",)" : ")");
+        break;
+    default: tv_str(S, v, out); break;
+    }
+}
+
+/* f"...{expr!r:spec}...": Triton's visit_JoinedStr. Every replacement field
+ * must be a compile-time value and is formatted with str() (repr() for
+ * !r); format specs are ignored, as Triton formats with "{}". The lexer
+ * keeps an f-string's text raw: each field's expression is parsed here, as
+ * a module of one line, and evaluated in the current scope. */
+static TV visit_fstring(Sema *S, const PyExpr *e) {
+    const char *p = e->str.data, *end = p + e->str.len;
+    bool raw = e->str.flags & PY_STR_RAW;
+    StrBuf out = {0};
+    TV res = tv_none();
+    while (p < end) {
+        if (*p == '{' && p + 1 < end && p[1] == '{') {
+            sb_putc(&out, '{');
+            p += 2;
+        } else if (*p == '}' && p + 1 < end && p[1] == '}') {
+            sb_putc(&out, '}');
+            p += 2;
+        } else if (*p == '{') {
+            /* the field: up to the '}' (or '!' / ':') outside brackets and quotes */
+            const char *q = p + 1, *stop = NULL;
+            int depth = 0, conv = 0;
+            char quote = 0;
+            for (; q < end; q++) {
+                if (quote) {
+                    if (*q == quote) quote = 0;
+                } else if (*q == '\'' || *q == '"') quote = *q;
+                else if (*q == '(' || *q == '[' || *q == '{') depth++;
+                else if ((*q == ')' || *q == ']' || *q == '}') && depth) depth--;
+                else if (!depth && *q == '}') break;
+                else if (!depth && !stop && ((*q == '!' && q + 1 < end && q[1] != '=') || *q == ':')) stop = q;
+            }
+            if (q >= end) {
+                res = sema_error(S, "f-string: expecting '}'");
+                break;
+            }
+            if (stop && *stop == '!' && stop + 1 < q) conv = stop[1];
+            size_t n = (size_t)((stop ? stop : q) - (p + 1));
+            StrBuf src = {0};
+            sb_putc(&src, '(');
+            sb_putn(&src, p + 1, n);
+            sb_puts(&src, ")\n");
+            const char *text = arena_strndup(S->arena, sb_cstr(&src), src.len);
+            int nerr = S->de->nerrors;
+            PyModule *m = py_parse(S->arena, &S->ctx->strings, S->de, "<f-string>", text, src.len);
+            sb_free(&src);
+            at_expr(S, e);
+            if (S->de->nerrors != nerr) {
+                res = tv_err();
+                break;
+            }
+            if (m->body.len != 1 || m->body.items[0]->kind != PY_STMT_EXPR) {
+                res = sema_error(S, "f-string: invalid expression");
+                break;
+            }
+            TV v = cg_expr(S, m->body.items[0]->expr.value);
+            at_expr(S, e);
+            if (v.kind == TV_ERR) {
+                res = v;
+                break;
+            }
+            if (v.kind == TV_TENSOR) {
+                res = sema_error(S, "Cannot evaluate f-string containing non-constexpr conversion values, found "
+                                    "conversion of type tensor");
+                break;
+            }
+            py_str(S, &v, conv, &out);
+            p = q + 1;
+        } else if (*p == '\\' && !raw && p + 1 < end) {
+            char c = p[1];
+            sb_putc(&out, c == 'n' ? '\n' : c == 't' ? '\t' : c == '0' ? '\0' : c);
+            p += 2;
+        } else {
+            sb_putc(&out, *p++);
+        }
+    }
+    if (res.kind != TV_ERR) res = (TV){.kind = TV_STR, .s = arena_strndup(S->arena, out.data ? out.data : "", out.len)};
+    sb_free(&out);
+    return res;
+}
+
 static TV visit_call(Sema *S, const PyExpr *e);
 
 TV cg_expr(Sema *S, const PyExpr *e) {
@@ -414,7 +531,7 @@ TV cg_expr(Sema *S, const PyExpr *e) {
     case PY_EXPR_FALSE: return tv_bool(false);
     case PY_EXPR_NONE: return tv_none();
     case PY_EXPR_STR:
-        if (e->str.flags & PY_STR_FSTRING) return sema_error(S, "f-strings are not supported in Triton kernels");
+        if (e->str.flags & PY_STR_FSTRING) return visit_fstring(S, e);
         return (TV){.kind = TV_STR, .s = e->str.data};
     case PY_EXPR_UNARY: return visit_unary(S, e);
     case PY_EXPR_BINARY: return visit_binary(S, e);
