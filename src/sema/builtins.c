@@ -676,6 +676,42 @@ static TV bi_cdiv(Sema *S, CallArgs *a) {
     return cx_binary(S, PY_BIN_FLOORDIV, &t, &d);
 }
 
+/* a OP b with Python's rules on constexprs, Triton's on tensors. */
+static TV arith(Sema *S, PyBinOp op, TV a, TV b) {
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    if (tv_is_num(&a) && tv_is_num(&b)) return cx_binary(S, op, &a, &b);
+    return sem_binary(S, op, a, b);
+}
+
+/* tl.swizzle2d(i, j, size_i, size_j, size_g): Triton's standard.py, which
+ * maps a row-major index to one grouped by size_g rows (the GROUP_M
+ * ordering of the matmul tutorial); returns (new_i, new_j). */
+static TV bi_swizzle2d(Sema *S, CallArgs *a) {
+    TV i = a->v[0], j = a->v[1], size_i = a->v[2], size_j = a->v[3], size_g = a->v[4];
+    TV ij = arith(S, PY_BIN_ADD, arith(S, PY_BIN_MUL, i, size_j), j);
+    TV size_gj = arith(S, PY_BIN_MUL, size_g, size_j);
+    TV group_id = arith(S, PY_BIN_FLOORDIV, ij, size_gj);
+    TV off_i = arith(S, PY_BIN_MUL, group_id, size_g);
+    TV rows = arith(S, PY_BIN_SUB, size_i, off_i);
+    if (rows.kind == TV_ERR || size_g.kind == TV_ERR) return tv_err();
+    TV g;
+    if (tv_is_num(&rows) && tv_is_num(&size_g)) {
+        TV lt = cx_binary(S, 100 + PY_CMP_LT, &rows, &size_g);
+        g = cx_truthy(&lt) ? rows : size_g;
+    } else {
+        g = sem_minmax(S, false, rows, size_g, false);
+    }
+    ij = arith(S, PY_BIN_MOD, ij, size_gj);
+    TV new_i = arith(S, PY_BIN_ADD, off_i, arith(S, PY_BIN_MOD, ij, g));
+    TV new_j = arith(S, PY_BIN_FLOORDIV, ij, g);
+    if (new_i.kind == TV_ERR || new_j.kind == TV_ERR) return tv_err();
+    TV r = {.kind = TV_TUPLE, .n = 2};
+    r.elems = ARENA_ARRAY(S->arena, TV, 2);
+    r.elems[0] = new_i;
+    r.elems[1] = new_j;
+    return r;
+}
+
 /* ---- reductions and scans -------------------------------------------------------- */
 
 enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_ARGMAX, CB_ARGMIN, CB_JIT };
@@ -1872,6 +1908,7 @@ static const Builtin builtins[] = {
     {"device_assert", TL, "cond,msg=,mask=", bi_device_assert, 0},
     {"debug_barrier", TL, "", bi_barrier, 0},
     {"assume", TL, "cond", bi_assume, 0},
+    {"swizzle2d", TL, "i,j,size_i,size_j,size_g", bi_swizzle2d, 0},
     {"flip", TLM, "x,dim=", bi_flip, 0},
     {"sort", TLM, "x,dim=,descending=", bi_sort, 0},
     {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
