@@ -194,8 +194,57 @@ TV cx_from_value(Sema *S, const ConstexprValue *cv) {
         if (!t) return sema_error(S, "unknown dtype '%s'", cv->s);
         return tv_dtype(t);
     }
+    case CV_TUPLE: {
+        TV r = {.kind = TV_TUPLE, .n = (int)cv->i};
+        r.elems = ARENA_ARRAY(S->arena, TV, cv->i + 1);
+        for (int64_t k = 0; k < cv->i; k++) {
+            r.elems[k] = cx_from_value(S, &cv->elems[k]);
+            if (r.elems[k].kind == TV_ERR) return r.elems[k];
+        }
+        return r;
+    }
     default: return tv_none();
     }
+}
+
+/* A tuple "(a, b, ...)" or "[a, b]": the items split at the commas outside
+ * brackets and quotes, each parsed by sema_parse_constexpr. */
+static bool parse_cx_tuple(Arena *arena, const char *text, size_t n, ConstexprValue *out) {
+    ConstexprValue items[64];
+    int count = 0, depth = 0;
+    char quote = 0;
+    const char *inner = text + 1;
+    size_t m = n - 2, start = 0;
+    for (size_t i = 0; i <= m; i++) {
+        char c = i < m ? inner[i] : ',';
+        if (quote) {
+            if (c == quote) quote = 0;
+            if (i < m) continue;
+            return false;
+        }
+        if (c == '\'' || c == '"') quote = c;
+        else if (c == '(' || c == '[') depth++;
+        else if (c == ')' || c == ']') depth--;
+        if (c != ',' || depth) continue;
+        const char *item = inner + start;
+        size_t len = i - start;
+        start = i + 1;
+        while (len && isspace((unsigned char)*item)) item++, len--;
+        while (len && isspace((unsigned char)item[len - 1])) len--;
+        if (!len) {
+            if (i == m && (count > 0 || start == 1 + m || m == 0)) break; /* "(1,)" or "()" */
+            return false;
+        }
+        if (count == (int)TC_ARRAY_LEN(items)) return false;
+        if (!sema_parse_constexpr(arena, arena_strndup(arena, item, len), &items[count++])) return false;
+    }
+    if (depth) return false;
+    ConstexprValue *elems = ARENA_ARRAY(arena, ConstexprValue, count + 1);
+    memcpy(elems, items, sizeof items[0] * (size_t)count);
+    out->kind = CV_TUPLE;
+    out->i = count;
+    out->elems = elems;
+    return true;
 }
 
 bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
@@ -207,6 +256,19 @@ bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
     if (n == 4 && !memcmp(text, "True", 4)) { out->kind = CV_BOOL; out->i = 1; return true; }
     if (n == 5 && !memcmp(text, "False", 5)) { out->kind = CV_BOOL; return true; }
     if (n == 4 && !memcmp(text, "None", 4)) { out->kind = CV_NONE; return true; }
+    if (n >= 2 && ((text[0] == '(' && text[n - 1] == ')') || (text[0] == '[' && text[n - 1] == ']')))
+        return parse_cx_tuple(arena, text, n, out);
+    {
+        static const struct { const char *text; double v; } special[] = {
+            {"float('inf')", INFINITY}, {"-float('inf')", -INFINITY}, {"float('nan')", NAN},
+            {"float(\"inf\")", INFINITY}, {"-float(\"inf\")", -INFINITY}, {"float(\"nan\")", NAN}};
+        for (int k = 0; k < TC_ARRAY_LEN(special); k++)
+            if (strlen(special[k].text) == n && !memcmp(special[k].text, text, n)) {
+                out->kind = CV_FLOAT;
+                out->f = special[k].v;
+                return true;
+            }
+    }
     if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0]) {
         out->kind = CV_STR;
         out->s = arena_strndup(arena, text + 1, n - 2);

@@ -32,10 +32,11 @@
 #include "ir/ir.h"
 
 typedef struct ConstexprValue {
-    enum { CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_NONE, CV_DTYPE } kind;
-    int64_t i;     /* CV_INT, CV_BOOL */
+    enum { CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_NONE, CV_DTYPE, CV_TUPLE } kind;
+    int64_t i;     /* CV_INT, CV_BOOL; CV_TUPLE: the number of elements */
     double f;      /* CV_FLOAT */
     const char *s; /* CV_STR: the string; CV_DTYPE: its Triton name ("fp16") */
+    const struct ConstexprValue *elems; /* CV_TUPLE */
 } ConstexprValue;
 
 typedef struct KernelSpec {
@@ -56,9 +57,10 @@ typedef struct KernelSpec {
  * module op (not verified), or NULL with the errors in de. */
 Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const KernelSpec *spec);
 
-/* Parses a -D value: "1024", "-3", "0x10", "0.5", "1e-5", "True", "False",
- * "None", "'leaky_relu'" / "\"x\"" (or a bare word: a string), "tl.float16" /
- * "float16" / "fp16" (a dtype). A CV_STR is copied into `arena` (it lives
+/* Parses a -D value: "1024", "-3", "0x10", "0.5", "1e-5", "float('inf')",
+ * "True", "False", "None", "'leaky_relu'" / "\"x\"" (or a bare word: a
+ * string), "tl.float16" / "float16" / "fp16" (a dtype), and tuples of these
+ * ("(1, 2)", "(3,)", "()", also in brackets). A CV_STR is copied into `arena` (it lives
  * as long as the arena); a CV_DTYPE name is static. Returns false if it is
  * none of these. */
 bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out);
