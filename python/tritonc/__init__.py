@@ -30,6 +30,18 @@ def next_power_of_2(n):
     return 1 << (n - 1).bit_length()
 
 
-__all__ = ["jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
+_allocator = None
+
+
+def set_allocator(allocator):
+    """Triton's hook for the global scratch memory that device-side tensor
+    descriptors (`tl.make_tensor_descriptor`) need on Hopper. tritonc lowers
+    descriptors to block pointers, which need none: the allocator is kept
+    only so that scripts calling this run unchanged."""
+    global _allocator
+    _allocator = allocator
+
+
+__all__ = ["jit", "set_allocator", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
            "testing", "runtime", "CompilationError", "OutOfResources", "JITFunction",
            "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError"]

@@ -273,6 +273,121 @@ static TV bi_advance(Sema *S, CallArgs *a) {
     return tv_tensor(op_result(op, 0), base.ty);
 }
 
+/* ---- tensor descriptors ------------------------------------------------------------- */
+
+static TV bi_load(Sema *S, CallArgs *a);
+static TV bi_store(Sema *S, CallArgs *a);
+
+/* Arguments for calling another builtin's implementation: all absent. */
+static CallArgs forward_args(const CallArgs *a) {
+    CallArgs b = {.bi = a->bi, .call = a->call};
+    for (int i = 0; i < MAX_CALL_ARGS; i++) b.v[i] = tv_none();
+    return b;
+}
+
+/* tl.make_tensor_descriptor(base, shape, strides, block_shape,
+ * padding_option="zero"): Triton 3.6's device-side descriptor, a TMA
+ * descriptor on Hopper. We make it a block pointer at offsets 0 (order: the
+ * last dimension fastest, the one TMA's unit stride allows);
+ * desc.load(offsets) advances a copy and loads it with every dimension
+ * bounds-checked and out-of-bounds elements zero (or NaN), desc.store
+ * stores the in-bounds part: TMA's semantics, lowered by
+ * rewrite-tensor-pointer like any block pointer. Triton's checks on the
+ * arguments are kept so a kernel Triton rejects is rejected here too. */
+static TV bi_make_tensor_descriptor(Sema *S, CallArgs *a) {
+    for (int i = 0; i < 4; i++)
+        if (a->v[i].kind == TV_ERR) return tv_err();
+    TV base = a->v[0];
+    if (base.kind != TV_TENSOR || tl_is_block(base.ty) || !tl_is_ptr(base.ty) || tl_is_block(base.ty->elem))
+        return sema_error(S, "make_tensor_descriptor(): `base` must be a pointer to a scalar type");
+    int ndim = a->v[1].kind == TV_TUPLE ? a->v[1].n : 1;
+    if (ndim < 1 || ndim > 5) return sema_error(S, "Expected 1 <= ndim <= 5 but got %d dimensions", ndim);
+    if ((a->v[2].kind == TV_TUPLE ? a->v[2].n : 1) != ndim)
+        return sema_error(S, "Expected %d strides but got %d", ndim, a->v[2].kind == TV_TUPLE ? a->v[2].n : 1);
+    if ((a->v[3].kind == TV_TUPLE ? a->v[3].n : 1) != ndim)
+        return sema_error(S, "Expected block_shape to have %d dimensions but got %d", ndim,
+                          a->v[3].kind == TV_TUPLE ? a->v[3].n : 1);
+    const TV *last_bs = a->v[3].kind == TV_TUPLE ? &a->v[3].elems[ndim - 1] : &a->v[3];
+    const TV *last_st = a->v[2].kind == TV_TUPLE ? &a->v[2].elems[ndim - 1] : &a->v[2];
+    int elem_size = tl_bitwidth(base.ty->elem) / 8;
+    if (last_bs->kind == TV_INT && last_bs->i * elem_size < 16)
+        return sema_error(S, "Descriptor block shape must have at least 16 bytes in the last dimension, but got "
+                             "%lld * %d = %lld bytes", (long long)last_bs->i, elem_size,
+                          (long long)(last_bs->i * elem_size));
+    if (last_st->kind == TV_INT && last_st->i != 1)
+        return sema_error(S, "Tensor descriptor last dim must be 1 but got %lld", (long long)last_st->i);
+    const char *pad;
+    if (!str_arg(S, a, 4, &pad)) return tv_err();
+    if (*pad && strcmp(pad, "zero") && strcmp(pad, "nan"))
+        return sema_error(S, "padding_option must be \"zero\" or \"nan\", got \"%s\"", pad);
+    CallArgs b = forward_args(a);
+    TV zeros = {.kind = TV_TUPLE, .n = ndim}, order = {.kind = TV_TUPLE, .n = ndim};
+    zeros.elems = ARENA_ARRAY(S->arena, TV, ndim);
+    order.elems = ARENA_ARRAY(S->arena, TV, ndim);
+    for (int i = 0; i < ndim; i++) {
+        zeros.elems[i] = tv_int(0);
+        order.elems[i] = tv_int(ndim - 1 - i);
+    }
+    TV args[6] = {base, a->v[1], a->v[2], zeros, a->v[3], order};
+    for (int i = 0; i < 6; i++) {
+        b.v[i] = args[i];
+        b.given[i] = true;
+        b.node[i] = a->node[i < 3 ? i : i == 4 ? 3 : 0];
+    }
+    TV d = bi_make_block_ptr(S, &b);
+    if (d.kind == TV_TENSOR) d.is_desc = !strcmp(pad, "nan") ? 2 : 1; /* the padding for loads */
+    return d;
+}
+
+/* desc.load(offsets) / tl.load_tensor_descriptor(desc, offsets). */
+static TV bi_desc_load(Sema *S, CallArgs *a) {
+    TV d = a->v[0];
+    if (d.kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
+    if (!is_block_ptr(&d)) return sema_error(S, "load(): expected a tensor descriptor");
+    CallArgs b = forward_args(a);
+    b.v[0] = d;
+    b.v[1] = a->v[1];
+    b.given[0] = b.given[1] = true;
+    b.node[1] = a->node[1];
+    TV p = bi_advance(S, &b);
+    if (p.kind == TV_ERR) return p;
+    int r = d.ty->elem->rank;
+    CallArgs l = forward_args(a);
+    TV dims = {.kind = TV_TUPLE, .n = r};
+    dims.elems = ARENA_ARRAY(S->arena, TV, r);
+    for (int i = 0; i < r; i++) dims.elems[i] = tv_int(i);
+    l.v[0] = p;
+    l.v[3] = dims;
+    l.v[4] = (TV){.kind = TV_STR, .s = d.is_desc == 2 ? "nan" : "zero"};
+    l.given[0] = l.given[3] = l.given[4] = true;
+    return bi_load(S, &l);
+}
+
+/* desc.store(offsets, value) / tl.store_tensor_descriptor(desc, offsets, value). */
+static TV bi_desc_store(Sema *S, CallArgs *a) {
+    TV d = a->v[0];
+    if (d.kind == TV_ERR || a->v[1].kind == TV_ERR || a->v[2].kind == TV_ERR) return tv_err();
+    if (!is_block_ptr(&d)) return sema_error(S, "store(): expected a tensor descriptor");
+    CallArgs b = forward_args(a);
+    b.v[0] = d;
+    b.v[1] = a->v[1];
+    b.given[0] = b.given[1] = true;
+    b.node[1] = a->node[1];
+    TV p = bi_advance(S, &b);
+    if (p.kind == TV_ERR) return p;
+    int r = d.ty->elem->rank;
+    CallArgs st = forward_args(a);
+    TV dims = {.kind = TV_TUPLE, .n = r};
+    dims.elems = ARENA_ARRAY(S->arena, TV, r);
+    for (int i = 0; i < r; i++) dims.elems[i] = tv_int(i);
+    st.v[0] = p;
+    st.v[1] = a->v[2];
+    st.v[3] = dims;
+    st.given[0] = st.given[1] = st.given[3] = true;
+    st.node[1] = a->node[2];
+    return bi_store(S, &st);
+}
+
 /* _canonicalize_boundary_check: sorted, deduplicated dims; n = 0 if none. */
 static int bp_boundary(Sema *S, CallArgs *a, int i, int rank, int64_t *dims) {
     if (!a->given[i] || a->v[i].kind == TV_NONE) return 0;
@@ -1908,6 +2023,11 @@ static const Builtin builtins[] = {
     {"device_assert", TL, "cond,msg=,mask=", bi_device_assert, 0},
     {"debug_barrier", TL, "", bi_barrier, 0},
     {"assume", TL, "cond", bi_assume, 0},
+    {"make_tensor_descriptor", TL, "base,shape,strides,block_shape,padding_option=", bi_make_tensor_descriptor, 0},
+    {"load_tensor_descriptor", TL, "desc,offsets", bi_desc_load, 0},
+    {"store_tensor_descriptor", TL, "desc,offsets,value", bi_desc_store, 0},
+    {"load", BI_DESC, "desc,offsets", bi_desc_load, 0},
+    {"store", BI_DESC, "desc,offsets,value", bi_desc_store, 0},
     {"swizzle2d", TL, "i,j,size_i,size_j,size_g", bi_swizzle2d, 0},
     {"flip", TLM, "x,dim=", bi_flip, 0},
     {"sort", TLM, "x,dim=,descending=", bi_sort, 0},

@@ -602,6 +602,23 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             return make_tuple(S, dims, n);
         }
         if (!strcmp(attr, "numel")) return tv_int(tl_numel(v.ty));
+        if (tl_is_ptr(v.ty) && tl_is_block(v.ty->elem)) { /* a block pointer or tensor descriptor */
+            const TlType *blk = v.ty->elem;
+            if (!strcmp(attr, "block_shape")) {
+                TV *dims = ARENA_ARRAY(S->arena, TV, blk->rank + 1);
+                for (int i = 0; i < blk->rank; i++) dims[i] = tv_int(blk->shape[i]);
+                return make_tuple(S, dims, blk->rank);
+            }
+            if (v.is_desc && !strcmp(attr, "dtype")) return tv_dtype(blk->elem);
+            if (v.is_desc && !strcmp(attr, "block_type")) return tv_dtype(blk);
+            const Builtin *dm = builtin_lookup(BI_DESC, attr);
+            if (dm) {
+                TV m = {.kind = TV_METHOD, .bi = dm, .n = 1};
+                m.elems = ARENA_NEW(S->arena, TV);
+                m.elems[0] = v;
+                return m;
+            }
+        }
         if (!strcmp(attr, "T")) {
             int perm[2] = {1, 0};
             return sem_permute(S, v, perm, 2);

@@ -109,6 +109,7 @@ struct TV {
     const Builtin *bi;   /* BUILTIN, METHOD */
     const PyFunc *fn;    /* JITFN, PYFN */
     int noinline;        /* JITFN */
+    int is_desc;         /* TENSOR: a tensor descriptor (a block pointer at 0): 1 zero-padded, 2 NaN-padded */
 };
 
 static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
@@ -213,7 +214,8 @@ Op *sem_op(Sema *S, OpKind k, Value *const *ops, int nops, Type *const *res, int
 typedef struct CallArgs CallArgs;
 typedef TV (*BuiltinFn)(Sema *S, CallArgs *a);
 enum { BI_TL = 1, BI_MATH = 2, BI_METHOD = 4, BI_PY = 8, BI_TRITON = 16, BI_LIBDEVICE = 32,
-       BI_STATIC = 64 /* gets unevaluated argument nodes */ };
+       BI_STATIC = 64 /* gets unevaluated argument nodes */,
+       BI_DESC = 128 /* a method of tensor descriptors (block pointers) */ };
 struct Builtin {
     const char *name;
     unsigned where;      /* BI_*: the namespaces it is found in */
