@@ -593,6 +593,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         return r;
     }
     if (v.kind == TV_TENSOR) {
+        if (v.is_desc && !strcmp(attr, "dtype")) return tv_dtype(v.ty->elem->elem);
         if (!strcmp(attr, "dtype")) return tv_dtype(tl_sca(v.ty));
         if (!strcmp(attr, "type")) return tv_dtype(v.ty);
         if (!strcmp(attr, "shape")) {
@@ -609,7 +610,6 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 for (int i = 0; i < blk->rank; i++) dims[i] = tv_int(blk->shape[i]);
                 return make_tuple(S, dims, blk->rank);
             }
-            if (v.is_desc && !strcmp(attr, "dtype")) return tv_dtype(blk->elem);
             if (v.is_desc && !strcmp(attr, "block_type")) return tv_dtype(blk);
             const Builtin *dm = builtin_lookup(BI_DESC, attr);
             if (dm) {

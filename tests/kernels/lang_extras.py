@@ -13,10 +13,23 @@
 # CONSTEXPR: BLOCK=256, BINS=16
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: descriptor_matmul_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,i32,i32,i32:16
+# CONSTEXPR: BLOCK_M=32, BLOCK_N=32, BLOCK_K=32
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: fstring_tuple_kernel
+# SIGNATURE: *fp32:16,i32
+# CONSTEXPR: BLOCK=64, SCALES=(1, 2, 3), ACT="relu"
+# GRID: cdiv(n, BLOCK)
+#
 # Language features beyond the tutorials: `return` inside a runtime `if`
 # (an early exit in the kernel, value-returning early exits in a helper,
 # under a constexpr `if`), tl.flip (both axes), tl.sort (both orders),
-# tl.gather (both axes), tl.cat, tl.histogram with a mask, tl.assume.
+# tl.gather (both axes), tl.cat, tl.histogram with a mask, tl.assume,
+# tensor descriptors (tl.make_tensor_descriptor, desc.load/store) in a
+# k loop with ragged edges, tl.swizzle2d, f-strings in static_assert /
+# static_print, a constexpr tuple iterated with tl.static_range.
 import triton
 import triton.language as tl
 
@@ -78,3 +91,35 @@ def histogram_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr)
     x = tl.load(x_ptr + offs, mask=mask, other=0)
     h = tl.histogram(x, BINS, mask=mask)
     tl.atomic_add(out_ptr + tl.arange(0, BINS), h)
+
+
+@triton.jit
+def descriptor_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # C[M, N] = A[M, K] @ B[K, N], row-major; the edges of M and N are
+    # ragged (the descriptors pad loads with zeros and clip stores)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BLOCK_K, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    pid_m, pid_n = tl.swizzle2d(tl.program_id(0), tl.program_id(1), tl.num_programs(0), tl.num_programs(1), 2)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = tl.load_tensor_descriptor(b_desc, [k * BLOCK_K, pid_n * BLOCK_N])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
+
+
+@triton.jit
+def fstring_tuple_kernel(x_ptr, n, BLOCK: tl.constexpr, SCALES: tl.constexpr, ACT: tl.constexpr):
+    tl.static_assert(len(SCALES) == 3, f"expected 3 scales, got {len(SCALES)}: {SCALES}")
+    tl.static_print(f"BLOCK={BLOCK} ACT={ACT!r}")
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.zeros_like(x)
+    for i in tl.static_range(len(SCALES)):
+        y += x * SCALES[i]
+    if ACT == "relu":
+        y = tl.maximum(y, 0.0)
+    tl.store(x_ptr + offs, y, mask=mask)
