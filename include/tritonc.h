@@ -76,6 +76,8 @@ typedef struct tc_compile_options {
     int num_warps;           /* GPU: warps per program (default 4) */
     int num_stages;          /* GPU: software pipelining depth (default 3) */
     const char *cache_dir;   /* NULL: $TRITONC_CACHE_DIR or ~/.cache/tritonc */
+    int debug;               /* 1: keep tl.device_assert and `assert` statements (Triton's
+                                debug=True / TRITON_DEBUG=1); 0: they are dropped */
 } tc_compile_options;
 
 tc_compile_options tc_compile_options_default(void);

@@ -39,6 +39,7 @@ class tc_compile_options(ctypes.Structure):
         ("num_warps", ctypes.c_int),
         ("num_stages", ctypes.c_int),
         ("cache_dir", ctypes.c_char_p),
+        ("debug", ctypes.c_int),
     ]
 
 
@@ -157,7 +158,7 @@ def take_error(err):
 
 
 def compile(source, filename, kernel, signature, constexprs, device, num_warps, num_stages,
-            target=None, cache_dir=None):
+            target=None, cache_dir=None, debug=False):
     """tc_compile. Returns (handle, None) or (None, (message, diagnostics))."""
     L = lib()
     o = L.tc_compile_options_default()
@@ -182,6 +183,7 @@ def compile(source, filename, kernel, signature, constexprs, device, num_warps, 
     if num_stages is not None:
         o.num_stages = num_stages
     o.cache_dir = cache_dir.encode("utf-8") if cache_dir else None
+    o.debug = 1 if debug else 0
     k, err = ctypes.c_void_p(), ctypes.c_void_p()
     rc = L.tc_compile(ctypes.byref(o), ctypes.byref(k), ctypes.byref(err))
     if rc != 0 or not k.value:

@@ -517,15 +517,23 @@ class JITFunction(KernelInterface):
         cx += [(n, v) for n, v in gl if n not in names]
         num_warps = opts.get("num_warps")
         num_stages = opts.get("num_stages")
+        # Triton's debug mode (device asserts kept): the launch option, then
+        # @jit(debug=...), then TRITON_DEBUG=1
+        debug = opts.get("debug")
+        if debug is None:
+            debug = self.debug
+        if debug is None:
+            debug = os.environ.get("TRITON_DEBUG", "0") not in ("", "0")
+        debug = bool(debug)
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
-                    device)
+                    device, debug)
         kern = self._by_spec.get(spec_key)
         if kern is not None:
             return kern
         src = self.source()
         handle, err = _lib.compile(src.text, src.filename, self.__name__, sig, cx, device,
                                    num_warps, num_stages,
-                                   cache_dir=os.environ.get("TRITONC_CACHE_DIR"))
+                                   cache_dir=os.environ.get("TRITONC_CACHE_DIR"), debug=debug)
         if err is not None:
             self._raise_compile_error(err, device, devices)
         kern = CompiledKernel(handle, self, infos, sig, cx, device, num_warps, num_stages)

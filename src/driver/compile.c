@@ -137,7 +137,8 @@ static Op *front_end_py(Compilation *c, const CompileRequest *req) {
                        .constexpr_values = vals,
                        .nconstexprs = n,
                        .num_warps = o->num_warps,
-                       .num_stages = o->num_stages};
+                       .num_stages = o->num_stages,
+                       .debug = o->debug != 0};
     split_signature(c, spec.signature);
     return sema_codegen(c->ctx, &c->de, ast, &spec);
 }

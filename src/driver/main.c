@@ -4,7 +4,7 @@
  *   tritonc compile FILE [--kernel NAME] [--signature SIG] [-D NAME=VALUE]...
  *                   [--emit ast|ttir-raw|ttir|c|ttgir|ptx] [-p PIPELINE]
  *                   [--target cpu|cuda:80|cuda:90] [--num-warps N]
- *                   [--num-stages N] [-o OUT] [--time]
+ *                   [--num-stages N] [--debug] [-o OUT] [--time]
  *       compiles a Triton kernel file (Python syntax) or IR text (.ttir) and
  *       prints the chosen stage.
  *   tritonc opt FILE [-p PIPELINE] [-o OUT] [--print-after=PASS]
@@ -41,6 +41,7 @@ static void usage(FILE *f) {
           "      -p PIPELINE           passes after the front end (default: 'default')\n"
           "      --target T            cpu (default), cuda:80, cuda:90\n"
           "      --num-warps N, --num-stages N\n"
+          "      --debug               keep tl.device_assert / assert (Triton's debug mode)\n"
           "      --time                print each stage's time to stderr\n"
           "  opt FILE      parse IR text, run passes (-p a,b,c), print the result\n"
           "      --print-after=PASS, --print-after-all, --time-passes,\n"
@@ -159,6 +160,8 @@ static int cmd_compile(int argc, char **argv) {
             req.opts.num_warps = parse_int_opt("--num-warps", v);
         else if ((v = opt_value(argc, argv, &i, "--num-stages")))
             req.opts.num_stages = parse_int_opt("--num-stages", v);
+        else if (strcmp(argv[i], "--debug") == 0)
+            req.opts.debug = 1;
         else if ((v = opt_value(argc, argv, &i, "-D"))) {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v) {

@@ -1636,10 +1636,30 @@ static TV bi_py_print(Sema *S, CallArgs *a) {
     return bi_device_print(S, &b);
 }
 
+/* tl.device_assert(cond, msg="", mask=None) and the `assert` statement:
+ * dropped unless the kernel is compiled in debug mode (Triton's debug=True /
+ * TRITON_DEBUG=1); then a tt.assert of cond (or not mask), which the CPU
+ * backend checks per element and reports as a launch error. */
+TV sema_device_assert(Sema *S, TV cond, const TV *msg, const TV *mask) {
+    if (cond.kind == TV_ERR || (msg && msg->kind == TV_ERR) || (mask && mask->kind == TV_ERR)) return tv_err();
+    if (msg && msg->kind != TV_STR && msg->kind != TV_NONE)
+        return sema_error(S, "device_assert(): the message must be a string, got %s", tv_kind_name(msg));
+    if (!S->debug || (tv_is_num(&cond) && cx_truthy(&cond))) return tv_none();
+    cond = sem_to_tensor(S, &cond);
+    if (cond.kind != TV_TENSOR) return sema_error(S, "device_assert(): the condition must be a tensor or a number");
+    if (!tl_is_bool(tl_sca(cond.ty))) cond = sem_compare(S, PY_CMP_NE, cond, tv_int(0));
+    if (mask && mask->kind != TV_NONE) {
+        TV m = sem_to_tensor(S, mask);
+        cond = sem_binary(S, PY_BIN_BITOR, cond, sem_not(S, m));
+    }
+    if (cond.kind == TV_ERR) return cond;
+    Op *op = sem_op(S, TT_ASSERT, &cond.v, 1, NULL, 0, 0);
+    op_set_attr(S->ctx, op, "message", attr_string(S->ctx, msg && msg->kind == TV_STR ? msg->s : ""));
+    return tv_none();
+}
+
 static TV bi_device_assert(Sema *S, CallArgs *a) {
-    (void)S;
-    (void)a;
-    return tv_none(); /* Triton drops device asserts unless debug is on */
+    return sema_device_assert(S, a->v[0], GIVEN(1) ? A(1) : NULL, GIVEN(2) ? A(2) : NULL);
 }
 
 /* tl.assume(cond): an optimisation hint (llvm.assume in Triton). The

@@ -853,10 +853,16 @@ static void visit_if_returning(Sema *S, const PyStmt *s, Value *cond, const Cont
         F->sink = &sinks[br];
         S->b = builder_at_end(S->ctx, blocks[br]);
         visit_block_cont(S, br ? &s->cond.orelse : &s->cond.body, 0, k);
-        if (!F->returned) { /* fell off the end of the function: `return None` */
+        if (!F->returned && !diag_full(S->de)) { /* fell off the end of the function: `return None` */
             at_stmt(S, s);
             sinks[br].r = (FuncRet){.n = 0};
-            sinks[br].set = check_ret(S, &sinks[br].r);
+            if (F->ret.n > 0) {
+                sema_error(S, "Inconsistent return types: the %s branch of this `if` reaches the end of the function "
+                              "(returning None) while another path returns a value", br ? "else" : "then");
+                sinks[br].set = false;
+            } else {
+                sinks[br].set = check_ret(S, &sinks[br].r);
+            }
         }
         ok = ok && sinks[br].set;
         vec_free(&F->defs);
@@ -1515,10 +1521,8 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         TV m = s->assertion.msg ? cg_expr(S, s->assertion.msg) : (TV){.kind = TV_STR, .s = ""};
         at_stmt(S, s);
         if (c.kind == TV_ERR || m.kind == TV_ERR) break;
-        const Builtin *bi = builtin_lookup(BI_TL, "device_assert");
-        (void)bi;
-        if (!is_runtime(&c) && !cx_truthy(&c) && false) sema_error(S, "assertion failed");
-        break; /* device asserts are dropped unless debug is on, as in Triton */
+        sema_device_assert(S, c, &m, NULL); /* dropped unless debug is on, as in Triton */
+        break;
     }
     default: sema_error(S, "unsupported statement in a Triton kernel"); break;
     }
@@ -1935,6 +1939,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     S->de = de;
     S->arena = ctx->arena;
     S->mod = mod;
+    S->debug = spec->debug;
     Loc mloc = {mod->filename, 1, 1};
     S->loc = mloc;
     int nerr0 = de->nerrors;

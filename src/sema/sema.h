@@ -51,6 +51,7 @@ typedef struct KernelSpec {
     int nconstexprs;
     int num_warps, num_stages; /* not recorded in tt IR: Triton's TTIR module
                                   has no attributes (ttg conversion adds them) */
+    bool debug;                /* keep device asserts (tt.assert), as Triton's debug mode */
 } KernelSpec;
 
 /* Generates tt IR for the kernel and every @jit helper it calls. Returns the

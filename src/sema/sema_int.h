@@ -156,6 +156,7 @@ struct Sema {
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
+    bool debug;            /* KernelSpec.debug: device asserts are kept */
 };
 
 /* Reports an error at the current node (S->loc). Returns tv_err(). */
@@ -234,6 +235,8 @@ struct CallArgs {
 const Builtin *builtin_lookup(unsigned where, const char *name);
 /* The callable attribute `name` of module `mod`, or TV_ERR (no report). */
 TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found);
+/* tl.device_assert (and `assert`): a tt.assert in debug mode, else nothing. */
+TV sema_device_assert(Sema *S, TV cond, const TV *msg, const TV *mask);
 /* Binds and calls. */
 TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call);
 /* Builds a reduction/scan combiner region from a @jit function. */

@@ -3,8 +3,10 @@
 """The kernels of tests/kernels/lang_extras.py on the CPU, checked against
 torch: early exits (`return` inside a runtime `if`, in the kernel and in a
 value-returning helper), tl.flip, tl.sort, tl.gather, tl.cat,
-tl.histogram; and a few more kernels written here: libdevice's rint,
-isnan, isinf, signbit, and the errors for what tritonc does not support."""
+tl.histogram, tensor descriptors, f-strings and constexpr tuples; and a
+few more kernels written here: libdevice's rint, isnan, isinf, signbit,
+debug mode (device asserts kept by debug=True, @jit(debug=True) or
+TRITON_DEBUG=1), and the errors for what tritonc does not support."""
 import importlib.util
 import os
 import sys
@@ -154,6 +156,52 @@ def check_errors():
             raise AssertionError("no error for " + want)
 
 
+@triton.jit
+def assert_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.device_assert(x >= 0, "negative input", mask=offs < n)
+    assert n <= BLOCK, "n larger than the block"
+    tl.store(x_ptr + offs, x + 1, mask=offs < n)
+
+
+def check_debug_mode():
+    # asserts are dropped without debug, as in Triton
+    x = torch.tensor([1.0, -2.0, 3.0, 4.0])
+    assert_kernel[(1,)](x, 4, BLOCK=4)
+    assert torch.equal(x, torch.tensor([2.0, -1.0, 4.0, 5.0]))
+    # the launch option debug=True keeps them: the failing element is reported
+    for vals, n, want in (([1.0, -2.0, 3.0, 4.0], 4, "negative input"), ([1.0] * 4, 9, "n larger than the block")):
+        try:
+            assert_kernel[(1,)](torch.tensor(vals), n, BLOCK=4, debug=True)
+        except triton.LaunchError as e:
+            assert want in str(e), str(e)
+        else:
+            raise AssertionError("no assertion failure for " + want)
+    # masked-off elements are not checked; passing asserts change nothing
+    y = torch.tensor([1.0, 2.0, -3.0, -4.0])
+    assert_kernel[(1,)](y, 2, BLOCK=4, debug=True)
+    assert torch.equal(y, torch.tensor([2.0, 3.0, -3.0, -4.0]))
+    # @jit(debug=True) and TRITON_DEBUG=1
+    strict = triton.jit(assert_kernel.fn, debug=True)
+    for kern, env in ((strict, None), (assert_kernel, "1")):
+        old = os.environ.get("TRITON_DEBUG")
+        if env:
+            os.environ["TRITON_DEBUG"] = env
+        try:
+            kern[(1,)](torch.tensor([-1.0, 0.0]), 2, BLOCK=2)
+        except triton.LaunchError as e:
+            assert "negative input" in str(e)
+        else:
+            raise AssertionError("debug mode not on")
+        finally:
+            if env:
+                if old is None:
+                    del os.environ["TRITON_DEBUG"]
+                else:
+                    os.environ["TRITON_DEBUG"] = old
+
+
 def main():
     check_early_exit()
     check_shuffles()
@@ -162,6 +210,7 @@ def main():
     check_fstring_tuple()
     check_libdevice()
     check_errors()
+    check_debug_mode()
     print("ok")
 
 

@@ -1241,6 +1241,20 @@ static void lower_op(Px *p, Op *op) {
     case SCF_IF: lower_if(p, op); return;
     case SCF_WHILE: lower_while(p, op); return;
     case GPU_BARRIER: px_barrier(p); return;
+    case TT_ASSERT: {
+        /* A debug-mode device assert: a thread whose element fails traps,
+         * so the launch fails (the message is not printed on the GPU). */
+        Tile *c = px_tile(p, op_operand(op, 0));
+        Type *i1 = ty_i1(p->ctx);
+        for (int i = 0; i < c->n; i++) {
+            if (c->s[i].kind == SLOT_IMM) {
+                if (!c->s[i].off) px_emit(p, "trap");
+                continue;
+            }
+            px_emit(p, "@!%s trap", px_opnd(p, c->s[i], i1));
+        }
+        return;
+    }
     case SCF_YIELD:
     case SCF_CONDITION:
     case TT_REDUCE_RETURN:
