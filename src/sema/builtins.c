@@ -1839,6 +1839,10 @@ static TV bi_len(Sema *S, CallArgs *a) {
     return sema_error(S, "object of type '%s' has no len()", tv_kind_name(&v));
 }
 
+static TV bi_getattr(Sema *S, CallArgs *a) {
+    return cg_getattr(S, a->v[0], a->v[1], a->bi->arg == 0 && a->given[2] ? A(2) : NULL, a->bi->arg == 1);
+}
+
 static TV bi_int(Sema *S, CallArgs *a) {
     TV v = a->v[0];
     if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_int(v.i);
@@ -2070,6 +2074,8 @@ static const Builtin builtins[] = {
     {"min", BI_PY, "*args", bi_py_minmax, 0},
     {"max", BI_PY, "*args", bi_py_minmax, 1},
     {"len", BI_PY, "obj", bi_len, 0},
+    {"getattr", BI_PY, "obj,name,default=", bi_getattr, 0},
+    {"hasattr", BI_PY, "obj,name", bi_getattr, 1},
     {"int", BI_PY, "x", bi_int, 0},
     {"float", BI_PY, "x", bi_float, 0},
     {"bool", BI_PY, "x", bi_bool, 0},

@@ -189,7 +189,7 @@ static void set_value(Sema *S, const char *name, TV v) {
 }
 
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
-                                               "abs", "bool", "getattr", NULL};
+                                               "abs", "bool", "getattr", "hasattr", NULL};
 
 static int edit_distance(const char *a, const char *b) {
     int la = (int)strlen(a), lb = (int)strlen(b);
@@ -231,6 +231,9 @@ static TV lookup(Sema *S, const char *name) {
     }
     const Builtin *bi = builtin_lookup(BI_PY, name);
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
+    for (int i = 0; py_builtin_names[i]; i++)
+        if (!strcmp(name, py_builtin_names[i]))
+            return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels by tritonc", name);
     const char *best = NULL;
     int bestd = 99;
     if (S->fn)
@@ -580,6 +583,25 @@ TV cg_expr(Sema *S, const PyExpr *e) {
 
 /* tensor.dtype / .shape / .T / .numel, dtype.element_ty, module members,
  * and methods (x.to(...), x.sum(...)). */
+/* getattr(obj, name[, default]) and hasattr(obj, name) (Triton's builtin
+ * namespace has both): the attribute lookup of `obj.name` with a constexpr
+ * string name; a missing attribute gives the default, or False. */
+TV cg_getattr(Sema *S, TV obj, TV name, const TV *dflt, bool has) {
+    if (obj.kind == TV_ERR || name.kind == TV_ERR) return tv_err();
+    if (name.kind != TV_STR)
+        return sema_error(S, "%s(): attribute name must be a constexpr string, not %s", has ? "hasattr" : "getattr",
+                          tv_kind_name(&name));
+    if (!has && !dflt) return attr_of(S, obj, name.s, NULL);
+    bool quiet = S->quiet;
+    int nerr = S->de->nerrors;
+    S->quiet = true;
+    TV r = attr_of(S, obj, name.s, NULL);
+    S->quiet = quiet;
+    bool found = r.kind != TV_ERR && S->de->nerrors == nerr;
+    if (has) return tv_bool(found);
+    return found ? r : *dflt;
+}
+
 static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
     if (v.kind == TV_MODULE) {
         bool found;

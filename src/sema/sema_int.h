@@ -235,6 +235,8 @@ struct CallArgs {
 const Builtin *builtin_lookup(unsigned where, const char *name);
 /* The callable attribute `name` of module `mod`, or TV_ERR (no report). */
 TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found);
+/* getattr / hasattr on a compile-time object (codegen.c). */
+TV cg_getattr(Sema *S, TV obj, TV name, const TV *dflt, bool has);
 /* tl.device_assert (and `assert`): a tt.assert in debug mode, else nothing. */
 TV sema_device_assert(Sema *S, TV cond, const TV *msg, const TV *mask);
 /* Binds and calls. */
