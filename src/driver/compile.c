@@ -183,6 +183,9 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     int sm = target_sm(c, o->target);
     if (sm < 0) return false;
     int warps = o->num_warps > 0 ? o->num_warps : 4;
+    /* libdevice functions without an inline PTX version become arith/math ops */
+    PassContext lpc = {.ctx = c->ctx, .de = &c->de};
+    if (!pass_expand_libdevice(m, &lpc)) return false;
     if (req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX) {
         if (sm == 0) sm = 90;
         TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm};

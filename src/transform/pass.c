@@ -25,6 +25,8 @@ static const PassInfo passes[] = {
      pass_canonicalize, "Canonicalizer"},
     {"cse", "Eliminate common pure subexpressions, scoped by dominance", pass_cse, "CSE"},
     {"dce", "Remove unused pure ops, loop-carried values and private functions", pass_dce, "DCE"},
+    {"expand-libdevice", "Rewrite fp32 libdevice calls the PTX backend lacks (pow, log1p, atan, ...) as arith/math ops",
+     pass_expand_libdevice, "ExpandLibdevice"},
     {"licm", "Hoist loop-invariant pure ops out of scf.for and scf.while", pass_licm,
      "LoopInvariantCodeMotion"},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,

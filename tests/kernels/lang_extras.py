@@ -23,15 +23,22 @@
 # CONSTEXPR: BLOCK=64, SCALES=(1, 2, 3), ACT="relu"
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: libdevice_math_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
 # Language features beyond the tutorials: `return` inside a runtime `if`
 # (an early exit in the kernel, value-returning early exits in a helper,
 # under a constexpr `if`), tl.flip (both axes), tl.sort (both orders),
 # tl.gather (both axes), tl.cat, tl.histogram with a mask, tl.assume,
 # tensor descriptors (tl.make_tensor_descriptor, desc.load/store) in a
 # k loop with ragged edges, tl.swizzle2d, f-strings in static_assert /
-# static_print, a constexpr tuple iterated with tl.static_range.
+# static_print, a constexpr tuple iterated with tl.static_range, libdevice
+# functions the PTX backend gets from the expand-libdevice pass.
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 
 @triton.jit
@@ -123,3 +130,26 @@ def fstring_tuple_kernel(x_ptr, n, BLOCK: tl.constexpr, SCALES: tl.constexpr, AC
     if ACT == "relu":
         y = tl.maximum(y, 0.0)
     tl.store(x_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def libdevice_math_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=1.0)
+    y = tl.load(y_ptr + offs, mask=mask, other=1.0)
+    ax = tl.abs(x)
+    o = out_ptr + offs * 12
+    tl.store(o, libdevice.pow(ax, y), mask=mask)
+    tl.store(o + 1, libdevice.log1p(ax), mask=mask)
+    tl.store(o + 2, libdevice.expm1(x), mask=mask)
+    tl.store(o + 3, libdevice.atan2(x, y), mask=mask)
+    tl.store(o + 4, libdevice.round(x * 3), mask=mask)
+    tl.store(o + 5, libdevice.trunc(x * 3), mask=mask)
+    tl.store(o + 6, libdevice.fmod(x, y), mask=mask)
+    tl.store(o + 7, libdevice.hypot(x, y), mask=mask)
+    tl.store(o + 8, libdevice.isnan(x / y).to(tl.float32), mask=mask)
+    # products, not sums: a sum of two results could cancel
+    tl.store(o + 9, libdevice.sinh(x) * libdevice.cosh(y), mask=mask)
+    tl.store(o + 10, libdevice.log10(ax) * libdevice.exp10(y), mask=mask)
+    tl.store(o + 11, libdevice.asinh(x) * libdevice.atan(y), mask=mask)

@@ -103,6 +103,27 @@ def check_fstring_tuple():
         raise AssertionError("static_assert did not fire")
 
 
+def check_libdevice_math():
+    n = 300
+    torch.manual_seed(3)
+    x = torch.randn(n) * 3
+    y = torch.randn(n) * 2
+    y[::17] = 0.0
+    x[::17] = 0.0
+    out = torch.zeros(n, 12)
+    MOD.libdevice_math_kernel[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+    xd, yd = x.double(), y.double()
+    x3 = (x * 3).double()
+    refs = [xd.abs() ** yd, torch.log1p(xd.abs()), torch.expm1(xd), torch.atan2(xd, yd),
+            torch.sign(x3) * torch.floor(x3.abs() + 0.5), torch.trunc(x3), torch.fmod(xd, yd),
+            torch.hypot(xd, yd), torch.isnan(xd / yd).double(), torch.sinh(xd) * torch.cosh(yd),
+            torch.log10(xd.abs()) * 10 ** yd, torch.asinh(xd) * torch.atan(yd)]
+    for i, ref in enumerate(refs):
+        got = out[:, i].double()
+        assert torch.allclose(got, ref, rtol=1e-5, atol=1e-6, equal_nan=True), \
+            (i, (got - ref).abs().max())
+
+
 @triton.jit
 def libdevice_kernel(x_ptr, f_ptr, i_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -209,6 +230,7 @@ def main():
     check_descriptors()
     check_fstring_tuple()
     check_libdevice()
+    check_libdevice_math()
     check_errors()
     check_debug_mode()
     print("ok")

@@ -1,0 +1,286 @@
+/*
+ * expand_libdevice.c - libdevice calls as arith/math ops (`expand-libdevice`).
+ *
+ * Triton lowers `libdevice.NAME(x)` (tt.extern_elementwise "__nv_NAMEf") by
+ * linking NVIDIA's libdevice bitcode; our PTX backend writes PTX directly
+ * and has inline versions of only a few (exp, log, sin, tanh, ...). This
+ * pass rewrites the other fp32 functions of the libdevice table in terms of
+ * ops every backend lowers: arith (add, cmpf, select, bitcast, remf,
+ * minnumf), math (exp2, log2, log, exp, sqrt, floor, ceil, fma, erf), with
+ * the textbook formulas that keep the relative error small:
+ *
+ *   rint        floor(x) + (frac > 1/2 or frac == 1/2 and floor(x) odd)  (exact)
+ *   round       trunc(x) + copysign(1, x) if |x - trunc(x)| >= 1/2        (exact)
+ *   log1p       u = 1 + x; x if u == 1 else log(u) * x / (u - 1)         (Goldberg)
+ *   expm1       u = e^x; x if u == 1 else (u - 1) * x / log(u)           (Kahan)
+ *   atan        Cephes' atanf: reduce to |x| <= tan(pi/8), odd polynomial
+ *   pow         2^(y log2|x|) with the sign, zero, one and NaN cases of C
+ *   sinh, asinh, acosh, atanh through expm1 / log1p; hypot scaled by max
+ *
+ * and exact bit operations for copysign, signbit, isnan, isinf, finite.
+ * fp64 calls are left alone (the PTX backend reports the ones it lacks).
+ * The GPU path runs this before layouts; on the CPU the calls stay libm
+ * calls, and tests/unit/test_expand_libdevice.c runs the expansions there
+ * against libm.
+ */
+#include "transform/pass.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Builds on one result type: t (f32 or a tensor of f32), it (i32 of the same
+ * shape). */
+typedef struct Ex {
+    Builder b;
+    Type *t, *it;
+} Ex;
+
+static Value *K(Ex *x, double v) { return build_const_float(&x->b, x->t, v); }
+static Value *KI(Ex *x, int64_t v) { return build_const_int(&x->b, x->it, v); }
+static Value *bin(Ex *x, OpKind k, Value *a, Value *b) { return build_binary(&x->b, k, a, b); }
+static Value *add(Ex *x, Value *a, Value *b) { return bin(x, ARITH_ADDF, a, b); }
+static Value *sub(Ex *x, Value *a, Value *b) { return bin(x, ARITH_SUBF, a, b); }
+static Value *mul(Ex *x, Value *a, Value *b) { return bin(x, ARITH_MULF, a, b); }
+static Value *dv(Ex *x, Value *a, Value *b) { return bin(x, ARITH_DIVF, a, b); }
+static Value *un(Ex *x, OpKind k, Value *a) { return build_unary(&x->b, k, a, x->t); }
+static Value *cmp(Ex *x, CmpFPred p, Value *a, Value *b) { return build_cmp(&x->b, ARITH_CMPF, p, a, b); }
+static Value *sel(Ex *x, Value *c, Value *a, Value *b) {
+    Value *ops[3] = {c, a, b};
+    return op_result(build_op(&x->b, ARITH_SELECT, ops, 3, &a->type, 1, 0), 0);
+}
+static Value *fma3(Ex *x, Value *a, Value *b, Value *c) {
+    Value *ops[3] = {a, b, c};
+    return op_result(build_op(&x->b, MATH_FMA, ops, 3, &x->t, 1, 0), 0);
+}
+static Value *bits(Ex *x, Value *a) { return build_unary(&x->b, ARITH_BITCAST, a, x->it); }
+static Value *from_bits(Ex *x, Value *a) { return build_unary(&x->b, ARITH_BITCAST, a, x->t); }
+static Value *to_i32(Ex *x, Value *pred) { return build_unary(&x->b, ARITH_EXTUI, pred, x->it); }
+static Value *band(Ex *x, Value *a, Value *b) { return build_binary(&x->b, ARITH_ANDI, a, b); }
+static Value *bor(Ex *x, Value *a, Value *b) { return build_binary(&x->b, ARITH_ORI, a, b); }
+
+static Value *fabs_(Ex *x, Value *a) { return un(x, MATH_ABSF, a); }
+static Value *log_(Ex *x, Value *a) { return un(x, MATH_LOG, a); }
+static Value *exp_(Ex *x, Value *a) { return un(x, MATH_EXP, a); }
+static Value *sqrt_(Ex *x, Value *a) { return un(x, MATH_SQRT, a); }
+static Value *floor_(Ex *x, Value *a) { return un(x, MATH_FLOOR, a); }
+
+/* |a| with the sign bit of s. */
+static Value *copysign_(Ex *x, Value *a, Value *s) {
+    Value *mag = band(x, bits(x, a), KI(x, 0x7fffffff));
+    Value *sgn = band(x, bits(x, s), KI(x, (int64_t)0x80000000u));
+    return from_bits(x, bor(x, mag, sgn));
+}
+
+static Value *trunc_(Ex *x, Value *a) {
+    return sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), un(x, MATH_CEIL, a), floor_(x, a));
+}
+
+/* whether an integral value is odd */
+static Value *is_odd(Ex *x, Value *r) {
+    Value *half = floor_(x, mul(x, r, K(x, 0.5)));
+    return cmp(x, CMPF_OEQ, sub(x, r, mul(x, half, K(x, 2))), K(x, 1));
+}
+
+/* round half to even; |x| >= 2^23 (and inf, NaN) is already integral */
+static Value *rint_(Ex *x, Value *a) {
+    Value *f = floor_(x, a), *d = sub(x, a, f);
+    Value *up = bor(x, cmp(x, CMPF_OGT, d, K(x, 0.5)),
+                    band(x, cmp(x, CMPF_OEQ, d, K(x, 0.5)), is_odd(x, f)));
+    Value *r = sel(x, up, add(x, f, K(x, 1)), f);
+    return sel(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, 8388608.0)), r, a);
+}
+
+/* round half away from zero */
+static Value *round_(Ex *x, Value *a) {
+    Value *t = trunc_(x, a);
+    Value *away = cmp(x, CMPF_OGE, fabs_(x, sub(x, a, t)), K(x, 0.5));
+    return sel(x, away, add(x, t, copysign_(x, K(x, 1), a)), t);
+}
+
+static Value *log1p_(Ex *x, Value *a) {
+    Value *u = add(x, K(x, 1), a);
+    Value *r = dv(x, mul(x, log_(x, u), a), sub(x, u, K(x, 1)));
+    r = sel(x, cmp(x, CMPF_OEQ, u, K(x, 1)), a, r);
+    return sel(x, cmp(x, CMPF_OEQ, a, K(x, INFINITY)), a, r);
+}
+
+static Value *expm1_(Ex *x, Value *a) {
+    Value *u = exp_(x, a), *um1 = sub(x, u, K(x, 1));
+    Value *r = dv(x, mul(x, um1, a), log_(x, u));
+    r = sel(x, cmp(x, CMPF_OEQ, um1, K(x, -1)), K(x, -1), r);
+    r = sel(x, cmp(x, CMPF_OEQ, u, K(x, 1)), a, r);
+    return sel(x, cmp(x, CMPF_OEQ, u, K(x, INFINITY)), u, r);
+}
+
+/* Cephes atanf (range reduction by tan(3pi/8) and tan(pi/8)). */
+static Value *atan_(Ex *x, Value *a) {
+    Value *ax = fabs_(x, a);
+    Value *big = cmp(x, CMPF_OGT, ax, K(x, 2.414213562373095));
+    Value *mid = cmp(x, CMPF_OGT, ax, K(x, 0.4142135623730950));
+    Value *y0 = sel(x, big, K(x, M_PI_2), sel(x, mid, K(x, M_PI_4), K(x, 0)));
+    Value *r = sel(x, big, dv(x, K(x, -1), ax),
+                   sel(x, mid, dv(x, sub(x, ax, K(x, 1)), add(x, ax, K(x, 1))), ax));
+    Value *z = mul(x, r, r);
+    Value *p = fma3(x, K(x, 8.05374449538e-2), z, K(x, -1.38776856032e-1));
+    p = fma3(x, p, z, K(x, 1.99777106478e-1));
+    p = fma3(x, p, z, K(x, -3.33329491539e-1));
+    Value *y = add(x, y0, fma3(x, mul(x, p, z), r, r));
+    return copysign_(x, y, a);
+}
+
+static Value *atan2_(Ex *x, Value *y, Value *xx) {
+    Value *r = atan_(x, dv(x, y, xx));
+    Value *ypos = cmp(x, CMPF_OGE, y, K(x, 0));
+    r = sel(x, cmp(x, CMPF_OLT, xx, K(x, 0)), add(x, r, sel(x, ypos, K(x, M_PI), K(x, -M_PI))), r);
+    Value *on_axis = sel(x, cmp(x, CMPF_OGT, y, K(x, 0)), K(x, M_PI_2),
+                         sel(x, cmp(x, CMPF_OLT, y, K(x, 0)), K(x, -M_PI_2), y));
+    r = sel(x, cmp(x, CMPF_OEQ, xx, K(x, 0)), on_axis, r);
+    Value *both_inf = band(x, cmp(x, CMPF_OEQ, fabs_(x, y), K(x, INFINITY)),
+                           cmp(x, CMPF_OEQ, fabs_(x, xx), K(x, INFINITY)));
+    Value *corner = copysign_(x, sel(x, cmp(x, CMPF_OGT, xx, K(x, 0)), K(x, M_PI_4), K(x, 3 * M_PI_4)), y);
+    return sel(x, both_inf, corner, r);
+}
+
+/* 2^(a * b) with the product's rounding error (from an fma) put back:
+ * 2^(t + e) = 2^t (1 + e ln 2) for the tiny e. */
+static Value *exp2_of_product(Ex *x, Value *a, Value *b) {
+    Value *t = mul(x, a, b);
+    Value *e = fma3(x, a, b, un(x, ARITH_NEGF, t));
+    Value *r = un(x, MATH_EXP2, t);
+    Value *c = fma3(x, mul(x, r, e), K(x, M_LN2), r);
+    return sel(x, cmp(x, CMPF_OEQ, fabs_(x, r), K(x, INFINITY)), r, sel(x, cmp(x, CMPF_OEQ, r, K(x, 0)), r, c));
+}
+
+static Value *pow_(Ex *x, Value *a, Value *y) {
+    Value *ax = fabs_(x, a);
+    Value *r = exp2_of_product(x, y, un(x, MATH_LOG2, ax));
+    Value *yint = cmp(x, CMPF_OEQ, floor_(x, y), y);
+    Value *neg = cmp(x, CMPF_OLT, a, K(x, 0));
+    Value *signed_r = sel(x, yint, sel(x, is_odd(x, y), un(x, ARITH_NEGF, r), r), K(x, NAN));
+    r = sel(x, neg, signed_r, r);
+    Value *one = bor(x, cmp(x, CMPF_OEQ, y, K(x, 0)), cmp(x, CMPF_OEQ, a, K(x, 1)));
+    return sel(x, one, K(x, 1), r);
+}
+
+static Value *hypot_(Ex *x, Value *a, Value *b) {
+    Value *fa = fabs_(x, a), *fb = fabs_(x, b);
+    Value *m = bin(x, ARITH_MAXNUMF, fa, fb), *n = bin(x, ARITH_MINNUMF, fa, fb);
+    Value *q = dv(x, n, m);
+    Value *r = mul(x, m, sqrt_(x, fma3(x, q, q, K(x, 1))));
+    r = sel(x, cmp(x, CMPF_OEQ, m, K(x, 0)), K(x, 0), r);
+    r = sel(x, cmp(x, CMPF_UNO, a, b), K(x, NAN), r); /* NaN unless the other is inf, as C's */
+    Value *inf = bor(x, cmp(x, CMPF_OEQ, fa, K(x, INFINITY)), cmp(x, CMPF_OEQ, fb, K(x, INFINITY)));
+    return sel(x, inf, K(x, INFINITY), r);
+}
+
+static Value *cbrt_(Ex *x, Value *a) {
+    Value *ax = fabs_(x, a);
+    Value *r = un(x, MATH_EXP2, mul(x, un(x, MATH_LOG2, ax), K(x, 1.0 / 3.0)));
+    /* one Newton step on r^3 = |x| */
+    r = sub(x, r, dv(x, sub(x, mul(x, mul(x, r, r), r), ax), mul(x, K(x, 3), mul(x, r, r))));
+    Value *special = bor(x, cmp(x, CMPF_OEQ, ax, K(x, 0)), cmp(x, CMPF_OEQ, ax, K(x, INFINITY)));
+    return sel(x, special, a, copysign_(x, r, a));
+}
+
+/* Expands one call; NULL if the name is not one of ours. */
+static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
+    if (!strcmp(name, "trunc")) return trunc_(x, a);
+    if (!strcmp(name, "rint") || !strcmp(name, "nearbyint")) return rint_(x, a);
+    if (!strcmp(name, "round")) return round_(x, a);
+    if (!strcmp(name, "fmod")) return bin(x, ARITH_REMF, a, b);
+    if (!strcmp(name, "fmin")) return bin(x, ARITH_MINNUMF, a, b);
+    if (!strcmp(name, "fmax")) return bin(x, ARITH_MAXNUMF, a, b);
+    if (!strcmp(name, "copysign")) return copysign_(x, a, b);
+    if (!strcmp(name, "isnan")) return to_i32(x, cmp(x, CMPF_UNO, a, a));
+    if (!strcmp(name, "isinf")) return to_i32(x, cmp(x, CMPF_OEQ, fabs_(x, a), K(x, INFINITY)));
+    if (!strcmp(name, "finite")) return to_i32(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, INFINITY)));
+    if (!strcmp(name, "signbit")) return build_binary(&x->b, ARITH_SHRUI, bits(x, a), KI(x, 31));
+    if (!strcmp(name, "log10")) return mul(x, un(x, MATH_LOG2, a), K(x, 0.30102999566398120));
+    if (!strcmp(name, "exp10")) { /* log2(10) as hi + lo so that 2^(x hi) carries x lo too */
+        const double l2_10 = 3.32192809488736235, hi = (float)l2_10;
+        Value *r = exp2_of_product(x, a, K(x, hi));
+        Value *c = fma3(x, mul(x, r, mul(x, a, K(x, l2_10 - hi))), K(x, M_LN2), r);
+        Value *edge = bor(x, cmp(x, CMPF_OEQ, r, K(x, 0)), cmp(x, CMPF_OEQ, r, K(x, INFINITY)));
+        return sel(x, edge, r, c);
+    }
+    if (!strcmp(name, "log1p")) return log1p_(x, a);
+    if (!strcmp(name, "expm1")) return expm1_(x, a);
+    if (!strcmp(name, "tan")) return dv(x, un(x, MATH_SIN, a), un(x, MATH_COS, a));
+    if (!strcmp(name, "atan")) return atan_(x, a);
+    if (!strcmp(name, "atan2")) return atan2_(x, a, b);
+    if (!strcmp(name, "asin"))
+        return atan_(x, dv(x, a, sqrt_(x, mul(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
+    if (!strcmp(name, "acos"))
+        return mul(x, K(x, 2), atan_(x, sqrt_(x, dv(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
+    if (!strcmp(name, "sinh")) {
+        Value *e = expm1_(x, fabs_(x, a));
+        Value *s = mul(x, K(x, 0.5), add(x, e, dv(x, e, add(x, e, K(x, 1)))));
+        s = sel(x, cmp(x, CMPF_OEQ, e, K(x, INFINITY)), e, s);
+        return copysign_(x, s, a);
+    }
+    if (!strcmp(name, "cosh")) {
+        Value *e = exp_(x, fabs_(x, a));
+        return mul(x, K(x, 0.5), add(x, e, dv(x, K(x, 1), e)));
+    }
+    if (!strcmp(name, "asinh")) {
+        Value *ax = fabs_(x, a), *a2 = mul(x, ax, ax);
+        Value *r = log1p_(x, add(x, ax, dv(x, a2, add(x, K(x, 1), sqrt_(x, add(x, K(x, 1), a2))))));
+        r = sel(x, cmp(x, CMPF_OGT, ax, K(x, 1e18)), add(x, log_(x, ax), K(x, M_LN2)), r);
+        return copysign_(x, r, a);
+    }
+    if (!strcmp(name, "acosh")) {
+        Value *t = sub(x, a, K(x, 1));
+        Value *r = log1p_(x, add(x, t, sqrt_(x, fma3(x, t, t, mul(x, K(x, 2), t)))));
+        r = sel(x, cmp(x, CMPF_OGT, a, K(x, 1e18)), add(x, log_(x, a), K(x, M_LN2)), r);
+        return sel(x, cmp(x, CMPF_ULT, a, K(x, 1)), K(x, NAN), r);
+    }
+    if (!strcmp(name, "atanh"))
+        return mul(x, K(x, 0.5), log1p_(x, dv(x, mul(x, K(x, 2), a), sub(x, K(x, 1), a))));
+    if (!strcmp(name, "hypot")) return hypot_(x, a, b);
+    if (!strcmp(name, "erfc")) return sub(x, K(x, 1), un(x, MATH_ERF, a));
+    if (!strcmp(name, "pow")) return pow_(x, a, b);
+    if (!strcmp(name, "cbrt")) return cbrt_(x, a);
+    return NULL;
+}
+
+typedef struct ExpandState {
+    Context *ctx;
+    int changes;
+} ExpandState;
+
+static void expand_op(Op *op, void *ud) {
+    ExpandState *st = ud;
+    if (op->kind != TT_EXTERN_ELEMENTWISE || op->noperands < 1 || op->noperands > 2) return;
+    const char *sym = op_attr_str(op, "symbol");
+    if (!sym || strncmp(sym, "__nv_", 5) != 0) return;
+    char name[32];
+    size_t n = strlen(sym + 5);
+    if (n < 2 || n >= sizeof name) return;
+    memcpy(name, sym + 5, n + 1);
+    /* every fp32 libdevice symbol ends in 'f' ("__nv_powf", "__nv_isnanf"); fp64 ones are left */
+    Type *in = op_operand(op, 0)->type;
+    if (ty_elem(in)->kind != TY_FLOAT || ty_elem(in)->fkind != FK_F32 || name[n - 1] != 'f') return;
+    name[n - 1] = '\0';
+    Ex x = {.b = builder_before(st->ctx, op), .t = in, .it = ty_with_elem(st->ctx, in, ty_i32(st->ctx))};
+    Op *first_new = op->prev;
+    Value *r = expand(&x, name, op_operand(op, 0), op->noperands > 1 ? op_operand(op, 1) : NULL);
+    if (!r) return;
+    if (r->type != op_result(op, 0)->type) { /* not the call's result type: leave the call */
+        for (Op *o = op->prev; o && o != first_new;) {
+            Op *prev = o->prev;
+            op_erase(o);
+            o = prev;
+        }
+        return;
+    }
+    value_replace_all_uses(op_result(op, 0), r);
+    op_erase(op);
+    st->changes++;
+}
+
+bool pass_expand_libdevice(Op *module, PassContext *pc) {
+    ExpandState st = {.ctx = pc->ctx};
+    op_walk(module, expand_op, &st, true);
+    pc->changes += st.changes;
+    return true;
+}
