@@ -45,6 +45,7 @@ typedef struct FuncRet {
     int n;            /* -1: void */
     bool is_tuple;
     Op *func;
+    TV shape; /* the returned value (nested tuples kept): rebuilds it at a call */
 } FuncRet;
 
 /* Where a `return` inside a branch of an early-exit scf.if puts its values
@@ -1440,7 +1441,7 @@ static void visit_return(Sema *S, const PyStmt *s) {
         sema_error(S, "a kernel cannot return a value");
         return;
     }
-    FuncRet r = {.n = 0, .is_tuple = v.kind == TV_TUPLE};
+    FuncRet r = {.n = 0, .is_tuple = v.kind == TV_TUPLE, .shape = v};
     ValueVec vals = {0};
     bool bad = false;
     flatten_ret(S, v, &vals, &r, &bad);
@@ -1689,6 +1690,8 @@ static bool tuple_has_tensor(const TV *v) {
     return false;
 }
 
+static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k);
+
 TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
                bool inline_here) {
     (void)inline_here;
@@ -1780,9 +1783,21 @@ TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *cons
     vec_free(&ops);
     if (r->n <= 0) return tv_none();
     if (!r->is_tuple) return tv_tensor(op_result(call, 0), r->types[0]);
-    TV *el = ARENA_ARRAY(S->arena, TV, nres);
-    for (int i = 0; i < nres; i++) el[i] = tv_tensor(op_result(call, i), r->types[i]);
-    return make_tuple(S, el, nres);
+    int k = 0;
+    return rebuild_ret(S, &r->shape, call, r, &k);
+}
+
+/* The value a call returns, shaped as the callee's return value (nested
+ * tuples, Nones), from the call's flat results. */
+static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k) {
+    if (shape->kind == TV_TUPLE) {
+        TV t = make_tuple(S, shape->elems, shape->n);
+        for (int i = 0; i < shape->n; i++) t.elems[i] = rebuild_ret(S, &shape->elems[i], call, r, k);
+        return t;
+    }
+    if (shape->kind == TV_NONE || *k >= r->n) return tv_none();
+    int i = (*k)++;
+    return tv_tensor(op_result(call, i), r->types[i]);
 }
 
 static void unflatten_param(Sema *S, Block *entry, TV proto, TV *out) {

@@ -223,6 +223,28 @@ def check_debug_mode():
                     os.environ["TRITON_DEBUG"] = old
 
 
+@triton.jit
+def _stats(x):
+    # a nested tuple comes back shaped as returned
+    return (tl.min(x, 0), tl.max(x, 0)), tl.sum(x, 0)
+
+
+@triton.jit
+def nested_tuple_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    (lo, hi), total = _stats(x)
+    tl.store(out_ptr, lo)
+    tl.store(out_ptr + 1, hi)
+    tl.store(out_ptr + 2, total)
+
+
+def check_nested_tuple():
+    x = torch.randn(32)
+    out = torch.zeros(3)
+    nested_tuple_kernel[(1,)](x, out, BLOCK=32)
+    assert torch.allclose(out, torch.stack([x.min(), x.max(), x.sum()]), atol=1e-5), out
+
+
 def main():
     check_early_exit()
     check_shuffles()
@@ -232,6 +254,7 @@ def main():
     check_libdevice()
     check_libdevice_math()
     check_errors()
+    check_nested_tuple()
     check_debug_mode()
     print("ok")
 
