@@ -1911,11 +1911,24 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
         x[i] = sem_to_tensor(S, &x[i]);
         if (x[i].kind == TV_ERR) return x[i];
     }
-    if (n == 2 && !sem_broadcast_pair(S, &x[0], &x[1])) return tv_err();
+    /* Two arguments whose dtypes are not a row of the table are promoted
+     * together first (Triton's arithmetic check): atan2(x, 1) is fp32's.
+     * pow has the row (fp, int32): "__nv_powif" / "__nv_powi". */
+    bool powi = false;
+    if (n == 2) {
+        const TlType *e0 = tl_sca(x[0].ty), *e1 = tl_sca(x[1].ty);
+        bool fp = e0->kind == TL_FP32 || e0->kind == TL_FP64;
+        powi = fp && e1->kind == TL_I32 && !strcmp(a->bi->name, "pow");
+        if ((fp && e0 == e1) || powi) {
+            if (!sem_broadcast_pair(S, &x[0], &x[1])) return tv_err();
+        } else if (!sem_binary_check(S, &x[0], &x[1], false, false, true, false)) {
+            return tv_err();
+        }
+    }
     const TlType *e = tl_sca(x[0].ty);
     int flags = a->bi->arg;
     bool ok = (e->kind == TL_FP32 && !(flags & LD_F64)) || (e->kind == TL_FP64 && !(flags & LD_F32));
-    for (int i = 1; i < n; i++) ok = ok && tl_sca(x[i].ty) == e;
+    for (int i = 1; i < n; i++) ok = ok && (tl_sca(x[i].ty) == e || powi);
     if (!ok) {
         StrBuf got = {0};
         for (int i = 0; i < n; i++) sb_printf(&got, "%s'%s'", i ? ", " : "", tl_cstr(S, tl_sca(x[i].ty)));
@@ -1927,7 +1940,8 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
     }
     char sym[64];
     if (flags & (LD_F32 | LD_F64)) snprintf(sym, sizeof sym, "__nv_%s", a->bi->name);
-    else snprintf(sym, sizeof sym, "__nv_%s%s", a->bi->name, e->kind == TL_FP32 ? "f" : (flags & LD_INT) ? "d" : "");
+    else snprintf(sym, sizeof sym, "__nv_%s%s%s", a->bi->name, powi ? "i" : "",
+                  e->kind == TL_FP32 ? "f" : (flags & LD_INT) ? "d" : "");
     Value *ops[2] = {x[0].v, n == 2 ? x[1].v : NULL};
     const TlType *rt = x[0].ty;
     if (flags & LD_INT)

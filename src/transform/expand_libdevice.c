@@ -239,6 +239,7 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
     if (!strcmp(name, "hypot")) return hypot_(x, a, b);
     if (!strcmp(name, "erfc")) return sub(x, K(x, 1), un(x, MATH_ERF, a));
     if (!strcmp(name, "pow")) return pow_(x, a, b);
+    if (!strcmp(name, "powi")) return pow_(x, a, build_unary(&x->b, ARITH_SITOFP, b, x->t));
     if (!strcmp(name, "cbrt")) return cbrt_(x, a);
     return NULL;
 }

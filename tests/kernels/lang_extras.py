@@ -146,7 +146,7 @@ def libdevice_math_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(o + 3, libdevice.atan2(x, y), mask=mask)
     tl.store(o + 4, libdevice.round(x * 3), mask=mask)
     tl.store(o + 5, libdevice.trunc(x * 3), mask=mask)
-    tl.store(o + 6, libdevice.fmod(x, y), mask=mask)
+    tl.store(o + 6, libdevice.fmod(x, y) + libdevice.pow(x, 3), mask=mask)
     tl.store(o + 7, libdevice.hypot(x, y), mask=mask)
     tl.store(o + 8, libdevice.isnan(x / y).to(tl.float32), mask=mask)
     # products, not sums: a sum of two results could cancel

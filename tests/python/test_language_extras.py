@@ -115,7 +115,7 @@ def check_libdevice_math():
     xd, yd = x.double(), y.double()
     x3 = (x * 3).double()
     refs = [xd.abs() ** yd, torch.log1p(xd.abs()), torch.expm1(xd), torch.atan2(xd, yd),
-            torch.sign(x3) * torch.floor(x3.abs() + 0.5), torch.trunc(x3), torch.fmod(xd, yd),
+            torch.sign(x3) * torch.floor(x3.abs() + 0.5), torch.trunc(x3), torch.fmod(xd, yd) + xd ** 3,
             torch.hypot(xd, yd), torch.isnan(xd / yd).double(), torch.sinh(xd) * torch.cosh(yd),
             torch.log10(xd.abs()) * 10 ** yd, torch.asinh(xd) * torch.atan(yd)]
     for i, ref in enumerate(refs):

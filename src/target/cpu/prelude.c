@@ -40,6 +40,8 @@ const char cpu_c_prelude[] =
     "#define isfinited(x) ((int)(isfinite(x) != 0))\n"
     "#define rsqrtf(x) (1.0f / sqrtf(x))\n"
     "#define rsqrt(x) (1.0 / sqrt(x))\n"
+    "#define powif(x, n) powf(x, (float)(n))\n"
+    "#define powi(x, n) pow(x, (double)(n))\n"
     "\n"
     "/* fp16 <-> fp32. Exact widening; narrowing rounds to nearest even, keeps\n"
     " * inf, and turns NaN into a quiet NaN keeping the payload's top bits (what\n"
