@@ -51,6 +51,48 @@ def check_early_exit():
     assert "scf.if" in ir and ir.count("tt.return") >= 1, ir
 
 
+@triton.jit
+def elif_exit_kernel(x_ptr, y_ptr, mode):
+    x = tl.load(x_ptr)
+    if mode == 0:
+        return
+    elif mode == 1:
+        x = x * 2
+    elif mode == 2:
+        tl.store(y_ptr, -1.0)
+        return
+    else:
+        x = x + 100
+    y = x + 1  # runs after the branches that fall through, with their x
+    tl.store(y_ptr, y)
+
+
+@triton.jit
+def _clip(v, lim):
+    r = v
+    if v > lim:
+        r = lim
+        if v > 2 * lim:
+            return -lim  # a return nested in an `if` that also assigns
+    return r * 1.0
+
+
+@triton.jit
+def clip_loop_kernel(x_ptr, y_ptr, n):
+    for i in range(n):  # the helper's returns are its own, not the loop's
+        tl.store(y_ptr + i, _clip(tl.load(x_ptr + i), 10.0))
+
+
+def check_early_exit_paths():
+    for mode, want in ((0, 7.0), (1, 11.0), (2, -1.0), (3, 106.0)):
+        y = torch.full((1,), 7.0)
+        elif_exit_kernel[(1,)](torch.tensor([5.0]), y, mode)
+        assert y.item() == want, (mode, y)
+    y = torch.zeros(4)
+    clip_loop_kernel[(1,)](torch.tensor([3.0, 15.0, 25.0, -4.0]), y, 4)
+    assert y.tolist() == [3.0, 10.0, -10.0, -4.0], y
+
+
 def check_shuffles():
     R, C = 4, 32
     torch.manual_seed(1)
@@ -247,6 +289,7 @@ def check_nested_tuple():
 
 def main():
     check_early_exit()
+    check_early_exit_paths()
     check_shuffles()
     check_histogram()
     check_descriptors()
