@@ -1843,6 +1843,41 @@ static TV bi_getattr(Sema *S, CallArgs *a) {
     return cg_getattr(S, a->v[0], a->v[1], a->bi->arg == 0 && a->given[2] ? A(2) : NULL, a->bi->arg == 1);
 }
 
+/* isinstance(obj, cls or tuple of classes), as Triton evaluates it: the
+ * object's constexpr wrapper is taken off first, so a constexpr 3 is an
+ * int and nothing is a tl.constexpr; tl.tensor, tl.tensor_descriptor and
+ * tl.dtype are the runtime classes. */
+static int is_instance(Sema *S, const TV *obj, const TV *cls) {
+    if (cls->kind == TV_TUPLE) {
+        for (int i = 0; i < cls->n; i++) {
+            int r = is_instance(S, obj, &cls->elems[i]);
+            if (r != 0) return r;
+        }
+        return 0;
+    }
+    if (cls->kind == TV_BUILTIN && (cls->bi->where & BI_PY)) {
+        if (!strcmp(cls->bi->name, "int")) return obj->kind == TV_INT || obj->kind == TV_BOOL;
+        if (!strcmp(cls->bi->name, "float")) return obj->kind == TV_FLOAT;
+        if (!strcmp(cls->bi->name, "bool")) return obj->kind == TV_BOOL;
+    }
+    if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "constexpr")) return 0;
+    if (cls->kind == TV_MODULE) {
+        bool bptr = obj->kind == TV_TENSOR && tl_is_ptr(obj->ty) && tl_is_block(obj->ty->elem);
+        if (cls->i == MOD_CLS_TENSOR) return obj->kind == TV_TENSOR && !obj->is_desc;
+        if (cls->i == MOD_CLS_DESC) return bptr && obj->is_desc;
+        if (cls->i == MOD_CLS_DTYPE) return obj->kind == TV_DTYPE;
+    }
+    sema_error(S, "isinstance(): unsupported class %s (int, float, bool, tl.tensor, tl.tensor_descriptor, "
+                  "tl.dtype, tl.constexpr, or a tuple of them)", tv_kind_name(cls));
+    return -1;
+}
+
+static TV bi_isinstance(Sema *S, CallArgs *a) {
+    if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
+    int r = is_instance(S, &a->v[0], &a->v[1]);
+    return r < 0 ? tv_err() : tv_bool(r == 1);
+}
+
 static TV bi_int(Sema *S, CallArgs *a) {
     TV v = a->v[0];
     if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_int(v.i);
@@ -2090,6 +2125,7 @@ static const Builtin builtins[] = {
     {"len", BI_PY, "obj", bi_len, 0},
     {"getattr", BI_PY, "obj,name,default=", bi_getattr, 0},
     {"hasattr", BI_PY, "obj,name", bi_getattr, 1},
+    {"isinstance", BI_PY, "obj,classinfo", bi_isinstance, 0},
     {"int", BI_PY, "x", bi_int, 0},
     {"float", BI_PY, "x", bi_float, 0},
     {"bool", BI_PY, "x", bi_bool, 0},
@@ -2132,6 +2168,9 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
         }
         if (!strcmp(name, "pi32_t")) return tv_dtype(tl_ptr(S, tl_scalar(S, TL_I32)));
         if (!strcmp(name, "PropagateNan")) return (TV){.kind = TV_MODULE, .i = MOD_COUNT};
+        if (!strcmp(name, "tensor")) return (TV){.kind = TV_MODULE, .i = MOD_CLS_TENSOR};
+        if (!strcmp(name, "tensor_descriptor")) return (TV){.kind = TV_MODULE, .i = MOD_CLS_DESC};
+        if (!strcmp(name, "dtype")) return (TV){.kind = TV_MODULE, .i = MOD_CLS_DTYPE};
         break;
     case MOD_TL_EXTRA:
         if (!strcmp(name, "cuda")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CUDA};

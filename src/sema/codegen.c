@@ -1677,8 +1677,11 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
             mangle_arg(&v->elems[i], sb);
         }
         sb_putc(sb, 'T');
-    } else {
+    } else if (v->kind == TV_TENSOR) {
         tl_mangle(v->ty, sb);
+    } else { /* a constexpr inside a tuple that also holds tensors: [M, 1] */
+        sb_putc(sb, 'c');
+        mangle_cx(v, sb);
     }
 }
 
@@ -1782,7 +1785,6 @@ TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *cons
     op_set_attr(S->ctx, call, "callee", attr_symref(S->ctx, mname));
     vec_free(&ops);
     if (r->n <= 0) return tv_none();
-    if (!r->is_tuple) return tv_tensor(op_result(call, 0), r->types[0]);
     int k = 0;
     return rebuild_ret(S, &r->shape, call, r, &k);
 }
@@ -1797,7 +1799,9 @@ static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int 
     }
     if (shape->kind == TV_NONE || *k >= r->n) return tv_none();
     int i = (*k)++;
-    return tv_tensor(op_result(call, i), r->types[i]);
+    TV t = tv_tensor(op_result(call, i), r->types[i]);
+    t.is_desc = shape->kind == TV_TENSOR ? shape->is_desc : 0; /* a tensor descriptor stays one */
+    return t;
 }
 
 static void unflatten_param(Sema *S, Block *entry, TV proto, TV *out) {
@@ -1807,6 +1811,7 @@ static void unflatten_param(Sema *S, Block *entry, TV proto, TV *out) {
         *out = t;
     } else if (proto.kind == TV_TENSOR) {
         *out = tv_tensor(block_add_arg(S->ctx, entry, proto.ty->ir, S->loc), proto.ty);
+        out->is_desc = proto.is_desc;
     } else {
         *out = proto;
     }

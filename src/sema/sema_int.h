@@ -128,7 +128,9 @@ void tv_str(Sema *S, const TV *v, StrBuf *out); /* Python-ish repr for messages 
 
 /* Module ids (TV_MODULE.i). */
 enum { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_TL_EXTRA, MOD_TL_CUDA, MOD_LIBDEVICE, MOD_TL_CORE,
-       MOD_PYMATH, MOD_COUNT };
+       MOD_PYMATH, MOD_COUNT,
+       /* classes, for isinstance: tl.tensor, tl.tensor_descriptor, tl.dtype */
+       MOD_CLS_TENSOR, MOD_CLS_DESC, MOD_CLS_DTYPE };
 
 /* ---- the state of one compilation ------------------------------------------ */
 

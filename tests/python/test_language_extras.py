@@ -287,6 +287,34 @@ def check_nested_tuple():
     assert torch.allclose(out, torch.stack([x.min(), x.max(), x.sum()]), atol=1e-5), out
 
 
+@triton.jit
+def _maybe_make_tensor_desc(desc_or_ptr, shape, strides, block_shape):
+    # the fused-attention tutorial's helper: a descriptor passes through,
+    # a pointer becomes one
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+
+@triton.jit
+def isinstance_kernel(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr, SCALE: tl.constexpr):
+    dx = _maybe_make_tensor_desc(x, [M, N], [N, 1], [BM, BN])
+    dy = _maybe_make_tensor_desc(tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, BN]), [M, N], [N, 1], [BM, BN])
+    tl.static_assert(isinstance(dy, tl.tensor_descriptor) and not isinstance(dy, tl.tensor))
+    tl.static_assert(isinstance(SCALE, (int, float)) and not isinstance(SCALE, tl.constexpr))
+    tl.static_assert(isinstance(x, tl.tensor) and isinstance(x.dtype, tl.dtype))
+    t = dx.load([tl.program_id(0) * BM, 0])
+    dy.store([tl.program_id(0) * BM, 0], (t * SCALE).to(dy.dtype))
+
+
+def check_isinstance():
+    x = torch.rand(32, 16)
+    y = torch.zeros(32, 16)
+    isinstance_kernel[(2,)](x, y, 32, 16, BM=16, BN=16, SCALE=2)
+    assert torch.equal(y, 2 * x)
+
+
 def main():
     check_early_exit()
     check_early_exit_paths()
@@ -298,6 +326,7 @@ def main():
     check_libdevice_math()
     check_errors()
     check_nested_tuple()
+    check_isinstance()
     check_debug_mode()
     print("ok")
 
