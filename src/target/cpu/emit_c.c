@@ -1887,12 +1887,32 @@ static FuseRole fuse_role(Emitter *e, Op *op) {
     return ew_expr(e, op, probe) ? FR_EW : FR_NONE;
 }
 
+static int64_t elem_bytes(Type *t) { return t->kind == TY_PTR ? 8 : (t->width + 7) / 8; }
+
+/* A bitcast between pointer tiles whose pointees have one size keeps an
+ * affine tile affine (the same strides over the cast base). */
+static bool try_affine_ptr_cast(Emitter *e, Op *op) {
+    Value *src = op_operand(op, 0), *res = op_result(op, 0);
+    if (src->type->kind != TY_TENSOR || res->type->kind != TY_TENSOR) return false;
+    Type *st = ty_elem(src->type), *rt = ty_elem(res->type);
+    if (st->kind != TY_PTR || rt->kind != TY_PTR || elem_bytes(st->elem) != elem_bytes(rt->elem)) return false;
+    VInfo *s = map_get(&e->vals, MAP_KEY(src));
+    if (!s || s->kind != VK_EXPR) return false;
+    const char *name = vname(e, res);
+    line(e, "%s const %s = (%s)%s; /* %s, affine */", ctype(e, rt), name, ctype(e, rt), s->name, op_name(op));
+    VInfo r = *s;
+    r.name = name;
+    bind(e, res, r);
+    return true;
+}
+
 /* The walker: each op of a block joins the open group, closes it, or is
  * emitted on its own. */
 static void fuse_op(Emitter *e, Op *op) {
     if ((op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI || op->kind == TT_ADDPTR) &&
         !uses_group(e, op) && try_affine(e, op))
         return;
+    if (op->kind == TT_BITCAST && try_affine_ptr_cast(e, op)) return;
     FuseRole role = fuse_role(e, op);
     if (role == FR_NONE) {
         if (e->ngops && (uses_group(e, op) || !fuse_harmless(op))) fuse_flush(e);
@@ -2008,8 +2028,8 @@ typedef struct FuseCtx {
     Op *store, *red;
     bool split;           /* this path stores through a second loop */
     bool fast;            /* this path takes proven masks as all-true */
-    Value *sv[2];         /* the split store's value and mask (group values) */
-    const char *sva[2];   /* ... and their arrays */
+    Value *sv[3];         /* the split store's pointer, value and mask (group values) */
+    const char *sva[3];   /* ... and their arrays */
     const char *res[16];  /* the reduction's result storage */
 } FuseCtx;
 
@@ -2096,7 +2116,7 @@ static void fuse_body(Emitter *e, Loop *L, FuseCtx *c) {
         if (arr) line(e, "%s[%s] = %s;", arr, loop_dst(e, L), gelem(e, L, r, false));
     }
     if (c->split)
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < 3; i++)
             if (c->sv[i] && !map_get(&e->gmat, MAP_KEY(c->sv[i])))
                 line(e, "%s[%s] = %s;", c->sva[i], loop_dst(e, L), gelem(e, L, c->sv[i], false));
 }
@@ -2181,6 +2201,12 @@ static void fuse_reduce_loops(Emitter *e, FuseCtx *c) {
 }
 
 static void fuse_path(Emitter *e, FuseCtx *c) {
+    /* a split store's operands, in arrays local to this path */
+    for (int i = 0; c->split && i < 3; i++) {
+        if (!c->sv[i]) continue;
+        c->sva[i] = map_get(&e->gmat, MAP_KEY(c->sv[i]));
+        if (!c->sva[i]) c->sva[i] = decl_array(e, c->sv[i]->type, fresh(e, "st"));
+    }
     if (c->red) {
         fuse_reduce_loops(e, c);
     } else {
@@ -2199,7 +2225,7 @@ static void fuse_path(Emitter *e, FuseCtx *c) {
         loop_close(e, &L);
     }
     if (c->split) {
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < 3; i++)
             if (c->sv[i]) bind(e, c->sv[i], mk_array(c->sv[i]->type, c->sva[i]));
         emit_store(e, c->store);
     }
@@ -2275,15 +2301,11 @@ static void fuse_flush(Emitter *e) {
             sb_printf(&cond, "%s%s", cond.len ? " && " : "", disjoint(e, sp, lp));
             split_exact = true;
         }
-        if (split_always || split_exact) {
-            for (int i = 0; i < 2; i++) {
-                Value *v = c.store->noperands > 1 + i ? op_operand(c.store, 1 + i) : NULL;
-                if (!v || !is_gval(e, v)) continue;
-                c.sv[i] = v;
-                c.sva[i] = map_get(&e->gmat, MAP_KEY(v));
-                if (!c.sva[i]) c.sva[i] = decl_array(e, v->type, fresh(e, "st"));
+        if (split_always || split_exact)
+            for (int i = 0; i < 3; i++) {
+                Value *v = c.store->noperands > i ? op_operand(c.store, i) : NULL;
+                if (v && is_gval(e, v)) c.sv[i] = v;
             }
-        }
     }
     if (cond.len) {
         line(e, "if (%s) {", sb_cstr(&cond));
