@@ -19,8 +19,12 @@
  *           contiguous tile) and tt.split only change the strides, so they
  *           copy nothing.
  *
- * Element-wise ops become one loop nest over the result shape (a single flat
- * loop when every operand is contiguous or uniform), one statement per op.
+ * Tensor loads, element-wise ops and the store or reduction that ends a
+ * chain of them are fused: one loop nest over the shape (a single flat loop
+ * when every tile is contiguous or uniform) computes each element in scalar
+ * temporaries, and only values used outside the chain are written to arrays
+ * (see "element-wise fusion" below for the grouping rules, the memory-order
+ * rules and the O(1) all-true mask test that picks an unmasked fast path).
  * Element types are stored as their bit patterns where C lacks them
  * (f16/bf16: uint16_t, fp8: uint8_t, i1: uint8_t holding 0/1); arithmetic
  * on those happens in float and is rounded back after every op, as Triton
