@@ -1796,8 +1796,6 @@ static void emit_elementwise(Emitter *e, Op *op) {
  * no memory).
  */
 
-static void fuse_flush(Emitter *e);
-
 static bool same_shape(Type *a, Type *b) {
     if (a->kind != TY_TENSOR || b->kind != TY_TENSOR || a->rank != b->rank) return false;
     for (int d = 0; d < a->rank; d++)
@@ -2215,10 +2213,10 @@ static void fuse_path(Emitter *e, FuseCtx *c) {
         fuse_reduce_loops(e, c);
     } else {
         /* the loop is flat when every tile read or written allows it */
-        VInfo *vs[FUSE_MAX];
+        VInfo *vs[FUSE_MAX * 8]; /* a group op has at most 8 operands */
         int nv = 0;
         for (int k = 0; k < e->ngops; k++)
-            for (int i = 0; i < e->gops[k]->noperands && nv < FUSE_MAX; i++) {
+            for (int i = 0; i < e->gops[k]->noperands && nv < FUSE_MAX * 8; i++) {
                 Value *v = op_operand(e->gops[k], i);
                 if (!is_gval(e, v) && v->type->kind == TY_TENSOR) vs[nv++] = vi(e, v);
             }
