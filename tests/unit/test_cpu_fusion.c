@@ -13,7 +13,9 @@
  *             over a chain, then a second chain over its input;
  *   shift     a store that overlaps the group's load at another index
  *             (x[i+1] = 2 x[i]): every load must still see the old values;
- *   inplace   a store to the very addresses it loaded (x[i] = x[i]^2 + 1).
+ *   inplace   a store to the very addresses it loaded (x[i] = x[i]^2 + 1);
+ *   window    a mask `lo <= offs & offs < hi`: whole tiles, partial tiles
+ *             and empty ones.
  *
  * Each runs at sizes that are and are not a multiple of the block, so both
  * the fast path and the exact masked path run. Outputs are poisoned first;
@@ -115,7 +117,14 @@ static const char SRC[] =
     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
     "    p = x_ptr + offs\n"
     "    x = tl.load(p, mask=offs < n)\n"
-    "    tl.store(p, x * x + 1.0, mask=offs < n)\n";
+    "    tl.store(p, x * x + 1.0, mask=offs < n)\n"
+    "\n"
+    "@triton.jit\n"
+    "def window(x_ptr, y_ptr, lo, hi, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    ok = (lo <= offs) & (offs < hi)\n"
+    "    x = tl.load(x_ptr + offs, mask=ok, other=-1.0)\n"
+    "    tl.store(y_ptr + offs, tl.where(ok, x * 3.0, 7.0) + x)\n";
 
 #define POISON 12345.0f
 
@@ -266,12 +275,38 @@ static void test_inplace(void) {
     tc_kernel_free(k);
 }
 
+/* A mask from two comparisons, the bound on the left of one: tiles wholly
+ * inside [lo, hi) take the fast path, the others the masked one; the store
+ * is unmasked, so masked-off lanes must show `other`. */
+static void test_window(void) {
+    enum { B = 64, G = 4 };
+    tc_constexpr cx[] = {{"BLOCK", "64"}};
+    tc_kernel *k = compile(SRC, "window", "*fp32:16,*fp32:16,i32,i32", cx, 1);
+    const int los[] = {0, 5, 64, 300}, his[] = {256, 200, 128, 0};
+    for (int c = 0; c < 4; c++) {
+        float x[G * B], y[G * B];
+        unsigned s = 11u + (unsigned)c;
+        for (int i = 0; i < G * B; i++) x[i] = frand(&s), y[i] = POISON;
+        void *px = x, *py = y;
+        int32_t lo = los[c], hi = his[c];
+        void *args[] = {&px, &py, &lo, &hi};
+        run(k, G, args, 4);
+        for (int i = 0; i < G * B; i++) {
+            bool ok = lo <= i && i < hi;
+            float xv = ok ? x[i] : -1.0f, want = (ok ? xv * 3.0f : 7.0f) + xv;
+            EXPECT(y[i] == want, "window [%d, %d): y[%d] = %g, want %g", lo, hi, i, y[i], want);
+        }
+    }
+    tc_kernel_free(k);
+}
+
 int main(void) {
     test_chain();
     test_carried();
     test_tile2d();
     test_shift();
     test_inplace();
+    test_window();
     printf("test_cpu_fusion: %s\n", fails ? "FAILED" : "ok");
     return fails != 0;
 }

@@ -32,7 +32,7 @@ const char cpu_c_prelude[] =
     " * inf, and turns NaN into a quiet NaN keeping the payload's top bits (what\n"
     " * F16C's vcvtps2ph does). Both are integer bit manipulation with selects,\n"
     " * no branches: in a loop they vectorise (GCC 12 leaves _Float16 casts\n"
-    " * scalar on x86 without AVX512-FP16, which costs a fused fp16 chain 5-10x).\n"
+    " * scalar on x86 without AVX512-FP16, and with them a whole fused chain).\n"
     " * double -> fp16 (one rounding from the double) uses _Float16 where the\n"
     " * compiler has it and tc_d2small otherwise. */\n"
     "TC_INLINE float tc_h2f(uint16_t h) {\n"
