@@ -27,7 +27,6 @@ The launch buffer of a compiled kernel:
            | grid x,y,z (i32) + pad | arg 0 | arg 1 | ... |   one 8-byte slot each
     args = (void *[n]){buf+16, buf+24, ...}  - tc_launch's `args`, built once
 """
-import ast
 import ctypes
 import functools
 import inspect
@@ -98,6 +97,7 @@ def _source_of(fn):
     if lines and first <= len(lines) and not nested:
         if ("def " + fn.__name__) in "".join(lines[first - 1:first + 40]):
             return filename, "".join(lines), None
+    import ast  # only for kernels defined in a function: not an import-time cost
     src_lines, start = inspect.getsourcelines(fn)
     start = max(start, 1)
     indent = len(src_lines[0]) - len(src_lines[0].lstrip())
