@@ -42,8 +42,8 @@ $(BUILD)/libtritonc.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libtritonc.so: $(LIB_OBJS)
-	$(CC) $(SAN) -shared -o $@ $^ $(LDLIBS_ALL)
+$(BUILD)/libtritonc.so: $(LIB_OBJS) src/driver/exports.map
+	$(CC) $(SAN) -shared -Wl,--version-script=src/driver/exports.map -o $@ $(LIB_OBJS) $(LDLIBS_ALL)
 
 $(BUILD)/tritonc: $(BUILD)/obj/$(CLI_SRC:.c=.o) $(BUILD)/libtritonc.a
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS_ALL)

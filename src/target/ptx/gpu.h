@@ -43,6 +43,9 @@ GpuKernel *gpu_kernel_from_cubin(const char *name, void *cubin, size_t size, int
 /* The assembled binary (NULL for none) and the sm it was assembled for. */
 const void *gpu_kernel_cubin(const GpuKernel *k, size_t *size);
 int gpu_kernel_sm(const GpuKernel *k);
+/* The loaded CUfunction (NULL without a GPU), for benchmarks that call the
+ * driver directly on the same function (bench/gpu/launch_floor.c). */
+void *gpu_kernel_cufunction(const GpuKernel *k);
 /* The sm a build for `requested` (80, 90; 0: the current device's) targets:
  * what gpu_kernel_build uses, so a cache key can name it before building. */
 int gpu_resolve_sm(int requested);

@@ -312,6 +312,7 @@ const void *gpu_kernel_cubin(const GpuKernel *k, size_t *size) {
     return k->cubin;
 }
 int gpu_kernel_sm(const GpuKernel *k) { return k->sm; }
+void *gpu_kernel_cufunction(const GpuKernel *k) { return k->func; }
 const char *gpu_kernel_ptx(const GpuKernel *k) { return k->ptx; }
 const char *gpu_kernel_ttgir(const GpuKernel *k) { return k->ttgir; }
 const char *gpu_kernel_key(const GpuKernel *k) { return k->key; }
