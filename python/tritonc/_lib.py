@@ -164,6 +164,25 @@ def raw_launch():
     return f
 
 
+def cache_dir():
+    """The cache folder the C library uses by default (see tritonc.h)."""
+    d = os.environ.get("TRITONC_CACHE_DIR")
+    if d:
+        return d
+    d = os.environ.get("XDG_CACHE_HOME")
+    if d:
+        return os.path.join(d, "tritonc")
+    d = os.environ.get("HOME")
+    if d:
+        return os.path.join(d, ".cache", "tritonc")
+    return "/tmp/tritonc-cache"
+
+
+def launch_address():
+    """tc_launch's address, for the C launcher (_launcher.c) to call."""
+    return ctypes.cast(lib().tc_launch, ctypes.c_void_p).value
+
+
 def _s(b):
     return b.decode("utf-8", "replace") if b is not None else None
 
@@ -191,7 +210,7 @@ def compile(source, filename, kernel, signature, constexprs, device, num_warps, 
     """tc_compile. Returns (handle, None) or (None, (message, diagnostics))."""
     L = lib()
     o = L.tc_compile_options_default()
-    src = source.encode("utf-8")
+    src = source if isinstance(source, bytes) else source.encode("utf-8")
     o.source = src
     o.source_len = len(src)
     o.filename = filename.encode("utf-8")

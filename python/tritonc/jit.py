@@ -38,7 +38,7 @@ import sys
 import textwrap
 import types
 
-from . import _lib, _spec
+from . import _cext, _lib, _spec
 from .errors import CompilationError, LaunchError, render
 from .language import core as _core
 
@@ -82,13 +82,29 @@ class KernelParam:
         return self.default is not inspect.Parameter.empty
 
 
+# filename -> (linecache's list of lines, that file's text with Triton's
+# import names): every kernel of one module shares its file's text, read and
+# converted once.
+_FILE_TEXT = {}
+
+
+def _file_text(filename, lines):
+    memo = _FILE_TEXT.get(filename)
+    if memo is None or memo[0] is not lines:
+        memo = (lines, _as_triton_imports("".join(lines)))
+        _FILE_TEXT[filename] = memo
+    return memo[1]
+
+
 def _source_of(fn):
-    """(filename, text, nested) for tc_compile. A module-level kernel is
+    """(filename, text, nested, converted) for _Source. A module-level kernel is
     compiled from its whole file, so that @jit helpers of the same file are
     found by the C front end and diagnostics carry real line numbers. A
     kernel defined inside a function (or with no file) is given alone,
     dedented, at its own line numbers after the file's one-line imports;
-    `nested` = (first line, last line, indent) maps columns back."""
+    `nested` = (first line, last line, indent) maps columns back.
+    `converted`: the text already has Triton's import names (a whole file,
+    converted once for all its kernels)."""
     code = fn.__code__
     filename = code.co_filename
     lines = linecache.getlines(filename, fn.__globals__)
@@ -96,7 +112,7 @@ def _source_of(fn):
     nested = "<locals>" in getattr(fn, "__qualname__", "")
     if lines and first <= len(lines) and not nested:
         if ("def " + fn.__name__) in "".join(lines[first - 1:first + 40]):
-            return filename, "".join(lines), None
+            return filename, _file_text(filename, lines), None, True
     import ast  # only for kernels defined in a function: not an import-time cost
     src_lines, start = inspect.getsourcelines(fn)
     start = max(start, 1)
@@ -125,7 +141,7 @@ def _source_of(fn):
         m = scope.get(name)
         if isinstance(m, types.ModuleType) and m.__name__.split(".")[0] == "tritonc":
             text += "\nimport %s as %s" % (m.__name__, name)
-    return filename, text + "\n", (start, start + len(src_lines) - 1, indent)
+    return filename, text + "\n", (start, start + len(src_lines) - 1, indent), False
 
 
 def _code_names(code, out):
@@ -153,11 +169,25 @@ class _Source:
     every @jit helper that lives in another module, each appended with a
     record of where its lines came from so diagnostics map back."""
 
-    def __init__(self, filename, text, nested=None):
-        text = _as_triton_imports(text)
+    def __init__(self, filename, text, nested=None, converted=False):
+        if not converted:
+            text = _as_triton_imports(text)
         self.filename, self.text, self.nested = filename, text, nested
-        self.lines = text.splitlines()
+        self._lines = self._bytes = None  # made on first use
         self.chunks = []  # (first line in text, nlines, file, first line in file)
+
+    @property
+    def lines(self):
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
+    @property
+    def encoded(self):
+        """The text as tc_compile takes it (UTF-8), made once."""
+        if self._bytes is None:
+            self._bytes = self.text.encode("utf-8")
+        return self._bytes
 
     def append(self, fn):
         src = textwrap.dedent(inspect.getsource(fn))
@@ -165,7 +195,7 @@ class _Source:
         # `@<anything>.jit` or `@jit`; keep the function's own lines.
         start = len(self.lines) + 2
         self.text = self.text.rstrip("\n") + "\n\n" + src
-        self.lines = self.text.splitlines()
+        self._lines = self._bytes = None
         self.chunks.append((start, src.count("\n") + 1, fn.__code__.co_filename,
                             fn.__code__.co_firstlineno))
 
@@ -229,12 +259,21 @@ class JITFunction(KernelInterface):
         self.arg_names = names
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
         self.cache = {}       # hot key -> CompiledKernel
+        self._fast = {}       # (constexprs, options) -> C Launcher chain (see _launcher.c)
         self._by_spec = {}    # (signature, constexprs, options) -> CompiledKernel
         self._entry = None
         self._entry_torch = False
         self._source = None
         self._globals = None
         self.hash = None
+        # The source is read now, at decoration (as Triton does), so the
+        # first launch does not: a whole file is read and converted once for
+        # all its kernels. Failing here (no source file) is not an error
+        # until a compile needs it.
+        try:
+            self._src0 = _source_of(fn)
+        except (OSError, TypeError, IndexError):
+            self._src0 = None
 
     # -- Triton's JITFunction surface --------------------------------------
     def __call__(self, *args, **kwargs):
@@ -282,6 +321,7 @@ class JITFunction(KernelInterface):
             "_cache_get": self.cache.get, "_grid_eval": _grid_eval,
             "_check_extra": self._check_extra, "_bad_grid": self._bad_grid,
             "_struct_error": struct.error, "_defaults": {},
+            "_fast_get": self._fast.get,
         }
         sig, keys, vals, cx, meta = [], [], [], [], []
         body = []
@@ -335,6 +375,8 @@ class JITFunction(KernelInterface):
             keys += [ka, kb]
         allargs = ", ".join(p.name for p in self.params)
         key = "(%s,)" % ", ".join(keys + cx + ["num_warps", "num_stages", "_tc_ext"])
+        fast_key = "(%s,)" % ", ".join(cx + ["num_warps", "num_stages", "_tc_ext"])
+        rt_names = [p.name for p in self.params if not p.is_constexpr]
         pv = "".join(", " + v for v in vals)
         meta = "{%s}" % ", ".join(meta + ["'num_warps': num_warps", "'num_stages': num_stages",
                                           "**_extra"])
@@ -345,6 +387,17 @@ class JITFunction(KernelInterface):
             % (self.__name__, ", ".join(sig), "".join(
                 ", %s=None" % o for o in ("num_warps", "num_stages") if o not in self.arg_names)),
             "        _tc_ext = _check_extra(_extra) if _extra else ()",
+            # The C launcher of this call's constexprs and options, when
+            # one exists: it checks the runtime arguments' specialisation
+            # itself and returns None when they do not fit.
+            "        _tc_g = None",
+            "        if not warmup:",
+            "            _tc_l = _fast_get(%s)" % fast_key,
+            "            if _tc_l is not None:",
+            "                _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
+            "                if _tc_r is not None:",
+            "                    return _tc_r",
         ] + body + [
             "        _tc_key = %s" % key,
             "        _tc_kern = _cache_get(_tc_key)",
@@ -353,7 +406,8 @@ class JITFunction(KernelInterface):
             "num_stages=num_stages), warmup)" % (allargs, "," if len(self.params) == 1 else ""),
             "            if warmup:",
             "                return _tc_kern",
-            "        _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "        if _tc_g is None:",
+            "            _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
             "        _tc_n = len(_tc_g)",
             "        try:",
             "            if _tc_n == 1:",
@@ -372,7 +426,7 @@ class JITFunction(KernelInterface):
             "    return %s" % self.__name__,
         ]
         code = "\n".join(src) + "\n"
-        exec(compile(code, "<tritonc launcher for %s>" % self.__name__, "exec"), ns)
+        exec(_launcher_code(code, "<tritonc launcher for %s>" % self.__name__), ns)
         self._entry = ns["_factory"]
         self._entry_src = code
         self._entry_torch = torch is not None
@@ -406,9 +460,29 @@ class JITFunction(KernelInterface):
             kern = self._compile_bound(args, opts, mock=warmup)
             if not warmup:
                 self.cache[key] = kern
+                self._add_fast(key, kern, args)
         if not self._entry_torch and "torch" in sys.modules:
             self._make_entry()  # torch was imported after the first launch
         return kern
+
+    def _add_fast(self, key, kern, args):
+        """Puts a C launcher for `kern` at the head of the chain of its
+        constexprs and options (the hot key's tail). A new Launcher each
+        time: one object is never in two chains."""
+        nrt = sum(1 for p in self.params if not p.is_constexpr)
+        make = getattr(kern, "make_launcher", None)  # (tests stand in a kernel without one)
+        launcher = make(self, args) if make is not None else None
+        if launcher is None:
+            return
+        fkey = key[2 * nrt:]
+        head, n = self._fast.get(fkey), 0
+        l = head
+        while l is not None:
+            l, n = l.next, n + 1
+        if n >= 8:  # many specialisations of one set of constexprs: the rest take the Python path
+            return
+        launcher.next = head
+        self._fast[fkey] = launcher
 
     def classify_args(self, args, mock=False):
         """The ArgInfo of every runtime parameter (None for constexprs)."""
@@ -492,7 +566,7 @@ class JITFunction(KernelInterface):
 
     def source(self):
         if self._source is None:
-            s = _Source(*_source_of(self.fn))
+            s = _Source(*(self._src0 or _source_of(self.fn)))
             for helper in self.global_constexprs()[1]:
                 s.append(helper.fn)
             self._source = s
@@ -523,7 +597,7 @@ class JITFunction(KernelInterface):
         if kern is not None:
             return kern
         src = self.source()
-        handle, err = _lib.compile(src.text, src.filename, self.__name__, sig, cx, device,
+        handle, err = _lib.compile(src.encoded, src.filename, self.__name__, sig, cx, device,
                                    num_warps, num_stages,
                                    cache_dir=os.environ.get("TRITONC_CACHE_DIR"))
         if err is not None:
@@ -552,6 +626,36 @@ class JITFunction(KernelInterface):
 
         text = render(mapped, source_line) if mapped else msg
         raise CompilationError(self.__name__, mapped, text)
+
+
+def _launcher_code(text, name):
+    """compile(text), through the disk cache: compiling a generated launcher
+    costs ~1 ms, which a new process would otherwise pay on its first launch
+    of every kernel; marshal.loads of the stored code object is ~20 us. The
+    entry holds the text it was compiled from and is used only when that
+    matches (and only by the same Python: the file name has its magic)."""
+    import marshal
+    import zlib
+    from importlib.util import MAGIC_NUMBER
+    path = os.path.join(_lib.cache_dir(), "py", "launcher-%s-%08x-%d.marshal" % (
+        MAGIC_NUMBER.hex(), zlib.crc32(text.encode()), len(text)))
+    try:
+        with open(path, "rb") as f:
+            stored_text, stored_name, code = marshal.loads(f.read())
+        if stored_text == text and stored_name == name:
+            return code
+    except Exception:  # absent, unreadable or damaged: compile again
+        pass
+    code = compile(text, name, "exec")
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = "%s.tmp-%d-%d" % (path, os.getpid(), id(code))
+        with open(tmp, "wb") as f:
+            f.write(marshal.dumps((text, name, code)))
+        os.replace(tmp, path)  # atomic: readers see a whole entry or none
+    except OSError:
+        pass
+    return code
 
 
 def _bigint_key(a, specialize):
@@ -688,6 +792,45 @@ class CompiledKernel:
             target="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             param_types=self.param_types)
         self.n_regs = self.n_spills = 0
+
+    def make_launcher(self, fn, args):
+        """A C Launcher (see _launcher.c) for launches whose runtime
+        arguments have the types and specialisation of `args` (the bound
+        arguments of the launch that compiled this kernel), or None when
+        the C launcher is unavailable or an argument is of a kind it does
+        not take (ndarrays, None, bools, wide ints: the Python path)."""
+        cext = _cext.module()
+        if cext is None or self._handle is None:
+            return None
+        torch = sys.modules.get("torch")
+        contig = fn._check_contiguous()
+        slots = []
+        for p, a in zip(fn.params, args):
+            if p.is_constexpr:
+                continue
+            t = type(a)
+            if torch is not None and t is torch.Tensor:
+                aligned = -1 if p.do_not_specialize_on_alignment else int(not a.data_ptr() & 15)
+                slots.append(("T", t, a.dtype, aligned, int(a.is_cuda),
+                              int(a.is_contiguous()) if contig else -1, 0))
+            elif t is int and -2**31 <= a < 2**31:
+                cls = -1 if p.do_not_specialize else 1 if a == 1 else 16 if not a & 15 else 0
+                slots.append(("i", None, None, 0, 0, 0, cls))
+            elif t is float:
+                slots.append(("f", None, None, 0, 0, 0, 0))
+            else:
+                return None
+        if len(slots) != len(self.param_types):
+            return None
+        for (kind, *_), ty in zip(slots, self.param_types):
+            if {"T": ty.startswith("*"), "i": ty == "i32", "f": ty == "fp32"}[kind] is not True:
+                return None
+        stream = _current_stream_fn() if self.device == _lib.TC_DEVICE_CUDA else None
+        try:
+            return cext.Launcher(_lib.launch_address(), self._handle, ctypes.addressof(self._err),
+                                 stream, self, tuple(slots))
+        except (TypeError, ValueError):
+            return None
 
     def _raise(self):
         err = self._err.value
