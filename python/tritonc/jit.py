@@ -738,7 +738,7 @@ class _Asm(dict):
             return None
         if stage == "cubin":
             return None  # no binary accessor in the C API yet (see the report)
-        s = _lib.lib().tc_kernel_ir(self._k._handle, stage.encode())
+        s = self._k._L.tc_kernel_ir(self._k._handle, stage.encode())
         return s.decode("utf-8", "replace") if s is not None else None
 
     def __missing__(self, stage):
@@ -777,7 +777,7 @@ class CompiledKernel:
         self.constants = dict(constexprs)
         self.device = device
         self.asm = _Asm(self)
-        L = _lib.lib()
+        L = self._L = _lib.lib()  # the library that owns the handle frees it
         n = L.tc_kernel_num_params(handle)
         self.param_types = [L.tc_kernel_param_type(handle, i).decode() for i in range(n)]
         runtime = [i for i in infos if i is not None]
@@ -874,9 +874,10 @@ class CompiledKernel:
 
     def __del__(self):
         h, self._handle = getattr(self, "_handle", None), None
-        if h and _lib._lib is not None:
+        L = getattr(self, "_L", None)
+        if h and L is not None:
             try:
-                _lib._lib.tc_kernel_free(h)
+                L.tc_kernel_free(h)
             except Exception:
                 pass
 
