@@ -30,7 +30,7 @@ TC_BUILD_ID := $(shell cat $(LIB_SRCS) $(sort $(HDRS)) | cksum | cut -d' ' -f1)
 $(BUILD)/obj/src/driver/source_cache.o: CFLAGS_ALL += -DTC_BUILD_ID='"$(TC_BUILD_ID)"'
 $(BUILD)/obj/src/driver/source_cache.o: $(LIB_SRCS)
 
-.PHONY: all test asan fuzz-ir fuzz-py fuzz-tri demo clean
+.PHONY: all test asan fuzz-ir fuzz-py fuzz-tri fuzz-compile demo clean
 all: $(BUILD)/tritonc $(BUILD)/libtritonc.a $(BUILD)/libtritonc.so
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
@@ -71,6 +71,8 @@ fuzz-ir: $(BUILD)/fuzz/fuzz_ir
 	mkdir -p $(BUILD)/fuzz/corpus-ir && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-ir tests/ir
 fuzz-py: $(BUILD)/fuzz/fuzz_py
 	mkdir -p $(BUILD)/fuzz/corpus-py && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-py tests/kernels
+fuzz-compile: $(BUILD)/fuzz/fuzz_compile
+	mkdir -p $(BUILD)/fuzz/corpus-compile && $< -max_total_time=$(FUZZ_TIME) -max_len=16384 $(BUILD)/fuzz/corpus-compile tests/kernels
 fuzz-tri: $(BUILD)/fuzz/fuzz_tri
 	mkdir -p $(BUILD)/fuzz/corpus-tri && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-tri tests/tri
 

@@ -28,6 +28,15 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# LP_DEVICE=cpu runs the tritonc children on the CPU device (to try this script
+# where there is no GPU; the figures then mean little)
+DEV = os.environ.get("LP_DEVICE", "cuda")
+
+
+def sync():
+    import torch
+    if DEV == "cuda":
+        torch.cuda.synchronize()
 sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
 
 
@@ -35,12 +44,12 @@ def burst(fn, n=200, reps=30):
     import torch
     out = []
     for _ in range(reps):
-        torch.cuda.synchronize()
+        sync()
         t0 = time.perf_counter_ns()
         for _ in range(n):
             fn()
         out.append((time.perf_counter_ns() - t0) / n / 1e3)
-    torch.cuda.synchronize()
+    sync()
     return statistics.median(out), min(out)
 
 
@@ -61,11 +70,11 @@ def load(which):
 
 def tensors():
     import torch
-    torch.zeros(1, device="cuda")
-    x = torch.randn(1024, device="cuda")
-    y = torch.randn(1024, device="cuda")
+    torch.zeros(1, device=DEV)
+    x = torch.randn(1024, device=DEV)
+    y = torch.randn(1024, device=DEV)
     o = torch.empty_like(x)
-    torch.cuda.synchronize()
+    sync()
     return x, y, o
 
 
@@ -84,7 +93,7 @@ def main():
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if a.child:
         return {"hot": child_hot, "first": child_first, "first-triton": child_first_triton,
-                "first-profiled": child_first_profiled}[a.child]()
+                "first-profiled": child_first_profiled, "pieces": child_pieces}[a.child]()
     if not a.no_build:
         subprocess.run(["make", "-j16", "all", "CFLAGS=-Wno-error"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
@@ -134,9 +143,13 @@ def main():
             med = [statistics.median(c) for c in zip(*rows)]
             print("%s median of %d: import %.3f ms, module import %.3f ms, first call %.3f ms, "
                   "second call %.3f ms" % (child, len(rows), *med), flush=True)
+    for _ in range(3):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "pieces"],
+                           capture_output=True, text=True, env=dict(os.environ))
+        print(r.stdout[-2000:], r.stderr[-2000:], flush=True)
     r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "first-profiled"],
                        capture_output=True, text=True, env=dict(os.environ))
-    print(r.stdout[-7000:], r.stderr[-3000:], flush=True)
+    print(r.stdout[-5000:], r.stderr[-3000:], flush=True)
 
 
 def child_hot():
@@ -167,7 +180,7 @@ def child_hot():
         for _ in range(2000):
             k[(1,)](x, y, o, 1024, BLOCK=1024)
         pr.disable()
-        torch.cuda.synchronize()
+        sync()
         pstats.Stats(pr).sort_stats("tottime").print_stats(8)
     print("tritonc", tritonc.__version__)
 
@@ -185,7 +198,7 @@ def _first(which, profile=False):
     t2 = time.perf_counter()
     m = load(which)  # the module import: decoration (and vs_triton's rewrite of the file)
     t3 = time.perf_counter()
-    torch.cuda.synchronize()
+    sync()
     if profile:
         import cProfile
         pr = cProfile.Profile()
@@ -197,7 +210,7 @@ def _first(which, profile=False):
     t6 = time.perf_counter()
     if profile:
         pr.disable()
-    torch.cuda.synchronize()
+    sync()
     assert torch.allclose(o, x + y)
     print("FIRST %s import %.3f module %.3f first %.3f second %.3f" % (
         which, (t1 - t0) * 1e3, (t3 - t2) * 1e3, (t5 - t4) * 1e3, (t6 - t5) * 1e3))
@@ -212,6 +225,55 @@ def _first(which, profile=False):
     if profile:
         import pstats
         pstats.Stats(pr).sort_stats("cumulative").print_stats(25)
+
+
+def child_pieces():
+    """The first call's pieces, one by one, in a new process (unprofiled)."""
+    import torch
+    T = time.perf_counter
+    x, y, o = tensors()
+    import vs_triton  # noqa: F401
+    t0 = T()
+    import tritonc
+    from tritonc import _cext, _lib
+    t1 = T()
+    _lib.lib()
+    t2 = T()
+    _cext.module()
+    t3 = T()
+    m = load("tritonc")  # decoration (the library and the launcher already open)
+    t4 = T()
+    k = m.add_kernel
+    k._make_entry()
+    t5 = T()
+    inner = []
+    real = _lib.compile
+
+    def timed(*a, **kw):
+        s = T()
+        r = real(*a, **kw)
+        inner.append(T() - s)
+        return r
+    _lib.compile = timed
+    args = (x, y, o, 1024, 1024)
+    kern = k._compile_bound(args, {})
+    t6 = T()
+    launcher = kern.make_launcher(k, args)
+    t7 = T()
+    launcher((1,), x, y, o, 1024)
+    t8 = T()
+    sync()
+    assert torch.allclose(o, x + y)
+    L = _lib.lib()
+    import ctypes
+    L.tc_kernel_from_cache.argtypes = [ctypes.c_void_p]
+    us = lambda a, b: (b - a) * 1e6  # noqa: E731
+    print("PIECES (us): import tritonc %.0f | open libtritonc %.0f | load C launcher %.0f | "
+          "module import (decoration) %.0f | generated launcher (marshal) %.0f | "
+          "_compile_bound %.0f of which tc_compile %.0f (from cache: %d) | make_launcher %.0f | "
+          "first launch %.0f" % (us(t0, t1), us(t1, t2), us(t2, t3), us(t3, t4), us(t4, t5),
+                                 us(t5, t6), inner[0] * 1e6, L.tc_kernel_from_cache(kern._handle),
+                                 us(t6, t7), us(t7, t8)), tritonc.__version__)
 
 
 def child_first():
