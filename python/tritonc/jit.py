@@ -343,12 +343,27 @@ class JITFunction(KernelInterface):
             "_struct_error": struct.error, "_defaults": {},
             "_fast_get": self._fast.get,
         }
+        for p in self.params:
+            if p.has_default:
+                ns["_defaults"][p.name] = p.default
+        # What the generated text depends on, so that a new process finds
+        # its code object on disk without generating the text at all.
+        shape = (self.__name__, contig, tuple(self.arg_names),
+                 tuple((p.name, p.is_constexpr, p.has_default, p.do_not_specialize,
+                        p.do_not_specialize_on_alignment) for p in self.params))
+        exec(_launcher_code(shape, lambda: self._launcher_text(contig),
+                            "<tritonc launcher for %s>" % self.__name__), ns)
+        self._entry = ns["_factory"]
+        self._entry_torch = torch is not None
+        return self._entry
+
+    def _launcher_text(self, contig):
+        """The source of the generated launcher (see _make_entry)."""
         sig, keys, vals, cx, meta = [], [], [], [], []
         body = []
         for p in self.params:
             a = p.name
             if p.has_default:
-                ns["_defaults"][a] = p.default
                 sig.append("%s=_defaults[%r]" % (a, a))
             else:
                 sig.append(a)
@@ -445,12 +460,7 @@ class JITFunction(KernelInterface):
             "        return _tc_kern",
             "    return %s" % self.__name__,
         ]
-        code = "\n".join(src) + "\n"
-        exec(_launcher_code(code, "<tritonc launcher for %s>" % self.__name__), ns)
-        self._entry = ns["_factory"]
-        self._entry_src = code
-        self._entry_torch = torch is not None
-        return self._entry
+        return "\n".join(src) + "\n"
 
     def _check_extra(self, extra):
         """The launch options other than num_warps and num_stages, as a key
@@ -648,30 +658,42 @@ class JITFunction(KernelInterface):
         raise CompilationError(self.__name__, mapped, text)
 
 
-def _launcher_code(text, name):
-    """compile(text), through the disk cache: compiling a generated launcher
-    costs ~1 ms, which a new process would otherwise pay on its first launch
-    of every kernel; marshal.loads of the stored code object is ~20 us. The
-    entry holds the text it was compiled from and is used only when that
-    matches (and only by the same Python: the file name has its magic)."""
+# The generator's identity: a launcher code object stored by another version
+# of this file is not used.
+try:
+    _st = os.stat(__file__)
+    _GENERATOR_ID = "%d-%d" % (_st.st_size, _st.st_mtime_ns)
+except OSError:
+    _GENERATOR_ID = "?"
+
+
+def _launcher_code(shape, make_text, name):
+    """The generated launcher's code object, through the disk cache:
+    generating and compiling the text costs ~0.2-1 ms, which a new process
+    would otherwise pay on its first launch of every kernel; marshal.loads of
+    the stored code object costs ~30 us. The entry is keyed by `shape`
+    (what the text is made from), this file's size and mtime and Python's
+    bytecode magic, and holds the key it was stored under, which must
+    match."""
     import marshal
     import zlib
     from importlib.util import MAGIC_NUMBER
+    key = repr((shape, _GENERATOR_ID, name))
     path = os.path.join(_lib.cache_dir(), "py", "launcher-%s-%08x-%d.marshal" % (
-        MAGIC_NUMBER.hex(), zlib.crc32(text.encode()), len(text)))
+        MAGIC_NUMBER.hex(), zlib.crc32(key.encode()), len(key)))
     try:
         with open(path, "rb") as f:
-            stored_text, stored_name, code = marshal.loads(f.read())
-        if stored_text == text and stored_name == name:
+            stored_key, code = marshal.loads(f.read())
+        if stored_key == key:
             return code
     except Exception:  # absent, unreadable or damaged: compile again
         pass
-    code = compile(text, name, "exec")
+    code = compile(make_text(), name, "exec")
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = "%s.tmp-%d-%d" % (path, os.getpid(), id(code))
         with open(tmp, "wb") as f:
-            f.write(marshal.dumps((text, name, code)))
+            f.write(marshal.dumps((key, code)))
         os.replace(tmp, path)  # atomic: readers see a whole entry or none
     except OSError:
         pass
@@ -787,24 +809,8 @@ class CompiledKernel:
         if len(live) != n:
             raise RuntimeError("tritonc: %s compiled with %d runtime parameters, the binding "
                                "passes %d" % (self.name, n, len(live)))
-        self._struct = struct.Struct(_spec.pack_format(slot_sigs))
-        self._buf = (ctypes.c_char * max(self._struct.size, 16))()
-        base = ctypes.addressof(self._buf)
-        self._args = (ctypes.c_void_p * max(n, 1))(*[base + 16 + 8 * j for j in live])
+        self._slot_sigs, self._live = slot_sigs, live
         self._err = ctypes.c_void_p()
-        self._pack = functools.partial(self._struct.pack_into, self._buf, 0)
-        # tc_launch(k, grid, args, nargs, stream, &err): every argument fixed
-        # but the buffer's content and, on CUDA, the stream: torch's current
-        # stream at each launch, as Triton does.
-        vp = ctypes.c_void_p
-        raw = _lib.raw_launch()
-        fixed = (vp(handle), vp(base), vp(ctypes.addressof(self._args)), ctypes.c_int(n))
-        errp = vp(ctypes.addressof(self._err))
-        if device == _lib.TC_DEVICE_CUDA:
-            stream = _current_stream_fn()
-            self._call = lambda: raw(*fixed, vp(stream()), errp)
-        else:
-            self._call = functools.partial(raw, *fixed, None, errp)
         self.metadata = types.SimpleNamespace(
             name=self.name, signature=signature, constants=self.constants,
             num_warps=num_warps or 4, num_stages=num_stages if num_stages is not None else 3,
@@ -812,6 +818,37 @@ class CompiledKernel:
             target="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             param_types=self.param_types)
         self.n_regs = self.n_spills = 0
+
+    def __getattr__(self, name):
+        """The ctypes launch path (`_pack`, `_call` and their buffers), made
+        on first use: with the C launcher most kernels never need it, and
+        making it costs a first launch ~0.1 ms."""
+        if name not in ("_pack", "_call", "_struct", "_buf", "_args"):
+            raise AttributeError(name)
+        if "_slot_sigs" not in self.__dict__:
+            raise AttributeError(name)
+        self._make_ctypes_path()
+        return self.__dict__[name]
+
+    def _make_ctypes_path(self):
+        n, live = len(self.param_types), self._live
+        self._struct = struct.Struct(_spec.pack_format(self._slot_sigs))
+        self._buf = (ctypes.c_char * max(self._struct.size, 16))()
+        base = ctypes.addressof(self._buf)
+        self._args = (ctypes.c_void_p * max(n, 1))(*[base + 16 + 8 * j for j in live])
+        self._pack = functools.partial(self._struct.pack_into, self._buf, 0)
+        # tc_launch(k, grid, args, nargs, stream, &err): every argument fixed
+        # but the buffer's content and, on CUDA, the stream: torch's current
+        # stream at each launch, as Triton does.
+        vp = ctypes.c_void_p
+        raw = _lib.raw_launch()
+        fixed = (vp(self._handle), vp(base), vp(ctypes.addressof(self._args)), ctypes.c_int(n))
+        errp = vp(ctypes.addressof(self._err))
+        if self.device == _lib.TC_DEVICE_CUDA:
+            stream = _current_stream_fn()
+            self._call = lambda: raw(*fixed, vp(stream()), errp)
+        else:
+            self._call = functools.partial(raw, *fixed, None, errp)
 
     def make_launcher(self, fn, args):
         """A C Launcher (see _launcher.c) for launches whose runtime
