@@ -69,14 +69,34 @@ typedef struct Launcher {
 
 static PyObject *s_dtype, *s_data_ptr, *s_is_cuda, *s_is_contiguous, *s_raise;
 
-static void launcher_dealloc(Launcher *self) {
+/* A Launcher refers to its CompiledKernel, which refers to its JITFunction,
+ * whose table refers to the Launcher: a cycle the garbage collector must be
+ * able to see through (kernels defined inside functions come and go). */
+static int launcher_traverse(Launcher *self, visitproc visit, void *arg) {
     for (int i = 0; i < self->nargs; i++) {
-        Py_XDECREF(self->slots[i].type);
-        Py_XDECREF(self->slots[i].dtype);
+        Py_VISIT(self->slots[i].type);
+        Py_VISIT(self->slots[i].dtype);
     }
-    Py_XDECREF(self->stream_fn);
-    Py_XDECREF(self->kernel);
-    Py_XDECREF(self->next);
+    Py_VISIT(self->stream_fn);
+    Py_VISIT(self->kernel);
+    Py_VISIT(self->next);
+    return 0;
+}
+
+static int launcher_clear(Launcher *self) {
+    for (int i = 0; i < self->nargs; i++) {
+        Py_CLEAR(self->slots[i].type);
+        Py_CLEAR(self->slots[i].dtype);
+    }
+    Py_CLEAR(self->stream_fn);
+    Py_CLEAR(self->kernel);
+    Py_CLEAR(self->next);
+    return 0;
+}
+
+static void launcher_dealloc(Launcher *self) {
+    PyObject_GC_UnTrack(self);
+    launcher_clear(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -180,6 +200,7 @@ static PyObject *launcher_call(PyObject *callable, PyObject *const *args, size_t
     uint64_t values[MAX_ARGS];
     void *argv[MAX_ARGS];
     for (Launcher *L = (Launcher *)callable; L; L = (Launcher *)L->next) {
+        if (!L->kernel) continue; /* cleared by the garbage collector */
         int r = fill(L, args + 1, n - 1, values);
         if (r < 0) return NULL;
         if (r == 0) continue;
@@ -285,7 +306,9 @@ static PyTypeObject LauncherType = {
     .tp_dealloc = (destructor)launcher_dealloc,
     .tp_vectorcall_offset = offsetof(Launcher, vectorcall),
     .tp_call = PyVectorcall_Call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)launcher_traverse,
+    .tp_clear = (inquiry)launcher_clear,
     .tp_doc = "A compiled specialisation's launch, in C (see _launcher.c).",
     .tp_new = launcher_new,
     .tp_getset = launcher_getset,

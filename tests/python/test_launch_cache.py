@@ -12,7 +12,8 @@
   (TRITONC_LAUNCHER=python) give the same results for the same launches,
   including the ones the C launcher hands back to Python (a new
   specialisation, an unaligned tensor, n == 1, ndarrays, a wrong argument);
-- a damaged cached launcher code object is compiled again.
+- a damaged cached launcher code object is compiled again;
+- kernels defined in a function are freed with their C launchers.
 """
 import ctypes
 import glob
@@ -196,10 +197,45 @@ print("FIND_LIBRARY", "ctypes.util" in sys.modules)
           ("ERROR" in out and "nope.so (missing)" in out), "missing TRITONC_LIB: %s" % out)
 
 
+def _make_kernel():
+    import tritonc as triton
+    import tritonc.language as tl
+
+    @triton.jit
+    def double(x_ptr, o_ptr, n, B: tl.constexpr):
+        offs = tl.arange(0, B)
+        tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+    return double
+
+
+def test_gc(tmp):
+    """A kernel defined in a function, its C launchers and its compiled
+    kernels form a cycle; the garbage collector must free all of it."""
+    import gc
+    import weakref
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    os.environ.setdefault("TRITONC_CACHE_DIR", os.path.join(tmp, "gc-cache"))
+    from tritonc import _cext
+    refs = []
+    for _ in range(3):
+        k = _make_kernel()
+        x, o = torch.rand(16), torch.empty(16)
+        k[(1,)](x, o, 16, B=16)
+        ck = k[(1,)](x, o, 16, B=16)
+        check(torch.equal(o, x * 2), "double")
+        check(bool(k._fast) == (_cext.module() is not None), "C launcher table")
+        refs.append(weakref.ref(ck))
+        del k, ck
+    gc.collect()
+    check(all(r() is None for r in refs), "compiled kernels kept alive by their launchers")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_loader(tmp)
         test_first_call_and_launchers(tmp)
+        test_gc(tmp)
     print("test_launch_cache: %s" % ("%d failures" % len(fails) if fails else "ok"))
     return 1 if fails else 0
 
