@@ -1,12 +1,22 @@
 """tritonc.jit - `@triton.jit`, `kernel[grid](...)` and the compiled kernel.
 
 A JITFunction keeps the kernel's Python function only to read its source
-(`inspect`), its parameters and the module globals it refers to; the body is
-compiled by libtritonc. A launch runs in two speeds:
+(at decoration, with the file's text shared by all its kernels), its
+parameters and the module globals it refers to; the body is compiled by
+libtritonc, which the first decoration opens (with the C launcher). A launch
+runs in three speeds:
+
+* the fastest path: the generated function below binds the arguments, looks
+  the constexprs and launch options up in `_fast` and hands the grid and
+  the runtime arguments to the C launcher of that specialisation
+  (`_launcher.c`), which checks their types and specialisation exactly as
+  the key below does, and calls `tc_launch`; on any mismatch it returns None
+  and the launch goes on as follows;
 
 * the hot path, a function generated for each kernel with the kernel's own
   parameter list (so Python itself binds positional and keyword arguments
-  and reports a missing or extra one by the kernel's name). For each runtime
+  and reports a missing or extra one by the kernel's name; its code object
+  is cached on disk, `_launcher_code`). For each runtime
   argument it computes a small key inline - for a torch tensor (dtype,
   16-byte aligned, on CUDA), for an int (0, 1 or 16: Triton's "equal to 1"
   and "divisible by 16" specialisations, or a wider type), for a float "f" -
@@ -19,7 +29,8 @@ compiled by libtritonc. A launch runs in two speeds:
   specialisation: every argument is classified thoroughly (`_spec.classify`:
   dtype, device, contiguity, alignment), errors are reported by argument
   name, the signature string and the constexprs are written, and the kernel
-  is compiled (libtritonc's disk cache makes a second process fast).
+  is compiled (libtritonc's source-keyed disk cache makes a second process
+  skip the compiler entirely), and a C launcher is made for it.
 
 The launch buffer of a compiled kernel:
 
