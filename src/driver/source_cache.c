@@ -10,7 +10,7 @@
  *     every file under src/ and include/, passed by the Makefile; "dev" when
  *     built without it) and the sizes of the basic types;
  *   - the request: source text, kernel name, signature, every constexpr
- *     (name and value, in order), device, num_warps, num_stages;
+ *     (name and value, in order), device, num_warps, num_stages, debug;
  *   - the target: for CUDA the sm the build would use (the current device's
  *     when none is named, see gpu_resolve_sm); for the CPU the host's model
  *     and feature flags (-march=native) and the C compiler's identity ($CC,
@@ -132,6 +132,7 @@ bool srccache_key(const tc_compile_options *o, SrcCacheKey *key) {
     put_int(&sb, o->device);
     put_int(&sb, o->num_warps > 0 ? o->num_warps : 4);
     put_int(&sb, o->num_stages);
+    put_int(&sb, o->debug); /* device asserts kept or dropped */
     if (o->device == TC_DEVICE_CUDA) {
         put_int(&sb, sm);
     } else {
