@@ -791,8 +791,11 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
     case TT_INT_TO_PTR: return fmt(e, "(%s)(uintptr_t)%s", ctype(e, rt), a[0]);
     case TT_PTR_TO_INT: return fmt(e, "(%s)(uintptr_t)%s", ctype(e, rt), a[0]);
     case TT_ADDPTR: return fmt(e, "(%s + (int64_t)%s)", a[0], a[1]);
-    case MATH_EXP: return from_c(e, libm(e, "exp", t, FA(0)), rt);
-    case MATH_EXP2: return from_c(e, libm(e, "exp2", t, FA(0)), rt);
+    /* f32 exp/exp2 inline (the prelude's tc_expf: vectorisable, <= 2 ulp) */
+    case MATH_EXP:
+        return from_c(e, is_f64(t) ? libm(e, "exp", t, FA(0)) : fmt(e, "tc_expf(%s)", FA(0)), rt);
+    case MATH_EXP2:
+        return from_c(e, is_f64(t) ? libm(e, "exp2", t, FA(0)) : fmt(e, "tc_exp2f(%s)", FA(0)), rt);
     case MATH_LOG: return from_c(e, libm(e, "log", t, FA(0)), rt);
     case MATH_LOG2: return from_c(e, libm(e, "log2", t, FA(0)), rt);
     case MATH_SQRT:
