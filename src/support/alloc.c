@@ -118,10 +118,17 @@ char *arena_printf(Arena *a, const char *fmt, ...) {
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    /* one pass into a small buffer for the usual short string */
+    char small[128];
+    int n = tc_vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    char *s = arena_alloc(a, (size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    char *s;
+    if (n < (int)sizeof small) {
+        s = arena_dup(a, small, (size_t)n + 1);
+    } else {
+        s = arena_alloc(a, (size_t)n + 1);
+        tc_vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    }
     va_end(ap2);
     return s;
 }
@@ -172,12 +179,12 @@ void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap) {
     va_list ap2;
     va_copy(ap2, ap);
     char small[256];
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    int n = tc_vsnprintf(small, sizeof small, fmt, ap);
     if (n < (int)sizeof small) {
         sb_putn(sb, small, (size_t)n);
     } else {
         sb_reserve(sb, (size_t)n);
-        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
+        tc_vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
         sb->len += (size_t)n;
     }
     va_end(ap2);

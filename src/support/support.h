@@ -106,6 +106,9 @@ void sb_put_int(StrBuf *sb, int64_t v);
 void sb_put_uint(StrBuf *sb, uint64_t v);
 /* Writes v in decimal to buf (>= 21 bytes), unterminated; returns the length. */
 int fmt_uint(char *buf, uint64_t v);
+/* vsnprintf, with a fast path for plain %d %i %u %x %X %c %s %% (length
+ * modifiers l, ll, z; no flags, width or precision); format.c. */
+int tc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
 void sb_printf(StrBuf *sb, const char *fmt, ...) TC_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 const char *sb_cstr(StrBuf *sb); /* "" when empty */
