@@ -63,8 +63,27 @@ Slot px_reg(Px *p, RegClass rc) {
     return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
 }
 
+/* Register names are made once per register and shared by every use: the
+ * emitter names an operand for each instruction it writes and each CSE
+ * lookup, several times per instruction. */
 const char *px_rname(Px *p, Slot s) {
-    return arena_printf(p->ctx->arena, "%s%d", rc_prefix[s.rc], s.reg);
+    int rc = s.rc, r = s.reg;
+    if (r >= p->rnames_cap[rc]) {
+        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 64;
+        while (cap <= r) cap *= 2;
+        p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)cap * sizeof(char *));
+        memset(p->rnames[rc] + p->rnames_cap[rc], 0, (size_t)(cap - p->rnames_cap[rc]) * sizeof(char *));
+        p->rnames_cap[rc] = cap;
+    }
+    const char *name = p->rnames[rc][r];
+    if (!name) {
+        char buf[32];
+        size_t n = strlen(rc_prefix[rc]);
+        memcpy(buf, rc_prefix[rc], n);
+        n += (size_t)fmt_uint(buf + n, (uint64_t)r);
+        name = p->rnames[rc][r] = arena_strndup(p->ctx->arena, buf, n);
+    }
+    return name;
 }
 
 RegClass px_rc(const Type *e) {
@@ -124,39 +143,89 @@ static uint16_t f32_to_bf16_bits(float f) {
     return (uint16_t)(x >> 16);
 }
 
-/* An immediate's text for the register class. */
+/* Writes v as `digits` upper-case hex digits. */
+static void hex_fixed(char *out, uint64_t v, int digits) {
+    for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
+}
+
+/* An immediate's text for the register class: 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
+ * for floats (exact bits), decimal for integers. */
 static const char *imm_text(Px *p, Slot s) {
+    char buf[24];
+    int n;
     switch (s.rc) {
     case RC_F32: {
         float f = (float)s.f;
         uint32_t b;
         memcpy(&b, &f, 4);
-        return arena_printf(p->ctx->arena, "0f%08X", b);
+        memcpy(buf, "0f", 2);
+        hex_fixed(buf + 2, b, 8);
+        n = 10;
+        break;
     }
     case RC_F64: {
         uint64_t b;
         memcpy(&b, &s.f, 8);
-        return arena_printf(p->ctx->arena, "0d%016llX", (unsigned long long)b);
+        memcpy(buf, "0d", 2);
+        hex_fixed(buf + 2, b, 16);
+        n = 18;
+        break;
     }
-    case RC_B32: return arena_printf(p->ctx->arena, "%d", (int32_t)s.off);
-    default: return arena_printf(p->ctx->arena, "%lld", (long long)s.off);
+    default: {
+        int64_t v = s.rc == RC_B32 ? (int32_t)s.off : s.off;
+        n = 0;
+        if (v < 0) buf[n++] = '-';
+        n += fmt_uint(buf + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+        break;
     }
+    }
+    return arena_strndup(p->ctx->arena, buf, (size_t)n);
 }
 
-static uint64_t key_hash(const char *k) { return hash_bytes(k, strlen(k), 0x9e37) | 1; }
+/* Appends s and a separator to the key buffer; false when it is full. */
+static bool key_put(char *key, size_t cap, size_t *len, const char *s) {
+    size_t n = strlen(s);
+    if (*len + n + 1 > cap) return false;
+    memcpy(key + *len, s, n);
+    key[*len + n] = 1;
+    *len += n + 1;
+    return true;
+}
 
+/* The CSE key is the opcode, the register class and the operand texts,
+ * joined with 0x01 (which no operand contains) in a stack buffer; only a
+ * miss copies it to the arena. The emitted line is appended directly. */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    char *key = arena_printf(p->ctx->arena, "%s|%d|%s|%s|%s", opcode, rc, a ? a : "", b ? b : "", c ? c : "");
-    uint64_t h = key_hash(key);
+    char kbuf[512];
+    size_t klen = 0;
+    char rcs[2] = {(char)('0' + rc), 0};
+    char *key = kbuf;
+    if (!(key_put(kbuf, sizeof kbuf, &klen, opcode) && key_put(kbuf, sizeof kbuf, &klen, rcs) &&
+          key_put(kbuf, sizeof kbuf, &klen, a ? a : "") && key_put(kbuf, sizeof kbuf, &klen, b ? b : "") &&
+          key_put(kbuf, sizeof kbuf, &klen, c ? c : ""))) {
+        key = arena_printf(p->ctx->arena, "%s\x01%s\x01%s\x01%s\x01%s\x01", opcode, rcs, a ? a : "", b ? b : "", c ? c : "");
+        klen = strlen(key);
+    }
+    uint64_t h = hash_bytes(key, klen, 0x9e37) | 1;
     intptr_t idx = (intptr_t)map_get(&p->cse, h);
-    if (idx > 0 && idx <= p->cse_entries.len && strcmp(p->cse_entries.data[idx - 1].key, key) == 0)
-        return p->cse_entries.data[idx - 1].val;
+    if (idx > 0 && idx <= p->cse_entries.len) {
+        const CseEntry *e = &p->cse_entries.data[idx - 1];
+        if (e->keylen == (int)klen && memcmp(e->key, key, klen) == 0) return e->val;
+    }
     Slot d = px_reg(p, rc);
-    const char *dn = px_rname(p, d);
-    if (c) px_emit(p, "%s %s, %s, %s, %s", opcode, dn, a, b, c);
-    else if (b) px_emit(p, "%s %s, %s, %s", opcode, dn, a, b);
-    else px_emit(p, "%s %s, %s", opcode, dn, a);
-    vec_push(&p->cse_entries, ((CseEntry){key, d, p->depth}));
+    StrBuf *sb = &p->body;
+    sb_putc(sb, '\t');
+    sb_puts(sb, opcode);
+    sb_putc(sb, ' ');
+    sb_puts(sb, px_rname(p, d));
+    const char *ops[3] = {a, b, c};
+    for (int i = 0; i < 3 && ops[i]; i++) {
+        sb_putn(sb, ", ", 2);
+        sb_puts(sb, ops[i]);
+    }
+    sb_putn(sb, ";\n", 2);
+    if (key == kbuf) key = arena_strndup(p->ctx->arena, kbuf, klen);
+    vec_push(&p->cse_entries, ((CseEntry){key, (int)klen, d, p->depth}));
     map_put(&p->cse, h, (void *)(intptr_t)p->cse_entries.len);
     return d;
 }
@@ -1351,6 +1420,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     }
     sb_free(&p->pro);
     sb_free(&p->body);
+    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
     map_free(&p->vals);
     map_free(&p->cse);
     map_free(&p->tparts);

@@ -16,7 +16,7 @@
  *
  * Registers are virtual (%r<N>, %rd<N>, %f<N>, ...), declared at the end;
  * ptxas allocates. Instructions with equal text are emitted once per scope
- * (a small CSE keyed by the instruction text); a scope is a region of
+ * (a small CSE keyed by the opcode and operand texts); a scope is a region of
  * scf.for / scf.if / scf.while, and what was emitted inside it is forgotten
  * on leaving it. Per-thread invariants (lane and warp coordinates) go to a
  * prologue that dominates everything.
@@ -44,7 +44,8 @@ typedef struct Tile {
 } Tile;
 
 typedef struct CseEntry {
-    const char *key;
+    const char *key; /* opcode, class and operands, 0x01-separated */
+    int keylen;
     Slot val;
     int depth;
 } CseEntry;
@@ -55,6 +56,8 @@ typedef struct Px {
     int sm, num_warps;
     StrBuf pro, body;
     int nreg[RC_COUNT];
+    const char **rnames[RC_COUNT]; /* register names, made on first use */
+    int rnames_cap[RC_COUNT];
     int nlabel;
     Map vals;            /* Value* -> Tile* */
     Map cse;             /* hash -> 1 + index in cse_entries */
