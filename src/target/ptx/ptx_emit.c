@@ -1123,17 +1123,25 @@ static void lower_program_id(Px *p, Op *op) {
 }
 
 /* Copies tile `from` into the registers of `to` (parallel copy: through
- * temporaries when a source is also a destination). */
+ * temporaries when a source is also a destination). The clash test looks
+ * each source register up in a map of the destinations (a 128x128 fp32
+ * accumulator is 128 slots per thread: pairwise tests were quadratic). */
 static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
     bool clash = false;
+    Map dst = {0}; /* (class, register) -> 1 + position (a, k) */
+    for (int b = 0; b < n; b++)
+        for (int k = 0; k < to[b]->n; k++)
+            if (to[b]->s[k].kind == SLOT_REG)
+                map_put(&dst, ((uint64_t)to[b]->s[k].rc << 32 | (uint32_t)to[b]->s[k].reg) + 1,
+                        (void *)(((intptr_t)b << 32 | k) + 1));
     for (int a = 0; a < n && !clash; a++)
         for (int i = 0; i < from[a]->n && !clash; i++) {
             Slot s = from[a]->s[i];
             if (s.kind != SLOT_REG) continue;
-            for (int b = 0; b < n && !clash; b++)
-                for (int k = 0; k < to[b]->n && !clash; k++)
-                    clash = to[b]->s[k].rc == s.rc && to[b]->s[k].reg == s.reg && (a != b || i != k || s.off);
+            intptr_t pos = (intptr_t)map_get(&dst, ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1);
+            clash = pos && (pos - 1 != ((intptr_t)a << 32 | i) || s.off);
         }
+    map_free(&dst);
     for (int a = 0; a < n; a++)
         for (int i = 0; i < to[a]->n; i++) {
             Slot s = from[a]->s[from[a]->n == to[a]->n ? i : 0], d = to[a]->s[i];
