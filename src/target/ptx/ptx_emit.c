@@ -1122,45 +1122,63 @@ static void lower_program_id(Px *p, Op *op) {
     out->s[0] = px_cse(p, RC_B32, "mov.u32", src, NULL, NULL);
 }
 
-/* Copies tile `from` into the registers of `to` (parallel copy: through
- * temporaries when a source is also a destination). The clash test looks
- * each source register up in a map of the destinations (a 128x128 fp32
- * accumulator is 128 slots per thread: pairwise tests were quadratic). */
+/* The source slot of copy (a, i): a one-slot tile is broadcast. */
+static Slot copy_src(Tile **to, Tile **from, int a, int i) { return from[a]->s[from[a]->n == to[a]->n ? i : 0]; }
+
+static uint64_t reg_key(Slot s) { return ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1; }
+
+/* Copies tile `from` into the registers of `to` (a parallel copy). When no
+ * destination register is read by a copy other than its own, every copy
+ * is written straight into its destination, `reg + off` as one add (a
+ * loop-carried pointer `p += 64` becomes `add.s64 %rd7, %rd7, 128`).
+ * Otherwise the sources go through temporaries first. The test looks each
+ * source up in a map of the destinations (a 128x128 fp32 accumulator is
+ * 128 slots per thread: pairwise tests were quadratic). */
 static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
+    Map dst = {0}; /* destination register -> 1 + copy position (a, i) */
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++)
+            if (to[a]->s[i].kind == SLOT_REG) map_put(&dst, reg_key(to[a]->s[i]), (void *)(((intptr_t)a << 32 | i) + 1));
     bool clash = false;
-    Map dst = {0}; /* (class, register) -> 1 + position (a, k) */
-    for (int b = 0; b < n; b++)
-        for (int k = 0; k < to[b]->n; k++)
-            if (to[b]->s[k].kind == SLOT_REG)
-                map_put(&dst, ((uint64_t)to[b]->s[k].rc << 32 | (uint32_t)to[b]->s[k].reg) + 1,
-                        (void *)(((intptr_t)b << 32 | k) + 1));
     for (int a = 0; a < n && !clash; a++)
-        for (int i = 0; i < from[a]->n && !clash; i++) {
-            Slot s = from[a]->s[i];
+        for (int i = 0; i < to[a]->n && !clash; i++) {
+            Slot s = copy_src(to, from, a, i);
             if (s.kind != SLOT_REG) continue;
-            intptr_t pos = (intptr_t)map_get(&dst, ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1);
-            clash = pos && (pos - 1 != ((intptr_t)a << 32 | i) || s.off);
+            intptr_t pos = (intptr_t)map_get(&dst, reg_key(s));
+            clash = pos && pos - 1 != ((intptr_t)a << 32 | i);
         }
     map_free(&dst);
-    for (int a = 0; a < n; a++)
-        for (int i = 0; i < to[a]->n; i++) {
-            Slot s = from[a]->s[from[a]->n == to[a]->n ? i : 0], d = to[a]->s[i];
-            const char *src = px_opnd(p, s, elems[a]);
-            if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue;
-            if (clash) {
-                Slot t = px_reg(p, d.rc);
-                px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, t), src);
-                from[a]->s[i] = t;
-            } else {
-                px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, d), src);
-            }
-        }
-    if (clash)
+    if (!clash) {
         for (int a = 0; a < n; a++)
-            for (int i = 0; i < to[a]->n; i++)
-                if (from[a]->s[i].kind == SLOT_REG && from[a]->s[i].reg != to[a]->s[i].reg)
-                    px_emit(p, "mov.%s %s, %s", rc_decl[to[a]->s[i].rc] + 1, px_rname(p, to[a]->s[i]),
-                            px_rname(p, from[a]->s[i]));
+            for (int i = 0; i < to[a]->n; i++) {
+                Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
+                const char *dn = px_rname(p, d);
+                if (s.kind == SLOT_REG && s.off) {
+                    Slot r = {SLOT_REG, s.rc, s.reg, 0, 0};
+                    px_emit(p, "%s %s, %s, %s", s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
+                            imm_text(p, px_imm_int(s.off, s.rc)));
+                } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
+                    px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, dn, px_opnd(p, s, elems[a]));
+                }
+            }
+        return;
+    }
+    Tile **tmp = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
+    for (int a = 0; a < n; a++) {
+        tmp[a] = px_new_tile(p, to[a]->n);
+        for (int i = 0; i < to[a]->n; i++) {
+            Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
+            if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue; /* kind NONE: no copy */
+            const char *src = px_opnd(p, s, elems[a]);
+            tmp[a]->s[i] = px_reg(p, d.rc);
+            px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, tmp[a]->s[i]), src);
+        }
+    }
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++)
+            if (tmp[a]->s[i].kind == SLOT_REG)
+                px_emit(p, "mov.%s %s, %s", rc_decl[to[a]->s[i].rc] + 1, px_rname(p, to[a]->s[i]),
+                        px_rname(p, tmp[a]->s[i]));
 }
 
 /* Fresh registers for a loop-carried / branch-joined value. */

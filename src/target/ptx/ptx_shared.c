@@ -522,6 +522,26 @@ void px_lower_shape(Px *p, Op *op) {
 
 /* ---- tt.dot with FMA ------------------------------------------------------ */
 
+/* True when the dot may accumulate into C's registers: C is an argument
+ * of an scf.for body (its registers are the loop's own, fresh, see
+ * lower_for), this dot is its only use, it needs no conversion, and its
+ * slots are distinct plain registers. */
+static bool dot_acc_in_place(Px *p, Value *c, Tile *tc, const Type *ec, const Type *acc_t) {
+    if (c->def || !c->owner_block || !c->owner_block->parent || !c->owner_block->parent->parent ||
+        c->owner_block->parent->parent->kind != SCF_FOR || c->index == 0 || ec != acc_t || !value_has_one_use(c))
+        return false;
+    Map seen = {0};
+    bool ok = true;
+    for (int i = 0; i < tc->n && ok; i++) {
+        Slot s = tc->s[i];
+        uint64_t key = ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1;
+        ok = s.kind == SLOT_REG && s.off == 0 && s.rc == px_rc(acc_t) && !map_has(&seen, key);
+        map_put(&seen, key, (void *)1);
+    }
+    map_free(&seen);
+    return ok;
+}
+
 void px_lower_dot(Px *p, Op *op) {
     Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *ct = r->type;
@@ -543,11 +563,14 @@ void px_lower_dot(Px *p, Op *op) {
     for (int i = 0; i < da.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &da, i, sta), sa, 0), ta->s[i], ea);
     for (int i = 0; i < db.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &db, i, stb), sb, a_bytes), tb->s[i], eb);
     px_barrier(p);
-    /* accumulators: fresh registers, C converted to the accumulation type */
-    Tile *acc = px_new_tile(p, dc.nslots);
+    /* accumulators: fresh registers, C converted to the accumulation type;
+     * or C's own registers when C is a loop-carried accumulator used only
+     * here (`acc = tl.dot(a, b, acc)`), which saves a copy in and a copy
+     * back per element and iteration */
     RegClass arc = px_rc(acc_t);
+    Tile *acc = dot_acc_in_place(p, c, tc, ec, acc_t) ? tc : px_new_tile(p, dc.nslots);
     const char *mv = arc == RC_F32 ? "mov.f32" : arc == RC_F64 ? "mov.f64" : "mov.b32";
-    for (int i = 0; i < dc.nslots; i++) {
+    for (int i = 0; i < dc.nslots && acc != tc; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
         px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
