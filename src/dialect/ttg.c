@@ -146,11 +146,17 @@ static Layout *lp_layout(LParse *s) {
     return l;
 }
 
+/* Parsed once per context: the text is interned, so its address is the
+ * key (the PTX emitter asks for the layout of every tensor it touches). */
 const Layout *ttg_layout(Context *c, const Attr *a) {
     if (!a || a->kind != ATTR_OPAQUE || strncmp(a->s, "#ttg.", 5) != 0) return NULL;
+    const Layout *cached = map_get(&c->layouts, MAP_KEY(a->s));
+    if (cached) return cached;
     LParse s = {a->s, c, true};
     Layout *l = lp_layout(&s);
-    return s.ok ? l : NULL;
+    if (!s.ok) return NULL;
+    map_put(&c->layouts, MAP_KEY(a->s), l);
+    return l;
 }
 
 const Layout *ttg_layout_of_type(Context *c, const Type *t) {

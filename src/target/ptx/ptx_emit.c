@@ -287,9 +287,16 @@ Tile *px_tile(Px *p, Value *v) {
     return t;
 }
 
+/* Computed once per (interned) type: every op asks for its operands'. */
 bool px_dist(Px *p, const Type *t, Dist *d) {
+    const Dist *cached = map_get(&p->dists, MAP_KEY(t));
+    if (cached) {
+        *d = *cached;
+        return true;
+    }
     const Layout *l = ttg_layout_of_type(p->ctx, t);
     if (!l || !ttg_dist(l, t->shape, t->rank, d)) return false;
+    map_put(&p->dists, MAP_KEY(t), arena_dup(p->ctx->arena, d, sizeof *d));
     return true;
 }
 
@@ -1448,6 +1455,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->body);
     for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
     map_free(&p->vals);
+    map_free(&p->dists);
     map_free(&p->cse);
     map_free(&p->tparts);
     vec_free(&p->cse_entries);

@@ -60,6 +60,7 @@ typedef struct Px {
     int rnames_cap[RC_COUNT];
     int nlabel;
     Map vals;            /* Value* -> Tile* */
+    Map dists;           /* tensor Type* -> its Dist (see px_dist) */
     Map cse;             /* hash -> 1 + index in cse_entries */
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
