@@ -109,3 +109,11 @@ int tc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) {
     if (cap) buf[pos < cap ? pos : cap - 1] = 0;
     return (int)pos;
 }
+
+int tc_snprintf(char *buf, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = tc_vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return n;
+}

@@ -109,6 +109,7 @@ int fmt_uint(char *buf, uint64_t v);
 /* vsnprintf, with a fast path for plain %d %i %u %x %X %c %s %% (length
  * modifiers l, ll, z; no flags, width or precision); format.c. */
 int tc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
+int tc_snprintf(char *buf, size_t cap, const char *fmt, ...) TC_PRINTF(3, 4);
 void sb_printf(StrBuf *sb, const char *fmt, ...) TC_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 const char *sb_cstr(StrBuf *sb); /* "" when empty */

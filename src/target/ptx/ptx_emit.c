@@ -182,50 +182,54 @@ static const char *imm_text(Px *p, Slot s) {
     return arena_strndup(p->ctx->arena, buf, (size_t)n);
 }
 
-/* Appends s and a separator to the key buffer; false when it is full. */
-static bool key_put(char *key, size_t cap, size_t *len, const char *s) {
-    size_t n = strlen(s);
-    if (*len + n + 1 > cap) return false;
-    memcpy(key + *len, s, n);
-    key[*len + n] = 1;
-    *len += n + 1;
-    return true;
+/* Hashes the pieces of an instruction without its destination: the
+ * opcode, the register class and the operand texts. */
+static uint64_t cse_hash(const char *opcode, RegClass rc, const char *const ops[3]) {
+    uint64_t h = hash_bytes(opcode, strlen(opcode), 0x9e37 + (uint64_t)rc);
+    for (int i = 0; i < 3 && ops[i]; i++) h = hash_combine(h, hash_bytes(ops[i], strlen(ops[i]), (uint64_t)i));
+    return h | 1;
 }
 
-/* The CSE key is the opcode, the register class and the operand texts,
- * joined with 0x01 (which no operand contains) in a stack buffer; only a
- * miss copies it to the arena. The emitted line is appended directly. */
+/* Skips `s` at q when the text there starts with it. */
+static const char *match(const char *q, const char *s) {
+    size_t n = strlen(s);
+    return q && strncmp(q, s, n) == 0 ? q + n : NULL;
+}
+
+/* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
+ * is this one up to its destination. The emitted text is the key: nothing
+ * else is kept per entry. */
+static bool cse_same(Px *p, const CseEntry *e, const char *opcode, RegClass rc, const char *const ops[3]) {
+    if (e->val.rc != rc) return false;
+    const char *q = match(p->body.data + e->line + 1, opcode);
+    if (!q || *q != ' ') return false;
+    q += 1 + e->dst_len;
+    for (int i = 0; i < 3 && ops[i] && q; i++) q = match(match(q, ", "), ops[i]);
+    return q && q[0] == ';' && q[1] == '\n';
+}
+
+/* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
+ * register of the same instruction emitted before in this scope. */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    char kbuf[512];
-    size_t klen = 0;
-    char rcs[2] = {(char)('0' + rc), 0};
-    char *key = kbuf;
-    if (!(key_put(kbuf, sizeof kbuf, &klen, opcode) && key_put(kbuf, sizeof kbuf, &klen, rcs) &&
-          key_put(kbuf, sizeof kbuf, &klen, a ? a : "") && key_put(kbuf, sizeof kbuf, &klen, b ? b : "") &&
-          key_put(kbuf, sizeof kbuf, &klen, c ? c : ""))) {
-        key = arena_printf(p->ctx->arena, "%s\x01%s\x01%s\x01%s\x01%s\x01", opcode, rcs, a ? a : "", b ? b : "", c ? c : "");
-        klen = strlen(key);
-    }
-    uint64_t h = hash_bytes(key, klen, 0x9e37) | 1;
+    const char *ops[3] = {a, a ? b : NULL, a && b ? c : NULL};
+    uint64_t h = cse_hash(opcode, rc, ops);
     intptr_t idx = (intptr_t)map_get(&p->cse, h);
-    if (idx > 0 && idx <= p->cse_entries.len) {
-        const CseEntry *e = &p->cse_entries.data[idx - 1];
-        if (e->keylen == (int)klen && memcmp(e->key, key, klen) == 0) return e->val;
-    }
+    if (idx > 0 && idx <= p->cse_entries.len && cse_same(p, &p->cse_entries.data[idx - 1], opcode, rc, ops))
+        return p->cse_entries.data[idx - 1].val;
     Slot d = px_reg(p, rc);
+    const char *dn = px_rname(p, d);
     StrBuf *sb = &p->body;
+    size_t line = sb->len;
     sb_putc(sb, '\t');
     sb_puts(sb, opcode);
     sb_putc(sb, ' ');
-    sb_puts(sb, px_rname(p, d));
-    const char *ops[3] = {a, b, c};
+    sb_puts(sb, dn);
     for (int i = 0; i < 3 && ops[i]; i++) {
         sb_putn(sb, ", ", 2);
         sb_puts(sb, ops[i]);
     }
     sb_putn(sb, ";\n", 2);
-    if (key == kbuf) key = arena_strndup(p->ctx->arena, kbuf, klen);
-    vec_push(&p->cse_entries, ((CseEntry){key, (int)klen, d, p->depth}));
+    vec_push(&p->cse_entries, ((CseEntry){line, (int)strlen(dn), d, p->depth}));
     map_put(&p->cse, h, (void *)(intptr_t)p->cse_entries.len);
     return d;
 }
@@ -455,7 +459,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
         return from_f32(p, px_imm_float((float)(a.f + b.f), RC_F32), e);
     char opc[32];
-    snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
+    tc_snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
     Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
     return from_f32(p, r, e);
 }
@@ -465,7 +469,7 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
     char opc[40];
-    snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
+    tc_snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
     Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), NULL, NULL);
     return from_f32(p, r, e);
 }
@@ -541,13 +545,13 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         b = zext_view(p, b, e);
     }
     char opc[32];
-    snprintf(opc, sizeof opc, "setp.%s.%s", ops[pred], pred <= CMPI_NE ? bty(e) : ity(e, !uns));
+    tc_snprintf(opc, sizeof opc, "setp.%s.%s", ops[pred], pred <= CMPI_NE ? bty(e) : ity(e, !uns));
     return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
 }
 
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     char opc[16];
-    snprintf(opc, sizeof opc, "%s.pred", op);
+    tc_snprintf(opc, sizeof opc, "%s.pred", op);
     return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
 }
 
@@ -673,11 +677,11 @@ emit:;
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
             else bs = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, b, e), NULL, NULL);
         }
-        snprintf(buf, sizeof buf, "%s.%s", opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns));
+        tc_snprintf(buf, sizeof buf, "%s.%s", opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns));
         Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, bs, ty_i32(p->ctx)), NULL);
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    snprintf(buf, sizeof buf, "%s.%s", opc, bitwise ? bty(e) : ity(e, !uns));
+    tc_snprintf(buf, sizeof buf, "%s.%s", opc, bitwise ? bty(e) : ity(e, !uns));
     Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
     return (norm || uns) ? renorm(p, r, e) : r;
 }
@@ -812,7 +816,7 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         if (f8to) {
             Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
             Slot z = px_mat(p, px_imm_float(0.0, RC_F32), ty_f32(p->ctx));
-            snprintf(opc, sizeof opc, "cvt.rn.satfinite.%s.f32", to->fkind == FK_F8E4M3 ? "e4m3x2" : "e5m2x2");
+            tc_snprintf(opc, sizeof opc, "cvt.rn.satfinite.%s.f32", to->fkind == FK_F8E4M3 ? "e4m3x2" : "e5m2x2");
             return px_cse(p, RC_B16, opc, px_rname(p, z), px_rname(p, f), NULL);
         }
         const char *fs = from->fkind == FK_BF16 ? "bf16" : from->fkind == FK_F16 ? "f16" : fty(from);
@@ -833,8 +837,8 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
         }
         bool narrowing = to->width < from->width;
-        if (narrowing) snprintf(opc, sizeof opc, "cvt.%s.%s.%s", rounding == 1 ? "rz" : "rn", ts, fs);
-        else snprintf(opc, sizeof opc, "cvt.%s.%s", ts, fs);
+        if (narrowing) tc_snprintf(opc, sizeof opc, "cvt.%s.%s.%s", rounding == 1 ? "rz" : "rn", ts, fs);
+        else tc_snprintf(opc, sizeof opc, "cvt.%s.%s", ts, fs);
         return px_cse(p, rt, opc, xs, NULL, NULL);
     }
     /* int -> float */
@@ -848,7 +852,7 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         }
         Slot v = sgn ? x : zext_view(p, x, from);
         const char *ts = to->fkind == FK_F16 ? "f16" : fty(to);
-        snprintf(opc, sizeof opc, "cvt.rn.%s.%s", ts, ity(from, sgn));
+        tc_snprintf(opc, sizeof opc, "cvt.rn.%s.%s", ts, ity(from, sgn));
         return px_cse(p, rt, opc, px_opnd(p, v, from), NULL, NULL);
     }
     /* float -> int */
@@ -859,12 +863,12 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         }
         if (to->width == 1) {
             char o[32];
-            snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
+            tc_snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
             Slot f = to_f32(p, x, from);
             return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? ty_f32(p->ctx) : from), "0f00000000", NULL);
         }
         const char *fs = from->fkind == FK_F16 ? "f16" : fty(from);
-        snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
+        tc_snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
         Slot r = px_cse(p, rt, opc, px_opnd(p, x, from), NULL, NULL);
         return renorm(p, r, to);
     }
@@ -952,7 +956,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     }
     case MATH_ABSI: {
         char o[16];
-        snprintf(o, sizeof o, "abs.%s", ity(re, true));
+        tc_snprintf(o, sizeof o, "abs.%s", ity(re, true));
         return px_cse(p, px_rc(re), o, px_opnd(p, in[0], re), NULL, NULL);
     }
     case ARITH_CMPI:
@@ -964,7 +968,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         const Type *ce = is_f16ish(e0) ? ty_f32(p->ctx) : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
         char o[32];
-        snprintf(o, sizeof o, "setp.%s.%s", cmpf_op((int)pred), fty(ce));
+        tc_snprintf(o, sizeof o, "setp.%s.%s", cmpf_op((int)pred), fty(ce));
         return px_cse(p, RC_PRED, o, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
     }
     case ARITH_SELECT: return select_slot(p, in[0], in[1], in[2], re);

@@ -44,8 +44,8 @@ typedef struct Tile {
 } Tile;
 
 typedef struct CseEntry {
-    const char *key; /* opcode, class and operands, 0x01-separated */
-    int keylen;
+    size_t line;     /* offset in Px.body of the instruction's text */
+    int dst_len;     /* length of the destination's name in it */
     Slot val;
     int depth;
 } CseEntry;

@@ -317,7 +317,7 @@ void px_lower_store(Px *p, Op *op) {
                         if (k == 0) word = px_cse(p, RC_B32, "and.b32", bs, "255", NULL);
                         else {
                             char opc[40];
-                            snprintf(opc, sizeof opc, "bfi.b32");
+                            tc_snprintf(opc, sizeof opc, "bfi.b32");
                             Slot r = px_reg(p, RC_B32);
                             px_emit(p, "%s %s, %s, %s, %d, 8", opc, px_rname(p, r), bs, px_rname(p, word), 8 * k);
                             word = r;
@@ -367,21 +367,21 @@ void px_lower_atomic(Px *p, Op *op) {
     char tyb[16];
     if (cas) {
         opn = "cas";
-        snprintf(tyb, sizeof tyb, "b%d", ebits);
+        tc_snprintf(tyb, sizeof tyb, "b%d", ebits);
     } else {
         switch (rmw) {
-        case TT_RMW_AND: opn = "and"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_OR: opn = "or"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_XOR: opn = "xor"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_XCHG: opn = "exch"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_MAX: opn = "max"; snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
-        case TT_RMW_MIN: opn = "min"; snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
-        case TT_RMW_UMAX: opn = "max"; snprintf(tyb, sizeof tyb, "u%d", ebits); break;
-        case TT_RMW_UMIN: opn = "min"; snprintf(tyb, sizeof tyb, "u%d", ebits); break;
+        case TT_RMW_AND: opn = "and"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_OR: opn = "or"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_XOR: opn = "xor"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_XCHG: opn = "exch"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_MAX: opn = "max"; tc_snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
+        case TT_RMW_MIN: opn = "min"; tc_snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
+        case TT_RMW_UMAX: opn = "max"; tc_snprintf(tyb, sizeof tyb, "u%d", ebits); break;
+        case TT_RMW_UMIN: opn = "min"; tc_snprintf(tyb, sizeof tyb, "u%d", ebits); break;
         default:
             opn = "add";
-            if (isf && ebits == 16) snprintf(tyb, sizeof tyb, "noftz.%s", e->fkind == FK_BF16 ? "bf16" : "f16");
-            else snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "u", ebits);
+            if (isf && ebits == 16) tc_snprintf(tyb, sizeof tyb, "noftz.%s", e->fkind == FK_BF16 ? "bf16" : "f16");
+            else tc_snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "u", ebits);
             break;
         }
     }
