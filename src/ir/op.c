@@ -32,6 +32,7 @@ void ctx_free(Context *c) {
     map_free(&c->types);
     map_free(&c->attrs);
     map_free(&c->layouts);
+    map_free(&c->layout_attrs);
     arena_free(c->arena); /* frees c itself */
 }
 

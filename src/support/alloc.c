@@ -249,18 +249,21 @@ void sb_put_int(StrBuf *sb, int64_t v) {
     sb_put_uint(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
 
+/* Formats straight into the buffer; a second pass only when the text did
+ * not fit in the room there was. */
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap) {
     va_list ap2;
     va_copy(ap2, ap);
-    char small[256];
-    int n = tc_vsnprintf(small, sizeof small, fmt, ap);
-    if (n < (int)sizeof small) {
-        sb_putn(sb, small, (size_t)n);
-    } else {
+    sb_reserve(sb, 128);
+    size_t room = sb->cap - sb->len;
+    int n = tc_vsnprintf(sb->data + sb->len, room, fmt, ap);
+    if (n < 0) n = 0; /* an encoding error: nothing appended */
+    if ((size_t)n >= room) {
         sb_reserve(sb, (size_t)n);
         tc_vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
-        sb->len += (size_t)n;
     }
+    sb->len += (size_t)n;
+    sb->data[sb->len] = 0;
     va_end(ap2);
 }
 

@@ -9,37 +9,13 @@
  * modifiers l, ll and z and no flags, width or precision, and formats them
  * with a hand-written integer conversion. Any other format (a width, a
  * float, a flag) goes to vsnprintf unchanged, so the result is always what
- * vsnprintf would write. The format is checked before any argument is
- * read, so the va_list is consumed by exactly one of the two paths.
+ * vsnprintf would write: the fast path formats in one pass and, on meeting
+ * a conversion it does not handle, starts over with vsnprintf and a copy of
+ * the arguments taken at the start.
  */
 #include "support/support.h"
 
 #include <stdio.h>
-
-/* True when every conversion of fmt is one the fast path handles. */
-static bool fmt_is_plain(const char *f) {
-    for (; *f; f++) {
-        if (*f != '%') continue;
-        f++;
-        bool len_mod = false;
-        if (*f == 'l') {
-            f++;
-            if (*f == 'l') f++;
-            len_mod = true;
-        } else if (*f == 'z') {
-            f++;
-            len_mod = true;
-        }
-        switch (*f) {
-        case 'd': case 'i': case 'u': case 'x': case 'X': break;
-        case 'c': case 's': case '%':
-            if (len_mod) return false;
-            break;
-        default: return false; /* flags, width, precision, floats, %p, %n, end of string */
-        }
-    }
-    return true;
-}
 
 /* Appends n bytes to buf[0..cap) at *pos, counting what does not fit. */
 static void put(char *buf, size_t cap, size_t *pos, const char *s, size_t n) {
@@ -61,7 +37,8 @@ static int fmt_hex(char *out, uint64_t v, bool upper) {
 }
 
 int tc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) {
-    if (!fmt_is_plain(fmt)) return vsnprintf(buf, cap, fmt, ap);
+    va_list again;
+    va_copy(again, ap);
     size_t pos = 0;
     const char *lit = fmt;
     for (const char *f = fmt; *f; f++) {
@@ -92,22 +69,29 @@ int tc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) {
             n = *f == 'u' ? fmt_uint(num, v) : fmt_hex(num, v, *f == 'X');
             break;
         }
-        case 'c': num[n++] = (char)va_arg(ap, int); break;
-        case '%': num[n++] = '%'; break;
-        case 's': {
-            const char *s = va_arg(ap, const char *);
-            if (!s) s = "(null)";
-            put(buf, cap, &pos, s, strlen(s));
+        case 'c': case 's': case '%':
+            if (size) goto slow;
+            if (*f == 'c') num[n++] = (char)va_arg(ap, int);
+            else if (*f == '%') num[n++] = '%';
+            else {
+                const char *s = va_arg(ap, const char *);
+                if (!s) s = "(null)";
+                put(buf, cap, &pos, s, strlen(s));
+            }
             break;
-        }
-        default: break; /* unreachable: fmt_is_plain */
+        default: goto slow; /* flags, width, precision, floats, %p, %n, a lone '%' */
         }
         put(buf, cap, &pos, num, (size_t)n);
         lit = f + 1;
     }
     put(buf, cap, &pos, lit, strlen(lit));
     if (cap) buf[pos < cap ? pos : cap - 1] = 0;
+    va_end(again);
     return (int)pos;
+slow:;
+    int r = vsnprintf(buf, cap, fmt, again);
+    va_end(again);
+    return r;
 }
 
 int tc_snprintf(char *buf, size_t cap, const char *fmt, ...) {

@@ -26,6 +26,7 @@
 
 static const char *const rc_prefix[RC_COUNT] = {"%p", "%h", "%r", "%rd", "%f", "%fd"};
 static const char *const rc_decl[RC_COUNT] = {".pred", ".b16", ".b32", ".b64", ".f32", ".f64"};
+static const char *const rc_mov[RC_COUNT] = {"mov.pred", "mov.b16", "mov.b32", "mov.b64", "mov.f32", "mov.f64"};
 
 /* ---- emission helpers -------------------------------------------------- */
 
@@ -45,6 +46,20 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     sb_vprintf(&p->pro, fmt, ap);
     sb_puts(&p->pro, ";\n");
     va_end(ap);
+}
+
+void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c) {
+    StrBuf *sb = &p->body;
+    sb_putc(sb, '\t');
+    sb_puts(sb, opcode);
+    sb_putc(sb, ' ');
+    sb_puts(sb, d);
+    const char *ops[3] = {a, b, c};
+    for (int i = 0; i < 3 && ops[i]; i++) {
+        sb_putn(sb, ", ", 2);
+        sb_puts(sb, ops[i]);
+    }
+    sb_putn(sb, ";\n", 2);
 }
 
 void px_fail(Px *p, const Op *op, const char *fmt, ...) {
@@ -218,17 +233,8 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
         return p->cse_entries.data[idx - 1].val;
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
-    StrBuf *sb = &p->body;
-    size_t line = sb->len;
-    sb_putc(sb, '\t');
-    sb_puts(sb, opcode);
-    sb_putc(sb, ' ');
-    sb_puts(sb, dn);
-    for (int i = 0; i < 3 && ops[i]; i++) {
-        sb_putn(sb, ", ", 2);
-        sb_puts(sb, ops[i]);
-    }
-    sb_putn(sb, ";\n", 2);
+    size_t line = p->body.len;
+    px_ins(p, opcode, dn, ops[0], ops[1], ops[2]);
     vec_push(&p->cse_entries, ((CseEntry){line, (int)strlen(dn), d, p->depth}));
     map_put(&p->cse, h, (void *)(intptr_t)p->cse_entries.len);
     return d;
@@ -1166,10 +1172,10 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
                 const char *dn = px_rname(p, d);
                 if (s.kind == SLOT_REG && s.off) {
                     Slot r = {SLOT_REG, s.rc, s.reg, 0, 0};
-                    px_emit(p, "%s %s, %s, %s", s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
-                            imm_text(p, px_imm_int(s.off, s.rc)));
+                    px_ins(p, s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
+                           imm_text(p, px_imm_int(s.off, s.rc)), NULL);
                 } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
-                    px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, dn, px_opnd(p, s, elems[a]));
+                    px_ins(p, rc_mov[d.rc], dn, px_opnd(p, s, elems[a]), NULL, NULL);
                 }
             }
         return;

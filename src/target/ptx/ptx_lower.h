@@ -78,6 +78,9 @@ typedef struct Px {
 /* ptx_emit.c: emission helpers */
 void px_emit(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
+/* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
+ * shape of most instructions, in the hot loops (NULL ends the operands). */
+void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
 Slot px_reg(Px *p, RegClass rc);
 const char *px_rname(Px *p, Slot s); /* register name; s must be a plain register */

@@ -607,7 +607,8 @@ void px_lower_dot(Px *p, Op *op) {
         int j[TTG_MAX_RANK];
         dist_slot_j(&dc, i, j);
         const char *an = px_opnd(p, av[j[0]], acc_t), *bn = px_opnd(p, bv[j[1]], acc_t);
-        px_emit(p, "%s %s, %s, %s, %s", fma, px_rname(p, acc->s[i]), an, bn, px_rname(p, acc->s[i]));
+        const char *cn = px_rname(p, acc->s[i]);
+        px_ins(p, fma, cn, an, bn, cn);
     }
     px_scope_pop(p);
     Slot cond = px_reg(p, RC_PRED);
