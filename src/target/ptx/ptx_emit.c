@@ -78,10 +78,9 @@ Slot px_reg(Px *p, RegClass rc) {
     return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
 }
 
-/* Register names are made once per register and shared by every use: the
- * emitter names an operand for each instruction it writes and each CSE
- * lookup, several times per instruction. */
-const char *px_rname(Px *p, Slot s) {
+/* The emitter names an operand for each instruction it writes and each
+ * CSE lookup, several times per instruction: names are made here once. */
+const char *px_rname_make(Px *p, Slot s) {
     int rc = s.rc, r = s.reg;
     if (r >= p->rnames_cap[rc]) {
         int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 64;
@@ -197,46 +196,76 @@ static const char *imm_text(Px *p, Slot s) {
     return arena_strndup(p->ctx->arena, buf, (size_t)n);
 }
 
-/* Hashes the pieces of an instruction without its destination: the
- * opcode, the register class and the operand texts. */
-static uint64_t cse_hash(const char *opcode, RegClass rc, const char *const ops[3]) {
-    uint64_t h = hash_bytes(opcode, strlen(opcode), 0x9e37 + (uint64_t)rc);
-    for (int i = 0; i < 3 && ops[i]; i++) h = hash_combine(h, hash_bytes(ops[i], strlen(ops[i]), (uint64_t)i));
+/* An instruction without its destination: opcode, class, operand texts. */
+typedef struct CseKey {
+    const char *opcode, *ops[3];
+    size_t oplen, lens[3];
+    int nops;
+    RegClass rc;
+} CseKey;
+
+static uint64_t cse_hash(const CseKey *k) {
+    uint64_t h = hash_bytes(k->opcode, k->oplen, 0x9e37 + (uint64_t)k->rc);
+    for (int i = 0; i < k->nops; i++) h = hash_combine(h, hash_bytes(k->ops[i], k->lens[i], (uint64_t)i));
     return h | 1;
 }
 
-/* Skips `s` at q when the text there starts with it. */
-static const char *match(const char *q, const char *s) {
-    size_t n = strlen(s);
-    return q && strncmp(q, s, n) == 0 ? q + n : NULL;
+/* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
+ * is k up to its destination. The emitted text is the key: nothing else is
+ * kept per entry. */
+static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
+    if (e->val.rc != k->rc) return false;
+    const char *q = p->body.data + e->line + 1, *end = p->body.data + p->body.len;
+    /* (lengths checked first: memcmp must not read past the text) */
+    if ((size_t)(end - q) < k->oplen + 1 || memcmp(q, k->opcode, k->oplen) != 0 || q[k->oplen] != ' ') return false;
+    q += k->oplen + 1 + e->dst_len;
+    for (int i = 0; i < k->nops; i++) {
+        if ((size_t)(end - q) < k->lens[i] + 2 || q[0] != ',' || q[1] != ' ' || memcmp(q + 2, k->ops[i], k->lens[i]) != 0)
+            return false;
+        q += 2 + k->lens[i];
+    }
+    return end - q >= 2 && q[0] == ';' && q[1] == '\n';
 }
 
-/* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
- * is this one up to its destination. The emitted text is the key: nothing
- * else is kept per entry. */
-static bool cse_same(Px *p, const CseEntry *e, const char *opcode, RegClass rc, const char *const ops[3]) {
-    if (e->val.rc != rc) return false;
-    const char *q = match(p->body.data + e->line + 1, opcode);
-    if (!q || *q != ' ') return false;
-    q += 1 + e->dst_len;
-    for (int i = 0; i < 3 && ops[i] && q; i++) q = match(match(q, ", "), ops[i]);
-    return q && q[0] == ';' && q[1] == '\n';
+/* The table slot of hash h: where it is, or the empty slot where it goes. */
+static struct CseSlot *cse_slot(Px *p, uint64_t h) {
+    int mask = p->cse_cap - 1, i = (int)(h & (uint64_t)mask);
+    while (p->cse_tab[i].hash && p->cse_tab[i].hash != h) i = (i + 1) & mask;
+    return &p->cse_tab[i];
+}
+
+static void cse_grow(Px *p) {
+    struct CseSlot *old = p->cse_tab;
+    int ocap = p->cse_cap;
+    p->cse_cap = ocap ? ocap * 2 : 1024;
+    p->cse_tab = tc_calloc((size_t)p->cse_cap, sizeof *p->cse_tab);
+    for (int i = 0; i < ocap; i++)
+        if (old[i].hash) *cse_slot(p, old[i].hash) = old[i];
+    tc_free(old);
 }
 
 /* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
  * register of the same instruction emitted before in this scope. */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    const char *ops[3] = {a, a ? b : NULL, a && b ? c : NULL};
-    uint64_t h = cse_hash(opcode, rc, ops);
-    intptr_t idx = (intptr_t)map_get(&p->cse, h);
-    if (idx > 0 && idx <= p->cse_entries.len && cse_same(p, &p->cse_entries.data[idx - 1], opcode, rc, ops))
+    CseKey k = {.opcode = opcode, .oplen = strlen(opcode), .rc = rc};
+    const char *in[3] = {a, b, c};
+    for (; k.nops < 3 && in[k.nops]; k.nops++) {
+        k.ops[k.nops] = in[k.nops];
+        k.lens[k.nops] = strlen(in[k.nops]);
+    }
+    uint64_t h = cse_hash(&k);
+    if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
+    struct CseSlot *sl = cse_slot(p, h);
+    intptr_t idx = sl->idx;
+    if (sl->hash && idx > 0 && idx <= p->cse_entries.len && cse_same(p, &p->cse_entries.data[idx - 1], &k))
         return p->cse_entries.data[idx - 1].val;
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
     size_t line = p->body.len;
-    px_ins(p, opcode, dn, ops[0], ops[1], ops[2]);
+    px_ins(p, opcode, dn, k.nops > 0 ? k.ops[0] : NULL, k.nops > 1 ? k.ops[1] : NULL, k.nops > 2 ? k.ops[2] : NULL);
     vec_push(&p->cse_entries, ((CseEntry){line, (int)strlen(dn), d, p->depth}));
-    map_put(&p->cse, h, (void *)(intptr_t)p->cse_entries.len);
+    if (!sl->hash) p->cse_used++;
+    *sl = (struct CseSlot){h, p->cse_entries.len};
     return d;
 }
 
@@ -1466,7 +1495,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
     map_free(&p->vals);
     map_free(&p->dists);
-    map_free(&p->cse);
+    tc_free(p->cse_tab);
     map_free(&p->tparts);
     vec_free(&p->cse_entries);
     vec_free(&p->scope_marks);

@@ -61,7 +61,10 @@ typedef struct Px {
     int nlabel;
     Map vals;            /* Value* -> Tile* */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
-    Map cse;             /* hash -> 1 + index in cse_entries */
+    /* CSE: open addressing from an instruction's hash to 1 + its index in
+     * cse_entries (hash and index side by side: one cache line a probe) */
+    struct CseSlot { uint64_t hash; intptr_t idx; } *cse_tab;
+    int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
     int depth;           /* region nesting */
@@ -83,7 +86,13 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
 Slot px_reg(Px *p, RegClass rc);
-const char *px_rname(Px *p, Slot s); /* register name; s must be a plain register */
+/* Register name; s must be a plain register. Names are made once per
+ * register (px_rname_make) and shared by every use. */
+const char *px_rname_make(Px *p, Slot s);
+static inline const char *px_rname(Px *p, Slot s) {
+    if (s.reg < p->rnames_cap[s.rc] && p->rnames[s.rc][s.reg]) return p->rnames[s.rc][s.reg];
+    return px_rname_make(p, s);
+}
 RegClass px_rc(const Type *elem);
 int px_bits(const Type *elem);      /* storage bits (i1: 8) */
 Slot px_imm_int(int64_t v, RegClass rc);
