@@ -479,15 +479,15 @@ static Slot zext_view(Px *p, Slot s, const Type *e) {
 
 static Slot to_f32(Px *p, Slot s, const Type *e) {
     if (!is_f16ish(e)) return s;
-    return px_cast(p, s, e, ty_f32(p->ctx), false, 0);
+    return px_cast(p, s, e, p->f32, false, 0);
 }
 static Slot from_f32(Px *p, Slot s, const Type *e) {
     if (!is_f16ish(e)) return s;
-    return px_cast(p, s, ty_f32(p->ctx), e, false, 0);
+    return px_cast(p, s, p->f32, e, false, 0);
 }
 
 static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    Type *f32 = ty_f32(p->ctx);
+    Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
     b = to_f32(p, b, e);
@@ -500,7 +500,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
 }
 
 static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
-    Type *f32 = ty_f32(p->ctx);
+    Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
     char opc[40];
@@ -511,7 +511,7 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
 
 /* Fast f32 math on f32 (f64 goes through f32: approximate). */
 static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
-    Type *f32 = ty_f32(p->ctx);
+    Type *f32 = p->f32;
     Slot x = px_cast(p, a, e, f32, false, 0);
     Slot r;
     const char *xs = px_opnd(p, x, f32);
@@ -570,7 +570,7 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
     bool uns = pred >= CMPI_ULT;
     if (e->width == 1) {
         /* i1: as 0/1 integers */
-        Type *i32 = ty_i32(p->ctx);
+        Type *i32 = p->i32;
         a = px_cast(p, a, e, i32, false, 0);
         b = px_cast(p, b, e, i32, false, 0);
         e = i32;
@@ -591,7 +591,7 @@ static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
 }
 
 static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
-    Type *i1 = ty_i1(p->ctx);
+    Type *i1 = p->i1;
     if (px_rc(e) == RC_PRED) {
         Slot t1 = pred_logic(p, "and", c, a, e);
         Slot nc = px_cse(p, RC_PRED, "not.pred", px_opnd(p, c, i1), NULL, NULL);
@@ -713,7 +713,7 @@ emit:;
             else bs = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, b, e), NULL, NULL);
         }
         tc_snprintf(buf, sizeof buf, "%s.%s", opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns));
-        Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, bs, ty_i32(p->ctx)), NULL);
+        Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, bs, p->i32), NULL);
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
     tc_snprintf(buf, sizeof buf, "%s.%s", opc, bitwise ? bty(e) : ity(e, !uns));
@@ -836,9 +836,9 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         xs = px_opnd(p, x, from);
         bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
         bool f8to = to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2;
-        if (f8from && p->sm < 89) return px_cast(p, f8_to_f32_sw(p, x, from->fkind), ty_f32(p->ctx), to, false, rounding);
+        if (f8from && p->sm < 89) return px_cast(p, f8_to_f32_sw(p, x, from->fkind), p->f32, to, false, rounding);
         if (f8to && p->sm < 89) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
             return f32_to_f8_sw(p, f, to->fkind);
         }
         if (f8from) {
@@ -849,8 +849,8 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_cast(p, h, ty_float(p->ctx, FK_F16), to, false, rounding);
         }
         if (f8to) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            Slot z = px_mat(p, px_imm_float(0.0, RC_F32), ty_f32(p->ctx));
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            Slot z = px_mat(p, px_imm_float(0.0, RC_F32), p->f32);
             tc_snprintf(opc, sizeof opc, "cvt.rn.satfinite.%s.f32", to->fkind == FK_F8E4M3 ? "e4m3x2" : "e5m2x2");
             return px_cse(p, RC_B16, opc, px_rname(p, z), px_rname(p, f), NULL);
         }
@@ -864,12 +864,12 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return to->width == 64 ? px_cse(p, RC_F64, "cvt.f64.f32", px_rname(p, f), NULL, NULL) : f;
         }
         if (from->fkind == FK_BF16 && to->fkind == FK_F16) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            return px_cast(p, f, p->f32, to, false, rounding);
         }
         if (from->fkind == FK_F16 && to->fkind == FK_BF16) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            return px_cast(p, f, p->f32, to, false, rounding);
         }
         bool narrowing = to->width < from->width;
         if (narrowing) tc_snprintf(opc, sizeof opc, "cvt.%s.%s.%s", rounding == 1 ? "rz" : "rn", ts, fs);
@@ -878,12 +878,12 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
     }
     /* int -> float */
     if (to->kind == TY_FLOAT) {
-        Type *i32 = ty_i32(p->ctx);
+        Type *i32 = p->i32;
         if (from->width == 1) return px_cast(p, px_cast(p, x, from, i32, sgn, 0), i32, to, sgn, rounding);
         if (x.kind == SLOT_IMM && rt != RC_B16) return px_imm_float(sgn ? (double)x.off : (double)int_wrap_u(x.off, from->width), rt);
         if (to->fkind == FK_BF16 || to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), sgn, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+            Slot f = px_cast(p, x, from, p->f32, sgn, 0);
+            return px_cast(p, f, p->f32, to, false, rounding);
         }
         Slot v = sgn ? x : zext_view(p, x, from);
         const char *ts = to->fkind == FK_F16 ? "f16" : fty(to);
@@ -893,14 +893,14 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
     /* float -> int */
     if (from->kind == TY_FLOAT) {
         if (from->fkind == FK_BF16 || from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, sgn, rounding);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            return px_cast(p, f, p->f32, to, sgn, rounding);
         }
         if (to->width == 1) {
             char o[32];
             tc_snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
             Slot f = to_f32(p, x, from);
-            return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? ty_f32(p->ctx) : from), "0f00000000", NULL);
+            return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? p->f32 : from), "0f00000000", NULL);
         }
         const char *fs = from->fkind == FK_F16 ? "f16" : fty(from);
         tc_snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
@@ -979,7 +979,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_ERF:
         return fmath(p, op->kind, in[0], re);
     case MATH_FMA: {
-        const Type *ce = is_f16ish(re) ? ty_f32(p->ctx) : re;
+        const Type *ce = is_f16ish(re) ? p->f32 : re;
         Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
         Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
                         px_opnd(p, b, ce), px_opnd(p, c, ce));
@@ -1000,7 +1000,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_CMPF: {
         op_attr_int(op, "predicate", &pred);
         if (pred == CMPF_FALSE || pred == CMPF_TRUE) return px_imm_int(pred == CMPF_TRUE, RC_PRED);
-        const Type *ce = is_f16ish(e0) ? ty_f32(p->ctx) : e0;
+        const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
         char o[32];
         tc_snprintf(o, sizeof o, "setp.%s.%s", cmpf_op((int)pred), fty(ce));
@@ -1109,7 +1109,7 @@ static void lower_constant(Px *p, Op *op) {
     } else if (e->kind == TY_FLOAT) {
         double v = 0;
         attr_as_float(a, &v);
-        s = px_cast(p, px_imm_float(v, e->width == 64 ? RC_F64 : RC_F32), e->width == 64 ? e : ty_f32(p->ctx), e, false, 0);
+        s = px_cast(p, px_imm_float(v, e->width == 64 ? RC_F64 : RC_F32), e->width == 64 ? e : p->f32, e, false, 0);
         if (e->width == 64) s = px_imm_float(v, RC_F64);
     } else {
         int64_t v = 0;
@@ -1286,7 +1286,7 @@ static void lower_if(Px *p, Op *op) {
         elems[i] = ty_elem(op_result(op, i)->type);
     }
     Tile *c = px_tile(p, op_operand(op, 0));
-    Type *i1 = ty_i1(p->ctx);
+    Type *i1 = p->i1;
     const char *cn = px_opnd(p, c->s[0], i1);
     int els = px_label(p), end = px_label(p);
     px_emit(p, "@!%s bra $L__BB%d", cn, els);
@@ -1337,7 +1337,7 @@ static void lower_while(Px *p, Op *op) {
     Tile **cv = ARENA_ARRAY(p->ctx->arena, Tile *, na + 1);
     for (int i = 0; i < na; i++) cv[i] = px_tile(p, op_operand(cnd, i + 1));
     Tile *c = px_tile(p, op_operand(cnd, 0));
-    Slot cs = px_mat(p, c->s[0], ty_i1(p->ctx));
+    Slot cs = px_mat(p, c->s[0], p->i1);
     copy_tiles(p, aargs, cv, ae, na);
     px_emit(p, "@!%s bra $L__BB%d", px_rname(p, cs), exit);
     px_scope_pop(p);
@@ -1454,6 +1454,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
+    p->f32 = ty_f32(c);
+    p->i32 = ty_i32(c);
+    p->i1 = ty_i1(c);
     p->aa = axis_analyze(c, func);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);

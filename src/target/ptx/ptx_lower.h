@@ -75,6 +75,7 @@ typedef struct Px {
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
     AxisAnalysis *aa;
+    Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     bool failed;
 } Px;
 

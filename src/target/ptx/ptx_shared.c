@@ -57,8 +57,8 @@ static const char *st_type(const Type *e) {
 
 static void st_shared(Px *p, const char *addr, Slot v, const Type *e) {
     if (e->kind == TY_INT && e->width == 1) {
-        v = px_cast(p, v, e, ty_i32(p->ctx), false, 0);
-        e = ty_i32(p->ctx);
+        v = px_cast(p, v, e, p->i32, false, 0);
+        e = p->i32;
         px_emit(p, "st.shared.b8 %s, %s", addr, px_rname(p, px_mat(p, v, e)));
         return;
     }
@@ -355,7 +355,7 @@ void px_lower_scan(Px *p, Op *op) {
         for (int i = 0; i < d.nslots; i++)
             for (int q = 0; q < k; q++)
                 st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
-        Type *i32 = ty_i32(p->ctx);
+        Type *i32 = p->i32;
         for (int64_t dd = 1; dd < n; dd *= 2) {
             px_barrier(p);
             Slot(*nxt)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)d.nslots);
@@ -549,7 +549,7 @@ void px_lower_dot(Px *p, Op *op) {
     int64_t M = at->shape[0], K = at->shape[1], N = bt->shape[1];
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(ct);
     bool isint = ec->kind == TY_INT;
-    Type *acc_t = isint ? ty_i32(p->ctx) : ty_f32(p->ctx);
+    Type *acc_t = isint ? p->i32 : p->f32;
     if (!isint && ec->width == 64) acc_t = (Type *)ec;
     Dist da, db, dc;
     if (!px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, ct, &dc)) return px_fail(p, op, "dot without layouts");
