@@ -61,9 +61,10 @@ typedef struct Px {
     int nlabel;
     Map vals;            /* Value* -> Tile* */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
-    /* CSE: open addressing from an instruction's hash to 1 + its index in
-     * cse_entries (hash and index side by side: one cache line a probe) */
-    struct CseSlot { uint64_t hash; intptr_t idx; } *cse_tab;
+    /* CSE: open addressing from 32 bits of an instruction's hash to 1 + its
+     * index in cse_entries (tag and index side by side: one cache line a
+     * probe, 8 bytes a slot) */
+    struct CseSlot { uint32_t tag; int32_t idx; } *cse_tab;
     int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
