@@ -21,7 +21,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS := $(shell find src include -name '*.h' -o -name '*.def')
 
-.PHONY: all test asan fuzz-ir fuzz-py fuzz-tri demo clean
+.PHONY: all test asan fuzz-ir fuzz-py fuzz-tri fuzz-compile demo clean
 all: $(BUILD)/tritonc $(BUILD)/libtritonc.a $(BUILD)/libtritonc.so
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
@@ -62,6 +62,8 @@ fuzz-ir: $(BUILD)/fuzz/fuzz_ir
 	mkdir -p $(BUILD)/fuzz/corpus-ir && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-ir tests/ir
 fuzz-py: $(BUILD)/fuzz/fuzz_py
 	mkdir -p $(BUILD)/fuzz/corpus-py && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-py tests/kernels
+fuzz-compile: $(BUILD)/fuzz/fuzz_compile
+	mkdir -p $(BUILD)/fuzz/corpus-compile && $< -max_total_time=$(FUZZ_TIME) -max_len=16384 $(BUILD)/fuzz/corpus-compile tests/kernels
 fuzz-tri: $(BUILD)/fuzz/fuzz_tri
 	mkdir -p $(BUILD)/fuzz/corpus-tri && $< -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-tri tests/tri
 

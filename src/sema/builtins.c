@@ -781,8 +781,8 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
     int r = 0;
     for (int i = 0; i < t0->rank; i++)
         if (i != axis) shape[r++] = t0->shape[i];
-    Value *ops[8];
-    Type *rts[8];
+    Value *ops[8] = {0};
+    Type *rts[8] = {0};
     const TlType *tls[8];
     for (int i = 0; i < n; i++) {
         ops[i] = in[i].v;
@@ -912,8 +912,8 @@ static TV do_scan(Sema *S, TV *in, int n, int64_t axis, bool reverse, int cb, co
     if (!tl_is_block(in[0].ty)) return sema_error(S, "cannot scan a scalar");
     int ax = wrap_axis(S, axis, in[0].ty->rank);
     if (ax < 0) return tv_err();
-    Value *ops[8];
-    Type *rts[8];
+    Value *ops[8] = {0};
+    Type *rts[8] = {0};
     for (int i = 0; i < n; i++) {
         ops[i] = in[i].v;
         rts[i] = in[i].ty->ir;
