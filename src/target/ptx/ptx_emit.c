@@ -279,6 +279,7 @@ void px_scope_push(Px *p) {
 
 void px_scope_pop(Px *p) {
     p->depth--;
+    p->epoch++;
     p->cse_entries.len = vec_pop(&p->scope_marks);
 }
 
@@ -433,16 +434,18 @@ Slot px_scalar_owner_pred(Px *p) {
     return pr;
 }
 
-Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
-    int j[TTG_MAX_RANK];
-    dist_slot_j(d, slot, j);
+/* The register part of a linear index: sum of thread_part(dim) * stride. */
+static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
+    size_t sn = sizeof(int64_t) * (size_t)d->rank;
+    if (p->lin_memo.epoch == p->epoch && memcmp(&p->lin_memo.d, d, sizeof *d) == 0 &&
+        memcmp(p->lin_memo.strides, strides, sn) == 0)
+        return p->lin_memo.reg;
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
-        acc.off += dist_const(d, dim, j[dim]) * strides[dim];
         Slot tp = px_thread_part(p, d, dim);
         Slot term = strides[dim] == 1 ? tp
                     : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, tp),
-                             arena_printf(p->ctx->arena, "%lld", (long long)strides[dim]), NULL);
+                             imm_text(p, px_imm_int(strides[dim], RC_B64)), NULL);
         if (acc.kind == SLOT_IMM) {
             acc.kind = SLOT_REG;
             acc.reg = term.reg;
@@ -452,6 +455,18 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
             acc.reg = s.reg;
         }
     }
+    p->lin_memo.epoch = p->epoch;
+    p->lin_memo.d = *d;
+    memcpy(p->lin_memo.strides, strides, sn);
+    p->lin_memo.reg = acc;
+    return acc;
+}
+
+Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
+    int j[TTG_MAX_RANK];
+    dist_slot_j(d, slot, j);
+    Slot acc = linear_base(p, d, strides);
+    for (int dim = 0; dim < d->rank; dim++) acc.off += dist_const(d, dim, j[dim]) * strides[dim];
     return acc;
 }
 
@@ -1453,7 +1468,8 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
         return false;
     }
     const char *name = func_name(func);
-    Px px = {.ctx = c, .de = de, .sm = o->sm ? o->sm : 90, .num_warps = o->num_warps > 0 ? o->num_warps : 4};
+    Px px = {.ctx = c, .de = de, .sm = o->sm ? o->sm : 90, .num_warps = o->num_warps > 0 ? o->num_warps : 4,
+             .epoch = 1};
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;

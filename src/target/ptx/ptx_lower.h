@@ -77,6 +77,12 @@ typedef struct Px {
     bool uses_printf, uses_assert;
     AxisAnalysis *aa;
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
+    /* Memos of address registers asked for slot after slot (the answer
+     * of px_cse for each but the first); an entry is good while its epoch
+     * is current, and the epoch moves on when a scope is left. */
+    unsigned epoch;
+    struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
+    struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
     bool failed;
 } Px;
 
@@ -125,7 +131,8 @@ void px_lower_block(Px *p, Block *b);
 void px_scope_push(Px *p);
 void px_scope_pop(Px *p);
 /* Linear index (element units) of a slot's coordinate, row-major over the
- * tile's shape: a register plus a constant in `off`. */
+ * tile's shape: a register plus a constant in `off`. The register is the
+ * same for every slot of a Dist (p->lin_memo). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
 
 /* ptx_memory.c */

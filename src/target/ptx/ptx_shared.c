@@ -82,12 +82,20 @@ static Slot ld_shared(Px *p, const char *addr, const Type *e) {
 
 /* `[base + index * esize + extra]` for an index `reg + off`. */
 static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
-    Slot base = smem_base(p);
     if (index.kind == SLOT_IMM)
-        return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, base), (long long)(index.off * esize + extra));
-    Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
-    Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), arena_printf(p->ctx->arena, "%d", log2i(esize)), NULL);
-    Slot a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+        return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, smem_base(p)), (long long)(index.off * esize + extra));
+    Slot a = p->smem_memo.addr;
+    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
+        /* (slot after slot shares the register: px_cse's answer, kept) */
+        Slot base = smem_base(p);
+        Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
+        Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), arena_printf(p->ctx->arena, "%d", log2i(esize)), NULL);
+        a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+        p->smem_memo.epoch = p->epoch;
+        p->smem_memo.index_reg = index.reg;
+        p->smem_memo.esize = esize;
+        p->smem_memo.addr = a;
+    }
     return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(index.off * esize + extra));
 }
 
