@@ -48,18 +48,45 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     va_end(ap);
 }
 
-void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c) {
+/* `\topcode d, ops...;\n` with the lengths known: one reservation, then
+ * plain copies. */
+static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t dlen, const char *const *ops,
+                  const size_t *lens, int nops) {
     StrBuf *sb = &p->body;
-    sb_putc(sb, '\t');
-    sb_puts(sb, opcode);
-    sb_putc(sb, ' ');
-    sb_puts(sb, d);
-    const char *ops[3] = {a, b, c};
-    for (int i = 0; i < 3 && ops[i]; i++) {
-        sb_putn(sb, ", ", 2);
-        sb_puts(sb, ops[i]);
+    size_t n = 1 + oplen + 1 + dlen + 2;
+    for (int i = 0; i < nops; i++) n += 2 + lens[i];
+    sb_reserve(sb, n);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    memcpy(w, opcode, oplen), w += oplen;
+    *w++ = ' ';
+    memcpy(w, d, dlen), w += dlen;
+    for (int i = 0; i < nops; i++) {
+        *w++ = ',', *w++ = ' ';
+        memcpy(w, ops[i], lens[i]), w += lens[i];
     }
-    sb_putn(sb, ";\n", 2);
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += n;
+}
+
+void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c) {
+    const char *ops[3] = {a, b, c};
+    size_t lens[3];
+    int n = 0;
+    for (; n < 3 && ops[n]; n++) lens[n] = strlen(ops[n]);
+    ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
+}
+
+/* "a.b" for two string literals (an opcode and its type), made once:
+ * element-wise ops ask for the same opcode slot after slot. */
+static const char *opc_join(Px *p, const char *a, const char *b) {
+    unsigned h = (unsigned)(((uintptr_t)a >> 3) ^ ((uintptr_t)b >> 1)) % TC_ARRAY_LEN(p->opc_memo);
+    if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
+        p->opc_memo[h].a = a;
+        p->opc_memo[h].b = b;
+        p->opc_memo[h].s = arena_printf(p->ctx->arena, "%s.%s", a, b);
+    }
+    return p->opc_memo[h].s;
 }
 
 void px_fail(Px *p, const Op *op, const char *fmt, ...) {
@@ -264,9 +291,9 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
     }
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
-    size_t line = p->body.len;
-    px_ins(p, opcode, dn, k.nops > 0 ? k.ops[0] : NULL, k.nops > 1 ? k.ops[1] : NULL, k.nops > 2 ? k.ops[2] : NULL);
-    vec_push(&p->cse_entries, ((CseEntry){line, (int)strlen(dn), d, p->depth}));
+    size_t line = p->body.len, dlen = strlen(dn);
+    ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
+    vec_push(&p->cse_entries, ((CseEntry){line, (int)dlen, d, p->depth}));
     p->cse_tab[i] = (struct CseSlot){tag, p->cse_entries.len};
     p->cse_used++;
     return d;
@@ -511,9 +538,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     b = to_f32(p, b, e);
     if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
         return from_f32(p, px_imm_float((float)(a.f + b.f), RC_F32), e);
-    char opc[32];
-    tc_snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
-    Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
     return from_f32(p, r, e);
 }
 
@@ -521,9 +546,7 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
-    char opc[40];
-    tc_snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
-    Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), NULL, NULL);
+    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), NULL, NULL);
     return from_f32(p, r, e);
 }
 

@@ -83,6 +83,7 @@ typedef struct Px {
     unsigned epoch;
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
+    struct { const char *a, *b, *s; } opc_memo[16]; /* see opc_join */
     bool failed;
 } Px;
 
