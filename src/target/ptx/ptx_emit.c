@@ -620,15 +620,12 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    char opc[32];
-    tc_snprintf(opc, sizeof opc, "setp.%s.%s", ops[pred], pred <= CMPI_NE ? bty(e) : ity(e, !uns));
+    const char *opc = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e) : ity(e, !uns));
     return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
 }
 
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    char opc[16];
-    tc_snprintf(opc, sizeof opc, "%s.pred", op);
-    return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    return px_cse(p, RC_PRED, opc_join(p, op, "pred"), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
 }
 
 static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
@@ -718,7 +715,6 @@ emit:;
     }
     const char *opc = NULL;
     bool uns = false, norm = false;
-    char buf[32];
     switch (k) {
     case ARITH_ADDI: opc = "add"; norm = true; break;
     case ARITH_SUBI: opc = "sub"; norm = true; break;
@@ -753,12 +749,11 @@ emit:;
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
             else bs = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, b, e), NULL, NULL);
         }
-        tc_snprintf(buf, sizeof buf, "%s.%s", opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns));
-        Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, bs, p->i32), NULL);
+        Slot r = px_cse(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_opnd(p, a, e),
+                        px_opnd(p, bs, p->i32), NULL);
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    tc_snprintf(buf, sizeof buf, "%s.%s", opc, bitwise ? bty(e) : ity(e, !uns));
-    Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    Slot r = px_cse(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
@@ -913,9 +908,8 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_cast(p, f, p->f32, to, false, rounding);
         }
         bool narrowing = to->width < from->width;
-        if (narrowing) tc_snprintf(opc, sizeof opc, "cvt.%s.%s.%s", rounding == 1 ? "rz" : "rn", ts, fs);
-        else tc_snprintf(opc, sizeof opc, "cvt.%s.%s", ts, fs);
-        return px_cse(p, rt, opc, xs, NULL, NULL);
+        const char *cvt = narrowing ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
+        return px_cse(p, rt, opc_join(p, opc_join(p, cvt, ts), fs), xs, NULL, NULL);
     }
     /* int -> float */
     if (to->kind == TY_FLOAT) {
@@ -1043,8 +1037,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         if (pred == CMPF_FALSE || pred == CMPF_TRUE) return px_imm_int(pred == CMPF_TRUE, RC_PRED);
         const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
-        char o[32];
-        tc_snprintf(o, sizeof o, "setp.%s.%s", cmpf_op((int)pred), fty(ce));
+        const char *o = opc_join(p, opc_join(p, "setp", cmpf_op((int)pred)), fty(ce));
         return px_cse(p, RC_PRED, o, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
     }
     case ARITH_SELECT: return select_slot(p, in[0], in[1], in[2], re);
