@@ -5,7 +5,8 @@
  *   - every heap allocation goes through tc_realloc(), which calls the
  *     replaceable allocator hook (tc_set_allocator);
  *   - compile-time objects (IR, AST, interned strings, diagnostics text) live
- *     in an Arena owned by one compilation and are freed in one call;
+ *     in an Arena owned by one compilation and are freed in one call (a few
+ *     freed chunks are kept for the next arena, see alloc.c);
  *   - growable arrays (Vec) and hash maps (Map) own heap memory and are freed
  *     explicitly, or allocate from an arena when given one.
  * Library code never calls exit(): errors travel back through a DiagEngine.
