@@ -502,10 +502,10 @@ static void test_parse_errors(void) {
     }
 }
 
-/* Parse -> verify -> print is linear: a module of many ops, timed. */
-static void test_throughput(void) {
+/* Parse -> verify -> print of a straight-line module of about 1.25 * n ops;
+ * the best of three runs, in seconds. */
+static double time_module(int n) {
     StrBuf src = {0};
-    int n = 50000;
     sb_puts(&src, "tt.func @big(%a: tensor<128xi32>, %p: tensor<128x!tt.ptr<f32>>) {\n");
     sb_puts(&src, "  %v0 = arith.addi %a, %a : tensor<128xi32>\n");
     for (int i = 1; i < n; i++) {
@@ -513,29 +513,38 @@ static void test_throughput(void) {
         if (i % 4 == 0) sb_printf(&src, "  %%q%d = tt.addptr %%p, %%v%d : tensor<128x!tt.ptr<f32>>, tensor<128xi32>\n", i, i);
     }
     sb_puts(&src, "  tt.return\n}\n");
-    int nops = n + n / 4 + 1;
-    DiagEngine de;
-    diag_init(&de);
-    Context *c = ctx_new(&de);
-    double t0 = now_seconds();
-    Op *m = ir_parse(c, "big.ttir", src.data, src.len);
-    double t1 = now_seconds();
-    bool ok = m && ir_verify(m, &de);
-    double t2 = now_seconds();
-    StrBuf out = {0};
-    if (m) ir_print(m, &out, NULL);
-    double t3 = now_seconds();
-    CHECK(ok);
-    double rate = nops / (t3 - t0);
-    printf("throughput: %d ops: parse %.1f ms, verify %.1f ms, print %.1f ms: %.2f M ops/s\n", nops,
-           (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, rate / 1e6);
-    /* a loose bound (sanitizer builds are several times slower); a
-     * quadratic step would miss it by orders of magnitude */
-    CHECK(rate > 1e5);
-    sb_free(&out);
+    double best = 1e30;
+    for (int rep = 0; rep < 3; rep++) {
+        DiagEngine de;
+        diag_init(&de);
+        Context *c = ctx_new(&de);
+        double t0 = now_seconds();
+        Op *m = ir_parse(c, "big.ttir", src.data, src.len);
+        bool ok = m && ir_verify(m, &de);
+        StrBuf out = {0};
+        if (m) ir_print(m, &out, NULL);
+        double t = now_seconds() - t0;
+        CHECK(ok);
+        if (t < best) best = t;
+        sb_free(&out);
+        ctx_free(c);
+        diag_free(&de);
+    }
     sb_free(&src);
-    ctx_free(c);
-    diag_free(&de);
+    return best;
+}
+
+/* Parse -> verify -> print is linear. Checked as a ratio, not a rate, so a
+ * loaded machine or a sanitizer build does not fail it: four times the ops
+ * must take well under the 16x a quadratic step would (linear is 4x, and
+ * about 6x here once the larger module outgrows the caches). */
+static void test_throughput(void) {
+    int n = 12500;
+    double t1 = time_module(n), t4 = time_module(4 * n);
+    int nops = 4 * n + n + 1;
+    printf("throughput: %d ops in %.1f ms (%.2f M ops/s); %d ops in %.1f ms; ratio %.1f\n", nops,
+           t4 * 1e3, nops / t4 / 1e6, n + n / 4 + 1, t1 * 1e3, t4 / t1);
+    CHECK(t4 / t1 < 11.0);
 }
 
 int main(void) {

@@ -99,8 +99,10 @@ CpuStats cpu_stats(void);
 /* Runs fn(ud, begin, end) over [0, n) in chunks on the pool; returns the
  * first nonzero value fn returned (0 when all returned 0). Chunks are handed
  * out from an atomic counter, ~max(1, n / (threads * 8)) programs each; once
- * a chunk fails no new chunk starts. n == 1 with small_frame runs on the
- * caller's thread. The pool's threads have `CPU_POOL_STACK` bytes of stack. */
+ * a chunk fails no new chunk starts. With small_frame (the kernel's frame
+ * fits the caller's stack) the caller takes chunks beside the workers, and
+ * n == 1 runs on the caller's thread alone. The pool's threads have
+ * `CPU_POOL_STACK` bytes of stack. */
 #define CPU_POOL_STACK ((size_t)64 << 20)
 typedef int (*CpuRangeFn)(void *ud, int64_t begin, int64_t end);
 int cpu_pool_run(int64_t n, CpuRangeFn fn, void *ud, bool small_frame);

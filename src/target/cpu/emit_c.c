@@ -19,8 +19,12 @@
  *           contiguous tile) and tt.split only change the strides, so they
  *           copy nothing.
  *
- * Element-wise ops become one loop nest over the result shape (a single flat
- * loop when every operand is contiguous or uniform), one statement per op.
+ * Tensor loads, element-wise ops and the store or reduction that ends a
+ * chain of them are fused: one loop nest over the shape (a single flat loop
+ * when every tile is contiguous or uniform) computes each element in scalar
+ * temporaries, and only values used outside the chain are written to arrays
+ * (see "element-wise fusion" below for the grouping rules, the memory-order
+ * rules and the O(1) all-true mask test that picks an unmasked fast path).
  * Element types are stored as their bit patterns where C lacks them
  * (f16/bf16: uint16_t, fp8: uint8_t, i1: uint8_t holding 0/1); arithmetic
  * on those happens in float and is rounded back after every op, as Triton
@@ -45,6 +49,7 @@
 #include <string.h>
 
 #define MAXR 8 /* highest tensor rank lowered */
+#define FUSE_MAX 256 /* most ops in one fused loop */
 
 typedef enum VKind { VK_SCALAR, VK_EXPR, VK_VIEW } VKind;
 
@@ -73,6 +78,15 @@ typedef struct Emitter {
     int64_t frame_bytes; /* arrays declared by the current function */
     Op *func;          /* function being emitted */
     bool is_kernel;
+    /* the open fusion group (see "element-wise fusion" below) */
+    Op *gops[FUSE_MAX];
+    int ngops;
+    Type *gshape;      /* the shape every op of the group iterates over */
+    Map gmember;       /* Op* -> non-NULL while the op is in the open group */
+    Map gtemp;         /* Value* -> its C temporary inside the fused loop body */
+    Map gmat;          /* Value* -> the array it is materialised into */
+    Value *proven[64]; /* masks the fast path's condition proves all-true */
+    int nproven;
 } Emitter;
 
 /* ---- small utilities ------------------------------------------------------ */
@@ -823,6 +837,8 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
 
 static void emit_block(Emitter *e, Block *b);
 static void emit_op(Emitter *e, Op *op);
+static void fuse_op(Emitter *e, Op *op);
+static void fuse_flush(Emitter *e);
 
 /* Storage for the results of a control-flow op (or iter args): a scalar
  * variable or a contiguous array each. */
@@ -1745,6 +1761,582 @@ static void emit_elementwise(Emitter *e, Op *op) {
     bind(e, res, r);
 }
 
+/* ---- element-wise fusion -----------------------------------------------------------
+ *
+ * Emitting every tensor op as its own loop over its own array streams a
+ * chain like `(x - mean) * rstd * w + b` through memory once per op. Instead
+ * the ops of a block are walked in order (fuse_op) and collected into an
+ * open *group*: tensor loads and element-wise ops over one shape, ended by
+ * at most one sink (a tensor store or a reduction over that shape). When the
+ * group closes (fuse_flush) it becomes ONE loop whose body computes each
+ * element in scalar C temporaries, in program order; a value goes to an
+ * array only when something outside the group uses it (another shape, a
+ * view op, a tt.dot, a yield, a second group). A reduction over the chain
+ * runs its lane loops with the chain inlined in the body.
+ *
+ * What closes the group, so that memory effects keep their order: a sink;
+ * an op of another shape; any op that is not pure (a store or atomic of its
+ * own, a call, control flow, a print) or that uses a group value without
+ * joining. Pure scalar ops (the offsets and splats of the next tile) are
+ * emitted on the spot: they only declare C constants from values that exist
+ * already. Loads in the group all run before the group's store in program
+ * order; fused, a load of element i+1 runs after the store of element i, so
+ * the store joins the loop only when its addresses provably miss every load
+ * of the group (the same address per element, or disjoint address ranges,
+ * checked at run time in O(1)); otherwise the values are kept in an array
+ * and stored by a second loop.
+ *
+ * Masks: a mask that is an i32 affine offset compared with a uniform bound
+ * (`pid*B + arange(0, B) < n`), an `and` of such, or a uniform i1 is
+ * all-true for the whole tile when one O(1) inequality on the tile's first
+ * and last offsets holds (with no i32 wrap-around). Such a group is emitted
+ * twice: a fast path where those masks are the constant 1 (plain loads and
+ * stores the C compiler vectorises) taken when the inequalities hold, and
+ * the exact masked loop otherwise (masked-off lanes read `other` and touch
+ * no memory).
+ */
+
+static bool same_shape(Type *a, Type *b) {
+    if (a->kind != TY_TENSOR || b->kind != TY_TENSOR || a->rank != b->rank) return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->shape[d] != b->shape[d]) return false;
+    return true;
+}
+
+static bool in_group(Emitter *e, Op *op) { return op && map_has(&e->gmember, MAP_KEY(op)); }
+static bool is_gval(Emitter *e, Value *v) { return v->def && in_group(e, v->def); }
+
+/* Does op, or an op nested in its regions, use a value of the open group? */
+static bool uses_group(Emitter *e, Op *op) {
+    for (int i = 0; i < op->noperands; i++)
+        if (is_gval(e, op_operand(op, i))) return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (uses_group(e, o)) return true;
+    return false;
+}
+
+/* An op that may be emitted while a group is open: no memory writes, no
+ * control flow. (A scalar load only reads, like the group's loads.) */
+static bool fuse_harmless(Op *op) {
+    if (op->nregions || op_has_flag(op, OPF_TERMINATOR)) return false;
+    if (op->kind == TT_LOAD) return op_result(op, 0)->type->kind != TY_TENSOR;
+    return op_has_flag(op, OPF_PURE);
+}
+
+typedef enum FuseRole { FR_NONE, FR_EW, FR_LOAD, FR_SINK } FuseRole;
+
+static bool reduce_fusible(Emitter *e, Op *op) {
+    int n = op->noperands;
+    if (n < 1 || n > 16 || op->nresults != n) return false;
+    Type *t = op_operand(op, 0)->type;
+    if (t->kind != TY_TENSOR || t->rank > MAXR) return false;
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    if (axis < 0 || axis >= t->rank) return false;
+    for (int d = (int)axis + 1; d < t->rank; d++)
+        if (t->shape[d] > 1) return false; /* inner dims: emit_reduce's loop order */
+    Block *body = region_entry(&op->regions[0]);
+    if (!body || body->nargs != 2 * n) return false;
+    for (Op *o = body->first; o; o = o->next)
+        if (uses_group(e, o)) return false;
+    return true;
+}
+
+static FuseRole fuse_role(Emitter *e, Op *op) {
+    switch (op->kind) {
+    case TT_LOAD: return op_result(op, 0)->type->kind == TY_TENSOR ? FR_LOAD : FR_NONE;
+    case TT_STORE: return op_operand(op, 0)->type->kind == TY_TENSOR ? FR_SINK : FR_NONE;
+    case TT_REDUCE: return reduce_fusible(e, op) ? FR_SINK : FR_NONE;
+    case ARITH_CONSTANT:
+    case UB_POISON:
+    case TT_SPLAT:
+    case TT_MAKE_RANGE:
+    case TT_EXPAND_DIMS:
+    case TT_BROADCAST:
+    case TT_TRANS:
+    case TT_RESHAPE:
+    case TT_SPLIT:
+    case TT_JOIN:
+    case TT_CAT:
+    case TT_ATOMIC_RMW:
+    case TT_ATOMIC_CAS:
+    case TT_SCAN:
+    case TT_DOT:
+    case TT_CALL: return FR_NONE;
+    default: break;
+    }
+    if (op->nresults != 1 || op->nregions || op->noperands > 8 ||
+        !(op_has_flag(op, OPF_ELEMENTWISE) || op->kind == ARITH_SELECT))
+        return FR_NONE;
+    Type *rt = op_result(op, 0)->type;
+    if (rt->kind != TY_TENSOR || rt->rank > MAXR) return FR_NONE;
+    /* all operands uniform: emit_elementwise's one scalar statement */
+    bool varies = false;
+    for (int i = 0; i < op->noperands; i++) {
+        Value *v = op_operand(op, i);
+        if (is_gval(e, v)) {
+            varies = true;
+            continue;
+        }
+        VInfo *info = map_get(&e->vals, MAP_KEY(v));
+        if (!info) return FR_NONE;
+        if (!is_uniform(info)) varies = true;
+    }
+    if (!varies) return FR_NONE;
+    const char *probe[8] = {"a", "a", "a", "a", "a", "a", "a", "a"};
+    return ew_expr(e, op, probe) ? FR_EW : FR_NONE;
+}
+
+static int64_t elem_bytes(Type *t) { return t->kind == TY_PTR ? 8 : (t->width + 7) / 8; }
+
+/* A bitcast between pointer tiles whose pointees have one size keeps an
+ * affine tile affine (the same strides over the cast base). */
+static bool try_affine_ptr_cast(Emitter *e, Op *op) {
+    Value *src = op_operand(op, 0), *res = op_result(op, 0);
+    if (src->type->kind != TY_TENSOR || res->type->kind != TY_TENSOR) return false;
+    Type *st = ty_elem(src->type), *rt = ty_elem(res->type);
+    if (st->kind != TY_PTR || rt->kind != TY_PTR || elem_bytes(st->elem) != elem_bytes(rt->elem)) return false;
+    VInfo *s = map_get(&e->vals, MAP_KEY(src));
+    if (!s || s->kind != VK_EXPR) return false;
+    const char *name = vname(e, res);
+    line(e, "%s const %s = (%s)%s; /* %s, affine */", ctype(e, rt), name, ctype(e, rt), s->name, op_name(op));
+    VInfo r = *s;
+    r.name = name;
+    bind(e, res, r);
+    return true;
+}
+
+/* The walker: each op of a block joins the open group, closes it, or is
+ * emitted on its own. */
+static void fuse_op(Emitter *e, Op *op) {
+    if ((op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI || op->kind == TT_ADDPTR) &&
+        !uses_group(e, op) && try_affine(e, op))
+        return;
+    if (op->kind == TT_BITCAST && try_affine_ptr_cast(e, op)) return;
+    FuseRole role = fuse_role(e, op);
+    if (role == FR_NONE) {
+        if (e->ngops && (uses_group(e, op) || !fuse_harmless(op))) fuse_flush(e);
+        emit_op(e, op);
+        return;
+    }
+    Type *shape = role == FR_SINK ? op_operand(op, 0)->type : op_result(op, 0)->type;
+    if (e->ngops && (!same_shape(shape, e->gshape) || e->ngops == FUSE_MAX)) fuse_flush(e);
+    e->gops[e->ngops++] = op;
+    map_put(&e->gmember, MAP_KEY(op), op);
+    e->gshape = shape;
+    if (role == FR_SINK) fuse_flush(e);
+}
+
+/* ---- the fast path's O(1) conditions ---- */
+
+static bool is_proven(Emitter *e, Value *v) {
+    for (int i = 0; i < e->nproven; i++)
+        if (e->proven[i] == v) return true;
+    return false;
+}
+
+static void affine_span(const VInfo *v, int64_t *neg, int64_t *pos) {
+    *neg = *pos = 0;
+    for (int d = 0; d < v->rank; d++) {
+        int64_t s = v->st[d] * (v->shape[d] - 1);
+        if (s < 0) *neg += s;
+        else *pos += s;
+    }
+}
+
+/* `x cmp u` with x an i32 affine tile and u uniform: all-true iff the
+ * extreme offset satisfies it, given no offset wraps around. */
+static const char *cmp_all_true(Emitter *e, Op *d) {
+    int64_t p = 0;
+    op_attr_int(d, "predicate", &p);
+    VInfo *a = map_get(&e->vals, MAP_KEY(op_operand(d, 0))), *b = map_get(&e->vals, MAP_KEY(op_operand(d, 1)));
+    Type *t = ty_elem(op_operand(d, 0)->type);
+    if (!a || !b || t->kind != TY_INT || t->width != 32) return NULL;
+    if (is_uniform(a) && b->kind == VK_EXPR && !is_uniform(b)) {
+        VInfo *x = a;
+        a = b, b = x;
+        p = p == CMPI_SLT ? CMPI_SGT : p == CMPI_SLE ? CMPI_SGE : p == CMPI_SGT ? CMPI_SLT
+          : p == CMPI_SGE ? CMPI_SLE : -1;
+    }
+    if (a->kind != VK_EXPR || is_uniform(a) || !is_uniform(b)) return NULL;
+    int64_t neg, pos;
+    affine_span(a, &neg, &pos);
+    const char *lo = fmt(e, "((int64_t)%s + %" PRId64 ")", a->name, neg);
+    const char *hi = fmt(e, "((int64_t)%s + %" PRId64 ")", a->name, pos);
+    const char *u = fmt(e, "(int64_t)%s", b->name);
+    const char *nowrap = fmt(e, "%s >= INT32_MIN && %s <= INT32_MAX", lo, hi);
+    switch (p) {
+    case CMPI_SLT: return fmt(e, "(%s && %s < %s)", nowrap, hi, u);
+    case CMPI_SLE: return fmt(e, "(%s && %s <= %s)", nowrap, hi, u);
+    case CMPI_SGT: return fmt(e, "(%s && %s > %s)", nowrap, lo, u);
+    case CMPI_SGE: return fmt(e, "(%s && %s >= %s)", nowrap, lo, u);
+    default: return NULL;
+    }
+}
+
+/* A C condition, O(1), under which mask m is all-true; NULL when none is
+ * known. Records m (and the masks it is made of) as proven. */
+static const char *mask_all_true(Emitter *e, Value *m, int depth) {
+    if (depth > 8 || e->nproven >= 64) return NULL;
+    VInfo *b = map_get(&e->vals, MAP_KEY(m));
+    const char *c = NULL;
+    if (b && is_uniform(b)) c = fmt(e, "%s", b->name);
+    else if (m->def) {
+        Op *d = m->def;
+        switch (d->kind) {
+        case ARITH_ANDI: {
+            const char *x = mask_all_true(e, op_operand(d, 0), depth + 1);
+            const char *y = x ? mask_all_true(e, op_operand(d, 1), depth + 1) : NULL;
+            if (x && y) c = fmt(e, "(%s && %s)", x, y);
+            break;
+        }
+        case TT_BROADCAST:
+        case TT_EXPAND_DIMS: c = mask_all_true(e, op_operand(d, 0), depth + 1); break;
+        case ARITH_CMPI: c = cmp_all_true(e, d); break;
+        default: break;
+        }
+    }
+    if (c && e->nproven < 64) e->proven[e->nproven++] = m;
+    return c;
+}
+
+/* Byte address of element offset k of an affine pointer tile, as an integer. */
+static const char *ptr_at(Emitter *e, const VInfo *p, int64_t k) {
+    if (!k) return fmt(e, "(uintptr_t)%s", p->name);
+    return fmt(e, "((uintptr_t)%s + (uintptr_t)((int64_t)%" PRId64 " * (int64_t)sizeof(*%s)))", p->name, k, p->name);
+}
+
+/* The store through s and the load through l never touch the same byte. */
+static const char *disjoint(Emitter *e, const VInfo *s, const VInfo *l) {
+    int64_t sn, sp, ln, lp;
+    affine_span(s, &sn, &sp);
+    affine_span(l, &ln, &lp);
+    return fmt(e, "(%s <= %s || %s <= %s)", ptr_at(e, s, sp + 1), ptr_at(e, l, ln), ptr_at(e, l, lp + 1),
+               ptr_at(e, s, sn));
+}
+
+static bool same_address(const VInfo *a, const VInfo *b) {
+    if (strcmp(a->name, b->name) || a->rank != b->rank) return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->st[d] != b->st[d] && a->shape[d] > 1) return false;
+    return true;
+}
+
+/* ---- emission ---- */
+
+typedef struct FuseCtx {
+    Op *store, *red;
+    bool split;           /* this path stores through a second loop */
+    bool fast;            /* this path takes proven masks as all-true */
+    Value *sv[3];         /* the split store's pointer, value and mask (group values) */
+    const char *sva[3];   /* ... and their arrays */
+    const char *res[16];  /* the reduction's result storage */
+} FuseCtx;
+
+/* The element of v at the loop's current index inside the body. */
+static const char *gelem(Emitter *e, Loop *L, Value *v, bool fast) {
+    if (fast && is_proven(e, v)) return "(uint8_t)1";
+    if (is_gval(e, v)) {
+        const char *t = map_get(&e->gtemp, MAP_KEY(v));
+        if (t) return t;
+    }
+    return loop_elem(e, L, vi(e, v), v->type);
+}
+
+/* When v's only use is the yield of the scf.for around it and the carried
+ * value it replaces is read by this group alone, v can be written straight
+ * into the loop-carried array (the yield's copy then vanishes). Each body
+ * reads element i of it before writing element i. */
+static const char *inplace_target(Emitter *e, Value *v) {
+    Use *u = v->uses;
+    if (!u || u->next) return NULL;
+    Op *y = u->owner;
+    if (y->kind != SCF_YIELD || y->parent != v->def->parent || !y->parent->parent) return NULL;
+    Op *f = y->parent->parent->parent;
+    if (!f || f->kind != SCF_FOR) return NULL;
+    int j = (int)(u - y->operands);
+    Block *body = y->parent;
+    if (j < 0 || 1 + j >= body->nargs) return NULL;
+    Value *arg = body->args[1 + j];
+    if (arg->type != v->type) return NULL;
+    for (Use *w = arg->uses; w; w = w->next)
+        if (!in_group(e, w->owner)) return NULL;
+    VInfo *s = map_get(&e->vals, MAP_KEY(arg));
+    if (!s || s->kind != VK_VIEW || s->off || !is_contig(s)) return NULL;
+    return s->name;
+}
+
+static void fuse_body(Emitter *e, Loop *L, FuseCtx *c) {
+    for (int k = 0; k < e->ngops && !e->failed; k++) {
+        Op *op = e->gops[k];
+        if (op == c->red) continue;
+        if (op == c->store) {
+            if (c->split) continue;
+            Value *m = op->noperands > 2 ? op_operand(op, 2) : NULL;
+            const char *p = gelem(e, L, op_operand(op, 0), false);
+            const char *v = gelem(e, L, op_operand(op, 1), c->fast);
+            if (m && !(c->fast && is_proven(e, m))) line(e, "if (%s) *%s = %s;", gelem(e, L, m, c->fast), p, v);
+            else line(e, "*%s = %s;", p, v);
+            continue;
+        }
+        Value *r = op_result(op, 0);
+        Type *rt = ty_elem(r->type);
+        const char *x;
+        if (op->kind == TT_LOAD) {
+            bool is_i1 = rt->kind == TY_INT && rt->width == 1;
+            const char *p = gelem(e, L, op_operand(op, 0), false);
+            const char *ld = is_i1 ? fmt(e, "(uint8_t)(*%s != 0)", p) : fmt(e, "*%s", p);
+            Value *m = op->noperands > 1 ? op_operand(op, 1) : NULL;
+            if (m && !(c->fast && is_proven(e, m))) {
+                const char *o = op->noperands > 2 ? gelem(e, L, op_operand(op, 2), c->fast)
+                              : rt->kind == TY_PTR ? "0" : fmt(e, "(%s)0", ctype(e, rt));
+                x = fmt(e, "%s ? %s : %s", gelem(e, L, m, c->fast), ld, o);
+            } else {
+                x = ld;
+            }
+        } else {
+            const char *a[8];
+            for (int i = 0; i < op->noperands; i++) a[i] = gelem(e, L, op_operand(op, i), c->fast);
+            x = ew_expr(e, op, a);
+            if (!x) {
+                fail(e, op, "op is not supported");
+                return;
+            }
+        }
+        const char *t = fmt(e, "e%s", vname(e, r));
+        line(e, "%s %s = %s;", cdecl_const(e, rt), t, x);
+        map_put(&e->gtemp, MAP_KEY(r), (void *)t);
+    }
+    /* values used outside the group, after the whole body has read its inputs */
+    for (int k = 0; k < e->ngops; k++) {
+        Op *op = e->gops[k];
+        if (op == c->red || op == c->store) continue;
+        Value *r = op_result(op, 0);
+        const char *arr = map_get(&e->gmat, MAP_KEY(r));
+        if (arr) line(e, "%s[%s] = %s;", arr, loop_dst(e, L), gelem(e, L, r, false));
+    }
+    if (c->split)
+        for (int i = 0; i < 3; i++)
+            if (c->sv[i] && !map_get(&e->gmat, MAP_KEY(c->sv[i])))
+                line(e, "%s[%s] = %s;", c->sva[i], loop_dst(e, L), gelem(e, L, c->sv[i], false));
+}
+
+/* The reduction's loops with the group's body inlined: the same lanes and
+ * tree as emit_reduce, element k of the axis computed where it is read. */
+static void fuse_reduce_loops(Emitter *e, FuseCtx *c) {
+    Op *op = c->red;
+    int n = op->noperands;
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    int A = (int)axis;
+    VInfo shp = mk_array(e->gshape, "");
+    int64_t K = shp.shape[A];
+    Block *body = region_entry(&op->regions[0]);
+    bool scalar_res = op_result(op, 0)->type->kind != TY_TENSOR;
+    const char *lhs[16] = {0}, *rhs[16] = {0}, *outs[16] = {0};
+    int nouter = open_dims(e, &shp, A, false);
+    Loop L = {.flat = false, .rank = shp.rank, .n = numel(&shp)};
+    for (int d = 0; d < shp.rank; d++) {
+        L.shape[d] = shp.shape[d];
+        L.idx[d] = d < A ? loop_vars[d] : "0";
+    }
+    int NL = e->lanes;
+    if (NL > 1 && K % NL == 0 && K >= 2 * NL) {
+        const char *lane[16];
+        for (int j = 0; j < n; j++) {
+            lane[j] = fresh(e, "lane");
+            line(e, "%s %s[%d];", ctype(e, op_operand(op, j)->type), lane[j], NL);
+        }
+        line(e, "for (int l = 0; l < %d; l++) {", NL);
+        e->indent++;
+        L.idx[A] = "l";
+        fuse_body(e, &L, c);
+        for (int j = 0; j < n; j++) line(e, "%s[l] = %s;", lane[j], gelem(e, &L, op_operand(op, j), c->fast));
+        e->indent--;
+        line(e, "}");
+        line(e, "for (int64_t k = %d; k < %" PRId64 "; k += %d)", NL, K, NL);
+        line(e, "    for (int l = 0; l < %d; l++) {", NL);
+        e->indent += 2;
+        L.idx[A] = "(k + l)";
+        fuse_body(e, &L, c);
+        for (int j = 0; j < n; j++) {
+            lhs[j] = outs[j] = fmt(e, "%s[l]", lane[j]);
+            rhs[j] = gelem(e, &L, op_operand(op, j), c->fast);
+        }
+        emit_combine(e, body, n, lhs, rhs, outs);
+        e->indent -= 2;
+        line(e, "    }");
+        line(e, "for (int w = %d; w > 0; w >>= 1)", NL / 2);
+        line(e, "    for (int l = 0; l < w; l++)");
+        e->indent += 2;
+        for (int j = 0; j < n; j++) rhs[j] = fmt(e, "%s[l + w]", lane[j]);
+        emit_combine(e, body, n, lhs, rhs, outs);
+        e->indent -= 2;
+        for (int j = 0; j < n; j++)
+            line(e, "%s%s = %s[0];", c->res[j], scalar_res ? "" : fmt(e, "[%s]", axis_index(e, &shp, A, "0", true)),
+                 lane[j]);
+    } else {
+        for (int j = 0; j < n; j++)
+            outs[j] = scalar_res ? c->res[j] : fmt(e, "%s[%s]", c->res[j], axis_index(e, &shp, A, "0", true));
+        line(e, "{");
+        e->indent++;
+        L.idx[A] = "0";
+        fuse_body(e, &L, c);
+        for (int j = 0; j < n; j++) line(e, "%s = %s;", outs[j], gelem(e, &L, op_operand(op, j), c->fast));
+        e->indent--;
+        line(e, "}");
+        line(e, "for (int64_t k = 1; k < %" PRId64 "; k++) {", K);
+        e->indent++;
+        L.idx[A] = "k";
+        fuse_body(e, &L, c);
+        for (int j = 0; j < n; j++) {
+            lhs[j] = outs[j];
+            rhs[j] = gelem(e, &L, op_operand(op, j), c->fast);
+        }
+        emit_combine(e, body, n, lhs, rhs, outs);
+        e->indent--;
+        line(e, "}");
+    }
+    close_n(e, nouter);
+}
+
+static void fuse_path(Emitter *e, FuseCtx *c) {
+    /* a split store's operands, in arrays local to this path */
+    for (int i = 0; c->split && i < 3; i++) {
+        if (!c->sv[i]) continue;
+        c->sva[i] = map_get(&e->gmat, MAP_KEY(c->sv[i]));
+        if (!c->sva[i]) c->sva[i] = decl_array(e, c->sv[i]->type, fresh(e, "st"));
+    }
+    if (c->red) {
+        fuse_reduce_loops(e, c);
+    } else {
+        /* the loop is flat when every tile read or written allows it */
+        VInfo *vs[FUSE_MAX * 8]; /* a group op has at most 8 operands */
+        int nv = 0;
+        for (int k = 0; k < e->ngops; k++)
+            for (int i = 0; i < e->gops[k]->noperands && nv < FUSE_MAX * 8; i++) {
+                Value *v = op_operand(e->gops[k], i);
+                if (!is_gval(e, v) && v->type->kind == TY_TENSOR) vs[nv++] = vi(e, v);
+            }
+        VInfo shp = mk_array(e->gshape, "");
+        Loop L;
+        loop_open(e, &L, &shp, vs, nv);
+        fuse_body(e, &L, c);
+        loop_close(e, &L);
+    }
+    if (c->split) {
+        for (int i = 0; i < 3; i++)
+            if (c->sv[i]) bind(e, c->sv[i], mk_array(c->sv[i]->type, c->sva[i]));
+        emit_store(e, c->store);
+    }
+}
+
+static void fuse_reset(Emitter *e) {
+    e->ngops = 0;
+    e->nproven = 0;
+    map_free(&e->gmember);
+    map_free(&e->gtemp);
+    map_free(&e->gmat);
+}
+
+/* Closes the open group: decides what is materialised, the fast path's
+ * condition and whether the store needs its own loop, then emits. */
+static void fuse_flush(Emitter *e) {
+    if (!e->ngops || e->failed) {
+        fuse_reset(e);
+        return;
+    }
+    FuseCtx c = {0};
+    Op *sink = e->gops[e->ngops - 1];
+    if (sink->kind == TT_STORE) c.store = sink;
+    if (sink->kind == TT_REDUCE) c.red = sink;
+    if (e->comments) {
+        StrBuf sb = {0};
+        for (int k = 0; k < e->ngops; k++) sb_printf(&sb, "%s%s", k ? ", " : "", op_name(e->gops[k]));
+        line(e, "/* fused: %s */", sb_cstr(&sb));
+        sb_free(&sb);
+    }
+    /* arrays for values used outside the group */
+    for (int k = 0; k < e->ngops; k++) {
+        Op *op = e->gops[k];
+        if (op == c.red || op == c.store) continue;
+        Value *r = op_result(op, 0);
+        bool outside = false;
+        for (Use *u = r->uses; u && !outside; u = u->next)
+            if (!in_group(e, u->owner)) outside = true;
+        if (!outside) continue;
+        const char *arr = inplace_target(e, r);
+        if (!arr) arr = decl_array(e, r->type, vname(e, r));
+        map_put(&e->gmat, MAP_KEY(r), (void *)arr);
+    }
+    if (c.red)
+        for (int j = 0; j < c.red->nresults; j++) {
+            Value *r = op_result(c.red, j);
+            VInfo s = decl_storage(e, r, vname(e, r));
+            bind(e, r, s);
+            c.res[j] = s.name;
+        }
+    /* the fast path: masks proven all-true, and the store clear of the loads */
+    StrBuf cond = {0};
+    e->nproven = 0;
+    for (int k = 0; k < e->ngops; k++) {
+        Op *op = e->gops[k];
+        int mi = op->kind == TT_LOAD ? 1 : op->kind == TT_STORE ? 2 : -1;
+        if (mi < 0 || op->noperands <= mi || is_proven(e, op_operand(op, mi))) continue;
+        const char *mc = mask_all_true(e, op_operand(op, mi), 0);
+        if (mc) sb_printf(&cond, "%s%s", cond.len ? " && " : "", mc);
+    }
+    bool split_always = false, split_exact = false;
+    if (c.store) {
+        VInfo *sp = is_gval(e, op_operand(c.store, 0)) ? NULL : vi(e, op_operand(c.store, 0));
+        for (int k = 0; k < e->ngops - 1; k++) {
+            Op *op = e->gops[k];
+            if (op->kind != TT_LOAD) continue;
+            VInfo *lp = is_gval(e, op_operand(op, 0)) ? NULL : vi(e, op_operand(op, 0));
+            if (!sp || !lp || sp->kind != VK_EXPR || lp->kind != VK_EXPR) {
+                split_always = true;
+                continue;
+            }
+            if (same_address(sp, lp)) continue;
+            sb_printf(&cond, "%s%s", cond.len ? " && " : "", disjoint(e, sp, lp));
+            split_exact = true;
+        }
+        if (split_always || split_exact)
+            for (int i = 0; i < 3; i++) {
+                Value *v = c.store->noperands > i ? op_operand(c.store, i) : NULL;
+                if (v && is_gval(e, v)) c.sv[i] = v;
+            }
+    }
+    if (cond.len) {
+        line(e, "if (%s) {", sb_cstr(&cond));
+        e->indent++;
+        c.fast = true;
+        c.split = split_always;
+        fuse_path(e, &c);
+        e->indent--;
+        line(e, "} else {");
+        e->indent++;
+    }
+    c.fast = false;
+    c.split = split_always || split_exact;
+    fuse_path(e, &c);
+    if (cond.len) {
+        e->indent--;
+        line(e, "}");
+    }
+    sb_free(&cond);
+    for (int k = 0; k < e->ngops; k++) {
+        Op *op = e->gops[k];
+        if (op == c.red || op == c.store) continue;
+        Value *r = op_result(op, 0);
+        const char *arr = map_get(&e->gmat, MAP_KEY(r));
+        if (arr) bind(e, r, mk_array(r->type, arr));
+    }
+    fuse_reset(e);
+}
+
 static void emit_op(Emitter *e, Op *op) {
     if (e->failed) return;
     switch (op->kind) {
@@ -1853,7 +2445,8 @@ static void emit_op(Emitter *e, Op *op) {
 }
 
 static void emit_block(Emitter *e, Block *b) {
-    for (Op *o = b->first; o && !e->failed; o = o->next) emit_op(e, o);
+    for (Op *o = b->first; o && !e->failed; o = o->next) fuse_op(e, o);
+    fuse_flush(e);
 }
 
 /* ---- functions ------------------------------------------------------------ */
@@ -1987,6 +2580,7 @@ bool cpu_emit_c(Op *module, const CpuEmitOptions *opts, StrBuf *out, DiagEngine 
         for (Op *f = body->first; f && !e.failed; f = f->next)
             if (f->kind == TT_FUNC) emit_func(&e, f);
     }
+    fuse_reset(&e);
     map_free(&e.vals);
     map_free(&e.names);
     arena_free(e.arena);

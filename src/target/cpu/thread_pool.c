@@ -5,7 +5,8 @@
  * for the process (detached; nothing to join at exit). Each has a big stack
  * (CPU_POOL_STACK) because a program instance keeps its tiles on the stack.
  * One job at a time: cpu_pool_run takes the pool's lock, publishes the job,
- * wakes the workers and waits until every worker has left it. Workers take
+ * wakes the workers, takes chunks itself when the kernel's frame fits the
+ * caller's stack, and waits until every worker has left the job. Workers take
  * chunks of program ids from an atomic counter, so a slow program never
  * stalls a whole static slice; after a failure no new chunk starts.
  */
@@ -21,6 +22,7 @@ typedef struct Job {
     int64_t n, chunk;
     int64_t next;    /* atomic: first unclaimed program */
     int result;      /* atomic: first nonzero status */
+    int max_workers; /* pool threads that may join (the caller counts as one) */
 } Job;
 
 static struct {
@@ -70,6 +72,7 @@ static void *worker(void *arg) {
         seen = pool.generation;
         Job *j = pool.job;
         if (!j) continue; /* woke after that job was already finished */
+        if (pool.active >= j->max_workers) continue;
         pool.active++;
         pthread_mutex_unlock(&pool.lock);
         run_chunks(j);
@@ -108,10 +111,20 @@ int cpu_pool_run(int64_t n, CpuRangeFn fn, void *ud, bool small_frame) {
         return r;
     }
     int64_t chunk = n / ((int64_t)pool.nthreads * 8);
-    Job job = {fn, ud, n, chunk < 1 ? 1 : chunk, 0, 0};
+    /* TRITONC_NUM_THREADS threads in all: the caller and nthreads - 1 workers
+     * when the caller takes part */
+    Job job = {fn, ud, n, chunk < 1 ? 1 : chunk, 0, 0, small_frame ? pool.nthreads - 1 : pool.nthreads};
     pool.job = &job;
     pool.generation++;
-    pthread_cond_broadcast(&pool.wake);
+    if (job.max_workers > 0) pthread_cond_broadcast(&pool.wake);
+    if (small_frame) {
+        /* the caller takes chunks too: a short launch does not wait for the
+         * workers to wake (on a busy machine that can take longer than the
+         * launch), and a worker that is not scheduled holds nothing up */
+        pthread_mutex_unlock(&pool.lock);
+        run_chunks(&job);
+        pthread_mutex_lock(&pool.lock);
+    }
     /* wait until every worker has picked the job up and left it */
     while (pool.active > 0 || __atomic_load_n(&job.next, __ATOMIC_RELAXED) < n) {
         if (__atomic_load_n(&job.result, __ATOMIC_RELAXED) && pool.active == 0) break;
