@@ -21,6 +21,15 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS := $(shell find src include -name '*.h' -o -name '*.def')
 
+# The library's build id, part of every source-keyed cache key
+# (src/driver/source_cache.c): a checksum of every source and header, so a
+# library rebuilt from changed sources never loads an entry an older one
+# wrote. Reproducible (no dates); the one object that holds it depends on
+# every source, so it is rebuilt whenever the id changes.
+TC_BUILD_ID := $(shell cat $(LIB_SRCS) $(sort $(HDRS)) | cksum | cut -d' ' -f1)
+$(BUILD)/obj/src/driver/source_cache.o: CFLAGS_ALL += -DTC_BUILD_ID='"$(TC_BUILD_ID)"'
+$(BUILD)/obj/src/driver/source_cache.o: $(LIB_SRCS)
+
 .PHONY: all test asan fuzz-ir fuzz-py fuzz-tri fuzz-compile demo clean
 all: $(BUILD)/tritonc $(BUILD)/libtritonc.a $(BUILD)/libtritonc.so
 
@@ -33,8 +42,8 @@ $(BUILD)/libtritonc.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libtritonc.so: $(LIB_OBJS)
-	$(CC) $(SAN) -shared -o $@ $^ $(LDLIBS_ALL)
+$(BUILD)/libtritonc.so: $(LIB_OBJS) src/driver/exports.map
+	$(CC) $(SAN) -shared -Wl,--version-script=src/driver/exports.map -o $@ $(LIB_OBJS) $(LDLIBS_ALL)
 
 $(BUILD)/tritonc: $(BUILD)/obj/$(CLI_SRC:.c=.o) $(BUILD)/libtritonc.a
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS_ALL)

@@ -27,6 +27,22 @@
  * their _free function. Strings returned by the library (IR text, messages)
  * are owned by the object they came from and live as long as it does.
  *
+ * Caching. tc_compile keeps every kernel it builds in a disk cache (the
+ * folder `cache_dir`, else $TRITONC_CACHE_DIR, else $XDG_CACHE_HOME/tritonc,
+ * else ~/.cache/tritonc), keyed by the request itself: the library's build
+ * (version and a hash of its sources), the source text, kernel name,
+ * signature, constexprs, device, num_warps, num_stages and the target (for
+ * CUDA the sm; for the CPU the host's CPU and the C compiler's identity).
+ * A later tc_compile of the same request, in any process, loads the stored
+ * binary (a cubin; a shared object on the CPU) and the launch metadata
+ * without running the front end or the passes (tc_kernel_from_cache says so).
+ * Such a handle reads its stage texts from the cache entry on the first
+ * tc_kernel_ir call; "ttir-raw" and "ast" are never stored. A damaged entry
+ * (truncated, a checksum mismatch, a binary that does not load) is removed
+ * and the kernel compiled again. Changing the library's sources, the
+ * compiler or the CPU invalidates the entries; an environment variable read
+ * at build time (TRITONC_PTXAS) does not: use another cache folder.
+ *
  * Thread safety. Distinct handles may be used from different threads at
  * the same time; tc_compile may be called concurrently. One tc_kernel may be
  * launched from several threads at once (launches on the CPU device share a
@@ -84,8 +100,16 @@ int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err);
 
 /* The kernel's IR at a stage: "ttir" (after the front end and the default
  * passes), "ttir-raw" (before passes), "c" (CPU), "ttgir", "ptx" (GPU).
- * NULL if the stage does not exist for this kernel's device. */
+ * NULL if the stage does not exist for this kernel's device. On a handle
+ * from the source-keyed cache the text is read from the cache entry on the
+ * first call (NULL if the entry has gone since). */
 const char *tc_kernel_ir(const tc_kernel *k, const char *stage);
+/* 1 when tc_compile served this handle from the source-keyed disk cache
+ * (no front end, no passes, no code generation ran), else 0. */
+int tc_kernel_from_cache(const tc_kernel *k);
+/* Process-wide counts of the source-keyed cache: handles served from it and
+ * entries written to it (for tests and benchmarks; either may be NULL). */
+void tc_cache_counts(long *hits, long *stores);
 const char *tc_kernel_name(const tc_kernel *k);
 /* Runtime parameters (what tc_launch takes), in order: their Triton type
  * strings ("*fp32", "i32", ...). Constexpr parameters are not included. */

@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
 """Where the host time of a GPU launch from Python goes, tritonc and Triton.
 
-Measures, on one CUDA device, the host time per launch of a 1-program vector
-add (1024 fp32) in bursts short enough that the GPU's launch queue never
-fills (so the figure is host time, not GPU time): 200 launches after a
-synchronize, median of 30 bursts. Then the same loop with each piece of the
-binding's hot path alone (the torch stream accessor, `data_ptr`, the ctypes
-call with prebuilt arguments), and a cProfile of the full path. Finally a new
-process, after torch has initialised CUDA, times the first call of a kernel
-whose compiled form is already in the disk cache, with a profile.
+1. The floor: build/launch_floor (bench/gpu/launch_floor.c): tc_launch from
+   C and the driver's cuLaunchKernel on the same CUfunction (kernelParams and
+   the packed `extra` buffer, default and non-blocking stream).
+2. The hot path: host time per launch of a 1-program vector add (1024 fp32)
+   in bursts short enough that the GPU's launch queue never fills (200
+   launches after a synchronize, median of 30 bursts): Triton, tritonc with
+   its C launcher (python/tritonc/_launcher.c) and with the pure-Python
+   launcher (TRITONC_LAUNCHER=python), each piece of the path alone, and a
+   cProfile of the Python launcher.
+3. The first call from a warm disk cache in new processes, after torch has
+   initialised CUDA, unprofiled, 5 processes each for tritonc and Triton:
+   `import tritonc`, the import of the kernel's module (decoration: tritonc
+   reads the source and opens libtritonc and the C launcher there), and the
+   first `kernel[grid](...)` (tritonc: the source-keyed cache hit, the cubin
+   loaded with cuModuleLoadData, the launch). Then one profiled process.
 
     PYTHONUNBUFFERED=1 python3 bench/gpu/launch_profile.py [--no-build]
 """
@@ -21,6 +28,15 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# LP_DEVICE=cpu runs the tritonc children on the CPU device (to try this script
+# where there is no GPU; the figures then mean little)
+DEV = os.environ.get("LP_DEVICE", "cuda")
+
+
+def sync():
+    import torch
+    if DEV == "cuda":
+        torch.cuda.synchronize()
 sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
 
 
@@ -28,102 +44,248 @@ def burst(fn, n=200, reps=30):
     import torch
     out = []
     for _ in range(reps):
-        torch.cuda.synchronize()
+        sync()
         t0 = time.perf_counter_ns()
         for _ in range(n):
             fn()
         out.append((time.perf_counter_ns() - t0) / n / 1e3)
-    torch.cuda.synchronize()
+    sync()
     return statistics.median(out), min(out)
+
+
+def show(res):
+    for k_, v in res.items():
+        print("%-58s median %7.2f us  min %7.2f us" % (k_, v[0], v[1]), flush=True)
+
+
+def load(which):
+    """The vector add module of vs_triton's corpus, for Triton or tritonc."""
+    import vs_triton as V
+    if which == "triton":
+        return V.load_triton_module("vector_add")
+    tmp = os.path.join(os.environ["TRITONC_CACHE_DIR"], "kernels_src")
+    os.makedirs(tmp, exist_ok=True)
+    return V.load_tritonc_module("vector_add", tmp)
+
+
+def tensors():
+    import torch
+    torch.zeros(1, device=DEV)
+    x = torch.randn(1024, device=DEV)
+    y = torch.randn(1024, device=DEV)
+    o = torch.empty_like(x)
+    sync()
+    return x, y, o
+
+
+def setup(which):
+    """(module, x, y, out)."""
+    x, y, o = tensors()
+    return (load(which), x, y, o)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-build", action="store_true")
-    ap.add_argument("--child", action="store_true")
+    ap.add_argument("--child")
+    ap.add_argument("--procs", type=int, default=5)
     a = ap.parse_args()
+    sys.path.insert(0, os.path.join(ROOT, "python"))
     if a.child:
-        return child()
+        return {"hot": child_hot, "first": child_first, "first-triton": child_first_triton,
+                "first-profiled": child_first_profiled, "pieces": child_pieces}[a.child]()
     if not a.no_build:
         subprocess.run(["make", "-j16", "all", "CFLAGS=-Wno-error"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
+    floor = os.path.join(ROOT, "build", "launch_floor")
+    subprocess.run(["cc", "-O2", "-std=c11", "-D_GNU_SOURCE", "-Iinclude", "-Isrc",
+                    "bench/gpu/launch_floor.c", "build/libtritonc.a", "-o", floor, "-lm", "-ldl",
+                    "-lpthread"], cwd=ROOT, check=True)
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="triton_cache_"))
     os.environ.setdefault("TRITONC_CACHE_DIR", tempfile.mkdtemp(prefix="tritonc_cache_"))
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import platform
     import torch
-    import vs_triton as V
-    torch.zeros(1, device="cuda")
-    tmp = os.path.join(os.environ["TRITONC_CACHE_DIR"], "kernels_src")
-    os.makedirs(tmp, exist_ok=True)
-    tm, cm = V.load_triton_module("vector_add"), V.load_tritonc_module("vector_add", tmp)
-    x = torch.randn(1024, device="cuda")
-    y = torch.randn(1024, device="cuda")
-    o = torch.empty_like(x)
-    res = {}
-    for nm, k in (("tritonc", cm.add_kernel), ("triton", tm.add_kernel)):
-        for _ in range(50):
-            k[(1,)](x, y, o, 1024, BLOCK=1024)
-        res[nm + " kernel[grid](...)"] = burst(lambda: k[(1,)](x, y, o, 1024, BLOCK=1024))
-    # the pieces of tritonc's hot path
-    ck = next(iter(cm.add_kernel.cache.values()))
-    res["tritonc ck._call() (ctypes tc_launch, prebuilt)"] = burst(ck._call)
+    print("python %s, torch %s, %s, %d CPUs" % (platform.python_version(), torch.__version__,
+                                              torch.cuda.get_device_name(0), os.cpu_count()))
+    print("== 1. the floor (C, no Python): build/launch_floor", flush=True)
+    subprocess.run([floor], cwd=ROOT, env=dict(os.environ, TRITONC_CACHE_DIR=tempfile.mkdtemp()))
+
+    print("\n== 2. the hot path from Python", flush=True)
+    tm, x, y, o = setup("triton")
+    for _ in range(50):
+        tm.add_kernel[(1,)](x, y, o, 1024, BLOCK=1024)
+    res = {"triton  kernel[grid](...)": burst(lambda: tm.add_kernel[(1,)](x, y, o, 1024,
+                                                                         BLOCK=1024))}
     raw = torch._C._cuda_getCurrentRawStream
     res["torch._C._cuda_getCurrentRawStream(0)"] = burst(lambda: raw(0))
     res["x.data_ptr() x3"] = burst(lambda: (x.data_ptr(), y.data_ptr(), o.data_ptr()))
-    res["ck._pack(1,1,1,p,p,p,n)"] = burst(lambda: ck._pack(1, 1, 1, 0, 0, 0, 1024))
     res["empty lambda"] = burst(lambda: None)
-    for k_, v in res.items():
-        print("%-55s median %7.2f us  min %7.2f us" % (k_, v[0], v[1]))
-    import cProfile
-    import pstats
-    pr = cProfile.Profile()
-    pr.enable()
-    for _ in range(2000):
-        cm.add_kernel[(1,)](x, y, o, 1024, BLOCK=1024)
-    pr.disable()
-    torch.cuda.synchronize()
-    pstats.Stats(pr).sort_stats("tottime").print_stats(12)
-    # warm cache child
-    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child"], capture_output=True,
-                       text=True, env=dict(os.environ))
-    print(r.stdout[-8000:], r.stderr[-4000:])
+    show(res)
+    for mode in ("c", "python"):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "hot"],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, TRITONC_LAUNCHER=mode))
+        print(r.stdout[-6000:], r.stderr[-3000:], flush=True)
+
+    print("\n== 3. first call from a warm disk cache, new processes (unprofiled)", flush=True)
+    for child in ("first", "first-triton"):
+        rows = []
+        for _ in range(a.procs):
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", child],
+                               capture_output=True, text=True, env=dict(os.environ))
+            line = [ln for ln in r.stdout.splitlines() if ln.startswith("FIRST ")]
+            if not line:
+                print(r.stdout[-3000:], r.stderr[-3000:])
+                break
+            print(line[0], flush=True)
+            rows.append([float(v) for v in line[0].split()[3::2]])
+        if rows:
+            med = [statistics.median(c) for c in zip(*rows)]
+            print("%s median of %d: import %.3f ms, module import %.3f ms, first call %.3f ms, "
+                  "second call %.3f ms" % (child, len(rows), *med), flush=True)
+    for _ in range(3):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "pieces"],
+                           capture_output=True, text=True, env=dict(os.environ))
+        print(r.stdout[-2000:], r.stderr[-2000:], flush=True)
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "first-profiled"],
+                       capture_output=True, text=True, env=dict(os.environ))
+    print(r.stdout[-5000:], r.stderr[-3000:], flush=True)
 
 
-def child():
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+def child_hot():
+    import torch  # noqa: F401
+    import tritonc
+    from tritonc import _cext
+    cm, x, y, o = setup("tritonc")
+    k = cm.add_kernel
+    for _ in range(50):
+        k[(1,)](x, y, o, 1024, BLOCK=1024)
+    mode = "C launcher" if _cext.module() else "Python launcher (%s)" % _cext.build_error()
+    res = {"tritonc kernel[grid](...), " + mode: burst(lambda: k[(1,)](x, y, o, 1024,
+                                                                       BLOCK=1024))}
+    ck = next(iter(k.cache.values()))
+    res["tritonc ck._call() (ctypes tc_launch, prebuilt)"] = burst(ck._call)
+    res["tritonc ck._pack(1,1,1,p,p,p,n)"] = burst(lambda: ck._pack(1, 1, 1, 0, 0, 0, 1024))
+    fast = next(iter(k._fast.values()), None)
+    if fast is not None:
+        g = (1,)
+        res["tritonc C Launcher(grid, x, y, o, n) alone"] = burst(lambda: fast(g, x, y, o, 1024))
+    show(res)
+    assert torch.allclose(o, x + y)
+    if fast is None:
+        import cProfile
+        import pstats
+        pr = cProfile.Profile()
+        pr.enable()
+        for _ in range(2000):
+            k[(1,)](x, y, o, 1024, BLOCK=1024)
+        pr.disable()
+        sync()
+        pstats.Stats(pr).sort_stats("tottime").print_stats(8)
+    print("tritonc", tritonc.__version__)
+
+
+def _first(which, profile=False):
     import torch
     t0 = time.perf_counter()
-    import tritonc  # noqa: F401
+    if which == "tritonc":
+        import tritonc  # noqa: F401
+    else:
+        import triton  # noqa: F401
     t1 = time.perf_counter()
-    import vs_triton as V
-    torch.zeros(1, device="cuda")
-    torch.cuda.synchronize()
-    tmp = os.path.join(os.environ["TRITONC_CACHE_DIR"], "kernels_src")
-    cm = V.load_tritonc_module("vector_add", tmp)
-    x = torch.randn(1024, device="cuda")
-    y = torch.randn(1024, device="cuda")
-    o = torch.empty_like(x)
-    torch.cuda.synchronize()
-    import cProfile
-    import pstats
-    pr = cProfile.Profile()
+    x, y, o = tensors()  # CUDA initialised by torch
+    import vs_triton  # noqa: F401
     t2 = time.perf_counter()
-    pr.enable()
-    cm.add_kernel[(1,)](x, y, o, 1024, BLOCK=1024)
-    pr.disable()
+    m = load(which)  # the module import: decoration (and vs_triton's rewrite of the file)
     t3 = time.perf_counter()
-    torch.cuda.synchronize()
-    print("import tritonc %.3f ms; first call (warm disk, profiled) %.3f ms" % ((t1 - t0) * 1e3, (t3 - t2) * 1e3))
-    pstats.Stats(pr).sort_stats("cumulative").print_stats(25)
-    # unprofiled: a second kernel of the module, also compiled by the parent? (axpy is not) -> use
-    # a fresh specialisation of add (n not multiple of 16) compiled cold, then its warm twin
+    sync()
+    if profile:
+        import cProfile
+        pr = cProfile.Profile()
+        pr.enable()
     t4 = time.perf_counter()
-    cm.add_kernel[(1,)](x, y, o, 1000, BLOCK=1024)
-    torch.cuda.synchronize()
+    m.add_kernel[(1,)](x, y, o, 1024, BLOCK=1024)
     t5 = time.perf_counter()
-    print("cold compile of a new specialisation in this process: %.3f ms" % ((t5 - t4) * 1e3))
-    if os.environ.get("LP_TIME_C"):
-        pass
+    m.add_kernel[(1,)](x, y, o, 1024, BLOCK=1024)
+    t6 = time.perf_counter()
+    if profile:
+        pr.disable()
+    sync()
+    assert torch.allclose(o, x + y)
+    print("FIRST %s import %.3f module %.3f first %.3f second %.3f" % (
+        which, (t1 - t0) * 1e3, (t3 - t2) * 1e3, (t5 - t4) * 1e3, (t6 - t5) * 1e3))
+    if which == "tritonc":
+        from tritonc import _cext, _lib
+        import ctypes
+        L = _lib.lib()
+        L.tc_kernel_from_cache.argtypes = [ctypes.c_void_p]
+        ck = next(iter(m.add_kernel.cache.values()))
+        print("served from the source-keyed cache: %d; C launcher: %s" % (
+            L.tc_kernel_from_cache(ck._handle), "yes" if _cext.module() else _cext.build_error()))
+    if profile:
+        import pstats
+        pstats.Stats(pr).sort_stats("cumulative").print_stats(25)
+
+
+def child_pieces():
+    """The first call's pieces, one by one, in a new process (unprofiled)."""
+    import torch
+    T = time.perf_counter
+    x, y, o = tensors()
+    import vs_triton  # noqa: F401
+    t0 = T()
+    import tritonc
+    from tritonc import _cext, _lib
+    t1 = T()
+    _lib.lib()
+    t2 = T()
+    _cext.module()
+    t3 = T()
+    m = load("tritonc")  # decoration (the library and the launcher already open)
+    t4 = T()
+    k = m.add_kernel
+    k._make_entry()
+    t5 = T()
+    inner = []
+    real = _lib.compile
+
+    def timed(*a, **kw):
+        s = T()
+        r = real(*a, **kw)
+        inner.append(T() - s)
+        return r
+    _lib.compile = timed
+    args = (x, y, o, 1024, 1024)
+    kern = k._compile_bound(args, {})
+    t6 = T()
+    launcher = kern.make_launcher(k, args)
+    t7 = T()
+    launcher((1,), x, y, o, 1024)
+    t8 = T()
+    sync()
+    assert torch.allclose(o, x + y)
+    L = _lib.lib()
+    import ctypes
+    L.tc_kernel_from_cache.argtypes = [ctypes.c_void_p]
+    us = lambda a, b: (b - a) * 1e6  # noqa: E731
+    print("PIECES (us): import tritonc %.0f | open libtritonc %.0f | load C launcher %.0f | "
+          "module import (decoration) %.0f | generated launcher (marshal) %.0f | "
+          "_compile_bound %.0f of which tc_compile %.0f (from cache: %d) | make_launcher %.0f | "
+          "first launch %.0f" % (us(t0, t1), us(t1, t2), us(t2, t3), us(t3, t4), us(t4, t5),
+                                 us(t5, t6), inner[0] * 1e6, L.tc_kernel_from_cache(kern._handle),
+                                 us(t6, t7), us(t7, t8)), tritonc.__version__)
+
+
+def child_first():
+    _first("tritonc")
+
+
+def child_first_triton():
+    _first("triton")
+
+
+def child_first_profiled():
+    _first("tritonc", profile=True)
 
 
 if __name__ == "__main__":

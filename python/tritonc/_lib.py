@@ -3,15 +3,17 @@
 The library is found, in order, at $TRITONC_LIB, next to this package
 (`tritonc/libtritonc.so`, for an installed copy), in the repository's build
 folder (`python/tritonc/../../build/libtritonc.so`), then by the system's
-loader (`ctypes.util.find_library("tritonc")`). It is opened on first use,
-so `import tritonc` (and every unit test of the pure-Python parts) works
-without it.
+loader under its soname (`ctypes.CDLL("libtritonc.so")`: LD_LIBRARY_PATH,
+the ld.so cache), and only as a last resort through
+`ctypes.util.find_library("tritonc")`, which spawns gcc and ldconfig (tens
+of milliseconds) and is therefore imported and run only when everything
+else failed. It is opened on first use, so `import tritonc` (and every
+unit test of the pure-Python parts) works without it.
 
 Every prototype of include/tritonc.h is declared here with its argtypes and
 restype; structs mirror the header field for field.
 """
 import ctypes
-import ctypes.util
 import os
 import threading
 
@@ -50,18 +52,49 @@ _lock = threading.Lock()
 _lib = None
 
 
+SONAME = "libtritonc.so"
+
+
 def candidates():
+    """The paths tried before the system loader, in order (no subprocess)."""
     here = os.path.dirname(os.path.abspath(__file__))
     out = []
     env = os.environ.get("TRITONC_LIB")
     if env:
         out.append(env)
-    out.append(os.path.join(here, "libtritonc.so"))
-    out.append(os.path.join(os.path.dirname(os.path.dirname(here)), "build", "libtritonc.so"))
-    found = ctypes.util.find_library("tritonc")
-    if found:
-        out.append(found)
+    out.append(os.path.join(here, SONAME))
+    out.append(os.path.join(os.path.dirname(os.path.dirname(here)), "build", SONAME))
     return out
+
+
+def _find_library():
+    """The last resort: ctypes.util.find_library, which runs ldconfig/gcc."""
+    import ctypes.util
+    return ctypes.util.find_library("tritonc")
+
+
+def _open(tried):
+    """The first library that opens: the candidate paths, then the system
+    loader by soname, then find_library. Each failure goes into `tried`."""
+    for path in candidates():
+        if not os.path.exists(path):
+            tried.append(path + " (missing)")
+            continue
+        try:
+            return path, ctypes.CDLL(path)
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    try:
+        return SONAME, ctypes.CDLL(SONAME)
+    except OSError as e:
+        tried.append("%s (%s)" % (SONAME, e))
+    found = _find_library()
+    if found:
+        try:
+            return found, ctypes.CDLL(found)
+        except OSError as e:
+            tried.append("%s (%s)" % (found, e))
+    return None, None
 
 
 def _declare(lib):
@@ -105,15 +138,12 @@ def lib():
     with _lock:
         if _lib is None:
             tried = []
-            for path in candidates():
-                if not os.path.exists(path) and os.sep in path:
-                    tried.append(path + " (missing)")
-                    continue
+            path, handle = _open(tried)
+            if handle is not None:
                 try:
-                    _lib = _declare(ctypes.CDLL(path))
+                    _lib = _declare(handle)
                     _lib._path = path
-                    break
-                except (OSError, AttributeError) as e:
+                except AttributeError as e:  # an older libtritonc without a symbol
                     tried.append("%s (%s)" % (path, e))
             if _lib is None:
                 raise LibraryNotFound("tritonc: cannot load libtritonc.so; set TRITONC_LIB to its "
@@ -132,6 +162,25 @@ def raw_launch():
         f.restype = ctypes.c_int
         L._raw_launch = f
     return f
+
+
+def cache_dir():
+    """The cache folder the C library uses by default (see tritonc.h)."""
+    d = os.environ.get("TRITONC_CACHE_DIR")
+    if d:
+        return d
+    d = os.environ.get("XDG_CACHE_HOME")
+    if d:
+        return os.path.join(d, "tritonc")
+    d = os.environ.get("HOME")
+    if d:
+        return os.path.join(d, ".cache", "tritonc")
+    return "/tmp/tritonc-cache"
+
+
+def launch_address():
+    """tc_launch's address, for the C launcher (_launcher.c) to call."""
+    return ctypes.cast(lib().tc_launch, ctypes.c_void_p).value
 
 
 def _s(b):
@@ -161,7 +210,7 @@ def compile(source, filename, kernel, signature, constexprs, device, num_warps, 
     """tc_compile. Returns (handle, None) or (None, (message, diagnostics))."""
     L = lib()
     o = L.tc_compile_options_default()
-    src = source.encode("utf-8")
+    src = source if isinstance(source, bytes) else source.encode("utf-8")
     o.source = src
     o.source_len = len(src)
     o.filename = filename.encode("utf-8")

@@ -1,12 +1,22 @@
 """tritonc.jit - `@triton.jit`, `kernel[grid](...)` and the compiled kernel.
 
 A JITFunction keeps the kernel's Python function only to read its source
-(`inspect`), its parameters and the module globals it refers to; the body is
-compiled by libtritonc. A launch runs in two speeds:
+(at decoration, with the file's text shared by all its kernels), its
+parameters and the module globals it refers to; the body is compiled by
+libtritonc, which the first decoration opens (with the C launcher). A launch
+runs in three speeds:
+
+* the fastest path: the generated function below binds the arguments, looks
+  the constexprs and launch options up in `_fast` and hands the grid and
+  the runtime arguments to the C launcher of that specialisation
+  (`_launcher.c`), which checks their types and specialisation exactly as
+  the key below does, and calls `tc_launch`; on any mismatch it returns None
+  and the launch goes on as follows;
 
 * the hot path, a function generated for each kernel with the kernel's own
   parameter list (so Python itself binds positional and keyword arguments
-  and reports a missing or extra one by the kernel's name). For each runtime
+  and reports a missing or extra one by the kernel's name; its code object
+  is cached on disk, `_launcher_code`). For each runtime
   argument it computes a small key inline - for a torch tensor (dtype,
   16-byte aligned, on CUDA), for an int (0, 1 or 16: Triton's "equal to 1"
   and "divisible by 16" specialisations, or a wider type), for a float "f" -
@@ -19,7 +29,8 @@ compiled by libtritonc. A launch runs in two speeds:
   specialisation: every argument is classified thoroughly (`_spec.classify`:
   dtype, device, contiguity, alignment), errors are reported by argument
   name, the signature string and the constexprs are written, and the kernel
-  is compiled (libtritonc's disk cache makes a second process fast).
+  is compiled (libtritonc's source-keyed disk cache makes a second process
+  skip the compiler entirely), and a C launcher is made for it.
 
 The launch buffer of a compiled kernel:
 
@@ -27,7 +38,6 @@ The launch buffer of a compiled kernel:
            | grid x,y,z (i32) + pad | arg 0 | arg 1 | ... |   one 8-byte slot each
     args = (void *[n]){buf+16, buf+24, ...}  - tc_launch's `args`, built once
 """
-import ast
 import ctypes
 import functools
 import inspect
@@ -39,7 +49,7 @@ import sys
 import textwrap
 import types
 
-from . import _lib, _spec
+from . import _cext, _lib, _spec
 from .errors import CompilationError, LaunchError, render
 from .language import core as _core
 
@@ -83,13 +93,29 @@ class KernelParam:
         return self.default is not inspect.Parameter.empty
 
 
+# filename -> (linecache's list of lines, that file's text with Triton's
+# import names): every kernel of one module shares its file's text, read and
+# converted once.
+_FILE_TEXT = {}
+
+
+def _file_text(filename, lines):
+    memo = _FILE_TEXT.get(filename)
+    if memo is None or memo[0] is not lines:
+        memo = (lines, _as_triton_imports("".join(lines)))
+        _FILE_TEXT[filename] = memo
+    return memo[1]
+
+
 def _source_of(fn):
-    """(filename, text, nested) for tc_compile. A module-level kernel is
+    """(filename, text, nested, converted) for _Source. A module-level kernel is
     compiled from its whole file, so that @jit helpers of the same file are
     found by the C front end and diagnostics carry real line numbers. A
     kernel defined inside a function (or with no file) is given alone,
     dedented, at its own line numbers after the file's one-line imports;
-    `nested` = (first line, last line, indent) maps columns back."""
+    `nested` = (first line, last line, indent) maps columns back.
+    `converted`: the text already has Triton's import names (a whole file,
+    converted once for all its kernels)."""
     code = fn.__code__
     filename = code.co_filename
     lines = linecache.getlines(filename, fn.__globals__)
@@ -97,7 +123,8 @@ def _source_of(fn):
     nested = "<locals>" in getattr(fn, "__qualname__", "")
     if lines and first <= len(lines) and not nested:
         if ("def " + fn.__name__) in "".join(lines[first - 1:first + 40]):
-            return filename, "".join(lines), None
+            return filename, _file_text(filename, lines), None, True
+    import ast  # only for kernels defined in a function: not an import-time cost
     src_lines, start = inspect.getsourcelines(fn)
     start = max(start, 1)
     indent = len(src_lines[0]) - len(src_lines[0].lstrip())
@@ -125,7 +152,7 @@ def _source_of(fn):
         m = scope.get(name)
         if isinstance(m, types.ModuleType) and m.__name__.split(".")[0] == "tritonc":
             text += "\nimport %s as %s" % (m.__name__, name)
-    return filename, text + "\n", (start, start + len(src_lines) - 1, indent)
+    return filename, text + "\n", (start, start + len(src_lines) - 1, indent), False
 
 
 def _code_names(code, out):
@@ -153,11 +180,25 @@ class _Source:
     every @jit helper that lives in another module, each appended with a
     record of where its lines came from so diagnostics map back."""
 
-    def __init__(self, filename, text, nested=None):
-        text = _as_triton_imports(text)
+    def __init__(self, filename, text, nested=None, converted=False):
+        if not converted:
+            text = _as_triton_imports(text)
         self.filename, self.text, self.nested = filename, text, nested
-        self.lines = text.splitlines()
+        self._lines = self._bytes = None  # made on first use
         self.chunks = []  # (first line in text, nlines, file, first line in file)
+
+    @property
+    def lines(self):
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
+    @property
+    def encoded(self):
+        """The text as tc_compile takes it (UTF-8), made once."""
+        if self._bytes is None:
+            self._bytes = self.text.encode("utf-8")
+        return self._bytes
 
     def append(self, fn):
         src = textwrap.dedent(inspect.getsource(fn))
@@ -165,7 +206,7 @@ class _Source:
         # `@<anything>.jit` or `@jit`; keep the function's own lines.
         start = len(self.lines) + 2
         self.text = self.text.rstrip("\n") + "\n\n" + src
-        self.lines = self.text.splitlines()
+        self._lines = self._bytes = None
         self.chunks.append((start, src.count("\n") + 1, fn.__code__.co_filename,
                             fn.__code__.co_firstlineno))
 
@@ -192,6 +233,25 @@ class _Source:
             return self.lines[line - 1]
         text = linecache.getline(file, line) if file else ""
         return text.rstrip("\n") if text else None
+
+
+_preloaded = False
+
+
+def _preload():
+    """Opens libtritonc and the C launcher when the first kernel is defined
+    (module import time: Triton reads sources and sets up its driver there
+    too), so that the first launch does not pay for it (~0.2-0.5 ms of
+    dlopen). A failure is left for the first compile to report."""
+    global _preloaded
+    if _preloaded:
+        return
+    _preloaded = True
+    try:
+        _lib.lib()
+        _cext.module()
+    except Exception:
+        pass
 
 
 class JITFunction(KernelInterface):
@@ -229,12 +289,22 @@ class JITFunction(KernelInterface):
         self.arg_names = names
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
         self.cache = {}       # hot key -> CompiledKernel
+        self._fast = {}       # (constexprs, options) -> C Launcher chain (see _launcher.c)
         self._by_spec = {}    # (signature, constexprs, options) -> CompiledKernel
         self._entry = None
         self._entry_torch = False
         self._source = None
         self._globals = None
         self.hash = None
+        # The source is read now, at decoration (as Triton does), so the
+        # first launch does not: a whole file is read and converted once for
+        # all its kernels. Failing here (no source file) is not an error
+        # until a compile needs it.
+        try:
+            self._src0 = _source_of(fn)
+        except (OSError, TypeError, IndexError):
+            self._src0 = None
+        _preload()
 
     # -- Triton's JITFunction surface --------------------------------------
     def __call__(self, *args, **kwargs):
@@ -282,13 +352,29 @@ class JITFunction(KernelInterface):
             "_cache_get": self.cache.get, "_grid_eval": _grid_eval,
             "_check_extra": self._check_extra, "_bad_grid": self._bad_grid,
             "_struct_error": struct.error, "_defaults": {},
+            "_fast_get": self._fast.get,
         }
+        for p in self.params:
+            if p.has_default:
+                ns["_defaults"][p.name] = p.default
+        # What the generated text depends on, so that a new process finds
+        # its code object on disk without generating the text at all.
+        shape = (self.__name__, contig, tuple(self.arg_names),
+                 tuple((p.name, p.is_constexpr, p.has_default, p.do_not_specialize,
+                        p.do_not_specialize_on_alignment) for p in self.params))
+        exec(_launcher_code(shape, lambda: self._launcher_text(contig),
+                            "<tritonc launcher for %s>" % self.__name__), ns)
+        self._entry = ns["_factory"]
+        self._entry_torch = torch is not None
+        return self._entry
+
+    def _launcher_text(self, contig):
+        """The source of the generated launcher (see _make_entry)."""
         sig, keys, vals, cx, meta = [], [], [], [], []
         body = []
         for p in self.params:
             a = p.name
             if p.has_default:
-                ns["_defaults"][a] = p.default
                 sig.append("%s=_defaults[%r]" % (a, a))
             else:
                 sig.append(a)
@@ -335,6 +421,8 @@ class JITFunction(KernelInterface):
             keys += [ka, kb]
         allargs = ", ".join(p.name for p in self.params)
         key = "(%s,)" % ", ".join(keys + cx + ["num_warps", "num_stages", "_tc_ext"])
+        fast_key = "(%s,)" % ", ".join(cx + ["num_warps", "num_stages", "_tc_ext"])
+        rt_names = [p.name for p in self.params if not p.is_constexpr]
         pv = "".join(", " + v for v in vals)
         meta = "{%s}" % ", ".join(meta + ["'num_warps': num_warps", "'num_stages': num_stages",
                                           "**_extra"])
@@ -345,6 +433,17 @@ class JITFunction(KernelInterface):
             % (self.__name__, ", ".join(sig), "".join(
                 ", %s=None" % o for o in ("num_warps", "num_stages") if o not in self.arg_names)),
             "        _tc_ext = _check_extra(_extra) if _extra else ()",
+            # The C launcher of this call's constexprs and options, when
+            # one exists: it checks the runtime arguments' specialisation
+            # itself and returns None when they do not fit.
+            "        _tc_g = None",
+            "        if not warmup:",
+            "            _tc_l = _fast_get(%s)" % fast_key,
+            "            if _tc_l is not None:",
+            "                _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
+            "                if _tc_r is not None:",
+            "                    return _tc_r",
         ] + body + [
             "        _tc_key = %s" % key,
             "        _tc_kern = _cache_get(_tc_key)",
@@ -353,7 +452,8 @@ class JITFunction(KernelInterface):
             "num_stages=num_stages), warmup)" % (allargs, "," if len(self.params) == 1 else ""),
             "            if warmup:",
             "                return _tc_kern",
-            "        _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "        if _tc_g is None:",
+            "            _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
             "        _tc_n = len(_tc_g)",
             "        try:",
             "            if _tc_n == 1:",
@@ -371,12 +471,7 @@ class JITFunction(KernelInterface):
             "        return _tc_kern",
             "    return %s" % self.__name__,
         ]
-        code = "\n".join(src) + "\n"
-        exec(compile(code, "<tritonc launcher for %s>" % self.__name__, "exec"), ns)
-        self._entry = ns["_factory"]
-        self._entry_src = code
-        self._entry_torch = torch is not None
-        return self._entry
+        return "\n".join(src) + "\n"
 
     def _check_extra(self, extra):
         """The launch options other than num_warps and num_stages, as a key
@@ -406,9 +501,29 @@ class JITFunction(KernelInterface):
             kern = self._compile_bound(args, opts, mock=warmup)
             if not warmup:
                 self.cache[key] = kern
+                self._add_fast(key, kern, args)
         if not self._entry_torch and "torch" in sys.modules:
             self._make_entry()  # torch was imported after the first launch
         return kern
+
+    def _add_fast(self, key, kern, args):
+        """Puts a C launcher for `kern` at the head of the chain of its
+        constexprs and options (the hot key's tail). A new Launcher each
+        time: one object is never in two chains."""
+        nrt = sum(1 for p in self.params if not p.is_constexpr)
+        make = getattr(kern, "make_launcher", None)  # (tests stand in a kernel without one)
+        launcher = make(self, args) if make is not None else None
+        if launcher is None:
+            return
+        fkey = key[2 * nrt:]
+        head, n = self._fast.get(fkey), 0
+        l = head
+        while l is not None:
+            l, n = l.next, n + 1
+        if n >= 8:  # many specialisations of one set of constexprs: the rest take the Python path
+            return
+        launcher.next = head
+        self._fast[fkey] = launcher
 
     def classify_args(self, args, mock=False):
         """The ArgInfo of every runtime parameter (None for constexprs)."""
@@ -492,7 +607,7 @@ class JITFunction(KernelInterface):
 
     def source(self):
         if self._source is None:
-            s = _Source(*_source_of(self.fn))
+            s = _Source(*(self._src0 or _source_of(self.fn)))
             for helper in self.global_constexprs()[1]:
                 s.append(helper.fn)
             self._source = s
@@ -523,7 +638,7 @@ class JITFunction(KernelInterface):
         if kern is not None:
             return kern
         src = self.source()
-        handle, err = _lib.compile(src.text, src.filename, self.__name__, sig, cx, device,
+        handle, err = _lib.compile(src.encoded, src.filename, self.__name__, sig, cx, device,
                                    num_warps, num_stages,
                                    cache_dir=os.environ.get("TRITONC_CACHE_DIR"))
         if err is not None:
@@ -552,6 +667,48 @@ class JITFunction(KernelInterface):
 
         text = render(mapped, source_line) if mapped else msg
         raise CompilationError(self.__name__, mapped, text)
+
+
+# The generator's identity: a launcher code object stored by another version
+# of this file is not used.
+try:
+    _st = os.stat(__file__)
+    _GENERATOR_ID = "%d-%d" % (_st.st_size, _st.st_mtime_ns)
+except OSError:
+    _GENERATOR_ID = "?"
+
+
+def _launcher_code(shape, make_text, name):
+    """The generated launcher's code object, through the disk cache:
+    generating and compiling the text costs ~0.2-1 ms, which a new process
+    would otherwise pay on its first launch of every kernel; marshal.loads of
+    the stored code object costs ~30 us. The entry is keyed by `shape`
+    (what the text is made from), this file's size and mtime and Python's
+    bytecode magic, and holds the key it was stored under, which must
+    match."""
+    import marshal
+    import zlib
+    from importlib.util import MAGIC_NUMBER
+    key = repr((shape, _GENERATOR_ID, name))
+    path = os.path.join(_lib.cache_dir(), "py", "launcher-%s-%08x-%d.marshal" % (
+        MAGIC_NUMBER.hex(), zlib.crc32(key.encode()), len(key)))
+    try:
+        with open(path, "rb") as f:
+            stored_key, code = marshal.loads(f.read())
+        if stored_key == key:
+            return code
+    except Exception:  # absent, unreadable or damaged: compile again
+        pass
+    code = compile(make_text(), name, "exec")
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = "%s.tmp-%d-%d" % (path, os.getpid(), id(code))
+        with open(tmp, "wb") as f:
+            f.write(marshal.dumps((key, code)))
+        os.replace(tmp, path)  # atomic: readers see a whole entry or none
+    except OSError:
+        pass
+    return code
 
 
 def _bigint_key(a, specialize):
@@ -614,7 +771,7 @@ class _Asm(dict):
             return None
         if stage == "cubin":
             return None  # no binary accessor in the C API yet (see the report)
-        s = _lib.lib().tc_kernel_ir(self._k._handle, stage.encode())
+        s = self._k._L.tc_kernel_ir(self._k._handle, stage.encode())
         return s.decode("utf-8", "replace") if s is not None else None
 
     def __missing__(self, stage):
@@ -653,7 +810,7 @@ class CompiledKernel:
         self.constants = dict(constexprs)
         self.device = device
         self.asm = _Asm(self)
-        L = _lib.lib()
+        L = self._L = _lib.lib()  # the library that owns the handle frees it
         n = L.tc_kernel_num_params(handle)
         self.param_types = [L.tc_kernel_param_type(handle, i).decode() for i in range(n)]
         runtime = [i for i in infos if i is not None]
@@ -663,24 +820,8 @@ class CompiledKernel:
         if len(live) != n:
             raise RuntimeError("tritonc: %s compiled with %d runtime parameters, the binding "
                                "passes %d" % (self.name, n, len(live)))
-        self._struct = struct.Struct(_spec.pack_format(slot_sigs))
-        self._buf = (ctypes.c_char * max(self._struct.size, 16))()
-        base = ctypes.addressof(self._buf)
-        self._args = (ctypes.c_void_p * max(n, 1))(*[base + 16 + 8 * j for j in live])
+        self._slot_sigs, self._live = slot_sigs, live
         self._err = ctypes.c_void_p()
-        self._pack = functools.partial(self._struct.pack_into, self._buf, 0)
-        # tc_launch(k, grid, args, nargs, stream, &err): every argument fixed
-        # but the buffer's content and, on CUDA, the stream: torch's current
-        # stream at each launch, as Triton does.
-        vp = ctypes.c_void_p
-        raw = _lib.raw_launch()
-        fixed = (vp(handle), vp(base), vp(ctypes.addressof(self._args)), ctypes.c_int(n))
-        errp = vp(ctypes.addressof(self._err))
-        if device == _lib.TC_DEVICE_CUDA:
-            stream = _current_stream_fn()
-            self._call = lambda: raw(*fixed, vp(stream()), errp)
-        else:
-            self._call = functools.partial(raw, *fixed, None, errp)
         self.metadata = types.SimpleNamespace(
             name=self.name, signature=signature, constants=self.constants,
             num_warps=num_warps or 4, num_stages=num_stages if num_stages is not None else 3,
@@ -688,6 +829,76 @@ class CompiledKernel:
             target="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             param_types=self.param_types)
         self.n_regs = self.n_spills = 0
+
+    def __getattr__(self, name):
+        """The ctypes launch path (`_pack`, `_call` and their buffers), made
+        on first use: with the C launcher most kernels never need it, and
+        making it costs a first launch ~0.1 ms."""
+        if name not in ("_pack", "_call", "_struct", "_buf", "_args"):
+            raise AttributeError(name)
+        if "_slot_sigs" not in self.__dict__:
+            raise AttributeError(name)
+        self._make_ctypes_path()
+        return self.__dict__[name]
+
+    def _make_ctypes_path(self):
+        n, live = len(self.param_types), self._live
+        self._struct = struct.Struct(_spec.pack_format(self._slot_sigs))
+        self._buf = (ctypes.c_char * max(self._struct.size, 16))()
+        base = ctypes.addressof(self._buf)
+        self._args = (ctypes.c_void_p * max(n, 1))(*[base + 16 + 8 * j for j in live])
+        self._pack = functools.partial(self._struct.pack_into, self._buf, 0)
+        # tc_launch(k, grid, args, nargs, stream, &err): every argument fixed
+        # but the buffer's content and, on CUDA, the stream: torch's current
+        # stream at each launch, as Triton does.
+        vp = ctypes.c_void_p
+        raw = _lib.raw_launch()
+        fixed = (vp(self._handle), vp(base), vp(ctypes.addressof(self._args)), ctypes.c_int(n))
+        errp = vp(ctypes.addressof(self._err))
+        if self.device == _lib.TC_DEVICE_CUDA:
+            stream = _current_stream_fn()
+            self._call = lambda: raw(*fixed, vp(stream()), errp)
+        else:
+            self._call = functools.partial(raw, *fixed, None, errp)
+
+    def make_launcher(self, fn, args):
+        """A C Launcher (see _launcher.c) for launches whose runtime
+        arguments have the types and specialisation of `args` (the bound
+        arguments of the launch that compiled this kernel), or None when
+        the C launcher is unavailable or an argument is of a kind it does
+        not take (ndarrays, None, bools, wide ints: the Python path)."""
+        cext = _cext.module()
+        if cext is None or self._handle is None:
+            return None
+        torch = sys.modules.get("torch")
+        contig = fn._check_contiguous()
+        slots = []
+        for p, a in zip(fn.params, args):
+            if p.is_constexpr:
+                continue
+            t = type(a)
+            if torch is not None and t is torch.Tensor:
+                aligned = -1 if p.do_not_specialize_on_alignment else int(not a.data_ptr() & 15)
+                slots.append(("T", t, a.dtype, aligned, int(a.is_cuda),
+                              int(a.is_contiguous()) if contig else -1, 0))
+            elif t is int and -2**31 <= a < 2**31:
+                cls = -1 if p.do_not_specialize else 1 if a == 1 else 16 if not a & 15 else 0
+                slots.append(("i", None, None, 0, 0, 0, cls))
+            elif t is float:
+                slots.append(("f", None, None, 0, 0, 0, 0))
+            else:
+                return None
+        if len(slots) != len(self.param_types):
+            return None
+        for (kind, *_), ty in zip(slots, self.param_types):
+            if {"T": ty.startswith("*"), "i": ty == "i32", "f": ty == "fp32"}[kind] is not True:
+                return None
+        stream = _current_stream_fn() if self.device == _lib.TC_DEVICE_CUDA else None
+        try:
+            return cext.Launcher(_lib.launch_address(), self._handle, ctypes.addressof(self._err),
+                                 stream, self, tuple(slots))
+        except (TypeError, ValueError):
+            return None
 
     def _raise(self):
         err = self._err.value
@@ -711,9 +922,10 @@ class CompiledKernel:
 
     def __del__(self):
         h, self._handle = getattr(self, "_handle", None), None
-        if h and _lib._lib is not None:
+        L = getattr(self, "_L", None)
+        if h and L is not None:
             try:
-                _lib._lib.tc_kernel_free(h)
+                L.tc_kernel_free(h)
             except Exception:
                 pass
 

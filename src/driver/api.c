@@ -2,20 +2,29 @@
  * api.c - the public C API (include/tritonc.h) over the pipeline driver.
  *
  * A tc_kernel is a Compilation kept alive after compile_run: its IR texts,
- * parameter types and the loaded backend kernel. A tc_error is a snapshot
- * of a DiagEngine: every diagnostic's parts plus the rendered text.
+ * parameter types and the loaded backend kernel. tc_compile first asks the
+ * source-keyed cache (source_cache.c): on a hit the Compilation holds only
+ * what a launch needs (parameters, the loaded kernel), and the stage texts
+ * are read from the entry on the first tc_kernel_ir. A tc_error is a
+ * snapshot of a DiagEngine: every diagnostic's parts plus the rendered text.
  */
 #include "tritonc.h"
 
 #include "driver/compile.h"
+#include "driver/source_cache.h"
 #include "target/cpu/cpu.h"
 #include "target/ptx/gpu.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 struct tc_kernel {
     Compilation c;
+    bool from_cache;       /* served by the source-keyed cache */
+    bool texts_read;       /* from_cache: the entry's stage texts were read */
+    SrcCacheKey key;       /* from_cache: where they are */
+    pthread_mutex_t lock;  /* guards the lazy read of the texts */
 };
 
 typedef struct ErrorItem {
@@ -68,21 +77,48 @@ int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) 
     }
     tc_kernel *k = tc_calloc(1, sizeof *k);
     compilation_init(&k->c);
+    pthread_mutex_init(&k->lock, NULL);
+    bool cached = srccache_key(opts, &k->key);
+    if (cached) {
+        k->c.device = opts->device;
+        k->c.kernel = intern(&k->c.strings, opts->kernel);
+        if (srccache_load(&k->c, &k->key)) {
+            k->from_cache = true;
+            *out = k;
+            return 0;
+        }
+    }
     CompileRequest req = {.opts = *opts, .stop_after = STAGE_LOADED};
     if (!compile_run(&k->c, &req)) {
         if (err) *err = error_from(&k->c.de);
-        compilation_free(&k->c);
-        tc_free(k);
+        tc_kernel_free(k);
         return 1;
     }
+    if (cached) srccache_store(&k->c, &k->key);
+    srccache_key_free(&k->key);
     *out = k;
     return 0;
 }
 
 const char *tc_kernel_ir(const tc_kernel *k, const char *stage) {
     Stage s = stage_lookup(stage);
-    return s < STAGE_COUNT ? k->c.text[s] : NULL;
+    if (s >= STAGE_COUNT) return NULL;
+    if (k->from_cache) {
+        /* logically const: the texts were there all along, in the entry */
+        tc_kernel *m = (tc_kernel *)k;
+        pthread_mutex_lock(&m->lock);
+        if (!m->texts_read) {
+            srccache_load_texts(&m->c, &m->key);
+            m->texts_read = true;
+        }
+        pthread_mutex_unlock(&m->lock);
+    }
+    return k->c.text[s];
 }
+
+int tc_kernel_from_cache(const tc_kernel *k) { return k && k->from_cache; }
+
+void tc_cache_counts(long *hits, long *stores) { srccache_counts(hits, stores); }
 
 const char *tc_kernel_name(const tc_kernel *k) { return k->c.kernel; }
 int tc_kernel_num_params(const tc_kernel *k) { return k->c.nparams; }
@@ -124,6 +160,8 @@ int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, voi
 void tc_kernel_free(tc_kernel *k) {
     if (!k) return;
     compilation_free(&k->c);
+    srccache_key_free(&k->key);
+    pthread_mutex_destroy(&k->lock);
     tc_free(k);
 }
 

@@ -197,7 +197,7 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         c->seconds[STAGE_PTX] = now_seconds() - t0;
         return ok;
     }
-    GpuOptions go = {.num_warps = warps, .sm = sm};
+    GpuOptions go = {.num_warps = warps, .sm = sm, .cache_dir = o->cache_dir};
     GpuKernel *k = gpu_kernel_build(c->ctx, m, c->kernel, &go, &c->de);
     if (!k) return false;
     c->gpu = k;

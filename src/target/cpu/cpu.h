@@ -70,6 +70,16 @@ CpuKernel *cpu_kernel_build(Op *module, const char *kernel_name, const CpuBuildO
 /* Builds from C source text already emitted by cpu_emit_c. */
 CpuKernel *cpu_kernel_build_source(const char *c_source, const char *kernel_name,
                                    int nparams, const CpuBuildOptions *opts, DiagEngine *de);
+/* Loads a shared object built earlier (the source-keyed cache of the C API,
+ * driver/source_cache.c) without compiling: dlopen, then the kernel's entry
+ * and metadata symbols. Its C source is unknown (cpu_kernel_c_source: NULL). */
+CpuKernel *cpu_kernel_load_so(const char *so_path, const char *kernel_name, DiagEngine *de);
+/* What a CPU build depends on besides its C text, for cache keys that must
+ * be computed without running anything: the CPU's model and feature flags
+ * (-march=native) and the compiler's identity (the $CC text and the size,
+ * mtime and inode of the program it names, found on $PATH; no --version run). */
+const char *cpu_host_identity(void);
+void cpu_compiler_identity(const char *cc, StrBuf *out);
 const char *cpu_kernel_c_source(const CpuKernel *k);
 const char *cpu_kernel_cache_path(const CpuKernel *k); /* the entry folder ("" if none) */
 int cpu_kernel_num_params(const CpuKernel *k);

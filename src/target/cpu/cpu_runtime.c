@@ -145,6 +145,36 @@ static const char *cpu_identity(void) {
     pthread_once(&once, cpu_identity_init);
     return cpu_id;
 }
+const char *cpu_host_identity(void) { return cpu_identity(); }
+
+void cpu_compiler_identity(const char *cc, StrBuf *out) {
+    if (!cc || !*cc) cc = getenv("CC");
+    if (!cc || !*cc) cc = "cc";
+    sb_printf(out, "cc=%s", cc);
+    /* the first word, looked up on $PATH as posix_spawnp would */
+    char prog[1024];
+    size_t n = strcspn(cc, " \t");
+    if (n >= sizeof prog) return;
+    memcpy(prog, cc, n);
+    prog[n] = 0;
+    struct stat st;
+    bool found = false;
+    if (strchr(prog, '/')) {
+        found = stat(prog, &st) == 0;
+    } else {
+        const char *path = getenv("PATH");
+        for (const char *p = path ? path : "/usr/bin:/bin"; *p && !found;) {
+            size_t m = strcspn(p, ":");
+            char full[2048];
+            snprintf(full, sizeof full, "%.*s/%s", (int)m, p, prog);
+            found = stat(full, &st) == 0 && S_ISREG(st.st_mode);
+            p += m + (p[m] == ':');
+        }
+    }
+    if (found)
+        sb_printf(out, ";size=%lld;mtime=%lld;ino=%llu", (long long)st.st_size, (long long)st.st_mtime,
+                  (unsigned long long)st.st_ino);
+}
 
 /* ---- the cache folder ------------------------------------------------------------- */
 
@@ -240,6 +270,8 @@ static bool compile_in(const char *dir, const char *cc, const char *flags, DiagE
     return ok;
 }
 
+static bool find_symbols(CpuKernel *k, const char *kernel_name, DiagEngine *de);
+
 static bool load(CpuKernel *k, const char *dir, const char *kernel_name, DiagEngine *de) {
     StrBuf so = {0};
     sb_printf(&so, "%s/kernel.so", dir);
@@ -249,6 +281,11 @@ static bool load(CpuKernel *k, const char *dir, const char *kernel_name, DiagEng
         diag_error(de, (Loc){0}, "C backend: cannot load the compiled kernel: %s", dlerror());
         return false;
     }
+    return find_symbols(k, kernel_name, de);
+}
+
+/* The kernel's entry and its metadata ({nparams, frame bytes}) in k->dl. */
+static bool find_symbols(CpuKernel *k, const char *kernel_name, DiagEngine *de) {
     char sym[512];
     cpu_entry_symbol(kernel_name, sym, sizeof sym);
     k->entry = (CpuEntryFn)(uintptr_t)dlsym(k->dl, sym);
@@ -262,6 +299,22 @@ static bool load(CpuKernel *k, const char *dir, const char *kernel_name, DiagEng
     k->nparams = (int)m[0];
     k->frame_bytes = m[1];
     return true;
+}
+
+CpuKernel *cpu_kernel_load_so(const char *so_path, const char *kernel_name, DiagEngine *de) {
+    CpuKernel *k = tc_calloc(1, sizeof *k);
+    k->path = tc_strdup("");
+    k->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
+    if (!k->dl) {
+        diag_error(de, (Loc){0}, "C backend: cannot load the compiled kernel: %s", dlerror());
+        cpu_kernel_free(k);
+        return NULL;
+    }
+    if (!find_symbols(k, kernel_name, de)) {
+        cpu_kernel_free(k);
+        return NULL;
+    }
+    return k;
 }
 
 CpuKernel *cpu_kernel_build_source(const char *src, const char *kernel_name, int nparams,

@@ -26,6 +26,7 @@ typedef struct GpuOptions {
     int num_warps;         /* default 4 */
     int sm;                /* 80 or 90; 0: the current device's */
     const char *cache_key; /* optional: key of the source + specialisation */
+    const char *cache_dir; /* NULL: $TRITONC_CACHE_DIR, else ~/.cache/tritonc */
     bool no_cache;         /* neither read nor write the disk cache */
 } GpuOptions;
 
@@ -33,6 +34,21 @@ typedef struct GpuKernel GpuKernel;
 
 GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const GpuOptions *o, DiagEngine *de);
 GpuKernel *gpu_kernel_load_cached(const char *key, DiagEngine *de);
+/* A kernel from a cubin already in memory (the source-keyed cache of the C
+ * API, driver/source_cache.c): takes ownership of `cubin` (tc_malloc'd) and
+ * loads it when there is a GPU. Returns NULL with diagnostics on failure
+ * (the cubin is freed then too). */
+GpuKernel *gpu_kernel_from_cubin(const char *name, void *cubin, size_t size, int num_warps,
+                                 int shared_bytes, int sm, DiagEngine *de);
+/* The assembled binary (NULL for none) and the sm it was assembled for. */
+const void *gpu_kernel_cubin(const GpuKernel *k, size_t *size);
+int gpu_kernel_sm(const GpuKernel *k);
+/* The loaded CUfunction (NULL without a GPU), for benchmarks that call the
+ * driver directly on the same function (bench/gpu/launch_floor.c). */
+void *gpu_kernel_cufunction(const GpuKernel *k);
+/* The sm a build for `requested` (80, 90; 0: the current device's) targets:
+ * what gpu_kernel_build uses, so a cache key can name it before building. */
+int gpu_resolve_sm(int requested);
 const char *gpu_kernel_ptx(const GpuKernel *k);   /* NULL when loaded from cubin only */
 const char *gpu_kernel_ttgir(const GpuKernel *k); /* NULL when unavailable */
 const char *gpu_kernel_key(const GpuKernel *k);

@@ -30,6 +30,7 @@ struct GpuKernel {
     char name[128];
     char key[40];
     int num_warps, smem, sm;
+    const char *cache_dir; /* the caller's, during gpu_kernel_build only */
     char *ptx, *ttgir;
     void *cubin;
     size_t cubin_size;
@@ -38,8 +39,8 @@ struct GpuKernel {
     double ptx_ms, cubin_ms;
 };
 
-static const char *cache_dir(char *buf, size_t n) {
-    const char *d = getenv("TRITONC_CACHE_DIR");
+static const char *cache_dir(const GpuKernel *k, char *buf, size_t n) {
+    const char *d = k->cache_dir ? k->cache_dir : getenv("TRITONC_CACHE_DIR");
     if (d && *d) {
         snprintf(buf, n, "%s", d);
         return buf;
@@ -70,7 +71,7 @@ static bool write_all(const char *path, const void *data, size_t n) {
 
 static void cache_store(GpuKernel *k) {
     char dir[1024], tmp[1100], final[1100], path[1200];
-    cache_dir(dir, sizeof dir);
+    cache_dir(k, dir, sizeof dir);
     mkdirs(dir);
     snprintf(final, sizeof final, "%s/%s", dir, k->key);
     snprintf(tmp, sizeof tmp, "%s/.tmp-%s-%d", dir, k->key, (int)getpid());
@@ -127,7 +128,7 @@ static bool json_str(const char *json, const char *field, char *out, size_t n) {
 /* Reads an entry; false when absent or incomplete. */
 static bool cache_load(GpuKernel *k) {
     char dir[1024], path[1200];
-    cache_dir(dir, sizeof dir);
+    cache_dir(k, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/%s/kernel.json", dir, k->key);
     size_t n;
     char *json = read_file(path, &n);
@@ -220,12 +221,18 @@ static void hash_key(char *out, const char *ptx, int sm, int nw) {
     snprintf(out, 40, "%016llx%016llx", (unsigned long long)h, (unsigned long long)h2);
 }
 
+int gpu_resolve_sm(int requested) {
+    int sm = requested ? requested : gpu_device_sm();
+    if (sm == 0) sm = 90;
+    if (sm > 90) sm = 90; /* newer GPUs run sm_90 code through the driver's JIT... via PTX only */
+    return sm;
+}
+
 GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const GpuOptions *o, DiagEngine *de) {
     GpuKernel *k = tc_calloc(1, sizeof *k);
     k->num_warps = o && o->num_warps > 0 ? o->num_warps : 4;
-    k->sm = o && o->sm ? o->sm : gpu_device_sm();
-    if (k->sm == 0) k->sm = 90;
-    if (k->sm > 90) k->sm = 90; /* newer GPUs run sm_90 code through the driver's JIT... via PTX only */
+    k->sm = gpu_resolve_sm(o ? o->sm : 0);
+    k->cache_dir = o && o->cache_dir && *o->cache_dir ? o->cache_dir : NULL;
     double t0 = now_seconds();
     TtgOptions to = {.num_warps = k->num_warps, .threads_per_warp = 32, .sm = k->sm};
     StrBuf ptx = {0};
@@ -262,6 +269,7 @@ GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const Gp
         if (!(o && o->no_cache)) cache_store(k);
     }
     k->cubin_ms = (now_seconds() - t1) * 1e3;
+    k->cache_dir = NULL; /* the caller's string: not kept */
     if (!load_module(k, de)) {
         gpu_kernel_free(k);
         return NULL;
@@ -283,6 +291,28 @@ GpuKernel *gpu_kernel_load_cached(const char *key, DiagEngine *de) {
     return k;
 }
 
+GpuKernel *gpu_kernel_from_cubin(const char *name, void *cubin, size_t size, int num_warps,
+                                 int shared_bytes, int sm, DiagEngine *de) {
+    GpuKernel *k = tc_calloc(1, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->num_warps = num_warps;
+    k->smem = shared_bytes;
+    k->sm = sm;
+    k->cubin = cubin;
+    k->cubin_size = size;
+    if (!load_module(k, de)) {
+        gpu_kernel_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+const void *gpu_kernel_cubin(const GpuKernel *k, size_t *size) {
+    if (size) *size = k->cubin_size;
+    return k->cubin;
+}
+int gpu_kernel_sm(const GpuKernel *k) { return k->sm; }
+void *gpu_kernel_cufunction(const GpuKernel *k) { return k->func; }
 const char *gpu_kernel_ptx(const GpuKernel *k) { return k->ptx; }
 const char *gpu_kernel_ttgir(const GpuKernel *k) { return k->ttgir; }
 const char *gpu_kernel_key(const GpuKernel *k) { return k->key; }
