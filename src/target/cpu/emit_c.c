@@ -734,8 +734,8 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
                              op->kind == ARITH_MAXIMUMF ? "maximum" : "minimum", FA(0), FA(1)), rt);
     case ARITH_MAXNUMF:
     case ARITH_MINNUMF:
-        return from_c(e, fmt(e, "%s%s(%s, %s)", op->kind == ARITH_MAXNUMF ? "fmax" : "fmin",
-                             is_f64(t) ? "" : "f", FA(0), FA(1)), rt);
+        return from_c(e, fmt(e, "tc_%s%s(%s, %s)", is_f64(t) ? "d" : "f",
+                             op->kind == ARITH_MAXNUMF ? "maxnum" : "minnum", FA(0), FA(1)), rt);
     case ARITH_CMPI: {
         int64_t p = 0;
         op_attr_int(op, "predicate", &p);
@@ -791,8 +791,11 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
     case TT_INT_TO_PTR: return fmt(e, "(%s)(uintptr_t)%s", ctype(e, rt), a[0]);
     case TT_PTR_TO_INT: return fmt(e, "(%s)(uintptr_t)%s", ctype(e, rt), a[0]);
     case TT_ADDPTR: return fmt(e, "(%s + (int64_t)%s)", a[0], a[1]);
-    case MATH_EXP: return from_c(e, libm(e, "exp", t, FA(0)), rt);
-    case MATH_EXP2: return from_c(e, libm(e, "exp2", t, FA(0)), rt);
+    /* f32 exp/exp2 inline (the prelude's tc_expf: vectorisable, <= 2 ulp) */
+    case MATH_EXP:
+        return from_c(e, is_f64(t) ? libm(e, "exp", t, FA(0)) : fmt(e, "tc_expf(%s)", FA(0)), rt);
+    case MATH_EXP2:
+        return from_c(e, is_f64(t) ? libm(e, "exp2", t, FA(0)) : fmt(e, "tc_exp2f(%s)", FA(0)), rt);
     case MATH_LOG: return from_c(e, libm(e, "log", t, FA(0)), rt);
     case MATH_LOG2: return from_c(e, libm(e, "log2", t, FA(0)), rt);
     case MATH_SQRT:
@@ -809,8 +812,8 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
         return from_c(e, fmt(e, "%s(%s, %s, %s)", is_f64(t) ? "fma" : "fmaf", FA(0), FA(1), FA(2)), rt);
     case TT_CLAMPF: {
         int64_t prop = attr_enum(op, "propagateNan", (const char *const[]){"none", "all"}, 2, 0);
-        const char *sfx = is_f64(t) ? "" : "f";
-        const char *c = fmt(e, "fmin%s(fmax%s(%s, %s), %s)", sfx, sfx, FA(0), FA(1), FA(2));
+        const char *sfx = is_f64(t) ? "d" : "f";
+        const char *c = fmt(e, "tc_%sminnum(tc_%smaxnum(%s, %s), %s)", sfx, sfx, FA(0), FA(1), FA(2));
         if (prop) c = fmt(e, "(%s != %s ? %s : %s)", FA(0), FA(0), FA(0), c);
         return from_c(e, c, rt);
     }
