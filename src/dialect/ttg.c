@@ -40,12 +40,29 @@ void ttg_layout_print(const Layout *l, StrBuf *out) {
     sb_puts(out, "}>");
 }
 
+/* Over the fields ttg_layout_equal compares. */
+static uint64_t layout_hash(const Layout *l) {
+    uint64_t h = hash_combine((uint64_t)l->kind, (uint64_t)l->rank);
+    if (l->kind == LAYOUT_SLICE) return hash_combine(hash_combine(h, (uint64_t)l->dim), layout_hash(l->parent));
+    size_t n = sizeof(int) * (size_t)l->rank;
+    h = hash_combine(h, hash_bytes(l->spt, n, 1));
+    h = hash_combine(h, hash_bytes(l->tpw, n, 2));
+    h = hash_combine(h, hash_bytes(l->wpc, n, 3));
+    return hash_combine(h, hash_bytes(l->order, n, 4));
+}
+
+/* The text is made and interned once per distinct layout and context
+ * (layout assignment asks for the attribute of every tensor type it makes). */
 Attr *ttg_layout_attr(Context *c, const Layout *l) {
     if (!l) return NULL;
+    uint64_t h = layout_hash(l) | 1;
+    Attr *a = map_get(&c->layout_attrs, h);
+    if (a && ttg_layout_equal(ttg_layout(c, a), l)) return a;
     StrBuf sb = {0};
     ttg_layout_print(l, &sb);
-    Attr *a = attr_opaque(c, sb_cstr(&sb));
+    a = attr_opaque(c, sb_cstr(&sb));
     sb_free(&sb);
+    map_put(&c->layout_attrs, h, a);
     return a;
 }
 
@@ -146,11 +163,17 @@ static Layout *lp_layout(LParse *s) {
     return l;
 }
 
+/* Parsed once per context: the text is interned, so its address is the
+ * key (the PTX emitter asks for the layout of every tensor it touches). */
 const Layout *ttg_layout(Context *c, const Attr *a) {
     if (!a || a->kind != ATTR_OPAQUE || strncmp(a->s, "#ttg.", 5) != 0) return NULL;
+    const Layout *cached = map_get(&c->layouts, MAP_KEY(a->s));
+    if (cached) return cached;
     LParse s = {a->s, c, true};
     Layout *l = lp_layout(&s);
-    return s.ok ? l : NULL;
+    if (!s.ok) return NULL;
+    map_put(&c->layouts, MAP_KEY(a->s), l);
+    return l;
 }
 
 const Layout *ttg_layout_of_type(Context *c, const Type *t) {

@@ -292,6 +292,8 @@ struct Context {
     Interner strings;
     Map types;  /* hash -> Type* chain head (see types.c) */
     Map attrs;  /* hash -> Attr* chain head */
+    Map layouts; /* interned #ttg layout text -> its parsed Layout (dialect/ttg.c) */
+    Map layout_attrs; /* hash of a Layout -> its attribute (dialect/ttg.c) */
     DiagEngine *diag; /* where verifiers and passes report (not owned) */
 };
 

@@ -31,6 +31,8 @@ void ctx_free(Context *c) {
     interner_free(&c->strings);
     map_free(&c->types);
     map_free(&c->attrs);
+    map_free(&c->layouts);
+    map_free(&c->layout_attrs);
     arena_free(c->arena); /* frees c itself */
 }
 

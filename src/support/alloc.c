@@ -3,10 +3,14 @@
  *
  * An arena is a list of chunks; allocation bumps a pointer, freeing releases
  * every chunk at once. Large requests get a chunk of their own so a 1 MB
- * tensor constant does not waste the rest of a small chunk.
+ * tensor constant does not waste the rest of a small chunk. Freed chunks of
+ * the standard size are kept (a few, process-wide) for the next arena: a
+ * JIT compiles kernel after kernel, and faulting fresh zeroed pages in from
+ * the OS for every compilation cost about a tenth of a PTX compile.
  */
 #include "support.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +32,10 @@ static void *default_alloc(void *ptr, size_t size, void *ud) {
 static TcAllocFn g_alloc = default_alloc;
 static void *g_alloc_ud;
 
+static void chunk_cache_flush(void);
+
 void tc_set_allocator(TcAllocFn fn, void *ud) {
+    chunk_cache_flush(); /* its chunks came from the old allocator */
     g_alloc = fn ? fn : default_alloc;
     g_alloc_ud = fn ? ud : NULL;
 }
@@ -61,7 +68,70 @@ struct Arena {
     size_t reserved;
 };
 
-enum { ARENA_CHUNK = 64 * 1024 };
+enum { ARENA_CHUNK = 64 * 1024, CHUNK_CACHE_MAX = 32 };
+
+/* Free standard chunks, dirty up to their `used` (the rest is still zero).
+ * A spin lock: arenas are made and freed per compilation, rarely at once
+ * in two threads, and the critical sections are a few instructions. */
+static struct {
+    atomic_flag lock;
+    Chunk *head;
+    int n;
+} chunk_cache = {ATOMIC_FLAG_INIT, NULL, 0};
+
+static void cache_lock(void) {
+    while (atomic_flag_test_and_set_explicit(&chunk_cache.lock, memory_order_acquire)) {
+    }
+}
+static void cache_unlock(void) { atomic_flag_clear_explicit(&chunk_cache.lock, memory_order_release); }
+
+/* A standard chunk, zeroed: from the cache, or new. */
+static Chunk *chunk_take(void) {
+    cache_lock();
+    Chunk *c = chunk_cache.head;
+    if (c) {
+        chunk_cache.head = c->next;
+        chunk_cache.n--;
+    }
+    cache_unlock();
+    if (c) {
+        memset(c->data, 0, c->used);
+    } else {
+        c = tc_calloc(1, sizeof(Chunk) + ARENA_CHUNK);
+        c->size = ARENA_CHUNK;
+    }
+    c->used = 0;
+    c->next = NULL;
+    return c;
+}
+
+/* Keeps a standard chunk for chunk_take, or frees it when the cache is full. */
+static void chunk_give(Chunk *c) {
+    if (c->size == ARENA_CHUNK) {
+        cache_lock();
+        bool keep = chunk_cache.n < CHUNK_CACHE_MAX;
+        if (keep) {
+            c->next = chunk_cache.head;
+            chunk_cache.head = c;
+            chunk_cache.n++;
+        }
+        cache_unlock();
+        if (keep) return;
+    }
+    tc_free(c);
+}
+
+static void chunk_cache_flush(void) {
+    cache_lock();
+    Chunk *c = chunk_cache.head;
+    chunk_cache.head = NULL;
+    chunk_cache.n = 0;
+    cache_unlock();
+    for (Chunk *n; c; c = n) {
+        n = c->next;
+        tc_free(c);
+    }
+}
 
 Arena *arena_new(void) { return tc_calloc(1, sizeof(Arena)); }
 
@@ -69,7 +139,7 @@ void arena_free(Arena *a) {
     if (!a) return;
     for (Chunk *c = a->head, *n; c; c = n) {
         n = c->next;
-        tc_free(c);
+        chunk_give(c);
     }
     tc_free(a);
 }
@@ -82,9 +152,13 @@ void *arena_alloc(Arena *a, size_t size) {
     Chunk *c = a->head;
     if (!c || c->used + size > c->size) {
         size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-        Chunk *n = tc_calloc(1, sizeof(Chunk) + cap);
-        n->size = cap;
-        n->used = 0;
+        Chunk *n;
+        if (cap == ARENA_CHUNK) {
+            n = chunk_take();
+        } else {
+            n = tc_calloc(1, sizeof(Chunk) + cap);
+            n->size = cap;
+        }
         a->reserved += sizeof(Chunk) + cap;
         if (c && size > ARENA_CHUNK / 4) {
             /* big block: keep the current chunk at the head for small ones */
@@ -118,10 +192,17 @@ char *arena_printf(Arena *a, const char *fmt, ...) {
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    /* one pass into a small buffer for the usual short string */
+    char small[128];
+    int n = tc_vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    char *s = arena_alloc(a, (size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    char *s;
+    if (n < (int)sizeof small) {
+        s = arena_dup(a, small, (size_t)n + 1);
+    } else {
+        s = arena_alloc(a, (size_t)n + 1);
+        tc_vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    }
     va_end(ap2);
     return s;
 }
@@ -168,18 +249,21 @@ void sb_put_int(StrBuf *sb, int64_t v) {
     sb_put_uint(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
 
+/* Formats straight into the buffer; a second pass only when the text did
+ * not fit in the room there was. */
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap) {
     va_list ap2;
     va_copy(ap2, ap);
-    char small[256];
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    if (n < (int)sizeof small) {
-        sb_putn(sb, small, (size_t)n);
-    } else {
+    sb_reserve(sb, 128);
+    size_t room = sb->cap - sb->len;
+    int n = tc_vsnprintf(sb->data + sb->len, room, fmt, ap);
+    if (n < 0) n = 0; /* an encoding error: nothing appended */
+    if ((size_t)n >= room) {
         sb_reserve(sb, (size_t)n);
-        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
-        sb->len += (size_t)n;
+        tc_vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
     }
+    sb->len += (size_t)n;
+    sb->data[sb->len] = 0;
     va_end(ap2);
 }
 

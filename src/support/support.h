@@ -5,7 +5,8 @@
  *   - every heap allocation goes through tc_realloc(), which calls the
  *     replaceable allocator hook (tc_set_allocator);
  *   - compile-time objects (IR, AST, interned strings, diagnostics text) live
- *     in an Arena owned by one compilation and are freed in one call;
+ *     in an Arena owned by one compilation and are freed in one call (a few
+ *     freed chunks are kept for the next arena, see alloc.c);
  *   - growable arrays (Vec) and hash maps (Map) own heap memory and are freed
  *     explicitly, or allocate from an arena when given one.
  * Library code never calls exit(): errors travel back through a DiagEngine.
@@ -106,6 +107,10 @@ void sb_put_int(StrBuf *sb, int64_t v);
 void sb_put_uint(StrBuf *sb, uint64_t v);
 /* Writes v in decimal to buf (>= 21 bytes), unterminated; returns the length. */
 int fmt_uint(char *buf, uint64_t v);
+/* vsnprintf, with a fast path for plain %d %i %u %x %X %c %s %% (length
+ * modifiers l, ll, z; no flags, width or precision); format.c. */
+int tc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
+int tc_snprintf(char *buf, size_t cap, const char *fmt, ...) TC_PRINTF(3, 4);
 void sb_printf(StrBuf *sb, const char *fmt, ...) TC_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 const char *sb_cstr(StrBuf *sb); /* "" when empty */

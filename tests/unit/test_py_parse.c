@@ -373,7 +373,7 @@ static void test_kernel_files(void) {
 /* Time per 100 lines over the kernel files, and linearity on a big file. */
 static double parse_time(const char *src, size_t len, int reps) {
     double best = 1e9;
-    for (int r = 0; r < 3; r++) {
+    for (int r = 0; r < 5; r++) {
         double t0 = now_seconds();
         for (int i = 0; i < reps; i++) {
             Ctx c;
@@ -412,7 +412,7 @@ static void test_performance(void) {
     for (int i = 0; i < 16; i++) sb_putn(&big, all.data, all.len);
     double tb = parse_time(big.data, big.len, 2);
     checks++;
-    if (tb > t * 16 * 4) {
+    if (tb > t * 16 * 6) { /* quadratic would be 256x; loaded machines jitter */
         printf("test_py_parse.c: superlinear: x1 %.0f us, x16 %.0f us\n", t * 1e6, tb * 1e6);
         failures++;
     }

@@ -26,6 +26,7 @@
 
 static const char *const rc_prefix[RC_COUNT] = {"%p", "%h", "%r", "%rd", "%f", "%fd"};
 static const char *const rc_decl[RC_COUNT] = {".pred", ".b16", ".b32", ".b64", ".f32", ".f64"};
+static const char *const rc_mov[RC_COUNT] = {"mov.pred", "mov.b16", "mov.b32", "mov.b64", "mov.f32", "mov.f64"};
 
 /* ---- emission helpers -------------------------------------------------- */
 
@@ -47,6 +48,47 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* `\topcode d, ops...;\n` with the lengths known: one reservation, then
+ * plain copies. */
+static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t dlen, const char *const *ops,
+                  const size_t *lens, int nops) {
+    StrBuf *sb = &p->body;
+    size_t n = 1 + oplen + 1 + dlen + 2;
+    for (int i = 0; i < nops; i++) n += 2 + lens[i];
+    sb_reserve(sb, n);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    memcpy(w, opcode, oplen), w += oplen;
+    *w++ = ' ';
+    memcpy(w, d, dlen), w += dlen;
+    for (int i = 0; i < nops; i++) {
+        *w++ = ',', *w++ = ' ';
+        memcpy(w, ops[i], lens[i]), w += lens[i];
+    }
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += n;
+}
+
+void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c) {
+    const char *ops[3] = {a, b, c};
+    size_t lens[3];
+    int n = 0;
+    for (; n < 3 && ops[n]; n++) lens[n] = strlen(ops[n]);
+    ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
+}
+
+/* "a.b" for two string literals (an opcode and its type), made once:
+ * element-wise ops ask for the same opcode slot after slot. */
+static const char *opc_join(Px *p, const char *a, const char *b) {
+    unsigned h = (unsigned)(((uintptr_t)a >> 3) ^ ((uintptr_t)b >> 1)) % TC_ARRAY_LEN(p->opc_memo);
+    if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
+        p->opc_memo[h].a = a;
+        p->opc_memo[h].b = b;
+        p->opc_memo[h].s = arena_printf(p->ctx->arena, "%s.%s", a, b);
+    }
+    return p->opc_memo[h].s;
+}
+
 void px_fail(Px *p, const Op *op, const char *fmt, ...) {
     if (p->failed) return;
     p->failed = true;
@@ -63,8 +105,26 @@ Slot px_reg(Px *p, RegClass rc) {
     return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
 }
 
-const char *px_rname(Px *p, Slot s) {
-    return arena_printf(p->ctx->arena, "%s%d", rc_prefix[s.rc], s.reg);
+/* The emitter names an operand for each instruction it writes and each
+ * CSE lookup, several times per instruction: names are made here once. */
+const char *px_rname_make(Px *p, Slot s) {
+    int rc = s.rc, r = s.reg;
+    if (r >= p->rnames_cap[rc]) {
+        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 64;
+        while (cap <= r) cap *= 2;
+        p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)cap * sizeof(char *));
+        memset(p->rnames[rc] + p->rnames_cap[rc], 0, (size_t)(cap - p->rnames_cap[rc]) * sizeof(char *));
+        p->rnames_cap[rc] = cap;
+    }
+    const char *name = p->rnames[rc][r];
+    if (!name) {
+        char buf[32];
+        size_t n = strlen(rc_prefix[rc]);
+        memcpy(buf, rc_prefix[rc], n);
+        n += (size_t)fmt_uint(buf + n, (uint64_t)r);
+        name = p->rnames[rc][r] = arena_strndup(p->ctx->arena, buf, n);
+    }
+    return name;
 }
 
 RegClass px_rc(const Type *e) {
@@ -124,40 +184,118 @@ static uint16_t f32_to_bf16_bits(float f) {
     return (uint16_t)(x >> 16);
 }
 
-/* An immediate's text for the register class. */
+/* Writes v as `digits` upper-case hex digits. */
+static void hex_fixed(char *out, uint64_t v, int digits) {
+    for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
+}
+
+/* An immediate's text for the register class: 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
+ * for floats (exact bits), decimal for integers. */
 static const char *imm_text(Px *p, Slot s) {
+    char buf[24];
+    int n;
     switch (s.rc) {
     case RC_F32: {
         float f = (float)s.f;
         uint32_t b;
         memcpy(&b, &f, 4);
-        return arena_printf(p->ctx->arena, "0f%08X", b);
+        memcpy(buf, "0f", 2);
+        hex_fixed(buf + 2, b, 8);
+        n = 10;
+        break;
     }
     case RC_F64: {
         uint64_t b;
         memcpy(&b, &s.f, 8);
-        return arena_printf(p->ctx->arena, "0d%016llX", (unsigned long long)b);
+        memcpy(buf, "0d", 2);
+        hex_fixed(buf + 2, b, 16);
+        n = 18;
+        break;
     }
-    case RC_B32: return arena_printf(p->ctx->arena, "%d", (int32_t)s.off);
-    default: return arena_printf(p->ctx->arena, "%lld", (long long)s.off);
+    default: {
+        int64_t v = s.rc == RC_B32 ? (int32_t)s.off : s.off;
+        n = 0;
+        if (v < 0) buf[n++] = '-';
+        n += fmt_uint(buf + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+        break;
     }
+    }
+    return arena_strndup(p->ctx->arena, buf, (size_t)n);
 }
 
-static uint64_t key_hash(const char *k) { return hash_bytes(k, strlen(k), 0x9e37) | 1; }
+/* An instruction without its destination: opcode, class, operand texts. */
+typedef struct CseKey {
+    const char *opcode, *ops[3];
+    size_t oplen, lens[3];
+    int nops;
+    RegClass rc;
+} CseKey;
 
+static uint64_t cse_hash(const CseKey *k) {
+    uint64_t h = hash_bytes(k->opcode, k->oplen, 0x9e37 + (uint64_t)k->rc);
+    for (int i = 0; i < k->nops; i++) h = hash_combine(h, hash_bytes(k->ops[i], k->lens[i], (uint64_t)i));
+    return h | 1;
+}
+
+/* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
+ * is k up to its destination. The emitted text is the key: nothing else is
+ * kept per entry. */
+static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
+    if (e->val.rc != k->rc) return false;
+    const char *q = p->body.data + e->line + 1, *end = p->body.data + p->body.len;
+    /* (lengths checked first: memcmp must not read past the text) */
+    if ((size_t)(end - q) < k->oplen + 1 || memcmp(q, k->opcode, k->oplen) != 0 || q[k->oplen] != ' ') return false;
+    q += k->oplen + 1 + e->dst_len;
+    for (int i = 0; i < k->nops; i++) {
+        if ((size_t)(end - q) < k->lens[i] + 2 || q[0] != ',' || q[1] != ' ' || memcmp(q + 2, k->ops[i], k->lens[i]) != 0)
+            return false;
+        q += 2 + k->lens[i];
+    }
+    return end - q >= 2 && q[0] == ';' && q[1] == '\n';
+}
+
+static void cse_grow(Px *p) {
+    struct CseSlot *old = p->cse_tab;
+    int ocap = p->cse_cap;
+    p->cse_cap = ocap ? ocap * 2 : 1024;
+    p->cse_tab = tc_calloc((size_t)p->cse_cap, sizeof *p->cse_tab);
+    int mask = p->cse_cap - 1;
+    for (int i = 0; i < ocap; i++) {
+        if (!old[i].tag) continue;
+        int j = (int)(old[i].tag & (uint32_t)mask);
+        while (p->cse_tab[j].tag) j = (j + 1) & mask;
+        p->cse_tab[j] = old[i];
+    }
+    tc_free(old);
+}
+
+/* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
+ * register of the same instruction emitted before in this scope. Slots are
+ * never removed: one whose entry was popped with its scope, or whose tag
+ * matches by chance, fails the text comparison and the probe goes on. */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    char *key = arena_printf(p->ctx->arena, "%s|%d|%s|%s|%s", opcode, rc, a ? a : "", b ? b : "", c ? c : "");
-    uint64_t h = key_hash(key);
-    intptr_t idx = (intptr_t)map_get(&p->cse, h);
-    if (idx > 0 && idx <= p->cse_entries.len && strcmp(p->cse_entries.data[idx - 1].key, key) == 0)
-        return p->cse_entries.data[idx - 1].val;
+    CseKey k = {.opcode = opcode, .oplen = strlen(opcode), .rc = rc};
+    const char *in[3] = {a, b, c};
+    for (; k.nops < 3 && in[k.nops]; k.nops++) {
+        k.ops[k.nops] = in[k.nops];
+        k.lens[k.nops] = strlen(in[k.nops]);
+    }
+    uint64_t h = cse_hash(&k);
+    uint32_t tag = (uint32_t)(h >> 32) | 1;
+    if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
+    int mask = p->cse_cap - 1, i = (int)(tag & (uint32_t)mask);
+    for (; p->cse_tab[i].tag; i = (i + 1) & mask) {
+        int idx = p->cse_tab[i].idx;
+        if (p->cse_tab[i].tag == tag && idx <= p->cse_entries.len && cse_same(p, &p->cse_entries.data[idx - 1], &k))
+            return p->cse_entries.data[idx - 1].val;
+    }
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
-    if (c) px_emit(p, "%s %s, %s, %s, %s", opcode, dn, a, b, c);
-    else if (b) px_emit(p, "%s %s, %s, %s", opcode, dn, a, b);
-    else px_emit(p, "%s %s, %s", opcode, dn, a);
-    vec_push(&p->cse_entries, ((CseEntry){key, d, p->depth}));
-    map_put(&p->cse, h, (void *)(intptr_t)p->cse_entries.len);
+    size_t line = p->body.len, dlen = strlen(dn);
+    ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
+    vec_push(&p->cse_entries, ((CseEntry){line, (int)dlen, d, p->depth}));
+    p->cse_tab[i] = (struct CseSlot){tag, p->cse_entries.len};
+    p->cse_used++;
     return d;
 }
 
@@ -168,6 +306,7 @@ void px_scope_push(Px *p) {
 
 void px_scope_pop(Px *p) {
     p->depth--;
+    p->epoch++;
     p->cse_entries.len = vec_pop(&p->scope_marks);
 }
 
@@ -218,9 +357,16 @@ Tile *px_tile(Px *p, Value *v) {
     return t;
 }
 
+/* Computed once per (interned) type: every op asks for its operands'. */
 bool px_dist(Px *p, const Type *t, Dist *d) {
+    const Dist *cached = map_get(&p->dists, MAP_KEY(t));
+    if (cached) {
+        *d = *cached;
+        return true;
+    }
     const Layout *l = ttg_layout_of_type(p->ctx, t);
     if (!l || !ttg_dist(l, t->shape, t->rank, d)) return false;
+    map_put(&p->dists, MAP_KEY(t), arena_dup(p->ctx->arena, d, sizeof *d));
     return true;
 }
 
@@ -315,16 +461,18 @@ Slot px_scalar_owner_pred(Px *p) {
     return pr;
 }
 
-Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
-    int j[TTG_MAX_RANK];
-    dist_slot_j(d, slot, j);
+/* The register part of a linear index: sum of thread_part(dim) * stride. */
+static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
+    size_t sn = sizeof(int64_t) * (size_t)d->rank;
+    if (p->lin_memo.epoch == p->epoch && memcmp(&p->lin_memo.d, d, sizeof *d) == 0 &&
+        memcmp(p->lin_memo.strides, strides, sn) == 0)
+        return p->lin_memo.reg;
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
-        acc.off += dist_const(d, dim, j[dim]) * strides[dim];
         Slot tp = px_thread_part(p, d, dim);
         Slot term = strides[dim] == 1 ? tp
                     : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, tp),
-                             arena_printf(p->ctx->arena, "%lld", (long long)strides[dim]), NULL);
+                             imm_text(p, px_imm_int(strides[dim], RC_B64)), NULL);
         if (acc.kind == SLOT_IMM) {
             acc.kind = SLOT_REG;
             acc.reg = term.reg;
@@ -334,6 +482,18 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
             acc.reg = s.reg;
         }
     }
+    p->lin_memo.epoch = p->epoch;
+    p->lin_memo.d = *d;
+    memcpy(p->lin_memo.strides, strides, sn);
+    p->lin_memo.reg = acc;
+    return acc;
+}
+
+Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
+    int j[TTG_MAX_RANK];
+    dist_slot_j(d, slot, j);
+    Slot acc = linear_base(p, d, strides);
+    for (int dim = 0; dim < d->rank; dim++) acc.off += dist_const(d, dim, j[dim]) * strides[dim];
     return acc;
 }
 
@@ -364,39 +524,35 @@ static Slot zext_view(Px *p, Slot s, const Type *e) {
 
 static Slot to_f32(Px *p, Slot s, const Type *e) {
     if (!is_f16ish(e)) return s;
-    return px_cast(p, s, e, ty_f32(p->ctx), false, 0);
+    return px_cast(p, s, e, p->f32, false, 0);
 }
 static Slot from_f32(Px *p, Slot s, const Type *e) {
     if (!is_f16ish(e)) return s;
-    return px_cast(p, s, ty_f32(p->ctx), e, false, 0);
+    return px_cast(p, s, p->f32, e, false, 0);
 }
 
 static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    Type *f32 = ty_f32(p->ctx);
+    Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
     b = to_f32(p, b, e);
     if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
         return from_f32(p, px_imm_float((float)(a.f + b.f), RC_F32), e);
-    char opc[32];
-    snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
-    Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
     return from_f32(p, r, e);
 }
 
 static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
-    Type *f32 = ty_f32(p->ctx);
+    Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
-    char opc[40];
-    snprintf(opc, sizeof opc, "%s.%s", op, fty(ce));
-    Slot r = px_cse(p, px_rc(ce), opc, px_opnd(p, a, ce), NULL, NULL);
+    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), NULL, NULL);
     return from_f32(p, r, e);
 }
 
 /* Fast f32 math on f32 (f64 goes through f32: approximate). */
 static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
-    Type *f32 = ty_f32(p->ctx);
+    Type *f32 = p->f32;
     Slot x = px_cast(p, a, e, f32, false, 0);
     Slot r;
     const char *xs = px_opnd(p, x, f32);
@@ -455,7 +611,7 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
     bool uns = pred >= CMPI_ULT;
     if (e->width == 1) {
         /* i1: as 0/1 integers */
-        Type *i32 = ty_i32(p->ctx);
+        Type *i32 = p->i32;
         a = px_cast(p, a, e, i32, false, 0);
         b = px_cast(p, b, e, i32, false, 0);
         e = i32;
@@ -464,19 +620,16 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    char opc[32];
-    snprintf(opc, sizeof opc, "setp.%s.%s", ops[pred], pred <= CMPI_NE ? bty(e) : ity(e, !uns));
+    const char *opc = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e) : ity(e, !uns));
     return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
 }
 
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    char opc[16];
-    snprintf(opc, sizeof opc, "%s.pred", op);
-    return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    return px_cse(p, RC_PRED, opc_join(p, op, "pred"), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
 }
 
 static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
-    Type *i1 = ty_i1(p->ctx);
+    Type *i1 = p->i1;
     if (px_rc(e) == RC_PRED) {
         Slot t1 = pred_logic(p, "and", c, a, e);
         Slot nc = px_cse(p, RC_PRED, "not.pred", px_opnd(p, c, i1), NULL, NULL);
@@ -562,7 +715,6 @@ emit:;
     }
     const char *opc = NULL;
     bool uns = false, norm = false;
-    char buf[32];
     switch (k) {
     case ARITH_ADDI: opc = "add"; norm = true; break;
     case ARITH_SUBI: opc = "sub"; norm = true; break;
@@ -597,12 +749,11 @@ emit:;
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
             else bs = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, b, e), NULL, NULL);
         }
-        snprintf(buf, sizeof buf, "%s.%s", opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns));
-        Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, bs, ty_i32(p->ctx)), NULL);
+        Slot r = px_cse(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_opnd(p, a, e),
+                        px_opnd(p, bs, p->i32), NULL);
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    snprintf(buf, sizeof buf, "%s.%s", opc, bitwise ? bty(e) : ity(e, !uns));
-    Slot r = px_cse(p, rc, buf, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    Slot r = px_cse(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
@@ -721,9 +872,9 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         xs = px_opnd(p, x, from);
         bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
         bool f8to = to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2;
-        if (f8from && p->sm < 89) return px_cast(p, f8_to_f32_sw(p, x, from->fkind), ty_f32(p->ctx), to, false, rounding);
+        if (f8from && p->sm < 89) return px_cast(p, f8_to_f32_sw(p, x, from->fkind), p->f32, to, false, rounding);
         if (f8to && p->sm < 89) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
             return f32_to_f8_sw(p, f, to->fkind);
         }
         if (f8from) {
@@ -734,9 +885,9 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_cast(p, h, ty_float(p->ctx, FK_F16), to, false, rounding);
         }
         if (f8to) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            Slot z = px_mat(p, px_imm_float(0.0, RC_F32), ty_f32(p->ctx));
-            snprintf(opc, sizeof opc, "cvt.rn.satfinite.%s.f32", to->fkind == FK_F8E4M3 ? "e4m3x2" : "e5m2x2");
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            Slot z = px_mat(p, px_imm_float(0.0, RC_F32), p->f32);
+            tc_snprintf(opc, sizeof opc, "cvt.rn.satfinite.%s.f32", to->fkind == FK_F8E4M3 ? "e4m3x2" : "e5m2x2");
             return px_cse(p, RC_B16, opc, px_rname(p, z), px_rname(p, f), NULL);
         }
         const char *fs = from->fkind == FK_BF16 ? "bf16" : from->fkind == FK_F16 ? "f16" : fty(from);
@@ -749,46 +900,45 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return to->width == 64 ? px_cse(p, RC_F64, "cvt.f64.f32", px_rname(p, f), NULL, NULL) : f;
         }
         if (from->fkind == FK_BF16 && to->fkind == FK_F16) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            return px_cast(p, f, p->f32, to, false, rounding);
         }
         if (from->fkind == FK_F16 && to->fkind == FK_BF16) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            return px_cast(p, f, p->f32, to, false, rounding);
         }
         bool narrowing = to->width < from->width;
-        if (narrowing) snprintf(opc, sizeof opc, "cvt.%s.%s.%s", rounding == 1 ? "rz" : "rn", ts, fs);
-        else snprintf(opc, sizeof opc, "cvt.%s.%s", ts, fs);
-        return px_cse(p, rt, opc, xs, NULL, NULL);
+        const char *cvt = narrowing ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
+        return px_cse(p, rt, opc_join(p, opc_join(p, cvt, ts), fs), xs, NULL, NULL);
     }
     /* int -> float */
     if (to->kind == TY_FLOAT) {
-        Type *i32 = ty_i32(p->ctx);
+        Type *i32 = p->i32;
         if (from->width == 1) return px_cast(p, px_cast(p, x, from, i32, sgn, 0), i32, to, sgn, rounding);
         if (x.kind == SLOT_IMM && rt != RC_B16) return px_imm_float(sgn ? (double)x.off : (double)int_wrap_u(x.off, from->width), rt);
         if (to->fkind == FK_BF16 || to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), sgn, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, false, rounding);
+            Slot f = px_cast(p, x, from, p->f32, sgn, 0);
+            return px_cast(p, f, p->f32, to, false, rounding);
         }
         Slot v = sgn ? x : zext_view(p, x, from);
         const char *ts = to->fkind == FK_F16 ? "f16" : fty(to);
-        snprintf(opc, sizeof opc, "cvt.rn.%s.%s", ts, ity(from, sgn));
+        tc_snprintf(opc, sizeof opc, "cvt.rn.%s.%s", ts, ity(from, sgn));
         return px_cse(p, rt, opc, px_opnd(p, v, from), NULL, NULL);
     }
     /* float -> int */
     if (from->kind == TY_FLOAT) {
         if (from->fkind == FK_BF16 || from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2) {
-            Slot f = px_cast(p, x, from, ty_f32(p->ctx), false, 0);
-            return px_cast(p, f, ty_f32(p->ctx), to, sgn, rounding);
+            Slot f = px_cast(p, x, from, p->f32, false, 0);
+            return px_cast(p, f, p->f32, to, sgn, rounding);
         }
         if (to->width == 1) {
             char o[32];
-            snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
+            tc_snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
             Slot f = to_f32(p, x, from);
-            return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? ty_f32(p->ctx) : from), "0f00000000", NULL);
+            return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? p->f32 : from), "0f00000000", NULL);
         }
         const char *fs = from->fkind == FK_F16 ? "f16" : fty(from);
-        snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
+        tc_snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
         Slot r = px_cse(p, rt, opc, px_opnd(p, x, from), NULL, NULL);
         return renorm(p, r, to);
     }
@@ -864,7 +1014,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_ERF:
         return fmath(p, op->kind, in[0], re);
     case MATH_FMA: {
-        const Type *ce = is_f16ish(re) ? ty_f32(p->ctx) : re;
+        const Type *ce = is_f16ish(re) ? p->f32 : re;
         Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
         Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
                         px_opnd(p, b, ce), px_opnd(p, c, ce));
@@ -876,7 +1026,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     }
     case MATH_ABSI: {
         char o[16];
-        snprintf(o, sizeof o, "abs.%s", ity(re, true));
+        tc_snprintf(o, sizeof o, "abs.%s", ity(re, true));
         return px_cse(p, px_rc(re), o, px_opnd(p, in[0], re), NULL, NULL);
     }
     case ARITH_CMPI:
@@ -885,10 +1035,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_CMPF: {
         op_attr_int(op, "predicate", &pred);
         if (pred == CMPF_FALSE || pred == CMPF_TRUE) return px_imm_int(pred == CMPF_TRUE, RC_PRED);
-        const Type *ce = is_f16ish(e0) ? ty_f32(p->ctx) : e0;
+        const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
-        char o[32];
-        snprintf(o, sizeof o, "setp.%s.%s", cmpf_op((int)pred), fty(ce));
+        const char *o = opc_join(p, opc_join(p, "setp", cmpf_op((int)pred)), fty(ce));
         return px_cse(p, RC_PRED, o, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
     }
     case ARITH_SELECT: return select_slot(p, in[0], in[1], in[2], re);
@@ -994,7 +1143,7 @@ static void lower_constant(Px *p, Op *op) {
     } else if (e->kind == TY_FLOAT) {
         double v = 0;
         attr_as_float(a, &v);
-        s = px_cast(p, px_imm_float(v, e->width == 64 ? RC_F64 : RC_F32), e->width == 64 ? e : ty_f32(p->ctx), e, false, 0);
+        s = px_cast(p, px_imm_float(v, e->width == 64 ? RC_F64 : RC_F32), e->width == 64 ? e : p->f32, e, false, 0);
         if (e->width == 64) s = px_imm_float(v, RC_F64);
     } else {
         int64_t v = 0;
@@ -1053,37 +1202,63 @@ static void lower_program_id(Px *p, Op *op) {
     out->s[0] = px_cse(p, RC_B32, "mov.u32", src, NULL, NULL);
 }
 
-/* Copies tile `from` into the registers of `to` (parallel copy: through
- * temporaries when a source is also a destination). */
+/* The source slot of copy (a, i): a one-slot tile is broadcast. */
+static Slot copy_src(Tile **to, Tile **from, int a, int i) { return from[a]->s[from[a]->n == to[a]->n ? i : 0]; }
+
+static uint64_t reg_key(Slot s) { return ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1; }
+
+/* Copies tile `from` into the registers of `to` (a parallel copy). When no
+ * destination register is read by a copy other than its own, every copy
+ * is written straight into its destination, `reg + off` as one add (a
+ * loop-carried pointer `p += 64` becomes `add.s64 %rd7, %rd7, 128`).
+ * Otherwise the sources go through temporaries first. The test looks each
+ * source up in a map of the destinations (a 128x128 fp32 accumulator is
+ * 128 slots per thread: pairwise tests were quadratic). */
 static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
+    Map dst = {0}; /* destination register -> 1 + copy position (a, i) */
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++)
+            if (to[a]->s[i].kind == SLOT_REG) map_put(&dst, reg_key(to[a]->s[i]), (void *)(((intptr_t)a << 32 | i) + 1));
     bool clash = false;
     for (int a = 0; a < n && !clash; a++)
-        for (int i = 0; i < from[a]->n && !clash; i++) {
-            Slot s = from[a]->s[i];
+        for (int i = 0; i < to[a]->n && !clash; i++) {
+            Slot s = copy_src(to, from, a, i);
             if (s.kind != SLOT_REG) continue;
-            for (int b = 0; b < n && !clash; b++)
-                for (int k = 0; k < to[b]->n && !clash; k++)
-                    clash = to[b]->s[k].rc == s.rc && to[b]->s[k].reg == s.reg && (a != b || i != k || s.off);
+            intptr_t pos = (intptr_t)map_get(&dst, reg_key(s));
+            clash = pos && pos - 1 != ((intptr_t)a << 32 | i);
         }
-    for (int a = 0; a < n; a++)
-        for (int i = 0; i < to[a]->n; i++) {
-            Slot s = from[a]->s[from[a]->n == to[a]->n ? i : 0], d = to[a]->s[i];
-            const char *src = px_opnd(p, s, elems[a]);
-            if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue;
-            if (clash) {
-                Slot t = px_reg(p, d.rc);
-                px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, t), src);
-                from[a]->s[i] = t;
-            } else {
-                px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, d), src);
-            }
-        }
-    if (clash)
+    map_free(&dst);
+    if (!clash) {
         for (int a = 0; a < n; a++)
-            for (int i = 0; i < to[a]->n; i++)
-                if (from[a]->s[i].kind == SLOT_REG && from[a]->s[i].reg != to[a]->s[i].reg)
-                    px_emit(p, "mov.%s %s, %s", rc_decl[to[a]->s[i].rc] + 1, px_rname(p, to[a]->s[i]),
-                            px_rname(p, from[a]->s[i]));
+            for (int i = 0; i < to[a]->n; i++) {
+                Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
+                const char *dn = px_rname(p, d);
+                if (s.kind == SLOT_REG && s.off) {
+                    Slot r = {SLOT_REG, s.rc, s.reg, 0, 0};
+                    px_ins(p, s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
+                           imm_text(p, px_imm_int(s.off, s.rc)), NULL);
+                } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
+                    px_ins(p, rc_mov[d.rc], dn, px_opnd(p, s, elems[a]), NULL, NULL);
+                }
+            }
+        return;
+    }
+    Tile **tmp = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
+    for (int a = 0; a < n; a++) {
+        tmp[a] = px_new_tile(p, to[a]->n);
+        for (int i = 0; i < to[a]->n; i++) {
+            Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
+            if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue; /* kind NONE: no copy */
+            const char *src = px_opnd(p, s, elems[a]);
+            tmp[a]->s[i] = px_reg(p, d.rc);
+            px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, tmp[a]->s[i]), src);
+        }
+    }
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++)
+            if (tmp[a]->s[i].kind == SLOT_REG)
+                px_emit(p, "mov.%s %s, %s", rc_decl[to[a]->s[i].rc] + 1, px_rname(p, to[a]->s[i]),
+                        px_rname(p, tmp[a]->s[i]));
 }
 
 /* Fresh registers for a loop-carried / branch-joined value. */
@@ -1145,7 +1320,7 @@ static void lower_if(Px *p, Op *op) {
         elems[i] = ty_elem(op_result(op, i)->type);
     }
     Tile *c = px_tile(p, op_operand(op, 0));
-    Type *i1 = ty_i1(p->ctx);
+    Type *i1 = p->i1;
     const char *cn = px_opnd(p, c->s[0], i1);
     int els = px_label(p), end = px_label(p);
     px_emit(p, "@!%s bra $L__BB%d", cn, els);
@@ -1196,7 +1371,7 @@ static void lower_while(Px *p, Op *op) {
     Tile **cv = ARENA_ARRAY(p->ctx->arena, Tile *, na + 1);
     for (int i = 0; i < na; i++) cv[i] = px_tile(p, op_operand(cnd, i + 1));
     Tile *c = px_tile(p, op_operand(cnd, 0));
-    Slot cs = px_mat(p, c->s[0], ty_i1(p->ctx));
+    Slot cs = px_mat(p, c->s[0], p->i1);
     copy_tiles(p, aargs, cv, ae, na);
     px_emit(p, "@!%s bra $L__BB%d", px_rname(p, cs), exit);
     px_scope_pop(p);
@@ -1323,10 +1498,15 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
         return false;
     }
     const char *name = func_name(func);
-    Px px = {.ctx = c, .de = de, .sm = o->sm ? o->sm : 90, .num_warps = o->num_warps > 0 ? o->num_warps : 4};
+    Px px = {.ctx = c, .de = de, .sm = o->sm ? o->sm : 90, .num_warps = o->num_warps > 0 ? o->num_warps : 4,
+             .epoch = 1};
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
+    sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    p->f32 = ty_f32(c);
+    p->i32 = ty_i32(c);
+    p->i1 = ty_i1(c);
     p->aa = axis_analyze(c, func);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
@@ -1338,6 +1518,12 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     px_lower_block(p, func_entry(func));
     bool ok = !p->failed;
     if (ok) {
+        /* The header and prologue are written to their own buffer and put
+         * in front of the body in place: the body, the bulk of the text,
+         * is not copied into a second large buffer. */
+        StrBuf head = {0};
+        StrBuf *final = out;
+        out = &head;
         int threads = 32 * p->num_warps;
         sb_printf(out, "//\n// Generated by tritonc\n//\n\n.version %s\n.target sm_%d%s\n.address_size 64\n\n",
                   p->sm >= 90 ? "8.0" : "7.4", p->sm, p->sm == 90 ? "a" : "");
@@ -1356,8 +1542,21 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
             if (p->nreg[r]) sb_printf(out, "\t.reg %s %s<%d>;\n", rc_decl[r], rc_prefix[r], p->nreg[r] + 1);
         sb_puts(out, "\n");
         sb_puts(out, sb_cstr(&p->pro));
-        sb_puts(out, sb_cstr(&p->body));
-        sb_puts(out, "$L__RET:\n\tret;\n}\n");
+        StrBuf *b = &p->body;
+        sb_putn(b, "", 0); /* allocated and terminated, even if empty */
+        sb_reserve(b, head.len);
+        memmove(b->data + head.len, sb_cstr(b), b->len + 1);
+        if (head.len) memcpy(b->data, head.data, head.len);
+        b->len += head.len;
+        sb_free(&head);
+        sb_puts(b, "$L__RET:\n\tret;\n}\n");
+        if (final->len == 0) {
+            sb_free(final);
+            *final = *b; /* the caller's buffer takes the body's */
+            *b = (StrBuf){0};
+        } else {
+            sb_putn(final, b->data, b->len);
+        }
         if (info) {
             info->smem_bytes = p->smem_size;
             info->num_warps = p->num_warps;
@@ -1365,8 +1564,10 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     }
     sb_free(&p->pro);
     sb_free(&p->body);
+    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
     map_free(&p->vals);
-    map_free(&p->cse);
+    map_free(&p->dists);
+    tc_free(p->cse_tab);
     map_free(&p->tparts);
     vec_free(&p->cse_entries);
     vec_free(&p->scope_marks);

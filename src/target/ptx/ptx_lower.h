@@ -16,7 +16,7 @@
  *
  * Registers are virtual (%r<N>, %rd<N>, %f<N>, ...), declared at the end;
  * ptxas allocates. Instructions with equal text are emitted once per scope
- * (a small CSE keyed by the instruction text); a scope is a region of
+ * (a small CSE keyed by the opcode and operand texts); a scope is a region of
  * scf.for / scf.if / scf.while, and what was emitted inside it is forgotten
  * on leaving it. Per-thread invariants (lane and warp coordinates) go to a
  * prologue that dominates everything.
@@ -44,7 +44,8 @@ typedef struct Tile {
 } Tile;
 
 typedef struct CseEntry {
-    const char *key;
+    size_t line;     /* offset in Px.body of the instruction's text */
+    int dst_len;     /* length of the destination's name in it */
     Slot val;
     int depth;
 } CseEntry;
@@ -55,9 +56,16 @@ typedef struct Px {
     int sm, num_warps;
     StrBuf pro, body;
     int nreg[RC_COUNT];
+    const char **rnames[RC_COUNT]; /* register names, made on first use */
+    int rnames_cap[RC_COUNT];
     int nlabel;
     Map vals;            /* Value* -> Tile* */
-    Map cse;             /* hash -> 1 + index in cse_entries */
+    Map dists;           /* tensor Type* -> its Dist (see px_dist) */
+    /* CSE: open addressing from 32 bits of an instruction's hash to 1 + its
+     * index in cse_entries (tag and index side by side: one cache line a
+     * probe, 8 bytes a slot) */
+    struct CseSlot { uint32_t tag; int32_t idx; } *cse_tab;
+    int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
     int depth;           /* region nesting */
@@ -68,15 +76,32 @@ typedef struct Px {
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
     AxisAnalysis *aa;
+    Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
+    /* Memos of address registers asked for slot after slot (the answer
+     * of px_cse for each but the first); an entry is good while its epoch
+     * is current, and the epoch moves on when a scope is left. */
+    unsigned epoch;
+    struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
+    struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
+    struct { const char *a, *b, *s; } opc_memo[16]; /* see opc_join */
     bool failed;
 } Px;
 
 /* ptx_emit.c: emission helpers */
 void px_emit(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
+/* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
+ * shape of most instructions, in the hot loops (NULL ends the operands). */
+void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
 Slot px_reg(Px *p, RegClass rc);
-const char *px_rname(Px *p, Slot s); /* register name; s must be a plain register */
+/* Register name; s must be a plain register. Names are made once per
+ * register (px_rname_make) and shared by every use. */
+const char *px_rname_make(Px *p, Slot s);
+static inline const char *px_rname(Px *p, Slot s) {
+    if (s.reg < p->rnames_cap[s.rc] && p->rnames[s.rc][s.reg]) return p->rnames[s.rc][s.reg];
+    return px_rname_make(p, s);
+}
 RegClass px_rc(const Type *elem);
 int px_bits(const Type *elem);      /* storage bits (i1: 8) */
 Slot px_imm_int(int64_t v, RegClass rc);
@@ -107,7 +132,8 @@ void px_lower_block(Px *p, Block *b);
 void px_scope_push(Px *p);
 void px_scope_pop(Px *p);
 /* Linear index (element units) of a slot's coordinate, row-major over the
- * tile's shape: a register plus a constant in `off`. */
+ * tile's shape: a register plus a constant in `off`. The register is the
+ * same for every slot of a Dist (p->lin_memo). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
 
 /* ptx_memory.c */

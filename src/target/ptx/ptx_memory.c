@@ -127,7 +127,7 @@ void px_lower_load(Px *p, Op *op) {
     int vec = tile ? access_vec(p, ptr, mask, &d, e) : 1;
     int ebits = px_bits(e);
     RegClass rc = px_rc(e);
-    Type *i1 = ty_i1(p->ctx);
+    Type *i1 = p->i1;
     const char *q = load_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
     for (int i = 0; i < n; i++) {
@@ -151,8 +151,8 @@ void px_lower_load(Px *p, Op *op) {
             Slot r = px_reg(p, ebits == 16 && rc == RC_B16 ? RC_B16 : RC_B32);
             if (masked) {
                 Slot o = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
-                if (is_bool) o = px_cast(p, o, i1, ty_i32(p->ctx), false, 0);
-                px_emit(p, "mov.%s %s, %s", r.rc == RC_B16 ? "b16" : "b32", px_rname(p, r), px_opnd(p, o, is_bool ? ty_i32(p->ctx) : e));
+                if (is_bool) o = px_cast(p, o, i1, p->i32, false, 0);
+                px_emit(p, "mov.%s %s, %s", r.rc == RC_B16 ? "b16" : "b32", px_rname(p, r), px_opnd(p, o, is_bool ? p->i32 : e));
             }
             const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
             px_emit(p, "%sld.global%s.%s %s, %s", pred, q, ty, px_rname(p, r), addr);
@@ -246,7 +246,7 @@ void px_lower_load(Px *p, Op *op) {
 
 /* The predicate of an access: mask and ownership; NONE when always. */
 static Slot access_pred(Px *p, Slot m, bool has_mask, Slot owner) {
-    Type *i1 = ty_i1(p->ctx);
+    Type *i1 = p->i1;
     if (has_mask && m.kind == SLOT_IMM && !(m.off & 1)) return px_imm_int(0, RC_PRED);
     bool mreg = has_mask && m.kind != SLOT_IMM;
     if (mreg && owner.kind == SLOT_REG)
@@ -281,10 +281,10 @@ void px_lower_store(Px *p, Op *op) {
         const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
         if (is_bool || (ebits < 32 && vec == 1)) {
             Slot v = vt->s[vt->n == n ? i : 0];
-            if (is_bool) v = px_cast(p, v, e, ty_i32(p->ctx), false, 0);
+            if (is_bool) v = px_cast(p, v, e, p->i32, false, 0);
             const char *ty = ebits == 16 ? "b16" : "b8";
             if (rc == RC_B16 && ebits == 8) v = px_cse(p, RC_B32, "cvt.u32.u16", px_opnd(p, v, e), NULL, NULL);
-            const Type *ve = (rc == RC_B16 && ebits == 16) ? e : ty_i32(p->ctx);
+            const Type *ve = (rc == RC_B16 && ebits == 16) ? e : p->i32;
             if (rc == RC_B32 && ebits == 16) ty = "b16";
             px_emit(p, "%sst.global%s.%s %s, %s", pred, q, ty, addr, px_rname(p, px_mat(p, v, ve)));
             continue;
@@ -303,8 +303,8 @@ void px_lower_store(Px *p, Op *op) {
                 if (ebits == 16) {
                     Slot lo = vt->s[vt->n == n ? idx[w * 2] : 0], hi = vt->s[vt->n == n ? idx[w * 2 + 1] : 0];
                     if (rc != RC_B16) { /* i16 in 32-bit registers */
-                        lo = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, lo, ty_i32(p->ctx)), NULL, NULL);
-                        hi = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, hi, ty_i32(p->ctx)), NULL, NULL);
+                        lo = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, lo, p->i32), NULL, NULL);
+                        hi = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, hi, p->i32), NULL, NULL);
                     }
                     const char *ls = px_rname(p, px_mat(p, lo, e)), *hs = px_rname(p, px_mat(p, hi, e));
                     word = px_cse(p, RC_B32, "mov.b32", arena_printf(p->ctx->arena, "{%s, %s}", ls, hs), NULL, NULL);
@@ -313,11 +313,11 @@ void px_lower_store(Px *p, Op *op) {
                     for (int k = 0; k < 4; k++) {
                         Slot b = vt->s[vt->n == n ? idx[w * 4 + k] : 0];
                         if (rc == RC_B16) b = px_cse(p, RC_B32, "cvt.u32.u16", px_opnd(p, b, e), NULL, NULL);
-                        const char *bs = px_opnd(p, b, ty_i32(p->ctx));
+                        const char *bs = px_opnd(p, b, p->i32);
                         if (k == 0) word = px_cse(p, RC_B32, "and.b32", bs, "255", NULL);
                         else {
                             char opc[40];
-                            snprintf(opc, sizeof opc, "bfi.b32");
+                            tc_snprintf(opc, sizeof opc, "bfi.b32");
                             Slot r = px_reg(p, RC_B32);
                             px_emit(p, "%s %s, %s, %s, %d, 8", opc, px_rname(p, r), bs, px_rname(p, word), 8 * k);
                             word = r;
@@ -367,21 +367,21 @@ void px_lower_atomic(Px *p, Op *op) {
     char tyb[16];
     if (cas) {
         opn = "cas";
-        snprintf(tyb, sizeof tyb, "b%d", ebits);
+        tc_snprintf(tyb, sizeof tyb, "b%d", ebits);
     } else {
         switch (rmw) {
-        case TT_RMW_AND: opn = "and"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_OR: opn = "or"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_XOR: opn = "xor"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_XCHG: opn = "exch"; snprintf(tyb, sizeof tyb, "b%d", ebits); break;
-        case TT_RMW_MAX: opn = "max"; snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
-        case TT_RMW_MIN: opn = "min"; snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
-        case TT_RMW_UMAX: opn = "max"; snprintf(tyb, sizeof tyb, "u%d", ebits); break;
-        case TT_RMW_UMIN: opn = "min"; snprintf(tyb, sizeof tyb, "u%d", ebits); break;
+        case TT_RMW_AND: opn = "and"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_OR: opn = "or"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_XOR: opn = "xor"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_XCHG: opn = "exch"; tc_snprintf(tyb, sizeof tyb, "b%d", ebits); break;
+        case TT_RMW_MAX: opn = "max"; tc_snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
+        case TT_RMW_MIN: opn = "min"; tc_snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "s", ebits); break;
+        case TT_RMW_UMAX: opn = "max"; tc_snprintf(tyb, sizeof tyb, "u%d", ebits); break;
+        case TT_RMW_UMIN: opn = "min"; tc_snprintf(tyb, sizeof tyb, "u%d", ebits); break;
         default:
             opn = "add";
-            if (isf && ebits == 16) snprintf(tyb, sizeof tyb, "noftz.%s", e->fkind == FK_BF16 ? "bf16" : "f16");
-            else snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "u", ebits);
+            if (isf && ebits == 16) tc_snprintf(tyb, sizeof tyb, "noftz.%s", e->fkind == FK_BF16 ? "bf16" : "f16");
+            else tc_snprintf(tyb, sizeof tyb, "%s%d", isf ? "f" : "u", ebits);
             break;
         }
     }

@@ -57,8 +57,8 @@ static const char *st_type(const Type *e) {
 
 static void st_shared(Px *p, const char *addr, Slot v, const Type *e) {
     if (e->kind == TY_INT && e->width == 1) {
-        v = px_cast(p, v, e, ty_i32(p->ctx), false, 0);
-        e = ty_i32(p->ctx);
+        v = px_cast(p, v, e, p->i32, false, 0);
+        e = p->i32;
         px_emit(p, "st.shared.b8 %s, %s", addr, px_rname(p, px_mat(p, v, e)));
         return;
     }
@@ -82,12 +82,20 @@ static Slot ld_shared(Px *p, const char *addr, const Type *e) {
 
 /* `[base + index * esize + extra]` for an index `reg + off`. */
 static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
-    Slot base = smem_base(p);
     if (index.kind == SLOT_IMM)
-        return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, base), (long long)(index.off * esize + extra));
-    Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
-    Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), arena_printf(p->ctx->arena, "%d", log2i(esize)), NULL);
-    Slot a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+        return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, smem_base(p)), (long long)(index.off * esize + extra));
+    Slot a = p->smem_memo.addr;
+    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
+        /* (slot after slot shares the register: px_cse's answer, kept) */
+        Slot base = smem_base(p);
+        Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
+        Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), arena_printf(p->ctx->arena, "%d", log2i(esize)), NULL);
+        a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+        p->smem_memo.epoch = p->epoch;
+        p->smem_memo.index_reg = index.reg;
+        p->smem_memo.esize = esize;
+        p->smem_memo.addr = a;
+    }
     return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(index.off * esize + extra));
 }
 
@@ -355,7 +363,7 @@ void px_lower_scan(Px *p, Op *op) {
         for (int i = 0; i < d.nslots; i++)
             for (int q = 0; q < k; q++)
                 st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
-        Type *i32 = ty_i32(p->ctx);
+        Type *i32 = p->i32;
         for (int64_t dd = 1; dd < n; dd *= 2) {
             px_barrier(p);
             Slot(*nxt)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)d.nslots);
@@ -522,6 +530,26 @@ void px_lower_shape(Px *p, Op *op) {
 
 /* ---- tt.dot with FMA ------------------------------------------------------ */
 
+/* True when the dot may accumulate into C's registers: C is an argument
+ * of an scf.for body (its registers are the loop's own, fresh, see
+ * lower_for), this dot is its only use, it needs no conversion, and its
+ * slots are distinct plain registers. */
+static bool dot_acc_in_place(Px *p, Value *c, Tile *tc, const Type *ec, const Type *acc_t) {
+    if (c->def || !c->owner_block || !c->owner_block->parent || !c->owner_block->parent->parent ||
+        c->owner_block->parent->parent->kind != SCF_FOR || c->index == 0 || ec != acc_t || !value_has_one_use(c))
+        return false;
+    Map seen = {0};
+    bool ok = true;
+    for (int i = 0; i < tc->n && ok; i++) {
+        Slot s = tc->s[i];
+        uint64_t key = ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1;
+        ok = s.kind == SLOT_REG && s.off == 0 && s.rc == px_rc(acc_t) && !map_has(&seen, key);
+        map_put(&seen, key, (void *)1);
+    }
+    map_free(&seen);
+    return ok;
+}
+
 void px_lower_dot(Px *p, Op *op) {
     Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *ct = r->type;
@@ -529,7 +557,7 @@ void px_lower_dot(Px *p, Op *op) {
     int64_t M = at->shape[0], K = at->shape[1], N = bt->shape[1];
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(ct);
     bool isint = ec->kind == TY_INT;
-    Type *acc_t = isint ? ty_i32(p->ctx) : ty_f32(p->ctx);
+    Type *acc_t = isint ? p->i32 : p->f32;
     if (!isint && ec->width == 64) acc_t = (Type *)ec;
     Dist da, db, dc;
     if (!px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, ct, &dc)) return px_fail(p, op, "dot without layouts");
@@ -543,11 +571,14 @@ void px_lower_dot(Px *p, Op *op) {
     for (int i = 0; i < da.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &da, i, sta), sa, 0), ta->s[i], ea);
     for (int i = 0; i < db.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &db, i, stb), sb, a_bytes), tb->s[i], eb);
     px_barrier(p);
-    /* accumulators: fresh registers, C converted to the accumulation type */
-    Tile *acc = px_new_tile(p, dc.nslots);
+    /* accumulators: fresh registers, C converted to the accumulation type;
+     * or C's own registers when C is a loop-carried accumulator used only
+     * here (`acc = tl.dot(a, b, acc)`), which saves a copy in and a copy
+     * back per element and iteration */
     RegClass arc = px_rc(acc_t);
+    Tile *acc = dot_acc_in_place(p, c, tc, ec, acc_t) ? tc : px_new_tile(p, dc.nslots);
     const char *mv = arc == RC_F32 ? "mov.f32" : arc == RC_F64 ? "mov.f64" : "mov.b32";
-    for (int i = 0; i < dc.nslots; i++) {
+    for (int i = 0; i < dc.nslots && acc != tc; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
         px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
@@ -584,7 +615,8 @@ void px_lower_dot(Px *p, Op *op) {
         int j[TTG_MAX_RANK];
         dist_slot_j(&dc, i, j);
         const char *an = px_opnd(p, av[j[0]], acc_t), *bn = px_opnd(p, bv[j[1]], acc_t);
-        px_emit(p, "%s %s, %s, %s, %s", fma, px_rname(p, acc->s[i]), an, bn, px_rname(p, acc->s[i]));
+        const char *cn = px_rname(p, acc->s[i]);
+        px_ins(p, fma, cn, an, bn, cn);
     }
     px_scope_pop(p);
     Slot cond = px_reg(p, RC_PRED);
