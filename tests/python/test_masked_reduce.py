@@ -4,7 +4,8 @@
 excludes. The element just past the mask holds 1e30 (and NaN in a second
 round): a sum that reads it is off by ~1e30 or NaN. GCC 12's loop
 if-conversion once made the CPU backend's fused masked reduction load every
-lane unconditionally (fixed by compiling without it); this pins it down for
+lane unconditionally (masked loads now go through a volatile-qualified
+pointer, which the compiler may not speculate); this pins it down for
 several ragged sizes, both tile widths and a second, max reduction."""
 import sys
 

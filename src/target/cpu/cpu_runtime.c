@@ -324,13 +324,6 @@ CpuKernel *cpu_kernel_build_source(const char *src, const char *kernel_name, int
     if (!cc || !*cc) cc = "cc";
     StrBuf flags = {0};
     sb_puts(&flags, CPU_CFLAGS);
-    /* GCC's loop if-conversion turns a masked load (`m ? p[i] : other`) into
-     * an unconditional load where it wrongly judges the access safe (seen with
-     * GCC 12 at -O3 -mavx2 on a fused masked reduction: lanes past the mask
-     * were read and summed). A masked load must never touch memory outside
-     * its mask, so GCC does without that transformation; the unmasked fast
-     * paths vectorise as before. Clang does not take the flag. */
-    if (strstr(compiler_version(cc), "Free Software Foundation")) sb_puts(&flags, " -fno-tree-loop-if-convert");
     if (o && o->extra_flags) sb_printf(&flags, " %s", o->extra_flags);
     CpuKernel *k = tc_calloc(1, sizeof *k);
     k->source = tc_strdup(src);

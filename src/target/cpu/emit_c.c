@@ -1300,6 +1300,17 @@ static const char *atomic_expr(Emitter *e, Op *op, const char *p, const char *v,
     return "0";
 }
 
+/* A load under a mask: through a volatile-qualified pointer, so the C
+ * compiler cannot turn `m ? *p : other` into an unconditional load. GCC 12's
+ * loop if-conversion did exactly that to a fused masked reduction at -O3
+ * (lanes past the mask were read and summed); a masked load must never touch
+ * memory outside its mask. Loads the mask does not guard (the fast paths)
+ * stay plain and vectorise. */
+static const char *masked_ld(Emitter *e, const char *ptr, bool is_i1) {
+    const char *ld = fmt(e, "*(const volatile __typeof__(*%s) *)%s", ptr, ptr);
+    return is_i1 ? fmt(e, "(uint8_t)(%s != 0)", ld) : ld;
+}
+
 /* Emits `stmt(elements)` for each element of a loop over the result shape. */
 static void emit_load(Emitter *e, Op *op) {
     comment_op(e, op);
@@ -1313,7 +1324,7 @@ static void emit_load(Emitter *e, Op *op) {
     const char *name = vname(e, res);
     if (res->type->kind != TY_TENSOR) {
         const char *ld = is_i1 ? fmt(e, "(uint8_t)(*%s != 0)", p.name) : fmt(e, "*%s", p.name);
-        if (m) line(e, "%s %s = %s ? %s : %s;", ctype(e, t), name, m->name, ld, o ? o->name : zero);
+        if (m) line(e, "%s %s = %s ? %s : %s;", ctype(e, t), name, m->name, masked_ld(e, p.name, is_i1), o ? o->name : zero);
         else line(e, "%s %s = %s;", ctype(e, t), name, ld);
         bind(e, res, mk_scalar(name));
         return;
@@ -1347,7 +1358,7 @@ static void emit_load(Emitter *e, Op *op) {
             loop_open(e, &L, &r, vs, 3);
             const char *pe = loop_elem(e, &L, &p, op_operand(op, 0)->type);
             line(e, "%s[%s] = %s ? %s : %s;", name, loop_dst(e, &L), loop_elem(e, &L, m, op_operand(op, 1)->type),
-                 LOAD_EXPR(pe), o ? loop_elem(e, &L, o, res->type) : zero);
+                 masked_ld(e, pe, is_i1), o ? loop_elem(e, &L, o, res->type) : zero);
             loop_close(e, &L);
             e->indent--;
             line(e, "}");
@@ -1357,7 +1368,7 @@ static void emit_load(Emitter *e, Op *op) {
         const char *pe = loop_elem(e, &L, &p, op_operand(op, 0)->type);
         if (m)
             line(e, "%s[%s] = %s ? %s : %s;", name, loop_dst(e, &L), loop_elem(e, &L, m, op_operand(op, 1)->type),
-                 LOAD_EXPR(pe), o ? loop_elem(e, &L, o, res->type) : zero);
+                 masked_ld(e, pe, is_i1), o ? loop_elem(e, &L, o, res->type) : zero);
         else line(e, "%s[%s] = %s;", name, loop_dst(e, &L), LOAD_EXPR(pe));
         loop_close(e, &L);
     }
@@ -2095,7 +2106,7 @@ static void fuse_body(Emitter *e, Loop *L, FuseCtx *c) {
             if (m && !(c->fast && is_proven(e, m))) {
                 const char *o = op->noperands > 2 ? gelem(e, L, op_operand(op, 2), c->fast)
                               : rt->kind == TY_PTR ? "0" : fmt(e, "(%s)0", ctype(e, rt));
-                x = fmt(e, "%s ? %s : %s", gelem(e, L, m, c->fast), ld, o);
+                x = fmt(e, "%s ? %s : %s", gelem(e, L, m, c->fast), masked_ld(e, p, is_i1), o);
             } else {
                 x = ld;
             }
