@@ -51,7 +51,6 @@
 #include "target/cpu/cpu.h"
 #include "target/ptx/gpu.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,41 +162,6 @@ static char *entry_path(const SrcCacheKey *key, const char *ext) {
     return sb_take(&sb);
 }
 
-static bool mkdir_p(const char *path) {
-    char *p = tc_strdup(path);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-            tc_free(p);
-            return false;
-        }
-        *s = '/';
-    }
-    bool ok = mkdir(p, 0755) == 0 || errno == EEXIST;
-    tc_free(p);
-    return ok;
-}
-
-/* Writes `path` through a temporary name unique to this process and call
- * (two threads may store the same key at once), then renames it. */
-static bool write_atomic(const char *path, const void *a, size_t na, const void *b, size_t nb) {
-    static long counter;
-    StrBuf tmp = {0};
-    sb_printf(&tmp, "%s.tmp-%ld-%ld", path, (long)getpid(),
-              __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-    FILE *f = fopen(tmp.data, "wb");
-    bool ok = f != NULL;
-    if (f) {
-        ok = fwrite(a, 1, na, f) == na && (nb == 0 || fwrite(b, 1, nb, f) == nb);
-        ok = fclose(f) == 0 && ok;
-    }
-    if (ok) ok = rename(tmp.data, path) == 0;
-    if (!ok) remove(tmp.data);
-    sb_free(&tmp);
-    return ok;
-}
-
 static void remove_entry(const SrcCacheKey *key) {
     static const char *const exts[] = {"meta", "so", "ir"};
     for (int i = 0; i < TC_ARRAY_LEN(exts); i++) {
@@ -224,7 +188,7 @@ void srccache_store(const Compilation *c, const SrcCacheKey *key) {
         sb_free(&so);
         bin = so_bytes;
     }
-    if (!bin || !bin_size || !mkdir_p(key->root)) {
+    if (!bin || !bin_size || !make_dirs(key->root)) {
         tc_free(so_bytes);
         return;
     }
@@ -239,13 +203,13 @@ void srccache_store(const Compilation *c, const SrcCacheKey *key) {
         sb_putc(&ir, '\n');
     }
     char *ir_path = entry_path(key, "ir");
-    bool ok = write_atomic(ir_path, ir.data, ir.len, NULL, 0);
+    bool ok = write_file_atomic(ir_path, ir.data, ir.len);
     tc_free(ir_path);
     sb_free(&ir);
     /* 2. the CPU's shared object */
     if (ok && so_bytes) {
         char *so_path = entry_path(key, "so");
-        ok = write_atomic(so_path, so_bytes, bin_size, NULL, 0);
+        ok = write_file_atomic(so_path, so_bytes, bin_size);
         tc_free(so_path);
     }
     /* 3. the metadata (and the cubin), last */
@@ -261,8 +225,9 @@ void srccache_store(const Compilation *c, const SrcCacheKey *key) {
         for (int i = 0; i < c->nparams; i++)
             sb_printf(&m, "p %d %s\n", c->param_skip && c->param_skip[i] ? 1 : 0, c->param_types[i]);
         sb_printf(&m, "binary %zu %016llx\n", bin_size, (unsigned long long)binary_hash(bin, bin_size));
+        if (c->gpu) sb_putn(&m, bin, bin_size); /* the cubin follows its header */
         char *meta_path = entry_path(key, "meta");
-        ok = write_atomic(meta_path, m.data, m.len, c->gpu ? bin : NULL, c->gpu ? bin_size : 0);
+        ok = write_file_atomic(meta_path, m.data, m.len);
         tc_free(meta_path);
         sb_free(&m);
     }

@@ -339,47 +339,48 @@ static TV bi_make_tensor_descriptor(Sema *S, CallArgs *a) {
     return d;
 }
 
-/* desc.load(offsets) / tl.load_tensor_descriptor(desc, offsets). */
-static TV bi_desc_load(Sema *S, CallArgs *a) {
+/* What desc.load and desc.store share: the block pointer advanced to the
+ * offsets (a->v[1]) in *ptr, and the tuple (0, 1, ..., rank-1) in *dims, so
+ * every dimension is bounds-checked. False on an error. */
+static bool desc_at(Sema *S, CallArgs *a, const char *what, TV *ptr, TV *dims) {
     TV d = a->v[0];
-    if (d.kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
-    if (!is_block_ptr(&d)) return sema_error(S, "load(): expected a tensor descriptor");
+    if (!is_block_ptr(&d)) {
+        sema_error(S, "%s(): expected a tensor descriptor", what);
+        return false;
+    }
     CallArgs b = forward_args(a);
     b.v[0] = d;
     b.v[1] = a->v[1];
     b.given[0] = b.given[1] = true;
     b.node[1] = a->node[1];
-    TV p = bi_advance(S, &b);
-    if (p.kind == TV_ERR) return p;
+    *ptr = bi_advance(S, &b);
+    if (ptr->kind == TV_ERR) return false;
     int r = d.ty->elem->rank;
+    *dims = (TV){.kind = TV_TUPLE, .n = r};
+    dims->elems = ARENA_ARRAY(S->arena, TV, r);
+    for (int i = 0; i < r; i++) dims->elems[i] = tv_int(i);
+    return true;
+}
+
+/* desc.load(offsets) / tl.load_tensor_descriptor(desc, offsets). */
+static TV bi_desc_load(Sema *S, CallArgs *a) {
+    if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
+    TV p, dims;
+    if (!desc_at(S, a, "load", &p, &dims)) return tv_err();
     CallArgs l = forward_args(a);
-    TV dims = {.kind = TV_TUPLE, .n = r};
-    dims.elems = ARENA_ARRAY(S->arena, TV, r);
-    for (int i = 0; i < r; i++) dims.elems[i] = tv_int(i);
     l.v[0] = p;
     l.v[3] = dims;
-    l.v[4] = (TV){.kind = TV_STR, .s = d.is_desc == 2 ? "nan" : "zero"};
+    l.v[4] = (TV){.kind = TV_STR, .s = a->v[0].is_desc == 2 ? "nan" : "zero"};
     l.given[0] = l.given[3] = l.given[4] = true;
     return bi_load(S, &l);
 }
 
 /* desc.store(offsets, value) / tl.store_tensor_descriptor(desc, offsets, value). */
 static TV bi_desc_store(Sema *S, CallArgs *a) {
-    TV d = a->v[0];
-    if (d.kind == TV_ERR || a->v[1].kind == TV_ERR || a->v[2].kind == TV_ERR) return tv_err();
-    if (!is_block_ptr(&d)) return sema_error(S, "store(): expected a tensor descriptor");
-    CallArgs b = forward_args(a);
-    b.v[0] = d;
-    b.v[1] = a->v[1];
-    b.given[0] = b.given[1] = true;
-    b.node[1] = a->node[1];
-    TV p = bi_advance(S, &b);
-    if (p.kind == TV_ERR) return p;
-    int r = d.ty->elem->rank;
+    if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR || a->v[2].kind == TV_ERR) return tv_err();
+    TV p, dims;
+    if (!desc_at(S, a, "store", &p, &dims)) return tv_err();
     CallArgs st = forward_args(a);
-    TV dims = {.kind = TV_TUPLE, .n = r};
-    dims.elems = ARENA_ARRAY(S->arena, TV, r);
-    for (int i = 0; i < r; i++) dims.elems[i] = tv_int(i);
     st.v[0] = p;
     st.v[1] = a->v[2];
     st.v[3] = dims;

@@ -1,7 +1,8 @@
 /*
  * os.c - the few operating-system services the compiler needs: whole-file
  * reads, atomic writes (temporary file + rename, so a crash or a second
- * process never sees half a file), a monotonic clock and peak memory.
+ * process never sees half a file), `mkdir -p`, a monotonic clock and peak
+ * memory.
  */
 #include "support.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,8 +32,11 @@ char *read_file(const char *path, size_t *len_out) {
 }
 
 bool write_file_atomic(const char *path, const void *data, size_t len) {
+    /* the temporary name is unique to this process and call: two threads
+     * may write the same path at once (two compiles of one kernel) */
+    static long counter;
     StrBuf tmp = {0};
-    sb_printf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+    sb_printf(&tmp, "%s.tmp-%ld-%ld", path, (long)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
     FILE *f = fopen(sb_cstr(&tmp), "wb");
     if (!f) {
         sb_free(&tmp);
@@ -42,6 +47,22 @@ bool write_file_atomic(const char *path, const void *data, size_t len) {
     if (ok) ok = rename(sb_cstr(&tmp), path) == 0;
     if (!ok) remove(sb_cstr(&tmp));
     sb_free(&tmp);
+    return ok;
+}
+
+bool make_dirs(const char *path) {
+    char *p = tc_strdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            tc_free(p);
+            return false;
+        }
+        *s = '/';
+    }
+    bool ok = mkdir(p, 0755) == 0 || errno == EEXIST;
+    tc_free(p);
     return ok;
 }
 

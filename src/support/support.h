@@ -164,8 +164,11 @@ const char *intern_n(Interner *in, const char *s, size_t n);
 
 /* Reads a whole file into a heap buffer (NUL-terminated); NULL on failure. */
 char *read_file(const char *path, size_t *len_out);
-/* Writes atomically: a temporary file in the same folder, then rename. */
+/* Writes atomically: a temporary file in the same folder (unique to the
+ * process and call, so threads may race on one path), then rename. */
 bool write_file_atomic(const char *path, const void *data, size_t len);
+/* Creates a folder and its missing parents (`mkdir -p`). */
+bool make_dirs(const char *path);
 
 /* ---- diagnostics ----------------------------------------------------- */
 

@@ -178,21 +178,6 @@ void cpu_compiler_identity(const char *cc, StrBuf *out) {
 
 /* ---- the cache folder ------------------------------------------------------------- */
 
-static bool mkdir_p(const char *path) {
-    char *p = tc_strdup(path);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-            tc_free(p);
-            return false;
-        }
-        *s = '/';
-    }
-    bool ok = mkdir(p, 0755) == 0 || errno == EEXIST;
-    tc_free(p);
-    return ok;
-}
 
 static char *cache_root(const CpuBuildOptions *o) {
     const char *d = o && o->cache_dir ? o->cache_dir : getenv("TRITONC_CACHE_DIR");
@@ -363,7 +348,7 @@ CpuKernel *cpu_kernel_build_source(const char *src, const char *kernel_name, int
     StrBuf entry = {0};
     sb_printf(&entry, "%s/cpu-%016llx%016llx", root, (unsigned long long)h1, (unsigned long long)h2);
     k->path = tc_strdup(entry.data);
-    if (!mkdir_p(root)) {
+    if (!make_dirs(root)) {
         diag_error(de, (Loc){0}, "C backend: cannot create the cache folder '%s'", root);
     } else if (file_exists(entry.data, "meta.json") && file_exists(entry.data, "kernel.so")) {
         ok = load(k, entry.data, kernel_name, de);

@@ -1014,6 +1014,21 @@ static void emit_combine(Emitter *e, Block *body, int n, const char *const *lhs,
     line(e, "}");
 }
 
+/* The end of a lane-split reduction: the nl partial results in lane[j][0..nl)
+ * folded pairwise (a tree), then lane[j][0] written to res[j], or to
+ * res[j][at] when `at` is given. lhs/outs already name lane[j][l]; rhs is
+ * scratch. */
+static void fold_lanes(Emitter *e, Block *body, int n, const char *const *lane, int nl, const char *const *lhs,
+                       const char **rhs, const char *const *outs, const char *const *res, const char *at) {
+    line(e, "for (int w = %d; w > 0; w >>= 1)", nl / 2);
+    line(e, "    for (int l = 0; l < w; l++)");
+    e->indent += 2;
+    for (int j = 0; j < n; j++) rhs[j] = fmt(e, "%s[l + w]", lane[j]);
+    emit_combine(e, body, n, lhs, rhs, outs);
+    e->indent -= 2;
+    for (int j = 0; j < n; j++) line(e, "%s%s = %s[0];", res[j], at ? fmt(e, "[%s]", at) : "", lane[j]);
+}
+
 /* Loops over every dim of `v` except `axis` (outer dims first, then inner
  * dims); indices named i<d>. Returns the number of loops opened. */
 static int open_dims(Emitter *e, const VInfo *v, int axis, bool inner) {
@@ -1109,15 +1124,8 @@ static void emit_reduce(Emitter *e, Op *op) {
         }
         emit_combine(e, body, n, lhs, rhs, outs);
         e->indent -= 2;
-        line(e, "for (int w = %d; w > 0; w >>= 1)", L / 2);
-        line(e, "    for (int l = 0; l < w; l++)");
-        e->indent += 2;
-        for (int j = 0; j < n; j++) rhs[j] = fmt(e, "%s[l + w]", lane[j]);
-        emit_combine(e, body, n, lhs, rhs, outs);
-        e->indent -= 2;
-        for (int j = 0; j < n; j++)
-            line(e, "%s%s = %s[0];", res[j], scalar_res ? "" : fmt(e, "[%s]", axis_index(e, &in[0], A, "0", true)),
-                 lane[j]);
+        fold_lanes(e, body, n, lane, L, lhs, rhs, outs, res,
+                   scalar_res ? NULL : axis_index(e, &in[0], A, "0", true));
     } else {
         for (int j = 0; j < n; j++)
             outs[j] = scalar_res ? res[j] : fmt(e, "%s[%s]", res[j], axis_index(e, &in[0], A, "0", true));
@@ -2182,15 +2190,8 @@ static void fuse_reduce_loops(Emitter *e, FuseCtx *c) {
         emit_combine(e, body, n, lhs, rhs, outs);
         e->indent -= 2;
         line(e, "    }");
-        line(e, "for (int w = %d; w > 0; w >>= 1)", NL / 2);
-        line(e, "    for (int l = 0; l < w; l++)");
-        e->indent += 2;
-        for (int j = 0; j < n; j++) rhs[j] = fmt(e, "%s[l + w]", lane[j]);
-        emit_combine(e, body, n, lhs, rhs, outs);
-        e->indent -= 2;
-        for (int j = 0; j < n; j++)
-            line(e, "%s%s = %s[0];", c->res[j], scalar_res ? "" : fmt(e, "[%s]", axis_index(e, &shp, A, "0", true)),
-                 lane[j]);
+        fold_lanes(e, body, n, lane, NL, lhs, rhs, outs, c->res,
+                   scalar_res ? NULL : axis_index(e, &shp, A, "0", true));
     } else {
         for (int j = 0; j < n; j++)
             outs[j] = scalar_res ? c->res[j] : fmt(e, "%s[%s]", c->res[j], axis_index(e, &shp, A, "0", true));
