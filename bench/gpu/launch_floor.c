@@ -14,6 +14,15 @@
  *   cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/gpu/launch_floor.c \
  *      build/libtritonc.a -o build/launch_floor -lm -ldl -lpthread
  *   build/launch_floor
+ *
+ * Built with -DLAUNCH_FLOOR_LIB -shared it is a library instead, for
+ * launch_profile.py to run the same loops inside a Python process (with and
+ * without torch): launch_floor_setup() compiles and allocates,
+ * launch_floor_run() prints the table, launch_floor_one(how) is one launch
+ * (0 tc_launch, 1 raw kernelParams, 2 raw extra; default stream), for a
+ * Python loop around it. LAUNCH_FLOOR_THRASH_KB=K reads K KB of memory
+ * between launches (its cost measured alone and subtracted), to see what a
+ * cold cache costs the driver's launch path.
  */
 #include "driver/compile.h"
 #include "target/ptx/gpu.h"
@@ -65,6 +74,7 @@ enum { TC_LAUNCH, RAW_PARAMS, RAW_EXTRA };
 static int one(int how, void *s) {
     static void *args[4] = {&x, &y, &out, &n};
     static const int grid[3] = {1, 1, 1};
+    if (how < TC_LAUNCH || how > RAW_EXTRA) return 0; /* an empty call, for the caller's own cost */
     if (how == TC_LAUNCH) return tc_launch(kern, grid, args, 4, s, NULL);
     if (how == RAW_PARAMS) return launch(func, 1, 1, 1, 128, 1, 1, 0, s, args, NULL);
     /* the packed form: x, y, out (8 bytes each), n (4), as the ABI lays them out */
@@ -75,27 +85,66 @@ static int one(int how, void *s) {
     return launch(func, 1, 1, 1, 128, 1, 1, 0, s, NULL, extra);
 }
 
+static unsigned char *thrash_buf;
+static size_t thrash_len;
+static volatile unsigned thrash_sink;
+
+static void thrash(void) {
+    unsigned acc = 0;
+    for (size_t i = 0; i < thrash_len; i += 64) acc += thrash_buf[i];
+    thrash_sink += acc;
+}
+
 static void measure(const char *what, int how, void *s) {
     enum { BURST = 200, REPS = 30 };
-    double t[REPS];
+    double t[REPS], th[REPS];
     for (int w = 0; w < 50; w++) one(how, s);
     ctx_sync();
     for (int r = 0; r < REPS; r++) {
         ctx_sync();
         double t0 = now_us();
-        for (int i = 0; i < BURST; i++)
+        for (int i = 0; i < BURST; i++) {
             if (one(how, s) != 0) {
                 printf("%s: launch failed\n", what);
                 return;
             }
+            if (thrash_len) thrash();
+        }
         t[r] = (now_us() - t0) / BURST;
+        t0 = now_us();
+        for (int i = 0; i < BURST && thrash_len; i++) thrash();
+        th[r] = (now_us() - t0) / BURST;
     }
     ctx_sync();
     qsort(t, REPS, sizeof *t, cmp);
-    printf("%-48s median %6.2f us  min %6.2f us\n", what, t[REPS / 2], t[0]);
+    qsort(th, REPS, sizeof *th, cmp);
+    if (thrash_len)
+        printf("%-48s median %6.2f us  min %6.2f us  (after %zu KB read: %.2f us, subtracted)\n", what,
+               t[REPS / 2] - th[REPS / 2], t[0] - th[0], thrash_len >> 10, th[REPS / 2]);
+    else
+        printf("%-48s median %6.2f us  min %6.2f us\n", what, t[REPS / 2], t[0]);
 }
 
+int launch_floor_setup(void);
+int launch_floor_run(void);
+int launch_floor_one(int how);
+int launch_floor_one(int how) { return one(how, NULL); }
+
+#ifndef LAUNCH_FLOOR_LIB
 int main(void) {
+    if (launch_floor_setup() != 0) return 1;
+    return launch_floor_run();
+}
+#endif
+
+static Compilation fc;
+
+int launch_floor_setup(void) {
+    const char *kb = getenv("LAUNCH_FLOOR_THRASH_KB");
+    if (kb && atoi(kb) > 0) {
+        thrash_len = (size_t)atoi(kb) << 10;
+        thrash_buf = calloc(thrash_len, 1);
+    }
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
     if (!h) return fprintf(stderr, "no libcuda\n"), 1;
     tc_compile_options o = tc_compile_options_default();
@@ -110,10 +159,10 @@ int main(void) {
     tc_error *err;
     if (tc_compile(&o, &kern, &err) != 0) return fprintf(stderr, "%s\n", tc_error_message(err)), 1;
     /* the same kernel through the pipeline directly, for its CUfunction */
-    Compilation c;
-    compilation_init(&c);
+    Compilation *c = &fc;
+    compilation_init(c);
     CompileRequest req = {.opts = o, .stop_after = STAGE_LOADED};
-    if (!compile_run(&c, &req) || !c.gpu || !(func = gpu_kernel_cufunction(c.gpu)))
+    if (!compile_run(c, &req) || !c->gpu || !(func = gpu_kernel_cufunction(c->gpu)))
         return fprintf(stderr, "no CUfunction (no GPU?)\n"), 1;
     launch = (LaunchFn)(uintptr_t)dlsym(h, "cuLaunchKernel");
     ctx_sync = (SyncFn)(uintptr_t)dlsym(h, "cuCtxSynchronize");
@@ -122,13 +171,15 @@ int main(void) {
     if (!launch || !ctx_sync || !alloc || !screate) return fprintf(stderr, "missing driver entry points\n"), 1;
     if (alloc(&x, 4096) || alloc(&y, 4096) || alloc(&out, 4096)) return fprintf(stderr, "cuMemAlloc failed\n"), 1;
     if (screate(&stream, 1 /* CU_STREAM_NON_BLOCKING */)) return fprintf(stderr, "cuStreamCreate failed\n"), 1;
+    return 0;
+}
+
+int launch_floor_run(void) {
     measure("tc_launch, legacy default stream", TC_LAUNCH, NULL);
     measure("tc_launch, non-blocking stream", TC_LAUNCH, stream);
     measure("cuLaunchKernel kernelParams, default stream", RAW_PARAMS, NULL);
     measure("cuLaunchKernel kernelParams, non-blocking", RAW_PARAMS, stream);
     measure("cuLaunchKernel extra (buffer), default stream", RAW_EXTRA, NULL);
     measure("cuLaunchKernel extra (buffer), non-blocking", RAW_EXTRA, stream);
-    compilation_free(&c);
-    tc_kernel_free(kern);
     return 0;
 }

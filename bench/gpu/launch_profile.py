@@ -92,7 +92,8 @@ def main():
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if a.child:
-        return {"hot": child_hot, "first": child_first, "first-triton": child_first_triton,
+        return {"hot": child_hot, "floor-python": lambda: child_floor(False),
+                "floor-torch": lambda: child_floor(True), "first": child_first, "first-triton": child_first_triton,
                 "first-profiled": child_first_profiled, "pieces": child_pieces}[a.child]()
     if not a.no_build:
         subprocess.run(["make", "-j16", "all", "CFLAGS=-Wno-error"], cwd=ROOT, check=True,
@@ -109,6 +110,19 @@ def main():
                                               torch.cuda.get_device_name(0), os.cpu_count()))
     print("== 1. the floor (C, no Python): build/launch_floor", flush=True)
     subprocess.run([floor], cwd=ROOT, env=dict(os.environ, TRITONC_CACHE_DIR=tempfile.mkdtemp()))
+    for kb in (256, 2048):
+        print("-- the same, %d KB of memory read between launches" % kb, flush=True)
+        subprocess.run([floor], cwd=ROOT, env=dict(os.environ, TRITONC_CACHE_DIR=tempfile.mkdtemp(),
+                                                   LAUNCH_FLOOR_THRASH_KB=str(kb)))
+    subprocess.run(["cc", "-O2", "-std=c11", "-D_GNU_SOURCE", "-fPIC", "-shared", "-DLAUNCH_FLOOR_LIB",
+                    "-Iinclude", "-Isrc", "bench/gpu/launch_floor.c", "build/libtritonc.a", "-o",
+                    floor + ".so", "-lm", "-ldl", "-lpthread"], cwd=ROOT, check=True)
+    for child in ("floor-python", "floor-torch"):
+        print("-- the floor's loops inside a Python process (%s)" % child, flush=True)
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", child],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, TRITONC_CACHE_DIR=tempfile.mkdtemp()))
+        print(r.stdout[-4000:], r.stderr[-2000:], flush=True)
 
     print("\n== 2. the hot path from Python", flush=True)
     tm, x, y, o = setup("triton")
@@ -183,6 +197,43 @@ def child_hot():
         sync()
         pstats.Stats(pr).sort_stats("tottime").print_stats(8)
     print("tritonc", tritonc.__version__)
+
+
+def child_floor(with_torch):
+    """launch_floor's C loops, and one launch per ctypes call from a Python
+    loop (CDLL lets the GIL go, PyDLL keeps it), in a process without torch
+    or in one where torch has initialised CUDA and holds tensors."""
+    import ctypes
+    if with_torch:
+        import torch
+        x = torch.randn(1 << 20, device="cuda")
+        torch.cuda.synchronize()
+        del x
+    cu = ctypes.CDLL("libcuda.so.1")
+    so = os.path.join(ROOT, "build", "launch_floor.so")
+    lib = ctypes.CDLL(so)
+    if lib.launch_floor_setup() != 0:
+        print("setup failed")
+        return
+    lib.launch_floor_run()
+
+    def loop(fn, arg, n=200, reps=30):
+        out = []
+        for _ in range(reps):
+            cu.cuCtxSynchronize()
+            t0 = time.perf_counter_ns()
+            for _ in range(n):
+                fn(arg)
+            out.append((time.perf_counter_ns() - t0) / n / 1e3)
+        cu.cuCtxSynchronize()
+        return statistics.median(out), min(out)
+    py = ctypes.PyDLL(so)
+    res = {}
+    for how, name in ((0, "tc_launch"), (1, "cuLaunchKernel kernelParams")):
+        res["Python loop, CDLL (GIL let go): %s" % name] = loop(lib.launch_floor_one, how)
+        res["Python loop, PyDLL (GIL kept): %s" % name] = loop(py.launch_floor_one, how)
+    res["Python loop, PyDLL, empty C call (how=9)"] = loop(py.launch_floor_one, 9)
+    show(res)
 
 
 def _first(which, profile=False):
