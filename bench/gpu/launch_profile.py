@@ -88,10 +88,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--child")
+    ap.add_argument("rest", nargs="*")
     ap.add_argument("--procs", type=int, default=5)
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if a.child:
+        if a.child == "modload":
+            return child_modload(a.rest[0])
         return {"hot": child_hot, "floor-python": lambda: child_floor(False),
                 "floor-torch": lambda: child_floor(True), "first": child_first, "first-triton": child_first_triton,
                 "first-profiled": child_first_profiled, "pieces": child_pieces}[a.child]()
@@ -123,6 +126,21 @@ def main():
                            capture_output=True, text=True,
                            env=dict(os.environ, TRITONC_CACHE_DIR=tempfile.mkdtemp()))
         print(r.stdout[-4000:], r.stderr[-2000:], flush=True)
+
+    print("-- the driver's module load, inside a torch process (cubin of the corpus vector add)",
+          flush=True)
+    cub = os.path.join(tempfile.mkdtemp(), "add.cubin")
+    ptx = cub[:-5] + "ptx"
+    subprocess.run([os.path.join(ROOT, "build", "tritonc"), "compile", "tests/kernels/vector_add.py",
+                    "--kernel", "add_kernel", "--signature", "*fp32:16,*fp32:16,*fp32:16,i32",
+                    "-D", "BLOCK=1024", "--emit", "ptx", "--target", "cuda:90", "-o", ptx],
+                   cwd=ROOT, check=True)
+    subprocess.run(["ptxas", "-arch=sm_90", ptx, "-o", cub], check=True)
+    for loading in ("LAZY", "EAGER"):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "modload", cub],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, CUDA_MODULE_LOADING=loading))
+        print("CUDA_MODULE_LOADING=%s" % loading, r.stdout[-3000:], r.stderr[-2000:], flush=True)
 
     print("\n== 2. the hot path from Python", flush=True)
     tm, x, y, o = setup("triton")
@@ -197,6 +215,37 @@ def child_hot():
         sync()
         pstats.Stats(pr).sort_stats("tottime").print_stats(8)
     print("tritonc", tritonc.__version__)
+
+
+def child_modload(cubin):
+    """The driver's pieces of a cache hit, in a process where torch has
+    initialised CUDA: cuModuleLoadData (first in the process, then again),
+    cuModuleGetFunction, the first launch."""
+    import ctypes
+    import torch
+    x = torch.randn(1024, device="cuda")
+    torch.cuda.synchronize()
+    cu = ctypes.CDLL("libcuda.so.1")
+    data = open(cubin, "rb").read()
+    T = time.perf_counter
+    args = (ctypes.c_uint64 * 4)(x.data_ptr(), x.data_ptr(), x.data_ptr(), 1024)
+    params = (ctypes.c_void_p * 4)(*[ctypes.addressof(args) + 8 * i for i in range(4)])
+    for i in range(3):
+        m, f = ctypes.c_void_p(), ctypes.c_void_p()
+        t0 = T()
+        rc0 = cu.cuModuleLoadData(ctypes.byref(m), data)
+        t1 = T()
+        rc1 = cu.cuModuleGetFunction(ctypes.byref(f), m, b"add_kernel")
+        t2 = T()
+        rc2 = cu.cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, None, params, None)
+        t3 = T()
+        rc3 = cu.cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, None, params, None)
+        t4 = T()
+        torch.cuda.synchronize()
+        print("load %d: cuModuleLoadData %.0f us (rc %d), cuModuleGetFunction %.0f us (rc %d), "
+              "first launch %.0f us (rc %d), second %.0f us (rc %d); %d-byte cubin" % (
+                  i, (t1 - t0) * 1e6, rc0, (t2 - t1) * 1e6, rc1, (t3 - t2) * 1e6, rc2,
+                  (t4 - t3) * 1e6, rc3, len(data)), flush=True)
 
 
 def child_floor(with_torch):
