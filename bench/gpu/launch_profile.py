@@ -135,7 +135,7 @@ def main():
                     "--kernel", "add_kernel", "--signature", "*fp32:16,*fp32:16,*fp32:16,i32",
                     "-D", "BLOCK=1024", "--emit", "ptx", "--target", "cuda:90", "-o", ptx],
                    cwd=ROOT, check=True)
-    subprocess.run(["ptxas", "-arch=sm_90", ptx, "-o", cub], check=True)
+    subprocess.run(["ptxas", "-arch=sm_90a", ptx, "-o", cub], check=True)
     for loading in ("LAZY", "EAGER"):
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "modload", cub],
                            capture_output=True, text=True,
