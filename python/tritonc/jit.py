@@ -6,12 +6,14 @@ parameters and the module globals it refers to; the body is compiled by
 libtritonc, which the first decoration opens (with the C launcher). A launch
 runs in three speeds:
 
-* the fastest path: the generated function below binds the arguments, looks
-  the constexprs and launch options up in `_fast` and hands the grid and
-  the runtime arguments to the C launcher of that specialisation
-  (`_launcher.c`), which checks their types and specialisation exactly as
-  the key below does, and calls `tc_launch`; on any mismatch it returns None
-  and the launch goes on as follows;
+* the fastest path: `kernel[grid](...)` is the C Entry's (`_launcher.c`):
+  it binds the arguments to the parameters, finds the specialisations of
+  these constexprs and launch options in `_fast`, evaluates a callable grid
+  and hands the grid and the runtime arguments to the C Launcher of that
+  specialisation, which checks their types and specialisation exactly as
+  the key below does, and calls `tc_launch`; no Python runs. Anything else
+  (a first launch, warmup, another option, an argument it does not take)
+  goes to `_slow`, the generated function below;
 
 * the hot path, a function generated for each kernel with the kernel's own
   parameter list (so Python itself binds positional and keyword arguments
@@ -27,7 +29,7 @@ runs in three speeds:
 
 * the miss path (`JITFunction._miss`), on the first launch of each
   specialisation: every argument is classified thoroughly (`_spec.classify`:
-  dtype, device, contiguity, alignment), errors are reported by argument
+  dtype, device, alignment), errors are reported by argument
   name, the signature string and the constexprs are written, and the kernel
   is compiled (libtritonc's source-keyed disk cache makes a second process
   skip the compiler entirely), and a C launcher is made for it.
@@ -293,6 +295,8 @@ class JITFunction(KernelInterface):
         self._by_spec = {}    # (signature, constexprs, options) -> CompiledKernel
         self._entry = None
         self._entry_torch = False
+        self._front = None    # kernel[grid]: the C Entry, or the generated Python factory
+        self._c_front = False
         self._source = None
         self._globals = None
         self.hash = None
@@ -322,10 +326,10 @@ class JITFunction(KernelInterface):
         return textwrap.dedent(inspect.getsource(self.fn))
 
     def __getitem__(self, grid):
-        return (self._entry or self._make_entry())(grid)
+        return (self._front or self._make_front())(grid)
 
     def run(self, *args, grid, warmup=False, **kwargs):
-        return (self._entry or self._make_entry())(grid)(*args, warmup=warmup, **kwargs)
+        return (self._front or self._make_front())(grid)(*args, warmup=warmup, **kwargs)
 
     def warmup(self, *args, grid=(1,), **kwargs):
         """Compiles without launching. Tensors may be replaced by their dtype
@@ -335,15 +339,29 @@ class JITFunction(KernelInterface):
         return self._compile_bound(bound, opts, mock=True)
 
     # -- the hot path ------------------------------------------------------
-    def _check_contiguous(self):
-        """Whether a non-contiguous tensor is an error: when the kernel takes
-        no stride argument, it can only index its tensors as flat arrays."""
-        return not any("stride" in p.name.lower() for p in self.params if not p.is_constexpr)
+    def _make_front(self):
+        """`kernel[grid]`'s first step: the C Entry (_launcher.c), which
+        binds the arguments and launches a known specialisation without
+        Python, and hands everything else to `_slow`; or, without the C
+        launcher, the generated Python factory itself."""
+        self._make_entry()
+        cext = _cext.module()
+        if cext is not None:
+            params = tuple((p.name, p.is_constexpr, p.has_default,
+                            p.default if p.has_default else None) for p in self.params)
+            try:
+                self._front = cext.Entry(params, self._fast, self._slow)
+                self._c_front = True
+            except (TypeError, ValueError):
+                pass
+        return self._front
+
+    def _slow(self, grid, *args, **kwargs):
+        return self._entry(grid)(*args, **kwargs)
 
     def _make_entry(self):
         torch = sys.modules.get("torch")
         np = sys.modules.get("numpy")
-        contig = self._check_contiguous()
         ns = {
             "_Tensor": torch.Tensor if torch else _Never,
             "_ndarray": np.ndarray if np else _Never,
@@ -359,16 +377,18 @@ class JITFunction(KernelInterface):
                 ns["_defaults"][p.name] = p.default
         # What the generated text depends on, so that a new process finds
         # its code object on disk without generating the text at all.
-        shape = (self.__name__, contig, tuple(self.arg_names),
+        shape = (self.__name__, tuple(self.arg_names),
                  tuple((p.name, p.is_constexpr, p.has_default, p.do_not_specialize,
                         p.do_not_specialize_on_alignment) for p in self.params))
-        exec(_launcher_code(shape, lambda: self._launcher_text(contig),
+        exec(_launcher_code(shape, lambda: self._launcher_text(),
                             "<tritonc launcher for %s>" % self.__name__), ns)
         self._entry = ns["_factory"]
         self._entry_torch = torch is not None
+        if not self._c_front:
+            self._front = self._entry
         return self._entry
 
-    def _launcher_text(self, contig):
+    def _launcher_text(self):
         """The source of the generated launcher (see _make_entry)."""
         sig, keys, vals, cx, meta = [], [], [], [], []
         body = []
@@ -385,8 +405,6 @@ class JITFunction(KernelInterface):
             i = len(vals)
             pv, ka, kb = "_tc_p%d" % i, "_tc_a%d" % i, "_tc_b%d" % i
             aligned = "1" if p.do_not_specialize_on_alignment else "(not %s & 15)" % pv
-            ckey = " + 4 * %s.is_contiguous()" % a if contig else ""
-            nkey = " + 4 * %s.flags.c_contiguous" % a if contig else ""
             ival = ("0" if p.do_not_specialize
                     else "(1 if %s == 1 else 16 if not %s & 15 else 0)" % (a, a))
             # Two key parts per argument: what it is (a dtype, 'i', 'f', 's')
@@ -396,7 +414,7 @@ class JITFunction(KernelInterface):
                 "    if _t is _Tensor:",
                 "        %s = %s.data_ptr()" % (pv, a),
                 "        %s = %s.dtype" % (ka, a),
-                "        %s = %s + 2 * %s.is_cuda%s" % (kb, aligned, a, ckey),
+                "        %s = %s + 2 * %s.is_cuda" % (kb, aligned, a),
                 "    elif _t is int:",
                 "        %s = %s" % (pv, a),
                 "        %s = 'i'" % ka,
@@ -412,7 +430,7 @@ class JITFunction(KernelInterface):
                 "        except Exception:",
                 "            %s = %s.__array_interface__['data'][0]" % (pv, a),
                 "        %s = %s.dtype" % (ka, a),
-                "        %s = %s%s" % (kb, aligned, nkey),
+                "        %s = %s" % (kb, aligned),
                 "    else:",
                 "        %s = 's'" % ka,
                 "        %s, %s = _slow_key(%s)" % (pv, kb, a),
@@ -547,13 +565,6 @@ class JITFunction(KernelInterface):
             raise _spec.ArgumentError(
                 "%s: arguments on different devices: '%s' on the CPU, '%s' on CUDA"
                 % (self.__name__, devices.get("cpu"), devices.get("cuda")))
-        if self._check_contiguous():
-            for p, info in zip(self.params, infos):
-                if info is not None and info.kind == "ptr" and info.contiguous is False:
-                    raise _spec.ArgumentError(
-                        "%s: argument '%s' is a non-contiguous tensor, and the kernel takes no "
-                        "stride argument, so it would read it as a flat array; pass a "
-                        "contiguous tensor (.contiguous())" % (self.__name__, p.name))
         unknown = [d for d in devices if d not in ("cpu", "cuda")]
         if unknown:
             raise _spec.ArgumentError("%s: argument '%s' is on device '%s'; tritonc runs kernels "
@@ -737,11 +748,10 @@ def _slow_key(a):
         return a, "b"
     if _spec._is_torch_tensor(a) or (hasattr(a, "data_ptr") and hasattr(a, "dtype")):
         p = a.data_ptr()
-        contig = a.is_contiguous() if hasattr(a, "is_contiguous") else None
-        return p, ("T", type(a), a.dtype, not p & 15, str(getattr(a, "device", "cpu")), contig)
+        return p, ("T", type(a), a.dtype, not p & 15, str(getattr(a, "device", "cpu")))
     if _spec._is_ndarray(a):  # an ndarray subclass
         p = _spec.ndarray_address(a)
-        return p, ("N", type(a), a.dtype, not p & 15, a.flags.c_contiguous)
+        return p, ("N", type(a), a.dtype, not p & 15)
     if _spec._is_np_scalar(a):
         k = a.dtype.kind
         if k == "b":
@@ -864,8 +874,8 @@ class CompiledKernel:
         fixed = (vp(self._handle), vp(base), vp(ctypes.addressof(self._args)), ctypes.c_int(n))
         errp = vp(ctypes.addressof(self._err))
         if self.device == _lib.TC_DEVICE_CUDA:
-            stream = _current_stream_fn()
-            self._call = lambda: raw(*fixed, vp(stream()), errp)
+            stream, dev = _current_stream_fn()
+            self._call = lambda: raw(*fixed, vp(stream(dev)), errp)
         else:
             self._call = functools.partial(raw, *fixed, None, errp)
 
@@ -879,7 +889,6 @@ class CompiledKernel:
         if cext is None or self._handle is None:
             return None
         torch = sys.modules.get("torch")
-        contig = fn._check_contiguous()
         slots = []
         for p, a in zip(fn.params, args):
             if p.is_constexpr:
@@ -887,13 +896,12 @@ class CompiledKernel:
             t = type(a)
             if torch is not None and t is torch.Tensor:
                 aligned = -1 if p.do_not_specialize_on_alignment else int(not a.data_ptr() & 15)
-                slots.append(("T", t, a.dtype, aligned, int(a.is_cuda),
-                              int(a.is_contiguous()) if contig else -1, 0))
+                slots.append(("T", t, a.dtype, aligned, int(a.is_cuda), 0))
             elif t is int and -2**31 <= a < 2**31:
                 cls = -1 if p.do_not_specialize else 1 if a == 1 else 16 if not a & 15 else 0
-                slots.append(("i", None, None, 0, 0, 0, cls))
+                slots.append(("i", None, None, 0, 0, cls))
             elif t is float:
-                slots.append(("f", None, None, 0, 0, 0, 0))
+                slots.append(("f", None, None, 0, 0, 0))
             else:
                 return None
         if len(slots) != len(self.param_types):
@@ -901,10 +909,10 @@ class CompiledKernel:
         for (kind, *_), ty in zip(slots, self.param_types):
             if {"T": ty.startswith("*"), "i": ty == "i32", "f": ty == "fp32"}[kind] is not True:
                 return None
-        stream = _current_stream_fn() if self.device == _lib.TC_DEVICE_CUDA else None
+        stream, dev = _current_stream_fn() if self.device == _lib.TC_DEVICE_CUDA else (None, None)
         try:
             return cext.Launcher(_lib.launch_address(), self._handle, ctypes.addressof(self._err),
-                                 stream, self, tuple(slots))
+                                 stream, dev, self, tuple(slots))
         except (TypeError, ValueError):
             return None
 
@@ -942,15 +950,15 @@ class CompiledKernel:
 
 
 def _current_stream_fn():
-    """A function returning torch's current CUDA stream (a CUstream as an
-    int) on the current device; the raw accessor is ~10x cheaper than
+    """(f, device): f(device) is torch's current CUDA stream (a CUstream as
+    an int) on the current device; the raw accessor is ~10x cheaper than
     torch.cuda.current_stream().cuda_stream."""
     import torch
     dev = torch.cuda.current_device()
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw is not None:
-        return functools.partial(raw, dev)
-    return lambda: torch.cuda.current_stream(dev).cuda_stream
+        return raw, dev
+    return (lambda d: torch.cuda.current_stream(d).cuda_stream), dev
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
