@@ -13,10 +13,14 @@
  * (constexpr values..., num_warps, num_stages, ()), values the head of a
  * chain of Launchers), evaluates a callable grid on the call's META dict,
  * and runs the first Launcher of the chain that takes the runtime arguments.
- * Anything else (warmup, other launch options, a missing argument, a first
- * call, an argument of a kind the Launchers do not take) goes to the
- * function's Python path, `slow(grid, *args, **kwargs)`, which binds,
- * reports errors, compiles and registers new Launchers.
+ * A call whose arguments bind but whose specialisation has no Launcher yet
+ * (a first call) asks `first(grid, bound_args, num_warps, num_stages)` to
+ * compile it and register its Launcher, and tries again; `first` returns
+ * False when the arguments are of kinds no Launcher takes, None when a
+ * Launcher could not be made (then it is not asked again). Anything else (warmup, other launch options, a missing argument,
+ * an argument of a kind the Launchers do not take) goes to the function's
+ * Python path, `slow(grid, *args, **kwargs)`, which binds, reports errors,
+ * compiles and registers new Launchers.
  *
  * One Launcher per compiled specialisation:
  *
@@ -396,6 +400,7 @@ struct Entry {
     vectorcallfunc vectorcall;
     PyObject *fast;  /* the JITFunction's _fast dict: key -> Launcher chain */
     PyObject *slow;  /* slow(grid, *args, **kwargs): the Python path */
+    PyObject *first; /* first(grid, args, num_warps, num_stages) -> bool, or NULL */
     GridCall *spare; /* reused while nobody else holds it */
     int nparams, ncx, nrt;
     int nw_param, ns_param; /* the parameter named num_warps / num_stages, or -1 */
@@ -480,7 +485,7 @@ static PyObject *call_slow(GridCall *gc, PyObject *const *args, size_t nargsf, P
 
 static PyObject *gridcall_call(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     GridCall *gc = (GridCall *)self;
-    const Entry *E = gc->entry;
+    Entry *E = gc->entry;
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     PyObject *bound[MAX_PARAMS];
     PyObject *nw = Py_None, *ns = Py_None;
@@ -507,8 +512,6 @@ static PyObject *gridcall_call(PyObject *self, PyObject *const *args, size_t nar
     /* a parameter that shares a launch option's name is that option too */
     if (E->nw_param >= 0) nw = bound[E->nw_param];
     if (E->ns_param >= 0) ns = bound[E->ns_param];
-    PyObject *head = find_chain(E, bound, nw, ns);
-    if (!head) return call_slow(gc, args, nargsf, kwnames);
     int grid[3];
     if (PyTuple_CheckExact(gc->grid)) {
         if (!grid_ints(gc->grid, grid)) return call_slow(gc, args, nargsf, kwnames);
@@ -522,11 +525,32 @@ static PyObject *gridcall_call(PyObject *self, PyObject *const *args, size_t nar
     }
     PyObject *rt[MAX_PARAMS];
     for (int k = 0; k < E->nrt; k++) rt[k] = bound[E->rt_index[k]];
-    Py_INCREF(head); /* a launch lets the GIL go: _fast may change meanwhile */
-    PyObject *r = run_chain(head, grid, rt, E->nrt);
-    Py_DECREF(head);
-    if (r != Py_None) return r;
-    Py_DECREF(r);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        PyObject *head = find_chain(E, bound, nw, ns);
+        if (head) {
+            Py_INCREF(head); /* a launch lets the GIL go: _fast may change meanwhile */
+            PyObject *r = run_chain(head, grid, rt, E->nrt);
+            Py_DECREF(head);
+            if (r != Py_None) return r;
+            Py_DECREF(r);
+        }
+        if (attempt || !E->first) break;
+        /* compile this specialisation and register its Launcher */
+        PyObject *tup = PyTuple_New(E->nparams);
+        if (!tup) return NULL;
+        for (int j = 0; j < E->nparams; j++) {
+            Py_INCREF(bound[j]);
+            PyTuple_SET_ITEM(tup, j, bound[j]);
+        }
+        PyObject *fa[4] = {gc->grid, tup, nw, ns};
+        PyObject *ok = PyObject_Vectorcall(E->first, fa, 4, NULL);
+        Py_DECREF(tup);
+        if (!ok) return NULL;
+        int yes = ok == Py_True, broken = ok == Py_None;
+        Py_DECREF(ok);
+        if (broken) Py_CLEAR(E->first); /* no Launcher could be made: stop asking */
+        if (!yes) break;
+    }
     return call_slow(gc, args, nargsf, kwnames);
 }
 
@@ -594,6 +618,7 @@ static PyObject *entry_call(PyObject *self, PyObject *const *args, size_t nargsf
 static int entry_traverse(Entry *self, visitproc visit, void *arg) {
     Py_VISIT(self->fast);
     Py_VISIT(self->slow);
+    Py_VISIT(self->first);
     Py_VISIT(self->spare);
     for (int j = 0; j < self->nparams; j++) {
         Py_VISIT(self->names[j]);
@@ -605,6 +630,7 @@ static int entry_traverse(Entry *self, visitproc visit, void *arg) {
 static int entry_clear(Entry *self) {
     Py_CLEAR(self->fast);
     Py_CLEAR(self->slow);
+    Py_CLEAR(self->first);
     Py_CLEAR(self->spare);
     for (int j = 0; j < self->nparams; j++) {
         Py_CLEAR(self->names[j]);
@@ -620,12 +646,13 @@ static void entry_dealloc(Entry *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Entry(params, fast, slow): params a tuple of (name, is_constexpr,
- * has_default, default), one per parameter in order. */
+/* Entry(params, fast, slow, first): params a tuple of (name,
+ * is_constexpr, has_default, default), one per parameter in order; first
+ * may be None. */
 static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     (void)kw;
-    PyObject *params, *fast, *slow;
-    if (!PyArg_ParseTuple(args, "O!O!O", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow)) return NULL;
+    PyObject *params, *fast, *slow, *first;
+    if (!PyArg_ParseTuple(args, "O!O!OO", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow, &first)) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(params);
     if (n > MAX_PARAMS) {
         PyErr_SetString(PyExc_ValueError, "too many kernel parameters for the C entry");
@@ -638,6 +665,7 @@ static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     E->fast = fast;
     Py_INCREF(slow);
     E->slow = slow;
+    E->first = first == Py_None ? NULL : (Py_INCREF(first), first);
     E->nw_param = E->ns_param = -1;
     for (Py_ssize_t j = 0; j < n; j++) {
         PyObject *name, *dflt;

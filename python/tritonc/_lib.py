@@ -179,9 +179,15 @@ def cache_dir():
     return "/tmp/tritonc-cache"
 
 
+_launch_address = None
+
+
 def launch_address():
     """tc_launch's address, for the C launcher (_launcher.c) to call."""
-    return ctypes.cast(lib().tc_launch, ctypes.c_void_p).value
+    global _launch_address
+    if _launch_address is None:
+        _launch_address = ctypes.cast(lib().tc_launch, ctypes.c_void_p).value
+    return _launch_address
 
 
 def _s(b):

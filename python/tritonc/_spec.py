@@ -4,8 +4,9 @@ Every runtime argument of a launch is classified into an `ArgInfo`: its
 Triton type in the signature spelling (`*fp32`, `i32`, `fp32`, `i1`), the
 specialisation hint Triton's JIT would give it (`16`: a pointer or integer
 divisible by 16; `1`: an integer equal to 1), the value packed into the launch
-(the address of a tensor's data, the number itself), its device and whether
-its data is contiguous. From those, `signature_string` writes the C API's
+(the address of a tensor's data, the number itself) and its device type
+(strides are not looked at: as in Triton, a tensor argument is the address
+of its data). From those, `signature_string` writes the C API's
 signature (`"*fp32:16,*fp32:16,i32"`), and `constexpr_text` writes a
 constexpr value the way the C front end parses it (`1024`, `'leaky_relu'`,
 `tl.float16`).
@@ -21,7 +22,7 @@ from collections import namedtuple
 
 from .language import core as _core
 
-ArgInfo = namedtuple("ArgInfo", "kind sig hint value device contiguous desc")
+ArgInfo = namedtuple("ArgInfo", "kind sig hint value device desc")
 # kind: "ptr" | "int" | "float" | "bool" | "none"; hint: 16, 1 or None.
 
 NUMPY_SIG = {
@@ -79,9 +80,25 @@ def int_hint(v, specialize=True):
     return None
 
 
+_TORCH_SIG_BY_DTYPE = {}  # torch dtype object -> signature type (or None)
+
+
 def _torch_sig(dt):
-    s = TORCH_SIG.get(str(dt))
-    return s
+    try:
+        return _TORCH_SIG_BY_DTYPE[dt]
+    except KeyError:
+        s = _TORCH_SIG_BY_DTYPE[dt] = TORCH_SIG.get(str(dt))
+        return s
+
+
+def _device_type(a):
+    """'cuda', 'cpu' or the device's type, touching as little of torch as
+    possible (a first call of a torch accessor in a process costs ~20 us)."""
+    if a.is_cuda:
+        return "cuda"
+    if getattr(a, "is_cpu", False):
+        return "cpu"
+    return a.device.type
 
 
 def _is_torch_tensor(a):
@@ -120,9 +137,9 @@ def _mock_pointer(a):
     """`kernel.warmup` takes dtypes or signature strings in place of tensors
     (Triton's MockTensor): `torch.float16`, `tl.float16`, `'*fp16'`, `'i32'`."""
     if isinstance(a, _core.pointer_type):
-        return ArgInfo("ptr", "*" + a.element_ty.sig, 16, 0, None, True, "%s" % a)
+        return ArgInfo("ptr", "*" + a.element_ty.sig, 16, 0, None, "%s" % a)
     if isinstance(a, _core.dtype):
-        return ArgInfo("ptr", "*" + a.sig, 16, 0, None, True, "%s" % a)
+        return ArgInfo("ptr", "*" + a.sig, 16, 0, None, "%s" % a)
     if isinstance(a, str):
         s = a.strip()
         hint = None
@@ -134,39 +151,39 @@ def _mock_pointer(a):
             kind = "ptr" if s.startswith("*") else (
                 "float" if base.startswith(("fp", "bf")) else "bool" if base == "i1" else "int")
             return ArgInfo(kind, s, hint if hint is not None else (16 if kind == "ptr" else None),
-                           0, None, True, a)
+                           0, None, a)
     t = sys.modules.get("torch")
     if t is not None and isinstance(a, t.dtype):
         sig = _torch_sig(a)
         if sig:
-            return ArgInfo("ptr", "*" + sig, 16, 0, None, True, str(a))
+            return ArgInfo("ptr", "*" + sig, 16, 0, None, str(a))
     return None
 
 
 def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
     """The ArgInfo of argument `name` of `kernel`, or ArgumentError."""
     if a is None:
-        return ArgInfo("none", None, None, 0, None, None, "None")
+        return ArgInfo("none", None, None, 0, None, "None")
     if a is True or a is False:
-        return ArgInfo("bool", "i1", None, a, None, None, "bool")
+        return ArgInfo("bool", "i1", None, a, None, "bool")
     if isinstance(a, int):
         try:
             sig = int_sig(a)
         except OverflowError:
             raise ArgumentError("%s: argument '%s' = %d does not fit in 64 bits"
                                 % (kernel, name, a)) from None
-        return ArgInfo("int", sig, int_hint(a, specialize), int(a), None, None, "int")
+        return ArgInfo("int", sig, int_hint(a, specialize), int(a), None, "int")
     if isinstance(a, float):
-        return ArgInfo("float", "fp32", None, float(a), None, None, "float")
+        return ArgInfo("float", "fp32", None, float(a), None, "float")
     if _is_torch_tensor(a):
-        sig = _torch_sig(a.dtype)
+        dt = a.dtype
+        sig = _torch_sig(dt)
         if sig is None:
             raise ArgumentError("%s: argument '%s' is a tensor of dtype %s, which Triton kernels "
-                                "cannot take" % (kernel, name, a.dtype))
+                                "cannot take" % (kernel, name, dt))
         p = a.data_ptr()
-        dev = str(a.device)
-        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p, dev,
-                       a.is_contiguous(), "torch.Tensor(%s, %s)" % (a.dtype, dev))
+        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p,
+                       _device_type(a), "torch.Tensor")
     if _is_ndarray(a):
         sig = NUMPY_SIG.get(a.dtype.name)
         if sig is None:
@@ -174,7 +191,7 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
                                 "kernels cannot take" % (kernel, name, a.dtype))
         p = ndarray_address(a)
         return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p, "cpu",
-                       bool(a.flags.c_contiguous), "numpy.ndarray(%s)" % a.dtype)
+                       "numpy.ndarray(%s)" % a.dtype)
     if _is_np_scalar(a):
         k = a.dtype.kind
         if k == "b":
@@ -182,7 +199,7 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
         if k in "iu":
             return classify(int(a), name, kernel, specialize=specialize)
         if k == "f":
-            return ArgInfo("float", "fp32", None, float(a), None, None, "numpy.%s" % a.dtype)
+            return ArgInfo("float", "fp32", None, float(a), None, "numpy.%s" % a.dtype)
     if mock:
         m = _mock_pointer(a)
         if m is not None:
@@ -194,9 +211,9 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
             raise ArgumentError("%s: argument '%s' has dtype %s, which Triton kernels cannot take"
                                 % (kernel, name, a.dtype))
         p = a.data_ptr()
-        dev = str(getattr(a, "device", "cpu"))
-        contig = a.is_contiguous() if hasattr(a, "is_contiguous") else None
-        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p, dev, contig,
+        dev = getattr(a, "device", "cpu")
+        dev = getattr(dev, "type", None) or str(dev).split(":")[0]
+        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p, dev,
                        type(a).__name__)
     raise ArgumentError("%s: argument '%s' has type %s; a kernel takes tensors, numpy arrays, "
                         "ints, floats, bools or None" % (kernel, name, type(a).__name__))

@@ -290,9 +290,9 @@ class JITFunction(KernelInterface):
                        for i, p in enumerate(self.signature.parameters.values())]
         self.arg_names = names
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
-        self.cache = {}       # hot key -> CompiledKernel
+        self.cache = {}       # (signature, constexprs, options) -> CompiledKernel
+        self._hot = {}        # the generated launcher's key -> CompiledKernel
         self._fast = {}       # (constexprs, options) -> C Launcher chain (see _launcher.c)
-        self._by_spec = {}    # (signature, constexprs, options) -> CompiledKernel
         self._entry = None
         self._entry_torch = False
         self._front = None    # kernel[grid]: the C Entry, or the generated Python factory
@@ -344,20 +344,39 @@ class JITFunction(KernelInterface):
         binds the arguments and launches a known specialisation without
         Python, and hands everything else to `_slow`; or, without the C
         launcher, the generated Python factory itself."""
-        self._make_entry()
         cext = _cext.module()
         if cext is not None:
             params = tuple((p.name, p.is_constexpr, p.has_default,
                             p.default if p.has_default else None) for p in self.params)
             try:
-                self._front = cext.Entry(params, self._fast, self._slow)
+                self._front = cext.Entry(params, self._fast, self._slow, self._first)
                 self._c_front = True
+                return self._front
             except (TypeError, ValueError):
                 pass
-        return self._front
+        return self._make_entry()
 
     def _slow(self, grid, *args, **kwargs):
-        return self._entry(grid)(*args, **kwargs)
+        return (self._entry or self._make_entry())(grid)(*args, **kwargs)
+
+    def _first(self, grid, args, num_warps, num_stages):
+        """The C Entry's first launch of a specialisation, with the bound
+        arguments (`args`, one per parameter) and no launch option but these
+        two: compiles it (or finds it compiled) and registers its C
+        Launcher. True when it did; False when the arguments are of kinds
+        a Launcher does not take (ndarrays, None, bools, wide ints: the Python
+        path serves them); None when no Launcher could be made for another
+        reason (the Entry then stops asking)."""
+        torch = sys.modules.get("torch")
+        tensor = torch.Tensor if torch else _Never
+        for p, a in zip(self.params, args):
+            t = type(a)
+            if not (p.is_constexpr or t is tensor or t is float or
+                    (t is int and -2**31 <= a < 2**31)):
+                return False
+        kern = self._compile_bound(args, {"num_warps": num_warps, "num_stages": num_stages})
+        fkey = tuple(a for p, a in zip(self.params, args) if p.is_constexpr)
+        return True if self._add_fast(fkey + (num_warps, num_stages, ()), kern, args) else None
 
     def _make_entry(self):
         torch = sys.modules.get("torch")
@@ -367,7 +386,7 @@ class JITFunction(KernelInterface):
             "_ndarray": np.ndarray if np else _Never,
             "_AO": ctypes.addressof, "_CC": ctypes.c_char,
             "_bigint": _bigint_key, "_slow_key": _slow_key, "_miss": self._miss,
-            "_cache_get": self.cache.get, "_grid_eval": _grid_eval,
+            "_cache_get": self._hot.get, "_grid_eval": _grid_eval,
             "_check_extra": self._check_extra, "_bad_grid": self._bad_grid,
             "_struct_error": struct.error, "_defaults": {},
             "_fast_get": self._fast.get,
@@ -470,6 +489,13 @@ class JITFunction(KernelInterface):
             "num_stages=num_stages), warmup)" % (allargs, "," if len(self.params) == 1 else ""),
             "            if warmup:",
             "                return _tc_kern",
+            # the C launcher _miss made, when these arguments fit one
+            "            _tc_l = _fast_get(%s)" % fast_key,
+            "            if _tc_l is not None:",
+            "                _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
+            "                if _tc_r is not None:",
+            "                    return _tc_r",
             "        if _tc_g is None:",
             "            _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
             "        _tc_n = len(_tc_g)",
@@ -514,34 +540,35 @@ class JITFunction(KernelInterface):
         return tuple(bound.arguments[p.name] for p in self.params)
 
     def _miss(self, key, args, opts, warmup):
-        kern = self.cache.get(key)
+        kern = self._hot.get(key)
         if kern is None or warmup:
             kern = self._compile_bound(args, opts, mock=warmup)
             if not warmup:
-                self.cache[key] = kern
-                self._add_fast(key, kern, args)
+                self._hot[key] = kern
+                nrt = sum(1 for p in self.params if not p.is_constexpr)
+                self._add_fast(key[2 * nrt:], kern, args)
         if not self._entry_torch and "torch" in sys.modules:
             self._make_entry()  # torch was imported after the first launch
         return kern
 
-    def _add_fast(self, key, kern, args):
+    def _add_fast(self, fkey, kern, args):
         """Puts a C launcher for `kern` at the head of the chain of its
-        constexprs and options (the hot key's tail). A new Launcher each
-        time: one object is never in two chains."""
-        nrt = sum(1 for p in self.params if not p.is_constexpr)
+        constexprs and options (`fkey`: the constexpr values, num_warps,
+        num_stages, the other options). A new Launcher each time: one object
+        is never in two chains. Whether one was added."""
         make = getattr(kern, "make_launcher", None)  # (tests stand in a kernel without one)
         launcher = make(self, args) if make is not None else None
         if launcher is None:
-            return
-        fkey = key[2 * nrt:]
+            return False
         head, n = self._fast.get(fkey), 0
         l = head
         while l is not None:
             l, n = l.next, n + 1
         if n >= 8:  # many specialisations of one set of constexprs: the rest take the Python path
-            return
+            return False
         launcher.next = head
         self._fast[fkey] = launcher
+        return True
 
     def classify_args(self, args, mock=False):
         """The ArgInfo of every runtime parameter (None for constexprs)."""
@@ -560,7 +587,7 @@ class JITFunction(KernelInterface):
         devices = {}
         for p, info in zip(self.params, infos):
             if info is not None and info.kind == "ptr" and info.device:
-                devices.setdefault(info.device.split(":")[0], p.name)
+                devices.setdefault(info.device, p.name)
         if len(devices) > 1:
             raise _spec.ArgumentError(
                 "%s: arguments on different devices: '%s' on the CPU, '%s' on CUDA"
@@ -653,7 +680,7 @@ class JITFunction(KernelInterface):
         debug = bool(debug)
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
                     device, debug)
-        kern = self._by_spec.get(spec_key)
+        kern = self.cache.get(spec_key)
         if kern is not None:
             return kern
         src = self.source()
@@ -663,7 +690,7 @@ class JITFunction(KernelInterface):
         if err is not None:
             self._raise_compile_error(err, device, devices)
         kern = CompiledKernel(handle, self, infos, sig, cx, device, num_warps, num_stages)
-        self._by_spec[spec_key] = kern
+        self.cache[spec_key] = kern
         return kern
 
     def _raise_compile_error(self, err, device, devices):
@@ -830,7 +857,6 @@ class CompiledKernel:
         self.asm = _Asm(self)
         L = self._L = _lib.lib()  # the library that owns the handle frees it
         n = L.tc_kernel_num_params(handle)
-        self.param_types = [L.tc_kernel_param_type(handle, i).decode() for i in range(n)]
         runtime = [i for i in infos if i is not None]
         slot_sigs = [None if i.kind == "none" else i.sig for i in runtime]
         live = [j for j, s in enumerate(slot_sigs) if s is not None]
@@ -838,6 +864,8 @@ class CompiledKernel:
         if len(live) != n:
             raise RuntimeError("tritonc: %s compiled with %d runtime parameters, the binding "
                                "passes %d" % (self.name, n, len(live)))
+        # the types it was compiled for: the signature's (what tc_kernel_param_type says)
+        self.param_types = [slot_sigs[j] for j in live]
         self._slot_sigs, self._live = slot_sigs, live
         self._err = ctypes.c_void_p()
         self.metadata = types.SimpleNamespace(

@@ -4,8 +4,8 @@
 """`kernel[grid](...)` through the C Entry (_launcher.c), on the CPU device.
 
 After a specialisation's first launch, later launches with the same
-constexprs and options must be served in C (the JITFunction's `_slow`, the
-Python path, is not called) however the arguments are passed: positionally,
+constexprs and options must be served in C (neither `_first` nor `_slow`,
+the JITFunction's Python paths, is called) however the arguments are passed: positionally,
 by keyword, through defaults, with num_warps/num_stages, with a parameter
 named like a launch option, with a callable grid reading META. Everything
 the fast path does not take must reach Python and behave as before: a new
@@ -49,14 +49,17 @@ def with_option_name(x_ptr, out_ptr, n, BLOCK: tl.constexpr, num_stages: tl.cons
 
 
 def counting(k):
-    """Counts the calls that reach the Python path."""
+    """Counts the calls that reach Python: the first launch of a
+    specialisation (`_first`) or the Python path (`_slow`)."""
     calls = [0]
-    real = k._slow
 
-    def slow(*a, **kw):
-        calls[0] += 1
-        return real(*a, **kw)
-    k._slow = slow  # read when the Entry is made (the first launch)
+    def counted(real):
+        def f(*a, **kw):
+            calls[0] += 1
+            return real(*a, **kw)
+        return f
+    k._slow = counted(k._slow)  # read when the Entry is made (the first launch)
+    k._first = counted(k._first)
     return calls
 
 
