@@ -90,6 +90,7 @@ def main():
     ap.add_argument("--child")
     ap.add_argument("rest", nargs="*")
     ap.add_argument("--procs", type=int, default=5)
+    ap.add_argument("--only", choices=("floor", "hot", "first"), help="one section")
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if a.child:
@@ -111,6 +112,15 @@ def main():
     import torch
     print("python %s, torch %s, %s, %d CPUs" % (platform.python_version(), torch.__version__,
                                               torch.cuda.get_device_name(0), os.cpu_count()))
+    if a.only in (None, "floor"):
+        section_floor(floor)
+    if a.only in (None, "hot"):
+        section_hot()
+    if a.only in (None, "first"):
+        section_first(a.procs)
+
+
+def section_floor(floor):
     print("== 1. the floor (C, no Python): build/launch_floor", flush=True)
     subprocess.run([floor], cwd=ROOT, env=dict(os.environ, TRITONC_CACHE_DIR=tempfile.mkdtemp()))
     for kb in (256, 2048):
@@ -142,6 +152,9 @@ def main():
                            env=dict(os.environ, CUDA_MODULE_LOADING=loading))
         print("CUDA_MODULE_LOADING=%s" % loading, r.stdout[-3000:], r.stderr[-2000:], flush=True)
 
+
+def section_hot():
+    import torch
     print("\n== 2. the hot path from Python", flush=True)
     tm, x, y, o = setup("triton")
     for _ in range(50):
@@ -159,10 +172,12 @@ def main():
                            env=dict(os.environ, TRITONC_LAUNCHER=mode))
         print(r.stdout[-6000:], r.stderr[-3000:], flush=True)
 
+
+def section_first(procs):
     print("\n== 3. first call from a warm disk cache, new processes (unprofiled)", flush=True)
     for child in ("first", "first-triton"):
         rows = []
-        for _ in range(a.procs):
+        for _ in range(procs):
             r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", child],
                                capture_output=True, text=True, env=dict(os.environ))
             line = [ln for ln in r.stdout.splitlines() if ln.startswith("FIRST ")]
