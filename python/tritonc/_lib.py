@@ -180,6 +180,7 @@ def cache_dir():
 
 
 _launch_address = None
+_compile_address = None
 
 
 def launch_address():
@@ -216,6 +217,21 @@ def compile(source, filename, kernel, signature, constexprs, device, num_warps, 
             target=None, cache_dir=None, debug=False):
     """tc_compile. Returns (handle, None) or (None, (message, diagnostics))."""
     L = lib()
+    from . import _cext  # (imports this module)
+    ext = _cext.module()
+    if ext is not None:  # the C launcher's compile(): no ctypes structures to build
+        global _compile_address
+        if _compile_address is None:
+            _compile_address = ctypes.cast(L.tc_compile, ctypes.c_void_p).value
+        src = source if isinstance(source, bytes) else source.encode("utf-8")
+        k, err = ext.compile(_compile_address, src, filename, kernel, signature, tuple(constexprs),
+                             device, num_warps or 0, -1 if num_stages is None else num_stages,
+                             target, cache_dir, bool(debug))
+        if k:
+            return k, None
+        if err:
+            return None, take_error(err)
+        return None, ("tc_compile failed without a diagnostic", [])
     o = L.tc_compile_options_default()
     src = source if isinstance(source, bytes) else source.encode("utf-8")
     o.source = src
