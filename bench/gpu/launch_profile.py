@@ -384,8 +384,9 @@ def child_pieces():
             acc[label] = acc.get(label, 0.0) + T() - s
             return r
         setattr(obj, name, w)
-    wrap(L, "tc_compile", "C tc_compile")
-    wrap(_lib, "compile", "_lib.compile")
+    wrap(_lib, "compile", "_lib.compile (tc_compile)")
+    wrap(J.JITFunction, "_make_front", "_make_front (the C Entry)")
+    wrap(J, "_current_stream_fn", "_current_stream_fn")
     wrap(J.JITFunction, "classify_args", "classify_args")
     wrap(J.JITFunction, "global_constexprs", "global_constexprs")
     wrap(J.JITFunction, "_compile_bound", "_compile_bound")
