@@ -982,7 +982,8 @@ def _current_stream_fn():
     an int) on the current device; the raw accessor is ~10x cheaper than
     torch.cuda.current_stream().cuda_stream."""
     import torch
-    dev = torch.cuda.current_device()
+    get = getattr(torch._C, "_cuda_getDevice", None)  # what current_device() returns, without
+    dev = get() if get is not None else torch.cuda.current_device()  # its Python around it
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw is not None:
         return raw, dev
