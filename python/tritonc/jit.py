@@ -464,24 +464,27 @@ class JITFunction(KernelInterface):
         meta = "{%s}" % ", ".join(meta + ["'num_warps': num_warps", "'num_stages': num_stages",
                                           "**_extra"])
         body = ["    " + line for line in body]
+        # The C launcher of this call's constexprs and options, when one
+        # exists: it checks the runtime arguments' specialisation itself and
+        # returns None when they do not fit.
+        try_fast = [
+            "            _tc_l = _fast_get(%s)" % fast_key,
+            "            if _tc_l is not None:",
+            "                if _tc_g is None:",
+            "                    _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
+            "                if _tc_r is not None:",
+            "                    return _tc_r",
+        ]
         src = [
             "def _factory(grid):",
             "    def %s(%s, *, warmup=False%s, **_extra):"
             % (self.__name__, ", ".join(sig), "".join(
                 ", %s=None" % o for o in ("num_warps", "num_stages") if o not in self.arg_names)),
             "        _tc_ext = _check_extra(_extra) if _extra else ()",
-            # The C launcher of this call's constexprs and options, when
-            # one exists: it checks the runtime arguments' specialisation
-            # itself and returns None when they do not fit.
             "        _tc_g = None",
             "        if not warmup:",
-            "            _tc_l = _fast_get(%s)" % fast_key,
-            "            if _tc_l is not None:",
-            "                _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
-            "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
-            "                if _tc_r is not None:",
-            "                    return _tc_r",
-        ] + body + [
+        ] + try_fast + body + [
             "        _tc_key = %s" % key,
             "        _tc_kern = _cache_get(_tc_key)",
             "        if _tc_kern is None or warmup:",
@@ -490,12 +493,7 @@ class JITFunction(KernelInterface):
             "            if warmup:",
             "                return _tc_kern",
             # the C launcher _miss made, when these arguments fit one
-            "            _tc_l = _fast_get(%s)" % fast_key,
-            "            if _tc_l is not None:",
-            "                _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
-            "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
-            "                if _tc_r is not None:",
-            "                    return _tc_r",
+        ] + try_fast + [
             "        if _tc_g is None:",
             "            _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
             "        _tc_n = len(_tc_g)",
