@@ -2086,7 +2086,7 @@ static const Builtin builtins[] = {
     {"join", TLM, "a,b", bi_join, 0},
     {"split", TLM, "a", bi_split, 0},
     {"interleave", TLM, "a,b", bi_interleave, 0},
-    {"cast", TL, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
+    {"cast", TLM, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
     {"to", BI_METHOD, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
     {"multiple_of", TL, "input,values", bi_hint, 0},
     {"max_contiguous", TL, "input,values", bi_hint, 1},
