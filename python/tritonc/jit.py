@@ -53,6 +53,7 @@ from . import _cext, _lib, _spec
 from .errors import CompilationError, LaunchError, render
 from .language import core as _core
 
+_STRIDE_NAME = re.compile(r"stride|pitch|^ld[a-z]?$|^s_?[a-z]{0,3}[0-9]?$")
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
                    "debug", "launch_cooperative_grid")
 
@@ -337,8 +338,11 @@ class JITFunction(KernelInterface):
     # -- the hot path ------------------------------------------------------
     def _check_contiguous(self):
         """Whether a non-contiguous tensor is an error: when the kernel takes
-        no stride argument, it can only index its tensors as flat arrays."""
-        return not any("stride" in p.name.lower() for p in self.params if not p.is_constexpr)
+        no stride argument, it can only index its tensors as flat arrays.
+        Triton itself never checks, so anything that may be a stride turns
+        the check off: `stride_am`, `x_row_stride`, `pitch`, `ldb`, and the
+        short spellings `sxm`, `s_am`, `s0`."""
+        return not any(_STRIDE_NAME.search(p.name.lower()) for p in self.params if not p.is_constexpr)
 
     def _make_entry(self):
         torch = sys.modules.get("torch")

@@ -1913,6 +1913,93 @@ static TV bi_next_pow2(Sema *S, CallArgs *a) {
     return tv_int(p);
 }
 
+/* Python's math module on constexpr numbers (`math.sqrt(HEAD_DIM)`,
+ * `math.log2(math.e)`): Triton's code generator calls such a function in
+ * Python with the constexprs' values, so it runs at compile time and needs
+ * numbers; a tensor argument is an error, as math.sqrt(tensor) is in Triton.
+ * arg: the function, by index in the switch below. */
+enum { PM_SQRT, PM_EXP, PM_LOG, PM_LOG2, PM_LOG10, PM_SIN, PM_COS, PM_TAN, PM_ATAN, PM_TANH, PM_ERF,
+       PM_FABS, PM_CEIL, PM_FLOOR, PM_TRUNC, PM_POW, PM_ATAN2, PM_ISQRT, PM_GCD, PM_ISINF, PM_ISNAN };
+
+static TV bi_pymath(Sema *S, CallArgs *a) {
+    double x[2] = {0, 0};
+    int nargs = strchr(a->bi->params, ',') ? 2 : 1;
+    for (int i = 0; i < nargs; i++) {
+        TV v = a->v[i];
+        if (v.kind == TV_ERR) return v;
+        if (!tv_is_num(&v))
+            return sema_error(S, "math.%s() runs at compile time: its argument must be a constexpr number, not '%s'",
+                              a->bi->name, tv_kind_name(&v));
+        x[i] = v.kind == TV_FLOAT ? v.f : (double)v.i;
+    }
+    switch (a->bi->arg) {
+    case PM_SQRT:
+    case PM_LOG:
+    case PM_LOG2:
+    case PM_LOG10:
+        if (x[0] < 0 || (x[0] == 0 && a->bi->arg != PM_SQRT)) return sema_error(S, "math domain error");
+        break;
+    case PM_ISQRT:
+    case PM_GCD:
+        for (int i = 0; i < nargs; i++)
+            if (a->v[i].kind == TV_FLOAT) return sema_error(S, "math.%s() needs integers", a->bi->name);
+        break;
+    default: break;
+    }
+    switch (a->bi->arg) {
+    case PM_SQRT: return tv_float(sqrt(x[0]));
+    case PM_EXP: return tv_float(exp(x[0]));
+    case PM_LOG: return tv_float(log(x[0]));
+    case PM_LOG2: return tv_float(log2(x[0]));
+    case PM_LOG10: return tv_float(log10(x[0]));
+    case PM_SIN: return tv_float(sin(x[0]));
+    case PM_COS: return tv_float(cos(x[0]));
+    case PM_TAN: return tv_float(tan(x[0]));
+    case PM_ATAN: return tv_float(atan(x[0]));
+    case PM_TANH: return tv_float(tanh(x[0]));
+    case PM_ERF: return tv_float(erf(x[0]));
+    case PM_FABS: return tv_float(fabs(x[0]));
+    case PM_CEIL: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)ceil(x[0])) : tv_int(a->v[0].i);
+    case PM_FLOOR: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)floor(x[0])) : tv_int(a->v[0].i);
+    case PM_TRUNC: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)trunc(x[0])) : tv_int(a->v[0].i);
+    case PM_POW: return tv_float(pow(x[0], x[1]));
+    case PM_ATAN2: return tv_float(atan2(x[0], x[1]));
+    case PM_ISQRT: {
+        if (a->v[0].i < 0) return sema_error(S, "isqrt() argument must be nonnegative");
+        int64_t r = (int64_t)sqrt((double)a->v[0].i);
+        while (r * r > a->v[0].i) r--;
+        while ((r + 1) * (r + 1) <= a->v[0].i) r++;
+        return tv_int(r);
+    }
+    case PM_GCD: {
+        int64_t p = a->v[0].i < 0 ? -a->v[0].i : a->v[0].i, q = a->v[1].i < 0 ? -a->v[1].i : a->v[1].i;
+        while (q) {
+            int64_t t = p % q;
+            p = q;
+            q = t;
+        }
+        return tv_int(p);
+    }
+    case PM_ISINF: return tv_bool(isinf(x[0]));
+    case PM_ISNAN: return tv_bool(isnan(x[0]));
+    }
+    return tv_err();
+}
+
+static const Builtin pymath_fns[] = {
+    {"sqrt", 0, "x", bi_pymath, PM_SQRT},     {"exp", 0, "x", bi_pymath, PM_EXP},
+    {"log", 0, "x", bi_pymath, PM_LOG},       {"log2", 0, "x", bi_pymath, PM_LOG2},
+    {"log10", 0, "x", bi_pymath, PM_LOG10},   {"sin", 0, "x", bi_pymath, PM_SIN},
+    {"cos", 0, "x", bi_pymath, PM_COS},       {"tan", 0, "x", bi_pymath, PM_TAN},
+    {"atan", 0, "x", bi_pymath, PM_ATAN},     {"tanh", 0, "x", bi_pymath, PM_TANH},
+    {"erf", 0, "x", bi_pymath, PM_ERF},       {"fabs", 0, "x", bi_pymath, PM_FABS},
+    {"ceil", 0, "x", bi_pymath, PM_CEIL},     {"floor", 0, "x", bi_pymath, PM_FLOOR},
+    {"trunc", 0, "x", bi_pymath, PM_TRUNC},   {"pow", 0, "x,y", bi_pymath, PM_POW},
+    {"atan2", 0, "y,x", bi_pymath, PM_ATAN2}, {"isqrt", 0, "n", bi_pymath, PM_ISQRT},
+    {"gcd", 0, "a,b", bi_pymath, PM_GCD},     {"isinf", 0, "x", bi_pymath, PM_ISINF},
+    {"isnan", 0, "x", bi_pymath, PM_ISNAN},
+};
+
 static TV bi_dtype_pred(Sema *S, CallArgs *a) {
     const TlType *t = a->v[0].ty;
     const char *n = a->bi->name;
@@ -2179,6 +2266,15 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
         break;
     case MOD_TL_CUDA:
         if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE};
+        break;
+    case MOD_PYMATH:
+        if (!strcmp(name, "pi")) return tv_float(M_PI);
+        if (!strcmp(name, "e")) return tv_float(M_E);
+        if (!strcmp(name, "tau")) return tv_float(2 * M_PI);
+        if (!strcmp(name, "inf")) return tv_float(INFINITY);
+        if (!strcmp(name, "nan")) return tv_float(NAN);
+        for (int i = 0; i < TC_ARRAY_LEN(pymath_fns); i++)
+            if (!strcmp(pymath_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &pymath_fns[i]};
         break;
     case MOD_COUNT: /* tl.PropagateNan */
         if (!strcmp(name, "NONE")) return tv_int(0);
