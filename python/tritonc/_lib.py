@@ -128,6 +128,9 @@ def _declare(lib):
     lib.tc_error_free.restype = None
     lib.tc_version.argtypes = []
     lib.tc_version.restype = S
+    if hasattr(lib, "tc_kernel_attribute"):  # optional: a fake or older library may lack it
+        lib.tc_kernel_attribute.argtypes = [VP, S]
+        lib.tc_kernel_attribute.restype = I
     return lib
 
 

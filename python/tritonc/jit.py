@@ -494,8 +494,10 @@ class JITFunction(KernelInterface):
 
     # -- the miss path -----------------------------------------------------
     def _bind(self, args, kwargs):
+        # a launch option that is also a parameter's name (the fused-softmax
+        # tutorial's `num_stages: tl.constexpr`) is both, as in Triton
         bound = self.signature.bind(*args, **{k: v for k, v in kwargs.items()
-                                              if k not in _LAUNCH_OPTIONS})
+                                              if k not in _LAUNCH_OPTIONS or k in self.arg_names})
         bound.apply_defaults()
         return tuple(bound.arguments[p.name] for p in self.params)
 
@@ -834,13 +836,28 @@ class CompiledKernel:
                                "passes %d" % (self.name, n, len(live)))
         self._slot_sigs, self._live = slot_sigs, live
         self._err = ctypes.c_void_p()
+        # Registers and shared memory as Triton's CompiledKernel reports them
+        # (the fused-softmax tutorial divides by both to get an occupancy):
+        # the driver's figures for a loaded CUDA kernel. The CPU has neither:
+        # it reports a nominal 32 registers and the CPU driver's whole
+        # "shared memory", so that occupancy is one program per core.
+        attr = getattr(L, "tc_kernel_attribute", None)
+        if device == _lib.TC_DEVICE_CUDA:
+            shared = attr(handle, b"shared") if attr else 0
+            self.n_regs = attr(handle, b"num_regs") if attr else 0
+            self.n_spills = max(attr(handle, b"local_bytes"), 0) // 4 if attr else 0
+        else:
+            from .runtime.driver import CPU_MAX_SHARED_MEM
+            shared, self.n_regs, self.n_spills = CPU_MAX_SHARED_MEM, 32, 0
         self.metadata = types.SimpleNamespace(
             name=self.name, signature=signature, constants=self.constants,
             num_warps=num_warps or 4, num_stages=num_stages if num_stages is not None else 3,
-            num_ctas=1, shared=0, device="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
+            num_ctas=1, shared=max(shared, 0), device="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             target="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             param_types=self.param_types)
-        self.n_regs = self.n_spills = 0
+
+    def _init_handles(self):
+        """Triton loads the binary here; tritonc loaded it when compiling."""
 
     def __getattr__(self, name):
         """The ctypes launch path (`_pack`, `_call` and their buffers), made
@@ -919,7 +936,14 @@ class CompiledKernel:
         raise LaunchError("%s: %s" % (self.name, msg.strip()))
 
     def __getitem__(self, grid):
-        def launch(*args):
+        def launch(*args, stream=None):
+            # Triton's CompiledKernel takes every parameter, constexprs
+            # included (the fused-softmax tutorial launches what warmup()
+            # returned that way); the runtime arguments alone work too
+            params = self.fn.params
+            if len(args) == len(params) != len(self.param_types):
+                rt = [a for p, a in zip(params, args) if not p.is_constexpr]
+                args = [a for a, live in zip(rt, self._slot_live) if live]
             if len(args) != len(self.param_types):
                 raise TypeError("%s takes %d runtime arguments, %d given"
                                 % (self.name, len(self.param_types), len(args)))

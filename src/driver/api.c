@@ -126,6 +126,14 @@ const char *tc_kernel_param_type(const tc_kernel *k, int i) {
     return i >= 0 && i < k->c.nparams ? k->c.param_types[i] : NULL;
 }
 
+int tc_kernel_attribute(const tc_kernel *k, const char *name) {
+    const GpuKernel *g = k->c.gpu;
+    if (!strcmp(name, "shared")) return g ? gpu_kernel_shared_bytes(g) : 0;
+    if (!strcmp(name, "num_regs")) return g ? gpu_kernel_num_regs(g) : 0;
+    if (!strcmp(name, "local_bytes")) return g ? gpu_kernel_local_bytes(g) : 0;
+    return -1;
+}
+
 int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, void *stream,
               tc_error **err) {
     if (err) *err = NULL;
