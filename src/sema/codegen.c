@@ -1654,6 +1654,16 @@ static void mangle_cx(const TV *v, StrBuf *sb) {
     case TV_NONE: sb_puts(sb, "None"); break;
     case TV_DTYPE: tl_mangle(v->ty, sb); break;
     case TV_JITFN: sb_puts(sb, v->fn->name); break;
+    case TV_BUILTIN: sb_printf(sb, "_bi_%s", v->bi->name); break;
+    case TV_MODULE: sb_printf(sb, "_mod%lld", (long long)v->i); break;
+    case TV_TUPLE: /* block_shape=[BLOCK_M, HEAD_DIM]: every element is part of the name */
+        sb_putc(sb, 'T');
+        for (int i = 0; i < v->n; i++) {
+            if (i) sb_putc(sb, '_');
+            mangle_cx(&v->elems[i], sb);
+        }
+        sb_putc(sb, 'T');
+        break;
     default: sb_puts(sb, "x"); break;
     }
 }
@@ -1679,6 +1689,7 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
         sb_putc(sb, 'T');
     } else if (v->kind == TV_TENSOR) {
         tl_mangle(v->ty, sb);
+        if (v->is_desc) sb_printf(sb, "D%d", v->is_desc); /* a tensor descriptor, not a block pointer */
     } else { /* a constexpr inside a tuple that also holds tensors: [M, 1] */
         sb_putc(sb, 'c');
         mangle_cx(v, sb);
