@@ -741,6 +741,8 @@ def _slow_key(a):
         return 0, None
     if a is True or a is False:
         return a, "b"
+    if getattr(type(a), "_tritonc_descriptor", False):
+        return _spec.descriptor_key(a)
     if _spec._is_torch_tensor(a) or (hasattr(a, "data_ptr") and hasattr(a, "dtype")):
         p = a.data_ptr()
         contig = a.is_contiguous() if hasattr(a, "is_contiguous") else None

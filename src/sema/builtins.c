@@ -339,6 +339,51 @@ static TV bi_make_tensor_descriptor(Sema *S, CallArgs *a) {
     return d;
 }
 
+/* A host-side tensor descriptor parameter (`tensordesc<fp16[64,64]>` in
+ * the signature; triton.tools.tensor_descriptor.TensorDescriptor in
+ * Python): the kernel receives a pointer to 1 + 2*rank int64 values that the
+ * launcher wrote, {base address, shape[rank], strides[rank]}, and reads them
+ * once at entry into the descriptor tl.make_tensor_descriptor would make.
+ * The last stride is 1 (TensorDescriptor requires it), so it is a constant
+ * here, as it is for the unit-stride analysis of a device-side descriptor. */
+TV sem_host_descriptor(Sema *S, TV meta, const TlType *elem, const int64_t *block, int rank, bool nan_pad) {
+    static const Builtin desc_bi = {"make_tensor_descriptor", BI_TL, "", bi_make_tensor_descriptor, 0};
+    CallArgs a = {.bi = &desc_bi};
+    for (int i = 0; i < MAX_CALL_ARGS; i++) a.v[i] = tv_none();
+    TV fields[1 + 2 * TL_MAX_RANK];
+    for (int k = 0; k < 1 + 2 * rank; k++) {
+        if (k == 2 * rank) { /* the last stride */
+            fields[k] = tv_int(1);
+            continue;
+        }
+        TV p = k ? sem_binary(S, PY_BIN_ADD, meta, tv_int(k)) : meta;
+        if (p.kind == TV_ERR) return p;
+        Type *irt = tl_scalar(S, TL_I64)->ir;
+        Op *op = sem_op(S, TT_LOAD, &p.v, 1, &irt, 1, 0);
+        op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, TT_CACHE_NONE));
+        op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, TT_EVICT_NORMAL));
+        fields[k] = tv_tensor(op_result(op, 0), tl_scalar(S, TL_I64));
+        if (k >= 1 && k <= rank) fields[k] = sem_cast(S, fields[k], tl_scalar(S, TL_I32), NULL);
+    }
+    TV base = sem_cast(S, fields[0], tl_ptr(S, elem), NULL);
+    TV shape = {.kind = TV_TUPLE, .n = rank}, strides = {.kind = TV_TUPLE, .n = rank},
+       bs = {.kind = TV_TUPLE, .n = rank};
+    shape.elems = ARENA_ARRAY(S->arena, TV, rank);
+    strides.elems = ARENA_ARRAY(S->arena, TV, rank);
+    bs.elems = ARENA_ARRAY(S->arena, TV, rank);
+    for (int i = 0; i < rank; i++) {
+        shape.elems[i] = fields[1 + i];
+        strides.elems[i] = fields[1 + rank + i];
+        bs.elems[i] = tv_int(block[i]);
+    }
+    TV args[5] = {base, shape, strides, bs, {.kind = TV_STR, .s = nan_pad ? "nan" : "zero"}};
+    for (int i = 0; i < 5; i++) {
+        a.v[i] = args[i];
+        a.given[i] = true;
+    }
+    return bi_make_tensor_descriptor(S, &a);
+}
+
 /* What desc.load and desc.store share: the block pointer advanced to the
  * offsets (a->v[1]) in *ptr, and the tuple (0, 1, ..., rank-1) in *dims, so
  * every dimension is bounds-checked. False on an error. */

@@ -8,6 +8,11 @@
 # CONSTEXPR: HEAD_DIM=32, BLOCK_M=32, BLOCK_N=32, FP8_OUTPUT=False, STAGE=1, warp_specialize=False, IS_HOPPER=False
 # GRID: cdiv(N_CTX, BLOCK_M), Z * H, 1
 #
+# KERNEL: attn_fwd
+# SIGNATURE: fp32,*fp32:16,i32,i32,tensordesc<fp16[128, 64]>,tensordesc<fp16[64, 64]>,tensordesc<fp16[64, 64]>,tensordesc<fp16[128, 64]>,i32:16
+# CONSTEXPR: HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, FP8_OUTPUT=False, STAGE=3, warp_specialize=False, IS_HOPPER=True
+# GRID: cdiv(N_CTX, BLOCK_M), Z * H, 1
+#
 # KERNEL: attn_bwd_preprocess
 # SIGNATURE: *fp16:16,*fp16:16,*fp32:16,i32,i32,i32:16
 # CONSTEXPR: BLOCK_M=64, HEAD_DIM=64
@@ -28,7 +33,8 @@
 # off-diagonal and diagonal blocks of the causal mask, the log-sum-exp kept
 # in M for the backward pass. Backward: a preprocess kernel (rowwise o . do),
 # then dK/dV per key block and dQ per query block, in helpers that take
-# MASK=True as a keyword, with int64 head offsets and a 3-D grid.
+# MASK=True as a keyword, with int64 head offsets and a 3-D grid. The third
+# block gives the forward host-side TensorDescriptors (`tensordesc<...>`).
 import triton
 import triton.language as tl
 

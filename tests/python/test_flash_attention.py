@@ -6,7 +6,10 @@ whose forward autotunes attn_fwd (configs with a pre_hook, an
 early_config_prune that reads keyword arguments, a grid lambda over META)
 and whose backward runs the preprocess and the dK/dV/dQ kernel; checked
 against attention written with torch ops (forward output, and the three
-gradients from autograd), causal and not, fp16."""
+gradients from autograd), causal and not, fp16. The forward runs both ways
+the tutorial has: with pointers (the kernel makes its descriptors) and with
+host TensorDescriptors (triton.tools.tensor_descriptor), whose block shapes
+the configs' pre_hook sets before each launch."""
 import importlib.util
 import os
 import sys
@@ -15,6 +18,7 @@ import torch
 
 import tritonc as triton
 import tritonc.language as tl
+from tritonc.tools.tensor_descriptor import TensorDescriptor
 
 sys.modules.setdefault("triton", triton)
 sys.modules.setdefault("triton.language", tl)
@@ -28,9 +32,14 @@ pre_hook_calls = []
 
 
 def _pre_hook(nargs):
-    # Triton's tutorial sets host descriptors' block shapes here; with
-    # pointers it only checks that it sees the config's meta-parameters
-    pre_hook_calls.append((nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["HEAD_DIM"]))
+    BLOCK_M, BLOCK_N, HEAD_DIM = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["HEAD_DIM"]
+    pre_hook_calls.append((BLOCK_M, BLOCK_N, HEAD_DIM))
+    if not isinstance(nargs["desc_q"], TensorDescriptor):
+        return
+    nargs["desc_q"].block_shape = [BLOCK_M, HEAD_DIM]
+    nargs["desc_v"].block_shape = [BLOCK_N, HEAD_DIM]
+    nargs["desc_k"].block_shape = [BLOCK_N, HEAD_DIM]
+    nargs["desc_o"].block_shape = [BLOCK_M, HEAD_DIM]
 
 
 def _prune(configs, named_args, **kwargs):
@@ -48,17 +57,33 @@ attn_fwd = triton.autotune(configs=configs, key=["N_CTX", "HEAD_DIM", "FP8_OUTPU
 class _attention(torch.autograd.Function):
 
     @staticmethod
-    def forward(ctx, q, k, v, causal, sm_scale):
+    def forward(ctx, q, k, v, causal, sm_scale, host_desc):
         HEAD_DIM = q.shape[-1]
         assert HEAD_DIM == k.shape[-1] == v.shape[-1] and HEAD_DIM in {16, 32, 64, 128, 256}
         o = torch.full_like(q, float("nan"))
         stage = 3 if causal else 1
         M = torch.empty((q.shape[0], q.shape[1], q.shape[2]), dtype=torch.float32)
 
+        if host_desc:
+            y_dim = q.shape[0] * q.shape[1] * q.shape[2]
+            dummy_block = [1, 1]
+            desc_q = TensorDescriptor(q, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=dummy_block)
+            desc_v = TensorDescriptor(v, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=dummy_block)
+            desc_k = TensorDescriptor(k, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=dummy_block)
+            desc_o = TensorDescriptor(o, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1], block_shape=dummy_block)
+        else:
+            desc_q, desc_k, desc_v, desc_o = q, k, v, o
+
+        def alloc_fn(size, align, _):
+            return torch.empty(size, dtype=torch.int8)
+
+        triton.set_allocator(alloc_fn)
+
         def grid(META):
             return (triton.cdiv(q.shape[2], META["BLOCK_M"]), q.shape[0] * q.shape[1], 1)
 
-        attn_fwd[grid](sm_scale, M, q.shape[0], q.shape[1], q, k, v, o, N_CTX=q.shape[2], HEAD_DIM=HEAD_DIM,
+        attn_fwd[grid](sm_scale, M, q.shape[0], q.shape[1], desc_q, desc_k, desc_v, desc_o, N_CTX=q.shape[2],
+                       HEAD_DIM=HEAD_DIM,
                        FP8_OUTPUT=False, STAGE=stage, warp_specialize=False, IS_HOPPER=False)
         ctx.save_for_backward(q, k, v, o, M)
         ctx.sm_scale, ctx.HEAD_DIM, ctx.causal = sm_scale, HEAD_DIM, causal
@@ -84,7 +109,7 @@ class _attention(torch.autograd.Function):
             N_HEAD, N_CTX, BLOCK_M1=BLOCK_M1, BLOCK_N1=BLOCK_N1, BLOCK_M2=BLOCK_M2, BLOCK_N2=BLOCK_N2,
             BLK_SLICE_FACTOR=BLK_SLICE_FACTOR, HEAD_DIM=ctx.HEAD_DIM, num_warps=4, num_stages=1,
             CAUSAL=ctx.causal)
-        return dq, dk, dv, None, None
+        return dq, dk, dv, None, None, None
 
 
 attention = _attention.apply
@@ -99,7 +124,7 @@ def reference(q, k, v, causal, sm_scale):
     return torch.matmul(p, v.float())
 
 
-def check(Z, H, N_CTX, HEAD_DIM, causal):
+def check(Z, H, N_CTX, HEAD_DIM, causal, host_desc):
     gen = torch.Generator().manual_seed(Z * 1000 + N_CTX + HEAD_DIM + causal)
     q, k, v = ((torch.randn((Z, H, N_CTX, HEAD_DIM), generator=gen) * 0.5).half().requires_grad_()
                for _ in range(3))
@@ -111,10 +136,10 @@ def check(Z, H, N_CTX, HEAD_DIM, causal):
     for t in (q, k, v):
         t.grad = None
     del pre_hook_calls[:]
-    tri = attention(q, k, v, causal, sm_scale)
+    tri = attention(q, k, v, causal, sm_scale, host_desc)
     assert pre_hook_calls and all(h[2] == HEAD_DIM for h in pre_hook_calls), pre_hook_calls
     tri.backward(dout)
-    what = (Z, H, N_CTX, HEAD_DIM, causal, attn_fwd.best_config)
+    what = (Z, H, N_CTX, HEAD_DIM, causal, host_desc, attn_fwd.best_config)
     assert torch.allclose(tri.float(), ref, atol=1e-2, rtol=0), (what, (tri.float() - ref).abs().max())
     for name, got, want in (("dq", q.grad, ref_dq), ("dk", k.grad, ref_dk), ("dv", v.grad, ref_dv)):
         err = (got.float() - want).abs().max().item()
@@ -122,9 +147,9 @@ def check(Z, H, N_CTX, HEAD_DIM, causal):
 
 
 def main():
-    for Z, H, N_CTX, HEAD_DIM in ((1, 2, 128, 64), (2, 1, 64, 32)):
+    for Z, H, N_CTX, HEAD_DIM, host_desc in ((1, 2, 128, 64, False), (2, 1, 64, 32, True)):
         for causal in (True, False):
-            check(Z, H, N_CTX, HEAD_DIM, causal)
+            check(Z, H, N_CTX, HEAD_DIM, causal, host_desc)
     print("flash attention: ok")
 
 
