@@ -1,0 +1,181 @@
+# RUN: %python %s
+# REQUIRES: torch, numpy
+"""The kernels of tests/kernels/lang_features.py on the CPU, each against
+torch or numpy computing the same thing another way; launched the ways host
+code does (grid lambdas over META, triton.heuristics over the arguments,
+do_not_specialize, numpy arrays and numpy scalars, None for optional
+pointers, a grid given as a list)."""
+import importlib.util
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+
+import tritonc as triton
+import tritonc.language as tl
+
+sys.modules.setdefault("triton", triton)
+sys.modules.setdefault("triton.language", tl)
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "lang_features", os.path.join(HERE, "..", "kernels", "lang_features.py"))
+K = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(K)
+
+GEN = torch.Generator().manual_seed(11)
+
+
+def randn(*s):
+    return torch.randn(*s, generator=GEN)
+
+
+def check_scans():
+    for R, C in ((5, 37), (2, 64), (3, 1)):
+        x = torch.rand(R, C, generator=GEN) + 0.5
+        s, p, m = (torch.full_like(x, float("nan")) for _ in range(3))
+        K.scan_rows_kernel[(R,)](x, s, p, m, x.stride(0), C, BLOCK=64)
+        assert torch.allclose(s, x.cumsum(1), rtol=1e-5), "associative_scan add"
+        assert torch.allclose(p, x.cumprod(1), rtol=1e-4), "associative_scan mul"
+        assert torch.equal(m, x.flip(1).cummax(1).values.flip(1)), "reverse max scan"
+    M, N = 6, 10
+    x = torch.randint(-5, 5, (M, N), dtype=torch.int32, generator=GEN)
+    y, z = torch.zeros_like(x), torch.zeros_like(x)
+    K.cumsum_2d_kernel[(1,)](x, y, z, M, N, BM=8, BN=16)
+    assert torch.equal(y, x.cumsum(1).int()) and torch.equal(z, x.flip(0).cumsum(0).flip(0).int())
+
+
+def check_reductions():
+    R, C = 9, 100
+    x = randn(R, C)
+    x[3, 10] = x[3, 50] = 100.0  # a tie: the first index wins
+    v = torch.full((R,), float("nan"))
+    i = torch.full((2 * R,), -1, dtype=torch.int32)
+    K.argmax_combine_kernel[(R,)](x, v, i, C, x.stride(0), BLOCK=128)
+    assert torch.equal(v, x.max(1).values)
+    assert torch.equal(i[:R].long(), x.argmax(1)) and torch.equal(i[R:].long(), x.argmax(1))
+    R, C, k = 4, 50, 5
+    x = randn(R, C)
+    vals = torch.full((R, k), float("nan"))
+    idx = torch.full((R, k), -1, dtype=torch.int32)
+    K.topk_kernel[(R,)](x, vals, idx, C, K=k, BLOCK=64)
+    ref = x.topk(k, dim=1)
+    assert torch.equal(vals, ref.values) and torch.equal(idx.long(), ref.indices)
+    M, N = 37, 70
+    x = randn(M, N)
+    y = torch.full_like(x, float("nan"))
+    K.softmax_keepdims_kernel[lambda meta: (triton.cdiv(M, meta["BM"]),)](x, y, M, N, BM=16, BN=128)
+    assert torch.allclose(y, torch.softmax(x, 1), atol=1e-6)
+
+
+def check_elementwise():
+    n = 1000
+    x, y = randn(n), randn(n)
+    out = torch.full((9, n), float("nan"))
+    K.elementwise_extras_kernel[(triton.cdiv(n, 256),)](x, y, out, n, -0.5, 0.7, BLOCK=256)
+    assert torch.equal(out[0], torch.where(x > 0, 1.0, -1.0))
+    assert torch.equal(out[1], torch.where(x > 0, x, torch.zeros_like(x)))
+    assert torch.equal(out[2], x.clamp(-0.5, 0.7))
+    assert torch.allclose(out[3], x * y + 1.0, atol=1e-6)
+    assert torch.equal(out[4], torch.full((n,), 3.0)) and torch.equal(out[5], torch.full((n,), 4.0))
+    g = out[6]  # round toward zero: never larger in magnitude, within one fp16 step
+    assert (g.abs() <= x.abs()).all() and torch.allclose(g, x, rtol=1e-3)
+    assert torch.equal(out[7], x.abs())
+    assert torch.equal(out[8], x.bfloat16().float())
+    n = 300
+    a = np.random.RandomState(0).randint(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    b = np.random.RandomState(1).randint(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    o = np.zeros(n, dtype=np.uint32)
+    K.umulhi_kernel[(triton.cdiv(n, 128),)](a, b, o, np.int32(n), BLOCK=128)
+    assert (o == ((a.astype(np.uint64) * b.astype(np.uint64)) >> np.uint64(32)).astype(np.uint32)).all()
+
+
+def check_constexprs_and_grids():
+    for mode, f in (("twice", lambda v: v * 2), ("neg", lambda v: -v), ("other", lambda v: v + 8 * 3 + 1)):
+        o = torch.full((8,), float("nan"))
+        K.constexpr_kernel[(1,)](o, N=8, MODE=mode)
+        assert torch.equal(o, torch.full((8,), float(f(0 + 2)))), (mode, o)
+    o = torch.zeros(24 * 4, dtype=torch.int32)
+    K.grid3d_kernel[(3, 4, 2)](o, BLOCK=4)
+    assert torch.equal(o, torch.tensor([[l * 1000 + 342] * 4 for l in range(24)], dtype=torch.int32).flatten())
+    x = randn(12345)
+    s = torch.full((1,), float("nan"))
+    K.pipelined_sum_kernel[[1]](x, s, x.numel(), BLOCK=512)
+    assert torch.allclose(s, x.sum().reshape(1), atol=1e-3)
+
+
+def check_pointers_and_helpers():
+    ts = [randn(n) for n in (5, 100, 1000, 33)]
+    ptrs = torch.tensor([t.data_ptr() for t in ts], dtype=torch.int64)
+    sizes = torch.tensor([t.numel() for t in ts], dtype=torch.int32)
+    out = torch.full((len(ts),), float("nan"))
+    K.ptr_array_kernel[(len(ts),)](ptrs, sizes, out, BLOCK=64)
+    assert torch.allclose(out, torch.stack([t.sum() for t in ts]), atol=1e-4)
+
+    heur = triton.heuristics({"EVEN_N": lambda args: args["n"] % args["BLOCK"] == 0,
+                              "BLOCK2": lambda args: args["BLOCK"] * 2})(
+        triton.jit(do_not_specialize=["n"])(K.heuristics_kernel.fn))
+    for n in (128, 1000, 16, 1):
+        x = randn(n)
+        y = torch.full((n,), float("nan"))
+        heur[lambda META: (triton.cdiv(n, META["BLOCK"]),)](x, y, n, BLOCK=64)
+        assert torch.allclose(y, x * 2 + 128), n
+
+    x = randn(50)
+    o = torch.full((4,), float("nan"))
+    K.nested_helpers_kernel[(1,)](x, o, 50, BLOCK=64)
+    assert torch.allclose(o, torch.stack([x.mean(), x.max(), x.sum(), 2 * (x * x).mean()]), atol=1e-5), o
+
+    x = randn(4, 100)
+    y = torch.full((4, 100), float("nan"))
+    K.int64_volatile_kernel[(4,)](x, y, x.stride(0), 100, BLOCK=128)
+    assert torch.equal(y, x + 1)
+
+    R, N = 6, 45
+    x, w, b = randn(R, N), randn(N), randn(N)
+    for W, B in ((w, b), (None, b), (w, None), (None, None)):
+        y = torch.full((R, N), float("nan"))
+        K.optional_args_kernel[(R,)](x, y, W, B, N, 1e-5, BLOCK=64, HAS_BIAS=B is not None)
+        assert torch.allclose(y, torch.nn.functional.layer_norm(x, (N,), W, B, 1e-5), atol=1e-5)
+
+
+def check_python_syntax():
+    n = 300
+    x = randn(n)
+    for k in (-1, 1, 5):
+        o = torch.full((9, n), float("nan"))
+        K.python_syntax_kernel[(3,)](x, o, n, k, BLOCK=128)
+        want = [x, 4 * x, 3 * x, x if k > 0 else -x, torch.exp(x), torch.where(x < 0, torch.tensor(-1e30), x),
+                x if not k > 3 else torch.zeros_like(x), x + 32, x.abs() + math.pi]
+        for i, w in enumerate(want):
+            assert torch.allclose(o[i], w, rtol=1e-5), (k, i)
+    vals = torch.tensor([1, 2, 3, 6, 7, 27, 97], dtype=torch.int32)
+    out = torch.full_like(vals, -1)
+    K.collatz_kernel[(len(vals),)](vals, out)
+
+    def collatz(v):
+        s = 0
+        while v != 1:
+            v, s = (v // 2 if v % 2 == 0 else 3 * v + 1), s + 1
+        return s
+    assert out.tolist() == [collatz(v) for v in vals.tolist()], out
+    n = 333
+    x = randn(n)
+    keep = torch.rand(n, generator=GEN) > 0.3
+    out = torch.zeros(n, dtype=torch.bool)
+    for flag in (True, False):
+        K.bool_kernel[(triton.cdiv(n, 128),)](x, keep, out, n, 0.5, flag, BLOCK=128)
+        want = ((x > 0.5) & keep) | ((x < -0.5) if flag else torch.zeros_like(keep))
+        assert torch.equal(out, want), flag
+
+
+def main():
+    for f in (check_scans, check_reductions, check_elementwise, check_constexprs_and_grids,
+              check_pointers_and_helpers, check_python_syntax):
+        f()
+        print(f.__name__, "ok")
+
+
+if __name__ == "__main__":
+    main()
