@@ -156,6 +156,62 @@ def _source_of(fn):
     return filename, text + "\n", (start, start + len(src_lines) - 1, indent), False
 
 
+_TOP_NAMES = {}  # filename -> the names its top level binds (None: not parseable)
+
+
+def _top_level_names(filename):
+    """The names a file's top-level statements bind (assignments, imports,
+    defs, classes): what the C front end sees of the module's globals."""
+    if filename in _TOP_NAMES:
+        return _TOP_NAMES[filename]
+    names = None
+    try:
+        import ast
+        tree = ast.parse("".join(linecache.getlines(filename)))
+        names = set()
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    names.add(a.asname or a.name.split(".")[0])
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            names.add(n.id)
+    except (SyntaxError, ValueError, OSError):
+        names = None
+    _TOP_NAMES[filename] = names
+    return names
+
+
+def _global_binding(name, v):
+    """A module-level statement binding `name` to the runtime value `v` the
+    way the C front end reads it (`NAME = triton.language.extra.cuda.
+    libdevice.tanh`, `import triton.language.math as NAME`, `NAME = 3`), or
+    None when v is nothing a kernel can use."""
+    if isinstance(v, _core._Builtin):
+        mod = v.__module__
+        if mod.split(".")[0] == "tritonc":
+            return "%s = %s.%s" % (name, "_tc_triton" + mod[len("tritonc"):], v.__name__)
+        return None
+    if isinstance(v, types.ModuleType):
+        mod = v.__name__
+        if mod.split(".")[0] in ("tritonc", "triton"):
+            return "import %s as %s" % ("triton" + mod[len(mod.split(".")[0]):], name)
+        if mod == "math":
+            return "import math as %s" % name
+        return None
+    if _spec.is_constexpr_global(v):
+        try:
+            text = _spec.constexpr_text(v)
+        except TypeError:
+            return None
+        return "%s = %s" % (name, text.replace("tl.", "_tc_triton.language."))
+    return None
+
+
 def _code_names(code, out):
     out.update(code.co_names)
     for c in code.co_consts:
@@ -210,6 +266,11 @@ class _Source:
         self._lines = self._bytes = None
         self.chunks.append((start, src.count("\n") + 1, fn.__code__.co_filename,
                             fn.__code__.co_firstlineno))
+
+    def append_text(self, text):
+        """Module-level lines of tritonc's own at the end (global bindings)."""
+        self.text = self.text.rstrip("\n") + "\n\n" + text
+        self._lines = self._bytes = None
 
     def where(self, file, line):
         """(file, line) of a diagnostic in the original files."""
@@ -296,6 +357,7 @@ class JITFunction(KernelInterface):
         self._entry_torch = False
         self._source = None
         self._globals = None
+        self._bindings = []
         self.hash = None
         # The source is read now, at decoration (as Triton does), so the
         # first launch does not: a whole file is read and converted once for
@@ -576,6 +638,12 @@ class JITFunction(KernelInterface):
         params = {p.name for p in self.params}
         seen, todo, consts, foreign = set(), [self], {}, []
         my_file = self.fn.__code__.co_filename
+        # Globals the source text does not bind at its top level (defined
+        # under an `if` or `try`, imported under another name, or living
+        # in a helper's own module): bound by lines appended to the source
+        # (a kernel defined in a function is compiled alone: nothing is bound)
+        top = _top_level_names(my_file) if "<locals>" not in self.__qualname__ else set()
+        bindings = {}
         while todo:
             jf = todo.pop()
             if id(jf) in seen:
@@ -596,25 +664,38 @@ class JITFunction(KernelInterface):
                 if name not in g:
                     continue
                 v = g[name]
+                own = jf.fn.__code__.co_filename == my_file and top is not None and name in top
                 if isinstance(v, JITFunction):
                     todo.append(v)
                     if v is not self and (v.fn.__code__.co_filename != my_file or
                                           "<locals>" in v.__qualname__ or
-                                          "<locals>" in self.__qualname__):
+                                          "<locals>" in self.__qualname__ or
+                                          (top is not None and v.fn.__name__ not in top)):
                         foreign.append(v)
-                elif (_spec.is_constexpr_global(v) and name not in params
+                    elif v is not self and v.fn.__name__ != name and not own:
+                        bindings.setdefault(name, "%s = %s" % (name, v.fn.__name__))
+                    continue
+                if not own and name not in params:
+                    b = _global_binding(name, v)
+                    if b is not None:
+                        bindings.setdefault(name, b)
+                if (_spec.is_constexpr_global(v) and name not in params
                       and not (isinstance(v, str) and jf is not self and name in consts)):
                     try:
                         consts.setdefault(name, _spec.constexpr_text(v))
                     except TypeError:
                         pass
         self._globals = (sorted(consts.items()), foreign)
+        self._bindings = sorted(bindings.values())
         return self._globals
 
     def source(self):
         if self._source is None:
             s = _Source(*(self._src0 or _source_of(self.fn)))
-            for helper in self.global_constexprs()[1]:
+            foreign = self.global_constexprs()[1]
+            if self._bindings:
+                s.append_text("import triton as _tc_triton\n" + "\n".join(self._bindings) + "\n")
+            for helper in foreign:
                 s.append(helper.fn)
             self._source = s
         return self._source

@@ -1982,7 +1982,8 @@ static void load_globals(Sema *S, const PyBlock *body) {
             S->quiet = true;
             TV v = cg_expr(S, val);
             S->quiet = quiet;
-            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_BUILTIN || v.kind == TV_METHOD)
+            /* a builtin is a usable global, as in Triton (`triton_tanh = libdevice.tanh`) */
+            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_METHOD)
                 v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name};
             scope_set(&S->globals, t->name, v);
             break;
