@@ -1670,10 +1670,16 @@ static TV bi_device_print(Sema *S, CallArgs *a) {
 }
 
 static TV bi_py_print(Sema *S, CallArgs *a) {
-    /* print(...) in a kernel is device_print with an empty prefix */
+    /* print(...) in a kernel is Triton's device_print: a leading string is
+     * the prefix (`print("x", x)`); without one the prefix is empty */
     TV args[2];
     args[0] = (TV){.kind = TV_STR, .s = ""};
     args[1] = a->v[0];
+    if (a->v[0].kind == TV_TUPLE && a->v[0].n > 0 && a->v[0].elems[0].kind == TV_STR) {
+        args[0] = a->v[0].elems[0];
+        args[1].elems = a->v[0].elems + 1;
+        args[1].n = a->v[0].n - 1;
+    }
     CallArgs b = *a;
     b.v[0] = args[0];
     b.v[1] = args[1];

@@ -88,6 +88,11 @@
 # CONSTEXPR: FLAG=True, BLOCK=128
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: debug_print_kernel
+# SIGNATURE: *fp32:16,i32
+# CONSTEXPR: BLOCK=16
+# GRID: 2
+#
 # Language features as kernels in the wild use them, each kernel checked on
 # the CPU by tests/python/test_lang_features.py: tl.associative_scan with
 # @jit combine functions (add, mul, max, reverse), tl.cumsum on either axis
@@ -104,7 +109,8 @@
 # and keyword arguments, int64 row offsets with volatile loads, optional
 # pointer arguments (`if W is not None`), Python syntax (docstring, line
 # continuations, runtime ternary, `not`, abs(), math.pi, module constexprs),
-# a data-dependent while loop, bool (i1) tensors in and out.
+# a data-dependent while loop, bool (i1) tensors in and out, and
+# tl.device_print / print (vprintf on the GPU).
 import math
 
 import triton
@@ -400,3 +406,12 @@ def bool_kernel(x_ptr, keep_ptr, out_ptr, n, thresh, FLAG: tl.constexpr, BLOCK: 
     if FLAG:
         r = r | (x < -thresh)
     tl.store(out_ptr + offs, r, mask=m)
+
+
+@triton.jit
+def debug_print_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.device_print("x", x)
+    print("n", n)
+    tl.device_print("bits", (x > 0).to(tl.int32), offs.to(tl.int64), hex=True)

@@ -170,9 +170,32 @@ def check_python_syntax():
         assert torch.equal(out, want), flag
 
 
+def check_print():
+    """device_print and print write one line per element (and per program
+    for a scalar) to stderr on the CPU."""
+    import tempfile
+    x = torch.arange(16, dtype=torch.float32) - 3
+    with tempfile.TemporaryFile() as f:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(f.fileno(), 2)
+        try:
+            K.debug_print_kernel[(2,)](x, 10, BLOCK=16)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        out = f.read().decode()
+    lines = out.splitlines()
+    assert sum(" x: " in l for l in lines) == 32, out
+    assert sum(" n: 10" in l for l in lines) == 2, out
+    assert any("pid (1, 0, 0) idx (4) x: 1.000000" in l for l in lines), out
+    assert any("idx (9) bits: (operand 1) 0x9" in l for l in lines), out
+
+
 def main():
     for f in (check_scans, check_reductions, check_elementwise, check_constexprs_and_grids,
-              check_pointers_and_helpers, check_python_syntax):
+              check_pointers_and_helpers, check_python_syntax, check_print):
         f()
         print(f.__name__, "ok")
 
