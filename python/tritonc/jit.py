@@ -55,7 +55,7 @@ from .language import core as _core
 
 _STRIDE_NAME = re.compile(r"stride|pitch|^ld[a-z]?$|^s_?[a-z]{0,3}[0-9]?$")
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-                   "debug", "launch_cooperative_grid")
+                   "debug", "launch_cooperative_grid", "launch_pdl", "extern_libs", "sanitize_overflow")
 
 
 class _Never:  # stands for torch.Tensor / numpy.ndarray when they are not imported
@@ -548,7 +548,8 @@ class JITFunction(KernelInterface):
                             "options: %s)" % (self.__name__, ", ".join(map(repr, sorted(bad))),
                                               ", ".join(self.arg_names),
                                               ", ".join(_LAUNCH_OPTIONS)))
-        return tuple(sorted((k, v) for k, v in extra.items() if v is not None))
+        return tuple(sorted((k, v if isinstance(v, (bool, int, float, str)) else repr(v))
+                            for k, v in extra.items() if v is not None))
 
     def _bad_grid(self, grid):
         _spec.normalize_grid(grid, self.__name__)
