@@ -2129,6 +2129,87 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
     return tv_tensor(op_result(op, 0), rt);
 }
 
+static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
+
+/* The integer functions of libdevice, as tt.extern_elementwise: popc, clz
+ * and ffs count bits (int32 results), brev reverses them; the `ll` forms
+ * take int64. The CPU backend has C twins (prelude.c), the PTX backend
+ * the instructions. */
+static TV bi_libdevice_int(Sema *S, CallArgs *a) {
+    TV x = a->v[0];
+    if (x.kind == TV_ERR) return x;
+    x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    const char *n = a->bi->name;
+    size_t len = strlen(n);
+    bool ll = len > 2 && !strcmp(n + len - 2, "ll");
+    const TlType *e = tl_sca(x.ty);
+    if (!tl_is_int(e) || tl_bitwidth(e) != (ll ? 64 : 32))
+        return sema_error(S, "%s() takes %s, got '%s'", n, ll ? "int64" : "int32", tl_cstr(S, e));
+    bool same = !strncmp(n, "brev", 4);
+    const TlType *rt = tl_with_elem(S, x.ty, same ? e : tl_scalar(S, TL_I32));
+    Type *t = rt->ir;
+    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, &x.v, 1, &t, 1, 0);
+    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, arena_printf(S->arena, "__nv_%s", n)));
+    return tv_tensor(op_result(op, 0), rt);
+}
+
+/* libdevice functions that are other operations under another name: the
+ * fast_* approximations (the same ops: the GPU's exp, log, sin, ... are
+ * approximate already), conversions that round to an integer (llrint is
+ * rint, then to int64) and the bit views (float_as_int). */
+static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
+    const char *n = a->bi->name;
+    TV x = a->v[0], y = a->v[1];
+    if (x.kind == TV_ERR || y.kind == TV_ERR) return tv_err();
+    x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    static const struct { const char *name; OpKind op; const char *ld; } fast[] = {
+        {"fast_expf", MATH_EXP, NULL},    {"fast_logf", MATH_LOG, NULL},    {"fast_log2f", MATH_LOG2, NULL},
+        {"fast_sinf", MATH_SIN, NULL},    {"fast_cosf", MATH_COS, NULL},    {"fast_tanf", OP_COUNT, "tan"},
+        {"fast_exp10f", OP_COUNT, "exp10"}, {"fast_log10f", OP_COUNT, "log10"}, {"fast_powf", OP_COUNT, "pow"},
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(fast); i++) {
+        if (strcmp(fast[i].name, n)) continue;
+        if (tl_sca(x.ty)->kind != TL_FP32)
+            return sema_error(S, "%s() takes fp32, got '%s'", n, tl_cstr(S, tl_sca(x.ty)));
+        if (fast[i].ld) return libdevice_call(S, fast[i].ld, x, y);
+        return tv_tensor(sem_ir(S, fast[i].op, x.ty, x.v, NULL), x.ty);
+    }
+    if (!strcmp(n, "fast_dividef")) {
+        y = sem_to_tensor(S, &y);
+        return sem_fdiv(S, x, y, false);
+    }
+    const TlType *e = tl_sca(x.ty);
+    if (!strcmp(n, "float_as_int") || !strcmp(n, "int_as_float") || !strcmp(n, "double_as_longlong") ||
+        !strcmp(n, "longlong_as_double")) {
+        TlKind from = n[0] == 'f' ? TL_FP32 : n[0] == 'i' ? TL_I32 : n[0] == 'd' ? TL_FP64 : TL_I64;
+        TlKind to = n[0] == 'f' ? TL_I32 : n[0] == 'i' ? TL_FP32 : n[0] == 'd' ? TL_I64 : TL_FP64;
+        if (tl_bitwidth(e) != tl_bitwidth(tl_scalar(S, from)) || tl_is_float(e) != tl_is_float(tl_scalar(S, from)))
+            return sema_error(S, "%s() takes %s, got '%s'", n, tl_scalar_name(from), tl_cstr(S, e));
+        return sem_bitcast(S, x, tl_scalar(S, to));
+    }
+    /* float -> int with a rounding: {name, the rounding function (NULL: toward zero), the result} */
+    static const struct { const char *name, *round; TlKind to; } conv[] = {
+        {"llrint", "rint", TL_I64},        {"lrint", "rint", TL_I64},          {"llround", "round", TL_I64},
+        {"lround", "round", TL_I64},       {"float2int_rn", "rint", TL_I32},   {"float2int_rz", NULL, TL_I32},
+        {"float2int_rd", "floor", TL_I32}, {"float2int_ru", "ceil", TL_I32},   {"float2uint_rn", "rint", TL_U32},
+        {"float2uint_rz", NULL, TL_U32},   {"double2int_rn", "rint", TL_I32},  {"double2ll_rn", "rint", TL_I64},
+        {"float2ll_rn", "rint", TL_I64},   {"float2ll_rz", NULL, TL_I64},
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(conv); i++) {
+        if (strcmp(conv[i].name, n)) continue;
+        if (!tl_is_float(e) || tl_bitwidth(e) < 32)
+            return sema_error(S, "%s() takes fp32 or fp64, got '%s'", n, tl_cstr(S, e));
+        TV r = conv[i].round ? libdevice_call(S, conv[i].round, x, tv_none()) : x;
+        return sem_cast(S, r, tl_scalar(S, conv[i].to), NULL);
+    }
+    return sema_error(S, "libdevice.%s is not supported", n);
+}
+
 /* The libdevice functions with the regular naming (and a C library twin for
  * the CPU backend); arg = the arity. */
 static const Builtin libdevice_fns[] = {
@@ -2145,9 +2226,35 @@ static const Builtin libdevice_fns[] = {
     {"signbit", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT},
     {"finitef", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT | LD_F32},
     {"isfinited", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT | LD_F64},
+#define LDI(nm) {nm, BI_LIBDEVICE, "arg0", bi_libdevice_int, 0}
+    LDI("popc"), LDI("popcll"), LDI("clz"), LDI("clzll"), LDI("brev"), LDI("brevll"), LDI("ffs"), LDI("ffsll"),
+#define LDA(nm) {nm, BI_LIBDEVICE, "arg0,arg1=", bi_libdevice_alias, 0}
+    LDA("fast_expf"), LDA("fast_logf"), LDA("fast_log2f"), LDA("fast_log10f"), LDA("fast_exp10f"),
+    LDA("fast_sinf"), LDA("fast_cosf"), LDA("fast_tanf"), LDA("fast_powf"), LDA("fast_dividef"),
+    LDA("float_as_int"), LDA("int_as_float"), LDA("double_as_longlong"), LDA("longlong_as_double"),
+    LDA("llrint"), LDA("lrint"), LDA("llround"), LDA("lround"), LDA("float2int_rn"), LDA("float2int_rz"),
+    LDA("float2int_rd"), LDA("float2int_ru"), LDA("float2uint_rn"), LDA("float2uint_rz"), LDA("double2int_rn"),
+    LDA("double2ll_rn"), LDA("float2ll_rn"), LDA("float2ll_rz"),
+#undef LDI
+#undef LDA
 #undef LD1
 #undef LD2
 };
+
+/* libdevice.NAME(x[, y]) from C: the table's function on tensors. */
+static TV libdevice_call(Sema *S, const char *name, TV x, TV y) {
+    for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++) {
+        if (strcmp(libdevice_fns[i].name, name)) continue;
+        CallArgs a = {.bi = &libdevice_fns[i]};
+        for (int k = 0; k < MAX_CALL_ARGS; k++) a.v[k] = tv_none();
+        a.v[0] = x;
+        a.v[1] = y;
+        a.given[0] = true;
+        a.given[1] = y.kind != TV_NONE;
+        return libdevice_fns[i].fn(S, &a);
+    }
+    return sema_error(S, "libdevice.%s is not supported", name);
+}
 
 /* ---- the table ------------------------------------------------------------------------- */
 

@@ -93,6 +93,11 @@
 # CONSTEXPR: BLOCK=16
 # GRID: 2
 #
+# KERNEL: libdevice_extras_kernel
+# SIGNATURE: *i32:16,*i64:16,*fp32:16,*i32:16,*i64:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
 # Language features as kernels in the wild use them, each kernel checked on
 # the CPU by tests/python/test_lang_features.py: tl.associative_scan with
 # @jit combine functions (add, mul, max, reverse), tl.cumsum on either axis
@@ -110,11 +115,14 @@
 # pointer arguments (`if W is not None`), Python syntax (docstring, line
 # continuations, runtime ternary, `not`, abs(), math.pi, module constexprs),
 # a data-dependent while loop, bool (i1) tensors in and out, and
-# tl.device_print / print (vprintf on the GPU).
+# tl.device_print / print (vprintf on the GPU), libdevice's bit counts
+# (popc, clz, brev, ffs and their 64-bit forms), fast_* math, rounding
+# conversions (llrint, float2int_rn) and bit views (float_as_int).
 import math
 
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 LOG2E: tl.constexpr = tl.constexpr(1.4426950408889634)
 NEG_BIG = tl.constexpr(-1e30)
@@ -415,3 +423,22 @@ def debug_print_kernel(x_ptr, n, BLOCK: tl.constexpr):
     tl.device_print("x", x)
     print("n", n)
     tl.device_print("bits", (x > 0).to(tl.int32), offs.to(tl.int64), hex=True)
+
+
+@triton.jit
+def libdevice_extras_kernel(i_ptr, l_ptr, f_ptr, io_ptr, lo_ptr, fo_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    i = tl.load(i_ptr + offs, mask=m, other=0)
+    l = tl.load(l_ptr + offs, mask=m, other=0)
+    f = tl.load(f_ptr + offs, mask=m, other=1.0)
+    irows = (libdevice.popc(i), libdevice.clz(i), libdevice.brev(i), libdevice.ffs(i), libdevice.popcll(l),
+             libdevice.clzll(l), libdevice.ffsll(l), libdevice.float_as_int(f), libdevice.float2int_rn(f * 10))
+    for r in tl.static_range(len(irows)):
+        tl.store(io_ptr + r * n + offs, irows[r], mask=m)
+    tl.store(lo_ptr + offs, libdevice.brevll(l), mask=m)
+    tl.store(lo_ptr + n + offs, libdevice.llrint(f * 10), mask=m)
+    frows = (libdevice.fast_expf(f), libdevice.fast_logf(tl.abs(f)), libdevice.fast_dividef(f, 3.0),
+             libdevice.fast_powf(tl.abs(f), 1.5), libdevice.int_as_float(libdevice.float_as_int(f)))
+    for r in tl.static_range(len(frows)):
+        tl.store(fo_ptr + r * n + offs, frows[r], mask=m)

@@ -193,9 +193,40 @@ def check_print():
     assert any("idx (9) bits: (operand 1) 0x9" in l for l in lines), out
 
 
+def check_libdevice_extras():
+    n = 300
+    rs = np.random.RandomState(5)
+    i = rs.randint(-2**31, 2**31, n).astype(np.int32)
+    l = rs.randint(-2**63, 2**63 - 1, n, dtype=np.int64)
+    i[:3] = [0, 1, -1]
+    l[:3] = [0, 1, -1]
+    f = (rs.randn(n) * 3).astype(np.float32)
+    io = np.full((9, n), 7, np.int32)
+    lo = np.full((2, n), 7, np.int64)
+    fo = np.full((5, n), np.nan, np.float32)
+    K.libdevice_extras_kernel[(triton.cdiv(n, 128),)](i, l, f, io, lo, fo, n, BLOCK=128)
+    u = i.astype(np.uint32)
+    ul = l.astype(np.uint64)
+    popc = np.array([bin(int(v)).count("1") for v in u])
+    clz = np.array([32 - int(v).bit_length() for v in u])
+    brev = np.array([int(format(int(v), "032b")[::-1], 2) for v in u], dtype=np.uint64).astype(np.uint32).view(np.int32)
+    ffs = np.array([(int(v) & -int(v)).bit_length() for v in u])
+    popcll = np.array([bin(int(v)).count("1") for v in ul])
+    clzll = np.array([64 - int(v).bit_length() for v in ul])
+    ffsll = np.array([(int(v) & -int(v)).bit_length() for v in ul])
+    want = [popc, clz, brev, ffs, popcll, clzll, ffsll, f.view(np.int32), np.rint(f * 10).astype(np.int32)]
+    for r, w in enumerate(want):
+        assert (io[r] == w).all(), (r, io[r][:5], w[:5])
+    brevll = np.array([int(format(int(v), "064b")[::-1], 2) for v in ul], dtype=np.uint64).view(np.int64)
+    assert (lo[0] == brevll).all() and (lo[1] == np.rint(f * 10).astype(np.int64)).all()
+    assert np.allclose(fo[0], np.exp(f), rtol=1e-5) and np.allclose(fo[1], np.log(np.abs(f)), rtol=1e-5, atol=1e-6)
+    assert np.allclose(fo[2], f / 3, rtol=1e-6) and np.allclose(fo[3], np.abs(f) ** 1.5, rtol=1e-5)
+    assert (fo[4] == f).all()
+
+
 def main():
     for f in (check_scans, check_reductions, check_elementwise, check_constexprs_and_grids,
-              check_pointers_and_helpers, check_python_syntax, check_print):
+              check_pointers_and_helpers, check_python_syntax, check_print, check_libdevice_extras):
         f()
         print(f.__name__, "ok")
 

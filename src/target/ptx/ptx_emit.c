@@ -1078,7 +1078,27 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return r;
     }
     case TT_EXTERN_ELEMENTWISE: {
-        OpKind k = libdevice_math_kind(op_attr_str(op, "symbol"));
+        const char *sym = op_attr_str(op, "symbol");
+        if (sym && e0->kind == TY_INT) { /* libdevice's bit counts: popc, clz, brev, ffs (ll: 64-bit) */
+            bool w = e0->width == 64;
+            const char *x = px_opnd(p, in[0], e0), *ty = w ? "b64" : "b32";
+            char o[24];
+            if (!strncmp(sym, "__nv_popc", 9) || !strncmp(sym, "__nv_clz", 8)) {
+                tc_snprintf(o, sizeof o, "%s.%s", sym[5] == 'p' ? "popc" : "clz", ty);
+                return px_cse(p, RC_B32, o, x, NULL, NULL);
+            }
+            if (!strncmp(sym, "__nv_brev", 9)) {
+                tc_snprintf(o, sizeof o, "brev.%s", ty);
+                return px_cse(p, w ? RC_B64 : RC_B32, o, x, NULL, NULL);
+            }
+            if (!strncmp(sym, "__nv_ffs", 8)) { /* 1 + the lowest set bit's position; 0 for 0 */
+                Slot low = px_cse(p, w ? RC_B64 : RC_B32, w ? "neg.s64" : "neg.s32", x, NULL, NULL);
+                low = px_cse(p, w ? RC_B64 : RC_B32, w ? "and.b64" : "and.b32", px_rname(p, low), x, NULL);
+                Slot lz = px_cse(p, RC_B32, w ? "clz.b64" : "clz.b32", px_rname(p, low), NULL, NULL);
+                return px_cse(p, RC_B32, "sub.s32", w ? "64" : "32", px_rname(p, lz), NULL);
+            }
+        }
+        OpKind k = libdevice_math_kind(sym);
         if (k == MATH_TANH || k == MATH_EXP || k == MATH_EXP2 || k == MATH_LOG || k == MATH_LOG2 ||
             k == MATH_RSQRT || k == MATH_SIN || k == MATH_COS || k == MATH_ERF || (k == MATH_SQRT && re->width != 64))
             return fmath(p, k, in[0], re);
