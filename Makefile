@@ -26,6 +26,8 @@ HDRS := $(shell find src include -name '*.h' -o -name '*.def')
 # library rebuilt from changed sources never loads an entry an older one
 # wrote. Reproducible (no dates); the one object that holds it depends on
 # every source, so it is rebuilt whenever the id changes.
+# (the rules below are not the default goal: `make` alone builds `all`)
+.DEFAULT_GOAL := all
 TC_BUILD_ID := $(shell cat $(LIB_SRCS) $(sort $(HDRS)) | cksum | cut -d' ' -f1)
 $(BUILD)/obj/src/driver/source_cache.o: CFLAGS_ALL += -DTC_BUILD_ID='"$(TC_BUILD_ID)"'
 $(BUILD)/obj/src/driver/source_cache.o: $(LIB_SRCS)

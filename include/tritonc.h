@@ -117,6 +117,12 @@ const char *tc_kernel_name(const tc_kernel *k);
  * strings ("*fp32", "i32", ...). Constexpr parameters are not included. */
 int tc_kernel_num_params(const tc_kernel *k);
 const char *tc_kernel_param_type(const tc_kernel *k, int i);
+/* A property of the compiled kernel, as Triton's CompiledKernel reports it:
+ * "shared" (bytes of shared memory), "num_regs" (registers per
+ * thread) and "local_bytes" (spill memory per thread) of a loaded CUDA
+ * kernel; 0 for the last three on the CPU. -1 for an unknown name, or a
+ * CUDA kernel that is not loaded (no GPU). */
+int tc_kernel_attribute(const tc_kernel *k, const char *name);
 
 /* Runs the kernel over grid[0] x grid[1] x grid[2] programs. args[i] points
  * at the value of runtime parameter i (for a pointer parameter: at the
@@ -137,6 +143,13 @@ void tc_error_get(const tc_error *e, int i, const char **file, int *line, int *c
 void tc_error_free(tc_error *e);
 
 const char *tc_version(void);
+
+/* The names a Python source's top-level statements bind (defs, classes,
+ * imports, assignment targets), as tritonc's front end parses them: what a
+ * kernel compiled from this source sees as module globals. Written to out
+ * separated by '\n' and NUL-terminated when it fits in cap bytes; returns
+ * the length needed (without the NUL), so a caller can retry with more. */
+size_t tc_source_globals(const char *source, size_t len, char *out, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -96,12 +96,37 @@ def parse_constexprs(text, where):
     return out
 
 
+def split_signature(text):
+    """The entries of a SIGNATURE: commas inside brackets
+    (`tensordesc<fp16[64, 64]>`) do not split."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "[<":
+            depth += 1
+        elif ch in "]>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
 def parse_signature(text, where):
-    entries = [e.strip() for e in text.split(",")] if text.strip() else []
+    entries = split_signature(text) if text.strip() else []
     out = []
     for e in entries:
         if e == "constexpr":
             out.append({"type": "constexpr", "div16": False})
+            continue
+        m = re.fullmatch(r"tensordesc<([a-z0-9]+)\[\s*\d+(\s*,\s*\d+)*\s*\]>", e)
+        if m:  # a host TensorDescriptor with its element type and block shape
+            if m.group(1) not in SCALAR_TYPES:
+                raise HeaderError(f"{where}: bad SIGNATURE entry {e!r}")
+            out.append({"type": e, "div16": False})
             continue
         m = re.fullmatch(r"(\*?)([a-z0-9]+)(:16)?", e)
         if not m or m.group(2) not in SCALAR_TYPES:

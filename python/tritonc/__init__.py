@@ -14,7 +14,11 @@ from .errors import CompilationError, LaunchError, OutOfResources  # noqa: F401
 from .jit import CompiledKernel, JITFunction, KernelInterface, jit  # noqa: F401
 from ._spec import ArgumentError  # noqa: F401
 
-__version__ = "0.1.0"
+# Scripts compare triton.__version__ to pick an API ("3.0.0" and later:
+# triton.language.extra.libdevice, ...): report the Triton language version
+# tritonc implements; tritonc's own version is __tritonc_version__.
+__version__ = "3.6.0"
+__tritonc_version__ = "0.1.0"
 
 
 def cdiv(x, y):

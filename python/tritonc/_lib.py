@@ -128,6 +128,9 @@ def _declare(lib):
     lib.tc_error_free.restype = None
     lib.tc_version.argtypes = []
     lib.tc_version.restype = S
+    if hasattr(lib, "tc_kernel_attribute"):  # optional: a fake or older library may lack it
+        lib.tc_kernel_attribute.argtypes = [VP, S]
+        lib.tc_kernel_attribute.restype = I
     return lib
 
 
@@ -189,6 +192,19 @@ def launch_address():
     if _launch_address is None:
         _launch_address = ctypes.cast(lib().tc_launch, ctypes.c_void_p).value
     return _launch_address
+
+
+def source_globals(text):
+    """The names the top level of Python source `text` binds, as the C
+    front end parses it (tc_source_globals)."""
+    L = lib()
+    src = text.encode("utf-8")
+    buf = ctypes.create_string_buffer(4096)
+    n = L.tc_source_globals(src, len(src), buf, len(buf))
+    if n >= len(buf):
+        buf = ctypes.create_string_buffer(n + 1)
+        L.tc_source_globals(src, len(src), buf, len(buf))
+    return buf.value.decode("utf-8", "replace").split()
 
 
 def _s(b):

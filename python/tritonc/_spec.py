@@ -166,6 +166,8 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
         return ArgInfo("none", None, None, 0, None, "None")
     if a is True or a is False:
         return ArgInfo("bool", "i1", None, a, None, "bool")
+    if getattr(type(a), "_tritonc_descriptor", False):
+        return _classify_descriptor(a, name, kernel)
     if isinstance(a, int):
         try:
             sig = int_sig(a)
@@ -217,6 +219,33 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
                        type(a).__name__)
     raise ArgumentError("%s: argument '%s' has type %s; a kernel takes tensors, numpy arrays, "
                         "ints, floats, bools or None" % (kernel, name, type(a).__name__))
+
+
+def _elem_sig(a):
+    if _is_torch_tensor(a):
+        return _torch_sig(a.dtype)
+    if _is_ndarray(a):
+        return NUMPY_SIG.get(a.dtype.name)
+    return None
+
+
+def _classify_descriptor(d, name, kernel):
+    """A host TensorDescriptor (tritonc.tools.tensor_descriptor): a pointer
+    to its fields, with the element type and block shape in the signature."""
+    sig = _elem_sig(d.base)
+    if sig is None:
+        raise ArgumentError("%s: argument '%s' is a TensorDescriptor over a %s, which Triton kernels "
+                            "cannot take" % (kernel, name, type(d.base).__name__))
+    base = d.base
+    dev = _device_type(base) if _is_torch_tensor(base) else "cpu"
+    return ArgInfo("ptr", d._signature(sig), None, d._meta_pointer(), dev,
+                   "TensorDescriptor(%s)" % sig)
+
+
+def descriptor_key(d):
+    """(value to pack, key) of a host TensorDescriptor for the launcher."""
+    return d._meta_pointer(), ("D", str(getattr(d.base, "dtype", "")), tuple(int(b) for b in d.block_shape),
+                               d.padding, str(getattr(d.base, "device", "cpu")))
 
 
 def signature_entry(info):
@@ -306,7 +335,7 @@ def pack_format(sigs):
     for s in sigs:
         if s is None:  # a None argument: a slot nobody reads
             parts.append("Q")
-        elif s.startswith("*"):
+        elif s.startswith("*") or s.startswith("tensordesc<"):
             parts.append("Q")
         elif s in PACK_FORMAT:
             parts.append(PACK_FORMAT[s])

@@ -23,7 +23,10 @@ class Config:
     compile options that go with them."""
 
     def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None,
-                 pre_hook=None):
+                 pre_hook=None, ir_override=None, num_buffers_warp_spec=0, num_consumer_groups=0,
+                 reg_dec_producer=0, reg_inc_consumer=0):
+        # ir_override and the warp-specialisation knobs of newer Triton are
+        # accepted and have no effect here
         self.kwargs = dict(kwargs)
         self.num_warps = num_warps
         self.num_stages = num_stages

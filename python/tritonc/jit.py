@@ -56,7 +56,7 @@ from .errors import CompilationError, LaunchError, render
 from .language import core as _core
 
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-                   "debug", "launch_cooperative_grid")
+                   "debug", "launch_cooperative_grid", "launch_pdl", "extern_libs", "sanitize_overflow")
 
 
 class _Never:  # stands for torch.Tensor / numpy.ndarray when they are not imported
@@ -157,6 +157,49 @@ def _source_of(fn):
     return filename, text + "\n", (start, start + len(src_lines) - 1, indent), False
 
 
+_TOP_NAMES = {}  # filename -> the names its top level binds (None: not parseable)
+
+
+def _top_level_names(filename):
+    """The names a file's top-level statements bind (assignments, imports,
+    defs, classes): what the C front end sees of the module's globals,
+    asked of the C front end itself (tc_source_globals: ~20 us where
+    Python's ast.parse takes milliseconds on the first launch of a new
+    process)."""
+    if filename in _TOP_NAMES:
+        return _TOP_NAMES[filename]
+    lines = linecache.getlines(filename)
+    names = set(_lib.source_globals("".join(lines))) if lines else None
+    _TOP_NAMES[filename] = names
+    return names
+
+
+def _global_binding(name, v):
+    """A module-level statement binding `name` to the runtime value `v` the
+    way the C front end reads it (`NAME = triton.language.extra.cuda.
+    libdevice.tanh`, `import triton.language.math as NAME`, `NAME = 3`), or
+    None when v is nothing a kernel can use."""
+    if isinstance(v, _core._Builtin):
+        mod = v.__module__
+        if mod.split(".")[0] == "tritonc":
+            return "%s = %s.%s" % (name, "_tc_triton" + mod[len("tritonc"):], v.__name__)
+        return None
+    if isinstance(v, types.ModuleType):
+        mod = v.__name__
+        if mod.split(".")[0] in ("tritonc", "triton"):
+            return "import %s as %s" % ("triton" + mod[len(mod.split(".")[0]):], name)
+        if mod == "math":
+            return "import math as %s" % name
+        return None
+    if _spec.is_constexpr_global(v):
+        try:
+            text = _spec.constexpr_text(v)
+        except TypeError:
+            return None
+        return "%s = %s" % (name, text.replace("tl.", "_tc_triton.language."))
+    return None
+
+
 def _code_names(code, out):
     out.update(code.co_names)
     for c in code.co_consts:
@@ -211,6 +254,11 @@ class _Source:
         self._lines = self._bytes = None
         self.chunks.append((start, src.count("\n") + 1, fn.__code__.co_filename,
                             fn.__code__.co_firstlineno))
+
+    def append_text(self, text):
+        """Module-level lines of tritonc's own at the end (global bindings)."""
+        self.text = self.text.rstrip("\n") + "\n\n" + text
+        self._lines = self._bytes = None
 
     def where(self, file, line):
         """(file, line) of a diagnostic in the original files."""
@@ -299,6 +347,7 @@ class JITFunction(KernelInterface):
         self._c_front = False
         self._source = None
         self._globals = None
+        self._bindings = []
         self.hash = None
         # The source is read now, at decoration (as Triton does), so the
         # first launch does not: a whole file is read and converted once for
@@ -524,7 +573,8 @@ class JITFunction(KernelInterface):
                             "options: %s)" % (self.__name__, ", ".join(map(repr, sorted(bad))),
                                               ", ".join(self.arg_names),
                                               ", ".join(_LAUNCH_OPTIONS)))
-        return tuple(sorted((k, v) for k, v in extra.items() if v is not None))
+        return tuple(sorted((k, v if isinstance(v, (bool, int, float, str)) else repr(v))
+                            for k, v in extra.items() if v is not None))
 
     def _bad_grid(self, grid):
         _spec.normalize_grid(grid, self.__name__)
@@ -532,8 +582,10 @@ class JITFunction(KernelInterface):
 
     # -- the miss path -----------------------------------------------------
     def _bind(self, args, kwargs):
+        # a launch option that is also a parameter's name (the fused-softmax
+        # tutorial's `num_stages: tl.constexpr`) is both, as in Triton
         bound = self.signature.bind(*args, **{k: v for k, v in kwargs.items()
-                                              if k not in _LAUNCH_OPTIONS})
+                                              if k not in _LAUNCH_OPTIONS or k in self.arg_names})
         bound.apply_defaults()
         return tuple(bound.arguments[p.name] for p in self.params)
 
@@ -606,6 +658,12 @@ class JITFunction(KernelInterface):
         params = {p.name for p in self.params}
         seen, todo, consts, foreign = set(), [self], {}, []
         my_file = self.fn.__code__.co_filename
+        # Globals the source text does not bind at its top level (defined
+        # under an `if` or `try`, imported under another name, or living
+        # in a helper's own module): bound by lines appended to the source
+        # (a kernel defined in a function is compiled alone: nothing is bound)
+        top = _top_level_names(my_file) if "<locals>" not in self.__qualname__ else set()
+        bindings = {}
         while todo:
             jf = todo.pop()
             if id(jf) in seen:
@@ -626,25 +684,38 @@ class JITFunction(KernelInterface):
                 if name not in g:
                     continue
                 v = g[name]
+                own = jf.fn.__code__.co_filename == my_file and top is not None and name in top
                 if isinstance(v, JITFunction):
                     todo.append(v)
                     if v is not self and (v.fn.__code__.co_filename != my_file or
                                           "<locals>" in v.__qualname__ or
-                                          "<locals>" in self.__qualname__):
+                                          "<locals>" in self.__qualname__ or
+                                          (top is not None and v.fn.__name__ not in top)):
                         foreign.append(v)
-                elif (_spec.is_constexpr_global(v) and name not in params
+                    elif v is not self and v.fn.__name__ != name and not own:
+                        bindings.setdefault(name, "%s = %s" % (name, v.fn.__name__))
+                    continue
+                if not own and name not in params:
+                    b = _global_binding(name, v)
+                    if b is not None:
+                        bindings.setdefault(name, b)
+                if (_spec.is_constexpr_global(v) and name not in params
                       and not (isinstance(v, str) and jf is not self and name in consts)):
                     try:
                         consts.setdefault(name, _spec.constexpr_text(v))
                     except TypeError:
                         pass
         self._globals = (sorted(consts.items()), foreign)
+        self._bindings = sorted(bindings.values())
         return self._globals
 
     def source(self):
         if self._source is None:
             s = _Source(*(self._src0 or _source_of(self.fn)))
-            for helper in self.global_constexprs()[1]:
+            foreign = self.global_constexprs()[1]
+            if self._bindings:
+                s.append_text("import triton as _tc_triton\n" + "\n".join(self._bindings) + "\n")
+            for helper in foreign:
                 s.append(helper.fn)
             self._source = s
         return self._source
@@ -771,6 +842,8 @@ def _slow_key(a):
         return 0, None
     if a is True or a is False:
         return a, "b"
+    if getattr(type(a), "_tritonc_descriptor", False):
+        return _spec.descriptor_key(a)
     if _spec._is_torch_tensor(a) or (hasattr(a, "data_ptr") and hasattr(a, "dtype")):
         p = a.data_ptr()
         return p, ("T", type(a), a.dtype, not p & 15, str(getattr(a, "device", "cpu")))
@@ -866,13 +939,28 @@ class CompiledKernel:
         self.param_types = [slot_sigs[j] for j in live]
         self._slot_sigs, self._live = slot_sigs, live
         self._err = ctypes.c_void_p()
+        # Registers and shared memory as Triton's CompiledKernel reports them
+        # (the fused-softmax tutorial divides by both to get an occupancy):
+        # the driver's figures for a loaded CUDA kernel. The CPU has neither:
+        # it reports a nominal 32 registers and the CPU driver's whole
+        # "shared memory", so that occupancy is one program per core.
+        attr = getattr(L, "tc_kernel_attribute", None)
+        if device == _lib.TC_DEVICE_CUDA:
+            shared = attr(handle, b"shared") if attr else 0
+            self.n_regs = attr(handle, b"num_regs") if attr else 0
+            self.n_spills = max(attr(handle, b"local_bytes"), 0) // 4 if attr else 0
+        else:
+            from .runtime.driver import CPU_MAX_SHARED_MEM
+            shared, self.n_regs, self.n_spills = CPU_MAX_SHARED_MEM, 32, 0
         self.metadata = types.SimpleNamespace(
             name=self.name, signature=signature, constants=self.constants,
             num_warps=num_warps or 4, num_stages=num_stages if num_stages is not None else 3,
-            num_ctas=1, shared=0, device="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
+            num_ctas=1, shared=max(shared, 0), device="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             target="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             param_types=self.param_types)
-        self.n_regs = self.n_spills = 0
+
+    def _init_handles(self):
+        """Triton loads the binary here; tritonc loaded it when compiling."""
 
     def __getattr__(self, name):
         """The ctypes launch path (`_pack`, `_call` and their buffers), made
@@ -949,7 +1037,14 @@ class CompiledKernel:
         raise LaunchError("%s: %s" % (self.name, msg.strip()))
 
     def __getitem__(self, grid):
-        def launch(*args):
+        def launch(*args, stream=None):
+            # Triton's CompiledKernel takes every parameter, constexprs
+            # included (the fused-softmax tutorial launches what warmup()
+            # returned that way); the runtime arguments alone work too
+            params = self.fn.params
+            if len(args) == len(params) != len(self.param_types):
+                rt = [a for p, a in zip(params, args) if not p.is_constexpr]
+                args = [a for a, live in zip(rt, self._slot_live) if live]
             if len(args) != len(self.param_types):
                 raise TypeError("%s takes %d runtime arguments, %d given"
                                 % (self.name, len(self.param_types), len(args)))

@@ -12,6 +12,7 @@
 
 #include "driver/compile.h"
 #include "driver/source_cache.h"
+#include "front/py/py.h"
 #include "target/cpu/cpu.h"
 #include "target/ptx/gpu.h"
 
@@ -126,6 +127,14 @@ const char *tc_kernel_param_type(const tc_kernel *k, int i) {
     return i >= 0 && i < k->c.nparams ? k->c.param_types[i] : NULL;
 }
 
+int tc_kernel_attribute(const tc_kernel *k, const char *name) {
+    const GpuKernel *g = k->c.gpu;
+    if (!strcmp(name, "shared")) return g ? gpu_kernel_shared_bytes(g) : 0;
+    if (!strcmp(name, "num_regs")) return g ? gpu_kernel_num_regs(g) : 0;
+    if (!strcmp(name, "local_bytes")) return g ? gpu_kernel_local_bytes(g) : 0;
+    return -1;
+}
+
 int tc_launch(tc_kernel *k, const int grid[3], void *const *args, int nargs, void *stream,
               tc_error **err) {
     if (err) *err = NULL;
@@ -191,3 +200,66 @@ void tc_error_free(tc_error *e) {
 }
 
 const char *tc_version(void) { return TRITONC_VERSION_STRING; }
+
+/* Assignment targets bind the names they are made of: a, (a, b), [a, *b]. */
+static void target_names(const PyExpr *t, StrBuf *sb) {
+    switch (t->kind) {
+    case PY_EXPR_NAME:
+        sb_printf(sb, "%s\n", t->name);
+        return;
+    case PY_EXPR_TUPLE:
+    case PY_EXPR_LIST:
+        for (int i = 0; i < t->seq.elts.len; i++) target_names(t->seq.elts.items[i], sb);
+        return;
+    case PY_EXPR_STARRED:
+        target_names(t->value, sb);
+        return;
+    default: /* attributes and subscripts bind nothing new */
+        return;
+    }
+}
+
+size_t tc_source_globals(const char *source, size_t len, char *out, size_t cap) {
+    Arena *a = arena_new();
+    Interner in;
+    interner_init(&in, a);
+    DiagEngine de;
+    diag_init(&de);
+    PyModule *m = py_parse(a, &in, &de, "<source>", source, len);
+    StrBuf sb = {0};
+    for (int i = 0; i < m->body.len; i++) {
+        const PyStmt *st = m->body.items[i];
+        switch (st->kind) {
+        case PY_STMT_DEF: sb_printf(&sb, "%s\n", st->func->name); break;
+        case PY_STMT_CLASS: sb_printf(&sb, "%s\n", st->cls->name); break;
+        case PY_STMT_IMPORT:
+        case PY_STMT_IMPORT_FROM:
+            for (int k = 0; k < st->import.len; k++) {
+                const PyAlias *al = &st->import.names[k];
+                if (al->asname) sb_printf(&sb, "%s\n", al->asname);
+                else if (st->kind == PY_STMT_IMPORT_FROM) {
+                    if (strcmp(al->name, "*") != 0) sb_printf(&sb, "%s\n", al->name);
+                } else {
+                    sb_printf(&sb, "%.*s\n", (int)strcspn(al->name, "."), al->name);
+                }
+            }
+            break;
+        case PY_STMT_ASSIGN:
+            for (int k = 0; k < st->assign.targets.len; k++) target_names(st->assign.targets.items[k], &sb);
+            break;
+        case PY_STMT_ANNASSIGN: target_names(st->ann.target, &sb); break;
+        default: break;
+        }
+    }
+    size_t n = sb.len;
+    if (out && cap > 0) {
+        size_t k = n < cap - 1 ? n : cap - 1;
+        memcpy(out, sb_cstr(&sb), k);
+        out[k] = 0;
+    }
+    sb_free(&sb);
+    diag_free(&de);
+    interner_free(&in);
+    arena_free(a);
+    return n;
+}

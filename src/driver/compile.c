@@ -58,14 +58,20 @@ static void keep_text(Compilation *c, Stage s, Op *module) {
 }
 
 /* "*fp32:16, *fp32:16,i32:1,constexpr" -> the runtime parameter types,
- * hints dropped; ":1" entries marked as specialised away. */
+ * hints dropped; ":1" entries marked as specialised away. A host tensor
+ * descriptor (`tensordesc<fp16[64, 64]>`) is one parameter: a pointer to
+ * its fields (see sem_host_descriptor). */
 static void split_signature(Compilation *c, const char *sig) {
     VEC(const char *) types = {0};
     VEC(bool) skip = {0};
     for (const char *p = sig; p && *p;) {
         while (*p == ' ' || *p == '\t') p++;
         const char *e = p;
-        while (*e && *e != ',') e++;
+        int depth = 0; /* `tensordesc<fp16[64, 64]>` holds commas */
+        for (; *e && (*e != ',' || depth > 0); e++) {
+            if (*e == '[' || *e == '<') depth++;
+            else if ((*e == ']' || *e == '>') && depth > 0) depth--;
+        }
         const char *end = e;
         const char *colon = memchr(p, ':', (size_t)(e - p));
         if (colon) end = colon;

@@ -339,6 +339,51 @@ static TV bi_make_tensor_descriptor(Sema *S, CallArgs *a) {
     return d;
 }
 
+/* A host-side tensor descriptor parameter (`tensordesc<fp16[64,64]>` in
+ * the signature; triton.tools.tensor_descriptor.TensorDescriptor in
+ * Python): the kernel receives a pointer to 1 + 2*rank int64 values that the
+ * launcher wrote, {base address, shape[rank], strides[rank]}, and reads them
+ * once at entry into the descriptor tl.make_tensor_descriptor would make.
+ * The last stride is 1 (TensorDescriptor requires it), so it is a constant
+ * here, as it is for the unit-stride analysis of a device-side descriptor. */
+TV sem_host_descriptor(Sema *S, TV meta, const TlType *elem, const int64_t *block, int rank, bool nan_pad) {
+    static const Builtin desc_bi = {"make_tensor_descriptor", BI_TL, "", bi_make_tensor_descriptor, 0};
+    CallArgs a = {.bi = &desc_bi};
+    for (int i = 0; i < MAX_CALL_ARGS; i++) a.v[i] = tv_none();
+    TV fields[1 + 2 * TL_MAX_RANK];
+    for (int k = 0; k < 1 + 2 * rank; k++) {
+        if (k == 2 * rank) { /* the last stride */
+            fields[k] = tv_int(1);
+            continue;
+        }
+        TV p = k ? sem_binary(S, PY_BIN_ADD, meta, tv_int(k)) : meta;
+        if (p.kind == TV_ERR) return p;
+        Type *irt = tl_scalar(S, TL_I64)->ir;
+        Op *op = sem_op(S, TT_LOAD, &p.v, 1, &irt, 1, 0);
+        op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, TT_CACHE_NONE));
+        op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, TT_EVICT_NORMAL));
+        fields[k] = tv_tensor(op_result(op, 0), tl_scalar(S, TL_I64));
+        if (k >= 1 && k <= rank) fields[k] = sem_cast(S, fields[k], tl_scalar(S, TL_I32), NULL);
+    }
+    TV base = sem_cast(S, fields[0], tl_ptr(S, elem), NULL);
+    TV shape = {.kind = TV_TUPLE, .n = rank}, strides = {.kind = TV_TUPLE, .n = rank},
+       bs = {.kind = TV_TUPLE, .n = rank};
+    shape.elems = ARENA_ARRAY(S->arena, TV, rank);
+    strides.elems = ARENA_ARRAY(S->arena, TV, rank);
+    bs.elems = ARENA_ARRAY(S->arena, TV, rank);
+    for (int i = 0; i < rank; i++) {
+        shape.elems[i] = fields[1 + i];
+        strides.elems[i] = fields[1 + rank + i];
+        bs.elems[i] = tv_int(block[i]);
+    }
+    TV args[5] = {base, shape, strides, bs, {.kind = TV_STR, .s = nan_pad ? "nan" : "zero"}};
+    for (int i = 0; i < 5; i++) {
+        a.v[i] = args[i];
+        a.given[i] = true;
+    }
+    return bi_make_tensor_descriptor(S, &a);
+}
+
 /* What desc.load and desc.store share: the block pointer advanced to the
  * offsets (a->v[1]) in *ptr, and the tuple (0, 1, ..., rank-1) in *dims, so
  * every dimension is bounds-checked. False on an error. */
@@ -1625,10 +1670,16 @@ static TV bi_device_print(Sema *S, CallArgs *a) {
 }
 
 static TV bi_py_print(Sema *S, CallArgs *a) {
-    /* print(...) in a kernel is device_print with an empty prefix */
+    /* print(...) in a kernel is Triton's device_print: a leading string is
+     * the prefix (`print("x", x)`); without one the prefix is empty */
     TV args[2];
     args[0] = (TV){.kind = TV_STR, .s = ""};
     args[1] = a->v[0];
+    if (a->v[0].kind == TV_TUPLE && a->v[0].n > 0 && a->v[0].elems[0].kind == TV_STR) {
+        args[0] = a->v[0].elems[0];
+        args[1].elems = a->v[0].elems + 1;
+        args[1].n = a->v[0].n - 1;
+    }
     CallArgs b = *a;
     b.v[0] = args[0];
     b.v[1] = args[1];
@@ -1913,6 +1964,93 @@ static TV bi_next_pow2(Sema *S, CallArgs *a) {
     return tv_int(p);
 }
 
+/* Python's math module on constexpr numbers (`math.sqrt(HEAD_DIM)`,
+ * `math.log2(math.e)`): Triton's code generator calls such a function in
+ * Python with the constexprs' values, so it runs at compile time and needs
+ * numbers; a tensor argument is an error, as math.sqrt(tensor) is in Triton.
+ * arg: the function, by index in the switch below. */
+enum { PM_SQRT, PM_EXP, PM_LOG, PM_LOG2, PM_LOG10, PM_SIN, PM_COS, PM_TAN, PM_ATAN, PM_TANH, PM_ERF,
+       PM_FABS, PM_CEIL, PM_FLOOR, PM_TRUNC, PM_POW, PM_ATAN2, PM_ISQRT, PM_GCD, PM_ISINF, PM_ISNAN };
+
+static TV bi_pymath(Sema *S, CallArgs *a) {
+    double x[2] = {0, 0};
+    int nargs = strchr(a->bi->params, ',') ? 2 : 1;
+    for (int i = 0; i < nargs; i++) {
+        TV v = a->v[i];
+        if (v.kind == TV_ERR) return v;
+        if (!tv_is_num(&v))
+            return sema_error(S, "math.%s() runs at compile time: its argument must be a constexpr number, not '%s'",
+                              a->bi->name, tv_kind_name(&v));
+        x[i] = v.kind == TV_FLOAT ? v.f : (double)v.i;
+    }
+    switch (a->bi->arg) {
+    case PM_SQRT:
+    case PM_LOG:
+    case PM_LOG2:
+    case PM_LOG10:
+        if (x[0] < 0 || (x[0] == 0 && a->bi->arg != PM_SQRT)) return sema_error(S, "math domain error");
+        break;
+    case PM_ISQRT:
+    case PM_GCD:
+        for (int i = 0; i < nargs; i++)
+            if (a->v[i].kind == TV_FLOAT) return sema_error(S, "math.%s() needs integers", a->bi->name);
+        break;
+    default: break;
+    }
+    switch (a->bi->arg) {
+    case PM_SQRT: return tv_float(sqrt(x[0]));
+    case PM_EXP: return tv_float(exp(x[0]));
+    case PM_LOG: return tv_float(log(x[0]));
+    case PM_LOG2: return tv_float(log2(x[0]));
+    case PM_LOG10: return tv_float(log10(x[0]));
+    case PM_SIN: return tv_float(sin(x[0]));
+    case PM_COS: return tv_float(cos(x[0]));
+    case PM_TAN: return tv_float(tan(x[0]));
+    case PM_ATAN: return tv_float(atan(x[0]));
+    case PM_TANH: return tv_float(tanh(x[0]));
+    case PM_ERF: return tv_float(erf(x[0]));
+    case PM_FABS: return tv_float(fabs(x[0]));
+    case PM_CEIL: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)ceil(x[0])) : tv_int(a->v[0].i);
+    case PM_FLOOR: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)floor(x[0])) : tv_int(a->v[0].i);
+    case PM_TRUNC: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)trunc(x[0])) : tv_int(a->v[0].i);
+    case PM_POW: return tv_float(pow(x[0], x[1]));
+    case PM_ATAN2: return tv_float(atan2(x[0], x[1]));
+    case PM_ISQRT: {
+        if (a->v[0].i < 0) return sema_error(S, "isqrt() argument must be nonnegative");
+        int64_t r = (int64_t)sqrt((double)a->v[0].i);
+        while (r * r > a->v[0].i) r--;
+        while ((r + 1) * (r + 1) <= a->v[0].i) r++;
+        return tv_int(r);
+    }
+    case PM_GCD: {
+        int64_t p = a->v[0].i < 0 ? -a->v[0].i : a->v[0].i, q = a->v[1].i < 0 ? -a->v[1].i : a->v[1].i;
+        while (q) {
+            int64_t t = p % q;
+            p = q;
+            q = t;
+        }
+        return tv_int(p);
+    }
+    case PM_ISINF: return tv_bool(isinf(x[0]));
+    case PM_ISNAN: return tv_bool(isnan(x[0]));
+    }
+    return tv_err();
+}
+
+static const Builtin pymath_fns[] = {
+    {"sqrt", 0, "x", bi_pymath, PM_SQRT},     {"exp", 0, "x", bi_pymath, PM_EXP},
+    {"log", 0, "x", bi_pymath, PM_LOG},       {"log2", 0, "x", bi_pymath, PM_LOG2},
+    {"log10", 0, "x", bi_pymath, PM_LOG10},   {"sin", 0, "x", bi_pymath, PM_SIN},
+    {"cos", 0, "x", bi_pymath, PM_COS},       {"tan", 0, "x", bi_pymath, PM_TAN},
+    {"atan", 0, "x", bi_pymath, PM_ATAN},     {"tanh", 0, "x", bi_pymath, PM_TANH},
+    {"erf", 0, "x", bi_pymath, PM_ERF},       {"fabs", 0, "x", bi_pymath, PM_FABS},
+    {"ceil", 0, "x", bi_pymath, PM_CEIL},     {"floor", 0, "x", bi_pymath, PM_FLOOR},
+    {"trunc", 0, "x", bi_pymath, PM_TRUNC},   {"pow", 0, "x,y", bi_pymath, PM_POW},
+    {"atan2", 0, "y,x", bi_pymath, PM_ATAN2}, {"isqrt", 0, "n", bi_pymath, PM_ISQRT},
+    {"gcd", 0, "a,b", bi_pymath, PM_GCD},     {"isinf", 0, "x", bi_pymath, PM_ISINF},
+    {"isnan", 0, "x", bi_pymath, PM_ISNAN},
+};
+
 static TV bi_dtype_pred(Sema *S, CallArgs *a) {
     const TlType *t = a->v[0].ty;
     const char *n = a->bi->name;
@@ -1991,6 +2129,87 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
     return tv_tensor(op_result(op, 0), rt);
 }
 
+static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
+
+/* The integer functions of libdevice, as tt.extern_elementwise: popc, clz
+ * and ffs count bits (int32 results), brev reverses them; the `ll` forms
+ * take int64. The CPU backend has C twins (prelude.c), the PTX backend
+ * the instructions. */
+static TV bi_libdevice_int(Sema *S, CallArgs *a) {
+    TV x = a->v[0];
+    if (x.kind == TV_ERR) return x;
+    x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    const char *n = a->bi->name;
+    size_t len = strlen(n);
+    bool ll = len > 2 && !strcmp(n + len - 2, "ll");
+    const TlType *e = tl_sca(x.ty);
+    if (!tl_is_int(e) || tl_bitwidth(e) != (ll ? 64 : 32))
+        return sema_error(S, "%s() takes %s, got '%s'", n, ll ? "int64" : "int32", tl_cstr(S, e));
+    bool same = !strncmp(n, "brev", 4);
+    const TlType *rt = tl_with_elem(S, x.ty, same ? e : tl_scalar(S, TL_I32));
+    Type *t = rt->ir;
+    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, &x.v, 1, &t, 1, 0);
+    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, arena_printf(S->arena, "__nv_%s", n)));
+    return tv_tensor(op_result(op, 0), rt);
+}
+
+/* libdevice functions that are other operations under another name: the
+ * fast_* approximations (the same ops: the GPU's exp, log, sin, ... are
+ * approximate already), conversions that round to an integer (llrint is
+ * rint, then to int64) and the bit views (float_as_int). */
+static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
+    const char *n = a->bi->name;
+    TV x = a->v[0], y = a->v[1];
+    if (x.kind == TV_ERR || y.kind == TV_ERR) return tv_err();
+    x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    static const struct { const char *name; OpKind op; const char *ld; } fast[] = {
+        {"fast_expf", MATH_EXP, NULL},    {"fast_logf", MATH_LOG, NULL},    {"fast_log2f", MATH_LOG2, NULL},
+        {"fast_sinf", MATH_SIN, NULL},    {"fast_cosf", MATH_COS, NULL},    {"fast_tanf", OP_COUNT, "tan"},
+        {"fast_exp10f", OP_COUNT, "exp10"}, {"fast_log10f", OP_COUNT, "log10"}, {"fast_powf", OP_COUNT, "pow"},
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(fast); i++) {
+        if (strcmp(fast[i].name, n)) continue;
+        if (tl_sca(x.ty)->kind != TL_FP32)
+            return sema_error(S, "%s() takes fp32, got '%s'", n, tl_cstr(S, tl_sca(x.ty)));
+        if (fast[i].ld) return libdevice_call(S, fast[i].ld, x, y);
+        return tv_tensor(sem_ir(S, fast[i].op, x.ty, x.v, NULL), x.ty);
+    }
+    if (!strcmp(n, "fast_dividef")) {
+        y = sem_to_tensor(S, &y);
+        return sem_fdiv(S, x, y, false);
+    }
+    const TlType *e = tl_sca(x.ty);
+    if (!strcmp(n, "float_as_int") || !strcmp(n, "int_as_float") || !strcmp(n, "double_as_longlong") ||
+        !strcmp(n, "longlong_as_double")) {
+        TlKind from = n[0] == 'f' ? TL_FP32 : n[0] == 'i' ? TL_I32 : n[0] == 'd' ? TL_FP64 : TL_I64;
+        TlKind to = n[0] == 'f' ? TL_I32 : n[0] == 'i' ? TL_FP32 : n[0] == 'd' ? TL_I64 : TL_FP64;
+        if (tl_bitwidth(e) != tl_bitwidth(tl_scalar(S, from)) || tl_is_float(e) != tl_is_float(tl_scalar(S, from)))
+            return sema_error(S, "%s() takes %s, got '%s'", n, tl_scalar_name(from), tl_cstr(S, e));
+        return sem_bitcast(S, x, tl_scalar(S, to));
+    }
+    /* float -> int with a rounding: {name, the rounding function (NULL: toward zero), the result} */
+    static const struct { const char *name, *round; TlKind to; } conv[] = {
+        {"llrint", "rint", TL_I64},        {"lrint", "rint", TL_I64},          {"llround", "round", TL_I64},
+        {"lround", "round", TL_I64},       {"float2int_rn", "rint", TL_I32},   {"float2int_rz", NULL, TL_I32},
+        {"float2int_rd", "floor", TL_I32}, {"float2int_ru", "ceil", TL_I32},   {"float2uint_rn", "rint", TL_U32},
+        {"float2uint_rz", NULL, TL_U32},   {"double2int_rn", "rint", TL_I32},  {"double2ll_rn", "rint", TL_I64},
+        {"float2ll_rn", "rint", TL_I64},   {"float2ll_rz", NULL, TL_I64},
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(conv); i++) {
+        if (strcmp(conv[i].name, n)) continue;
+        if (!tl_is_float(e) || tl_bitwidth(e) < 32)
+            return sema_error(S, "%s() takes fp32 or fp64, got '%s'", n, tl_cstr(S, e));
+        TV r = conv[i].round ? libdevice_call(S, conv[i].round, x, tv_none()) : x;
+        return sem_cast(S, r, tl_scalar(S, conv[i].to), NULL);
+    }
+    return sema_error(S, "libdevice.%s is not supported", n);
+}
+
 /* The libdevice functions with the regular naming (and a C library twin for
  * the CPU backend); arg = the arity. */
 static const Builtin libdevice_fns[] = {
@@ -2007,9 +2226,35 @@ static const Builtin libdevice_fns[] = {
     {"signbit", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT},
     {"finitef", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT | LD_F32},
     {"isfinited", BI_LIBDEVICE, "arg0", bi_libdevice, 1 | LD_INT | LD_F64},
+#define LDI(nm) {nm, BI_LIBDEVICE, "arg0", bi_libdevice_int, 0}
+    LDI("popc"), LDI("popcll"), LDI("clz"), LDI("clzll"), LDI("brev"), LDI("brevll"), LDI("ffs"), LDI("ffsll"),
+#define LDA(nm) {nm, BI_LIBDEVICE, "arg0,arg1=", bi_libdevice_alias, 0}
+    LDA("fast_expf"), LDA("fast_logf"), LDA("fast_log2f"), LDA("fast_log10f"), LDA("fast_exp10f"),
+    LDA("fast_sinf"), LDA("fast_cosf"), LDA("fast_tanf"), LDA("fast_powf"), LDA("fast_dividef"),
+    LDA("float_as_int"), LDA("int_as_float"), LDA("double_as_longlong"), LDA("longlong_as_double"),
+    LDA("llrint"), LDA("lrint"), LDA("llround"), LDA("lround"), LDA("float2int_rn"), LDA("float2int_rz"),
+    LDA("float2int_rd"), LDA("float2int_ru"), LDA("float2uint_rn"), LDA("float2uint_rz"), LDA("double2int_rn"),
+    LDA("double2ll_rn"), LDA("float2ll_rn"), LDA("float2ll_rz"),
+#undef LDI
+#undef LDA
 #undef LD1
 #undef LD2
 };
+
+/* libdevice.NAME(x[, y]) from C: the table's function on tensors. */
+static TV libdevice_call(Sema *S, const char *name, TV x, TV y) {
+    for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++) {
+        if (strcmp(libdevice_fns[i].name, name)) continue;
+        CallArgs a = {.bi = &libdevice_fns[i]};
+        for (int k = 0; k < MAX_CALL_ARGS; k++) a.v[k] = tv_none();
+        a.v[0] = x;
+        a.v[1] = y;
+        a.given[0] = true;
+        a.given[1] = y.kind != TV_NONE;
+        return libdevice_fns[i].fn(S, &a);
+    }
+    return sema_error(S, "libdevice.%s is not supported", name);
+}
 
 /* ---- the table ------------------------------------------------------------------------- */
 
@@ -2086,7 +2331,7 @@ static const Builtin builtins[] = {
     {"join", TLM, "a,b", bi_join, 0},
     {"split", TLM, "a", bi_split, 0},
     {"interleave", TLM, "a,b", bi_interleave, 0},
-    {"cast", TL, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
+    {"cast", TLM, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
     {"to", BI_METHOD, "input,dtype,fp_downcast_rounding=,bitcast=", bi_cast, 0},
     {"multiple_of", TL, "input,values", bi_hint, 0},
     {"max_contiguous", TL, "input,values", bi_hint, 1},
@@ -2179,6 +2424,15 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
         break;
     case MOD_TL_CUDA:
         if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE};
+        break;
+    case MOD_PYMATH:
+        if (!strcmp(name, "pi")) return tv_float(M_PI);
+        if (!strcmp(name, "e")) return tv_float(M_E);
+        if (!strcmp(name, "tau")) return tv_float(2 * M_PI);
+        if (!strcmp(name, "inf")) return tv_float(INFINITY);
+        if (!strcmp(name, "nan")) return tv_float(NAN);
+        for (int i = 0; i < TC_ARRAY_LEN(pymath_fns); i++)
+            if (!strcmp(pymath_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &pymath_fns[i]};
         break;
     case MOD_COUNT: /* tl.PropagateNan */
         if (!strcmp(name, "NONE")) return tv_int(0);

@@ -1654,6 +1654,16 @@ static void mangle_cx(const TV *v, StrBuf *sb) {
     case TV_NONE: sb_puts(sb, "None"); break;
     case TV_DTYPE: tl_mangle(v->ty, sb); break;
     case TV_JITFN: sb_puts(sb, v->fn->name); break;
+    case TV_BUILTIN: sb_printf(sb, "_bi_%s", v->bi->name); break;
+    case TV_MODULE: sb_printf(sb, "_mod%lld", (long long)v->i); break;
+    case TV_TUPLE: /* block_shape=[BLOCK_M, HEAD_DIM]: every element is part of the name */
+        sb_putc(sb, 'T');
+        for (int i = 0; i < v->n; i++) {
+            if (i) sb_putc(sb, '_');
+            mangle_cx(&v->elems[i], sb);
+        }
+        sb_putc(sb, 'T');
+        break;
     default: sb_puts(sb, "x"); break;
     }
 }
@@ -1679,6 +1689,7 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
         sb_putc(sb, 'T');
     } else if (v->kind == TV_TENSOR) {
         tl_mangle(v->ty, sb);
+        if (v->is_desc) sb_printf(sb, "D%d", v->is_desc); /* a tensor descriptor, not a block pointer */
     } else { /* a constexpr inside a tuple that also holds tensors: [M, 1] */
         sb_putc(sb, 'c');
         mangle_cx(v, sb);
@@ -1841,6 +1852,15 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     }
     F->cx_params = cx;
     S->b = builder_at_end(S->ctx, entry);
+    for (int i = 0; is_kernel && S->host_desc && i < np; i++) {
+        const HostDesc *hd = S->host_desc[i];
+        if (!hd) continue;
+        const PyParam *p = &fn->params.items[i];
+        S->loc = p->loc;
+        TV *slot = scope_find(&F->lscope, p->name);
+        if (slot && slot->kind == TV_TENSOR)
+            *slot = sem_host_descriptor(S, *slot, hd->elem, hd->block, hd->rank, hd->nan_pad);
+    }
     visit_block(S, &fn->body);
     /* finalize: a trailing tt.return */
     if (!F->returned) {
@@ -1962,7 +1982,8 @@ static void load_globals(Sema *S, const PyBlock *body) {
             S->quiet = true;
             TV v = cg_expr(S, val);
             S->quiet = quiet;
-            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_BUILTIN || v.kind == TV_METHOD)
+            /* a builtin is a usable global, as in Triton (`triton_tanh = libdevice.tanh`) */
+            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_METHOD)
                 v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name};
             scope_set(&S->globals, t->name, v);
             break;
@@ -1974,6 +1995,57 @@ static void load_globals(Sema *S, const PyBlock *body) {
 }
 
 /* ---- the entry point ------------------------------------------------------------ */
+
+/* The end of the signature entry at p: the next comma outside brackets
+ * (`tensordesc<fp16[64, 64]>` holds commas), or the end of the string. */
+static const char *sig_entry_end(const char *p) {
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '[' || *p == '<') depth++;
+        else if ((*p == ']' || *p == '>') && depth > 0) depth--;
+        else if (*p == ',' && depth == 0) return p;
+    }
+    return p;
+}
+
+/* `tensordesc<ELEM[B0, B1, ...]>` or `tensordesc<ELEM[...],nan>`: a host
+ * TensorDescriptor (Triton's signature spelling). False if malformed. */
+static bool parse_host_desc(Sema *S, const char *s, size_t n, HostDesc *out) {
+    const char *end = s + n;
+    if (n < 12 || strncmp(s, "tensordesc<", 11) || end[-1] != '>') return false;
+    const char *e = s + 11, *lb = memchr(e, '[', (size_t)(end - e));
+    if (!lb) return false;
+    size_t tl = (size_t)(lb - e);
+    while (tl && e[tl - 1] == ' ') tl--;
+    out->elem = tl_parse_sig(S, e, tl);
+    if (!out->elem || tl_is_ptr(out->elem)) return false;
+    out->rank = 0;
+    const char *q = lb + 1;
+    for (;;) {
+        while (*q == ' ') q++;
+        char *qe;
+        long long v = strtoll(q, &qe, 10);
+        if (qe == q || v <= 0 || out->rank >= TL_MAX_RANK) return false;
+        out->block[out->rank++] = v;
+        q = qe;
+        while (*q == ' ') q++;
+        if (*q == ']') break;
+        if (*q != ',') return false;
+        q++;
+    }
+    q++;
+    while (*q == ' ') q++;
+    out->nan_pad = false;
+    if (*q == ',') {
+        q++;
+        while (*q == ' ') q++;
+        if (!strncmp(q, "nan", 3)) out->nan_pad = true, q += 3;
+        else if (!strncmp(q, "zero", 4)) q += 4;
+        else return false;
+        while (*q == ' ') q++;
+    }
+    return q == end - 1;
+}
 
 Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const KernelSpec *spec) {
     Sema S0 = {0}, *S = &S0;
@@ -2018,10 +2090,12 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         while (*p == ' ') p++;
         if (!*p) break;
         nsig++;
-        p = strchr(p, ',');
-        if (!p) break;
+        p = sig_entry_end(p);
+        if (!*p) break;
         p++;
     }
+    S->host_desc = ARENA_ARRAY(S->arena, HostDesc *, np + 1);
+    memset(S->host_desc, 0, sizeof(HostDesc *) * (size_t)(np + 1));
     const char *sp = sig;
     for (int i = 0; i < np; i++) {
         const PyParam *p = &fn->params.items[i];
@@ -2068,8 +2142,25 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
             vals[i] = tv_err();
             continue;
         }
-        const char *end = strchr(sp, ',');
-        size_t len = end ? (size_t)(end - sp) : strlen(sp);
+        const char *end = sig_entry_end(sp);
+        size_t len = (size_t)(end - sp);
+        if (!*end) end = NULL;
+        if (!strncmp(sp, "tensordesc<", 11)) {
+            HostDesc *hd = ARENA_NEW(S->arena, HostDesc);
+            size_t dl = len;
+            while (dl && sp[dl - 1] == ' ') dl--;
+            if (!parse_host_desc(S, sp, dl, hd)) {
+                sema_error(S, "bad tensor descriptor type '%.*s' for parameter '%s' (expected tensordesc<fp16[64, 64]>)",
+                           (int)dl, sp, p->name);
+                vals[i] = tv_err();
+            } else {
+                S->host_desc[i] = hd;
+                vals[i] = (TV){.kind = TV_TENSOR, .ty = tl_ptr(S, tl_scalar(S, TL_I64))};
+                nargs++;
+            }
+            sp = end ? end + 1 : sp + len;
+            continue;
+        }
         const char *colon = memchr(sp, ':', len);
         size_t tlen = colon ? (size_t)(colon - sp) : len;
         while (tlen && sp[tlen - 1] == ' ') tlen--;

@@ -159,7 +159,16 @@ struct Sema {
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
+    struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
 };
+
+/* A kernel parameter given as `tensordesc<fp16[64,64]>` in the signature. */
+typedef struct HostDesc {
+    const TlType *elem;
+    int rank;
+    int64_t block[TL_MAX_RANK];
+    bool nan_pad;
+} HostDesc;
 
 /* Reports an error at the current node (S->loc). Returns tv_err(). */
 TV sema_error(Sema *S, const char *fmt, ...) TC_PRINTF(2, 3);
@@ -198,6 +207,9 @@ TV sem_invert(Sema *S, TV x);
 TV sem_not(Sema *S, TV x);
 TV sem_logical(Sema *S, bool is_and, TV a, TV b);
 TV sem_minmax(Sema *S, bool is_max, TV a, TV b, bool propagate_nan_all);
+/* The descriptor a host TensorDescriptor parameter stands for, read from
+ * the int64 fields its pointer `meta` points at (builtins.c). */
+TV sem_host_descriptor(Sema *S, TV meta, const TlType *elem, const int64_t *block, int rank, bool nan_pad);
 TV sem_where(Sema *S, TV c, TV x, TV y);
 TV sem_arange(Sema *S, const TV *start, const TV *end);
 TV sem_full(Sema *S, const int64_t *shape, int rank, const TV *value, const TlType *dtype);

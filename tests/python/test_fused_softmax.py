@@ -2,7 +2,12 @@
 # REQUIRES: torch
 """Fused softmax, as in Triton's second tutorial: one program per row (a
 persistent loop over rows with tl.range), row strides, a BLOCK_SIZE that is
-the next power of two of the row length; checked against torch.softmax."""
+the next power of two of the row length; checked against torch.softmax.
+Also the tutorial's host code: the device from `driver.active`, its
+properties, `warmup(..., grid=(1,))`, `_init_handles()`, an occupancy from
+`n_regs` and `metadata.shared`, and a launch of the compiled kernel with
+every argument (constexprs included), one of them the launch option
+`num_stages` that is also a constexpr parameter."""
 import sys
 
 import torch
@@ -41,6 +46,32 @@ def softmax(x, num_programs=4):
     return y
 
 
+def softmax_occupancy(x):
+    """The tutorial's launch: as many programs as the device holds at once."""
+    driver = triton.runtime.driver
+    device = driver.active.get_active_torch_device()
+    props = driver.active.utils.get_device_properties(device.index)
+    NUM_SM, NUM_REGS = props["multiprocessor_count"], props["max_num_regs"]
+    SIZE_SMEM, WARP_SIZE = props["max_shared_mem"], props["warpSize"]
+    assert driver.active.get_current_target().backend in ("cpu", "cuda")
+    n_rows, n_cols = x.shape
+    BLOCK_SIZE = triton.next_power_of_2(n_cols)
+    num_warps = 8
+    num_stages = 4 if SIZE_SMEM > 200000 else 2
+    y = torch.full_like(x, float("nan"))
+    kernel = softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), n_rows, n_cols, BLOCK_SIZE=BLOCK_SIZE,
+                                   num_stages=num_stages, num_warps=num_warps, grid=(1, ))
+    kernel._init_handles()
+    n_regs = kernel.n_regs
+    size_smem = kernel.metadata.shared
+    occupancy = NUM_REGS // (n_regs * WARP_SIZE * num_warps)
+    occupancy = min(occupancy, SIZE_SMEM // size_smem)
+    num_programs = min(NUM_SM * occupancy, n_rows)
+    assert num_programs >= 1
+    kernel[(num_programs, 1, 1)](y, x, x.stride(0), y.stride(0), n_rows, n_cols, BLOCK_SIZE, num_stages)
+    return y
+
+
 def main():
     torch.manual_seed(0)
     for shape in ((1823, 781), (7, 1), (64, 1024), (3, 1000)):
@@ -53,6 +84,9 @@ def main():
     view = big[:, 10:260]
     assert not view.is_contiguous()
     triton.testing.assert_close(softmax(view), torch.softmax(view, axis=1), atol=1e-6, rtol=1e-5)
+    for shape in ((1823, 781), (5, 3000)):
+        x = torch.randn(*shape, device=triton.runtime.driver.active.get_active_torch_device())
+        triton.testing.assert_close(softmax_occupancy(x), torch.softmax(x, axis=1), atol=1e-6, rtol=1e-5)
     print("fused softmax: ok")
     return 0
 

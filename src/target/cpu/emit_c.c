@@ -1501,9 +1501,11 @@ static void emit_print(Emitter *e, Op *op) {
         else if (hex) f = "0x%llx", x = fmt(e, "(unsigned long long)(%s)%s", utype(int_width(t)), ev);
         else f = "%lld", x = fmt(e, "(long long)%s", ev);
         const char *pre = c_string(e, prefix ? prefix : "");
-        const char *opnd = op->noperands > 1 ? fmt(e, " (operand %d)", i) : "";
+        /* Triton's format: the prefix (" x: ", normalised by the front end)
+         * ends in ": " already */
+        const char *opnd = op->noperands > 1 ? fmt(e, "(operand %d) ", i) : "";
         if (v->type->kind != TY_TENSOR) {
-            line(e, "{ %s x_ = %s; fprintf(stderr, \"pid (%%d, %%d, %%d) idx () %%s%s: %s\\n\", P->pid[0], P->pid[1], P->pid[2], %s, %s); }",
+            line(e, "{ %s x_ = %s; fprintf(stderr, \"pid (%%d, %%d, %%d) idx ()%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], %s, %s); }",
                  ctype(e, t), vv.name, opnd, f, pre, x);
             continue;
         }
@@ -1511,7 +1513,7 @@ static void emit_print(Emitter *e, Op *op) {
         VInfo shape = mk_array(v->type, "");
         loop_open(e, &L, &shape, NULL, 0);
         line(e, "%s x_ = %s;", ctype(e, t), loop_elem(e, &L, &vv, v->type));
-        line(e, "fprintf(stderr, \"pid (%%d, %%d, %%d) idx (%%lld) %%s%s: %s\\n\", P->pid[0], P->pid[1], P->pid[2], (long long)(%s), %s, %s);",
+        line(e, "fprintf(stderr, \"pid (%%d, %%d, %%d) idx (%%lld)%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], (long long)(%s), %s, %s);",
              opnd, f, loop_dst(e, &L), pre, x);
         loop_close(e, &L);
     }

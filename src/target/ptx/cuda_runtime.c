@@ -41,6 +41,7 @@ static void cuda_load(void) {
     LOAD(cuModuleUnload, "cuModuleUnload");
     LOAD(cuModuleGetFunction, "cuModuleGetFunction");
     LOAD(cuFuncSetAttribute, "cuFuncSetAttribute");
+    LOAD(cuFuncGetAttribute, "cuFuncGetAttribute");
     LOAD(cuLaunchKernel, "cuLaunchKernel");
     LOAD(cuGetErrorName, "cuGetErrorName");
     LOAD(cuGetErrorString, "cuGetErrorString");

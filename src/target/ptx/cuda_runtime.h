@@ -27,6 +27,7 @@ typedef struct CudaApi {
     CUresult (*cuModuleUnload)(CUmodule);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+    CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
     CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                unsigned, CUstream, void **, void **);
     CUresult (*cuGetErrorName)(CUresult, const char **);
@@ -40,6 +41,8 @@ typedef struct CudaApi {
 extern CudaApi cuda;
 
 enum {
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
     CU_JIT_INPUT_PTX = 1,
 };

@@ -55,6 +55,10 @@ const char *gpu_kernel_key(const GpuKernel *k);
 const char *gpu_kernel_name(const GpuKernel *k);
 int gpu_kernel_shared_bytes(const GpuKernel *k);
 int gpu_kernel_num_warps(const GpuKernel *k);
+/* Registers per thread and local (spill) bytes per thread of the loaded
+ * function, as the driver reports them; -1 when it is not loaded (no GPU). */
+int gpu_kernel_num_regs(const GpuKernel *k);
+int gpu_kernel_local_bytes(const GpuKernel *k);
 /* Timing of the last build, in milliseconds (IR -> PTX, PTX -> cubin). */
 void gpu_kernel_build_times(const GpuKernel *k, double *ptx_ms, double *cubin_ms);
 bool gpu_kernel_launch(GpuKernel *k, const int grid[3], void *const *args, void *stream, DiagEngine *de);

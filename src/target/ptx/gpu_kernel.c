@@ -319,6 +319,13 @@ const char *gpu_kernel_key(const GpuKernel *k) { return k->key; }
 const char *gpu_kernel_name(const GpuKernel *k) { return k->name; }
 int gpu_kernel_shared_bytes(const GpuKernel *k) { return k->smem; }
 int gpu_kernel_num_warps(const GpuKernel *k) { return k->num_warps; }
+static int func_attribute(const GpuKernel *k, int attr) {
+    int v = -1;
+    if (!k->func || !cuda.cuFuncGetAttribute || cuda.cuFuncGetAttribute(&v, attr, k->func) != 0) return -1;
+    return v;
+}
+int gpu_kernel_num_regs(const GpuKernel *k) { return func_attribute(k, CU_FUNC_ATTRIBUTE_NUM_REGS); }
+int gpu_kernel_local_bytes(const GpuKernel *k) { return func_attribute(k, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES); }
 void gpu_kernel_build_times(const GpuKernel *k, double *ptx_ms, double *cubin_ms) {
     if (ptx_ms) *ptx_ms = k->ptx_ms;
     if (cubin_ms) *cubin_ms = k->cubin_ms;

@@ -1078,7 +1078,27 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return r;
     }
     case TT_EXTERN_ELEMENTWISE: {
-        OpKind k = libdevice_math_kind(op_attr_str(op, "symbol"));
+        const char *sym = op_attr_str(op, "symbol");
+        if (sym && e0->kind == TY_INT) { /* libdevice's bit counts: popc, clz, brev, ffs (ll: 64-bit) */
+            bool w = e0->width == 64;
+            const char *x = px_opnd(p, in[0], e0), *ty = w ? "b64" : "b32";
+            char o[24];
+            if (!strncmp(sym, "__nv_popc", 9) || !strncmp(sym, "__nv_clz", 8)) {
+                tc_snprintf(o, sizeof o, "%s.%s", sym[5] == 'p' ? "popc" : "clz", ty);
+                return px_cse(p, RC_B32, o, x, NULL, NULL);
+            }
+            if (!strncmp(sym, "__nv_brev", 9)) {
+                tc_snprintf(o, sizeof o, "brev.%s", ty);
+                return px_cse(p, w ? RC_B64 : RC_B32, o, x, NULL, NULL);
+            }
+            if (!strncmp(sym, "__nv_ffs", 8)) { /* 1 + the lowest set bit's position; 0 for 0 */
+                Slot low = px_cse(p, w ? RC_B64 : RC_B32, w ? "neg.s64" : "neg.s32", x, NULL, NULL);
+                low = px_cse(p, w ? RC_B64 : RC_B32, w ? "and.b64" : "and.b32", px_rname(p, low), x, NULL);
+                Slot lz = px_cse(p, RC_B32, w ? "clz.b64" : "clz.b32", px_rname(p, low), NULL, NULL);
+                return px_cse(p, RC_B32, "sub.s32", w ? "64" : "32", px_rname(p, lz), NULL);
+            }
+        }
+        OpKind k = libdevice_math_kind(sym);
         if (k == MATH_TANH || k == MATH_EXP || k == MATH_EXP2 || k == MATH_LOG || k == MATH_LOG2 ||
             k == MATH_RSQRT || k == MATH_SIN || k == MATH_COS || k == MATH_ERF || (k == MATH_SQRT && re->width != 64))
             return fmath(p, k, in[0], re);
@@ -1190,6 +1210,81 @@ static void lower_broadcast(Px *p, Op *op) {
             for (int dd = 0; dd < dr.rank; dd++) ji[dd] = it->shape[dd] == 1 ? 0 : j[dd];
         }
         out->s[i] = in->s[dist_slot_of_j(&di, ji)];
+    }
+}
+
+/* tt.print (tl.device_print): one vprintf per element a thread owns, in
+ * Triton's format, "pid (x, y, z) idx (i) PREFIX: value" (a scalar
+ * is printed by thread 0 only, with an empty idx). vprintf takes its
+ * arguments as a buffer laid out as C varargs: here a 24-byte local array,
+ * pid x, y, z and the index as 32-bit ints, the value as a double or a
+ * 64-bit int. */
+static void lower_print(Px *p, Op *op) {
+    const char *prefix = op_attr_str(op, "prefix");
+    Attr *ha = op_attr(op, "hex"), *sa = op_attr(op, "isSigned");
+    bool hex = ha && ((ha->kind == ATTR_BOOL && ha->b) || ha->kind == ATTR_UNIT);
+    p->uses_printf = true;
+    Slot pid[3];
+    for (int k = 0; k < 3; k++)
+        pid[k] = px_cse(p, RC_B32, "mov.u32", k == 0 ? "%ctaid.x" : k == 1 ? "%ctaid.y" : "%ctaid.z", NULL, NULL);
+    Type *f64 = ty_float(p->ctx, FK_F64), *i64 = ty_int(p->ctx, 64);
+    for (int i = 0; i < (op->noperands ? op->noperands : 1); i++) {
+        Value *v = op->noperands ? op_operand(op, i) : NULL;
+        Type *t = v ? ty_elem(v->type) : NULL;
+        bool tile = v && v->type->kind == TY_TENSOR;
+        bool sgn = !(sa && sa->kind == ATTR_DENSE_ARRAY && i < sa->dense.nvals && sa->dense.ints && !sa->dense.ints[i]);
+        const char *vf = !t ? "" : t->kind == TY_FLOAT ? "%f" : t->kind == TY_PTR ? "%p" : hex ? "0x%llx"
+                         : sgn ? "%lld" : "%llu";
+        StrBuf f = {0};
+        sb_printf(&f, "pid (%%d, %%d, %%d)%s%s%s", !v ? " " : tile ? " idx (%d)" : " idx ()", prefix ? prefix : "",
+                  op->noperands > 1 ? arena_printf(p->ctx->arena, "(operand %d) ", i) : "");
+        sb_printf(&f, "%s\n", vf);
+        int sid = p->nstrings++;
+        sb_printf(&p->strings, ".global .align 1 .b8 $tc_str%d[%d] = {", sid, (int)f.len + 1);
+        for (size_t k = 0; k <= f.len; k++) sb_printf(&p->strings, "%s%d", k ? ", " : "", (unsigned char)sb_cstr(&f)[k]);
+        sb_puts(&p->strings, "};\n");
+        sb_free(&f);
+        Dist d = {0};
+        int64_t strides[TTG_MAX_RANK];
+        if (tile) {
+            if (!px_dist(p, v->type, &d)) return px_fail(p, op, "print without a layout");
+            int64_t s = 1;
+            for (int k = v->type->rank - 1; k >= 0; k--) strides[k] = s, s *= v->type->shape[k];
+        }
+        Tile *tv = v ? px_tile(p, v) : NULL;
+        Slot own = tile ? px_owner_pred(p, &d) : px_scalar_owner_pred(p);
+        int n = tile ? d.nslots : 1;
+        for (int s = 0; s < n; s++) {
+            int skip = px_label(p);
+            if (own.kind != SLOT_NONE) px_emit(p, "@!%s bra $L__BB%d", px_rname(p, own), skip);
+            for (int k = 0; k < 3; k++) px_emit(p, "st.local.u32 [__tc_printbuf+%d], %s", 4 * k, px_rname(p, pid[k]));
+            if (tile) {
+                Slot li = px_linear_index(p, &d, s, strides);
+                px_emit(p, "st.local.u32 [__tc_printbuf+12], %s", px_opnd(p, li, p->i32));
+            }
+            if (t) {
+                Slot x = tv->s[tv->n == n ? s : 0];
+                if (t->kind == TY_FLOAT) {
+                    Slot xd = t->width == 64 ? x : px_cast(p, t->width == 32 ? x : px_cast(p, x, t, p->f32, true, 0),
+                                                           p->f32, f64, true, 0);
+                    px_emit(p, "st.local.f64 [__tc_printbuf+16], %s", px_opnd(p, xd, f64));
+                } else if (t->kind == TY_PTR) {
+                    px_emit(p, "st.local.u64 [__tc_printbuf+16], %s", px_opnd(p, x, t));
+                } else {
+                    Slot xi = t->kind == TY_INT && t->width == 64 ? x : px_cast(p, x, t, i64, sgn && !hex, 0);
+                    px_emit(p, "st.local.u64 [__tc_printbuf+16], %s", px_opnd(p, xi, i64));
+                }
+            }
+            Slot fa = px_reg(p, RC_B64), ba = px_reg(p, RC_B64);
+            px_emit(p, "mov.u64 %s, $tc_str%d", px_rname(p, fa), sid);
+            px_emit(p, "cvta.global.u64 %s, %s", px_rname(p, fa), px_rname(p, fa));
+            px_emit(p, "mov.u64 %s, __tc_printbuf", px_rname(p, ba));
+            px_emit(p, "cvta.local.u64 %s, %s", px_rname(p, ba), px_rname(p, ba));
+            sb_printf(&p->body, "\t{\n\t.param .b64 pp0;\n\tst.param.b64 [pp0], %s;\n\t.param .b64 pp1;\n\t"
+                                "st.param.b64 [pp1], %s;\n\t.param .b32 pr0;\n\tcall.uni (pr0), vprintf, (pp0, pp1);\n\t}\n",
+                      px_rname(p, fa), px_rname(p, ba));
+            sb_printf(&p->body, "$L__BB%d:\n", skip);
+        }
     }
 }
 
@@ -1416,6 +1511,7 @@ static void lower_op(Px *p, Op *op) {
     case SCF_IF: lower_if(p, op); return;
     case SCF_WHILE: lower_while(p, op); return;
     case GPU_BARRIER: px_barrier(p); return;
+    case TT_PRINT: lower_print(p, op); return;
     case TT_ASSERT: {
         /* A debug-mode device assert: a thread whose element fails traps,
          * so the launch fails (the message is not printed on the GPU). */
@@ -1531,7 +1627,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
             sb_puts(out, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
         if (p->uses_assert)
             sb_puts(out, ".extern .func __assertfail\n(\n\t.param .b64 __assertfail_param_0,\n\t.param .b64 __assertfail_param_1,\n\t.param .b32 __assertfail_param_2,\n\t.param .b64 __assertfail_param_3,\n\t.param .b64 __assertfail_param_4\n)\n;\n");
-        sb_puts(out, ".extern .shared .align 16 .b8 global_smem[];\n\n");
+        sb_puts(out, ".extern .shared .align 16 .b8 global_smem[];\n");
+        if (p->strings.len) sb_puts(out, sb_cstr(&p->strings));
+        sb_puts(out, "\n");
         sb_printf(out, ".visible .entry %s(\n", name);
         Block *entry = func_entry(func);
         for (int i = 0; i < entry->nargs; i++)
@@ -1540,6 +1638,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
         sb_printf(out, ")\n.reqntid %d, 1, 1\n{\n", threads);
         for (int r = 0; r < RC_COUNT; r++)
             if (p->nreg[r]) sb_printf(out, "\t.reg %s %s<%d>;\n", rc_decl[r], rc_prefix[r], p->nreg[r] + 1);
+        if (p->uses_printf) sb_puts(out, "\t.local .align 8 .b8 __tc_printbuf[24];\n");
         sb_puts(out, "\n");
         sb_puts(out, sb_cstr(&p->pro));
         StrBuf *b = &p->body;
@@ -1564,6 +1663,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     }
     sb_free(&p->pro);
     sb_free(&p->body);
+    sb_free(&p->strings);
     for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
     map_free(&p->vals);
     map_free(&p->dists);

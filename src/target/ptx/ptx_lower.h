@@ -75,6 +75,8 @@ typedef struct Px {
     int smem_size;       /* bytes of dynamic shared memory */
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
+    StrBuf strings;      /* .global string constants (tt.print's formats) */
+    int nstrings;
     AxisAnalysis *aa;
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer

@@ -152,7 +152,11 @@ void px_lower_load(Px *p, Op *op) {
             if (masked) {
                 Slot o = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
                 if (is_bool) o = px_cast(p, o, i1, p->i32, false, 0);
-                px_emit(p, "mov.%s %s, %s", r.rc == RC_B16 ? "b16" : "b32", px_rname(p, r), px_opnd(p, o, is_bool ? p->i32 : e));
+                if (o.rc == RC_B16 && r.rc == RC_B32) /* an fp8 `other`, held in 16 bits */
+                    px_emit(p, "cvt.u32.u16 %s, %s", px_rname(p, r), px_opnd(p, o, e));
+                else
+                    px_emit(p, "mov.%s %s, %s", r.rc == RC_B16 ? "b16" : "b32", px_rname(p, r),
+                            px_opnd(p, o, is_bool ? p->i32 : e));
             }
             const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
             px_emit(p, "%sld.global%s.%s %s, %s", pred, q, ty, px_rname(p, r), addr);

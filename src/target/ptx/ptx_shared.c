@@ -553,8 +553,10 @@ static bool dot_acc_in_place(Px *p, Value *c, Tile *tc, const Type *ec, const Ty
 void px_lower_dot(Px *p, Op *op) {
     Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *ct = r->type;
-    if (at->rank != 2 || bt->rank != 2) return px_fail(p, op, "tt.dot of rank other than 2");
-    int64_t M = at->shape[0], K = at->shape[1], N = bt->shape[1];
+    /* rank 3: a batch of independent products, [NB, M, K] x [NB, K, N] */
+    if ((at->rank != 2 && at->rank != 3) || bt->rank != at->rank) return px_fail(p, op, "tt.dot of rank other than 2 or 3");
+    int bd = at->rank - 2; /* the batch dimension's count: 0 or 1 */
+    int64_t M = at->shape[bd], K = at->shape[bd + 1], N = bt->shape[bd + 1], NB = bd ? at->shape[0] : 1;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(ct);
     bool isint = ec->kind == TY_INT;
     Type *acc_t = isint ? p->i32 : p->f32;
@@ -562,8 +564,8 @@ void px_lower_dot(Px *p, Op *op) {
     Dist da, db, dc;
     if (!px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, ct, &dc)) return px_fail(p, op, "dot without layouts");
     int sa = elem_bytes(ea), sb = elem_bytes(eb);
-    int64_t a_bytes = (M * K * sa + 15) & ~15;
-    smem_begin(p, a_bytes + K * N * sb);
+    int64_t a_bytes = (NB * M * K * sa + 15) & ~15;
+    smem_begin(p, a_bytes + NB * K * N * sb);
     Tile *ta = px_tile(p, a), *tb = px_tile(p, b), *tc = px_tile(p, c);
     int64_t sta[TTG_MAX_RANK], stb[TTG_MAX_RANK];
     row_major(at, sta);
@@ -583,38 +585,46 @@ void px_lower_dot(Px *p, Op *op) {
         acc->s[i] = px_reg(p, arc);
         px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
     }
-    /* row and column pointers: pa = smem + tp_m * K * sa, pb = smem + A + tp_n * sb */
+    /* row and column pointers: pa = smem + (tp_b * M * K + tp_m * K) * sa,
+     * pb = smem + A + (tp_b * K * N + tp_n) * sb */
     Slot base = smem_base(p);
-    Slot tpm = px_thread_part(p, &dc, 0), tpn = px_thread_part(p, &dc, 1);
+    Slot tpm = px_thread_part(p, &dc, bd), tpn = px_thread_part(p, &dc, bd + 1);
     Slot pa = px_reg(p, RC_B32), pb = px_reg(p, RC_B32), kk = px_reg(p, RC_B32);
     px_emit(p, "mad.lo.s32 %s, %s, %lld, %s", px_rname(p, pa), px_rname(p, tpm), (long long)(K * sa), px_rname(p, base));
     px_emit(p, "mad.lo.s32 %s, %s, %d, %s", px_rname(p, pb), px_rname(p, tpn), sb, px_rname(p, base));
     px_emit(p, "add.s32 %s, %s, %lld", px_rname(p, pb), px_rname(p, pb), (long long)a_bytes);
+    if (bd) {
+        Slot tpb = px_thread_part(p, &dc, 0);
+        px_emit(p, "mad.lo.s32 %s, %s, %lld, %s", px_rname(p, pa), px_rname(p, tpb), (long long)(M * K * sa), px_rname(p, pa));
+        px_emit(p, "mad.lo.s32 %s, %s, %lld, %s", px_rname(p, pb), px_rname(p, tpb), (long long)(K * N * sb), px_rname(p, pb));
+    }
     px_emit(p, "mov.u32 %s, 0", px_rname(p, kk));
     int head = px_label(p);
     sb_printf(&p->body, "$L__BB%d:\n", head);
     px_scope_push(p);
-    Slot av[64], bv[64];
-    int nm = dc.per_dim[0], nn = dc.per_dim[1];
-    if (nm > 64 || nn > 64) {
-        px_scope_pop(p);
-        return px_fail(p, op, "dot tile too large for the FMA path");
-    }
-    for (int jm = 0; jm < nm; jm++) {
-        int64_t off = dist_const(&dc, 0, jm) * K * sa;
-        Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pa), (long long)off), ea);
-        av[jm] = px_cast(p, v, ea, acc_t, true, 0);
-    }
-    for (int jn = 0; jn < nn; jn++) {
-        int64_t off = dist_const(&dc, 1, jn) * sb;
-        Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pb), (long long)off), eb);
-        bv[jn] = px_cast(p, v, eb, acc_t, true, 0);
+    /* a thread's rows of A and columns of B at this k, per batch entry (a
+     * layout chosen for the store may give a thread a whole column: 128 x 1) */
+    int nb = bd ? dc.per_dim[0] : 1, nm = dc.per_dim[bd], nn = dc.per_dim[bd + 1];
+    Slot *av = ARENA_ARRAY(p->ctx->arena, Slot, nb * nm), *bv = ARENA_ARRAY(p->ctx->arena, Slot, nb * nn);
+    for (int jb = 0; jb < nb; jb++) {
+        int64_t boff = bd ? dist_const(&dc, 0, jb) : 0;
+        for (int jm = 0; jm < nm; jm++) {
+            int64_t off = (boff * M * K + dist_const(&dc, bd, jm) * K) * sa;
+            Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pa), (long long)off), ea);
+            av[jb * nm + jm] = px_cast(p, v, ea, acc_t, true, 0);
+        }
+        for (int jn = 0; jn < nn; jn++) {
+            int64_t off = (boff * K * N + dist_const(&dc, bd + 1, jn)) * sb;
+            Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pb), (long long)off), eb);
+            bv[jb * nn + jn] = px_cast(p, v, eb, acc_t, true, 0);
+        }
     }
     const char *fma = arc == RC_F32 ? "fma.rn.f32" : arc == RC_F64 ? "fma.rn.f64" : "mad.lo.s32";
     for (int i = 0; i < dc.nslots; i++) {
         int j[TTG_MAX_RANK];
         dist_slot_j(&dc, i, j);
-        const char *an = px_opnd(p, av[j[0]], acc_t), *bn = px_opnd(p, bv[j[1]], acc_t);
+        int jb = bd ? j[0] : 0;
+        const char *an = px_opnd(p, av[jb * nm + j[bd]], acc_t), *bn = px_opnd(p, bv[jb * nn + j[bd + 1]], acc_t);
         const char *cn = px_rname(p, acc->s[i]);
         px_ins(p, fma, cn, an, bn, cn);
     }

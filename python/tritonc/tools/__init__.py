@@ -1,0 +1,1 @@
+"""tritonc.tools - Triton's `triton.tools` names that kernels' host code uses."""

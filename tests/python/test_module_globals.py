@@ -1,0 +1,81 @@
+# RUN: %python %s
+# REQUIRES: torch
+"""Module globals a kernel reads, as real Triton code defines them: aliases
+of builtins (`triton_tanh = libdevice.tanh`, `triton_cast = tl.cast`),
+imports under a try/except, constants and @jit helpers defined under an
+`if`, and helpers from another module that read that module's constants,
+module aliases and builtin aliases. Triton looks these up in the running
+module's globals; tritonc's binding writes them out for the C front end."""
+import os
+import sys
+
+import torch
+
+import tritonc as triton
+import tritonc.language as tl
+from tritonc.language.extra import libdevice
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
+from globals_helpers import act_twice, scaled_tanh  # noqa: E402
+
+triton_tanh = libdevice.tanh
+triton_cast = tl.cast
+
+try:
+    from tritonc.language.extra.cuda.libdevice import erf as fast_erf
+except ImportError:
+    fast_erf = tl.math.erf
+
+if torch.__version__ >= "1.0":
+    BLOCK_DEFAULT = tl.constexpr(64)
+    SHIFT = 2.0
+
+    @triton.jit
+    def shifted(x):
+        return x + SHIFT
+else:
+    BLOCK_DEFAULT = tl.constexpr(32)
+    SHIFT = 3.0
+
+    @triton.jit
+    def shifted(x):
+        return x - SHIFT
+
+
+@triton.jit
+def softcap_kernel(x_ptr, y_ptr, n, SOFTCAP: tl.constexpr, BLOCK: tl.constexpr = BLOCK_DEFAULT):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0).to(tl.float32)
+    x = SOFTCAP * triton_tanh(x / SOFTCAP)
+    tl.store(y_ptr + offs, triton_cast(shifted(x), tl.float16), mask=m)
+
+
+@triton.jit
+def helpers_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(y_ptr + offs, scaled_tanh(x), mask=m)
+    tl.store(y_ptr + n + offs, act_twice(x), mask=m)
+    tl.store(y_ptr + 2 * n + offs, fast_erf(x), mask=m)
+
+
+def main():
+    torch.manual_seed(0)
+    n = 200
+    x = torch.randn(n) * 50
+    y = torch.zeros(n, dtype=torch.float16)
+    softcap_kernel[(triton.cdiv(n, 64),)](x, y, n, SOFTCAP=30.0)
+    assert torch.allclose(y.float(), (30 * torch.tanh(x / 30) + 2.0).half().float(), atol=1e-2)
+    x = torch.randn(n)
+    y = torch.full((3 * n,), float("nan"))
+    helpers_kernel[(triton.cdiv(n, 64),)](x, y, n, BLOCK=64)
+    assert torch.allclose(y[:n], torch.tanh(x) * 3 + 0.5, atol=1e-6)
+    assert torch.allclose(y[n:2 * n], torch.tanh(torch.tanh(x)), atol=1e-6)
+    assert torch.allclose(y[2 * n:], torch.erf(x), atol=1e-6)
+    print("module globals: ok")
+
+
+if __name__ == "__main__":
+    main()

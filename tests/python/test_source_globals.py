@@ -1,0 +1,71 @@
+# RUN: %python %s
+"""tc_source_globals (the binding's _top_level_names asks it which globals a
+kernel's file binds at its top level) against Python's own ast, on every
+Python file of the repository and on tricky snippets."""
+import ast
+import glob
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from tritonc import _lib  # noqa: E402
+
+
+def reference(src):
+    names = set()
+
+    def bind(t):
+        if isinstance(t, ast.Name):
+            names.add(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                bind(e)
+        elif isinstance(t, ast.Starred):
+            bind(t.value)
+    for node in ast.parse(src).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                if a.name != "*":
+                    names.add(a.asname or a.name.split(".")[0])
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                bind(t)
+        elif isinstance(node, ast.AnnAssign):
+            bind(node.target)
+    return names
+
+
+SNIPPETS = [
+    "import a.b.c\nimport d as e, f.g\nfrom h import (i,\n  j as k)\nfrom . import *\n",
+    "x = y = 1\n(p, [q, *r]) = s\nt: int = 3\nu: str\nv[0] = 1\nw.z = 2\nn += 1\n",
+    "if c:\n    hidden = 1\nelse:\n    other = 2\ntry:\n    import os\nexcept ImportError:\n    pass\n",
+    'doc = """\nnot_a_name = 1\ndef nor_this(): pass\n"""\n@deco(key=["a"],\n      warps=4)\ndef kern(x, y=2):\n    inner = 1\nclass C:\n    attr = 1\n',
+    "configs = [\n    cfg(BLOCK=128, num_warps=4),\n]\nlam = lambda a, b=1: a\n",
+]
+
+
+def main():
+    fails = 0
+    files = sorted(glob.glob(os.path.join(ROOT, "**", "*.py"), recursive=True))
+    cases = [(f, open(f, encoding="utf-8").read()) for f in files] + \
+        [("snippet %d" % i, s) for i, s in enumerate(SNIPPETS)]
+    for name, src in cases:
+        try:
+            want = reference(src)
+        except SyntaxError:
+            continue
+        got = set(_lib.source_globals(src))
+        if got != want:
+            fails += 1
+            print("FAIL %s: missing %s, extra %s" % (name, sorted(want - got), sorted(got - want)))
+    print("%d sources, %d differ" % (len(cases), fails))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
