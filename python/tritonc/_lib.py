@@ -196,8 +196,10 @@ def launch_address():
 
 def source_globals(text):
     """The names the top level of Python source `text` binds, as the C
-    front end parses it (tc_source_globals)."""
+    front end parses it (tc_source_globals); None without that function."""
     L = lib()
+    if not hasattr(L, "tc_source_globals"):
+        return None
     src = text.encode("utf-8")
     buf = ctypes.create_string_buffer(4096)
     n = L.tc_source_globals(src, len(src), buf, len(buf))

@@ -169,7 +169,8 @@ def _top_level_names(filename):
     if filename in _TOP_NAMES:
         return _TOP_NAMES[filename]
     lines = linecache.getlines(filename)
-    names = set(_lib.source_globals("".join(lines))) if lines else None
+    found = _lib.source_globals("".join(lines)) if lines else None
+    names = set(found) if found is not None else None
     _TOP_NAMES[filename] = names
     return names
 

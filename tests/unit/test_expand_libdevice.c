@@ -61,6 +61,7 @@ static double ref1(const char *fn, float x) {
     if (!strcmp(fn, "asinh")) return asinh(x);
     if (!strcmp(fn, "acosh")) return acosh(x);
     if (!strcmp(fn, "atanh")) return atanh(x);
+    if (!strcmp(fn, "tanh")) return tanh(x);
     if (!strcmp(fn, "erfc")) return erfc(x);
     if (!strcmp(fn, "cbrt")) return cbrt(x);
     abort();
@@ -164,7 +165,7 @@ int main(void) {
     const char *exact2[] = {"fmin", "fmax", "copysign"};
     for (int i = 0; i < 3; i++) run(exact2[i], 1, x, y, 0, 0);
     /* a few roundings */
-    const char *approx1[] = {"log10", "exp10", "log1p", "expm1", "atan", "sinh", "cosh", "asinh", "cbrt"};
+    const char *approx1[] = {"log10", "exp10", "log1p", "expm1", "atan", "sinh", "cosh", "asinh", "cbrt", "tanh"};
     for (int i = 0; i < (int)(sizeof approx1 / sizeof *approx1); i++) run(approx1[i], 0, x, y, 8, 1e-30);
     run("tan", 0, x, y, 8, 1e-6);
     run("asin", 0, unit, y, 8, 1e-30);

@@ -192,11 +192,16 @@ static void visit(Op *op, void *ud) {
     case TT_EXPAND_DIMS: {
         int64_t axis = 0;
         op_attr_int(op, "axis", &axis);
+        /* Along the new axis each element is its own run: what divides
+         * every element, not a run's first (a contiguous dim's divisibility
+         * describes only its runs' starts: [32, 33, ...] divides by 1) */
+        int64_t every = x->known ? pow2_div(x->value) : MAX_DIV;
+        for (int d = 0; d < x->rank && !x->known; d++) every = gcd64(every, x->contig[d] > 1 ? 1 : x->div[d]);
         for (int d = 0, s = 0; d < rank; d++) {
             if (d == axis) {
                 ai.contig[d] = 1;
                 ai.cnst[d] = 1;
-                ai.div[d] = x->div[0];
+                ai.div[d] = every;
             } else {
                 ai.contig[d] = x->contig[s];
                 ai.cnst[d] = x->cnst[s];
@@ -234,7 +239,13 @@ static void visit(Op *op, void *ud) {
     }
     case ARITH_MULI:
         for (int d = 0; d < rank; d++) {
-            ai.div[d] = min64(MAX_DIV, x->div[d] * y->div[d]);
+            /* a contiguous run's divisibility is its first element's: times
+             * anything but 1, the other elements ([4, 5, 6, 7] * 2) are
+             * not that divisible, and the product is no longer a run */
+            bool x_one = x->known && x->value == 1, y_one = y->known && y->value == 1;
+            int64_t dx = x->contig[d] > 1 && !y_one ? 1 : x->div[d];
+            int64_t dy = y->contig[d] > 1 && !x_one ? 1 : y->div[d];
+            ai.div[d] = min64(MAX_DIV, dx * dy);
             ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (y->known && y->value == 1) ai.contig[d] = x->contig[d];
             if (x->known && x->value == 1) ai.contig[d] = y->contig[d];
@@ -268,7 +279,9 @@ static void visit(Op *op, void *ud) {
     case ARITH_SHLI:
         for (int d = 0; d < rank; d++) {
             ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
-            if (y->known && y->value >= 0 && y->value < 30) ai.div[d] = min64(MAX_DIV, x->div[d] << y->value);
+            if (y->known && y->value >= 0 && y->value < 30) /* x * 2^c, as ARITH_MULI */
+                ai.div[d] = min64(MAX_DIV, (x->contig[d] > 1 && y->value ? 1 : x->div[d]) << y->value);
+            if (y->known && y->value == 0) ai.contig[d] = x->contig[d];
         }
         break;
     case ARITH_SHRSI:

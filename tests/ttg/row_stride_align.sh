@@ -1,0 +1,9 @@
+# Row starts are (m0 + i) * stride: only the first row's is divisible by the
+# multiple_of hint, so with a stride of unknown divisibility the rows are not
+# 16-byte aligned and the load along K must not be vectorised (it was: a
+# misaligned-address fault on the GPU for odd strides). With a stride
+# divisible by 16 every row start is aligned and 8 fp16 go in one access.
+# RUN: %tritonc compile %S/Inputs/row_offsets.py --kernel rows_kernel --signature '*fp16:16,*fp16:16,i32,i32,i32' -D BLOCK_M=32 -D BLOCK_K=64 --emit ttgir --target cuda:90 | FileCheck %s --check-prefix=ODD
+# ODD: tt.load {{.*}}tensor<32x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 1],
+# RUN: %tritonc compile %S/Inputs/row_offsets.py --kernel rows_kernel --signature '*fp16:16,*fp16:16,i32,i32,i32:16' -D BLOCK_M=32 -D BLOCK_K=64 --emit ttgir --target cuda:90 | FileCheck %s --check-prefix=ALIGNED
+# ALIGNED: tt.load {{.*}}tensor<32x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8],
