@@ -469,6 +469,7 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
         return p->lin_memo.reg;
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
+        if (strides[dim] == 0) continue; /* a coordinate that does not count */
         Slot tp = px_thread_part(p, d, dim);
         Slot term = strides[dim] == 1 ? tp
                     : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, tp),
@@ -1410,6 +1411,7 @@ static void lower_op(Px *p, Op *op) {
     case TT_REDUCE: px_lower_reduce(p, op); return;
     case TT_SCAN: px_lower_scan(p, op); return;
     case TT_RESHAPE: case TT_TRANS: case TT_JOIN: case TT_SPLIT: case TT_CAT: px_lower_shape(p, op); return;
+    case TT_GATHER: px_lower_gather(p, op); return;
     case TTG_CONVERT_LAYOUT: px_lower_convert(p, op); return;
     case TT_DOT: px_lower_dot(p, op); return;
     case SCF_FOR: lower_for(p, op); return;

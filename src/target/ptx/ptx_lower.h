@@ -146,6 +146,7 @@ void px_lower_reduce(Px *p, Op *op);
 void px_lower_scan(Px *p, Op *op);
 void px_lower_convert(Px *p, Op *op);
 void px_lower_shape(Px *p, Op *op); /* reshape, trans, join, split, cat */
+void px_lower_gather(Px *p, Op *op);
 void px_lower_dot(Px *p, Op *op);
 /* Tile x (layout of type `from`) re-laid out as type `to`, through shared
  * memory when the threads differ. */

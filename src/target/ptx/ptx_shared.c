@@ -1,7 +1,7 @@
 /*
  * ptx_shared.c - everything that crosses threads: tt.reduce, layout
- * conversions, tt.scan, the shape ops (reshape, trans, join, split, cat)
- * and the FMA tt.dot.
+ * conversions, tt.scan, the shape ops (reshape, trans, join, split, cat),
+ * tt.gather and the FMA tt.dot.
  *
  * Shared memory is the kernel's dynamic `global_smem`; every user starts at
  * offset 0 and the kernel asks for the largest. A user that is not the
@@ -526,6 +526,60 @@ void px_lower_shape(Px *p, Op *op) {
     }
     default: px_fail(p, op, "unexpected shape op");
     }
+}
+
+/* ---- tt.gather -------------------------------------------------------------- */
+
+/* The source goes to shared memory row-major; then each thread reads, for
+ * each index it holds, the source element at that index's coordinate with
+ * the gather axis replaced by the index's value. (Triton lowers tt.gather
+ * with warp shuffles when the axis stays within a warp; this is its general
+ * path.) The indices are laid out as the result (ttg-assign-layouts does
+ * that; IR read back may not). */
+void px_lower_gather(Px *p, Op *op) {
+    Value *src = op_operand(op, 0), *idx = op_operand(op, 1), *res = op_result(op, 0);
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    Type *st = src->type, *it = idx->type, *rt = res->type;
+    const Type *e = ty_elem(st), *ie = ty_elem(it);
+    Dist ds, dr;
+    if (!px_dist(p, st, &ds) || !px_dist(p, rt, &dr)) return px_fail(p, op, "tt.gather without layouts");
+    if (axis < 0 || axis >= st->rank) return px_fail(p, op, "tt.gather axis out of range");
+    Tile *ti = px_tile(p, idx);
+    const Layout *rl = ttg_layout_of_type(p->ctx, rt);
+    if (!ttg_layout_equal(ttg_layout_of_type(p->ctx, it), rl)) ti = px_relayout(p, ti, it, ttg_with_layout(p->ctx, it, rl));
+    /* src strides; the result's coordinate along the axis does not count */
+    int64_t sx[TTG_MAX_RANK], sr[TTG_MAX_RANK];
+    row_major(st, sx);
+    memcpy(sr, sx, sizeof sr);
+    sr[axis] = 0;
+    int es = elem_bytes(e);
+    smem_begin(p, ty_numel(st) * es);
+    smem_put(p, px_tile(p, src), &ds, sx, 0, e);
+    px_barrier(p);
+    Tile *out = px_new_tile(p, dr.nslots);
+    const char *stride = arena_printf(p->ctx->arena, "%lld", (long long)sx[axis]);
+    for (int i = 0; i < dr.nslots; i++) {
+        Slot at = px_linear_index(p, &dr, i, sr); /* reg + off, or an immediate */
+        Slot k = ie->kind == TY_INT && ie->width == 32 ? ti->s[i] : px_cast(p, ti->s[i], ie, p->i32, true, 0);
+        if (k.kind == SLOT_IMM) {
+            at.off += k.off * sx[axis];
+        } else {
+            const char *kr = px_rname(p, (Slot){SLOT_REG, RC_B32, k.reg, 0, 0});
+            Slot t;
+            if (at.kind == SLOT_IMM) {
+                t = sx[axis] == 1 ? (Slot){SLOT_REG, RC_B32, k.reg, 0, 0} : px_cse(p, RC_B32, "mul.lo.s32", kr, stride, NULL);
+            } else {
+                const char *br = px_rname(p, (Slot){SLOT_REG, RC_B32, at.reg, 0, 0});
+                t = sx[axis] == 1 ? px_cse(p, RC_B32, "add.s32", kr, br, NULL)
+                                  : px_cse(p, RC_B32, "mad.lo.s32", kr, stride, br);
+            }
+            t.off = at.off + k.off * sx[axis];
+            at = t;
+        }
+        out->s[i] = ld_shared(p, smem_addr(p, at, es, 0), e);
+    }
+    px_bind(p, res, out);
 }
 
 /* ---- tt.dot with FMA ------------------------------------------------------ */
