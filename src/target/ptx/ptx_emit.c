@@ -48,6 +48,13 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Copies n bytes of a short string (opcodes and operands are a few bytes:
+ * a loop beats a call to memcpy). */
+static inline char *put_short(char *w, const char *s, size_t n) {
+    memcpy(w, s, n);
+    return w + n;
+}
+
 /* `\topcode d, ops...;\n` with the lengths known: one reservation, then
  * plain copies. */
 static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t dlen, const char *const *ops,
@@ -55,15 +62,15 @@ static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t
     StrBuf *sb = &p->body;
     size_t n = 1 + oplen + 1 + dlen + 2;
     for (int i = 0; i < nops; i++) n += 2 + lens[i];
-    sb_reserve(sb, n);
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
     char *w = sb->data + sb->len;
     *w++ = '\t';
-    memcpy(w, opcode, oplen), w += oplen;
+    w = put_short(w, opcode, oplen);
     *w++ = ' ';
-    memcpy(w, d, dlen), w += dlen;
+    w = put_short(w, d, dlen);
     for (int i = 0; i < nops; i++) {
         *w++ = ',', *w++ = ' ';
-        memcpy(w, ops[i], lens[i]), w += lens[i];
+        w = put_short(w, ops[i], lens[i]);
     }
     *w++ = ';', *w++ = '\n', *w = 0;
     sb->len += n;
@@ -108,9 +115,11 @@ Slot px_reg(Px *p, RegClass rc) {
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once. */
 const char *px_rname_make(Px *p, Slot s) {
+    static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
+    static const unsigned char prefix_len[RC_COUNT] = {2, 2, 2, 3, 2, 3};
     int rc = s.rc, r = s.reg;
     if (r >= p->rnames_cap[rc]) {
-        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 64;
+        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 1024;
         while (cap <= r) cap *= 2;
         p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)cap * sizeof(char *));
         memset(p->rnames[rc] + p->rnames_cap[rc], 0, (size_t)(cap - p->rnames_cap[rc]) * sizeof(char *));
@@ -118,11 +127,12 @@ const char *px_rname_make(Px *p, Slot s) {
     }
     const char *name = p->rnames[rc][r];
     if (!name) {
-        char buf[32];
-        size_t n = strlen(rc_prefix[rc]);
-        memcpy(buf, rc_prefix[rc], n);
+        char buf[24];
+        size_t n = prefix_len[rc];
+        memcpy(buf, prefix[rc], 4);
         n += (size_t)fmt_uint(buf + n, (uint64_t)r);
-        name = p->rnames[rc][r] = arena_strndup(p->ctx->arena, buf, n);
+        buf[n] = 0;
+        name = p->rnames[rc][r] = arena_dup(p->ctx->arena, buf, n + 1);
     }
     return name;
 }
@@ -190,37 +200,46 @@ static void hex_fixed(char *out, uint64_t v, int digits) {
 }
 
 /* An immediate's text for the register class: 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
- * for floats (exact bits), decimal for integers. */
+ * for floats (exact bits), decimal for integers. Made once per value: the
+ * same constants come back slot after slot (a direct-mapped memo). */
 static const char *imm_text(Px *p, Slot s) {
-    char buf[24];
-    int n;
-    switch (s.rc) {
-    case RC_F32: {
+    uint64_t bits;
+    if (s.rc == RC_F32) {
         float f = (float)s.f;
         uint32_t b;
         memcpy(&b, &f, 4);
+        bits = b;
+    } else if (s.rc == RC_F64) {
+        memcpy(&bits, &s.f, 8);
+    } else {
+        bits = (uint64_t)(s.rc == RC_B32 ? (int32_t)s.off : s.off);
+    }
+    unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
+    if (p->imm_memo[h].s && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].s;
+    char buf[24];
+    int n;
+    switch (s.rc) {
+    case RC_F32:
         memcpy(buf, "0f", 2);
-        hex_fixed(buf + 2, b, 8);
+        hex_fixed(buf + 2, bits, 8);
         n = 10;
         break;
-    }
-    case RC_F64: {
-        uint64_t b;
-        memcpy(&b, &s.f, 8);
+    case RC_F64:
         memcpy(buf, "0d", 2);
-        hex_fixed(buf + 2, b, 16);
+        hex_fixed(buf + 2, bits, 16);
         n = 18;
         break;
-    }
     default: {
-        int64_t v = s.rc == RC_B32 ? (int32_t)s.off : s.off;
+        int64_t v = (int64_t)bits;
         n = 0;
         if (v < 0) buf[n++] = '-';
         n += fmt_uint(buf + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
         break;
     }
     }
-    return arena_strndup(p->ctx->arena, buf, (size_t)n);
+    p->imm_memo[h].bits = bits;
+    p->imm_memo[h].rc = s.rc;
+    return p->imm_memo[h].s = arena_strndup(p->ctx->arena, buf, (size_t)n);
 }
 
 /* An instruction without its destination: opcode, class, operand texts. */
@@ -231,33 +250,58 @@ typedef struct CseKey {
     RegClass rc;
 } CseKey;
 
-static uint64_t cse_hash(const CseKey *k) {
-    uint64_t h = hash_bytes(k->opcode, k->oplen, 0x9e37 + (uint64_t)k->rc);
-    for (int i = 0; i < k->nops; i++) h = hash_combine(h, hash_bytes(k->ops[i], k->lens[i], (uint64_t)i));
-    return h | 1;
+/* Length and hash of a string: strlen, then eight bytes per multiply (the
+ * tail read as two overlapping words, as hash_bytes does). */
+static inline size_t len_hash(const char *s, uint64_t *h) {
+    const uint64_t K = 0x9e3779b97f4a7c15ULL;
+    size_t n = strlen(s), m = n;
+    const unsigned char *b = (const unsigned char *)s;
+    uint64_t x = (*h ^ n) * K;
+    for (; m > 8; m -= 8, b += 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        x = (x ^ w) * K;
+        x ^= x >> 32;
+    }
+    if (m >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, b, 4);
+        memcpy(&hi, b + m - 4, 4);
+        x = (x ^ ((uint64_t)hi << 32 | lo)) * K;
+    } else if (m) {
+        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[m / 2] << 8 | b[m - 1])) * K;
+    }
+    *h = x ^ (x >> 29);
+    return n;
 }
 
 /* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
  * is k up to its destination. The emitted text is the key: nothing else is
- * kept per entry. */
+ * kept per entry. Every line of the body ends in ";\n", and no operand
+ * holds a newline, so comparing byte by byte up to a mismatch never reads
+ * past the body's end. */
 static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
     if (e->val.rc != k->rc) return false;
-    const char *q = p->body.data + e->line + 1, *end = p->body.data + p->body.len;
-    /* (lengths checked first: memcmp must not read past the text) */
-    if ((size_t)(end - q) < k->oplen + 1 || memcmp(q, k->opcode, k->oplen) != 0 || q[k->oplen] != ' ') return false;
-    q += k->oplen + 1 + e->dst_len;
+    const char *q = p->body.data + e->line + 1;
+    for (size_t j = 0; j < k->oplen; j++)
+        if (q[j] != k->opcode[j]) return false;
+    q += k->oplen;
+    if (*q != ' ') return false;
+    q += 1 + e->dst_len;
     for (int i = 0; i < k->nops; i++) {
-        if ((size_t)(end - q) < k->lens[i] + 2 || q[0] != ',' || q[1] != ' ' || memcmp(q + 2, k->ops[i], k->lens[i]) != 0)
-            return false;
-        q += 2 + k->lens[i];
+        if (q[0] != ',' || q[1] != ' ') return false;
+        q += 2;
+        for (size_t j = 0; j < k->lens[i]; j++)
+            if (q[j] != k->ops[i][j]) return false;
+        q += k->lens[i];
     }
-    return end - q >= 2 && q[0] == ';' && q[1] == '\n';
+    return q[0] == ';' && q[1] == '\n';
 }
 
 static void cse_grow(Px *p) {
     struct CseSlot *old = p->cse_tab;
     int ocap = p->cse_cap;
-    p->cse_cap = ocap ? ocap * 2 : 1024;
+    p->cse_cap = ocap ? ocap * 2 : 4096;
     p->cse_tab = tc_calloc((size_t)p->cse_cap, sizeof *p->cse_tab);
     int mask = p->cse_cap - 1;
     for (int i = 0; i < ocap; i++) {
@@ -272,15 +316,20 @@ static void cse_grow(Px *p) {
 /* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
  * register of the same instruction emitted before in this scope. Slots are
  * never removed: one whose entry was popped with its scope, or whose tag
- * matches by chance, fails the text comparison and the probe goes on. */
+ * matches by chance, fails the text comparison and the probe goes on.
+ * (The hot path of the emitter: lengths and hash in one pass per string,
+ * and no library calls.) */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    CseKey k = {.opcode = opcode, .oplen = strlen(opcode), .rc = rc};
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)rc;
+    CseKey k = {.opcode = opcode, .rc = rc};
+    k.oplen = len_hash(opcode, &h);
     const char *in[3] = {a, b, c};
     for (; k.nops < 3 && in[k.nops]; k.nops++) {
+        h = (h ^ 0xff) * 0x100000001b3ULL; /* a separator: ("ab", "c") is not ("a", "bc") */
         k.ops[k.nops] = in[k.nops];
-        k.lens[k.nops] = strlen(in[k.nops]);
+        k.lens[k.nops] = len_hash(in[k.nops], &h);
     }
-    uint64_t h = cse_hash(&k);
+    h = hash_u64(h);
     uint32_t tag = (uint32_t)(h >> 32) | 1;
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(tag & (uint32_t)mask);

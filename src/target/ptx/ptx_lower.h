@@ -84,6 +84,7 @@ typedef struct Px {
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
     struct { const char *a, *b, *s; } opc_memo[16]; /* see opc_join */
+    struct { uint64_t bits; int rc; const char *s; } imm_memo[64]; /* see imm_text */
     bool failed;
 } Px;
 
