@@ -189,9 +189,20 @@ bool ttg_layout_equal(const Layout *a, const Layout *b) {
            !memcmp(a->order, b->order, n);
 }
 
+/* A memo by (type, layout) address finds the earlier answer; the layout
+ * is then compared by content with the answer's (cheap: its attribute's
+ * parse is cached), so a caller's short-lived Layout is fine. */
 Type *ttg_with_layout(Context *c, Type *t, const Layout *l) {
     if (t->kind != TY_TENSOR) return t;
-    return ty_tensor(c, t->shape, t->rank, t->elem, ttg_layout_attr(c, l));
+    unsigned h = (unsigned)(hash_combine(MAP_KEY(t), MAP_KEY(l)) % TC_ARRAY_LEN(c->with_layout_memo));
+    if (c->with_layout_memo[h].t == t && c->with_layout_memo[h].l == l && c->with_layout_memo[h].r &&
+        ttg_layout_equal(ttg_layout_of_type(c, c->with_layout_memo[h].r), l))
+        return c->with_layout_memo[h].r;
+    Type *r = ty_tensor(c, t->shape, t->rank, t->elem, ttg_layout_attr(c, l));
+    c->with_layout_memo[h].t = t;
+    c->with_layout_memo[h].l = l;
+    c->with_layout_memo[h].r = r;
+    return r;
 }
 
 /* ---- builders ------------------------------------------------------------- */

@@ -294,6 +294,10 @@ struct Context {
     Map attrs;  /* hash -> Attr* chain head */
     Map layouts; /* interned #ttg layout text -> its parsed Layout (dialect/ttg.c) */
     Map layout_attrs; /* hash of a Layout -> its attribute (dialect/ttg.c) */
+    /* ttg_with_layout's answers by (type, layout) address, checked by
+     * content: layout assignment asks for the same ones thousands of
+     * times (dialect/ttg.c) */
+    struct { const Type *t; const void *l; Type *r; } with_layout_memo[256];
     DiagEngine *diag; /* where verifiers and passes report (not owned) */
 };
 
