@@ -118,9 +118,13 @@ Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopn
     return op;
 }
 
+/* (The first byte decides most comparisons without a call to strcmp:
+ * passes ask ops for their attributes all the time.) */
 static int attr_index(const Op *op, const char *name) {
-    for (int i = 0; i < op->nattrs; i++)
-        if (strcmp(op->attrs[i].name, name) == 0) return i;
+    for (int i = 0; i < op->nattrs; i++) {
+        const char *n = op->attrs[i].name;
+        if (n == name || (n[0] == name[0] && strcmp(n, name) == 0)) return i;
+    }
     return -1;
 }
 

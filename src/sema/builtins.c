@@ -12,6 +12,7 @@
 #include "sema/sema_int.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -2131,10 +2132,36 @@ static const Builtin builtins[] = {
     {"is_fp64", BI_METHOD, "self", bi_dtype_pred, 0},
 };
 
+/* Names to table rows: open addressing over the names' hashes, each slot
+ * the first row of a name (rows of one name are adjacent in the table or
+ * not: a lookup walks every slot of its name until it finds the namespace).
+ * Built once per process; every `tl.X` and method call looks a name up. */
+enum { BUILTIN_SLOTS = 1024 };
+static int16_t builtin_slots[BUILTIN_SLOTS]; /* row + 1; 0 empty */
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static unsigned builtin_hash(const char *name) {
+    return (unsigned)hash_bytes(name, strlen(name), 0) & (BUILTIN_SLOTS - 1);
+}
+
+static void builtin_index(void) {
+    _Static_assert(TC_ARRAY_LEN(builtins) < BUILTIN_SLOTS / 2, "builtin index too small");
+    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++) {
+        unsigned h = builtin_hash(builtins[i].name);
+        while (builtin_slots[h]) h = (h + 1) & (BUILTIN_SLOTS - 1);
+        builtin_slots[h] = (int16_t)(i + 1);
+    }
+}
+
+/* The first row (in table order) of `name` found in namespace `where`. */
 const Builtin *builtin_lookup(unsigned where, const char *name) {
-    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++)
-        if ((builtins[i].where & where) && !strcmp(builtins[i].name, name)) return &builtins[i];
-    return NULL;
+    pthread_once(&builtin_once, builtin_index);
+    const Builtin *best = NULL;
+    for (unsigned h = builtin_hash(name); builtin_slots[h]; h = (h + 1) & (BUILTIN_SLOTS - 1)) {
+        const Builtin *b = &builtins[builtin_slots[h] - 1];
+        if ((b->where & where) && !strcmp(b->name, name) && (!best || b < best)) best = b;
+    }
+    return best;
 }
 
 TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {

@@ -190,9 +190,11 @@ const TlType *tl_parse_sig(Sema *S, const char *s, size_t n) {
 }
 
 const TlType *tl_dtype_by_name(Sema *S, const char *name) {
-    for (int k = 0; k < TL_NSCALAR; k++)
-        if (strcmp(scalar_info[k].attr, name) == 0 || strcmp(scalar_info[k].name, name) == 0)
+    for (int k = 0; k < TL_NSCALAR; k++) {
+        const char *a = scalar_info[k].attr, *n = scalar_info[k].name;
+        if ((a[0] == name[0] && strcmp(a, name) == 0) || (n[0] == name[0] && strcmp(n, name) == 0))
             return tl_scalar(S, (TlKind)k);
+    }
     if (strcmp(name, "bool") == 0) return tl_scalar(S, TL_I1);
     if (strcmp(name, "float") == 0) return tl_scalar(S, TL_FP32);
     if (strcmp(name, "double") == 0) return tl_scalar(S, TL_FP64);

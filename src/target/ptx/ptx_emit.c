@@ -119,7 +119,7 @@ const char *px_rname_make(Px *p, Slot s) {
     static const unsigned char prefix_len[RC_COUNT] = {2, 2, 2, 3, 2, 3};
     int rc = s.rc, r = s.reg;
     if (r >= p->rnames_cap[rc]) {
-        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 1024;
+        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 64;
         while (cap <= r) cap *= 2;
         p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)cap * sizeof(char *));
         memset(p->rnames[rc] + p->rnames_cap[rc], 0, (size_t)(cap - p->rnames_cap[rc]) * sizeof(char *));
@@ -301,7 +301,7 @@ static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
 static void cse_grow(Px *p) {
     struct CseSlot *old = p->cse_tab;
     int ocap = p->cse_cap;
-    p->cse_cap = ocap ? ocap * 2 : 4096;
+    p->cse_cap = ocap ? ocap * 2 : 1024;
     p->cse_tab = tc_calloc((size_t)p->cse_cap, sizeof *p->cse_tab);
     int mask = p->cse_cap - 1;
     for (int i = 0; i < ocap; i++) {
