@@ -84,6 +84,42 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
     ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
 }
 
+void px_line(Px *p, const char *first, ...) {
+    va_list ap;
+    size_t n = 1 + 2;
+    va_start(ap, first);
+    for (const char *s = first; s; s = va_arg(ap, const char *)) n += strlen(s);
+    va_end(ap);
+    StrBuf *sb = &p->body;
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    va_start(ap, first);
+    for (const char *s = first; s; s = va_arg(ap, const char *)) w = put_short(w, s, strlen(s));
+    va_end(ap);
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += n;
+}
+
+const char *px_cat(Px *p, const char *first, ...) {
+    va_list ap;
+    size_t n = 0;
+    va_start(ap, first);
+    for (const char *s = first; s; s = va_arg(ap, const char *)) n += strlen(s);
+    va_end(ap);
+    char *out = arena_alloc(p->ctx->arena, n + 1), *w = out;
+    va_start(ap, first);
+    for (const char *s = first; s; s = va_arg(ap, const char *)) w = put_short(w, s, strlen(s));
+    va_end(ap);
+    *w = 0;
+    return out;
+}
+
+const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
+    if (!off && !keep_zero) return px_cat(p, "[", base, "]", NULL);
+    return px_cat(p, "[", base, "+", px_int(p, off), "]", NULL);
+}
+
 /* "a.b" for two string literals (an opcode and its type), made once:
  * element-wise ops ask for the same opcode slot after slot. */
 static const char *opc_join(Px *p, const char *a, const char *b) {
@@ -242,6 +278,8 @@ static const char *imm_text(Px *p, Slot s) {
     return p->imm_memo[h].s = arena_strndup(p->ctx->arena, buf, (size_t)n);
 }
 
+const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
+
 /* An instruction without its destination: opcode, class, operand texts. */
 typedef struct CseKey {
     const char *opcode, *ops[3];
@@ -371,7 +409,12 @@ Slot px_mat(Px *p, Slot s, const Type *elem) {
         Slot z = px_cse(p, RC_B32, "mov.u32", "0", NULL, NULL);
         return px_cse(p, RC_PRED, s.off ? "setp.eq.s32" : "setp.ne.s32", px_rname(p, z), "0", NULL);
     }
-    case RC_B16: return px_cse(p, RC_B16, "mov.b16", arena_printf(p->ctx->arena, "0x%04X", (unsigned)(s.off & 0xffff)), NULL, NULL);
+    case RC_B16: {
+        char hx[7] = "0x";
+        hex_fixed(hx + 2, (uint64_t)s.off & 0xffff, 4);
+        hx[6] = 0;
+        return px_cse(p, RC_B16, "mov.b16", hx, NULL, NULL);
+    }
     case RC_B32: return px_cse(p, RC_B32, "mov.b32", imm_text(p, s), NULL, NULL);
     case RC_B64: return px_cse(p, RC_B64, "mov.b64", imm_text(p, s), NULL, NULL);
     case RC_F32: return px_cse(p, RC_F32, "mov.f32", imm_text(p, s), NULL, NULL);
@@ -1301,14 +1344,13 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
             if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue; /* kind NONE: no copy */
             const char *src = px_opnd(p, s, elems[a]);
             tmp[a]->s[i] = px_reg(p, d.rc);
-            px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, tmp[a]->s[i]), src);
+            px_ins(p, rc_mov[d.rc], px_rname(p, tmp[a]->s[i]), src, NULL, NULL);
         }
     }
     for (int a = 0; a < n; a++)
         for (int i = 0; i < to[a]->n; i++)
             if (tmp[a]->s[i].kind == SLOT_REG)
-                px_emit(p, "mov.%s %s, %s", rc_decl[to[a]->s[i].rc] + 1, px_rname(p, to[a]->s[i]),
-                        px_rname(p, tmp[a]->s[i]));
+                px_ins(p, rc_mov[to[a]->s[i].rc], px_rname(p, to[a]->s[i]), px_rname(p, tmp[a]->s[i]), NULL, NULL);
 }
 
 /* Fresh registers for a loop-carried / branch-joined value. */

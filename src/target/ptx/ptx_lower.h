@@ -94,6 +94,16 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
  * shape of most instructions, in the hot loops (NULL ends the operands). */
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
+/* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
+ * cannot shape (a predicate in front, braces), without a format string. */
+void px_line(Px *p, const char *first, ...);
+/* The pieces (NULL ends them) joined, in the arena: operand texts such as
+ * `[%rd5+16]` or `@%p3 `, made slot after slot. */
+const char *px_cat(Px *p, const char *first, ...);
+/* An integer's decimal text (memoised with the immediates). */
+const char *px_int(Px *p, int64_t v);
+/* `[base+off]`; `[base]` when off is 0 and !keep_zero. */
+const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
 Slot px_reg(Px *p, RegClass rc);
 /* Register name; s must be a plain register. Names are made once per

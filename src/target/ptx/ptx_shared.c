@@ -59,44 +59,50 @@ static void st_shared(Px *p, const char *addr, Slot v, const Type *e) {
     if (e->kind == TY_INT && e->width == 1) {
         v = px_cast(p, v, e, p->i32, false, 0);
         e = p->i32;
-        px_emit(p, "st.shared.b8 %s, %s", addr, px_rname(p, px_mat(p, v, e)));
+        px_ins(p, "st.shared.b8", addr, px_rname(p, px_mat(p, v, e)), NULL, NULL);
         return;
     }
-    px_emit(p, "st.shared.%s %s, %s", st_type(e), addr, px_rname(p, px_mat(p, v, e)));
+    static const char *const st_op[] = {"st.shared.b8", "st.shared.b16", "st.shared.b32", "st.shared.b64"};
+    const char *ty = st_type(e);
+    px_ins(p, st_op[ty[1] == '8' ? 0 : ty[1] == '1' ? 1 : ty[1] == '3' ? 2 : 3], addr, px_rname(p, px_mat(p, v, e)), NULL, NULL);
 }
 
 static Slot ld_shared(Px *p, const char *addr, const Type *e) {
     if (e->kind == TY_INT && e->width == 1) {
         Slot r = px_reg(p, RC_B32);
-        px_emit(p, "ld.shared.u8 %s, %s", px_rname(p, r), addr);
+        px_ins(p, "ld.shared.u8", px_rname(p, r), addr, NULL, NULL);
         return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
     }
     RegClass rc = px_rc(e);
     Slot r = px_reg(p, rc);
-    const char *ty = st_type(e);
-    if (e->kind == TY_INT && e->width == 8) ty = "s8";
-    else if (e->kind == TY_INT && e->width == 16) ty = "s16";
-    px_emit(p, "ld.shared.%s %s, %s", ty, px_rname(p, r), addr);
+    const char *op;
+    if (e->kind == TY_INT && e->width == 8) op = "ld.shared.s8";
+    else if (e->kind == TY_INT && e->width == 16) op = "ld.shared.s16";
+    else {
+        int b = px_bits(e);
+        op = b == 8 ? "ld.shared.b8" : b == 16 ? "ld.shared.b16" : b == 64 ? "ld.shared.b64" : "ld.shared.b32";
+    }
+    px_ins(p, op, px_rname(p, r), addr, NULL, NULL);
     return r;
 }
 
 /* `[base + index * esize + extra]` for an index `reg + off`. */
 static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
     if (index.kind == SLOT_IMM)
-        return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, smem_base(p)), (long long)(index.off * esize + extra));
+        return px_addr(p, px_rname(p, smem_base(p)), index.off * esize + extra, true);
     Slot a = p->smem_memo.addr;
     if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
         /* (slot after slot shares the register: px_cse's answer, kept) */
         Slot base = smem_base(p);
         Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
-        Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), arena_printf(p->ctx->arena, "%d", log2i(esize)), NULL);
+        Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), px_int(p, log2i(esize)), NULL);
         a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
         p->smem_memo.epoch = p->epoch;
         p->smem_memo.index_reg = index.reg;
         p->smem_memo.esize = esize;
         p->smem_memo.addr = a;
     }
-    return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(index.off * esize + extra));
+    return px_addr(p, px_rname(p, a), index.off * esize + extra, true);
 }
 
 static void row_major(const Type *t, int64_t *strides) {
@@ -167,7 +173,7 @@ static void combine(Px *p, Op *op, int k, Slot *acc, Slot *x, Slot *out) {
 
 static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) {
     RegClass rc = px_rc(e);
-    const char *x = arena_printf(p->ctx->arena, "%d", xor);
+    const char *x = px_int(p, xor);
     if (rc == RC_B32 || rc == RC_F32) {
         Slot r = px_reg(p, rc);
         px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, px_mat(p, v, e)), x);
@@ -558,7 +564,7 @@ void px_lower_gather(Px *p, Op *op) {
     smem_put(p, px_tile(p, src), &ds, sx, 0, e);
     px_barrier(p);
     Tile *out = px_new_tile(p, dr.nslots);
-    const char *stride = arena_printf(p->ctx->arena, "%lld", (long long)sx[axis]);
+    const char *stride = px_int(p, sx[axis]);
     for (int i = 0; i < dr.nslots; i++) {
         Slot at = px_linear_index(p, &dr, i, sr); /* reg + off, or an immediate */
         Slot k = ie->kind == TY_INT && ie->width == 32 ? ti->s[i] : px_cast(p, ti->s[i], ie, p->i32, true, 0);
@@ -656,12 +662,12 @@ void px_lower_dot(Px *p, Op *op) {
     }
     for (int jm = 0; jm < nm; jm++) {
         int64_t off = dist_const(&dc, 0, jm) * K * sa;
-        Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pa), (long long)off), ea);
+        Slot v = ld_shared(p, px_addr(p, px_rname(p, pa), off, true), ea);
         av[jm] = px_cast(p, v, ea, acc_t, true, 0);
     }
     for (int jn = 0; jn < nn; jn++) {
         int64_t off = dist_const(&dc, 1, jn) * sb;
-        Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pb), (long long)off), eb);
+        Slot v = ld_shared(p, px_addr(p, px_rname(p, pb), off, true), eb);
         bv[jn] = px_cast(p, v, eb, acc_t, true, 0);
     }
     const char *fma = arc == RC_F32 ? "fma.rn.f32" : arc == RC_F64 ? "fma.rn.f64" : "mad.lo.s32";
