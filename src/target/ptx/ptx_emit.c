@@ -84,34 +84,50 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
     ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
 }
 
+/* The pieces of px_line / px_cat with their lengths (16 at most). */
+typedef struct Pieces {
+    int n;
+    size_t total, len[16];
+    const char *s[16];
+} Pieces;
+
+static void pieces_of(Pieces *ps, const char *first, va_list ap) {
+    ps->n = 0, ps->total = 0;
+    for (const char *s = first; s && ps->n < 16; s = va_arg(ap, const char *)) {
+        size_t m = strlen(s);
+        ps->s[ps->n] = s, ps->len[ps->n++] = m, ps->total += m;
+    }
+}
+
+static char *put_pieces(char *w, const Pieces *ps) {
+    for (int i = 0; i < ps->n; i++) w = put_short(w, ps->s[i], ps->len[i]);
+    return w;
+}
+
 void px_line(Px *p, const char *first, ...) {
+    Pieces ps;
     va_list ap;
-    size_t n = 1 + 2;
     va_start(ap, first);
-    for (const char *s = first; s; s = va_arg(ap, const char *)) n += strlen(s);
+    pieces_of(&ps, first, ap);
     va_end(ap);
+    size_t n = 1 + ps.total + 2;
     StrBuf *sb = &p->body;
     if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
     char *w = sb->data + sb->len;
     *w++ = '\t';
-    va_start(ap, first);
-    for (const char *s = first; s; s = va_arg(ap, const char *)) w = put_short(w, s, strlen(s));
-    va_end(ap);
+    w = put_pieces(w, &ps);
     *w++ = ';', *w++ = '\n', *w = 0;
     sb->len += n;
 }
 
 const char *px_cat(Px *p, const char *first, ...) {
+    Pieces ps;
     va_list ap;
-    size_t n = 0;
     va_start(ap, first);
-    for (const char *s = first; s; s = va_arg(ap, const char *)) n += strlen(s);
+    pieces_of(&ps, first, ap);
     va_end(ap);
-    char *out = arena_alloc(p->ctx->arena, n + 1), *w = out;
-    va_start(ap, first);
-    for (const char *s = first; s; s = va_arg(ap, const char *)) w = put_short(w, s, strlen(s));
-    va_end(ap);
-    *w = 0;
+    char *out = arena_alloc(p->ctx->arena, ps.total + 1);
+    *put_pieces(out, &ps) = 0;
     return out;
 }
 
