@@ -189,9 +189,15 @@ static const char *unique_name(Printer *P, const char *base, Counters *c) {
     const char *b = intern(&P->strs, base);
     if (!name_visible(P, b)) return b;
     char buf[600];
+    size_t n = strlen(b);
+    if (n > sizeof buf - 24) n = sizeof buf - 24;
+    memcpy(buf, b, n);
+    buf[n] = '_';
     for (;;) {
-        snprintf(buf, sizeof buf, "%s_%d", b, c->conflict++);
-        const char *cand = intern(&P->strs, buf);
+        /* base_N without printf: every constant after the first (%cst_0,
+         * %c0_i32_1, ...) comes here */
+        size_t m = n + 1 + (size_t)fmt_uint(buf + n + 1, (uint64_t)c->conflict++);
+        const char *cand = intern_n(&P->strs, buf, m);
         if (!name_visible(P, cand)) return cand;
     }
 }
