@@ -1287,12 +1287,12 @@ static void lower_broadcast(Px *p, Op *op) {
     }
     Dist dr, di;
     if (!px_dist(p, rt, &dr) || !px_dist(p, it, &di)) return px_fail(p, op, "no layout");
+    int64_t axis = 0;
+    if (op->kind == TT_EXPAND_DIMS) op_attr_int(op, "axis", &axis);
     for (int i = 0; i < out->n; i++) {
         int j[TTG_MAX_RANK], ji[TTG_MAX_RANK];
         dist_slot_j(&dr, i, j);
         if (op->kind == TT_EXPAND_DIMS) {
-            int64_t axis = 0;
-            op_attr_int(op, "axis", &axis);
             for (int dd = 0, k = 0; dd < dr.rank; dd++)
                 if (dd != axis) ji[k++] = j[dd];
         } else {

@@ -167,7 +167,7 @@ void px_lower_load(Px *p, Op *op) {
             if (masked) {
                 Slot o = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
                 if (is_bool) o = px_cast(p, o, i1, p->i32, false, 0);
-                px_emit(p, "mov.%s %s, %s", r.rc == RC_B16 ? "b16" : "b32", px_rname(p, r), px_opnd(p, o, is_bool ? p->i32 : e));
+                px_ins(p, r.rc == RC_B16 ? "mov.b16" : "mov.b32", px_rname(p, r), px_opnd(p, o, is_bool ? p->i32 : e), NULL, NULL);
             }
             const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
             px_line(p, pred, "ld.global", q, ".", ty, " ", px_rname(p, r), ", ", addr, NULL);
