@@ -131,9 +131,22 @@ const char *px_cat(Px *p, const char *first, ...) {
     return out;
 }
 
+/* (One allocation, no memo: offsets differ slot after slot.) */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
-    if (!off && !keep_zero) return px_cat(p, "[", base, "]", NULL);
-    return px_cat(p, "[", base, "+", px_int(p, off), "]", NULL);
+    size_t bl = strlen(base);
+    char num[24];
+    int nl = 0;
+    if (off || keep_zero) {
+        num[nl++] = '+';
+        if (off < 0) num[nl++] = '-';
+        nl += fmt_uint(num + nl, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+    }
+    char *out = arena_alloc(p->ctx->arena, bl + (size_t)nl + 3), *w = out;
+    *w++ = '[';
+    memcpy(w, base, bl), w += bl;
+    memcpy(w, num, (size_t)nl), w += nl;
+    *w++ = ']', *w = 0;
+    return out;
 }
 
 /* "a.b" for two string literals (an opcode and its type), made once:
