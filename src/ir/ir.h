@@ -346,8 +346,9 @@ bool value_has_one_use(const Value *v);
 void value_replace_all_uses(Value *from, Value *to);
 /* Op whose region (transitively) defines v, or NULL for module level. */
 Block *value_parent_block(const Value *v);
-/* Deep copy of op (and its regions); values in `map` (old -> new, keyed by
- * Value*) are remapped, and the map gains the copy's results/args. */
+/* Deep copy of op (and its regions), in op's own context c; values in `map`
+ * (old -> new, keyed by Value*) are remapped, and the map gains the copy's
+ * results/args. */
 Op *op_clone(Context *c, Op *op, Map *map);
 
 /* Starts loading the memory `dist` bytes after op (negative: before it)
