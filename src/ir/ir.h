@@ -298,6 +298,7 @@ struct Context {
      * content: layout assignment asks for the same ones thousands of
      * times (dialect/ttg.c) */
     struct { const Type *t; const void *l; Type *r; } with_layout_memo[256];
+    struct { const void *l; Attr *a; } layout_attr_memo[64]; /* ttg_layout_attr, likewise */
     DiagEngine *diag; /* where verifiers and passes report (not owned) */
 };
 
