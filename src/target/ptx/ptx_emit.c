@@ -365,27 +365,32 @@ static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
     return q[0] == ';' && q[1] == '\n';
 }
 
+enum { CSE_IDX_BITS = 20, CSE_IDX_MASK = (1 << CSE_IDX_BITS) - 1 };
+
+static uint32_t cse_tag(uint32_t hash) { return (hash >> 20) << CSE_IDX_BITS; }
+
+/* Doubles the table and places the live entries again (slots of entries
+ * popped with their scopes are dropped here). */
 static void cse_grow(Px *p) {
-    struct CseSlot *old = p->cse_tab;
-    int ocap = p->cse_cap;
-    p->cse_cap = ocap ? ocap * 2 : 1024;
+    tc_free(p->cse_tab);
+    p->cse_cap = p->cse_cap ? p->cse_cap * 2 : 2048;
     p->cse_tab = tc_calloc((size_t)p->cse_cap, sizeof *p->cse_tab);
     int mask = p->cse_cap - 1;
-    for (int i = 0; i < ocap; i++) {
-        if (!old[i].tag) continue;
-        int j = (int)(old[i].tag & (uint32_t)mask);
-        while (p->cse_tab[j].tag) j = (j + 1) & mask;
-        p->cse_tab[j] = old[i];
+    int live = p->cse_entries.len < CSE_IDX_MASK ? p->cse_entries.len : CSE_IDX_MASK;
+    for (int k = 0; k < live; k++) {
+        uint32_t hh = p->cse_entries.data[k].hash;
+        int j = (int)(hh & (uint32_t)mask);
+        while (p->cse_tab[j]) j = (j + 1) & mask;
+        p->cse_tab[j] = cse_tag(hh) | (uint32_t)(k + 1);
     }
-    tc_free(old);
+    p->cse_used = live;
 }
 
 /* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
  * register of the same instruction emitted before in this scope. Slots are
- * never removed: one whose entry was popped with its scope, or whose tag
+ * not removed when a scope ends: one whose entry was popped, or whose tag
  * matches by chance, fails the text comparison and the probe goes on.
- * (The hot path of the emitter: lengths and hash in one pass per string,
- * and no library calls.) */
+ * (The hot path of the emitter.) */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
     uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)rc;
     CseKey k = {.opcode = opcode, .rc = rc};
@@ -396,22 +401,24 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
         k.ops[k.nops] = in[k.nops];
         k.lens[k.nops] = len_hash(in[k.nops], &h);
     }
-    h = hash_u64(h);
-    uint32_t tag = (uint32_t)(h >> 32) | 1;
+    uint32_t hash = (uint32_t)hash_u64(h), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
-    int mask = p->cse_cap - 1, i = (int)(tag & (uint32_t)mask);
-    for (; p->cse_tab[i].tag; i = (i + 1) & mask) {
-        int idx = p->cse_tab[i].idx;
-        if (p->cse_tab[i].tag == tag && idx <= p->cse_entries.len && cse_same(p, &p->cse_entries.data[idx - 1], &k))
+    int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
+    for (uint32_t sl; (sl = p->cse_tab[i]) != 0; i = (i + 1) & mask) {
+        int idx = (int)(sl & CSE_IDX_MASK);
+        if ((sl & ~(uint32_t)CSE_IDX_MASK) == tag && idx <= p->cse_entries.len &&
+            cse_same(p, &p->cse_entries.data[idx - 1], &k))
             return p->cse_entries.data[idx - 1].val;
     }
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
     size_t line = p->body.len, dlen = strlen(dn);
     ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
-    vec_push(&p->cse_entries, ((CseEntry){line, (int)dlen, d, p->depth}));
-    p->cse_tab[i] = (struct CseSlot){tag, p->cse_entries.len};
-    p->cse_used++;
+    vec_push(&p->cse_entries, ((CseEntry){line, d, (int)dlen, hash}));
+    if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
+        p->cse_tab[i] = tag | (uint32_t)p->cse_entries.len;
+        p->cse_used++;
+    }
     return d;
 }
 

@@ -45,9 +45,9 @@ typedef struct Tile {
 
 typedef struct CseEntry {
     size_t line;     /* offset in Px.body of the instruction's text */
-    int dst_len;     /* length of the destination's name in it */
     Slot val;
-    int depth;
+    int dst_len;     /* length of the destination's name in it */
+    uint32_t hash;   /* of the key; its low bits place it in the table */
 } CseEntry;
 
 typedef struct Px {
@@ -61,10 +61,11 @@ typedef struct Px {
     int nlabel;
     Map vals;            /* Value* -> Tile* */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
-    /* CSE: open addressing from 32 bits of an instruction's hash to 1 + its
-     * index in cse_entries (tag and index side by side: one cache line a
-     * probe, 8 bytes a slot) */
-    struct CseSlot { uint32_t tag; int32_t idx; } *cse_tab;
+    /* CSE: open addressing from an instruction's hash to 1 + its index in
+     * cse_entries, 4 bytes a slot (12 bits of the hash as a tag, 20 of
+     * index: the table is probed once per instruction and must stay in
+     * cache) */
+    uint32_t *cse_tab;
     int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
