@@ -173,10 +173,6 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
     else diag_error(p->de, (Loc){0}, "PTX lowering: %s", buf);
 }
 
-Slot px_reg(Px *p, RegClass rc) {
-    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
-}
-
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once. */
 const char *px_rname_make(Px *p, Slot s) {

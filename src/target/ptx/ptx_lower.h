@@ -106,7 +106,11 @@ const char *px_int(Px *p, int64_t v);
 /* `[base+off]`; `[base]` when off is 0 and !keep_zero. */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
-Slot px_reg(Px *p, RegClass rc);
+/* A fresh virtual register (inline: a Slot returned through memory from a
+ * call is read back at once, and stalls). */
+static inline Slot px_reg(Px *p, RegClass rc) {
+    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
+}
 /* Register name; s must be a plain register. Names are made once per
  * register (px_rname_make) and shared by every use. */
 const char *px_rname_make(Px *p, Slot s);
