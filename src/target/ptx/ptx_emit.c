@@ -188,12 +188,15 @@ const char *px_rname_make(Px *p, Slot s) {
     }
     const char *name = p->rnames[rc][r];
     if (!name) {
-        char buf[24];
+        /* a 16-byte cell ("%rd" and 10 digits at most, and the NUL): copies
+         * of a constant size, no call */
+        char buf[24] = {0}, *cell = arena_alloc(p->ctx->arena, 16);
         size_t n = prefix_len[rc];
         memcpy(buf, prefix[rc], 4);
         n += (size_t)fmt_uint(buf + n, (uint64_t)r);
         buf[n] = 0;
-        name = p->rnames[rc][r] = arena_dup(p->ctx->arena, buf, n + 1);
+        memcpy(cell, buf, 16);
+        name = p->rnames[rc][r] = cell;
     }
     return name;
 }
@@ -1628,7 +1631,8 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
-    sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    sb_reserve(&p->body, 64 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    vec_reserve(&p->cse_entries, 1024);
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
