@@ -73,6 +73,12 @@ void map_put(Map *m, uint64_t key, void *val) {
     m->slots[i].val = val;
 }
 
+void map_reserve(Map *m, int n) {
+    int cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    if (m->len == 0 && cap > m->cap) map_rehash(m, cap);
+}
+
 void map_free(Map *m) {
     tc_free(m->slots);
     memset(m, 0, sizeof *m);

@@ -156,6 +156,9 @@ static inline void *map_get(const Map *m, uint64_t key) {
 }
 bool map_has(const Map *m, uint64_t key);
 void map_put(Map *m, uint64_t key, void *val);
+/* Room for n keys without growing (an empty map only: a known size spares
+ * the rehashes of doubling from 16). */
+void map_reserve(Map *m, int n);
 void map_free(Map *m);
 #define MAP_KEY(p) ((uint64_t)(uintptr_t)(p))
 

@@ -1308,9 +1308,16 @@ static void lower_broadcast(Px *p, Op *op) {
     if (!px_dist(p, rt, &dr) || !px_dist(p, it, &di)) return px_fail(p, op, "no layout");
     int64_t axis = 0;
     if (op->kind == TT_EXPAND_DIMS) op_attr_int(op, "axis", &axis);
+    int j[TTG_MAX_RANK];
+    dist_slot_j(&dr, 0, j);
     for (int i = 0; i < out->n; i++) {
-        int j[TTG_MAX_RANK], ji[TTG_MAX_RANK];
-        dist_slot_j(&dr, i, j);
+        int ji[TTG_MAX_RANK];
+        if (i) /* slot order, as dist_slot_j counts: the fastest dimension first */
+            for (int k = 0; k < dr.rank; k++) {
+                int dim = dr.order[k];
+                if (++j[dim] < dr.per_dim[dim]) break;
+                j[dim] = 0;
+            }
         if (op->kind == TT_EXPAND_DIMS) {
             for (int dd = 0, k = 0; dd < dr.rank; dd++)
                 if (dd != axis) ji[k++] = j[dd];
@@ -1633,6 +1640,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
     sb_reserve(&p->body, 64 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
     vec_reserve(&p->cse_entries, 1024);
+    map_reserve(&p->vals, 512);
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
