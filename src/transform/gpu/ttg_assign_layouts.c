@@ -390,6 +390,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     LState s = {.ctx = c, .opts = o};
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
+    map_reserve(&s.layout, s.ops.len + 16); /* about a tile per op */
     /* 1-2: anchors, loads first */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < s.ops.len; i++) {
