@@ -2255,8 +2255,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     Param ps[MAX_CALL_ARGS];
     int np = parse_params(bi->params, ps);
     CallArgs a = {.bi = bi, .call = call};
-    char dn[64];
-    display_name(bi, dn, sizeof dn);
+    char dn[64]; /* the name in messages, made only for one (no snprintf per call) */
     int pos = 0, var = -1;
     for (int i = 0; i < np; i++)
         if (ps[i].varargs) var = i;
@@ -2310,10 +2309,12 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
     if (var < 0 && npos > nfixed) {
         if (nreq == nfixed)
-            sema_error(S, "%s() takes %d positional argument%s but %d %s given", dn, nfixed, nfixed == 1 ? "" : "s",
+            sema_error(S, "%s() takes %d positional argument%s but %d %s given", display_name(bi, dn, sizeof dn),
+                       nfixed, nfixed == 1 ? "" : "s",
                        npos, npos == 1 ? "was" : "were");
         else
-            sema_error(S, "%s() takes from %d to %d positional arguments but %d were given", dn, nreq, nfixed, npos);
+            sema_error(S, "%s() takes from %d to %d positional arguments but %d were given",
+                       display_name(bi, dn, sizeof dn), nreq, nfixed, npos);
         vec_free(&extra);
         return tv_err();
     }
@@ -2327,10 +2328,11 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         S->loc = kw->loc;
         S->span = kw->name ? (int)strlen(kw->name) : 2;
         if (j < 0) {
-            sema_error(S, "%s() got an unexpected keyword argument '%s'", dn, kw->name ? kw->name : "**");
+            sema_error(S, "%s() got an unexpected keyword argument '%s'", display_name(bi, dn, sizeof dn),
+                       kw->name ? kw->name : "**");
             bad = true;
         } else if (a.given[j]) {
-            sema_error(S, "%s() got multiple values for argument '%s'", dn, kw->name);
+            sema_error(S, "%s() got multiple values for argument '%s'", display_name(bi, dn, sizeof dn), kw->name);
             bad = true;
         } else {
             a.v[j] = v;
@@ -2342,7 +2344,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
     for (int i = 0; i < np && !bad; i++)
         if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
-            sema_error(S, "%s() missing required argument '%s'", dn, ps[i].name);
+            sema_error(S, "%s() missing required argument '%s'", display_name(bi, dn, sizeof dn), ps[i].name);
             bad = true;
         }
     if (var >= 0) {
