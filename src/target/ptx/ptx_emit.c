@@ -258,6 +258,20 @@ static uint16_t f32_to_bf16_bits(float f) {
     return (uint16_t)(x >> 16);
 }
 
+/* The values of f16 and bf16 bit patterns (exact in a double). */
+static double f16_bits_value(uint16_t h) {
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+static double bf16_bits_value(uint16_t h) {
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
 /* Writes v as `digits` upper-case hex digits. */
 static void hex_fixed(char *out, uint64_t v, int digits) {
     for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
@@ -436,7 +450,7 @@ Slot px_mat(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_REG && s.off == 0) return s;
     if (s.kind == SLOT_REG) {
         const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
-        return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, 0, 0}),
+        return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}),
                       imm_text(p, px_imm_int(s.off, s.rc)), NULL);
     }
     switch (s.rc) {
@@ -605,7 +619,7 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
             acc.kind = SLOT_REG;
             acc.reg = term.reg;
         } else {
-            Slot s = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, acc.reg, 0, 0}),
+            Slot s = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, acc.reg, {0}}),
                             px_rname(p, term), NULL);
             acc.reg = s.reg;
         }
@@ -712,7 +726,7 @@ static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
         Slot t = px_cse(p, RC_F32, "rcp.approx.f32", px_rname(p, d), NULL, NULL);
         const char *ts = px_rname(p, t);
         static const char *const coef[4] = {"0f3E827906", "0fBE91A98E", "0f3FB5F0E3", "0fBFBA00E3"};
-        Slot poly = px_mat(p, (Slot){SLOT_IMM, RC_F32, 0, 0, 1.061405429}, f32);
+        Slot poly = px_mat(p, px_imm_float(1.061405429, RC_F32), f32);
         for (int i = 3; i >= 0; i--) poly = px_cse(p, RC_F32, "fma.rn.f32", px_rname(p, poly), ts, coef[i]);
         poly = px_cse(p, RC_F32, "mul.f32", px_rname(p, poly), ts, NULL);
         Slot x2 = px_cse(p, RC_F32, "mul.f32", axs, axs, NULL);
@@ -807,13 +821,13 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         if (k == ARITH_SUBI && b.kind == SLOT_IMM) return (a.off -= b.off, a);
         if (k == ARITH_SUBI && a.kind == SLOT_IMM) {
             /* c - (r + o) = (c - r) - o */
-            Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
+            Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
             Slot r = px_cse(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_text(p, px_imm_int(a.off, rc)), px_rname(p, rb), NULL);
             r.off = -b.off;
             return r;
         }
         if (k == ARITH_ADDI || k == ARITH_SUBI) {
-            Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, 0, 0}, rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
+            Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, {0}}, rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
             Slot r = px_cse(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
                             px_rname(p, ra), px_rname(p, rb), NULL);
             r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
@@ -824,7 +838,7 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
             int64_t c = a.kind == SLOT_IMM ? a.off : b.off;
             if (c == 0) return px_imm_int(0, rc);
             if (c == 1) return v;
-            Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, 0, 0};
+            Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, {0}};
             Slot r = px_cse(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_rname(p, rv),
                             imm_text(p, px_imm_int(c, rc)), NULL);
             r.off = v.off * c;
@@ -986,16 +1000,14 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
     /* float -> float */
     if (from->kind == TY_FLOAT && to->kind == TY_FLOAT) {
         if (x.kind == SLOT_IMM) {
-            double v = x.kind == SLOT_IMM && rf == RC_B16 ? 0.0 : x.f;
             if (rf != RC_B16) {
-                if (rt == RC_B16) {
-                    Slot s = px_imm_int(to->fkind == FK_BF16 ? f32_to_bf16_bits((float)v) : f32_to_f16_bits((float)v), RC_B16);
-                    s.f = v;
-                    return s;
-                }
+                double v = x.f;
+                if (rt == RC_B16)
+                    return px_imm_int(to->fkind == FK_BF16 ? f32_to_bf16_bits((float)v) : f32_to_f16_bits((float)v), RC_B16);
                 return px_imm_float(rt == RC_F32 ? (float)v : v, rt);
             }
-            if (rt != RC_B16 && from->fkind != FK_F8E4M3 && from->fkind != FK_F8E5M2) return px_imm_float(x.f, rt);
+            if (rt != RC_B16 && from->fkind != FK_F8E4M3 && from->fkind != FK_F8E5M2)
+                return px_imm_float(from->fkind == FK_BF16 ? bf16_bits_value((uint16_t)x.off) : f16_bits_value((uint16_t)x.off), rt);
         }
         xs = px_opnd(p, x, from);
         bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
@@ -1189,7 +1201,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         Slot ptr = in[0], o = in[1];
         if (o.kind == SLOT_IMM) return (ptr.off += o.off * scale, ptr);
         int ow = oe->kind == TY_INT ? oe->width : 64;
-        Slot ro = {SLOT_REG, o.rc, o.reg, 0, 0};
+        Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
         Slot wide;
         if (ow > 32) wide = scale == 1 ? ro : px_cse(p, RC_B64, "mul.lo.s64", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B64)), NULL);
         else if (scale == 1) wide = px_cse(p, RC_B64, "cvt.s64.s32", px_rname(p, ro), NULL, NULL);
@@ -1199,7 +1211,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
             r = wide;
             r.off = ptr.off;
         } else {
-            r = px_cse(p, RC_B64, "add.s64", px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, 0, 0}), px_rname(p, wide), NULL);
+            r = px_cse(p, RC_B64, "add.s64", px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_rname(p, wide), NULL);
             r.off = ptr.off;
         }
         r.off += o.off * scale;
@@ -1369,7 +1381,7 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
                 Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
                 const char *dn = px_rname(p, d);
                 if (s.kind == SLOT_REG && s.off) {
-                    Slot r = {SLOT_REG, s.rc, s.reg, 0, 0};
+                    Slot r = {SLOT_REG, s.rc, s.reg, {0}};
                     px_ins(p, s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
                            imm_text(p, px_imm_int(s.off, s.rc)), NULL);
                 } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {

@@ -31,11 +31,15 @@
 typedef enum RegClass { RC_PRED, RC_B16, RC_B32, RC_B64, RC_F32, RC_F64, RC_COUNT } RegClass;
 enum { SLOT_NONE, SLOT_REG, SLOT_IMM };
 
+/* 16 bytes, so that functions return it in registers (a larger struct
+ * comes back through memory and its first read stalls on the stores). */
 typedef struct Slot {
     uint8_t kind, rc;
     int reg;
-    int64_t off; /* REG: added constant; IMM: integer value */
-    double f;    /* IMM of a float class */
+    union {
+        int64_t off; /* REG: added constant; IMM: integer value, or the bits of an f16/bf16 (RC_B16) */
+        double f;    /* IMM of class F32 or F64 */
+    };
 } Slot;
 
 typedef struct Tile {

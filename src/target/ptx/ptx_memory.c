@@ -52,7 +52,7 @@ static int access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type 
 
 static const char *addr_text(Px *p, Slot ptr, const Type *pt) {
     if (ptr.kind == SLOT_IMM) return px_cat(p, "[", px_int(p, ptr.off), "]", NULL);
-    return px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, 0, 0}), ptr.off, false);
+    return px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), ptr.off, false);
 }
 
 /* `%r1` or `{%r1, %r2, ...}`: a vector access's registers. */
@@ -425,7 +425,7 @@ void px_lower_atomic(Px *p, Op *op) {
             Slot idx = px_linear_index(p, &d, i, strides);
             Slot a = base;
             if (idx.kind == SLOT_REG) {
-                Slot sc = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, idx.reg, 0, 0}),
+                Slot sc = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, idx.reg, {0}}),
                                  arena_printf(p->ctx->arena, "%d", eb), NULL);
                 a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
             }

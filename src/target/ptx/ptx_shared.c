@@ -94,7 +94,7 @@ static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
     if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
         /* (slot after slot shares the register: px_cse's answer, kept) */
         Slot base = smem_base(p);
-        Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
+        Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
         Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), px_int(p, log2i(esize)), NULL);
         a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
         p->smem_memo.epoch = p->epoch;
@@ -281,7 +281,7 @@ void px_lower_reduce(Px *p, Op *op) {
                 idx = wa;
                 idx.off = lin[r].off * nw;
             } else {
-                Slot t = px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, 0, 0}),
+                Slot t = px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, {0}}),
                                 arena_printf(p->ctx->arena, "%d", nw), px_rname(p, wa));
                 idx = t;
                 idx.off = lin[r].off * nw;
@@ -295,7 +295,7 @@ void px_lower_reduce(Px *p, Op *op) {
                 Slot idx = base;
                 if (idx.kind == SLOT_IMM) idx.off = base.off * nw + w;
                 else {
-                    Slot t = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base.reg, 0, 0}),
+                    Slot t = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base.reg, {0}}),
                                     arena_printf(p->ctx->arena, "%d", nw), NULL);
                     idx = t;
                     idx.off = base.off * nw + w;
@@ -571,12 +571,12 @@ void px_lower_gather(Px *p, Op *op) {
         if (k.kind == SLOT_IMM) {
             at.off += k.off * sx[axis];
         } else {
-            const char *kr = px_rname(p, (Slot){SLOT_REG, RC_B32, k.reg, 0, 0});
+            const char *kr = px_rname(p, (Slot){SLOT_REG, RC_B32, k.reg, {0}});
             Slot t;
             if (at.kind == SLOT_IMM) {
-                t = sx[axis] == 1 ? (Slot){SLOT_REG, RC_B32, k.reg, 0, 0} : px_cse(p, RC_B32, "mul.lo.s32", kr, stride, NULL);
+                t = sx[axis] == 1 ? (Slot){SLOT_REG, RC_B32, k.reg, {0}} : px_cse(p, RC_B32, "mul.lo.s32", kr, stride, NULL);
             } else {
-                const char *br = px_rname(p, (Slot){SLOT_REG, RC_B32, at.reg, 0, 0});
+                const char *br = px_rname(p, (Slot){SLOT_REG, RC_B32, at.reg, {0}});
                 t = sx[axis] == 1 ? px_cse(p, RC_B32, "add.s32", kr, br, NULL)
                                   : px_cse(p, RC_B32, "mad.lo.s32", kr, stride, br);
             }
