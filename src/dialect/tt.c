@@ -333,6 +333,35 @@ bool verify_split(Op *op, DiagEngine *de) {
     return true;
 }
 
+/* tt.gather %src[%idx] {axis}: the result has the index's shape and the
+ * source's element type; every dimension but `axis` of the index is at most
+ * the source's (Triton's GatherOp rules). */
+bool verify_gather(Op *op, DiagEngine *de) {
+    Type *s = opnd(op, 0), *ix = opnd(op, 1), *r = res(op);
+    int64_t axis;
+    if (!vfy_int_attr(de, op, "axis", &axis)) return false;
+    if (!vfy_type(de, op, s, is_tensor(s), "source must be a tensor") ||
+        !vfy_type(de, op, ix, is_tensor(ix) && ix->elem->kind == TY_INT, "indices must be a tensor of integers"))
+        return false;
+    if (ix->rank != s->rank || axis < 0 || axis >= s->rank) {
+        op_error(de, op, "indices '%s' must have the rank of the source '%s', and axis %lld must be one of its "
+                 "dimensions", vfy_tstr(de, ix), vfy_tstr(de, s), (long long)axis);
+        return false;
+    }
+    for (int d = 0; d < s->rank; d++)
+        if (d != axis && ix->shape[d] > s->shape[d]) {
+            op_error(de, op, "indices dimension %d (%lld) is larger than the source's (%lld)", d,
+                     (long long)ix->shape[d], (long long)s->shape[d]);
+            return false;
+        }
+    if (!is_tensor(r) || r->elem != s->elem || !ty_same_shape(r, ix)) {
+        op_error(de, op, "result type '%s' must have the shape of the indices and the source's element type",
+                 vfy_tstr(de, r));
+        return false;
+    }
+    return true;
+}
+
 bool verify_addptr(Op *op, DiagEngine *de) {
     Type *p = opnd(op, 0), *o = opnd(op, 1), *r = res(op);
     if (!vfy_type(de, op, p, ty_is_ptr_like(p), "operand #0 must be a pointer or a tensor of pointers")) return false;

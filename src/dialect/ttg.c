@@ -55,14 +55,22 @@ static uint64_t layout_hash(const Layout *l) {
  * (layout assignment asks for the attribute of every tensor type it makes). */
 Attr *ttg_layout_attr(Context *c, const Layout *l) {
     if (!l) return NULL;
+    /* by address first (layout assignment keeps its layouts), checked by
+     * content; then by hash */
+    unsigned slot = (unsigned)(MAP_KEY(l) >> 4) % TC_ARRAY_LEN(c->layout_attr_memo);
+    if (c->layout_attr_memo[slot].l == l && ttg_layout_equal(ttg_layout(c, c->layout_attr_memo[slot].a), l))
+        return c->layout_attr_memo[slot].a;
     uint64_t h = layout_hash(l) | 1;
     Attr *a = map_get(&c->layout_attrs, h);
-    if (a && ttg_layout_equal(ttg_layout(c, a), l)) return a;
-    StrBuf sb = {0};
-    ttg_layout_print(l, &sb);
-    a = attr_opaque(c, sb_cstr(&sb));
-    sb_free(&sb);
-    map_put(&c->layout_attrs, h, a);
+    if (!a || !ttg_layout_equal(ttg_layout(c, a), l)) {
+        StrBuf sb = {0};
+        ttg_layout_print(l, &sb);
+        a = attr_opaque(c, sb_cstr(&sb));
+        sb_free(&sb);
+        map_put(&c->layout_attrs, h, a);
+    }
+    c->layout_attr_memo[slot].l = l;
+    c->layout_attr_memo[slot].a = a;
     return a;
 }
 
@@ -189,9 +197,20 @@ bool ttg_layout_equal(const Layout *a, const Layout *b) {
            !memcmp(a->order, b->order, n);
 }
 
+/* A memo by (type, layout) address finds the earlier answer; the layout
+ * is then compared by content with the answer's (cheap: its attribute's
+ * parse is cached), so a caller's short-lived Layout is fine. */
 Type *ttg_with_layout(Context *c, Type *t, const Layout *l) {
     if (t->kind != TY_TENSOR) return t;
-    return ty_tensor(c, t->shape, t->rank, t->elem, ttg_layout_attr(c, l));
+    unsigned h = (unsigned)(hash_combine(MAP_KEY(t), MAP_KEY(l)) % TC_ARRAY_LEN(c->with_layout_memo));
+    if (c->with_layout_memo[h].t == t && c->with_layout_memo[h].l == l && c->with_layout_memo[h].r &&
+        ttg_layout_equal(ttg_layout_of_type(c, c->with_layout_memo[h].r), l))
+        return c->with_layout_memo[h].r;
+    Type *r = ty_tensor(c, t->shape, t->rank, t->elem, ttg_layout_attr(c, l));
+    c->with_layout_memo[h].t = t;
+    c->with_layout_memo[h].l = l;
+    c->with_layout_memo[h].r = r;
+    return r;
 }
 
 /* ---- builders ------------------------------------------------------------- */

@@ -149,19 +149,21 @@ Attr *attr_dict(Context *c, const NamedAttr *entries, int n) {
 }
 Attr *attr_dense_int(Context *c, Type *t, const int64_t *vals, int64_t n) {
     Type *e = ty_elem(t);
-    int64_t *tmp = tc_malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+    int64_t small[8]; /* splats: no heap copy */
+    int64_t *tmp = n <= 8 ? small : tc_malloc(sizeof(int64_t) * (size_t)n);
     for (int64_t i = 0; i < n; i++)
         tmp[i] = e->kind == TY_INT ? (e->width == 1 ? (vals[i] & 1) : int_wrap(vals[i], e->width)) : vals[i];
     Attr *a = unique(c, &(Attr){.kind = ATTR_DENSE, .type = t, .dense = {.ints = tmp, .nvals = n}});
-    tc_free(tmp);
+    if (tmp != small) tc_free(tmp);
     return a;
 }
 Attr *attr_dense_float(Context *c, Type *t, const double *vals, int64_t n) {
     Type *e = ty_elem(t);
-    double *tmp = tc_malloc(sizeof(double) * (size_t)(n ? n : 1));
+    double small[8];
+    double *tmp = n <= 8 ? small : tc_malloc(sizeof(double) * (size_t)n);
     for (int64_t i = 0; i < n; i++) tmp[i] = e->kind == TY_FLOAT ? float_round(vals[i], e->fkind) : vals[i];
     Attr *a = unique(c, &(Attr){.kind = ATTR_DENSE, .type = t, .dense = {.floats = tmp, .nvals = n}});
-    tc_free(tmp);
+    if (tmp != small) tc_free(tmp);
     return a;
 }
 Attr *attr_dense_splat(Context *c, Type *tensor_ty, Attr *scalar) {

@@ -294,6 +294,11 @@ struct Context {
     Map attrs;  /* hash -> Attr* chain head */
     Map layouts; /* interned #ttg layout text -> its parsed Layout (dialect/ttg.c) */
     Map layout_attrs; /* hash of a Layout -> its attribute (dialect/ttg.c) */
+    /* ttg_with_layout's answers by (type, layout) address, checked by
+     * content: layout assignment asks for the same ones thousands of
+     * times (dialect/ttg.c) */
+    struct { const Type *t; const void *l; Type *r; } with_layout_memo[256];
+    struct { const void *l; Attr *a; } layout_attr_memo[64]; /* ttg_layout_attr, likewise */
     DiagEngine *diag; /* where verifiers and passes report (not owned) */
 };
 
@@ -342,8 +347,9 @@ bool value_has_one_use(const Value *v);
 void value_replace_all_uses(Value *from, Value *to);
 /* Op whose region (transitively) defines v, or NULL for module level. */
 Block *value_parent_block(const Value *v);
-/* Deep copy of op (and its regions); values in `map` (old -> new, keyed by
- * Value*) are remapped, and the map gains the copy's results/args. */
+/* Deep copy of op (and its regions), in op's own context c; values in `map`
+ * (old -> new, keyed by Value*) are remapped, and the map gains the copy's
+ * results/args. */
 Op *op_clone(Context *c, Op *op, Map *map);
 
 /* Starts loading the memory `dist` bytes after op (negative: before it)

@@ -118,9 +118,13 @@ Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopn
     return op;
 }
 
+/* (The first byte decides most comparisons without a call to strcmp:
+ * passes ask ops for their attributes all the time.) */
 static int attr_index(const Op *op, const char *name) {
-    for (int i = 0; i < op->nattrs; i++)
-        if (strcmp(op->attrs[i].name, name) == 0) return i;
+    for (int i = 0; i < op->nattrs; i++) {
+        const char *n = op->attrs[i].name;
+        if (n == name || (n[0] == name[0] && strcmp(n, name) == 0)) return i;
+    }
     return -1;
 }
 
@@ -286,15 +290,22 @@ static Value *remap(Map *map, Value *v) {
     return n ? n : v;
 }
 
+/* (op belongs to c: its attribute names are c's interned strings, already
+ * sorted, so the list is copied as it is.) */
 Op *op_clone(Context *c, Op *op, Map *map) {
-    Value **ops = tc_malloc(sizeof(Value *) * (size_t)(op->noperands + 1));
-    Type **tys = tc_malloc(sizeof(Type *) * (size_t)(op->nresults + 1));
+    Value *ops_small[8];
+    Type *tys_small[8];
+    Value **ops = op->noperands <= 8 ? ops_small : tc_malloc(sizeof(Value *) * (size_t)op->noperands);
+    Type **tys = op->nresults <= 8 ? tys_small : tc_malloc(sizeof(Type *) * (size_t)op->nresults);
     for (int i = 0; i < op->noperands; i++) ops[i] = remap(map, op_operand(op, i));
     for (int i = 0; i < op->nresults; i++) tys[i] = op->results[i].type;
     Op *n = op_create(c, op->kind, op->loc, ops, op->noperands, tys, op->nresults, op->nregions);
-    tc_free(ops);
-    tc_free(tys);
-    for (int i = 0; i < op->nattrs; i++) op_set_attr(c, n, op->attrs[i].name, op->attrs[i].attr);
+    if (ops != ops_small) tc_free(ops);
+    if (tys != tys_small) tc_free(tys);
+    if (op->nattrs) {
+        n->attrs = arena_dup(c->arena, op->attrs, sizeof(NamedAttr) * (size_t)op->nattrs);
+        n->nattrs = n->capattrs = op->nattrs;
+    }
     for (int i = 0; i < op->nresults; i++) {
         n->results[i].name = op->results[i].name;
         map_put(map, MAP_KEY(&op->results[i]), &n->results[i]);

@@ -1541,6 +1541,24 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         apply_attrs(P, op, amark);
         break;
     }
+    /* tt.gather ::= name %src `[` %idx `]` attr-dict `:` `(` S `,` I `)` `->` R */
+    case TT_GATHER: {
+        vec_push(&P->toks, P->tok);
+        vec_push(&P->vals, parse_use(P));
+        expect(P, TK_LSQUARE, "'['");
+        vec_push(&P->toks, P->tok);
+        vec_push(&P->vals, parse_use(P));
+        expect(P, TK_RSQUARE, "']'");
+        int amark = push_attr_dict(P);
+        expect(P, TK_COLON, "':'");
+        int nres;
+        int tmark = parse_functional_type_for(P, vmark, P->toks.data + kmark, &nres);
+        if (nres != 1) error_at(P, name, "'tt.gather' has one result");
+        op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
+        P->types.len = tmark;
+        apply_attrs(P, op, amark);
+        break;
+    }
     /* tt.addptr ::= name %p, %o attr-dict `:` R `,` To */
     case TT_ADDPTR: {
         parse_uses(P, true);

@@ -189,9 +189,15 @@ static const char *unique_name(Printer *P, const char *base, Counters *c) {
     const char *b = intern(&P->strs, base);
     if (!name_visible(P, b)) return b;
     char buf[600];
+    size_t n = strlen(b);
+    if (n > sizeof buf - 24) n = sizeof buf - 24;
+    memcpy(buf, b, n);
+    buf[n] = '_';
     for (;;) {
-        snprintf(buf, sizeof buf, "%s_%d", b, c->conflict++);
-        const char *cand = intern(&P->strs, buf);
+        /* base_N without printf: every constant after the first (%cst_0,
+         * %c0_i32_1, ...) comes here */
+        size_t m = n + 1 + (size_t)fmt_uint(buf + n + 1, (uint64_t)c->conflict++);
+        const char *cand = intern_n(&P->strs, buf, m);
         if (!name_visible(P, cand)) return cand;
     }
 }
@@ -579,6 +585,7 @@ static const char *const *inherent_names(OpKind k) {
     static const char *const scan[] = {"axis", "reverse", NULL};
     static const char *const trans[] = {"order", NULL};
     static const char *const reshape[] = {"allow_reorder", "efficient_layout", NULL};
+    static const char *const gather[] = {"axis", "efficient_layout", NULL};
     static const char *const load[] = {"cache", "evict", "isVolatile", "boundaryCheck", "padding",
                                        NULL};
     static const char *const store[] = {"cache", "evict", "boundaryCheck", NULL};
@@ -605,6 +612,7 @@ static const char *const *inherent_names(OpKind k) {
     case TT_SCAN: return scan;
     case TT_TRANS: return trans;
     case TT_RESHAPE: return reshape;
+    case TT_GATHER: return gather;
     case TT_LOAD: return load;
     case TT_STORE: return store;
     case TT_DOT: return dot;
@@ -767,6 +775,7 @@ static bool fits_custom(Op *op) {
     case TT_JOIN:
     case TT_CAT: return operand_type(op, 1) == t0;
     case TT_SPLIT: return result_type(op, 1) == r0;
+    case TT_GATHER: return true;
     case TT_ADDPTR: return r0 == t0;
     case TT_MAKE_TENSOR_PTR: return (op->noperands - 1) % 3 == 0 && r0->kind == TY_PTR;
     case TT_ADVANCE: return r0 == t0 && r0->kind == TY_PTR;
@@ -1057,6 +1066,16 @@ static void print_custom(Printer *P, Op *op, int indent) {
         print_type(P, operand_type(op, 0));
         sb_puts(o, " -> ");
         print_type(P, result_type(op, 0));
+        return;
+    case TT_GATHER: /* tt.gather %src[%idx] attr-dict : (S, I) -> R, as Triton prints it */
+        sb_putc(o, ' ');
+        print_value(P, op_operand(op, 0));
+        sb_putc(o, '[');
+        print_value(P, op_operand(op, 1));
+        sb_putc(o, ']');
+        print_attr_dict(P, op, NULL);
+        sb_puts(o, " : ");
+        print_functional_type(P, op, 0);
         return;
     case TT_ADDPTR:
         sb_putc(o, ' ');

@@ -12,6 +12,7 @@
 #include "sema/sema_int.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1046,10 +1047,17 @@ static TV bi_histogram(Sema *S, CallArgs *a) {
     return do_reduce(S, &hit, 1, &axis, false, CB_ADD, false, NULL);
 }
 
-/* tl.gather(src, index, axis): out[..i..] = src[..index[..i..] on axis..].
- * Triton has tt.gather; we build a one-hot tile with one more dimension,
- * [index shape..., src.shape[axis]], select src's element where the index
- * matches and add along the new dimension (exact: one term is not zero). */
+/* tt.gather src[idx] along `axis`: the result has idx's shape. */
+static TV gather_op(Sema *S, TV src, TV idx, int axis) {
+    const TlType *t = tl_block(S, src.ty->elem, idx.ty->shape, idx.ty->rank);
+    Value *v = sem_ir(S, TT_GATHER, t, src.v, idx.v);
+    op_set_attr(S->ctx, v->def, "axis", attr_i32(S->ctx, axis));
+    return tv_tensor(v, t);
+}
+
+/* tl.gather(src, index, axis): out[..i..] = src[..index[..i..] on axis..],
+ * Triton's tt.gather (each backend reads src through memory: linear in the
+ * tile, where a one-hot select and sum would be quadratic). */
 static TV bi_gather(Sema *S, CallArgs *a) {
     TV src, idx;
     if (!need_tensor(S, a, 0, &src) || !need_tensor(S, a, 1, &idx)) return tv_err();
@@ -1057,7 +1065,6 @@ static TV bi_gather(Sema *S, CallArgs *a) {
         return sema_error(S, "gather(): src and index must be tensors of the same rank, index of integers; got %s "
                              "and %s", tl_cstr(S, src.ty), tl_cstr(S, idx.ty));
     int r = src.ty->rank;
-    if (r >= TL_MAX_RANK) return sema_error(S, "gather(): rank %d is too high", r);
     if (a->v[2].kind != TV_INT) return sema_error(S, "gather(): axis must be a constexpr int");
     int axis = wrap_axis(S, a->v[2].i, r);
     if (axis < 0) return tv_err();
@@ -1065,23 +1072,7 @@ static TV bi_gather(Sema *S, CallArgs *a) {
         if (d != axis && src.ty->shape[d] != idx.ty->shape[d])
             return sema_error(S, "gather(): index dim %d must match the corresponding source dim (%lld vs %lld)", d,
                               (long long)idx.ty->shape[d], (long long)src.ty->shape[d]);
-    int perm[TL_MAX_RANK], k = 0;
-    for (int d = 0; d < r; d++)
-        if (d != axis) perm[k++] = d;
-    perm[k] = axis;
-    TV s = axis == r - 1 ? src : sem_permute(S, src, perm, r);
-    s = sem_expand_dims(S, s, axis); /* [.., 1 at axis, .., n] */
-    TV lo = tv_int(0), hi = tv_int(src.ty->shape[axis]);
-    TV pos = sem_arange(S, &lo, &hi);
-    for (int d = 0; d < r; d++) pos = sem_expand_dims(S, pos, 0);
-    TV hit = sem_compare(S, PY_CMP_EQ, sem_expand_dims(S, idx, r), pos);
-    if (hit.kind == TV_ERR || s.kind == TV_ERR) return tv_err();
-    TV zero = sem_to_tensor(S, &(TV){.kind = TV_INT, .i = 0});
-    zero = sem_cast(S, zero, tl_sca(src.ty), NULL);
-    TV sel = sem_where(S, hit, s, zero);
-    if (sel.kind == TV_ERR) return sel;
-    TV ax = tv_int(r);
-    return do_reduce(S, &sel, 1, &ax, false, tl_sca(src.ty)->kind == TL_I1 ? CB_MAX : CB_ADD, false, NULL);
+    return gather_op(S, src, idx, axis);
 }
 
 static TV bi_xor_sum(Sema *S, CallArgs *a) {
@@ -1471,33 +1462,18 @@ static TV bi_cat(Sema *S, CallArgs *a) {
     return tv_tensor(sem_ir(S, TT_CAT, t, x.v, y.v), t);
 }
 
-/* Reverses the last dimension (a power of 2): viewed as [.., n/2, 2] the
- * evens a and odds b, and flip(x) = interleave(flip(b), flip(a)). Only
- * views (reshape, split, join), so the rank never grows past rank + 1;
- * Triton instead views the dimension as [2] * log2(n) and xors. */
-static TV flip_last(Sema *S, TV x) {
-    int r = x.ty->rank;
-    int64_t n = x.ty->shape[r - 1];
-    if (n == 1) return x;
-    int64_t shape[TL_MAX_RANK + 1];
-    memcpy(shape, x.ty->shape, sizeof(int64_t) * (size_t)r);
-    shape[r - 1] = n / 2;
-    shape[r] = 2;
-    TV v = sem_reshape(S, x, shape, r + 1, false);
-    if (v.kind == TV_ERR) return v;
-    const TlType *half = tl_block(S, v.ty->elem, v.ty->shape, r);
-    Type *rts[2] = {half->ir, half->ir};
-    Op *sp = sem_op(S, TT_SPLIT, &v.v, 1, rts, 2, 0);
-    TV ev = flip_last(S, tv_tensor(op_result(sp, 0), half));
-    TV od = flip_last(S, tv_tensor(op_result(sp, 1), half));
-    if (ev.kind == TV_ERR || od.kind == TV_ERR) return tv_err();
-    const TlType *jt = tl_block(S, v.ty->elem, shape, r + 1);
-    TV j = tv_tensor(sem_ir(S, TT_JOIN, jt, od.v, ev.v), jt);
-    return sem_reshape(S, j, x.ty->shape, r, false);
+/* Positions 0..n-1 along dimension `dim` of shape[], broadcast to it. */
+static TV positions(Sema *S, const int64_t *shape, int rank, int dim) {
+    TV lo = tv_int(0), hi = tv_int(shape[dim]);
+    TV pos = sem_arange(S, &lo, &hi);
+    for (int d = 0; d < dim; d++) pos = sem_expand_dims(S, pos, 0);
+    for (int d = dim + 1; d < rank; d++) pos = sem_expand_dims(S, pos, d);
+    return sem_broadcast_to(S, pos, shape, rank);
 }
 
 /* tl.flip(x, dim=None): reverses dimension `dim` (the last by default, as
- * Triton's standard.py), whose size must be a power of 2. */
+ * Triton's standard.py), whose size must be a power of 2: a tt.gather of
+ * position n-1-i. (Triton views the dimension as [2] * log2(n) and xors.) */
 static TV bi_flip(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
@@ -1510,21 +1486,22 @@ static TV bi_flip(Sema *S, CallArgs *a) {
     }
     int64_t n = x.ty->shape[dim];
     if (n & (n - 1)) return sema_error(S, "flip(): the size of dimension %d (%lld) is not a power of 2", dim, (long long)n);
-    if (r >= TL_MAX_RANK) return sema_error(S, "flip(): rank %d is too high", r);
-    if (dim == r - 1) return flip_last(S, x);
-    int perm[TL_MAX_RANK];
-    for (int d = 0; d < r; d++) perm[d] = d;
-    perm[dim] = r - 1;
-    perm[r - 1] = dim; /* a swap: its own inverse */
-    TV y = flip_last(S, sem_permute(S, x, perm, r));
-    return y.kind == TV_ERR ? y : sem_permute(S, y, perm, r);
+    if (n == 1) return x;
+    TV rev = sem_binary(S, PY_BIN_SUB, tv_int(n - 1), positions(S, x.ty->shape, r, dim));
+    if (rev.kind == TV_ERR) return rev;
+    return gather_op(S, x, rev, dim);
 }
 
 /* tl.sort(x, dim=None, descending=False) along the last dimension (the only
- * one Triton sorts). Triton runs a bitonic network; we rank each element
- * (how many come before it: smaller, or equal with a lower index) in an
- * [.., n, n] tile, then place element i at position rank[i] with a one-hot
- * select and sum. Stable; quadratic in n, meant for the small n of a tile. */
+ * one Triton sorts), by Triton's bitonic network, so that ties, -0.0 and
+ * NaN come out in Triton's order: for n = 2^L, merge stages 1..L; stage s
+ * runs compare-exchanges at strides 2^(s-1), ..., 1 with the direction of
+ * each element's block, bit s of its position (all `descending` at the
+ * last stage). A compare-exchange is one tt.gather of every element's
+ * partner (position ^ stride); the element on the left of a pair keeps the
+ * smaller value unless flipped:
+ *     swap = (left > right) != flip;   x = swap ? partner : x
+ * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n). */
 static TV bi_sort(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
@@ -1532,28 +1509,38 @@ static TV bi_sort(Sema *S, CallArgs *a) {
     int r = x.ty->rank;
     if (GIVEN(1) && (a->v[1].kind != TV_INT || wrap_axis(S, a->v[1].i, r) != r - 1))
         return sema_error(S, "sort(): only sorting along the last dimension is supported");
-    if (r + 1 > TL_MAX_RANK) return sema_error(S, "sort(): rank %d is too high", r);
     bool desc = GIVEN(2) && cx_truthy(A(2));
     int64_t n = x.ty->shape[r - 1];
-    TV lo = tv_int(0), hi = tv_int(n);
-    TV pos = sem_arange(S, &lo, &hi);
-    TV xi = sem_expand_dims(S, x, r), xj = sem_expand_dims(S, x, r - 1); /* [.., n, 1], [.., 1, n] */
-    TV before = sem_compare(S, desc ? PY_CMP_GT : PY_CMP_LT, xj, xi);
-    TV tie = sem_binary(S, PY_BIN_BITAND, sem_compare(S, PY_CMP_EQ, xj, xi),
-                        sem_compare(S, PY_CMP_LT, sem_expand_dims(S, pos, 0), sem_expand_dims(S, pos, 1)));
-    before = sem_binary(S, PY_BIN_BITOR, before, tie);
-    if (before.kind == TV_ERR) return before;
-    before = sem_cast(S, before, tl_scalar(S, TL_I32), NULL);
-    TV ax = tv_int(r);
-    TV rank = do_reduce(S, &before, 1, &ax, false, CB_ADD, false, NULL); /* [.., n] */
-    if (rank.kind == TV_ERR) return rank;
-    TV hit = sem_compare(S, PY_CMP_EQ, sem_expand_dims(S, rank, r), sem_expand_dims(S, pos, 0));
-    TV zero = sem_to_tensor(S, &(TV){.kind = TV_INT, .i = 0});
-    zero = sem_cast(S, zero, tl_sca(x.ty), NULL);
-    TV sel = sem_where(S, hit, xi, zero); /* [.., n(i), n(k)] */
-    if (sel.kind == TV_ERR) return sel;
-    TV ax2 = tv_int(r - 1);
-    return do_reduce(S, &sel, 1, &ax2, false, tl_sca(x.ty)->kind == TL_I1 ? CB_MAX : CB_ADD, false, NULL);
+    if (n & (n - 1)) return sema_error(S, "sort(): the size of the last dimension (%lld) is not a power of 2", (long long)n);
+    int L = 0;
+    while (((int64_t)1 << L) < n) L++;
+    TV pos = positions(S, x.ty->shape, r, r - 1);
+    if (pos.kind == TV_ERR) return pos;
+    /* per stride 2^k: the partners' positions and whether an element is
+     * the right one of its pair (the same at every stage) */
+    TV partner_pos[64], is_right[64];
+    for (int k = 0; k < L; k++) {
+        partner_pos[k] = sem_binary(S, PY_BIN_BITXOR, pos, tv_int((int64_t)1 << k));
+        TV bit = sem_binary(S, PY_BIN_BITAND, pos, tv_int((int64_t)1 << k));
+        is_right[k] = sem_compare(S, PY_CMP_NE, bit, tv_int(0));
+    }
+    for (int stage = 1; stage <= L; stage++) {
+        TV flip = tv_int(0);
+        if (stage < L) {
+            TV bit = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, pos, tv_int(stage)), tv_int(1));
+            flip = sem_compare(S, PY_CMP_NE, bit, tv_int(0));
+        }
+        for (int k = stage - 1; k >= 0; k--) {
+            TV partner = gather_op(S, x, partner_pos[k], r - 1);
+            TV left = sem_where(S, is_right[k], partner, x), right = sem_where(S, is_right[k], x, partner);
+            TV swap = sem_compare(S, PY_CMP_GT, left, right);
+            if (stage < L) swap = sem_binary(S, PY_BIN_BITXOR, swap, flip);
+            else if (desc) swap = sem_not(S, swap);
+            x = sem_where(S, swap, partner, x);
+            if (x.kind == TV_ERR) return x;
+        }
+    }
+    return x;
 }
 
 /* ---- casts ----------------------------------------------------------------------- */
@@ -2390,10 +2377,36 @@ static const Builtin builtins[] = {
     {"is_fp64", BI_METHOD, "self", bi_dtype_pred, 0},
 };
 
+/* Names to table rows: open addressing over the names' hashes, each slot
+ * the first row of a name (rows of one name are adjacent in the table or
+ * not: a lookup walks every slot of its name until it finds the namespace).
+ * Built once per process; every `tl.X` and method call looks a name up. */
+enum { BUILTIN_SLOTS = 1024 };
+static int16_t builtin_slots[BUILTIN_SLOTS]; /* row + 1; 0 empty */
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static unsigned builtin_hash(const char *name) {
+    return (unsigned)hash_bytes(name, strlen(name), 0) & (BUILTIN_SLOTS - 1);
+}
+
+static void builtin_index(void) {
+    _Static_assert(TC_ARRAY_LEN(builtins) < BUILTIN_SLOTS / 2, "builtin index too small");
+    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++) {
+        unsigned h = builtin_hash(builtins[i].name);
+        while (builtin_slots[h]) h = (h + 1) & (BUILTIN_SLOTS - 1);
+        builtin_slots[h] = (int16_t)(i + 1);
+    }
+}
+
+/* The first row (in table order) of `name` found in namespace `where`. */
 const Builtin *builtin_lookup(unsigned where, const char *name) {
-    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++)
-        if ((builtins[i].where & where) && !strcmp(builtins[i].name, name)) return &builtins[i];
-    return NULL;
+    pthread_once(&builtin_once, builtin_index);
+    const Builtin *best = NULL;
+    for (unsigned h = builtin_hash(name); builtin_slots[h]; h = (h + 1) & (BUILTIN_SLOTS - 1)) {
+        const Builtin *b = &builtins[builtin_slots[h] - 1];
+        if ((b->where & where) && !strcmp(b->name, name) && (!best || b < best)) best = b;
+    }
+    return best;
 }
 
 TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
@@ -2496,8 +2509,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     Param ps[MAX_CALL_ARGS];
     int np = parse_params(bi->params, ps);
     CallArgs a = {.bi = bi, .call = call};
-    char dn[64];
-    display_name(bi, dn, sizeof dn);
+    char dn[64]; /* the name in messages, made only for one (no snprintf per call) */
     int pos = 0, var = -1;
     for (int i = 0; i < np; i++)
         if (ps[i].varargs) var = i;
@@ -2551,10 +2563,12 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
     if (var < 0 && npos > nfixed) {
         if (nreq == nfixed)
-            sema_error(S, "%s() takes %d positional argument%s but %d %s given", dn, nfixed, nfixed == 1 ? "" : "s",
+            sema_error(S, "%s() takes %d positional argument%s but %d %s given", display_name(bi, dn, sizeof dn),
+                       nfixed, nfixed == 1 ? "" : "s",
                        npos, npos == 1 ? "was" : "were");
         else
-            sema_error(S, "%s() takes from %d to %d positional arguments but %d were given", dn, nreq, nfixed, npos);
+            sema_error(S, "%s() takes from %d to %d positional arguments but %d were given",
+                       display_name(bi, dn, sizeof dn), nreq, nfixed, npos);
         vec_free(&extra);
         return tv_err();
     }
@@ -2568,10 +2582,11 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         S->loc = kw->loc;
         S->span = kw->name ? (int)strlen(kw->name) : 2;
         if (j < 0) {
-            sema_error(S, "%s() got an unexpected keyword argument '%s'", dn, kw->name ? kw->name : "**");
+            sema_error(S, "%s() got an unexpected keyword argument '%s'", display_name(bi, dn, sizeof dn),
+                       kw->name ? kw->name : "**");
             bad = true;
         } else if (a.given[j]) {
-            sema_error(S, "%s() got multiple values for argument '%s'", dn, kw->name);
+            sema_error(S, "%s() got multiple values for argument '%s'", display_name(bi, dn, sizeof dn), kw->name);
             bad = true;
         } else {
             a.v[j] = v;
@@ -2583,7 +2598,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
     for (int i = 0; i < np && !bad; i++)
         if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
-            sema_error(S, "%s() missing required argument '%s'", dn, ps[i].name);
+            sema_error(S, "%s() missing required argument '%s'", display_name(bi, dn, sizeof dn), ps[i].name);
             bad = true;
         }
     if (var >= 0) {

@@ -167,7 +167,8 @@ void tv_str(Sema *S, const TV *v, StrBuf *out) {
 
 static TV *scope_find(Scope *sc, const char *name) {
     for (int i = sc->len - 1; i >= 0; i--)
-        if (sc->data[i].name == name || strcmp(sc->data[i].name, name) == 0) return &sc->data[i].val;
+        if (sc->data[i].name == name || (sc->data[i].name[0] == name[0] && strcmp(sc->data[i].name, name) == 0))
+            return &sc->data[i].val;
     return NULL;
 }
 
@@ -605,8 +606,15 @@ TV cg_getattr(Sema *S, TV obj, TV name, const TV *dflt, bool has) {
 
 static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
     if (v.kind == TV_MODULE) {
+        /* `tl.load`, `tl.arange`, ...: the same few names again and again,
+         * found once each (an attribute of the source is an interned name,
+         * so its address is the key) */
+        uint64_t key = e ? (MAP_KEY(attr) << 5 | (uint64_t)v.i) + 1 : 0; /* exact: addresses fit in 48 bits */
+        const TV *memo = key ? map_get(&S->mod_attrs, key) : NULL;
+        if (memo) return *memo;
         bool found;
         TV r = builtin_module_attr(S, (int)v.i, attr, &found);
+        if (found && key) map_put(&S->mod_attrs, key, arena_dup(S->arena, &r, sizeof r));
         if (!found) {
             static const char *const modnames[] = {"triton", "triton.language", "triton.language.math",
                                                    "triton.language.extra", "triton.language.extra.cuda",
@@ -2206,6 +2214,7 @@ done:
     vec_free(&S->globals);
     map_free(&S->tltypes);
     map_free(&S->fn_ret);
+    map_free(&S->mod_attrs);
     if (de->nerrors > nerr0) return NULL;
     return S->module;
 }

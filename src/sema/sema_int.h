@@ -156,6 +156,7 @@ struct Sema {
     Map tltypes;           /* TlType interning: hash -> chain */
     const TlType *scalars[TL_NSCALAR];
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
+    Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool debug;            /* KernelSpec.debug: device asserts are kept */

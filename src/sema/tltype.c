@@ -181,18 +181,23 @@ const TlType *tl_parse_sig(Sema *S, const char *s, size_t n) {
         {"B", TL_I1}, {"u1", TL_I1}, {"fp8e4", TL_FP8E4NV}, {"f32", TL_FP32}, {"f16", TL_FP16},
         {"f64", TL_FP64}, {"bool", TL_I1},
     };
-    for (int k = 0; k < TL_NSCALAR; k++)
-        if (k != TL_VOID && strlen(scalar_info[k].sig) == n && memcmp(scalar_info[k].sig, s, n) == 0)
-            return tl_scalar(S, (TlKind)k);
+    if (!n) return NULL;
+    for (int k = 0; k < TL_NSCALAR; k++) {
+        const char *sig = scalar_info[k].sig;
+        if (k != TL_VOID && sig[0] == s[0] && strlen(sig) == n && memcmp(sig, s, n) == 0) return tl_scalar(S, (TlKind)k);
+    }
     for (int k = 0; k < TC_ARRAY_LEN(extra); k++)
-        if (strlen(extra[k].s) == n && memcmp(extra[k].s, s, n) == 0) return tl_scalar(S, extra[k].k);
+        if (extra[k].s[0] == s[0] && strlen(extra[k].s) == n && memcmp(extra[k].s, s, n) == 0)
+            return tl_scalar(S, extra[k].k);
     return NULL;
 }
 
 const TlType *tl_dtype_by_name(Sema *S, const char *name) {
-    for (int k = 0; k < TL_NSCALAR; k++)
-        if (strcmp(scalar_info[k].attr, name) == 0 || strcmp(scalar_info[k].name, name) == 0)
+    for (int k = 0; k < TL_NSCALAR; k++) {
+        const char *a = scalar_info[k].attr, *n = scalar_info[k].name;
+        if ((a[0] == name[0] && strcmp(a, name) == 0) || (n[0] == name[0] && strcmp(n, name) == 0))
             return tl_scalar(S, (TlKind)k);
+    }
     if (strcmp(name, "bool") == 0) return tl_scalar(S, TL_I1);
     if (strcmp(name, "float") == 0) return tl_scalar(S, TL_FP32);
     if (strcmp(name, "double") == 0) return tl_scalar(S, TL_FP64);

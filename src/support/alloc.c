@@ -229,13 +229,28 @@ void sb_reserve(StrBuf *sb, size_t extra) {
     sb->cap = ncap;
 }
 
+/* Two digits per division, written from the end (IR printing and PTX
+ * register names write millions of small numbers). */
 int fmt_uint(char *buf, uint64_t v) {
-    char rev[20];
-    int k = 0;
-    do rev[k++] = (char)('0' + v % 10);
-    while ((v /= 10) > 0);
-    for (int i = 0; i < k; i++) buf[i] = rev[k - 1 - i];
-    return k;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    int n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10) n++;
+    char *w = buf + n;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--w = pairs[d + 1];
+        *--w = pairs[d];
+    }
+    if (v >= 10) {
+        *--w = pairs[v * 2 + 1];
+        *--w = pairs[v * 2];
+    } else {
+        *--w = (char)('0' + v);
+    }
+    return n;
 }
 
 void sb_put_uint(StrBuf *sb, uint64_t v) {

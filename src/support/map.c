@@ -41,33 +41,24 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t seed) {
 static int map_slot(const Map *m, uint64_t key) {
     int mask = m->cap - 1;
     int i = (int)(hash_u64(key) & (uint64_t)mask);
-    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
+    while (m->slots[i].key && m->slots[i].key != key) i = (i + 1) & mask;
     return i;
-}
-
-void *map_get(const Map *m, uint64_t key) {
-    if (!m->cap || !key) return NULL;
-    int i = map_slot(m, key);
-    return m->keys[i] ? m->vals[i] : NULL;
 }
 
 bool map_has(const Map *m, uint64_t key) {
     if (!m->cap || !key) return false;
-    return m->keys[map_slot(m, key)] == key;
+    return m->slots[map_slot(m, key)].key == key;
 }
 
 static void map_rehash(Map *m, int ncap) {
-    Map n = {tc_calloc((size_t)ncap, sizeof(uint64_t)), tc_calloc((size_t)ncap, sizeof(void *)),
-             ncap, 0};
+    Map n = {tc_calloc((size_t)ncap, sizeof(MapSlot)), ncap, 0};
     for (int i = 0; i < m->cap; i++)
-        if (m->keys[i]) {
-            int j = map_slot(&n, m->keys[i]);
-            n.keys[j] = m->keys[i];
-            n.vals[j] = m->vals[i];
+        if (m->slots[i].key) {
+            int j = map_slot(&n, m->slots[i].key);
+            n.slots[j] = m->slots[i];
             n.len++;
         }
-    tc_free(m->keys);
-    tc_free(m->vals);
+    tc_free(m->slots);
     *m = n;
 }
 
@@ -75,16 +66,21 @@ void map_put(Map *m, uint64_t key, void *val) {
     if (!key) return;
     if (2 * (m->len + 1) > m->cap) map_rehash(m, m->cap ? m->cap * 2 : 16);
     int i = map_slot(m, key);
-    if (!m->keys[i]) {
-        m->keys[i] = key;
+    if (!m->slots[i].key) {
+        m->slots[i].key = key;
         m->len++;
     }
-    m->vals[i] = val;
+    m->slots[i].val = val;
+}
+
+void map_reserve(Map *m, int n) {
+    int cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    if (m->len == 0 && cap > m->cap) map_rehash(m, cap);
 }
 
 void map_free(Map *m) {
-    tc_free(m->keys);
-    tc_free(m->vals);
+    tc_free(m->slots);
     memset(m, 0, sizeof *m);
 }
 

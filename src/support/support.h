@@ -135,15 +135,30 @@ static inline uint64_t hash_combine(uint64_t h, uint64_t v) {
 /* ---- hash map: uint64 key -> void* ----------------------------------- */
 
 /* Open addressing, linear probing. Keys are any uint64 (pointers, interned
- * string addresses, hashes); key 0 is reserved as "empty". */
+ * string addresses, hashes); key 0 is reserved as "empty". A key and its
+ * value sit side by side (one cache line per probe); lookups are inline:
+ * the passes make millions. Slot order: walk slots[0..cap) for keys != 0. */
+typedef struct MapSlot {
+    uint64_t key;
+    void *val;
+} MapSlot;
 typedef struct Map {
-    uint64_t *keys;
-    void **vals;
+    MapSlot *slots;
     int cap, len;
 } Map;
-void *map_get(const Map *m, uint64_t key);
+static inline void *map_get(const Map *m, uint64_t key) {
+    if (!m->cap || !key) return NULL;
+    int mask = m->cap - 1;
+    for (int i = (int)(hash_u64(key) & (uint64_t)mask);; i = (i + 1) & mask) {
+        if (m->slots[i].key == key) return m->slots[i].val;
+        if (!m->slots[i].key) return NULL;
+    }
+}
 bool map_has(const Map *m, uint64_t key);
 void map_put(Map *m, uint64_t key, void *val);
+/* Room for n keys without growing (an empty map only: a known size spares
+ * the rehashes of doubling from 16). */
+void map_reserve(Map *m, int n);
 void map_free(Map *m);
 #define MAP_KEY(p) ((uint64_t)(uintptr_t)(p))
 

@@ -1068,6 +1068,48 @@ static void t_shapes(int arg) {
     }
 }
 
+/* ======================= lang_extras.py =================================== */
+
+static int cmp_f32(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* tl.flip (both axes), tl.sort (both orders; Triton's bitonic network),
+ * tl.gather (both axes) and tl.cat against plain loops and qsort. Rows of
+ * small integers (many ties), of random floats and of descending values:
+ * a wrong or missing compare-exchange leaves some row out of order.
+ * arg = ROWS * 1000 + COLS (ROWS >= 2: the tl.cat reads two rows). */
+static void t_shuffle(int arg) {
+    int R = arg / 1000, C = arg % 1000, size = R * C;
+    for (int s = 0; s < 3; s++) {
+        begin("%dx%d #%d", R, C, s + 1);
+        float *x = buf_new("x", F32, (size_t)size, B_IN), *o = buf_new("out", F32, (size_t)(6 * size + 2 * C), B_OUT);
+        int32_t *idx = buf_new("idx", I32, (size_t)size, B_IN);
+        for (int i = 0; i < size; i++) {
+            x[i] = s == 0 ? (float)rng_int(-3, 3) : s == 1 ? (float)rng_unif(-100, 100) : (float)(size - i);
+            idx[i] = (int32_t)rng_int(0, 999);
+        }
+        LAUNCH(1, 1, 1, &x, &idx, &o);
+        float *row = tmp(sizeof(float) * (size_t)C);
+        for (int r = 0; r < R; r++) {
+            memcpy(row, x + r * C, sizeof(float) * (size_t)C);
+            qsort(row, (size_t)C, sizeof(float), cmp_f32);
+            for (int c = 0; c < C; c++) {
+                int k = r * C + c;
+                check_f(o, (size_t)k, x[r * C + C - 1 - c], 0);
+                check_f(o, (size_t)(size + k), x[(R - 1 - r) * C + c], 0);
+                check_f(o, (size_t)(2 * size + k), row[c], 0);
+                check_f(o, (size_t)(3 * size + k), row[C - 1 - c], 0);
+                check_f(o, (size_t)(4 * size + k), x[r * C + idx[k] % C], 0);
+                check_f(o, (size_t)(5 * size + k), x[(idx[k] % R) * C + c], 0);
+            }
+        }
+        for (int k = 0; k < 2 * C; k++) check_f(o, (size_t)(6 * size + k), x[k], 0);
+        end();
+    }
+}
+
 /* ======================= the table ========================================= */
 
 #define CM_SIG(src) "*" src ":16,*i1:16,*i8:16,*i16:16,*i32:16,*i64:16,*u8:16,*u16:16,*u32:16,*u64:16," \
@@ -1133,6 +1175,9 @@ static const struct Row {
     {"shapes.py", "shape_ops_kernel", "*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16", "BLOCK_M=16, BLOCK_N=32", t_shapes, 0},
     {"memory.py", "block_ptr_kernel", "*fp16:16,*fp32:16,i32,i32,i32:16,constexpr,i32:16,constexpr",
      "stride_an=1, stride_on=1, BLOCK_M=64, BLOCK_N=64", t_block_ptr, 0},
+#define SHUFFLE_ROW(R, C) {"lang_extras.py", "shuffle_kernel", "*fp32:16,*i32:16,*fp32:16", "ROWS=" #R ", COLS=" #C, \
+                           t_shuffle, R * 1000 + C}
+    SHUFFLE_ROW(4, 32), SHUFFLE_ROW(2, 256), SHUFFLE_ROW(16, 8), SHUFFLE_ROW(2, 2), SHUFFLE_ROW(8, 64),
 };
 
 static char *slurp(const char *path) {

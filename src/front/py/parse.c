@@ -65,12 +65,14 @@ static const PyToken *peek(Parser *p, int k) {
     }
     return &p->la[(p->head + k) % LOOKAHEAD];
 }
-static const PyToken *tok(Parser *p) {
-    if (p->nla == 0) return peek(p, 0);
+/* The current token: asked for several times per token by the descent
+ * (every precedence level looks at it), so the common case is inline. */
+static inline const PyToken *tok(Parser *p) {
+    if (__builtin_expect(p->nla == 0, 0)) return peek(p, 0);
     return &p->la[p->head];
 }
-static PyTokKind kind(Parser *p) { return tok(p)->kind; }
-static bool at(Parser *p, PyTokKind k) { return kind(p) == k; }
+static inline PyTokKind kind(Parser *p) { return tok(p)->kind; }
+static inline bool at(Parser *p, PyTokKind k) { return kind(p) == k; }
 
 static PyToken advance(Parser *p) {
     PyToken t = *tok(p);

@@ -222,7 +222,7 @@ static void suggest_try(Suggest *s, const char *cand) {
 static void suggest_map(Suggest *s, const Map *m) {
     if (!m) return;
     for (int i = 0; i < m->cap; i++)
-        if (m->keys[i]) suggest_try(s, ((TriDecl *)m->vals[i])->name);
+        if (m->slots[i].key) suggest_try(s, ((TriDecl *)m->slots[i].val)->name);
 }
 
 static Suggest suggest_begin(const char *name) {

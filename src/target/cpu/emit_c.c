@@ -1741,6 +1741,39 @@ static bool emit_view_op(Emitter *e, Op *op) {
     return true;
 }
 
+/* tt.gather: out[c] = src[c with its axis coordinate replaced by idx[c]],
+ * a loop nest over the result; src read as an array (an expression tile is
+ * copied to one first). */
+static void emit_gather(Emitter *e, Op *op) {
+    Value *src = op_operand(op, 0), *idx = op_operand(op, 1), *res = op_result(op, 0);
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    VInfo s = *vi(e, src);
+    if (s.kind != VK_VIEW) s = contig(e, &s, src->type);
+    VInfo ix = *vi(e, idx);
+    const char *name = vname(e, res);
+    comment_op(e, op);
+    decl_array(e, res->type, name);
+    VInfo r = mk_array(res->type, name);
+    if (r.rank > MAXR || axis < 0 || axis >= r.rank) {
+        fail(e, op, "cannot lower this gather");
+        return;
+    }
+    for (int d = 0; d < r.rank; d++) {
+        line(e, "for (int64_t %s = 0; %s < %" PRId64 "; %s++)%s", loop_vars[d], loop_vars[d], r.shape[d],
+             loop_vars[d], d == r.rank - 1 ? " {" : "");
+        e->indent++;
+    }
+    const char *at[MAXR];
+    memcpy(at, loop_vars, sizeof at);
+    at[axis] = fmt(e, "(int64_t)%s", elem_at(e, &ix, idx->type, loop_vars));
+    const char *dst = index_sum(e, &r, loop_vars);
+    line(e, "%s[%s] = %s;", name, *dst ? dst : "0", elem_at(e, &s, src->type, at));
+    e->indent -= r.rank;
+    line(e, "}");
+    bind(e, res, r);
+}
+
 static void emit_elementwise(Emitter *e, Op *op) {
     Value *res = op_result(op, 0);
     VInfo *ops[8];
@@ -1884,6 +1917,7 @@ static FuseRole fuse_role(Emitter *e, Op *op) {
     case TT_SPLIT:
     case TT_JOIN:
     case TT_CAT:
+    case TT_GATHER:
     case TT_ATOMIC_RMW:
     case TT_ATOMIC_CAS:
     case TT_SCAN:
@@ -2436,6 +2470,7 @@ static void emit_op(Emitter *e, Op *op) {
         return;
     case TT_LOAD: emit_load(e, op); return;
     case TT_STORE: emit_store(e, op); return;
+    case TT_GATHER: emit_gather(e, op); return;
     case TT_ATOMIC_RMW:
     case TT_ATOMIC_CAS: emit_atomic(e, op); return;
     case TT_REDUCE: emit_reduce(e, op); return;

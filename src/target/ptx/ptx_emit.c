@@ -48,6 +48,13 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Copies n bytes of a short string (opcodes and operands are a few bytes:
+ * a loop beats a call to memcpy). */
+static inline char *put_short(char *w, const char *s, size_t n) {
+    memcpy(w, s, n);
+    return w + n;
+}
+
 /* `\topcode d, ops...;\n` with the lengths known: one reservation, then
  * plain copies. */
 static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t dlen, const char *const *ops,
@@ -55,15 +62,15 @@ static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t
     StrBuf *sb = &p->body;
     size_t n = 1 + oplen + 1 + dlen + 2;
     for (int i = 0; i < nops; i++) n += 2 + lens[i];
-    sb_reserve(sb, n);
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
     char *w = sb->data + sb->len;
     *w++ = '\t';
-    memcpy(w, opcode, oplen), w += oplen;
+    w = put_short(w, opcode, oplen);
     *w++ = ' ';
-    memcpy(w, d, dlen), w += dlen;
+    w = put_short(w, d, dlen);
     for (int i = 0; i < nops; i++) {
         *w++ = ',', *w++ = ' ';
-        memcpy(w, ops[i], lens[i]), w += lens[i];
+        w = put_short(w, ops[i], lens[i]);
     }
     *w++ = ';', *w++ = '\n', *w = 0;
     sb->len += n;
@@ -75,6 +82,71 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
     int n = 0;
     for (; n < 3 && ops[n]; n++) lens[n] = strlen(ops[n]);
     ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
+}
+
+/* The pieces of px_line / px_cat with their lengths (16 at most). */
+typedef struct Pieces {
+    int n;
+    size_t total, len[16];
+    const char *s[16];
+} Pieces;
+
+static void pieces_of(Pieces *ps, const char *first, va_list ap) {
+    ps->n = 0, ps->total = 0;
+    for (const char *s = first; s && ps->n < 16; s = va_arg(ap, const char *)) {
+        size_t m = strlen(s);
+        ps->s[ps->n] = s, ps->len[ps->n++] = m, ps->total += m;
+    }
+}
+
+static char *put_pieces(char *w, const Pieces *ps) {
+    for (int i = 0; i < ps->n; i++) w = put_short(w, ps->s[i], ps->len[i]);
+    return w;
+}
+
+void px_line(Px *p, const char *first, ...) {
+    Pieces ps;
+    va_list ap;
+    va_start(ap, first);
+    pieces_of(&ps, first, ap);
+    va_end(ap);
+    size_t n = 1 + ps.total + 2;
+    StrBuf *sb = &p->body;
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    w = put_pieces(w, &ps);
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += n;
+}
+
+const char *px_cat(Px *p, const char *first, ...) {
+    Pieces ps;
+    va_list ap;
+    va_start(ap, first);
+    pieces_of(&ps, first, ap);
+    va_end(ap);
+    char *out = arena_alloc(p->ctx->arena, ps.total + 1);
+    *put_pieces(out, &ps) = 0;
+    return out;
+}
+
+/* (One allocation, no memo: offsets differ slot after slot.) */
+const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
+    size_t bl = strlen(base);
+    char num[24];
+    int nl = 0;
+    if (off || keep_zero) {
+        num[nl++] = '+';
+        if (off < 0) num[nl++] = '-';
+        nl += fmt_uint(num + nl, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+    }
+    char *out = arena_alloc(p->ctx->arena, bl + (size_t)nl + 3), *w = out;
+    *w++ = '[';
+    memcpy(w, base, bl), w += bl;
+    memcpy(w, num, (size_t)nl), w += nl;
+    *w++ = ']', *w = 0;
+    return out;
 }
 
 /* "a.b" for two string literals (an opcode and its type), made once:
@@ -101,13 +173,11 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
     else diag_error(p->de, (Loc){0}, "PTX lowering: %s", buf);
 }
 
-Slot px_reg(Px *p, RegClass rc) {
-    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
-}
-
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once. */
 const char *px_rname_make(Px *p, Slot s) {
+    static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
+    static const unsigned char prefix_len[RC_COUNT] = {2, 2, 2, 3, 2, 3};
     int rc = s.rc, r = s.reg;
     if (r >= p->rnames_cap[rc]) {
         int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 64;
@@ -118,11 +188,15 @@ const char *px_rname_make(Px *p, Slot s) {
     }
     const char *name = p->rnames[rc][r];
     if (!name) {
-        char buf[32];
-        size_t n = strlen(rc_prefix[rc]);
-        memcpy(buf, rc_prefix[rc], n);
+        /* a 16-byte cell ("%rd" and 10 digits at most, and the NUL): copies
+         * of a constant size, no call */
+        char buf[24] = {0}, *cell = arena_alloc(p->ctx->arena, 16);
+        size_t n = prefix_len[rc];
+        memcpy(buf, prefix[rc], 4);
         n += (size_t)fmt_uint(buf + n, (uint64_t)r);
-        name = p->rnames[rc][r] = arena_strndup(p->ctx->arena, buf, n);
+        buf[n] = 0;
+        memcpy(cell, buf, 16);
+        name = p->rnames[rc][r] = cell;
     }
     return name;
 }
@@ -184,44 +258,69 @@ static uint16_t f32_to_bf16_bits(float f) {
     return (uint16_t)(x >> 16);
 }
 
+/* The values of f16 and bf16 bit patterns (exact in a double). */
+static double f16_bits_value(uint16_t h) {
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+static double bf16_bits_value(uint16_t h) {
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
 /* Writes v as `digits` upper-case hex digits. */
 static void hex_fixed(char *out, uint64_t v, int digits) {
     for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
 }
 
 /* An immediate's text for the register class: 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
- * for floats (exact bits), decimal for integers. */
+ * for floats (exact bits), decimal for integers. Made once per value: the
+ * same constants come back slot after slot (a direct-mapped memo). */
 static const char *imm_text(Px *p, Slot s) {
-    char buf[24];
-    int n;
-    switch (s.rc) {
-    case RC_F32: {
+    uint64_t bits;
+    if (s.rc == RC_F32) {
         float f = (float)s.f;
         uint32_t b;
         memcpy(&b, &f, 4);
+        bits = b;
+    } else if (s.rc == RC_F64) {
+        memcpy(&bits, &s.f, 8);
+    } else {
+        bits = (uint64_t)(s.rc == RC_B32 ? (int32_t)s.off : s.off);
+    }
+    unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
+    if (p->imm_memo[h].s && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].s;
+    char buf[24];
+    int n;
+    switch (s.rc) {
+    case RC_F32:
         memcpy(buf, "0f", 2);
-        hex_fixed(buf + 2, b, 8);
+        hex_fixed(buf + 2, bits, 8);
         n = 10;
         break;
-    }
-    case RC_F64: {
-        uint64_t b;
-        memcpy(&b, &s.f, 8);
+    case RC_F64:
         memcpy(buf, "0d", 2);
-        hex_fixed(buf + 2, b, 16);
+        hex_fixed(buf + 2, bits, 16);
         n = 18;
         break;
-    }
     default: {
-        int64_t v = s.rc == RC_B32 ? (int32_t)s.off : s.off;
+        int64_t v = (int64_t)bits;
         n = 0;
         if (v < 0) buf[n++] = '-';
         n += fmt_uint(buf + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
         break;
     }
     }
-    return arena_strndup(p->ctx->arena, buf, (size_t)n);
+    p->imm_memo[h].bits = bits;
+    p->imm_memo[h].rc = s.rc;
+    return p->imm_memo[h].s = arena_strndup(p->ctx->arena, buf, (size_t)n);
 }
+
+const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
 
 /* An instruction without its destination: opcode, class, operand texts. */
 typedef struct CseKey {
@@ -231,71 +330,108 @@ typedef struct CseKey {
     RegClass rc;
 } CseKey;
 
-static uint64_t cse_hash(const CseKey *k) {
-    uint64_t h = hash_bytes(k->opcode, k->oplen, 0x9e37 + (uint64_t)k->rc);
-    for (int i = 0; i < k->nops; i++) h = hash_combine(h, hash_bytes(k->ops[i], k->lens[i], (uint64_t)i));
-    return h | 1;
+/* Length and hash of a string: strlen, then eight bytes per multiply (the
+ * tail read as two overlapping words, as hash_bytes does). */
+static inline size_t len_hash(const char *s, uint64_t *h) {
+    const uint64_t K = 0x9e3779b97f4a7c15ULL;
+    size_t n = strlen(s), m = n;
+    const unsigned char *b = (const unsigned char *)s;
+    uint64_t x = (*h ^ n) * K;
+    for (; m > 8; m -= 8, b += 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        x = (x ^ w) * K;
+        x ^= x >> 32;
+    }
+    if (m >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, b, 4);
+        memcpy(&hi, b + m - 4, 4);
+        x = (x ^ ((uint64_t)hi << 32 | lo)) * K;
+    } else if (m) {
+        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[m / 2] << 8 | b[m - 1])) * K;
+    }
+    *h = x ^ (x >> 29);
+    return n;
 }
 
 /* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
  * is k up to its destination. The emitted text is the key: nothing else is
- * kept per entry. */
+ * kept per entry. Every line of the body ends in ";\n", and no operand
+ * holds a newline, so comparing byte by byte up to a mismatch never reads
+ * past the body's end. */
 static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
     if (e->val.rc != k->rc) return false;
-    const char *q = p->body.data + e->line + 1, *end = p->body.data + p->body.len;
-    /* (lengths checked first: memcmp must not read past the text) */
-    if ((size_t)(end - q) < k->oplen + 1 || memcmp(q, k->opcode, k->oplen) != 0 || q[k->oplen] != ' ') return false;
-    q += k->oplen + 1 + e->dst_len;
+    const char *q = p->body.data + e->line + 1;
+    for (size_t j = 0; j < k->oplen; j++)
+        if (q[j] != k->opcode[j]) return false;
+    q += k->oplen;
+    if (*q != ' ') return false;
+    q += 1 + e->dst_len;
     for (int i = 0; i < k->nops; i++) {
-        if ((size_t)(end - q) < k->lens[i] + 2 || q[0] != ',' || q[1] != ' ' || memcmp(q + 2, k->ops[i], k->lens[i]) != 0)
-            return false;
-        q += 2 + k->lens[i];
+        if (q[0] != ',' || q[1] != ' ') return false;
+        q += 2;
+        for (size_t j = 0; j < k->lens[i]; j++)
+            if (q[j] != k->ops[i][j]) return false;
+        q += k->lens[i];
     }
-    return end - q >= 2 && q[0] == ';' && q[1] == '\n';
+    return q[0] == ';' && q[1] == '\n';
 }
 
+enum { CSE_IDX_BITS = 20, CSE_IDX_MASK = (1 << CSE_IDX_BITS) - 1 };
+
+static uint32_t cse_tag(uint32_t hash) { return (hash >> 20) << CSE_IDX_BITS; }
+
+/* Doubles the table and places the live entries again (slots of entries
+ * popped with their scopes are dropped here). */
 static void cse_grow(Px *p) {
-    struct CseSlot *old = p->cse_tab;
-    int ocap = p->cse_cap;
-    p->cse_cap = ocap ? ocap * 2 : 1024;
+    tc_free(p->cse_tab);
+    p->cse_cap = p->cse_cap ? p->cse_cap * 2 : 2048;
     p->cse_tab = tc_calloc((size_t)p->cse_cap, sizeof *p->cse_tab);
     int mask = p->cse_cap - 1;
-    for (int i = 0; i < ocap; i++) {
-        if (!old[i].tag) continue;
-        int j = (int)(old[i].tag & (uint32_t)mask);
-        while (p->cse_tab[j].tag) j = (j + 1) & mask;
-        p->cse_tab[j] = old[i];
+    int live = p->cse_entries.len < CSE_IDX_MASK ? p->cse_entries.len : CSE_IDX_MASK;
+    for (int k = 0; k < live; k++) {
+        uint32_t hh = p->cse_entries.data[k].hash;
+        int j = (int)(hh & (uint32_t)mask);
+        while (p->cse_tab[j]) j = (j + 1) & mask;
+        p->cse_tab[j] = cse_tag(hh) | (uint32_t)(k + 1);
     }
-    tc_free(old);
+    p->cse_used = live;
 }
 
 /* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
  * register of the same instruction emitted before in this scope. Slots are
- * never removed: one whose entry was popped with its scope, or whose tag
- * matches by chance, fails the text comparison and the probe goes on. */
+ * not removed when a scope ends: one whose entry was popped, or whose tag
+ * matches by chance, fails the text comparison and the probe goes on.
+ * (The hot path of the emitter.) */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    CseKey k = {.opcode = opcode, .oplen = strlen(opcode), .rc = rc};
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)rc;
+    CseKey k = {.opcode = opcode, .rc = rc};
+    k.oplen = len_hash(opcode, &h);
     const char *in[3] = {a, b, c};
     for (; k.nops < 3 && in[k.nops]; k.nops++) {
+        h = (h ^ 0xff) * 0x100000001b3ULL; /* a separator: ("ab", "c") is not ("a", "bc") */
         k.ops[k.nops] = in[k.nops];
-        k.lens[k.nops] = strlen(in[k.nops]);
+        k.lens[k.nops] = len_hash(in[k.nops], &h);
     }
-    uint64_t h = cse_hash(&k);
-    uint32_t tag = (uint32_t)(h >> 32) | 1;
+    uint32_t hash = (uint32_t)hash_u64(h), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
-    int mask = p->cse_cap - 1, i = (int)(tag & (uint32_t)mask);
-    for (; p->cse_tab[i].tag; i = (i + 1) & mask) {
-        int idx = p->cse_tab[i].idx;
-        if (p->cse_tab[i].tag == tag && idx <= p->cse_entries.len && cse_same(p, &p->cse_entries.data[idx - 1], &k))
+    int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
+    for (uint32_t sl; (sl = p->cse_tab[i]) != 0; i = (i + 1) & mask) {
+        int idx = (int)(sl & CSE_IDX_MASK);
+        if ((sl & ~(uint32_t)CSE_IDX_MASK) == tag && idx <= p->cse_entries.len &&
+            cse_same(p, &p->cse_entries.data[idx - 1], &k))
             return p->cse_entries.data[idx - 1].val;
     }
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
     size_t line = p->body.len, dlen = strlen(dn);
     ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
-    vec_push(&p->cse_entries, ((CseEntry){line, (int)dlen, d, p->depth}));
-    p->cse_tab[i] = (struct CseSlot){tag, p->cse_entries.len};
-    p->cse_used++;
+    vec_push(&p->cse_entries, ((CseEntry){line, d, (int)dlen, hash}));
+    if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
+        p->cse_tab[i] = tag | (uint32_t)p->cse_entries.len;
+        p->cse_used++;
+    }
     return d;
 }
 
@@ -314,7 +450,7 @@ Slot px_mat(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_REG && s.off == 0) return s;
     if (s.kind == SLOT_REG) {
         const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
-        return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, 0, 0}),
+        return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}),
                       imm_text(p, px_imm_int(s.off, s.rc)), NULL);
     }
     switch (s.rc) {
@@ -322,7 +458,12 @@ Slot px_mat(Px *p, Slot s, const Type *elem) {
         Slot z = px_cse(p, RC_B32, "mov.u32", "0", NULL, NULL);
         return px_cse(p, RC_PRED, s.off ? "setp.eq.s32" : "setp.ne.s32", px_rname(p, z), "0", NULL);
     }
-    case RC_B16: return px_cse(p, RC_B16, "mov.b16", arena_printf(p->ctx->arena, "0x%04X", (unsigned)(s.off & 0xffff)), NULL, NULL);
+    case RC_B16: {
+        char hx[7] = "0x";
+        hex_fixed(hx + 2, (uint64_t)s.off & 0xffff, 4);
+        hx[6] = 0;
+        return px_cse(p, RC_B16, "mov.b16", hx, NULL, NULL);
+    }
     case RC_B32: return px_cse(p, RC_B32, "mov.b32", imm_text(p, s), NULL, NULL);
     case RC_B64: return px_cse(p, RC_B64, "mov.b64", imm_text(p, s), NULL, NULL);
     case RC_F32: return px_cse(p, RC_F32, "mov.f32", imm_text(p, s), NULL, NULL);
@@ -469,6 +610,7 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
         return p->lin_memo.reg;
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
+        if (strides[dim] == 0) continue; /* a coordinate that does not count */
         Slot tp = px_thread_part(p, d, dim);
         Slot term = strides[dim] == 1 ? tp
                     : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, tp),
@@ -477,7 +619,7 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
             acc.kind = SLOT_REG;
             acc.reg = term.reg;
         } else {
-            Slot s = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, acc.reg, 0, 0}),
+            Slot s = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, acc.reg, {0}}),
                             px_rname(p, term), NULL);
             acc.reg = s.reg;
         }
@@ -584,7 +726,7 @@ static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
         Slot t = px_cse(p, RC_F32, "rcp.approx.f32", px_rname(p, d), NULL, NULL);
         const char *ts = px_rname(p, t);
         static const char *const coef[4] = {"0f3E827906", "0fBE91A98E", "0f3FB5F0E3", "0fBFBA00E3"};
-        Slot poly = px_mat(p, (Slot){SLOT_IMM, RC_F32, 0, 0, 1.061405429}, f32);
+        Slot poly = px_mat(p, px_imm_float(1.061405429, RC_F32), f32);
         for (int i = 3; i >= 0; i--) poly = px_cse(p, RC_F32, "fma.rn.f32", px_rname(p, poly), ts, coef[i]);
         poly = px_cse(p, RC_F32, "mul.f32", px_rname(p, poly), ts, NULL);
         Slot x2 = px_cse(p, RC_F32, "mul.f32", axs, axs, NULL);
@@ -679,13 +821,13 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         if (k == ARITH_SUBI && b.kind == SLOT_IMM) return (a.off -= b.off, a);
         if (k == ARITH_SUBI && a.kind == SLOT_IMM) {
             /* c - (r + o) = (c - r) - o */
-            Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
+            Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
             Slot r = px_cse(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_text(p, px_imm_int(a.off, rc)), px_rname(p, rb), NULL);
             r.off = -b.off;
             return r;
         }
         if (k == ARITH_ADDI || k == ARITH_SUBI) {
-            Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, 0, 0}, rb = {SLOT_REG, (uint8_t)rc, b.reg, 0, 0};
+            Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, {0}}, rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
             Slot r = px_cse(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
                             px_rname(p, ra), px_rname(p, rb), NULL);
             r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
@@ -696,7 +838,7 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
             int64_t c = a.kind == SLOT_IMM ? a.off : b.off;
             if (c == 0) return px_imm_int(0, rc);
             if (c == 1) return v;
-            Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, 0, 0};
+            Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, {0}};
             Slot r = px_cse(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_rname(p, rv),
                             imm_text(p, px_imm_int(c, rc)), NULL);
             r.off = v.off * c;
@@ -858,16 +1000,14 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
     /* float -> float */
     if (from->kind == TY_FLOAT && to->kind == TY_FLOAT) {
         if (x.kind == SLOT_IMM) {
-            double v = x.kind == SLOT_IMM && rf == RC_B16 ? 0.0 : x.f;
             if (rf != RC_B16) {
-                if (rt == RC_B16) {
-                    Slot s = px_imm_int(to->fkind == FK_BF16 ? f32_to_bf16_bits((float)v) : f32_to_f16_bits((float)v), RC_B16);
-                    s.f = v;
-                    return s;
-                }
+                double v = x.f;
+                if (rt == RC_B16)
+                    return px_imm_int(to->fkind == FK_BF16 ? f32_to_bf16_bits((float)v) : f32_to_f16_bits((float)v), RC_B16);
                 return px_imm_float(rt == RC_F32 ? (float)v : v, rt);
             }
-            if (rt != RC_B16 && from->fkind != FK_F8E4M3 && from->fkind != FK_F8E5M2) return px_imm_float(x.f, rt);
+            if (rt != RC_B16 && from->fkind != FK_F8E4M3 && from->fkind != FK_F8E5M2)
+                return px_imm_float(from->fkind == FK_BF16 ? bf16_bits_value((uint16_t)x.off) : f16_bits_value((uint16_t)x.off), rt);
         }
         xs = px_opnd(p, x, from);
         bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
@@ -1061,7 +1201,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         Slot ptr = in[0], o = in[1];
         if (o.kind == SLOT_IMM) return (ptr.off += o.off * scale, ptr);
         int ow = oe->kind == TY_INT ? oe->width : 64;
-        Slot ro = {SLOT_REG, o.rc, o.reg, 0, 0};
+        Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
         Slot wide;
         if (ow > 32) wide = scale == 1 ? ro : px_cse(p, RC_B64, "mul.lo.s64", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B64)), NULL);
         else if (scale == 1) wide = px_cse(p, RC_B64, "cvt.s64.s32", px_rname(p, ro), NULL, NULL);
@@ -1071,7 +1211,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
             r = wide;
             r.off = ptr.off;
         } else {
-            r = px_cse(p, RC_B64, "add.s64", px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, 0, 0}), px_rname(p, wide), NULL);
+            r = px_cse(p, RC_B64, "add.s64", px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_rname(p, wide), NULL);
             r.off = ptr.off;
         }
         r.off += o.off * scale;
@@ -1198,12 +1338,19 @@ static void lower_broadcast(Px *p, Op *op) {
     }
     Dist dr, di;
     if (!px_dist(p, rt, &dr) || !px_dist(p, it, &di)) return px_fail(p, op, "no layout");
+    int64_t axis = 0;
+    if (op->kind == TT_EXPAND_DIMS) op_attr_int(op, "axis", &axis);
+    int j[TTG_MAX_RANK];
+    dist_slot_j(&dr, 0, j);
     for (int i = 0; i < out->n; i++) {
-        int j[TTG_MAX_RANK], ji[TTG_MAX_RANK];
-        dist_slot_j(&dr, i, j);
+        int ji[TTG_MAX_RANK];
+        if (i) /* slot order, as dist_slot_j counts: the fastest dimension first */
+            for (int k = 0; k < dr.rank; k++) {
+                int dim = dr.order[k];
+                if (++j[dim] < dr.per_dim[dim]) break;
+                j[dim] = 0;
+            }
         if (op->kind == TT_EXPAND_DIMS) {
-            int64_t axis = 0;
-            op_attr_int(op, "axis", &axis);
             for (int dd = 0, k = 0; dd < dr.rank; dd++)
                 if (dd != axis) ji[k++] = j[dd];
         } else {
@@ -1329,7 +1476,7 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
                 Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
                 const char *dn = px_rname(p, d);
                 if (s.kind == SLOT_REG && s.off) {
-                    Slot r = {SLOT_REG, s.rc, s.reg, 0, 0};
+                    Slot r = {SLOT_REG, s.rc, s.reg, {0}};
                     px_ins(p, s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
                            imm_text(p, px_imm_int(s.off, s.rc)), NULL);
                 } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
@@ -1346,14 +1493,13 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
             if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue; /* kind NONE: no copy */
             const char *src = px_opnd(p, s, elems[a]);
             tmp[a]->s[i] = px_reg(p, d.rc);
-            px_emit(p, "mov.%s %s, %s", rc_decl[d.rc] + 1, px_rname(p, tmp[a]->s[i]), src);
+            px_ins(p, rc_mov[d.rc], px_rname(p, tmp[a]->s[i]), src, NULL, NULL);
         }
     }
     for (int a = 0; a < n; a++)
         for (int i = 0; i < to[a]->n; i++)
             if (tmp[a]->s[i].kind == SLOT_REG)
-                px_emit(p, "mov.%s %s, %s", rc_decl[to[a]->s[i].rc] + 1, px_rname(p, to[a]->s[i]),
-                        px_rname(p, tmp[a]->s[i]));
+                px_ins(p, rc_mov[to[a]->s[i].rc], px_rname(p, to[a]->s[i]), px_rname(p, tmp[a]->s[i]), NULL, NULL);
 }
 
 /* Fresh registers for a loop-carried / branch-joined value. */
@@ -1505,6 +1651,7 @@ static void lower_op(Px *p, Op *op) {
     case TT_REDUCE: px_lower_reduce(p, op); return;
     case TT_SCAN: px_lower_scan(p, op); return;
     case TT_RESHAPE: case TT_TRANS: case TT_JOIN: case TT_SPLIT: case TT_CAT: px_lower_shape(p, op); return;
+    case TT_GATHER: px_lower_gather(p, op); return;
     case TTG_CONVERT_LAYOUT: px_lower_convert(p, op); return;
     case TT_DOT: px_lower_dot(p, op); return;
     case SCF_FOR: lower_for(p, op); return;
@@ -1599,7 +1746,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
-    sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    sb_reserve(&p->body, 64 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    vec_reserve(&p->cse_entries, 1024);
+    map_reserve(&p->vals, 512);
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);

@@ -31,11 +31,15 @@
 typedef enum RegClass { RC_PRED, RC_B16, RC_B32, RC_B64, RC_F32, RC_F64, RC_COUNT } RegClass;
 enum { SLOT_NONE, SLOT_REG, SLOT_IMM };
 
+/* 16 bytes, so that functions return it in registers (a larger struct
+ * comes back through memory and its first read stalls on the stores). */
 typedef struct Slot {
     uint8_t kind, rc;
     int reg;
-    int64_t off; /* REG: added constant; IMM: integer value */
-    double f;    /* IMM of a float class */
+    union {
+        int64_t off; /* REG: added constant; IMM: integer value, or the bits of an f16/bf16 (RC_B16) */
+        double f;    /* IMM of class F32 or F64 */
+    };
 } Slot;
 
 typedef struct Tile {
@@ -45,9 +49,9 @@ typedef struct Tile {
 
 typedef struct CseEntry {
     size_t line;     /* offset in Px.body of the instruction's text */
-    int dst_len;     /* length of the destination's name in it */
     Slot val;
-    int depth;
+    int dst_len;     /* length of the destination's name in it */
+    uint32_t hash;   /* of the key; its low bits place it in the table */
 } CseEntry;
 
 typedef struct Px {
@@ -61,10 +65,11 @@ typedef struct Px {
     int nlabel;
     Map vals;            /* Value* -> Tile* */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
-    /* CSE: open addressing from 32 bits of an instruction's hash to 1 + its
-     * index in cse_entries (tag and index side by side: one cache line a
-     * probe, 8 bytes a slot) */
-    struct CseSlot { uint32_t tag; int32_t idx; } *cse_tab;
+    /* CSE: open addressing from an instruction's hash to 1 + its index in
+     * cse_entries, 4 bytes a slot (12 bits of the hash as a tag, 20 of
+     * index: the table is probed once per instruction and must stay in
+     * cache) */
+    uint32_t *cse_tab;
     int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
@@ -86,6 +91,7 @@ typedef struct Px {
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
     struct { const char *a, *b, *s; } opc_memo[16]; /* see opc_join */
+    struct { uint64_t bits; int rc; const char *s; } imm_memo[64]; /* see imm_text */
     bool failed;
 } Px;
 
@@ -95,8 +101,22 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
  * shape of most instructions, in the hot loops (NULL ends the operands). */
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
+/* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
+ * cannot shape (a predicate in front, braces), without a format string. */
+void px_line(Px *p, const char *first, ...);
+/* The pieces (NULL ends them) joined, in the arena: operand texts such as
+ * `[%rd5+16]` or `@%p3 `, made slot after slot. */
+const char *px_cat(Px *p, const char *first, ...);
+/* An integer's decimal text (memoised with the immediates). */
+const char *px_int(Px *p, int64_t v);
+/* `[base+off]`; `[base]` when off is 0 and !keep_zero. */
+const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
-Slot px_reg(Px *p, RegClass rc);
+/* A fresh virtual register (inline: a Slot returned through memory from a
+ * call is read back at once, and stalls). */
+static inline Slot px_reg(Px *p, RegClass rc) {
+    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
+}
 /* Register name; s must be a plain register. Names are made once per
  * register (px_rname_make) and shared by every use. */
 const char *px_rname_make(Px *p, Slot s);
@@ -148,6 +168,7 @@ void px_lower_reduce(Px *p, Op *op);
 void px_lower_scan(Px *p, Op *op);
 void px_lower_convert(Px *p, Op *op);
 void px_lower_shape(Px *p, Op *op); /* reshape, trans, join, split, cat */
+void px_lower_gather(Px *p, Op *op);
 void px_lower_dot(Px *p, Op *op);
 /* Tile x (layout of type `from`) re-laid out as type `to`, through shared
  * memory when the threads differ. */

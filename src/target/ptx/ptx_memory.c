@@ -51,10 +51,25 @@ static int access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type 
 }
 
 static const char *addr_text(Px *p, Slot ptr, const Type *pt) {
-    if (ptr.kind == SLOT_IMM) return arena_printf(p->ctx->arena, "[%lld]", (long long)ptr.off);
-    const char *base = px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, 0, 0});
-    if (ptr.off == 0) return arena_printf(p->ctx->arena, "[%s]", base);
-    return arena_printf(p->ctx->arena, "[%s+%lld]", base, (long long)ptr.off);
+    if (ptr.kind == SLOT_IMM) return px_cat(p, "[", px_int(p, ptr.off), "]", NULL);
+    return px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), ptr.off, false);
+}
+
+/* `%r1` or `{%r1, %r2, ...}`: a vector access's registers. */
+static const char *reg_list(Px *p, const char *const *names, int n) {
+    if (n == 1) return names[0];
+    size_t len = 2 + 2 * (size_t)(n - 1);
+    for (int k = 0; k < n; k++) len += strlen(names[k]);
+    char *out = arena_alloc(p->ctx->arena, len + 1), *w = out;
+    *w++ = '{';
+    for (int k = 0; k < n; k++) {
+        if (k) *w++ = ',', *w++ = ' ';
+        size_t m = strlen(names[k]);
+        memcpy(w, names[k], m);
+        w += m;
+    }
+    *w++ = '}', *w = 0;
+    return out;
 }
 
 static const char *load_qual(const Op *op) {
@@ -143,7 +158,7 @@ void px_lower_load(Px *p, Op *op) {
             continue;
         }
         const char *pred = "";
-        if (mt && m.kind != SLOT_IMM) pred = arena_printf(p->ctx->arena, "@%s ", px_opnd(p, m, i1));
+        if (mt && m.kind != SLOT_IMM) pred = px_cat(p, "@", px_opnd(p, m, i1), " ", NULL);
         bool masked = pred[0] != 0;
         const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
         if (is_bool || (ebits < 32 && vec == 1)) {
@@ -153,13 +168,13 @@ void px_lower_load(Px *p, Op *op) {
                 Slot o = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
                 if (is_bool) o = px_cast(p, o, i1, p->i32, false, 0);
                 if (o.rc == RC_B16 && r.rc == RC_B32) /* an fp8 `other`, held in 16 bits */
-                    px_emit(p, "cvt.u32.u16 %s, %s", px_rname(p, r), px_opnd(p, o, e));
+                    px_ins(p, "cvt.u32.u16", px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
                 else
-                    px_emit(p, "mov.%s %s, %s", r.rc == RC_B16 ? "b16" : "b32", px_rname(p, r),
-                            px_opnd(p, o, is_bool ? p->i32 : e));
+                    px_ins(p, r.rc == RC_B16 ? "mov.b16" : "mov.b32", px_rname(p, r),
+                           px_opnd(p, o, is_bool ? p->i32 : e), NULL, NULL);
             }
             const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
-            px_emit(p, "%sld.global%s.%s %s, %s", pred, q, ty, px_rname(p, r), addr);
+            px_line(p, pred, "ld.global", q, ".", ty, " ", px_rname(p, r), ", ", addr, NULL);
             if (is_bool) r = px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
             else if (rc == RC_B16 && ebits == 8) r = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
             out->s[idx[0]] = r;
@@ -174,19 +189,14 @@ void px_lower_load(Px *p, Op *op) {
                     Slot o = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
                     if (o.kind == SLOT_IMM && rc == RC_F32 && !ot) o = px_imm_float(0.0, RC_F32);
                     if (o.kind == SLOT_IMM && rc == RC_F64 && !ot) o = px_imm_float(0.0, RC_F64);
-                    px_emit(p, "mov.%s %s, %s", rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : rc == RC_B64 ? "b64" : "b32",
-                            px_rname(p, r), px_opnd(p, o, e));
+                    px_ins(p, rc == RC_F32 ? "mov.f32" : rc == RC_F64 ? "mov.f64" : rc == RC_B64 ? "mov.b64" : "mov.b32",
+                           px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
                 }
                 out->s[idx[k]] = r;
                 names[k] = px_rname(p, r);
             }
             const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
-            StrBuf sb = {0};
-            if (vec > 1) sb_puts(&sb, "{");
-            for (int k = 0; k < vec; k++) sb_printf(&sb, k ? ", %s" : "%s", names[k]);
-            if (vec > 1) sb_puts(&sb, "}");
-            px_emit(p, "%sld.global%s%s.%s %s, %s", pred, q, vec_prefix(vec), ty, sb_cstr(&sb), addr);
-            sb_free(&sb);
+            px_line(p, pred, "ld.global", q, vec_prefix(vec), ".", ty, " ", reg_list(p, names, vec), ", ", addr, NULL);
             continue;
         }
         /* packed sub-word elements: words of 32 bits */
@@ -215,17 +225,14 @@ void px_lower_load(Px *p, Op *op) {
                 }
             }
         }
-        StrBuf sb = {0};
-        if (nwords > 1) sb_puts(&sb, "{");
-        for (int w = 0; w < nwords; w++) sb_printf(&sb, w ? ", %s" : "%s", px_rname(p, words[w]));
-        if (nwords > 1) sb_puts(&sb, "}");
-        px_emit(p, "%sld.global%s%s.b32 %s, %s", pred, q, vec_prefix(nwords), sb_cstr(&sb), addr);
-        sb_free(&sb);
+        const char *wnames[4];
+        for (int w = 0; w < nwords; w++) wnames[w] = px_rname(p, words[w]);
+        px_line(p, pred, "ld.global", q, vec_prefix(nwords), ".b32 ", reg_list(p, wnames, nwords), ", ", addr, NULL);
         for (int w = 0; w < nwords; w++) {
             const char *wn = px_rname(p, words[w]);
             if (ebits == 16) {
                 Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-                px_emit(p, "mov.b32 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), wn);
+                px_line(p, "mov.b32 {", px_rname(p, lo), ", ", px_rname(p, hi), "}, ", wn, NULL);
                 if (rc == RC_B16) {
                     out->s[idx[w * 2]] = lo;
                     out->s[idx[w * 2 + 1]] = hi;
@@ -281,7 +288,7 @@ void px_lower_store(Px *p, Op *op) {
         else idx[0] = 0;
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         if (pr.kind == SLOT_IMM) continue; /* masked off */
-        const char *pred = pr.kind == SLOT_REG ? arena_printf(p->ctx->arena, "@%s ", px_rname(p, pr)) : "";
+        const char *pred = pr.kind == SLOT_REG ? px_cat(p, "@", px_rname(p, pr), " ", NULL) : "";
         const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
         if (is_bool || (ebits < 32 && vec == 1)) {
             Slot v = vt->s[vt->n == n ? i : 0];
@@ -290,15 +297,14 @@ void px_lower_store(Px *p, Op *op) {
             if (rc == RC_B16 && ebits == 8) v = px_cse(p, RC_B32, "cvt.u32.u16", px_opnd(p, v, e), NULL, NULL);
             const Type *ve = (rc == RC_B16 && ebits == 16) ? e : p->i32;
             if (rc == RC_B32 && ebits == 16) ty = "b16";
-            px_emit(p, "%sst.global%s.%s %s, %s", pred, q, ty, addr, px_rname(p, px_mat(p, v, ve)));
+            px_line(p, pred, "st.global", q, ".", ty, " ", addr, ", ", px_rname(p, px_mat(p, v, ve)), NULL);
             continue;
         }
-        StrBuf sb = {0};
+        const char *names[16];
         int nwords;
         if (ebits >= 32) {
             nwords = vec;
-            for (int k = 0; k < vec; k++)
-                sb_printf(&sb, k ? ", %s" : "%s", px_rname(p, px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e)));
+            for (int k = 0; k < vec; k++) names[k] = px_rname(p, px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e));
         } else {
             int per_word = 32 / ebits;
             nwords = vec / per_word;
@@ -328,13 +334,11 @@ void px_lower_store(Px *p, Op *op) {
                         }
                     }
                 }
-                sb_printf(&sb, w ? ", %s" : "%s", px_rname(p, word));
+                names[w] = px_rname(p, word);
             }
         }
         const char *ty = ebits >= 32 ? (rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32") : "b32";
-        px_emit(p, "%sst.global%s%s.%s %s, %s%s%s", pred, q, vec_prefix(nwords), ty, addr, nwords > 1 ? "{" : "",
-                sb_cstr(&sb), nwords > 1 ? "}" : "");
-        sb_free(&sb);
+        px_line(p, pred, "st.global", q, vec_prefix(nwords), ".", ty, " ", addr, ", ", reg_list(p, names, nwords), NULL);
     }
 }
 
@@ -425,7 +429,7 @@ void px_lower_atomic(Px *p, Op *op) {
             Slot idx = px_linear_index(p, &d, i, strides);
             Slot a = base;
             if (idx.kind == SLOT_REG) {
-                Slot sc = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, idx.reg, 0, 0}),
+                Slot sc = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, idx.reg, {0}}),
                                  arena_printf(p->ctx->arena, "%d", eb), NULL);
                 a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
             }

@@ -1,7 +1,7 @@
 /*
  * ptx_shared.c - everything that crosses threads: tt.reduce, layout
- * conversions, tt.scan, the shape ops (reshape, trans, join, split, cat)
- * and the FMA tt.dot.
+ * conversions, tt.scan, the shape ops (reshape, trans, join, split, cat),
+ * tt.gather and the FMA tt.dot.
  *
  * Shared memory is the kernel's dynamic `global_smem`; every user starts at
  * offset 0 and the kernel asks for the largest. A user that is not the
@@ -59,44 +59,50 @@ static void st_shared(Px *p, const char *addr, Slot v, const Type *e) {
     if (e->kind == TY_INT && e->width == 1) {
         v = px_cast(p, v, e, p->i32, false, 0);
         e = p->i32;
-        px_emit(p, "st.shared.b8 %s, %s", addr, px_rname(p, px_mat(p, v, e)));
+        px_ins(p, "st.shared.b8", addr, px_rname(p, px_mat(p, v, e)), NULL, NULL);
         return;
     }
-    px_emit(p, "st.shared.%s %s, %s", st_type(e), addr, px_rname(p, px_mat(p, v, e)));
+    static const char *const st_op[] = {"st.shared.b8", "st.shared.b16", "st.shared.b32", "st.shared.b64"};
+    const char *ty = st_type(e);
+    px_ins(p, st_op[ty[1] == '8' ? 0 : ty[1] == '1' ? 1 : ty[1] == '3' ? 2 : 3], addr, px_rname(p, px_mat(p, v, e)), NULL, NULL);
 }
 
 static Slot ld_shared(Px *p, const char *addr, const Type *e) {
     if (e->kind == TY_INT && e->width == 1) {
         Slot r = px_reg(p, RC_B32);
-        px_emit(p, "ld.shared.u8 %s, %s", px_rname(p, r), addr);
+        px_ins(p, "ld.shared.u8", px_rname(p, r), addr, NULL, NULL);
         return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
     }
     RegClass rc = px_rc(e);
     Slot r = px_reg(p, rc);
-    const char *ty = st_type(e);
-    if (e->kind == TY_INT && e->width == 8) ty = "s8";
-    else if (e->kind == TY_INT && e->width == 16) ty = "s16";
-    px_emit(p, "ld.shared.%s %s, %s", ty, px_rname(p, r), addr);
+    const char *op;
+    if (e->kind == TY_INT && e->width == 8) op = "ld.shared.s8";
+    else if (e->kind == TY_INT && e->width == 16) op = "ld.shared.s16";
+    else {
+        int b = px_bits(e);
+        op = b == 8 ? "ld.shared.b8" : b == 16 ? "ld.shared.b16" : b == 64 ? "ld.shared.b64" : "ld.shared.b32";
+    }
+    px_ins(p, op, px_rname(p, r), addr, NULL, NULL);
     return r;
 }
 
 /* `[base + index * esize + extra]` for an index `reg + off`. */
 static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
     if (index.kind == SLOT_IMM)
-        return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, smem_base(p)), (long long)(index.off * esize + extra));
+        return px_addr(p, px_rname(p, smem_base(p)), index.off * esize + extra, true);
     Slot a = p->smem_memo.addr;
     if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
         /* (slot after slot shares the register: px_cse's answer, kept) */
         Slot base = smem_base(p);
-        Slot ri = {SLOT_REG, RC_B32, index.reg, 0, 0};
-        Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), arena_printf(p->ctx->arena, "%d", log2i(esize)), NULL);
+        Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
+        Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), px_int(p, log2i(esize)), NULL);
         a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
         p->smem_memo.epoch = p->epoch;
         p->smem_memo.index_reg = index.reg;
         p->smem_memo.esize = esize;
         p->smem_memo.addr = a;
     }
-    return arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(index.off * esize + extra));
+    return px_addr(p, px_rname(p, a), index.off * esize + extra, true);
 }
 
 static void row_major(const Type *t, int64_t *strides) {
@@ -167,7 +173,7 @@ static void combine(Px *p, Op *op, int k, Slot *acc, Slot *x, Slot *out) {
 
 static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) {
     RegClass rc = px_rc(e);
-    const char *x = arena_printf(p->ctx->arena, "%d", xor);
+    const char *x = px_int(p, xor);
     if (rc == RC_B32 || rc == RC_F32) {
         Slot r = px_reg(p, rc);
         px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, px_mat(p, v, e)), x);
@@ -275,7 +281,7 @@ void px_lower_reduce(Px *p, Op *op) {
                 idx = wa;
                 idx.off = lin[r].off * nw;
             } else {
-                Slot t = px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, 0, 0}),
+                Slot t = px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, {0}}),
                                 arena_printf(p->ctx->arena, "%d", nw), px_rname(p, wa));
                 idx = t;
                 idx.off = lin[r].off * nw;
@@ -289,7 +295,7 @@ void px_lower_reduce(Px *p, Op *op) {
                 Slot idx = base;
                 if (idx.kind == SLOT_IMM) idx.off = base.off * nw + w;
                 else {
-                    Slot t = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base.reg, 0, 0}),
+                    Slot t = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base.reg, {0}}),
                                     arena_printf(p->ctx->arena, "%d", nw), NULL);
                     idx = t;
                     idx.off = base.off * nw + w;
@@ -528,6 +534,60 @@ void px_lower_shape(Px *p, Op *op) {
     }
 }
 
+/* ---- tt.gather -------------------------------------------------------------- */
+
+/* The source goes to shared memory row-major; then each thread reads, for
+ * each index it holds, the source element at that index's coordinate with
+ * the gather axis replaced by the index's value. (Triton lowers tt.gather
+ * with warp shuffles when the axis stays within a warp; this is its general
+ * path.) The indices are laid out as the result (ttg-assign-layouts does
+ * that; IR read back may not). */
+void px_lower_gather(Px *p, Op *op) {
+    Value *src = op_operand(op, 0), *idx = op_operand(op, 1), *res = op_result(op, 0);
+    int64_t axis = 0;
+    op_attr_int(op, "axis", &axis);
+    Type *st = src->type, *it = idx->type, *rt = res->type;
+    const Type *e = ty_elem(st), *ie = ty_elem(it);
+    Dist ds, dr;
+    if (!px_dist(p, st, &ds) || !px_dist(p, rt, &dr)) return px_fail(p, op, "tt.gather without layouts");
+    if (axis < 0 || axis >= st->rank) return px_fail(p, op, "tt.gather axis out of range");
+    Tile *ti = px_tile(p, idx);
+    const Layout *rl = ttg_layout_of_type(p->ctx, rt);
+    if (!ttg_layout_equal(ttg_layout_of_type(p->ctx, it), rl)) ti = px_relayout(p, ti, it, ttg_with_layout(p->ctx, it, rl));
+    /* src strides; the result's coordinate along the axis does not count */
+    int64_t sx[TTG_MAX_RANK], sr[TTG_MAX_RANK];
+    row_major(st, sx);
+    memcpy(sr, sx, sizeof sr);
+    sr[axis] = 0;
+    int es = elem_bytes(e);
+    smem_begin(p, ty_numel(st) * es);
+    smem_put(p, px_tile(p, src), &ds, sx, 0, e);
+    px_barrier(p);
+    Tile *out = px_new_tile(p, dr.nslots);
+    const char *stride = px_int(p, sx[axis]);
+    for (int i = 0; i < dr.nslots; i++) {
+        Slot at = px_linear_index(p, &dr, i, sr); /* reg + off, or an immediate */
+        Slot k = ie->kind == TY_INT && ie->width == 32 ? ti->s[i] : px_cast(p, ti->s[i], ie, p->i32, true, 0);
+        if (k.kind == SLOT_IMM) {
+            at.off += k.off * sx[axis];
+        } else {
+            const char *kr = px_rname(p, (Slot){SLOT_REG, RC_B32, k.reg, {0}});
+            Slot t;
+            if (at.kind == SLOT_IMM) {
+                t = sx[axis] == 1 ? (Slot){SLOT_REG, RC_B32, k.reg, {0}} : px_cse(p, RC_B32, "mul.lo.s32", kr, stride, NULL);
+            } else {
+                const char *br = px_rname(p, (Slot){SLOT_REG, RC_B32, at.reg, {0}});
+                t = sx[axis] == 1 ? px_cse(p, RC_B32, "add.s32", kr, br, NULL)
+                                  : px_cse(p, RC_B32, "mad.lo.s32", kr, stride, br);
+            }
+            t.off = at.off + k.off * sx[axis];
+            at = t;
+        }
+        out->s[i] = ld_shared(p, smem_addr(p, at, es, 0), e);
+    }
+    px_bind(p, res, out);
+}
+
 /* ---- tt.dot with FMA ------------------------------------------------------ */
 
 /* True when the dot may accumulate into C's registers: C is an argument
@@ -610,12 +670,12 @@ void px_lower_dot(Px *p, Op *op) {
         int64_t boff = bd ? dist_const(&dc, 0, jb) : 0;
         for (int jm = 0; jm < nm; jm++) {
             int64_t off = (boff * M * K + dist_const(&dc, bd, jm) * K) * sa;
-            Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pa), (long long)off), ea);
+            Slot v = ld_shared(p, px_addr(p, px_rname(p, pa), off, true), ea);
             av[jb * nm + jm] = px_cast(p, v, ea, acc_t, true, 0);
         }
         for (int jn = 0; jn < nn; jn++) {
             int64_t off = (boff * K * N + dist_const(&dc, bd + 1, jn)) * sb;
-            Slot v = ld_shared(p, arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, pb), (long long)off), eb);
+            Slot v = ld_shared(p, px_addr(p, px_rname(p, pb), off, true), eb);
             bv[jb * nn + jn] = px_cast(p, v, eb, acc_t, true, 0);
         }
     }

@@ -336,10 +336,18 @@ static void visit(Op *op, void *ud) {
     set_info(a, r, &ai);
 }
 
+static void count_op(Op *op, void *ud) {
+    (void)op;
+    ++*(int *)ud;
+}
+
 AxisAnalysis *axis_analyze(Context *c, Op *func) {
     AxisAnalysis *a = ARENA_NEW(c->arena, AxisAnalysis);
     a->ctx = c;
     if (func->kind == TT_FUNC) func_args(a, func);
+    int nops = 0;
+    op_walk(func, count_op, &nops, false);
+    map_reserve(&a->infos, nops + 16); /* a value per op, about (no rehashing as it grows) */
     op_walk(func, visit, a, false);
     return a;
 }

@@ -13,7 +13,8 @@
  *     it that has none yet: through element-wise ops and broadcasts (same
  *     layout), expand_dims and reduce (slice <-> parent), and the
  *     loop-carried values of scf.for / scf.if / scf.while (same layout);
- *     `tt.dot` spreads only between its accumulator and its result;
+ *     `tt.dot` spreads only between its accumulator and its result,
+ *     `tt.gather` between its indices and its result;
  *  3. tiles still without a layout get Triton's default one, seeded from the
  *     last op backwards so that consumers decide for their producers;
  *  4. each op's operands that disagree with what the op needs get a
@@ -147,6 +148,14 @@ static void relate(LState *s, Op *op, Value *v) {
         }
         return;
     }
+    case TT_GATHER:
+        /* each thread reads the source elements of the indices it holds:
+         * indices and result share a layout, the source keeps its own */
+        if (is_result || op_operand(op, 1) == v) {
+            give(s, op_operand(op, 1), l);
+            give(s, op_result(op, 0), l);
+        }
+        return;
     case TT_DOT:
         if (is_result || (!is_arg && op->noperands > 2 && op_operand(op, 2) == v)) {
             give(s, op_operand(op, 2), l);
@@ -318,6 +327,9 @@ static void materialise_op(LState *s, Op *op) {
     case TT_DOT:
         require(s, op, 2, res_layout(s, op, 0));
         return;
+    case TT_GATHER:
+        require(s, op, 1, res_layout(s, op, 0));
+        return;
     case SCF_FOR: {
         Block *body = op->regions[0].first;
         for (int g = 0; g + 1 < body->nargs; g++) {
@@ -378,6 +390,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     LState s = {.ctx = c, .opts = o};
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
+    map_reserve(&s.layout, s.ops.len + 16); /* about a tile per op */
     /* 1-2: anchors, loads first */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < s.ops.len; i++) {
