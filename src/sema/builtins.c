@@ -529,8 +529,8 @@ static TV bi_load(Sema *S, CallArgs *a) {
     bool has_mask = GIVEN(1), has_other = GIVEN(2);
     if (!has_mask && has_other) return sema_error(S, "`other` cannot be provided without `mask`");
     if (has_mask) {
-        if (mask.kind == TV_ERR) return mask;
         mask = sem_to_tensor(S, &mask);
+        if (mask.kind == TV_ERR) return mask;
     }
     if (has_other && other.kind == TV_ERR) return other;
     if (!tl_is_block(ptr.ty)) {

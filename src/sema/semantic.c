@@ -147,6 +147,7 @@ TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank) {
 }
 
 bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
+    if (a->kind == TV_ERR || b->kind == TV_ERR) return false; /* already reported */
     bool ab = tl_is_block(a->ty), bb = tl_is_block(b->ty);
     if (ab && !bb) {
         *b = sem_splat(S, *b, a->ty->shape, a->ty->rank);
