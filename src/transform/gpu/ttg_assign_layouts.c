@@ -7,6 +7,12 @@
  * conversions propagates and cancels the conversions). Here it is one
  * propagation, which reaches the same fixed point on the kernels we see:
  *
+ *  0. tensor-core dots first: an fp16 or bf16 tt.dot into fp32 whose shape
+ *     mma.sync can tile gets, as its result's layout, the m16n8
+ *     accumulator layout (ttg_mma_layout; warps split as Triton's
+ *     warpsPerTileV2 splits them), so that the accumulator, its zero init
+ *     and its loop-carried copies hold it before a load or store can claim
+ *     them; the store after the loop then takes a conversion;
  *  1. anchors: every load, store and atomic gets its coalesced layout
  *     (coalesce.c), loads first, in program order;
  *  2. each anchor's layout spreads, breadth first, to every tile related to
@@ -365,6 +371,91 @@ static void materialise_op(LState *s, Op *op) {
     }
 }
 
+/* ---- tensor-core dots ---------------------------------------------------- */
+
+static bool is_f16_or_bf16(const Type *e) {
+    return e->kind == TY_FLOAT && (e->fkind == FK_F16 || e->fkind == FK_BF16);
+}
+
+typedef struct Slice {
+    Region *region;
+    Map seen;
+    VEC(Op *) work;
+} Slice;
+
+static void slice_add(Slice *sl, Op *x) {
+    if (!x || !x->parent || x->parent->parent != sl->region || map_has(&sl->seen, MAP_KEY(x))) return;
+    map_put(&sl->seen, MAP_KEY(x), (void *)1);
+    vec_push(&sl->work, x);
+}
+
+/* Is another tt.dot connected to `dot` by data flow within its region
+ * (Triton's multiRootGetSlice: operands' producers backwards, results'
+ * users forwards, ops of the same region only)? */
+static bool chained_dot(Op *dot) {
+    Slice sl = {.region = dot->parent ? dot->parent->parent : NULL};
+    bool chained = false;
+    map_put(&sl.seen, MAP_KEY(dot), (void *)1);
+    vec_push(&sl.work, dot);
+    while (sl.work.len && !chained) {
+        Op *op = vec_pop(&sl.work);
+        chained = op != dot && op->kind == TT_DOT;
+        for (int i = 0; i < op->noperands; i++) slice_add(&sl, op_operand(op, i)->def);
+        for (int i = 0; i < op->nresults; i++)
+            for (Use *u = op_result(op, i)->uses; u; u = u->next) slice_add(&sl, u->owner);
+    }
+    map_free(&sl.seen);
+    vec_free(&sl.work);
+    return chained;
+}
+
+/* Warps along m and n for an M x N result, as Triton's warpsPerTileV2:
+ * chained dots put every warp along the longer dimension (attention: P
+ * then stays in the rows its warp computed); otherwise double the warps
+ * along m while the per-warp tile (16 x 8 instructions) is no wider than
+ * tall and m has 16 rows per warp to give, else along n. Along n the
+ * warps may outnumber the 8-column blocks (copies); along m they may not
+ * (every warp needs whole 16-row blocks). */
+static void mma_warps(int64_t M, int64_t N, int nw, bool chained, int *wm, int *wn) {
+    if (chained && M >= N && M >= 16 * nw) {
+        *wm = nw, *wn = 1;
+        return;
+    }
+    if (chained && M < N) {
+        *wm = 1, *wn = nw;
+        return;
+    }
+    int a = 1, b = 1;
+    while (a * b < nw) {
+        if (M / 16 / a >= N / (8 * b) && a < M / 16) a *= 2;
+        else b *= 2;
+    }
+    *wm = a, *wn = b;
+}
+
+/* The accumulator layout of a dot ptx_mma.c can run on tensor cores: fp16 x
+ * fp16 or bf16 x bf16 into fp32, rank 2, M a multiple of 16, N of 8, K of
+ * 16, sm_80 or later. Other dots keep today's path (their result's layout
+ * comes from the propagation; FMA in the PTX). */
+static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
+    const TtgOptions *o = s->opts;
+    if (o->sm < 80 || o->threads_per_warp != 32 || (o->num_warps & (o->num_warps - 1))) return false;
+    Type *at = op_operand(dot, 0)->type, *bt = op_operand(dot, 1)->type, *rt = op_result(dot, 0)->type;
+    if (at->kind != TY_TENSOR || bt->kind != TY_TENSOR || rt->kind != TY_TENSOR || at->rank != 2 || bt->rank != 2 ||
+        rt->rank != 2)
+        return false;
+    const Type *ea = ty_elem(at), *eb = ty_elem(bt), *er = ty_elem(rt);
+    if (!is_f16_or_bf16(ea) || eb->kind != TY_FLOAT || eb->fkind != ea->fkind || er->kind != TY_FLOAT ||
+        er->fkind != FK_F32)
+        return false;
+    int64_t M = rt->shape[0], N = rt->shape[1], K = at->shape[1];
+    if (K % 16 || M % 16 || N % 8) return false;
+    int wm, wn;
+    mma_warps(M, N, o->num_warps, chained_dot(dot), &wm, &wn);
+    *out = ttg_mma_layout(wm, wn);
+    return true;
+}
+
 static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
     op_set_attr(c, module, "ttg.num-warps", attr_i32(c, o->num_warps));
     op_set_attr(c, module, "ttg.num-ctas", attr_i32(c, 1));
@@ -378,6 +469,13 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     LState s = {.ctx = c, .opts = o};
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
+    /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
+    for (int i = 0; i < s.ops.len; i++) {
+        Layout l;
+        if (s.ops.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.ops.data[i], &l))
+            give(&s, op_result(s.ops.data[i], 0), dup_layout(&s, l));
+    }
+    propagate(&s);
     /* 1-2: anchors, loads first */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < s.ops.len; i++) {
