@@ -88,9 +88,13 @@ static Op *owner_op(Value *arg) {
 
 static int arg_index(Value *v) { return v->index; }
 
-/* Loop-carried groups: every value in a group has one layout. */
+/* Loop-carried groups: every value in a group has one layout; the body's
+ * argument, once it has one, decides for the group (a value that comes to
+ * the group with another layout is then converted once, outside the loop,
+ * rather than at every iteration). */
 static void for_group(LState *s, Op *f, int g, const Layout *l) {
     Block *body = f->regions[0].first;
+    if (g + 1 < body->nargs && lay(s, body->args[g + 1])) l = lay(s, body->args[g + 1]);
     if (3 + g < f->noperands) give(s, op_operand(f, 3 + g), l);
     if (g + 1 < body->nargs) give(s, body->args[g + 1], l);
     if (g < f->nresults) give(s, op_result(f, g), l);
@@ -111,6 +115,8 @@ static void if_group(LState *s, Op *f, int g, const Layout *l) {
  * group B = condition operands (after the flag), after-args, results. */
 static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) {
     Block *before = w->regions[0].first, *after = w->regions[1].first;
+    Block *carrier = b_group ? after : before;
+    if (carrier && g < carrier->nargs && lay(s, carrier->args[g])) l = lay(s, carrier->args[g]);
     if (!b_group) {
         if (g < w->noperands) give(s, op_operand(w, g), l);
         if (before && g < before->nargs) give(s, before->args[g], l);
@@ -259,7 +265,7 @@ static bool cheap_op(const Op *op) {
 static bool can_remat(Value *x, int depth) {
     Op *d = x->def;
     if (!is_tile(x)) return true;
-    if (!d || depth > 6 || !cheap_op(d)) return false;
+    if (!d || depth > 10 || !cheap_op(d)) return false;
     for (int i = 0; i < d->noperands; i++)
         if (!can_remat(op_operand(d, i), depth + 1)) return false;
     return true;
@@ -476,8 +482,11 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
             give(&s, op_result(s.ops.data[i], 0), dup_layout(&s, l));
     }
     propagate(&s);
-    /* 1-2: anchors, loads first */
-    for (int pass = 0; pass < 2; pass++)
+    /* 1-2: anchors, loads first; every load's own operands before any
+     * spreads (a loop-carried pointer is then laid out for the load it
+     * feeds, not converted every iteration because another load's layout
+     * reached it first through shared index arithmetic) */
+    for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < s.ops.len; i++) {
             Op *op = s.ops.data[i];
             if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
@@ -487,8 +496,10 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
             map_put(&s.anchor, MAP_KEY(op), (void *)a);
             for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
             for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
-            propagate(&s);
+            if (pass == 1) propagate(&s);
         }
+        propagate(&s);
+    }
     /* 3: defaults, consumers first */
     for (int i = s.ops.len - 1; i >= 0; i--) {
         Op *op = s.ops.data[i];
