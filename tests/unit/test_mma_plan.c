@@ -1,11 +1,12 @@
 /*
  * test_mma_plan.c - runs the tensor-core dot plan (src/target/ptx/
- * mma_plan.c) on a model of the hardware, for every thread, without a GPU.
+ * mma_plan.c) on a model of the hardware, for every thread, without a GPU,
+ * for fp16/bf16 (m16n8k16) and tf32 (m16n8k8).
  *
  * For each shape, warp split and operand layout: A and B (small integers,
  * so every sum is exact) are written into a model of shared memory the way
  * ptx_mma.c stores them (element (i, j) at base + (i*stride[0] +
- * j*stride[1]) * 2, padding poisoned); every warp then runs the plan's k
+ * j*stride[1]) * element size, padding poisoned); every warp then runs the plan's k
  * steps: ldmatrix.x4 / .x2 (.trans) from the lane addresses the PTX computes
  * (the sum of the plan's per-bit coefficients of the thread id, plus the
  * instruction's offset), or A's fragments packed from its own slots, and
@@ -34,7 +35,7 @@ static int failures, cases;
         }                                                                      \
     } while (0)
 
-#define POISON 30000
+#define POISON 30000 /* what padding holds: any read of it spoils a sum */
 
 static int aval(int64_t i, int64_t k) { return (int)((i * 7 + k * 3 + 1) % 7) - 3; }
 static int bval(int64_t k, int64_t j) { return (int)((k * 5 + j * 11 + 2) % 9) - 4; }
@@ -47,26 +48,32 @@ static void coord(const Dist *d, int tid, int s, int64_t *c) {
         c[dim] = dist_thread_part(d, dim, tid % 32, tid / 32) + dist_const(d, dim, j[dim]);
 }
 
+/* Shared memory as elements of esize bytes (2: fp16, 4: tf32); a value is
+ * an element's index into it. */
 typedef struct Smem {
-    int16_t *v;
+    int *v;
     int64_t n; /* elements */
+    int es;
 } Smem;
 
 static void store_operand(Smem *sm, const MmaOperand *o, int64_t rows, int64_t cols, bool is_b) {
     for (int64_t i = 0; i < rows; i++)
         for (int64_t j = 0; j < cols; j++) {
-            int64_t at = o->base / 2 + i * o->stride[0] + j * o->stride[1];
+            int64_t at = o->base / sm->es + i * o->stride[0] + j * o->stride[1];
             CHECK(at >= 0 && at < sm->n, "store out of shared memory");
-            if (at >= 0 && at < sm->n) sm->v[at] = (int16_t)(is_b ? bval(i, j) : aval(i, j));
+            if (at >= 0 && at < sm->n) sm->v[at] = is_b ? bval(i, j) : aval(i, j);
         }
 }
 
 /* ldmatrix.x(n): lane L of the warp gives the address of row L & 7 of block
- * L >> 3; lane 4g + t receives [g][2t, 2t+1] of each block ([2t, 2t+1][g]
- * with .trans). regs[lane][block][half]. */
+ * L >> 3, 16 bytes; lane 4g + t receives bytes 4t..4t+3 of row g of each
+ * block (fp16: elements 2t, 2t+1; tf32: element t), or with .trans (16-bit
+ * only) the elements [2t][g], [2t+1][g]. regs[lane][block][e]: the
+ * register's elements, low first (one for tf32). */
 static void ldmatrix(const Smem *sm, const MmaPlan *pl, const MmaOperand *o, bool is_b, int warp, int64_t off, int n,
                      int regs[32][4][2]) {
-    int16_t rows[4][8][8];
+    int rows[4][8][8]; /* [block][row][element] */
+    int per_row = 16 / sm->es, per_reg = 4 / sm->es;
     for (int lane = 0; lane < 8 * n; lane++) {
         int tid = warp * 32 + lane;
         int64_t lane_part = 0;
@@ -75,8 +82,8 @@ static void ldmatrix(const Smem *sm, const MmaPlan *pl, const MmaOperand *o, boo
         CHECK(lane_part == mma_lane_offset(pl, is_b, lane, warp), "coefficients disagree with the formula");
         int64_t addr = lane_part + off;
         CHECK(addr % 16 == 0, "ldmatrix row address %lld not 16-byte aligned", (long long)addr);
-        for (int e = 0; e < 8; e++) {
-            int64_t at = addr / 2 + e;
+        for (int e = 0; e < per_row; e++) {
+            int64_t at = addr / sm->es + e;
             rows[lane >> 3][lane & 7][e] = at >= 0 && at < sm->n ? sm->v[at] : POISON;
         }
     }
@@ -92,19 +99,32 @@ static void ldmatrix(const Smem *sm, const MmaPlan *pl, const MmaOperand *o, boo
         }
         CHECK(groups == 0xff, "bank conflict in an ldmatrix phase");
     }
+    CHECK(!o->trans || sm->es == 2, ".trans on 32-bit elements");
     for (int lane = 0; lane < 32; lane++) {
         int g = lane >> 2, t = lane & 3;
         for (int blk = 0; blk < n; blk++)
-            for (int h = 0; h < 2; h++)
-                regs[lane][blk][h] = o->trans ? rows[blk][2 * t + h][g] : rows[blk][g][2 * t + h];
+            for (int h = 0; h < per_reg; h++)
+                regs[lane][blk][h] = o->trans ? rows[blk][2 * t + h][g] : rows[blk][g][per_reg * t + h];
     }
 }
 
-/* mma.m16n8k16 from the fragments (PTX ISA): d[lane][0..3] += A x B. */
-static void mma(int a[32][4][2], int b[32][2][2], long d[32][4]) {
-    int A[16][16], B[16][8];
+/* mma.m16n8k16 (fp16) or m16n8k8 (tf32) from the fragments (PTX ISA):
+ * d[lane][0..3] += A x B. */
+static void mma(int es, int a[32][4][2], int b[32][2][2], long d[32][4]) {
+    int A[16][16], B[16][8], K = es == 2 ? 16 : 8;
     for (int lane = 0; lane < 32; lane++) {
         int g = lane >> 2, t = lane & 3;
+        if (es == 4) {
+            /* a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4], a3 = A[g+8][t+4];
+             * b0 = B[t][g], b1 = B[t+4][g] */
+            A[g][t] = a[lane][0][0];
+            A[g + 8][t] = a[lane][1][0];
+            A[g][t + 4] = a[lane][2][0];
+            A[g + 8][t + 4] = a[lane][3][0];
+            B[t][g] = b[lane][0][0];
+            B[t + 4][g] = b[lane][1][0];
+            continue;
+        }
         for (int h = 0; h < 2; h++) {
             A[g][2 * t + h] = a[lane][0][h];
             A[g + 8][2 * t + h] = a[lane][1][h];
@@ -119,15 +139,15 @@ static void mma(int a[32][4][2], int b[32][2][2], long d[32][4]) {
         for (int i = 0; i < 4; i++) {
             int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
             long s = 0;
-            for (int k = 0; k < 16; k++) s += (long)A[row][k] * B[k][col];
+            for (int k = 0; k < K; k++) s += (long)A[row][k] * B[k][col];
             d[lane][i] += s;
         }
     }
 }
 
-/* One dot: result layout (wm, wn) on nw warps, A's and B's register
- * layouts (a_regs: A in the accumulator layout of its chained dot). */
-static void run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout *la, const Layout *lb) {
+/* One dot: result layout (wm, wn), A's and B's register layouts, elements
+ * of es bytes. */
+static void run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout *la, const Layout *lb, int es) {
     int nw = wm * wn, nthreads = 32 * nw;
     int64_t sc[2] = {M, N}, sa[2] = {M, K}, sb[2] = {K, N};
     Layout lc = ttg_mma_layout(wm, wn);
@@ -137,13 +157,13 @@ static void run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout *l
         return;
     }
     MmaPlan pl;
-    if (!mma_plan(&dc, &da, &db, 2, &pl)) {
+    if (!mma_plan(&dc, &da, &db, es, &pl)) {
         CHECK(0, "no plan for %lldx%lldx%lld warps %dx%d", (long long)M, (long long)N, (long long)K, wm, wn);
         return;
     }
     cases++;
-    Smem sm = {.n = pl.smem_bytes / 2};
-    sm.v = malloc(sizeof(int16_t) * (size_t)(sm.n + 1));
+    Smem sm = {.n = pl.smem_bytes / es, .es = es};
+    sm.v = malloc(sizeof(int) * (size_t)(sm.n + 1));
     for (int64_t i = 0; i < sm.n; i++) sm.v[i] = POISON;
     if (!pl.a.in_regs) store_operand(&sm, &pl.a, M, K, false);
     store_operand(&sm, &pl.b, K, N, true);
@@ -176,7 +196,7 @@ static void run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout *l
                         int b2[32][2][2];
                         long d[32][4] = {{0}};
                         for (int lane = 0; lane < 32; lane++) memcpy(b2[lane], bf[lane][2 * q], sizeof b2[lane]);
-                        mma(af, b2, d);
+                        mma(es, af, b2, d);
                         for (int lane = 0; lane < 32; lane++)
                             for (int i = 0; i < 4; i++) {
                                 int s = mma_acc_slot(&pl, m, n + q, i);
@@ -193,10 +213,11 @@ static void run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout *l
             long want = 0;
             for (int64_t k = 0; k < K; k++) want += (long)aval(c[0], k) * bval(k, c[1]);
             CHECK(updates[tid][s] == pl.ksteps, "slot %d of thread %d updated %d times", s, tid, updates[tid][s]);
-            CHECK(acc[tid][s] == want, "%lldx%lldx%lld warps %dx%d%s%s%s: thread %d slot %d (%lld, %lld): %ld, want %ld",
-                  (long long)M, (long long)N, (long long)K, wm, wn, pl.a.in_regs ? " A-regs" : "",
-                  pl.a.trans ? " A-trans" : "", pl.b.trans ? " B-trans" : "", tid, s, (long long)c[0],
-                  (long long)c[1], acc[tid][s], want);
+            CHECK(acc[tid][s] == want,
+                  "%s %lldx%lldx%lld warps %dx%d%s%s%s: thread %d slot %d (%lld, %lld): %ld, want %ld",
+                  es == 4 ? "tf32" : "f16", (long long)M, (long long)N, (long long)K, wm, wn,
+                  pl.a.in_regs ? " A-regs" : "", pl.a.trans ? " A-trans" : "", pl.b.trans ? " B-trans" : "", tid, s,
+                  (long long)c[0], (long long)c[1], acc[tid][s], want);
         }
     free(sm.v);
     free(acc);
@@ -223,13 +244,15 @@ static void test_all(void) {
                         Layout a_k = blocked(sa, 1, 8, 1, nw), a_m = blocked(sa, 8, 1, 0, nw);
                         Layout b_n = blocked(sb, 1, 8, 1, nw), b_k = blocked(sb, 8, 1, 0, nw);
                         Layout a_1 = blocked(sa, 1, 1, 1, nw);
-                        run(M, N, K, wm, wn, &a_k, &b_n);
-                        run(M, N, K, wm, wn, &a_m, &b_k);
-                        run(M, N, K, wm, wn, &a_1, &b_k);
+                        for (int es = 2; es <= 4; es += 2) {
+                            run(M, N, K, wm, wn, &a_k, &b_n, es);
+                            run(M, N, K, wm, wn, &a_m, &b_k, es);
+                            run(M, N, K, wm, wn, &a_1, &b_k, es);
+                        }
                         if (wn == 1) {
                             /* A in the registers of a chained dot's result */
                             Layout a_acc = ttg_mma_layout(wm, 1);
-                            run(M, N, K, wm, wn, &a_acc, &b_n);
+                            run(M, N, K, wm, wn, &a_acc, &b_n, 2);
                         }
                     }
 }

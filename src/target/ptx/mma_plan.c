@@ -1,6 +1,7 @@
 /*
- * mma_plan.c - the mapping of a tt.dot onto mma.sync.m16n8k16 (see
- * mma_plan.h for the fragments and the layouts, drawn).
+ * mma_plan.c - the mapping of a tt.dot onto mma.sync.m16n8k16 (fp16,
+ * bf16) or m16n8k8 (tf32); see mma_plan.h for the fragments and the
+ * layouts, drawn.
  *
  * mma_plan checks that the accumulator's Dist is the m16n8 fragment tiled
  * over warps, picks each operand's shared-memory orientation from its
@@ -41,34 +42,37 @@ static bool a_fits_registers(const Dist *dc, const Dist *da) {
            da->per_dim[0] == dc->per_dim[0];
 }
 
+/* In bytes throughout: a block's row is 16 bytes, which is 8 k (fp16) or 4
+ * k (tf32) of a k-major operand; the .trans form (16-bit only) has rows of
+ * k instead, 8 per block. */
 int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp) {
     int i = lane >> 3, r = lane & 7; /* which block of the .x4, which of its rows */
-    int64_t row, col;
+    int64_t row, col;                /* col in bytes */
     if (!is_b) {
         /* lane 0 of the warp has g = 0: its row is the warp's first, 8*w_m */
         int64_t mb = dist_thread_part(&pl->dc, 0, 0, warp);
-        int h = i & 1, kk = i >> 1; /* blocks: (rep 2a, k 0..7) (2a+1, 0..7) (2a, 8..15) (2a+1, 8..15) */
-        if (!pl->a.trans) row = mb + 8 * pl->wm * h + r, col = 8 * kk;
-        else row = 8 * kk + r, col = mb + 8 * pl->wm * h;
-        return row * pl->a.pitch + col * pl->esize;
+        int h = i & 1, kk = i >> 1; /* blocks: (rep 2a, k lo) (2a+1, k lo) (2a, k hi) (2a+1, k hi) */
+        if (!pl->a.trans) row = mb + 8 * pl->wm * h + r, col = 16 * kk;
+        else row = 8 * kk + r, col = (mb + 8 * pl->wm * h) * pl->esize;
+        return row * pl->a.pitch + col;
     }
     /* lane 0 has t = 0: its column is the warp's first, (8*w_n) mod N */
     int64_t nb = dist_thread_part(&pl->dc, 1, 0, warp);
-    int cc = i >> 1, kk = i & 1; /* blocks: (n-block c, k 0..7) (c, 8..15) (c+1, 0..7) (c+1, 8..15) */
-    if (!pl->b.trans) row = nb + 8 * pl->wn * cc + r, col = 8 * kk;
-    else row = 8 * kk + r, col = nb + 8 * pl->wn * cc;
-    return row * pl->b.pitch + col * pl->esize;
+    int cc = i >> 1, kk = i & 1; /* blocks: (n-block c, k lo) (c, k hi) (c+1, k lo) (c+1, k hi) */
+    if (!pl->b.trans) row = nb + 8 * pl->wn * cc + r, col = 16 * kk;
+    else row = 8 * kk + r, col = (nb + 8 * pl->wn * cc) * pl->esize;
+    return row * pl->b.pitch + col;
 }
 
 int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep) {
     const MmaOperand *o = &pl->a;
-    int64_t m = (int64_t)16 * pl->wm * mblock, k = (int64_t)16 * kstep;
+    int64_t m = (int64_t)16 * pl->wm * mblock, k = (int64_t)pl->kstep * kstep;
     return o->base + (o->trans ? k * o->pitch + m * pl->esize : m * o->pitch + k * pl->esize);
 }
 
 int64_t mma_b_offset(const MmaPlan *pl, int nblock, int kstep) {
     const MmaOperand *o = &pl->b;
-    int64_t n = (int64_t)8 * pl->wn * nblock, k = (int64_t)16 * kstep;
+    int64_t n = (int64_t)8 * pl->wn * nblock, k = (int64_t)pl->kstep * kstep;
     return o->base + (o->trans ? k * o->pitch + n * pl->esize : n * o->pitch + k * pl->esize);
 }
 
@@ -104,11 +108,12 @@ static bool lane_coefs(MmaPlan *pl, bool is_b, MmaOperand *o) {
 
 bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan *pl) {
     memset(pl, 0, sizeof *pl);
-    if (esize != 2 || da->rank != 2 || db->rank != 2 || !is_acc_fragment(dc)) return false;
+    if ((esize != 2 && esize != 4) || da->rank != 2 || db->rank != 2 || !is_acc_fragment(dc)) return false;
     int64_t M = dc->shape[0], N = dc->shape[1], K = da->shape[1];
     int wm = dc->wpc[0], wn = dc->wpc[1];
+    pl->kstep = 32 / esize; /* m16n8k16 (fp16, bf16), m16n8k8 (tf32): 32 bytes of k */
     if (da->shape[0] != M || db->shape[0] != K || db->shape[1] != N) return false;
-    if (K % 16 || M % (16 * wm) || N % 8) return false;
+    if (K % pl->kstep || M % (16 * wm) || N % 8) return false;
     if (N >= 8 * wn ? N % (8 * wn) : (8 * wn) % N) return false;
     pl->tid_bits = log2_exact(dc->nthreads);
     if (pl->tid_bits < 5 || pl->tid_bits > MMA_TID_BITS) return false;
@@ -116,14 +121,17 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan
     pl->dc = *dc;
     pl->mblocks = (int)(M / (16 * wm));
     pl->nblocks = dc->per_dim[1] / 2;
-    pl->ksteps = (int)(K / 16);
+    pl->ksteps = (int)(K / pl->kstep);
     if (dc->per_dim[0] != 2 * pl->mblocks || dc->per_dim[1] != 2 * pl->nblocks) return false;
 
     int64_t at = 0;
     MmaOperand *a = &pl->a, *b = &pl->b;
-    a->in_regs = a_fits_registers(dc, da);
+    /* tf32 fragments hold single elements, not the accumulator's pairs, and
+     * ldmatrix .trans moves 16-bit elements: 32-bit operands are always
+     * stored k-major */
+    a->in_regs = esize == 2 && a_fits_registers(dc, da);
     if (!a->in_regs) {
-        a->trans = da->order[0] == 0; /* runs along m: stored as K rows of M */
+        a->trans = esize == 2 && da->order[0] == 0; /* runs along m: stored as K rows of M */
         a->pitch = padded_pitch((a->trans ? M : K) * esize);
         int64_t pe = a->pitch / esize;
         a->stride[0] = a->trans ? 1 : pe;
@@ -132,7 +140,7 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan
         at = (a->trans ? K : M) * a->pitch;
         if (!lane_coefs(pl, false, a)) return false;
     }
-    b->trans = db->order[0] == 1; /* runs along n: stored as K rows of N */
+    b->trans = esize == 2 && db->order[0] == 1; /* runs along n: stored as K rows of N */
     b->pitch = padded_pitch((b->trans ? N : K) * esize);
     int64_t pe = b->pitch / esize;
     b->stride[0] = b->trans ? pe : 1;

@@ -1,6 +1,6 @@
 /*
  * mma_plan.h - how a tt.dot maps onto mma.sync.m16n8k16 (fp16 or bf16 in,
- * fp32 accumulate): which accumulator slots each instruction updates, where
+ * fp32 accumulate; tf32 with m16n8k8, below): which accumulator slots each instruction updates, where
  * A and B sit in shared memory, which address each lane gives ldmatrix, and
  * which registers hold A when it need not go through shared memory. Pure
  * arithmetic on Dists, no PTX: ptx_mma.c emits what the plan says, and
@@ -73,6 +73,15 @@
  * checks that sum against its formula for every thread, so the PTX, which
  * sums coef over the bits, computes exactly what the test checks.
  *
+ * tf32 (fp32 operands, m16n8k8): the same shapes in bytes. Registers hold
+ * one 32-bit element each, a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4],
+ * a3 = A[g+8][t+4], b0 = B[t][g], b1 = B[t+4][g]; an 8x8 block of 16-bit
+ * elements is 8 rows of 4 fp32, and plain ldmatrix gives lane 4g + t the
+ * 32-bit element [g][t] of each: for k-major operands the same x4 blocks
+ * (16 bytes = 4 k per row) give a0..a3 and b0, b1. .trans would split the
+ * 32-bit elements, so both operands are stored k-major (transposed on the
+ * way in when their registers run along m or n).
+ *
  * A in registers. A chained dot's A (attention's P in P x V) may already
  * sit in the fragments: when its layout is the accumulator layout with
  * all warps along m (Wn = 1, for the result and for A), lane 4g + t holds
@@ -103,8 +112,9 @@ typedef struct MmaOperand {
 typedef struct MmaPlan {
     int64_t M, N, K;
     int wm, wn;                     /* warps along m and n */
-    int mblocks, nblocks, ksteps;   /* per thread: 16-row blocks, 8-column blocks, 16-deep k steps */
-    int esize;                      /* bytes of an A or B element (2) */
+    int mblocks, nblocks, ksteps;   /* per thread: 16-row blocks, 8-column blocks, k steps */
+    int esize;                      /* bytes of an A or B element: 2, or 4 (tf32) */
+    int kstep;                      /* k per instruction: 16, or 8 (tf32) */
     int tid_bits;                   /* log2 of the threads of the CTA */
     Dist dc;                        /* the accumulator's */
     MmaOperand a, b;
@@ -112,7 +122,7 @@ typedef struct MmaPlan {
 } MmaPlan;
 
 /* The plan for a dot with result dc and operands da (M x K), db (K x N),
- * elements of esize bytes; false when dc is not an accumulator layout
+ * elements of esize bytes (2: fp16/bf16, 4: tf32); false when dc is not an accumulator layout
  * mma.sync can serve (then the dot takes the FMA path). */
 bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan *pl);
 

@@ -1,6 +1,7 @@
 /*
  * ptx_mma.c - tt.dot on tensor cores: fp16 x fp16 and bf16 x bf16 into
- * fp32 with mma.sync.aligned.m16n8k16 (sm_80 and later).
+ * fp32 with mma.sync.aligned.m16n8k16, fp32 x fp32 rounded to tf32 (the
+ * default input_precision) with m16n8k8; sm_80 and later.
  *
  * Layout assignment gives such a dot's result the m16n8 accumulator
  * layout (ttg_mma_layout); mma_plan.h draws how that layout, the
@@ -10,7 +11,7 @@
  *      shared memory in their registers' orientation, rows padded, as
  *      16-byte vectors where the layout gives a thread 8 consecutive
  *      elements:   st.shared.v4.b32 [%r9+2320], {%r1, %r2, %r3, %r4};
- *   2. bar.sync, then for each k step of 16, fully unrolled: one
+ *   2. bar.sync, then for each k step (16, tf32 8), fully unrolled: one
  *      ldmatrix.x4 per m-block of A and per two n-blocks of B (.trans when
  *      the operand is stored as rows of k), then one mma.sync per
  *      (m-block, n-block), accumulating in place into the thread's
@@ -31,8 +32,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool is_f16_or_bf16(const Type *e) {
-    return e->kind == TY_FLOAT && (e->fkind == FK_F16 || e->fkind == FK_BF16);
+/* The mma.sync form for a dot, NULL when there is none: fp16 and bf16
+ * (m16n8k16), and fp32 that may round to tf32 (m16n8k8; Triton's default
+ * input_precision; "ieee" stays exact on the FMA path, "tf32x3" too). */
+static const char *mma_form(Op *dot, const Type *ea, const Type *eb, const Type *ec) {
+    if (ea->kind != TY_FLOAT || eb->kind != TY_FLOAT || ea->fkind != eb->fkind || ec->kind != TY_FLOAT ||
+        ec->fkind != FK_F32)
+        return NULL;
+    if (ea->fkind == FK_F16) return "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+    if (ea->fkind == FK_BF16) return "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
+    int64_t prec = TT_PREC_IEEE; /* the attribute's default */
+    op_attr_int(dot, "inputPrecision", &prec);
+    if (ea->fkind == FK_F32 && prec == TT_PREC_TF32)
+        return "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32";
+    return NULL;
 }
 
 /* `{lo, hi}` packed into one 32-bit register (lo in the low half). */
@@ -42,35 +55,37 @@ static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
 }
 
 /* Writes an operand's tile to its region of shared memory: element (i, j)
- * at base + (i * stride[0] + j * stride[1]) * 2 bytes. A thread's run of
+ * at base + (i * stride[0] + j * stride[1]) * es bytes. A thread's run of
  * consecutive elements along its layout's fastest dimension, when that
  * dimension is the stored rows' contiguous one, goes as one vector of up to
  * 16 bytes (the run starts at a multiple of its length; rows and regions
- * are 16-byte aligned). */
-static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, const MmaOperand *o) {
+ * are 16-byte aligned); 16-bit elements travel in pairs, one 32-bit word. */
+static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, const MmaOperand *o) {
     int f = d->order[0];
     int run = d->spt[f] < d->shape[f] ? d->spt[f] : (int)d->shape[f];
-    int vec = o->stride[f] == 1 ? (run < 8 ? run : 8) : 1;
+    int vec = o->stride[f] == 1 ? (run < 16 / es ? run : 16 / es) : 1;
+    int per_word = 4 / es, nwords = vec / per_word;
     for (int i = 0; i < d->nslots; i++) {
         int j[TTG_MAX_RANK];
         dist_slot_j(d, i, j);
         if (j[f] % vec) continue;
-        const char *addr = px_smem_addr(p, px_linear_index(p, d, i, o->stride), 2, o->base);
-        if (vec == 1) {
+        const char *addr = px_smem_addr(p, px_linear_index(p, d, i, o->stride), es, o->base);
+        if (nwords == 0) {
             px_emit(p, "st.shared.b16 %s, %s", addr, px_rname(p, px_mat(p, t->s[i], e)));
             continue;
         }
         const char *w[4];
-        for (int k = 0; k < vec / 2; k++) {
+        for (int k = 0; k < nwords; k++) {
             int jl[TTG_MAX_RANK], jh[TTG_MAX_RANK];
             memcpy(jl, j, sizeof j);
             memcpy(jh, j, sizeof j);
-            jl[f] += 2 * k;
-            jh[f] += 2 * k + 1;
-            w[k] = px_rname(p, pack2(p, t->s[dist_slot_of_j(d, jl)], t->s[dist_slot_of_j(d, jh)], e));
+            jl[f] += per_word * k;
+            jh[f] += per_word * k + 1;
+            Slot lo = t->s[dist_slot_of_j(d, jl)];
+            w[k] = px_rname(p, es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[dist_slot_of_j(d, jh)], e));
         }
-        if (vec == 2) px_emit(p, "st.shared.b32 %s, %s", addr, w[0]);
-        else if (vec == 4) px_emit(p, "st.shared.v2.b32 %s, {%s, %s}", addr, w[0], w[1]);
+        if (nwords == 1) px_emit(p, "st.shared.b32 %s, %s", addr, w[0]);
+        else if (nwords == 2) px_emit(p, "st.shared.v2.b32 %s, {%s, %s}", addr, w[0], w[1]);
         else px_emit(p, "st.shared.v4.b32 %s, {%s, %s, %s, %s}", addr, w[0], w[1], w[2], w[3]);
     }
 }
@@ -123,22 +138,20 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     Type *at = a->type, *bt = b->type, *rt = r->type;
     if (p->sm < 80 || at->rank != 2 || bt->rank != 2 || rt->rank != 2) return false;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(rt);
-    if (!is_f16_or_bf16(ea) || eb->fkind != ea->fkind || eb->kind != TY_FLOAT || ec->kind != TY_FLOAT ||
-        ec->fkind != FK_F32)
-        return false;
+    const char *mma = mma_form(op, ea, eb, ec);
+    int es = px_bits(ea) / 8;
     Dist da, db, dc;
     MmaPlan pl;
-    if (!px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, rt, &dc) || !mma_plan(&dc, &da, &db, 2, &pl))
+    if (!mma || !px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, rt, &dc) ||
+        !mma_plan(&dc, &da, &db, es, &pl))
         return false;
     Tile *ta = px_tile(p, a), *tb = px_tile(p, b);
     px_smem_begin(p, pl.smem_bytes);
-    if (!pl.a.in_regs) store_operand(p, ta, &da, ea, &pl.a);
-    store_operand(p, tb, &db, eb, &pl.b);
+    if (!pl.a.in_regs) store_operand(p, ta, &da, ea, es, &pl.a);
+    store_operand(p, tb, &db, eb, es, &pl.b);
     px_barrier(p);
     Tile *acc = px_dot_acc(p, c, p->f32, dc.nslots);
     Slot abase = pl.a.in_regs ? (Slot){0} : lane_address(p, &pl, &pl.a), bbase = lane_address(p, &pl, &pl.b);
-    const char *mma = ea->fkind == FK_BF16 ? "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
-                                           : "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
     Slot *bf = ARENA_ARRAY(p->ctx->arena, Slot, 2 * pl.nblocks + 2);
     for (int ks = 0; ks < pl.ksteps; ks++) {

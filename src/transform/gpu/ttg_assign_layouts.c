@@ -7,8 +7,8 @@
  * conversions propagates and cancels the conversions). Here it is one
  * propagation, which reaches the same fixed point on the kernels we see:
  *
- *  0. tensor-core dots first: an fp16 or bf16 tt.dot into fp32 whose shape
- *     mma.sync can tile gets, as its result's layout, the m16n8
+ *  0. tensor-core dots first: an fp16, bf16 or tf32 tt.dot into fp32 whose
+ *     shape mma.sync can tile gets, as its result's layout, the m16n8
  *     accumulator layout (ttg_mma_layout; warps split as Triton's
  *     warpsPerTileV2 splits them), so that the accumulator, its zero init
  *     and its loop-carried copies hold it before a load or store can claim
@@ -27,6 +27,7 @@
  *     splats, constants and element-wise ops of those): then it is cloned in
  *     the needed layout (Triton's rematerialisation).
  */
+#include "dialect/dialect.h"
 #include "transform/gpu/gpu_passes.h"
 
 #include <stdio.h>
@@ -440,9 +441,10 @@ static void mma_warps(int64_t M, int64_t N, int nw, bool chained, int *wm, int *
 }
 
 /* The accumulator layout of a dot ptx_mma.c can run on tensor cores: fp16 x
- * fp16 or bf16 x bf16 into fp32, rank 2, M a multiple of 16, N of 8, K of
- * 16, sm_80 or later. Other dots keep today's path (their result's layout
- * comes from the propagation; FMA in the PTX). */
+ * fp16 or bf16 x bf16 into fp32 (K a multiple of 16), or fp32 x fp32 with
+ * input_precision "tf32" (K a multiple of 8); rank 2, M a multiple of 16,
+ * N of 8, sm_80 or later. Other dots keep today's path (their result's
+ * layout comes from the propagation; FMA in the PTX). */
 static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
     const TtgOptions *o = s->opts;
     if (o->sm < 80 || o->threads_per_warp != 32 || (o->num_warps & (o->num_warps - 1))) return false;
@@ -451,11 +453,14 @@ static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
         rt->rank != 2)
         return false;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *er = ty_elem(rt);
-    if (!is_f16_or_bf16(ea) || eb->kind != TY_FLOAT || eb->fkind != ea->fkind || er->kind != TY_FLOAT ||
+    int64_t prec = TT_PREC_IEEE;
+    op_attr_int(dot, "inputPrecision", &prec);
+    bool tf32 = ea->kind == TY_FLOAT && ea->fkind == FK_F32 && prec == TT_PREC_TF32;
+    if (!(is_f16_or_bf16(ea) || tf32) || eb->kind != TY_FLOAT || eb->fkind != ea->fkind || er->kind != TY_FLOAT ||
         er->fkind != FK_F32)
         return false;
     int64_t M = rt->shape[0], N = rt->shape[1], K = at->shape[1];
-    if (K % 16 || M % 16 || N % 8) return false;
+    if (K % (tf32 ? 8 : 16) || M % 16 || N % 8) return false;
     int wm, wn;
     mma_warps(M, N, o->num_warps, chained_dot(dot), &wm, &wn);
     *out = ttg_mma_layout(wm, wn);
