@@ -8,9 +8,9 @@
  * fragments, the shared-memory tiles and the ldmatrix addresses fit. Here:
  *
  *   1. A (unless its registers already hold the fragments) and B go to
- *      shared memory in their registers' orientation, rows padded, as
- *      16-byte vectors where the layout gives a thread 8 consecutive
- *      elements:   st.shared.v4.b32 [%r9+2320], {%r1, %r2, %r3, %r4};
+ *      shared memory in their registers' orientation (tf32: k-major), rows
+ *      padded, as vectors of up to 16 bytes where the layout gives a thread
+ *      consecutive elements:   st.shared.v4.b32 [%r9+2320], {%r1, %r2, %r3, %r4};
  *   2. bar.sync, then for each k step (16, tf32 8), fully unrolled: one
  *      ldmatrix.x4 per m-block of A and per two n-blocks of B (.trans when
  *      the operand is stored as rows of k), then one mma.sync per

@@ -14,11 +14,13 @@
  *     and its loop-carried copies hold it before a load or store can claim
  *     them; the store after the loop then takes a conversion;
  *  1. anchors: every load, store and atomic gets its coalesced layout
- *     (coalesce.c), loads first, in program order;
+ *     (coalesce.c): all loads at once (each claims its own pointer, mask
+ *     and result before any spreads), then the stores and atomics;
  *  2. each anchor's layout spreads, breadth first, to every tile related to
  *     it that has none yet: through element-wise ops and broadcasts (same
  *     layout), expand_dims and reduce (slice <-> parent), and the
- *     loop-carried values of scf.for / scf.if / scf.while (same layout);
+ *     loop-carried values of scf.for / scf.if / scf.while (same layout; a
+ *     loop's body argument decides for its group once it has a layout);
  *     `tt.dot` spreads only between its accumulator and its result;
  *  3. tiles still without a layout get Triton's default one, seeded from the
  *     last op backwards so that consumers decide for their producers;
@@ -262,7 +264,9 @@ static bool cheap_op(const Op *op) {
     }
 }
 
-/* Can x be recomputed in another layout from scalars and cheap ops alone? */
+/* Can x be recomputed in another layout from scalars and cheap ops alone?
+ * (Index arithmetic runs about 8 deep in a matmul: program id, tile, offsets
+ * modulo M, times the stride, broadcast, plus the base pointer.) */
 static bool can_remat(Value *x, int depth) {
     Op *d = x->def;
     if (!is_tile(x)) return true;
