@@ -252,6 +252,11 @@ Layout ttg_default_blocked(const int64_t *shape, int rank, int num_warps, int th
     return ttg_blocked(shape, rank, spt, order, num_warps, threads_per_warp);
 }
 
+Layout ttg_mma_layout(int warps_m, int warps_n) {
+    return (Layout){.kind = LAYOUT_BLOCKED, .rank = 2, .spt = {1, 2}, .tpw = {8, 4}, .wpc = {warps_m, warps_n},
+                    .order = {1, 0}};
+}
+
 Layout ttg_slice(Context *c, int dim, const Layout *parent) {
     Layout *p = arena_dup(c->arena, parent, sizeof(Layout));
     return (Layout){.kind = LAYOUT_SLICE, .rank = parent->rank - 1, .dim = dim, .parent = p};

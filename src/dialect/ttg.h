@@ -64,6 +64,12 @@ Layout ttg_blocked(const int64_t *shape, int rank, const int *spt, const int *or
 /* Triton's default layout (one element per thread per repetition). */
 Layout ttg_default_blocked(const int64_t *shape, int rank, int num_warps, int threads_per_warp);
 Layout ttg_slice(Context *c, int dim, const Layout *parent);
+/* The blocked layout that is mma.sync's m16n8 accumulator fragment, tiled
+ * over warps_m x warps_n warps (target/ptx/mma_plan.h draws it):
+ * sizePerThread [1, 2], threadsPerWarp [8, 4], order [1, 0]. A thread
+ * (lane = 4g + t) holds rows 8*w_m + g + 8*warps_m*r and the column pairs
+ * 8*w_n + 8*warps_n*c + 2t + {0, 1}. */
+Layout ttg_mma_layout(int warps_m, int warps_n);
 /* The tensor type `t` with layout l (NULL: no layout). */
 Type *ttg_with_layout(Context *c, Type *t, const Layout *l);
 

@@ -7,7 +7,7 @@
  *   pk_add(BLOCK)          add_kernel(x, y, out, n)
  *   pk_softmax(BLOCK)      softmax_kernel(out, in, in_stride, out_stride, n_cols)
  *   pk_layernorm(BLOCK)    layernorm_kernel(X, Y, W, B, stride, N, eps)  (fp16)
- *   pk_matmul(BM, BN, BK)  C = A @ B, fp16 in, fp32 acc, fp16 out (FMA dot)
+ *   pk_matmul(BM, BN, BK)  C = A @ B, fp16 in, fp32 acc, fp16 out (tensor cores)
  *   pk_atomic_sum(BLOCK)   atomic_add(out, sum(x)) per program
  *
  * Pointer and integer arguments carry tt.divisibility = 16, as Triton's

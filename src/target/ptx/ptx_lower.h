@@ -4,7 +4,8 @@
  *                 control flow;
  *   ptx_memory.c  global loads, stores and atomics;
  *   ptx_shared.c  what goes through shared memory: reductions, scans,
- *                 layout conversions and the FMA tt.dot.
+ *                 layout conversions and the FMA tt.dot;
+ *   ptx_mma.c     tt.dot on tensor cores (mma.sync, planned by mma_plan.c).
  *
  * A tile is held per thread as `Tile`: one Slot per element the thread owns
  * (Dist order, see dialect/ttg.h); a scalar is a Tile of one Slot, held by
@@ -170,6 +171,19 @@ void px_lower_convert(Px *p, Op *op);
 void px_lower_shape(Px *p, Op *op); /* reshape, trans, join, split, cat */
 void px_lower_gather(Px *p, Op *op);
 void px_lower_dot(Px *p, Op *op);
+/* Claims `bytes` of shared memory from offset 0 for the next user (a
+ * barrier first when an earlier user, or this one's previous iteration,
+ * may still read it). */
+void px_smem_begin(Px *p, int64_t bytes);
+/* `[global_smem + index * esize + extra]` for an index `reg + off`. */
+const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra);
+/* A dot's accumulator registers, holding C converted to acc_t: C's own
+ * registers when a loop-carried C is used only by this dot (`acc =
+ * tl.dot(a, b, acc)`), else fresh copies. */
+Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots);
+
+/* ptx_mma.c: false when the dot is not one for mma.sync (nothing emitted) */
+bool px_lower_dot_mma(Px *p, Op *op);
 /* Tile x (layout of type `from`) re-laid out as type `to`, through shared
  * memory when the threads differ. */
 Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to);

@@ -22,9 +22,10 @@
  * element in the same thread; otherwise each thread writes its elements to
  * shared memory (row-major) and reads back the ones the new layout gives it.
  *
- * tt.dot (FMA, correct first): A and B go to shared memory, then a loop
- * over k in which each thread loads A[m][k] for its distinct rows and
- * B[k][n] for its distinct columns and updates its C slots with fma.
+ * tt.dot (FMA, for what tensor cores do not take: see ptx_mma.c): A and B
+ * go to shared memory, then a loop over k in which each thread loads
+ * A[m][k] for its distinct rows and B[k][n] for its distinct columns and
+ * updates its C slots with fma.
  */
 #include "target/ptx/ptx_lower.h"
 
@@ -47,6 +48,8 @@ static void smem_begin(Px *p, int64_t bytes) {
     p->smem_dirty = true;
     if (bytes > p->smem_size) p->smem_size = (int)((bytes + 15) & ~15);
 }
+
+void px_smem_begin(Px *p, int64_t bytes) { smem_begin(p, bytes); }
 
 static int elem_bytes(const Type *e) { return px_bits(e) / 8; }
 
@@ -104,6 +107,8 @@ static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
     }
     return px_addr(p, px_rname(p, a), index.off * esize + extra, true);
 }
+
+const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra) { return smem_addr(p, index, esize, extra); }
 
 static void row_major(const Type *t, int64_t *strides) {
     int64_t s = 1;
@@ -610,7 +615,27 @@ static bool dot_acc_in_place(Px *p, Value *c, Tile *tc, const Type *ec, const Ty
     return ok;
 }
 
+/* Accumulators: fresh registers, C converted to the accumulation type; or
+ * C's own registers when C is a loop-carried accumulator used only here
+ * (`acc = tl.dot(a, b, acc)`), which saves a copy in and a copy back per
+ * element and iteration. */
+Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
+    Tile *tc = px_tile(p, c);
+    const Type *ec = ty_elem(c->type);
+    if (dot_acc_in_place(p, c, tc, ec, acc_t)) return tc;
+    RegClass arc = px_rc(acc_t);
+    Tile *acc = px_new_tile(p, nslots);
+    const char *mv = arc == RC_F32 ? "mov.f32" : arc == RC_F64 ? "mov.f64" : "mov.b32";
+    for (int i = 0; i < nslots; i++) {
+        Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
+        acc->s[i] = px_reg(p, arc);
+        px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
+    }
+    return acc;
+}
+
 void px_lower_dot(Px *p, Op *op) {
+    if (px_lower_dot_mma(p, op)) return;
     Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *ct = r->type;
     /* rank 3: a batch of independent products, [NB, M, K] x [NB, K, N] */
@@ -626,25 +651,17 @@ void px_lower_dot(Px *p, Op *op) {
     int sa = elem_bytes(ea), sb = elem_bytes(eb);
     int64_t a_bytes = (NB * M * K * sa + 15) & ~15;
     smem_begin(p, a_bytes + NB * K * N * sb);
-    Tile *ta = px_tile(p, a), *tb = px_tile(p, b), *tc = px_tile(p, c);
+    Tile *ta = px_tile(p, a), *tb = px_tile(p, b);
     int64_t sta[TTG_MAX_RANK], stb[TTG_MAX_RANK];
     row_major(at, sta);
     row_major(bt, stb);
     for (int i = 0; i < da.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &da, i, sta), sa, 0), ta->s[i], ea);
     for (int i = 0; i < db.nslots; i++) st_shared(p, smem_addr(p, px_linear_index(p, &db, i, stb), sb, a_bytes), tb->s[i], eb);
     px_barrier(p);
-    /* accumulators: fresh registers, C converted to the accumulation type;
-     * or C's own registers when C is a loop-carried accumulator used only
-     * here (`acc = tl.dot(a, b, acc)`), which saves a copy in and a copy
-     * back per element and iteration */
     RegClass arc = px_rc(acc_t);
-    Tile *acc = dot_acc_in_place(p, c, tc, ec, acc_t) ? tc : px_new_tile(p, dc.nslots);
-    const char *mv = arc == RC_F32 ? "mov.f32" : arc == RC_F64 ? "mov.f64" : "mov.b32";
-    for (int i = 0; i < dc.nslots && acc != tc; i++) {
-        Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
-        acc->s[i] = px_reg(p, arc);
-        px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
-    }
+    /* accumulators: C's own registers when it is a loop-carried accumulator
+     * used only here, else fresh ones (px_dot_acc) */
+    Tile *acc = px_dot_acc(p, c, acc_t, dc.nslots);
     /* row and column pointers: pa = smem + (tp_b * M * K + tp_m * K) * sa,
      * pb = smem + A + (tp_b * K * N + tp_n) * sb */
     Slot base = smem_base(p);

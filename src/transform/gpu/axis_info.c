@@ -5,8 +5,12 @@
  * One forward walk in program order: every value's info is computed from its
  * operands' with the rules below (all quantities are powers of two, so the
  * meet of two facts is their gcd). Where no rule applies the answer is the
- * conservative one (runs of 1, divisible by 1). Loop-carried values are
- * conservative too, except the induction variable of scf.for. Hints from
+ * conservative one (runs of 1, divisible by 1). The values an scf.for
+ * carries get the meet of their initial and their yielded values' facts,
+ * found as Triton's dataflow finds it: start from the initial values', walk
+ * the body, meet with what it yields, and walk again until nothing changes
+ * (`ptrs += BLOCK_K * stride` keeps its contiguity, and the loads through
+ * it their 16-byte vectors); scf.while's stay conservative. Hints from
  * `tl.multiple_of` / `tl.max_contiguous` / `tl.constancy` (attributes
  * tt.divisibility / tt.contiguity / tt.constancy on the defining op) and
  * from `tt.divisibility` on function arguments raise what was computed.
@@ -341,6 +345,78 @@ static void count_op(Op *op, void *ud) {
     ++*(int *)ud;
 }
 
+/* ---- the walk, with scf.for's fixed point ---------------------------------- */
+
+static AxisInfo meet(const AxisInfo *x, const AxisInfo *y) {
+    AxisInfo m = *x;
+    for (int d = 0; d < m.rank; d++) {
+        m.contig[d] = gcd64(x->contig[d], y->contig[d]);
+        m.div[d] = gcd64(x->div[d], y->div[d]);
+        m.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+    }
+    m.known = x->known && y->known && x->value == y->value;
+    if (!m.known) m.value = 0;
+    return m;
+}
+
+static bool same_info(const AxisInfo *x, const AxisInfo *y) {
+    size_t n = sizeof(int64_t) * (size_t)x->rank;
+    return x->rank == y->rank && x->known == y->known && x->value == y->value && !memcmp(x->contig, y->contig, n) &&
+           !memcmp(x->div, y->div, n) && !memcmp(x->cnst, y->cnst, n);
+}
+
+static void walk_block(AxisAnalysis *a, Block *b);
+
+/* Rounds of the loop-carried fixed point before giving up on it (each
+ * round only lowers powers of two, so two or three are the most seen). */
+#define FOR_ROUNDS 6
+
+static void walk_for(AxisAnalysis *a, Op *f) {
+    visit(f, a); /* the induction variable */
+    Block *body = f->regions[0].first;
+    Op *y = block_terminator(body);
+    int n = f->noperands - 3;
+    if (!y || y->noperands < n || body->nargs < n + 1) {
+        walk_block(a, body);
+        return;
+    }
+    for (int i = 0; i < n; i++) set_info(a, body->args[i + 1], axis_info(a, op_operand(f, 3 + i)));
+    for (int round = 0;; round++) {
+        walk_block(a, body);
+        bool changed = false;
+        for (int i = 0; i < n; i++) {
+            Value *arg = body->args[i + 1];
+            AxisInfo m = meet(axis_info(a, arg), axis_info(a, op_operand(y, i)));
+            if (!same_info(&m, axis_info(a, arg))) {
+                set_info(a, arg, &m);
+                changed = true;
+            }
+        }
+        if (!changed) break;
+        if (round == FOR_ROUNDS) {
+            for (int i = 0; i < n; i++) {
+                AxisInfo c = conservative(body->args[i + 1]->type);
+                set_info(a, body->args[i + 1], &c);
+            }
+            walk_block(a, body);
+            break;
+        }
+    }
+    for (int i = 0; i < n && i < f->nresults; i++) set_info(a, op_result(f, i), axis_info(a, body->args[i + 1]));
+}
+
+static void walk_block(AxisAnalysis *a, Block *b) {
+    for (Op *op = b->first; op; op = op->next) {
+        if (op->kind == SCF_FOR) {
+            walk_for(a, op);
+            continue;
+        }
+        visit(op, a);
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next) walk_block(a, rb);
+    }
+}
+
 AxisAnalysis *axis_analyze(Context *c, Op *func) {
     AxisAnalysis *a = ARENA_NEW(c->arena, AxisAnalysis);
     a->ctx = c;
@@ -348,7 +424,9 @@ AxisAnalysis *axis_analyze(Context *c, Op *func) {
     int nops = 0;
     op_walk(func, count_op, &nops, false);
     map_reserve(&a->infos, nops + 16); /* a value per op, about (no rehashing as it grows) */
-    op_walk(func, visit, a, false);
+    visit(func, a);
+    for (int r = 0; r < func->nregions; r++)
+        for (Block *b = func->regions[r].first; b; b = b->next) walk_block(a, b);
     return a;
 }
 

@@ -7,12 +7,20 @@
  * conversions propagates and cancels the conversions). Here it is one
  * propagation, which reaches the same fixed point on the kernels we see:
  *
+ *  0. tensor-core dots first: an fp16, bf16 or tf32 tt.dot into fp32 whose
+ *     shape mma.sync can tile gets, as its result's layout, the m16n8
+ *     accumulator layout (ttg_mma_layout; warps split as Triton's
+ *     warpsPerTileV2 splits them), so that the accumulator, its zero init
+ *     and its loop-carried copies hold it before a load or store can claim
+ *     them; the store after the loop then takes a conversion;
  *  1. anchors: every load, store and atomic gets its coalesced layout
- *     (coalesce.c), loads first, in program order;
+ *     (coalesce.c): all loads at once (each claims its own pointer, mask
+ *     and result before any spreads), then the stores and atomics;
  *  2. each anchor's layout spreads, breadth first, to every tile related to
  *     it that has none yet: through element-wise ops and broadcasts (same
  *     layout), expand_dims and reduce (slice <-> parent), and the
- *     loop-carried values of scf.for / scf.if / scf.while (same layout);
+ *     loop-carried values of scf.for / scf.if / scf.while (same layout; a
+ *     loop's body argument decides for its group once it has a layout);
  *     `tt.dot` spreads only between its accumulator and its result,
  *     `tt.gather` between its indices and its result;
  *  3. tiles still without a layout get Triton's default one, seeded from the
@@ -22,6 +30,7 @@
  *     splats, constants and element-wise ops of those): then it is cloned in
  *     the needed layout (Triton's rematerialisation).
  */
+#include "dialect/dialect.h"
 #include "transform/gpu/gpu_passes.h"
 
 #include <stdio.h>
@@ -83,9 +92,13 @@ static Op *owner_op(Value *arg) {
 
 static int arg_index(Value *v) { return v->index; }
 
-/* Loop-carried groups: every value in a group has one layout. */
+/* Loop-carried groups: every value in a group has one layout; the body's
+ * argument, once it has one, decides for the group (a value that comes to
+ * the group with another layout is then converted once, outside the loop,
+ * rather than at every iteration). */
 static void for_group(LState *s, Op *f, int g, const Layout *l) {
     Block *body = f->regions[0].first;
+    if (g + 1 < body->nargs && lay(s, body->args[g + 1])) l = lay(s, body->args[g + 1]);
     if (3 + g < f->noperands) give(s, op_operand(f, 3 + g), l);
     if (g + 1 < body->nargs) give(s, body->args[g + 1], l);
     if (g < f->nresults) give(s, op_result(f, g), l);
@@ -106,6 +119,8 @@ static void if_group(LState *s, Op *f, int g, const Layout *l) {
  * group B = condition operands (after the flag), after-args, results. */
 static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) {
     Block *before = w->regions[0].first, *after = w->regions[1].first;
+    Block *carrier = b_group ? after : before;
+    if (carrier && g < carrier->nargs && lay(s, carrier->args[g])) l = lay(s, carrier->args[g]);
     if (!b_group) {
         if (g < w->noperands) give(s, op_operand(w, g), l);
         if (before && g < before->nargs) give(s, before->args[g], l);
@@ -258,11 +273,13 @@ static bool cheap_op(const Op *op) {
     }
 }
 
-/* Can x be recomputed in another layout from scalars and cheap ops alone? */
+/* Can x be recomputed in another layout from scalars and cheap ops alone?
+ * (Index arithmetic runs about 8 deep in a matmul: program id, tile, offsets
+ * modulo M, times the stride, broadcast, plus the base pointer.) */
 static bool can_remat(Value *x, int depth) {
     Op *d = x->def;
     if (!is_tile(x)) return true;
-    if (!d || depth > 6 || !cheap_op(d)) return false;
+    if (!d || depth > 10 || !cheap_op(d)) return false;
     for (int i = 0; i < d->noperands; i++)
         if (!can_remat(op_operand(d, i), depth + 1)) return false;
     return true;
@@ -377,6 +394,95 @@ static void materialise_op(LState *s, Op *op) {
     }
 }
 
+/* ---- tensor-core dots ---------------------------------------------------- */
+
+static bool is_f16_or_bf16(const Type *e) {
+    return e->kind == TY_FLOAT && (e->fkind == FK_F16 || e->fkind == FK_BF16);
+}
+
+typedef struct Slice {
+    Region *region;
+    Map seen;
+    VEC(Op *) work;
+} Slice;
+
+static void slice_add(Slice *sl, Op *x) {
+    if (!x || !x->parent || x->parent->parent != sl->region || map_has(&sl->seen, MAP_KEY(x))) return;
+    map_put(&sl->seen, MAP_KEY(x), (void *)1);
+    vec_push(&sl->work, x);
+}
+
+/* Is another tt.dot connected to `dot` by data flow within its region
+ * (Triton's multiRootGetSlice: operands' producers backwards, results'
+ * users forwards, ops of the same region only)? */
+static bool chained_dot(Op *dot) {
+    Slice sl = {.region = dot->parent ? dot->parent->parent : NULL};
+    bool chained = false;
+    map_put(&sl.seen, MAP_KEY(dot), (void *)1);
+    vec_push(&sl.work, dot);
+    while (sl.work.len && !chained) {
+        Op *op = vec_pop(&sl.work);
+        chained = op != dot && op->kind == TT_DOT;
+        for (int i = 0; i < op->noperands; i++) slice_add(&sl, op_operand(op, i)->def);
+        for (int i = 0; i < op->nresults; i++)
+            for (Use *u = op_result(op, i)->uses; u; u = u->next) slice_add(&sl, u->owner);
+    }
+    map_free(&sl.seen);
+    vec_free(&sl.work);
+    return chained;
+}
+
+/* Warps along m and n for an M x N result, as Triton's warpsPerTileV2:
+ * chained dots put every warp along the longer dimension (attention: P
+ * then stays in the rows its warp computed); otherwise double the warps
+ * along m while the per-warp tile (16 x 8 instructions) is no wider than
+ * tall and m has 16 rows per warp to give, else along n. Along n the
+ * warps may outnumber the 8-column blocks (copies); along m they may not
+ * (every warp needs whole 16-row blocks). */
+static void mma_warps(int64_t M, int64_t N, int nw, bool chained, int *wm, int *wn) {
+    if (chained && M >= N && M >= 16 * nw) {
+        *wm = nw, *wn = 1;
+        return;
+    }
+    if (chained && M < N) {
+        *wm = 1, *wn = nw;
+        return;
+    }
+    int a = 1, b = 1;
+    while (a * b < nw) {
+        if (M / 16 / a >= N / (8 * b) && a < M / 16) a *= 2;
+        else b *= 2;
+    }
+    *wm = a, *wn = b;
+}
+
+/* The accumulator layout of a dot ptx_mma.c can run on tensor cores: fp16 x
+ * fp16 or bf16 x bf16 into fp32 (K a multiple of 16), or fp32 x fp32 with
+ * input_precision "tf32" (K a multiple of 8); rank 2, M a multiple of 16,
+ * N of 8, sm_80 or later. Other dots keep today's path (their result's
+ * layout comes from the propagation; FMA in the PTX). */
+static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
+    const TtgOptions *o = s->opts;
+    if (o->sm < 80 || o->threads_per_warp != 32 || (o->num_warps & (o->num_warps - 1))) return false;
+    Type *at = op_operand(dot, 0)->type, *bt = op_operand(dot, 1)->type, *rt = op_result(dot, 0)->type;
+    if (at->kind != TY_TENSOR || bt->kind != TY_TENSOR || rt->kind != TY_TENSOR || at->rank != 2 || bt->rank != 2 ||
+        rt->rank != 2)
+        return false;
+    const Type *ea = ty_elem(at), *eb = ty_elem(bt), *er = ty_elem(rt);
+    int64_t prec = TT_PREC_IEEE;
+    op_attr_int(dot, "inputPrecision", &prec);
+    bool tf32 = ea->kind == TY_FLOAT && ea->fkind == FK_F32 && prec == TT_PREC_TF32;
+    if (!(is_f16_or_bf16(ea) || tf32) || eb->kind != TY_FLOAT || eb->fkind != ea->fkind || er->kind != TY_FLOAT ||
+        er->fkind != FK_F32)
+        return false;
+    int64_t M = rt->shape[0], N = rt->shape[1], K = at->shape[1];
+    if (K % (tf32 ? 8 : 16) || M % 16 || N % 8) return false;
+    int wm, wn;
+    mma_warps(M, N, o->num_warps, chained_dot(dot), &wm, &wn);
+    *out = ttg_mma_layout(wm, wn);
+    return true;
+}
+
 static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
     op_set_attr(c, module, "ttg.num-warps", attr_i32(c, o->num_warps));
     op_set_attr(c, module, "ttg.num-ctas", attr_i32(c, 1));
@@ -391,8 +497,18 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
     map_reserve(&s.layout, s.ops.len + 16); /* about a tile per op */
-    /* 1-2: anchors, loads first */
-    for (int pass = 0; pass < 2; pass++)
+    /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
+    for (int i = 0; i < s.ops.len; i++) {
+        Layout l;
+        if (s.ops.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.ops.data[i], &l))
+            give(&s, op_result(s.ops.data[i], 0), dup_layout(&s, l));
+    }
+    propagate(&s);
+    /* 1-2: anchors, loads first; every load's own operands before any
+     * spreads (a loop-carried pointer is then laid out for the load it
+     * feeds, not converted every iteration because another load's layout
+     * reached it first through shared index arithmetic) */
+    for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < s.ops.len; i++) {
             Op *op = s.ops.data[i];
             if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
@@ -402,8 +518,10 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
             map_put(&s.anchor, MAP_KEY(op), (void *)a);
             for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
             for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
-            propagate(&s);
+            if (pass == 1) propagate(&s);
         }
+        propagate(&s);
+    }
     /* 3: defaults, consumers first */
     for (int i = s.ops.len - 1; i >= 0; i--) {
         Op *op = s.ops.data[i];

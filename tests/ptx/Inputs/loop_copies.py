@@ -7,6 +7,9 @@
 # KERNEL: dot_acc_kernel
 # SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
 #
+# KERNEL: dot_acc_mma_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+#
 # Kernels for tests/ptx/loop_copies.sh: the parallel copies at the end of
 # scf.for bodies.
 
@@ -40,7 +43,20 @@ def swap_kernel(X, Y, n):
 
 @triton.jit
 def dot_acc_kernel(A, B, C, n):
-    # acc = tl.dot(a, b, acc): the FMA dot accumulates into the carried registers
+    # acc = tl.dot(a, b, acc): the FMA dot (exact fp32) accumulates into the
+    # carried registers
+    r = tl.arange(0, 16)
+    a = tl.load(A + r[:, None] * 16 + r[None, :])
+    b = tl.load(B + r[:, None] * 16 + r[None, :])
+    acc = tl.zeros([16, 16], dtype=tl.float32)
+    for i in range(n):
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+    tl.store(C + r[:, None] * 16 + r[None, :], acc)
+
+
+@triton.jit
+def dot_acc_mma_kernel(A, B, C, n):
+    # the same with tf32 (the default): mma.sync accumulates into them
     r = tl.arange(0, 16)
     a = tl.load(A + r[:, None] * 16 + r[None, :])
     b = tl.load(B + r[:, None] * 16 + r[None, :])

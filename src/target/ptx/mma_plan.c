@@ -1,0 +1,151 @@
+/*
+ * mma_plan.c - the mapping of a tt.dot onto mma.sync.m16n8k16 (fp16,
+ * bf16) or m16n8k8 (tf32); see mma_plan.h for the fragments and the
+ * layouts, drawn.
+ *
+ * mma_plan checks that the accumulator's Dist is the m16n8 fragment tiled
+ * over warps, picks each operand's shared-memory orientation from its
+ * register layout, pads the rows, and derives the lane part of the
+ * ldmatrix addresses as one coefficient per thread-id bit, checked against
+ * the formula for every thread.
+ */
+#include "target/ptx/mma_plan.h"
+
+#include <string.h>
+
+static int log2_exact(int64_t v) {
+    int k = 0;
+    while (((int64_t)1 << k) < v) k++;
+    return ((int64_t)1 << k) == v ? k : -1;
+}
+
+/* Row pitch in bytes for rows of `bytes`: a multiple of 16 bytes and an odd
+ * number of 16-byte units, so that 8 consecutive rows start in 8 different
+ * groups of 4 banks (conflict-free ldmatrix phases). */
+static int64_t padded_pitch(int64_t bytes) {
+    int64_t units = (bytes + 15) / 16;
+    return (units | 1) * 16;
+}
+
+/* Dist fields that make dc the tiled m16n8 accumulator fragment. */
+static bool is_acc_fragment(const Dist *d) {
+    return d->rank == 2 && d->spt[0] == 1 && d->spt[1] == 2 && d->tpw[0] == 8 && d->tpw[1] == 4 &&
+           d->order[0] == 1 && d->lane_stride[0] == 4 && d->lane_stride[1] == 1;
+}
+
+/* A's registers already hold its fragments (see "A in registers" in
+ * mma_plan.h): da is the accumulator fragment with all warps along m and
+ * the result's row split. */
+static bool a_fits_registers(const Dist *dc, const Dist *da) {
+    return is_acc_fragment(da) && dc->wpc[1] == 1 && da->wpc[1] == 1 && da->wpc[0] == dc->wpc[0] &&
+           da->warp_stride[0] == dc->warp_stride[0] && da->shape[0] == dc->shape[0] &&
+           da->per_dim[0] == dc->per_dim[0];
+}
+
+/* In bytes throughout: a block's row is 16 bytes, which is 8 k (fp16) or 4
+ * k (tf32) of a k-major operand; the .trans form (16-bit only) has rows of
+ * k instead, 8 per block. */
+int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp) {
+    int i = lane >> 3, r = lane & 7; /* which block of the .x4, which of its rows */
+    int64_t row, col;                /* col in bytes */
+    if (!is_b) {
+        /* lane 0 of the warp has g = 0: its row is the warp's first, 8*w_m */
+        int64_t mb = dist_thread_part(&pl->dc, 0, 0, warp);
+        int h = i & 1, kk = i >> 1; /* blocks: (rep 2a, k lo) (2a+1, k lo) (2a, k hi) (2a+1, k hi) */
+        if (!pl->a.trans) row = mb + 8 * pl->wm * h + r, col = 16 * kk;
+        else row = 8 * kk + r, col = (mb + 8 * pl->wm * h) * pl->esize;
+        return row * pl->a.pitch + col;
+    }
+    /* lane 0 has t = 0: its column is the warp's first, (8*w_n) mod N */
+    int64_t nb = dist_thread_part(&pl->dc, 1, 0, warp);
+    int cc = i >> 1, kk = i & 1; /* blocks: (n-block c, k lo) (c, k hi) (c+1, k lo) (c+1, k hi) */
+    if (!pl->b.trans) row = nb + 8 * pl->wn * cc + r, col = 16 * kk;
+    else row = 8 * kk + r, col = (nb + 8 * pl->wn * cc) * pl->esize;
+    return row * pl->b.pitch + col;
+}
+
+int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep) {
+    const MmaOperand *o = &pl->a;
+    int64_t m = (int64_t)16 * pl->wm * mblock, k = (int64_t)pl->kstep * kstep;
+    return o->base + (o->trans ? k * o->pitch + m * pl->esize : m * o->pitch + k * pl->esize);
+}
+
+int64_t mma_b_offset(const MmaPlan *pl, int nblock, int kstep) {
+    const MmaOperand *o = &pl->b;
+    int64_t n = (int64_t)8 * pl->wn * nblock, k = (int64_t)pl->kstep * kstep;
+    return o->base + (o->trans ? k * o->pitch + n * pl->esize : n * o->pitch + k * pl->esize);
+}
+
+int mma_acc_slot(const MmaPlan *pl, int mblock, int nblock, int i) {
+    int j[2] = {2 * mblock + (i >> 1), 2 * nblock + (i & 1)};
+    return dist_slot_of_j(&pl->dc, j);
+}
+
+void mma_a_reg_slots(const MmaPlan *pl, const Dist *da, int mblock, int kstep, int i, int *lo, int *hi) {
+    (void)pl;
+    /* a0: rep 2a, cols 16ks + 2t; a1: rep 2a+1; a2, a3: cols 16ks + 8 + 2t */
+    int j[2] = {2 * mblock + (i & 1), 4 * kstep + 2 * (i >> 1)};
+    *lo = dist_slot_of_j(da, j);
+    j[1]++;
+    *hi = dist_slot_of_j(da, j);
+}
+
+/* coef[b] = the offset of thread 1 << b; then every thread's sum of coefs
+ * must be its offset (true for power-of-two extents, checked anyway). */
+static bool lane_coefs(MmaPlan *pl, bool is_b, MmaOperand *o) {
+    int nthreads = 1 << pl->tid_bits;
+    memset(o->coef, 0, sizeof o->coef);
+    if (mma_lane_offset(pl, is_b, 0, 0) != 0) return false;
+    for (int b = 0; b < pl->tid_bits; b++) o->coef[b] = mma_lane_offset(pl, is_b, (1 << b) & 31, (1 << b) >> 5);
+    for (int tid = 0; tid < nthreads; tid++) {
+        int64_t sum = 0;
+        for (int b = 0; b < pl->tid_bits; b++)
+            if (tid >> b & 1) sum += o->coef[b];
+        if (sum != mma_lane_offset(pl, is_b, tid & 31, tid >> 5)) return false;
+    }
+    return true;
+}
+
+bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan *pl) {
+    memset(pl, 0, sizeof *pl);
+    if ((esize != 2 && esize != 4) || da->rank != 2 || db->rank != 2 || !is_acc_fragment(dc)) return false;
+    int64_t M = dc->shape[0], N = dc->shape[1], K = da->shape[1];
+    int wm = dc->wpc[0], wn = dc->wpc[1];
+    pl->kstep = 32 / esize; /* m16n8k16 (fp16, bf16), m16n8k8 (tf32): 32 bytes of k */
+    if (da->shape[0] != M || db->shape[0] != K || db->shape[1] != N) return false;
+    if (K % pl->kstep || M % (16 * wm) || N % 8) return false;
+    if (N >= 8 * wn ? N % (8 * wn) : (8 * wn) % N) return false;
+    pl->tid_bits = log2_exact(dc->nthreads);
+    if (pl->tid_bits < 5 || pl->tid_bits > MMA_TID_BITS) return false;
+    pl->M = M, pl->N = N, pl->K = K, pl->wm = wm, pl->wn = wn, pl->esize = esize;
+    pl->dc = *dc;
+    pl->mblocks = (int)(M / (16 * wm));
+    pl->nblocks = dc->per_dim[1] / 2;
+    pl->ksteps = (int)(K / pl->kstep);
+    if (dc->per_dim[0] != 2 * pl->mblocks || dc->per_dim[1] != 2 * pl->nblocks) return false;
+
+    int64_t at = 0;
+    MmaOperand *a = &pl->a, *b = &pl->b;
+    /* tf32 fragments hold single elements, not the accumulator's pairs, and
+     * ldmatrix .trans moves 16-bit elements: 32-bit operands are always
+     * stored k-major */
+    a->in_regs = esize == 2 && a_fits_registers(dc, da);
+    if (!a->in_regs) {
+        a->trans = esize == 2 && da->order[0] == 0; /* runs along m: stored as K rows of M */
+        a->pitch = padded_pitch((a->trans ? M : K) * esize);
+        int64_t pe = a->pitch / esize;
+        a->stride[0] = a->trans ? 1 : pe;
+        a->stride[1] = a->trans ? pe : 1;
+        a->base = 0;
+        at = (a->trans ? K : M) * a->pitch;
+        if (!lane_coefs(pl, false, a)) return false;
+    }
+    b->trans = esize == 2 && db->order[0] == 1; /* runs along n: stored as K rows of N */
+    b->pitch = padded_pitch((b->trans ? N : K) * esize);
+    int64_t pe = b->pitch / esize;
+    b->stride[0] = b->trans ? pe : 1;
+    b->stride[1] = b->trans ? 1 : pe;
+    b->base = (at + 15) & ~(int64_t)15;
+    pl->smem_bytes = b->base + (b->trans ? K : N) * b->pitch;
+    return lane_coefs(pl, true, b);
+}

@@ -1,0 +1,143 @@
+/*
+ * mma_plan.h - how a tt.dot maps onto mma.sync.m16n8k16 (fp16 or bf16 in,
+ * fp32 accumulate; tf32 with m16n8k8, below): which accumulator slots each instruction updates, where
+ * A and B sit in shared memory, which address each lane gives ldmatrix, and
+ * which registers hold A when it need not go through shared memory. Pure
+ * arithmetic on Dists, no PTX: ptx_mma.c emits what the plan says, and
+ * tests/unit/test_mma_plan.c runs the plan on a model of ldmatrix and
+ * mma.sync for every thread to check that it computes A x B.
+ *
+ * The instruction (PTX ISA, "Matrix fragments for mma.m16n8k16"). Lane
+ * 4g + t (g = lane >> 2 its group, t = lane & 3 its place in the group)
+ * holds, two 16-bit elements consecutive in k per 32-bit register:
+ *
+ *   A (16 x 16, row)         B (16 x 8, col)       C, D (16 x 8, f32)
+ *            k 0..7  8..15            n 0..7                n 0..7
+ *   m 0..7    a0      a2       k 0..7   b0           m 0..7   c0 c1
+ *   m 8..15   a1      a3       k 8..15  b1           m 8..15  c2 c3
+ *
+ *   a0 = A[g][2t, 2t+1]      a1 = A[g+8][2t, 2t+1]
+ *   a2 = A[g][2t+8, 2t+9]    a3 = A[g+8][2t+8, 2t+9]
+ *   b0 = B[2t, 2t+1][g]      b1 = B[2t+8, 2t+9][g]
+ *   c0, c1 = C[g][2t], C[g][2t+1]    c2, c3 = C[g+8][2t], C[g+8][2t+1]
+ *
+ * The accumulator layout (ttg_mma_layout: sizePerThread [1, 2],
+ * threadsPerWarp [8, 4], warpsPerCTA [Wm, Wn], order [1, 0], so warp =
+ * w_m * Wn + w_n) puts lane 4g + t of warp (w_m, w_n) on
+ *
+ *   rows  8*w_m + g + 8*Wm*r           slot j0 = r, r < M / (8 Wm)
+ *   cols  8*w_n + 8*Wn*c + 2t + e      slot j1 = 2c + e, e = 0, 1
+ *
+ * e.g. Wm = Wn = 1, M = 32, N = 16 (rows: which lanes' g; a cell is the
+ * (r, c) repetition of the thread that holds it):
+ *
+ *            cols 0..7      cols 8..15
+ *   rows  0..7   (0,0)          (0,1)     <- m-block 0, MMA rows 0..7
+ *   rows  8..15  (1,0)          (1,1)     <- m-block 0, MMA rows 8..15
+ *   rows 16..23  (2,0)          (2,1)     <- m-block 1, MMA rows 0..7
+ *   rows 24..31  (3,0)          (3,1)     <- m-block 1, MMA rows 8..15
+ *               n-block 0      n-block 1
+ *
+ * That is the C fragment of the warp's MMAs once MMA row g is read as the
+ * thread's row of repetition 2a and MMA row g + 8 as that of repetition
+ * 2a + 1 (m-block a), and MMA column n as column 8*w_n + 8*Wn*c + n
+ * (n-block c):
+ *
+ *   m-block a, n-block c:   c0 = slot(2a, 2c)      c1 = slot(2a, 2c+1)
+ *                           c2 = slot(2a+1, 2c)    c3 = slot(2a+1, 2c+1)
+ *
+ * An MMA does not care which 16 rows of A it multiplies, so A's fragment is
+ * read from those same rows: MMA row g of m-block a is 8*w_m + g +
+ * 16*Wm*a, row g + 8 is that plus 8*Wm. So M must be a multiple of 16*Wm
+ * (an even number of row repetitions). Along n the layout may wrap (N <
+ * 8*Wn): the extra warps hold copies and compute them again.
+ *
+ * Shared memory. Each operand is stored in the orientation its registers
+ * already have, so that the stores are vectors: A as M rows of K when its
+ * layout runs fastest along k ("k-major"), else as K rows of M; B as N rows
+ * of K (B^T) when its layout runs fastest along k, else as K rows of N.
+ * ldmatrix reads 8x8 blocks of 16-bit elements, each 8 rows of 16 bytes
+ * whose addresses come from 8 lanes (lanes 8i..8i+7 for block i of an .x4),
+ * and gives lane 4g + t the elements [g][2t, 2t+1] of each block, or with
+ * .trans the elements [2t, 2t+1][g]. For a k-major operand a block's rows
+ * are 8 of its m (n) indices and 16 bytes of k, and the plain form gives the
+ * fragment; otherwise a block's rows are 8 consecutive k and its 16 bytes 8
+ * consecutive m (n), and .trans gives the fragment. One ldmatrix.x4 gives
+ * an m-block's a0..a3 (blocks: rows of repetition 2a, 2a+1 x k 0..7, 8..15)
+ * or b0, b1 of two n-blocks (blocks: n-block c, c+1 x k 0..7, 8..15). Rows
+ * are padded to an odd number of 16-byte units: the 8 rows one phase of
+ * ldmatrix reads then fall in 8 different groups of 4 banks.
+ *
+ * The lane part of each ldmatrix address is linear in the thread id's bits
+ * (every extent is a power of two): coef[b] is what bit b adds. The plan
+ * checks that sum against its formula for every thread, so the PTX, which
+ * sums coef over the bits, computes exactly what the test checks.
+ *
+ * tf32 (fp32 operands, m16n8k8): the same shapes in bytes. Registers hold
+ * one 32-bit element each, a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4],
+ * a3 = A[g+8][t+4], b0 = B[t][g], b1 = B[t+4][g]; an 8x8 block of 16-bit
+ * elements is 8 rows of 4 fp32, and plain ldmatrix gives lane 4g + t the
+ * 32-bit element [g][t] of each: for k-major operands the same x4 blocks
+ * (16 bytes = 4 k per row) give a0..a3 and b0, b1. .trans would split the
+ * 32-bit elements, so both operands are stored k-major (transposed on the
+ * way in when their registers run along m or n).
+ *
+ * A in registers. A chained dot's A (attention's P in P x V) may already
+ * sit in the fragments: when its layout is the accumulator layout with
+ * all warps along m (Wn = 1, for the result and for A), lane 4g + t holds
+ * A[row][16*ks + 2t + {0, 1}] in slots (r, 4ks), (r, 4ks + 1) and
+ * A[row][16*ks + 8 + 2t + {0, 1}] in slots (r, 4ks + 2), (r, 4ks + 3), rows
+ * those of the result's repetitions r. Packed in pairs, those are a0..a3.
+ */
+#ifndef TC_MMA_PLAN_H
+#define TC_MMA_PLAN_H
+
+#include "dialect/ttg.h"
+
+#define MMA_TID_BITS 10 /* up to 1024 threads */
+
+typedef struct MmaOperand {
+    bool in_regs;   /* A only: fragments packed from its own slots, no shared memory */
+    bool trans;     /* stored as rows of k (m or n contiguous): ldmatrix .trans */
+    int64_t base;   /* byte offset of its region in the dot's shared memory */
+    int64_t pitch;  /* bytes from one stored row to the next */
+    /* element offset, in the stored layout, of one step along each
+     * dimension of the operand's tile (A: m, k; B: k, n) */
+    int64_t stride[2];
+    /* the lane part of its ldmatrix addresses (bytes from base): the sum
+     * of coef[b] over the set bits b of the thread id */
+    int64_t coef[MMA_TID_BITS];
+} MmaOperand;
+
+typedef struct MmaPlan {
+    int64_t M, N, K;
+    int wm, wn;                     /* warps along m and n */
+    int mblocks, nblocks, ksteps;   /* per thread: 16-row blocks, 8-column blocks, k steps */
+    int esize;                      /* bytes of an A or B element: 2, or 4 (tf32) */
+    int kstep;                      /* k per instruction: 16, or 8 (tf32) */
+    int tid_bits;                   /* log2 of the threads of the CTA */
+    Dist dc;                        /* the accumulator's */
+    MmaOperand a, b;
+    int64_t smem_bytes;             /* 0 when neither operand needs shared memory */
+} MmaPlan;
+
+/* The plan for a dot with result dc and operands da (M x K), db (K x N),
+ * elements of esize bytes (2: fp16/bf16, 4: tf32); false when dc is not an accumulator layout
+ * mma.sync can serve (then the dot takes the FMA path). */
+bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan *pl);
+
+/* Byte offset, from the operand's base + lane part, of the ldmatrix.x4
+ * that loads A's m-block `mblock` at k step `kstep`. */
+int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep);
+/* The same for B's n-blocks nblock and nblock + 1 (.x4; .x2: nblock only). */
+int64_t mma_b_offset(const MmaPlan *pl, int nblock, int kstep);
+/* The lane part of the ldmatrix address of lane `lane` of warp `warp`,
+ * from its formula (coef reproduces it). */
+int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp);
+/* Accumulator slot of register i (c0..c3) of the MMA of (mblock, nblock). */
+int mma_acc_slot(const MmaPlan *pl, int mblock, int nblock, int i);
+/* A in registers: the slots of the low (even k) and high half of register
+ * i (a0..a3) of m-block `mblock` at k step `kstep`. */
+void mma_a_reg_slots(const MmaPlan *pl, const Dist *da, int mblock, int kstep, int i, int *lo, int *hi);
+
+#endif
