@@ -1650,9 +1650,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
-    sb_reserve(&p->body, 64 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
-    vec_reserve(&p->cse_entries, 1024);
-    map_reserve(&p->vals, 512);
+    sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
