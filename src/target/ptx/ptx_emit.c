@@ -1730,6 +1730,39 @@ static void load_params(Px *p, Op *func, const char *name) {
     }
 }
 
+/* The emitter's largest growing tables, kept by the thread for its next
+ * kernel: freed, glibc handed their memory back to the system, and
+ * growing them again from nothing page-faulted on every compile (the
+ * tables are zeroed again instead). */
+static _Thread_local struct {
+    MapSlot *vals;
+    int vals_cap;
+    uint32_t *cse_tab;
+    int cse_cap;
+    CseEntry *entries;
+    int entries_cap;
+} px_keep;
+
+static void px_tables_take(Px *p) {
+    if (px_keep.vals) {
+        memset(px_keep.vals, 0, sizeof(MapSlot) * (size_t)px_keep.vals_cap);
+        p->vals = (Map){px_keep.vals, px_keep.vals_cap, 0};
+    }
+    if (px_keep.cse_tab) {
+        memset(px_keep.cse_tab, 0, sizeof(uint32_t) * (size_t)px_keep.cse_cap);
+        p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
+    }
+    if (px_keep.entries) p->cse_entries.data = px_keep.entries, p->cse_entries.cap = px_keep.entries_cap;
+    memset(&px_keep, 0, sizeof px_keep);
+}
+
+static void px_tables_keep(Px *p) {
+    tc_free(px_keep.vals), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
+    px_keep.vals = p->vals.slots, px_keep.vals_cap = p->vals.cap;
+    px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
+    px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
+}
+
 bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, StrBuf *out,
               PtxKernelInfo *info, DiagEngine *de) {
     Op *func = kernel ? module_lookup_func(module, kernel) : NULL;
@@ -1746,9 +1779,8 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
-    sb_reserve(&p->body, 64 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
-    vec_reserve(&p->cse_entries, 1024);
-    map_reserve(&p->vals, 512);
+    sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    px_tables_take(p);
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
@@ -1814,11 +1846,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->body);
     sb_free(&p->strings);
     for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
-    map_free(&p->vals);
+    px_tables_keep(p);
     map_free(&p->dists);
-    tc_free(p->cse_tab);
     map_free(&p->tparts);
-    vec_free(&p->cse_entries);
     vec_free(&p->scope_marks);
     axis_analysis_free(p->aa);
     return ok;
