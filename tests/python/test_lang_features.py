@@ -224,9 +224,26 @@ def check_libdevice_extras():
     assert (fo[4] == f).all()
 
 
+def check_pdl_and_asm():
+    n = 3000
+    x, y = randn(n), randn(n)
+    out = torch.full((n,), float("nan"))
+    for use_gdc in (True, False):
+        K.pdl_add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024, USE_GDC=use_gdc,
+                                                   launch_pdl=use_gdc)
+        assert torch.equal(out, x + y)
+    try:
+        K.inline_asm_kernel[(1,)](x, torch.zeros(n, dtype=torch.int8), x.half(), out, n, BLOCK=512)
+    except triton.CompilationError as e:
+        assert "inline_asm_elementwise holds PTX" in str(e), str(e)
+    else:
+        raise AssertionError("inline asm ran on the CPU")
+
+
 def main():
     for f in (check_scans, check_reductions, check_elementwise, check_constexprs_and_grids,
-              check_pointers_and_helpers, check_python_syntax, check_print, check_libdevice_extras):
+              check_pointers_and_helpers, check_python_syntax, check_print, check_libdevice_extras,
+              check_pdl_and_asm):
         f()
         print(f.__name__, "ok")
 
