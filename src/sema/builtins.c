@@ -2526,6 +2526,17 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
             if (!strcmp(libdevice_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &libdevice_fns[i]};
     const Builtin *bi = where ? builtin_lookup(where, name) : NULL;
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
+    if (mod == MOD_TL_MATH) {
+        /* Triton 2's tl.math was libdevice (tl.math.pow, tl.math.log1p,
+         * tl.math.max): code written for it still finds those names */
+        if (!strcmp(name, "max") || !strcmp(name, "min"))
+            return (TV){.kind = TV_BUILTIN, .bi = builtin_lookup(BI_TL, name[1] == 'a' ? "maximum" : "minimum")};
+        if ((bi = builtin_lookup(BI_TL, name)) && (!strcmp(name, "sigmoid") || !strcmp(name, "clamp") ||
+                                                    !strcmp(name, "softmax")))
+            return (TV){.kind = TV_BUILTIN, .bi = bi};
+        for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++)
+            if (!strcmp(libdevice_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &libdevice_fns[i]};
+    }
     *found = false;
     return tv_err();
 }

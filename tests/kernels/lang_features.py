@@ -452,7 +452,8 @@ def libdevice_extras_kernel(i_ptr, l_ptr, f_ptr, io_ptr, lo_ptr, fo_ptr, n, BLOC
     tl.store(lo_ptr + offs, libdevice.brevll(l), mask=m)
     tl.store(lo_ptr + n + offs, libdevice.llrint(f * 10), mask=m)
     frows = (libdevice.fast_expf(f), libdevice.fast_logf(tl.abs(f)), libdevice.fast_dividef(f, 3.0),
-             libdevice.fast_powf(tl.abs(f), 1.5), libdevice.int_as_float(libdevice.float_as_int(f)))
+             libdevice.fast_powf(tl.abs(f), 1.5), libdevice.int_as_float(libdevice.float_as_int(f)),
+             tl.math.log1p(tl.abs(f)), tl.math.max(f, 0.5))  # Triton 2's tl.math names
     for r in tl.static_range(len(frows)):
         tl.store(fo_ptr + r * n + offs, frows[r], mask=m)
 

@@ -203,7 +203,7 @@ def check_libdevice_extras():
     f = (rs.randn(n) * 3).astype(np.float32)
     io = np.full((9, n), 7, np.int32)
     lo = np.full((2, n), 7, np.int64)
-    fo = np.full((5, n), np.nan, np.float32)
+    fo = np.full((7, n), np.nan, np.float32)
     K.libdevice_extras_kernel[(triton.cdiv(n, 128),)](i, l, f, io, lo, fo, n, BLOCK=128)
     u = i.astype(np.uint32)
     ul = l.astype(np.uint64)
@@ -222,6 +222,7 @@ def check_libdevice_extras():
     assert np.allclose(fo[0], np.exp(f), rtol=1e-5) and np.allclose(fo[1], np.log(np.abs(f)), rtol=1e-5, atol=1e-6)
     assert np.allclose(fo[2], f / 3, rtol=1e-6) and np.allclose(fo[3], np.abs(f) ** 1.5, rtol=1e-5)
     assert (fo[4] == f).all()
+    assert np.allclose(fo[5], np.log1p(np.abs(f)), rtol=1e-5) and (fo[6] == np.maximum(f, 0.5)).all()
 
 
 def check_pdl_and_asm():
