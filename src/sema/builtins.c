@@ -2480,6 +2480,7 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
     case MOD_TL_CORE:
         if (!strcmp(name, "math")) return (TV){.kind = TV_MODULE, .i = MOD_TL_MATH};
         if (!strcmp(name, "extra")) return (TV){.kind = TV_MODULE, .i = MOD_TL_EXTRA};
+        if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE}; /* Triton 2.0's tl.libdevice */
         if (!strcmp(name, "core")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CORE};
         {
             const TlType *t = tl_dtype_by_name(S, name);
