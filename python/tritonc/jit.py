@@ -750,6 +750,12 @@ class JITFunction(KernelInterface):
             self._raise_compile_error(err, device, devices)
         kern = CompiledKernel(handle, self, infos, sig, cx, device, num_warps, num_stages)
         self._by_spec[spec_key] = kern
+        msgs = getattr(_lib.lib(), "tc_kernel_messages", None)
+        if msgs is not None:
+            # tl.static_print prints at compile time, as Triton's does
+            for line in (msgs(handle) or b"").decode("utf-8", "replace").splitlines():
+                if line.startswith("static_print: "):
+                    print(line[len("static_print: "):], flush=True)
         return kern
 
     def _raise_compile_error(self, err, device, devices):

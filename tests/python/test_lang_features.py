@@ -92,10 +92,24 @@ def check_elementwise():
 
 
 def check_constexprs_and_grids():
+    import contextlib
+    import io
+    import tempfile
     for mode, f in (("twice", lambda v: v * 2), ("neg", lambda v: -v), ("other", lambda v: v + 8 * 3 + 1)):
         o = torch.full((8,), float("nan"))
-        K.constexpr_kernel[(1,)](o, N=8, MODE=mode)
+        out = io.StringIO()
+        saved = os.environ.get("TRITONC_CACHE_DIR")
+        with tempfile.TemporaryDirectory() as d, contextlib.redirect_stdout(out):
+            os.environ["TRITONC_CACHE_DIR"] = d  # a fresh compile: static_print prints then
+            try:
+                K.constexpr_kernel[(1,)](o, N=8, MODE=mode)
+            finally:
+                if saved is None:
+                    del os.environ["TRITONC_CACHE_DIR"]
+                else:
+                    os.environ["TRITONC_CACHE_DIR"] = saved
         assert torch.equal(o, torch.full((8,), float(f(0 + 2)))), (mode, o)
+        assert "constexpr_kernel: N = 8 HALF = 4" in out.getvalue(), out.getvalue()
     o = torch.zeros(24 * 4, dtype=torch.int32)
     K.grid3d_kernel[(3, 4, 2)](o, BLOCK=4)
     assert torch.equal(o, torch.tensor([[l * 1000 + 342] * 4 for l in range(24)], dtype=torch.int32).flatten())
