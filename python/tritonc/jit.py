@@ -213,12 +213,15 @@ def _global_binding(name, v):
         if mod == "math":
             return "import math as %s" % name
         return None
-    if _spec.is_constexpr_global(v):
+    if _spec.is_constexpr_global(v) or isinstance(v, tuple):
         try:
             text = _spec.constexpr_text(v)
         except TypeError:
             return None
-        return "%s = %s" % (name, text.replace("tl.", "_tc_triton.language."))
+        raw = v.value if isinstance(v, _core.constexpr) else v
+        if not isinstance(raw, str):  # dtypes are written tl.float16: say which tl
+            text = re.sub(r"\btl\.", "_tc_triton.language.", text)
+        return "%s = %s" % (name, text)
     return None
 
 
