@@ -123,6 +123,10 @@ const char *tc_kernel_param_type(const tc_kernel *k, int i);
  * kernel; 0 for the last three on the CPU. -1 for an unknown name, or a
  * CUDA kernel that is not loaded (no GPU). */
 int tc_kernel_attribute(const tc_kernel *k, const char *name);
+/* The notes and warnings of the compile that made k (tl.static_print's
+ * output among them), one message a line without locations; "" when there
+ * were none or k came from the source-keyed cache. */
+const char *tc_kernel_messages(const tc_kernel *k);
 
 /* Runs the kernel over grid[0] x grid[1] x grid[2] programs. args[i] points
  * at the value of runtime parameter i (for a pointer parameter: at the

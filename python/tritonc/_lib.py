@@ -128,9 +128,12 @@ def _declare(lib):
     lib.tc_error_free.restype = None
     lib.tc_version.argtypes = []
     lib.tc_version.restype = S
-    if hasattr(lib, "tc_kernel_attribute"):  # optional: a fake or older library may lack it
+    if hasattr(lib, "tc_kernel_attribute"):  # optional: a fake or older library may lack them
         lib.tc_kernel_attribute.argtypes = [VP, S]
         lib.tc_kernel_attribute.restype = I
+    if hasattr(lib, "tc_kernel_messages"):
+        lib.tc_kernel_messages.argtypes = [VP]
+        lib.tc_kernel_messages.restype = S
     return lib
 
 

@@ -109,6 +109,16 @@ def _file_text(filename, lines):
     return memo[1]
 
 
+def _is_nested(fn):
+    """Whether fn's `def` is not a top-level statement of its file: defined
+    in a function or a class (a dotted __qualname__), or under an `if` or
+    `try` at module level. Such a kernel is compiled from its own text."""
+    if "." in getattr(fn, "__qualname__", ""):
+        return True
+    top = _top_level_names(fn.__code__.co_filename)
+    return top is not None and fn.__name__ not in top
+
+
 def _source_of(fn):
     """(filename, text, nested, converted) for _Source. A module-level kernel is
     compiled from its whole file, so that @jit helpers of the same file are
@@ -122,7 +132,7 @@ def _source_of(fn):
     filename = code.co_filename
     lines = linecache.getlines(filename, fn.__globals__)
     first = code.co_firstlineno
-    nested = "<locals>" in getattr(fn, "__qualname__", "")
+    nested = _is_nested(fn)
     if lines and first <= len(lines) and not nested:
         if ("def " + fn.__name__) in "".join(lines[first - 1:first + 40]):
             return filename, _file_text(filename, lines), None, True
@@ -192,12 +202,15 @@ def _global_binding(name, v):
         if mod == "math":
             return "import math as %s" % name
         return None
-    if _spec.is_constexpr_global(v):
+    if _spec.is_constexpr_global(v) or isinstance(v, tuple):
         try:
             text = _spec.constexpr_text(v)
         except TypeError:
             return None
-        return "%s = %s" % (name, text.replace("tl.", "_tc_triton.language."))
+        raw = v.value if isinstance(v, _core.constexpr) else v
+        if not isinstance(raw, str):  # dtypes are written tl.float16: say which tl
+            text = re.sub(r"\btl\.", "_tc_triton.language.", text)
+        return "%s = %s" % (name, text)
     return None
 
 
@@ -663,7 +676,7 @@ class JITFunction(KernelInterface):
         # under an `if` or `try`, imported under another name, or living
         # in a helper's own module): bound by lines appended to the source
         # (a kernel defined in a function is compiled alone: nothing is bound)
-        top = _top_level_names(my_file) if "<locals>" not in self.__qualname__ else set()
+        top = _top_level_names(my_file) if not _is_nested(self.fn) else set()
         bindings = {}
         while todo:
             jf = todo.pop()
@@ -689,8 +702,7 @@ class JITFunction(KernelInterface):
                 if isinstance(v, JITFunction):
                     todo.append(v)
                     if v is not self and (v.fn.__code__.co_filename != my_file or
-                                          "<locals>" in v.__qualname__ or
-                                          "<locals>" in self.__qualname__ or
+                                          _is_nested(v.fn) or _is_nested(self.fn) or
                                           (top is not None and v.fn.__name__ not in top)):
                         foreign.append(v)
                     elif v is not self and v.fn.__name__ != name and not own:
@@ -761,6 +773,12 @@ class JITFunction(KernelInterface):
             self._raise_compile_error(err, device, devices)
         kern = CompiledKernel(handle, self, infos, sig, cx, device, num_warps, num_stages)
         self.cache[spec_key] = kern
+        msgs = getattr(_lib.lib(), "tc_kernel_messages", None)
+        if msgs is not None:
+            # tl.static_print prints at compile time, as Triton's does
+            for line in (msgs(handle) or b"").decode("utf-8", "replace").splitlines():
+                if line.startswith("static_print: "):
+                    print(line[len("static_print: "):], flush=True)
         return kern
 
     def _raise_compile_error(self, err, device, devices):

@@ -26,6 +26,7 @@ struct tc_kernel {
     bool texts_read;       /* from_cache: the entry's stage texts were read */
     SrcCacheKey key;       /* from_cache: where they are */
     pthread_mutex_t lock;  /* guards the lazy read of the texts */
+    char *messages;        /* tc_kernel_messages, made on first use */
 };
 
 typedef struct ErrorItem {
@@ -127,6 +128,22 @@ const char *tc_kernel_param_type(const tc_kernel *k, int i) {
     return i >= 0 && i < k->c.nparams ? k->c.param_types[i] : NULL;
 }
 
+const char *tc_kernel_messages(const tc_kernel *k) {
+    tc_kernel *m = (tc_kernel *)k; /* logically const: made once from the compile's diagnostics */
+    pthread_mutex_lock(&m->lock);
+    if (!m->messages) {
+        StrBuf sb = {0};
+        for (int i = 0; i < k->c.de.diags.len; i++) {
+            const Diag *d = &k->c.de.diags.data[i];
+            if (d->level != DIAG_ERROR) sb_printf(&sb, "%s\n", d->msg);
+        }
+        sb_putn(&sb, "", 0);
+        m->messages = sb_take(&sb);
+    }
+    pthread_mutex_unlock(&m->lock);
+    return m->messages;
+}
+
 int tc_kernel_attribute(const tc_kernel *k, const char *name) {
     const GpuKernel *g = k->c.gpu;
     if (!strcmp(name, "shared")) return g ? gpu_kernel_shared_bytes(g) : 0;
@@ -170,6 +187,7 @@ void tc_kernel_free(tc_kernel *k) {
     if (!k) return;
     compilation_free(&k->c);
     srccache_key_free(&k->key);
+    tc_free(k->messages);
     pthread_mutex_destroy(&k->lock);
     tc_free(k);
 }

@@ -1714,11 +1714,64 @@ static TV bi_assume(Sema *S, CallArgs *a) {
  * says why, rather than "no attribute". */
 static TV bi_unsupported(Sema *S, CallArgs *a) {
     static const char *const why[] = {
-        "tl.inline_asm_elementwise is not supported by tritonc (inline PTX cannot run on the CPU backend and the "
-        "PTX backend does not splice it yet)",
         "tl.dot_scaled is not supported by tritonc yet",
     };
     return sema_error(S, "%s", why[a->bi->arg]);
+}
+
+/* tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+ * the arguments broadcast to one shape, one result per dtype (a tuple of
+ * dtypes gives a tuple), as Triton's semantic.inline_asm_elementwise. The
+ * PTX backend splices the text per element; the CPU backend rejects it. */
+static TV bi_inline_asm(Sema *S, CallArgs *a) {
+    for (int i = 0; i < 6; i++)
+        if (a->v[i].kind == TV_ERR) return tv_err();
+    if (a->v[0].kind != TV_STR || a->v[1].kind != TV_STR)
+        return sema_error(S, "inline_asm_elementwise(): asm and constraints must be constexpr strings");
+    int nargs;
+    const TV *args = a->v[2].kind == TV_TUPLE ? a->v[2].elems : &a->v[2];
+    nargs = a->v[2].kind == TV_TUPLE ? a->v[2].n : a->v[2].kind == TV_NONE ? 0 : 1;
+    if (nargs > 16) return sema_error(S, "inline_asm_elementwise(): too many arguments");
+    TV in[16];
+    for (int i = 0; i < nargs; i++) {
+        in[i] = sem_to_tensor(S, &args[i]);
+        if (in[i].kind != TV_TENSOR) return sema_error(S, "inline_asm_elementwise(): arguments must be tensors");
+    }
+    /* broadcast every argument to the common shape */
+    for (int i = 1; i < nargs; i++)
+        if (!sem_broadcast_pair(S, &in[0], &in[i])) return tv_err();
+    for (int i = 1; i < nargs; i++)
+        if (!sem_broadcast_pair(S, &in[0], &in[i])) return tv_err();
+    int ndt = a->v[3].kind == TV_TUPLE ? a->v[3].n : 1;
+    const TV *dts = a->v[3].kind == TV_TUPLE ? a->v[3].elems : &a->v[3];
+    if (ndt < 1 || ndt > 8) return sema_error(S, "inline_asm_elementwise(): expected 1 to 8 result dtypes");
+    const TlType *rt[8];
+    Type *irt[8];
+    for (int i = 0; i < ndt; i++) {
+        if (dts[i].kind != TV_DTYPE || tl_is_block(dts[i].ty) || tl_is_ptr(dts[i].ty))
+            return sema_error(S, "inline_asm_elementwise(): dtype must be a scalar dtype or a tuple of them");
+        rt[i] = nargs ? tl_with_elem(S, in[0].ty, dts[i].ty) : dts[i].ty;
+        irt[i] = rt[i]->ir;
+    }
+    int64_t pack = 1;
+    if (a->given[5] && a->v[5].kind != TV_NONE) {
+        if (a->v[5].kind != TV_INT || a->v[5].i < 1) return sema_error(S, "inline_asm_elementwise(): pack must be a positive int");
+        pack = a->v[5].i;
+    }
+    if (nargs && tl_is_block(in[0].ty) && tl_numel(in[0].ty) % pack)
+        return sema_error(S, "inline_asm_elementwise(): the number of elements must be a multiple of pack (%lld)",
+                          (long long)pack);
+    Value *ops[16];
+    for (int i = 0; i < nargs; i++) ops[i] = in[i].v;
+    Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, ops, nargs, irt, ndt, 0);
+    op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, a->v[0].s));
+    op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, a->v[1].s));
+    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, (int32_t)pack));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, cx_truthy(&a->v[4])));
+    if (ndt == 1) return tv_tensor(op_result(op, 0), rt[0]);
+    TV *r = ARENA_ARRAY(S->arena, TV, ndt);
+    for (int i = 0; i < ndt; i++) r[i] = tv_tensor(op_result(op, i), rt[i]);
+    return (TV){.kind = TV_TUPLE, .elems = r, .n = ndt};
 }
 
 static TV bi_barrier(Sema *S, CallArgs *a) {
@@ -1726,6 +1779,27 @@ static TV bi_barrier(Sema *S, CallArgs *a) {
     sem_op(S, GPU_BARRIER, NULL, 0, NULL, 0, 0);
     return tv_none();
 }
+
+/* tl.extra.cuda.gdc_wait() / gdc_launch_dependents(): programmatic
+ * dependent launch, Hopper's griddepcontrol instructions, as the inline asm
+ * Triton makes of them. Without a PDL launch both are no-ops, which is what
+ * the CPU backend (launches run in order) and sm_80 make of them. */
+static TV bi_gdc(Sema *S, CallArgs *a) {
+    Type *t = tl_scalar(S, TL_I32)->ir;
+    Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, NULL, 0, &t, 1, 0);
+    op_set_attr(S->ctx, op, "asm_string",
+                attr_string(S->ctx, a->bi->arg ? "griddepcontrol.launch_dependents; // dummy $0"
+                                               : "griddepcontrol.wait; // dummy $0"));
+    op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, "=r"));
+    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, 1));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, false));
+    return tv_none();
+}
+
+static const Builtin cuda_fns[] = {
+    {"gdc_wait", 0, "", bi_gdc, 0},
+    {"gdc_launch_dependents", 0, "", bi_gdc, 1},
+};
 
 /* ---- random: Philox 4x32-10, exactly random.py ----------------------------------------- */
 
@@ -2340,8 +2414,8 @@ static const Builtin builtins[] = {
     {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
-    {"inline_asm_elementwise", TL, "asm,constraints,args,dtype,is_pure,pack", bi_unsupported, 0},
-    {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_unsupported, 1},
+    {"inline_asm_elementwise", TL, "asm,constraints,args,dtype,is_pure,pack", bi_inline_asm, 0},
+    {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_unsupported, 0},
     {"rand", TL, "seed,offset,n_rounds=", bi_random, 0},
     {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},
     {"randint4x", TL, "seed,offset,n_rounds=", bi_random, 2},
@@ -2419,6 +2493,7 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
     case MOD_TL_CORE:
         if (!strcmp(name, "math")) return (TV){.kind = TV_MODULE, .i = MOD_TL_MATH};
         if (!strcmp(name, "extra")) return (TV){.kind = TV_MODULE, .i = MOD_TL_EXTRA};
+        if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE}; /* Triton 2.0's tl.libdevice */
         if (!strcmp(name, "core")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CORE};
         {
             const TlType *t = tl_dtype_by_name(S, name);
@@ -2437,6 +2512,8 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
         break;
     case MOD_TL_CUDA:
         if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE};
+        for (int i = 0; i < TC_ARRAY_LEN(cuda_fns); i++)
+            if (!strcmp(cuda_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &cuda_fns[i]};
         break;
     case MOD_PYMATH:
         if (!strcmp(name, "pi")) return tv_float(M_PI);
@@ -2463,6 +2540,17 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
             if (!strcmp(libdevice_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &libdevice_fns[i]};
     const Builtin *bi = where ? builtin_lookup(where, name) : NULL;
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
+    if (mod == MOD_TL_MATH) {
+        /* Triton 2's tl.math was libdevice (tl.math.pow, tl.math.log1p,
+         * tl.math.max): code written for it still finds those names */
+        if (!strcmp(name, "max") || !strcmp(name, "min"))
+            return (TV){.kind = TV_BUILTIN, .bi = builtin_lookup(BI_TL, name[1] == 'a' ? "maximum" : "minimum")};
+        if ((bi = builtin_lookup(BI_TL, name)) && (!strcmp(name, "sigmoid") || !strcmp(name, "clamp") ||
+                                                    !strcmp(name, "softmax")))
+            return (TV){.kind = TV_BUILTIN, .bi = bi};
+        for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++)
+            if (!strcmp(libdevice_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &libdevice_fns[i]};
+    }
     *found = false;
     return tv_err();
 }

@@ -98,6 +98,16 @@
 # CONSTEXPR: BLOCK=128
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: pdl_add_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK_SIZE=1024, USE_GDC=True
+# GRID: cdiv(n_elements, BLOCK_SIZE)
+#
+# KERNEL: inline_asm_kernel
+# SIGNATURE: *fp32:16,*i8:16,*fp16:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=512
+# GRID: cdiv(n, BLOCK)
+#
 # Language features as kernels in the wild use them, each kernel checked on
 # the CPU by tests/python/test_lang_features.py: tl.associative_scan with
 # @jit combine functions (add, mul, max, reverse), tl.cumsum on either axis
@@ -117,7 +127,10 @@
 # a data-dependent while loop, bool (i1) tensors in and out, and
 # tl.device_print / print (vprintf on the GPU), libdevice's bit counts
 # (popc, clz, brev, ffs and their 64-bit forms), fast_* math, rounding
-# conversions (llrint, float2int_rn) and bit views (float_as_int).
+# conversions (llrint, float2int_rn) and bit views (float_as_int),
+# programmatic dependent launch (tl.extra.cuda.gdc_wait, a no-op on the
+# CPU) and tl.inline_asm_elementwise (GPU only: tanh.approx, two results,
+# 8-bit x 4 and 16-bit x 2 packs).
 import math
 
 import triton
@@ -439,6 +452,41 @@ def libdevice_extras_kernel(i_ptr, l_ptr, f_ptr, io_ptr, lo_ptr, fo_ptr, n, BLOC
     tl.store(lo_ptr + offs, libdevice.brevll(l), mask=m)
     tl.store(lo_ptr + n + offs, libdevice.llrint(f * 10), mask=m)
     frows = (libdevice.fast_expf(f), libdevice.fast_logf(tl.abs(f)), libdevice.fast_dividef(f, 3.0),
-             libdevice.fast_powf(tl.abs(f), 1.5), libdevice.int_as_float(libdevice.float_as_int(f)))
+             libdevice.fast_powf(tl.abs(f), 1.5), libdevice.int_as_float(libdevice.float_as_int(f)),
+             tl.math.log1p(tl.abs(f)), tl.math.max(f, 0.5))  # Triton 2's tl.math names
     for r in tl.static_range(len(frows)):
         tl.store(fo_ptr + r * n + offs, frows[r], mask=m)
+
+
+@triton.jit
+def pdl_add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr, USE_GDC: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    if USE_GDC:
+        tl.extra.cuda.gdc_wait()
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    if USE_GDC:
+        tl.extra.cuda.gdc_launch_dependents()
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def _fast_tanh(x):
+    return tl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=r,r", [x], dtype=tl.float32, is_pure=True, pack=1)
+
+
+@triton.jit
+def inline_asm_kernel(x_ptr, b_ptr, h_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    s, d = tl.inline_asm_elementwise("add.s32 $0, $2, $3;\n\tsub.s32 $1, $2, $3;", "=r,=r,r,r", [offs, 7],
+                                     dtype=(tl.int32, tl.int32), is_pure=True, pack=1)
+    b = tl.load(b_ptr + offs, mask=m)
+    b2 = tl.inline_asm_elementwise("xor.b32 $0, $1, 0x80808080;", "=r,r", [b], dtype=tl.int8, is_pure=True, pack=4)
+    h = tl.load(h_ptr + offs, mask=m)
+    h2 = tl.inline_asm_elementwise("add.rn.f16x2 $0, $1, $1;", "=r,r", [h], dtype=tl.float16, is_pure=True, pack=2)
+    y = _fast_tanh(x) + s + d + b2 + h2.to(tl.float32)
+    tl.store(out_ptr + offs, y, mask=m)

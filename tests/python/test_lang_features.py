@@ -92,10 +92,24 @@ def check_elementwise():
 
 
 def check_constexprs_and_grids():
+    import contextlib
+    import io
+    import tempfile
     for mode, f in (("twice", lambda v: v * 2), ("neg", lambda v: -v), ("other", lambda v: v + 8 * 3 + 1)):
         o = torch.full((8,), float("nan"))
-        K.constexpr_kernel[(1,)](o, N=8, MODE=mode)
+        out = io.StringIO()
+        saved = os.environ.get("TRITONC_CACHE_DIR")
+        with tempfile.TemporaryDirectory() as d, contextlib.redirect_stdout(out):
+            os.environ["TRITONC_CACHE_DIR"] = d  # a fresh compile: static_print prints then
+            try:
+                K.constexpr_kernel[(1,)](o, N=8, MODE=mode)
+            finally:
+                if saved is None:
+                    del os.environ["TRITONC_CACHE_DIR"]
+                else:
+                    os.environ["TRITONC_CACHE_DIR"] = saved
         assert torch.equal(o, torch.full((8,), float(f(0 + 2)))), (mode, o)
+        assert "constexpr_kernel: N = 8 HALF = 4" in out.getvalue(), out.getvalue()
     o = torch.zeros(24 * 4, dtype=torch.int32)
     K.grid3d_kernel[(3, 4, 2)](o, BLOCK=4)
     assert torch.equal(o, torch.tensor([[l * 1000 + 342] * 4 for l in range(24)], dtype=torch.int32).flatten())
@@ -203,7 +217,7 @@ def check_libdevice_extras():
     f = (rs.randn(n) * 3).astype(np.float32)
     io = np.full((9, n), 7, np.int32)
     lo = np.full((2, n), 7, np.int64)
-    fo = np.full((5, n), np.nan, np.float32)
+    fo = np.full((7, n), np.nan, np.float32)
     K.libdevice_extras_kernel[(triton.cdiv(n, 128),)](i, l, f, io, lo, fo, n, BLOCK=128)
     u = i.astype(np.uint32)
     ul = l.astype(np.uint64)
@@ -222,11 +236,29 @@ def check_libdevice_extras():
     assert np.allclose(fo[0], np.exp(f), rtol=1e-5) and np.allclose(fo[1], np.log(np.abs(f)), rtol=1e-5, atol=1e-6)
     assert np.allclose(fo[2], f / 3, rtol=1e-6) and np.allclose(fo[3], np.abs(f) ** 1.5, rtol=1e-5)
     assert (fo[4] == f).all()
+    assert np.allclose(fo[5], np.log1p(np.abs(f)), rtol=1e-5) and (fo[6] == np.maximum(f, 0.5)).all()
+
+
+def check_pdl_and_asm():
+    n = 3000
+    x, y = randn(n), randn(n)
+    out = torch.full((n,), float("nan"))
+    for use_gdc in (True, False):
+        K.pdl_add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024, USE_GDC=use_gdc,
+                                                   launch_pdl=use_gdc)
+        assert torch.equal(out, x + y)
+    try:
+        K.inline_asm_kernel[(1,)](x, torch.zeros(n, dtype=torch.int8), x.half(), out, n, BLOCK=512)
+    except triton.CompilationError as e:
+        assert "inline_asm_elementwise holds PTX" in str(e), str(e)
+    else:
+        raise AssertionError("inline asm ran on the CPU")
 
 
 def main():
     for f in (check_scans, check_reductions, check_elementwise, check_constexprs_and_grids,
-              check_pointers_and_helpers, check_python_syntax, check_print, check_libdevice_extras):
+              check_pointers_and_helpers, check_python_syntax, check_print, check_libdevice_extras,
+              check_pdl_and_asm):
         f()
         print(f.__name__, "ok")
 

@@ -210,7 +210,7 @@ def cat_order_kernel(x_ptr, BLOCK: tl.constexpr):
 
 
 def check_errors():
-    for kern, want in ((inline_asm_kernel, "tl.inline_asm_elementwise is not supported"),
+    for kern, want in ((inline_asm_kernel, "tl.inline_asm_elementwise holds PTX, which runs on NVIDIA GPUs only"),
                        (cat_order_kernel, "pass can_reorder=True")):
         x = torch.zeros(32, dtype=torch.int32)
         try:

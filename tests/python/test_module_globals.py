@@ -5,7 +5,10 @@ of builtins (`triton_tanh = libdevice.tanh`, `triton_cast = tl.cast`),
 imports under a try/except, constants and @jit helpers defined under an
 `if`, and helpers from another module that read that module's constants,
 module aliases and builtin aliases. Triton looks these up in the running
-module's globals; tritonc's binding writes them out for the C front end."""
+module's globals; tritonc's binding writes them out for the C front end.
+Kernels whose `def` is not at the top of the file (under an `if` or a
+`try`, a static method of a class, made by a factory function that closes
+over a value) are compiled from their own text."""
 import os
 import sys
 
@@ -61,6 +64,55 @@ def helpers_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + 2 * n + offs, fast_erf(x), mask=m)
 
 
+if BLOCK_DEFAULT > 0:
+    @triton.jit
+    def guarded_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(y_ptr + offs, shifted(tl.load(x_ptr + offs, mask=m)), mask=m)
+
+try:
+    @triton.jit
+    def tried_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(y_ptr + offs, scaled_tanh(tl.load(x_ptr + offs, mask=m)), mask=m)
+except ImportError:
+    tried_kernel = None
+
+
+class Ops:
+    @staticmethod
+    @triton.jit
+    def double_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2, mask=m)
+
+
+def make_scale_kernel(scale):
+    @triton.jit
+    def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(y_ptr + offs, triton_tanh(tl.load(x_ptr + offs, mask=m)) * scale, mask=m)
+    return scale_kernel
+
+
+def check_placements():
+    x = torch.randn(50)
+    y = torch.full((50,), float("nan"))
+    guarded_kernel[(1,)](x, y, 50, BLOCK=64)
+    assert torch.allclose(y, x + 2.0)
+    tried_kernel[(1,)](x, y, 50, BLOCK=64)
+    assert torch.allclose(y, torch.tanh(x) * 3 + 0.5, atol=1e-6)
+    Ops.double_kernel[(1,)](x, y, 50, BLOCK=64)
+    assert torch.allclose(y, 2 * x)
+    for s in (2.0, -0.5):
+        make_scale_kernel(s)[(1,)](x, y, 50, BLOCK=64)
+        assert torch.allclose(y, torch.tanh(x) * s, atol=1e-6), s
+
+
 def main():
     torch.manual_seed(0)
     n = 200
@@ -74,6 +126,7 @@ def main():
     assert torch.allclose(y[:n], torch.tanh(x) * 3 + 0.5, atol=1e-6)
     assert torch.allclose(y[n:2 * n], torch.tanh(torch.tanh(x)), atol=1e-6)
     assert torch.allclose(y[2 * n:], torch.erf(x), atol=1e-6)
+    check_placements()
     print("module globals: ok")
 
 

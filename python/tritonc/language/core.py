@@ -163,6 +163,52 @@ class constexpr:
     def __call__(self, *args, **kwargs):
         return self.value(*args, **kwargs)
 
+    def __str__(self):
+        return str(self.value)
+
+    def __iter__(self):
+        return iter(self.value)
+
+    def __getitem__(self, i):
+        return self.value[i]
+
+    def __len__(self):
+        return len(self.value)
+
+
+def _cx_value(x):
+    return x.value if isinstance(x, constexpr) else x
+
+
+def _cx_binary(name, op, reflected=False):
+    def f(self, other):
+        a, b = self.value, _cx_value(other)
+        return constexpr(op(b, a) if reflected else op(a, b))
+    f.__name__ = name
+    return f
+
+
+def _cx_unary(name, op):
+    def f(self):
+        return constexpr(op(self.value))
+    f.__name__ = name
+    return f
+
+
+# Host-side arithmetic and comparisons on constexprs give constexprs, as in
+# Triton (`BLOCK * 2`, `if BLOCK_DEFAULT > 64:` on a module global).
+import operator as _op  # noqa: E402
+
+for _name, _fn in (("add", _op.add), ("sub", _op.sub), ("mul", _op.mul), ("truediv", _op.truediv),
+                   ("floordiv", _op.floordiv), ("mod", _op.mod), ("pow", _op.pow), ("lshift", _op.lshift),
+                   ("rshift", _op.rshift), ("and", _op.and_), ("or", _op.or_), ("xor", _op.xor)):
+    setattr(constexpr, "__%s__" % _name, _cx_binary("__%s__" % _name, _fn))
+    setattr(constexpr, "__r%s__" % _name, _cx_binary("__r%s__" % _name, _fn, reflected=True))
+for _name, _fn in (("lt", _op.lt), ("le", _op.le), ("gt", _op.gt), ("ge", _op.ge), ("ne", _op.ne)):
+    setattr(constexpr, "__%s__" % _name, _cx_binary("__%s__" % _name, _fn))
+for _name, _fn in (("neg", _op.neg), ("pos", _op.pos), ("invert", _op.invert), ("abs", abs)):
+    setattr(constexpr, "__%s__" % _name, _cx_unary("__%s__" % _name, _fn))
+
 
 class tensor:
     """The type of a tile inside a kernel. Only usable as an annotation on

@@ -2485,6 +2485,21 @@ static void emit_op(Emitter *e, Op *op) {
     case TT_SCAN_RETURN: return; /* handled by the parent */
     case TT_PRINT: emit_print(e, op); return;
     case TT_ASSERT: emit_assert(e, op); return;
+    case TT_ELEMENTWISE_INLINE_ASM: {
+        /* griddepcontrol (gdc_wait, gdc_launch_dependents) orders dependent
+         * launches, which run in order here: nothing to do */
+        const char *text = op_attr_str(op, "asm_string");
+        if (text && !strncmp(text, "griddepcontrol.", 15) && !op->noperands && op->nresults == 1 &&
+            op_result(op, 0)->type->kind != TY_TENSOR) {
+            Value *res = op_result(op, 0);
+            const char *name = vname(e, res);
+            line(e, "%s %s = 0; /* %s */", cdecl_const(e, res->type), name, "griddepcontrol");
+            bind(e, res, mk_scalar(name));
+            return;
+        }
+        fail(e, op, "tl.inline_asm_elementwise holds PTX, which runs on NVIDIA GPUs only");
+        return;
+    }
     case TT_CALL: emit_call(e, op); return;
     case TT_RETURN: emit_return(e, op); return;
     default:

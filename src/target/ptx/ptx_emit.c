@@ -1435,6 +1435,166 @@ static void lower_print(Px *p, Op *op) {
     }
 }
 
+/* tt.elementwise_inline_asm: the PTX text once per element, in braces,
+ * with $0.. the results then the arguments, as LLVM's inline asm numbers
+ * them. Each operand gets a register of its constraint's class (r: b32,
+ * h: b16, l: b64, f: f32, d: f64) holding the element's bits; with
+ * packed_element > 1, 16-bit elements go two to an `r` register and 8-bit
+ * ones four, a thread's consecutive elements together (Triton packs along
+ * its layout's sizePerThread: code that moves data between the lanes of a
+ * pack sees the same grouping when each thread holds whole packs). */
+static RegClass asm_class(char c) {
+    switch (c) {
+    case 'h': return RC_B16;
+    case 'l': return RC_B64;
+    case 'f': return RC_F32;
+    case 'd': return RC_F64;
+    case 'r': return RC_B32;
+    case 'b': return RC_PRED;
+    default: return RC_COUNT;
+    }
+}
+
+/* The bits of x (an element of type t, register class px_rc(t)) in a
+ * register of class rc. */
+static Slot asm_in(Px *p, Slot x, const Type *t, RegClass rc) {
+    RegClass have = px_rc(t);
+    if (have == RC_PRED) {
+        x = px_cast(p, x, t, p->i32, false, 0);
+        have = RC_B32;
+        t = p->i32;
+    }
+    Slot r = px_mat(p, x, t);
+    if (have == rc) return r;
+    Slot d = px_reg(p, rc);
+    static const char *const mv[] = {"", "mov.b16", "mov.b32", "mov.b64", "mov.b32", "mov.b64"};
+    int wh = have == RC_B16 ? 16 : have == RC_B64 || have == RC_F64 ? 64 : 32;
+    int wd = rc == RC_B16 ? 16 : rc == RC_B64 || rc == RC_F64 ? 64 : 32;
+    if (wh == wd) px_emit(p, "%s %s, %s", mv[rc], px_rname(p, d), px_rname(p, r));
+    else if (wh < wd) px_emit(p, "cvt.u%d.u%d %s, %s", wd, wh, px_rname(p, d), px_rname(p, r));
+    else px_emit(p, "cvt.u%d.u%d %s, %s", wd, wh, px_rname(p, d), px_rname(p, r));
+    return d;
+}
+
+/* An element of type t from the bits in register r of class rc. */
+static Slot asm_out(Px *p, Slot r, RegClass rc, const Type *t) {
+    RegClass want = px_rc(t);
+    if (want == rc && rc == RC_B32 && t->kind == TY_INT && t->width < 32)
+        return px_cast(p, r, p->i32, t, true, 0); /* narrow ints live normalised in 32 bits */
+    if (want == rc) return r;
+    if (want == RC_PRED) {
+        Slot b = asm_in(p, r, rc == RC_B64 ? ty_int(p->ctx, 64) : p->i32, RC_B32);
+        return px_cse(p, RC_PRED, "setp.ne.b32", px_rname(p, b), "0", NULL);
+    }
+    Slot d = px_reg(p, want);
+    int wh = rc == RC_B16 ? 16 : rc == RC_B64 || rc == RC_F64 ? 64 : 32;
+    int wd = want == RC_B16 ? 16 : want == RC_B64 || want == RC_F64 ? 64 : 32;
+    if (wh == wd) px_emit(p, "mov.b%d %s, %s", wd, px_rname(p, d), px_rname(p, r));
+    else px_emit(p, "cvt.u%d.u%d %s, %s", wd, wh, px_rname(p, d), px_rname(p, r));
+    return d;
+}
+
+static void lower_inline_asm(Px *p, Op *op) {
+    const char *text = op_attr_str(op, "asm_string"), *cons = op_attr_str(op, "constraints");
+    int64_t pack = 1;
+    op_attr_int(op, "packed_element", &pack);
+    int nres = op->nresults, nin = op->noperands, nops = nres + nin;
+    if (!text || !cons || nops > 32) return px_fail(p, op, "inline asm without its text or with too many operands");
+    if (p->sm < 90 && !strncmp(text, "griddepcontrol.", 15)) { /* no PDL before Hopper: a no-op */
+        for (int i = 0; i < nres; i++) {
+            Tile *t = result_tile(p, op, i);
+            for (int s = 0; s < t->n; s++) t->s[s] = px_imm_int(0, px_rc(ty_elem(op_result(op, i)->type)));
+        }
+        return;
+    }
+    /* constraints, one per operand: "=r,=r,r,l" */
+    RegClass cls[32];
+    int k = 0;
+    for (const char *c = cons; *c && k < nops;) {
+        while (*c == ' ' || *c == '=' || *c == '&' || *c == '+') c++;
+        cls[k] = asm_class(*c);
+        if (cls[k] == RC_COUNT) return px_fail(p, op, "inline asm constraint '%c' is not supported", *c ? *c : ' ');
+        k++;
+        while (*c && *c != ',') c++;
+        if (*c == ',') c++;
+    }
+    if (k != nops) return px_fail(p, op, "inline asm has %d constraints for %d operands", k, nops);
+    Value *r0 = op_result(op, 0);
+    Tile *out[8];
+    for (int i = 0; i < nres && i < 8; i++) out[i] = result_tile(p, op, i);
+    if (nres > 8) return px_fail(p, op, "inline asm with more than 8 results");
+    int n = out[0]->n;
+    Tile *in[32];
+    const Type *te[32];
+    for (int i = 0; i < nin; i++) {
+        in[i] = px_tile(p, op_operand(op, i));
+        te[i] = ty_elem(op_operand(op, i)->type);
+    }
+    if (pack > 1) {
+        for (int i = 0; i < nops; i++) {
+            const Type *t = i < nres ? ty_elem(op_result(op, i)->type) : te[i - nres];
+            if (px_bits(t) * pack != 32 || cls[i] != RC_B32)
+                return px_fail(p, op, "inline asm with pack=%lld: only 8-bit x 4 or 16-bit x 2 in `r` registers",
+                               (long long)pack);
+        }
+    }
+    /* a thread's elements go pack at a time; a last, short pack is padded
+     * with zeros whose results are dropped */
+    (void)r0;
+    for (int s = 0; s < n; s += (int)pack) {
+        Slot regs[32];
+        for (int i = 0; i < nres; i++) regs[i] = px_reg(p, cls[i]);
+        for (int i = 0; i < nin; i++) {
+            if (pack == 1) {
+                regs[nres + i] = asm_in(p, in[i]->s[in[i]->n == n ? s : 0], te[i], cls[nres + i]);
+                continue;
+            }
+            /* pack the elements s .. s+pack-1 into one 32-bit register */
+            Slot w = px_reg(p, RC_B32);
+            StrBuf sb = {0};
+            int bits = 32 / (int)pack;
+            px_emit(p, "mov.b32 %s, 0", px_rname(p, w));
+            for (int j = 0; j < pack && s + j < n; j++) {
+                Slot e = in[i]->s[in[i]->n == n ? s + j : 0];
+                Slot b = asm_in(p, e, te[i], RC_B32);
+                px_emit(p, "bfi.b32 %s, %s, %s, %d, %d", px_rname(p, w), px_rname(p, b), px_rname(p, w), j * bits, bits);
+            }
+            sb_free(&sb);
+            regs[nres + i] = w;
+        }
+        /* the text with $N replaced */
+        StrBuf sb = {0};
+        for (const char *c = text; *c; c++) {
+            if (*c == '$' && c[1] >= '0' && c[1] <= '9') {
+                int idx = 0;
+                while (c[1] >= '0' && c[1] <= '9') idx = idx * 10 + (*++c - '0');
+                if (idx >= nops) {
+                    sb_free(&sb);
+                    return px_fail(p, op, "inline asm refers to $%d of %d operands", idx, nops);
+                }
+                sb_puts(&sb, px_rname(p, regs[idx]));
+            } else {
+                sb_putc(&sb, *c);
+            }
+        }
+        sb_printf(&p->body, "\t{\n\t%s\n\t}\n", sb_cstr(&sb));
+        sb_free(&sb);
+        for (int i = 0; i < nres; i++) {
+            const Type *t = ty_elem(op_result(op, i)->type);
+            if (pack == 1) {
+                out[i]->s[s] = asm_out(p, regs[i], cls[i], t);
+                continue;
+            }
+            int bits = 32 / (int)pack;
+            for (int j = 0; j < pack && s + j < n; j++) {
+                Slot b = px_reg(p, RC_B32);
+                px_emit(p, "bfe.u32 %s, %s, %d, %d", px_rname(p, b), px_rname(p, regs[i]), j * bits, bits);
+                out[i]->s[s + j] = asm_out(p, b, RC_B32, t);
+            }
+        }
+    }
+}
+
 static void lower_program_id(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     int64_t axis = 0;
@@ -1659,6 +1819,7 @@ static void lower_op(Px *p, Op *op) {
     case SCF_WHILE: lower_while(p, op); return;
     case GPU_BARRIER: px_barrier(p); return;
     case TT_PRINT: lower_print(p, op); return;
+    case TT_ELEMENTWISE_INLINE_ASM: lower_inline_asm(p, op); return;
     case TT_ASSERT: {
         /* A debug-mode device assert: a thread whose element fails traps,
          * so the launch fails (the message is not printed on the GPU). */

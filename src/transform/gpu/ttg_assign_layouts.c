@@ -74,6 +74,7 @@ static bool same_layout_op(const Op *op) {
     case ARITH_SELECT:
     case ARITH_CMPI:
     case ARITH_CMPF:
+    case TT_ELEMENTWISE_INLINE_ASM:
         return true;
     default:
         return false;
