@@ -199,8 +199,12 @@ def launch_address():
 
 def source_globals(text):
     """The names the top level of Python source `text` binds, as the C
-    front end parses it (tc_source_globals); None without that function."""
-    L = lib()
+    front end parses it (tc_source_globals); None without that function
+    or without the library (decoration must work without it)."""
+    try:
+        L = lib()
+    except LibraryNotFound:
+        return None
     if not hasattr(L, "tc_source_globals"):
         return None
     src = text.encode("utf-8")
