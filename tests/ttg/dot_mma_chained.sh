@@ -3,9 +3,15 @@
 # the m16n8 accumulator layout with warpsPerCTA [4, 1], so the row
 # statistics m_i and l_i are slices of it and P, cast to fp16 in that same
 # layout, is the second dot's A operand as it is (its registers already
-# hold the mma.sync A fragments: see src/target/ptx/mma_plan.h).
+# hold the mma.sync A fragments: see src/target/ptx/mma_plan.h). Q, loop
+# invariant, is converted to that layout once, right after its load, so
+# the loop takes its fragments from registers too.
 # RUN: %tritonc compile %S/../kernels/attention.py --kernel attn_fwd_kernel --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=False --target cuda:90 --emit ttgir | FileCheck %s
-# CHECK: tt.dot {{.*}} -> tensor<128x64xf32, [[MMA:#ttg.blocked<{sizePerThread = \[1, 2\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[4, 1\], order = \[1, 0\]}>]]>
+# CHECK: [[Q:%[0-9]+]] = tt.load {{.*}} : tensor<128x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8]
+# CHECK-NEXT: [[QF:%[0-9]+]] = ttg.convert_layout [[Q]] : {{.*}} -> tensor<128x64xf16, [[MMA:#ttg.blocked<{sizePerThread = \[1, 2\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[4, 1\], order = \[1, 0\]}>]]>
+# CHECK: scf.for
+# CHECK-NOT: ttg.convert_layout
+# CHECK: tt.dot [[QF]], {{.*}} -> tensor<128x64xf32, [[MMA]]>
 # CHECK: "tt.reduce"
 # CHECK: -> tensor<128xf32, #ttg.slice<{dim = 1, parent = [[MMA]]}>>
 # CHECK: arith.truncf {{.*}} : tensor<128x64xf32, [[MMA]]> to tensor<128x64xf16, [[MMA]]>

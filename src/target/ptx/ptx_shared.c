@@ -20,7 +20,9 @@
  *
  * Layout conversion: a permutation of slots when both layouts put every
  * element in the same thread; otherwise each thread writes its elements to
- * shared memory (row-major) and reads back the ones the new layout gives it.
+ * shared memory (row-major) and reads back the ones the new layout gives it,
+ * a vector of up to 16 bytes at a time where a layout gives a thread
+ * consecutive elements of a row.
  *
  * tt.dot (FMA, for what tensor cores do not take: see ptx_mma.c): A and B
  * go to shared memory, then a loop over k in which each thread loads
@@ -120,6 +122,95 @@ static void row_major(const Type *t, int64_t *strides) {
 
 /* ---- layout conversion --------------------------------------------------- */
 
+/* Elements a thread moves at once through row-major shared memory: its run
+ * along the last dimension, when that is its layout's fastest, up to 16
+ * bytes; only 16- and 32-bit floats and 32-bit integers (16-bit elements
+ * travel in pairs, one word). The run starts at a multiple of its length
+ * and rows are whole multiples of it, so the vector is aligned. */
+static int relayout_vec(const Dist *d, const Type *e) {
+    bool ok = (e->kind == TY_FLOAT && (e->width == 16 || e->width == 32)) || (e->kind == TY_INT && e->width == 32);
+    int last = d->rank - 1;
+    if (!ok || d->order[0] != last) return 1;
+    int run = d->spt[last] < d->shape[last] ? d->spt[last] : (int)d->shape[last];
+    int max = 128 / e->width;
+    return run < max ? run : max;
+}
+
+/* The slot of the k-th element of the vector that starts at slot j. */
+static int vec_slot(const Dist *d, const int *j, int k) {
+    int jk[TTG_MAX_RANK];
+    memcpy(jk, j, sizeof jk);
+    jk[d->rank - 1] += k;
+    return dist_slot_of_j(d, jk);
+}
+
+static const char *vec_op(int nwords) { return nwords == 4 ? ".v4" : nwords == 2 ? ".v2" : ""; }
+
+/* Writes (reads) tile t's slots at their row-major indices, vec at a time. */
+static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e) {
+    int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4;
+    for (int i = 0; i < d->nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(d, i, j);
+        if (j[d->rank - 1] % vec) continue;
+        const char *addr = smem_addr(p, px_linear_index(p, d, i, strides), es, 0);
+        if (vec == 1) {
+            st_shared(p, addr, t->s[i], e);
+            continue;
+        }
+        StrBuf w = {0};
+        for (int k = 0; k < nwords; k++) {
+            Slot v;
+            if (es == 2) {
+                const char *pair = arena_printf(p->ctx->arena, "{%s, %s}", px_rname(p, px_mat(p, t->s[vec_slot(d, j, 2 * k)], e)),
+                                                px_rname(p, px_mat(p, t->s[vec_slot(d, j, 2 * k + 1)], e)));
+                v = px_cse(p, RC_B32, "mov.b32", pair, NULL, NULL);
+            } else {
+                v = px_mat(p, t->s[vec_slot(d, j, k)], e);
+            }
+            sb_printf(&w, "%s%s", k ? ", " : "", px_rname(p, v));
+        }
+        px_emit(p, "st.shared%s.b32 %s, %s%s%s", vec_op(nwords), addr, nwords > 1 ? "{" : "", sb_cstr(&w),
+                nwords > 1 ? "}" : "");
+        sb_free(&w);
+    }
+}
+
+static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e) {
+    Tile *t = px_new_tile(p, d->nslots);
+    int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4;
+    for (int i = 0; i < d->nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(d, i, j);
+        if (j[d->rank - 1] % vec) continue;
+        const char *addr = smem_addr(p, px_linear_index(p, d, i, strides), es, 0);
+        if (vec == 1) {
+            t->s[i] = ld_shared(p, addr, e);
+            continue;
+        }
+        Slot words[4];
+        StrBuf w = {0};
+        for (int k = 0; k < nwords; k++) {
+            words[k] = px_reg(p, es == 2 ? RC_B32 : px_rc(e));
+            sb_printf(&w, "%s%s", k ? ", " : "", px_rname(p, words[k]));
+        }
+        px_emit(p, "ld.shared%s.b32 %s%s%s, %s", vec_op(nwords), nwords > 1 ? "{" : "", sb_cstr(&w),
+                nwords > 1 ? "}" : "", addr);
+        sb_free(&w);
+        for (int k = 0; k < nwords; k++) {
+            if (es == 4) {
+                t->s[vec_slot(d, j, k)] = words[k];
+                continue;
+            }
+            Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
+            px_emit(p, "mov.b32 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), px_rname(p, words[k]));
+            t->s[vec_slot(d, j, 2 * k)] = lo;
+            t->s[vec_slot(d, j, 2 * k + 1)] = hi;
+        }
+    }
+    return t;
+}
+
 Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     Dist ds, dd;
     if (!px_dist(p, from, &ds) || !px_dist(p, to, &dd)) {
@@ -144,14 +235,10 @@ Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     }
     int64_t strides[TTG_MAX_RANK];
     row_major(from, strides);
-    int es = elem_bytes(e);
-    smem_begin(p, ty_numel(from) * es);
-    for (int i = 0; i < ds.nslots; i++)
-        st_shared(p, smem_addr(p, px_linear_index(p, &ds, i, strides), es, 0), x->s[i], e);
+    smem_begin(p, ty_numel(from) * elem_bytes(e));
+    relayout_put(p, x, &ds, strides, e);
     px_barrier(p);
-    for (int i = 0; i < dd.nslots; i++)
-        out->s[i] = ld_shared(p, smem_addr(p, px_linear_index(p, &dd, i, strides), es, 0), e);
-    return out;
+    return relayout_get(p, &dd, strides, e);
 }
 
 void px_lower_convert(Px *p, Op *op) {

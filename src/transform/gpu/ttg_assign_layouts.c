@@ -325,6 +325,30 @@ static const Layout *res_layout(LState *s, Op *op, int i) {
     return i < op->nresults ? type_layout(s, op_result(op, i)->type) : NULL;
 }
 
+/* A loop-invariant A of a tensor-core dot whose warps all run along m
+ * (attention's Q in Q K^T): converted once, where it is defined, to the
+ * accumulator layout of those warps, its registers hold the mma.sync A
+ * fragments (mma_plan.h, "A in registers"), so the loop neither stores it
+ * to shared memory nor reads it back with ldmatrix at every iteration.
+ * fp16/bf16 only (tf32 fragments hold single elements). */
+static void hoist_a_fragments(LState *s, Op *dot) {
+    Value *a = op_operand(dot, 0);
+    const Layout *rl = res_layout(s, dot, 0), *al = type_layout(s, a->type);
+    if (!rl || rl->kind != LAYOUT_BLOCKED || !is_tile(a) || ty_elem(a->type)->width != 16) return;
+    Layout frag = ttg_mma_layout(rl->wpc[0], 1);
+    if (!ttg_layout_equal(rl, &frag) || ttg_layout_equal(al, &frag)) return;
+    /* defined outside the region that holds the dot (a loop body) */
+    Region *at = dot->parent ? dot->parent->parent : NULL;
+    Block *home = a->def ? a->def->parent : a->owner_block;
+    if (!at || !home || home->parent == at || at->parent == NULL || at->parent->kind != SCF_FOR) return;
+    Type *t = ttg_with_layout(s->ctx, a->type, dup_layout(s, frag));
+    Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, dot->loc, &a, 1, &t, 1, 0);
+    if (a->def) op_insert_after(a->def, cv);
+    else if (home->first) op_insert_before(home->first, cv);
+    else block_append(home, cv);
+    op_set_operand(dot, 0, op_result(cv, 0));
+}
+
 static void materialise_op(LState *s, Op *op) {
     switch (op->kind) {
     case ARITH_CONSTANT:
@@ -344,6 +368,7 @@ static void materialise_op(LState *s, Op *op) {
     }
     case TT_DOT:
         require(s, op, 2, res_layout(s, op, 0));
+        hoist_a_fragments(s, op);
         return;
     case TT_GATHER:
         require(s, op, 1, res_layout(s, op, 0));
