@@ -24,6 +24,7 @@ _NAME = "_tritonc_launcher"
 _module = None
 _tried = False
 _error = None
+_bound = None  # the _lib.lib() whose functions the module calls
 
 
 def build_error():
@@ -34,6 +35,11 @@ def build_error():
 def module():
     global _module, _tried, _error
     if _tried:
+        if _module is not None and _lib._lib is not _bound:
+            try:  # the library was swapped (tests load a fake one)
+                _bind(_module)
+            except ImportError as e:
+                _error, _module = "%s: %s" % (type(e).__name__, e), None
         return _module
     _tried = True
     if os.environ.get("TRITONC_LAUNCHER", "").lower() == "python":
@@ -68,7 +74,15 @@ def _load_or_build():
     spec = spec_from_file_location(_NAME, out, loader=loader)
     m = module_from_spec(spec)
     loader.exec_module(m)
+    _bind(m)  # the library's functions, found once (ImportError: the Python path)
     return m
+
+
+def _bind(m):
+    global _bound
+    L = _lib.lib()
+    m.bind(L._handle)
+    _bound = L
 
 
 def _build(src, out):

@@ -48,6 +48,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -60,6 +61,18 @@
 
 typedef int (*LaunchFn)(void *k, const int grid[3], void *const *args, int nargs, void *stream,
                         void **err);
+
+/* The libtritonc functions this module calls, found with dlsym in the
+ * handle ctypes opened (`bind(handle)`, once, before anything else): a
+ * first launch then never goes through ctypes, whose first call of each
+ * function costs ~10-20 us in a new process. */
+static struct {
+    int (*compile)(const void *opts, void **out, void **err);
+    LaunchFn launch;
+    int (*num_params)(const void *k);
+    int (*attribute)(const void *k, const char *name);
+    const char *(*messages)(const void *k);
+} tc;
 
 /* How a tensor type's `dtype`, `is_cuda` and `data_ptr()` are read: the C
  * functions behind the type's getset and METH_NOARGS method descriptors,
@@ -292,16 +305,20 @@ static PyObject *launcher_call(PyObject *callable, PyObject *const *args, size_t
     return run_chain(callable, grid, args + 1, n - 1);
 }
 
-/* Launcher(launch_addr, handle, err_addr, stream_fn or None, stream_arg, kernel, slots)
+/* Launcher(handle, err_addr, stream_fn or None, stream_arg, kernel, slots)
  * slots: a tuple of (kind, type or None, dtype or None, aligned, cuda, iclass),
  * one per runtime parameter. */
 static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     (void)kw;
-    unsigned long long launch, handle, err;
+    unsigned long long handle, err;
     PyObject *stream_fn, *stream_arg, *kernel, *slots;
-    if (!PyArg_ParseTuple(args, "KKKOOOO!", &launch, &handle, &err, &stream_fn, &stream_arg, &kernel,
-                          &PyTuple_Type, &slots))
+    if (!PyArg_ParseTuple(args, "KKOOOO!", &handle, &err, &stream_fn, &stream_arg, &kernel, &PyTuple_Type,
+                          &slots))
         return NULL;
+    if (!tc.launch) {
+        PyErr_SetString(PyExc_RuntimeError, "the C launcher is not bound to libtritonc");
+        return NULL;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(slots);
     if (n > MAX_ARGS) {
         PyErr_SetString(PyExc_ValueError, "too many kernel arguments for the C launcher");
@@ -310,7 +327,7 @@ static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
     Launcher *L = (Launcher *)type->tp_alloc(type, 0);
     if (!L) return NULL;
     L->vectorcall = launcher_call;
-    L->launch = (LaunchFn)(uintptr_t)launch;
+    L->launch = tc.launch;
     L->handle = (void *)(uintptr_t)handle;
     L->err = (void **)(uintptr_t)err;
     L->stream_fn = stream_fn == Py_None ? NULL : (Py_INCREF(stream_fn), stream_fn);
@@ -725,23 +742,25 @@ typedef struct TcCompileOptions {
     int debug;
 } TcCompileOptions;
 
-typedef int (*CompileFn)(const TcCompileOptions *opts, void **out, void **err);
-
-/* compile(tc_compile_addr, source, filename, kernel, signature, constexprs,
- *         device, num_warps, num_stages, target, cache_dir, debug)
+/* compile(source, filename, kernel, signature, constexprs, device,
+ *         num_warps, num_stages, target, cache_dir, debug)
  * -> (handle, 0) or (0, tc_error address). source is bytes; constexprs a
  * tuple of (name, value) str pairs; num_warps/num_stages 0 for the
  * default; target and cache_dir str or None. The first launch of a cached
  * kernel spends ~70 us in ctypes building these options; here, ~2 us. */
 static PyObject *ext_compile(PyObject *mod, PyObject *args) {
-    unsigned long long fn;
+    (void)mod;
     const char *source, *filename, *kernel, *signature, *target, *cache_dir;
     Py_ssize_t source_len;
     PyObject *cx;
     int device, num_warps, num_stages, debug;
-    if (!PyArg_ParseTuple(args, "Ky#sssO!iiizzp", &fn, &source, &source_len, &filename, &kernel, &signature,
+    if (!PyArg_ParseTuple(args, "y#sssO!iiizzp", &source, &source_len, &filename, &kernel, &signature,
                           &PyTuple_Type, &cx, &device, &num_warps, &num_stages, &target, &cache_dir, &debug))
         return NULL;
+    if (!tc.compile) {
+        PyErr_SetString(PyExc_RuntimeError, "the C launcher is not bound to libtritonc");
+        return NULL;
+    }
     Py_ssize_t ncx = PyTuple_GET_SIZE(cx);
     TcConstexpr small[16], *cxs = ncx <= 16 ? small : PyMem_Malloc(sizeof(TcConstexpr) * (size_t)ncx);
     if (!cxs) return PyErr_NoMemory();
@@ -760,15 +779,65 @@ static PyObject *ext_compile(PyObject *mod, PyObject *args) {
     int rc;
     /* the strings stay valid: their objects are in `args`, which the caller holds */
     Py_BEGIN_ALLOW_THREADS
-    rc = ((CompileFn)(uintptr_t)fn)(&o, &out, &err);
+    rc = tc.compile(&o, &out, &err);
     Py_END_ALLOW_THREADS
     if (cxs != small) PyMem_Free(cxs);
     if (rc != 0 || !out) return Py_BuildValue("(KK)", 0ULL, (unsigned long long)(uintptr_t)err);
     return Py_BuildValue("(KK)", (unsigned long long)(uintptr_t)out, 0ULL);
 }
 
+/* kernel_info(handle) -> (runtime parameters, shared bytes, registers,
+ * local bytes, messages): what a CompiledKernel reports, in one call.
+ * Registers and local bytes are the driver's (CUDA), 0 on the CPU; the
+ * messages are the compile's notes (tl.static_print), "" when none. */
+static PyObject *ext_kernel_info(PyObject *mod, PyObject *arg) {
+    (void)mod;
+    void *k = PyLong_AsVoidPtr(arg);
+    if (!k) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "kernel_info: null kernel");
+        return NULL;
+    }
+    if (!tc.num_params) {
+        PyErr_SetString(PyExc_RuntimeError, "the C launcher is not bound to libtritonc");
+        return NULL;
+    }
+    const char *msgs = tc.messages ? tc.messages(k) : NULL;
+    int shared = 0, regs = 0, local = 0;
+    if (tc.attribute) {
+        shared = tc.attribute(k, "shared");
+        regs = tc.attribute(k, "num_regs");
+        local = tc.attribute(k, "local_bytes");
+    }
+    return Py_BuildValue("(iiiis)", tc.num_params(k), shared, regs, local, msgs ? msgs : "");
+}
+
+/* bind(handle): finds the library's functions in `handle` (a dlopen
+ * handle, ctypes' CDLL._handle). A missing symbol (an older library) is
+ * an ImportError, and the binding keeps its Python path. */
+static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
+    (void)mod;
+    void *h = PyLong_AsVoidPtr(arg);
+    if (!h && PyErr_Occurred()) return NULL;
+    static const char *const names[] = {"tc_compile", "tc_launch", "tc_kernel_num_params", "tc_kernel_attribute",
+                                        "tc_kernel_messages"};
+    void *f[5];
+    for (int i = 0; i < 5; i++)
+        if (!(f[i] = dlsym(h, names[i])) && i < 3) { /* the last two are optional, as for ctypes */
+            PyErr_Format(PyExc_ImportError, "libtritonc has no %s", names[i]);
+            return NULL;
+        }
+    *(void **)&tc.compile = f[0];
+    *(void **)&tc.launch = f[1];
+    *(void **)&tc.num_params = f[2];
+    *(void **)&tc.attribute = f[3];
+    *(void **)&tc.messages = f[4];
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
-    {"compile", ext_compile, METH_VARARGS, "tc_compile through a function pointer (see above)."},
+    {"bind", ext_bind, METH_O, "bind(dlopen handle): finds libtritonc's functions (see above)."},
+    {"compile", ext_compile, METH_VARARGS, "tc_compile without ctypes (see above)."},
+    {"kernel_info", ext_kernel_info, METH_O, "A compiled kernel's figures in one call (see above)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -185,18 +185,6 @@ def cache_dir():
     return "/tmp/tritonc-cache"
 
 
-_launch_address = None
-_compile_address = None
-
-
-def launch_address():
-    """tc_launch's address, for the C launcher (_launcher.c) to call."""
-    global _launch_address
-    if _launch_address is None:
-        _launch_address = ctypes.cast(lib().tc_launch, ctypes.c_void_p).value
-    return _launch_address
-
-
 def source_globals(text):
     """The names the top level of Python source `text` binds, as the C
     front end parses it (tc_source_globals); None without that function
@@ -245,11 +233,8 @@ def compile(source, filename, kernel, signature, constexprs, device, num_warps, 
     from . import _cext  # (imports this module)
     ext = _cext.module()
     if ext is not None:  # the C launcher's compile(): no ctypes structures to build
-        global _compile_address
-        if _compile_address is None:
-            _compile_address = ctypes.cast(L.tc_compile, ctypes.c_void_p).value
         src = source if isinstance(source, bytes) else source.encode("utf-8")
-        k, err = ext.compile(_compile_address, src, filename, kernel, signature, tuple(constexprs),
+        k, err = ext.compile(src, filename, kernel, signature, tuple(constexprs),
                              device, num_warps or 0, -1 if num_stages is None else num_stages,
                              target, cache_dir, bool(debug))
         if k:

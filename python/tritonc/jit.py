@@ -773,12 +773,10 @@ class JITFunction(KernelInterface):
             self._raise_compile_error(err, device, devices)
         kern = CompiledKernel(handle, self, infos, sig, cx, device, num_warps, num_stages)
         self.cache[spec_key] = kern
-        msgs = getattr(_lib.lib(), "tc_kernel_messages", None)
-        if msgs is not None:
-            # tl.static_print prints at compile time, as Triton's does
-            for line in (msgs(handle) or b"").decode("utf-8", "replace").splitlines():
-                if line.startswith("static_print: "):
-                    print(line[len("static_print: "):], flush=True)
+        # tl.static_print prints at compile time, as Triton's does
+        for line in kern._messages.splitlines():
+            if line.startswith("static_print: "):
+                print(line[len("static_print: "):], flush=True)
         return kern
 
     def _raise_compile_error(self, err, device, devices):
@@ -946,7 +944,17 @@ class CompiledKernel:
         self.device = device
         self.asm = _Asm(self)
         L = self._L = _lib.lib()  # the library that owns the handle frees it
-        n = L.tc_kernel_num_params(handle)
+        # the kernel's figures: one call into the C launcher, or ctypes
+        cext = _cext.module()
+        if cext is not None:
+            n, shared, regs, local, self._messages = cext.kernel_info(handle)
+        else:
+            n = L.tc_kernel_num_params(handle)
+            attr = getattr(L, "tc_kernel_attribute", None)
+            shared, regs, local = ((attr(handle, b"shared"), attr(handle, b"num_regs"),
+                                    attr(handle, b"local_bytes")) if attr else (0, 0, 0))
+            msgs = getattr(L, "tc_kernel_messages", None)
+            self._messages = (msgs(handle) or b"").decode("utf-8", "replace") if msgs else ""
         runtime = [i for i in infos if i is not None]
         slot_sigs = [None if i.kind == "none" else i.sig for i in runtime]
         live = [j for j, s in enumerate(slot_sigs) if s is not None]
@@ -963,11 +971,8 @@ class CompiledKernel:
         # the driver's figures for a loaded CUDA kernel. The CPU has neither:
         # it reports a nominal 32 registers and the CPU driver's whole
         # "shared memory", so that occupancy is one program per core.
-        attr = getattr(L, "tc_kernel_attribute", None)
         if device == _lib.TC_DEVICE_CUDA:
-            shared = attr(handle, b"shared") if attr else 0
-            self.n_regs = attr(handle, b"num_regs") if attr else 0
-            self.n_spills = max(attr(handle, b"local_bytes"), 0) // 4 if attr else 0
+            self.n_regs, self.n_spills = regs, max(local, 0) // 4
         else:
             from .runtime.driver import CPU_MAX_SHARED_MEM
             shared, self.n_regs, self.n_spills = CPU_MAX_SHARED_MEM, 32, 0
@@ -1044,7 +1049,7 @@ class CompiledKernel:
                 return None
         stream, dev = _current_stream_fn() if self.device == _lib.TC_DEVICE_CUDA else (None, None)
         try:
-            return cext.Launcher(_lib.launch_address(), self._handle, ctypes.addressof(self._err),
+            return cext.Launcher(self._handle, ctypes.addressof(self._err),
                                  stream, dev, self, tuple(slots))
         except (TypeError, ValueError):
             return None
