@@ -192,6 +192,11 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     /* libdevice functions without an inline PTX version become arith/math ops */
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
     if (!pass_expand_libdevice(m, &lpc)) return false;
+    /* the loads feeding a dot are prefetched an iteration ahead
+     * (num_stages <= 1: off; a negative value asks for the default) */
+    if (pipeline_dot_loads(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, warps) > 0 &&
+        !pass_pipeline_run(m, "cse,dce", &lpc, NULL))
+        return false;
     if (req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX) {
         if (sm == 0) sm = 90;
         TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm};

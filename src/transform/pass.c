@@ -33,6 +33,8 @@ static const PassInfo passes[] = {
      "Inliner"},
     {"rewrite-tensor-pointer", "Lower block pointers (tt.make_tensor_ptr, tt.advance) to tensors of pointers and masks",
      pass_rewrite_tensor_pointer, "RewriteTensorPointer"},
+    {"pipeline-dot-loads", "Prefetch the loads feeding tt.dot in scf.for one iteration ahead (loop-carried registers)",
+     pass_pipeline_dot_loads, "PipelineDotLoads"},
     {"ttg-assign-layouts", "Give every tensor a TritonGPU layout (coalesced accesses, slices for reductions)",
      pass_ttg_assign_layouts, "TritonGPUAssignLayouts"},
     {"nn-quant-fusion", "Fuse nn.dequantize(nn.quantize(x)) into nn.fake_quantize, drop requantization",

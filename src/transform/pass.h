@@ -70,6 +70,12 @@ bool pass_expand_libdevice(Op *module, PassContext *pc); /* expand_libdevice.c *
 bool pass_inline(Op *module, PassContext *pc);       /* inline.c */
 bool pass_rewrite_tensor_pointer(Op *module, PassContext *pc); /* rewrite_tensor_pointer.c */
 bool pass_nn_quant_fusion(Op *module, PassContext *pc); /* nn_quant_fusion.c */
+/* pipeline_dot_loads.c: prefetches the loads feeding tt.dot in scf.for
+ * loops one iteration ahead (num_stages <= 1: off; a loop's tt.num_stages
+ * overrides it); returns how many loads. The pass reads num_stages from the
+ * module's tt.num-stages attribute (default 3). */
+int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps);
+bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
 
 /* ---- helpers shared by the passes (pass.c) ------------------------------ */
 

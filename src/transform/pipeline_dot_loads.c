@@ -1,0 +1,391 @@
+/*
+ * pipeline_dot_loads.c - software pipelining of the loads that feed tt.dot
+ * in scf.for loops (`pipeline-dot-loads`), by register double-buffering.
+ *
+ * A k loop as the front end writes it loads its tiles and then waits for
+ * them before the dot can start:
+ *
+ *     scf.for %iv = %lb to %ub step %s iter_args(%p = %p0, %acc = %z) {
+ *       %a = tt.load f(%iv, %p), g(%iv, %p)       // address and mask
+ *       %d = tt.dot %a, ..., %acc
+ *       scf.yield h(%p), %d
+ *     }
+ *
+ * After this pass, iteration 0's load is issued before the loop and each
+ * iteration issues the next one's, just before the first op that reads
+ * the tile, and hands it over as a loop-carried value:
+ *
+ *     %a0 = tt.load f(%lb, %p0), g(%lb, %p0) & (%lb < %ub)
+ *     scf.for ... iter_args(%p = %p0, %acc = %z, %a = %a0) {
+ *       %n = %iv + %s
+ *       %an = tt.load f(%n, h(%p)), g(%n, h(%p)) & (%n < %ub)
+ *       %d = tt.dot %a, ..., %acc
+ *       scf.yield h(%p), %d, %an
+ *     }
+ *
+ * A GPU load does not block until its registers are read, so the next
+ * tile's global loads are in flight while this tile's mma work runs.
+ * Exactly the loads the original loop made are made (the guard masks off
+ * the prefetch past the last iteration and the prologue's load of a loop
+ * that runs zero times; their values are never read), only earlier.
+ *
+ * A load is pipelined when
+ *   - it sits directly in the loop body, is not volatile, reads a tensor,
+ *     and its result reaches operand A or B of a tt.dot of the body
+ *     through at most a few pure ops (tt.trans, casts);
+ *   - its pointer, mask and other are computed in the body only by pure
+ *     ops without regions (no loads, no dots) from values defined outside
+ *     the loop, the induction variable and loop-carried values; the next
+ *     iteration's value of a loop-carried value is its scf.yield operand,
+ *     which must be computable (by the same rule) where the prefetch goes;
+ *   - the body writes no memory (no stores, atomics or calls, at any depth),
+ *     so that reading earlier cannot read something older.
+ * num_stages (the option, or the loop's tt.num_stages from
+ * tl.range(num_stages=)) <= 1 leaves a loop alone; any larger value
+ * prefetches one iteration ahead. The prefetched tile is live across the
+ * dot besides the current one, so loads are taken (in order) only while a
+ * rough estimate of the body's tile registers per thread stays within
+ * REG_BUDGET: at 4 warps a 128x128 fp32 accumulator already takes 128 of
+ * the 255 registers, and spilling in the k loop costs more than it hides.
+ *
+ * The pass clones the slices it needs (the original ops stay for their
+ * other users); run cse and dce after it to fold the copies.
+ */
+#include "transform/pass.h"
+
+#include <string.h>
+
+/* The estimate (body_pressure) a loop may reach with its prefetched tiles:
+ * calibrated with ptxas -v on sm_90a, where the corpus kernels' estimates
+ * of 146-196 assembled without spills (126-221 registers) and 258-290
+ * spilled; 224 leaves the 4-warp 128x128x64 matmul and 128-row attention
+ * unpipelined (they would spill) and pipelines them at 8 warps. */
+enum { FEED_DEPTH = 4, REG_BUDGET = 224 };
+
+typedef VEC(Op *) OpList;
+
+typedef struct Pipe {
+    Context *c;
+    Op *loop;
+    Block *body;
+    Op *yield;
+    Op *point;  /* where the prefetches go (before it) */
+    Map cur;    /* body value -> a copy available before point (values after it) */
+    Map next;   /* body value -> its next iteration's value, before point */
+    Map first;  /* body value -> its iteration-0 value, before the loop */
+} Pipe;
+
+static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
+
+static Value *loop_iv(const Pipe *p) { return p->body->args[0]; }
+
+/* Pure, no regions, and cheap to recompute: what a slice may clone. */
+static bool clonable(const Op *op) {
+    return op_has_flag(op, OPF_PURE) && !op->nregions && !op_has_flag(op, OPF_TERMINATOR) && op->kind != TT_DOT;
+}
+
+/* Whether any op under `op` (op included) writes memory or calls out. */
+static bool writes_memory(Op *op) {
+    if (op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL) return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (writes_memory(o)) return true;
+    return false;
+}
+
+/* v is a direct operand (A or B) of a dot in the body, possibly through a
+ * few pure single-result ops. */
+static bool feeds_dot(const Pipe *p, Value *v, int depth) {
+    for (Use *u = v->uses; u; u = u->next) {
+        Op *o = u->owner;
+        if (o->parent != p->body) continue;
+        if (o->kind == TT_DOT && (u == &o->operands[0] || u == &o->operands[1])) return true;
+        if (depth < FEED_DEPTH && clonable(o) && o->nresults == 1 && feeds_dot(p, op_result(o, 0), depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* ---- register pressure ---------------------------------------------------- */
+
+/* 32-bit registers per thread that a tile takes: fp16 pairs share one;
+ * masks are predicates (none counted); a pointer tile keeps one 64-bit
+ * address per 16-byte vector, the others are recomputed from it. */
+static int64_t tile_regs(Type *t, int threads) {
+    if (!ty_is_tensor(t)) return 0;
+    Type *e = ty_elem(t);
+    int64_t n = ty_numel(t), bits;
+    if (e->kind == TY_PTR) {
+        int pb = e->elem->kind == TY_PTR ? 64 : (e->elem->width < 8 ? 8 : e->elem->width);
+        bits = 64 * pb / 128;
+        if (bits < 1) bits = 1;
+    } else if (e->kind == TY_INT && e->width == 1) {
+        return 0;
+    } else {
+        bits = e->width < 8 ? 8 : e->width;
+    }
+    return (n * bits + 32 * (int64_t)threads - 1) / (32 * (int64_t)threads);
+}
+
+static bool defined_outside(const Pipe *p, const Value *v) {
+    const Op *d = v->def;
+    if (!d) d = v->owner_block && v->owner_block->parent ? v->owner_block->parent->parent : NULL;
+    return d && !op_is_ancestor(p->loop, d);
+}
+
+static bool costs_nothing(const Value *v) {
+    return v->def && (v->def->kind == ARITH_CONSTANT || v->def->kind == TT_SPLAT || v->def->kind == TT_MAKE_RANGE);
+}
+
+/* The most tile registers live at once in the body (live-out of each op,
+ * values from outside the loop live throughout), a rough figure of what
+ * ptxas will need: the accumulators, operands and address tiles dominate. */
+static int64_t body_pressure(Pipe *p, int threads) {
+    Block *body = p->body;
+    Map last = {0}; /* body value -> mark of its last top-level user + 1 */
+    Map outside = {0};
+    int64_t always = 0, peak = 0;
+    for (Op *o = body->first; o; o = o->next) {
+        OpList stack = {0};
+        vec_push(&stack, o);
+        while (stack.len) {
+            Op *x = stack.data[--stack.len];
+            for (int i = 0; i < x->noperands; i++) {
+                Value *v = op_operand(x, i);
+                if (in_body(p, v)) {
+                    map_put(&last, MAP_KEY(v), (void *)(intptr_t)(o->mark + 1 + (o == p->yield)));
+                } else if (defined_outside(p, v) && !costs_nothing(v) && !map_get(&outside, MAP_KEY(v))) {
+                    map_put(&outside, MAP_KEY(v), (void *)1);
+                    always += tile_regs(v->type, threads);
+                }
+            }
+            for (int r = 0; r < x->nregions; r++)
+                for (Block *b = x->regions[r].first; b; b = b->next)
+                    for (Op *y = b->first; y; y = y->next) vec_push(&stack, y);
+        }
+        vec_free(&stack);
+    }
+    for (Op *o = body->first; o; o = o->next) {
+        int64_t live = always;
+        for (int i = 1; i < body->nargs; i++) {
+            intptr_t l = (intptr_t)map_get(&last, MAP_KEY(body->args[i]));
+            if (l > o->mark + 1) live += tile_regs(body->args[i]->type, threads);
+        }
+        for (Op *d = body->first; d && d->mark <= o->mark; d = d->next)
+            for (int i = 0; i < d->nresults; i++) {
+                Value *v = op_result(d, i);
+                intptr_t l = (intptr_t)map_get(&last, MAP_KEY(v));
+                if (!costs_nothing(v) && (d == o || l > o->mark + 1)) live += tile_regs(v->type, threads);
+            }
+        if (live > peak) peak = live;
+    }
+    map_free(&last);
+    map_free(&outside);
+    return peak;
+}
+
+/* ---- the checks: can a value be recomputed where the prefetch goes? ---- */
+
+/* v's current value is available before p->point, or can be recomputed there. */
+static bool can_cur(const Pipe *p, Value *v, int depth) {
+    if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return true;
+    if (depth > 64 || !clonable(v->def)) return false;
+    for (int i = 0; i < v->def->noperands; i++)
+        if (!can_cur(p, op_operand(v->def, i), depth + 1)) return false;
+    return true;
+}
+
+/* v's next-iteration value can be computed before p->point (and, since the
+ * same rules hold with lb and the inits, its first value before the loop). */
+static bool can_next(const Pipe *p, Value *v, int depth) {
+    if (!in_body(p, v) || v == loop_iv(p)) return true;
+    if (!v->def) return can_cur(p, op_operand(p->yield, v->index - 1), 0);
+    if (depth > 64 || !clonable(v->def)) return false;
+    for (int i = 0; i < v->def->noperands; i++)
+        if (!can_next(p, op_operand(v->def, i), depth + 1)) return false;
+    return true;
+}
+
+/* ---- the rewrites ------------------------------------------------------- */
+
+static Value *get(Map *m, Value *v) { return map_get(m, MAP_KEY(v)); }
+
+static Value *clone_at(Pipe *p, Op *def, Map *m, Op *before, Value *v) {
+    Op *n = op_clone(p->c, def, m);
+    op_insert_before(before, n);
+    return op_result(n, v->index);
+}
+
+static Value *cur(Pipe *p, Value *v) {
+    if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return v;
+    Value *r = get(&p->cur, v);
+    if (r) return r;
+    for (int i = 0; i < v->def->noperands; i++) {
+        Value *o = op_operand(v->def, i), *co = cur(p, o);
+        if (co != o) map_put(&p->cur, MAP_KEY(o), co);
+    }
+    return clone_at(p, v->def, &p->cur, p->point, v);
+}
+
+static Value *next(Pipe *p, Value *v) {
+    if (!in_body(p, v)) return v;
+    Value *r = get(&p->next, v);
+    if (r) return r;
+    if (v == loop_iv(p)) {
+        Builder b = builder_before(p->c, p->point);
+        r = build_binary(&b, ARITH_ADDI, v, op_operand(p->loop, 2));
+    } else if (!v->def) {
+        r = cur(p, op_operand(p->yield, v->index - 1));
+    } else {
+        for (int i = 0; i < v->def->noperands; i++) next(p, op_operand(v->def, i));
+        return clone_at(p, v->def, &p->next, p->point, v);
+    }
+    map_put(&p->next, MAP_KEY(v), r);
+    return r;
+}
+
+static Value *first(Pipe *p, Value *v) {
+    if (!in_body(p, v)) return v;
+    Value *r = get(&p->first, v);
+    if (r) return r;
+    if (v == loop_iv(p)) r = op_operand(p->loop, 0);
+    else if (!v->def) r = op_operand(p->loop, 3 + v->index - 1);
+    else {
+        for (int i = 0; i < v->def->noperands; i++) first(p, op_operand(v->def, i));
+        return clone_at(p, v->def, &p->first, p->loop, v);
+    }
+    map_put(&p->first, MAP_KEY(v), r);
+    return r;
+}
+
+/* `iv < ub` as the loop compares (signed unless unsignedCmp). */
+static Value *in_range(Pipe *p, Builder *b, Value *iv) {
+    int pred = op_attr(p->loop, "unsignedCmp") ? CMPI_ULT : CMPI_SLT;
+    return build_cmp(b, ARITH_CMPI, pred, iv, op_operand(p->loop, 1));
+}
+
+/* A copy of `load` whose operands are mapped through `map` (first or
+ * next) and whose mask is ANDed with the scalar `guard`, before `before`. */
+static Value *guarded_load(Pipe *p, Op *load, Value *(*map)(Pipe *, Value *), Value *guard, Op *before) {
+    Builder b = builder_before(p->c, before);
+    Value *ptr = map(p, op_operand(load, 0));
+    Type *mt = ty_with_elem(p->c, ptr->type, ty_i1(p->c));
+    Value *mask = build_unary(&b, TT_SPLAT, guard, mt);
+    if (load->noperands > 1) mask = build_binary(&b, ARITH_ANDI, map(p, op_operand(load, 1)), mask);
+    Value *ops[3] = {ptr, mask, load->noperands > 2 ? map(p, op_operand(load, 2)) : NULL};
+    Type *rt = op_result(load, 0)->type;
+    Op *n = build_op(&b, TT_LOAD, ops, load->noperands > 2 ? 3 : 2, &rt, 1, 0);
+    for (int i = 0; i < load->nattrs; i++) op_set_attr(p->c, n, load->attrs[i].name, load->attrs[i].attr);
+    op_result(n, 0)->name = op_result(load, 0)->name;
+    return op_result(n, 0);
+}
+
+static bool pipelinable(const Pipe *p, Op *l) {
+    if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || !ty_is_tensor(op_operand(l, 0)->type))
+        return false;
+    int64_t vol = 0;
+    if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
+    return feeds_dot(p, op_result(l, 0), 0);
+}
+
+/* Pipelines the dot-feeding loads of one scf.for; returns how many. */
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
+    int64_t ns = num_stages;
+    op_attr_int(loop, "tt.num_stages", &ns);
+    Block *body = region_entry(&loop->regions[0]);
+    if (ns <= 1 || !body || body->next || body->nargs != loop->noperands - 2) return 0;
+    Op *yield = block_terminator(body);
+    if (!yield || yield->kind != SCF_YIELD || yield->noperands != loop->noperands - 3) return 0;
+    if (writes_memory(loop)) return 0;
+
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield};
+    OpList loads = {0};
+    int n = 0;
+    for (Op *o = body->first; o; o = o->next) o->mark = n++;
+    for (Op *o = body->first; o; o = o->next)
+        if (pipelinable(&p, o)) vec_push(&loads, o);
+    /* the prefetches go before the first reader of any of the tiles */
+    for (int i = 0; i < loads.len; i++)
+        for (Use *u = op_result(loads.data[i], 0)->uses; u; u = u->next)
+        {
+            Op *o = u->owner;
+            while (o && o->parent != body) o = op_parent_op(o);
+            if (o && (!p.point || o->mark < p.point->mark)) p.point = o;
+        }
+    int kept = 0, threads = 32 * (num_warps > 0 ? num_warps : 4);
+    int64_t regs = p.point ? body_pressure(&p, threads) : 0;
+    for (int i = 0; i < loads.len; i++) {
+        Op *l = loads.data[i];
+        bool ok = true;
+        for (int k = 0; k < l->noperands && ok; k++) ok = can_next(&p, op_operand(l, k), 0);
+        /* the next tile is live across the dot besides the current one */
+        int64_t more = tile_regs(op_result(l, 0)->type, threads);
+        if (ok && regs + more <= REG_BUDGET) loads.data[kept++] = l, regs += more;
+    }
+    loads.len = kept;
+    if (!kept) {
+        vec_free(&loads);
+        return 0;
+    }
+
+    /* prologue: iteration 0's loads, guarded by lb < ub */
+    Builder pb = builder_before(c, loop);
+    Value *guard0 = in_range(&p, &pb, op_operand(loop, 0));
+    int nold = loop->noperands, nres = loop->nresults;
+    Value **opnds = tc_calloc((size_t)(nold + kept), sizeof(Value *));
+    Type **types = tc_calloc((size_t)(nres + kept), sizeof(Type *));
+    int *keep = tc_calloc((size_t)nres + 1, sizeof(int));
+    for (int i = 0; i < nold; i++) opnds[i] = op_operand(loop, i);
+    for (int i = 0; i < nres; i++) types[i] = op_result(loop, i)->type, keep[i] = i;
+    for (int i = 0; i < kept; i++) {
+        opnds[nold + i] = guarded_load(&p, loads.data[i], first, guard0, loop);
+        types[nres + i] = opnds[nold + i]->type;
+    }
+    /* in the body: the next iteration's loads, guarded by iv + step < ub */
+    Builder bb = builder_before(c, p.point);
+    Value *guard = in_range(&p, &bb, next(&p, loop_iv(&p)));
+    Value **yops = tc_calloc((size_t)(yield->noperands + kept), sizeof(Value *));
+    for (int i = 0; i < yield->noperands; i++) yops[i] = op_operand(yield, i);
+    for (int i = 0; i < kept; i++) yops[yield->noperands + i] = guarded_load(&p, loads.data[i], next, guard, p.point);
+    op_set_operands(c, yield, yops, yield->noperands + kept);
+    for (int i = 0; i < kept; i++) {
+        Op *l = loads.data[i];
+        Value *arg = block_add_arg(c, body, op_result(l, 0)->type, l->loc);
+        arg->name = op_result(l, 0)->name;
+        value_replace_all_uses(op_result(l, 0), arg);
+        op_erase(l);
+    }
+    op_rebuild(c, loop, opnds, nold + kept, types, nres + kept, keep);
+    tc_free(opnds);
+    tc_free(types);
+    tc_free(keep);
+    tc_free(yops);
+    map_free(&p.cur);
+    map_free(&p.next);
+    map_free(&p.first);
+    vec_free(&loads);
+    return kept;
+}
+
+static void collect_for(Op *op, void *ud) {
+    if (op->kind == SCF_FOR) vec_push((OpList *)ud, op);
+}
+
+int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
+    OpList loops = {0};
+    op_walk(module, collect_for, &loops, true);
+    int n = 0;
+    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps);
+    vec_free(&loops);
+    return n;
+}
+
+bool pass_pipeline_dot_loads(Op *module, PassContext *pc) {
+    int64_t ns = 3; /* Triton's default num_stages */
+    int64_t nw = 4;
+    op_attr_int(module, "tt.num-stages", &ns);
+    op_attr_int(module, "ttg.num-warps", &nw);
+    pc->changes += pipeline_dot_loads(pc->ctx, module, (int)ns, (int)nw);
+    return true;
+}
