@@ -58,9 +58,13 @@
 /* The estimate (body_pressure) a loop may reach with its prefetched tiles:
  * calibrated with ptxas -v on sm_90a, where the corpus kernels' estimates
  * of 146-196 assembled without spills (126-221 registers) and 258-290
- * spilled; 224 leaves the 4-warp 128x128x64 matmul and 128-row attention
- * unpipelined (they would spill) and pipelines them at 8 warps. */
-enum { FEED_DEPTH = 4, REG_BUDGET = 224 };
+ * spilled. Spilling is not the only cost: on the H100 (2026-11-25, bench/gpu/
+ * dot_vs_triton.py) the 8-warp 128x128x64 matmul, pipelined at an estimate
+ * of 146 (146 -> 188 registers), ran 14% faster, but the 4-warp causal
+ * attention, pipelined at 196 (160 -> 221 registers, three CTAs per SM down
+ * to two), ran 11% slower at 32 x 4096. 160 keeps the first and leaves the
+ * second, the 4-warp matmul and 128-row attention alone. */
+enum { FEED_DEPTH = 4, REG_BUDGET = 160 };
 
 typedef VEC(Op *) OpList;
 
