@@ -160,12 +160,26 @@ def _mock_pointer(a):
     return None
 
 
+def _classify_tensor(a, name, kernel, align):
+    dt = a.dtype
+    sig = _torch_sig(dt)
+    if sig is None:
+        raise ArgumentError("%s: argument '%s' is a tensor of dtype %s, which Triton kernels "
+                            "cannot take" % (kernel, name, dt))
+    p = a.data_ptr()
+    return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p,
+                   _device_type(a), "torch.Tensor")
+
+
 def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
     """The ArgInfo of argument `name` of `kernel`, or ArgumentError."""
     if a is None:
         return ArgInfo("none", None, None, 0, None, "None")
     if a is True or a is False:
         return ArgInfo("bool", "i1", None, a, None, "bool")
+    torch = sys.modules.get("torch")
+    if torch is not None and type(a) is torch.Tensor:
+        return _classify_tensor(a, name, kernel, align)
     if getattr(type(a), "_tritonc_descriptor", False):
         return _classify_descriptor(a, name, kernel)
     if isinstance(a, int):
@@ -177,15 +191,8 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
         return ArgInfo("int", sig, int_hint(a, specialize), int(a), None, "int")
     if isinstance(a, float):
         return ArgInfo("float", "fp32", None, float(a), None, "float")
-    if _is_torch_tensor(a):
-        dt = a.dtype
-        sig = _torch_sig(dt)
-        if sig is None:
-            raise ArgumentError("%s: argument '%s' is a tensor of dtype %s, which Triton kernels "
-                                "cannot take" % (kernel, name, dt))
-        p = a.data_ptr()
-        return ArgInfo("ptr", "*" + sig, 16 if align and p % 16 == 0 else None, p,
-                       _device_type(a), "torch.Tensor")
+    if _is_torch_tensor(a):  # a subclass of torch.Tensor
+        return _classify_tensor(a, name, kernel, align)
     if _is_ndarray(a):
         sig = NUMPY_SIG.get(a.dtype.name)
         if sig is None:
