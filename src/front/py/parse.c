@@ -25,6 +25,12 @@
  * lexer already complained about (PY_TOK_ERROR, or end of file after an
  * unclosed bracket or string) unwind silently. Nesting is bounded
  * (PY_MAX_NESTING) so no input can overflow the C stack.
+ *
+ * py_parse_lazy (what a compile uses) parses every module-level statement
+ * and def header but only delimits a module-level def's body (skim_body, a
+ * byte scan with the lexer's rules for strings, brackets and line joins);
+ * py_func_body parses it when sema first needs the function, so a kernel in
+ * a file of many pays for the functions it calls, as in Triton.
  */
 #include "front/py/py.h"
 
@@ -1324,6 +1330,15 @@ typedef struct PyLazyBody {
     int line, header_line;
 } PyLazyBody;
 
+/* The end of the last character before `at` on its line that is not white
+ * space, if there is one after `start` (else `sig`, unchanged). Called
+ * where a line's tokens end: at a comment, a newline, a continuation. */
+static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
+    size_t i = at;
+    while (i > start && (s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\r' || s[i - 1] == '\f')) i--;
+    return i > start && s[i - 1] != '\n' ? i : sig;
+}
+
 /* Where the body of a module-level def ends, found without lexing: from pos
  * (just after the header's ':') to the start of the first line that begins
  * in column 0 outside brackets, strings and line continuations, or the end
@@ -1335,15 +1350,6 @@ typedef struct PyLazyBody {
  * crossed. Returns SIZE_MAX where the scan cannot be sure of what the lexer
  * would do (an unclosed bracket or string at the end of the text, a form
  * feed or lone CR starting a line): the caller parses the body then. */
-/* The end of the last character before `at` on its line that is not white
- * space, if there is one after `start` (else `sig`, unchanged). Called
- * where a line's tokens end: at a comment, a newline, a continuation. */
-static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
-    size_t i = at;
-    while (i > start && (s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\r' || s[i - 1] == '\f')) i--;
-    return i > start && s[i - 1] != '\n' ? i : sig;
-}
-
 static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
     /* the bytes that can change the scan's state; runs of others are skipped */
     static const bool special[256] = {['\n'] = 1, ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
