@@ -852,10 +852,46 @@ static PyExpr *parse_lambda(Parser *p) {
     return e;
 }
 
+/* Tokens after which no expression goes on (no operator, call, subscript,
+ * attribute or conditional can follow). */
+static bool ends_expression(PyTokKind k) {
+    return k == PY_TOK_COMMA || k == PY_TOK_RPAREN || k == PY_TOK_RBRACKET || k == PY_TOK_RBRACE ||
+           k == PY_TOK_ASSIGN || k == PY_TOK_COLON || k == PY_TOK_NEWLINE;
+}
+
+/* NAME or NAME '.' NAME that the next token ends: the most common
+ * expressions (arguments, annotations such as tl.constexpr, defaults) skip
+ * the descent through every precedence level. The nodes, positions, depth
+ * and height bookkeeping are those parse_atom and parse_primary make. */
+static PyExpr *quick_name(Parser *p) {
+    bool attr = peek(p, 1)->kind == PY_TOK_DOT;
+    if (attr ? peek(p, 2)->kind != PY_TOK_NAME || !ends_expression(peek(p, 3)->kind)
+             : !ends_expression(peek(p, 1)->kind))
+        return NULL;
+    PyToken cur = advance(p);
+    PyExpr *e = expr_at(p, PY_EXPR_NAME, &cur);
+    e->name = cur.str;
+    if (!attr) return e;
+    int height = p->height;
+    advance(p);
+    PyToken name = advance(p);
+    PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
+    a->attr.value = e;
+    a->attr.attr = name.str;
+    a->attr.attr_loc = name.loc;
+    chain_step(p);
+    p->height = height;
+    return a;
+}
+
 /* expression: disjunction ['if' disjunction 'else' expression] | lambdef */
 static PyExpr *parse_expression(Parser *p) {
     enter(p);
     PyExpr *e;
+    if (at(p, PY_TOK_NAME) && (e = quick_name(p))) {
+        leave(p);
+        return e;
+    }
     if (at(p, PY_TOK_KW_LAMBDA)) {
         e = parse_lambda(p);
     } else {
