@@ -1869,7 +1869,11 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         if (slot && slot->kind == TV_TENSOR)
             *slot = sem_host_descriptor(S, *slot, hd->elem, hd->block, hd->rank, hd->nan_pad);
     }
-    visit_block(S, &fn->body);
+    /* (a body py_parse_lazy skipped is parsed here; with syntax errors in
+     * it, sema stops at the function) */
+    int nerrors = S->de->nerrors;
+    const PyBlock *body = py_func_body(fn);
+    if (S->de->nerrors == nerrors) visit_block(S, body);
     /* finalize: a trailing tt.return */
     if (!F->returned) {
         S->loc = fn->loc;

@@ -370,6 +370,78 @@ static void test_kernel_files(void) {
     }
 }
 
+/* py_parse_lazy delimits module-level def bodies with a skim of its own
+ * (brackets, strings, continuations, comments): once every body is parsed
+ * (the dump asks for each), the module must be the one py_parse builds, with
+ * the same statement spans and def spans. Over corpus files and snippets
+ * that probe the skim's rules. */
+static void check_lazy(const char *what, const char *src, size_t len) {
+    checks++;
+    Ctx e, l;
+    ctx_init(&e);
+    ctx_init(&l);
+    PyModule *me = py_parse(e.a, &e.in, &e.de, what, src, len);
+    PyModule *ml = py_parse_lazy(l.a, &l.in, &l.de, what, src, len);
+    StrBuf de = {0}, dl = {0};
+    py_ast_dump(me, &de);
+    py_ast_dump(ml, &dl);
+    bool same = strcmp(sb_cstr(&de), sb_cstr(&dl)) == 0 && me->body.len == ml->body.len &&
+                e.de.nerrors == 0 && l.de.nerrors == 0;
+    for (int i = 0; same && i < me->body.len; i++) {
+        const PyStmt *a = me->body.items[i], *b = ml->body.items[i];
+        same = a->off == b->off && a->end == b->end && a->loc.line == b->loc.line;
+        if (same && a->kind == PY_STMT_DEF)
+            same = a->func->src_end == b->func->src_end && a->func->src_start == b->func->src_start &&
+                   (a->func->docstring == NULL) == (b->func->docstring == NULL);
+    }
+    if (!same) {
+        printf("test_py_parse.c: %s: py_parse_lazy differs from py_parse\n", what);
+        failures++;
+    }
+    sb_free(&de);
+    sb_free(&dl);
+    ctx_free(&e);
+    ctx_free(&l);
+}
+
+static void test_lazy_bodies(void) {
+    static const char *snippets[] = {
+        "def f(x): return x + 1\ny = 2\n",
+        "def f(x):\n    '''doc\ndef g():\n'''\n    y = (x +\n1)  # c\n# column 0 comment\n\n    y = y \\\n+ 2\n"
+        "    return y\n\n\nz = f\n",
+        "def f():\n    s = 'a\\'#(' + \"b\\\"[\"\n    t = r'\\'' \n    return s\n@deco\ndef g(): pass\n",
+        "def f():\n    pass\r\n\r\ndef g():\r\n    return 1\r\n",
+        "def f():\n    x = [1,\n2,\n]\n    return x",
+        "def f():\n\tif x:\n\t\treturn {\n'a': 1}\n    # trailing comment\n",
+        "class C:\n    def m(self):\n        return 1\ndef top():\n    def inner():\n        return 2\n"
+        "    return inner\n",
+        "if True:\n    def f():\n        return 1\nelse:\n    pass\n",
+        "def f(): pass; x = 1\ndef g() -> int:  # header comment\n    return 3   \n   \n",
+        "def f():\n    \"\"\"doc\"\"\"\n    return f'{x}#' \\\n        'y'\nx = 1",
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(snippets); i++) {
+        char what[32];
+        snprintf(what, sizeof what, "snippet %d", i);
+        check_lazy(what, snippets[i], strlen(snippets[i]));
+    }
+    static const char *files[] = {
+        "tests/kernels/flash_attention.py", "tests/kernels/lang_features.py", "tests/kernels/lang_extras.py",
+        "tests/kernels/matmul_variants.py", "tests/kernels/norms_losses.py",  "tests/kernels/rng.py",
+        "tests/front/py/fused_attention.py", "tests/front/py/layer_norm.py",
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(files); i++) {
+        size_t len;
+        char *src = read_file(files[i], &len);
+        if (!src) {
+            checks++, failures++;
+            printf("test_py_parse.c: cannot read %s (run from the repository root)\n", files[i]);
+            continue;
+        }
+        check_lazy(files[i], src, len);
+        tc_free(src);
+    }
+}
+
 /* Time per 100 lines over the kernel files, and linearity on a big file. */
 static double parse_time(const char *src, size_t len, int reps) {
     double best = 1e9;
@@ -427,6 +499,7 @@ int main(void) {
     test_statements();
     test_find_function();
     test_kernel_files();
+    test_lazy_bodies();
     test_performance();
     if (failures) {
         printf("test_py_parse: %d of %d checks failed\n", failures, checks);

@@ -385,7 +385,7 @@ void py_stmt_dump(const PyStmt *s, int indent, StrBuf *out) {
             py_expr_dump(f->decorators.items[i], out);
             sb_putc(out, ')');
         }
-        dump_block(&f->body, indent + 1, out);
+        dump_block(py_func_body(f), indent + 1, out);
         break;
     }
     case PY_STMT_CLASS: {

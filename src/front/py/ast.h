@@ -330,9 +330,10 @@ struct PyFunc {
     PyExprList decorators;
     PyParamList params;
     PyExpr *returns; /* `-> T`, NULL if none */
-    PyBlock body;
+    PyBlock body;          /* read it through py_func_body (it may not be parsed yet) */
     const char *docstring; /* first statement when it is a string, else NULL */
     size_t src_start, src_end, decorated_start;
+    struct PyLazyBody *lazy; /* py_parse_lazy: the unparsed body, until py_func_body */
 };
 
 struct PyClass {

@@ -25,11 +25,18 @@
  * lexer already complained about (PY_TOK_ERROR, or end of file after an
  * unclosed bracket or string) unwind silently. Nesting is bounded
  * (PY_MAX_NESTING) so no input can overflow the C stack.
+ *
+ * py_parse_lazy (what a compile uses) parses every module-level statement
+ * and def header but only delimits a module-level def's body (skim_body, a
+ * byte scan with the lexer's rules for strings, brackets and line joins);
+ * py_func_body parses it when sema first needs the function, so a kernel in
+ * a file of many pays for the functions it calls, as in Triton.
  */
 #include "front/py/py.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 /* PY_MAX_NESTING bounds the parser's recursion (parentheses, unary
@@ -52,6 +59,7 @@ typedef struct Parser {
     VEC(void *) stack;
     jmp_buf *jb;
     int depth, height;
+    bool lazy; /* py_parse_lazy: module-level def bodies are skimmed, not parsed */
     StrBuf sb;
 } Parser;
 
@@ -844,10 +852,46 @@ static PyExpr *parse_lambda(Parser *p) {
     return e;
 }
 
+/* Tokens after which no expression goes on (no operator, call, subscript,
+ * attribute or conditional can follow). */
+static bool ends_expression(PyTokKind k) {
+    return k == PY_TOK_COMMA || k == PY_TOK_RPAREN || k == PY_TOK_RBRACKET || k == PY_TOK_RBRACE ||
+           k == PY_TOK_ASSIGN || k == PY_TOK_COLON || k == PY_TOK_NEWLINE;
+}
+
+/* NAME or NAME '.' NAME that the next token ends: the most common
+ * expressions (arguments, annotations such as tl.constexpr, defaults) skip
+ * the descent through every precedence level. The nodes, positions, depth
+ * and height bookkeeping are those parse_atom and parse_primary make. */
+static PyExpr *quick_name(Parser *p) {
+    bool attr = peek(p, 1)->kind == PY_TOK_DOT;
+    if (attr ? peek(p, 2)->kind != PY_TOK_NAME || !ends_expression(peek(p, 3)->kind)
+             : !ends_expression(peek(p, 1)->kind))
+        return NULL;
+    PyToken cur = advance(p);
+    PyExpr *e = expr_at(p, PY_EXPR_NAME, &cur);
+    e->name = cur.str;
+    if (!attr) return e;
+    int height = p->height;
+    advance(p);
+    PyToken name = advance(p);
+    PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
+    a->attr.value = e;
+    a->attr.attr = name.str;
+    a->attr.attr_loc = name.loc;
+    chain_step(p);
+    p->height = height;
+    return a;
+}
+
 /* expression: disjunction ['if' disjunction 'else' expression] | lambdef */
 static PyExpr *parse_expression(Parser *p) {
     enter(p);
     PyExpr *e;
+    if (at(p, PY_TOK_NAME) && (e = quick_name(p))) {
+        leave(p);
+        return e;
+    }
     if (at(p, PY_TOK_KW_LAMBDA)) {
         e = parse_lambda(p);
     } else {
@@ -1301,6 +1345,187 @@ static PyExprList parse_decorators(Parser *p) {
     return take_exprs(p, m);
 }
 
+/* What follows a def's body: where its text ends, its docstring. */
+static void finish_def(Parser *p, PyFunc *f) {
+    f->src_end = p->prev_end > f->src_start ? p->prev_end : f->src_start;
+    if (f->body.len && f->body.items[0]->kind == PY_STMT_EXPR) {
+        PyExpr *d = f->body.items[0]->expr.value;
+        if (d->kind == PY_EXPR_STR && !(d->str.flags & (PY_STR_FSTRING | PY_STR_BYTES)))
+            f->docstring = d->str.data;
+    }
+}
+
+/* The state py_func_body needs to parse a skipped body later. */
+typedef struct PyLazyBody {
+    Arena *a;
+    Interner *in;
+    DiagEngine *de;
+    const char *file, *src;
+    size_t off, end;        /* the body: just after the header's ':' up to the next top-level line */
+    size_t line_start;      /* of the line holding off */
+    int line, header_line;
+} PyLazyBody;
+
+/* The end of the last character before `at` on its line that is not white
+ * space, if there is one after `start` (else `sig`, unchanged). Called
+ * where a line's tokens end: at a comment, a newline, a continuation. */
+static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
+    size_t i = at;
+    while (i > start && (s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\r' || s[i - 1] == '\f')) i--;
+    return i > start && s[i - 1] != '\n' ? i : sig;
+}
+
+/* Where the body of a module-level def ends, found without lexing: from pos
+ * (just after the header's ':') to the start of the first line that begins
+ * in column 0 outside brackets, strings and line continuations, or the end
+ * of the text. The rules are the lexer's: newlines are "\n" (a lone CR is
+ * white space), a backslash protects the next character in every string,
+ * a short string ends at its line, comments run to the end of the line.
+ * *last is the end of the last character that is not white space or
+ * comment (where the body's last token ends); *nlines counts the newlines
+ * crossed. Returns SIZE_MAX where the scan cannot be sure of what the lexer
+ * would do (an unclosed bracket or string at the end of the text, a form
+ * feed or lone CR starting a line): the caller parses the body then. */
+static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
+    /* the bytes that can change the scan's state; runs of others are skipped */
+    static const bool special[256] = {['\n'] = 1, ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
+                                      ['('] = 1,  [')'] = 1, ['['] = 1,  [']'] = 1,  ['{'] = 1,
+                                      ['}'] = 1};
+    size_t start = pos, sig = pos;
+    int depth = 0, lines = 0;
+    while (pos < len) {
+        while (pos < len && !special[(unsigned char)s[pos]]) pos++;
+        if (pos >= len) break;
+        char c = s[pos];
+        switch (c) {
+        case '#': {
+            sig = sig_end(s, pos, start, sig);
+            const char *nl = memchr(s + pos, '\n', len - pos);
+            if (!nl) {
+                pos = len;
+                continue;
+            }
+            pos = (size_t)(nl - s);
+            goto newline;
+        }
+        case '\n':
+            sig = sig_end(s, pos, start, sig);
+        newline:
+            pos++, lines++;
+            if (depth > 0 || pos >= len) continue;
+            c = s[pos];
+            if (c == '\f' || (c == '\r' && (pos + 1 >= len || s[pos + 1] != '\n'))) return SIZE_MAX;
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') goto done; /* column 0 */
+            continue;
+        case '\\':
+            if (pos + 1 < len && s[pos + 1] == '\n') {
+                sig = sig_end(s, pos, start, sig);
+                pos += 2, lines++;
+            } else if (pos + 2 < len && s[pos + 1] == '\r' && s[pos + 2] == '\n') {
+                sig = sig_end(s, pos, start, sig);
+                pos += 3, lines++;
+            } else {
+                pos++;
+            }
+            continue;
+        case '(': case '[': case '{': depth++, pos++; continue;
+        case ')': case ']': case '}':
+            if (depth > 0) depth--;
+            pos++;
+            continue;
+        default: { /* a quote */
+            bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c, closed = false;
+            pos += triple ? 3 : 1;
+            while (pos < len) {
+                char d = s[pos];
+                if (d != c && d != '\\' && d != '\n') {
+                    pos++;
+                    continue;
+                }
+                if (d == c && (!triple || (pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c))) {
+                    pos += triple ? 3 : 1;
+                    closed = true;
+                    break;
+                }
+                if (d == '\n') {
+                    if (!triple) break; /* unterminated: the lexer ends it here too */
+                    lines++;
+                } else if (d == '\\' && pos + 1 < len) {
+                    pos++;
+                    if (s[pos] == '\r' && pos + 1 < len && s[pos + 1] == '\n') pos++;
+                    if (s[pos] == '\n') lines++;
+                }
+                pos++;
+            }
+            if (!closed && pos >= len) return SIZE_MAX;
+            continue;
+        }
+        }
+    }
+    sig = sig_end(s, pos, start, sig);
+done:
+    if (depth > 0) return SIZE_MAX;
+    *last = sig;
+    *nlines = lines;
+    return pos;
+}
+
+/* py_parse_lazy: after a module-level def's ':', records where its body is
+ * and moves the lexer past it (the body stays unparsed until py_func_body).
+ * False where the body must be parsed now: a def nested in a block, tokens
+ * already looked ahead, text the skim is unsure of. */
+static bool skip_body(Parser *p, PyFunc *f) {
+    PyLexer *lx = &p->lx;
+    if (p->nla != 0 || lx->nindents != 0 || lx->nbrackets != 0 || lx->pending_dedents != 0 || lx->at_eof)
+        return false;
+    size_t last;
+    int nlines;
+    size_t end = skim_body(p->src, p->len, lx->pos, &last, &nlines);
+    if (end == SIZE_MAX) return false;
+    PyLazyBody *z = ARENA_NEW(p->a, PyLazyBody);
+    *z = (PyLazyBody){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
+                      .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
+                      .header_line = f->loc.line};
+    f->lazy = z;
+    f->src_end = last > f->src_start ? last : f->src_start;
+    if (last > p->prev_end) p->prev_end = last;
+    lx->pos = lx->line_start = end;
+    lx->line += nlines;
+    lx->at_line_start = true;
+    lx->line_has_tokens = false;
+    return true;
+}
+
+const PyBlock *py_func_body(const PyFunc *cf) {
+    PyFunc *f = (PyFunc *)cf;
+    PyLazyBody *z = f->lazy;
+    if (!z) return &f->body;
+    f->lazy = NULL;
+    Parser p = {0};
+    p.a = z->a;
+    p.in = z->in;
+    p.de = z->de;
+    p.file = z->file;
+    p.src = z->src;
+    p.len = z->end;
+    py_lexer_init(&p.lx, z->a, z->in, z->de, z->file, z->src, z->end);
+    p.lx.pos = z->off;
+    p.lx.line = z->line;
+    p.lx.line_start = z->line_start;
+    p.lx.at_line_start = false;
+    p.lx.line_has_tokens = true; /* the header's tokens */
+    p.prev_end = z->off;
+    jmp_buf jb;
+    p.jb = &jb;
+    if (setjmp(jb) == 0) f->body = parse_block(&p, "function definition", z->header_line);
+    else f->body = (PyBlock){0}; /* the error is reported */
+    finish_def(&p, f);
+    vec_free(&p.stack);
+    sb_free(&p.sb);
+    py_lexer_free(&p.lx);
+    return &f->body;
+}
+
 /* function_def: [decorators] 'def' NAME '(' [parameters] ')' ['->' expression] ':' block */
 static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_start) {
     PyToken kw = advance(p);
@@ -1319,14 +1544,15 @@ static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_star
     f->params = parse_params(p, PY_TOK_RPAREN, true);
     expect_close(p, &open, PY_TOK_RPAREN, "after parameters");
     if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
-    f->body = parse_suite(p, &kw, "after function signature", "function definition");
-    f->src_end = p->prev_end > f->src_start ? p->prev_end : f->src_start;
-    if (f->body.len && f->body.items[0]->kind == PY_STMT_EXPR) {
-        PyExpr *d = f->body.items[0]->expr.value;
-        if (d->kind == PY_EXPR_STR && !(d->str.flags & (PY_STR_FSTRING | PY_STR_BYTES)))
-            f->docstring = d->str.data;
-    }
     s->off = f->decorated_start;
+    if (p->lazy) {
+        expect(p, PY_TOK_COLON, "after function signature");
+        if (skip_body(p, f)) return s;
+        f->body = parse_block(p, "function definition", kw.loc.line);
+    } else {
+        f->body = parse_suite(p, &kw, "after function signature", "function definition");
+    }
+    finish_def(p, f);
     return s;
 }
 
@@ -1526,8 +1752,8 @@ static void parse_guarded_statement(Parser *p) {
 }
 
 /* file: statement* ENDMARKER */
-PyModule *py_parse(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
-                   size_t len) {
+static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
+                              size_t len, bool lazy) {
     if (!filename) filename = "<string>";
     if (!src) src = "", len = 0;
     filename = intern(in, filename);
@@ -1539,6 +1765,7 @@ PyModule *py_parse(Arena *a, Interner *in, DiagEngine *de, const char *filename,
     p.file = filename;
     p.src = src;
     p.len = len;
+    p.lazy = lazy;
     py_lexer_init(&p.lx, a, in, de, filename, src, len);
     PyModule *m = ARENA_NEW(a, PyModule);
     m->filename = filename;
@@ -1556,4 +1783,14 @@ PyModule *py_parse(Arena *a, Interner *in, DiagEngine *de, const char *filename,
     sb_free(&p.sb);
     py_lexer_free(&p.lx);
     return m;
+}
+
+PyModule *py_parse(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
+                   size_t len) {
+    return parse_module(a, in, de, filename, src, len, false);
+}
+
+PyModule *py_parse_lazy(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
+                        size_t len) {
+    return parse_module(a, in, de, filename, src, len, true);
 }

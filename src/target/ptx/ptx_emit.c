@@ -48,11 +48,32 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Copies n bytes of a short string (opcodes and operands are a few bytes:
- * a loop beats a call to memcpy). */
+/* Copies n bytes of a short string. Opcodes and operands are a few bytes:
+ * two overlapping fixed-size copies (plain moves) beat a call to memcpy,
+ * whose entry costs more than the copy. */
 static inline char *put_short(char *w, const char *s, size_t n) {
-    memcpy(w, s, n);
+    if (n >= 8 && n <= 16) {
+        memcpy(w, s, 8);
+        memcpy(w + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(w, s, 4);
+        memcpy(w + n - 4, s + n - 4, 4);
+    } else if (n > 16) {
+        memcpy(w, s, n);
+    } else if (n) {
+        w[0] = s[0];
+        w[n / 2] = s[n / 2];
+        w[n - 1] = s[n - 1];
+    }
     return w + n;
+}
+
+/* strlen of an operand or opcode (a few bytes: no call; two bytes a step,
+ * which gcc does not turn back into a call to strlen). */
+static inline size_t short_len(const char *s) {
+    size_t n = 0;
+    while (s[n] && s[n + 1]) n += 2;
+    return s[n] ? n + 1 : n;
 }
 
 /* `\topcode d, ops...;\n` with the lengths known: one reservation, then
@@ -80,8 +101,8 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
     const char *ops[3] = {a, b, c};
     size_t lens[3];
     int n = 0;
-    for (; n < 3 && ops[n]; n++) lens[n] = strlen(ops[n]);
-    ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
+    for (; n < 3 && ops[n]; n++) lens[n] = short_len(ops[n]);
+    ins_n(p, opcode, short_len(opcode), d, short_len(d), ops, lens, n);
 }
 
 /* The pieces of px_line / px_cat with their lengths (16 at most). */
@@ -94,7 +115,7 @@ typedef struct Pieces {
 static void pieces_of(Pieces *ps, const char *first, va_list ap) {
     ps->n = 0, ps->total = 0;
     for (const char *s = first; s && ps->n < 16; s = va_arg(ap, const char *)) {
-        size_t m = strlen(s);
+        size_t m = short_len(s);
         ps->s[ps->n] = s, ps->len[ps->n++] = m, ps->total += m;
     }
 }
@@ -133,7 +154,7 @@ const char *px_cat(Px *p, const char *first, ...) {
 
 /* (One allocation, no memo: offsets differ slot after slot.) */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
-    size_t bl = strlen(base);
+    size_t bl = short_len(base);
     char num[24];
     int nl = 0;
     if (off || keep_zero) {
@@ -143,8 +164,8 @@ const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     }
     char *out = arena_alloc(p->ctx->arena, bl + (size_t)nl + 3), *w = out;
     *w++ = '[';
-    memcpy(w, base, bl), w += bl;
-    memcpy(w, num, (size_t)nl), w += nl;
+    w = put_short(w, base, bl);
+    w = put_short(w, num, (size_t)nl);
     *w++ = ']', *w = 0;
     return out;
 }
@@ -334,7 +355,7 @@ typedef struct CseKey {
  * tail read as two overlapping words, as hash_bytes does). */
 static inline size_t len_hash(const char *s, uint64_t *h) {
     const uint64_t K = 0x9e3779b97f4a7c15ULL;
-    size_t n = strlen(s), m = n;
+    size_t n = short_len(s), m = n;
     const unsigned char *b = (const unsigned char *)s;
     uint64_t x = (*h ^ n) * K;
     for (; m > 8; m -= 8, b += 8) {
@@ -425,7 +446,7 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
     }
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
-    size_t line = p->body.len, dlen = strlen(dn);
+    size_t line = p->body.len, dlen = short_len(dn);
     ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
     vec_push(&p->cse_entries, ((CseEntry){line, d, (int)dlen, hash}));
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */

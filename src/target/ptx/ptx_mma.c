@@ -50,7 +50,7 @@ static const char *mma_form(Op *dot, const Type *ea, const Type *eb, const Type 
 
 /* `{lo, hi}` packed into one 32-bit register (lo in the low half). */
 static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
-    const char *v = arena_printf(p->ctx->arena, "{%s, %s}", px_rname(p, px_mat(p, lo, e)), px_rname(p, px_mat(p, hi, e)));
+    const char *v = px_cat(p, "{", px_rname(p, px_mat(p, lo, e)), ", ", px_rname(p, px_mat(p, hi, e)), "}", NULL);
     return px_cse(p, RC_B32, "mov.b32", v, NULL, NULL);
 }
 
@@ -71,7 +71,7 @@ static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, 
         if (j[f] % vec) continue;
         const char *addr = px_smem_addr(p, px_linear_index(p, d, i, o->stride), es, o->base);
         if (nwords == 0) {
-            px_emit(p, "st.shared.b16 %s, %s", addr, px_rname(p, px_mat(p, t->s[i], e)));
+            px_line(p, "st.shared.b16 ", addr, ", ", px_rname(p, px_mat(p, t->s[i], e)), NULL);
             continue;
         }
         const char *w[4];
@@ -84,9 +84,9 @@ static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, 
             Slot lo = t->s[dist_slot_of_j(d, jl)];
             w[k] = px_rname(p, es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[dist_slot_of_j(d, jh)], e));
         }
-        if (nwords == 1) px_emit(p, "st.shared.b32 %s, %s", addr, w[0]);
-        else if (nwords == 2) px_emit(p, "st.shared.v2.b32 %s, {%s, %s}", addr, w[0], w[1]);
-        else px_emit(p, "st.shared.v4.b32 %s, {%s, %s, %s, %s}", addr, w[0], w[1], w[2], w[3]);
+        if (nwords == 1) px_line(p, "st.shared.b32 ", addr, ", ", w[0], NULL);
+        else if (nwords == 2) px_line(p, "st.shared.v2.b32 ", addr, ", {", w[0], ", ", w[1], "}", NULL);
+        else px_line(p, "st.shared.v4.b32 ", addr, ", {", w[0], ", ", w[1], ", ", w[2], ", ", w[3], "}", NULL);
     }
 }
 
@@ -120,17 +120,18 @@ static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
 }
 
 static const char *regs4(Px *p, const Slot *s) {
-    return arena_printf(p->ctx->arena, "{%s, %s, %s, %s}", px_rname(p, s[0]), px_rname(p, s[1]), px_rname(p, s[2]),
-                        px_rname(p, s[3]));
+    return px_cat(p, "{", px_rname(p, s[0]), ", ", px_rname(p, s[1]), ", ", px_rname(p, s[2]), ", ",
+                  px_rname(p, s[3]), "}", NULL);
 }
 
 /* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]. */
 static void ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out) {
     for (int i = 0; i < n; i++) out[i] = px_reg(p, RC_B32);
-    const char *dst = n == 4 ? regs4(p, out)
-                             : arena_printf(p->ctx->arena, "{%s, %s}", px_rname(p, out[0]), px_rname(p, out[1]));
-    px_emit(p, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 %s, [%s+%lld]", n, trans ? ".trans" : "", dst,
-            px_rname(p, base), (long long)off);
+    const char *dst = n == 4 ? regs4(p, out) : px_cat(p, "{", px_rname(p, out[0]), ", ", px_rname(p, out[1]), "}", NULL);
+    static const char *const opc[2][2] = {
+        {"ldmatrix.sync.aligned.m8n8.x2.shared.b16 ", "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 "},
+        {"ldmatrix.sync.aligned.m8n8.x4.shared.b16 ", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "}};
+    px_line(p, opc[n == 4][trans], dst, ", ", px_addr(p, px_rname(p, base), off, true), NULL);
 }
 
 bool px_lower_dot_mma(Px *p, Op *op) {
@@ -173,8 +174,8 @@ bool px_lower_dot_mma(Px *p, Op *op) {
                 Slot cs[4];
                 for (int i = 0; i < 4; i++) cs[i] = acc->s[mma_acc_slot(&pl, m, n, i)];
                 const char *cn = regs4(p, cs);
-                px_emit(p, "%s %s, %s, {%s, %s}, %s", mma, cn, regs4(p, af + 4 * m), px_rname(p, bf[2 * n]),
-                        px_rname(p, bf[2 * n + 1]), cn);
+                px_line(p, mma, " ", cn, ", ", regs4(p, af + 4 * m), ", {", px_rname(p, bf[2 * n]), ", ",
+                        px_rname(p, bf[2 * n + 1]), "}, ", cn, NULL);
             }
     }
     Tile *out = px_new_tile(p, dc.nslots);

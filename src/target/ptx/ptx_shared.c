@@ -144,7 +144,6 @@ static int vec_slot(const Dist *d, const int *j, int k) {
     return dist_slot_of_j(d, jk);
 }
 
-static const char *vec_op(int nwords) { return nwords == 4 ? ".v4" : nwords == 2 ? ".v2" : ""; }
 
 /* Writes (reads) tile t's slots at their row-major indices, vec at a time. */
 static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e) {
@@ -158,21 +157,21 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
             st_shared(p, addr, t->s[i], e);
             continue;
         }
-        StrBuf w = {0};
+        const char *w[4];
         for (int k = 0; k < nwords; k++) {
             Slot v;
             if (es == 2) {
-                const char *pair = arena_printf(p->ctx->arena, "{%s, %s}", px_rname(p, px_mat(p, t->s[vec_slot(d, j, 2 * k)], e)),
-                                                px_rname(p, px_mat(p, t->s[vec_slot(d, j, 2 * k + 1)], e)));
+                const char *pair = px_cat(p, "{", px_rname(p, px_mat(p, t->s[vec_slot(d, j, 2 * k)], e)), ", ",
+                                          px_rname(p, px_mat(p, t->s[vec_slot(d, j, 2 * k + 1)], e)), "}", NULL);
                 v = px_cse(p, RC_B32, "mov.b32", pair, NULL, NULL);
             } else {
                 v = px_mat(p, t->s[vec_slot(d, j, k)], e);
             }
-            sb_printf(&w, "%s%s", k ? ", " : "", px_rname(p, v));
+            w[k] = px_rname(p, v);
         }
-        px_emit(p, "st.shared%s.b32 %s, %s%s%s", vec_op(nwords), addr, nwords > 1 ? "{" : "", sb_cstr(&w),
-                nwords > 1 ? "}" : "");
-        sb_free(&w);
+        if (nwords == 1) px_line(p, "st.shared.b32 ", addr, ", ", w[0], NULL);
+        else if (nwords == 2) px_line(p, "st.shared.v2.b32 ", addr, ", {", w[0], ", ", w[1], "}", NULL);
+        else px_line(p, "st.shared.v4.b32 ", addr, ", {", w[0], ", ", w[1], ", ", w[2], ", ", w[3], "}", NULL);
     }
 }
 
@@ -189,21 +188,21 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
             continue;
         }
         Slot words[4];
-        StrBuf w = {0};
+        const char *w[4];
         for (int k = 0; k < nwords; k++) {
             words[k] = px_reg(p, es == 2 ? RC_B32 : px_rc(e));
-            sb_printf(&w, "%s%s", k ? ", " : "", px_rname(p, words[k]));
+            w[k] = px_rname(p, words[k]);
         }
-        px_emit(p, "ld.shared%s.b32 %s%s%s, %s", vec_op(nwords), nwords > 1 ? "{" : "", sb_cstr(&w),
-                nwords > 1 ? "}" : "", addr);
-        sb_free(&w);
+        if (nwords == 1) px_line(p, "ld.shared.b32 ", w[0], ", ", addr, NULL);
+        else if (nwords == 2) px_line(p, "ld.shared.v2.b32 {", w[0], ", ", w[1], "}, ", addr, NULL);
+        else px_line(p, "ld.shared.v4.b32 {", w[0], ", ", w[1], ", ", w[2], ", ", w[3], "}, ", addr, NULL);
         for (int k = 0; k < nwords; k++) {
             if (es == 4) {
                 t->s[vec_slot(d, j, k)] = words[k];
                 continue;
             }
             Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-            px_emit(p, "mov.b32 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), px_rname(p, words[k]));
+            px_line(p, "mov.b32 {", px_rname(p, lo), ", ", px_rname(p, hi), "}, ", px_rname(p, words[k]), NULL);
             t->s[vec_slot(d, j, 2 * k)] = lo;
             t->s[vec_slot(d, j, 2 * k + 1)] = hi;
         }
