@@ -245,14 +245,20 @@ def _classify_descriptor(d, name, kernel):
                             "cannot take" % (kernel, name, type(d.base).__name__))
     base = d.base
     dev = _device_type(base) if _is_torch_tensor(base) else "cpu"
-    return ArgInfo("ptr", d._signature(sig), None, d._meta_pointer(), dev,
-                   "TensorDescriptor(%s)" % sig)
+    # `:16` when the last dimension's size is a multiple of 16 (its bounds
+    # check is then constant over 16 elements, and its loads are vectors)
+    return ArgInfo("ptr", d._signature(sig), 16 if _last_dim_div16(d) else None, d._meta_pointer(),
+                   dev, "TensorDescriptor(%s)" % sig)
+
+
+def _last_dim_div16(d):
+    return int(d.shape[-1]) % 16 == 0
 
 
 def descriptor_key(d):
     """(value to pack, key) of a host TensorDescriptor for the launcher."""
     return d._meta_pointer(), ("D", str(getattr(d.base, "dtype", "")), tuple(int(b) for b in d.block_shape),
-                               d.padding, str(getattr(d.base, "device", "cpu")))
+                               d.padding, str(getattr(d.base, "device", "cpu")), _last_dim_div16(d))
 
 
 def signature_entry(info):

@@ -345,10 +345,25 @@ static TV bi_make_tensor_descriptor(Sema *S, CallArgs *a) {
  * Python): the kernel receives a pointer to 1 + 2*rank int64 values that the
  * launcher wrote, {base address, shape[rank], strides[rank]}, and reads them
  * once at entry into the descriptor tl.make_tensor_descriptor would make.
- * The last stride is 1 (TensorDescriptor requires it), so it is a constant
- * here, as it is for the unit-stride analysis of a device-side descriptor. */
-TV sem_host_descriptor(Sema *S, TV meta, const TlType *elem, const int64_t *block, int rank, bool nan_pad) {
+ *
+ * What TensorDescriptor guarantees (it asserts it, as TMA requires) is told
+ * to the axis analysis as hints, so that its loads and stores are as wide as
+ * a pointer argument's: the last stride is 1 (a constant here), the base is
+ * 16-byte aligned and every other stride a multiple of 16 bytes. With `:16`
+ * the last dimension's size is a multiple of 16 too, so the bounds check
+ * along it is constant over 16 elements. */
+static void hint_divisibility(Sema *S, TV v, int64_t div) {
+    if (v.kind == TV_TENSOR && v.v->def) {
+        int64_t shape = 1;
+        Type *t = ty_tensor(S->ctx, &shape, 1, ty_i32(S->ctx), NULL);
+        op_set_attr(S->ctx, v.v->def, "tt.divisibility", attr_dense_int(S->ctx, t, &div, 1));
+    }
+}
+
+TV sem_host_descriptor(Sema *S, TV meta, const HostDesc *hd) {
     static const Builtin desc_bi = {"make_tensor_descriptor", BI_TL, "", bi_make_tensor_descriptor, 0};
+    int rank = hd->rank;
+    int64_t esize = tl_bitwidth(hd->elem) / 8, stride_div = esize > 0 && esize < 16 ? 16 / esize : 1;
     CallArgs a = {.bi = &desc_bi};
     for (int i = 0; i < MAX_CALL_ARGS; i++) a.v[i] = tv_none();
     TV fields[1 + 2 * TL_MAX_RANK];
@@ -364,9 +379,12 @@ TV sem_host_descriptor(Sema *S, TV meta, const TlType *elem, const int64_t *bloc
         op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, TT_CACHE_NONE));
         op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, TT_EVICT_NORMAL));
         fields[k] = tv_tensor(op_result(op, 0), tl_scalar(S, TL_I64));
+        if (k > rank) hint_divisibility(S, fields[k], stride_div);
         if (k >= 1 && k <= rank) fields[k] = sem_cast(S, fields[k], tl_scalar(S, TL_I32), NULL);
+        if (k == rank && hd->last_div16) hint_divisibility(S, fields[k], 16);
     }
-    TV base = sem_cast(S, fields[0], tl_ptr(S, elem), NULL);
+    TV base = sem_cast(S, fields[0], tl_ptr(S, hd->elem), NULL);
+    hint_divisibility(S, base, 16);
     TV shape = {.kind = TV_TUPLE, .n = rank}, strides = {.kind = TV_TUPLE, .n = rank},
        bs = {.kind = TV_TUPLE, .n = rank};
     shape.elems = ARENA_ARRAY(S->arena, TV, rank);
@@ -375,9 +393,9 @@ TV sem_host_descriptor(Sema *S, TV meta, const TlType *elem, const int64_t *bloc
     for (int i = 0; i < rank; i++) {
         shape.elems[i] = fields[1 + i];
         strides.elems[i] = fields[1 + rank + i];
-        bs.elems[i] = tv_int(block[i]);
+        bs.elems[i] = tv_int(hd->block[i]);
     }
-    TV args[5] = {base, shape, strides, bs, {.kind = TV_STR, .s = nan_pad ? "nan" : "zero"}};
+    TV args[5] = {base, shape, strides, bs, {.kind = TV_STR, .s = hd->nan_pad ? "nan" : "zero"}};
     for (int i = 0; i < 5; i++) {
         a.v[i] = args[i];
         a.given[i] = true;

@@ -1867,7 +1867,7 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         S->loc = p->loc;
         TV *slot = scope_find(&F->lscope, p->name);
         if (slot && slot->kind == TV_TENSOR)
-            *slot = sem_host_descriptor(S, *slot, hd->elem, hd->block, hd->rank, hd->nan_pad);
+            *slot = sem_host_descriptor(S, *slot, hd);
     }
     /* (a body py_parse_lazy skipped is parsed here; with syntax errors in
      * it, sema stops at the function) */
@@ -2021,9 +2021,16 @@ static const char *sig_entry_end(const char *p) {
 }
 
 /* `tensordesc<ELEM[B0, B1, ...]>` or `tensordesc<ELEM[...],nan>`: a host
- * TensorDescriptor (Triton's signature spelling). False if malformed. */
+ * TensorDescriptor (Triton's signature spelling), with `:16` after it when
+ * the last dimension's size is a multiple of 16. False if malformed. */
 static bool parse_host_desc(Sema *S, const char *s, size_t n, HostDesc *out) {
     const char *end = s + n;
+    out->last_div16 = n > 3 && !strncmp(end - 3, ":16", 3);
+    if (out->last_div16) {
+        end -= 3;
+        while (end > s && end[-1] == ' ') end--;
+        n = (size_t)(end - s);
+    }
     if (n < 12 || strncmp(s, "tensordesc<", 11) || end[-1] != '>') return false;
     const char *e = s + 11, *lb = memchr(e, '[', (size_t)(end - e));
     if (!lb) return false;
@@ -2162,7 +2169,8 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
             size_t dl = len;
             while (dl && sp[dl - 1] == ' ') dl--;
             if (!parse_host_desc(S, sp, dl, hd)) {
-                sema_error(S, "bad tensor descriptor type '%.*s' for parameter '%s' (expected tensordesc<fp16[64, 64]>)",
+                sema_error(S, "bad tensor descriptor type '%.*s' for parameter '%s' (expected tensordesc<fp16[64, 64]>, "
+                              "optionally followed by :16)",
                            (int)dl, sp, p->name);
                 vals[i] = tv_err();
             } else {

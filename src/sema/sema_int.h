@@ -163,12 +163,15 @@ struct Sema {
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
 };
 
-/* A kernel parameter given as `tensordesc<fp16[64,64]>` in the signature. */
+/* A kernel parameter given as `tensordesc<fp16[64,64]>` in the signature;
+ * `tensordesc<fp16[64,64]>:16` when its last dimension's size is a multiple
+ * of 16 (the binding specialises on it, as on an int's divisibility). */
 typedef struct HostDesc {
     const TlType *elem;
     int rank;
     int64_t block[TL_MAX_RANK];
     bool nan_pad;
+    bool last_div16;
 } HostDesc;
 
 /* Reports an error at the current node (S->loc). Returns tv_err(). */
@@ -210,7 +213,7 @@ TV sem_logical(Sema *S, bool is_and, TV a, TV b);
 TV sem_minmax(Sema *S, bool is_max, TV a, TV b, bool propagate_nan_all);
 /* The descriptor a host TensorDescriptor parameter stands for, read from
  * the int64 fields its pointer `meta` points at (builtins.c). */
-TV sem_host_descriptor(Sema *S, TV meta, const TlType *elem, const int64_t *block, int rank, bool nan_pad);
+TV sem_host_descriptor(Sema *S, TV meta, const HostDesc *hd);
 TV sem_where(Sema *S, TV c, TV x, TV y);
 TV sem_arange(Sema *S, const TV *start, const TV *end);
 TV sem_full(Sema *S, const int64_t *shape, int rank, const TV *value, const TlType *dtype);

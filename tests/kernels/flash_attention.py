@@ -9,7 +9,7 @@
 # GRID: cdiv(N_CTX, BLOCK_M), Z * H, 1
 #
 # KERNEL: attn_fwd
-# SIGNATURE: fp32,*fp32:16,i32,i32,tensordesc<fp16[128, 64]>,tensordesc<fp16[64, 64]>,tensordesc<fp16[64, 64]>,tensordesc<fp16[128, 64]>,i32:16
+# SIGNATURE: fp32,*fp32:16,i32,i32,tensordesc<fp16[128, 64]>:16,tensordesc<fp16[64, 64]>:16,tensordesc<fp16[64, 64]>:16,tensordesc<fp16[128, 64]>:16,i32:16
 # CONSTEXPR: HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, FP8_OUTPUT=False, STAGE=3, warp_specialize=False, IS_HOPPER=True
 # GRID: cdiv(N_CTX, BLOCK_M), Z * H, 1
 #
