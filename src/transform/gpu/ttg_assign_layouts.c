@@ -164,6 +164,29 @@ static void relate(LState *s, Op *op, Value *v) {
         }
         return;
     }
+    case TT_TRANS: {
+        /* the result's layout is the operand's with its dimensions permuted
+         * (result dimension k is operand dimension order[k]): each thread
+         * keeps its elements, and the PTX moves nothing */
+        Attr *oa = op_attr(op, "order");
+        if (!l || l->kind != LAYOUT_BLOCKED || !oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != l->rank)
+            return;
+        const int64_t *ord = oa->dense.ints;
+        Layout t = *l;
+        int inv[TTG_MAX_RANK];
+        for (int k = 0; k < l->rank; k++) inv[ord[k]] = k;
+        for (int k = 0; k < l->rank; k++) {
+            /* to the result: dimension k from the operand's ord[k]; back: the inverse */
+            int from = is_result ? inv[k] : (int)ord[k];
+            t.spt[k] = l->spt[from];
+            t.tpw[k] = l->tpw[from];
+            t.wpc[k] = l->wpc[from];
+            t.order[k] = is_result ? (int)ord[l->order[k]] : inv[l->order[k]];
+        }
+        if (is_result) give(s, op_operand(op, 0), dup_layout(s, t));
+        else if (!is_arg) give(s, op_result(op, 0), dup_layout(s, t));
+        return;
+    }
     case TT_GATHER:
         /* each thread reads the source elements of the indices it holds:
          * indices and result share a layout, the source keeps its own */
