@@ -654,8 +654,9 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     if (elt->kind == TL_I16 || elt->kind == TL_U16 || tl_bitwidth(elt) < 16)
         return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
     val = sem_to_tensor(S, &val);
+    if (GIVEN(2)) mask = sem_to_tensor(S, &mask); /* mask=True is a constexpr */
     if (tl_is_block(ptr.ty)) {
-        if (GIVEN(2)) mask = sem_broadcast_to(S, sem_to_tensor(S, &mask), ptr.ty->shape, ptr.ty->rank);
+        if (GIVEN(2)) mask = sem_broadcast_to(S, mask, ptr.ty->shape, ptr.ty->rank);
         val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
     }
     val = sem_cast(S, val, elt, NULL);

@@ -1281,6 +1281,15 @@ static const char *atomic_expr(Emitter *e, Op *op, const char *p, const char *v,
                                                   "exch"},
                             10, TT_RMW_ADD);
     if (t->kind == TY_FLOAT) {
+        static const char *const bitwise[] = {
+            [TT_RMW_AND] = "__atomic_fetch_and", [TT_RMW_OR] = "__atomic_fetch_or",
+            [TT_RMW_XOR] = "__atomic_fetch_xor", [TT_RMW_XCHG] = "__atomic_exchange_n"};
+        if ((rmw == TT_RMW_AND || rmw == TT_RMW_OR || rmw == TT_RMW_XOR || rmw == TT_RMW_XCHG) &&
+            (t->fkind == FK_F32 || t->fkind == FK_F64)) {
+            /* on the bit pattern, as PTX's atom.{and,or,xor,exch}.b32 */
+            int w = t->fkind == FK_F32 ? 32 : 64;
+            return fmt(e, "tc_bits_f%d(%s((uint%d_t *)%s, tc_f%d_bits(%s), %s))", w, bitwise[rmw], w, p, w, v, mo);
+        }
         int fop = rmw == TT_RMW_MAX ? 1 : rmw == TT_RMW_MIN ? 2 : 0;
         if (rmw == TT_RMW_XCHG) return fmt(e, "__atomic_exchange_n(%s, %s, %s)", p, v, mo);
         if (t->fkind == FK_F32) return fmt(e, "tc_atomic_f32(%s, %s, %d, %s)", p, v, fop, mo);
