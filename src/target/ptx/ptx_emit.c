@@ -1360,6 +1360,26 @@ static void lower_broadcast(Px *p, Op *op) {
     }
 }
 
+/* A NUL-terminated string constant, `.global .b8 $tc_strN[] = {...}`
+ * (vprintf's formats, __assertfail's message and file); returns N. */
+static int global_string(Px *p, const char *text) {
+    int sid = p->nstrings++;
+    size_t len = strlen(text);
+    sb_printf(&p->strings, ".global .align 1 .b8 $tc_str%d[%d] = {", sid, (int)len + 1);
+    for (size_t k = 0; k <= len; k++) sb_printf(&p->strings, "%s%d", k ? ", " : "", (unsigned char)text[k]);
+    sb_puts(&p->strings, "};\n");
+    return sid;
+}
+
+/* A generic address of string constant sid, in a fresh register. */
+static const char *string_address(Px *p, int sid) {
+    Slot a = px_reg(p, RC_B64);
+    const char *an = px_rname(p, a);
+    px_emit(p, "mov.u64 %s, $tc_str%d", an, sid);
+    px_emit(p, "cvta.global.u64 %s, %s", an, an);
+    return an;
+}
+
 /* tt.print (tl.device_print): one vprintf per element a thread owns, in
  * Triton's format, "pid (x, y, z) idx (i) PREFIX: value" (a scalar
  * is printed by thread 0 only, with an empty idx). vprintf takes its
@@ -1386,10 +1406,7 @@ static void lower_print(Px *p, Op *op) {
         sb_printf(&f, "pid (%%d, %%d, %%d)%s%s%s", !v ? " " : tile ? " idx (%d)" : " idx ()", prefix ? prefix : "",
                   op->noperands > 1 ? arena_printf(p->ctx->arena, "(operand %d) ", i) : "");
         sb_printf(&f, "%s\n", vf);
-        int sid = p->nstrings++;
-        sb_printf(&p->strings, ".global .align 1 .b8 $tc_str%d[%d] = {", sid, (int)f.len + 1);
-        for (size_t k = 0; k <= f.len; k++) sb_printf(&p->strings, "%s%d", k ? ", " : "", (unsigned char)sb_cstr(&f)[k]);
-        sb_puts(&p->strings, "};\n");
+        int sid = global_string(p, sb_cstr(&f));
         sb_free(&f);
         Dist d = {0};
         int64_t strides[TTG_MAX_RANK];
@@ -1422,17 +1439,58 @@ static void lower_print(Px *p, Op *op) {
                     px_emit(p, "st.local.u64 [__tc_printbuf+16], %s", px_opnd(p, xi, i64));
                 }
             }
-            Slot fa = px_reg(p, RC_B64), ba = px_reg(p, RC_B64);
-            px_emit(p, "mov.u64 %s, $tc_str%d", px_rname(p, fa), sid);
-            px_emit(p, "cvta.global.u64 %s, %s", px_rname(p, fa), px_rname(p, fa));
+            const char *fa = string_address(p, sid);
+            Slot ba = px_reg(p, RC_B64);
             px_emit(p, "mov.u64 %s, __tc_printbuf", px_rname(p, ba));
             px_emit(p, "cvta.local.u64 %s, %s", px_rname(p, ba), px_rname(p, ba));
             sb_printf(&p->body, "\t{\n\t.param .b64 pp0;\n\tst.param.b64 [pp0], %s;\n\t.param .b64 pp1;\n\t"
                                 "st.param.b64 [pp1], %s;\n\t.param .b32 pr0;\n\tcall.uni (pr0), vprintf, (pp0, pp1);\n\t}\n",
-                      px_rname(p, fa), px_rname(p, ba));
+                      fa, px_rname(p, ba));
             sb_printf(&p->body, "$L__BB%d:\n", skip);
         }
     }
+}
+
+/* tt.assert (a debug-mode tl.device_assert or `assert`), as Triton lowers
+ * it: a thread one of whose elements is false calls CUDA's
+ * __assertfail(message, file, line, function, sizeof(char)), which prints
+ *
+ *     FILE:LINE: unknown: block: [x,y,z], thread: [x,y,z] Assertion `MESSAGE` failed.
+ *
+ * and stops the kernel (the launch fails). The function is "unknown", as in
+ * Triton. A tile's assert ends with a barrier, so that no thread runs ahead
+ * into what the assert guards (an out-of-bounds access that would trap
+ * first) before the failing one has printed. */
+static void lower_assert(Px *p, Op *op) {
+    Value *cv = op_operand(op, 0);
+    Tile *c = px_tile(p, cv);
+    Type *i1 = ty_i1(p->ctx);
+    Slot ok = {0};
+    bool fails = false;
+    for (int i = 0; i < c->n; i++) {
+        if (c->s[i].kind == SLOT_IMM) {
+            fails |= !c->s[i].off;
+            continue;
+        }
+        const char *ci = px_opnd(p, c->s[i], i1);
+        ok = ok.kind == SLOT_NONE ? px_mat(p, c->s[i], i1) : px_cse(p, RC_PRED, "and.pred", px_rname(p, ok), ci, NULL);
+    }
+    if (!fails && ok.kind == SLOT_NONE) return; /* true everywhere */
+    const char *msg = op_attr_str(op, "message");
+    int msg_id = global_string(p, msg ? msg : "");
+    int file_id = global_string(p, op->loc.file ? op->loc.file : "unknown");
+    int func_id = global_string(p, "unknown");
+    p->uses_assert = true;
+    int pass = px_label(p);
+    if (!fails) px_emit(p, "@%s bra $L__BB%d", px_rname(p, ok), pass);
+    const char *ma = string_address(p, msg_id), *fa = string_address(p, file_id), *fn = string_address(p, func_id);
+    sb_printf(&p->body,
+              "\t{\n\t.param .b64 ap0;\n\tst.param.b64 [ap0], %s;\n\t.param .b64 ap1;\n\tst.param.b64 [ap1], %s;\n"
+              "\t.param .b32 ap2;\n\tst.param.b32 [ap2], %d;\n\t.param .b64 ap3;\n\tst.param.b64 [ap3], %s;\n"
+              "\t.param .b64 ap4;\n\tst.param.b64 [ap4], 1;\n\tcall.uni __assertfail, (ap0, ap1, ap2, ap3, ap4);\n\t}\n",
+              ma, fa, op->loc.line, fn);
+    sb_printf(&p->body, "$L__BB%d:\n", pass);
+    if (cv->type->kind == TY_TENSOR) px_barrier(p);
 }
 
 /* tt.elementwise_inline_asm: the PTX text once per element, in braces,
@@ -1820,20 +1878,7 @@ static void lower_op(Px *p, Op *op) {
     case GPU_BARRIER: px_barrier(p); return;
     case TT_PRINT: lower_print(p, op); return;
     case TT_ELEMENTWISE_INLINE_ASM: lower_inline_asm(p, op); return;
-    case TT_ASSERT: {
-        /* A debug-mode device assert: a thread whose element fails traps,
-         * so the launch fails (the message is not printed on the GPU). */
-        Tile *c = px_tile(p, op_operand(op, 0));
-        Type *i1 = ty_i1(p->ctx);
-        for (int i = 0; i < c->n; i++) {
-            if (c->s[i].kind == SLOT_IMM) {
-                if (!c->s[i].off) px_emit(p, "trap");
-                continue;
-            }
-            px_emit(p, "@!%s trap", px_opnd(p, c->s[i], i1));
-        }
-        return;
-    }
+    case TT_ASSERT: lower_assert(p, op); return;
     case SCF_YIELD:
     case SCF_CONDITION:
     case TT_REDUCE_RETURN:
