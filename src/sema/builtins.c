@@ -1953,6 +1953,59 @@ static TV bi_len(Sema *S, CallArgs *a) {
     return sema_error(S, "object of type '%s' has no len()", tv_kind_name(&v));
 }
 
+/* enumerate(t, start=0) and zip(t, u, ...) over tuples, for `for i, x in
+ * enumerate(t):` and comprehensions, which unroll over tuples: the pairs
+ * are made at compile time, as a tuple of tuples. */
+static TV tuple_of(Sema *S, int n) {
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1);
+    return t;
+}
+
+static TV bi_enumerate(Sema *S, CallArgs *a) {
+    TV t = a->v[0];
+    if (t.kind == TV_ERR) return t;
+    if (t.kind != TV_TUPLE) return sema_error(S, "enumerate() over %s: only tuples can be iterated in a kernel", tv_kind_name(&t));
+    int64_t start = 0;
+    if (GIVEN(1)) {
+        if (A(1)->kind != TV_INT) return sema_error(S, "enumerate()'s start must be a constexpr integer");
+        start = A(1)->i;
+    }
+    TV r = tuple_of(S, t.n);
+    for (int i = 0; i < t.n; i++) {
+        r.elems[i] = tuple_of(S, 2);
+        r.elems[i].elems[0] = tv_int(start + i);
+        r.elems[i].elems[1] = t.elems[i];
+    }
+    return r;
+}
+
+static TV bi_zip(Sema *S, CallArgs *a) {
+    const TV *ts = A(0)->elems;
+    int k = A(0)->n, n = INT32_MAX;
+    for (int j = 0; j < k; j++) {
+        if (ts[j].kind == TV_ERR) return ts[j];
+        if (ts[j].kind != TV_TUPLE) return sema_error(S, "zip() over %s: only tuples can be iterated in a kernel", tv_kind_name(&ts[j]));
+        if (ts[j].n < n) n = ts[j].n;
+    }
+    if (k == 0) n = 0;
+    TV r = tuple_of(S, n);
+    for (int i = 0; i < n; i++) {
+        r.elems[i] = tuple_of(S, k);
+        for (int j = 0; j < k; j++) r.elems[i].elems[j] = ts[j].elems[i];
+    }
+    return r;
+}
+
+/* tl.tuple(iterable): the tuple itself (Triton's tl.tuple wraps a Python
+ * tuple or list; here both are already tuples). */
+static TV bi_tl_tuple(Sema *S, CallArgs *a) {
+    if (!a->given[0]) return tuple_of(S, 0);
+    TV t = a->v[0];
+    if (t.kind == TV_ERR || t.kind == TV_TUPLE) return t;
+    return sema_error(S, "tl.tuple() takes a tuple or a list, got %s", tv_kind_name(&t));
+}
+
 static TV bi_getattr(Sema *S, CallArgs *a) {
     return cg_getattr(S, a->v[0], a->v[1], a->bi->arg == 0 && a->given[2] ? A(2) : NULL, a->bi->arg == 1);
 }
@@ -2431,6 +2484,9 @@ static const Builtin builtins[] = {
     {"min", BI_PY, "*args", bi_py_minmax, 0},
     {"max", BI_PY, "*args", bi_py_minmax, 1},
     {"len", BI_PY, "obj", bi_len, 0},
+    {"enumerate", BI_PY, "iterable,start=", bi_enumerate, 0},
+    {"zip", BI_PY, "*iterables", bi_zip, 0},
+    {"tuple", TL, "args=", bi_tl_tuple, 0},
     {"getattr", BI_PY, "obj,name,default=", bi_getattr, 0},
     {"hasattr", BI_PY, "obj,name", bi_getattr, 1},
     {"isinstance", BI_PY, "obj,classinfo", bi_isinstance, 0},
