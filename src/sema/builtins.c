@@ -1503,16 +1503,9 @@ static TV bi_flip(Sema *S, CallArgs *a) {
  * smaller value unless flipped:
  *     swap = (left > right) != flip;   x = swap ? partner : x
  * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n). */
-static TV bi_sort(Sema *S, CallArgs *a) {
-    TV x;
-    if (!need_tensor(S, a, 0, &x)) return tv_err();
-    if (!tl_is_block(x.ty)) return sema_error(S, "sort() needs a tensor, got %s", tl_cstr(S, x.ty));
+static TV sort_last(Sema *S, TV x, bool desc) {
     int r = x.ty->rank;
-    if (GIVEN(1) && (a->v[1].kind != TV_INT || wrap_axis(S, a->v[1].i, r) != r - 1))
-        return sema_error(S, "sort(): only sorting along the last dimension is supported");
-    bool desc = GIVEN(2) && cx_truthy(A(2));
     int64_t n = x.ty->shape[r - 1];
-    if (n & (n - 1)) return sema_error(S, "sort(): the size of the last dimension (%lld) is not a power of 2", (long long)n);
     int L = 0;
     while (((int64_t)1 << L) < n) L++;
     TV pos = positions(S, x.ty->shape, r, r - 1);
@@ -1542,6 +1535,57 @@ static TV bi_sort(Sema *S, CallArgs *a) {
         }
     }
     return x;
+}
+
+/* The checks tl.sort and tl.topk share: a tensor, sorted along its last
+ * dimension, of a power-of-2 size. */
+static bool sortable(Sema *S, CallArgs *a, const char *what, int dim_arg, TV *x) {
+    if (!need_tensor(S, a, 0, x)) return false;
+    if (!tl_is_block(x->ty)) {
+        sema_error(S, "%s() needs a tensor, got %s", what, tl_cstr(S, x->ty));
+        return false;
+    }
+    int r = x->ty->rank;
+    if (GIVEN(dim_arg) && (a->v[dim_arg].kind != TV_INT || wrap_axis(S, a->v[dim_arg].i, r) != r - 1)) {
+        sema_error(S, "%s(): only the last dimension is currently supported", what);
+        return false;
+    }
+    int64_t n = x->ty->shape[r - 1];
+    if (n & (n - 1)) {
+        sema_error(S, "%s(): the size of the last dimension (%lld) is not a power of 2", what, (long long)n);
+        return false;
+    }
+    return true;
+}
+
+static TV bi_sort(Sema *S, CallArgs *a) {
+    TV x;
+    if (!sortable(S, a, "sort", 1, &x)) return tv_err();
+    return sort_last(S, x, GIVEN(2) && cx_truthy(A(2)));
+}
+
+/* tl.topk(x, k, dim=None, descending=True): the k largest (smallest) values
+ * along the last dimension, largest (smallest) first: the sorted dimension's
+ * first k positions, one tt.gather. (Triton runs log2(k) bitonic stages and
+ * then halves the dimension with max/min; the values are the same.) */
+static TV bi_topk(Sema *S, CallArgs *a) {
+    TV x;
+    if (!sortable(S, a, "topk", 2, &x)) return tv_err();
+    int r = x.ty->rank;
+    int64_t n = x.ty->shape[r - 1];
+    if (a->v[1].kind != TV_INT) return sema_error(S, "topk(): k must be a constexpr int");
+    int64_t k = a->v[1].i;
+    if (k < 1 || k > n || (k & (k - 1)))
+        return sema_error(S, "topk(): k (%lld) must be a power of 2 no larger than the last dimension (%lld)", (long long)k,
+                          (long long)n);
+    TV sorted = sort_last(S, x, !GIVEN(3) || cx_truthy(A(3)));
+    if (sorted.kind == TV_ERR || k == n) return sorted;
+    int64_t shape[TL_MAX_RANK];
+    memcpy(shape, x.ty->shape, sizeof(int64_t) * (size_t)r);
+    shape[r - 1] = k;
+    TV first = positions(S, shape, r, r - 1);
+    if (first.kind == TV_ERR) return first;
+    return gather_op(S, sorted, first, r - 1);
 }
 
 /* ---- casts ----------------------------------------------------------------------- */
@@ -2465,6 +2509,7 @@ static const Builtin builtins[] = {
     {"swizzle2d", TL, "i,j,size_i,size_j,size_g", bi_swizzle2d, 0},
     {"flip", TLM, "x,dim=", bi_flip, 0},
     {"sort", TLM, "x,dim=,descending=", bi_sort, 0},
+    {"topk", TLM, "x,k,dim=,descending=", bi_topk, 0},
     {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
