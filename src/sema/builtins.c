@@ -2290,6 +2290,51 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
 
 static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
 
+/* libdevice's arithmetic in a stated rounding mode, add/mul/div/rcp/sqrt/
+ * fma _rn, _rz, _rd, _ru, and saturatef (clamp to [0, 1], NaN to 0): the
+ * operands broadcast together and of one type, fp32 or fp64 (saturatef:
+ * fp32), as tt.extern_elementwise "__nv_fadd_rz" / "__nv_dadd_rz" (fma:
+ * "__nv_fmaf_rz" / "__nv_fma_rz"). One PTX instruction each; the CPU
+ * prelude computes them under fesetround. arg = the arity. */
+static TV bi_libdevice_rounded(Sema *S, CallArgs *a) {
+    const char *n = a->bi->name;
+    int arity = a->bi->arg;
+    TV x[3];
+    for (int i = 0; i < arity; i++) {
+        x[i] = a->v[i];
+        if (x[i].kind == TV_ERR) return x[i];
+        x[i] = sem_to_tensor(S, &x[i]);
+        if (x[i].kind == TV_ERR) return x[i];
+    }
+    for (int i = 1; i < arity; i++)
+        for (int j = 0; j < i; j++)
+            if (!sem_broadcast_pair(S, &x[j], &x[i])) return tv_err();
+    const TlType *e = tl_sca(x[0].ty);
+    bool sat = !strcmp(n, "saturatef");
+    bool ok = e->kind == TL_FP32 || (e->kind == TL_FP64 && !sat);
+    for (int i = 1; i < arity; i++) ok = ok && tl_sca(x[i].ty) == e;
+    if (!ok) {
+        StrBuf got = {0};
+        for (int i = 0; i < arity; i++) sb_printf(&got, "%s'%s'", i ? ", " : "", tl_cstr(S, tl_sca(x[i].ty)));
+        TV r = sema_error(S, "%s(): input arg type does not match. Expect %s operands of one type, got (%s)", n,
+                          sat ? "fp32" : "fp32 or fp64", sb_cstr(&got));
+        sb_free(&got);
+        return r;
+    }
+    bool f32 = e->kind == TL_FP32;
+    const char *sym = sat                      ? "__nv_saturatef"
+                      : !strncmp(n, "fma_", 4) ? arena_printf(S->arena, "__nv_fma%s_%s", f32 ? "f" : "", n + 4)
+                                               : arena_printf(S->arena, "__nv_%c%s", f32 ? 'f' : 'd', n);
+    Value *ops[3] = {x[0].v, arity > 1 ? x[1].v : NULL, arity > 2 ? x[2].v : NULL};
+    Type *t = x[0].ty->ir;
+    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, arity, &t, 1, 0);
+    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
+    return tv_tensor(op_result(op, 0), x[0].ty);
+}
+
 /* The integer functions of libdevice, as tt.extern_elementwise: popc, clz
  * and ffs count bits (int32 results), brev reverses them; the `ll` forms
  * take int64. The CPU backend has C twins (prelude.c), the PTX backend
@@ -2394,6 +2439,11 @@ static const Builtin libdevice_fns[] = {
     LDA("llrint"), LDA("lrint"), LDA("llround"), LDA("lround"), LDA("float2int_rn"), LDA("float2int_rz"),
     LDA("float2int_rd"), LDA("float2int_ru"), LDA("float2uint_rn"), LDA("float2uint_rz"), LDA("double2int_rn"),
     LDA("double2ll_rn"), LDA("float2ll_rn"), LDA("float2ll_rz"),
+#define LDR(nm, ps, n) {nm "_rn", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, {nm "_rz", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, \
+                       {nm "_rd", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, {nm "_ru", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}
+    LDR("add", "arg0,arg1", 2), LDR("mul", "arg0,arg1", 2), LDR("div", "arg0,arg1", 2), LDR("rcp", "arg0", 1),
+    LDR("sqrt", "arg0", 1), LDR("fma", "arg0,arg1,arg2", 3), {"saturatef", BI_LIBDEVICE, "arg0", bi_libdevice_rounded, 1},
+#undef LDR
 #undef LDI
 #undef LDA
 #undef LD1

@@ -1120,6 +1120,47 @@ static OpKind libdevice_math_kind(const char *symbol) {
     return OP_COUNT;
 }
 
+/* libdevice's arithmetic in a rounding mode, "__nv_{f,d}{add,mul,div,rcp,
+ * sqrt}_{rn,rz,rd,ru}" and "__nv_fma{f,}_{..}", is one PTX instruction with
+ * that rounding (libdevice's rd/ru are PTX's rm/rp); "__nv_saturatef" is
+ * an add of 0 with .sat (clamps to [0, 1], NaN to 0). Returns false for
+ * other symbols. */
+static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re, Slot *out) {
+    static const struct { const char *name; const char *ptx; int arity; } ops[] = {
+        {"add", "add", 2}, {"mul", "mul", 2}, {"div", "div", 2}, {"rcp", "rcp", 1}, {"sqrt", "sqrt", 1}, {"fma", "fma", 3},
+    };
+    static const char *const modes[][2] = {{"rn", "rn"}, {"rz", "rz"}, {"rd", "rm"}, {"ru", "rp"}};
+    const char *ty = re->width == 64 ? "f64" : "f32";
+    if (!strcmp(sym, "__nv_saturatef")) {
+        *out = px_cse(p, RC_F32, "add.sat.f32", px_opnd(p, in[0], re), "0f00000000", NULL);
+        return true;
+    }
+    if (strncmp(sym, "__nv_", 5)) return false;
+    const char *n = sym + 5;
+    for (int i = 0; i < TC_ARRAY_LEN(ops); i++) {
+        size_t len = strlen(ops[i].name);
+        const char *m;
+        if (ops[i].arity == 3) { /* fmaf_rz (fp32), fma_rz (fp64) */
+            if (strncmp(n, "fma", 3)) continue;
+            m = n + 3 + (n[3] == 'f');
+        } else {
+            if ((n[0] != 'f' && n[0] != 'd') || strncmp(n + 1, ops[i].name, len)) continue;
+            m = n + 1 + len;
+        }
+        if (m[0] != '_') continue;
+        for (int k = 0; k < 4; k++) {
+            if (strcmp(m + 1, modes[k][0])) continue;
+            char opc[24];
+            tc_snprintf(opc, sizeof opc, "%s.%s.%s", ops[i].ptx, modes[k][1], ty);
+            const char *a[3] = {NULL, NULL, NULL};
+            for (int j = 0; j < ops[i].arity; j++) a[j] = px_opnd(p, in[j], re);
+            *out = px_cse(p, px_rc(re), opc, a[0], a[1], a[2]);
+            return true;
+        }
+    }
+    return false;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     int64_t pred = 0;
@@ -1238,6 +1279,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
                 return px_cse(p, RC_B32, "sub.s32", w ? "64" : "32", px_rname(p, lz), NULL);
             }
         }
+        Slot rounded;
+        if (sym && rounded_arith(p, sym, in, re, &rounded)) return rounded;
         OpKind k = libdevice_math_kind(sym);
         if (k == MATH_TANH || k == MATH_EXP || k == MATH_EXP2 || k == MATH_LOG || k == MATH_LOG2 ||
             k == MATH_RSQRT || k == MATH_SIN || k == MATH_COS || k == MATH_ERF || (k == MATH_SQRT && re->width != 64))
