@@ -668,6 +668,8 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         bool found;
         TV r = builtin_module_attr(S, (int)v.i, attr, &found);
         if (found && key) map_put(&S->mod_attrs, key, arena_dup(S->arena, &r, sizeof r));
+        if (!found && v.i == MOD_LIBDEVICE && sema_libdevice_missing(attr))
+            return sema_error(S, "libdevice.%s is not supported by tritonc yet", attr);
         if (!found) {
             static const char *const modnames[] = {"triton", "triton.language", "triton.language.math",
                                                    "triton.language.extra", "triton.language.extra.cuda",

@@ -197,6 +197,8 @@ TV sem_bitcast(Sema *S, TV x, const TlType *dst);
 TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank);
 TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank);
 bool sem_broadcast_pair(Sema *S, TV *a, TV *b);
+/* Triton's libdevice has NAME, tritonc does not (yet). */
+bool sema_libdevice_missing(const char *name);
 TV sem_expand_dims(Sema *S, TV x, int axis);
 TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder);
 TV sem_permute(Sema *S, TV x, const int *perm, int rank);

@@ -13,7 +13,7 @@
 # CONSTEXPR: BLOCK=64
 # GRID: 1
 #
-# libdevice's arithmetic in a stated rounding mode: add, mul, div, rcp,
+# libdevice's arithmetic in a stated rounding mode: add, sub, mul, div, rcp,
 # sqrt and fma, each _rn (to nearest even), _rz (toward zero), _rd (down)
 # and _ru (up), on fp32 and fp64; and saturatef. The results of a tuple
 # are stored by a loop over it.
@@ -31,6 +31,7 @@ def rounded_arith_kernel(x_ptr, y_ptr, z_ptr, out_ptr, BLOCK: tl.constexpr):
     z = tl.load(z_ptr + offs)
     s = tl.abs(x)
     res = (libdevice.add_rn(x, y), libdevice.add_rz(x, y), libdevice.add_rd(x, y), libdevice.add_ru(x, y),
+           libdevice.sub_rn(x, z), libdevice.sub_rz(x, z), libdevice.sub_rd(x, z), libdevice.sub_ru(x, z),
            libdevice.mul_rn(x, y), libdevice.mul_rz(x, y), libdevice.mul_rd(x, y), libdevice.mul_ru(x, y),
            libdevice.div_rn(x, y), libdevice.div_rz(x, y), libdevice.div_rd(x, y), libdevice.div_ru(x, y),
            libdevice.rcp_rn(y), libdevice.rcp_rz(y), libdevice.rcp_rd(y), libdevice.rcp_ru(y),

@@ -1,7 +1,7 @@
 # RUN: %python %s
 # REQUIRES: numpy
-"""tests/kernels/libdevice_rounding.py on the CPU: libdevice's add, mul,
-div, rcp, sqrt and fma in each rounding mode, fp32 and fp64, against a
+"""tests/kernels/libdevice_rounding.py on the CPU: libdevice's add, sub,
+mul, div, rcp, sqrt and fma in each rounding mode, fp32 and fp64, against a
 reference rounded from the exact result (Python's Fraction): the two
 representable neighbours of the exact value, and the mode picks one. And
 saturatef, and the error for an integer operand."""
@@ -87,20 +87,20 @@ def check(dt):
     x[1], y[1] = dt(-1), dt(3)
     x[2] = dt(2)  # sqrt(2)
     x[3], y[3], z[3] = dt(4), dt(0.5), dt(0)  # exact
-    out = np.zeros(24 * n, dtype=dt)
+    out = np.zeros(28 * n, dtype=dt)
     MOD.rounded_arith_kernel[(1,)](x, y, z, out, BLOCK=n)
-    out = out.reshape(24, n)
+    out = out.reshape(28, n)
     X, Y, Z = ([Fraction(float(v)) for v in a] for a in (x, y, z))
     for k, mode in enumerate(MODES):
         for i in range(n):
-            want = [rounded(dt, X[i] + Y[i], mode), rounded(dt, X[i] * Y[i], mode), rounded(dt, X[i] / Y[i], mode),
+            want = [rounded(dt, X[i] + Y[i], mode), rounded(dt, X[i] - Z[i], mode), rounded(dt, X[i] * Y[i], mode), rounded(dt, X[i] / Y[i], mode),
                     rounded(dt, 1 / Y[i], mode), rounded_sqrt(dt, abs(x[i]), mode),
                     rounded(dt, X[i] * Y[i] + Z[i], mode)]
             for j, w in enumerate(want):
                 got = out[4 * j + k, i]
-                assert got == w, (dt.__name__, ("add", "mul", "div", "rcp", "sqrt", "fma")[j], mode, i, got, w)
+                assert got == w, (dt.__name__, ("add", "sub", "mul", "div", "rcp", "sqrt", "fma")[j], mode, i, got, w)
     # directed modes really differ: 1/3 rounds down and up to neighbours
-    assert out[10, 0] < out[11, 0] and out[9, 0] == out[10, 0] and out[9, 1] == out[11, 1]
+    assert out[14, 0] < out[15, 0] and out[13, 0] == out[14, 0] and out[13, 1] == out[15, 1]
 
 
 def check_saturate():
@@ -120,6 +120,23 @@ def check_error():
         assert "libdevice_rounding.py:" in str(e), str(e)
     else:
         raise AssertionError("saturatef on int32 compiled")
+    # a libdevice function tritonc lacks is named as such, at its call
+    src = "import tritonc as triton\nfrom tritonc.language.extra import libdevice\n\n\n@triton.jit\n" \
+          "def k(x_ptr):\n    x = libdevice.erfinv(1.0)\n"
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tc_ld_missing_{os.getpid()}.py")
+    with open(path, "w") as f:
+        f.write(src)
+    spec = importlib.util.spec_from_file_location("tc_ld_missing", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    try:
+        m.k[(1,)](np.zeros(1, dtype=np.float32))
+    except Exception as e:
+        assert os.path.basename(path) + ":7:9: error: libdevice.erfinv is not supported by tritonc yet" in str(e), str(e)
+    else:
+        raise AssertionError("libdevice.erfinv compiled")
+    finally:
+        os.unlink(path)
 
 
 check(np.float32)

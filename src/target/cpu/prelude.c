@@ -64,6 +64,8 @@ const char cpu_c_prelude[] =
     "#define TC_OPAQUE3 TC_OPAQUE(a); TC_OPAQUE(b); TC_OPAQUE(c)\n"
     "TC_ROUNDED(fadd, float, (float a, float b), TC_OPAQUE2, a + b)\n"
     "TC_ROUNDED(dadd, double, (double a, double b), TC_OPAQUE2, a + b)\n"
+    "TC_ROUNDED(fsub, float, (float a, float b), TC_OPAQUE2, a - b)\n"
+    "TC_ROUNDED(dsub, double, (double a, double b), TC_OPAQUE2, a - b)\n"
     "TC_ROUNDED(fmul, float, (float a, float b), TC_OPAQUE2, a * b)\n"
     "TC_ROUNDED(dmul, double, (double a, double b), TC_OPAQUE2, a * b)\n"
     "TC_ROUNDED(fdiv, float, (float a, float b), TC_OPAQUE2, a / b)\n"

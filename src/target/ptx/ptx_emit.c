@@ -1122,12 +1122,12 @@ static OpKind libdevice_math_kind(const char *symbol) {
 
 /* libdevice's arithmetic in a rounding mode, "__nv_{f,d}{add,mul,div,rcp,
  * sqrt}_{rn,rz,rd,ru}" and "__nv_fma{f,}_{..}", is one PTX instruction with
- * that rounding (libdevice's rd/ru are PTX's rm/rp); "__nv_saturatef" is
+ * that rounding (libdevice's rd/ru are PTX's rm/rp; sub as add); "__nv_saturatef" is
  * an add of 0 with .sat (clamps to [0, 1], NaN to 0). Returns false for
  * other symbols. */
 static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re, Slot *out) {
     static const struct { const char *name; const char *ptx; int arity; } ops[] = {
-        {"add", "add", 2}, {"mul", "mul", 2}, {"div", "div", 2}, {"rcp", "rcp", 1}, {"sqrt", "sqrt", 1}, {"fma", "fma", 3},
+        {"add", "add", 2}, {"sub", "sub", 2}, {"mul", "mul", 2}, {"div", "div", 2}, {"rcp", "rcp", 1}, {"sqrt", "sqrt", 1}, {"fma", "fma", 3},
     };
     static const char *const modes[][2] = {{"rn", "rn"}, {"rz", "rz"}, {"rd", "rm"}, {"ru", "rp"}};
     const char *ty = re->width == 64 ? "f64" : "f32";
