@@ -1760,6 +1760,7 @@ static TV bi_assume(Sema *S, CallArgs *a) {
 static TV bi_unsupported(Sema *S, CallArgs *a) {
     static const char *const why[] = {
         "tl.dot_scaled is not supported by tritonc yet",
+        "tl.map_elementwise is not supported by tritonc yet (per-element control flow needs a region op)",
     };
     return sema_error(S, "%s", why[a->bi->arg]);
 }
@@ -2589,6 +2590,7 @@ static const Builtin builtins[] = {
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
     {"inline_asm_elementwise", TL, "asm,constraints,args,dtype,is_pure,pack", bi_inline_asm, 0},
+    {"map_elementwise", TL, "scalar_fn,*args", bi_unsupported, 1},
     {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_unsupported, 0},
     {"rand", TL, "seed,offset,n_rounds=", bi_random, 0},
     {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},
