@@ -2415,6 +2415,139 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
     return sema_error(S, "libdevice.%s is not supported", n);
 }
 
+/* libdevice functions that are exact compositions of tl operations, so that
+ * both backends have them, on the dtypes of Triton's table for each:
+ *   abs (i32, i64, fp32, fp64)   fma (fp32, fp64)   fdim: x > y ? x - y : +0
+ *   uint_as_float, float_as_uint: bit views (u32 <-> fp32; the view is int32)
+ *   hadd, rhadd (i32, u32): (a + b) >> 1, (a + b + 1) >> 1 without overflow,
+ *       as (a & b) + ((a ^ b) >> 1) and (a | b) - ((a ^ b) >> 1)
+ *   mulhi (i32, u32): the high half of the 64-bit product
+ *   mul24 (i32, u32): the low 32 bits of the product of the low 24 bits
+ *   sad (i32 or u32, and u32): |a - b| + c in 32-bit unsigned arithmetic
+ *   int2double_rn, uint2double_rn: exact; hiloint2double, double2loint,
+ *       double2hiint: an fp64 from / to its two 32-bit halves
+ *   nextafter (fp32, fp64): the neighbour of x toward y, on the bits
+ * arg = the arity. */
+static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
+    const char *n = a->bi->name;
+    int arity = a->bi->arg;
+    TV x[3];
+    for (int i = 0; i < arity; i++) {
+        x[i] = a->v[i];
+        if (x[i].kind == TV_ERR) return x[i];
+        x[i] = sem_to_tensor(S, &x[i]);
+        if (x[i].kind == TV_ERR) return x[i];
+    }
+    for (int i = 1; i < arity; i++)
+        for (int j = 0; j < i; j++)
+            if (!sem_broadcast_pair(S, &x[j], &x[i])) return tv_err();
+    TlKind k[3] = {TL_I1, TL_I1, TL_I1};
+    for (int i = 0; i < arity; i++) k[i] = tl_sca(x[i].ty)->kind;
+    bool same = arity < 2 || (k[1] == k[0] && (arity < 3 || k[2] == k[0]));
+    bool fp = k[0] == TL_FP32 || k[0] == TL_FP64, i32u32 = k[0] == TL_I32 || k[0] == TL_U32;
+    const TlType *i32 = tl_scalar(S, TL_I32), *u32 = tl_scalar(S, TL_U32), *i64 = tl_scalar(S, TL_I64);
+    const char *want = NULL;
+    TV r = tv_err();
+    if (!strcmp(n, "abs")) {
+        if (!(k[0] == TL_I32 || k[0] == TL_I64 || fp)) want = "int32, int64, fp32 or fp64";
+        else r = tv_tensor(sem_ir(S, fp ? MATH_ABSF : MATH_ABSI, x[0].ty, x[0].v, NULL), x[0].ty);
+    } else if (!strcmp(n, "fma")) {
+        if (!fp || !same) want = "three fp32 or three fp64";
+        else {
+            Value *ops[3] = {x[0].v, x[1].v, x[2].v};
+            Type *t = x[0].ty->ir;
+            r = tv_tensor(op_result(sem_op(S, MATH_FMA, ops, 3, &t, 1, 0), 0), x[0].ty);
+        }
+    } else if (!strcmp(n, "fdim")) {
+        if (!fp || !same) want = "two fp32 or two fp64";
+        else {
+            TV nan = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_NE, x[0], x[0]), sem_compare(S, PY_CMP_NE, x[1], x[1]));
+            TV d = sem_where(S, sem_compare(S, PY_CMP_GT, x[0], x[1]), sem_binary(S, PY_BIN_SUB, x[0], x[1]), tv_float(0.0));
+            r = sem_where(S, nan, sem_binary(S, PY_BIN_ADD, x[0], x[1]), d);
+        }
+    } else if (!strcmp(n, "uint_as_float")) {
+        if (k[0] != TL_U32) want = "uint32";
+        else r = sem_bitcast(S, x[0], tl_scalar(S, TL_FP32));
+    } else if (!strcmp(n, "float_as_uint")) {
+        if (k[0] != TL_FP32) want = "fp32";
+        else r = sem_bitcast(S, x[0], i32);
+    } else if (!strcmp(n, "hadd") || !strcmp(n, "rhadd")) {
+        if (!i32u32 || !same) want = "two int32 or two uint32";
+        else {
+            TV half = sem_binary(S, PY_BIN_RSHIFT, sem_binary(S, PY_BIN_BITXOR, x[0], x[1]), tv_int(1));
+            r = n[0] == 'h' ? sem_binary(S, PY_BIN_ADD, sem_binary(S, PY_BIN_BITAND, x[0], x[1]), half)
+                            : sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_BITOR, x[0], x[1]), half);
+        }
+    } else if (!strcmp(n, "mulhi")) {
+        if (!i32u32 || !same) want = "two int32 or two uint32 (int64 is not supported by tritonc yet)";
+        else if (k[0] == TL_U32) r = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
+        else {
+            TV p = sem_binary(S, PY_BIN_MUL, sem_cast(S, x[0], i64, NULL), sem_cast(S, x[1], i64, NULL));
+            r = sem_cast(S, sem_binary(S, PY_BIN_RSHIFT, p, tv_int(32)), i32, NULL);
+        }
+    } else if (!strcmp(n, "mul24")) {
+        if (!i32u32 || !same) want = "two int32 or two uint32";
+        else if (k[0] == TL_U32)
+            r = sem_binary(S, PY_BIN_MUL, sem_binary(S, PY_BIN_BITAND, x[0], tv_int(0xffffff)),
+                           sem_binary(S, PY_BIN_BITAND, x[1], tv_int(0xffffff)));
+        else
+            r = sem_binary(S, PY_BIN_MUL, sem_binary(S, PY_BIN_RSHIFT, sem_binary(S, PY_BIN_LSHIFT, x[0], tv_int(8)), tv_int(8)),
+                           sem_binary(S, PY_BIN_RSHIFT, sem_binary(S, PY_BIN_LSHIFT, x[1], tv_int(8)), tv_int(8)));
+    } else if (!strcmp(n, "sad")) {
+        if (!i32u32 || k[1] != k[0] || k[2] != TL_U32) want = "(int32, int32, uint32) or (uint32, uint32, uint32)";
+        else {
+            TV ua = sem_bitcast(S, x[0], u32), ub = sem_bitcast(S, x[1], u32);
+            TV d = sem_where(S, sem_compare(S, PY_CMP_GT, x[0], x[1]), sem_binary(S, PY_BIN_SUB, ua, ub),
+                             sem_binary(S, PY_BIN_SUB, ub, ua));
+            r = sem_bitcast(S, sem_binary(S, PY_BIN_ADD, d, x[2]), tl_scalar(S, k[0]));
+        }
+    } else if (!strcmp(n, "int2double_rn") || !strcmp(n, "uint2double_rn")) {
+        if (k[0] != (n[0] == 'u' ? TL_U32 : TL_I32)) want = n[0] == 'u' ? "uint32" : "int32";
+        else r = sem_cast(S, x[0], tl_scalar(S, TL_FP64), NULL);
+    } else if (!strcmp(n, "hiloint2double")) {
+        if (k[0] != TL_I32 || k[1] != TL_I32) want = "two int32";
+        else {
+            TV hi = sem_binary(S, PY_BIN_LSHIFT, sem_cast(S, x[0], i64, NULL), tv_int(32));
+            TV lo = sem_cast(S, sem_bitcast(S, x[1], u32), i64, NULL);
+            r = sem_bitcast(S, sem_binary(S, PY_BIN_BITOR, hi, lo), tl_scalar(S, TL_FP64));
+        }
+    } else if (!strcmp(n, "double2loint") || !strcmp(n, "double2hiint")) {
+        if (k[0] != TL_FP64) want = "fp64";
+        else {
+            TV bits = sem_bitcast(S, x[0], i64);
+            if (n[7] == 'h') bits = sem_binary(S, PY_BIN_RSHIFT, bits, tv_int(32));
+            r = sem_cast(S, bits, i32, NULL);
+        }
+    } else if (!strcmp(n, "nextafter")) {
+        if (!fp || !same) want = "two fp32 or two fp64";
+        else {
+            bool f32 = k[0] == TL_FP32;
+            const TlType *it = f32 ? i32 : i64;
+            TV up = sem_compare(S, PY_CMP_EQ, sem_compare(S, PY_CMP_GT, x[1], x[0]),
+                                sem_compare(S, PY_CMP_GT, x[0], tv_float(0.0)));
+            TV step = sem_where(S, up, tv_int(1), tv_int(-1));
+            TV next = sem_bitcast(S, sem_binary(S, PY_BIN_ADD, sem_bitcast(S, x[0], it), sem_cast(S, step, it, NULL)),
+                                  tl_scalar(S, k[0]));
+            double tiny = f32 ? 1.401298464324817e-45 : 4.9406564584124654e-324; /* the least subnormal */
+            TV from_zero = sem_where(S, sem_compare(S, PY_CMP_GT, x[1], tv_float(0.0)), tv_float(tiny), tv_float(-tiny));
+            r = sem_where(S, sem_compare(S, PY_CMP_EQ, x[0], tv_float(0.0)), sem_cast(S, from_zero, tl_scalar(S, k[0]), NULL), next);
+            r = sem_where(S, sem_compare(S, PY_CMP_EQ, x[0], x[1]), x[1], r);
+            TV nan = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_NE, x[0], x[0]), sem_compare(S, PY_CMP_NE, x[1], x[1]));
+            r = sem_where(S, nan, sem_binary(S, PY_BIN_ADD, x[0], x[1]), r);
+        }
+    } else {
+        return sema_error(S, "libdevice.%s is not supported", n);
+    }
+    if (want) {
+        StrBuf got = {0};
+        for (int i = 0; i < arity; i++) sb_printf(&got, "%s'%s'", i ? ", " : "", tl_cstr(S, tl_sca(x[i].ty)));
+        TV e = sema_error(S, "%s() takes %s, got (%s)", n, want, sb_cstr(&got));
+        sb_free(&got);
+        return e;
+    }
+    return r;
+}
+
 /* The libdevice functions with the regular naming (and a C library twin for
  * the CPU backend); arg = the arity. */
 static const Builtin libdevice_fns[] = {
@@ -2444,6 +2577,14 @@ static const Builtin libdevice_fns[] = {
                        {nm "_rd", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, {nm "_ru", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}
     LDR("add", "arg0,arg1", 2), LDR("sub", "arg0,arg1", 2), LDR("mul", "arg0,arg1", 2), LDR("div", "arg0,arg1", 2), LDR("rcp", "arg0", 1),
     LDR("sqrt", "arg0", 1), LDR("fma", "arg0,arg1,arg2", 3), {"saturatef", BI_LIBDEVICE, "arg0", bi_libdevice_rounded, 1},
+#define LDC(nm, ps, n) {nm, BI_LIBDEVICE, ps, bi_libdevice_compose, n}
+    LDC("abs", "arg0", 1), LDC("fma", "arg0,arg1,arg2", 3), LDC("fdim", "arg0,arg1", 2),
+    LDC("uint_as_float", "arg0", 1), LDC("float_as_uint", "arg0", 1), LDC("hadd", "arg0,arg1", 2),
+    LDC("rhadd", "arg0,arg1", 2), LDC("mulhi", "arg0,arg1", 2), LDC("mul24", "arg0,arg1", 2),
+    LDC("sad", "arg0,arg1,arg2", 3), LDC("int2double_rn", "arg0", 1), LDC("uint2double_rn", "arg0", 1),
+    LDC("hiloint2double", "arg0,arg1", 2), LDC("double2loint", "arg0", 1), LDC("double2hiint", "arg0", 1),
+    LDC("nextafter", "arg0,arg1", 2),
+#undef LDC
 #undef LDR
 #undef LDI
 #undef LDA
@@ -2455,8 +2596,7 @@ static const Builtin libdevice_fns[] = {
  * tritonc does not implement: named, they get "not supported yet" rather
  * than "no attribute". */
 static const char *const libdevice_missing[] = {
-    "byte_perm", "mulhi", "mul24", "sad", "abs", "rcp64h", "hadd", "rhadd", "rsqrt_rn", "fma", "uint_as_float",
-    "float_as_uint", "hiloint2double", "double2loint", "double2hiint", "int2double_rn", "uint2double_rn",
+    "byte_perm", "rcp64h", "rsqrt_rn",
     "double2float_rn", "double2float_rz", "double2float_rd", "double2float_ru", "double2int_rz", "double2int_rd",
     "double2int_ru", "double2uint_rn", "double2uint_rz", "double2uint_rd", "double2uint_ru", "float2uint_rd",
     "float2uint_ru", "int2float_rn", "int2float_rz", "int2float_rd", "int2float_ru", "uint2float_rn",
@@ -2467,7 +2607,7 @@ static const char *const libdevice_missing[] = {
     "ull2double_rn", "ull2double_rz", "ull2double_rd", "ull2double_ru", "sinpi", "cospi", "rhypot", "norm3d",
     "rnorm3d", "norm4d", "rnorm4d", "rcbrt", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1",
     "erfinv", "erfcx", "erfcinv", "normcdf", "normcdfinv", "lgamma", "tgamma", "ldexp", "scalbn", "remainder",
-    "fdim", "ilogb", "logb", "nextafter",
+    "ilogb", "logb",
 };
 
 bool sema_libdevice_missing(const char *name) {
