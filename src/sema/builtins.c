@@ -1755,12 +1755,82 @@ static TV bi_assume(Sema *S, CallArgs *a) {
     return tv_none();
 }
 
+/* tl.map_elementwise(scalar_fn, *args, pack=1): the @jit function applied
+ * to each element of the arguments broadcast together, as Triton's
+ * tt.map_elementwise: a region whose block arguments are one element of
+ * each argument, the function inlined there on scalars (its control flow
+ * runs per element), ending in tt.map_elementwise.return of its results; a
+ * tuple of results gives a tuple of tensors. Without a tensor argument it
+ * is the call itself. */
+static TV bi_map_elementwise(Sema *S, CallArgs *a) {
+    TV fn = a->v[0];
+    if (fn.kind == TV_ERR) return fn;
+    if (fn.kind != TV_JITFN) return sema_error(S, "map_elementwise(): scalar_fn must be a @triton.jit function");
+    if (GIVEN(2) && (A(2)->kind != TV_INT || A(2)->i != 1))
+        return sema_error(S, "tl.map_elementwise(): pack > 1 is not supported by tritonc yet");
+    int n = A(1)->n;
+    if (n < 1 || n > 8) return sema_error(S, "map_elementwise() takes 1 to 8 tensors, got %d", n);
+    TV xs[8];
+    bool any_block = false;
+    for (int i = 0; i < n; i++) {
+        xs[i] = A(1)->elems[i];
+        if (xs[i].kind == TV_ERR) return xs[i];
+        xs[i] = sem_to_tensor(S, &xs[i]);
+        if (xs[i].kind == TV_ERR) return xs[i];
+        any_block |= tl_is_block(xs[i].ty);
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!sem_broadcast_pair(S, &xs[j], &xs[i])) return tv_err();
+    if (!any_block) return cg_call_jit(S, &fn, xs, n, NULL, NULL, 0, true);
+    Block *blk = block_create(S->ctx);
+    TV bargs[8];
+    for (int i = 0; i < n; i++) {
+        const TlType *st = tl_sca(xs[i].ty);
+        bargs[i] = tv_tensor(block_add_arg(S->ctx, blk, st->ir, S->loc), st);
+    }
+    Builder saved = S->b;
+    S->b = builder_at_end(S->ctx, blk);
+    TV r = cg_call_jit(S, &fn, bargs, n, NULL, NULL, 0, true);
+    int nres = r.kind == TV_TUPLE ? r.n : 1;
+    TV res[8];
+    Value *vals[8];
+    bool ok = r.kind != TV_ERR && nres >= 1 && nres <= 8;
+    for (int i = 0; ok && i < nres; i++) {
+        res[i] = r.kind == TV_TUPLE ? r.elems[i] : r;
+        res[i] = sem_to_tensor(S, &res[i]);
+        ok = res[i].kind == TV_TENSOR && !tl_is_block(res[i].ty);
+        if (!ok && res[i].kind != TV_ERR) sema_error(S, "map_elementwise(): scalar_fn must return scalars");
+        if (ok) vals[i] = res[i].v;
+    }
+    if (ok) {
+        S->b.loc = S->loc;
+        build_op(&S->b, TT_MAP_ELEMENTWISE_RETURN, vals, nres, NULL, 0, 0);
+    }
+    S->b = saved;
+    if (!ok) return tv_err();
+    const TlType *shape = xs[0].ty, *tls[8];
+    Value *ops[8];
+    Type *rts[8];
+    for (int i = 0; i < n; i++) ops[i] = xs[i].v;
+    for (int i = 0; i < nres; i++) {
+        tls[i] = tl_block(S, tl_sca(res[i].ty), shape->shape, shape->rank);
+        rts[i] = tls[i]->ir;
+    }
+    Op *op = sem_op(S, TT_MAP_ELEMENTWISE, ops, n, rts, nres, 1);
+    region_push_block(&op->regions[0], blk);
+    if (r.kind != TV_TUPLE) return tv_tensor(op_result(op, 0), tls[0]);
+    TV t = {.kind = TV_TUPLE, .n = nres};
+    t.elems = ARENA_ARRAY(S->arena, TV, nres);
+    for (int i = 0; i < nres; i++) t.elems[i] = tv_tensor(op_result(op, i), tls[i]);
+    return t;
+}
+
 /* Triton builtins tritonc does not implement: a call names the builtin and
  * says why, rather than "no attribute". */
 static TV bi_unsupported(Sema *S, CallArgs *a) {
     static const char *const why[] = {
         "tl.dot_scaled is not supported by tritonc yet",
-        "tl.map_elementwise is not supported by tritonc yet (per-element control flow needs a region op)",
     };
     return sema_error(S, "%s", why[a->bi->arg]);
 }
@@ -2730,7 +2800,7 @@ static const Builtin builtins[] = {
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
     {"inline_asm_elementwise", TL, "asm,constraints,args,dtype,is_pure,pack", bi_inline_asm, 0},
-    {"map_elementwise", TL, "scalar_fn,*args", bi_unsupported, 1},
+    {"map_elementwise", TL, "scalar_fn,*args,pack=", bi_map_elementwise, 0},
     {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_unsupported, 0},
     {"rand", TL, "seed,offset,n_rounds=", bi_random, 0},
     {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},

@@ -1595,6 +1595,31 @@ static Slot asm_out(Px *p, Slot r, RegClass rc, const Type *t) {
     return d;
 }
 
+/* tt.map_elementwise: the region lowered once per element a thread holds,
+ * its block arguments bound to that element of each operand. Its control
+ * flow (scf.while, scf.if) branches per thread, so the elements of a warp
+ * may take different paths. */
+static void lower_map_elementwise(Px *p, Op *op) {
+    Block *b = op->regions[0].first;
+    Op *ret = b ? block_terminator(b) : NULL;
+    int nres = op->nresults, nin = op->noperands;
+    if (!ret || ret->noperands != nres || b->nargs != nin || nres > 8 || nin > 8)
+        return px_fail(p, op, "malformed tt.map_elementwise");
+    Tile *out[8], *in[8];
+    for (int i = 0; i < nres; i++) out[i] = result_tile(p, op, i);
+    for (int i = 0; i < nin; i++) in[i] = px_tile(p, op_operand(op, i));
+    int n = out[0]->n;
+    for (int s = 0; s < n && !p->failed; s++) {
+        for (int i = 0; i < nin; i++) {
+            Tile *t = px_new_tile(p, 1);
+            t->s[0] = in[i]->s[in[i]->n == n ? s : 0];
+            px_bind(p, b->args[i], t);
+        }
+        px_lower_block(p, b);
+        for (int i = 0; i < nres; i++) out[i]->s[s] = px_tile(p, op_operand(ret, i))->s[0];
+    }
+}
+
 static void lower_inline_asm(Px *p, Op *op) {
     const char *text = op_attr_str(op, "asm_string"), *cons = op_attr_str(op, "constraints");
     int64_t pack = 1;
@@ -1920,12 +1945,14 @@ static void lower_op(Px *p, Op *op) {
     case SCF_WHILE: lower_while(p, op); return;
     case GPU_BARRIER: px_barrier(p); return;
     case TT_PRINT: lower_print(p, op); return;
+    case TT_MAP_ELEMENTWISE: lower_map_elementwise(p, op); return;
     case TT_ELEMENTWISE_INLINE_ASM: lower_inline_asm(p, op); return;
     case TT_ASSERT: lower_assert(p, op); return;
     case SCF_YIELD:
     case SCF_CONDITION:
     case TT_REDUCE_RETURN:
     case TT_SCAN_RETURN:
+    case TT_MAP_ELEMENTWISE_RETURN:
         return; /* read by the parent */
     case TT_RETURN:
         px_emit(p, "bra.uni $L__RET");

@@ -2,7 +2,7 @@
 # Triton builtins tritonc does not implement are named at their call, not
 # reported as missing attributes; every one is reported.
 # CHECK: {{.*}}unsupported_builtins.py:23:9: error: tl.dot_scaled is not supported by tritonc yet
-# CHECK: {{.*}}unsupported_builtins.py:24:9: error: tl.map_elementwise is not supported by tritonc yet
+# CHECK: {{.*}}unsupported_builtins.py:24:9: error: tl.map_elementwise(): pack > 1 is not supported by tritonc yet
 # CHECK: {{.*}}unsupported_builtins.py:25:9: error: libdevice.lgamma is not supported by tritonc yet
 import triton
 import triton.language as tl
@@ -21,7 +21,7 @@ def k(a_ptr, s_ptr, BLOCK: tl.constexpr):
     s = tl.load(s_ptr + offs[:, None] + tl.arange(0, 1)[None, :]).to(tl.uint8)
     x = tl.load(a_ptr + offs)
     c = tl.dot_scaled(a, s, "e2m1", a, s, "e2m1")
-    y = tl.map_elementwise(_twice, x)
+    y = tl.map_elementwise(_twice, x, pack=2)
     z = libdevice.lgamma(x)
     tl.store(a_ptr + offs[:, None] * BLOCK + offs[None, :], c)
     tl.store(a_ptr + offs, y + z)
