@@ -785,6 +785,13 @@ static TV visit_call(Sema *S, const PyExpr *e) {
         return cg_call_jit(S, &f, args, n, kn, kv, nk, false);
     }
     if (f.kind == TV_PYFN) {
+        for (int i = 0; i < f.fn->decorators.len; i++) {
+            const PyExpr *d = f.fn->decorators.items[i];
+            const char *dn = d->kind == PY_EXPR_NAME ? d->name : d->kind == PY_EXPR_ATTR ? d->attr.attr : NULL;
+            if (dn && !strcmp(dn, "constexpr_function"))
+                return sema_error(S, "'%s' is a @triton.constexpr_function: calling those from a kernel is not "
+                                     "supported by tritonc yet", f.s);
+        }
         sema_error(S, "calling a non-jit function '%s' is not supported in a kernel", f.s);
         sema_note_at(S, f.fn->loc, "'%s' is defined here; decorate it with @triton.jit", f.s);
         return tv_err();
