@@ -1912,9 +1912,31 @@ static TV bi_gdc(Sema *S, CallArgs *a) {
     return tv_none();
 }
 
+/* tl.extra.cuda.num_warps() / num_threads(): constexprs of the launch
+ * options, as in Triton; globaltimer() / smid(): the special registers, as
+ * the inline asm Triton makes of them (GPU only, like all inline asm). */
+static TV bi_cuda_counts(Sema *S, CallArgs *a) {
+    return tv_int(a->bi->arg ? S->num_warps * 32 : S->num_warps);
+}
+
+static TV bi_cuda_sreg(Sema *S, CallArgs *a) {
+    bool timer = a->bi->arg == 0;
+    Type *t = tl_scalar(S, timer ? TL_I64 : TL_I32)->ir;
+    Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, NULL, 0, &t, 1, 0);
+    op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, timer ? "mov.u64 $0, %globaltimer;" : "mov.u32 $0, %smid;"));
+    op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, timer ? "=l" : "=r"));
+    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, 1));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, !timer));
+    return tv_tensor(op_result(op, 0), tl_scalar(S, timer ? TL_I64 : TL_I32));
+}
+
 static const Builtin cuda_fns[] = {
     {"gdc_wait", 0, "", bi_gdc, 0},
     {"gdc_launch_dependents", 0, "", bi_gdc, 1},
+    {"num_warps", 0, "", bi_cuda_counts, 0},
+    {"num_threads", 0, "", bi_cuda_counts, 1},
+    {"globaltimer", 0, "", bi_cuda_sreg, 0},
+    {"smid", 0, "", bi_cuda_sreg, 1},
 };
 
 /* ---- random: Philox 4x32-10, exactly random.py ----------------------------------------- */

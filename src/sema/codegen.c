@@ -2139,6 +2139,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     S->arena = ctx->arena;
     S->mod = mod;
     S->debug = spec->debug;
+    S->num_warps = spec->num_warps > 0 ? spec->num_warps : 4;
     Loc mloc = {mod->filename, 1, 1};
     S->loc = mloc;
     int nerr0 = de->nerrors;
