@@ -2383,6 +2383,37 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
 
 static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
 
+/* libdevice's conversions to a float in a stated rounding mode,
+ * int2float_rz, ll2double_ru, double2float_rd, ...: the one operand of the
+ * prefix's type, as tt.extern_elementwise "__nv_<name>". One PTX cvt with
+ * that rounding each; the CPU prelude converts under fesetround. */
+static TV bi_libdevice_to_float(Sema *S, CallArgs *a) {
+    static const struct { const char *prefix; TlKind from, to; } convs[] = {
+        {"int2float_", TL_I32, TL_FP32},   {"uint2float_", TL_U32, TL_FP32},   {"ll2float_", TL_I64, TL_FP32},
+        {"ull2float_", TL_U64, TL_FP32},   {"ll2double_", TL_I64, TL_FP64},    {"ull2double_", TL_U64, TL_FP64},
+        {"double2float_", TL_FP64, TL_FP32},
+    };
+    const char *n = a->bi->name;
+    TV x = a->v[0];
+    if (x.kind == TV_ERR) return x;
+    x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    for (int i = 0; i < TC_ARRAY_LEN(convs); i++) {
+        if (strncmp(n, convs[i].prefix, strlen(convs[i].prefix))) continue;
+        if (tl_sca(x.ty)->kind != convs[i].from)
+            return sema_error(S, "%s() takes %s, got '%s'", n, tl_scalar_name(convs[i].from), tl_cstr(S, tl_sca(x.ty)));
+        const TlType *rt = tl_with_elem(S, x.ty, tl_scalar(S, convs[i].to));
+        Type *t = rt->ir;
+        Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, &x.v, 1, &t, 1, 0);
+        op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+        op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+        op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+        op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, arena_printf(S->arena, "__nv_%s", n)));
+        return tv_tensor(op_result(op, 0), rt);
+    }
+    return sema_error(S, "libdevice.%s is not supported", n);
+}
+
 /* libdevice's arithmetic in a stated rounding mode, add/sub/mul/div/rcp/
  * sqrt/fma _rn, _rz, _rd, _ru, and saturatef (clamp to [0, 1], NaN to 0): the
  * operands broadcast together and of one type, fp32 or fp64 (saturatef:
@@ -2495,7 +2526,14 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
         {"lround", "round", TL_I64},       {"float2int_rn", "rint", TL_I32},   {"float2int_rz", NULL, TL_I32},
         {"float2int_rd", "floor", TL_I32}, {"float2int_ru", "ceil", TL_I32},   {"float2uint_rn", "rint", TL_U32},
         {"float2uint_rz", NULL, TL_U32},   {"double2int_rn", "rint", TL_I32},  {"double2ll_rn", "rint", TL_I64},
-        {"float2ll_rn", "rint", TL_I64},   {"float2ll_rz", NULL, TL_I64},
+        {"float2ll_rn", "rint", TL_I64},   {"float2ll_rz", NULL, TL_I64},      {"float2uint_rd", "floor", TL_U32},
+        {"float2uint_ru", "ceil", TL_U32}, {"float2ll_rd", "floor", TL_I64},   {"float2ll_ru", "ceil", TL_I64},
+        {"float2ull_rn", "rint", TL_U64},  {"float2ull_rz", NULL, TL_U64},     {"float2ull_rd", "floor", TL_U64},
+        {"float2ull_ru", "ceil", TL_U64},  {"double2int_rz", NULL, TL_I32},    {"double2int_rd", "floor", TL_I32},
+        {"double2int_ru", "ceil", TL_I32}, {"double2uint_rn", "rint", TL_U32}, {"double2uint_rz", NULL, TL_U32},
+        {"double2uint_rd", "floor", TL_U32}, {"double2uint_ru", "ceil", TL_U32}, {"double2ll_rz", NULL, TL_I64},
+        {"double2ll_rd", "floor", TL_I64}, {"double2ll_ru", "ceil", TL_I64},   {"double2ull_rn", "rint", TL_U64},
+        {"double2ull_rz", NULL, TL_U64},   {"double2ull_rd", "floor", TL_U64}, {"double2ull_ru", "ceil", TL_U64},
     };
     for (int i = 0; i < TC_ARRAY_LEN(conv); i++) {
         if (strcmp(conv[i].name, n)) continue;
@@ -2664,7 +2702,11 @@ static const Builtin libdevice_fns[] = {
     LDA("float_as_int"), LDA("int_as_float"), LDA("double_as_longlong"), LDA("longlong_as_double"),
     LDA("llrint"), LDA("lrint"), LDA("llround"), LDA("lround"), LDA("float2int_rn"), LDA("float2int_rz"),
     LDA("float2int_rd"), LDA("float2int_ru"), LDA("float2uint_rn"), LDA("float2uint_rz"), LDA("double2int_rn"),
-    LDA("double2ll_rn"), LDA("float2ll_rn"), LDA("float2ll_rz"),
+    LDA("double2ll_rn"), LDA("float2ll_rn"), LDA("float2ll_rz"), LDA("float2uint_rd"), LDA("float2uint_ru"),
+    LDA("float2ll_rd"), LDA("float2ll_ru"), LDA("float2ull_rn"), LDA("float2ull_rz"), LDA("float2ull_rd"),
+    LDA("float2ull_ru"), LDA("double2int_rz"), LDA("double2int_rd"), LDA("double2int_ru"), LDA("double2uint_rn"),
+    LDA("double2uint_rz"), LDA("double2uint_rd"), LDA("double2uint_ru"), LDA("double2ll_rz"), LDA("double2ll_rd"),
+    LDA("double2ll_ru"), LDA("double2ull_rn"), LDA("double2ull_rz"), LDA("double2ull_rd"), LDA("double2ull_ru"),
 #define LDR(nm, ps, n) {nm "_rn", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, {nm "_rz", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, \
                        {nm "_rd", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, {nm "_ru", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}
     LDR("add", "arg0,arg1", 2), LDR("sub", "arg0,arg1", 2), LDR("mul", "arg0,arg1", 2), LDR("div", "arg0,arg1", 2), LDR("rcp", "arg0", 1),
@@ -2677,6 +2719,11 @@ static const Builtin libdevice_fns[] = {
     LDC("hiloint2double", "arg0,arg1", 2), LDC("double2loint", "arg0", 1), LDC("double2hiint", "arg0", 1),
     LDC("nextafter", "arg0,arg1", 2),
 #undef LDC
+#define LDF(nm) {nm "_rn", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_rz", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, \
+                {nm "_rd", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_ru", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}
+    LDF("int2float"), LDF("uint2float"), LDF("ll2float"), LDF("ull2float"), LDF("ll2double"), LDF("ull2double"),
+    LDF("double2float"),
+#undef LDF
 #undef LDR
 #undef LDI
 #undef LDA
@@ -2688,18 +2735,9 @@ static const Builtin libdevice_fns[] = {
  * tritonc does not implement: named, they get "not supported yet" rather
  * than "no attribute". */
 static const char *const libdevice_missing[] = {
-    "byte_perm", "rcp64h", "rsqrt_rn",
-    "double2float_rn", "double2float_rz", "double2float_rd", "double2float_ru", "double2int_rz", "double2int_rd",
-    "double2int_ru", "double2uint_rn", "double2uint_rz", "double2uint_rd", "double2uint_ru", "float2uint_rd",
-    "float2uint_ru", "int2float_rn", "int2float_rz", "int2float_rd", "int2float_ru", "uint2float_rn",
-    "uint2float_rz", "uint2float_rd", "uint2float_ru", "float2ll_rd", "float2ll_ru", "float2ull_rn", "float2ull_rz",
-    "float2ull_rd", "float2ull_ru", "double2ll_rz", "double2ll_rd", "double2ll_ru", "double2ull_rn", "double2ull_rz",
-    "double2ull_rd", "double2ull_ru", "ll2float_rn", "ll2float_rz", "ll2float_rd", "ll2float_ru", "ull2float_rn",
-    "ull2float_rz", "ull2float_rd", "ull2float_ru", "ll2double_rn", "ll2double_rz", "ll2double_rd", "ll2double_ru",
-    "ull2double_rn", "ull2double_rz", "ull2double_rd", "ull2double_ru", "sinpi", "cospi", "rhypot", "norm3d",
-    "rnorm3d", "norm4d", "rnorm4d", "rcbrt", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1",
-    "erfinv", "erfcx", "erfcinv", "normcdf", "normcdfinv", "lgamma", "tgamma", "ldexp", "scalbn", "remainder",
-    "ilogb", "logb",
+    "byte_perm", "rcp64h", "rsqrt_rn", "sinpi", "cospi", "rhypot", "norm3d", "rnorm3d", "norm4d", "rnorm4d",
+    "rcbrt", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1", "erfinv", "erfcx", "erfcinv",
+    "normcdf", "normcdfinv", "lgamma", "tgamma", "ldexp", "scalbn", "remainder", "ilogb", "logb",
 };
 
 bool sema_libdevice_missing(const char *name) {

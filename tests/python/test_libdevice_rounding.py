@@ -103,6 +103,40 @@ def check(dt):
     assert out[14, 0] < out[15, 0] and out[13, 0] == out[14, 0] and out[13, 1] == out[15, 1]
 
 
+def check_convert():
+    N = 64
+    rng = np.random.default_rng(7)
+    i = rng.integers(-2**31, 2**31, N, dtype=np.int64).astype(np.int32)
+    u = rng.integers(0, 2**32, N, dtype=np.int64).astype(np.uint32)
+    ll = rng.integers(-2**63, 2**63 - 1, N, dtype=np.int64)
+    ull = rng.integers(0, 2**64 - 1, N, dtype=np.uint64)
+    d = rng.standard_normal(N) * 1e12
+    i[0], u[0], ll[0], ull[0], d[0] = 16777217, 16777217, 2**53 + 1, 2**53 + 1, 1 + 2**-30  # inexact
+    i[1], ll[1], d[1] = -16777217, -(2**53 + 1), -(1 + 2**-30)
+    i[2], u[2], ll[2], ull[2], d[2] = 7, 7, 7, 7, 0.5  # exact
+    fo = np.zeros(20 * N, dtype=np.float32)
+    do = np.zeros(8 * N, dtype=np.float64)
+    io = np.zeros(6 * N, dtype=np.int64)
+    MOD.convert_kernel[(1,)](i, u, ll, ull, d, fo, do, io, BLOCK=N)
+    fo, do, io = fo.reshape(20, N), do.reshape(8, N), io.reshape(6, N)
+    srcs = (i, u, ll, ull, d)
+    for s, src in enumerate(srcs):
+        for k, mode in enumerate(MODES):
+            want = [rounded(np.float32, Fraction(int(v)) if s < 4 else Fraction(float(v)), mode) for v in src]
+            assert np.array_equal(fo[4 * s + k], np.array(want, dtype=np.float32)), (s, mode)
+    for s, src in enumerate((ll, ull)):
+        for k, mode in enumerate(MODES):
+            want = [rounded(np.float64, Fraction(int(v)), mode) for v in src]
+            assert np.array_equal(do[4 * s + k], np.array(want)), (s, mode)
+    e = d * 1e-4
+    for s, x in enumerate((e, d)):
+        bad = io[3 * s] != np.trunc(x).astype(np.int64)
+        assert not bad.any(), (s, io[3 * s][bad], x[bad])
+        assert np.array_equal(io[3 * s + 1], np.floor(x).astype(np.int64))
+        assert np.array_equal(io[3 * s + 2], np.ceil(x).astype(np.int64))
+    assert fo[1, 0] < fo[3, 0] and fo[2, 1] < fo[1, 1]  # rz/ru differ on 2^24 + 1; rd below rz for negatives
+
+
 def check_saturate():
     x = np.array([-1.0, -0.0, 0.25, 1.0, 1.5, np.inf, -np.inf, np.nan] * 8, dtype=np.float32)
     out = np.full(64, 7.0, dtype=np.float32)
@@ -141,6 +175,7 @@ def check_error():
 
 check(np.float32)
 check(np.float64)
+check_convert()
 check_saturate()
 check_error()
 print("ok")

@@ -1125,6 +1125,32 @@ static OpKind libdevice_math_kind(const char *symbol) {
  * that rounding (libdevice's rd/ru are PTX's rm/rp; sub as add); "__nv_saturatef" is
  * an add of 0 with .sat (clamps to [0, 1], NaN to 0). Returns false for
  * other symbols. */
+static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re, Slot *out);
+
+/* libdevice's conversions to a float in a rounding mode,
+ * "__nv_{int,uint,ll,ull}2{float,double}_<mode>" and
+ * "__nv_double2float_<mode>": one cvt.<rn|rz|rm|rp>.<to>.<from>. Returns
+ * false for other symbols. */
+static bool rounded_convert(Px *p, const char *sym, const Slot *in, const Type *from, const Type *re, Slot *out) {
+    static const struct { const char *prefix, *ptx_from; } convs[] = {
+        {"__nv_int2float_", "s32"}, {"__nv_uint2float_", "u32"}, {"__nv_ll2float_", "s64"}, {"__nv_ull2float_", "u64"},
+        {"__nv_ll2double_", "s64"}, {"__nv_ull2double_", "u64"}, {"__nv_double2float_", "f64"},
+    };
+    static const char *const modes[][2] = {{"rn", "rn"}, {"rz", "rz"}, {"rd", "rm"}, {"ru", "rp"}};
+    for (int i = 0; i < TC_ARRAY_LEN(convs); i++) {
+        size_t len = strlen(convs[i].prefix);
+        if (strncmp(sym, convs[i].prefix, len)) continue;
+        for (int k = 0; k < 4; k++) {
+            if (strcmp(sym + len, modes[k][0])) continue;
+            char opc[32];
+            tc_snprintf(opc, sizeof opc, "cvt.%s.%s.%s", modes[k][1], re->width == 64 ? "f64" : "f32", convs[i].ptx_from);
+            *out = px_cse(p, px_rc(re), opc, px_opnd(p, in[0], from), NULL, NULL);
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re, Slot *out) {
     static const struct { const char *name; const char *ptx; int arity; } ops[] = {
         {"add", "add", 2}, {"sub", "sub", 2}, {"mul", "mul", 2}, {"div", "div", 2}, {"rcp", "rcp", 1}, {"sqrt", "sqrt", 1}, {"fma", "fma", 3},
@@ -1281,6 +1307,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         }
         Slot rounded;
         if (sym && rounded_arith(p, sym, in, re, &rounded)) return rounded;
+        if (sym && rounded_convert(p, sym, in, e0, re, &rounded)) return rounded;
         OpKind k = libdevice_math_kind(sym);
         if (k == MATH_TANH || k == MATH_EXP || k == MATH_EXP2 || k == MATH_LOG || k == MATH_LOG2 ||
             k == MATH_RSQRT || k == MATH_SIN || k == MATH_COS || k == MATH_ERF || (k == MATH_SQRT && re->width != 64))
