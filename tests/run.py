@@ -93,7 +93,7 @@ def run_lit(path, build, tmpdir, feature_cache):
     rel = os.path.relpath(path, ROOT)
     tpath = os.path.join(tmpdir, re.sub(r"[^A-Za-z0-9_.-]", "_", rel))
     env = dict(os.environ)
-    env["PATH"] = LLVM_BIN + ":" + os.path.join(ROOT, build) + ":" + env["PATH"]
+    env["PATH"] = LLVM_BIN + ":" + os.path.join(ROOT, build) + ":" + env["PATH"] + ":/usr/local/cuda/bin"
     env["PYTHONPATH"] = os.path.join(ROOT, "python")
     env["TRITONC_LIB"] = os.path.join(ROOT, build, "libtritonc.so")
     env.setdefault("TRITONC_CACHE_DIR", os.path.join(tmpdir, "cache"))

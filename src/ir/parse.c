@@ -1455,6 +1455,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
     /* tt.reduce.return ::= name operands attr-dict `:` types */
     case TT_REDUCE_RETURN:
     case TT_SCAN_RETURN:
+    case TT_MAP_ELEMENTWISE_RETURN:
     /* scf.condition ::= name `(` %c `)` attr-dict (operands `:` types)? */
     case SCF_CONDITION: {
         int amark = P->named.len;
@@ -1465,7 +1466,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
             expect(P, TK_RPAREN, "')'");
             first = 1;
         }
-        bool ret_like = kind != TT_REDUCE_RETURN && kind != TT_SCAN_RETURN;
+        bool ret_like = kind != TT_REDUCE_RETURN && kind != TT_SCAN_RETURN && kind != TT_MAP_ELEMENTWISE_RETURN;
         if (ret_like) push_attr_dict(P);
         if ((at(P, TK_PERCENT) && !at_result_names(P)) || !ret_like) {
             if (first) vec_push(&P->toks, name);

@@ -831,6 +831,7 @@ static bool fits_custom(Op *op) {
     case SCF_YIELD:
     case TT_REDUCE_RETURN:
     case TT_SCAN_RETURN:
+    case TT_MAP_ELEMENTWISE_RETURN:
     case TT_EXTERN_ELEMENTWISE: return true;
     default: return false;
     }
@@ -1010,6 +1011,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
         return;
     case TT_REDUCE_RETURN:
     case TT_SCAN_RETURN:
+    case TT_MAP_ELEMENTWISE_RETURN:
         sb_putc(o, ' ');
         print_value_list(P, op, 0, op->noperands);
         print_attr_dict(P, op, NULL);

@@ -47,6 +47,7 @@ static OpKind expected_terminator(const Op *parent, int ri) {
     case SCF_WHILE: return ri == 0 ? SCF_CONDITION : SCF_YIELD;
     case TT_REDUCE: return TT_REDUCE_RETURN;
     case TT_SCAN: return TT_SCAN_RETURN;
+    case TT_MAP_ELEMENTWISE: return TT_MAP_ELEMENTWISE_RETURN;
     case NN_LAYER:
     case NN_GLOBAL: return NN_YIELD;
     default: return OP_COUNT;

@@ -672,8 +672,9 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     if (elt->kind == TL_I16 || elt->kind == TL_U16 || tl_bitwidth(elt) < 16)
         return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
     val = sem_to_tensor(S, &val);
+    if (GIVEN(2)) mask = sem_to_tensor(S, &mask); /* mask=True is a constexpr */
     if (tl_is_block(ptr.ty)) {
-        if (GIVEN(2)) mask = sem_broadcast_to(S, sem_to_tensor(S, &mask), ptr.ty->shape, ptr.ty->rank);
+        if (GIVEN(2)) mask = sem_broadcast_to(S, mask, ptr.ty->shape, ptr.ty->rank);
         val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
     }
     val = sem_cast(S, val, elt, NULL);
@@ -1520,16 +1521,9 @@ static TV bi_flip(Sema *S, CallArgs *a) {
  * smaller value unless flipped:
  *     swap = (left > right) != flip;   x = swap ? partner : x
  * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n). */
-static TV bi_sort(Sema *S, CallArgs *a) {
-    TV x;
-    if (!need_tensor(S, a, 0, &x)) return tv_err();
-    if (!tl_is_block(x.ty)) return sema_error(S, "sort() needs a tensor, got %s", tl_cstr(S, x.ty));
+static TV sort_last(Sema *S, TV x, bool desc) {
     int r = x.ty->rank;
-    if (GIVEN(1) && (a->v[1].kind != TV_INT || wrap_axis(S, a->v[1].i, r) != r - 1))
-        return sema_error(S, "sort(): only sorting along the last dimension is supported");
-    bool desc = GIVEN(2) && cx_truthy(A(2));
     int64_t n = x.ty->shape[r - 1];
-    if (n & (n - 1)) return sema_error(S, "sort(): the size of the last dimension (%lld) is not a power of 2", (long long)n);
     int L = 0;
     while (((int64_t)1 << L) < n) L++;
     TV pos = positions(S, x.ty->shape, r, r - 1);
@@ -1559,6 +1553,57 @@ static TV bi_sort(Sema *S, CallArgs *a) {
         }
     }
     return x;
+}
+
+/* The checks tl.sort and tl.topk share: a tensor, sorted along its last
+ * dimension, of a power-of-2 size. */
+static bool sortable(Sema *S, CallArgs *a, const char *what, int dim_arg, TV *x) {
+    if (!need_tensor(S, a, 0, x)) return false;
+    if (!tl_is_block(x->ty)) {
+        sema_error(S, "%s() needs a tensor, got %s", what, tl_cstr(S, x->ty));
+        return false;
+    }
+    int r = x->ty->rank;
+    if (GIVEN(dim_arg) && (a->v[dim_arg].kind != TV_INT || wrap_axis(S, a->v[dim_arg].i, r) != r - 1)) {
+        sema_error(S, "%s(): only the last dimension is currently supported", what);
+        return false;
+    }
+    int64_t n = x->ty->shape[r - 1];
+    if (n & (n - 1)) {
+        sema_error(S, "%s(): the size of the last dimension (%lld) is not a power of 2", what, (long long)n);
+        return false;
+    }
+    return true;
+}
+
+static TV bi_sort(Sema *S, CallArgs *a) {
+    TV x;
+    if (!sortable(S, a, "sort", 1, &x)) return tv_err();
+    return sort_last(S, x, GIVEN(2) && cx_truthy(A(2)));
+}
+
+/* tl.topk(x, k, dim=None, descending=True): the k largest (smallest) values
+ * along the last dimension, largest (smallest) first: the sorted dimension's
+ * first k positions, one tt.gather. (Triton runs log2(k) bitonic stages and
+ * then halves the dimension with max/min; the values are the same.) */
+static TV bi_topk(Sema *S, CallArgs *a) {
+    TV x;
+    if (!sortable(S, a, "topk", 2, &x)) return tv_err();
+    int r = x.ty->rank;
+    int64_t n = x.ty->shape[r - 1];
+    if (a->v[1].kind != TV_INT) return sema_error(S, "topk(): k must be a constexpr int");
+    int64_t k = a->v[1].i;
+    if (k < 1 || k > n || (k & (k - 1)))
+        return sema_error(S, "topk(): k (%lld) must be a power of 2 no larger than the last dimension (%lld)", (long long)k,
+                          (long long)n);
+    TV sorted = sort_last(S, x, !GIVEN(3) || cx_truthy(A(3)));
+    if (sorted.kind == TV_ERR || k == n) return sorted;
+    int64_t shape[TL_MAX_RANK];
+    memcpy(shape, x.ty->shape, sizeof(int64_t) * (size_t)r);
+    shape[r - 1] = k;
+    TV first = positions(S, shape, r, r - 1);
+    if (first.kind == TV_ERR) return first;
+    return gather_op(S, sorted, first, r - 1);
 }
 
 /* ---- casts ----------------------------------------------------------------------- */
@@ -1728,6 +1773,77 @@ static TV bi_assume(Sema *S, CallArgs *a) {
     return tv_none();
 }
 
+/* tl.map_elementwise(scalar_fn, *args, pack=1): the @jit function applied
+ * to each element of the arguments broadcast together, as Triton's
+ * tt.map_elementwise: a region whose block arguments are one element of
+ * each argument, the function inlined there on scalars (its control flow
+ * runs per element), ending in tt.map_elementwise.return of its results; a
+ * tuple of results gives a tuple of tensors. Without a tensor argument it
+ * is the call itself. */
+static TV bi_map_elementwise(Sema *S, CallArgs *a) {
+    TV fn = a->v[0];
+    if (fn.kind == TV_ERR) return fn;
+    if (fn.kind != TV_JITFN) return sema_error(S, "map_elementwise(): scalar_fn must be a @triton.jit function");
+    if (GIVEN(2) && (A(2)->kind != TV_INT || A(2)->i != 1))
+        return sema_error(S, "tl.map_elementwise(): pack > 1 is not supported by tritonc yet");
+    int n = A(1)->n;
+    if (n < 1 || n > 8) return sema_error(S, "map_elementwise() takes 1 to 8 tensors, got %d", n);
+    TV xs[8];
+    bool any_block = false;
+    for (int i = 0; i < n; i++) {
+        xs[i] = A(1)->elems[i];
+        if (xs[i].kind == TV_ERR) return xs[i];
+        xs[i] = sem_to_tensor(S, &xs[i]);
+        if (xs[i].kind == TV_ERR) return xs[i];
+        any_block |= tl_is_block(xs[i].ty);
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!sem_broadcast_pair(S, &xs[j], &xs[i])) return tv_err();
+    if (!any_block) return cg_call_jit(S, &fn, xs, n, NULL, NULL, 0, true);
+    Block *blk = block_create(S->ctx);
+    TV bargs[8];
+    for (int i = 0; i < n; i++) {
+        const TlType *st = tl_sca(xs[i].ty);
+        bargs[i] = tv_tensor(block_add_arg(S->ctx, blk, st->ir, S->loc), st);
+    }
+    Builder saved = S->b;
+    S->b = builder_at_end(S->ctx, blk);
+    TV r = cg_call_jit(S, &fn, bargs, n, NULL, NULL, 0, true);
+    int nres = r.kind == TV_TUPLE ? r.n : 1;
+    TV res[8];
+    Value *vals[8];
+    bool ok = r.kind != TV_ERR && nres >= 1 && nres <= 8;
+    for (int i = 0; ok && i < nres; i++) {
+        res[i] = r.kind == TV_TUPLE ? r.elems[i] : r;
+        res[i] = sem_to_tensor(S, &res[i]);
+        ok = res[i].kind == TV_TENSOR && !tl_is_block(res[i].ty);
+        if (!ok && res[i].kind != TV_ERR) sema_error(S, "map_elementwise(): scalar_fn must return scalars");
+        if (ok) vals[i] = res[i].v;
+    }
+    if (ok) {
+        S->b.loc = S->loc;
+        build_op(&S->b, TT_MAP_ELEMENTWISE_RETURN, vals, nres, NULL, 0, 0);
+    }
+    S->b = saved;
+    if (!ok) return tv_err();
+    const TlType *shape = xs[0].ty, *tls[8];
+    Value *ops[8];
+    Type *rts[8];
+    for (int i = 0; i < n; i++) ops[i] = xs[i].v;
+    for (int i = 0; i < nres; i++) {
+        tls[i] = tl_block(S, tl_sca(res[i].ty), shape->shape, shape->rank);
+        rts[i] = tls[i]->ir;
+    }
+    Op *op = sem_op(S, TT_MAP_ELEMENTWISE, ops, n, rts, nres, 1);
+    region_push_block(&op->regions[0], blk);
+    if (r.kind != TV_TUPLE) return tv_tensor(op_result(op, 0), tls[0]);
+    TV t = {.kind = TV_TUPLE, .n = nres};
+    t.elems = ARENA_ARRAY(S->arena, TV, nres);
+    for (int i = 0; i < nres; i++) t.elems[i] = tv_tensor(op_result(op, i), tls[i]);
+    return t;
+}
+
 /* Triton builtins tritonc does not implement: a call names the builtin and
  * says why, rather than "no attribute". */
 static TV bi_unsupported(Sema *S, CallArgs *a) {
@@ -1814,9 +1930,31 @@ static TV bi_gdc(Sema *S, CallArgs *a) {
     return tv_none();
 }
 
+/* tl.extra.cuda.num_warps() / num_threads(): constexprs of the launch
+ * options, as in Triton; globaltimer() / smid(): the special registers, as
+ * the inline asm Triton makes of them (GPU only, like all inline asm). */
+static TV bi_cuda_counts(Sema *S, CallArgs *a) {
+    return tv_int(a->bi->arg ? S->num_warps * 32 : S->num_warps);
+}
+
+static TV bi_cuda_sreg(Sema *S, CallArgs *a) {
+    bool timer = a->bi->arg == 0;
+    Type *t = tl_scalar(S, timer ? TL_I64 : TL_I32)->ir;
+    Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, NULL, 0, &t, 1, 0);
+    op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, timer ? "mov.u64 $0, %globaltimer;" : "mov.u32 $0, %smid;"));
+    op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, timer ? "=l" : "=r"));
+    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, 1));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, !timer));
+    return tv_tensor(op_result(op, 0), tl_scalar(S, timer ? TL_I64 : TL_I32));
+}
+
 static const Builtin cuda_fns[] = {
     {"gdc_wait", 0, "", bi_gdc, 0},
     {"gdc_launch_dependents", 0, "", bi_gdc, 1},
+    {"num_warps", 0, "", bi_cuda_counts, 0},
+    {"num_threads", 0, "", bi_cuda_counts, 1},
+    {"globaltimer", 0, "", bi_cuda_sreg, 0},
+    {"smid", 0, "", bi_cuda_sreg, 1},
 };
 
 /* ---- random: Philox 4x32-10, exactly random.py ----------------------------------------- */
@@ -1968,6 +2106,59 @@ static TV bi_len(Sema *S, CallArgs *a) {
     if (v.kind == TV_STR) return tv_int((int64_t)strlen(v.s));
     if (v.kind == TV_ERR) return v;
     return sema_error(S, "object of type '%s' has no len()", tv_kind_name(&v));
+}
+
+/* enumerate(t, start=0) and zip(t, u, ...) over tuples, for `for i, x in
+ * enumerate(t):` and comprehensions, which unroll over tuples: the pairs
+ * are made at compile time, as a tuple of tuples. */
+static TV tuple_of(Sema *S, int n) {
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1);
+    return t;
+}
+
+static TV bi_enumerate(Sema *S, CallArgs *a) {
+    TV t = a->v[0];
+    if (t.kind == TV_ERR) return t;
+    if (t.kind != TV_TUPLE) return sema_error(S, "enumerate() over %s: only tuples can be iterated in a kernel", tv_kind_name(&t));
+    int64_t start = 0;
+    if (GIVEN(1)) {
+        if (A(1)->kind != TV_INT) return sema_error(S, "enumerate()'s start must be a constexpr integer");
+        start = A(1)->i;
+    }
+    TV r = tuple_of(S, t.n);
+    for (int i = 0; i < t.n; i++) {
+        r.elems[i] = tuple_of(S, 2);
+        r.elems[i].elems[0] = tv_int(start + i);
+        r.elems[i].elems[1] = t.elems[i];
+    }
+    return r;
+}
+
+static TV bi_zip(Sema *S, CallArgs *a) {
+    const TV *ts = A(0)->elems;
+    int k = A(0)->n, n = INT32_MAX;
+    for (int j = 0; j < k; j++) {
+        if (ts[j].kind == TV_ERR) return ts[j];
+        if (ts[j].kind != TV_TUPLE) return sema_error(S, "zip() over %s: only tuples can be iterated in a kernel", tv_kind_name(&ts[j]));
+        if (ts[j].n < n) n = ts[j].n;
+    }
+    if (k == 0) n = 0;
+    TV r = tuple_of(S, n);
+    for (int i = 0; i < n; i++) {
+        r.elems[i] = tuple_of(S, k);
+        for (int j = 0; j < k; j++) r.elems[i].elems[j] = ts[j].elems[i];
+    }
+    return r;
+}
+
+/* tl.tuple(iterable): the tuple itself (Triton's tl.tuple wraps a Python
+ * tuple or list; here both are already tuples). */
+static TV bi_tl_tuple(Sema *S, CallArgs *a) {
+    if (!a->given[0]) return tuple_of(S, 0);
+    TV t = a->v[0];
+    if (t.kind == TV_ERR || t.kind == TV_TUPLE) return t;
+    return sema_error(S, "tl.tuple() takes a tuple or a list, got %s", tv_kind_name(&t));
 }
 
 static TV bi_getattr(Sema *S, CallArgs *a) {
@@ -2210,6 +2401,82 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
 
 static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
 
+/* libdevice's conversions to a float in a stated rounding mode,
+ * int2float_rz, ll2double_ru, double2float_rd, ...: the one operand of the
+ * prefix's type, as tt.extern_elementwise "__nv_<name>". One PTX cvt with
+ * that rounding each; the CPU prelude converts under fesetround. */
+static TV bi_libdevice_to_float(Sema *S, CallArgs *a) {
+    static const struct { const char *prefix; TlKind from, to; } convs[] = {
+        {"int2float_", TL_I32, TL_FP32},   {"uint2float_", TL_U32, TL_FP32},   {"ll2float_", TL_I64, TL_FP32},
+        {"ull2float_", TL_U64, TL_FP32},   {"ll2double_", TL_I64, TL_FP64},    {"ull2double_", TL_U64, TL_FP64},
+        {"double2float_", TL_FP64, TL_FP32},
+    };
+    const char *n = a->bi->name;
+    TV x = a->v[0];
+    if (x.kind == TV_ERR) return x;
+    x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    for (int i = 0; i < TC_ARRAY_LEN(convs); i++) {
+        if (strncmp(n, convs[i].prefix, strlen(convs[i].prefix))) continue;
+        if (tl_sca(x.ty)->kind != convs[i].from)
+            return sema_error(S, "%s() takes %s, got '%s'", n, tl_scalar_name(convs[i].from), tl_cstr(S, tl_sca(x.ty)));
+        const TlType *rt = tl_with_elem(S, x.ty, tl_scalar(S, convs[i].to));
+        Type *t = rt->ir;
+        Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, &x.v, 1, &t, 1, 0);
+        op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+        op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+        op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+        op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, arena_printf(S->arena, "__nv_%s", n)));
+        return tv_tensor(op_result(op, 0), rt);
+    }
+    return sema_error(S, "libdevice.%s is not supported", n);
+}
+
+/* libdevice's arithmetic in a stated rounding mode, add/sub/mul/div/rcp/
+ * sqrt/fma _rn, _rz, _rd, _ru, and saturatef (clamp to [0, 1], NaN to 0): the
+ * operands broadcast together and of one type, fp32 or fp64 (saturatef:
+ * fp32), as tt.extern_elementwise "__nv_fadd_rz" / "__nv_dadd_rz" (fma:
+ * "__nv_fmaf_rz" / "__nv_fma_rz"). One PTX instruction each; the CPU
+ * prelude computes them under fesetround. arg = the arity. */
+static TV bi_libdevice_rounded(Sema *S, CallArgs *a) {
+    const char *n = a->bi->name;
+    int arity = a->bi->arg;
+    TV x[3];
+    for (int i = 0; i < arity; i++) {
+        x[i] = a->v[i];
+        if (x[i].kind == TV_ERR) return x[i];
+        x[i] = sem_to_tensor(S, &x[i]);
+        if (x[i].kind == TV_ERR) return x[i];
+    }
+    for (int i = 1; i < arity; i++)
+        for (int j = 0; j < i; j++)
+            if (!sem_broadcast_pair(S, &x[j], &x[i])) return tv_err();
+    const TlType *e = tl_sca(x[0].ty);
+    bool sat = !strcmp(n, "saturatef");
+    bool ok = e->kind == TL_FP32 || (e->kind == TL_FP64 && !sat);
+    for (int i = 1; i < arity; i++) ok = ok && tl_sca(x[i].ty) == e;
+    if (!ok) {
+        StrBuf got = {0};
+        for (int i = 0; i < arity; i++) sb_printf(&got, "%s'%s'", i ? ", " : "", tl_cstr(S, tl_sca(x[i].ty)));
+        TV r = sema_error(S, "%s(): input arg type does not match. Expect %s operands of one type, got (%s)", n,
+                          sat ? "fp32" : "fp32 or fp64", sb_cstr(&got));
+        sb_free(&got);
+        return r;
+    }
+    bool f32 = e->kind == TL_FP32;
+    const char *sym = sat                      ? "__nv_saturatef"
+                      : !strncmp(n, "fma_", 4) ? arena_printf(S->arena, "__nv_fma%s_%s", f32 ? "f" : "", n + 4)
+                                               : arena_printf(S->arena, "__nv_%c%s", f32 ? 'f' : 'd', n);
+    Value *ops[3] = {x[0].v, arity > 1 ? x[1].v : NULL, arity > 2 ? x[2].v : NULL};
+    Type *t = x[0].ty->ir;
+    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, arity, &t, 1, 0);
+    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
+    return tv_tensor(op_result(op, 0), x[0].ty);
+}
+
 /* The integer functions of libdevice, as tt.extern_elementwise: popc, clz
  * and ffs count bits (int32 results), brev reverses them; the `ll` forms
  * take int64. The CPU backend has C twins (prelude.c), the PTX backend
@@ -2277,7 +2544,14 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
         {"lround", "round", TL_I64},       {"float2int_rn", "rint", TL_I32},   {"float2int_rz", NULL, TL_I32},
         {"float2int_rd", "floor", TL_I32}, {"float2int_ru", "ceil", TL_I32},   {"float2uint_rn", "rint", TL_U32},
         {"float2uint_rz", NULL, TL_U32},   {"double2int_rn", "rint", TL_I32},  {"double2ll_rn", "rint", TL_I64},
-        {"float2ll_rn", "rint", TL_I64},   {"float2ll_rz", NULL, TL_I64},
+        {"float2ll_rn", "rint", TL_I64},   {"float2ll_rz", NULL, TL_I64},      {"float2uint_rd", "floor", TL_U32},
+        {"float2uint_ru", "ceil", TL_U32}, {"float2ll_rd", "floor", TL_I64},   {"float2ll_ru", "ceil", TL_I64},
+        {"float2ull_rn", "rint", TL_U64},  {"float2ull_rz", NULL, TL_U64},     {"float2ull_rd", "floor", TL_U64},
+        {"float2ull_ru", "ceil", TL_U64},  {"double2int_rz", NULL, TL_I32},    {"double2int_rd", "floor", TL_I32},
+        {"double2int_ru", "ceil", TL_I32}, {"double2uint_rn", "rint", TL_U32}, {"double2uint_rz", NULL, TL_U32},
+        {"double2uint_rd", "floor", TL_U32}, {"double2uint_ru", "ceil", TL_U32}, {"double2ll_rz", NULL, TL_I64},
+        {"double2ll_rd", "floor", TL_I64}, {"double2ll_ru", "ceil", TL_I64},   {"double2ull_rn", "rint", TL_U64},
+        {"double2ull_rz", NULL, TL_U64},   {"double2ull_rd", "floor", TL_U64}, {"double2ull_ru", "ceil", TL_U64},
     };
     for (int i = 0; i < TC_ARRAY_LEN(conv); i++) {
         if (strcmp(conv[i].name, n)) continue;
@@ -2287,6 +2561,139 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
         return sem_cast(S, r, tl_scalar(S, conv[i].to), NULL);
     }
     return sema_error(S, "libdevice.%s is not supported", n);
+}
+
+/* libdevice functions that are exact compositions of tl operations, so that
+ * both backends have them, on the dtypes of Triton's table for each:
+ *   abs (i32, i64, fp32, fp64)   fma (fp32, fp64)   fdim: x > y ? x - y : +0
+ *   uint_as_float, float_as_uint: bit views (u32 <-> fp32; the view is int32)
+ *   hadd, rhadd (i32, u32): (a + b) >> 1, (a + b + 1) >> 1 without overflow,
+ *       as (a & b) + ((a ^ b) >> 1) and (a | b) - ((a ^ b) >> 1)
+ *   mulhi (i32, u32): the high half of the 64-bit product
+ *   mul24 (i32, u32): the low 32 bits of the product of the low 24 bits
+ *   sad (i32 or u32, and u32): |a - b| + c in 32-bit unsigned arithmetic
+ *   int2double_rn, uint2double_rn: exact; hiloint2double, double2loint,
+ *       double2hiint: an fp64 from / to its two 32-bit halves
+ *   nextafter (fp32, fp64): the neighbour of x toward y, on the bits
+ * arg = the arity. */
+static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
+    const char *n = a->bi->name;
+    int arity = a->bi->arg;
+    TV x[3];
+    for (int i = 0; i < arity; i++) {
+        x[i] = a->v[i];
+        if (x[i].kind == TV_ERR) return x[i];
+        x[i] = sem_to_tensor(S, &x[i]);
+        if (x[i].kind == TV_ERR) return x[i];
+    }
+    for (int i = 1; i < arity; i++)
+        for (int j = 0; j < i; j++)
+            if (!sem_broadcast_pair(S, &x[j], &x[i])) return tv_err();
+    TlKind k[3] = {TL_I1, TL_I1, TL_I1};
+    for (int i = 0; i < arity; i++) k[i] = tl_sca(x[i].ty)->kind;
+    bool same = arity < 2 || (k[1] == k[0] && (arity < 3 || k[2] == k[0]));
+    bool fp = k[0] == TL_FP32 || k[0] == TL_FP64, i32u32 = k[0] == TL_I32 || k[0] == TL_U32;
+    const TlType *i32 = tl_scalar(S, TL_I32), *u32 = tl_scalar(S, TL_U32), *i64 = tl_scalar(S, TL_I64);
+    const char *want = NULL;
+    TV r = tv_err();
+    if (!strcmp(n, "abs")) {
+        if (!(k[0] == TL_I32 || k[0] == TL_I64 || fp)) want = "int32, int64, fp32 or fp64";
+        else r = tv_tensor(sem_ir(S, fp ? MATH_ABSF : MATH_ABSI, x[0].ty, x[0].v, NULL), x[0].ty);
+    } else if (!strcmp(n, "fma")) {
+        if (!fp || !same) want = "three fp32 or three fp64";
+        else {
+            Value *ops[3] = {x[0].v, x[1].v, x[2].v};
+            Type *t = x[0].ty->ir;
+            r = tv_tensor(op_result(sem_op(S, MATH_FMA, ops, 3, &t, 1, 0), 0), x[0].ty);
+        }
+    } else if (!strcmp(n, "fdim")) {
+        if (!fp || !same) want = "two fp32 or two fp64";
+        else {
+            TV nan = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_NE, x[0], x[0]), sem_compare(S, PY_CMP_NE, x[1], x[1]));
+            TV d = sem_where(S, sem_compare(S, PY_CMP_GT, x[0], x[1]), sem_binary(S, PY_BIN_SUB, x[0], x[1]), tv_float(0.0));
+            r = sem_where(S, nan, sem_binary(S, PY_BIN_ADD, x[0], x[1]), d);
+        }
+    } else if (!strcmp(n, "uint_as_float")) {
+        if (k[0] != TL_U32) want = "uint32";
+        else r = sem_bitcast(S, x[0], tl_scalar(S, TL_FP32));
+    } else if (!strcmp(n, "float_as_uint")) {
+        if (k[0] != TL_FP32) want = "fp32";
+        else r = sem_bitcast(S, x[0], i32);
+    } else if (!strcmp(n, "hadd") || !strcmp(n, "rhadd")) {
+        if (!i32u32 || !same) want = "two int32 or two uint32";
+        else {
+            TV half = sem_binary(S, PY_BIN_RSHIFT, sem_binary(S, PY_BIN_BITXOR, x[0], x[1]), tv_int(1));
+            r = n[0] == 'h' ? sem_binary(S, PY_BIN_ADD, sem_binary(S, PY_BIN_BITAND, x[0], x[1]), half)
+                            : sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_BITOR, x[0], x[1]), half);
+        }
+    } else if (!strcmp(n, "mulhi")) {
+        if (!i32u32 || !same) want = "two int32 or two uint32 (int64 is not supported by tritonc yet)";
+        else if (k[0] == TL_U32) r = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
+        else {
+            TV p = sem_binary(S, PY_BIN_MUL, sem_cast(S, x[0], i64, NULL), sem_cast(S, x[1], i64, NULL));
+            r = sem_cast(S, sem_binary(S, PY_BIN_RSHIFT, p, tv_int(32)), i32, NULL);
+        }
+    } else if (!strcmp(n, "mul24")) {
+        if (!i32u32 || !same) want = "two int32 or two uint32";
+        else if (k[0] == TL_U32)
+            r = sem_binary(S, PY_BIN_MUL, sem_binary(S, PY_BIN_BITAND, x[0], tv_int(0xffffff)),
+                           sem_binary(S, PY_BIN_BITAND, x[1], tv_int(0xffffff)));
+        else
+            r = sem_binary(S, PY_BIN_MUL, sem_binary(S, PY_BIN_RSHIFT, sem_binary(S, PY_BIN_LSHIFT, x[0], tv_int(8)), tv_int(8)),
+                           sem_binary(S, PY_BIN_RSHIFT, sem_binary(S, PY_BIN_LSHIFT, x[1], tv_int(8)), tv_int(8)));
+    } else if (!strcmp(n, "sad")) {
+        if (!i32u32 || k[1] != k[0] || k[2] != TL_U32) want = "(int32, int32, uint32) or (uint32, uint32, uint32)";
+        else {
+            TV ua = sem_bitcast(S, x[0], u32), ub = sem_bitcast(S, x[1], u32);
+            TV d = sem_where(S, sem_compare(S, PY_CMP_GT, x[0], x[1]), sem_binary(S, PY_BIN_SUB, ua, ub),
+                             sem_binary(S, PY_BIN_SUB, ub, ua));
+            r = sem_bitcast(S, sem_binary(S, PY_BIN_ADD, d, x[2]), tl_scalar(S, k[0]));
+        }
+    } else if (!strcmp(n, "int2double_rn") || !strcmp(n, "uint2double_rn")) {
+        if (k[0] != (n[0] == 'u' ? TL_U32 : TL_I32)) want = n[0] == 'u' ? "uint32" : "int32";
+        else r = sem_cast(S, x[0], tl_scalar(S, TL_FP64), NULL);
+    } else if (!strcmp(n, "hiloint2double")) {
+        if (k[0] != TL_I32 || k[1] != TL_I32) want = "two int32";
+        else {
+            TV hi = sem_binary(S, PY_BIN_LSHIFT, sem_cast(S, x[0], i64, NULL), tv_int(32));
+            TV lo = sem_cast(S, sem_bitcast(S, x[1], u32), i64, NULL);
+            r = sem_bitcast(S, sem_binary(S, PY_BIN_BITOR, hi, lo), tl_scalar(S, TL_FP64));
+        }
+    } else if (!strcmp(n, "double2loint") || !strcmp(n, "double2hiint")) {
+        if (k[0] != TL_FP64) want = "fp64";
+        else {
+            TV bits = sem_bitcast(S, x[0], i64);
+            if (n[7] == 'h') bits = sem_binary(S, PY_BIN_RSHIFT, bits, tv_int(32));
+            r = sem_cast(S, bits, i32, NULL);
+        }
+    } else if (!strcmp(n, "nextafter")) {
+        if (!fp || !same) want = "two fp32 or two fp64";
+        else {
+            bool f32 = k[0] == TL_FP32;
+            const TlType *it = f32 ? i32 : i64;
+            TV up = sem_compare(S, PY_CMP_EQ, sem_compare(S, PY_CMP_GT, x[1], x[0]),
+                                sem_compare(S, PY_CMP_GT, x[0], tv_float(0.0)));
+            TV step = sem_where(S, up, tv_int(1), tv_int(-1));
+            TV next = sem_bitcast(S, sem_binary(S, PY_BIN_ADD, sem_bitcast(S, x[0], it), sem_cast(S, step, it, NULL)),
+                                  tl_scalar(S, k[0]));
+            double tiny = f32 ? 1.401298464324817e-45 : 4.9406564584124654e-324; /* the least subnormal */
+            TV from_zero = sem_where(S, sem_compare(S, PY_CMP_GT, x[1], tv_float(0.0)), tv_float(tiny), tv_float(-tiny));
+            r = sem_where(S, sem_compare(S, PY_CMP_EQ, x[0], tv_float(0.0)), sem_cast(S, from_zero, tl_scalar(S, k[0]), NULL), next);
+            r = sem_where(S, sem_compare(S, PY_CMP_EQ, x[0], x[1]), x[1], r);
+            TV nan = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_NE, x[0], x[0]), sem_compare(S, PY_CMP_NE, x[1], x[1]));
+            r = sem_where(S, nan, sem_binary(S, PY_BIN_ADD, x[0], x[1]), r);
+        }
+    } else {
+        return sema_error(S, "libdevice.%s is not supported", n);
+    }
+    if (want) {
+        StrBuf got = {0};
+        for (int i = 0; i < arity; i++) sb_printf(&got, "%s'%s'", i ? ", " : "", tl_cstr(S, tl_sca(x[i].ty)));
+        TV e = sema_error(S, "%s() takes %s, got (%s)", n, want, sb_cstr(&got));
+        sb_free(&got);
+        return e;
+    }
+    return r;
 }
 
 /* The libdevice functions with the regular naming (and a C library twin for
@@ -2313,12 +2720,49 @@ static const Builtin libdevice_fns[] = {
     LDA("float_as_int"), LDA("int_as_float"), LDA("double_as_longlong"), LDA("longlong_as_double"),
     LDA("llrint"), LDA("lrint"), LDA("llround"), LDA("lround"), LDA("float2int_rn"), LDA("float2int_rz"),
     LDA("float2int_rd"), LDA("float2int_ru"), LDA("float2uint_rn"), LDA("float2uint_rz"), LDA("double2int_rn"),
-    LDA("double2ll_rn"), LDA("float2ll_rn"), LDA("float2ll_rz"),
+    LDA("double2ll_rn"), LDA("float2ll_rn"), LDA("float2ll_rz"), LDA("float2uint_rd"), LDA("float2uint_ru"),
+    LDA("float2ll_rd"), LDA("float2ll_ru"), LDA("float2ull_rn"), LDA("float2ull_rz"), LDA("float2ull_rd"),
+    LDA("float2ull_ru"), LDA("double2int_rz"), LDA("double2int_rd"), LDA("double2int_ru"), LDA("double2uint_rn"),
+    LDA("double2uint_rz"), LDA("double2uint_rd"), LDA("double2uint_ru"), LDA("double2ll_rz"), LDA("double2ll_rd"),
+    LDA("double2ll_ru"), LDA("double2ull_rn"), LDA("double2ull_rz"), LDA("double2ull_rd"), LDA("double2ull_ru"),
+#define LDR(nm, ps, n) {nm "_rn", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, {nm "_rz", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, \
+                       {nm "_rd", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}, {nm "_ru", BI_LIBDEVICE, ps, bi_libdevice_rounded, n}
+    LDR("add", "arg0,arg1", 2), LDR("sub", "arg0,arg1", 2), LDR("mul", "arg0,arg1", 2), LDR("div", "arg0,arg1", 2), LDR("rcp", "arg0", 1),
+    LDR("sqrt", "arg0", 1), LDR("fma", "arg0,arg1,arg2", 3), {"saturatef", BI_LIBDEVICE, "arg0", bi_libdevice_rounded, 1},
+#define LDC(nm, ps, n) {nm, BI_LIBDEVICE, ps, bi_libdevice_compose, n}
+    LDC("abs", "arg0", 1), LDC("fma", "arg0,arg1,arg2", 3), LDC("fdim", "arg0,arg1", 2),
+    LDC("uint_as_float", "arg0", 1), LDC("float_as_uint", "arg0", 1), LDC("hadd", "arg0,arg1", 2),
+    LDC("rhadd", "arg0,arg1", 2), LDC("mulhi", "arg0,arg1", 2), LDC("mul24", "arg0,arg1", 2),
+    LDC("sad", "arg0,arg1,arg2", 3), LDC("int2double_rn", "arg0", 1), LDC("uint2double_rn", "arg0", 1),
+    LDC("hiloint2double", "arg0,arg1", 2), LDC("double2loint", "arg0", 1), LDC("double2hiint", "arg0", 1),
+    LDC("nextafter", "arg0,arg1", 2),
+#undef LDC
+#define LDF(nm) {nm "_rn", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_rz", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, \
+                {nm "_rd", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_ru", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}
+    LDF("int2float"), LDF("uint2float"), LDF("ll2float"), LDF("ull2float"), LDF("ll2double"), LDF("ull2double"),
+    LDF("double2float"),
+#undef LDF
+#undef LDR
 #undef LDI
 #undef LDA
 #undef LD1
 #undef LD2
 };
+
+/* The functions of Triton's libdevice module (extra/cuda/libdevice.py) that
+ * tritonc does not implement: named, they get "not supported yet" rather
+ * than "no attribute". */
+static const char *const libdevice_missing[] = {
+    "byte_perm", "rcp64h", "rsqrt_rn", "sinpi", "cospi", "rhypot", "norm3d", "rnorm3d", "norm4d", "rnorm4d",
+    "rcbrt", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1", "erfinv", "erfcx", "erfcinv",
+    "normcdf", "normcdfinv", "lgamma", "tgamma", "ldexp", "scalbn", "remainder", "ilogb", "logb",
+};
+
+bool sema_libdevice_missing(const char *name) {
+    for (int i = 0; i < TC_ARRAY_LEN(libdevice_missing); i++)
+        if (!strcmp(libdevice_missing[i], name)) return true;
+    return false;
+}
 
 /* libdevice.NAME(x[, y]) from C: the table's function on tensors. */
 static TV libdevice_call(Sema *S, const char *name, TV x, TV y) {
@@ -2429,10 +2873,12 @@ static const Builtin builtins[] = {
     {"swizzle2d", TL, "i,j,size_i,size_j,size_g", bi_swizzle2d, 0},
     {"flip", TLM, "x,dim=", bi_flip, 0},
     {"sort", TLM, "x,dim=,descending=", bi_sort, 0},
+    {"topk", TLM, "x,k,dim=,descending=", bi_topk, 0},
     {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
     {"inline_asm_elementwise", TL, "asm,constraints,args,dtype,is_pure,pack", bi_inline_asm, 0},
+    {"map_elementwise", TL, "scalar_fn,*args,pack=", bi_map_elementwise, 0},
     {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_unsupported, 0},
     {"rand", TL, "seed,offset,n_rounds=", bi_random, 0},
     {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},
@@ -2448,6 +2894,9 @@ static const Builtin builtins[] = {
     {"min", BI_PY, "*args", bi_py_minmax, 0},
     {"max", BI_PY, "*args", bi_py_minmax, 1},
     {"len", BI_PY, "obj", bi_len, 0},
+    {"enumerate", BI_PY, "iterable,start=", bi_enumerate, 0},
+    {"zip", BI_PY, "*iterables", bi_zip, 0},
+    {"tuple", TL, "args=", bi_tl_tuple, 0},
     {"getattr", BI_PY, "obj,name,default=", bi_getattr, 0},
     {"hasattr", BI_PY, "obj,name", bi_getattr, 1},
     {"isinstance", BI_PY, "obj,classinfo", bi_isinstance, 0},

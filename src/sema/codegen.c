@@ -15,7 +15,10 @@
  *     are the live-in runtime values the body assigns. Triton finds them by
  *     generating the body twice; we scan the body's assignments instead
  *     (the same set) and check the yielded types afterwards.
- *   - `tl.static_range` unrolls with the induction variable a constexpr.
+ *   - `tl.static_range` unrolls with the induction variable a constexpr;
+ *     `for x in T` over a tuple T (enumerate() and zip() of tuples make
+ *     tuples of tuples) unrolls with x each element, and a comprehension
+ *     over a tuple makes a tuple, element by element.
  *   - `while` builds scf.while with the condition in the before region.
  *   - `return` inside a runtime `if` (Triton's early exit, `if pid >= n:
  *     return`): Triton branches with cf.cond_br to blocks of their own; we
@@ -523,6 +526,56 @@ static TV visit_fstring(Sema *S, const PyExpr *e) {
 
 static TV visit_call(Sema *S, const PyExpr *e);
 
+static void assign_target(Sema *S, const PyExpr *t, TV v);
+
+/* Is `it` a call of range, tl.range or tl.static_range? (*f: the callee) */
+static bool is_range_call(Sema *S, const PyExpr *it, TV *f) {
+    if (it->kind != PY_EXPR_CALL) return false;
+    *f = cg_expr(S, it->call.func);
+    return f->kind == TV_BUILTIN && (!strcmp(f->bi->name, "range") || !strcmp(f->bi->name, "static_range"));
+}
+
+/* [elt for target in T if c]: over a tuple T only, as in Triton, evaluated
+ * element by element at compile time into a tuple; the conditions must be
+ * constexprs. */
+static TV visit_listcomp(Sema *S, const PyExpr *e) {
+    if (e->comp.ngens != 1) return sema_error(S, "nested comprehensions are not supported in Triton kernels");
+    const PyComprehension *g = &e->comp.gens[0];
+    TV f = tv_none();
+    bool over_range = is_range_call(S, g->iter, &f);
+    at_expr(S, e);
+    if (over_range)
+        return sema_error(S, "list comprehensions are only supported over tuples in Triton kernels, not over %s()",
+                          f.bi->name);
+    if (f.kind == TV_ERR) return f;
+    TV t = cg_expr(S, g->iter);
+    if (t.kind == TV_ERR) return t;
+    at_expr(S, e);
+    if (t.kind != TV_TUPLE)
+        return sema_error(S, "list comprehensions are only supported over tuples in Triton kernels, not over %s",
+                          tv_kind_name(&t));
+    TV *vals = ARENA_ARRAY(S->arena, TV, t.n + 1);
+    int n = 0;
+    for (int i = 0; i < t.n; i++) {
+        assign_target(S, g->target, t.elems[i]);
+        bool keep = true;
+        for (int k = 0; k < g->ifs.len && keep; k++) {
+            TV c = cg_expr(S, g->ifs.items[k]);
+            if (c.kind == TV_ERR) return c;
+            if (c.kind == TV_TENSOR) {
+                at_expr(S, g->ifs.items[k]);
+                return sema_error(S, "a comprehension's condition must be a constexpr");
+            }
+            keep = cx_truthy(&c);
+        }
+        if (!keep) continue;
+        vals[n] = cg_expr(S, e->comp.elt);
+        if (vals[n].kind == TV_ERR) return vals[n];
+        n++;
+    }
+    return make_tuple(S, vals, n);
+}
+
 TV cg_expr(Sema *S, const PyExpr *e) {
     if (!e) return tv_none();
     at_expr(S, e);
@@ -569,7 +622,7 @@ TV cg_expr(Sema *S, const PyExpr *e) {
         }
         return make_tuple(S, vals, n);
     }
-    case PY_EXPR_LISTCOMP: return sema_error(S, "list comprehensions are not supported in Triton kernels");
+    case PY_EXPR_LISTCOMP: return visit_listcomp(S, e);
     case PY_EXPR_SETCOMP: return sema_error(S, "set comprehensions are not supported in Triton kernels");
     case PY_EXPR_DICTCOMP: return sema_error(S, "dict comprehensions are not supported in Triton kernels");
     case PY_EXPR_GENEXP: return sema_error(S, "generator expressions are not supported in Triton kernels");
@@ -615,6 +668,8 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         bool found;
         TV r = builtin_module_attr(S, (int)v.i, attr, &found);
         if (found && key) map_put(&S->mod_attrs, key, arena_dup(S->arena, &r, sizeof r));
+        if (!found && v.i == MOD_LIBDEVICE && sema_libdevice_missing(attr))
+            return sema_error(S, "libdevice.%s is not supported by tritonc yet", attr);
         if (!found) {
             static const char *const modnames[] = {"triton", "triton.language", "triton.language.math",
                                                    "triton.language.extra", "triton.language.extra.cuda",
@@ -730,6 +785,13 @@ static TV visit_call(Sema *S, const PyExpr *e) {
         return cg_call_jit(S, &f, args, n, kn, kv, nk, false);
     }
     if (f.kind == TV_PYFN) {
+        for (int i = 0; i < f.fn->decorators.len; i++) {
+            const PyExpr *d = f.fn->decorators.items[i];
+            const char *dn = d->kind == PY_EXPR_NAME ? d->name : d->kind == PY_EXPR_ATTR ? d->attr.attr : NULL;
+            if (dn && !strcmp(dn, "constexpr_function"))
+                return sema_error(S, "'%s' is a @triton.constexpr_function: calling those from a kernel is not "
+                                     "supported by tritonc yet", f.s);
+        }
         sema_error(S, "calling a non-jit function '%s' is not supported in a kernel", f.s);
         sema_note_at(S, f.fn->loc, "'%s' is defined here; decorate it with @triton.jit", f.s);
         return tv_err();
@@ -1186,6 +1248,19 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
     }
 }
 
+/* `for x in T:` over a tuple T (of constexprs, tensors, or tuples, as
+ * enumerate() and zip() make): unrolled, x bound to each element in turn;
+ * the target may unpack (`for i, x in enumerate(T):`). */
+static void visit_static_tuple(Sema *S, const PyStmt *s, TV t) {
+    for (int i = 0; i < t.n; i++) {
+        assign_target(S, s->loop.target, t.elems[i]);
+        S->fn->loop_depth++;
+        visit_block(S, &s->loop.body);
+        S->fn->loop_depth--;
+        if (diag_full(S->de)) break;
+    }
+}
+
 static void visit_for(Sema *S, const PyStmt *s) {
     const PyExpr *it = s->loop.iter;
     at_stmt(S, s);
@@ -1193,18 +1268,20 @@ static void visit_for(Sema *S, const PyStmt *s) {
         sema_error(S, "`else` after a `for` loop is not supported");
         return;
     }
-    if (it->kind != PY_EXPR_CALL) {
+    TV f = tv_none();
+    if (!is_range_call(S, it, &f)) {
+        if (f.kind == TV_ERR) return;
+        TV t = cg_expr(S, it);
+        if (t.kind == TV_ERR) return;
         at_expr(S, it);
-        sema_error(S, "Only `range` and `static_range` iterators are currently supported");
+        if (t.kind != TV_TUPLE) {
+            sema_error(S, "Only `range`, `static_range` and tuples can be iterated in a kernel, not %s", tv_kind_name(&t));
+            return;
+        }
+        visit_static_tuple(S, s, t);
         return;
     }
-    TV f = cg_expr(S, it->call.func);
-    if (f.kind == TV_ERR) return;
     at_expr(S, it);
-    if (f.kind != TV_BUILTIN || (strcmp(f.bi->name, "range") && strcmp(f.bi->name, "static_range"))) {
-        sema_error(S, "Only `range` and `static_range` iterators are currently supported");
-        return;
-    }
     bool is_static = !strcmp(f.bi->name, "static_range");
     bool is_tl_range = f.bi->arg == 1;
     TV args[3];
@@ -2073,6 +2150,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     S->arena = ctx->arena;
     S->mod = mod;
     S->debug = spec->debug;
+    S->num_warps = spec->num_warps > 0 ? spec->num_warps : 4;
     Loc mloc = {mod->filename, 1, 1};
     S->loc = mloc;
     int nerr0 = de->nerrors;

@@ -160,6 +160,7 @@ struct Sema {
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
+    int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
 };
 
@@ -200,6 +201,8 @@ TV sem_bitcast(Sema *S, TV x, const TlType *dst);
 TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank);
 TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank);
 bool sem_broadcast_pair(Sema *S, TV *a, TV *b);
+/* Triton's libdevice has NAME, tritonc does not (yet). */
+bool sema_libdevice_missing(const char *name);
 TV sem_expand_dims(Sema *S, TV x, int axis);
 TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder);
 TV sem_permute(Sema *S, TV x, const int *perm, int rank);

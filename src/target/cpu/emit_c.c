@@ -1281,6 +1281,15 @@ static const char *atomic_expr(Emitter *e, Op *op, const char *p, const char *v,
                                                   "exch"},
                             10, TT_RMW_ADD);
     if (t->kind == TY_FLOAT) {
+        static const char *const bitwise[] = {
+            [TT_RMW_AND] = "__atomic_fetch_and", [TT_RMW_OR] = "__atomic_fetch_or",
+            [TT_RMW_XOR] = "__atomic_fetch_xor", [TT_RMW_XCHG] = "__atomic_exchange_n"};
+        if ((rmw == TT_RMW_AND || rmw == TT_RMW_OR || rmw == TT_RMW_XOR || rmw == TT_RMW_XCHG) &&
+            (t->fkind == FK_F32 || t->fkind == FK_F64)) {
+            /* on the bit pattern, as PTX's atom.{and,or,xor,exch}.b32 */
+            int w = t->fkind == FK_F32 ? 32 : 64;
+            return fmt(e, "tc_bits_f%d(%s((uint%d_t *)%s, tc_f%d_bits(%s), %s))", w, bitwise[rmw], w, p, w, v, mo);
+        }
         int fop = rmw == TT_RMW_MAX ? 1 : rmw == TT_RMW_MIN ? 2 : 0;
         if (rmw == TT_RMW_XCHG) return fmt(e, "__atomic_exchange_n(%s, %s, %s)", p, v, mo);
         if (t->fkind == FK_F32) return fmt(e, "tc_atomic_f32(%s, %s, %d, %s)", p, v, fop, mo);
@@ -1744,6 +1753,40 @@ static bool emit_view_op(Emitter *e, Op *op) {
 /* tt.gather: out[c] = src[c with its axis coordinate replaced by idx[c]],
  * a loop nest over the result; src read as an array (an expression tile is
  * copied to one first). */
+/* tt.map_elementwise: one loop over the elements; in its body the region's
+ * block arguments are the operands' elements, its ops are emitted on those
+ * scalars (control flow included), and the terminator's operands are
+ * stored to the results. */
+static void emit_map_elementwise(Emitter *e, Op *op) {
+    comment_op(e, op);
+    Block *body = region_entry(&op->regions[0]);
+    Op *term = body ? block_terminator(body) : NULL;
+    int n = op->noperands, nres = op->nresults;
+    if (!term || term->noperands != nres || body->nargs != n || n < 1 || n > 8 || nres < 1 || nres > 8) {
+        fail(e, op, "malformed tt.map_elementwise");
+        return;
+    }
+    VInfo ins[8] = {0}, res[8] = {0};
+    VInfo *vs[8] = {0};
+    for (int i = 0; i < n; i++) {
+        ins[i] = *vi(e, op_operand(op, i));
+        vs[i] = &ins[i];
+    }
+    for (int r = 0; r < nres; r++) {
+        Value *v = op_result(op, r);
+        res[r] = mk_array(v->type, decl_array(e, v->type, vname(e, v)));
+    }
+    Loop L;
+    loop_open(e, &L, &res[0], vs, n);
+    for (int i = 0; i < n; i++) bind(e, body->args[i], mk_scalar(loop_elem(e, &L, &ins[i], op_operand(op, i)->type)));
+    for (Op *o = body->first; o && !e->failed; o = o->next)
+        if (o != term) emit_op(e, o);
+    const char *at = loop_dst(e, &L);
+    for (int r = 0; r < nres; r++) line(e, "%s[%s] = %s;", res[r].name, at, vi(e, op_operand(term, r))->name);
+    loop_close(e, &L);
+    for (int r = 0; r < nres; r++) bind(e, op_result(op, r), res[r]);
+}
+
 static void emit_gather(Emitter *e, Op *op) {
     Value *src = op_operand(op, 0), *idx = op_operand(op, 1), *res = op_result(op, 0);
     int64_t axis = 0;
@@ -1921,6 +1964,7 @@ static FuseRole fuse_role(Emitter *e, Op *op) {
     case TT_ATOMIC_RMW:
     case TT_ATOMIC_CAS:
     case TT_SCAN:
+    case TT_MAP_ELEMENTWISE:
     case TT_DOT:
     case TT_CALL: return FR_NONE;
     default: break;
@@ -2470,6 +2514,7 @@ static void emit_op(Emitter *e, Op *op) {
         return;
     case TT_LOAD: emit_load(e, op); return;
     case TT_STORE: emit_store(e, op); return;
+    case TT_MAP_ELEMENTWISE: emit_map_elementwise(e, op); return;
     case TT_GATHER: emit_gather(e, op); return;
     case TT_ATOMIC_RMW:
     case TT_ATOMIC_CAS: emit_atomic(e, op); return;
@@ -2482,7 +2527,8 @@ static void emit_op(Emitter *e, Op *op) {
     case SCF_YIELD:
     case SCF_CONDITION:
     case TT_REDUCE_RETURN:
-    case TT_SCAN_RETURN: return; /* handled by the parent */
+    case TT_SCAN_RETURN:
+    case TT_MAP_ELEMENTWISE_RETURN: return; /* handled by the parent */
     case TT_PRINT: emit_print(e, op); return;
     case TT_ASSERT: emit_assert(e, op); return;
     case TT_ELEMENTWISE_INLINE_ASM: {

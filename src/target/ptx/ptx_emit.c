@@ -1141,6 +1141,73 @@ static OpKind libdevice_math_kind(const char *symbol) {
     return OP_COUNT;
 }
 
+/* libdevice's arithmetic in a rounding mode, "__nv_{f,d}{add,mul,div,rcp,
+ * sqrt}_{rn,rz,rd,ru}" and "__nv_fma{f,}_{..}", is one PTX instruction with
+ * that rounding (libdevice's rd/ru are PTX's rm/rp; sub as add); "__nv_saturatef" is
+ * an add of 0 with .sat (clamps to [0, 1], NaN to 0). Returns false for
+ * other symbols. */
+static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re, Slot *out);
+
+/* libdevice's conversions to a float in a rounding mode,
+ * "__nv_{int,uint,ll,ull}2{float,double}_<mode>" and
+ * "__nv_double2float_<mode>": one cvt.<rn|rz|rm|rp>.<to>.<from>. Returns
+ * false for other symbols. */
+static bool rounded_convert(Px *p, const char *sym, const Slot *in, const Type *from, const Type *re, Slot *out) {
+    static const struct { const char *prefix, *ptx_from; } convs[] = {
+        {"__nv_int2float_", "s32"}, {"__nv_uint2float_", "u32"}, {"__nv_ll2float_", "s64"}, {"__nv_ull2float_", "u64"},
+        {"__nv_ll2double_", "s64"}, {"__nv_ull2double_", "u64"}, {"__nv_double2float_", "f64"},
+    };
+    static const char *const modes[][2] = {{"rn", "rn"}, {"rz", "rz"}, {"rd", "rm"}, {"ru", "rp"}};
+    for (int i = 0; i < TC_ARRAY_LEN(convs); i++) {
+        size_t len = strlen(convs[i].prefix);
+        if (strncmp(sym, convs[i].prefix, len)) continue;
+        for (int k = 0; k < 4; k++) {
+            if (strcmp(sym + len, modes[k][0])) continue;
+            char opc[32];
+            tc_snprintf(opc, sizeof opc, "cvt.%s.%s.%s", modes[k][1], re->width == 64 ? "f64" : "f32", convs[i].ptx_from);
+            *out = px_cse(p, px_rc(re), opc, px_opnd(p, in[0], from), NULL, NULL);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re, Slot *out) {
+    static const struct { const char *name; const char *ptx; int arity; } ops[] = {
+        {"add", "add", 2}, {"sub", "sub", 2}, {"mul", "mul", 2}, {"div", "div", 2}, {"rcp", "rcp", 1}, {"sqrt", "sqrt", 1}, {"fma", "fma", 3},
+    };
+    static const char *const modes[][2] = {{"rn", "rn"}, {"rz", "rz"}, {"rd", "rm"}, {"ru", "rp"}};
+    const char *ty = re->width == 64 ? "f64" : "f32";
+    if (!strcmp(sym, "__nv_saturatef")) {
+        *out = px_cse(p, RC_F32, "add.sat.f32", px_opnd(p, in[0], re), "0f00000000", NULL);
+        return true;
+    }
+    if (strncmp(sym, "__nv_", 5)) return false;
+    const char *n = sym + 5;
+    for (int i = 0; i < TC_ARRAY_LEN(ops); i++) {
+        size_t len = strlen(ops[i].name);
+        const char *m;
+        if (ops[i].arity == 3) { /* fmaf_rz (fp32), fma_rz (fp64) */
+            if (strncmp(n, "fma", 3)) continue;
+            m = n + 3 + (n[3] == 'f');
+        } else {
+            if ((n[0] != 'f' && n[0] != 'd') || strncmp(n + 1, ops[i].name, len)) continue;
+            m = n + 1 + len;
+        }
+        if (m[0] != '_') continue;
+        for (int k = 0; k < 4; k++) {
+            if (strcmp(m + 1, modes[k][0])) continue;
+            char opc[24];
+            tc_snprintf(opc, sizeof opc, "%s.%s.%s", ops[i].ptx, modes[k][1], ty);
+            const char *a[3] = {NULL, NULL, NULL};
+            for (int j = 0; j < ops[i].arity; j++) a[j] = px_opnd(p, in[j], re);
+            *out = px_cse(p, px_rc(re), opc, a[0], a[1], a[2]);
+            return true;
+        }
+    }
+    return false;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     int64_t pred = 0;
@@ -1259,6 +1326,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
                 return px_cse(p, RC_B32, "sub.s32", w ? "64" : "32", px_rname(p, lz), NULL);
             }
         }
+        Slot rounded;
+        if (sym && rounded_arith(p, sym, in, re, &rounded)) return rounded;
+        if (sym && rounded_convert(p, sym, in, e0, re, &rounded)) return rounded;
         OpKind k = libdevice_math_kind(sym);
         if (k == MATH_TANH || k == MATH_EXP || k == MATH_EXP2 || k == MATH_LOG || k == MATH_LOG2 ||
             k == MATH_RSQRT || k == MATH_SIN || k == MATH_COS || k == MATH_ERF || (k == MATH_SQRT && re->width != 64))
@@ -1381,6 +1451,26 @@ static void lower_broadcast(Px *p, Op *op) {
     }
 }
 
+/* A NUL-terminated string constant, `.global .b8 $tc_strN[] = {...}`
+ * (vprintf's formats, __assertfail's message and file); returns N. */
+static int global_string(Px *p, const char *text) {
+    int sid = p->nstrings++;
+    size_t len = strlen(text);
+    sb_printf(&p->strings, ".global .align 1 .b8 $tc_str%d[%d] = {", sid, (int)len + 1);
+    for (size_t k = 0; k <= len; k++) sb_printf(&p->strings, "%s%d", k ? ", " : "", (unsigned char)text[k]);
+    sb_puts(&p->strings, "};\n");
+    return sid;
+}
+
+/* A generic address of string constant sid, in a fresh register. */
+static const char *string_address(Px *p, int sid) {
+    Slot a = px_reg(p, RC_B64);
+    const char *an = px_rname(p, a);
+    px_emit(p, "mov.u64 %s, $tc_str%d", an, sid);
+    px_emit(p, "cvta.global.u64 %s, %s", an, an);
+    return an;
+}
+
 /* tt.print (tl.device_print): one vprintf per element a thread owns, in
  * Triton's format, "pid (x, y, z) idx (i) PREFIX: value" (a scalar
  * is printed by thread 0 only, with an empty idx). vprintf takes its
@@ -1407,10 +1497,7 @@ static void lower_print(Px *p, Op *op) {
         sb_printf(&f, "pid (%%d, %%d, %%d)%s%s%s", !v ? " " : tile ? " idx (%d)" : " idx ()", prefix ? prefix : "",
                   op->noperands > 1 ? arena_printf(p->ctx->arena, "(operand %d) ", i) : "");
         sb_printf(&f, "%s\n", vf);
-        int sid = p->nstrings++;
-        sb_printf(&p->strings, ".global .align 1 .b8 $tc_str%d[%d] = {", sid, (int)f.len + 1);
-        for (size_t k = 0; k <= f.len; k++) sb_printf(&p->strings, "%s%d", k ? ", " : "", (unsigned char)sb_cstr(&f)[k]);
-        sb_puts(&p->strings, "};\n");
+        int sid = global_string(p, sb_cstr(&f));
         sb_free(&f);
         Dist d = {0};
         int64_t strides[TTG_MAX_RANK];
@@ -1443,17 +1530,58 @@ static void lower_print(Px *p, Op *op) {
                     px_emit(p, "st.local.u64 [__tc_printbuf+16], %s", px_opnd(p, xi, i64));
                 }
             }
-            Slot fa = px_reg(p, RC_B64), ba = px_reg(p, RC_B64);
-            px_emit(p, "mov.u64 %s, $tc_str%d", px_rname(p, fa), sid);
-            px_emit(p, "cvta.global.u64 %s, %s", px_rname(p, fa), px_rname(p, fa));
+            const char *fa = string_address(p, sid);
+            Slot ba = px_reg(p, RC_B64);
             px_emit(p, "mov.u64 %s, __tc_printbuf", px_rname(p, ba));
             px_emit(p, "cvta.local.u64 %s, %s", px_rname(p, ba), px_rname(p, ba));
             sb_printf(&p->body, "\t{\n\t.param .b64 pp0;\n\tst.param.b64 [pp0], %s;\n\t.param .b64 pp1;\n\t"
                                 "st.param.b64 [pp1], %s;\n\t.param .b32 pr0;\n\tcall.uni (pr0), vprintf, (pp0, pp1);\n\t}\n",
-                      px_rname(p, fa), px_rname(p, ba));
+                      fa, px_rname(p, ba));
             sb_printf(&p->body, "$L__BB%d:\n", skip);
         }
     }
+}
+
+/* tt.assert (a debug-mode tl.device_assert or `assert`), as Triton lowers
+ * it: a thread one of whose elements is false calls CUDA's
+ * __assertfail(message, file, line, function, sizeof(char)), which prints
+ *
+ *     FILE:LINE: unknown: block: [x,y,z], thread: [x,y,z] Assertion `MESSAGE` failed.
+ *
+ * and stops the kernel (the launch fails). The function is "unknown", as in
+ * Triton. A tile's assert ends with a barrier, so that no thread runs ahead
+ * into what the assert guards (an out-of-bounds access that would trap
+ * first) before the failing one has printed. */
+static void lower_assert(Px *p, Op *op) {
+    Value *cv = op_operand(op, 0);
+    Tile *c = px_tile(p, cv);
+    Type *i1 = ty_i1(p->ctx);
+    Slot ok = {0};
+    bool fails = false;
+    for (int i = 0; i < c->n; i++) {
+        if (c->s[i].kind == SLOT_IMM) {
+            fails |= !c->s[i].off;
+            continue;
+        }
+        const char *ci = px_opnd(p, c->s[i], i1);
+        ok = ok.kind == SLOT_NONE ? px_mat(p, c->s[i], i1) : px_cse(p, RC_PRED, "and.pred", px_rname(p, ok), ci, NULL);
+    }
+    if (!fails && ok.kind == SLOT_NONE) return; /* true everywhere */
+    const char *msg = op_attr_str(op, "message");
+    int msg_id = global_string(p, msg ? msg : "");
+    int file_id = global_string(p, op->loc.file ? op->loc.file : "unknown");
+    int func_id = global_string(p, "unknown");
+    p->uses_assert = true;
+    int pass = px_label(p);
+    if (!fails) px_emit(p, "@%s bra $L__BB%d", px_rname(p, ok), pass);
+    const char *ma = string_address(p, msg_id), *fa = string_address(p, file_id), *fn = string_address(p, func_id);
+    sb_printf(&p->body,
+              "\t{\n\t.param .b64 ap0;\n\tst.param.b64 [ap0], %s;\n\t.param .b64 ap1;\n\tst.param.b64 [ap1], %s;\n"
+              "\t.param .b32 ap2;\n\tst.param.b32 [ap2], %d;\n\t.param .b64 ap3;\n\tst.param.b64 [ap3], %s;\n"
+              "\t.param .b64 ap4;\n\tst.param.b64 [ap4], 1;\n\tcall.uni __assertfail, (ap0, ap1, ap2, ap3, ap4);\n\t}\n",
+              ma, fa, op->loc.line, fn);
+    sb_printf(&p->body, "$L__BB%d:\n", pass);
+    if (cv->type->kind == TY_TENSOR) px_barrier(p);
 }
 
 /* tt.elementwise_inline_asm: the PTX text once per element, in braces,
@@ -1513,6 +1641,31 @@ static Slot asm_out(Px *p, Slot r, RegClass rc, const Type *t) {
     if (wh == wd) px_emit(p, "mov.b%d %s, %s", wd, px_rname(p, d), px_rname(p, r));
     else px_emit(p, "cvt.u%d.u%d %s, %s", wd, wh, px_rname(p, d), px_rname(p, r));
     return d;
+}
+
+/* tt.map_elementwise: the region lowered once per element a thread holds,
+ * its block arguments bound to that element of each operand. Its control
+ * flow (scf.while, scf.if) branches per thread, so the elements of a warp
+ * may take different paths. */
+static void lower_map_elementwise(Px *p, Op *op) {
+    Block *b = op->regions[0].first;
+    Op *ret = b ? block_terminator(b) : NULL;
+    int nres = op->nresults, nin = op->noperands;
+    if (!ret || ret->noperands != nres || b->nargs != nin || nres > 8 || nin > 8)
+        return px_fail(p, op, "malformed tt.map_elementwise");
+    Tile *out[8], *in[8];
+    for (int i = 0; i < nres; i++) out[i] = result_tile(p, op, i);
+    for (int i = 0; i < nin; i++) in[i] = px_tile(p, op_operand(op, i));
+    int n = out[0]->n;
+    for (int s = 0; s < n && !p->failed; s++) {
+        for (int i = 0; i < nin; i++) {
+            Tile *t = px_new_tile(p, 1);
+            t->s[0] = in[i]->s[in[i]->n == n ? s : 0];
+            px_bind(p, b->args[i], t);
+        }
+        px_lower_block(p, b);
+        for (int i = 0; i < nres; i++) out[i]->s[s] = px_tile(p, op_operand(ret, i))->s[0];
+    }
 }
 
 static void lower_inline_asm(Px *p, Op *op) {
@@ -1840,25 +1993,14 @@ static void lower_op(Px *p, Op *op) {
     case SCF_WHILE: lower_while(p, op); return;
     case GPU_BARRIER: px_barrier(p); return;
     case TT_PRINT: lower_print(p, op); return;
+    case TT_MAP_ELEMENTWISE: lower_map_elementwise(p, op); return;
     case TT_ELEMENTWISE_INLINE_ASM: lower_inline_asm(p, op); return;
-    case TT_ASSERT: {
-        /* A debug-mode device assert: a thread whose element fails traps,
-         * so the launch fails (the message is not printed on the GPU). */
-        Tile *c = px_tile(p, op_operand(op, 0));
-        Type *i1 = ty_i1(p->ctx);
-        for (int i = 0; i < c->n; i++) {
-            if (c->s[i].kind == SLOT_IMM) {
-                if (!c->s[i].off) px_emit(p, "trap");
-                continue;
-            }
-            px_emit(p, "@!%s trap", px_opnd(p, c->s[i], i1));
-        }
-        return;
-    }
+    case TT_ASSERT: lower_assert(p, op); return;
     case SCF_YIELD:
     case SCF_CONDITION:
     case TT_REDUCE_RETURN:
     case TT_SCAN_RETURN:
+    case TT_MAP_ELEMENTWISE_RETURN:
         return; /* read by the parent */
     case TT_RETURN:
         px_emit(p, "bra.uni $L__RET");

@@ -345,6 +345,38 @@ void px_lower_store(Px *p, Op *op) {
 static const char *const sem_text[] = {"relaxed", "acquire", "release", "acq_rel"};
 static const char *const scope_text[] = {"gpu", "cta", "sys"};
 
+/* A bf16 atomic add before sm_90, which has no atom.add.bf16: a
+ * compare-and-swap loop on the 16-bit word (atom.cas.b16 is sm_70), the
+ * sum rounded once, as atom.add.noftz.bf16 rounds it, by an fma with 1.0
+ * (fma.rn.bf16 is sm_80). r is the old value, 0 where pr is false:
+ *
+ *         @!%p1 bra $L__BB2;
+ *         ld.global.b16 %h1, [addr];           (a first guess; cas corrects it)
+ *     $L__BB1:
+ *         fma.rn.bf16 %h2, %h1, %one, %v;
+ *         atom.acq_rel.gpu.global.cas.b16 %h3, [addr], %h1, %h2;
+ *         setp.ne.b16 %p2, %h3, %h1;
+ *         mov.b16 %h1, %h3;
+ *         @%p2 bra $L__BB1;
+ *     $L__BB2:
+ */
+static void bf16_add_cas_loop(Px *p, Slot pr, Slot r, const char *addr, const char *v, const char *sem,
+                              const char *scope) {
+    int retry = px_label(p), done = px_label(p);
+    const char *rn = px_rname(p, r);
+    Slot one = px_cse(p, RC_B16, "mov.b16", "0x3F80", NULL, NULL); /* before the branch: CSE may reuse it */
+    if (pr.kind == SLOT_REG) px_emit(p, "@!%s bra $L__BB%d", px_rname(p, pr), done);
+    Slot sum = px_reg(p, RC_B16), cur = px_reg(p, RC_B16), again = px_reg(p, RC_PRED);
+    px_emit(p, "ld.global.b16 %s, %s", rn, addr);
+    sb_printf(&p->body, "$L__BB%d:\n", retry);
+    px_emit(p, "fma.rn.bf16 %s, %s, %s, %s", px_rname(p, sum), rn, px_rname(p, one), v);
+    px_emit(p, "atom.%s.%s.global.cas.b16 %s, %s, %s, %s", sem, scope, px_rname(p, cur), addr, rn, px_rname(p, sum));
+    px_emit(p, "setp.ne.b16 %s, %s, %s", px_rname(p, again), px_rname(p, cur), rn);
+    px_emit(p, "mov.b16 %s, %s", rn, px_rname(p, cur));
+    px_emit(p, "@%s bra $L__BB%d", px_rname(p, again), retry);
+    sb_printf(&p->body, "$L__BB%d:\n", done);
+}
+
 void px_lower_atomic(Px *p, Op *op) {
     bool cas = op->kind == TT_ATOMIC_CAS;
     Value *ptr = op_operand(op, 0);
@@ -393,6 +425,10 @@ void px_lower_atomic(Px *p, Op *op) {
             break;
         }
     }
+    /* bf16 atom.add needs sm_90; i16 (atomic_cas only) lives in 32-bit
+     * registers but atom.cas.b16 takes 16-bit ones */
+    bool bf16_add_loop = !cas && rmw == TT_RMW_FADD && e->kind == TY_FLOAT && e->fkind == FK_BF16 && p->sm < 90;
+    bool narrow_int = e->kind == TY_INT && ebits == 16;
     for (int i = 0; i < n; i++) {
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         Slot r = px_reg(p, rc);
@@ -403,12 +439,22 @@ void px_lower_atomic(Px *p, Op *op) {
         const char *pred = pr.kind == SLOT_REG ? arena_printf(p->ctx->arena, "@%s ", px_rname(p, pr)) : "";
         const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
         const char *v = px_rname(p, px_mat(p, vt->s[vt->n == n ? i : 0], e));
-        if (cas)
+        if (bf16_add_loop) {
+            bf16_add_cas_loop(p, pr, r, addr, v, sem_text[sem], scope_text[scope]);
+        } else if (cas && narrow_int) {
+            Slot c16 = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, px_mat(p, ct->s[ct->n == n ? i : 0], e)), NULL, NULL);
+            Slot v16 = px_cse(p, RC_B16, "cvt.u16.u32", v, NULL, NULL), r16 = px_reg(p, RC_B16);
+            px_emit(p, "mov.b16 %s, 0", px_rname(p, r16));
+            px_emit(p, "%satom.%s.%s.global.cas.b16 %s, %s, %s, %s", pred, sem_text[sem], scope_text[scope],
+                    px_rname(p, r16), addr, px_rname(p, c16), px_rname(p, v16));
+            px_emit(p, "cvt.s32.s16 %s, %s", px_rname(p, r), px_rname(p, r16));
+        } else if (cas) {
             px_emit(p, "%satom.%s.%s.global.cas.%s %s, %s, %s, %s", pred, sem_text[sem], scope_text[scope], tyb,
                     px_rname(p, r), addr, px_rname(p, px_mat(p, ct->s[ct->n == n ? i : 0], e)), v);
-        else
+        } else {
             px_emit(p, "%satom.%s.%s.global.%s.%s %s, %s, %s", pred, sem_text[sem], scope_text[scope], opn, tyb,
                     px_rname(p, r), addr, v);
+        }
     }
     if (tile && owner.kind == SLOT_REG && value_has_uses(res)) {
         /* threads holding copies of an element did not run its atomic: the

@@ -75,6 +75,7 @@ static bool same_layout_op(const Op *op) {
     case ARITH_CMPI:
     case ARITH_CMPF:
     case TT_ELEMENTWISE_INLINE_ASM:
+    case TT_MAP_ELEMENTWISE:
         return true;
     default:
         return false;

@@ -1,5 +1,5 @@
 # RUN: not %tritonc compile %s --kernel k --signature '*fp32' --emit ttir 2>&1 | FileCheck %s
-# CHECK: {{.*}}list_comp.py:9:10: error: list comprehensions are not supported in Triton kernels
+# CHECK: {{.*}}list_comp.py:9:10: error: list comprehensions are only supported over tuples in Triton kernels, not over range()
 import triton
 import triton.language as tl
 
