@@ -19,6 +19,7 @@
  */
 #include "target/ptx/ptx.h"
 #include "target/ptx/ptx_lower.h"
+#include "support/divmagic.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -810,6 +811,39 @@ static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
     return px_cse(p, px_rc(e), op, px_opnd(p, a, e), px_opnd(p, b, e), px_opnd(p, c, i1));
 }
 
+/* A 64-bit division or remainder by the constant d as a multiply, the
+ * sequences of divmagic.h; SLOT_NONE where they do not apply (the
+ * instruction then divides). */
+static Slot div_const64(Px *p, OpKind k, Slot a, int64_t d, const Type *e) {
+    bool uns = k == ARITH_DIVUI || k == ARITH_REMUI, rem = k == ARITH_REMSI || k == ARITH_REMUI;
+    DivMagic g;
+    if (uns ? !divmagic_u64((uint64_t)d, &g) : !divmagic_s64(d, &g)) return (Slot){0};
+    const char *n = px_opnd(p, a, e);
+    char m[24], sh[8];
+    tc_snprintf(m, sizeof m, "0x%016llxU", (unsigned long long)g.m);
+    tc_snprintf(sh, sizeof sh, "%d", g.l - 1);
+    Slot q;
+    if (uns) {
+        Slot t = px_cse(p, RC_B64, "mul.hi.u64", n, m, NULL);
+        Slot half = px_cse(p, RC_B64, "shr.u64", px_rname(p, px_cse(p, RC_B64, "sub.s64", n, px_rname(p, t), NULL)),
+                           "1", NULL);
+        q = px_cse(p, RC_B64, "add.s64", px_rname(p, t), px_rname(p, half), NULL);
+        q = px_cse(p, RC_B64, "shr.u64", px_rname(p, q), sh, NULL);
+    } else {
+        Slot t = px_cse(p, RC_B64, "mul.hi.s64", n, m, NULL);
+        Slot s = px_cse(p, RC_B64, "add.s64", n, px_rname(p, t), NULL);
+        Slot q1 = px_cse(p, RC_B64, "shr.s64", px_rname(p, s), sh, NULL);
+        Slot sign = px_cse(p, RC_B64, "shr.s64", n, "63", NULL);
+        q = px_cse(p, RC_B64, "sub.s64", px_rname(p, q1), px_rname(p, sign), NULL);
+        if (d < 0) q = px_cse(p, RC_B64, "neg.s64", px_rname(p, q), NULL, NULL);
+    }
+    if (!rem) return q;
+    char dt[24];
+    tc_snprintf(dt, sizeof dt, "%lld", (long long)d);
+    Slot qd = px_cse(p, RC_B64, "mul.lo.s64", px_rname(p, q), dt, NULL);
+    return px_cse(p, RC_B64, "sub.s64", n, px_rname(p, qd), NULL);
+}
+
 /* Integer binary ops, keeping `reg + constant` forms where they are exact. */
 static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
     bool wide = e->kind != TY_INT || e->width >= 32;
@@ -867,6 +901,11 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         }
     }
 emit:;
+    if (rc == RC_B64 && w == 64 && b.kind == SLOT_IMM && a.kind != SLOT_IMM &&
+        (k == ARITH_DIVSI || k == ARITH_DIVUI || k == ARITH_REMSI || k == ARITH_REMUI)) {
+        Slot r = div_const64(p, k, a, b.off, e);
+        if (r.kind != SLOT_NONE) return r;
+    }
     if (rc == RC_PRED) {
         switch (k) {
         case ARITH_ANDI: case ARITH_MINUI: case ARITH_MAXSI: return pred_logic(p, "and", a, b, e);
