@@ -2346,15 +2346,26 @@ static TV bi_dtype_pred(Sema *S, CallArgs *a) {
  * result and a "d" suffix for fp64 ("__nv_isnand"); LD_F32/LD_F64 the
  * functions libdevice has for one width only. */
 enum { LD_ARITY = 3, LD_INT = 4, LD_F32 = 8, LD_F64 = 16 };
+
+/* A libdevice call's first n arguments as tensors in x, broadcast together
+ * when `broadcast`; false on an error (reported). */
+static bool libdevice_operands(Sema *S, const CallArgs *a, int n, bool broadcast, TV *x) {
+    for (int i = 0; i < n; i++) {
+        x[i] = a->v[i];
+        if (x[i].kind == TV_ERR) return false;
+        x[i] = sem_to_tensor(S, &x[i]);
+        if (x[i].kind == TV_ERR) return false;
+    }
+    for (int i = 1; broadcast && i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!sem_broadcast_pair(S, &x[j], &x[i])) return false;
+    return true;
+}
+
 static TV bi_libdevice(Sema *S, CallArgs *a) {
     int n = a->bi->arg & LD_ARITY;
     TV x[2] = {tv_none(), tv_none()};
-    for (int i = 0; i < n; i++) {
-        x[i] = a->v[i];
-        if (x[i].kind == TV_ERR) return x[i];
-        x[i] = sem_to_tensor(S, &x[i]);
-        if (x[i].kind == TV_ERR) return x[i];
-    }
+    if (!libdevice_operands(S, a, n, false, x)) return tv_err();
     /* Two arguments whose dtypes are not a row of the table are promoted
      * together first (Triton's arithmetic check): atan2(x, 1) is fp32's.
      * pow has the row (fp, int32): "__nv_powif" / "__nv_powi". */
@@ -2442,15 +2453,7 @@ static TV bi_libdevice_rounded(Sema *S, CallArgs *a) {
     const char *n = a->bi->name;
     int arity = a->bi->arg;
     TV x[3];
-    for (int i = 0; i < arity; i++) {
-        x[i] = a->v[i];
-        if (x[i].kind == TV_ERR) return x[i];
-        x[i] = sem_to_tensor(S, &x[i]);
-        if (x[i].kind == TV_ERR) return x[i];
-    }
-    for (int i = 1; i < arity; i++)
-        for (int j = 0; j < i; j++)
-            if (!sem_broadcast_pair(S, &x[j], &x[i])) return tv_err();
+    if (!libdevice_operands(S, a, arity, true, x)) return tv_err();
     const TlType *e = tl_sca(x[0].ty);
     bool sat = !strcmp(n, "saturatef");
     bool ok = e->kind == TL_FP32 || (e->kind == TL_FP64 && !sat);
@@ -2580,15 +2583,7 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
     const char *n = a->bi->name;
     int arity = a->bi->arg;
     TV x[3];
-    for (int i = 0; i < arity; i++) {
-        x[i] = a->v[i];
-        if (x[i].kind == TV_ERR) return x[i];
-        x[i] = sem_to_tensor(S, &x[i]);
-        if (x[i].kind == TV_ERR) return x[i];
-    }
-    for (int i = 1; i < arity; i++)
-        for (int j = 0; j < i; j++)
-            if (!sem_broadcast_pair(S, &x[j], &x[i])) return tv_err();
+    if (!libdevice_operands(S, a, arity, true, x)) return tv_err();
     TlKind k[3] = {TL_I1, TL_I1, TL_I1};
     for (int i = 0; i < arity; i++) k[i] = tl_sca(x[i].ty)->kind;
     bool same = arity < 2 || (k[1] == k[0] && (arity < 3 || k[2] == k[0]));

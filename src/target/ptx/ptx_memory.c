@@ -377,6 +377,32 @@ static void bf16_add_cas_loop(Px *p, Slot pr, Slot r, const char *addr, const ch
     sb_printf(&p->body, "$L__BB%d:\n", done);
 }
 
+/* One vector of a float atomic add on sm_90 (atom.add.v4.f32, .noftz.v8.f16
+ * / .bf16: PTX 8.1): the slots of the vector starting at slot i; their old
+ * values (0 where masked off) go to out. */
+static void atomic_fadd_vector(Px *p, const Dist *d, int i, int vec, Tile *pt, Tile *vt, Tile *mt, Tile *out,
+                               Slot owner, const Type *e, const Type *ptr_type, const char *sem, const char *scope) {
+    int n = d->nslots, ebits = px_bits(e);
+    RegClass rc = px_rc(e);
+    int idx[16];
+    vec_slots(d, i, vec, idx);
+    Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
+    const char *dn[16], *vn[16];
+    for (int k = 0; k < vec; k++) {
+        Slot r = px_reg(p, rc);
+        px_emit(p, "mov.%s %s, %s", rc == RC_F32 ? "f32" : "b16", px_rname(p, r), rc == RC_F32 ? "0f00000000" : "0");
+        out->s[idx[k]] = r;
+        dn[k] = px_rname(p, r);
+        vn[k] = px_rname(p, px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e));
+    }
+    if (pr.kind == SLOT_IMM) return; /* masked off */
+    const char *pred = pr.kind == SLOT_REG ? px_cat(p, "@", px_rname(p, pr), " ", NULL) : "";
+    const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr_type);
+    px_emit(p, "%satom.%s.%s.global.add%s.v%d.%s %s, %s, %s", pred, sem, scope, ebits == 16 ? ".noftz" : "", vec,
+            ebits == 32 ? "f32" : e->fkind == FK_BF16 ? "bf16" : "f16", reg_list(p, dn, vec), addr,
+            reg_list(p, vn, vec));
+}
+
 void px_lower_atomic(Px *p, Op *op) {
     bool cas = op->kind == TT_ATOMIC_CAS;
     Value *ptr = op_operand(op, 0);
@@ -434,27 +460,12 @@ void px_lower_atomic(Px *p, Op *op) {
     int vec = tile && !cas && rmw == TT_RMW_FADD && isf && (ebits == 32 || ebits == 16) && p->sm >= 90
                   ? access_vec(p, ptr, mask, &d, e)
                   : 1;
-    for (int i = 0; vec > 1 && i < n; i++) {
-        if (!is_vec_head(&d, i, vec)) continue;
-        int idx[16];
-        vec_slots(&d, i, vec, idx);
-        Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
-        const char *dn[16], *vn[16];
-        for (int k = 0; k < vec; k++) {
-            Slot r = px_reg(p, rc);
-            px_emit(p, "mov.%s %s, %s", rc == RC_F32 ? "f32" : "b16", px_rname(p, r), rc == RC_F32 ? "0f00000000" : "0");
-            out->s[idx[k]] = r;
-            dn[k] = px_rname(p, r);
-            vn[k] = px_rname(p, px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e));
+    for (int i = 0; i < n; i++) {
+        if (vec > 1) {
+            if (is_vec_head(&d, i, vec)) atomic_fadd_vector(p, &d, i, vec, pt, vt, mt, out, owner, e, ptr->type,
+                                                            sem_text[sem], scope_text[scope]);
+            continue;
         }
-        if (pr.kind == SLOT_IMM) continue; /* masked off */
-        const char *pred = pr.kind == SLOT_REG ? px_cat(p, "@", px_rname(p, pr), " ", NULL) : "";
-        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
-        px_emit(p, "%satom.%s.%s.global.add%s.v%d.%s %s, %s, %s", pred, sem_text[sem], scope_text[scope],
-                ebits == 16 ? ".noftz" : "", vec, ebits == 32 ? "f32" : e->fkind == FK_BF16 ? "bf16" : "f16",
-                reg_list(p, dn, vec), addr, reg_list(p, vn, vec));
-    }
-    for (int i = 0; vec == 1 && i < n; i++) {
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         Slot r = px_reg(p, rc);
         px_emit(p, "mov.%s %s, %s", rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : rc == RC_B16 ? "b16" : rc == RC_B64 ? "b64" : "b32",
