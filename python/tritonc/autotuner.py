@@ -148,6 +148,9 @@ class Autotuner(KernelInterface):
                 timings = {c: self._bench(*args, config=c, **kwargs) for c in pruned}
                 self.bench_time = time.perf_counter() - t0
                 self.cache[key] = builtins.min(timings, key=lambda c: _first(timings[c]))
+                # the benchmarked runs wrote into the reset_to_zero arguments:
+                # zero them again for the real run, as Triton does
+                self._pre_hook({**self.nargs, **kwargs, **self.cache[key].all_kwargs()}, reset_only=True)
                 self.configs_timings = timings
             config = self.cache[key]
         else:
