@@ -159,6 +159,7 @@ struct Sema {
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
+    bool numel_reported;   /* a tensor over Triton's element limit was reported */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */

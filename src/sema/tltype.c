@@ -92,8 +92,20 @@ static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int6
 
 const TlType *tl_ptr(Sema *S, const TlType *pointee) { return tl_intern(S, TL_PTR, pointee, NULL, 0); }
 
+/* Triton's limit on a tensor's element count (TRITON_MAX_TENSOR_NUMEL) */
+#define TL_MAX_NUMEL (INT64_C(1) << 20)
+
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank) {
     if (rank == 0) return elem;
+    int64_t numel = 1;
+    for (int i = 0; i < rank && numel <= TL_MAX_NUMEL; i++)
+        numel = shape[i] > TL_MAX_NUMEL ? shape[i] : numel * (shape[i] > 0 ? shape[i] : 1);
+    if (numel > TL_MAX_NUMEL && !S->numel_reported && !S->quiet) {
+        /* reported once, where the tensor is made; the compile then fails */
+        S->numel_reported = true;
+        sema_error(S, "numel (%lld) exceeds triton maximum tensor numel (%lld)", (long long)numel,
+                   (long long)TL_MAX_NUMEL);
+    }
     return tl_intern(S, TL_BLOCK, tl_sca(elem), shape, rank);
 }
 
