@@ -196,6 +196,8 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     /* libdevice functions without an inline PTX version become arith/math ops */
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
     if (!pass_expand_libdevice(m, &lpc)) return false;
+    /* fp64 exp, log, sin, ... have no PTX instruction: fp64 arith */
+    if (!pass_expand_f64_math(m, &lpc)) return false;
     /* the loads feeding a dot are prefetched an iteration ahead
      * (num_stages <= 1: off; a negative value asks for the default) */
     if (pipeline_dot_loads(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, warps) > 0 &&

@@ -26,46 +26,17 @@
  * calls, and tests/unit/test_expand_libdevice.c runs the expansions there
  * against libm.
  */
+#include "transform/expand_build.h"
 #include "transform/pass.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Builds on one result type: t (f32 or a tensor of f32), it (i32 of the same
- * shape). */
-typedef struct Ex {
-    Builder b;
-    Type *t, *it;
-} Ex;
-
-static Value *K(Ex *x, double v) { return build_const_float(&x->b, x->t, v); }
-static Value *KI(Ex *x, int64_t v) { return build_const_int(&x->b, x->it, v); }
-static Value *bin(Ex *x, OpKind k, Value *a, Value *b) { return build_binary(&x->b, k, a, b); }
-static Value *add(Ex *x, Value *a, Value *b) { return bin(x, ARITH_ADDF, a, b); }
-static Value *sub(Ex *x, Value *a, Value *b) { return bin(x, ARITH_SUBF, a, b); }
-static Value *mul(Ex *x, Value *a, Value *b) { return bin(x, ARITH_MULF, a, b); }
-static Value *dv(Ex *x, Value *a, Value *b) { return bin(x, ARITH_DIVF, a, b); }
-static Value *un(Ex *x, OpKind k, Value *a) { return build_unary(&x->b, k, a, x->t); }
-static Value *cmp(Ex *x, CmpFPred p, Value *a, Value *b) { return build_cmp(&x->b, ARITH_CMPF, p, a, b); }
-static Value *sel(Ex *x, Value *c, Value *a, Value *b) {
-    Value *ops[3] = {c, a, b};
-    return op_result(build_op(&x->b, ARITH_SELECT, ops, 3, &a->type, 1, 0), 0);
-}
-static Value *fma3(Ex *x, Value *a, Value *b, Value *c) {
-    Value *ops[3] = {a, b, c};
-    return op_result(build_op(&x->b, MATH_FMA, ops, 3, &x->t, 1, 0), 0);
-}
-static Value *bits(Ex *x, Value *a) { return build_unary(&x->b, ARITH_BITCAST, a, x->it); }
-static Value *from_bits(Ex *x, Value *a) { return build_unary(&x->b, ARITH_BITCAST, a, x->t); }
 static Value *to_i32(Ex *x, Value *pred) { return build_unary(&x->b, ARITH_EXTUI, pred, x->it); }
-static Value *band(Ex *x, Value *a, Value *b) { return build_binary(&x->b, ARITH_ANDI, a, b); }
-static Value *bor(Ex *x, Value *a, Value *b) { return build_binary(&x->b, ARITH_ORI, a, b); }
 
-static Value *fabs_(Ex *x, Value *a) { return un(x, MATH_ABSF, a); }
 static Value *log_(Ex *x, Value *a) { return un(x, MATH_LOG, a); }
 static Value *exp_(Ex *x, Value *a) { return un(x, MATH_EXP, a); }
 static Value *sqrt_(Ex *x, Value *a) { return un(x, MATH_SQRT, a); }
-static Value *floor_(Ex *x, Value *a) { return un(x, MATH_FLOOR, a); }
 
 /* |a| with the sign bit of s. */
 static Value *copysign_(Ex *x, Value *a, Value *s) {

@@ -27,6 +27,8 @@ static const PassInfo passes[] = {
     {"dce", "Remove unused pure ops, loop-carried values and private functions", pass_dce, "DCE"},
     {"expand-libdevice", "Rewrite fp32 libdevice calls the PTX backend lacks (pow, log1p, atan, ...) as arith/math ops",
      pass_expand_libdevice, "ExpandLibdevice"},
+    {"expand-f64-math", "Rewrite fp64 exp, log, sin, cos, tanh, erf, ... (no PTX instructions) as fp64 arith",
+     pass_expand_f64_math, "ExpandF64Math"},
     {"licm", "Hoist loop-invariant pure ops out of scf.for and scf.while", pass_licm,
      "LoopInvariantCodeMotion"},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,

@@ -67,6 +67,7 @@ bool pass_cse(Op *module, PassContext *pc);          /* cse.c */
 bool pass_dce(Op *module, PassContext *pc);          /* dce.c */
 bool pass_licm(Op *module, PassContext *pc);         /* licm.c */
 bool pass_expand_libdevice(Op *module, PassContext *pc); /* expand_libdevice.c */
+bool pass_expand_f64_math(Op *module, PassContext *pc); /* expand_f64_math.c */
 bool pass_inline(Op *module, PassContext *pc);       /* inline.c */
 bool pass_rewrite_tensor_pointer(Op *module, PassContext *pc); /* rewrite_tensor_pointer.c */
 bool pass_nn_quant_fusion(Op *module, PassContext *pc); /* nn_quant_fusion.c */

@@ -714,7 +714,8 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     return from_f32(p, r, e);
 }
 
-/* Fast f32 math on f32 (f64 goes through f32: approximate). */
+/* Fast f32 math (f16/bf16 through f32; f64 never gets here: expand-f64-math
+ * rewrote it as fp64 arith before layouts). */
 static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
     Type *f32 = p->f32;
     Slot x = px_cast(p, a, e, f32, false, 0);

@@ -1,0 +1,44 @@
+/*
+ * expand_build.h - a small builder vocabulary for passes that rewrite one op
+ * as a formula of arith/math ops on its own type (expand_libdevice.c,
+ * expand_f64_math.c).
+ *
+ * An Ex builds before the op being replaced, on one float type t (a scalar or
+ * a tensor) and the integer type it of the same shape and width (i32 for
+ * f32, i64 for f64), for the bit operations.
+ */
+#ifndef TRITONC_TRANSFORM_EXPAND_BUILD_H
+#define TRITONC_TRANSFORM_EXPAND_BUILD_H
+
+#include "ir/ir.h"
+
+typedef struct Ex {
+    Builder b;
+    Type *t, *it;
+} Ex;
+
+static inline Value *K(Ex *x, double v) { return build_const_float(&x->b, x->t, v); }
+static inline Value *KI(Ex *x, int64_t v) { return build_const_int(&x->b, x->it, v); }
+static inline Value *bin(Ex *x, OpKind k, Value *a, Value *b) { return build_binary(&x->b, k, a, b); }
+static inline Value *add(Ex *x, Value *a, Value *b) { return bin(x, ARITH_ADDF, a, b); }
+static inline Value *sub(Ex *x, Value *a, Value *b) { return bin(x, ARITH_SUBF, a, b); }
+static inline Value *mul(Ex *x, Value *a, Value *b) { return bin(x, ARITH_MULF, a, b); }
+static inline Value *dv(Ex *x, Value *a, Value *b) { return bin(x, ARITH_DIVF, a, b); }
+static inline Value *un(Ex *x, OpKind k, Value *a) { return build_unary(&x->b, k, a, x->t); }
+static inline Value *cmp(Ex *x, CmpFPred p, Value *a, Value *b) { return build_cmp(&x->b, ARITH_CMPF, p, a, b); }
+static inline Value *sel(Ex *x, Value *c, Value *a, Value *b) {
+    Value *ops[3] = {c, a, b};
+    return op_result(build_op(&x->b, ARITH_SELECT, ops, 3, &a->type, 1, 0), 0);
+}
+static inline Value *fma3(Ex *x, Value *a, Value *b, Value *c) {
+    Value *ops[3] = {a, b, c};
+    return op_result(build_op(&x->b, MATH_FMA, ops, 3, &x->t, 1, 0), 0);
+}
+static inline Value *bits(Ex *x, Value *a) { return build_unary(&x->b, ARITH_BITCAST, a, x->it); }
+static inline Value *from_bits(Ex *x, Value *a) { return build_unary(&x->b, ARITH_BITCAST, a, x->t); }
+static inline Value *band(Ex *x, Value *a, Value *b) { return build_binary(&x->b, ARITH_ANDI, a, b); }
+static inline Value *bor(Ex *x, Value *a, Value *b) { return build_binary(&x->b, ARITH_ORI, a, b); }
+static inline Value *fabs_(Ex *x, Value *a) { return un(x, MATH_ABSF, a); }
+static inline Value *floor_(Ex *x, Value *a) { return un(x, MATH_FLOOR, a); }
+
+#endif

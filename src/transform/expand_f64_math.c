@@ -1,0 +1,263 @@
+/*
+ * expand_f64_math.c - fp64 transcendental functions as arith/math ops
+ * (`expand-f64-math`).
+ *
+ * The PTX instructions behind tl.exp, tl.log, tl.sin, ... (ex2.approx,
+ * lg2.approx, sin.approx) exist for f32 only; Triton computes the fp64
+ * versions with libdevice (__nv_exp, ...), to within an ulp or two. This pass
+ * rewrites math.{exp,exp2,log,log2,sin,cos,tanh,erf,rsqrt} on f64 (and the
+ * same libdevice calls, tt.extern_elementwise "__nv_exp" ...) as fp64 arith:
+ * fma, floor, the exponent's bits, selects. The formulas:
+ *
+ *   exp, exp2  k = round(x / ln 2) (or x), r = x - k ln 2 with ln 2 as a
+ *              33-bit high part and a low part (two fmas), e^r by its Taylor
+ *              polynomial to r^13 (|r| <= 0.35), times 2^k as two powers of
+ *              two built from exponent bits (so that 2^k may be subnormal)
+ *   log, log2  x = m 2^e with m in [sqrt(1/2), sqrt(2)] (subnormals scaled by
+ *              2^54 first), log m = 2 atanh(s), s = (m - 1) / (m + 1), by
+ *              its series to s^23; e ln 2 added in two parts (log2: e exact)
+ *   sin, cos   k = round(x 2/pi), r = x - k pi/2 with pi/2 in three parts
+ *              (Cody-Waite, exact products in fmas: accurate while |x| is
+ *              below ~1e9), the quadrant k mod 4 picks +-sin r or +-cos r,
+ *              Taylor polynomials to r^15 and r^16 (|r| <= pi/4)
+ *   tanh       |x| < 0.55: e/(e + 2), e = expm1(2|x|) by its Taylor series
+ *              to y^18; below 22: 1 - 2/(e^(2|x|) + 1); else 1; x's sign
+ *   erf        |x| < 1.8: (2/sqrt(pi)) e^(-x^2) sum x (2x^2)^n / (2n+1)!!
+ *              (all terms positive: no cancellation), to n = 36; below 6:
+ *              1 - erfc, erfc by its continued fraction (50 terms, forward
+ *              recurrence, one division); else 1; x's sign
+ *   rsqrt      1 / sqrt(x), both correctly rounded
+ *
+ * and the IEEE special cases (NaN, infinities, signed zeros, log of a
+ * negative number). tests/unit/test_expand_f64_math.c runs the expansions on
+ * the CPU against libm: within 2 ulps for exp, exp2, sin, cos and rsqrt, 3
+ * for log, 4 for log2 and tanh, 8 for erf (libdevice's bounds are 1-2).
+ * Other precisions are left alone: the GPU path runs this before layouts,
+ * the CPU keeps libm.
+ */
+#include "transform/expand_build.h"
+#include "transform/pass.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double LN2_HI = 6.93147180369123816490e-01; /* ln 2 to 33 bits: k LN2_HI is exact */
+static const double LN2_LO = 1.90821492927058770002e-10; /* ln 2 - LN2_HI */
+static const double LOG2E = 1.4426950408889634;
+static const double LOG2E_LO = 2.0355273740931033e-17; /* log2(e) - LOG2E */
+
+static double factorial(int n) {
+    double f = 1;
+    for (int i = 2; i <= n; i++) f *= i; /* exact up to 22! */
+    return f;
+}
+
+static Value *ki64(Ex *x, Value *a) { return build_unary(&x->b, ARITH_FPTOSI, a, x->it); }
+static Value *f64_of(Ex *x, Value *a) { return build_unary(&x->b, ARITH_SITOFP, a, x->t); }
+
+/* |a| with the sign of s */
+static Value *copysign64(Ex *x, Value *a, Value *s) {
+    Value *mag = band(x, bits(x, a), KI(x, INT64_MAX));
+    Value *sgn = band(x, bits(x, s), KI(x, INT64_MIN));
+    return from_bits(x, bor(x, mag, sgn));
+}
+
+static Value *is_nan(Ex *x, Value *a) { return cmp(x, CMPF_UNO, a, a); }
+
+/* 2^k for an i64 k in [-1022, 1023] */
+static Value *pow2i(Ex *x, Value *k) {
+    return from_bits(x, bin(x, ARITH_SHLI, bin(x, ARITH_ADDI, k, KI(x, 1023)), KI(x, 52)));
+}
+
+/* p 2^k, k integral (f64), as p 2^(k/2) 2^(k - k/2) so that every k from
+ * -1075 to 1024 works; k is clamped first (NaN and infinities included: the
+ * callers select their own result for those) */
+static Value *scale2(Ex *x, Value *p, Value *k) {
+    k = bin(x, ARITH_MAXNUMF, bin(x, ARITH_MINNUMF, k, K(x, 2000)), K(x, -2000));
+    Value *ki = ki64(x, k);
+    Value *k1 = bin(x, ARITH_SHRSI, ki, KI(x, 1));
+    Value *k2 = bin(x, ARITH_SUBI, ki, k1);
+    return mul(x, mul(x, p, pow2i(x, k1)), pow2i(x, k2));
+}
+
+/* e^r for |r| <= 0.35: sum r^n / n!, n <= 13 */
+static Value *exp_poly(Ex *x, Value *r) {
+    Value *p = K(x, 1 / factorial(13));
+    for (int n = 12; n >= 0; n--) p = fma3(x, p, r, K(x, 1 / factorial(n)));
+    return p;
+}
+
+static Value *exp64(Ex *x, Value *a) {
+    Value *k = floor_(x, fma3(x, a, K(x, LOG2E), K(x, 0.5)));
+    Value *nk = un(x, ARITH_NEGF, k);
+    Value *r = fma3(x, nk, K(x, LN2_LO), fma3(x, nk, K(x, LN2_HI), a));
+    Value *res = scale2(x, exp_poly(x, r), k);
+    res = sel(x, cmp(x, CMPF_OGT, a, K(x, 709.782712893384)), K(x, INFINITY), res);
+    res = sel(x, cmp(x, CMPF_OLT, a, K(x, -745.1332191019412)), K(x, 0), res);
+    return sel(x, is_nan(x, a), a, res);
+}
+
+static Value *exp2_64(Ex *x, Value *a) {
+    Value *k = floor_(x, add(x, a, K(x, 0.5)));
+    Value *f = sub(x, a, k); /* exact */
+    Value *r = fma3(x, f, K(x, M_LN2), mul(x, f, K(x, 2.3190468138462996e-17))); /* ln 2's low part */
+    Value *res = scale2(x, exp_poly(x, r), k);
+    res = sel(x, cmp(x, CMPF_OGE, a, K(x, 1024)), K(x, INFINITY), res);
+    res = sel(x, cmp(x, CMPF_OLT, a, K(x, -1075)), K(x, 0), res);
+    return sel(x, is_nan(x, a), a, res);
+}
+
+/* a = m 2^e, m in [sqrt(1/2), sqrt(2)]: returns log m, sets *e (f64) */
+static Value *log_parts(Ex *x, Value *a, Value **e) {
+    Value *tiny = cmp(x, CMPF_OLT, a, K(x, 2.2250738585072014e-308)); /* subnormal (or <= 0) */
+    Value *xs = sel(x, tiny, mul(x, a, K(x, 18014398509481984.0)), a); /* 2^54 */
+    Value *b = bits(x, xs);
+    Value *ei = bin(x, ARITH_SUBI, bin(x, ARITH_SHRSI, b, KI(x, 52)), KI(x, 1023));
+    Value *m = from_bits(x, bor(x, band(x, b, KI(x, 0x000FFFFFFFFFFFFF)), KI(x, 0x3FF0000000000000)));
+    Value *big = cmp(x, CMPF_OGT, m, K(x, M_SQRT2));
+    m = sel(x, big, mul(x, m, K(x, 0.5)), m);
+    *e = add(x, add(x, f64_of(x, ei), sel(x, big, K(x, 1), K(x, 0))), sel(x, tiny, K(x, -54), K(x, 0)));
+    Value *f = sub(x, m, K(x, 1)); /* exact */
+    Value *s = dv(x, f, add(x, f, K(x, 2)));
+    Value *z = mul(x, s, s);
+    Value *p = K(x, 2.0 / 23);
+    for (int n = 10; n >= 1; n--) p = fma3(x, p, z, K(x, 2.0 / (2 * n + 1)));
+    return fma3(x, mul(x, s, z), p, mul(x, s, K(x, 2))); /* 2s + s z p */
+}
+
+static Value *log_specials(Ex *x, Value *a, Value *res) {
+    res = sel(x, cmp(x, CMPF_OEQ, a, K(x, 0)), K(x, -INFINITY), res);
+    res = sel(x, cmp(x, CMPF_ULT, a, K(x, 0)), K(x, NAN), res); /* negative or NaN */
+    return sel(x, cmp(x, CMPF_OEQ, a, K(x, INFINITY)), a, res);
+}
+
+static Value *log64(Ex *x, Value *a) {
+    Value *e, *lm = log_parts(x, a, &e);
+    return log_specials(x, a, fma3(x, e, K(x, LN2_HI), fma3(x, e, K(x, LN2_LO), lm)));
+}
+
+static Value *log2_64(Ex *x, Value *a) {
+    Value *e, *lm = log_parts(x, a, &e);
+    return log_specials(x, a, add(x, e, fma3(x, lm, K(x, LOG2E), mul(x, lm, K(x, LOG2E_LO)))));
+}
+
+/* sin a or cos a */
+static Value *sincos64(Ex *x, Value *a, bool want_cos) {
+    static const double P1 = 1.5707963267948966, P2 = 6.123233995736766e-17, P3 = -1.4973849048591698e-33;
+    Value *k = floor_(x, fma3(x, a, K(x, M_2_PI), K(x, 0.5)));
+    Value *nk = un(x, ARITH_NEGF, k);
+    Value *r = fma3(x, nk, K(x, P1), a);
+    r = fma3(x, nk, K(x, P2), r);
+    r = fma3(x, nk, K(x, P3), r);
+    Value *q = sub(x, k, mul(x, K(x, 4), floor_(x, mul(x, k, K(x, 0.25))))); /* k mod 4 */
+    Value *z = mul(x, r, r);
+    Value *ps = K(x, -1 / factorial(15));
+    for (int i = 6; i >= 1; i--) ps = fma3(x, ps, z, K(x, ((i & 1) ? -1 : 1) / factorial(2 * i + 1)));
+    Value *s = fma3(x, mul(x, r, z), ps, r);
+    Value *pc = K(x, 1 / factorial(16));
+    for (int i = 7; i >= 1; i--) pc = fma3(x, pc, z, K(x, ((i & 1) ? -1 : 1) / factorial(2 * i)));
+    Value *c = fma3(x, z, pc, K(x, 1));
+    Value *ns = un(x, ARITH_NEGF, s), *nc = un(x, ARITH_NEGF, c);
+    /* quadrants 0..3: sin = s, c, -s, -c; cos = c, -s, -c, s */
+    Value *v0 = want_cos ? c : s, *v1 = want_cos ? ns : c, *v2 = want_cos ? nc : ns, *v3 = want_cos ? s : nc;
+    Value *res = sel(x, cmp(x, CMPF_OEQ, q, K(x, 0)), v0,
+                     sel(x, cmp(x, CMPF_OEQ, q, K(x, 1)), v1, sel(x, cmp(x, CMPF_OEQ, q, K(x, 2)), v2, v3)));
+    if (!want_cos) res = sel(x, cmp(x, CMPF_OEQ, a, K(x, 0)), a, res); /* sin(-0) = -0 */
+    return sel(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, INFINITY)), res, K(x, NAN));
+}
+
+static Value *tanh64(Ex *x, Value *a) {
+    Value *ax = fabs_(x, a);
+    Value *y = mul(x, ax, K(x, 2));
+    Value *p = K(x, 1 / factorial(18));
+    for (int n = 17; n >= 2; n--) p = fma3(x, p, y, K(x, 1 / factorial(n)));
+    Value *em1 = fma3(x, mul(x, y, y), p, y); /* expm1(y) for y < 1.1 */
+    Value *small = dv(x, em1, add(x, em1, K(x, 2)));
+    Value *large = sub(x, K(x, 1), dv(x, K(x, 2), add(x, exp64(x, y), K(x, 1))));
+    Value *res = sel(x, cmp(x, CMPF_OLT, ax, K(x, 0.55)), small, large);
+    res = sel(x, cmp(x, CMPF_OGE, ax, K(x, 22)), K(x, 1), res);
+    return sel(x, is_nan(x, a), a, copysign64(x, res, a));
+}
+
+static Value *erf64(Ex *x, Value *a) {
+    Value *ax = fabs_(x, a);
+    Value *h = mul(x, ax, ax);
+    Value *l = fma3(x, ax, ax, un(x, ARITH_NEGF, h)); /* x^2 = h + l exactly */
+    Value *ex = mul(x, exp64(x, un(x, ARITH_NEGF, h)), sub(x, K(x, 1), l));
+    /* the series: sum (2x^2)^n / (2n+1)!! = 1 + z/3 (1 + z/5 (1 + ...)) */
+    Value *z = mul(x, h, K(x, 2));
+    Value *p = K(x, 1);
+    for (int n = 36; n >= 1; n--) p = fma3(x, mul(x, p, z), K(x, 1.0 / (2 * n + 1)), K(x, 1));
+    Value *small = mul(x, mul(x, mul(x, ax, K(x, M_2_SQRTPI)), ex), p);
+    /* erfc x = e^(-x^2) / sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))) = ... B/A */
+    Value *A2 = K(x, 1), *A1 = ax, *B2 = K(x, 0), *B1 = K(x, 1);
+    for (int k = 1; k <= 50; k++) {
+        Value *A = fma3(x, ax, A1, mul(x, A2, K(x, k * 0.5)));
+        Value *B = fma3(x, ax, B1, mul(x, B2, K(x, k * 0.5)));
+        A2 = A1, A1 = A, B2 = B1, B1 = B;
+    }
+    Value *erfc = mul(x, mul(x, ex, K(x, M_2_SQRTPI * 0.5)), dv(x, B1, A1));
+    Value *large = sub(x, K(x, 1), erfc);
+    Value *res = sel(x, cmp(x, CMPF_OLT, ax, K(x, 1.8)), small, large);
+    res = sel(x, cmp(x, CMPF_OGE, ax, K(x, 6)), K(x, 1), res);
+    return sel(x, is_nan(x, a), a, copysign64(x, res, a));
+}
+
+static Value *expand(Ex *x, OpKind k, Value *a) {
+    switch (k) {
+    case MATH_EXP: return exp64(x, a);
+    case MATH_EXP2: return exp2_64(x, a);
+    case MATH_LOG: return log64(x, a);
+    case MATH_LOG2: return log2_64(x, a);
+    case MATH_SIN: return sincos64(x, a, false);
+    case MATH_COS: return sincos64(x, a, true);
+    case MATH_TANH: return tanh64(x, a);
+    case MATH_ERF: return erf64(x, a);
+    case MATH_RSQRT: return dv(x, K(x, 1), un(x, MATH_SQRT, a));
+    default: return NULL;
+    }
+}
+
+/* the math op an fp64 libdevice call stands for, or OP_COUNT */
+static OpKind libdevice_kind(const char *sym) {
+    static const struct {
+        const char *name;
+        OpKind kind;
+    } table[] = {{"__nv_exp", MATH_EXP}, {"__nv_exp2", MATH_EXP2}, {"__nv_log", MATH_LOG},
+                 {"__nv_log2", MATH_LOG2}, {"__nv_sin", MATH_SIN}, {"__nv_cos", MATH_COS},
+                 {"__nv_tanh", MATH_TANH}, {"__nv_erf", MATH_ERF}, {"__nv_rsqrt", MATH_RSQRT}};
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (!strcmp(sym, table[i].name)) return table[i].kind;
+    return OP_COUNT;
+}
+
+typedef struct F64State {
+    Context *ctx;
+    int changes;
+} F64State;
+
+static void expand_op(Op *op, void *ud) {
+    F64State *st = ud;
+    if (op->nresults != 1 || op->noperands != 1) return;
+    Type *t = op_result(op, 0)->type;
+    const Type *e = ty_elem(t);
+    if (e->kind != TY_FLOAT || e->fkind != FK_F64 || op_operand(op, 0)->type != t) return;
+    OpKind k = op->kind;
+    if (k == TT_EXTERN_ELEMENTWISE) {
+        const char *sym = op_attr_str(op, "symbol");
+        k = sym ? libdevice_kind(sym) : OP_COUNT;
+    }
+    Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx))};
+    Value *r = expand(&x, k, op_operand(op, 0));
+    if (!r) return;
+    value_replace_all_uses(op_result(op, 0), r);
+    op_erase(op);
+    st->changes++;
+}
+
+bool pass_expand_f64_math(Op *module, PassContext *pc) {
+    F64State st = {.ctx = pc->ctx};
+    op_walk(module, expand_op, &st, true);
+    pc->changes += st.changes;
+    return true;
+}
