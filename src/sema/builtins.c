@@ -1971,37 +1971,8 @@ static TV umulhi(Sema *S, TV x, TV y) {
     return tv_tensor(sem_ir(S, TT_MULHIUI, x.ty, x.v, y.v), x.ty);
 }
 
-static bool randint4x(Sema *S, TV seed, TV offset, int64_t n_rounds, TV out[4]) {
-    offset = sem_to_tensor(S, &offset);
-    if (offset.kind == TV_ERR) return false;
-    TV z = sem_binary(S, PY_BIN_MUL, offset, tv_int(0));
-    /* philox(seed, offset, z, z, z) */
-    seed = sem_to_tensor(S, &seed);
-    if (seed.kind == TV_ERR) return false;
-    if (!tl_is_int(tl_sca(seed.ty))) {
-        sema_error(S, "the seed of tl.rand must be an integer");
-        return false;
-    }
-    seed = sem_cast(S, seed, tl_scalar(S, TL_U64), NULL);
-    TV c[4] = {offset, z, z, z};
-    const TlType *it;
-    TV hi, lo;
-    if (tl_bitwidth(offset.ty) == 32) {
-        it = tl_scalar(S, TL_U32);
-        hi = sem_cast(S, sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, seed, tv_int(32)), tv_int(0xffffffff)), it, NULL);
-        lo = sem_cast(S, sem_binary(S, PY_BIN_BITAND, seed, tv_int(0xffffffff)), it, NULL);
-    } else if (tl_bitwidth(offset.ty) == 64) {
-        it = tl_scalar(S, TL_U64);
-        TV zero = tv_int(0);
-        int64_t one = 1;
-        hi = sem_full(S, &one, 1, &zero, it);
-        lo = seed;
-    } else {
-        sema_error(S, "bitwidth not supported in philox");
-        return false;
-    }
-    for (int i = 0; i < 4; i++) c[i] = sem_bitcast(S, c[i], it);
-    TV k0 = lo, k1 = hi;
+/* philox_impl(c0, c1, c2, c3, k0, k1, n_rounds) */
+static bool philox_impl(Sema *S, TV c[4], TV k0, TV k1, int64_t n_rounds, TV out[4]) {
     for (int64_t r = 0; r < n_rounds; r++) {
         TV A = tv_int(PHILOX_ROUND_A), B = tv_int(PHILOX_ROUND_B);
         TV c0 = c[0], c2 = c[2];
@@ -2019,14 +1990,63 @@ static bool randint4x(Sema *S, TV seed, TV offset, int64_t n_rounds, TV out[4]) 
     return true;
 }
 
+/* philox(seed, c0, c1, c2, c3, n_rounds): the counters as uint32 or uint64
+ * (by c0's width), keyed by the seed's two halves (32-bit) or by the seed */
+static bool philox(Sema *S, TV seed, const TV cin[4], int64_t n_rounds, TV out[4]) {
+    TV c[4];
+    for (int i = 0; i < 4; i++) {
+        c[i] = sem_to_tensor(S, &cin[i]);
+        if (c[i].kind == TV_ERR) return false;
+    }
+    seed = sem_to_tensor(S, &seed);
+    if (seed.kind == TV_ERR) return false;
+    if (!tl_is_int(tl_sca(seed.ty))) {
+        sema_error(S, "the seed of tl.rand must be an integer");
+        return false;
+    }
+    seed = sem_cast(S, seed, tl_scalar(S, TL_U64), NULL);
+    const TlType *it;
+    TV hi, lo;
+    if (tl_bitwidth(c[0].ty) == 32) {
+        it = tl_scalar(S, TL_U32);
+        hi = sem_cast(S, sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, seed, tv_int(32)), tv_int(0xffffffff)), it, NULL);
+        lo = sem_cast(S, sem_binary(S, PY_BIN_BITAND, seed, tv_int(0xffffffff)), it, NULL);
+    } else if (tl_bitwidth(c[0].ty) == 64) {
+        it = tl_scalar(S, TL_U64);
+        TV zero = tv_int(0);
+        int64_t one = 1;
+        hi = sem_full(S, &one, 1, &zero, it);
+        lo = seed;
+    } else {
+        sema_error(S, "bitwidth not supported in philox");
+        return false;
+    }
+    for (int i = 0; i < 4; i++) c[i] = sem_bitcast(S, c[i], it);
+    return philox_impl(S, c, lo, hi, n_rounds, out);
+}
+
+/* randint4x(seed, offset): philox(seed, offset, 0, 0, 0) */
+static bool randint4x(Sema *S, TV seed, TV offset, int64_t n_rounds, TV out[4]) {
+    offset = sem_to_tensor(S, &offset);
+    if (offset.kind == TV_ERR) return false;
+    TV z = sem_binary(S, PY_BIN_MUL, offset, tv_int(0));
+    TV c[4] = {offset, z, z, z};
+    return philox(S, seed, c, n_rounds, out);
+}
+
 static TV uint_to_uniform_float(Sema *S, TV x) {
+    x = sem_to_tensor(S, &x);
+    if (x.kind == TV_ERR) return x;
+    if (!tl_is_int(tl_sca(x.ty))) return sema_error(S, "uint_to_uniform_float(): expected an integer tensor");
     double scale;
     if (tl_bitwidth(x.ty) == 32) {
         x = sem_bitcast(S, x, tl_scalar(S, TL_I32));
         scale = 4.6566127342e-10;
-    } else {
+    } else if (tl_bitwidth(x.ty) == 64) {
         x = sem_bitcast(S, x, tl_scalar(S, TL_I64));
         scale = 1.0842020432385337e-19;
+    } else {
+        return sema_error(S, "uint_to_uniform_float(): expected 32 or 64 bits, got %d", tl_bitwidth(x.ty));
     }
     TV neg = sem_compare(S, PY_CMP_LT, x, tv_int(0));
     TV mx = sem_binary(S, PY_BIN_SUB, sem_minus(S, x), tv_int(1));
@@ -2034,32 +2054,86 @@ static TV uint_to_uniform_float(Sema *S, TV x) {
     return sem_binary(S, PY_BIN_MUL, x, tv_float(scale));
 }
 
+/* pair_uniform_to_normal(u1, u2): Box-Muller, (r cos th, r sin th) */
+static void pair_uniform_to_normal(Sema *S, TV u1, TV u2, TV out[2]) {
+    u1 = sem_minmax(S, true, tv_float(1.0e-7), u1, false);
+    TV th = sem_binary(S, PY_BIN_MUL, tv_float(6.283185307179586), u2);
+    TV m = sem_binary(S, PY_BIN_MUL, tv_float(-2.0), tv_tensor(sem_ir(S, MATH_LOG, u1.ty, u1.v, NULL), u1.ty));
+    TV r = tv_tensor(sem_ir(S, MATH_SQRT, m.ty, m.v, NULL), m.ty);
+    out[0] = sem_binary(S, PY_BIN_MUL, r, tv_tensor(sem_ir(S, MATH_COS, th.ty, th.v, NULL), th.ty));
+    out[1] = sem_binary(S, PY_BIN_MUL, r, tv_tensor(sem_ir(S, MATH_SIN, th.ty, th.v, NULL), th.ty));
+}
+
+/* a tuple of n elements, to be filled in */
+static TV tuple_of(Sema *S, int n) {
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1);
+    return t;
+}
+
+/* the tuple (v[0], ..., v[n-1]), or an error if one is */
+static TV tuple_from(Sema *S, const TV *v, int n) {
+    for (int i = 0; i < n; i++)
+        if (v[i].kind == TV_ERR) return tv_err();
+    TV t = tuple_of(S, n);
+    memcpy(t.elems, v, sizeof(TV) * (size_t)n);
+    return t;
+}
+
+/* rand, randint, randint4x, randn, rand4x, randn4x (seed, offset, n_rounds) */
 static TV bi_random(Sema *S, CallArgs *a) {
     int64_t rounds = 10;
     if (a->given[2] && !need_int(S, a, 2, &rounds)) return tv_err();
     if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
     TV c[4];
     if (!randint4x(S, a->v[0], a->v[1], rounds, c)) return tv_err();
+    TV u[4], n[4];
     switch (a->bi->arg) {
     case 0: return uint_to_uniform_float(S, c[0]); /* rand */
     case 1: return c[0];                           /* randint */
-    case 2: {                                      /* randint4x */
-        TV t = {.kind = TV_TUPLE, .n = 4};
-        t.elems = ARENA_ARRAY(S->arena, TV, 4);
-        memcpy(t.elems, c, sizeof c);
-        return t;
+    case 2: return tuple_from(S, c, 4);              /* randint4x */
+    case 3:                                        /* randn */
+        pair_uniform_to_normal(S, uint_to_uniform_float(S, c[0]), uint_to_uniform_float(S, c[1]), n);
+        return n[0];
+    case 4: /* rand4x */
+        for (int i = 0; i < 4; i++) u[i] = uint_to_uniform_float(S, c[i]);
+        return tuple_from(S, u, 4);
+    default: /* randn4x */
+        for (int i = 0; i < 4; i++) u[i] = uint_to_uniform_float(S, c[i]);
+        pair_uniform_to_normal(S, u[0], u[1], n);
+        pair_uniform_to_normal(S, u[2], u[3], n + 2);
+        return tuple_from(S, n, 4);
     }
-    default: { /* randn: pair_uniform_to_normal */
-        TV u1 = uint_to_uniform_float(S, c[0]), u2 = uint_to_uniform_float(S, c[1]);
-        u1 = sem_minmax(S, true, tv_float(1.0e-7), u1, false);
-        TV th = sem_binary(S, PY_BIN_MUL, tv_float(6.283185307179586), u2);
-        TV l = tv_tensor(sem_ir(S, MATH_LOG, u1.ty, u1.v, NULL), u1.ty);
-        TV m = sem_binary(S, PY_BIN_MUL, tv_float(-2.0), l);
-        TV r = tv_tensor(sem_ir(S, MATH_SQRT, m.ty, m.v, NULL), m.ty);
-        TV cs = tv_tensor(sem_ir(S, MATH_COS, th.ty, th.v, NULL), th.ty);
-        return sem_binary(S, PY_BIN_MUL, r, cs);
+}
+
+/* philox(seed, c0, c1, c2, c3, n_rounds=10) and
+ * philox_impl(c0, c1, c2, c3, k0, k1, n_rounds=10) */
+static TV bi_philox(Sema *S, CallArgs *a) {
+    int impl = a->bi->arg;
+    int64_t rounds = 10;
+    int ri = impl ? 6 : 5;
+    if (a->given[ri] && !need_int(S, a, ri, &rounds)) return tv_err();
+    for (int i = 0; i < ri; i++)
+        if (a->v[i].kind == TV_ERR) return tv_err();
+    TV out[4];
+    if (!impl) {
+        if (!philox(S, a->v[0], a->v + 1, rounds, out)) return tv_err();
+    } else {
+        TV c[4];
+        for (int i = 0; i < 4; i++) c[i] = sem_to_tensor(S, &a->v[i]);
+        if (!philox_impl(S, c, a->v[4], a->v[5], rounds, out)) return tv_err();
     }
-    }
+    return tuple_from(S, out, 4);
+}
+
+static TV bi_uint_to_uniform_float(Sema *S, CallArgs *a) { return uint_to_uniform_float(S, a->v[0]); }
+
+static TV bi_pair_uniform_to_normal(Sema *S, CallArgs *a) {
+    TV n[2];
+    TV u1 = sem_to_tensor(S, &a->v[0]), u2 = sem_to_tensor(S, &a->v[1]);
+    if (u1.kind == TV_ERR || u2.kind == TV_ERR) return tv_err();
+    pair_uniform_to_normal(S, u1, u2, n);
+    return tuple_from(S, n, 2);
 }
 
 /* ---- Python builtins and constexpr helpers --------------------------------------------- */
@@ -2111,11 +2185,6 @@ static TV bi_len(Sema *S, CallArgs *a) {
 /* enumerate(t, start=0) and zip(t, u, ...) over tuples, for `for i, x in
  * enumerate(t):` and comprehensions, which unroll over tuples: the pairs
  * are made at compile time, as a tuple of tuples. */
-static TV tuple_of(Sema *S, int n) {
-    TV t = {.kind = TV_TUPLE, .n = n};
-    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1);
-    return t;
-}
 
 static TV bi_enumerate(Sema *S, CallArgs *a) {
     TV t = a->v[0];
@@ -2879,6 +2948,12 @@ static const Builtin builtins[] = {
     {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},
     {"randint4x", TL, "seed,offset,n_rounds=", bi_random, 2},
     {"randn", TL, "seed,offset,n_rounds=", bi_random, 3},
+    {"rand4x", TL, "seed,offsets,n_rounds=", bi_random, 4},
+    {"randn4x", TL, "seed,offset,n_rounds=", bi_random, 5},
+    {"philox", TL, "seed,c0,c1,c2,c3,n_rounds=", bi_philox, 0},
+    {"philox_impl", TL, "c0,c1,c2,c3,k0,k1,n_rounds=", bi_philox, 1},
+    {"uint_to_uniform_float", TL, "x", bi_uint_to_uniform_float, 0},
+    {"pair_uniform_to_normal", TL, "u1,u2", bi_pair_uniform_to_normal, 0},
     {"constexpr", TL, "value", bi_constexpr, 0},
     {"pointer_type", TL, "element_ty,address_space=,const=", bi_pointer_type, 0},
     {"to_tensor", TL, "x", bi_constexpr, 0},
