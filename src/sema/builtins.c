@@ -812,6 +812,9 @@ static TV bi_umulhi(Sema *S, CallArgs *a) {
     return tv_tensor(sem_ir(S, TT_MULHIUI, x.ty, x.v, y.v), x.ty);
 }
 
+/* tl.add / sub / mul (x, y, sanitize_overflow): the operators' semantics */
+static TV bi_arith(Sema *S, CallArgs *a) { return sem_binary(S, a->bi->arg, a->v[0], a->v[1]); }
+
 static TV bi_minmax(Sema *S, CallArgs *a) {
     bool nan_all = false;
     if (a->given[2] && a->v[2].kind != TV_NONE) nan_all = a->v[2].kind == TV_INT ? a->v[2].i != 0 : cx_truthy(A(2));
@@ -895,7 +898,7 @@ static TV bi_swizzle2d(Sema *S, CallArgs *a) {
 
 /* ---- reductions and scans -------------------------------------------------------- */
 
-enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_ARGMAX, CB_ARGMIN, CB_JIT };
+enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_JIT };
 
 /* Builds the combiner region: block with 2n scalar args, ending in ret_kind. */
 static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool tie_left, const TV *fn,
@@ -916,6 +919,7 @@ static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool
     case CB_ADD: res[0] = sem_binary(S, PY_BIN_ADD, args[0], args[1]); break;
     case CB_MUL: res[0] = sem_binary(S, PY_BIN_MUL, args[0], args[1]); break;
     case CB_XOR: res[0] = sem_binary(S, PY_BIN_BITXOR, args[0], args[1]); break;
+    case CB_OR: res[0] = sem_binary(S, PY_BIN_BITOR, args[0], args[1]); break;
     case CB_MAX: res[0] = sem_minmax(S, true, args[0], args[1], false); break;
     case CB_MIN: res[0] = sem_minmax(S, false, args[0], args[1], false); break;
     case CB_ARGMAX:
@@ -1094,11 +1098,12 @@ static TV bi_gather(Sema *S, CallArgs *a) {
     return gather_op(S, src, idx, axis);
 }
 
-static TV bi_xor_sum(Sema *S, CallArgs *a) {
+/* xor_sum and reduce_or (arg: the combine), integers only */
+static TV bi_int_reduce(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
-    if (!tl_is_int(tl_sca(x.ty))) return sema_error(S, "xor_sum only supported for integers");
-    return do_reduce(S, &x, 1, A(1), a->given[2] && cx_truthy(A(2)), CB_XOR, false, NULL);
+    if (!tl_is_int(tl_sca(x.ty))) return sema_error(S, "%s only supported for integers", a->bi->name);
+    return do_reduce(S, &x, 1, A(1), a->given[2] && cx_truthy(A(2)), a->bi->arg, false, NULL);
 }
 
 static TV with_indices(Sema *S, TV x, const TV *axis_v, bool keep_dims, int cb, bool tie_left) {
@@ -2887,6 +2892,9 @@ static const Builtin builtins[] = {
     {"sqrt_rn", MATH, "x", bi_sqrt_rn, 0},
     {"div_rn", MATH, "x,y", bi_div_rn, 0},
     {"fdiv", MATH, "x,y,ieee_rounding=", bi_fdiv, 0},
+    {"add", TL, "x,y,sanitize_overflow=", bi_arith, PY_BIN_ADD},
+    {"sub", TL, "x,y,sanitize_overflow=", bi_arith, PY_BIN_SUB},
+    {"mul", TL, "x,y,sanitize_overflow=", bi_arith, PY_BIN_MUL},
     {"fma", MATH, "x,y,z", bi_fma, 0},
     {"umulhi", MATH, "x,y", bi_umulhi, 0},
     {"minimum", TLM | BI_MATH, "x,y,propagate_nan=", bi_minmax, 0},
@@ -2897,7 +2905,8 @@ static const Builtin builtins[] = {
     {"softmax", TLM, "x,dim=,keep_dims=,ieee_rounding=", bi_softmax, 0},
     {"cdiv", TL | BI_TRITON | BI_MATH, "x,div", bi_cdiv, 0},
     {"sum", TLM, "input,axis=,keep_dims=,dtype=", bi_sum, 0},
-    {"xor_sum", TLM, "input,axis=,keep_dims=", bi_xor_sum, 0},
+    {"xor_sum", TLM, "input,axis=,keep_dims=", bi_int_reduce, CB_XOR},
+    {"reduce_or", TLM, "input,axis,keep_dims=", bi_int_reduce, CB_OR},
     {"max", TLM, "input,axis=,return_indices=,return_indices_tie_break_left=,keep_dims=", bi_maxmin, 1},
     {"min", TLM, "input,axis=,return_indices=,return_indices_tie_break_left=,keep_dims=", bi_maxmin, 0},
     {"argmax", TLM, "input,axis,tie_break_left=,keep_dims=", bi_argmaxmin, 1},

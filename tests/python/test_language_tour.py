@@ -841,6 +841,273 @@ def _():
 
 
 
+@triton.jit
+def k_misc2(X, Y, Z, N: tl.constexpr):
+    o = tl.arange(0, N)
+    x = tl.load(X + o)
+    xi = x.to(tl.int32)
+    a = tl.xor_sum(xi, 0)
+    b = tl.reduce_or(xi, 0)
+    c = tl.add(x, x)
+    d = tl.sub(x, 1.0)
+    e = tl.mul(x, 2.0)
+    o2 = tl.max_constancy(o, 1)
+    tl.store(Y + o2, c + d + e)
+    tl.store(Z, a + b)
+
+@case("xor_sum/reduce_or/add/sub/mul/max_constancy")
+def _():
+    x = torch.arange(8).float(); y = torch.empty(8); z = torch.empty(1, dtype=torch.int32)
+    k_misc2[(1,)](x, y, z, 8)
+    import functools
+    xi = x.int().tolist()
+    assert z.item() == functools.reduce(lambda a, b: a ^ b, xi) + functools.reduce(lambda a, b: a | b, xi), z
+    assert torch.allclose(y, x * 2 + x - 1 + x * 2)
+
+@triton.jit
+def k_ltd(A, B, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    da = tl.make_tensor_descriptor(A, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    x = tl.load_tensor_descriptor(da, [0, 0])
+    tl.store_tensor_descriptor(da, [0, 0], x + 1)
+
+@case("load/store_tensor_descriptor")
+def _():
+    a = torch.zeros(16, 16)
+    k_ltd[(1,)](a, a, 16, 16, 16, 16)
+    assert (a == 1).all()
+
+@triton.jit
+def k_cst_tuple(Y, SHAPE: tl.constexpr):
+    tl.store(Y + tl.arange(0, SHAPE[0]), tl.full((SHAPE[0],), SHAPE[1], tl.float32))
+
+@case("constexpr tuple argument")
+def _():
+    y = torch.empty(8)
+    k_cst_tuple[(1,)](y, (8, 3))
+    assert (y == 3).all()
+
+@triton.jit
+def k_dtype_arg(Y, DT: tl.constexpr, N: tl.constexpr):
+    tl.store(Y + tl.arange(0, N), tl.zeros((N,), DT) + 1)
+
+@case("torch dtype as constexpr? (tl dtype)")
+def _():
+    y = torch.empty(8, dtype=torch.float16)
+    k_dtype_arg[(1,)](y, tl.float16, 8)
+    assert (y == 1).all()
+
+@triton.jit
+def k_getitem(X, Y, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(Y + tl.arange(0, N), tl.sum(x * (tl.arange(0, N)[:, None] == tl.arange(0, N)[None, :]), 1))
+
+@case("diag via compare broadcast")
+def _():
+    x = torch.randn(8, 8); y = torch.empty(8)
+    k_getitem[(1,)](x, y, 8)
+    assert torch.allclose(y, x.diag())
+
+@triton.jit
+def k_i64ptr(X, stride, N: tl.constexpr):
+    pid = tl.program_id(0)
+    base = X + pid.to(tl.int64) * stride
+    tl.store(base + tl.arange(0, N), tl.arange(0, N).to(tl.float32))
+
+@case("int64 stride pointer arithmetic")
+def _():
+    x = torch.zeros(3, 8)
+    k_i64ptr[(3,)](x, 8, 8)
+    assert torch.equal(x, torch.arange(8).float().repeat(3, 1))
+
+@triton.jit
+def k_while_tensor(X, N):
+    i = tl.program_id(0)
+    cnt = tl.zeros((1,), tl.int32)
+    while i < N:
+        cnt += 1
+        i += tl.num_programs(0)
+    tl.store(X + tl.program_id(0) + tl.arange(0, 1), cnt)
+
+@case("grid-stride while loop")
+def _():
+    x = torch.zeros(4, dtype=torch.int32)
+    k_while_tensor[(4,)](x, 10)
+    assert x.tolist() == [3, 3, 2, 2]
+
+@triton.jit
+def k_store_scalar_bcast(X, v, N: tl.constexpr):
+    tl.store(X + tl.arange(0, N), v)
+
+@case("store scalar arg broadcast")
+def _():
+    x = torch.zeros(8)
+    k_store_scalar_bcast[(1,)](x, 2.5, 8)
+    assert (x == 2.5).all()
+
+@triton.jit
+def k_cat(X, Y, Z, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N)); y = tl.load(Y + tl.arange(0, N))
+    tl.store(Z + tl.arange(0, 2 * N), tl.cat(x, y, can_reorder=True))
+
+@case("cat can_reorder (multiset)")
+def _():
+    x = torch.randn(8); y = torch.randn(8); z = torch.empty(16)
+    k_cat[(1,)](x, y, z, 8)
+    assert torch.equal(z.sort().values, torch.cat([x, y]).sort().values)
+
+@triton.jit
+def k_api(X, Y, I, S, N: tl.constexpr):
+    o = tl.arange(0, N)
+    x = tl.load(pointer=X + o, mask=o < N, other=0.0, cache_modifier="", eviction_policy="", volatile=False)
+    m, i = tl.max(x, axis=0, return_indices=True)
+    m2, i2 = tl.min(x, 0, return_indices=True, return_indices_tie_break_left=False)
+    a = tl.argmax(x, 0, tie_break_left=True)
+    s = tl.sum(x, axis=0, keep_dims=False, dtype=tl.float32)
+    c = tl.cumsum(x, axis=0, reverse=False)
+    tl.store(S, m + m2 + s)
+    tl.store(I, i + i2 + a)
+    tl.store(Y + o, c, mask=None)
+
+@case("keyword API forms: max/min return_indices, argmax tie_break_left, sum dtype")
+def _():
+    x = torch.randn(32); y = torch.empty(32); i = torch.empty(1, dtype=torch.int32); s = torch.empty(1)
+    k_api[(1,)](x, y, i, s, 32)
+    assert torch.allclose(s, (x.max() + x.min() + x.sum()).reshape(1), atol=1e-5)
+    assert i.item() == x.argmax().item() * 2 + x.argmin().item()
+    assert torch.allclose(y, x.cumsum(0), atol=1e-5)
+
+@triton.jit
+def k_nan_prop(X, Y, Z, N: tl.constexpr):
+    o = tl.arange(0, N)
+    x = tl.load(X + o)
+    y = tl.load(Y + o)
+    tl.store(Z + o, tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL) + tl.minimum(x, y, propagate_nan=tl.PropagateNan.NONE) * 0 + tl.clamp(x, -1.0, 1.0, propagate_nan=tl.PropagateNan.ALL) * 0)
+
+@case("propagate_nan")
+def _():
+    x = torch.tensor([1.0, float("nan"), 3.0, 0.0]); y = torch.tensor([2.0, 1.0, float("nan"), -1.0]); z = torch.empty(4)
+    k_nan_prop[(1,)](x, y, z, 4)
+    assert z[0] == 2 and z[1].isnan() and z[2].isnan() and z[3] == 0, z
+
+@triton.jit
+def k_cvt(X, Y, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    tl.store(Y + tl.arange(0, N), x.to(tl.float16, fp_downcast_rounding="rtz"))
+
+@case("fp_downcast_rounding rtz")
+def _():
+    x = torch.tensor([1.0009765625 + 0.0004, -1.0009765625 - 0.0004, 65519.0, 1e-8]); y = torch.empty(4, dtype=torch.float16)
+    k_cvt[(1,)](x, y, 4)
+    import numpy as np
+    ref = torch.tensor([1.0009765625, -1.0009765625, 65504.0, 0.0], dtype=torch.float16)
+    assert torch.equal(y, ref), (y, ref)
+
+@triton.jit
+def k_desc(A, B, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    da = tl.make_tensor_descriptor(A, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    db = tl.make_tensor_descriptor(B, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    pm = tl.program_id(0) * BM
+    pn = tl.program_id(1) * BN
+    x = da.load([pm, pn])
+    db.store([pm, pn], x * 2)
+
+@case("device tensor descriptors")
+def _():
+    a = torch.randn(40, 48); b = torch.zeros(40, 48)
+    k_desc[(3, 3)](a, b, 40, 48, 16, 16)
+    assert torch.allclose(b, a * 2)
+
+@triton.jit
+def k_rng(Y, Z, seed, N: tl.constexpr):
+    o = tl.arange(0, N)
+    a, b, c, d = tl.randint4x(seed, o)
+    r = tl.randn(seed, o)
+    tl.store(Y + o, r)
+    tl.store(Z + o, a ^ b ^ c ^ d)
+
+@case("randn, randint4x")
+def _():
+    y = torch.empty(4096); z = torch.empty(4096, dtype=torch.int32)
+    k_rng[(1,)](y, z, 7, 4096)
+    assert abs(y.mean().item()) < 0.1 and abs(y.std().item() - 1) < 0.1
+
+@triton.jit
+def k_bcast2(X, Y, Z, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))[:, None]
+    y = tl.load(Y + tl.arange(0, N))[None, :]
+    a, b = tl.broadcast(x, y)
+    c = tl.broadcast_to(x, (N, N))
+    tl.store(Z + tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :], a * b + c)
+
+@case("tl.broadcast / broadcast_to")
+def _():
+    x = torch.randn(8); y = torch.randn(8); z = torch.empty(8, 8)
+    k_bcast2[(1,)](x, y, z, 8)
+    assert torch.allclose(z, x[:, None] * y[None, :] + x[:, None])
+
+@triton.jit
+def k_softmax_kw(X, Y, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    tl.store(Y + tl.arange(0, N), tl.softmax(x, ieee_rounding=False))
+
+@case("tl.softmax kw")
+def _():
+    x = torch.randn(64); y = torch.empty_like(x)
+    k_softmax_kw[(1,)](x, y, 64)
+    assert torch.allclose(y, x.softmax(0), atol=1e-6)
+
+@triton.jit
+def k_reshape_reorder(X, Y, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    y = tl.reshape(x, (N // 4, 4), can_reorder=False)
+    tl.store(Y + tl.arange(0, N // 4)[:, None] * 4 + tl.arange(0, 4)[None, :], y)
+
+@case("reshape can_reorder kw")
+def _():
+    x = torch.randn(32); y = torch.empty(8, 4)
+    k_reshape_reorder[(1,)](x, y, 32)
+    assert torch.equal(y.reshape(-1), x)
+
+@triton.jit
+def k_range_kw(X, N, BLOCK: tl.constexpr):
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in tl.range(0, N, BLOCK, num_stages=3, loop_unroll_factor=1, disallow_acc_multi_buffer=True, flatten=False, warp_specialize=False):
+        acc += 1.0
+    for j in tl.static_range(0, 4, 2):
+        acc += j
+    tl.store(X + tl.arange(0, BLOCK), acc)
+
+@case("tl.range all kwargs, static_range step")
+def _():
+    x = torch.empty(16)
+    k_range_kw[(1,)](x, 64, 16)
+    assert (x == 4 + 2).all(), x
+
+@triton.jit
+def k_mult(X, N: tl.constexpr):
+    o = tl.multiple_of(tl.arange(0, N)[:, None] * N + tl.arange(0, N)[None, :], (N, 1))
+    o = tl.max_contiguous(o, (1, N))
+    tl.store(X + o, 1.0)
+
+@case("multiple_of with tuple")
+def _():
+    x = torch.zeros(16, 16)
+    k_mult[(1,)](x, 16)
+    assert (x == 1).all()
+
+@triton.jit
+def k_philox(Y, seed, N: tl.constexpr):
+    o = tl.arange(0, N).to(tl.uint32)
+    a, b, c, d = tl.philox(seed, o, o, o, o)
+    tl.store(Y + tl.arange(0, N), (a ^ d).to(tl.int32, bitcast=True))
+
+@case("tl.philox")
+def _():
+    y = torch.empty(64, dtype=torch.int32)
+    k_philox[(1,)](y, 3, 64)
+    assert len(set(y.tolist())) > 60
+
+
 def main():
     for name, status in results:
         print("%-60s %s" % (name, status))
