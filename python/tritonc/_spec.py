@@ -171,8 +171,78 @@ def _classify_tensor(a, name, kernel, align):
                    _device_type(a), "torch.Tensor")
 
 
-def classify(a, name, kernel, *, specialize=True, align=True, mock=False):
-    """The ArgInfo of argument `name` of `kernel`, or ArgumentError."""
+_INT_RANGE = {"i8": (-2**7, 2**7), "i16": (-2**15, 2**15), "i32": (-2**31, 2**31),
+              "i64": (-2**63, 2**63), "u8": (0, 2**8), "u16": (0, 2**16), "u32": (0, 2**32),
+              "u64": (0, 2**64), "i1": (0, 2)}
+_FLOAT_SIGS = ("fp16", "bf16", "fp32", "fp64")
+
+
+def annotation_sig(ann):
+    """The signature type a parameter's annotation forces, as in Triton
+    (`n: tl.int64` -> "i64", `x: tl.pointer_type(tl.float16)` or `x: "*fp16"`
+    -> "*fp16", `s: "fp32"`), or None: no annotation, tl.constexpr, or
+    anything that is not a Triton type (Python's int and float, tl.tensor),
+    which Triton ignores too."""
+    if isinstance(ann, _core.dtype):
+        return ann.sig if ann.sig != "void" else None
+    if not isinstance(ann, str):
+        return None
+    t = ann.strip()
+    if t.startswith("const "):
+        t = t[6:].strip()
+    ptr = t.startswith("*") or t.endswith("*")
+    t = t.strip("*").strip()
+    if t.startswith("tl."):
+        t = t[3:]
+    d = getattr(_core, t, None)
+    sig = d.sig if isinstance(d, _core.dtype) else t if t in _core._BY_SIG else None
+    if sig is None or sig == "void":
+        return None
+    return "*" + sig if ptr else sig
+
+
+def _annotated(info, sig, a, name, kernel, specialize):
+    """`info` (the argument as classified without its annotation) typed as
+    the annotation says: a pointer keeps its alignment hint; an integer is
+    never specialised to the constant 1, only on divisibility by 16; floats
+    and bools are not specialised."""
+    if info.kind == "none":
+        return info
+    if sig.startswith("*"):
+        if info.kind != "ptr":
+            raise ArgumentError("%s: argument '%s' is annotated %s but is a %s"
+                                % (kernel, name, sig, info.desc))
+        return info._replace(sig=sig)
+    if info.kind == "ptr":
+        raise ArgumentError("%s: argument '%s' is annotated %s but is a %s"
+                            % (kernel, name, sig, info.desc))
+    if sig in _FLOAT_SIGS:
+        if sig not in PACK_FORMAT:
+            raise ArgumentError("%s: argument '%s': %s scalar arguments are not supported"
+                                % (kernel, name, sig))
+        return ArgInfo("float", sig, None, float(info.value), None, info.desc)
+    lo, hi = _INT_RANGE.get(sig, (None, None))
+    if lo is None:
+        raise ArgumentError("%s: argument '%s': annotation type %s is not supported"
+                            % (kernel, name, sig))
+    if info.kind == "float":
+        raise ArgumentError("%s: argument '%s' is annotated %s but is a float"
+                            % (kernel, name, sig))
+    v = int(info.value)
+    if not lo <= v < hi:
+        raise ArgumentError("%s: argument '%s' = %d does not fit in %s" % (kernel, name, v, sig))
+    if sig == "i1":
+        return ArgInfo("bool", "i1", None, bool(v), None, info.desc)
+    return ArgInfo("int", sig, 16 if specialize and v % 16 == 0 else None, v, None, info.desc)
+
+
+def classify(a, name, kernel, *, specialize=True, align=True, mock=False, annotation=None):
+    """The ArgInfo of argument `name` of `kernel`, or ArgumentError.
+    `annotation`: the signature type the parameter's annotation forces
+    (annotation_sig), if any."""
+    if annotation is not None:
+        info = classify(a, name, kernel, specialize=False, align=align, mock=mock)
+        return _annotated(info, annotation, a, name, kernel, specialize)
     if a is None:
         return ArgInfo("none", None, None, 0, None, "None")
     if a is True or a is False:

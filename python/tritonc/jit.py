@@ -81,11 +81,14 @@ def _is_constexpr_annotation(ann):
 
 class KernelParam:
     __slots__ = ("num", "name", "is_constexpr", "default", "do_not_specialize",
-                 "do_not_specialize_on_alignment")
+                 "do_not_specialize_on_alignment", "annotation")
 
     def __init__(self, num, p, dns, dnsa):
         self.num, self.name = num, p.name
         self.is_constexpr = _is_constexpr_annotation(p.annotation)
+        # a type annotation (`n: tl.int64`, `x: "*fp16"`) is the parameter's type
+        self.annotation = (None if self.is_constexpr or p.annotation is inspect.Parameter.empty
+                           else _spec.annotation_sig(p.annotation))
         self.default = p.default
         self.do_not_specialize = dns
         self.do_not_specialize_on_alignment = dnsa
@@ -437,6 +440,9 @@ class JITFunction(KernelInterface):
             if not (p.is_constexpr or t is tensor or t is float or
                     (t is int and -2**31 <= a < 2**31)):
                 return False
+            if p.annotation is not None and not (p.annotation in ("i32", "fp32") or
+                                                 p.annotation.startswith("*")):
+                return False  # typed wider or narrower than a Launcher packs
         kern = self._compile_bound(args, {"num_warps": num_warps, "num_stages": num_stages})
         fkey = tuple(a for p, a in zip(self.params, args) if p.is_constexpr)
         return True if self._add_fast(fkey + (num_warps, num_stages, ()), kern, args) else None
@@ -643,7 +649,8 @@ class JITFunction(KernelInterface):
                 continue
             out.append(_spec.classify(a, p.name, self.__name__,
                                       specialize=not p.do_not_specialize,
-                                      align=not p.do_not_specialize_on_alignment, mock=mock))
+                                      align=not p.do_not_specialize_on_alignment, mock=mock,
+                                      annotation=p.annotation))
         return out
 
     def _check_args(self, infos):
