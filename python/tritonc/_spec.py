@@ -243,6 +243,14 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False, annota
     if annotation is not None:
         info = classify(a, name, kernel, specialize=False, align=align, mock=mock)
         return _annotated(info, annotation, a, name, kernel, specialize)
+    if isinstance(a, tuple):
+        # Triton's tuple arguments: the kernel receives a tuple; its leaves
+        # are parameters in order (a None leaf is a constant)
+        leaves = tuple(classify(x, "%s[%d]" % (name, i), kernel, specialize=specialize, align=align,
+                                mock=mock) for i, x in enumerate(a))
+        dev = next((l.device for l in flat_leaves(leaves) if l.device), None)
+        return ArgInfo("tuple", "(%s)" % ",".join(signature_entry(l) for l in leaves), None, leaves,
+                       dev, "tuple")
     if a is None:
         return ArgInfo("none", None, None, 0, None, "None")
     if a is True or a is False:
@@ -332,9 +340,23 @@ def descriptor_key(d):
 
 
 def signature_entry(info):
+    if info.kind == "none":  # (inside a tuple; a None parameter is a constexpr)
+        return "none"
     if info.hint is None:
         return info.sig
     return "%s:%d" % (info.sig, info.hint)
+
+
+def flat_leaves(infos):
+    """The ArgInfos of `infos` with tuples replaced by their leaves, in
+    order; None leaves of tuples (no parameter) are left out."""
+    out = []
+    for i in infos:
+        if i.kind == "tuple":
+            out += [l for l in flat_leaves(i.value) if l.kind != "none"]
+        else:
+            out.append(i)
+    return out
 
 
 def signature_string(infos):

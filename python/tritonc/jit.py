@@ -657,8 +657,9 @@ class JITFunction(KernelInterface):
         """Device and layout checks; returns the tc_device_kind."""
         devices = {}
         for p, info in zip(self.params, infos):
-            if info is not None and info.kind == "ptr" and info.device:
-                devices.setdefault(info.device, p.name)
+            for leaf in _spec.flat_leaves([info]) if info is not None else ():
+                if leaf.kind == "ptr" and leaf.device:
+                    devices.setdefault(leaf.device, p.name)
         if len(devices) > 1:
             raise _spec.ArgumentError(
                 "%s: arguments on different devices: '%s' on the CPU, '%s' on CUDA"
@@ -858,12 +859,48 @@ def _bigint_key(a, specialize):
     return ("I", sig, _spec.int_hint(a, specialize))
 
 
+def _flatten_values(vals):
+    """Launch values with tuple arguments' values (tuples, see _slow_key)
+    spread in place."""
+    out = []
+    for v in vals:
+        if type(v) is tuple:
+            out += _flatten_values(v)
+        else:
+            out.append(v)
+    return out
+
+
+def _tuple_key(t):
+    """(values, key) of a tuple argument: its leaves' values (None leaves,
+    which are no parameter, left out) and their specialisation keys."""
+    vals, keys = [], []
+    for x in t:
+        tx = type(x)
+        if x is None:
+            keys.append(None)
+            continue
+        if tx is int:
+            v, k = x, (_bigint_key(x, True) if not -2**31 <= x < 2**31 else 1 if x == 1 else 16 if not x & 15 else 0)
+        elif tx is float:
+            v, k = x, "f"
+        elif isinstance(x, tuple):
+            v, k = _tuple_key(x)
+        else:
+            v, k = _slow_key(x)
+        vals.append(v)
+        keys.append(k)
+    return tuple(vals), ("()", type(t), tuple(keys))
+
+
 def _slow_key(a):
     """(value to pack, key) for the argument types the generated code does
     not handle inline. An unknown type gets a key no compile accepts, so the
     miss path reports it by name."""
     if a is None:
         return 0, None
+    if isinstance(a, tuple):
+        return _tuple_key(a)
     if a is True or a is False:
         return a, "b"
     if getattr(type(a), "_tritonc_descriptor", False):
@@ -962,8 +999,11 @@ class CompiledKernel:
                                     attr(handle, b"local_bytes")) if attr else (0, 0, 0))
             msgs = getattr(L, "tc_kernel_messages", None)
             self._messages = (msgs(handle) or b"").decode("utf-8", "replace") if msgs else ""
-        runtime = [i for i in infos if i is not None]
+        runtime = _spec.flat_leaves([i for i in infos if i is not None])
         slot_sigs = [None if i.kind == "none" else i.sig for i in runtime]
+        # tuple arguments: the generated launcher hands each as a tuple of
+        # its leaves' values, packed flat
+        self._has_tuples = any(i is not None and i.kind == "tuple" for i in infos)
         live = [j for j, s in enumerate(slot_sigs) if s is not None]
         self._slot_live = [s is not None for s in slot_sigs]
         if len(live) != n:
@@ -1011,6 +1051,9 @@ class CompiledKernel:
         base = ctypes.addressof(self._buf)
         self._args = (ctypes.c_void_p * max(n, 1))(*[base + 16 + 8 * j for j in live])
         self._pack = functools.partial(self._struct.pack_into, self._buf, 0)
+        if self._has_tuples:
+            pack = self._pack
+            self._pack = lambda *v: pack(*_flatten_values(v))
         # tc_launch(k, grid, args, nargs, stream, &err): every argument fixed
         # but the buffer's content and, on CUDA, the stream: torch's current
         # stream at each launch, as Triton does.
@@ -1074,12 +1117,13 @@ class CompiledKernel:
             # returned that way); the runtime arguments alone work too
             params = self.fn.params
             if len(args) == len(params) != len(self.param_types):
-                rt = [a for p, a in zip(params, args) if not p.is_constexpr]
-                args = [a for a, live in zip(rt, self._slot_live) if live]
-            if len(args) != len(self.param_types):
+                # (a None argument has no slot)
+                args = [a for p, a in zip(params, args) if not p.is_constexpr and a is not None]
+            infos = _spec.flat_leaves([_spec.classify(a, "#%d" % i, self.name) for i, a in enumerate(args)])
+            if len(infos) != len(self.param_types):
                 raise TypeError("%s takes %d runtime arguments, %d given"
-                                % (self.name, len(self.param_types), len(args)))
-            vals = [_spec.classify(a, "#%d" % i, self.name).value for i, a in enumerate(args)]
+                                % (self.name, len(self.param_types), len(infos)))
+            vals = [i.value for i in infos]
             g = _spec.normalize_grid(grid(self.constants) if callable(grid) else grid, self.name)
             it = iter(vals)
             full = [next(it) if live else 0 for live in self._slot_live]

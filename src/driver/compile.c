@@ -60,15 +60,17 @@ static void keep_text(Compilation *c, Stage s, Op *module) {
 /* "*fp32:16, *fp32:16,i32:1,constexpr" -> the runtime parameter types,
  * hints dropped; ":1" entries marked as specialised away. A host tensor
  * descriptor (`tensordesc<fp16[64, 64]>`) is one parameter: a pointer to
- * its fields (see sem_host_descriptor). */
+ * its fields (see sem_host_descriptor). A tuple `(*fp32:16,(i32,none))` is
+ * its leaves, in order; a `none` leaf is not a parameter. */
 static void split_signature(Compilation *c, const char *sig) {
     VEC(const char *) types = {0};
     VEC(bool) skip = {0};
     for (const char *p = sig; p && *p;) {
-        while (*p == ' ' || *p == '\t') p++;
+        while (*p == ' ' || *p == '\t' || *p == '(' || *p == ')' || *p == ',') p++;
+        if (!*p) break;
         const char *e = p;
         int depth = 0; /* `tensordesc<fp16[64, 64]>` holds commas */
-        for (; *e && (*e != ',' || depth > 0); e++) {
+        for (; *e && ((*e != ',' && *e != ')') || depth > 0); e++) {
             if (*e == '[' || *e == '<') depth++;
             else if ((*e == ']' || *e == '>') && depth > 0) depth--;
         }
@@ -80,10 +82,10 @@ static void split_signature(Compilation *c, const char *sig) {
         if (colon) {
             const char *h = colon + 1;
             while (*h == ' ') h++;
-            one = *h == '1' && (h + 1 == e || h[1] == ' ' || h[1] == ',');
+            one = *h == '1' && (h + 1 == e || h[1] == ' ' || h[1] == ',' || h[1] == ')');
         }
         size_t n = (size_t)(end - p);
-        if (n && !(n == 9 && strncmp(p, "constexpr", 9) == 0)) {
+        if (n && !(n == 9 && strncmp(p, "constexpr", 9) == 0) && !(n == 4 && strncmp(p, "none", 4) == 0)) {
             vec_push(&types, intern_n(&c->strings, p, n));
             vec_push(&skip, one);
         }

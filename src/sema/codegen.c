@@ -2086,15 +2086,61 @@ static void load_globals(Sema *S, const PyBlock *body) {
 /* ---- the entry point ------------------------------------------------------------ */
 
 /* The end of the signature entry at p: the next comma outside brackets
- * (`tensordesc<fp16[64, 64]>` holds commas), or the end of the string. */
+ * (`tensordesc<fp16[64, 64]>` and a tuple's `(*fp32,i32)` hold commas), the
+ * `)` closing the tuple the entry is in, or the end of the string. */
 static const char *sig_entry_end(const char *p) {
     int depth = 0;
     for (; *p; p++) {
-        if (*p == '[' || *p == '<') depth++;
-        else if ((*p == ']' || *p == '>') && depth > 0) depth--;
-        else if (*p == ',' && depth == 0) return p;
+        if (*p == '[' || *p == '<' || *p == '(') depth++;
+        else if ((*p == ']' || *p == '>' || *p == ')') && depth > 0) depth--;
+        else if ((*p == ',' || *p == ')') && depth == 0) return p;
     }
     return p;
+}
+
+/* The value of one signature entry s[0..len) for parameter pname: a type
+ * with an optional hint (`*fp32:16`, `i32:1`: the constant 1), `none`, or
+ * a parenthesised tuple of entries (Triton's tuple arguments), whose
+ * leaves are the kernel's arguments in order. Tensors count in *nargs;
+ * `:16` puts tt.divisibility in attrs. */
+static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *nargs, Attr **attrs) {
+    while (len && *s == ' ') s++, len--;
+    while (len && s[len - 1] == ' ') len--;
+    if (len && *s == '(') {
+        if (s[len - 1] != ')')
+            return sema_error(S, "unbalanced parentheses in the signature entry '%.*s' for parameter '%s'", (int)len,
+                              s, pname);
+        VEC(TV) elems = {0};
+        const char *q = s + 1, *qend = s + len - 1;
+        bool bad = false;
+        while (q < qend) {
+            const char *e = sig_entry_end(q);
+            if (e > qend) e = qend;
+            TV v = sig_value(S, q, (size_t)(e - q), pname, nargs, attrs);
+            bad |= v.kind == TV_ERR;
+            vec_push(&elems, v);
+            q = e < qend ? e + 1 : e;
+        }
+        TV t = bad ? tv_err() : make_tuple(S, elems.data, elems.len);
+        vec_free(&elems);
+        return t;
+    }
+    if (len == 4 && !strncmp(s, "none", 4)) return tv_none();
+    const char *colon = memchr(s, ':', len);
+    size_t tlen = colon ? (size_t)(colon - s) : len;
+    while (tlen && s[tlen - 1] == ' ') tlen--;
+    const TlType *t = tl_parse_sig(S, s, tlen);
+    int hint = colon ? atoi(colon + 1) : 0;
+    if (!t) return sema_error(S, "unknown type '%.*s' in the signature for parameter '%s'", (int)tlen, s, pname);
+    if (colon && hint != 1 && hint != 16)
+        return sema_error(S, "Only 1 and 16 are valid hints, got %d (parameter '%s')", hint, pname);
+    if (hint == 1 && tl_is_int(t)) return tv_int(1); /* specialised: an int equal to 1 is a constexpr */
+    if (hint == 16) {
+        NamedAttr na = {ctx_intern(S->ctx, "tt.divisibility"), attr_i32(S->ctx, 16)};
+        attrs[*nargs] = attr_dict(S->ctx, &na, 1);
+    }
+    (*nargs)++;
+    return (TV){.kind = TV_TENSOR, .ty = t};
 }
 
 /* `tensordesc<ELEM[B0, B1, ...]>` or `tensordesc<ELEM[...],nan>`: a host
@@ -2179,9 +2225,11 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     /* specialisation: constexpr params from -D or defaults; the others from the signature */
     int np = fn->params.len;
     TV *vals = ARENA_ARRAY(S->arena, TV, np + 1);
-    Attr **attrs = ARENA_ARRAY(S->arena, Attr *, np + 1);
     bool *used_d = ARENA_ARRAY(S->arena, bool, spec->nconstexprs + 1);
     const char *sig = spec->signature ? spec->signature : "";
+    int maxargs = np + 1; /* the kernel's arguments: tuples' leaves each count */
+    for (const char *c = sig; *c; c++) maxargs += *c == ',';
+    Attr **attrs = ARENA_ARRAY(S->arena, Attr *, maxargs);
     int nsig = 0, nparams_rt = 0, nargs = 0;
     for (const char *p = sig; *p;) {
         while (*p == ' ') p++;
@@ -2259,27 +2307,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
             sp = end ? end + 1 : sp + len;
             continue;
         }
-        const char *colon = memchr(sp, ':', len);
-        size_t tlen = colon ? (size_t)(colon - sp) : len;
-        while (tlen && sp[tlen - 1] == ' ') tlen--;
-        const TlType *t = tl_parse_sig(S, sp, tlen);
-        int hint = colon ? atoi(colon + 1) : 0;
-        if (!t) {
-            sema_error(S, "unknown type '%.*s' in the signature for parameter '%s'", (int)tlen, sp, p->name);
-            vals[i] = tv_err();
-        } else if (colon && hint != 1 && hint != 16) {
-            sema_error(S, "Only 1 and 16 are valid hints, got %d (parameter '%s')", hint, p->name);
-            vals[i] = tv_err();
-        } else if (hint == 1 && tl_is_int(t)) {
-            vals[i] = tv_int(1); /* specialised: an int equal to 1 is a constexpr */
-        } else {
-            vals[i] = (TV){.kind = TV_TENSOR, .ty = t};
-            if (hint == 16) {
-                NamedAttr na = {ctx_intern(ctx, "tt.divisibility"), attr_i32(ctx, 16)};
-                attrs[nargs] = attr_dict(ctx, &na, 1);
-            }
-            nargs++;
-        }
+        vals[i] = sig_value(S, sp, len, p->name, &nargs, attrs);
         sp = end ? end + 1 : sp + len;
     }
     S->loc = fn->name_loc;
