@@ -441,6 +441,107 @@ def c_linrec(size, seed):
     return Run([a, b, h, Tn, 512], dict(BLOCK_T=512), (rows,), {"h": h}, tol={"h": (1e-4, 1e-4)})
 
 
+# tests/kernels/scan_layouts.py: scans over the layouts a scan meets (lanes, warps and
+# repetitions along the axis, copies of a small tile), reversed, two operands, dtypes.
+
+def rev_cumsum(x, dim, rev):
+    return x.flip(dim).cumsum(dim).flip(dim) if rev else x.cumsum(dim)
+
+
+def linrec_ref(a, b, dim, rev):
+    """h[t] = a[t] * h[t-1] + b[t] (h[t+1] when reversed), in float64 on the CPU."""
+    torch = T()
+    a, b = a.double().cpu().movedim(dim, -1), b.double().cpu().movedim(dim, -1)
+    h = torch.zeros_like(a)
+    prev = torch.zeros(a.shape[:-1], dtype=torch.float64)
+    n = a.shape[-1]
+    for t in (range(n - 1, -1, -1) if rev else range(n)):
+        prev = a[..., t] * prev + b[..., t]
+        h[..., t] = prev
+    return h.movedim(-1, dim).float().cuda()
+
+
+def scan_input(shape, g, dt):
+    torch = T()
+    if dt == "i32":
+        return torch.randint(-1000, 1000, shape, device="cuda", generator=g, dtype=torch.int32)
+    if dt == "fp16":  # quarters: every partial sum is exact in fp16
+        return (torch.randint(-4, 5, shape, device="cuda", generator=g) / 4).half()
+    return torch.randn(shape, device="cuda", generator=g)
+
+
+def c_cumsum1d(size, seed, block, rev, dt="fp32", warps=None):
+    torch = T()
+    dtype = {"fp32": torch.float32, "i32": torch.int32, "fp16": torch.float16}[dt]
+    x = scan_input((size,), gen(seed), dt)
+    y = poison(size, dtype)
+    ref = rev_cumsum(x.float() if dt == "fp16" else x, 0, rev).to(dtype)
+    kw = dict(BLOCK=block, REVERSE=rev)
+    if warps:
+        kw["num_warps"] = warps
+    return Run([x, y, size], kw, (1,), {"y": y}, ref={"y": ref}, tol={"y": (1e-3, 1e-4)} if dt == "fp32" else {})
+
+
+def c_scan2d(size, seed, bm, bn, axis, rev, dt):
+    torch = T()
+    M, N = size
+    dtype = {"fp32": torch.float32, "i32": torch.int32, "fp16": torch.float16}[dt]
+    x = scan_input((M, N), gen(seed), dt)
+    y = poison((M, N), dtype)
+    ref = rev_cumsum(x.float() if dt == "fp16" else x, axis, rev).to(dtype)
+    return Run([x, y, M, N], dict(BM=bm, BN=bn, AXIS=axis, REVERSE=rev), (1,), {"y": y}, ref={"y": ref},
+               tol={"y": (1e-3, 1e-4)} if dt == "fp32" else {})
+
+
+def c_linrec1d(size, seed, block, rev, warps=None):
+    torch = T()
+    g = gen(seed)
+    rows, Tn = size
+    a = torch.rand(rows, block, device="cuda", generator=g) * 0.5 + 0.5
+    b = torch.randn(rows, block, device="cuda", generator=g)
+    h = poison((rows, block), torch.float32)
+    ref = h.clone()
+    ref[:, :Tn] = linrec_ref(a[:, :Tn], b[:, :Tn], 1, rev)
+    kw = dict(BLOCK_T=block, REVERSE=rev)
+    if warps:
+        kw["num_warps"] = warps
+    return Run([a, b, h, Tn, block], kw, (rows,), {"h": h}, ref={"h": ref}, tol={"h": (1e-3, 1e-3)})
+
+
+def c_linrec2d(size, seed, bm, bn, axis, rev):
+    torch = T()
+    g = gen(seed)
+    M, N = size
+    a = torch.rand(M, N, device="cuda", generator=g) * 0.5 + 0.5
+    b = torch.randn(M, N, device="cuda", generator=g)
+    h = poison((M, N), torch.float32)
+    return Run([a, b, h, M, N], dict(BM=bm, BN=bn, AXIS=axis, REVERSE=rev), (1,), {"h": h},
+               ref={"h": linrec_ref(a, b, axis, rev)}, tol={"h": (1e-3, 1e-3)})
+
+
+def c_scan_dtypes(size, seed, block, rev):
+    torch = T()
+    g = gen(seed)
+    n = size
+    x8 = torch.randint(-128, 128, (n,), device="cuda", generator=g, dtype=torch.int8)
+    x16 = torch.randint(-3, 4, (n,), device="cuda", generator=g, dtype=torch.int16)
+    x64 = torch.randint(-(1 << 40), 1 << 40, (n,), device="cuda", generator=g, dtype=torch.int64)
+    xd = torch.randn(n, device="cuda", generator=g, dtype=torch.float64)
+    xb = torch.randn(n, device="cuda", generator=g).bfloat16()
+    xp = torch.randn(n, device="cuda", generator=g)
+    outs = dict(y8=poison(n, torch.int8), y16=poison(n, torch.int16), y64=poison(n, torch.int64),
+                yd=poison(n, torch.float64), yb=poison(n, torch.bfloat16), yp=poison(n, torch.int32))
+
+    def fwd(f, x):
+        return f(x.flip(0)).flip(0) if rev else f(x)
+
+    ref = dict(y8=fwd(lambda v: v.cummax(0).values, x8), y16=fwd(lambda v: v.cumsum(0), x16).to(torch.int16),
+               y64=fwd(lambda v: v.cumsum(0), x64), yd=fwd(lambda v: v.cumsum(0), xd),
+               yb=fwd(lambda v: v.cummax(0).values, xb), yp=(fwd(lambda v: v.cumsum(0), (xp > 0).int()) % 2).int())
+    return Run([x8, outs["y8"], x16, outs["y16"], x64, outs["y64"], xd, outs["yd"], xb, outs["yb"], xp, outs["yp"], n],
+               dict(BLOCK=block, REVERSE=rev), (1,), outs, ref=ref, tol={"yd": (1e-12, 1e-12)})
+
+
 def c_shapes(size, seed):
     torch = T()
     g = gen(seed)
@@ -510,6 +611,36 @@ CASES = [
     ("rng", "random_fill_kernel", "random fill", c_randfill, [1 << 16, 1001]),
     ("scans", "scan_kernel", "scans", c_scan, [(8, 64), (7, 60)]),
     ("scans", "linear_recurrence_kernel", "linear recurrence", c_linrec, [(4, 512), (3, 500)]),
+    ("scan_layouts", "cumsum_1d_kernel", "cumsum 1d fp32 1024",
+     lambda s, sd: c_cumsum1d(s, sd, 1024, False), [1024, 1000]),
+    ("scan_layouts", "cumsum_1d_kernel", "cumsum 1d 32 rev (copies)",
+     lambda s, sd: c_cumsum1d(s, sd, 32, True), [32, 30]),
+    ("scan_layouts", "cumsum_1d_kernel", "cumsum 1d 4096 8 warps",
+     lambda s, sd: c_cumsum1d(s, sd, 4096, False, warps=8), [4096, 4000]),
+    ("scan_layouts", "cumsum_1d_kernel", "cumsum 1d i32 rev 2048",
+     lambda s, sd: c_cumsum1d(s, sd, 2048, True, "i32"), [2048, 1999]),
+    ("scan_layouts", "cumsum_1d_kernel", "cumsum 1d fp16 512",
+     lambda s, sd: c_cumsum1d(s, sd, 512, False, "fp16"), [512, 500]),
+    ("scan_layouts", "scan_2d_kernel", "cumsum 2d i32 axis 0",
+     lambda s, sd: c_scan2d(s, sd, 32, 64, 0, False, "i32"), [(32, 64), (29, 59)]),
+    ("scan_layouts", "scan_2d_kernel", "cumsum 2d fp32 axis 1 rev",
+     lambda s, sd: c_scan2d(s, sd, 32, 64, 1, True, "fp32"), [(32, 64), (30, 61)]),
+    ("scan_layouts", "scan_2d_kernel", "cumsum 2d fp16 axis 0 rev",
+     lambda s, sd: c_scan2d(s, sd, 64, 16, 0, True, "fp16"), [(64, 16), (60, 13)]),
+    ("scan_layouts", "scan_2d_kernel", "cumsum 2d fp32 4x256 axis 1",
+     lambda s, sd: c_scan2d(s, sd, 4, 256, 1, False, "fp32"), [(4, 256), (3, 250)]),
+    ("scan_layouts", "linrec_kernel", "linrec 4096 8 warps",
+     lambda s, sd: c_linrec1d(s, sd, 4096, False, warps=8), [(2, 4096), (3, 4000)]),
+    ("scan_layouts", "linrec_kernel", "linrec 1024 rev",
+     lambda s, sd: c_linrec1d(s, sd, 1024, True), [(2, 1024), (3, 1000)]),
+    ("scan_layouts", "linrec_2d_kernel", "linrec 2d axis 0",
+     lambda s, sd: c_linrec2d(s, sd, 64, 32, 0, False), [(64, 32), (63, 30)]),
+    ("scan_layouts", "linrec_2d_kernel", "linrec 2d axis 1 rev",
+     lambda s, sd: c_linrec2d(s, sd, 16, 128, 1, True), [(16, 128), (15, 126)]),
+    ("scan_layouts", "dtypes_kernel", "scan dtypes 256",
+     lambda s, sd: c_scan_dtypes(s, sd, 256, False), [256, 200]),
+    ("scan_layouts", "dtypes_kernel", "scan dtypes 64 rev",
+     lambda s, sd: c_scan_dtypes(s, sd, 64, True), [64, 60]),
     ("shapes", "shape_ops_kernel", "shape ops", c_shapes, [0]),
     ("softmax", "softmax_kernel", "softmax (persistent)", c_softmax, [(1823, 781), (7, 1000), (256, 1024)]),
     ("softmax", "softmax_2d_kernel", "softmax 2d fp16", c_softmax2d, [(100, 250), (64, 256)]),

@@ -411,12 +411,362 @@ void px_lower_reduce(Px *p, Op *op) {
 
 /* ---- scan ----------------------------------------------------------------- */
 
-/* Hillis-Steele in shared memory: every operand goes to smem row-major;
- * then for d = 1, 2, 4, ... < n (n the extent along the axis) each thread
- * reads, for each of its elements at position i >= d, the element at
- * i - d (i + d when reversed), combines (earlier element first) and writes
- * the result back after a barrier. The values stay in registers; threads
- * holding copies of an element compute and write the same value. */
+/*
+ * tt.scan along `axis`, in the steps Triton takes (ScanOpToLLVM.cpp). Along
+ * the axis, the element a thread holds in slot j[axis] = r * S + k is at
+ *
+ *     pos = r * tile + (w * tpw + l) * S + k
+ *
+ * with k < S its run (spt), l < L and w < W the lane's and the warp's index
+ * along the axis (the distinct ones: further lanes and warps hold copies
+ * and compute the same values), r < R the repetition of the layout
+ * ("chunk"). Scan order is pos order, or its reverse when reverse=True,
+ * which is then a forward scan of the reversed sequence (as the CPU
+ * backend defines it: out[i] = combine(out[i + 1], x[i])). Below, "before"
+ * means earlier in scan order, and a combine is always combine(before,
+ * after): the region need not be commutative.
+ *
+ *   1. in-thread: each chunk's S elements, one after the other;
+ *   2. across lanes: Kogge-Stone on each chunk's last value, shfl.sync.up
+ *      (.down when reversed) by i lanes for i = 1, 2, 4, ... < L, kept in
+ *      the lanes whose index along the axis is at least i (copies of the
+ *      layout are whole groups of L lanes, so the source is in the group);
+ *      then the thread's other elements take the inclusive value of the
+ *      lane before (one more shuffle); the first lane keeps its own;
+ *   3. across chunks and warps: with one warp along the axis, chunk after
+ *      chunk takes the running total from the last lane (shfl.sync.idx of
+ *      the previous chunk's last element), without shared memory; with W > 1,
+ *      the last lane of each warp writes its chunk totals to shared memory,
+ *      smem[(row * R + r) * W + w] (row: the coordinate off the axis), one
+ *      bar.sync, and each thread combines, in scan order, the totals before
+ *      its own (chunk, warp) and applies them to its elements.
+ *
+ * A layout whose extent, spt, tpw or wpc along the axis is not a power of
+ * two takes Hillis-Steele through shared memory instead (scan_smem).
+ */
+
+typedef struct ScanPlan {
+    Op *op;
+    int k;                 /* operands */
+    const Type *et[MAXK];
+    bool rev;
+    int S, R, L, W;        /* run, chunks, lanes and warps along the axis */
+    int per_row;           /* S * R: a thread's elements of one row */
+    int nrows;             /* a thread's rows */
+    int *slot;             /* slot[row * per_row + j]: the slot of j[axis] = j */
+    Slot (*cur)[MAXK];     /* per slot, the operands' values */
+} ScanPlan;
+
+static bool pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* The values of a row's v-th element in scan order. */
+static Slot *scan_at(const ScanPlan *s, int row, int v) {
+    int j = s->rev ? s->per_row - 1 - v : v;
+    return s->cur[s->slot[row * s->per_row + j]];
+}
+
+/* pr ? a : b (a where pr is NONE). */
+static Slot scan_sel(Px *p, Slot pr, Slot a, Slot b, const Type *e) {
+    if (pr.kind == SLOT_NONE) return a;
+    RegClass rc = px_rc(e);
+    const char *an = px_rname(p, px_mat(p, a, e)), *bn = px_rname(p, px_mat(p, b, e));
+    Slot r = px_reg(p, rc);
+    if (rc == RC_PRED) {
+        px_emit(p, "mov.pred %s, %s", px_rname(p, r), bn);
+        px_emit(p, "@%s mov.pred %s, %s", px_rname(p, pr), px_rname(p, r), an);
+        return r;
+    }
+    static const char *const sel[RC_COUNT] = {"", "selp.b16", "selp.b32", "selp.b64", "selp.f32", "selp.f64"};
+    px_emit(p, "%s %s, %s, %s, %s", sel[rc], px_rname(p, r), an, bn, px_rname(p, pr));
+    return r;
+}
+
+/* x = combine(a, x) where pr holds (everywhere when pr is NONE). */
+static void scan_apply(Px *p, const ScanPlan *s, Slot pr, const Slot *a, Slot *x) {
+    Slot acc[MAXK], o[MAXK];
+    memcpy(acc, a, sizeof acc);
+    combine(p, s->op, s->k, acc, x, o);
+    for (int q = 0; q < s->k; q++) x[q] = scan_sel(p, pr, o[q], x[q], s->et[q]);
+}
+
+static void shfl32(Px *p, const char *mode, Slot d, Slot a, const char *b, const char *c) {
+    px_emit(p, "shfl.sync.%s.b32 %s, %s, %s, %s, -1", mode, px_rname(p, d), px_rname(p, a), b, c);
+}
+
+/* shfl.sync.MODE of a value of any element type: 16-bit values and
+ * predicates widened to 32 bits, 64-bit ones in two halves. b is the lane
+ * or the lane offset, c the clamp operand. */
+static Slot scan_shfl(Px *p, const char *mode, Slot v, const Type *e, const char *b, const char *c) {
+    RegClass rc = px_rc(e);
+    Slot vm = px_mat(p, v, e);
+    const char *vn = px_rname(p, vm);
+    if (rc == RC_B32 || rc == RC_F32) {
+        Slot r = px_reg(p, rc);
+        shfl32(p, mode, r, vm, b, c);
+        return r;
+    }
+    if (rc == RC_B16 || rc == RC_PRED) {
+        Slot u = rc == RC_B16 ? px_cse(p, RC_B32, "cvt.u32.u16", vn, NULL, NULL)
+                              : px_cse(p, RC_B32, "selp.u32", "1", "0", vn);
+        Slot r = px_reg(p, RC_B32);
+        shfl32(p, mode, r, u, b, c);
+        return rc == RC_B16 ? px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL)
+                            : px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
+    }
+    Slot lo = px_reg(p, RC_B32), hi = px_reg(p, RC_B32), lo2 = px_reg(p, RC_B32), hi2 = px_reg(p, RC_B32);
+    px_emit(p, "mov.b64 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), vn);
+    shfl32(p, mode, lo2, lo, b, c);
+    shfl32(p, mode, hi2, hi, b, c);
+    Slot r = px_reg(p, rc);
+    px_emit(p, "mov.b64 %s, {%s, %s}", px_rname(p, r), px_rname(p, lo2), px_rname(p, hi2));
+    return r;
+}
+
+/* st.shared where pr holds (everywhere when pr is NONE). */
+static void st_shared_if(Px *p, Slot pr, const char *addr, Slot v, const Type *e) {
+    if (pr.kind == SLOT_NONE) return st_shared(p, addr, v, e);
+    int b = px_bits(e);
+    if (e->kind == TY_INT && e->width == 1) {
+        v = px_cast(p, v, e, p->i32, false, 0);
+        e = p->i32;
+    }
+    const char *opc = b == 8 ? "st.shared.b8 " : b == 16 ? "st.shared.b16 " : b == 64 ? "st.shared.b64 " : "st.shared.b32 ";
+    px_line(p, "@", px_rname(p, pr), " ", opc, addr, ", ", px_rname(p, px_mat(p, v, e)), NULL);
+}
+
+static Slot cmp_u32(Px *p, const char *cmp, Slot a, int64_t v) {
+    return px_cse(p, RC_PRED, cmp, px_rname(p, a), px_int(p, v), NULL);
+}
+
+/* Steps 1 and 2: each chunk of each row scanned across the warp's lanes. */
+static void scan_warp(Px *p, const ScanPlan *s, Slot la, int lane_stride) {
+    for (int row = 0; row < s->nrows; row++)
+        for (int r = 0; r < s->R; r++) {
+            int v0 = r * s->S, last = v0 + s->S - 1;
+            for (int v = v0 + 1; v <= last; v++) scan_apply(p, s, (Slot){0}, scan_at(s, row, v - 1), scan_at(s, row, v));
+            if (s->L == 1) continue;
+            const char *mode = s->rev ? "down" : "up", *clamp = s->rev ? "31" : "0";
+            Slot *t = scan_at(s, row, last), y[MAXK];
+            for (int i = 1; i < s->L; i *= 2) {
+                /* the lane i before along the axis exists */
+                Slot pr = s->rev ? cmp_u32(p, "setp.lt.u32", la, s->L - i) : cmp_u32(p, "setp.ge.u32", la, i);
+                for (int q = 0; q < s->k; q++) y[q] = scan_shfl(p, mode, t[q], s->et[q], px_int(p, (int64_t)i * lane_stride), clamp);
+                scan_apply(p, s, pr, y, t);
+            }
+            if (s->S == 1) continue;
+            /* t is the inclusive value here; the lane before's is the
+             * exclusive prefix of the other elements */
+            Slot pr = s->rev ? cmp_u32(p, "setp.lt.u32", la, s->L - 1) : cmp_u32(p, "setp.ge.u32", la, 1);
+            for (int q = 0; q < s->k; q++) y[q] = scan_shfl(p, mode, t[q], s->et[q], px_int(p, lane_stride), clamp);
+            for (int v = v0; v < last; v++) scan_apply(p, s, pr, y, scan_at(s, row, v));
+        }
+}
+
+/* Step 3 with one warp along the axis: chunk r + 1 is combined with the
+ * last element of chunk r, read from the last lane along the axis. */
+static void scan_chunks_in_warp(Px *p, const ScanPlan *s, int lane_stride) {
+    const char *src = NULL;
+    if (s->L > 1) {
+        int sh = log2i(lane_stride);
+        unsigned mask = (unsigned)(s->L - 1) << sh;
+        Slot t = px_cse(p, RC_B32, "and.b32", px_rname(p, p->lane), px_int(p, (int64_t)(~mask & 31u)), NULL);
+        if (!s->rev) t = px_cse(p, RC_B32, "or.b32", px_rname(p, t), px_int(p, (int64_t)mask), NULL);
+        src = px_rname(p, t);
+    }
+    for (int row = 0; row < s->nrows; row++)
+        for (int r = 1; r < s->R; r++) {
+            Slot carry[MAXK], *prev = scan_at(s, row, r * s->S - 1);
+            for (int q = 0; q < s->k; q++) carry[q] = src ? scan_shfl(p, "idx", prev[q], s->et[q], src, "31") : prev[q];
+            for (int v = r * s->S; v < (r + 1) * s->S; v++) scan_apply(p, s, (Slot){0}, carry, scan_at(s, row, v));
+        }
+}
+
+/* Step 3 with W > 1 warps along the axis, through shared memory. */
+static void scan_across_warps(Px *p, const ScanPlan *s, const Dist *d, int axis, Slot la) {
+    int R = s->R, W = s->W;
+    Slot wa = px_cse(p, RC_B32, "bfe.u32", px_rname(p, p->warp), px_int(p, log2i(d->warp_stride[axis])), px_int(p, log2i(W)));
+    /* smem index of (row, chunk r, warp w): row * R * W + r * W + w */
+    int64_t rs[TTG_MAX_RANK], m = (int64_t)R * W;
+    for (int dim = d->rank - 1; dim >= 0; dim--) {
+        rs[dim] = dim == axis ? 0 : m;
+        if (dim != axis) m *= d->shape[dim];
+    }
+    int64_t offs[MAXK], total = 0;
+    for (int q = 0; q < s->k; q++) {
+        offs[q] = total;
+        total += (m * elem_bytes(s->et[q]) + 15) & ~15;
+    }
+    smem_begin(p, total);
+    /* the last lane along the axis writes its warp's chunk totals */
+    Slot last = s->L == 1 ? (Slot){0} : cmp_u32(p, "setp.eq.u32", la, s->rev ? 0 : s->L - 1);
+    Slot *base = ARENA_ARRAY(p->ctx->arena, Slot, s->nrows);
+    for (int row = 0; row < s->nrows; row++) {
+        base[row] = px_linear_index(p, d, s->slot[row * s->per_row], rs);
+        Slot idx = wa;
+        idx.off = base[row].off;
+        if (base[row].kind == SLOT_REG) {
+            idx = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base[row].reg, {0}}), px_rname(p, wa), NULL);
+            idx.off = base[row].off;
+        }
+        for (int r = 0; r < R; r++) {
+            int64_t pr = s->rev ? R - 1 - r : r;
+            Slot *t = scan_at(s, row, r * s->S + s->S - 1);
+            for (int q = 0; q < s->k; q++) {
+                const char *addr = smem_addr(p, idx, elem_bytes(s->et[q]), offs[q] + pr * W * elem_bytes(s->et[q]));
+                st_shared_if(p, last, addr, t[q], s->et[q]);
+            }
+        }
+    }
+    px_barrier(p);
+    /* per row, in scan order: `all` the totals so far, `pre` the ones
+     * before this thread's warp in the current chunk */
+    int w_first = s->rev ? W - 1 : 0;
+    Slot not_first = cmp_u32(p, "setp.ne.u32", wa, w_first);
+    for (int row = 0; row < s->nrows; row++) {
+        Slot all[MAXK], pre[MAXK];
+        bool have_all = false;
+        for (int r = 0; r < R; r++) {
+            int64_t pr = s->rev ? R - 1 - r : r;
+            bool have_pre = false;
+            for (int w = 0; w < W; w++) {
+                int64_t pw = s->rev ? W - 1 - w : w;
+                if (have_all) {
+                    Slot here = have_pre ? cmp_u32(p, "setp.eq.u32", wa, pw) : (Slot){0};
+                    for (int q = 0; q < s->k; q++) pre[q] = scan_sel(p, here, all[q], pre[q], s->et[q]);
+                    have_pre = true;
+                }
+                if (r == R - 1 && w == W - 1) break; /* the total of everything is not needed */
+                Slot tot[MAXK];
+                for (int q = 0; q < s->k; q++) {
+                    int es = elem_bytes(s->et[q]);
+                    Slot idx = base[row];
+                    idx.off += pr * W + pw;
+                    tot[q] = ld_shared(p, smem_addr(p, idx, es, offs[q]), s->et[q]);
+                }
+                if (have_all) scan_apply(p, s, (Slot){0}, all, tot);
+                memcpy(all, tot, sizeof all);
+                have_all = true;
+            }
+            /* the first warp of the first chunk has nothing before it */
+            for (int v = r * s->S; v < (r + 1) * s->S; v++)
+                scan_apply(p, s, r == 0 ? not_first : (Slot){0}, pre, scan_at(s, row, v));
+        }
+    }
+}
+
+/* Whether the scan takes the shuffles (else Hillis-Steele). */
+static bool scan_by_shuffles(const Dist *d, int axis) {
+    return pow2(d->shape[axis]) && pow2(d->spt[axis]) && pow2(d->tpw[axis]) && pow2(d->wpc[axis]);
+}
+
+static void scan_shuffled(Px *p, Op *op, int k, const Type **et, bool rev, const Dist *d, int axis, Slot (*cur)[MAXK]) {
+    ScanPlan s = {.op = op, .k = k, .rev = rev, .cur = cur};
+    memcpy(s.et, et, sizeof(const Type *) * (size_t)k);
+    s.R = d->reps[axis];
+    s.S = d->per_dim[axis] / s.R;
+    s.L = dist_lanes(d, axis);
+    s.W = dist_warps(d, axis);
+    s.per_row = d->per_dim[axis];
+    s.nrows = d->nslots / s.per_row;
+    s.slot = ARENA_ARRAY(p->ctx->arena, int, d->nslots);
+    for (int i = 0, row = 0; i < d->nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(d, i, j);
+        if (j[axis] != 0) continue;
+        for (int ja = 0; ja < s.per_row; ja++) {
+            j[axis] = ja;
+            s.slot[row * s.per_row + ja] = dist_slot_of_j(d, j);
+        }
+        row++;
+    }
+    int ls = d->lane_stride[axis];
+    Slot la = {0};
+    if (s.L > 1) la = px_cse(p, RC_B32, "bfe.u32", px_rname(p, p->lane), px_int(p, log2i(ls)), px_int(p, log2i(s.L)));
+    scan_warp(p, &s, la, ls);
+    if (s.W > 1) scan_across_warps(p, &s, d, axis, la);
+    else if (s.R > 1) scan_chunks_in_warp(p, &s, ls);
+}
+
+/* Hillis-Steele in shared memory (layouts the shuffles do not take): every
+ * operand goes to smem row-major; then for d = 1, 2, 4, ... < n (n the
+ * extent along the axis) each thread reads, for each of its elements at
+ * position i >= d, the element at i - d (i + d when reversed), combines
+ * (earlier element first) and writes the result back after a barrier. The
+ * values stay in registers; threads holding copies of an element compute
+ * and write the same value. */
+static void scan_smem(Px *p, Op *op, int k, const Type **et, bool rev, const Dist *d, int axis, Slot (*cur)[MAXK]) {
+    Value *x0 = op_operand(op, 0);
+    int64_t n = x0->type->shape[axis];
+    int64_t offs[MAXK], total = 0;
+    int64_t numel = ty_numel(x0->type);
+    for (int q = 0; q < k; q++) {
+        offs[q] = total;
+        total += (numel * elem_bytes(et[q]) + 15) & ~15;
+    }
+    int64_t strides[TTG_MAX_RANK];
+    row_major(x0->type, strides);
+    smem_begin(p, total);
+    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    Slot *pos = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    Slot tpa = px_thread_part(p, d, axis);
+    for (int i = 0; i < d->nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(d, i, j);
+        lin[i] = px_linear_index(p, d, i, strides);
+        pos[i] = tpa;
+        pos[i].off = dist_const(d, axis, j[axis]);
+    }
+    for (int i = 0; i < d->nslots; i++)
+        for (int q = 0; q < k; q++)
+            st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
+    Type *i32 = p->i32;
+    for (int64_t dd = 1; dd < n; dd *= 2) {
+        px_barrier(p);
+        Slot(*nxt)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)d->nslots);
+        for (int i = 0; i < d->nslots; i++) {
+            /* has a partner: pos >= dd (pos + dd < n when reversed) */
+            Slot pr;
+            const char *ps = px_opnd(p, pos[i], i32);
+            if (!rev) pr = px_cse(p, RC_PRED, "setp.ge.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)dd), NULL);
+            else pr = px_cse(p, RC_PRED, "setp.lt.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)(n - dd)), NULL);
+            Slot nb[MAXK];
+            int64_t delta = (rev ? dd : -dd) * strides[axis];
+            for (int q = 0; q < k; q++) {
+                Slot idx = lin[i];
+                idx.off += delta;
+                const char *addr = smem_addr(p, idx, elem_bytes(et[q]), offs[q]);
+                const Type *e = et[q];
+                if (e->kind == TY_INT && e->width == 1) {
+                    Slot r = px_reg(p, RC_B32);
+                    px_emit(p, "mov.u32 %s, 0", px_rname(p, r));
+                    px_emit(p, "@%s ld.shared.u8 %s, %s", px_rname(p, pr), px_rname(p, r), addr);
+                    nb[q] = px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
+                } else {
+                    const char *ty = st_type(e);
+                    if (e->kind == TY_INT && e->width == 8) ty = "s8";
+                    else if (e->kind == TY_INT && e->width == 16) ty = "s16";
+                    Slot r = px_reg(p, px_rc(e));
+                    /* defined on every path (ptxas warns otherwise) */
+                    px_emit(p, "mov.b%d %s, 0", px_rc(e) == RC_B64 || px_rc(e) == RC_F64 ? 64 : px_rc(e) == RC_B16 ? 16 : 32,
+                            px_rname(p, r));
+                    px_emit(p, "@%s ld.shared.%s %s, %s", px_rname(p, pr), ty, px_rname(p, r), addr);
+                    nb[q] = r;
+                }
+            }
+            Slot o[MAXK];
+            combine(p, op, k, nb, cur[i], o);
+            for (int q = 0; q < k; q++) nxt[i][q] = scan_sel(p, pr, o[q], cur[i][q], et[q]);
+        }
+        for (int i = 0; i < d->nslots; i++) memcpy(cur[i], nxt[i], sizeof nxt[i]);
+        if (dd * 2 < n) {
+            px_barrier(p);
+            for (int i = 0; i < d->nslots; i++)
+                for (int q = 0; q < k; q++)
+                    st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
+        }
+    }
+}
+
 void px_lower_scan(Px *p, Op *op) {
     int k = op->noperands;
     if (k > MAXK) return px_fail(p, op, "scans of more than %d tiles", MAXK);
@@ -429,96 +779,17 @@ void px_lower_scan(Px *p, Op *op) {
     Value *x0 = op_operand(op, 0);
     Dist d;
     if (!px_dist(p, x0->type, &d)) return px_fail(p, op, "scan operand without a layout");
-    int64_t n = x0->type->shape[axis];
-    Tile *in[MAXK];
+    if (axis < 0 || axis >= d.rank) return px_fail(p, op, "scan axis out of range");
     const Type *et[MAXK];
-    int64_t offs[MAXK], total = 0;
-    int64_t numel = ty_numel(x0->type);
-    for (int q = 0; q < k; q++) {
-        in[q] = px_tile(p, op_operand(op, q));
-        et[q] = ty_elem(op_operand(op, q)->type);
-        offs[q] = total;
-        total += (numel * elem_bytes(et[q]) + 15) & ~15;
-    }
     Slot(*cur)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)d.nslots);
-    for (int i = 0; i < d.nslots; i++)
-        for (int q = 0; q < k; q++) cur[i][q] = in[q]->s[i];
-    if (n > 1) {
-        int64_t strides[TTG_MAX_RANK];
-        row_major(x0->type, strides);
-        smem_begin(p, total);
-        Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d.nslots);
-        Slot *pos = ARENA_ARRAY(p->ctx->arena, Slot, d.nslots);
-        Slot tpa = px_thread_part(p, &d, (int)axis);
-        for (int i = 0; i < d.nslots; i++) {
-            int j[TTG_MAX_RANK];
-            dist_slot_j(&d, i, j);
-            lin[i] = px_linear_index(p, &d, i, strides);
-            pos[i] = tpa;
-            pos[i].off = dist_const(&d, (int)axis, j[axis]);
-        }
-        for (int i = 0; i < d.nslots; i++)
-            for (int q = 0; q < k; q++)
-                st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
-        Type *i32 = p->i32;
-        for (int64_t dd = 1; dd < n; dd *= 2) {
-            px_barrier(p);
-            Slot(*nxt)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)d.nslots);
-            for (int i = 0; i < d.nslots; i++) {
-                /* has a partner: pos >= dd (pos + dd < n when reversed) */
-                Slot pr;
-                const char *ps = px_opnd(p, pos[i], i32);
-                if (!rev) pr = px_cse(p, RC_PRED, "setp.ge.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)dd), NULL);
-                else pr = px_cse(p, RC_PRED, "setp.lt.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)(n - dd)), NULL);
-                Slot nb[MAXK];
-                int64_t delta = (rev ? dd : -dd) * strides[axis];
-                for (int q = 0; q < k; q++) {
-                    Slot idx = lin[i];
-                    idx.off += delta;
-                    const char *addr = smem_addr(p, idx, elem_bytes(et[q]), offs[q]);
-                    const Type *e = et[q];
-                    if (e->kind == TY_INT && e->width == 1) {
-                        Slot r = px_reg(p, RC_B32);
-                        px_emit(p, "mov.u32 %s, 0", px_rname(p, r));
-                        px_emit(p, "@%s ld.shared.u8 %s, %s", px_rname(p, pr), px_rname(p, r), addr);
-                        nb[q] = px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
-                    } else {
-                        const char *ty = st_type(e);
-                        if (e->kind == TY_INT && e->width == 8) ty = "s8";
-                        else if (e->kind == TY_INT && e->width == 16) ty = "s16";
-                        Slot r = px_reg(p, px_rc(e));
-                        /* defined on every path (ptxas warns otherwise) */
-                        px_emit(p, "mov.b%d %s, 0", px_rc(e) == RC_B64 || px_rc(e) == RC_F64 ? 64 : px_rc(e) == RC_B16 ? 16 : 32,
-                                px_rname(p, r));
-                        px_emit(p, "@%s ld.shared.%s %s, %s", px_rname(p, pr), ty, px_rname(p, r), addr);
-                        nb[q] = r;
-                    }
-                }
-                Slot o[MAXK];
-                combine(p, op, k, nb, cur[i], o);
-                for (int q = 0; q < k; q++) {
-                    const Type *e = et[q];
-                    RegClass rc = px_rc(e);
-                    Slot c = px_mat(p, cur[i][q], e), v = px_mat(p, o[q], e);
-                    Slot r = px_reg(p, rc);
-                    if (rc == RC_PRED) {
-                        px_emit(p, "mov.pred %s, %s", px_rname(p, r), px_rname(p, c));
-                        px_emit(p, "@%s mov.pred %s, %s", px_rname(p, pr), px_rname(p, r), px_rname(p, v));
-                    } else {
-                        static const char *const sel[RC_COUNT] = {"", "selp.b16", "selp.b32", "selp.b64", "selp.f32", "selp.f64"};
-                        px_emit(p, "%s %s, %s, %s, %s", sel[rc], px_rname(p, r), px_rname(p, v), px_rname(p, c), px_rname(p, pr));
-                    }
-                    nxt[i][q] = r;
-                }
-            }
-            cur = nxt;
-            if (dd * 2 < n) {
-                px_barrier(p);
-                for (int i = 0; i < d.nslots; i++)
-                    for (int q = 0; q < k; q++)
-                        st_shared(p, smem_addr(p, lin[i], elem_bytes(et[q]), offs[q]), cur[i][q], et[q]);
-            }
-        }
+    for (int q = 0; q < k; q++) {
+        Tile *in = px_tile(p, op_operand(op, q));
+        et[q] = ty_elem(op_operand(op, q)->type);
+        for (int i = 0; i < d.nslots; i++) cur[i][q] = in->s[i];
+    }
+    if (x0->type->shape[axis] > 1) {
+        if (scan_by_shuffles(&d, (int)axis)) scan_shuffled(p, op, k, et, rev, &d, (int)axis, cur);
+        else scan_smem(p, op, k, et, rev, &d, (int)axis, cur);
     }
     for (int q = 0; q < k; q++) {
         Tile *t = px_new_tile(p, d.nslots);
