@@ -4,8 +4,9 @@
  * expand_f64_math.c).
  *
  * An Ex builds before the op being replaced, on one float type t (a scalar or
- * a tensor) and the integer type it of the same shape and width (i32 for
- * f32, i64 for f64), for the bit operations.
+ * a tensor), the integer type it of the same shape and width (i32 for f32,
+ * i64 for f64), for the bit operations, and i32 of the same shape (bt), for
+ * the results of classifications (isnan, signbit, ...).
  */
 #ifndef TRITONC_TRANSFORM_EXPAND_BUILD_H
 #define TRITONC_TRANSFORM_EXPAND_BUILD_H
@@ -14,7 +15,7 @@
 
 typedef struct Ex {
     Builder b;
-    Type *t, *it;
+    Type *t, *it, *bt;
 } Ex;
 
 static inline Value *K(Ex *x, double v) { return build_const_float(&x->b, x->t, v); }

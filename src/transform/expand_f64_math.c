@@ -247,7 +247,8 @@ static void expand_op(Op *op, void *ud) {
         const char *sym = op_attr_str(op, "symbol");
         k = sym ? libdevice_kind(sym) : OP_COUNT;
     }
-    Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx))};
+    Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx)),
+            .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx))};
     Value *r = expand(&x, k, op_operand(op, 0));
     if (!r) return;
     value_replace_all_uses(op_result(op, 0), r);

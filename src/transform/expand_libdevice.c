@@ -21,7 +21,12 @@
  *               precise; tanh.approx.f32 is off by up to ~5e-4 relative)
  *
  * and exact bit operations for copysign, signbit, isnan, isinf, finite.
- * fp64 calls are left alone (the PTX backend reports the ones it lacks).
+ * The fp64 calls (no "f" suffix: "__nv_pow", "__nv_isnand") take the same
+ * formulas in fp64, with the constants of that width (2^52 for rint, the
+ * exponent masks, a double-width split of log2(10)) and an fp64 atan: the
+ * same reduction, then atan r = 2 atan(r / (1 + sqrt(1 + r^2))) and the
+ * series to r^23; the exp, log, sin, ... they are built on are made fp64
+ * arith by expand-f64-math, which runs next (and takes tanh itself).
  * The GPU path runs this before layouts; on the CPU the calls stay libm
  * calls, and tests/unit/test_expand_libdevice.c runs the expansions there
  * against libm.
@@ -32,7 +37,8 @@
 #include <math.h>
 #include <string.h>
 
-static Value *to_i32(Ex *x, Value *pred) { return build_unary(&x->b, ARITH_EXTUI, pred, x->it); }
+static bool wide(const Ex *x) { return ty_elem(x->t)->width == 64; }
+static Value *to_i32(Ex *x, Value *pred) { return build_unary(&x->b, ARITH_EXTUI, pred, x->bt); }
 
 static Value *log_(Ex *x, Value *a) { return un(x, MATH_LOG, a); }
 static Value *exp_(Ex *x, Value *a) { return un(x, MATH_EXP, a); }
@@ -40,8 +46,8 @@ static Value *sqrt_(Ex *x, Value *a) { return un(x, MATH_SQRT, a); }
 
 /* |a| with the sign bit of s. */
 static Value *copysign_(Ex *x, Value *a, Value *s) {
-    Value *mag = band(x, bits(x, a), KI(x, 0x7fffffff));
-    Value *sgn = band(x, bits(x, s), KI(x, (int64_t)0x80000000u));
+    Value *mag = band(x, bits(x, a), KI(x, wide(x) ? INT64_MAX : 0x7fffffff));
+    Value *sgn = band(x, bits(x, s), KI(x, wide(x) ? INT64_MIN : (int64_t)0x80000000u));
     return from_bits(x, bor(x, mag, sgn));
 }
 
@@ -55,13 +61,13 @@ static Value *is_odd(Ex *x, Value *r) {
     return cmp(x, CMPF_OEQ, sub(x, r, mul(x, half, K(x, 2))), K(x, 1));
 }
 
-/* round half to even; |x| >= 2^23 (and inf, NaN) is already integral */
+/* round half to even; |x| >= 2^23 (2^52 in fp64; and inf, NaN) is already integral */
 static Value *rint_(Ex *x, Value *a) {
     Value *f = floor_(x, a), *d = sub(x, a, f);
     Value *up = bor(x, cmp(x, CMPF_OGT, d, K(x, 0.5)),
                     band(x, cmp(x, CMPF_OEQ, d, K(x, 0.5)), is_odd(x, f)));
     Value *r = sel(x, up, add(x, f, K(x, 1)), f);
-    return sel(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, 8388608.0)), r, a);
+    return sel(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, wide(x) ? 4503599627370496.0 : 8388608.0)), r, a);
 }
 
 /* round half away from zero */
@@ -94,11 +100,20 @@ static Value *atan_(Ex *x, Value *a) {
     Value *y0 = sel(x, big, K(x, M_PI_2), sel(x, mid, K(x, M_PI_4), K(x, 0)));
     Value *r = sel(x, big, dv(x, K(x, -1), ax),
                    sel(x, mid, dv(x, sub(x, ax, K(x, 1)), add(x, ax, K(x, 1))), ax));
-    Value *z = mul(x, r, r);
-    Value *p = fma3(x, K(x, 8.05374449538e-2), z, K(x, -1.38776856032e-1));
-    p = fma3(x, p, z, K(x, 1.99777106478e-1));
-    p = fma3(x, p, z, K(x, -3.33329491539e-1));
-    Value *y = add(x, y0, fma3(x, mul(x, p, z), r, r));
+    Value *y;
+    if (wide(x)) { /* |r| <= tan(pi/8): halve the angle once, then the series to r^23 */
+        Value *h = dv(x, r, add(x, K(x, 1), sqrt_(x, fma3(x, r, r, K(x, 1)))));
+        Value *z = mul(x, h, h);
+        Value *p = K(x, -1.0 / 23);
+        for (int k = 10; k >= 1; k--) p = fma3(x, p, z, K(x, ((k & 1) ? -1.0 : 1.0) / (2 * k + 1)));
+        y = add(x, y0, mul(x, K(x, 2), fma3(x, mul(x, h, z), p, h)));
+    } else {
+        Value *z = mul(x, r, r);
+        Value *p = fma3(x, K(x, 8.05374449538e-2), z, K(x, -1.38776856032e-1));
+        p = fma3(x, p, z, K(x, 1.99777106478e-1));
+        p = fma3(x, p, z, K(x, -3.33329491539e-1));
+        y = add(x, y0, fma3(x, mul(x, p, z), r, r));
+    }
     return copysign_(x, y, a);
 }
 
@@ -181,12 +196,16 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
     if (!strcmp(name, "isnan")) return to_i32(x, cmp(x, CMPF_UNO, a, a));
     if (!strcmp(name, "isinf")) return to_i32(x, cmp(x, CMPF_OEQ, fabs_(x, a), K(x, INFINITY)));
     if (!strcmp(name, "finite")) return to_i32(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, INFINITY)));
-    if (!strcmp(name, "signbit")) return build_binary(&x->b, ARITH_SHRUI, bits(x, a), KI(x, 31));
+    if (!strcmp(name, "signbit")) {
+        Value *sb = build_binary(&x->b, ARITH_SHRUI, bits(x, a), KI(x, wide(x) ? 63 : 31));
+        return wide(x) ? build_unary(&x->b, ARITH_TRUNCI, sb, x->bt) : sb;
+    }
     if (!strcmp(name, "log10")) return mul(x, un(x, MATH_LOG2, a), K(x, 0.30102999566398120));
     if (!strcmp(name, "exp10")) { /* log2(10) as hi + lo so that 2^(x hi) carries x lo too */
-        const double l2_10 = 3.32192809488736235, hi = (float)l2_10;
+        const long double l2_10 = 3.32192809488736234787031942948939018L;
+        const double hi = wide(x) ? (double)l2_10 : (float)l2_10, lo = (double)(l2_10 - hi);
         Value *r = exp2_of_product(x, a, K(x, hi));
-        Value *c = fma3(x, mul(x, r, mul(x, a, K(x, l2_10 - hi))), K(x, M_LN2), r);
+        Value *c = fma3(x, mul(x, r, mul(x, a, K(x, lo))), K(x, M_LN2), r);
         Value *edge = bor(x, cmp(x, CMPF_OEQ, r, K(x, 0)), cmp(x, CMPF_OEQ, r, K(x, INFINITY)));
         return sel(x, edge, r, c);
     }
@@ -221,7 +240,7 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
         r = sel(x, cmp(x, CMPF_OGT, a, K(x, 1e18)), add(x, log_(x, a), K(x, M_LN2)), r);
         return sel(x, cmp(x, CMPF_ULT, a, K(x, 1)), K(x, NAN), r);
     }
-    if (!strcmp(name, "tanh")) return tanh_(x, a);
+    if (!strcmp(name, "tanh")) return wide(x) ? NULL : tanh_(x, a); /* fp64: expand-f64-math */
     if (!strcmp(name, "atanh"))
         return mul(x, K(x, 0.5), log1p_(x, dv(x, mul(x, K(x, 2), a), sub(x, K(x, 1), a))));
     if (!strcmp(name, "hypot")) return hypot_(x, a, b);
@@ -246,11 +265,25 @@ static void expand_op(Op *op, void *ud) {
     size_t n = strlen(sym + 5);
     if (n < 2 || n >= sizeof name) return;
     memcpy(name, sym + 5, n + 1);
-    /* every fp32 libdevice symbol ends in 'f' ("__nv_powf", "__nv_isnanf"); fp64 ones are left */
+    /* every fp32 libdevice symbol ends in 'f' ("__nv_powf", "__nv_isnanf"); the
+     * fp64 ones have none ("__nv_pow"), but the classifications end in 'd'
+     * ("__nv_isnand", "__nv_isfinited") */
     Type *in = op_operand(op, 0)->type;
-    if (ty_elem(in)->kind != TY_FLOAT || ty_elem(in)->fkind != FK_F32 || name[n - 1] != 'f') return;
-    name[n - 1] = '\0';
-    Ex x = {.b = builder_before(st->ctx, op), .t = in, .it = ty_with_elem(st->ctx, in, ty_i32(st->ctx))};
+    const Type *e = ty_elem(in);
+    if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64)) return;
+    bool f64 = e->fkind == FK_F64;
+    if (!f64) {
+        if (name[n - 1] != 'f') return;
+        name[n - 1] = '\0';
+    } else {
+        static const char *const cls[][2] = {
+            {"isnand", "isnan"}, {"isinfd", "isinf"}, {"isfinited", "finite"}, {"signbitd", "signbit"}};
+        for (size_t i = 0; i < sizeof cls / sizeof *cls; i++)
+            if (!strcmp(name, cls[i][0])) strcpy(name, cls[i][1]);
+    }
+    Ex x = {.b = builder_before(st->ctx, op), .t = in,
+            .it = ty_with_elem(st->ctx, in, f64 ? ty_i64(st->ctx) : ty_i32(st->ctx)),
+            .bt = ty_with_elem(st->ctx, in, ty_i32(st->ctx))};
     Op *first_new = op->prev;
     Value *r = expand(&x, name, op_operand(op, 0), op->noperands > 1 ? op_operand(op, 1) : NULL);
     if (!r) return;

@@ -17,3 +17,10 @@
 # TTGIR-NOT: math.erf
 # TTGIR-NOT: tt.extern_elementwise
 # TTGIR: math.fma
+# And fp64 libdevice calls: every one expanded, nothing approximate, ptxas clean.
+# RUN: %tritonc compile %S/Inputs/f64_libdevice.py --kernel k_libdevice --signature '*fp64:16,*fp64:16,*fp64:16,*i32:16' -D N=128 --emit ptx --target cuda:80 -o %t.lib.ptx
+# RUN: FileCheck %s --check-prefix=LIB < %t.lib.ptx
+# RUN: ptxas -arch=sm_80 --warning-as-error %t.lib.ptx -o %t.lib.cubin
+# LIB-NOT: .approx
+# LIB-NOT: call
+# LIB: fma.rn.f64

@@ -11,7 +11,9 @@
  * operations and the rounding functions, 4 to 8 for the formulas (libm's
  * expf/logf are within an ulp, the formulas add a few roundings), and for
  * pow 16 + 2|y log2 x| (log2's rounding is multiplied by y); tan and erfc
- * (1 - erf) are checked to an absolute bound.
+ * (1 - erf) are checked to an absolute bound. The fp64 functions run the
+ * same way, with expand-f64-math after (as on the GPU, where the exp, log,
+ * sin, ... the formulas use become fp64 arith too), in ulps of fp64.
  */
 #include "driver/compile.h"
 #include "target/cpu/cpu.h"
@@ -35,18 +37,18 @@ static const char SRC[] =
     "        r = getattr(libdevice, FN)(x, y)\n"
     "    else:\n"
     "        r = getattr(libdevice, FN)(x)\n"
-    "    tl.store(o_ptr + offs, r.to(tl.float32))\n";
+    "    tl.store(o_ptr + offs, r.to(o_ptr.dtype.element_ty))\n";
 
 enum { N = 64 };
 static int failures, checks;
 
-static double ref1(const char *fn, float x) {
-    if (!strcmp(fn, "trunc")) return truncf(x);
-    if (!strcmp(fn, "rint") || !strcmp(fn, "nearbyint")) return rintf(x);
-    if (!strcmp(fn, "round")) return roundf(x);
+static double ref1(const char *fn, double x, int f64) {
+    if (!strcmp(fn, "trunc")) return trunc(x);
+    if (!strcmp(fn, "rint") || !strcmp(fn, "nearbyint")) return f64 ? rint(x) : rintf((float)x);
+    if (!strcmp(fn, "round")) return round(x);
     if (!strcmp(fn, "isnan")) return isnan(x) ? 1 : 0;
     if (!strcmp(fn, "isinf")) return isinf(x) ? 1 : 0;
-    if (!strcmp(fn, "finitef")) return isfinite(x) ? 1 : 0;
+    if (!strcmp(fn, "finitef") || !strcmp(fn, "isfinited")) return isfinite(x) ? 1 : 0;
     if (!strcmp(fn, "signbit")) return signbit(x) ? 1 : 0;
     if (!strcmp(fn, "log10")) return log10(x);
     if (!strcmp(fn, "exp10")) return pow(10.0, x);
@@ -67,87 +69,120 @@ static double ref1(const char *fn, float x) {
     abort();
 }
 
-static double ref2(const char *fn, float x, float y) {
+static double ref2(const char *fn, double x, double y, int f64) {
     if (!strcmp(fn, "pow")) return pow(x, y);
     if (!strcmp(fn, "atan2")) return atan2(x, y);
     if (!strcmp(fn, "hypot")) return hypot(x, y);
-    if (!strcmp(fn, "fmod")) return fmodf(x, y);
-    if (!strcmp(fn, "fmin")) return fminf(x, y);
-    if (!strcmp(fn, "fmax")) return fmaxf(x, y);
-    if (!strcmp(fn, "copysign")) return copysignf(x, y);
+    if (!strcmp(fn, "fmod")) return f64 ? fmod(x, y) : fmodf((float)x, (float)y);
+    if (!strcmp(fn, "fmin")) return fmin(x, y);
+    if (!strcmp(fn, "fmax")) return fmax(x, y);
+    if (!strcmp(fn, "copysign")) return copysign(x, y);
     abort();
 }
 
-/* got within `ulps` ulps (of the fp32 reference) plus an absolute floor */
-static int close_to(float got, double ref, double ulps, double abs_floor) {
+/* got within `ulps` ulps (of the reference at the width) plus an absolute floor */
+static int close_to(double got, double ref, int f64, double ulps, double abs_floor) {
     if (isnan(ref)) return isnan(got);
-    float r = (float)ref;
+    double r = f64 ? ref : (float)ref;
     if (isinf(r)) return got == r;
-    double ulp = nextafterf(fabsf(r), INFINITY) - fabsf(r);
-    return fabs((double)got - ref) <= ulps * ulp + abs_floor;
+    double ulp = f64 ? nextafter(fabs(r), INFINITY) - fabs(r) : nextafterf(fabsf((float)r), INFINITY) - fabsf((float)r);
+    return fabs(got - ref) <= ulps * ulp + abs_floor;
 }
 
-static void run(const char *fn, int binary, const float *x, const float *y, double ulps, double abs_floor) {
+static void run(const char *fn, int binary, int f64, const double *x, const double *y, double ulps, double abs_floor) {
     Compilation c;
     compilation_init(&c);
     char cx_fn[48];
     snprintf(cx_fn, sizeof cx_fn, "'%s'", fn);
     tc_constexpr cx[3] = {{"FN", cx_fn}, {"BINARY", binary ? "True" : "False"}, {"N", "64"}};
-    CompileRequest req = {.opts = tc_compile_options_default(), .pipeline = "default,expand-libdevice",
+    CompileRequest req = {.opts = tc_compile_options_default(),
+                          .pipeline = f64 ? "default,expand-libdevice,expand-f64-math" : "default,expand-libdevice",
                           .stop_after = STAGE_LOADED};
     req.opts.source = SRC;
     req.opts.filename = "expand_libdevice_kernel.py";
     req.opts.kernel = "k";
-    req.opts.signature = "*fp32,*fp32,*fp32";
+    req.opts.signature = f64 ? "*fp64,*fp64,*fp64" : "*fp32,*fp32,*fp32";
     req.opts.constexprs = cx;
     req.opts.num_constexprs = 3;
+    const char *w = f64 ? "fp64 " : "";
     checks++;
     if (!compile_run(&c, &req) || !c.cpu) {
         StrBuf sb = {0};
         diag_render(&c.de, &sb, false);
-        fprintf(stderr, "%s: compile failed\n%s\n", fn, sb_cstr(&sb));
+        fprintf(stderr, "%s%s: compile failed\n%s\n", w, fn, sb_cstr(&sb));
         sb_free(&sb);
         failures++;
         compilation_free(&c);
         return;
     }
     if (c.text[STAGE_TTIR] && strstr(c.text[STAGE_TTIR], "tt.extern_elementwise")) {
-        fprintf(stderr, "%s: the call was not expanded\n", fn);
+        fprintf(stderr, "%s%s: the call was not expanded\n", w, fn);
         failures++;
     }
-    float out[N];
-    for (int i = 0; i < N; i++) out[i] = -12345.0f;
-    const void *px = x, *py = y;
-    void *po = out;
+    float xf[N], yf[N], outf[N];
+    double out[N];
+    for (int i = 0; i < N; i++) xf[i] = (float)x[i], yf[i] = (float)y[i], outf[i] = -12345.0f, out[i] = -12345.0;
+    const void *px = f64 ? (const void *)x : xf, *py = f64 ? (const void *)y : yf;
+    void *po = f64 ? (void *)out : outf;
     void *args[3] = {&px, &py, &po}; /* each points at the argument's value */
     int grid[3] = {1, 1, 1};
     if (!cpu_kernel_launch(c.cpu, grid, args, &c.de)) {
-        fprintf(stderr, "%s: launch failed\n", fn);
+        fprintf(stderr, "%s%s: launch failed\n", w, fn);
         failures++;
     }
     int bad = 0;
     for (int i = 0; i < N; i++) {
-        double r = binary ? ref2(fn, x[i], y[i]) : ref1(fn, x[i]);
+        double xi = f64 ? x[i] : xf[i], yi = f64 ? y[i] : yf[i], got = f64 ? out[i] : outf[i];
+        double r = binary ? ref2(fn, xi, yi, f64) : ref1(fn, xi, f64);
         double tol = ulps;
         /* pow: 2^(y log2|x|) carries log2's rounding times y */
-        if (!strcmp(fn, "pow") && isfinite(x[i]) && x[i] != 0) tol += 2 * fabs(y[i] * log2(fabs(x[i])));
+        if (!strcmp(fn, "pow") && isfinite(xi) && xi != 0) tol += 2 * fabs(yi * log2(fabs(xi)));
         checks++;
-        if (!close_to(out[i], r, tol, abs_floor)) {
+        if (!close_to(got, r, f64, tol, abs_floor)) {
             failures++;
             if (bad++ < 4)
-                fprintf(stderr, "%s(%.9g%s%.9g): got %.9g, want %.9g\n", fn, x[i], binary ? ", " : "",
-                        binary ? y[i] : 0.0, out[i], r);
+                fprintf(stderr, "%s%s(%.17g%s%.17g): got %.17g, want %.17g\n", w, fn, xi, binary ? ", " : "",
+                        binary ? yi : 0.0, got, r);
         }
     }
     compilation_free(&c);
+}
+
+/* every function at one width: f64 uses the fp64 names ("isnand") and
+ * tolerances in fp64 ulps (absolute floors scaled to fp64 where they bound a
+ * formula's cancellation) */
+static void run_all(int f64, const double *x, const double *y, const double *unit, const double *big) {
+    const char *exact1[] = {"trunc", "rint", "nearbyint", "round", "isnan", "isinf", "finitef", "signbit"};
+    const char *exact1_64[] = {"trunc", "rint", "nearbyint", "round", "isnan", "isinf", "isfinited", "signbit"};
+    for (int i = 0; i < (int)(sizeof exact1 / sizeof *exact1); i++) run((f64 ? exact1_64 : exact1)[i], 0, f64, x, y, 0, 0);
+    const char *exact2[] = {"fmin", "fmax", "copysign"};
+    for (int i = 0; i < 3; i++) run(exact2[i], 1, f64, x, y, 0, 0);
+    /* a few roundings */
+    const char *approx1[] = {"log10", "exp10", "log1p", "expm1", "atan", "sinh", "cosh", "asinh", "cbrt", "tanh"};
+    for (int i = 0; i < (int)(sizeof approx1 / sizeof *approx1); i++) run(approx1[i], 0, f64, x, y, 8, 1e-300);
+    /* fp64 sin/cos reduce by pi/2 in three parts: good to |x| ~ 1e9, not to 1e300 */
+    double xt[N];
+    for (int i = 0; i < N; i++) xt[i] = f64 && fabs(x[i]) > 1e9 && isfinite(x[i]) ? 1e9 : x[i];
+    run("tan", 0, f64, xt, y, 8, f64 ? 1e-15 : 1e-6);
+    run("asin", 0, f64, unit, y, 8, 1e-300);
+    run("acos", 0, f64, unit, y, 8, 1e-300);
+    run("atanh", 0, f64, unit, y, 8, 1e-300);
+    run("acosh", 0, f64, big, y, 8, 1e-300);
+    run("erfc", 0, f64, x, y, 8, f64 ? 1e-15 : 1e-7); /* 1 - erf(x): absolute accuracy only for large x */
+    run("pow", 1, f64, x, y, 16, 1e-300);
+    run("atan2", 1, f64, x, y, 8, 1e-300);
+    run("hypot", 1, f64, x, y, 4, 1e-300);
+    run("fmod", 1, f64, x, y, 4, f64 ? 1e-14 : 1e-6);
 }
 
 int main(void) {
     static const float specials[] = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 0.49999997f, 1.0f, -1.0f,
                                      3.0f, -3.0f, 1e-7f, -1e-7f, 1e-30f, 8388609.0f, -8388607.5f, 100.0f,
                                      -100.0f, 1e30f, INFINITY, -INFINITY, NAN, 0.75f, 2.0f, 0.1f};
-    enum { NS = sizeof specials / sizeof specials[0] };
-    float x[N], y[N], unit[N], big[N];
+    static const double specials64[] = {4503599627370497.0, -4503599627370495.5, 0.49999999999999994, 1e-300,
+                                        -2.5000000000000004, 1e300};
+    enum { NS = sizeof specials / sizeof specials[0], NS64 = sizeof specials64 / sizeof specials64[0] };
+    double x[N], y[N], unit[N], big[N];
     unsigned s = 12345;
     for (int i = 0; i < N; i++) {
         s = s * 1103515245u + 12345u;
@@ -159,24 +194,11 @@ int main(void) {
         unit[i] = i < NS ? specials[i] : (u - 0.5f) * 1.98f; /* asin, acos, atanh: inside (-1, 1) */
         big[i] = i < NS ? specials[i] : 1.0f + u * 50.0f;   /* acosh: >= 1 */
     }
-    /* exact */
-    const char *exact1[] = {"trunc", "rint", "nearbyint", "round", "isnan", "isinf", "finitef", "signbit"};
-    for (int i = 0; i < (int)(sizeof exact1 / sizeof *exact1); i++) run(exact1[i], 0, x, y, 0, 0);
-    const char *exact2[] = {"fmin", "fmax", "copysign"};
-    for (int i = 0; i < 3; i++) run(exact2[i], 1, x, y, 0, 0);
-    /* a few roundings */
-    const char *approx1[] = {"log10", "exp10", "log1p", "expm1", "atan", "sinh", "cosh", "asinh", "cbrt", "tanh"};
-    for (int i = 0; i < (int)(sizeof approx1 / sizeof *approx1); i++) run(approx1[i], 0, x, y, 8, 1e-30);
-    run("tan", 0, x, y, 8, 1e-6);
-    run("asin", 0, unit, y, 8, 1e-30);
-    run("acos", 0, unit, y, 8, 1e-30);
-    run("atanh", 0, unit, y, 8, 1e-30);
-    run("acosh", 0, big, y, 8, 1e-30);
-    run("erfc", 0, x, y, 8, 1e-7); /* 1 - erf(x): absolute accuracy only for large x */
-    run("pow", 1, x, y, 16, 1e-30);
-    run("atan2", 1, x, y, 8, 1e-30);
-    run("hypot", 1, x, y, 4, 1e-30);
-    run("fmod", 1, x, y, 4, 1e-6);
+    run_all(0, x, y, unit, big);
+    /* fp64: the same inputs with fp64 edges in place of the last few */
+    for (int i = 0; i < NS64; i++) x[N - 1 - i] = specials64[i];
+    for (int i = NS; i < N; i++) x[i] += x[i] * 1e-9, unit[i] *= 1 - 1e-12; /* bits beyond fp32's */
+    run_all(1, x, y, unit, big);
     printf("test_expand_libdevice: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
