@@ -2640,6 +2640,50 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
     return sema_error(S, "libdevice.%s is not supported", n);
 }
 
+static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
+
+/* sqrt(sum of squares) of n fp values, scaled by the largest magnitude so
+ * that no square overflows or underflows (C's hypot, in 3 or 4 dimensions):
+ * 0 when all are 0, inf when one is inf (even with a NaN), NaN otherwise
+ * for a NaN. */
+static TV norm_n(Sema *S, const TV *x, int n) {
+    TV m = tv_tensor(sem_ir(S, MATH_ABSF, x[0].ty, x[0].v, NULL), x[0].ty), inf = tv_bool(false), nan = tv_bool(false);
+    TV ax[4];
+    for (int i = 0; i < n; i++) {
+        ax[i] = tv_tensor(sem_ir(S, MATH_ABSF, x[i].ty, x[i].v, NULL), x[i].ty);
+        if (i) m = sem_minmax(S, true, m, ax[i], false);
+        inf = sem_binary(S, PY_BIN_BITOR, inf, sem_compare(S, PY_CMP_EQ, ax[i], tv_float(INFINITY)));
+        nan = sem_binary(S, PY_BIN_BITOR, nan, sem_compare(S, PY_CMP_NE, x[i], x[i]));
+    }
+    TV safe = sem_where(S, sem_compare(S, PY_CMP_EQ, m, tv_float(0.0)), tv_float(1.0), m);
+    TV sum = tv_float(0.0);
+    for (int i = 0; i < n; i++) {
+        TV q = sem_fdiv(S, ax[i], safe, true);
+        sum = sem_binary(S, PY_BIN_ADD, sum, sem_binary(S, PY_BIN_MUL, q, q));
+    }
+    TV r = sem_binary(S, PY_BIN_MUL, m, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, sum.ty, sum.v, NULL), sum.ty));
+    r = sem_where(S, nan, tv_float(NAN), r);
+    return sem_where(S, inf, tv_float(INFINITY), r);
+}
+
+/* x 2^k for an int32 k, as C's ldexp: four exact powers of two built from
+ * exponent bits, 2^(k/4) three times and 2^(k - 3(k/4)) (k clamped first to
+ * what can move any finite x to overflow or to zero: each part then stays
+ * within the normal exponents), so that subnormal results and overflow come
+ * out right. */
+static TV ldexp_(Sema *S, TV x, TV k, bool f64) {
+    int bias = f64 ? 1023 : 127, mant = f64 ? 52 : 23, lim = f64 ? 2100 : 378;
+    const TlType *it = tl_scalar(S, f64 ? TL_I64 : TL_I32), *ft = tl_scalar(S, f64 ? TL_FP64 : TL_FP32);
+    k = sem_cast(S, sem_minmax(S, false, sem_minmax(S, true, k, tv_int(-lim), false), tv_int(lim), false), it, NULL);
+    TV q = sem_binary(S, PY_BIN_RSHIFT, k, tv_int(2));
+    TV rest = sem_binary(S, PY_BIN_SUB, k, sem_binary(S, PY_BIN_MUL, q, tv_int(3)));
+    TV pq = sem_bitcast(S, sem_binary(S, PY_BIN_LSHIFT, sem_binary(S, PY_BIN_ADD, q, tv_int(bias)), tv_int(mant)), ft);
+    TV pr = sem_bitcast(S, sem_binary(S, PY_BIN_LSHIFT, sem_binary(S, PY_BIN_ADD, rest, tv_int(bias)), tv_int(mant)), ft);
+    TV r = x;
+    for (int i = 0; i < 3; i++) r = sem_binary(S, PY_BIN_MUL, r, pq);
+    return sem_binary(S, PY_BIN_MUL, r, pr);
+}
+
 /* libdevice functions that are exact compositions of tl operations, so that
  * both backends have them, on the dtypes of Triton's table for each:
  *   abs (i32, i64, fp32, fp64)   fma (fp32, fp64)   fdim: x > y ? x - y : +0
@@ -2652,15 +2696,24 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
  *   int2double_rn, uint2double_rn: exact; hiloint2double, double2loint,
  *       double2hiint: an fp64 from / to its two 32-bit halves
  *   nextafter (fp32, fp64): the neighbour of x toward y, on the bits
+ * and compositions of other libdevice functions (fp32, fp64):
+ *   rsqrt_rn: 1 / sqrt_rn(x) (two correct roundings)   rcbrt: 1 / cbrt(x)
+ *   rhypot: 1 / hypot(x, y)   norm3d, norm4d: scaled sqrt of the sum of
+ *   squares (norm_n); rnorm3d, rnorm4d: their reciprocals
+ *   sinpi, cospi: sin / cos of pi r, r = x - 2 round(x / 2) in [-1, 1]
+ *       (exact zeros at the integers for sinpi, at the half-integers for cospi)
+ *   ldexp, scalbn (fp, int32): x 2^k from exponent bits (ldexp_)
+ *   normcdf: erfc(-x / sqrt(2)) / 2
  * arg = the arity. */
 static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
     const char *n = a->bi->name;
     int arity = a->bi->arg;
-    TV x[3];
+    TV x[4];
     if (!libdevice_operands(S, a, arity, true, x)) return tv_err();
-    TlKind k[3] = {TL_I1, TL_I1, TL_I1};
+    TlKind k[4] = {TL_I1, TL_I1, TL_I1, TL_I1};
     for (int i = 0; i < arity; i++) k[i] = tl_sca(x[i].ty)->kind;
-    bool same = arity < 2 || (k[1] == k[0] && (arity < 3 || k[2] == k[0]));
+    bool same = true;
+    for (int i = 1; i < arity; i++) same &= k[i] == k[0];
     bool fp = k[0] == TL_FP32 || k[0] == TL_FP64, i32u32 = k[0] == TL_I32 || k[0] == TL_U32;
     const TlType *i32 = tl_scalar(S, TL_I32), *u32 = tl_scalar(S, TL_U32), *i64 = tl_scalar(S, TL_I64);
     const char *want = NULL;
@@ -2752,6 +2805,52 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
             TV nan = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_NE, x[0], x[0]), sem_compare(S, PY_CMP_NE, x[1], x[1]));
             r = sem_where(S, nan, sem_binary(S, PY_BIN_ADD, x[0], x[1]), r);
         }
+    } else if (!strcmp(n, "rsqrt_rn") || !strcmp(n, "rcbrt") || !strcmp(n, "rhypot") || !strcmp(n, "norm3d") ||
+               !strcmp(n, "rnorm3d") || !strcmp(n, "norm4d") || !strcmp(n, "rnorm4d")) {
+        if (!fp || !same) want = arity == 1 ? "fp32 or fp64" : "fp32 or fp64 arguments of one dtype";
+        else {
+            const char *base = n[0] == 'r' && strcmp(n, "rsqrt_rn") ? n + 1 : n;
+            TV v;
+            if (!strcmp(n, "rsqrt_rn")) v = tv_tensor(sem_ir(S, TT_PRECISE_SQRT, x[0].ty, x[0].v, NULL), x[0].ty);
+            else if (!strcmp(base, "cbrt")) v = libdevice_call(S, "cbrt", x[0], tv_none());
+            else if (!strcmp(base, "hypot")) v = libdevice_call(S, "hypot", x[0], x[1]);
+            else v = norm_n(S, x, arity);
+            r = base == n && strcmp(n, "rsqrt_rn") ? v : sem_fdiv(S, sem_cast(S, tv_float(1.0), tl_sca(x[0].ty), NULL), v, true);
+        }
+    } else if (!strcmp(n, "sinpi") || !strcmp(n, "cospi")) {
+        if (!fp) want = "fp32 or fp64";
+        else {
+            TV half = sem_binary(S, PY_BIN_MUL, x[0], tv_float(0.5));
+            TV rq = libdevice_call(S, "rint", half, tv_none());
+            TV rr = sem_binary(S, PY_BIN_SUB, x[0], sem_binary(S, PY_BIN_MUL, rq, tv_float(2.0))); /* exact */
+            TV ang = sem_binary(S, PY_BIN_MUL, rr, tv_float(M_PI));
+            if (n[0] == 's') {
+                TV sv = tv_tensor(sem_ir(S, MATH_SIN, ang.ty, ang.v, NULL), ang.ty);
+                TV whole = sem_compare(S, PY_CMP_EQ, tv_tensor(sem_ir(S, MATH_FLOOR, x[0].ty, x[0].v, NULL), x[0].ty), x[0]);
+                r = sem_where(S, whole, sem_binary(S, PY_BIN_MUL, x[0], tv_float(0.0)), sv);
+            } else {
+                TV cv = tv_tensor(sem_ir(S, MATH_COS, ang.ty, ang.v, NULL), ang.ty);
+                TV ar = tv_tensor(sem_ir(S, MATH_ABSF, rr.ty, rr.v, NULL), rr.ty);
+                r = sem_where(S, sem_compare(S, PY_CMP_EQ, ar, tv_float(0.5)), tv_float(0.0), cv);
+            }
+        }
+    } else if (!strcmp(n, "ldexp") || !strcmp(n, "scalbn")) {
+        if (!fp || k[1] != TL_I32) want = "(fp32 or fp64, int32)";
+        else {
+            TV v = x[0];
+            if (!sem_broadcast_pair(S, &v, &x[1])) return tv_err();
+            r = ldexp_(S, v, x[1], k[0] == TL_FP64);
+            /* zeros, infinities and NaN are their own results */
+            TV keep = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_EQ, v, tv_float(0.0)),
+                                 sem_compare(S, PY_CMP_NE, sem_binary(S, PY_BIN_SUB, v, v), tv_float(0.0)));
+            r = sem_where(S, keep, v, r);
+        }
+    } else if (!strcmp(n, "normcdf")) {
+        if (!fp) want = "fp32 or fp64";
+        else {
+            TV arg = sem_binary(S, PY_BIN_MUL, x[0], tv_float(-M_SQRT1_2));
+            r = sem_binary(S, PY_BIN_MUL, libdevice_call(S, "erfc", arg, tv_none()), tv_float(0.5));
+        }
     } else {
         return sema_error(S, "libdevice.%s is not supported", n);
     }
@@ -2804,7 +2903,10 @@ static const Builtin libdevice_fns[] = {
     LDC("rhadd", "arg0,arg1", 2), LDC("mulhi", "arg0,arg1", 2), LDC("mul24", "arg0,arg1", 2),
     LDC("sad", "arg0,arg1,arg2", 3), LDC("int2double_rn", "arg0", 1), LDC("uint2double_rn", "arg0", 1),
     LDC("hiloint2double", "arg0,arg1", 2), LDC("double2loint", "arg0", 1), LDC("double2hiint", "arg0", 1),
-    LDC("nextafter", "arg0,arg1", 2),
+    LDC("nextafter", "arg0,arg1", 2), LDC("rsqrt_rn", "arg0", 1), LDC("rcbrt", "arg0", 1),
+    LDC("rhypot", "arg0,arg1", 2), LDC("norm3d", "arg0,arg1,arg2", 3), LDC("rnorm3d", "arg0,arg1,arg2", 3),
+    LDC("norm4d", "arg0,arg1,arg2,arg3", 4), LDC("rnorm4d", "arg0,arg1,arg2,arg3", 4), LDC("sinpi", "arg0", 1),
+    LDC("cospi", "arg0", 1), LDC("ldexp", "arg0,arg1", 2), LDC("scalbn", "arg0,arg1", 2), LDC("normcdf", "arg0", 1),
 #undef LDC
 #define LDF(nm) {nm "_rn", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_rz", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, \
                 {nm "_rd", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_ru", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}
@@ -2822,9 +2924,8 @@ static const Builtin libdevice_fns[] = {
  * tritonc does not implement: named, they get "not supported yet" rather
  * than "no attribute". */
 static const char *const libdevice_missing[] = {
-    "byte_perm", "rcp64h", "rsqrt_rn", "sinpi", "cospi", "rhypot", "norm3d", "rnorm3d", "norm4d", "rnorm4d",
-    "rcbrt", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1", "erfinv", "erfcx", "erfcinv",
-    "normcdf", "normcdfinv", "lgamma", "tgamma", "ldexp", "scalbn", "remainder", "ilogb", "logb",
+    "byte_perm", "rcp64h", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1", "erfinv", "erfcx",
+    "erfcinv", "normcdfinv", "lgamma", "tgamma", "remainder", "ilogb", "logb",
 };
 
 bool sema_libdevice_missing(const char *name) {
