@@ -17,6 +17,11 @@ import tempfile
 import numpy as np
 import torch
 
+# These check the binding's units on CPU tensors: even where tensors are made on CUDA by
+# default (bench/gpu/python_tests_on_cuda.sh), this script's are CPU tensors.
+if hasattr(torch, "set_default_device"):
+    torch.set_default_device("cpu")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 

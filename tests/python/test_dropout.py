@@ -71,7 +71,7 @@ def main():
     kept = o1 != 0
     frac = 1.0 - kept.float().mean().item()
     assert abs(frac - 0.5) < 0.01, frac
-    np.testing.assert_allclose(o1[kept].numpy(), (x[kept] * 2).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(o1[kept].cpu().numpy(), (x[kept] * 2).cpu().numpy(), rtol=1e-6)
     # p = 0.25 with a numpy input
     xa = np.random.randn(4096).astype(np.float32)
     oa = np.empty_like(xa)

@@ -186,18 +186,24 @@ def check_python_syntax():
 
 def check_print():
     """device_print and print write one line per element (and per program
-    for a scalar) to stderr on the CPU."""
+    for a scalar): to stderr on the CPU, to stdout (CUDA's printf, at the next
+    synchronisation) on the GPU; both are captured."""
     import tempfile
     x = torch.arange(16, dtype=torch.float32) - 3
     with tempfile.TemporaryFile() as f:
+        sys.stdout.flush()
         sys.stderr.flush()
-        saved = os.dup(2)
+        saved = [os.dup(1), os.dup(2)]
+        os.dup2(f.fileno(), 1)
         os.dup2(f.fileno(), 2)
         try:
             K.debug_print_kernel[(2,)](x, 10, BLOCK=16)
+            if x.is_cuda:
+                torch.cuda.synchronize()
         finally:
-            os.dup2(saved, 2)
-            os.close(saved)
+            for fd, s in zip((1, 2), saved):
+                os.dup2(s, fd)
+                os.close(s)
         f.seek(0)
         out = f.read().decode()
     lines = out.splitlines()

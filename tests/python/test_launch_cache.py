@@ -52,6 +52,11 @@ CHILD = r'''
 import ctypes, json, os, sys
 sys.path.insert(0, sys.argv[1])
 import torch
+
+# These check the launch cache with CPU-only stand-in libraries: even where tensors are made on CUDA by
+# default (bench/gpu/python_tests_on_cuda.sh), this script's are CPU tensors.
+if hasattr(torch, "set_default_device"):
+    torch.set_default_device("cpu")
 import numpy as np
 import kernels
 from tritonc import _cext, _lib
