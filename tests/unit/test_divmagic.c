@@ -61,7 +61,9 @@ static void check_s(int64_t d) {
         }
         return;
     }
-    int64_t edge[] = {0, 1, -1, d, -d, d - 1, d + 1, INT64_MAX, INT64_MIN, INT64_MIN + 1, INT64_MAX - 1, 7, -7};
+    /* (d - 1, d + 1 wrap at the ends: computed unsigned) */
+    int64_t edge[] = {0, 1, -1, d, -d, (int64_t)((uint64_t)d - 1), (int64_t)((uint64_t)d + 1), INT64_MAX, INT64_MIN,
+                      INT64_MIN + 1, INT64_MAX - 1, 7, -7};
     for (int i = 0; i < (int)(sizeof edge / sizeof edge[0]) + 4000; i++) {
         int64_t n = i < (int)(sizeof edge / sizeof edge[0]) ? edge[i] : (int64_t)(next() >> (next() % 64)) * (next() & 1 ? 1 : -1);
         if (n == INT64_MIN && d == -1) continue;

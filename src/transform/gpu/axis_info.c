@@ -26,22 +26,22 @@ struct AxisAnalysis {
     Map infos; /* Value* -> AxisInfo* */
 };
 
+/* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
 static int64_t gcd64(int64_t a, int64_t b) {
-    if (a < 0) a = -a;
-    if (b < 0) b = -b;
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
+    uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+    while (y) {
+        uint64_t t = x % y;
+        x = y;
+        y = t;
     }
-    return a;
+    return x > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)x;
 }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t pow2_div(int64_t v) {
     if (v == 0) return MAX_DIV;
-    int64_t p = v & -v;
-    return p > MAX_DIV ? MAX_DIV : p;
+    uint64_t u = (uint64_t)v, p = u & (0 - u); /* the lowest set bit (2^63 for INT64_MIN) */
+    return p > (uint64_t)MAX_DIV ? MAX_DIV : (int64_t)p;
 }
 
 static int info_rank(const Type *t) { return t->kind == TY_TENSOR ? t->rank : 1; }
