@@ -115,3 +115,31 @@ for bad, what in ((good.replace("cp.async.wait_group 1;", "cp.async.wait_group 2
     else:
         raise AssertionError("the simulator missed: " + what)
 print("ok: broken pipelines caught")
+
+# attention (tests/kernels/attention.py): K^T and V through cp.async rings,
+# P from registers; causal runs two pipelined loops one after the other
+D, BM, BN, NCTX = 32, 64, 32, 128
+for causal in (False, True):
+    outs = []
+    for ac in (False, True):
+        cmd = [TRITONC, "compile", os.path.join(KERNELS, "attention.py"), "--kernel", "attn_fwd_kernel",
+               "--signature", "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16",
+               "-D", "HEAD_DIM=%d" % D, "-D", "BLOCK_M=%d" % BM, "-D", "BLOCK_N=%d" % BN, "-D", "CAUSAL=%s" % causal,
+               "--emit", "ptx", "--target", "cuda:90"]
+        env = dict(os.environ, TRITONC_ASYNC_COPY="1" if ac else "0")
+        ptx = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+        assert ("cp.async.wait_group 1;" in ptx) == ac
+        q, kk, v = (RNG.standard_normal((1, NCTX, D)).astype(np.float16) for _ in range(3)) if not outs else qkv
+        qkv = (q, kk, v)
+        o = np.zeros((1, NCTX, D), np.float16)
+        Kernel(ptx).run((NCTX // BM, 1), [q, kk, v, o, 0.2, NCTX * D, D, NCTX], smem_bytes=1 << 18)
+        s = (q[0].astype(np.float32) @ kk[0].astype(np.float32).T) * 0.2
+        if causal:
+            s = np.where(np.tril(np.ones((NCTX, NCTX), bool)), s, -np.inf)
+        p = np.exp(s - s.max(1, keepdims=True))
+        ref = (p / p.sum(1, keepdims=True)) @ v[0].astype(np.float32)
+        err = np.abs(o[0].astype(np.float32) - ref).max()
+        assert err < 2e-3, "attention causal=%s async=%s: max error %g" % (causal, ac, err)
+        outs.append(o)
+    assert (outs[0] == outs[1]).all(), "cp.async changed attention's result"
+print("ok: attention")
