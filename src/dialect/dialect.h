@@ -62,6 +62,8 @@ VERIFIER(verify_int_to_ptr)
 VERIFIER(verify_ptr_to_int)
 /* ttg.c */
 VERIFIER(verify_convert_layout)
+VERIFIER(verify_async_copy)
+VERIFIER(verify_local_load)
 
 /* fold.c: the `fold` column (see fold.c for the exact semantics) */
 FOLDER(fold_int_arith)   /* addi..minui, tt.mulhiui: wraparound, identities */

@@ -414,3 +414,37 @@ bool verify_convert_layout(Op *op, DiagEngine *de) {
     }
     return true;
 }
+
+/* The integer attributes an op of the shared-memory rings must carry. */
+static bool has_int_attrs(Op *op, DiagEngine *de, const char *const *names, int n) {
+    for (int i = 0; i < n; i++) {
+        int64_t v;
+        if (!op_attr_int(op, names[i], &v)) {
+            op_error(de, op, "'%s' needs an integer attribute '%s'", op_name(op), names[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool is_stage(const Value *v) { return v->type->kind == TY_INT && v->type->width == 32; }
+
+bool verify_async_copy(Op *op, DiagEngine *de) {
+    static const char *const attrs[] = {"offset", "stage_bytes", "stride0", "stride1", "vec"};
+    Type *pt = op_operand(op, 1)->type;
+    if (!is_stage(op_operand(op, 0)) || pt->kind != TY_TENSOR || pt->rank != 2 || ty_elem(pt)->kind != TY_PTR ||
+        (op->noperands > 2 && !ty_same_shape(op_operand(op, 2)->type, pt))) {
+        op_error(de, op, "'ttg.async_copy_global_to_local' needs an i32 stage, a 2-d tensor of pointers and an optional mask of its shape");
+        return false;
+    }
+    return has_int_attrs(op, de, attrs, 5);
+}
+
+bool verify_local_load(Op *op, DiagEngine *de) {
+    static const char *const attrs[] = {"offset", "stage_bytes"};
+    if (!is_stage(op_operand(op, 0)) || op_result(op, 0)->type->kind != TY_TENSOR) {
+        op_error(de, op, "'ttg.local_load' needs an i32 stage and a tensor result");
+        return false;
+    }
+    return has_int_attrs(op, de, attrs, 2);
+}

@@ -209,6 +209,9 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         if (sm == 0) sm = 90;
         TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm};
         if (!ttg_assign_layouts(c->ctx, m, &to, &c->de)) return false;
+        if (async_copy_enabled() && pipeline_async_copy(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, sm) > 0 &&
+            !pass_pipeline_run(m, "cse,dce", &lpc, NULL))
+            return false;
         keep_text(c, STAGE_TTGIR, m);
         c->seconds[STAGE_TTGIR] = now_seconds() - t0;
         if (req->stop_after == STAGE_TTGIR) return true;
@@ -220,7 +223,8 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         c->seconds[STAGE_PTX] = now_seconds() - t0;
         return ok;
     }
-    GpuOptions go = {.num_warps = warps, .sm = sm, .cache_dir = o->cache_dir};
+    GpuOptions go = {.num_warps = warps, .sm = sm, .cache_dir = o->cache_dir,
+                     .num_stages = o->num_stages < 0 ? 3 : o->num_stages};
     GpuKernel *k = gpu_kernel_build(c->ctx, m, c->kernel, &go, &c->de);
     if (!k) return false;
     c->gpu = k;

@@ -39,6 +39,8 @@ static const PassInfo passes[] = {
      pass_pipeline_dot_loads, "PipelineDotLoads"},
     {"ttg-assign-layouts", "Give every tensor a TritonGPU layout (coalesced accesses, slices for reductions)",
      pass_ttg_assign_layouts, "TritonGPUAssignLayouts"},
+    {"pipeline-async-copy", "Copy the loads feeding mma.sync dots in k loops into rings of shared-memory stages with cp.async, num_stages - 1 iterations ahead",
+     pass_pipeline_async_copy, "PipelineAsyncCopy"},
     {"nn-quant-fusion", "Fuse nn.dequantize(nn.quantize(x)) into nn.fake_quantize, drop requantization",
      pass_nn_quant_fusion, "NnQuantFusion"},
 };

@@ -51,6 +51,7 @@
  * The pass clones the slices it needs (the original ops stay for their
  * other users); run cse and dce after it to fold the copies.
  */
+#include "transform/gpu/gpu_passes.h"
 #include "transform/pass.h"
 
 #include <string.h>
@@ -77,6 +78,7 @@ typedef struct Pipe {
     Map cur;    /* body value -> a copy available before point (values after it) */
     Map next;   /* body value -> its next iteration's value, before point */
     Map first;  /* body value -> its iteration-0 value, before the loop */
+    bool skip_async; /* leave the loads cp.async pipelining takes */
 } Pipe;
 
 static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
@@ -285,11 +287,24 @@ static Value *guarded_load(Pipe *p, Op *load, Value *(*map)(Pipe *, Value *), Va
     return op_result(n, 0);
 }
 
+/* A load pipeline-async-copy will likely take on ttg IR (its only user is
+ * operand A or B of an fp16/bf16/fp32 dot, `other` absent or a constant):
+ * left to it when it is on. */
+static bool async_copy_candidate(Op *l) {
+    Use *u = op_result(l, 0)->uses;
+    if (!u || u->next || u->owner->kind != TT_DOT || u == &u->owner->operands[2]) return false;
+    if (op_result(l, 0)->type->rank != 2) return false;
+    const Type *e = ty_elem(op_result(l, 0)->type);
+    if (e->kind != TY_FLOAT || (e->fkind != FK_F16 && e->fkind != FK_BF16 && e->fkind != FK_F32)) return false;
+    return l->noperands < 3 || (op_operand(l, 2)->def && op_operand(l, 2)->def->kind == ARITH_CONSTANT);
+}
+
 static bool pipelinable(const Pipe *p, Op *l) {
     if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || !ty_is_tensor(op_operand(l, 0)->type))
         return false;
     int64_t vol = 0;
     if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
+    if (p->skip_async && async_copy_candidate(l)) return false;
     return feeds_dot(p, op_result(l, 0), 0);
 }
 
@@ -303,7 +318,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
     if (!yield || yield->kind != SCF_YIELD || yield->noperands != loop->noperands - 3) return 0;
     if (writes_memory(loop)) return 0;
 
-    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield};
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = async_copy_enabled()};
     OpList loads = {0};
     int n = 0;
     for (Op *o = body->first; o; o = o->next) o->mark = n++;

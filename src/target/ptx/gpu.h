@@ -25,6 +25,7 @@
 typedef struct GpuOptions {
     int num_warps;         /* default 4 */
     int sm;                /* 80 or 90; 0: the current device's */
+    int num_stages;        /* cp.async stages of dot k loops (pipeline-async-copy) */
     const char *cache_key; /* optional: key of the source + specialisation */
     const char *cache_dir; /* NULL: $TRITONC_CACHE_DIR, else ~/.cache/tritonc */
     bool no_cache;         /* neither read nor write the disk cache */

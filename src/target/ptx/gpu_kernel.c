@@ -13,6 +13,7 @@
 #include "target/ptx/cuda_runtime.h"
 #include "target/ptx/ptx.h"
 #include "transform/gpu/gpu_passes.h"
+#include "transform/pass.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -238,7 +239,12 @@ GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const Gp
     StrBuf ptx = {0};
     PtxKernelInfo info = {0};
     PtxOptions po = {.sm = k->sm, .num_warps = k->num_warps};
-    if (!ttg_assign_layouts(c, module, &to, de) || !ptx_emit(c, module, kernel, &po, &ptx, &info, de)) {
+    bool ok = ttg_assign_layouts(c, module, &to, de);
+    if (ok && async_copy_enabled() && o && pipeline_async_copy(c, module, o->num_stages, k->sm) > 0) {
+        PassContext pc = {.ctx = c, .de = de};
+        ok = pass_pipeline_run(module, "cse,dce", &pc, NULL);
+    }
+    if (!ok || !ptx_emit(c, module, kernel, &po, &ptx, &info, de)) {
         sb_free(&ptx);
         tc_free(k);
         return NULL;

@@ -2028,6 +2028,12 @@ static void lower_op(Px *p, Op *op) {
     case TT_GATHER: px_lower_gather(p, op); return;
     case TTG_CONVERT_LAYOUT: px_lower_convert(p, op); return;
     case TT_DOT: px_lower_dot(p, op); return;
+    case TTG_LOCAL_ALLOC:
+    case TTG_LOCAL_DEALLOC:
+    case TTG_ASYNC_COPY:
+    case TTG_ASYNC_COMMIT:
+    case TTG_ASYNC_WAIT:
+    case TTG_LOCAL_LOAD: px_lower_async(p, op); return;
     case SCF_FOR: lower_for(p, op); return;
     case SCF_IF: lower_if(p, op); return;
     case SCF_WHILE: lower_while(p, op); return;

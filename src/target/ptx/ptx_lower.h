@@ -79,6 +79,9 @@ typedef struct Px {
     Slot tid, lane, warp;
     Map tparts;          /* hash of a thread-part recipe -> Slot* */
     int smem_size;       /* bytes of dynamic shared memory */
+    /* bytes at offset 0 held by cp.async rings (between ttg.local_alloc and
+     * ttg.local_dealloc): every other user starts above them */
+    int smem_floor;
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
     StrBuf strings;      /* .global string constants (tt.print's formats) */
@@ -184,6 +187,8 @@ Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots);
 
 /* ptx_mma.c: false when the dot is not one for mma.sync (nothing emitted) */
 bool px_lower_dot_mma(Px *p, Op *op);
+/* ptx_mma.c: the ttg ops of the cp.async rings (ttg.local_alloc, ...) */
+void px_lower_async(Px *p, Op *op);
 /* Tile x (layout of type `from`) re-laid out as type `to`, through shared
  * memory when the threads differ. */
 Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to);

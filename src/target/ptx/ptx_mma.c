@@ -134,6 +134,26 @@ static void ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out
     px_line(p, opc[n == 4][trans], dst, ", ", px_addr(p, px_rname(p, base), off, true), NULL);
 }
 
+/* The ttg.local_load that gives a dot operand from a cp.async ring, or NULL. */
+static Op *ring_load(Value *v) { return v->def && v->def->kind == TTG_LOCAL_LOAD ? v->def : NULL; }
+
+static int64_t int_attr(Op *op, const char *name) {
+    int64_t v = 0;
+    op_attr_int(op, name, &v);
+    return v;
+}
+
+/* global_smem + stage * stage_bytes + base: a stage of a ring, as a
+ * register plus a constant (in *off). */
+static Slot stage_address(Px *p, Slot base, Slot stage, int64_t stage_bytes, int64_t *off) {
+    if (stage.kind == SLOT_IMM) {
+        *off += stage.off * stage_bytes;
+        return base;
+    }
+    Slot st = px_mat(p, stage, p->i32);
+    return px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, st), px_int(p, stage_bytes), px_rname(p, base));
+}
+
 bool px_lower_dot_mma(Px *p, Op *op) {
     Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *rt = r->type;
@@ -146,19 +166,38 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     if (!mma || !px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, rt, &dc) ||
         !mma_plan(&dc, &da, &db, es, &pl))
         return false;
-    Tile *ta = px_tile(p, a), *tb = px_tile(p, b);
-    px_smem_begin(p, pl.smem_bytes);
-    if (!pl.a.in_regs) store_operand(p, ta, &da, ea, es, &pl.a);
-    store_operand(p, tb, &db, eb, es, &pl.b);
-    px_barrier(p);
+    /* operands from a cp.async ring are in shared memory already */
+    Op *ring_a = pl.a.in_regs ? NULL : ring_load(a), *ring_b = ring_load(b);
+    bool store_a = !pl.a.in_regs && !ring_a, store_b = !ring_b;
+    Tile *ta = pl.a.in_regs || store_a ? px_tile(p, a) : NULL;
+    if (store_a || store_b) {
+        px_smem_begin(p, pl.smem_bytes);
+        if (store_a) store_operand(p, ta, &da, ea, es, &pl.a);
+        if (store_b) store_operand(p, px_tile(p, b), &db, eb, es, &pl.b);
+        px_barrier(p);
+    } else {
+        p->smem_dirty = true;
+    }
     Tile *acc = px_dot_acc(p, c, p->f32, dc.nslots);
-    Slot abase = pl.a.in_regs ? (Slot){0} : lane_address(p, &pl, &pl.a), bbase = lane_address(p, &pl, &pl.b);
+    /* each operand's ldmatrix address: lane part + delta + the plan's offset
+     * (a ring's stage instead of the plan's region: delta = its offset - base) */
+    Slot abase = {0}, bbase = lane_address(p, &pl, &pl.b);
+    int64_t adelta = p->smem_floor, bdelta = p->smem_floor;
+    if (!pl.a.in_regs) abase = lane_address(p, &pl, &pl.a);
+    if (ring_a) {
+        adelta = int_attr(ring_a, "offset") - pl.a.base;
+        abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, "stage_bytes"), &adelta);
+    }
+    if (ring_b) {
+        bdelta = int_attr(ring_b, "offset") - pl.b.base;
+        bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, "stage_bytes"), &bdelta);
+    }
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
     Slot *bf = ARENA_ARRAY(p->ctx->arena, Slot, 2 * pl.nblocks + 2);
     for (int ks = 0; ks < pl.ksteps; ks++) {
         for (int m = 0; m < pl.mblocks; m++) {
             if (!pl.a.in_regs) {
-                ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks), af + 4 * m);
+                ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
                 continue;
             }
             for (int i = 0; i < 4; i++) {
@@ -168,7 +207,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
             }
         }
         for (int n = 0; n < pl.nblocks; n += 2)
-            ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks), bf + 2 * n);
+            ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks) + bdelta, bf + 2 * n);
         for (int m = 0; m < pl.mblocks; m++)
             for (int n = 0; n < pl.nblocks; n++) {
                 Slot cs[4];
@@ -182,4 +221,96 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     memcpy(out->s, acc->s, sizeof(Slot) * (size_t)dc.nslots);
     px_bind(p, r, out);
     return true;
+}
+
+/* ---- cp.async rings ------------------------------------------------------
+ *
+ * pipeline-async-copy (src/transform/gpu/pipeline_async_copy.c) gives the
+ * loop's dot operands rings of shared-memory stages at fixed offsets from
+ * global_smem; here each op becomes:
+ *
+ *   ttg.local_alloc {size}     bar.sync when shared memory was used before;
+ *                              the rings hold [0, size) (other users start
+ *                              above it until ttg.local_dealloc)
+ *   async_copy_global_to_local one cp.async per vector of the tile's
+ *                              layout, to the stage's address of each
+ *                              element; a mask becomes the src-size (0:
+ *                              nothing read, 16 zero bytes written):
+ *       selp.b32 %r31, 16, 0, %p5;
+ *       cp.async.cg.shared.global [%r30+2320], [%rd12+0], 16, %r31;
+ *   async_commit_group         cp.async.commit_group;
+ *   async_wait {num}           cp.async.wait_group num; bar.sync 0;
+ *   local_load                 nothing: the dot reads the stage (above)
+ */
+static void lower_async_copy(Px *p, Op *op) {
+    Value *ptr = op_operand(op, 1), *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
+    Dist d;
+    if (!px_dist(p, ptr->type, &d)) return px_fail(p, op, "async copy without a layout");
+    Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;
+    const Type *pe = ty_elem(ptr->type)->elem;
+    int es = px_bits(pe) / 8, vec = (int)int_attr(op, "vec"), f = d.order[0];
+    int bytes = vec * es;
+    int64_t strides[2] = {int_attr(op, "stride0"), int_attr(op, "stride1")};
+    int64_t off = int_attr(op, "offset");
+    Slot gs = px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+    Slot base = stage_address(p, gs, px_tile(p, op_operand(op, 0))->s[0], int_attr(op, "stage_bytes"), &off);
+    const char *opc = bytes == 16 ? "cp.async.cg.shared.global " : "cp.async.ca.shared.global ";
+    const char *size = px_int(p, bytes);
+    int shift = es == 4 ? 2 : es == 2 ? 1 : es == 8 ? 3 : 0;
+    for (int i = 0; i < d.nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(&d, i, j);
+        if (j[f] % vec) continue;
+        Slot idx = px_linear_index(p, &d, i, strides);
+        Slot dst = base;
+        if (idx.kind == SLOT_REG) {
+            Slot ri = {SLOT_REG, RC_B32, idx.reg, {0}};
+            Slot sc = shift ? px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), px_int(p, shift), NULL) : ri;
+            dst = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+        }
+        const char *daddr = px_addr(p, px_rname(p, dst), off + idx.off * es, true);
+        Slot src = pt->s[pt->n == d.nslots ? i : 0];
+        const char *saddr = px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, src.reg, {0}}), src.off, true);
+        Slot m = mt ? mt->s[mt->n == d.nslots ? i : 0] : (Slot){0};
+        if (!mt || (m.kind == SLOT_IMM && (m.off & 1))) {
+            px_line(p, opc, daddr, ", ", saddr, ", ", size, NULL);
+            continue;
+        }
+        const char *srcsize = "0";
+        if (m.kind != SLOT_IMM)
+            srcsize = px_rname(p, px_cse(p, RC_B32, "selp.b32", size, "0", px_rname(p, m)));
+        px_line(p, opc, daddr, ", ", saddr, ", ", size, ", ", srcsize, NULL);
+    }
+}
+
+void px_lower_async(Px *p, Op *op) {
+    switch (op->kind) {
+    case TTG_LOCAL_ALLOC: {
+        int64_t size = int_attr(op, "size");
+        if (p->smem_floor) return px_fail(p, op, "nested cp.async rings");
+        if (p->smem_dirty) px_barrier(p);
+        p->smem_dirty = true;
+        p->smem_floor = (int)((size + 127) & ~127);
+        if (p->smem_floor > p->smem_size) p->smem_size = p->smem_floor;
+        p->epoch++; /* addresses memoised below the rings are stale */
+        return;
+    }
+    case TTG_LOCAL_DEALLOC:
+        p->smem_floor = 0;
+        p->epoch++;
+        return;
+    case TTG_ASYNC_COPY: lower_async_copy(p, op); return;
+    case TTG_ASYNC_COMMIT: px_line(p, "cp.async.commit_group", NULL); return;
+    case TTG_ASYNC_WAIT:
+        px_line(p, "cp.async.wait_group ", px_int(p, int_attr(op, "num")), NULL);
+        px_barrier(p);
+        return;
+    case TTG_LOCAL_LOAD:
+        for (Use *u = op_result(op, 0)->uses; u; u = u->next)
+            if (u->owner->kind != TT_DOT || u == &u->owner->operands[2])
+                return px_fail(p, op, "a ring's tile is read by something other than a dot operand");
+        return;
+    default:
+        return;
+    }
 }

@@ -40,14 +40,19 @@ static int log2i(int64_t v) {
     return k;
 }
 
+/* Where users start: global_smem, or above the live cp.async rings. */
 static Slot smem_base(Px *p) {
-    return px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+    Slot b = px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+    if (!p->smem_floor) return b;
+    return px_cse(p, RC_B32, "add.s32", px_rname(p, b), px_int(p, p->smem_floor), NULL);
 }
 
-/* Claims `bytes` of shared memory from offset 0 for the next user. */
+/* Claims `bytes` of shared memory from offset 0 (above the live rings) for
+ * the next user. */
 static void smem_begin(Px *p, int64_t bytes) {
     if (p->smem_dirty || p->loop_depth > 0) px_barrier(p);
     p->smem_dirty = true;
+    bytes += p->smem_floor;
     if (bytes > p->smem_size) p->smem_size = (int)((bytes + 15) & ~15);
 }
 

@@ -28,4 +28,16 @@ bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngi
 /* The registered pass "ttg-assign-layouts" (options from module attributes). */
 bool pass_ttg_assign_layouts(Op *module, PassContext *pc);
 
+/* pipeline_async_copy.c: the loads feeding mma.sync dots in innermost
+ * scf.for loops copied by cp.async into rings of shared-memory stages,
+ * num_stages - 1 iterations ahead (ttg IR; sm_80 and later); returns how
+ * many loads it took. */
+int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm);
+/* The registered pass "pipeline-async-copy" (tt.num-stages and ttg.target
+ * from module attributes; defaults 3 and sm_90). */
+bool pass_pipeline_async_copy(Op *module, PassContext *pc);
+/* Whether cp.async pipelining is on: TRITONC_ASYNC_COPY=1 in the
+ * environment (off by default until measured on a GPU). */
+bool async_copy_enabled(void);
+
 #endif

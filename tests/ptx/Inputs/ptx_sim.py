@@ -13,7 +13,15 @@ it and which read it since the last barrier, and a read of another
 thread's write, or a write over another thread's read or over its
 different value, in the same barrier interval, is reported as a race.
 
-Only the instructions the scan, reduction and element-wise lowerings emit
+Tensor-core dots: ldmatrix and mma.sync (m16n8k16 f16/bf16, m16n8k8
+tf32) by the PTX ISA's fragment definitions, per warp; cp.async copies
+global memory at issue, but its shared-memory bytes are only written at
+the cp.async.wait_group that completes its group: until then a read of
+them is reported (a missing wait), and the write is race-checked like a
+store by the issuing thread (a missing barrier before overwriting a stage
+other threads read).
+
+Only the instructions the scan, reduction, element-wise and dot lowerings emit
 are known; an unknown one is an error (extend OPS). Float arithmetic is
 IEEE single/double in numpy, without the fused multiply-adds ptxas may
 form, so compare floats with a tolerance.
@@ -251,6 +259,9 @@ class Kernel:
                 self.write(name, out, active)
 
     def smem_check(self, a, size, t, store, raw):
+        if not store and self.s_pending[a:a + size].any():
+            raise SimError("thread %d reads shared bytes %d..%d before the cp.async.wait_group of their copy" %
+                           (t, a, a + size - 1))
         for b in range(a, a + size):
             if store:
                 if self.s_repoch[b] == self.epoch and self.s_reader[b] not in (t, -1):
@@ -305,6 +316,8 @@ class Kernel:
         self.s_writer = np.full(smem_bytes, -1, np.int64)
         self.s_reader = np.full(smem_bytes, -1, np.int64)
         self.epoch = 0
+        self.s_pending = np.zeros(smem_bytes, np.int64)
+        self.cp_open, self.cp_groups = [], []
         self.stats = {}
         pc = 0
         while pc < len(self.code):
@@ -358,6 +371,12 @@ class Kernel:
             if space == "param":
                 return self.write(ops[0], self.read(ops[1].strip("[]"), ty), active)
             return self.mem_access(space, opc, ops, active, base == "st")
+        if base == "cp":
+            return self.cp_async(parts, ops, active)
+        if base == "ldmatrix":
+            return self.ldmatrix(parts, ops, active)
+        if base == "mma":
+            return self.mma(parts, ops, active)
         if base == "bar":
             if active is not None:
                 raise SimError("predicated bar.sync")
@@ -438,7 +457,7 @@ class Kernel:
                  if a.dtype == np.float32 else a * b + c,
                  "mul": lambda a, b: a * b, "div": lambda a, b: a / b if a.dtype.kind == "f" else
                  (np.trunc(a.astype(np.float64) / b)).astype(a.dtype),
-                 "rem": lambda a, b: np.fmod(a, b)}.get(base)
+                 "rem": lambda a, b: np.fmod(a, b), "ex2": np.exp2}.get(base)
             if f is None:
                 raise SimError("unknown instruction %s" % ".".join(parts))
             if base in ("mul", "mad") and "hi" in parts:
@@ -474,3 +493,114 @@ class Kernel:
         j = np.where(ok, j, lane)
         src = np.arange(self.nthreads) - lane + j
         self.write(d, v[src], None)
+
+    # ---- tensor cores and cp.async ------------------------------------------
+
+    def regs_of(self, op):
+        return [x.strip() for x in op.strip("{}").split(",")]
+
+    def cp_async(self, parts, ops, active):
+        parts = parts[1:]  # cp.async.*
+        if parts[1] == "commit_group":
+            self.cp_groups.append(self.cp_open)
+            self.cp_open = []
+            return
+        if parts[1] == "wait_group" or parts[1] == "wait_all":
+            keep = int(ops[0]) if parts[1] == "wait_group" else 0
+            while len(self.cp_groups) > keep:
+                for (t, a, raw) in self.cp_groups.pop(0):
+                    self.s_pending[a:a + len(raw)] -= 1
+                    self.smem_check(a, len(raw), t, True, raw)
+                    self.smem[a:a + len(raw)] = raw
+            return
+        if parts[1] not in ("ca", "cg") or parts[2:] != ["shared", "global"]:
+            raise SimError("cp." + ".".join(parts[1:]))
+        dst, _ = self.address(ops[0])
+        src, _ = self.address(ops[1])
+        size = int(ops[2])
+        if size not in (4, 8, 16) or (parts[1] == "cg" and size != 16):
+            raise SimError("cp.async of %d bytes" % size)
+        srcsize = self.read(ops[3], "u32") if len(ops) > 3 else np.full(self.nthreads, size, np.uint32)
+        act = np.ones(self.nthreads, bool) if active is None else active
+        for t in np.nonzero(act)[0]:
+            a, n = int(dst[t]), int(srcsize[t])
+            if a % size or int(src[t]) % size:
+                raise SimError("misaligned cp.async")
+            if a + size > len(self.smem):
+                raise SimError("cp.async beyond %d bytes of shared memory" % len(self.smem))
+            raw = np.zeros(size, np.uint8)
+            if n:
+                mem, off = self.gmem_loc(int(src[t]), n)
+                raw[:n] = mem[off:off + n]
+            self.s_pending[a:a + size] += 1
+            self.cp_open.append((t, a, raw))
+
+    def ldmatrix(self, parts, ops, active):
+        if active is not None:
+            raise SimError("predicated ldmatrix")
+        nmat = int([p for p in parts if p.startswith("x")][0][1:])
+        trans = "trans" in parts
+        names = self.regs_of(ops[0])
+        addr, _ = self.address(ops[1])
+        out = np.zeros((len(names), self.nthreads), np.uint32)
+        for w in range(self.nthreads // 32):
+            for i in range(nmat):
+                m = np.zeros((8, 8), np.uint16)
+                for r in range(8):
+                    t = 32 * w + 8 * i + r
+                    a = int(addr[t])
+                    if a % 16:
+                        raise SimError("misaligned ldmatrix row")
+                    self.smem_check(a, 16, t, False, None)
+                    m[r] = self.smem[a:a + 16].view(np.uint16)
+                if trans:
+                    m = m.T
+                for lane in range(32):
+                    g, q = lane >> 2, lane & 3
+                    out[i, 32 * w + lane] = int(m[g, 2 * q]) | (int(m[g, 2 * q + 1]) << 16)
+        for i, nm in enumerate(names):
+            self.write(nm, out[i], None)
+
+    def mma(self, parts, ops, active):
+        if active is not None:
+            raise SimError("predicated mma")
+        shape, ta = parts[3], parts[7]
+        d, a, b, c = (self.regs_of(o) for o in ops)
+        A = np.stack([self.read(x, "b32") for x in a])
+        B = np.stack([self.read(x, "b32") for x in b])
+        C = np.stack([self.read(x, "f32") for x in c])
+        D = np.zeros_like(C)
+
+        def halves(v):
+            lo, hi = (v & 0xFFFF).astype(np.uint16), (v >> 16).astype(np.uint16)
+            if ta == "f16":
+                return lo.view(np.float16).astype(np.float64), hi.view(np.float16).astype(np.float64)
+            return bf16_to_f32(lo).astype(np.float64), bf16_to_f32(hi).astype(np.float64)
+        for w in range(self.nthreads // 32):
+            ln = slice(32 * w, 32 * w + 32)
+            g, q = np.arange(32) >> 2, np.arange(32) & 3
+            if shape == "m16n8k16":
+                Am, Bm = np.zeros((16, 16)), np.zeros((16, 8))
+                for k, (ro, co) in enumerate([(0, 0), (8, 0), (0, 8), (8, 8)]):
+                    lo, hi = halves(A[k, ln])
+                    Am[g + ro, 2 * q + co], Am[g + ro, 2 * q + co + 1] = lo, hi
+                for k in range(2):
+                    lo, hi = halves(B[k, ln])
+                    Bm[2 * q + 8 * k, g], Bm[2 * q + 8 * k + 1, g] = lo, hi
+            elif shape == "m16n8k8" and ta == "tf32":
+                Am, Bm = np.zeros((16, 8)), np.zeros((8, 8))
+                f = lambda v: v.view(np.float32).astype(np.float64)  # noqa: E731
+                for k, (ro, co) in enumerate([(0, 0), (8, 0), (0, 4), (8, 4)]):
+                    Am[g + ro, q + co] = f(A[k, ln])
+                for k in range(2):
+                    Bm[q + 4 * k, g] = f(B[k, ln])
+            else:
+                raise SimError("mma " + ".".join(parts))
+            Cm = np.zeros((16, 8))
+            Cm[g, 2 * q], Cm[g, 2 * q + 1] = C[0, ln], C[1, ln]
+            Cm[g + 8, 2 * q], Cm[g + 8, 2 * q + 1] = C[2, ln], C[3, ln]
+            Dm = Am @ Bm + Cm
+            D[0, ln], D[1, ln] = Dm[g, 2 * q], Dm[g, 2 * q + 1]
+            D[2, ln], D[3, ln] = Dm[g + 8, 2 * q], Dm[g + 8, 2 * q + 1]
+        for i, nm in enumerate(d):
+            self.write(nm, D[i].astype(np.float32), None)

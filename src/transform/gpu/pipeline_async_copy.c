@@ -1,0 +1,426 @@
+/*
+ * pipeline_async_copy.c - multi-stage cp.async pipelining of the loads that
+ * feed tensor-core dots in scf.for loops (`pipeline-async-copy`), on ttg IR.
+ *
+ * A k loop loads its tiles into registers, the dot then stores them to
+ * shared memory for ldmatrix. Here each such load instead copies global
+ * memory straight into a ring of S shared-memory stages (cp.async), S - 1
+ * iterations ahead, and the dot reads the stage of its iteration (as
+ * Triton's software pipeliner does on sm_80, num_stages = S):
+ *
+ *     ttg.local_alloc {size}                          // the rings
+ *     for j in 0 .. S-2:                              // prologue
+ *       async_copy_global_to_local(j, ptr(lb + j*step), mask & (lb + j*step < ub))
+ *       async_commit_group
+ *     scf.for %iv ... iter_args(..., %ahead = state(S-1), %rs = 0, %ws = S-1) {
+ *       async_wait {num = S-2}                        // + bar.sync: stage rs
+ *                                                     // is full, stage ws free
+ *       async_copy_global_to_local(%ws, ptr(%iv + (S-1)*step), mask & guard)
+ *       async_commit_group
+ *       %a = ttg.local_load %rs                       // the dot's operand
+ *       %d = tt.dot %a, ...
+ *       scf.yield ..., next(%ahead), (%rs + 1) % S, (%ws + 1) % S
+ *     }
+ *     async_wait {num = 0}                            // + bar.sync
+ *     ttg.local_dealloc
+ *
+ * The wait at the top of iteration i lets S-2 groups stay in flight (those
+ * of iterations i+1 .. i+S-2), so iteration i's group is complete; its
+ * barrier makes every thread's copies visible and ends every warp's reads
+ * of stage (i-1) mod S, which the copy of iteration i+S-1 then overwrites.
+ * Copies past the last iteration are masked off (src-size 0: nothing read)
+ * but still committed, so the counts stay right.
+ *
+ * The addresses S-1 iterations ahead: the loop-carried values that a
+ * load's pointer and mask depend on (`a_ptrs += BLOCK_K`) get copies that
+ * run S-1 iterations ahead (`%ahead`), advanced by clones of their own
+ * scf.yield operands; the prologue evaluates the same slices for
+ * iterations 0 .. S-2 from the inits. This needs, as pipeline-dot-loads
+ * does, pointer and mask computed by pure ops from the induction variable,
+ * loop-carried values with such updates and values from outside the loop,
+ * and a body that writes no memory.
+ *
+ * A load is taken when it is rank 2, its only user is operand A or B of a
+ * tt.dot of the body that takes mma.sync (mma_plan succeeds; not an A that
+ * stays in registers), `other` is absent or zero, and its layout gives each
+ * thread vectors of 4, 8 or 16 bytes that are contiguous in the dot's
+ * shared-memory layout (mma_plan.h): element (i, j) goes to the stage at
+ * (i * stride[0] + j * stride[1]) * esize, exactly where the dot's own
+ * st.shared would put it. Each ring stage holds one operand (its padded
+ * rows, rounded up to 128 bytes); S = min(num_stages, what fits in the
+ * device's shared memory beside the dot's other operand); S < 2: the loop
+ * is left alone. Only innermost loops.
+ */
+#include "dialect/dialect.h"
+#include "target/ptx/mma_plan.h"
+#include "transform/gpu/gpu_passes.h"
+#include "transform/pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_LOADS = 8 };
+
+typedef VEC(Op *) OpList;
+
+typedef struct Cand {
+    Op *load, *dot;
+    int operand;        /* 0: A, 1: B */
+    int vec;            /* elements per cp.async */
+    int64_t stride[2];  /* element strides of the stored operand */
+    int64_t stage_bytes, offset;
+} Cand;
+
+typedef struct Pipe {
+    Context *c;
+    Op *loop;
+    Block *body;
+    Op *yield;
+    AxisAnalysis *aa;
+    Map state;          /* loop-carried block arg -> 1, for the args the addresses need */
+    VEC(Value *) args;  /* those args, in order */
+} Pipe;
+
+static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
+
+static bool clonable(const Op *op) {
+    return op_has_flag(op, OPF_PURE) && !op->nregions && !op_has_flag(op, OPF_TERMINATOR) && op->kind != TT_DOT;
+}
+
+static bool writes_memory(Op *op) {
+    if (op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL) return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (writes_memory(o)) return true;
+    return false;
+}
+
+static bool has_loop(Op *op) {
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (o->kind == SCF_FOR || o->kind == SCF_WHILE || has_loop(o)) return true;
+    return false;
+}
+
+/* v can be evaluated for any iteration from the induction variable, the
+ * loop-carried values it records in p->state (whose updates must be
+ * evaluable too) and values from outside the loop. */
+static bool evaluable(Pipe *p, Value *v, int depth) {
+    if (!in_body(p, v) || v == p->body->args[0]) return true;
+    if (depth > 64) return false;
+    if (!v->def) {
+        if (map_get(&p->state, MAP_KEY(v))) return true;
+        map_put(&p->state, MAP_KEY(v), (void *)1);
+        vec_push(&p->args, v);
+        return evaluable(p, op_operand(p->yield, v->index - 1), depth + 1);
+    }
+    if (!clonable(v->def)) return false;
+    for (int i = 0; i < v->def->noperands; i++)
+        if (!evaluable(p, op_operand(v->def, i), depth + 1)) return false;
+    return true;
+}
+
+/* v for an iteration whose induction variable and state `env` maps (body
+ * value -> value), cloning its slice before `before`. */
+static Value *eval(Pipe *p, Map *env, Value *v, Op *before) {
+    if (!in_body(p, v)) return v;
+    Value *r = map_get(env, MAP_KEY(v));
+    if (r) return r;
+    Op *d = v->def;
+    for (int i = 0; i < d->noperands; i++) eval(p, env, op_operand(d, i), before);
+    Op *n = op_clone(p->c, d, env);
+    op_insert_before(before, n);
+    return op_result(n, v->index);
+}
+
+static bool zero_constant(Value *v) {
+    Op *d = v->def;
+    if (!d || d->kind != ARITH_CONSTANT) return false;
+    Attr *a = op_attr(d, "value");
+    if (!a || a->kind != ATTR_DENSE || a->dense.nvals != 1) return false;
+    return a->dense.floats ? a->dense.floats[0] == 0.0 && !__builtin_signbit(a->dense.floats[0])
+                           : a->dense.ints && a->dense.ints[0] == 0;
+}
+
+static bool type_dist(Context *c, const Type *t, Dist *d) {
+    const Layout *l = ttg_layout_of_type(c, t);
+    return l && ttg_dist(l, t->shape, t->rank, d);
+}
+
+/* The dot's plan when it takes mma.sync (ptx_mma.c's conditions). */
+static bool dot_plan(Context *c, Op *dot, int sm, MmaPlan *pl) {
+    Type *at = op_operand(dot, 0)->type, *bt = op_operand(dot, 1)->type, *rt = op_result(dot, 0)->type;
+    if (sm < 80 || at->rank != 2 || bt->rank != 2 || rt->rank != 2) return false;
+    const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(rt);
+    if (ea->kind != TY_FLOAT || eb->kind != TY_FLOAT || ea->fkind != eb->fkind || ec->kind != TY_FLOAT ||
+        ec->fkind != FK_F32)
+        return false;
+    int64_t prec = TT_PREC_IEEE;
+    op_attr_int(dot, "inputPrecision", &prec);
+    if (ea->fkind != FK_F16 && ea->fkind != FK_BF16 && !(ea->fkind == FK_F32 && prec == TT_PREC_TF32)) return false;
+    Dist da, db, dc;
+    return type_dist(c, at, &da) && type_dist(c, bt, &db) && type_dist(c, rt, &dc) &&
+           mma_plan(&dc, &da, &db, ea->width / 8, pl);
+}
+
+static int pow2_floor(int64_t v) {
+    int r = 1;
+    while ((int64_t)r * 2 <= v) r *= 2;
+    return r;
+}
+
+/* Whether load l (in the body) can become cp.async into its dot's ring. */
+static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
+    if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || op_result(l, 0)->type->rank != 2) return false;
+    int64_t vol = 0;
+    if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
+    Use *u = op_result(l, 0)->uses;
+    if (!u || u->next || u->owner->kind != TT_DOT || u->owner->parent != p->body) return false;
+    Op *dot = u->owner;
+    int which = u == &dot->operands[0] ? 0 : u == &dot->operands[1] ? 1 : -1;
+    MmaPlan pl;
+    if (which < 0 || !dot_plan(p->c, dot, sm, &pl) || (which == 0 && pl.a.in_regs)) return false;
+    if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
+    Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
+    Dist d;
+    if (!type_dist(p->c, ptr->type, &d)) return false;
+    const MmaOperand *o = which ? &pl.b : &pl.a;
+    int f = d.order[0], es = pl.esize;
+    const AxisInfo *ai = axis_info(p->aa, ptr);
+    int64_t v = d.spt[f] < d.shape[f] ? d.spt[f] : d.shape[f];
+    if (ai->contig[f] < v) v = ai->contig[f];
+    int64_t align = ai->div[f] / es;
+    if (align < v) v = align < 1 ? 1 : align;
+    if (16 / es < v) v = 16 / es;
+    if (mask && ty_is_tensor(mask->type)) {
+        const AxisInfo *mi = axis_info(p->aa, mask);
+        if (mi->cnst[f] < v) v = mi->cnst[f];
+    }
+    if (o->stride[f] != 1) v = 1;
+    int vec = pow2_floor(v < 1 ? 1 : v);
+    if (vec * es < 4) return false;
+    for (int k = 0; k < l->noperands; k++)
+        if (!evaluable(p, op_operand(l, k), 0)) return false;
+    int64_t bytes = which ? pl.smem_bytes - pl.b.base : pl.b.base;
+    *cd = (Cand){.load = l, .dot = dot, .operand = which, .vec = vec,
+                 .stride = {o->stride[0], o->stride[1]}, .stage_bytes = (bytes + 127) & ~(int64_t)127};
+    return true;
+}
+
+static void set_int(Context *c, Op *op, const char *name, int64_t v) {
+    op_set_attr(c, op, name, attr_int(c, ty_i64(c), v));
+}
+
+static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
+    return build_op(b, kind, opnds, n, NULL, 0, 0);
+}
+
+/* The copies of one iteration: env gives its values, stage its stage. */
+static void issue(Pipe *p, Map *env, Cand *cs, int n, Value *stage, Value *guard, Op *before) {
+    Builder b = builder_before(p->c, before);
+    for (int i = 0; i < n; i++) {
+        Op *l = cs[i].load;
+        Value *ptr = eval(p, env, op_operand(l, 0), before);
+        Type *mt = ty_with_elem(p->c, ptr->type, ty_i1(p->c));
+        Value *mask = build_unary(&b, TT_SPLAT, guard, mt);
+        if (l->noperands > 1) mask = build_binary(&b, ARITH_ANDI, eval(p, env, op_operand(l, 1), before), mask);
+        Value *ops[3] = {stage, ptr, mask};
+        Op *cp = plain_op(&b, TTG_ASYNC_COPY, ops, 3);
+        set_int(p->c, cp, "offset", cs[i].offset);
+        set_int(p->c, cp, "stage_bytes", cs[i].stage_bytes);
+        set_int(p->c, cp, "stride0", cs[i].stride[0]);
+        set_int(p->c, cp, "stride1", cs[i].stride[1]);
+        set_int(p->c, cp, "vec", cs[i].vec);
+    }
+    plain_op(&b, TTG_ASYNC_COMMIT, NULL, 0);
+}
+
+static Value *in_range(Pipe *p, Builder *b, Value *iv) {
+    int pred = op_attr(p->loop, "unsignedCmp") ? CMPI_ULT : CMPI_SLT;
+    return build_cmp(b, ARITH_CMPI, pred, iv, op_operand(p->loop, 1));
+}
+
+/* iv + k * step, before the builder's point. */
+static Value *iv_plus(Pipe *p, Builder *b, Value *iv, int k) {
+    if (!k) return iv;
+    Value *step = op_operand(p->loop, 2);
+    return build_binary(b, ARITH_ADDI, iv, build_binary(b, ARITH_MULI, step, build_const_int(b, step->type, k)));
+}
+
+/* (s + 1) mod S for a stage counter. */
+static Value *next_stage(Builder *b, Value *s, int stages) {
+    Value *n = build_binary(b, ARITH_ADDI, s, build_const_int(b, s->type, 1));
+    Value *wrap = build_cmp(b, ARITH_CMPI, CMPI_EQ, n, build_const_int(b, s->type, stages));
+    Value *ops[3] = {wrap, build_const_int(b, s->type, 0), n};
+    Type *t = s->type;
+    return op_result(build_op(b, ARITH_SELECT, ops, 3, &t, 1, 0), 0);
+}
+
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnalysis *aa) {
+    int64_t ns = num_stages;
+    op_attr_int(loop, "tt.num_stages", &ns);
+    Block *body = region_entry(&loop->regions[0]);
+    if (ns <= 1 || !body || body->next || body->nargs != loop->noperands - 2) return 0;
+    Op *yield = block_terminator(body);
+    if (!yield || yield->kind != SCF_YIELD || yield->noperands != loop->noperands - 3) return 0;
+    if (writes_memory(loop) || has_loop(loop)) return 0;
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa};
+    Cand cs[MAX_LOADS];
+    int n = 0;
+    for (Op *o = body->first; o && n < MAX_LOADS; o = o->next) {
+        Pipe trial = p; /* the state the load needs is kept only if it is taken */
+        trial.state = (Map){0};
+        trial.args.data = NULL, trial.args.len = trial.args.cap = 0;
+        for (int i = 0; i < p.args.len; i++) {
+            map_put(&trial.state, MAP_KEY(p.args.data[i]), (void *)1);
+            vec_push(&trial.args, p.args.data[i]);
+        }
+        if (candidate(&trial, o, sm, &cs[n])) {
+            n++;
+            map_free(&p.state);
+            vec_free(&p.args);
+            p.state = trial.state, p.args = trial.args;
+        } else {
+            map_free(&trial.state);
+            vec_free(&trial.args);
+        }
+    }
+    /* stages: the rings, and above them the largest region a ring dot may
+     * still store its other operand into, within the device's limit */
+    int64_t per_stage = 0, extra = 0, limit = sm >= 90 ? 227 * 1024 : 163 * 1024;
+    for (int i = 0; i < n; i++) {
+        per_stage += cs[i].stage_bytes;
+        MmaPlan pl;
+        dot_plan(c, cs[i].dot, sm, &pl);
+        if (pl.smem_bytes > extra) extra = pl.smem_bytes;
+    }
+    int stages = (int)ns;
+    while (n && stages >= 2 && stages * per_stage + extra + 1024 > limit) stages--;
+    if (!n || stages < 2) {
+        map_free(&p.state);
+        vec_free(&p.args);
+        return 0;
+    }
+    int64_t off = 0;
+    for (int i = 0; i < n; i++) cs[i].offset = off, off += stages * cs[i].stage_bytes;
+    int ahead = stages - 1;
+
+    /* prologue */
+    Builder pb = builder_before(c, loop);
+    Op *alloc = plain_op(&pb, TTG_LOCAL_ALLOC, NULL, 0);
+    set_int(c, alloc, "size", off);
+    Type *i32 = ty_i32(c);
+    int nargs = p.args.len;
+    Value **state = tc_calloc((size_t)nargs + 1, sizeof(Value *));
+    for (int k = 0; k < nargs; k++) state[k] = op_operand(loop, 3 + p.args.data[k]->index - 1);
+    for (int j = 0; j < ahead; j++) {
+        Map env = {0};
+        Value *iv = iv_plus(&p, &pb, op_operand(loop, 0), j);
+        map_put(&env, MAP_KEY(body->args[0]), iv);
+        for (int k = 0; k < nargs; k++) map_put(&env, MAP_KEY(p.args.data[k]), state[k]);
+        issue(&p, &env, cs, n, build_const_int(&pb, i32, j), in_range(&p, &pb, iv), loop);
+        for (int k = 0; k < nargs; k++)
+            state[k] = eval(&p, &env, op_operand(yield, p.args.data[k]->index - 1), loop);
+        map_free(&env);
+    }
+
+    /* the loop: the state S-1 iterations ahead and the two stage counters
+     * become loop-carried values */
+    int nold = loop->noperands, nres = loop->nresults, more = nargs + 2;
+    Value **opnds = tc_calloc((size_t)(nold + more), sizeof(Value *));
+    Type **types = tc_calloc((size_t)(nres + more), sizeof(Type *));
+    int *keep = tc_calloc((size_t)nres + 1, sizeof(int));
+    for (int i = 0; i < nold; i++) opnds[i] = op_operand(loop, i);
+    for (int i = 0; i < nres; i++) types[i] = op_result(loop, i)->type, keep[i] = i;
+    for (int k = 0; k < nargs; k++) opnds[nold + k] = state[k], types[nres + k] = state[k]->type;
+    opnds[nold + nargs] = build_const_int(&pb, i32, 0);
+    opnds[nold + nargs + 1] = build_const_int(&pb, i32, ahead % stages);
+    types[nres + nargs] = types[nres + nargs + 1] = i32;
+    Value **aargs = tc_calloc((size_t)more, sizeof(Value *));
+    for (int k = 0; k < nargs; k++) aargs[k] = block_add_arg(c, body, state[k]->type, loop->loc);
+    Value *rs = block_add_arg(c, body, i32, loop->loc), *ws = block_add_arg(c, body, i32, loop->loc);
+
+    Op *first = body->first;
+    Builder bb = builder_before(c, first);
+    Op *wait = plain_op(&bb, TTG_ASYNC_WAIT, NULL, 0);
+    set_int(c, wait, "num", ahead - 1);
+    Map env = {0};
+    Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
+    map_put(&env, MAP_KEY(body->args[0]), iv);
+    for (int k = 0; k < nargs; k++) map_put(&env, MAP_KEY(p.args.data[k]), aargs[k]);
+    issue(&p, &env, cs, n, ws, in_range(&p, &bb, iv), first);
+    for (int i = 0; i < n; i++) {
+        Builder lb = builder_before(c, cs[i].load);
+        Type *t = op_result(cs[i].load, 0)->type;
+        Op *ll = build_op(&lb, TTG_LOCAL_LOAD, &rs, 1, &t, 1, 0);
+        set_int(c, ll, "offset", cs[i].offset);
+        set_int(c, ll, "stage_bytes", cs[i].stage_bytes);
+        op_result(ll, 0)->name = op_result(cs[i].load, 0)->name;
+        value_replace_all_uses(op_result(cs[i].load, 0), op_result(ll, 0));
+    }
+    Builder yb = builder_before(c, yield);
+    int ny = yield->noperands;
+    Value **yops = tc_calloc((size_t)(ny + more), sizeof(Value *));
+    for (int i = 0; i < ny; i++) yops[i] = op_operand(yield, i);
+    for (int k = 0; k < nargs; k++) yops[ny + k] = eval(&p, &env, op_operand(yield, p.args.data[k]->index - 1), yield);
+    yops[ny + nargs] = next_stage(&yb, rs, stages);
+    yops[ny + nargs + 1] = next_stage(&yb, ws, stages);
+    op_set_operands(c, yield, yops, ny + more);
+    for (int i = 0; i < n; i++) op_erase(cs[i].load);
+    loop = op_rebuild(c, loop, opnds, nold + more, types, nres + more, keep);
+
+    /* epilogue */
+    Op *after = loop->next;
+    Builder eb = after ? builder_before(c, after) : builder_at_end(c, loop->parent);
+    Op *w0 = plain_op(&eb, TTG_ASYNC_WAIT, NULL, 0);
+    set_int(c, w0, "num", 0);
+    plain_op(&eb, TTG_LOCAL_DEALLOC, NULL, 0);
+
+    map_free(&env);
+    map_free(&p.state);
+    vec_free(&p.args);
+    tc_free(state);
+    tc_free(opnds);
+    tc_free(types);
+    tc_free(keep);
+    tc_free(aargs);
+    tc_free(yops);
+    return n;
+}
+
+static void collect_for(Op *op, void *ud) {
+    if (op->kind == SCF_FOR) vec_push((OpList *)ud, op);
+}
+
+int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
+    int n = 0;
+    for (Op *f = module_body(module)->first; f; f = f->next) {
+        if (f->kind != TT_FUNC) continue;
+        OpList loops = {0};
+        op_walk(f, collect_for, &loops, true);
+        if (loops.len) {
+            AxisAnalysis *aa = axis_analyze(c, f);
+            for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, sm, aa);
+            axis_analysis_free(aa);
+        }
+        vec_free(&loops);
+    }
+    return n;
+}
+
+bool pass_pipeline_async_copy(Op *module, PassContext *pc) {
+    int64_t ns = 3;
+    op_attr_int(module, "tt.num-stages", &ns);
+    int sm = 90;
+    const char *t = op_attr_str(module, "ttg.target");
+    if (t && strncmp(t, "cuda:", 5) == 0) sm = (int)strtol(t + 5, NULL, 10);
+    pc->changes += pipeline_async_copy(pc->ctx, module, (int)ns, sm);
+    return true;
+}
+
+bool async_copy_enabled(void) {
+    const char *e = getenv("TRITONC_ASYNC_COPY");
+    return e && strcmp(e, "1") == 0;
+}
