@@ -133,7 +133,7 @@ bool srccache_key(const tc_compile_options *o, SrcCacheKey *key) {
     put_int(&sb, o->num_warps > 0 ? o->num_warps : 4);
     put_int(&sb, o->num_stages);
     put_int(&sb, o->debug); /* device asserts kept or dropped */
-    put_int(&sb, async_copy_enabled()); /* TRITONC_ASYNC_COPY */
+    put_int(&sb, async_copy_mode()); /* TRITONC_ASYNC_COPY */
     if (o->device == TC_DEVICE_CUDA) {
         put_int(&sb, sm);
     } else {

@@ -36,8 +36,10 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm);
 /* The registered pass "pipeline-async-copy" (tt.num-stages and ttg.target
  * from module attributes; defaults 3 and sm_90). */
 bool pass_pipeline_async_copy(Op *module, PassContext *pc);
-/* Whether cp.async pipelining is on: TRITONC_ASYNC_COPY=1 in the
- * environment (off by default until measured on a GPU). */
+/* cp.async pipelining: on by default for fp16/bf16 dots (mode 1);
+ * TRITONC_ASYNC_COPY=0 in the environment turns it off (0),
+ * TRITONC_ASYNC_COPY=1 takes tf32 dots too (2). */
+int async_copy_mode(void);
 bool async_copy_enabled(void);
 
 #endif

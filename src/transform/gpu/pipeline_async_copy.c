@@ -160,6 +160,7 @@ static bool dot_plan(Context *c, Op *dot, int sm, MmaPlan *pl) {
     int64_t prec = TT_PREC_IEEE;
     op_attr_int(dot, "inputPrecision", &prec);
     if (ea->fkind != FK_F16 && ea->fkind != FK_BF16 && !(ea->fkind == FK_F32 && prec == TT_PREC_TF32)) return false;
+    if (ea->fkind == FK_F32 && async_copy_mode() < 2) return false; /* tf32: see async_copy_mode */
     Dist da, db, dc;
     return type_dist(c, at, &da) && type_dist(c, bt, &db) && type_dist(c, rt, &dc) &&
            mma_plan(&dc, &da, &db, ea->width / 8, pl);
@@ -420,7 +421,17 @@ bool pass_pipeline_async_copy(Op *module, PassContext *pc) {
     return true;
 }
 
-bool async_copy_enabled(void) {
+/* On unless TRITONC_ASYNC_COPY=0; TRITONC_ASYNC_COPY=1 (tests, the
+ * simulator) also takes tf32 dots, which the default leaves on the register
+ * path: on the H100 (2026-11-25, bench/gpu/dot_vs_triton.py) cp.async made
+ * the fp16 matmul 1.07-1.46x faster (1024^3: 2.07 -> 1.42x Triton's time;
+ * 4096^3 at 8 warps 2.42 -> 1.87) and attention 1.12-1.20x faster, but the
+ * tf32 matmul 2048^3 1.22x slower (0.87 -> 1.07x Triton's time): fp32 tiles
+ * take twice the shared memory per stage. */
+int async_copy_mode(void) {
     const char *e = getenv("TRITONC_ASYNC_COPY");
-    return e && strcmp(e, "1") == 0;
+    if (e && strcmp(e, "0") == 0) return 0;
+    return e && strcmp(e, "1") == 0 ? 2 : 1;
 }
+
+bool async_copy_enabled(void) { return async_copy_mode() != 0; }
