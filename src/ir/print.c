@@ -80,6 +80,12 @@ typedef struct AliasEntry {
  * hash map probe. A collision just prints the text again. */
 enum { TEXT_CACHE = 256 };
 
+/* A uniqued object's slot in a text cache: the address scrambled (its low
+ * bits alone collide: types and attributes are laid out at fixed strides). */
+static unsigned text_slot(const void *key) {
+    return (unsigned)((MAP_KEY(key) * 0x9e3779b97f4a7c15ULL) >> 56) % TEXT_CACHE;
+}
+
 typedef struct Printer {
     StrBuf *out;
     bool debug, generic;
@@ -446,7 +452,7 @@ static void print_type(Printer *P, Type *t) {
         sb_puts(P->out, "<<NULL TYPE>>");
         return;
     }
-    TextSlot *sl = &P->type_text[(MAP_KEY(t) >> 4) % TEXT_CACHE];
+    TextSlot *sl = &P->type_text[text_slot(t)];
     if (sl->key != t) {
         StrBuf sb = {0};
         ty_print_aliased(t, &sb, P->alias_hook.print ? &P->alias_hook : NULL);
@@ -459,7 +465,7 @@ static void print_type(Printer *P, Type *t) {
 /* attr_print through a cache like print_type's (attributes are uniqued
  * too, and a float constant's text takes an exact decimal conversion). */
 static void print_attr(Printer *P, const Attr *a) {
-    TextSlot *sl = &P->attr_text[(MAP_KEY(a) >> 4) % TEXT_CACHE];
+    TextSlot *sl = &P->attr_text[text_slot(a)];
     if (sl->key != a) {
         StrBuf sb = {0};
         attr_print_aliased(a, &sb, P->alias_hook.print ? &P->alias_hook : NULL);

@@ -267,19 +267,20 @@ static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) {
     const char *x = px_int(p, xor);
     if (rc == RC_B32 || rc == RC_F32) {
         Slot r = px_reg(p, rc);
-        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, px_mat(p, v, e)), x);
+        const char *vn = px_rname(p, px_mat(p, v, e));
+        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", vn, ", ", x, ", 31, -1", NULL);
         return r;
     }
     if (rc == RC_B16) {
         Slot u = px_cse(p, RC_B32, "cvt.u32.u16", px_rname(p, px_mat(p, v, e)), NULL, NULL);
         Slot r = px_reg(p, RC_B32);
-        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, u), x);
+        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", px_rname(p, u), ", ", x, ", 31, -1", NULL);
         return px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
     }
     if (rc == RC_PRED) {
         Slot u = px_cse(p, RC_B32, "selp.u32", "1", "0", px_rname(p, px_mat(p, v, e)));
         Slot r = px_reg(p, RC_B32);
-        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, u), x);
+        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", px_rname(p, u), ", ", x, ", 31, -1", NULL);
         return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
     }
     Slot lo = px_reg(p, RC_B32), hi = px_reg(p, RC_B32), lo2 = px_reg(p, RC_B32), hi2 = px_reg(p, RC_B32);
@@ -743,7 +744,8 @@ Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
     for (int i = 0; i < nslots; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
-        px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
+        const char *src = px_opnd(p, cv, acc_t);
+        px_ins(p, mv, px_rname(p, acc->s[i]), src, NULL, NULL);
     }
     return acc;
 }
