@@ -314,19 +314,25 @@ void px_lower_reduce(Px *p, Op *op) {
     int nres = scalar ? 1 : dr.nslots;
     Slot(*acc)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)nres);
     bool *have = arena_alloc(p->ctx->arena, (size_t)nres);
-    /* 1: in-thread, in slot order along the axis */
+    /* 1: in-thread, in slot order along the axis (each slot's coordinate
+     * along it and its result slot worked out once, not once per step) */
+    int *ja_of = arena_alloc(p->ctx->arena, sizeof(int) * 2 * (size_t)d.nslots), *r_of = ja_of + d.nslots;
+    for (int i = 0; i < d.nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(&d, i, j);
+        ja_of[i] = j[axis];
+        r_of[i] = 0;
+        if (!scalar) {
+            int jr[TTG_MAX_RANK];
+            for (int dd = 0, o = 0; dd < d.rank; dd++)
+                if (dd != axis) jr[o++] = j[dd];
+            r_of[i] = dist_slot_of_j(&dr, jr);
+        }
+    }
     for (int ja = 0; ja < d.per_dim[axis]; ja++)
         for (int i = 0; i < d.nslots; i++) {
-            int j[TTG_MAX_RANK];
-            dist_slot_j(&d, i, j);
-            if (j[axis] != ja) continue;
-            int r = 0;
-            if (!scalar) {
-                int jr[TTG_MAX_RANK];
-                for (int dd = 0, o = 0; dd < d.rank; dd++)
-                    if (dd != axis) jr[o++] = j[dd];
-                r = dist_slot_of_j(&dr, jr);
-            }
+            if (ja_of[i] != ja) continue;
+            int r = r_of[i];
             Slot xs[MAXK];
             for (int q = 0; q < k; q++) xs[q] = in[q]->s[i];
             if (!have[r]) {
