@@ -349,6 +349,19 @@ static int big_divmod10(Big *b) {
     return (int)rem;
 }
 
+/* b /= 10^9 when b >= 10^9 (so that the nine digits it drops all exist). */
+static bool big_drop9(Big *b) {
+    if (b->n == 0 || (b->n == 1 && b->d[0] < 1000000000u)) return false;
+    uint64_t rem = 0;
+    for (int i = b->n - 1; i >= 0; i--) {
+        uint64_t x = (rem << 32) | b->d[i];
+        b->d[i] = (uint32_t)(x / 1000000000u);
+        rem = x % 1000000000u;
+    }
+    big_trim(b);
+    return true;
+}
+
 static int big_bits(const Big *b) {
     if (!b->n) return 0;
     int bits = 32 * (b->n - 1);
@@ -403,6 +416,10 @@ static void apfloat_string(double v, int prec_bits, int format_precision, int ma
     int used = big_bits(&b);
     int discard = used > required ? (used - required) * 59 / 196 : 0;
     bool in_trail = true;
+    /* the digits to discard nine at a time (2^-1074 has 751 digits, and a
+     * division per digit made printing that one constant cost more than
+     * compiling the kernel that holds it) */
+    for (; discard >= 9 && big_drop9(&b); discard -= 9) exp += 9;
     while (b.n) {
         int d = big_divmod10(&b);
         if (discard > 0) {
