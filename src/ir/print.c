@@ -100,6 +100,7 @@ typedef struct Printer {
     VEC(int) loc_next;
     TextSlot type_text[TEXT_CACHE];
     TextSlot attr_text[TEXT_CACHE];
+    TextSlot layout_text[TEXT_CACHE]; /* a layout's aliased text */
     AttrAliasHook alias_hook; /* NULL print: layouts written in full */
     VEC(AliasEntry) aliases;  /* in order of first use */
 } Printer;
@@ -403,21 +404,32 @@ static size_t attr_text_end(const char *s, size_t open) {
 static bool print_aliased_attr(AttrAliasHook *h, const Attr *a, StrBuf *out) {
     Printer *P = (Printer *)((char *)h - offsetof(Printer, alias_hook));
     const char *s = a->s;
+    TextSlot *sl = &P->layout_text[text_slot(a)];
+    if (sl->key == a) {
+        sb_putn(out, sl->text, sl->len);
+        return true;
+    }
     if (!strstr(s, "#ttg.")) return false;
+    /* written here, then kept for the next type with this layout (the
+     * aliases it names are fixed once made) */
+    StrBuf sb = {0};
     size_t done = 0;
     for (size_t i = 0; s[i]; i++) {
         if (s[i] != '#') continue;
         for (int k = 0; k < (int)TC_ARRAY_LEN(alias_kinds); k++) {
             if (strncmp(s + i, alias_kinds[k].prefix, alias_kinds[k].len) != 0) continue;
             size_t end = attr_text_end(s, i + alias_kinds[k].len - 1);
-            sb_putn(out, s + done, i - done);
-            put_alias_name(out, alias_of(P, s + i, end - i, k));
+            sb_putn(&sb, s + done, i - done);
+            put_alias_name(&sb, alias_of(P, s + i, end - i, k));
             done = end;
             i = end - 1;
             break;
         }
     }
-    sb_puts(out, s + done);
+    sb_puts(&sb, s + done);
+    *sl = (TextSlot){a, intern_n(&P->strs, sb.data, sb.len), sb.len};
+    sb_putn(out, sb.data, sb.len);
+    sb_free(&sb);
     return true;
 }
 
