@@ -349,6 +349,19 @@ static int big_divmod10(Big *b) {
     return (int)rem;
 }
 
+/* b /= 10^9 when b >= 10^9 (so that the nine digits it drops all exist). */
+static bool big_drop9(Big *b) {
+    if (b->n == 0 || (b->n == 1 && b->d[0] < 1000000000u)) return false;
+    uint64_t rem = 0;
+    for (int i = b->n - 1; i >= 0; i--) {
+        uint64_t x = (rem << 32) | b->d[i];
+        b->d[i] = (uint32_t)(x / 1000000000u);
+        rem = x % 1000000000u;
+    }
+    big_trim(b);
+    return true;
+}
+
 static int big_bits(const Big *b) {
     if (!b->n) return 0;
     int bits = 32 * (b->n - 1);
@@ -403,6 +416,10 @@ static void apfloat_string(double v, int prec_bits, int format_precision, int ma
     int used = big_bits(&b);
     int discard = used > required ? (used - required) * 59 / 196 : 0;
     bool in_trail = true;
+    /* the digits to discard nine at a time (2^-1074 has 751 digits, and a
+     * division per digit made printing that one constant cost more than
+     * compiling the kernel that holds it) */
+    for (; discard >= 9 && big_drop9(&b); discard -= 9) exp += 9;
     while (b.n) {
         int d = big_divmod10(&b);
         if (discard > 0) {
@@ -540,7 +557,8 @@ static void print_dense_dim(const Attr *a, int dim, int64_t *idx, StrBuf *out) {
     sb_putc(out, ']');
 }
 
-void attr_print(const Attr *a, StrBuf *out) {
+void attr_print_aliased(const Attr *a, StrBuf *out, AttrAliasHook *h) {
+    if (h && a->kind == ATTR_OPAQUE && h->print(h, a, out)) return;
     switch (a->kind) {
     case ATTR_UNIT: sb_puts(out, "unit"); return;
     case ATTR_BOOL: sb_puts(out, a->b ? "true" : "false"); return;
@@ -552,18 +570,18 @@ void attr_print(const Attr *a, StrBuf *out) {
         sb_put_int(out, a->i);
         if (a->type) {
             sb_puts(out, " : ");
-            ty_print(a->type, out);
+            ty_print_aliased(a->type, out, h);
         }
         return;
     case ATTR_FLOAT:
         float_print(a->f, a->type, out);
         if (a->type) {
             sb_puts(out, " : ");
-            ty_print(a->type, out);
+            ty_print_aliased(a->type, out, h);
         }
         return;
     case ATTR_STRING: print_string(a->s, out); return;
-    case ATTR_TYPE: ty_print(a->ty, out); return;
+    case ATTR_TYPE: ty_print_aliased(a->ty, out, h); return;
     case ATTR_SYMREF:
         sb_putc(out, '@');
         print_name(a->s, out);
@@ -573,7 +591,7 @@ void attr_print(const Attr *a, StrBuf *out) {
         sb_putc(out, '[');
         for (int i = 0; i < a->arr.n; i++) {
             if (i) sb_puts(out, ", ");
-            attr_print(a->arr.elems[i], out);
+            attr_print_aliased(a->arr.elems[i], out, h);
         }
         sb_putc(out, ']');
         return;
@@ -584,7 +602,7 @@ void attr_print(const Attr *a, StrBuf *out) {
             print_name(a->dict.entries[i].name, out);
             if (a->dict.entries[i].attr->kind != ATTR_UNIT) {
                 sb_puts(out, " = ");
-                attr_print(a->dict.entries[i].attr, out);
+                attr_print_aliased(a->dict.entries[i].attr, out, h);
             }
         }
         sb_putc(out, '}');
@@ -598,14 +616,16 @@ void attr_print(const Attr *a, StrBuf *out) {
             print_dense_dim(a, 0, &idx, out);
         }
         sb_puts(out, "> : ");
-        ty_print(a->type, out);
+        ty_print_aliased(a->type, out, h);
         return;
     case ATTR_DENSE_ARRAY:
         sb_puts(out, "array<");
-        ty_print(a->type, out);
+        ty_print_aliased(a->type, out, h);
         for (int64_t i = 0; i < a->dense.nvals; i++)
             sb_printf(out, "%s %lld", i ? "," : ":", (long long)a->dense.ints[i]);
         sb_putc(out, '>');
         return;
     }
 }
+
+void attr_print(const Attr *a, StrBuf *out) { attr_print_aliased(a, out, NULL); }

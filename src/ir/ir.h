@@ -155,6 +155,15 @@ bool ty_same_shape(const Type *a, const Type *b);
 int ty_float_mantissa_bits(FloatKind k);
 const char *ty_float_name(FloatKind k); /* "f32", "f8E4M3FN", ... */
 void ty_print(const Type *t, StrBuf *out);
+/* The IR printer's attribute aliases (`#blocked = #ttg.blocked<...>` once,
+ * `#blocked` in every type): print(h, a, out) writes a dialect attribute
+ * found inside a type or attribute in its aliased form, or returns false to
+ * have it written as is. */
+typedef struct AttrAliasHook AttrAliasHook;
+struct AttrAliasHook {
+    bool (*print)(AttrAliasHook *h, const Attr *a, StrBuf *out);
+};
+void ty_print_aliased(const Type *t, StrBuf *out, AttrAliasHook *h);
 
 /* ---- attributes ----------------------------------------------------------- */
 
@@ -226,6 +235,7 @@ bool attr_is_splat(const Attr *a);
 bool attr_as_int(const Attr *a, int64_t *out);
 bool attr_as_float(const Attr *a, double *out);
 void attr_print(const Attr *a, StrBuf *out);
+void attr_print_aliased(const Attr *a, StrBuf *out, AttrAliasHook *h); /* h may be NULL */
 /* A float as MLIR prints it for type t (f64 when t is NULL). */
 void float_print(double v, Type *t, StrBuf *out);
 

@@ -750,6 +750,47 @@ static const char *balanced_text(Parser *P, Token start_tok) {
     return s;
 }
 
+/* A dialect attribute's text with the attribute aliases it refers to
+ * (`#ttg.slice<{dim = 1, parent = #blocked}>`) replaced by their text, so
+ * that it is the same attribute as when written in full (the printer
+ * writes layouts through aliases). `#name<` is an attribute of its own,
+ * and an undefined name is left as it is. */
+static bool alias_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+           c == '.' || c == '-';
+}
+
+static const char *expand_aliases(Parser *P, const char *s) {
+    if (!strchr(s + 1, '#')) return s;
+    StrBuf sb = {0};
+    size_t done = 0;
+    bool changed = false;
+    for (size_t i = 1; s[i]; i++) {
+        if (s[i] == '"') {
+            for (i++; s[i] && s[i] != '"'; i++)
+                if (s[i] == '\\' && s[i + 1]) i++;
+            if (!s[i]) break;
+            continue;
+        }
+        if (s[i] != '#') continue;
+        size_t e = i + 1;
+        while (alias_char(s[e])) e++;
+        if (e == i + 1 || s[e] == '<') continue;
+        Attr *a = map_get(&P->attr_aliases, MAP_KEY(intern_n(&P->ctx->strings, s + i, e - i)));
+        if (!a) continue;
+        sb_putn(&sb, s + done, i - done);
+        attr_print(a, &sb);
+        done = e;
+        i = e - 1;
+        changed = true;
+    }
+    if (!changed) return s;
+    sb_puts(&sb, s + done);
+    const char *r = intern_n(&P->ctx->strings, sb.data, sb.len);
+    sb_free(&sb);
+    return r;
+}
+
 /* dense-literal ::= `[` (dense-literal (`,` dense-literal)*)? `]` | scalar
  * Collects elements on P->dense; returns the nesting depth seen. */
 static int parse_dense_elems(Parser *P, int depth) {
@@ -956,7 +997,7 @@ static Attr *parse_attr(Parser *P) {
     case TK_HASH: {
         next(P);
         if (at(P, TK_LESS) && P->tok.start == t.start + t.len) {
-            a = attr_opaque(c, balanced_text(P, t));
+            a = attr_opaque(c, expand_aliases(P, balanced_text(P, t)));
         } else {
             a = map_get(&P->attr_aliases, MAP_KEY(intern_tok(P, t, 0)));
             if (!a) error_at(P, t, "undefined attribute alias %s", tok_desc(P, t));

@@ -28,6 +28,15 @@
  * With debug_info, each op and block argument gets `loc(#locN)`; the
  * aliases `#locN = loc("file":line:col)` follow the module, numbered in
  * order of first use as in Triton's cache files.
+ *
+ * Layouts are written once, as Triton's TritonGPU dialect asks MLIR to
+ * (its getAlias): `#blocked = #ttg.blocked<{...}>` above the module, and
+ * `#blocked` in every type that has it, also inside a layout that is not
+ * aliased itself (`#ttg.slice<{dim = 1, parent = #blocked1}>`). Aliases of
+ * one kind are numbered in order of first use (#blocked, #blocked1, ...)
+ * and listed sorted by name, as MLIR does. The full text repeated in every
+ * tensor type made TTGIR 8-17x longer than the IR it describes. The parser
+ * reads aliases back inside dialect attributes (ir/parse.c).
  */
 #include "dialect/dialect.h"
 #include "ir/text.h"
@@ -57,10 +66,25 @@ typedef struct TextSlot {
     size_t len;
 } TextSlot;
 
+/* A layout alias: the aliased attribute's text, the alias's name (`base`
+ * and a number, 0 printing none). */
+typedef struct AliasEntry {
+    const char *text;
+    size_t len;
+    const char *base;
+    int num;
+} AliasEntry;
+
 /* Direct-mapped caches of printed types and attributes: an op prints
  * the same few types over and over, and a slot lookup is cheaper than a
  * hash map probe. A collision just prints the text again. */
 enum { TEXT_CACHE = 256 };
+
+/* A uniqued object's slot in a text cache: the address scrambled (its low
+ * bits alone collide: types and attributes are laid out at fixed strides). */
+static unsigned text_slot(const void *key) {
+    return (unsigned)((MAP_KEY(key) * 0x9e3779b97f4a7c15ULL) >> 56) % TEXT_CACHE;
+}
 
 typedef struct Printer {
     StrBuf *out;
@@ -76,6 +100,9 @@ typedef struct Printer {
     VEC(int) loc_next;
     TextSlot type_text[TEXT_CACHE];
     TextSlot attr_text[TEXT_CACHE];
+    TextSlot layout_text[TEXT_CACHE]; /* a layout's aliased text */
+    AttrAliasHook alias_hook; /* NULL print: layouts written in full */
+    VEC(AliasEntry) aliases;  /* in order of first use */
 } Printer;
 
 /* ---- naming ------------------------------------------------------------ */
@@ -326,15 +353,121 @@ static void print_value(Printer *P, Value *v) {
     }
 }
 
+/* ---- layout aliases ------------------------------------------------------ */
+
+/* The dialect attributes written through an alias, and the alias's name. */
+static const struct {
+    const char *prefix;
+    size_t len;
+    const char *base;
+} alias_kinds[] = {
+    {"#ttg.blocked<", 13, "blocked"},
+    {"#ttg.nvidia_mma<", 16, "mma"},
+    {"#ttg.nvmma_shared<", 18, "shared"},
+    {"#ttg.swizzled_shared<", 21, "shared"},
+    {"#ttg.linear<", 12, "linear"},
+};
+
+/* The alias of the attribute text s[0, len) of kind k: found, or made. */
+static const AliasEntry *alias_of(Printer *P, const char *s, size_t len, int k) {
+    int num = 0;
+    for (int i = 0; i < P->aliases.len; i++) {
+        const AliasEntry *e = &P->aliases.data[i];
+        if (e->base != alias_kinds[k].base) continue;
+        if (e->len == len && memcmp(e->text, s, len) == 0) return e;
+        num++;
+    }
+    vec_push(&P->aliases, ((AliasEntry){arena_strndup(P->arena, s, len), len, alias_kinds[k].base, num}));
+    return &P->aliases.data[P->aliases.len - 1];
+}
+
+static void put_alias_name(StrBuf *out, const AliasEntry *e) {
+    sb_putc(out, '#');
+    sb_puts(out, e->base);
+    if (e->num) sb_put_int(out, e->num);
+}
+
+/* The end of the attribute that starts at s with `#dialect.name<`: just
+ * past its matching '>' (layout texts hold no strings or arrows). */
+static size_t attr_text_end(const char *s, size_t open) {
+    int depth = 0;
+    size_t i = open;
+    for (; s[i]; i++) {
+        if (s[i] == '<') depth++;
+        else if (s[i] == '>' && --depth == 0) return i + 1;
+    }
+    return i;
+}
+
+/* AttrAliasHook.print: an opaque attribute's text with every aliased
+ * attribute in it, itself included, replaced by its alias. */
+static bool print_aliased_attr(AttrAliasHook *h, const Attr *a, StrBuf *out) {
+    Printer *P = (Printer *)((char *)h - offsetof(Printer, alias_hook));
+    const char *s = a->s;
+    TextSlot *sl = &P->layout_text[text_slot(a)];
+    if (sl->key == a) {
+        sb_putn(out, sl->text, sl->len);
+        return true;
+    }
+    if (!strstr(s, "#ttg.")) return false;
+    /* written here, then kept for the next type with this layout (the
+     * aliases it names are fixed once made) */
+    StrBuf sb = {0};
+    size_t done = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (s[i] != '#') continue;
+        for (int k = 0; k < (int)TC_ARRAY_LEN(alias_kinds); k++) {
+            if (strncmp(s + i, alias_kinds[k].prefix, alias_kinds[k].len) != 0) continue;
+            size_t end = attr_text_end(s, i + alias_kinds[k].len - 1);
+            sb_putn(&sb, s + done, i - done);
+            put_alias_name(&sb, alias_of(P, s + i, end - i, k));
+            done = end;
+            i = end - 1;
+            break;
+        }
+    }
+    sb_puts(&sb, s + done);
+    *sl = (TextSlot){a, intern_n(&P->strs, sb.data, sb.len), sb.len};
+    sb_putn(out, sb.data, sb.len);
+    sb_free(&sb);
+    return true;
+}
+
+/* Inserts `#name = text` lines at `at` in the output, sorted by name. */
+static void print_alias_defs(Printer *P, size_t at) {
+    if (P->aliases.len == 0) return;
+    StrBuf defs = {0};
+    for (int k = 0; k < (int)TC_ARRAY_LEN(alias_kinds); k++) {
+        const char *base = alias_kinds[k].base;
+        bool seen = false; /* kinds sharing a name are listed with the first */
+        for (int j = 0; j < k; j++) seen |= alias_kinds[j].base == base;
+        if (seen) continue;
+        for (int i = 0; i < P->aliases.len; i++) {
+            const AliasEntry *e = &P->aliases.data[i];
+            if (e->base != base) continue;
+            put_alias_name(&defs, e);
+            sb_puts(&defs, " = ");
+            sb_putn(&defs, e->text, e->len);
+            sb_putc(&defs, '\n');
+        }
+    }
+    StrBuf *o = P->out;
+    sb_reserve(o, defs.len);
+    memmove(o->data + at + defs.len, o->data + at, o->len - at + 1);
+    memcpy(o->data + at, defs.data, defs.len);
+    o->len += defs.len;
+    sb_free(&defs);
+}
+
 static void print_type(Printer *P, Type *t) {
     if (!t) {
         sb_puts(P->out, "<<NULL TYPE>>");
         return;
     }
-    TextSlot *sl = &P->type_text[(MAP_KEY(t) >> 4) % TEXT_CACHE];
+    TextSlot *sl = &P->type_text[text_slot(t)];
     if (sl->key != t) {
         StrBuf sb = {0};
-        ty_print(t, &sb);
+        ty_print_aliased(t, &sb, P->alias_hook.print ? &P->alias_hook : NULL);
         *sl = (TextSlot){t, intern_n(&P->strs, sb_cstr(&sb), sb.len), sb.len};
         sb_free(&sb);
     }
@@ -344,10 +477,10 @@ static void print_type(Printer *P, Type *t) {
 /* attr_print through a cache like print_type's (attributes are uniqued
  * too, and a float constant's text takes an exact decimal conversion). */
 static void print_attr(Printer *P, const Attr *a) {
-    TextSlot *sl = &P->attr_text[(MAP_KEY(a) >> 4) % TEXT_CACHE];
+    TextSlot *sl = &P->attr_text[text_slot(a)];
     if (sl->key != a) {
         StrBuf sb = {0};
-        attr_print(a, &sb);
+        attr_print_aliased(a, &sb, P->alias_hook.print ? &P->alias_hook : NULL);
         *sl = (TextSlot){a, intern_n(&P->strs, sb_cstr(&sb), sb.len), sb.len};
         sb_free(&sb);
     }
@@ -358,7 +491,7 @@ static void print_attr(Printer *P, const Attr *a) {
  * `<tensor<64x64xf16>>`, the dialect prefix elided. */
 static void print_short_ptr_type(Printer *P, Type *t) {
     StrBuf sb = {0};
-    ty_print(t, &sb);
+    ty_print_aliased(t, &sb, P->alias_hook.print ? &P->alias_hook : NULL);
     const char *s = sb_cstr(&sb);
     sb_puts(P->out, strncmp(s, "!tt.ptr", 7) == 0 ? s + 7 : s);
     sb_free(&sb);
@@ -1308,13 +1441,17 @@ void ir_print(Op *op, StrBuf *out, const PrintOptions *opts) {
     P.debug = opts && opts->debug_info;
     P.generic = opts && opts->generic;
     P.arena = arena_new();
+    P.alias_hook.print = print_aliased_attr;
     interner_init(&P.strs, P.arena);
     Counters c = {0, 0, 0};
     name_results(&P, op, &c);
     name_op_regions(&P, op, c);
+    size_t start = out->len;
     print_op(&P, op, 0);
+    print_alias_defs(&P, start);
     if (P.debug) print_loc_aliases(&P);
     sb_cstr(out);
+    vec_free(&P.aliases);
     vec_free(&P.names);
     map_free(&P.bound);
     map_free(&P.loc_index);

@@ -144,7 +144,7 @@ const char *ty_float_name(FloatKind k) {
     return n[k];
 }
 
-void ty_print(const Type *t, StrBuf *out) {
+void ty_print_aliased(const Type *t, StrBuf *out, AttrAliasHook *h) {
     switch (t->kind) {
     case TY_INT:
         if (t->sign != SIGNLESS) sb_putc(out, t->sign == SIGNED ? 's' : 'u');
@@ -156,7 +156,7 @@ void ty_print(const Type *t, StrBuf *out) {
     case TY_NONE: sb_puts(out, "none"); return;
     case TY_PTR:
         sb_puts(out, "!tt.ptr<");
-        ty_print(t->elem, out);
+        ty_print_aliased(t->elem, out, h);
         if (t->addrspace != 1) sb_printf(out, ", %d", t->addrspace);
         sb_putc(out, '>');
         return;
@@ -171,10 +171,10 @@ void ty_print(const Type *t, StrBuf *out) {
             sb_put_int(out, t->shape[i]);
             sb_putc(out, 'x');
         }
-        ty_print(t->elem, out);
+        ty_print_aliased(t->elem, out, h);
         if (t->encoding) {
             sb_puts(out, ", ");
-            attr_print(t->encoding, out);
+            attr_print_aliased(t->encoding, out, h);
         }
         sb_putc(out, '>');
         return;
@@ -182,19 +182,21 @@ void ty_print(const Type *t, StrBuf *out) {
         sb_putc(out, '(');
         for (int i = 0; i < t->ninputs; i++) {
             if (i) sb_puts(out, ", ");
-            ty_print(t->inputs[i], out);
+            ty_print_aliased(t->inputs[i], out, h);
         }
         sb_puts(out, ") -> ");
         if (t->nresults == 1 && t->results[0]->kind != TY_FUNC) {
-            ty_print(t->results[0], out);
+            ty_print_aliased(t->results[0], out, h);
             return;
         }
         sb_putc(out, '(');
         for (int i = 0; i < t->nresults; i++) {
             if (i) sb_puts(out, ", ");
-            ty_print(t->results[i], out);
+            ty_print_aliased(t->results[i], out, h);
         }
         sb_putc(out, ')');
         return;
     }
 }
+
+void ty_print(const Type *t, StrBuf *out) { ty_print_aliased(t, out, NULL); }

@@ -2920,6 +2920,36 @@ static const Builtin libdevice_fns[] = {
 #undef LD2
 };
 
+/* libdevice_fns by name: one probe rather than a scan of ~200 names with
+ * strcmp, which a kernel calling many libdevice functions paid per call. */
+enum { LIBDEVICE_SLOTS = 512 };
+static int16_t libdevice_slots[LIBDEVICE_SLOTS]; /* row + 1; 0 empty */
+static pthread_once_t libdevice_once = PTHREAD_ONCE_INIT;
+
+static unsigned libdevice_hash(const char *name) {
+    return (unsigned)hash_bytes(name, strlen(name), 0) & (LIBDEVICE_SLOTS - 1);
+}
+
+static void libdevice_index(void) {
+    _Static_assert(TC_ARRAY_LEN(libdevice_fns) < LIBDEVICE_SLOTS / 2, "libdevice index too small");
+    for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++) {
+        unsigned h = libdevice_hash(libdevice_fns[i].name);
+        while (libdevice_slots[h]) h = (h + 1) & (LIBDEVICE_SLOTS - 1);
+        libdevice_slots[h] = (int16_t)(i + 1);
+    }
+}
+
+/* The first row (in table order) of libdevice_fns named `name`, or NULL. */
+static const Builtin *libdevice_lookup(const char *name) {
+    pthread_once(&libdevice_once, libdevice_index);
+    const Builtin *best = NULL;
+    for (unsigned h = libdevice_hash(name); libdevice_slots[h]; h = (h + 1) & (LIBDEVICE_SLOTS - 1)) {
+        const Builtin *b = &libdevice_fns[libdevice_slots[h] - 1];
+        if (!strcmp(b->name, name) && (!best || b < best)) best = b;
+    }
+    return best;
+}
+
 /* The functions of Triton's libdevice module (extra/cuda/libdevice.py) that
  * tritonc does not implement: named, they get "not supported yet" rather
  * than "no attribute". */
@@ -2936,15 +2966,15 @@ bool sema_libdevice_missing(const char *name) {
 
 /* libdevice.NAME(x[, y]) from C: the table's function on tensors. */
 static TV libdevice_call(Sema *S, const char *name, TV x, TV y) {
-    for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++) {
-        if (strcmp(libdevice_fns[i].name, name)) continue;
-        CallArgs a = {.bi = &libdevice_fns[i]};
+    const Builtin *bi = libdevice_lookup(name);
+    if (bi) {
+        CallArgs a = {.bi = bi};
         for (int k = 0; k < MAX_CALL_ARGS; k++) a.v[k] = tv_none();
         a.v[0] = x;
         a.v[1] = y;
         a.given[0] = true;
         a.given[1] = y.kind != TV_NONE;
-        return libdevice_fns[i].fn(S, &a);
+        return bi->fn(S, &a);
     }
     return sema_error(S, "libdevice.%s is not supported", name);
 }
@@ -3182,10 +3212,9 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
                      : mod == MOD_LIBDEVICE              ? BI_LIBDEVICE
                      : mod == MOD_TRITON                 ? BI_TRITON
                                                          : 0;
-    if (mod == MOD_LIBDEVICE)
-        for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++)
-            if (!strcmp(libdevice_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &libdevice_fns[i]};
-    const Builtin *bi = where ? builtin_lookup(where, name) : NULL;
+    const Builtin *bi = mod == MOD_LIBDEVICE ? libdevice_lookup(name) : NULL;
+    if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
+    bi = where ? builtin_lookup(where, name) : NULL;
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
     if (mod == MOD_TL_MATH) {
         /* Triton 2's tl.math was libdevice (tl.math.pow, tl.math.log1p,
@@ -3195,8 +3224,7 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
         if ((bi = builtin_lookup(BI_TL, name)) && (!strcmp(name, "sigmoid") || !strcmp(name, "clamp") ||
                                                     !strcmp(name, "softmax")))
             return (TV){.kind = TV_BUILTIN, .bi = bi};
-        for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++)
-            if (!strcmp(libdevice_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &libdevice_fns[i]};
+        if ((bi = libdevice_lookup(name))) return (TV){.kind = TV_BUILTIN, .bi = bi};
     }
     *found = false;
     return tv_err();

@@ -235,8 +235,9 @@ int fmt_uint(char *buf, uint64_t v) {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
-    int n = 1;
-    for (uint64_t t = v; t >= 10; t /= 10) n++;
+    /* the digit count by comparisons for the usual small numbers */
+    int n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : 6;
+    for (uint64_t t = v / 1000000; t; t /= 10) n++;
     char *w = buf + n;
     while (v >= 100) {
         unsigned d = (unsigned)(v % 100) * 2;

@@ -7,7 +7,8 @@
 # RUN: %tritonc compile %s --kernel k --signature '*fp32:16,*fp32:16' -D P='"ieee"' --target cuda:90 --emit ptx | FileCheck %s --check-prefix=PTX
 # RUN: %tritonc compile %s --kernel k --signature '*fp32:16,*fp32:16' -D P='"tf32"' --target cuda:80 --emit ttgir | FileCheck %s --check-prefix=TF32
 # RUN: %tritonc compile %s --kernel k --signature '*fp32:16,*fp32:16' -D P='"tf32"' --target cuda:80 --emit ptx | FileCheck %s --check-prefix=TF32-PTX
-# TF32: tt.dot {{.*}} -> tensor<32x32xf32, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>>
+# TF32-DAG: [[MMA:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+# TF32: tt.dot {{.*}} -> tensor<32x32xf32, [[MMA]]>
 # TF32-PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 # CHECK-NOT: sizePerThread = [1, 2], threadsPerWarp = [8, 4]
 # CHECK: tt.dot

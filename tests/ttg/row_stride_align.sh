@@ -4,6 +4,8 @@
 # misaligned-address fault on the GPU for odd strides). With a stride
 # divisible by 16 every row start is aligned and 8 fp16 go in one access.
 # RUN: %tritonc compile %S/Inputs/row_offsets.py --kernel rows_kernel --signature '*fp16:16,*fp16:16,i32,i32,i32' -D BLOCK_M=32 -D BLOCK_K=64 --emit ttgir --target cuda:90 | FileCheck %s --check-prefix=ODD
-# ODD: tt.load {{.*}}tensor<32x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 1],
+# ODD-DAG: [[B:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1],
+# ODD: tt.load {{.*}}tensor<32x64x!tt.ptr<f16>, [[B]]>
 # RUN: %tritonc compile %S/Inputs/row_offsets.py --kernel rows_kernel --signature '*fp16:16,*fp16:16,i32,i32,i32:16' -D BLOCK_M=32 -D BLOCK_K=64 --emit ttgir --target cuda:90 | FileCheck %s --check-prefix=ALIGNED
-# ALIGNED: tt.load {{.*}}tensor<32x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8],
+# ALIGNED-DAG: [[B:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 8],
+# ALIGNED: tt.load {{.*}}tensor<32x64x!tt.ptr<f16>, [[B]]>

@@ -196,31 +196,47 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
 }
 
 /* The emitter names an operand for each instruction it writes and each
- * CSE lookup, several times per instruction: names are made here once. */
+ * CSE lookup, several times per instruction: names are made here once, for
+ * a block of 64 registers at a time (almost every register gets named),
+ * each a 16-byte cell ("%rd" and 10 digits at most, and the NUL) in one
+ * allocation, the number counted up in decimal from the block's first. */
+enum { RNAME_BLOCK = 64 };
+
 const char *px_rname_make(Px *p, Slot s) {
     static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
     static const unsigned char prefix_len[RC_COUNT] = {2, 2, 2, 3, 2, 3};
     int rc = s.rc, r = s.reg;
     if (r >= p->rnames_cap[rc]) {
-        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 64;
+        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 4 * RNAME_BLOCK;
         while (cap <= r) cap *= 2;
         p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)cap * sizeof(char *));
         memset(p->rnames[rc] + p->rnames_cap[rc], 0, (size_t)(cap - p->rnames_cap[rc]) * sizeof(char *));
         p->rnames_cap[rc] = cap;
     }
-    const char *name = p->rnames[rc][r];
-    if (!name) {
-        /* a 16-byte cell ("%rd" and 10 digits at most, and the NUL): copies
-         * of a constant size, no call */
-        char buf[24] = {0}, *cell = arena_alloc(p->ctx->arena, 16);
-        size_t n = prefix_len[rc];
-        memcpy(buf, prefix[rc], 4);
-        n += (size_t)fmt_uint(buf + n, (uint64_t)r);
-        buf[n] = 0;
-        memcpy(cell, buf, 16);
-        name = p->rnames[rc][r] = cell;
+    if (!p->rnames[rc][r]) {
+        int first = r & ~(RNAME_BLOCK - 1);
+        char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
+        char digits[24];
+        int nd = fmt_uint(digits, (uint64_t)first);
+        size_t pl = prefix_len[rc];
+        for (int k = 0; k < RNAME_BLOCK; k++) {
+            char *cell = cells + 16 * k;
+            memcpy(cell, prefix[rc], 4);
+            memcpy(cell + pl, digits, (size_t)nd);
+            cell[pl + (size_t)nd] = 0;
+            if (!p->rnames[rc][first + k]) p->rnames[rc][first + k] = cell;
+            /* the next number: a carry from the last digit */
+            int i = nd - 1;
+            while (i >= 0 && digits[i] == '9') digits[i--] = '0';
+            if (i >= 0) {
+                digits[i]++;
+            } else {
+                memmove(digits + 1, digits, (size_t)nd++);
+                digits[0] = '1';
+            }
+        }
     }
-    return name;
+    return p->rnames[rc][r];
 }
 
 RegClass px_rc(const Type *e) {

@@ -468,8 +468,8 @@ void px_lower_atomic(Px *p, Op *op) {
         }
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         Slot r = px_reg(p, rc);
-        px_emit(p, "mov.%s %s, %s", rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : rc == RC_B16 ? "b16" : rc == RC_B64 ? "b64" : "b32",
-                px_rname(p, r), rc == RC_F32 ? "0f00000000" : rc == RC_F64 ? "0d0000000000000000" : "0");
+        px_ins(p, rc == RC_F32 ? "mov.f32" : rc == RC_F64 ? "mov.f64" : rc == RC_B16 ? "mov.b16" : rc == RC_B64 ? "mov.b64" : "mov.b32",
+               px_rname(p, r), rc == RC_F32 ? "0f00000000" : rc == RC_F64 ? "0d0000000000000000" : "0", NULL, NULL);
         out->s[i] = r;
         if (pr.kind == SLOT_IMM) continue;
         const char *pred = pr.kind == SLOT_REG ? arena_printf(p->ctx->arena, "@%s ", px_rname(p, pr)) : "";

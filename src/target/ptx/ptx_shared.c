@@ -272,19 +272,20 @@ static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) {
     const char *x = px_int(p, xor);
     if (rc == RC_B32 || rc == RC_F32) {
         Slot r = px_reg(p, rc);
-        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, px_mat(p, v, e)), x);
+        const char *vn = px_rname(p, px_mat(p, v, e));
+        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", vn, ", ", x, ", 31, -1", NULL);
         return r;
     }
     if (rc == RC_B16) {
         Slot u = px_cse(p, RC_B32, "cvt.u32.u16", px_rname(p, px_mat(p, v, e)), NULL, NULL);
         Slot r = px_reg(p, RC_B32);
-        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, u), x);
+        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", px_rname(p, u), ", ", x, ", 31, -1", NULL);
         return px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
     }
     if (rc == RC_PRED) {
         Slot u = px_cse(p, RC_B32, "selp.u32", "1", "0", px_rname(p, px_mat(p, v, e)));
         Slot r = px_reg(p, RC_B32);
-        px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, r), px_rname(p, u), x);
+        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", px_rname(p, u), ", ", x, ", 31, -1", NULL);
         return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
     }
     Slot lo = px_reg(p, RC_B32), hi = px_reg(p, RC_B32), lo2 = px_reg(p, RC_B32), hi2 = px_reg(p, RC_B32);
@@ -318,19 +319,25 @@ void px_lower_reduce(Px *p, Op *op) {
     int nres = scalar ? 1 : dr.nslots;
     Slot(*acc)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)nres);
     bool *have = arena_alloc(p->ctx->arena, (size_t)nres);
-    /* 1: in-thread, in slot order along the axis */
+    /* 1: in-thread, in slot order along the axis (each slot's coordinate
+     * along it and its result slot worked out once, not once per step) */
+    int *ja_of = arena_alloc(p->ctx->arena, sizeof(int) * 2 * (size_t)d.nslots), *r_of = ja_of + d.nslots;
+    for (int i = 0; i < d.nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(&d, i, j);
+        ja_of[i] = j[axis];
+        r_of[i] = 0;
+        if (!scalar) {
+            int jr[TTG_MAX_RANK];
+            for (int dd = 0, o = 0; dd < d.rank; dd++)
+                if (dd != axis) jr[o++] = j[dd];
+            r_of[i] = dist_slot_of_j(&dr, jr);
+        }
+    }
     for (int ja = 0; ja < d.per_dim[axis]; ja++)
         for (int i = 0; i < d.nslots; i++) {
-            int j[TTG_MAX_RANK];
-            dist_slot_j(&d, i, j);
-            if (j[axis] != ja) continue;
-            int r = 0;
-            if (!scalar) {
-                int jr[TTG_MAX_RANK];
-                for (int dd = 0, o = 0; dd < d.rank; dd++)
-                    if (dd != axis) jr[o++] = j[dd];
-                r = dist_slot_of_j(&dr, jr);
-            }
+            if (ja_of[i] != ja) continue;
+            int r = r_of[i];
             Slot xs[MAXK];
             for (int q = 0; q < k; q++) xs[q] = in[q]->s[i];
             if (!have[r]) {
@@ -1019,7 +1026,8 @@ Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
     for (int i = 0; i < nslots; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
-        px_emit(p, "%s %s, %s", mv, px_rname(p, acc->s[i]), px_opnd(p, cv, acc_t));
+        const char *src = px_opnd(p, cv, acc_t);
+        px_ins(p, mv, px_rname(p, acc->s[i]), src, NULL, NULL);
     }
     return acc;
 }
