@@ -253,8 +253,15 @@ def check_pdl_and_asm():
         K.pdl_add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024, USE_GDC=use_gdc,
                                                    launch_pdl=use_gdc)
         assert torch.equal(out, x + y)
+    b = torch.zeros(n, dtype=torch.int8)
+    if x.is_cuda:  # the PTX runs: s + d = 2 offs, b ^ 0x80 = -128, h + h = 2h, tanh.approx
+        K.inline_asm_kernel[(triton.cdiv(n, 512),)](x, b, x.half(), out, n, BLOCK=512)
+        offs = torch.arange(n, dtype=torch.float32)
+        ref = torch.tanh(x) + 2 * offs - 128 + 2 * x.half().float()
+        assert torch.allclose(out, ref, rtol=1e-3, atol=1e-2), (out - ref).abs().max()
+        return
     try:
-        K.inline_asm_kernel[(1,)](x, torch.zeros(n, dtype=torch.int8), x.half(), out, n, BLOCK=512)
+        K.inline_asm_kernel[(1,)](x, b, x.half(), out, n, BLOCK=512)
     except triton.CompilationError as e:
         assert "inline_asm_elementwise holds PTX" in str(e), str(e)
     else:

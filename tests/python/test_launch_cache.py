@@ -57,6 +57,7 @@ import torch
 # default (bench/gpu/python_tests_on_cuda.sh), this script's are CPU tensors.
 if hasattr(torch, "set_default_device"):
     torch.set_default_device("cpu")
+os.environ["TRITONC_TEST_DEVICE"] = "cpu"  # and the child processes' (bench/gpu/cuda_default)
 import numpy as np
 import kernels
 from tritonc import _cext, _lib
