@@ -288,14 +288,20 @@ static Value *guarded_load(Pipe *p, Op *load, Value *(*map)(Pipe *, Value *), Va
 }
 
 /* A load pipeline-async-copy will likely take on ttg IR (its only user is
- * operand A or B of an fp16/bf16/fp32 dot, `other` absent or a constant):
+ * operand A or B of an fp16/bf16/fp32 dot, or, fp16/bf16 only, a tt.trans
+ * whose only user is, `other` absent or a constant):
  * left to it when it is on. */
 static bool async_copy_candidate(Op *l) {
     Use *u = op_result(l, 0)->uses;
+    bool trans = u && !u->next && u->owner->kind == TT_TRANS;
+    if (trans) u = op_result(u->owner, 0)->uses; /* tl.trans(k) */
     if (!u || u->next || u->owner->kind != TT_DOT || u == &u->owner->operands[2]) return false;
     if (op_result(l, 0)->type->rank != 2) return false;
     const Type *e = ty_elem(op_result(l, 0)->type);
     if (e->kind != TY_FLOAT || (e->fkind != FK_F16 && e->fkind != FK_BF16 && e->fkind != FK_F32)) return false;
+    /* a transposed fp32 (tf32) tile is stored k-major, which its copies
+     * may not be contiguous in: keep its register prefetch */
+    if (trans && e->fkind == FK_F32) return false;
     return l->noperands < 3 || (op_operand(l, 2)->def && op_operand(l, 2)->def->kind == ARITH_CONSTANT);
 }
 

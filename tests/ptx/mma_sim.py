@@ -143,3 +143,64 @@ for causal in (False, True):
         outs.append(o)
     assert (outs[0] == outs[1]).all(), "cp.async changed attention's result"
 print("ok: attention")
+
+# K through tl.trans (`tl.dot(q, tl.trans(k))`): the ring holds K^T in B's
+# layout, the copy of k's (r, c) where B's (c, r) goes. Inputs/attn_trans.py
+# with a ragged N_CTX (masked copies) at BLOCK_N 32 and 64, and the
+# fused-attention tutorial's forward (tests/kernels/flash_attention.py,
+# `desc.load(...).T`), non-causal and causal; the same result with and
+# without cp.async.
+def compile_attn(path, kernel, sig, cx, ac, stages=3):
+    base = [TRITONC, "compile", path, "--kernel", kernel, "--signature", sig, "--target", "cuda:90",
+            "--num-warps", "4", "--num-stages", str(stages)]
+    for k, v in cx.items():
+        base += ["-D", "%s=%s" % (k, v)]
+    env = dict(os.environ, TRITONC_ASYNC_COPY="1" if ac else "0")
+    ttgir = subprocess.run(base + ["--emit", "ttgir"], capture_output=True, text=True, env=env, check=True).stdout
+    assert ("tt.trans" in ttgir) != ac, "the load of K %s a cp.async ring" % ("missed" if ac else "took")
+    return subprocess.run(base + ["--emit", "ptx"], capture_output=True, text=True, env=env, check=True).stdout
+
+
+def ref_attn(q, kk, v, scale, causal=False):
+    s = (q.astype(np.float32) @ kk.astype(np.float32).T) * scale
+    if causal:
+        s = np.where(np.tril(np.ones(s.shape, bool)), s, -np.inf)
+    p = np.exp(s - s.max(1, keepdims=True))
+    return (p / p.sum(1, keepdims=True)) @ v.astype(np.float32)
+
+
+D, BM = 64, 64
+for BN, NCTX, stages in ((32, 100, 3), (64, 77, 2), (32, 40, 4)):
+    outs = []
+    q, kk, v = (RNG.standard_normal((NCTX, D)).astype(np.float16) for _ in range(3))
+    for ac in (False, True):
+        ptx = compile_attn(os.path.join(HERE, "Inputs", "attn_trans.py"), "attn_trans_kernel",
+                           "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32",
+                           {"HEAD_DIM": D, "BLOCK_M": BM, "BLOCK_N": BN}, ac, stages)
+        o = np.zeros((NCTX, D), np.float16)
+        Kernel(ptx).run((-(-NCTX // BM),), [q, kk, v, o, 0.125, NCTX], smem_bytes=1 << 18)
+        err = np.abs(o.astype(np.float32) - ref_attn(q, kk, v, 0.125)).max()
+        assert err < 2e-3, "attn_trans BLOCK_N=%d N=%d async=%s: max error %g" % (BN, NCTX, ac, err)
+        outs.append(o)
+    assert (outs[0] == outs[1]).all(), "cp.async changed attn_trans's result"
+print("ok: attention with tl.trans(k)")
+
+Z, H, NCTX, BM, BN = 1, 2, 128, 64, 32
+for stage in (1, 3):
+    outs = []
+    q, kk, v = (RNG.standard_normal((Z * H * NCTX, D)).astype(np.float16) for _ in range(3))
+    for ac in (False, True):
+        ptx = compile_attn(os.path.join(KERNELS, "flash_attention.py"), "attn_fwd",
+                           "fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16",
+                           {"HEAD_DIM": D, "BLOCK_M": BM, "BLOCK_N": BN, "FP8_OUTPUT": False, "STAGE": stage,
+                            "warp_specialize": False, "IS_HOPPER": True}, ac)
+        o = np.zeros_like(q)
+        m = np.zeros(Z * H * NCTX, np.float32)
+        Kernel(ptx).run((NCTX // BM, Z * H), [0.125, m, Z, H, q, kk, v, o, NCTX], smem_bytes=1 << 18)
+        for h in range(Z * H):
+            rows = slice(h * NCTX, (h + 1) * NCTX)
+            err = np.abs(o[rows].astype(np.float32) - ref_attn(q[rows], kk[rows], v[rows], 0.125, stage == 3)).max()
+            assert err < 2e-3, "flash attn_fwd STAGE=%d async=%s head %d: max error %g" % (stage, ac, h, err)
+        outs.append(o)
+    assert (outs[0] == outs[1]).all(), "cp.async changed flash attn_fwd's result"
+print("ok: flash attention forward")

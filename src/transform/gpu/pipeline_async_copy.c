@@ -46,7 +46,14 @@
  * thread vectors of 4, 8 or 16 bytes that are contiguous in the dot's
  * shared-memory layout (mma_plan.h): element (i, j) goes to the stage at
  * (i * stride[0] + j * stride[1]) * esize, exactly where the dot's own
- * st.shared would put it. Each ring stage holds one operand (its padded
+ * st.shared would put it. The load may also reach the dot through one
+ * tt.trans {order = [1, 0]} that is its only user and whose only user is
+ * the dot (attention's `tl.dot(q, tl.trans(k))`): then the load's element
+ * (r, c) is the operand's (c, r) and goes to (c * stride[0] + r *
+ * stride[1]) * esize (the copy's stride0/stride1 are the operand's
+ * swapped), its vectors along the load's contiguous dimension must be
+ * contiguous there (the operand's stride along it is 1), and the
+ * ttg.local_load gives the transposed tile, replacing the tt.trans. Each ring stage holds one operand (its padded
  * rows, rounded up to 128 bytes); S = min(num_stages, what fits in the
  * device's shared memory beside the dot's other operand); S < 2: the loop
  * is left alone. Only innermost loops.
@@ -65,6 +72,7 @@ typedef VEC(Op *) OpList;
 
 typedef struct Cand {
     Op *load, *dot;
+    Op *trans;          /* the tt.trans between load and dot, or NULL */
     int operand;        /* 0: A, 1: B */
     int vec;            /* elements per cp.async */
     int64_t stride[2];  /* element strides of the stored operand */
@@ -178,6 +186,17 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     int64_t vol = 0;
     if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
     Use *u = op_result(l, 0)->uses;
+    Op *tr = NULL;
+    if (u && !u->next && u->owner->kind == TT_TRANS && u->owner->parent == p->body) {
+        /* load -> tt.trans -> dot (`tl.dot(q, tl.trans(k))`): the ring holds
+         * the transposed tile, the load's (r, c) where operand (c, r) goes */
+        tr = u->owner;
+        Attr *oa = op_attr(tr, "order");
+        if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != 2 || oa->dense.ints[0] != 1 ||
+            oa->dense.ints[1] != 0 || op_result(tr, 0)->type->rank != 2)
+            return false;
+        u = op_result(tr, 0)->uses;
+    }
     if (!u || u->next || u->owner->kind != TT_DOT || u->owner->parent != p->body) return false;
     Op *dot = u->owner;
     int which = u == &dot->operands[0] ? 0 : u == &dot->operands[1] ? 1 : -1;
@@ -188,7 +207,7 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     Dist d;
     if (!type_dist(p->c, ptr->type, &d)) return false;
     const MmaOperand *o = which ? &pl.b : &pl.a;
-    int f = d.order[0], es = pl.esize;
+    int f = d.order[0], es = pl.esize, of = tr ? 1 - f : f; /* of: f in the operand's dimensions */
     const AxisInfo *ai = axis_info(p->aa, ptr);
     int64_t v = d.spt[f] < d.shape[f] ? d.spt[f] : d.shape[f];
     if (ai->contig[f] < v) v = ai->contig[f];
@@ -199,14 +218,14 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
         const AxisInfo *mi = axis_info(p->aa, mask);
         if (mi->cnst[f] < v) v = mi->cnst[f];
     }
-    if (o->stride[f] != 1) v = 1;
+    if (o->stride[of] != 1) v = 1;
     int vec = pow2_floor(v < 1 ? 1 : v);
     if (vec * es < 4) return false;
     for (int k = 0; k < l->noperands; k++)
         if (!evaluable(p, op_operand(l, k), 0)) return false;
     int64_t bytes = which ? pl.smem_bytes - pl.b.base : pl.b.base;
-    *cd = (Cand){.load = l, .dot = dot, .operand = which, .vec = vec,
-                 .stride = {o->stride[0], o->stride[1]}, .stage_bytes = (bytes + 127) & ~(int64_t)127};
+    *cd = (Cand){.load = l, .dot = dot, .trans = tr, .operand = which, .vec = vec,
+                 .stride = {o->stride[tr ? 1 : 0], o->stride[tr ? 0 : 1]}, .stage_bytes = (bytes + 127) & ~(int64_t)127};
     return true;
 }
 
@@ -354,12 +373,14 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     issue(&p, &env, cs, n, ws, in_range(&p, &bb, iv), first);
     for (int i = 0; i < n; i++) {
         Builder lb = builder_before(c, cs[i].load);
-        Type *t = op_result(cs[i].load, 0)->type;
+        /* the dot's operand: the load's tile, or its transpose */
+        Value *operand = op_result(cs[i].trans ? cs[i].trans : cs[i].load, 0);
+        Type *t = operand->type;
         Op *ll = build_op(&lb, TTG_LOCAL_LOAD, &rs, 1, &t, 1, 0);
         set_int(c, ll, "offset", cs[i].offset);
         set_int(c, ll, "stage_bytes", cs[i].stage_bytes);
-        op_result(ll, 0)->name = op_result(cs[i].load, 0)->name;
-        value_replace_all_uses(op_result(cs[i].load, 0), op_result(ll, 0));
+        op_result(ll, 0)->name = operand->name;
+        value_replace_all_uses(operand, op_result(ll, 0));
     }
     Builder yb = builder_before(c, yield);
     int ny = yield->noperands;
@@ -369,7 +390,10 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     yops[ny + nargs] = next_stage(&yb, rs, stages);
     yops[ny + nargs + 1] = next_stage(&yb, ws, stages);
     op_set_operands(c, yield, yops, ny + more);
-    for (int i = 0; i < n; i++) op_erase(cs[i].load);
+    for (int i = 0; i < n; i++) {
+        if (cs[i].trans) op_erase(cs[i].trans);
+        op_erase(cs[i].load);
+    }
     loop = op_rebuild(c, loop, opnds, nold + more, types, nres + more, keep);
 
     /* epilogue */

@@ -457,7 +457,7 @@ class Kernel:
                  if a.dtype == np.float32 else a * b + c,
                  "mul": lambda a, b: a * b, "div": lambda a, b: a / b if a.dtype.kind == "f" else
                  (np.trunc(a.astype(np.float64) / b)).astype(a.dtype),
-                 "rem": lambda a, b: np.fmod(a, b), "ex2": np.exp2}.get(base)
+                 "rem": lambda a, b: np.fmod(a, b), "ex2": np.exp2, "lg2": np.log2}.get(base)
             if f is None:
                 raise SimError("unknown instruction %s" % ".".join(parts))
             if base in ("mul", "mad") and "hi" in parts:
