@@ -23,6 +23,12 @@ import subprocess
 import sys
 import tempfile
 
+# The launch cache and the loader on the CPU: even where tensors are made on
+# CUDA by default (bench/gpu/python_tests_on_cuda.sh), this script, its
+# reference and the processes it starts keep CPU tensors (and do not import
+# torch where the loader is probed).
+os.environ["TRITONC_TEST_DEVICE"] = "cpu"
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 fails = []
@@ -53,11 +59,6 @@ import ctypes, json, os, sys
 sys.path.insert(0, sys.argv[1])
 import torch
 
-# These check the launch cache with CPU-only stand-in libraries: even where tensors are made on CUDA by
-# default (bench/gpu/python_tests_on_cuda.sh), this script's are CPU tensors.
-if hasattr(torch, "set_default_device"):
-    torch.set_default_device("cpu")
-os.environ["TRITONC_TEST_DEVICE"] = "cpu"  # and the child processes' (bench/gpu/cuda_default)
 import numpy as np
 import kernels
 from tritonc import _cext, _lib
@@ -134,6 +135,8 @@ def test_first_call_and_launchers(tmp):
           "errors: %r vs %r" % (cold["error"], py["error"]))
     # the reference, computed another way
     import torch
+    if hasattr(torch, "set_default_device"):
+        torch.set_default_device("cpu")
     torch.manual_seed(0)
     x, y = torch.rand(300), torch.rand(300)
     ref = (2.0 * x + y)[:300].tolist() + [0.0, 0.0, 0.0]
