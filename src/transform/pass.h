@@ -76,6 +76,11 @@ bool pass_nn_quant_fusion(Op *module, PassContext *pc); /* nn_quant_fusion.c */
  * overrides it); returns how many loads. The pass reads num_stages from the
  * module's tt.num-stages attribute (default 3). */
 int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps);
+/* what its slices (and pipeline-async-copy's) may clone: pure, no regions,
+ * not a terminator or a dot; and whether an op writes memory or calls out,
+ * at any depth */
+bool pipeline_clonable(const Op *op);
+bool pipeline_writes_memory(Op *op);
 bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
 
 /* ---- helpers shared by the passes (pass.c) ------------------------------ */

@@ -86,17 +86,17 @@ static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v
 static Value *loop_iv(const Pipe *p) { return p->body->args[0]; }
 
 /* Pure, no regions, and cheap to recompute: what a slice may clone. */
-static bool clonable(const Op *op) {
+bool pipeline_clonable(const Op *op) {
     return op_has_flag(op, OPF_PURE) && !op->nregions && !op_has_flag(op, OPF_TERMINATOR) && op->kind != TT_DOT;
 }
 
 /* Whether any op under `op` (op included) writes memory or calls out. */
-static bool writes_memory(Op *op) {
+bool pipeline_writes_memory(Op *op) {
     if (op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL) return true;
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].first; b; b = b->next)
             for (Op *o = b->first; o; o = o->next)
-                if (writes_memory(o)) return true;
+                if (pipeline_writes_memory(o)) return true;
     return false;
 }
 
@@ -107,7 +107,7 @@ static bool feeds_dot(const Pipe *p, Value *v, int depth) {
         Op *o = u->owner;
         if (o->parent != p->body) continue;
         if (o->kind == TT_DOT && (u == &o->operands[0] || u == &o->operands[1])) return true;
-        if (depth < FEED_DEPTH && clonable(o) && o->nresults == 1 && feeds_dot(p, op_result(o, 0), depth + 1))
+        if (depth < FEED_DEPTH && pipeline_clonable(o) && o->nresults == 1 && feeds_dot(p, op_result(o, 0), depth + 1))
             return true;
     }
     return false;
@@ -196,7 +196,7 @@ static int64_t body_pressure(Pipe *p, int threads) {
 /* v's current value is available before p->point, or can be recomputed there. */
 static bool can_cur(const Pipe *p, Value *v, int depth) {
     if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return true;
-    if (depth > 64 || !clonable(v->def)) return false;
+    if (depth > 64 || !pipeline_clonable(v->def)) return false;
     for (int i = 0; i < v->def->noperands; i++)
         if (!can_cur(p, op_operand(v->def, i), depth + 1)) return false;
     return true;
@@ -207,7 +207,7 @@ static bool can_cur(const Pipe *p, Value *v, int depth) {
 static bool can_next(const Pipe *p, Value *v, int depth) {
     if (!in_body(p, v) || v == loop_iv(p)) return true;
     if (!v->def) return can_cur(p, op_operand(p->yield, v->index - 1), 0);
-    if (depth > 64 || !clonable(v->def)) return false;
+    if (depth > 64 || !pipeline_clonable(v->def)) return false;
     for (int i = 0; i < v->def->noperands; i++)
         if (!can_next(p, op_operand(v->def, i), depth + 1)) return false;
     return true;
@@ -322,7 +322,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
     if (ns <= 1 || !body || body->next || body->nargs != loop->noperands - 2) return 0;
     Op *yield = block_terminator(body);
     if (!yield || yield->kind != SCF_YIELD || yield->noperands != loop->noperands - 3) return 0;
-    if (writes_memory(loop)) return 0;
+    if (pipeline_writes_memory(loop)) return 0;
 
     Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = async_copy_enabled()};
     OpList loads = {0};

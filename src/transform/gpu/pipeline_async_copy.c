@@ -91,19 +91,6 @@ typedef struct Pipe {
 
 static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
 
-static bool clonable(const Op *op) {
-    return op_has_flag(op, OPF_PURE) && !op->nregions && !op_has_flag(op, OPF_TERMINATOR) && op->kind != TT_DOT;
-}
-
-static bool writes_memory(Op *op) {
-    if (op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL) return true;
-    for (int r = 0; r < op->nregions; r++)
-        for (Block *b = op->regions[r].first; b; b = b->next)
-            for (Op *o = b->first; o; o = o->next)
-                if (writes_memory(o)) return true;
-    return false;
-}
-
 static bool has_loop(Op *op) {
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].first; b; b = b->next)
@@ -124,7 +111,7 @@ static bool evaluable(Pipe *p, Value *v, int depth) {
         vec_push(&p->args, v);
         return evaluable(p, op_operand(p->yield, v->index - 1), depth + 1);
     }
-    if (!clonable(v->def)) return false;
+    if (!pipeline_clonable(v->def)) return false;
     for (int i = 0; i < v->def->noperands; i++)
         if (!evaluable(p, op_operand(v->def, i), depth + 1)) return false;
     return true;
@@ -285,7 +272,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     if (ns <= 1 || !body || body->next || body->nargs != loop->noperands - 2) return 0;
     Op *yield = block_terminator(body);
     if (!yield || yield->kind != SCF_YIELD || yield->noperands != loop->noperands - 3) return 0;
-    if (writes_memory(loop) || has_loop(loop)) return 0;
+    if (pipeline_writes_memory(loop) || has_loop(loop)) return 0;
     Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa};
     Cand cs[MAX_LOADS];
     int n = 0;
