@@ -2640,8 +2640,6 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
     return sema_error(S, "libdevice.%s is not supported", n);
 }
 
-static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
-
 /* sqrt(sum of squares) of n fp values, scaled by the largest magnitude so
  * that no square overflows or underflows (C's hypot, in 3 or 4 dimensions):
  * 0 when all are 0, inf when one is inf (even with a NaN), NaN otherwise
@@ -2664,6 +2662,66 @@ static TV norm_n(Sema *S, const TV *x, int n) {
     TV r = sem_binary(S, PY_BIN_MUL, m, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, sum.ty, sum.v, NULL), sum.ty));
     r = sem_where(S, nan, tv_float(NAN), r);
     return sem_where(S, inf, tv_float(INFINITY), r);
+}
+
+/* sin(pi x), exact zeros at the integers (x - 2 rint(x / 2) is exact) */
+static TV sinpi_(Sema *S, TV x) {
+    TV rq = libdevice_call(S, "rint", sem_binary(S, PY_BIN_MUL, x, tv_float(0.5)), tv_none());
+    TV rr = sem_binary(S, PY_BIN_SUB, x, sem_binary(S, PY_BIN_MUL, rq, tv_float(2.0)));
+    TV ang = sem_binary(S, PY_BIN_MUL, rr, tv_float(M_PI));
+    TV sv = tv_tensor(sem_ir(S, MATH_SIN, ang.ty, ang.v, NULL), ang.ty);
+    TV whole = sem_compare(S, PY_CMP_EQ, tv_tensor(sem_ir(S, MATH_FLOOR, x.ty, x.v, NULL), x.ty), x);
+    return sem_where(S, whole, sem_binary(S, PY_BIN_MUL, x, tv_float(0.0)), sv);
+}
+
+static TV log_(Sema *S, TV x) { return tv_tensor(sem_ir(S, MATH_LOG, x.ty, x.v, NULL), x.ty); }
+
+/* lgamma (want_gamma false) or tgamma of x: the Lanczos approximation
+ * (g = 7, 9 terms) for x >= 1/2,
+ *   log G(z + 1) = log(sqrt(2 pi)) + (z + 1/2) log t - t + log A(z),  t = z + 7.5,
+ * and the reflection G(x) G(1 - x) = pi / sin(pi x) below; G(x) itself as
+ * exp of its logarithm times the sign. Poles (0 and the negative integers):
+ * lgamma +inf, tgamma +-inf at zeros and NaN at the negative integers. */
+static TV gamma_(Sema *S, TV x, bool want_gamma) {
+    static const double p[9] = {0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
+                                771.32342877765313,   -176.61502916214059,   12.507343278686905,
+                                -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+    TV refl = sem_compare(S, PY_CMP_LT, x, tv_float(0.5));
+    TV y = sem_where(S, refl, sem_binary(S, PY_BIN_SUB, tv_float(1.0), x), x); /* >= 1/2 */
+    TV z = sem_binary(S, PY_BIN_SUB, y, tv_float(1.0));
+    TV a = sem_binary(S, PY_BIN_ADD, sem_binary(S, PY_BIN_MUL, x, tv_float(0.0)), tv_float(p[0]));
+    for (int i = 1; i < 9; i++)
+        a = sem_binary(S, PY_BIN_ADD, a,
+                       sem_fdiv(S, sem_scalar_constant(S, &(TV){.kind = TV_FLOAT, .f = p[i]}, tl_sca(x.ty)),
+                                sem_binary(S, PY_BIN_ADD, z, tv_float(i)), true));
+    TV t = sem_binary(S, PY_BIN_ADD, z, tv_float(7.5));
+    TV lg = sem_binary(S, PY_BIN_ADD, tv_float(0.91893853320467274), /* log(sqrt(2 pi)) */
+                       sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_MUL, sem_binary(S, PY_BIN_ADD, z, tv_float(0.5)),
+                                                            log_(S, t)),
+                                  t));
+    lg = sem_binary(S, PY_BIN_ADD, lg, log_(S, a)); /* log G(y) */
+    TV sp = sinpi_(S, x);
+    TV asp = tv_tensor(sem_ir(S, MATH_ABSF, sp.ty, sp.v, NULL), sp.ty);
+    TV inf = sem_cast(S, tv_float(INFINITY), tl_sca(x.ty), NULL);
+    TV pole = sem_binary(S, PY_BIN_BITAND, refl, sem_compare(S, PY_CMP_EQ, asp, tv_float(0.0)));
+    /* below 1/2: log|G(x)| = log(pi / |sin(pi x)|) - log G(1 - x) */
+    TV lrefl = sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_SUB, tv_float(1.1447298858494002), log_(S, asp)), lg);
+    TV lgx = sem_where(S, refl, lrefl, lg);
+    TV isinf = sem_compare(S, PY_CMP_EQ, tv_tensor(sem_ir(S, MATH_ABSF, x.ty, x.v, NULL), x.ty), inf);
+    if (!want_gamma) {
+        lgx = sem_where(S, pole, inf, lgx);
+        return sem_where(S, isinf, inf, lgx);
+    }
+    /* the sign: negative where sin(pi x) < 0 below 1/2 */
+    TV neg = sem_binary(S, PY_BIN_BITAND, refl, sem_compare(S, PY_CMP_LT, sp, tv_float(0.0)));
+    TV g = tv_tensor(sem_ir(S, MATH_EXP, lgx.ty, lgx.v, NULL), lgx.ty);
+    g = sem_where(S, neg, sem_minus(S, g), g);
+    /* poles: +-0 -> +-inf, negative integers -> NaN; +inf -> +inf, -inf -> NaN */
+    TV zero = sem_compare(S, PY_CMP_EQ, x, tv_float(0.0));
+    TV signed_inf = sem_fdiv(S, sem_cast(S, tv_float(1.0), tl_sca(x.ty), NULL), x, true); /* 1 / +-0 */
+    g = sem_where(S, pole, sem_where(S, zero, signed_inf, tv_float(NAN)), g);
+    g = sem_where(S, isinf, sem_where(S, sem_compare(S, PY_CMP_GT, x, tv_float(0.0)), inf, tv_float(NAN)), g);
+    return g;
 }
 
 /* x 2^k for an int32 k, as C's ldexp: four exact powers of two built from
@@ -2845,6 +2903,9 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
                                  sem_compare(S, PY_CMP_NE, sem_binary(S, PY_BIN_SUB, v, v), tv_float(0.0)));
             r = sem_where(S, keep, v, r);
         }
+    } else if (!strcmp(n, "lgamma") || !strcmp(n, "tgamma")) {
+        if (!fp) want = "fp32 or fp64";
+        else r = gamma_(S, x[0], n[0] == 't');
     } else if (!strcmp(n, "normcdf")) {
         if (!fp) want = "fp32 or fp64";
         else {
@@ -2907,6 +2968,7 @@ static const Builtin libdevice_fns[] = {
     LDC("rhypot", "arg0,arg1", 2), LDC("norm3d", "arg0,arg1,arg2", 3), LDC("rnorm3d", "arg0,arg1,arg2", 3),
     LDC("norm4d", "arg0,arg1,arg2,arg3", 4), LDC("rnorm4d", "arg0,arg1,arg2,arg3", 4), LDC("sinpi", "arg0", 1),
     LDC("cospi", "arg0", 1), LDC("ldexp", "arg0,arg1", 2), LDC("scalbn", "arg0,arg1", 2), LDC("normcdf", "arg0", 1),
+    LDC("lgamma", "arg0", 1), LDC("tgamma", "arg0", 1),
 #undef LDC
 #define LDF(nm) {nm "_rn", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_rz", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, \
                 {nm "_rd", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_ru", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}
@@ -2955,7 +3017,7 @@ static const Builtin *libdevice_lookup(const char *name) {
  * than "no attribute". */
 static const char *const libdevice_missing[] = {
     "byte_perm", "rcp64h", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1", "erfinv", "erfcx",
-    "erfcinv", "normcdfinv", "lgamma", "tgamma", "remainder", "ilogb", "logb",
+    "erfcinv", "normcdfinv", "remainder", "ilogb", "logb",
 };
 
 bool sema_libdevice_missing(const char *name) {

@@ -450,9 +450,15 @@ static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
 
 TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+    a = sem_to_tensor(S, &a); /* Python numbers too (tl.fdiv(1.0, x)) */
+    b = sem_to_tensor(S, &b);
+    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
     if (!tl_is_float(tl_sca(a.ty)) || !tl_is_float(tl_sca(b.ty)))
         return sema_error(S, "both operands of fdiv must have floating scalar type");
     if (!sem_binary_check(S, &a, &b, false, false, false, true)) return tv_err();
+    if (tl_sca(a.ty) != tl_sca(b.ty))
+        return sema_error(S, "fdiv's operands must have the same dtype, got %s and %s", tl_cstr(S, tl_sca(a.ty)),
+                          tl_cstr(S, tl_sca(b.ty)));
     return tv_tensor(sem_ir(S, ieee ? TT_PRECISE_DIVF : ARITH_DIVF, a.ty, a.v, b.v), a.ty);
 }
 

@@ -4,8 +4,9 @@
 bi_libdevice_compose): ldexp and scalbn (exact, to overflow and into the
 subnormals), norm3d/norm4d and their reciprocals (scaled: no overflow for
 1e308), rhypot, rsqrt_rn, rcbrt, sinpi/cospi (exact zeros and ones at the
-integers and half-integers, even past 2^53) and normcdf, in fp32 and fp64,
-against Python's math in exact or extended arithmetic."""
+integers and half-integers, even past 2^53), normcdf and lgamma/tgamma
+(poles, the reflection below 1/2, tgamma up to its overflow), in fp32 and
+fp64, against Python's math in exact or extended arithmetic."""
 import math
 import sys
 
@@ -77,6 +78,20 @@ def ref(fn, x, y, z, i):
         return math.sin(math.pi * r2) if fn == "sinpi" else math.cos(math.pi * r2)
     if fn == "normcdf":
         return 0.5 * math.erfc(-x / math.sqrt(2))
+    if fn == "lgamma":
+        try:
+            return math.lgamma(x)
+        except ValueError:  # the poles
+            return math.inf
+    if fn == "tgamma":
+        if x == 0:
+            return math.copysign(math.inf, x)
+        try:
+            return math.gamma(x)
+        except ValueError:  # negative integers, -inf
+            return math.nan
+        except OverflowError:
+            return math.inf
     raise KeyError(fn)
 
 
@@ -86,6 +101,9 @@ def main():
     g = torch.Generator().manual_seed(5)
     for dt, rtol, atol, big, tiny in ((torch.float32, 2e-6, 1e-6, 3e38, 1e-30),
                                       (torch.float64, 1e-14, 1e-15, 1e308, 1e-300)):
+        # lgamma/tgamma: Lanczos to ~1e-15, its exp(log) form gives up a few digits at large x
+        gtol = {"lgamma": (1e-5, 1e-5) if dt == torch.float32 else (1e-13, 1e-13),
+                "tgamma": (1e-5, 1e-30) if dt == torch.float32 else (5e-13, 1e-300)}
         x = (torch.randn(n, generator=g, dtype=torch.float64) * 3).to(dt)
         y = torch.randn(n, generator=g, dtype=torch.float64).to(dt)
         z = torch.randn(n, generator=g, dtype=torch.float64).to(dt)
@@ -93,15 +111,20 @@ def main():
         i = torch.randint(-300, 300, (n,), generator=g, dtype=torch.int32)
         i[:4] = torch.tensor([0, 1, -1, 2000 if dt == torch.float64 else 250], dtype=torch.int32)
         for fn in ("ldexp", "scalbn", "norm3d", "rnorm3d", "norm4d", "rnorm4d", "rhypot", "rsqrt_rn", "rcbrt",
-                   "sinpi", "cospi", "normcdf"):
+                   "sinpi", "cospi", "normcdf", "lgamma", "tgamma"):
             xx = x.abs() if fn == "rsqrt_rn" else x
+            if fn in ("lgamma", "tgamma"):  # poles, the reflection, and tgamma's overflow near 171.6
+                xx = x.clone()
+                xx[:14] = torch.tensor([0.5, 1.0, 2.0, 3.5, -0.5, -2.5, -3.0, 0.0, -0.0, 10.25, 30.0, 1e-8,
+                                        -1e-8, 171.0 if dt == torch.float64 else 34.0], dtype=torch.float64).to(dt)
             o = torch.empty(n, dtype=dt)
             kern[(1,)](xx, y, z, i, o, n, fn)
             bad = []
             for a, b, c, d, got in zip(xx.tolist(), y.tolist(), z.tolist(), i.tolist(), o.tolist()):
                 want = ref(fn, a, b, c, d)
                 want = torch.tensor(want, dtype=torch.float64).to(dt).item()  # rounded to the width
-                if not (got == want or abs(got - want) <= atol + rtol * abs(want) or (got != got and want != want)):
+                rt, at = gtol.get(fn, (rtol, atol))
+                if not (got == want or abs(got - want) <= at + rt * abs(want) or (got != got and want != want)):
                     bad.append((a, got, want))
             ok = not bad
             print("%s %s: %s" % (str(dt)[6:], fn, "ok" if ok else "FAIL %s" % bad[:3]))
