@@ -544,13 +544,17 @@ static TV bi_load(Sema *S, CallArgs *a) {
     boundary_note(S, a, 3);
     if (*pad) return sema_error(S, "`padding_option` is not supported for loading a tensor of pointers");
     TV mask = a->v[1], other = a->v[2];
-    bool has_mask = GIVEN(1), has_other = GIVEN(2);
+    /* (mask=None, other=None are the defaults, as in Triton) */
+    bool has_mask = GIVEN(1) && mask.kind != TV_NONE, has_other = GIVEN(2) && other.kind != TV_NONE;
     if (!has_mask && has_other) return sema_error(S, "`other` cannot be provided without `mask`");
     if (has_mask) {
         mask = sem_to_tensor(S, &mask);
         if (mask.kind == TV_ERR) return mask;
     }
-    if (has_other && other.kind == TV_ERR) return other;
+    if (has_other) {
+        other = sem_to_tensor(S, &other); /* a number or a tensor; anything else is an error here */
+        if (other.kind == TV_ERR) return other;
+    }
     if (!tl_is_block(ptr.ty)) {
         if (has_mask && tl_is_block(mask.ty))
             return sema_error(S, "Mask argument cannot be block type if pointer argument is not a block");
@@ -558,10 +562,7 @@ static TV bi_load(Sema *S, CallArgs *a) {
             return sema_error(S, "Other argument cannot be block type if pointer argument is not a block");
     } else {
         if (has_mask && !sem_broadcast_pair(S, &ptr, &mask)) return tv_err();
-        if (has_other) {
-            if (tv_is_num(&other)) other = sem_to_tensor(S, &other);
-            if (!sem_broadcast_pair(S, &ptr, &other)) return tv_err();
-        }
+        if (has_other && !sem_broadcast_pair(S, &ptr, &other)) return tv_err();
     }
     const TlType *elt = tl_sca(ptr.ty)->elem;
     bool is_bool = tl_is_bool(elt);
