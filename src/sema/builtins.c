@@ -2646,11 +2646,11 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
  * 0 when all are 0, inf when one is inf (even with a NaN), NaN otherwise
  * for a NaN. */
 static TV norm_n(Sema *S, const TV *x, int n) {
-    TV m = tv_tensor(sem_ir(S, MATH_ABSF, x[0].ty, x[0].v, NULL), x[0].ty), inf = tv_bool(false), nan = tv_bool(false);
+    TV m = tv_none(), inf = tv_bool(false), nan = tv_bool(false);
     TV ax[4];
     for (int i = 0; i < n; i++) {
         ax[i] = tv_tensor(sem_ir(S, MATH_ABSF, x[i].ty, x[i].v, NULL), x[i].ty);
-        if (i) m = sem_minmax(S, true, m, ax[i], false);
+        m = i ? sem_minmax(S, true, m, ax[i], false) : ax[i];
         inf = sem_binary(S, PY_BIN_BITOR, inf, sem_compare(S, PY_CMP_EQ, ax[i], tv_float(INFINITY)));
         nan = sem_binary(S, PY_BIN_BITOR, nan, sem_compare(S, PY_CMP_NE, x[i], x[i]));
     }
@@ -2669,9 +2669,13 @@ static TV norm_n(Sema *S, const TV *x, int n) {
  * fp32, |x - 2 rint(x / 2)| <= 1/4 takes an odd polynomial (to w^9, relative
  * error < 2e-9) instead of the GPU's sin.approx.f32, whose error is absolute
  * (~5e-7): near 0 (lgamma's and tgamma's tiny arguments) it is all error. */
-static TV sinpi_(Sema *S, TV x) {
+static TV pi_reduce(Sema *S, TV x) {
     TV rq = libdevice_call(S, "rint", sem_binary(S, PY_BIN_MUL, x, tv_float(0.5)), tv_none());
-    TV rr = sem_binary(S, PY_BIN_SUB, x, sem_binary(S, PY_BIN_MUL, rq, tv_float(2.0)));
+    return sem_binary(S, PY_BIN_SUB, x, sem_binary(S, PY_BIN_MUL, rq, tv_float(2.0))); /* exact, in [-1, 1] */
+}
+
+static TV sinpi_(Sema *S, TV x) {
+    TV rr = pi_reduce(S, x);
     TV ang = sem_binary(S, PY_BIN_MUL, rr, tv_float(M_PI));
     TV sv = tv_tensor(sem_ir(S, MATH_SIN, ang.ty, ang.v, NULL), ang.ty);
     if (tl_sca(x.ty)->kind == TL_FP32) {
@@ -2891,13 +2895,11 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
     } else if (!strcmp(n, "sinpi") || !strcmp(n, "cospi")) {
         if (!fp) want = "fp32 or fp64";
         else {
-            TV half = sem_binary(S, PY_BIN_MUL, x[0], tv_float(0.5));
-            TV rq = libdevice_call(S, "rint", half, tv_none());
-            TV rr = sem_binary(S, PY_BIN_SUB, x[0], sem_binary(S, PY_BIN_MUL, rq, tv_float(2.0))); /* exact */
-            TV ang = sem_binary(S, PY_BIN_MUL, rr, tv_float(M_PI));
             if (n[0] == 's') {
                 r = sinpi_(S, x[0]);
             } else {
+                TV rr = pi_reduce(S, x[0]);
+                TV ang = sem_binary(S, PY_BIN_MUL, rr, tv_float(M_PI));
                 TV cv = tv_tensor(sem_ir(S, MATH_COS, ang.ty, ang.v, NULL), ang.ty);
                 TV ar = tv_tensor(sem_ir(S, MATH_ABSF, rr.ty, rr.v, NULL), rr.ty);
                 r = sem_where(S, sem_compare(S, PY_CMP_EQ, ar, tv_float(0.5)), tv_float(0.0), cv);
@@ -2993,34 +2995,51 @@ static const Builtin libdevice_fns[] = {
 #undef LD2
 };
 
-/* libdevice_fns by name: one probe rather than a scan of ~200 names with
- * strcmp, which a kernel calling many libdevice functions paid per call. */
-enum { LIBDEVICE_SLOTS = 512 };
-static int16_t libdevice_slots[LIBDEVICE_SLOTS]; /* row + 1; 0 empty */
-static pthread_once_t libdevice_once = PTHREAD_ONCE_INIT;
+/* Names to rows of a Builtin table: open addressing over the names' hashes,
+ * each slot a row + 1 (0 empty), every row of a name in a slot of its own,
+ * built once per process. libdevice_fns and builtins each have one: every
+ * `tl.X`, method and libdevice call looks a name up (a strcmp scan of ~200
+ * libdevice rows per call was measurable in compile time). */
+typedef struct BuiltinIndex {
+    const Builtin *rows;
+    int nrows;
+    int16_t *slots;
+    unsigned mask; /* slots - 1, a power of two minus one */
+} BuiltinIndex;
 
-static unsigned libdevice_hash(const char *name) {
-    return (unsigned)hash_bytes(name, strlen(name), 0) & (LIBDEVICE_SLOTS - 1);
+static unsigned index_hash(const BuiltinIndex *ix, const char *name) {
+    return (unsigned)hash_bytes(name, strlen(name), 0) & ix->mask;
 }
 
-static void libdevice_index(void) {
-    _Static_assert(TC_ARRAY_LEN(libdevice_fns) < LIBDEVICE_SLOTS / 2, "libdevice index too small");
-    for (int i = 0; i < TC_ARRAY_LEN(libdevice_fns); i++) {
-        unsigned h = libdevice_hash(libdevice_fns[i].name);
-        while (libdevice_slots[h]) h = (h + 1) & (LIBDEVICE_SLOTS - 1);
-        libdevice_slots[h] = (int16_t)(i + 1);
+static void index_build(BuiltinIndex *ix) {
+    for (int i = 0; i < ix->nrows; i++) {
+        unsigned h = index_hash(ix, ix->rows[i].name);
+        while (ix->slots[h]) h = (h + 1) & ix->mask;
+        ix->slots[h] = (int16_t)(i + 1);
     }
 }
+
+/* The first row (in table order) named `name` in one of the namespaces `where`, or NULL. */
+static const Builtin *index_lookup(const BuiltinIndex *ix, unsigned where, const char *name) {
+    const Builtin *best = NULL;
+    for (unsigned h = index_hash(ix, name); ix->slots[h]; h = (h + 1) & ix->mask) {
+        const Builtin *b = &ix->rows[ix->slots[h] - 1];
+        if ((b->where & where) && !strcmp(b->name, name) && (!best || b < best)) best = b;
+    }
+    return best;
+}
+
+enum { LIBDEVICE_SLOTS = 512 };
+_Static_assert(TC_ARRAY_LEN(libdevice_fns) < LIBDEVICE_SLOTS / 2, "libdevice index too small");
+static int16_t libdevice_slots[LIBDEVICE_SLOTS];
+static BuiltinIndex libdevice_ix = {libdevice_fns, TC_ARRAY_LEN(libdevice_fns), libdevice_slots, LIBDEVICE_SLOTS - 1};
+static pthread_once_t libdevice_once = PTHREAD_ONCE_INIT;
+static void libdevice_index(void) { index_build(&libdevice_ix); }
 
 /* The first row (in table order) of libdevice_fns named `name`, or NULL. */
 static const Builtin *libdevice_lookup(const char *name) {
     pthread_once(&libdevice_once, libdevice_index);
-    const Builtin *best = NULL;
-    for (unsigned h = libdevice_hash(name); libdevice_slots[h]; h = (h + 1) & (LIBDEVICE_SLOTS - 1)) {
-        const Builtin *b = &libdevice_fns[libdevice_slots[h] - 1];
-        if (!strcmp(b->name, name) && (!best || b < best)) best = b;
-    }
-    return best;
+    return index_lookup(&libdevice_ix, BI_LIBDEVICE, name);
 }
 
 /* The functions of Triton's libdevice module (extra/cuda/libdevice.py) that
@@ -3201,36 +3220,17 @@ static const Builtin builtins[] = {
     {"is_fp64", BI_METHOD, "self", bi_dtype_pred, 0},
 };
 
-/* Names to table rows: open addressing over the names' hashes, each slot
- * the first row of a name (rows of one name are adjacent in the table or
- * not: a lookup walks every slot of its name until it finds the namespace).
- * Built once per process; every `tl.X` and method call looks a name up. */
 enum { BUILTIN_SLOTS = 1024 };
-static int16_t builtin_slots[BUILTIN_SLOTS]; /* row + 1; 0 empty */
+_Static_assert(TC_ARRAY_LEN(builtins) < BUILTIN_SLOTS / 2, "builtin index too small");
+static int16_t builtin_slots[BUILTIN_SLOTS];
+static BuiltinIndex builtin_ix = {builtins, TC_ARRAY_LEN(builtins), builtin_slots, BUILTIN_SLOTS - 1};
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
-
-static unsigned builtin_hash(const char *name) {
-    return (unsigned)hash_bytes(name, strlen(name), 0) & (BUILTIN_SLOTS - 1);
-}
-
-static void builtin_index(void) {
-    _Static_assert(TC_ARRAY_LEN(builtins) < BUILTIN_SLOTS / 2, "builtin index too small");
-    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++) {
-        unsigned h = builtin_hash(builtins[i].name);
-        while (builtin_slots[h]) h = (h + 1) & (BUILTIN_SLOTS - 1);
-        builtin_slots[h] = (int16_t)(i + 1);
-    }
-}
+static void builtin_index(void) { index_build(&builtin_ix); }
 
 /* The first row (in table order) of `name` found in namespace `where`. */
 const Builtin *builtin_lookup(unsigned where, const char *name) {
     pthread_once(&builtin_once, builtin_index);
-    const Builtin *best = NULL;
-    for (unsigned h = builtin_hash(name); builtin_slots[h]; h = (h + 1) & (BUILTIN_SLOTS - 1)) {
-        const Builtin *b = &builtins[builtin_slots[h] - 1];
-        if ((b->where & where) && !strcmp(b->name, name) && (!best || b < best)) best = b;
-    }
-    return best;
+    return index_lookup(&builtin_ix, where, name);
 }
 
 TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {

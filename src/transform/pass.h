@@ -81,6 +81,8 @@ int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps);
  * at any depth */
 bool pipeline_clonable(const Op *op);
 bool pipeline_writes_memory(Op *op);
+/* the loops both take (see pipeline_dot_loads.c): their num_stages, or 0 */
+int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield);
 bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
 
 /* ---- helpers shared by the passes (pass.c) ------------------------------ */

@@ -314,15 +314,27 @@ static bool pipelinable(const Pipe *p, Op *l) {
     return feeds_dot(p, op_result(l, 0), 0);
 }
 
-/* Pipelines the dot-feeding loads of one scf.for; returns how many. */
-static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
+/* What both pipelining passes take: num_stages (the option, or the loop's
+ * tt.num_stages) above 1, a one-block body whose yield matches the carried
+ * values, and no memory written under it. Returns that num_stages and sets
+ * *body and *yield, or returns 0. */
+int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield) {
     int64_t ns = num_stages;
     op_attr_int(loop, "tt.num_stages", &ns);
-    Block *body = region_entry(&loop->regions[0]);
-    if (ns <= 1 || !body || body->next || body->nargs != loop->noperands - 2) return 0;
-    Op *yield = block_terminator(body);
-    if (!yield || yield->kind != SCF_YIELD || yield->noperands != loop->noperands - 3) return 0;
+    Block *b = region_entry(&loop->regions[0]);
+    if (ns <= 1 || !b || b->next || b->nargs != loop->noperands - 2) return 0;
+    Op *y = block_terminator(b);
+    if (!y || y->kind != SCF_YIELD || y->noperands != loop->noperands - 3) return 0;
     if (pipeline_writes_memory(loop)) return 0;
+    *body = b, *yield = y;
+    return (int)ns;
+}
+
+/* Pipelines the dot-feeding loads of one scf.for; returns how many. */
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
+    Block *body;
+    Op *yield;
+    if (!pipeline_loop_shape(loop, num_stages, &body, &yield)) return 0;
 
     Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = async_copy_enabled()};
     OpList loads = {0};

@@ -266,13 +266,10 @@ static Value *next_stage(Builder *b, Value *s, int stages) {
 }
 
 static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnalysis *aa) {
-    int64_t ns = num_stages;
-    op_attr_int(loop, "tt.num_stages", &ns);
-    Block *body = region_entry(&loop->regions[0]);
-    if (ns <= 1 || !body || body->next || body->nargs != loop->noperands - 2) return 0;
-    Op *yield = block_terminator(body);
-    if (!yield || yield->kind != SCF_YIELD || yield->noperands != loop->noperands - 3) return 0;
-    if (pipeline_writes_memory(loop) || has_loop(loop)) return 0;
+    Block *body;
+    Op *yield;
+    int ns = pipeline_loop_shape(loop, num_stages, &body, &yield);
+    if (!ns || has_loop(loop)) return 0;
     Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa};
     Cand cs[MAX_LOADS];
     int n = 0;
@@ -303,7 +300,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
         dot_plan(c, cs[i].dot, sm, &pl);
         if (pl.smem_bytes > extra) extra = pl.smem_bytes;
     }
-    int stages = (int)ns;
+    int stages = ns;
     while (n && stages >= 2 && stages * per_stage + extra + 1024 > limit) stages--;
     if (!n || stages < 2) {
         map_free(&p.state);
