@@ -2437,6 +2437,17 @@ static bool libdevice_operands(Sema *S, const CallArgs *a, int n, bool broadcast
     return true;
 }
 
+/* tt.extern_elementwise calling libdevice's `sym` on ops, of result type rt */
+static TV extern_call(Sema *S, const char *sym, Value *const *ops, int n, const TlType *rt) {
+    Type *t = rt->ir;
+    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, n, &t, 1, 0);
+    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
+    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
+    return tv_tensor(op_result(op, 0), rt);
+}
+
 static TV bi_libdevice(Sema *S, CallArgs *a) {
     int n = a->bi->arg & LD_ARITY;
     TV x[2] = {tv_none(), tv_none()};
@@ -2476,13 +2487,7 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
     const TlType *rt = x[0].ty;
     if (flags & LD_INT)
         rt = tl_is_block(rt) ? tl_block(S, tl_scalar(S, TL_I32), rt->shape, rt->rank) : tl_scalar(S, TL_I32);
-    Type *t = rt->ir;
-    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, n, &t, 1, 0);
-    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
-    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
-    return tv_tensor(op_result(op, 0), rt);
+    return extern_call(S, sym, ops, n, rt);
 }
 
 static TV libdevice_call(Sema *S, const char *name, TV x, TV y);
@@ -2507,13 +2512,7 @@ static TV bi_libdevice_to_float(Sema *S, CallArgs *a) {
         if (tl_sca(x.ty)->kind != convs[i].from)
             return sema_error(S, "%s() takes %s, got '%s'", n, tl_scalar_name(convs[i].from), tl_cstr(S, tl_sca(x.ty)));
         const TlType *rt = tl_with_elem(S, x.ty, tl_scalar(S, convs[i].to));
-        Type *t = rt->ir;
-        Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, &x.v, 1, &t, 1, 0);
-        op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
-        op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
-        op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
-        op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, arena_printf(S->arena, "__nv_%s", n)));
-        return tv_tensor(op_result(op, 0), rt);
+        return extern_call(S, arena_printf(S->arena, "__nv_%s", n), &x.v, 1, rt);
     }
     return sema_error(S, "libdevice.%s is not supported", n);
 }
@@ -2546,13 +2545,7 @@ static TV bi_libdevice_rounded(Sema *S, CallArgs *a) {
                       : !strncmp(n, "fma_", 4) ? arena_printf(S->arena, "__nv_fma%s_%s", f32 ? "f" : "", n + 4)
                                                : arena_printf(S->arena, "__nv_%c%s", f32 ? 'f' : 'd', n);
     Value *ops[3] = {x[0].v, arity > 1 ? x[1].v : NULL, arity > 2 ? x[2].v : NULL};
-    Type *t = x[0].ty->ir;
-    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, arity, &t, 1, 0);
-    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
-    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
-    return tv_tensor(op_result(op, 0), x[0].ty);
+    return extern_call(S, sym, ops, arity, x[0].ty);
 }
 
 /* The integer functions of libdevice, as tt.extern_elementwise: popc, clz
@@ -2572,13 +2565,7 @@ static TV bi_libdevice_int(Sema *S, CallArgs *a) {
         return sema_error(S, "%s() takes %s, got '%s'", n, ll ? "int64" : "int32", tl_cstr(S, e));
     bool same = !strncmp(n, "brev", 4);
     const TlType *rt = tl_with_elem(S, x.ty, same ? e : tl_scalar(S, TL_I32));
-    Type *t = rt->ir;
-    Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, &x.v, 1, &t, 1, 0);
-    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
-    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, arena_printf(S->arena, "__nv_%s", n)));
-    return tv_tensor(op_result(op, 0), rt);
+    return extern_call(S, arena_printf(S->arena, "__nv_%s", n), &x.v, 1, rt);
 }
 
 /* libdevice functions that are other operations under another name: the
