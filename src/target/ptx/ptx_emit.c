@@ -486,6 +486,10 @@ void px_scope_pop(Px *p) {
 
 Slot px_mat(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_REG && s.off == 0) return s;
+    if (s.kind == SLOT_NONE) {
+        px_fail(p, NULL, "internal error: a slot the demand analysis found unread was read");
+        return px_reg(p, px_rc(elem));
+    }
     if (s.kind == SLOT_REG) {
         const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
         return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}),
@@ -1432,7 +1436,9 @@ static void lower_elementwise(Px *p, Op *op) {
     Tile *ins[4] = {0};
     int nin = op->noperands < 4 ? op->noperands : 4;
     for (int k = 0; k < nin; k++) ins[k] = px_tile(p, op_operand(op, k));
+    const uint64_t *want = px_demand(p, op_result(op, 0));
     for (int i = 0; i < out->n; i++) {
+        if (!px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = ins[k]->s[ins[k]->n == out->n ? i : 0];
         out->s[i] = px_ew(p, op, in, re);
@@ -1854,6 +1860,7 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
     bool clash = false;
     for (int a = 0; a < n && !clash; a++)
         for (int i = 0; i < to[a]->n && !clash; i++) {
+            if (to[a]->s[i].kind == SLOT_NONE) continue; /* not carried */
             Slot s = copy_src(to, from, a, i);
             if (s.kind != SLOT_REG) continue;
             intptr_t pos = (intptr_t)map_get(&dst, reg_key(s));
@@ -1863,6 +1870,7 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
     if (!clash) {
         for (int a = 0; a < n; a++)
             for (int i = 0; i < to[a]->n; i++) {
+                if (to[a]->s[i].kind == SLOT_NONE) continue;
                 Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
                 const char *dn = px_rname(p, d);
                 if (s.kind == SLOT_REG && s.off) {
@@ -1879,6 +1887,7 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
     for (int a = 0; a < n; a++) {
         tmp[a] = px_new_tile(p, to[a]->n);
         for (int i = 0; i < to[a]->n; i++) {
+            if (to[a]->s[i].kind == SLOT_NONE) continue;
             Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
             if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue; /* kind NONE: no copy */
             const char *src = px_opnd(p, s, elems[a]);
@@ -1901,6 +1910,18 @@ static Tile *fresh_tile(Px *p, const Type *t) {
     return r;
 }
 
+/* A loop's iteration argument: registers for the slots that are read
+ * (ptx_demand.c), SLOT_NONE for the others, which are not carried. */
+static Tile *carried_tile(Px *p, const Value *arg) {
+    int n = tile_slots(p, arg->type);
+    if (n < 0) n = 1;
+    const uint64_t *want = px_demand(p, arg);
+    Tile *r = px_new_tile(p, n);
+    for (int i = 0; i < n; i++)
+        if (px_demanded(want, i)) r->s[i] = px_reg(p, px_rc(ty_elem(arg->type)));
+    return r;
+}
+
 static void lower_for(Px *p, Op *op) {
     Block *body = op->regions[0].first;
     int n = op->noperands - 3;
@@ -1911,7 +1932,7 @@ static void lower_for(Px *p, Op *op) {
     Tile **carried = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1), **inits = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
     const Type **elems = ARENA_ARRAY(p->ctx->arena, const Type *, n + 1);
     for (int i = 0; i < n; i++) {
-        carried[i] = fresh_tile(p, body->args[i + 1]->type);
+        carried[i] = carried_tile(p, body->args[i + 1]);
         inits[i] = px_tile(p, op_operand(op, 3 + i));
         elems[i] = ty_elem(body->args[i + 1]->type);
     }
@@ -2171,6 +2192,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
     p->aa = axis_analyze(c, func);
+    px_demand_analyze(p, func);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
     p->warp = px_reg(p, RC_B32);
@@ -2234,6 +2256,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
     px_tables_keep(p);
     map_free(&p->dists);
+    map_free(&p->demand);
     map_free(&p->tparts);
     vec_free(&p->scope_marks);
     axis_analysis_free(p->aa);

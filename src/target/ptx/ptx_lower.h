@@ -66,6 +66,7 @@ typedef struct Px {
     int nlabel;
     Map vals;            /* Value* -> Tile* */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
+    Map demand;          /* Value* -> bits of the slots read, when not all (ptx_demand.c) */
     /* CSE: open addressing from an instruction's hash to 1 + its index in
      * cse_entries, 4 bytes a slot (12 bits of the hash as a tag, 20 of
      * index: the table is probed once per instruction and must stay in
@@ -162,7 +163,22 @@ void px_scope_pop(Px *p);
  * same for every slot of a Dist (p->lin_memo). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
 
+/* The ops lower_elementwise lowers, slot i of the result from slot i of
+ * each operand (ops with their own lowering have no OPF_ELEMENTWISE). */
+static inline bool px_is_slotwise(const Op *op) { return op_has_flag(op, OPF_ELEMENTWISE); }
+
+/* ptx_demand.c: fills p->demand */
+void px_demand_analyze(Px *p, Op *func);
+/* The slots of v that are read, a bit each; NULL when all are. */
+const uint64_t *px_demand(Px *p, const Value *v);
+static inline bool px_demanded(const uint64_t *bits, int slot) {
+    return !bits || (bits[slot / 64] >> (slot % 64) & 1);
+}
+
 /* ptx_memory.c */
+/* Elements per access of a tile access through ptr (with mask), in the
+ * layout d of ptr, of elements e. */
+int px_access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e);
 void px_lower_load(Px *p, Op *op);
 void px_lower_store(Px *p, Op *op);
 void px_lower_atomic(Px *p, Op *op);

@@ -28,8 +28,7 @@ static int pow2_floor(int64_t v) {
     return r;
 }
 
-/* Elements per access for a tile access through ptr (with mask). */
-static int access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) {
+int px_access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) {
     if (ptr->type->kind != TY_TENSOR) return 1;
     int o0 = d->order[0];
     int ebits = px_bits(e);
@@ -139,7 +138,7 @@ void px_lower_load(Px *p, Op *op) {
     int n = tile ? d.nslots : 1;
     Tile *out = px_new_tile(p, n);
     px_bind(p, res, out);
-    int vec = tile ? access_vec(p, ptr, mask, &d, e) : 1;
+    int vec = tile ? px_access_vec(p, ptr, mask, &d, e) : 1;
     int ebits = px_bits(e);
     RegClass rc = px_rc(e);
     Type *i1 = p->i1;
@@ -275,7 +274,7 @@ void px_lower_store(Px *p, Op *op) {
     bool tile = ptr->type->kind == TY_TENSOR;
     if (tile && !px_dist(p, ptr->type, &d)) return px_fail(p, op, "store without a layout");
     int n = tile ? d.nslots : 1;
-    int vec = tile ? access_vec(p, ptr, mask, &d, e) : 1;
+    int vec = tile ? px_access_vec(p, ptr, mask, &d, e) : 1;
     Slot owner = tile ? px_owner_pred(p, &d) : px_scalar_owner_pred(p);
     int ebits = px_bits(e);
     RegClass rc = px_rc(e);
@@ -458,7 +457,7 @@ void px_lower_atomic(Px *p, Op *op) {
     /* sm_90 adds floats a vector at a time (atom.add.v4.f32, .noftz.v8.f16/
      * bf16: PTX 8.1), as Triton does: a quarter of the atomic instructions */
     int vec = tile && !cas && rmw == TT_RMW_FADD && isf && (ebits == 32 || ebits == 16) && p->sm >= 90
-                  ? access_vec(p, ptr, mask, &d, e)
+                  ? px_access_vec(p, ptr, mask, &d, e)
                   : 1;
     for (int i = 0; i < n; i++) {
         if (vec > 1) {

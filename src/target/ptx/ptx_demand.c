@@ -1,0 +1,217 @@
+/*
+ * ptx_demand.c - which slots of each tile are read.
+ *
+ * A vectorised access reads its pointer and mask only at the first slot of
+ * each vector: a 16-byte fp16 load under `(rows < M) & (cols < N)` needs one
+ * address and one predicate per 8 elements. The element-wise ops that build
+ * them are lowered slot by slot, and without this analysis they compute
+ * every slot, 8x what is read (ptxas deletes the rest, after the emitter has
+ * written and CSE'd it and ptxas has parsed it).
+ *
+ * The analysis runs once per kernel, before lowering, as one walk over the
+ * ops in reverse: a result's users come after it, so their demands are known
+ * when it is reached. A value's demand is the union over its uses of
+ *   - an element-wise user (lower_elementwise): the slots of the user's
+ *     result that are demanded (slot i reads slot i of each operand);
+ *   - tt.load / tt.store: the pointer and the mask at vector heads only
+ *     (px_access_vec, as the lowering picks the width); other values: all;
+ *   - ttg.async_copy_global_to_local: its pointer and mask at the heads of
+ *     its `vec`;
+ *   - tt.broadcast / tt.expand_dims: the source slots of the demanded
+ *     result slots;
+ *   - scf.for (an initial value) and its body's scf.yield: what the
+ *     iteration argument reads, which is solved as a fixpoint (demand_for);
+ *   - anything else (block arguments, scf.yield, reductions, ...): all.
+ * Only partial demands are recorded; a value absent from p->demand is read
+ * in full. lower_elementwise leaves the slots nobody reads as SLOT_NONE,
+ * and reading one is an internal error (px_mat), not a silent zero.
+ */
+#include "target/ptx/ptx_lower.h"
+
+#include <string.h>
+
+typedef struct Bits {
+    int n;
+    bool full;
+    uint64_t w[];
+} Bits;
+
+static Bits *bits_new(Px *p, int n) {
+    size_t nw = ((size_t)n + 63) / 64;
+    Bits *b = arena_alloc(p->ctx->arena, sizeof(Bits) + nw * sizeof(uint64_t));
+    b->n = n;
+    memset(b->w, 0, nw * sizeof(uint64_t));
+    return b;
+}
+
+static int nwords(int n) { return (n + 63) / 64; }
+
+static bool bits_full(const Bits *b) {
+    for (int i = 0; i < b->n; i++)
+        if (!(b->w[i / 64] >> (i % 64) & 1)) return false;
+    return true;
+}
+
+static void bits_fill(Bits *b) {
+    b->full = true;
+    memset(b->w, 0xff, (size_t)nwords(b->n) * sizeof(uint64_t));
+}
+
+static void bits_set(Bits *b, int i) { b->w[i / 64] |= (uint64_t)1 << (i % 64); }
+
+/* acc |= what b asks for (NULL or full: everything); false when acc
+ * became full */
+static bool bits_or(Bits *acc, const Bits *b) {
+    if (!b || b->full || b->n != acc->n) return false;
+    for (int w = 0; w < nwords(acc->n); w++) acc->w[w] |= b->w[w];
+    return true;
+}
+
+const uint64_t *px_demand(Px *p, const Value *v) {
+    Bits *b = map_get(&p->demand, MAP_KEY(v));
+    return b && !b->full ? b->w : NULL;
+}
+
+static Bits *entry(Px *p, const Value *v) { return map_get(&p->demand, MAP_KEY(v)); }
+
+/* Records v's demand (full ones too: a loop's fixpoint may revisit v and
+ * must be able to widen what it recorded before). */
+static void record(Px *p, const Value *v, Bits *b) {
+    if (b->full || bits_full(b)) bits_fill(b);
+    map_put(&p->demand, MAP_KEY(v), b);
+}
+
+/* tt.broadcast / tt.expand_dims: the source slot of each demanded result
+ * slot, as lower_broadcast maps them (a dimension of size 1 reads j = 0;
+ * expand_dims drops the new axis's j). */
+static bool broadcast_demand(Px *p, Op *user, Bits *acc, int n) {
+    const Bits *rd = entry(p, op_result(user, 0));
+    Type *rt = op_result(user, 0)->type, *it = op_operand(user, 0)->type;
+    Dist dr, di;
+    if (!rd || rd->full || !px_dist(p, rt, &dr) || !px_dist(p, it, &di) || di.nslots != n || dr.nslots != rd->n)
+        return false;
+    int64_t axis = -1;
+    if (user->kind == TT_EXPAND_DIMS) op_attr_int(user, "axis", &axis);
+    for (int i = 0; i < dr.nslots; i++) {
+        if (!(rd->w[i / 64] >> (i % 64) & 1)) continue;
+        int j[TTG_MAX_RANK], ji[TTG_MAX_RANK];
+        dist_slot_j(&dr, i, j);
+        for (int d = 0, k = 0; d < dr.rank; d++) {
+            if (d == axis) continue;
+            ji[k++] = user->kind == TT_BROADCAST && it->shape[d] == 1 ? 0 : j[d];
+        }
+        bits_set(acc, dist_slot_of_j(&di, ji));
+    }
+    return true;
+}
+
+/* Adds to acc (the slots of `v`, a tile of n slots) what use u of it
+ * reads; false when it may read any slot. */
+static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
+    Op *user = u->owner;
+    int k = (int)(u - user->operands);
+    if (px_is_slotwise(user)) return bits_or(acc, entry(p, op_result(user, 0)));
+    /* into a loop: what the iteration argument (and the loop's result) read */
+    if (user->kind == SCF_FOR && k >= 3) return bits_or(acc, entry(p, user->regions[0].first->args[k - 2]));
+    if (user->kind == SCF_YIELD && user->parent->parent->parent->kind == SCF_FOR)
+        return bits_or(acc, entry(p, user->parent->args[k + 1]));
+    if (user->kind == TT_BROADCAST || user->kind == TT_EXPAND_DIMS) return broadcast_demand(p, user, acc, n);
+    Value *ptr = NULL, *mask = NULL;
+    Dist d;
+    int vec;
+    if (user->kind == TT_LOAD || user->kind == TT_STORE) {
+        bool store = user->kind == TT_STORE;
+        ptr = op_operand(user, 0);
+        int mi = store ? 2 : 1;
+        mask = user->noperands > mi ? op_operand(user, mi) : NULL;
+        if (k != 0 && k != mi) return false;
+        const Type *e = store ? ty_elem(op_operand(user, 1)->type) : ty_elem(op_result(user, 0)->type);
+        if (!px_dist(p, ptr->type, &d)) return false;
+        vec = px_access_vec(p, ptr, mask, &d, e);
+    } else if (user->kind == TTG_ASYNC_COPY) {
+        ptr = op_operand(user, 1);
+        if (k != 1 && k != 2) return false;
+        if (!px_dist(p, ptr->type, &d)) return false;
+        int64_t v = 1;
+        op_attr_int(user, "vec", &v);
+        vec = (int)v;
+    } else {
+        return false;
+    }
+    if (d.nslots != n || vec <= 1) return false;
+    int j[TTG_MAX_RANK];
+    for (int i = 0; i < n; i++) {
+        dist_slot_j(&d, i, j);
+        if (j[d.order[0]] % vec == 0) bits_set(acc, i);
+    }
+    return true;
+}
+
+static int slots_of(Px *p, const Value *v) {
+    Dist d;
+    if (v->type->kind != TY_TENSOR || !px_dist(p, v->type, &d)) return 0;
+    return d.nslots;
+}
+
+/* v's demand, from its uses, added to acc (a fresh set when NULL). */
+static Bits *uses_demand(Px *p, const Value *v, Bits *acc) {
+    int n = slots_of(p, v);
+    if (n < 2) return NULL;
+    if (!acc) acc = bits_new(p, n);
+    for (Use *u = v->uses; u && !acc->full; u = u->next)
+        if (!use_demand(p, u, acc, n)) acc->full = true;
+    if (acc->full) bits_fill(acc);
+    return acc;
+}
+
+static void demand_block(Px *p, Block *b);
+
+/* scf.for: an iteration argument reads what its uses in the body read and
+ * what the loop's result reads; the body's yield reads the argument's
+ * demand. Solved from below: the arguments start at what the results read
+ * and grow until the body asks for nothing more. */
+static void demand_for(Px *p, Op *op) {
+    Block *body = op->regions[0].first;
+    int n = op->nresults;
+    Bits **arg = ARENA_ARRAY(p->ctx->arena, Bits *, n + 1);
+    for (int i = 0; i < n; i++) {
+        int ns = slots_of(p, op_result(op, i));
+        arg[i] = ns < 2 ? NULL : bits_new(p, ns);
+        if (arg[i] && !bits_or(arg[i], entry(p, op_result(op, i)))) bits_fill(arg[i]);
+    }
+    for (int round = 0;; round++) {
+        for (int i = 0; i < n; i++)
+            if (arg[i]) record(p, body->args[i + 1], arg[i]);
+        demand_block(p, body);
+        bool grew = false;
+        for (int i = 0; i < n; i++) {
+            if (!arg[i] || arg[i]->full) continue;
+            Bits *now = bits_new(p, arg[i]->n);
+            bits_or(now, arg[i]);
+            now = uses_demand(p, body->args[i + 1], now);
+            if (round >= 8) bits_fill(now); /* (not seen: a guard on the rounds) */
+            if (memcmp(now->w, arg[i]->w, (size_t)nwords(now->n) * sizeof(uint64_t))) grew = true;
+            arg[i] = now;
+        }
+        if (!grew) break;
+    }
+}
+
+static void demand_block(Px *p, Block *b) {
+    for (Op *op = b->last; op; op = op->prev) {
+        for (int i = 0; i < op->nresults; i++) {
+            Bits *d = uses_demand(p, op_result(op, i), NULL);
+            if (d) record(p, op_result(op, i), d);
+        }
+        if (op->kind == SCF_FOR) {
+            demand_for(p, op);
+            continue;
+        }
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].last; rb; rb = rb->prev) demand_block(p, rb);
+    }
+}
+
+void px_demand_analyze(Px *p, Op *func) {
+    demand_block(p, func_entry(func));
+}
