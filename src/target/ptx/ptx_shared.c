@@ -253,8 +253,29 @@ void px_lower_convert(Px *p, Op *op) {
 /* ---- reduction ----------------------------------------------------------- */
 
 /* Lowers the combine region of op on scalars: out[k] = combine(acc, x). */
+/* The common combine region, one element-wise op of the two arguments
+ * whose result is returned (max, add, ...): lowered on the slots directly,
+ * without binding a tile to each argument (a reduction combines hundreds
+ * of times). */
+static bool combine_one_op(Px *p, Block *b, int k, const Slot *acc, const Slot *x, Slot *out) {
+    Op *o = b->first, *ret = o ? o->next : NULL;
+    if (k != 1 || !ret || ret->next || !px_is_slotwise(o) || o->noperands != 2 || o->nresults != 1 ||
+        ret->noperands != 1 || op_operand(ret, 0) != op_result(o, 0))
+        return false;
+    Slot in[2];
+    for (int i = 0; i < 2; i++) {
+        Value *v = op_operand(o, i);
+        if (v == b->args[0]) in[i] = acc[0];
+        else if (v == b->args[1]) in[i] = x[0];
+        else return false;
+    }
+    out[0] = px_ew(p, o, in, ty_elem(op_result(o, 0)->type));
+    return true;
+}
+
 static void combine(Px *p, Op *op, int k, Slot *acc, Slot *x, Slot *out) {
     Block *b = op->regions[0].first;
+    if (combine_one_op(p, b, k, acc, x, out)) return;
     for (int i = 0; i < k; i++) {
         Tile *ta = px_new_tile(p, 1), *tx = px_new_tile(p, 1);
         ta->s[0] = acc[i];
