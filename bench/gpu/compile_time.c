@@ -71,9 +71,14 @@ int main(int argc, char **argv) {
             bytes = strlen(p);
             for (; *p; p++) lines += *p == '\n';
         }
+        if (!ok) {
+            StrBuf sb = {0};
+            diag_render(&c.de, &sb, false);
+            fprintf(stderr, "compile failed\n%s", sb_cstr(&sb));
+            return 1;
+        }
         compilation_free(&c);
         t[r] = (now() - t0) * 1e3;
-        if (!ok) return fprintf(stderr, "compile failed\n"), 1;
     }
     qsort(t, (size_t)reps, sizeof *t, cmp);
     printf("%.4f %.4f %zu %zu\n", t[reps / 2], t[0], lines, bytes);

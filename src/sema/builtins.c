@@ -2680,6 +2680,111 @@ static TV sinpi_(Sema *S, TV x) {
 
 static TV log_(Sema *S, TV x) { return tv_tensor(sem_ir(S, MATH_LOG, x.ty, x.v, NULL), x.ty); }
 
+/* Short names for the arithmetic of the compositions below. */
+static TV add_(Sema *S, TV a, TV b) { return sem_binary(S, PY_BIN_ADD, a, b); }
+static TV sub_(Sema *S, TV a, TV b) { return sem_binary(S, PY_BIN_SUB, a, b); }
+static TV mul_(Sema *S, TV a, TV b) { return sem_binary(S, PY_BIN_MUL, a, b); }
+static TV abs_(Sema *S, TV x) { return tv_tensor(sem_ir(S, MATH_ABSF, x.ty, x.v, NULL), x.ty); }
+static TV lt_(Sema *S, TV a, TV b) { return sem_compare(S, PY_CMP_LT, a, b); }
+static TV eq_(Sema *S, TV a, TV b) { return sem_compare(S, PY_CMP_EQ, a, b); }
+static TV isnan_(Sema *S, TV x) { return sem_compare(S, PY_CMP_NE, x, x); }
+static TV fconst_(Sema *S, double v, TV like) { return sem_cast(S, tv_float(v), tl_sca(like.ty), NULL); }
+
+/* The unbiased binary exponent of a finite non-zero x (C's ilogb), as an
+ * int of x's width: the exponent field, of x scaled into the normal range
+ * first when it is subnormal. */
+static TV exponent_(Sema *S, TV x, bool f64) {
+    const TlType *it = tl_scalar(S, f64 ? TL_I64 : TL_I32);
+    int mant = f64 ? 52 : 23, bias = f64 ? 1023 : 127, shift = f64 ? 64 : 32;
+    TV ax = abs_(S, x);
+    TV sub = lt_(S, ax, tv_float(f64 ? 0x1p-1022 : 0x1p-126));
+    TV xs = sem_where(S, sub, mul_(S, ax, tv_float(f64 ? 0x1p64 : 0x1p32)), ax);
+    TV e = sub_(S, sem_binary(S, PY_BIN_RSHIFT, sem_bitcast(S, xs, it), tv_int(mant)), tv_int(bias));
+    return sem_where(S, sub, sub_(S, e, tv_int(shift)), e);
+}
+
+/* erfinv of a = |x| in [0, 1], given c = 1 - a computed without
+ * cancellation by the caller (erfcinv's argument itself). With
+ * w = -log((1 - a)(1 + a)):
+ *   - w <= 16 (1 - a above ~1e-7): Giles' single-precision approximation
+ *     ("Approximating the erfinv function", 2010), a polynomial in
+ *     w - 2.5 below 5 and in sqrt(w) - 3 above;
+ *   - beyond (erfcinv's and fp64's far tails), the asymptotic
+ *     z^2 = L - log(sqrt(pi L)), L = -log(c), from erfc(z) ~
+ *     exp(-z^2) / (z sqrt(pi)).
+ * Then Newton steps: on erf(z) = a below a = 1/2, and on log(erfc(z)) =
+ * log(c) above (no cancellation however small c is), the step's
+ * erfc(z) / erfc'(z) as exp(z^2 + log erfc(z)) sqrt(pi) / 2 so that
+ * nothing underflows: three everywhere in fp64, two in the fp32 tail.
+ * a = 1: +inf; a > 1 or NaN: NaN. */
+static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
+    static const double lo[9] = {2.81022636e-08,  3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                                 -0.00125372503, -0.00417768164, 0.246640727,     1.50140941};
+    static const double hi[9] = {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                                 -0.0076224613,   0.00943887047,  1.00167406,    2.83297682};
+    TV csafe = sem_where(S, sem_compare(S, PY_CMP_GT, c, tv_float(0.0)), c, tv_float(0.5));
+    TV w = mul_(S, log_(S, mul_(S, csafe, add_(S, a, tv_float(1.0)))), tv_float(-1.0));
+    TV central = lt_(S, w, tv_float(5.0)), tail = sem_compare(S, PY_CMP_GT, w, tv_float(16.0));
+    /* each branch sees an argument in its range (what it would make of
+     * another is selected away, but keep NaN and inf out of it) */
+    TV wl = sub_(S, sem_where(S, central, w, tv_float(2.5)), tv_float(2.5));
+    TV ws = sem_where(S, central, tv_float(16.0), sem_minmax(S, false, w, tv_float(16.0), false));
+    TV wh = sub_(S, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, ws.ty, ws.v, NULL), ws.ty), tv_float(3.0));
+    TV pl = fconst_(S, lo[0], a), ph = fconst_(S, hi[0], a);
+    for (int i = 1; i < 9; i++) {
+        pl = add_(S, mul_(S, pl, wl), tv_float(lo[i]));
+        ph = add_(S, mul_(S, ph, wh), tv_float(hi[i]));
+    }
+    TV z = mul_(S, sem_where(S, central, pl, ph), a);
+    TV lc = log_(S, csafe); /* -L */
+    TV big = sem_where(S, tail, mul_(S, lc, tv_float(-1.0)), tv_float(20.0));
+    TV z2 = sub_(S, big, log_(S, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, big.ty, mul_(S, big, tv_float(M_PI)).v, NULL),
+                                           big.ty)));
+    z = sem_where(S, tail, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, z2.ty, z2.v, NULL), z2.ty), z);
+    TV upper = sem_compare(S, PY_CMP_GE, a, tv_float(0.5));
+    for (int it = 0; it < (f64 ? 3 : 2); it++) {
+        TV ec = libdevice_call(S, "erfc", z, tv_none());
+        TV lerfc = log_(S, sem_where(S, sem_compare(S, PY_CMP_GT, ec, tv_float(0.0)), ec, tv_float(1e-300)));
+        TV ratio = mul_(S, tv_tensor(sem_ir(S, MATH_EXP, z.ty, add_(S, mul_(S, z, z), lerfc).v, NULL), z.ty),
+                        tv_float(0.88622692545275801)); /* sqrt(pi) / 2 */
+        TV up = add_(S, z, mul_(S, sub_(S, lerfc, lc), ratio));
+        if (f64) {
+            TV d = mul_(S, tv_float(1.1283791670955126), /* 2 / sqrt(pi) */
+                        tv_tensor(sem_ir(S, MATH_EXP, z.ty, mul_(S, z, mul_(S, z, tv_float(-1.0))).v, NULL), z.ty));
+            TV down = sub_(S, z, sem_fdiv(S, sub_(S, libdevice_call(S, "erf", z, tv_none()), a), d, true));
+            z = sem_where(S, upper, up, down);
+        } else {
+            z = sem_where(S, tail, up, z);
+        }
+    }
+    TV inf = fconst_(S, INFINITY, a);
+    z = sem_where(S, eq_(S, c, tv_float(0.0)), inf, z);
+    TV bad = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_GT, a, tv_float(1.0)), isnan_(S, a));
+    return sem_where(S, bad, fconst_(S, NAN, a), z);
+}
+
+/* exp(x^2) erfc(x), computed in fp64 (an fp32 x is widened, the result
+ * narrowed): the product below 26 (erfc(26) ~ 5e-296 is still normal, and
+ * exp(676) finite), the asymptotic series 1/(x sqrt(pi)) (1 - 1/(2x^2) +
+ * 3/(4x^4) - 15/(8x^6) + 105/(16x^8)) above, whose first omitted term is
+ * under 1e-24 there. Below about -26.6 the result overflows to inf, as the
+ * function does. */
+static TV erfcx_(Sema *S, TV x) {
+    const TlType *f64 = tl_scalar(S, TL_FP64);
+    TV xd = sem_cast(S, x, f64, NULL);
+    TV e2 = tv_tensor(sem_ir(S, MATH_EXP, xd.ty, mul_(S, xd, xd).v, NULL), xd.ty);
+    TV small = mul_(S, e2, libdevice_call(S, "erfc", xd, tv_none()));
+    TV far = lt_(S, xd, tv_float(26.0));
+    TV xl = sem_where(S, far, tv_float(26.0), xd);
+    TV t = sem_fdiv(S, fconst_(S, 1.0, xd), mul_(S, xl, xl), true);
+    static const double c[5] = {105.0 / 16, -15.0 / 8, 3.0 / 4, -1.0 / 2, 1.0};
+    TV poly = fconst_(S, c[0], xd);
+    for (int i = 1; i < 5; i++) poly = add_(S, mul_(S, poly, t), tv_float(c[i]));
+    TV large = sem_fdiv(S, poly, mul_(S, xl, tv_float(1.7724538509055160)), true); /* sqrt(pi) */
+    TV r = sem_where(S, far, small, large);
+    return sem_cast(S, r, tl_sca(x.ty), NULL);
+}
+
 /* lgamma (want_gamma false) or tgamma of x: the Lanczos approximation
  * (g = 7, 9 terms) for x >= 1/2,
  *   log G(z + 1) = log(sqrt(2 pi)) + (z + 1/2) log t - t + log A(z),  t = z + 7.5,
@@ -2906,6 +3011,63 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
     } else if (!strcmp(n, "lgamma") || !strcmp(n, "tgamma")) {
         if (!fp) want = "fp32 or fp64";
         else r = gamma_(S, x[0], n[0] == 't');
+    } else if (!strcmp(n, "logb") || !strcmp(n, "ilogb")) {
+        if (!fp) want = "fp32 or fp64";
+        else {
+            bool f64 = k[0] == TL_FP64;
+            TV e = exponent_(S, x[0], f64);
+            TV zero = eq_(S, x[0], tv_float(0.0));
+            TV inf = eq_(S, abs_(S, x[0]), tv_float(INFINITY));
+            if (n[0] == 'l') {
+                r = sem_cast(S, e, tl_sca(x[0].ty), NULL);
+                r = sem_where(S, zero, fconst_(S, -INFINITY, x[0]), r);
+                r = sem_where(S, inf, fconst_(S, INFINITY, x[0]), r);
+                r = sem_where(S, isnan_(S, x[0]), x[0], r);
+            } else { /* CUDA's (and glibc's): INT_MIN for 0 and NaN, INT_MAX for inf */
+                r = sem_cast(S, e, i32, NULL);
+                TV imin = sem_cast(S, tv_int(INT32_MIN), i32, NULL);
+                r = sem_where(S, sem_binary(S, PY_BIN_BITOR, zero, isnan_(S, x[0])), imin, r);
+                r = sem_where(S, inf, sem_cast(S, tv_int(INT32_MAX), i32, NULL), r);
+            }
+        }
+    } else if (!strcmp(n, "remainder")) {
+        /* IEEE remainder: x - n y, n the integer nearest x / y (ties to
+         * even), from fmod's x - trunc(x / y) y by one step of |y| when
+         * that is nearer */
+        if (!fp || !same) want = "two fp32 or two fp64";
+        else {
+            TV f = libdevice_call(S, "fmod", x[0], x[1]);
+            TV ay = abs_(S, x[1]), twice = mul_(S, abs_(S, f), tv_float(2.0));
+            TV q = libdevice_call(S, "rint", sem_fdiv(S, sub_(S, x[0], f), x[1], true), tv_none());
+            TV odd = sem_compare(S, PY_CMP_NE, libdevice_call(S, "fmod", q, tv_float(2.0)), tv_float(0.0));
+            TV over = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_GT, twice, ay),
+                                 sem_binary(S, PY_BIN_BITAND, eq_(S, twice, ay), odd));
+            r = sem_where(S, over, sub_(S, f, libdevice_call(S, "copysign", ay, f)), f);
+        }
+    } else if (!strcmp(n, "erfinv")) {
+        if (!fp) want = "fp32 or fp64";
+        else {
+            TV ax = abs_(S, x[0]);
+            r = libdevice_call(S, "copysign", erfinv_core_(S, ax, sub_(S, tv_float(1.0), ax), k[0] == TL_FP64), x[0]);
+        }
+    } else if (!strcmp(n, "erfcinv") || !strcmp(n, "normcdfinv")) {
+        /* erfcinv(y) = erfinv(1 - y), with 1 - |1 - y| = y (y <= 1) or
+         * 2 - y (exact) handed over: the tail near y = 0 keeps its digits;
+         * normcdfinv(p) = -sqrt(2) erfcinv(2 p) */
+        if (!fp) want = "fp32 or fp64";
+        else {
+            TV y = n[0] == 'n' ? mul_(S, x[0], tv_float(2.0)) : x[0];
+            TV le1 = sem_compare(S, PY_CMP_LE, y, tv_float(1.0));
+            TV ay = abs_(S, sub_(S, tv_float(1.0), y));
+            TV c = sem_where(S, le1, y, sub_(S, tv_float(2.0), y));
+            TV z = erfinv_core_(S, ay, c, k[0] == TL_FP64);
+            r = sem_where(S, le1, z, mul_(S, z, tv_float(-1.0)));
+            r = sem_where(S, lt_(S, y, tv_float(0.0)), fconst_(S, NAN, y), r);
+            if (n[0] == 'n') r = mul_(S, r, tv_float(-M_SQRT2));
+        }
+    } else if (!strcmp(n, "erfcx")) {
+        if (!fp) want = "fp32 or fp64";
+        else r = erfcx_(S, x[0]);
     } else if (!strcmp(n, "normcdf")) {
         if (!fp) want = "fp32 or fp64";
         else {
@@ -2968,7 +3130,9 @@ static const Builtin libdevice_fns[] = {
     LDC("rhypot", "arg0,arg1", 2), LDC("norm3d", "arg0,arg1,arg2", 3), LDC("rnorm3d", "arg0,arg1,arg2", 3),
     LDC("norm4d", "arg0,arg1,arg2,arg3", 4), LDC("rnorm4d", "arg0,arg1,arg2,arg3", 4), LDC("sinpi", "arg0", 1),
     LDC("cospi", "arg0", 1), LDC("ldexp", "arg0,arg1", 2), LDC("scalbn", "arg0,arg1", 2), LDC("normcdf", "arg0", 1),
-    LDC("lgamma", "arg0", 1), LDC("tgamma", "arg0", 1),
+    LDC("lgamma", "arg0", 1), LDC("tgamma", "arg0", 1), LDC("logb", "arg0", 1), LDC("ilogb", "arg0", 1),
+    LDC("remainder", "arg0,arg1", 2), LDC("erfinv", "arg0", 1), LDC("erfcinv", "arg0", 1),
+    LDC("normcdfinv", "arg0", 1), LDC("erfcx", "arg0", 1),
 #undef LDC
 #define LDF(nm) {nm "_rn", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_rz", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, \
                 {nm "_rd", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_ru", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}
