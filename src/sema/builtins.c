@@ -2712,10 +2712,11 @@ static TV exponent_(Sema *S, TV x, bool f64) {
  *   - beyond (erfcinv's and fp64's far tails), the asymptotic
  *     z^2 = L - log(sqrt(pi L)), L = -log(c), from erfc(z) ~
  *     exp(-z^2) / (z sqrt(pi)).
- * Then Newton steps: on erf(z) = a below a = 1/2, and on log(erfc(z)) =
- * log(c) above (no cancellation however small c is), the step's
- * erfc(z) / erfc'(z) as exp(z^2 + log erfc(z)) sqrt(pi) / 2 so that
- * nothing underflows: three everywhere in fp64, two in the fp32 tail.
+ * Then Halley steps (cubic: the tail's start is good to ~1e-3, Giles' to
+ * ~1e-7): on erf(z) = a below a = 1/2, on erfc(z) = c above, the step's
+ * (erfc(z) - c) / erfc'(z) as (c / erfc(z) - 1) exp(z^2 + log erfc(z))
+ * sqrt(pi) / 2, so that nothing underflows however small c is: two
+ * everywhere in fp64, one in the fp32 tail.
  * a = 1: +inf; a > 1 or NaN: NaN. */
 static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
     static const double lo[9] = {2.81022636e-08,  3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
@@ -2742,20 +2743,21 @@ static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
                                            big.ty)));
     z = sem_where(S, tail, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, z2.ty, z2.v, NULL), z2.ty), z);
     TV upper = sem_compare(S, PY_CMP_GE, a, tv_float(0.5));
-    for (int it = 0; it < (f64 ? 3 : 2); it++) {
+    for (int it = 0; it < (f64 ? 2 : 1); it++) {
+        /* Halley: z - u / (1 + z u), u = f / f' (f'' / f' = -2z for both) */
         TV ec = libdevice_call(S, "erfc", z, tv_none());
-        TV lerfc = log_(S, sem_where(S, sem_compare(S, PY_CMP_GT, ec, tv_float(0.0)), ec, tv_float(1e-300)));
-        TV ratio = mul_(S, tv_tensor(sem_ir(S, MATH_EXP, z.ty, add_(S, mul_(S, z, z), lerfc).v, NULL), z.ty),
-                        tv_float(0.88622692545275801)); /* sqrt(pi) / 2 */
-        TV up = add_(S, z, mul_(S, sub_(S, lerfc, lc), ratio));
+        TV ecs = sem_where(S, sem_compare(S, PY_CMP_GT, ec, tv_float(0.0)), ec, tv_float(f64 ? 1e-300 : 1e-38));
+        TV ratio = mul_(S, tv_tensor(sem_ir(S, MATH_EXP, z.ty, add_(S, mul_(S, z, z), log_(S, ecs)).v, NULL), z.ty),
+                        tv_float(0.88622692545275801)); /* erfc(z) / (2 exp(-z^2) / sqrt(pi)) */
+        TV u = mul_(S, sub_(S, sem_fdiv(S, c, ecs, true), tv_float(1.0)), ratio); /* (erfc(z) - c) / -erfc'(z) */
         if (f64) {
-            TV d = mul_(S, tv_float(1.1283791670955126), /* 2 / sqrt(pi) */
+            TV d = mul_(S, tv_float(1.1283791670955126), /* erf'(z) = 2 exp(-z^2) / sqrt(pi) */
                         tv_tensor(sem_ir(S, MATH_EXP, z.ty, mul_(S, z, mul_(S, z, tv_float(-1.0))).v, NULL), z.ty));
-            TV down = sub_(S, z, sem_fdiv(S, sub_(S, libdevice_call(S, "erf", z, tv_none()), a), d, true));
-            z = sem_where(S, upper, up, down);
-        } else {
-            z = sem_where(S, tail, up, z);
+            TV ul = sem_fdiv(S, sub_(S, libdevice_call(S, "erf", z, tv_none()), a), d, true);
+            u = sem_where(S, upper, u, ul);
         }
+        TV zn = sub_(S, z, sem_fdiv(S, u, add_(S, mul_(S, z, u), tv_float(1.0)), true));
+        z = f64 ? zn : sem_where(S, tail, zn, z);
     }
     TV inf = fconst_(S, INFINITY, a);
     z = sem_where(S, eq_(S, c, tv_float(0.0)), inf, z);
