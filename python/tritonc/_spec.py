@@ -249,8 +249,11 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False, annota
         leaves = tuple(classify(x, "%s[%d]" % (name, i), kernel, specialize=specialize, align=align,
                                 mock=mock) for i, x in enumerate(a))
         dev = next((l.device for l in flat_leaves(leaves) if l.device), None)
-        return ArgInfo("tuple", "(%s)" % ",".join(signature_entry(l) for l in leaves), None, leaves,
-                       dev, "tuple")
+        entries = [signature_entry(l) for l in leaves]
+        fields = getattr(type(a), "_fields", None)  # a NamedTuple: `(name=entry,...)`, fields by name
+        if isinstance(fields, tuple) and len(fields) == len(entries) and all(isinstance(f, str) for f in fields):
+            entries = ["%s=%s" % (f, e) for f, e in zip(fields, entries)]
+        return ArgInfo("tuple", "(%s)" % ",".join(entries), None, leaves, dev, "tuple")
     if a is None:
         return ArgInfo("none", None, None, 0, None, "None")
     if a is True or a is False:

@@ -68,6 +68,10 @@ static void split_signature(Compilation *c, const char *sig) {
     for (const char *p = sig; p && *p;) {
         while (*p == ' ' || *p == '\t' || *p == '(' || *p == ')' || *p == ',') p++;
         if (!*p) break;
+        /* a NamedTuple element's `name=` */
+        const char *id = p;
+        while ((*id >= 'a' && *id <= 'z') || (*id >= 'A' && *id <= 'Z') || (*id >= '0' && *id <= '9') || *id == '_') id++;
+        if (id > p && *id == '=') p = id + 1;
         const char *e = p;
         int depth = 0; /* `tensordesc<fp16[64, 64]>` holds commas */
         for (; *e && ((*e != ',' && *e != ')') || depth > 0); e++) {

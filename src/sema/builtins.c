@@ -3067,6 +3067,23 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
             r = sem_where(S, lt_(S, y, tv_float(0.0)), fconst_(S, NAN, y), r);
             if (n[0] == 'n') r = mul_(S, r, tv_float(-M_SQRT2));
         }
+    } else if (!strcmp(n, "byte_perm")) {
+        /* byte i of the result: byte (s >> 4i) & 7 of the 8 bytes y:x */
+        if (!i32u32 || !same) want = "three int32 or three uint32";
+        else {
+            const TlType *u64 = tl_scalar(S, TL_U64);
+            TV xy = sem_binary(S, PY_BIN_BITOR, sem_cast(S, sem_bitcast(S, x[0], u32), u64, NULL),
+                               sem_binary(S, PY_BIN_LSHIFT, sem_cast(S, sem_bitcast(S, x[1], u32), u64, NULL), tv_int(32)));
+            TV sel = sem_cast(S, sem_bitcast(S, x[2], u32), u64, NULL);
+            TV acc = tv_none();
+            for (int b = 0; b < 4; b++) {
+                TV nib = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, sel, tv_int(4 * b)), tv_int(7));
+                TV byte = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, xy, mul_(S, nib, tv_int(8))), tv_int(255));
+                byte = sem_binary(S, PY_BIN_LSHIFT, byte, tv_int(8 * b));
+                acc = b ? sem_binary(S, PY_BIN_BITOR, acc, byte) : byte;
+            }
+            r = sem_bitcast(S, sem_cast(S, acc, u32, NULL), tl_sca(x[0].ty));
+        }
     } else if (!strcmp(n, "erfcx")) {
         if (!fp) want = "fp32 or fp64";
         else r = erfcx_(S, x[0]);
@@ -3134,7 +3151,7 @@ static const Builtin libdevice_fns[] = {
     LDC("cospi", "arg0", 1), LDC("ldexp", "arg0,arg1", 2), LDC("scalbn", "arg0,arg1", 2), LDC("normcdf", "arg0", 1),
     LDC("lgamma", "arg0", 1), LDC("tgamma", "arg0", 1), LDC("logb", "arg0", 1), LDC("ilogb", "arg0", 1),
     LDC("remainder", "arg0,arg1", 2), LDC("erfinv", "arg0", 1), LDC("erfcinv", "arg0", 1),
-    LDC("normcdfinv", "arg0", 1), LDC("erfcx", "arg0", 1),
+    LDC("normcdfinv", "arg0", 1), LDC("erfcx", "arg0", 1), LDC("byte_perm", "arg0,arg1,arg2", 3),
 #undef LDC
 #define LDF(nm) {nm "_rn", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_rz", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, \
                 {nm "_rd", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_ru", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}
@@ -3199,8 +3216,7 @@ static const Builtin *libdevice_lookup(const char *name) {
  * tritonc does not implement: named, they get "not supported yet" rather
  * than "no attribute". */
 static const char *const libdevice_missing[] = {
-    "byte_perm", "rcp64h", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1", "erfinv", "erfcx",
-    "erfcinv", "normcdfinv", "remainder", "ilogb", "logb",
+    "rcp64h", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1",
 };
 
 bool sema_libdevice_missing(const char *name) {

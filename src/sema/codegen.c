@@ -36,6 +36,7 @@
 #include "sema/sema_int.h"
 #include "front/py/py.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -740,6 +741,11 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         }
         return sema_error(S, "'dtype' object has no attribute '%s'", attr);
     }
+    if (v.kind == TV_TUPLE && v.fields) { /* a NamedTuple's field */
+        for (int i = 0; i < v.n; i++)
+            if (!strcmp(v.fields[i], attr)) return v.elems[i];
+        return sema_error(S, "this named tuple has no field '%s'", attr);
+    }
     (void)e;
     return sema_error(S, "'%s' object has no attribute '%s'", tv_kind_name(&v), attr);
 }
@@ -808,6 +814,7 @@ static void visit_block_cont(Sema *S, const PyBlock *b, int start, const Cont *c
 static TV sanitize(Sema *S, TV v) {
     if (v.kind == TV_TUPLE) {
         TV t = make_tuple(S, v.elems, v.n);
+        t.fields = v.fields;
         for (int i = 0; i < v.n; i++) {
             t.elems[i] = sanitize(S, v.elems[i]);
             if (t.elems[i].kind == TV_ERR) return t.elems[i];
@@ -1769,6 +1776,7 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
         sb_putc(sb, 'T');
         for (int i = 0; i < v->n; i++) {
             if (i) sb_putc(sb, '_');
+            if (v->fields) sb_printf(sb, "N%s_", v->fields[i]); /* a NamedTuple's field names are part of its type */
             mangle_arg(&v->elems[i], sb);
         }
         sb_putc(sb, 'T');
@@ -1890,6 +1898,7 @@ TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *cons
 static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k) {
     if (shape->kind == TV_TUPLE) {
         TV t = make_tuple(S, shape->elems, shape->n);
+        t.fields = shape->fields;
         for (int i = 0; i < shape->n; i++) t.elems[i] = rebuild_ret(S, &shape->elems[i], call, r, k);
         return t;
     }
@@ -1903,6 +1912,7 @@ static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int 
 static void unflatten_param(Sema *S, Block *entry, TV proto, TV *out) {
     if (proto.kind == TV_TUPLE) {
         TV t = make_tuple(S, proto.elems, proto.n);
+        t.fields = proto.fields;
         for (int i = 0; i < proto.n; i++) unflatten_param(S, entry, proto.elems[i], &t.elems[i]);
         *out = t;
     } else if (proto.kind == TV_TENSOR) {
@@ -2111,18 +2121,38 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
             return sema_error(S, "unbalanced parentheses in the signature entry '%.*s' for parameter '%s'", (int)len,
                               s, pname);
         VEC(TV) elems = {0};
+        VEC(const char *) names = {0};
         const char *q = s + 1, *qend = s + len - 1;
         bool bad = false;
         while (q < qend) {
             const char *e = sig_entry_end(q);
             if (e > qend) e = qend;
+            /* a NamedTuple's element: `name=entry` */
+            const char *f = q;
+            while (f < e && *f == ' ') f++;
+            const char *g = f;
+            while (g < e && (isalnum((unsigned char)*g) || *g == '_')) g++;
+            const char *name = NULL;
+            if (g > f && g < e && *g == '=' && !isdigit((unsigned char)*f)) {
+                name = intern_n(&S->ctx->strings, f, (size_t)(g - f));
+                q = g + 1;
+            }
+            if ((names.len || elems.len) && (name != NULL) != (names.len == elems.len)) {
+                bad = true;
+                sema_error(S, "the tuple entry '%.*s' for parameter '%s' names some of its elements and not others",
+                           (int)len, s, pname);
+            }
+            if (name) vec_push(&names, name);
             TV v = sig_value(S, q, (size_t)(e - q), pname, nargs, attrs);
             bad |= v.kind == TV_ERR;
             vec_push(&elems, v);
             q = e < qend ? e + 1 : e;
         }
         TV t = bad ? tv_err() : make_tuple(S, elems.data, elems.len);
+        if (!bad && names.len)
+            t.fields = arena_dup(S->arena, names.data, sizeof(const char *) * (size_t)names.len);
         vec_free(&elems);
+        vec_free(&names);
         return t;
     }
     if (len == 4 && !strncmp(s, "none", 4)) return tv_none();

@@ -106,6 +106,7 @@ struct TV {
     const char *s;    /* STR; GLOBAL_BAD/PYFN: name */
     TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
     int n;
+    const char **fields; /* TUPLE: a NamedTuple's field names (interned, n of them), or NULL */
     const Builtin *bi;   /* BUILTIN, METHOD */
     const PyFunc *fn;    /* JITFN, PYFN */
     int noinline;        /* JITFN */

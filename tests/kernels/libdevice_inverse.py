@@ -10,7 +10,7 @@
 #
 # libdevice's inverse error functions (erfinv, erfcinv, normcdfinv), the
 # scaled complementary error function erfcx, logb, ilogb and the IEEE
-# remainder, which tritonc composes from tl operations (fp32 and fp64);
+# remainder and byte_perm, which tritonc composes from tl operations (fp32 and fp64);
 # tests/python/test_libdevice_inverse.py checks their values.
 
 import triton
@@ -27,4 +27,4 @@ def libdevice_inverse_kernel(x_ptr, y_ptr, out_ptr, iout_ptr, BLOCK: tl.constexp
     r = libdevice.erfinv(x * 0.5) + libdevice.erfcinv(p) + libdevice.normcdfinv(p)
     r += libdevice.erfcx(x) + libdevice.logb(x) + libdevice.remainder(x, y)
     tl.store(out_ptr + o, r)
-    tl.store(iout_ptr + o, libdevice.ilogb(x))
+    tl.store(iout_ptr + o, libdevice.ilogb(x) + libdevice.byte_perm(o, o * 3, o + 0x3210))

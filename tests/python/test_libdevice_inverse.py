@@ -2,11 +2,12 @@
 # REQUIRES: torch
 """libdevice's inverse error functions and exponent/remainder functions,
 composed in sema (src/sema/builtins.c, bi_libdevice_compose): erfinv,
-erfcinv and normcdfinv (Giles' approximation, Newton-refined in fp64; the
+erfcinv and normcdfinv (Giles' approximation, Halley-refined in fp64; the
 tails near 1 and 0 keep their digits), erfcx (exp(x^2) erfc(x) with its
 asymptotic series), logb and ilogb (subnormals, zeros, infinities, NaN) and
 the IEEE remainder (ties to even), in fp32 and fp64, against Python's math
-(bisection on math.erf/erfc for the inverses)."""
+(bisection on math.erf/erfc for the inverses); byte_perm against its
+definition."""
 import math
 import sys
 
@@ -126,6 +127,35 @@ F64_EXTRA = {"logb": [1e-310, 5e-324, 1e300], "ilogb": [1e-310, 5e-324, 1e300],
 
 failures = []
 n = 0
+
+
+@triton.jit
+def perm_kernel(X, Y, S, O, N: tl.constexpr):
+    o = tl.arange(0, N)
+    tl.store(O + o, libdevice.byte_perm(tl.load(X + o), tl.load(Y + o), tl.load(S + o)))
+
+
+def byte_perm_ref(x, y, s):
+    b = (x & 0xFFFFFFFF) | ((y & 0xFFFFFFFF) << 32)
+    r = 0
+    for i in range(4):
+        r |= ((b >> (8 * ((s >> (4 * i)) & 7))) & 0xFF) << (8 * i)
+    return r - (1 << 32) if r >= 1 << 31 else r
+
+
+g = torch.Generator().manual_seed(3)
+xs = torch.randint(-2**31, 2**31 - 1, (64,), generator=g, dtype=torch.int64).to(torch.int32)
+ys = torch.randint(-2**31, 2**31 - 1, (64,), generator=g, dtype=torch.int64).to(torch.int32)
+ss = torch.randint(0, 2**16, (64,), generator=g, dtype=torch.int32)
+ss[0], ss[1], ss[2] = 0x3210, 0x7654, 0x0123  # identity, y, byte reversal
+po = torch.empty(64, dtype=torch.int32)
+perm_kernel[(1,)](xs, ys, ss, po, N=64)
+for i in range(64):
+    n += 1
+    want = byte_perm_ref(xs[i].item(), ys[i].item(), ss[i].item())
+    if po[i].item() != want:
+        failures.append("byte_perm(%#x, %#x, %#x): got %#x, want %#x" % (xs[i].item(), ys[i].item(), ss[i].item(),
+                                                                        po[i].item(), want))
 for fn, (xs, ys, tol32, tol64) in CASES.items():
     for dt in (torch.float32, torch.float64):
         xv = list(xs) + (F64_EXTRA.get(fn, []) if dt == torch.float64 else [])

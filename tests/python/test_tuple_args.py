@@ -59,7 +59,7 @@ def main():
     tuple_kernel[(1,)]((x, y), (0.5, (2, b)), out, n)
     check(torch.allclose(out, 0.5 * x[::2] + y[::2] + b), "stride 2, a bias tensor")
     tuple_kernel[(1,)](Pair(y, x), (3.0, (2, b)), out, n)
-    check(torch.allclose(out, 3 * y[::2] + x[::2] + b), "a namedtuple, new values, same specialisation")
+    check(torch.allclose(out, 3 * y[::2] + x[::2] + b), "a namedtuple (its own specialisation: fields by name)")
     xh, yh = x.half(), y.half()
     out_h = torch.empty(n, dtype=torch.float16)
     tuple_kernel[(1,)]((xh, yh), (2.0, (1, None)), out_h, n)
@@ -67,7 +67,8 @@ def main():
     sigs = sorted(k.signature for k in tuple_kernel.cache.values())
     print("signatures:", sigs)
     check("(*fp32:16,*fp32:16),(fp32,(i32:1,none)),*fp32:16" in sigs, "the tuples' signature")
-    check(len(tuple_kernel.cache) == 3, "3 specialisations (%d)" % len(tuple_kernel.cache))
+    check("(x=*fp32:16,y=*fp32:16),(fp32,(i32,*fp32:16)),*fp32:16" in sigs, "the namedtuple's signature names its fields")
+    check(len(tuple_kernel.cache) == 4, "4 specialisations (%d)" % len(tuple_kernel.cache))
 
     a = torch.randn(5, 7)
     o = torch.zeros(7, 5)
