@@ -34,6 +34,15 @@ def next_power_of_2(n):
     return 1 << (n - 1).bit_length()
 
 
+def constexpr_function(fn):
+    """Triton's @triton.constexpr_function: a plain Python function that a
+    kernel may call on constexprs, at compile time. tritonc's compiler runs
+    its body from the kernel's source (src/sema/codegen.c,
+    call_constexpr_fn); on the host it stays an ordinary function."""
+    fn._tritonc_constexpr_function = True
+    return fn
+
+
 _allocator = None
 
 
@@ -46,6 +55,6 @@ def set_allocator(allocator):
     _allocator = allocator
 
 
-__all__ = ["jit", "set_allocator", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
+__all__ = ["jit", "constexpr_function", "set_allocator", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
            "testing", "runtime", "CompilationError", "OutOfResources", "JITFunction",
            "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError"]

@@ -80,6 +80,7 @@ struct FuncState {
     RetSink *sink;   /* non-NULL inside a branch of an early-exit `if` */
     const char **cx_params; /* constexpr parameter names (can't be assigned) */
     int ncx_params;
+    bool const_eval; /* a @constexpr_function's body: loops run at compile time */
 };
 
 
@@ -759,6 +760,42 @@ static const char *decorator_name(const PyExpr *d) {
     return "";
 }
 
+static bool const_tree(const TV *v) {
+    if (v->kind != TV_TUPLE) return tv_is_const(v);
+    for (int i = 0; i < v->n; i++)
+        if (!const_tree(&v->elems[i])) return false;
+    return true;
+}
+
+/* A @triton.constexpr_function called from a kernel: Python run at compile
+ * time on constexpr arguments. Its body goes through sema like a @jit
+ * helper's, every value in it folds to a constant, and the call is its
+ * value (a function generated for it is left uncalled). Arguments that are
+ * not constexprs, and Python the kernel language lacks, are errors at
+ * their expressions. */
+static TV call_constexpr_fn(Sema *S, TV f, const PyExpr *e) {
+    int n = e->call.args.len, nk = e->call.nkeywords;
+    TV *args = ARENA_ARRAY(S->arena, TV, n + 1), *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
+    const char **kn = ARENA_ARRAY(S->arena, const char *, nk + 1);
+    for (int i = 0; i < n + nk; i++) {
+        const PyExpr *ae = i < n ? e->call.args.items[i] : e->call.keywords[i - n].value;
+        TV v = cg_expr(S, ae);
+        if (v.kind == TV_ERR) return v;
+        if (!const_tree(&v)) {
+            at_expr(S, ae);
+            return sema_error(S, "argument %d of @triton.constexpr_function %s is not a constexpr (%s)", i + 1, f.s,
+                              tv_kind_name(&v));
+        }
+        if (i < n) args[i] = v;
+        else kn[i - n] = e->call.keywords[i - n].name, kv[i - n] = v;
+    }
+    at_expr(S, e);
+    TV jf = f;
+    jf.kind = TV_JITFN;
+    S->const_call = true;
+    return cg_call_jit(S, &jf, args, n, kn, kv, nk, false);
+}
+
 static TV visit_call(Sema *S, const PyExpr *e) {
     TV f = cg_expr(S, e->call.func);
     at_expr(S, e);
@@ -794,9 +831,7 @@ static TV visit_call(Sema *S, const PyExpr *e) {
         for (int i = 0; i < f.fn->decorators.len; i++) {
             const PyExpr *d = f.fn->decorators.items[i];
             const char *dn = d->kind == PY_EXPR_NAME ? d->name : d->kind == PY_EXPR_ATTR ? d->attr.attr : NULL;
-            if (dn && !strcmp(dn, "constexpr_function"))
-                return sema_error(S, "'%s' is a @triton.constexpr_function: calling those from a kernel is not "
-                                     "supported by tritonc yet", f.s);
+            if (dn && !strcmp(dn, "constexpr_function")) return call_constexpr_fn(S, f, e);
         }
         sema_error(S, "calling a non-jit function '%s' is not supported in a kernel", f.s);
         sema_note_at(S, f.fn->loc, "'%s' is defined here; decorate it with @triton.jit", f.s);
@@ -812,6 +847,7 @@ static void visit_block(Sema *S, const PyBlock *b);
 static void visit_block_cont(Sema *S, const PyBlock *b, int start, const Cont *cont);
 
 static TV sanitize(Sema *S, TV v) {
+    if (S->fn && S->fn->const_eval) return v; /* a @constexpr_function's values stay Python values */
     if (v.kind == TV_TUPLE) {
         TV t = make_tuple(S, v.elems, v.n);
         t.fields = v.fields;
@@ -1251,7 +1287,7 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de)) break;
+        if (diag_full(S->de) || S->fn->returned) break;
     }
 }
 
@@ -1264,7 +1300,7 @@ static void visit_static_tuple(Sema *S, const PyStmt *s, TV t) {
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de)) break;
+        if (diag_full(S->de) || S->fn->returned) break;
     }
 }
 
@@ -1289,7 +1325,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
         return;
     }
     at_expr(S, it);
-    bool is_static = !strcmp(f.bi->name, "static_range");
+    bool is_static = !strcmp(f.bi->name, "static_range") || S->fn->const_eval;
     bool is_tl_range = f.bi->arg == 1;
     TV args[3];
     int n = it->call.args.len;
@@ -1415,10 +1451,39 @@ static void visit_for(Sema *S, const PyStmt *s) {
     vec_free(&ys);
 }
 
+/* In a @constexpr_function, a loop runs at compile time: the condition is
+ * a constexpr each time round (at most a million rounds). */
+static void visit_const_while(Sema *S, const PyStmt *s) {
+    for (long round = 0;; round++) {
+        at_stmt(S, s);
+        TV c = cg_expr(S, s->cond.test);
+        if (c.kind == TV_ERR) return;
+        if (!tv_is_const(&c)) {
+            at_expr(S, s->cond.test);
+            sema_error(S, "a loop in a @triton.constexpr_function needs a constexpr condition, not %s",
+                       tv_kind_name(&c));
+            return;
+        }
+        if (!cx_truthy(&c)) return;
+        if (round >= 1000000) {
+            sema_error(S, "this loop of a @triton.constexpr_function ran a million times");
+            return;
+        }
+        S->fn->loop_depth++;
+        visit_block(S, &s->cond.body);
+        S->fn->loop_depth--;
+        if (diag_full(S->de) || S->fn->returned) return;
+    }
+}
+
 static void visit_while(Sema *S, const PyStmt *s) {
     at_stmt(S, s);
     if (s->cond.orelse.len) {
         sema_error(S, "`else` after a `while` loop is not supported");
+        return;
+    }
+    if (S->fn->const_eval) {
+        visit_const_while(S, s);
         return;
     }
     FuncState *F = S->fn;
@@ -1521,7 +1586,7 @@ static void flatten_ret(Sema *S, TV v, ValueVec *vals, FuncRet *r, bool *bad) {
 static void visit_return(Sema *S, const PyStmt *s) {
     FuncState *F = S->fn;
     at_stmt(S, s);
-    if (F->loop_depth) {
+    if (F->loop_depth && !F->const_eval) { /* (a @constexpr_function's loops run at compile time) */
         sema_error(S, "Cannot have `return` statements inside `while` or `for` statements in triton");
         return;
     }
@@ -1802,6 +1867,8 @@ static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int 
 TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
                bool inline_here) {
     (void)inline_here;
+    bool want_const = S->const_call; /* (only this call: the body's own calls are calls) */
+    S->const_call = false;
     const PyFunc *fn = f->fn;
     int np = fn->params.len;
     Loc call_loc = S->loc;
@@ -1860,7 +1927,7 @@ TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *cons
         r = ARENA_NEW(S->arena, FuncRet);
         r->n = -3; /* being generated */
         map_put(&S->fn_ret, MAP_KEY(mname), r);
-        FuncState F = {0};
+        FuncState F = {.const_eval = want_const};
         Builder saved_b = S->b;
         Loc saved_loc = S->loc;
         S->depth++;
@@ -1880,6 +1947,12 @@ TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *cons
     }
     if (r->n == -3) return sema_error(S, "recursive @jit function %s is not supported", fn->name);
     if (r->n == -4) return tv_err();
+    if (want_const) { /* a @constexpr_function: the value its body computed from constexprs */
+        if (!const_tree(&r->shape))
+            return sema_error(S, "@triton.constexpr_function %s did not return a constexpr (an int, float, bool, "
+                                 "str, None, dtype or a tuple of them)", fn->name);
+        return r->shape;
+    }
     ValueVec ops = {0};
     for (int i = 0; i < np; i++) flatten_args(S, vals[i], &ops);
     Type *rt[16];
