@@ -2396,6 +2396,22 @@ static const Builtin pymath_fns[] = {
     {"isnan", 0, "x", bi_pymath, PM_ISNAN},
 };
 
+/* Python's methods of a constexpr int or float (what @constexpr_function
+ * bodies use): int.bit_length(), float.is_integer(). */
+static TV bi_number_method(Sema *S, CallArgs *a) {
+    const char *n = a->bi->name;
+    TV x = a->v[0];
+    if (!strcmp(n, "bit_length")) {
+        if (x.kind != TV_INT && x.kind != TV_BOOL) return sema_error(S, "bit_length() is an int method");
+        uint64_t m = x.i < 0 ? (uint64_t)0 - (uint64_t)x.i : (uint64_t)x.i;
+        int b = 0;
+        while (m) b++, m >>= 1;
+        return tv_int(b);
+    }
+    if (x.kind != TV_FLOAT) return sema_error(S, "is_integer() is a float method");
+    return tv_bool(isfinite(x.f) && x.f == floor(x.f));
+}
+
 static TV bi_dtype_pred(Sema *S, CallArgs *a) {
     const TlType *t = a->v[0].ty;
     const char *n = a->bi->name;
@@ -3376,6 +3392,8 @@ static const Builtin builtins[] = {
     {"bool", BI_PY, "x", bi_bool, 0},
     {"print", BI_PY, "*args", bi_py_print, 0},
     {"next_power_of_2", BI_TRITON, "n", bi_next_pow2, 0},
+    {"bit_length", BI_METHOD, "self", bi_number_method, 0},
+    {"is_integer", BI_METHOD, "self", bi_number_method, 0},
     {"is_floating", BI_METHOD, "self", bi_dtype_pred, 0},
     {"is_int", BI_METHOD, "self", bi_dtype_pred, 0},
     {"is_int_signed", BI_METHOD, "self", bi_dtype_pred, 0},

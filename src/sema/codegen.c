@@ -742,6 +742,15 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         }
         return sema_error(S, "'dtype' object has no attribute '%s'", attr);
     }
+    if (v.kind == TV_INT || v.kind == TV_BOOL || v.kind == TV_FLOAT) { /* int.bit_length(), float.is_integer() */
+        const Builtin *bi = builtin_lookup(BI_METHOD, attr);
+        if (bi && (!strcmp(attr, v.kind == TV_FLOAT ? "is_integer" : "bit_length"))) {
+            TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
+            m.elems = ARENA_NEW(S->arena, TV);
+            m.elems[0] = v;
+            return m;
+        }
+    }
     if (v.kind == TV_TUPLE && v.fields) { /* a NamedTuple's field */
         for (int i = 0; i < v.n; i++)
             if (!strcmp(v.fields[i], attr)) return v.elems[i];

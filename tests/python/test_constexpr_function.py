@@ -3,7 +3,8 @@
 """@triton.constexpr_function: plain Python run at compile time on
 constexprs, as Triton 3 allows. A kernel computes a block size with a
 while loop, unpacks a tuple one returns, calls one from another and from a
-@jit helper, uses triton.next_power_of_2, min/max and math; the results are
+@jit helper, uses triton.next_power_of_2, min/max, math, int.bit_length
+and float.is_integer; the results are
 constexprs (tl.arange's bounds, a constexpr annotation), and each set of
 constexpr arguments gives its own values."""
 import math
@@ -33,7 +34,7 @@ def split(n):
 
 @triton.constexpr_function
 def scale_for(n):
-    return math.sqrt(pow2_at_least(n)) + max(split(n)[0], 1)
+    return math.sqrt(pow2_at_least(n)) + max(split(n)[0], 1) + n.bit_length() + (n / 2).is_integer()
 
 
 @triton.jit
@@ -72,7 +73,7 @@ for n in (5, 12, 49, 100, 700):
     y = torch.zeros(n)
     cf_kernel[(1,)](x, y, N=n)
     d, q = ref_split(n)
-    s = math.sqrt(ref_pow2(n)) + max(d, 1)
+    s = math.sqrt(ref_pow2(n)) + max(d, 1) + n.bit_length() + (n / 2).is_integer()
     want = x * s + d * 100 + q * 10000 + 1
     if not torch.allclose(y, want, rtol=1e-5, atol=1e-3):
         failures.append("N=%d: max error %g" % (n, (y - want).abs().max().item()))

@@ -3,7 +3,7 @@
 # argument, Python the kernel language lacks and a result that is not a
 # constexpr are errors at their expressions, with a note at the call.
 # CHECK: {{.*}}constexpr_function.py:31:14: error: argument 1 of @triton.constexpr_function half is not a constexpr (tensor)
-# CHECK: {{.*}}constexpr_function.py:20:12: error: 'int' object has no attribute 'bit_length'
+# CHECK: {{.*}}constexpr_function.py:20:12: error: 'int' object has no attribute 'to_bytes'
 # CHECK: {{.*}}constexpr_function.py:32:9: note: in the call of nbits here
 # CHECK: {{.*}}constexpr_function.py:33:9: error: @triton.constexpr_function offsets did not return a constexpr
 import triton
@@ -17,7 +17,7 @@ def half(n):
 
 @triton.constexpr_function
 def nbits(n):
-    return n.bit_length()
+    return n.to_bytes(2, "little")
 
 
 @triton.constexpr_function
