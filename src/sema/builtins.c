@@ -1850,13 +1850,110 @@ static TV bi_map_elementwise(Sema *S, CallArgs *a) {
     return t;
 }
 
-/* Triton builtins tritonc does not implement: a call names the builtin and
- * says why, rather than "no attribute". */
-static TV bi_unsupported(Sema *S, CallArgs *a) {
-    static const char *const why[] = {
-        "tl.dot_scaled is not supported by tritonc yet",
-    };
-    return sema_error(S, "%s", why[a->bi->arg]);
+/* An operand of tl.dot_scaled in fp32: fp8 (e4m3, e5m2: uint8 bits or the
+ * fp8 dtype) converted, fp4 (e2m1: two to a uint8, the first element in the
+ * low nibble, packed along K or, k_pack false, along M/N) decoded from its
+ * sign, 2-bit exponent and 1-bit mantissa and unpacked, bf16/fp16 widened.
+ * `is_rhs`: x is [K, N] (or its packed form), else [M, K]. */
+static TV mx_decode(Sema *S, TV x, const char *fmt, bool is_rhs, bool k_pack) {
+    const TlType *f32 = tl_scalar(S, TL_FP32), *u8 = tl_scalar(S, TL_U8);
+    TlKind k = tl_sca(x.ty)->kind;
+    bool bits8 = k == TL_U8 || k == TL_I8;
+    if (!strcmp(fmt, "bf16") || !strcmp(fmt, "fp16")) {
+        if (k != (fmt[0] == 'b' ? TL_BF16 : TL_FP16))
+            return sema_error(S, "dot_scaled: a %s operand must be a %s tensor, got %s", fmt, fmt, tl_cstr(S, x.ty));
+        return sem_cast(S, x, f32, NULL);
+    }
+    if (!strcmp(fmt, "e4m3") || !strcmp(fmt, "e5m2")) {
+        const TlType *f8 = tl_scalar(S, fmt[1] == '4' ? TL_FP8E4NV : TL_FP8E5);
+        if (bits8) x = sem_bitcast(S, sem_bitcast(S, x, u8), f8);
+        else if (tl_sca(x.ty) != f8)
+            return sema_error(S, "dot_scaled: a %s operand must be uint8 or %s, got %s", fmt, tl_cstr(S, f8),
+                              tl_cstr(S, x.ty));
+        return sem_cast(S, x, f32, NULL);
+    }
+    if (strcmp(fmt, "e2m1"))
+        return sema_error(S, "dot_scaled: unknown format '%s' (e2m1, e4m3, e5m2, bf16, fp16)", fmt);
+    if (!bits8) return sema_error(S, "dot_scaled: e2m1 operands are packed two to a uint8, got %s", tl_cstr(S, x.ty));
+    x = sem_bitcast(S, x, u8);
+    TV half[2];
+    for (int h = 0; h < 2; h++) {
+        TV nib = sem_binary(S, PY_BIN_BITAND, h ? sem_binary(S, PY_BIN_RSHIFT, x, tv_int(4)) : x, tv_int(15));
+        nib = sem_cast(S, nib, tl_scalar(S, TL_I32), NULL);
+        TV e = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, nib, tv_int(1)), tv_int(3));
+        TV m = sem_cast(S, sem_binary(S, PY_BIN_BITAND, nib, tv_int(1)), f32, NULL);
+        /* e = 0: m / 2 (0 or 0.5); else (1 + m / 2) 2^(e - 1) */
+        TV p2 = sem_where(S, sem_compare(S, PY_CMP_EQ, e, tv_int(1)), tv_float(1.0),
+                          sem_where(S, sem_compare(S, PY_CMP_EQ, e, tv_int(2)), tv_float(2.0), tv_float(4.0)));
+        TV norm = sem_binary(S, PY_BIN_MUL, sem_binary(S, PY_BIN_ADD, sem_binary(S, PY_BIN_MUL, m, tv_float(0.5)),
+                                                       tv_float(1.0)), p2);
+        TV v = sem_where(S, sem_compare(S, PY_CMP_EQ, e, tv_int(0)), sem_binary(S, PY_BIN_MUL, m, tv_float(0.5)), norm);
+        TV neg = sem_compare(S, PY_CMP_NE, sem_binary(S, PY_BIN_BITAND, nib, tv_int(8)), tv_int(0));
+        half[h] = sem_where(S, neg, sem_minus(S, v), v);
+    }
+    TV j = join(S, half[0], half[1]); /* [R, C, 2] */
+    if (j.kind == TV_ERR) return j;
+    int64_t R = x.ty->shape[0], C = x.ty->shape[1];
+    /* the packed dimension: K (columns of lhs, rows of rhs) with k_pack,
+     * else M (rows of lhs) or N (columns of rhs) */
+    bool rows = is_rhs == k_pack;
+    if (!rows) return sem_reshape(S, j, (int64_t[]){R, 2 * C}, 2, false);
+    int perm[3] = {0, 2, 1};
+    return sem_reshape(S, sem_permute(S, j, perm, 3), (int64_t[]){2 * R, C}, 2, false);
+}
+
+/* x (fp32, [M, K] or, is_rhs, [K, N]) times its e8m0 scales ([M, K/32] or
+ * [N, K/32] uint8: 2^(s - 127), 255 NaN), each scale on 32 elements along K. */
+static TV mx_scale(Sema *S, TV x, TV sc, bool is_rhs) {
+    if (sc.kind == TV_NONE) return x;
+    if (sc.kind != TV_TENSOR || !tl_is_block(sc.ty) || sc.ty->rank != 2 ||
+        (tl_sca(sc.ty)->kind != TL_U8 && tl_sca(sc.ty)->kind != TL_I8))
+        return sema_error(S, "dot_scaled: a scale must be a 2D uint8 tensor (e8m0)");
+    int64_t MN = x.ty->shape[is_rhs ? 1 : 0], K = x.ty->shape[is_rhs ? 0 : 1];
+    if (sc.ty->shape[0] != MN || sc.ty->shape[1] * 32 != K)
+        return sema_error(S, "dot_scaled: the scale's shape must be [%lld, %lld] (one per 32 elements along K), got %s",
+                          (long long)MN, (long long)(K / 32), tl_cstr(S, sc.ty));
+    const TlType *i32 = tl_scalar(S, TL_I32), *f32 = tl_scalar(S, TL_FP32);
+    TV s = sem_cast(S, sem_bitcast(S, sc, tl_scalar(S, TL_U8)), i32, NULL);
+    TV f = sem_bitcast(S, sem_binary(S, PY_BIN_LSHIFT, s, tv_int(23)), f32);
+    f = sem_where(S, sem_compare(S, PY_CMP_EQ, s, tv_int(0)), tv_float(0x1p-127), f);
+    f = sem_where(S, sem_compare(S, PY_CMP_EQ, s, tv_int(255)), tv_float(NAN), f);
+    TV b = sem_broadcast_to(S, sem_expand_dims(S, f, 2), (int64_t[]){MN, K / 32, 32}, 3);
+    b = sem_reshape(S, b, (int64_t[]){MN, K}, 2, false);
+    if (is_rhs) b = sem_permute(S, b, (int[]){1, 0}, 2);
+    return sem_binary(S, PY_BIN_MUL, x, b);
+}
+
+/* tl.dot_scaled: the microscaled operands decoded and scaled, then a tl.dot
+ * in bf16 (fp16 when an operand's format is fp16), as Triton emulates it on
+ * GPUs without block-scaled tensor cores (the H100 among them); every
+ * e2m1/e4m3/e5m2 value times a power of two is exact there. */
+static TV bi_dot_scaled(Sema *S, CallArgs *a) {
+    TV lhs = a->v[0], rhs = a->v[3];
+    if (lhs.kind == TV_ERR || rhs.kind == TV_ERR) return tv_err();
+    if (a->v[2].kind != TV_STR || a->v[5].kind != TV_STR)
+        return sema_error(S, "dot_scaled: lhs_format and rhs_format must be constexpr strings");
+    if (lhs.kind != TV_TENSOR || rhs.kind != TV_TENSOR || !tl_is_block(lhs.ty) || !tl_is_block(rhs.ty) ||
+        lhs.ty->rank != 2 || rhs.ty->rank != 2)
+        return sema_error(S, "dot_scaled: lhs and rhs must be 2D tensors");
+    bool lk = !GIVEN(8) || cx_truthy(A(8)), rk = !GIVEN(9) || cx_truthy(A(9));
+    const char *lf = a->v[2].s, *rf = a->v[5].s;
+    TV x = mx_decode(S, lhs, lf, false, lk), y = mx_decode(S, rhs, rf, true, rk);
+    if (x.kind == TV_ERR || y.kind == TV_ERR) return tv_err();
+    if (x.ty->shape[1] != y.ty->shape[0])
+        return sema_error(S, "dot_scaled: lhs is %s and rhs %s after unpacking: their K differ", tl_cstr(S, x.ty),
+                          tl_cstr(S, y.ty));
+    x = mx_scale(S, x, a->v[1], false);
+    y = mx_scale(S, y, a->v[4], true);
+    if (x.kind == TV_ERR || y.kind == TV_ERR) return tv_err();
+    const TlType *ct = tl_scalar(S, !strcmp(lf, "fp16") || !strcmp(rf, "fp16") ? TL_FP16 : TL_BF16);
+    CallArgs d = {.bi = a->bi};
+    for (int i = 0; i < MAX_CALL_ARGS; i++) d.v[i] = tv_none();
+    d.v[0] = sem_cast(S, x, ct, NULL), d.given[0] = true;
+    d.v[1] = sem_cast(S, y, ct, NULL), d.given[1] = true;
+    if (GIVEN(6)) d.v[2] = a->v[6], d.given[2] = true;
+    if (GIVEN(10)) d.v[6] = a->v[10], d.given[6] = true;
+    return bi_dot(S, &d);
 }
 
 /* tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
@@ -3360,7 +3457,7 @@ static const Builtin builtins[] = {
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
     {"inline_asm_elementwise", TL, "asm,constraints,args,dtype,is_pure,pack", bi_inline_asm, 0},
     {"map_elementwise", TL, "scalar_fn,*args,pack=", bi_map_elementwise, 0},
-    {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_unsupported, 0},
+    {"dot_scaled", TL, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc=,fast_math=,lhs_k_pack=,rhs_k_pack=,out_dtype=", bi_dot_scaled, 0},
     {"rand", TL, "seed,offset,n_rounds=", bi_random, 0},
     {"randint", TL, "seed,offset,n_rounds=", bi_random, 1},
     {"randint4x", TL, "seed,offset,n_rounds=", bi_random, 2},
