@@ -2224,6 +2224,11 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
                 sema_error(S, "the tuple entry '%.*s' for parameter '%s' names some of its elements and not others",
                            (int)len, s, pname);
             }
+            for (int k = 0; name && k < names.len; k++)
+                if (names.data[k] == name) { /* (interned) */
+                    bad = true;
+                    sema_error(S, "the tuple entry '%.*s' for parameter '%s' names '%s' twice", (int)len, s, pname, name);
+                }
             if (name) vec_push(&names, name);
             TV v = sig_value(S, q, (size_t)(e - q), pname, nargs, attrs);
             bad |= v.kind == TV_ERR;
