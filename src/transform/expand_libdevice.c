@@ -19,6 +19,11 @@
  *   tanh        Cephes' tanhf: |x| < 0.625 an odd polynomial, else
  *               1 - 2 / (e^(2|x|) + 1) with x's sign (libdevice's tanhf is
  *               precise; tanh.approx.f32 is off by up to ~5e-4 relative)
+ *   erfc        Numerical Recipes' erfcc, t e^(-z^2 + P(t)) with z^2 split
+ *               exactly (relative error ~1e-7 into the tail; fp64: the
+ *               series and continued fraction of expand-f64-math)
+ *   fmod        (and arith.remf) exact, in fp64: six 52-bit steps of
+ *               fma(-trunc(r / d), d, r) against d = |b| 2^gap
  *
  * and exact bit operations for copysign, signbit, isnan, isinf, finite.
  * The fp64 calls (no "f" suffix: "__nv_pow", "__nv_isnand") take the same
@@ -185,11 +190,104 @@ static Value *tanh_(Ex *x, Value *a) {
     return sel(x, cmp(x, CMPF_OLT, ax, K(x, 0.625)), small, large);
 }
 
+/* fp32 erfc with a relative error below ~2e-7 everywhere (1 - erf would
+ * lose it all past ~4): Numerical Recipes' erfcc, erfc z ~ t exp(-z^2 +
+ * P(t)), t = 1/(1 + z/2), for z = |x| (fractional error < 1.2e-7), with
+ * e^(-z^2) from z = hi + lo (hi: 12 bits, so hi^2 is exact) to keep z^2's
+ * rounding out of the exponent; 2 - erfc |x| for negative x. */
+static Value *erfc32(Ex *x, Value *a) {
+    static const double c[10] = {0.17087277,  -0.82215223, 1.48851587,  -1.13520398, 0.27886807,
+                                 -0.18628806, 0.09678418,  0.37409196,  1.00002368,  -1.26551223};
+    Value *z = bin(x, ARITH_MINNUMF, fabs_(x, a), K(x, 20)); /* (erfc 20 underflows fp32; and no inf - inf below) */
+    Value *t = dv(x, K(x, 1), fma3(x, z, K(x, 0.5), K(x, 1)));
+    Value *p = K(x, c[0]);
+    for (int i = 1; i < 10; i++) p = fma3(x, p, t, K(x, c[i]));
+    Value *hi = from_bits(x, band(x, bits(x, z), KI(x, (int64_t)0xfffff000)));
+    Value *lo = sub(x, z, hi);
+    Value *e = mul(x, exp_(x, un(x, ARITH_NEGF, mul(x, hi, hi))),
+                   exp_(x, sub(x, p, mul(x, lo, add(x, z, hi)))));
+    Value *r = mul(x, t, e);
+    r = sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), sub(x, K(x, 2), r), r);
+    return sel(x, cmp(x, CMPF_UNO, a, a), a, r);
+}
+
+/* The biased exponent field of a non-negative fp64 (x is fp64). */
+static Value *expo64(Ex *x, Value *v) {
+    return build_binary(&x->b, ARITH_SHRSI, bits(x, v), KI(x, 52));
+}
+
+/* r reduced modulo d (> 0, r / d < 2^53), with a's sign: q = trunc(r / d)
+ * is then within one of the true quotient, fma(-q, d, r) is exact (the true
+ * remainder is representable), and one step of d toward a's sign puts it
+ * in range. */
+static Value *fmod_step(Ex *x, Value *r, Value *d, Value *a) {
+    Value *zero = K(x, 0), *step = copysign_(x, d, a);
+    Value *q = trunc_(x, dv(x, r, d));
+    r = fma3(x, un(x, ARITH_NEGF, q), d, r);
+    /* q one too large: r crossed zero (its sign is not a's) */
+    Value *crossed = sel(x, cmp(x, CMPF_OLT, a, zero), cmp(x, CMPF_OGT, r, zero), cmp(x, CMPF_OLT, r, zero));
+    r = sel(x, crossed, add(x, r, step), r);
+    return sel(x, cmp(x, CMPF_OGE, fabs_(x, r), d), sub(x, r, step), r); /* q one too small */
+}
+
+/* C's fmod (arith.remf, libdevice.fmod) on the GPU, exact, in fp64 (fp32
+ * through it; PTX has no fmod, and a - trunc(a / b) b in fp32 is wrong once
+ * a / b passes 2^24): six steps of fmod_step against |b| 2^e, e = the
+ * exponent gap less 52 (each step takes 52 bits of the quotient; the last
+ * has e = 0): exact for every fp32 pair and for fp64 quotients below
+ * 2^313. Zero takes a's sign; fmod(a, +-inf) = a; inf, NaN and a zero
+ * divisor give NaN. */
+static Value *fmod_(Ex *x, Value *a, Value *b) {
+    Value *ab = fabs_(x, b), *r = a;
+    Value *eb = expo64(x, ab);
+    for (int i = 0; i < 6; i++) {
+        Value *gap = build_binary(&x->b, ARITH_SUBI, build_binary(&x->b, ARITH_SUBI, expo64(x, fabs_(x, r)), eb), KI(x, 52));
+        gap = build_binary(&x->b, ARITH_MAXSI, gap, KI(x, 0));
+        gap = build_binary(&x->b, ARITH_MINSI, gap, KI(x, 960)); /* (2^e stays finite) */
+        Value *scale = from_bits(x, build_binary(&x->b, ARITH_SHLI, build_binary(&x->b, ARITH_ADDI, gap, KI(x, 1023)),
+                                                 KI(x, 52)));
+        r = fmod_step(x, r, mul(x, ab, scale), a);
+    }
+    Value *zero = K(x, 0);
+    r = sel(x, cmp(x, CMPF_OEQ, r, zero), copysign_(x, zero, a), r);
+    r = sel(x, cmp(x, CMPF_OEQ, ab, K(x, INFINITY)), a, r);
+    /* NaN for a NaN, an infinite dividend, a zero divisor */
+    Value *bad = bor(x, bor(x, cmp(x, CMPF_UNO, a, b), cmp(x, CMPF_OEQ, fabs_(x, a), K(x, INFINITY))),
+                     cmp(x, CMPF_OEQ, ab, zero));
+    return sel(x, bad, K(x, NAN), r);
+}
+
+/* fmod of fp32 or fp64 a, b (x's type): fmod_, fp32 through fp64. */
+static Value *fmod_any(Ex *x, Value *a, Value *b) {
+    if (wide(x)) return fmod_(x, a, b);
+    Context *ctx = x->b.ctx;
+    Type *t64 = ty_with_elem(ctx, x->t, ty_float(ctx, FK_F64));
+    Ex x64 = {.b = x->b, .t = t64, .it = ty_with_elem(ctx, x->t, ty_i64(ctx)), .bt = x->bt};
+    Value *r = fmod_(&x64, build_unary(&x64.b, ARITH_EXTF, a, t64), build_unary(&x64.b, ARITH_EXTF, b, t64));
+    r = build_unary(&x64.b, ARITH_TRUNCF, r, x->t);
+    x->b = x64.b;
+    return r;
+}
+
+/* arith.remf (a float `%`) on fp32 or fp64 */
+static bool expand_remf(Context *ctx, Op *op) {
+    Type *t = op_result(op, 0)->type;
+    const Type *e = ty_elem(t);
+    if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64) || op_operand(op, 0)->type != t) return false;
+    bool f64 = e->fkind == FK_F64;
+    Ex x = {.b = builder_before(ctx, op), .t = t, .it = ty_with_elem(ctx, t, f64 ? ty_i64(ctx) : ty_i32(ctx)),
+            .bt = ty_with_elem(ctx, t, ty_i32(ctx))};
+    Value *r = fmod_any(&x, op_operand(op, 0), op_operand(op, 1));
+    value_replace_all_uses(op_result(op, 0), r);
+    op_erase(op);
+    return true;
+}
+
 static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
     if (!strcmp(name, "trunc")) return trunc_(x, a);
     if (!strcmp(name, "rint") || !strcmp(name, "nearbyint")) return rint_(x, a);
     if (!strcmp(name, "round")) return round_(x, a);
-    if (!strcmp(name, "fmod")) return bin(x, ARITH_REMF, a, b);
+    if (!strcmp(name, "fmod")) return fmod_any(x, a, b);
     if (!strcmp(name, "fmin")) return bin(x, ARITH_MINNUMF, a, b);
     if (!strcmp(name, "fmax")) return bin(x, ARITH_MAXNUMF, a, b);
     if (!strcmp(name, "copysign")) return copysign_(x, a, b);
@@ -244,7 +342,7 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
     if (!strcmp(name, "atanh"))
         return mul(x, K(x, 0.5), log1p_(x, dv(x, mul(x, K(x, 2), a), sub(x, K(x, 1), a))));
     if (!strcmp(name, "hypot")) return hypot_(x, a, b);
-    if (!strcmp(name, "erfc")) return sub(x, K(x, 1), un(x, MATH_ERF, a));
+    if (!strcmp(name, "erfc")) return wide(x) ? NULL : erfc32(x, a); /* fp64: expand-f64-math */
     if (!strcmp(name, "pow")) return pow_(x, a, b);
     if (!strcmp(name, "powi")) return pow_(x, a, build_unary(&x->b, ARITH_SITOFP, b, x->t));
     if (!strcmp(name, "cbrt")) return cbrt_(x, a);
@@ -258,6 +356,10 @@ typedef struct ExpandState {
 
 static void expand_op(Op *op, void *ud) {
     ExpandState *st = ud;
+    if (op->kind == ARITH_REMF) {
+        st->changes += expand_remf(st->ctx, op);
+        return;
+    }
     if (op->kind != TT_EXTERN_ELEMENTWISE || op->noperands < 1 || op->noperands > 2) return;
     const char *sym = op_attr_str(op, "symbol");
     if (!sym || strncmp(sym, "__nv_", 5) != 0) return;
