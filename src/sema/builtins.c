@@ -2878,13 +2878,29 @@ static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
     return sem_where(S, bad, fconst_(S, NAN, a), z);
 }
 
-/* exp(x^2) erfc(x), computed in fp64 (an fp32 x is widened, the result
- * narrowed): the product below 26 (erfc(26) ~ 5e-296 is still normal, and
+/* exp(x^2) erfc(x): fp32 from Numerical Recipes' erfcc (below); fp64 the
+ * product below 26 (erfc(26) ~ 5e-296 is still normal, and
  * exp(676) finite), the asymptotic series 1/(x sqrt(pi)) (1 - 1/(2x^2) +
  * 3/(4x^4) - 15/(8x^6) + 105/(16x^8)) above, whose first omitted term is
  * under 1e-24 there. Below about -26.6 the result overflows to inf, as the
  * function does. */
 static TV erfcx_(Sema *S, TV x) {
+    if (tl_sca(x.ty)->kind == TL_FP32) {
+        /* fp32: Numerical Recipes' erfc z = t exp(-z^2 + P(t)), t = 1/(1 + z/2)
+         * (fractional error < 1.2e-7), so erfcx z = t exp(P(t)) for z = |x|
+         * >= 0, and 2 exp(x^2) - that below 0 */
+        static const double c[10] = {0.17087277,  -0.82215223, 1.48851587,  -1.13520398, 0.27886807,
+                                     -0.18628806, 0.09678418,  0.37409196,  1.00002368,  -1.26551223};
+        TV z = abs_(S, x);
+        TV t = sem_fdiv(S, fconst_(S, 1.0, x), add_(S, mul_(S, z, tv_float(0.5)), tv_float(1.0)), true);
+        TV p = fconst_(S, c[0], x);
+        for (int i = 1; i < 10; i++) p = add_(S, mul_(S, p, t), tv_float(c[i]));
+        TV pos = mul_(S, t, tv_tensor(sem_ir(S, MATH_EXP, p.ty, p.v, NULL), p.ty));
+        TV x2 = mul_(S, x, x);
+        TV neg = sub_(S, mul_(S, tv_tensor(sem_ir(S, MATH_EXP, x2.ty, x2.v, NULL), x2.ty), tv_float(2.0)), pos);
+        TV r = sem_where(S, lt_(S, x, tv_float(0.0)), neg, pos);
+        return sem_where(S, isnan_(S, x), x, r);
+    }
     const TlType *f64 = tl_scalar(S, TL_FP64);
     TV xd = sem_cast(S, x, f64, NULL);
     TV e2 = tv_tensor(sem_ir(S, MATH_EXP, xd.ty, mul_(S, xd, xd).v, NULL), xd.ty);
@@ -3154,7 +3170,9 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
             TV f = libdevice_call(S, "fmod", x[0], x[1]);
             TV ay = abs_(S, x[1]), twice = mul_(S, abs_(S, f), tv_float(2.0));
             TV q = libdevice_call(S, "rint", sem_fdiv(S, sub_(S, x[0], f), x[1], true), tv_none());
-            TV odd = sem_compare(S, PY_CMP_NE, libdevice_call(S, "fmod", q, tv_float(2.0)), tv_float(0.0));
+            /* q is an integer: odd when q / 2 is not (exact; past 2^53 every q is even) */
+            TV hq = mul_(S, q, tv_float(0.5));
+            TV odd = sem_compare(S, PY_CMP_NE, libdevice_call(S, "floor", hq, tv_none()), hq);
             TV over = sem_binary(S, PY_BIN_BITOR, sem_compare(S, PY_CMP_GT, twice, ay),
                                  sem_binary(S, PY_BIN_BITAND, eq_(S, twice, ay), odd));
             r = sem_where(S, over, sub_(S, f, libdevice_call(S, "copysign", ay, f)), f);
