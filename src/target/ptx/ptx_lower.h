@@ -5,7 +5,9 @@
  *   ptx_memory.c  global loads, stores and atomics;
  *   ptx_shared.c  what goes through shared memory: reductions, scans,
  *                 layout conversions and the FMA tt.dot;
- *   ptx_mma.c     tt.dot on tensor cores (mma.sync, planned by mma_plan.c).
+ *   ptx_mma.c     tt.dot on tensor cores (mma.sync, planned by mma_plan.c);
+ *   ptx_demand.c  which slots of each tile are read (run first: the
+ *                 slots nobody reads are not computed, SLOT_NONE).
  *
  * A tile is held per thread as `Tile`: one Slot per element the thread owns
  * (Dist order, see dialect/ttg.h); a scalar is a Tile of one Slot, held by
