@@ -10,6 +10,7 @@
  * arguments into a tuple.
  */
 #include "sema/sema_int.h"
+#include "support/erfcc.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -2855,7 +2856,7 @@ static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
     TV z2 = sub_(S, big, log_(S, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, big.ty, mul_(S, big, tv_float(M_PI)).v, NULL),
                                            big.ty)));
     z = sem_where(S, tail, tv_tensor(sem_ir(S, TT_PRECISE_SQRT, z2.ty, z2.v, NULL), z2.ty), z);
-    TV upper = sem_compare(S, PY_CMP_GE, a, tv_float(0.5));
+    TV upper = f64 ? sem_compare(S, PY_CMP_GE, a, tv_float(0.5)) : tv_none(); /* (fp64 only: which form) */
     for (int it = 0; it < (f64 ? 2 : 1); it++) {
         /* Halley: z - u / (1 + z u), u = f / f' (f'' / f' = -2z for both) */
         TV ec = libdevice_call(S, "erfc", z, tv_none());
@@ -2886,15 +2887,13 @@ static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
  * function does. */
 static TV erfcx_(Sema *S, TV x) {
     if (tl_sca(x.ty)->kind == TL_FP32) {
-        /* fp32: Numerical Recipes' erfc z = t exp(-z^2 + P(t)), t = 1/(1 + z/2)
-         * (fractional error < 1.2e-7), so erfcx z = t exp(P(t)) for z = |x|
+        /* fp32: Numerical Recipes' erfc z = t exp(-z^2 + P(t)) (support/erfcc.h),
+         * so erfcx z = t exp(P(t)) for z = |x|
          * >= 0, and 2 exp(x^2) - that below 0 */
-        static const double c[10] = {0.17087277,  -0.82215223, 1.48851587,  -1.13520398, 0.27886807,
-                                     -0.18628806, 0.09678418,  0.37409196,  1.00002368,  -1.26551223};
         TV z = abs_(S, x);
         TV t = sem_fdiv(S, fconst_(S, 1.0, x), add_(S, mul_(S, z, tv_float(0.5)), tv_float(1.0)), true);
-        TV p = fconst_(S, c[0], x);
-        for (int i = 1; i < 10; i++) p = add_(S, mul_(S, p, t), tv_float(c[i]));
+        TV p = fconst_(S, ERFCC_P[0], x);
+        for (int i = 1; i < ERFCC_TERMS; i++) p = add_(S, mul_(S, p, t), tv_float(ERFCC_P[i]));
         TV pos = mul_(S, t, tv_tensor(sem_ir(S, MATH_EXP, p.ty, p.v, NULL), p.ty));
         TV x2 = mul_(S, x, x);
         TV neg = sub_(S, mul_(S, tv_tensor(sem_ir(S, MATH_EXP, x2.ty, x2.v, NULL), x2.ty), tv_float(2.0)), pos);

@@ -776,6 +776,9 @@ static bool const_tree(const TV *v) {
     return true;
 }
 
+static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
+                   bool want_const);
+
 /* A @triton.constexpr_function called from a kernel: Python run at compile
  * time on constexpr arguments. Its body goes through sema like a @jit
  * helper's, every value in it folds to a constant, and the call is its
@@ -801,8 +804,7 @@ static TV call_constexpr_fn(Sema *S, TV f, const PyExpr *e) {
     at_expr(S, e);
     TV jf = f;
     jf.kind = TV_JITFN;
-    S->const_call = true;
-    return cg_call_jit(S, &jf, args, n, kn, kv, nk, false);
+    return call_jit(S, &jf, args, n, kn, kv, nk, true);
 }
 
 static TV visit_call(Sema *S, const PyExpr *e) {
@@ -1873,11 +1875,11 @@ static bool tuple_has_tensor(const TV *v) {
 
 static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k);
 
-TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
-               bool inline_here) {
-    (void)inline_here;
-    bool want_const = S->const_call; /* (only this call: the body's own calls are calls) */
-    S->const_call = false;
+/* A call of @jit function f: its specialisation for these arguments
+ * (generated once), and a tt.call of it; or, want_const (a
+ * @constexpr_function), the constexpr value its body returned. */
+static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
+                   bool want_const) {
     const PyFunc *fn = f->fn;
     int np = fn->params.len;
     Loc call_loc = S->loc;
@@ -1973,6 +1975,12 @@ TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *cons
     if (r->n <= 0) return tv_none();
     int k = 0;
     return rebuild_ret(S, &r->shape, call, r, &k);
+}
+
+TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
+               bool inline_here) {
+    (void)inline_here;
+    return call_jit(S, f, args, nargs, kwn, kwv, nkw, false);
 }
 
 /* The value a call returns, shaped as the callee's return value (nested

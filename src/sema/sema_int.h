@@ -160,7 +160,6 @@ struct Sema {
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
-    bool const_call;       /* the next cg_call_jit is a @constexpr_function's: its value, not a call */
     bool numel_reported;   /* a tensor over Triton's element limit was reported */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */

@@ -38,6 +38,7 @@
  */
 #include "transform/expand_build.h"
 #include "transform/pass.h"
+#include "support/erfcc.h"
 
 #include <math.h>
 #include <string.h>
@@ -191,17 +192,15 @@ static Value *tanh_(Ex *x, Value *a) {
 }
 
 /* fp32 erfc with a relative error below ~2e-7 everywhere (1 - erf would
- * lose it all past ~4): Numerical Recipes' erfcc, erfc z ~ t exp(-z^2 +
- * P(t)), t = 1/(1 + z/2), for z = |x| (fractional error < 1.2e-7), with
+ * lose it all past ~4): Numerical Recipes' erfcc (support/erfcc.h) for
+ * z = |x|, with
  * e^(-z^2) from z = hi + lo (hi: 12 bits, so hi^2 is exact) to keep z^2's
  * rounding out of the exponent; 2 - erfc |x| for negative x. */
 static Value *erfc32(Ex *x, Value *a) {
-    static const double c[10] = {0.17087277,  -0.82215223, 1.48851587,  -1.13520398, 0.27886807,
-                                 -0.18628806, 0.09678418,  0.37409196,  1.00002368,  -1.26551223};
     Value *z = bin(x, ARITH_MINNUMF, fabs_(x, a), K(x, 20)); /* (erfc 20 underflows fp32; and no inf - inf below) */
     Value *t = dv(x, K(x, 1), fma3(x, z, K(x, 0.5), K(x, 1)));
-    Value *p = K(x, c[0]);
-    for (int i = 1; i < 10; i++) p = fma3(x, p, t, K(x, c[i]));
+    Value *p = K(x, ERFCC_P[0]);
+    for (int i = 1; i < ERFCC_TERMS; i++) p = fma3(x, p, t, K(x, ERFCC_P[i]));
     Value *hi = from_bits(x, band(x, bits(x, z), KI(x, (int64_t)0xfffff000)));
     Value *lo = sub(x, z, hi);
     Value *e = mul(x, exp_(x, un(x, ARITH_NEGF, mul(x, hi, hi))),
