@@ -148,6 +148,13 @@ void tc_error_free(tc_error *e);
 
 const char *tc_version(void);
 
+/* Attaches to the CUDA driver now when the calling thread already has a
+ * current CUDA context (PyTorch's, once it has used the GPU), so that the
+ * first CUDA compile or launch does not pay for it (tens of microseconds:
+ * the driver's entry points, the device's figures, its primary context).
+ * Never loads the driver or creates a context itself. 1 when attached. */
+int tc_cuda_attach(void);
+
 /* The names a Python source's top-level statements bind (defs, classes,
  * imports, assignment targets), as tritonc's front end parses them: what a
  * kernel compiled from this source sees as module globals. Written to out

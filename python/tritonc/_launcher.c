@@ -14,13 +14,17 @@
  * chain of Launchers), evaluates a callable grid on the call's META dict,
  * and runs the first Launcher of the chain that takes the runtime arguments.
  * A call whose arguments bind but whose specialisation has no Launcher yet
- * (a first call) asks `first(grid, bound_args, num_warps, num_stages)` to
- * compile it and register its Launcher, and tries again; `first` returns
- * False when the arguments are of kinds no Launcher takes, None when a
- * Launcher could not be made (then it is not asked again). Anything else (warmup, other launch options, a missing argument,
- * an argument of a kind the Launchers do not take) goes to the function's
- * Python path, `slow(grid, *args, **kwargs)`, which binds, reports errors,
- * compiles and registers new Launchers.
+ * (a first call) compiles it and registers its Launcher, then tries again:
+ * in C (`first_in_c`: the classification, key, tc_compile, CompiledKernel
+ * and Launcher of the Python path, with one call into Python per
+ * specialisation to make the CompiledKernel) when every argument is of a
+ * kind a Launcher takes; else through `first(grid, bound_args, num_warps,
+ * num_stages)`, which returns False when the arguments are of kinds no
+ * Launcher takes, None when a Launcher could not be made (then it is not
+ * asked again). Anything else (warmup, other launch options, a missing
+ * argument, an argument of a kind the Launchers do not take) goes to the
+ * function's Python path, `slow(grid, *args, **kwargs)`, which binds,
+ * reports errors, compiles and registers new Launchers.
  *
  * One Launcher per compiled specialisation:
  *
@@ -72,7 +76,33 @@ static struct {
     int (*num_params)(const void *k);
     int (*attribute)(const void *k, const char *name);
     const char *(*messages)(const void *k);
+    void (*kernel_free)(void *k);
+    void (*error_free)(void *err);
 } tc;
+
+/* include/tritonc.h's tc_constexpr and tc_compile_options, field for field
+ * (this file is built without the library's headers, as _lib.py mirrors
+ * them for ctypes). */
+typedef struct TcConstexpr {
+    const char *name;
+    const char *value;
+} TcConstexpr;
+
+typedef struct TcCompileOptions {
+    const char *source;
+    size_t source_len;
+    const char *filename;
+    const char *kernel;
+    const char *signature;
+    const TcConstexpr *constexprs;
+    int num_constexprs;
+    int device;
+    const char *target;
+    int num_warps;
+    int num_stages;
+    const char *cache_dir;
+    int debug;
+} TcCompileOptions;
 
 /* How a tensor type's `dtype`, `is_cuda` and `data_ptr()` are read: the C
  * functions behind the type's getset and METH_NOARGS method descriptors,
@@ -305,37 +335,60 @@ static PyObject *launcher_call(PyObject *callable, PyObject *const *args, size_t
     return run_chain(callable, grid, args + 1, n - 1);
 }
 
+static PyTypeObject LauncherType;
+
+/* A Launcher without slots (nargs 0), or NULL with an error set. */
+static Launcher *launcher_alloc(void *handle, void **err, PyObject *stream_fn, PyObject *stream_arg,
+                                PyObject *kernel) {
+    if (!tc.launch) {
+        PyErr_SetString(PyExc_RuntimeError, "the C launcher is not bound to libtritonc");
+        return NULL;
+    }
+    Launcher *L = (Launcher *)LauncherType.tp_alloc(&LauncherType, 0);
+    if (!L) return NULL;
+    L->vectorcall = launcher_call;
+    L->launch = tc.launch;
+    L->handle = handle;
+    L->err = err;
+    L->stream_fn = stream_fn && stream_fn != Py_None ? (Py_INCREF(stream_fn), stream_fn) : NULL;
+    L->stream_arg = L->stream_fn ? (Py_INCREF(stream_arg), stream_arg) : NULL;
+    Py_INCREF(kernel);
+    L->kernel = kernel;
+    return L;
+}
+
+/* Appends a slot; `tp` and `dtype` are borrowed (NULL for 'i' and 'f'). */
+static void launcher_add_slot(Launcher *L, char kind, PyObject *tp, PyObject *dtype, int aligned, int cuda,
+                              int iclass, const TensorAccess *acc) {
+    Slot *s = &L->slots[L->nargs++];
+    s->kind = kind;
+    s->type = tp ? (Py_INCREF(tp), tp) : NULL;
+    s->dtype = dtype ? (Py_INCREF(dtype), dtype) : NULL;
+    s->aligned = (signed char)aligned;
+    s->cuda = (signed char)cuda;
+    s->iclass = iclass;
+    if (kind == 'T') s->acc = acc ? *acc : tensor_access(tp);
+}
+
 /* Launcher(handle, err_addr, stream_fn or None, stream_arg, kernel, slots)
  * slots: a tuple of (kind, type or None, dtype or None, aligned, cuda, iclass),
  * one per runtime parameter. */
 static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    (void)type;
     (void)kw;
     unsigned long long handle, err;
     PyObject *stream_fn, *stream_arg, *kernel, *slots;
     if (!PyArg_ParseTuple(args, "KKOOOO!", &handle, &err, &stream_fn, &stream_arg, &kernel, &PyTuple_Type,
                           &slots))
         return NULL;
-    if (!tc.launch) {
-        PyErr_SetString(PyExc_RuntimeError, "the C launcher is not bound to libtritonc");
-        return NULL;
-    }
     Py_ssize_t n = PyTuple_GET_SIZE(slots);
     if (n > MAX_ARGS) {
         PyErr_SetString(PyExc_ValueError, "too many kernel arguments for the C launcher");
         return NULL;
     }
-    Launcher *L = (Launcher *)type->tp_alloc(type, 0);
+    Launcher *L = launcher_alloc((void *)(uintptr_t)handle, (void **)(uintptr_t)err, stream_fn, stream_arg, kernel);
     if (!L) return NULL;
-    L->vectorcall = launcher_call;
-    L->launch = tc.launch;
-    L->handle = (void *)(uintptr_t)handle;
-    L->err = (void **)(uintptr_t)err;
-    L->stream_fn = stream_fn == Py_None ? NULL : (Py_INCREF(stream_fn), stream_fn);
-    L->stream_arg = L->stream_fn ? (Py_INCREF(stream_arg), stream_arg) : NULL;
-    Py_INCREF(kernel);
-    L->kernel = kernel;
     for (Py_ssize_t i = 0; i < n; i++) {
-        Slot *s = &L->slots[i];
         const char *kind;
         PyObject *tp, *dtype;
         int aligned, cuda, iclass;
@@ -349,14 +402,8 @@ static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
             Py_DECREF(L);
             return NULL;
         }
-        s->kind = kind[0];
-        s->type = tp == Py_None ? NULL : (Py_INCREF(tp), tp);
-        s->aligned = (signed char)aligned;
-        s->cuda = (signed char)cuda;
-        if (s->kind == 'T') s->acc = tensor_access(tp);
-        s->iclass = iclass;
-        s->dtype = dtype == Py_None ? NULL : (Py_INCREF(dtype), dtype);
-        L->nargs = (int)i + 1;
+        launcher_add_slot(L, kind[0], tp == Py_None ? NULL : tp, dtype == Py_None ? NULL : dtype, aligned, cuda,
+                          iclass, NULL);
     }
     return (PyObject *)L;
 }
@@ -418,8 +465,11 @@ struct Entry {
     PyObject *fast;  /* the JITFunction's _fast dict: key -> Launcher chain */
     PyObject *slow;  /* slow(grid, *args, **kwargs): the Python path */
     PyObject *first; /* first(grid, args, num_warps, num_stages) -> bool, or NULL */
+    PyObject *prep;  /* prep(): what a first launch in C needs (see first_in_c), or NULL */
+    PyObject *prepared; /* prep()'s tuple, once asked */
     GridCall *spare; /* reused while nobody else holds it */
     int nparams, ncx, nrt;
+    unsigned char flags[MAX_PARAMS]; /* PARAM_* */
     int nw_param, ns_param; /* the parameter named num_warps / num_stages, or -1 */
     PyObject *names[MAX_PARAMS];
     PyObject *defaults[MAX_PARAMS]; /* NULL: none */
@@ -427,8 +477,16 @@ struct Entry {
     int rt_index[MAX_PARAMS];       /* the runtime parameters, in order */
 };
 
+/* A parameter's specialisation options, as Entry() is given them */
+enum {
+    PARAM_NO_SPECIALIZE = 1, /* do_not_specialize: no :1 / :16 hint */
+    PARAM_NO_ALIGN = 2,      /* do_not_specialize_on_alignment */
+    PARAM_ANNOTATED = 4,     /* a type annotation: the Python path classifies it */
+};
+
 static PyTypeObject GridCallType;
-static PyObject *s_num_warps, *s_num_stages, *s_warmup;
+static PyObject *s_num_warps, *s_num_stages, *s_warmup, *s_is_cpu, *s_handle, *s_err_addr;
+static PyObject *s_None, *s_True, *s_False, *s_nan, *s_inf, *s_ninf;
 
 static int name_eq(PyObject *a, PyObject *b) {
     return a == b || (PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b) && PyUnicode_Compare(a, b) == 0);
@@ -485,6 +543,333 @@ static PyObject *eval_grid(const Entry *E, PyObject *g, PyObject *const *bound, 
 fail:
     Py_DECREF(meta);
     return NULL;
+}
+
+/* ---- the first launch of a specialisation, in C ------------------------- */
+
+/* What prep() returns, once per Entry (held in E->prepared):
+ *    0 the source (bytes)         1 its file name        2 the kernel's name
+ *    3 the module globals the kernel reads as constexprs: a tuple of (name, text)
+ *    4 the JITFunction's `cache` dict: (signature, constexprs, num_warps,
+ *      num_stages, device, debug) -> CompiledKernel
+ *    5 make_kernel(handle, signature, constexprs, device, num_warps,
+ *      num_stages, messages) -> a CompiledKernel that owns the handle
+ *    6 a dict torch dtype -> signature type ("fp32"), shared with _spec
+ *    7 dtype_sig(dtype) -> str or None: what fills that dict
+ *    8 torch.Tensor, or None when torch is not imported
+ *    9 the @jit debug flag: None, True or False
+ *   10 stream_fn(): (f, device), f(device) being torch's current CUDA stream
+ *   11 TC_DEVICE_CPU   12 TC_DEVICE_CUDA
+ * The keys, signatures and constexpr texts built here are exactly those of
+ * the Python path (JITFunction._compile_bound and _first, _spec.classify),
+ * so that either finds what the other compiled. */
+typedef struct Prepared {
+    const char *source, *filename, *kernel;
+    Py_ssize_t source_len;
+    PyObject *globals, *cache, *make_kernel, *dtype_sigs, *dtype_sig, *tensor_type, *debug, *stream_fn;
+    int dev_cpu, dev_cuda;
+} Prepared;
+
+static int unpack_prepared(PyObject *t, Prepared *p) {
+    return PyArg_ParseTuple(t, "y#ssO!O!OO!OOOOii", &p->source, &p->source_len, &p->filename, &p->kernel,
+                            &PyTuple_Type, &p->globals, &PyDict_Type, &p->cache, &p->make_kernel, &PyDict_Type,
+                            &p->dtype_sigs, &p->dtype_sig, &p->tensor_type, &p->debug, &p->stream_fn, &p->dev_cpu,
+                            &p->dev_cuda);
+}
+
+/* A constexpr value as the C front end reads it (_spec.constexpr_text): a
+ * new reference, Py_None (borrowed, not to be released) for a kind the
+ * Python path writes, NULL on an error. */
+static PyObject *constexpr_text(PyObject *v) {
+    if (v == Py_None) return Py_NewRef(s_None);
+    if (v == Py_True) return Py_NewRef(s_True);
+    if (v == Py_False) return Py_NewRef(s_False);
+    if (PyLong_CheckExact(v)) return PyObject_Str(v);
+    if (PyFloat_CheckExact(v)) {
+        double d = PyFloat_AS_DOUBLE(v);
+        if (d != d) return Py_NewRef(s_nan);
+        if (d == Py_HUGE_VAL) return Py_NewRef(s_inf);
+        if (d == -Py_HUGE_VAL) return Py_NewRef(s_ninf);
+        return PyObject_Repr(v);
+    }
+    if (PyUnicode_CheckExact(v)) return PyObject_Repr(v);
+    return Py_None; /* dtypes, tuples, tl.constexpr objects... */
+}
+
+/* The launch options as the key spells them: `num_warps or 4`, `num_stages
+ * if not None else 3`; -1 when not an int (the Python path decides). */
+static long option_value(PyObject *v, long dflt, int zero_is_default) {
+    if (v == Py_None) return dflt;
+    if (!PyLong_CheckExact(v)) return -1;
+    int overflow;
+    long x = PyLong_AsLongAndOverflow(v, &overflow);
+    if (overflow || x < 0 || x > 1024) return -1;
+    return x == 0 && zero_is_default ? dflt : x;
+}
+
+static int debug_flag(PyObject *jit_debug) {
+    if (jit_debug == Py_True || jit_debug == Py_False) return jit_debug == Py_True;
+    const char *e = getenv("TRITON_DEBUG"); /* os.environ's writes reach getenv */
+    return e && e[0] && strcmp(e, "0") != 0;
+}
+
+/* The length of the Launcher chain at `head`. */
+static int chain_length(PyObject *head) {
+    int n = 0;
+    for (Launcher *L = (Launcher *)head; L; L = (Launcher *)L->next) n++;
+    return n;
+}
+
+/* The first launch of a specialisation without Python: classifies the
+ * arguments, finds the compiled kernel in the JITFunction's cache or
+ * compiles it (tc_compile: from the disk cache, usually), makes its
+ * CompiledKernel and Launcher and puts the Launcher at the head of its
+ * chain in `_fast`, as _first and _add_fast do. 1: registered; 0: not
+ * taken (an argument or option of a kind only the Python path handles, a
+ * compile error it reports, a full chain), and nothing changed; -1: a
+ * Python error. */
+static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *ns) {
+    if (!E->prep || !tc.compile) return 0;
+    if (!E->prepared) {
+        PyObject *t = PyObject_CallNoArgs(E->prep);
+        Prepared check;
+        if (!t || !PyTuple_CheckExact(t) || !unpack_prepared(t, &check)) {
+            /* (a kernel without source, say: the Python path reports it) */
+            PyErr_Clear();
+            Py_XDECREF(t);
+            Py_CLEAR(E->prep);
+            return 0;
+        }
+        E->prepared = t;
+    }
+    long num_warps = option_value(nw, 4, 1), num_stages = option_value(ns, 3, 0);
+    if (num_warps < 0 || num_stages < 0) return 0;
+    PyObject *prepared = Py_NewRef(E->prepared); /* the GIL is let go while compiling */
+    Prepared P;
+    int result = -1;
+    PyObject *texts[MAX_PARAMS] = {0}, *cx = NULL, *key = NULL, *kern = NULL, *stream = NULL;
+    Launcher *L = NULL;
+    void *handle = NULL;
+    if (!unpack_prepared(prepared, &P)) goto done;
+
+    /* the runtime arguments: the signature and the Launcher's slots */
+    char sig[MAX_PARAMS * 24];
+    size_t len = 0;
+    struct {
+        char kind;
+        PyObject *dtype;
+        int aligned, cuda, iclass;
+    } slot[MAX_PARAMS];
+    int nslots = 0, any_cuda = 0, any_cpu = 0;
+    TensorAccess acc = {0};
+    int have_acc = 0;
+    for (int k = 0; k < E->nrt; k++) {
+        int j = E->rt_index[k];
+        PyObject *a = bound[j];
+        char entry[24];
+        if (E->flags[j] & PARAM_ANNOTATED) goto not_taken;
+        if ((PyObject *)Py_TYPE(a) == P.tensor_type) {
+            if (!have_acc) acc = tensor_access(P.tensor_type), have_acc = 1;
+            PyObject *dt = acc.dtype ? acc.dtype(a, acc.dtype_closure) : PyObject_GetAttr(a, s_dtype);
+            if (!dt) goto done;
+            Py_DECREF(dt); /* the tensor keeps it */
+            PyObject *ty = PyDict_GetItemWithError(P.dtype_sigs, dt);
+            if (!ty) {
+                if (PyErr_Occurred()) goto done;
+                PyObject *r = PyObject_CallOneArg(P.dtype_sig, dt); /* fills dtype_sigs */
+                if (!r) goto done;
+                Py_DECREF(r);
+                ty = PyDict_GetItemWithError(P.dtype_sigs, dt);
+                if (!ty && PyErr_Occurred()) goto done;
+            }
+            if (!ty || !PyUnicode_Check(ty)) goto not_taken; /* a dtype kernels cannot take: reported there */
+            PyObject *p = acc.data_ptr ? acc.data_ptr(a, NULL) : PyObject_CallMethodNoArgs(a, s_data_ptr);
+            if (!p) goto done;
+            unsigned long long ptr = PyLong_AsUnsignedLongLong(p);
+            Py_DECREF(p);
+            if (ptr == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+            PyObject *c = acc.is_cuda ? acc.is_cuda(a, acc.is_cuda_closure) : PyObject_GetAttr(a, s_is_cuda);
+            if (!c) goto done;
+            int cuda = c == Py_True;
+            Py_DECREF(c);
+            if (!cuda) { /* a CPU tensor, or one on a device the Python path names in its error */
+                c = PyObject_GetAttr(a, s_is_cpu);
+                if (!c) goto done;
+                int cpu = c == Py_True;
+                Py_DECREF(c);
+                if (!cpu) goto not_taken;
+            }
+            any_cuda |= cuda;
+            any_cpu |= !cuda;
+            int aligned = (E->flags[j] & PARAM_NO_ALIGN) ? -1 : (ptr & 15) == 0;
+            snprintf(entry, sizeof entry, "*%s%s", PyUnicode_AsUTF8(ty), aligned == 1 ? ":16" : "");
+            slot[nslots].kind = 'T';
+            slot[nslots].dtype = dt;
+            slot[nslots].aligned = aligned;
+            slot[nslots].cuda = cuda;
+            slot[nslots].iclass = 0;
+        } else if (PyLong_CheckExact(a)) {
+            int overflow;
+            long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+            if (v == -1 && PyErr_Occurred()) goto done;
+            if (overflow || v < INT32_MIN || v > INT32_MAX) goto not_taken; /* i64, u32...: Python */
+            int cls = (E->flags[j] & PARAM_NO_SPECIALIZE) ? -1 : v == 1 ? 1 : (v & 15) == 0 ? 16 : 0;
+            snprintf(entry, sizeof entry, cls == 1 ? "i32:1" : cls == 16 ? "i32:16" : "i32");
+            slot[nslots].kind = 'i';
+            slot[nslots].dtype = NULL;
+            slot[nslots].aligned = slot[nslots].cuda = 0;
+            slot[nslots].iclass = cls;
+        } else if (PyFloat_CheckExact(a)) {
+            snprintf(entry, sizeof entry, "fp32");
+            slot[nslots].kind = 'f';
+            slot[nslots].dtype = NULL;
+            slot[nslots].aligned = slot[nslots].cuda = slot[nslots].iclass = 0;
+        } else {
+            goto not_taken; /* None, bools, ndarrays, tuples, descriptors...: the Python path */
+        }
+        size_t el = strlen(entry);
+        if (len + el + 2 > sizeof sig) goto not_taken;
+        if (len) sig[len++] = ',';
+        memcpy(sig + len, entry, el + 1);
+        len += el;
+        nslots++;
+    }
+    sig[len] = '\0';
+    if (any_cuda && any_cpu) goto not_taken; /* the Python path's error names both */
+    int device = any_cuda ? P.dev_cuda : P.dev_cpu;
+
+    /* the constexprs: the parameters', then the globals they do not shadow */
+    Py_ssize_t nglob = PyTuple_GET_SIZE(P.globals);
+    cx = PyTuple_New(E->ncx + nglob);
+    if (!cx) goto done;
+    Py_ssize_t ncx = 0;
+    for (int c = 0; c < E->ncx; c++) {
+        int j = E->cx_index[c];
+        PyObject *text = constexpr_text(bound[j]);
+        if (!text) goto done;
+        if (text == Py_None) goto not_taken;
+        PyObject *pair = PyTuple_Pack(2, E->names[j], text);
+        texts[c] = text;
+        if (!pair) goto done;
+        PyTuple_SET_ITEM(cx, ncx++, pair);
+    }
+    for (Py_ssize_t g = 0; g < nglob; g++) {
+        PyObject *pair = PyTuple_GET_ITEM(P.globals, g);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) goto not_taken;
+        int shadowed = 0;
+        for (int c = 0; c < E->ncx && !shadowed; c++) shadowed = name_eq(E->names[E->cx_index[c]], PyTuple_GET_ITEM(pair, 0));
+        if (shadowed) continue;
+        PyTuple_SET_ITEM(cx, ncx++, Py_NewRef(pair));
+    }
+    if (ncx < PyTuple_GET_SIZE(cx) && _PyTuple_Resize(&cx, ncx) < 0) goto done;
+    int debug = debug_flag(P.debug);
+    key = Py_BuildValue("(sOlliO)", sig, cx, num_warps, num_stages, device, debug ? Py_True : Py_False);
+    if (!key) goto done;
+
+    kern = PyDict_GetItemWithError(P.cache, key);
+    if (kern) {
+        Py_INCREF(kern);
+        PyObject *h = PyObject_GetAttr(kern, s_handle);
+        if (!h) goto done;
+        handle = PyLong_AsVoidPtr(h);
+        Py_DECREF(h);
+        if (!handle) goto not_taken_clear;
+    } else {
+        if (PyErr_Occurred()) goto done;
+        TcConstexpr cxs[MAX_PARAMS * 2];
+        if (ncx > (Py_ssize_t)(sizeof cxs / sizeof cxs[0])) goto not_taken;
+        for (Py_ssize_t c = 0; c < ncx; c++) {
+            PyObject *pair = PyTuple_GET_ITEM(cx, c);
+            cxs[c].name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 0));
+            cxs[c].value = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 1));
+            if (!cxs[c].name || !cxs[c].value) goto done;
+        }
+        const char *cache_dir = getenv("TRITONC_CACHE_DIR");
+        TcCompileOptions o = {
+            .source = P.source, .source_len = (size_t)P.source_len, .filename = P.filename,
+            .kernel = P.kernel, .signature = sig, .constexprs = cxs, .num_constexprs = (int)ncx,
+            .device = device, .target = NULL, .num_warps = (int)num_warps, .num_stages = (int)num_stages,
+            .cache_dir = cache_dir && cache_dir[0] ? cache_dir : NULL, .debug = debug,
+        };
+        void *err = NULL;
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = tc.compile(&o, &handle, &err);
+        Py_END_ALLOW_THREADS
+        if (rc != 0 || !handle) { /* the Python path compiles it again and reports the error */
+            if (err && tc.error_free) tc.error_free(err);
+            handle = NULL;
+            goto not_taken;
+        }
+        if (tc.num_params(handle) != nslots) { /* the Python path raises its internal error */
+            if (tc.kernel_free) tc.kernel_free(handle);
+            handle = NULL;
+            goto not_taken;
+        }
+        const char *msgs = tc.messages ? tc.messages(handle) : NULL;
+        PyObject *h = PyLong_FromVoidPtr(handle);
+        if (!h) goto done;
+        kern = PyObject_CallFunction(P.make_kernel, "OsOiOOs", h, sig, cx, device, nw, ns, msgs ? msgs : "");
+        Py_DECREF(h);
+        if (!kern) { /* (the kernel object, had it been made, frees the handle) */
+            handle = NULL;
+            goto done;
+        }
+        if (PyDict_SetItem(P.cache, key, kern) < 0) goto done;
+    }
+
+    /* the Launcher, at the head of the chain of these constexprs and options */
+    PyObject *ea = PyObject_GetAttr(kern, s_err_addr);
+    if (!ea) goto done;
+    void *err_slot = PyLong_AsVoidPtr(ea);
+    Py_DECREF(ea);
+    if (!err_slot) goto not_taken_clear;
+    PyObject *stream_fn = NULL, *stream_arg = NULL;
+    if (any_cuda) {
+        stream = PyObject_CallNoArgs(P.stream_fn);
+        if (!stream) goto done;
+        if (!PyTuple_CheckExact(stream) || PyTuple_GET_SIZE(stream) != 2) goto not_taken;
+        stream_fn = PyTuple_GET_ITEM(stream, 0);
+        stream_arg = PyTuple_GET_ITEM(stream, 1);
+    }
+    L = launcher_alloc(handle, (void **)err_slot, stream_fn, stream_arg, kern);
+    if (!L) goto done;
+    for (int k = 0; k < nslots; k++)
+        launcher_add_slot(L, slot[k].kind, slot[k].kind == 'T' ? P.tensor_type : NULL, slot[k].dtype,
+                          slot[k].aligned, slot[k].cuda, slot[k].iclass, &acc);
+    PyObject *fkey = PyTuple_New(E->ncx + 3);
+    if (!fkey) goto done;
+    for (int c = 0; c < E->ncx; c++) PyTuple_SET_ITEM(fkey, c, Py_NewRef(bound[E->cx_index[c]]));
+    PyTuple_SET_ITEM(fkey, E->ncx, Py_NewRef(nw));
+    PyTuple_SET_ITEM(fkey, E->ncx + 1, Py_NewRef(ns));
+    PyTuple_SET_ITEM(fkey, E->ncx + 2, PyTuple_New(0));
+    PyObject *head = PyDict_GetItemWithError(E->fast, fkey);
+    if (!head && PyErr_Occurred()) {
+        Py_DECREF(fkey);
+        goto done;
+    }
+    if (head && chain_length(head) >= 8) { /* (as _add_fast: the rest take the Python path) */
+        Py_DECREF(fkey);
+        goto not_taken;
+    }
+    L->next = head ? Py_NewRef(head) : NULL;
+    int rc = PyDict_SetItem(E->fast, fkey, (PyObject *)L);
+    Py_DECREF(fkey);
+    result = rc < 0 ? -1 : 1;
+    goto done;
+not_taken_clear:
+    PyErr_Clear();
+not_taken:
+    result = 0;
+done:
+    for (int c = 0; c < E->ncx; c++) Py_XDECREF(texts[c]);
+    Py_XDECREF(cx);
+    Py_XDECREF(key);
+    Py_XDECREF(kern);
+    Py_XDECREF(stream);
+    Py_XDECREF((PyObject *)L);
+    Py_DECREF(prepared);
+    return result;
 }
 
 /* slow(grid, *args, **kwargs) */
@@ -551,8 +936,13 @@ static PyObject *gridcall_call(PyObject *self, PyObject *const *args, size_t nar
             if (r != Py_None) return r;
             Py_DECREF(r);
         }
-        if (attempt || !E->first) break;
-        /* compile this specialisation and register its Launcher */
+        if (attempt) break;
+        /* compile this specialisation and register its Launcher: in C when
+         * the arguments are of the kinds a Launcher takes, else in Python */
+        int taken = first_in_c(E, bound, nw, ns);
+        if (taken < 0) return NULL;
+        if (taken) continue;
+        if (!E->first) break;
         PyObject *tup = PyTuple_New(E->nparams);
         if (!tup) return NULL;
         for (int j = 0; j < E->nparams; j++) {
@@ -636,6 +1026,8 @@ static int entry_traverse(Entry *self, visitproc visit, void *arg) {
     Py_VISIT(self->fast);
     Py_VISIT(self->slow);
     Py_VISIT(self->first);
+    Py_VISIT(self->prep);
+    Py_VISIT(self->prepared);
     Py_VISIT(self->spare);
     for (int j = 0; j < self->nparams; j++) {
         Py_VISIT(self->names[j]);
@@ -648,6 +1040,8 @@ static int entry_clear(Entry *self) {
     Py_CLEAR(self->fast);
     Py_CLEAR(self->slow);
     Py_CLEAR(self->first);
+    Py_CLEAR(self->prep);
+    Py_CLEAR(self->prepared);
     Py_CLEAR(self->spare);
     for (int j = 0; j < self->nparams; j++) {
         Py_CLEAR(self->names[j]);
@@ -663,13 +1057,14 @@ static void entry_dealloc(Entry *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Entry(params, fast, slow, first): params a tuple of (name,
- * is_constexpr, has_default, default), one per parameter in order; first
- * may be None. */
+/* Entry(params, fast, slow, first, prep=None): params a tuple of (name,
+ * is_constexpr, has_default, default, flags), one per parameter in order,
+ * flags the PARAM_* bits; first and prep may be None. */
 static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     (void)kw;
-    PyObject *params, *fast, *slow, *first;
-    if (!PyArg_ParseTuple(args, "O!O!OO", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow, &first)) return NULL;
+    PyObject *params, *fast, *slow, *first, *prep = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!OO|O", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow, &first, &prep))
+        return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(params);
     if (n > MAX_PARAMS) {
         PyErr_SetString(PyExc_ValueError, "too many kernel parameters for the C entry");
@@ -683,17 +1078,19 @@ static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     Py_INCREF(slow);
     E->slow = slow;
     E->first = first == Py_None ? NULL : (Py_INCREF(first), first);
+    E->prep = prep == Py_None ? NULL : (Py_INCREF(prep), prep);
     E->nw_param = E->ns_param = -1;
     for (Py_ssize_t j = 0; j < n; j++) {
         PyObject *name, *dflt;
-        int is_cx, has_default;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(params, j), "UppO", &name, &is_cx, &has_default, &dflt)) {
+        int is_cx, has_default, flags;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(params, j), "UppOi", &name, &is_cx, &has_default, &dflt, &flags)) {
             Py_DECREF(E);
             return NULL;
         }
         Py_INCREF(name);
         E->names[j] = name;
         E->defaults[j] = has_default ? (Py_INCREF(dflt), dflt) : NULL;
+        E->flags[j] = (unsigned char)flags;
         E->nparams = (int)j + 1;
         if (is_cx) E->cx_index[E->ncx++] = (int)j;
         else E->rt_index[E->nrt++] = (int)j;
@@ -718,29 +1115,6 @@ static PyTypeObject EntryType = {
 
 /* ---- compile(...): tc_compile without ctypes ----------------------------- */
 
-/* include/tritonc.h's tc_constexpr and tc_compile_options, field for field
- * (this file is built without the library's headers, as _lib.py mirrors
- * them for ctypes). */
-typedef struct TcConstexpr {
-    const char *name;
-    const char *value;
-} TcConstexpr;
-
-typedef struct TcCompileOptions {
-    const char *source;
-    size_t source_len;
-    const char *filename;
-    const char *kernel;
-    const char *signature;
-    const TcConstexpr *constexprs;
-    int num_constexprs;
-    int device;
-    const char *target;
-    int num_warps;
-    int num_stages;
-    const char *cache_dir;
-    int debug;
-} TcCompileOptions;
 
 /* compile(source, filename, kernel, signature, constexprs, device,
  *         num_warps, num_stages, target, cache_dir, debug)
@@ -818,11 +1192,12 @@ static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
     (void)mod;
     void *h = PyLong_AsVoidPtr(arg);
     if (!h && PyErr_Occurred()) return NULL;
-    static const char *const names[] = {"tc_compile", "tc_launch", "tc_kernel_num_params", "tc_kernel_attribute",
-                                        "tc_kernel_messages"};
-    void *f[5];
-    for (int i = 0; i < 5; i++)
-        if (!(f[i] = dlsym(h, names[i])) && i < 3) { /* the last two are optional, as for ctypes */
+    static const char *const names[] = {"tc_compile",          "tc_launch",         "tc_kernel_num_params",
+                                        "tc_kernel_attribute", "tc_kernel_messages", "tc_kernel_free",
+                                        "tc_error_free"};
+    void *f[7];
+    for (int i = 0; i < 7; i++)
+        if (!(f[i] = dlsym(h, names[i])) && i < 3) { /* the others are optional, as for ctypes */
             PyErr_Format(PyExc_ImportError, "libtritonc has no %s", names[i]);
             return NULL;
         }
@@ -831,6 +1206,8 @@ static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
     *(void **)&tc.num_params = f[2];
     *(void **)&tc.attribute = f[3];
     *(void **)&tc.messages = f[4];
+    *(void **)&tc.kernel_free = f[5];
+    *(void **)&tc.error_free = f[6];
     Py_RETURN_NONE;
 }
 
@@ -854,6 +1231,15 @@ PyMODINIT_FUNC PyInit__tritonc_launcher(void) {
     s_data_ptr = PyUnicode_InternFromString("data_ptr");
     s_is_cuda = PyUnicode_InternFromString("is_cuda");
     s_raise = PyUnicode_InternFromString("_raise");
+    s_is_cpu = PyUnicode_InternFromString("is_cpu");
+    s_handle = PyUnicode_InternFromString("_handle");
+    s_err_addr = PyUnicode_InternFromString("_err_addr");
+    s_None = PyUnicode_InternFromString("None");
+    s_True = PyUnicode_InternFromString("True");
+    s_False = PyUnicode_InternFromString("False");
+    s_nan = PyUnicode_InternFromString("float('nan')");
+    s_inf = PyUnicode_InternFromString("float('inf')");
+    s_ninf = PyUnicode_InternFromString("-float('inf')");
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||

@@ -134,6 +134,9 @@ def _declare(lib):
     if hasattr(lib, "tc_kernel_messages"):
         lib.tc_kernel_messages.argtypes = [VP]
         lib.tc_kernel_messages.restype = S
+    if hasattr(lib, "tc_cuda_attach"):
+        lib.tc_cuda_attach.argtypes = []
+        lib.tc_cuda_attach.restype = I
     return lib
 
 

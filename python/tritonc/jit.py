@@ -303,22 +303,32 @@ class _Source:
 
 
 _preloaded = False
+_cuda_attached = False
 
 
 def _preload():
     """Opens libtritonc and the C launcher when the first kernel is defined
     (module import time: Triton reads sources and sets up its driver there
     too), so that the first launch does not pay for it (~0.2-0.5 ms of
-    dlopen). A failure is left for the first compile to report."""
-    global _preloaded
-    if _preloaded:
-        return
-    _preloaded = True
-    try:
-        _lib.lib()
-        _cext.module()
-    except Exception:
-        pass
+    dlopen); and, once torch has initialised CUDA, attaches the library to
+    its context (tc_cuda_attach, ~40 us). A failure is left for the first
+    compile to report."""
+    global _preloaded, _cuda_attached
+    if not _preloaded:
+        _preloaded = True
+        try:
+            _lib.lib()
+            _cext.module()
+        except Exception:
+            pass
+    if not _cuda_attached:
+        torch = sys.modules.get("torch")
+        if torch is not None and torch.cuda.is_initialized():
+            try:
+                attach = getattr(_lib.lib(), "tc_cuda_attach", None)
+                _cuda_attached = attach is None or bool(attach())  # (None: an older library)
+            except Exception:
+                _cuda_attached = True  # (no library: the first compile reports it)
 
 
 class JITFunction(KernelInterface):
@@ -413,9 +423,11 @@ class JITFunction(KernelInterface):
         cext = _cext.module()
         if cext is not None:
             params = tuple((p.name, p.is_constexpr, p.has_default,
-                            p.default if p.has_default else None) for p in self.params)
+                            p.default if p.has_default else None,
+                            (p.do_not_specialize and 1) | (p.do_not_specialize_on_alignment and 2) |
+                            (p.annotation is not None and 4)) for p in self.params)
             try:
-                self._front = cext.Entry(params, self._fast, self._slow, self._first)
+                self._front = cext.Entry(params, self._fast, self._slow, self._first, self._prep)
                 self._c_front = True
                 return self._front
             except (TypeError, ValueError):
@@ -446,6 +458,24 @@ class JITFunction(KernelInterface):
         kern = self._compile_bound(args, {"num_warps": num_warps, "num_stages": num_stages})
         fkey = tuple(a for p, a in zip(self.params, args) if p.is_constexpr)
         return True if self._add_fast(fkey + (num_warps, num_stages, ()), kern, args) else None
+
+    def _prep(self):
+        """What the C Entry needs to make a specialisation's first launch
+        itself (`first_in_c` in _launcher.c, which documents the tuple):
+        asked once, at the first launch."""
+        src = self.source()
+        torch = sys.modules.get("torch")
+        return (src.encoded, src.filename, self.__name__, tuple(self.global_constexprs()[0]),
+                self.cache, self._c_kernel, _spec._TORCH_SIG_BY_DTYPE, _spec._torch_sig,
+                torch.Tensor if torch else None, self.debug, _current_stream_fn,
+                _lib.TC_DEVICE_CPU, _lib.TC_DEVICE_CUDA)
+
+    def _c_kernel(self, handle, signature, constexprs, device, num_warps, num_stages, messages):
+        """The CompiledKernel of a specialisation the C Entry compiled."""
+        kern = CompiledKernel(handle, self, None, signature, constexprs, device, num_warps,
+                              num_stages, messages=messages)
+        _static_prints(kern)
+        return kern
 
     def _make_entry(self):
         torch = sys.modules.get("torch")
@@ -780,11 +810,9 @@ class JITFunction(KernelInterface):
         if err is not None:
             self._raise_compile_error(err, device, devices)
         kern = CompiledKernel(handle, self, infos, sig, cx, device, num_warps, num_stages)
+        kern._figures()  # (its checks, now rather than at a later attribute read)
         self.cache[spec_key] = kern
-        # tl.static_print prints at compile time, as Triton's does
-        for line in kern._messages.splitlines():
-            if line.startswith("static_print: "):
-                print(line[len("static_print: "):], flush=True)
+        _static_prints(kern)
         return kern
 
     def _raise_compile_error(self, err, device, devices):
@@ -974,36 +1002,67 @@ class _Asm(dict):
         return iter(self.keys())
 
 
+def _static_prints(kern):
+    """tl.static_print prints at compile time, as Triton's does."""
+    for line in kern._messages.splitlines():
+        if line.startswith("static_print: "):
+            print(line[len("static_print: "):], flush=True)
+
+
+# CompiledKernel's attributes made on first use (_figures): a first launch
+# from the C Entry reads none of them
+_FIGURES = frozenset(("n_regs", "n_spills", "metadata", "param_types", "_messages", "_slot_sigs",
+                      "_live", "_slot_live", "_has_tuples"))
+_CTYPES_PATH = frozenset(("_pack", "_call", "_struct", "_buf", "_args"))
+
+
 class CompiledKernel:
     """One specialisation, compiled and loaded. `asm` holds its IR text,
     `metadata` what it was compiled with; `kernel[grid](*runtime_args)`
     launches it directly."""
 
-    def __init__(self, handle, fn, infos, signature, constexprs, device, num_warps, num_stages):
+    def __init__(self, handle, fn, infos, signature, constexprs, device, num_warps, num_stages,
+                 messages=None):
+        # infos: the ArgInfos the kernel was compiled for (None: a C Entry's
+        # compile, whose runtime parameters are all plain tensors and scalars)
         self._handle = handle
         self.fn = fn
         self.name = fn.__name__
         self.signature = signature
         self.constants = dict(constexprs)
         self.device = device
+        self._infos, self._num_warps, self._num_stages = infos, num_warps, num_stages
+        if messages is not None:
+            self._messages = messages
         self.asm = _Asm(self)
-        L = self._L = _lib.lib()  # the library that owns the handle frees it
-        # the kernel's figures: one call into the C launcher, or ctypes
+        self._L = _lib.lib()  # the library that owns the handle frees it
+        self._err = ctypes.c_void_p()  # tc_launch's error, written by the launchers
+        self._err_addr = ctypes.addressof(self._err)
+
+    def _figures(self):
+        """The kernel's figures (one call into the C launcher, or ctypes),
+        its runtime slots and Triton's metadata."""
+        handle, L, device = self._handle, self._L, self.device
         cext = _cext.module()
         if cext is not None:
-            n, shared, regs, local, self._messages = cext.kernel_info(handle)
+            n, shared, regs, local, msgs = cext.kernel_info(handle)
         else:
             n = L.tc_kernel_num_params(handle)
             attr = getattr(L, "tc_kernel_attribute", None)
             shared, regs, local = ((attr(handle, b"shared"), attr(handle, b"num_regs"),
                                     attr(handle, b"local_bytes")) if attr else (0, 0, 0))
-            msgs = getattr(L, "tc_kernel_messages", None)
-            self._messages = (msgs(handle) or b"").decode("utf-8", "replace") if msgs else ""
-        runtime = _spec.flat_leaves([i for i in infos if i is not None])
-        slot_sigs = [None if i.kind == "none" else i.sig for i in runtime]
-        # tuple arguments: the generated launcher hands each as a tuple of
-        # its leaves' values, packed flat
-        self._has_tuples = any(i is not None and i.kind == "tuple" for i in infos)
+            get = getattr(L, "tc_kernel_messages", None)
+            msgs = (get(handle) or b"").decode("utf-8", "replace") if get else ""
+        self.__dict__.setdefault("_messages", msgs)
+        if self._infos is not None:
+            runtime = _spec.flat_leaves([i for i in self._infos if i is not None])
+            slot_sigs = [None if i.kind == "none" else i.sig for i in runtime]
+            # tuple arguments: the generated launcher hands each as a tuple of
+            # its leaves' values, packed flat
+            self._has_tuples = any(i is not None and i.kind == "tuple" for i in self._infos)
+        else:
+            slot_sigs = [e.split(":")[0] for e in self.signature.split(",")] if self.signature else []
+            self._has_tuples = False
         live = [j for j, s in enumerate(slot_sigs) if s is not None]
         self._slot_live = [s is not None for s in slot_sigs]
         if len(live) != n:
@@ -1012,7 +1071,6 @@ class CompiledKernel:
         # the types it was compiled for: the signature's (what tc_kernel_param_type says)
         self.param_types = [slot_sigs[j] for j in live]
         self._slot_sigs, self._live = slot_sigs, live
-        self._err = ctypes.c_void_p()
         # Registers and shared memory as Triton's CompiledKernel reports them
         # (the fused-softmax tutorial divides by both to get an occupancy):
         # the driver's figures for a loaded CUDA kernel. The CPU has neither:
@@ -1023,8 +1081,9 @@ class CompiledKernel:
         else:
             from .runtime.driver import CPU_MAX_SHARED_MEM
             shared, self.n_regs, self.n_spills = CPU_MAX_SHARED_MEM, 32, 0
+        num_warps, num_stages = self._num_warps, self._num_stages
         self.metadata = types.SimpleNamespace(
-            name=self.name, signature=signature, constants=self.constants,
+            name=self.name, signature=self.signature, constants=self.constants,
             num_warps=num_warps or 4, num_stages=num_stages if num_stages is not None else 3,
             num_ctas=1, shared=max(shared, 0), device="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
             target="cuda" if device == _lib.TC_DEVICE_CUDA else "cpu",
@@ -1034,15 +1093,17 @@ class CompiledKernel:
         """Triton loads the binary here; tritonc loaded it when compiling."""
 
     def __getattr__(self, name):
-        """The ctypes launch path (`_pack`, `_call` and their buffers), made
-        on first use: with the C launcher most kernels never need it, and
-        making it costs a first launch ~0.1 ms."""
-        if name not in ("_pack", "_call", "_struct", "_buf", "_args"):
+        """The figures (_figures) and the ctypes launch path (`_pack`,
+        `_call` and their buffers), made on first use: a first launch
+        through the C Entry needs neither, and making them costs it ~0.1 ms."""
+        d = self.__dict__
+        if "_handle" not in d or not (name in _FIGURES or name in _CTYPES_PATH):
             raise AttributeError(name)
-        if "_slot_sigs" not in self.__dict__:
-            raise AttributeError(name)
-        self._make_ctypes_path()
-        return self.__dict__[name]
+        if "_slot_sigs" not in d:
+            self._figures()
+        if name in _CTYPES_PATH:
+            self._make_ctypes_path()
+        return d[name]
 
     def _make_ctypes_path(self):
         n, live = len(self.param_types), self._live
@@ -1060,7 +1121,7 @@ class CompiledKernel:
         vp = ctypes.c_void_p
         raw = _lib.raw_launch()
         fixed = (vp(self._handle), vp(base), vp(ctypes.addressof(self._args)), ctypes.c_int(n))
-        errp = vp(ctypes.addressof(self._err))
+        errp = vp(self._err_addr)
         if self.device == _lib.TC_DEVICE_CUDA:
             stream, dev = _current_stream_fn()
             self._call = lambda: raw(*fixed, vp(stream(dev)), errp)
@@ -1099,7 +1160,7 @@ class CompiledKernel:
                 return None
         stream, dev = _current_stream_fn() if self.device == _lib.TC_DEVICE_CUDA else (None, None)
         try:
-            return cext.Launcher(self._handle, ctypes.addressof(self._err),
+            return cext.Launcher(self._handle, self._err_addr,
                                  stream, dev, self, tuple(slots))
         except (TypeError, ValueError):
             return None

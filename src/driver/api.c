@@ -219,6 +219,8 @@ void tc_error_free(tc_error *e) {
 
 const char *tc_version(void) { return TRITONC_VERSION_STRING; }
 
+int tc_cuda_attach(void) { return gpu_attach_if_current() ? 1 : 0; }
+
 /* Assignment targets bind the names they are made of: a, (a, b), [a, *b]. */
 static void target_names(const PyExpr *t, StrBuf *sb) {
     switch (t->kind) {

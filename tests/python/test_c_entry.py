@@ -3,9 +3,11 @@
 # REQUIRES: torch
 """`kernel[grid](...)` through the C Entry (_launcher.c), on the CPU device.
 
-After a specialisation's first launch, later launches with the same
-constexprs and options must be served in C (neither `_first` nor `_slow`,
-the JITFunction's Python paths, is called) however the arguments are passed: positionally,
+A specialisation's first launch compiles it, in C (`first_in_c`, which asks
+Python only to make the CompiledKernel: `_c_kernel`) or through `_first`.
+Later launches with the same constexprs and options must be served in C
+(none of `_c_kernel`, `_first` and `_slow`, the JITFunction's Python paths,
+is called) however the arguments are passed: positionally,
 by keyword, through defaults, with num_warps/num_stages, with a parameter
 named like a launch option, with a callable grid reading META. Everything
 the fast path does not take must reach Python and behave as before: a new
@@ -50,7 +52,7 @@ def with_option_name(x_ptr, out_ptr, n, BLOCK: tl.constexpr, num_stages: tl.cons
 
 def counting(k):
     """Counts the calls that reach Python: the first launch of a
-    specialisation (`_first`) or the Python path (`_slow`)."""
+    specialisation (`_c_kernel` or `_first`) or the Python path (`_slow`)."""
     calls = [0]
 
     def counted(real):
@@ -60,6 +62,7 @@ def counting(k):
         return f
     k._slow = counted(k._slow)  # read when the Entry is made (the first launch)
     k._first = counted(k._first)
+    k._c_kernel = counted(k._c_kernel)  # read by _prep, at the first launch
     return calls
 
 

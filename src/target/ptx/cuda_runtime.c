@@ -71,6 +71,18 @@ bool cuda_init(void) {
 }
 
 bool gpu_available(void) { return cuda_init(); }
+
+bool gpu_attach_if_current(void) {
+    /* RTLD_NOLOAD: only a driver somebody (PyTorch) has loaded already */
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!h) return false;
+    CUresult (*get_current)(CUcontext *);
+    *(void **)&get_current = dlsym(h, "cuCtxGetCurrent");
+    CUcontext cur = NULL; /* (before cuInit: CUDA_ERROR_NOT_INITIALIZED, no context) */
+    bool live = get_current && get_current(&cur) == 0 && cur;
+    dlclose(h);
+    return live && cuda_init();
+}
 int gpu_device_sm(void) { return cuda_init() ? cuda_sm : 0; }
 
 bool cuda_ensure_context(void) {

@@ -67,6 +67,9 @@ void gpu_kernel_free(GpuKernel *k);
 
 /* True when libcuda could be opened and a device initialised. */
 bool gpu_available(void);
+/* gpu_available(), but only when the calling thread has a current CUDA
+ * context already: never loads the driver or creates a context. */
+bool gpu_attach_if_current(void);
 /* Compute capability of the current device as 10 * major + minor (0: none). */
 int gpu_device_sm(void);
 
