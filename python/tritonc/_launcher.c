@@ -130,7 +130,6 @@ typedef struct Launcher {
     vectorcallfunc vectorcall;
     LaunchFn launch;
     void *handle;
-    void **err;          /* the CompiledKernel's error slot */
     PyObject *stream_fn; /* CUDA: returns torch's current stream as an int, given */
     PyObject *stream_arg; /* this argument (the device index); else both NULL */
     PyObject *kernel;    /* returned on success */
@@ -202,7 +201,6 @@ static void launcher_dealloc(Launcher *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* 1: fits (value written), 0: does not fit, -1: a Python error. */
 /* 1: fits (value written), 0: does not fit, -1: a Python error. */
 static int take_tensor(const Slot *s, PyObject *a, uint64_t *out) {
     const TensorAccess *acc = &s->acc;
@@ -312,11 +310,17 @@ static PyObject *run_chain(PyObject *head, const int grid[3], PyObject *const *a
         }
         for (int i = 0; i < L->nargs; i++) argv[i] = &values[i];
         int rc;
+        void *err = NULL;
         /* the GIL is let go, as ctypes did: a CPU launch runs the whole grid */
         Py_BEGIN_ALLOW_THREADS
-        rc = L->launch(L->handle, grid, argv, L->nargs, stream, L->err);
+        rc = L->launch(L->handle, grid, argv, L->nargs, stream, &err);
         Py_END_ALLOW_THREADS
-        if (rc != 0) return PyObject_CallMethodNoArgs(L->kernel, s_raise); /* raises LaunchError */
+        if (rc != 0) { /* kernel._raise(err) raises LaunchError, with the tc_error's message */
+            PyObject *e = PyLong_FromVoidPtr(err);
+            PyObject *r = e ? PyObject_CallMethodOneArg(L->kernel, s_raise, e) : NULL;
+            Py_XDECREF(e);
+            return r;
+        }
         Py_INCREF(L->kernel);
         return L->kernel;
     }
@@ -338,8 +342,7 @@ static PyObject *launcher_call(PyObject *callable, PyObject *const *args, size_t
 static PyTypeObject LauncherType;
 
 /* A Launcher without slots (nargs 0), or NULL with an error set. */
-static Launcher *launcher_alloc(void *handle, void **err, PyObject *stream_fn, PyObject *stream_arg,
-                                PyObject *kernel) {
+static Launcher *launcher_alloc(void *handle, PyObject *stream_fn, PyObject *stream_arg, PyObject *kernel) {
     if (!tc.launch) {
         PyErr_SetString(PyExc_RuntimeError, "the C launcher is not bound to libtritonc");
         return NULL;
@@ -349,7 +352,6 @@ static Launcher *launcher_alloc(void *handle, void **err, PyObject *stream_fn, P
     L->vectorcall = launcher_call;
     L->launch = tc.launch;
     L->handle = handle;
-    L->err = err;
     L->stream_fn = stream_fn && stream_fn != Py_None ? (Py_INCREF(stream_fn), stream_fn) : NULL;
     L->stream_arg = L->stream_fn ? (Py_INCREF(stream_arg), stream_arg) : NULL;
     Py_INCREF(kernel);
@@ -370,23 +372,22 @@ static void launcher_add_slot(Launcher *L, char kind, PyObject *tp, PyObject *dt
     if (kind == 'T') s->acc = acc ? *acc : tensor_access(tp);
 }
 
-/* Launcher(handle, err_addr, stream_fn or None, stream_arg, kernel, slots)
+/* Launcher(handle, stream_fn or None, stream_arg, kernel, slots)
  * slots: a tuple of (kind, type or None, dtype or None, aligned, cuda, iclass),
  * one per runtime parameter. */
 static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     (void)type;
     (void)kw;
-    unsigned long long handle, err;
+    unsigned long long handle;
     PyObject *stream_fn, *stream_arg, *kernel, *slots;
-    if (!PyArg_ParseTuple(args, "KKOOOO!", &handle, &err, &stream_fn, &stream_arg, &kernel, &PyTuple_Type,
-                          &slots))
+    if (!PyArg_ParseTuple(args, "KOOOO!", &handle, &stream_fn, &stream_arg, &kernel, &PyTuple_Type, &slots))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(slots);
     if (n > MAX_ARGS) {
         PyErr_SetString(PyExc_ValueError, "too many kernel arguments for the C launcher");
         return NULL;
     }
-    Launcher *L = launcher_alloc((void *)(uintptr_t)handle, (void **)(uintptr_t)err, stream_fn, stream_arg, kernel);
+    Launcher *L = launcher_alloc((void *)(uintptr_t)handle, stream_fn, stream_arg, kernel);
     if (!L) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         const char *kind;
@@ -485,7 +486,7 @@ enum {
 };
 
 static PyTypeObject GridCallType;
-static PyObject *s_num_warps, *s_num_stages, *s_warmup, *s_is_cpu, *s_handle, *s_err_addr;
+static PyObject *s_num_warps, *s_num_stages, *s_warmup, *s_is_cpu, *s_handle;
 static PyObject *s_None, *s_True, *s_False, *s_nan, *s_inf, *s_ninf;
 
 static int name_eq(PyObject *a, PyObject *b) {
@@ -558,23 +559,24 @@ fail:
  *    7 dtype_sig(dtype) -> str or None: what fills that dict
  *    8 torch.Tensor, or None when torch is not imported
  *    9 the @jit debug flag: None, True or False
- *   10 stream_fn(): (f, device), f(device) being torch's current CUDA stream
- *   11 TC_DEVICE_CPU   12 TC_DEVICE_CUDA
+ *   10 get_device(): torch's current CUDA device (an int), or None
+ *   11 stream(device): torch's current CUDA stream on it (a CUstream as an int)
+ *   12 TC_DEVICE_CPU   13 TC_DEVICE_CUDA
  * The keys, signatures and constexpr texts built here are exactly those of
  * the Python path (JITFunction._compile_bound and _first, _spec.classify),
  * so that either finds what the other compiled. */
 typedef struct Prepared {
     const char *source, *filename, *kernel;
     Py_ssize_t source_len;
-    PyObject *globals, *cache, *make_kernel, *dtype_sigs, *dtype_sig, *tensor_type, *debug, *stream_fn;
+    PyObject *globals, *cache, *make_kernel, *dtype_sigs, *dtype_sig, *tensor_type, *debug, *get_device, *stream;
     int dev_cpu, dev_cuda;
 } Prepared;
 
 static int unpack_prepared(PyObject *t, Prepared *p) {
-    return PyArg_ParseTuple(t, "y#ssO!O!OO!OOOOii", &p->source, &p->source_len, &p->filename, &p->kernel,
+    return PyArg_ParseTuple(t, "y#ssO!O!OO!OOOOOii", &p->source, &p->source_len, &p->filename, &p->kernel,
                             &PyTuple_Type, &p->globals, &PyDict_Type, &p->cache, &p->make_kernel, &PyDict_Type,
-                            &p->dtype_sigs, &p->dtype_sig, &p->tensor_type, &p->debug, &p->stream_fn, &p->dev_cpu,
-                            &p->dev_cuda);
+                            &p->dtype_sigs, &p->dtype_sig, &p->tensor_type, &p->debug, &p->get_device, &p->stream,
+                            &p->dev_cpu, &p->dev_cuda);
 }
 
 /* A constexpr value as the C front end reads it (_spec.constexpr_text): a
@@ -647,7 +649,7 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
     PyObject *prepared = Py_NewRef(E->prepared); /* the GIL is let go while compiling */
     Prepared P;
     int result = -1;
-    PyObject *texts[MAX_PARAMS] = {0}, *cx = NULL, *key = NULL, *kern = NULL, *stream = NULL;
+    PyObject *texts[MAX_PARAMS] = {0}, *cx = NULL, *key = NULL, *kern = NULL, *dev = NULL;
     Launcher *L = NULL;
     void *handle = NULL;
     if (!unpack_prepared(prepared, &P)) goto done;
@@ -773,7 +775,10 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
         if (!h) goto done;
         handle = PyLong_AsVoidPtr(h);
         Py_DECREF(h);
-        if (!handle) goto not_taken_clear;
+        if (!handle) { /* (a stand-in kernel without a handle, or a freed one) */
+            PyErr_Clear();
+            goto not_taken;
+        }
     } else {
         if (PyErr_Occurred()) goto done;
         TcConstexpr cxs[MAX_PARAMS * 2];
@@ -818,21 +823,14 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
         if (PyDict_SetItem(P.cache, key, kern) < 0) goto done;
     }
 
-    /* the Launcher, at the head of the chain of these constexprs and options */
-    PyObject *ea = PyObject_GetAttr(kern, s_err_addr);
-    if (!ea) goto done;
-    void *err_slot = PyLong_AsVoidPtr(ea);
-    Py_DECREF(ea);
-    if (!err_slot) goto not_taken_clear;
-    PyObject *stream_fn = NULL, *stream_arg = NULL;
+    /* the Launcher, at the head of the chain of these constexprs and options;
+     * on CUDA it launches on torch's current stream of the device current now */
     if (any_cuda) {
-        stream = PyObject_CallNoArgs(P.stream_fn);
-        if (!stream) goto done;
-        if (!PyTuple_CheckExact(stream) || PyTuple_GET_SIZE(stream) != 2) goto not_taken;
-        stream_fn = PyTuple_GET_ITEM(stream, 0);
-        stream_arg = PyTuple_GET_ITEM(stream, 1);
+        if (P.get_device == Py_None) goto not_taken;
+        dev = PyObject_CallNoArgs(P.get_device);
+        if (!dev) goto done;
     }
-    L = launcher_alloc(handle, (void **)err_slot, stream_fn, stream_arg, kern);
+    L = launcher_alloc(handle, any_cuda ? P.stream : NULL, dev, kern);
     if (!L) goto done;
     for (int k = 0; k < nslots; k++)
         launcher_add_slot(L, slot[k].kind, slot[k].kind == 'T' ? P.tensor_type : NULL, slot[k].dtype,
@@ -857,8 +855,6 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
     Py_DECREF(fkey);
     result = rc < 0 ? -1 : 1;
     goto done;
-not_taken_clear:
-    PyErr_Clear();
 not_taken:
     result = 0;
 done:
@@ -866,7 +862,7 @@ done:
     Py_XDECREF(cx);
     Py_XDECREF(key);
     Py_XDECREF(kern);
-    Py_XDECREF(stream);
+    Py_XDECREF(dev);
     Py_XDECREF((PyObject *)L);
     Py_DECREF(prepared);
     return result;
@@ -1233,7 +1229,6 @@ PyMODINIT_FUNC PyInit__tritonc_launcher(void) {
     s_raise = PyUnicode_InternFromString("_raise");
     s_is_cpu = PyUnicode_InternFromString("is_cpu");
     s_handle = PyUnicode_InternFromString("_handle");
-    s_err_addr = PyUnicode_InternFromString("_err_addr");
     s_None = PyUnicode_InternFromString("None");
     s_True = PyUnicode_InternFromString("True");
     s_False = PyUnicode_InternFromString("False");

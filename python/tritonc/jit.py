@@ -365,6 +365,11 @@ class JITFunction(KernelInterface):
                        for i, p in enumerate(self.signature.parameters.values())]
         self.arg_names = names
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
+        # the C Entry's view of the parameters (see entry_new in _launcher.c)
+        self._entry_params = tuple(
+            (p.name, p.is_constexpr, p.has_default, p.default if p.has_default else None,
+             (p.do_not_specialize and 1) | (p.do_not_specialize_on_alignment and 2) |
+             (p.annotation is not None and 4)) for p in self.params)
         self.cache = {}       # (signature, constexprs, options) -> CompiledKernel
         self._hot = {}        # the generated launcher's key -> CompiledKernel
         self._fast = {}       # (constexprs, options) -> C Launcher chain (see _launcher.c)
@@ -422,12 +427,9 @@ class JITFunction(KernelInterface):
         launcher, the generated Python factory itself."""
         cext = _cext.module()
         if cext is not None:
-            params = tuple((p.name, p.is_constexpr, p.has_default,
-                            p.default if p.has_default else None,
-                            (p.do_not_specialize and 1) | (p.do_not_specialize_on_alignment and 2) |
-                            (p.annotation is not None and 4)) for p in self.params)
             try:
-                self._front = cext.Entry(params, self._fast, self._slow, self._first, self._prep)
+                self._front = cext.Entry(self._entry_params, self._fast, self._slow, self._first,
+                                         self._prep)
                 self._c_front = True
                 return self._front
             except (TypeError, ValueError):
@@ -465,9 +467,10 @@ class JITFunction(KernelInterface):
         asked once, at the first launch."""
         src = self.source()
         torch = sys.modules.get("torch")
+        get_device, stream = _cuda_stream_getters() if torch else (None, None)
         return (src.encoded, src.filename, self.__name__, tuple(self.global_constexprs()[0]),
                 self.cache, self._c_kernel, _spec._TORCH_SIG_BY_DTYPE, _spec._torch_sig,
-                torch.Tensor if torch else None, self.debug, _current_stream_fn,
+                torch.Tensor if torch else None, self.debug, get_device, stream,
                 _lib.TC_DEVICE_CPU, _lib.TC_DEVICE_CUDA)
 
     def _c_kernel(self, handle, signature, constexprs, device, num_warps, num_stages, messages):
@@ -1012,7 +1015,7 @@ def _static_prints(kern):
 # CompiledKernel's attributes made on first use (_figures): a first launch
 # from the C Entry reads none of them
 _FIGURES = frozenset(("n_regs", "n_spills", "metadata", "param_types", "_messages", "_slot_sigs",
-                      "_live", "_slot_live", "_has_tuples"))
+                      "_live", "_slot_live", "_has_tuples", "_err"))
 _CTYPES_PATH = frozenset(("_pack", "_call", "_struct", "_buf", "_args"))
 
 
@@ -1036,8 +1039,6 @@ class CompiledKernel:
             self._messages = messages
         self.asm = _Asm(self)
         self._L = _lib.lib()  # the library that owns the handle frees it
-        self._err = ctypes.c_void_p()  # tc_launch's error, written by the launchers
-        self._err_addr = ctypes.addressof(self._err)
 
     def _figures(self):
         """The kernel's figures (one call into the C launcher, or ctypes),
@@ -1071,6 +1072,7 @@ class CompiledKernel:
         # the types it was compiled for: the signature's (what tc_kernel_param_type says)
         self.param_types = [slot_sigs[j] for j in live]
         self._slot_sigs, self._live = slot_sigs, live
+        self._err = ctypes.c_void_p()  # the ctypes path's tc_launch error
         # Registers and shared memory as Triton's CompiledKernel reports them
         # (the fused-softmax tutorial divides by both to get an occupancy):
         # the driver's figures for a loaded CUDA kernel. The CPU has neither:
@@ -1121,7 +1123,7 @@ class CompiledKernel:
         vp = ctypes.c_void_p
         raw = _lib.raw_launch()
         fixed = (vp(self._handle), vp(base), vp(ctypes.addressof(self._args)), ctypes.c_int(n))
-        errp = vp(self._err_addr)
+        errp = vp(ctypes.addressof(self._err))
         if self.device == _lib.TC_DEVICE_CUDA:
             stream, dev = _current_stream_fn()
             self._call = lambda: raw(*fixed, vp(stream(dev)), errp)
@@ -1160,14 +1162,16 @@ class CompiledKernel:
                 return None
         stream, dev = _current_stream_fn() if self.device == _lib.TC_DEVICE_CUDA else (None, None)
         try:
-            return cext.Launcher(self._handle, self._err_addr,
-                                 stream, dev, self, tuple(slots))
+            return cext.Launcher(self._handle, stream, dev, self, tuple(slots))
         except (TypeError, ValueError):
             return None
 
-    def _raise(self):
-        err = self._err.value
-        self._err.value = None
+    def _raise(self, err=None):
+        """Raises the failed launch's LaunchError: `err` is its tc_error
+        (the C Launcher's), else the ctypes path's error slot holds it."""
+        if err is None:
+            err = self._err.value
+            self._err.value = None
         msg, _ = _lib.take_error(err) if err else ("tc_launch failed", [])
         raise LaunchError("%s: %s" % (self.name, msg.strip()))
 
@@ -1206,17 +1210,22 @@ class CompiledKernel:
         return "<tritonc CompiledKernel %s [%s]>" % (self.name, self.signature)
 
 
-def _current_stream_fn():
-    """(f, device): f(device) is torch's current CUDA stream (a CUstream as
-    an int) on the current device; the raw accessor is ~10x cheaper than
-    torch.cuda.current_stream().cuda_stream."""
+def _cuda_stream_getters():
+    """(get_device, stream): get_device() is torch's current CUDA device,
+    stream(device) its current stream there (a CUstream as an int). The raw
+    accessors are ~10x cheaper than torch.cuda.current_stream().cuda_stream."""
     import torch
-    get = getattr(torch._C, "_cuda_getDevice", None)  # what current_device() returns, without
-    dev = get() if get is not None else torch.cuda.current_device()  # its Python around it
+    # what current_device() returns, without its Python around it
+    get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return raw, dev
-    return (lambda d: torch.cuda.current_stream(d).cuda_stream), dev
+    return get_device, raw or (lambda d: torch.cuda.current_stream(d).cuda_stream)
+
+
+def _current_stream_fn():
+    """(f, device): f(device) is torch's current CUDA stream on the current
+    device."""
+    get_device, stream = _cuda_stream_getters()
+    return stream, get_device()
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
