@@ -2696,6 +2696,7 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
         {"fast_expf", MATH_EXP, NULL},    {"fast_logf", MATH_LOG, NULL},    {"fast_log2f", MATH_LOG2, NULL},
         {"fast_sinf", MATH_SIN, NULL},    {"fast_cosf", MATH_COS, NULL},    {"fast_tanf", OP_COUNT, "tan"},
         {"fast_exp10f", OP_COUNT, "exp10"}, {"fast_log10f", OP_COUNT, "log10"}, {"fast_powf", OP_COUNT, "pow"},
+        {"fast_tanhf", OP_COUNT, "tanh"},
     };
     for (int i = 0; i < TC_ARRAY_LEN(fast); i++) {
         if (strcmp(fast[i].name, n)) continue;
@@ -3256,7 +3257,8 @@ static const Builtin libdevice_fns[] = {
     LDI("popc"), LDI("popcll"), LDI("clz"), LDI("clzll"), LDI("brev"), LDI("brevll"), LDI("ffs"), LDI("ffsll"),
 #define LDA(nm) {nm, BI_LIBDEVICE, "arg0,arg1=", bi_libdevice_alias, 0}
     LDA("fast_expf"), LDA("fast_logf"), LDA("fast_log2f"), LDA("fast_log10f"), LDA("fast_exp10f"),
-    LDA("fast_sinf"), LDA("fast_cosf"), LDA("fast_tanf"), LDA("fast_powf"), LDA("fast_dividef"),
+    LDA("fast_sinf"), LDA("fast_cosf"), LDA("fast_tanf"), LDA("fast_tanhf"), LDA("fast_powf"),
+    LDA("fast_dividef"),
     LDA("float_as_int"), LDA("int_as_float"), LDA("double_as_longlong"), LDA("longlong_as_double"),
     LDA("llrint"), LDA("lrint"), LDA("llround"), LDA("lround"), LDA("float2int_rn"), LDA("float2int_rz"),
     LDA("float2int_rd"), LDA("float2int_ru"), LDA("float2uint_rn"), LDA("float2uint_rz"), LDA("double2int_rn"),
