@@ -3554,6 +3554,7 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
                 return tv_dtype(t);
         }
         if (!strcmp(name, "pi32_t")) return tv_dtype(tl_ptr(S, tl_scalar(S, TL_I32)));
+        if (!strcmp(name, "TRITON_MAX_TENSOR_NUMEL")) return tv_int(TL_MAX_NUMEL);
         if (!strcmp(name, "PropagateNan")) return (TV){.kind = TV_MODULE, .i = MOD_COUNT};
         if (!strcmp(name, "tensor")) return (TV){.kind = TV_MODULE, .i = MOD_CLS_TENSOR};
         if (!strcmp(name, "tensor_descriptor")) return (TV){.kind = TV_MODULE, .i = MOD_CLS_DESC};

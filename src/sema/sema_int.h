@@ -116,6 +116,9 @@ struct TV {
 static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
 static inline TV tv_none(void) { return (TV){.kind = TV_NONE}; }
 static inline TV tv_int(int64_t i) { return (TV){.kind = TV_INT, .i = i}; }
+
+/* Triton's limit on a tensor's element count (tl.TRITON_MAX_TENSOR_NUMEL) */
+#define TL_MAX_NUMEL (INT64_C(1) << 20)
 static inline TV tv_float(double f) { return (TV){.kind = TV_FLOAT, .f = f}; }
 static inline TV tv_bool(bool b) { return (TV){.kind = TV_BOOL, .i = b}; }
 static inline TV tv_tensor(Value *v, const TlType *t) { return (TV){.kind = TV_TENSOR, .v = v, .ty = t}; }

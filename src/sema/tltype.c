@@ -92,9 +92,6 @@ static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int6
 
 const TlType *tl_ptr(Sema *S, const TlType *pointee) { return tl_intern(S, TL_PTR, pointee, NULL, 0); }
 
-/* Triton's limit on a tensor's element count (TRITON_MAX_TENSOR_NUMEL) */
-#define TL_MAX_NUMEL (INT64_C(1) << 20)
-
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank) {
     if (rank == 0) return elem;
     int64_t numel = 1;

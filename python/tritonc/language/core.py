@@ -273,7 +273,7 @@ _BUILTIN_NAMES = _builtins(globals(), "tritonc.language", """
     rsqrt sigmoid sin softmax sort split sqrt sqrt_rn static_assert static_print store
     store_tensor_descriptor sum swizzle2d topk trans umulhi view where xor_sum zeros
     zeros_like philox philox_impl pair_uniform_to_normal uint_to_uniform_float
-    cdiv range static_range condition
+    cdiv range static_range condition add sub mul reduce_or bitonic_merge
 """)
 # tl.cdiv and tl.range are builtins in a kernel; host code may still call cdiv.
 
@@ -284,7 +284,9 @@ def _host_cdiv(x, y):
 
 globals()["cdiv"] = _host_cdiv
 
+TRITON_MAX_TENSOR_NUMEL = constexpr(1048576)  # (the front end's TL_MAX_NUMEL)
+
 __all__ = sorted(set(
     ["dtype", "pointer_type", "block_type", "constexpr", "tensor", "tensor_descriptor",
      "PropagateNan", "CacheModifier", "EvictionPolicy", "void", "bool_", "bool1",
-     "float8e4b15x4"] + [d[0] for d in _DTYPES] + _BUILTIN_NAMES))
+     "float8e4b15x4", "TRITON_MAX_TENSOR_NUMEL"] + [d[0] for d in _DTYPES] + _BUILTIN_NAMES))
