@@ -10,7 +10,7 @@ library is opened on first compile (see _lib.py for where it is looked for).
 """
 from . import language, runtime, testing  # noqa: F401
 from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
-from .errors import CompilationError, LaunchError, OutOfResources  # noqa: F401
+from .errors import CompilationError, LaunchError, OutOfResources, TritonError  # noqa: F401
 from .jit import CompiledKernel, JITFunction, KernelInterface, jit  # noqa: F401
 from ._spec import ArgumentError  # noqa: F401
 
@@ -43,6 +43,48 @@ def constexpr_function(fn):
     return fn
 
 
+class TensorWrapper:
+    """A tensor seen as another element type (`triton.reinterpret`): a
+    kernel argument that is the same data pointer with `dtype` as its
+    element type in the signature (e.g. uint8 storage as tl.float8e5)."""
+
+    def __init__(self, base, dtype):
+        self.base, self.dtype = base, dtype
+        self.device = base.device
+        self.shape = self.base.shape
+
+    def data_ptr(self):
+        return self.base.data_ptr()
+
+    def stride(self, *args):
+        return self.base.stride(*args)
+
+    def element_size(self):
+        return self.base.element_size()
+
+    def numel(self):
+        return self.base.numel()
+
+    def dim(self):
+        return self.base.dim()
+
+    def __str__(self):
+        return "TensorWrapper[%s](%r)" % (self.dtype, self.base)
+
+
+def reinterpret(tensor, dtype):
+    """Triton's `triton.reinterpret`: `tensor` as a tensor of `dtype` (a
+    tl dtype of the same size) for a kernel launch; a TensorWrapper given
+    its base's dtype (or a torch tensor given a torch dtype) is unwrapped."""
+    if isinstance(tensor, TensorWrapper):
+        if dtype == tensor.base.dtype:
+            return tensor.base
+        return TensorWrapper(tensor.base, dtype)
+    if hasattr(tensor, "data_ptr"):
+        return TensorWrapper(tensor, dtype)
+    raise TypeError("cannot reinterpret a %s" % type(tensor).__name__)
+
+
 _allocator = None
 
 
@@ -57,4 +99,5 @@ def set_allocator(allocator):
 
 __all__ = ["jit", "constexpr_function", "set_allocator", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
            "testing", "runtime", "CompilationError", "OutOfResources", "JITFunction",
-           "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError"]
+           "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError",
+           "TritonError", "LaunchError", "TensorWrapper", "reinterpret"]

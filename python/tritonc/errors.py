@@ -21,7 +21,11 @@ Diagnostic = namedtuple("Diagnostic", "file line col severity message")
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d[\w.]*")
 
 
-class CompilationError(Exception):
+class TritonError(Exception):
+    """Triton's base class of the errors its compiler and runtime raise."""
+
+
+class CompilationError(TritonError):
     """A kernel that did not compile. `diagnostics` holds every diagnostic;
     `filename`, `lineno` and `col` are those of the first error."""
 
@@ -37,7 +41,7 @@ class CompilationError(Exception):
         super().__init__(rendered)
 
 
-class OutOfResources(Exception):
+class OutOfResources(TritonError):
     """Triton's name for a config that needs more than the device has; the
     autotuner skips configs that raise it."""
 
@@ -47,7 +51,7 @@ class OutOfResources(Exception):
                          % (name, required, limit))
 
 
-class LaunchError(RuntimeError):
+class LaunchError(TritonError, RuntimeError):
     """tc_launch failed."""
 
 

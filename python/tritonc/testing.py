@@ -1,5 +1,5 @@
-"""tritonc.testing - `do_bench`, `assert_close`, `Benchmark` and `perf_report`
-with Triton's signatures.
+"""tritonc.testing - `do_bench`, `do_bench_cudagraph`, `assert_close`,
+`Benchmark` and `perf_report` with Triton's signatures.
 
 `do_bench` times `fn` with the wall clock (`time.perf_counter`) around each
 call; when torch has initialised CUDA it synchronises before reading the
@@ -62,6 +62,63 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     if return_mode == "all":
         return times
     import statistics  # here, not at import: it pulls in fractions (~2 ms)
+    if return_mode == "median":
+        return statistics.median(times)
+    return {"min": min, "max": max, "mean": statistics.fmean}[return_mode](times)
+
+
+def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mode="mean"):
+    """Triton's do_bench_cudagraph: the time of fn() in ms, replayed from a
+    CUDA graph (no launch overhead) when torch has CUDA; elsewhere (the CPU
+    backend) do_bench's wall-clock measurement. fn runs once before the
+    capture, so that a first launch's compile happens outside it."""
+    assert return_mode in ("min", "max", "mean", "median", "all")
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_available():
+        return do_bench(fn, rep=rep, grad_to_none=grad_to_none, quantiles=quantiles,
+                        return_mode=return_mode)
+    with torch.cuda.stream(torch.cuda.Stream()):
+        fn()
+        if grad_to_none is not None:
+            for x in grad_to_none:
+                x.detach_()
+                x.requires_grad_(True)
+                x.grad = None
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        # one call's time, from a graph of one call
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            fn()
+        torch.cuda.synchronize()
+        start.record()
+        g.replay()
+        end.record()
+        torch.cuda.synchronize()
+        estimate_ms = max(start.elapsed_time(end), 1e-4)
+        n_repeat = max(1, int(rep / estimate_ms))
+        # a graph of n_repeat calls, replayed ten times
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for _ in range(n_repeat):
+                if grad_to_none is not None:
+                    for x in grad_to_none:
+                        x.grad = None
+                fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(10):
+            start.record()
+            g.replay()
+            end.record()
+            torch.cuda.synchronize()
+            times.append(start.elapsed_time(end) / n_repeat)
+    if quantiles is not None:
+        s = sorted(times)
+        ret = [_quantile(s, q) for q in quantiles]
+        return ret[0] if len(ret) == 1 else ret
+    if return_mode == "all":
+        return times
+    import statistics
     if return_mode == "median":
         return statistics.median(times)
     return {"min": min, "max": max, "mean": statistics.fmean}[return_mode](times)
