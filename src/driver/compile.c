@@ -204,6 +204,9 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     if (!pass_expand_libdevice(m, &lpc)) return false;
     /* fp64 exp, log, sin, ... have no PTX instruction: fp64 arith */
     if (!pass_expand_f64_math(m, &lpc)) return false;
+    /* the expansions repeat constants, and erf and erfc of one value share
+     * most of their formula */
+    if (lpc.changes > 0 && !pass_pipeline_run(m, "cse,dce", &lpc, NULL)) return false;
     /* the loads feeding a dot are prefetched an iteration ahead
      * (num_stages <= 1: off; a negative value asks for the default) */
     if (pipeline_dot_loads(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, warps) > 0 &&

@@ -22,22 +22,24 @@
  *              Taylor polynomials to r^15 and r^16 (|r| <= pi/4)
  *   tanh       |x| < 0.55: e/(e + 2), e = expm1(2|x|) by its Taylor series
  *              to y^18; below 22: 1 - 2/(e^(2|x|) + 1); else 1; x's sign
- *   erf        |x| < 1.8: (2/sqrt(pi)) e^(-x^2) sum x (2x^2)^n / (2n+1)!!
- *              (all terms positive: no cancellation), to n = 36; below 6:
- *              1 - erfc, erfc by its continued fraction (50 terms, forward
- *              recurrence, one division); else 1; x's sign
- *   erfc       (libdevice's __nv_erfc) 1 -+ that series below |x| = 2, the
- *              continued fraction above (2 minus it for negative x): the
- *              tail keeps its relative precision down to the subnormals
+ *   erf        |x| < 1: x P(x^2), P of degree 11; above: 1 - erfc |x|,
+ *              with x's sign
+ *   erfc       (libdevice's __nv_erfc) for z = |x| below 27.3 (0 above),
+ *              Shepherd and Laframboise's form e^(-z^2) Q(t) / (1 + 2z),
+ *              t = (z - 3) / (z + 3), Q of degree 22: one polynomial keeps
+ *              the relative precision from 0 into the subnormals; 2 minus
+ *              it for negative x. The coefficients are Chebyshev
+ *              interpolants (erf64_coefs.h, scripts/gen_erf64_coefs.py)
  *   rsqrt      1 / sqrt(x), both correctly rounded
  *
  * and the IEEE special cases (NaN, infinities, signed zeros, log of a
  * negative number). tests/unit/test_expand_f64_math.c runs the expansions on
- * the CPU against libm: within 2 ulps for exp, exp2, sin, cos and rsqrt, 3
- * for log, 4 for log2 and tanh, 8 for erf (libdevice's bounds are 1-2).
+ * the CPU against libm: within 2 ulps for exp, exp2, sin, cos, erf and
+ * rsqrt, 3 for log, 4 for log2, tanh and erfc (libdevice's bounds are 1-5).
  * Other precisions are left alone: the GPU path runs this before layouts,
  * the CPU keeps libm.
  */
+#include "transform/erf64_coefs.h"
 #include "transform/expand_build.h"
 #include "transform/pass.h"
 
@@ -182,53 +184,49 @@ static Value *tanh64(Ex *x, Value *a) {
     return sel(x, is_nan(x, a), a, copysign64(x, res, a));
 }
 
-/* What erf and erfc share: |a|, the series for erf(|a|) (below ~2) and the
- * continued fraction for erfc(|a|) (relative error ~1e-16 from 2 up; 2e-14
- * at 1.8), both with e^(-a^2) from the exact split a^2 = h + l. */
-typedef struct ErfParts {
-    Value *ax, *series_erf, *cf_erfc;
-} ErfParts;
+/* p(v) = c[0] + c[1] v + ... + c[n-1] v^(n-1), by Horner's rule */
+static Value *horner(Ex *x, const double *c, int n, Value *v) {
+    Value *p = K(x, c[n - 1]);
+    for (int i = n - 2; i >= 0; i--) p = fma3(x, p, v, K(x, c[i]));
+    return p;
+}
 
-static ErfParts erf_parts(Ex *x, Value *a) {
-    Value *ax = fabs_(x, a);
-    Value *h = mul(x, ax, ax);
-    Value *l = fma3(x, ax, ax, un(x, ARITH_NEGF, h)); /* x^2 = h + l exactly */
+/* erfc z for z = |a| >= 0 (NaN allowed: the callers select it away), to
+ * ~3e-16 relative down to erfc's underflow at 27.3, beyond which it is not
+ * used: e^(-z^2) Q(t) / (1 + 2z) with t = (z - 3) / (z + 3) (erf64_coefs.h),
+ * e^(-z^2) from the exact split z^2 = h + l as e^(-h) (1 - l). z is clamped
+ * below 27.3 so that t stays finite. */
+static Value *erfc_nonneg(Ex *x, Value *z) {
+    z = bin(x, ARITH_MINNUMF, z, K(x, ERF64_X_MAX));
+    Value *h = mul(x, z, z);
+    Value *l = fma3(x, z, z, un(x, ARITH_NEGF, h)); /* z^2 = h + l exactly */
     Value *ex = mul(x, exp64(x, un(x, ARITH_NEGF, h)), sub(x, K(x, 1), l));
-    /* the series: sum (2x^2)^n / (2n+1)!! = 1 + z/3 (1 + z/5 (1 + ...)) */
-    Value *z = mul(x, h, K(x, 2));
-    Value *p = K(x, 1);
-    for (int n = 36; n >= 1; n--) p = fma3(x, mul(x, p, z), K(x, 1.0 / (2 * n + 1)), K(x, 1));
-    Value *small = mul(x, mul(x, mul(x, ax, K(x, M_2_SQRTPI)), ex), p);
-    /* erfc x = e^(-x^2) / sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))) = ... B/A */
-    Value *A2 = K(x, 1), *A1 = ax, *B2 = K(x, 0), *B1 = K(x, 1);
-    for (int k = 1; k <= 50; k++) {
-        Value *A = fma3(x, ax, A1, mul(x, A2, K(x, k * 0.5)));
-        Value *B = fma3(x, ax, B1, mul(x, B2, K(x, k * 0.5)));
-        A2 = A1, A1 = A, B2 = B1, B1 = B;
-    }
-    Value *erfc = mul(x, mul(x, ex, K(x, M_2_SQRTPI * 0.5)), dv(x, B1, A1));
-    return (ErfParts){ax, small, erfc};
+    Value *t = dv(x, sub(x, z, K(x, ERF64_K)), add(x, z, K(x, ERF64_K)));
+    Value *q = horner(x, ERF64_TAIL, ERF64_TAIL_TERMS, t);
+    return mul(x, ex, dv(x, q, fma3(x, z, K(x, 2), K(x, 1))));
 }
 
+/* erf a for |a| < 1: a P(a^2) (signed zeros kept) */
+static Value *erf_small(Ex *x, Value *a) { return mul(x, a, horner(x, ERF64_SMALL, ERF64_SMALL_TERMS, mul(x, a, a))); }
+
+/* erf a: a P(a^2) for |a| < 1, else +-(1 - erfc |a|), where erfc |a| < 0.16
+ * loses nothing to the subtraction. */
 static Value *erf64(Ex *x, Value *a) {
-    ErfParts p = erf_parts(x, a);
-    Value *large = sub(x, K(x, 1), p.cf_erfc);
-    Value *res = sel(x, cmp(x, CMPF_OLT, p.ax, K(x, 1.8)), p.series_erf, large);
-    res = sel(x, cmp(x, CMPF_OGE, p.ax, K(x, 6)), K(x, 1), res);
-    return sel(x, is_nan(x, a), a, copysign64(x, res, a));
+    Value *ax = fabs_(x, a);
+    Value *small = erf_small(x, a);
+    Value *large = copysign64(x, sub(x, K(x, 1), erfc_nonneg(x, ax)), a);
+    Value *res = sel(x, cmp(x, CMPF_OLT, ax, K(x, ERF64_SMALL_MAX)), small, large);
+    return sel(x, is_nan(x, a), a, res);
 }
 
-/* erfc a: for |a| < 2, 1 -+ the series (erfc in [0.0047, 2]: no more than
- * ~2e-14 relative lost near 2); above, the continued fraction, whose relative
- * error stays ~1e-16 into the subnormals (0 past 27.3), and 2 minus it for
- * negative a. */
+/* erfc a (libdevice's __nv_erfc): 1 - erf a for |a| < 1/2 (erfc in [0.48,
+ * 1.52]: the subtraction is exact to an ulp, where the quotient form drifts
+ * to 3), else erfc |a|, 0 from 27.3 on, and 2 minus it for negative a. */
 static Value *erfc64(Ex *x, Value *a) {
-    ErfParts p = erf_parts(x, a);
-    Value *near = cmp(x, CMPF_OLT, p.ax, K(x, 2));
-    Value *cf = sel(x, cmp(x, CMPF_OGE, p.ax, K(x, 27.5)), K(x, 0), p.cf_erfc); /* (the fraction overflows to NaN there) */
-    Value *pos = sel(x, near, sub(x, K(x, 1), p.series_erf), cf);
-    Value *neg = sel(x, near, add(x, K(x, 1), p.series_erf), sub(x, K(x, 2), cf));
-    Value *res = sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), neg, pos);
+    Value *ax = fabs_(x, a);
+    Value *e = sel(x, cmp(x, CMPF_OGE, ax, K(x, ERF64_X_MAX)), K(x, 0), erfc_nonneg(x, ax));
+    Value *res = sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), sub(x, K(x, 2), e), e);
+    res = sel(x, cmp(x, CMPF_OLT, ax, K(x, 0.5)), sub(x, K(x, 1), erf_small(x, a)), res);
     return sel(x, is_nan(x, a), a, res);
 }
 
