@@ -2818,6 +2818,8 @@ static TV exponent_(Sema *S, TV x, bool f64) {
     return sem_where(S, sub, sub_(S, e, tv_int(shift)), e);
 }
 
+static TV erfcx_(Sema *S, TV x);
+
 /* erfinv of a = |x| in [0, 1], given c = 1 - a computed without
  * cancellation by the caller (erfcinv's argument itself). With
  * w = -log((1 - a)(1 + a)):
@@ -2830,7 +2832,7 @@ static TV exponent_(Sema *S, TV x, bool f64) {
  * Then Halley steps (cubic: the tail's start is good to ~1e-3, Giles' to
  * ~1e-7): on erf(z) = a below a = 1/2, on erfc(z) = c above, the step's
  * (erfc(z) - c) / erfc'(z) as (c / erfc(z) - 1) exp(z^2 + log erfc(z))
- * sqrt(pi) / 2, so that nothing underflows however small c is: two
+ * sqrt(pi) / 2 (erfcx(z) sqrt(pi) / 2), so that nothing underflows however small c is: two
  * everywhere in fp64, one in the fp32 tail.
  * a = 1: +inf; a > 1 or NaN: NaN. */
 static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
@@ -2862,8 +2864,12 @@ static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
         /* Halley: z - u / (1 + z u), u = f / f' (f'' / f' = -2z for both) */
         TV ec = libdevice_call(S, "erfc", z, tv_none());
         TV ecs = sem_where(S, sem_compare(S, PY_CMP_GT, ec, tv_float(0.0)), ec, tv_float(f64 ? 1e-300 : 1e-38));
-        TV ratio = mul_(S, tv_tensor(sem_ir(S, MATH_EXP, z.ty, add_(S, mul_(S, z, z), log_(S, ecs)).v, NULL), z.ty),
-                        tv_float(0.88622692545275801)); /* erfc(z) / (2 exp(-z^2) / sqrt(pi)) */
+        /* erfc(z) / (2 exp(-z^2) / sqrt(pi)) = erfcx(z) sqrt(pi) / 2: fp64 has
+         * erfcx itself (sharing erfc's polynomial); fp32 takes it as
+         * exp(z^2 + log erfc z), which cannot overflow */
+        TV ex = f64 ? erfcx_(S, z)
+                    : tv_tensor(sem_ir(S, MATH_EXP, z.ty, add_(S, mul_(S, z, z), log_(S, ecs)).v, NULL), z.ty);
+        TV ratio = mul_(S, ex, tv_float(0.88622692545275801));
         TV u = mul_(S, sub_(S, sem_fdiv(S, c, ecs, true), tv_float(1.0)), ratio); /* (erfc(z) - c) / -erfc'(z) */
         if (f64) {
             TV d = mul_(S, tv_float(1.1283791670955126), /* erf'(z) = 2 exp(-z^2) / sqrt(pi) */
@@ -2880,11 +2886,9 @@ static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
     return sem_where(S, bad, fconst_(S, NAN, a), z);
 }
 
-/* exp(x^2) erfc(x): fp32 from Numerical Recipes' erfcc (below); fp64 the
- * product below 26 (erfc(26) ~ 5e-296 is still normal, and
- * exp(676) finite), the asymptotic series 1/(x sqrt(pi)) (1 - 1/(2x^2) +
- * 3/(4x^4) - 15/(8x^6) + 105/(16x^8)) above, whose first omitted term is
- * under 1e-24 there. Below about -26.6 the result overflows to inf, as the
+/* exp(x^2) erfc(x): fp32 from Numerical Recipes' erfcc (below); fp64
+ * libdevice's __nv_erfcx (Shepherd and Laframboise's Q(t) / (1 + 2x): see
+ * expand_f64_math.c). Below about -26.6 the result overflows to inf, as the
  * function does. */
 static TV erfcx_(Sema *S, TV x) {
     if (tl_sca(x.ty)->kind == TL_FP32) {
@@ -2901,19 +2905,10 @@ static TV erfcx_(Sema *S, TV x) {
         TV r = sem_where(S, lt_(S, x, tv_float(0.0)), neg, pos);
         return sem_where(S, isnan_(S, x), x, r);
     }
-    const TlType *f64 = tl_scalar(S, TL_FP64);
-    TV xd = sem_cast(S, x, f64, NULL);
-    TV e2 = tv_tensor(sem_ir(S, MATH_EXP, xd.ty, mul_(S, xd, xd).v, NULL), xd.ty);
-    TV small = mul_(S, e2, libdevice_call(S, "erfc", xd, tv_none()));
-    TV far = lt_(S, xd, tv_float(26.0));
-    TV xl = sem_where(S, far, tv_float(26.0), xd);
-    TV t = sem_fdiv(S, fconst_(S, 1.0, xd), mul_(S, xl, xl), true);
-    static const double c[5] = {105.0 / 16, -15.0 / 8, 3.0 / 4, -1.0 / 2, 1.0};
-    TV poly = fconst_(S, c[0], xd);
-    for (int i = 1; i < 5; i++) poly = add_(S, mul_(S, poly, t), tv_float(c[i]));
-    TV large = sem_fdiv(S, poly, mul_(S, xl, tv_float(1.7724538509055160)), true); /* sqrt(pi) */
-    TV r = sem_where(S, far, small, large);
-    return sem_cast(S, r, tl_sca(x.ty), NULL);
+    /* fp64: libdevice's own function, computed directly (not as the
+     * product, whose e^(x^2) loses x^2's rounding, ~1e-13 near 26) by
+     * expand-f64-math on the GPU and the CPU prelude's erfcx */
+    return extern_call(S, "__nv_erfcx", &x.v, 1, x.ty);
 }
 
 /* lgamma (want_gamma false) or tgamma of x: the Lanczos approximation

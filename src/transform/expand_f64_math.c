@@ -6,7 +6,8 @@
  * lg2.approx, sin.approx) exist for f32 only; Triton computes the fp64
  * versions with libdevice (__nv_exp, ...), to within an ulp or two. This pass
  * rewrites math.{exp,exp2,log,log2,sin,cos,tanh,erf,rsqrt} on f64 (and the
- * same libdevice calls, tt.extern_elementwise "__nv_exp" ...) as fp64 arith:
+ * same libdevice calls, tt.extern_elementwise "__nv_exp" ..., and __nv_erfc,
+ * __nv_erfcx) as fp64 arith:
  * fma, floor, the exponent's bits, selects. The formulas:
  *
  *   exp, exp2  k = round(x / ln 2) (or x), r = x - k ln 2 with ln 2 as a
@@ -24,12 +25,16 @@
  *              to y^18; below 22: 1 - 2/(e^(2|x|) + 1); else 1; x's sign
  *   erf        |x| < 1: x P(x^2), P of degree 11; above: 1 - erfc |x|,
  *              with x's sign
- *   erfc       (libdevice's __nv_erfc) for z = |x| below 27.3 (0 above),
- *              Shepherd and Laframboise's form e^(-z^2) Q(t) / (1 + 2z),
- *              t = (z - 3) / (z + 3), Q of degree 22: one polynomial keeps
- *              the relative precision from 0 into the subnormals; 2 minus
- *              it for negative x. The coefficients are Chebyshev
- *              interpolants (erf64_coefs.h, scripts/gen_erf64_coefs.py)
+ *   erfcx      (libdevice's __nv_erfcx) e^(x^2) erfc x for z = |x|:
+ *              Shepherd and Laframboise's form Q(t) / (1 + 2z),
+ *              t = (z - 3) / (z + 3), Q of degree 24: one polynomial keeps
+ *              the relative precision over the whole half line;
+ *              2 e^(x^2) minus it for negative x
+ *   erfc       (libdevice's __nv_erfc) 1 - erf x below |x| = 1/2, else
+ *              e^(-z^2) erfcx z (0 from 27.3 on), 2 minus it for negative
+ *              x: the relative precision holds into the subnormals. The
+ *              coefficients are Chebyshev interpolants (erf64_coefs.h,
+ *              scripts/gen_erf64_coefs.py)
  *   rsqrt      1 / sqrt(x), both correctly rounded
  *
  * and the IEEE special cases (NaN, infinities, signed zeros, log of a
@@ -191,19 +196,38 @@ static Value *horner(Ex *x, const double *c, int n, Value *v) {
     return p;
 }
 
-/* erfc z for z = |a| >= 0 (NaN allowed: the callers select it away), to
- * ~3e-16 relative down to erfc's underflow at 27.3, beyond which it is not
- * used: e^(-z^2) Q(t) / (1 + 2z) with t = (z - 3) / (z + 3) (erf64_coefs.h),
- * e^(-z^2) from the exact split z^2 = h + l as e^(-h) (1 - l). z is clamped
- * below 27.3 so that t stays finite. */
-static Value *erfc_nonneg(Ex *x, Value *z) {
-    z = bin(x, ARITH_MINNUMF, z, K(x, ERF64_X_MAX));
-    Value *h = mul(x, z, z);
-    Value *l = fma3(x, z, z, un(x, ARITH_NEGF, h)); /* z^2 = h + l exactly */
-    Value *ex = mul(x, exp64(x, un(x, ARITH_NEGF, h)), sub(x, K(x, 1), l));
-    Value *t = dv(x, sub(x, z, K(x, ERF64_K)), add(x, z, K(x, ERF64_K)));
+/* erfcx z = e^(z^2) erfc z for z >= 0 (inf included; NaN allowed: the
+ * callers select it away), to ~2e-16 relative: Q(t) / (1 + 2z) with
+ * t = 1 - 6 / (z + 3) (erf64_coefs.h), which is 1 at z = inf. */
+static Value *erfcx_nonneg(Ex *x, Value *z) {
+    Value *t = sub(x, K(x, 1), dv(x, K(x, 2 * ERF64_K), add(x, z, K(x, ERF64_K))));
     Value *q = horner(x, ERF64_TAIL, ERF64_TAIL_TERMS, t);
-    return mul(x, ex, dv(x, q, fma3(x, z, K(x, 2), K(x, 1))));
+    return dv(x, q, fma3(x, z, K(x, 2), K(x, 1)));
+}
+
+/* e^(s a^2) for s = +-1, from the exact split a^2 = h + l: e^(s h) (1 + s l) */
+static Value *exp_sq(Ex *x, Value *a, bool neg) {
+    Value *h = mul(x, a, a);
+    Value *l = fma3(x, a, a, un(x, ARITH_NEGF, h)); /* a^2 = h + l exactly */
+    if (neg) return mul(x, exp64(x, un(x, ARITH_NEGF, h)), sub(x, K(x, 1), l));
+    return mul(x, exp64(x, h), add(x, K(x, 1), l));
+}
+
+/* erfc z for z >= 0, to ~3e-16 relative down to erfc's underflow at 27.3,
+ * beyond which the callers do not use it: e^(-z^2) erfcx z, z clamped in
+ * the exponential so that z^2's split stays finite. */
+static Value *erfc_nonneg(Ex *x, Value *z) {
+    return mul(x, exp_sq(x, bin(x, ARITH_MINNUMF, z, K(x, ERF64_X_MAX)), true), erfcx_nonneg(x, z));
+}
+
+/* erfcx a (libdevice's __nv_erfcx): erfcx |a| for a >= 0, and
+ * 2 e^(a^2) - erfcx |a| below (inf past -26.6, as the function; a is
+ * clamped at -27 there so that a^2's split stays finite). */
+static Value *erfcx64(Ex *x, Value *a) {
+    Value *e = erfcx_nonneg(x, fabs_(x, a));
+    Value *neg = sub(x, mul(x, exp_sq(x, bin(x, ARITH_MAXNUMF, a, K(x, -27)), false), K(x, 2)), e);
+    Value *res = sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), neg, e);
+    return sel(x, is_nan(x, a), a, res);
 }
 
 /* erf a for |a| < 1: a P(a^2) (signed zeros kept) */
@@ -270,16 +294,17 @@ static void expand_op(Op *op, void *ud) {
     const Type *e = ty_elem(t);
     if (e->kind != TY_FLOAT || e->fkind != FK_F64 || op_operand(op, 0)->type != t) return;
     OpKind k = op->kind;
-    bool erfc = false;
+    Value *(*libdevice_only)(Ex *, Value *) = NULL; /* the functions without a math op */
     if (k == TT_EXTERN_ELEMENTWISE) {
         const char *sym = op_attr_str(op, "symbol");
         k = sym ? libdevice_kind(sym) : OP_COUNT;
-        erfc = sym && !strcmp(sym, "__nv_erfc");
+        if (sym && !strcmp(sym, "__nv_erfc")) libdevice_only = erfc64;
+        if (sym && !strcmp(sym, "__nv_erfcx")) libdevice_only = erfcx64;
     }
-    if (k == OP_COUNT && !erfc) return;
+    if (k == OP_COUNT && !libdevice_only) return;
     Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx)),
             .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx))};
-    Value *r = erfc ? erfc64(&x, op_operand(op, 0)) : expand(&x, k, op_operand(op, 0));
+    Value *r = libdevice_only ? libdevice_only(&x, op_operand(op, 0)) : expand(&x, k, op_operand(op, 0));
     if (!r) return;
     value_replace_all_uses(op_result(op, 0), r);
     op_erase(op);

@@ -6,6 +6,11 @@
  * the atomics C lacks. Kept as one string so emit_c.c can paste it.
  */
 #include "target/cpu/cpu_internal.h"
+#include "transform/erf64_coefs.h"
+
+#define TC_STR(...) #__VA_ARGS__
+#define TC_XSTR(...) TC_STR(__VA_ARGS__)
+_Static_assert(ERF64_K == 3, "the prelude's erfcx writes t = 1 - 2K / (|x| + K) with K = 3");
 
 const char cpu_c_prelude[] =
     "/* ---- tritonc CPU prelude: types, conversions, integer and atomic helpers ---- */\n"
@@ -39,6 +44,20 @@ const char cpu_c_prelude[] =
     "#define signbitd(x) ((int)(signbit(x) != 0))\n"
     "#define finitef(x) ((int)(isfinite(x) != 0))\n"
     "#define isfinited(x) ((int)(isfinite(x) != 0))\n"
+    "/* libdevice's erfcx (fp64) as the GPU computes it (expand_f64_math.c):\n"
+    " * Q(1 - 6 / (|x| + 3)) / (1 + 2|x|), and 2 e^(x^2) minus that below 0 */\n"
+    "TC_INLINE double erfcx(double x) {\n"
+    "    static const double q[] = {" TC_XSTR(ERF64_TAIL_LIST) "};\n"
+    "    const int n = (int)(sizeof q / sizeof *q);\n"
+    "    double z = fabs(x), t = 1.0 - 6.0 / (z + 3.0), p = q[n - 1];\n"
+    "    for (int i = n - 2; i >= 0; i--) p = fma(p, t, q[i]);\n"
+    "    double r = p / fma(z, 2.0, 1.0);\n"
+    "    if (x < 0) { /* (clamped: e^(27^2) is inf already, and x^2's split stays finite) */\n"
+    "        double c = x < -27.0 ? -27.0 : x, h = c * c, l = fma(c, c, -h);\n"
+    "        r = 2.0 * exp(h) * (1.0 + l) - r;\n"
+    "    }\n"
+    "    return r;\n"
+    "}\n"
     "/* libdevice's arithmetic in a rounding mode (\"__nv_fadd_rz\" calls fadd_rz):\n"
     " * computed between fesetround calls. The empty asm statements (glibc's\n"
     " * math_opt_barrier) make the operands and the result opaque, so that the\n"
