@@ -3,10 +3,11 @@
 #   build: a C11 compiler (gcc or clang) and make
 #   tests: FileCheck/not (llvm-14-tools), clang + libFuzzer runtime (fuzz
 #          smoke runs), python3 with numpy and torch (binding and .tri tests),
-#          python3-dev (Python.h, for the binding's C launcher)
+#          python3-dev (Python.h, for the binding's C launcher), python3-mpmath
+#          (references of the fp64 special functions)
 # Safe to run again: installs only what is missing.
 set -euo pipefail
-pkgs=(make gcc clang llvm-14-tools libclang-rt-14-dev python3 python3-dev python3-numpy python3-torch)
+pkgs=(make gcc clang llvm-14-tools libclang-rt-14-dev python3 python3-dev python3-numpy python3-torch python3-mpmath)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
