@@ -5,6 +5,7 @@
 # the CPU. Scripts that build numpy arrays or call .numpy() fail for that
 # reason alone; read each failure's tail (in $OUT/pytests.log) before blaming
 # the compiler. Prints one line per script and a closing count.
+# PYTESTS="erf64 vector_add" runs only tests/python/test_{erf64,vector_add}.py.
 #
 #   make -j16 all && bash bench/gpu/python_tests_on_cuda.sh
 set -u
@@ -17,6 +18,7 @@ export TRITONC_CACHE_DIR="$(mktemp -d)"
 pass=0; fail=0
 for t in tests/python/*.py; do
     name=$(basename "$t" .py)
+    case " ${PYTESTS:-${name#test_}} " in *" ${name#test_} "*) ;; *) continue ;; esac
     if timeout 300 python3 "$t" > "$out/$name.log" 2>&1; then
         pass=$((pass + 1)); echo "ok    $name"
     else
