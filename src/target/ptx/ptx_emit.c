@@ -153,6 +153,36 @@ const char *px_cat(Px *p, const char *first, ...) {
     return out;
 }
 
+void px_line_t(Px *p, const PxText *pieces, int n) {
+    size_t total = 1 + 2;
+    for (int i = 0; i < n; i++) total += pieces[i].n;
+    StrBuf *sb = &p->body;
+    if (sb->len + total + 1 > sb->cap) sb_reserve(sb, total);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    for (int i = 0; i < n; i++) w = put_short(w, pieces[i].s, pieces[i].n);
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += total;
+}
+
+PxText px_reglist(Px *p, const Slot *s, int n) {
+    const char *name[8];
+    size_t len[8], total = 2;
+    for (int i = 0; i < n; i++) {
+        name[i] = px_rname(p, s[i]);
+        len[i] = px_rname_len(p, s[i]);
+        total += len[i] + (i ? 2 : 0);
+    }
+    char *out = arena_alloc(p->ctx->arena, total + 1), *w = out;
+    *w++ = '{';
+    for (int i = 0; i < n; i++) {
+        if (i) *w++ = ',', *w++ = ' ';
+        w = put_short(w, name[i], len[i]);
+    }
+    *w++ = '}', *w = 0;
+    return (PxText){out, total};
+}
+
 /* (One allocation, no memo: offsets differ slot after slot.) */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     size_t bl = short_len(base);
@@ -198,8 +228,9 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once, for
  * a block of 64 registers at a time (almost every register gets named),
- * each a 16-byte cell ("%rd" and 10 digits at most, and the NUL) in one
- * allocation, the number counted up in decimal from the block's first. */
+ * each a 16-byte cell ("%rd" and 10 digits at most, the NUL, and in the
+ * last byte the name's length, for px_rname_len) in one allocation, the
+ * number counted up in decimal from the block's first. */
 enum { RNAME_BLOCK = 64 };
 
 const char *px_rname_make(Px *p, Slot s) {
@@ -216,14 +247,15 @@ const char *px_rname_make(Px *p, Slot s) {
     if (!p->rnames[rc][r]) {
         int first = r & ~(RNAME_BLOCK - 1);
         char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
-        char digits[24];
+        char digits[24] = {0};
         int nd = fmt_uint(digits, (uint64_t)first);
         size_t pl = prefix_len[rc];
         for (int k = 0; k < RNAME_BLOCK; k++) {
             char *cell = cells + 16 * k;
             memcpy(cell, prefix[rc], 4);
-            memcpy(cell + pl, digits, (size_t)nd);
+            memcpy(cell + pl, digits, 12); /* (a fixed size: plain moves, not a call) */
             cell[pl + (size_t)nd] = 0;
+            cell[15] = (char)(pl + (size_t)nd);
             if (!p->rnames[rc][first + k]) p->rnames[rc][first + k] = cell;
             /* the next number: a carry from the last digit */
             int i = nd - 1;

@@ -114,6 +114,18 @@ void px_line(Px *p, const char *first, ...);
 /* The pieces (NULL ends them) joined, in the arena: operand texts such as
  * `[%rd5+16]` or `@%p3 `, made slot after slot. */
 const char *px_cat(Px *p, const char *first, ...);
+/* A text with its length: operand lists made once and written many times
+ * (an mma's accumulator list goes into the line twice, at every k step). */
+typedef struct PxText {
+    const char *s;
+    size_t n;
+} PxText;
+#define PX_LIT(str) ((PxText){str, sizeof str - 1})
+/* px_line of pieces whose lengths are known: plain copies. */
+void px_line_t(Px *p, const PxText *pieces, int n);
+/* `{r0, r1, ...}`: the names of n (at most 8) plain registers, in the
+ * arena. */
+PxText px_reglist(Px *p, const Slot *s, int n);
 /* An integer's decimal text (memoised with the immediates). */
 const char *px_int(Px *p, int64_t v);
 /* `[base+off]`; `[base]` when off is 0 and !keep_zero. */
@@ -131,6 +143,8 @@ static inline const char *px_rname(Px *p, Slot s) {
     if (s.reg < p->rnames_cap[s.rc] && p->rnames[s.rc][s.reg]) return p->rnames[s.rc][s.reg];
     return px_rname_make(p, s);
 }
+/* Its length, kept in the name's cell (see px_rname_make). */
+static inline size_t px_rname_len(Px *p, Slot s) { return (unsigned char)px_rname(p, s)[15]; }
 RegClass px_rc(const Type *elem);
 int px_bits(const Type *elem);      /* storage bits (i1: 8) */
 Slot px_imm_int(int64_t v, RegClass rc);
