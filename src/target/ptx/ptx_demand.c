@@ -90,18 +90,10 @@ static bool broadcast_demand(Px *p, Op *user, Bits *acc, int n) {
     Dist dr, di;
     if (!rd || rd->full || !px_dist(p, rt, &dr) || !px_dist(p, it, &di) || di.nslots != n || dr.nslots != rd->n)
         return false;
-    int64_t axis = -1;
-    if (user->kind == TT_EXPAND_DIMS) op_attr_int(user, "axis", &axis);
-    for (int i = 0; i < dr.nslots; i++) {
-        if (!(rd->w[i / 64] >> (i % 64) & 1)) continue;
-        int j[TTG_MAX_RANK], ji[TTG_MAX_RANK];
-        dist_slot_j(&dr, i, j);
-        for (int d = 0, k = 0; d < dr.rank; d++) {
-            if (d == axis) continue;
-            ji[k++] = user->kind == TT_BROADCAST && it->shape[d] == 1 ? 0 : j[d];
-        }
-        bits_set(acc, dist_slot_of_j(&di, ji));
-    }
+    int *src = ARENA_ARRAY(p->ctx->arena, int, dr.nslots);
+    px_broadcast_src(user, &dr, &di, src);
+    for (int i = 0; i < dr.nslots; i++)
+        if (rd->w[i / 64] >> (i % 64) & 1) bits_set(acc, src[i]);
     return true;
 }
 

@@ -1513,6 +1513,37 @@ static void lower_make_range(Px *p, Op *op) {
     }
 }
 
+void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src) {
+    const Type *it = op_operand((Op *)op, 0)->type;
+    int64_t axis = -1;
+    if (op->kind == TT_EXPAND_DIMS) op_attr_int((Op *)op, "axis", &axis);
+    /* the step of the source slot for a step of j along each result
+     * dimension (dist_slot_of_j's multipliers): 0 along the new axis and
+     * along a broadcast dimension, where the source's j stays 0 */
+    int mul[TTG_MAX_RANK] = {0}, step[TTG_MAX_RANK] = {0};
+    for (int k = 0, m = 1; k < di->rank; k++) {
+        mul[di->order[k]] = m;
+        m *= di->per_dim[di->order[k]];
+    }
+    for (int d = 0, k = 0; d < dr->rank; d++) {
+        if (d == axis) continue;
+        step[d] = op->kind == TT_BROADCAST && it->shape[d] == 1 ? 0 : mul[k];
+        k++;
+    }
+    /* slot order, as dist_slot_j counts: the fastest dimension first */
+    int j[TTG_MAX_RANK] = {0}, at = 0;
+    for (int i = 0; i < dr->nslots; i++) {
+        src[i] = at;
+        for (int k = 0; k < dr->rank; k++) {
+            int dim = dr->order[k];
+            at += step[dim];
+            if (++j[dim] < dr->per_dim[dim]) break;
+            at -= step[dim] * j[dim];
+            j[dim] = 0;
+        }
+    }
+}
+
 static void lower_broadcast(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     Tile *in = px_tile(p, op_operand(op, 0));
@@ -1523,26 +1554,9 @@ static void lower_broadcast(Px *p, Op *op) {
     }
     Dist dr, di;
     if (!px_dist(p, rt, &dr) || !px_dist(p, it, &di)) return px_fail(p, op, "no layout");
-    int64_t axis = 0;
-    if (op->kind == TT_EXPAND_DIMS) op_attr_int(op, "axis", &axis);
-    int j[TTG_MAX_RANK];
-    dist_slot_j(&dr, 0, j);
-    for (int i = 0; i < out->n; i++) {
-        int ji[TTG_MAX_RANK];
-        if (i) /* slot order, as dist_slot_j counts: the fastest dimension first */
-            for (int k = 0; k < dr.rank; k++) {
-                int dim = dr.order[k];
-                if (++j[dim] < dr.per_dim[dim]) break;
-                j[dim] = 0;
-            }
-        if (op->kind == TT_EXPAND_DIMS) {
-            for (int dd = 0, k = 0; dd < dr.rank; dd++)
-                if (dd != axis) ji[k++] = j[dd];
-        } else {
-            for (int dd = 0; dd < dr.rank; dd++) ji[dd] = it->shape[dd] == 1 ? 0 : j[dd];
-        }
-        out->s[i] = in->s[dist_slot_of_j(&di, ji)];
-    }
+    int *src = ARENA_ARRAY(p->ctx->arena, int, dr.nslots);
+    px_broadcast_src(op, &dr, &di, src);
+    for (int i = 0; i < out->n; i++) out->s[i] = in->s[src[i]];
 }
 
 /* A NUL-terminated string constant, `.global .b8 $tc_strN[] = {...}`
@@ -1875,30 +1889,46 @@ static void lower_program_id(Px *p, Op *op) {
 /* The source slot of copy (a, i): a one-slot tile is broadcast. */
 static Slot copy_src(Tile **to, Tile **from, int a, int i) { return from[a]->s[from[a]->n == to[a]->n ? i : 0]; }
 
-static uint64_t reg_key(Slot s) { return ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1; }
+/* copy_tiles' marks on the registers of class rc: 1 + the position of the
+ * copy that writes each, 0 for none (zero between calls). */
+static int *copy_marks(Px *p, int rc) {
+    int need = p->nreg[rc] + 1;
+    if (need > p->copy_mark_cap[rc]) {
+        int cap = p->copy_mark_cap[rc] ? p->copy_mark_cap[rc] : 256;
+        while (cap < need) cap *= 2;
+        p->copy_mark[rc] = tc_realloc(p->copy_mark[rc], sizeof(int) * (size_t)cap);
+        memset(p->copy_mark[rc] + p->copy_mark_cap[rc], 0, sizeof(int) * (size_t)(cap - p->copy_mark_cap[rc]));
+        p->copy_mark_cap[rc] = cap;
+    }
+    return p->copy_mark[rc];
+}
 
 /* Copies tile `from` into the registers of `to` (a parallel copy). When no
  * destination register is read by a copy other than its own, every copy
  * is written straight into its destination, `reg + off` as one add (a
  * loop-carried pointer `p += 64` becomes `add.s64 %rd7, %rd7, 128`).
- * Otherwise the sources go through temporaries first. The test looks each
- * source up in a map of the destinations (a 128x128 fp32 accumulator is
- * 128 slots per thread: pairwise tests were quadratic). */
+ * Otherwise the sources go through temporaries first. The test marks the
+ * destinations on their registers, then looks each source up (a 128x128
+ * fp32 accumulator is 128 slots per thread: pairwise tests were
+ * quadratic). */
 static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
-    Map dst = {0}; /* destination register -> 1 + copy position (a, i) */
-    for (int a = 0; a < n; a++)
-        for (int i = 0; i < to[a]->n; i++)
-            if (to[a]->s[i].kind == SLOT_REG) map_put(&dst, reg_key(to[a]->s[i]), (void *)(((intptr_t)a << 32 | i) + 1));
+    int *marks[RC_COUNT];
+    for (int rc = 0; rc < RC_COUNT; rc++) marks[rc] = copy_marks(p, rc);
+    for (int a = 0, pos = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++, pos++)
+            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos + 1;
     bool clash = false;
-    for (int a = 0; a < n && !clash; a++)
-        for (int i = 0; i < to[a]->n && !clash; i++) {
+    for (int a = 0, pos = 0; a < n && !clash; a++)
+        for (int i = 0; i < to[a]->n && !clash; i++, pos++) {
             if (to[a]->s[i].kind == SLOT_NONE) continue; /* not carried */
             Slot s = copy_src(to, from, a, i);
             if (s.kind != SLOT_REG) continue;
-            intptr_t pos = (intptr_t)map_get(&dst, reg_key(s));
-            clash = pos && pos - 1 != ((intptr_t)a << 32 | i);
+            int mark = s.reg < p->copy_mark_cap[s.rc] ? marks[s.rc][s.reg] : 0;
+            clash = mark && mark - 1 != pos;
         }
-    map_free(&dst);
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++)
+            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = 0;
     if (!clash) {
         for (int a = 0; a < n; a++)
             for (int i = 0; i < to[a]->n; i++) {
@@ -2172,21 +2202,25 @@ static void load_params(Px *p, Op *func, const char *name) {
 /* The emitter's largest growing tables, kept by the thread for its next
  * kernel: freed, glibc handed their memory back to the system, and
  * growing them again from nothing page-faulted on every compile (the
- * tables are zeroed again instead). */
+ * tables are zeroed again instead); the maps would also be rehashed from
+ * 16 slots up, a few hundred entries each. */
 static _Thread_local struct {
-    MapSlot *vals;
-    int vals_cap;
+    Map vals, demand; /* their slots, to be zeroed */
     uint32_t *cse_tab;
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
 } px_keep;
 
+static void map_take(Map *m, Map *kept) {
+    if (!kept->slots) return;
+    memset(kept->slots, 0, sizeof(MapSlot) * (size_t)kept->cap);
+    *m = (Map){kept->slots, kept->cap, 0};
+}
+
 static void px_tables_take(Px *p) {
-    if (px_keep.vals) {
-        memset(px_keep.vals, 0, sizeof(MapSlot) * (size_t)px_keep.vals_cap);
-        p->vals = (Map){px_keep.vals, px_keep.vals_cap, 0};
-    }
+    map_take(&p->vals, &px_keep.vals);
+    map_take(&p->demand, &px_keep.demand);
     if (px_keep.cse_tab) {
         memset(px_keep.cse_tab, 0, sizeof(uint32_t) * (size_t)px_keep.cse_cap);
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
@@ -2196,8 +2230,8 @@ static void px_tables_take(Px *p) {
 }
 
 static void px_tables_keep(Px *p) {
-    tc_free(px_keep.vals), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
-    px_keep.vals = p->vals.slots, px_keep.vals_cap = p->vals.cap;
+    map_free(&px_keep.vals), map_free(&px_keep.demand), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
+    px_keep.vals = p->vals, px_keep.demand = p->demand;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
 }
@@ -2285,10 +2319,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->pro);
     sb_free(&p->body);
     sb_free(&p->strings);
-    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
+    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]), tc_free(p->copy_mark[r]);
     px_tables_keep(p);
     map_free(&p->dists);
-    map_free(&p->demand);
     map_free(&p->tparts);
     vec_free(&p->scope_marks);
     axis_analysis_free(p->aa);

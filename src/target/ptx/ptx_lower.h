@@ -66,6 +66,8 @@ typedef struct Px {
     const char **rnames[RC_COUNT]; /* register names, made on first use */
     int rnames_cap[RC_COUNT];
     int nlabel;
+    int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
+    int copy_mark_cap[RC_COUNT];
     Map vals;            /* Value* -> Tile* */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
     Map demand;          /* Value* -> bits of the slots read, when not all (ptx_demand.c) */
@@ -182,6 +184,10 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
 /* The ops lower_elementwise lowers, slot i of the result from slot i of
  * each operand (ops with their own lowering have no OPF_ELEMENTWISE). */
 static inline bool px_is_slotwise(const Op *op) { return op_has_flag(op, OPF_ELEMENTWISE); }
+
+/* The source slot of each of the dr->nslots slots of a tt.broadcast or
+ * tt.expand_dims result (di: the source's Dist). */
+void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
 
 /* ptx_demand.c: fills p->demand */
 void px_demand_analyze(Px *p, Op *func);
