@@ -495,7 +495,7 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
     }
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
-    size_t line = p->body.len, dlen = short_len(dn);
+    size_t line = p->body.len, dlen = px_rname_len(p, d);
     ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
     vec_push(&p->cse_entries, ((CseEntry){line, d, (int)dlen, hash}));
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
@@ -516,8 +516,7 @@ void px_scope_pop(Px *p) {
     p->cse_entries.len = vec_pop(&p->scope_marks);
 }
 
-Slot px_mat(Px *p, Slot s, const Type *elem) {
-    if (s.kind == SLOT_REG && s.off == 0) return s;
+Slot px_mat_make(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_NONE) {
         px_fail(p, NULL, "internal error: a slot the demand analysis found unread was read");
         return px_reg(p, px_rc(elem));
@@ -545,7 +544,7 @@ Slot px_mat(Px *p, Slot s, const Type *elem) {
     }
 }
 
-const char *px_opnd(Px *p, Slot s, const Type *elem) {
+const char *px_opnd_make(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64))
         return imm_text(p, s);
     return px_rname(p, px_mat(p, s, elem));

@@ -151,10 +151,17 @@ RegClass px_rc(const Type *elem);
 int px_bits(const Type *elem);      /* storage bits (i1: 8) */
 Slot px_imm_int(int64_t v, RegClass rc);
 Slot px_imm_float(double v, RegClass rc);
+/* A plain register holding s (inline for the usual plain register: every
+ * operand of every instruction comes through here). */
+Slot px_mat_make(Px *p, Slot s, const Type *elem);
+static inline Slot px_mat(Px *p, Slot s, const Type *elem) {
+    return s.kind == SLOT_REG && s.off == 0 ? s : px_mat_make(p, s, elem);
+}
 /* Operand text: a register (materialising reg+off) or an immediate. */
-const char *px_opnd(Px *p, Slot s, const Type *elem);
-/* A plain register holding s. */
-Slot px_mat(Px *p, Slot s, const Type *elem);
+const char *px_opnd_make(Px *p, Slot s, const Type *elem);
+static inline const char *px_opnd(Px *p, Slot s, const Type *elem) {
+    return s.kind == SLOT_REG && s.off == 0 ? px_rname(p, s) : px_opnd_make(p, s, elem);
+}
 /* Emits `opcode dst, a[, b[, c]]` once per scope; returns dst. */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c);
 int px_label(Px *p);
