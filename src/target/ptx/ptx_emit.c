@@ -572,16 +572,21 @@ Tile *px_tile(Px *p, Value *v) {
 }
 
 /* Computed once per (interned) type: every op asks for its operands'. */
-bool px_dist(Px *p, const Type *t, Dist *d) {
+const Dist *px_dist_of(Px *p, const Type *t) {
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
-    if (cached) {
-        *d = *cached;
-        return true;
-    }
+    if (cached) return cached;
     const Layout *l = ttg_layout_of_type(p->ctx, t);
-    if (!l || !ttg_dist(l, t->shape, t->rank, d)) return false;
-    map_put(&p->dists, MAP_KEY(t), arena_dup(p->ctx->arena, d, sizeof *d));
-    return true;
+    Dist d;
+    if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
+    Dist *keep = arena_dup(p->ctx->arena, &d, sizeof d);
+    map_put(&p->dists, MAP_KEY(t), keep);
+    return keep;
+}
+
+bool px_dist(Px *p, const Type *t, Dist *d) {
+    const Dist *cached = px_dist_of(p, t);
+    if (cached) *d = *cached;
+    return cached != NULL;
 }
 
 static int log2i(int64_t v) {
@@ -1444,9 +1449,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
 
 static int tile_slots(Px *p, const Type *t) {
     if (t->kind != TY_TENSOR) return 1;
-    Dist d;
-    if (!px_dist(p, t, &d)) return -1;
-    return d.nslots;
+    const Dist *d = px_dist_of(p, t);
+    return d ? d->nslots : -1;
 }
 
 static Tile *result_tile(Px *p, Op *op, int i) {
@@ -1551,10 +1555,10 @@ static void lower_broadcast(Px *p, Op *op) {
         for (int i = 0; i < out->n; i++) out->s[i] = in->s[0];
         return;
     }
-    Dist dr, di;
-    if (!px_dist(p, rt, &dr) || !px_dist(p, it, &di)) return px_fail(p, op, "no layout");
-    int *src = ARENA_ARRAY(p->ctx->arena, int, dr.nslots);
-    px_broadcast_src(op, &dr, &di, src);
+    const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
+    if (!dr || !di) return px_fail(p, op, "no layout");
+    int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
+    px_broadcast_src(op, dr, di, src);
     for (int i = 0; i < out->n; i++) out->s[i] = in->s[src[i]];
 }
 

@@ -169,6 +169,8 @@ Tile *px_tile(Px *p, Value *v);
 Tile *px_new_tile(Px *p, int n);
 void px_bind(Px *p, Value *v, Tile *t);
 bool px_dist(Px *p, const Type *t, Dist *d);
+/* The same, without the copy (NULL when t has no layout). */
+const Dist *px_dist_of(Px *p, const Type *t);
 /* thread_part(dim) of a Dist, as a register (prologue). */
 Slot px_thread_part(Px *p, const Dist *d, int dim);
 /* A predicate true in the one thread that owns each element (duplicates of
