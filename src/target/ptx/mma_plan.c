@@ -44,7 +44,9 @@ static bool a_fits_registers(const Dist *dc, const Dist *da) {
 
 /* In bytes throughout: a block's row is 16 bytes, which is 8 k (fp16) or 4
  * k (tf32) of a k-major operand; the .trans form (16-bit only) has rows of
- * k instead, 8 per block. */
+ * k instead, 8 per block. (The warp's first row or column, mb or nb, enters
+ * linearly: lane_coefs counts on the offset being a part of the lane plus
+ * a part of the warp.) */
 int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp) {
     int i = lane >> 3, r = lane & 7; /* which block of the .x4, which of its rows */
     int64_t row, col;                /* col in bytes */
@@ -90,19 +92,30 @@ void mma_a_reg_slots(const MmaPlan *pl, const Dist *da, int mblock, int kstep, i
     *hi = dist_slot_of_j(da, j);
 }
 
+/* The sum of coef[b] over the set bits b of v, bits from `first` on. */
+static int64_t coef_sum(const MmaOperand *o, int v, int first) {
+    int64_t sum = 0;
+    for (int b = 0; v >> b; b++)
+        if (v >> b & 1) sum += o->coef[first + b];
+    return sum;
+}
+
 /* coef[b] = the offset of thread 1 << b; then every thread's sum of coefs
- * must be its offset (true for power-of-two extents, checked anyway). */
+ * must be its offset (true for power-of-two extents, checked anyway).
+ * mma_lane_offset is a sum of a part of the lane and a part of the warp
+ * (the warp's first row or column enters linearly), and the lane bits'
+ * coefs are apart from the warp bits', so checking the lanes of warp 0 and
+ * lane 0 of the warps checks every thread (32 + warps offsets, not 32 *
+ * warps). */
 static bool lane_coefs(MmaPlan *pl, bool is_b, MmaOperand *o) {
-    int nthreads = 1 << pl->tid_bits;
+    int nwarps = 1 << (pl->tid_bits - 5);
     memset(o->coef, 0, sizeof o->coef);
     if (mma_lane_offset(pl, is_b, 0, 0) != 0) return false;
     for (int b = 0; b < pl->tid_bits; b++) o->coef[b] = mma_lane_offset(pl, is_b, (1 << b) & 31, (1 << b) >> 5);
-    for (int tid = 0; tid < nthreads; tid++) {
-        int64_t sum = 0;
-        for (int b = 0; b < pl->tid_bits; b++)
-            if (tid >> b & 1) sum += o->coef[b];
-        if (sum != mma_lane_offset(pl, is_b, tid & 31, tid >> 5)) return false;
-    }
+    for (int lane = 0; lane < 32; lane++)
+        if (coef_sum(o, lane, 0) != mma_lane_offset(pl, is_b, lane, 0)) return false;
+    for (int warp = 0; warp < nwarps; warp++)
+        if (coef_sum(o, warp, 5) != mma_lane_offset(pl, is_b, 0, warp)) return false;
     return true;
 }
 

@@ -87,21 +87,12 @@ static void record(Px *p, const Value *v, Bits *b) {
 static bool broadcast_demand(Px *p, Op *user, Bits *acc, int n) {
     const Bits *rd = entry(p, op_result(user, 0));
     Type *rt = op_result(user, 0)->type, *it = op_operand(user, 0)->type;
-    Dist dr, di;
-    if (!rd || rd->full || !px_dist(p, rt, &dr) || !px_dist(p, it, &di) || di.nslots != n || dr.nslots != rd->n)
-        return false;
-    int64_t axis = -1;
-    if (user->kind == TT_EXPAND_DIMS) op_attr_int(user, "axis", &axis);
-    for (int i = 0; i < dr.nslots; i++) {
-        if (!(rd->w[i / 64] >> (i % 64) & 1)) continue;
-        int j[TTG_MAX_RANK], ji[TTG_MAX_RANK];
-        dist_slot_j(&dr, i, j);
-        for (int d = 0, k = 0; d < dr.rank; d++) {
-            if (d == axis) continue;
-            ji[k++] = user->kind == TT_BROADCAST && it->shape[d] == 1 ? 0 : j[d];
-        }
-        bits_set(acc, dist_slot_of_j(&di, ji));
-    }
+    const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
+    if (!rd || rd->full || !dr || !di || di->nslots != n || dr->nslots != rd->n) return false;
+    int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
+    px_broadcast_src(user, dr, di, src);
+    for (int i = 0; i < dr->nslots; i++)
+        if (rd->w[i / 64] >> (i % 64) & 1) bits_set(acc, src[i]);
     return true;
 }
 
@@ -148,9 +139,8 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
 }
 
 static int slots_of(Px *p, const Value *v) {
-    Dist d;
-    if (v->type->kind != TY_TENSOR || !px_dist(p, v->type, &d)) return 0;
-    return d.nslots;
+    const Dist *d = v->type->kind == TY_TENSOR ? px_dist_of(p, v->type) : NULL;
+    return d ? d->nslots : 0;
 }
 
 /* v's demand, from its uses, added to acc (a fresh set when NULL). */

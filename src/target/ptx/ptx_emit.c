@@ -153,6 +153,36 @@ const char *px_cat(Px *p, const char *first, ...) {
     return out;
 }
 
+void px_line_t(Px *p, const PxText *pieces, int n) {
+    size_t total = 1 + 2;
+    for (int i = 0; i < n; i++) total += pieces[i].n;
+    StrBuf *sb = &p->body;
+    if (sb->len + total + 1 > sb->cap) sb_reserve(sb, total);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    for (int i = 0; i < n; i++) w = put_short(w, pieces[i].s, pieces[i].n);
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += total;
+}
+
+PxText px_reglist(Px *p, const Slot *s, int n) {
+    const char *name[8];
+    size_t len[8], total = 2;
+    for (int i = 0; i < n; i++) {
+        name[i] = px_rname(p, s[i]);
+        len[i] = px_rname_len(p, s[i]);
+        total += len[i] + (i ? 2 : 0);
+    }
+    char *out = arena_alloc(p->ctx->arena, total + 1), *w = out;
+    *w++ = '{';
+    for (int i = 0; i < n; i++) {
+        if (i) *w++ = ',', *w++ = ' ';
+        w = put_short(w, name[i], len[i]);
+    }
+    *w++ = '}', *w = 0;
+    return (PxText){out, total};
+}
+
 /* (One allocation, no memo: offsets differ slot after slot.) */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     size_t bl = short_len(base);
@@ -198,8 +228,9 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once, for
  * a block of 64 registers at a time (almost every register gets named),
- * each a 16-byte cell ("%rd" and 10 digits at most, and the NUL) in one
- * allocation, the number counted up in decimal from the block's first. */
+ * each a 16-byte cell ("%rd" and 10 digits at most, the NUL, and in the
+ * last byte the name's length, for px_rname_len) in one allocation, the
+ * number counted up in decimal from the block's first. */
 enum { RNAME_BLOCK = 64 };
 
 const char *px_rname_make(Px *p, Slot s) {
@@ -216,14 +247,15 @@ const char *px_rname_make(Px *p, Slot s) {
     if (!p->rnames[rc][r]) {
         int first = r & ~(RNAME_BLOCK - 1);
         char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
-        char digits[24];
+        char digits[24] = {0};
         int nd = fmt_uint(digits, (uint64_t)first);
         size_t pl = prefix_len[rc];
         for (int k = 0; k < RNAME_BLOCK; k++) {
             char *cell = cells + 16 * k;
             memcpy(cell, prefix[rc], 4);
-            memcpy(cell + pl, digits, (size_t)nd);
+            memcpy(cell + pl, digits, 12); /* (a fixed size: plain moves, not a call) */
             cell[pl + (size_t)nd] = 0;
+            cell[15] = (char)(pl + (size_t)nd);
             if (!p->rnames[rc][first + k]) p->rnames[rc][first + k] = cell;
             /* the next number: a carry from the last digit */
             int i = nd - 1;
@@ -463,7 +495,7 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
     }
     Slot d = px_reg(p, rc);
     const char *dn = px_rname(p, d);
-    size_t line = p->body.len, dlen = short_len(dn);
+    size_t line = p->body.len, dlen = px_rname_len(p, d);
     ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
     vec_push(&p->cse_entries, ((CseEntry){line, d, (int)dlen, hash}));
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
@@ -484,8 +516,7 @@ void px_scope_pop(Px *p) {
     p->cse_entries.len = vec_pop(&p->scope_marks);
 }
 
-Slot px_mat(Px *p, Slot s, const Type *elem) {
-    if (s.kind == SLOT_REG && s.off == 0) return s;
+Slot px_mat_make(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_NONE) {
         px_fail(p, NULL, "internal error: a slot the demand analysis found unread was read");
         return px_reg(p, px_rc(elem));
@@ -513,7 +544,7 @@ Slot px_mat(Px *p, Slot s, const Type *elem) {
     }
 }
 
-const char *px_opnd(Px *p, Slot s, const Type *elem) {
+const char *px_opnd_make(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64))
         return imm_text(p, s);
     return px_rname(p, px_mat(p, s, elem));
@@ -541,16 +572,21 @@ Tile *px_tile(Px *p, Value *v) {
 }
 
 /* Computed once per (interned) type: every op asks for its operands'. */
-bool px_dist(Px *p, const Type *t, Dist *d) {
+const Dist *px_dist_of(Px *p, const Type *t) {
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
-    if (cached) {
-        *d = *cached;
-        return true;
-    }
+    if (cached) return cached;
     const Layout *l = ttg_layout_of_type(p->ctx, t);
-    if (!l || !ttg_dist(l, t->shape, t->rank, d)) return false;
-    map_put(&p->dists, MAP_KEY(t), arena_dup(p->ctx->arena, d, sizeof *d));
-    return true;
+    Dist d;
+    if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
+    Dist *keep = arena_dup(p->ctx->arena, &d, sizeof d);
+    map_put(&p->dists, MAP_KEY(t), keep);
+    return keep;
+}
+
+bool px_dist(Px *p, const Type *t, Dist *d) {
+    const Dist *cached = px_dist_of(p, t);
+    if (cached) *d = *cached;
+    return cached != NULL;
 }
 
 static int log2i(int64_t v) {
@@ -1413,9 +1449,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
 
 static int tile_slots(Px *p, const Type *t) {
     if (t->kind != TY_TENSOR) return 1;
-    Dist d;
-    if (!px_dist(p, t, &d)) return -1;
-    return d.nslots;
+    const Dist *d = px_dist_of(p, t);
+    return d ? d->nslots : -1;
 }
 
 static Tile *result_tile(Px *p, Op *op, int i) {
@@ -1481,6 +1516,37 @@ static void lower_make_range(Px *p, Op *op) {
     }
 }
 
+void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src) {
+    const Type *it = op_operand((Op *)op, 0)->type;
+    int64_t axis = -1;
+    if (op->kind == TT_EXPAND_DIMS) op_attr_int((Op *)op, "axis", &axis);
+    /* the step of the source slot for a step of j along each result
+     * dimension (dist_slot_of_j's multipliers): 0 along the new axis and
+     * along a broadcast dimension, where the source's j stays 0 */
+    int mul[TTG_MAX_RANK] = {0}, step[TTG_MAX_RANK] = {0};
+    for (int k = 0, m = 1; k < di->rank; k++) {
+        mul[di->order[k]] = m;
+        m *= di->per_dim[di->order[k]];
+    }
+    for (int d = 0, k = 0; d < dr->rank; d++) {
+        if (d == axis) continue;
+        step[d] = op->kind == TT_BROADCAST && it->shape[d] == 1 ? 0 : mul[k];
+        k++;
+    }
+    /* slot order, as dist_slot_j counts: the fastest dimension first */
+    int j[TTG_MAX_RANK] = {0}, at = 0;
+    for (int i = 0; i < dr->nslots; i++) {
+        src[i] = at;
+        for (int k = 0; k < dr->rank; k++) {
+            int dim = dr->order[k];
+            at += step[dim];
+            if (++j[dim] < dr->per_dim[dim]) break;
+            at -= step[dim] * j[dim];
+            j[dim] = 0;
+        }
+    }
+}
+
 static void lower_broadcast(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     Tile *in = px_tile(p, op_operand(op, 0));
@@ -1489,28 +1555,11 @@ static void lower_broadcast(Px *p, Op *op) {
         for (int i = 0; i < out->n; i++) out->s[i] = in->s[0];
         return;
     }
-    Dist dr, di;
-    if (!px_dist(p, rt, &dr) || !px_dist(p, it, &di)) return px_fail(p, op, "no layout");
-    int64_t axis = 0;
-    if (op->kind == TT_EXPAND_DIMS) op_attr_int(op, "axis", &axis);
-    int j[TTG_MAX_RANK];
-    dist_slot_j(&dr, 0, j);
-    for (int i = 0; i < out->n; i++) {
-        int ji[TTG_MAX_RANK];
-        if (i) /* slot order, as dist_slot_j counts: the fastest dimension first */
-            for (int k = 0; k < dr.rank; k++) {
-                int dim = dr.order[k];
-                if (++j[dim] < dr.per_dim[dim]) break;
-                j[dim] = 0;
-            }
-        if (op->kind == TT_EXPAND_DIMS) {
-            for (int dd = 0, k = 0; dd < dr.rank; dd++)
-                if (dd != axis) ji[k++] = j[dd];
-        } else {
-            for (int dd = 0; dd < dr.rank; dd++) ji[dd] = it->shape[dd] == 1 ? 0 : j[dd];
-        }
-        out->s[i] = in->s[dist_slot_of_j(&di, ji)];
-    }
+    const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
+    if (!dr || !di) return px_fail(p, op, "no layout");
+    int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
+    px_broadcast_src(op, dr, di, src);
+    for (int i = 0; i < out->n; i++) out->s[i] = in->s[src[i]];
 }
 
 /* A NUL-terminated string constant, `.global .b8 $tc_strN[] = {...}`
@@ -1843,30 +1892,46 @@ static void lower_program_id(Px *p, Op *op) {
 /* The source slot of copy (a, i): a one-slot tile is broadcast. */
 static Slot copy_src(Tile **to, Tile **from, int a, int i) { return from[a]->s[from[a]->n == to[a]->n ? i : 0]; }
 
-static uint64_t reg_key(Slot s) { return ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1; }
+/* copy_tiles' marks on the registers of class rc: 1 + the position of the
+ * copy that writes each, 0 for none (zero between calls). */
+static int *copy_marks(Px *p, int rc) {
+    int need = p->nreg[rc] + 1;
+    if (need > p->copy_mark_cap[rc]) {
+        int cap = p->copy_mark_cap[rc] ? p->copy_mark_cap[rc] : 256;
+        while (cap < need) cap *= 2;
+        p->copy_mark[rc] = tc_realloc(p->copy_mark[rc], sizeof(int) * (size_t)cap);
+        memset(p->copy_mark[rc] + p->copy_mark_cap[rc], 0, sizeof(int) * (size_t)(cap - p->copy_mark_cap[rc]));
+        p->copy_mark_cap[rc] = cap;
+    }
+    return p->copy_mark[rc];
+}
 
 /* Copies tile `from` into the registers of `to` (a parallel copy). When no
  * destination register is read by a copy other than its own, every copy
  * is written straight into its destination, `reg + off` as one add (a
  * loop-carried pointer `p += 64` becomes `add.s64 %rd7, %rd7, 128`).
- * Otherwise the sources go through temporaries first. The test looks each
- * source up in a map of the destinations (a 128x128 fp32 accumulator is
- * 128 slots per thread: pairwise tests were quadratic). */
+ * Otherwise the sources go through temporaries first. The test marks the
+ * destinations on their registers, then looks each source up (a 128x128
+ * fp32 accumulator is 128 slots per thread: pairwise tests were
+ * quadratic). */
 static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
-    Map dst = {0}; /* destination register -> 1 + copy position (a, i) */
-    for (int a = 0; a < n; a++)
-        for (int i = 0; i < to[a]->n; i++)
-            if (to[a]->s[i].kind == SLOT_REG) map_put(&dst, reg_key(to[a]->s[i]), (void *)(((intptr_t)a << 32 | i) + 1));
+    int *marks[RC_COUNT];
+    for (int rc = 0; rc < RC_COUNT; rc++) marks[rc] = copy_marks(p, rc);
+    for (int a = 0, pos = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++, pos++)
+            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos + 1;
     bool clash = false;
-    for (int a = 0; a < n && !clash; a++)
-        for (int i = 0; i < to[a]->n && !clash; i++) {
+    for (int a = 0, pos = 0; a < n && !clash; a++)
+        for (int i = 0; i < to[a]->n && !clash; i++, pos++) {
             if (to[a]->s[i].kind == SLOT_NONE) continue; /* not carried */
             Slot s = copy_src(to, from, a, i);
             if (s.kind != SLOT_REG) continue;
-            intptr_t pos = (intptr_t)map_get(&dst, reg_key(s));
-            clash = pos && pos - 1 != ((intptr_t)a << 32 | i);
+            int mark = s.reg < p->copy_mark_cap[s.rc] ? marks[s.rc][s.reg] : 0;
+            clash = mark && mark - 1 != pos;
         }
-    map_free(&dst);
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < to[a]->n; i++)
+            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = 0;
     if (!clash) {
         for (int a = 0; a < n; a++)
             for (int i = 0; i < to[a]->n; i++) {
@@ -2140,21 +2205,25 @@ static void load_params(Px *p, Op *func, const char *name) {
 /* The emitter's largest growing tables, kept by the thread for its next
  * kernel: freed, glibc handed their memory back to the system, and
  * growing them again from nothing page-faulted on every compile (the
- * tables are zeroed again instead). */
+ * tables are zeroed again instead); the maps would also be rehashed from
+ * 16 slots up, a few hundred entries each. */
 static _Thread_local struct {
-    MapSlot *vals;
-    int vals_cap;
+    Map vals, demand; /* their slots, to be zeroed */
     uint32_t *cse_tab;
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
 } px_keep;
 
+static void map_take(Map *m, Map *kept) {
+    if (!kept->slots) return;
+    memset(kept->slots, 0, sizeof(MapSlot) * (size_t)kept->cap);
+    *m = (Map){kept->slots, kept->cap, 0};
+}
+
 static void px_tables_take(Px *p) {
-    if (px_keep.vals) {
-        memset(px_keep.vals, 0, sizeof(MapSlot) * (size_t)px_keep.vals_cap);
-        p->vals = (Map){px_keep.vals, px_keep.vals_cap, 0};
-    }
+    map_take(&p->vals, &px_keep.vals);
+    map_take(&p->demand, &px_keep.demand);
     if (px_keep.cse_tab) {
         memset(px_keep.cse_tab, 0, sizeof(uint32_t) * (size_t)px_keep.cse_cap);
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
@@ -2164,8 +2233,8 @@ static void px_tables_take(Px *p) {
 }
 
 static void px_tables_keep(Px *p) {
-    tc_free(px_keep.vals), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
-    px_keep.vals = p->vals.slots, px_keep.vals_cap = p->vals.cap;
+    map_free(&px_keep.vals), map_free(&px_keep.demand), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
+    px_keep.vals = p->vals, px_keep.demand = p->demand;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
 }
@@ -2253,10 +2322,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->pro);
     sb_free(&p->body);
     sb_free(&p->strings);
-    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]);
+    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]), tc_free(p->copy_mark[r]);
     px_tables_keep(p);
     map_free(&p->dists);
-    map_free(&p->demand);
     map_free(&p->tparts);
     vec_free(&p->scope_marks);
     axis_analysis_free(p->aa);

@@ -66,6 +66,8 @@ typedef struct Px {
     const char **rnames[RC_COUNT]; /* register names, made on first use */
     int rnames_cap[RC_COUNT];
     int nlabel;
+    int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
+    int copy_mark_cap[RC_COUNT];
     Map vals;            /* Value* -> Tile* */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
     Map demand;          /* Value* -> bits of the slots read, when not all (ptx_demand.c) */
@@ -114,6 +116,18 @@ void px_line(Px *p, const char *first, ...);
 /* The pieces (NULL ends them) joined, in the arena: operand texts such as
  * `[%rd5+16]` or `@%p3 `, made slot after slot. */
 const char *px_cat(Px *p, const char *first, ...);
+/* A text with its length: operand lists made once and written many times
+ * (an mma's accumulator list goes into the line twice, at every k step). */
+typedef struct PxText {
+    const char *s;
+    size_t n;
+} PxText;
+#define PX_LIT(str) ((PxText){str, sizeof str - 1})
+/* px_line of pieces whose lengths are known: plain copies. */
+void px_line_t(Px *p, const PxText *pieces, int n);
+/* `{r0, r1, ...}`: the names of n (at most 8) plain registers, in the
+ * arena. */
+PxText px_reglist(Px *p, const Slot *s, int n);
 /* An integer's decimal text (memoised with the immediates). */
 const char *px_int(Px *p, int64_t v);
 /* `[base+off]`; `[base]` when off is 0 and !keep_zero. */
@@ -131,14 +145,23 @@ static inline const char *px_rname(Px *p, Slot s) {
     if (s.reg < p->rnames_cap[s.rc] && p->rnames[s.rc][s.reg]) return p->rnames[s.rc][s.reg];
     return px_rname_make(p, s);
 }
+/* Its length, kept in the name's cell (see px_rname_make). */
+static inline size_t px_rname_len(Px *p, Slot s) { return (unsigned char)px_rname(p, s)[15]; }
 RegClass px_rc(const Type *elem);
 int px_bits(const Type *elem);      /* storage bits (i1: 8) */
 Slot px_imm_int(int64_t v, RegClass rc);
 Slot px_imm_float(double v, RegClass rc);
+/* A plain register holding s (inline for the usual plain register: every
+ * operand of every instruction comes through here). */
+Slot px_mat_make(Px *p, Slot s, const Type *elem);
+static inline Slot px_mat(Px *p, Slot s, const Type *elem) {
+    return s.kind == SLOT_REG && s.off == 0 ? s : px_mat_make(p, s, elem);
+}
 /* Operand text: a register (materialising reg+off) or an immediate. */
-const char *px_opnd(Px *p, Slot s, const Type *elem);
-/* A plain register holding s. */
-Slot px_mat(Px *p, Slot s, const Type *elem);
+const char *px_opnd_make(Px *p, Slot s, const Type *elem);
+static inline const char *px_opnd(Px *p, Slot s, const Type *elem) {
+    return s.kind == SLOT_REG && s.off == 0 ? px_rname(p, s) : px_opnd_make(p, s, elem);
+}
 /* Emits `opcode dst, a[, b[, c]]` once per scope; returns dst. */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c);
 int px_label(Px *p);
@@ -146,6 +169,8 @@ Tile *px_tile(Px *p, Value *v);
 Tile *px_new_tile(Px *p, int n);
 void px_bind(Px *p, Value *v, Tile *t);
 bool px_dist(Px *p, const Type *t, Dist *d);
+/* The same, without the copy (NULL when t has no layout). */
+const Dist *px_dist_of(Px *p, const Type *t);
 /* thread_part(dim) of a Dist, as a register (prologue). */
 Slot px_thread_part(Px *p, const Dist *d, int dim);
 /* A predicate true in the one thread that owns each element (duplicates of
@@ -168,6 +193,10 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
 /* The ops lower_elementwise lowers, slot i of the result from slot i of
  * each operand (ops with their own lowering have no OPF_ELEMENTWISE). */
 static inline bool px_is_slotwise(const Op *op) { return op_has_flag(op, OPF_ELEMENTWISE); }
+
+/* The source slot of each of the dr->nslots slots of a tt.broadcast or
+ * tt.expand_dims result (di: the source's Dist). */
+void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
 
 /* ptx_demand.c: fills p->demand */
 void px_demand_analyze(Px *p, Op *func);

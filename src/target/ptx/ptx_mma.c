@@ -50,8 +50,8 @@ static const char *mma_form(Op *dot, const Type *ea, const Type *eb, const Type 
 
 /* `{lo, hi}` packed into one 32-bit register (lo in the low half). */
 static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
-    const char *v = px_cat(p, "{", px_rname(p, px_mat(p, lo, e)), ", ", px_rname(p, px_mat(p, hi, e)), "}", NULL);
-    return px_cse(p, RC_B32, "mov.b32", v, NULL, NULL);
+    Slot pair[2] = {px_mat(p, lo, e), px_mat(p, hi, e)};
+    return px_cse(p, RC_B32, "mov.b32", px_reglist(p, pair, 2).s, NULL, NULL);
 }
 
 /* Writes an operand's tile to its region of shared memory: element (i, j)
@@ -119,19 +119,17 @@ static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
     return r;
 }
 
-static const char *regs4(Px *p, const Slot *s) {
-    return px_cat(p, "{", px_rname(p, s[0]), ", ", px_rname(p, s[1]), ", ", px_rname(p, s[2]), ", ",
-                  px_rname(p, s[3]), "}", NULL);
-}
-
-/* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]. */
-static void ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out) {
+/* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]; returns
+ * their list (A's is the mma's operand as it is). */
+static PxText ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out) {
     for (int i = 0; i < n; i++) out[i] = px_reg(p, RC_B32);
-    const char *dst = n == 4 ? regs4(p, out) : px_cat(p, "{", px_rname(p, out[0]), ", ", px_rname(p, out[1]), "}", NULL);
-    static const char *const opc[2][2] = {
-        {"ldmatrix.sync.aligned.m8n8.x2.shared.b16 ", "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 "},
-        {"ldmatrix.sync.aligned.m8n8.x4.shared.b16 ", "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "}};
-    px_line(p, opc[n == 4][trans], dst, ", ", px_addr(p, px_rname(p, base), off, true), NULL);
+    PxText dst = px_reglist(p, out, n);
+    static const PxText opc[2][2] = {
+        {PX_LIT("ldmatrix.sync.aligned.m8n8.x2.shared.b16 "), PX_LIT("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 ")},
+        {PX_LIT("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "), PX_LIT("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 ")}};
+    const char *addr = px_addr(p, px_rname(p, base), off, true);
+    px_line_t(p, (PxText[]){opc[n == 4][trans], dst, PX_LIT(", "), {addr, strlen(addr)}}, 4);
+    return dst;
 }
 
 /* The ttg.local_load that gives a dot operand from a cp.async ring, or NULL. */
@@ -192,12 +190,24 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         bdelta = int_attr(ring_b, "offset") - pl.b.base;
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, "stage_bytes"), &bdelta);
     }
+    /* The operand lists of the mma lines, each made once: the
+     * accumulator's for every k step, A's for every n-block, B's for every
+     * m-block. */
+    PxText *cl = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks * pl.nblocks);
+    for (int m = 0; m < pl.mblocks; m++)
+        for (int n = 0; n < pl.nblocks; n++) {
+            Slot cs[4];
+            for (int i = 0; i < 4; i++) cs[i] = acc->s[mma_acc_slot(&pl, m, n, i)];
+            cl[m * pl.nblocks + n] = px_reglist(p, cs, 4);
+        }
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
     Slot *bf = ARENA_ARRAY(p->ctx->arena, Slot, 2 * pl.nblocks + 2);
+    PxText *al = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks), *bl = ARENA_ARRAY(p->ctx->arena, PxText, pl.nblocks);
+    PxText opc = {mma, strlen(mma)};
     for (int ks = 0; ks < pl.ksteps; ks++) {
         for (int m = 0; m < pl.mblocks; m++) {
             if (!pl.a.in_regs) {
-                ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
+                al[m] = ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
                 continue;
             }
             for (int i = 0; i < 4; i++) {
@@ -205,16 +215,15 @@ bool px_lower_dot_mma(Px *p, Op *op) {
                 mma_a_reg_slots(&pl, &da, m, ks, i, &lo, &hi);
                 af[4 * m + i] = pack2(p, ta->s[lo], ta->s[hi], ea);
             }
+            al[m] = px_reglist(p, af + 4 * m, 4);
         }
         for (int n = 0; n < pl.nblocks; n += 2)
             ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks) + bdelta, bf + 2 * n);
+        for (int n = 0; n < pl.nblocks; n++) bl[n] = px_reglist(p, bf + 2 * n, 2);
         for (int m = 0; m < pl.mblocks; m++)
             for (int n = 0; n < pl.nblocks; n++) {
-                Slot cs[4];
-                for (int i = 0; i < 4; i++) cs[i] = acc->s[mma_acc_slot(&pl, m, n, i)];
-                const char *cn = regs4(p, cs);
-                px_line(p, mma, " ", cn, ", ", regs4(p, af + 4 * m), ", {", px_rname(p, bf[2 * n]), ", ",
-                        px_rname(p, bf[2 * n + 1]), "}, ", cn, NULL);
+                PxText cn = cl[m * pl.nblocks + n];
+                px_line_t(p, (PxText[]){opc, PX_LIT(" "), cn, PX_LIT(", "), al[m], PX_LIT(", "), bl[n], PX_LIT(", "), cn}, 9);
             }
     }
     Tile *out = px_new_tile(p, dc.nslots);
