@@ -111,6 +111,7 @@ Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopn
         op->results[i].type = result_types[i];
         op->results[i].def = op;
         op->results[i].index = i;
+        op->results[i].id = c->nvalues++;
     }
     op->regions = nregions ? (Region *)mem : NULL;
     op->nregions = nregions;
@@ -187,6 +188,7 @@ Value *block_add_arg(Context *c, Block *b, Type *t, Loc loc) {
     v->type = t;
     v->owner_block = b;
     v->index = b->nargs;
+    v->id = c->nvalues++;
     v->loc = loc;
     b->args[b->nargs++] = v;
     return v;

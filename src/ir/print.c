@@ -53,12 +53,6 @@ typedef struct LocEntry {
     Loc loc;
 } LocEntry;
 
-/* A value's printed name: an interned string (no '%') or NUM_NAME(n). */
-typedef struct NameEntry {
-    const Value *v;
-    const void *name;
-} NameEntry;
-
 /* The printed text of a uniqued type or attribute. */
 typedef struct TextSlot {
     const void *key;
@@ -91,7 +85,9 @@ typedef struct Printer {
     bool debug, generic;
     Arena *arena;
     Interner strs;         /* printed names */
-    VEC(NameEntry) names;  /* value names; Value.print_id indexes this + 1 */
+    /* value names by Value.id (NULL: none): an interned string (no '%')
+     * or NUM_NAME(n) */
+    VEC(const void *) names;
     Map bound;             /* interned name -> (depth + 1) of its visible binding */
     VEC(UndoEntry) undo;   /* bindings to restore when a scope ends */
     int depth, floor;      /* scope depth; names bound below floor are invisible */
@@ -107,19 +103,21 @@ typedef struct Printer {
 
 /* ---- naming ------------------------------------------------------------ */
 
-/* Names are found through a slot number kept in the Value itself rather
- * than a Value* -> name hash map (one lookup per use printed). The entry
- * records its Value, so a stale print_id left by an earlier print (or a
- * value this print never named) reads as "no name". */
+/* Names are found by the value's id rather than through a Value* -> name
+ * hash map (one lookup per use printed); the table grows to the largest id
+ * named, zero-filled. */
 static void set_value_name(Printer *P, Value *v, const void *name) {
-    vec_push(&P->names, ((NameEntry){v, name}));
-    v->print_id = (uint32_t)P->names.len;
+    if ((int)v->id >= P->names.len) {
+        int n = P->names.len;
+        vec_reserve(&P->names, (int)v->id + 1);
+        memset(P->names.data + n, 0, sizeof(const void *) * (size_t)(P->names.cap - n));
+        P->names.len = P->names.cap;
+    }
+    P->names.data[v->id] = name;
 }
 
 static const void *value_name(const Printer *P, const Value *v) {
-    uint32_t id = v->print_id;
-    if (id == 0 || id > (uint32_t)P->names.len || P->names.data[id - 1].v != v) return NULL;
-    return P->names.data[id - 1].name;
+    return (int)v->id < P->names.len ? P->names.data[v->id] : NULL;
 }
 
 /* Numbered values (%12, %arg3) are stored as tagged integers rather than

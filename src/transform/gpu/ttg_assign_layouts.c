@@ -41,22 +41,23 @@ typedef struct LState {
     Context *ctx;
     const TtgOptions *opts;
     AxisAnalysis *aa;
-    Map layout;   /* Value* -> const Layout* */
+    const Layout **layout; /* by Value.id (the values made before the pass) */
+    uint32_t nvalues;
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
     VEC(Op *) ops; /* every op, pre-order */
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
-static const Layout *lay(LState *s, Value *v) { return map_get(&s->layout, MAP_KEY(v)); }
+static const Layout *lay(LState *s, Value *v) { return v->id < s->nvalues ? s->layout[v->id] : NULL; }
 
 static const Layout *dup_layout(LState *s, Layout l) {
     return arena_dup(s->ctx->arena, &l, sizeof l);
 }
 
 static void give(LState *s, Value *v, const Layout *l) {
-    if (!l || !is_tile(v) || lay(s, v) || l->rank != v->type->rank) return;
-    map_put(&s->layout, MAP_KEY(v), (void *)l);
+    if (!l || !is_tile(v) || lay(s, v) || l->rank != v->type->rank || v->id >= s->nvalues) return;
+    s->layout[v->id] = l;
     vec_push(&s->work, v);
 }
 
@@ -543,10 +544,10 @@ static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
 }
 
 static void assign_func(Context *c, Op *func, const TtgOptions *o) {
-    LState s = {.ctx = c, .opts = o};
+    LState s = {.ctx = c, .opts = o, .nvalues = ctx_value_count(c)};
+    s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
-    map_reserve(&s.layout, s.ops.len + 16); /* about a tile per op */
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
     for (int i = 0; i < s.ops.len; i++) {
         Layout l;
@@ -599,7 +600,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
                 for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
     }
     for (int i = 0; i < s.ops.len; i++) materialise_op(&s, s.ops.data[i]);
-    map_free(&s.layout);
+    tc_free(s.layout);
     map_free(&s.anchor);
     vec_free(&s.work);
     vec_free(&s.ops);
