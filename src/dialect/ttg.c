@@ -172,16 +172,23 @@ static Layout *lp_layout(LParse *s) {
 }
 
 /* Parsed once per context: the text is interned, so its address is the
- * key (the PTX emitter asks for the layout of every tensor it touches). */
+ * key (the PTX emitter asks for the layout of every tensor it touches; a
+ * text found there needs no check of its prefix). */
 const Layout *ttg_layout(Context *c, const Attr *a) {
-    if (!a || a->kind != ATTR_OPAQUE || strncmp(a->s, "#ttg.", 5) != 0) return NULL;
+    if (!a || a->kind != ATTR_OPAQUE) return NULL;
     const Layout *cached = map_get(&c->layouts, MAP_KEY(a->s));
     if (cached) return cached;
+    if (strncmp(a->s, "#ttg.", 5) != 0) return NULL;
     LParse s = {a->s, c, true};
     Layout *l = lp_layout(&s);
     if (!s.ok) return NULL;
     map_put(&c->layouts, MAP_KEY(a->s), l);
     return l;
+}
+
+const Layout *ttg_layout_unique(Context *c, const Layout *l) {
+    const Layout *u = ttg_layout(c, ttg_layout_attr(c, l));
+    return u ? u : arena_dup(c->arena, l, sizeof *l);
 }
 
 const Layout *ttg_layout_of_type(Context *c, const Type *t) {
