@@ -313,11 +313,16 @@ struct Context {
     struct { const void *l; Attr *a; } layout_attr_memo[64]; /* ttg_layout_attr, likewise */
     DiagEngine *diag; /* where verifiers and passes report (not owned) */
     uint32_t nvalues; /* Value ids handed out so far */
+    /* ctx_intern's answers by the caller's pointer, checked by content */
+    struct { const char *s; const char *interned; } intern_memo[64];
 };
 
 Context *ctx_new(DiagEngine *de);
 void ctx_free(Context *c);
-static inline const char *ctx_intern(Context *c, const char *s) { return intern(&c->strings, s); }
+/* intern(&c->strings, s), remembering the last few: the names given are
+ * mostly string literals, asked for again and again (op_set_attr interns
+ * every attribute name it adds). */
+const char *ctx_intern(Context *c, const char *s);
 /* Every value of c, live or erased, has an id below this. */
 static inline uint32_t ctx_value_count(const Context *c) { return c->nvalues; }
 

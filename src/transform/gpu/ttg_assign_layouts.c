@@ -62,6 +62,11 @@ static void give(LState *s, Value *v, const Layout *l) {
     vec_push(&s->work, v);
 }
 
+/* Whether give(v, ...) would take a layout: derived layouts are made only
+ * for values that still need one (most relations are seen again and again
+ * after both ends have theirs). */
+static bool wants(LState *s, Value *v) { return is_tile(v) && !lay(s, v) && v->id < s->nvalues; }
+
 static bool is_memory_anchor(const Op *op) {
     return op->kind == TT_LOAD || op->kind == TT_STORE || op->kind == TT_ATOMIC_RMW ||
            op->kind == TT_ATOMIC_CAS;
@@ -147,8 +152,9 @@ static void relate(LState *s, Op *op, Value *v) {
     switch (op->kind) {
     case TT_EXPAND_DIMS: {
         int axis = (int)op_axis(op);
-        if (is_result) give(s, op_operand(op, 0), keep_layout(s, ttg_slice(s->ctx, axis, l)));
-        else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
+        if (is_result) {
+            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), keep_layout(s, ttg_slice(s->ctx, axis, l)));
+        } else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
         return;
     }
     case TT_REDUCE: {
@@ -161,7 +167,9 @@ static void relate(LState *s, Op *op, Value *v) {
         }
         if (!parent) return;
         for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), parent);
-        if (parent->rank > 1) {
+        bool want = false;
+        for (int i = 0; i < op->nresults; i++) want |= wants(s, op_result(op, i));
+        if (parent->rank > 1 && want) {
             const Layout *sl = keep_layout(s, ttg_slice(s->ctx, axis, parent));
             for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), sl);
         }
