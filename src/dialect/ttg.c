@@ -52,14 +52,9 @@ static uint64_t layout_hash(const Layout *l) {
 }
 
 /* The text is made and interned once per distinct layout and context
- * (layout assignment asks for the attribute of every tensor type it makes). */
-Attr *ttg_layout_attr(Context *c, const Layout *l) {
-    if (!l) return NULL;
-    /* by address first (layout assignment keeps its layouts), checked by
-     * content; then by hash */
-    unsigned slot = (unsigned)(MAP_KEY(l) >> 4) % TC_ARRAY_LEN(c->layout_attr_memo);
-    if (c->layout_attr_memo[slot].l == l && ttg_layout_equal(ttg_layout(c, c->layout_attr_memo[slot].a), l))
-        return c->layout_attr_memo[slot].a;
+ * (layout assignment asks for the attribute of every tensor type it makes):
+ * found by the layout's hash. */
+static Attr *layout_attr_by_hash(Context *c, const Layout *l) {
     uint64_t h = layout_hash(l) | 1;
     Attr *a = map_get(&c->layout_attrs, h);
     if (!a || !ttg_layout_equal(ttg_layout(c, a), l)) {
@@ -69,6 +64,17 @@ Attr *ttg_layout_attr(Context *c, const Layout *l) {
         sb_free(&sb);
         map_put(&c->layout_attrs, h, a);
     }
+    return a;
+}
+
+Attr *ttg_layout_attr(Context *c, const Layout *l) {
+    if (!l) return NULL;
+    /* by address first (layout assignment keeps its layouts), checked by
+     * content; then by hash */
+    unsigned slot = (unsigned)(MAP_KEY(l) >> 4) % TC_ARRAY_LEN(c->layout_attr_memo);
+    if (c->layout_attr_memo[slot].l == l && ttg_layout_equal(ttg_layout(c, c->layout_attr_memo[slot].a), l))
+        return c->layout_attr_memo[slot].a;
+    Attr *a = layout_attr_by_hash(c, l);
     c->layout_attr_memo[slot].l = l;
     c->layout_attr_memo[slot].a = a;
     return a;
@@ -172,16 +178,25 @@ static Layout *lp_layout(LParse *s) {
 }
 
 /* Parsed once per context: the text is interned, so its address is the
- * key (the PTX emitter asks for the layout of every tensor it touches). */
+ * key (the PTX emitter asks for the layout of every tensor it touches; a
+ * text found there needs no check of its prefix). */
 const Layout *ttg_layout(Context *c, const Attr *a) {
-    if (!a || a->kind != ATTR_OPAQUE || strncmp(a->s, "#ttg.", 5) != 0) return NULL;
+    if (!a || a->kind != ATTR_OPAQUE) return NULL;
     const Layout *cached = map_get(&c->layouts, MAP_KEY(a->s));
     if (cached) return cached;
+    if (strncmp(a->s, "#ttg.", 5) != 0) return NULL;
     LParse s = {a->s, c, true};
     Layout *l = lp_layout(&s);
     if (!s.ok) return NULL;
     map_put(&c->layouts, MAP_KEY(a->s), l);
     return l;
+}
+
+const Layout *ttg_layout_unique(Context *c, const Layout *l) {
+    /* (by hash: callers pass layouts they just made, whose addresses say
+     * nothing) */
+    const Layout *u = ttg_layout(c, layout_attr_by_hash(c, l));
+    return u ? u : arena_dup(c->arena, l, sizeof *l);
 }
 
 const Layout *ttg_layout_of_type(Context *c, const Type *t) {

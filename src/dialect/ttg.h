@@ -53,6 +53,10 @@ typedef struct Layout {
 const Layout *ttg_layout(Context *c, const Attr *a);
 const Layout *ttg_layout_of_type(Context *c, const Type *t);
 Attr *ttg_layout_attr(Context *c, const Layout *l);
+/* The context's one copy of l (what ttg_layout gives for its attribute):
+ * equal layouts, equal pointers, so ttg_layout_equal and the memos keyed by
+ * address answer at once. */
+const Layout *ttg_layout_unique(Context *c, const Layout *l);
 void ttg_layout_print(const Layout *l, StrBuf *out);
 bool ttg_layout_equal(const Layout *a, const Layout *b);
 

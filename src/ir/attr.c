@@ -312,6 +312,13 @@ static void big_trim(Big *b) {
     while (b->n && !b->d[b->n - 1]) b->n--;
 }
 
+static void big_set(Big *b, uint64_t v) {
+    b->d[0] = (uint32_t)v;
+    b->d[1] = (uint32_t)(v >> 32);
+    b->n = 2;
+    big_trim(b);
+}
+
 static void big_mul_small(Big *b, uint32_t m) {
     uint64_t carry = 0;
     for (int i = 0; i < b->n; i++) {
@@ -320,6 +327,13 @@ static void big_mul_small(Big *b, uint32_t m) {
         carry = x >> 32;
     }
     if (carry) b->d[b->n++] = (uint32_t)carry;
+}
+
+/* b *= 5^e */
+static void big_mul_pow5(Big *b, int e) {
+    static const uint32_t pow5[14] = {1,      5,       25,       125,       625,        3125,      15625,
+                                      78125,  390625,  1953125,  9765625,   48828125,   244140625, 1220703125};
+    for (; e > 0; e -= 13) big_mul_small(b, pow5[e >= 13 ? 13 : e]);
 }
 
 static void big_shl(Big *b, int bits) {
@@ -338,28 +352,30 @@ static void big_shl(Big *b, int bits) {
     }
 }
 
-static int big_divmod10(Big *b) {
-    uint64_t rem = 0;
-    for (int i = b->n - 1; i >= 0; i--) {
-        uint64_t x = (rem << 32) | b->d[i];
-        b->d[i] = (uint32_t)(x / 10);
-        rem = x % 10;
+static void big_shr(Big *b, int bits) {
+    int words = bits / 32, r = bits % 32;
+    if (words >= b->n) {
+        b->n = 0;
+        return;
+    }
+    for (int i = 0; i + words < b->n; i++) b->d[i] = b->d[i + words];
+    b->n -= words;
+    if (r) {
+        for (int i = 0; i < b->n; i++) b->d[i] = (b->d[i] >> r) | (i + 1 < b->n ? b->d[i + 1] << (32 - r) : 0);
     }
     big_trim(b);
-    return (int)rem;
 }
 
-/* b /= 10^9 when b >= 10^9 (so that the nine digits it drops all exist). */
-static bool big_drop9(Big *b) {
-    if (b->n == 0 || (b->n == 1 && b->d[0] < 1000000000u)) return false;
+/* b /= m, returning the remainder */
+static uint32_t big_divmod(Big *b, uint32_t m) {
     uint64_t rem = 0;
     for (int i = b->n - 1; i >= 0; i--) {
         uint64_t x = (rem << 32) | b->d[i];
-        b->d[i] = (uint32_t)(x / 1000000000u);
-        rem = x % 1000000000u;
+        b->d[i] = (uint32_t)(x / m);
+        rem = x % m;
     }
     big_trim(b);
-    return true;
+    return (uint32_t)rem;
 }
 
 static int big_bits(const Big *b) {
@@ -370,81 +386,127 @@ static int big_bits(const Big *b) {
 }
 
 /*
- * LLVM's APFloat::toString (IEEEFloat::toString), which MLIR prints float
- * attributes with: `prec_bits` is the format's precision (24 for f32),
- * format_precision the number of significant digits (0: enough to round
- * trip), max_padding the zeros allowed before switching to scientific
- * notation, truncate_zero as in LLVM. Writes to buf (>= 64 bytes).
+ * Floats print as LLVM's APFloat::toString (IEEEFloat::toString) prints
+ * them, which MLIR prints float attributes with. It writes |v| = sig * 2^e
+ * as an integer b times a power of ten (b = sig * 5^-e when e < 0), drops
+ * the low decimal digits of b that the requested precision cannot need
+ * (AdjustToPrecision: a count of them from b's bit count), rounds what is
+ * left to the number of significant digits asked for and lays it out.
+ *
+ * float_print asks for two precisions of one value (6 digits, then the
+ * shortest that round-trips), so the digits are made once, for the smaller
+ * of the two counts dropped, and each layout drops the rest of its own.
  */
-static void apfloat_string(double v, int prec_bits, int format_precision, int max_padding,
-                           bool truncate_zero, char *buf) {
-    char *o = buf;
-    if (signbit(v)) *o++ = '-';
-    v = fabs(v);
-    if (format_precision == 0) format_precision = 2 + prec_bits * 59 / 196;
-    if (v == 0) {
-        if (max_padding == 0) {
-            if (!truncate_zero) {
-                o += sprintf(o, "0.0");
-                for (int i = 1; i < format_precision; i++) *o++ = '0';
-                sprintf(o, "e+00");
-            } else {
-                sprintf(o, "0.0E+0");
-            }
-        } else {
-            sprintf(o, "0");
-        }
-        return;
-    }
+typedef struct Decimal {
+    /* the kept digits of b, least significant first (at most about 20:
+     * what is kept of b has about as many bits as the larger precision
+     * needs, 57 for f64) */
+    char d[48];
+    int n;         /* 0: the value is zero */
+    int exp;       /* b = digits * 10^dropped, |v| = b * 10^exp */
+    int dropped;
+    int bits;      /* b's bit count */
+} Decimal;
+
+/* The digits AdjustToPrecision drops from a `bits`-bit integer for
+ * format_precision significant digits (196/59 is slightly over log2(10)). */
+static int apfloat_discard(int bits, int format_precision) {
+    int required = (format_precision * 196 + 58) / 59;
+    return bits > required ? (bits - required) * 59 / 196 : 0;
+}
+
+/* The digits of |v| (finite) for format precisions fp1 and fp2 (nonzero). */
+static void apfloat_digits(double v, int fp1, int fp2, Decimal *q) {
+    q->n = q->exp = q->dropped = q->bits = 0;
+    if (v == 0) return;
     int e2;
-    double f = frexp(v, &e2);
+    double f = frexp(fabs(v), &e2);
     uint64_t sig = (uint64_t)ldexp(f, 53);
     int exp = e2 - 53;
     while (!(sig & 1)) sig >>= 1, exp++;
-    Big b = {{(uint32_t)sig, (uint32_t)(sig >> 32)}, 2};
-    big_trim(&b);
-    if (exp > 0) {
-        big_shl(&b, exp);
-        exp = 0;
-    } else if (exp < 0) {
-        for (int t = -exp; t > 0; t -= 13) big_mul_small(&b, t >= 13 ? 1220703125u : (uint32_t)pow(5, t));
+    Big b;
+    big_set(&b, sig);
+    if (exp > 0) big_shl(&b, exp);
+    else big_mul_pow5(&b, -exp);
+    q->bits = big_bits(&b);
+    q->exp = exp > 0 ? 0 : exp;
+    int d1 = apfloat_discard(q->bits, fp1), d2 = apfloat_discard(q->bits, fp2), k = d1 < d2 ? d1 : d2;
+    q->dropped = k;
+    if (exp < 0 && -exp >= k) {
+        /* b / 10^k = sig * 5^(-exp - k) / 2^k: a far smaller product and a
+         * shift instead of k digits of long division (2^-1074 has 751
+         * digits, nearly all of them dropped) */
+        big_set(&b, sig);
+        big_mul_pow5(&b, -exp - k);
+        big_shr(&b, k);
+    } else {
+        for (; k >= 9; k -= 9) big_divmod(&b, 1000000000u);
+        for (; k > 0; k--) big_divmod(&b, 10);
     }
-    /* digits, least significant first */
-    char digits[1200];
-    int nd = 0;
-    int required = (format_precision * 196 + 58) / 59;
-    int used = big_bits(&b);
-    int discard = used > required ? (used - required) * 59 / 196 : 0;
-    bool in_trail = true;
-    /* the digits to discard nine at a time (2^-1074 has 751 digits, and a
-     * division per digit made printing that one constant cost more than
-     * compiling the kernel that holds it) */
-    for (; discard >= 9 && big_drop9(&b); discard -= 9) exp += 9;
+    /* nine digits per division, the last group without its leading zeros */
     while (b.n) {
-        int d = big_divmod10(&b);
-        if (discard > 0) {
-            discard--;
-            exp++;
-            continue;
-        }
-        if (in_trail && d == 0) {
-            exp++;
-        } else {
-            in_trail = false;
-            digits[nd++] = (char)('0' + d);
-        }
+        uint32_t r = big_divmod(&b, 1000000000u);
+        for (int i = 0; i < 9 && (b.n || r) && q->n < (int)sizeof q->d; i++, r /= 10)
+            q->d[q->n++] = (char)('0' + r % 10);
     }
-    if (nd > format_precision) {
-        int first = nd - format_precision;
-        if (digits[first - 1] < '5') {
-            while (first < nd && digits[first] == '0') first++;
+}
+
+/* An exponent as APFloat writes it: `+5`, or `+05` (at least two digits). */
+static char *put_exponent(char *o, int e, bool two_digits) {
+    *o++ = e < 0 ? '-' : '+';
+    unsigned u = e < 0 ? 0u - (unsigned)e : (unsigned)e;
+    if (two_digits && u < 10) *o++ = '0';
+    o += fmt_uint(o, u);
+    *o = 0;
+    return o;
+}
+
+/*
+ * APFloat::toString's text for the digits q of a value (negative: neg) of
+ * a format with `prec_bits` bits of precision (24 for f32):
+ * format_precision is the number of significant digits (0: enough to
+ * round trip), max_padding the zeros allowed before switching to
+ * scientific notation, truncate_zero as in LLVM. Writes to buf (>= 64
+ * bytes).
+ */
+static void apfloat_layout(const Decimal *q, bool neg, int prec_bits, int format_precision, int max_padding,
+                           bool truncate_zero, char *buf) {
+    char *o = buf;
+    if (neg) *o++ = '-';
+    if (format_precision == 0) format_precision = 2 + prec_bits * 59 / 196;
+    if (q->n == 0) {
+        if (max_padding == 0) {
+            if (!truncate_zero) {
+                memcpy(o, "0.0", 3), o += 3;
+                for (int i = 1; i < format_precision; i++) *o++ = '0';
+                memcpy(o, "e+00", 5);
+            } else {
+                memcpy(o, "0.0E+0", 7);
+            }
         } else {
-            while (first < nd && digits[first] == '9') first++;
-            if (first < nd) digits[first]++;
+            memcpy(o, "0", 2);
         }
-        exp += first;
-        memmove(digits, digits + first, (size_t)(nd - first));
-        nd -= first;
+        return;
+    }
+    /* this precision's own discard, then the trailing zeros */
+    int drop = apfloat_discard(q->bits, format_precision);
+    int first = drop - q->dropped, exp = q->exp + drop;
+    while (first < q->n && q->d[first] == '0') first++, exp++;
+    char digits[sizeof q->d];
+    int nd = q->n - first;
+    memcpy(digits, q->d + first, (size_t)nd);
+    if (nd > format_precision) {
+        /* round half up at the first digit beyond the precision */
+        int cut = nd - format_precision;
+        if (digits[cut - 1] < '5') {
+            while (cut < nd && digits[cut] == '0') cut++;
+        } else {
+            while (cut < nd && digits[cut] == '9') cut++;
+            if (cut < nd) digits[cut]++;
+        }
+        exp += cut;
+        memmove(digits, digits + cut, (size_t)(nd - cut));
+        nd -= cut;
         if (nd == 0) digits[nd++] = '1';
     }
     bool scientific;
@@ -466,8 +528,7 @@ static void apfloat_string(double v, int prec_bits, int format_precision, int ma
         if (!truncate_zero && format_precision > nd - 1)
             for (int i = 0; i <= format_precision - nd; i++) *o++ = '0';
         *o++ = truncate_zero ? 'E' : 'e';
-        if (truncate_zero) sprintf(o, "%+d", exp);
-        else sprintf(o, "%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        put_exponent(o, exp, !truncate_zero);
         return;
     }
     if (exp >= 0) {
@@ -496,14 +557,16 @@ void float_print(double v, Type *t, StrBuf *out) {
     if (!isnan(v) && !isinf(v)) {
         /* as MLIR: 6 digits in exponent form when that reads back exactly,
          * else APFloat's shortest round-trip form when it has a '.' */
-        char buf[1400];
+        char buf[64];
         int p = ty_float_mantissa_bits(k) + 1;
-        apfloat_string(v, p, 6, 0, false, buf);
+        Decimal q;
+        apfloat_digits(v, 6, 2 + p * 59 / 196, &q);
+        apfloat_layout(&q, signbit(v), p, 6, 0, false, buf);
         if (float_round(strtod(buf, NULL), k) == v) {
             sb_puts(out, buf);
             return;
         }
-        apfloat_string(v, p, 0, 3, true, buf);
+        apfloat_layout(&q, signbit(v), p, 0, 3, true, buf);
         if (strchr(buf, '.')) {
             sb_puts(out, buf);
             return;

@@ -259,8 +259,10 @@ struct Value {
     Op *def;             /* defining op, or NULL for a block argument */
     Block *owner_block;  /* for block arguments */
     int index;           /* result number / argument number */
-    uint32_t print_id;   /* scratch for ir_print (its name-table slot + 1);
-                            so printing writes to the IR it prints */
+    uint32_t id;         /* unique in its Context and dense: values are
+                            numbered 0, 1, ... as they are made, so a table
+                            about every value is an array (ctx_value_count
+                            long) rather than a hash map keyed by Value* */
     Use *uses;
     const char *name;    /* name hint for printing (interned), may be NULL */
     Loc loc;             /* block arguments carry their own location */
@@ -310,11 +312,19 @@ struct Context {
     struct { const Type *t; const void *l; Type *r; } with_layout_memo[256];
     struct { const void *l; Attr *a; } layout_attr_memo[64]; /* ttg_layout_attr, likewise */
     DiagEngine *diag; /* where verifiers and passes report (not owned) */
+    uint32_t nvalues; /* Value ids handed out so far */
+    /* ctx_intern's answers by the caller's pointer, checked by content */
+    struct { const char *s; const char *interned; } intern_memo[64];
 };
 
 Context *ctx_new(DiagEngine *de);
 void ctx_free(Context *c);
-static inline const char *ctx_intern(Context *c, const char *s) { return intern(&c->strings, s); }
+/* intern(&c->strings, s), remembering the last few: the names given are
+ * mostly string literals, asked for again and again (op_set_attr interns
+ * every attribute name it adds). */
+const char *ctx_intern(Context *c, const char *s);
+/* Every value of c, live or erased, has an id below this. */
+static inline uint32_t ctx_value_count(const Context *c) { return c->nvalues; }
 
 /* ---- building and editing ---------------------------------------------- */
 

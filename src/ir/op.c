@@ -36,6 +36,17 @@ void ctx_free(Context *c) {
     arena_free(c->arena); /* frees c itself */
 }
 
+const char *ctx_intern(Context *c, const char *s) {
+    unsigned slot = (unsigned)((MAP_KEY(s) * 0x9e3779b97f4a7c15ULL) >> 58);
+    _Static_assert(TC_ARRAY_LEN(c->intern_memo) == 64, "slot is 6 bits");
+    if (c->intern_memo[slot].s == s && strcmp(c->intern_memo[slot].interned, s) == 0)
+        return c->intern_memo[slot].interned;
+    const char *r = intern(&c->strings, s);
+    c->intern_memo[slot].s = s;
+    c->intern_memo[slot].interned = r;
+    return r;
+}
+
 /* ---- uses ----------------------------------------------------------------- */
 
 static void use_link(Use *u, Value *v) {
@@ -111,6 +122,7 @@ Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopn
         op->results[i].type = result_types[i];
         op->results[i].def = op;
         op->results[i].index = i;
+        op->results[i].id = c->nvalues++;
     }
     op->regions = nregions ? (Region *)mem : NULL;
     op->nregions = nregions;
@@ -187,6 +199,7 @@ Value *block_add_arg(Context *c, Block *b, Type *t, Loc loc) {
     v->type = t;
     v->owner_block = b;
     v->index = b->nargs;
+    v->id = c->nvalues++;
     v->loc = loc;
     b->args[b->nargs++] = v;
     return v;
@@ -363,16 +376,16 @@ Value *build_constant(Builder *b, Attr *value) {
     return op_result(op, 0);
 }
 
+/* (A splat is made straight from the value: the dense attribute rounds
+ * or wraps it to the element type as the scalar one would.) */
 Value *build_const_int(Builder *b, Type *t, int64_t v) {
-    Type *e = ty_elem(t);
-    Attr *s = attr_int(b->ctx, e, v);
-    return build_constant(b, t->kind == TY_TENSOR ? attr_dense_splat(b->ctx, t, s) : s);
+    if (t->kind == TY_TENSOR) return build_constant(b, attr_dense_int(b->ctx, t, &v, 1));
+    return build_constant(b, attr_int(b->ctx, t, v));
 }
 
 Value *build_const_float(Builder *b, Type *t, double v) {
-    Type *e = ty_elem(t);
-    Attr *s = attr_float(b->ctx, e, v);
-    return build_constant(b, t->kind == TY_TENSOR ? attr_dense_splat(b->ctx, t, s) : s);
+    if (t->kind == TY_TENSOR) return build_constant(b, attr_dense_float(b->ctx, t, &v, 1));
+    return build_constant(b, attr_float(b->ctx, t, v));
 }
 
 /* ---- modules and functions --------------------------------------------------------- */

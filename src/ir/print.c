@@ -53,18 +53,19 @@ typedef struct LocEntry {
     Loc loc;
 } LocEntry;
 
-/* A value's printed name: an interned string (no '%') or NUM_NAME(n). */
-typedef struct NameEntry {
-    const Value *v;
-    const void *name;
-} NameEntry;
-
 /* The printed text of a uniqued type or attribute. */
 typedef struct TextSlot {
     const void *key;
     const char *text; /* interned in Printer.strs */
     size_t len;
 } TextSlot;
+
+/* A value's name as printed, '%' included: made once when the value is
+ * named, copied at its definition and at every use. */
+typedef struct ValueName {
+    size_t len;
+    char text[];
+} ValueName;
 
 /* A layout alias: the aliased attribute's text, the alias's name (`base`
  * and a number, 0 printing none). */
@@ -91,7 +92,7 @@ typedef struct Printer {
     bool debug, generic;
     Arena *arena;
     Interner strs;         /* printed names */
-    VEC(NameEntry) names;  /* value names; Value.print_id indexes this + 1 */
+    VEC(const ValueName *) names; /* by Value.id (NULL: none) */
     Map bound;             /* interned name -> (depth + 1) of its visible binding */
     VEC(UndoEntry) undo;   /* bindings to restore when a scope ends */
     int depth, floor;      /* scope depth; names bound below floor are invisible */
@@ -107,25 +108,27 @@ typedef struct Printer {
 
 /* ---- naming ------------------------------------------------------------ */
 
-/* Names are found through a slot number kept in the Value itself rather
- * than a Value* -> name hash map (one lookup per use printed). The entry
- * records its Value, so a stale print_id left by an earlier print (or a
- * value this print never named) reads as "no name". */
-static void set_value_name(Printer *P, Value *v, const void *name) {
-    vec_push(&P->names, ((NameEntry){v, name}));
-    v->print_id = (uint32_t)P->names.len;
+/* Names are found by the value's id rather than through a Value* -> name
+ * hash map (one lookup per use printed); the table grows to the largest id
+ * named, zero-filled. */
+/* Names v `%` + name[0, len). */
+static void set_value_name(Printer *P, Value *v, const char *name, size_t len) {
+    if ((int)v->id >= P->names.len) {
+        int n = P->names.len;
+        vec_reserve(&P->names, (int)v->id + 1);
+        memset(P->names.data + n, 0, sizeof(const ValueName *) * (size_t)(P->names.cap - n));
+        P->names.len = P->names.cap;
+    }
+    ValueName *vn = arena_alloc(P->arena, sizeof(ValueName) + len + 2);
+    vn->len = len + 1;
+    vn->text[0] = '%';
+    memcpy(vn->text + 1, name, len); /* (zeroed arena memory ends it) */
+    P->names.data[v->id] = vn;
 }
 
-static const void *value_name(const Printer *P, const Value *v) {
-    uint32_t id = v->print_id;
-    if (id == 0 || id > (uint32_t)P->names.len || P->names.data[id - 1].v != v) return NULL;
-    return P->names.data[id - 1].name;
+static const ValueName *value_name(const Printer *P, const Value *v) {
+    return (int)v->id < P->names.len ? P->names.data[v->id] : NULL;
 }
-
-/* Numbered values (%12, %arg3) are stored as tagged integers rather than
- * strings: most values are numbered, and this keeps printing cheap. */
-#define NUM_NAME(n, is_arg) ((void *)(uintptr_t)(((uintptr_t)(n) << 2) | ((is_arg) ? 3u : 1u)))
-#define IS_NUM_NAME(p) (((uintptr_t)(p)) & 1u)
 
 /* MLIR's naming context: copied into each nested region, so sibling
  * regions start from the same numbers. */
@@ -247,15 +250,17 @@ static void name_value(Printer *P, Value *v, const char *fallback, bool entry_ar
         buf[n] = 0;
         fallback = buf;
     }
-    void *name;
     if (fallback) {
         const char *u = unique_name(P, fallback, c);
         bind_name(P, u);
-        name = (void *)u;
+        set_value_name(P, v, u, strlen(u));
     } else {
-        name = entry_arg ? NUM_NAME(argno, true) : NUM_NAME(c->value++, false);
+        char num[24];
+        size_t n = 0;
+        if (entry_arg) memcpy(num, "arg", 3), n = 3;
+        n += (size_t)fmt_uint(num + n, (uint64_t)(entry_arg ? argno : c->value++));
+        set_value_name(P, v, num, n);
     }
-    set_value_name(P, v, name);
 }
 
 static void name_region(Printer *P, Region *r, Counters c);
@@ -302,20 +307,6 @@ static void name_region(Printer *P, Region *r, Counters c) {
 
 /* ---- small pieces ---------------------------------------------------------- */
 
-/* %name, %12 or %arg3 for a name stored in P->names */
-static void put_name(Printer *P, const void *n) {
-    if (!IS_NUM_NAME(n)) {
-        sb_puts(P->out, n);
-        return;
-    }
-    uintptr_t u = (uintptr_t)n;
-    char buf[24];
-    int k = 0;
-    if (u & 2) memcpy(buf, "arg", 3), k = 3;
-    k += fmt_uint(buf + k, u >> 2);
-    sb_putn(P->out, buf, (size_t)k);
-}
-
 static void put_indent(Printer *P, int n) {
     static const char spaces[] = "                                ";
     for (; n > 32; n -= 32) sb_putn(P->out, spaces, 32);
@@ -340,13 +331,12 @@ static void print_value(Printer *P, Value *v) {
         k = v->index - g;
         size = e - g;
     }
-    const void *n = value_name(P, key);
+    const ValueName *n = value_name(P, key);
     if (!n) {
         sb_puts(P->out, "%<<UNKNOWN SSA VALUE>>");
         return;
     }
-    sb_putc(P->out, '%');
-    put_name(P, n);
+    sb_putn(P->out, n->text, n->len);
     if (size > 1) {
         sb_putc(P->out, '#');
         sb_put_int(P->out, k);
@@ -1417,10 +1407,10 @@ static void print_op(Printer *P, Op *op, int indent) {
         for (int g = 0; g < op->nresults;) {
             int e = g + 1;
             while (e < op->nresults && !value_name(P, &op->results[e])) e++;
-            const void *n = value_name(P, &op->results[g]);
-            sb_puts(P->out, g ? ", %" : "%");
-            if (n) put_name(P, n);
-            else sb_puts(P->out, "<<UNNAMED>>");
+            const ValueName *n = value_name(P, &op->results[g]);
+            if (g) sb_puts(P->out, ", ");
+            if (n) sb_putn(P->out, n->text, n->len);
+            else sb_puts(P->out, "%<<UNNAMED>>");
             if (e - g > 1) {
                 sb_putc(P->out, ':');
                 sb_put_int(P->out, e - g);

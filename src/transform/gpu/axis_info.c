@@ -23,7 +23,9 @@
 
 struct AxisAnalysis {
     Context *ctx;
-    Map infos; /* Value* -> AxisInfo* */
+    AxisInfo **infos; /* by Value.id, for the values there were at the start */
+    uint32_t nvalues;
+    Map late;         /* Value* -> AxisInfo*, for values made since */
 };
 
 /* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
@@ -63,20 +65,23 @@ static AxisInfo constant_info(const Type *t, int64_t v) {
     return ai;
 }
 
-const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
-    AxisInfo *ai = map_get(&a->infos, MAP_KEY(v));
+/* v's info, made conservative on first sight. (The info of a value is
+ * kept in one place and overwritten by set_info: the loop fixed point sets
+ * the same values round after round.) */
+static AxisInfo *info_slot(AxisAnalysis *a, Value *v) {
+    AxisInfo **slot = v->id < a->nvalues ? &a->infos[v->id] : NULL;
+    AxisInfo *ai = slot ? *slot : map_get(&a->late, MAP_KEY(v));
     if (ai) return ai;
     ai = ARENA_NEW(a->ctx->arena, AxisInfo);
     *ai = conservative(v->type);
-    map_put(&a->infos, MAP_KEY(v), ai);
+    if (slot) *slot = ai;
+    else map_put(&a->late, MAP_KEY(v), ai);
     return ai;
 }
 
-static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
-    AxisInfo *p = ARENA_NEW(a->ctx->arena, AxisInfo);
-    *p = *ai;
-    map_put(&a->infos, MAP_KEY(v), p);
-}
+const AxisInfo *axis_info(AxisAnalysis *a, Value *v) { return info_slot(a, v); }
+
+static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) { *info_slot(a, v) = *ai; }
 
 static int elem_bytes(const Type *t) {
     Type *e = ty_elem((Type *)t);
@@ -340,11 +345,6 @@ static void visit(Op *op, void *ud) {
     set_info(a, r, &ai);
 }
 
-static void count_op(Op *op, void *ud) {
-    (void)op;
-    ++*(int *)ud;
-}
-
 /* ---- the walk, with scf.for's fixed point ---------------------------------- */
 
 static AxisInfo meet(const AxisInfo *x, const AxisInfo *y) {
@@ -420,10 +420,9 @@ static void walk_block(AxisAnalysis *a, Block *b) {
 AxisAnalysis *axis_analyze(Context *c, Op *func) {
     AxisAnalysis *a = ARENA_NEW(c->arena, AxisAnalysis);
     a->ctx = c;
+    a->nvalues = ctx_value_count(c);
+    a->infos = tc_calloc(a->nvalues + 1, sizeof *a->infos);
     if (func->kind == TT_FUNC) func_args(a, func);
-    int nops = 0;
-    op_walk(func, count_op, &nops, false);
-    map_reserve(&a->infos, nops + 16); /* a value per op, about (no rehashing as it grows) */
     visit(func, a);
     for (int r = 0; r < func->nregions; r++)
         for (Block *b = func->regions[r].first; b; b = b->next) walk_block(a, b);
@@ -431,7 +430,9 @@ AxisAnalysis *axis_analyze(Context *c, Op *func) {
 }
 
 void axis_analysis_free(AxisAnalysis *a) {
-    if (a) map_free(&a->infos);
+    if (!a) return;
+    tc_free(a->infos);
+    map_free(&a->late);
 }
 
 void axis_info_print(const AxisInfo *ai, StrBuf *out) {

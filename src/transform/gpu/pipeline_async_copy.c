@@ -77,6 +77,7 @@ typedef struct Cand {
     int vec;            /* elements per cp.async */
     int64_t stride[2];  /* element strides of the stored operand */
     int64_t stage_bytes, offset;
+    int64_t dot_smem_bytes; /* the shared memory the dot's plan uses */
 } Cand;
 
 typedef struct Pipe {
@@ -212,7 +213,8 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
         if (!evaluable(p, op_operand(l, k), 0)) return false;
     int64_t bytes = which ? pl.smem_bytes - pl.b.base : pl.b.base;
     *cd = (Cand){.load = l, .dot = dot, .trans = tr, .operand = which, .vec = vec,
-                 .stride = {o->stride[tr ? 1 : 0], o->stride[tr ? 0 : 1]}, .stage_bytes = (bytes + 127) & ~(int64_t)127};
+                 .stride = {o->stride[tr ? 1 : 0], o->stride[tr ? 0 : 1]}, .stage_bytes = (bytes + 127) & ~(int64_t)127,
+                 .dot_smem_bytes = pl.smem_bytes};
     return true;
 }
 
@@ -274,6 +276,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Cand cs[MAX_LOADS];
     int n = 0;
     for (Op *o = body->first; o && n < MAX_LOADS; o = o->next) {
+        if (o->kind != TT_LOAD) continue; /* (what candidate takes: no trial state for the rest) */
         Pipe trial = p; /* the state the load needs is kept only if it is taken */
         trial.state = (Map){0};
         trial.args.data = NULL, trial.args.len = trial.args.cap = 0;
@@ -296,9 +299,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     int64_t per_stage = 0, extra = 0, limit = sm >= 90 ? 227 * 1024 : 163 * 1024;
     for (int i = 0; i < n; i++) {
         per_stage += cs[i].stage_bytes;
-        MmaPlan pl;
-        dot_plan(c, cs[i].dot, sm, &pl);
-        if (pl.smem_bytes > extra) extra = pl.smem_bytes;
+        if (cs[i].dot_smem_bytes > extra) extra = cs[i].dot_smem_bytes;
     }
     int stages = ns;
     while (n && stages >= 2 && stages * per_stage + extra + 1024 > limit) stages--;
@@ -310,6 +311,10 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     int64_t off = 0;
     for (int i = 0; i < n; i++) cs[i].offset = off, off += stages * cs[i].stage_bytes;
     int ahead = stages - 1;
+    /* an iteration's values: at most one clone of each body op's results
+     * (room for them spares the environments' rehashing) */
+    int nvals = p.args.len + 1;
+    for (Op *o = body->first; o; o = o->next) nvals += o->nresults;
 
     /* prologue */
     Builder pb = builder_before(c, loop);
@@ -321,6 +326,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     for (int k = 0; k < nargs; k++) state[k] = op_operand(loop, 3 + p.args.data[k]->index - 1);
     for (int j = 0; j < ahead; j++) {
         Map env = {0};
+        map_reserve(&env, nvals);
         Value *iv = iv_plus(&p, &pb, op_operand(loop, 0), j);
         map_put(&env, MAP_KEY(body->args[0]), iv);
         for (int k = 0; k < nargs; k++) map_put(&env, MAP_KEY(p.args.data[k]), state[k]);
@@ -351,6 +357,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Op *wait = plain_op(&bb, TTG_ASYNC_WAIT, NULL, 0);
     set_int(c, wait, "num", ahead - 1);
     Map env = {0};
+    map_reserve(&env, nvals);
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
     map_put(&env, MAP_KEY(body->args[0]), iv);
     for (int k = 0; k < nargs; k++) map_put(&env, MAP_KEY(p.args.data[k]), aargs[k]);

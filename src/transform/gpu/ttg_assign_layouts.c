@@ -41,24 +41,31 @@ typedef struct LState {
     Context *ctx;
     const TtgOptions *opts;
     AxisAnalysis *aa;
-    Map layout;   /* Value* -> const Layout* */
+    const Layout **layout; /* by Value.id (the values made before the pass) */
+    uint32_t nvalues;
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
     VEC(Op *) ops; /* every op, pre-order */
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
-static const Layout *lay(LState *s, Value *v) { return map_get(&s->layout, MAP_KEY(v)); }
+static const Layout *lay(LState *s, Value *v) { return v->id < s->nvalues ? s->layout[v->id] : NULL; }
 
-static const Layout *dup_layout(LState *s, Layout l) {
-    return arena_dup(s->ctx->arena, &l, sizeof l);
-}
+/* Every layout the pass hands out is the context's unique copy: the same
+ * layout reaches thousands of values, and pointer-equal layouts make the
+ * comparisons and ttg_with_layout's memo cheap. */
+static const Layout *keep_layout(LState *s, Layout l) { return ttg_layout_unique(s->ctx, &l); }
 
 static void give(LState *s, Value *v, const Layout *l) {
-    if (!l || !is_tile(v) || lay(s, v) || l->rank != v->type->rank) return;
-    map_put(&s->layout, MAP_KEY(v), (void *)l);
+    if (!l || !is_tile(v) || lay(s, v) || l->rank != v->type->rank || v->id >= s->nvalues) return;
+    s->layout[v->id] = l;
     vec_push(&s->work, v);
 }
+
+/* Whether give(v, ...) would take a layout: derived layouts are made only
+ * for values that still need one (most relations are seen again and again
+ * after both ends have theirs). */
+static bool wants(LState *s, Value *v) { return is_tile(v) && !lay(s, v) && v->id < s->nvalues; }
 
 static bool is_memory_anchor(const Op *op) {
     return op->kind == TT_LOAD || op->kind == TT_STORE || op->kind == TT_ATOMIC_RMW ||
@@ -145,8 +152,9 @@ static void relate(LState *s, Op *op, Value *v) {
     switch (op->kind) {
     case TT_EXPAND_DIMS: {
         int axis = (int)op_axis(op);
-        if (is_result) give(s, op_operand(op, 0), dup_layout(s, ttg_slice(s->ctx, axis, l)));
-        else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
+        if (is_result) {
+            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), keep_layout(s, ttg_slice(s->ctx, axis, l)));
+        } else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
         return;
     }
     case TT_REDUCE: {
@@ -159,8 +167,10 @@ static void relate(LState *s, Op *op, Value *v) {
         }
         if (!parent) return;
         for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), parent);
-        if (parent->rank > 1) {
-            const Layout *sl = dup_layout(s, ttg_slice(s->ctx, axis, parent));
+        bool want = false;
+        for (int i = 0; i < op->nresults; i++) want |= wants(s, op_result(op, i));
+        if (parent->rank > 1 && want) {
+            const Layout *sl = keep_layout(s, ttg_slice(s->ctx, axis, parent));
             for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), sl);
         }
         return;
@@ -184,8 +194,8 @@ static void relate(LState *s, Op *op, Value *v) {
             t.wpc[k] = l->wpc[from];
             t.order[k] = is_result ? (int)ord[l->order[k]] : inv[l->order[k]];
         }
-        if (is_result) give(s, op_operand(op, 0), dup_layout(s, t));
-        else if (!is_arg) give(s, op_result(op, 0), dup_layout(s, t));
+        if (is_result) give(s, op_operand(op, 0), keep_layout(s, t));
+        else if (!is_arg) give(s, op_result(op, 0), keep_layout(s, t));
         return;
     }
     case TT_GATHER:
@@ -262,7 +272,7 @@ static void collect(Op *op, void *ud) {
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
-    return dup_layout(s, ttg_default_blocked(t->shape, t->rank, s->opts->num_warps, s->opts->threads_per_warp));
+    return keep_layout(s, ttg_default_blocked(t->shape, t->rank, s->opts->num_warps, s->opts->threads_per_warp));
 }
 
 /* ---- materialisation --------------------------------------------------- */
@@ -321,7 +331,7 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     for (int i = 0; i < n; i++) {
         Value *o = op_operand(d, i);
         const Layout *ol = l;
-        if (d->kind == TT_EXPAND_DIMS) ol = dup_layout(s, ttg_slice(s->ctx, (int)op_axis(d), l));
+        if (d->kind == TT_EXPAND_DIMS) ol = keep_layout(s, ttg_slice(s->ctx, (int)op_axis(d), l));
         ops[i] = remat(s, o, ol, before);
     }
     Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){ttg_with_layout(s->ctx, x->type, l)}, 1, 0);
@@ -365,7 +375,7 @@ static void hoist_a_fragments(LState *s, Op *dot) {
     Region *at = dot->parent ? dot->parent->parent : NULL;
     Block *home = a->def ? a->def->parent : a->owner_block;
     if (!at || !home || home->parent == at || at->parent == NULL || at->parent->kind != SCF_FOR) return;
-    Type *t = ttg_with_layout(s->ctx, a->type, dup_layout(s, frag));
+    Type *t = ttg_with_layout(s->ctx, a->type, keep_layout(s, frag));
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, dot->loc, &a, 1, &t, 1, 0);
     if (a->def) op_insert_after(a->def, cv);
     else if (home->first) op_insert_before(home->first, cv);
@@ -379,13 +389,13 @@ static void materialise_op(LState *s, Op *op) {
         retype_constant(s, op);
         return;
     case TT_EXPAND_DIMS:
-        require(s, op, 0, dup_layout(s, ttg_slice(s->ctx, (int)op_axis(op), res_layout(s, op, 0))));
+        require(s, op, 0, keep_layout(s, ttg_slice(s->ctx, (int)op_axis(op), res_layout(s, op, 0))));
         return;
     case TT_REDUCE: {
         const Layout *l = type_layout(s, op_operand(op, 0)->type);
         for (int i = 1; i < op->noperands; i++) require(s, op, i, l);
         if (l && l->rank > 1) {
-            const Layout *sl = dup_layout(s, ttg_slice(s->ctx, (int)op_axis(op), l));
+            const Layout *sl = keep_layout(s, ttg_slice(s->ctx, (int)op_axis(op), l));
             for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), sl);
         }
         return;
@@ -543,15 +553,15 @@ static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
 }
 
 static void assign_func(Context *c, Op *func, const TtgOptions *o) {
-    LState s = {.ctx = c, .opts = o};
+    LState s = {.ctx = c, .opts = o, .nvalues = ctx_value_count(c)};
+    s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
-    map_reserve(&s.layout, s.ops.len + 16); /* about a tile per op */
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
     for (int i = 0; i < s.ops.len; i++) {
         Layout l;
         if (s.ops.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.ops.data[i], &l))
-            give(&s, op_result(s.ops.data[i], 0), dup_layout(&s, l));
+            give(&s, op_result(s.ops.data[i], 0), keep_layout(&s, l));
     }
     propagate(&s);
     /* 1-2: anchors, loads first; every load's own operands before any
@@ -564,7 +574,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
             if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
             Value *ptr = op_operand(op, 0);
             if (!is_tile(ptr)) continue;
-            const Layout *a = dup_layout(&s, coalesce_layout(s.aa, ptr, o->num_warps, o->threads_per_warp));
+            const Layout *a = keep_layout(&s, coalesce_layout(s.aa, ptr, o->num_warps, o->threads_per_warp));
             map_put(&s.anchor, MAP_KEY(op), (void *)a);
             for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
             for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
@@ -599,7 +609,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
                 for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
     }
     for (int i = 0; i < s.ops.len; i++) materialise_op(&s, s.ops.data[i]);
-    map_free(&s.layout);
+    tc_free(s.layout);
     map_free(&s.anchor);
     vec_free(&s.work);
     vec_free(&s.ops);
