@@ -6,10 +6,11 @@
    the packed `extra` buffer, default and non-blocking stream).
 2. The hot path: host time per launch of a 1-program vector add (1024 fp32)
    in bursts short enough that the GPU's launch queue never fills (200
-   launches after a synchronize, median of 30 bursts): Triton, tritonc with
-   its C launcher (python/tritonc/_launcher.c) and with the pure-Python
-   launcher (TRITONC_LAUNCHER=python), each piece of the path alone, and a
-   cProfile of the Python launcher.
+   launches after a synchronize, median of 30 bursts): Triton and tritonc
+   with its C launcher (python/tritonc/_launcher.c), each in --procs new
+   processes taken in turns (the summary is the median over processes), then
+   once the pure-Python launcher (TRITONC_LAUNCHER=python), each piece of the
+   path alone, and a cProfile of the Python launcher.
 3. The first call from a warm disk cache in new processes, after torch has
    initialised CUDA, unprofiled, 5 processes each for tritonc and Triton:
    `import tritonc`, the import of the kernel's module (decoration: tritonc
@@ -56,6 +57,7 @@ def burst(fn, n=200, reps=30):
 def show(res):
     for k_, v in res.items():
         print("%-58s median %7.2f us  min %7.2f us" % (k_, v[0], v[1]), flush=True)
+        print("HOT\t%s\t%.4f\t%.4f" % (k_, v[0], v[1]), flush=True)  # for section_hot's summary
 
 
 def load(which):
@@ -96,7 +98,7 @@ def main():
     if a.child:
         if a.child == "modload":
             return child_modload(a.rest[0])
-        return {"hot": child_hot, "floor-python": lambda: child_floor(False),
+        return {"hot": child_hot, "hot-triton": child_hot_triton, "floor-python": lambda: child_floor(False),
                 "floor-torch": lambda: child_floor(True), "first": child_first, "first-triton": child_first_triton,
                 "first-profiled": child_first_profiled, "pieces": child_pieces}[a.child]()
     if not a.no_build:
@@ -115,7 +117,7 @@ def main():
     if a.only in (None, "floor"):
         section_floor(floor)
     if a.only in (None, "hot"):
-        section_hot()
+        section_hot(a.procs)
     if a.only in (None, "first"):
         section_first(a.procs)
 
@@ -153,9 +155,33 @@ def section_floor(floor):
         print("CUDA_MODULE_LOADING=%s" % loading, r.stdout[-3000:], r.stderr[-2000:], flush=True)
 
 
-def section_hot():
-    import torch
+def section_hot(procs):
+    """Triton and tritonc each in `procs` new processes, taken in turns: the
+    same call's host time moves by up to 2 us from one process to the next
+    (seen on the H200 host, 2026-11-27), more than the launchers differ, so
+    the figures are the median over the processes of each one's median."""
     print("\n== 2. the hot path from Python", flush=True)
+    rows = {}
+    for i in range(procs):
+        for child, mode in (("hot-triton", "c"), ("hot", "c")) + ((("hot", "python"),) if i == 0 else ()):
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", child],
+                               capture_output=True, text=True,
+                               env=dict(os.environ, TRITONC_LAUNCHER=mode))
+            if i == 0:
+                print(r.stdout[-6000:], r.stderr[-3000:], flush=True)
+            for line in r.stdout.splitlines():
+                if line.startswith("HOT\t"):
+                    _, label, med, _mn = line.split("\t")
+                    rows.setdefault(label, []).append(float(med))
+    print("-- over %d processes each: the median of each process's median (each process's, in order)" % procs)
+    for label, meds in rows.items():
+        if len(meds) > 1:
+            print("%-58s %7.2f us  (%s)" % (label, statistics.median(meds), " ".join("%.2f" % m for m in meds)),
+                  flush=True)
+
+
+def child_hot_triton():
+    import torch
     tm, x, y, o = setup("triton")
     for _ in range(50):
         tm.add_kernel[(1,)](x, y, o, 1024, BLOCK=1024)
@@ -164,13 +190,7 @@ def section_hot():
     raw = torch._C._cuda_getCurrentRawStream
     res["torch._C._cuda_getCurrentRawStream(0)"] = burst(lambda: raw(0))
     res["x.data_ptr() x3"] = burst(lambda: (x.data_ptr(), y.data_ptr(), o.data_ptr()))
-    res["empty lambda"] = burst(lambda: None)
     show(res)
-    for mode in ("c", "python"):
-        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "hot"],
-                           capture_output=True, text=True,
-                           env=dict(os.environ, TRITONC_LAUNCHER=mode))
-        print(r.stdout[-6000:], r.stderr[-3000:], flush=True)
 
 
 def section_first(procs):
