@@ -1304,9 +1304,20 @@ static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re
     return false;
 }
 
+/* The integer attribute of an element-wise op (a comparison's predicate, a
+ * conversion's rounding; 0 when absent), looked up once for all its
+ * slots. */
+static int64_t ew_attr(Px *p, Op *op, const char *name) {
+    if (p->ew_attr.op != op) {
+        p->ew_attr.op = op;
+        p->ew_attr.v = 0;
+        op_attr_int(op, name, &p->ew_attr.v);
+    }
+    return p->ew_attr.v;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
-    int64_t pred = 0;
     switch (op->kind) {
     case ARITH_ADDF: return fbin(p, "add", in[0], in[1], re);
     case ARITH_SUBF: return fbin(p, "sub", in[0], in[1], re);
@@ -1354,10 +1365,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return px_cse(p, px_rc(re), o, px_opnd(p, in[0], re), NULL, NULL);
     }
     case ARITH_CMPI:
-        op_attr_int(op, "predicate", &pred);
-        return icmp(p, (int)pred, in[0], in[1], e0);
+        return icmp(p, (int)ew_attr(p, op, "predicate"), in[0], in[1], e0);
     case ARITH_CMPF: {
-        op_attr_int(op, "predicate", &pred);
+        int64_t pred = ew_attr(p, op, "predicate");
         if (pred == CMPF_FALSE || pred == CMPF_TRUE) return px_imm_int(pred == CMPF_TRUE, RC_PRED);
         const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
@@ -1372,9 +1382,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_UITOFP: case ARITH_FPTOUI: return px_cast(p, in[0], e0, re, false, 0);
     case ARITH_EXTF: case ARITH_TRUNCF: return px_cast(p, in[0], e0, re, false, 0);
     case TT_FP_TO_FP: {
-        int64_t rnd = 0;
-        op_attr_int(op, "rounding", &rnd);
-        return px_cast(p, in[0], e0, re, false, rnd == 0 ? 1 : 0);
+        return px_cast(p, in[0], e0, re, false, ew_attr(p, op, "rounding") == 0 ? 1 : 0);
     }
     case ARITH_BITCAST: case TT_BITCAST: return bitcast(p, in[0], e0, re);
     case TT_INT_TO_PTR: case TT_PTR_TO_INT: return px_cast(p, in[0], e0, re, false, 0);
