@@ -229,8 +229,8 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
  * CSE lookup, several times per instruction: names are made here once, for
  * a block of 64 registers at a time (almost every register gets named),
  * each a 16-byte cell ("%rd" and 10 digits at most, the NUL, and in the
- * last byte the name's length, for px_rname_len) in one allocation, the
- * number counted up in decimal from the block's first. */
+ * last byte the name's length, for px_rname_len) in one allocation: copies
+ * of one cell, its number counted up in decimal from the block's first. */
 enum { RNAME_BLOCK = 64 };
 
 const char *px_rname_make(Px *p, Slot s) {
@@ -246,25 +246,24 @@ const char *px_rname_make(Px *p, Slot s) {
     }
     if (!p->rnames[rc][r]) {
         int first = r & ~(RNAME_BLOCK - 1);
-        char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
-        char digits[24] = {0};
-        int nd = fmt_uint(digits, (uint64_t)first);
-        size_t pl = prefix_len[rc];
+        char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK), name[16] = {0}, digits[24];
+        size_t pl = prefix_len[rc], nd = (size_t)fmt_uint(digits, (uint64_t)first);
+        memcpy(name, prefix[rc], pl);
+        memcpy(name + pl, digits, nd);
+        name[15] = (char)(pl + nd);
         for (int k = 0; k < RNAME_BLOCK; k++) {
             char *cell = cells + 16 * k;
-            memcpy(cell, prefix[rc], 4);
-            memcpy(cell + pl, digits, 12); /* (a fixed size: plain moves, not a call) */
-            cell[pl + (size_t)nd] = 0;
-            cell[15] = (char)(pl + (size_t)nd);
-            if (!p->rnames[rc][first + k]) p->rnames[rc][first + k] = cell;
+            memcpy(cell, name, 16);
+            p->rnames[rc][first + k] = cell;
             /* the next number: a carry from the last digit */
-            int i = nd - 1;
-            while (i >= 0 && digits[i] == '9') digits[i--] = '0';
-            if (i >= 0) {
-                digits[i]++;
-            } else {
-                memmove(digits + 1, digits, (size_t)nd++);
-                digits[0] = '1';
+            char *d = name + pl + nd - 1;
+            while (d >= name + pl && *d == '9') *d-- = '0';
+            if (d >= name + pl) {
+                (*d)++;
+            } else { /* one digit more */
+                memmove(name + pl + 1, name + pl, nd++);
+                name[pl] = '1';
+                name[15] = (char)(pl + nd);
             }
         }
     }
