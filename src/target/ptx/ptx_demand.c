@@ -108,7 +108,7 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
         return bits_or(acc, entry(p, user->parent->args[k + 1]));
     if (user->kind == TT_BROADCAST || user->kind == TT_EXPAND_DIMS) return broadcast_demand(p, user, acc, n);
     Value *ptr = NULL, *mask = NULL;
-    Dist d;
+    const Dist *d;
     int vec;
     if (user->kind == TT_LOAD || user->kind == TT_STORE) {
         bool store = user->kind == TT_STORE;
@@ -117,24 +117,24 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
         mask = user->noperands > mi ? op_operand(user, mi) : NULL;
         if (k != 0 && k != mi) return false;
         const Type *e = store ? ty_elem(op_operand(user, 1)->type) : ty_elem(op_result(user, 0)->type);
-        if (!px_dist(p, ptr->type, &d)) return false;
-        vec = px_access_vec(p, ptr, mask, &d, e);
+        if (!(d = px_dist_of(p, ptr->type))) return false;
+        vec = px_access_vec(p, ptr, mask, d, e);
     } else if (user->kind == TTG_ASYNC_COPY) {
         ptr = op_operand(user, 1);
         if (k != 1 && k != 2) return false;
-        if (!px_dist(p, ptr->type, &d)) return false;
+        if (!(d = px_dist_of(p, ptr->type))) return false;
         int64_t v = 1;
         op_attr_int(user, "vec", &v);
         vec = (int)v;
     } else {
         return false;
     }
-    if (d.nslots != n || vec <= 1) return false;
-    int j[TTG_MAX_RANK];
-    for (int i = 0; i < n; i++) {
-        dist_slot_j(&d, i, j);
-        if (j[d.order[0]] % vec == 0) bits_set(acc, i);
-    }
+    if (d->nslots != n || vec <= 1) return false;
+    /* the vector heads: slot i's j along the fastest dimension (order[0],
+     * which dist_slot_j counts first) is i mod its per_dim */
+    int fast = d->per_dim[d->order[0]];
+    for (int i = 0; i < n; i++)
+        if (i % fast % vec == 0) bits_set(acc, i);
     return true;
 }
 

@@ -229,8 +229,8 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
  * CSE lookup, several times per instruction: names are made here once, for
  * a block of 64 registers at a time (almost every register gets named),
  * each a 16-byte cell ("%rd" and 10 digits at most, the NUL, and in the
- * last byte the name's length, for px_rname_len) in one allocation, the
- * number counted up in decimal from the block's first. */
+ * last byte the name's length, for px_rname_len) in one allocation: copies
+ * of one cell, its number counted up in decimal from the block's first. */
 enum { RNAME_BLOCK = 64 };
 
 const char *px_rname_make(Px *p, Slot s) {
@@ -246,25 +246,24 @@ const char *px_rname_make(Px *p, Slot s) {
     }
     if (!p->rnames[rc][r]) {
         int first = r & ~(RNAME_BLOCK - 1);
-        char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
-        char digits[24] = {0};
-        int nd = fmt_uint(digits, (uint64_t)first);
-        size_t pl = prefix_len[rc];
+        char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK), name[16] = {0}, digits[24];
+        size_t pl = prefix_len[rc], nd = (size_t)fmt_uint(digits, (uint64_t)first);
+        memcpy(name, prefix[rc], pl);
+        memcpy(name + pl, digits, nd);
+        name[15] = (char)(pl + nd);
         for (int k = 0; k < RNAME_BLOCK; k++) {
             char *cell = cells + 16 * k;
-            memcpy(cell, prefix[rc], 4);
-            memcpy(cell + pl, digits, 12); /* (a fixed size: plain moves, not a call) */
-            cell[pl + (size_t)nd] = 0;
-            cell[15] = (char)(pl + (size_t)nd);
-            if (!p->rnames[rc][first + k]) p->rnames[rc][first + k] = cell;
+            memcpy(cell, name, 16);
+            p->rnames[rc][first + k] = cell;
             /* the next number: a carry from the last digit */
-            int i = nd - 1;
-            while (i >= 0 && digits[i] == '9') digits[i--] = '0';
-            if (i >= 0) {
-                digits[i]++;
-            } else {
-                memmove(digits + 1, digits, (size_t)nd++);
-                digits[0] = '1';
+            char *d = name + pl + nd - 1;
+            while (d >= name + pl && *d == '9') *d-- = '0';
+            if (d >= name + pl) {
+                (*d)++;
+            } else { /* one digit more */
+                memmove(name + pl + 1, name + pl, nd++);
+                name[pl] = '1';
+                name[15] = (char)(pl + nd);
             }
         }
     }
@@ -1304,9 +1303,20 @@ static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re
     return false;
 }
 
+/* The integer attribute of an element-wise op (a comparison's predicate, a
+ * conversion's rounding; 0 when absent), looked up once for all its
+ * slots. */
+static int64_t ew_attr(Px *p, Op *op, const char *name) {
+    if (p->ew_attr.op != op) {
+        p->ew_attr.op = op;
+        p->ew_attr.v = 0;
+        op_attr_int(op, name, &p->ew_attr.v);
+    }
+    return p->ew_attr.v;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
-    int64_t pred = 0;
     switch (op->kind) {
     case ARITH_ADDF: return fbin(p, "add", in[0], in[1], re);
     case ARITH_SUBF: return fbin(p, "sub", in[0], in[1], re);
@@ -1354,10 +1364,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return px_cse(p, px_rc(re), o, px_opnd(p, in[0], re), NULL, NULL);
     }
     case ARITH_CMPI:
-        op_attr_int(op, "predicate", &pred);
-        return icmp(p, (int)pred, in[0], in[1], e0);
+        return icmp(p, (int)ew_attr(p, op, "predicate"), in[0], in[1], e0);
     case ARITH_CMPF: {
-        op_attr_int(op, "predicate", &pred);
+        int64_t pred = ew_attr(p, op, "predicate");
         if (pred == CMPF_FALSE || pred == CMPF_TRUE) return px_imm_int(pred == CMPF_TRUE, RC_PRED);
         const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
@@ -1372,9 +1381,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_UITOFP: case ARITH_FPTOUI: return px_cast(p, in[0], e0, re, false, 0);
     case ARITH_EXTF: case ARITH_TRUNCF: return px_cast(p, in[0], e0, re, false, 0);
     case TT_FP_TO_FP: {
-        int64_t rnd = 0;
-        op_attr_int(op, "rounding", &rnd);
-        return px_cast(p, in[0], e0, re, false, rnd == 0 ? 1 : 0);
+        return px_cast(p, in[0], e0, re, false, ew_attr(p, op, "rounding") == 0 ? 1 : 0);
     }
     case ARITH_BITCAST: case TT_BITCAST: return bitcast(p, in[0], e0, re);
     case TT_INT_TO_PTR: case TT_PTR_TO_INT: return px_cast(p, in[0], e0, re, false, 0);
@@ -2206,13 +2213,17 @@ static void load_params(Px *p, Op *func, const char *name) {
  * kernel: freed, glibc handed their memory back to the system, and
  * growing them again from nothing page-faulted on every compile (the
  * tables are zeroed again instead); the maps would also be rehashed from
- * 16 slots up, a few hundred entries each. */
+ * 16 slots up, a few hundred entries each. The text itself goes to the
+ * caller; its length is kept, as the size to reserve for the next one
+ * (kernels compiled one after the other are often alike: the variants of
+ * an autotuned kernel), instead of doubling up to it from 32 KB. */
 static _Thread_local struct {
     Map vals, demand; /* their slots, to be zeroed */
     uint32_t *cse_tab;
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
+    size_t text_len;
 } px_keep;
 
 static void map_take(Map *m, Map *kept) {
@@ -2229,11 +2240,13 @@ static void px_tables_take(Px *p) {
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
     }
     if (px_keep.entries) p->cse_entries.data = px_keep.entries, p->cse_entries.cap = px_keep.entries_cap;
+    sb_reserve(&p->body, px_keep.text_len > 32 * 1024 ? px_keep.text_len : 32 * 1024);
     memset(&px_keep, 0, sizeof px_keep);
 }
 
-static void px_tables_keep(Px *p) {
+static void px_tables_keep(Px *p, size_t text_len) {
     map_free(&px_keep.vals), map_free(&px_keep.demand), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
+    px_keep.text_len = text_len;
     px_keep.vals = p->vals, px_keep.demand = p->demand;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
@@ -2255,7 +2268,6 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
-    sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
     px_tables_take(p);
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
@@ -2271,6 +2283,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     load_params(p, func, name);
     px_lower_block(p, func_entry(func));
     bool ok = !p->failed;
+    size_t text_len = 0;
     if (ok) {
         /* The header and prologue are written to their own buffer and put
          * in front of the body in place: the body, the bulk of the text,
@@ -2307,6 +2320,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
         b->len += head.len;
         sb_free(&head);
         sb_puts(b, "$L__RET:\n\tret;\n}\n");
+        text_len = b->len;
         if (final->len == 0) {
             sb_free(final);
             *final = *b; /* the caller's buffer takes the body's */
@@ -2323,7 +2337,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->body);
     sb_free(&p->strings);
     for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]), tc_free(p->copy_mark[r]);
-    px_tables_keep(p);
+    px_tables_keep(p, text_len);
     map_free(&p->dists);
     map_free(&p->tparts);
     vec_free(&p->scope_marks);
