@@ -2213,17 +2213,13 @@ static void load_params(Px *p, Op *func, const char *name) {
  * kernel: freed, glibc handed their memory back to the system, and
  * growing them again from nothing page-faulted on every compile (the
  * tables are zeroed again instead); the maps would also be rehashed from
- * 16 slots up, a few hundred entries each. The text itself goes to the
- * caller; its length is kept, as the size to reserve for the next one
- * (kernels compiled one after the other are often alike: the variants of
- * an autotuned kernel), instead of doubling up to it from 32 KB. */
+ * 16 slots up, a few hundred entries each. */
 static _Thread_local struct {
     Map vals, demand; /* their slots, to be zeroed */
     uint32_t *cse_tab;
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
-    size_t text_len;
 } px_keep;
 
 static void map_take(Map *m, Map *kept) {
@@ -2240,13 +2236,11 @@ static void px_tables_take(Px *p) {
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
     }
     if (px_keep.entries) p->cse_entries.data = px_keep.entries, p->cse_entries.cap = px_keep.entries_cap;
-    sb_reserve(&p->body, px_keep.text_len > 32 * 1024 ? px_keep.text_len : 32 * 1024);
     memset(&px_keep, 0, sizeof px_keep);
 }
 
-static void px_tables_keep(Px *p, size_t text_len) {
+static void px_tables_keep(Px *p) {
     map_free(&px_keep.vals), map_free(&px_keep.demand), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
-    px_keep.text_len = text_len;
     px_keep.vals = p->vals, px_keep.demand = p->demand;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
@@ -2268,6 +2262,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
+    sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
     px_tables_take(p);
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
@@ -2283,7 +2278,6 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     load_params(p, func, name);
     px_lower_block(p, func_entry(func));
     bool ok = !p->failed;
-    size_t text_len = 0;
     if (ok) {
         /* The header and prologue are written to their own buffer and put
          * in front of the body in place: the body, the bulk of the text,
@@ -2320,7 +2314,6 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
         b->len += head.len;
         sb_free(&head);
         sb_puts(b, "$L__RET:\n\tret;\n}\n");
-        text_len = b->len;
         if (final->len == 0) {
             sb_free(final);
             *final = *b; /* the caller's buffer takes the body's */
@@ -2337,7 +2330,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->body);
     sb_free(&p->strings);
     for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]), tc_free(p->copy_mark[r]);
-    px_tables_keep(p, text_len);
+    px_tables_keep(p);
     map_free(&p->dists);
     map_free(&p->tparts);
     vec_free(&p->scope_marks);
