@@ -10,6 +10,7 @@
  */
 #include "ir/ir.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,6 +416,20 @@ static int apfloat_discard(int bits, int format_precision) {
     return bits > required ? (bits - required) * 59 / 196 : 0;
 }
 
+/* The bit count of sig * 5^n (sig odd, below 2^53, n > 0): from its
+ * base-2 logarithm unless that is within 1e-9 of an integer (the double
+ * computing it is off by less than 1e-12: log2 of sig within an ulp,
+ * n * log2(5) under 2600), else from the product itself. */
+static int pow5_product_bits(uint64_t sig, int n) {
+    double l = log2((double)sig) + n * 2.321928094887362347870319;
+    double frac = l - floor(l);
+    if (frac > 1e-9 && frac < 1 - 1e-9) return (int)l + 1;
+    Big b;
+    big_set(&b, sig);
+    big_mul_pow5(&b, n);
+    return big_bits(&b);
+}
+
 /* The digits of |v| (finite) for format precisions fp1 and fp2 (nonzero). */
 static void apfloat_digits(double v, int fp1, int fp2, Decimal *q) {
     q->n = q->exp = q->dropped = q->bits = 0;
@@ -424,22 +439,23 @@ static void apfloat_digits(double v, int fp1, int fp2, Decimal *q) {
     uint64_t sig = (uint64_t)ldexp(f, 53);
     int exp = e2 - 53;
     while (!(sig & 1)) sig >>= 1, exp++;
-    Big b;
-    big_set(&b, sig);
-    if (exp > 0) big_shl(&b, exp);
-    else big_mul_pow5(&b, -exp);
-    q->bits = big_bits(&b);
+    /* b = sig * 2^exp, or sig * 5^-exp when exp < 0: its bit count
+     * decides how many digits to drop, and most of them need not be made */
+    q->bits = exp < 0 ? pow5_product_bits(sig, -exp) : 64 - __builtin_clzll(sig) + exp;
     q->exp = exp > 0 ? 0 : exp;
     int d1 = apfloat_discard(q->bits, fp1), d2 = apfloat_discard(q->bits, fp2), k = d1 < d2 ? d1 : d2;
     q->dropped = k;
+    Big b;
+    big_set(&b, sig);
     if (exp < 0 && -exp >= k) {
         /* b / 10^k = sig * 5^(-exp - k) / 2^k: a far smaller product and a
          * shift instead of k digits of long division (2^-1074 has 751
          * digits, nearly all of them dropped) */
-        big_set(&b, sig);
         big_mul_pow5(&b, -exp - k);
         big_shr(&b, k);
     } else {
+        if (exp > 0) big_shl(&b, exp);
+        else big_mul_pow5(&b, -exp);
         for (; k >= 9; k -= 9) big_divmod(&b, 1000000000u);
         for (; k > 0; k--) big_divmod(&b, 10);
     }
@@ -551,6 +567,42 @@ static void apfloat_layout(const Decimal *q, bool neg, int prec_bits, int format
     *o = 0;
 }
 
+/* strtod(s, NULL) for the exponent form apfloat_layout writes
+ * ([-]d.dddddde±XX). When the digits fit in a double exactly (15 of
+ * them) and so does the power of ten (10^22 at most), one IEEE
+ * multiplication or division rounds the exact decimal correctly, as
+ * strtod does (Clinger's fast path); other texts go to strtod. */
+static double exponent_form_value(const char *s) {
+#if FLT_EVAL_METHOD == 0 /* (double operations round to double) */
+    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s + (*s == '-');
+    uint64_t m = 0;
+    int digits = 0, after_point = 0;
+    for (bool point = false;; p++) {
+        if (*p == '.' && !point) {
+            point = true;
+        } else if (*p >= '0' && *p <= '9') {
+            m = m * 10 + (uint64_t)(*p - '0');
+            digits++;
+            after_point += point;
+        } else {
+            break;
+        }
+    }
+    if (*p == 'e' && (p[1] == '+' || p[1] == '-') && p[2] >= '0' && p[2] <= '9' && digits <= 15) {
+        int e = 0;
+        for (const char *q = p + 2; *q >= '0' && *q <= '9' && e < 1000; q++) e = e * 10 + (*q - '0');
+        e = (p[1] == '-' ? -e : e) - after_point;
+        if (e >= -22 && e <= 22) {
+            double d = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
+            return *s == '-' ? -d : d;
+        }
+    }
+#endif
+    return strtod(s, NULL);
+}
+
 void float_print(double v, Type *t, StrBuf *out) {
     FloatKind k = t && t->kind == TY_FLOAT ? t->fkind : FK_F64;
     int w = t && t->kind == TY_FLOAT ? t->width : 64;
@@ -562,7 +614,7 @@ void float_print(double v, Type *t, StrBuf *out) {
         Decimal q;
         apfloat_digits(v, 6, 2 + p * 59 / 196, &q);
         apfloat_layout(&q, signbit(v), p, 6, 0, false, buf);
-        if (float_round(strtod(buf, NULL), k) == v) {
+        if (float_round(exponent_form_value(buf), k) == v) {
             sb_puts(out, buf);
             return;
         }

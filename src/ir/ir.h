@@ -315,6 +315,9 @@ struct Context {
     uint32_t nvalues; /* Value ids handed out so far */
     /* ctx_intern's answers by the caller's pointer, checked by content */
     struct { const char *s; const char *interned; } intern_memo[64];
+    /* the axis analysis later passes and the PTX emitter may reuse, or NULL
+     * (transform/gpu/axis_info.h says while it is current); in the arena */
+    struct AxisAnalysis *axis;
 };
 
 Context *ctx_new(DiagEngine *de);

@@ -22,27 +22,27 @@
 
 static const PassInfo passes[] = {
     {"canonicalize", "Fold constants, apply algebraic identities, simplify scf control flow",
-     pass_canonicalize, "Canonicalizer"},
-    {"cse", "Eliminate common pure subexpressions, scoped by dominance", pass_cse, "CSE"},
-    {"dce", "Remove unused pure ops, loop-carried values and private functions", pass_dce, "DCE"},
+     pass_canonicalize, "Canonicalizer", false},
+    {"cse", "Eliminate common pure subexpressions, scoped by dominance", pass_cse, "CSE", true},
+    {"dce", "Remove unused pure ops, loop-carried values and private functions", pass_dce, "DCE", true},
     {"expand-libdevice", "Rewrite fp32 libdevice calls the PTX backend lacks (pow, log1p, atan, ...) as arith/math ops",
-     pass_expand_libdevice, "ExpandLibdevice"},
+     pass_expand_libdevice, "ExpandLibdevice", false},
     {"expand-f64-math", "Rewrite fp64 exp, log, sin, cos, tanh, erf, ... (no PTX instructions) as fp64 arith",
-     pass_expand_f64_math, "ExpandF64Math"},
+     pass_expand_f64_math, "ExpandF64Math", false},
     {"licm", "Hoist loop-invariant pure ops out of scf.for and scf.while", pass_licm,
-     "LoopInvariantCodeMotion"},
+     "LoopInvariantCodeMotion", false},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,
-     "Inliner"},
+     "Inliner", false},
     {"rewrite-tensor-pointer", "Lower block pointers (tt.make_tensor_ptr, tt.advance) to tensors of pointers and masks",
-     pass_rewrite_tensor_pointer, "RewriteTensorPointer"},
+     pass_rewrite_tensor_pointer, "RewriteTensorPointer", false},
     {"pipeline-dot-loads", "Prefetch the loads feeding tt.dot in scf.for one iteration ahead (loop-carried registers)",
-     pass_pipeline_dot_loads, "PipelineDotLoads"},
+     pass_pipeline_dot_loads, "PipelineDotLoads", false},
     {"ttg-assign-layouts", "Give every tensor a TritonGPU layout (coalesced accesses, slices for reductions)",
-     pass_ttg_assign_layouts, "TritonGPUAssignLayouts"},
+     pass_ttg_assign_layouts, "TritonGPUAssignLayouts", false},
     {"pipeline-async-copy", "Copy the loads feeding mma.sync dots in k loops into rings of shared-memory stages with cp.async, num_stages - 1 iterations ahead",
-     pass_pipeline_async_copy, "PipelineAsyncCopy"},
+     pass_pipeline_async_copy, "PipelineAsyncCopy", false},
     {"nn-quant-fusion", "Fuse nn.dequantize(nn.quantize(x)) into nn.fake_quantize, drop requantization",
-     pass_nn_quant_fusion, "NnQuantFusion"},
+     pass_nn_quant_fusion, "NnQuantFusion", false},
 };
 
 static const PipelineInfo pipelines[] = {
@@ -156,6 +156,7 @@ bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const 
         const PassInfo *pi = list.data[i];
         double t0 = now_seconds();
         ok = pi->run(module, pc);
+        if (!pi->keeps_axis_info) axis_analysis_drop(pc->ctx);
         secs[i] = now_seconds() - t0;
         if (!ok) {
             if (!diag_has_errors(pc->de))

@@ -30,6 +30,9 @@ typedef struct PassInfo {
     const char *summary; /* one line for --help */
     PassFn run;
     const char *title;   /* as IR dumps and timing reports name it: "CSE" */
+    /* the context's kept axis analysis stays true after it (see
+     * transform/gpu/axis_info.h); after any other pass it is dropped */
+    bool keeps_axis_info;
 } PassInfo;
 
 const PassInfo *pass_lookup(const char *name); /* NULL if unknown */

@@ -2267,7 +2267,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
-    p->aa = axis_analyze(c, func);
+    p->aa = axis_analysis_get(c, func);
     px_demand_analyze(p, func);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);

@@ -23,9 +23,11 @@
 
 struct AxisAnalysis {
     Context *ctx;
-    AxisInfo **infos; /* by Value.id, for the values there were at the start */
-    uint32_t nvalues;
-    Map late;         /* Value* -> AxisInfo*, for values made since */
+    Op *func;
+    AxisInfo **infos; /* by Value.id (NULL: not seen yet), ncap long */
+    uint32_t ncap;
+    uint32_t current; /* the context's value count when the analysis was
+                         last brought up to date (see axis_analysis_get) */
 };
 
 /* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
@@ -65,23 +67,38 @@ static AxisInfo constant_info(const Type *t, int64_t v) {
     return ai;
 }
 
-/* v's info, made conservative on first sight. (The info of a value is
+/* v's place in the table, which grows to take values made since it was
+ * sized (ids are dense: room for every value there is now, and at least
+ * twice the old room). NULL until v is first seen. The info of a value is
  * kept in one place and overwritten by set_info: the loop fixed point sets
- * the same values round after round.) */
-static AxisInfo *info_slot(AxisAnalysis *a, Value *v) {
-    AxisInfo **slot = v->id < a->nvalues ? &a->infos[v->id] : NULL;
-    AxisInfo *ai = slot ? *slot : map_get(&a->late, MAP_KEY(v));
-    if (ai) return ai;
-    ai = ARENA_NEW(a->ctx->arena, AxisInfo);
-    *ai = conservative(v->type);
-    if (slot) *slot = ai;
-    else map_put(&a->late, MAP_KEY(v), ai);
-    return ai;
+ * the same values round after round. */
+static AxisInfo **info_slot(AxisAnalysis *a, Value *v) {
+    if (v->id >= a->ncap) {
+        uint32_t n = ctx_value_count(a->ctx);
+        if (n < 2 * a->ncap) n = 2 * a->ncap;
+        AxisInfo **t = ARENA_ARRAY(a->ctx->arena, AxisInfo *, n);
+        memcpy(t, a->infos, sizeof *t * a->ncap);
+        a->infos = t;
+        a->ncap = n;
+    }
+    return &a->infos[v->id];
 }
 
-const AxisInfo *axis_info(AxisAnalysis *a, Value *v) { return info_slot(a, v); }
+/* (made conservative on first sight) */
+const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
+    AxisInfo **slot = info_slot(a, v);
+    if (!*slot) {
+        *slot = ARENA_NEW(a->ctx->arena, AxisInfo);
+        **slot = conservative(v->type);
+    }
+    return *slot;
+}
 
-static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) { *info_slot(a, v) = *ai; }
+static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
+    AxisInfo **slot = info_slot(a, v);
+    if (!*slot) *slot = ARENA_NEW(a->ctx->arena, AxisInfo);
+    **slot = *ai;
+}
 
 static int elem_bytes(const Type *t) {
     Type *e = ty_elem((Type *)t);
@@ -112,14 +129,20 @@ static bool hint_values(const Attr *h, int rank, int64_t *out) {
     return false;
 }
 
+/* tt.divisibility, tt.contiguity and tt.constancy raise what was computed
+ * (found in one pass over the op's attributes: most ops have none). */
 static void apply_hints(const Op *op, AxisInfo *ai) {
-    int64_t h[TTG_MAX_RANK];
-    if (hint_values(op_attr(op, "tt.divisibility"), ai->rank, h))
-        for (int d = 0; d < ai->rank; d++) ai->div[d] = max64(ai->div[d], h[d]);
-    if (hint_values(op_attr(op, "tt.contiguity"), ai->rank, h))
-        for (int d = 0; d < ai->rank; d++) ai->contig[d] = max64(ai->contig[d], h[d]);
-    if (hint_values(op_attr(op, "tt.constancy"), ai->rank, h))
-        for (int d = 0; d < ai->rank; d++) ai->cnst[d] = max64(ai->cnst[d], h[d]);
+    for (int i = 0; i < op->nattrs; i++) {
+        const char *n = op->attrs[i].name;
+        if (strncmp(n, "tt.", 3) != 0) continue;
+        int64_t *facts = strcmp(n + 3, "divisibility") == 0 ? ai->div
+                         : strcmp(n + 3, "contiguity") == 0 ? ai->contig
+                         : strcmp(n + 3, "constancy") == 0  ? ai->cnst
+                                                            : NULL;
+        int64_t h[TTG_MAX_RANK];
+        if (facts && hint_values(op->attrs[i].attr, ai->rank, h))
+            for (int d = 0; d < ai->rank; d++) facts[d] = max64(facts[d], h[d]);
+    }
 }
 
 static void func_args(AxisAnalysis *a, Op *func) {
@@ -359,7 +382,7 @@ static AxisInfo meet(const AxisInfo *x, const AxisInfo *y) {
     return m;
 }
 
-static bool same_info(const AxisInfo *x, const AxisInfo *y) {
+bool axis_info_equal(const AxisInfo *x, const AxisInfo *y) {
     size_t n = sizeof(int64_t) * (size_t)x->rank;
     return x->rank == y->rank && x->known == y->known && x->value == y->value && !memcmp(x->contig, y->contig, n) &&
            !memcmp(x->div, y->div, n) && !memcmp(x->cnst, y->cnst, n);
@@ -387,7 +410,7 @@ static void walk_for(AxisAnalysis *a, Op *f) {
         for (int i = 0; i < n; i++) {
             Value *arg = body->args[i + 1];
             AxisInfo m = meet(axis_info(a, arg), axis_info(a, op_operand(y, i)));
-            if (!same_info(&m, axis_info(a, arg))) {
+            if (!axis_info_equal(&m, axis_info(a, arg))) {
                 set_info(a, arg, &m);
                 changed = true;
             }
@@ -420,8 +443,9 @@ static void walk_block(AxisAnalysis *a, Block *b) {
 AxisAnalysis *axis_analyze(Context *c, Op *func) {
     AxisAnalysis *a = ARENA_NEW(c->arena, AxisAnalysis);
     a->ctx = c;
-    a->nvalues = ctx_value_count(c);
-    a->infos = tc_calloc(a->nvalues + 1, sizeof *a->infos);
+    a->func = func;
+    a->current = a->ncap = ctx_value_count(c);
+    a->infos = ARENA_ARRAY(c->arena, AxisInfo *, a->ncap);
     if (func->kind == TT_FUNC) func_args(a, func);
     visit(func, a);
     for (int r = 0; r < func->nregions; r++)
@@ -429,11 +453,24 @@ AxisAnalysis *axis_analyze(Context *c, Op *func) {
     return a;
 }
 
-void axis_analysis_free(AxisAnalysis *a) {
-    if (!a) return;
-    tc_free(a->infos);
-    map_free(&a->late);
+void axis_analysis_free(AxisAnalysis *a) { (void)a; }
+
+/* ---- keeping one analysis ------------------------------------------------ */
+
+AxisAnalysis *axis_analysis_get(Context *c, Op *func) {
+    AxisAnalysis *k = c->axis;
+    if (k && k->func == func && k->current == ctx_value_count(c)) return k;
+    return axis_analyze(c, func);
 }
+
+void axis_analysis_keep(Context *c, AxisAnalysis *a) {
+    a->current = ctx_value_count(c);
+    c->axis = a;
+}
+
+void axis_analysis_drop(Context *c) { c->axis = NULL; }
+
+void axis_analysis_add_op(AxisAnalysis *a, Op *op) { visit(op, a); }
 
 void axis_info_print(const AxisInfo *ai, StrBuf *out) {
     const int64_t *v[3] = {ai->contig, ai->div, ai->cnst};

@@ -28,9 +28,53 @@ typedef struct AxisAnalysis AxisAnalysis;
 
 /* Analyses every value of `func` (a tt.func); lives in c's arena. */
 AxisAnalysis *axis_analyze(Context *c, Op *func);
-/* Never NULL: unknown values get the most conservative info. */
+/* Never NULL: unknown values (and those made since a was last brought up
+ * to date) get the most conservative info. */
 const AxisInfo *axis_info(AxisAnalysis *a, Value *v);
+/* Ends the caller's use of a. (Nothing is freed: an analysis lives in its
+ * context's arena, and may be the one the context keeps, below.) */
 void axis_analysis_free(AxisAnalysis *a);
 void axis_info_print(const AxisInfo *ai, StrBuf *out);
+bool axis_info_equal(const AxisInfo *x, const AxisInfo *y);
+
+/* ---- one analysis for the passes and the emitter ---------------------------
+ *
+ * ttg-assign-layouts, pipeline-async-copy and the PTX emitter each need the
+ * facts of the same function, and the edits between them keep those facts
+ * or are brought into the analysis by the pass that makes them. So the
+ * context keeps the last analysis made, and axis_analysis_get hands it out
+ * again while it is current:
+ *
+ *  - no value has been made in the context since it was last brought up to
+ *    date (most edits make values; of those that need not, the passes'
+ *    are covered by:)
+ *  - the pass manager drops it after every pass except cse and dce, which
+ *    keep every fact: a value CSE keeps computes what the one it replaces
+ *    did, from the same operands (the rules of commutative ops are
+ *    symmetric in them, but for arith.addi's cap at 2^30 when a hint above
+ *    it meets a divisibility that is not a power of two), and what DCE
+ *    removes no live value reads (a loop whose carried values it prunes
+ *    is rebuilt, which makes values);
+ *  - a pass that edits the IR outside the pass manager, after the
+ *    analysis was made, either brings it up to date (axis_analysis_add_op, then
+ *    axis_analysis_keep) or calls axis_analysis_drop.
+ *
+ * ttg-assign-layouts makes it and keeps it; pipeline-async-copy reuses it
+ * and keeps it when it pipelines nothing; the emitter reuses it.
+ */
+
+/* The context's kept analysis of func if it is current, else a new one. */
+AxisAnalysis *axis_analysis_get(Context *c, Op *func);
+/* Makes a the context's kept analysis, current as of now. */
+void axis_analysis_keep(Context *c, AxisAnalysis *a);
+/* Forgets the context's kept analysis (the IR changed in a way it does not
+ * know). */
+void axis_analysis_drop(Context *c);
+/* Gives the results of op, an op made since a was last brought up to date
+ * (its operands already have theirs), their facts. Exact for ops without
+ * regions whose facts change no other value's, such as the conversions
+ * and clones ttg-assign-layouts puts in front of a user, whose facts are
+ * those of the value they convert or clone. */
+void axis_analysis_add_op(AxisAnalysis *a, Op *op);
 
 #endif

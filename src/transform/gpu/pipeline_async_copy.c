@@ -417,9 +417,17 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
         OpList loops = {0};
         op_walk(f, collect_for, &loops, true);
         if (loops.len) {
-            AxisAnalysis *aa = axis_analyze(c, f);
-            for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, sm, aa);
-            axis_analysis_free(aa);
+            /* the facts of the IR before any loop is pipelined answer for
+             * every loop (values made on the way read as unknown) */
+            AxisAnalysis *aa = axis_analysis_get(c, f);
+            int k = 0;
+            for (int i = 0; i < loops.len; i++) k += pipeline_loop(c, loops.data[i], num_stages, sm, aa);
+            /* A pipelined loop is walked again best after the CSE that
+             * follows (its prologues shrink by half): the emitter's
+             * analysis is left to be made then. */
+            if (k) axis_analysis_drop(c);
+            else axis_analysis_keep(c, aa);
+            n += k;
         }
         vec_free(&loops);
     }

@@ -338,6 +338,7 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     for (int i = 0; i < d->nattrs; i++) op_set_attr(s->ctx, c, d->attrs[i].name, d->attrs[i].attr);
     op_insert_before(before, c);
     if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
+    axis_analysis_add_op(s->aa, c);
     return op_result(c, 0);
 }
 
@@ -352,6 +353,7 @@ static void require(LState *s, Op *op, int i, const Layout *l) {
     Type *t = ttg_with_layout(s->ctx, x->type, l);
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, op->loc, &x, 1, &t, 1, 0);
     op_insert_before(op, cv);
+    axis_analysis_add_op(s->aa, cv);
     op_set_operand(op, i, op_result(cv, 0));
 }
 
@@ -380,6 +382,7 @@ static void hoist_a_fragments(LState *s, Op *dot) {
     if (a->def) op_insert_after(a->def, cv);
     else if (home->first) op_insert_before(home->first, cv);
     else block_append(home, cv);
+    axis_analysis_add_op(s->aa, cv);
     op_set_operand(dot, 0, op_result(cv, 0));
 }
 
@@ -609,11 +612,14 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
                 for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
     }
     for (int i = 0; i < s.ops.len; i++) materialise_op(&s, s.ops.data[i]);
+    /* The conversions and clones made above (given their facts as they
+     * were made) have the facts of what they convert or clone and changed
+     * no other value's: the analysis serves the passes after (axis_info.h). */
+    axis_analysis_keep(c, s.aa);
     tc_free(s.layout);
     map_free(&s.anchor);
     vec_free(&s.work);
     vec_free(&s.ops);
-    axis_analysis_free(s.aa);
 }
 
 bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
