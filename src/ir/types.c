@@ -81,7 +81,11 @@ static Type *unique(Context *c, Type *proto) {
 }
 
 Type *ty_int_signed(Context *c, int width, IntSign sign) {
-    return unique(c, &(Type){.kind = TY_INT, .width = width, .sign = sign});
+    bool kept = width >= 0 && width <= 64 && (unsigned)sign < 3;
+    if (kept && c->int_types[sign][width]) return c->int_types[sign][width];
+    Type *t = unique(c, &(Type){.kind = TY_INT, .width = width, .sign = sign});
+    if (kept) c->int_types[sign][width] = t;
+    return t;
 }
 Type *ty_int(Context *c, int width) { return ty_int_signed(c, width, SIGNLESS); }
 Type *ty_i1(Context *c) { return ty_int(c, 1); }
@@ -91,7 +95,8 @@ Type *ty_i64(Context *c) { return ty_int(c, 64); }
 static const int float_widths[] = {[FK_F8E4M3] = 8, [FK_F8E5M2] = 8, [FK_F16] = 16,
                                    [FK_BF16] = 16, [FK_F32] = 32, [FK_F64] = 64};
 Type *ty_float(Context *c, FloatKind k) {
-    return unique(c, &(Type){.kind = TY_FLOAT, .fkind = k, .width = float_widths[k]});
+    if (!c->float_types[k]) c->float_types[k] = unique(c, &(Type){.kind = TY_FLOAT, .fkind = k, .width = float_widths[k]});
+    return c->float_types[k];
 }
 Type *ty_f32(Context *c) { return ty_float(c, FK_F32); }
 Type *ty_index(Context *c) { return unique(c, &(Type){.kind = TY_INDEX, .width = 64}); }
