@@ -46,20 +46,25 @@ static bool type_equal(const Type *a, const Type *b) {
     return false;
 }
 
+/* One multiply per field and a full mix at the end (hash_combine's full
+ * mix per field made hashing a tensor type cost more than the rest of
+ * finding it). */
+static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+
 static uint64_t type_hash(const Type *t) {
-    uint64_t h = hash_u64((uint64_t)t->kind + 1);
-    h = hash_combine(h, (uint64_t)t->width);
-    h = hash_combine(h, (uint64_t)t->sign);
-    h = hash_combine(h, (uint64_t)t->fkind);
-    h = hash_combine(h, (uint64_t)(uintptr_t)t->elem);
-    h = hash_combine(h, (uint64_t)t->addrspace);
-    h = hash_combine(h, (uint64_t)(uintptr_t)t->encoding);
-    h = hash_combine(h, (uint64_t)(int64_t)t->rank);
-    for (int i = 0; i < t->rank; i++) h = hash_combine(h, (uint64_t)t->shape[i]);
-    for (int i = 0; i < t->ninputs; i++) h = hash_combine(h, (uint64_t)(uintptr_t)t->inputs[i]);
-    h = hash_combine(h, 0x51);
-    for (int i = 0; i < t->nresults; i++) h = hash_combine(h, (uint64_t)(uintptr_t)t->results[i]);
-    return h | 1; /* never 0: 0 is the map's empty key */
+    uint64_t h = (uint64_t)t->kind + 1;
+    h = mix(h, (uint64_t)t->width);
+    h = mix(h, (uint64_t)t->sign);
+    h = mix(h, (uint64_t)t->fkind);
+    h = mix(h, (uint64_t)(uintptr_t)t->elem);
+    h = mix(h, (uint64_t)t->addrspace);
+    h = mix(h, (uint64_t)(uintptr_t)t->encoding);
+    h = mix(h, (uint64_t)(int64_t)t->rank);
+    for (int i = 0; i < t->rank; i++) h = mix(h, (uint64_t)t->shape[i]);
+    for (int i = 0; i < t->ninputs; i++) h = mix(h, (uint64_t)(uintptr_t)t->inputs[i]);
+    h = mix(h, 0x51);
+    for (int i = 0; i < t->nresults; i++) h = mix(h, (uint64_t)(uintptr_t)t->results[i]);
+    return hash_u64(h) | 1; /* never 0: 0 is the map's empty key */
 }
 
 static Type *unique(Context *c, Type *proto) {
