@@ -303,6 +303,11 @@ struct Context {
     Arena *arena;
     Interner strings;
     Map types;  /* hash -> Type* chain head (see types.c) */
+    /* the integer (widths up to 64, by sign) and float types once made:
+     * asked for all the time (a type for every constant, comparison and
+     * cast), they are found here without hashing every field of a Type */
+    Type *int_types[3][65];
+    Type *float_types[FK_F64 + 1];
     Map attrs;  /* hash -> Attr* chain head */
     Map layouts; /* interned #ttg layout text -> its parsed Layout (dialect/ttg.c) */
     Map layout_attrs; /* hash of a Layout -> its attribute (dialect/ttg.c) */

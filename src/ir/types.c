@@ -46,20 +46,25 @@ static bool type_equal(const Type *a, const Type *b) {
     return false;
 }
 
+/* One multiply per field and a full mix at the end (hash_combine's full
+ * mix per field made hashing a tensor type cost more than the rest of
+ * finding it). */
+static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+
 static uint64_t type_hash(const Type *t) {
-    uint64_t h = hash_u64((uint64_t)t->kind + 1);
-    h = hash_combine(h, (uint64_t)t->width);
-    h = hash_combine(h, (uint64_t)t->sign);
-    h = hash_combine(h, (uint64_t)t->fkind);
-    h = hash_combine(h, (uint64_t)(uintptr_t)t->elem);
-    h = hash_combine(h, (uint64_t)t->addrspace);
-    h = hash_combine(h, (uint64_t)(uintptr_t)t->encoding);
-    h = hash_combine(h, (uint64_t)(int64_t)t->rank);
-    for (int i = 0; i < t->rank; i++) h = hash_combine(h, (uint64_t)t->shape[i]);
-    for (int i = 0; i < t->ninputs; i++) h = hash_combine(h, (uint64_t)(uintptr_t)t->inputs[i]);
-    h = hash_combine(h, 0x51);
-    for (int i = 0; i < t->nresults; i++) h = hash_combine(h, (uint64_t)(uintptr_t)t->results[i]);
-    return h | 1; /* never 0: 0 is the map's empty key */
+    uint64_t h = (uint64_t)t->kind + 1;
+    h = mix(h, (uint64_t)t->width);
+    h = mix(h, (uint64_t)t->sign);
+    h = mix(h, (uint64_t)t->fkind);
+    h = mix(h, (uint64_t)(uintptr_t)t->elem);
+    h = mix(h, (uint64_t)t->addrspace);
+    h = mix(h, (uint64_t)(uintptr_t)t->encoding);
+    h = mix(h, (uint64_t)(int64_t)t->rank);
+    for (int i = 0; i < t->rank; i++) h = mix(h, (uint64_t)t->shape[i]);
+    for (int i = 0; i < t->ninputs; i++) h = mix(h, (uint64_t)(uintptr_t)t->inputs[i]);
+    h = mix(h, 0x51);
+    for (int i = 0; i < t->nresults; i++) h = mix(h, (uint64_t)(uintptr_t)t->results[i]);
+    return hash_u64(h) | 1; /* never 0: 0 is the map's empty key */
 }
 
 static Type *unique(Context *c, Type *proto) {
@@ -81,7 +86,11 @@ static Type *unique(Context *c, Type *proto) {
 }
 
 Type *ty_int_signed(Context *c, int width, IntSign sign) {
-    return unique(c, &(Type){.kind = TY_INT, .width = width, .sign = sign});
+    bool kept = width >= 0 && width <= 64 && (unsigned)sign < 3;
+    if (kept && c->int_types[sign][width]) return c->int_types[sign][width];
+    Type *t = unique(c, &(Type){.kind = TY_INT, .width = width, .sign = sign});
+    if (kept) c->int_types[sign][width] = t;
+    return t;
 }
 Type *ty_int(Context *c, int width) { return ty_int_signed(c, width, SIGNLESS); }
 Type *ty_i1(Context *c) { return ty_int(c, 1); }
@@ -91,7 +100,8 @@ Type *ty_i64(Context *c) { return ty_int(c, 64); }
 static const int float_widths[] = {[FK_F8E4M3] = 8, [FK_F8E5M2] = 8, [FK_F16] = 16,
                                    [FK_BF16] = 16, [FK_F32] = 32, [FK_F64] = 64};
 Type *ty_float(Context *c, FloatKind k) {
-    return unique(c, &(Type){.kind = TY_FLOAT, .fkind = k, .width = float_widths[k]});
+    if (!c->float_types[k]) c->float_types[k] = unique(c, &(Type){.kind = TY_FLOAT, .fkind = k, .width = float_widths[k]});
+    return c->float_types[k];
 }
 Type *ty_f32(Context *c) { return ty_float(c, FK_F32); }
 Type *ty_index(Context *c) { return unique(c, &(Type){.kind = TY_INDEX, .width = 64}); }

@@ -88,6 +88,11 @@ typedef struct Pipe {
     AxisAnalysis *aa;
     Map state;          /* loop-carried block arg -> 1, for the args the addresses need */
     VEC(Value *) args;  /* those args, in order */
+    /* body value -> its clone for the first iteration evaluated (the
+     * prologue's first), for the values that read neither the induction
+     * variable nor the state: every iteration computes them alike, and
+     * the CSE after the pass would merge all later clones into that one */
+    Map fixed;
 } Pipe;
 
 static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
@@ -119,15 +124,29 @@ static bool evaluable(Pipe *p, Value *v, int depth) {
 }
 
 /* v for an iteration whose induction variable and state `env` maps (body
- * value -> value), cloning its slice before `before`. */
+ * value -> value), cloning its slice before `before`. A value the
+ * iteration does not change is cloned once, for the first iteration
+ * evaluated, which comes before the loop and dominates every later one
+ * (p->fixed). */
 static Value *eval(Pipe *p, Map *env, Value *v, Op *before) {
     if (!in_body(p, v)) return v;
     Value *r = map_get(env, MAP_KEY(v));
     if (r) return r;
+    if ((r = map_get(&p->fixed, MAP_KEY(v)))) {
+        map_put(env, MAP_KEY(v), r); /* (op_clone maps operands through env) */
+        return r;
+    }
     Op *d = v->def;
-    for (int i = 0; i < d->noperands; i++) eval(p, env, op_operand(d, i), before);
+    bool fixed = true;
+    for (int i = 0; i < d->noperands; i++) {
+        Value *o = op_operand(d, i);
+        eval(p, env, o, before);
+        fixed &= !in_body(p, o) || map_has(&p->fixed, MAP_KEY(o));
+    }
     Op *n = op_clone(p->c, d, env);
     op_insert_before(before, n);
+    if (fixed)
+        for (int i = 0; i < d->nresults; i++) map_put(&p->fixed, MAP_KEY(op_result(d, i)), op_result(n, i));
     return op_result(n, v->index);
 }
 
@@ -396,6 +415,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
 
     map_free(&env);
     map_free(&p.state);
+    map_free(&p.fixed);
     vec_free(&p.args);
     tc_free(state);
     tc_free(opnds);
