@@ -170,10 +170,12 @@ void tv_str(Sema *S, const TV *v, StrBuf *out) {
 
 /* ---- scopes ---------------------------------------------------------------- */
 
+/* Every name sema binds or looks up is interned in ctx->strings: the
+ * parser's (see sema_codegen's contract), the import bindings and the -D
+ * names (interned on the way in), so equal names are equal pointers. */
 static TV *scope_find(Scope *sc, const char *name) {
     for (int i = sc->len - 1; i >= 0; i--)
-        if (sc->data[i].name == name || (sc->data[i].name[0] == name[0] && strcmp(sc->data[i].name, name) == 0))
-            return &sc->data[i].val;
+        if (sc->data[i].name == name) return &sc->data[i].val;
     return NULL;
 }
 
@@ -875,7 +877,7 @@ static TV sanitize(Sema *S, TV v) {
 
 static bool is_cx_param(Sema *S, const char *name) {
     for (int i = 0; i < S->fn->ncx_params; i++)
-        if (!strcmp(S->fn->cx_params[i], name)) return true;
+        if (S->fn->cx_params[i] == name) return true; /* (interned) */
     return false;
 }
 
@@ -2117,10 +2119,11 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
     if (!name && !asname) {
         /* `import triton.language` binds `triton` */
         const char *dot = strchr(module, '.');
-        bind = dot ? arena_strndup(S->arena, module, (size_t)(dot - module)) : module;
+        bind = dot ? intern_n(&S->ctx->strings, module, (size_t)(dot - module)) : module;
         path = bind;
     }
     if (!bind) bind = name;
+    bind = intern(&S->ctx->strings, bind); /* `tritonc` made `triton` above */
     for (int i = 0; i < TC_ARRAY_LEN(mods); i++)
         if (!strcmp(mods[i].path, path)) {
             scope_set(&S->globals, bind, (TV){.kind = TV_MODULE, .i = mods[i].mod});
@@ -2364,6 +2367,9 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         if (!*p) break;
         p++;
     }
+    /* the -D names, interned as the parameters' names are */
+    const char **cx_names = ARENA_ARRAY(S->arena, const char *, spec->nconstexprs + 1);
+    for (int k = 0; k < spec->nconstexprs; k++) cx_names[k] = intern(&S->ctx->strings, spec->constexpr_names[k]);
     S->host_desc = ARENA_ARRAY(S->arena, HostDesc *, np + 1);
     memset(S->host_desc, 0, sizeof(HostDesc *) * (size_t)(np + 1));
     const char *sp = sig;
@@ -2378,7 +2384,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         }
         int d = -1;
         for (int k = 0; k < spec->nconstexprs; k++)
-            if (!strcmp(spec->constexpr_names[k], p->name)) d = k;
+            if (cx_names[k] == p->name) d = k;
         if (d >= 0) used_d[d] = true;
         /* the corpus spells a specialised integer as a `constexpr` entry */
         while (*sp == ' ') sp++;
@@ -2445,7 +2451,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         /* a module global the kernel reads may be named too (the Python
          * binding passes the constexpr globals it sees); the source's own
          * definition is the one used */
-        if (!used_d[k] && !scope_find(&S->globals, spec->constexpr_names[k]))
+        if (!used_d[k] && !scope_find(&S->globals, cx_names[k]))
             sema_error(S, "-D %s: '%s' has no parameter of that name", spec->constexpr_names[k], fn->name);
     if (diag_has_errors(de) && de->nerrors > nerr0) goto done;
     FuncState F = {0};
