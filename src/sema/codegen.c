@@ -1805,9 +1805,11 @@ static bool bind_params(Sema *S, const PyFunc *fn, const TV *args, int nargs, co
     return ok;
 }
 
+/* (The mangling appends without printf: every call of a @jit helper builds
+ * its name, a dozen pieces or more.) */
 static void mangle_cx(const TV *v, StrBuf *sb) {
     switch (v->kind) {
-    case TV_INT: sb_printf(sb, "%lld", (long long)v->i); break;
+    case TV_INT: sb_put_int(sb, v->i); break;
     case TV_BOOL: sb_puts(sb, v->i ? "True" : "False"); break;
     case TV_FLOAT: {
         char buf[64];
@@ -1820,12 +1822,22 @@ static void mangle_cx(const TV *v, StrBuf *sb) {
         }
         break;
     }
-    case TV_STR: sb_printf(sb, "_sq_%s_sq_", v->s); break;
+    case TV_STR:
+        sb_puts(sb, "_sq_");
+        sb_puts(sb, v->s);
+        sb_puts(sb, "_sq_");
+        break;
     case TV_NONE: sb_puts(sb, "None"); break;
     case TV_DTYPE: tl_mangle(v->ty, sb); break;
     case TV_JITFN: sb_puts(sb, v->fn->name); break;
-    case TV_BUILTIN: sb_printf(sb, "_bi_%s", v->bi->name); break;
-    case TV_MODULE: sb_printf(sb, "_mod%lld", (long long)v->i); break;
+    case TV_BUILTIN:
+        sb_puts(sb, "_bi_");
+        sb_puts(sb, v->bi->name);
+        break;
+    case TV_MODULE:
+        sb_puts(sb, "_mod");
+        sb_put_int(sb, v->i);
+        break;
     case TV_TUPLE: /* block_shape=[BLOCK_M, HEAD_DIM]: every element is part of the name */
         sb_putc(sb, 'T');
         for (int i = 0; i < v->n; i++) {
@@ -1854,13 +1866,20 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
         sb_putc(sb, 'T');
         for (int i = 0; i < v->n; i++) {
             if (i) sb_putc(sb, '_');
-            if (v->fields) sb_printf(sb, "N%s_", v->fields[i]); /* a NamedTuple's field names are part of its type */
+            if (v->fields) { /* a NamedTuple's field names are part of its type */
+                sb_putc(sb, 'N');
+                sb_puts(sb, v->fields[i]);
+                sb_putc(sb, '_');
+            }
             mangle_arg(&v->elems[i], sb);
         }
         sb_putc(sb, 'T');
     } else if (v->kind == TV_TENSOR) {
         tl_mangle(v->ty, sb);
-        if (v->is_desc) sb_printf(sb, "D%d", v->is_desc); /* a tensor descriptor, not a block pointer */
+        if (v->is_desc) { /* a tensor descriptor, not a block pointer */
+            sb_putc(sb, 'D');
+            sb_put_int(sb, v->is_desc);
+        }
     } else { /* a constexpr inside a tuple that also holds tensors: [M, 1] */
         sb_putc(sb, 'c');
         mangle_cx(v, sb);
@@ -1907,7 +1926,8 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     }
     /* mangle: name__<runtime arg types>__<index>c<constexpr value> */
     StrBuf sb = {0};
-    sb_printf(&sb, "%s__", fn->name);
+    sb_puts(&sb, fn->name);
+    sb_puts(&sb, "__");
     bool first = true;
     for (int i = 0; i < np; i++) {
         if (!tuple_has_tensor(&vals[i])) continue;
@@ -1921,7 +1941,8 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         if (tuple_has_tensor(&vals[i])) continue;
         if (!first) sb_putc(&sb, '_');
         first = false;
-        sb_printf(&sb, "%dc", i);
+        sb_put_int(&sb, i);
+        sb_putc(&sb, 'c');
         mangle_cx(&vals[i], &sb);
     }
     if (f->noinline && nargs) {
@@ -1932,7 +1953,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
                                   fn->name, fn->params.items[i].name);
             }
     }
-    const char *mname = ctx_intern(S->ctx, sb_cstr(&sb));
+    const char *mname = intern_n(&S->ctx->strings, sb_cstr(&sb), sb.len);
     sb_free(&sb);
     FuncRet *r = map_get(&S->fn_ret, MAP_KEY(mname));
     if (!r) {
