@@ -121,10 +121,12 @@ static void params_from_func(Compilation *c, Op *func) {
 static Op *front_end_py(Compilation *c, const CompileRequest *req) {
     const tc_compile_options *o = &req->opts;
     /* The bodies of the functions the kernel does not use are not parsed
-     * (the AST dump shows them all) */
+     * (the AST dump shows them all). Names are interned in the context's
+     * interner, which sema interns into too: it compares names by address. */
+    Interner *in = &c->ctx->strings;
     PyModule *ast = req->stop_after == STAGE_AST
-                        ? py_parse(c->arena, &c->strings, &c->de, c->filename, c->source, c->source_len)
-                        : py_parse_lazy(c->arena, &c->strings, &c->de, c->filename, c->source, c->source_len);
+                        ? py_parse(c->arena, in, &c->de, c->filename, c->source, c->source_len)
+                        : py_parse_lazy(c->arena, in, &c->de, c->filename, c->source, c->source_len);
     if (diag_has_errors(&c->de)) return NULL;
     if (req->stop_after == STAGE_AST) {
         StrBuf sb = {0};

@@ -170,10 +170,12 @@ void tv_str(Sema *S, const TV *v, StrBuf *out) {
 
 /* ---- scopes ---------------------------------------------------------------- */
 
+/* Every name sema binds or looks up is interned in ctx->strings: the
+ * parser's (see sema_codegen's contract), the import bindings and the -D
+ * names (interned on the way in), so equal names are equal pointers. */
 static TV *scope_find(Scope *sc, const char *name) {
     for (int i = sc->len - 1; i >= 0; i--)
-        if (sc->data[i].name == name || (sc->data[i].name[0] == name[0] && strcmp(sc->data[i].name, name) == 0))
-            return &sc->data[i].val;
+        if (sc->data[i].name == name) return &sc->data[i].val;
     return NULL;
 }
 
@@ -875,7 +877,7 @@ static TV sanitize(Sema *S, TV v) {
 
 static bool is_cx_param(Sema *S, const char *name) {
     for (int i = 0; i < S->fn->ncx_params; i++)
-        if (!strcmp(S->fn->cx_params[i], name)) return true;
+        if (S->fn->cx_params[i] == name) return true; /* (interned) */
     return false;
 }
 
@@ -1803,9 +1805,11 @@ static bool bind_params(Sema *S, const PyFunc *fn, const TV *args, int nargs, co
     return ok;
 }
 
+/* (The mangling appends without printf: every call of a @jit helper builds
+ * its name, a dozen pieces or more.) */
 static void mangle_cx(const TV *v, StrBuf *sb) {
     switch (v->kind) {
-    case TV_INT: sb_printf(sb, "%lld", (long long)v->i); break;
+    case TV_INT: sb_put_int(sb, v->i); break;
     case TV_BOOL: sb_puts(sb, v->i ? "True" : "False"); break;
     case TV_FLOAT: {
         char buf[64];
@@ -1818,12 +1822,22 @@ static void mangle_cx(const TV *v, StrBuf *sb) {
         }
         break;
     }
-    case TV_STR: sb_printf(sb, "_sq_%s_sq_", v->s); break;
+    case TV_STR:
+        sb_puts(sb, "_sq_");
+        sb_puts(sb, v->s);
+        sb_puts(sb, "_sq_");
+        break;
     case TV_NONE: sb_puts(sb, "None"); break;
     case TV_DTYPE: tl_mangle(v->ty, sb); break;
     case TV_JITFN: sb_puts(sb, v->fn->name); break;
-    case TV_BUILTIN: sb_printf(sb, "_bi_%s", v->bi->name); break;
-    case TV_MODULE: sb_printf(sb, "_mod%lld", (long long)v->i); break;
+    case TV_BUILTIN:
+        sb_puts(sb, "_bi_");
+        sb_puts(sb, v->bi->name);
+        break;
+    case TV_MODULE:
+        sb_puts(sb, "_mod");
+        sb_put_int(sb, v->i);
+        break;
     case TV_TUPLE: /* block_shape=[BLOCK_M, HEAD_DIM]: every element is part of the name */
         sb_putc(sb, 'T');
         for (int i = 0; i < v->n; i++) {
@@ -1852,13 +1866,20 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
         sb_putc(sb, 'T');
         for (int i = 0; i < v->n; i++) {
             if (i) sb_putc(sb, '_');
-            if (v->fields) sb_printf(sb, "N%s_", v->fields[i]); /* a NamedTuple's field names are part of its type */
+            if (v->fields) { /* a NamedTuple's field names are part of its type */
+                sb_putc(sb, 'N');
+                sb_puts(sb, v->fields[i]);
+                sb_putc(sb, '_');
+            }
             mangle_arg(&v->elems[i], sb);
         }
         sb_putc(sb, 'T');
     } else if (v->kind == TV_TENSOR) {
         tl_mangle(v->ty, sb);
-        if (v->is_desc) sb_printf(sb, "D%d", v->is_desc); /* a tensor descriptor, not a block pointer */
+        if (v->is_desc) { /* a tensor descriptor, not a block pointer */
+            sb_putc(sb, 'D');
+            sb_put_int(sb, v->is_desc);
+        }
     } else { /* a constexpr inside a tuple that also holds tensors: [M, 1] */
         sb_putc(sb, 'c');
         mangle_cx(v, sb);
@@ -1905,7 +1926,8 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     }
     /* mangle: name__<runtime arg types>__<index>c<constexpr value> */
     StrBuf sb = {0};
-    sb_printf(&sb, "%s__", fn->name);
+    sb_puts(&sb, fn->name);
+    sb_puts(&sb, "__");
     bool first = true;
     for (int i = 0; i < np; i++) {
         if (!tuple_has_tensor(&vals[i])) continue;
@@ -1919,7 +1941,8 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         if (tuple_has_tensor(&vals[i])) continue;
         if (!first) sb_putc(&sb, '_');
         first = false;
-        sb_printf(&sb, "%dc", i);
+        sb_put_int(&sb, i);
+        sb_putc(&sb, 'c');
         mangle_cx(&vals[i], &sb);
     }
     if (f->noinline && nargs) {
@@ -1930,7 +1953,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
                                   fn->name, fn->params.items[i].name);
             }
     }
-    const char *mname = ctx_intern(S->ctx, sb_cstr(&sb));
+    const char *mname = intern_n(&S->ctx->strings, sb_cstr(&sb), sb.len);
     sb_free(&sb);
     FuncRet *r = map_get(&S->fn_ret, MAP_KEY(mname));
     if (!r) {
@@ -2117,10 +2140,11 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
     if (!name && !asname) {
         /* `import triton.language` binds `triton` */
         const char *dot = strchr(module, '.');
-        bind = dot ? arena_strndup(S->arena, module, (size_t)(dot - module)) : module;
+        bind = dot ? intern_n(&S->ctx->strings, module, (size_t)(dot - module)) : module;
         path = bind;
     }
     if (!bind) bind = name;
+    bind = intern(&S->ctx->strings, bind); /* `tritonc` made `triton` above */
     for (int i = 0; i < TC_ARRAY_LEN(mods); i++)
         if (!strcmp(mods[i].path, path)) {
             scope_set(&S->globals, bind, (TV){.kind = TV_MODULE, .i = mods[i].mod});
@@ -2364,6 +2388,9 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         if (!*p) break;
         p++;
     }
+    /* the -D names, interned as the parameters' names are */
+    const char **cx_names = ARENA_ARRAY(S->arena, const char *, spec->nconstexprs + 1);
+    for (int k = 0; k < spec->nconstexprs; k++) cx_names[k] = intern(&S->ctx->strings, spec->constexpr_names[k]);
     S->host_desc = ARENA_ARRAY(S->arena, HostDesc *, np + 1);
     memset(S->host_desc, 0, sizeof(HostDesc *) * (size_t)(np + 1));
     const char *sp = sig;
@@ -2378,7 +2405,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         }
         int d = -1;
         for (int k = 0; k < spec->nconstexprs; k++)
-            if (!strcmp(spec->constexpr_names[k], p->name)) d = k;
+            if (cx_names[k] == p->name) d = k;
         if (d >= 0) used_d[d] = true;
         /* the corpus spells a specialised integer as a `constexpr` entry */
         while (*sp == ' ') sp++;
@@ -2445,7 +2472,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         /* a module global the kernel reads may be named too (the Python
          * binding passes the constexpr globals it sees); the source's own
          * definition is the one used */
-        if (!used_d[k] && !scope_find(&S->globals, spec->constexpr_names[k]))
+        if (!used_d[k] && !scope_find(&S->globals, cx_names[k]))
             sema_error(S, "-D %s: '%s' has no parameter of that name", spec->constexpr_names[k], fn->name);
     if (diag_has_errors(de) && de->nerrors > nerr0) goto done;
     FuncState F = {0};

@@ -55,7 +55,9 @@ typedef struct KernelSpec {
 } KernelSpec;
 
 /* Generates tt IR for the kernel and every @jit helper it calls. Returns the
- * module op (not verified), or NULL with the errors in de. */
+ * module op (not verified), or NULL with the errors in de. The names in mod
+ * must be interned in ctx->strings (py_parse(..., &ctx->strings, ...)):
+ * sema tells names apart by address. */
 Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const KernelSpec *spec);
 
 /* Parses a -D value: "1024", "-3", "0x10", "0.5", "1e-5", "float('inf')",

@@ -221,12 +221,16 @@ void tl_mangle(const TlType *t, StrBuf *out) {
     } else if (t->kind == TL_BLOCK) {
         tl_mangle(t->elem, out);
         sb_putc(out, 'S');
-        for (int i = 0; i < t->rank; i++) sb_printf(out, "%s%lld", i ? "_" : "", (long long)t->shape[i]);
+        for (int i = 0; i < t->rank; i++) {
+            if (i) sb_putc(out, '_');
+            sb_put_int(out, t->shape[i]);
+        }
         sb_putc(out, 'S');
     } else if (t->kind == TL_VOID) {
         sb_putc(out, 'V');
     } else if (tl_is_int(t)) {
-        sb_printf(out, "%c%d", tl_is_signed(t) ? 'i' : 'u', scalar_info[t->kind].bits);
+        sb_putc(out, tl_is_signed(t) ? 'i' : 'u');
+        sb_put_int(out, scalar_info[t->kind].bits);
     } else {
         sb_puts(out, scalar_info[t->kind].name);
     }

@@ -82,7 +82,9 @@ static inline const PyToken *tok(Parser *p) {
 static inline PyTokKind kind(Parser *p) { return tok(p)->kind; }
 static inline bool at(Parser *p, PyTokKind k) { return kind(p) == k; }
 
-static PyToken advance(Parser *p) {
+/* Inline, as tok() is: most callers drop the token it returns, and the
+ * copy of it goes with it. */
+static inline PyToken advance(Parser *p) {
     PyToken t = *tok(p);
     p->head = (p->head + 1) % LOOKAHEAD;
     p->nla--;
@@ -1391,10 +1393,14 @@ static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int
     static const bool special[256] = {['\n'] = 1, ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
                                       ['('] = 1,  [')'] = 1, ['['] = 1,  [']'] = 1,  ['{'] = 1,
                                       ['}'] = 1};
+    const unsigned char *u = (const unsigned char *)s;
     size_t start = pos, sig = pos;
     int depth = 0, lines = 0;
     while (pos < len) {
-        while (pos < len && !special[(unsigned char)s[pos]]) pos++;
+        /* most bytes are none of those: four at a time, then one by one */
+        while (pos + 4 <= len && !(special[u[pos]] | special[u[pos + 1]] | special[u[pos + 2]] | special[u[pos + 3]]))
+            pos += 4;
+        while (pos < len && !special[u[pos]]) pos++;
         if (pos >= len) break;
         char c = s[pos];
         switch (c) {
