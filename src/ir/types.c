@@ -100,7 +100,8 @@ Type *ty_i64(Context *c) { return ty_int(c, 64); }
 static const int float_widths[] = {[FK_F8E4M3] = 8, [FK_F8E5M2] = 8, [FK_F16] = 16,
                                    [FK_BF16] = 16, [FK_F32] = 32, [FK_F64] = 64};
 Type *ty_float(Context *c, FloatKind k) {
-    if (!c->float_types[k]) c->float_types[k] = unique(c, &(Type){.kind = TY_FLOAT, .fkind = k, .width = float_widths[k]});
+    if (!c->float_types[k])
+        c->float_types[k] = unique(c, &(Type){.kind = TY_FLOAT, .fkind = k, .width = float_widths[k]});
     return c->float_types[k];
 }
 Type *ty_f32(Context *c) { return ty_float(c, FK_F32); }

@@ -2832,8 +2832,9 @@ static TV erfcx_(Sema *S, TV x);
  * Then Halley steps (cubic: the tail's start is good to ~1e-3, Giles' to
  * ~1e-7): on erf(z) = a below a = 1/2, on erfc(z) = c above, the step's
  * (erfc(z) - c) / erfc'(z) as (c / erfc(z) - 1) exp(z^2 + log erfc(z))
- * sqrt(pi) / 2 (erfcx(z) sqrt(pi) / 2), so that nothing underflows however small c is: two
- * everywhere in fp64, one in the fp32 tail.
+ * sqrt(pi) / 2, that is (c / erfc(z) - 1) erfcx(z) sqrt(pi) / 2, so that
+ * nothing underflows however small c is: two everywhere in fp64, one in the
+ * fp32 tail.
  * a = 1: +inf; a > 1 or NaN: NaN. */
 static TV erfinv_core_(Sema *S, TV a, TV c, bool f64) {
     static const double lo[9] = {2.81022636e-08,  3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,

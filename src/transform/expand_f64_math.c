@@ -27,7 +27,7 @@
  *              with x's sign
  *   erfcx      (libdevice's __nv_erfcx) e^(x^2) erfc x for z = |x|:
  *              Shepherd and Laframboise's form Q(t) / (1 + 2z),
- *              t = (z - 3) / (z + 3), Q of degree 24: one polynomial keeps
+ *              t = (z - 3) / (z + 3) = 1 - 6 / (z + 3), Q of degree 24: one polynomial keeps
  *              the relative precision over the whole half line;
  *              2 e^(x^2) minus it for negative x
  *   erfc       (libdevice's __nv_erfc) 1 - erf x below |x| = 1/2, else
@@ -231,7 +231,9 @@ static Value *erfcx64(Ex *x, Value *a) {
 }
 
 /* erf a for |a| < 1: a P(a^2) (signed zeros kept) */
-static Value *erf_small(Ex *x, Value *a) { return mul(x, a, horner(x, ERF64_SMALL, ERF64_SMALL_TERMS, mul(x, a, a))); }
+static Value *erf_small(Ex *x, Value *a) {
+    return mul(x, a, horner(x, ERF64_SMALL, ERF64_SMALL_TERMS, mul(x, a, a)));
+}
 
 /* erf a: a P(a^2) for |a| < 1, else +-(1 - erfc |a|), where erfc |a| < 0.16
  * loses nothing to the subtraction. */
