@@ -37,7 +37,11 @@
  * binary (a cubin; a shared object on the CPU) and the launch metadata
  * without running the front end or the passes (tc_kernel_from_cache says so).
  * Such a handle reads its stage texts from the cache entry on the first
- * tc_kernel_ir call; "ttir-raw" and "ast" are never stored. A damaged entry
+ * tc_kernel_ir call. A compile keeps (and the entry stores) only the texts
+ * on the way to the binary: "ttgir" and "ptx" on CUDA, "c" on the CPU;
+ * tc_kernel_ir makes any other stage's text ("ttir", "ttir-raw", "ast") on
+ * its first call by running the pipeline to that stage again, from a copy
+ * of the request the handle keeps (a fraction of a compile). A damaged entry
  * (truncated, a checksum mismatch, a binary that does not load) is removed
  * and the kernel compiled again. Changing the library's sources, the
  * compiler or the CPU invalidates the entries; an environment variable read
@@ -101,10 +105,10 @@ tc_compile_options tc_compile_options_default(void);
 int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err);
 
 /* The kernel's IR at a stage: "ttir" (after the front end and the default
- * passes), "ttir-raw" (before passes), "c" (CPU), "ttgir", "ptx" (GPU).
- * NULL if the stage does not exist for this kernel's device. On a handle
- * from the source-keyed cache the text is read from the cache entry on the
- * first call (NULL if the entry has gone since). */
+ * passes), "ttir-raw" (before passes), "ast", "c" (CPU), "ttgir", "ptx"
+ * (GPU). NULL if the stage does not exist for this kernel's device. A text
+ * the compile did not keep is made on the first call (see Caching); on a
+ * handle from the source-keyed cache the entry's texts are read first. */
 const char *tc_kernel_ir(const tc_kernel *k, const char *stage);
 /* 1 when tc_compile served this handle from the source-keyed disk cache
  * (no front end, no passes, no code generation ran), else 0. */

@@ -6,6 +6,11 @@
  *
  *   compile_time FILE KERNEL SIGNATURE TARGET NUM_WARPS REPS [NAME=VALUE ...]
  *
+ * The C API keeps no IR text on the way to the PTX (it prints the TTGIR for
+ * the cache while ptxas runs, and any other text on demand); with
+ * COMPILE_TIME_TEXTS=1 in the environment the TTIR and TTGIR texts are
+ * printed within the timed compile as well.
+ *
  * prints: `median_ms min_ms ptx_lines ptx_bytes`
  */
 #include "driver/compile.h"
@@ -50,8 +55,10 @@ int main(int argc, char **argv) {
     if (reps < 1) reps = 1;
     double *t = calloc((size_t)reps, sizeof *t);
     size_t lines = 0, bytes = 0;
+    const char *texts = getenv("COMPILE_TIME_TEXTS");
+    unsigned keep = texts && *texts && strcmp(texts, "0") ? STAGE_BIT(STAGE_TTIR) | STAGE_BIT(STAGE_TTGIR) : 0;
     for (int r = 0; r < reps; r++) {
-        CompileRequest req = {.opts = tc_compile_options_default(), .stop_after = STAGE_PTX};
+        CompileRequest req = {.opts = tc_compile_options_default(), .stop_after = STAGE_PTX, .keep_texts = keep};
         req.opts.source = src;
         req.opts.source_len = len;
         req.opts.filename = argv[1];

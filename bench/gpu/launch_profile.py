@@ -97,7 +97,7 @@ def main():
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if a.child:
         if a.child == "modload":
-            return child_modload(a.rest[0])
+            return child_modload(*a.rest)
         return {"hot": child_hot, "hot-triton": child_hot_triton, "floor-python": lambda: child_floor(False),
                 "floor-torch": lambda: child_floor(True), "first": child_first, "first-triton": child_first_triton,
                 "first-profiled": child_first_profiled, "pieces": child_pieces}[a.child]()
@@ -148,8 +148,8 @@ def section_floor(floor):
                     "-D", "BLOCK=1024", "--emit", "ptx", "--target", "cuda:90", "-o", ptx],
                    cwd=ROOT, check=True)
     subprocess.run(["ptxas", "-arch=sm_90a", ptx, "-o", cub], check=True)
-    for loading in ("LAZY", "EAGER"):
-        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "modload", cub],
+    for loading, api in (("LAZY", "module"), ("EAGER", "module"), ("LAZY", "library")):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "modload", cub, api],
                            capture_output=True, text=True,
                            env=dict(os.environ, CUDA_MODULE_LOADING=loading))
         print("CUDA_MODULE_LOADING=%s" % loading, r.stdout[-3000:], r.stderr[-2000:], flush=True)
@@ -264,10 +264,12 @@ def child_hot():
     print("tritonc", tritonc.__version__)
 
 
-def child_modload(cubin):
+def child_modload(cubin, api="module"):
     """The driver's pieces of a cache hit, in a process where torch has
-    initialised CUDA: cuModuleLoadData (first in the process, then again),
-    cuModuleGetFunction, the first launch."""
+    initialised CUDA: loading the cubin (first in the process, then again),
+    getting the function, the first launch. api "module": cuModuleLoadData
+    and cuModuleGetFunction; "library": CUDA 12's context-independent
+    cuLibraryLoadData, cuLibraryGetKernel and cuKernelGetFunction."""
     import ctypes
     import torch
     x = torch.randn(1024, device="cuda")
@@ -278,20 +280,26 @@ def child_modload(cubin):
     args = (ctypes.c_uint64 * 4)(x.data_ptr(), x.data_ptr(), x.data_ptr(), 1024)
     params = (ctypes.c_void_p * 4)(*[ctypes.addressof(args) + 8 * i for i in range(4)])
     for i in range(3):
-        m, f = ctypes.c_void_p(), ctypes.c_void_p()
+        m, f, kern = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
         t0 = T()
-        rc0 = cu.cuModuleLoadData(ctypes.byref(m), data)
-        t1 = T()
-        rc1 = cu.cuModuleGetFunction(ctypes.byref(f), m, b"add_kernel")
+        if api == "library":
+            rc0 = cu.cuLibraryLoadData(ctypes.byref(m), data, None, None, 0, None, None, 0)
+            t1 = T()
+            rc1 = cu.cuLibraryGetKernel(ctypes.byref(kern), m, b"add_kernel") or \
+                cu.cuKernelGetFunction(ctypes.byref(f), kern)
+        else:
+            rc0 = cu.cuModuleLoadData(ctypes.byref(m), data)
+            t1 = T()
+            rc1 = cu.cuModuleGetFunction(ctypes.byref(f), m, b"add_kernel")
         t2 = T()
         rc2 = cu.cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, None, params, None)
         t3 = T()
         rc3 = cu.cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, None, params, None)
         t4 = T()
         torch.cuda.synchronize()
-        print("load %d: cuModuleLoadData %.0f us (rc %d), cuModuleGetFunction %.0f us (rc %d), "
+        print("%s load %d: load %.0f us (rc %d), get function %.0f us (rc %d), "
               "first launch %.0f us (rc %d), second %.0f us (rc %d); %d-byte cubin" % (
-                  i, (t1 - t0) * 1e6, rc0, (t2 - t1) * 1e6, rc1, (t3 - t2) * 1e6, rc2,
+                  api, i, (t1 - t0) * 1e6, rc0, (t2 - t1) * 1e6, rc1, (t3 - t2) * 1e6, rc2,
                   (t4 - t3) * 1e6, rc3, len(data)), flush=True)
 
 

@@ -5,8 +5,11 @@
  * parameter types and the loaded backend kernel. tc_compile first asks the
  * source-keyed cache (source_cache.c): on a hit the Compilation holds only
  * what a launch needs (parameters, the loaded kernel), and the stage texts
- * are read from the entry on the first tc_kernel_ir. A tc_error is a
- * snapshot of a DiagEngine: every diagnostic's parts plus the rendered text.
+ * are read from the entry on the first tc_kernel_ir. A compile keeps only
+ * the texts the cache stores (TTGIR and PTX on CUDA, C on the CPU); any
+ * other stage's text is made on demand by running the pipeline again, from
+ * the copy of the request the handle keeps. A tc_error is a snapshot of a
+ * DiagEngine: every diagnostic's parts plus the rendered text.
  */
 #include "tritonc.h"
 
@@ -22,11 +25,13 @@
 
 struct tc_kernel {
     Compilation c;
-    bool from_cache;       /* served by the source-keyed cache */
-    bool texts_read;       /* from_cache: the entry's stage texts were read */
-    SrcCacheKey key;       /* from_cache: where they are */
-    pthread_mutex_t lock;  /* guards the lazy read of the texts */
-    char *messages;        /* tc_kernel_messages, made on first use */
+    tc_compile_options req; /* the request, its strings in c's arena */
+    bool from_cache;        /* served by the source-keyed cache */
+    bool texts_read;        /* from_cache: the entry's stage texts were read */
+    unsigned remade;        /* STAGE_BITs of the texts tried again */
+    SrcCacheKey key;        /* from_cache: where they are */
+    pthread_mutex_t lock;   /* guards the lazy texts */
+    char *messages;         /* tc_kernel_messages, made on first use */
 };
 
 typedef struct ErrorItem {
@@ -70,6 +75,25 @@ tc_compile_options tc_compile_options_default(void) {
     return (tc_compile_options){.device = TC_DEVICE_CPU, .num_warps = 4, .num_stages = 3};
 }
 
+static const char *arena_str(Arena *a, const char *s) { return s ? arena_strdup(a, s) : NULL; }
+
+/* A copy of the request, for texts made on demand (remake_text). */
+static void keep_request(tc_kernel *k, const tc_compile_options *o) {
+    Arena *a = k->c.arena;
+    k->req = *o;
+    k->req.source_len = o->source_len ? o->source_len : strlen(o->source);
+    k->req.source = arena_strndup(a, o->source, k->req.source_len);
+    k->req.filename = arena_str(a, o->filename);
+    k->req.kernel = arena_str(a, o->kernel);
+    k->req.signature = arena_str(a, o->signature);
+    k->req.target = arena_str(a, o->target);
+    k->req.cache_dir = NULL; /* a remake stops before the backend's cache */
+    tc_constexpr *cx = ARENA_ARRAY(a, tc_constexpr, o->num_constexprs + 1);
+    for (int i = 0; i < o->num_constexprs; i++)
+        cx[i] = (tc_constexpr){arena_str(a, o->constexprs[i].name), arena_str(a, o->constexprs[i].value)};
+    k->req.constexprs = cx;
+}
+
 int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) {
     if (out) *out = NULL;
     if (err) *err = NULL;
@@ -80,6 +104,7 @@ int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) 
     tc_kernel *k = tc_calloc(1, sizeof *k);
     compilation_init(&k->c);
     pthread_mutex_init(&k->lock, NULL);
+    keep_request(k, opts);
     bool cached = srccache_key(opts, &k->key);
     if (cached) {
         k->c.device = opts->device;
@@ -90,7 +115,9 @@ int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) 
             return 0;
         }
     }
-    CompileRequest req = {.opts = *opts, .stop_after = STAGE_LOADED};
+    /* the texts the cache stores; the TTGIR is printed while ptxas runs */
+    CompileRequest req = {.opts = *opts, .stop_after = STAGE_LOADED,
+                          .keep_texts = opts->device == TC_DEVICE_CUDA ? STAGE_BIT(STAGE_TTGIR) : 0};
     if (!compile_run(&k->c, &req)) {
         if (err) *err = error_from(&k->c.de);
         tc_kernel_free(k);
@@ -102,20 +129,43 @@ int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) 
     return 0;
 }
 
+/* The text of a stage the compile did not keep (or the cache entry lacks),
+ * made by running the pipeline again up to that stage; NULL for a stage the
+ * kernel's device does not have. */
+static char *remake_text(const tc_kernel *k, Stage s) {
+    bool cpu = k->req.device == TC_DEVICE_CPU;
+    if (s == STAGE_LOADED || (s == STAGE_C && !cpu) || ((s == STAGE_TTGIR || s == STAGE_PTX) && cpu))
+        return NULL;
+    Compilation c;
+    compilation_init(&c);
+    CompileRequest req = {.opts = k->req, .stop_after = s};
+    char *text = NULL;
+    if (compile_run(&c, &req)) {
+        text = c.text[s];
+        c.text[s] = NULL;
+    }
+    compilation_free(&c);
+    return text;
+}
+
 const char *tc_kernel_ir(const tc_kernel *k, const char *stage) {
     Stage s = stage_lookup(stage);
     if (s >= STAGE_COUNT) return NULL;
-    if (k->from_cache) {
-        /* logically const: the texts were there all along, in the entry */
-        tc_kernel *m = (tc_kernel *)k;
-        pthread_mutex_lock(&m->lock);
-        if (!m->texts_read) {
-            srccache_load_texts(&m->c, &m->key);
-            m->texts_read = true;
-        }
-        pthread_mutex_unlock(&m->lock);
+    /* logically const: the texts were there all along, in the entry or
+     * the request */
+    tc_kernel *m = (tc_kernel *)k;
+    pthread_mutex_lock(&m->lock);
+    if (k->from_cache && !m->texts_read) {
+        srccache_load_texts(&m->c, &m->key);
+        m->texts_read = true;
     }
-    return k->c.text[s];
+    if (!m->c.text[s] && !(m->remade & STAGE_BIT(s))) {
+        m->remade |= STAGE_BIT(s);
+        m->c.text[s] = remake_text(k, s);
+    }
+    const char *text = m->c.text[s];
+    pthread_mutex_unlock(&m->lock);
+    return text;
 }
 
 int tc_kernel_from_cache(const tc_kernel *k) { return k && k->from_cache; }

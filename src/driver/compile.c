@@ -50,6 +50,12 @@ static bool ends_with(const char *s, const char *suffix) {
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* Whether the request wants stage s's text: its last stage's always, the
+ * others when asked for (printing the IR costs a tenth of a compile). */
+static bool wants_text(const CompileRequest *req, Stage s) {
+    return req->stop_after == s || (req->keep_texts & STAGE_BIT(s));
+}
+
 static void keep_text(Compilation *c, Stage s, Op *module) {
     StrBuf sb = {0};
     ir_print(module, &sb, &(PrintOptions){0});
@@ -221,19 +227,24 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         if (async_copy_enabled() && pipeline_async_copy(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, sm) > 0 &&
             !pass_pipeline_run(m, "cse,dce", &lpc, NULL))
             return false;
-        keep_text(c, STAGE_TTGIR, m);
         c->seconds[STAGE_TTGIR] = now_seconds() - t0;
-        if (req->stop_after == STAGE_TTGIR) return true;
+        if (req->stop_after == STAGE_TTGIR) {
+            keep_text(c, STAGE_TTGIR, m);
+            return true;
+        }
         StrBuf sb = {0};
         PtxOptions po = {.sm = sm, .num_warps = warps};
         PtxKernelInfo info;
         bool ok = ptx_emit(c->ctx, m, c->kernel, &po, &sb, &info, &c->de);
         c->text[STAGE_PTX] = sb_take(&sb);
         c->seconds[STAGE_PTX] = now_seconds() - t0;
+        /* as gpu_kernel_build does, after the PTX: the emitter leaves the IR as it was */
+        if (ok && wants_text(req, STAGE_TTGIR)) keep_text(c, STAGE_TTGIR, m);
         return ok;
     }
     GpuOptions go = {.num_warps = warps, .sm = sm, .cache_dir = o->cache_dir,
-                     .num_stages = o->num_stages < 0 ? 3 : o->num_stages};
+                     .num_stages = o->num_stages < 0 ? 3 : o->num_stages,
+                     .keep_ttgir = wants_text(req, STAGE_TTGIR)};
     GpuKernel *k = gpu_kernel_build(c->ctx, m, c->kernel, &go, &c->de);
     if (!k) return false;
     c->gpu = k;
@@ -279,7 +290,7 @@ bool compile_run(Compilation *c, const CompileRequest *req) {
                       .timing = req->timing};
     if (!pass_pipeline_run(m, req->pipeline ? req->pipeline : "default", &pc, &po)) return false;
     if (!ir_verify(m, &c->de)) return false;
-    keep_text(c, STAGE_TTIR, m);
+    if (wants_text(req, STAGE_TTIR)) keep_text(c, STAGE_TTIR, m);
     c->seconds[STAGE_TTIR] = now_seconds() - t0;
     if (req->stop_after == STAGE_TTIR) return true;
 

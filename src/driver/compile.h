@@ -40,7 +40,7 @@ typedef struct Compilation {
     const char *filename;
     const char *kernel;
     Op *module;
-    char *text[STAGE_COUNT]; /* heap strings, NULL where not produced */
+    char *text[STAGE_COUNT]; /* heap strings, NULL where not produced or not kept */
     double seconds[STAGE_COUNT];
     /* Runtime parameters, one per signature entry that is not a constexpr:
      * their Triton type strings. An entry specialised as equal to 1 (":1")
@@ -54,10 +54,13 @@ typedef struct Compilation {
     struct GpuKernel *gpu;
 } Compilation;
 
+#define STAGE_BIT(s) (1u << (s))
+
 typedef struct CompileRequest {
     tc_compile_options opts;
     const char *pipeline; /* NULL: "default" */
-    Stage stop_after;     /* last stage to produce */
+    Stage stop_after;     /* last stage to produce; its text is kept */
+    unsigned keep_texts;  /* STAGE_BITs of the other stages whose text to keep */
     bool verify_each;     /* verify after every pass */
     const char *print_after;
     bool print_after_all, time_passes;

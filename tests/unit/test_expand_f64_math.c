@@ -73,7 +73,7 @@ static void run(const char *fn, int lib, const double *x, double ulps) {
     snprintf(cx_fn, sizeof cx_fn, "'%s'", fn);
     tc_constexpr cx[3] = {{"FN", cx_fn}, {"LIB", lib ? "True" : "False"}, {"N", "256"}};
     CompileRequest req = {.opts = tc_compile_options_default(), .pipeline = "default,expand-f64-math",
-                          .stop_after = STAGE_LOADED};
+                          .stop_after = STAGE_LOADED, .keep_texts = STAGE_BIT(STAGE_TTIR)};
     req.opts.source = SRC;
     req.opts.filename = "expand_f64_kernel.py";
     req.opts.kernel = "k";

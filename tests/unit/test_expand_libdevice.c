@@ -97,7 +97,7 @@ static void run(const char *fn, int binary, int f64, const double *x, const doub
     tc_constexpr cx[3] = {{"FN", cx_fn}, {"BINARY", binary ? "True" : "False"}, {"N", "64"}};
     CompileRequest req = {.opts = tc_compile_options_default(),
                           .pipeline = f64 ? "default,expand-libdevice,expand-f64-math" : "default,expand-libdevice",
-                          .stop_after = STAGE_LOADED};
+                          .stop_after = STAGE_LOADED, .keep_texts = STAGE_BIT(STAGE_TTIR)};
     req.opts.source = SRC;
     req.opts.filename = "expand_libdevice_kernel.py";
     req.opts.kernel = "k";

@@ -29,6 +29,7 @@ typedef struct GpuOptions {
     const char *cache_key; /* optional: key of the source + specialisation */
     const char *cache_dir; /* NULL: $TRITONC_CACHE_DIR, else ~/.cache/tritonc */
     bool no_cache;         /* neither read nor write the disk cache */
+    bool keep_ttgir;       /* print the TTGIR (while ptxas runs) for gpu_kernel_ttgir and the cache */
 } GpuOptions;
 
 typedef struct GpuKernel GpuKernel;

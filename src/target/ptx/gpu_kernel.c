@@ -3,7 +3,7 @@
  * cache (see gpu.h).
  *
  * Cache entry: $TRITONC_CACHE_DIR/<key>/ holding kernel.cubin, kernel.ptx,
- * kernel.ttgir (when the IR printer is linked in) and kernel.json
+ * kernel.ttgir (when the build was asked to keep it) and kernel.json
  * ({"name", "num_warps", "shared", "target", "key"}). The entry is written
  * into a temporary folder beside it and renamed into place, so a reader
  * sees a whole entry or none. The key is the caller's (hash of the source
@@ -16,16 +16,16 @@
 #include "transform/pass.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TC_GPU_VERSION "tritonc-gpu-0.1"
-
-/* The IR printer lives on another branch for now: use it when linked. */
-#pragma weak ir_print
 
 struct GpuKernel {
     char name[128];
@@ -154,40 +154,64 @@ static const char *find_ptxas(void) {
     return NULL;
 }
 
-/* PTX -> cubin with ptxas (preferred: no context needed) or the driver. */
-static bool assemble(GpuKernel *k, DiagEngine *de) {
-    const char *ptxas = find_ptxas();
-    if (ptxas) {
-        char dir[] = "/tmp/tritonc-ptxasXXXXXX";
-        if (!mkdtemp(dir)) return false;
-        char src[128], bin[128], log[128], cmd[1024];
-        snprintf(src, sizeof src, "%s/k.ptx", dir);
-        snprintf(bin, sizeof bin, "%s/k.cubin", dir);
-        snprintf(log, sizeof log, "%s/log", dir);
-        bool ok = write_all(src, k->ptx, strlen(k->ptx));
-        snprintf(cmd, sizeof cmd, "'%s' -arch=sm_%d%s '%s' -o '%s' > '%s' 2>&1", ptxas, k->sm, k->sm == 90 ? "a" : "",
-                 src, bin, log);
-        if (ok && system(cmd) != 0) {
-            size_t n;
-            char *msg = read_file(log, &n);
-            diag_error(de, (Loc){0}, "kernel '%s': ptxas failed:\n%s", k->name, msg ? msg : "");
-            tc_free(msg);
-            ok = false;
-        }
-        if (ok) k->cubin = read_file(bin, &k->cubin_size);
-        remove(src);
-        remove(bin);
-        remove(log);
-        rmdir(dir);
-        return ok && k->cubin;
+/* PTX -> cubin, in two steps so the caller can do other work (print the
+ * TTGIR for the cache) while ptxas runs: asm_start writes the PTX and
+ * starts ptxas as a child process (preferred: no context needed), without
+ * a shell; asm_finish waits for it and reads the cubin. Without ptxas the
+ * driver's JIT linker does the whole job in asm_start. */
+typedef struct Assembly {
+    pid_t pid;     /* the running ptxas; 0: none (the driver assembled, or failed) */
+    char dir[32];  /* its folder: k.ptx, k.cubin, log */
+    bool ok;
+} Assembly;
+
+static void asm_paths(const Assembly *a, char src[64], char bin[64], char log[64]) {
+    snprintf(src, 64, "%s/k.ptx", a->dir);
+    snprintf(bin, 64, "%s/k.cubin", a->dir);
+    snprintf(log, 64, "%s/log", a->dir);
+}
+
+static void asm_cleanup(Assembly *a) {
+    char src[64], bin[64], log[64];
+    asm_paths(a, src, bin, log);
+    remove(src);
+    remove(bin);
+    remove(log);
+    rmdir(a->dir);
+}
+
+/* 0, or the errno of what failed */
+static int spawn_ptxas(Assembly *a, const char *ptxas, const GpuKernel *k) {
+    snprintf(a->dir, sizeof a->dir, "/tmp/tritonc-ptxasXXXXXX");
+    if (!mkdtemp(a->dir)) {
+        a->dir[0] = 0;
+        return errno;
     }
+    char src[64], bin[64], log[64], arch[24];
+    asm_paths(a, src, bin, log);
+    snprintf(arch, sizeof arch, "-arch=sm_%d%s", k->sm, k->sm == 90 ? "a" : "");
+    if (!write_all(src, k->ptx, strlen(k->ptx))) return errno ? errno : EIO;
+    posix_spawn_file_actions_t fa;
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc) return rc;
+    rc = posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    char *argv[] = {(char *)ptxas, arch, src, "-o", bin, NULL};
+    if (!rc) rc = posix_spawn(&a->pid, ptxas, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc) a->pid = 0;
+    return rc;
+}
+
+static bool link_with_driver(GpuKernel *k, DiagEngine *de) {
     if (!cuda_ensure_context()) {
         diag_error(de, (Loc){0}, "kernel '%s': neither ptxas nor a CUDA driver to assemble PTX", k->name);
         return false;
     }
     CUlinkState ls;
     if (!cuda_check(cuda.cuLinkCreate(0, NULL, NULL, &ls), "cuLinkCreate", k->name, de)) return false;
-    bool ok = cuda_check(cuda.cuLinkAddData(ls, CU_JIT_INPUT_PTX, k->ptx, strlen(k->ptx) + 1, "kernel.ptx", 0, NULL, NULL),
+    bool ok = cuda_check(cuda.cuLinkAddData(ls, CU_JIT_INPUT_PTX, k->ptx, strlen(k->ptx) + 1, "kernel.ptx", 0,
+                                            NULL, NULL),
                          "cuLinkAddData", k->name, de);
     void *cubin = NULL;
     size_t size = 0;
@@ -198,6 +222,42 @@ static bool assemble(GpuKernel *k, DiagEngine *de) {
         k->cubin_size = size;
     }
     cuda.cuLinkDestroy(ls);
+    return ok;
+}
+
+static void asm_start(Assembly *a, GpuKernel *k, DiagEngine *de) {
+    memset(a, 0, sizeof *a);
+    const char *ptxas = find_ptxas();
+    if (!ptxas) {
+        a->ok = link_with_driver(k, de);
+        return;
+    }
+    int rc = spawn_ptxas(a, ptxas, k);
+    if (rc) {
+        diag_error(de, (Loc){0}, "kernel '%s': could not run ptxas (%s): %s", k->name, ptxas, strerror(rc));
+        if (a->dir[0]) asm_cleanup(a);
+    }
+}
+
+static bool asm_finish(Assembly *a, GpuKernel *k, DiagEngine *de) {
+    if (!a->pid) return a->ok;
+    int status = 0;
+    pid_t r;
+    while ((r = waitpid(a->pid, &status, 0)) < 0 && errno == EINTR) {
+    }
+    char src[64], bin[64], log[64];
+    asm_paths(a, src, bin, log);
+    /* r < 0 (ECHILD): the host reaps its children itself; the cubin tells */
+    bool ok = r < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (ok) k->cubin = read_file(bin, &k->cubin_size);
+    if (!ok || !k->cubin) {
+        size_t n;
+        char *msg = read_file(log, &n);
+        diag_error(de, (Loc){0}, "kernel '%s': ptxas failed:\n%s", k->name, msg ? msg : "");
+        tc_free(msg);
+        ok = false;
+    }
+    asm_cleanup(a);
     return ok;
 }
 
@@ -257,18 +317,20 @@ GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const Gp
         for (Op *g = module_body(module)->first; g && !f; g = g->next)
             if (g->kind == TT_FUNC) f = g;
     snprintf(k->name, sizeof k->name, "%s", func_name(f));
-    if (ir_print) {
-        StrBuf sb = {0};
-        PrintOptions popt = {0};
-        ir_print(module, &sb, &popt);
-        k->ttgir = sb_take(&sb);
-    }
     if (o && o->cache_key) snprintf(k->key, sizeof k->key, "%.39s", o->cache_key);
     else hash_key(k->key, k->ptx, k->sm, k->num_warps);
     double t1 = now_seconds();
     bool cached = !(o && o->no_cache) && cache_load(k);
+    Assembly job = {0};
+    if (!cached) asm_start(&job, k, de);
+    /* the TTGIR text is made while ptxas runs: it is not on the way to the cubin */
+    if (o && o->keep_ttgir) {
+        StrBuf sb = {0};
+        ir_print(module, &sb, &(PrintOptions){0});
+        k->ttgir = sb_take(&sb);
+    }
     if (!cached) {
-        if (!assemble(k, de)) {
+        if (!asm_finish(&job, k, de)) {
             gpu_kernel_free(k);
             return NULL;
         }
