@@ -26,7 +26,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "ptx", "Inputs"))
 import ptxas_suite  # noqa: E402  (the header parsing the ptxas suite uses)
 
 ENV = dict(os.environ, GLIBC_TUNABLES="glibc.cpu.x86_rep_movsb_threshold=1000000000:"
-                                      "glibc.cpu.x86_rep_stosb_threshold=1000000000")
+                                      "glibc.cpu.x86_rep_stosb_threshold=1000000000",
+           COMPILE_TIME_WARMUP_MS="0")  # no untimed compiles between the counted ones
 
 
 def irefs(exe, args, reps):

@@ -25,7 +25,8 @@
 
 struct tc_kernel {
     Compilation c;
-    tc_compile_options req; /* the request, its strings in c's arena */
+    tc_compile_options req; /* the request, its strings in req_block */
+    char *req_block;
     bool from_cache;        /* served by the source-keyed cache */
     bool texts_read;        /* from_cache: the entry's stage texts were read */
     unsigned remade;        /* STAGE_BITs of the texts tried again */
@@ -75,23 +76,33 @@ tc_compile_options tc_compile_options_default(void) {
     return (tc_compile_options){.device = TC_DEVICE_CPU, .num_warps = 4, .num_stages = 3};
 }
 
-static const char *arena_str(Arena *a, const char *s) { return s ? arena_strdup(a, s) : NULL; }
-
-/* A copy of the request, for texts made on demand (remake_text). */
+/* A copy of the request, for texts made on demand (remake_text): its
+ * strings in one block (k->req_block), copied without zeroing. */
 static void keep_request(tc_kernel *k, const tc_compile_options *o) {
-    Arena *a = k->c.arena;
-    k->req = *o;
-    k->req.source_len = o->source_len ? o->source_len : strlen(o->source);
-    k->req.source = arena_strndup(a, o->source, k->req.source_len);
-    k->req.filename = arena_str(a, o->filename);
-    k->req.kernel = arena_str(a, o->kernel);
-    k->req.signature = arena_str(a, o->signature);
-    k->req.target = arena_str(a, o->target);
-    k->req.cache_dir = NULL; /* a remake stops before the backend's cache */
-    tc_constexpr *cx = ARENA_ARRAY(a, tc_constexpr, o->num_constexprs + 1);
+    size_t srclen = o->source_len ? o->source_len : strlen(o->source);
+    const char *strs[4] = {o->filename, o->kernel, o->signature, o->target};
+    size_t size = srclen + 1 + sizeof(tc_constexpr) * (size_t)o->num_constexprs;
+    for (int i = 0; i < 4; i++) size += strs[i] ? strlen(strs[i]) + 1 : 0;
     for (int i = 0; i < o->num_constexprs; i++)
-        cx[i] = (tc_constexpr){arena_str(a, o->constexprs[i].name), arena_str(a, o->constexprs[i].value)};
+        size += strlen(o->constexprs[i].name) + strlen(o->constexprs[i].value) + 2;
+    char *block = tc_malloc(size);
+    tc_constexpr *cx = (tc_constexpr *)block; /* first: aligned as malloc's result */
+    char *p = block + sizeof(tc_constexpr) * (size_t)o->num_constexprs;
+#define KEEP(dst, s, n) (dst = memcpy(p, s, n), p[n] = 0, p += (n) + 1)
+    k->req = *o;
+    k->req.source_len = srclen;
+    KEEP(k->req.source, o->source, srclen);
+    const char **dsts[4] = {&k->req.filename, &k->req.kernel, &k->req.signature, &k->req.target};
+    for (int i = 0; i < 4; i++)
+        if (strs[i]) KEEP(*dsts[i], strs[i], strlen(strs[i]));
+    for (int i = 0; i < o->num_constexprs; i++) {
+        KEEP(cx[i].name, o->constexprs[i].name, strlen(o->constexprs[i].name));
+        KEEP(cx[i].value, o->constexprs[i].value, strlen(o->constexprs[i].value));
+    }
+#undef KEEP
     k->req.constexprs = cx;
+    k->req.cache_dir = NULL; /* a remake stops before the backend's cache */
+    k->req_block = block;
 }
 
 int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) {
@@ -237,6 +248,7 @@ void tc_kernel_free(tc_kernel *k) {
     if (!k) return;
     compilation_free(&k->c);
     srccache_key_free(&k->key);
+    tc_free(k->req_block);
     tc_free(k->messages);
     pthread_mutex_destroy(&k->lock);
     tc_free(k);
