@@ -18,7 +18,8 @@
    first `kernel[grid](...)` (tritonc: the source-keyed cache hit, the cubin
    loaded with cuModuleLoadData, the launch). Then one profiled process.
 
-    PYTHONUNBUFFERED=1 python3 bench/gpu/launch_profile.py [--no-build]
+    PYTHONUNBUFFERED=1 python3 bench/gpu/launch_profile.py [--no-build] [--procs N]
+        [--only floor|hot|first] [--pin CPU]
 """
 import argparse
 import os
@@ -93,6 +94,8 @@ def main():
     ap.add_argument("rest", nargs="*")
     ap.add_argument("--procs", type=int, default=5)
     ap.add_argument("--only", choices=("floor", "hot", "first"), help="one section")
+    ap.add_argument("--pin", type=int, help="run the hot path's processes on this CPU alone "
+                    "(os.sched_setaffinity): less spread from process to process")
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(ROOT, "python"))
     if a.child:
@@ -117,7 +120,7 @@ def main():
     if a.only in (None, "floor"):
         section_floor(floor)
     if a.only in (None, "hot"):
-        section_hot(a.procs)
+        section_hot(a.procs, a.pin)
     if a.only in (None, "first"):
         section_first(a.procs)
 
@@ -155,18 +158,20 @@ def section_floor(floor):
         print("CUDA_MODULE_LOADING=%s" % loading, r.stdout[-3000:], r.stderr[-2000:], flush=True)
 
 
-def section_hot(procs):
+def section_hot(procs, pin=None):
     """Triton and tritonc each in `procs` new processes, taken in turns: the
     same call's host time moves by up to 2 us from one process to the next
     (seen on the H200 host, 2026-11-27), more than the launchers differ, so
     the figures are the median over the processes of each one's median."""
-    print("\n== 2. the hot path from Python", flush=True)
+    print("\n== 2. the hot path from Python%s" % ("" if pin is None else ", every process on CPU %d" % pin),
+          flush=True)
     rows = {}
     for i in range(procs):
         for child, mode in (("hot-triton", "c"), ("hot", "c")) + ((("hot", "python"),) if i == 0 else ()):
             r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", child],
                                capture_output=True, text=True,
-                               env=dict(os.environ, TRITONC_LAUNCHER=mode))
+                               env=dict(os.environ, TRITONC_LAUNCHER=mode),
+                               preexec_fn=None if pin is None else lambda: os.sched_setaffinity(0, {pin}))
             if i == 0:
                 print(r.stdout[-6000:], r.stderr[-3000:], flush=True)
             for line in r.stdout.splitlines():
