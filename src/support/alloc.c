@@ -68,7 +68,10 @@ struct Arena {
     size_t reserved;
 };
 
-enum { ARENA_CHUNK = 64 * 1024, CHUNK_CACHE_MAX = 32 };
+/* An arena's first chunk is small: many arenas stay small (a kernel served
+ * from the source-keyed cache keeps a few strings in its Compilation's), and
+ * a fresh 64 KB chunk costs its 16 pages' faults on first touch. */
+enum { ARENA_CHUNK = 64 * 1024, ARENA_FIRST = 4000, CHUNK_CACHE_MAX = 32 };
 
 /* Free standard chunks, dirty up to their `used` (the rest is still zero).
  * A spin lock: arenas are made and freed per compilation, rarely at once
@@ -151,7 +154,7 @@ void *arena_alloc(Arena *a, size_t size) {
     size = (size + 15) & ~(size_t)15;
     Chunk *c = a->head;
     if (!c || c->used + size > c->size) {
-        size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+        size_t cap = size > ARENA_CHUNK / 4 ? size : !c && size <= ARENA_FIRST ? ARENA_FIRST : ARENA_CHUNK;
         Chunk *n;
         if (cap == ARENA_CHUNK) {
             n = chunk_take();
