@@ -11,6 +11,9 @@
 #   pytests  bench/gpu/python_tests_on_cuda.sh: tests/python with tensors on
 #            CUDA (PYTESTS="a b" runs only tests/python/test_{a,b}.py)
 #   dots     bench/gpu/dot_vs_triton.py
+#   compile  bench/gpu/compile_speed.py, three rounds (compile_speed-N.md);
+#            with BASE=DIR (a folder holding another tree's compile_time,
+#            e.g. carried in) that build too, in turns (compile_speed-base-N.md)
 #
 #   OUT=DIR bash bench/gpu/full_run.sh vs launch pytests
 set -u
@@ -43,6 +46,17 @@ for s in "$@"; do
     dots)
         python3 bench/gpu/dot_vs_triton.py --no-build --out "$out" > "$out/dots.log" 2>&1
         tail -25 "$out/dots.log"
+        ;;
+    compile)
+        [ -n "${BASE:-}" ] && touch "$BASE/compile_time" # never rebuilt against this tree's headers
+        for r in 1 2 3; do
+            if [ -n "${BASE:-}" ]; then
+                python3 bench/gpu/compile_speed.py --build "$BASE" > "$out/compile_speed-base-$r.md" 2>&1
+                tail -1 "$out/compile_speed-base-$r.md"
+            fi
+            python3 bench/gpu/compile_speed.py > "$out/compile_speed-$r.md" 2>&1
+            tail -1 "$out/compile_speed-$r.md"
+        done
         ;;
     *)
         echo "unknown section $s"
