@@ -17,14 +17,20 @@
 /* ---- text ---------------------------------------------------------------- */
 
 static void print_ints(StrBuf *out, const char *name, const int *v, int n) {
-    sb_printf(out, "%s = [", name);
-    for (int i = 0; i < n; i++) sb_printf(out, i ? ", %d" : "%d", v[i]);
+    sb_puts(out, name);
+    sb_puts(out, " = [");
+    for (int i = 0; i < n; i++) {
+        if (i) sb_puts(out, ", ");
+        sb_put_int(out, v[i]);
+    }
     sb_putc(out, ']');
 }
 
 void ttg_layout_print(const Layout *l, StrBuf *out) {
     if (l->kind == LAYOUT_SLICE) {
-        sb_printf(out, "#ttg.slice<{dim = %d, parent = ", l->dim);
+        sb_puts(out, "#ttg.slice<{dim = ");
+        sb_put_int(out, l->dim);
+        sb_puts(out, ", parent = ");
         ttg_layout_print(l->parent, out);
         sb_puts(out, "}>");
         return;
@@ -40,20 +46,47 @@ void ttg_layout_print(const Layout *l, StrBuf *out) {
     sb_puts(out, "}>");
 }
 
-/* Over the fields ttg_layout_equal compares. */
+/* Over the fields ttg_layout_equal compares (two per word and dimension). */
 static uint64_t layout_hash(const Layout *l) {
     uint64_t h = hash_combine((uint64_t)l->kind, (uint64_t)l->rank);
     if (l->kind == LAYOUT_SLICE) return hash_combine(hash_combine(h, (uint64_t)l->dim), layout_hash(l->parent));
-    size_t n = sizeof(int) * (size_t)l->rank;
-    h = hash_combine(h, hash_bytes(l->spt, n, 1));
-    h = hash_combine(h, hash_bytes(l->tpw, n, 2));
-    h = hash_combine(h, hash_bytes(l->wpc, n, 3));
-    return hash_combine(h, hash_bytes(l->order, n, 4));
+    for (int k = 0; k < l->rank; k++) {
+        h = hash_combine(h, (uint64_t)(uint32_t)l->spt[k] << 32 | (uint32_t)l->tpw[k]);
+        h = hash_combine(h, (uint64_t)(uint32_t)l->wpc[k] << 32 | (uint32_t)l->order[k]);
+    }
+    return h;
+}
+
+static bool valid_rank(int rank) { return rank >= 1 && rank <= TTG_MAX_RANK; }
+
+/* What ttg_layout's parse of l's text gives, made from l, or NULL where the
+ * parse would fail; in c's arena. */
+static const Layout *layout_copy(Context *c, const Layout *l) {
+    Layout *n = ARENA_NEW(c->arena, Layout);
+    n->kind = l->kind;
+    if (l->kind == LAYOUT_SLICE) {
+        const Layout *p = l->parent ? layout_copy(c, l->parent) : NULL;
+        if (!p || p->rank < 2 || l->dim < 0 || l->dim >= p->rank) return NULL;
+        n->dim = l->dim;
+        n->parent = p;
+        n->rank = p->rank - 1;
+        return n;
+    }
+    if (l->kind != LAYOUT_BLOCKED || !valid_rank(l->rank)) return NULL;
+    n->rank = l->rank;
+    for (int k = 0; k < l->rank; k++) {
+        n->spt[k] = l->spt[k];
+        n->tpw[k] = l->tpw[k];
+        n->wpc[k] = l->wpc[k];
+        n->order[k] = l->order[k];
+    }
+    return n;
 }
 
 /* The text is made and interned once per distinct layout and context
  * (layout assignment asks for the attribute of every tensor type it makes):
- * found by the layout's hash. */
+ * found by the layout's hash. The decoded layout ttg_layout keeps for the
+ * text is then made from l rather than parsed back from the text. */
 static Attr *layout_attr_by_hash(Context *c, const Layout *l) {
     uint64_t h = layout_hash(l) | 1;
     Attr *a = map_get(&c->layout_attrs, h);
@@ -63,6 +96,9 @@ static Attr *layout_attr_by_hash(Context *c, const Layout *l) {
         a = attr_opaque(c, sb_cstr(&sb));
         sb_free(&sb);
         map_put(&c->layout_attrs, h, a);
+        const Layout *decoded;
+        if (!map_get(&c->layouts, MAP_KEY(a->s)) && (decoded = layout_copy(c, l)))
+            map_put(&c->layouts, MAP_KEY(a->s), (void *)decoded);
     }
     return a;
 }

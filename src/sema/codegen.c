@@ -1902,7 +1902,9 @@ static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int 
 static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
                    bool want_const) {
     const PyFunc *fn = f->fn;
-    int np = fn->params.len;
+    int nerrors = S->de->nerrors;
+    int np = py_func_params(fn)->len; /* (parsed here if py_parse_lazy left it) */
+    if (S->de->nerrors != nerrors) return tv_err();
     Loc call_loc = S->loc;
     int call_span = S->span;
     if (np > 64) return sema_error(S, "too many parameters");
@@ -2372,7 +2374,9 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         goto done;
     }
     /* specialisation: constexpr params from -D or defaults; the others from the signature */
-    int np = fn->params.len;
+    int nerrors = S->de->nerrors;
+    int np = py_func_params(fn)->len; /* (parsed here if py_parse_lazy left it) */
+    if (S->de->nerrors != nerrors) goto done;
     TV *vals = ARENA_ARRAY(S->arena, TV, np + 1);
     bool *used_d = ARENA_ARRAY(S->arena, bool, spec->nconstexprs + 1);
     const char *sig = spec->signature ? spec->signature : "";

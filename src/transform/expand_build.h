@@ -13,13 +13,54 @@
 
 #include "ir/ir.h"
 
+#include <string.h>
+
 typedef struct Ex {
     Builder b;
     Type *t, *it, *bt;
+    /* The constants made so far, or NULL to make each anew (see ex_const). */
+    Map *consts;
 } Ex;
 
-static inline Value *K(Ex *x, double v) { return build_const_float(&x->b, x->t, v); }
-static inline Value *KI(Ex *x, int64_t v) { return build_const_int(&x->b, x->it, v); }
+/* One constant of an expansion: its block, type and bit pattern. */
+typedef struct ExConst {
+    Block *block;
+    Type *type;
+    uint64_t bits;
+    Value *value;
+} ExConst;
+
+/* The constant `bits` (a double's or an integer's) of type t before the op
+ * being expanded. The formulas repeat their coefficients (each exp has the
+ * same polynomial, each erfc two of them): with x->consts a constant is
+ * made once per block and reused after, which is what cse would leave of
+ * the copies, and none of them is made and erased. (So a pass with a memo
+ * must not erase what it built.) */
+static inline Value *ex_const(Ex *x, Type *t, uint64_t bits, bool is_float) {
+    ExConst *e = NULL;
+    uint64_t key = 0;
+    if (x->consts) {
+        key = hash_combine(hash_combine(MAP_KEY(x->b.block), MAP_KEY(t)), bits) | 1;
+        e = map_get(x->consts, key);
+        if (e && e->block == x->b.block && e->type == t && e->bits == bits) return e->value;
+    }
+    double f;
+    memcpy(&f, &bits, sizeof f);
+    Value *v = is_float ? build_const_float(&x->b, t, f) : build_const_int(&x->b, t, (int64_t)bits);
+    if (x->consts) {
+        e = ARENA_NEW(x->b.ctx->arena, ExConst);
+        *e = (ExConst){x->b.block, t, bits, v};
+        map_put(x->consts, key, e);
+    }
+    return v;
+}
+
+static inline Value *K(Ex *x, double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return ex_const(x, x->t, bits, true);
+}
+static inline Value *KI(Ex *x, int64_t v) { return ex_const(x, x->it, (uint64_t)v, false); }
 static inline Value *bin(Ex *x, OpKind k, Value *a, Value *b) { return build_binary(&x->b, k, a, b); }
 static inline Value *add(Ex *x, Value *a, Value *b) { return bin(x, ARITH_ADDF, a, b); }
 static inline Value *sub(Ex *x, Value *a, Value *b) { return bin(x, ARITH_SUBF, a, b); }

@@ -287,6 +287,7 @@ static OpKind libdevice_kind(const char *sym) {
 typedef struct F64State {
     Context *ctx;
     int changes;
+    Map consts; /* Ex.consts of every expansion */
 } F64State;
 
 static void expand_op(Op *op, void *ud) {
@@ -305,7 +306,7 @@ static void expand_op(Op *op, void *ud) {
     }
     if (k == OP_COUNT && !libdevice_only) return;
     Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx)),
-            .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx))};
+            .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx)), .consts = &st->consts};
     Value *r = libdevice_only ? libdevice_only(&x, op_operand(op, 0)) : expand(&x, k, op_operand(op, 0));
     if (!r) return;
     value_replace_all_uses(op_result(op, 0), r);
@@ -316,6 +317,7 @@ static void expand_op(Op *op, void *ud) {
 bool pass_expand_f64_math(Op *module, PassContext *pc) {
     F64State st = {.ctx = pc->ctx};
     op_walk(module, expand_op, &st, true);
+    map_free(&st.consts);
     pc->changes += st.changes;
     return true;
 }

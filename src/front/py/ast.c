@@ -373,7 +373,7 @@ void py_stmt_dump(const PyStmt *s, int indent, StrBuf *out) {
     case PY_STMT_DEF: {
         const PyFunc *f = s->func;
         sb_printf(out, "(def %s ", f->name);
-        dump_params(&f->params, out);
+        dump_params(py_func_params(f), out);
         if (f->returns) {
             sb_puts(out, " -> ");
             py_expr_dump(f->returns, out);

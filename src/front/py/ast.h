@@ -328,12 +328,14 @@ struct PyFunc {
     Loc loc;          /* the `def` keyword */
     Loc name_loc;
     PyExprList decorators;
-    PyParamList params;
+    PyParamList params;    /* read it through py_func_params (it may not be parsed yet) */
     PyExpr *returns; /* `-> T`, NULL if none */
     PyBlock body;          /* read it through py_func_body (it may not be parsed yet) */
     const char *docstring; /* first statement when it is a string, else NULL */
     size_t src_start, src_end, decorated_start;
-    struct PyLazyBody *lazy; /* py_parse_lazy: the unparsed body, until py_func_body */
+    /* py_parse_lazy: the unparsed parameters and body, until py_func_params
+     * and py_func_body */
+    struct PyLazyText *lazy_params, *lazy;
 };
 
 struct PyClass {

@@ -1357,16 +1357,20 @@ static void finish_def(Parser *p, PyFunc *f) {
     }
 }
 
-/* The state py_func_body needs to parse a skipped body later. */
-typedef struct PyLazyBody {
+/* The state py_func_body or py_func_params needs to parse a skipped text
+ * later. */
+typedef struct PyLazyText {
     Arena *a;
     Interner *in;
     DiagEngine *de;
     const char *file, *src;
-    size_t off, end;        /* the body: just after the header's ':' up to the next top-level line */
+    /* the body: just after the header's ':' up to the next top-level line;
+     * the parameters: just after the '(' up to just after the ')' */
+    size_t off, end;
     size_t line_start;      /* of the line holding off */
     int line, header_line;
-} PyLazyBody;
+    Loc open;               /* the parameters' '(' */
+} PyLazyText;
 
 /* The end of the last character before `at` on its line that is not white
  * space, if there is one after `start` (else `sig`, unchanged). Called
@@ -1476,6 +1480,111 @@ done:
     return pos;
 }
 
+/* Where the parameter list of a def ends, found without lexing: from pos
+ * (just after its '(') to just after the matching ')', by the lexer's rules
+ * for brackets, strings, comments and line joins (as skim_body). *nlines
+ * counts the newlines crossed and *line_start becomes the start of the line
+ * the list ends on. Returns SIZE_MAX where the lexer would report an error
+ * on the way (a mismatched bracket, an unterminated string, a backslash not
+ * joining lines, the end of the text) or the brackets nest deeply: the
+ * caller parses the list then, and reports it. */
+static size_t skim_params(const char *s, size_t len, size_t pos, int *nlines, size_t *line_start) {
+    char open[32]; /* the brackets open inside the list */
+    int depth = 0, lines = 0;
+    size_t ls = *line_start;
+    while (pos < len) {
+        char c = s[pos];
+        switch (c) {
+        case '\n':
+            lines++;
+            ls = ++pos;
+            continue;
+        case '#': {
+            const char *nl = memchr(s + pos, '\n', len - pos);
+            if (!nl) return SIZE_MAX;
+            pos = (size_t)(nl - s);
+            continue;
+        }
+        case '\\': /* the newline it joins is counted next */
+            if (pos + 1 < len && s[pos + 1] == '\n') pos++;
+            else if (pos + 2 < len && s[pos + 1] == '\r' && s[pos + 2] == '\n') pos += 2;
+            else return SIZE_MAX;
+            continue;
+        case '(': case '[': case '{':
+            if (depth == (int)sizeof open) return SIZE_MAX;
+            open[depth++] = c;
+            pos++;
+            continue;
+        case ')': case ']': case '}':
+            if (depth == 0) {
+                if (c != ')') return SIZE_MAX;
+                *nlines = lines;
+                *line_start = ls;
+                return pos + 1;
+            }
+            if ((open[depth - 1] == '(' ? ')' : open[depth - 1] == '[' ? ']' : '}') != c) return SIZE_MAX;
+            depth--;
+            pos++;
+            continue;
+        case '\'': case '"': {
+            bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c;
+            pos += triple ? 3 : 1;
+            for (;;) {
+                if (pos >= len) return SIZE_MAX;
+                char d = s[pos];
+                if (d == c && (!triple || (pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c))) {
+                    pos += triple ? 3 : 1;
+                    break;
+                }
+                if (d == '\\') { /* protects the next character (or CR LF) */
+                    pos++;
+                    if (pos + 1 < len && s[pos] == '\r' && s[pos + 1] == '\n') pos++;
+                    if (pos >= len) return SIZE_MAX;
+                    if (s[pos] == '\n') lines++, ls = pos + 1;
+                } else if (d == '\n') {
+                    if (!triple) return SIZE_MAX;
+                    lines++;
+                    ls = pos + 1;
+                }
+                pos++;
+            }
+            continue;
+        }
+        default:
+            pos++;
+            continue;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* py_parse_lazy: after a module-level def's '(', records where its
+ * parameters are and moves the lexer past their ')' (they stay unparsed
+ * until py_func_params: a kernel's file holds many functions, and the
+ * parameter lists, with their annotations and defaults, were most of what
+ * a compile parsed of the ones it does not call). False where they must be
+ * parsed now, as skip_body. */
+static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
+    PyLexer *lx = &p->lx;
+    if (p->nla != 0 || lx->nindents != 0 || lx->nbrackets != 1 || lx->pending_dedents != 0 || lx->at_eof)
+        return false;
+    int nlines;
+    size_t line_start = lx->line_start;
+    size_t end = skim_params(p->src, p->len, lx->pos, &nlines, &line_start);
+    if (end == SIZE_MAX) return false;
+    PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
+                      .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
+                      .header_line = f->loc.line, .open = open->loc};
+    f->lazy_params = z;
+    p->prev_end = end;
+    lx->pos = end;
+    lx->line += nlines;
+    lx->line_start = line_start;
+    lx->nbrackets = 0;
+    return true;
+}
+
 /* py_parse_lazy: after a module-level def's ':', records where its body is
  * and moves the lexer past it (the body stays unparsed until py_func_body).
  * False where the body must be parsed now: a def nested in a block, tokens
@@ -1488,8 +1597,8 @@ static bool skip_body(Parser *p, PyFunc *f) {
     int nlines;
     size_t end = skim_body(p->src, p->len, lx->pos, &last, &nlines);
     if (end == SIZE_MAX) return false;
-    PyLazyBody *z = ARENA_NEW(p->a, PyLazyBody);
-    *z = (PyLazyBody){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
+    PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
                       .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line};
     f->lazy = z;
@@ -1502,33 +1611,61 @@ static bool skip_body(Parser *p, PyFunc *f) {
     return true;
 }
 
+/* A parser for a skipped text, its lexer where the text starts. */
+static void lazy_parser_init(Parser *p, const PyLazyText *z) {
+    *p = (Parser){.a = z->a, .in = z->in, .de = z->de, .file = z->file, .src = z->src, .len = z->end};
+    py_lexer_init(&p->lx, z->a, z->in, z->de, z->file, z->src, z->end);
+    p->lx.pos = z->off;
+    p->lx.line = z->line;
+    p->lx.line_start = z->line_start;
+    p->lx.at_line_start = false;
+    p->lx.line_has_tokens = true; /* the header's tokens */
+    p->prev_end = z->off;
+}
+
+static void lazy_parser_free(Parser *p) {
+    vec_free(&p->stack);
+    sb_free(&p->sb);
+    py_lexer_free(&p->lx);
+}
+
+const PyParamList *py_func_params(const PyFunc *cf) {
+    PyFunc *f = (PyFunc *)cf;
+    PyLazyText *z = f->lazy_params;
+    if (!z) return &f->params;
+    f->lazy_params = NULL;
+    Parser p;
+    lazy_parser_init(&p, z);
+    /* inside the '(' (newlines join lines) */
+    p.lx.brackets[0].ch = '(';
+    p.lx.brackets[0].loc = z->open;
+    p.lx.nbrackets = 1;
+    jmp_buf jb;
+    p.jb = &jb;
+    if (setjmp(jb) == 0) {
+        f->params = parse_params(&p, PY_TOK_RPAREN, true);
+        expect_close(&p, &(PyToken){.kind = PY_TOK_LPAREN, .loc = z->open, .len = 1}, PY_TOK_RPAREN,
+                     "after parameters");
+    } else {
+        f->params = (PyParamList){0}; /* the error is reported */
+    }
+    lazy_parser_free(&p);
+    return &f->params;
+}
+
 const PyBlock *py_func_body(const PyFunc *cf) {
     PyFunc *f = (PyFunc *)cf;
-    PyLazyBody *z = f->lazy;
+    PyLazyText *z = f->lazy;
     if (!z) return &f->body;
     f->lazy = NULL;
-    Parser p = {0};
-    p.a = z->a;
-    p.in = z->in;
-    p.de = z->de;
-    p.file = z->file;
-    p.src = z->src;
-    p.len = z->end;
-    py_lexer_init(&p.lx, z->a, z->in, z->de, z->file, z->src, z->end);
-    p.lx.pos = z->off;
-    p.lx.line = z->line;
-    p.lx.line_start = z->line_start;
-    p.lx.at_line_start = false;
-    p.lx.line_has_tokens = true; /* the header's tokens */
-    p.prev_end = z->off;
+    Parser p;
+    lazy_parser_init(&p, z);
     jmp_buf jb;
     p.jb = &jb;
     if (setjmp(jb) == 0) f->body = parse_block(&p, "function definition", z->header_line);
     else f->body = (PyBlock){0}; /* the error is reported */
     finish_def(&p, f);
-    vec_free(&p.stack);
-    sb_free(&p.sb);
-    py_lexer_free(&p.lx);
+    lazy_parser_free(&p);
     return &f->body;
 }
 
@@ -1547,8 +1684,10 @@ static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_star
     f->name = name.str;
     f->name_loc = name.loc;
     PyToken open = expect(p, PY_TOK_LPAREN, "after function name");
-    f->params = parse_params(p, PY_TOK_RPAREN, true);
-    expect_close(p, &open, PY_TOK_RPAREN, "after parameters");
+    if (!p->lazy || !skip_params(p, f, &open)) {
+        f->params = parse_params(p, PY_TOK_RPAREN, true);
+        expect_close(p, &open, PY_TOK_RPAREN, "after parameters");
+    }
     if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
     s->off = f->decorated_start;
     if (p->lazy) {

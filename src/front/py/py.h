@@ -124,18 +124,21 @@ PyToken *py_lex(Arena *a, Interner *in, DiagEngine *de, const char *filename, co
 PyModule *py_parse(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
                    size_t len);
 
-/* As py_parse, but the bodies of module-level `def`s are only delimited (a
- * scan for the next line in column 0, outside brackets and strings), not
- * parsed: py_func_body parses one when it is first asked for, so a compile
+/* As py_parse, but the parameter lists and bodies of module-level `def`s
+ * are only delimited (a scan for the matching ')', for the next line in
+ * column 0, outside brackets and strings), not parsed: py_func_params and
+ * py_func_body parse them when they are first asked for, so a compile
  * parses the functions it uses and not the rest of the file. Syntax errors
- * in a body are reported when it is parsed, i.e. never for a function
+ * in them are reported when they are parsed, i.e. never for a function
  * nothing uses (as Triton, which parses only the functions it compiles).
  * The interner, arena and diagnostics must outlive those later parses. */
 PyModule *py_parse_lazy(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
                         size_t len);
 
-/* The body of f, parsed now if py_parse_lazy left it (errors go to the
- * DiagEngine given to py_parse_lazy). */
+/* The parameters and the body of f, parsed now if py_parse_lazy left them
+ * (errors go to the DiagEngine given to py_parse_lazy; the parameters are
+ * then none, the body empty). */
+const PyParamList *py_func_params(const PyFunc *f);
 const PyBlock *py_func_body(const PyFunc *f);
 
 /* ---- AST helpers ------------------------------------------------------- */
