@@ -236,7 +236,11 @@ const Layout *ttg_layout_unique(Context *c, const Layout *l) {
 }
 
 const Layout *ttg_layout_of_type(Context *c, const Type *t) {
-    return t && t->kind == TY_TENSOR ? ttg_layout(c, t->encoding) : NULL;
+    if (!t || t->kind != TY_TENSOR) return NULL;
+    if (t->layout) return t->layout;
+    const Layout *l = ttg_layout(c, t->encoding);
+    ((Type *)t)->layout = l; /* logically const: the type's own encoding, decoded */
+    return l;
 }
 
 bool ttg_layout_equal(const Layout *a, const Layout *b) {

@@ -124,6 +124,10 @@ struct Type {
     int rank;       /* tensor */
     const int64_t *shape;
     Attr *encoding; /* tensor layout (ttg), NULL in tt */
+    /* dialect/ttg.c's decoding of `encoding` (a const Layout *), set on first
+     * use: types are unique, so each is decoded once (neither hashed nor
+     * compared) */
+    const void *layout;
     Type *const *inputs, *const *results; /* func */
     int ninputs, nresults;
     uint64_t hash;

@@ -56,8 +56,9 @@ static const Layout *lay(LState *s, Value *v) { return v->id < s->nvalues ? s->l
  * comparisons and ttg_with_layout's memo cheap. */
 static const Layout *keep_layout(LState *s, Layout l) { return ttg_layout_unique(s->ctx, &l); }
 
-static void give(LState *s, Value *v, const Layout *l) {
-    if (!l || !is_tile(v) || lay(s, v) || l->rank != v->type->rank || v->id >= s->nvalues) return;
+static inline void give(LState *s, Value *v, const Layout *l) {
+    /* (most calls find v placed already: that test first) */
+    if (v->id >= s->nvalues || s->layout[v->id] || !l || !is_tile(v) || l->rank != v->type->rank) return;
     s->layout[v->id] = l;
     vec_push(&s->work, v);
 }
