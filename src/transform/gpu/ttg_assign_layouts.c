@@ -42,6 +42,10 @@ typedef struct LState {
     const TtgOptions *opts;
     AxisAnalysis *aa;
     const Layout **layout; /* by Value.id (the values made before the pass) */
+    /* by the Value.id of an op's first result: a same-layout op or an anchor
+     * whose values all took what relate gives them (it gives to all at once,
+     * and give never overwrites: relating it again changes nothing) */
+    bool *related;
     uint32_t nvalues;
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
@@ -246,16 +250,20 @@ static void relate(LState *s, Op *op, Value *v) {
     default:
         break;
     }
+    uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
+    if (key < s->nvalues && s->related[key]) return;
     if (is_memory_anchor(op)) {
         const Layout *a = map_get(&s->anchor, MAP_KEY(op));
+        if (!a) return; /* not placed yet: related again once it is */
         for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), a);
         for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), a);
-        return;
-    }
-    if (same_layout_op(op)) {
+    } else if (same_layout_op(op)) {
         for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
         for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
+    } else {
+        return;
     }
+    if (key < s->nvalues) s->related[key] = true;
 }
 
 static void propagate(LState *s) {
@@ -559,6 +567,7 @@ static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
 static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     LState s = {.ctx = c, .opts = o, .nvalues = ctx_value_count(c)};
     s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
+    s.related = tc_calloc(s.nvalues + 1, sizeof *s.related);
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
@@ -618,6 +627,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
      * no other value's: the analysis serves the passes after (axis_info.h). */
     axis_analysis_keep(c, s.aa);
     tc_free(s.layout);
+    tc_free(s.related);
     map_free(&s.anchor);
     vec_free(&s.work);
     vec_free(&s.ops);
