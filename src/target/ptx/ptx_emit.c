@@ -391,60 +391,57 @@ static const char *imm_text(Px *p, Slot s) {
 
 const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
 
-/* An instruction without its destination: opcode, class, operand texts. */
-typedef struct CseKey {
-    const char *opcode, *ops[3];
-    size_t oplen, lens[3];
-    int nops;
-    RegClass rc;
-} CseKey;
-
-/* Length and hash of a string: strlen, then eight bytes per multiply (the
- * tail read as two overlapping words, as hash_bytes does). */
-static inline size_t len_hash(const char *s, uint64_t *h) {
+/* put_short, mixing the piece into the hash h from the words it copies:
+ * they cover its bytes, so this is a hash of its text. */
+static inline char *put_hashed(char *w, const char *s, size_t n, uint64_t *h) {
     const uint64_t K = 0x9e3779b97f4a7c15ULL;
-    size_t n = short_len(s), m = n;
-    const unsigned char *b = (const unsigned char *)s;
     uint64_t x = (*h ^ n) * K;
-    for (; m > 8; m -= 8, b += 8) {
-        uint64_t w;
-        memcpy(&w, b, 8);
-        x = (x ^ w) * K;
-        x ^= x >> 32;
-    }
-    if (m >= 4) {
+    if (n >= 8 && n <= 16) {
+        uint64_t lo, hi;
+        memcpy(&lo, s, 8), memcpy(&hi, s + n - 8, 8);
+        memcpy(w, &lo, 8), memcpy(w + n - 8, &hi, 8);
+        x = ((x ^ lo) * K ^ hi) * K;
+    } else if (n >= 4 && n < 8) {
         uint32_t lo, hi;
-        memcpy(&lo, b, 4);
-        memcpy(&hi, b + m - 4, 4);
+        memcpy(&lo, s, 4), memcpy(&hi, s + n - 4, 4);
+        memcpy(w, &lo, 4), memcpy(w + n - 4, &hi, 4);
         x = (x ^ ((uint64_t)hi << 32 | lo)) * K;
-    } else if (m) {
-        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[m / 2] << 8 | b[m - 1])) * K;
+    } else if (n > 16) {
+        memcpy(w, s, n);
+        for (size_t i = 0; i < n; i += 8) {
+            uint64_t v;
+            memcpy(&v, s + (i + 8 <= n ? i : n - 8), 8);
+            x = (x ^ v) * K;
+        }
+    } else if (n) {
+        const unsigned char *b = (const unsigned char *)s;
+        w[0] = s[0], w[n / 2] = s[n / 2], w[n - 1] = s[n - 1];
+        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[n / 2] << 8 | b[n - 1])) * K;
     }
     *h = x ^ (x >> 29);
-    return n;
+    return w + n;
 }
 
-/* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
- * is k up to its destination. The emitted text is the key: nothing else is
- * kept per entry. Every line of the body ends in ";\n", and no operand
- * holds a newline, so comparing byte by byte up to a mismatch never reads
- * past the body's end. */
-static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
-    if (e->val.rc != k->rc) return false;
-    const char *q = p->body.data + e->line + 1;
-    for (size_t j = 0; j < k->oplen; j++)
-        if (q[j] != k->opcode[j]) return false;
-    q += k->oplen;
-    if (*q != ' ') return false;
-    q += 1 + e->dst_len;
-    for (int i = 0; i < k->nops; i++) {
-        if (q[0] != ',' || q[1] != ' ') return false;
-        q += 2;
-        for (size_t j = 0; j < k->lens[i]; j++)
-            if (q[j] != k->ops[i][j]) return false;
-        q += k->lens[i];
+/* memcmp(x, y, n) == 0, for the few bytes of a CSE key (a word at a time,
+ * the last one overlapping). */
+static inline bool same_run(const char *x, const char *y, size_t n) {
+    if (n >= 8) {
+        uint64_t a, b;
+        for (; n > 8; n -= 8, x += 8, y += 8) {
+            memcpy(&a, x, 8), memcpy(&b, y, 8);
+            if (a != b) return false;
+        }
+        memcpy(&a, x + n - 8, 8), memcpy(&b, y + n - 8, 8);
+        return a == b;
     }
-    return q[0] == ';' && q[1] == '\n';
+    if (n >= 4) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, x, 4), memcpy(&b0, y, 4), memcpy(&a1, x + n - 4, 4), memcpy(&b1, y + n - 4, 4);
+        return a0 == b0 && a1 == b1;
+    }
+    for (size_t j = 0; j < n; j++)
+        if (x[j] != y[j]) return false;
+    return true;
 }
 
 enum { CSE_IDX_BITS = 20, CSE_IDX_MASK = (1 << CSE_IDX_BITS) - 1 };
@@ -469,34 +466,54 @@ static void cse_grow(Px *p) {
 }
 
 /* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
- * register of the same instruction emitted before in this scope. Slots are
- * not removed when a scope ends: one whose entry was popped, or whose tag
- * matches by chance, fails the text comparison and the probe goes on.
- * (The hot path of the emitter.) */
+ * register of the same instruction emitted before in this scope. The key
+ * is the text but for the destination: the line is written at the body's
+ * end first, into the register a miss takes, hashed as it is written and
+ * compared there as two runs, the opcode and what follows the destination
+ * (`, a, b;\n`); a hit leaves it uncommitted. Slots are not removed when a scope ends: one whose entry
+ * was popped, or whose tag matches by chance, fails the comparison and the
+ * probe goes on. (The hot path of the emitter.) */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)rc;
-    CseKey k = {.opcode = opcode, .rc = rc};
-    k.oplen = len_hash(opcode, &h);
-    const char *in[3] = {a, b, c};
-    for (; k.nops < 3 && in[k.nops]; k.nops++) {
-        h = (h ^ 0xff) * 0x100000001b3ULL; /* a separator: ("ab", "c") is not ("a", "bc") */
-        k.ops[k.nops] = in[k.nops];
-        k.lens[k.nops] = len_hash(in[k.nops], &h);
+    const char *ops[3] = {a, b, c};
+    size_t lens[3], ol = short_len(opcode), tail = 2;
+    int nops = 0;
+    for (; nops < 3 && ops[nops]; nops++) lens[nops] = short_len(ops[nops]), tail += 2 + lens[nops];
+    Slot d = {.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = p->nreg[rc] + 1};
+    const char *dn = px_rname(p, d);
+    size_t dl = px_rname_len(p, d), n = 1 + ol + 1 + dl + tail;
+    StrBuf *sb = &p->body;
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
+    char *line = sb->data + sb->len, *w = line;
+    uint64_t h = (uint64_t)rc;
+    *w++ = '\t';
+    w = put_hashed(w, opcode, ol, &h);
+    *w++ = ' ';
+    w = put_short(w, dn, dl);
+    const char *rest = w;
+    for (int i = 0; i < nops; i++) {
+        *w++ = ',', *w++ = ' ';
+        w = put_hashed(w, ops[i], lens[i], &h);
     }
+    *w++ = ';', *w++ = '\n', *w = 0;
+
     uint32_t hash = (uint32_t)hash_u64(h), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
     for (uint32_t sl; (sl = p->cse_tab[i]) != 0; i = (i + 1) & mask) {
         int idx = (int)(sl & CSE_IDX_MASK);
-        if ((sl & ~(uint32_t)CSE_IDX_MASK) == tag && idx <= p->cse_entries.len &&
-            cse_same(p, &p->cse_entries.data[idx - 1], &k))
-            return p->cse_entries.data[idx - 1].val;
+        if ((sl & ~(uint32_t)CSE_IDX_MASK) != tag || idx > p->cse_entries.len) continue;
+        const CseEntry *e = &p->cse_entries.data[idx - 1];
+        const char *eline = sb->data + e->line;
+        if (e->rc == rc && e->oplen == ol && e->tail == tail && same_run(eline + 1, line + 1, ol) &&
+            same_run(eline + 2 + ol + e->dst_len, rest, tail)) {
+            *line = 0; /* the body ends where it did */
+            return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
+        }
     }
-    Slot d = px_reg(p, rc);
-    const char *dn = px_rname(p, d);
-    size_t line = p->body.len, dlen = px_rname_len(p, d);
-    ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
-    vec_push(&p->cse_entries, ((CseEntry){line, d, (int)dlen, hash}));
+    p->nreg[rc]++;
+    vec_push(&p->cse_entries, ((CseEntry){sb->len, d.reg, hash, (uint32_t)ol, (uint32_t)tail, (uint8_t)dl,
+                                          (uint8_t)rc}));
+    sb->len += n;
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
         p->cse_tab[i] = tag | (uint32_t)p->cse_entries.len;
         p->cse_used++;

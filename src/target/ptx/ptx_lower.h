@@ -51,10 +51,13 @@ typedef struct Tile {
 } Tile;
 
 typedef struct CseEntry {
-    size_t line;     /* offset in Px.body of the instruction's text */
-    Slot val;
-    int dst_len;     /* length of the destination's name in it */
-    uint32_t hash;   /* of the key; its low bits place it in the table */
+    size_t line;       /* offset in Px.body of the instruction's text */
+    int reg;           /* its destination */
+    uint32_t hash;     /* of the key; its low bits place it in the table */
+    uint32_t oplen;    /* the key: the opcode's bytes, after the line's tab, */
+    uint32_t tail;     /* and those after the destination (`, a, b;\n`) */
+    uint8_t dst_len;   /* the destination's name's */
+    uint8_t rc;        /* the destination's class */
 } CseEntry;
 
 typedef struct Px {
