@@ -575,10 +575,18 @@ Tile *px_new_tile(Px *p, int n) {
     return t;
 }
 
-void px_bind(Px *p, Value *v, Tile *t) { map_put(&p->vals, MAP_KEY(v), t); }
+PxValue *px_value_grow(Px *p, const Value *v) {
+    uint32_t n = v->id + 1 > 2 * p->nvalues ? v->id + 1 : 2 * p->nvalues;
+    if (n > p->values_cap) p->values = tc_realloc(p->values, n * sizeof *p->values), p->values_cap = n;
+    memset(p->values + p->nvalues, 0, (n - p->nvalues) * sizeof *p->values);
+    p->nvalues = n;
+    return &p->values[v->id];
+}
+
+void px_bind(Px *p, Value *v, Tile *t) { px_value(p, v)->tile = t; }
 
 Tile *px_tile(Px *p, Value *v) {
-    Tile *t = map_get(&p->vals, MAP_KEY(v));
+    Tile *t = px_value(p, v)->tile;
     if (!t) {
         px_fail(p, v->def, "value used before it was lowered");
         t = px_new_tile(p, v->type->kind == TY_TENSOR ? (int)ty_numel(v->type) : 1);
@@ -2229,25 +2237,24 @@ static void load_params(Px *p, Op *func, const char *name) {
 /* The emitter's largest growing tables, kept by the thread for its next
  * kernel: freed, glibc handed their memory back to the system, and
  * growing them again from nothing page-faulted on every compile (the
- * tables are zeroed again instead); the maps would also be rehashed from
- * 16 slots up, a few hundred entries each. */
+ * tables are zeroed again instead). */
 static _Thread_local struct {
-    Map vals, demand; /* their slots, to be zeroed */
+    PxValue *values;
+    uint32_t values_cap;
     uint32_t *cse_tab;
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
 } px_keep;
 
-static void map_take(Map *m, Map *kept) {
-    if (!kept->slots) return;
-    memset(kept->slots, 0, sizeof(MapSlot) * (size_t)kept->cap);
-    *m = (Map){kept->slots, kept->cap, 0};
-}
-
-static void px_tables_take(Px *p) {
-    map_take(&p->vals, &px_keep.vals);
-    map_take(&p->demand, &px_keep.demand);
+/* (The value table: n entries, for the values made so far, zeroed.) */
+static void px_tables_take(Px *p, uint32_t n) {
+    if (px_keep.values_cap < n) {
+        tc_free(px_keep.values);
+        px_keep.values = tc_malloc(n * sizeof *px_keep.values), px_keep.values_cap = n;
+    }
+    memset(px_keep.values, 0, n * sizeof *px_keep.values);
+    p->values = px_keep.values, p->nvalues = n, p->values_cap = px_keep.values_cap;
     if (px_keep.cse_tab) {
         memset(px_keep.cse_tab, 0, sizeof(uint32_t) * (size_t)px_keep.cse_cap);
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
@@ -2257,8 +2264,8 @@ static void px_tables_take(Px *p) {
 }
 
 static void px_tables_keep(Px *p) {
-    map_free(&px_keep.vals), map_free(&px_keep.demand), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
-    px_keep.vals = p->vals, px_keep.demand = p->demand;
+    tc_free(px_keep.values), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
+    px_keep.values = p->values, px_keep.values_cap = p->values_cap;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
 }
@@ -2280,7 +2287,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
     sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
-    px_tables_take(p);
+    px_tables_take(p, ctx_value_count(c));
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);

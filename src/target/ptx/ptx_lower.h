@@ -60,6 +60,13 @@ typedef struct CseEntry {
     uint8_t rc;        /* the destination's class */
 } CseEntry;
 
+/* What the emitter knows of one value: its Tile once lowered, and the
+ * slots of it that are read when not all (ptx_demand.c). */
+typedef struct PxValue {
+    Tile *tile;
+    struct Bits *demand;
+} PxValue;
+
 typedef struct Px {
     Context *ctx;
     DiagEngine *de;
@@ -71,9 +78,9 @@ typedef struct Px {
     int nlabel;
     int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
     int copy_mark_cap[RC_COUNT];
-    Map vals;            /* Value* -> Tile* */
+    PxValue *values;     /* by Value.id (dense: an array, not a map) */
+    uint32_t nvalues, values_cap; /* entries zeroed; allocated */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
-    Map demand;          /* Value* -> bits of the slots read, when not all (ptx_demand.c) */
     /* CSE: open addressing from an instruction's hash to 1 + its index in
      * cse_entries, 4 bytes a slot (12 bits of the hash as a tag, 20 of
      * index: the table is probed once per instruction and must stay in
@@ -202,7 +209,14 @@ static inline bool px_is_slotwise(const Op *op) { return op_has_flag(op, OPF_ELE
  * tt.expand_dims result (di: the source's Dist). */
 void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
 
-/* ptx_demand.c: fills p->demand */
+/* The entry of v (made before the emitter ran, as every value is: one
+ * past the table's end grows it). */
+PxValue *px_value_grow(Px *p, const Value *v);
+static inline PxValue *px_value(Px *p, const Value *v) {
+    return v->id < p->nvalues ? &p->values[v->id] : px_value_grow(p, v);
+}
+
+/* ptx_demand.c: fills the values' demand */
 void px_demand_analyze(Px *p, Op *func);
 /* The slots of v that are read, a bit each; NULL when all are. */
 const uint64_t *px_demand(Px *p, const Value *v);
