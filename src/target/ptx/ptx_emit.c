@@ -201,14 +201,19 @@ const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     return out;
 }
 
-/* "a.b" for two string literals (an opcode and its type), made once:
- * element-wise ops ask for the same opcode slot after slot. */
+/* "a.b" for two strings that outlive the emitter (literals, or joins made
+ * here), made once: element-wise ops ask for the same opcode slot after
+ * slot (a direct-mapped memo on the two pointers). */
 static const char *opc_join(Px *p, const char *a, const char *b) {
-    unsigned h = (unsigned)(((uintptr_t)a >> 3) ^ ((uintptr_t)b >> 1)) % TC_ARRAY_LEN(p->opc_memo);
+    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1));
+    unsigned h = (ab * 0x9e3779b1u) >> 26; /* 64 entries */
     if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
+        size_t na = short_len(a), nb = short_len(b);
+        char *s = arena_alloc(p->ctx->arena, na + nb + 2);
+        memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
         p->opc_memo[h].a = a;
         p->opc_memo[h].b = b;
-        p->opc_memo[h].s = arena_printf(p->ctx->arena, "%s.%s", a, b);
+        p->opc_memo[h].s = s;
     }
     return p->opc_memo[h].s;
 }
@@ -396,23 +401,19 @@ const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64))
 static inline char *put_hashed(char *w, const char *s, size_t n, uint64_t *h) {
     const uint64_t K = 0x9e3779b97f4a7c15ULL;
     uint64_t x = (*h ^ n) * K;
-    if (n >= 8 && n <= 16) {
-        uint64_t lo, hi;
-        memcpy(&lo, s, 8), memcpy(&hi, s + n - 8, 8);
-        memcpy(w, &lo, 8), memcpy(w + n - 8, &hi, 8);
-        x = ((x ^ lo) * K ^ hi) * K;
-    } else if (n >= 4 && n < 8) {
+    if (n >= 8) { /* words, the last one overlapping (an f64 immediate is 18 bytes) */
+        uint64_t v;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&v, s + i, 8), memcpy(w + i, &v, 8);
+            x = (x ^ v) * K;
+        }
+        memcpy(&v, s + n - 8, 8), memcpy(w + n - 8, &v, 8);
+        x = (x ^ v) * K;
+    } else if (n >= 4) {
         uint32_t lo, hi;
         memcpy(&lo, s, 4), memcpy(&hi, s + n - 4, 4);
         memcpy(w, &lo, 4), memcpy(w + n - 4, &hi, 4);
         x = (x ^ ((uint64_t)hi << 32 | lo)) * K;
-    } else if (n > 16) {
-        memcpy(w, s, n);
-        for (size_t i = 0; i < n; i += 8) {
-            uint64_t v;
-            memcpy(&v, s + (i + 8 <= n ? i : n - 8), 8);
-            x = (x ^ v) * K;
-        }
     } else if (n) {
         const unsigned char *b = (const unsigned char *)s;
         w[0] = s[0], w[n / 2] = s[n / 2], w[n - 1] = s[n - 1];
