@@ -569,10 +569,11 @@ const char *px_opnd_make(Px *p, Slot s, const Type *elem) {
 
 /* ---- tiles --------------------------------------------------------------- */
 
+/* One allocation, the slots after the Tile (zeroed: SLOT_NONE). */
 Tile *px_new_tile(Px *p, int n) {
-    Tile *t = ARENA_NEW(p->ctx->arena, Tile);
+    Tile *t = arena_alloc(p->ctx->arena, sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot));
     t->n = n;
-    t->s = ARENA_ARRAY(p->ctx->arena, Slot, n > 0 ? n : 1);
+    t->s = (Slot *)(t + 1);
     return t;
 }
 
@@ -596,16 +597,22 @@ Tile *px_tile(Px *p, Value *v) {
     return t;
 }
 
-/* Computed once per (interned) type: every op asks for its operands'. */
+/* Computed once per (interned) type: every op asks for its operands',
+ * mostly the same few types in a row (a direct-mapped memo in front of the
+ * map). */
 const Dist *px_dist_of(Px *p, const Type *t) {
+    unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
+    if (p->dist_memo[h].t == t) return p->dist_memo[h].d;
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
-    if (cached) return cached;
-    const Layout *l = ttg_layout_of_type(p->ctx, t);
-    Dist d;
-    if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
-    Dist *keep = arena_dup(p->ctx->arena, &d, sizeof d);
-    map_put(&p->dists, MAP_KEY(t), keep);
-    return keep;
+    if (!cached) {
+        const Layout *l = ttg_layout_of_type(p->ctx, t);
+        Dist d;
+        if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
+        cached = arena_dup(p->ctx->arena, &d, sizeof d);
+        map_put(&p->dists, MAP_KEY(t), (void *)cached);
+    }
+    p->dist_memo[h].t = t, p->dist_memo[h].d = cached;
+    return cached;
 }
 
 bool px_dist(Px *p, const Type *t, Dist *d) {

@@ -81,6 +81,7 @@ typedef struct Px {
     PxValue *values;     /* by Value.id (dense: an array, not a map) */
     uint32_t nvalues, values_cap; /* entries zeroed; allocated */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
+    struct { const Type *t; const Dist *d; } dist_memo[32]; /* see px_dist_of */
     /* CSE: open addressing from an instruction's hash to 1 + its index in
      * cse_entries, 4 bytes a slot (12 bits of the hash as a tag, 20 of
      * index: the table is probed once per instruction and must stay in
