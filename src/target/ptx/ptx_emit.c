@@ -69,14 +69,6 @@ static inline char *put_short(char *w, const char *s, size_t n) {
     return w + n;
 }
 
-/* strlen of an operand or opcode (a few bytes: no call; two bytes a step,
- * which gcc does not turn back into a call to strlen). */
-static inline size_t short_len(const char *s) {
-    size_t n = 0;
-    while (s[n] && s[n + 1]) n += 2;
-    return s[n] ? n + 1 : n;
-}
-
 /* `\topcode d, ops...;\n` with the lengths known: one reservation, then
  * plain copies. */
 static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t dlen, const char *const *ops,
@@ -102,8 +94,8 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
     const char *ops[3] = {a, b, c};
     size_t lens[3];
     int n = 0;
-    for (; n < 3 && ops[n]; n++) lens[n] = short_len(ops[n]);
-    ins_n(p, opcode, short_len(opcode), d, short_len(d), ops, lens, n);
+    for (; n < 3 && ops[n]; n++) lens[n] = strlen(ops[n]);
+    ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
 }
 
 /* The pieces of px_line / px_cat with their lengths (16 at most). */
@@ -116,7 +108,7 @@ typedef struct Pieces {
 static void pieces_of(Pieces *ps, const char *first, va_list ap) {
     ps->n = 0, ps->total = 0;
     for (const char *s = first; s && ps->n < 16; s = va_arg(ap, const char *)) {
-        size_t m = short_len(s);
+        size_t m = strlen(s);
         ps->s[ps->n] = s, ps->len[ps->n++] = m, ps->total += m;
     }
 }
@@ -185,7 +177,7 @@ PxText px_reglist(Px *p, const Slot *s, int n) {
 
 /* (One allocation, no memo: offsets differ slot after slot.) */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
-    size_t bl = short_len(base);
+    size_t bl = strlen(base);
     char num[24];
     int nl = 0;
     if (off || keep_zero) {
@@ -208,7 +200,7 @@ static const char *opc_join(Px *p, const char *a, const char *b) {
     uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1));
     unsigned h = (ab * 0x9e3779b1u) >> 26; /* 64 entries */
     if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
-        size_t na = short_len(a), nb = short_len(b);
+        size_t na = strlen(a), nb = strlen(b);
         char *s = arena_alloc(p->ctx->arena, na + nb + 2);
         memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
         p->opc_memo[h].a = a;
@@ -476,9 +468,9 @@ static void cse_grow(Px *p) {
  * probe goes on. (The hot path of the emitter.) */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
     const char *ops[3] = {a, b, c};
-    size_t lens[3], ol = short_len(opcode), tail = 2;
+    size_t lens[3], ol = strlen(opcode), tail = 2;
     int nops = 0;
-    for (; nops < 3 && ops[nops]; nops++) lens[nops] = short_len(ops[nops]), tail += 2 + lens[nops];
+    for (; nops < 3 && ops[nops]; nops++) lens[nops] = strlen(ops[nops]), tail += 2 + lens[nops];
     Slot d = {.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = p->nreg[rc] + 1};
     const char *dn = px_rname(p, d);
     size_t dl = px_rname_len(p, d), n = 1 + ol + 1 + dl + tail;
