@@ -118,20 +118,32 @@ static char *put_pieces(char *w, const Pieces *ps) {
     return w;
 }
 
+static void line_pieces(StrBuf *sb, const Pieces *ps) {
+    size_t n = 1 + ps->total + 2;
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    w = put_pieces(w, ps);
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += n;
+}
+
 void px_line(Px *p, const char *first, ...) {
     Pieces ps;
     va_list ap;
     va_start(ap, first);
     pieces_of(&ps, first, ap);
     va_end(ap);
-    size_t n = 1 + ps.total + 2;
-    StrBuf *sb = &p->body;
-    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
-    char *w = sb->data + sb->len;
-    *w++ = '\t';
-    w = put_pieces(w, &ps);
-    *w++ = ';', *w++ = '\n', *w = 0;
-    sb->len += n;
+    line_pieces(&p->body, &ps);
+}
+
+void px_line_pro(Px *p, const char *first, ...) {
+    Pieces ps;
+    va_list ap;
+    va_start(ap, first);
+    pieces_of(&ps, first, ap);
+    va_end(ap);
+    line_pieces(&p->pro, &ps);
 }
 
 const char *px_cat(Px *p, const char *first, ...) {
@@ -473,7 +485,7 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
     for (; nops < 3 && ops[nops]; nops++) lens[nops] = strlen(ops[nops]), tail += 2 + lens[nops];
     Slot d = {.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = p->nreg[rc] + 1};
     const char *dn = px_rname(p, d);
-    size_t dl = px_rname_len(p, d), n = 1 + ol + 1 + dl + tail;
+    size_t dl = (unsigned char)dn[15], n = 1 + ol + 1 + dl + tail; /* (px_rname_len) */
     StrBuf *sb = &p->body;
     if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
     char *line = sb->data + sb->len, *w = line;
@@ -630,24 +642,26 @@ Slot px_thread_part(Px *p, const Dist *d, int dim) {
     const char *rn = px_rname(p, r);
     const char *ln = px_rname(p, p->lane), *wn = px_rname(p, p->warp);
     int tpw = d->tpw[dim], wpc = d->wpc[dim];
+    const char *lane_pos = px_int(p, log2i(d->lane_stride[dim])), *lane_bits = px_int(p, log2i(tpw));
+    const char *warp_pos = px_int(p, log2i(d->warp_stride[dim])), *warp_bits = px_int(p, log2i(wpc));
     if (tpw > 1 && wpc > 1) {
         Slot t = px_reg(p, RC_B32);
         const char *tn = px_rname(p, t);
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", tn, wn, log2i(d->warp_stride[dim]), log2i(wpc));
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, ln, log2i(d->lane_stride[dim]), log2i(tpw));
-        px_emit_pro(p, "mad.lo.s32 %s, %s, %d, %s", rn, tn, tpw, rn);
+        px_line_pro(p, "bfe.u32 ", tn, ", ", wn, ", ", warp_pos, ", ", warp_bits, NULL);
+        px_line_pro(p, "bfe.u32 ", rn, ", ", ln, ", ", lane_pos, ", ", lane_bits, NULL);
+        px_line_pro(p, "mad.lo.s32 ", rn, ", ", tn, ", ", px_int(p, tpw), ", ", rn, NULL);
     } else if (tpw > 1) {
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, ln, log2i(d->lane_stride[dim]), log2i(tpw));
+        px_line_pro(p, "bfe.u32 ", rn, ", ", ln, ", ", lane_pos, ", ", lane_bits, NULL);
     } else if (wpc > 1) {
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, wn, log2i(d->warp_stride[dim]), log2i(wpc));
+        px_line_pro(p, "bfe.u32 ", rn, ", ", wn, ", ", warp_pos, ", ", warp_bits, NULL);
     } else {
-        px_emit_pro(p, "mov.u32 %s, 0", rn);
+        px_line_pro(p, "mov.u32 ", rn, ", 0", NULL);
     }
-    if (d->spt[dim] > 1) px_emit_pro(p, "shl.b32 %s, %s, %d", rn, rn, log2i(d->spt[dim]));
+    if (d->spt[dim] > 1) px_line_pro(p, "shl.b32 ", rn, ", ", rn, ", ", px_int(p, log2i(d->spt[dim])), NULL);
     if ((int64_t)d->spt[dim] * tpw * wpc > d->shape[dim]) {
         if ((d->shape[dim] & (d->shape[dim] - 1)) == 0)
-            px_emit_pro(p, "and.b32 %s, %s, %lld", rn, rn, (long long)d->shape[dim] - 1);
-        else px_emit_pro(p, "rem.u32 %s, %s, %lld", rn, rn, (long long)d->shape[dim]);
+            px_line_pro(p, "and.b32 ", rn, ", ", rn, ", ", px_int(p, d->shape[dim] - 1), NULL);
+        else px_line_pro(p, "rem.u32 ", rn, ", ", rn, ", ", px_int(p, d->shape[dim]), NULL);
     }
     Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
     *keep = r;
@@ -741,7 +755,7 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
     return acc;
 }
 
-void px_barrier(Px *p) { px_emit(p, "bar.sync 0"); }
+void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }
 
 /* ---- element-wise ------------------------------------------------------ */
 

@@ -125,6 +125,8 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
 /* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
  * cannot shape (a predicate in front, braces), without a format string. */
 void px_line(Px *p, const char *first, ...);
+/* The same, to the prologue. */
+void px_line_pro(Px *p, const char *first, ...);
 /* The pieces (NULL ends them) joined, in the arena: operand texts such as
  * `[%rd5+16]` or `@%p3 `, made slot after slot. */
 const char *px_cat(Px *p, const char *first, ...);
