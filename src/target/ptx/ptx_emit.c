@@ -2235,14 +2235,15 @@ static void load_params(Px *p, Op *func, const char *name) {
         RegClass rc = px_rc(t);
         if (t->kind == TY_INT && t->width == 1) {
             Slot u = px_reg(p, RC_B32);
-            px_emit_pro(p, "ld.param.u8 %s, [%s_param_%d]", px_rname(p, u), name, i);
+            px_line_pro(p, "ld.param.u8 ", px_rname(p, u), ", [", name, "_param_", px_int(p, i), "]", NULL);
             tl->s[0] = px_reg(p, RC_PRED);
-            px_emit_pro(p, "setp.ne.s32 %s, %s, 0", px_rname(p, tl->s[0]), px_rname(p, u));
+            px_line_pro(p, "setp.ne.s32 ", px_rname(p, tl->s[0]), ", ", px_rname(p, u), ", 0", NULL);
         } else {
             tl->s[0] = px_reg(p, rc);
             const char *ld = param_type(t);
             if (t->kind == TY_INT && t->width < 32) ld = t->width == 8 ? ".s8" : ".s16";
-            px_emit_pro(p, "ld.param%s %s, [%s_param_%d]", ld, px_rname(p, tl->s[0]), name, i);
+            px_line_pro(p, "ld.param", ld, " ", px_rname(p, tl->s[0]), ", [", name, "_param_", px_int(p, i), "]",
+                        NULL);
         }
         px_bind(p, a, tl);
     }
@@ -2310,9 +2311,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
     p->warp = px_reg(p, RC_B32);
-    px_emit_pro(p, "mov.u32 %s, %%tid.x", px_rname(p, p->tid));
-    px_emit_pro(p, "and.b32 %s, %s, 31", px_rname(p, p->lane), px_rname(p, p->tid));
-    px_emit_pro(p, "shr.u32 %s, %s, 5", px_rname(p, p->warp), px_rname(p, p->tid));
+    px_line_pro(p, "mov.u32 ", px_rname(p, p->tid), ", %tid.x", NULL);
+    px_line_pro(p, "and.b32 ", px_rname(p, p->lane), ", ", px_rname(p, p->tid), ", 31", NULL);
+    px_line_pro(p, "shr.u32 ", px_rname(p, p->warp), ", ", px_rname(p, p->tid), ", 5", NULL);
     load_params(p, func, name);
     px_lower_block(p, func_entry(func));
     bool ok = !p->failed;
