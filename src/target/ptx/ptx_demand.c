@@ -22,7 +22,7 @@
  *   - scf.for (an initial value) and its body's scf.yield: what the
  *     iteration argument reads, which is solved as a fixpoint (demand_for);
  *   - anything else (block arguments, scf.yield, reductions, ...): all.
- * Only partial demands are recorded; a value absent from p->demand is read
+ * Only partial demands are recorded; a value without a demand is read
  * in full. lower_elementwise leaves the slots nobody reads as SLOT_NONE,
  * and reading one is an internal error (px_mat), not a silent zero.
  */
@@ -68,17 +68,17 @@ static bool bits_or(Bits *acc, const Bits *b) {
 }
 
 const uint64_t *px_demand(Px *p, const Value *v) {
-    Bits *b = map_get(&p->demand, MAP_KEY(v));
+    Bits *b = px_value(p, v)->demand;
     return b && !b->full ? b->w : NULL;
 }
 
-static Bits *entry(Px *p, const Value *v) { return map_get(&p->demand, MAP_KEY(v)); }
+static Bits *entry(Px *p, const Value *v) { return px_value(p, v)->demand; }
 
 /* Records v's demand (full ones too: a loop's fixpoint may revisit v and
  * must be able to widen what it recorded before). */
 static void record(Px *p, const Value *v, Bits *b) {
     if (b->full || bits_full(b)) bits_fill(b);
-    map_put(&p->demand, MAP_KEY(v), b);
+    px_value(p, v)->demand = b;
 }
 
 /* tt.broadcast / tt.expand_dims: the source slot of each demanded result

@@ -69,14 +69,6 @@ static inline char *put_short(char *w, const char *s, size_t n) {
     return w + n;
 }
 
-/* strlen of an operand or opcode (a few bytes: no call; two bytes a step,
- * which gcc does not turn back into a call to strlen). */
-static inline size_t short_len(const char *s) {
-    size_t n = 0;
-    while (s[n] && s[n + 1]) n += 2;
-    return s[n] ? n + 1 : n;
-}
-
 /* `\topcode d, ops...;\n` with the lengths known: one reservation, then
  * plain copies. */
 static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t dlen, const char *const *ops,
@@ -102,8 +94,8 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
     const char *ops[3] = {a, b, c};
     size_t lens[3];
     int n = 0;
-    for (; n < 3 && ops[n]; n++) lens[n] = short_len(ops[n]);
-    ins_n(p, opcode, short_len(opcode), d, short_len(d), ops, lens, n);
+    for (; n < 3 && ops[n]; n++) lens[n] = strlen(ops[n]);
+    ins_n(p, opcode, strlen(opcode), d, strlen(d), ops, lens, n);
 }
 
 /* The pieces of px_line / px_cat with their lengths (16 at most). */
@@ -116,7 +108,7 @@ typedef struct Pieces {
 static void pieces_of(Pieces *ps, const char *first, va_list ap) {
     ps->n = 0, ps->total = 0;
     for (const char *s = first; s && ps->n < 16; s = va_arg(ap, const char *)) {
-        size_t m = short_len(s);
+        size_t m = strlen(s);
         ps->s[ps->n] = s, ps->len[ps->n++] = m, ps->total += m;
     }
 }
@@ -126,20 +118,32 @@ static char *put_pieces(char *w, const Pieces *ps) {
     return w;
 }
 
+static void line_pieces(StrBuf *sb, const Pieces *ps) {
+    size_t n = 1 + ps->total + 2;
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    w = put_pieces(w, ps);
+    *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len += n;
+}
+
 void px_line(Px *p, const char *first, ...) {
     Pieces ps;
     va_list ap;
     va_start(ap, first);
     pieces_of(&ps, first, ap);
     va_end(ap);
-    size_t n = 1 + ps.total + 2;
-    StrBuf *sb = &p->body;
-    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
-    char *w = sb->data + sb->len;
-    *w++ = '\t';
-    w = put_pieces(w, &ps);
-    *w++ = ';', *w++ = '\n', *w = 0;
-    sb->len += n;
+    line_pieces(&p->body, &ps);
+}
+
+void px_line_pro(Px *p, const char *first, ...) {
+    Pieces ps;
+    va_list ap;
+    va_start(ap, first);
+    pieces_of(&ps, first, ap);
+    va_end(ap);
+    line_pieces(&p->pro, &ps);
 }
 
 const char *px_cat(Px *p, const char *first, ...) {
@@ -185,7 +189,7 @@ PxText px_reglist(Px *p, const Slot *s, int n) {
 
 /* (One allocation, no memo: offsets differ slot after slot.) */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
-    size_t bl = short_len(base);
+    size_t bl = strlen(base);
     char num[24];
     int nl = 0;
     if (off || keep_zero) {
@@ -201,14 +205,19 @@ const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     return out;
 }
 
-/* "a.b" for two string literals (an opcode and its type), made once:
- * element-wise ops ask for the same opcode slot after slot. */
+/* "a.b" for two strings that outlive the emitter (literals, or joins made
+ * here), made once: element-wise ops ask for the same opcode slot after
+ * slot (a direct-mapped memo on the two pointers). */
 static const char *opc_join(Px *p, const char *a, const char *b) {
-    unsigned h = (unsigned)(((uintptr_t)a >> 3) ^ ((uintptr_t)b >> 1)) % TC_ARRAY_LEN(p->opc_memo);
+    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1));
+    unsigned h = (ab * 0x9e3779b1u) >> 26; /* 64 entries */
     if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
+        size_t na = strlen(a), nb = strlen(b);
+        char *s = arena_alloc(p->ctx->arena, na + nb + 2);
+        memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
         p->opc_memo[h].a = a;
         p->opc_memo[h].b = b;
-        p->opc_memo[h].s = arena_printf(p->ctx->arena, "%s.%s", a, b);
+        p->opc_memo[h].s = s;
     }
     return p->opc_memo[h].s;
 }
@@ -391,60 +400,53 @@ static const char *imm_text(Px *p, Slot s) {
 
 const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
 
-/* An instruction without its destination: opcode, class, operand texts. */
-typedef struct CseKey {
-    const char *opcode, *ops[3];
-    size_t oplen, lens[3];
-    int nops;
-    RegClass rc;
-} CseKey;
-
-/* Length and hash of a string: strlen, then eight bytes per multiply (the
- * tail read as two overlapping words, as hash_bytes does). */
-static inline size_t len_hash(const char *s, uint64_t *h) {
+/* put_short, mixing the piece into the hash h from the words it copies:
+ * they cover its bytes, so this is a hash of its text. */
+static inline char *put_hashed(char *w, const char *s, size_t n, uint64_t *h) {
     const uint64_t K = 0x9e3779b97f4a7c15ULL;
-    size_t n = short_len(s), m = n;
-    const unsigned char *b = (const unsigned char *)s;
     uint64_t x = (*h ^ n) * K;
-    for (; m > 8; m -= 8, b += 8) {
-        uint64_t w;
-        memcpy(&w, b, 8);
-        x = (x ^ w) * K;
-        x ^= x >> 32;
-    }
-    if (m >= 4) {
+    if (n >= 8) { /* words, the last one overlapping (an f64 immediate is 18 bytes) */
+        uint64_t v;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&v, s + i, 8), memcpy(w + i, &v, 8);
+            x = (x ^ v) * K;
+        }
+        memcpy(&v, s + n - 8, 8), memcpy(w + n - 8, &v, 8);
+        x = (x ^ v) * K;
+    } else if (n >= 4) {
         uint32_t lo, hi;
-        memcpy(&lo, b, 4);
-        memcpy(&hi, b + m - 4, 4);
+        memcpy(&lo, s, 4), memcpy(&hi, s + n - 4, 4);
+        memcpy(w, &lo, 4), memcpy(w + n - 4, &hi, 4);
         x = (x ^ ((uint64_t)hi << 32 | lo)) * K;
-    } else if (m) {
-        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[m / 2] << 8 | b[m - 1])) * K;
+    } else if (n) {
+        const unsigned char *b = (const unsigned char *)s;
+        w[0] = s[0], w[n / 2] = s[n / 2], w[n - 1] = s[n - 1];
+        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[n / 2] << 8 | b[n - 1])) * K;
     }
     *h = x ^ (x >> 29);
-    return n;
+    return w + n;
 }
 
-/* True when the instruction a CSE entry emitted, "\topcode dst, a, b, c;\n",
- * is k up to its destination. The emitted text is the key: nothing else is
- * kept per entry. Every line of the body ends in ";\n", and no operand
- * holds a newline, so comparing byte by byte up to a mismatch never reads
- * past the body's end. */
-static bool cse_same(Px *p, const CseEntry *e, const CseKey *k) {
-    if (e->val.rc != k->rc) return false;
-    const char *q = p->body.data + e->line + 1;
-    for (size_t j = 0; j < k->oplen; j++)
-        if (q[j] != k->opcode[j]) return false;
-    q += k->oplen;
-    if (*q != ' ') return false;
-    q += 1 + e->dst_len;
-    for (int i = 0; i < k->nops; i++) {
-        if (q[0] != ',' || q[1] != ' ') return false;
-        q += 2;
-        for (size_t j = 0; j < k->lens[i]; j++)
-            if (q[j] != k->ops[i][j]) return false;
-        q += k->lens[i];
+/* memcmp(x, y, n) == 0, for the few bytes of a CSE key (a word at a time,
+ * the last one overlapping). */
+static inline bool same_run(const char *x, const char *y, size_t n) {
+    if (n >= 8) {
+        uint64_t a, b;
+        for (; n > 8; n -= 8, x += 8, y += 8) {
+            memcpy(&a, x, 8), memcpy(&b, y, 8);
+            if (a != b) return false;
+        }
+        memcpy(&a, x + n - 8, 8), memcpy(&b, y + n - 8, 8);
+        return a == b;
     }
-    return q[0] == ';' && q[1] == '\n';
+    if (n >= 4) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, x, 4), memcpy(&b0, y, 4), memcpy(&a1, x + n - 4, 4), memcpy(&b1, y + n - 4, 4);
+        return a0 == b0 && a1 == b1;
+    }
+    for (size_t j = 0; j < n; j++)
+        if (x[j] != y[j]) return false;
+    return true;
 }
 
 enum { CSE_IDX_BITS = 20, CSE_IDX_MASK = (1 << CSE_IDX_BITS) - 1 };
@@ -469,34 +471,54 @@ static void cse_grow(Px *p) {
 }
 
 /* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
- * register of the same instruction emitted before in this scope. Slots are
- * not removed when a scope ends: one whose entry was popped, or whose tag
- * matches by chance, fails the text comparison and the probe goes on.
- * (The hot path of the emitter.) */
+ * register of the same instruction emitted before in this scope. The key
+ * is the text but for the destination: the line is written at the body's
+ * end first, into the register a miss takes, hashed as it is written and
+ * compared there as two runs, the opcode and what follows the destination
+ * (`, a, b;\n`); a hit leaves it uncommitted. Slots are not removed when a scope ends: one whose entry
+ * was popped, or whose tag matches by chance, fails the comparison and the
+ * probe goes on. (The hot path of the emitter.) */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)rc;
-    CseKey k = {.opcode = opcode, .rc = rc};
-    k.oplen = len_hash(opcode, &h);
-    const char *in[3] = {a, b, c};
-    for (; k.nops < 3 && in[k.nops]; k.nops++) {
-        h = (h ^ 0xff) * 0x100000001b3ULL; /* a separator: ("ab", "c") is not ("a", "bc") */
-        k.ops[k.nops] = in[k.nops];
-        k.lens[k.nops] = len_hash(in[k.nops], &h);
+    const char *ops[3] = {a, b, c};
+    size_t lens[3], ol = strlen(opcode), tail = 2;
+    int nops = 0;
+    for (; nops < 3 && ops[nops]; nops++) lens[nops] = strlen(ops[nops]), tail += 2 + lens[nops];
+    Slot d = {.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = p->nreg[rc] + 1};
+    const char *dn = px_rname(p, d);
+    size_t dl = (unsigned char)dn[15], n = 1 + ol + 1 + dl + tail; /* (px_rname_len) */
+    StrBuf *sb = &p->body;
+    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
+    char *line = sb->data + sb->len, *w = line;
+    uint64_t h = (uint64_t)rc;
+    *w++ = '\t';
+    w = put_hashed(w, opcode, ol, &h);
+    *w++ = ' ';
+    w = put_short(w, dn, dl);
+    const char *rest = w;
+    for (int i = 0; i < nops; i++) {
+        *w++ = ',', *w++ = ' ';
+        w = put_hashed(w, ops[i], lens[i], &h);
     }
+    *w++ = ';', *w++ = '\n', *w = 0;
+
     uint32_t hash = (uint32_t)hash_u64(h), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
     for (uint32_t sl; (sl = p->cse_tab[i]) != 0; i = (i + 1) & mask) {
         int idx = (int)(sl & CSE_IDX_MASK);
-        if ((sl & ~(uint32_t)CSE_IDX_MASK) == tag && idx <= p->cse_entries.len &&
-            cse_same(p, &p->cse_entries.data[idx - 1], &k))
-            return p->cse_entries.data[idx - 1].val;
+        if ((sl & ~(uint32_t)CSE_IDX_MASK) != tag || idx > p->cse_entries.len) continue;
+        const CseEntry *e = &p->cse_entries.data[idx - 1];
+        const char *eline = sb->data + e->line;
+        if (e->rc == rc && e->oplen == ol && e->tail == tail && same_run(eline + 1, line + 1, ol) &&
+            same_run(eline + 2 + ol + e->dst_len, rest, tail)) {
+            *line = 0; /* the body ends where it did */
+            return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
+        }
     }
-    Slot d = px_reg(p, rc);
-    const char *dn = px_rname(p, d);
-    size_t line = p->body.len, dlen = px_rname_len(p, d);
-    ins_n(p, opcode, k.oplen, dn, dlen, k.ops, k.lens, k.nops);
-    vec_push(&p->cse_entries, ((CseEntry){line, d, (int)dlen, hash}));
+    p->nreg[rc]++;
+    vec_push(&p->cse_entries, ((CseEntry){sb->len, d.reg, hash, (uint32_t)ol, (uint32_t)tail, (uint8_t)dl,
+                                          (uint8_t)rc}));
+    sb->len += n;
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
         p->cse_tab[i] = tag | (uint32_t)p->cse_entries.len;
         p->cse_used++;
@@ -551,17 +573,26 @@ const char *px_opnd_make(Px *p, Slot s, const Type *elem) {
 
 /* ---- tiles --------------------------------------------------------------- */
 
+/* One allocation, the slots after the Tile (zeroed: SLOT_NONE). */
 Tile *px_new_tile(Px *p, int n) {
-    Tile *t = ARENA_NEW(p->ctx->arena, Tile);
+    Tile *t = arena_alloc(p->ctx->arena, sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot));
     t->n = n;
-    t->s = ARENA_ARRAY(p->ctx->arena, Slot, n > 0 ? n : 1);
+    t->s = (Slot *)(t + 1);
     return t;
 }
 
-void px_bind(Px *p, Value *v, Tile *t) { map_put(&p->vals, MAP_KEY(v), t); }
+PxValue *px_value_grow(Px *p, const Value *v) {
+    uint32_t n = v->id + 1 > 2 * p->nvalues ? v->id + 1 : 2 * p->nvalues;
+    if (n > p->values_cap) p->values = tc_realloc(p->values, n * sizeof *p->values), p->values_cap = n;
+    memset(p->values + p->nvalues, 0, (n - p->nvalues) * sizeof *p->values);
+    p->nvalues = n;
+    return &p->values[v->id];
+}
+
+void px_bind(Px *p, Value *v, Tile *t) { px_value(p, v)->tile = t; }
 
 Tile *px_tile(Px *p, Value *v) {
-    Tile *t = map_get(&p->vals, MAP_KEY(v));
+    Tile *t = px_value(p, v)->tile;
     if (!t) {
         px_fail(p, v->def, "value used before it was lowered");
         t = px_new_tile(p, v->type->kind == TY_TENSOR ? (int)ty_numel(v->type) : 1);
@@ -570,16 +601,22 @@ Tile *px_tile(Px *p, Value *v) {
     return t;
 }
 
-/* Computed once per (interned) type: every op asks for its operands'. */
+/* Computed once per (interned) type: every op asks for its operands',
+ * mostly the same few types in a row (a direct-mapped memo in front of the
+ * map). */
 const Dist *px_dist_of(Px *p, const Type *t) {
+    unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
+    if (p->dist_memo[h].t == t) return p->dist_memo[h].d;
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
-    if (cached) return cached;
-    const Layout *l = ttg_layout_of_type(p->ctx, t);
-    Dist d;
-    if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
-    Dist *keep = arena_dup(p->ctx->arena, &d, sizeof d);
-    map_put(&p->dists, MAP_KEY(t), keep);
-    return keep;
+    if (!cached) {
+        const Layout *l = ttg_layout_of_type(p->ctx, t);
+        Dist d;
+        if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
+        cached = arena_dup(p->ctx->arena, &d, sizeof d);
+        map_put(&p->dists, MAP_KEY(t), (void *)cached);
+    }
+    p->dist_memo[h].t = t, p->dist_memo[h].d = cached;
+    return cached;
 }
 
 bool px_dist(Px *p, const Type *t, Dist *d) {
@@ -605,24 +642,26 @@ Slot px_thread_part(Px *p, const Dist *d, int dim) {
     const char *rn = px_rname(p, r);
     const char *ln = px_rname(p, p->lane), *wn = px_rname(p, p->warp);
     int tpw = d->tpw[dim], wpc = d->wpc[dim];
+    const char *lane_pos = px_int(p, log2i(d->lane_stride[dim])), *lane_bits = px_int(p, log2i(tpw));
+    const char *warp_pos = px_int(p, log2i(d->warp_stride[dim])), *warp_bits = px_int(p, log2i(wpc));
     if (tpw > 1 && wpc > 1) {
         Slot t = px_reg(p, RC_B32);
         const char *tn = px_rname(p, t);
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", tn, wn, log2i(d->warp_stride[dim]), log2i(wpc));
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, ln, log2i(d->lane_stride[dim]), log2i(tpw));
-        px_emit_pro(p, "mad.lo.s32 %s, %s, %d, %s", rn, tn, tpw, rn);
+        px_line_pro(p, "bfe.u32 ", tn, ", ", wn, ", ", warp_pos, ", ", warp_bits, NULL);
+        px_line_pro(p, "bfe.u32 ", rn, ", ", ln, ", ", lane_pos, ", ", lane_bits, NULL);
+        px_line_pro(p, "mad.lo.s32 ", rn, ", ", tn, ", ", px_int(p, tpw), ", ", rn, NULL);
     } else if (tpw > 1) {
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, ln, log2i(d->lane_stride[dim]), log2i(tpw));
+        px_line_pro(p, "bfe.u32 ", rn, ", ", ln, ", ", lane_pos, ", ", lane_bits, NULL);
     } else if (wpc > 1) {
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", rn, wn, log2i(d->warp_stride[dim]), log2i(wpc));
+        px_line_pro(p, "bfe.u32 ", rn, ", ", wn, ", ", warp_pos, ", ", warp_bits, NULL);
     } else {
-        px_emit_pro(p, "mov.u32 %s, 0", rn);
+        px_line_pro(p, "mov.u32 ", rn, ", 0", NULL);
     }
-    if (d->spt[dim] > 1) px_emit_pro(p, "shl.b32 %s, %s, %d", rn, rn, log2i(d->spt[dim]));
+    if (d->spt[dim] > 1) px_line_pro(p, "shl.b32 ", rn, ", ", rn, ", ", px_int(p, log2i(d->spt[dim])), NULL);
     if ((int64_t)d->spt[dim] * tpw * wpc > d->shape[dim]) {
         if ((d->shape[dim] & (d->shape[dim] - 1)) == 0)
-            px_emit_pro(p, "and.b32 %s, %s, %lld", rn, rn, (long long)d->shape[dim] - 1);
-        else px_emit_pro(p, "rem.u32 %s, %s, %lld", rn, rn, (long long)d->shape[dim]);
+            px_line_pro(p, "and.b32 ", rn, ", ", rn, ", ", px_int(p, d->shape[dim] - 1), NULL);
+        else px_line_pro(p, "rem.u32 ", rn, ", ", rn, ", ", px_int(p, d->shape[dim]), NULL);
     }
     Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
     *keep = r;
@@ -716,7 +755,7 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
     return acc;
 }
 
-void px_barrier(Px *p) { px_emit(p, "bar.sync 0"); }
+void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }
 
 /* ---- element-wise ------------------------------------------------------ */
 
@@ -2196,14 +2235,15 @@ static void load_params(Px *p, Op *func, const char *name) {
         RegClass rc = px_rc(t);
         if (t->kind == TY_INT && t->width == 1) {
             Slot u = px_reg(p, RC_B32);
-            px_emit_pro(p, "ld.param.u8 %s, [%s_param_%d]", px_rname(p, u), name, i);
+            px_line_pro(p, "ld.param.u8 ", px_rname(p, u), ", [", name, "_param_", px_int(p, i), "]", NULL);
             tl->s[0] = px_reg(p, RC_PRED);
-            px_emit_pro(p, "setp.ne.s32 %s, %s, 0", px_rname(p, tl->s[0]), px_rname(p, u));
+            px_line_pro(p, "setp.ne.s32 ", px_rname(p, tl->s[0]), ", ", px_rname(p, u), ", 0", NULL);
         } else {
             tl->s[0] = px_reg(p, rc);
             const char *ld = param_type(t);
             if (t->kind == TY_INT && t->width < 32) ld = t->width == 8 ? ".s8" : ".s16";
-            px_emit_pro(p, "ld.param%s %s, [%s_param_%d]", ld, px_rname(p, tl->s[0]), name, i);
+            px_line_pro(p, "ld.param", ld, " ", px_rname(p, tl->s[0]), ", [", name, "_param_", px_int(p, i), "]",
+                        NULL);
         }
         px_bind(p, a, tl);
     }
@@ -2212,25 +2252,24 @@ static void load_params(Px *p, Op *func, const char *name) {
 /* The emitter's largest growing tables, kept by the thread for its next
  * kernel: freed, glibc handed their memory back to the system, and
  * growing them again from nothing page-faulted on every compile (the
- * tables are zeroed again instead); the maps would also be rehashed from
- * 16 slots up, a few hundred entries each. */
+ * tables are zeroed again instead). */
 static _Thread_local struct {
-    Map vals, demand; /* their slots, to be zeroed */
+    PxValue *values;
+    uint32_t values_cap;
     uint32_t *cse_tab;
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
 } px_keep;
 
-static void map_take(Map *m, Map *kept) {
-    if (!kept->slots) return;
-    memset(kept->slots, 0, sizeof(MapSlot) * (size_t)kept->cap);
-    *m = (Map){kept->slots, kept->cap, 0};
-}
-
-static void px_tables_take(Px *p) {
-    map_take(&p->vals, &px_keep.vals);
-    map_take(&p->demand, &px_keep.demand);
+/* (The value table: n entries, for the values made so far, zeroed.) */
+static void px_tables_take(Px *p, uint32_t n) {
+    if (px_keep.values_cap < n) {
+        tc_free(px_keep.values);
+        px_keep.values = tc_malloc(n * sizeof *px_keep.values), px_keep.values_cap = n;
+    }
+    memset(px_keep.values, 0, n * sizeof *px_keep.values);
+    p->values = px_keep.values, p->nvalues = n, p->values_cap = px_keep.values_cap;
     if (px_keep.cse_tab) {
         memset(px_keep.cse_tab, 0, sizeof(uint32_t) * (size_t)px_keep.cse_cap);
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
@@ -2240,8 +2279,8 @@ static void px_tables_take(Px *p) {
 }
 
 static void px_tables_keep(Px *p) {
-    map_free(&px_keep.vals), map_free(&px_keep.demand), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
-    px_keep.vals = p->vals, px_keep.demand = p->demand;
+    tc_free(px_keep.values), tc_free(px_keep.cse_tab), tc_free(px_keep.entries);
+    px_keep.values = p->values, px_keep.values_cap = p->values_cap;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
 }
@@ -2263,7 +2302,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
     sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
-    px_tables_take(p);
+    px_tables_take(p, ctx_value_count(c));
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
@@ -2272,9 +2311,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
     p->warp = px_reg(p, RC_B32);
-    px_emit_pro(p, "mov.u32 %s, %%tid.x", px_rname(p, p->tid));
-    px_emit_pro(p, "and.b32 %s, %s, 31", px_rname(p, p->lane), px_rname(p, p->tid));
-    px_emit_pro(p, "shr.u32 %s, %s, 5", px_rname(p, p->warp), px_rname(p, p->tid));
+    px_line_pro(p, "mov.u32 ", px_rname(p, p->tid), ", %tid.x", NULL);
+    px_line_pro(p, "and.b32 ", px_rname(p, p->lane), ", ", px_rname(p, p->tid), ", 31", NULL);
+    px_line_pro(p, "shr.u32 ", px_rname(p, p->warp), ", ", px_rname(p, p->tid), ", 5", NULL);
     load_params(p, func, name);
     px_lower_block(p, func_entry(func));
     bool ok = !p->failed;

@@ -51,11 +51,21 @@ typedef struct Tile {
 } Tile;
 
 typedef struct CseEntry {
-    size_t line;     /* offset in Px.body of the instruction's text */
-    Slot val;
-    int dst_len;     /* length of the destination's name in it */
-    uint32_t hash;   /* of the key; its low bits place it in the table */
+    size_t line;       /* offset in Px.body of the instruction's text */
+    int reg;           /* its destination */
+    uint32_t hash;     /* of the key; its low bits place it in the table */
+    uint32_t oplen;    /* the key: the opcode's bytes, after the line's tab, */
+    uint32_t tail;     /* and those after the destination (`, a, b;\n`) */
+    uint8_t dst_len;   /* the destination's name's */
+    uint8_t rc;        /* the destination's class */
 } CseEntry;
+
+/* What the emitter knows of one value: its Tile once lowered, and the
+ * slots of it that are read when not all (ptx_demand.c). */
+typedef struct PxValue {
+    Tile *tile;
+    struct Bits *demand;
+} PxValue;
 
 typedef struct Px {
     Context *ctx;
@@ -68,9 +78,10 @@ typedef struct Px {
     int nlabel;
     int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
     int copy_mark_cap[RC_COUNT];
-    Map vals;            /* Value* -> Tile* */
+    PxValue *values;     /* by Value.id (dense: an array, not a map) */
+    uint32_t nvalues, values_cap; /* entries zeroed; allocated */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
-    Map demand;          /* Value* -> bits of the slots read, when not all (ptx_demand.c) */
+    struct { const Type *t; const Dist *d; } dist_memo[32]; /* see px_dist_of */
     /* CSE: open addressing from an instruction's hash to 1 + its index in
      * cse_entries, 4 bytes a slot (12 bits of the hash as a tag, 20 of
      * index: the table is probed once per instruction and must stay in
@@ -99,8 +110,8 @@ typedef struct Px {
     unsigned epoch;
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
-    struct { const char *a, *b, *s; } opc_memo[16]; /* see opc_join */
-    struct { uint64_t bits; int rc; const char *s; } imm_memo[64]; /* see imm_text */
+    struct { const char *a, *b, *s; } opc_memo[64]; /* see opc_join */
+    struct { uint64_t bits; int rc; const char *s; } imm_memo[512]; /* see imm_text */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
     bool failed;
 } Px;
@@ -114,6 +125,8 @@ void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char 
 /* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
  * cannot shape (a predicate in front, braces), without a format string. */
 void px_line(Px *p, const char *first, ...);
+/* The same, to the prologue. */
+void px_line_pro(Px *p, const char *first, ...);
 /* The pieces (NULL ends them) joined, in the arena: operand texts such as
  * `[%rd5+16]` or `@%p3 `, made slot after slot. */
 const char *px_cat(Px *p, const char *first, ...);
@@ -199,7 +212,14 @@ static inline bool px_is_slotwise(const Op *op) { return op_has_flag(op, OPF_ELE
  * tt.expand_dims result (di: the source's Dist). */
 void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
 
-/* ptx_demand.c: fills p->demand */
+/* The entry of v (made before the emitter ran, as every value is: one
+ * past the table's end grows it). */
+PxValue *px_value_grow(Px *p, const Value *v);
+static inline PxValue *px_value(Px *p, const Value *v) {
+    return v->id < p->nvalues ? &p->values[v->id] : px_value_grow(p, v);
+}
+
+/* ptx_demand.c: fills the values' demand */
 void px_demand_analyze(Px *p, Op *func);
 /* The slots of v that are read, a bit each; NULL when all are. */
 const uint64_t *px_demand(Px *p, const Value *v);

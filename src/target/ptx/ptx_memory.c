@@ -209,8 +209,8 @@ void px_lower_load(Px *p, Op *op) {
                     Slot lo = ot ? ot->s[ot->n == n ? idx[w * 2] : 0] : px_imm_int(0, RC_B16);
                     Slot hi = ot ? ot->s[ot->n == n ? idx[w * 2 + 1] : 0] : px_imm_int(0, RC_B16);
                     if (lo.kind == SLOT_IMM && hi.kind == SLOT_IMM)
-                        px_emit(p, "mov.b32 %s, %u", px_rname(p, words[w]),
-                                (unsigned)((lo.off & 0xffff) | ((hi.off & 0xffff) << 16)));
+                        px_line(p, "mov.b32 ", px_rname(p, words[w]), ", ",
+                                px_int(p, (lo.off & 0xffff) | ((hi.off & 0xffff) << 16)), NULL);
                     else
                         px_emit(p, "mov.b32 %s, {%s, %s}", px_rname(p, words[w]), px_opnd(p, lo, e), px_opnd(p, hi, e));
                 } else {
@@ -220,7 +220,7 @@ void px_lower_load(Px *p, Op *op) {
                         if (o.kind != SLOT_IMM) px_fail(p, op, "non-constant `other` for an 8-bit load");
                         wv |= (uint32_t)(o.off & 0xff) << (8 * k);
                     }
-                    px_emit(p, "mov.b32 %s, %u", px_rname(p, words[w]), wv);
+                    px_line(p, "mov.b32 ", px_rname(p, words[w]), ", ", px_int(p, wv), NULL);
                 }
             }
         }

@@ -101,7 +101,7 @@ static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
     if (cached) return *cached;
     Slot r = px_reg(p, RC_B32), t = px_reg(p, RC_B32);
     const char *rn = px_rname(p, r), *tn = px_rname(p, t), *tid = px_rname(p, p->tid);
-    px_emit_pro(p, "mov.u32 %s, global_smem", rn);
+    px_line_pro(p, "mov.u32 ", rn, ", global_smem", NULL);
     for (int b = 0; b < pl->tid_bits;) {
         if (!o->coef[b]) {
             b++;
@@ -109,8 +109,8 @@ static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
         }
         int len = 1;
         while (b + len < pl->tid_bits && o->coef[b + len] == o->coef[b] << len) len++;
-        px_emit_pro(p, "bfe.u32 %s, %s, %d, %d", tn, tid, b, len);
-        px_emit_pro(p, "mad.lo.s32 %s, %s, %lld, %s", rn, tn, (long long)o->coef[b], rn);
+        px_line_pro(p, "bfe.u32 ", tn, ", ", tid, ", ", px_int(p, b), ", ", px_int(p, len), NULL);
+        px_line_pro(p, "mad.lo.s32 ", rn, ", ", tn, ", ", px_int(p, o->coef[b]), ", ", rn, NULL);
         b += len;
     }
     Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
