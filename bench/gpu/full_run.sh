@@ -11,7 +11,7 @@
 #   pytests  bench/gpu/python_tests_on_cuda.sh: tests/python with tensors on
 #            CUDA (PYTESTS="a b" runs only tests/python/test_{a,b}.py)
 #   dots     bench/gpu/dot_vs_triton.py
-#   compile  bench/gpu/compile_speed.py, three rounds (compile_speed-N.md);
+#   compile  bench/gpu/compile_speed.py, ROUNDS rounds (default 3; compile_speed-N.md);
 #            with BASE=DIR (a folder holding another tree's compile_time,
 #            e.g. carried in) that build too, in turns (compile_speed-base-N.md)
 #
@@ -49,7 +49,7 @@ for s in "$@"; do
         ;;
     compile)
         [ -n "${BASE:-}" ] && touch "$BASE/compile_time" # never rebuilt against this tree's headers
-        for r in 1 2 3; do
+        for r in $(seq "${ROUNDS:-3}"); do
             if [ -n "${BASE:-}" ]; then
                 python3 bench/gpu/compile_speed.py --build "$BASE" > "$out/compile_speed-base-$r.md" 2>&1
                 tail -1 "$out/compile_speed-base-$r.md"
