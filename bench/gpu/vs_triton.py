@@ -10,8 +10,8 @@ sizes (ragged ones included), both run on identical fresh random inputs
 whose outputs were poisoned first (NaN, or a sentinel for integers); every
 buffer is then compared between the two, and with torch where a torch
 reference exists. Then both are timed (triton.testing.do_bench, median; in
-ABBA order, or alternating which goes first, since a few-us kernel timed first
-reads slower than the same kernel timed second),
+ABBA order, or alternating which goes first, so that neither gains from the
+order),
 and the compile and launch paths are measured:
 
   * cold first call: the first launch of each case with empty caches
@@ -842,10 +842,8 @@ def main():
             print(("ok  " if row.get("ok") else "FAIL"), label, size, row.get("detail", row.get("error", "")), flush=True)
             if si == 0 and row.get("ok") and not a.quick and "triton_error" not in row:
                 try:
-                    # in ABBA order, each the mean of its two: a kernel of a few us timed
-                    # first read ~0.8 us slower than the same kernel timed right after
-                    # (the GPU's state drifts over one do_bench), which no order-blind
-                    # single pair corrects
+                    # in ABBA order, each the mean of its two, so that neither gains
+                    # from going second
                     def one(k, r):
                         return do_bench(lambda: launch(k, r), warmup=10, rep=50, return_mode="median")
                     a1, b1 = one(ktc, r_tc), one(ktri, r_tr)
