@@ -16,7 +16,7 @@
 # CHECK-NOT: ld.global
 # CHECK-COUNT-4: add.s64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 128;
 # CHECK-NOT: add.s64
-# CHECK: bra.uni $L__BB1
+# CHECK: bra $L__BB1;
 # CHECK-COUNT-4: st.global.v4.b32
 # CHECK-NOT: st.global
 # SCALAR-COUNT-32: and.pred

@@ -1,4 +1,5 @@
-# The copies at the end of an scf.for body (PTX emitter, copy_tiles): a
+# The copies at the end of an scf.for body (PTX emitter, copy_tiles; the
+# loop is rotated: tested before it and at its bottom): a
 # carried `reg + constant` is one in-place add; a swap, where each
 # destination is read by another copy, goes through temporaries; an FMA
 # tt.dot, and an mma.sync one, accumulate straight into the loop-carried
@@ -13,8 +14,9 @@
 # BUMP-NEXT: add.f32 [[S:%f[0-9]+]], [[ACC:%f[0-9]+]], %f{{[0-9]+}}
 # BUMP-NEXT: add.s64 [[P]], [[P]], 512;
 # BUMP-NEXT: mov.f32 [[ACC]], [[S]];
-# BUMP-NEXT: add.s32
-# BUMP-NEXT: bra.uni $L__BB1;
+# BUMP-NEXT: add.s32 [[I:%r[0-9]+]], [[I]], 1;
+# BUMP-NEXT: setp.lt.s32 [[C:%p[0-9]+]], [[I]],
+# BUMP-NEXT: @[[C]] bra $L__BB1;
 # SWAP: $L__BB1:
 # SWAP: add.f32 [[SUM:%f[0-9]+]], [[A:%f[0-9]+]], [[B:%f[0-9]+]];
 # SWAP-NEXT: mov.f32 [[T1:%f[0-9]+]], [[B]];
@@ -30,11 +32,11 @@
 # DOT: fma.rn.f32 [[C0]], %f{{[0-9]+}}, %f{{[0-9]+}}, [[C0]];
 # DOT-NEXT: fma.rn.f32 [[C1]], %f{{[0-9]+}}, %f{{[0-9]+}}, [[C1]];
 # DOT-NOT: mov.f32
-# DOT: bra.uni $L__BB1;
+# DOT: bra $L__BB1;
 # DOT: st.global.v2.f32 [%rd{{[0-9]+}}], {[[C0]], [[C1]]};
 # MMA: mov.f32 [[C0:%f[0-9]+]], 0f00000000;
 # MMA: $L__BB1:
 # MMA-NOT: mov.f32
 # MMA: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {[[C0]], [[C1:%f[0-9]+]], [[C2:%f[0-9]+]], [[C3:%f[0-9]+]]}, {{.*}}, {[[C0]], [[C1]], [[C2]], [[C3]]};
 # MMA-NOT: mov.f32
-# MMA: bra.uni $L__BB1;
+# MMA: bra $L__BB1;

@@ -2055,10 +2055,12 @@ static void lower_for(Px *p, Op *op) {
     int head = px_label(p), exit = px_label(p);
     px_bind(p, iv, ivt);
     for (int i = 0; i < n; i++) px_bind(p, body->args[i + 1], carried[i]);
+    /* rotated, as LLVM leaves Triton's loops: the bound is tested once
+     * before the loop and then at the bottom, one branch per iteration */
     Slot cond = px_reg(p, RC_PRED);
-    sb_printf(&p->body, "$L__BB%d:\n", head);
     px_emit(p, "setp.ge.%s %s, %s, %s", wide ? "s64" : "s32", px_rname(p, cond), ivn, ubs);
     px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), exit);
+    sb_printf(&p->body, "$L__BB%d:\n", head);
     px_scope_push(p);
     p->loop_depth++;
     px_lower_block(p, body);
@@ -2067,7 +2069,8 @@ static void lower_for(Px *p, Op *op) {
     for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
     copy_tiles(p, carried, ys, elems, n);
     px_emit(p, "add.%s %s, %s, %s", wide ? "s64" : "s32", ivn, ivn, sts);
-    px_emit(p, "bra.uni $L__BB%d", head);
+    px_emit(p, "setp.lt.%s %s, %s, %s", wide ? "s64" : "s32", px_rname(p, cond), ivn, ubs);
+    px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), head);
     p->loop_depth--;
     px_scope_pop(p);
     sb_printf(&p->body, "$L__BB%d:\n", exit);
