@@ -134,6 +134,7 @@ bool srccache_key(const tc_compile_options *o, SrcCacheKey *key) {
     put_int(&sb, o->num_stages);
     put_int(&sb, o->debug); /* device asserts kept or dropped */
     put_int(&sb, async_copy_mode()); /* TRITONC_ASYNC_COPY */
+    put_int(&sb, gpu_fp_fusion());   /* TRITON_DEFAULT_FP_FUSION */
     if (o->device == TC_DEVICE_CUDA) {
         put_int(&sb, sm);
     } else {

@@ -73,5 +73,8 @@ bool gpu_available(void);
 bool gpu_attach_if_current(void);
 /* Compute capability of the current device as 10 * major + minor (0: none). */
 int gpu_device_sm(void);
+/* Whether the PTX emitter contracts `a * b + c` into one fma, as Triton does
+ * by default: TRITON_DEFAULT_FP_FUSION=0 (Triton's switch) turns it off. */
+bool gpu_fp_fusion(void);
 
 #endif

@@ -17,12 +17,14 @@
  * loop with its carried values in registers, scf.if a diamond, scf.while a
  * loop with the test in the middle.
  */
+#include "target/ptx/gpu.h"
 #include "target/ptx/ptx.h"
 #include "target/ptx/ptx_lower.h"
 #include "support/divmagic.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const rc_prefix[RC_COUNT] = {"%p", "%h", "%r", "%rd", "%f", "%fd"};
@@ -1354,6 +1356,14 @@ static int64_t ew_attr(Px *p, Op *op, const char *name) {
     return p->ew_attr.v;
 }
 
+static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
+    const Type *ce = is_f16ish(re) ? p->f32 : re;
+    Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
+    Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
+                    px_opnd(p, b, ce), px_opnd(p, c, ce));
+    return from_f32(p, r, re);
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     switch (op->kind) {
@@ -1386,13 +1396,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case MATH_EXP: case MATH_EXP2: case MATH_LOG: case MATH_LOG2: case MATH_RSQRT:
     case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_ERF:
         return fmath(p, op->kind, in[0], re);
-    case MATH_FMA: {
-        const Type *ce = is_f16ish(re) ? p->f32 : re;
-        Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
-        Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
-                        px_opnd(p, b, ce), px_opnd(p, c, ce));
-        return from_f32(p, r, re);
-    }
+    case MATH_FMA: return fma_slot(p, in, re);
     case TT_CLAMPF: {
         Slot lo = fbin(p, "max", in[0], in[1], re);
         return fbin(p, "min", lo, in[2], re);
@@ -1511,7 +1515,54 @@ static Tile *result_tile(Px *p, Op *op, int i) {
     return t;
 }
 
+/* ---- fp contraction ------------------------------------------------------- */
+
+/* `a * b + c` is one fma, as LLVM contracts Triton's fp32 and fp64
+ * arithmetic by default (Triton's enable_fp_fusion): the operand of an addf
+ * that a mulf of the same type, in the same block, makes for it alone; -1
+ * when there is none. That mulf emits nothing (contracted_mul). */
+static int fma_operand(const Px *p, Op *add) {
+    if (!p->fp_fusion || add->kind != ARITH_ADDF) return -1;
+    const Type *e = ty_elem(op_result(add, 0)->type);
+    if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64)) return -1;
+    for (int k = 0; k < 2; k++) {
+        Value *v = op_operand(add, k);
+        if (v->def && v->def->kind == ARITH_MULF && v->def->parent == add->parent && value_has_one_use(v) &&
+            v->type == op_result(add, 0)->type)
+            return k;
+    }
+    return -1;
+}
+
+static bool contracted_mul(const Px *p, Op *mul) {
+    Value *r = op_result(mul, 0);
+    if (!p->fp_fusion || mul->kind != ARITH_MULF || !value_has_one_use(r)) return false;
+    Op *add = r->uses->owner;
+    int k = fma_operand(p, add);
+    return k >= 0 && op_operand(add, k) == r;
+}
+
+static void lower_fma_of(Px *p, Op *add, int k) {
+    Tile *out = result_tile(p, add, 0);
+    const Type *re = ty_elem(op_result(add, 0)->type);
+    Op *mul = op_operand(add, k)->def;
+    Tile *ins[3] = {px_tile(p, op_operand(mul, 0)), px_tile(p, op_operand(mul, 1)), px_tile(p, op_operand(add, 1 - k))};
+    const uint64_t *want = px_demand(p, op_result(add, 0));
+    for (int i = 0; i < out->n; i++) {
+        if (!px_demanded(want, i)) continue;
+        Slot in[3];
+        for (int j = 0; j < 3; j++) in[j] = ins[j]->s[ins[j]->n == out->n ? i : 0];
+        out->s[i] = fma_slot(p, in, re);
+    }
+}
+
 static void lower_elementwise(Px *p, Op *op) {
+    if (contracted_mul(p, op)) return; /* the addf it feeds makes the fma */
+    int f = fma_operand(p, op);
+    if (f >= 0) {
+        lower_fma_of(p, op, f);
+        return;
+    }
     Tile *out = result_tile(p, op, 0);
     const Type *re = ty_elem(op_result(op, 0)->type);
     Tile *ins[4] = {0};
@@ -2300,7 +2351,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     }
     const char *name = func_name(func);
     Px px = {.ctx = c, .de = de, .sm = o->sm ? o->sm : 90, .num_warps = o->num_warps > 0 ? o->num_warps : 4,
-             .epoch = 1};
+             .epoch = 1, .fp_fusion = gpu_fp_fusion()};
     Px *p = &px;
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
@@ -2378,4 +2429,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     vec_free(&p->scope_marks);
     axis_analysis_free(p->aa);
     return ok;
+}
+
+bool gpu_fp_fusion(void) {
+    const char *e = getenv("TRITON_DEFAULT_FP_FUSION");
+    return !(e && strcmp(e, "0") == 0);
 }

@@ -71,6 +71,7 @@ typedef struct Px {
     Context *ctx;
     DiagEngine *de;
     int sm, num_warps;
+    bool fp_fusion; /* a * b + c as one fma (gpu_fp_fusion) */
     StrBuf pro, body;
     int nreg[RC_COUNT];
     const char **rnames[RC_COUNT]; /* register names, made on first use */
