@@ -1517,12 +1517,13 @@ static Tile *result_tile(Px *p, Op *op, int i) {
 
 /* ---- fp contraction ------------------------------------------------------- */
 
-/* `a * b + c` is one fma, as LLVM contracts Triton's fp32 and fp64
- * arithmetic by default (Triton's enable_fp_fusion): the operand of an addf
- * that a mulf of the same type, in the same block, makes for it alone; -1
- * when there is none. That mulf emits nothing (contracted_mul). */
+/* `a * b + c` (and `a * b - c`, `c - a * b`) is one fma, as LLVM contracts
+ * Triton's fp32 and fp64 arithmetic by default (Triton's enable_fp_fusion):
+ * the operand of an addf or subf that a mulf of the same type, in the same
+ * block, makes for it alone; -1 when there is none. That mulf emits nothing
+ * (contracted_mul). */
 static int fma_operand(const Px *p, Op *add) {
-    if (!p->fp_fusion || add->kind != ARITH_ADDF) return -1;
+    if (!p->fp_fusion || (add->kind != ARITH_ADDF && add->kind != ARITH_SUBF)) return -1;
     const Type *e = ty_elem(op_result(add, 0)->type);
     if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64)) return -1;
     for (int k = 0; k < 2; k++) {
@@ -1548,10 +1549,16 @@ static void lower_fma_of(Px *p, Op *add, int k) {
     Op *mul = op_operand(add, k)->def;
     Tile *ins[3] = {px_tile(p, op_operand(mul, 0)), px_tile(p, op_operand(mul, 1)), px_tile(p, op_operand(add, 1 - k))};
     const uint64_t *want = px_demand(p, op_result(add, 0));
+    /* a * b - c = fma(a, b, -c); c - a * b = fma(-a, b, c) (ptxas folds the neg into the fma) */
+    int negate = add->kind != ARITH_SUBF ? -1 : k == 0 ? 2 : 0;
     for (int i = 0; i < out->n; i++) {
         if (!px_demanded(want, i)) continue;
         Slot in[3];
         for (int j = 0; j < 3; j++) in[j] = ins[j]->s[ins[j]->n == out->n ? i : 0];
+        if (negate >= 0) {
+            Slot x = in[negate];
+            in[negate] = x.kind == SLOT_IMM ? px_imm_float(-x.f, x.rc) : fun(p, "neg", x, re);
+        }
         out->s[i] = fma_slot(p, in, re);
     }
 }

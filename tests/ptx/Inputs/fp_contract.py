@@ -1,11 +1,11 @@
-# Multiplies feeding adds, for tests/ptx/fp_contract.sh.
+# Multiplies feeding adds and subtracts, for tests/ptx/fp_contract.sh.
 
 import triton
 import triton.language as tl
 
 
 @triton.jit
-def contract_kernel(x_ptr, y_ptr, z_ptr, o_ptr, p_ptr, BLOCK: tl.constexpr):
+def contract_kernel(x_ptr, y_ptr, z_ptr, o_ptr, p_ptr, d_ptr, e_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
     y = tl.load(y_ptr + offs)
@@ -13,3 +13,5 @@ def contract_kernel(x_ptr, y_ptr, z_ptr, o_ptr, p_ptr, BLOCK: tl.constexpr):
     tl.store(o_ptr + offs, z + x * y)  # contracted: one fma
     xy = x * z
     tl.store(p_ptr + offs, (xy + y) * xy)  # xy read twice: a mul and an add
+    tl.store(d_ptr + offs, y * z - x)  # fma(y, z, -x)
+    tl.store(e_ptr + offs, x - y * 2.0)  # fma(-y, 2, x)
