@@ -2,7 +2,8 @@
 # multiply feeds that add alone (`a * b - c` and `c - a * b` an fma of a
 # negated operand), as LLVM contracts Triton's arithmetic
 # (Triton's default, enable_fp_fusion); a product read twice stays a mul and
-# an add; TRITON_DEFAULT_FP_FUSION=0 (Triton's switch) turns contraction off;
+# an add; TRITON_DEFAULT_FP_FUSION=0 (Triton's switch) turns contraction off,
+# and rounds each mul and add explicitly (.rn) so that ptxas cannot fuse them;
 # fp64 contracts too.
 # RUN: %tritonc compile %S/Inputs/fp_contract.py --kernel contract_kernel --signature '*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16' -D BLOCK=128 --emit ptx --target cuda:90 | FileCheck %s
 # RUN: env TRITON_DEFAULT_FP_FUSION=0 %tritonc compile %S/Inputs/fp_contract.py --kernel contract_kernel --signature '*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16' -D BLOCK=128 --emit ptx --target cuda:90 | FileCheck %s --check-prefix=OFF
@@ -20,7 +21,8 @@
 # CHECK-NOT: mul.f32
 # CHECK-NOT: sub.f32
 # OFF-NOT: fma.rn
-# OFF: mul.f32
-# OFF: add.f32
+# OFF: mul.rn.f32
+# OFF: add.rn.f32
 # OFF-NOT: fma.rn
+# OFF-NOT: {{(add|sub|mul)}}.f32
 # F64: fma.rn.f64

@@ -1367,9 +1367,11 @@ static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     switch (op->kind) {
-    case ARITH_ADDF: return fbin(p, "add", in[0], in[1], re);
-    case ARITH_SUBF: return fbin(p, "sub", in[0], in[1], re);
-    case ARITH_MULF: return fbin(p, "mul", in[0], in[1], re);
+    /* without fp fusion, rounded explicitly: ptxas may fuse a mul and an add
+     * that carry no rounding mode (as Triton with enable_fp_fusion=False) */
+    case ARITH_ADDF: return fbin(p, p->fp_fusion ? "add" : "add.rn", in[0], in[1], re);
+    case ARITH_SUBF: return fbin(p, p->fp_fusion ? "sub" : "sub.rn", in[0], in[1], re);
+    case ARITH_MULF: return fbin(p, p->fp_fusion ? "mul" : "mul.rn", in[0], in[1], re);
     case ARITH_DIVF: return fbin(p, re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn", in[0], in[1], re);
     case TT_PRECISE_DIVF: return fbin(p, "div.rn", in[0], in[1], re);
     case ARITH_MAXIMUMF: return fbin(p, "max.NaN", in[0], in[1], re);
