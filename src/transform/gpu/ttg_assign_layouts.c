@@ -354,7 +354,8 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
 /* Makes operand i of op have layout l. */
 static void require(LState *s, Op *op, int i, const Layout *l) {
     Value *x = op_operand(op, i);
-    if (!l || !is_tile(x) || ttg_layout_equal(type_layout(s, x->type), l)) return;
+    /* (most operands have it: the type's own decoded layout is the unique one) */
+    if (!l || !is_tile(x) || x->type->layout == l || ttg_layout_equal(type_layout(s, x->type), l)) return;
     if (x->def && x->def->noperands <= 8 && can_remat(x, 0)) {
         op_set_operand(op, i, remat(s, x, l, op));
         return;
