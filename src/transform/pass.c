@@ -22,27 +22,27 @@
 
 static const PassInfo passes[] = {
     {"canonicalize", "Fold constants, apply algebraic identities, simplify scf control flow",
-     pass_canonicalize, "Canonicalizer", false},
-    {"cse", "Eliminate common pure subexpressions, scoped by dominance", pass_cse, "CSE", true},
-    {"dce", "Remove unused pure ops, loop-carried values and private functions", pass_dce, "DCE", true},
+     pass_canonicalize, "Canonicalizer", false, true},
+    {"cse", "Eliminate common pure subexpressions, scoped by dominance", pass_cse, "CSE", true, false},
+    {"dce", "Remove unused pure ops, loop-carried values and private functions", pass_dce, "DCE", true, false},
     {"expand-libdevice", "Rewrite fp32 libdevice calls the PTX backend lacks (pow, log1p, atan, ...) as arith/math ops",
-     pass_expand_libdevice, "ExpandLibdevice", false},
+     pass_expand_libdevice, "ExpandLibdevice", false, false},
     {"expand-f64-math", "Rewrite fp64 exp, log, sin, cos, tanh, erf, ... (no PTX instructions) as fp64 arith",
-     pass_expand_f64_math, "ExpandF64Math", false},
+     pass_expand_f64_math, "ExpandF64Math", false, false},
     {"licm", "Hoist loop-invariant pure ops out of scf.for and scf.while", pass_licm,
-     "LoopInvariantCodeMotion", false},
+     "LoopInvariantCodeMotion", false, false},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,
-     "Inliner", false},
+     "Inliner", false, false},
     {"rewrite-tensor-pointer", "Lower block pointers (tt.make_tensor_ptr, tt.advance) to tensors of pointers and masks",
-     pass_rewrite_tensor_pointer, "RewriteTensorPointer", false},
+     pass_rewrite_tensor_pointer, "RewriteTensorPointer", false, false},
     {"pipeline-dot-loads", "Prefetch the loads feeding tt.dot in scf.for one iteration ahead (loop-carried registers)",
-     pass_pipeline_dot_loads, "PipelineDotLoads", false},
+     pass_pipeline_dot_loads, "PipelineDotLoads", false, false},
     {"ttg-assign-layouts", "Give every tensor a TritonGPU layout (coalesced accesses, slices for reductions)",
-     pass_ttg_assign_layouts, "TritonGPUAssignLayouts", false},
+     pass_ttg_assign_layouts, "TritonGPUAssignLayouts", false, false},
     {"pipeline-async-copy", "Copy the loads feeding mma.sync dots in k loops into rings of shared-memory stages with cp.async, num_stages - 1 iterations ahead",
-     pass_pipeline_async_copy, "PipelineAsyncCopy", false},
+     pass_pipeline_async_copy, "PipelineAsyncCopy", false, false},
     {"nn-quant-fusion", "Fuse nn.dequantize(nn.quantize(x)) into nn.fake_quantize, drop requantization",
-     pass_nn_quant_fusion, "NnQuantFusion", false},
+     pass_nn_quant_fusion, "NnQuantFusion", false, false},
 };
 
 static const PipelineInfo pipelines[] = {
@@ -135,9 +135,44 @@ static void print_timing(StrBuf *out, const PassList *list, const double *secs, 
     sb_puts(out, "  ----Wall Time----  ----Name----\n");
     double t = total > 0 ? total : 1;
     for (int i = 0; i < list->len; i++)
-        sb_printf(out, "    %.4f (%5.1f%%)  %s\n", secs[i], 100 * secs[i] / t, list->data[i]->title);
+        if (secs[i] < 0) /* (skipped: see pass_pipeline_run) */
+            sb_printf(out, "    ------ (  ---%%)  %s (skipped: unchanged since it ran)\n", list->data[i]->title);
+        else
+            sb_printf(out, "    %.4f (%5.1f%%)  %s\n", secs[i], 100 * secs[i] / t, list->data[i]->title);
     if (verified) sb_printf(out, "    %.4f (%5.1f%%)  Verifier\n", verify_s, 100 * verify_s / t);
     sb_printf(out, "    %.4f (100.0%%)  Total\n", total);
+}
+
+/* Runs one pass of a pipeline, then the verifier when asked; its time in
+ * *secs, the verifier's added to *verify_s. `again`: nothing has changed the
+ * module since this idempotent pass last ran (only verify_each runs it then,
+ * to check that it changes nothing). */
+static bool run_pass(const PassInfo *pi, Op *module, PassContext *pc, const PassOptions *opts, bool again,
+                     double *secs, double *verify_s) {
+    double t0 = now_seconds();
+    bool ok = pi->run(module, pc);
+    if (!pi->keeps_axis_info) axis_analysis_drop(pc->ctx);
+    *secs = now_seconds() - t0;
+    if (!ok) {
+        if (!diag_has_errors(pc->de)) diag_error(pc->de, module->loc, "pass '%s' failed", pi->name);
+        return false;
+    }
+    if (again && pc->changes != pc->fixed_at) {
+        diag_error(pc->de, module->loc, "internal error: pass '%s' changed its own output", pi->name);
+        return false;
+    }
+    if (pi->idempotent) pc->fixed = pi, pc->fixed_at = pc->changes;
+    if (opts->verify_each) {
+        double v0 = now_seconds();
+        int before = pc->de->nerrors;
+        ok = ir_verify(module, pc->de);
+        *verify_s += now_seconds() - v0;
+        if (!ok) {
+            if (pc->de->nerrors == before) diag_error(pc->de, module->loc, "invalid IR");
+            diag_note(pc->de, module->loc, "the IR was invalid after pass '%s'", pi->name);
+        }
+    }
+    return ok;
 }
 
 bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const PassOptions *opts) {
@@ -154,26 +189,14 @@ bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const 
     bool ok = true;
     for (int i = 0; i < list.len && ok; i++) {
         const PassInfo *pi = list.data[i];
-        double t0 = now_seconds();
-        ok = pi->run(module, pc);
-        if (!pi->keeps_axis_info) axis_analysis_drop(pc->ctx);
-        secs[i] = now_seconds() - t0;
-        if (!ok) {
-            if (!diag_has_errors(pc->de))
-                diag_error(pc->de, module->loc, "pass '%s' failed", pi->name);
-            break;
-        }
-        if (opts->verify_each) {
-            double v0 = now_seconds();
-            int before = pc->de->nerrors;
-            ok = ir_verify(module, pc->de);
-            verify_s += now_seconds() - v0;
-            if (!ok) {
-                if (pc->de->nerrors == before) diag_error(pc->de, module->loc, "invalid IR");
-                diag_note(pc->de, module->loc, "the IR was invalid after pass '%s'", pi->name);
-            }
-        }
-        if (opts->dump && (opts->print_after_all || in_list(opts->print_after, pi->name))) {
+        /* An idempotent pass over its own output, nothing changed since, is
+         * skipped: the default pipeline ends with canonicalize and the
+         * backend's begins licm,canonicalize, and most kernels have nothing
+         * to hoist. (Its dump, if asked for, is the module as it is.) */
+        bool again = pi->idempotent && pc->fixed == pi && pc->fixed_at == pc->changes;
+        if (!again || opts->verify_each) ok = run_pass(pi, module, pc, opts, again, &secs[i], &verify_s);
+        else secs[i] = -1;
+        if (ok && opts->dump && (opts->print_after_all || in_list(opts->print_after, pi->name))) {
             sb_printf(opts->dump, "// -----// IR Dump After %s (%s) //----- //\n", pi->title, pi->name);
             ir_print(module, opts->dump, &popts);
             sb_putc(opts->dump, '\n');

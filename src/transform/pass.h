@@ -21,6 +21,11 @@ typedef struct PassContext {
     Context *ctx;
     DiagEngine *de;
     int changes; /* stats: rewrites made by the passes run so far */
+    /* The last idempotent pass that ran (see PassInfo.idempotent) and
+     * `changes` just after it: while nothing has changed since, running it
+     * again would change nothing, and the pass manager skips it. */
+    const struct PassInfo *fixed;
+    int fixed_at;
 } PassContext;
 
 typedef bool (*PassFn)(Op *module, PassContext *pc); /* false on a hard error */
@@ -33,6 +38,10 @@ typedef struct PassInfo {
     /* the context's kept axis analysis stays true after it (see
      * transform/gpu/axis_info.h); after any other pass it is dropped */
     bool keeps_axis_info;
+    /* its output is its own fixed point (a second run changes nothing): the
+     * pass manager skips it when no pass has changed the module since it
+     * last ran (with verify_each it runs, and a change is an error) */
+    bool idempotent;
 } PassInfo;
 
 const PassInfo *pass_lookup(const char *name); /* NULL if unknown */

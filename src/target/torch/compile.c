@@ -172,7 +172,7 @@ bool tri_compile_with(const char *filename, const char *src, size_t len, const c
         Op *m = tri_lower(prog, ctx, de);
         ok = m != NULL;
         StrBuf report = {0};
-        PassContext pc = {ctx, de, 0};
+        PassContext pc = {.ctx = ctx, .de = de};
         if (ok && pipeline && *pipeline && strcmp(pipeline, "default") != 0)
             ok = pass_pipeline_run(m, pipeline, &pc, NULL);
         else if (ok && !pipeline) ok = run_default_pipeline(m, &pc, want_json ? &report : NULL);
