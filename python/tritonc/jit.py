@@ -613,6 +613,8 @@ class JITFunction(KernelInterface):
             "        if _tc_kern._call():",
             "            _tc_kern._raise()",
             "        return _tc_kern",
+            # (Python's own messages then say `kernel()`, not `_factory.<locals>.kernel()`)
+            "    %s.__qualname__ = %r" % (self.__name__, self.__name__),
             "    return %s" % self.__name__,
         ]
         return "\n".join(src) + "\n"
