@@ -3214,6 +3214,10 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
     } else if (!strcmp(n, "erfcx")) {
         if (!fp) want = "fp32 or fp64";
         else r = erfcx_(S, x[0]);
+    } else if (!strcmp(n, "j0") || !strcmp(n, "j1") || !strcmp(n, "y0") || !strcmp(n, "y1") ||
+               !strncmp(n, "cyl_bessel_i", 12)) {
+        if (!fp) want = "fp32 or fp64";
+        else r = sema_bessel(S, n, x[0]); /* (bessel.c) */
     } else if (!strcmp(n, "normcdf")) {
         if (!fp) want = "fp32 or fp64";
         else {
@@ -3279,6 +3283,8 @@ static const Builtin libdevice_fns[] = {
     LDC("cospi", "arg0", 1), LDC("ldexp", "arg0,arg1", 2), LDC("scalbn", "arg0,arg1", 2), LDC("normcdf", "arg0", 1),
     LDC("lgamma", "arg0", 1), LDC("tgamma", "arg0", 1), LDC("logb", "arg0", 1), LDC("ilogb", "arg0", 1),
     LDC("remainder", "arg0,arg1", 2), LDC("erfinv", "arg0", 1), LDC("erfcinv", "arg0", 1),
+    LDC("j0", "arg0", 1), LDC("j1", "arg0", 1), LDC("y0", "arg0", 1), LDC("y1", "arg0", 1),
+    LDC("cyl_bessel_i0", "arg0", 1), LDC("cyl_bessel_i1", "arg0", 1),
     LDC("normcdfinv", "arg0", 1), LDC("erfcx", "arg0", 1), LDC("byte_perm", "arg0,arg1,arg2", 3),
 #undef LDC
 #define LDF(nm) {nm "_rn", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, {nm "_rz", BI_LIBDEVICE, "arg0", bi_libdevice_to_float, 0}, \
@@ -3344,7 +3350,7 @@ static const Builtin *libdevice_lookup(const char *name) {
  * tritonc does not implement: named, they get "not supported yet" rather
  * than "no attribute". */
 static const char *const libdevice_missing[] = {
-    "rcp64h", "j0", "j1", "y0", "y1", "yn", "jn", "cyl_bessel_i0", "cyl_bessel_i1",
+    "rcp64h", "yn", "jn",
 };
 
 bool sema_libdevice_missing(const char *name) {

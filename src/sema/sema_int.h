@@ -226,6 +226,8 @@ TV sem_where(Sema *S, TV c, TV x, TV y);
 TV sem_arange(Sema *S, const TV *start, const TV *end);
 TV sem_full(Sema *S, const int64_t *shape, int rank, const TV *value, const TlType *dtype);
 TV sem_fdiv(Sema *S, TV a, TV b, bool ieee);
+/* libdevice j0, j1, y0, y1, cyl_bessel_i0, cyl_bessel_i1 of an fp32 or fp64 tensor (bessel.c) */
+TV sema_bessel(Sema *S, const char *name, TV x);
 /* Binary type checking (binary_op_type_checking_impl): converts both to
  * tensors of the computation type and broadcasts them. */
 bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
