@@ -791,7 +791,40 @@ static Slot from_f32(Px *p, Slot s, const Type *e) {
     return px_cast(p, s, p->f32, e, false, 0);
 }
 
+/* The type suffix of the 16-bit float arithmetic of e ("f16", "bf16"), or
+ * NULL. Each op is rounded once to 16 bits, as Triton's own PTX does it:
+ * one instruction where a round trip through f32 took three or four (the
+ * results agree but for fma, which the round trip rounded twice). */
+static const char *native16(const Px *p, const Type *e) {
+    (void)p;
+    if (e->kind != TY_FLOAT) return NULL;
+    if (e->fkind == FK_F16) return "f16";
+    if (e->fkind == FK_BF16) return "bf16";
+    return NULL;
+}
+
+static Slot b16_const(Px *p, const char *bits) { return px_cse(p, RC_B16, "mov.b16", bits, NULL, NULL); }
+
+/* `op.f16 d, a[, b[, c]]` on registers (16-bit float ops take no
+ * immediates). sm_80's bf16 has fma, min, max, neg and abs but no add, sub
+ * or mul: a + b = fma(a, 1, b), a - b = fma(b, -1, a), a * b = fma(a, b, -0)
+ * (exact products and sums rounded once, the sign of a zero kept). */
+static Slot native16_op(Px *p, const char *op, const char *suffix, const Slot *in, int n, const Type *e) {
+    const char *r[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < n; i++) r[i] = px_rname(p, px_mat(p, in[i], e));
+    if (suffix[0] == 'b' && p->sm < 90 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3))) {
+        if (op[0] == 'a') return px_cse(p, RC_B16, "fma.rn.bf16", r[0], px_rname(p, b16_const(p, "0x3F80")), r[1]);
+        if (op[0] == 's') return px_cse(p, RC_B16, "fma.rn.bf16", r[1], px_rname(p, b16_const(p, "0xBF80")), r[0]);
+        return px_cse(p, RC_B16, "fma.rn.bf16", r[0], r[1], px_rname(p, b16_const(p, "0x8000")));
+    }
+    return px_cse(p, RC_B16, opc_join(p, op, suffix), r[0], r[1], r[2]);
+}
+
 static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
+    const char *n16 = native16(p, e);
+    if (n16 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3) ||
+                !strncmp(op, "max", 3) || !strncmp(op, "min", 3)))
+        return native16_op(p, op, n16, (Slot[]){a, b}, 2, e);
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
@@ -808,6 +841,12 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     a = to_f32(p, a, e);
     Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), NULL, NULL);
     return from_f32(p, r, e);
+}
+
+static Slot fneg(Px *p, Slot a, const Type *e) {
+    if (a.kind == SLOT_IMM && !is_f16ish(e)) return px_imm_float(-a.f, a.rc);
+    if (native16(p, e)) return native16_op(p, "neg", native16(p, e), &a, 1, e);
+    return fun(p, "neg", a, e);
 }
 
 /* Fast f32 math (f16/bf16 through f32; f64 never gets here: expand-f64-math
@@ -1357,6 +1396,8 @@ static int64_t ew_attr(Px *p, Op *op, const char *name) {
 }
 
 static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
+    const char *n16 = native16(p, re);
+    if (n16) return native16_op(p, "fma.rn", n16, in, 3, re);
     const Type *ce = is_f16ish(re) ? p->f32 : re;
     Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
     Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
@@ -1385,10 +1426,10 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         Slot m = fbin(p, "mul", t, in[1], re);
         return fbin(p, "sub", in[0], m, re);
     }
-    case ARITH_NEGF:
-        if (in[0].kind == SLOT_IMM && !is_f16ish(re)) return px_imm_float(-in[0].f, in[0].rc);
-        return fun(p, "neg", in[0], re);
-    case MATH_ABSF: return fun(p, "abs", in[0], re);
+    case ARITH_NEGF: return fneg(p, in[0], re);
+    case MATH_ABSF:
+        if (native16(p, re)) return native16_op(p, "abs", native16(p, re), in, 1, re);
+        return fun(p, "abs", in[0], re);
     case MATH_FLOOR: return fun(p, re->width == 64 ? "cvt.rmi.f64" : "cvt.rmi.f32", in[0], re);
     case MATH_CEIL: return fun(p, re->width == 64 ? "cvt.rpi.f64" : "cvt.rpi.f32", in[0], re);
     case TT_PRECISE_SQRT: return fun(p, "sqrt.rn", in[0], re);
@@ -1527,7 +1568,7 @@ static Tile *result_tile(Px *p, Op *op, int i) {
 static int fma_operand(const Px *p, Op *add) {
     if (!p->fp_fusion || (add->kind != ARITH_ADDF && add->kind != ARITH_SUBF)) return -1;
     const Type *e = ty_elem(op_result(add, 0)->type);
-    if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64)) return -1;
+    if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64 && !native16(p, e))) return -1;
     for (int k = 0; k < 2; k++) {
         Value *v = op_operand(add, k);
         if (v->def && v->def->kind == ARITH_MULF && v->def->parent == add->parent && value_has_one_use(v) &&
@@ -1559,7 +1600,7 @@ static void lower_fma_of(Px *p, Op *add, int k) {
         for (int j = 0; j < 3; j++) in[j] = ins[j]->s[ins[j]->n == out->n ? i : 0];
         if (negate >= 0) {
             Slot x = in[negate];
-            in[negate] = x.kind == SLOT_IMM ? px_imm_float(-x.f, x.rc) : fun(p, "neg", x, re);
+            in[negate] = fneg(p, x, re);
         }
         out->s[i] = fma_slot(p, in, re);
     }

@@ -449,7 +449,7 @@ class Kernel:
                 return self.write(ops[0], r.astype(a.dtype), active)
             vals = [self.read(o, ty) for o in ops[1:]]
             if ty in ("f16", "bf16"):
-                raise SimError("16-bit float arithmetic: " + base)
+                return self.arith16(base, parts, ty, ops, vals, active)
             f = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "min": np.minimum, "max": np.maximum,
                  "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
                  "not": lambda a: ~a, "neg": lambda a: -a, "abs": np.abs,
@@ -463,6 +463,20 @@ class Kernel:
             if base in ("mul", "mad") and "hi" in parts:
                 raise SimError("mul.hi")
             return self.write(ops[0], np.asarray(f(*vals)).astype(DT[ty]), active)
+
+    def arith16(self, base, parts, ty, ops, vals, active):
+        """f16 and bf16 add, sub, mul, fma, min, max, neg, abs: computed in
+        double, rounded once to the type (bf16 through fp32)."""
+        wide = [v.astype(np.float64) if ty == "f16" else bf16_to_f32(v).astype(np.float64) for v in vals]
+        nan = "NaN" in parts
+        f = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+             "fma": lambda a, b, c: a * b + c, "neg": lambda a: -a, "abs": np.abs,
+             "min": np.minimum if nan else np.fmin, "max": np.maximum if nan else np.fmax}.get(base)
+        if f is None:
+            raise SimError("unknown instruction %s" % ".".join(parts))
+        r = np.asarray(f(*wide))
+        r = r.astype(np.float16) if ty == "f16" else f32_to_bf16(r.astype(np.float32))
+        return self.write(ops[0], r, active)
 
     def shfl(self, mode, ops, active):
         d, a, b, c, mask = ops
