@@ -519,8 +519,12 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         const TlType *lt = a.kind == TV_TENSOR ? tl_sca(a.ty) : NULL;
         return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, a, b);
     }
+    case PY_BIN_POW:
+        /* Triton's tensor has no __pow__; say what to write instead */
+        return sema_error(S, "operator '**' is not supported on tensors; use libdevice.pow(x, y) "
+                             "(triton.language.extra) or repeated multiplication");
     default:
-        return sema_error(S, "this operator (%d) is not supported on tensors", (int)op);
+        return sema_error(S, "operator '%s' is not supported on tensors", py_binop_str(op));
     }
 }
 
