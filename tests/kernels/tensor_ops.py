@@ -58,6 +58,11 @@
 # CONSTEXPR: BLOCK=128, SCALE=3
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: dequant_groups
+# SIGNATURE: *u8:16,*fp32:16,*fp16:16,i32
+# CONSTEXPR: GROUP=64
+# GRID: n_groups
+#
 # Tensor-level kernels written the way users write them: interleaved rotary
 # embeddings through tl.reshape/tl.split/tl.join/tl.interleave, 3-D
 # permutations (tl.permute, tl.trans with dims, .T), tl.where with scalars
@@ -68,7 +73,8 @@
 # an `if` in its body (jagged-tensor segments), a descending tl.sort on fp16
 # rows with argsort by a packed key, a 3-D grid kernel with arguments of
 # many scalar types, and a constexpr branch on a pointer's dtype with
-# min/max on constexprs.
+# min/max on constexprs; 4-bit dequantisation whose (scale, zero) pair per
+# group is loaded as a [2] tensor and tl.split into two scalars.
 import triton
 import triton.language as tl
 
@@ -267,3 +273,15 @@ def dtype_dispatch(X, Y, n, BLOCK: tl.constexpr, SCALE: tl.constexpr = 2):
         x = tl.load(X + offs, mask=offs < n, other=0)
         y, bits = _scaled_copy(x, SCALE)
         tl.store(Y + offs, y + bits, mask=offs < n)
+
+
+@triton.jit
+def dequant_groups(Q, SZ, OUT, n_groups, GROUP: tl.constexpr):
+    # two 4-bit values per byte; each group has an fp32 (scale, zero point) pair
+    g = tl.program_id(0)
+    scale, zero = tl.split(tl.load(SZ + 2 * g + tl.arange(0, 2)))
+    b = tl.load(Q + g * (GROUP // 2) + tl.arange(0, GROUP // 2))
+    lo = (b & 0xF).to(tl.float32)
+    hi = (b >> 4).to(tl.float32)
+    v = tl.interleave(lo, hi)
+    tl.store(OUT + g * GROUP + tl.arange(0, GROUP), ((v - zero) * scale).to(tl.float16))

@@ -222,6 +222,20 @@ def check_dtype_dispatch():
         assert torch.equal(yh, (xh.float() * 2).half() + 16), "fp16 branch, default SCALE"
 
 
+def check_dequant_groups():
+    G = 64
+    for n_groups in (5, 1):
+        q = torch.randint(0, 256, (n_groups, G // 2), generator=GEN, dtype=torch.uint8)
+        scale = torch.rand(n_groups, generator=GEN) + 0.1
+        zero = torch.randint(0, 16, (n_groups,), generator=GEN).float()
+        sz = torch.stack((scale, zero), 1)
+        out = torch.full((n_groups, G), float("nan")).half()
+        K.dequant_groups[(n_groups,)](q, sz, out, n_groups, GROUP=G)
+        nib = torch.stack(((q & 0xF), (q >> 4)), -1).reshape(n_groups, G).float()
+        ref = ((nib - sz[:, 1:]) * sz[:, :1]).half()
+        assert torch.equal(out, ref), "4-bit dequantisation with a split (scale, zero) pair, %d groups" % n_groups
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()
