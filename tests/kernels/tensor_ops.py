@@ -63,6 +63,11 @@
 # CONSTEXPR: GROUP=64
 # GRID: n_groups
 #
+# KERNEL: splitmix64
+# SIGNATURE: *u64:16,*u64:16,*i32:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
 # Tensor-level kernels written the way users write them: interleaved rotary
 # embeddings through tl.reshape/tl.split/tl.join/tl.interleave, 3-D
 # permutations (tl.permute, tl.trans with dims, .T), tl.where with scalars
@@ -74,7 +79,9 @@
 # rows with argsort by a packed key, a 3-D grid kernel with arguments of
 # many scalar types, and a constexpr branch on a pointer's dtype with
 # min/max on constexprs; 4-bit dequantisation whose (scale, zero) pair per
-# group is loaded as a [2] tensor and tl.split into two scalars.
+# group is loaded as a [2] tensor and tl.split into two scalars; splitmix64
+# hashing on uint64 with its 64-bit odd constants (literals above 2^63,
+# which Triton types uint64).
 import triton
 import triton.language as tl
 
@@ -285,3 +292,16 @@ def dequant_groups(Q, SZ, OUT, n_groups, GROUP: tl.constexpr):
     hi = (b >> 4).to(tl.float32)
     v = tl.interleave(lo, hi)
     tl.store(OUT + g * GROUP + tl.arange(0, GROUP), ((v - zero) * scale).to(tl.float16))
+
+
+@triton.jit
+def splitmix64(X, H, BUCKET, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    z = tl.load(X + offs, mask=mask, other=0) + 0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+    z = z ^ (z >> 31)
+    tl.store(H + offs, z, mask=mask)
+    # the bucket of a 64-bit hash among 1000: an unsigned 64-bit modulo
+    tl.store(BUCKET + offs, (z % 1000).to(tl.int32), mask=mask)

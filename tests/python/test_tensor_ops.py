@@ -236,6 +236,22 @@ def check_dequant_groups():
         assert torch.equal(out, ref), "4-bit dequantisation with a split (scale, zero) pair, %d groups" % n_groups
 
 
+def check_splitmix64():
+    for n in (1000, 3):
+        x = RNG.integers(0, 2 ** 64, n, dtype=np.uint64, endpoint=False)
+        x[0] = 0
+        h = np.zeros(n, np.uint64)
+        bucket = np.full(n, -1, np.int32)
+        K.splitmix64[(triton.cdiv(n, 256),)](x, h, bucket, n, BLOCK=256)
+        with np.errstate(over="ignore"):
+            z = x + np.uint64(0x9E3779B97F4A7C15)
+            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            z = z ^ (z >> np.uint64(31))
+        same(h, z, "splitmix64 on uint64 with constants above 2**63")
+        same(bucket, (z % np.uint64(1000)).astype(np.int32), "unsigned 64-bit modulo")
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()
