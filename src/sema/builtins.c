@@ -900,7 +900,9 @@ static TV bi_swizzle2d(Sema *S, CallArgs *a) {
 
 /* ---- reductions and scans -------------------------------------------------------- */
 
-enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_JIT };
+/* CB_FIRST keeps the left operand: Triton's _take_first, which turns a
+ * one-element tensor into a scalar. */
+enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_FIRST, CB_JIT };
 
 /* Builds the combiner region: block with 2n scalar args, ending in ret_kind. */
 static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool tie_left, const TV *fn,
@@ -924,6 +926,7 @@ static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool
     case CB_OR: res[0] = sem_binary(S, PY_BIN_BITOR, args[0], args[1]); break;
     case CB_MAX: res[0] = sem_minmax(S, true, args[0], args[1], false); break;
     case CB_MIN: res[0] = sem_minmax(S, false, args[0], args[1], false); break;
+    case CB_FIRST: res[0] = args[0]; break;
     case CB_ARGMAX:
     case CB_ARGMIN: {
         TV v1 = args[0], i1 = args[1], v2 = args[2], i2 = args[3];
@@ -1462,13 +1465,21 @@ static TV bi_split(Sema *S, CallArgs *a) {
     if (!need_tensor(S, a, 0, &x)) return tv_err();
     if (!tl_is_block(x.ty) || x.ty->shape[x.ty->rank - 1] != 2)
         return sema_error(S, "split() needs a tensor whose last dimension is 2, got %s", tl_cstr(S, x.ty));
+    /* a [2] tensor splits into two scalars, as in Triton: split it as [1, 2],
+     * then reduce each [1] half to its one element */
+    bool was_rank_1 = x.ty->rank == 1;
+    if (was_rank_1) x = sem_expand_dims(S, x, 0);
     const TlType *t = tl_block(S, x.ty->elem, x.ty->shape, x.ty->rank - 1);
     Type *rts[2] = {t->ir, t->ir};
     Op *op = sem_op(S, TT_SPLIT, &x.v, 1, rts, 2, 0);
     TV r = {.kind = TV_TUPLE, .n = 2};
     r.elems = ARENA_ARRAY(S->arena, TV, 2);
-    r.elems[0] = tv_tensor(op_result(op, 0), t);
-    r.elems[1] = tv_tensor(op_result(op, 1), t);
+    TV none = {.kind = TV_NONE};
+    for (int i = 0; i < 2; i++) {
+        r.elems[i] = tv_tensor(op_result(op, i), t);
+        if (was_rank_1) r.elems[i] = do_reduce(S, &r.elems[i], 1, &none, false, CB_FIRST, false, NULL);
+        if (r.elems[i].kind == TV_ERR) return tv_err();
+    }
     return r;
 }
 

@@ -149,7 +149,10 @@ const char *tv_kind_name(const TV *v) {
 
 void tv_str(Sema *S, const TV *v, StrBuf *out) {
     switch (v->kind) {
-    case TV_INT: sb_printf(out, "%lld", (long long)v->i); break;
+    case TV_INT:
+        if (v->u64) sb_printf(out, "%llu", (unsigned long long)(uint64_t)v->i);
+        else sb_printf(out, "%lld", (long long)v->i);
+        break;
     case TV_FLOAT: sb_printf(out, "%g", v->f); break;
     case TV_BOOL: sb_puts(out, v->i ? "True" : "False"); break;
     case TV_STR: sb_puts(out, v->s); break;
@@ -586,8 +589,9 @@ TV cg_expr(Sema *S, const PyExpr *e) {
     switch (e->kind) {
     case PY_EXPR_NAME: return lookup(S, e->name);
     case PY_EXPR_INT:
-        if (e->i.overflow || e->i.value > (uint64_t)INT64_MAX) return sema_error(S, "integer literal too large");
-        return tv_int((int64_t)e->i.value);
+        /* [2^63, 2^64) is uint64 in Triton (0x9E3779B97F4A7C15 in hashes) */
+        if (e->i.overflow) return sema_error(S, "integer literal too large: Triton's integers have at most 64 bits");
+        return tv_uint64(e->i.value);
     case PY_EXPR_FLOAT: return tv_float(e->f);
     case PY_EXPR_TRUE: return tv_bool(true);
     case PY_EXPR_FALSE: return tv_bool(false);
@@ -1381,6 +1385,12 @@ static void visit_for(Sema *S, const PyStmt *s) {
     }
     TV lb = n >= 2 ? args[0] : tv_int(0), ub = n >= 2 ? args[1] : args[0], step = n == 3 ? args[2] : tv_int(1);
     bool negative = false;
+    if ((step.kind == TV_INT || step.kind == TV_BOOL) && step.i == 0) {
+        /* an scf.for with step 0 never ends */
+        at_expr(S, it->call.args.items[2]);
+        sema_error(S, "%s() arg 3 must not be zero", f.bi->name);
+        return;
+    }
     if (step.kind == TV_INT && step.i < 0) {
         step.i = -step.i;
         negative = true;
@@ -1809,7 +1819,10 @@ static bool bind_params(Sema *S, const PyFunc *fn, const TV *args, int nargs, co
  * its name, a dozen pieces or more.) */
 static void mangle_cx(const TV *v, StrBuf *sb) {
     switch (v->kind) {
-    case TV_INT: sb_put_int(sb, v->i); break;
+    case TV_INT:
+        if (v->u64) sb_puts(sb, "u"); /* a uint64 and the int64 of its bits are different constexprs */
+        sb_put_int(sb, v->i);
+        break;
     case TV_BOOL: sb_puts(sb, v->i ? "True" : "False"); break;
     case TV_FLOAT: {
         char buf[64];

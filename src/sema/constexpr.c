@@ -5,6 +5,11 @@
  * takes the divisor's sign, `/` always gives a float, `**` of ints stays an
  * int unless the exponent is negative, bool is an int (True + 1 == 2), and
  * strings compare by value. These are those rules over TV's int64/double.
+ *
+ * Python's ints are unbounded; ours are the 64-bit ones Triton can type:
+ * int64, and uint64 for [2^63, 2^64) (TV.u64). Integer arithmetic is done
+ * in 128 bits, and a result outside [-2^63, 2^64) is an error rather than a
+ * value silently wrapped (`1 << 100` is not 0).
  */
 #include "sema/sema_int.h"
 
@@ -27,16 +32,30 @@ static const char *py_unaryop_s(PyUnaryOp op) {
     return (unsigned)op < TC_ARRAY_LEN(s) ? s[op] : "?";
 }
 
-static double as_f(const TV *a) { return a->kind == TV_FLOAT ? a->f : (double)a->i; }
+typedef __int128 Wide;
 
-static int64_t floordiv_i(int64_t a, int64_t b) {
-    int64_t q = a / b;
+static Wide wide(const TV *a) { return a->u64 ? (Wide)(uint64_t)a->i : (Wide)a->i; }
+
+static double as_f(const TV *a) {
+    return a->kind == TV_FLOAT ? a->f : a->u64 ? (double)(uint64_t)a->i : (double)a->i;
+}
+
+/* An int result back in a TV: int64, or uint64 above INT64_MAX. */
+static TV from_wide(Sema *S, Wide v, bool overflow) {
+    if (overflow || v < (Wide)INT64_MIN || v > (Wide)UINT64_MAX)
+        return sema_error(S, "integer constant out of range: Triton's integers have at most 64 bits "
+                             "(int64, or uint64 up to 2**64 - 1)");
+    return v > (Wide)INT64_MAX ? tv_uint64((uint64_t)v) : tv_int((int64_t)v);
+}
+
+static Wide floordiv_i(Wide a, Wide b) {
+    Wide q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
     return q;
 }
 
-static int64_t mod_i(int64_t a, int64_t b) {
-    int64_t r = a % b;
+static Wide mod_i(Wide a, Wide b) {
+    Wide r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
@@ -50,7 +69,7 @@ static double mod_f(double a, double b) {
 bool cx_equal(const TV *a, const TV *b) {
     if (tv_is_num(a) && tv_is_num(b)) {
         if (a->kind == TV_FLOAT || b->kind == TV_FLOAT) return as_f(a) == as_f(b);
-        return a->i == b->i;
+        return wide(a) == wide(b);
     }
     if (a->kind != b->kind) return false;
     switch (a->kind) {
@@ -93,7 +112,8 @@ static TV cx_compare(Sema *S, PyCmpOp op, const TV *a, const TV *b) {
             if (x != x || y != y) return tv_bool(false);
             c = x < y ? -1 : x > y ? 1 : 0;
         } else {
-            c = a->i < b->i ? -1 : a->i > b->i ? 1 : 0;
+            Wide x = wide(a), y = wide(b);
+            c = x < y ? -1 : x > y ? 1 : 0;
         }
     } else if (a->kind == TV_STR && b->kind == TV_STR) {
         c = strcmp(a->s, b->s);
@@ -122,28 +142,34 @@ TV cx_binary(Sema *S, int op, const TV *a, const TV *b) {
                           tv_kind_name(a), tv_kind_name(b));
     bool fl = a->kind == TV_FLOAT || b->kind == TV_FLOAT;
     bool both_bool = a->kind == TV_BOOL && b->kind == TV_BOOL;
-    int64_t x = a->i, y = b->i;
+    Wide x = wide(a), y = wide(b), r;
     switch (bop) {
-    case PY_BIN_ADD: return fl ? tv_float(as_f(a) + as_f(b)) : tv_int(x + y);
-    case PY_BIN_SUB: return fl ? tv_float(as_f(a) - as_f(b)) : tv_int(x - y);
-    case PY_BIN_MUL: return fl ? tv_float(as_f(a) * as_f(b)) : tv_int(x * y);
+    case PY_BIN_ADD: return fl ? tv_float(as_f(a) + as_f(b)) : from_wide(S, x + y, false);
+    case PY_BIN_SUB: return fl ? tv_float(as_f(a) - as_f(b)) : from_wide(S, x - y, false);
+    case PY_BIN_MUL: {
+        if (fl) return tv_float(as_f(a) * as_f(b));
+        bool ovf = __builtin_mul_overflow(x, y, &r);
+        return from_wide(S, r, ovf);
+    }
     case PY_BIN_DIV:
         if (as_f(b) == 0) return sema_error(S, "division by zero");
         return tv_float(as_f(a) / as_f(b));
     case PY_BIN_FLOORDIV:
         if (as_f(b) == 0) return sema_error(S, "integer division or modulo by zero");
-        return fl ? tv_float(floor(as_f(a) / as_f(b))) : tv_int(floordiv_i(x, y));
+        return fl ? tv_float(floor(as_f(a) / as_f(b))) : from_wide(S, floordiv_i(x, y), false);
     case PY_BIN_MOD:
         if (as_f(b) == 0) return sema_error(S, "integer division or modulo by zero");
-        return fl ? tv_float(mod_f(as_f(a), as_f(b))) : tv_int(mod_i(x, y));
+        return fl ? tv_float(mod_f(as_f(a), as_f(b))) : from_wide(S, mod_i(x, y), false);
     case PY_BIN_POW:
         if (!fl && y >= 0) {
-            int64_t r = 1;
-            for (int64_t i = 0; i < y && i < 64; i++) r *= x;
-            if (y >= 64 && x != 0 && x != 1 && x != -1) return sema_error(S, "integer power too large");
-            if (y >= 64 && x == -1) r = (y & 1) ? -1 : 1;
-            if (y >= 64 && x == 0) r = 0;
-            return tv_int(r);
+            /* |x| >= 2 overflows within 128 steps; 0, 1 and -1 stay put */
+            bool ovf = false;
+            r = 1;
+            if (x == -1) r = (y & 1) ? -1 : 1;
+            else if (x == 0) r = y == 0;
+            else if (x != 1)
+                for (Wide i = 0; i < y && !ovf; i++) ovf = __builtin_mul_overflow(r, x, &r);
+            return from_wide(S, r, ovf);
         }
         return tv_float(pow(as_f(a), as_f(b)));
     default: break;
@@ -154,13 +180,15 @@ TV cx_binary(Sema *S, int op, const TV *a, const TV *b) {
     switch (bop) {
     case PY_BIN_LSHIFT:
         if (y < 0) return sema_error(S, "negative shift count");
-        return tv_int(y >= 64 ? 0 : (int64_t)((uint64_t)x << y));
+        /* |x| < 2^64, so a shift by less than 64 fits in 128 bits */
+        if (x == 0) return tv_int(0);
+        return from_wide(S, y < 64 ? x * ((Wide)1 << y) : 0, y >= 64);
     case PY_BIN_RSHIFT:
         if (y < 0) return sema_error(S, "negative shift count");
-        return tv_int(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
-    case PY_BIN_BITAND: return both_bool ? tv_bool(x & y) : tv_int(x & y);
-    case PY_BIN_BITOR: return both_bool ? tv_bool(x | y) : tv_int(x | y);
-    case PY_BIN_BITXOR: return both_bool ? tv_bool(x ^ y) : tv_int(x ^ y);
+        return from_wide(S, y >= 127 ? (x < 0 ? -1 : 0) : x >> y, false);
+    case PY_BIN_BITAND: return both_bool ? tv_bool(x & y) : from_wide(S, x & y, false);
+    case PY_BIN_BITOR: return both_bool ? tv_bool(x | y) : from_wide(S, x | y, false);
+    case PY_BIN_BITXOR: return both_bool ? tv_bool(x ^ y) : from_wide(S, x ^ y, false);
     default:
         return sema_error(S, "unsupported operand type(s) for %s: '%s' and '%s'", py_binop_s(bop),
                           tv_kind_name(a), tv_kind_name(b));
@@ -172,11 +200,11 @@ TV cx_unary(Sema *S, PyUnaryOp op, const TV *a) {
     if (!tv_is_num(a))
         return sema_error(S, "bad operand type for unary %s: '%s'", py_unaryop_s(op), tv_kind_name(a));
     switch (op) {
-    case PY_UNARY_NEG: return a->kind == TV_FLOAT ? tv_float(-a->f) : tv_int(-a->i);
-    case PY_UNARY_POS: return a->kind == TV_FLOAT ? *a : tv_int(a->i);
+    case PY_UNARY_NEG: return a->kind == TV_FLOAT ? tv_float(-a->f) : from_wide(S, -wide(a), false);
+    case PY_UNARY_POS: return a->kind == TV_FLOAT ? *a : from_wide(S, wide(a), false);
     default:
         if (a->kind == TV_FLOAT) return sema_error(S, "bad operand type for unary ~: 'float'");
-        return tv_int(~a->i);
+        return from_wide(S, ~wide(a), false);
     }
 }
 

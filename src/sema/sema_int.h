@@ -102,6 +102,7 @@ struct TV {
     const TlType *ty; /* TENSOR: its type; DTYPE: the dtype */
     Value *v;         /* TENSOR */
     int64_t i;        /* INT, BOOL, MODULE id */
+    bool u64;         /* INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
     double f;         /* FLOAT */
     const char *s;    /* STR; GLOBAL_BAD/PYFN: name */
     TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
@@ -116,6 +117,7 @@ struct TV {
 static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
 static inline TV tv_none(void) { return (TV){.kind = TV_NONE}; }
 static inline TV tv_int(int64_t i) { return (TV){.kind = TV_INT, .i = i}; }
+static inline TV tv_uint64(uint64_t u) { return (TV){.kind = TV_INT, .i = (int64_t)u, .u64 = u > INT64_MAX}; }
 
 /* Triton's limit on a tensor's element count (tl.TRITON_MAX_TENSOR_NUMEL) */
 #define TL_MAX_NUMEL (INT64_C(1) << 20)

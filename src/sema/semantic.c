@@ -54,6 +54,7 @@ const TlType *sem_to_tensor_type(Sema *S, const TV *x) {
     switch (x->kind) {
     case TV_BOOL: return tl_scalar(S, TL_I1);
     case TV_INT:
+        if (x->u64) return tl_scalar(S, TL_U64);
         if (x->i >= -(INT64_C(1) << 31) && x->i < (INT64_C(1) << 31)) return tl_scalar(S, TL_I32);
         if (x->i >= (INT64_C(1) << 31) && x->i < (INT64_C(1) << 32)) return tl_scalar(S, TL_U32);
         return tl_scalar(S, TL_I64);
@@ -69,7 +70,7 @@ const TlType *sem_to_tensor_type(Sema *S, const TV *x) {
 
 TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype) {
     const TlType *t = tl_sca(dtype);
-    double fv = x->kind == TV_FLOAT ? x->f : (double)x->i;
+    double fv = x->kind == TV_FLOAT ? x->f : x->u64 ? (double)(uint64_t)x->i : (double)x->i;
     if (tl_is_float(t)) return tv_tensor(sem_const_float(S, t, fv), t);
     if (tl_is_int(t)) {
         int64_t iv = x->kind == TV_FLOAT ? (int64_t)x->f : x->i;
@@ -337,9 +338,18 @@ static bool check_ptr(Sema *S, const TlType *a, const TlType *b, bool allow_ptr_
 static bool int_in_range(const TlType *t, const TV *v) {
     if (v->kind == TV_FLOAT) return true;
     int w = tl_bitwidth(t);
+    if (v->u64) return w >= 64 && tl_is_unsigned(t);
     if (w >= 64) return !tl_is_unsigned(t) || v->i >= 0;
     if (tl_is_unsigned(t)) return v->i >= 0 && v->i < (INT64_C(1) << w);
     return v->i >= -(INT64_C(1) << (w - 1)) && v->i < (INT64_C(1) << (w - 1));
+}
+
+static bool scalar_range_error(Sema *S, const TV *v, const TlType *t) {
+    StrBuf sb = {0};
+    tv_str(S, v, &sb);
+    sema_error(S, "Scalar %s is out of range for type %s", sb_cstr(&sb), tl_cstr(S, t));
+    sb_free(&sb);
+    return false;
 }
 
 bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
@@ -357,20 +367,16 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
     if (arith_check && !tl_is_ptr(at) && !tl_is_ptr(bt)) {
         const TlType *rt = computation_type(S, at, a_sc, bt, b_sc, div_or_mod);
         if (!rt) return false;
-        if (tl_is_unsigned(rt) && ((a_sc && as.kind != TV_FLOAT && as.i < 0) || (b_sc && bs.kind != TV_FLOAT && bs.i < 0))) {
+        bool a_neg = a_sc && as.kind != TV_FLOAT && !as.u64 && as.i < 0;
+        bool b_neg = b_sc && bs.kind != TV_FLOAT && !bs.u64 && bs.i < 0;
+        if (tl_is_unsigned(rt) && (a_neg || b_neg)) {
             sema_error(S, "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
                           "Perform a explicit cast on one of them.");
             return false;
         }
         if (tl_is_int(rt)) {
-            if (a_sc && !int_in_range(rt, &as)) {
-                sema_error(S, "Scalar %lld is out of range for type %s", (long long)as.i, tl_cstr(S, rt));
-                return false;
-            }
-            if (b_sc && !int_in_range(rt, &bs)) {
-                sema_error(S, "Scalar %lld is out of range for type %s", (long long)bs.i, tl_cstr(S, rt));
-                return false;
-            }
+            if (a_sc && !int_in_range(rt, &as)) return scalar_range_error(S, &as, rt);
+            if (b_sc && !int_in_range(rt, &bs)) return scalar_range_error(S, &bs, rt);
         }
         *a = a_sc ? sem_scalar_constant(S, &as, rt) : sem_cast(S, *a, rt, NULL);
         *b = b_sc ? sem_scalar_constant(S, &bs, rt) : sem_cast(S, *b, rt, NULL);
@@ -519,8 +525,12 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         const TlType *lt = a.kind == TV_TENSOR ? tl_sca(a.ty) : NULL;
         return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, a, b);
     }
+    case PY_BIN_POW:
+        /* Triton's tensor has no __pow__; say what to write instead */
+        return sema_error(S, "operator '**' is not supported on tensors; use libdevice.pow(x, y) "
+                             "(triton.language.extra) or repeated multiplication");
     default:
-        return sema_error(S, "this operator (%d) is not supported on tensors", (int)op);
+        return sema_error(S, "operator '%s' is not supported on tensors", py_binop_str(op));
     }
 }
 
