@@ -952,6 +952,33 @@ static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
  * instruction then divides). */
 static Slot div_const64(Px *p, OpKind k, Slot a, int64_t d, const Type *e) {
     bool uns = k == ARITH_DIVUI || k == ARITH_REMUI, rem = k == ARITH_REMSI || k == ARITH_REMUI;
+    uint64_t ad = uns || d > 0 ? (uint64_t)d : 0 - (uint64_t)d;
+    if (ad > 1 && (ad & (ad - 1)) == 0 && (uns || d != INT64_MIN)) {
+        /* a power of two: shifts (signed: rounded toward zero by adding
+         * 2^k - 1 to a negative dividend first) */
+        const char *n = px_opnd(p, a, e);
+        int sh = 0;
+        while ((1ull << sh) != ad) sh++;
+        char shs[8], mask[24];
+        tc_snprintf(shs, sizeof shs, "%d", sh);
+        if (uns) {
+            if (!rem) return px_cse(p, RC_B64, "shr.u64", n, shs, NULL);
+            tc_snprintf(mask, sizeof mask, "%llu", (unsigned long long)(ad - 1));
+            return px_cse(p, RC_B64, "and.b64", n, mask, NULL);
+        }
+        char rsh[8];
+        tc_snprintf(rsh, sizeof rsh, "%d", 64 - sh);
+        Slot sign = px_cse(p, RC_B64, "shr.s64", n, "63", NULL);
+        Slot bias = px_cse(p, RC_B64, "shr.u64", px_rname(p, sign), rsh, NULL);
+        Slot biased = px_cse(p, RC_B64, "add.s64", n, px_rname(p, bias), NULL);
+        if (rem) { /* a - ((a + bias) & -2^k) */
+            tc_snprintf(mask, sizeof mask, "%lld", (long long)(0 - ad));
+            Slot down = px_cse(p, RC_B64, "and.b64", px_rname(p, biased), mask, NULL);
+            return px_cse(p, RC_B64, "sub.s64", n, px_rname(p, down), NULL);
+        }
+        Slot q = px_cse(p, RC_B64, "shr.s64", px_rname(p, biased), shs, NULL);
+        return d < 0 ? px_cse(p, RC_B64, "neg.s64", px_rname(p, q), NULL, NULL) : q;
+    }
     DivMagic g;
     if (uns ? !divmagic_u64((uint64_t)d, &g) : !divmagic_s64(d, &g)) return (Slot){0};
     const char *n = px_opnd(p, a, e);
@@ -1090,6 +1117,16 @@ emit:;
         Slot r = px_cse(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_opnd(p, a, e),
                         px_opnd(p, bs, p->i32), NULL);
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
+    }
+    if ((k == ARITH_REMSI || k == ARITH_REMUI) && b.kind != SLOT_IMM) {
+        /* a - (a / b) * b: the division is the one `a // b` of the same
+         * operands makes (CSE), as LLVM pairs them; ptxas expands a
+         * division and a remainder by a register each into a long sequence */
+        const char *as = px_opnd(p, a, e), *bs = px_opnd(p, b, e), *t = ity(e, !uns);
+        Slot q = px_cse(p, rc, opc_join(p, "div", t), as, bs, NULL);
+        Slot qb = px_cse(p, rc, opc_join(p, "mul.lo", t), px_rname(p, q), bs, NULL);
+        Slot r = px_cse(p, rc, opc_join(p, "sub", t), as, px_rname(p, qb), NULL);
+        return uns ? renorm(p, r, e) : r;
     }
     Slot r = px_cse(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
     return (norm || uns) ? renorm(p, r, e) : r;

@@ -9,3 +9,12 @@ def div_const_kernel(a_ptr, q_ptr, r_ptr, v_ptr, b, BLOCK: tl.constexpr, D: tl.c
     tl.store(q_ptr + offs, a // D)
     tl.store(r_ptr + offs, a % D)
     tl.store(v_ptr + offs, a // b)  # a divisor known only at run time divides
+
+
+@triton.jit
+def divmod_kernel(a_ptr, b_ptr, q_ptr, r_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs)
+    b = tl.load(b_ptr + offs)
+    tl.store(q_ptr + offs, a // b)
+    tl.store(r_ptr + offs, a % b)  # the remainder reuses the quotient: a - (a // b) * b
