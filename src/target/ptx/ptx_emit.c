@@ -1643,8 +1643,49 @@ static void lower_fma_of(Px *p, Op *add, int k) {
     }
 }
 
+/* The constant every slot of v's tile holds (an immediate), if any. */
+static bool tile_const(Px *p, Value *v, int64_t *c) {
+    Tile *t = px_tile(p, v);
+    if (!t || t->n < 1 || t->s[0].kind != SLOT_IMM) return false;
+    for (int i = 1; i < t->n; i++)
+        if (t->s[i].kind != SLOT_IMM || t->s[i].off != t->s[0].off) return false;
+    *c = t->s[0].off;
+    return true;
+}
+
+/* Python's idiom for a non-negative modulo, ((x % C) + C) % C, for C a
+ * power of two (x & (C - 1), as LLVM folds it): x, or NULL. The remainder
+ * and the add inside are still lowered; ptxas drops what nothing reads. */
+static Value *floor_mod_pow2(Px *p, Op *op, int64_t *c) {
+    const Type *e = ty_elem(op_result(op, 0)->type);
+    if (op->kind != ARITH_REMSI || e->kind != TY_INT || e->width < 8 || !tile_const(p, op_operand(op, 1), c) ||
+        *c < 2 || (*c & (*c - 1)) || *c > ((int64_t)1 << (e->width - 2)))
+        return NULL;
+    Op *add = op_operand(op, 0)->def;
+    if (!add || add->kind != ARITH_ADDI) return NULL;
+    for (int k = 0; k < 2; k++) {
+        int64_t c2, c3;
+        Op *rem = op_operand(add, k)->def;
+        if (rem && rem->kind == ARITH_REMSI && tile_const(p, op_operand(add, 1 - k), &c2) && c2 == *c &&
+            tile_const(p, op_operand(rem, 1), &c3) && c3 == *c)
+            return op_operand(rem, 0);
+    }
+    return NULL;
+}
+
 static void lower_elementwise(Px *p, Op *op) {
     if (contracted_mul(p, op)) return; /* the addf it feeds makes the fma */
+    int64_t fm;
+    Value *fx = floor_mod_pow2(p, op, &fm);
+    if (fx) {
+        Tile *out = result_tile(p, op, 0), *x = px_tile(p, fx);
+        const Type *re = ty_elem(op_result(op, 0)->type);
+        const uint64_t *want = px_demand(p, op_result(op, 0));
+        for (int i = 0; i < out->n; i++)
+            if (px_demanded(want, i))
+                out->s[i] = ibin(p, ARITH_ANDI, x->s[x->n == out->n ? i : 0], px_imm_int(fm - 1, px_rc(re)), re);
+        return;
+    }
     int f = fma_operand(p, op);
     if (f >= 0) {
         lower_fma_of(p, op, f);

@@ -18,3 +18,11 @@ def divmod_kernel(a_ptr, b_ptr, q_ptr, r_ptr, BLOCK: tl.constexpr):
     b = tl.load(b_ptr + offs)
     tl.store(q_ptr + offs, a // b)
     tl.store(r_ptr + offs, a % b)  # the remainder reuses the quotient: a - (a // b) * b
+
+
+@triton.jit
+def floor_mod_kernel(a_ptr, o_ptr, p_ptr, BLOCK: tl.constexpr, C: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs)
+    tl.store(o_ptr + offs, ((a % C) + C) % C)  # Python's non-negative modulo: a & (C - 1) for C = 2^k
+    tl.store(p_ptr + offs, (C + a % C) % C)
