@@ -646,7 +646,13 @@ Slot px_thread_part(Px *p, const Dist *d, int dim) {
     int tpw = d->tpw[dim], wpc = d->wpc[dim];
     const char *lane_pos = px_int(p, log2i(d->lane_stride[dim])), *lane_bits = px_int(p, log2i(tpw));
     const char *warp_pos = px_int(p, log2i(d->warp_stride[dim])), *warp_bits = px_int(p, log2i(wpc));
-    if (tpw > 1 && wpc > 1) {
+    int lpos = log2i(d->lane_stride[dim]), lbits = log2i(tpw);
+    if (tpw > 1 && wpc > 1 && lpos + lbits == 5 && d->warp_stride[dim] == 1) {
+        /* the top bits of the lane and the low bits of the warp: adjacent
+         * bits of %tid.x (a 1-D tile over every thread: %tid.x itself) */
+        px_line_pro(p, "bfe.u32 ", rn, ", ", px_rname(p, p->tid), ", ", lane_pos, ", ",
+                    px_int(p, lbits + log2i(wpc)), NULL);
+    } else if (tpw > 1 && wpc > 1) {
         Slot t = px_reg(p, RC_B32);
         const char *tn = px_rname(p, t);
         px_line_pro(p, "bfe.u32 ", tn, ", ", wn, ", ", warp_pos, ", ", warp_bits, NULL);
