@@ -1448,6 +1448,20 @@ static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
     return from_f32(p, r, re);
 }
 
+/* Whether op widens a tt.make_range of non-negative values (what
+ * rewrite-tensor-pointer and `tl.arange(...).to(tl.int64)` make) and x is
+ * one of its slots, `thread part + k`: both terms are non-negative and
+ * their sum fits in 32 bits, so the widened sum is the widened thread part
+ * plus k, and the 64-bit slots keep the constant offsets that later
+ * address arithmetic folds into [reg + offset] (rather than a cvt and a
+ * 64-bit add per element). */
+static bool widens_range(Op *op, Slot x) {
+    Op *d = op_operand(op, 0)->def;
+    int64_t start = 0;
+    return x.kind == SLOT_REG && x.off > 0 && d && d->kind == TT_MAKE_RANGE && op_attr_int(d, "start", &start) &&
+           start >= 0 && ty_elem(op_result(op, 0)->type)->width == 64;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     switch (op->kind) {
@@ -1503,9 +1517,16 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return px_cse(p, RC_PRED, o, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
     }
     case ARITH_SELECT: return select_slot(p, in[0], in[1], in[2], re);
-    case ARITH_EXTSI: case ARITH_TRUNCI: case ARITH_INDEX_CAST:
+    case ARITH_EXTSI: case ARITH_EXTUI:
+        if (widens_range(op, in[0])) { /* (reg + k) widened is widened(reg) + k: keeps the offsets */
+            Slot base = {SLOT_REG, in[0].rc, in[0].reg, {0}};
+            Slot r = px_cast(p, base, e0, re, op->kind == ARITH_EXTSI, 0);
+            r.off = in[0].off;
+            return r;
+        }
+        return px_cast(p, in[0], e0, re, op->kind == ARITH_EXTSI, 0);
+    case ARITH_TRUNCI: case ARITH_INDEX_CAST:
         return px_cast(p, in[0], e0, re, true, 0);
-    case ARITH_EXTUI: return px_cast(p, in[0], e0, re, false, 0);
     case ARITH_SITOFP: case ARITH_FPTOSI: return px_cast(p, in[0], e0, re, true, 0);
     case ARITH_UITOFP: case ARITH_FPTOUI: return px_cast(p, in[0], e0, re, false, 0);
     case ARITH_EXTF: case ARITH_TRUNCF: return px_cast(p, in[0], e0, re, false, 0);
