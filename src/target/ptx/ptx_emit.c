@@ -1124,16 +1124,6 @@ emit:;
                         px_opnd(p, bs, p->i32), NULL);
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    if ((k == ARITH_REMSI || k == ARITH_REMUI) && b.kind != SLOT_IMM) {
-        /* a - (a / b) * b: the division is the one `a // b` of the same
-         * operands makes (CSE), as LLVM pairs them; ptxas expands a
-         * division and a remainder by a register each into a long sequence */
-        const char *as = px_opnd(p, a, e), *bs = px_opnd(p, b, e), *t = ity(e, !uns);
-        Slot q = px_cse(p, rc, opc_join(p, "div", t), as, bs, NULL);
-        Slot qb = px_cse(p, rc, opc_join(p, "mul.lo", t), px_rname(p, q), bs, NULL);
-        Slot r = px_cse(p, rc, opc_join(p, "sub", t), as, px_rname(p, qb), NULL);
-        return uns ? renorm(p, r, e) : r;
-    }
     Slot r = px_cse(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
     return (norm || uns) ? renorm(p, r, e) : r;
 }
@@ -1448,6 +1438,33 @@ static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
     return from_f32(p, r, re);
 }
 
+/* Whether the remainder op's operands are also divided (`a // b` next to
+ * `a % b`): then the remainder is a - (a / b) * b on that quotient, as LLVM
+ * pairs them (ptxas expands a division and a remainder by a register each
+ * into a long sequence; a remainder alone stays one). */
+static bool quotient_at_hand(Op *rem) {
+    OpKind div = rem->kind == ARITH_REMSI ? ARITH_DIVSI : ARITH_DIVUI;
+    for (Use *u = op_operand(rem, 0)->uses; u; u = u->next)
+        if (u->owner->kind == div && op_operand(u->owner, 0) == op_operand(rem, 0) &&
+            op_operand(u->owner, 1) == op_operand(rem, 1))
+            return true;
+    return false;
+}
+
+static Slot rem_by_quotient(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
+    bool uns = k == ARITH_REMUI;
+    RegClass rc = px_rc(e);
+    if (uns) {
+        a = zext_view(p, a, e);
+        b = zext_view(p, b, e);
+    }
+    const char *as = px_opnd(p, a, e), *bs = px_opnd(p, b, e), *t = ity(e, !uns);
+    Slot q = px_cse(p, rc, opc_join(p, "div", t), as, bs, NULL); /* (the division's own, by CSE) */
+    Slot qb = px_cse(p, rc, opc_join(p, "mul.lo", t), px_rname(p, q), bs, NULL);
+    Slot r = px_cse(p, rc, opc_join(p, "sub", t), as, px_rname(p, qb), NULL);
+    return uns ? renorm(p, r, e) : r;
+}
+
 /* Whether op widens a tt.make_range of non-negative values (what
  * rewrite-tensor-pointer and `tl.arange(...).to(tl.int64)` make) and x is
  * one of its slots, `thread part + k`: both terms are non-negative and
@@ -1594,6 +1611,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
                 op_attr_str(op, "symbol") ? op_attr_str(op, "symbol") : "?");
         return px_imm_int(0, px_rc(re));
     }
+    case ARITH_REMSI: case ARITH_REMUI:
+        if (in[1].kind != SLOT_IMM && quotient_at_hand(op)) return rem_by_quotient(p, op->kind, in[0], in[1], re);
+        return ibin(p, op->kind, in[0], in[1], re);
     default:
         if (ty_elem(op_result(op, 0)->type)->kind == TY_INT || ty_elem(op_result(op, 0)->type)->kind == TY_INDEX)
             return ibin(p, op->kind, in[0], in[1], re);
