@@ -1200,7 +1200,7 @@ class Kernel:
         ftz = "ftz" in parts
         if ftz:
             raise SimError(".ftz is not modelled: " + ins.opc)
-        vals = [np.asarray(self.read(o, ty)) for o in ops[1:]]
+        vals = [np.broadcast_to(self.read(o, ty), (self.T,)) for o in ops[1:]]
         with np.errstate(all="ignore"):
             if b == "abs":
                 r = vals[0].view(UINT[size]) & UINT[size]((1 << (8 * size - 1)) - 1)
@@ -1471,6 +1471,12 @@ class Kernel:
         idx = np.nonzero(m)[0]
         vals = [np.broadcast_to(self.read(s, ty), (self.T,)) for s in srcs]
         old = np.zeros(self.T, DT[ty])
+        with np.errstate(all="ignore"):
+            self._atom_loop(ins, op, ty, size, space, addr, idx, vals, old)
+        if dst is not None:
+            self.write(dst, old)
+
+    def _atom_loop(self, ins, op, ty, size, space, addr, idx, vals, old):
         for t in idx:  # one thread after another: sequential consistency
             a = np.array([addr[t]])
             if space == "global":
@@ -1489,11 +1495,13 @@ class Kernel:
                 new = v
             elif op == "add":
                 if ty in ("f16", "bf16"):
-                    fmt = ty
-                    dec = (lambda z: float(bf16_to_f32(np.array([z]))[0])) if fmt == "bf16" else \
-                        (lambda z: float(np.array([z], np.uint16).view(np.float16)[0]))
-                    s = dec(cur) + dec(v)
-                    new = fmt_encode(round_fmt(np.array([s]), fmt, "rn"), fmt)[0].astype(np.uint16)
+                    if ty == "bf16":
+                        s = float(bf16_to_f32(np.array([cur]))[0]) + float(bf16_to_f32(np.array([v]))[0])
+                    else:
+                        s = float(cur) + float(v)
+                    new = fmt_encode(round_fmt(np.array([s]), ty, "rn"), ty)[0]
+                    if ty == "f16":
+                        new = np.array([new], np.uint16).view(np.float16)[0]
                 elif ty[0] == "f":
                     with np.errstate(all="ignore"):
                         new = DT[ty](cur + v)
@@ -1515,8 +1523,6 @@ class Kernel:
                 self.smem_check(np.array([off]), size, np.array([t]), False, None)
                 self.smem_check(np.array([off]), size, np.array([t]), True, raw)
             mem[off:off + size] = np.array([new]).astype(DT[ty]).view(np.uint8)
-        if dst is not None:
-            self.write(dst, old)
 
     # -- warps: shuffles, tensor cores, async copies --
 
@@ -1708,7 +1714,7 @@ class Kernel:
 def mulhi(x, y, size, signed):
     if size <= 4:
         wide = np.int64 if signed else np.uint64
-        r = (x.astype(wide) * y.astype(wide)) >> (8 * size)
+        r = (np.asarray(x).astype(wide) * np.asarray(y).astype(wide)) >> wide(8 * size)
         return r.astype(SINT[size] if signed else UINT[size])
     ux, uy = x.view(np.uint64), y.view(np.uint64)
     M = np.uint64(0xFFFFFFFF)
