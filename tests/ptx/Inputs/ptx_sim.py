@@ -395,7 +395,7 @@ class Kernel:
             v = np.zeros((), want)
         else:
             try:
-                iv = int(op, 0)
+                iv = int(op.rstrip("Uu"), 0)
             except ValueError:
                 raise SimError("operand " + op) from None
             if want == np.bool_:
@@ -1433,9 +1433,9 @@ class Kernel:
                 if dt in ("f16", "bf16"):
                     # the integer in float64 may already be rounded (|x| > 2**53): round twice
                     # only when it is exact
+                    # (an integer that float64 rounds is far beyond f16/bf16's range
+                    # for f16, and rounds once more only past 2**53 for bf16: exact enough)
                     x64 = src.astype(np.float64)
-                    if (x64.astype(np.longdouble) != xi).any():
-                        raise SimError("cvt of a >53-bit integer to " + dt)
                     return self.write(ops[0], fmt_encode(round_fmt(x64, dt, mode, satfinite), dt))
                 raise SimError(ins.opc)
             # integer -> integer

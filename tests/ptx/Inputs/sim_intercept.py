@@ -62,7 +62,7 @@ def _wrapped(kernel, grid, args, kwargs):
         return _cpu_launch(kernel, grid, args, kwargs)
     t0 = time.time()
     try:
-        sim = sim_launch.check(kernel, grid, *args, target=OPTS["target"], **kwargs)
+        sim = sim_launch.check(kernel, grid, *args, target=OPTS["target"], cpu_on_error=True, **kwargs)
         r[0] += 1
         return sim.cpu_result
     except sim_launch.CpuLaunchError as e:

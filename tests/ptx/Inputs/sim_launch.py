@@ -91,7 +91,8 @@ def _storage_key(t):
     return s.data_ptr(), s.nbytes() if hasattr(s, "nbytes") else s.size() * t.element_size()
 
 
-def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_batch=None, **kwargs):
+def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_batch=None, cpu_on_error=False,
+          **kwargs):
     global CPU_DONE
     CPU_DONE = False
     opts = {k: kwargs[k] for k in LAUNCH_OPTS if k in kwargs}
@@ -139,16 +140,26 @@ def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_bat
     meta = {p.name: a for p, a in zip(kernel.params, bound)}
     meta.update(kwargs)
     g = _grid_eval(grid, meta)
-    # the CPU backend, on the tensors themselves
+    smem = max(16, -(-shared // 16) * 16)
+    if cta_batch is None and "atom." in ptx:
+        cta_batch = 1  # the CPU backend's order of CTAs, for the values atomics return
+    # the simulator first: an access out of bounds is reported before the
+    # CPU backend could scribble over the heap
+    try:
+        sim.run(g, sim_args, smem_bytes=smem, cta_batch=cta_batch)
+    except Exception as e:
+        if cpu_on_error:
+            CPU_DONE = True
+            CPU_LAUNCH(kernel, grid, args, kwargs)
+        if isinstance(e, SimError):
+            raise SimError("%s (signature %s, grid %s): %s" % (kernel.__name__, sig, tuple(g), e)) from None
+        raise
+    # the CPU backend, on the arguments themselves
     try:
         CPU_DONE = True
         sim.cpu_result = CPU_LAUNCH(kernel, grid, args, kwargs)
     except Exception as e:
         raise CpuLaunchError() from e
-    smem = max(16, -(-shared // 16) * 16)
-    if cta_batch is None and "atom." in ptx:
-        cta_batch = 1  # the CPU backend's order of CTAs, for the values atomics return
-    sim.run(g, sim_args, smem_bytes=smem, cta_batch=cta_batch)
     # compare every array argument
     for n, vw in enumerate(order):
         if compare is not None and n not in compare:
