@@ -24,6 +24,7 @@ sys.modules.setdefault("triton", triton)
 sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from ptx_sim import fmt_encode, round_fmt  # noqa: E402
 from sim_launch import check  # noqa: E402
 
 KDIR = os.path.join(HERE, "..", "kernels")
@@ -163,10 +164,14 @@ def cast_matrix():
             randint(-2**62, 2**62, n, dtype=torch.int64), torch.rand(n, generator=GEN).double() * 127]
     if SLOW:
         srcs += [(torch.rand(n, generator=GEN) * 127).bfloat16(), randint(0, 2, n, dtype=torch.bool)]
+    srcs.append(np.random.default_rng(5).integers(0, 120, n, dtype=np.uint64))
+    for fmt, dt in (("e4m3", tl.float8e4nv), ("e5m2", tl.float8e5)):
+        v = np.random.default_rng(6).uniform(0, 100, n)
+        srcs.append(triton.reinterpret(torch.from_numpy(fmt_encode(round_fmt(v, fmt, "rn"), fmt).astype(np.uint8)), dt))
     for x in srcs:
         # fp8 of a value past the largest finite one: the GPU saturates
         # (cvt.rn.satfinite, as Triton), tritonc's CPU backend gives NaN
-        big = not x.dtype.is_floating_point and x.dtype != torch.int8
+        big = isinstance(x, torch.Tensor) and not x.dtype.is_floating_point and x.dtype != torch.int8
         check(C.cast_matrix_kernel, (triton.cdiv(n, 128),), x, *outs(), n, BLOCK=128,
               compare=tuple(range(14)) if big else None)
 
@@ -265,7 +270,9 @@ def norms():
     check(L.layer_norm_bwd_kernel, (M,), nan(M, N, dtype=torch.float16), randn(M, N).half(), x, w, mean, rstd,
           torch.zeros(M, N), torch.zeros(M, N), N, N, BLOCK_N=512)
     R = K("rms_norm")
-    check(R.rms_norm_kernel, (M,), randn(M, N), nan(M, N), randn(N), N, N, N, 1e-6, BLOCK_N=512)
+    for dt in (torch.float32, torch.float16):
+        check(R.rms_norm_kernel, (M,), randn(M, N, dtype=dt), nan(M, N, dtype=dt), randn(N, dtype=dt), N, N, N, 1e-6,
+              BLOCK_N=512)
 
 
 @case()
@@ -376,6 +383,48 @@ def lang_features():
 
 
 @case()
+def inline_asm():
+    # inline PTX: the CPU backend cannot run it; the simulator's result
+    # against the reference tests/python/test_lang_features.py uses on a GPU
+    F = K("lang_features")
+    n = 700
+    x, b, out = randn(n), torch.zeros(n, dtype=torch.int8), nan(n)
+    h = x.half()
+    check(F.inline_asm_kernel, (triton.cdiv(n, 512),), x, b, h, out, n, BLOCK=512, sim_only=True)
+    ref = torch.tanh(x) + 2 * torch.arange(n, dtype=torch.float32) - 128 + 2 * h.float()
+    assert torch.allclose(out, ref, rtol=1e-3, atol=1e-2), (out - ref).abs().max()
+
+
+@case()
+def sm80():
+    # sm_80 code: bf16 atomics by a CAS loop (fma.rn.bf16), conversions
+    AD = K("atomic_dtypes")
+    n, nb = 300, 16
+    for dt in (torch.bfloat16, torch.float16):
+        vals = (randn(n) * 4).round().to(dt)  # (small integers: the sums are exact in any order)
+        check(AD.atomic_rmw_kernel, (triton.cdiv(n, 256),), torch.zeros(nb, dtype=dt), vals, torch.zeros(n, dtype=dt),
+              n, OP="add", NBINS=nb, BLOCK=256, target="cuda:80")
+    C = K("cast_matrix")
+    n = 200
+    check(C.cast_matrix_kernel, (triton.cdiv(n, 128),), torch.rand(n, generator=GEN) * 127,
+          torch.zeros(n, dtype=torch.bool), torch.zeros(n, dtype=torch.int8), torch.zeros(n, dtype=torch.int16),
+          torch.zeros(n, dtype=torch.int32), torch.zeros(n, dtype=torch.int64), torch.zeros(n, dtype=torch.uint8),
+          np.zeros(n, np.uint16), np.zeros(n, np.uint32), np.zeros(n, np.uint64), nan(n, dtype=torch.float16),
+          nan(n, dtype=torch.bfloat16), nan(n), nan(n, dtype=torch.float64),
+          triton.reinterpret(torch.zeros(n, dtype=torch.uint8), tl.float8e4nv),
+          triton.reinterpret(torch.zeros(n, dtype=torch.uint8), tl.float8e5), n, BLOCK=128, target="cuda:80")
+
+
+@case()
+def scripts():
+    # every launch of these tests/python scripts checked (sim_intercept.py)
+    names = ["test_libdevice_compose.py"] + (["test_atomic_dtypes.py", "test_scan_layouts.py"] if SLOW else [])
+    r = subprocess.run([sys.executable, os.path.join(HERE, "Inputs", "sim_intercept.py")] +
+                       [os.path.join(HERE, "..", "python", nm) for nm in names], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+
+
+@case()
 def lang_extras():
     E = K("lang_extras")
     n = 300
@@ -472,13 +521,28 @@ def persistent_matmul_tiles():
     assert k.stats.get("cp.async.commit_group", 0), "no cp.async pipeline: the case no longer covers the bug"
 
 
-@case(slow=True)
+@case()
 def matmul_small():
     MM = K("matmul")
     M, N, KK = 70, 40, 48
     a, b = randn(M, KK).half(), randn(KK, 48).half()
     check(MM.matmul_kernel, (triton.cdiv(M, 32) * triton.cdiv(N, 32),), a, b, nan(M, 48, dtype=torch.float16), M, N,
           KK, KK, 1, 48, 1, 48, 1, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=2, ACTIVATION="",
+          tol={"float16": (1e-2, 1e-2)})
+    # fp32 operands: tf32 mma.sync (m16n8k8), against the CPU's fp32 dot
+    a, b = randn(M, KK), randn(KK, N)
+    check(MM.matmul_kernel, (triton.cdiv(M, 32) * triton.cdiv(N, 32),), a, b, nan(M, N), M, N, KK, KK, 1, N, 1, N, 1,
+          BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, GROUP_M=2, ACTIVATION="", tol={"float32": (2e-2, 5e-2)})
+    # fp8 (e5m2) operands, b given transposed (stride_bk = 1)
+    MV = K("matmul_variants")
+    M, N, KK = 40, 48, 64
+    av = np.random.default_rng(7).uniform(-2, 2, (M, KK))
+    bv = np.random.default_rng(8).uniform(-2, 2, (N, KK))
+    a8 = torch.from_numpy(fmt_encode(round_fmt(av, "e5m2", "rn"), "e5m2").astype(np.uint8))
+    b8 = torch.from_numpy(fmt_encode(round_fmt(bv, "e5m2", "rn"), "e5m2").astype(np.uint8))
+    check(MV.matmul_kernel, (triton.cdiv(M, 32) * triton.cdiv(N, 32),), triton.reinterpret(a8, tl.float8e5),
+          triton.reinterpret(b8, tl.float8e5), nan(M, N, dtype=torch.float16), M, N, KK, KK, 1, 1, KK, N, 1,
+          BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=2, ACTIVATION="",
           tol={"float16": (1e-2, 1e-2)})
 
 

@@ -13,7 +13,9 @@ the CPU backend on the tensors themselves, and then every tensor argument
 compared: integers and booleans bit for bit, floats within a tolerance
 (by dtype, or `tol={dtype: (rtol, atol)}`; NaNs must match NaNs).
 Returns the simulated Kernel (its `stats`, `prints`). Raises Mismatch
-with the first differing elements, or ptx_sim.SimError.
+with the first differing elements, or ptx_sim.SimError. With
+`sim_only=True` there is no CPU launch: the simulator's results are left in
+the arguments (for kernels the CPU backend cannot run: inline PTX).
 """
 import ctypes
 import os
@@ -92,7 +94,7 @@ def _storage_key(t):
 
 
 def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_batch=None, cpu_on_error=False,
-          **kwargs):
+          sim_only=False, **kwargs):
     global CPU_DONE
     CPU_DONE = False
     opts = {k: kwargs[k] for k in LAUNCH_OPTS if k in kwargs}
@@ -150,16 +152,26 @@ def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_bat
     except Exception as e:
         if cpu_on_error:
             CPU_DONE = True
-            CPU_LAUNCH(kernel, grid, args, kwargs)
+            try:
+                CPU_LAUNCH(kernel, grid, args, kwargs)
+            except Exception as e2:
+                raise CpuLaunchError() from e2
         if isinstance(e, SimError):
             raise SimError("%s (signature %s, grid %s): %s" % (kernel.__name__, sig, tuple(g), e)) from None
         raise
+    if sim_only:  # the simulator's results into the arguments' memory
+        for key, buf in storages.items():
+            ctypes.memmove(key[0], buf.ctypes.data, key[1])
+        return sim
     # the CPU backend, on the arguments themselves
     try:
         CPU_DONE = True
         sim.cpu_result = CPU_LAUNCH(kernel, grid, args, kwargs)
     except Exception as e:
         raise CpuLaunchError() from e
+    if os.environ.get("SIM_OPCODES"):  # the opcodes executed, appended to that file
+        with open(os.environ["SIM_OPCODES"], "a") as f:
+            f.write("".join(o + "\n" for o in sim.stats))
     # compare every array argument
     for n, vw in enumerate(order):
         if compare is not None and n not in compare:
