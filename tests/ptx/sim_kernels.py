@@ -406,13 +406,23 @@ def sm80():
               n, OP="add", NBINS=nb, BLOCK=256, target="cuda:80")
     C = K("cast_matrix")
     n = 200
-    check(C.cast_matrix_kernel, (triton.cdiv(n, 128),), torch.rand(n, generator=GEN) * 127,
-          torch.zeros(n, dtype=torch.bool), torch.zeros(n, dtype=torch.int8), torch.zeros(n, dtype=torch.int16),
-          torch.zeros(n, dtype=torch.int32), torch.zeros(n, dtype=torch.int64), torch.zeros(n, dtype=torch.uint8),
-          np.zeros(n, np.uint16), np.zeros(n, np.uint32), np.zeros(n, np.uint64), nan(n, dtype=torch.float16),
-          nan(n, dtype=torch.bfloat16), nan(n), nan(n, dtype=torch.float64),
-          triton.reinterpret(torch.zeros(n, dtype=torch.uint8), tl.float8e4nv),
-          triton.reinterpret(torch.zeros(n, dtype=torch.uint8), tl.float8e5), n, BLOCK=128, target="cuda:80")
+    outs = lambda: (torch.zeros(n, dtype=torch.bool), torch.zeros(n, dtype=torch.int8),  # noqa: E731
+                    torch.zeros(n, dtype=torch.int16), torch.zeros(n, dtype=torch.int32),
+                    torch.zeros(n, dtype=torch.int64), torch.zeros(n, dtype=torch.uint8),
+                    np.zeros(n, np.uint16), np.zeros(n, np.uint32), np.zeros(n, np.uint64),
+                    nan(n, dtype=torch.float16), nan(n, dtype=torch.bfloat16), nan(n), nan(n, dtype=torch.float64),
+                    triton.reinterpret(torch.zeros(n, dtype=torch.uint8), tl.float8e4nv),
+                    triton.reinterpret(torch.zeros(n, dtype=torch.uint8), tl.float8e5))
+    check(C.cast_matrix_kernel, (triton.cdiv(n, 128),), torch.rand(n, generator=GEN) * 127, *outs(), n, BLOCK=128,
+          target="cuda:80")
+    # regression: f64 -> bf16 was cvt.rn.bf16.f64, which needs sm_90; now
+    # through f32 rounded to odd: values just past a bf16 tie (where f64 ->
+    # f32 -> bf16 would round twice) round as the direct conversion does
+    d = torch.rand(n, generator=GEN).double() * 127
+    d[:6] = torch.tensor([1 + 2**-8 + 2**-40, 1 + 2**-8 - 2**-40, -(3 + 2**-7 + 2**-45), 1 + 2**-8, 2**-130 * 1.5,
+                          1e300])
+    check(C.cast_matrix_kernel, (triton.cdiv(n, 128),), d, *outs(), n, BLOCK=128, target="cuda:80",
+          compare=(11, 12, 13))
 
 
 @case()
