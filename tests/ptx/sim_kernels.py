@@ -435,6 +435,27 @@ def scripts():
 
 
 @case()
+def pointer_arrays():
+    # kernels that load their tensors' addresses from memory
+    F = K("lang_features")
+    ts = [randn(n) for n in (5, 100, 1000, 33)]
+    ptrs = torch.tensor([t.data_ptr() for t in ts], dtype=torch.int64)
+    sizes = torch.tensor([t.numel() for t in ts], dtype=torch.int32)
+    check(F.ptr_array_kernel, (len(ts),), ptrs, sizes, nan(len(ts)), BLOCK=64, extra=ts,
+          tol={"float32": (1e-4, 1e-4)})
+    G = K("grouped_gemm")
+    shapes = ((40, 24, 32), (16, 70, 48), (64, 64, 16))
+    As = [randn(m, k).half() for m, n, k in shapes]
+    Bs = [randn(k, n).half() for m, n, k in shapes]
+    Cs = [nan(m, n, dtype=torch.float16) for m, n, k in shapes]
+    addr = lambda ts: torch.tensor([t.data_ptr() for t in ts], dtype=torch.int64)  # noqa: E731
+    sizes = torch.tensor([d for s in shapes for d in s], dtype=torch.int32)
+    lds = torch.tensor([d for m, n, k in shapes for d in (k, n, n)], dtype=torch.int32)
+    check(G.grouped_matmul_kernel, (4,), addr(As), addr(Bs), addr(Cs), sizes, lds, len(shapes), NUM_SM=4,
+          BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, extra=As + Bs + Cs, tol={"float16": (1e-2, 1e-2)})
+
+
+@case()
 def lang_extras():
     E = K("lang_extras")
     n = 300

@@ -67,7 +67,7 @@ STORAGE = {"pred": np.bool_, "b8": np.uint8, "u8": np.uint8, "s8": np.uint8, "b1
            "f64": np.uint64}
 UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 SINT = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
-GBASE = 1 << 32          # global memory arena's first address
+GBASE = 1 << 52          # where buffers without an address of their own go
 LOCAL_GENERIC = 1 << 48  # generic addresses of the local window (cvta.local)
 BIG = 1 << 60
 
@@ -77,10 +77,12 @@ class SimError(Exception):
 
 
 class Ptr:
-    """A pointer argument into `array` at `offset` bytes."""
+    """A pointer argument into `array` at `offset` bytes; `base`: the address
+    the array's first byte has in the simulated address space (by default one
+    is chosen), so that pointers stored in memory (pointer arrays) work."""
 
-    def __init__(self, array, offset=0):
-        self.array, self.offset = array, offset
+    def __init__(self, array, offset=0, base=None):
+        self.array, self.offset, self.base = array, offset, base
 
 
 def split_operands(s):
@@ -508,7 +510,7 @@ class Kernel:
                            (what, size, bad, self.describe_addr(bad)))
         if (addr % size).any():
             raise SimError("%s: misaligned global access of %d bytes at %#x" % (what, size, int(addr[addr % size != 0][0])))
-        return addr - GBASE
+        return addr - self.buf_lo[i] + self.buf_off[i]
 
     def describe_addr(self, a):
         best = None
@@ -667,46 +669,57 @@ class Kernel:
 
     # ---- running --------------------------------------------------------------
 
-    def run(self, grid, args, smem_bytes=1 << 16, cta_batch=None, max_steps=2_000_000):
+    def run(self, grid, args, smem_bytes=1 << 16, cta_batch=None, max_steps=2_000_000, memory=None):
         if len(args) != len(self.params):
             raise SimError("%d arguments for %d parameters" % (len(args), len(self.params)))
         grid = tuple(grid) + (1,) * (3 - len(grid))
-        # the global arena: every distinct array once, module globals after
-        arrays, names = [], []
-        for (ty, name), a in zip(self.params, args):
+        # the global arena: every distinct array once (arguments, then the
+        # `memory` buffers: (address, array) pairs no parameter points to),
+        # module globals after; each at its own address (Ptr.base), or at
+        # one chosen from GBASE
+        arrays, names, fixed = [], [], {}
+        items = [(name, a) for (ty, name), a in zip(self.params, args)] + \
+            [("memory %d" % i, Ptr(arr, 0, addr)) for i, (addr, arr) in enumerate(memory or ())]
+        for name, a in items:
             arr = a.array if isinstance(a, Ptr) else a if isinstance(a, np.ndarray) else None
-            if arr is not None and not any(arr is x for x in arrays):
+            if arr is None:
+                continue
+            if isinstance(a, Ptr) and a.base is not None:
+                fixed[id(arr)] = a.base
+            if not any(arr is x for x in arrays):
                 if not arr.flags.c_contiguous:
                     raise SimError("argument %s is not contiguous" % name)
                 arrays.append(arr)
                 names.append(name)
         self.gaddr = {}
-        los, his, base = [], [], 0
-        for arr in arrays:
-            los.append(base)
-            his.append(base + arr.nbytes)
-            base += ((arr.nbytes + 4095) // 4096 + 1) * 4096
-        for name, arr in self.gvars.items():
-            self.gaddr[name] = GBASE + base
-            los.append(base)
-            his.append(base + arr.nbytes)
-            names.append(name)
-            base += ((arr.nbytes + 4095) // 4096 + 1) * 4096
+        bufs, base, nxt = [], 0, GBASE   # (virtual address, arena offset, array, name)
+        for arr, name in list(zip(arrays, names)) + [(arr, name) for name, arr in self.gvars.items()]:
+            va = fixed.get(id(arr))
+            if va is None:
+                va = nxt
+                nxt += ((arr.nbytes + 4095) // 4096 + 1) * 4096
+            if name in self.gvars and arr is self.gvars[name]:
+                self.gaddr[name] = va
+            bufs.append((va, base, arr, name))
+            base += ((arr.nbytes + 15) // 16 + 1) * 16
+        bufs.sort(key=lambda b: b[0])
+        for (va, _, arr, name), nb in zip(bufs, bufs[1:]):
+            if va + arr.nbytes > nb[0]:
+                raise SimError("buffers %s and %s overlap" % (name, nb[3]))
         self.arena = np.zeros(base + 16, np.uint8)
-        for arr, lo in zip(arrays, los):
-            self.arena[lo:lo + arr.nbytes] = arr.reshape(-1).view(np.uint8)
-        for (name, arr), lo in zip(self.gvars.items(), los[len(arrays):]):
-            self.arena[lo:lo + arr.nbytes] = arr.view(np.uint8)
-        self.buf_lo = np.array(los, np.int64) + GBASE
-        self.buf_hi = np.array(his, np.int64) + GBASE
-        self.buf_names = names
+        for va, off, arr, name in bufs:
+            self.arena[off:off + arr.nbytes] = arr.reshape(-1).view(np.uint8)
+        self.buf_lo = np.array([b[0] for b in bufs], np.int64)
+        self.buf_hi = np.array([b[0] + b[2].nbytes for b in bufs], np.int64)
+        self.buf_off = np.array([b[1] for b in bufs], np.int64)
+        self.buf_names = [b[3] for b in bufs]
+        va_of = {id(b[2]): b[0] for b in bufs}
         self.param_values = {}
         for (ty, name), a in zip(self.params, args):
             if isinstance(a, (np.ndarray, Ptr)):
                 arr = a.array if isinstance(a, Ptr) else a
-                k = next(i for i, x in enumerate(arrays) if x is arr)
                 off = a.offset if isinstance(a, Ptr) else 0
-                self.param_values[name] = int(self.buf_lo[k]) + off
+                self.param_values[name] = int(va_of[id(arr)]) + off
             elif isinstance(a, (float, np.floating)):
                 if ty == "f64":
                     self.param_values[name] = struct.unpack("<Q", struct.pack("<d", float(a)))[0]
@@ -725,8 +738,9 @@ class Kernel:
         self.smem_bytes = smem_bytes
         for i in range(0, len(ctas), cta_batch):
             self.run_batch(ctas[i:i + cta_batch], grid)
-        for arr, lo in zip(arrays, los):
-            arr.reshape(-1).view(np.uint8)[:] = self.arena[lo:lo + arr.nbytes]
+        for va, off, arr, name in bufs:
+            if name not in self.gvars:
+                arr.reshape(-1).view(np.uint8)[:] = self.arena[off:off + arr.nbytes]
 
     def run_batch(self, ctas, grid):
         n, B = self.nthreads, len(ctas)

@@ -14,6 +14,9 @@ compared: integers and booleans bit for bit, floats within a tolerance
 (by dtype, or `tol={dtype: (rtol, atol)}`; NaNs must match NaNs).
 Returns the simulated Kernel (its `stats`, `prints`). Raises Mismatch
 with the first differing elements, or ptx_sim.SimError. With
+`extra=[tensor, ...]`: tensors the kernel reaches through pointers held in
+memory (pointer arrays), mapped and compared too (every storage sits at
+its host address in the simulator, so stored pointers resolve). With
 `sim_only=True` there is no CPU launch: the simulator's results are left in
 the arguments (for kernels the CPU backend cannot run: inline PTX).
 """
@@ -94,7 +97,7 @@ def _storage_key(t):
 
 
 def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_batch=None, cpu_on_error=False,
-          sim_only=False, **kwargs):
+          sim_only=False, extra=(), **kwargs):
     global CPU_DONE
     CPU_DONE = False
     opts = {k: kwargs[k] for k in LAUNCH_OPTS if k in kwargs}
@@ -112,7 +115,7 @@ def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_bat
         elif _is_array(v) and id(v) not in views:
             views[id(v)] = _View(v)
             order.append(views[id(v)])
-    for v in bound:
+    for v in tuple(bound) + tuple(extra):
         collect(v)
     storages = {}
     for vw in order:
@@ -125,7 +128,7 @@ def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_bat
             continue  # specialised on 1: no parameter
         if _is_array(v):
             vw = views[id(v)]
-            sim_args.append(Ptr(storages[vw.key], vw.offset))
+            sim_args.append(Ptr(storages[vw.key], vw.offset, vw.key[0]))
         elif info.sig in ("fp32", "fp64", "fp16", "bf16"):
             sim_args.append(float(v))
         elif isinstance(v, (bool, np.bool_)):
@@ -148,7 +151,8 @@ def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_bat
     # the simulator first: an access out of bounds is reported before the
     # CPU backend could scribble over the heap
     try:
-        sim.run(g, sim_args, smem_bytes=smem, cta_batch=cta_batch)
+        sim.run(g, sim_args, smem_bytes=smem, cta_batch=cta_batch,
+                memory=[(key[0], buf) for key, buf in storages.items()])
     except Exception as e:
         if cpu_on_error:
             CPU_DONE = True
