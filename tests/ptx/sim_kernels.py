@@ -426,6 +426,22 @@ def sm80():
 
 
 @case()
+def vector_atomics():
+    # float atomic adds a vector at a time on sm_90 (atom.add.v4.f32, .noftz.v8.f16/.bf16)
+    spec = importlib.util.spec_from_file_location("simk_atomic_vector", os.path.join(HERE, "Inputs", "atomic_vector.py"))
+    AV = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(AV)
+    rows, n = 3, 1024
+    for dt in (torch.float32, torch.float16, torch.bfloat16):
+        x = (randn(rows, n) * 4).round().to(dt)  # (small integers: exact sums in any order)
+        k = check(AV.accumulate_kernel, (rows,), torch.zeros(n, dtype=dt), x, n, BLOCK=1024)
+        assert any(".v4." in o or ".v8." in o for o in k.stats), "no vector atomics"
+    for target in ("cuda:90", "cuda:80"):  # ragged: scalar atomics
+        x = (randn(rows, 1000) * 4).round()
+        check(AV.accumulate_kernel, (rows,), torch.zeros(1000), x, 1000, BLOCK=1024, target=target)
+
+
+@case()
 def scripts():
     # every launch of these tests/python scripts checked (sim_intercept.py)
     names = ["test_libdevice_compose.py"] + (["test_atomic_dtypes.py", "test_scan_layouts.py"] if SLOW else [])

@@ -1472,16 +1472,35 @@ class Kernel:
         red = ins.base == "red"
         ops_names = ("add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas")
         op = [p for p in parts if p in ops_names]
-        if len(op) != 1 or "v2" in parts or "v4" in parts:
+        if len(op) != 1:
             raise SimError(ins.opc)
         op = op[0]
         ty = ins.ty
         size = np.dtype(DT[ty]).itemsize
+        vec = next((int(q[1:]) for q in parts if q in ("v2", "v4", "v8")), 1)
+        if vec > 1 and (op != "add" or ty not in ("f32", "f16", "bf16")):
+            raise SimError("vector atomic " + ins.opc)
         if red:
             addr_op, srcs, dst = ops[0], ops[1:], None
         else:
             dst, addr_op, srcs = ops[0], ops[1], ops[2:]
         addr = self.address(addr_op)
+        if vec > 1:  # element after element, each one atomic (the vector is 16-byte aligned)
+            if ((addr[m] % (vec * size)) != 0).any():
+                raise SimError("misaligned vector atomic")
+            dn = self.vec_names(dst) if dst is not None else [None] * vec
+            sn = self.vec_names(srcs[0])
+            if len(sn) != vec or len(dn) != vec:
+                raise SimError("vector width of " + ins.line)
+            idx = np.nonzero(m)[0]
+            for k in range(vec):
+                vals = [np.broadcast_to(self.read(sn[k], ty), (self.T,))]
+                old = np.zeros(self.T, DT[ty])
+                with np.errstate(all="ignore"):
+                    self._atom_loop(ins, op, ty, size, space, addr + k * size, idx, vals, old)
+                if dn[k] is not None:
+                    self.write(dn[k], old)
+            return
         idx = np.nonzero(m)[0]
         vals = [np.broadcast_to(self.read(s, ty), (self.T,)) for s in srcs]
         old = np.zeros(self.T, DT[ty])
