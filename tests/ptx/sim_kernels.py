@@ -441,6 +441,59 @@ def vector_atomics():
         check(AV.accumulate_kernel, (rows,), torch.zeros(1000), x, 1000, BLOCK=1024, target=target)
 
 
+def _inputs(name):
+    spec = importlib.util.spec_from_file_location("simk_in_" + name, os.path.join(HERE, "Inputs", name + ".py"))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+@case()
+def division_by_constants():
+    # a // D, a % D by magic numbers (tests/ptx/div_const.sh), and by a runtime divisor
+    DC = _inputs("div_const")
+    rng = np.random.default_rng(9)
+    for dt, ds in ((np.int64, (-7, 10, 3, -1, 16, -64, 1000003, 2**40 + 1)), (np.uint64, (10, 7, 3, 16, 2**33 + 5)),
+                   (np.int32, (-7, 10, 3, 641, -2**20)), (np.uint32, (10, 7, 6700417, 3))):
+        info = np.iinfo(dt)
+        a = rng.integers(info.min, info.max, 128, dtype=dt, endpoint=True)
+        a[:4] = [info.min, info.max, 0, 1 if dt in (np.uint32, np.uint64) else -1]
+        for D in ds:
+            # (the runtime divisor: a Python int, typed by its value: u32/u64 need one past the signed range)
+            b = int(D) if info.min < 0 else (2**31 + 77 if dt == np.uint32 else 2**63 + 77)
+            check(DC.div_const_kernel, (1,), a, np.zeros(128, dt), np.zeros(128, dt), np.zeros(128, dt), b,
+                  BLOCK=128, D=D)
+
+
+@case()
+def f64_math():
+    FM, FL = _inputs("f64_math"), _inputs("f64_libdevice")
+    x = torch.rand(256, generator=GEN).double() * 4 + 0.05
+    check(FM.k_all, (1,), x, nan(256, dtype=torch.float64), N=256, tol={"float64": (1e-13, 1e-15)})
+    x = torch.rand(128, generator=GEN).double() * 1.8 - 0.9
+    y = torch.rand(128, generator=GEN).double() * 3 + 0.1
+    x[:4] = torch.tensor([float("nan"), 0.0, -0.0, 0.5])
+    y[:4] = torch.tensor([1.0, float("inf"), 2.0, float("-inf")])
+    check(FL.k_libdevice, (1,), x, y, nan(128, dtype=torch.float64), torch.zeros(128, dtype=torch.int32), N=128,
+          tol={"float64": (1e-12, 1e-14)})
+
+
+@case()
+def loops():
+    LC = _inputs("loop_copies")
+    for n in (0, 1, 5):
+        check(LC.bump_kernel, (1,), randn(128 * 6), nan(128), n)
+        check(LC.swap_kernel, (1,), randn(128), nan(128), n)
+        a, b = randn(16, 16), randn(16, 16) * 0.2
+        check(LC.dot_acc_kernel, (1,), a, b, nan(16, 16), n, tol={"float32": (1e-5, 1e-5)})
+        check(LC.dot_acc_mma_kernel, (1,), a, b, nan(16, 16), n, tol={"float32": (1e-2, 1e-2)})
+    LB = _inputs("loop_bounds")
+    for start, end, step in ((0, 100, 7), (5, 5, 1), (10, 3, 2), (-20, 40, 13), (0, 112, 32), (50, -10, -9)):
+        x = randn(64 * 141)
+        check(LB.strided_sum_kernel, (1,), x[64 * 20:], nan(64), start, end, step, BLOCK=64,
+              tol={"float32": (1e-5, 1e-5)})
+
+
 @case()
 def scripts():
     # every launch of these tests/python scripts checked (sim_intercept.py)
