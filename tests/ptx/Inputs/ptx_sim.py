@@ -789,6 +789,13 @@ class Kernel:
                         if len(at) > 1:
                             raise SimError("CTA %s: threads wait at different bar.sync instructions (%s)" %
                                            (ctas[c], ", ".join(code[a].line for a in at[:3])))
+                        # a warp part of which has exited: the hardware may wait for
+                        # those threads forever (whole warps that exited are not waited for)
+                        w_alive = alive[sl].reshape(-1, 32)
+                        part = w_alive.any(1) & ~w_alive.all(1)
+                        if part.any():
+                            raise SimError("CTA %s: deadlock: bar.sync (%s) waits for threads of warp %d that "
+                                           "have exited" % (ctas[c], code[at[0]].line, int(np.nonzero(part)[0][0])))
                         self.epoch_counter += 1
                         self.epoch[c] = self.epoch_counter
                         blocked[sl] = False
