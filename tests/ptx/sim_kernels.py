@@ -646,6 +646,20 @@ def matmul_small():
           tol={"float16": (1e-2, 1e-2)})
 
 
+@case()
+def host_descriptors():
+    # the persistent matmul over host TensorDescriptors (their fields in memory), a row stride past N
+    from tritonc.tools.tensor_descriptor import TensorDescriptor
+    MV = K("matmul_variants")
+    M, N, KK, sub = 33, 40, 24, True
+    a, b = randn(M, KK).half(), randn(N, KK).half()
+    c = nan(M, (N + 7) // 8 * 8 + 8, dtype=torch.float16)[:, :N]
+    descs = (TensorDescriptor.from_tensor(a, [32, 16]), TensorDescriptor(b, b.shape, b.stride(), [32, 16]),
+             TensorDescriptor(c, c.shape, c.stride(), [32, 16 if sub else 32]))
+    check(MV.matmul_descriptor_persistent, (2,), *descs, M, N, KK, BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=16,
+          GROUP_SIZE_M=8, EPILOGUE_SUBTILE=sub, NUM_SMS=2, tol={"float16": (1e-2, 1e-2)})
+
+
 @case(slow=True)
 def flash_attention_bwd_preprocess():
     FA = K("flash_attention")

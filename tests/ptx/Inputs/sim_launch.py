@@ -112,6 +112,10 @@ def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_bat
         if isinstance(v, tuple):
             for x in v:
                 collect(x)
+        elif getattr(type(v), "_tritonc_descriptor", False):  # a host TensorDescriptor: its fields, its tensor
+            v._meta_pointer()
+            collect(v._meta)
+            collect(v.base)
         elif _is_array(v) and id(v) not in views:
             views[id(v)] = _View(v)
             order.append(views[id(v)])
@@ -126,6 +130,8 @@ def check(kernel, grid, *args, target="cuda:90", tol=None, compare=None, cta_bat
     for info, v in _leaves(infos, bound):
         if info.kind == "int" and info.hint == 1:
             continue  # specialised on 1: no parameter
+        if getattr(type(v), "_tritonc_descriptor", False):
+            v = v._meta
         if _is_array(v):
             vw = views[id(v)]
             sim_args.append(Ptr(storages[vw.key], vw.offset, vw.key[0]))
