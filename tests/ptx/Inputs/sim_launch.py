@@ -240,6 +240,7 @@ class _View:
     def cpu_view(self):
         v = self.obj
         if isinstance(v, torch.Tensor):
+            v = v.detach()
             if self.kind in ("bf16", "raw") or v.dtype == torch.bfloat16:
                 v = v.view({1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[v.element_size()])
             return v.numpy().view(self.np_dtype)
