@@ -1276,6 +1276,21 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             Slot f = px_cast(p, x, from, p->f32, false, 0);
             return px_cast(p, f, p->f32, to, false, rounding);
         }
+        if (from->width == 64 && to->fkind == FK_BF16 && p->sm < 90) {
+            /* no cvt.bf16.f64 before sm_90 (ptxas rejects it): f64 -> f32
+             * rounded to odd (truncated, its last bit set when that was
+             * inexact), then f32 -> bf16, which rounds once, as the direct
+             * cvt does (f32 keeps 16 more bits than bf16 at every exponent) */
+            Slot t = px_cse(p, RC_F32, "cvt.rz.f32.f64", xs, NULL, NULL);
+            if (rounding == 1) return px_cast(p, t, p->f32, to, false, rounding);
+            Slot back = px_cse(p, RC_F64, "cvt.f64.f32", px_rname(p, t), NULL, NULL);
+            Slot inexact = px_cse(p, RC_PRED, "setp.neu.f64", px_rname(p, back), xs, NULL);
+            Slot tb = px_cse(p, RC_B32, "mov.b32", px_rname(p, t), NULL, NULL);
+            Slot sticky = px_cse(p, RC_B32, "selp.b32", "1", "0", px_rname(p, inexact));
+            Slot ob = px_cse(p, RC_B32, "or.b32", px_rname(p, tb), px_rname(p, sticky), NULL);
+            Slot odd = px_cse(p, RC_F32, "mov.b32", px_rname(p, ob), NULL, NULL);
+            return px_cast(p, odd, p->f32, to, false, 0);
+        }
         bool narrowing = to->width < from->width;
         const char *cvt = narrowing ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
         return px_cse(p, rt, opc_join(p, opc_join(p, cvt, ts), fs), xs, NULL, NULL);

@@ -238,7 +238,8 @@ bool px_lower_dot_mma(Px *p, Op *op) {
  * loop's dot operands rings of shared-memory stages at fixed offsets from
  * global_smem; here each op becomes:
  *
- *   ttg.local_alloc {size}     bar.sync when shared memory was used before;
+ *   ttg.local_alloc {size}     bar.sync when shared memory was used before
+ *                              (or may have been: inside a loop);
  *                              the rings hold [0, size) (other users start
  *                              above it until ttg.local_dealloc)
  *   async_copy_global_to_local one cp.async per vector of the tile's
@@ -297,7 +298,11 @@ void px_lower_async(Px *p, Op *op) {
     case TTG_LOCAL_ALLOC: {
         int64_t size = int_attr(op, "size");
         if (p->smem_floor) return px_fail(p, op, "nested cp.async rings");
-        if (p->smem_dirty) px_barrier(p);
+        /* in a loop (a persistent kernel's tile loop), the previous
+         * iteration's later users of shared memory (an epilogue's layout
+         * conversion) may still be reading what the prologue's cp.async
+         * overwrites: a barrier each time, as for the other allocations */
+        if (p->smem_dirty || p->loop_depth > 0) px_barrier(p);
         p->smem_dirty = true;
         p->smem_floor = (int)((size + 127) & ~127);
         if (p->smem_floor > p->smem_size) p->smem_size = p->smem_floor;

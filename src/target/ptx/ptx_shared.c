@@ -14,8 +14,9 @@
  *      offsets lane_stride * {n/2, ..., 1}, n the distinct lanes (copies of
  *      a layout are left out, so a sum never counts an element twice);
  *   3. across the warps along the axis, when there are several: each warp
- *      writes its partial to smem[out_index * W + warp], bar.sync, and every
- *      thread combines the W partials in order.
+ *      writes its partial to smem[out_index * W + warp] (from its first lane
+ *      along the axis), bar.sync, and every thread combines the W partials
+ *      in order.
  * The combine region is lowered inline on the scalars at each step.
  *
  * Layout conversion: a permutation of slots when both layouts put every
@@ -319,6 +320,20 @@ static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) {
 
 #define MAXK 4
 
+static void st_shared_if(Px *p, Slot pr, const char *addr, Slot v, const Type *e);
+static Slot scan_sel(Px *p, Slot pr, Slot a, Slot b, const Type *e);
+
+/* Whether the combine region is one commutative op of its two arguments
+ * (add, max, and, ...): combine(a, b) and combine(b, a) agree to the bit. */
+static bool combine_commutes(Op *op) {
+    Block *b = op->regions[0].first;
+    Op *o = b->first, *ret = o ? o->next : NULL;
+    return op->noperands == 1 && ret && !ret->next && o->noperands == 2 && o->nresults == 1 &&
+           op_has_flag(o, OPF_COMMUTATIVE) && ret->noperands == 1 && op_operand(ret, 0) == op_result(o, 0) &&
+           ((op_operand(o, 0) == b->args[0] && op_operand(o, 1) == b->args[1]) ||
+            (op_operand(o, 0) == b->args[1] && op_operand(o, 1) == b->args[0]));
+}
+
 void px_lower_reduce(Px *p, Op *op) {
     int k = op->noperands;
     if (k > MAXK) return px_fail(p, op, "reductions of more than %d tiles", MAXK);
@@ -369,14 +384,34 @@ void px_lower_reduce(Px *p, Op *op) {
                 memcpy(acc[r], o, sizeof o);
             }
         }
-    /* 2: across lanes */
+    /* 2: across lanes. Each lane combines its value with its partner's;
+     * unless the combine commutes to the bit, in lane order (the lower
+     * lane's value first) so that both lanes compute the same value, in the
+     * order of the elements: otherwise the lanes along the axis end with
+     * different results (argmin with tie_break_left=False, a Welford in
+     * floats), and copies of one element of the result disagree. */
     int nl = dist_lanes(&d, (int)axis);
+    bool ordered = !combine_commutes(op);
     for (int m = nl / 2; m >= 1; m /= 2) {
         int xor = m * d.lane_stride[axis];
+        Slot upper = {0};
+        if (ordered)
+            upper = px_cse(p, RC_PRED, "setp.ne.u32",
+                           px_rname(p, px_cse(p, RC_B32, "and.b32", px_rname(p, p->lane), px_int(p, xor), NULL)),
+                           "0", NULL);
         for (int r = 0; r < nres; r++) {
             Slot xs[MAXK], o[MAXK];
             for (int q = 0; q < k; q++) xs[q] = shfl_bfly(p, acc[r][q], et[q], xor);
-            combine(p, op, k, acc[r], xs, o);
+            if (ordered) {
+                Slot lo[MAXK], hi[MAXK];
+                for (int q = 0; q < k; q++) {
+                    lo[q] = scan_sel(p, upper, xs[q], acc[r][q], et[q]);
+                    hi[q] = scan_sel(p, upper, acc[r][q], xs[q], et[q]);
+                }
+                combine(p, op, k, lo, hi, o);
+            } else {
+                combine(p, op, k, acc[r], xs, o);
+            }
             memcpy(acc[r], o, sizeof o);
         }
     }
@@ -395,6 +430,18 @@ void px_lower_reduce(Px *p, Op *op) {
                          arena_printf(p->ctx->arena, "%d", log2i(nw)));
         int64_t rstrides[TTG_MAX_RANK];
         if (!scalar) row_major(op_result(op, 0)->type, rstrides);
+        /* only the first lane along the axis writes its warp's partial: the
+         * butterfly leaves every lane a result, in its own order, and a
+         * combine that is not commutative to the bit (argmin with
+         * tie_break_left=False, a float Welford) gives the lanes different
+         * ones; written by all, the slot would hold any of them (a race
+         * between the lanes; Triton stores from lane 0 too) */
+        Slot first = {0};
+        if (nl > 1)
+            first = px_cse(p, RC_PRED, "setp.eq.u32",
+                           px_rname(p, px_cse(p, RC_B32, "and.b32", px_rname(p, p->lane),
+                                              px_int(p, (int64_t)(nl - 1) * d.lane_stride[axis]), NULL)),
+                           "0", NULL);
         Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, nres);
         for (int r = 0; r < nres; r++) {
             lin[r] = scalar ? px_imm_int(0, RC_B32) : px_linear_index(p, &dr, r, rstrides);
@@ -409,7 +456,8 @@ void px_lower_reduce(Px *p, Op *op) {
                 idx = t;
                 idx.off = lin[r].off * nw;
             }
-            for (int q = 0; q < k; q++) st_shared(p, smem_addr(p, idx, elem_bytes(et[q]), offs[q]), acc[r][q], et[q]);
+            for (int q = 0; q < k; q++)
+                st_shared_if(p, first, smem_addr(p, idx, elem_bytes(et[q]), offs[q]), acc[r][q], et[q]);
         }
         px_barrier(p);
         for (int r = 0; r < nres; r++) {
