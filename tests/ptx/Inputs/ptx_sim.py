@@ -1798,5 +1798,6 @@ def fma64(a, b, c):
         p, e = two_prod(a, b)
         s, e2 = two_sum(p, c)
         r = s + (e + e2)
+        r = np.where(r == 0, s, r)  # an exact zero keeps IEEE's sign: -0 only from -0 + -0 (s, not s + 0)
         bad = ~np.isfinite(p) | ~np.isfinite(r)
         return np.where(bad, a * b + c, r)
