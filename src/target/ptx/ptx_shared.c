@@ -288,35 +288,39 @@ static void combine(Px *p, Op *op, int k, Slot *acc, Slot *x, Slot *out) {
     for (int i = 0; i < k; i++) out[i] = px_tile(p, op_operand(ret, i))->s[0];
 }
 
-static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) {
+/* shfl.sync.MODE of v (any register class) from lane operand `b`: "bfly"
+ * with a lane xor, "idx" with a source lane (register or immediate). */
+static Slot shfl_lanes(Px *p, const char *mode, Slot v, const Type *e, const char *b) {
     RegClass rc = px_rc(e);
-    const char *x = px_int(p, xor);
+    const char *op = mode[0] == 'b' ? "shfl.sync.bfly.b32 " : "shfl.sync.idx.b32 ";
     if (rc == RC_B32 || rc == RC_F32) {
         Slot r = px_reg(p, rc);
         const char *vn = px_rname(p, px_mat(p, v, e));
-        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", vn, ", ", x, ", 31, -1", NULL);
+        px_line(p, op, px_rname(p, r), ", ", vn, ", ", b, ", 31, -1", NULL);
         return r;
     }
     if (rc == RC_B16) {
         Slot u = px_cse(p, RC_B32, "cvt.u32.u16", px_rname(p, px_mat(p, v, e)), NULL, NULL);
         Slot r = px_reg(p, RC_B32);
-        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", px_rname(p, u), ", ", x, ", 31, -1", NULL);
+        px_line(p, op, px_rname(p, r), ", ", px_rname(p, u), ", ", b, ", 31, -1", NULL);
         return px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
     }
     if (rc == RC_PRED) {
         Slot u = px_cse(p, RC_B32, "selp.u32", "1", "0", px_rname(p, px_mat(p, v, e)));
         Slot r = px_reg(p, RC_B32);
-        px_line(p, "shfl.sync.bfly.b32 ", px_rname(p, r), ", ", px_rname(p, u), ", ", x, ", 31, -1", NULL);
+        px_line(p, op, px_rname(p, r), ", ", px_rname(p, u), ", ", b, ", 31, -1", NULL);
         return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
     }
     Slot lo = px_reg(p, RC_B32), hi = px_reg(p, RC_B32), lo2 = px_reg(p, RC_B32), hi2 = px_reg(p, RC_B32);
     px_emit(p, "mov.b64 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), px_rname(p, px_mat(p, v, e)));
-    px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, lo2), px_rname(p, lo), x);
-    px_emit(p, "shfl.sync.bfly.b32 %s, %s, %s, 31, -1", px_rname(p, hi2), px_rname(p, hi), x);
+    px_line(p, op, px_rname(p, lo2), ", ", px_rname(p, lo), ", ", b, ", 31, -1", NULL);
+    px_line(p, op, px_rname(p, hi2), ", ", px_rname(p, hi), ", ", b, ", 31, -1", NULL);
     Slot r = px_reg(p, rc);
     px_emit(p, "mov.b64 %s, {%s, %s}", px_rname(p, r), px_rname(p, lo2), px_rname(p, hi2));
     return r;
 }
+
+static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) { return shfl_lanes(p, "bfly", v, e, px_int(p, xor)); }
 
 #define MAXK 4
 
@@ -384,36 +388,28 @@ void px_lower_reduce(Px *p, Op *op) {
                 memcpy(acc[r], o, sizeof o);
             }
         }
-    /* 2: across lanes. Each lane combines its value with its partner's;
-     * unless the combine commutes to the bit, in lane order (the lower
-     * lane's value first) so that both lanes compute the same value, in the
-     * order of the elements: otherwise the lanes along the axis end with
-     * different results (argmin with tie_break_left=False, a Welford in
-     * floats), and copies of one element of the result disagree. */
+    /* 2: across lanes, each lane combining its value with its partner's.
+     * Unless the combine commutes to the bit, the lanes along the axis end
+     * with different results (argmin with tie_break_left=False, a Welford
+     * in floats: the order of the elements differs from lane to lane), and
+     * copies of one element of the result would disagree: then the group's
+     * first lane hands its result to the others (one shfl.idx per value;
+     * Triton leaves the order of a reduction unspecified). */
     int nl = dist_lanes(&d, (int)axis);
-    bool ordered = !combine_commutes(op);
     for (int m = nl / 2; m >= 1; m /= 2) {
         int xor = m * d.lane_stride[axis];
-        Slot upper = {0};
-        if (ordered)
-            upper = px_cse(p, RC_PRED, "setp.ne.u32",
-                           px_rname(p, px_cse(p, RC_B32, "and.b32", px_rname(p, p->lane), px_int(p, xor), NULL)),
-                           "0", NULL);
         for (int r = 0; r < nres; r++) {
             Slot xs[MAXK], o[MAXK];
             for (int q = 0; q < k; q++) xs[q] = shfl_bfly(p, acc[r][q], et[q], xor);
-            if (ordered) {
-                Slot lo[MAXK], hi[MAXK];
-                for (int q = 0; q < k; q++) {
-                    lo[q] = scan_sel(p, upper, xs[q], acc[r][q], et[q]);
-                    hi[q] = scan_sel(p, upper, acc[r][q], xs[q], et[q]);
-                }
-                combine(p, op, k, lo, hi, o);
-            } else {
-                combine(p, op, k, acc[r], xs, o);
-            }
+            combine(p, op, k, acc[r], xs, o);
             memcpy(acc[r], o, sizeof o);
         }
+    }
+    if (nl > 1 && !combine_commutes(op)) {
+        int64_t group = (int64_t)(nl - 1) * d.lane_stride[axis];
+        const char *src = px_rname(p, px_cse(p, RC_B32, "and.b32", px_rname(p, p->lane), px_int(p, ~group & 31), NULL));
+        for (int r = 0; r < nres; r++)
+            for (int q = 0; q < k; q++) acc[r][q] = shfl_lanes(p, "idx", acc[r][q], et[q], src);
     }
     /* 3: across warps */
     int nw = dist_warps(&d, (int)axis);
