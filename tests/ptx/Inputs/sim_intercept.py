@@ -9,7 +9,14 @@ Every `kernel[grid](...)` / `kernel.run(...)` of a JITFunction is replaced
 by sim_launch.check, which makes the CPU launch itself (so the script's
 own checks still run on the CPU results). Launches with more than
 --max-ctas CTAs are only run on the CPU (counted as skipped). Exits 1
-when a launch mismatched or the simulator failed.
+when a launch mismatched or the simulator failed. The CPU backend runs its
+CTAs one after another (TRITONC_NUM_THREADS=1 unless set), as the
+simulator runs kernels with atomics; even so, the old values atomics return
+are compared exactly, and can differ where the order of the threads within
+a CTA matters (the scripts check them order-insensitively). Float scans and
+reductions over thousands of elements can differ beyond the default
+tolerance by the order of their additions (test_scan_layouts' 4096-element
+cumsum).
 """
 import argparse
 import os
@@ -20,6 +27,7 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+os.environ.setdefault("TRITONC_NUM_THREADS", "1")
 
 import tritonc as triton  # noqa: E402
 import tritonc.language as tl  # noqa: E402
