@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
 #endif
         bool ok = m && ir_verify(m, &d);
         double t2 = now_seconds();
-        PassContext pc = {c, &d, 0};
+        PassContext pc = {.ctx = c, .de = &d};
         PassOptions po = {0};
         ok = ok && pass_pipeline_run(m, "canonicalize,cse,dce,licm", &pc, &po);
         double t3 = now_seconds();

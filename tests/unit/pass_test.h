@@ -81,7 +81,7 @@ TC_UNUSED static int count_kind(Op *root, OpKind kind) {
 
 TC_UNUSED static bool run_pass(Context *c, Op *m, const char *pipeline) {
     DiagEngine *de = c->diag;
-    PassContext pc = {c, de, 0};
+    PassContext pc = {.ctx = c, .de = de};
     PassOptions o = {.verify_each = true};
     return pass_pipeline_run(m, pipeline, &pc, &o);
 }

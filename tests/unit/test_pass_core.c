@@ -31,7 +31,7 @@ static void test_registry(void) {
     CHECK(run_pass(c, m, "default"));
     /* dumps and timing */
     StrBuf dump = {0}, timing = {0};
-    PassContext pc = {c, &de, 0};
+    PassContext pc = {.ctx = c, .de = &de};
     PassOptions o = {.print_after = "cse", .time_passes = true, .dump = &dump, .timing = &timing};
     CHECK(pass_pipeline_run(m, "canonicalize,cse,dce", &pc, &o));
     CHECK(strstr(sb_cstr(&dump), "// -----// IR Dump After CSE (cse) //----- //") != NULL);

@@ -183,7 +183,7 @@ static void check_ir(const char *name, const char *src) {
     if (m) {
         VerifyWalk w = {&de, 0, 0};
         op_walk(m, verify_nn_op, &w, false);
-        PassContext pc = {c, &de, 0};
+        PassContext pc = {.ctx = c, .de = &de};
         CHECK(pass_pipeline_run(m, "tri", &pc, NULL), "%s: pipeline failed", name);
         op_walk(m, verify_nn_op, &w, false);
         StrBuf sb = {0};
