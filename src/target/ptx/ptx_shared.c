@@ -13,6 +13,8 @@
  *   2. across the lanes along the axis: `shfl.sync.bfly.b32` with lane
  *      offsets lane_stride * {n/2, ..., 1}, n the distinct lanes (copies of
  *      a layout are left out, so a sum never counts an element twice);
+ *      a combine that does not commute to the bit then takes the group's
+ *      first lane's result in every lane (`shfl.sync.idx`);
  *   3. across the warps along the axis, when there are several: each warp
  *      writes its partial to smem[out_index * W + warp] (from its first lane
  *      along the axis), bar.sync, and every thread combines the W partials
@@ -325,7 +327,6 @@ static Slot shfl_bfly(Px *p, Slot v, const Type *e, int xor) { return shfl_lanes
 #define MAXK 4
 
 static void st_shared_if(Px *p, Slot pr, const char *addr, Slot v, const Type *e);
-static Slot scan_sel(Px *p, Slot pr, Slot a, Slot b, const Type *e);
 
 /* Whether the combine region is one commutative op of its two arguments
  * (add, max, and, ...): combine(a, b) and combine(b, a) agree to the bit. */
@@ -426,12 +427,9 @@ void px_lower_reduce(Px *p, Op *op) {
                          arena_printf(p->ctx->arena, "%d", log2i(nw)));
         int64_t rstrides[TTG_MAX_RANK];
         if (!scalar) row_major(op_result(op, 0)->type, rstrides);
-        /* only the first lane along the axis writes its warp's partial: the
-         * butterfly leaves every lane a result, in its own order, and a
-         * combine that is not commutative to the bit (argmin with
-         * tie_break_left=False, a float Welford) gives the lanes different
-         * ones; written by all, the slot would hold any of them (a race
-         * between the lanes; Triton stores from lane 0 too) */
+        /* only the first lane along the axis writes its warp's partial (the
+         * lanes along the axis hold one value after step 2: one store is
+         * enough, as Triton stores from lane 0) */
         Slot first = {0};
         if (nl > 1)
             first = px_cse(p, RC_PRED, "setp.eq.u32",
