@@ -585,6 +585,12 @@ def libdevice():
         x = torch.rand(128, generator=GEN).to(dt) * 1.8 - 0.9
         check(LI.libdevice_inverse_kernel, (1,), x, torch.rand(128, generator=GEN).to(dt) * 10 + 0.5,
               nan(128 * 16, dtype=dt), torch.zeros(128 * 4, dtype=torch.int32), BLOCK=128)
+    LB = K("libdevice_bessel")  # composed in fp64: sin, cos, log, exp and sqrt through expand-f64-math
+    x = torch.cat([torch.linspace(-30, 30, 113, dtype=torch.float64),
+                   torch.tensor([0.0, 1e-8, 4.9999, 5.0001, 7.99, 8.01, 700.0, math.inf, math.nan], dtype=torch.float64)])
+    for dt in (torch.float64, torch.float32):
+        for fn in ("j0", "j1", "y0", "y1", "i0", "i1"):
+            check(LB.bessel_kernel, (1,), x.to(dt), nan(x.numel(), dtype=dt), x.numel(), FN=fn, BLOCK=128)
 
 
 @case()
