@@ -801,8 +801,7 @@ static Slot from_f32(Px *p, Slot s, const Type *e) {
  * NULL. Each op is rounded once to 16 bits, as Triton's own PTX does it:
  * one instruction where a round trip through f32 took three or four (the
  * results agree but for fma, which the round trip rounded twice). */
-static const char *native16(const Px *p, const Type *e) {
-    (void)p;
+static const char *native16(const Type *e) {
     if (e->kind != TY_FLOAT) return NULL;
     if (e->fkind == FK_F16) return "f16";
     if (e->fkind == FK_BF16) return "bf16";
@@ -827,7 +826,7 @@ static Slot native16_op(Px *p, const char *op, const char *suffix, const Slot *i
 }
 
 static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    const char *n16 = native16(p, e);
+    const char *n16 = native16(e);
     if (n16 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3) ||
                 !strncmp(op, "max", 3) || !strncmp(op, "min", 3)))
         return native16_op(p, op, n16, (Slot[]){a, b}, 2, e);
@@ -851,7 +850,8 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
 
 static Slot fneg(Px *p, Slot a, const Type *e) {
     if (a.kind == SLOT_IMM && !is_f16ish(e)) return px_imm_float(-a.f, a.rc);
-    if (native16(p, e)) return native16_op(p, "neg", native16(p, e), &a, 1, e);
+    const char *n16 = native16(e);
+    if (n16) return native16_op(p, "neg", n16, &a, 1, e);
     return fun(p, "neg", a, e);
 }
 
@@ -1444,7 +1444,7 @@ static int64_t ew_attr(Px *p, Op *op, const char *name) {
 }
 
 static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
-    const char *n16 = native16(p, re);
+    const char *n16 = native16(re);
     if (n16) return native16_op(p, "fma.rn", n16, in, 3, re);
     const Type *ce = is_f16ish(re) ? p->f32 : re;
     Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
@@ -1516,9 +1516,10 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return fbin(p, "sub", in[0], m, re);
     }
     case ARITH_NEGF: return fneg(p, in[0], re);
-    case MATH_ABSF:
-        if (native16(p, re)) return native16_op(p, "abs", native16(p, re), in, 1, re);
-        return fun(p, "abs", in[0], re);
+    case MATH_ABSF: {
+        const char *n16 = native16(re);
+        return n16 ? native16_op(p, "abs", n16, in, 1, re) : fun(p, "abs", in[0], re);
+    }
     case MATH_FLOOR: return fun(p, re->width == 64 ? "cvt.rmi.f64" : "cvt.rmi.f32", in[0], re);
     case MATH_CEIL: return fun(p, re->width == 64 ? "cvt.rpi.f64" : "cvt.rpi.f32", in[0], re);
     case TT_PRECISE_SQRT: return fun(p, "sqrt.rn", in[0], re);
@@ -1667,7 +1668,7 @@ static Tile *result_tile(Px *p, Op *op, int i) {
 static int fma_operand(const Px *p, Op *add) {
     if (!p->fp_fusion || (add->kind != ARITH_ADDF && add->kind != ARITH_SUBF)) return -1;
     const Type *e = ty_elem(op_result(add, 0)->type);
-    if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64 && !native16(p, e))) return -1;
+    if (e->kind != TY_FLOAT || (e->fkind != FK_F32 && e->fkind != FK_F64 && !native16(e))) return -1;
     for (int k = 0; k < 2; k++) {
         Value *v = op_operand(add, k);
         if (v->def && v->def->kind == ARITH_MULF && v->def->parent == add->parent && value_has_one_use(v) &&
