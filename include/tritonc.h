@@ -110,6 +110,10 @@ int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err);
  * the compile did not keep is made on the first call (see Caching); on a
  * handle from the source-keyed cache the entry's texts are read first. */
 const char *tc_kernel_ir(const tc_kernel *k, const char *stage);
+/* The kernel's binary, as the device loads it: the cubin of a CUDA kernel
+ * (Triton's `kernel.asm["cubin"]`), with its size in *size; NULL (and 0)
+ * for a CPU kernel. It lives as long as k. */
+const void *tc_kernel_binary(const tc_kernel *k, size_t *size);
 /* 1 when tc_compile served this handle from the source-keyed disk cache
  * (no front end, no passes, no code generation ran), else 0. */
 int tc_kernel_from_cache(const tc_kernel *k);

@@ -131,6 +131,9 @@ def _declare(lib):
     if hasattr(lib, "tc_kernel_attribute"):  # optional: a fake or older library may lack them
         lib.tc_kernel_attribute.argtypes = [VP, S]
         lib.tc_kernel_attribute.restype = I
+    if hasattr(lib, "tc_kernel_binary"):
+        lib.tc_kernel_binary.argtypes = [VP, P(ctypes.c_size_t)]
+        lib.tc_kernel_binary.restype = VP
     if hasattr(lib, "tc_kernel_messages"):
         lib.tc_kernel_messages.argtypes = [VP]
         lib.tc_kernel_messages.restype = S

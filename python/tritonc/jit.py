@@ -979,8 +979,11 @@ class _Asm(dict):
     def _load(self, stage):
         if stage not in self.STAGES or not self._k._handle:
             return None
-        if stage == "cubin":
-            return None  # no binary accessor in the C API yet (see the report)
+        if stage == "cubin":  # bytes, as Triton's; CUDA kernels only
+            get = getattr(self._k._L, "tc_kernel_binary", None)
+            n = ctypes.c_size_t(0)
+            p = get(self._k._handle, ctypes.byref(n)) if get else None
+            return ctypes.string_at(p, n.value) if p else None
         s = self._k._L.tc_kernel_ir(self._k._handle, stage.encode())
         return s.decode("utf-8", "replace") if s is not None else None
 

@@ -184,6 +184,12 @@ int tc_kernel_from_cache(const tc_kernel *k) { return k && k->from_cache; }
 void tc_cache_counts(long *hits, long *stores) { srccache_counts(hits, stores); }
 
 const char *tc_kernel_name(const tc_kernel *k) { return k->c.kernel; }
+const void *tc_kernel_binary(const tc_kernel *k, size_t *size) {
+    size_t n = 0;
+    const void *bin = k->c.gpu ? gpu_kernel_cubin(k->c.gpu, &n) : NULL;
+    if (size) *size = bin ? n : 0;
+    return bin;
+}
 int tc_kernel_num_params(const tc_kernel *k) { return k->c.nparams; }
 const char *tc_kernel_param_type(const tc_kernel *k, int i) {
     return i >= 0 && i < k->c.nparams ? k->c.param_types[i] : NULL;

@@ -147,6 +147,14 @@ static void run(tc_device_kind dev, const char *what) {
     const char *sa = tc_kernel_ir(a, stage), *sb = tc_kernel_ir(b, stage);
     CHECK(sa && sb && strcmp(sa, sb) == 0, "%s: %s of the hit differs", what, stage);
     if (dev == TC_DEVICE_CPU) CHECK(adds(a) && adds(b), "%s: results", what);
+    /* the binary: a cubin (an ELF file) for CUDA, the same from the hit; none on the CPU */
+    size_t na = 1, nb = 1;
+    const unsigned char *ba = tc_kernel_binary(a, &na), *bb = tc_kernel_binary(b, &nb);
+    if (dev == TC_DEVICE_CUDA)
+        CHECK(ba && bb && na > 64 && na == nb && memcmp(ba, "\x7f" "ELF", 4) == 0 && memcmp(ba, bb, na) == 0,
+              "%s: the cubin of the compile and of the hit", what);
+    else
+        CHECK(!ba && !bb && na == 0 && nb == 0, "%s: a CPU kernel has no binary", what);
     tc_kernel_free(a);
     tc_kernel_free(b);
     /* 2. what is in the key */
