@@ -1736,6 +1736,35 @@ static Value *floor_mod_pow2(Px *p, Op *op, int64_t *c) {
     return NULL;
 }
 
+/* Triton's maybeDeduplicate: where axis info says an integer result is
+ * constant over aligned runs of cnst elements along the fastest dimension,
+ * slots of one thread that fall in one run hold one value, computed once.
+ * A thread's elements along that dimension come in runs of spt (spt_eff:
+ * at most the shape) starting at multiples of spt, so with c = min(cnst,
+ * spt) the slots whose j differs only below c share the value of the first
+ * (`cols < N` with N % 16 == 0 is one predicate for a thread's 4 or 8
+ * columns, as a vector load's mask is). rep[i] is that first slot; false
+ * when no slot repeats another. */
+static bool const_runs(Px *p, Value *v, int n, int *rep) {
+    const Type *e = ty_elem(v->type);
+    Dist d;
+    if (v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX) || !px_dist(p, v->type, &d) ||
+        d.nslots != n)
+        return false;
+    int o0 = d.order[0];
+    int64_t s = d.spt[o0] < d.shape[o0] ? d.spt[o0] : d.shape[o0];
+    int64_t c = axis_info(p->aa, v)->cnst[o0];
+    if (c > s) c = s;
+    if (c < 2 || s % c) return false;
+    for (int i = 0; i < n; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(&d, i, j);
+        j[o0] -= (int)((j[o0] % s) % c);
+        rep[i] = dist_slot_of_j(&d, j);
+    }
+    return true;
+}
+
 static void lower_elementwise(Px *p, Op *op) {
     if (contracted_mul(p, op)) return; /* the addf it feeds makes the fma */
     int64_t fm;
@@ -1760,8 +1789,21 @@ static void lower_elementwise(Px *p, Op *op) {
     int nin = op->noperands < 4 ? op->noperands : 4;
     for (int k = 0; k < nin; k++) ins[k] = px_tile(p, op_operand(op, k));
     const uint64_t *want = px_demand(p, op_result(op, 0));
+    int *rep = out->n > 1 ? arena_alloc(p->ctx->arena, sizeof(int) * (size_t)out->n) : NULL;
+    if (rep && !const_runs(p, op_result(op, 0), out->n, rep)) rep = NULL;
+    bool *need = NULL; /* a slot read, or the first of a run with one read */
+    if (rep && want) {
+        need = arena_alloc(p->ctx->arena, (size_t)out->n);
+        memset(need, 0, (size_t)out->n);
+        for (int i = 0; i < out->n; i++)
+            if (px_demanded(want, i)) need[i] = need[rep[i]] = true;
+    }
     for (int i = 0; i < out->n; i++) {
-        if (!px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
+        if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
+        if (rep && rep[i] != i) {
+            out->s[i] = out->s[rep[i]];
+            continue;
+        }
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = ins[k]->s[ins[k]->n == out->n ? i : 0];
         out->s[i] = px_ew(p, op, in, re);
