@@ -291,7 +291,9 @@ void op_walk(Op *root, OpWalkFn fn, void *ud, bool post) {
             for (Op *o = b->first, *next; o; o = next) {
                 next = o->next;
                 op_prefetch(o, OP_PREFETCH_DIST);
-                op_walk(o, fn, ud, post);
+                /* (most ops hold no regions: called here, not recursed into) */
+                if (o->nregions) op_walk(o, fn, ud, post);
+                else fn(o, ud);
             }
     if (post) fn(root, ud);
 }

@@ -20,6 +20,8 @@ typedef struct Ex {
     Type *t, *it, *bt;
     /* The constants made so far, or NULL to make each anew (see ex_const). */
     Map *consts;
+    /* A pass's own memo of the parts of its formulas made so far, or NULL. */
+    Map *parts;
 } Ex;
 
 /* One constant of an expansion: its block, type and bit pattern. */

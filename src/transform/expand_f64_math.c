@@ -196,6 +196,35 @@ static Value *horner(Ex *x, const double *c, int n, Value *v) {
     return p;
 }
 
+/* The parts erf, erfc and erfcx of one value share (each computes |x|,
+ * and erfc |x| or erfcx |x|, which holds e^(-x^2)); the pass made them
+ * anew for each function, and cse then erased the copies. */
+typedef enum { PART_ABS, PART_ERF_SMALL, PART_ERFCX_NONNEG, PART_ERFC_NONNEG } Part;
+
+typedef struct ExPart {
+    Block *block;
+    Value *arg;
+    Part part;
+    Value *value;
+} ExPart;
+
+/* f(a), made once per block and reused after, which is what cse would
+ * leave of the copies (the first one, with every op in it). */
+static Value *part(Ex *x, Part which, Value *(*f)(Ex *, Value *), Value *a) {
+    uint64_t key = hash_combine(hash_combine(MAP_KEY(x->b.block), MAP_KEY(a)), (uint64_t)which) | 1;
+    ExPart *e = x->parts ? map_get(x->parts, key) : NULL;
+    if (e && e->block == x->b.block && e->arg == a && e->part == which) return e->value;
+    Value *v = f(x, a);
+    if (x->parts) {
+        e = ARENA_NEW(x->b.ctx->arena, ExPart);
+        *e = (ExPart){x->b.block, a, which, v};
+        map_put(x->parts, key, e);
+    }
+    return v;
+}
+
+static Value *abs_part(Ex *x, Value *a) { return part(x, PART_ABS, fabs_, a); }
+
 /* erfcx z = e^(z^2) erfc z for z >= 0 (inf included; NaN allowed: the
  * callers select it away), to ~2e-16 relative: Q(t) / (1 + 2z) with
  * t = 1 - 6 / (z + 3) (erf64_coefs.h), which is 1 at z = inf. */
@@ -216,29 +245,34 @@ static Value *exp_sq(Ex *x, Value *a, bool neg) {
 /* erfc z for z >= 0, to ~3e-16 relative down to erfc's underflow at 27.3,
  * beyond which the callers do not use it: e^(-z^2) erfcx z, z clamped in
  * the exponential so that z^2's split stays finite. */
-static Value *erfc_nonneg(Ex *x, Value *z) {
-    return mul(x, exp_sq(x, bin(x, ARITH_MINNUMF, z, K(x, ERF64_X_MAX)), true), erfcx_nonneg(x, z));
+static Value *erfc_nonneg_(Ex *x, Value *z) {
+    return mul(x, exp_sq(x, bin(x, ARITH_MINNUMF, z, K(x, ERF64_X_MAX)), true),
+               part(x, PART_ERFCX_NONNEG, erfcx_nonneg, z));
 }
+
+static Value *erfc_nonneg(Ex *x, Value *z) { return part(x, PART_ERFC_NONNEG, erfc_nonneg_, z); }
 
 /* erfcx a (libdevice's __nv_erfcx): erfcx |a| for a >= 0, and
  * 2 e^(a^2) - erfcx |a| below (inf past -26.6, as the function; a is
  * clamped at -27 there so that a^2's split stays finite). */
 static Value *erfcx64(Ex *x, Value *a) {
-    Value *e = erfcx_nonneg(x, fabs_(x, a));
+    Value *e = part(x, PART_ERFCX_NONNEG, erfcx_nonneg, abs_part(x, a));
     Value *neg = sub(x, mul(x, exp_sq(x, bin(x, ARITH_MAXNUMF, a, K(x, -27)), false), K(x, 2)), e);
     Value *res = sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), neg, e);
     return sel(x, is_nan(x, a), a, res);
 }
 
 /* erf a for |a| < 1: a P(a^2) (signed zeros kept) */
-static Value *erf_small(Ex *x, Value *a) {
+static Value *erf_small_(Ex *x, Value *a) {
     return mul(x, a, horner(x, ERF64_SMALL, ERF64_SMALL_TERMS, mul(x, a, a)));
 }
+
+static Value *erf_small(Ex *x, Value *a) { return part(x, PART_ERF_SMALL, erf_small_, a); }
 
 /* erf a: a P(a^2) for |a| < 1, else +-(1 - erfc |a|), where erfc |a| < 0.16
  * loses nothing to the subtraction. */
 static Value *erf64(Ex *x, Value *a) {
-    Value *ax = fabs_(x, a);
+    Value *ax = abs_part(x, a);
     Value *small = erf_small(x, a);
     Value *large = copysign64(x, sub(x, K(x, 1), erfc_nonneg(x, ax)), a);
     Value *res = sel(x, cmp(x, CMPF_OLT, ax, K(x, ERF64_SMALL_MAX)), small, large);
@@ -249,7 +283,7 @@ static Value *erf64(Ex *x, Value *a) {
  * 1.52]: the subtraction is exact to an ulp, where the quotient form drifts
  * to 3), else erfc |a|, 0 from 27.3 on, and 2 minus it for negative a. */
 static Value *erfc64(Ex *x, Value *a) {
-    Value *ax = fabs_(x, a);
+    Value *ax = abs_part(x, a);
     Value *e = sel(x, cmp(x, CMPF_OGE, ax, K(x, ERF64_X_MAX)), K(x, 0), erfc_nonneg(x, ax));
     Value *res = sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), sub(x, K(x, 2), e), e);
     res = sel(x, cmp(x, CMPF_OLT, ax, K(x, 0.5)), sub(x, K(x, 1), erf_small(x, a)), res);
@@ -287,7 +321,7 @@ static OpKind libdevice_kind(const char *sym) {
 typedef struct F64State {
     Context *ctx;
     int changes;
-    Map consts; /* Ex.consts of every expansion */
+    Map consts, parts; /* Ex.consts and Ex.parts of every expansion */
 } F64State;
 
 static void expand_op(Op *op, void *ud) {
@@ -306,7 +340,7 @@ static void expand_op(Op *op, void *ud) {
     }
     if (k == OP_COUNT && !libdevice_only) return;
     Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx)),
-            .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx)), .consts = &st->consts};
+            .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx)), .consts = &st->consts, .parts = &st->parts};
     Value *r = libdevice_only ? libdevice_only(&x, op_operand(op, 0)) : expand(&x, k, op_operand(op, 0));
     if (!r) return;
     value_replace_all_uses(op_result(op, 0), r);
@@ -318,6 +352,7 @@ bool pass_expand_f64_math(Op *module, PassContext *pc) {
     F64State st = {.ctx = pc->ctx};
     op_walk(module, expand_op, &st, true);
     map_free(&st.consts);
+    map_free(&st.parts);
     pc->changes += st.changes;
     return true;
 }

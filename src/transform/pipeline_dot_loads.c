@@ -172,20 +172,35 @@ static int64_t body_pressure(Pipe *p, int threads) {
         }
         vec_free(&stack);
     }
-    for (Op *o = body->first; o; o = o->next) {
-        int64_t live = always;
-        for (int i = 1; i < body->nargs; i++) {
-            intptr_t l = (intptr_t)map_get(&last, MAP_KEY(body->args[i]));
-            if (l > o->mark + 1) live += tile_regs(body->args[i]->type, threads);
+    /* The tiles live after op o (o->mark is its index): an argument whose
+     * last user l (as `last` holds it) has l > o->mark + 1, and a result of
+     * o or of an op d before it with l > o->mark + 1. Each value counts over
+     * one range of ops, added up by a difference array in one sweep. */
+    int n = body->last ? body->last->mark + 1 : 0;
+    int64_t *diff = tc_calloc((size_t)n + 1, sizeof *diff);
+    for (int i = 1; i < body->nargs; i++) {
+        intptr_t l = (intptr_t)map_get(&last, MAP_KEY(body->args[i]));
+        if (l >= 2 && n > 0) {
+            int64_t r = tile_regs(body->args[i]->type, threads);
+            diff[0] += r;
+            diff[l - 1 < n ? l - 1 : n] -= r;
         }
-        for (Op *d = body->first; d && d->mark <= o->mark; d = d->next)
-            for (int i = 0; i < d->nresults; i++) {
-                Value *v = op_result(d, i);
-                intptr_t l = (intptr_t)map_get(&last, MAP_KEY(v));
-                if (!costs_nothing(v) && (d == o || l > o->mark + 1)) live += tile_regs(v->type, threads);
-            }
+    }
+    for (Op *d = body->first; d; d = d->next)
+        for (int i = 0; i < d->nresults; i++) {
+            Value *v = op_result(d, i);
+            if (costs_nothing(v)) continue;
+            intptr_t l = (intptr_t)map_get(&last, MAP_KEY(v)), end = l - 1 > d->mark + 1 ? l - 1 : d->mark + 1;
+            int64_t r = tile_regs(v->type, threads);
+            diff[d->mark] += r;
+            diff[end < n ? end : n] -= r;
+        }
+    int64_t live = always;
+    for (int k = 0; k < n; k++) {
+        live += diff[k];
         if (live > peak) peak = live;
     }
+    tc_free(diff);
     map_free(&last);
     map_free(&outside);
     return peak;

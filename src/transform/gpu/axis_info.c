@@ -428,13 +428,22 @@ static void walk_for(AxisAnalysis *a, Op *f) {
     for (int i = 0; i < n && i < f->nresults; i++) set_info(a, op_result(f, i), axis_info(a, body->args[i + 1]));
 }
 
+/* Whether visit can give op's result facts: one integer, index or pointer
+ * result (visit's own first test, asked here for the many float ops
+ * without a call). */
+static inline bool has_facts(const Op *op) {
+    if (op->nresults != 1) return false;
+    TypeKind k = ty_elem(op->results[0].type)->kind;
+    return k == TY_INT || k == TY_PTR || k == TY_INDEX;
+}
+
 static void walk_block(AxisAnalysis *a, Block *b) {
     for (Op *op = b->first; op; op = op->next) {
         if (op->kind == SCF_FOR) {
             walk_for(a, op);
             continue;
         }
-        visit(op, a);
+        if (has_facts(op)) visit(op, a);
         for (int r = 0; r < op->nregions; r++)
             for (Block *rb = op->regions[r].first; rb; rb = rb->next) walk_block(a, rb);
     }

@@ -50,6 +50,9 @@ typedef struct LState {
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
     VEC(Op *) ops; /* every op, pre-order */
+    /* the last ttg_with_layout asked (most values share their neighbour's
+     * type and layout; the layouts are unique) */
+    struct { Type *t; const Layout *l; Type *r; } with;
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -150,7 +153,7 @@ static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) 
 
 /* Spreads v's layout to the values op relates it to (v is an operand or a
  * result of op, or an argument of one of op's blocks). */
-static void relate(LState *s, Op *op, Value *v) {
+static void relate_op(LState *s, Op *op, Value *v) {
     const Layout *l = lay(s, v);
     bool is_result = v->def == op;
     bool is_arg = !v->def && owner_op(v) == op;
@@ -266,6 +269,15 @@ static void relate(LState *s, Op *op, Value *v) {
     if (key < s->nvalues) s->related[key] = true;
 }
 
+/* relate_op, but for the common case, an op all of whose values took the
+ * layout at once before (an element-wise op is reached from each of its
+ * operands and its result, and the first did it all). */
+static inline void relate(LState *s, Op *op, Value *v) {
+    uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
+    if (key < s->nvalues && s->related[key]) return;
+    relate_op(s, op, v);
+}
+
 static void propagate(LState *s) {
     while (s->work.len) {
         Value *v = vec_pop(&s->work);
@@ -289,7 +301,12 @@ static const Layout *default_layout(LState *s, Type *t) {
 static const Layout *type_layout(LState *s, Type *t) { return ttg_layout_of_type(s->ctx, t); }
 
 static void set_value_layout(LState *s, Value *v, const Layout *l) {
-    if (is_tile(v)) v->type = ttg_with_layout(s->ctx, v->type, l);
+    if (!is_tile(v)) return;
+    if (v->type != s->with.t || l != s->with.l) {
+        s->with.t = v->type, s->with.l = l;
+        s->with.r = ttg_with_layout(s->ctx, v->type, l);
+    }
+    v->type = s->with.r;
 }
 
 /* Rebuilds a dense constant's attribute for the result's new type. */
