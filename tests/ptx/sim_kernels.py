@@ -173,11 +173,9 @@ def cast_matrix():
         v = np.random.default_rng(6).uniform(0, 100, n)
         srcs.append(triton.reinterpret(torch.from_numpy(fmt_encode(round_fmt(v, fmt, "rn"), fmt).astype(np.uint8)), dt))
     for x in srcs:
-        # fp8 of a value past the largest finite one: the GPU saturates
-        # (cvt.rn.satfinite, as Triton), tritonc's CPU backend gives NaN
-        big = isinstance(x, torch.Tensor) and not x.dtype.is_floating_point and x.dtype != torch.int8
-        check(C.cast_matrix_kernel, (triton.cdiv(n, 128),), x, *outs(), n, BLOCK=128,
-              compare=tuple(range(14)) if big else None)
+        # (fp8 of a value past the largest finite one saturates on both
+        # backends, as cvt.rn.satfinite does: integers up to 2^62 check it)
+        check(C.cast_matrix_kernel, (triton.cdiv(n, 128),), x, *outs(), n, BLOCK=128)
 
 
 @case()

@@ -252,6 +252,67 @@ def check_splitmix64():
         same(bucket, (z % np.uint64(1000)).astype(np.int32), "unsigned 64-bit modulo")
 
 
+@triton.jit
+def to_fp8(xf, xi, e4f, e5f, e4i, e5i, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = i < n
+    f = tl.load(xf + i, mask=ok)
+    k = tl.load(xi + i, mask=ok)
+    tl.store(e4f + i, f.to(tl.float8e4nv), mask=ok)
+    tl.store(e5f + i, f.to(tl.float8e5), mask=ok)
+    tl.store(e4i + i, k.to(tl.float8e4nv), mask=ok)
+    tl.store(e5i + i, k.to(tl.float8e5), mask=ok)
+
+
+def fp8_values(e, m, fn):
+    """The finite values of an fp8 format (1 sign, e exponent, m mantissa
+    bits, IEEE bias; fn: no infinities, S.1111.111 NaN), by code."""
+    bias, vals = (1 << (e - 1)) - 1, {}
+    for code in range(256):
+        s, ex, man = code >> 7, (code >> m) & ((1 << e) - 1), code & ((1 << m) - 1)
+        if (fn and ex == (1 << e) - 1 and man == (1 << m) - 1) or (not fn and ex == (1 << e) - 1):
+            continue
+        v = man * 2.0 ** (1 - bias - m) if ex == 0 else (man | 1 << m) * 2.0 ** (ex - bias - m)
+        vals[code] = -v if s else v
+    return vals
+
+
+def fp8_encode(x, e, m, fn):
+    """Round to nearest (ties to the even code) after clamping to the
+    largest finite value: what cvt.rn.satfinite gives for non-NaN x."""
+    vals = fp8_values(e, m, fn)
+    top = max(vals.values())
+    out = []
+    for v in np.clip(np.asarray(x, np.float64), -top, top):
+        best = min(vals.items(), key=lambda cv: (abs(cv[1] - v), cv[0] & 1, cv[0] >> 7 != (v < 0)))
+        out.append(best[0])
+    return np.array(out, np.uint8)
+
+
+def check_fp8_saturation():
+    """Conversions to fp8 saturate past the largest finite value, as the
+    GPU's cvt.rn.satfinite does (and Triton's lowering): 448 for e4m3,
+    57344 for e5m2, inf included; NaN stays NaN; in range, nearest even."""
+    f = np.array([1000.0, -1e30, np.inf, -np.inf, np.nan, 448.0, 464.0, 57344.0, 61440.0, 1.0, -0.3, 0.0],
+                 np.float32)
+    k = np.array([1000, -2**31, 2**31 - 1, 500, -470, 448, 60000, 3, -7, 0, 1, 2], np.int32)
+    n = len(f)
+    outs = [triton.reinterpret(torch.full((n,), 0x55, dtype=torch.uint8), dt)
+            for dt in (tl.float8e4nv, tl.float8e5, tl.float8e4nv, tl.float8e5)]
+    to_fp8[(1,)](f, k, *outs, n, BLOCK=16)
+    nan = np.isnan(f)
+    for got, src, (e, m, fn), what in ((outs[0], f, (4, 3, True), "f32 -> e4m3"),
+                                       (outs[1], f, (5, 2, False), "f32 -> e5m2"),
+                                       (outs[2], k, (4, 3, True), "i32 -> e4m3"),
+                                       (outs[3], k, (5, 2, False), "i32 -> e5m2")):
+        g = got.base.numpy()
+        isnan = nan if src is f else np.zeros(n, bool)
+        want = fp8_encode(np.where(isnan, 0, src), e, m, fn)
+        assert (g[~isnan] == want[~isnan]).all(), "%s: %s, want %s" % (what, g, want)
+        code_nan = (g & 0x7F) == 0x7F if fn else ((g & 0x7C) == 0x7C) & ((g & 3) != 0)
+        assert (code_nan[isnan]).all(), "%s: NaN not kept: %s" % (what, g[isnan])
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()
