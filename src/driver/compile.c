@@ -207,14 +207,7 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     int sm = target_sm(c, o->target);
     if (sm < 0) return false;
     int warps = o->num_warps > 0 ? o->num_warps : 4;
-    /* libdevice functions without an inline PTX version become arith/math ops */
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
-    if (!pass_expand_libdevice(m, &lpc)) return false;
-    /* fp64 exp, log, sin, ... have no PTX instruction: fp64 arith */
-    if (!pass_expand_f64_math(m, &lpc)) return false;
-    /* the expansions repeat constants, and erf and erfc of one value share
-     * most of their formula */
-    if (lpc.changes > 0 && !pass_pipeline_run(m, "cse,dce", &lpc, NULL)) return false;
     /* the loads feeding a dot are prefetched an iteration ahead
      * (num_stages <= 1: off; a negative value asks for the default) */
     if (pipeline_dot_loads(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, warps) > 0 &&
@@ -222,11 +215,9 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         return false;
     if (req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX) {
         if (sm == 0) sm = 90;
-        TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm};
-        if (!ttg_assign_layouts(c->ctx, m, &to, &c->de)) return false;
-        if (async_copy_enabled() && pipeline_async_copy(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, sm) > 0 &&
-            !pass_pipeline_run(m, "cse,dce", &lpc, NULL))
-            return false;
+        TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm,
+                         .num_stages = o->num_stages < 0 ? 3 : o->num_stages};
+        if (!ttg_lower(c->ctx, m, &to, &c->de)) return false;
         c->seconds[STAGE_TTGIR] = now_seconds() - t0;
         if (req->stop_after == STAGE_TTGIR) {
             keep_text(c, STAGE_TTGIR, m);

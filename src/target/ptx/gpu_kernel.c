@@ -295,16 +295,12 @@ GpuKernel *gpu_kernel_build(Context *c, Op *module, const char *kernel, const Gp
     k->sm = gpu_resolve_sm(o ? o->sm : 0);
     k->cache_dir = o && o->cache_dir && *o->cache_dir ? o->cache_dir : NULL;
     double t0 = now_seconds();
-    TtgOptions to = {.num_warps = k->num_warps, .threads_per_warp = 32, .sm = k->sm};
+    TtgOptions to = {.num_warps = k->num_warps, .threads_per_warp = 32, .sm = k->sm,
+                     .num_stages = o ? o->num_stages : 0};
     StrBuf ptx = {0};
     PtxKernelInfo info = {0};
     PtxOptions po = {.sm = k->sm, .num_warps = k->num_warps};
-    bool ok = ttg_assign_layouts(c, module, &to, de);
-    if (ok && async_copy_enabled() && o && pipeline_async_copy(c, module, o->num_stages, k->sm) > 0) {
-        PassContext pc = {.ctx = c, .de = de};
-        ok = pass_pipeline_run(module, "cse,dce", &pc, NULL);
-    }
-    if (!ok || !ptx_emit(c, module, kernel, &po, &ptx, &info, de)) {
+    if (!ttg_lower(c, module, &to, de) || !ptx_emit(c, module, kernel, &po, &ptx, &info, de)) {
         sb_free(&ptx);
         tc_free(k);
         return NULL;

@@ -1743,26 +1743,25 @@ static Value *floor_mod_pow2(Px *p, Op *op, int64_t *c) {
  * at most the shape) starting at multiples of spt, so with c = min(cnst,
  * spt) the slots whose j differs only below c share the value of the first
  * (`cols < N` with N % 16 == 0 is one predicate for a thread's 4 or 8
- * columns, as a vector load's mask is). rep[i] is that first slot; false
+ * columns, as a vector load's mask is). rep[i] is that first slot; NULL
  * when no slot repeats another. */
-static bool const_runs(Px *p, Value *v, int n, int *rep) {
+static int *const_runs(Px *p, Value *v, int n) {
     const Type *e = ty_elem(v->type);
+    if (n < 2 || v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX)) return NULL;
+    const AxisInfo *ai = axis_info(p->aa, v);
+    bool runs = false;
+    for (int k = 0; k < ai->rank && !runs; k++) runs = ai->cnst[k] > 1;
     Dist d;
-    if (v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX) || !px_dist(p, v->type, &d) ||
-        d.nslots != n)
-        return false;
+    if (!runs || !px_dist(p, v->type, &d) || d.nslots != n) return NULL;
     int o0 = d.order[0];
     int64_t s = d.spt[o0] < d.shape[o0] ? d.spt[o0] : d.shape[o0];
-    int64_t c = axis_info(p->aa, v)->cnst[o0];
+    int64_t c = ai->cnst[o0];
     if (c > s) c = s;
-    if (c < 2 || s % c) return false;
-    for (int i = 0; i < n; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(&d, i, j);
-        j[o0] -= (int)((j[o0] % s) % c);
-        rep[i] = dist_slot_of_j(&d, j);
-    }
-    return true;
+    if (c < 2 || s % c) return NULL;
+    /* slots count the fastest dimension first: j along it is i % per_dim */
+    int *rep = arena_alloc(p->ctx->arena, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++) rep[i] = i - (int)((i % d.per_dim[o0]) % s % c);
+    return rep;
 }
 
 static void lower_elementwise(Px *p, Op *op) {
@@ -1789,8 +1788,7 @@ static void lower_elementwise(Px *p, Op *op) {
     int nin = op->noperands < 4 ? op->noperands : 4;
     for (int k = 0; k < nin; k++) ins[k] = px_tile(p, op_operand(op, k));
     const uint64_t *want = px_demand(p, op_result(op, 0));
-    int *rep = out->n > 1 ? arena_alloc(p->ctx->arena, sizeof(int) * (size_t)out->n) : NULL;
-    if (rep && !const_runs(p, op_result(op, 0), out->n, rep)) rep = NULL;
+    int *rep = const_runs(p, op_result(op, 0), out->n);
     bool *need = NULL; /* a slot read, or the first of a run with one read */
     if (rep && want) {
         need = arena_alloc(p->ctx->arena, (size_t)out->n);

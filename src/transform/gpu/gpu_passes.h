@@ -18,7 +18,13 @@ typedef struct TtgOptions {
     int num_warps;         /* default 4 */
     int threads_per_warp;  /* 32 */
     int sm;                /* 80, 90 */
+    int num_stages;        /* cp.async stages of dot k loops (ttg_lower) */
 } TtgOptions;
+
+/* ttg_lower.c: tt IR -> the ttg IR ptx_emit takes: layouts, the math
+ * expansions, cp.async pipelining (each followed by cse and dce where it
+ * changed something). */
+bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de);
 
 /* coalesce.c: the layout one access through `ptr` should use. */
 Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp);

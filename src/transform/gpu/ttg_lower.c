@@ -1,0 +1,31 @@
+/*
+ * ttg_lower.c - tt IR to the ttg IR the PTX emitter takes, in one place for
+ * every caller (tc_compile's texts, gpu_kernel_build, the tests):
+ *
+ *   1. ttg-assign-layouts: a layout for every tile;
+ *   2. expand-libdevice and expand-f64-math: the math PTX has no
+ *      instruction for (fp32 pow, log1p, ...; every fp64 transcendental)
+ *      rewritten as arith/math ops, then cse and dce, which the expansions'
+ *      repeated constants and shared parts (erf and erfc of one value) need;
+ *   3. pipeline-async-copy: cp.async rings for the loads feeding dots (when
+ *      enabled), then cse and dce again.
+ *
+ * The expansions come after the layouts, not before, although they work
+ * on tt IR too: they are element-wise, so every op they make takes the
+ * layout of the value it expands (their types are the operand's, layout
+ * included), and the layout pass then walks the kernel as written rather
+ * than the expansion, which can be ten times larger (an fp64 erfinv is
+ * hundreds of ops).
+ */
+#include "transform/gpu/gpu_passes.h"
+
+bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
+    if (!ttg_assign_layouts(c, module, opts, de)) return false;
+    PassContext pc = {.ctx = c, .de = de};
+    if (!pass_expand_libdevice(module, &pc) || !pass_expand_f64_math(module, &pc)) return false;
+    if (pc.changes > 0 && !pass_pipeline_run(module, "cse,dce", &pc, NULL)) return false;
+    if (async_copy_enabled() && pipeline_async_copy(c, module, opts->num_stages, opts->sm) > 0 &&
+        !pass_pipeline_run(module, "cse,dce", &pc, NULL))
+        return false;
+    return true;
+}
