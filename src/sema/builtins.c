@@ -1158,6 +1158,17 @@ static TV bi_argmaxmin(Sema *S, CallArgs *a) {
     return r.kind == TV_TUPLE ? r.elems[1] : r;
 }
 
+/* reduce()/associative_scan() given a tuple return a tuple, a 1-tuple too
+ * (Triton wraps a lone tensor and indexes [0] only then): `x, = tl.reduce((x,),
+ * ...)`. The many-input results are tuples already. */
+static TV tuple_of_one(Sema *S, TV r) {
+    if (r.kind != TV_TENSOR) return r;
+    TV t = {.kind = TV_TUPLE, .n = 1};
+    t.elems = ARENA_ARRAY(S->arena, TV, 1);
+    t.elems[0] = r;
+    return t;
+}
+
 /* The inputs of reduce()/associative_scan(): one tensor or a tuple of up to
  * 8. Returns the count, or 0 after reporting an error. */
 static int combine_inputs(Sema *S, TV v, const char *what, TV in[8]) {
@@ -1186,7 +1197,8 @@ static TV bi_reduce(Sema *S, CallArgs *a) {
     TV in[8];
     int n = combine_inputs(S, a->v[0], "reduce", in);
     if (!n) return tv_err();
-    return do_reduce(S, in, n, A(1), a->given[3] && cx_truthy(A(3)), CB_JIT, false, &fn);
+    TV r = do_reduce(S, in, n, A(1), a->given[3] && cx_truthy(A(3)), CB_JIT, false, &fn);
+    return a->v[0].kind == TV_TUPLE ? tuple_of_one(S, r) : r;
 }
 
 static TV do_scan(Sema *S, TV *in, int n, int64_t axis, bool reverse, int cb, const TV *fn) {
@@ -1227,7 +1239,8 @@ static TV bi_assoc_scan(Sema *S, CallArgs *a) {
     TV in[8];
     int n = combine_inputs(S, a->v[0], "associative_scan", in);
     if (!n) return tv_err();
-    return do_scan(S, in, n, axis, a->given[3] && cx_truthy(A(3)), CB_JIT, &fn);
+    TV r = do_scan(S, in, n, axis, a->given[3] && cx_truthy(A(3)), CB_JIT, &fn);
+    return a->v[0].kind == TV_TUPLE ? tuple_of_one(S, r) : r;
 }
 
 static TV bi_softmax(Sema *S, CallArgs *a) {
