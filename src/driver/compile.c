@@ -209,6 +209,11 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     int warps = o->num_warps > 0 ? o->num_warps : 4;
     /* libdevice functions without an inline PTX version become arith/math ops */
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
+    /* the PTX is one function: calls left by `noinline` helpers are inlined
+     * (and what they now fold to, folded) */
+    if (!pass_inline_all(m, &lpc)) return false;
+    if (lpc.changes > 0 && !pass_pipeline_run(m, "canonicalize,cse,dce,canonicalize", &lpc, NULL)) return false;
+    lpc.changes = 0;
     if (!pass_expand_libdevice(m, &lpc)) return false;
     /* fp64 exp, log, sin, ... have no PTX instruction: fp64 arith */
     if (!pass_expand_f64_math(m, &lpc)) return false;

@@ -78,6 +78,26 @@
 # CONSTEXPR: BLOCK=32
 # GRID: 1
 #
+# KERNEL: tensor_methods
+# SIGNATURE: *fp32:16,*fp32:16
+# CONSTEXPR: BLOCK=16, R=4
+# GRID: 1
+#
+# KERNEL: hints_and_nan_ops
+# SIGNATURE: *fp32:16,*i1:16,*fp32:16,i32
+# CONSTEXPR: BIAS=1.5
+# GRID: 1
+#
+# KERNEL: hints_and_nan_ops
+# SIGNATURE: *fp32:16,*i1:16,*fp32:16,i32
+# CONSTEXPR: DT=tl.bfloat16, BLOCK=128
+# GRID: 1
+#
+# KERNEL: shape_combinators
+# SIGNATURE: *fp32:16,*fp32:16
+# CONSTEXPR: B=8
+# GRID: 1
+#
 # Kernels in the styles users write them, past the tutorials: a "last
 # block" reduction (a ticket from tl.atomic_add on a scalar pointer with
 # sem/scope, the partials read back volatile, the counter reset with
@@ -96,7 +116,15 @@
 # @triton.heuristics with softcapping and an early exit, and integer
 # corners (constexpr negative divisors, int8 abs, i16 shifts, tl.cdiv on
 # negatives, products that wrap), and tuples of tensors carried through
-# `for` (a negative step) and `while` loops and merged by a runtime `if`.
+# `for` (a negative step) and `while` loops and merged by a runtime `if`;
+# tensor methods (x.sum/max/cumsum/exp/argmax/sort/flip/reshape/to), a
+# string annotation "tl.constexpr", a `noinline=True` helper (a call on the
+# CPU, inlined for the PTX), `other=None`, a constexpr None default tested
+# with `is not None`, a dtype constexpr default, PropagateNan.ALL,
+# tl.fdiv(ieee_rounding=), bitcasts through i16, sums of i1/i8 tensors,
+# tl.xor_sum, tl.assume; tl.expand_dims with a tuple of axes, tl.broadcast,
+# tl.cat, tl.interleave, a 0-d tl.full, reductions over axis=None
+# (max, argmax, tl.reduce).
 
 import triton
 import triton.language as tl
@@ -408,3 +436,76 @@ def tuple_state_loops(x_ptr, o_ptr, n, lo, BLOCK: tl.constexpr):
         out = (out[0] * 0.5, out[1])
     tl.store(o_ptr + offs, out[0])
     tl.store(o_ptr + BLOCK + offs, out[1] + st[2].to(tl.float32) + pair[1][1])
+
+
+@triton.jit(noinline=True)
+def _noinl(x, y):
+    return x * 2 + y
+
+
+@triton.jit
+def tensor_methods(x_ptr, o_ptr, BLOCK: "tl.constexpr", R: tl.constexpr):
+    rows = tl.arange(0, R)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    x = tl.load(x_ptr + rows * BLOCK + cols)
+    a = x.sum(axis=1)
+    b = x.max(0)
+    c = x.cumsum(1)
+    d = x.exp().sqrt().abs()
+    e = x.argmax(1)
+    f = x.reshape(R * BLOCK).sort(descending=True)
+    h = x.flip(0)
+    j = x.to(tl.float16).to(tl.float32)
+    k = _noinl(tl.sum(a), 1.0)
+    tl.store(o_ptr + tl.arange(0, R), a)
+    tl.store(o_ptr + R + tl.arange(0, BLOCK), b)
+    tl.store(o_ptr + R + BLOCK + rows * BLOCK + cols, c)
+    tl.store(o_ptr + R + BLOCK + R * BLOCK + rows * BLOCK + cols, d + h + j + k)
+    tl.store(o_ptr + R + BLOCK + 2 * R * BLOCK + tl.arange(0, R), e.to(tl.float32))
+    tl.store(o_ptr + 2 * R + BLOCK + 2 * R * BLOCK + tl.arange(0, R * BLOCK), f)
+
+
+@triton.jit
+def hints_and_nan_ops(x_ptr, b_ptr, o_ptr, n, BIAS: tl.constexpr = None, DT: tl.constexpr = tl.float16, BLOCK: tl.constexpr = 64):
+    tl.assume(n > 0)
+    offs = tl.max_contiguous(tl.multiple_of(tl.arange(0, BLOCK), BLOCK), BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=None)
+    fl = tl.load(b_ptr + offs, mask=m, other=0)   # bool tensor
+    y = tl.where(fl, x, -x)
+    if BIAS is not None:
+        y += BIAS
+    z = tl.maximum(y, float("nan"), propagate_nan=tl.PropagateNan.ALL)
+    w = tl.clamp(y, -1.0, 1.0, propagate_nan=tl.PropagateNan.ALL)
+    q = tl.fdiv(y, 3.0, ieee_rounding=True)
+    v = y.to(DT).to(tl.int16, bitcast=True).to(DT, bitcast=True).to(tl.float32)
+    s = tl.sum(fl.to(tl.int1)) + tl.sum(((y > 0) & m).to(tl.int8))
+    xs = tl.xor_sum(offs, axis=0)
+    tl.store(o_ptr + offs, z + w, mask=m)
+    tl.store(o_ptr + BLOCK + offs, q + v, mask=m)
+    tl.store(o_ptr + 2 * BLOCK, s.to(tl.float32) + xs)
+
+
+@triton.jit
+def shape_combinators(x_ptr, o_ptr, B: tl.constexpr):
+    i = tl.arange(0, B)
+    x = tl.load(x_ptr + i)
+    y = tl.load(x_ptr + B + i)
+    e = tl.expand_dims(x, (0, 2))          # [1, B, 1]
+    a, b = tl.broadcast(e, y[:, None, None])  # [B, B, 1]
+    s = tl.reshape(a + b, (B, B))
+    c = tl.cat(x, y, can_reorder=True)
+    t = tl.sum(c, 0)
+    il = tl.interleave(s, s * 2)   # [B, 2B]
+    l, r = tl.split(tl.reshape(il, (B, B, 2)))
+    full0 = tl.full([], 3, tl.int32)
+    mx = tl.max(s, axis=None)
+    am = tl.argmax(s, axis=None)
+    red = tl.reduce(s, None, _add_pair)
+    tl.store(o_ptr + i[:, None] * B + i[None, :], l + r)
+    tl.store(o_ptr + B * B, t + full0 + mx + am + red)
+
+
+@triton.jit
+def _add_pair(a, b):
+    return a + b

@@ -36,6 +36,7 @@ def check_last_block_sum():
     assert abs(out.item() - x.sum().item()) < 1e-3, (out, x.sum())
     assert cnt.item() == 0
 
+
 def check_masked_atomics():
     n = 500
     x = torch.randn(n, generator=g); x[::7] = 0
@@ -57,6 +58,7 @@ def check_masked_atomics():
         assert bits[8+j].item() & 0xffffffff == xr, (j,)
         assert bits[16+j].item() & 0xffffffff == a & 0xffffffff, (j,)
 
+
 def check_unsigned_math():
     n = 300
     a = torch.randint(0, 2**32, (n,), generator=g, dtype=torch.int64); b = torch.randint(0, 2**32, (n,), generator=g, dtype=torch.int64) >> torch.randint(0, 31, (n,), generator=g)
@@ -75,12 +77,14 @@ def check_unsigned_math():
         bad = np.nonzero(o[:, k] != w)[0]
         assert bad.size == 0, (k, bad[:4], o[bad[:4], k], w[bad[:4]])
 
+
 def check_block_ptr_colmajor():
     M, N = 37, 45
     a = torch.randn(N, M, generator=g).t()  # column-major view
     o = torch.full((M, N), 7.0)
     K.block_ptr_colmajor[(triton.cdiv(M, 16),)](a, o, M, N, a.stride(0), a.stride(1), BM=16, BN=16)
     assert torch.equal(o, a * 2.0), (o - a*2).abs().max()
+
 
 def check_block_ptr_rowsum_reverse():
     M, N = 32, 45
@@ -94,6 +98,7 @@ def check_block_ptr_rowsum_reverse():
         acc = acc * 0.5 + xp[:, j*16:(j+1)*16].sum(1)
     assert torch.allclose(o, acc, atol=1e-5), (o, acc)
 
+
 def check_constexpr_tuple_tile():
     for act in ("clip", "zero", "none"):
         x = torch.randn(3*16, 32, generator=g)
@@ -104,6 +109,7 @@ def check_constexpr_tuple_tile():
         if act == "zero": ref = torch.zeros_like(ref)
         ref = torch.where(ref > 100, torch.tensor(-1e30), ref)
         assert torch.allclose(y, ref, atol=1e-5), act
+
 
 def check_scalar_ptr_ops():
     n = 5
@@ -120,6 +126,7 @@ def check_scalar_ptr_ops():
         while i < f and tot < 100: tot += v * i; i += 1
         assert abs(out[2*p].item() - r) < 1e-6 and abs(out[2*p+1].item() - tot) < 1e-5, (p, out[2*p:2*p+2], r, tot)
 
+
 def check_grid_stride_gather():
     R, C = 37, 16
     src = torch.randn(R, C, generator=g)
@@ -127,6 +134,7 @@ def check_grid_stride_gather():
     out = torch.zeros(R, C//2)
     K.grid_stride_gather[(3,)](src, idx, out, R, C, ROWS=4, COLS=C)
     assert torch.equal(out, torch.gather(src, 1, idx.long()))
+
 
 def check_tuple_scan_reduce():
     R, N = 3, 50
@@ -137,6 +145,7 @@ def check_tuple_scan_reduce():
     assert torch.allclose(s, x.flip(1).cumsum(1).flip(1), atol=1e-5)
     assert torch.equal(mm, x.flip(1).cummax(1).values.flip(1))
     assert torch.allclose(r[:, 0], torch.full((R,), float(N))) and torch.allclose(r[:, 1], x.sum(1), atol=1e-5) and torch.equal(r[:, 2], x.max(1).values), r
+
 
 def check_rng_streams():
     n = 1000
@@ -163,6 +172,7 @@ def fp8_round(x, M, emin):
     r = torch.round(x / q) * q  # torch.round: half to even
     return r.float()
 
+
 def check_fp8_bf16_casts():
     n = 300
     x = torch.randn(n, generator=g) * 4
@@ -176,6 +186,7 @@ def check_fp8_bf16_casts():
     assert torch.equal(bf.float(), want_bf)
     assert torch.equal(back, e4.float() + e5.float() + bf.float())
 
+
 def check_ce_loss_softcap():
     for cap in (0.0, 30.0):
         R, V = 7, 300
@@ -187,6 +198,7 @@ def check_ce_loss_softcap():
         if cap > 0: z = cap * torch.tanh(z / cap)
         ref = torch.nn.functional.cross_entropy(z, lab, reduction='none', ignore_index=-100)
         assert torch.allclose(loss, ref, atol=1e-4), (cap, loss, ref)
+
 
 def check_int_edge_cases():
     n = 400
@@ -204,6 +216,7 @@ def check_int_edge_cases():
         bad = torch.nonzero(out[:, k] != w).flatten()
         assert bad.numel() == 0, (k, bad[:4], out[bad[:4], k], w[bad[:4]], A[bad[:4]])
 
+
 def check_tuple_loops():
     for n, lo in ((5, 0), (2, 0), (6, 2), (3, 3)):
         x = torch.randn(n, 32, generator=g); o = torch.zeros(64)
@@ -217,6 +230,55 @@ def check_tuple_loops():
         a = a * 0.5 * 0.5; b = b + float(n - lo) + 2.0
         assert torch.equal(o[:32], a) and torch.equal(o[32:], b), (n, lo, o, a, b)
 
+
+
+def check_tensor_methods():
+    R, B = 4, 16
+    x = torch.randn(R, B, generator=g)
+    o = torch.zeros(2*R + B + 2*R*B + R*B)
+    K.tensor_methods[(1,)](x, o, BLOCK=B, R=R)
+    a = x.sum(1)
+    assert torch.allclose(o[:R], a, atol=1e-5)
+    assert torch.equal(o[R:R+B], x.max(0).values)
+    assert torch.allclose(o[R+B:R+B+R*B], x.cumsum(1).flatten(), atol=1e-5)
+    d = x.exp().sqrt().abs() + x.flip(0) + x.half().float() + (a.sum()*2 + 1)
+    assert torch.allclose(o[R+B+R*B:R+B+2*R*B], d.flatten(), atol=1e-4)
+    assert torch.equal(o[R+B+2*R*B:2*R+B+2*R*B], x.argmax(1).float())
+    assert torch.equal(o[2*R+B+2*R*B:], x.flatten().sort(descending=True).values)
+
+def check_hints_and_nan_ops():
+    for n, kw, to in ((50, dict(BIAS=1.5), torch.half), (100, dict(DT=tl.bfloat16, BLOCK=128), torch.bfloat16)):
+        B = kw.get("BLOCK", 64)
+        x = torch.randn(n, generator=g)
+        x[3] = float('nan')
+        b = torch.rand(n, generator=g) > 0.5
+        o = torch.full((2 * B + 1,), 9.0)
+        K.hints_and_nan_ops[(1,)](x, b, o, n, **kw)
+        y = torch.where(b, x, -x) + kw.get("BIAS", 0.0)
+        # maximum(y, nan) with PropagateNan.ALL is NaN everywhere
+        assert o[:n].isnan().all() and torch.equal(o[n:B], torch.full((B - n,), 9.0)), o[:B]
+        v = y.to(to).float()
+        assert torch.allclose(o[B:B + n], y / 3.0 + v, equal_nan=True, atol=1e-6)
+        xs = 0
+        for i in range(B):
+            xs ^= i
+        s = b.sum() + (y > 0).sum()
+        assert o[2 * B].item() == float(s + xs), (o[2 * B], s, xs)
+
+
+def check_shape_combinators():
+    B = 8
+    x = torch.randn(2*B, generator=g)
+    o = torch.zeros(B*B + 1)
+    K.shape_combinators[(1,)](x, o, B=B)
+    xx, yy = x[:B], x[B:]
+    s = xx[None, :] + yy[:, None]
+    il = torch.stack((s, s*2), -1).reshape(B, 2*B)
+    lr = il.reshape(B, B, 2)
+    assert torch.allclose(o[:B*B], (lr[..., 0] + lr[..., 1]).flatten())
+    t = x.sum()
+    ref = t + 3 + s.max() + s.flatten().argmax() + s.sum()
+    assert abs(o[B*B].item() - ref.item()) < 1e-4, (o[B*B], ref)
 
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
