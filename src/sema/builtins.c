@@ -2087,10 +2087,16 @@ static const Builtin cuda_fns[] = {
 
 /* ---- random: Philox 4x32-10, exactly random.py ----------------------------------------- */
 
+/* Philox 4x32 constants, and Philox 4x64's for 64-bit counters (random.py
+ * picks them by c0's dtype) */
 #define PHILOX_KEY_A INT64_C(0x9E3779B9)
 #define PHILOX_KEY_B INT64_C(0xBB67AE85)
 #define PHILOX_ROUND_A INT64_C(0xD2511F53)
 #define PHILOX_ROUND_B INT64_C(0xCD9E8D57)
+#define PHILOX64_KEY_A UINT64_C(0x9E3779B97F4A7C15)
+#define PHILOX64_KEY_B UINT64_C(0xBB67AE8584CAA73B)
+#define PHILOX64_ROUND_A UINT64_C(0xD2E7470EE14C6C93)
+#define PHILOX64_ROUND_B UINT64_C(0xCA5A826395121157)
 
 static TV umulhi(Sema *S, TV x, TV y) {
     x = sem_to_tensor(S, &x);
@@ -2101,15 +2107,21 @@ static TV umulhi(Sema *S, TV x, TV y) {
 
 /* philox_impl(c0, c1, c2, c3, k0, k1, n_rounds) */
 static bool philox_impl(Sema *S, TV c[4], TV k0, TV k1, int64_t n_rounds, TV out[4]) {
+    c[0] = sem_to_tensor(S, &c[0]);
+    if (c[0].kind == TV_ERR) return false;
+    bool wide = tl_bitwidth(c[0].ty) == 64;
+    TV A = wide ? tv_uint64(PHILOX64_ROUND_A) : tv_int(PHILOX_ROUND_A);
+    TV B = wide ? tv_uint64(PHILOX64_ROUND_B) : tv_int(PHILOX_ROUND_B);
+    TV KA = wide ? tv_uint64(PHILOX64_KEY_A) : tv_int(PHILOX_KEY_A);
+    TV KB = wide ? tv_uint64(PHILOX64_KEY_B) : tv_int(PHILOX_KEY_B);
     for (int64_t r = 0; r < n_rounds; r++) {
-        TV A = tv_int(PHILOX_ROUND_A), B = tv_int(PHILOX_ROUND_B);
         TV c0 = c[0], c2 = c[2];
         c[0] = sem_binary(S, PY_BIN_BITXOR, sem_binary(S, PY_BIN_BITXOR, umulhi(S, B, c2), c[1]), k0);
         c[2] = sem_binary(S, PY_BIN_BITXOR, sem_binary(S, PY_BIN_BITXOR, umulhi(S, A, c0), c[3]), k1);
         c[1] = sem_binary(S, PY_BIN_MUL, B, c2);
         c[3] = sem_binary(S, PY_BIN_MUL, A, c0);
-        k0 = sem_binary(S, PY_BIN_ADD, k0, tv_int(PHILOX_KEY_A));
-        k1 = sem_binary(S, PY_BIN_ADD, k1, tv_int(PHILOX_KEY_B));
+        k0 = sem_binary(S, PY_BIN_ADD, k0, KA);
+        k1 = sem_binary(S, PY_BIN_ADD, k1, KB);
     }
     for (int i = 0; i < 4; i++) {
         if (c[i].kind == TV_ERR) return false;

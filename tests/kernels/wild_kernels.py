@@ -53,6 +53,11 @@
 # CONSTEXPR: BLOCK=128, N_ROUNDS=7
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: rng_streams_64
+# SIGNATURE: i64,*u64:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
 # KERNEL: fp8_bf16_casts
 # SIGNATURE: *fp32:16,*fp8e4nv:16,*fp8e5:16,*bf16:16,*fp32:16,i32
 # CONSTEXPR: BLOCK=128
@@ -111,7 +116,8 @@
 # from scalar pointers with a masked scalar load, a runtime ternary and a
 # `while` with `and`, a persistent grid-stride loop with tl.gather, a
 # three-value tuple associative_scan (reverse) and tl.reduce with
-# keep_dims, tl.randint4x/tl.rand with n_rounds and 2-D offsets, fp8 and
+# keep_dims, tl.randint4x/tl.rand with n_rounds and 2-D offsets and with
+# int64 offsets (Philox 4x64), fp8 and
 # bf16 casts with rounding modes, an unsloth-style cross entropy behind
 # @triton.heuristics with softcapping and an early exit, and integer
 # corners (constexpr negative divisors, int8 abs, i16 shifts, tl.cdiv on
@@ -509,3 +515,17 @@ def shape_combinators(x_ptr, o_ptr, B: tl.constexpr):
 @triton.jit
 def _add_pair(a, b):
     return a + b
+
+
+@triton.jit
+def rng_streams_64(seed, o_ptr, u_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    # int64 offsets: Philox 4x64 (its own constants), 64-bit results
+    o64 = offs.to(tl.int64) + 5000000000
+    r0, r1, r2, r3 = tl.randint4x(seed, o64)
+    tl.store(o_ptr + offs * 4 + 0, r0, mask=m)
+    tl.store(o_ptr + offs * 4 + 1, r1, mask=m)
+    tl.store(o_ptr + offs * 4 + 2, r2, mask=m)
+    tl.store(o_ptr + offs * 4 + 3, r3, mask=m)
+    tl.store(u_ptr + offs, tl.rand(seed, o64), mask=m)

@@ -173,6 +173,34 @@ def fp8_round(x, M, emin):
     return r.float()
 
 
+M64 = (1 << 64) - 1
+
+
+def philox64(c, k, rounds=10):
+    c = list(c); k = list(k)
+    for _ in range(rounds):
+        p0 = 0xD2E7470EE14C6C93 * c[0]; p1 = 0xCA5A826395121157 * c[2]
+        c = [(p1 >> 64) ^ c[1] ^ k[0], p1 & M64, (p0 >> 64) ^ c[3] ^ k[1], p0 & M64]
+        k = [(k[0] + 0x9E3779B97F4A7C15) & M64, (k[1] + 0xBB67AE8584CAA73B) & M64]
+    return c
+
+
+def check_rng_streams_64():
+    """Philox 4x64-10 (Random123's constants) for int64 offsets, as random.py."""
+    n = 100
+    o = np.zeros(4*n, np.uint64); u = np.zeros(n, np.float32)
+    seed = 12345
+    K.rng_streams_64[(triton.cdiv(n, 64),)](seed, o, u, n, BLOCK=64)
+    for i in range(n):
+        want = philox64([i + 5000000000, 0, 0, 0], [seed, 0])
+        got = [int(v) for v in o[4*i:4*i+4]]
+        assert got == want, (i, [hex(g) for g in got], [hex(w) for w in want])
+        x = want[0] - (1 << 64) if want[0] >= (1 << 63) else want[0]
+        x = -x - 1 if x < 0 else x
+        uf = np.float32(np.float32(x) * np.float32(1.0842020432385337e-19))
+        assert u[i] == uf, (i, u[i], uf)
+
+
 def check_fp8_bf16_casts():
     n = 300
     x = torch.randn(n, generator=g) * 4
