@@ -208,6 +208,10 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     if (sm < 0) return false;
     int warps = o->num_warps > 0 ? o->num_warps : 4;
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
+    /* the PTX is one function: calls left by `noinline` helpers are inlined
+     * (and what they now fold to, folded) */
+    if (!pass_inline_all(m, &lpc)) return false;
+    if (lpc.changes > 0 && !pass_pipeline_run(m, "canonicalize,cse,dce,canonicalize", &lpc, NULL)) return false;
     /* the loads feeding a dot are prefetched an iteration ahead
      * (num_stages <= 1: off; a negative value asks for the default) */
     if (pipeline_dot_loads(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, warps) > 0 &&

@@ -1158,6 +1158,17 @@ static TV bi_argmaxmin(Sema *S, CallArgs *a) {
     return r.kind == TV_TUPLE ? r.elems[1] : r;
 }
 
+/* reduce()/associative_scan() given a tuple return a tuple, a 1-tuple too
+ * (Triton wraps a lone tensor and indexes [0] only then): `x, = tl.reduce((x,),
+ * ...)`. The many-input results are tuples already. */
+static TV tuple_of_one(Sema *S, TV r) {
+    if (r.kind != TV_TENSOR) return r;
+    TV t = {.kind = TV_TUPLE, .n = 1};
+    t.elems = ARENA_ARRAY(S->arena, TV, 1);
+    t.elems[0] = r;
+    return t;
+}
+
 /* The inputs of reduce()/associative_scan(): one tensor or a tuple of up to
  * 8. Returns the count, or 0 after reporting an error. */
 static int combine_inputs(Sema *S, TV v, const char *what, TV in[8]) {
@@ -1186,7 +1197,8 @@ static TV bi_reduce(Sema *S, CallArgs *a) {
     TV in[8];
     int n = combine_inputs(S, a->v[0], "reduce", in);
     if (!n) return tv_err();
-    return do_reduce(S, in, n, A(1), a->given[3] && cx_truthy(A(3)), CB_JIT, false, &fn);
+    TV r = do_reduce(S, in, n, A(1), a->given[3] && cx_truthy(A(3)), CB_JIT, false, &fn);
+    return a->v[0].kind == TV_TUPLE ? tuple_of_one(S, r) : r;
 }
 
 static TV do_scan(Sema *S, TV *in, int n, int64_t axis, bool reverse, int cb, const TV *fn) {
@@ -1227,7 +1239,8 @@ static TV bi_assoc_scan(Sema *S, CallArgs *a) {
     TV in[8];
     int n = combine_inputs(S, a->v[0], "associative_scan", in);
     if (!n) return tv_err();
-    return do_scan(S, in, n, axis, a->given[3] && cx_truthy(A(3)), CB_JIT, &fn);
+    TV r = do_scan(S, in, n, axis, a->given[3] && cx_truthy(A(3)), CB_JIT, &fn);
+    return a->v[0].kind == TV_TUPLE ? tuple_of_one(S, r) : r;
 }
 
 static TV bi_softmax(Sema *S, CallArgs *a) {
@@ -2074,10 +2087,16 @@ static const Builtin cuda_fns[] = {
 
 /* ---- random: Philox 4x32-10, exactly random.py ----------------------------------------- */
 
+/* Philox 4x32 constants, and Philox 4x64's for 64-bit counters (random.py
+ * picks them by c0's dtype) */
 #define PHILOX_KEY_A INT64_C(0x9E3779B9)
 #define PHILOX_KEY_B INT64_C(0xBB67AE85)
 #define PHILOX_ROUND_A INT64_C(0xD2511F53)
 #define PHILOX_ROUND_B INT64_C(0xCD9E8D57)
+#define PHILOX64_KEY_A UINT64_C(0x9E3779B97F4A7C15)
+#define PHILOX64_KEY_B UINT64_C(0xBB67AE8584CAA73B)
+#define PHILOX64_ROUND_A UINT64_C(0xD2E7470EE14C6C93)
+#define PHILOX64_ROUND_B UINT64_C(0xCA5A826395121157)
 
 static TV umulhi(Sema *S, TV x, TV y) {
     x = sem_to_tensor(S, &x);
@@ -2088,15 +2107,21 @@ static TV umulhi(Sema *S, TV x, TV y) {
 
 /* philox_impl(c0, c1, c2, c3, k0, k1, n_rounds) */
 static bool philox_impl(Sema *S, TV c[4], TV k0, TV k1, int64_t n_rounds, TV out[4]) {
+    c[0] = sem_to_tensor(S, &c[0]);
+    if (c[0].kind == TV_ERR) return false;
+    bool wide = tl_bitwidth(c[0].ty) == 64;
+    TV A = wide ? tv_uint64(PHILOX64_ROUND_A) : tv_int(PHILOX_ROUND_A);
+    TV B = wide ? tv_uint64(PHILOX64_ROUND_B) : tv_int(PHILOX_ROUND_B);
+    TV KA = wide ? tv_uint64(PHILOX64_KEY_A) : tv_int(PHILOX_KEY_A);
+    TV KB = wide ? tv_uint64(PHILOX64_KEY_B) : tv_int(PHILOX_KEY_B);
     for (int64_t r = 0; r < n_rounds; r++) {
-        TV A = tv_int(PHILOX_ROUND_A), B = tv_int(PHILOX_ROUND_B);
         TV c0 = c[0], c2 = c[2];
         c[0] = sem_binary(S, PY_BIN_BITXOR, sem_binary(S, PY_BIN_BITXOR, umulhi(S, B, c2), c[1]), k0);
         c[2] = sem_binary(S, PY_BIN_BITXOR, sem_binary(S, PY_BIN_BITXOR, umulhi(S, A, c0), c[3]), k1);
         c[1] = sem_binary(S, PY_BIN_MUL, B, c2);
         c[3] = sem_binary(S, PY_BIN_MUL, A, c0);
-        k0 = sem_binary(S, PY_BIN_ADD, k0, tv_int(PHILOX_KEY_A));
-        k1 = sem_binary(S, PY_BIN_ADD, k1, tv_int(PHILOX_KEY_B));
+        k0 = sem_binary(S, PY_BIN_ADD, k0, KA);
+        k1 = sem_binary(S, PY_BIN_ADD, k1, KB);
     }
     for (int i = 0; i < 4; i++) {
         if (c[i].kind == TV_ERR) return false;

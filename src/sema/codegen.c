@@ -43,6 +43,7 @@
 #include <string.h>
 
 typedef VEC(Value *) ValueVec;
+typedef VEC(Type *) TypeVec;
 
 typedef struct FuncRet {
     const TlType *types[16];
@@ -953,6 +954,54 @@ static void collect_assigned(const PyBlock *b, Scope *out) {
     }
 }
 
+/* A loop-carried or `if`-merged value is a tensor or a tuple holding
+ * tensors (Triton flattens tuples into their IR values): its leaves are its
+ * tensors in order, nested tuples flattened; a tuple's other elements stay
+ * compile-time values and must come out of the loop or branch unchanged. */
+static bool tv_has_tensor(const TV *v) {
+    if (v->kind == TV_TENSOR) return true;
+    if (v->kind != TV_TUPLE) return false;
+    for (int i = 0; i < v->n; i++)
+        if (tv_has_tensor(&v->elems[i])) return true;
+    return false;
+}
+
+static void tv_leaves(const TV *v, ValueVec *vals, TypeVec *tys) {
+    if (v->kind == TV_TENSOR) {
+        vec_push(vals, v->v);
+        if (tys) vec_push(tys, v->ty->ir);
+    } else if (v->kind == TV_TUPLE) {
+        for (int i = 0; i < v->n; i++) tv_leaves(&v->elems[i], vals, tys);
+    }
+}
+
+/* `shape` with its tensor leaves replaced by vals[*k], vals[*k + 1], ... */
+static TV tv_rebuild(Sema *S, const TV *shape, Value *const *vals, int *k) {
+    if (shape->kind == TV_TENSOR) {
+        TV t = *shape;
+        t.v = vals[(*k)++];
+        return t;
+    }
+    if (shape->kind != TV_TUPLE || !tv_has_tensor(shape)) return *shape;
+    TV t = *shape;
+    t.elems = ARENA_ARRAY(S->arena, TV, shape->n ? shape->n : 1);
+    for (int i = 0; i < shape->n; i++) t.elems[i] = tv_rebuild(S, &shape->elems[i], vals, k);
+    return t;
+}
+
+/* b has a's layout: tensors of the same types where a has tensors, equal
+ * compile-time values elsewhere. */
+static bool tv_same_layout(const TV *a, const TV *b) {
+    if (a->kind == TV_TENSOR) return b->kind == TV_TENSOR && a->ty == b->ty;
+    if (a->kind == TV_TUPLE && tv_has_tensor(a)) {
+        if (b->kind != TV_TUPLE || b->n != a->n) return false;
+        for (int i = 0; i < a->n; i++)
+            if (!tv_same_layout(&a->elems[i], &b->elems[i])) return false;
+        return true;
+    }
+    return !tv_has_tensor(b) && a->kind == b->kind && cx_equal(a, b);
+}
+
 static bool contains_return(const PyBlock *b) {
     for (int i = 0; i < b->len; i++) {
         const PyStmt *s = b->items[i];
@@ -1144,14 +1193,35 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         evals.data[pos] = *scope_find(&else_defs, nm);
     }
     /* Values that are constexprs in both with equal values need no result. */
-    VEC(Value *) tv = {0}, ev = {0};
+    ValueVec tv = {0}, ev = {0};
     VEC(Type *) rtys = {0};
-    VEC(const TlType *) tltys = {0};
+    VEC(TV) rshapes = {0};
     VEC(const char *) rnames = {0};
     for (int i = 0; i < names.len; i++) {
         TV a = tvals.data[i], b = evals.data[i];
         if (a.kind == TV_ERR || b.kind == TV_ERR) {
             bad = true;
+            continue;
+        }
+        if ((a.kind == TV_TUPLE || b.kind == TV_TUPLE) && (tv_has_tensor(&a) || tv_has_tensor(&b))) {
+            /* tuples holding tensors: their leaves are merged */
+            if (!tv_same_layout(&a, &b)) {
+                StrBuf x = {0}, y = {0};
+                tv_str(S, &a, &x);
+                tv_str(S, &b, &y);
+                sema_error(S, "Mismatched type for %s between then block (%s) and else block (%s)", names.data[i],
+                           sb_cstr(&x), sb_cstr(&y));
+                sb_free(&x);
+                sb_free(&y);
+                bad = true;
+                continue;
+            }
+            int n0 = tv.len;
+            tv_leaves(&a, &tv, NULL);
+            tv_leaves(&b, &ev, NULL);
+            for (int k = n0; k < tv.len; k++) vec_push(&rtys, tv.data[k]->type);
+            vec_push(&rnames, names.data[i]);
+            vec_push(&rshapes, a);
             continue;
         }
         if (!is_runtime(&a) && !is_runtime(&b)) {
@@ -1182,8 +1252,8 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         vec_push(&tv, a.v);
         vec_push(&ev, b.v);
         vec_push(&rtys, a.ty->ir);
-        vec_push(&tltys, a.ty);
         vec_push(&rnames, names.data[i]);
+        vec_push(&rshapes, a);
     }
     if (!bad) {
         Op *ifop = sem_op(S, SCF_IF, &c.v, 1, rtys.data, rtys.len, 2);
@@ -1197,12 +1267,14 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         }
         scope_copy(&F->lscope, &liveins);
         F->defs = saved_defs;
-        for (int i = 0; i < rnames.len; i++)
-            set_value(S, rnames.data[i], tv_tensor(op_result(ifop, i), tltys.data[i]));
+        Value **res = ARENA_ARRAY(S->arena, Value *, rtys.len + 1);
+        for (int i = 0; i < rtys.len; i++) res[i] = op_result(ifop, i);
+        int k = 0;
+        for (int i = 0; i < rnames.len; i++) set_value(S, rnames.data[i], tv_rebuild(S, &rshapes.data[i], res, &k));
         /* constexprs equal in both branches */
         for (int i = 0; i < names.len; i++) {
             TV a = tvals.data[i];
-            if (!is_runtime(&a)) set_value(S, names.data[i], a);
+            if (!tv_has_tensor(&a)) set_value(S, names.data[i], a);
         }
     } else {
         scope_copy(&F->lscope, &liveins);
@@ -1218,14 +1290,15 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     vec_free(&tv);
     vec_free(&ev);
     vec_free(&rtys);
-    vec_free(&tltys);
+    vec_free(&rshapes);
     vec_free(&rnames);
     return false;
 }
 
-/* The loop-carried names: live-in runtime values the body assigns, in the
- * order of the live-ins (Triton walks `liveins.items()`, a dict copied from
- * lscope, so the order a name was first bound in the function). */
+/* The loop-carried names: live-in runtime values (tensors, tuples holding
+ * tensors) the body assigns, in the order of the live-ins (Triton walks
+ * `liveins.items()`, a dict copied from lscope, so the order a name was
+ * first bound in the function). */
 static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Scope *out) {
     Scope assigned = {0};
     collect_assigned(body, &assigned);
@@ -1235,7 +1308,7 @@ static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Sco
         if (target && target->kind == PY_EXPR_NAME && !strcmp(target->name, nm)) continue;
         if (!scope_find(&assigned, nm)) continue;
         const TV *v = &live->data[i].val;
-        if (v->kind == TV_TENSOR) vec_push(out, ((ScopeEntry){nm, *v}));
+        if (tv_has_tensor(v)) vec_push(out, ((ScopeEntry){nm, *v}));
     }
     vec_free(&assigned);
     return out->len;
@@ -1249,9 +1322,9 @@ static bool check_carried(Sema *S, const Scope *carried, const PyStmt *s) {
             ok = false;
             continue;
         }
-        if (now->kind != TV_TENSOR || now->ty != carried->data[i].val.ty) {
+        if (!tv_same_layout(&carried->data[i].val, now)) {
             StrBuf a = {0}, b = {0};
-            tl_str(carried->data[i].val.ty, &a);
+            tv_str(S, &carried->data[i].val, &a);
             tv_str(S, now, &b);
             at_stmt(S, s);
             sema_error(S, "loop-carried variable %s has initial type %s but is re-assigned to %s in loop",
@@ -1265,12 +1338,19 @@ static bool check_carried(Sema *S, const Scope *carried, const PyStmt *s) {
     return ok;
 }
 
+/* Binds each carried name to its value rebuilt over vals (the block's
+ * arguments or the loop's results, one per leaf). */
+static void bind_carried(Sema *S, const Scope *carried, Value *const *vals) {
+    int k = 0;
+    for (int i = 0; i < carried->len; i++) set_value(S, carried->data[i].name, tv_rebuild(S, &carried->data[i].val, vals, &k));
+}
+
 static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s, const char *target) {
     for (int i = 0; i < S->fn->defs.len; i++) {
         const char *nm = S->fn->defs.data[i].name;
         if (target && !strcmp(nm, target)) continue;
         TV *live = scope_find((Scope *)liveins, nm);
-        if (live && live->kind != TV_TENSOR && live->kind != TV_ERR && S->fn->defs.data[i].val.kind != TV_ERR) {
+        if (live && !tv_has_tensor(live) && live->kind != TV_ERR && S->fn->defs.data[i].val.kind != TV_ERR) {
             at_stmt(S, s);
             sema_error(S, "cannot reassign constexpr %s in the loop", nm);
         }
@@ -1415,15 +1495,12 @@ static void visit_for(Sema *S, const PyStmt *s) {
     Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
     carried_names(S, &s->loop.body, s->loop.target, &carried);
     scope_copy(&liveins, &F->lscope);
-    VEC(Value *) ops = {0};
-    VEC(Type *) tys = {0};
+    ValueVec ops = {0};
+    TypeVec tys = {0};
     vec_push(&ops, lb.v);
     vec_push(&ops, ub.v);
     vec_push(&ops, step.v);
-    for (int i = 0; i < carried.len; i++) {
-        vec_push(&ops, carried.data[i].val.v);
-        vec_push(&tys, carried.data[i].val.ty->ir);
-    }
+    for (int i = 0; i < carried.len; i++) tv_leaves(&carried.data[i].val, &ops, &tys);
     Op *forop = sem_op(S, SCF_FOR, ops.data, ops.len, tys.data, tys.len, 1);
     if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", attr_i32(S->ctx, num_stages.i));
     if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", attr_i32(S->ctx, unroll.i));
@@ -1443,28 +1520,31 @@ static void visit_for(Sema *S, const PyStmt *s) {
         ivv = tv_tensor(sem_ir(S, ARITH_ADDI, ivt, ivv.v, lb.v), ivt);
     }
     set_value(S, s->loop.target->name, ivv);
-    for (int i = 0; i < carried.len; i++) {
-        Value *a = block_add_arg(S->ctx, body, carried.data[i].val.ty->ir, s->loc);
-        set_value(S, carried.data[i].name, tv_tensor(a, carried.data[i].val.ty));
-    }
+    for (int i = 0; i < tys.len; i++) block_add_arg(S->ctx, body, tys.data[i], s->loc);
+    bind_carried(S, &carried, body->args + 1);
     visit_block(S, &s->loop.body);
     F->loop_depth--;
     at_stmt(S, s);
     bool ok = check_carried(S, &carried, s);
     check_cx_reassign(S, &liveins, s, s->loop.target->name);
-    VEC(Value *) ys = {0};
-    for (int i = 0; i < carried.len; i++) {
-        TV *v = scope_find(&F->lscope, carried.data[i].name);
-        vec_push(&ys, ok ? v->v : body->args[i + 1]);
+    ValueVec ys = {0};
+    for (int i = 0; i < carried.len; i++) tv_leaves(scope_find(&F->lscope, carried.data[i].name), &ys, NULL);
+    if (!ok) {
+        ys.len = 0;
+        for (int i = 0; i < tys.len; i++) vec_push(&ys, body->args[i + 1]);
     }
     yield_values(S, body, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
     vec_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
-    for (int i = 0; i < carried.len; i++)
-        set_value(S, carried.data[i].name,
-                  ok ? tv_tensor(op_result(forop, i), carried.data[i].val.ty) : tv_err());
+    if (ok) {
+        Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
+        for (int i = 0; i < tys.len; i++) res[i] = op_result(forop, i);
+        bind_carried(S, &carried, res);
+    } else {
+        for (int i = 0; i < carried.len; i++) set_value(S, carried.data[i].name, tv_err());
+    }
     /* Triton leaves the induction variable bound after the loop */
     set_value(S, s->loop.target->name, ivv);
     vec_free(&carried);
@@ -1513,12 +1593,9 @@ static void visit_while(Sema *S, const PyStmt *s) {
     Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
     carried_names(S, &s->cond.body, NULL, &carried);
     scope_copy(&liveins, &F->lscope);
-    VEC(Value *) ops = {0};
-    VEC(Type *) tys = {0};
-    for (int i = 0; i < carried.len; i++) {
-        vec_push(&ops, carried.data[i].val.v);
-        vec_push(&tys, carried.data[i].val.ty->ir);
-    }
+    ValueVec ops = {0};
+    TypeVec tys = {0};
+    for (int i = 0; i < carried.len; i++) tv_leaves(&carried.data[i].val, &ops, &tys);
     Op *wop = sem_op(S, SCF_WHILE, ops.data, ops.len, tys.data, tys.len, 2);
     Block *before = new_block(S), *after = new_block(S);
     region_push_block(&wop->regions[0], before);
@@ -1528,11 +1605,8 @@ static void visit_while(Sema *S, const PyStmt *s) {
     S->b = builder_at_end(S->ctx, before);
     F->defs = (Scope){0};
     VEC(Value *) bargs = {0};
-    for (int i = 0; i < carried.len; i++) {
-        Value *a = block_add_arg(S->ctx, before, tys.data[i], s->loc);
-        vec_push(&bargs, a);
-        set_value(S, carried.data[i].name, tv_tensor(a, carried.data[i].val.ty));
-    }
+    for (int i = 0; i < tys.len; i++) vec_push(&bargs, block_add_arg(S->ctx, before, tys.data[i], s->loc));
+    bind_carried(S, &carried, bargs.data);
     TV c = cg_expr(S, s->cond.test);
     at_stmt(S, s);
     if (c.kind != TV_ERR) {
@@ -1556,28 +1630,32 @@ static void visit_while(Sema *S, const PyStmt *s) {
     S->b = builder_at_end(S->ctx, after);
     vec_free(&F->defs);
     F->defs = (Scope){0};
-    for (int i = 0; i < carried.len; i++) {
-        Value *a = block_add_arg(S->ctx, after, tys.data[i], s->loc);
-        set_value(S, carried.data[i].name, tv_tensor(a, carried.data[i].val.ty));
-    }
+    for (int i = 0; i < tys.len; i++) block_add_arg(S->ctx, after, tys.data[i], s->loc);
+    bind_carried(S, &carried, after->args);
     F->loop_depth++;
     visit_block(S, &s->cond.body);
     F->loop_depth--;
     at_stmt(S, s);
     bool ok = check_carried(S, &carried, s);
     check_cx_reassign(S, &liveins, s, NULL);
-    VEC(Value *) ys = {0};
-    for (int i = 0; i < carried.len; i++) {
-        TV *v = scope_find(&F->lscope, carried.data[i].name);
-        vec_push(&ys, ok ? v->v : after->args[i]);
+    ValueVec ys = {0};
+    for (int i = 0; i < carried.len; i++) tv_leaves(scope_find(&F->lscope, carried.data[i].name), &ys, NULL);
+    if (!ok) {
+        ys.len = 0;
+        for (int i = 0; i < tys.len; i++) vec_push(&ys, after->args[i]);
     }
     yield_values(S, after, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
     vec_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
-    for (int i = 0; i < carried.len; i++)
-        set_value(S, carried.data[i].name, ok ? tv_tensor(op_result(wop, i), carried.data[i].val.ty) : tv_err());
+    if (ok) {
+        Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
+        for (int i = 0; i < tys.len; i++) res[i] = op_result(wop, i);
+        bind_carried(S, &carried, res);
+    } else {
+        for (int i = 0; i < carried.len; i++) set_value(S, carried.data[i].name, tv_err());
+    }
     vec_free(&carried);
     vec_free(&liveins);
     vec_free(&ops);

@@ -14,6 +14,10 @@
  * most once per call site. A call that reaches a function still on the
  * walk's stack is recursion: reported as an error at the call, and the
  * pass fails. Afterwards private functions no longer called are erased.
+ *
+ * `inline-all` inlines the calls to `noinline = true` functions as well:
+ * the PTX backend emits one kernel function and no calls, and inlining
+ * keeps what a call computes (Triton's noinline is a code-size choice).
  */
 #include "transform/pass.h"
 
@@ -26,6 +30,7 @@ typedef struct Inliner {
     Map state; /* tt.func -> 1 on the stack, 2 done */
     int changes;
     bool ok;
+    bool all; /* noinline callees too */
 } Inliner;
 
 static Op *callee_of(Inliner *in, Op *call) {
@@ -80,7 +85,7 @@ static void process(Inliner *in, Op *f) {
     for (int i = 0; i < calls.len && in->ok; i++) {
         Op *call = calls.data[i];
         Op *callee = callee_of(in, call);
-        if (!callee || !may_inline(callee)) continue; /* unknown symbols: the verifier's */
+        if (!callee || (!in->all && !may_inline(callee))) continue; /* unknown symbols: the verifier's */
         uintptr_t st = (uintptr_t)map_get(&in->state, MAP_KEY(callee));
         if (st == 1) {
             diag_error(in->de, call->loc, "recursive call to '%s' cannot be inlined", func_name(callee));
@@ -94,8 +99,8 @@ static void process(Inliner *in, Op *f) {
     map_put(&in->state, MAP_KEY(f), (void *)2);
 }
 
-bool pass_inline(Op *module, PassContext *pc) {
-    Inliner in = {.c = pc->ctx, .de = pc->de, .ok = true};
+static bool run_inliner(Op *module, PassContext *pc, bool all) {
+    Inliner in = {.c = pc->ctx, .de = pc->de, .ok = true, .all = all};
     for (Op *f = module_body(module)->first; f; f = f->next)
         if (f->kind == TT_FUNC) map_put(&in.funcs, MAP_KEY(ctx_intern(pc->ctx, func_name(f))), f);
     for (Op *f = module_body(module)->first; f && in.ok; f = f->next)
@@ -106,3 +111,7 @@ bool pass_inline(Op *module, PassContext *pc) {
     pc->changes += in.changes;
     return in.ok;
 }
+
+bool pass_inline(Op *module, PassContext *pc) { return run_inliner(module, pc, false); }
+
+bool pass_inline_all(Op *module, PassContext *pc) { return run_inliner(module, pc, true); }

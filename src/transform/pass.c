@@ -33,6 +33,8 @@ static const PassInfo passes[] = {
      "LoopInvariantCodeMotion", false, false},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,
      "Inliner", false, false},
+    {"inline-all", "Inline every call, to noinline functions too (the PTX backend emits no calls)", pass_inline_all,
+     "InlinerAll", false, false},
     {"rewrite-tensor-pointer", "Lower block pointers (tt.make_tensor_ptr, tt.advance) to tensors of pointers and masks",
      pass_rewrite_tensor_pointer, "RewriteTensorPointer", false, false},
     {"pipeline-dot-loads", "Prefetch the loads feeding tt.dot in scf.for one iteration ahead (loop-carried registers)",

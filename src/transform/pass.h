@@ -81,6 +81,7 @@ bool pass_licm(Op *module, PassContext *pc);         /* licm.c */
 bool pass_expand_libdevice(Op *module, PassContext *pc); /* expand_libdevice.c */
 bool pass_expand_f64_math(Op *module, PassContext *pc); /* expand_f64_math.c */
 bool pass_inline(Op *module, PassContext *pc);       /* inline.c */
+bool pass_inline_all(Op *module, PassContext *pc);   /* inline.c: noinline callees too */
 bool pass_rewrite_tensor_pointer(Op *module, PassContext *pc); /* rewrite_tensor_pointer.c */
 bool pass_nn_quant_fusion(Op *module, PassContext *pc); /* nn_quant_fusion.c */
 /* pipeline_dot_loads.c: prefetches the loads feeding tt.dot in scf.for
