@@ -1108,6 +1108,25 @@ static void visit_if_returning(Sema *S, const PyStmt *s, Value *cond, const Cont
 /* Returns true when the `if` took over the continuation `k` (the caller's
  * block then stops): a constexpr `if` whose chosen branch may return, or a
  * runtime `if` with a return in a branch. */
+/* A variable a runtime `if` leaves with different types in its branches:
+ * a after the then block, b after the else block. `redefined`: "then" or
+ * "else", the branch that redefined a value live into the if (the other
+ * branch still holds the initial value); NULL: the two branches' types. */
+static void branch_mismatch(Sema *S, const char *name, const TV *a, const TV *b, const char *redefined) {
+    StrBuf x = {0}, y = {0};
+    tv_str(S, a, &x);
+    tv_str(S, b, &y);
+    bool then = redefined && strcmp(redefined, "then") == 0;
+    if (redefined)
+        sema_error(S, "initial value for `%s` is of type %s, but the %s block redefines it as %s", name,
+                   sb_cstr(then ? &y : &x), redefined, sb_cstr(then ? &x : &y));
+    else
+        sema_error(S, "Mismatched type for %s between then block (%s) and else block (%s)", name, sb_cstr(&x),
+                   sb_cstr(&y));
+    sb_free(&x);
+    sb_free(&y);
+}
+
 static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     TV c = cg_expr(S, s->cond.test);
     at_stmt(S, s);
@@ -1206,13 +1225,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         if ((a.kind == TV_TUPLE || b.kind == TV_TUPLE) && (tv_has_tensor(&a) || tv_has_tensor(&b))) {
             /* tuples holding tensors: their leaves are merged */
             if (!tv_same_layout(&a, &b)) {
-                StrBuf x = {0}, y = {0};
-                tv_str(S, &a, &x);
-                tv_str(S, &b, &y);
-                sema_error(S, "Mismatched type for %s between then block (%s) and else block (%s)", names.data[i],
-                           sb_cstr(&x), sb_cstr(&y));
-                sb_free(&x);
-                sb_free(&y);
+                branch_mismatch(S, names.data[i], &a, &b, NULL);
                 bad = true;
                 continue;
             }
@@ -1233,19 +1246,10 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
             continue;
         }
         if (!is_runtime(&a) || !is_runtime(&b) || a.ty != b.ty) {
-            StrBuf x = {0}, y = {0};
-            tv_str(S, &a, &x);
-            tv_str(S, &b, &y);
-            bool live = scope_find(&liveins, names.data[i]) != NULL;
-            if (live)
-                sema_error(S, "initial value for `%s` is of type %s, but the %s block redefines it as %s",
-                           names.data[i], sb_cstr(&x), scope_find(&then_defs, names.data[i]) && a.ty != b.ty ? "then" : "else",
-                           sb_cstr(&y));
-            else
-                sema_error(S, "Mismatched type for %s between then block (%s) and else block (%s)", names.data[i],
-                           sb_cstr(&x), sb_cstr(&y));
-            sb_free(&x);
-            sb_free(&y);
+            const char *redefined = NULL; /* a value live into the if, redefined by one branch */
+            if (scope_find(&liveins, names.data[i]))
+                redefined = scope_find(&then_defs, names.data[i]) && a.ty != b.ty ? "then" : "else";
+            branch_mismatch(S, names.data[i], &a, &b, redefined);
             bad = true;
             continue;
         }
