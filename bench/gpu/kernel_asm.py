@@ -54,21 +54,13 @@ def main():
             k = getattr(tc_mod if name == "tritonc" else tr_mod, kname)
             t = do_bench(lambda: k[r.grid](*r.args, **r.kw), warmup=100, rep=500, return_mode="median")
             times.setdefault(name, []).append(t)
-        # the texts and binaries
-        ck = kerns["tritonc"]
-        for ext in ("ptx", "cubin"):
-            v = ck.asm.get(ext) if hasattr(ck.asm, "get") else None
-            if v is not None:
-                mode = "wb" if isinstance(v, (bytes, bytearray)) else "w"
-                with open("%s.tritonc.%s" % (stem, ext), mode) as f:
-                    f.write(v)
-        tk = kerns["triton"]
-        for ext in ("ptx", "cubin"):
-            v = tk.asm.get(ext)
-            if v is not None:
-                mode = "wb" if isinstance(v, (bytes, bytearray)) else "w"
-                with open("%s.triton.%s" % (stem, ext), mode) as f:
-                    f.write(v)
+        # the texts and binaries (asm["cubin"] is bytes in both)
+        for name, k in kerns.items():
+            for ext in ("ptx", "cubin"):
+                v = k.asm.get(ext)
+                if v is not None:
+                    with open("%s.%s.%s" % (stem, name, ext), "wb" if isinstance(v, bytes) else "w") as f:
+                        f.write(v)
         tc, tr = (sum(times[n]) / 2 for n in ("tritonc", "triton"))
         print("%-12s warps %2d %s %5d: tritonc %.4f ms, Triton %.4f ms, ratio %.3f (runs %s / %s)" % (
             a.bench, warps, BLOCK_NAME[a.bench], block, tc, tr, tc / tr,

@@ -207,20 +207,20 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     int sm = target_sm(c, o->target);
     if (sm < 0) return false;
     int warps = o->num_warps > 0 ? o->num_warps : 4;
+    int stages = o->num_stages < 0 ? 3 : o->num_stages; /* a negative value asks for the default */
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
     /* the PTX is one function: calls left by `noinline` helpers are inlined
      * (and what they now fold to, folded) */
     if (!pass_inline_all(m, &lpc)) return false;
     if (lpc.changes > 0 && !pass_pipeline_run(m, "canonicalize,cse,dce,canonicalize", &lpc, NULL)) return false;
-    /* the loads feeding a dot are prefetched an iteration ahead
-     * (num_stages <= 1: off; a negative value asks for the default) */
-    if (pipeline_dot_loads(c->ctx, m, o->num_stages < 0 ? 3 : o->num_stages, warps) > 0 &&
+    /* the loads feeding a dot are prefetched an iteration ahead (num_stages <= 1: off) */
+    if (pipeline_dot_loads(c->ctx, m, stages, warps) > 0 &&
         !pass_pipeline_run(m, "cse,dce", &lpc, NULL))
         return false;
     if (req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX) {
         if (sm == 0) sm = 90;
         TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm,
-                         .num_stages = o->num_stages < 0 ? 3 : o->num_stages};
+                         .num_stages = stages};
         if (!ttg_lower(c->ctx, m, &to, &c->de)) return false;
         c->seconds[STAGE_TTGIR] = now_seconds() - t0;
         if (req->stop_after == STAGE_TTGIR) {
@@ -238,7 +238,7 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         return ok;
     }
     GpuOptions go = {.num_warps = warps, .sm = sm, .cache_dir = o->cache_dir,
-                     .num_stages = o->num_stages < 0 ? 3 : o->num_stages,
+                     .num_stages = stages,
                      .keep_ttgir = wants_text(req, STAGE_TTGIR)};
     GpuKernel *k = gpu_kernel_build(c->ctx, m, c->kernel, &go, &c->de);
     if (!k) return false;
