@@ -217,6 +217,24 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
     return t;
 }
 
+/* Row-major strides for a conversion's shared memory, each row of the last
+ * dimension padded by the wider of the two sides' vectors (Triton's padded
+ * scratch layout): without it a side whose lanes walk across rows (a
+ * transposed order, or fewer elements per lane along the row than the other
+ * side) finds every row at the same banks, 4- to 32-way conflicts; with it
+ * consecutive rows start that many elements further round the banks. The
+ * pad keeps each row aligned for either side's vector. Returns the elements
+ * the layout spans. */
+static int64_t relayout_strides(const Type *t, const Dist *ds, const Dist *dd, const Type *e, int64_t *strides) {
+    int last = t->rank - 1, vs = relayout_vec(ds, e), vd = relayout_vec(dd, e);
+    int64_t s = 1;
+    for (int d = last; d >= 0; d--) {
+        strides[d] = s;
+        s *= t->shape[d] + (d == last && last > 0 ? (vs > vd ? vs : vd) : 0);
+    }
+    return s;
+}
+
 Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     Dist ds, dd;
     if (!px_dist(p, from, &ds) || !px_dist(p, to, &dd)) {
@@ -240,8 +258,7 @@ Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
         return out;
     }
     int64_t strides[TTG_MAX_RANK];
-    row_major(from, strides);
-    smem_begin(p, ty_numel(from) * elem_bytes(e));
+    smem_begin(p, relayout_strides(from, &ds, &dd, e, strides) * elem_bytes(e));
     relayout_put(p, x, &ds, strides, e);
     px_barrier(p);
     return relayout_get(p, &dd, strides, e);
