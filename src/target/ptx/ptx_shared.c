@@ -120,6 +120,8 @@ static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
 
 const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra) { return smem_addr(p, index, esize, extra); }
 
+static bool pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
 static void row_major(const Type *t, int64_t *strides) {
     int64_t s = 1;
     for (int d = t->rank - 1; d >= 0; d--) {
@@ -453,35 +455,28 @@ void px_lower_reduce(Px *p, Op *op) {
                            px_rname(p, px_cse(p, RC_B32, "and.b32", px_rname(p, p->lane),
                                               px_int(p, (int64_t)(nl - 1) * d.lane_stride[axis]), NULL)),
                            "0", NULL);
+        /* index = wa * nelem + lin: the result's element fastest, so that the
+         * lanes of a warp, which hold neighbouring elements, touch
+         * neighbouring words (lin * nw + wa put them nw words apart: nw-way
+         * bank conflicts) */
+        Slot wn = pow2(nelem) ? px_cse(p, RC_B32, "shl.b32", px_rname(p, wa), px_int(p, log2i(nelem)), NULL)
+                              : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, wa), px_int(p, nelem), NULL);
         Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, nres);
         for (int r = 0; r < nres; r++) {
             lin[r] = scalar ? px_imm_int(0, RC_B32) : px_linear_index(p, &dr, r, rstrides);
-            /* index = lin * nw + wa */
-            Slot idx;
-            if (lin[r].kind == SLOT_IMM) {
-                idx = wa;
-                idx.off = lin[r].off * nw;
-            } else {
-                Slot t = px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, {0}}),
-                                arena_printf(p->ctx->arena, "%d", nw), px_rname(p, wa));
-                idx = t;
-                idx.off = lin[r].off * nw;
-            }
+            Slot idx = wn;
+            if (lin[r].kind != SLOT_IMM)
+                idx = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, {0}}),
+                             px_rname(p, wn), NULL);
+            idx.off = lin[r].off;
             for (int q = 0; q < k; q++)
                 st_shared_if(p, first, smem_addr(p, idx, elem_bytes(et[q]), offs[q]), acc[r][q], et[q]);
         }
         px_barrier(p);
         for (int r = 0; r < nres; r++) {
-            Slot base = lin[r];
             for (int w = 0; w < nw; w++) {
-                Slot idx = base;
-                if (idx.kind == SLOT_IMM) idx.off = base.off * nw + w;
-                else {
-                    Slot t = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base.reg, {0}}),
-                                    arena_printf(p->ctx->arena, "%d", nw), NULL);
-                    idx = t;
-                    idx.off = base.off * nw + w;
-                }
+                Slot idx = lin[r];
+                idx.off += w * nelem;
                 Slot xs[MAXK];
                 for (int q = 0; q < k; q++) xs[q] = ld_shared(p, smem_addr(p, idx, elem_bytes(et[q]), offs[q]), et[q]);
                 if (w == 0) memcpy(acc[r], xs, sizeof xs);
@@ -551,8 +546,6 @@ typedef struct ScanPlan {
     int *slot;             /* slot[row * per_row + j]: the slot of j[axis] = j */
     Slot (*cur)[MAXK];     /* per slot, the operands' values */
 } ScanPlan;
-
-static bool pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 /* The values of a row's v-th element in scan order. */
 static Slot *scan_at(const ScanPlan *s, int row, int v) {
