@@ -321,8 +321,10 @@ def _preload():
             _cext.module()
         except Exception:
             pass
+    torch = sys.modules.get("torch")
+    if torch is not None and _STREAM_GETTERS is None:
+        _cuda_stream_getters()
     if not _cuda_attached:
-        torch = sys.modules.get("torch")
         if torch is not None and torch.cuda.is_initialized():
             try:
                 attach = getattr(_lib.lib(), "tc_cuda_attach", None)
@@ -389,6 +391,10 @@ class JITFunction(KernelInterface):
             self._src0 = _source_of(fn)
         except (OSError, TypeError, IndexError):
             self._src0 = None
+        # What global_constexprs needs of the code, which does not change
+        # (the globals' values are read at the first launch, as Triton does)
+        self._nested = _is_nested(fn)
+        self._names = sorted(_code_names(fn.__code__, set()))
         _preload()
 
     # -- Triton's JITFunction surface --------------------------------------
@@ -719,7 +725,7 @@ class JITFunction(KernelInterface):
         # under an `if` or `try`, imported under another name, or living
         # in a helper's own module): bound by lines appended to the source
         # (a kernel defined in a function is compiled alone: nothing is bound)
-        top = _top_level_names(my_file) if not _is_nested(self.fn) else set()
+        top = _top_level_names(my_file) if not self._nested else set()
         bindings = {}
         while todo:
             jf = todo.pop()
@@ -728,16 +734,18 @@ class JITFunction(KernelInterface):
             seen.add(id(jf))
             g = jf.fn.__globals__
             code = jf.fn.__code__
-            names = _code_names(code, set())
+            names = jf._names
             if jf.fn.__closure__:  # a kernel defined in a function sees its closure too
                 g = dict(g)
+                names = set(names)
                 for name, cell in zip(code.co_freevars, jf.fn.__closure__):
                     try:
                         g[name] = cell.cell_contents
                         names.add(name)
                     except ValueError:
                         pass
-            for name in sorted(names):
+                names = sorted(names)
+            for name in names:
                 if name not in g:
                     continue
                 v = g[name]
@@ -745,7 +753,7 @@ class JITFunction(KernelInterface):
                 if isinstance(v, JITFunction):
                     todo.append(v)
                     if v is not self and (v.fn.__code__.co_filename != my_file or
-                                          _is_nested(v.fn) or _is_nested(self.fn) or
+                                          v._nested or self._nested or
                                           (top is not None and v.fn.__name__ not in top)):
                         foreign.append(v)
                     elif v is not self and v.fn.__name__ != name and not own:
@@ -1215,15 +1223,23 @@ class CompiledKernel:
         return "<tritonc CompiledKernel %s [%s]>" % (self.name, self.signature)
 
 
+_STREAM_GETTERS = None
+
+
 def _cuda_stream_getters():
     """(get_device, stream): get_device() is torch's current CUDA device,
     stream(device) its current stream there (a CUstream as an int). The raw
-    accessors are ~10x cheaper than torch.cuda.current_stream().cuda_stream."""
-    import torch
-    # what current_device() returns, without its Python around it
-    get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    return get_device, raw or (lambda d: torch.cuda.current_stream(d).cuda_stream)
+    accessors are ~10x cheaper than torch.cuda.current_stream().cuda_stream.
+    Looked up once (when the first kernel is defined, if torch is imported
+    by then: a first launch is 10-20 us faster for it)."""
+    global _STREAM_GETTERS
+    if _STREAM_GETTERS is None:
+        import torch
+        # what current_device() returns, without its Python around it
+        get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        _STREAM_GETTERS = get_device, raw or (lambda d: torch.cuda.current_stream(d).cuda_stream)
+    return _STREAM_GETTERS
 
 
 def _current_stream_fn():
