@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Launches vs_triton.py cases once with tritonc and once with Triton, for a
 profiler to compare the two kernels (the case labels of vs_triton.CASES,
-comma-separated; each case's first size). With Nsight Compute:
+comma-separated, or `all`; each case's first size). With Nsight Compute:
 
     ncu --target-processes all -k regex:"int_divmod|scan_kernel" \\
         --metrics gpu__time_duration.sum,smsp__inst_executed.sum,\\
@@ -25,7 +25,7 @@ def main():
     want = set(sys.argv[1].split(","))
     tmp = tempfile.mkdtemp(prefix="ncu_cases_")
     for mod, kname, label, maker, sizes in vt.CASES:
-        if label not in want:
+        if label not in want and "all" not in want:
             continue
         for who, m in (("tritonc", vt.load_tritonc_module(mod, tmp)), ("triton", vt.load_triton_module(mod))):
             r = maker(sizes[0], 1)
