@@ -163,17 +163,6 @@ const char *tc_version(void);
  * Never loads the driver or creates a context itself. 1 when attached. */
 int tc_cuda_attach(void);
 
-/* Starts loading, on a thread of its own, the cached CUDA binary that the
- * kernel `kernel` of the file `filename` (as tc_compile is given them) loaded
- * or stored last, when the calling thread has a current CUDA context:
- * called before the work that precedes a process's first tc_compile of that
- * kernel (classifying arguments, building the request), it takes the
- * driver's module load (~100 us for a process's first module) off that
- * path. A tc_compile whose request is that binary's then uses it; any
- * other request ignores it. cache_dir as in tc_compile_options. 1 when
- * started. */
-int tc_prefetch(const char *filename, const char *kernel, const char *cache_dir);
-
 /* The names a Python source's top-level statements bind (defs, classes,
  * imports, assignment targets), as tritonc's front end parses them: what a
  * kernel compiled from this source sees as module globals. Written to out

@@ -78,7 +78,6 @@ static struct {
     const char *(*messages)(const void *k);
     void (*kernel_free)(void *k);
     void (*error_free)(void *err);
-    int (*prefetch)(const char *filename, const char *kernel, const char *cache_dir);
 } tc;
 
 /* include/tritonc.h's tc_constexpr and tc_compile_options, field for field
@@ -477,9 +476,6 @@ struct Entry {
     PyObject *defaults[MAX_PARAMS]; /* NULL: none */
     int cx_index[MAX_PARAMS];       /* the constexpr parameters, in order */
     int rt_index[MAX_PARAMS];       /* the runtime parameters, in order */
-    /* the kernel's file and name, for tc_prefetch at the first launch in C
-     * (NULL: none given, or asked already) */
-    char *hint_file, *hint_kernel;
 };
 
 /* A parameter's specialisation options, as Entry() is given them */
@@ -636,15 +632,6 @@ static int chain_length(PyObject *head) {
  * Python error. */
 static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *ns) {
     if (!E->prep || !tc.compile) return 0;
-    if (E->hint_file) {
-        /* the cached binary this kernel used last starts loading now, while
-         * the rest of this function and prep() run (see tc_prefetch) */
-        const char *cache_dir = getenv("TRITONC_CACHE_DIR");
-        if (tc.prefetch) tc.prefetch(E->hint_file, E->hint_kernel, cache_dir && cache_dir[0] ? cache_dir : NULL);
-        free(E->hint_file);
-        free(E->hint_kernel);
-        E->hint_file = E->hint_kernel = NULL;
-    }
     if (!E->prepared) {
         PyObject *t = PyObject_CallNoArgs(E->prep);
         Prepared check;
@@ -1063,23 +1050,17 @@ static int entry_clear(Entry *self) {
 static void entry_dealloc(Entry *self) {
     PyObject_GC_UnTrack(self);
     entry_clear(self);
-    free(self->hint_file);
-    free(self->hint_kernel);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Entry(params, fast, slow, first, prep=None, hint=None): params a tuple of
- * (name, is_constexpr, has_default, default, flags), one per parameter in
- * order, flags the PARAM_* bits; first and prep may be None; hint the
- * kernel's (file name, kernel name), for tc_prefetch. */
+/* Entry(params, fast, slow, first, prep=None): params a tuple of (name,
+ * is_constexpr, has_default, default, flags), one per parameter in order,
+ * flags the PARAM_* bits; first and prep may be None. */
 static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     (void)kw;
-    PyObject *params, *fast, *slow, *first, *prep = Py_None, *hint = Py_None;
-    if (!PyArg_ParseTuple(args, "O!O!OO|OO", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow, &first, &prep,
-                          &hint))
+    PyObject *params, *fast, *slow, *first, *prep = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!OO|O", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow, &first, &prep))
         return NULL;
-    const char *hint_file = NULL, *hint_kernel = NULL;
-    if (hint != Py_None && !PyArg_ParseTuple(hint, "ss", &hint_file, &hint_kernel)) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(params);
     if (n > MAX_PARAMS) {
         PyErr_SetString(PyExc_ValueError, "too many kernel parameters for the C entry");
@@ -1094,10 +1075,6 @@ static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     E->slow = slow;
     E->first = first == Py_None ? NULL : (Py_INCREF(first), first);
     E->prep = prep == Py_None ? NULL : (Py_INCREF(prep), prep);
-    if (hint_file) {
-        E->hint_file = strdup(hint_file);
-        E->hint_kernel = strdup(hint_kernel);
-    }
     E->nw_param = E->ns_param = -1;
     for (Py_ssize_t j = 0; j < n; j++) {
         PyObject *name, *dflt;
@@ -1213,9 +1190,9 @@ static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
     if (!h && PyErr_Occurred()) return NULL;
     static const char *const names[] = {"tc_compile",          "tc_launch",         "tc_kernel_num_params",
                                         "tc_kernel_attribute", "tc_kernel_messages", "tc_kernel_free",
-                                        "tc_error_free",       "tc_prefetch"};
-    void *f[8];
-    for (int i = 0; i < 8; i++)
+                                        "tc_error_free"};
+    void *f[7];
+    for (int i = 0; i < 7; i++)
         if (!(f[i] = dlsym(h, names[i])) && i < 3) { /* the others are optional, as for ctypes */
             PyErr_Format(PyExc_ImportError, "libtritonc has no %s", names[i]);
             return NULL;
@@ -1227,7 +1204,6 @@ static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
     *(void **)&tc.messages = f[4];
     *(void **)&tc.kernel_free = f[5];
     *(void **)&tc.error_free = f[6];
-    *(void **)&tc.prefetch = f[7];
     Py_RETURN_NONE;
 }
 

@@ -435,7 +435,7 @@ class JITFunction(KernelInterface):
         if cext is not None:
             try:
                 self._front = cext.Entry(self._entry_params, self._fast, self._slow, self._first,
-                                         self._prep, (self.fn.__code__.co_filename, self.__name__))
+                                         self._prep)
                 self._c_front = True
                 return self._front
             except (TypeError, ValueError):

@@ -289,10 +289,6 @@ const char *tc_version(void) { return TRITONC_VERSION_STRING; }
 
 int tc_cuda_attach(void) { return gpu_attach_if_current() ? 1 : 0; }
 
-int tc_prefetch(const char *filename, const char *kernel, const char *cache_dir) {
-    return srccache_prefetch(filename, kernel, cache_dir) ? 1 : 0;
-}
-
 /* Assignment targets bind the names they are made of: a, (a, b), [a, *b]. */
 static void target_names(const PyExpr *t, StrBuf *sb) {
     switch (t->kind) {

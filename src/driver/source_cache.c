@@ -52,7 +52,6 @@
 #include "target/ptx/gpu.h"
 #include "transform/gpu/gpu_passes.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,13 +98,6 @@ static char *cache_root(const char *dir) {
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* The prefetch's hint of a kernel: its file and name (see Prefetch). */
-static uint64_t hint_of(const char *filename, const char *kernel) {
-    uint64_t h = hash_bytes(filename, strlen(filename), 0x68696e74ULL);
-    h = hash_combine(h, hash_bytes(kernel, strlen(kernel), 0x6b65726eULL));
-    return h ? h : 1;
 }
 
 bool srccache_key(const tc_compile_options *o, SrcCacheKey *key) {
@@ -157,8 +149,6 @@ bool srccache_key(const tc_compile_options *o, SrcCacheKey *key) {
     sb_free(&sb);
     snprintf(key->hex, sizeof key->hex, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
     key->root = cache_root(o->cache_dir);
-    /* the prefetch's hint (CUDA kernels named by their file) */
-    key->hint = o->device == TC_DEVICE_CUDA && o->filename ? hint_of(o->filename, o->kernel) : 0;
     return true;
 }
 
@@ -187,8 +177,6 @@ static void remove_entry(const SrcCacheKey *key) {
 static uint64_t binary_hash(const void *p, size_t n) { return hash_bytes(p, n, 0x62696e617279ULL); }
 
 /* ---- store -------------------------------------------------------------- */
-
-static void note_hint(const SrcCacheKey *key); /* (the prefetch's, below) */
 
 void srccache_store(const Compilation *c, const SrcCacheKey *key) {
     const void *bin = NULL;
@@ -246,10 +234,7 @@ void srccache_store(const Compilation *c, const SrcCacheKey *key) {
         tc_free(meta_path);
         sb_free(&m);
     }
-    if (ok) {
-        __atomic_fetch_add(&n_stores, 1, __ATOMIC_RELAXED);
-        if (c->gpu) note_hint(key);
-    }
+    if (ok) __atomic_fetch_add(&n_stores, 1, __ATOMIC_RELAXED);
     tc_free(so_bytes);
 }
 
@@ -285,268 +270,62 @@ static const char *line_str(char **cur, char *end, const char *field) {
     return l + n + 1;
 }
 
-/* An entry's metadata, parsed in place (each line NUL-terminated). */
-typedef struct EntryHeader {
-    bool cuda;
-    const char *name;
-    int num_warps, shared, sm, nparams;
-    char *params;    /* the first `p` line */
-    char *bin;       /* CUDA: the cubin, which follows the header */
-    size_t bin_size; /* the binary's size and hash (CUDA: checked here) */
-    uint64_t bin_hash;
-} EntryHeader;
-
-static bool param_line(const char *l) {
-    return l && l[0] == 'p' && l[1] == ' ' && (l[2] == '0' || l[2] == '1') && l[3] == ' ' && l[4];
-}
-
-/* Parses the metadata up to the binary; false when anything is off. */
-static bool entry_header(char *meta, size_t len, EntryHeader *h) {
+/* Parses and loads; false (without diagnostics) when anything is off. */
+static bool load_entry(Compilation *c, const SrcCacheKey *key, char *meta, size_t len) {
     char *cur = meta, *end = meta + len;
     size_t magic = strlen(SRCCACHE_MAGIC);
     if (len < magic || memcmp(meta, SRCCACHE_MAGIC, magic) != 0) return false;
     cur += magic;
     const char *device = line_str(&cur, end, "device");
-    h->name = line_str(&cur, end, "name");
-    if (!device || !h->name || !line_int(&cur, end, "num_warps", &h->num_warps) ||
-        !line_int(&cur, end, "shared", &h->shared) || !line_int(&cur, end, "sm", &h->sm) ||
-        !line_int(&cur, end, "nparams", &h->nparams) || h->nparams > 4096)
+    const char *name = line_str(&cur, end, "name");
+    int num_warps, shared, sm, nparams;
+    if (!device || !name || !line_int(&cur, end, "num_warps", &num_warps) ||
+        !line_int(&cur, end, "shared", &shared) || !line_int(&cur, end, "sm", &sm) ||
+        !line_int(&cur, end, "nparams", &nparams) || nparams > 4096)
         return false;
-    h->cuda = strcmp(device, "cuda") == 0;
-    if (!h->cuda && strcmp(device, "cpu") != 0) return false;
-    h->params = cur;
-    for (int i = 0; i < h->nparams; i++)
-        if (!param_line(next_line(&cur, end))) return false;
+    bool cuda = strcmp(device, "cuda") == 0;
+    if (!cuda && strcmp(device, "cpu") != 0) return false;
+    if (cuda != (c->device == TC_DEVICE_CUDA)) return false;
+    c->param_types = ARENA_ARRAY(c->arena, const char *, nparams + 1);
+    c->param_skip = ARENA_ARRAY(c->arena, bool, nparams + 1);
+    for (int i = 0; i < nparams; i++) {
+        char *l = next_line(&cur, end);
+        if (!l || l[0] != 'p' || l[1] != ' ' || (l[2] != '0' && l[2] != '1') || l[3] != ' ' || !l[4])
+            return false;
+        c->param_skip[i] = l[2] == '1';
+        c->param_types[i] = intern(&c->strings, l + 4);
+    }
+    c->nparams = nparams;
     char *l = next_line(&cur, end);
     unsigned long long size, hash;
     char tail;
     if (!l || sscanf(l, "binary %llu %llx%c", &size, &hash, &tail) != 2) return false;
-    h->bin = cur;
-    h->bin_size = (size_t)size;
-    h->bin_hash = (uint64_t)hash;
-    if (h->cuda) return (size_t)(end - cur) == h->bin_size && binary_hash(cur, h->bin_size) == h->bin_hash;
-    return cur == end;
-}
-
-/* The runtime parameters' lines into c. */
-static void entry_params(Compilation *c, const EntryHeader *h) {
-    c->param_types = ARENA_ARRAY(c->arena, const char *, h->nparams + 1);
-    c->param_skip = ARENA_ARRAY(c->arena, bool, h->nparams + 1);
-    const char *l = h->params;
-    for (int i = 0; i < h->nparams; i++, l += strlen(l) + 1) {
-        c->param_skip[i] = l[2] == '1';
-        c->param_types[i] = intern(&c->strings, l + 4);
-    }
-    c->nparams = h->nparams;
-}
-
-/* A CUDA entry's kernel, loaded (NULL when it does not load). */
-static GpuKernel *entry_cubin(const EntryHeader *h) {
     DiagEngine de; /* a load failure is a miss, not an error */
     diag_init(&de);
-    void *cubin = tc_malloc(h->bin_size);
-    memcpy(cubin, h->bin, h->bin_size);
-    GpuKernel *k = gpu_kernel_from_cubin(h->name, cubin, h->bin_size, h->num_warps, h->shared, h->sm, &de);
+    bool ok = false;
+    if (cuda) {
+        if ((size_t)(end - cur) != size || binary_hash(cur, size) != hash) goto out;
+        void *cubin = tc_malloc(size);
+        memcpy(cubin, cur, size);
+        c->gpu = gpu_kernel_from_cubin(name, cubin, size, num_warps, shared, sm, &de);
+        ok = c->gpu != NULL;
+    } else {
+        if (cur != end) goto out;
+        char *so_path = entry_path(key, "so");
+        size_t n = 0;
+        char *so = read_file(so_path, &n);
+        if (so && n == size && binary_hash(so, n) == hash)
+            c->cpu = cpu_kernel_load_so(so_path, name, &de);
+        ok = c->cpu != NULL;
+        tc_free(so);
+        tc_free(so_path);
+    }
+out:
     diag_free(&de);
-    return k;
-}
-
-/* Parses and loads; false (without diagnostics) when anything is off. */
-static bool load_entry(Compilation *c, const SrcCacheKey *key, char *meta, size_t len) {
-    EntryHeader h;
-    if (!entry_header(meta, len, &h) || h.cuda != (c->device == TC_DEVICE_CUDA)) return false;
-    entry_params(c, &h);
-    if (h.cuda) {
-        c->gpu = entry_cubin(&h);
-        return c->gpu != NULL;
-    }
-    char *so_path = entry_path(key, "so");
-    size_t n = 0;
-    char *so = read_file(so_path, &n);
-    if (so && n == h.bin_size && binary_hash(so, n) == h.bin_hash) {
-        DiagEngine de;
-        diag_init(&de);
-        c->cpu = cpu_kernel_load_so(so_path, h.name, &de);
-        diag_free(&de);
-    }
-    tc_free(so);
-    tc_free(so_path);
-    return c->cpu != NULL;
-}
-
-/* ---- prefetch ------------------------------------------------------------ */
-
-/* A process's first launch of a CUDA kernel found in the cache spends most
- * of its time in the driver (cuModuleLoadData, cuModuleGetFunction: ~100 us
- * for the first module of a process) after the caller's own work (the
- * binding's preparation, classifying the arguments, the key). tc_prefetch,
- * called before that work, guesses the entry and loads it on a thread of
- * its own meanwhile: the guess is the entry this kernel (its file and
- * name) loaded or stored last, which the cache records in a hint file,
- * <cache>/hint-<hash of file and name>, holding that entry's key. The
- * compile that follows takes the loaded kernel only when its own key is the
- * one guessed; a wrong guess costs a module loaded in the background and
- * unloaded, nothing else. */
-
-enum { PREFETCH_SLOTS = 8 };
-typedef struct Prefetch {
-    uint64_t hint; /* 0: the slot is free */
-    bool done;
-    char *root;
-    char hex[33];  /* the entry guessed ("" when there was no hint) */
-    char *meta;    /* its metadata file, parsed into h */
-    EntryHeader h;
-    GpuKernel *gpu; /* its kernel, loaded (NULL when it did not load) */
-} Prefetch;
-
-static Prefetch prefetches[PREFETCH_SLOTS];
-static pthread_mutex_t prefetch_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t prefetch_cv = PTHREAD_COND_INITIALIZER;
-
-/* What the hint files remember, as this process last read or wrote them,
- * so that a hit on the guessed entry writes nothing. */
-static struct {
-    uint64_t hint;
-    char hex[33];
-} hints_known[PREFETCH_SLOTS];
-static int hints_next;
-
-static char *hint_path(const char *root, uint64_t hint) {
-    StrBuf sb = {0};
-    sb_printf(&sb, "%s/hint-%016llx", root, (unsigned long long)hint);
-    return sb_take(&sb);
-}
-
-static bool is_key_hex(const char *s, size_t n) {
-    if (n != 32) return false;
-    for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return false;
-    return true;
-}
-
-static void remember_hint(uint64_t hint, const char *hex) {
-    for (int i = 0; i < PREFETCH_SLOTS; i++)
-        if (hints_known[i].hint == hint) {
-            memcpy(hints_known[i].hex, hex, 33);
-            return;
-        }
-    hints_known[hints_next].hint = hint;
-    memcpy(hints_known[hints_next].hex, hex, 33);
-    hints_next = (hints_next + 1) % PREFETCH_SLOTS;
-}
-
-static void *prefetch_main(void *arg) {
-    Prefetch *p = arg;
-    char *hp = hint_path(p->root, p->hint), *meta = NULL, hex[33] = "";
-    size_t n = 0;
-    char *text = read_file(hp, &n);
-    tc_free(hp);
-    EntryHeader h = {0};
-    GpuKernel *gpu = NULL;
-    if (text && is_key_hex(text, n)) {
-        memcpy(hex, text, 32);
-        SrcCacheKey key = {.root = p->root};
-        memcpy(key.hex, hex, 33);
-        char *mp = entry_path(&key, "meta");
-        size_t len = 0;
-        meta = read_file(mp, &len);
-        tc_free(mp);
-        if (meta && entry_header(meta, len, &h) && h.cuda) gpu = entry_cubin(&h);
-    }
-    tc_free(text);
-    pthread_mutex_lock(&prefetch_mu);
-    memcpy(p->hex, hex, 33);
-    p->meta = meta;
-    p->h = h;
-    p->gpu = gpu;
-    p->done = true;
-    if (hex[0]) remember_hint(p->hint, hex);
-    pthread_cond_broadcast(&prefetch_cv);
-    pthread_mutex_unlock(&prefetch_mu);
-    return NULL;
-}
-
-bool srccache_prefetch(const char *filename, const char *kernel, const char *cache_dir) {
-    if (!filename || !kernel || !gpu_attach_if_current()) return false;
-    uint64_t hint = hint_of(filename, kernel);
-    pthread_mutex_lock(&prefetch_mu);
-    Prefetch *p = NULL;
-    for (int i = 0; i < PREFETCH_SLOTS; i++) {
-        if (prefetches[i].hint == hint) { /* (already under way) */
-            pthread_mutex_unlock(&prefetch_mu);
-            return false;
-        }
-        if (!p && !prefetches[i].hint) p = &prefetches[i];
-    }
-    if (p) {
-        memset(p, 0, sizeof *p);
-        p->hint = hint;
-        p->root = cache_root(cache_dir);
-    }
-    pthread_mutex_unlock(&prefetch_mu);
-    if (!p) return false;
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    bool started = pthread_create(&t, &attr, prefetch_main, p) == 0;
-    pthread_attr_destroy(&attr);
-    if (!started) {
-        pthread_mutex_lock(&prefetch_mu);
-        tc_free(p->root);
-        p->hint = 0;
-        pthread_mutex_unlock(&prefetch_mu);
-    }
-    return started;
-}
-
-/* The prefetch of key's hint, waited for and taken off the table (NULL
- * when there is none); the caller owns its meta and gpu. */
-static bool take_prefetch(const SrcCacheKey *key, Prefetch *out) {
-    if (!key->hint) return false;
-    pthread_mutex_lock(&prefetch_mu);
-    Prefetch *p = NULL;
-    for (int i = 0; i < PREFETCH_SLOTS && !p; i++)
-        if (prefetches[i].hint == key->hint) p = &prefetches[i];
-    if (p) {
-        while (!p->done) pthread_cond_wait(&prefetch_cv, &prefetch_mu);
-        *out = *p;
-        p->hint = 0;
-    }
-    pthread_mutex_unlock(&prefetch_mu);
-    if (p) tc_free(out->root);
-    return p != NULL;
-}
-
-/* Records key as its kernel's latest entry (a CUDA one, with a file name):
- * the hint file is written when this process does not know it holds key. */
-static void note_hint(const SrcCacheKey *key) {
-    if (!key->hint) return;
-    pthread_mutex_lock(&prefetch_mu);
-    bool known = false;
-    for (int i = 0; i < PREFETCH_SLOTS && !known; i++)
-        known = hints_known[i].hint == key->hint && strcmp(hints_known[i].hex, key->hex) == 0;
-    if (!known) remember_hint(key->hint, key->hex);
-    pthread_mutex_unlock(&prefetch_mu);
-    if (known) return;
-    char *hp = hint_path(key->root, key->hint);
-    write_file_atomic(hp, key->hex, 32);
-    tc_free(hp);
+    return ok;
 }
 
 bool srccache_load(Compilation *c, const SrcCacheKey *key) {
-    Prefetch pf;
-    if (take_prefetch(key, &pf)) {
-        if (pf.gpu && strcmp(pf.hex, key->hex) == 0 && c->device == TC_DEVICE_CUDA) {
-            entry_params(c, &pf.h); /* the guess was right: the kernel is loaded */
-            c->gpu = pf.gpu;
-            tc_free(pf.meta);
-            __atomic_fetch_add(&n_hits, 1, __ATOMIC_RELAXED);
-            return true;
-        }
-        if (pf.gpu) gpu_kernel_free(pf.gpu);
-        tc_free(pf.meta);
-    }
     char *meta_path = entry_path(key, "meta");
     size_t len = 0;
     char *meta = read_file(meta_path, &len);
@@ -566,7 +345,6 @@ bool srccache_load(Compilation *c, const SrcCacheKey *key) {
         return false;
     }
     __atomic_fetch_add(&n_hits, 1, __ATOMIC_RELAXED);
-    note_hint(key);
     return true;
 }
 

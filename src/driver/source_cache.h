@@ -13,9 +13,8 @@
 #include "driver/compile.h"
 
 typedef struct SrcCacheKey {
-    char *root;    /* the cache folder (heap) */
-    char hex[33];  /* 128-bit key, hex */
-    uint64_t hint; /* the prefetch's hint (its file and kernel), 0: none */
+    char *root;   /* the cache folder (heap) */
+    char hex[33]; /* 128-bit key, hex */
 } SrcCacheKey;
 
 /* Computes the key of a tc_compile request. False when the source cache
@@ -39,12 +38,6 @@ void srccache_store(const Compilation *c, const SrcCacheKey *key);
  * tc_kernel_ir on a handle served from the cache. False when the entry's
  * text file is missing or damaged. */
 bool srccache_load_texts(Compilation *c, const SrcCacheKey *key);
-
-/* Starts loading, on a thread of its own, the CUDA entry the kernel
- * `kernel` of `filename` loaded or stored last (see source_cache.c), when
- * the calling thread has a current CUDA context; a srccache_load of the
- * same kernel takes it if its key is that entry's. True when started. */
-bool srccache_prefetch(const char *filename, const char *kernel, const char *cache_dir);
 
 /* Process-wide counters, for tests: hits served and entries stored. */
 void srccache_counts(long *hits, long *stores);

@@ -8,9 +8,7 @@
  *     the stage texts truncated) is never used: the kernel is compiled
  *     again, the entry rewritten, and the next compile hits;
  *   - the same for a CUDA kernel (target cuda:90) when ptxas is installed:
- *     the cubin lives in the metadata file, and its hash is checked; and
- *     the prefetch's hint file names the kernel's latest entry, stored or
- *     loaded.
+ *     the cubin lives in the metadata file, and its hash is checked.
  */
 #define _XOPEN_SOURCE 700
 #include "tritonc.h"
@@ -34,7 +32,6 @@ static const char SRC[] =
 
 static int fails;
 static char dir[256];
-static const char *filename = "add.py";
 
 #define CHECK(cond, ...)                                     \
     do {                                                     \
@@ -48,7 +45,7 @@ static const char *filename = "add.py";
 
 static tc_kernel *compile(const char *src, const char *block, const char *sig, tc_device_kind dev) {
     tc_compile_options o = tc_compile_options_default();
-    o.source = src, o.filename = filename, o.kernel = "add", o.signature = sig;
+    o.source = src, o.filename = "add.py", o.kernel = "add", o.signature = sig;
     tc_constexpr cx[] = {{"BLOCK", block}};
     o.constexprs = cx, o.num_constexprs = 1;
     o.cache_dir = dir;
@@ -107,74 +104,6 @@ static bool entry_file(const char *ext, char *out, size_t cap) {
     return found;
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb, (void)flag, (void)ftw;
-    return remove(p);
-}
-
-/* The content of the prefetch's hint file in <dir>/src ("" when none). */
-static void read_hint(char *out, size_t cap) {
-    char sub[300], path[600];
-    snprintf(sub, sizeof sub, "%s/src", dir);
-    out[0] = 0;
-    DIR *d = opendir(sub);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strncmp(e->d_name, "hint-", 5) == 0) {
-            snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
-            FILE *f = fopen(path, "rb");
-            size_t n = f ? fread(out, 1, cap - 1, f) : 0;
-            if (f) fclose(f);
-            out[n] = 0;
-        }
-    closedir(d);
-}
-
-/* The key (file name without .meta) of the entry whose metadata is not `other`. */
-static void entry_key_other_than(const char *other, char *out, size_t cap) {
-    char sub[300];
-    snprintf(sub, sizeof sub, "%s/src", dir);
-    out[0] = 0;
-    DIR *d = opendir(sub);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        const char *dot = strrchr(e->d_name, '.');
-        if (dot && strcmp(dot, ".meta") == 0 && (size_t)(dot - e->d_name) < cap &&
-            strncmp(e->d_name, other, (size_t)(dot - e->d_name)) != 0) {
-            memcpy(out, e->d_name, (size_t)(dot - e->d_name));
-            out[dot - e->d_name] = 0;
-        }
-    }
-    closedir(d);
-}
-
-/* The prefetch's hint (CUDA only): the kernel's latest entry, stored or
- * loaded; tc_prefetch starts nothing without a current CUDA context. */
-static void hints(void) {
-    const char *sig = "*fp32:16,*fp32:16,*fp32:16,i32";
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    filename = "hints.py"; /* (the process remembers what it wrote for add.py's, now removed) */
-    tc_kernel *a = compile(SRC, "64", sig, TC_DEVICE_CUDA);
-    tc_kernel_free(a);
-    char k64[64], k128[64], hint[64];
-    entry_key_other_than("", k64, sizeof k64);
-    read_hint(hint, sizeof hint);
-    CHECK(strlen(k64) == 32 && strcmp(hint, k64) == 0, "cuda: hint '%s' after storing %s", hint, k64);
-    a = compile(SRC, "128", sig, TC_DEVICE_CUDA);
-    tc_kernel_free(a);
-    entry_key_other_than(k64, k128, sizeof k128);
-    read_hint(hint, sizeof hint);
-    CHECK(strlen(k128) == 32 && strcmp(hint, k128) == 0, "cuda: hint '%s' after storing %s", hint, k128);
-    a = compile(SRC, "64", sig, TC_DEVICE_CUDA);
-    CHECK(a && tc_kernel_from_cache(a), "cuda: the first entry again");
-    tc_kernel_free(a);
-    read_hint(hint, sizeof hint);
-    CHECK(strcmp(hint, k64) == 0, "cuda: hint '%s' after loading %s", hint, k64);
-    CHECK(tc_prefetch("hints.py", "add", dir) == 0, "cuda: a prefetch started without a CUDA context");
-}
-
 static void truncate_file(const char *path, long keep) {
     FILE *f = fopen(path, "rb");
     char buf[1 << 16];
@@ -192,6 +121,11 @@ static void flip_byte(const char *path, long from_end) {
     fseek(f, -from_end, SEEK_END);
     fputc(c ^ 0x5a, f);
     fclose(f);
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb, (void)flag, (void)ftw;
+    return remove(p);
 }
 
 static void run(tc_device_kind dev, const char *what) {
@@ -276,7 +210,6 @@ int main(void) {
         access("/usr/bin/ptxas", X_OK) == 0) {
         nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
         run(TC_DEVICE_CUDA, "cuda");
-        hints();
     } else {
         printf("test_source_cache: no ptxas, CUDA part skipped\n");
     }
