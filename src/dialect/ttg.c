@@ -247,9 +247,11 @@ bool ttg_layout_equal(const Layout *a, const Layout *b) {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind || a->rank != b->rank) return false;
     if (a->kind == LAYOUT_SLICE) return a->dim == b->dim && ttg_layout_equal(a->parent, b->parent);
-    size_t n = sizeof(int) * (size_t)a->rank;
-    return !memcmp(a->spt, b->spt, n) && !memcmp(a->tpw, b->tpw, n) && !memcmp(a->wpc, b->wpc, n) &&
-           !memcmp(a->order, b->order, n);
+    /* (a loop, not four calls to memcmp: ranks are 1 to 4) */
+    for (int k = 0; k < a->rank && k < TTG_MAX_RANK; k++)
+        if (a->spt[k] != b->spt[k] || a->tpw[k] != b->tpw[k] || a->wpc[k] != b->wpc[k] || a->order[k] != b->order[k])
+            return false;
+    return true;
 }
 
 /* A memo by (type, layout) address finds the earlier answer; the layout

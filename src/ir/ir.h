@@ -352,6 +352,9 @@ void op_set_operand(Op *op, int i, Value *v);
 void op_set_operands(Context *c, Op *op, Value *const *vals, int n);
 void op_set_attr(Context *c, Op *op, const char *name, Attr *a); /* a == NULL removes */
 Attr *op_attr(const Op *op, const char *name);
+/* Gives `to`, an op of c without attributes, those of `from` (an op of c:
+ * its names are c's interned strings, already sorted). */
+void op_copy_attrs(Context *c, Op *to, const Op *from);
 bool op_attr_int(const Op *op, const char *name, int64_t *out);
 const char *op_attr_str(const Op *op, const char *name);
 

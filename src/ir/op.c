@@ -169,6 +169,12 @@ void op_set_attr(Context *c, Op *op, const char *name, Attr *a) {
     op->nattrs++;
 }
 
+void op_copy_attrs(Context *c, Op *to, const Op *from) {
+    if (!from->nattrs) return;
+    to->attrs = arena_dup(c->arena, from->attrs, sizeof(NamedAttr) * (size_t)from->nattrs);
+    to->nattrs = to->capattrs = from->nattrs;
+}
+
 Attr *op_attr(const Op *op, const char *name) {
     int i = attr_index(op, name);
     return i >= 0 ? op->attrs[i].attr : NULL;
@@ -305,8 +311,6 @@ static Value *remap(Map *map, Value *v) {
     return n ? n : v;
 }
 
-/* (op belongs to c: its attribute names are c's interned strings, already
- * sorted, so the list is copied as it is.) */
 Op *op_clone(Context *c, Op *op, Map *map) {
     Value *ops_small[8];
     Type *tys_small[8];
@@ -317,10 +321,7 @@ Op *op_clone(Context *c, Op *op, Map *map) {
     Op *n = op_create(c, op->kind, op->loc, ops, op->noperands, tys, op->nresults, op->nregions);
     if (ops != ops_small) tc_free(ops);
     if (tys != tys_small) tc_free(tys);
-    if (op->nattrs) {
-        n->attrs = arena_dup(c->arena, op->attrs, sizeof(NamedAttr) * (size_t)op->nattrs);
-        n->nattrs = n->capattrs = op->nattrs;
-    }
+    op_copy_attrs(c, n, op);
     for (int i = 0; i < op->nresults; i++) {
         n->results[i].name = op->results[i].name;
         map_put(map, MAP_KEY(&op->results[i]), &n->results[i]);

@@ -275,7 +275,7 @@ Op *op_rebuild(Context *c, Op *op, Value *const *operands, int nops, Type *const
         for (Block *b = n->regions[r].first; b; b = b->next) b->parent = &n->regions[r];
         op->regions[r].first = op->regions[r].last = NULL;
     }
-    for (int i = 0; i < op->nattrs; i++) op_set_attr(c, n, op->attrs[i].name, op->attrs[i].attr);
+    op_copy_attrs(c, n, op);
     for (int i = 0; i < op->nresults; i++)
         if (keep[i] >= 0) {
             n->results[keep[i]].name = op->results[i].name;

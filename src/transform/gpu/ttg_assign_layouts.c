@@ -37,6 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct SliceMemo {
+    const Layout *parent;
+    int axis;
+    const Layout *slice;
+} SliceMemo;
+
 typedef struct LState {
     Context *ctx;
     const TtgOptions *opts;
@@ -53,6 +59,10 @@ typedef struct LState {
     /* the last ttg_with_layout asked (most values share their neighbour's
      * type and layout; the layouts are unique) */
     struct { Type *t; const Layout *l; Type *r; } with;
+    /* the slices made, by axis and (unique) parent: expand_dims and reduce
+     * ask for the same few again and again */
+    SliceMemo slices[16];
+    int nslices;
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -62,6 +72,24 @@ static const Layout *lay(LState *s, Value *v) { return v->id < s->nvalues ? s->l
  * layout reaches thousands of values, and pointer-equal layouts make the
  * comparisons and ttg_with_layout's memo cheap. */
 static const Layout *keep_layout(LState *s, Layout l) { return ttg_layout_unique(s->ctx, &l); }
+
+/* The unique slice of l (a layout the pass keeps) along axis. */
+static const Layout *slice_of(LState *s, int axis, const Layout *l) {
+    for (int i = 0; i < s->nslices; i++)
+        if (s->slices[i].parent == l && s->slices[i].axis == axis) return s->slices[i].slice;
+    const Layout *r = keep_layout(s, ttg_slice(s->ctx, axis, l));
+    if (s->nslices < TC_ARRAY_LEN(s->slices)) s->slices[s->nslices++] = (SliceMemo){l, axis, r};
+    return r;
+}
+
+/* ttg_with_layout, remembering the last answer. */
+static Type *with_layout(LState *s, Type *t, const Layout *l) {
+    if (t != s->with.t || l != s->with.l) {
+        s->with.t = t, s->with.l = l;
+        s->with.r = ttg_with_layout(s->ctx, t, l);
+    }
+    return s->with.r;
+}
 
 static inline void give(LState *s, Value *v, const Layout *l) {
     /* (most calls find v placed already: that test first) */
@@ -161,7 +189,7 @@ static void relate_op(LState *s, Op *op, Value *v) {
     case TT_EXPAND_DIMS: {
         int axis = (int)op_axis(op);
         if (is_result) {
-            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), keep_layout(s, ttg_slice(s->ctx, axis, l)));
+            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), slice_of(s, axis, l));
         } else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
         return;
     }
@@ -178,7 +206,7 @@ static void relate_op(LState *s, Op *op, Value *v) {
         bool want = false;
         for (int i = 0; i < op->nresults; i++) want |= wants(s, op_result(op, i));
         if (parent->rank > 1 && want) {
-            const Layout *sl = keep_layout(s, ttg_slice(s->ctx, axis, parent));
+            const Layout *sl = slice_of(s, axis, parent);
             for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), sl);
         }
         return;
@@ -301,12 +329,7 @@ static const Layout *default_layout(LState *s, Type *t) {
 static const Layout *type_layout(LState *s, Type *t) { return ttg_layout_of_type(s->ctx, t); }
 
 static void set_value_layout(LState *s, Value *v, const Layout *l) {
-    if (!is_tile(v)) return;
-    if (v->type != s->with.t || l != s->with.l) {
-        s->with.t = v->type, s->with.l = l;
-        s->with.r = ttg_with_layout(s->ctx, v->type, l);
-    }
-    v->type = s->with.r;
+    if (is_tile(v)) v->type = with_layout(s, v->type, l);
 }
 
 /* Rebuilds a dense constant's attribute for the result's new type. */
@@ -357,11 +380,11 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     for (int i = 0; i < n; i++) {
         Value *o = op_operand(d, i);
         const Layout *ol = l;
-        if (d->kind == TT_EXPAND_DIMS) ol = keep_layout(s, ttg_slice(s->ctx, (int)op_axis(d), l));
+        if (d->kind == TT_EXPAND_DIMS) ol = slice_of(s, (int)op_axis(d), l);
         ops[i] = remat(s, o, ol, before);
     }
-    Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){ttg_with_layout(s->ctx, x->type, l)}, 1, 0);
-    for (int i = 0; i < d->nattrs; i++) op_set_attr(s->ctx, c, d->attrs[i].name, d->attrs[i].attr);
+    Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){with_layout(s, x->type, l)}, 1, 0);
+    op_copy_attrs(s->ctx, c, d);
     op_insert_before(before, c);
     if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
     axis_analysis_add_op(s->aa, c);
@@ -377,7 +400,7 @@ static void require(LState *s, Op *op, int i, const Layout *l) {
         op_set_operand(op, i, remat(s, x, l, op));
         return;
     }
-    Type *t = ttg_with_layout(s->ctx, x->type, l);
+    Type *t = with_layout(s, x->type, l);
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, op->loc, &x, 1, &t, 1, 0);
     op_insert_before(op, cv);
     axis_analysis_add_op(s->aa, cv);
@@ -419,13 +442,13 @@ static void materialise_op(LState *s, Op *op) {
         retype_constant(s, op);
         return;
     case TT_EXPAND_DIMS:
-        require(s, op, 0, keep_layout(s, ttg_slice(s->ctx, (int)op_axis(op), res_layout(s, op, 0))));
+        require(s, op, 0, slice_of(s, (int)op_axis(op), res_layout(s, op, 0)));
         return;
     case TT_REDUCE: {
         const Layout *l = type_layout(s, op_operand(op, 0)->type);
         for (int i = 1; i < op->noperands; i++) require(s, op, i, l);
         if (l && l->rank > 1) {
-            const Layout *sl = keep_layout(s, ttg_slice(s->ctx, (int)op_axis(op), l));
+            const Layout *sl = slice_of(s, (int)op_axis(op), l);
             for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), sl);
         }
         return;
@@ -492,13 +515,13 @@ static bool is_f16_or_bf16(const Type *e) {
 
 typedef struct Slice {
     Region *region;
-    Map seen;
     VEC(Op *) work;
 } Slice;
 
+/* (`mark` 1: seen; the region's ops are cleared first) */
 static void slice_add(Slice *sl, Op *x) {
-    if (!x || !x->parent || x->parent->parent != sl->region || map_has(&sl->seen, MAP_KEY(x))) return;
-    map_put(&sl->seen, MAP_KEY(x), (void *)1);
+    if (!x || !x->parent || x->parent->parent != sl->region || x->mark) return;
+    x->mark = 1;
     vec_push(&sl->work, x);
 }
 
@@ -507,8 +530,11 @@ static void slice_add(Slice *sl, Op *x) {
  * users forwards, ops of the same region only)? */
 static bool chained_dot(Op *dot) {
     Slice sl = {.region = dot->parent ? dot->parent->parent : NULL};
+    if (sl.region)
+        for (Block *b = sl.region->first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) o->mark = 0;
     bool chained = false;
-    map_put(&sl.seen, MAP_KEY(dot), (void *)1);
+    dot->mark = 1;
     vec_push(&sl.work, dot);
     while (sl.work.len && !chained) {
         Op *op = vec_pop(&sl.work);
@@ -517,7 +543,6 @@ static bool chained_dot(Op *dot) {
         for (int i = 0; i < op->nresults; i++)
             for (Use *u = op_result(op, i)->uses; u; u = u->next) slice_add(&sl, u->owner);
     }
-    map_free(&sl.seen);
     vec_free(&sl.work);
     return chained;
 }
