@@ -151,9 +151,10 @@ static int64_t body_pressure(Pipe *p, int threads) {
     Block *body = p->body;
     Map last = {0}; /* body value -> mark of its last top-level user + 1 */
     Map outside = {0};
+    map_reserve(&last, body->last ? body->last->mark + body->nargs + 1 : 16);
     int64_t always = 0, peak = 0;
+    OpList stack = {0};
     for (Op *o = body->first; o; o = o->next) {
-        OpList stack = {0};
         vec_push(&stack, o);
         while (stack.len) {
             Op *x = stack.data[--stack.len];
@@ -170,8 +171,8 @@ static int64_t body_pressure(Pipe *p, int threads) {
                 for (Block *b = x->regions[r].first; b; b = b->next)
                     for (Op *y = b->first; y; y = y->next) vec_push(&stack, y);
         }
-        vec_free(&stack);
     }
+    vec_free(&stack);
     /* The tiles live after op o (o->mark is its index): an argument whose
      * last user l (as `last` holds it) has l > o->mark + 1, and a result of
      * o or of an op d before it with l > o->mark + 1. Each value counts over
@@ -297,7 +298,7 @@ static Value *guarded_load(Pipe *p, Op *load, Value *(*map)(Pipe *, Value *), Va
     Value *ops[3] = {ptr, mask, load->noperands > 2 ? map(p, op_operand(load, 2)) : NULL};
     Type *rt = op_result(load, 0)->type;
     Op *n = build_op(&b, TT_LOAD, ops, load->noperands > 2 ? 3 : 2, &rt, 1, 0);
-    for (int i = 0; i < load->nattrs; i++) op_set_attr(p->c, n, load->attrs[i].name, load->attrs[i].attr);
+    op_copy_attrs(p->c, n, load);
     op_result(n, 0)->name = op_result(load, 0)->name;
     return op_result(n, 0);
 }

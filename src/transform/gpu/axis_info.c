@@ -481,6 +481,12 @@ void axis_analysis_drop(Context *c) { c->axis = NULL; }
 
 void axis_analysis_add_op(AxisAnalysis *a, Op *op) { visit(op, a); }
 
+void axis_analysis_copy(AxisAnalysis *a, Value *to, Value *from) {
+    /* (values without facts, as visit leaves them: unset, conservative when asked) */
+    TypeKind k = ty_elem(to->type)->kind;
+    if (k == TY_INT || k == TY_PTR || k == TY_INDEX) set_info(a, to, axis_info(a, from));
+}
+
 void axis_info_print(const AxisInfo *ai, StrBuf *out) {
     const int64_t *v[3] = {ai->contig, ai->div, ai->cnst};
     const char *names[3] = {"contiguity", "divisibility", "constancy"};

@@ -387,7 +387,7 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     op_copy_attrs(s->ctx, c, d);
     op_insert_before(before, c);
     if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
-    axis_analysis_add_op(s->aa, c);
+    axis_analysis_copy(s->aa, op_result(c, 0), x);
     return op_result(c, 0);
 }
 
@@ -403,7 +403,7 @@ static void require(LState *s, Op *op, int i, const Layout *l) {
     Type *t = with_layout(s, x->type, l);
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, op->loc, &x, 1, &t, 1, 0);
     op_insert_before(op, cv);
-    axis_analysis_add_op(s->aa, cv);
+    axis_analysis_copy(s->aa, op_result(cv, 0), x);
     op_set_operand(op, i, op_result(cv, 0));
 }
 
@@ -427,12 +427,12 @@ static void hoist_a_fragments(LState *s, Op *dot) {
     Region *at = dot->parent ? dot->parent->parent : NULL;
     Block *home = a->def ? a->def->parent : a->owner_block;
     if (!at || !home || home->parent == at || at->parent == NULL || at->parent->kind != SCF_FOR) return;
-    Type *t = ttg_with_layout(s->ctx, a->type, keep_layout(s, frag));
+    Type *t = with_layout(s, a->type, keep_layout(s, frag));
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, dot->loc, &a, 1, &t, 1, 0);
     if (a->def) op_insert_after(a->def, cv);
     else if (home->first) op_insert_before(home->first, cv);
     else block_append(home, cv);
-    axis_analysis_add_op(s->aa, cv);
+    axis_analysis_copy(s->aa, op_result(cv, 0), a);
     op_set_operand(dot, 0, op_result(cv, 0));
 }
 
