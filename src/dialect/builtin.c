@@ -76,7 +76,7 @@ Op *op_parent_module(Op *op) {
 }
 
 bool verify_module(Op *op, DiagEngine *de) {
-    Attr *n = op_attr(op, "sym_name");
+    Attr *n = op_attr_k(op, AN_SYM_NAME);
     if (n && n->kind != ATTR_STRING) {
         op_error(de, op, "attribute 'sym_name' must be a string");
         return false;
@@ -94,7 +94,7 @@ bool verify_module(Op *op, DiagEngine *de) {
             ok = false;
         }
         if (o->kind != TT_FUNC) continue;
-        const char *name = op_attr_str(o, "sym_name");
+        const char *name = op_attr_str_k(o, AN_SYM_NAME);
         if (!name) continue; /* verify_func reports it */
         /* attribute strings are interned, so the pointer is the key */
         if (map_get(&seen, MAP_KEY(name))) {

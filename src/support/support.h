@@ -165,11 +165,28 @@ void map_free(Map *m);
 /* ---- string interning ------------------------------------------------ */
 
 /* Interned strings are unique per Interner: equal strings, equal pointers. */
+typedef struct InternFixed InternFixed;
 typedef struct Interner {
     Arena *arena;
     struct InternEntry **buckets;
     int nbuckets, len;
+    /* strings handed out as they are rather than copied, or NULL (set
+     * after interner_init, before the first intern) */
+    const InternFixed *fixed;
 } Interner;
+/* A set of strings with one copy for the whole process, which interners
+ * that are given it hand out for those strings: the IR's well-known
+ * attribute names (ir.h), found on an op by address. Filled once by
+ * intern_fixed_init; the strings must live as long as the process. */
+enum { INTERN_FIXED_MAX = 128 };
+struct InternFixed {
+    const char *const *strs;
+    int n;
+    uint64_t hashes[INTERN_FIXED_MAX];
+    size_t lens[INTERN_FIXED_MAX];
+    uint8_t slots[2 * INTERN_FIXED_MAX]; /* open addressing over index + 1 */
+};
+void intern_fixed_init(InternFixed *f, const char *const *strs, int n);
 void interner_init(Interner *in, Arena *arena);
 void interner_free(Interner *in);
 const char *intern(Interner *in, const char *s);

@@ -53,7 +53,7 @@ static Op *callee_of(Inliner *in, Op *call) {
 }
 
 static bool may_inline(Op *callee) {
-    Attr *a = op_attr(callee, "noinline");
+    Attr *a = op_attr_k(callee, AN_NOINLINE);
     int64_t v;
     return !(a && (a->kind == ATTR_UNIT || (attr_as_int(a, &v) && v)));
 }

@@ -237,7 +237,7 @@ bool op_is_removable(Op *op) {
     }
     /* an unused read (a non-volatile tt.load) can go, as in MLIR */
     if (op_has_flag(op, OPF_MEM_READ) && !op_has_flag(op, OPF_MEM_WRITE) && op->nregions == 0) {
-        Attr *vol = op_attr(op, "isVolatile");
+        Attr *vol = op_attr_k(op, AN_IS_VOLATILE);
         int64_t v;
         return !vol || (attr_as_int(vol, &v) && !v);
     }
@@ -254,15 +254,15 @@ bool op_is_trivially_dead(Op *op) {
 Attr *value_const(Value *v) {
     Op *d = v->def;
     if (!d || d->kind != ARITH_CONSTANT) return NULL;
-    return op_attr(d, "value");
+    return op_attr_k(d, AN_VALUE);
 }
 
 bool func_is_private(const Op *func) {
-    const char *vis = op_attr_str(func, "sym_visibility");
+    const char *vis = op_attr_str_k(func, AN_SYM_VISIBILITY);
     return vis && strcmp(vis, "private") == 0;
 }
 
-const char *call_callee(const Op *call) { return op_attr_str(call, "callee"); }
+const char *call_callee(const Op *call) { return op_attr_str_k(call, AN_CALLEE); }
 
 Op *op_rebuild(Context *c, Op *op, Value *const *operands, int nops, Type *const *types, int nres,
                const int *keep) {

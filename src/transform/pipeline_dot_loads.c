@@ -283,7 +283,7 @@ static Value *first(Pipe *p, Value *v) {
 
 /* `iv < ub` as the loop compares (signed unless unsignedCmp). */
 static Value *in_range(Pipe *p, Builder *b, Value *iv) {
-    int pred = op_attr(p->loop, "unsignedCmp") ? CMPI_ULT : CMPI_SLT;
+    int pred = op_attr_k(p->loop, AN_UNSIGNED_CMP) ? CMPI_ULT : CMPI_SLT;
     return build_cmp(b, ARITH_CMPI, pred, iv, op_operand(p->loop, 1));
 }
 
@@ -325,7 +325,7 @@ static bool pipelinable(const Pipe *p, Op *l) {
     if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || !ty_is_tensor(op_operand(l, 0)->type))
         return false;
     int64_t vol = 0;
-    if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
+    if (op_attr_int_k(l, AN_IS_VOLATILE, &vol) && vol) return false;
     if (p->skip_async && async_copy_candidate(l)) return false;
     return feeds_dot(p, op_result(l, 0), 0);
 }
@@ -336,7 +336,7 @@ static bool pipelinable(const Pipe *p, Op *l) {
  * *body and *yield, or returns 0. */
 int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield) {
     int64_t ns = num_stages;
-    op_attr_int(loop, "tt.num_stages", &ns);
+    op_attr_int_k(loop, AN_TT_NUM_STAGES, &ns);
     Block *b = region_entry(&loop->regions[0]);
     if (ns <= 1 || !b || b->next || b->nargs != loop->noperands - 2) return 0;
     Op *y = block_terminator(b);

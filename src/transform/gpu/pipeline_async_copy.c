@@ -153,7 +153,7 @@ static Value *eval(Pipe *p, Map *env, Value *v, Op *before) {
 static bool zero_constant(Value *v) {
     Op *d = v->def;
     if (!d || d->kind != ARITH_CONSTANT) return false;
-    Attr *a = op_attr(d, "value");
+    Attr *a = op_attr_k(d, AN_VALUE);
     if (!a || a->kind != ATTR_DENSE || a->dense.nvals != 1) return false;
     return a->dense.floats ? a->dense.floats[0] == 0.0 && !__builtin_signbit(a->dense.floats[0])
                            : a->dense.ints && a->dense.ints[0] == 0;
@@ -173,7 +173,7 @@ static bool dot_plan(Context *c, Op *dot, int sm, MmaPlan *pl) {
         ec->fkind != FK_F32)
         return false;
     int64_t prec = TT_PREC_IEEE;
-    op_attr_int(dot, "inputPrecision", &prec);
+    op_attr_int_k(dot, AN_INPUT_PRECISION, &prec);
     if (ea->fkind != FK_F16 && ea->fkind != FK_BF16 && !(ea->fkind == FK_F32 && prec == TT_PREC_TF32)) return false;
     if (ea->fkind == FK_F32 && async_copy_mode() < 2) return false; /* tf32: see async_copy_mode */
     Dist da, db, dc;
@@ -191,14 +191,14 @@ static int pow2_floor(int64_t v) {
 static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || op_result(l, 0)->type->rank != 2) return false;
     int64_t vol = 0;
-    if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
+    if (op_attr_int_k(l, AN_IS_VOLATILE, &vol) && vol) return false;
     Use *u = op_result(l, 0)->uses;
     Op *tr = NULL;
     if (u && !u->next && u->owner->kind == TT_TRANS && u->owner->parent == p->body) {
         /* load -> tt.trans -> dot (`tl.dot(q, tl.trans(k))`): the ring holds
          * the transposed tile, the load's (r, c) where operand (c, r) goes */
         tr = u->owner;
-        Attr *oa = op_attr(tr, "order");
+        Attr *oa = op_attr_k(tr, AN_ORDER);
         if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != 2 || oa->dense.ints[0] != 1 ||
             oa->dense.ints[1] != 0 || op_result(tr, 0)->type->rank != 2)
             return false;
@@ -266,7 +266,7 @@ static void issue(Pipe *p, Map *env, Cand *cs, int n, Value *stage, Value *guard
 }
 
 static Value *in_range(Pipe *p, Builder *b, Value *iv) {
-    int pred = op_attr(p->loop, "unsignedCmp") ? CMPI_ULT : CMPI_SLT;
+    int pred = op_attr_k(p->loop, AN_UNSIGNED_CMP) ? CMPI_ULT : CMPI_SLT;
     return build_cmp(b, ARITH_CMPI, pred, iv, op_operand(p->loop, 1));
 }
 

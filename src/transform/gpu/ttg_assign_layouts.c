@@ -127,7 +127,7 @@ static bool same_layout_op(const Op *op) {
 
 static int64_t op_axis(const Op *op) {
     int64_t axis = 0;
-    op_attr_int(op, "axis", &axis);
+    op_attr_int_k(op, AN_AXIS, &axis);
     return axis;
 }
 
@@ -215,7 +215,7 @@ static void relate_op(LState *s, Op *op, Value *v) {
         /* the result's layout is the operand's with its dimensions permuted
          * (result dimension k is operand dimension order[k]): each thread
          * keeps its elements, and the PTX moves nothing */
-        Attr *oa = op_attr(op, "order");
+        Attr *oa = op_attr_k(op, AN_ORDER);
         if (!l || l->kind != LAYOUT_BLOCKED || !oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != l->rank)
             return;
         const int64_t *ord = oa->dense.ints;
@@ -334,13 +334,13 @@ static void set_value_layout(LState *s, Value *v, const Layout *l) {
 
 /* Rebuilds a dense constant's attribute for the result's new type. */
 static void retype_constant(LState *s, Op *op) {
-    Attr *a = op_attr(op, "value");
+    Attr *a = op_attr_k(op, AN_VALUE);
     Type *t = op_result(op, 0)->type;
     if (!a || a->kind != ATTR_DENSE || a->type == t) return;
     Attr *n;
     if (a->dense.ints) n = attr_dense_int(s->ctx, t, a->dense.ints, a->dense.nvals);
     else n = attr_dense_float(s->ctx, t, a->dense.floats, a->dense.nvals);
-    op_set_attr(s->ctx, op, "value", n);
+    op_set_attr_k(s->ctx, op, AN_VALUE, n);
 }
 
 static bool cheap_op(const Op *op) {
@@ -585,7 +585,7 @@ static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
         return false;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *er = ty_elem(rt);
     int64_t prec = TT_PREC_IEEE;
-    op_attr_int(dot, "inputPrecision", &prec);
+    op_attr_int_k(dot, AN_INPUT_PRECISION, &prec);
     bool tf32 = ea->kind == TY_FLOAT && ea->fkind == FK_F32 && prec == TT_PREC_TF32;
     if (!(is_f16_or_bf16(ea) || tf32) || eb->kind != TY_FLOAT || eb->fkind != ea->fkind || er->kind != TY_FLOAT ||
         er->fkind != FK_F32)
