@@ -295,7 +295,9 @@ struct Op {
     int nattrs, capattrs;
     Region *regions;
     Loc loc;
-    int mark;          /* scratch for passes (order numbers, visited bits) */
+    int mark;          /* scratch for passes (order numbers, visited bits):
+                          set it before reading it, to values >= 0
+                          (canonicalize's own are negative) */
 };
 
 struct Block {

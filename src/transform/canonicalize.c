@@ -40,9 +40,11 @@
 #include <math.h>
 #include "transform/pass.h"
 
-/* Op marks carry this run's epoch above two flag bits. Other passes and
- * the verifier use `mark` too, with values that can read as this run's, so
- * the pass clears every mark first (one walk). */
+/* Op marks carry this run's epoch above two flag bits, complemented: the
+ * other passes and the verifier leave non-negative marks (numbers in a
+ * block, seen bits) and new ops have 0, so a negative mark is one a run of
+ * this pass left, and only this run's epoch reads as set. (No walk to
+ * clear the marks first: epochs are unique to a run until 2^28 runs.) */
 enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
 
 typedef struct Canon {
@@ -54,8 +56,8 @@ typedef struct Canon {
     Map last;    /* scope block -> the last constant hoisted into it */
 } Canon;
 
-static int get_mark(Canon *s, Op *op) { return (op->mark >> 2) == s->epoch ? op->mark & 3 : 0; }
-static void set_mark(Canon *s, Op *op, int bits) { op->mark = (s->epoch << 2) | bits; }
+static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 2) == s->epoch ? ~op->mark & 3 : 0; }
+static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 2) | bits); }
 static bool is_erased(Canon *s, Op *op) { return get_mark(s, op) & MARK_ERASED; }
 
 static void push(Canon *s, Op *op) {
@@ -560,12 +562,9 @@ static void sweep(Canon *s, Block *b) {
     }
 }
 
-static void clear_mark(Op *op, void *ud) { op->mark = 0; }
-
 bool pass_canonicalize(Op *module, PassContext *pc) {
     static _Atomic unsigned epochs;
     Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0xfffffff) + 1};
-    op_walk(module, clear_mark, NULL, false);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) sweep(&s, b);

@@ -84,6 +84,19 @@ bool pass_inline(Op *module, PassContext *pc);       /* inline.c */
 bool pass_inline_all(Op *module, PassContext *pc);   /* inline.c: noinline callees too */
 bool pass_rewrite_tensor_pointer(Op *module, PassContext *pc); /* rewrite_tensor_pointer.c */
 bool pass_nn_quant_fusion(Op *module, PassContext *pc); /* nn_quant_fusion.c */
+/* The first, cheap test of each expansion pass (on the op's kind and
+ * types): ops failing it are left as they are, so a module without one
+ * that passes needs neither walk (ttg_lower asks). Inline: asked of every
+ * op. */
+static inline bool expand_libdevice_candidate(const Op *op) {
+    return op->kind == ARITH_REMF || (op->kind == TT_EXTERN_ELEMENTWISE && op->noperands >= 1 && op->noperands <= 2);
+}
+static inline bool expand_f64_math_candidate(const Op *op) {
+    if (op->nresults != 1 || op->noperands != 1) return false;
+    Type *t = op->results[0].type;
+    const Type *e = ty_elem(t);
+    return e->kind == TY_FLOAT && e->fkind == FK_F64 && op->operands[0].value->type == t;
+}
 /* pipeline_dot_loads.c: prefetches the loads feeding tt.dot in scf.for
  * loops one iteration ahead (num_stages <= 1: off; a loop's tt.num_stages
  * overrides it); returns how many loads. The pass reads num_stages from the
