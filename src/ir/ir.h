@@ -365,7 +365,11 @@ void op_set_operands(Context *c, Op *op, Value *const *vals, int n);
 void op_set_attr(Context *c, Op *op, const char *name, Attr *a); /* a == NULL removes */
 Attr *op_attr(const Op *op, const char *name);
 /* The same by a well-known name: an address comparison per attribute. */
-Attr *op_attr_k(const Op *op, AttrName name);
+static inline Attr *op_attr_k(const Op *op, AttrName name) {
+    for (int i = 0; i < op->nattrs; i++)
+        if (op->attrs[i].name == attr_names[name]) return op->attrs[i].attr;
+    return NULL;
+}
 bool op_attr_int_k(const Op *op, AttrName name, int64_t *out);
 const char *op_attr_str_k(const Op *op, AttrName name);
 void op_set_attr_k(Context *c, Op *op, AttrName name, Attr *a);

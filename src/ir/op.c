@@ -198,11 +198,6 @@ void op_set_attr_k(Context *c, Op *op, AttrName name, Attr *a) {
     set_attr_interned(c, op, attr_names[name], attr_index_k(op, name), a);
 }
 
-Attr *op_attr_k(const Op *op, AttrName name) {
-    int i = attr_index_k(op, name);
-    return i >= 0 ? op->attrs[i].attr : NULL;
-}
-
 bool op_attr_int_k(const Op *op, AttrName name, int64_t *out) { return attr_as_int(op_attr_k(op, name), out); }
 
 const char *op_attr_str_k(const Op *op, AttrName name) {

@@ -507,14 +507,13 @@ static Value *fold_by_flags(Op *op) {
 static bool try_fold(Canon *s, Op *op) {
     Value *v = fold_by_flags(op);
     OpFoldFn fn = op_info_of(op)->fold;
-    Attr *cs_small[8], *out_small[4];
+    Attr *cs_small[8], *out_small[4] = {NULL};
     Attr **cs = cs_small, **out = out_small;
     bool folded = v != NULL;
     if (!folded && fn && op->nresults > 0) {
         if (op->noperands > 8) cs = tc_malloc(sizeof(Attr *) * (size_t)op->noperands);
         if (op->nresults > 4) out = tc_calloc((size_t)op->nresults, sizeof(Attr *));
-        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op_operand(op, i));
-        for (int i = 0; i < op->nresults && i < 4; i++) out[i] = NULL;
+        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
         folded = fn(s->c, op, cs, out, &v);
         if (folded && !v)
             for (int i = 0; i < op->nresults; i++)

@@ -245,18 +245,6 @@ bool op_is_removable(Op *op) {
     return op->nregions == 0 || region_ops_removable(op);
 }
 
-bool op_is_trivially_dead(Op *op) {
-    for (int i = 0; i < op->nresults; i++)
-        if (op->results[i].uses) return false;
-    return op_is_removable(op);
-}
-
-Attr *value_const(Value *v) {
-    Op *d = v->def;
-    if (!d || d->kind != ARITH_CONSTANT) return NULL;
-    return op_attr_k(d, AN_VALUE);
-}
-
 bool func_is_private(const Op *func) {
     const char *vis = op_attr_str_k(func, AN_SYM_VISIBILITY);
     return vis && strcmp(vis, "private") == 0;

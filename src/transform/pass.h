@@ -118,10 +118,19 @@ bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
  * an scf.for / scf.if / tt.reduce / tt.scan whose nested ops are all such.
  * scf.while is kept (it may not terminate), and so are calls. */
 bool op_is_removable(Op *op);
-/* op_is_removable and none of its results has a use. */
-bool op_is_trivially_dead(Op *op);
+/* op_is_removable and none of its results has a use. (These two are
+ * inline: canonicalize and dce ask them of every op, and most ops have a
+ * used result or no constant operand.) */
+static inline bool op_is_trivially_dead(Op *op) {
+    for (int i = 0; i < op->nresults; i++)
+        if (op->results[i].uses) return false;
+    return op_is_removable(op);
+}
 /* The constant value of v when an arith.constant defines it, else NULL. */
-Attr *value_const(Value *v);
+static inline Attr *value_const(Value *v) {
+    Op *d = v->def;
+    return d && d->kind == ARITH_CONSTANT ? op_attr_k(d, AN_VALUE) : NULL;
+}
 /* tt.func visibility: `tt.func private @f` (sym_visibility = "private"). */
 bool func_is_private(const Op *func);
 /* Erases private functions that no call reaches, transitively (dce.c);
