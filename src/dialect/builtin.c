@@ -19,8 +19,7 @@ const char *vfy_tstr(DiagEngine *de, Type *t) {
     return s;
 }
 
-bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what) {
-    if (ok) return true;
+bool vfy_type_error(DiagEngine *de, Op *op, Type *t, const char *what) {
     op_error(de, op, "%s, but got '%s'", what, vfy_tstr(de, t));
     return false;
 }
@@ -47,26 +46,6 @@ bool vfy_same_types(DiagEngine *de, Op *op) {
             return false;
         }
     return true;
-}
-
-bool ty_is_int_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_INT || e->kind == TY_INDEX;
-}
-
-bool ty_is_float_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_FLOAT;
-}
-
-bool ty_is_ptr_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_PTR;
-}
-
-bool ty_is_i1_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_INT && e->width == 1;
 }
 
 Op *op_parent_module(Op *op) {
