@@ -48,19 +48,23 @@ static void operand_pair(Op *op, Value **a, Value **b) {
     }
 }
 
+/* One multiply per field and a full mix at the end (the fields are
+ * pointers and a kind; a full mix per field was most of the hashing). */
+static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+
 static uint64_t op_hash(Op *op) {
-    uint64_t h = hash_u64((uint64_t)op->kind + 1);
+    uint64_t h = (uint64_t)op->kind + 1;
     int i = 0;
     if (op->noperands == 2) {
         Value *a, *b;
         operand_pair(op, &a, &b);
-        h = hash_combine(hash_combine(h, MAP_KEY(a)), MAP_KEY(b));
+        h = mix(mix(h, MAP_KEY(a)), MAP_KEY(b));
         i = 2;
     }
-    for (; i < op->noperands; i++) h = hash_combine(h, MAP_KEY(op_operand(op, i)));
-    for (i = 0; i < op->nattrs; i++) h = hash_combine(h, MAP_KEY(op->attrs[i].attr));
-    for (i = 0; i < op->nresults; i++) h = hash_combine(h, MAP_KEY(op->results[i].type));
-    return h;
+    for (; i < op->noperands; i++) h = mix(h, MAP_KEY(op_operand(op, i)));
+    for (i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
+    for (i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
+    return hash_u64(h);
 }
 
 static bool op_equal(Op *x, Op *y) {
