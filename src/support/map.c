@@ -40,7 +40,7 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t seed) {
 
 static int map_slot(const Map *m, uint64_t key) {
     int mask = m->cap - 1;
-    int i = (int)(hash_u64(key) & (uint64_t)mask);
+    int i = map_home(m, key);
     while (m->slots[i].key && m->slots[i].key != key) i = (i + 1) & mask;
     return i;
 }

@@ -162,10 +162,22 @@ typedef struct Map {
     MapSlot *slots;
     int cap, len;
 } Map;
+/* A key's first slot: the top log2(cap) bits of key times 2^64/phi
+ * (Fibonacci hashing: a multiply spreads pointers and hashes alike, where
+ * a full mix cost twice as much per lookup). */
+static inline int map_home(const Map *m, uint64_t key) {
+#if defined(__GNUC__)
+    int bits = __builtin_ctz((unsigned)m->cap);
+#else
+    int bits = 0;
+    while ((1 << bits) < m->cap) bits++;
+#endif
+    return (int)((key * 0x9e3779b97f4a7c15ULL) >> (63 - bits) >> 1);
+}
 static inline void *map_get(const Map *m, uint64_t key) {
     if (!m->cap || !key) return NULL;
     int mask = m->cap - 1;
-    for (int i = (int)(hash_u64(key) & (uint64_t)mask);; i = (i + 1) & mask) {
+    for (int i = map_home(m, key);; i = (i + 1) & mask) {
         if (m->slots[i].key == key) return m->slots[i].val;
         if (!m->slots[i].key) return NULL;
     }
