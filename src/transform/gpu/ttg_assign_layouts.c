@@ -56,6 +56,7 @@ typedef struct LState {
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
     VEC(Op *) ops; /* every op, pre-order */
+    VEC(Op *) seeds; /* the dots and memory anchors among them, in that order */
     /* the last ttg_with_layout asked (most values share their neighbour's
      * type and layout; the layouts are unique) */
     struct { Type *t; const Layout *l; Type *r; } with;
@@ -318,6 +319,7 @@ static void propagate(LState *s) {
 static void collect(Op *op, void *ud) {
     LState *s = ud;
     vec_push(&s->ops, op);
+    if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
@@ -614,10 +616,10 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
-    for (int i = 0; i < s.ops.len; i++) {
+    for (int i = 0; i < s.seeds.len; i++) {
         Layout l;
-        if (s.ops.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.ops.data[i], &l))
-            give(&s, op_result(s.ops.data[i], 0), keep_layout(&s, l));
+        if (s.seeds.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.seeds.data[i], &l))
+            give(&s, op_result(s.seeds.data[i], 0), keep_layout(&s, l));
     }
     propagate(&s);
     /* 1-2: anchors, loads first; every load's own operands before any
@@ -625,8 +627,8 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
      * feeds, not converted every iteration because another load's layout
      * reached it first through shared index arithmetic) */
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < s.ops.len; i++) {
-            Op *op = s.ops.data[i];
+        for (int i = 0; i < s.seeds.len; i++) {
+            Op *op = s.seeds.data[i];
             if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
             Value *ptr = op_operand(op, 0);
             if (!is_tile(ptr)) continue;
@@ -656,15 +658,17 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
                         propagate(&s);
                     }
     }
-    /* 4: types, then conversions */
+    /* 4: types, then conversions, op by op: what an op's conversions read
+     * is its operands' types (values defined before it, or arguments of
+     * blocks of ops before it) and its own */
     for (int i = 0; i < s.ops.len; i++) {
         Op *op = s.ops.data[i];
         for (int k = 0; k < op->nresults; k++) set_value_layout(&s, op_result(op, k), lay(&s, op_result(op, k)));
         for (int r = 0; r < op->nregions; r++)
             for (Block *b = op->regions[r].first; b; b = b->next)
                 for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
+        materialise_op(&s, op);
     }
-    for (int i = 0; i < s.ops.len; i++) materialise_op(&s, s.ops.data[i]);
     /* The conversions and clones made above (given their facts as they
      * were made) have the facts of what they convert or clone and changed
      * no other value's: the analysis serves the passes after (axis_info.h). */
@@ -674,6 +678,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     map_free(&s.anchor);
     vec_free(&s.work);
     vec_free(&s.ops);
+    vec_free(&s.seeds);
 }
 
 bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
