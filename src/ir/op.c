@@ -35,6 +35,10 @@ Context *ctx_new(DiagEngine *de) {
     c->arena = a;
     interner_init(&c->strings, a);
     c->strings.fixed = &attr_name_set;
+    /* (a kernel's compile makes a hundred or two types and as many
+     * attributes: sized for that, the tables are not rehashed on the way) */
+    map_reserve(&c->types, 200);
+    map_reserve(&c->attrs, 200);
     c->diag = de;
     return c;
 }
