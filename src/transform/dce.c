@@ -116,24 +116,25 @@ static Op *prune_while_results(Context *c, Op *op, int *changes) {
     return op;
 }
 
-static void sweep_block(Context *c, Block *b, int *changes);
+static void sweep_block(PassContext *pc, Block *b);
 
-static void sweep_op(Context *c, Op *op, int *changes) {
-    if (op->kind == SCF_FOR) op = prune_for_iter_args(c, op, changes);
-    if (op->kind == SCF_WHILE) op = prune_while_results(c, op, changes);
+static void sweep_op(PassContext *pc, Op *op) {
+    if (op->kind == SCF_FOR) op = prune_for_iter_args(pc->ctx, op, &pc->changes);
+    if (op->kind == SCF_WHILE) op = prune_while_results(pc->ctx, op, &pc->changes);
     for (int r = 0; r < op->nregions; r++)
-        for (Block *b = op->regions[r].last; b; b = b->prev) sweep_block(c, b, changes);
+        for (Block *b = op->regions[r].last; b; b = b->prev) sweep_block(pc, b);
     if (op_is_trivially_dead(op)) {
+        pc->unseen += canonicalize_unmoved_by_erase(op);
         op_erase(op);
-        (*changes)++;
+        pc->changes++;
     }
 }
 
-static void sweep_block(Context *c, Block *b, int *changes) {
+static void sweep_block(PassContext *pc, Block *b) {
     for (Op *o = b->last, *prev; o; o = prev) {
         prev = o->prev;
         op_prefetch(o, -OP_PREFETCH_DIST); /* this sweep runs backwards */
-        sweep_op(c, o, changes);
+        sweep_op(pc, o);
     }
 }
 
@@ -192,11 +193,12 @@ int erase_uncalled_private_funcs(Context *c, Op *module) {
 }
 
 bool pass_dce(Op *module, PassContext *pc) {
-    int changes = 0;
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
-            for (Block *b = f->regions[r].last; b; b = b->prev) sweep_block(pc->ctx, b, &changes);
-    changes += erase_uncalled_private_funcs(pc->ctx, module);
-    pc->changes += changes;
+            for (Block *b = f->regions[r].last; b; b = b->prev) sweep_block(pc, b);
+    /* (the functions no call reaches: canonicalize works within one) */
+    int n = erase_uncalled_private_funcs(pc->ctx, module);
+    pc->changes += n;
+    pc->unseen += n;
     return true;
 }

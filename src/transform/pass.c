@@ -152,6 +152,7 @@ static void print_timing(StrBuf *out, const PassList *list, const double *secs, 
 static bool run_pass(const PassInfo *pi, Op *module, PassContext *pc, const PassOptions *opts, bool again,
                      double *secs, double *verify_s) {
     double t0 = now_seconds();
+    int changes = pc->changes, unseen = pc->unseen;
     bool ok = pi->run(module, pc);
     if (!pi->keeps_axis_info) axis_analysis_drop(pc->ctx);
     *secs = now_seconds() - t0;
@@ -164,6 +165,10 @@ static bool run_pass(const PassInfo *pi, Op *module, PassContext *pc, const Pass
         return false;
     }
     if (pi->idempotent) pc->fixed = pi, pc->fixed_at = pc->changes;
+    /* changes canonicalize cannot act on leave its fixed point standing */
+    else if (pc->fixed && pc->fixed->run == pass_canonicalize && pc->fixed_at == changes &&
+             pc->changes - changes == pc->unseen - unseen)
+        pc->fixed_at = pc->changes;
     if (opts->verify_each) {
         double v0 = now_seconds();
         int before = pc->de->nerrors;
@@ -212,6 +217,41 @@ bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const 
 }
 
 /* ---- helpers shared by the passes ------------------------------------------- */
+
+static bool is_dot_result(const Value *v) { return v->def && v->def->kind == TT_DOT; }
+
+bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
+    if (op->kind == TT_DOT) return false;
+    for (int i = 0; i < op->nresults; i++)
+        for (Use *u = op->results[i].uses; u; u = u->next)
+            for (int k = 0; k < u->owner->noperands; k++)
+                if (u->owner->operands[k].value == &prev->results[i]) return false;
+    for (int i = 0; i < op->noperands; i++) {
+        Value *w = op->operands[i].value;
+        if (is_dot_result(w)) return false;
+        bool other = false;
+        for (Use *u = w->uses; u && !other; u = u->next) other = u->owner != op;
+        if (!other) return false;
+    }
+    return true;
+}
+
+static bool uses_dot_result(Op *op) {
+    for (int i = 0; i < op->noperands; i++)
+        if (is_dot_result(op->operands[i].value)) return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (uses_dot_result(o)) return true;
+    return false;
+}
+
+bool canonicalize_unmoved_by_erase(Op *dead) { return !uses_dot_result(dead); }
+
+bool canonicalize_unmoved_by_hoist(Op *op) {
+    if (op->kind == TT_DOT) return false;
+    return !((op->kind == ARITH_ADDF || op->kind == ARITH_ADDI) && uses_dot_result(op));
+}
 
 static bool region_ops_removable(Op *op) {
     for (int r = 0; r < op->nregions; r++)

@@ -26,6 +26,11 @@ typedef struct PassContext {
      * again would change nothing, and the pass manager skips it. */
     const struct PassInfo *fixed;
     int fixed_at;
+    /* Of `changes`, those canonicalize cannot act on, as the passes making
+     * them count them (cse, dce, licm; see canonicalize_unmoved_by_*): when
+     * every change since canonicalize last ran is such, its fixed point
+     * stands and it is skipped again. */
+    int unseen;
 } PassContext;
 
 typedef bool (*PassFn)(Op *module, PassContext *pc); /* false on a hard error */
@@ -112,6 +117,27 @@ int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield);
 bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
 
 /* ---- helpers shared by the passes (pass.c) ------------------------------ */
+
+/* Whether canonicalize could act on the module after these changes to its
+ * fixed point (every other op as it left them); the passes count the
+ * changes for which it could not as PassContext.unseen. Its patterns and
+ * folders read an op's kind, attributes, types, operands (which of them
+ * are one value), their definitions (two deep), whether values are used
+ * (dead ops), whether a tt.dot's result has one use (the dot's add), and
+ * positions only in that pattern (dot and add in one block) and for
+ * constants (which sit at the top of their function, where no pass moves
+ * them):
+ *  - replacing op's results by those of prev, an op computing the same
+ *    (cse), then erasing op: unseen unless some user of a result also
+ *    uses prev's, or op is a dot, or an operand of op is a dot's result
+ *    (which loses a use) or is used by op alone (its definition may die);
+ *  - erasing a dead op (dce: the dead ops it leaves are none): unseen
+ *    unless it (or an op in it) used a dot's result;
+ *  - moving a pure op out of a loop (licm): unseen unless it is a dot or
+ *    an add of a dot's result. */
+bool canonicalize_unmoved_by_merge(Op *op, Op *prev);
+bool canonicalize_unmoved_by_erase(Op *dead);
+bool canonicalize_unmoved_by_hoist(Op *op);
 
 /* True when erasing op (if its results were unused) cannot change what the
  * program does: a pure non-terminator, a non-volatile read (tt.load), or
