@@ -27,7 +27,8 @@
 #include <string.h>
 
 /* Drops the loop-carried values of an scf.for that nothing reads. */
-static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
+static Op *prune_for_iter_args(PassContext *pc, Op *op) {
+    Context *c = pc->ctx;
     int ninit = op->noperands - 3;
     if (ninit <= 0) return op;
     Block *body = region_entry(&op->regions[0]);
@@ -46,6 +47,14 @@ static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
         ndrop++;
     }
     if (ndrop) {
+        /* canonicalize cannot act on the loop rebuilt with the values it
+         * keeps, their arguments and results as they were (pass.h), unless
+         * a dropped init or yielded value loses a use it may see */
+        bool seen = false;
+        for (int i = 0; i < ninit; i++)
+            if (drop[i])
+                seen |= !canonicalize_unmoved_by_unuse(op_operand(op, 3 + i)) ||
+                        !canonicalize_unmoved_by_unuse(op_operand(yield, i));
         int nkeep = ninit - ndrop, k = 0;
         Value **ops = tc_malloc(sizeof(Value *) * (size_t)(3 + nkeep));
         Value **yops = tc_malloc(sizeof(Value *) * (size_t)(nkeep + 1));
@@ -67,7 +76,8 @@ static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
         for (int i = ninit - 1; i >= 0; i--)
             if (drop[i]) block_erase_arg(body, i + 1);
         op = op_rebuild(c, op, ops, 3 + nkeep, tys, nkeep, keep);
-        *changes += ndrop;
+        pc->changes += ndrop;
+        if (!seen) pc->unseen += ndrop;
         tc_free(ops);
         tc_free(yops);
         tc_free(tys);
@@ -119,7 +129,7 @@ static Op *prune_while_results(Context *c, Op *op, int *changes) {
 static void sweep_block(PassContext *pc, Block *b);
 
 static void sweep_op(PassContext *pc, Op *op) {
-    if (op->kind == SCF_FOR) op = prune_for_iter_args(pc->ctx, op, &pc->changes);
+    if (op->kind == SCF_FOR) op = prune_for_iter_args(pc, op);
     if (op->kind == SCF_WHILE) op = prune_while_results(pc->ctx, op, &pc->changes);
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].last; b; b = b->prev) sweep_block(pc, b);

@@ -220,6 +220,8 @@ bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const 
 
 static bool is_dot_result(const Value *v) { return v->def && v->def->kind == TT_DOT; }
 
+bool canonicalize_unmoved_by_unuse(const Value *v) { return !is_dot_result(v); }
+
 bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
     if (op->kind == TT_DOT) return false;
     for (int i = 0; i < op->nresults; i++)

@@ -133,11 +133,15 @@ bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
  *    (which loses a use) or is used by op alone (its definition may die);
  *  - erasing a dead op (dce: the dead ops it leaves are none): unseen
  *    unless it (or an op in it) used a dot's result;
+ *  - dropping a use of v otherwise (dce rebuilding a loop without a
+ *    carried value nothing reads, whose init and yielded value lose one):
+ *    unseen unless v is a dot's result;
  *  - moving a pure op out of a loop (licm): unseen unless it is a dot or
  *    an add of a dot's result. */
 bool canonicalize_unmoved_by_merge(Op *op, Op *prev);
 bool canonicalize_unmoved_by_erase(Op *dead);
 bool canonicalize_unmoved_by_hoist(Op *op);
+bool canonicalize_unmoved_by_unuse(const Value *v);
 
 /* True when erasing op (if its results were unused) cannot change what the
  * program does: a pure non-terminator, a non-volatile read (tt.load), or
