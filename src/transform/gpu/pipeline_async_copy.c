@@ -237,8 +237,8 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     return true;
 }
 
-static void set_int(Context *c, Op *op, const char *name, int64_t v) {
-    op_set_attr(c, op, name, attr_int(c, ty_i64(c), v));
+static void set_int(Context *c, Op *op, AttrName name, int64_t v) {
+    op_set_attr_k(c, op, name, attr_int(c, ty_i64(c), v));
 }
 
 static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
@@ -256,11 +256,11 @@ static void issue(Pipe *p, Map *env, Cand *cs, int n, Value *stage, Value *guard
         if (l->noperands > 1) mask = build_binary(&b, ARITH_ANDI, eval(p, env, op_operand(l, 1), before), mask);
         Value *ops[3] = {stage, ptr, mask};
         Op *cp = plain_op(&b, TTG_ASYNC_COPY, ops, 3);
-        set_int(p->c, cp, "offset", cs[i].offset);
-        set_int(p->c, cp, "stage_bytes", cs[i].stage_bytes);
-        set_int(p->c, cp, "stride0", cs[i].stride[0]);
-        set_int(p->c, cp, "stride1", cs[i].stride[1]);
-        set_int(p->c, cp, "vec", cs[i].vec);
+        set_int(p->c, cp, AN_OFFSET, cs[i].offset);
+        set_int(p->c, cp, AN_STAGE_BYTES, cs[i].stage_bytes);
+        set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
+        set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);
+        set_int(p->c, cp, AN_VEC, cs[i].vec);
     }
     plain_op(&b, TTG_ASYNC_COMMIT, NULL, 0);
 }
@@ -338,7 +338,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     /* prologue */
     Builder pb = builder_before(c, loop);
     Op *alloc = plain_op(&pb, TTG_LOCAL_ALLOC, NULL, 0);
-    set_int(c, alloc, "size", off);
+    set_int(c, alloc, AN_SIZE, off);
     Type *i32 = ty_i32(c);
     int nargs = p.args.len;
     Value **state = tc_calloc((size_t)nargs + 1, sizeof(Value *));
@@ -374,7 +374,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Op *first = body->first;
     Builder bb = builder_before(c, first);
     Op *wait = plain_op(&bb, TTG_ASYNC_WAIT, NULL, 0);
-    set_int(c, wait, "num", ahead - 1);
+    set_int(c, wait, AN_NUM, ahead - 1);
     Map env = {0};
     map_reserve(&env, nvals);
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
@@ -387,8 +387,8 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
         Value *operand = op_result(cs[i].trans ? cs[i].trans : cs[i].load, 0);
         Type *t = operand->type;
         Op *ll = build_op(&lb, TTG_LOCAL_LOAD, &rs, 1, &t, 1, 0);
-        set_int(c, ll, "offset", cs[i].offset);
-        set_int(c, ll, "stage_bytes", cs[i].stage_bytes);
+        set_int(c, ll, AN_OFFSET, cs[i].offset);
+        set_int(c, ll, AN_STAGE_BYTES, cs[i].stage_bytes);
         op_result(ll, 0)->name = operand->name;
         value_replace_all_uses(operand, op_result(ll, 0));
     }
@@ -410,7 +410,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Op *after = loop->next;
     Builder eb = after ? builder_before(c, after) : builder_at_end(c, loop->parent);
     Op *w0 = plain_op(&eb, TTG_ASYNC_WAIT, NULL, 0);
-    set_int(c, w0, "num", 0);
+    set_int(c, w0, AN_NUM, 0);
     plain_op(&eb, TTG_LOCAL_DEALLOC, NULL, 0);
 
     map_free(&env);
