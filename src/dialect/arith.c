@@ -18,7 +18,7 @@ static int elem_width(Type *t) {
 }
 
 bool verify_constant(Op *op, DiagEngine *de) {
-    Attr *v = op_attr(op, "value");
+    Attr *v = op_attr_k(op, AN_VALUE);
     if (!v) {
         op_error(de, op, "requires attribute 'value'");
         return false;
@@ -82,7 +82,7 @@ bool verify_float_same(Op *op, DiagEngine *de) {
 bool verify_cmp(Op *op, DiagEngine *de) {
     bool is_int = op->kind == ARITH_CMPI;
     int64_t p;
-    if (!op_attr_int(op, "predicate", &p) || p < 0 || p >= (is_int ? CMPI_COUNT : CMPF_COUNT)) {
+    if (!op_attr_int_k(op, AN_PREDICATE, &p) || p < 0 || p >= (is_int ? CMPI_COUNT : CMPF_COUNT)) {
         op_error(de, op, "requires a valid 'predicate' attribute");
         return false;
     }

@@ -19,8 +19,7 @@ const char *vfy_tstr(DiagEngine *de, Type *t) {
     return s;
 }
 
-bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what) {
-    if (ok) return true;
+bool vfy_type_error(DiagEngine *de, Op *op, Type *t, const char *what) {
     op_error(de, op, "%s, but got '%s'", what, vfy_tstr(de, t));
     return false;
 }
@@ -49,26 +48,6 @@ bool vfy_same_types(DiagEngine *de, Op *op) {
     return true;
 }
 
-bool ty_is_int_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_INT || e->kind == TY_INDEX;
-}
-
-bool ty_is_float_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_FLOAT;
-}
-
-bool ty_is_ptr_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_PTR;
-}
-
-bool ty_is_i1_like(const Type *t) {
-    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
-    return e->kind == TY_INT && e->width == 1;
-}
-
 Op *op_parent_module(Op *op) {
     for (Op *p = op_parent_op(op); p; p = op_parent_op(p))
         if (p->kind == BUILTIN_MODULE) return p;
@@ -76,7 +55,7 @@ Op *op_parent_module(Op *op) {
 }
 
 bool verify_module(Op *op, DiagEngine *de) {
-    Attr *n = op_attr(op, "sym_name");
+    Attr *n = op_attr_k(op, AN_SYM_NAME);
     if (n && n->kind != ATTR_STRING) {
         op_error(de, op, "attribute 'sym_name' must be a string");
         return false;
@@ -94,7 +73,7 @@ bool verify_module(Op *op, DiagEngine *de) {
             ok = false;
         }
         if (o->kind != TT_FUNC) continue;
-        const char *name = op_attr_str(o, "sym_name");
+        const char *name = op_attr_str_k(o, AN_SYM_NAME);
         if (!name) continue; /* verify_func reports it */
         /* attribute strings are interned, so the pointer is the key */
         if (map_get(&seen, MAP_KEY(name))) {

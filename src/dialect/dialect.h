@@ -107,9 +107,14 @@ FOLDER(fold_nn_unpack)     /* constant bytes -> constant trits (tern_unpack) */
 #undef FOLDER
 
 /* Shared checks used by the verifiers; each reports at op and returns false
- * on failure. */
+ * on failure. (The checks that pass are inline: the verifier runs them on
+ * every op; the reports are not.) */
+/* "'op' op <what>, but got 'T'" (returns false). */
+bool vfy_type_error(DiagEngine *de, Op *op, Type *t, const char *what);
 /* "'op' op <what>, but got 'T'" unless ok. */
-bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what);
+static inline bool vfy_type(DiagEngine *de, Op *op, Type *t, bool ok, const char *what) {
+    return ok || vfy_type_error(de, op, t, what);
+}
 /* a and b have the same shape (both scalars, or tensors of equal dims). */
 bool vfy_same_shape(DiagEngine *de, Op *op, Type *a, Type *b);
 /* Every operand and result has one type ("requires the same type ..."). */
@@ -117,10 +122,22 @@ bool vfy_same_types(DiagEngine *de, Op *op);
 /* A type as text, for messages (lives in the DiagEngine's arena). */
 const char *vfy_tstr(DiagEngine *de, Type *t);
 /* Element-kind predicates over scalars and tensors. */
-bool ty_is_int_like(const Type *t);   /* iN, index, or tensors of them */
-bool ty_is_float_like(const Type *t);
-bool ty_is_ptr_like(const Type *t);   /* !tt.ptr or tensor of !tt.ptr */
-bool ty_is_i1_like(const Type *t);
+static inline bool ty_is_int_like(const Type *t) { /* iN, index, or tensors of them */
+    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
+    return e->kind == TY_INT || e->kind == TY_INDEX;
+}
+static inline bool ty_is_float_like(const Type *t) {
+    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
+    return e->kind == TY_FLOAT;
+}
+static inline bool ty_is_ptr_like(const Type *t) { /* !tt.ptr or tensor of !tt.ptr */
+    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
+    return e->kind == TY_PTR;
+}
+static inline bool ty_is_i1_like(const Type *t) {
+    const Type *e = t->kind == TY_TENSOR ? t->elem : t;
+    return e->kind == TY_INT && e->width == 1;
+}
 /* An op's enclosing module, or NULL. */
 Op *op_parent_module(Op *op);
 

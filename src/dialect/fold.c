@@ -392,7 +392,7 @@ static bool eval_cmpf(int pred, double a, double b) {
 bool fold_cmp(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
     Type *t = op->results[0].type;
     int64_t pred;
-    if (!op_attr_int(op, "predicate", &pred)) return false;
+    if (!op_attr_int_k(op, AN_PREDICATE, &pred)) return false;
     bool is_f = op->kind == ARITH_CMPF;
     if (is_f && (pred == CMPF_FALSE || pred == CMPF_TRUE))
         return out[0] = int_splat(c, t, pred == CMPF_TRUE), true;

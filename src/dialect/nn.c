@@ -91,7 +91,7 @@ Op *nn_lookup_global(Op *module, const char *name) {
     if (!module || module->kind != BUILTIN_MODULE || !name) return NULL;
     for (Op *g = module_body(module)->first; g; g = g->next) {
         if (g->kind != NN_GLOBAL) continue;
-        const char *n = op_attr_str(g, "sym_name");
+        const char *n = op_attr_str_k(g, AN_SYM_NAME);
         if (n && strcmp(n, name) == 0) return g;
     }
     return NULL;
@@ -262,7 +262,7 @@ bool verify_nn_conv(Op *op, DiagEngine *de) {
 
 bool verify_nn_axis(Op *op, DiagEngine *de) {
     int64_t v;
-    if (!op_attr_int(op, "axis", &v)) {
+    if (!op_attr_int_k(op, AN_AXIS, &v)) {
         op_error(de, op, "'%s' needs an integer attribute 'axis'", op_name(op));
         return false;
     }
@@ -382,7 +382,7 @@ bool fold_nn_global_ref(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
     if (!y || y->kind != NN_YIELD || y->noperands != 1) return false;
     Value *v = op_operand(y, 0);
     if (!v->def || v->def->kind != ARITH_CONSTANT || v->type != op->results[0].type) return false;
-    out[0] = op_attr(v->def, "value");
+    out[0] = op_attr_k(v->def, AN_VALUE);
     return out[0] != NULL;
 }
 

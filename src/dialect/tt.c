@@ -77,7 +77,7 @@ static bool is_pointee(Type *v, Type *p) {
 }
 
 bool verify_func(Op *op, DiagEngine *de) {
-    Attr *n = op_attr(op, "sym_name"), *ft = op_attr(op, "function_type");
+    Attr *n = op_attr_k(op, AN_SYM_NAME), *ft = op_attr_k(op, AN_FUNCTION_TYPE);
     if (!n || n->kind != ATTR_STRING) {
         op_error(de, op, "requires string attribute 'sym_name'");
         return false;
@@ -86,7 +86,7 @@ bool verify_func(Op *op, DiagEngine *de) {
         op_error(de, op, "requires attribute 'function_type' holding a function type");
         return false;
     }
-    Attr *vis = op_attr(op, "sym_visibility");
+    Attr *vis = op_attr_k(op, AN_SYM_VISIBILITY);
     if (vis && (vis->kind != ATTR_STRING || (strcmp(vis->s, "public") && strcmp(vis->s, "private") && strcmp(vis->s, "nested")))) {
         op_error(de, op, "visibility must be 'public', 'private' or 'nested'");
         return false;
@@ -148,7 +148,7 @@ bool verify_return(Op *op, DiagEngine *de) {
 }
 
 bool verify_call(Op *op, DiagEngine *de) {
-    Attr *c = op_attr(op, "callee");
+    Attr *c = op_attr_k(op, AN_CALLEE);
     if (!c || c->kind != ATTR_SYMREF) {
         op_error(de, op, "requires a 'callee' symbol reference attribute");
         return false;
@@ -279,7 +279,7 @@ bool verify_reshape(Op *op, DiagEngine *de) {
 
 bool verify_trans(Op *op, DiagEngine *de) {
     Type *s = opnd(op, 0), *r = res(op);
-    Attr *o = op_attr(op, "order");
+    Attr *o = op_attr_k(op, AN_ORDER);
     if (!vfy_type(de, op, s, is_tensor(s), "operand must be a tensor") ||
         !vfy_type(de, op, r, is_tensor(r), "result must be a tensor"))
         return false;
@@ -523,7 +523,7 @@ static bool verify_combiner(Op *op, DiagEngine *de, bool scan) {
             }
     }
     if (scan) {
-        Attr *r = op_attr(op, "reverse");
+        Attr *r = op_attr_k(op, AN_REVERSE);
         if (!r || r->kind != ATTR_BOOL) {
             op_error(de, op, "requires bool attribute 'reverse'");
             return false;
@@ -603,7 +603,7 @@ bool verify_fp_to_fp(Op *op, DiagEngine *de) {
         !vfy_type(de, op, r, ty_is_float_like(r), "result must be floating-point-like") ||
         !vfy_same_shape(de, op, s, r) || !vfy_enum(de, op, "rounding", tt_rounding_names, false))
         return false;
-    if (ty_elem(r)->width < ty_elem(s)->width && !op_attr(op, "rounding")) {
+    if (ty_elem(r)->width < ty_elem(s)->width && !op_attr_k(op, AN_ROUNDING)) {
         op_error(de, op, "rounding mode is required for FP downcast");
         return false;
     }

@@ -46,16 +46,21 @@ void ttg_layout_print(const Layout *l, StrBuf *out) {
     sb_puts(out, "}>");
 }
 
-/* Over the fields ttg_layout_equal compares (two per word and dimension). */
-static uint64_t layout_hash(const Layout *l) {
-    uint64_t h = hash_combine((uint64_t)l->kind, (uint64_t)l->rank);
-    if (l->kind == LAYOUT_SLICE) return hash_combine(hash_combine(h, (uint64_t)l->dim), layout_hash(l->parent));
-    for (int k = 0; k < l->rank; k++) {
-        h = hash_combine(h, (uint64_t)(uint32_t)l->spt[k] << 32 | (uint32_t)l->tpw[k]);
-        h = hash_combine(h, (uint64_t)(uint32_t)l->wpc[k] << 32 | (uint32_t)l->order[k]);
+/* Over the fields ttg_layout_equal compares (two per word and dimension):
+ * one multiply per word, a full mix at the end. */
+static uint64_t layout_mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+
+static uint64_t layout_hash_raw(const Layout *l) {
+    uint64_t h = layout_mix((uint64_t)l->kind + 1, (uint64_t)l->rank);
+    if (l->kind == LAYOUT_SLICE) return layout_mix(layout_mix(h, (uint64_t)l->dim), layout_hash_raw(l->parent));
+    for (int k = 0; k < l->rank && k < TTG_MAX_RANK; k++) {
+        h = layout_mix(h, (uint64_t)(uint32_t)l->spt[k] << 32 | (uint32_t)l->tpw[k]);
+        h = layout_mix(h, (uint64_t)(uint32_t)l->wpc[k] << 32 | (uint32_t)l->order[k]);
     }
     return h;
 }
+
+static uint64_t layout_hash(const Layout *l) { return hash_u64(layout_hash_raw(l)); }
 
 static bool valid_rank(int rank) { return rank >= 1 && rank <= TTG_MAX_RANK; }
 
@@ -247,9 +252,11 @@ bool ttg_layout_equal(const Layout *a, const Layout *b) {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind || a->rank != b->rank) return false;
     if (a->kind == LAYOUT_SLICE) return a->dim == b->dim && ttg_layout_equal(a->parent, b->parent);
-    size_t n = sizeof(int) * (size_t)a->rank;
-    return !memcmp(a->spt, b->spt, n) && !memcmp(a->tpw, b->tpw, n) && !memcmp(a->wpc, b->wpc, n) &&
-           !memcmp(a->order, b->order, n);
+    /* (a loop, not four calls to memcmp: ranks are 1 to 4) */
+    for (int k = 0; k < a->rank && k < TTG_MAX_RANK; k++)
+        if (a->spt[k] != b->spt[k] || a->tpw[k] != b->tpw[k] || a->wpc[k] != b->wpc[k] || a->order[k] != b->order[k])
+            return false;
+    return true;
 }
 
 /* A memo by (type, layout) address finds the earlier answer; the layout

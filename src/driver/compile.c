@@ -173,7 +173,7 @@ static Op *front_end_ttir(Compilation *c, const CompileRequest *req) {
     Op *kernel = NULL;
     for (Op *f = module_body(m)->first; f; f = f->next) {
         if (f->kind != TT_FUNC) continue;
-        const char *vis = op_attr_str(f, "sym_visibility");
+        const char *vis = op_attr_str_k(f, AN_SYM_VISIBILITY);
         bool is_public = !vis || strcmp(vis, "private") != 0;
         if ((req->opts.kernel && strcmp(func_name(f), req->opts.kernel) == 0) ||
             (!req->opts.kernel && is_public && !kernel))

@@ -186,6 +186,16 @@ typedef enum AttrKind {
     ATTR_OPAQUE, /* anything else (#layout<...>), kept as text */
 } AttrKind;
 
+/* The well-known attribute names (ir/attr_names.def): op_attr_k and its
+ * kin find them by address (see there). */
+typedef enum AttrName {
+#define ATTR_NAME(id, text) AN_##id,
+#include "ir/attr_names.def"
+#undef ATTR_NAME
+    AN_COUNT
+} AttrName;
+extern const char *const attr_names[AN_COUNT];
+
 typedef struct NamedAttr {
     const char *name; /* interned */
     Attr *attr;
@@ -285,7 +295,9 @@ struct Op {
     int nattrs, capattrs;
     Region *regions;
     Loc loc;
-    int mark;          /* scratch for passes (order numbers, visited bits) */
+    int mark;          /* scratch for passes (order numbers, visited bits):
+                          set it before reading it, to values >= 0
+                          (canonicalize's own are negative) */
 };
 
 struct Block {
@@ -352,6 +364,18 @@ void op_set_operand(Op *op, int i, Value *v);
 void op_set_operands(Context *c, Op *op, Value *const *vals, int n);
 void op_set_attr(Context *c, Op *op, const char *name, Attr *a); /* a == NULL removes */
 Attr *op_attr(const Op *op, const char *name);
+/* The same by a well-known name: an address comparison per attribute. */
+static inline Attr *op_attr_k(const Op *op, AttrName name) {
+    for (int i = 0; i < op->nattrs; i++)
+        if (op->attrs[i].name == attr_names[name]) return op->attrs[i].attr;
+    return NULL;
+}
+bool op_attr_int_k(const Op *op, AttrName name, int64_t *out);
+const char *op_attr_str_k(const Op *op, AttrName name);
+void op_set_attr_k(Context *c, Op *op, AttrName name, Attr *a);
+/* Gives `to`, an op of c without attributes, those of `from` (an op of c:
+ * its names are c's interned strings, already sorted). */
+void op_copy_attrs(Context *c, Op *to, const Op *from);
 bool op_attr_int(const Op *op, const char *name, int64_t *out);
 const char *op_attr_str(const Op *op, const char *name);
 

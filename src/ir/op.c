@@ -17,11 +17,28 @@ const char *const cmpf_pred_names[CMPF_COUNT] = {
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
     "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
 
+const char *const attr_names[AN_COUNT] = {
+#define ATTR_NAME(id, text) [AN_##id] = text,
+#include "ir/attr_names.def"
+#undef ATTR_NAME
+};
+
+static InternFixed attr_name_set;
+static void build_attr_name_set(void) { intern_fixed_init(&attr_name_set, attr_names, AN_COUNT); }
+
 Context *ctx_new(DiagEngine *de) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_attr_name_set);
+    _Static_assert((int)AN_COUNT <= (int)INTERN_FIXED_MAX, "attr_names fits an InternFixed");
     Arena *a = arena_new();
     Context *c = ARENA_NEW(a, Context);
     c->arena = a;
     interner_init(&c->strings, a);
+    c->strings.fixed = &attr_name_set;
+    /* (a kernel's compile makes a hundred or two types and as many
+     * attributes: sized for that, the tables are not rehashed on the way) */
+    map_reserve(&c->types, 200);
+    map_reserve(&c->attrs, 200);
     c->diag = de;
     return c;
 }
@@ -140,8 +157,8 @@ static int attr_index(const Op *op, const char *name) {
     return -1;
 }
 
-void op_set_attr(Context *c, Op *op, const char *name, Attr *a) {
-    int i = attr_index(op, name);
+/* (name interned in op's context: the op's names are such strings) */
+static void set_attr_interned(Context *c, Op *op, const char *iname, int i, Attr *a) {
     if (i >= 0) {
         if (a) {
             op->attrs[i].attr = a;
@@ -159,7 +176,6 @@ void op_set_attr(Context *c, Op *op, const char *name, Attr *a) {
         op->attrs = n;
         op->capattrs = ncap;
     }
-    const char *iname = ctx_intern(c, name);
     int j = op->nattrs;
     while (j > 0 && strcmp(op->attrs[j - 1].name, iname) > 0) {
         op->attrs[j] = op->attrs[j - 1];
@@ -167,6 +183,36 @@ void op_set_attr(Context *c, Op *op, const char *name, Attr *a) {
     }
     op->attrs[j] = (NamedAttr){iname, a};
     op->nattrs++;
+}
+
+void op_set_attr(Context *c, Op *op, const char *name, Attr *a) {
+    int i = attr_index(op, name);
+    if (i < 0 && !a) return;
+    set_attr_interned(c, op, i >= 0 ? op->attrs[i].name : ctx_intern(c, name), i, a);
+}
+
+static int attr_index_k(const Op *op, AttrName name) {
+    const char *n = attr_names[name];
+    for (int i = 0; i < op->nattrs; i++)
+        if (op->attrs[i].name == n) return i;
+    return -1;
+}
+
+void op_set_attr_k(Context *c, Op *op, AttrName name, Attr *a) {
+    set_attr_interned(c, op, attr_names[name], attr_index_k(op, name), a);
+}
+
+bool op_attr_int_k(const Op *op, AttrName name, int64_t *out) { return attr_as_int(op_attr_k(op, name), out); }
+
+const char *op_attr_str_k(const Op *op, AttrName name) {
+    Attr *a = op_attr_k(op, name);
+    return a && (a->kind == ATTR_STRING || a->kind == ATTR_SYMREF) ? a->s : NULL;
+}
+
+void op_copy_attrs(Context *c, Op *to, const Op *from) {
+    if (!from->nattrs) return;
+    to->attrs = arena_dup(c->arena, from->attrs, sizeof(NamedAttr) * (size_t)from->nattrs);
+    to->nattrs = to->capattrs = from->nattrs;
 }
 
 Attr *op_attr(const Op *op, const char *name) {
@@ -305,8 +351,6 @@ static Value *remap(Map *map, Value *v) {
     return n ? n : v;
 }
 
-/* (op belongs to c: its attribute names are c's interned strings, already
- * sorted, so the list is copied as it is.) */
 Op *op_clone(Context *c, Op *op, Map *map) {
     Value *ops_small[8];
     Type *tys_small[8];
@@ -317,10 +361,7 @@ Op *op_clone(Context *c, Op *op, Map *map) {
     Op *n = op_create(c, op->kind, op->loc, ops, op->noperands, tys, op->nresults, op->nregions);
     if (ops != ops_small) tc_free(ops);
     if (tys != tys_small) tc_free(tys);
-    if (op->nattrs) {
-        n->attrs = arena_dup(c->arena, op->attrs, sizeof(NamedAttr) * (size_t)op->nattrs);
-        n->nattrs = n->capattrs = op->nattrs;
-    }
+    op_copy_attrs(c, n, op);
     for (int i = 0; i < op->nresults; i++) {
         n->results[i].name = op->results[i].name;
         map_put(map, MAP_KEY(&op->results[i]), &n->results[i]);
@@ -367,14 +408,14 @@ Value *build_cmp(Builder *b, OpKind kind, int predicate, Value *x, Value *y) {
     Value *ops[2] = {x, y};
     Type *t = ty_with_elem(b->ctx, x->type, ty_i1(b->ctx));
     Op *op = build_op(b, kind, ops, 2, &t, 1, 0);
-    op_set_attr(b->ctx, op, "predicate", attr_int(b->ctx, ty_i64(b->ctx), predicate));
+    op_set_attr_k(b->ctx, op, AN_PREDICATE, attr_int(b->ctx, ty_i64(b->ctx), predicate));
     return op_result(op, 0);
 }
 
 Value *build_constant(Builder *b, Attr *value) {
     Type *t = value->type;
     Op *op = build_op(b, ARITH_CONSTANT, NULL, 0, &t, 1, 0);
-    op_set_attr(b->ctx, op, "value", value);
+    op_set_attr_k(b->ctx, op, AN_VALUE, value);
     return op_result(op, 0);
 }
 
@@ -405,12 +446,12 @@ Op *module_lookup_func(Op *module, const char *name) {
 }
 
 const char *func_name(const Op *func) {
-    const char *s = op_attr_str(func, "sym_name");
+    const char *s = op_attr_str_k(func, AN_SYM_NAME);
     return s ? s : "";
 }
 
 Type *func_type(const Op *func) {
-    Attr *a = op_attr(func, "function_type");
+    Attr *a = op_attr_k(func, AN_FUNCTION_TYPE);
     return a && a->kind == ATTR_TYPE ? a->ty : NULL;
 }
 

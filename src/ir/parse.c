@@ -1356,7 +1356,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         t2 = ty_with_elem(c, t1, ty_i1(c));
         op = new_op(P, kind, loc, vmark, &t2, 1);
         apply_attrs(P, op, amark);
-        op_set_attr(c, op, "predicate", attr_int(c, ty_i64(c), pred));
+        op_set_attr_k(c, op, AN_PREDICATE, attr_int(c, ty_i64(c), pred));
         break;
     }
     /* %r = arith.constant attr-dict attribute */
@@ -1370,7 +1370,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         t1 = v->type;
         op = new_op(P, kind, loc, vmark, &t1, 1);
         apply_attrs(P, op, amark);
-        op_set_attr(c, op, "value", v);
+        op_set_attr_k(c, op, AN_VALUE, v);
         break;
     }
     /* %r = arith.select %c, %a, %b attr-dict : (Tc ,)? T */
@@ -1400,7 +1400,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         op = op_create(c, kind, loc, NULL, 0, NULL, 0, 1);
         if (at(P, TK_AT)) {
             Token s = P->tok;
-            op_set_attr(c, op, "sym_name", attr_string(c, intern_tok(P, s, 1)));
+            op_set_attr_k(c, op, AN_SYM_NAME, attr_string(c, intern_tok(P, s, 1)));
             next(P);
         }
         if (accept_bare(P, "attributes")) parse_op_attr_dict(P, op);
@@ -1465,11 +1465,11 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         }
         Type *ft = make_func_type(P, tmark, nin, nres);
         op = op_create(c, kind, loc, NULL, 0, NULL, 0, 1);
-        op_set_attr(c, op, "sym_name", attr_string(c, fname));
-        op_set_attr(c, op, "function_type", attr_type(c, ft));
-        if (vis) op_set_attr(c, op, "sym_visibility", vis);
-        if (any_arg_attr) op_set_attr(c, op, "arg_attrs", attr_array(c, P->attrs.data + amark, nin));
-        if (any_res_attr) op_set_attr(c, op, "res_attrs", attr_array(c, P->attrs.data + ramark, nres));
+        op_set_attr_k(c, op, AN_SYM_NAME, attr_string(c, fname));
+        op_set_attr_k(c, op, AN_FUNCTION_TYPE, attr_type(c, ft));
+        if (vis) op_set_attr_k(c, op, AN_SYM_VISIBILITY, vis);
+        if (any_arg_attr) op_set_attr_k(c, op, AN_ARG_ATTRS, attr_array(c, P->attrs.data + amark, nin));
+        if (any_res_attr) op_set_attr_k(c, op, AN_RES_ATTRS, attr_array(c, P->attrs.data + ramark, nres));
         P->attrs.len = amark;
         P->types.len = tmark;
         if (accept_bare(P, "attributes")) {
@@ -1540,7 +1540,7 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         op = new_op(P, kind, loc, vmark, P->types.data + tmark, nres);
         P->types.len = tmark;
         apply_attrs(P, op, amark);
-        op_set_attr(c, op, "callee", attr_symref(c, callee));
+        op_set_attr_k(c, op, AN_CALLEE, attr_symref(c, callee));
         break;
     }
     /* tt.get_program_id ::= name axis attr-dict `:` type */
@@ -1964,8 +1964,8 @@ static Op *parse_generic(Parser *P, Token name_tok, Loc loc) {
     P->regions.len = rmark;
     apply_attrs(P, op, amark);
     /* MLIR's `true` is an i1 integer; the custom form reads it that way too */
-    Attr *v = kind == ARITH_CONSTANT ? op_attr(op, "value") : NULL;
-    if (v && v->kind == ATTR_BOOL) op_set_attr(P->ctx, op, "value", attr_int(P->ctx, ty_i1(P->ctx), v->b));
+    Attr *v = kind == ARITH_CONSTANT ? op_attr_k(op, AN_VALUE) : NULL;
+    if (v && v->kind == ATTR_BOOL) op_set_attr_k(P->ctx, op, AN_VALUE, attr_int(P->ctx, ty_i1(P->ctx), v->b));
     P->toks.len = kmark;
     return op;
 }

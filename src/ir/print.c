@@ -167,7 +167,7 @@ static bool is_id_char(char c) {
  * `size` as snprintf would. Built by hand: the parser and the printer ask
  * for it once per constant. */
 void ir_constant_name(Op *op, char *buf, size_t size) {
-    Attr *v = op_attr(op, "value");
+    Attr *v = op_attr_k(op, AN_VALUE);
     Type *t = op->nresults ? op->results[0].type : NULL;
     char tmp[64];
     int n = 0;
@@ -832,13 +832,13 @@ static bool is_pointee_of(Type *v, Type *ptr) {
 }
 
 static bool func_fits(Op *op) {
-    Attr *ft = op_attr(op, "function_type");
+    Attr *ft = op_attr_k(op, AN_FUNCTION_TYPE);
     if (!ft || ft->kind != ATTR_TYPE || ft->ty->kind != TY_FUNC || !str_attr(op, "sym_name"))
         return false;
-    Attr *vis = op_attr(op, "sym_visibility");
+    Attr *vis = op_attr_k(op, AN_SYM_VISIBILITY);
     if (vis && (vis->kind != ATTR_STRING || !is_bare_id(vis->s))) return false;
     Type *t = ft->ty;
-    Attr *aa = op_attr(op, "arg_attrs"), *ra = op_attr(op, "res_attrs");
+    Attr *aa = op_attr_k(op, AN_ARG_ATTRS), *ra = op_attr_k(op, AN_RES_ATTRS);
     if (aa && (aa->kind != ATTR_ARRAY || aa->arr.n != t->ninputs)) return false;
     if (ra && (ra->kind != ATTR_ARRAY || ra->arr.n != t->nresults)) return false;
     for (int i = 0; aa && i < aa->arr.n; i++)
@@ -863,20 +863,20 @@ static bool fits_custom(Op *op) {
     case FMT_SAME: return op->noperands > 0 && all_operands_typed(op, 0, r0);
     case FMT_CAST:
     case FMT_CONVERT:
-        if (op->kind == TT_FP_TO_FP && op_attr(op, "rounding") &&
+        if (op->kind == TT_FP_TO_FP && op_attr_k(op, AN_ROUNDING) &&
             !enum_keyword(op, "rounding", tt_rounding_names))
             return false;
         return true;
     case FMT_CMP: {
         const char *const *names = op->kind == ARITH_CMPI ? cmpi_pred_names : cmpf_pred_names;
         int n = op->kind == ARITH_CMPI ? CMPI_COUNT : CMPF_COUNT;
-        Attr *p = op_attr(op, "predicate");
+        Attr *p = op_attr_k(op, AN_PREDICATE);
         (void)names;
         return p && p->kind == ATTR_INT && p->i >= 0 && p->i < n && operand_type(op, 1) == t0 &&
                is_i1_shape_of(r0, t0);
     }
     case FMT_CONSTANT: {
-        Attr *v = op_attr(op, "value");
+        Attr *v = op_attr_k(op, AN_VALUE);
         return v && v->type == r0 &&
                (v->kind == ATTR_INT || v->kind == ATTR_FLOAT || v->kind == ATTR_DENSE);
     }
@@ -885,12 +885,12 @@ static bool fits_custom(Op *op) {
     }
     switch (op->kind) {
     case BUILTIN_MODULE: {
-        Attr *n = op_attr(op, "sym_name");
+        Attr *n = op_attr_k(op, AN_SYM_NAME);
         return single_block(&op->regions[0], 0) && (!n || n->kind == ATTR_STRING);
     }
     case TT_FUNC: return func_fits(op);
     case TT_CALL: {
-        Attr *c = op_attr(op, "callee");
+        Attr *c = op_attr_k(op, AN_CALLEE);
         return c && c->kind == ATTR_SYMREF;
     }
     case TT_GET_PROGRAM_ID:
@@ -910,7 +910,7 @@ static bool fits_custom(Op *op) {
         return is_pointee_of(operand_type(op, 1), t0) &&
                (op->noperands < 3 || is_i1_shape_of(operand_type(op, 2), t0));
     case TT_DOT:
-        if (op_attr(op, "inputPrecision") && !enum_keyword(op, "inputPrecision", tt_precision_names))
+        if (op_attr_k(op, AN_INPUT_PRECISION) && !enum_keyword(op, "inputPrecision", tt_precision_names))
             return false;
         return operand_type(op, 2) == r0;
     case TT_ATOMIC_RMW:
@@ -1019,7 +1019,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
     }
     case FMT_CMP: {
         static const char *const skip[] = {"predicate", NULL};
-        Attr *p = op_attr(op, "predicate");
+        Attr *p = op_attr_k(op, AN_PREDICATE);
         sb_printf(o, " %s, ", (op->kind == ARITH_CMPI ? cmpi_pred_names : cmpf_pred_names)[p->i]);
         print_value_list(P, op, 0, 2);
         print_attr_dict(P, op, skip);
@@ -1031,7 +1031,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
         static const char *const skip[] = {"value", NULL};
         print_attr_dict(P, op, skip);
         sb_putc(o, ' ');
-        print_attr(P, op_attr(op, "value"));
+        print_attr(P, op_attr_k(op, AN_VALUE));
         return;
     }
     case FMT_SELECT: {
@@ -1053,7 +1053,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
     switch (op->kind) {
     case BUILTIN_MODULE: {
         static const char *const skip[] = {"sym_name", NULL};
-        Attr *n = op_attr(op, "sym_name");
+        Attr *n = op_attr_k(op, AN_SYM_NAME);
         if (n) {
             sb_putc(o, ' ');
             print_symbol(P, n->s);
@@ -1069,13 +1069,13 @@ static void print_custom(Printer *P, Op *op, int indent) {
     case TT_FUNC: {
         static const char *const skip[] = {"sym_name", "function_type", "sym_visibility",
                                            "arg_attrs", "res_attrs", NULL};
-        Type *t = op_attr(op, "function_type")->ty;
-        Attr *vis = op_attr(op, "sym_visibility");
-        Attr *aa = op_attr(op, "arg_attrs"), *ra = op_attr(op, "res_attrs");
+        Type *t = op_attr_k(op, AN_FUNCTION_TYPE)->ty;
+        Attr *vis = op_attr_k(op, AN_SYM_VISIBILITY);
+        Attr *aa = op_attr_k(op, AN_ARG_ATTRS), *ra = op_attr_k(op, AN_RES_ATTRS);
         Block *entry = op->regions[0].first;
         sb_putc(o, ' ');
         if (vis) sb_printf(o, "%s ", vis->s);
-        print_symbol(P, op_attr_str(op, "sym_name"));
+        print_symbol(P, op_attr_str_k(op, AN_SYM_NAME));
         sb_putc(o, '(');
         for (int i = 0; i < t->ninputs; i++) {
             if (i) sb_puts(o, ", ");
@@ -1156,7 +1156,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
     case TT_CALL: {
         static const char *const skip[] = {"callee", NULL};
         sb_putc(o, ' ');
-        print_symbol(P, op_attr(op, "callee")->s);
+        print_symbol(P, op_attr_k(op, AN_CALLEE)->s);
         sb_putc(o, '(');
         print_value_list(P, op, 0, op->noperands);
         sb_putc(o, ')');
@@ -1238,11 +1238,11 @@ static void print_custom(Printer *P, Op *op, int indent) {
         const char *e = enum_keyword(op, "evict", tt_evict_names);
         if (c) {
             skip[ns++] = "cache";
-            if (op_attr(op, "cache")->i != TT_CACHE_NONE) sb_printf(o, " cacheModifier = %s", c);
+            if (op_attr_k(op, AN_CACHE)->i != TT_CACHE_NONE) sb_printf(o, " cacheModifier = %s", c);
         }
         if (e) {
             skip[ns++] = "evict";
-            if (op_attr(op, "evict")->i != TT_EVICT_NORMAL) sb_printf(o, " evictionPolicy = %s", e);
+            if (op_attr_k(op, AN_EVICT)->i != TT_EVICT_NORMAL) sb_printf(o, " evictionPolicy = %s", e);
         }
         print_attr_dict(P, op, skip);
         sb_puts(o, " : ");
@@ -1254,7 +1254,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
         const char *p = enum_keyword(op, "inputPrecision", tt_precision_names);
         sb_putc(o, ' ');
         print_value_list(P, op, 0, 3);
-        if (p && op_attr(op, "inputPrecision")->i != TT_PREC_IEEE)
+        if (p && op_attr_k(op, AN_INPUT_PRECISION)->i != TT_PREC_IEEE)
             sb_printf(o, ", inputPrecision = %s", p);
         print_attr_dict(P, op, p ? skip : NULL);
         sb_puts(o, " : ");

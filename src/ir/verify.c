@@ -57,6 +57,15 @@ static OpKind expected_terminator(const Op *parent, int ri) {
 static bool counts_ok(Verifier *V, Op *op) {
     const OpInfo *in = op_info_of(op);
     bool ok = true;
+    /* (the usual case first: counts as the table says, every operand and
+     * result typed) */
+    if (op->noperands >= in->nopmin && (in->nopmax < 0 || op->noperands <= in->nopmax) &&
+        (in->nres < 0 || op->nresults == in->nres) && op->nregions == in->nregions) {
+        bool typed = true;
+        for (int i = 0; i < op->noperands; i++) typed &= op->operands[i].value && op->operands[i].value->type;
+        for (int i = 0; i < op->nresults; i++) typed &= op->results[i].type != NULL;
+        if (typed) return true;
+    }
     if (in->nopmax == in->nopmin && op->noperands != in->nopmin) {
         op_error(V->de, op, "expected %d operand%s, but found %d", in->nopmin, in->nopmin == 1 ? "" : "s",
                  op->noperands);
@@ -155,7 +164,15 @@ static void verify_op(Verifier *V, Op *op) {
     bool counts = counts_ok(V, op);
     if (!counts) V->ok = false;
     if (counts)
-        for (int i = 0; i < op->noperands; i++) check_dominance(V, op, i);
+        for (int i = 0; i < op->noperands; i++) {
+            /* (most operands are defined earlier in the user's block, or are
+             * an argument of it) */
+            Value *v = op->operands[i].value;
+            if (op->parent && (v->def ? v->def->parent == op->parent && v->def != op && v->def->mark < op->mark
+                                      : v->owner_block == op->parent))
+                continue;
+            check_dominance(V, op, i);
+        }
     /* region shape: one block, except a function (0: a declaration) and
      * the module (exactly one) */
     for (int r = 0; r < op->nregions; r++) {

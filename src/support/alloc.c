@@ -57,16 +57,13 @@ char *tc_strdup(const char *s) {
 
 /* ---- arena ------------------------------------------------------------ */
 
-typedef struct Chunk {
-    struct Chunk *next;
+/* `used` of the arena's current chunk is kept as arena->cur instead (see
+ * sync_used). */
+typedef struct ArenaChunk {
+    struct ArenaChunk *next;
     size_t size, used;
     _Alignas(16) unsigned char data[];
 } Chunk;
-
-struct Arena {
-    Chunk *head;
-    size_t reserved;
-};
 
 /* An arena's first chunk is small: many arenas stay small (a kernel served
  * from the source-keyed cache keeps a few strings in its Compilation's), and
@@ -136,10 +133,23 @@ static void chunk_cache_flush(void) {
     }
 }
 
-Arena *arena_new(void) { return tc_calloc(1, sizeof(Arena)); }
+Arena *arena_new(void) {
+    /* (room for nothing until the first chunk: a 0-byte request still
+     * gets a pointer that is not NULL) */
+    static _Alignas(16) unsigned char none[16];
+    Arena *a = tc_calloc(1, sizeof(Arena));
+    a->cur = a->end = none;
+    return a;
+}
+
+/* Writes the current chunk's bump pointer back to its `used`. */
+static void sync_used(Arena *a) {
+    if (a->head) a->head->used = (size_t)(a->cur - a->head->data);
+}
 
 void arena_free(Arena *a) {
     if (!a) return;
+    sync_used(a);
     for (Chunk *c = a->head, *n; c; c = n) {
         n = c->next;
         chunk_give(c);
@@ -149,33 +159,32 @@ void arena_free(Arena *a) {
 
 /* Chunks are zeroed whole when they are made and memory is never handed
  * out twice, so an allocation is zero without a memset of its own (the IR
- * makes millions of small ones). */
-void *arena_alloc(Arena *a, size_t size) {
-    size = (size + 15) & ~(size_t)15;
+ * makes millions of small ones). arena_alloc (support.h) bumps `cur`
+ * through the current chunk; this takes the next one. */
+void *arena_alloc_slow(Arena *a, size_t size) {
     Chunk *c = a->head;
-    if (!c || c->used + size > c->size) {
-        size_t cap = size > ARENA_CHUNK / 4 ? size : !c && size <= ARENA_FIRST ? ARENA_FIRST : ARENA_CHUNK;
-        Chunk *n;
-        if (cap == ARENA_CHUNK) {
-            n = chunk_take();
-        } else {
-            n = tc_calloc(1, sizeof(Chunk) + cap);
-            n->size = cap;
-        }
-        a->reserved += sizeof(Chunk) + cap;
-        if (c && size > ARENA_CHUNK / 4) {
-            /* big block: keep the current chunk at the head for small ones */
-            n->next = c->next;
-            c->next = n;
-        } else {
-            n->next = c;
-            a->head = n;
-        }
-        c = n;
+    sync_used(a);
+    size_t cap = size > ARENA_CHUNK / 4 ? size : !c && size <= ARENA_FIRST ? ARENA_FIRST : ARENA_CHUNK;
+    Chunk *n;
+    if (cap == ARENA_CHUNK) {
+        n = chunk_take();
+    } else {
+        n = tc_calloc(1, sizeof(Chunk) + cap);
+        n->size = cap;
     }
-    void *p = c->data + c->used;
-    c->used += size;
-    return p;
+    a->reserved += sizeof(Chunk) + cap;
+    if (c && size > ARENA_CHUNK / 4) {
+        /* big block: keep the current chunk at the head for small ones */
+        n->next = c->next;
+        c->next = n;
+        n->used = size;
+        return n->data;
+    }
+    n->next = c;
+    a->head = n;
+    a->cur = n->data + size;
+    a->end = n->data + n->size;
+    return n->data;
 }
 
 void *arena_dup(Arena *a, const void *p, size_t size) {

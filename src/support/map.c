@@ -40,7 +40,7 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t seed) {
 
 static int map_slot(const Map *m, uint64_t key) {
     int mask = m->cap - 1;
-    int i = (int)(hash_u64(key) & (uint64_t)mask);
+    int i = map_home(m, key);
     while (m->slots[i].key && m->slots[i].key != key) i = (i + 1) & mask;
     return i;
 }
@@ -90,8 +90,30 @@ typedef struct InternEntry {
     struct InternEntry *next;
     uint64_t hash;
     size_t len;
-    char str[];
+    const char *str; /* text, or the fixed set's copy */
+    char text[];
 } InternEntry;
+
+void intern_fixed_init(InternFixed *f, const char *const *strs, int n) {
+    memset(f, 0, sizeof *f);
+    f->strs = strs;
+    f->n = n < INTERN_FIXED_MAX ? n : INTERN_FIXED_MAX;
+    for (int i = 0; i < f->n; i++) {
+        f->lens[i] = strlen(strs[i]);
+        f->hashes[i] = hash_bytes(strs[i], f->lens[i], 0);
+        size_t j = f->hashes[i] & (2 * INTERN_FIXED_MAX - 1);
+        while (f->slots[j]) j = (j + 1) & (2 * INTERN_FIXED_MAX - 1);
+        f->slots[j] = (uint8_t)(i + 1);
+    }
+}
+
+static const char *fixed_find(const InternFixed *f, const char *s, size_t n, uint64_t h) {
+    for (size_t j = h & (2 * INTERN_FIXED_MAX - 1); f->slots[j]; j = (j + 1) & (2 * INTERN_FIXED_MAX - 1)) {
+        int i = f->slots[j] - 1;
+        if (f->hashes[i] == h && f->lens[i] == n && memcmp(f->strs[i], s, n) == 0) return f->strs[i];
+    }
+    return NULL;
+}
 
 void interner_init(Interner *in, Arena *arena) {
     memset(in, 0, sizeof *in);
@@ -124,11 +146,17 @@ const char *intern_n(Interner *in, const char *s, size_t n) {
     int j = (int)(h & (uint64_t)(in->nbuckets - 1));
     for (InternEntry *e = in->buckets[j]; e; e = e->next)
         if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0) return e->str;
-    InternEntry *e = arena_alloc(in->arena, sizeof(InternEntry) + n + 1);
+    const char *fixed = in->fixed ? fixed_find(in->fixed, s, n, h) : NULL;
+    InternEntry *e = arena_alloc(in->arena, sizeof(InternEntry) + (fixed ? 0 : n + 1));
     e->hash = h;
     e->len = n;
-    memcpy(e->str, s, n);
-    e->str[n] = 0;
+    if (fixed) {
+        e->str = fixed;
+    } else {
+        memcpy(e->text, s, n);
+        e->text[n] = 0;
+        e->str = e->text;
+    }
     e->next = in->buckets[j];
     in->buckets[j] = e;
     in->len++;

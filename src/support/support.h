@@ -45,9 +45,25 @@ char *tc_strdup(const char *s);
 /* ---- arena ----------------------------------------------------------- */
 
 typedef struct Arena Arena;
+/* (The free room of the current chunk is here so that the usual
+ * allocation, a bump of `cur`, is inline: the IR makes thousands per
+ * compile. The rest is alloc.c's.) */
+struct Arena {
+    unsigned char *cur, *end; /* the current chunk's free room */
+    struct ArenaChunk *head;  /* the current chunk first */
+    size_t reserved;
+};
 Arena *arena_new(void);
 void arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t size);  /* zeroed, 16-byte aligned */
+void *arena_alloc_slow(Arena *a, size_t size); /* a new chunk (size rounded up to 16) */
+/* zeroed, 16-byte aligned */
+static inline void *arena_alloc(Arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if ((size_t)(a->end - a->cur) < size) return arena_alloc_slow(a, size);
+    void *p = a->cur;
+    a->cur += size;
+    return p;
+}
 void *arena_dup(Arena *a, const void *p, size_t size);
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
@@ -146,10 +162,22 @@ typedef struct Map {
     MapSlot *slots;
     int cap, len;
 } Map;
+/* A key's first slot: the top log2(cap) bits of key times 2^64/phi
+ * (Fibonacci hashing: a multiply spreads pointers and hashes alike, where
+ * a full mix cost twice as much per lookup). */
+static inline int map_home(const Map *m, uint64_t key) {
+#if defined(__GNUC__)
+    int bits = __builtin_ctz((unsigned)m->cap);
+#else
+    int bits = 0;
+    while ((1 << bits) < m->cap) bits++;
+#endif
+    return (int)((key * 0x9e3779b97f4a7c15ULL) >> (63 - bits) >> 1);
+}
 static inline void *map_get(const Map *m, uint64_t key) {
     if (!m->cap || !key) return NULL;
     int mask = m->cap - 1;
-    for (int i = (int)(hash_u64(key) & (uint64_t)mask);; i = (i + 1) & mask) {
+    for (int i = map_home(m, key);; i = (i + 1) & mask) {
         if (m->slots[i].key == key) return m->slots[i].val;
         if (!m->slots[i].key) return NULL;
     }
@@ -165,11 +193,28 @@ void map_free(Map *m);
 /* ---- string interning ------------------------------------------------ */
 
 /* Interned strings are unique per Interner: equal strings, equal pointers. */
+typedef struct InternFixed InternFixed;
 typedef struct Interner {
     Arena *arena;
     struct InternEntry **buckets;
     int nbuckets, len;
+    /* strings handed out as they are rather than copied, or NULL (set
+     * after interner_init, before the first intern) */
+    const InternFixed *fixed;
 } Interner;
+/* A set of strings with one copy for the whole process, which interners
+ * that are given it hand out for those strings: the IR's well-known
+ * attribute names (ir.h), found on an op by address. Filled once by
+ * intern_fixed_init; the strings must live as long as the process. */
+enum { INTERN_FIXED_MAX = 128 };
+struct InternFixed {
+    const char *const *strs;
+    int n;
+    uint64_t hashes[INTERN_FIXED_MAX];
+    size_t lens[INTERN_FIXED_MAX];
+    uint8_t slots[2 * INTERN_FIXED_MAX]; /* open addressing over index + 1 */
+};
+void intern_fixed_init(InternFixed *f, const char *const *strs, int n);
 void interner_init(Interner *in, Arena *arena);
 void interner_free(Interner *in);
 const char *intern(Interner *in, const char *s);

@@ -40,9 +40,11 @@
 #include <math.h>
 #include "transform/pass.h"
 
-/* Op marks carry this run's epoch above two flag bits. Other passes and
- * the verifier use `mark` too, with values that can read as this run's, so
- * the pass clears every mark first (one walk). */
+/* Op marks carry this run's epoch above two flag bits, complemented: the
+ * other passes and the verifier leave non-negative marks (numbers in a
+ * block, seen bits) and new ops have 0, so a negative mark is one a run of
+ * this pass left, and only this run's epoch reads as set. (No walk to
+ * clear the marks first: epochs are unique to a run until 2^28 runs.) */
 enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
 
 typedef struct Canon {
@@ -54,8 +56,8 @@ typedef struct Canon {
     Map last;    /* scope block -> the last constant hoisted into it */
 } Canon;
 
-static int get_mark(Canon *s, Op *op) { return (op->mark >> 2) == s->epoch ? op->mark & 3 : 0; }
-static void set_mark(Canon *s, Op *op, int bits) { op->mark = (s->epoch << 2) | bits; }
+static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 2) == s->epoch ? ~op->mark & 3 : 0; }
+static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 2) | bits); }
 static bool is_erased(Canon *s, Op *op) { return get_mark(s, op) & MARK_ERASED; }
 
 static void push(Canon *s, Op *op) {
@@ -108,7 +110,7 @@ static uint64_t const_key(Block *scope, Attr *a) {
 /* The op in scope holding constant `a`, if there is still one. */
 static Op *find_const(Canon *s, Block *scope, Attr *a) {
     Op *k = map_get(&s->consts, const_key(scope, a));
-    if (k && !is_erased(s, k) && k->parent == scope && op_attr(k, "value") == a) return k;
+    if (k && !is_erased(s, k) && k->parent == scope && op_attr_k(k, AN_VALUE) == a) return k;
     return NULL;
 }
 
@@ -127,11 +129,11 @@ static void place_const(Canon *s, Block *scope, Op *op) {
         else block_append(scope, op);
     }
     map_put(&s->last, MAP_KEY(scope), op);
-    map_put(&s->consts, const_key(scope, op_attr(op, "value")), op);
+    map_put(&s->consts, const_key(scope, op_attr_k(op, AN_VALUE)), op);
 }
 
 static void hoist_const(Canon *s, Op *op) {
-    Attr *a = op_attr(op, "value");
+    Attr *a = op_attr_k(op, AN_VALUE);
     if (!a) return;
     Block *scope = const_scope(op);
     Op *k = find_const(s, scope, a);
@@ -151,7 +153,7 @@ static Value *materialize(Canon *s, Op *user, Attr *a) {
     if (k) return op_result(k, 0);
     Type *t = a->type;
     k = op_create(s->c, ARITH_CONSTANT, user->loc, NULL, 0, &t, 1, 0);
-    op_set_attr(s->c, k, "value", a);
+    op_set_attr_k(s->c, k, AN_VALUE, a);
     place_const(s, scope, k);
     return op_result(k, 0);
 }
@@ -178,9 +180,9 @@ static bool canonical_order(Canon *s, Op *op) {
         swap_operands(op);
     } else if (op->kind == ARITH_CMPI) {
         int64_t p;
-        if (!op_attr_int(op, "predicate", &p) || p < 0 || p >= CMPI_COUNT) return false;
-        Attr *pa = op_attr(op, "predicate");
-        op_set_attr(s->c, op, "predicate", attr_int(s->c, pa->type, cmpi_swapped[p]));
+        if (!op_attr_int_k(op, AN_PREDICATE, &p) || p < 0 || p >= CMPI_COUNT) return false;
+        Attr *pa = op_attr_k(op, AN_PREDICATE);
+        op_set_attr_k(s->c, op, AN_PREDICATE, attr_int(s->c, pa->type, cmpi_swapped[p]));
         swap_operands(op);
     } else {
         return false;
@@ -256,7 +258,7 @@ static bool remove_empty_for(Canon *s, Op *op) {
         return false;
     if (!value_const(op_operand(op, 0)) || !value_const(op_operand(op, 1))) return false;
     int w = ty_is_int(op_operand(op, 0)->type) ? op_operand(op, 0)->type->width : 64;
-    bool empty = op_attr(op, "unsignedCmp") ? int_wrap_u(lb, w) >= int_wrap_u(ub, w)
+    bool empty = op_attr_k(op, AN_UNSIGNED_CMP) ? int_wrap_u(lb, w) >= int_wrap_u(ub, w)
                                             : int_wrap(lb, w) >= int_wrap(ub, w);
     if (!empty || op->nresults != op->noperands - 3) return false;
     for (int i = 0; i < op->nresults; i++) replace(s, op, i, op_operand(op, 3 + i));
@@ -341,13 +343,13 @@ static bool not_cmpi(Canon *s, Op *op) {
     int64_t one, p;
     Op *d = op_operand(op, 0)->def;
     if (ty_elem(op->results[0].type)->width != 1 || !int_const(op_operand(op, 1), &one) || !(one & 1) ||
-        !d || d->kind != ARITH_CMPI || !op_attr_int(d, "predicate", &p) || p < 0 || p >= CMPI_COUNT)
+        !d || d->kind != ARITH_CMPI || !op_attr_int_k(d, AN_PREDICATE, &p) || p < 0 || p >= CMPI_COUNT)
         return false;
-    Attr *pa = op_attr(d, "predicate");
+    Attr *pa = op_attr_k(d, AN_PREDICATE);
     op->kind = ARITH_CMPI;
     op_set_operand(op, 0, op_operand(d, 0));
     op_set_operand(op, 1, op_operand(d, 1));
-    op_set_attr(s->c, op, "predicate", attr_int(s->c, pa->type, cmpi_inverse[p]));
+    op_set_attr_k(s->c, op, AN_PREDICATE, attr_int(s->c, pa->type, cmpi_inverse[p]));
     push(s, d);
     return true;
 }
@@ -380,7 +382,7 @@ static bool dot_add_acc(Canon *s, Op *op) {
         Op *dot = dv->def;
         int64_t imprecise = 0;
         if (!dot || dot->kind != TT_DOT || !value_has_one_use(dv) || dot->parent != op->parent) continue;
-        if (op_attr_int(dot, "maxNumImpreciseAcc", &imprecise) && imprecise != 0) continue;
+        if (op_attr_int_k(dot, AN_MAX_NUM_IMPRECISE_ACC, &imprecise) && imprecise != 0) continue;
         if (!is_zero_const(op_operand(dot, 2)) || d->type != dv->type) continue;
         Op *zero = op_operand(dot, 2)->def;
         op_unlink(dot);
@@ -505,14 +507,13 @@ static Value *fold_by_flags(Op *op) {
 static bool try_fold(Canon *s, Op *op) {
     Value *v = fold_by_flags(op);
     OpFoldFn fn = op_info_of(op)->fold;
-    Attr *cs_small[8], *out_small[4];
+    Attr *cs_small[8], *out_small[4] = {NULL};
     Attr **cs = cs_small, **out = out_small;
     bool folded = v != NULL;
     if (!folded && fn && op->nresults > 0) {
         if (op->noperands > 8) cs = tc_malloc(sizeof(Attr *) * (size_t)op->noperands);
         if (op->nresults > 4) out = tc_calloc((size_t)op->nresults, sizeof(Attr *));
-        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op_operand(op, i));
-        for (int i = 0; i < op->nresults && i < 4; i++) out[i] = NULL;
+        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
         folded = fn(s->c, op, cs, out, &v);
         if (folded && !v)
             for (int i = 0; i < op->nresults; i++)
@@ -560,12 +561,9 @@ static void sweep(Canon *s, Block *b) {
     }
 }
 
-static void clear_mark(Op *op, void *ud) { op->mark = 0; }
-
 bool pass_canonicalize(Op *module, PassContext *pc) {
     static _Atomic unsigned epochs;
     Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0xfffffff) + 1};
-    op_walk(module, clear_mark, NULL, false);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) sweep(&s, b);

@@ -48,19 +48,23 @@ static void operand_pair(Op *op, Value **a, Value **b) {
     }
 }
 
+/* One multiply per field and a full mix at the end (the fields are
+ * pointers and a kind; a full mix per field was most of the hashing). */
+static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+
 static uint64_t op_hash(Op *op) {
-    uint64_t h = hash_u64((uint64_t)op->kind + 1);
+    uint64_t h = (uint64_t)op->kind + 1;
     int i = 0;
     if (op->noperands == 2) {
         Value *a, *b;
         operand_pair(op, &a, &b);
-        h = hash_combine(hash_combine(h, MAP_KEY(a)), MAP_KEY(b));
+        h = mix(mix(h, MAP_KEY(a)), MAP_KEY(b));
         i = 2;
     }
-    for (; i < op->noperands; i++) h = hash_combine(h, MAP_KEY(op_operand(op, i)));
-    for (i = 0; i < op->nattrs; i++) h = hash_combine(h, MAP_KEY(op->attrs[i].attr));
-    for (i = 0; i < op->nresults; i++) h = hash_combine(h, MAP_KEY(op->results[i].type));
-    return h;
+    for (; i < op->noperands; i++) h = mix(h, MAP_KEY(op_operand(op, i)));
+    for (i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
+    for (i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
+    return hash_u64(h);
 }
 
 static bool op_equal(Op *x, Op *y) {
@@ -126,7 +130,7 @@ static void table_pop_to(Table *t, int len) {
     }
 }
 
-static void cse_block(Table *t, Block *b, int *changes) {
+static void cse_block(Table *t, Block *b, PassContext *pc) {
     int scope = t->entries.len;
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
@@ -135,10 +139,11 @@ static void cse_block(Table *t, Block *b, int *changes) {
             uint64_t h = op_hash(op);
             Op *prev = table_find(t, op, h);
             if (prev) {
+                pc->unseen += canonicalize_unmoved_by_merge(op, prev);
                 for (int i = 0; i < op->nresults; i++)
                     value_replace_all_uses(&op->results[i], &prev->results[i]);
                 op_erase(op);
-                (*changes)++;
+                pc->changes++;
                 continue;
             }
             table_push(t, op, h);
@@ -146,29 +151,27 @@ static void cse_block(Table *t, Block *b, int *changes) {
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
                 Table inner = {0};
-                for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, changes);
+                for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, pc);
                 vec_free(&inner.entries);
                 tc_free(inner.heads);
                 continue;
             }
-            for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, changes);
+            for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, pc);
         }
     }
     table_pop_to(t, scope);
 }
 
 bool pass_cse(Op *module, PassContext *pc) {
-    int changes = 0;
     Table t = {0};
     table_grow(&t);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) {
                 table_pop_to(&t, 0);
-                cse_block(&t, b, &changes);
+                cse_block(&t, b, pc);
             }
     vec_free(&t.entries);
     tc_free(t.heads);
-    pc->changes += changes;
     return true;
 }

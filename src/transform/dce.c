@@ -27,7 +27,8 @@
 #include <string.h>
 
 /* Drops the loop-carried values of an scf.for that nothing reads. */
-static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
+static Op *prune_for_iter_args(PassContext *pc, Op *op) {
+    Context *c = pc->ctx;
     int ninit = op->noperands - 3;
     if (ninit <= 0) return op;
     Block *body = region_entry(&op->regions[0]);
@@ -46,6 +47,14 @@ static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
         ndrop++;
     }
     if (ndrop) {
+        /* canonicalize cannot act on the loop rebuilt with the values it
+         * keeps, their arguments and results as they were (pass.h), unless
+         * a dropped init or yielded value loses a use it may see */
+        bool seen = false;
+        for (int i = 0; i < ninit; i++)
+            if (drop[i])
+                seen |= !canonicalize_unmoved_by_unuse(op_operand(op, 3 + i)) ||
+                        !canonicalize_unmoved_by_unuse(op_operand(yield, i));
         int nkeep = ninit - ndrop, k = 0;
         Value **ops = tc_malloc(sizeof(Value *) * (size_t)(3 + nkeep));
         Value **yops = tc_malloc(sizeof(Value *) * (size_t)(nkeep + 1));
@@ -67,7 +76,8 @@ static Op *prune_for_iter_args(Context *c, Op *op, int *changes) {
         for (int i = ninit - 1; i >= 0; i--)
             if (drop[i]) block_erase_arg(body, i + 1);
         op = op_rebuild(c, op, ops, 3 + nkeep, tys, nkeep, keep);
-        *changes += ndrop;
+        pc->changes += ndrop;
+        if (!seen) pc->unseen += ndrop;
         tc_free(ops);
         tc_free(yops);
         tc_free(tys);
@@ -116,24 +126,25 @@ static Op *prune_while_results(Context *c, Op *op, int *changes) {
     return op;
 }
 
-static void sweep_block(Context *c, Block *b, int *changes);
+static void sweep_block(PassContext *pc, Block *b);
 
-static void sweep_op(Context *c, Op *op, int *changes) {
-    if (op->kind == SCF_FOR) op = prune_for_iter_args(c, op, changes);
-    if (op->kind == SCF_WHILE) op = prune_while_results(c, op, changes);
+static void sweep_op(PassContext *pc, Op *op) {
+    if (op->kind == SCF_FOR) op = prune_for_iter_args(pc, op);
+    if (op->kind == SCF_WHILE) op = prune_while_results(pc->ctx, op, &pc->changes);
     for (int r = 0; r < op->nregions; r++)
-        for (Block *b = op->regions[r].last; b; b = b->prev) sweep_block(c, b, changes);
+        for (Block *b = op->regions[r].last; b; b = b->prev) sweep_block(pc, b);
     if (op_is_trivially_dead(op)) {
+        pc->unseen += canonicalize_unmoved_by_erase(op);
         op_erase(op);
-        (*changes)++;
+        pc->changes++;
     }
 }
 
-static void sweep_block(Context *c, Block *b, int *changes) {
+static void sweep_block(PassContext *pc, Block *b) {
     for (Op *o = b->last, *prev; o; o = prev) {
         prev = o->prev;
         op_prefetch(o, -OP_PREFETCH_DIST); /* this sweep runs backwards */
-        sweep_op(c, o, changes);
+        sweep_op(pc, o);
     }
 }
 
@@ -192,11 +203,12 @@ int erase_uncalled_private_funcs(Context *c, Op *module) {
 }
 
 bool pass_dce(Op *module, PassContext *pc) {
-    int changes = 0;
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
-            for (Block *b = f->regions[r].last; b; b = b->prev) sweep_block(pc->ctx, b, &changes);
-    changes += erase_uncalled_private_funcs(pc->ctx, module);
-    pc->changes += changes;
+            for (Block *b = f->regions[r].last; b; b = b->prev) sweep_block(pc, b);
+    /* (the functions no call reaches: canonicalize works within one) */
+    int n = erase_uncalled_private_funcs(pc->ctx, module);
+    pc->changes += n;
+    pc->unseen += n;
     return true;
 }

@@ -326,10 +326,8 @@ typedef struct F64State {
 
 static void expand_op(Op *op, void *ud) {
     F64State *st = ud;
-    if (op->nresults != 1 || op->noperands != 1) return;
+    if (!expand_f64_math_candidate(op)) return;
     Type *t = op_result(op, 0)->type;
-    const Type *e = ty_elem(t);
-    if (e->kind != TY_FLOAT || e->fkind != FK_F64 || op_operand(op, 0)->type != t) return;
     OpKind k = op->kind;
     Value *(*libdevice_only)(Ex *, Value *) = NULL; /* the functions without a math op */
     if (k == TT_EXTERN_ELEMENTWISE) {

@@ -355,11 +355,11 @@ typedef struct ExpandState {
 
 static void expand_op(Op *op, void *ud) {
     ExpandState *st = ud;
+    if (!expand_libdevice_candidate(op)) return;
     if (op->kind == ARITH_REMF) {
         st->changes += expand_remf(st->ctx, op);
         return;
     }
-    if (op->kind != TT_EXTERN_ELEMENTWISE || op->noperands < 1 || op->noperands > 2) return;
     const char *sym = op_attr_str(op, "symbol");
     if (!sym || strncmp(sym, "__nv_", 5) != 0) return;
     char name[32];

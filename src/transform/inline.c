@@ -15,6 +15,15 @@
  * walk's stack is recursion: reported as an error at the call, and the
  * pass fails. Afterwards private functions no longer called are erased.
  *
+ * A private function called once is moved rather than copied: its ops go
+ * to the call's place as they are (their results, names and locations are
+ * what a copy would have), and the function, which no call reaches any
+ * more and which would be erased right after, goes at once. (The kernels'
+ * helpers are mostly called once: copying their bodies, value map and all,
+ * was most of this pass's time.) The calls are counted before any is
+ * inlined, over the whole module, so a function called from two places is
+ * copied to both even when one of them is inlined first.
+ *
  * `inline-all` inlines the calls to `noinline = true` functions as well:
  * the PTX backend emits one kernel function and no calls, and inlining
  * keeps what a call computes (Triton's noinline is a code-size choice).
@@ -23,11 +32,16 @@
 
 #include <string.h>
 
+typedef VEC(Op *) OpList;
+
 typedef struct Inliner {
     Context *c;
     DiagEngine *de;
     Map funcs; /* interned name -> tt.func */
     Map state; /* tt.func -> 1 on the stack, 2 done */
+    Map ncalls; /* interned callee name -> the calls to it in the module */
+    Map calls_of; /* tt.func -> 1 + its index in `calls` */
+    OpList *calls; /* per function of the module: its tt.calls, in program order */
     int changes;
     bool ok;
     bool all; /* noinline callees too */
@@ -39,15 +53,35 @@ static Op *callee_of(Inliner *in, Op *call) {
 }
 
 static bool may_inline(Op *callee) {
-    Attr *a = op_attr(callee, "noinline");
+    Attr *a = op_attr_k(callee, AN_NOINLINE);
     int64_t v;
     return !(a && (a->kind == ATTR_UNIT || (attr_as_int(a, &v) && v)));
 }
 
-typedef VEC(Op *) OpList;
-
 static void collect_calls(Op *op, void *ud) {
     if (op->kind == TT_CALL) vec_push((OpList *)ud, op);
+}
+
+/* Whether callee's only caller is `call` and nothing keeps it once that is
+ * inlined (a private function no call reaches is erased). */
+static bool called_once(Inliner *in, Op *callee) {
+    return func_is_private(callee) &&
+           (uintptr_t)map_get(&in->ncalls, MAP_KEY(ctx_intern(in->c, func_name(callee)))) == 1;
+}
+
+/* Moves callee's body to call's place and erases callee (see above). */
+static void move_body(Inliner *in, Op *call, Op *callee, Op *ret) {
+    Block *entry = func_entry(callee);
+    for (int i = 0; i < entry->nargs; i++) value_replace_all_uses(entry->args[i], op_operand(call, i));
+    for (Op *o = entry->first, *next; o != ret; o = next) {
+        next = o->next;
+        op_unlink(o);
+        op_insert_before(call, o);
+    }
+    for (int i = 0; i < call->nresults; i++) value_replace_all_uses(&call->results[i], op_operand(ret, i));
+    op_erase(call);
+    op_erase(callee);
+    in->changes += 2; /* the call, and the function erase_uncalled_private_funcs would have */
 }
 
 /* Copies callee's body in place of call. */
@@ -62,6 +96,10 @@ static bool inline_call(Inliner *in, Op *call, Op *callee) {
         entry->nargs != call->noperands) {
         diag_error(in->de, call->loc, "cannot inline '%s': call and signature disagree", func_name(callee));
         return false;
+    }
+    if (called_once(in, callee)) {
+        move_body(in, call, callee, ret);
+        return true;
     }
     Map map = {0};
     for (int i = 0; i < entry->nargs; i++) map_put(&map, MAP_KEY(entry->args[i]), op_operand(call, i));
@@ -80,8 +118,9 @@ static bool inline_call(Inliner *in, Op *call, Op *callee) {
 /* Inlines the calls in f after inlining those in its callees. */
 static void process(Inliner *in, Op *f) {
     map_put(&in->state, MAP_KEY(f), (void *)1);
-    OpList calls = {0};
-    op_walk(f, collect_calls, &calls, false);
+    /* (f's calls as they were before any was inlined: those of the bodies
+     * inlined into f are their callees', inlined already) */
+    OpList calls = in->calls[(uintptr_t)map_get(&in->calls_of, MAP_KEY(f)) - 1];
     for (int i = 0; i < calls.len && in->ok; i++) {
         Op *call = calls.data[i];
         Op *callee = callee_of(in, call);
@@ -95,19 +134,39 @@ static void process(Inliner *in, Op *f) {
         if (st == 0) process(in, callee);
         if (in->ok) in->ok = inline_call(in, call, callee);
     }
-    vec_free(&calls);
     map_put(&in->state, MAP_KEY(f), (void *)2);
 }
 
 static bool run_inliner(Op *module, PassContext *pc, bool all) {
     Inliner in = {.c = pc->ctx, .de = pc->de, .ok = true, .all = all};
-    for (Op *f = module_body(module)->first; f; f = f->next)
-        if (f->kind == TT_FUNC) map_put(&in.funcs, MAP_KEY(ctx_intern(pc->ctx, func_name(f))), f);
+    int nfuncs = 0;
+    for (Op *f = module_body(module)->first; f; f = f->next) nfuncs += f->kind == TT_FUNC;
+    in.calls = tc_calloc((size_t)nfuncs + 1, sizeof *in.calls);
+    int k = 0;
+    for (Op *f = module_body(module)->first; f; f = f->next) {
+        if (f->kind != TT_FUNC) continue;
+        map_put(&in.funcs, MAP_KEY(ctx_intern(pc->ctx, func_name(f))), f);
+        map_put(&in.calls_of, MAP_KEY(f), (void *)(uintptr_t)(k + 1));
+        op_walk(f, collect_calls, &in.calls[k], false);
+        for (int i = 0; i < in.calls[k].len; i++) {
+            const char *name = call_callee(in.calls[k].data[i]);
+            if (!name) continue;
+            uint64_t key = MAP_KEY(ctx_intern(pc->ctx, name));
+            map_put(&in.ncalls, key, (void *)((uintptr_t)map_get(&in.ncalls, key) + 1));
+        }
+        k++;
+    }
+    /* (a function moved into its caller leaves the module here: the loop
+     * reads `next` of a function processed already, which stays) */
     for (Op *f = module_body(module)->first; f && in.ok; f = f->next)
         if (f->kind == TT_FUNC && !map_get(&in.state, MAP_KEY(f))) process(&in, f);
     if (in.ok && in.changes) in.changes += erase_uncalled_private_funcs(pc->ctx, module);
+    for (int i = 0; i < k; i++) vec_free(&in.calls[i]);
+    tc_free(in.calls);
     map_free(&in.funcs);
     map_free(&in.state);
+    map_free(&in.ncalls);
+    map_free(&in.calls_of);
     pc->changes += in.changes;
     return in.ok;
 }

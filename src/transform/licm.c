@@ -58,22 +58,21 @@ static bool can_hoist(Op *op, Block *body) {
 
 static void hoist_loop(Op *loop, void *ud) {
     if (loop->kind != SCF_FOR && loop->kind != SCF_WHILE) return;
-    int *changes = ud;
+    PassContext *pc = ud;
     for (int r = 0; r < loop->nregions; r++) {
         Block *body = region_entry(&loop->regions[r]);
         if (!body || body->next) continue; /* structured loops have one block */
         for (Op *op = body->first, *next; op; op = next) {
             next = op->next;
             if (!can_hoist(op, body)) continue;
+            pc->unseen += canonicalize_unmoved_by_hoist(op);
             op_move_before(op, loop);
-            (*changes)++;
+            pc->changes++;
         }
     }
 }
 
 bool pass_licm(Op *module, PassContext *pc) {
-    int changes = 0;
-    op_walk(module, hoist_loop, &changes, true);
-    pc->changes += changes;
+    op_walk(module, hoist_loop, pc, true);
     return true;
 }

@@ -60,7 +60,7 @@ static bool ternary_scale_is_sane(Value *q) {
 }
 
 static bool threshold_below_one(Value *t) {
-    Attr *a = t->def && t->def->kind == ARITH_CONSTANT ? op_attr(t->def, "value") : NULL;
+    Attr *a = t->def && t->def->kind == ARITH_CONSTANT ? op_attr_k(t->def, AN_VALUE) : NULL;
     double v;
     if (!a || !attr_as_float(a, &v)) return false;
     return isnan(v) || v < 1.0; /* NaN and negative ratios mean the default 0.3 */

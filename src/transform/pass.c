@@ -154,6 +154,7 @@ static void print_timing(StrBuf *out, const PassList *list, const double *secs, 
 static bool run_pass(const PassInfo *pi, Op *module, PassContext *pc, const PassOptions *opts, bool again,
                      double *secs, double *verify_s) {
     double t0 = now_seconds();
+    int changes = pc->changes, unseen = pc->unseen;
     bool ok = pi->run(module, pc);
     if (!pi->keeps_axis_info) axis_analysis_drop(pc->ctx);
     *secs = now_seconds() - t0;
@@ -166,6 +167,10 @@ static bool run_pass(const PassInfo *pi, Op *module, PassContext *pc, const Pass
         return false;
     }
     if (pi->idempotent) pc->fixed = pi, pc->fixed_at = pc->changes;
+    /* changes canonicalize cannot act on leave its fixed point standing */
+    else if (pc->fixed && pc->fixed->run == pass_canonicalize && pc->fixed_at == changes &&
+             pc->changes - changes == pc->unseen - unseen)
+        pc->fixed_at = pc->changes;
     if (opts->verify_each) {
         double v0 = now_seconds();
         int before = pc->de->nerrors;
@@ -215,6 +220,43 @@ bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const 
 
 /* ---- helpers shared by the passes ------------------------------------------- */
 
+static bool is_dot_result(const Value *v) { return v->def && v->def->kind == TT_DOT; }
+
+bool canonicalize_unmoved_by_unuse(const Value *v) { return !is_dot_result(v); }
+
+bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
+    if (op->kind == TT_DOT) return false;
+    for (int i = 0; i < op->nresults; i++)
+        for (Use *u = op->results[i].uses; u; u = u->next)
+            for (int k = 0; k < u->owner->noperands; k++)
+                if (u->owner->operands[k].value == &prev->results[i]) return false;
+    for (int i = 0; i < op->noperands; i++) {
+        Value *w = op->operands[i].value;
+        if (is_dot_result(w)) return false;
+        bool other = false;
+        for (Use *u = w->uses; u && !other; u = u->next) other = u->owner != op;
+        if (!other) return false;
+    }
+    return true;
+}
+
+static bool uses_dot_result(Op *op) {
+    for (int i = 0; i < op->noperands; i++)
+        if (is_dot_result(op->operands[i].value)) return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (uses_dot_result(o)) return true;
+    return false;
+}
+
+bool canonicalize_unmoved_by_erase(Op *dead) { return !uses_dot_result(dead); }
+
+bool canonicalize_unmoved_by_hoist(Op *op) {
+    if (op->kind == TT_DOT) return false;
+    return !((op->kind == ARITH_ADDF || op->kind == ARITH_ADDI) && uses_dot_result(op));
+}
+
 static bool region_ops_removable(Op *op) {
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].first; b; b = b->next)
@@ -239,7 +281,7 @@ bool op_is_removable(Op *op) {
     }
     /* an unused read (a non-volatile tt.load) can go, as in MLIR */
     if (op_has_flag(op, OPF_MEM_READ) && !op_has_flag(op, OPF_MEM_WRITE) && op->nregions == 0) {
-        Attr *vol = op_attr(op, "isVolatile");
+        Attr *vol = op_attr_k(op, AN_IS_VOLATILE);
         int64_t v;
         return !vol || (attr_as_int(vol, &v) && !v);
     }
@@ -247,24 +289,12 @@ bool op_is_removable(Op *op) {
     return op->nregions == 0 || region_ops_removable(op);
 }
 
-bool op_is_trivially_dead(Op *op) {
-    for (int i = 0; i < op->nresults; i++)
-        if (op->results[i].uses) return false;
-    return op_is_removable(op);
-}
-
-Attr *value_const(Value *v) {
-    Op *d = v->def;
-    if (!d || d->kind != ARITH_CONSTANT) return NULL;
-    return op_attr(d, "value");
-}
-
 bool func_is_private(const Op *func) {
-    const char *vis = op_attr_str(func, "sym_visibility");
+    const char *vis = op_attr_str_k(func, AN_SYM_VISIBILITY);
     return vis && strcmp(vis, "private") == 0;
 }
 
-const char *call_callee(const Op *call) { return op_attr_str(call, "callee"); }
+const char *call_callee(const Op *call) { return op_attr_str_k(call, AN_CALLEE); }
 
 Op *op_rebuild(Context *c, Op *op, Value *const *operands, int nops, Type *const *types, int nres,
                const int *keep) {
@@ -277,7 +307,7 @@ Op *op_rebuild(Context *c, Op *op, Value *const *operands, int nops, Type *const
         for (Block *b = n->regions[r].first; b; b = b->next) b->parent = &n->regions[r];
         op->regions[r].first = op->regions[r].last = NULL;
     }
-    for (int i = 0; i < op->nattrs; i++) op_set_attr(c, n, op->attrs[i].name, op->attrs[i].attr);
+    op_copy_attrs(c, n, op);
     for (int i = 0; i < op->nresults; i++)
         if (keep[i] >= 0) {
             n->results[keep[i]].name = op->results[i].name;

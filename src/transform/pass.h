@@ -26,6 +26,11 @@ typedef struct PassContext {
      * again would change nothing, and the pass manager skips it. */
     const struct PassInfo *fixed;
     int fixed_at;
+    /* Of `changes`, those canonicalize cannot act on, as the passes making
+     * them count them (cse, dce, licm; see canonicalize_unmoved_by_*): when
+     * every change since canonicalize last ran is such, its fixed point
+     * stands and it is skipped again. */
+    int unseen;
 } PassContext;
 
 typedef bool (*PassFn)(Op *module, PassContext *pc); /* false on a hard error */
@@ -85,6 +90,19 @@ bool pass_inline(Op *module, PassContext *pc);       /* inline.c */
 bool pass_inline_all(Op *module, PassContext *pc);   /* inline.c: noinline callees too */
 bool pass_rewrite_tensor_pointer(Op *module, PassContext *pc); /* rewrite_tensor_pointer.c */
 bool pass_nn_quant_fusion(Op *module, PassContext *pc); /* nn_quant_fusion.c */
+/* The first, cheap test of each expansion pass (on the op's kind and
+ * types): ops failing it are left as they are, so a module without one
+ * that passes needs neither walk (ttg_lower asks). Inline: asked of every
+ * op. */
+static inline bool expand_libdevice_candidate(const Op *op) {
+    return op->kind == ARITH_REMF || (op->kind == TT_EXTERN_ELEMENTWISE && op->noperands >= 1 && op->noperands <= 2);
+}
+static inline bool expand_f64_math_candidate(const Op *op) {
+    if (op->nresults != 1 || op->noperands != 1) return false;
+    Type *t = op->results[0].type;
+    const Type *e = ty_elem(t);
+    return e->kind == TY_FLOAT && e->fkind == FK_F64 && op->operands[0].value->type == t;
+}
 /* pipeline_dot_loads.c: prefetches the loads feeding tt.dot in scf.for
  * loops one iteration ahead (num_stages <= 1: off; a loop's tt.num_stages
  * overrides it); returns how many loads. The pass reads num_stages from the
@@ -101,15 +119,49 @@ bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
 
 /* ---- helpers shared by the passes (pass.c) ------------------------------ */
 
+/* Whether canonicalize could act on the module after these changes to its
+ * fixed point (every other op as it left them); the passes count the
+ * changes for which it could not as PassContext.unseen. Its patterns and
+ * folders read an op's kind, attributes, types, operands (which of them
+ * are one value), their definitions (two deep), whether values are used
+ * (dead ops), whether a tt.dot's result has one use (the dot's add), and
+ * positions only in that pattern (dot and add in one block) and for
+ * constants (which sit at the top of their function, where no pass moves
+ * them):
+ *  - replacing op's results by those of prev, an op computing the same
+ *    (cse), then erasing op: unseen unless some user of a result also
+ *    uses prev's, or op is a dot, or an operand of op is a dot's result
+ *    (which loses a use) or is used by op alone (its definition may die);
+ *  - erasing a dead op (dce: the dead ops it leaves are none): unseen
+ *    unless it (or an op in it) used a dot's result;
+ *  - dropping a use of v otherwise (dce rebuilding a loop without a
+ *    carried value nothing reads, whose init and yielded value lose one):
+ *    unseen unless v is a dot's result;
+ *  - moving a pure op out of a loop (licm): unseen unless it is a dot or
+ *    an add of a dot's result. */
+bool canonicalize_unmoved_by_merge(Op *op, Op *prev);
+bool canonicalize_unmoved_by_erase(Op *dead);
+bool canonicalize_unmoved_by_hoist(Op *op);
+bool canonicalize_unmoved_by_unuse(const Value *v);
+
 /* True when erasing op (if its results were unused) cannot change what the
  * program does: a pure non-terminator, a non-volatile read (tt.load), or
  * an scf.for / scf.if / tt.reduce / tt.scan whose nested ops are all such.
  * scf.while is kept (it may not terminate), and so are calls. */
 bool op_is_removable(Op *op);
-/* op_is_removable and none of its results has a use. */
-bool op_is_trivially_dead(Op *op);
+/* op_is_removable and none of its results has a use. (These two are
+ * inline: canonicalize and dce ask them of every op, and most ops have a
+ * used result or no constant operand.) */
+static inline bool op_is_trivially_dead(Op *op) {
+    for (int i = 0; i < op->nresults; i++)
+        if (op->results[i].uses) return false;
+    return op_is_removable(op);
+}
 /* The constant value of v when an arith.constant defines it, else NULL. */
-Attr *value_const(Value *v);
+static inline Attr *value_const(Value *v) {
+    Op *d = v->def;
+    return d && d->kind == ARITH_CONSTANT ? op_attr_k(d, AN_VALUE) : NULL;
+}
 /* tt.func visibility: `tt.func private @f` (sym_visibility = "private"). */
 bool func_is_private(const Op *func);
 /* Erases private functions that no call reaches, transitively (dce.c);

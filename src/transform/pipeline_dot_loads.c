@@ -151,9 +151,10 @@ static int64_t body_pressure(Pipe *p, int threads) {
     Block *body = p->body;
     Map last = {0}; /* body value -> mark of its last top-level user + 1 */
     Map outside = {0};
+    map_reserve(&last, body->last ? body->last->mark + body->nargs + 1 : 16);
     int64_t always = 0, peak = 0;
+    OpList stack = {0};
     for (Op *o = body->first; o; o = o->next) {
-        OpList stack = {0};
         vec_push(&stack, o);
         while (stack.len) {
             Op *x = stack.data[--stack.len];
@@ -170,8 +171,8 @@ static int64_t body_pressure(Pipe *p, int threads) {
                 for (Block *b = x->regions[r].first; b; b = b->next)
                     for (Op *y = b->first; y; y = y->next) vec_push(&stack, y);
         }
-        vec_free(&stack);
     }
+    vec_free(&stack);
     /* The tiles live after op o (o->mark is its index): an argument whose
      * last user l (as `last` holds it) has l > o->mark + 1, and a result of
      * o or of an op d before it with l > o->mark + 1. Each value counts over
@@ -282,7 +283,7 @@ static Value *first(Pipe *p, Value *v) {
 
 /* `iv < ub` as the loop compares (signed unless unsignedCmp). */
 static Value *in_range(Pipe *p, Builder *b, Value *iv) {
-    int pred = op_attr(p->loop, "unsignedCmp") ? CMPI_ULT : CMPI_SLT;
+    int pred = op_attr_k(p->loop, AN_UNSIGNED_CMP) ? CMPI_ULT : CMPI_SLT;
     return build_cmp(b, ARITH_CMPI, pred, iv, op_operand(p->loop, 1));
 }
 
@@ -297,7 +298,7 @@ static Value *guarded_load(Pipe *p, Op *load, Value *(*map)(Pipe *, Value *), Va
     Value *ops[3] = {ptr, mask, load->noperands > 2 ? map(p, op_operand(load, 2)) : NULL};
     Type *rt = op_result(load, 0)->type;
     Op *n = build_op(&b, TT_LOAD, ops, load->noperands > 2 ? 3 : 2, &rt, 1, 0);
-    for (int i = 0; i < load->nattrs; i++) op_set_attr(p->c, n, load->attrs[i].name, load->attrs[i].attr);
+    op_copy_attrs(p->c, n, load);
     op_result(n, 0)->name = op_result(load, 0)->name;
     return op_result(n, 0);
 }
@@ -324,7 +325,7 @@ static bool pipelinable(const Pipe *p, Op *l) {
     if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || !ty_is_tensor(op_operand(l, 0)->type))
         return false;
     int64_t vol = 0;
-    if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
+    if (op_attr_int_k(l, AN_IS_VOLATILE, &vol) && vol) return false;
     if (p->skip_async && async_copy_candidate(l)) return false;
     return feeds_dot(p, op_result(l, 0), 0);
 }
@@ -335,7 +336,7 @@ static bool pipelinable(const Pipe *p, Op *l) {
  * *body and *yield, or returns 0. */
 int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield) {
     int64_t ns = num_stages;
-    op_attr_int(loop, "tt.num_stages", &ns);
+    op_attr_int_k(loop, AN_TT_NUM_STAGES, &ns);
     Block *b = region_entry(&loop->regions[0]);
     if (ns <= 1 || !b || b->next || b->nargs != loop->noperands - 2) return 0;
     Op *y = block_terminator(b);

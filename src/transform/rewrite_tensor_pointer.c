@@ -75,8 +75,8 @@ static Value *expanded_offset(RW *rw, Builder *b, PtrInfo *p, int i) {
     Type *row64 = tensor_of(rw, &n, 1, ty_i64(c)), *row32 = tensor_of(rw, &n, 1, ty_i32(c));
     Value *so = splat(b, p->offsets[i], row64);
     Op *mr = build_op(b, TT_MAKE_RANGE, NULL, 0, &row32, 1, 0);
-    op_set_attr(c, mr, "start", attr_i32(c, 0));
-    op_set_attr(c, mr, "end", attr_i32(c, n));
+    op_set_attr_k(c, mr, AN_START, attr_i32(c, 0));
+    op_set_attr_k(c, mr, AN_END, attr_i32(c, n));
     Value *r64 = build_unary(b, ARITH_EXTSI, op_result(mr, 0), row64);
     Value *x = build_binary(b, ARITH_ADDI, so, r64);
     for (int j = 0; j < p->rank; j++) {
@@ -86,7 +86,7 @@ static Value *expanded_offset(RW *rw, Builder *b, PtrInfo *p, int i) {
         int k = 0;
         for (int d = 0; d <= t->rank; d++) sh[d] = d == j ? 1 : t->shape[k++];
         Value *e = build_unary(b, TT_EXPAND_DIMS, x, tensor_of(rw, sh, t->rank + 1, ty_i64(c)));
-        op_set_attr(c, e->def, "axis", attr_i32(c, j));
+        op_set_attr_k(c, e->def, AN_AXIS, attr_i32(c, j));
         x = e;
     }
     return p->cache[i] = x;
@@ -108,7 +108,7 @@ static Value *gen_ptr(RW *rw, Builder *b, PtrInfo *p) {
 }
 
 static Value *gen_mask(RW *rw, Builder *b, PtrInfo *p, Op *op) {
-    Attr *bc = op_attr(op, "boundaryCheck");
+    Attr *bc = op_attr_k(op, AN_BOUNDARY_CHECK);
     if (!bc || bc->kind != ATTR_DENSE_ARRAY || bc->dense.nvals == 0) return NULL;
     Context *c = rw->ctx;
     Type *mt = tensor_of(rw, p->tshape, p->rank, ty_i1(c));
@@ -130,7 +130,7 @@ static Value *gen_mask(RW *rw, Builder *b, PtrInfo *p, Op *op) {
 
 static Value *gen_other(RW *rw, Builder *b, PtrInfo *p, Op *op) {
     int64_t pad;
-    if (!op_attr_int(op, "padding", &pad)) return NULL;
+    if (!op_attr_int_k(op, AN_PADDING, &pad)) return NULL;
     Type *elt = p->base->type->elem;
     Value *k;
     if (elt->kind == TY_INT) k = build_const_int(b, elt, 0);

@@ -130,15 +130,15 @@ static bool hint_values(const Attr *h, int rank, int64_t *out) {
 }
 
 /* tt.divisibility, tt.contiguity and tt.constancy raise what was computed
- * (found in one pass over the op's attributes: most ops have none). */
+ * (found in one pass over the op's attributes, by address: most ops have
+ * none). */
 static void apply_hints(const Op *op, AxisInfo *ai) {
     for (int i = 0; i < op->nattrs; i++) {
         const char *n = op->attrs[i].name;
-        if (strncmp(n, "tt.", 3) != 0) continue;
-        int64_t *facts = strcmp(n + 3, "divisibility") == 0 ? ai->div
-                         : strcmp(n + 3, "contiguity") == 0 ? ai->contig
-                         : strcmp(n + 3, "constancy") == 0  ? ai->cnst
-                                                            : NULL;
+        int64_t *facts = n == attr_names[AN_TT_DIVISIBILITY]  ? ai->div
+                         : n == attr_names[AN_TT_CONTIGUITY] ? ai->contig
+                         : n == attr_names[AN_TT_CONSTANCY]  ? ai->cnst
+                                                             : NULL;
         int64_t h[TTG_MAX_RANK];
         if (facts && hint_values(op->attrs[i].attr, ai->rank, h))
             for (int d = 0; d < ai->rank; d++) facts[d] = max64(facts[d], h[d]);
@@ -147,7 +147,7 @@ static void apply_hints(const Op *op, AxisInfo *ai) {
 
 static void func_args(AxisAnalysis *a, Op *func) {
     Block *entry = func_entry(func);
-    Attr *arg_attrs = op_attr(func, "arg_attrs");
+    Attr *arg_attrs = op_attr_k(func, AN_ARG_ATTRS);
     for (int i = 0; i < entry->nargs; i++) {
         Value *v = entry->args[i];
         AxisInfo ai = conservative(v->type);
@@ -187,14 +187,14 @@ static void visit(Op *op, void *ud) {
     int64_t c;
     switch (op->kind) {
     case ARITH_CONSTANT: {
-        Attr *v = op_attr(op, "value");
+        Attr *v = op_attr_k(op, AN_VALUE);
         if (v && attr_is_splat(v) && attr_as_int(v, &c)) ai = constant_info(t, c);
         break;
     }
     case TT_MAKE_RANGE: {
         int64_t start = 0, end = 0;
-        op_attr_int(op, "start", &start);
-        op_attr_int(op, "end", &end);
+        op_attr_int_k(op, AN_START, &start);
+        op_attr_int_k(op, AN_END, &end);
         ai.contig[0] = end - start;
         ai.div[0] = pow2_div(start);
         ai.cnst[0] = 1;
@@ -223,7 +223,7 @@ static void visit(Op *op, void *ud) {
     }
     case TT_EXPAND_DIMS: {
         int64_t axis = 0;
-        op_attr_int(op, "axis", &axis);
+        op_attr_int_k(op, AN_AXIS, &axis);
         /* Along the new axis each element is its own run: what divides
          * every element, not a run's first (a contiguous dim's divisibility
          * describes only its runs' starts: [32, 33, ...] divides by 1) */
@@ -331,7 +331,7 @@ static void visit(Op *op, void *ud) {
     case ARITH_CMPI:
     case ARITH_CMPF: {
         int64_t pred = 0;
-        op_attr_int(op, "predicate", &pred);
+        op_attr_int_k(op, AN_PREDICATE, &pred);
         for (int d = 0; d < rank; d++) {
             ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (op->kind == ARITH_CMPI && is_ordering_pred(pred)) {
@@ -480,6 +480,12 @@ void axis_analysis_keep(Context *c, AxisAnalysis *a) {
 void axis_analysis_drop(Context *c) { c->axis = NULL; }
 
 void axis_analysis_add_op(AxisAnalysis *a, Op *op) { visit(op, a); }
+
+void axis_analysis_copy(AxisAnalysis *a, Value *to, Value *from) {
+    /* (values without facts, as visit leaves them: unset, conservative when asked) */
+    TypeKind k = ty_elem(to->type)->kind;
+    if (k == TY_INT || k == TY_PTR || k == TY_INDEX) set_info(a, to, axis_info(a, from));
+}
 
 void axis_info_print(const AxisInfo *ai, StrBuf *out) {
     const int64_t *v[3] = {ai->contig, ai->div, ai->cnst};

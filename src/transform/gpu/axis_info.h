@@ -76,5 +76,11 @@ void axis_analysis_drop(Context *c);
  * and clones ttg-assign-layouts puts in front of a user, whose facts are
  * those of the value they convert or clone. */
 void axis_analysis_add_op(AxisAnalysis *a, Op *op);
+/* Gives `to`, a value made since a was last brought up to date, the facts
+ * of `from`: what axis_analysis_add_op gives a ttg.convert_layout of from,
+ * or a copy of from's defining op whose operands are copies or
+ * conversions of its operands (the rules read neither layouts nor
+ * anything else a copy can change), without applying the rules again. */
+void axis_analysis_copy(AxisAnalysis *a, Value *to, Value *from);
 
 #endif

@@ -153,7 +153,7 @@ static Value *eval(Pipe *p, Map *env, Value *v, Op *before) {
 static bool zero_constant(Value *v) {
     Op *d = v->def;
     if (!d || d->kind != ARITH_CONSTANT) return false;
-    Attr *a = op_attr(d, "value");
+    Attr *a = op_attr_k(d, AN_VALUE);
     if (!a || a->kind != ATTR_DENSE || a->dense.nvals != 1) return false;
     return a->dense.floats ? a->dense.floats[0] == 0.0 && !__builtin_signbit(a->dense.floats[0])
                            : a->dense.ints && a->dense.ints[0] == 0;
@@ -173,7 +173,7 @@ static bool dot_plan(Context *c, Op *dot, int sm, MmaPlan *pl) {
         ec->fkind != FK_F32)
         return false;
     int64_t prec = TT_PREC_IEEE;
-    op_attr_int(dot, "inputPrecision", &prec);
+    op_attr_int_k(dot, AN_INPUT_PRECISION, &prec);
     if (ea->fkind != FK_F16 && ea->fkind != FK_BF16 && !(ea->fkind == FK_F32 && prec == TT_PREC_TF32)) return false;
     if (ea->fkind == FK_F32 && async_copy_mode() < 2) return false; /* tf32: see async_copy_mode */
     Dist da, db, dc;
@@ -191,14 +191,14 @@ static int pow2_floor(int64_t v) {
 static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || op_result(l, 0)->type->rank != 2) return false;
     int64_t vol = 0;
-    if (op_attr_int(l, "isVolatile", &vol) && vol) return false;
+    if (op_attr_int_k(l, AN_IS_VOLATILE, &vol) && vol) return false;
     Use *u = op_result(l, 0)->uses;
     Op *tr = NULL;
     if (u && !u->next && u->owner->kind == TT_TRANS && u->owner->parent == p->body) {
         /* load -> tt.trans -> dot (`tl.dot(q, tl.trans(k))`): the ring holds
          * the transposed tile, the load's (r, c) where operand (c, r) goes */
         tr = u->owner;
-        Attr *oa = op_attr(tr, "order");
+        Attr *oa = op_attr_k(tr, AN_ORDER);
         if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != 2 || oa->dense.ints[0] != 1 ||
             oa->dense.ints[1] != 0 || op_result(tr, 0)->type->rank != 2)
             return false;
@@ -237,8 +237,8 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     return true;
 }
 
-static void set_int(Context *c, Op *op, const char *name, int64_t v) {
-    op_set_attr(c, op, name, attr_int(c, ty_i64(c), v));
+static void set_int(Context *c, Op *op, AttrName name, int64_t v) {
+    op_set_attr_k(c, op, name, attr_int(c, ty_i64(c), v));
 }
 
 static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
@@ -256,17 +256,17 @@ static void issue(Pipe *p, Map *env, Cand *cs, int n, Value *stage, Value *guard
         if (l->noperands > 1) mask = build_binary(&b, ARITH_ANDI, eval(p, env, op_operand(l, 1), before), mask);
         Value *ops[3] = {stage, ptr, mask};
         Op *cp = plain_op(&b, TTG_ASYNC_COPY, ops, 3);
-        set_int(p->c, cp, "offset", cs[i].offset);
-        set_int(p->c, cp, "stage_bytes", cs[i].stage_bytes);
-        set_int(p->c, cp, "stride0", cs[i].stride[0]);
-        set_int(p->c, cp, "stride1", cs[i].stride[1]);
-        set_int(p->c, cp, "vec", cs[i].vec);
+        set_int(p->c, cp, AN_OFFSET, cs[i].offset);
+        set_int(p->c, cp, AN_STAGE_BYTES, cs[i].stage_bytes);
+        set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
+        set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);
+        set_int(p->c, cp, AN_VEC, cs[i].vec);
     }
     plain_op(&b, TTG_ASYNC_COMMIT, NULL, 0);
 }
 
 static Value *in_range(Pipe *p, Builder *b, Value *iv) {
-    int pred = op_attr(p->loop, "unsignedCmp") ? CMPI_ULT : CMPI_SLT;
+    int pred = op_attr_k(p->loop, AN_UNSIGNED_CMP) ? CMPI_ULT : CMPI_SLT;
     return build_cmp(b, ARITH_CMPI, pred, iv, op_operand(p->loop, 1));
 }
 
@@ -338,7 +338,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     /* prologue */
     Builder pb = builder_before(c, loop);
     Op *alloc = plain_op(&pb, TTG_LOCAL_ALLOC, NULL, 0);
-    set_int(c, alloc, "size", off);
+    set_int(c, alloc, AN_SIZE, off);
     Type *i32 = ty_i32(c);
     int nargs = p.args.len;
     Value **state = tc_calloc((size_t)nargs + 1, sizeof(Value *));
@@ -374,7 +374,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Op *first = body->first;
     Builder bb = builder_before(c, first);
     Op *wait = plain_op(&bb, TTG_ASYNC_WAIT, NULL, 0);
-    set_int(c, wait, "num", ahead - 1);
+    set_int(c, wait, AN_NUM, ahead - 1);
     Map env = {0};
     map_reserve(&env, nvals);
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
@@ -387,8 +387,8 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
         Value *operand = op_result(cs[i].trans ? cs[i].trans : cs[i].load, 0);
         Type *t = operand->type;
         Op *ll = build_op(&lb, TTG_LOCAL_LOAD, &rs, 1, &t, 1, 0);
-        set_int(c, ll, "offset", cs[i].offset);
-        set_int(c, ll, "stage_bytes", cs[i].stage_bytes);
+        set_int(c, ll, AN_OFFSET, cs[i].offset);
+        set_int(c, ll, AN_STAGE_BYTES, cs[i].stage_bytes);
         op_result(ll, 0)->name = operand->name;
         value_replace_all_uses(operand, op_result(ll, 0));
     }
@@ -410,7 +410,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Op *after = loop->next;
     Builder eb = after ? builder_before(c, after) : builder_at_end(c, loop->parent);
     Op *w0 = plain_op(&eb, TTG_ASYNC_WAIT, NULL, 0);
-    set_int(c, w0, "num", 0);
+    set_int(c, w0, AN_NUM, 0);
     plain_op(&eb, TTG_LOCAL_DEALLOC, NULL, 0);
 
     map_free(&env);

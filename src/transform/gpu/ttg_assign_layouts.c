@@ -37,6 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct SliceMemo {
+    const Layout *parent;
+    int axis;
+    const Layout *slice;
+} SliceMemo;
+
 typedef struct LState {
     Context *ctx;
     const TtgOptions *opts;
@@ -50,9 +56,14 @@ typedef struct LState {
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
     VEC(Op *) ops; /* every op, pre-order */
+    VEC(Op *) seeds; /* the dots and memory anchors among them, in that order */
     /* the last ttg_with_layout asked (most values share their neighbour's
      * type and layout; the layouts are unique) */
     struct { Type *t; const Layout *l; Type *r; } with;
+    /* the slices made, by axis and (unique) parent: expand_dims and reduce
+     * ask for the same few again and again */
+    SliceMemo slices[16];
+    int nslices;
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -62,6 +73,24 @@ static const Layout *lay(LState *s, Value *v) { return v->id < s->nvalues ? s->l
  * layout reaches thousands of values, and pointer-equal layouts make the
  * comparisons and ttg_with_layout's memo cheap. */
 static const Layout *keep_layout(LState *s, Layout l) { return ttg_layout_unique(s->ctx, &l); }
+
+/* The unique slice of l (a layout the pass keeps) along axis. */
+static const Layout *slice_of(LState *s, int axis, const Layout *l) {
+    for (int i = 0; i < s->nslices; i++)
+        if (s->slices[i].parent == l && s->slices[i].axis == axis) return s->slices[i].slice;
+    const Layout *r = keep_layout(s, ttg_slice(s->ctx, axis, l));
+    if (s->nslices < TC_ARRAY_LEN(s->slices)) s->slices[s->nslices++] = (SliceMemo){l, axis, r};
+    return r;
+}
+
+/* ttg_with_layout, remembering the last answer. */
+static Type *with_layout(LState *s, Type *t, const Layout *l) {
+    if (t != s->with.t || l != s->with.l) {
+        s->with.t = t, s->with.l = l;
+        s->with.r = ttg_with_layout(s->ctx, t, l);
+    }
+    return s->with.r;
+}
 
 static inline void give(LState *s, Value *v, const Layout *l) {
     /* (most calls find v placed already: that test first) */
@@ -99,7 +128,7 @@ static bool same_layout_op(const Op *op) {
 
 static int64_t op_axis(const Op *op) {
     int64_t axis = 0;
-    op_attr_int(op, "axis", &axis);
+    op_attr_int_k(op, AN_AXIS, &axis);
     return axis;
 }
 
@@ -161,7 +190,7 @@ static void relate_op(LState *s, Op *op, Value *v) {
     case TT_EXPAND_DIMS: {
         int axis = (int)op_axis(op);
         if (is_result) {
-            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), keep_layout(s, ttg_slice(s->ctx, axis, l)));
+            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), slice_of(s, axis, l));
         } else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
         return;
     }
@@ -178,7 +207,7 @@ static void relate_op(LState *s, Op *op, Value *v) {
         bool want = false;
         for (int i = 0; i < op->nresults; i++) want |= wants(s, op_result(op, i));
         if (parent->rank > 1 && want) {
-            const Layout *sl = keep_layout(s, ttg_slice(s->ctx, axis, parent));
+            const Layout *sl = slice_of(s, axis, parent);
             for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), sl);
         }
         return;
@@ -187,7 +216,7 @@ static void relate_op(LState *s, Op *op, Value *v) {
         /* the result's layout is the operand's with its dimensions permuted
          * (result dimension k is operand dimension order[k]): each thread
          * keeps its elements, and the PTX moves nothing */
-        Attr *oa = op_attr(op, "order");
+        Attr *oa = op_attr_k(op, AN_ORDER);
         if (!l || l->kind != LAYOUT_BLOCKED || !oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != l->rank)
             return;
         const int64_t *ord = oa->dense.ints;
@@ -290,6 +319,7 @@ static void propagate(LState *s) {
 static void collect(Op *op, void *ud) {
     LState *s = ud;
     vec_push(&s->ops, op);
+    if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
@@ -301,23 +331,18 @@ static const Layout *default_layout(LState *s, Type *t) {
 static const Layout *type_layout(LState *s, Type *t) { return ttg_layout_of_type(s->ctx, t); }
 
 static void set_value_layout(LState *s, Value *v, const Layout *l) {
-    if (!is_tile(v)) return;
-    if (v->type != s->with.t || l != s->with.l) {
-        s->with.t = v->type, s->with.l = l;
-        s->with.r = ttg_with_layout(s->ctx, v->type, l);
-    }
-    v->type = s->with.r;
+    if (is_tile(v)) v->type = with_layout(s, v->type, l);
 }
 
 /* Rebuilds a dense constant's attribute for the result's new type. */
 static void retype_constant(LState *s, Op *op) {
-    Attr *a = op_attr(op, "value");
+    Attr *a = op_attr_k(op, AN_VALUE);
     Type *t = op_result(op, 0)->type;
     if (!a || a->kind != ATTR_DENSE || a->type == t) return;
     Attr *n;
     if (a->dense.ints) n = attr_dense_int(s->ctx, t, a->dense.ints, a->dense.nvals);
     else n = attr_dense_float(s->ctx, t, a->dense.floats, a->dense.nvals);
-    op_set_attr(s->ctx, op, "value", n);
+    op_set_attr_k(s->ctx, op, AN_VALUE, n);
 }
 
 static bool cheap_op(const Op *op) {
@@ -357,14 +382,14 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     for (int i = 0; i < n; i++) {
         Value *o = op_operand(d, i);
         const Layout *ol = l;
-        if (d->kind == TT_EXPAND_DIMS) ol = keep_layout(s, ttg_slice(s->ctx, (int)op_axis(d), l));
+        if (d->kind == TT_EXPAND_DIMS) ol = slice_of(s, (int)op_axis(d), l);
         ops[i] = remat(s, o, ol, before);
     }
-    Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){ttg_with_layout(s->ctx, x->type, l)}, 1, 0);
-    for (int i = 0; i < d->nattrs; i++) op_set_attr(s->ctx, c, d->attrs[i].name, d->attrs[i].attr);
+    Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){with_layout(s, x->type, l)}, 1, 0);
+    op_copy_attrs(s->ctx, c, d);
     op_insert_before(before, c);
     if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
-    axis_analysis_add_op(s->aa, c);
+    axis_analysis_copy(s->aa, op_result(c, 0), x);
     return op_result(c, 0);
 }
 
@@ -377,10 +402,10 @@ static void require(LState *s, Op *op, int i, const Layout *l) {
         op_set_operand(op, i, remat(s, x, l, op));
         return;
     }
-    Type *t = ttg_with_layout(s->ctx, x->type, l);
+    Type *t = with_layout(s, x->type, l);
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, op->loc, &x, 1, &t, 1, 0);
     op_insert_before(op, cv);
-    axis_analysis_add_op(s->aa, cv);
+    axis_analysis_copy(s->aa, op_result(cv, 0), x);
     op_set_operand(op, i, op_result(cv, 0));
 }
 
@@ -404,12 +429,12 @@ static void hoist_a_fragments(LState *s, Op *dot) {
     Region *at = dot->parent ? dot->parent->parent : NULL;
     Block *home = a->def ? a->def->parent : a->owner_block;
     if (!at || !home || home->parent == at || at->parent == NULL || at->parent->kind != SCF_FOR) return;
-    Type *t = ttg_with_layout(s->ctx, a->type, keep_layout(s, frag));
+    Type *t = with_layout(s, a->type, keep_layout(s, frag));
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, dot->loc, &a, 1, &t, 1, 0);
     if (a->def) op_insert_after(a->def, cv);
     else if (home->first) op_insert_before(home->first, cv);
     else block_append(home, cv);
-    axis_analysis_add_op(s->aa, cv);
+    axis_analysis_copy(s->aa, op_result(cv, 0), a);
     op_set_operand(dot, 0, op_result(cv, 0));
 }
 
@@ -419,13 +444,13 @@ static void materialise_op(LState *s, Op *op) {
         retype_constant(s, op);
         return;
     case TT_EXPAND_DIMS:
-        require(s, op, 0, keep_layout(s, ttg_slice(s->ctx, (int)op_axis(op), res_layout(s, op, 0))));
+        require(s, op, 0, slice_of(s, (int)op_axis(op), res_layout(s, op, 0)));
         return;
     case TT_REDUCE: {
         const Layout *l = type_layout(s, op_operand(op, 0)->type);
         for (int i = 1; i < op->noperands; i++) require(s, op, i, l);
         if (l && l->rank > 1) {
-            const Layout *sl = keep_layout(s, ttg_slice(s->ctx, (int)op_axis(op), l));
+            const Layout *sl = slice_of(s, (int)op_axis(op), l);
             for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), sl);
         }
         return;
@@ -492,13 +517,13 @@ static bool is_f16_or_bf16(const Type *e) {
 
 typedef struct Slice {
     Region *region;
-    Map seen;
     VEC(Op *) work;
 } Slice;
 
+/* (`mark` 1: seen; the region's ops are cleared first) */
 static void slice_add(Slice *sl, Op *x) {
-    if (!x || !x->parent || x->parent->parent != sl->region || map_has(&sl->seen, MAP_KEY(x))) return;
-    map_put(&sl->seen, MAP_KEY(x), (void *)1);
+    if (!x || !x->parent || x->parent->parent != sl->region || x->mark) return;
+    x->mark = 1;
     vec_push(&sl->work, x);
 }
 
@@ -507,8 +532,11 @@ static void slice_add(Slice *sl, Op *x) {
  * users forwards, ops of the same region only)? */
 static bool chained_dot(Op *dot) {
     Slice sl = {.region = dot->parent ? dot->parent->parent : NULL};
+    if (sl.region)
+        for (Block *b = sl.region->first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) o->mark = 0;
     bool chained = false;
-    map_put(&sl.seen, MAP_KEY(dot), (void *)1);
+    dot->mark = 1;
     vec_push(&sl.work, dot);
     while (sl.work.len && !chained) {
         Op *op = vec_pop(&sl.work);
@@ -517,7 +545,6 @@ static bool chained_dot(Op *dot) {
         for (int i = 0; i < op->nresults; i++)
             for (Use *u = op_result(op, i)->uses; u; u = u->next) slice_add(&sl, u->owner);
     }
-    map_free(&sl.seen);
     vec_free(&sl.work);
     return chained;
 }
@@ -560,7 +587,7 @@ static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
         return false;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *er = ty_elem(rt);
     int64_t prec = TT_PREC_IEEE;
-    op_attr_int(dot, "inputPrecision", &prec);
+    op_attr_int_k(dot, AN_INPUT_PRECISION, &prec);
     bool tf32 = ea->kind == TY_FLOAT && ea->fkind == FK_F32 && prec == TT_PREC_TF32;
     if (!(is_f16_or_bf16(ea) || tf32) || eb->kind != TY_FLOAT || eb->fkind != ea->fkind || er->kind != TY_FLOAT ||
         er->fkind != FK_F32)
@@ -589,10 +616,10 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     s.aa = axis_analyze(c, func);
     op_walk(func, collect, &s, false);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
-    for (int i = 0; i < s.ops.len; i++) {
+    for (int i = 0; i < s.seeds.len; i++) {
         Layout l;
-        if (s.ops.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.ops.data[i], &l))
-            give(&s, op_result(s.ops.data[i], 0), keep_layout(&s, l));
+        if (s.seeds.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.seeds.data[i], &l))
+            give(&s, op_result(s.seeds.data[i], 0), keep_layout(&s, l));
     }
     propagate(&s);
     /* 1-2: anchors, loads first; every load's own operands before any
@@ -600,8 +627,8 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
      * feeds, not converted every iteration because another load's layout
      * reached it first through shared index arithmetic) */
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < s.ops.len; i++) {
-            Op *op = s.ops.data[i];
+        for (int i = 0; i < s.seeds.len; i++) {
+            Op *op = s.seeds.data[i];
             if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
             Value *ptr = op_operand(op, 0);
             if (!is_tile(ptr)) continue;
@@ -631,15 +658,17 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
                         propagate(&s);
                     }
     }
-    /* 4: types, then conversions */
+    /* 4: types, then conversions, op by op: what an op's conversions read
+     * is its operands' types (values defined before it, or arguments of
+     * blocks of ops before it) and its own */
     for (int i = 0; i < s.ops.len; i++) {
         Op *op = s.ops.data[i];
         for (int k = 0; k < op->nresults; k++) set_value_layout(&s, op_result(op, k), lay(&s, op_result(op, k)));
         for (int r = 0; r < op->nregions; r++)
             for (Block *b = op->regions[r].first; b; b = b->next)
                 for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
+        materialise_op(&s, op);
     }
-    for (int i = 0; i < s.ops.len; i++) materialise_op(&s, s.ops.data[i]);
     /* The conversions and clones made above (given their facts as they
      * were made) have the facts of what they convert or clone and changed
      * no other value's: the analysis serves the passes after (axis_info.h). */
@@ -649,6 +678,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     map_free(&s.anchor);
     vec_free(&s.work);
     vec_free(&s.ops);
+    vec_free(&s.seeds);
 }
 
 bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {

@@ -19,10 +19,28 @@
  */
 #include "transform/gpu/gpu_passes.h"
 
+/* Whether an op under root (root included) is a candidate of either
+ * expansion. */
+static bool has_expansion_candidate(Op *root) {
+    if (expand_libdevice_candidate(root) || expand_f64_math_candidate(root)) return true;
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) {
+                if (o->nregions ? has_expansion_candidate(o)
+                                : expand_libdevice_candidate(o) || expand_f64_math_candidate(o))
+                    return true;
+            }
+    return false;
+}
+
 bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
     if (!ttg_assign_layouts(c, module, opts, de)) return false;
     PassContext pc = {.ctx = c, .de = de};
-    if (!pass_expand_libdevice(module, &pc) || !pass_expand_f64_math(module, &pc)) return false;
+    /* (one walk finds whether either expansion has anything to do: most
+     * kernels have no fp64 math and no libdevice call) */
+    if (has_expansion_candidate(module) &&
+        (!pass_expand_libdevice(module, &pc) || !pass_expand_f64_math(module, &pc)))
+        return false;
     if (pc.changes > 0 && !pass_pipeline_run(module, "cse,dce", &pc, NULL)) return false;
     if (async_copy_enabled() && pipeline_async_copy(c, module, opts->num_stages, opts->sm) > 0 &&
         !pass_pipeline_run(module, "cse,dce", &pc, NULL))
