@@ -35,6 +35,7 @@
 #include "front/py/py.h"
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -52,51 +53,61 @@ typedef struct Parser {
     DiagEngine *de;
     const char *file, *src;
     size_t len;
-    PyLexer lx;
     PyToken la[LOOKAHEAD]; /* a ring: the current token is la[head] */
-    int head, nla;
+    unsigned head, nla;
+    const PyToken *cur; /* la[head] once lexed, else NULL */
     size_t prev_end; /* end offset of the last consumed token other than NEWLINE/INDENT/DEDENT */
     VEC(void *) stack;
     jmp_buf *jb;
     int depth, height;
     bool lazy; /* py_parse_lazy: module-level def bodies are skimmed, not parsed */
     StrBuf sb;
+    PyLexer lx; /* last: its stacks are not cleared (see py_lexer_init) */
 } Parser;
 
 /* ---- tokens ---------------------------------------------------------------- */
 
-/* The lookahead buffer is a ring: la[(head + k) % LOOKAHEAD] is token k. */
-static const PyToken *peek(Parser *p, int k) {
+/* The lookahead buffer is a ring: la[(head + k) % LOOKAHEAD] is token k.
+ * Tokens are lexed into it in place, when first looked at. */
+static const PyToken *peek(Parser *p, unsigned k) {
     while (p->nla <= k) {
-        p->la[(p->head + p->nla) % LOOKAHEAD] = py_lexer_next(&p->lx);
+        py_lexer_lex(&p->lx, &p->la[(p->head + p->nla) % LOOKAHEAD]);
         p->nla++;
     }
+    p->cur = &p->la[p->head];
     return &p->la[(p->head + k) % LOOKAHEAD];
 }
 /* The current token: asked for several times per token by the descent
  * (every precedence level looks at it), so the common case is inline. */
 static inline const PyToken *tok(Parser *p) {
-    if (__builtin_expect(p->nla == 0, 0)) return peek(p, 0);
-    return &p->la[p->head];
+    if (__builtin_expect(!p->cur, 0)) return peek(p, 0);
+    return p->cur;
 }
 static inline PyTokKind kind(Parser *p) { return tok(p)->kind; }
 static inline bool at(Parser *p, PyTokKind k) { return kind(p) == k; }
 
-/* Inline, as tok() is: most callers drop the token it returns, and the
- * copy of it goes with it. */
-static inline PyToken advance(Parser *p) {
-    PyToken t = *tok(p);
+/* Consumes the current token. */
+static inline void skip(Parser *p) {
+    const PyToken *t = tok(p);
+    if (t->kind != PY_TOK_NEWLINE && t->kind != PY_TOK_INDENT && t->kind != PY_TOK_DEDENT &&
+        t->kind != PY_TOK_EOF)
+        p->prev_end = t->off + t->len;
     p->head = (p->head + 1) % LOOKAHEAD;
     p->nla--;
-    if (t.kind != PY_TOK_NEWLINE && t.kind != PY_TOK_INDENT && t.kind != PY_TOK_DEDENT &&
-        t.kind != PY_TOK_EOF)
-        p->prev_end = t.off + t.len;
+    p->cur = p->nla ? &p->la[p->head] : NULL;
+}
+
+/* Consumes the current token and returns a copy of it (callers that only
+ * step over a token use skip). */
+static inline PyToken advance(Parser *p) {
+    PyToken t = *tok(p);
+    skip(p);
     return t;
 }
 
 static bool accept(Parser *p, PyTokKind k) {
     if (!at(p, k)) return false;
-    advance(p);
+    skip(p);
     return true;
 }
 
@@ -330,7 +341,7 @@ static void parse_comp_for(Parser *p, PyExpr *comp) {
     int m = mark(p);
     while (at(p, PY_TOK_KW_FOR) || at(p, PY_TOK_KW_ASYNC)) {
         if (at(p, PY_TOK_KW_ASYNC)) error_at(p, tok(p), "asynchronous comprehensions are not supported by tritonc");
-        advance(p);
+        skip(p);
         PyComprehension *c = ARENA_NEW(p->a, PyComprehension);
         c->target = parse_star_targets(p);
         expect(p, PY_TOK_KW_IN, "after comprehension target");
@@ -449,7 +460,7 @@ static PyExpr *parse_brace(Parser *p) {
     bool is_dict = at(p, PY_TOK_DSTAR);
     PyExpr *key = NULL, *value;
     if (is_dict) {
-        advance(p);
+        skip(p);
         value = parse_bitwise_or(p);
     } else {
         key = parse_star_named_expression(p);
@@ -512,27 +523,27 @@ static PyExpr *parse_atom(Parser *p) {
     PyExpr *e;
     switch (cur.kind) {
     case PY_TOK_NAME:
-        advance(p);
+        skip(p);
         e = expr_at(p, PY_EXPR_NAME, &cur);
         e->name = cur.str;
         return e;
     case PY_TOK_INT:
-        advance(p);
+        skip(p);
         e = expr_at(p, PY_EXPR_INT, &cur);
         e->i.value = cur.ival;
         e->i.overflow = (cur.flags & PY_INT_OVERFLOW) != 0;
         return e;
     case PY_TOK_FLOAT:
     case PY_TOK_IMAG:
-        advance(p);
+        skip(p);
         e = expr_at(p, cur.kind == PY_TOK_FLOAT ? PY_EXPR_FLOAT : PY_EXPR_IMAG, &cur);
         e->f = cur.fval;
         return e;
     case PY_TOK_STRING: return parse_strings(p);
-    case PY_TOK_KW_NONE: advance(p); return expr_at(p, PY_EXPR_NONE, &cur);
-    case PY_TOK_KW_TRUE: advance(p); return expr_at(p, PY_EXPR_TRUE, &cur);
-    case PY_TOK_KW_FALSE: advance(p); return expr_at(p, PY_EXPR_FALSE, &cur);
-    case PY_TOK_ELLIPSIS: advance(p); return expr_at(p, PY_EXPR_ELLIPSIS, &cur);
+    case PY_TOK_KW_NONE: skip(p); return expr_at(p, PY_EXPR_NONE, &cur);
+    case PY_TOK_KW_TRUE: skip(p); return expr_at(p, PY_EXPR_TRUE, &cur);
+    case PY_TOK_KW_FALSE: skip(p); return expr_at(p, PY_EXPR_FALSE, &cur);
+    case PY_TOK_ELLIPSIS: skip(p); return expr_at(p, PY_EXPR_ELLIPSIS, &cur);
     case PY_TOK_LPAREN: return parse_paren(p);
     case PY_TOK_LBRACKET: return parse_list(p);
     case PY_TOK_LBRACE: return parse_brace(p);
@@ -563,7 +574,7 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
             seen_dstar = true;
         } else if (t->kind == PY_TOK_NAME && peek(p, 1)->kind == PY_TOK_ASSIGN) {
             PyToken name = advance(p);
-            advance(p);
+            skip(p);
             PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
             k->name = name.str;
             k->loc = name.loc;
@@ -663,7 +674,7 @@ static PyExpr *parse_primary(Parser *p) {
     int height = p->height;
     for (;; chain_step(p)) {
         if (at(p, PY_TOK_DOT)) {
-            advance(p);
+            skip(p);
             if (!at(p, PY_TOK_NAME)) error_expected(p, "attribute name", "after '.'");
             PyToken name = advance(p);
             PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
@@ -793,8 +804,8 @@ static PyExpr *parse_comparison(Parser *p) {
             break;
         default: goto done;
         }
-        advance(p);
-        if (op == PY_CMP_IS_NOT || op == PY_CMP_NOT_IN) advance(p);
+        skip(p);
+        if (op == PY_CMP_IS_NOT || op == PY_CMP_NOT_IN) skip(p);
         push(p, (void *)(intptr_t)op);
         push(p, parse_bitwise_or(p));
     }
@@ -875,7 +886,7 @@ static PyExpr *quick_name(Parser *p) {
     e->name = cur.str;
     if (!attr) return e;
     int height = p->height;
-    advance(p);
+    skip(p);
     PyToken name = advance(p);
     PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
     a->attr.value = e;
@@ -917,7 +928,7 @@ static PyExpr *parse_expression(Parser *p) {
 static PyExpr *parse_named_expression(Parser *p) {
     if (at(p, PY_TOK_NAME) && peek(p, 1)->kind == PY_TOK_WALRUS) {
         PyToken name = advance(p);
-        advance(p);
+        skip(p);
         PyExpr *target = expr_at(p, PY_EXPR_NAME, &name);
         target->name = name.str;
         target->end = name.off + name.len;
@@ -1000,7 +1011,7 @@ static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations) {
             }
             k = PY_PARAM_VARARGS;
         } else if (at(p, PY_TOK_DSTAR)) {
-            advance(p);
+            skip(p);
             k = PY_PARAM_KWARGS;
             seen_kwargs = true;
         }
@@ -1052,16 +1063,16 @@ static void recover(Parser *p) {
         case PY_TOK_INDENT: depth++; break;
         case PY_TOK_DEDENT:
             if (depth == 0) return;
-            advance(p);
+            skip(p);
             if (--depth == 0) return;
             continue;
         case PY_TOK_NEWLINE:
-            advance(p);
+            skip(p);
             if (depth == 0 && !at(p, PY_TOK_INDENT)) return;
             continue;
         default: break;
         }
-        advance(p);
+        skip(p);
     }
 }
 
@@ -1073,7 +1084,7 @@ static PyBlock parse_block(Parser *p, const char *what, int header_line) {
         parse_simple_stmts(p); /* a body on the header's line */
         return take_block(p, m);
     }
-    advance(p);
+    skip(p);
     if (!at(p, PY_TOK_INDENT)) {
         const PyToken *t = tok(p);
         if (reportable(p, t))
@@ -1081,7 +1092,7 @@ static PyBlock parse_block(Parser *p, const char *what, int header_line) {
                         "expected an indented block after %s on line %d", what, header_line);
         return take_block(p, m);
     }
-    advance(p);
+    skip(p);
     while (!at(p, PY_TOK_DEDENT) && !at(p, PY_TOK_EOF) && !diag_full(p->de))
         parse_guarded_statement(p);
     accept(p, PY_TOK_DEDENT);
@@ -1141,7 +1152,7 @@ static const char *parse_dotted_name(Parser *p, const char *context) {
     PyToken t = advance(p);
     sb_puts(sb, t.str);
     while (at(p, PY_TOK_DOT)) {
-        advance(p);
+        skip(p);
         if (!at(p, PY_TOK_NAME)) error_expected(p, "name", "after '.' in module name");
         t = advance(p);
         sb_putc(sb, '.');
@@ -1236,7 +1247,7 @@ static PyStmt *parse_expr_stmt(Parser *p) {
     PyExpr *e = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
     PyTokKind k = kind(p);
     if (k == PY_TOK_COLON) {
-        advance(p);
+        skip(p);
         if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
             error_expr(p, e, "only a single target (not %s) can be annotated",
                        e->kind == PY_EXPR_TUPLE ? "a tuple" : e->kind == PY_EXPR_LIST ? "a list" : expr_description(e));
@@ -1250,7 +1261,7 @@ static PyStmt *parse_expr_stmt(Parser *p) {
     if (k >= PY_TOK_PLUS_ASSIGN && k <= PY_TOK_AMP_ASSIGN) {
         if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
             error_expr(p, e, "'%s' is an illegal target for augmented assignment", expr_description(e));
-        advance(p);
+        skip(p);
         PyStmt *s = new_stmt(p, PY_STMT_AUGASSIGN, &first);
         s->aug.target = e;
         s->aug.op = (PyBinOp)(k - PY_TOK_PLUS_ASSIGN);
@@ -1284,11 +1295,11 @@ static PyStmt *parse_simple_stmt(Parser *p) {
     PyToken t = *tok(p);
     PyStmt *s;
     switch (t.kind) {
-    case PY_TOK_KW_PASS: advance(p); s = new_stmt(p, PY_STMT_PASS, &t); break;
-    case PY_TOK_KW_BREAK: advance(p); s = new_stmt(p, PY_STMT_BREAK, &t); break;
-    case PY_TOK_KW_CONTINUE: advance(p); s = new_stmt(p, PY_STMT_CONTINUE, &t); break;
+    case PY_TOK_KW_PASS: skip(p); s = new_stmt(p, PY_STMT_PASS, &t); break;
+    case PY_TOK_KW_BREAK: skip(p); s = new_stmt(p, PY_STMT_BREAK, &t); break;
+    case PY_TOK_KW_CONTINUE: skip(p); s = new_stmt(p, PY_STMT_CONTINUE, &t); break;
     case PY_TOK_KW_RETURN:
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_RETURN, &t);
         if (starts_expr(kind(p))) s->expr.value = parse_star_expressions(p);
         break;
@@ -1297,7 +1308,7 @@ static PyStmt *parse_simple_stmt(Parser *p) {
     case PY_TOK_KW_GLOBAL: s = parse_names_stmt(p, PY_STMT_GLOBAL); break;
     case PY_TOK_KW_NONLOCAL: s = parse_names_stmt(p, PY_STMT_NONLOCAL); break;
     case PY_TOK_KW_RAISE:
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_RAISE, &t);
         if (starts_expr(kind(p))) {
             s->raise.exc = parse_expression(p);
@@ -1305,13 +1316,13 @@ static PyStmt *parse_simple_stmt(Parser *p) {
         }
         break;
     case PY_TOK_KW_ASSERT:
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_ASSERT, &t);
         s->assertion.test = parse_expression(p);
         if (accept(p, PY_TOK_COMMA)) s->assertion.msg = parse_expression(p);
         break;
     case PY_TOK_KW_DEL: {
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_DEL, &t);
         int m = mark(p);
         do {
@@ -1340,7 +1351,7 @@ static void parse_simple_stmts(Parser *p) {
 static PyExprList parse_decorators(Parser *p) {
     int m = mark(p);
     while (at(p, PY_TOK_AT)) {
-        advance(p);
+        skip(p);
         push(p, parse_named_expression(p));
         if (!accept(p, PY_TOK_NEWLINE)) error_expected(p, "end of line", "after decorator");
     }
@@ -1363,6 +1374,7 @@ typedef struct PyLazyText {
     Arena *a;
     Interner *in;
     DiagEngine *de;
+    PyNameCache *names; /* the module parse's, shared by every later parse of the file */
     const char *file, *src;
     /* the body: just after the header's ':' up to the next top-level line;
      * the parameters: just after the '(' up to just after the ')' */
@@ -1573,7 +1585,7 @@ static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
     size_t end = skim_params(p->src, p->len, lx->pos, &nlines, &line_start);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
                       .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line, .open = open->loc};
     f->lazy_params = z;
@@ -1598,7 +1610,7 @@ static bool skip_body(Parser *p, PyFunc *f) {
     size_t end = skim_body(p->src, p->len, lx->pos, &last, &nlines);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
                       .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line};
     f->lazy = z;
@@ -1613,8 +1625,15 @@ static bool skip_body(Parser *p, PyFunc *f) {
 
 /* A parser for a skipped text, its lexer where the text starts. */
 static void lazy_parser_init(Parser *p, const PyLazyText *z) {
-    *p = (Parser){.a = z->a, .in = z->in, .de = z->de, .file = z->file, .src = z->src, .len = z->end};
+    memset(p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
+    p->a = z->a;
+    p->in = z->in;
+    p->de = z->de;
+    p->file = z->file;
+    p->src = z->src;
+    p->len = z->end;
     py_lexer_init(&p->lx, z->a, z->in, z->de, z->file, z->src, z->end);
+    p->lx.names = z->names;
     p->lx.pos = z->off;
     p->lx.line = z->line;
     p->lx.line_start = z->line_start;
@@ -1874,7 +1893,7 @@ static void parse_statement(Parser *p) {
         error_at(p, tok(p), "'%s' without a matching '%s'", py_tok_spelling(kind(p)),
                  at(p, PY_TOK_KW_EXCEPT) || at(p, PY_TOK_KW_FINALLY) ? "try" : "if");
     case PY_TOK_INDENT: error_at(p, tok(p), "unexpected indent");
-    case PY_TOK_NEWLINE: advance(p); return;
+    case PY_TOK_NEWLINE: skip(p); return;
     default: parse_simple_stmts(p); return;
     }
     push(p, finish_stmt(p, s));
@@ -1903,7 +1922,8 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     if (!src) src = "", len = 0;
     filename = intern(in, filename);
     diag_add_source(de, filename, src, len);
-    Parser p = {0};
+    Parser p;
+    memset(&p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
     p.a = a;
     p.in = in;
     p.de = de;
@@ -1912,13 +1932,14 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     p.len = len;
     p.lazy = lazy;
     py_lexer_init(&p.lx, a, in, de, filename, src, len);
+    p.lx.names = ARENA_NEW(a, PyNameCache);
     PyModule *m = ARENA_NEW(a, PyModule);
     m->filename = filename;
     m->src = src;
     m->len = len;
     while (!at(&p, PY_TOK_EOF) && !diag_full(de)) {
         if (at(&p, PY_TOK_DEDENT)) { /* only after an error: be quiet */
-            advance(&p);
+            skip(&p);
             continue;
         }
         parse_guarded_statement(&p);
