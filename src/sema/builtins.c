@@ -3648,32 +3648,49 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
 /* ---- binding ---------------------------------------------------------------------------- */
 
 typedef struct Param {
-    char name[40];
+    const char *name; /* in the spec, len bytes */
+    int len;
     bool optional, varargs;
 } Param;
 
-static int parse_params(const char *spec, Param *out) {
-    int n = 0;
-    while (*spec) {
-        const char *e = strchr(spec, ',');
-        size_t len = e ? (size_t)(e - spec) : strlen(spec);
-        Param p = {0};
-        const char *s = spec;
-        if (*s == '*') {
-            p.varargs = true;
-            s++;
-            len--;
-        }
-        if (len && s[len - 1] == '=') {
+/* A builtin's parameters: its spec ("input,dtype,fp_downcast_rounding=,*args")
+ * split, the names left in it. */
+typedef struct Params {
+    int n;
+    Param p[MAX_CALL_ARGS];
+} Params;
+
+static void split_params(const char *spec, Params *out) {
+    out->n = 0;
+    for (const char *s = spec; *s;) {
+        Param p = {.varargs = *s == '*'};
+        if (p.varargs) s++;
+        p.name = s;
+        while (*s && *s != ',') s++;
+        p.len = (int)(s - p.name);
+        if (p.len && p.name[p.len - 1] == '=') {
             p.optional = true;
-            len--;
+            p.len--;
         }
-        if (len >= sizeof p.name) len = sizeof p.name - 1;
-        memcpy(p.name, s, len);
-        if (n < MAX_CALL_ARGS) out[n++] = p;
-        spec = e ? e + 1 : spec + strlen(spec);
+        if (out->n < MAX_CALL_ARGS) out->p[out->n++] = p;
+        if (*s) s++;
     }
-    return n;
+}
+
+/* bi's parameters, split at its first call in the compile. */
+static const Params *params_of(Sema *S, const Builtin *bi) {
+    Params *ps = map_get(&S->bi_params, MAP_KEY(bi));
+    if (!ps) {
+        ps = ARENA_NEW(S->arena, Params);
+        split_params(bi->params, ps);
+        map_put(&S->bi_params, MAP_KEY(bi), ps);
+    }
+    return ps;
+}
+
+/* Whether parameter p is named `name`. */
+static bool param_is(const Param *p, const char *name) {
+    return !strncmp(p->name, name, (size_t)p->len) && name[p->len] == 0;
 }
 
 static const char *display_name(const Builtin *bi, char *buf, size_t n) {
@@ -3684,9 +3701,16 @@ static const char *display_name(const Builtin *bi, char *buf, size_t n) {
 }
 
 TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) {
-    Param ps[MAX_CALL_ARGS];
-    int np = parse_params(bi->params, ps);
-    CallArgs a = {.bi = bi, .call = call};
+    const Params *params = params_of(S, bi);
+    const Param *ps = params->p;
+    int np = params->n;
+    /* v[i] is set for every parameter below (tv_none if absent), so only
+     * the flags and nodes start cleared: a CallArgs is kilobytes */
+    CallArgs a;
+    a.bi = bi;
+    a.call = call;
+    memset(a.given, 0, sizeof a.given);
+    memset(a.node, 0, sizeof a.node);
     char dn[64]; /* the name in messages, made only for one (no snprintf per call) */
     int pos = 0, var = -1;
     for (int i = 0; i < np; i++)
@@ -3756,7 +3780,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         bad |= v.kind == TV_ERR;
         int j = -1;
         for (int i = 0; i < np; i++)
-            if (kw->name && !ps[i].varargs && !strcmp(ps[i].name, kw->name)) j = i;
+            if (kw->name && !ps[i].varargs && param_is(&ps[i], kw->name)) j = i;
         S->loc = kw->loc;
         S->span = kw->name ? (int)strlen(kw->name) : 2;
         if (j < 0) {
@@ -3776,7 +3800,8 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
     for (int i = 0; i < np && !bad; i++)
         if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
-            sema_error(S, "%s() missing required argument '%s'", display_name(bi, dn, sizeof dn), ps[i].name);
+            sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
+                       ps[i].name);
             bad = true;
         }
     if (var >= 0) {

@@ -2584,6 +2584,7 @@ done:
     map_free(&S->tltypes);
     map_free(&S->fn_ret);
     map_free(&S->mod_attrs);
+    map_free(&S->bi_params);
     if (de->nerrors > nerr0) return NULL;
     return S->module;
 }

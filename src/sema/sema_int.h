@@ -163,6 +163,7 @@ struct Sema {
     const TlType *scalars[TL_NSCALAR];
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
+    Map bi_params;         /* Builtin * -> its parameters, split (builtin_call) */
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool numel_reported;   /* a tensor over Triton's element limit was reported */
