@@ -3763,6 +3763,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     }
     S->loc = call->loc;
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    S->span_node = NULL;
     if (var < 0 && npos > nfixed) {
         if (nreq == nfixed)
             sema_error(S, "%s() takes %d positional argument%s but %d %s given", display_name(bi, dn, sizeof dn),
@@ -3783,6 +3784,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
             if (kw->name && !ps[i].varargs && param_is(&ps[i], kw->name)) j = i;
         S->loc = kw->loc;
         S->span = kw->name ? (int)strlen(kw->name) : 2;
+        S->span_node = NULL;
         if (j < 0) {
             sema_error(S, "%s() got an unexpected keyword argument '%s'", display_name(bi, dn, sizeof dn),
                        kw->name ? kw->name : "**");
@@ -3798,6 +3800,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     }
     S->loc = call->loc;
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    S->span_node = NULL;
     for (int i = 0; i < np && !bad; i++)
         if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
             sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,

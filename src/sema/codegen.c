@@ -87,6 +87,11 @@ struct FuncState {
 
 /* ---- diagnostics ----------------------------------------------------------- */
 
+static int node_span(const PyExpr *e) {
+    /* the caret underlines the first line of the node */
+    return e && e->end > e->off && e->end - e->off < 200 ? (int)(e->end - e->off) : 1;
+}
+
 TV sema_error_at(Sema *S, Loc loc, int span, const char *fmt, ...) {
     if (S->quiet) return tv_err();
     va_list ap;
@@ -100,7 +105,8 @@ TV sema_error(Sema *S, const char *fmt, ...) {
     if (S->quiet) return tv_err();
     va_list ap;
     va_start(ap, fmt);
-    diag_vreport(S->de, DIAG_ERROR, S->loc, S->span > 0 ? S->span : 1, fmt, ap);
+    int span = S->span_node ? node_span(S->span_node) : S->span;
+    diag_vreport(S->de, DIAG_ERROR, S->loc, span > 0 ? span : 1, fmt, ap);
     va_end(ap);
     return tv_err();
 }
@@ -113,19 +119,15 @@ void sema_note_at(Sema *S, Loc loc, const char *fmt, ...) {
     va_end(ap);
 }
 
-static int node_span(const PyExpr *e) {
-    /* the caret underlines the first line of the node */
-    return e && e->end > e->off && e->end - e->off < 200 ? (int)(e->end - e->off) : 1;
-}
-
 static void at_expr(Sema *S, const PyExpr *e) {
     S->loc = e->loc;
-    S->span = node_span(e);
+    S->span_node = e;
 }
 
 static void at_stmt(Sema *S, const PyStmt *s) {
     S->loc = s->loc;
     S->span = 1;
+    S->span_node = NULL;
 }
 
 const char *tv_kind_name(const TV *v) {
@@ -177,16 +179,50 @@ void tv_str(Sema *S, const TV *v, StrBuf *out) {
 /* Every name sema binds or looks up is interned in ctx->strings: the
  * parser's (see sema_codegen's contract), the import bindings and the -D
  * names (interned on the way in), so equal names are equal pointers. */
+enum { SCOPE_SCAN_MAX = 8 }; /* entries a scope holds before it is indexed */
+
+static int scope_slot(const Scope *sc, const char *name) {
+    return (int)((MAP_KEY(name) * 0x9e3779b97f4a7c15ULL) >> 40) & (sc->nindex - 1);
+}
+
 static TV *scope_find(Scope *sc, const char *name) {
-    for (int i = sc->len - 1; i >= 0; i--)
-        if (sc->data[i].name == name) return &sc->data[i].val;
-    return NULL;
+    if (!sc->nindex) {
+        for (int i = sc->len - 1; i >= 0; i--)
+            if (sc->data[i].name == name) return &sc->data[i].val;
+        return NULL;
+    }
+    for (int j = scope_slot(sc, name);; j = (j + 1) & (sc->nindex - 1)) {
+        int k = sc->index[j];
+        if (!k) return NULL;
+        if (sc->data[k - 1].name == name) return &sc->data[k - 1].val;
+    }
+}
+
+/* Points the index at entry i (a name is in a scope once). */
+static void scope_index_put(Scope *sc, int i) {
+    int j = scope_slot(sc, sc->data[i].name);
+    while (sc->index[j]) j = (j + 1) & (sc->nindex - 1);
+    sc->index[j] = i + 1;
+}
+
+static void scope_reindex(Scope *sc, int nindex) {
+    tc_free(sc->index);
+    sc->index = tc_calloc((size_t)nindex, sizeof(int));
+    sc->nindex = nindex;
+    for (int i = 0; i < sc->len; i++) scope_index_put(sc, i);
+}
+
+/* Adds a name the scope does not hold. */
+static void scope_push(Scope *sc, const char *name, TV v) {
+    vec_push(sc, ((ScopeEntry){name, v}));
+    if (sc->nindex && 2 * sc->len <= sc->nindex) scope_index_put(sc, sc->len - 1);
+    else if (sc->nindex || sc->len > SCOPE_SCAN_MAX) scope_reindex(sc, sc->nindex ? 2 * sc->nindex : 32);
 }
 
 static void scope_set(Scope *sc, const char *name, TV v) {
     TV *p = scope_find(sc, name);
     if (p) *p = v;
-    else vec_push(sc, ((ScopeEntry){name, v}));
+    else scope_push(sc, name, v);
 }
 
 static void scope_copy(Scope *dst, const Scope *src) {
@@ -194,6 +230,19 @@ static void scope_copy(Scope *dst, const Scope *src) {
     vec_reserve(dst, src->len);
     if (src->len) memcpy(dst->data, src->data, sizeof(ScopeEntry) * (size_t)src->len);
     dst->len = src->len;
+    if (dst->nindex != src->nindex) {
+        tc_free(dst->index);
+        dst->index = src->nindex ? tc_malloc(sizeof(int) * (size_t)src->nindex) : NULL;
+        dst->nindex = src->nindex;
+    }
+    if (src->nindex) memcpy(dst->index, src->index, sizeof(int) * (size_t)src->nindex);
+}
+
+static void scope_free(Scope *sc) {
+    vec_free(sc);
+    tc_free(sc->index);
+    sc->index = NULL;
+    sc->nindex = 0;
 }
 
 static void set_value(Sema *S, const char *name, TV v) {
@@ -925,7 +974,7 @@ static bool is_constexpr_annotation(const PyExpr *a) {
 static void collect_target(const PyExpr *t, Scope *out) {
     if (!t) return;
     if (t->kind == PY_EXPR_NAME) {
-        if (!scope_find(out, t->name)) vec_push(out, ((ScopeEntry){t->name, tv_none()}));
+        if (!scope_find(out, t->name)) scope_push(out, t->name, tv_none());
     } else if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {
         for (int i = 0; i < t->seq.elts.len; i++) collect_target(t->seq.elts.items[i], out);
     }
@@ -1067,12 +1116,12 @@ static void visit_if_returning(Sema *S, const PyStmt *s, Value *cond, const Cont
             }
         }
         ok = ok && sinks[br].set;
-        vec_free(&F->defs);
+        scope_free(&F->defs);
     }
     F->sink = outer;
     F->defs = saved_defs;
     scope_copy(&F->lscope, &liveins);
-    vec_free(&liveins);
+    scope_free(&liveins);
     S->b = saved;
     at_stmt(S, s);
     F->returned = true;
@@ -1285,9 +1334,9 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         F->defs = saved_defs;
         for (int i = 0; i < names.len; i++) set_value(S, names.data[i], tv_err());
     }
-    vec_free(&liveins);
-    vec_free(&then_defs);
-    vec_free(&else_defs);
+    scope_free(&liveins);
+    scope_free(&then_defs);
+    scope_free(&else_defs);
     vec_free(&names);
     vec_free(&tvals);
     vec_free(&evals);
@@ -1309,12 +1358,12 @@ static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Sco
     const Scope *live = &S->fn->lscope;
     for (int i = 0; i < live->len; i++) {
         const char *nm = live->data[i].name;
-        if (target && target->kind == PY_EXPR_NAME && !strcmp(target->name, nm)) continue;
+        if (target && target->kind == PY_EXPR_NAME && target->name == nm) continue; /* (interned) */
         if (!scope_find(&assigned, nm)) continue;
         const TV *v = &live->data[i].val;
-        if (tv_has_tensor(v)) vec_push(out, ((ScopeEntry){nm, *v}));
+        if (tv_has_tensor(v)) scope_push(out, nm, *v);
     }
-    vec_free(&assigned);
+    scope_free(&assigned);
     return out->len;
 }
 
@@ -1352,7 +1401,7 @@ static void bind_carried(Sema *S, const Scope *carried, Value *const *vals) {
 static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s, const char *target) {
     for (int i = 0; i < S->fn->defs.len; i++) {
         const char *nm = S->fn->defs.data[i].name;
-        if (target && !strcmp(nm, target)) continue;
+        if (nm == target) continue; /* (interned) */
         TV *live = scope_find((Scope *)liveins, nm);
         if (live && !tv_has_tensor(live) && live->kind != TV_ERR && S->fn->defs.data[i].val.kind != TV_ERR) {
             at_stmt(S, s);
@@ -1540,7 +1589,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     yield_values(S, body, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
-    vec_free(&F->defs); /* the body's assignments */
+    scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
@@ -1551,8 +1600,8 @@ static void visit_for(Sema *S, const PyStmt *s) {
     }
     /* Triton leaves the induction variable bound after the loop */
     set_value(S, s->loop.target->name, ivv);
-    vec_free(&carried);
-    vec_free(&liveins);
+    scope_free(&carried);
+    scope_free(&liveins);
     vec_free(&ops);
     vec_free(&tys);
     vec_free(&ys);
@@ -1632,7 +1681,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     }
     /* after: the body */
     S->b = builder_at_end(S->ctx, after);
-    vec_free(&F->defs);
+    scope_free(&F->defs);
     F->defs = (Scope){0};
     for (int i = 0; i < tys.len; i++) block_add_arg(S->ctx, after, tys.data[i], s->loc);
     bind_carried(S, &carried, after->args);
@@ -1651,7 +1700,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     yield_values(S, after, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
-    vec_free(&F->defs); /* the body's assignments */
+    scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
@@ -1660,8 +1709,8 @@ static void visit_while(Sema *S, const PyStmt *s) {
     } else {
         for (int i = 0; i < carried.len; i++) set_value(S, carried.data[i].name, tv_err());
     }
-    vec_free(&carried);
-    vec_free(&liveins);
+    scope_free(&carried);
+    scope_free(&liveins);
     vec_free(&ops);
     vec_free(&tys);
     vec_free(&bargs);
@@ -2002,6 +2051,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     if (S->de->nerrors != nerrors) return tv_err();
     Loc call_loc = S->loc;
     int call_span = S->span;
+    const PyExpr *call_span_node = S->span_node;
     if (np > 64) return sema_error(S, "too many parameters");
     TV vals[64];
     bool given[64];
@@ -2019,6 +2069,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         S->fn = caller;
         S->loc = call_loc;
         S->span = call_span;
+        S->span_node = call_span_node;
         if (vals[i].kind == TV_ERR) return vals[i];
     }
     /* mangle: name__<runtime arg types>__<index>c<constexpr value> */
@@ -2069,6 +2120,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         S->fn = caller;
         S->loc = saved_loc;
         S->span = call_span;
+        S->span_node = call_span_node;
         *r = F.ret;
         r->func = F.func;
         if (S->de->nerrors > nerr) {
@@ -2141,6 +2193,7 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     S->fn = F;
     S->loc = fn->loc;
     S->span = 3;
+    S->span_node = NULL;
     Op *func = op_create(S->ctx, TT_FUNC, fn->loc, NULL, 0, NULL, 0, 1);
     Block *entry = block_create(S->ctx);
     region_push_block(&func->regions[0], entry);
@@ -2212,8 +2265,8 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         }
     }
     vec_free(&in);
-    vec_free(&F->lscope);
-    vec_free(&F->defs);
+    scope_free(&F->lscope);
+    scope_free(&F->defs);
 }
 
 /* ---- module globals ---------------------------------------------------------- */
@@ -2497,6 +2550,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         const PyParam *p = &fn->params.items[i];
         S->loc = p->loc;
         S->span = (int)strlen(p->name);
+        S->span_node = NULL;
         if (p->kind != PY_PARAM_NORMAL && p->kind != PY_PARAM_POSONLY && p->kind != PY_PARAM_KWONLY) {
             sema_error(S, "*args and **kwargs are not supported in kernels");
             vals[i] = tv_err();
@@ -2563,6 +2617,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     }
     S->loc = fn->name_loc;
     S->span = (int)strlen(fn->name);
+    S->span_node = NULL;
     if (nsig != nparams_rt)
         sema_error(S, "the signature has %d entr%s but '%s' has %d parameter%s that %s not tl.constexpr", nsig,
                    nsig == 1 ? "y" : "ies", fn->name, nparams_rt, nparams_rt == 1 ? "" : "s",
@@ -2580,7 +2635,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
      * and friends appear with the conversion to ttg, which takes them from
      * the compile options). */
 done:
-    vec_free(&S->globals);
+    scope_free(&S->globals);
     map_free(&S->tltypes);
     map_free(&S->fn_ret);
     map_free(&S->mod_attrs);

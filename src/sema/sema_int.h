@@ -144,7 +144,17 @@ typedef struct ScopeEntry {
     const char *name;
     TV val;
 } ScopeEntry;
-typedef VEC(ScopeEntry) Scope;
+/* A scope: its entries in the order their names were first bound (the
+ * order Triton's dicts iterate in), each name once, and once it holds more
+ * than a few an index over them (codegen.c): a function's scope holds tens
+ * of names, and a lookup that scanned it took most of sema's time in a
+ * name-heavy kernel. */
+typedef struct Scope {
+    ScopeEntry *data;
+    int len, cap;
+    int *index; /* open addressing on the interned name: entry + 1, 0 empty */
+    int nindex; /* slots: 0 (no index: a scan) or a power of two over twice len */
+} Scope;
 
 typedef struct FuncState FuncState;
 
@@ -155,7 +165,8 @@ struct Sema {
     const PyModule *mod;
     Builder b;             /* where ops go */
     Loc loc;               /* location of the node being visited */
-    int span;              /* its width, for the caret */
+    int span;              /* its width, for the caret... */
+    const PyExpr *span_node; /* ...or, when set, the width of this node, worked out only for a report */
     Op *module;
     Scope globals;         /* module globals: imports, constexprs, functions */
     FuncState *fn;         /* the function being generated */
