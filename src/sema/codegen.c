@@ -215,8 +215,13 @@ static void scope_reindex(Scope *sc, int nindex) {
 /* Adds a name the scope does not hold. */
 static void scope_push(Scope *sc, const char *name, TV v) {
     vec_push(sc, ((ScopeEntry){name, v}));
-    if (sc->nindex && 2 * sc->len <= sc->nindex) scope_index_put(sc, sc->len - 1);
-    else if (sc->nindex || sc->len > SCOPE_SCAN_MAX) scope_reindex(sc, sc->nindex ? 2 * sc->nindex : 32);
+    if (sc->nindex && 2 * sc->len <= sc->nindex) {
+        scope_index_put(sc, sc->len - 1);
+    } else if (sc->nindex || sc->len > SCOPE_SCAN_MAX) {
+        int n = sc->nindex ? 2 * sc->nindex : 32; /* (at first, room for what the entries have room for) */
+        while (n < 2 * sc->cap) n *= 2;
+        scope_reindex(sc, n);
+    }
 }
 
 static void scope_set(Scope *sc, const char *name, TV v) {
@@ -2190,6 +2195,8 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     F->pyfn = fn;
     F->is_kernel = is_kernel;
     F->ret.n = -2;
+    /* room for a function's names: doubling from 8 moved them four times */
+    vec_reserve(&F->lscope, 64);
     S->fn = F;
     S->loc = fn->loc;
     S->span = 3;
