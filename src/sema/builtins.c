@@ -109,7 +109,7 @@ static TV bi_program_id(Sema *S, CallArgs *a) {
     const TlType *t = tl_scalar(S, TL_I32);
     Type *irt = t->ir;
     Op *op = sem_op(S, a->bi->arg ? TT_GET_NUM_PROGRAMS : TT_GET_PROGRAM_ID, NULL, 0, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, axis));
     return tv_tensor(op_result(op, 0), t);
 }
 
@@ -377,8 +377,8 @@ TV sem_host_descriptor(Sema *S, TV meta, const HostDesc *hd) {
         if (p.kind == TV_ERR) return p;
         Type *irt = tl_scalar(S, TL_I64)->ir;
         Op *op = sem_op(S, TT_LOAD, &p.v, 1, &irt, 1, 0);
-        op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, TT_CACHE_NONE));
-        op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, TT_EVICT_NORMAL));
+        op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, TT_CACHE_NONE));
+        op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, TT_EVICT_NORMAL));
         fields[k] = tv_tensor(op_result(op, 0), tl_scalar(S, TL_I64));
         if (k > rank) hint_divisibility(S, fields[k], stride_div);
         if (k >= 1 && k <= rank) fields[k] = sem_cast(S, fields[k], tl_scalar(S, TL_I32), NULL);
@@ -495,9 +495,9 @@ static TV load_block_ptr(Sema *S, CallArgs *a, TV ptr, const char *pad, int cach
     Type *irt = dst->ir;
     Op *op = sem_op(S, TT_LOAD, &ptr.v, 1, &irt, 1, 0);
     if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
-    if (padding) op_set_attr(S->ctx, op, "padding", attr_i32(S->ctx, padding));
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    if (padding) op_set_attr(S->ctx, op, "padding", sema_attr_i32(S, padding));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
     return tv_tensor(op_result(op, 0), dst);
 }
@@ -521,8 +521,8 @@ static TV store_block_ptr(Sema *S, CallArgs *a, TV ptr, TV val, int cache, int e
     Value *ops[2] = {ptr.v, val.v};
     Op *op = sem_op(S, TT_STORE, ops, 2, NULL, 0, 0);
     if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     return tv_none();
 }
 
@@ -576,8 +576,8 @@ static TV bi_load(Sema *S, CallArgs *a) {
     Value *ops[3] = {ptr.v, has_mask ? mask.v : NULL, has_other ? other.v : NULL};
     Type *irt = dt->ir;
     Op *op = sem_op(S, TT_LOAD, ops, 1 + has_mask + has_other, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
     TV r = tv_tensor(op_result(op, 0), dt);
     if (is_bool) r = sem_cast(S, r, tl_scalar(S, TL_I1), NULL);
@@ -629,8 +629,8 @@ static TV bi_store(Sema *S, CallArgs *a) {
     if (has_mask && !tl_is_bool(tl_sca(mask.ty))) return sema_error(S, "Mask must have boolean scalar type");
     Value *ops[3] = {ptr.v, val.v, has_mask ? mask.v : NULL};
     Op *op = sem_op(S, TT_STORE, ops, 2 + has_mask, NULL, 0, 0);
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     return tv_none();
 }
 
@@ -654,9 +654,9 @@ static Value *rmw(Sema *S, int kind, TV ptr, TV val, TV mask, int sem, int scope
     Value *ops[3] = {ptr.v, val.v, mask.v};
     Type *t = val.ty->ir;
     Op *op = sem_op(S, TT_ATOMIC_RMW, ops, 3, &t, 1, 0);
-    op_set_attr(S->ctx, op, "atomic_rmw_op", attr_i32(S->ctx, kind));
-    op_set_attr(S->ctx, op, "sem", attr_i32(S->ctx, sem));
-    op_set_attr(S->ctx, op, "scope", attr_i32(S->ctx, scope));
+    op_set_attr(S->ctx, op, "atomic_rmw_op", sema_attr_i32(S, kind));
+    op_set_attr(S->ctx, op, "sem", sema_attr_i32(S, sem));
+    op_set_attr(S->ctx, op, "scope", sema_attr_i32(S, scope));
     return op_result(op, 0);
 }
 
@@ -736,8 +736,8 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     Value *ops[3] = {ptr.v, c.v, val.v};
     Type *t = val.ty->ir;
     Op *op = sem_op(S, TT_ATOMIC_CAS, ops, 3, &t, 1, 0);
-    op_set_attr(S->ctx, op, "sem", attr_i32(S->ctx, sem));
-    op_set_attr(S->ctx, op, "scope", attr_i32(S->ctx, scope));
+    op_set_attr(S->ctx, op, "sem", sema_attr_i32(S, sem));
+    op_set_attr(S->ctx, op, "scope", sema_attr_i32(S, scope));
     return tv_tensor(op_result(op, 0), val.ty);
 }
 
@@ -834,7 +834,7 @@ static TV bi_clamp(Sema *S, CallArgs *a) {
     Type *t = x.ty->ir;
     Op *op = sem_op(S, TT_CLAMPF, ops, 3, &t, 1, 0);
     int pn = a->given[3] && a->v[3].kind == TV_INT ? (int)a->v[3].i : 0;
-    op_set_attr(S->ctx, op, "propagateNan", attr_i32(S->ctx, pn ? 1 : 0));
+    op_set_attr(S->ctx, op, "propagateNan", sema_attr_i32(S, pn ? 1 : 0));
     return tv_tensor(op_result(op, 0), x.ty);
 }
 
@@ -1016,7 +1016,7 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
         rts[i] = tls[i]->ir;
     }
     Op *op = sem_op(S, TT_REDUCE, ops, n, rts, n, 1);
-    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, axis));
     if (!build_combine(S, op, in, n, cb, tie_left, fn, TT_REDUCE_RETURN)) return tv_err();
     TV res[8];
     for (int i = 0; i < n; i++) {
@@ -1079,7 +1079,7 @@ static TV bi_histogram(Sema *S, CallArgs *a) {
 static TV gather_op(Sema *S, TV src, TV idx, int axis) {
     const TlType *t = tl_block(S, src.ty->elem, idx.ty->shape, idx.ty->rank);
     Value *v = sem_ir(S, TT_GATHER, t, src.v, idx.v);
-    op_set_attr(S->ctx, v->def, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, v->def, "axis", sema_attr_i32(S, axis));
     return tv_tensor(v, t);
 }
 
@@ -1212,7 +1212,7 @@ static TV do_scan(Sema *S, TV *in, int n, int64_t axis, bool reverse, int cb, co
         rts[i] = in[i].ty->ir;
     }
     Op *op = sem_op(S, TT_SCAN, ops, n, rts, n, 1);
-    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, ax));
+    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, ax));
     op_set_attr(S->ctx, op, "reverse", attr_bool(S->ctx, reverse));
     if (!build_combine(S, op, in, n, cb, false, fn, TT_SCAN_RETURN)) return tv_err();
     if (n == 1) return tv_tensor(op_result(op, 0), in[0].ty);
@@ -1335,9 +1335,9 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     Value *ops[3] = {x.v, y.v, acc.v};
     Type *t = rt->ir;
     Op *op = sem_op(S, TT_DOT, ops, 3, &t, 1, 0);
-    op_set_attr(S->ctx, op, "inputPrecision", attr_i32(S->ctx, pi));
+    op_set_attr(S->ctx, op, "inputPrecision", sema_attr_i32(S, pi));
     /* 0 is the attribute's default: Triton's printer leaves it out */
-    if (imprecise) op_set_attr(S->ctx, op, "maxNumImpreciseAcc", attr_i32(S->ctx, imprecise));
+    if (imprecise) op_set_attr(S->ctx, op, "maxNumImpreciseAcc", sema_attr_i32(S, imprecise));
     return tv_tensor(op_result(op, 0), rt);
 }
 
@@ -2028,7 +2028,7 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, ops, nargs, irt, ndt, 0);
     op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, a->v[0].s));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, a->v[1].s));
-    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, (int32_t)pack));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, (int32_t)pack));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, cx_truthy(&a->v[4])));
     if (ndt == 1) return tv_tensor(op_result(op, 0), rt[0]);
     TV *r = ARENA_ARRAY(S->arena, TV, ndt);
@@ -2053,7 +2053,7 @@ static TV bi_gdc(Sema *S, CallArgs *a) {
                 attr_string(S->ctx, a->bi->arg ? "griddepcontrol.launch_dependents; // dummy $0"
                                                : "griddepcontrol.wait; // dummy $0"));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, "=r"));
-    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, 1));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, 1));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, false));
     return tv_none();
 }
@@ -2071,7 +2071,7 @@ static TV bi_cuda_sreg(Sema *S, CallArgs *a) {
     Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, NULL, 0, &t, 1, 0);
     op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, timer ? "mov.u64 $0, %globaltimer;" : "mov.u32 $0, %smid;"));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, timer ? "=l" : "=r"));
-    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, 1));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, 1));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, !timer));
     return tv_tensor(op_result(op, 0), tl_scalar(S, timer ? TL_I64 : TL_I32));
 }

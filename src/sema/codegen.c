@@ -1560,8 +1560,8 @@ static void visit_for(Sema *S, const PyStmt *s) {
     vec_push(&ops, step.v);
     for (int i = 0; i < carried.len; i++) tv_leaves(&carried.data[i].val, &ops, &tys);
     Op *forop = sem_op(S, SCF_FOR, ops.data, ops.len, tys.data, tys.len, 1);
-    if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", attr_i32(S->ctx, num_stages.i));
-    if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", attr_i32(S->ctx, unroll.i));
+    if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", sema_attr_i32(S, num_stages.i));
+    if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", sema_attr_i32(S, unroll.i));
     if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
     if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
     if (warp_spec) op_set_attr(S->ctx, forop, "tt.warp_specialize", attr_unit(S->ctx));
@@ -2442,7 +2442,7 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
         return sema_error(S, "Only 1 and 16 are valid hints, got %d (parameter '%s')", hint, pname);
     if (hint == 1 && tl_is_int(t)) return tv_int(1); /* specialised: an int equal to 1 is a constexpr */
     if (hint == 16) {
-        NamedAttr na = {ctx_intern(S->ctx, "tt.divisibility"), attr_i32(S->ctx, 16)};
+        NamedAttr na = {ctx_intern(S->ctx, "tt.divisibility"), sema_attr_i32(S, 16)};
         attrs[*nargs] = attr_dict(S->ctx, &na, 1);
     }
     (*nargs)++;

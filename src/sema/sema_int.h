@@ -175,6 +175,10 @@ struct Sema {
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
     Map bi_params;         /* Builtin * -> its parameters, split (builtin_call) */
+    struct I32Attr {       /* attr_i32 by value, a few (sema_attr_i32) */
+        int64_t v;
+        Attr *attr;
+    } i32_attrs[16];
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool numel_reported;   /* a tensor over Triton's element limit was reported */
@@ -248,6 +252,9 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
                       bool arith_check, bool div_or_mod);
 const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b);
 Value *sem_const_int(Sema *S, const TlType *t, int64_t v);   /* scalar or splat */
+/* attr_i32(S->ctx, v), remembered: the ops of a kernel carry the same few
+ * (cache, evict, axis, divisibility), and uniquing one hashes it again. */
+Attr *sema_attr_i32(Sema *S, int64_t v);
 Value *sem_const_float(Sema *S, const TlType *t, double v);
 Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b); /* one-result op */
 Op *sem_op(Sema *S, OpKind k, Value *const *ops, int nops, Type *const *res, int nres, int nreg);

@@ -29,6 +29,15 @@ Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b) {
     return op_result(sem_op(S, k, ops, b ? 2 : 1, &t, 1, 0), 0);
 }
 
+Attr *sema_attr_i32(Sema *S, int64_t v) {
+    struct I32Attr *m = &S->i32_attrs[(uint64_t)v % (uint64_t)TC_ARRAY_LEN(S->i32_attrs)];
+    if (!m->attr || m->v != v) {
+        m->v = v;
+        m->attr = attr_i32(S->ctx, v);
+    }
+    return m->attr;
+}
+
 Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
     S->b.loc = S->loc;
     return build_const_int(&S->b, t->ir, int_wrap(v, tl_bitwidth(t)));
@@ -106,7 +115,7 @@ TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank + 1);
     const TlType *t = tl_block(S, x.ty->elem, shape, rank + 1);
     Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
-    op_set_attr(S->ctx, v->def, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, v->def, "axis", sema_attr_i32(S, axis));
     return tv_tensor(v, t);
 }
 
@@ -255,7 +264,7 @@ TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
     }
     if ((tl_is_fp8(s) && tl_is_float(d)) || (tl_is_float(s) && tl_is_fp8(d)) || custom_rounding) {
         Value *v = sem_ir(S, TT_FP_TO_FP, dt, x.v, NULL);
-        if (tl_bitwidth(d) < tl_bitwidth(s)) op_set_attr(S->ctx, v->def, "rounding", attr_i32(S->ctx, rnd));
+        if (tl_bitwidth(d) < tl_bitwidth(s)) op_set_attr(S->ctx, v->def, "rounding", sema_attr_i32(S, rnd));
         return tv_tensor(v, dt);
     }
     /* fp16/bf16 to anything but fp32 (fp64, ints) goes through fp32 */
@@ -604,8 +613,8 @@ TV sem_arange(Sema *S, const TV *start, const TV *end) {
     const TlType *t = tl_block(S, tl_scalar(S, TL_I32), &r, 1);
     Type *irt = t->ir;
     Op *op = sem_op(S, TT_MAKE_RANGE, NULL, 0, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "start", attr_i32(S->ctx, s));
-    op_set_attr(S->ctx, op, "end", attr_i32(S->ctx, e));
+    op_set_attr(S->ctx, op, "start", sema_attr_i32(S, s));
+    op_set_attr(S->ctx, op, "end", sema_attr_i32(S, e));
     return tv_tensor(op_result(op, 0), t);
 }
 

@@ -65,19 +65,26 @@ const TlType *tl_scalar(Sema *S, TlKind k) {
     return S->scalars[k];
 }
 
+/* A multiply per word and one final mix: sema asks for a block type at
+ * every splat, broadcast and cast, nearly always one it has made. */
 static uint64_t type_hash(TlKind k, const TlType *elem, const int64_t *shape, int rank) {
-    uint64_t h = hash_combine((uint64_t)k, (uint64_t)(uintptr_t)elem);
-    for (int i = 0; i < rank; i++) h = hash_combine(h, (uint64_t)shape[i]);
-    return h | 1;
+    const uint64_t m = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = ((uint64_t)k + (uint64_t)(uintptr_t)elem * m) * m;
+    for (int i = 0; i < rank; i++) h = (h ^ (uint64_t)shape[i]) * m;
+    return hash_u64(h) | 1;
+}
+
+static bool same_shape(const int64_t *a, const int64_t *b, int rank) {
+    for (int i = 0; i < rank; i++)
+        if (a[i] != b[i]) return false;
+    return true;
 }
 
 static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int64_t *shape, int rank) {
     uint64_t h = type_hash(k, elem, shape, rank);
     TlType *head = map_get(&S->tltypes, h);
     for (TlType *t = head; t; t = t->next)
-        if (t->kind == k && t->elem == elem && t->rank == rank &&
-            (rank == 0 || memcmp(t->shape, shape, sizeof(int64_t) * (size_t)rank) == 0))
-            return t;
+        if (t->kind == k && t->elem == elem && t->rank == rank && same_shape(t->shape, shape, rank)) return t;
     TlType *t = ARENA_NEW(S->arena, TlType);
     t->kind = k;
     t->elem = elem;
