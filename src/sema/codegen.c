@@ -42,6 +42,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* cg_expr is entered for every node of every expression: the visitors stay
+ * out of it (inlined, their frames and saved registers would be paid on
+ * every entry, a name's lookup included). */
+#if defined(__GNUC__)
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define NOT_INLINE
+#endif
+
 typedef VEC(Value *) ValueVec;
 typedef VEC(Type *) TypeVec;
 
@@ -324,7 +333,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e);
 
 static bool is_runtime(const TV *v) { return v->kind == TV_TENSOR; }
 
-static TV visit_binary(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_binary(Sema *S, const PyExpr *e) {
     TV a = cg_expr(S, e->binary.lhs);
     TV b = cg_expr(S, e->binary.rhs);
     at_expr(S, e);
@@ -339,7 +348,7 @@ static TV visit_binary(Sema *S, const PyExpr *e) {
     return cx_binary(S, e->binary.op, &a, &b);
 }
 
-static TV visit_compare(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
     if (e->compare.n != 1) {
         at_expr(S, e);
         return sema_error(S, "simultaneous multiple comparison is not supported");
@@ -361,7 +370,7 @@ static TV visit_compare(Sema *S, const PyExpr *e) {
     return cx_binary(S, 100 + op, &a, &b);
 }
 
-static TV visit_unary(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_unary(Sema *S, const PyExpr *e) {
     TV a = cg_expr(S, e->unary.operand);
     at_expr(S, e);
     if (a.kind == TV_ERR) return a;
@@ -374,7 +383,7 @@ static TV visit_unary(Sema *S, const PyExpr *e) {
     }
 }
 
-static TV visit_boolop(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_boolop(Sema *S, const PyExpr *e) {
     if (e->boolop.values.len != 2) {
         at_expr(S, e);
         return sema_error(S, "chained boolean operators (A or B or C) are not supported; use parentheses to split "
@@ -394,7 +403,7 @@ static TV visit_boolop(Sema *S, const PyExpr *e) {
 
 static Block *new_block(Sema *S) { return block_create(S->ctx); }
 
-static TV visit_ifexp(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     TV c = cg_expr(S, e->ifexp.cond);
     if (c.kind == TV_ERR) return c;
     if (!is_runtime(&c)) return cg_expr(S, cx_truthy(&c) ? e->ifexp.then : e->ifexp.orelse);
@@ -429,7 +438,7 @@ static TV visit_ifexp(Sema *S, const PyExpr *e) {
     return tv_tensor(op_result(ifop, 0), tv.ty);
 }
 
-static TV visit_subscript(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_subscript(Sema *S, const PyExpr *e) {
     TV v = cg_expr(S, e->subscript.value);
     TV idx = cg_expr(S, e->subscript.index);
     at_expr(S, e);
@@ -511,7 +520,7 @@ static void py_str(Sema *S, const TV *v, int conv, StrBuf *out) {
  * !r); format specs are ignored, as Triton formats with "{}". The lexer
  * keeps an f-string's text raw: each field's expression is parsed here, as
  * a module of one line, and evaluated in the current scope. */
-static TV visit_fstring(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_fstring(Sema *S, const PyExpr *e) {
     const char *p = e->str.data, *end = p + e->str.len;
     bool raw = e->str.flags & PY_STR_RAW;
     StrBuf out = {0};
@@ -586,7 +595,7 @@ static TV visit_fstring(Sema *S, const PyExpr *e) {
     return res;
 }
 
-static TV visit_call(Sema *S, const PyExpr *e);
+static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e);
 
 static void assign_target(Sema *S, const PyExpr *t, TV v);
 
@@ -600,7 +609,7 @@ static bool is_range_call(Sema *S, const PyExpr *it, TV *f) {
 /* [elt for target in T if c]: over a tuple T only, as in Triton, evaluated
  * element by element at compile time into a tuple; the conditions must be
  * constexprs. */
-static TV visit_listcomp(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_listcomp(Sema *S, const PyExpr *e) {
     if (e->comp.ngens != 1) return sema_error(S, "nested comprehensions are not supported in Triton kernels");
     const PyComprehension *g = &e->comp.gens[0];
     TV f = tv_none();
@@ -638,6 +647,33 @@ static TV visit_listcomp(Sema *S, const PyExpr *e) {
     return make_tuple(S, vals, n);
 }
 
+static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
+    TV v = cg_expr(S, e->attr.value);
+    at_expr(S, e);
+    if (v.kind == TV_ERR) return v;
+    return attr_of(S, v, e->attr.attr, e);
+}
+
+static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
+    TV lo = cg_expr(S, e->slice.lower), hi = cg_expr(S, e->slice.upper), st = cg_expr(S, e->slice.step);
+    at_expr(S, e);
+    if ((lo.kind != TV_NONE && lo.kind != TV_INT) || (hi.kind != TV_NONE && hi.kind != TV_INT) ||
+        st.kind != TV_NONE)
+        return sema_error(S, "slices must have constexpr integer bounds and no step");
+    return (TV){.kind = TV_SLICE, .i = lo.kind == TV_INT ? lo.i : 0, .n = hi.kind == TV_INT ? (int)hi.i : INT32_MIN};
+}
+
+/* a tuple or list display: a tuple */
+static NOT_INLINE TV visit_seq(Sema *S, const PyExpr *e) {
+    int n = e->seq.elts.len;
+    TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
+    for (int i = 0; i < n; i++) {
+        vals[i] = cg_expr(S, e->seq.elts.items[i]);
+        if (vals[i].kind == TV_ERR) return vals[i];
+    }
+    return make_tuple(S, vals, n);
+}
+
 TV cg_expr(Sema *S, const PyExpr *e) {
     if (!e) return tv_none();
     at_expr(S, e);
@@ -660,31 +696,11 @@ TV cg_expr(Sema *S, const PyExpr *e) {
     case PY_EXPR_COMPARE: return visit_compare(S, e);
     case PY_EXPR_IFEXP: return visit_ifexp(S, e);
     case PY_EXPR_CALL: return visit_call(S, e);
-    case PY_EXPR_ATTR: {
-        TV v = cg_expr(S, e->attr.value);
-        at_expr(S, e);
-        if (v.kind == TV_ERR) return v;
-        return attr_of(S, v, e->attr.attr, e);
-    }
+    case PY_EXPR_ATTR: return visit_attr(S, e);
     case PY_EXPR_SUBSCRIPT: return visit_subscript(S, e);
-    case PY_EXPR_SLICE: {
-        TV lo = cg_expr(S, e->slice.lower), hi = cg_expr(S, e->slice.upper), st = cg_expr(S, e->slice.step);
-        at_expr(S, e);
-        if ((lo.kind != TV_NONE && lo.kind != TV_INT) || (hi.kind != TV_NONE && hi.kind != TV_INT) ||
-            st.kind != TV_NONE)
-            return sema_error(S, "slices must have constexpr integer bounds and no step");
-        return (TV){.kind = TV_SLICE, .i = lo.kind == TV_INT ? lo.i : 0, .n = hi.kind == TV_INT ? (int)hi.i : INT32_MIN};
-    }
+    case PY_EXPR_SLICE: return visit_slice(S, e);
     case PY_EXPR_TUPLE:
-    case PY_EXPR_LIST: {
-        int n = e->seq.elts.len;
-        TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
-        for (int i = 0; i < n; i++) {
-            vals[i] = cg_expr(S, e->seq.elts.items[i]);
-            if (vals[i].kind == TV_ERR) return vals[i];
-        }
-        return make_tuple(S, vals, n);
-    }
+    case PY_EXPR_LIST: return visit_seq(S, e);
     case PY_EXPR_LISTCOMP: return visit_listcomp(S, e);
     case PY_EXPR_SETCOMP: return sema_error(S, "set comprehensions are not supported in Triton kernels");
     case PY_EXPR_DICTCOMP: return sema_error(S, "dict comprehensions are not supported in Triton kernels");
@@ -868,7 +884,7 @@ static TV call_constexpr_fn(Sema *S, TV f, const PyExpr *e) {
     return call_jit(S, &jf, args, n, kn, kv, nk, true);
 }
 
-static TV visit_call(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e) {
     TV f = cg_expr(S, e->call.func);
     at_expr(S, e);
     if (f.kind == TV_ERR) return f;

@@ -47,6 +47,15 @@
  * tree (the dump, sema) are safe too. */
 enum { PY_MAX_NESTING = 200, PY_MAX_HEIGHT = 1000, LOOKAHEAD = 4 };
 
+/* The rules for the rarer atoms (strings, displays, lambdas) stay out of
+ * the expression rules that every operand passes through: inlined, their
+ * frames would be set up for each one. */
+#if defined(__GNUC__)
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define NOT_INLINE
+#endif
+
 typedef struct Parser {
     Arena *a;
     Interner *in;
@@ -249,13 +258,14 @@ static PyExpr *expr_at(Parser *p, PyExprKind k, const PyToken *t) { return new_e
 static PyExpr *expr_from(Parser *p, PyExprKind k, const PyExpr *first) {
     return new_expr(p, k, first->loc, first->off);
 }
-static PyStmt *new_stmt(Parser *p, PyStmtKind k, const PyToken *t) {
+static PyStmt *stmt_at(Parser *p, PyStmtKind k, Loc loc, size_t off) {
     PyStmt *s = ARENA_NEW(p->a, PyStmt);
     s->kind = k;
-    s->loc = t->loc;
-    s->off = t->off;
+    s->loc = loc;
+    s->off = off;
     return s;
 }
+static PyStmt *new_stmt(Parser *p, PyStmtKind k, const PyToken *t) { return stmt_at(p, k, t->loc, t->off); }
 static PyStmt *finish_stmt(Parser *p, PyStmt *s) {
     s->end = p->prev_end > s->off ? p->prev_end : s->off;
     return s;
@@ -285,7 +295,7 @@ static PyExpr *parse_factor(Parser *p);
 static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations);
 
 /* strings: STRING+   (adjacent literals are joined, as in Python) */
-static PyExpr *parse_strings(Parser *p) {
+static NOT_INLINE PyExpr *parse_strings(Parser *p) {
     PyToken first = advance(p);
     if (!at(p, PY_TOK_STRING)) {
         PyExpr *e = expr_at(p, PY_EXPR_STR, &first);
@@ -372,7 +382,7 @@ static PyExpr *parse_star_named_expression(Parser *p) {
 }
 
 /* yield_expr: 'yield' 'from' expression | 'yield' [star_expressions] */
-static PyExpr *parse_yield(Parser *p) {
+static NOT_INLINE PyExpr *parse_yield(Parser *p) {
     PyToken y = advance(p);
     if (accept(p, PY_TOK_KW_FROM)) {
         PyExpr *v = parse_expression(p);
@@ -389,7 +399,7 @@ static PyExpr *parse_yield(Parser *p) {
 /* tuple:  '(' [star_named_expression ',' [star_named_expressions]] ')'
  * group:  '(' (yield_expr | named_expression) ')'
  * genexp: '(' named_expression for_if_clauses ')' */
-static PyExpr *parse_paren(Parser *p) {
+static NOT_INLINE PyExpr *parse_paren(Parser *p) {
     PyToken open = advance(p);
     if (accept(p, PY_TOK_RPAREN)) return expr_at(p, PY_EXPR_TUPLE, &open);
     if (at(p, PY_TOK_KW_YIELD)) {
@@ -422,7 +432,7 @@ static PyExpr *parse_paren(Parser *p) {
 
 /* list:     '[' [star_named_expressions] ']'
  * listcomp: '[' named_expression for_if_clauses ']' */
-static PyExpr *parse_list(Parser *p) {
+static NOT_INLINE PyExpr *parse_list(Parser *p) {
     PyToken open = advance(p);
     int m = mark(p);
     if (!at(p, PY_TOK_RBRACKET)) {
@@ -450,7 +460,7 @@ static PyExpr *parse_list(Parser *p) {
  * dictcomp: '{' expression ':' expression for_if_clauses '}'
  * setcomp:  '{' named_expression for_if_clauses '}'
  * double_starred_kvpair: '**' bitwise_or | expression ':' expression */
-static PyExpr *parse_brace(Parser *p) {
+static NOT_INLINE PyExpr *parse_brace(Parser *p) {
     PyToken open = advance(p);
     int m = mark(p);
     if (accept(p, PY_TOK_RBRACE)) {
@@ -519,31 +529,32 @@ static PyExpr *parse_brace(Parser *p) {
  *     | (tuple | group | genexp) | (list | listcomp)
  *     | (dict | set | dictcomp | setcomp) */
 static PyExpr *parse_atom(Parser *p) {
-    PyToken cur = *tok(p);
+    /* (the token stays in the lookahead ring after skip: no copy) */
+    const PyToken *cur = tok(p);
     PyExpr *e;
-    switch (cur.kind) {
+    switch (cur->kind) {
     case PY_TOK_NAME:
         skip(p);
-        e = expr_at(p, PY_EXPR_NAME, &cur);
-        e->name = cur.str;
+        e = expr_at(p, PY_EXPR_NAME, cur);
+        e->name = cur->str;
         return e;
     case PY_TOK_INT:
         skip(p);
-        e = expr_at(p, PY_EXPR_INT, &cur);
-        e->i.value = cur.ival;
-        e->i.overflow = (cur.flags & PY_INT_OVERFLOW) != 0;
+        e = expr_at(p, PY_EXPR_INT, cur);
+        e->i.value = cur->ival;
+        e->i.overflow = (cur->flags & PY_INT_OVERFLOW) != 0;
         return e;
     case PY_TOK_FLOAT:
     case PY_TOK_IMAG:
         skip(p);
-        e = expr_at(p, cur.kind == PY_TOK_FLOAT ? PY_EXPR_FLOAT : PY_EXPR_IMAG, &cur);
-        e->f = cur.fval;
+        e = expr_at(p, cur->kind == PY_TOK_FLOAT ? PY_EXPR_FLOAT : PY_EXPR_IMAG, cur);
+        e->f = cur->fval;
         return e;
     case PY_TOK_STRING: return parse_strings(p);
-    case PY_TOK_KW_NONE: skip(p); return expr_at(p, PY_EXPR_NONE, &cur);
-    case PY_TOK_KW_TRUE: skip(p); return expr_at(p, PY_EXPR_TRUE, &cur);
-    case PY_TOK_KW_FALSE: skip(p); return expr_at(p, PY_EXPR_FALSE, &cur);
-    case PY_TOK_ELLIPSIS: skip(p); return expr_at(p, PY_EXPR_ELLIPSIS, &cur);
+    case PY_TOK_KW_NONE: skip(p); return expr_at(p, PY_EXPR_NONE, cur);
+    case PY_TOK_KW_TRUE: skip(p); return expr_at(p, PY_EXPR_TRUE, cur);
+    case PY_TOK_KW_FALSE: skip(p); return expr_at(p, PY_EXPR_FALSE, cur);
+    case PY_TOK_ELLIPSIS: skip(p); return expr_at(p, PY_EXPR_ELLIPSIS, cur);
     case PY_TOK_LPAREN: return parse_paren(p);
     case PY_TOK_LBRACKET: return parse_list(p);
     case PY_TOK_LBRACE: return parse_brace(p);
@@ -676,11 +687,12 @@ static PyExpr *parse_primary(Parser *p) {
         if (at(p, PY_TOK_DOT)) {
             skip(p);
             if (!at(p, PY_TOK_NAME)) error_expected(p, "attribute name", "after '.'");
-            PyToken name = advance(p);
+            const PyToken *name = tok(p);
+            skip(p);
             PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
             a->attr.value = e;
-            a->attr.attr = name.str;
-            a->attr.attr_loc = name.loc;
+            a->attr.attr = name->str;
+            a->attr.attr_loc = name->loc;
             e = a;
         } else if (at(p, PY_TOK_LPAREN)) {
             PyToken open = advance(p);
@@ -769,11 +781,12 @@ static PyExpr *parse_binary(Parser *p, int min_prec) {
             p->height = height;
             return lhs;
         }
-        PyToken t = advance(p);
+        Loc op_loc = tok(p)->loc;
+        skip(p);
         PyExpr *rhs = parse_binary(p, prec + 1);
         PyExpr *e = expr_from(p, PY_EXPR_BINARY, lhs);
         e->binary.op = op;
-        e->binary.op_loc = t.loc;
+        e->binary.op_loc = op_loc;
         e->binary.lhs = lhs;
         e->binary.rhs = rhs;
         lhs = e;
@@ -855,7 +868,7 @@ static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
 static PyExpr *parse_disjunction(Parser *p) { return parse_boolop(p, PY_BOOL_OR); }
 
 /* lambdef: 'lambda' [lambda_params] ':' expression */
-static PyExpr *parse_lambda(Parser *p) {
+static NOT_INLINE PyExpr *parse_lambda(Parser *p) {
     PyToken kw = advance(p);
     PyExpr *e = expr_at(p, PY_EXPR_LAMBDA, &kw);
     e->lambda.params = parse_params(p, PY_TOK_COLON, false);
@@ -881,17 +894,19 @@ static PyExpr *quick_name(Parser *p) {
     if (attr ? peek(p, 2)->kind != PY_TOK_NAME || !ends_expression(peek(p, 3)->kind)
              : !ends_expression(peek(p, 1)->kind))
         return NULL;
-    PyToken cur = advance(p);
-    PyExpr *e = expr_at(p, PY_EXPR_NAME, &cur);
-    e->name = cur.str;
+    const PyToken *cur = tok(p); /* (looked at already: they stay in the ring) */
+    skip(p);
+    PyExpr *e = expr_at(p, PY_EXPR_NAME, cur);
+    e->name = cur->str;
     if (!attr) return e;
     int height = p->height;
     skip(p);
-    PyToken name = advance(p);
+    const PyToken *name = tok(p);
+    skip(p);
     PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
     a->attr.value = e;
-    a->attr.attr = name.str;
-    a->attr.attr_loc = name.loc;
+    a->attr.attr = name->str;
+    a->attr.attr_loc = name->loc;
     chain_step(p);
     p->height = height;
     return a;
@@ -1243,7 +1258,8 @@ static PyStmt *parse_names_stmt(Parser *p, PyStmtKind k) {
  *          | star_expressions augassign (yield_expr | star_expressions)
  *          | (star_expressions '=')* (yield_expr | star_expressions) */
 static PyStmt *parse_expr_stmt(Parser *p) {
-    PyToken first = *tok(p);
+    Loc loc = tok(p)->loc;
+    size_t off = tok(p)->off;
     PyExpr *e = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
     PyTokKind k = kind(p);
     if (k == PY_TOK_COLON) {
@@ -1251,7 +1267,7 @@ static PyStmt *parse_expr_stmt(Parser *p) {
         if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
             error_expr(p, e, "only a single target (not %s) can be annotated",
                        e->kind == PY_EXPR_TUPLE ? "a tuple" : e->kind == PY_EXPR_LIST ? "a list" : expr_description(e));
-        PyStmt *s = new_stmt(p, PY_STMT_ANNASSIGN, &first);
+        PyStmt *s = stmt_at(p, PY_STMT_ANNASSIGN, loc, off);
         s->ann.target = e;
         s->ann.annotation = parse_expression(p);
         if (accept(p, PY_TOK_ASSIGN))
@@ -1262,7 +1278,7 @@ static PyStmt *parse_expr_stmt(Parser *p) {
         if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
             error_expr(p, e, "'%s' is an illegal target for augmented assignment", expr_description(e));
         skip(p);
-        PyStmt *s = new_stmt(p, PY_STMT_AUGASSIGN, &first);
+        PyStmt *s = stmt_at(p, PY_STMT_AUGASSIGN, loc, off);
         s->aug.target = e;
         s->aug.op = (PyBinOp)(k - PY_TOK_PLUS_ASSIGN);
         s->aug.value = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
@@ -1273,14 +1289,14 @@ static PyStmt *parse_expr_stmt(Parser *p) {
         push(p, e);
         while (accept(p, PY_TOK_ASSIGN))
             push(p, at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p));
-        PyStmt *s = new_stmt(p, PY_STMT_ASSIGN, &first);
+        PyStmt *s = stmt_at(p, PY_STMT_ASSIGN, loc, off);
         s->assign.value = vec_pop(&p->stack);
         s->assign.targets = take_exprs(p, m);
         for (int i = 0; i < s->assign.targets.len; i++)
             check_target(p, s->assign.targets.items[i], "assign to", true);
         return s;
     }
-    PyStmt *s = new_stmt(p, PY_STMT_EXPR, &first);
+    PyStmt *s = stmt_at(p, PY_STMT_EXPR, loc, off);
     s->expr.value = e;
     return s;
 }
