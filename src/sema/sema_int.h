@@ -42,7 +42,8 @@ enum { TL_MAX_RANK = 8 };
 
 typedef struct Sema Sema;
 
-const TlType *tl_scalar(Sema *S, TlKind k);
+/* (inline below: sema asks at every operation) */
+static inline const TlType *tl_scalar(Sema *S, TlKind k);
 const TlType *tl_ptr(Sema *S, const TlType *pointee);
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank);
 /* Same shape as `like` (or scalar), with another element type. */
@@ -50,15 +51,19 @@ const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem);
 static inline const TlType *tl_sca(const TlType *t) { return t->kind == TL_BLOCK ? t->elem : t; }
 static inline bool tl_is_block(const TlType *t) { return t->kind == TL_BLOCK; }
 static inline bool tl_is_ptr(const TlType *t) { return t->kind == TL_PTR; }
-bool tl_is_int(const TlType *t);      /* scalar kinds only */
-bool tl_is_signed(const TlType *t);   /* int1 is unsigned, like Triton */
-bool tl_is_unsigned(const TlType *t);
-bool tl_is_float(const TlType *t);
-bool tl_is_fp8(const TlType *t);
-bool tl_is_bool(const TlType *t);
+/* scalar kinds only; int1 is unsigned, like Triton (dtype.UINT_TYPES holds 'int1') */
+static inline bool tl_is_int(const TlType *t) { return t->kind >= TL_I1 && t->kind <= TL_U64; }
+static inline bool tl_is_signed(const TlType *t) { return t->kind >= TL_I8 && t->kind <= TL_I64; }
+static inline bool tl_is_unsigned(const TlType *t) {
+    return t->kind == TL_I1 || (t->kind >= TL_U8 && t->kind <= TL_U64);
+}
+static inline bool tl_is_float(const TlType *t) { return t->kind >= TL_FP8E4NV && t->kind <= TL_FP64; }
+static inline bool tl_is_fp8(const TlType *t) { return t->kind == TL_FP8E4NV || t->kind == TL_FP8E5; }
+static inline bool tl_is_bool(const TlType *t) { return t->kind == TL_I1; }
 int tl_bitwidth(const TlType *t);     /* primitive bit width; 64 for pointers */
 int tl_mantissa(const TlType *t);     /* fp_mantissa_width */
-int tl_kind_rank(const TlType *t);    /* bool 0 < int 1 < float 2 */
+/* bool 0 < int 1 < float 2 */
+static inline int tl_kind_rank(const TlType *t) { return tl_is_bool(t) ? 0 : tl_is_int(t) ? 1 : 2; }
 const TlType *tl_int_type(Sema *S, int bits, bool is_signed);
 int64_t tl_numel(const TlType *t);
 /* Triton's names: "fp32", "int32", "pointer<fp16>", "<[128, 64], fp32>". */
@@ -186,6 +191,11 @@ struct Sema {
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
 };
+
+const TlType *tl_scalar_make(Sema *S, TlKind k); /* tl_scalar's first call per kind */
+static inline const TlType *tl_scalar(Sema *S, TlKind k) {
+    return S->scalars[k] ? S->scalars[k] : tl_scalar_make(S, k);
+}
 
 /* A kernel parameter given as `tensordesc<fp16[64,64]>` in the signature;
  * `tensordesc<fp16[64,64]>:16` when its last dimension's size is a multiple

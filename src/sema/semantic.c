@@ -164,6 +164,12 @@ bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
     } else if (!ab && bb) {
         *a = sem_splat(S, *a, b->ty->shape, b->ty->rank);
     } else if (ab && bb) {
+        const TlType *at = a->ty, *bt = b->ty;
+        if (at->rank == bt->rank) { /* the common case: one shape already */
+            int i = 0;
+            while (i < at->rank && at->shape[i] == bt->shape[i]) i++;
+            if (i == at->rank) return true;
+        }
         while (a->ty->rank < b->ty->rank) *a = sem_expand_dims(S, *a, 0);
         while (b->ty->rank < a->ty->rank) *b = sem_expand_dims(S, *b, 0);
         int rank = a->ty->rank;
@@ -387,8 +393,12 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
             if (a_sc && !int_in_range(rt, &as)) return scalar_range_error(S, &as, rt);
             if (b_sc && !int_in_range(rt, &bs)) return scalar_range_error(S, &bs, rt);
         }
-        *a = a_sc ? sem_scalar_constant(S, &as, rt) : sem_cast(S, *a, rt, NULL);
-        *b = b_sc ? sem_scalar_constant(S, &bs, rt) : sem_cast(S, *b, rt, NULL);
+        /* (a tensor already of the computation type stays as it is: no
+         * copies through sem_cast) */
+        if (a_sc) *a = sem_scalar_constant(S, &as, rt);
+        else if (tl_sca(a->ty) != rt) *a = sem_cast(S, *a, rt, NULL);
+        if (b_sc) *b = sem_scalar_constant(S, &bs, rt);
+        else if (tl_sca(b->ty) != rt) *b = sem_cast(S, *b, rt, NULL);
     } else {
         if (a_sc) *a = sem_to_tensor(S, &as);
         if (b_sc) *b = sem_to_tensor(S, &bs);

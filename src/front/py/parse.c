@@ -114,7 +114,7 @@ static inline PyToken advance(Parser *p) {
     return t;
 }
 
-static bool accept(Parser *p, PyTokKind k) {
+static inline bool accept(Parser *p, PyTokKind k) {
     if (!at(p, k)) return false;
     skip(p);
     return true;
