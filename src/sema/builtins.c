@@ -280,11 +280,15 @@ static TV bi_advance(Sema *S, CallArgs *a) {
 static TV bi_load(Sema *S, CallArgs *a);
 static TV bi_store(Sema *S, CallArgs *a);
 
-/* Arguments for calling another builtin's implementation: all absent. */
-static CallArgs forward_args(const CallArgs *a) {
-    CallArgs b = {.bi = a->bi, .call = a->call};
-    for (int i = 0; i < MAX_CALL_ARGS; i++) b.v[i] = tv_none();
-    return b;
+/* Arguments for calling another builtin's implementation: all absent.
+ * (Filled in place: a CallArgs is kilobytes, not to be cleared and then
+ * returned by copy.) */
+static void forward_args(const CallArgs *a, CallArgs *b) {
+    b->bi = a->bi;
+    b->call = a->call;
+    memset(b->given, 0, sizeof b->given);
+    memset(b->node, 0, sizeof b->node);
+    for (int i = 0; i < MAX_CALL_ARGS; i++) b->v[i] = tv_none();
 }
 
 /* tl.make_tensor_descriptor(base, shape, strides, block_shape,
@@ -322,7 +326,8 @@ static TV bi_make_tensor_descriptor(Sema *S, CallArgs *a) {
     if (!str_arg(S, a, 4, &pad)) return tv_err();
     if (*pad && strcmp(pad, "zero") && strcmp(pad, "nan"))
         return sema_error(S, "padding_option must be \"zero\" or \"nan\", got \"%s\"", pad);
-    CallArgs b = forward_args(a);
+    CallArgs b;
+    forward_args(a, &b);
     TV zeros = {.kind = TV_TUPLE, .n = ndim}, order = {.kind = TV_TUPLE, .n = ndim};
     zeros.elems = ARENA_ARRAY(S->arena, TV, ndim);
     order.elems = ARENA_ARRAY(S->arena, TV, ndim);
@@ -413,7 +418,8 @@ static bool desc_at(Sema *S, CallArgs *a, const char *what, TV *ptr, TV *dims) {
         sema_error(S, "%s(): expected a tensor descriptor", what);
         return false;
     }
-    CallArgs b = forward_args(a);
+    CallArgs b;
+    forward_args(a, &b);
     b.v[0] = d;
     b.v[1] = a->v[1];
     b.given[0] = b.given[1] = true;
@@ -432,7 +438,8 @@ static TV bi_desc_load(Sema *S, CallArgs *a) {
     if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
     TV p, dims;
     if (!desc_at(S, a, "load", &p, &dims)) return tv_err();
-    CallArgs l = forward_args(a);
+    CallArgs l;
+    forward_args(a, &l);
     l.v[0] = p;
     l.v[3] = dims;
     l.v[4] = (TV){.kind = TV_STR, .s = a->v[0].is_desc == 2 ? "nan" : "zero"};
@@ -445,7 +452,8 @@ static TV bi_desc_store(Sema *S, CallArgs *a) {
     if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR || a->v[2].kind == TV_ERR) return tv_err();
     TV p, dims;
     if (!desc_at(S, a, "store", &p, &dims)) return tv_err();
-    CallArgs st = forward_args(a);
+    CallArgs st;
+    forward_args(a, &st);
     st.v[0] = p;
     st.v[1] = a->v[2];
     st.v[3] = dims;

@@ -102,21 +102,25 @@ typedef enum TVKind {
 
 typedef struct Builtin Builtin;
 typedef struct TV TV;
+/* 64 bytes: TVs are passed and returned by value everywhere, so the fields
+ * only one kind has share a union (read only for that kind). */
 struct TV {
     TVKind kind;
+    int n;            /* TUPLE: elements; SLICE: the upper bound */
     const TlType *ty; /* TENSOR: its type; DTYPE: the dtype */
     Value *v;         /* TENSOR */
-    int64_t i;        /* INT, BOOL, MODULE id */
-    bool u64;         /* INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
-    double f;         /* FLOAT */
+    int64_t i;        /* INT, BOOL, MODULE id; SLICE: the lower bound */
     const char *s;    /* STR; GLOBAL_BAD/PYFN: name */
     TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
-    int n;
-    const char **fields; /* TUPLE: a NamedTuple's field names (interned, n of them), or NULL */
-    const Builtin *bi;   /* BUILTIN, METHOD */
-    const PyFunc *fn;    /* JITFN, PYFN */
-    int noinline;        /* JITFN */
-    int is_desc;         /* TENSOR: a tensor descriptor (a block pointer at 0): 1 zero-padded, 2 NaN-padded */
+    union {
+        double f;            /* FLOAT */
+        const char **fields; /* TUPLE: a NamedTuple's field names (interned, n of them), or NULL */
+        const Builtin *bi;   /* BUILTIN, METHOD */
+        const PyFunc *fn;    /* JITFN, PYFN */
+    };
+    int is_desc;   /* TENSOR: a tensor descriptor (a block pointer at 0): 1 zero-padded, 2 NaN-padded */
+    bool u64;      /* INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
+    bool noinline; /* JITFN */
 };
 
 static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
