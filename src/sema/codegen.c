@@ -194,7 +194,7 @@ static int scope_slot(const Scope *sc, const char *name) {
     return (int)((MAP_KEY(name) * 0x9e3779b97f4a7c15ULL) >> 40) & (sc->nindex - 1);
 }
 
-static TV *scope_find(Scope *sc, const char *name) {
+static inline TV *scope_find(Scope *sc, const char *name) {
     if (!sc->nindex) {
         for (int i = sc->len - 1; i >= 0; i--)
             if (sc->data[i].name == name) return &sc->data[i].val;

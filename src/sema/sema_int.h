@@ -261,7 +261,8 @@ TV sem_fdiv(Sema *S, TV a, TV b, bool ieee);
 /* libdevice j0, j1, y0, y1, cyl_bessel_i0, cyl_bessel_i1 of an fp32 or fp64 tensor (bessel.c) */
 TV sema_bessel(Sema *S, const char *name, TV x);
 /* Binary type checking (binary_op_type_checking_impl): converts both to
- * tensors of the computation type and broadcasts them. */
+ * tensors of the computation type and broadcasts them (two distinct TVs,
+ * rewritten in place). */
 bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
                       bool arith_check, bool div_or_mod);
 const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b);

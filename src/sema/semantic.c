@@ -371,7 +371,6 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
                       bool div_or_mod) {
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
     bool a_sc = tv_is_num(a), b_sc = tv_is_num(b);
-    TV as = *a, bs = *b;
     const TlType *at = a_sc ? sem_to_tensor_type(S, a) : a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
     const TlType *bt = b_sc ? sem_to_tensor_type(S, b) : b->kind == TV_TENSOR ? tl_sca(b->ty) : NULL;
     if (!at || !bt) {
@@ -382,26 +381,26 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
     if (arith_check && !tl_is_ptr(at) && !tl_is_ptr(bt)) {
         const TlType *rt = computation_type(S, at, a_sc, bt, b_sc, div_or_mod);
         if (!rt) return false;
-        bool a_neg = a_sc && as.kind != TV_FLOAT && !as.u64 && as.i < 0;
-        bool b_neg = b_sc && bs.kind != TV_FLOAT && !bs.u64 && bs.i < 0;
+        bool a_neg = a_sc && a->kind != TV_FLOAT && !a->u64 && a->i < 0;
+        bool b_neg = b_sc && b->kind != TV_FLOAT && !b->u64 && b->i < 0;
         if (tl_is_unsigned(rt) && (a_neg || b_neg)) {
             sema_error(S, "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
                           "Perform a explicit cast on one of them.");
             return false;
         }
         if (tl_is_int(rt)) {
-            if (a_sc && !int_in_range(rt, &as)) return scalar_range_error(S, &as, rt);
-            if (b_sc && !int_in_range(rt, &bs)) return scalar_range_error(S, &bs, rt);
+            if (a_sc && !int_in_range(rt, a)) return scalar_range_error(S, a, rt);
+            if (b_sc && !int_in_range(rt, b)) return scalar_range_error(S, b, rt);
         }
         /* (a tensor already of the computation type stays as it is: no
          * copies through sem_cast) */
-        if (a_sc) *a = sem_scalar_constant(S, &as, rt);
+        if (a_sc) *a = sem_scalar_constant(S, a, rt);
         else if (tl_sca(a->ty) != rt) *a = sem_cast(S, *a, rt, NULL);
-        if (b_sc) *b = sem_scalar_constant(S, &bs, rt);
+        if (b_sc) *b = sem_scalar_constant(S, b, rt);
         else if (tl_sca(b->ty) != rt) *b = sem_cast(S, *b, rt, NULL);
     } else {
-        if (a_sc) *a = sem_to_tensor(S, &as);
-        if (b_sc) *b = sem_to_tensor(S, &bs);
+        if (a_sc) *a = sem_to_tensor(S, a);
+        if (b_sc) *b = sem_to_tensor(S, b);
     }
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
     return sem_broadcast_pair(S, a, b);
