@@ -2599,11 +2599,26 @@ static bool libdevice_operands(Sema *S, const CallArgs *a, int n, bool broadcast
 static TV extern_call(Sema *S, const char *sym, Value *const *ops, int n, const TlType *rt) {
     Type *t = rt->ir;
     Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, n, &t, 1, 0);
-    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    /* (the attributes every call has, uniqued once per compile) */
+    if (!S->extern_attrs[0]) {
+        S->extern_attrs[0] = attr_string(S->ctx, "");
+        S->extern_attrs[1] = attr_bool(S->ctx, true);
+    }
+    op_set_attr(S->ctx, op, "libname", S->extern_attrs[0]);
+    op_set_attr(S->ctx, op, "libpath", S->extern_attrs[0]);
+    op_set_attr(S->ctx, op, "pure", S->extern_attrs[1]);
     op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
     return tv_tensor(op_result(op, 0), rt);
+}
+
+/* buf = "__nv_" name suffix1 suffix2, cut to n - 1 bytes (snprintf's
+ * formatting cost a thousand instructions a call). */
+static void libdevice_symbol(char *buf, size_t n, const char *name, const char *s1, const char *s2) {
+    const char *parts[4] = {"__nv_", name, s1, s2};
+    size_t k = 0;
+    for (int i = 0; i < 4; i++)
+        for (const char *c = parts[i]; *c && k + 1 < n; c++) buf[k++] = *c;
+    buf[k] = 0;
 }
 
 static TV bi_libdevice(Sema *S, CallArgs *a) {
@@ -2638,9 +2653,9 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
         return r;
     }
     char sym[64];
-    if (flags & (LD_F32 | LD_F64)) snprintf(sym, sizeof sym, "__nv_%s", a->bi->name);
-    else snprintf(sym, sizeof sym, "__nv_%s%s%s", a->bi->name, powi ? "i" : "",
-                  e->kind == TL_FP32 ? "f" : (flags & LD_INT) ? "d" : "");
+    if (flags & (LD_F32 | LD_F64)) libdevice_symbol(sym, sizeof sym, a->bi->name, "", "");
+    else libdevice_symbol(sym, sizeof sym, a->bi->name, powi ? "i" : "",
+                          e->kind == TL_FP32 ? "f" : (flags & LD_INT) ? "d" : "");
     Value *ops[2] = {x[0].v, n == 2 ? x[1].v : NULL};
     const TlType *rt = x[0].ty;
     if (flags & LD_INT)
