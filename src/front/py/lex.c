@@ -556,7 +556,7 @@ static const char *intern_name(PyLexer *lx, const char *s, size_t n) {
     }
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
     uint64_t h = (head ^ (tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-    PyNameEntry *e = &lx->names->e[h >> 57 & (PY_NAME_CACHE - 1)];
+    PyNameEntry *e = &lx->names->e[h >> (64 - PY_NAME_CACHE_BITS)];
     if (e->str && e->head == head && e->tail == tail && e->len == n &&
         (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0))
         return e->str;

@@ -87,7 +87,7 @@ const char *py_tok_name(PyTokKind k);
  * function repeat (`tl`, its locals), and a hit here is a few word compares
  * where the interner hashes and compares the name again. Lexers may share
  * one (py_parse_lazy's, for the whole file, since they share the interner). */
-enum { PY_NAME_CACHE = 128 };
+enum { PY_NAME_CACHE_BITS = 8, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
 typedef struct PyNameEntry {
     uint64_t head, tail; /* the first and the last 8 bytes (a name of 8 or fewer: zero-padded, 0) */
     const char *str;     /* interned; NULL: empty */
