@@ -172,14 +172,15 @@ static PyToken make_tok(PyLexer *lx, PyTokKind kind, size_t start) {
 static bool lex_indentation(PyLexer *lx, PyToken *out) {
     for (;;) {
         int col = 0, alt = 0;
-        for (;;) {
-            int c = peekc(lx, 0);
+        size_t p = lx->pos;
+        for (; p < lx->len; p++) {
+            char c = lx->src[p];
             if (c == ' ') col++, alt++;
             else if (c == '\t') col = (col / 8 + 1) * 8, alt++;
             else if (c == '\f') col = alt = 0;
             else break;
-            lx->pos++;
         }
+        lx->pos = p;
         int c = peekc(lx, 0);
         if (c == '#') {
             skip_comment(lx);

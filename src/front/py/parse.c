@@ -771,8 +771,10 @@ static int binop_prec(PyTokKind k, PyBinOp *op) {
     }
 }
 
-static PyExpr *parse_binary(Parser *p, int min_prec) {
-    PyExpr *lhs = parse_factor(p);
+static PyExpr *parse_binary(Parser *p, int min_prec);
+
+/* The operators of precedence min_prec and up after a parsed operand. */
+static PyExpr *binary_rest(Parser *p, PyExpr *lhs, int min_prec) {
     int height = p->height;
     for (;; chain_step(p)) {
         PyBinOp op;
@@ -793,12 +795,13 @@ static PyExpr *parse_binary(Parser *p, int min_prec) {
     }
 }
 
+static PyExpr *parse_binary(Parser *p, int min_prec) { return binary_rest(p, parse_factor(p), min_prec); }
+
 static PyExpr *parse_bitwise_or(Parser *p) { return parse_binary(p, 1); }
 
 /* comparison: bitwise_or (compare_op bitwise_or)*
  * compare_op: '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not' 'in' | 'is' | 'is' 'not' */
-static PyExpr *parse_comparison(Parser *p) {
-    PyExpr *first = parse_bitwise_or(p);
+static PyExpr *comparison_rest(Parser *p, PyExpr *first) {
     int m = mark(p);
     for (;;) {
         PyCmpOp op;
@@ -838,6 +841,8 @@ done:
     return e;
 }
 
+static PyExpr *parse_comparison(Parser *p) { return comparison_rest(p, parse_bitwise_or(p)); }
+
 /* inversion: 'not' inversion | comparison */
 static PyExpr *parse_inversion(Parser *p) {
     if (!at(p, PY_TOK_KW_NOT)) return parse_comparison(p);
@@ -853,9 +858,11 @@ static PyExpr *parse_inversion(Parser *p) {
 
 /* conjunction: inversion ('and' inversion)*
  * disjunction: conjunction ('or' conjunction)* */
-static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
+static PyExpr *parse_boolop(Parser *p, PyBoolOp op);
+
+/* The rest of a conjunction or disjunction after its parsed first operand. */
+static PyExpr *boolop_rest(Parser *p, PyBoolOp op, PyExpr *first) {
     PyTokKind k = op == PY_BOOL_OR ? PY_TOK_KW_OR : PY_TOK_KW_AND;
-    PyExpr *first = op == PY_BOOL_OR ? parse_boolop(p, PY_BOOL_AND) : parse_inversion(p);
     if (!at(p, k)) return first;
     int m = mark(p);
     push(p, first);
@@ -865,7 +872,33 @@ static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
     e->boolop.values = take_exprs(p, m);
     return e;
 }
+static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
+    return boolop_rest(p, op, op == PY_BOOL_OR ? parse_boolop(p, PY_BOOL_AND) : parse_inversion(p));
+}
 static PyExpr *parse_disjunction(Parser *p) { return parse_boolop(p, PY_BOOL_OR); }
+
+/* Whether an operator at k goes on with the operand before it inside a
+ * disjunction (a binary, comparison or boolean operator). */
+static bool continues_disjunction(PyTokKind k) {
+    PyBinOp op;
+    switch (k) {
+    case PY_TOK_EQ: case PY_TOK_NE: case PY_TOK_LT: case PY_TOK_LE: case PY_TOK_GT: case PY_TOK_GE:
+    case PY_TOK_KW_IN: case PY_TOK_KW_IS: case PY_TOK_KW_NOT: case PY_TOK_KW_AND: case PY_TOK_KW_OR:
+        return true;
+    default: return binop_prec(k, &op) > 0;
+    }
+}
+
+/* A disjunction that does not start with 'not': its first factor, then,
+ * only if an operator follows (in most operands none does), the rest of
+ * each level from the innermost out, as the descent through them would
+ * have parsed it. */
+static PyExpr *parse_disjunction_fast(Parser *p) {
+    PyExpr *e = parse_factor(p);
+    if (!continues_disjunction(kind(p))) return e;
+    e = comparison_rest(p, binary_rest(p, e, 1));
+    return boolop_rest(p, PY_BOOL_OR, boolop_rest(p, PY_BOOL_AND, e));
+}
 
 /* lambdef: 'lambda' [lambda_params] ':' expression */
 static NOT_INLINE PyExpr *parse_lambda(Parser *p) {
@@ -923,7 +956,7 @@ static PyExpr *parse_expression(Parser *p) {
     if (at(p, PY_TOK_KW_LAMBDA)) {
         e = parse_lambda(p);
     } else {
-        e = parse_disjunction(p);
+        e = at(p, PY_TOK_KW_NOT) ? parse_disjunction(p) : parse_disjunction_fast(p);
         if (accept(p, PY_TOK_KW_IF)) {
             PyExpr *cond = parse_disjunction(p);
             expect(p, PY_TOK_KW_ELSE, "in conditional expression");
