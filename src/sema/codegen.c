@@ -208,7 +208,7 @@ static inline TV *scope_find(Scope *sc, const char *name) {
 }
 
 /* Points the index at entry i (a name is in a scope once). */
-static void scope_index_put(Scope *sc, int i) {
+static inline void scope_index_put(Scope *sc, int i) {
     int j = scope_slot(sc, sc->data[i].name);
     while (sc->index[j]) j = (j + 1) & (sc->nindex - 1);
     sc->index[j] = i + 1;
@@ -292,19 +292,15 @@ static void suggest(const char *name, const char *cand, const char **best, int *
     }
 }
 
-static TV lookup(Sema *S, const char *name) {
-    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
-    if (v) return *v;
-    v = scope_find(&S->globals, name);
-    if (v) {
-        if (v->kind == TV_GLOBAL_BAD)
-            return sema_error(S,
-                              "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
-                              "only access global variables that are instantiated as constexpr (`x = "
-                              "triton.language.constexpr(42)`).",
-                              name);
-        return *v;
-    }
+/* A name in neither scope, or a global a kernel may not read: a Python
+ * builtin, or the error (kept out of lookup, which runs for every name). */
+static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
+    if (global)
+        return sema_error(S,
+                          "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
+                          "only access global variables that are instantiated as constexpr (`x = "
+                          "triton.language.constexpr(42)`).",
+                          name);
     const Builtin *bi = builtin_lookup(BI_PY, name);
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
     for (int i = 0; py_builtin_names[i]; i++)
@@ -318,6 +314,14 @@ static TV lookup(Sema *S, const char *name) {
     for (int i = 0; py_builtin_names[i]; i++) suggest(name, py_builtin_names[i], &best, &bestd);
     if (best) return sema_error(S, "name '%s' is not defined; did you mean '%s'?", name, best);
     return sema_error(S, "name '%s' is not defined", name);
+}
+
+static TV lookup(Sema *S, const char *name) {
+    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
+    if (v) return *v;
+    v = scope_find(&S->globals, name);
+    if (v && v->kind != TV_GLOBAL_BAD) return *v;
+    return lookup_rest(S, name, v);
 }
 
 /* ---- expressions ----------------------------------------------------------- */
