@@ -109,7 +109,7 @@ static TV bi_program_id(Sema *S, CallArgs *a) {
     const TlType *t = tl_scalar(S, TL_I32);
     Type *irt = t->ir;
     Op *op = sem_op(S, a->bi->arg ? TT_GET_NUM_PROGRAMS : TT_GET_PROGRAM_ID, NULL, 0, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, axis));
     return tv_tensor(op_result(op, 0), t);
 }
 
@@ -280,11 +280,15 @@ static TV bi_advance(Sema *S, CallArgs *a) {
 static TV bi_load(Sema *S, CallArgs *a);
 static TV bi_store(Sema *S, CallArgs *a);
 
-/* Arguments for calling another builtin's implementation: all absent. */
-static CallArgs forward_args(const CallArgs *a) {
-    CallArgs b = {.bi = a->bi, .call = a->call};
-    for (int i = 0; i < MAX_CALL_ARGS; i++) b.v[i] = tv_none();
-    return b;
+/* Arguments for calling another builtin's implementation: all absent.
+ * (Filled in place: a CallArgs is kilobytes, not to be cleared and then
+ * returned by copy.) */
+static void forward_args(const CallArgs *a, CallArgs *b) {
+    b->bi = a->bi;
+    b->call = a->call;
+    memset(b->given, 0, sizeof b->given);
+    memset(b->node, 0, sizeof b->node);
+    for (int i = 0; i < MAX_CALL_ARGS; i++) b->v[i] = tv_none();
 }
 
 /* tl.make_tensor_descriptor(base, shape, strides, block_shape,
@@ -322,7 +326,8 @@ static TV bi_make_tensor_descriptor(Sema *S, CallArgs *a) {
     if (!str_arg(S, a, 4, &pad)) return tv_err();
     if (*pad && strcmp(pad, "zero") && strcmp(pad, "nan"))
         return sema_error(S, "padding_option must be \"zero\" or \"nan\", got \"%s\"", pad);
-    CallArgs b = forward_args(a);
+    CallArgs b;
+    forward_args(a, &b);
     TV zeros = {.kind = TV_TUPLE, .n = ndim}, order = {.kind = TV_TUPLE, .n = ndim};
     zeros.elems = ARENA_ARRAY(S->arena, TV, ndim);
     order.elems = ARENA_ARRAY(S->arena, TV, ndim);
@@ -377,8 +382,8 @@ TV sem_host_descriptor(Sema *S, TV meta, const HostDesc *hd) {
         if (p.kind == TV_ERR) return p;
         Type *irt = tl_scalar(S, TL_I64)->ir;
         Op *op = sem_op(S, TT_LOAD, &p.v, 1, &irt, 1, 0);
-        op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, TT_CACHE_NONE));
-        op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, TT_EVICT_NORMAL));
+        op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, TT_CACHE_NONE));
+        op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, TT_EVICT_NORMAL));
         fields[k] = tv_tensor(op_result(op, 0), tl_scalar(S, TL_I64));
         if (k > rank) hint_divisibility(S, fields[k], stride_div);
         if (k >= 1 && k <= rank) fields[k] = sem_cast(S, fields[k], tl_scalar(S, TL_I32), NULL);
@@ -413,7 +418,8 @@ static bool desc_at(Sema *S, CallArgs *a, const char *what, TV *ptr, TV *dims) {
         sema_error(S, "%s(): expected a tensor descriptor", what);
         return false;
     }
-    CallArgs b = forward_args(a);
+    CallArgs b;
+    forward_args(a, &b);
     b.v[0] = d;
     b.v[1] = a->v[1];
     b.given[0] = b.given[1] = true;
@@ -432,7 +438,8 @@ static TV bi_desc_load(Sema *S, CallArgs *a) {
     if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR) return tv_err();
     TV p, dims;
     if (!desc_at(S, a, "load", &p, &dims)) return tv_err();
-    CallArgs l = forward_args(a);
+    CallArgs l;
+    forward_args(a, &l);
     l.v[0] = p;
     l.v[3] = dims;
     l.v[4] = (TV){.kind = TV_STR, .s = a->v[0].is_desc == 2 ? "nan" : "zero"};
@@ -445,7 +452,8 @@ static TV bi_desc_store(Sema *S, CallArgs *a) {
     if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR || a->v[2].kind == TV_ERR) return tv_err();
     TV p, dims;
     if (!desc_at(S, a, "store", &p, &dims)) return tv_err();
-    CallArgs st = forward_args(a);
+    CallArgs st;
+    forward_args(a, &st);
     st.v[0] = p;
     st.v[1] = a->v[2];
     st.v[3] = dims;
@@ -495,9 +503,9 @@ static TV load_block_ptr(Sema *S, CallArgs *a, TV ptr, const char *pad, int cach
     Type *irt = dst->ir;
     Op *op = sem_op(S, TT_LOAD, &ptr.v, 1, &irt, 1, 0);
     if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
-    if (padding) op_set_attr(S->ctx, op, "padding", attr_i32(S->ctx, padding));
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    if (padding) op_set_attr(S->ctx, op, "padding", sema_attr_i32(S, padding));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
     return tv_tensor(op_result(op, 0), dst);
 }
@@ -521,8 +529,8 @@ static TV store_block_ptr(Sema *S, CallArgs *a, TV ptr, TV val, int cache, int e
     Value *ops[2] = {ptr.v, val.v};
     Op *op = sem_op(S, TT_STORE, ops, 2, NULL, 0, 0);
     if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     return tv_none();
 }
 
@@ -576,8 +584,8 @@ static TV bi_load(Sema *S, CallArgs *a) {
     Value *ops[3] = {ptr.v, has_mask ? mask.v : NULL, has_other ? other.v : NULL};
     Type *irt = dt->ir;
     Op *op = sem_op(S, TT_LOAD, ops, 1 + has_mask + has_other, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
     TV r = tv_tensor(op_result(op, 0), dt);
     if (is_bool) r = sem_cast(S, r, tl_scalar(S, TL_I1), NULL);
@@ -629,8 +637,8 @@ static TV bi_store(Sema *S, CallArgs *a) {
     if (has_mask && !tl_is_bool(tl_sca(mask.ty))) return sema_error(S, "Mask must have boolean scalar type");
     Value *ops[3] = {ptr.v, val.v, has_mask ? mask.v : NULL};
     Op *op = sem_op(S, TT_STORE, ops, 2 + has_mask, NULL, 0, 0);
-    op_set_attr(S->ctx, op, "cache", attr_i32(S->ctx, cache));
-    op_set_attr(S->ctx, op, "evict", attr_i32(S->ctx, evict));
+    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
+    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
     return tv_none();
 }
 
@@ -654,9 +662,9 @@ static Value *rmw(Sema *S, int kind, TV ptr, TV val, TV mask, int sem, int scope
     Value *ops[3] = {ptr.v, val.v, mask.v};
     Type *t = val.ty->ir;
     Op *op = sem_op(S, TT_ATOMIC_RMW, ops, 3, &t, 1, 0);
-    op_set_attr(S->ctx, op, "atomic_rmw_op", attr_i32(S->ctx, kind));
-    op_set_attr(S->ctx, op, "sem", attr_i32(S->ctx, sem));
-    op_set_attr(S->ctx, op, "scope", attr_i32(S->ctx, scope));
+    op_set_attr(S->ctx, op, "atomic_rmw_op", sema_attr_i32(S, kind));
+    op_set_attr(S->ctx, op, "sem", sema_attr_i32(S, sem));
+    op_set_attr(S->ctx, op, "scope", sema_attr_i32(S, scope));
     return op_result(op, 0);
 }
 
@@ -736,8 +744,8 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     Value *ops[3] = {ptr.v, c.v, val.v};
     Type *t = val.ty->ir;
     Op *op = sem_op(S, TT_ATOMIC_CAS, ops, 3, &t, 1, 0);
-    op_set_attr(S->ctx, op, "sem", attr_i32(S->ctx, sem));
-    op_set_attr(S->ctx, op, "scope", attr_i32(S->ctx, scope));
+    op_set_attr(S->ctx, op, "sem", sema_attr_i32(S, sem));
+    op_set_attr(S->ctx, op, "scope", sema_attr_i32(S, scope));
     return tv_tensor(op_result(op, 0), val.ty);
 }
 
@@ -834,7 +842,7 @@ static TV bi_clamp(Sema *S, CallArgs *a) {
     Type *t = x.ty->ir;
     Op *op = sem_op(S, TT_CLAMPF, ops, 3, &t, 1, 0);
     int pn = a->given[3] && a->v[3].kind == TV_INT ? (int)a->v[3].i : 0;
-    op_set_attr(S->ctx, op, "propagateNan", attr_i32(S->ctx, pn ? 1 : 0));
+    op_set_attr(S->ctx, op, "propagateNan", sema_attr_i32(S, pn ? 1 : 0));
     return tv_tensor(op_result(op, 0), x.ty);
 }
 
@@ -1016,7 +1024,7 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
         rts[i] = tls[i]->ir;
     }
     Op *op = sem_op(S, TT_REDUCE, ops, n, rts, n, 1);
-    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, axis));
     if (!build_combine(S, op, in, n, cb, tie_left, fn, TT_REDUCE_RETURN)) return tv_err();
     TV res[8];
     for (int i = 0; i < n; i++) {
@@ -1079,7 +1087,7 @@ static TV bi_histogram(Sema *S, CallArgs *a) {
 static TV gather_op(Sema *S, TV src, TV idx, int axis) {
     const TlType *t = tl_block(S, src.ty->elem, idx.ty->shape, idx.ty->rank);
     Value *v = sem_ir(S, TT_GATHER, t, src.v, idx.v);
-    op_set_attr(S->ctx, v->def, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, v->def, "axis", sema_attr_i32(S, axis));
     return tv_tensor(v, t);
 }
 
@@ -1212,7 +1220,7 @@ static TV do_scan(Sema *S, TV *in, int n, int64_t axis, bool reverse, int cb, co
         rts[i] = in[i].ty->ir;
     }
     Op *op = sem_op(S, TT_SCAN, ops, n, rts, n, 1);
-    op_set_attr(S->ctx, op, "axis", attr_i32(S->ctx, ax));
+    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, ax));
     op_set_attr(S->ctx, op, "reverse", attr_bool(S->ctx, reverse));
     if (!build_combine(S, op, in, n, cb, false, fn, TT_SCAN_RETURN)) return tv_err();
     if (n == 1) return tv_tensor(op_result(op, 0), in[0].ty);
@@ -1335,9 +1343,9 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     Value *ops[3] = {x.v, y.v, acc.v};
     Type *t = rt->ir;
     Op *op = sem_op(S, TT_DOT, ops, 3, &t, 1, 0);
-    op_set_attr(S->ctx, op, "inputPrecision", attr_i32(S->ctx, pi));
+    op_set_attr(S->ctx, op, "inputPrecision", sema_attr_i32(S, pi));
     /* 0 is the attribute's default: Triton's printer leaves it out */
-    if (imprecise) op_set_attr(S->ctx, op, "maxNumImpreciseAcc", attr_i32(S->ctx, imprecise));
+    if (imprecise) op_set_attr(S->ctx, op, "maxNumImpreciseAcc", sema_attr_i32(S, imprecise));
     return tv_tensor(op_result(op, 0), rt);
 }
 
@@ -2028,7 +2036,7 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, ops, nargs, irt, ndt, 0);
     op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, a->v[0].s));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, a->v[1].s));
-    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, (int32_t)pack));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, (int32_t)pack));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, cx_truthy(&a->v[4])));
     if (ndt == 1) return tv_tensor(op_result(op, 0), rt[0]);
     TV *r = ARENA_ARRAY(S->arena, TV, ndt);
@@ -2053,7 +2061,7 @@ static TV bi_gdc(Sema *S, CallArgs *a) {
                 attr_string(S->ctx, a->bi->arg ? "griddepcontrol.launch_dependents; // dummy $0"
                                                : "griddepcontrol.wait; // dummy $0"));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, "=r"));
-    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, 1));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, 1));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, false));
     return tv_none();
 }
@@ -2071,7 +2079,7 @@ static TV bi_cuda_sreg(Sema *S, CallArgs *a) {
     Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, NULL, 0, &t, 1, 0);
     op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, timer ? "mov.u64 $0, %globaltimer;" : "mov.u32 $0, %smid;"));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, timer ? "=l" : "=r"));
-    op_set_attr(S->ctx, op, "packed_element", attr_i32(S->ctx, 1));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, 1));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, !timer));
     return tv_tensor(op_result(op, 0), tl_scalar(S, timer ? TL_I64 : TL_I32));
 }
@@ -2591,11 +2599,26 @@ static bool libdevice_operands(Sema *S, const CallArgs *a, int n, bool broadcast
 static TV extern_call(Sema *S, const char *sym, Value *const *ops, int n, const TlType *rt) {
     Type *t = rt->ir;
     Op *op = sem_op(S, TT_EXTERN_ELEMENTWISE, ops, n, &t, 1, 0);
-    op_set_attr(S->ctx, op, "libname", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "libpath", attr_string(S->ctx, ""));
-    op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, true));
+    /* (the attributes every call has, uniqued once per compile) */
+    if (!S->extern_attrs[0]) {
+        S->extern_attrs[0] = attr_string(S->ctx, "");
+        S->extern_attrs[1] = attr_bool(S->ctx, true);
+    }
+    op_set_attr(S->ctx, op, "libname", S->extern_attrs[0]);
+    op_set_attr(S->ctx, op, "libpath", S->extern_attrs[0]);
+    op_set_attr(S->ctx, op, "pure", S->extern_attrs[1]);
     op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
     return tv_tensor(op_result(op, 0), rt);
+}
+
+/* buf = "__nv_" name suffix1 suffix2, cut to n - 1 bytes (snprintf's
+ * formatting cost a thousand instructions a call). */
+static void libdevice_symbol(char *buf, size_t n, const char *name, const char *s1, const char *s2) {
+    const char *parts[4] = {"__nv_", name, s1, s2};
+    size_t k = 0;
+    for (int i = 0; i < 4; i++)
+        for (const char *c = parts[i]; *c && k + 1 < n; c++) buf[k++] = *c;
+    buf[k] = 0;
 }
 
 static TV bi_libdevice(Sema *S, CallArgs *a) {
@@ -2630,9 +2653,9 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
         return r;
     }
     char sym[64];
-    if (flags & (LD_F32 | LD_F64)) snprintf(sym, sizeof sym, "__nv_%s", a->bi->name);
-    else snprintf(sym, sizeof sym, "__nv_%s%s%s", a->bi->name, powi ? "i" : "",
-                  e->kind == TL_FP32 ? "f" : (flags & LD_INT) ? "d" : "");
+    if (flags & (LD_F32 | LD_F64)) libdevice_symbol(sym, sizeof sym, a->bi->name, "", "");
+    else libdevice_symbol(sym, sizeof sym, a->bi->name, powi ? "i" : "",
+                          e->kind == TL_FP32 ? "f" : (flags & LD_INT) ? "d" : "");
     Value *ops[2] = {x[0].v, n == 2 ? x[1].v : NULL};
     const TlType *rt = x[0].ty;
     if (flags & LD_INT)
@@ -3648,32 +3671,49 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
 /* ---- binding ---------------------------------------------------------------------------- */
 
 typedef struct Param {
-    char name[40];
+    const char *name; /* in the spec, len bytes */
+    int len;
     bool optional, varargs;
 } Param;
 
-static int parse_params(const char *spec, Param *out) {
-    int n = 0;
-    while (*spec) {
-        const char *e = strchr(spec, ',');
-        size_t len = e ? (size_t)(e - spec) : strlen(spec);
-        Param p = {0};
-        const char *s = spec;
-        if (*s == '*') {
-            p.varargs = true;
-            s++;
-            len--;
-        }
-        if (len && s[len - 1] == '=') {
+/* A builtin's parameters: its spec ("input,dtype,fp_downcast_rounding=,*args")
+ * split, the names left in it. */
+typedef struct Params {
+    int n;
+    Param p[MAX_CALL_ARGS];
+} Params;
+
+static void split_params(const char *spec, Params *out) {
+    out->n = 0;
+    for (const char *s = spec; *s;) {
+        Param p = {.varargs = *s == '*'};
+        if (p.varargs) s++;
+        p.name = s;
+        while (*s && *s != ',') s++;
+        p.len = (int)(s - p.name);
+        if (p.len && p.name[p.len - 1] == '=') {
             p.optional = true;
-            len--;
+            p.len--;
         }
-        if (len >= sizeof p.name) len = sizeof p.name - 1;
-        memcpy(p.name, s, len);
-        if (n < MAX_CALL_ARGS) out[n++] = p;
-        spec = e ? e + 1 : spec + strlen(spec);
+        if (out->n < MAX_CALL_ARGS) out->p[out->n++] = p;
+        if (*s) s++;
     }
-    return n;
+}
+
+/* bi's parameters, split at its first call in the compile. */
+static const Params *params_of(Sema *S, const Builtin *bi) {
+    Params *ps = map_get(&S->bi_params, MAP_KEY(bi));
+    if (!ps) {
+        ps = ARENA_NEW(S->arena, Params);
+        split_params(bi->params, ps);
+        map_put(&S->bi_params, MAP_KEY(bi), ps);
+    }
+    return ps;
+}
+
+/* Whether parameter p is named `name`. */
+static bool param_is(const Param *p, const char *name) {
+    return !strncmp(p->name, name, (size_t)p->len) && name[p->len] == 0;
 }
 
 static const char *display_name(const Builtin *bi, char *buf, size_t n) {
@@ -3684,9 +3724,16 @@ static const char *display_name(const Builtin *bi, char *buf, size_t n) {
 }
 
 TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) {
-    Param ps[MAX_CALL_ARGS];
-    int np = parse_params(bi->params, ps);
-    CallArgs a = {.bi = bi, .call = call};
+    const Params *params = params_of(S, bi);
+    const Param *ps = params->p;
+    int np = params->n;
+    /* v[i] is set for every parameter below (tv_none if absent), so only
+     * the flags and nodes start cleared: a CallArgs is kilobytes */
+    CallArgs a;
+    a.bi = bi;
+    a.call = call;
+    memset(a.given, 0, sizeof a.given);
+    memset(a.node, 0, sizeof a.node);
     char dn[64]; /* the name in messages, made only for one (no snprintf per call) */
     int pos = 0, var = -1;
     for (int i = 0; i < np; i++)
@@ -3739,6 +3786,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     }
     S->loc = call->loc;
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    S->span_node = NULL;
     if (var < 0 && npos > nfixed) {
         if (nreq == nfixed)
             sema_error(S, "%s() takes %d positional argument%s but %d %s given", display_name(bi, dn, sizeof dn),
@@ -3756,9 +3804,10 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         bad |= v.kind == TV_ERR;
         int j = -1;
         for (int i = 0; i < np; i++)
-            if (kw->name && !ps[i].varargs && !strcmp(ps[i].name, kw->name)) j = i;
+            if (kw->name && !ps[i].varargs && param_is(&ps[i], kw->name)) j = i;
         S->loc = kw->loc;
         S->span = kw->name ? (int)strlen(kw->name) : 2;
+        S->span_node = NULL;
         if (j < 0) {
             sema_error(S, "%s() got an unexpected keyword argument '%s'", display_name(bi, dn, sizeof dn),
                        kw->name ? kw->name : "**");
@@ -3774,9 +3823,11 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     }
     S->loc = call->loc;
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    S->span_node = NULL;
     for (int i = 0; i < np && !bad; i++)
         if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
-            sema_error(S, "%s() missing required argument '%s'", display_name(bi, dn, sizeof dn), ps[i].name);
+            sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
+                       ps[i].name);
             bad = true;
         }
     if (var >= 0) {

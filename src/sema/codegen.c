@@ -42,6 +42,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* cg_expr is entered for every node of every expression: the visitors stay
+ * out of it (inlined, their frames and saved registers would be paid on
+ * every entry, a name's lookup included). */
+#if defined(__GNUC__)
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define NOT_INLINE
+#endif
+
 typedef VEC(Value *) ValueVec;
 typedef VEC(Type *) TypeVec;
 
@@ -87,6 +96,11 @@ struct FuncState {
 
 /* ---- diagnostics ----------------------------------------------------------- */
 
+static int node_span(const PyExpr *e) {
+    /* the caret underlines the first line of the node */
+    return e && e->end > e->off && e->end - e->off < 200 ? (int)(e->end - e->off) : 1;
+}
+
 TV sema_error_at(Sema *S, Loc loc, int span, const char *fmt, ...) {
     if (S->quiet) return tv_err();
     va_list ap;
@@ -100,7 +114,8 @@ TV sema_error(Sema *S, const char *fmt, ...) {
     if (S->quiet) return tv_err();
     va_list ap;
     va_start(ap, fmt);
-    diag_vreport(S->de, DIAG_ERROR, S->loc, S->span > 0 ? S->span : 1, fmt, ap);
+    int span = S->span_node ? node_span(S->span_node) : S->span;
+    diag_vreport(S->de, DIAG_ERROR, S->loc, span > 0 ? span : 1, fmt, ap);
     va_end(ap);
     return tv_err();
 }
@@ -113,19 +128,15 @@ void sema_note_at(Sema *S, Loc loc, const char *fmt, ...) {
     va_end(ap);
 }
 
-static int node_span(const PyExpr *e) {
-    /* the caret underlines the first line of the node */
-    return e && e->end > e->off && e->end - e->off < 200 ? (int)(e->end - e->off) : 1;
-}
-
 static void at_expr(Sema *S, const PyExpr *e) {
     S->loc = e->loc;
-    S->span = node_span(e);
+    S->span_node = e;
 }
 
 static void at_stmt(Sema *S, const PyStmt *s) {
     S->loc = s->loc;
     S->span = 1;
+    S->span_node = NULL;
 }
 
 const char *tv_kind_name(const TV *v) {
@@ -177,16 +188,55 @@ void tv_str(Sema *S, const TV *v, StrBuf *out) {
 /* Every name sema binds or looks up is interned in ctx->strings: the
  * parser's (see sema_codegen's contract), the import bindings and the -D
  * names (interned on the way in), so equal names are equal pointers. */
-static TV *scope_find(Scope *sc, const char *name) {
-    for (int i = sc->len - 1; i >= 0; i--)
-        if (sc->data[i].name == name) return &sc->data[i].val;
-    return NULL;
+enum { SCOPE_SCAN_MAX = 8 }; /* entries a scope holds before it is indexed */
+
+static int scope_slot(const Scope *sc, const char *name) {
+    return (int)((MAP_KEY(name) * 0x9e3779b97f4a7c15ULL) >> 40) & (sc->nindex - 1);
+}
+
+static inline TV *scope_find(Scope *sc, const char *name) {
+    if (!sc->nindex) {
+        for (int i = sc->len - 1; i >= 0; i--)
+            if (sc->data[i].name == name) return &sc->data[i].val;
+        return NULL;
+    }
+    for (int j = scope_slot(sc, name);; j = (j + 1) & (sc->nindex - 1)) {
+        int k = sc->index[j];
+        if (!k) return NULL;
+        if (sc->data[k - 1].name == name) return &sc->data[k - 1].val;
+    }
+}
+
+/* Points the index at entry i (a name is in a scope once). */
+static inline void scope_index_put(Scope *sc, int i) {
+    int j = scope_slot(sc, sc->data[i].name);
+    while (sc->index[j]) j = (j + 1) & (sc->nindex - 1);
+    sc->index[j] = i + 1;
+}
+
+static void scope_reindex(Scope *sc, int nindex) {
+    tc_free(sc->index);
+    sc->index = tc_calloc((size_t)nindex, sizeof(int));
+    sc->nindex = nindex;
+    for (int i = 0; i < sc->len; i++) scope_index_put(sc, i);
+}
+
+/* Adds a name the scope does not hold. */
+static void scope_push(Scope *sc, const char *name, TV v) {
+    vec_push(sc, ((ScopeEntry){name, v}));
+    if (sc->nindex && 2 * sc->len <= sc->nindex) {
+        scope_index_put(sc, sc->len - 1);
+    } else if (sc->nindex || sc->len > SCOPE_SCAN_MAX) {
+        int n = sc->nindex ? 2 * sc->nindex : 32; /* (at first, room for what the entries have room for) */
+        while (n < 2 * sc->cap) n *= 2;
+        scope_reindex(sc, n);
+    }
 }
 
 static void scope_set(Scope *sc, const char *name, TV v) {
     TV *p = scope_find(sc, name);
     if (p) *p = v;
-    else vec_push(sc, ((ScopeEntry){name, v}));
+    else scope_push(sc, name, v);
 }
 
 static void scope_copy(Scope *dst, const Scope *src) {
@@ -194,6 +244,19 @@ static void scope_copy(Scope *dst, const Scope *src) {
     vec_reserve(dst, src->len);
     if (src->len) memcpy(dst->data, src->data, sizeof(ScopeEntry) * (size_t)src->len);
     dst->len = src->len;
+    if (dst->nindex != src->nindex) {
+        tc_free(dst->index);
+        dst->index = src->nindex ? tc_malloc(sizeof(int) * (size_t)src->nindex) : NULL;
+        dst->nindex = src->nindex;
+    }
+    if (src->nindex) memcpy(dst->index, src->index, sizeof(int) * (size_t)src->nindex);
+}
+
+static void scope_free(Scope *sc) {
+    vec_free(sc);
+    tc_free(sc->index);
+    sc->index = NULL;
+    sc->nindex = 0;
 }
 
 static void set_value(Sema *S, const char *name, TV v) {
@@ -229,19 +292,15 @@ static void suggest(const char *name, const char *cand, const char **best, int *
     }
 }
 
-static TV lookup(Sema *S, const char *name) {
-    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
-    if (v) return *v;
-    v = scope_find(&S->globals, name);
-    if (v) {
-        if (v->kind == TV_GLOBAL_BAD)
-            return sema_error(S,
-                              "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
-                              "only access global variables that are instantiated as constexpr (`x = "
-                              "triton.language.constexpr(42)`).",
-                              name);
-        return *v;
-    }
+/* A name in neither scope, or a global a kernel may not read: a Python
+ * builtin, or the error (kept out of lookup, which runs for every name). */
+static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
+    if (global)
+        return sema_error(S,
+                          "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
+                          "only access global variables that are instantiated as constexpr (`x = "
+                          "triton.language.constexpr(42)`).",
+                          name);
     const Builtin *bi = builtin_lookup(BI_PY, name);
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
     for (int i = 0; py_builtin_names[i]; i++)
@@ -257,6 +316,14 @@ static TV lookup(Sema *S, const char *name) {
     return sema_error(S, "name '%s' is not defined", name);
 }
 
+static TV lookup(Sema *S, const char *name) {
+    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
+    if (v) return *v;
+    v = scope_find(&S->globals, name);
+    if (v && v->kind != TV_GLOBAL_BAD) return *v;
+    return lookup_rest(S, name, v);
+}
+
 /* ---- expressions ----------------------------------------------------------- */
 
 static TV make_tuple(Sema *S, const TV *vals, int n) {
@@ -270,7 +337,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e);
 
 static bool is_runtime(const TV *v) { return v->kind == TV_TENSOR; }
 
-static TV visit_binary(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_binary(Sema *S, const PyExpr *e) {
     TV a = cg_expr(S, e->binary.lhs);
     TV b = cg_expr(S, e->binary.rhs);
     at_expr(S, e);
@@ -285,7 +352,7 @@ static TV visit_binary(Sema *S, const PyExpr *e) {
     return cx_binary(S, e->binary.op, &a, &b);
 }
 
-static TV visit_compare(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
     if (e->compare.n != 1) {
         at_expr(S, e);
         return sema_error(S, "simultaneous multiple comparison is not supported");
@@ -307,7 +374,7 @@ static TV visit_compare(Sema *S, const PyExpr *e) {
     return cx_binary(S, 100 + op, &a, &b);
 }
 
-static TV visit_unary(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_unary(Sema *S, const PyExpr *e) {
     TV a = cg_expr(S, e->unary.operand);
     at_expr(S, e);
     if (a.kind == TV_ERR) return a;
@@ -320,7 +387,7 @@ static TV visit_unary(Sema *S, const PyExpr *e) {
     }
 }
 
-static TV visit_boolop(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_boolop(Sema *S, const PyExpr *e) {
     if (e->boolop.values.len != 2) {
         at_expr(S, e);
         return sema_error(S, "chained boolean operators (A or B or C) are not supported; use parentheses to split "
@@ -340,7 +407,7 @@ static TV visit_boolop(Sema *S, const PyExpr *e) {
 
 static Block *new_block(Sema *S) { return block_create(S->ctx); }
 
-static TV visit_ifexp(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     TV c = cg_expr(S, e->ifexp.cond);
     if (c.kind == TV_ERR) return c;
     if (!is_runtime(&c)) return cg_expr(S, cx_truthy(&c) ? e->ifexp.then : e->ifexp.orelse);
@@ -375,7 +442,7 @@ static TV visit_ifexp(Sema *S, const PyExpr *e) {
     return tv_tensor(op_result(ifop, 0), tv.ty);
 }
 
-static TV visit_subscript(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_subscript(Sema *S, const PyExpr *e) {
     TV v = cg_expr(S, e->subscript.value);
     TV idx = cg_expr(S, e->subscript.index);
     at_expr(S, e);
@@ -457,7 +524,7 @@ static void py_str(Sema *S, const TV *v, int conv, StrBuf *out) {
  * !r); format specs are ignored, as Triton formats with "{}". The lexer
  * keeps an f-string's text raw: each field's expression is parsed here, as
  * a module of one line, and evaluated in the current scope. */
-static TV visit_fstring(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_fstring(Sema *S, const PyExpr *e) {
     const char *p = e->str.data, *end = p + e->str.len;
     bool raw = e->str.flags & PY_STR_RAW;
     StrBuf out = {0};
@@ -532,7 +599,7 @@ static TV visit_fstring(Sema *S, const PyExpr *e) {
     return res;
 }
 
-static TV visit_call(Sema *S, const PyExpr *e);
+static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e);
 
 static void assign_target(Sema *S, const PyExpr *t, TV v);
 
@@ -546,7 +613,7 @@ static bool is_range_call(Sema *S, const PyExpr *it, TV *f) {
 /* [elt for target in T if c]: over a tuple T only, as in Triton, evaluated
  * element by element at compile time into a tuple; the conditions must be
  * constexprs. */
-static TV visit_listcomp(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_listcomp(Sema *S, const PyExpr *e) {
     if (e->comp.ngens != 1) return sema_error(S, "nested comprehensions are not supported in Triton kernels");
     const PyComprehension *g = &e->comp.gens[0];
     TV f = tv_none();
@@ -584,6 +651,33 @@ static TV visit_listcomp(Sema *S, const PyExpr *e) {
     return make_tuple(S, vals, n);
 }
 
+static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
+    TV v = cg_expr(S, e->attr.value);
+    at_expr(S, e);
+    if (v.kind == TV_ERR) return v;
+    return attr_of(S, v, e->attr.attr, e);
+}
+
+static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
+    TV lo = cg_expr(S, e->slice.lower), hi = cg_expr(S, e->slice.upper), st = cg_expr(S, e->slice.step);
+    at_expr(S, e);
+    if ((lo.kind != TV_NONE && lo.kind != TV_INT) || (hi.kind != TV_NONE && hi.kind != TV_INT) ||
+        st.kind != TV_NONE)
+        return sema_error(S, "slices must have constexpr integer bounds and no step");
+    return (TV){.kind = TV_SLICE, .i = lo.kind == TV_INT ? lo.i : 0, .n = hi.kind == TV_INT ? (int)hi.i : INT32_MIN};
+}
+
+/* a tuple or list display: a tuple */
+static NOT_INLINE TV visit_seq(Sema *S, const PyExpr *e) {
+    int n = e->seq.elts.len;
+    TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
+    for (int i = 0; i < n; i++) {
+        vals[i] = cg_expr(S, e->seq.elts.items[i]);
+        if (vals[i].kind == TV_ERR) return vals[i];
+    }
+    return make_tuple(S, vals, n);
+}
+
 TV cg_expr(Sema *S, const PyExpr *e) {
     if (!e) return tv_none();
     at_expr(S, e);
@@ -606,31 +700,11 @@ TV cg_expr(Sema *S, const PyExpr *e) {
     case PY_EXPR_COMPARE: return visit_compare(S, e);
     case PY_EXPR_IFEXP: return visit_ifexp(S, e);
     case PY_EXPR_CALL: return visit_call(S, e);
-    case PY_EXPR_ATTR: {
-        TV v = cg_expr(S, e->attr.value);
-        at_expr(S, e);
-        if (v.kind == TV_ERR) return v;
-        return attr_of(S, v, e->attr.attr, e);
-    }
+    case PY_EXPR_ATTR: return visit_attr(S, e);
     case PY_EXPR_SUBSCRIPT: return visit_subscript(S, e);
-    case PY_EXPR_SLICE: {
-        TV lo = cg_expr(S, e->slice.lower), hi = cg_expr(S, e->slice.upper), st = cg_expr(S, e->slice.step);
-        at_expr(S, e);
-        if ((lo.kind != TV_NONE && lo.kind != TV_INT) || (hi.kind != TV_NONE && hi.kind != TV_INT) ||
-            st.kind != TV_NONE)
-            return sema_error(S, "slices must have constexpr integer bounds and no step");
-        return (TV){.kind = TV_SLICE, .i = lo.kind == TV_INT ? lo.i : 0, .n = hi.kind == TV_INT ? (int)hi.i : INT32_MIN};
-    }
+    case PY_EXPR_SLICE: return visit_slice(S, e);
     case PY_EXPR_TUPLE:
-    case PY_EXPR_LIST: {
-        int n = e->seq.elts.len;
-        TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
-        for (int i = 0; i < n; i++) {
-            vals[i] = cg_expr(S, e->seq.elts.items[i]);
-            if (vals[i].kind == TV_ERR) return vals[i];
-        }
-        return make_tuple(S, vals, n);
-    }
+    case PY_EXPR_LIST: return visit_seq(S, e);
     case PY_EXPR_LISTCOMP: return visit_listcomp(S, e);
     case PY_EXPR_SETCOMP: return sema_error(S, "set comprehensions are not supported in Triton kernels");
     case PY_EXPR_DICTCOMP: return sema_error(S, "dict comprehensions are not supported in Triton kernels");
@@ -814,7 +888,7 @@ static TV call_constexpr_fn(Sema *S, TV f, const PyExpr *e) {
     return call_jit(S, &jf, args, n, kn, kv, nk, true);
 }
 
-static TV visit_call(Sema *S, const PyExpr *e) {
+static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e) {
     TV f = cg_expr(S, e->call.func);
     at_expr(S, e);
     if (f.kind == TV_ERR) return f;
@@ -925,7 +999,7 @@ static bool is_constexpr_annotation(const PyExpr *a) {
 static void collect_target(const PyExpr *t, Scope *out) {
     if (!t) return;
     if (t->kind == PY_EXPR_NAME) {
-        if (!scope_find(out, t->name)) vec_push(out, ((ScopeEntry){t->name, tv_none()}));
+        if (!scope_find(out, t->name)) scope_push(out, t->name, tv_none());
     } else if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {
         for (int i = 0; i < t->seq.elts.len; i++) collect_target(t->seq.elts.items[i], out);
     }
@@ -1067,12 +1141,12 @@ static void visit_if_returning(Sema *S, const PyStmt *s, Value *cond, const Cont
             }
         }
         ok = ok && sinks[br].set;
-        vec_free(&F->defs);
+        scope_free(&F->defs);
     }
     F->sink = outer;
     F->defs = saved_defs;
     scope_copy(&F->lscope, &liveins);
-    vec_free(&liveins);
+    scope_free(&liveins);
     S->b = saved;
     at_stmt(S, s);
     F->returned = true;
@@ -1285,9 +1359,9 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         F->defs = saved_defs;
         for (int i = 0; i < names.len; i++) set_value(S, names.data[i], tv_err());
     }
-    vec_free(&liveins);
-    vec_free(&then_defs);
-    vec_free(&else_defs);
+    scope_free(&liveins);
+    scope_free(&then_defs);
+    scope_free(&else_defs);
     vec_free(&names);
     vec_free(&tvals);
     vec_free(&evals);
@@ -1309,12 +1383,12 @@ static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Sco
     const Scope *live = &S->fn->lscope;
     for (int i = 0; i < live->len; i++) {
         const char *nm = live->data[i].name;
-        if (target && target->kind == PY_EXPR_NAME && !strcmp(target->name, nm)) continue;
+        if (target && target->kind == PY_EXPR_NAME && target->name == nm) continue; /* (interned) */
         if (!scope_find(&assigned, nm)) continue;
         const TV *v = &live->data[i].val;
-        if (tv_has_tensor(v)) vec_push(out, ((ScopeEntry){nm, *v}));
+        if (tv_has_tensor(v)) scope_push(out, nm, *v);
     }
-    vec_free(&assigned);
+    scope_free(&assigned);
     return out->len;
 }
 
@@ -1352,7 +1426,7 @@ static void bind_carried(Sema *S, const Scope *carried, Value *const *vals) {
 static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s, const char *target) {
     for (int i = 0; i < S->fn->defs.len; i++) {
         const char *nm = S->fn->defs.data[i].name;
-        if (target && !strcmp(nm, target)) continue;
+        if (nm == target) continue; /* (interned) */
         TV *live = scope_find((Scope *)liveins, nm);
         if (live && !tv_has_tensor(live) && live->kind != TV_ERR && S->fn->defs.data[i].val.kind != TV_ERR) {
             at_stmt(S, s);
@@ -1506,8 +1580,8 @@ static void visit_for(Sema *S, const PyStmt *s) {
     vec_push(&ops, step.v);
     for (int i = 0; i < carried.len; i++) tv_leaves(&carried.data[i].val, &ops, &tys);
     Op *forop = sem_op(S, SCF_FOR, ops.data, ops.len, tys.data, tys.len, 1);
-    if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", attr_i32(S->ctx, num_stages.i));
-    if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", attr_i32(S->ctx, unroll.i));
+    if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", sema_attr_i32(S, num_stages.i));
+    if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", sema_attr_i32(S, unroll.i));
     if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
     if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
     if (warp_spec) op_set_attr(S->ctx, forop, "tt.warp_specialize", attr_unit(S->ctx));
@@ -1540,7 +1614,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     yield_values(S, body, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
-    vec_free(&F->defs); /* the body's assignments */
+    scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
@@ -1551,8 +1625,8 @@ static void visit_for(Sema *S, const PyStmt *s) {
     }
     /* Triton leaves the induction variable bound after the loop */
     set_value(S, s->loop.target->name, ivv);
-    vec_free(&carried);
-    vec_free(&liveins);
+    scope_free(&carried);
+    scope_free(&liveins);
     vec_free(&ops);
     vec_free(&tys);
     vec_free(&ys);
@@ -1632,7 +1706,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     }
     /* after: the body */
     S->b = builder_at_end(S->ctx, after);
-    vec_free(&F->defs);
+    scope_free(&F->defs);
     F->defs = (Scope){0};
     for (int i = 0; i < tys.len; i++) block_add_arg(S->ctx, after, tys.data[i], s->loc);
     bind_carried(S, &carried, after->args);
@@ -1651,7 +1725,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     yield_values(S, after, ys.data, ys.len);
     S->b = saved;
     scope_copy(&F->lscope, &liveins);
-    vec_free(&F->defs); /* the body's assignments */
+    scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
@@ -1660,8 +1734,8 @@ static void visit_while(Sema *S, const PyStmt *s) {
     } else {
         for (int i = 0; i < carried.len; i++) set_value(S, carried.data[i].name, tv_err());
     }
-    vec_free(&carried);
-    vec_free(&liveins);
+    scope_free(&carried);
+    scope_free(&liveins);
     vec_free(&ops);
     vec_free(&tys);
     vec_free(&bargs);
@@ -2002,6 +2076,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     if (S->de->nerrors != nerrors) return tv_err();
     Loc call_loc = S->loc;
     int call_span = S->span;
+    const PyExpr *call_span_node = S->span_node;
     if (np > 64) return sema_error(S, "too many parameters");
     TV vals[64];
     bool given[64];
@@ -2019,6 +2094,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         S->fn = caller;
         S->loc = call_loc;
         S->span = call_span;
+        S->span_node = call_span_node;
         if (vals[i].kind == TV_ERR) return vals[i];
     }
     /* mangle: name__<runtime arg types>__<index>c<constexpr value> */
@@ -2069,6 +2145,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         S->fn = caller;
         S->loc = saved_loc;
         S->span = call_span;
+        S->span_node = call_span_node;
         *r = F.ret;
         r->func = F.func;
         if (S->de->nerrors > nerr) {
@@ -2138,9 +2215,12 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     F->pyfn = fn;
     F->is_kernel = is_kernel;
     F->ret.n = -2;
+    /* room for a function's names: doubling from 8 moved them four times */
+    vec_reserve(&F->lscope, 64);
     S->fn = F;
     S->loc = fn->loc;
     S->span = 3;
+    S->span_node = NULL;
     Op *func = op_create(S->ctx, TT_FUNC, fn->loc, NULL, 0, NULL, 0, 1);
     Block *entry = block_create(S->ctx);
     region_push_block(&func->regions[0], entry);
@@ -2212,8 +2292,8 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         }
     }
     vec_free(&in);
-    vec_free(&F->lscope);
-    vec_free(&F->defs);
+    scope_free(&F->lscope);
+    scope_free(&F->defs);
 }
 
 /* ---- module globals ---------------------------------------------------------- */
@@ -2382,7 +2462,7 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
         return sema_error(S, "Only 1 and 16 are valid hints, got %d (parameter '%s')", hint, pname);
     if (hint == 1 && tl_is_int(t)) return tv_int(1); /* specialised: an int equal to 1 is a constexpr */
     if (hint == 16) {
-        NamedAttr na = {ctx_intern(S->ctx, "tt.divisibility"), attr_i32(S->ctx, 16)};
+        NamedAttr na = {ctx_intern(S->ctx, "tt.divisibility"), sema_attr_i32(S, 16)};
         attrs[*nargs] = attr_dict(S->ctx, &na, 1);
     }
     (*nargs)++;
@@ -2497,6 +2577,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         const PyParam *p = &fn->params.items[i];
         S->loc = p->loc;
         S->span = (int)strlen(p->name);
+        S->span_node = NULL;
         if (p->kind != PY_PARAM_NORMAL && p->kind != PY_PARAM_POSONLY && p->kind != PY_PARAM_KWONLY) {
             sema_error(S, "*args and **kwargs are not supported in kernels");
             vals[i] = tv_err();
@@ -2563,6 +2644,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     }
     S->loc = fn->name_loc;
     S->span = (int)strlen(fn->name);
+    S->span_node = NULL;
     if (nsig != nparams_rt)
         sema_error(S, "the signature has %d entr%s but '%s' has %d parameter%s that %s not tl.constexpr", nsig,
                    nsig == 1 ? "y" : "ies", fn->name, nparams_rt, nparams_rt == 1 ? "" : "s",
@@ -2580,10 +2662,11 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
      * and friends appear with the conversion to ttg, which takes them from
      * the compile options). */
 done:
-    vec_free(&S->globals);
+    scope_free(&S->globals);
     map_free(&S->tltypes);
     map_free(&S->fn_ret);
     map_free(&S->mod_attrs);
+    map_free(&S->bi_params);
     if (de->nerrors > nerr0) return NULL;
     return S->module;
 }

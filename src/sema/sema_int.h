@@ -42,7 +42,8 @@ enum { TL_MAX_RANK = 8 };
 
 typedef struct Sema Sema;
 
-const TlType *tl_scalar(Sema *S, TlKind k);
+/* (inline below: sema asks at every operation) */
+static inline const TlType *tl_scalar(Sema *S, TlKind k);
 const TlType *tl_ptr(Sema *S, const TlType *pointee);
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank);
 /* Same shape as `like` (or scalar), with another element type. */
@@ -50,15 +51,19 @@ const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem);
 static inline const TlType *tl_sca(const TlType *t) { return t->kind == TL_BLOCK ? t->elem : t; }
 static inline bool tl_is_block(const TlType *t) { return t->kind == TL_BLOCK; }
 static inline bool tl_is_ptr(const TlType *t) { return t->kind == TL_PTR; }
-bool tl_is_int(const TlType *t);      /* scalar kinds only */
-bool tl_is_signed(const TlType *t);   /* int1 is unsigned, like Triton */
-bool tl_is_unsigned(const TlType *t);
-bool tl_is_float(const TlType *t);
-bool tl_is_fp8(const TlType *t);
-bool tl_is_bool(const TlType *t);
+/* scalar kinds only; int1 is unsigned, like Triton (dtype.UINT_TYPES holds 'int1') */
+static inline bool tl_is_int(const TlType *t) { return t->kind >= TL_I1 && t->kind <= TL_U64; }
+static inline bool tl_is_signed(const TlType *t) { return t->kind >= TL_I8 && t->kind <= TL_I64; }
+static inline bool tl_is_unsigned(const TlType *t) {
+    return t->kind == TL_I1 || (t->kind >= TL_U8 && t->kind <= TL_U64);
+}
+static inline bool tl_is_float(const TlType *t) { return t->kind >= TL_FP8E4NV && t->kind <= TL_FP64; }
+static inline bool tl_is_fp8(const TlType *t) { return t->kind == TL_FP8E4NV || t->kind == TL_FP8E5; }
+static inline bool tl_is_bool(const TlType *t) { return t->kind == TL_I1; }
 int tl_bitwidth(const TlType *t);     /* primitive bit width; 64 for pointers */
 int tl_mantissa(const TlType *t);     /* fp_mantissa_width */
-int tl_kind_rank(const TlType *t);    /* bool 0 < int 1 < float 2 */
+/* bool 0 < int 1 < float 2 */
+static inline int tl_kind_rank(const TlType *t) { return tl_is_bool(t) ? 0 : tl_is_int(t) ? 1 : 2; }
 const TlType *tl_int_type(Sema *S, int bits, bool is_signed);
 int64_t tl_numel(const TlType *t);
 /* Triton's names: "fp32", "int32", "pointer<fp16>", "<[128, 64], fp32>". */
@@ -97,21 +102,25 @@ typedef enum TVKind {
 
 typedef struct Builtin Builtin;
 typedef struct TV TV;
+/* 64 bytes: TVs are passed and returned by value everywhere, so the fields
+ * only one kind has share a union (read only for that kind). */
 struct TV {
     TVKind kind;
+    int n;            /* TUPLE: elements; SLICE: the upper bound */
     const TlType *ty; /* TENSOR: its type; DTYPE: the dtype */
     Value *v;         /* TENSOR */
-    int64_t i;        /* INT, BOOL, MODULE id */
-    bool u64;         /* INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
-    double f;         /* FLOAT */
+    int64_t i;        /* INT, BOOL, MODULE id; SLICE: the lower bound */
     const char *s;    /* STR; GLOBAL_BAD/PYFN: name */
     TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
-    int n;
-    const char **fields; /* TUPLE: a NamedTuple's field names (interned, n of them), or NULL */
-    const Builtin *bi;   /* BUILTIN, METHOD */
-    const PyFunc *fn;    /* JITFN, PYFN */
-    int noinline;        /* JITFN */
-    int is_desc;         /* TENSOR: a tensor descriptor (a block pointer at 0): 1 zero-padded, 2 NaN-padded */
+    union {
+        double f;            /* FLOAT */
+        const char **fields; /* TUPLE: a NamedTuple's field names (interned, n of them), or NULL */
+        const Builtin *bi;   /* BUILTIN, METHOD */
+        const PyFunc *fn;    /* JITFN, PYFN */
+    };
+    int is_desc;   /* TENSOR: a tensor descriptor (a block pointer at 0): 1 zero-padded, 2 NaN-padded */
+    bool u64;      /* INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
+    bool noinline; /* JITFN */
 };
 
 static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
@@ -144,7 +153,17 @@ typedef struct ScopeEntry {
     const char *name;
     TV val;
 } ScopeEntry;
-typedef VEC(ScopeEntry) Scope;
+/* A scope: its entries in the order their names were first bound (the
+ * order Triton's dicts iterate in), each name once, and once it holds more
+ * than a few an index over them (codegen.c): a function's scope holds tens
+ * of names, and a lookup that scanned it took most of sema's time in a
+ * name-heavy kernel. */
+typedef struct Scope {
+    ScopeEntry *data;
+    int len, cap;
+    int *index; /* open addressing on the interned name: entry + 1, 0 empty */
+    int nindex; /* slots: 0 (no index: a scan) or a power of two over twice len */
+} Scope;
 
 typedef struct FuncState FuncState;
 
@@ -155,7 +174,8 @@ struct Sema {
     const PyModule *mod;
     Builder b;             /* where ops go */
     Loc loc;               /* location of the node being visited */
-    int span;              /* its width, for the caret */
+    int span;              /* its width, for the caret... */
+    const PyExpr *span_node; /* ...or, when set, the width of this node, worked out only for a report */
     Op *module;
     Scope globals;         /* module globals: imports, constexprs, functions */
     FuncState *fn;         /* the function being generated */
@@ -163,6 +183,12 @@ struct Sema {
     const TlType *scalars[TL_NSCALAR];
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
+    Map bi_params;         /* Builtin * -> its parameters, split (builtin_call) */
+    Attr *extern_attrs[2]; /* "" and true, for tt.extern_elementwise's libname, libpath, pure */
+    struct I32Attr {       /* attr_i32 by value, a few (sema_attr_i32) */
+        int64_t v;
+        Attr *attr;
+    } i32_attrs[16];
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool numel_reported;   /* a tensor over Triton's element limit was reported */
@@ -170,6 +196,11 @@ struct Sema {
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
 };
+
+const TlType *tl_scalar_make(Sema *S, TlKind k); /* tl_scalar's first call per kind */
+static inline const TlType *tl_scalar(Sema *S, TlKind k) {
+    return S->scalars[k] ? S->scalars[k] : tl_scalar_make(S, k);
+}
 
 /* A kernel parameter given as `tensordesc<fp16[64,64]>` in the signature;
  * `tensordesc<fp16[64,64]>:16` when its last dimension's size is a multiple
@@ -231,11 +262,15 @@ TV sem_fdiv(Sema *S, TV a, TV b, bool ieee);
 /* libdevice j0, j1, y0, y1, cyl_bessel_i0, cyl_bessel_i1 of an fp32 or fp64 tensor (bessel.c) */
 TV sema_bessel(Sema *S, const char *name, TV x);
 /* Binary type checking (binary_op_type_checking_impl): converts both to
- * tensors of the computation type and broadcasts them. */
+ * tensors of the computation type and broadcasts them (two distinct TVs,
+ * rewritten in place). */
 bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
                       bool arith_check, bool div_or_mod);
 const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b);
 Value *sem_const_int(Sema *S, const TlType *t, int64_t v);   /* scalar or splat */
+/* attr_i32(S->ctx, v), remembered: the ops of a kernel carry the same few
+ * (cache, evict, axis, divisibility), and uniquing one hashes it again. */
+Attr *sema_attr_i32(Sema *S, int64_t v);
 Value *sem_const_float(Sema *S, const TlType *t, double v);
 Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b); /* one-result op */
 Op *sem_op(Sema *S, OpKind k, Value *const *ops, int nops, Type *const *res, int nres, int nreg);

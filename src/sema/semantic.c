@@ -29,6 +29,15 @@ Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b) {
     return op_result(sem_op(S, k, ops, b ? 2 : 1, &t, 1, 0), 0);
 }
 
+Attr *sema_attr_i32(Sema *S, int64_t v) {
+    struct I32Attr *m = &S->i32_attrs[(uint64_t)v % (uint64_t)TC_ARRAY_LEN(S->i32_attrs)];
+    if (!m->attr || m->v != v) {
+        m->v = v;
+        m->attr = attr_i32(S->ctx, v);
+    }
+    return m->attr;
+}
+
 Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
     S->b.loc = S->loc;
     return build_const_int(&S->b, t->ir, int_wrap(v, tl_bitwidth(t)));
@@ -106,7 +115,7 @@ TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank + 1);
     const TlType *t = tl_block(S, x.ty->elem, shape, rank + 1);
     Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
-    op_set_attr(S->ctx, v->def, "axis", attr_i32(S->ctx, axis));
+    op_set_attr(S->ctx, v->def, "axis", sema_attr_i32(S, axis));
     return tv_tensor(v, t);
 }
 
@@ -155,6 +164,12 @@ bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
     } else if (!ab && bb) {
         *a = sem_splat(S, *a, b->ty->shape, b->ty->rank);
     } else if (ab && bb) {
+        const TlType *at = a->ty, *bt = b->ty;
+        if (at->rank == bt->rank) { /* the common case: one shape already */
+            int i = 0;
+            while (i < at->rank && at->shape[i] == bt->shape[i]) i++;
+            if (i == at->rank) return true;
+        }
         while (a->ty->rank < b->ty->rank) *a = sem_expand_dims(S, *a, 0);
         while (b->ty->rank < a->ty->rank) *b = sem_expand_dims(S, *b, 0);
         int rank = a->ty->rank;
@@ -255,7 +270,7 @@ TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
     }
     if ((tl_is_fp8(s) && tl_is_float(d)) || (tl_is_float(s) && tl_is_fp8(d)) || custom_rounding) {
         Value *v = sem_ir(S, TT_FP_TO_FP, dt, x.v, NULL);
-        if (tl_bitwidth(d) < tl_bitwidth(s)) op_set_attr(S->ctx, v->def, "rounding", attr_i32(S->ctx, rnd));
+        if (tl_bitwidth(d) < tl_bitwidth(s)) op_set_attr(S->ctx, v->def, "rounding", sema_attr_i32(S, rnd));
         return tv_tensor(v, dt);
     }
     /* fp16/bf16 to anything but fp32 (fp64, ints) goes through fp32 */
@@ -356,7 +371,6 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
                       bool div_or_mod) {
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
     bool a_sc = tv_is_num(a), b_sc = tv_is_num(b);
-    TV as = *a, bs = *b;
     const TlType *at = a_sc ? sem_to_tensor_type(S, a) : a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
     const TlType *bt = b_sc ? sem_to_tensor_type(S, b) : b->kind == TV_TENSOR ? tl_sca(b->ty) : NULL;
     if (!at || !bt) {
@@ -367,22 +381,26 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
     if (arith_check && !tl_is_ptr(at) && !tl_is_ptr(bt)) {
         const TlType *rt = computation_type(S, at, a_sc, bt, b_sc, div_or_mod);
         if (!rt) return false;
-        bool a_neg = a_sc && as.kind != TV_FLOAT && !as.u64 && as.i < 0;
-        bool b_neg = b_sc && bs.kind != TV_FLOAT && !bs.u64 && bs.i < 0;
+        bool a_neg = a_sc && a->kind != TV_FLOAT && !a->u64 && a->i < 0;
+        bool b_neg = b_sc && b->kind != TV_FLOAT && !b->u64 && b->i < 0;
         if (tl_is_unsigned(rt) && (a_neg || b_neg)) {
             sema_error(S, "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
                           "Perform a explicit cast on one of them.");
             return false;
         }
         if (tl_is_int(rt)) {
-            if (a_sc && !int_in_range(rt, &as)) return scalar_range_error(S, &as, rt);
-            if (b_sc && !int_in_range(rt, &bs)) return scalar_range_error(S, &bs, rt);
+            if (a_sc && !int_in_range(rt, a)) return scalar_range_error(S, a, rt);
+            if (b_sc && !int_in_range(rt, b)) return scalar_range_error(S, b, rt);
         }
-        *a = a_sc ? sem_scalar_constant(S, &as, rt) : sem_cast(S, *a, rt, NULL);
-        *b = b_sc ? sem_scalar_constant(S, &bs, rt) : sem_cast(S, *b, rt, NULL);
+        /* (a tensor already of the computation type stays as it is: no
+         * copies through sem_cast) */
+        if (a_sc) *a = sem_scalar_constant(S, a, rt);
+        else if (tl_sca(a->ty) != rt) *a = sem_cast(S, *a, rt, NULL);
+        if (b_sc) *b = sem_scalar_constant(S, b, rt);
+        else if (tl_sca(b->ty) != rt) *b = sem_cast(S, *b, rt, NULL);
     } else {
-        if (a_sc) *a = sem_to_tensor(S, &as);
-        if (b_sc) *b = sem_to_tensor(S, &bs);
+        if (a_sc) *a = sem_to_tensor(S, a);
+        if (b_sc) *b = sem_to_tensor(S, b);
     }
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
     return sem_broadcast_pair(S, a, b);
@@ -604,8 +622,8 @@ TV sem_arange(Sema *S, const TV *start, const TV *end) {
     const TlType *t = tl_block(S, tl_scalar(S, TL_I32), &r, 1);
     Type *irt = t->ir;
     Op *op = sem_op(S, TT_MAKE_RANGE, NULL, 0, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "start", attr_i32(S->ctx, s));
-    op_set_attr(S->ctx, op, "end", attr_i32(S->ctx, e));
+    op_set_attr(S->ctx, op, "start", sema_attr_i32(S, s));
+    op_set_attr(S->ctx, op, "end", sema_attr_i32(S, e));
     return tv_tensor(op_result(op, 0), t);
 }
 

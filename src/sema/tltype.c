@@ -55,29 +55,34 @@ static Type *scalar_ir(Context *c, TlKind k) {
     }
 }
 
-const TlType *tl_scalar(Sema *S, TlKind k) {
-    if (!S->scalars[k]) {
-        TlType *t = ARENA_NEW(S->arena, TlType);
-        t->kind = k;
-        t->ir = scalar_ir(S->ctx, k);
-        S->scalars[k] = t;
-    }
-    return S->scalars[k];
+const TlType *tl_scalar_make(Sema *S, TlKind k) {
+    TlType *t = ARENA_NEW(S->arena, TlType);
+    t->kind = k;
+    t->ir = scalar_ir(S->ctx, k);
+    S->scalars[k] = t;
+    return t;
 }
 
+/* A multiply per word and one final mix: sema asks for a block type at
+ * every splat, broadcast and cast, nearly always one it has made. */
 static uint64_t type_hash(TlKind k, const TlType *elem, const int64_t *shape, int rank) {
-    uint64_t h = hash_combine((uint64_t)k, (uint64_t)(uintptr_t)elem);
-    for (int i = 0; i < rank; i++) h = hash_combine(h, (uint64_t)shape[i]);
-    return h | 1;
+    const uint64_t m = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = ((uint64_t)k + (uint64_t)(uintptr_t)elem * m) * m;
+    for (int i = 0; i < rank; i++) h = (h ^ (uint64_t)shape[i]) * m;
+    return hash_u64(h) | 1;
+}
+
+static bool same_shape(const int64_t *a, const int64_t *b, int rank) {
+    for (int i = 0; i < rank; i++)
+        if (a[i] != b[i]) return false;
+    return true;
 }
 
 static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int64_t *shape, int rank) {
     uint64_t h = type_hash(k, elem, shape, rank);
     TlType *head = map_get(&S->tltypes, h);
     for (TlType *t = head; t; t = t->next)
-        if (t->kind == k && t->elem == elem && t->rank == rank &&
-            (rank == 0 || memcmp(t->shape, shape, sizeof(int64_t) * (size_t)rank) == 0))
-            return t;
+        if (t->kind == k && t->elem == elem && t->rank == rank && same_shape(t->shape, shape, rank)) return t;
     TlType *t = ARENA_NEW(S->arena, TlType);
     t->kind = k;
     t->elem = elem;
@@ -111,14 +116,6 @@ const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem) {
     return tl_block(S, elem, like->shape, like->rank);
 }
 
-bool tl_is_int(const TlType *t) { return t->kind >= TL_I1 && t->kind <= TL_U64; }
-/* int1 is unsigned in Triton (dtype.UINT_TYPES holds 'int1'). */
-bool tl_is_signed(const TlType *t) { return t->kind >= TL_I8 && t->kind <= TL_I64; }
-bool tl_is_unsigned(const TlType *t) { return t->kind == TL_I1 || (t->kind >= TL_U8 && t->kind <= TL_U64); }
-bool tl_is_float(const TlType *t) { return t->kind >= TL_FP8E4NV && t->kind <= TL_FP64; }
-bool tl_is_fp8(const TlType *t) { return t->kind == TL_FP8E4NV || t->kind == TL_FP8E5; }
-bool tl_is_bool(const TlType *t) { return t->kind == TL_I1; }
-
 int tl_bitwidth(const TlType *t) {
     t = tl_sca(t);
     return t->kind == TL_PTR ? 64 : scalar_info[t->kind].bits;
@@ -135,8 +132,6 @@ int tl_mantissa(const TlType *t) {
     default: return 0;
     }
 }
-
-int tl_kind_rank(const TlType *t) { return tl_is_bool(t) ? 0 : tl_is_int(t) ? 1 : 2; }
 
 const TlType *tl_int_type(Sema *S, int bits, bool is_signed) {
     switch (bits) {

@@ -31,8 +31,17 @@
 #include "front/py/py.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* lex_token stays out of py_lexer_lex: inlined, its registers and stack
+ * would be saved and restored on every token. */
+#if defined(__GNUC__)
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define NOT_INLINE
+#endif
 
 static const char *tok_spellings[] = {
 #define X(name, spelling) spelling,
@@ -87,6 +96,18 @@ static void skip_comment(PyLexer *lx) {
     lx->pos = end;
 }
 
+/* [A-Za-z0-9_]: what an ASCII identifier is made of, a row per 16 bytes */
+static const bool ident_char[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, /* 0x30 0-9 */
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 A-O */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, /* 0x50 P-Z _ */
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 a-o */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, /* 0x70 p-z */
+};
+
 /* Scans [A-Za-z0-9_] and bytes >= 0x80 from pos; returns false if any
  * byte was non-ASCII. */
 static bool scan_ident(PyLexer *lx) {
@@ -116,7 +137,10 @@ static const char *describe_char(PyLexer *lx, int c) {
 
 void py_lexer_init(PyLexer *lx, Arena *a, Interner *in, DiagEngine *de, const char *filename,
                    const char *src, size_t len) {
-    memset(lx, 0, sizeof *lx);
+    /* the fields, not the stacks after them (kilobytes, each entry written
+     * before it is read) */
+    memset(lx, 0, offsetof(PyLexer, indents));
+    lx->indents[0] = lx->alt_indents[0] = 0;
     lx->arena = a;
     lx->in = in;
     lx->de = de;
@@ -148,14 +172,15 @@ static PyToken make_tok(PyLexer *lx, PyTokKind kind, size_t start) {
 static bool lex_indentation(PyLexer *lx, PyToken *out) {
     for (;;) {
         int col = 0, alt = 0;
-        for (;;) {
-            int c = peekc(lx, 0);
+        size_t p = lx->pos;
+        for (; p < lx->len; p++) {
+            char c = lx->src[p];
             if (c == ' ') col++, alt++;
             else if (c == '\t') col = (col / 8 + 1) * 8, alt++;
             else if (c == '\f') col = alt = 0;
             else break;
-            lx->pos++;
         }
+        lx->pos = p;
         int c = peekc(lx, 0);
         if (c == '#') {
             skip_comment(lx);
@@ -504,7 +529,44 @@ static int string_prefix(const char *s, size_t n) {
     return (int)flags;
 }
 
-/* ---- keywords -------------------------------------------------------------- */
+/* ---- names ------------------------------------------------------------------- */
+
+/* n (1..8) bytes at s as a little-endian word, zero above them: the first and
+ * the last 4 (or 1) bytes, which overlap for odd sizes, so that no byte past
+ * s + n is read. */
+static uint64_t name_word(const char *s, size_t n) {
+    const unsigned char *b = (const unsigned char *)s;
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, b, 4);
+        memcpy(&hi, b + n - 4, 4);
+        return (uint64_t)lo | (uint64_t)hi << (8 * (n - 4));
+    }
+    return (uint64_t)b[0] | (uint64_t)b[n / 2] << (8 * (n / 2)) | (uint64_t)b[n - 1] << (8 * (n - 1));
+}
+
+/* The interned name [s, s + n), through the lexer's cache: the head and tail
+ * words (and the bytes between them, for names over 16 bytes) must match. */
+static const char *intern_name(PyLexer *lx, const char *s, size_t n) {
+    uint64_t head, tail = 0;
+    if (n <= 8) {
+        head = name_word(s, n);
+    } else {
+        memcpy(&head, s, 8);
+        memcpy(&tail, s + n - 8, 8);
+    }
+    if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
+    uint64_t h = (head ^ (tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+    PyNameEntry *e = &lx->names->e[h >> (64 - PY_NAME_CACHE_BITS)];
+    if (e->str && e->head == head && e->tail == tail && e->len == n &&
+        (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0))
+        return e->str;
+    e->head = head;
+    e->tail = tail;
+    e->len = n;
+    e->str = intern_n(lx->in, s, n);
+    return e->str;
+}
 
 static PyTokKind keyword_kind(const char *s, size_t n) {
     /* A switch on the first letter, then a length check and memcmp: a few
@@ -619,20 +681,68 @@ static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
 
 /* ---- the token loop ---------------------------------------------------------- */
 
-PyToken py_lexer_next(PyLexer *lx) {
-    PyToken t;
+/* A token of `kind` over [start, pos) on the current line. */
+static void set_tok(const PyLexer *lx, PyToken *t, PyTokKind kind, size_t start) {
+    *t = (PyToken){.kind = kind, .loc = loc_at(lx, start), .off = start, .len = lx->pos - start};
+}
+
+/* A name or keyword from start: c, its first byte, starts an identifier or
+ * is >= 0x80 (an error). A string prefix (r'...', f"...") is a string. */
+static void lex_name(PyLexer *lx, PyToken *t, size_t start, int c) {
+    /* [A-Za-z0-9_]* by the table; a byte >= 0x80 takes the scan that
+     * reports it */
+    const unsigned char *u = (const unsigned char *)lx->src;
+    size_t pos = start + 1;
+    while (pos < lx->len && ident_char[u[pos]]) pos++;
+    lx->pos = pos;
+    bool ascii = c < 0x80 && (pos == lx->len || u[pos] < 0x80);
+    if (!ascii) {
+        lx->pos = start;
+        ascii = scan_ident(lx);
+    }
+    size_t n = lx->pos - start;
+    int q = peekc(lx, 0);
+    if (ascii && n <= 2 && (q == '\'' || q == '"')) {
+        int flags = string_prefix(lx->src + start, n);
+        if (flags >= 0) {
+            *t = lex_string(lx, start, (unsigned)flags);
+            return;
+        }
+    }
+    set_tok(lx, t, PY_TOK_NAME, start);
+    if (!ascii) {
+        t->kind = PY_TOK_ERROR;
+        lex_error(lx, t->loc, (int)n,
+                  "invalid non-ASCII character in identifier (tritonc accepts ASCII identifiers only)");
+        return;
+    }
+    t->kind = keyword_kind(lx->src + start, n);
+    if (t->kind == PY_TOK_NAME) t->str = intern_name(lx, lx->src + start, n);
+}
+
+/* Every token: layout (INDENT, DEDENT, NEWLINE, end of file), comments,
+ * line joins, numbers, strings, errors; py_lexer_lex takes the common ones
+ * first. */
+static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
     if (lx->pending_dedents > 0) {
         lx->pending_dedents--;
-        return make_tok(lx, PY_TOK_DEDENT, lx->pos);
+        set_tok(lx, t, PY_TOK_DEDENT, lx->pos);
+        return;
     }
+    int c;
     for (;;) {
         if (lx->at_line_start && lx->nbrackets == 0) {
             lx->at_line_start = false;
-            if (lex_indentation(lx, &t)) return t;
+            if (lex_indentation(lx, t)) return;
         }
-        int c = peekc(lx, 0);
+        /* blanks: the run of them at once */
+        size_t pos = lx->pos;
+        while (pos < lx->len && (lx->src[pos] == ' ' || lx->src[pos] == '\t' || lx->src[pos] == '\f')) pos++;
+        lx->pos = pos;
+        c = peekc(lx, 0);
+        if (c >= 0 && ident_char[c]) break; /* a name, a keyword, a number: the common case */
         /* white space, comments, continuations */
-        if (c == ' ' || c == '\t' || c == '\f' || (c == '\r' && !at_newline(lx))) {
+        if (c == '\r' && !at_newline(lx)) {
             lx->pos++;
             continue;
         }
@@ -652,10 +762,10 @@ PyToken py_lexer_next(PyLexer *lx) {
                 lx->eof_error = true;
                 continue;
             }
-            t = make_tok(lx, PY_TOK_ERROR, bs);
+            set_tok(lx, t, PY_TOK_ERROR, bs);
             lx->line_has_tokens = true;
-            lex_error(lx, t.loc, 1, "unexpected character after line continuation character");
-            return t;
+            lex_error(lx, t->loc, 1, "unexpected character after line continuation character");
+            return;
         }
         if (at_newline(lx)) {
             size_t start = lx->pos;
@@ -665,7 +775,8 @@ PyToken py_lexer_next(PyLexer *lx) {
             lx->at_line_start = true;
             if (!lx->line_has_tokens) continue;
             lx->line_has_tokens = false;
-            return (PyToken){.kind = PY_TOK_NEWLINE, .loc = loc, .off = start, .len = 1};
+            *t = (PyToken){.kind = PY_TOK_NEWLINE, .loc = loc, .off = start, .len = 1};
+            return;
         }
         if (c == -1) {
             if (lx->nbrackets > 0) {
@@ -685,55 +796,80 @@ PyToken py_lexer_next(PyLexer *lx) {
             }
             if (lx->line_has_tokens) {
                 lx->line_has_tokens = false;
-                return make_tok(lx, PY_TOK_NEWLINE, lx->pos);
+                set_tok(lx, t, PY_TOK_NEWLINE, lx->pos);
+                return;
             }
             lx->at_eof = true;
             if (lx->nindents > 0) {
                 lx->nindents--;
-                return make_tok(lx, PY_TOK_DEDENT, lx->pos);
+                set_tok(lx, t, PY_TOK_DEDENT, lx->pos);
+                return;
             }
-            return make_tok(lx, PY_TOK_EOF, lx->pos);
+            set_tok(lx, t, PY_TOK_EOF, lx->pos);
+            return;
         }
         break;
     }
 
     lx->line_has_tokens = true;
     size_t start = lx->pos;
-    int c = peekc(lx, 0);
 
     if (is_ident_start(c) || c >= 0x80) {
-        bool ascii = scan_ident(lx);
-        size_t n = lx->pos - start;
-        int q = peekc(lx, 0);
-        if (ascii && (q == '\'' || q == '"')) {
-            int flags = string_prefix(lx->src + start, n);
-            if (flags >= 0) return lex_string(lx, start, (unsigned)flags);
-        }
-        t = make_tok(lx, PY_TOK_NAME, start);
-        if (!ascii) {
-            t.kind = PY_TOK_ERROR;
-            lex_error(lx, t.loc, (int)n,
-                      "invalid non-ASCII character in identifier (tritonc accepts ASCII identifiers only)");
-            return t;
-        }
-        t.kind = keyword_kind(lx->src + start, n);
-        if (t.kind == PY_TOK_NAME) t.str = intern_n(lx->in, lx->src + start, n);
-        return t;
+        lex_name(lx, t, start, c);
+        return;
     }
-    if (is_digit(c) || (c == '.' && is_digit(peekc(lx, 1)))) return lex_number(lx);
-    if (c == '\'' || c == '"') return lex_string(lx, start, 0);
+    if (is_digit(c) || (c == '.' && is_digit(peekc(lx, 1)))) {
+        *t = lex_number(lx);
+        return;
+    }
+    if (c == '\'' || c == '"') {
+        *t = lex_string(lx, start, 0);
+        return;
+    }
 
     int n;
     PyTokKind k = punctuator(lx, &n);
     if (k != PY_TOK_ERROR) {
         lx->pos += (size_t)n;
-        t = make_tok(lx, k, start);
-        if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) t.kind = lex_bracket(lx, &t);
-        return t;
+        set_tok(lx, t, k, start);
+        if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) t->kind = lex_bracket(lx, t);
+        return;
     }
     lx->pos++;
-    t = make_tok(lx, PY_TOK_ERROR, start);
-    lex_error(lx, t.loc, 1, "unexpected character %s", describe_char(lx, c));
+    set_tok(lx, t, PY_TOK_ERROR, start);
+    lex_error(lx, t->loc, 1, "unexpected character %s", describe_char(lx, c));
+}
+
+void py_lexer_lex(PyLexer *lx, PyToken *t) {
+    /* Most tokens are a name or a punctuator after a space or none, inside a
+     * line: those without the layout's checks (and in a function small
+     * enough to stay cheap to call). The rest take lex_token. */
+    if (lx->pending_dedents <= 0 && !(lx->at_line_start && lx->nbrackets == 0)) {
+        size_t pos = lx->pos;
+        while (pos < lx->len && lx->src[pos] == ' ') pos++;
+        lx->pos = pos;
+        int c = peekc(lx, 0);
+        if (is_ident_start(c)) {
+            lx->line_has_tokens = true;
+            lex_name(lx, t, pos, c);
+            return;
+        }
+        int n;
+        PyTokKind k = punctuator(lx, &n);
+        if (k != PY_TOK_ERROR && !(c == '.' && is_digit(peekc(lx, 1)))) {
+            lx->line_has_tokens = true;
+            lx->pos += (size_t)n;
+            set_tok(lx, t, k, pos);
+            if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) t->kind = lex_bracket(lx, t);
+            return;
+        }
+    }
+    lex_token(lx, t);
+}
+
+PyToken py_lexer_next(PyLexer *lx) {
+    PyToken t;
+    py_lexer_lex(lx, &t);
     return t;
 }
 

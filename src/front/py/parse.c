@@ -35,6 +35,7 @@
 #include "front/py/py.h"
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -46,57 +47,76 @@
  * tree (the dump, sema) are safe too. */
 enum { PY_MAX_NESTING = 200, PY_MAX_HEIGHT = 1000, LOOKAHEAD = 4 };
 
+/* The rules for the rarer atoms (strings, displays, lambdas) stay out of
+ * the expression rules that every operand passes through: inlined, their
+ * frames would be set up for each one. */
+#if defined(__GNUC__)
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define NOT_INLINE
+#endif
+
 typedef struct Parser {
     Arena *a;
     Interner *in;
     DiagEngine *de;
     const char *file, *src;
     size_t len;
-    PyLexer lx;
     PyToken la[LOOKAHEAD]; /* a ring: the current token is la[head] */
-    int head, nla;
+    unsigned head, nla;
+    const PyToken *cur; /* la[head] once lexed, else NULL */
     size_t prev_end; /* end offset of the last consumed token other than NEWLINE/INDENT/DEDENT */
     VEC(void *) stack;
     jmp_buf *jb;
     int depth, height;
     bool lazy; /* py_parse_lazy: module-level def bodies are skimmed, not parsed */
     StrBuf sb;
+    PyLexer lx; /* last: its stacks are not cleared (see py_lexer_init) */
 } Parser;
 
 /* ---- tokens ---------------------------------------------------------------- */
 
-/* The lookahead buffer is a ring: la[(head + k) % LOOKAHEAD] is token k. */
-static const PyToken *peek(Parser *p, int k) {
+/* The lookahead buffer is a ring: la[(head + k) % LOOKAHEAD] is token k.
+ * Tokens are lexed into it in place, when first looked at. */
+static const PyToken *peek(Parser *p, unsigned k) {
     while (p->nla <= k) {
-        p->la[(p->head + p->nla) % LOOKAHEAD] = py_lexer_next(&p->lx);
+        py_lexer_lex(&p->lx, &p->la[(p->head + p->nla) % LOOKAHEAD]);
         p->nla++;
     }
+    p->cur = &p->la[p->head];
     return &p->la[(p->head + k) % LOOKAHEAD];
 }
 /* The current token: asked for several times per token by the descent
  * (every precedence level looks at it), so the common case is inline. */
 static inline const PyToken *tok(Parser *p) {
-    if (__builtin_expect(p->nla == 0, 0)) return peek(p, 0);
-    return &p->la[p->head];
+    if (__builtin_expect(!p->cur, 0)) return peek(p, 0);
+    return p->cur;
 }
 static inline PyTokKind kind(Parser *p) { return tok(p)->kind; }
 static inline bool at(Parser *p, PyTokKind k) { return kind(p) == k; }
 
-/* Inline, as tok() is: most callers drop the token it returns, and the
- * copy of it goes with it. */
-static inline PyToken advance(Parser *p) {
-    PyToken t = *tok(p);
+/* Consumes the current token. */
+static inline void skip(Parser *p) {
+    const PyToken *t = tok(p);
+    if (t->kind != PY_TOK_NEWLINE && t->kind != PY_TOK_INDENT && t->kind != PY_TOK_DEDENT &&
+        t->kind != PY_TOK_EOF)
+        p->prev_end = t->off + t->len;
     p->head = (p->head + 1) % LOOKAHEAD;
     p->nla--;
-    if (t.kind != PY_TOK_NEWLINE && t.kind != PY_TOK_INDENT && t.kind != PY_TOK_DEDENT &&
-        t.kind != PY_TOK_EOF)
-        p->prev_end = t.off + t.len;
+    p->cur = p->nla ? &p->la[p->head] : NULL;
+}
+
+/* Consumes the current token and returns a copy of it (callers that only
+ * step over a token use skip). */
+static inline PyToken advance(Parser *p) {
+    PyToken t = *tok(p);
+    skip(p);
     return t;
 }
 
-static bool accept(Parser *p, PyTokKind k) {
+static inline bool accept(Parser *p, PyTokKind k) {
     if (!at(p, k)) return false;
-    advance(p);
+    skip(p);
     return true;
 }
 
@@ -238,13 +258,14 @@ static PyExpr *expr_at(Parser *p, PyExprKind k, const PyToken *t) { return new_e
 static PyExpr *expr_from(Parser *p, PyExprKind k, const PyExpr *first) {
     return new_expr(p, k, first->loc, first->off);
 }
-static PyStmt *new_stmt(Parser *p, PyStmtKind k, const PyToken *t) {
+static PyStmt *stmt_at(Parser *p, PyStmtKind k, Loc loc, size_t off) {
     PyStmt *s = ARENA_NEW(p->a, PyStmt);
     s->kind = k;
-    s->loc = t->loc;
-    s->off = t->off;
+    s->loc = loc;
+    s->off = off;
     return s;
 }
+static PyStmt *new_stmt(Parser *p, PyStmtKind k, const PyToken *t) { return stmt_at(p, k, t->loc, t->off); }
 static PyStmt *finish_stmt(Parser *p, PyStmt *s) {
     s->end = p->prev_end > s->off ? p->prev_end : s->off;
     return s;
@@ -274,7 +295,7 @@ static PyExpr *parse_factor(Parser *p);
 static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations);
 
 /* strings: STRING+   (adjacent literals are joined, as in Python) */
-static PyExpr *parse_strings(Parser *p) {
+static NOT_INLINE PyExpr *parse_strings(Parser *p) {
     PyToken first = advance(p);
     if (!at(p, PY_TOK_STRING)) {
         PyExpr *e = expr_at(p, PY_EXPR_STR, &first);
@@ -330,7 +351,7 @@ static void parse_comp_for(Parser *p, PyExpr *comp) {
     int m = mark(p);
     while (at(p, PY_TOK_KW_FOR) || at(p, PY_TOK_KW_ASYNC)) {
         if (at(p, PY_TOK_KW_ASYNC)) error_at(p, tok(p), "asynchronous comprehensions are not supported by tritonc");
-        advance(p);
+        skip(p);
         PyComprehension *c = ARENA_NEW(p->a, PyComprehension);
         c->target = parse_star_targets(p);
         expect(p, PY_TOK_KW_IN, "after comprehension target");
@@ -361,7 +382,7 @@ static PyExpr *parse_star_named_expression(Parser *p) {
 }
 
 /* yield_expr: 'yield' 'from' expression | 'yield' [star_expressions] */
-static PyExpr *parse_yield(Parser *p) {
+static NOT_INLINE PyExpr *parse_yield(Parser *p) {
     PyToken y = advance(p);
     if (accept(p, PY_TOK_KW_FROM)) {
         PyExpr *v = parse_expression(p);
@@ -378,7 +399,7 @@ static PyExpr *parse_yield(Parser *p) {
 /* tuple:  '(' [star_named_expression ',' [star_named_expressions]] ')'
  * group:  '(' (yield_expr | named_expression) ')'
  * genexp: '(' named_expression for_if_clauses ')' */
-static PyExpr *parse_paren(Parser *p) {
+static NOT_INLINE PyExpr *parse_paren(Parser *p) {
     PyToken open = advance(p);
     if (accept(p, PY_TOK_RPAREN)) return expr_at(p, PY_EXPR_TUPLE, &open);
     if (at(p, PY_TOK_KW_YIELD)) {
@@ -411,7 +432,7 @@ static PyExpr *parse_paren(Parser *p) {
 
 /* list:     '[' [star_named_expressions] ']'
  * listcomp: '[' named_expression for_if_clauses ']' */
-static PyExpr *parse_list(Parser *p) {
+static NOT_INLINE PyExpr *parse_list(Parser *p) {
     PyToken open = advance(p);
     int m = mark(p);
     if (!at(p, PY_TOK_RBRACKET)) {
@@ -439,7 +460,7 @@ static PyExpr *parse_list(Parser *p) {
  * dictcomp: '{' expression ':' expression for_if_clauses '}'
  * setcomp:  '{' named_expression for_if_clauses '}'
  * double_starred_kvpair: '**' bitwise_or | expression ':' expression */
-static PyExpr *parse_brace(Parser *p) {
+static NOT_INLINE PyExpr *parse_brace(Parser *p) {
     PyToken open = advance(p);
     int m = mark(p);
     if (accept(p, PY_TOK_RBRACE)) {
@@ -449,7 +470,7 @@ static PyExpr *parse_brace(Parser *p) {
     bool is_dict = at(p, PY_TOK_DSTAR);
     PyExpr *key = NULL, *value;
     if (is_dict) {
-        advance(p);
+        skip(p);
         value = parse_bitwise_or(p);
     } else {
         key = parse_star_named_expression(p);
@@ -508,31 +529,32 @@ static PyExpr *parse_brace(Parser *p) {
  *     | (tuple | group | genexp) | (list | listcomp)
  *     | (dict | set | dictcomp | setcomp) */
 static PyExpr *parse_atom(Parser *p) {
-    PyToken cur = *tok(p);
+    /* (the token stays in the lookahead ring after skip: no copy) */
+    const PyToken *cur = tok(p);
     PyExpr *e;
-    switch (cur.kind) {
+    switch (cur->kind) {
     case PY_TOK_NAME:
-        advance(p);
-        e = expr_at(p, PY_EXPR_NAME, &cur);
-        e->name = cur.str;
+        skip(p);
+        e = expr_at(p, PY_EXPR_NAME, cur);
+        e->name = cur->str;
         return e;
     case PY_TOK_INT:
-        advance(p);
-        e = expr_at(p, PY_EXPR_INT, &cur);
-        e->i.value = cur.ival;
-        e->i.overflow = (cur.flags & PY_INT_OVERFLOW) != 0;
+        skip(p);
+        e = expr_at(p, PY_EXPR_INT, cur);
+        e->i.value = cur->ival;
+        e->i.overflow = (cur->flags & PY_INT_OVERFLOW) != 0;
         return e;
     case PY_TOK_FLOAT:
     case PY_TOK_IMAG:
-        advance(p);
-        e = expr_at(p, cur.kind == PY_TOK_FLOAT ? PY_EXPR_FLOAT : PY_EXPR_IMAG, &cur);
-        e->f = cur.fval;
+        skip(p);
+        e = expr_at(p, cur->kind == PY_TOK_FLOAT ? PY_EXPR_FLOAT : PY_EXPR_IMAG, cur);
+        e->f = cur->fval;
         return e;
     case PY_TOK_STRING: return parse_strings(p);
-    case PY_TOK_KW_NONE: advance(p); return expr_at(p, PY_EXPR_NONE, &cur);
-    case PY_TOK_KW_TRUE: advance(p); return expr_at(p, PY_EXPR_TRUE, &cur);
-    case PY_TOK_KW_FALSE: advance(p); return expr_at(p, PY_EXPR_FALSE, &cur);
-    case PY_TOK_ELLIPSIS: advance(p); return expr_at(p, PY_EXPR_ELLIPSIS, &cur);
+    case PY_TOK_KW_NONE: skip(p); return expr_at(p, PY_EXPR_NONE, cur);
+    case PY_TOK_KW_TRUE: skip(p); return expr_at(p, PY_EXPR_TRUE, cur);
+    case PY_TOK_KW_FALSE: skip(p); return expr_at(p, PY_EXPR_FALSE, cur);
+    case PY_TOK_ELLIPSIS: skip(p); return expr_at(p, PY_EXPR_ELLIPSIS, cur);
     case PY_TOK_LPAREN: return parse_paren(p);
     case PY_TOK_LBRACKET: return parse_list(p);
     case PY_TOK_LBRACE: return parse_brace(p);
@@ -563,7 +585,7 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
             seen_dstar = true;
         } else if (t->kind == PY_TOK_NAME && peek(p, 1)->kind == PY_TOK_ASSIGN) {
             PyToken name = advance(p);
-            advance(p);
+            skip(p);
             PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
             k->name = name.str;
             k->loc = name.loc;
@@ -663,13 +685,14 @@ static PyExpr *parse_primary(Parser *p) {
     int height = p->height;
     for (;; chain_step(p)) {
         if (at(p, PY_TOK_DOT)) {
-            advance(p);
+            skip(p);
             if (!at(p, PY_TOK_NAME)) error_expected(p, "attribute name", "after '.'");
-            PyToken name = advance(p);
+            const PyToken *name = tok(p);
+            skip(p);
             PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
             a->attr.value = e;
-            a->attr.attr = name.str;
-            a->attr.attr_loc = name.loc;
+            a->attr.attr = name->str;
+            a->attr.attr_loc = name->loc;
             e = a;
         } else if (at(p, PY_TOK_LPAREN)) {
             PyToken open = advance(p);
@@ -748,8 +771,10 @@ static int binop_prec(PyTokKind k, PyBinOp *op) {
     }
 }
 
-static PyExpr *parse_binary(Parser *p, int min_prec) {
-    PyExpr *lhs = parse_factor(p);
+static PyExpr *parse_binary(Parser *p, int min_prec);
+
+/* The operators of precedence min_prec and up after a parsed operand. */
+static PyExpr *binary_rest(Parser *p, PyExpr *lhs, int min_prec) {
     int height = p->height;
     for (;; chain_step(p)) {
         PyBinOp op;
@@ -758,23 +783,25 @@ static PyExpr *parse_binary(Parser *p, int min_prec) {
             p->height = height;
             return lhs;
         }
-        PyToken t = advance(p);
+        Loc op_loc = tok(p)->loc;
+        skip(p);
         PyExpr *rhs = parse_binary(p, prec + 1);
         PyExpr *e = expr_from(p, PY_EXPR_BINARY, lhs);
         e->binary.op = op;
-        e->binary.op_loc = t.loc;
+        e->binary.op_loc = op_loc;
         e->binary.lhs = lhs;
         e->binary.rhs = rhs;
         lhs = e;
     }
 }
 
+static PyExpr *parse_binary(Parser *p, int min_prec) { return binary_rest(p, parse_factor(p), min_prec); }
+
 static PyExpr *parse_bitwise_or(Parser *p) { return parse_binary(p, 1); }
 
 /* comparison: bitwise_or (compare_op bitwise_or)*
  * compare_op: '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not' 'in' | 'is' | 'is' 'not' */
-static PyExpr *parse_comparison(Parser *p) {
-    PyExpr *first = parse_bitwise_or(p);
+static PyExpr *comparison_rest(Parser *p, PyExpr *first) {
     int m = mark(p);
     for (;;) {
         PyCmpOp op;
@@ -793,8 +820,8 @@ static PyExpr *parse_comparison(Parser *p) {
             break;
         default: goto done;
         }
-        advance(p);
-        if (op == PY_CMP_IS_NOT || op == PY_CMP_NOT_IN) advance(p);
+        skip(p);
+        if (op == PY_CMP_IS_NOT || op == PY_CMP_NOT_IN) skip(p);
         push(p, (void *)(intptr_t)op);
         push(p, parse_bitwise_or(p));
     }
@@ -814,6 +841,8 @@ done:
     return e;
 }
 
+static PyExpr *parse_comparison(Parser *p) { return comparison_rest(p, parse_bitwise_or(p)); }
+
 /* inversion: 'not' inversion | comparison */
 static PyExpr *parse_inversion(Parser *p) {
     if (!at(p, PY_TOK_KW_NOT)) return parse_comparison(p);
@@ -829,9 +858,11 @@ static PyExpr *parse_inversion(Parser *p) {
 
 /* conjunction: inversion ('and' inversion)*
  * disjunction: conjunction ('or' conjunction)* */
-static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
+static PyExpr *parse_boolop(Parser *p, PyBoolOp op);
+
+/* The rest of a conjunction or disjunction after its parsed first operand. */
+static PyExpr *boolop_rest(Parser *p, PyBoolOp op, PyExpr *first) {
     PyTokKind k = op == PY_BOOL_OR ? PY_TOK_KW_OR : PY_TOK_KW_AND;
-    PyExpr *first = op == PY_BOOL_OR ? parse_boolop(p, PY_BOOL_AND) : parse_inversion(p);
     if (!at(p, k)) return first;
     int m = mark(p);
     push(p, first);
@@ -841,10 +872,36 @@ static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
     e->boolop.values = take_exprs(p, m);
     return e;
 }
+static PyExpr *parse_boolop(Parser *p, PyBoolOp op) {
+    return boolop_rest(p, op, op == PY_BOOL_OR ? parse_boolop(p, PY_BOOL_AND) : parse_inversion(p));
+}
 static PyExpr *parse_disjunction(Parser *p) { return parse_boolop(p, PY_BOOL_OR); }
 
+/* Whether an operator at k goes on with the operand before it inside a
+ * disjunction (a binary, comparison or boolean operator). */
+static bool continues_disjunction(PyTokKind k) {
+    PyBinOp op;
+    switch (k) {
+    case PY_TOK_EQ: case PY_TOK_NE: case PY_TOK_LT: case PY_TOK_LE: case PY_TOK_GT: case PY_TOK_GE:
+    case PY_TOK_KW_IN: case PY_TOK_KW_IS: case PY_TOK_KW_NOT: case PY_TOK_KW_AND: case PY_TOK_KW_OR:
+        return true;
+    default: return binop_prec(k, &op) > 0;
+    }
+}
+
+/* A disjunction that does not start with 'not': its first factor, then,
+ * only if an operator follows (in most operands none does), the rest of
+ * each level from the innermost out, as the descent through them would
+ * have parsed it. */
+static PyExpr *parse_disjunction_fast(Parser *p) {
+    PyExpr *e = parse_factor(p);
+    if (!continues_disjunction(kind(p))) return e;
+    e = comparison_rest(p, binary_rest(p, e, 1));
+    return boolop_rest(p, PY_BOOL_OR, boolop_rest(p, PY_BOOL_AND, e));
+}
+
 /* lambdef: 'lambda' [lambda_params] ':' expression */
-static PyExpr *parse_lambda(Parser *p) {
+static NOT_INLINE PyExpr *parse_lambda(Parser *p) {
     PyToken kw = advance(p);
     PyExpr *e = expr_at(p, PY_EXPR_LAMBDA, &kw);
     e->lambda.params = parse_params(p, PY_TOK_COLON, false);
@@ -870,17 +927,19 @@ static PyExpr *quick_name(Parser *p) {
     if (attr ? peek(p, 2)->kind != PY_TOK_NAME || !ends_expression(peek(p, 3)->kind)
              : !ends_expression(peek(p, 1)->kind))
         return NULL;
-    PyToken cur = advance(p);
-    PyExpr *e = expr_at(p, PY_EXPR_NAME, &cur);
-    e->name = cur.str;
+    const PyToken *cur = tok(p); /* (looked at already: they stay in the ring) */
+    skip(p);
+    PyExpr *e = expr_at(p, PY_EXPR_NAME, cur);
+    e->name = cur->str;
     if (!attr) return e;
     int height = p->height;
-    advance(p);
-    PyToken name = advance(p);
+    skip(p);
+    const PyToken *name = tok(p);
+    skip(p);
     PyExpr *a = expr_from(p, PY_EXPR_ATTR, e);
     a->attr.value = e;
-    a->attr.attr = name.str;
-    a->attr.attr_loc = name.loc;
+    a->attr.attr = name->str;
+    a->attr.attr_loc = name->loc;
     chain_step(p);
     p->height = height;
     return a;
@@ -897,7 +956,7 @@ static PyExpr *parse_expression(Parser *p) {
     if (at(p, PY_TOK_KW_LAMBDA)) {
         e = parse_lambda(p);
     } else {
-        e = parse_disjunction(p);
+        e = at(p, PY_TOK_KW_NOT) ? parse_disjunction(p) : parse_disjunction_fast(p);
         if (accept(p, PY_TOK_KW_IF)) {
             PyExpr *cond = parse_disjunction(p);
             expect(p, PY_TOK_KW_ELSE, "in conditional expression");
@@ -917,7 +976,7 @@ static PyExpr *parse_expression(Parser *p) {
 static PyExpr *parse_named_expression(Parser *p) {
     if (at(p, PY_TOK_NAME) && peek(p, 1)->kind == PY_TOK_WALRUS) {
         PyToken name = advance(p);
-        advance(p);
+        skip(p);
         PyExpr *target = expr_at(p, PY_EXPR_NAME, &name);
         target->name = name.str;
         target->end = name.off + name.len;
@@ -1000,7 +1059,7 @@ static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations) {
             }
             k = PY_PARAM_VARARGS;
         } else if (at(p, PY_TOK_DSTAR)) {
-            advance(p);
+            skip(p);
             k = PY_PARAM_KWARGS;
             seen_kwargs = true;
         }
@@ -1052,16 +1111,16 @@ static void recover(Parser *p) {
         case PY_TOK_INDENT: depth++; break;
         case PY_TOK_DEDENT:
             if (depth == 0) return;
-            advance(p);
+            skip(p);
             if (--depth == 0) return;
             continue;
         case PY_TOK_NEWLINE:
-            advance(p);
+            skip(p);
             if (depth == 0 && !at(p, PY_TOK_INDENT)) return;
             continue;
         default: break;
         }
-        advance(p);
+        skip(p);
     }
 }
 
@@ -1073,7 +1132,7 @@ static PyBlock parse_block(Parser *p, const char *what, int header_line) {
         parse_simple_stmts(p); /* a body on the header's line */
         return take_block(p, m);
     }
-    advance(p);
+    skip(p);
     if (!at(p, PY_TOK_INDENT)) {
         const PyToken *t = tok(p);
         if (reportable(p, t))
@@ -1081,7 +1140,7 @@ static PyBlock parse_block(Parser *p, const char *what, int header_line) {
                         "expected an indented block after %s on line %d", what, header_line);
         return take_block(p, m);
     }
-    advance(p);
+    skip(p);
     while (!at(p, PY_TOK_DEDENT) && !at(p, PY_TOK_EOF) && !diag_full(p->de))
         parse_guarded_statement(p);
     accept(p, PY_TOK_DEDENT);
@@ -1141,7 +1200,7 @@ static const char *parse_dotted_name(Parser *p, const char *context) {
     PyToken t = advance(p);
     sb_puts(sb, t.str);
     while (at(p, PY_TOK_DOT)) {
-        advance(p);
+        skip(p);
         if (!at(p, PY_TOK_NAME)) error_expected(p, "name", "after '.' in module name");
         t = advance(p);
         sb_putc(sb, '.');
@@ -1232,15 +1291,16 @@ static PyStmt *parse_names_stmt(Parser *p, PyStmtKind k) {
  *          | star_expressions augassign (yield_expr | star_expressions)
  *          | (star_expressions '=')* (yield_expr | star_expressions) */
 static PyStmt *parse_expr_stmt(Parser *p) {
-    PyToken first = *tok(p);
+    Loc loc = tok(p)->loc;
+    size_t off = tok(p)->off;
     PyExpr *e = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
     PyTokKind k = kind(p);
     if (k == PY_TOK_COLON) {
-        advance(p);
+        skip(p);
         if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
             error_expr(p, e, "only a single target (not %s) can be annotated",
                        e->kind == PY_EXPR_TUPLE ? "a tuple" : e->kind == PY_EXPR_LIST ? "a list" : expr_description(e));
-        PyStmt *s = new_stmt(p, PY_STMT_ANNASSIGN, &first);
+        PyStmt *s = stmt_at(p, PY_STMT_ANNASSIGN, loc, off);
         s->ann.target = e;
         s->ann.annotation = parse_expression(p);
         if (accept(p, PY_TOK_ASSIGN))
@@ -1250,8 +1310,8 @@ static PyStmt *parse_expr_stmt(Parser *p) {
     if (k >= PY_TOK_PLUS_ASSIGN && k <= PY_TOK_AMP_ASSIGN) {
         if (e->kind != PY_EXPR_NAME && e->kind != PY_EXPR_ATTR && e->kind != PY_EXPR_SUBSCRIPT)
             error_expr(p, e, "'%s' is an illegal target for augmented assignment", expr_description(e));
-        advance(p);
-        PyStmt *s = new_stmt(p, PY_STMT_AUGASSIGN, &first);
+        skip(p);
+        PyStmt *s = stmt_at(p, PY_STMT_AUGASSIGN, loc, off);
         s->aug.target = e;
         s->aug.op = (PyBinOp)(k - PY_TOK_PLUS_ASSIGN);
         s->aug.value = at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p);
@@ -1262,14 +1322,14 @@ static PyStmt *parse_expr_stmt(Parser *p) {
         push(p, e);
         while (accept(p, PY_TOK_ASSIGN))
             push(p, at(p, PY_TOK_KW_YIELD) ? parse_yield(p) : parse_star_expressions(p));
-        PyStmt *s = new_stmt(p, PY_STMT_ASSIGN, &first);
+        PyStmt *s = stmt_at(p, PY_STMT_ASSIGN, loc, off);
         s->assign.value = vec_pop(&p->stack);
         s->assign.targets = take_exprs(p, m);
         for (int i = 0; i < s->assign.targets.len; i++)
             check_target(p, s->assign.targets.items[i], "assign to", true);
         return s;
     }
-    PyStmt *s = new_stmt(p, PY_STMT_EXPR, &first);
+    PyStmt *s = stmt_at(p, PY_STMT_EXPR, loc, off);
     s->expr.value = e;
     return s;
 }
@@ -1284,11 +1344,11 @@ static PyStmt *parse_simple_stmt(Parser *p) {
     PyToken t = *tok(p);
     PyStmt *s;
     switch (t.kind) {
-    case PY_TOK_KW_PASS: advance(p); s = new_stmt(p, PY_STMT_PASS, &t); break;
-    case PY_TOK_KW_BREAK: advance(p); s = new_stmt(p, PY_STMT_BREAK, &t); break;
-    case PY_TOK_KW_CONTINUE: advance(p); s = new_stmt(p, PY_STMT_CONTINUE, &t); break;
+    case PY_TOK_KW_PASS: skip(p); s = new_stmt(p, PY_STMT_PASS, &t); break;
+    case PY_TOK_KW_BREAK: skip(p); s = new_stmt(p, PY_STMT_BREAK, &t); break;
+    case PY_TOK_KW_CONTINUE: skip(p); s = new_stmt(p, PY_STMT_CONTINUE, &t); break;
     case PY_TOK_KW_RETURN:
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_RETURN, &t);
         if (starts_expr(kind(p))) s->expr.value = parse_star_expressions(p);
         break;
@@ -1297,7 +1357,7 @@ static PyStmt *parse_simple_stmt(Parser *p) {
     case PY_TOK_KW_GLOBAL: s = parse_names_stmt(p, PY_STMT_GLOBAL); break;
     case PY_TOK_KW_NONLOCAL: s = parse_names_stmt(p, PY_STMT_NONLOCAL); break;
     case PY_TOK_KW_RAISE:
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_RAISE, &t);
         if (starts_expr(kind(p))) {
             s->raise.exc = parse_expression(p);
@@ -1305,13 +1365,13 @@ static PyStmt *parse_simple_stmt(Parser *p) {
         }
         break;
     case PY_TOK_KW_ASSERT:
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_ASSERT, &t);
         s->assertion.test = parse_expression(p);
         if (accept(p, PY_TOK_COMMA)) s->assertion.msg = parse_expression(p);
         break;
     case PY_TOK_KW_DEL: {
-        advance(p);
+        skip(p);
         s = new_stmt(p, PY_STMT_DEL, &t);
         int m = mark(p);
         do {
@@ -1340,7 +1400,7 @@ static void parse_simple_stmts(Parser *p) {
 static PyExprList parse_decorators(Parser *p) {
     int m = mark(p);
     while (at(p, PY_TOK_AT)) {
-        advance(p);
+        skip(p);
         push(p, parse_named_expression(p));
         if (!accept(p, PY_TOK_NEWLINE)) error_expected(p, "end of line", "after decorator");
     }
@@ -1363,6 +1423,7 @@ typedef struct PyLazyText {
     Arena *a;
     Interner *in;
     DiagEngine *de;
+    PyNameCache *names; /* the module parse's, shared by every later parse of the file */
     const char *file, *src;
     /* the body: just after the header's ':' up to the next top-level line;
      * the parameters: just after the '(' up to just after the ')' */
@@ -1573,7 +1634,7 @@ static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
     size_t end = skim_params(p->src, p->len, lx->pos, &nlines, &line_start);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
                       .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line, .open = open->loc};
     f->lazy_params = z;
@@ -1598,7 +1659,7 @@ static bool skip_body(Parser *p, PyFunc *f) {
     size_t end = skim_body(p->src, p->len, lx->pos, &last, &nlines);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .file = p->file, .src = p->src,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
                       .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line};
     f->lazy = z;
@@ -1613,8 +1674,15 @@ static bool skip_body(Parser *p, PyFunc *f) {
 
 /* A parser for a skipped text, its lexer where the text starts. */
 static void lazy_parser_init(Parser *p, const PyLazyText *z) {
-    *p = (Parser){.a = z->a, .in = z->in, .de = z->de, .file = z->file, .src = z->src, .len = z->end};
+    memset(p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
+    p->a = z->a;
+    p->in = z->in;
+    p->de = z->de;
+    p->file = z->file;
+    p->src = z->src;
+    p->len = z->end;
     py_lexer_init(&p->lx, z->a, z->in, z->de, z->file, z->src, z->end);
+    p->lx.names = z->names;
     p->lx.pos = z->off;
     p->lx.line = z->line;
     p->lx.line_start = z->line_start;
@@ -1874,7 +1942,7 @@ static void parse_statement(Parser *p) {
         error_at(p, tok(p), "'%s' without a matching '%s'", py_tok_spelling(kind(p)),
                  at(p, PY_TOK_KW_EXCEPT) || at(p, PY_TOK_KW_FINALLY) ? "try" : "if");
     case PY_TOK_INDENT: error_at(p, tok(p), "unexpected indent");
-    case PY_TOK_NEWLINE: advance(p); return;
+    case PY_TOK_NEWLINE: skip(p); return;
     default: parse_simple_stmts(p); return;
     }
     push(p, finish_stmt(p, s));
@@ -1903,7 +1971,8 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     if (!src) src = "", len = 0;
     filename = intern(in, filename);
     diag_add_source(de, filename, src, len);
-    Parser p = {0};
+    Parser p;
+    memset(&p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
     p.a = a;
     p.in = in;
     p.de = de;
@@ -1912,13 +1981,14 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     p.len = len;
     p.lazy = lazy;
     py_lexer_init(&p.lx, a, in, de, filename, src, len);
+    p.lx.names = ARENA_NEW(a, PyNameCache);
     PyModule *m = ARENA_NEW(a, PyModule);
     m->filename = filename;
     m->src = src;
     m->len = len;
     while (!at(&p, PY_TOK_EOF) && !diag_full(de)) {
         if (at(&p, PY_TOK_DEDENT)) { /* only after an error: be quiet */
-            advance(&p);
+            skip(&p);
             continue;
         }
         parse_guarded_statement(&p);

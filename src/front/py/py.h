@@ -69,19 +69,33 @@ enum { PY_INT_OVERFLOW = 1 };
 
 typedef struct PyToken {
     PyTokKind kind;
+    unsigned flags;  /* STRING: PY_STR_*; INT: PY_INT_OVERFLOW */
     Loc loc;         /* first character; col counts bytes, 1-based */
     size_t off, len; /* byte range in the source */
     const char *str; /* NAME: interned; STRING: decoded bytes (arena, NUL-terminated) */
     size_t slen;     /* STRING: number of decoded bytes */
     uint64_t ival;   /* INT */
     double fval;     /* FLOAT, IMAG */
-    unsigned flags;  /* STRING: PY_STR_*; INT: PY_INT_OVERFLOW */
 } PyToken;
 
 /* "(" / "def" / "identifier" ... */
 const char *py_tok_spelling(PyTokKind k);
 /* "PLUS", "KW_DEF", ... (for token dumps in tests) */
 const char *py_tok_name(PyTokKind k);
+
+/* The names a lexer has interned, by their bytes: most identifiers of a
+ * function repeat (`tl`, its locals), and a hit here is a few word compares
+ * where the interner hashes and compares the name again. Lexers may share
+ * one (py_parse_lazy's, for the whole file, since they share the interner). */
+enum { PY_NAME_CACHE_BITS = 8, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
+typedef struct PyNameEntry {
+    uint64_t head, tail; /* the first and the last 8 bytes (a name of 8 or fewer: zero-padded, 0) */
+    const char *str;     /* interned; NULL: empty */
+    size_t len;
+} PyNameEntry;
+typedef struct PyNameCache {
+    PyNameEntry e[PY_NAME_CACHE];
+} PyNameCache;
 
 /* The lexer is a pull state machine; py_parse drives one. Its fields are
  * private (they are here so that it can live on the caller's stack). */
@@ -90,25 +104,30 @@ typedef struct PyLexer {
     Arena *arena;
     Interner *in;
     DiagEngine *de;
+    PyNameCache *names; /* made at the first name unless given */
     const char *file, *src;
     size_t len, pos, line_start;
     int line;
-    int indents[PY_MAX_INDENT + 1], alt_indents[PY_MAX_INDENT + 1], nindents;
+    int nindents;
     int pending_dedents;
     bool at_line_start, line_has_tokens, at_eof;
-    struct {
-        char ch;
-        Loc loc;
-    } brackets[PY_MAX_BRACKETS];
     int nbrackets;
     bool eof_error;    /* an error was reported that the parser must not repeat at EOF */
     Loc reported_open; /* an open bracket the parser already reported as unclosed */
     StrBuf scratch;
+    /* stacks, valid up to nindents / nbrackets (not cleared by py_lexer_init) */
+    int indents[PY_MAX_INDENT + 1], alt_indents[PY_MAX_INDENT + 1];
+    struct {
+        char ch;
+        Loc loc;
+    } brackets[PY_MAX_BRACKETS];
 } PyLexer;
 
 void py_lexer_init(PyLexer *lx, Arena *a, Interner *in, DiagEngine *de, const char *filename,
                    const char *src, size_t len);
-PyToken py_lexer_next(PyLexer *lx); /* after EOF, returns EOF forever */
+/* The next token, into *t (after EOF, EOF forever). */
+void py_lexer_lex(PyLexer *lx, PyToken *t);
+PyToken py_lexer_next(PyLexer *lx); /* the same, returned */
 void py_lexer_free(PyLexer *lx);
 
 /* Lexes a whole text; returns an arena array ending with a PY_TOK_EOF token
