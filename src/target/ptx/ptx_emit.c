@@ -207,23 +207,6 @@ const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     return out;
 }
 
-/* "a.b" for two strings that outlive the emitter (literals, or joins made
- * here), made once: element-wise ops ask for the same opcode slot after
- * slot (a direct-mapped memo on the two pointers). */
-static const char *opc_join(Px *p, const char *a, const char *b) {
-    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1));
-    unsigned h = (ab * 0x9e3779b1u) >> 26; /* 64 entries */
-    if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
-        size_t na = strlen(a), nb = strlen(b);
-        char *s = arena_alloc(p->ctx->arena, na + nb + 2);
-        memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
-        p->opc_memo[h].a = a;
-        p->opc_memo[h].b = b;
-        p->opc_memo[h].s = s;
-    }
-    return p->opc_memo[h].s;
-}
-
 void px_fail(Px *p, const Op *op, const char *fmt, ...) {
     if (p->failed) return;
     p->failed = true;
@@ -357,10 +340,117 @@ static void hex_fixed(char *out, uint64_t v, int digits) {
     for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
 }
 
-/* An immediate's text for the register class: 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
- * for floats (exact bits), decimal for integers. Made once per value: the
- * same constants come back slot after slot (a direct-mapped memo). */
-static const char *imm_text(Px *p, Slot s) {
+/* ---- CSE keys ------------------------------------------------------------ */
+
+/* px_cse keys an instruction by its destination's class, its opcode and its
+ * operands, each a PxArg: an id that is equal exactly when the texts are.
+ * The key is compared as four words, and the line is formatted only when
+ * it is new. A register's name given as a text is recognised by its shape;
+ * any other text (an opcode, an immediate, "%tid.x") is interned. */
+
+/* The id of a register's name, from its text: `%` + the class's prefix +
+ * a number (decimal, no leading zero, below PX_REG_MAX); false for any
+ * other text, which is then interned (its shape alone decides, so equal
+ * texts always get the same id). */
+static bool reg_text_id(const char *s, PxArg *id) {
+    int rc, k;
+    switch (s[1]) {
+    case 'p': rc = RC_PRED, k = 2; break;
+    case 'h': rc = RC_B16, k = 2; break;
+    case 'r': s[2] == 'd' ? (rc = RC_B64, k = 3) : (rc = RC_B32, k = 2); break;
+    case 'f': s[2] == 'd' ? (rc = RC_F64, k = 3) : (rc = RC_F32, k = 2); break;
+    default: return false;
+    }
+    int first = k;
+    uint32_t n = 0;
+    for (; s[k] >= '0' && s[k] <= '9'; k++) {
+        if (k - first == 7) return false; /* (PX_REG_MAX = 2^24 and above: a text) */
+        n = n * 10 + (uint32_t)(s[k] - '0');
+    }
+    if (s[k] || k == first || (s[first] == '0' && k > first + 1) || n >= PX_REG_MAX) return false;
+    *id = PX_REG_ID | (uint32_t)rc << 24 | n;
+    return true;
+}
+
+/* memcmp(x, y, n) == 0, for the few bytes of a text (a word at a time, the
+ * last one overlapping). */
+static inline bool same_run(const char *x, const char *y, size_t n) {
+    if (n >= 8) {
+        uint64_t a, b;
+        for (; n > 8; n -= 8, x += 8, y += 8) {
+            memcpy(&a, x, 8), memcpy(&b, y, 8);
+            if (a != b) return false;
+        }
+        memcpy(&a, x + n - 8, 8), memcpy(&b, y + n - 8, 8);
+        return a == b;
+    }
+    if (n >= 4) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, x, 4), memcpy(&b0, y, 4), memcpy(&a1, x + n - 4, 4), memcpy(&b1, y + n - 4, 4);
+        return a0 == b0 && a1 == b1;
+    }
+    for (size_t j = 0; j < n; j++)
+        if (x[j] != y[j]) return false;
+    return true;
+}
+
+/* The id of a text that is not a register's name: its entry in the
+ * kernel's table of texts (a copy in the arena), made on first sight. */
+static PxArg text_intern(Px *p, const char *s, size_t n) {
+    uint32_t hash = (uint32_t)hash_bytes(s, n, 0);
+    if (2 * (p->texts.len + 1) > p->text_cap) {
+        tc_free(p->text_tab);
+        p->text_cap = p->text_cap ? 2 * p->text_cap : 256;
+        p->text_tab = tc_calloc((size_t)p->text_cap, sizeof *p->text_tab);
+        for (int k = 0; k < p->texts.len; k++) {
+            int j = (int)(p->texts.data[k].hash & (uint32_t)(p->text_cap - 1));
+            while (p->text_tab[j]) j = (j + 1) & (p->text_cap - 1);
+            p->text_tab[j] = (uint32_t)k + 1;
+        }
+    }
+    int mask = p->text_cap - 1, j = (int)(hash & (uint32_t)mask);
+    for (uint32_t t; (t = p->text_tab[j]) != 0; j = (j + 1) & mask) {
+        const PxTextEntry *e = &p->texts.data[t - 1];
+        if (e->hash == hash && e->len == n && memcmp(e->s, s, n) == 0) return t;
+    }
+    vec_push(&p->texts, ((PxTextEntry){arena_strndup(p->ctx->arena, s, n), (uint32_t)n, hash}));
+    p->text_tab[j] = (uint32_t)p->texts.len;
+    return (uint32_t)p->texts.len;
+}
+
+static PxArg text_arg_make(Px *p, const char *s, PxTextMemo *m) {
+    PxArg id = text_intern(p, s, strlen(s));
+    m->s = s, m->canon = p->texts.data[id - 1].s, m->id = id, m->len = p->texts.data[id - 1].len;
+    return id;
+}
+
+/* A text's id, a register's name aside. The texts are a few literals,
+ * immediates and opcodes asked for over and over: a direct-mapped memo on
+ * the pointer spares the interning (checked against the interned copy, as
+ * a caller's buffer may hold another text by now). */
+static inline PxArg text_arg(Px *p, const char *s) {
+    PxTextMemo *m = &p->text_memo[((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 56];
+    if (m->s == s && same_run(s, m->canon, m->len) && s[m->len] == 0) return m->id;
+    return text_arg_make(p, s, m);
+}
+
+PxArg px_arg_text(Px *p, const char *s) {
+    PxArg id;
+    if (s[0] == '%' && reg_text_id(s, &id)) return id;
+    return text_arg(p, s);
+}
+
+static inline Slot arg_slot(PxArg a) {
+    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)(a >> 24 & 7), .reg = (int)(a & (PX_REG_MAX - 1))};
+}
+
+const char *px_arg_str(Px *p, PxArg a) { return a & PX_REG_ID ? px_rname(p, arg_slot(a)) : p->texts.data[a - 1].s; }
+
+/* An immediate's operand for the register class: 0fXXXXXXXX /
+ * 0dXXXXXXXXXXXXXXXX for floats (exact bits), decimal for integers. Made
+ * once per value: the same constants come back slot after slot (a
+ * direct-mapped memo). */
+static PxArg imm_arg(Px *p, Slot s) {
     uint64_t bits;
     if (s.rc == RC_F32) {
         float f = (float)s.f;
@@ -373,7 +463,7 @@ static const char *imm_text(Px *p, Slot s) {
         bits = (uint64_t)(s.rc == RC_B32 ? (int32_t)s.off : s.off);
     }
     unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
-    if (p->imm_memo[h].s && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].s;
+    if (p->imm_memo[h].id && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].id;
     char buf[24];
     int n;
     switch (s.rc) {
@@ -395,61 +485,40 @@ static const char *imm_text(Px *p, Slot s) {
         break;
     }
     }
+    PxArg id = text_intern(p, buf, (size_t)n);
     p->imm_memo[h].bits = bits;
     p->imm_memo[h].rc = s.rc;
-    return p->imm_memo[h].s = arena_strndup(p->ctx->arena, buf, (size_t)n);
+    return p->imm_memo[h].id = id;
+}
+
+static const char *imm_text(Px *p, Slot s) {
+    PxArg id = imm_arg(p, s); /* (first: it may grow the table) */
+    return p->texts.data[id - 1].s;
 }
 
 const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
+PxArg px_arg_int(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64)); }
 
-/* put_short, mixing the piece into the hash h from the words it copies:
- * they cover its bytes, so this is a hash of its text. */
-static inline char *put_hashed(char *w, const char *s, size_t n, uint64_t *h) {
-    const uint64_t K = 0x9e3779b97f4a7c15ULL;
-    uint64_t x = (*h ^ n) * K;
-    if (n >= 8) { /* words, the last one overlapping (an f64 immediate is 18 bytes) */
-        uint64_t v;
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&v, s + i, 8), memcpy(w + i, &v, 8);
-            x = (x ^ v) * K;
-        }
-        memcpy(&v, s + n - 8, 8), memcpy(w + n - 8, &v, 8);
-        x = (x ^ v) * K;
-    } else if (n >= 4) {
-        uint32_t lo, hi;
-        memcpy(&lo, s, 4), memcpy(&hi, s + n - 4, 4);
-        memcpy(w, &lo, 4), memcpy(w + n - 4, &hi, 4);
-        x = (x ^ ((uint64_t)hi << 32 | lo)) * K;
-    } else if (n) {
-        const unsigned char *b = (const unsigned char *)s;
-        w[0] = s[0], w[n / 2] = s[n / 2], w[n - 1] = s[n - 1];
-        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[n / 2] << 8 | b[n - 1])) * K;
+/* "a.b" for two strings that outlive the emitter (literals, or joins made
+ * here), as an interned text (see px_cse; made once: element-wise ops ask
+ * for the same opcode slot after slot, a direct-mapped memo on the two
+ * pointers). */
+static const char *opc_join(Px *p, const char *a, const char *b) {
+    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1));
+    unsigned h = (ab * 0x9e3779b1u) >> 26; /* 64 entries */
+    if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
+        size_t na = strlen(a), nb = strlen(b);
+        char buf[64], *s = na + nb + 2 <= sizeof buf ? buf : arena_alloc(p->ctx->arena, na + nb + 2);
+        memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
+        PxArg id = text_intern(p, s, na + 1 + nb);
+        p->opc_memo[h].a = a;
+        p->opc_memo[h].b = b;
+        p->opc_memo[h].s = p->texts.data[id - 1].s;
     }
-    *h = x ^ (x >> 29);
-    return w + n;
+    return p->opc_memo[h].s;
 }
 
-/* memcmp(x, y, n) == 0, for the few bytes of a CSE key (a word at a time,
- * the last one overlapping). */
-static inline bool same_run(const char *x, const char *y, size_t n) {
-    if (n >= 8) {
-        uint64_t a, b;
-        for (; n > 8; n -= 8, x += 8, y += 8) {
-            memcpy(&a, x, 8), memcpy(&b, y, 8);
-            if (a != b) return false;
-        }
-        memcpy(&a, x + n - 8, 8), memcpy(&b, y + n - 8, 8);
-        return a == b;
-    }
-    if (n >= 4) {
-        uint32_t a0, b0, a1, b1;
-        memcpy(&a0, x, 4), memcpy(&b0, y, 4), memcpy(&a1, x + n - 4, 4), memcpy(&b1, y + n - 4, 4);
-        return a0 == b0 && a1 == b1;
-    }
-    for (size_t j = 0; j < n; j++)
-        if (x[j] != y[j]) return false;
-    return true;
-}
+/* ---- CSE ----------------------------------------------------------------- */
 
 enum { CSE_IDX_BITS = 20, CSE_IDX_MASK = (1 << CSE_IDX_BITS) - 1 };
 
@@ -472,60 +541,112 @@ static void cse_grow(Px *p) {
     p->cse_used = live;
 }
 
-/* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
- * register of the same instruction emitted before in this scope. The key
- * is the text but for the destination: the line is written at the body's
- * end first, into the register a miss takes, hashed as it is written and
- * compared there as two runs, the opcode and what follows the destination
- * (`, a, b;\n`); a hit leaves it uncommitted. Slots are not removed when a scope ends: one whose entry
- * was popped, or whose tag matches by chance, fails the comparison and the
- * probe goes on. (The hot path of the emitter.) */
-Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    const char *ops[3] = {a, b, c};
-    size_t lens[3], ol = strlen(opcode), tail = 2;
-    int nops = 0;
-    for (; nops < 3 && ops[nops]; nops++) lens[nops] = strlen(ops[nops]), tail += 2 + lens[nops];
-    Slot d = {.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = p->nreg[rc] + 1};
-    const char *dn = px_rname(p, d);
-    size_t dl = (unsigned char)dn[15], n = 1 + ol + 1 + dl + tail; /* (px_rname_len) */
+/* The last key word of px_pack2's `{lo, hi}` (no operand has this id). */
+enum { CSE_BRACED = 0x7fffffff };
+
+/* Copies a text of n bytes whose storage can be read in whole 16-byte
+ * blocks (a register's name cell, an interned text: the arena rounds
+ * blocks up to 16 bytes) as one or two 16-byte moves when it is short;
+ * what follows overwrites the bytes past n (the buffer has 16 bytes to
+ * spare). */
+static inline char *put16(char *w, const char *s, size_t n) {
+    if (n <= 16) {
+        memcpy(w, s, 16);
+    } else if (n <= 32) {
+        memcpy(w, s, 16);
+        memcpy(w + 16, s + 16, 16);
+    } else {
+        memcpy(w, s, n);
+    }
+    return w + n;
+}
+
+/* Writes an operand's text. */
+static inline char *put_arg(Px *p, char *w, PxArg a) {
+    if (a & PX_REG_ID) {
+        const char *name = px_rname(p, arg_slot(a));
+        return put16(w, name, (unsigned char)name[15]); /* (px_rname_len) */
+    }
+    const PxTextEntry *t = &p->texts.data[a - 1];
+    return put16(w, t->s, t->len);
+}
+
+/* A new instruction: `\topcode dst, a, b;\n` (`..., {a, b};\n` when
+ * braced), the registers named now. */
+static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int slot) {
+    const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
+    Slot d = px_reg(p, rc);
+    /* room: a name takes 15 bytes at most (16 written), with its ", " */
+    size_t room = opc->len + 5 * 20;
+    for (int k = 1; k <= 3; k++)
+        if (key[k] && !(key[k] & PX_REG_ID) && key[k] != CSE_BRACED) room += p->texts.data[key[k] - 1].len;
     StrBuf *sb = &p->body;
-    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
-    char *line = sb->data + sb->len, *w = line;
-    uint64_t h = (uint64_t)rc;
+    if (sb->len + room > sb->cap) sb_reserve(sb, room);
+    char *w = sb->data + sb->len;
     *w++ = '\t';
-    w = put_hashed(w, opcode, ol, &h);
+    w = put16(w, opc->s, opc->len);
     *w++ = ' ';
-    w = put_short(w, dn, dl);
-    const char *rest = w;
-    for (int i = 0; i < nops; i++) {
+    w = put_arg(p, w, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg);
+    if (key[3] == CSE_BRACED) {
+        memcpy(w, ", {", 3);
+        w = put_arg(p, w + 3, key[1]);
         *w++ = ',', *w++ = ' ';
-        w = put_hashed(w, ops[i], lens[i], &h);
+        w = put_arg(p, w, key[2]);
+        *w++ = '}';
+    } else {
+        for (int k = 1; k <= 3 && key[k]; k++) {
+            *w++ = ',', *w++ = ' ';
+            w = put_arg(p, w, key[k]);
+        }
     }
     *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len = (size_t)(w - sb->data);
+    CseEntry ent = {.key = {key[0], key[1], key[2], key[3]}, .hash = hash, .reg = d.reg};
+    vec_push(&p->cse_entries, ent);
+    if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
+        p->cse_tab[slot] = cse_tag(hash) | (uint32_t)p->cse_entries.len;
+        p->cse_used++;
+    }
+    return d;
+}
 
-    uint32_t hash = (uint32_t)hash_u64(h), tag = cse_tag(hash);
+/* Emits `opcode dst, a, b, c` (0 ends the operands) into a fresh register,
+ * or returns the register of the same instruction emitted before in this
+ * scope. Slots are not removed when a scope ends: one whose entry was
+ * popped, or whose tag matches by chance, fails the comparison and the
+ * probe goes on. (The hot path of the emitter.) */
+static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
+    uint32_t key[4] = {opc << 3 | (uint32_t)rc, a, a ? b : 0, a && b ? c : 0};
+    uint64_t x = ((uint64_t)key[1] << 32 | key[0]) * 0x9e3779b97f4a7c15ULL ^
+                 ((uint64_t)key[3] << 32 | key[2]) * 0xc2b2ae3d27d4eb4fULL;
+    uint32_t hash = (uint32_t)((x ^ x >> 31) * 0xff51afd7ed558ccdULL >> 32), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
     for (uint32_t sl; (sl = p->cse_tab[i]) != 0; i = (i + 1) & mask) {
         int idx = (int)(sl & CSE_IDX_MASK);
         if ((sl & ~(uint32_t)CSE_IDX_MASK) != tag || idx > p->cse_entries.len) continue;
         const CseEntry *e = &p->cse_entries.data[idx - 1];
-        const char *eline = sb->data + e->line;
-        if (e->rc == rc && e->oplen == ol && e->tail == tail && same_run(eline + 1, line + 1, ol) &&
-            same_run(eline + 2 + ol + e->dst_len, rest, tail)) {
-            *line = 0; /* the body ends where it did */
+        if (e->key[0] == key[0] && e->key[1] == key[1] && e->key[2] == key[2] && e->key[3] == key[3])
             return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
-        }
     }
-    p->nreg[rc]++;
-    vec_push(&p->cse_entries, ((CseEntry){sb->len, d.reg, hash, (uint32_t)ol, (uint32_t)tail, (uint8_t)dl,
-                                          (uint8_t)rc}));
-    sb->len += n;
-    if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
-        p->cse_tab[i] = tag | (uint32_t)p->cse_entries.len;
-        p->cse_used++;
-    }
-    return d;
+    return cse_new(p, rc, key, hash, i);
+}
+
+Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, text_arg(p, opcode), a, 0, 0); }
+Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b) {
+    return cse(p, rc, text_arg(p, opcode), a, b, 0);
+}
+Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c) {
+    return cse(p, rc, text_arg(p, opcode), a, b, c);
+}
+
+Slot px_pack2(Px *p, Slot lo, Slot hi) {
+    return cse(p, RC_B32, text_arg(p, "mov.b32"), px_arg_reg(p, lo), px_arg_reg(p, hi), CSE_BRACED);
+}
+
+Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
+    PxArg ia = a ? px_arg_text(p, a) : 0, ib = a && b ? px_arg_text(p, b) : 0, ic = a && b && c ? px_arg_text(p, c) : 0;
+    return cse(p, rc, text_arg(p, opcode), ia, ib, ic);
 }
 
 void px_scope_push(Px *p) {
@@ -546,8 +667,7 @@ Slot px_mat_make(Px *p, Slot s, const Type *elem) {
     }
     if (s.kind == SLOT_REG) {
         const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
-        return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}),
-                      imm_text(p, px_imm_int(s.off, s.rc)), NULL);
+        return px_cse2(p, s.rc, op, px_arg_reg(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}), imm_arg(p, px_imm_int(s.off, s.rc)));
     }
     switch (s.rc) {
     case RC_PRED: {
@@ -560,10 +680,10 @@ Slot px_mat_make(Px *p, Slot s, const Type *elem) {
         hx[6] = 0;
         return px_cse(p, RC_B16, "mov.b16", hx, NULL, NULL);
     }
-    case RC_B32: return px_cse(p, RC_B32, "mov.b32", imm_text(p, s), NULL, NULL);
-    case RC_B64: return px_cse(p, RC_B64, "mov.b64", imm_text(p, s), NULL, NULL);
-    case RC_F32: return px_cse(p, RC_F32, "mov.f32", imm_text(p, s), NULL, NULL);
-    default: return px_cse(p, RC_F64, "mov.f64", imm_text(p, s), NULL, NULL);
+    case RC_B32: return px_cse1(p, RC_B32, "mov.b32", imm_arg(p, s));
+    case RC_B64: return px_cse1(p, RC_B64, "mov.b64", imm_arg(p, s));
+    case RC_F32: return px_cse1(p, RC_F32, "mov.f32", imm_arg(p, s));
+    default: return px_cse1(p, RC_F64, "mov.f64", imm_arg(p, s));
     }
 }
 
@@ -571,6 +691,12 @@ const char *px_opnd_make(Px *p, Slot s, const Type *elem) {
     if (s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64))
         return imm_text(p, s);
     return px_rname(p, px_mat(p, s, elem));
+}
+
+PxArg px_arg_make(Px *p, Slot s, const Type *elem) {
+    if (s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64))
+        return imm_arg(p, s);
+    return px_arg_reg(p, px_mat(p, s, elem));
 }
 
 /* ---- tiles --------------------------------------------------------------- */
@@ -737,14 +863,13 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
         if (strides[dim] == 0) continue; /* a coordinate that does not count */
         Slot tp = px_thread_part(p, d, dim);
         Slot term = strides[dim] == 1 ? tp
-                    : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, tp),
-                             imm_text(p, px_imm_int(strides[dim], RC_B64)), NULL);
+                    : px_cse2(p, RC_B32, "mul.lo.s32", px_arg_reg(p, tp), px_arg_int(p, strides[dim]));
         if (acc.kind == SLOT_IMM) {
             acc.kind = SLOT_REG;
             acc.reg = term.reg;
         } else {
-            Slot s = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, acc.reg, {0}}),
-                            px_rname(p, term), NULL);
+            Slot s = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, (Slot){SLOT_REG, RC_B32, acc.reg, {0}}),
+                             px_arg_reg(p, term));
             acc.reg = s.reg;
         }
     }
@@ -780,12 +905,12 @@ static const char *bty(const Type *e) { return px_bits(e) > 32 ? "b64" : "b32"; 
 static Slot renorm(Px *p, Slot s, const Type *e) {
     if (e->kind != TY_INT || e->width >= 32 || e->width == 1) return s;
     const char *op = e->width == 8 ? "cvt.s32.s8" : "cvt.s32.s16";
-    return px_cse(p, RC_B32, op, px_opnd(p, s, e), NULL, NULL);
+    return px_cse1(p, RC_B32, op, px_arg(p, s, e));
 }
 /* Zero-extended view of a narrow integer, for unsigned ops. */
 static Slot zext_view(Px *p, Slot s, const Type *e) {
     if (e->kind != TY_INT || e->width >= 32 || e->width == 1) return s;
-    return px_cse(p, RC_B32, "and.b32", px_opnd(p, s, e), e->width == 8 ? "255" : "65535", NULL);
+    return px_cse2(p, RC_B32, "and.b32", px_arg(p, s, e), px_arg_int(p, e->width == 8 ? 255 : 65535));
 }
 
 static Slot to_f32(Px *p, Slot s, const Type *e) {
@@ -808,21 +933,23 @@ static const char *native16(const Type *e) {
     return NULL;
 }
 
-static Slot b16_const(Px *p, const char *bits) { return px_cse(p, RC_B16, "mov.b16", bits, NULL, NULL); }
+static PxArg b16_const(Px *p, const char *bits) {
+    return px_arg_reg(p, px_cse1(p, RC_B16, "mov.b16", px_arg_text(p, bits)));
+}
 
 /* `op.f16 d, a[, b[, c]]` on registers (16-bit float ops take no
  * immediates). sm_80's bf16 has fma, min, max, neg and abs but no add, sub
  * or mul: a + b = fma(a, 1, b), a - b = fma(b, -1, a), a * b = fma(a, b, -0)
  * (exact products and sums rounded once, the sign of a zero kept). */
 static Slot native16_op(Px *p, const char *op, const char *suffix, const Slot *in, int n, const Type *e) {
-    const char *r[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < n; i++) r[i] = px_rname(p, px_mat(p, in[i], e));
+    PxArg r[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++) r[i] = px_arg_reg(p, px_mat(p, in[i], e));
     if (suffix[0] == 'b' && p->sm < 90 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3))) {
-        if (op[0] == 'a') return px_cse(p, RC_B16, "fma.rn.bf16", r[0], px_rname(p, b16_const(p, "0x3F80")), r[1]);
-        if (op[0] == 's') return px_cse(p, RC_B16, "fma.rn.bf16", r[1], px_rname(p, b16_const(p, "0xBF80")), r[0]);
-        return px_cse(p, RC_B16, "fma.rn.bf16", r[0], r[1], px_rname(p, b16_const(p, "0x8000")));
+        if (op[0] == 'a') return px_cse3(p, RC_B16, "fma.rn.bf16", r[0], b16_const(p, "0x3F80"), r[1]);
+        if (op[0] == 's') return px_cse3(p, RC_B16, "fma.rn.bf16", r[1], b16_const(p, "0xBF80"), r[0]);
+        return px_cse3(p, RC_B16, "fma.rn.bf16", r[0], r[1], b16_const(p, "0x8000"));
     }
-    return px_cse(p, RC_B16, opc_join(p, op, suffix), r[0], r[1], r[2]);
+    return px_cse3(p, RC_B16, opc_join(p, op, suffix), r[0], r[1], r[2]);
 }
 
 static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
@@ -836,7 +963,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     b = to_f32(p, b, e);
     if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
         return from_f32(p, px_imm_float((float)(a.f + b.f), RC_F32), e);
-    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+    Slot r = px_cse2(p, px_rc(ce), opc_join(p, op, fty(ce)), px_arg(p, a, ce), px_arg(p, b, ce));
     return from_f32(p, r, e);
 }
 
@@ -844,7 +971,7 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
-    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), NULL, NULL);
+    Slot r = px_cse1(p, px_rc(ce), opc_join(p, op, fty(ce)), px_arg(p, a, ce));
     return from_f32(p, r, e);
 }
 
@@ -861,26 +988,27 @@ static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
     Type *f32 = p->f32;
     Slot x = px_cast(p, a, e, f32, false, 0);
     Slot r;
-    const char *xs = px_opnd(p, x, f32);
+    PxArg xa = px_arg(p, x, f32);
     switch (k) {
     case MATH_EXP: {
-        Slot t = px_cse(p, RC_F32, "mul.f32", xs, "0f3FB8AA3B", NULL);
-        r = px_cse(p, RC_F32, "ex2.approx.f32", px_rname(p, t), NULL, NULL);
+        Slot t = px_cse2(p, RC_F32, "mul.f32", xa, px_arg_text(p, "0f3FB8AA3B"));
+        r = px_cse1(p, RC_F32, "ex2.approx.f32", px_arg_reg(p, t));
         break;
     }
-    case MATH_EXP2: r = px_cse(p, RC_F32, "ex2.approx.f32", xs, NULL, NULL); break;
+    case MATH_EXP2: r = px_cse1(p, RC_F32, "ex2.approx.f32", xa); break;
     case MATH_LOG: {
-        Slot t = px_cse(p, RC_F32, "lg2.approx.f32", xs, NULL, NULL);
-        r = px_cse(p, RC_F32, "mul.f32", px_rname(p, t), "0f3F317218", NULL);
+        Slot t = px_cse1(p, RC_F32, "lg2.approx.f32", xa);
+        r = px_cse2(p, RC_F32, "mul.f32", px_arg_reg(p, t), px_arg_text(p, "0f3F317218"));
         break;
     }
-    case MATH_LOG2: r = px_cse(p, RC_F32, "lg2.approx.f32", xs, NULL, NULL); break;
-    case MATH_SQRT: r = px_cse(p, RC_F32, "sqrt.approx.f32", xs, NULL, NULL); break;
-    case MATH_RSQRT: r = px_cse(p, RC_F32, "rsqrt.approx.f32", xs, NULL, NULL); break;
-    case MATH_SIN: r = px_cse(p, RC_F32, "sin.approx.f32", xs, NULL, NULL); break;
-    case MATH_COS: r = px_cse(p, RC_F32, "cos.approx.f32", xs, NULL, NULL); break;
-    case MATH_TANH: r = px_cse(p, RC_F32, "tanh.approx.f32", xs, NULL, NULL); break;
+    case MATH_LOG2: r = px_cse1(p, RC_F32, "lg2.approx.f32", xa); break;
+    case MATH_SQRT: r = px_cse1(p, RC_F32, "sqrt.approx.f32", xa); break;
+    case MATH_RSQRT: r = px_cse1(p, RC_F32, "rsqrt.approx.f32", xa); break;
+    case MATH_SIN: r = px_cse1(p, RC_F32, "sin.approx.f32", xa); break;
+    case MATH_COS: r = px_cse1(p, RC_F32, "cos.approx.f32", xa); break;
+    case MATH_TANH: r = px_cse1(p, RC_F32, "tanh.approx.f32", xa); break;
     case MATH_ERF: {
+        const char *xs = px_arg_str(p, xa);
         /* Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7):
          * erf(x) = sign(x) (1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) e^-x^2),
          * t = 1 / (1 + 0.3275911 |x|) */
@@ -927,18 +1055,18 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         b = zext_view(p, b, e);
     }
     const char *opc = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e) : ity(e, !uns));
-    return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    return px_cse2(p, RC_PRED, opc, px_arg(p, a, e), px_arg(p, b, e));
 }
 
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    return px_cse(p, RC_PRED, opc_join(p, op, "pred"), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    return px_cse2(p, RC_PRED, opc_join(p, op, "pred"), px_arg(p, a, e), px_arg(p, b, e));
 }
 
 static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
     Type *i1 = p->i1;
     if (px_rc(e) == RC_PRED) {
         Slot t1 = pred_logic(p, "and", c, a, e);
-        Slot nc = px_cse(p, RC_PRED, "not.pred", px_opnd(p, c, i1), NULL, NULL);
+        Slot nc = px_cse1(p, RC_PRED, "not.pred", px_arg(p, c, i1));
         Slot t2 = pred_logic(p, "and", nc, b, e);
         return pred_logic(p, "or", t1, t2, e);
     }
@@ -950,7 +1078,7 @@ static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
     case RC_F64: op = "selp.f64"; break;
     default: op = "selp.b32"; break;
     }
-    return px_cse(p, px_rc(e), op, px_opnd(p, a, e), px_opnd(p, b, e), px_opnd(p, c, i1));
+    return px_cse3(p, px_rc(e), op, px_arg(p, a, e), px_arg(p, b, e), px_arg(p, c, i1));
 }
 
 /* A 64-bit division or remainder by the constant d as a multiply, the
@@ -1046,14 +1174,14 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         if (k == ARITH_SUBI && a.kind == SLOT_IMM) {
             /* c - (r + o) = (c - r) - o */
             Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
-            Slot r = px_cse(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_text(p, px_imm_int(a.off, rc)), px_rname(p, rb), NULL);
+            Slot r = px_cse2(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_arg(p, px_imm_int(a.off, rc)), px_arg_reg(p, rb));
             r.off = -b.off;
             return r;
         }
         if (k == ARITH_ADDI || k == ARITH_SUBI) {
             Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, {0}}, rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
-            Slot r = px_cse(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
-                            px_rname(p, ra), px_rname(p, rb), NULL);
+            Slot r = px_cse2(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
+                             px_arg_reg(p, ra), px_arg_reg(p, rb));
             r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
             return r;
         }
@@ -1063,8 +1191,7 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
             if (c == 0) return px_imm_int(0, rc);
             if (c == 1) return v;
             Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, {0}};
-            Slot r = px_cse(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_rname(p, rv),
-                            imm_text(p, px_imm_int(c, rc)), NULL);
+            Slot r = px_cse2(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_arg_reg(p, rv), imm_arg(p, px_imm_int(c, rc)));
             r.off = v.off * c;
             return r;
         }
@@ -1118,13 +1245,13 @@ emit:;
         Slot bs = b;
         if (rc == RC_B64) {
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
-            else bs = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, b, e), NULL, NULL);
+            else bs = px_cse1(p, RC_B32, "cvt.u32.u64", px_arg(p, b, e));
         }
-        Slot r = px_cse(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_opnd(p, a, e),
-                        px_opnd(p, bs, p->i32), NULL);
+        Slot r = px_cse2(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_arg(p, a, e),
+                         px_arg(p, bs, p->i32));
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    Slot r = px_cse(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    Slot r = px_cse2(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_arg(p, a, e), px_arg(p, b, e));
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
@@ -1204,20 +1331,20 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_imm_int(int_wrap(v, wt), rt);
         }
         if (wf == 1) {
-            xs = px_opnd(p, x, from);
-            return px_cse(p, rt, rt == RC_B64 ? "selp.b64" : "selp.b32", sgn ? "-1" : "1", "0", xs);
+            PxArg xa = px_arg(p, x, from);
+            return px_cse3(p, rt, rt == RC_B64 ? "selp.b64" : "selp.b32", px_arg_int(p, sgn ? -1 : 1), px_arg_int(p, 0), xa);
         }
         if (wt == 1) {
-            Slot b = px_cse(p, rf, rf == RC_B64 ? "and.b64" : "and.b32", px_opnd(p, x, from), "1", NULL);
-            return px_cse(p, RC_PRED, rf == RC_B64 ? "setp.ne.b64" : "setp.ne.b32", px_rname(p, b), "0", NULL);
+            Slot b = px_cse2(p, rf, rf == RC_B64 ? "and.b64" : "and.b32", px_arg(p, x, from), px_arg_int(p, 1));
+            return px_cse2(p, RC_PRED, rf == RC_B64 ? "setp.ne.b64" : "setp.ne.b32", px_arg_reg(p, b), px_arg_int(p, 0));
         }
         if (wt > 32 && wf <= 32) {
             Slot v = sgn ? x : zext_view(p, x, from);
-            if (!sgn && wf < 32) return px_cse(p, RC_B64, "cvt.u64.u32", px_opnd(p, v, from), NULL, NULL);
-            return px_cse(p, RC_B64, sgn ? "cvt.s64.s32" : "cvt.u64.u32", px_opnd(p, v, from), NULL, NULL);
+            if (!sgn && wf < 32) return px_cse1(p, RC_B64, "cvt.u64.u32", px_arg(p, v, from));
+            return px_cse1(p, RC_B64, sgn ? "cvt.s64.s32" : "cvt.u64.u32", px_arg(p, v, from));
         }
         if (wt <= 32 && wf > 32) {
-            Slot r = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, x, from), NULL, NULL);
+            Slot r = px_cse1(p, RC_B32, "cvt.u32.u64", px_arg(p, x, from));
             return renorm(p, r, to);
         }
         if (wt > 32 && wf > 32) return x;
@@ -1238,7 +1365,8 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             if (rt != RC_B16 && from->fkind != FK_F8E4M3 && from->fkind != FK_F8E5M2)
                 return px_imm_float(from->fkind == FK_BF16 ? bf16_bits_value((uint16_t)x.off) : f16_bits_value((uint16_t)x.off), rt);
         }
-        xs = px_opnd(p, x, from);
+        PxArg xa = px_arg(p, x, from);
+        xs = px_arg_str(p, xa);
         bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
         bool f8to = to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2;
         if (f8from && p->sm < 89) return px_cast(p, f8_to_f32_sw(p, x, from->fkind), p->f32, to, false, rounding);
@@ -1263,10 +1391,10 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         const char *ts = to->fkind == FK_BF16 ? "bf16" : to->fkind == FK_F16 ? "f16" : fty(to);
         if (from->fkind == FK_BF16 && to->width > 16 && p->sm < 90) {
             /* bf16 -> f32: the bf16 bits are the top half of the f32 */
-            Slot u = px_cse(p, RC_B32, "cvt.u32.u16", xs, NULL, NULL);
-            Slot s = px_cse(p, RC_B32, "shl.b32", px_rname(p, u), "16", NULL);
-            Slot f = px_cse(p, RC_F32, "mov.b32", px_rname(p, s), NULL, NULL);
-            return to->width == 64 ? px_cse(p, RC_F64, "cvt.f64.f32", px_rname(p, f), NULL, NULL) : f;
+            Slot u = px_cse1(p, RC_B32, "cvt.u32.u16", xa);
+            Slot s = px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, u), px_arg_int(p, 16));
+            Slot f = px_cse1(p, RC_F32, "mov.b32", px_arg_reg(p, s));
+            return to->width == 64 ? px_cse1(p, RC_F64, "cvt.f64.f32", px_arg_reg(p, f)) : f;
         }
         if (from->fkind == FK_BF16 && to->fkind == FK_F16) {
             Slot f = px_cast(p, x, from, p->f32, false, 0);
@@ -1293,7 +1421,7 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         }
         bool narrowing = to->width < from->width;
         const char *cvt = narrowing ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
-        return px_cse(p, rt, opc_join(p, opc_join(p, cvt, ts), fs), xs, NULL, NULL);
+        return px_cse1(p, rt, opc_join(p, opc_join(p, cvt, ts), fs), xa);
     }
     /* int -> float */
     if (to->kind == TY_FLOAT) {
@@ -1306,8 +1434,7 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         }
         Slot v = sgn ? x : zext_view(p, x, from);
         const char *ts = to->fkind == FK_F16 ? "f16" : fty(to);
-        tc_snprintf(opc, sizeof opc, "cvt.rn.%s.%s", ts, ity(from, sgn));
-        return px_cse(p, rt, opc, px_opnd(p, v, from), NULL, NULL);
+        return px_cse1(p, rt, opc_join(p, opc_join(p, "cvt.rn", ts), ity(from, sgn)), px_arg(p, v, from));
     }
     /* float -> int */
     if (from->kind == TY_FLOAT) {
@@ -1316,14 +1443,12 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_cast(p, f, p->f32, to, sgn, rounding);
         }
         if (to->width == 1) {
-            char o[32];
-            tc_snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
+            const char *o = opc_join(p, "setp.neu", from->fkind == FK_F16 ? "f32" : fty(from));
             Slot f = to_f32(p, x, from);
-            return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? p->f32 : from), "0f00000000", NULL);
+            return px_cse2(p, RC_PRED, o, px_arg(p, f, is_f16ish(from) ? p->f32 : from), px_arg_text(p, "0f00000000"));
         }
         const char *fs = from->fkind == FK_F16 ? "f16" : fty(from);
-        tc_snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
-        Slot r = px_cse(p, rt, opc, px_opnd(p, x, from), NULL, NULL);
+        Slot r = px_cse1(p, rt, opc_join(p, opc_join(p, "cvt.rzi", ity(to, sgn)), fs), px_arg(p, x, from));
         return renorm(p, r, to);
     }
     return x;
@@ -1332,14 +1457,14 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
 static Slot bitcast(Px *p, Slot x, const Type *from, const Type *to) {
     RegClass rf = px_rc(from), rt = px_rc(to);
     if (rf == rt) return x;
-    const char *xs = px_opnd(p, x, from);
-    if (rt == RC_B16) return px_cse(p, RC_B16, "cvt.u16.u32", xs, NULL, NULL);
+    PxArg xa = px_arg(p, x, from);
+    if (rt == RC_B16) return px_cse1(p, RC_B16, "cvt.u16.u32", xa);
     if (rf == RC_B16) {
-        Slot u = px_cse(p, RC_B32, "cvt.u32.u16", xs, NULL, NULL);
+        Slot u = px_cse1(p, RC_B32, "cvt.u32.u16", xa);
         return renorm(p, u, to);
     }
-    if (rt == RC_F32 || rt == RC_B32) return px_cse(p, rt, rt == RC_F32 ? "mov.b32" : "mov.b32", xs, NULL, NULL);
-    return px_cse(p, rt, "mov.b64", xs, NULL, NULL);
+    if (rt == RC_F32 || rt == RC_B32) return px_cse1(p, rt, "mov.b32", xa);
+    return px_cse1(p, rt, "mov.b64", xa);
 }
 
 /* The math op a libdevice function computes ("__nv_tanhf" -> math.tanh),
@@ -1448,8 +1573,8 @@ static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
     if (n16) return native16_op(p, "fma.rn", n16, in, 3, re);
     const Type *ce = is_f16ish(re) ? p->f32 : re;
     Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
-    Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
-                    px_opnd(p, b, ce), px_opnd(p, c, ce));
+    Slot r = px_cse3(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_arg(p, a, ce), px_arg(p, b, ce),
+                     px_arg(p, c, ce));
     return from_f32(p, r, re);
 }
 
@@ -1473,10 +1598,11 @@ static Slot rem_by_quotient(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    const char *as = px_opnd(p, a, e), *bs = px_opnd(p, b, e), *t = ity(e, !uns);
-    Slot q = px_cse(p, rc, opc_join(p, "div", t), as, bs, NULL); /* (the division's own, by CSE) */
-    Slot qb = px_cse(p, rc, opc_join(p, "mul.lo", t), px_rname(p, q), bs, NULL);
-    Slot r = px_cse(p, rc, opc_join(p, "sub", t), as, px_rname(p, qb), NULL);
+    PxArg as = px_arg(p, a, e), bs = px_arg(p, b, e);
+    const char *t = ity(e, !uns);
+    Slot q = px_cse2(p, rc, opc_join(p, "div", t), as, bs); /* (the division's own, by CSE) */
+    Slot qb = px_cse2(p, rc, opc_join(p, "mul.lo", t), px_arg_reg(p, q), bs);
+    Slot r = px_cse2(p, rc, opc_join(p, "sub", t), as, px_arg_reg(p, qb));
     return uns ? renorm(p, r, e) : r;
 }
 
@@ -1535,9 +1661,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return fbin(p, "min", lo, in[2], re);
     }
     case MATH_ABSI: {
-        char o[16];
-        tc_snprintf(o, sizeof o, "abs.%s", ity(re, true));
-        return px_cse(p, px_rc(re), o, px_opnd(p, in[0], re), NULL, NULL);
+        return px_cse1(p, px_rc(re), opc_join(p, "abs", ity(re, true)), px_arg(p, in[0], re));
     }
     case ARITH_CMPI:
         return icmp(p, (int)ew_attr(p, op, "predicate"), in[0], in[1], e0);
@@ -1547,7 +1671,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
         const char *o = opc_join(p, opc_join(p, "setp", cmpf_op((int)pred)), fty(ce));
-        return px_cse(p, RC_PRED, o, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+        return px_cse2(p, RC_PRED, o, px_arg(p, a, ce), px_arg(p, b, ce));
     }
     case ARITH_SELECT: return select_slot(p, in[0], in[1], in[2], re);
     case ARITH_EXTSI: case ARITH_EXTUI:
@@ -1577,15 +1701,15 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         int ow = oe->kind == TY_INT ? oe->width : 64;
         Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
         Slot wide;
-        if (ow > 32) wide = scale == 1 ? ro : px_cse(p, RC_B64, "mul.lo.s64", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B64)), NULL);
-        else if (scale == 1) wide = px_cse(p, RC_B64, "cvt.s64.s32", px_rname(p, ro), NULL, NULL);
-        else wide = px_cse(p, RC_B64, "mul.wide.s32", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B32)), NULL);
+        if (ow > 32) wide = scale == 1 ? ro : px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale));
+        else if (scale == 1) wide = px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro));
+        else wide = px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
         Slot r;
         if (ptr.kind == SLOT_IMM) {
             r = wide;
             r.off = ptr.off;
         } else {
-            r = px_cse(p, RC_B64, "add.s64", px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_rname(p, wide), NULL);
+            r = px_cse2(p, RC_B64, "add.s64", px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, wide));
             r.off = ptr.off;
         }
         r.off += o.off * scale;
@@ -2658,6 +2782,8 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     map_free(&p->dists);
     map_free(&p->tparts);
     vec_free(&p->scope_marks);
+    vec_free(&p->texts);
+    tc_free(p->text_tab);
     axis_analysis_free(p->aa);
     return ok;
 }

@@ -50,15 +50,33 @@ typedef struct Tile {
     Slot *s;
 } Tile;
 
+/* An operand of px_cse, as the id that keys it: two operands have equal
+ * ids exactly when their texts are equal (see px_cse). A plain register is
+ * its class and number with the top bit set (named only when the
+ * instruction is new); any other text (an immediate, a literal such as
+ * "%tid.x") is its number in the kernel's table of texts, from 1. */
+typedef uint32_t PxArg;
+#define PX_REG_ID (1u << 31)
+enum { PX_REG_MAX = 1 << 24 };
+
+/* A px_cse key: the destination's class and the opcode, then up to three
+ * operands (0: none), each text as its id (see px_cse). */
 typedef struct CseEntry {
-    size_t line;       /* offset in Px.body of the instruction's text */
-    int reg;           /* its destination */
-    uint32_t hash;     /* of the key; its low bits place it in the table */
-    uint32_t oplen;    /* the key: the opcode's bytes, after the line's tab, */
-    uint32_t tail;     /* and those after the destination (`, a, b;\n`) */
-    uint8_t dst_len;   /* the destination's name's */
-    uint8_t rc;        /* the destination's class */
+    uint32_t key[4];
+    uint32_t hash; /* of the key; its low bits place it in the table */
+    int reg;       /* the destination */
 } CseEntry;
+
+/* A text interned for CSE keys (a copy in the arena), and a memo entry
+ * from a caller's pointer to it. */
+typedef struct PxTextEntry {
+    const char *s;
+    uint32_t len, hash;
+} PxTextEntry;
+typedef struct PxTextMemo {
+    const char *s, *canon;
+    uint32_t id, len;
+} PxTextMemo;
 
 /* What the emitter knows of one value: its Tile once lowered, and the
  * slots of it that are read when not all (ptx_demand.c). */
@@ -91,6 +109,12 @@ typedef struct Px {
     int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
+    /* the texts of CSE keys, interned: open addressing to 1 + the index in
+     * texts, and a direct-mapped memo by pointer (see text_arg) */
+    VEC(PxTextEntry) texts;
+    uint32_t *text_tab;
+    int text_cap;
+    PxTextMemo text_memo[256];
     int depth;           /* region nesting */
     int loop_depth;
     Slot tid, lane, warp;
@@ -112,7 +136,7 @@ typedef struct Px {
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
     struct { const char *a, *b, *s; } opc_memo[64]; /* see opc_join */
-    struct { uint64_t bits; int rc; const char *s; } imm_memo[512]; /* see imm_text */
+    struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
     bool failed;
 } Px;
@@ -177,8 +201,33 @@ const char *px_opnd_make(Px *p, Slot s, const Type *elem);
 static inline const char *px_opnd(Px *p, Slot s, const Type *elem) {
     return s.kind == SLOT_REG && s.off == 0 ? px_rname(p, s) : px_opnd_make(p, s, elem);
 }
-/* Emits `opcode dst, a[, b[, c]]` once per scope; returns dst. */
+/* A text's operand (a register's name given as a text is recognised). */
+PxArg px_arg_text(Px *p, const char *s);
+/* A plain register (a class's PX_REG_MAX-th register and those after it
+ * are keyed by their names). */
+static inline PxArg px_arg_reg(Px *p, Slot s) {
+    if (s.reg < PX_REG_MAX) return PX_REG_ID | (uint32_t)s.rc << 24 | (uint32_t)s.reg;
+    return px_arg_text(p, px_rname(p, s));
+}
+/* px_opnd's operand as a PxArg: a register (materialising reg+off) or an
+ * immediate. */
+PxArg px_arg_make(Px *p, Slot s, const Type *elem);
+static inline PxArg px_arg(Px *p, Slot s, const Type *elem) {
+    return s.kind == SLOT_REG && s.off == 0 ? px_arg_reg(p, s) : px_arg_make(p, s, elem);
+}
+/* An integer immediate's operand (its decimal text). */
+PxArg px_arg_int(Px *p, int64_t v);
+/* An operand's text. */
+const char *px_arg_str(Px *p, PxArg a);
+/* Emits `opcode dst, a[, b[, c]]` once per scope (0: no operand, from the
+ * first); returns dst. */
+Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a);
+Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b);
+Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c);
+/* The same with the operands as texts (NULL ends them). */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c);
+/* `mov.b32 dst, {lo, hi}` (two 16-bit registers packed) once per scope. */
+Slot px_pack2(Px *p, Slot lo, Slot hi);
 int px_label(Px *p);
 Tile *px_tile(Px *p, Value *v);
 Tile *px_new_tile(Px *p, int n);

@@ -315,8 +315,8 @@ void px_lower_store(Px *p, Op *op) {
                         lo = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, lo, p->i32), NULL, NULL);
                         hi = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, hi, p->i32), NULL, NULL);
                     }
-                    const char *ls = px_rname(p, px_mat(p, lo, e)), *hs = px_rname(p, px_mat(p, hi, e));
-                    word = px_cse(p, RC_B32, "mov.b32", arena_printf(p->ctx->arena, "{%s, %s}", ls, hs), NULL, NULL);
+                    Slot l = px_mat(p, lo, e), h = px_mat(p, hi, e);
+                    word = px_pack2(p, l, h);
                 } else {
                     word = (Slot){0};
                     for (int k = 0; k < 4; k++) {

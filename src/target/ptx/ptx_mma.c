@@ -50,8 +50,8 @@ static const char *mma_form(Op *dot, const Type *ea, const Type *eb, const Type 
 
 /* `{lo, hi}` packed into one 32-bit register (lo in the low half). */
 static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
-    Slot pair[2] = {px_mat(p, lo, e), px_mat(p, hi, e)};
-    return px_cse(p, RC_B32, "mov.b32", px_reglist(p, pair, 2).s, NULL, NULL);
+    Slot l = px_mat(p, lo, e), h = px_mat(p, hi, e);
+    return px_pack2(p, l, h);
 }
 
 /* Writes an operand's tile to its region of shared memory: element (i, j)

@@ -169,8 +169,8 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
         for (int k = 0; k < nwords; k++) {
             Slot v;
             if (es == 2) {
-                Slot pair[2] = {px_mat(p, t->s[vec_slot(d, j, 2 * k)], e), px_mat(p, t->s[vec_slot(d, j, 2 * k + 1)], e)};
-                v = px_cse(p, RC_B32, "mov.b32", px_reglist(p, pair, 2).s, NULL, NULL);
+                Slot lo = px_mat(p, t->s[vec_slot(d, j, 2 * k)], e), hi = px_mat(p, t->s[vec_slot(d, j, 2 * k + 1)], e);
+                v = px_pack2(p, lo, hi);
             } else {
                 v = px_mat(p, t->s[vec_slot(d, j, k)], e);
             }
