@@ -138,20 +138,24 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
     return true;
 }
 
-static int slots_of(Px *p, const Value *v) {
+static inline int slots_of(Px *p, const Value *v) {
     const Dist *d = v->type->kind == TY_TENSOR ? px_dist_of(p, v->type) : NULL;
     return d ? d->nslots : 0;
 }
 
-/* v's demand, from its uses, added to acc (a fresh set when NULL). */
-static Bits *uses_demand(Px *p, const Value *v, Bits *acc) {
-    int n = slots_of(p, v);
-    if (n < 2) return NULL;
+/* v's demand, from its uses, added to acc (a fresh set when NULL); v has
+ * n slots, n >= 2 (fewer: no demand, always read). */
+static Bits *uses_demand_n(Px *p, const Value *v, Bits *acc, int n) {
     if (!acc) acc = bits_new(p, n);
     for (Use *u = v->uses; u && !acc->full; u = u->next)
         if (!use_demand(p, u, acc, n)) acc->full = true;
     if (acc->full) bits_fill(acc);
     return acc;
+}
+
+static inline Bits *uses_demand(Px *p, const Value *v, Bits *acc) {
+    int n = slots_of(p, v);
+    return n < 2 ? NULL : uses_demand_n(p, v, acc, n);
 }
 
 static void demand_block(Px *p, Block *b);

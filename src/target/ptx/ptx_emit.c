@@ -701,14 +701,6 @@ PxArg px_arg_make(Px *p, Slot s, const Type *elem) {
 
 /* ---- tiles --------------------------------------------------------------- */
 
-/* One allocation, the slots after the Tile (zeroed: SLOT_NONE). */
-Tile *px_new_tile(Px *p, int n) {
-    Tile *t = arena_alloc(p->ctx->arena, sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot));
-    t->n = n;
-    t->s = (Slot *)(t + 1);
-    return t;
-}
-
 PxValue *px_value_grow(Px *p, const Value *v) {
     uint32_t n = v->id + 1 > 2 * p->nvalues ? v->id + 1 : 2 * p->nvalues;
     if (n > p->values_cap) p->values = tc_realloc(p->values, n * sizeof *p->values), p->values_cap = n;
@@ -717,24 +709,15 @@ PxValue *px_value_grow(Px *p, const Value *v) {
     return &p->values[v->id];
 }
 
-void px_bind(Px *p, Value *v, Tile *t) { px_value(p, v)->tile = t; }
-
-Tile *px_tile(Px *p, Value *v) {
-    Tile *t = px_value(p, v)->tile;
-    if (!t) {
-        px_fail(p, v->def, "value used before it was lowered");
-        t = px_new_tile(p, v->type->kind == TY_TENSOR ? (int)ty_numel(v->type) : 1);
-        for (int i = 0; i < t->n; i++) t->s[i] = px_imm_int(0, px_rc(ty_elem(v->type)));
-    }
+Tile *px_tile_missing(Px *p, Value *v) {
+    px_fail(p, v->def, "value used before it was lowered");
+    Tile *t = px_new_tile(p, v->type->kind == TY_TENSOR ? (int)ty_numel(v->type) : 1);
+    for (int i = 0; i < t->n; i++) t->s[i] = px_imm_int(0, px_rc(ty_elem(v->type)));
     return t;
 }
 
-/* Computed once per (interned) type: every op asks for its operands',
- * mostly the same few types in a row (a direct-mapped memo in front of the
- * map). */
-const Dist *px_dist_of(Px *p, const Type *t) {
+const Dist *px_dist_make(Px *p, const Type *t) {
     unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
-    if (p->dist_memo[h].t == t) return p->dist_memo[h].d;
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
     if (!cached) {
         const Layout *l = ttg_layout_of_type(p->ctx, t);
@@ -1908,10 +1891,24 @@ static void lower_elementwise(Px *p, Op *op) {
     }
     Tile *out = result_tile(p, op, 0);
     const Type *re = ty_elem(op_result(op, 0)->type);
-    Tile *ins[4] = {0};
+    /* operand k's slot i is src[k][i * step[k]] (a one-slot tile is
+     * broadcast) */
+    const Slot *src[4];
+    int step[4];
     int nin = op->noperands < 4 ? op->noperands : 4;
-    for (int k = 0; k < nin; k++) ins[k] = px_tile(p, op_operand(op, k));
+    for (int k = 0; k < nin; k++) {
+        const Tile *t = px_tile(p, op_operand(op, k));
+        src[k] = t->s, step[k] = t->n == out->n;
+    }
     const uint64_t *want = px_demand(p, op_result(op, 0));
+    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code) */
+        if (px_demanded(want, 0)) {
+            Slot in[4];
+            for (int k = 0; k < nin; k++) in[k] = src[k][0];
+            out->s[0] = px_ew(p, op, in, re);
+        }
+        return;
+    }
     int *rep = const_runs(p, op_result(op, 0), out->n);
     bool *need = NULL; /* a slot read, or the first of a run with one read */
     if (rep && want) {
@@ -1927,7 +1924,7 @@ static void lower_elementwise(Px *p, Op *op) {
             continue;
         }
         Slot in[4];
-        for (int k = 0; k < nin; k++) in[k] = ins[k]->s[ins[k]->n == out->n ? i : 0];
+        for (int k = 0; k < nin; k++) in[k] = src[k][i * step[k]];
         out->s[i] = px_ew(p, op, in, re);
     }
 }

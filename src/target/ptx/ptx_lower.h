@@ -229,12 +229,22 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
 /* `mov.b32 dst, {lo, hi}` (two 16-bit registers packed) once per scope. */
 Slot px_pack2(Px *p, Slot lo, Slot hi);
 int px_label(Px *p);
-Tile *px_tile(Px *p, Value *v);
-Tile *px_new_tile(Px *p, int n);
-void px_bind(Px *p, Value *v, Tile *t);
+/* A tile of n slots, SLOT_NONE: one allocation, the slots after the Tile. */
+static inline Tile *px_new_tile(Px *p, int n) {
+    Tile *t = arena_alloc(p->ctx->arena, sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot));
+    t->n = n;
+    t->s = (Slot *)(t + 1);
+    return t;
+}
 bool px_dist(Px *p, const Type *t, Dist *d);
-/* The same, without the copy (NULL when t has no layout). */
-const Dist *px_dist_of(Px *p, const Type *t);
+/* The same, without the copy (NULL when t has no layout): computed once
+ * per (interned) type; every op asks for its operands', mostly the same
+ * few types in a row (a direct-mapped memo in front of the map). */
+const Dist *px_dist_make(Px *p, const Type *t);
+static inline const Dist *px_dist_of(Px *p, const Type *t) {
+    unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
+    return p->dist_memo[h].t == t ? p->dist_memo[h].d : px_dist_make(p, t);
+}
 /* thread_part(dim) of a Dist, as a register (prologue). */
 Slot px_thread_part(Px *p, const Dist *d, int dim);
 /* A predicate true in the one thread that owns each element (duplicates of
@@ -267,6 +277,13 @@ void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
 PxValue *px_value_grow(Px *p, const Value *v);
 static inline PxValue *px_value(Px *p, const Value *v) {
     return v->id < p->nvalues ? &p->values[v->id] : px_value_grow(p, v);
+}
+static inline void px_bind(Px *p, Value *v, Tile *t) { px_value(p, v)->tile = t; }
+/* v's tile (zeros and a failure when v was not lowered yet). */
+Tile *px_tile_missing(Px *p, Value *v);
+static inline Tile *px_tile(Px *p, Value *v) {
+    Tile *t = px_value(p, v)->tile;
+    return t ? t : px_tile_missing(p, v);
 }
 
 /* ptx_demand.c: fills the values' demand */
