@@ -649,6 +649,61 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
     return cse(p, rc, text_arg(p, opcode), ia, ib, ic);
 }
 
+/* `[base+off]` at w (`+0` kept; a negative offset is `+-k`, as px_addr
+ * writes it); base is a plain register. */
+static char *put_addr(Px *p, char *w, Slot base, int64_t off) {
+    const char *bn = px_rname(p, base);
+    *w++ = '[';
+    w = put16(w, bn, (unsigned char)bn[15]);
+    *w++ = '+';
+    if (off < 0) *w++ = '-';
+    w += fmt_uint(w, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+    *w++ = ']';
+    return w;
+}
+
+/* `r` or `{r0, r1, ...}` (n > 1) at w. */
+static char *put_regs(Px *p, char *w, const Slot *r, int n) {
+    if (n > 1) *w++ = '{';
+    for (int k = 0; k < n; k++) {
+        if (k) *w++ = ',', *w++ = ' ';
+        const char *name = px_rname(p, r[k]);
+        w = put16(w, name, (unsigned char)name[15]);
+    }
+    if (n > 1) *w++ = '}';
+    return w;
+}
+
+/* A line of an access: room for its opcode, an address and n <= 8
+ * registers (names of 15 bytes at most, 16 written). */
+static char *access_begin(Px *p, PxText opcode, int n) {
+    size_t room = opcode.n + 64 + 18 * (size_t)n;
+    StrBuf *sb = &p->body;
+    if (sb->len + room > sb->cap) sb_reserve(sb, room);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    w = put_short(w, opcode.s, opcode.n);
+    *w++ = ' ';
+    return w;
+}
+
+static void access_end(Px *p, char *w) {
+    *w++ = ';', *w++ = '\n', *w = 0;
+    p->body.len = (size_t)(w - p->body.data);
+}
+
+void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n) {
+    char *w = put_addr(p, access_begin(p, opcode, n), base, off);
+    *w++ = ',', *w++ = ' ';
+    access_end(p, put_regs(p, w, v, n));
+}
+
+void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t off) {
+    char *w = put_regs(p, access_begin(p, opcode, n), v, n);
+    *w++ = ',', *w++ = ' ';
+    access_end(p, put_addr(p, w, base, off));
+}
+
 void px_scope_push(Px *p) {
     p->depth++;
     vec_push(&p->scope_marks, p->cse_entries.len);
@@ -869,6 +924,35 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
     Slot acc = linear_base(p, d, strides);
     for (int dim = 0; dim < d->rank; dim++) acc.off += dist_const(d, dim, j[dim]) * strides[dim];
     return acc;
+}
+
+void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out) {
+    Slot base = linear_base(p, d, strides);
+    /* the constant of each coordinate, dimension by dimension, then the
+     * slots in order (the fastest dimension first, as dist_slot_j counts),
+     * their sum kept as the coordinates count up */
+    int64_t *part[TTG_MAX_RANK];
+    int j[TTG_MAX_RANK] = {0};
+    int64_t sum = 0;
+    for (int dim = 0; dim < d->rank; dim++) {
+        part[dim] = ARENA_ARRAY(p->ctx->arena, int64_t, d->per_dim[dim]);
+        for (int k = 0; k < d->per_dim[dim]; k++) part[dim][k] = dist_const(d, dim, k) * strides[dim];
+        sum += part[dim][0];
+    }
+    for (int i = 0; i < d->nslots; i++) {
+        out[i] = base;
+        out[i].off += sum;
+        for (int k = 0; k < d->rank; k++) {
+            int dim = d->order[k];
+            sum -= part[dim][j[dim]];
+            if (++j[dim] < d->per_dim[dim]) {
+                sum += part[dim][j[dim]];
+                break;
+            }
+            j[dim] = 0;
+            sum += part[dim][0];
+        }
+    }
 }
 
 void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }

@@ -164,6 +164,10 @@ typedef struct PxText {
 #define PX_LIT(str) ((PxText){str, sizeof str - 1})
 /* px_line of pieces whose lengths are known: plain copies. */
 void px_line_t(Px *p, const PxText *pieces, int n);
+/* `opcode [base+off], v` and `opcode v, [base+off]`, v one register or
+ * `{v0, v1, ...}` (n <= 8; plain registers, base too; `+0` written). */
+void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n);
+void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t off);
 /* `{r0, r1, ...}`: the names of n (at most 8) plain registers, in the
  * arena. */
 PxText px_reglist(Px *p, const Slot *s, int n);
@@ -263,6 +267,9 @@ void px_scope_pop(Px *p);
  * tile's shape: a register plus a constant in `off`. The register is the
  * same for every slot of a Dist (p->lin_memo). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
+/* The same for every slot at once, out[0 .. d->nslots) (the register
+ * first, as px_linear_index's first call makes it). */
+void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out);
 
 /* The ops lower_elementwise lowers, slot i of the result from slot i of
  * each operand (ops with their own lowering have no OPF_ELEMENTWISE). */
