@@ -561,6 +561,10 @@ static inline char *put16(char *w, const char *s, size_t n) {
     return w + n;
 }
 
+/* The room write_ins makes: an opcode, and names of 15 bytes at most (16
+ * written) with their separators; a longer text asks for its own. */
+enum { INS_ROOM = 160, INS_TEXT_MAX = 32 };
+
 /* Writes an operand's text. */
 static inline char *put_arg(Px *p, char *w, PxArg a) {
     if (a & PX_REG_ID) {
@@ -568,39 +572,52 @@ static inline char *put_arg(Px *p, char *w, PxArg a) {
         return put16(w, name, (unsigned char)name[15]); /* (px_rname_len) */
     }
     const PxTextEntry *t = &p->texts.data[a - 1];
+    if (t->len > INS_TEXT_MAX) {
+        StrBuf *sb = &p->body;
+        size_t at = (size_t)(w - sb->data);
+        sb_reserve(sb, at - sb->len + t->len + INS_ROOM);
+        w = sb->data + at;
+    }
     return put16(w, t->s, t->len);
 }
 
-/* A new instruction: `\topcode dst, a, b;\n` (`..., {a, b};\n` when
- * braced), the registers named now. */
-static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int slot) {
+/* ", a" */
+static inline char *put_next_arg(Px *p, char *w, PxArg a) {
+    w[0] = ',', w[1] = ' ';
+    return put_arg(p, w + 2, a);
+}
+
+/* Writes `\topcode dst, a, b;\n` (`..., {a, b};\n` when braced): the key
+ * words of an instruction (px_cse's, 0 ending the operands), dst for the
+ * destination. */
+static inline void write_ins(Px *p, const uint32_t *key, PxArg dst) {
     const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
-    Slot d = px_reg(p, rc);
-    /* room: a name takes 15 bytes at most (16 written), with its ", " */
-    size_t room = opc->len + 5 * 20;
-    for (int k = 1; k <= 3; k++)
-        if (key[k] && !(key[k] & PX_REG_ID) && key[k] != CSE_BRACED) room += p->texts.data[key[k] - 1].len;
     StrBuf *sb = &p->body;
-    if (sb->len + room > sb->cap) sb_reserve(sb, room);
+    if (sb->len + opc->len + INS_ROOM > sb->cap) sb_reserve(sb, opc->len + INS_ROOM);
     char *w = sb->data + sb->len;
     *w++ = '\t';
     w = put16(w, opc->s, opc->len);
     *w++ = ' ';
-    w = put_arg(p, w, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg);
+    w = put_arg(p, w, dst);
     if (key[3] == CSE_BRACED) {
         memcpy(w, ", {", 3);
-        w = put_arg(p, w + 3, key[1]);
-        *w++ = ',', *w++ = ' ';
-        w = put_arg(p, w, key[2]);
+        w = put_next_arg(p, put_arg(p, w + 3, key[1]), key[2]);
         *w++ = '}';
-    } else {
-        for (int k = 1; k <= 3 && key[k]; k++) {
-            *w++ = ',', *w++ = ' ';
-            w = put_arg(p, w, key[k]);
+    } else if (key[1]) {
+        w = put_next_arg(p, w, key[1]);
+        if (key[2]) {
+            w = put_next_arg(p, w, key[2]);
+            if (key[3]) w = put_next_arg(p, w, key[3]);
         }
     }
     *w++ = ';', *w++ = '\n', *w = 0;
     sb->len = (size_t)(w - sb->data);
+}
+
+/* A new instruction, the registers named now. */
+static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int slot) {
+    Slot d = px_reg(p, rc);
+    write_ins(p, key, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg);
     CseEntry ent = {.key = {key[0], key[1], key[2], key[3]}, .hash = hash, .reg = d.reg};
     vec_push(&p->cse_entries, ent);
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
@@ -608,6 +625,11 @@ static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int 
         p->cse_used++;
     }
     return d;
+}
+
+void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b) {
+    uint32_t key[4] = {text_arg(p, opcode) << 3, a, a ? b : 0, 0};
+    write_ins(p, key, px_arg_reg(p, d));
 }
 
 /* Emits `opcode dst, a, b, c` (0 ends the operands) into a fresh register,
@@ -2470,13 +2492,12 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
             for (int i = 0; i < to[a]->n; i++) {
                 if (to[a]->s[i].kind == SLOT_NONE) continue;
                 Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
-                const char *dn = px_rname(p, d);
                 if (s.kind == SLOT_REG && s.off) {
                     Slot r = {SLOT_REG, s.rc, s.reg, {0}};
-                    px_ins(p, s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
-                           imm_text(p, px_imm_int(s.off, s.rc)), NULL);
+                    px_ins_args(p, s.rc == RC_B64 ? "add.s64" : "add.s32", d, px_arg_reg(p, r),
+                                imm_arg(p, px_imm_int(s.off, s.rc)));
                 } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
-                    px_ins(p, rc_mov[d.rc], dn, px_opnd(p, s, elems[a]), NULL, NULL);
+                    px_ins_args(p, rc_mov[d.rc], d, px_arg(p, s, elems[a]), 0);
                 }
             }
         return;
@@ -2488,15 +2509,15 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
             if (to[a]->s[i].kind == SLOT_NONE) continue;
             Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
             if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue; /* kind NONE: no copy */
-            const char *src = px_opnd(p, s, elems[a]);
+            PxArg src = px_arg(p, s, elems[a]);
             tmp[a]->s[i] = px_reg(p, d.rc);
-            px_ins(p, rc_mov[d.rc], px_rname(p, tmp[a]->s[i]), src, NULL, NULL);
+            px_ins_args(p, rc_mov[d.rc], tmp[a]->s[i], src, 0);
         }
     }
     for (int a = 0; a < n; a++)
         for (int i = 0; i < to[a]->n; i++)
             if (tmp[a]->s[i].kind == SLOT_REG)
-                px_ins(p, rc_mov[to[a]->s[i].rc], px_rname(p, to[a]->s[i]), px_rname(p, tmp[a]->s[i]), NULL, NULL);
+                px_ins_args(p, rc_mov[to[a]->s[i].rc], to[a]->s[i], px_arg_reg(p, tmp[a]->s[i]), 0);
 }
 
 /* Fresh registers for a loop-carried / branch-joined value. */

@@ -147,6 +147,8 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
  * shape of most instructions, in the hot loops (NULL ends the operands). */
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
+/* The same, the operands as PxArgs (below; b 0: none): no texts measured. */
+void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b);
 /* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
  * cannot shape (a predicate in front, braces), without a format string. */
 void px_line(Px *p, const char *first, ...);
