@@ -714,6 +714,22 @@ static void access_end(Px *p, char *w) {
     p->body.len = (size_t)(w - p->body.data);
 }
 
+void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists) {
+    size_t room = opcode.n + 16;
+    for (int k = 0; k < nlists; k++) room += 18 * (size_t)n[k] + 4;
+    StrBuf *sb = &p->body;
+    if (sb->len + room > sb->cap) sb_reserve(sb, room);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    w = put_short(w, opcode.s, opcode.n);
+    for (int k = 0; k < nlists; k++) {
+        *w++ = k ? ',' : ' ';
+        if (k) *w++ = ' ';
+        w = put_regs(p, w, lists[k], n[k]);
+    }
+    access_end(p, w);
+}
+
 void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n) {
     char *w = put_addr(p, access_begin(p, opcode, n), base, off);
     *w++ = ',', *w++ = ' ';

@@ -170,6 +170,9 @@ void px_line_t(Px *p, const PxText *pieces, int n);
  * `{v0, v1, ...}` (n <= 8; plain registers, base too; `+0` written). */
 void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n);
 void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t off);
+/* `opcode L0, L1, ...`, list k of n[k] <= 8 plain registers (one, or
+ * `{r0, r1, ...}`). */
+void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists);
 /* `{r0, r1, ...}`: the names of n (at most 8) plain registers, in the
  * arena. */
 PxText px_reglist(Px *p, const Slot *s, int n);
@@ -324,6 +327,8 @@ void px_lower_dot(Px *p, Op *op);
 void px_smem_begin(Px *p, int64_t bytes);
 /* `[global_smem + index * esize + extra]` for an index `reg + off`. */
 const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra);
+/* The same as a register and a constant (in *off). */
+Slot px_smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off);
 /* A dot's accumulator registers, holding C converted to acc_t: C's own
  * registers when a loop-carried C is used only by this dot (`acc =
  * tl.dot(a, b, acc)`), else fresh copies. */

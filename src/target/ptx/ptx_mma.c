@@ -61,32 +61,30 @@ static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
  * 16 bytes (the run starts at a multiple of its length; rows and regions
  * are 16-byte aligned); 16-bit elements travel in pairs, one 32-bit word. */
 static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, const MmaOperand *o) {
+    static const PxText st_op[] = {PX_LIT("st.shared.b16"), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"),
+                                   PX_LIT(""), PX_LIT("st.shared.v4.b32")};
     int f = d->order[0];
     int run = d->spt[f] < d->shape[f] ? d->spt[f] : (int)d->shape[f];
     int vec = o->stride[f] == 1 ? (run < 16 / es ? run : 16 / es) : 1;
     int per_word = 4 / es, nwords = vec / per_word;
+    /* a vector's elements are consecutive slots (f is counted first) */
+    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    px_linear_indices(p, d, o->stride, lin);
     for (int i = 0; i < d->nslots; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(d, i, j);
-        if (j[f] % vec) continue;
-        const char *addr = px_smem_addr(p, px_linear_index(p, d, i, o->stride), es, o->base);
+        if (i % d->per_dim[f] % vec) continue;
+        int64_t off;
+        Slot base = px_smem_at(p, lin[i], es, o->base, &off);
+        Slot w[4];
         if (nwords == 0) {
-            px_line(p, "st.shared.b16 ", addr, ", ", px_rname(p, px_mat(p, t->s[i], e)), NULL);
+            w[0] = px_mat(p, t->s[i], e);
+            px_st_regs(p, st_op[0], base, off, w, 1);
             continue;
         }
-        const char *w[4];
         for (int k = 0; k < nwords; k++) {
-            int jl[TTG_MAX_RANK], jh[TTG_MAX_RANK];
-            memcpy(jl, j, sizeof j);
-            memcpy(jh, j, sizeof j);
-            jl[f] += per_word * k;
-            jh[f] += per_word * k + 1;
-            Slot lo = t->s[dist_slot_of_j(d, jl)];
-            w[k] = px_rname(p, es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[dist_slot_of_j(d, jh)], e));
+            Slot lo = t->s[i + per_word * k];
+            w[k] = es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[i + per_word * k + 1], e);
         }
-        if (nwords == 1) px_line(p, "st.shared.b32 ", addr, ", ", w[0], NULL);
-        else if (nwords == 2) px_line(p, "st.shared.v2.b32 ", addr, ", {", w[0], ", ", w[1], "}", NULL);
-        else px_line(p, "st.shared.v4.b32 ", addr, ", {", w[0], ", ", w[1], ", ", w[2], ", ", w[3], "}", NULL);
+        px_st_regs(p, st_op[nwords], base, off, w, nwords);
     }
 }
 
@@ -119,17 +117,13 @@ static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
     return r;
 }
 
-/* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]; returns
- * their list (A's is the mma's operand as it is). */
-static PxText ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out) {
+/* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]. */
+static void ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out) {
     for (int i = 0; i < n; i++) out[i] = px_reg(p, RC_B32);
-    PxText dst = px_reglist(p, out, n);
     static const PxText opc[2][2] = {
-        {PX_LIT("ldmatrix.sync.aligned.m8n8.x2.shared.b16 "), PX_LIT("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 ")},
-        {PX_LIT("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "), PX_LIT("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 ")}};
-    const char *addr = px_addr(p, px_rname(p, base), off, true);
-    px_line_t(p, (PxText[]){opc[n == 4][trans], dst, PX_LIT(", "), {addr, strlen(addr)}}, 4);
-    return dst;
+        {PX_LIT("ldmatrix.sync.aligned.m8n8.x2.shared.b16"), PX_LIT("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16")},
+        {PX_LIT("ldmatrix.sync.aligned.m8n8.x4.shared.b16"), PX_LIT("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")}};
+    px_ld_regs(p, opc[n == 4][trans], out, n, base, off);
 }
 
 /* The ttg.local_load that gives a dot operand from a cp.async ring, or NULL. */
@@ -190,24 +184,19 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         bdelta = int_attr(ring_b, "offset") - pl.b.base;
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, "stage_bytes"), &bdelta);
     }
-    /* The operand lists of the mma lines, each made once: the
-     * accumulator's for every k step, A's for every n-block, B's for every
-     * m-block. */
-    PxText *cl = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks * pl.nblocks);
+    /* the accumulator's registers of each (m-block, n-block), A's
+     * fragments of each m-block and B's of each n-block (of this k step) */
+    Slot *cs = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks * pl.nblocks);
     for (int m = 0; m < pl.mblocks; m++)
-        for (int n = 0; n < pl.nblocks; n++) {
-            Slot cs[4];
-            for (int i = 0; i < 4; i++) cs[i] = acc->s[mma_acc_slot(&pl, m, n, i)];
-            cl[m * pl.nblocks + n] = px_reglist(p, cs, 4);
-        }
+        for (int n = 0; n < pl.nblocks; n++)
+            for (int i = 0; i < 4; i++) cs[4 * (m * pl.nblocks + n) + i] = acc->s[mma_acc_slot(&pl, m, n, i)];
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
     Slot *bf = ARENA_ARRAY(p->ctx->arena, Slot, 2 * pl.nblocks + 2);
-    PxText *al = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks), *bl = ARENA_ARRAY(p->ctx->arena, PxText, pl.nblocks);
     PxText opc = {mma, strlen(mma)};
     for (int ks = 0; ks < pl.ksteps; ks++) {
         for (int m = 0; m < pl.mblocks; m++) {
             if (!pl.a.in_regs) {
-                al[m] = ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
+                ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
                 continue;
             }
             for (int i = 0; i < 4; i++) {
@@ -215,15 +204,13 @@ bool px_lower_dot_mma(Px *p, Op *op) {
                 mma_a_reg_slots(&pl, &da, m, ks, i, &lo, &hi);
                 af[4 * m + i] = pack2(p, ta->s[lo], ta->s[hi], ea);
             }
-            al[m] = px_reglist(p, af + 4 * m, 4);
         }
         for (int n = 0; n < pl.nblocks; n += 2)
             ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks) + bdelta, bf + 2 * n);
-        for (int n = 0; n < pl.nblocks; n++) bl[n] = px_reglist(p, bf + 2 * n, 2);
         for (int m = 0; m < pl.mblocks; m++)
             for (int n = 0; n < pl.nblocks; n++) {
-                PxText cn = cl[m * pl.nblocks + n];
-                px_line_t(p, (PxText[]){opc, PX_LIT(" "), cn, PX_LIT(", "), al[m], PX_LIT(", "), bl[n], PX_LIT(", "), cn}, 9);
+                const Slot *c4 = cs + 4 * (m * pl.nblocks + n);
+                px_reg_lists(p, opc, (const Slot *const[]){c4, af + 4 * m, bf + 2 * n, c4}, (const int[]){4, 4, 2, 4}, 4);
             }
     }
     Tile *out = px_new_tile(p, dc.nslots);

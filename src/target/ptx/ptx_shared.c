@@ -164,6 +164,9 @@ static Slot ld_shared(Px *p, const char *addr, const Type *e) {
 }
 
 const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra) { return smem_addr(p, index, esize, extra); }
+Slot px_smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
+    return smem_at(p, index, esize, extra, off);
+}
 
 static void row_major(const Type *t, int64_t *strides) {
     int64_t s = 1;
@@ -1097,16 +1100,16 @@ static bool dot_acc_in_place(Px *p, Value *c, Tile *tc, const Type *ec, const Ty
     if (c->def || !c->owner_block || !c->owner_block->parent || !c->owner_block->parent->parent ||
         c->owner_block->parent->parent->kind != SCF_FOR || c->index == 0 || ec != acc_t || !value_has_one_use(c))
         return false;
-    Map seen = {0};
-    bool ok = true;
-    for (int i = 0; i < tc->n && ok; i++) {
+    /* distinct plain registers of the class (a mark per register number) */
+    RegClass rc = px_rc(acc_t);
+    uint8_t *seen = arena_alloc(p->ctx->arena, (size_t)p->nreg[rc] + 1);
+    memset(seen, 0, (size_t)p->nreg[rc] + 1);
+    for (int i = 0; i < tc->n; i++) {
         Slot s = tc->s[i];
-        uint64_t key = ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1;
-        ok = s.kind == SLOT_REG && s.off == 0 && s.rc == px_rc(acc_t) && !map_has(&seen, key);
-        map_put(&seen, key, (void *)1);
+        if (s.kind != SLOT_REG || s.off != 0 || s.rc != rc || s.reg > p->nreg[rc] || seen[s.reg]) return false;
+        seen[s.reg] = 1;
     }
-    map_free(&seen);
-    return ok;
+    return true;
 }
 
 /* Accumulators: fresh registers, C converted to the accumulation type; or
@@ -1123,8 +1126,8 @@ Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
     for (int i = 0; i < nslots; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
-        const char *src = px_opnd(p, cv, acc_t);
-        px_ins(p, mv, px_rname(p, acc->s[i]), src, NULL, NULL);
+        PxArg src = px_arg(p, cv, acc_t);
+        px_ins_args(p, mv, acc->s[i], src, 0);
     }
     return acc;
 }
