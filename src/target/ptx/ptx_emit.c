@@ -33,6 +33,15 @@ static const char *const rc_mov[RC_COUNT] = {"mov.pred", "mov.b16", "mov.b32", "
 
 /* ---- emission helpers -------------------------------------------------- */
 
+/* Inlined whatever the compiler's estimate: the few functions every new
+ * instruction goes through, whose calls would cost more than their work
+ * (the arguments and the caller's registers spilled around each). */
+#ifdef __GNUC__
+#define PX_INLINE inline __attribute__((always_inline))
+#else
+#define PX_INLINE inline
+#endif
+
 void px_emit(Px *p, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -590,7 +599,7 @@ static inline char *put_next_arg(Px *p, char *w, PxArg a) {
 /* Writes `\topcode dst, a, b;\n` (`..., {a, b};\n` when braced): the key
  * words of an instruction (px_cse's, 0 ending the operands), dst for the
  * destination. */
-static inline void write_ins(Px *p, const uint32_t *key, PxArg dst) {
+static PX_INLINE void write_ins(Px *p, const uint32_t *key, PxArg dst) {
     const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
     StrBuf *sb = &p->body;
     if (sb->len + opc->len + INS_ROOM > sb->cap) sb_reserve(sb, opc->len + INS_ROOM);
