@@ -60,25 +60,10 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Copies n bytes of a short string. Opcodes and operands are a few bytes:
- * two overlapping fixed-size copies (plain moves) beat a call to memcpy,
- * whose entry costs more than the copy. */
-static inline char *put_short(char *w, const char *s, size_t n) {
-    if (n >= 8 && n <= 16) {
-        memcpy(w, s, 8);
-        memcpy(w + n - 8, s + n - 8, 8);
-    } else if (n >= 4 && n < 8) {
-        memcpy(w, s, 4);
-        memcpy(w + n - 4, s + n - 4, 4);
-    } else if (n > 16) {
-        memcpy(w, s, n);
-    } else if (n) {
-        w[0] = s[0];
-        w[n / 2] = s[n / 2];
-        w[n - 1] = s[n - 1];
-    }
-    return w + n;
-}
+/* Copies n bytes of a short string (px_w_text: opcodes and operands are a
+ * few bytes, and two overlapping fixed-size copies, plain moves, beat a
+ * call to memcpy, whose entry costs more than the copy). */
+static inline char *put_short(char *w, const char *s, size_t n) { return px_w_text(w, s, n); }
 
 /* `\topcode d, ops...;\n` with the lengths known: one reservation, then
  * plain copies. */
@@ -680,21 +665,22 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
     return cse(p, rc, text_arg(p, opcode), ia, ib, ic);
 }
 
-/* `[base+off]` at w (`+0` kept; a negative offset is `+-k`, as px_addr
- * writes it); base is a plain register. */
-static char *put_addr(Px *p, char *w, Slot base, int64_t off) {
-    const char *bn = px_rname(p, base);
+char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero) {
     *w++ = '[';
-    w = put16(w, bn, (unsigned char)bn[15]);
-    *w++ = '+';
-    if (off < 0) *w++ = '-';
-    w += fmt_uint(w, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+    if (base.kind == SLOT_REG) {
+        const char *bn = px_rname(p, (Slot){SLOT_REG, base.rc, base.reg, {0}});
+        w = put16(w, bn, (unsigned char)bn[15]);
+        if (off || keep_zero) *w++ = '+';
+    }
+    if (base.kind == SLOT_REG ? off || keep_zero : true) {
+        if (off < 0) *w++ = '-';
+        w += fmt_uint(w, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+    }
     *w++ = ']';
     return w;
 }
 
-/* `r` or `{r0, r1, ...}` (n > 1) at w. */
-static char *put_regs(Px *p, char *w, const Slot *r, int n) {
+char *px_w_regs(Px *p, char *w, const Slot *r, int n) {
     if (n > 1) *w++ = '{';
     for (int k = 0; k < n; k++) {
         if (k) *w++ = ',', *w++ = ' ';
@@ -705,50 +691,49 @@ static char *put_regs(Px *p, char *w, const Slot *r, int n) {
     return w;
 }
 
-/* A line of an access: room for its opcode, an address and n <= 8
- * registers (names of 15 bytes at most, 16 written). */
-static char *access_begin(Px *p, PxText opcode, int n) {
-    size_t room = opcode.n + 64 + 18 * (size_t)n;
+char *px_w_begin(Px *p, size_t room) {
     StrBuf *sb = &p->body;
-    if (sb->len + room > sb->cap) sb_reserve(sb, room);
+    if (sb->len + room + 32 > sb->cap) sb_reserve(sb, room + 32);
     char *w = sb->data + sb->len;
     *w++ = '\t';
+    return w;
+}
+
+void px_w_end(Px *p, char *w) {
+    *w++ = ';', *w++ = '\n', *w = 0;
+    p->body.len = (size_t)(w - p->body.data);
+}
+
+/* `\topcode ` with room for an address and n registers. */
+static char *access_begin(Px *p, PxText opcode, int n) {
+    char *w = px_w_begin(p, opcode.n + PX_W_ADDR + PX_W_NAME * (size_t)n);
     w = put_short(w, opcode.s, opcode.n);
     *w++ = ' ';
     return w;
 }
 
-static void access_end(Px *p, char *w) {
-    *w++ = ';', *w++ = '\n', *w = 0;
-    p->body.len = (size_t)(w - p->body.data);
-}
-
 void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists) {
-    size_t room = opcode.n + 16;
-    for (int k = 0; k < nlists; k++) room += 18 * (size_t)n[k] + 4;
-    StrBuf *sb = &p->body;
-    if (sb->len + room > sb->cap) sb_reserve(sb, room);
-    char *w = sb->data + sb->len;
-    *w++ = '\t';
-    w = put_short(w, opcode.s, opcode.n);
+    size_t room = opcode.n;
+    for (int k = 0; k < nlists; k++) room += PX_W_NAME * (size_t)n[k] + 4;
+    char *w = put_short(px_w_begin(p, room), opcode.s, opcode.n);
     for (int k = 0; k < nlists; k++) {
         *w++ = k ? ',' : ' ';
         if (k) *w++ = ' ';
-        w = put_regs(p, w, lists[k], n[k]);
+        w = px_w_regs(p, w, lists[k], n[k]);
     }
-    access_end(p, w);
+    px_w_end(p, w);
 }
 
 void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n) {
-    char *w = put_addr(p, access_begin(p, opcode, n), base, off);
+    char *w = px_w_addr(p, access_begin(p, opcode, n), base, off, true);
     *w++ = ',', *w++ = ' ';
-    access_end(p, put_regs(p, w, v, n));
+    px_w_end(p, px_w_regs(p, w, v, n));
 }
 
 void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t off) {
-    char *w = put_regs(p, access_begin(p, opcode, n), v, n);
+    char *w = px_w_regs(p, access_begin(p, opcode, n), v, n);
     *w++ = ',', *w++ = ' ';
-    access_end(p, put_addr(p, w, base, off));
+    px_w_end(p, px_w_addr(p, w, base, off, true));
 }
 
 void px_scope_push(Px *p) {

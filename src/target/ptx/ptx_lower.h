@@ -166,6 +166,36 @@ typedef struct PxText {
 #define PX_LIT(str) ((PxText){str, sizeof str - 1})
 /* px_line of pieces whose lengths are known: plain copies. */
 void px_line_t(Px *p, const PxText *pieces, int n);
+/* Writing a line by parts, for the shapes the helpers here do not cover:
+ * px_w_begin makes room for `room` bytes (a register's name counted as
+ * PX_W_NAME: the 16 bytes a name's copy writes and a separator, an address
+ * as PX_W_ADDR) and writes the tab; each part returns the position after
+ * it; px_w_end writes `;\n`. */
+enum { PX_W_NAME = 18, PX_W_ADDR = 48 };
+char *px_w_begin(Px *p, size_t room);
+void px_w_end(Px *p, char *w);
+/* Copies n bytes (a few: two overlapping word moves, no call). */
+static inline char *px_w_text(char *w, const char *s, size_t n) {
+    if (n >= 8 && n <= 16) {
+        memcpy(w, s, 8);
+        memcpy(w + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(w, s, 4);
+        memcpy(w + n - 4, s + n - 4, 4);
+    } else if (n > 16) {
+        memcpy(w, s, n);
+    } else if (n) {
+        w[0] = s[0];
+        w[n / 2] = s[n / 2];
+        w[n - 1] = s[n - 1];
+    }
+    return w + n;
+}
+/* `r`, or `{r0, r1, ...}` when n > 1 (plain registers). */
+char *px_w_regs(Px *p, char *w, const Slot *r, int n);
+/* `[base+off]` (base a register, its offset ignored; `[base]` for 0 unless
+ * keep_zero, `+-k` for a negative k) or `[off]` (base not a register). */
+char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero);
 /* `opcode [base+off], v` and `opcode v, [base+off]`, v one register or
  * `{v0, v1, ...}` (n <= 8; plain registers, base too; `+0` written). */
 void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n);

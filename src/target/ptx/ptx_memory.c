@@ -49,6 +49,36 @@ int px_access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) 
     return vec;
 }
 
+/* An access's opcode, head + qualifier + vector + "." + type (once per op). */
+static PxText access_opcode(Px *p, const char *head, const char *q, const char *vec, const char *ty) {
+    const char *s = px_cat(p, head, q, vec, ".", ty, NULL);
+    return (PxText){s, strlen(s)};
+}
+
+/* `[@pred ]opcode regs, [ptr]` (a load), `[@pred ]opcode [ptr], regs` (a
+ * store): regs one register or a vector's; ptr a pointer slot (`reg + off`
+ * or an address). */
+static void global_access(Px *p, Slot pred, PxText opc, const Slot *regs, int n, Slot ptr, bool store) {
+    char *w = px_w_begin(p, PX_W_NAME + opc.n + PX_W_ADDR + PX_W_NAME * (size_t)n);
+    if (pred.kind == SLOT_REG) {
+        *w++ = '@';
+        w = px_w_regs(p, w, &pred, 1);
+        *w++ = ' ';
+    }
+    w = px_w_text(w, opc.s, opc.n);
+    *w++ = ' ';
+    if (store) {
+        w = px_w_addr(p, w, ptr, ptr.off, false);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_regs(p, w, regs, n);
+    } else {
+        w = px_w_regs(p, w, regs, n);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_addr(p, w, ptr, ptr.off, false);
+    }
+    px_w_end(p, w);
+}
+
 static const char *addr_text(Px *p, Slot ptr, const Type *pt) {
     if (ptr.kind == SLOT_IMM) return px_cat(p, "[", px_int(p, ptr.off), "]", NULL);
     return px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), ptr.off, false);
@@ -144,6 +174,7 @@ void px_lower_load(Px *p, Op *op) {
     Type *i1 = p->i1;
     const char *q = load_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
+    PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
         if (tile && !is_vec_head(&d, i, vec)) continue;
         int idx[16];
@@ -156,10 +187,10 @@ void px_lower_load(Px *p, Op *op) {
                 out->s[idx[k]] = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
             continue;
         }
-        const char *pred = "";
-        if (mt && m.kind != SLOT_IMM) pred = px_cat(p, "@", px_opnd(p, m, i1), " ", NULL);
-        bool masked = pred[0] != 0;
-        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
+        Slot pred = {0};
+        if (mt && m.kind != SLOT_IMM) pred = px_mat(p, m, i1);
+        bool masked = pred.kind == SLOT_REG;
+        Slot at = pt->s[pt->n == n ? i : 0];
         if (is_bool || (ebits < 32 && vec == 1)) {
             /* one sub-word element */
             Slot r = px_reg(p, ebits == 16 && rc == RC_B16 ? RC_B16 : RC_B32);
@@ -172,8 +203,11 @@ void px_lower_load(Px *p, Op *op) {
                     px_ins(p, r.rc == RC_B16 ? "mov.b16" : "mov.b32", px_rname(p, r),
                            px_opnd(p, o, is_bool ? p->i32 : e), NULL, NULL);
             }
-            const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
-            px_line(p, pred, "ld.global", q, ".", ty, " ", px_rname(p, r), ", ", addr, NULL);
+            if (!opc.s) {
+                const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
+                opc = access_opcode(p, "ld.global", q, "", ty);
+            }
+            global_access(p, pred, opc, &r, 1, at, false);
             if (is_bool) r = px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
             else if (rc == RC_B16 && ebits == 8) r = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
             out->s[idx[0]] = r;
@@ -181,7 +215,7 @@ void px_lower_load(Px *p, Op *op) {
         }
         if (ebits >= 32) {
             /* load straight into the slots' registers */
-            const char *names[16];
+            Slot regs[16];
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
                 if (masked) {
@@ -192,10 +226,13 @@ void px_lower_load(Px *p, Op *op) {
                            px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
                 }
                 out->s[idx[k]] = r;
-                names[k] = px_rname(p, r);
+                regs[k] = r;
             }
-            const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
-            px_line(p, pred, "ld.global", q, vec_prefix(vec), ".", ty, " ", reg_list(p, names, vec), ", ", addr, NULL);
+            if (!opc.s) {
+                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
+                opc = access_opcode(p, "ld.global", q, vec_prefix(vec), ty);
+            }
+            global_access(p, pred, opc, regs, vec, at, false);
             continue;
         }
         /* packed sub-word elements: words of 32 bits */
@@ -224,9 +261,8 @@ void px_lower_load(Px *p, Op *op) {
                 }
             }
         }
-        const char *wnames[4];
-        for (int w = 0; w < nwords; w++) wnames[w] = px_rname(p, words[w]);
-        px_line(p, pred, "ld.global", q, vec_prefix(nwords), ".b32 ", reg_list(p, wnames, nwords), ", ", addr, NULL);
+        if (!opc.s) opc = access_opcode(p, "ld.global", q, vec_prefix(nwords), "b32");
+        global_access(p, pred, opc, words, nwords, at, false);
         for (int w = 0; w < nwords; w++) {
             const char *wn = px_rname(p, words[w]);
             if (ebits == 16) {
@@ -280,6 +316,7 @@ void px_lower_store(Px *p, Op *op) {
     RegClass rc = px_rc(e);
     const char *q = store_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
+    PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
         if (tile && !is_vec_head(&d, i, vec)) continue;
         int idx[16];
@@ -287,8 +324,7 @@ void px_lower_store(Px *p, Op *op) {
         else idx[0] = 0;
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         if (pr.kind == SLOT_IMM) continue; /* masked off */
-        const char *pred = pr.kind == SLOT_REG ? px_cat(p, "@", px_rname(p, pr), " ", NULL) : "";
-        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
+        Slot at = pt->s[pt->n == n ? i : 0];
         if (is_bool || (ebits < 32 && vec == 1)) {
             Slot v = vt->s[vt->n == n ? i : 0];
             if (is_bool) v = px_cast(p, v, e, p->i32, false, 0);
@@ -296,14 +332,16 @@ void px_lower_store(Px *p, Op *op) {
             if (rc == RC_B16 && ebits == 8) v = px_cse(p, RC_B32, "cvt.u32.u16", px_opnd(p, v, e), NULL, NULL);
             const Type *ve = (rc == RC_B16 && ebits == 16) ? e : p->i32;
             if (rc == RC_B32 && ebits == 16) ty = "b16";
-            px_line(p, pred, "st.global", q, ".", ty, " ", addr, ", ", px_rname(p, px_mat(p, v, ve)), NULL);
+            Slot r = px_mat(p, v, ve);
+            if (!opc.s) opc = access_opcode(p, "st.global", q, "", ty);
+            global_access(p, pr, opc, &r, 1, at, true);
             continue;
         }
-        const char *names[16];
+        Slot regs[16];
         int nwords;
         if (ebits >= 32) {
             nwords = vec;
-            for (int k = 0; k < vec; k++) names[k] = px_rname(p, px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e));
+            for (int k = 0; k < vec; k++) regs[k] = px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e);
         } else {
             int per_word = 32 / ebits;
             nwords = vec / per_word;
@@ -325,19 +363,20 @@ void px_lower_store(Px *p, Op *op) {
                         const char *bs = px_opnd(p, b, p->i32);
                         if (k == 0) word = px_cse(p, RC_B32, "and.b32", bs, "255", NULL);
                         else {
-                            char opc[40];
-                            tc_snprintf(opc, sizeof opc, "bfi.b32");
                             Slot r = px_reg(p, RC_B32);
-                            px_emit(p, "%s %s, %s, %s, %d, 8", opc, px_rname(p, r), bs, px_rname(p, word), 8 * k);
+                            px_emit(p, "bfi.b32 %s, %s, %s, %d, 8", px_rname(p, r), bs, px_rname(p, word), 8 * k);
                             word = r;
                         }
                     }
                 }
-                names[w] = px_rname(p, word);
+                regs[w] = word;
             }
         }
-        const char *ty = ebits >= 32 ? (rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32") : "b32";
-        px_line(p, pred, "st.global", q, vec_prefix(nwords), ".", ty, " ", addr, ", ", reg_list(p, names, nwords), NULL);
+        if (!opc.s) {
+            const char *ty = ebits >= 32 ? (rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32") : "b32";
+            opc = access_opcode(p, "st.global", q, vec_prefix(nwords), ty);
+        }
+        global_access(p, pr, opc, regs, nwords, at, true);
     }
 }
 

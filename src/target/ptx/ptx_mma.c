@@ -143,7 +143,7 @@ static Slot stage_address(Px *p, Slot base, Slot stage, int64_t stage_bytes, int
         return base;
     }
     Slot st = px_mat(p, stage, p->i32);
-    return px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, st), px_int(p, stage_bytes), px_rname(p, base));
+    return px_cse3(p, RC_B32, "mad.lo.s32", px_arg_reg(p, st), px_arg_int(p, stage_bytes), px_arg_reg(p, base));
 }
 
 bool px_lower_dot_mma(Px *p, Op *op) {
@@ -241,42 +241,53 @@ bool px_lower_dot_mma(Px *p, Op *op) {
  */
 static void lower_async_copy(Px *p, Op *op) {
     Value *ptr = op_operand(op, 1), *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
-    Dist d;
-    if (!px_dist(p, ptr->type, &d)) return px_fail(p, op, "async copy without a layout");
+    const Dist *d = px_dist_of(p, ptr->type);
+    if (!d) return px_fail(p, op, "async copy without a layout");
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;
     const Type *pe = ty_elem(ptr->type)->elem;
-    int es = px_bits(pe) / 8, vec = (int)int_attr(op, "vec"), f = d.order[0];
+    int es = px_bits(pe) / 8, vec = (int)int_attr(op, "vec"), f = d->order[0];
     int bytes = vec * es;
     int64_t strides[2] = {int_attr(op, "stride0"), int_attr(op, "stride1")};
     int64_t off = int_attr(op, "offset");
-    Slot gs = px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+    Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
     Slot base = stage_address(p, gs, px_tile(p, op_operand(op, 0))->s[0], int_attr(op, "stage_bytes"), &off);
-    const char *opc = bytes == 16 ? "cp.async.cg.shared.global " : "cp.async.ca.shared.global ";
-    const char *size = px_int(p, bytes);
+    PxText opc = bytes == 16 ? PX_LIT("cp.async.cg.shared.global") : PX_LIT("cp.async.ca.shared.global");
+    PxArg size = px_arg_int(p, bytes);
+    const char *size_s = px_arg_str(p, size);
+    size_t size_n = strlen(size_s);
     int shift = es == 4 ? 2 : es == 2 ? 1 : es == 8 ? 3 : 0;
-    for (int i = 0; i < d.nslots; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(&d, i, j);
-        if (j[f] % vec) continue;
-        Slot idx = px_linear_index(p, &d, i, strides);
+    /* a vector starts where j along f (counted first) is a multiple of vec */
+    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    px_linear_indices(p, d, strides, lin);
+    for (int i = 0; i < d->nslots; i++) {
+        if (i % d->per_dim[f] % vec) continue;
+        Slot idx = lin[i];
         Slot dst = base;
         if (idx.kind == SLOT_REG) {
             Slot ri = {SLOT_REG, RC_B32, idx.reg, {0}};
-            Slot sc = shift ? px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), px_int(p, shift), NULL) : ri;
-            dst = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+            Slot sc = shift ? px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, shift)) : ri;
+            dst = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
         }
-        const char *daddr = px_addr(p, px_rname(p, dst), off + idx.off * es, true);
-        Slot src = pt->s[pt->n == d.nslots ? i : 0];
-        const char *saddr = px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, src.reg, {0}}), src.off, true);
-        Slot m = mt ? mt->s[mt->n == d.nslots ? i : 0] : (Slot){0};
-        if (!mt || (m.kind == SLOT_IMM && (m.off & 1))) {
-            px_line(p, opc, daddr, ", ", saddr, ", ", size, NULL);
-            continue;
+        Slot src = pt->s[pt->n == d->nslots ? i : 0];
+        Slot m = mt ? mt->s[mt->n == d->nslots ? i : 0] : (Slot){0};
+        bool all = !mt || (m.kind == SLOT_IMM && (m.off & 1));
+        Slot srcsize = {0}; /* a register, else 0 */
+        if (!all && m.kind != SLOT_IMM)
+            srcsize = px_cse3(p, RC_B32, "selp.b32", size, px_arg_int(p, 0), px_arg_reg(p, m));
+        /* `cp.async... [dst+off], [src+off], size[, srcsize]` */
+        char *w = px_w_text(px_w_begin(p, opc.n + 2 * PX_W_ADDR + size_n + PX_W_NAME + 4), opc.s, opc.n);
+        *w++ = ' ';
+        w = px_w_addr(p, w, dst, off + idx.off * es, true);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_addr(p, w, (Slot){SLOT_REG, RC_B64, src.reg, {0}}, src.off, true);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_text(w, size_s, size_n);
+        if (!all) {
+            *w++ = ',', *w++ = ' ';
+            if (srcsize.kind == SLOT_REG) w = px_w_regs(p, w, &srcsize, 1);
+            else *w++ = '0';
         }
-        const char *srcsize = "0";
-        if (m.kind != SLOT_IMM)
-            srcsize = px_rname(p, px_cse(p, RC_B32, "selp.b32", size, "0", px_rname(p, m)));
-        px_line(p, opc, daddr, ", ", saddr, ", ", size, ", ", srcsize, NULL);
+        px_w_end(p, w);
     }
 }
 
