@@ -258,30 +258,6 @@ const char *px_rname_make(Px *p, Slot s) {
     return p->rnames[rc][r];
 }
 
-RegClass px_rc(const Type *e) {
-    switch (e->kind) {
-    case TY_INT:
-        if (e->width == 1) return RC_PRED;
-        return e->width > 32 ? RC_B64 : RC_B32;
-    case TY_INDEX:
-    case TY_PTR:
-        return RC_B64;
-    case TY_FLOAT:
-        if (e->width == 64) return RC_F64;
-        if (e->width == 32) return RC_F32;
-        return RC_B16;
-    default:
-        return RC_B32;
-    }
-}
-
-int px_bits(const Type *e) {
-    if (e->kind == TY_PTR || e->kind == TY_INDEX) return 64;
-    return e->width < 8 ? 8 : e->width;
-}
-
-Slot px_imm_int(int64_t v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .off = v}; }
-Slot px_imm_float(double v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .f = v}; }
 
 int px_label(Px *p) { return ++p->nlabel; }
 

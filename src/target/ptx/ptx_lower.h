@@ -225,10 +225,30 @@ static inline const char *px_rname(Px *p, Slot s) {
 }
 /* Its length, kept in the name's cell (see px_rname_make). */
 static inline size_t px_rname_len(Px *p, Slot s) { return (unsigned char)px_rname(p, s)[15]; }
-RegClass px_rc(const Type *elem);
-int px_bits(const Type *elem);      /* storage bits (i1: 8) */
-Slot px_imm_int(int64_t v, RegClass rc);
-Slot px_imm_float(double v, RegClass rc);
+/* The register class of an element type (asked slot after slot: inline). */
+static inline RegClass px_rc(const Type *e) {
+    switch (e->kind) {
+    case TY_INT:
+        if (e->width == 1) return RC_PRED;
+        return e->width > 32 ? RC_B64 : RC_B32;
+    case TY_INDEX:
+    case TY_PTR:
+        return RC_B64;
+    case TY_FLOAT:
+        if (e->width == 64) return RC_F64;
+        if (e->width == 32) return RC_F32;
+        return RC_B16;
+    default:
+        return RC_B32;
+    }
+}
+/* Storage bits (i1: 8). */
+static inline int px_bits(const Type *e) {
+    if (e->kind == TY_PTR || e->kind == TY_INDEX) return 64;
+    return e->width < 8 ? 8 : e->width;
+}
+static inline Slot px_imm_int(int64_t v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .off = v}; }
+static inline Slot px_imm_float(double v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .f = v}; }
 /* A plain register holding s (inline for the usual plain register: every
  * operand of every instruction comes through here). */
 Slot px_mat_make(Px *p, Slot s, const Type *elem);
