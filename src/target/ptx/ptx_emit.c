@@ -470,22 +470,25 @@ const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64))
 PxArg px_arg_int(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64)); }
 
 /* "a.b" for two strings that outlive the emitter (literals, or joins made
- * here), as an interned text (see px_cse; made once: element-wise ops ask
- * for the same opcode slot after slot, a direct-mapped memo on the two
- * pointers). */
+ * here), as an interned text (see px_cse). Element-wise ops ask for the
+ * same opcode slot after slot: each pair is joined once, then found by its
+ * two pointers (open addressing; a kernel has some dozens of pairs). */
 static const char *opc_join(Px *p, const char *a, const char *b) {
-    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1));
-    unsigned h = (ab * 0x9e3779b1u) >> 26; /* 64 entries */
-    if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
-        size_t na = strlen(a), nb = strlen(b);
-        char buf[64], *s = na + nb + 2 <= sizeof buf ? buf : arena_alloc(p->ctx->arena, na + nb + 2);
-        memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
-        PxArg id = text_intern(p, s, na + 1 + nb);
-        p->opc_memo[h].a = a;
-        p->opc_memo[h].b = b;
-        p->opc_memo[h].s = p->texts.data[id - 1].s;
+    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1)) * 0x9e3779b1u;
+    int mask = TC_ARRAY_LEN(p->opc_memo) - 1, i = (int)(ab >> 24) & mask;
+    for (; p->opc_memo[i].a; i = (i + 1) & mask)
+        if (p->opc_memo[i].a == a && p->opc_memo[i].b == b) return p->opc_memo[i].s;
+    size_t na = strlen(a), nb = strlen(b);
+    char buf[64], *s = na + nb + 2 <= sizeof buf ? buf : arena_alloc(p->ctx->arena, na + nb + 2);
+    memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
+    PxArg id = text_intern(p, s, na + 1 + nb);
+    if (2 * ++p->opc_used > TC_ARRAY_LEN(p->opc_memo)) { /* (a full table: start over) */
+        memset(p->opc_memo, 0, sizeof p->opc_memo);
+        p->opc_used = 1;
+        for (i = (int)(ab >> 24) & mask; p->opc_memo[i].a; i = (i + 1) & mask) {}
     }
-    return p->opc_memo[h].s;
+    p->opc_memo[i].a = a, p->opc_memo[i].b = b, p->opc_memo[i].s = p->texts.data[id - 1].s;
+    return p->opc_memo[i].s;
 }
 
 /* ---- CSE ----------------------------------------------------------------- */
@@ -1837,6 +1840,137 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     }
 }
 
+/* ---- element-wise ops planned once ---------------------------------------- */
+
+/* Many element-wise ops are one instruction per slot whose opcode and
+ * operand types do not depend on the slot: `add.f32 d, a, b`. EwPlan holds
+ * what px_ew would work out for each slot again, the opcode's id, the
+ * result's class and each operand's (px_ew's slot in, element type), so
+ * that a tile's slots go straight to the CSE. Only slots whose operands
+ * px_ew would pass through unchanged take it: plain registers and the
+ * immediates an operand can be (no reg+off, no 16-bit or predicate
+ * immediate, which px_arg would materialise first), and not all of them
+ * immediates (which px_ew folds). */
+typedef struct EwPlan {
+    PxArg opc;
+    RegClass rc;
+    int nargs;
+    int src[3];
+    const Type *elem[3];
+} EwPlan;
+
+static bool ew_plan_args(EwPlan *pl, PxArg opc, RegClass rc, int nargs, const int *src, const Type *const *elem) {
+    pl->opc = opc, pl->rc = rc, pl->nargs = nargs;
+    for (int k = 0; k < nargs; k++) pl->src[k] = src[k], pl->elem[k] = elem[k];
+    return true;
+}
+
+/* The plan of op's slots (result elements re), false when its slots may
+ * lower differently (then px_ew does each). Mirrors px_ew: fbin, fma_slot,
+ * the comparisons, select_slot, the bitwise ibin cases, px_cast between
+ * floats and fmath's one-instruction functions. */
+static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
+    const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
+    static const int in01[3] = {0, 1, 2};
+    const char *fop = NULL;
+    switch (op->kind) {
+    case ARITH_ADDF: fop = p->fp_fusion ? "add" : "add.rn"; break;
+    case ARITH_SUBF: fop = p->fp_fusion ? "sub" : "sub.rn"; break;
+    case ARITH_MULF: fop = p->fp_fusion ? "mul" : "mul.rn"; break;
+    case ARITH_DIVF: fop = re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn"; break;
+    case TT_PRECISE_DIVF: fop = "div.rn"; break;
+    case ARITH_MAXIMUMF: fop = "max.NaN"; break;
+    case ARITH_MINIMUMF: fop = "min.NaN"; break;
+    case ARITH_MAXNUMF: fop = "max"; break;
+    case ARITH_MINNUMF: fop = "min"; break;
+    case MATH_FMA:
+        if (native16(re) || is_f16ish(re)) return false;
+        return ew_plan_args(pl, text_arg(p, re->width == 64 ? "fma.rn.f64" : "fma.rn.f32"), px_rc(re), 3, in01,
+                            (const Type *[]){re, re, re});
+    case ARITH_CMPF: {
+        int64_t pred = ew_attr(p, op, "predicate");
+        if (pred == CMPF_FALSE || pred == CMPF_TRUE || is_f16ish(e0)) return false;
+        const char *o = opc_join(p, opc_join(p, "setp", cmpf_op((int)pred)), fty(e0));
+        return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
+    }
+    case ARITH_CMPI: {
+        static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
+        int pred = (int)ew_attr(p, op, "predicate");
+        bool uns = pred >= CMPI_ULT;
+        if (e0->width == 1 || (uns && e0->kind == TY_INT && e0->width < 32)) return false; /* (casts first) */
+        const char *o = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e0) : ity(e0, !uns));
+        return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
+    }
+    case ARITH_SELECT: {
+        RegClass rc = px_rc(re);
+        if (rc == RC_PRED) return false;
+        const char *o = rc == RC_B16 ? "selp.b16" : rc == RC_B64 ? "selp.b64" : rc == RC_F32 ? "selp.f32"
+                        : rc == RC_F64 ? "selp.f64" : "selp.b32";
+        return ew_plan_args(pl, text_arg(p, o), rc, 3, (const int[]){1, 2, 0}, (const Type *[]){re, re, p->i1});
+    }
+    case ARITH_ANDI: case ARITH_ORI: case ARITH_XORI: {
+        RegClass rc = px_rc(re);
+        const char *o = op->kind == ARITH_ANDI ? "and" : op->kind == ARITH_ORI ? "or" : "xor";
+        if (rc == RC_PRED) /* pred_logic */
+            return ew_plan_args(pl, text_arg(p, opc_join(p, o, "pred")), RC_PRED, 2, in01, (const Type *[]){re, re});
+        if (re->kind != TY_INT && re->kind != TY_INDEX) return false;
+        if (re->kind == TY_INT && re->width < 32) return false;
+        return ew_plan_args(pl, text_arg(p, opc_join(p, o, bty(re))), rc, 2, in01, (const Type *[]){re, re});
+    }
+    case ARITH_EXTF: case ARITH_TRUNCF: case TT_FP_TO_FP: {
+        /* px_cast's float -> float by one cvt */
+        const Type *from = e0, *to = re;
+        if (from == to || from->kind != TY_FLOAT || to->kind != TY_FLOAT) return false;
+        bool f8 = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2 || to->fkind == FK_F8E4M3 ||
+                  to->fkind == FK_F8E5M2;
+        if (f8 || (from->fkind == FK_BF16 && to->width > 16 && p->sm < 90) ||
+            (from->fkind == FK_BF16 && to->fkind == FK_F16) || (from->fkind == FK_F16 && to->fkind == FK_BF16) ||
+            (from->width == 64 && to->fkind == FK_BF16 && p->sm < 90))
+            return false;
+        int rounding = op->kind == TT_FP_TO_FP ? (ew_attr(p, op, "rounding") == 0 ? 1 : 0) : 0;
+        const char *fs = from->fkind == FK_BF16 ? "bf16" : from->fkind == FK_F16 ? "f16" : fty(from);
+        const char *ts = to->fkind == FK_BF16 ? "bf16" : to->fkind == FK_F16 ? "f16" : fty(to);
+        const char *cvt = to->width < from->width ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
+        return ew_plan_args(pl, text_arg(p, opc_join(p, opc_join(p, cvt, ts), fs)), px_rc(to), 1, in01,
+                            (const Type *[]){from});
+    }
+    case MATH_EXP2: case MATH_LOG2: case MATH_RSQRT: case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_SQRT: {
+        if (re != p->f32) return false; /* (fmath converts others first; f64 sqrt is sqrt.rn) */
+        const char *o = op->kind == MATH_EXP2 ? "ex2.approx.f32" : op->kind == MATH_LOG2 ? "lg2.approx.f32"
+                        : op->kind == MATH_RSQRT ? "rsqrt.approx.f32" : op->kind == MATH_SIN ? "sin.approx.f32"
+                        : op->kind == MATH_COS ? "cos.approx.f32" : op->kind == MATH_TANH ? "tanh.approx.f32"
+                        : "sqrt.approx.f32";
+        return ew_plan_args(pl, text_arg(p, o), RC_F32, 1, in01, (const Type *[]){re});
+    }
+    default:
+        return false;
+    }
+    /* fbin: native 16-bit ops and 16-bit floats through f32 lower per slot */
+    if (is_f16ish(re)) return false;
+    return ew_plan_args(pl, text_arg(p, opc_join(p, fop, fty(re))), px_rc(re), 2, in01, (const Type *[]){re, re});
+}
+
+/* Whether the operand is one px_arg takes as it is (nothing emitted). */
+static inline bool plain_arg(Slot s) {
+    return s.kind == SLOT_REG ? s.off == 0
+                              : s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64);
+}
+
+/* Slot `in` by the plan, or false when px_ew must do it. */
+static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *in, Slot *out) {
+    PxArg a[3] = {0, 0, 0};
+    bool any_reg = false;
+    for (int k = 0; k < pl->nargs; k++) {
+        Slot s = in[pl->src[k]];
+        if (!plain_arg(s)) return false;
+        any_reg |= s.kind == SLOT_REG;
+    }
+    if (!any_reg) return false;
+    for (int k = 0; k < pl->nargs; k++) a[k] = px_arg(p, in[pl->src[k]], pl->elem[k]);
+    *out = cse(p, pl->rc, pl->opc, a[0], a[1], a[2]);
+    return true;
+}
+
 /* ---- ops --------------------------------------------------------------- */
 
 static int tile_slots(Px *p, const Type *t) {
@@ -2009,6 +2143,8 @@ static void lower_elementwise(Px *p, Op *op) {
         for (int i = 0; i < out->n; i++)
             if (px_demanded(want, i)) need[i] = need[rep[i]] = true;
     }
+    EwPlan plan = {0};
+    bool planned = ew_plan(p, op, re, &plan);
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
@@ -2017,7 +2153,7 @@ static void lower_elementwise(Px *p, Op *op) {
         }
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = src[k][i * step[k]];
-        out->s[i] = px_ew(p, op, in, re);
+        if (!planned || !ew_planned(p, &plan, in, &out->s[i])) out->s[i] = px_ew(p, op, in, re);
     }
 }
 

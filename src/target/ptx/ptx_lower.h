@@ -135,7 +135,8 @@ typedef struct Px {
     unsigned epoch;
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
-    struct { const char *a, *b, *s; } opc_memo[64]; /* see opc_join */
+    struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
+    int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
     bool failed;
