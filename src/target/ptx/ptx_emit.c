@@ -767,6 +767,13 @@ PxArg px_arg_make(Px *p, Slot s, const Type *elem) {
 
 /* ---- tiles --------------------------------------------------------------- */
 
+Tile *px_new_tile_block(Px *p, int n) {
+    size_t size = sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot), block = size > 4096 ? size : 4096;
+    p->tile_next = arena_alloc(p->ctx->arena, block);
+    p->tile_end = p->tile_next + block;
+    return px_new_tile(p, n);
+}
+
 PxValue *px_value_grow(Px *p, const Value *v) {
     uint32_t n = v->id + 1 > 2 * p->nvalues ? v->id + 1 : 2 * p->nvalues;
     if (n > p->values_cap) p->values = tc_realloc(p->values, n * sizeof *p->values), p->values_cap = n;
@@ -2117,24 +2124,24 @@ static void lower_elementwise(Px *p, Op *op) {
     }
     Tile *out = result_tile(p, op, 0);
     const Type *re = ty_elem(op_result(op, 0)->type);
+    int nin = op->noperands < 4 ? op->noperands : 4;
+    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code) */
+        if (px_demanded(px_demand(p, op_result(op, 0)), 0)) {
+            Slot in[4];
+            for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
+            out->s[0] = px_ew(p, op, in, re);
+        }
+        return;
+    }
     /* operand k's slot i is src[k][i * step[k]] (a one-slot tile is
      * broadcast) */
     const Slot *src[4];
     int step[4];
-    int nin = op->noperands < 4 ? op->noperands : 4;
     for (int k = 0; k < nin; k++) {
         const Tile *t = px_tile(p, op_operand(op, k));
         src[k] = t->s, step[k] = t->n == out->n;
     }
     const uint64_t *want = px_demand(p, op_result(op, 0));
-    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code) */
-        if (px_demanded(want, 0)) {
-            Slot in[4];
-            for (int k = 0; k < nin; k++) in[k] = src[k][0];
-            out->s[0] = px_ew(p, op, in, re);
-        }
-        return;
-    }
     int *rep = const_runs(p, op_result(op, 0), out->n);
     bool *need = NULL; /* a slot read, or the first of a run with one read */
     if (rep && want) {

@@ -128,6 +128,7 @@ typedef struct Px {
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
     AxisAnalysis *aa;
+    char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer
      * of px_cse for each but the first); an entry is good while its epoch
@@ -289,9 +290,15 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
 /* `mov.b32 dst, {lo, hi}` (two 16-bit registers packed) once per scope. */
 Slot px_pack2(Px *p, Slot lo, Slot hi);
 int px_label(Px *p);
-/* A tile of n slots, SLOT_NONE: one allocation, the slots after the Tile. */
+/* A tile of n slots, SLOT_NONE: one allocation, the slots after the Tile,
+ * from a block of the arena (zeroed) cut by the emitter: one per result of
+ * every op, and the arena's call costs more than the cut. */
+Tile *px_new_tile_block(Px *p, int n);
 static inline Tile *px_new_tile(Px *p, int n) {
-    Tile *t = arena_alloc(p->ctx->arena, sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot));
+    size_t size = sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot);
+    if ((size_t)(p->tile_end - p->tile_next) < size) return px_new_tile_block(p, n);
+    Tile *t = (Tile *)p->tile_next;
+    p->tile_next += size;
     t->n = n;
     t->s = (Slot *)(t + 1);
     return t;
