@@ -128,6 +128,7 @@ typedef struct Px {
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
     AxisAnalysis *aa;
+    struct Bits *demand_scratch; /* see uses_demand_n */
     char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer
