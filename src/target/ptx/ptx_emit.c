@@ -65,6 +65,23 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
  * call to memcpy, whose entry costs more than the copy). */
 static inline char *put_short(char *w, const char *s, size_t n) { return px_w_text(w, s, n); }
 
+/* Copies a text of n bytes whose storage can be read in whole 16-byte
+ * blocks (a register's name cell, an interned text: the arena rounds
+ * blocks up to 16 bytes) as one or two 16-byte moves when it is short;
+ * what follows overwrites the bytes past n (the buffer has 16 bytes to
+ * spare). */
+static inline char *put16(char *w, const char *s, size_t n) {
+    if (n <= 16) {
+        memcpy(w, s, 16);
+    } else if (n <= 32) {
+        memcpy(w, s, 16);
+        memcpy(w + 16, s + 16, 16);
+    } else {
+        memcpy(w, s, n);
+    }
+    return w + n;
+}
+
 /* `\topcode d, ops...;\n` with the lengths known: one reservation, then
  * plain copies. */
 static void ins_n(Px *p, const char *opcode, size_t oplen, const char *d, size_t dlen, const char *const *ops,
@@ -166,21 +183,16 @@ void px_line_t(Px *p, const PxText *pieces, int n) {
 }
 
 PxText px_reglist(Px *p, const Slot *s, int n) {
-    const char *name[8];
-    size_t len[8], total = 2;
-    for (int i = 0; i < n; i++) {
-        name[i] = px_rname(p, s[i]);
-        len[i] = px_rname_len(p, s[i]);
-        total += len[i] + (i ? 2 : 0);
-    }
-    char *out = arena_alloc(p->ctx->arena, total + 1), *w = out;
+    /* room for n names of 16 written bytes, their separators and braces */
+    char *out = arena_alloc(p->ctx->arena, 18 * (size_t)n + 18), *w = out;
     *w++ = '{';
     for (int i = 0; i < n; i++) {
         if (i) *w++ = ',', *w++ = ' ';
-        w = put_short(w, name[i], len[i]);
+        const char *name = px_rname(p, s[i]);
+        w = put16(w, name, (unsigned char)name[15]); /* (px_rname_len) */
     }
     *w++ = '}', *w = 0;
-    return (PxText){out, total};
+    return (PxText){out, (size_t)(w - out)};
 }
 
 /* (One allocation, no memo: offsets differ slot after slot.) */
@@ -517,22 +529,6 @@ static void cse_grow(Px *p) {
 /* The last key word of px_pack2's `{lo, hi}` (no operand has this id). */
 enum { CSE_BRACED = 0x7fffffff };
 
-/* Copies a text of n bytes whose storage can be read in whole 16-byte
- * blocks (a register's name cell, an interned text: the arena rounds
- * blocks up to 16 bytes) as one or two 16-byte moves when it is short;
- * what follows overwrites the bytes past n (the buffer has 16 bytes to
- * spare). */
-static inline char *put16(char *w, const char *s, size_t n) {
-    if (n <= 16) {
-        memcpy(w, s, 16);
-    } else if (n <= 32) {
-        memcpy(w, s, 16);
-        memcpy(w + 16, s + 16, 16);
-    } else {
-        memcpy(w, s, n);
-    }
-    return w + n;
-}
 
 /* The room write_ins makes: an opcode, and names of 15 bytes at most (16
  * written) with their separators; a longer text asks for its own. */
@@ -689,6 +685,20 @@ static char *access_begin(Px *p, PxText opcode, int n) {
     w = put_short(w, opcode.s, opcode.n);
     *w++ = ' ';
     return w;
+}
+
+void px_line_lists(Px *p, PxText opcode, const PxText *lists, int n) {
+    size_t room = opcode.n + 16;
+    for (int k = 0; k < n; k++) room += lists[k].n + 18;
+    char *w = put_short(px_w_begin(p, room), opcode.s, opcode.n);
+    for (int k = 0; k < n; k++) {
+        *w++ = k ? ',' : ' ';
+        if (k) *w++ = ' ';
+        /* (px_reglist's text: in the arena, whose blocks are whole 16 bytes) */
+        for (size_t b = 0; b < lists[k].n; b += 16) memcpy(w + b, lists[k].s + b, 16);
+        w += lists[k].n;
+    }
+    px_w_end(p, w);
 }
 
 void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists) {

@@ -203,6 +203,9 @@ char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero);
  * `{v0, v1, ...}` (n <= 8; plain registers, base too; `+0` written). */
 void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n);
 void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t off);
+/* `opcode L0, L1, ...`, the lists px_reglist's texts (made once, written
+ * many times: an mma's operand lists). */
+void px_line_lists(Px *p, PxText opcode, const PxText *lists, int n);
 /* `opcode L0, L1, ...`, list k of n[k] <= 8 plain registers (one, or
  * `{r0, r1, ...}`). */
 void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists);

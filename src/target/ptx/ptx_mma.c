@@ -184,33 +184,40 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         bdelta = int_attr(ring_b, "offset") - pl.b.base;
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, "stage_bytes"), &bdelta);
     }
-    /* the accumulator's registers of each (m-block, n-block), A's
-     * fragments of each m-block and B's of each n-block (of this k step) */
-    Slot *cs = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks * pl.nblocks);
+    /* The operand lists of the mma lines, each made once: the
+     * accumulator's for every k step, A's for every n-block, B's for every
+     * m-block. */
+    PxText *cl = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks * pl.nblocks);
     for (int m = 0; m < pl.mblocks; m++)
-        for (int n = 0; n < pl.nblocks; n++)
-            for (int i = 0; i < 4; i++) cs[4 * (m * pl.nblocks + n) + i] = acc->s[mma_acc_slot(&pl, m, n, i)];
+        for (int n = 0; n < pl.nblocks; n++) {
+            Slot cs[4];
+            for (int i = 0; i < 4; i++) cs[i] = acc->s[mma_acc_slot(&pl, m, n, i)];
+            cl[m * pl.nblocks + n] = px_reglist(p, cs, 4);
+        }
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
     Slot *bf = ARENA_ARRAY(p->ctx->arena, Slot, 2 * pl.nblocks + 2);
+    PxText *al = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks), *bl = ARENA_ARRAY(p->ctx->arena, PxText, pl.nblocks);
     PxText opc = {mma, strlen(mma)};
     for (int ks = 0; ks < pl.ksteps; ks++) {
         for (int m = 0; m < pl.mblocks; m++) {
             if (!pl.a.in_regs) {
                 ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
-                continue;
+            } else {
+                for (int i = 0; i < 4; i++) {
+                    int lo, hi;
+                    mma_a_reg_slots(&pl, &da, m, ks, i, &lo, &hi);
+                    af[4 * m + i] = pack2(p, ta->s[lo], ta->s[hi], ea);
+                }
             }
-            for (int i = 0; i < 4; i++) {
-                int lo, hi;
-                mma_a_reg_slots(&pl, &da, m, ks, i, &lo, &hi);
-                af[4 * m + i] = pack2(p, ta->s[lo], ta->s[hi], ea);
-            }
+            al[m] = px_reglist(p, af + 4 * m, 4);
         }
         for (int n = 0; n < pl.nblocks; n += 2)
             ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks) + bdelta, bf + 2 * n);
+        for (int n = 0; n < pl.nblocks; n++) bl[n] = px_reglist(p, bf + 2 * n, 2);
         for (int m = 0; m < pl.mblocks; m++)
             for (int n = 0; n < pl.nblocks; n++) {
-                const Slot *c4 = cs + 4 * (m * pl.nblocks + n);
-                px_reg_lists(p, opc, (const Slot *const[]){c4, af + 4 * m, bf + 2 * n, c4}, (const int[]){4, 4, 2, 4}, 4);
+                PxText cn = cl[m * pl.nblocks + n];
+                px_line_lists(p, opc, (const PxText[]){cn, al[m], bl[n], cn}, 4);
             }
     }
     Tile *out = px_new_tile(p, dc.nslots);
