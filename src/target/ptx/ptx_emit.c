@@ -1868,13 +1868,6 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
  * immediates an operand can be (no reg+off, no 16-bit or predicate
  * immediate, which px_arg would materialise first), and not all of them
  * immediates (which px_ew folds). */
-typedef struct EwPlan {
-    PxArg opc;
-    RegClass rc;
-    int nargs;
-    int src[3];
-    const Type *elem[3];
-} EwPlan;
 
 static bool ew_plan_args(EwPlan *pl, PxArg opc, RegClass rc, int nargs, const int *src, const Type *const *elem) {
     pl->opc = opc, pl->rc = rc, pl->nargs = nargs;
@@ -1986,6 +1979,16 @@ static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *in, Slot *out
     for (int k = 0; k < pl->nargs; k++) a[k] = px_arg(p, in[pl->src[k]], pl->elem[k]);
     *out = cse(p, pl->rc, pl->opc, a[0], a[1], a[2]);
     return true;
+}
+
+Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *re) {
+    if (p->ew_plan.op != op) {
+        p->ew_plan.op = op;
+        p->ew_plan.ok = ew_plan(p, op, re, &p->ew_plan.plan);
+    }
+    Slot out;
+    if (p->ew_plan.ok && ew_planned(p, &p->ew_plan.plan, in, &out)) return out;
+    return px_ew(p, op, in, re);
 }
 
 /* ---- ops --------------------------------------------------------------- */

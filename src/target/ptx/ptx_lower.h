@@ -78,6 +78,17 @@ typedef struct PxTextMemo {
     uint32_t id, len;
 } PxTextMemo;
 
+/* An element-wise op whose slots are one instruction each, planned once
+ * (see ew_plan in ptx_emit.c): the opcode's id, the result's class, and
+ * each operand's slot in px_ew's `in` and element type. */
+typedef struct EwPlan {
+    PxArg opc;
+    RegClass rc;
+    int nargs;
+    int src[3];
+    const Type *elem[3];
+} EwPlan;
+
 /* What the emitter knows of one value: its Tile once lowered, and the
  * slots of it that are read when not all (ptx_demand.c). */
 typedef struct PxValue {
@@ -141,6 +152,7 @@ typedef struct Px {
     int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
+    struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* see px_ew_planned */
     bool failed;
 } Px;
 
@@ -324,6 +336,9 @@ Slot px_owner_pred(Px *p, const Dist *d);
 Slot px_scalar_owner_pred(Px *p);
 /* Element-wise op on one slot of each operand. */
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *res_elem);
+/* The same, by op's plan when it has one (made at its first slot and
+ * kept: for an op asked slot after slot). */
+Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *res_elem);
 Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool is_signed_int, int rounding);
 void px_barrier(Px *p);
 /* A block of ops; Tile results bound. */

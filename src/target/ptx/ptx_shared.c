@@ -309,7 +309,7 @@ static bool combine_one_op(Px *p, Block *b, int k, const Slot *acc, const Slot *
         else if (v == b->args[1]) in[i] = x[0];
         else return false;
     }
-    out[0] = px_ew(p, o, in, ty_elem(op_result(o, 0)->type));
+    out[0] = px_ew_planned(p, o, in, ty_elem(op_result(o, 0)->type));
     return true;
 }
 
