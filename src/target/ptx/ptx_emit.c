@@ -1863,11 +1863,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
  * operand types do not depend on the slot: `add.f32 d, a, b`. EwPlan holds
  * what px_ew would work out for each slot again, the opcode's id, the
  * result's class and each operand's (px_ew's slot in, element type), so
- * that a tile's slots go straight to the CSE. Only slots whose operands
- * px_ew would pass through unchanged take it: plain registers and the
- * immediates an operand can be (no reg+off, no 16-bit or predicate
- * immediate, which px_arg would materialise first), and not all of them
- * immediates (which px_ew folds). */
+ * that a tile's slots go straight to the CSE (see ew_planned for the
+ * slots that still take px_ew). */
 
 static bool ew_plan_args(EwPlan *pl, PxArg opc, RegClass rc, int nargs, const int *src, const Type *const *elem) {
     pl->opc = opc, pl->rc = rc, pl->nargs = nargs;
@@ -1966,16 +1963,21 @@ static inline bool plain_arg(Slot s) {
                               : s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64);
 }
 
-/* Slot `in` by the plan, or false when px_ew must do it. */
+/* Slot `in` by the plan, or false when px_ew must do it: an operand
+ * missing, all of them immediates (px_ew folds some), or two that px_arg
+ * materialises (reg+off, a 16-bit or predicate immediate: px_ew's order of
+ * the two is the compiler's order of a call's arguments). */
 static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *in, Slot *out) {
     PxArg a[3] = {0, 0, 0};
     bool any_reg = false;
+    int made = 0;
     for (int k = 0; k < pl->nargs; k++) {
         Slot s = in[pl->src[k]];
-        if (!plain_arg(s)) return false;
+        if (s.kind == SLOT_NONE) return false;
+        made += !plain_arg(s);
         any_reg |= s.kind == SLOT_REG;
     }
-    if (!any_reg) return false;
+    if (!any_reg || made > 1) return false;
     for (int k = 0; k < pl->nargs; k++) a[k] = px_arg(p, in[pl->src[k]], pl->elem[k]);
     *out = cse(p, pl->rc, pl->opc, a[0], a[1], a[2]);
     return true;
