@@ -246,8 +246,7 @@ void px_lower_load(Px *p, Op *op) {
                     Slot lo = ot ? ot->s[ot->n == n ? idx[w * 2] : 0] : px_imm_int(0, RC_B16);
                     Slot hi = ot ? ot->s[ot->n == n ? idx[w * 2 + 1] : 0] : px_imm_int(0, RC_B16);
                     if (lo.kind == SLOT_IMM && hi.kind == SLOT_IMM)
-                        px_line(p, "mov.b32 ", px_rname(p, words[w]), ", ",
-                                px_int(p, (lo.off & 0xffff) | ((hi.off & 0xffff) << 16)), NULL);
+                        px_ins_args(p, "mov.b32", words[w], px_arg_int(p, (lo.off & 0xffff) | ((hi.off & 0xffff) << 16)), 0);
                     else
                         px_emit(p, "mov.b32 %s, {%s, %s}", px_rname(p, words[w]), px_opnd(p, lo, e), px_opnd(p, hi, e));
                 } else {
@@ -257,7 +256,7 @@ void px_lower_load(Px *p, Op *op) {
                         if (o.kind != SLOT_IMM) px_fail(p, op, "non-constant `other` for an 8-bit load");
                         wv |= (uint32_t)(o.off & 0xff) << (8 * k);
                     }
-                    px_line(p, "mov.b32 ", px_rname(p, words[w]), ", ", px_int(p, wv), NULL);
+                    px_ins_args(p, "mov.b32", words[w], px_arg_int(p, wv), 0);
                 }
             }
         }
@@ -267,7 +266,7 @@ void px_lower_load(Px *p, Op *op) {
             const char *wn = px_rname(p, words[w]);
             if (ebits == 16) {
                 Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-                px_line(p, "mov.b32 {", px_rname(p, lo), ", ", px_rname(p, hi), "}, ", wn, NULL);
+                px_reg_lists(p, PX_LIT("mov.b32"), (const Slot *const[]){(Slot[]){lo, hi}, &words[w]}, (const int[]){2, 1}, 2);
                 if (rc == RC_B16) {
                     out->s[idx[w * 2]] = lo;
                     out->s[idx[w * 2 + 1]] = hi;

@@ -45,9 +45,9 @@ static int log2i(int64_t v) {
 
 /* Where users start: global_smem, or above the live cp.async rings. */
 static Slot smem_base(Px *p) {
-    Slot b = px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+    Slot b = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
     if (!p->smem_floor) return b;
-    return px_cse(p, RC_B32, "add.s32", px_rname(p, b), px_int(p, p->smem_floor), NULL);
+    return px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, b), px_arg_int(p, p->smem_floor));
 }
 
 /* Claims `bytes` of shared memory from offset 0 (above the live rings) for
@@ -247,7 +247,7 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
                 continue;
             }
             Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-            px_line(p, "mov.b32 {", px_rname(p, lo), ", ", px_rname(p, hi), "}, ", px_rname(p, words[k]), NULL);
+            px_reg_lists(p, PX_LIT("mov.b32"), (const Slot *const[]){(Slot[]){lo, hi}, &words[k]}, (const int[]){2, 1}, 2);
             t->s[i + 2 * k] = lo;
             t->s[i + 2 * k + 1] = hi;
         }
