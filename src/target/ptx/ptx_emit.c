@@ -985,6 +985,33 @@ void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out) 
 
 void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }
 
+void px_label_at(Px *p, int label) {
+    StrBuf *sb = &p->body;
+    if (sb->len + 32 > sb->cap) sb_reserve(sb, 32);
+    char *w = sb->data + sb->len;
+    memcpy(w, "$L__BB", 6);
+    w += 6;
+    w += fmt_uint(w, (uint64_t)label);
+    *w++ = ':', *w++ = '\n', *w = 0;
+    sb->len = (size_t)(w - sb->data);
+}
+
+void px_bra(Px *p, Slot pred, bool negate, int label) {
+    char *w = px_w_begin(p, PX_W_NAME + 32);
+    if (pred.kind == SLOT_REG) {
+        *w++ = '@';
+        if (negate) *w++ = '!';
+        w = px_w_regs(p, w, &pred, 1);
+        memcpy(w, " bra $L__BB", 11);
+        w += 11;
+    } else {
+        memcpy(w, "bra.uni $L__BB", 14);
+        w += 14;
+    }
+    w += fmt_uint(w, (uint64_t)label);
+    px_w_end(p, w);
+}
+
 /* ---- element-wise ------------------------------------------------------ */
 
 static bool is_f16ish(const Type *e) { return e->kind == TY_FLOAT && e->width <= 16; }
@@ -1377,7 +1404,6 @@ static Slot f8_to_f32_sw(Px *p, Slot x, FloatKind k) {
  * value (as cvt.rn.satfinite), NaN to 0x7F. */
 static Slot f32_to_f8_sw(Px *p, Slot x, FloatKind k) {
     int m = k == FK_F8E4M3 ? 3 : 2, bias = k == FK_F8E4M3 ? 7 : 15, maxcode = k == FK_F8E4M3 ? 0x7E : 0x7B;
-    Arena *A = p->ctx->arena;
     Slot xm = px_mat(p, x, NULL);
     Slot b = px_cse(p, RC_B32, "mov.b32", px_rname(p, xm), NULL, NULL);
     const char *bs = px_rname(p, b);
@@ -1385,25 +1411,25 @@ static Slot f32_to_f8_sw(Px *p, Slot x, FloatKind k) {
     const char *as = px_rname(p, a);
     /* normal: round the f32 bits to m mantissa bits, re-bias */
     int drop = 23 - m;
-    Slot lsb0 = px_cse(p, RC_B32, "shr.u32", as, arena_printf(A, "%d", drop), NULL);
+    Slot lsb0 = px_cse(p, RC_B32, "shr.u32", as, px_int(p, drop), NULL);
     Slot lsb = px_cse(p, RC_B32, "and.b32", px_rname(p, lsb0), "1", NULL);
-    Slot r0 = px_cse(p, RC_B32, "add.s32", as, arena_printf(A, "%d", (1 << (drop - 1)) - 1), NULL);
+    Slot r0 = px_cse(p, RC_B32, "add.s32", as, px_int(p, (1 << (drop - 1)) - 1), NULL);
     Slot r1 = px_cse(p, RC_B32, "add.s32", px_rname(p, r0), px_rname(p, lsb), NULL);
-    Slot r2 = px_cse(p, RC_B32, "shr.u32", px_rname(p, r1), arena_printf(A, "%d", drop), NULL);
+    Slot r2 = px_cse(p, RC_B32, "shr.u32", px_rname(p, r1), px_int(p, drop), NULL);
     /* (e - 127 + bias) << m == r2 - ((127 - bias) << m) */
-    Slot nc = px_cse(p, RC_B32, "sub.s32", px_rname(p, r2), arena_printf(A, "%d", (127 - bias) << m), NULL);
+    Slot nc = px_cse(p, RC_B32, "sub.s32", px_rname(p, r2), px_int(p, (127 - bias) << m), NULL);
     /* subnormal: rni(|x| * 2^(m - emin)), emin = 1 - bias */
     Slot af = px_cse(p, RC_F32, "mov.b32", as, NULL, NULL);
     float sc = ldexpf(1.0f, m + bias - 1);
     uint32_t scb;
     memcpy(&scb, &sc, 4);
-    Slot sf = px_cse(p, RC_F32, "mul.f32", px_rname(p, af), arena_printf(A, "0f%08X", scb), NULL);
+    Slot sf = px_cse(p, RC_F32, "mul.f32", px_rname(p, af), imm_text(p, px_imm_float(sc, RC_F32)), NULL);
     Slot sr = px_cse(p, RC_F32, "cvt.rni.f32.f32", px_rname(p, sf), NULL, NULL);
     Slot sn = px_cse(p, RC_B32, "cvt.rzi.u32.f32", px_rname(p, sr), NULL, NULL);
     uint32_t minnorm = (uint32_t)(127 + 1 - bias) << 23;
-    Slot issub = px_cse(p, RC_PRED, "setp.lt.u32", as, arena_printf(A, "%u", minnorm), NULL);
+    Slot issub = px_cse(p, RC_PRED, "setp.lt.u32", as, px_int(p, minnorm), NULL);
     Slot code = px_cse(p, RC_B32, "selp.b32", px_rname(p, sn), px_rname(p, nc), px_rname(p, issub));
-    Slot sat = px_cse(p, RC_B32, "min.u32", px_rname(p, code), arena_printf(A, "%d", maxcode), NULL);
+    Slot sat = px_cse(p, RC_B32, "min.u32", px_rname(p, code), px_int(p, maxcode), NULL);
     Slot isnan = px_cse(p, RC_PRED, "setp.gt.u32", as, "2139095040", NULL);
     Slot c2 = px_cse(p, RC_B32, "selp.b32", "127", px_rname(p, sat), px_rname(p, isnan));
     Slot sg = px_cse(p, RC_B32, "shr.u32", bs, "24", NULL);
@@ -2321,7 +2347,7 @@ static void lower_print(Px *p, Op *op) {
         int n = tile ? d.nslots : 1;
         for (int s = 0; s < n; s++) {
             int skip = px_label(p);
-            if (own.kind != SLOT_NONE) px_emit(p, "@!%s bra $L__BB%d", px_rname(p, own), skip);
+            if (own.kind != SLOT_NONE) px_bra(p, own, true, skip);
             for (int k = 0; k < 3; k++) px_emit(p, "st.local.u32 [__tc_printbuf+%d], %s", 4 * k, px_rname(p, pid[k]));
             if (tile) {
                 Slot li = px_linear_index(p, &d, s, strides);
@@ -2347,7 +2373,7 @@ static void lower_print(Px *p, Op *op) {
             sb_printf(&p->body, "\t{\n\t.param .b64 pp0;\n\tst.param.b64 [pp0], %s;\n\t.param .b64 pp1;\n\t"
                                 "st.param.b64 [pp1], %s;\n\t.param .b32 pr0;\n\tcall.uni (pr0), vprintf, (pp0, pp1);\n\t}\n",
                       fa, px_rname(p, ba));
-            sb_printf(&p->body, "$L__BB%d:\n", skip);
+            px_label_at(p, skip);
         }
     }
 }
@@ -2383,14 +2409,14 @@ static void lower_assert(Px *p, Op *op) {
     int func_id = global_string(p, "unknown");
     p->uses_assert = true;
     int pass = px_label(p);
-    if (!fails) px_emit(p, "@%s bra $L__BB%d", px_rname(p, ok), pass);
+    if (!fails) px_bra(p, ok, false, pass);
     const char *ma = string_address(p, msg_id), *fa = string_address(p, file_id), *fn = string_address(p, func_id);
     sb_printf(&p->body,
               "\t{\n\t.param .b64 ap0;\n\tst.param.b64 [ap0], %s;\n\t.param .b64 ap1;\n\tst.param.b64 [ap1], %s;\n"
               "\t.param .b32 ap2;\n\tst.param.b32 [ap2], %d;\n\t.param .b64 ap3;\n\tst.param.b64 [ap3], %s;\n"
               "\t.param .b64 ap4;\n\tst.param.b64 [ap4], 1;\n\tcall.uni __assertfail, (ap0, ap1, ap2, ap3, ap4);\n\t}\n",
               ma, fa, op->loc.line, fn);
-    sb_printf(&p->body, "$L__BB%d:\n", pass);
+    px_label_at(p, pass);
     if (cv->type->kind == TY_TENSOR) px_barrier(p);
 }
 
@@ -2583,8 +2609,8 @@ static void lower_program_id(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     int64_t axis = 0;
     op_attr_int(op, "axis", &axis);
-    const char *xyz = axis == 1 ? "y" : axis == 2 ? "z" : "x";
-    const char *src = arena_printf(p->ctx->arena, op->kind == TT_GET_PROGRAM_ID ? "%%ctaid.%s" : "%%nctaid.%s", xyz);
+    static const char *const ids[2][3] = {{"%ctaid.x", "%ctaid.y", "%ctaid.z"}, {"%nctaid.x", "%nctaid.y", "%nctaid.z"}};
+    const char *src = ids[op->kind != TT_GET_PROGRAM_ID][axis == 1 ? 1 : axis == 2 ? 2 : 0];
     out->s[0] = px_cse(p, RC_B32, "mov.u32", src, NULL, NULL);
 }
 
@@ -2701,18 +2727,19 @@ static void lower_for(Px *p, Op *op) {
     }
     Tile *lb = px_tile(p, op_operand(op, 0)), *ub = px_tile(p, op_operand(op, 1)), *st = px_tile(p, op_operand(op, 2));
     copy_tiles(p, carried, inits, elems, n);
-    const char *ivn = px_rname(p, ivt->s[0]);
-    px_emit(p, "mov.%s %s, %s", wide ? "b64" : "b32", ivn, px_opnd(p, lb->s[0], it));
-    const char *ubs = px_opnd(p, ub->s[0], it), *sts = px_opnd(p, st->s[0], it);
+    Slot ivr = ivt->s[0];
+    PxArg iva = px_arg_reg(p, ivr);
+    px_ins_args(p, wide ? "mov.b64" : "mov.b32", ivr, px_arg(p, lb->s[0], it), 0);
+    PxArg ubs = px_arg(p, ub->s[0], it), sts = px_arg(p, st->s[0], it);
     int head = px_label(p), exit = px_label(p);
     px_bind(p, iv, ivt);
     for (int i = 0; i < n; i++) px_bind(p, body->args[i + 1], carried[i]);
     /* rotated, as LLVM leaves Triton's loops: the bound is tested once
      * before the loop and then at the bottom, one branch per iteration */
     Slot cond = px_reg(p, RC_PRED);
-    px_emit(p, "setp.ge.%s %s, %s, %s", wide ? "s64" : "s32", px_rname(p, cond), ivn, ubs);
-    px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), exit);
-    sb_printf(&p->body, "$L__BB%d:\n", head);
+    px_ins_args(p, wide ? "setp.ge.s64" : "setp.ge.s32", cond, iva, ubs);
+    px_bra(p, cond, false, exit);
+    px_label_at(p, head);
     px_scope_push(p);
     p->loop_depth++;
     px_lower_block(p, body);
@@ -2720,12 +2747,12 @@ static void lower_for(Px *p, Op *op) {
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
     copy_tiles(p, carried, ys, elems, n);
-    px_emit(p, "add.%s %s, %s, %s", wide ? "s64" : "s32", ivn, ivn, sts);
-    px_emit(p, "setp.lt.%s %s, %s, %s", wide ? "s64" : "s32", px_rname(p, cond), ivn, ubs);
-    px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), head);
+    px_ins_args(p, wide ? "add.s64" : "add.s32", ivr, iva, sts);
+    px_ins_args(p, wide ? "setp.lt.s64" : "setp.lt.s32", cond, iva, ubs);
+    px_bra(p, cond, false, head);
     p->loop_depth--;
     px_scope_pop(p);
-    sb_printf(&p->body, "$L__BB%d:\n", exit);
+    px_label_at(p, exit);
     for (int i = 0; i < n; i++) px_bind(p, op_result(op, i), carried[i]);
 }
 
@@ -2739,9 +2766,9 @@ static void lower_if(Px *p, Op *op) {
     }
     Tile *c = px_tile(p, op_operand(op, 0));
     Type *i1 = p->i1;
-    const char *cn = px_opnd(p, c->s[0], i1);
+    Slot cn = px_mat(p, c->s[0], i1);
     int els = px_label(p), end = px_label(p);
-    px_emit(p, "@!%s bra $L__BB%d", cn, els);
+    px_bra(p, cn, true, els);
     for (int r = 0; r < 2; r++) {
         Block *b = op->regions[r].first;
         px_scope_push(p);
@@ -2754,11 +2781,11 @@ static void lower_if(Px *p, Op *op) {
         }
         px_scope_pop(p);
         if (r == 0) {
-            px_emit(p, "bra.uni $L__BB%d", end);
-            sb_printf(&p->body, "$L__BB%d:\n", els);
+            px_bra(p, (Slot){0}, false, end);
+            px_label_at(p, els);
         }
     }
-    sb_printf(&p->body, "$L__BB%d:\n", end);
+    px_label_at(p, end);
     for (int i = 0; i < n; i++) px_bind(p, op_result(op, i), res[i]);
 }
 
@@ -2781,7 +2808,7 @@ static void lower_while(Px *p, Op *op) {
     }
     copy_tiles(p, bargs, inits, be, nb);
     int head = px_label(p), exit = px_label(p);
-    sb_printf(&p->body, "$L__BB%d:\n", head);
+    px_label_at(p, head);
     px_scope_push(p);
     p->loop_depth++;
     px_lower_block(p, before);
@@ -2791,7 +2818,7 @@ static void lower_while(Px *p, Op *op) {
     Tile *c = px_tile(p, op_operand(cnd, 0));
     Slot cs = px_mat(p, c->s[0], p->i1);
     copy_tiles(p, aargs, cv, ae, na);
-    px_emit(p, "@!%s bra $L__BB%d", px_rname(p, cs), exit);
+    px_bra(p, cs, true, exit);
     px_scope_pop(p);
     px_scope_push(p);
     px_lower_block(p, after);
@@ -2799,10 +2826,10 @@ static void lower_while(Px *p, Op *op) {
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, nb + 1);
     for (int i = 0; i < nb; i++) ys[i] = px_tile(p, op_operand(y, i));
     copy_tiles(p, bargs, ys, be, nb);
-    px_emit(p, "bra.uni $L__BB%d", head);
+    px_bra(p, (Slot){0}, false, head);
     p->loop_depth--;
     px_scope_pop(p);
-    sb_printf(&p->body, "$L__BB%d:\n", exit);
+    px_label_at(p, exit);
     for (int i = 0; i < op->nresults && i < na; i++) px_bind(p, op_result(op, i), aargs[i]);
 }
 

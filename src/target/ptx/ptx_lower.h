@@ -341,6 +341,11 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *res_elem);
 Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *res_elem);
 Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool is_signed_int, int rounding);
 void px_barrier(Px *p);
+/* `$L__BBn:` */
+void px_label_at(Px *p, int label);
+/* `@pred bra $L__BBn` (`@!pred` when negate), `bra.uni $L__BBn` when pred
+ * is not a register. */
+void px_bra(Px *p, Slot pred, bool negate, int label);
 /* A block of ops; Tile results bound. */
 void px_lower_block(Px *p, Block *b);
 void px_scope_push(Px *p);

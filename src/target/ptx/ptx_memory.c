@@ -276,7 +276,7 @@ void px_lower_load(Px *p, Op *op) {
                 }
             } else {
                 for (int k = 0; k < 4; k++) {
-                    const char *pos = arena_printf(p->ctx->arena, "%d", 8 * k);
+                    const char *pos = px_int(p, 8 * k);
                     if (rc == RC_B16) {
                         Slot b = px_cse(p, RC_B32, "bfe.u32", wn, pos, "8");
                         out->s[idx[w * 4 + k]] = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, b), NULL, NULL);
@@ -549,7 +549,7 @@ void px_lower_atomic(Px *p, Op *op) {
             Slot a = base;
             if (idx.kind == SLOT_REG) {
                 Slot sc = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, idx.reg, {0}}),
-                                 arena_printf(p->ctx->arena, "%d", eb), NULL);
+                                 px_int(p, eb), NULL);
                 a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
             }
             addrs[i] = arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(idx.off * eb));

@@ -461,8 +461,8 @@ void px_lower_reduce(Px *p, Op *op) {
         }
         smem_begin(p, total);
         Slot wa = px_cse(p, RC_B32, "bfe.u32", px_rname(p, p->warp),
-                         arena_printf(p->ctx->arena, "%d", log2i(d.warp_stride[axis])),
-                         arena_printf(p->ctx->arena, "%d", log2i(nw)));
+                         px_int(p, log2i(d.warp_stride[axis])),
+                         px_int(p, log2i(nw)));
         int64_t rstrides[TTG_MAX_RANK];
         if (!scalar) row_major(op_result(op, 0)->type, rstrides);
         /* only the first lane along the axis writes its warp's partial (the
@@ -484,7 +484,7 @@ void px_lower_reduce(Px *p, Op *op) {
                 idx.off = lin[r].off * nw;
             } else {
                 Slot t = px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, lin[r].reg, {0}}),
-                                arena_printf(p->ctx->arena, "%d", nw), px_rname(p, wa));
+                                px_int(p, nw), px_rname(p, wa));
                 idx = t;
                 idx.off = lin[r].off * nw;
             }
@@ -499,7 +499,7 @@ void px_lower_reduce(Px *p, Op *op) {
                 if (idx.kind == SLOT_IMM) idx.off = base.off * nw + w;
                 else {
                     Slot t = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, base.reg, {0}}),
-                                    arena_printf(p->ctx->arena, "%d", nw), NULL);
+                                    px_int(p, nw), NULL);
                     idx = t;
                     idx.off = base.off * nw + w;
                 }
@@ -839,8 +839,8 @@ static void scan_smem(Px *p, Op *op, int k, const Type **et, bool rev, const Dis
             /* has a partner: pos >= dd (pos + dd < n when reversed) */
             Slot pr;
             const char *ps = px_opnd(p, pos[i], i32);
-            if (!rev) pr = px_cse(p, RC_PRED, "setp.ge.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)dd), NULL);
-            else pr = px_cse(p, RC_PRED, "setp.lt.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)(n - dd)), NULL);
+            if (!rev) pr = px_cse(p, RC_PRED, "setp.ge.s32", ps, px_int(p, dd), NULL);
+            else pr = px_cse(p, RC_PRED, "setp.lt.s32", ps, px_int(p, (n - dd)), NULL);
             Slot nb[MAXK];
             int64_t delta = (rev ? dd : -dd) * strides[axis];
             for (int q = 0; q < k; q++) {
