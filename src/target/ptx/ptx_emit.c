@@ -2129,7 +2129,7 @@ static Value *floor_mod_pow2(Px *p, Op *op, int64_t *c) {
 static int *const_runs(Px *p, Value *v, int n) {
     const Type *e = ty_elem(v->type);
     if (n < 2 || v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX)) return NULL;
-    const AxisInfo *ai = axis_info(p->aa, v);
+    const AxisInfo *ai = axis_info(px_axis(p), v);
     bool runs = false;
     for (int k = 0; k < ai->rank && !runs; k++) runs = ai->cnst[k] > 1;
     Dist d;
@@ -2988,7 +2988,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
-    p->aa = axis_analysis_get(c, func);
+    p->func = func;
     px_demand_analyze(p, func);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
@@ -3057,7 +3057,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     vec_free(&p->scope_marks);
     vec_free(&p->texts);
     tc_free(p->text_tab);
-    axis_analysis_free(p->aa);
+    if (p->aa) axis_analysis_free(p->aa);
     return ok;
 }
 

@@ -138,7 +138,8 @@ typedef struct Px {
     bool uses_printf, uses_assert;
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
-    AxisAnalysis *aa;
+    Op *func;
+    AxisAnalysis *aa; /* made at the first question (px_axis) */
     struct Bits *demand_scratch; /* see uses_demand_n */
     char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
@@ -378,6 +379,14 @@ Tile *px_tile_missing(Px *p, Value *v);
 static inline Tile *px_tile(Px *p, Value *v) {
     Tile *t = px_value(p, v)->tile;
     return t ? t : px_tile_missing(p, v);
+}
+
+/* The kernel's axis analysis, made at its first question: a kernel of one
+ * element per thread asks none (its accesses are of one element), and the
+ * analysis is a walk over all of it. */
+static inline AxisAnalysis *px_axis(Px *p) {
+    if (!p->aa) p->aa = axis_analysis_get(p->ctx, p->func);
+    return p->aa;
 }
 
 /* ptx_demand.c: fills the values' demand */

@@ -33,15 +33,16 @@ int px_access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) 
     int o0 = d->order[0];
     int ebits = px_bits(e);
     if (e->kind == TY_INT && e->width == 1) return 1;
-    const AxisInfo *ai = axis_info(p->aa, ptr);
     int64_t run = d->spt[o0] < d->shape[o0] ? d->spt[o0] : d->shape[o0];
+    if (run <= 1) return 1; /* (one element at a time whatever the axis info) */
+    const AxisInfo *ai = axis_info(px_axis(p), ptr);
     int64_t v = run;
     if (ai->contig[o0] < v) v = ai->contig[o0];
     int64_t align = ai->div[o0] * 8 / ebits;
     if (align < v) v = align < 1 ? 1 : align;
     if (128 / ebits < v) v = 128 / ebits;
     if (mask && mask->type->kind == TY_TENSOR) {
-        const AxisInfo *mi = axis_info(p->aa, mask);
+        const AxisInfo *mi = axis_info(px_axis(p), mask);
         if (mi->cnst[o0] < v) v = mi->cnst[o0];
     }
     int vec = pow2_floor(v < 1 ? 1 : v);
