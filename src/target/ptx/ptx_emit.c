@@ -608,9 +608,10 @@ void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b) {
  * probe goes on. (The hot path of the emitter.) */
 static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
     uint32_t key[4] = {opc << 3 | (uint32_t)rc, a, a ? b : 0, a && b ? c : 0};
-    uint64_t x = ((uint64_t)key[1] << 32 | key[0]) * 0x9e3779b97f4a7c15ULL ^
-                 ((uint64_t)key[3] << 32 | key[2]) * 0xc2b2ae3d27d4eb4fULL;
-    uint32_t hash = (uint32_t)((x ^ x >> 31) * 0xff51afd7ed558ccdULL >> 32), tag = cse_tag(hash);
+    /* (the high half of a product: every bit of the key words mixed in) */
+    uint64_t x = (((uint64_t)key[3] << 32 | key[2]) * 0xc2b2ae3d27d4eb4fULL ^ ((uint64_t)key[1] << 32 | key[0])) *
+                 0x9e3779b97f4a7c15ULL;
+    uint32_t hash = (uint32_t)(x >> 32), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
     for (uint32_t sl; (sl = p->cse_tab[i]) != 0; i = (i + 1) & mask) {
