@@ -47,23 +47,29 @@ static bool a_fits_registers(const Dist *dc, const Dist *da) {
  * k instead, 8 per block. (The warp's first row or column, mb or nb, enters
  * linearly: lane_coefs counts on the offset being a part of the lane plus
  * a part of the warp.) */
-int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp) {
+/* mma_lane_offset with the warp's first row (A) or column (B) given:
+ * `first`, dist_thread_part of lane 0 in the warp. */
+static int64_t lane_offset_at(const MmaPlan *pl, bool is_b, int lane, int64_t first) {
     int i = lane >> 3, r = lane & 7; /* which block of the .x4, which of its rows */
     int64_t row, col;                /* col in bytes */
     if (!is_b) {
         /* lane 0 of the warp has g = 0: its row is the warp's first, 8*w_m */
-        int64_t mb = dist_thread_part(&pl->dc, 0, 0, warp);
+        int64_t mb = first;
         int h = i & 1, kk = i >> 1; /* blocks: (rep 2a, k lo) (2a+1, k lo) (2a, k hi) (2a+1, k hi) */
         if (!pl->a.trans) row = mb + 8 * pl->wm * h + r, col = 16 * kk;
         else row = 8 * kk + r, col = (mb + 8 * pl->wm * h) * pl->esize;
         return row * pl->a.pitch + col;
     }
     /* lane 0 has t = 0: its column is the warp's first, (8*w_n) mod N */
-    int64_t nb = dist_thread_part(&pl->dc, 1, 0, warp);
+    int64_t nb = first;
     int cc = i >> 1, kk = i & 1; /* blocks: (n-block c, k lo) (c, k hi) (c+1, k lo) (c+1, k hi) */
     if (!pl->b.trans) row = nb + 8 * pl->wn * cc + r, col = 16 * kk;
     else row = 8 * kk + r, col = (nb + 8 * pl->wn * cc) * pl->esize;
     return row * pl->b.pitch + col;
+}
+
+int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp) {
+    return lane_offset_at(pl, is_b, lane, dist_thread_part(&pl->dc, is_b ? 1 : 0, 0, warp));
 }
 
 int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep) {
@@ -109,11 +115,13 @@ static int64_t coef_sum(const MmaOperand *o, int v, int first) {
  * warps). */
 static bool lane_coefs(MmaPlan *pl, bool is_b, MmaOperand *o) {
     int nwarps = 1 << (pl->tid_bits - 5);
+    int64_t first = dist_thread_part(&pl->dc, is_b ? 1 : 0, 0, 0); /* warp 0's, for its lanes */
     memset(o->coef, 0, sizeof o->coef);
-    if (mma_lane_offset(pl, is_b, 0, 0) != 0) return false;
-    for (int b = 0; b < pl->tid_bits; b++) o->coef[b] = mma_lane_offset(pl, is_b, (1 << b) & 31, (1 << b) >> 5);
+    if (lane_offset_at(pl, is_b, 0, first) != 0) return false;
+    for (int b = 0; b < pl->tid_bits; b++)
+        o->coef[b] = b < 5 ? lane_offset_at(pl, is_b, 1 << b, first) : mma_lane_offset(pl, is_b, 0, 1 << (b - 5));
     for (int lane = 0; lane < 32; lane++)
-        if (coef_sum(o, lane, 0) != mma_lane_offset(pl, is_b, lane, 0)) return false;
+        if (coef_sum(o, lane, 0) != lane_offset_at(pl, is_b, lane, first)) return false;
     for (int warp = 0; warp < nwarps; warp++)
         if (coef_sum(o, warp, 5) != mma_lane_offset(pl, is_b, 0, warp)) return false;
     return true;

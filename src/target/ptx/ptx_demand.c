@@ -47,9 +47,10 @@ static Bits *bits_new(Px *p, int n) {
 static int nwords(int n) { return (n + 63) / 64; }
 
 static bool bits_full(const Bits *b) {
-    for (int i = 0; i < b->n; i++)
-        if (!(b->w[i / 64] >> (i % 64) & 1)) return false;
-    return true;
+    int k = b->n / 64;
+    for (int w = 0; w < k; w++)
+        if (~b->w[w]) return false;
+    return b->n % 64 == 0 || (~b->w[k] & (((uint64_t)1 << (b->n % 64)) - 1)) == 0;
 }
 
 static void bits_fill(Bits *b) {
@@ -77,9 +78,13 @@ static Bits *entry(Px *p, const Value *v) { return px_value(p, v)->demand; }
 /* Records v's demand (full ones too: a loop's fixpoint may revisit v and
  * must be able to widen what it recorded before). */
 static void record(Px *p, const Value *v, Bits *b) {
-    if (b->full || bits_full(b)) bits_fill(b);
+    if (!b->full && bits_full(b)) bits_fill(b);
     px_value(p, v)->demand = b;
 }
+
+/* Every slot: one entry shared by the values read in full, which are most
+ * (read only: a full demand is never widened). */
+static Bits all_slots = {.n = 0, .full = true};
 
 /* tt.broadcast / tt.expand_dims: the source slot of each demanded result
  * slot, as lower_broadcast maps them (a dimension of size 1 reads j = 0;
@@ -138,20 +143,39 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
     return true;
 }
 
-static int slots_of(Px *p, const Value *v) {
+static inline int slots_of(Px *p, const Value *v) {
     const Dist *d = v->type->kind == TY_TENSOR ? px_dist_of(p, v->type) : NULL;
     return d ? d->nslots : 0;
 }
 
-/* v's demand, from its uses, added to acc (a fresh set when NULL). */
-static Bits *uses_demand(Px *p, const Value *v, Bits *acc) {
+/* v's demand, from its uses, added to acc (a fresh set when NULL: then
+ * built in the emitter's scratch set, and kept only when partial); v has n
+ * slots, n >= 2 (fewer: no demand, always read). */
+static Bits *uses_demand_n(Px *p, const Value *v, Bits *acc, int n) {
+    Bits *into = acc;
+    if (!into) {
+        if (!p->demand_scratch || p->demand_scratch->n < n) p->demand_scratch = bits_new(p, n);
+        into = p->demand_scratch;
+        int nw = nwords(n);
+        into->n = n, into->full = false;
+        memset(into->w, 0, (size_t)nw * sizeof(uint64_t));
+    }
+    for (Use *u = v->uses; u && !into->full; u = u->next)
+        if (!use_demand(p, u, into, n)) into->full = true;
+    if (into->full) {
+        if (!acc) return &all_slots;
+        bits_fill(acc);
+        return acc;
+    }
+    if (acc) return acc;
+    Bits *b = bits_new(p, n);
+    memcpy(b->w, into->w, (size_t)nwords(n) * sizeof(uint64_t));
+    return b;
+}
+
+static inline Bits *uses_demand(Px *p, const Value *v, Bits *acc) {
     int n = slots_of(p, v);
-    if (n < 2) return NULL;
-    if (!acc) acc = bits_new(p, n);
-    for (Use *u = v->uses; u && !acc->full; u = u->next)
-        if (!use_demand(p, u, acc, n)) acc->full = true;
-    if (acc->full) bits_fill(acc);
-    return acc;
+    return n < 2 ? NULL : uses_demand_n(p, v, acc, n);
 }
 
 static void demand_block(Px *p, Block *b);

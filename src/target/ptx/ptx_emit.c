@@ -33,6 +33,15 @@ static const char *const rc_mov[RC_COUNT] = {"mov.pred", "mov.b16", "mov.b32", "
 
 /* ---- emission helpers -------------------------------------------------- */
 
+/* Inlined whatever the compiler's estimate: the few functions every new
+ * instruction goes through, whose calls would cost more than their work
+ * (the arguments and the caller's registers spilled around each). */
+#ifdef __GNUC__
+#define PX_INLINE inline __attribute__((always_inline))
+#else
+#define PX_INLINE inline
+#endif
+
 void px_emit(Px *p, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -51,22 +60,24 @@ void px_emit_pro(Px *p, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Copies n bytes of a short string. Opcodes and operands are a few bytes:
- * two overlapping fixed-size copies (plain moves) beat a call to memcpy,
- * whose entry costs more than the copy. */
-static inline char *put_short(char *w, const char *s, size_t n) {
-    if (n >= 8 && n <= 16) {
-        memcpy(w, s, 8);
-        memcpy(w + n - 8, s + n - 8, 8);
-    } else if (n >= 4 && n < 8) {
-        memcpy(w, s, 4);
-        memcpy(w + n - 4, s + n - 4, 4);
-    } else if (n > 16) {
+/* Copies n bytes of a short string (px_w_text: opcodes and operands are a
+ * few bytes, and two overlapping fixed-size copies, plain moves, beat a
+ * call to memcpy, whose entry costs more than the copy). */
+static inline char *put_short(char *w, const char *s, size_t n) { return px_w_text(w, s, n); }
+
+/* Copies a text of n bytes whose storage can be read in whole 16-byte
+ * blocks (a register's name cell, an interned text: the arena rounds
+ * blocks up to 16 bytes) as one or two 16-byte moves when it is short;
+ * what follows overwrites the bytes past n (the buffer has 16 bytes to
+ * spare). */
+static inline char *put16(char *w, const char *s, size_t n) {
+    if (n <= 16) {
+        memcpy(w, s, 16);
+    } else if (n <= 32) {
+        memcpy(w, s, 16);
+        memcpy(w + 16, s + 16, 16);
+    } else {
         memcpy(w, s, n);
-    } else if (n) {
-        w[0] = s[0];
-        w[n / 2] = s[n / 2];
-        w[n - 1] = s[n - 1];
     }
     return w + n;
 }
@@ -172,21 +183,16 @@ void px_line_t(Px *p, const PxText *pieces, int n) {
 }
 
 PxText px_reglist(Px *p, const Slot *s, int n) {
-    const char *name[8];
-    size_t len[8], total = 2;
-    for (int i = 0; i < n; i++) {
-        name[i] = px_rname(p, s[i]);
-        len[i] = px_rname_len(p, s[i]);
-        total += len[i] + (i ? 2 : 0);
-    }
-    char *out = arena_alloc(p->ctx->arena, total + 1), *w = out;
+    /* room for n names of 16 written bytes, their separators and braces */
+    char *out = arena_alloc(p->ctx->arena, 18 * (size_t)n + 18), *w = out;
     *w++ = '{';
     for (int i = 0; i < n; i++) {
         if (i) *w++ = ',', *w++ = ' ';
-        w = put_short(w, name[i], len[i]);
+        const char *name = px_rname(p, s[i]);
+        w = put16(w, name, (unsigned char)name[15]); /* (px_rname_len) */
     }
     *w++ = '}', *w = 0;
-    return (PxText){out, total};
+    return (PxText){out, (size_t)(w - out)};
 }
 
 /* (One allocation, no memo: offsets differ slot after slot.) */
@@ -205,23 +211,6 @@ const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     w = put_short(w, num, (size_t)nl);
     *w++ = ']', *w = 0;
     return out;
-}
-
-/* "a.b" for two strings that outlive the emitter (literals, or joins made
- * here), made once: element-wise ops ask for the same opcode slot after
- * slot (a direct-mapped memo on the two pointers). */
-static const char *opc_join(Px *p, const char *a, const char *b) {
-    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1));
-    unsigned h = (ab * 0x9e3779b1u) >> 26; /* 64 entries */
-    if (p->opc_memo[h].a != a || p->opc_memo[h].b != b) {
-        size_t na = strlen(a), nb = strlen(b);
-        char *s = arena_alloc(p->ctx->arena, na + nb + 2);
-        memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
-        p->opc_memo[h].a = a;
-        p->opc_memo[h].b = b;
-        p->opc_memo[h].s = s;
-    }
-    return p->opc_memo[h].s;
 }
 
 void px_fail(Px *p, const Op *op, const char *fmt, ...) {
@@ -281,30 +270,6 @@ const char *px_rname_make(Px *p, Slot s) {
     return p->rnames[rc][r];
 }
 
-RegClass px_rc(const Type *e) {
-    switch (e->kind) {
-    case TY_INT:
-        if (e->width == 1) return RC_PRED;
-        return e->width > 32 ? RC_B64 : RC_B32;
-    case TY_INDEX:
-    case TY_PTR:
-        return RC_B64;
-    case TY_FLOAT:
-        if (e->width == 64) return RC_F64;
-        if (e->width == 32) return RC_F32;
-        return RC_B16;
-    default:
-        return RC_B32;
-    }
-}
-
-int px_bits(const Type *e) {
-    if (e->kind == TY_PTR || e->kind == TY_INDEX) return 64;
-    return e->width < 8 ? 8 : e->width;
-}
-
-Slot px_imm_int(int64_t v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .off = v}; }
-Slot px_imm_float(double v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .f = v}; }
 
 int px_label(Px *p) { return ++p->nlabel; }
 
@@ -357,10 +322,117 @@ static void hex_fixed(char *out, uint64_t v, int digits) {
     for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
 }
 
-/* An immediate's text for the register class: 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
- * for floats (exact bits), decimal for integers. Made once per value: the
- * same constants come back slot after slot (a direct-mapped memo). */
-static const char *imm_text(Px *p, Slot s) {
+/* ---- CSE keys ------------------------------------------------------------ */
+
+/* px_cse keys an instruction by its destination's class, its opcode and its
+ * operands, each a PxArg: an id that is equal exactly when the texts are.
+ * The key is compared as four words, and the line is formatted only when
+ * it is new. A register's name given as a text is recognised by its shape;
+ * any other text (an opcode, an immediate, "%tid.x") is interned. */
+
+/* The id of a register's name, from its text: `%` + the class's prefix +
+ * a number (decimal, no leading zero, below PX_REG_MAX); false for any
+ * other text, which is then interned (its shape alone decides, so equal
+ * texts always get the same id). */
+static bool reg_text_id(const char *s, PxArg *id) {
+    int rc, k;
+    switch (s[1]) {
+    case 'p': rc = RC_PRED, k = 2; break;
+    case 'h': rc = RC_B16, k = 2; break;
+    case 'r': s[2] == 'd' ? (rc = RC_B64, k = 3) : (rc = RC_B32, k = 2); break;
+    case 'f': s[2] == 'd' ? (rc = RC_F64, k = 3) : (rc = RC_F32, k = 2); break;
+    default: return false;
+    }
+    int first = k;
+    uint32_t n = 0;
+    for (; s[k] >= '0' && s[k] <= '9'; k++) {
+        if (k - first == 7) return false; /* (PX_REG_MAX = 2^24 and above: a text) */
+        n = n * 10 + (uint32_t)(s[k] - '0');
+    }
+    if (s[k] || k == first || (s[first] == '0' && k > first + 1) || n >= PX_REG_MAX) return false;
+    *id = PX_REG_ID | (uint32_t)rc << 24 | n;
+    return true;
+}
+
+/* memcmp(x, y, n) == 0, for the few bytes of a text (a word at a time, the
+ * last one overlapping). */
+static inline bool same_run(const char *x, const char *y, size_t n) {
+    if (n >= 8) {
+        uint64_t a, b;
+        for (; n > 8; n -= 8, x += 8, y += 8) {
+            memcpy(&a, x, 8), memcpy(&b, y, 8);
+            if (a != b) return false;
+        }
+        memcpy(&a, x + n - 8, 8), memcpy(&b, y + n - 8, 8);
+        return a == b;
+    }
+    if (n >= 4) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, x, 4), memcpy(&b0, y, 4), memcpy(&a1, x + n - 4, 4), memcpy(&b1, y + n - 4, 4);
+        return a0 == b0 && a1 == b1;
+    }
+    for (size_t j = 0; j < n; j++)
+        if (x[j] != y[j]) return false;
+    return true;
+}
+
+/* The id of a text that is not a register's name: its entry in the
+ * kernel's table of texts (a copy in the arena), made on first sight. */
+static PxArg text_intern(Px *p, const char *s, size_t n) {
+    uint32_t hash = (uint32_t)hash_bytes(s, n, 0);
+    if (2 * (p->texts.len + 1) > p->text_cap) {
+        tc_free(p->text_tab);
+        p->text_cap = p->text_cap ? 2 * p->text_cap : 256;
+        p->text_tab = tc_calloc((size_t)p->text_cap, sizeof *p->text_tab);
+        for (int k = 0; k < p->texts.len; k++) {
+            int j = (int)(p->texts.data[k].hash & (uint32_t)(p->text_cap - 1));
+            while (p->text_tab[j]) j = (j + 1) & (p->text_cap - 1);
+            p->text_tab[j] = (uint32_t)k + 1;
+        }
+    }
+    int mask = p->text_cap - 1, j = (int)(hash & (uint32_t)mask);
+    for (uint32_t t; (t = p->text_tab[j]) != 0; j = (j + 1) & mask) {
+        const PxTextEntry *e = &p->texts.data[t - 1];
+        if (e->hash == hash && e->len == n && memcmp(e->s, s, n) == 0) return t;
+    }
+    vec_push(&p->texts, ((PxTextEntry){arena_strndup(p->ctx->arena, s, n), (uint32_t)n, hash}));
+    p->text_tab[j] = (uint32_t)p->texts.len;
+    return (uint32_t)p->texts.len;
+}
+
+static PxArg text_arg_make(Px *p, const char *s, PxTextMemo *m) {
+    PxArg id = text_intern(p, s, strlen(s));
+    m->s = s, m->canon = p->texts.data[id - 1].s, m->id = id, m->len = p->texts.data[id - 1].len;
+    return id;
+}
+
+/* A text's id, a register's name aside. The texts are a few literals,
+ * immediates and opcodes asked for over and over: a direct-mapped memo on
+ * the pointer spares the interning (checked against the interned copy, as
+ * a caller's buffer may hold another text by now). */
+static inline PxArg text_arg(Px *p, const char *s) {
+    PxTextMemo *m = &p->text_memo[((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 56];
+    if (m->s == s && same_run(s, m->canon, m->len) && s[m->len] == 0) return m->id;
+    return text_arg_make(p, s, m);
+}
+
+PxArg px_arg_text(Px *p, const char *s) {
+    PxArg id;
+    if (s[0] == '%' && reg_text_id(s, &id)) return id;
+    return text_arg(p, s);
+}
+
+static inline Slot arg_slot(PxArg a) {
+    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)(a >> 24 & 7), .reg = (int)(a & (PX_REG_MAX - 1))};
+}
+
+const char *px_arg_str(Px *p, PxArg a) { return a & PX_REG_ID ? px_rname(p, arg_slot(a)) : p->texts.data[a - 1].s; }
+
+/* An immediate's operand for the register class: 0fXXXXXXXX /
+ * 0dXXXXXXXXXXXXXXXX for floats (exact bits), decimal for integers. Made
+ * once per value: the same constants come back slot after slot (a
+ * direct-mapped memo). */
+static PxArg imm_arg(Px *p, Slot s) {
     uint64_t bits;
     if (s.rc == RC_F32) {
         float f = (float)s.f;
@@ -373,7 +445,7 @@ static const char *imm_text(Px *p, Slot s) {
         bits = (uint64_t)(s.rc == RC_B32 ? (int32_t)s.off : s.off);
     }
     unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
-    if (p->imm_memo[h].s && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].s;
+    if (p->imm_memo[h].id && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].id;
     char buf[24];
     int n;
     switch (s.rc) {
@@ -395,61 +467,43 @@ static const char *imm_text(Px *p, Slot s) {
         break;
     }
     }
+    PxArg id = text_intern(p, buf, (size_t)n);
     p->imm_memo[h].bits = bits;
     p->imm_memo[h].rc = s.rc;
-    return p->imm_memo[h].s = arena_strndup(p->ctx->arena, buf, (size_t)n);
+    return p->imm_memo[h].id = id;
+}
+
+static const char *imm_text(Px *p, Slot s) {
+    PxArg id = imm_arg(p, s); /* (first: it may grow the table) */
+    return p->texts.data[id - 1].s;
 }
 
 const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
+PxArg px_arg_int(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64)); }
 
-/* put_short, mixing the piece into the hash h from the words it copies:
- * they cover its bytes, so this is a hash of its text. */
-static inline char *put_hashed(char *w, const char *s, size_t n, uint64_t *h) {
-    const uint64_t K = 0x9e3779b97f4a7c15ULL;
-    uint64_t x = (*h ^ n) * K;
-    if (n >= 8) { /* words, the last one overlapping (an f64 immediate is 18 bytes) */
-        uint64_t v;
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&v, s + i, 8), memcpy(w + i, &v, 8);
-            x = (x ^ v) * K;
-        }
-        memcpy(&v, s + n - 8, 8), memcpy(w + n - 8, &v, 8);
-        x = (x ^ v) * K;
-    } else if (n >= 4) {
-        uint32_t lo, hi;
-        memcpy(&lo, s, 4), memcpy(&hi, s + n - 4, 4);
-        memcpy(w, &lo, 4), memcpy(w + n - 4, &hi, 4);
-        x = (x ^ ((uint64_t)hi << 32 | lo)) * K;
-    } else if (n) {
-        const unsigned char *b = (const unsigned char *)s;
-        w[0] = s[0], w[n / 2] = s[n / 2], w[n - 1] = s[n - 1];
-        x = (x ^ ((uint64_t)b[0] << 16 | (uint64_t)b[n / 2] << 8 | b[n - 1])) * K;
+/* "a.b" for two strings that outlive the emitter (literals, or joins made
+ * here), as an interned text (see px_cse). Element-wise ops ask for the
+ * same opcode slot after slot: each pair is joined once, then found by its
+ * two pointers (open addressing; a kernel has some dozens of pairs). */
+static const char *opc_join(Px *p, const char *a, const char *b) {
+    uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1)) * 0x9e3779b1u;
+    int mask = TC_ARRAY_LEN(p->opc_memo) - 1, i = (int)(ab >> 24) & mask;
+    for (; p->opc_memo[i].a; i = (i + 1) & mask)
+        if (p->opc_memo[i].a == a && p->opc_memo[i].b == b) return p->opc_memo[i].s;
+    size_t na = strlen(a), nb = strlen(b);
+    char buf[64], *s = na + nb + 2 <= sizeof buf ? buf : arena_alloc(p->ctx->arena, na + nb + 2);
+    memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
+    PxArg id = text_intern(p, s, na + 1 + nb);
+    if (2 * ++p->opc_used > TC_ARRAY_LEN(p->opc_memo)) { /* (a full table: start over) */
+        memset(p->opc_memo, 0, sizeof p->opc_memo);
+        p->opc_used = 1;
+        for (i = (int)(ab >> 24) & mask; p->opc_memo[i].a; i = (i + 1) & mask) {}
     }
-    *h = x ^ (x >> 29);
-    return w + n;
+    p->opc_memo[i].a = a, p->opc_memo[i].b = b, p->opc_memo[i].s = p->texts.data[id - 1].s;
+    return p->opc_memo[i].s;
 }
 
-/* memcmp(x, y, n) == 0, for the few bytes of a CSE key (a word at a time,
- * the last one overlapping). */
-static inline bool same_run(const char *x, const char *y, size_t n) {
-    if (n >= 8) {
-        uint64_t a, b;
-        for (; n > 8; n -= 8, x += 8, y += 8) {
-            memcpy(&a, x, 8), memcpy(&b, y, 8);
-            if (a != b) return false;
-        }
-        memcpy(&a, x + n - 8, 8), memcpy(&b, y + n - 8, 8);
-        return a == b;
-    }
-    if (n >= 4) {
-        uint32_t a0, b0, a1, b1;
-        memcpy(&a0, x, 4), memcpy(&b0, y, 4), memcpy(&a1, x + n - 4, 4), memcpy(&b1, y + n - 4, 4);
-        return a0 == b0 && a1 == b1;
-    }
-    for (size_t j = 0; j < n; j++)
-        if (x[j] != y[j]) return false;
-    return true;
-}
+/* ---- CSE ----------------------------------------------------------------- */
 
 enum { CSE_IDX_BITS = 20, CSE_IDX_MASK = (1 << CSE_IDX_BITS) - 1 };
 
@@ -472,60 +526,204 @@ static void cse_grow(Px *p) {
     p->cse_used = live;
 }
 
-/* Emits `opcode dst, a[, b[, c]]` into a fresh register, or returns the
- * register of the same instruction emitted before in this scope. The key
- * is the text but for the destination: the line is written at the body's
- * end first, into the register a miss takes, hashed as it is written and
- * compared there as two runs, the opcode and what follows the destination
- * (`, a, b;\n`); a hit leaves it uncommitted. Slots are not removed when a scope ends: one whose entry
- * was popped, or whose tag matches by chance, fails the comparison and the
- * probe goes on. (The hot path of the emitter.) */
-Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
-    const char *ops[3] = {a, b, c};
-    size_t lens[3], ol = strlen(opcode), tail = 2;
-    int nops = 0;
-    for (; nops < 3 && ops[nops]; nops++) lens[nops] = strlen(ops[nops]), tail += 2 + lens[nops];
-    Slot d = {.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = p->nreg[rc] + 1};
-    const char *dn = px_rname(p, d);
-    size_t dl = (unsigned char)dn[15], n = 1 + ol + 1 + dl + tail; /* (px_rname_len) */
+/* The last key word of px_pack2's `{lo, hi}` (no operand has this id). */
+enum { CSE_BRACED = 0x7fffffff };
+
+
+/* The room write_ins makes: an opcode, and names of 15 bytes at most (16
+ * written) with their separators; a longer text asks for its own. */
+enum { INS_ROOM = 160, INS_TEXT_MAX = 32 };
+
+/* Writes an operand's text. */
+static inline char *put_arg(Px *p, char *w, PxArg a) {
+    if (a & PX_REG_ID) {
+        const char *name = px_rname(p, arg_slot(a));
+        return put16(w, name, (unsigned char)name[15]); /* (px_rname_len) */
+    }
+    const PxTextEntry *t = &p->texts.data[a - 1];
+    if (t->len > INS_TEXT_MAX) {
+        StrBuf *sb = &p->body;
+        size_t at = (size_t)(w - sb->data);
+        sb_reserve(sb, at - sb->len + t->len + INS_ROOM);
+        w = sb->data + at;
+    }
+    return put16(w, t->s, t->len);
+}
+
+/* ", a" */
+static inline char *put_next_arg(Px *p, char *w, PxArg a) {
+    w[0] = ',', w[1] = ' ';
+    return put_arg(p, w + 2, a);
+}
+
+/* Writes `\topcode dst, a, b;\n` (`..., {a, b};\n` when braced): the key
+ * words of an instruction (px_cse's, 0 ending the operands), dst for the
+ * destination. */
+static PX_INLINE void write_ins(Px *p, const uint32_t *key, PxArg dst) {
+    const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
     StrBuf *sb = &p->body;
-    if (sb->len + n + 1 > sb->cap) sb_reserve(sb, n);
-    char *line = sb->data + sb->len, *w = line;
-    uint64_t h = (uint64_t)rc;
+    if (sb->len + opc->len + INS_ROOM > sb->cap) sb_reserve(sb, opc->len + INS_ROOM);
+    char *w = sb->data + sb->len;
     *w++ = '\t';
-    w = put_hashed(w, opcode, ol, &h);
+    w = put16(w, opc->s, opc->len);
     *w++ = ' ';
-    w = put_short(w, dn, dl);
-    const char *rest = w;
-    for (int i = 0; i < nops; i++) {
-        *w++ = ',', *w++ = ' ';
-        w = put_hashed(w, ops[i], lens[i], &h);
+    w = put_arg(p, w, dst);
+    if (key[3] == CSE_BRACED) {
+        memcpy(w, ", {", 3);
+        w = put_next_arg(p, put_arg(p, w + 3, key[1]), key[2]);
+        *w++ = '}';
+    } else if (key[1]) {
+        w = put_next_arg(p, w, key[1]);
+        if (key[2]) {
+            w = put_next_arg(p, w, key[2]);
+            if (key[3]) w = put_next_arg(p, w, key[3]);
+        }
     }
     *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len = (size_t)(w - sb->data);
+}
 
-    uint32_t hash = (uint32_t)hash_u64(h), tag = cse_tag(hash);
+/* A new instruction, the registers named now. */
+static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int slot) {
+    Slot d = px_reg(p, rc);
+    write_ins(p, key, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg);
+    CseEntry ent = {.key = {key[0], key[1], key[2], key[3]}, .hash = hash, .reg = d.reg};
+    vec_push(&p->cse_entries, ent);
+    if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
+        p->cse_tab[slot] = cse_tag(hash) | (uint32_t)p->cse_entries.len;
+        p->cse_used++;
+    }
+    return d;
+}
+
+void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b) {
+    uint32_t key[4] = {text_arg(p, opcode) << 3, a, a ? b : 0, 0};
+    write_ins(p, key, px_arg_reg(p, d));
+}
+
+/* Emits `opcode dst, a, b, c` (0 ends the operands) into a fresh register,
+ * or returns the register of the same instruction emitted before in this
+ * scope. Slots are not removed when a scope ends: one whose entry was
+ * popped, or whose tag matches by chance, fails the comparison and the
+ * probe goes on. (The hot path of the emitter.) */
+static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
+    uint32_t key[4] = {opc << 3 | (uint32_t)rc, a, a ? b : 0, a && b ? c : 0};
+    /* (the high half of a product: every bit of the key words mixed in) */
+    uint64_t x = (((uint64_t)key[3] << 32 | key[2]) * 0xc2b2ae3d27d4eb4fULL ^ ((uint64_t)key[1] << 32 | key[0])) *
+                 0x9e3779b97f4a7c15ULL;
+    uint32_t hash = (uint32_t)(x >> 32), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
     for (uint32_t sl; (sl = p->cse_tab[i]) != 0; i = (i + 1) & mask) {
         int idx = (int)(sl & CSE_IDX_MASK);
         if ((sl & ~(uint32_t)CSE_IDX_MASK) != tag || idx > p->cse_entries.len) continue;
         const CseEntry *e = &p->cse_entries.data[idx - 1];
-        const char *eline = sb->data + e->line;
-        if (e->rc == rc && e->oplen == ol && e->tail == tail && same_run(eline + 1, line + 1, ol) &&
-            same_run(eline + 2 + ol + e->dst_len, rest, tail)) {
-            *line = 0; /* the body ends where it did */
+        if (e->key[0] == key[0] && e->key[1] == key[1] && e->key[2] == key[2] && e->key[3] == key[3])
             return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
-        }
     }
-    p->nreg[rc]++;
-    vec_push(&p->cse_entries, ((CseEntry){sb->len, d.reg, hash, (uint32_t)ol, (uint32_t)tail, (uint8_t)dl,
-                                          (uint8_t)rc}));
-    sb->len += n;
-    if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
-        p->cse_tab[i] = tag | (uint32_t)p->cse_entries.len;
-        p->cse_used++;
+    return cse_new(p, rc, key, hash, i);
+}
+
+Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, text_arg(p, opcode), a, 0, 0); }
+Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b) {
+    return cse(p, rc, text_arg(p, opcode), a, b, 0);
+}
+Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c) {
+    return cse(p, rc, text_arg(p, opcode), a, b, c);
+}
+
+Slot px_pack2(Px *p, Slot lo, Slot hi) {
+    return cse(p, RC_B32, text_arg(p, "mov.b32"), px_arg_reg(p, lo), px_arg_reg(p, hi), CSE_BRACED);
+}
+
+Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
+    PxArg ia = a ? px_arg_text(p, a) : 0, ib = a && b ? px_arg_text(p, b) : 0, ic = a && b && c ? px_arg_text(p, c) : 0;
+    return cse(p, rc, text_arg(p, opcode), ia, ib, ic);
+}
+
+char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero) {
+    *w++ = '[';
+    if (base.kind == SLOT_REG) {
+        const char *bn = px_rname(p, (Slot){SLOT_REG, base.rc, base.reg, {0}});
+        w = put16(w, bn, (unsigned char)bn[15]);
+        if (off || keep_zero) *w++ = '+';
     }
-    return d;
+    if (base.kind == SLOT_REG ? off || keep_zero : true) {
+        if (off < 0) *w++ = '-';
+        w += fmt_uint(w, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+    }
+    *w++ = ']';
+    return w;
+}
+
+char *px_w_regs(Px *p, char *w, const Slot *r, int n) {
+    if (n > 1) *w++ = '{';
+    for (int k = 0; k < n; k++) {
+        if (k) *w++ = ',', *w++ = ' ';
+        const char *name = px_rname(p, r[k]);
+        w = put16(w, name, (unsigned char)name[15]);
+    }
+    if (n > 1) *w++ = '}';
+    return w;
+}
+
+char *px_w_begin(Px *p, size_t room) {
+    StrBuf *sb = &p->body;
+    if (sb->len + room + 32 > sb->cap) sb_reserve(sb, room + 32);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    return w;
+}
+
+void px_w_end(Px *p, char *w) {
+    *w++ = ';', *w++ = '\n', *w = 0;
+    p->body.len = (size_t)(w - p->body.data);
+}
+
+/* `\topcode ` with room for an address and n registers. */
+static char *access_begin(Px *p, PxText opcode, int n) {
+    char *w = px_w_begin(p, opcode.n + PX_W_ADDR + PX_W_NAME * (size_t)n);
+    w = put_short(w, opcode.s, opcode.n);
+    *w++ = ' ';
+    return w;
+}
+
+void px_line_lists(Px *p, PxText opcode, const PxText *lists, int n) {
+    size_t room = opcode.n + 16;
+    for (int k = 0; k < n; k++) room += lists[k].n + 18;
+    char *w = put_short(px_w_begin(p, room), opcode.s, opcode.n);
+    for (int k = 0; k < n; k++) {
+        *w++ = k ? ',' : ' ';
+        if (k) *w++ = ' ';
+        /* (px_reglist's text: in the arena, whose blocks are whole 16 bytes) */
+        for (size_t b = 0; b < lists[k].n; b += 16) memcpy(w + b, lists[k].s + b, 16);
+        w += lists[k].n;
+    }
+    px_w_end(p, w);
+}
+
+void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists) {
+    size_t room = opcode.n;
+    for (int k = 0; k < nlists; k++) room += PX_W_NAME * (size_t)n[k] + 4;
+    char *w = put_short(px_w_begin(p, room), opcode.s, opcode.n);
+    for (int k = 0; k < nlists; k++) {
+        *w++ = k ? ',' : ' ';
+        if (k) *w++ = ' ';
+        w = px_w_regs(p, w, lists[k], n[k]);
+    }
+    px_w_end(p, w);
+}
+
+void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n) {
+    char *w = px_w_addr(p, access_begin(p, opcode, n), base, off, true);
+    *w++ = ',', *w++ = ' ';
+    px_w_end(p, px_w_regs(p, w, v, n));
+}
+
+void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t off) {
+    char *w = px_w_regs(p, access_begin(p, opcode, n), v, n);
+    *w++ = ',', *w++ = ' ';
+    px_w_end(p, px_w_addr(p, w, base, off, true));
 }
 
 void px_scope_push(Px *p) {
@@ -546,8 +744,7 @@ Slot px_mat_make(Px *p, Slot s, const Type *elem) {
     }
     if (s.kind == SLOT_REG) {
         const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
-        return px_cse(p, s.rc, op, px_rname(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}),
-                      imm_text(p, px_imm_int(s.off, s.rc)), NULL);
+        return px_cse2(p, s.rc, op, px_arg_reg(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}), imm_arg(p, px_imm_int(s.off, s.rc)));
     }
     switch (s.rc) {
     case RC_PRED: {
@@ -560,10 +757,10 @@ Slot px_mat_make(Px *p, Slot s, const Type *elem) {
         hx[6] = 0;
         return px_cse(p, RC_B16, "mov.b16", hx, NULL, NULL);
     }
-    case RC_B32: return px_cse(p, RC_B32, "mov.b32", imm_text(p, s), NULL, NULL);
-    case RC_B64: return px_cse(p, RC_B64, "mov.b64", imm_text(p, s), NULL, NULL);
-    case RC_F32: return px_cse(p, RC_F32, "mov.f32", imm_text(p, s), NULL, NULL);
-    default: return px_cse(p, RC_F64, "mov.f64", imm_text(p, s), NULL, NULL);
+    case RC_B32: return px_cse1(p, RC_B32, "mov.b32", imm_arg(p, s));
+    case RC_B64: return px_cse1(p, RC_B64, "mov.b64", imm_arg(p, s));
+    case RC_F32: return px_cse1(p, RC_F32, "mov.f32", imm_arg(p, s));
+    default: return px_cse1(p, RC_F64, "mov.f64", imm_arg(p, s));
     }
 }
 
@@ -573,14 +770,19 @@ const char *px_opnd_make(Px *p, Slot s, const Type *elem) {
     return px_rname(p, px_mat(p, s, elem));
 }
 
+PxArg px_arg_make(Px *p, Slot s, const Type *elem) {
+    if (s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64))
+        return imm_arg(p, s);
+    return px_arg_reg(p, px_mat(p, s, elem));
+}
+
 /* ---- tiles --------------------------------------------------------------- */
 
-/* One allocation, the slots after the Tile (zeroed: SLOT_NONE). */
-Tile *px_new_tile(Px *p, int n) {
-    Tile *t = arena_alloc(p->ctx->arena, sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot));
-    t->n = n;
-    t->s = (Slot *)(t + 1);
-    return t;
+Tile *px_new_tile_block(Px *p, int n) {
+    size_t size = sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot), block = size > 4096 ? size : 4096;
+    p->tile_next = arena_alloc(p->ctx->arena, block);
+    p->tile_end = p->tile_next + block;
+    return px_new_tile(p, n);
 }
 
 PxValue *px_value_grow(Px *p, const Value *v) {
@@ -591,24 +793,15 @@ PxValue *px_value_grow(Px *p, const Value *v) {
     return &p->values[v->id];
 }
 
-void px_bind(Px *p, Value *v, Tile *t) { px_value(p, v)->tile = t; }
-
-Tile *px_tile(Px *p, Value *v) {
-    Tile *t = px_value(p, v)->tile;
-    if (!t) {
-        px_fail(p, v->def, "value used before it was lowered");
-        t = px_new_tile(p, v->type->kind == TY_TENSOR ? (int)ty_numel(v->type) : 1);
-        for (int i = 0; i < t->n; i++) t->s[i] = px_imm_int(0, px_rc(ty_elem(v->type)));
-    }
+Tile *px_tile_missing(Px *p, Value *v) {
+    px_fail(p, v->def, "value used before it was lowered");
+    Tile *t = px_new_tile(p, v->type->kind == TY_TENSOR ? (int)ty_numel(v->type) : 1);
+    for (int i = 0; i < t->n; i++) t->s[i] = px_imm_int(0, px_rc(ty_elem(v->type)));
     return t;
 }
 
-/* Computed once per (interned) type: every op asks for its operands',
- * mostly the same few types in a row (a direct-mapped memo in front of the
- * map). */
-const Dist *px_dist_of(Px *p, const Type *t) {
+const Dist *px_dist_make(Px *p, const Type *t) {
     unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
-    if (p->dist_memo[h].t == t) return p->dist_memo[h].d;
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
     if (!cached) {
         const Layout *l = ttg_layout_of_type(p->ctx, t);
@@ -737,14 +930,13 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
         if (strides[dim] == 0) continue; /* a coordinate that does not count */
         Slot tp = px_thread_part(p, d, dim);
         Slot term = strides[dim] == 1 ? tp
-                    : px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, tp),
-                             imm_text(p, px_imm_int(strides[dim], RC_B64)), NULL);
+                    : px_cse2(p, RC_B32, "mul.lo.s32", px_arg_reg(p, tp), px_arg_int(p, strides[dim]));
         if (acc.kind == SLOT_IMM) {
             acc.kind = SLOT_REG;
             acc.reg = term.reg;
         } else {
-            Slot s = px_cse(p, RC_B32, "add.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, acc.reg, {0}}),
-                            px_rname(p, term), NULL);
+            Slot s = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, (Slot){SLOT_REG, RC_B32, acc.reg, {0}}),
+                             px_arg_reg(p, term));
             acc.reg = s.reg;
         }
     }
@@ -763,7 +955,63 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
     return acc;
 }
 
+void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out) {
+    Slot base = linear_base(p, d, strides);
+    /* the constant of each coordinate, dimension by dimension, then the
+     * slots in order (the fastest dimension first, as dist_slot_j counts),
+     * their sum kept as the coordinates count up */
+    int64_t *part[TTG_MAX_RANK];
+    int j[TTG_MAX_RANK] = {0};
+    int64_t sum = 0;
+    for (int dim = 0; dim < d->rank; dim++) {
+        part[dim] = ARENA_ARRAY(p->ctx->arena, int64_t, d->per_dim[dim]);
+        for (int k = 0; k < d->per_dim[dim]; k++) part[dim][k] = dist_const(d, dim, k) * strides[dim];
+        sum += part[dim][0];
+    }
+    for (int i = 0; i < d->nslots; i++) {
+        out[i] = base;
+        out[i].off += sum;
+        for (int k = 0; k < d->rank; k++) {
+            int dim = d->order[k];
+            sum -= part[dim][j[dim]];
+            if (++j[dim] < d->per_dim[dim]) {
+                sum += part[dim][j[dim]];
+                break;
+            }
+            j[dim] = 0;
+            sum += part[dim][0];
+        }
+    }
+}
+
 void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }
+
+void px_label_at(Px *p, int label) {
+    StrBuf *sb = &p->body;
+    if (sb->len + 32 > sb->cap) sb_reserve(sb, 32);
+    char *w = sb->data + sb->len;
+    memcpy(w, "$L__BB", 6);
+    w += 6;
+    w += fmt_uint(w, (uint64_t)label);
+    *w++ = ':', *w++ = '\n', *w = 0;
+    sb->len = (size_t)(w - sb->data);
+}
+
+void px_bra(Px *p, Slot pred, bool negate, int label) {
+    char *w = px_w_begin(p, PX_W_NAME + 32);
+    if (pred.kind == SLOT_REG) {
+        *w++ = '@';
+        if (negate) *w++ = '!';
+        w = px_w_regs(p, w, &pred, 1);
+        memcpy(w, " bra $L__BB", 11);
+        w += 11;
+    } else {
+        memcpy(w, "bra.uni $L__BB", 14);
+        w += 14;
+    }
+    w += fmt_uint(w, (uint64_t)label);
+    px_w_end(p, w);
+}
 
 /* ---- element-wise ------------------------------------------------------ */
 
@@ -780,12 +1028,12 @@ static const char *bty(const Type *e) { return px_bits(e) > 32 ? "b64" : "b32"; 
 static Slot renorm(Px *p, Slot s, const Type *e) {
     if (e->kind != TY_INT || e->width >= 32 || e->width == 1) return s;
     const char *op = e->width == 8 ? "cvt.s32.s8" : "cvt.s32.s16";
-    return px_cse(p, RC_B32, op, px_opnd(p, s, e), NULL, NULL);
+    return px_cse1(p, RC_B32, op, px_arg(p, s, e));
 }
 /* Zero-extended view of a narrow integer, for unsigned ops. */
 static Slot zext_view(Px *p, Slot s, const Type *e) {
     if (e->kind != TY_INT || e->width >= 32 || e->width == 1) return s;
-    return px_cse(p, RC_B32, "and.b32", px_opnd(p, s, e), e->width == 8 ? "255" : "65535", NULL);
+    return px_cse2(p, RC_B32, "and.b32", px_arg(p, s, e), px_arg_int(p, e->width == 8 ? 255 : 65535));
 }
 
 static Slot to_f32(Px *p, Slot s, const Type *e) {
@@ -808,21 +1056,23 @@ static const char *native16(const Type *e) {
     return NULL;
 }
 
-static Slot b16_const(Px *p, const char *bits) { return px_cse(p, RC_B16, "mov.b16", bits, NULL, NULL); }
+static PxArg b16_const(Px *p, const char *bits) {
+    return px_arg_reg(p, px_cse1(p, RC_B16, "mov.b16", px_arg_text(p, bits)));
+}
 
 /* `op.f16 d, a[, b[, c]]` on registers (16-bit float ops take no
  * immediates). sm_80's bf16 has fma, min, max, neg and abs but no add, sub
  * or mul: a + b = fma(a, 1, b), a - b = fma(b, -1, a), a * b = fma(a, b, -0)
  * (exact products and sums rounded once, the sign of a zero kept). */
 static Slot native16_op(Px *p, const char *op, const char *suffix, const Slot *in, int n, const Type *e) {
-    const char *r[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < n; i++) r[i] = px_rname(p, px_mat(p, in[i], e));
+    PxArg r[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++) r[i] = px_arg_reg(p, px_mat(p, in[i], e));
     if (suffix[0] == 'b' && p->sm < 90 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3))) {
-        if (op[0] == 'a') return px_cse(p, RC_B16, "fma.rn.bf16", r[0], px_rname(p, b16_const(p, "0x3F80")), r[1]);
-        if (op[0] == 's') return px_cse(p, RC_B16, "fma.rn.bf16", r[1], px_rname(p, b16_const(p, "0xBF80")), r[0]);
-        return px_cse(p, RC_B16, "fma.rn.bf16", r[0], r[1], px_rname(p, b16_const(p, "0x8000")));
+        if (op[0] == 'a') return px_cse3(p, RC_B16, "fma.rn.bf16", r[0], b16_const(p, "0x3F80"), r[1]);
+        if (op[0] == 's') return px_cse3(p, RC_B16, "fma.rn.bf16", r[1], b16_const(p, "0xBF80"), r[0]);
+        return px_cse3(p, RC_B16, "fma.rn.bf16", r[0], r[1], b16_const(p, "0x8000"));
     }
-    return px_cse(p, RC_B16, opc_join(p, op, suffix), r[0], r[1], r[2]);
+    return px_cse3(p, RC_B16, opc_join(p, op, suffix), r[0], r[1], r[2]);
 }
 
 static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
@@ -836,7 +1086,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     b = to_f32(p, b, e);
     if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
         return from_f32(p, px_imm_float((float)(a.f + b.f), RC_F32), e);
-    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+    Slot r = px_cse2(p, px_rc(ce), opc_join(p, op, fty(ce)), px_arg(p, a, ce), px_arg(p, b, ce));
     return from_f32(p, r, e);
 }
 
@@ -844,7 +1094,7 @@ static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
-    Slot r = px_cse(p, px_rc(ce), opc_join(p, op, fty(ce)), px_opnd(p, a, ce), NULL, NULL);
+    Slot r = px_cse1(p, px_rc(ce), opc_join(p, op, fty(ce)), px_arg(p, a, ce));
     return from_f32(p, r, e);
 }
 
@@ -861,26 +1111,27 @@ static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
     Type *f32 = p->f32;
     Slot x = px_cast(p, a, e, f32, false, 0);
     Slot r;
-    const char *xs = px_opnd(p, x, f32);
+    PxArg xa = px_arg(p, x, f32);
     switch (k) {
     case MATH_EXP: {
-        Slot t = px_cse(p, RC_F32, "mul.f32", xs, "0f3FB8AA3B", NULL);
-        r = px_cse(p, RC_F32, "ex2.approx.f32", px_rname(p, t), NULL, NULL);
+        Slot t = px_cse2(p, RC_F32, "mul.f32", xa, px_arg_text(p, "0f3FB8AA3B"));
+        r = px_cse1(p, RC_F32, "ex2.approx.f32", px_arg_reg(p, t));
         break;
     }
-    case MATH_EXP2: r = px_cse(p, RC_F32, "ex2.approx.f32", xs, NULL, NULL); break;
+    case MATH_EXP2: r = px_cse1(p, RC_F32, "ex2.approx.f32", xa); break;
     case MATH_LOG: {
-        Slot t = px_cse(p, RC_F32, "lg2.approx.f32", xs, NULL, NULL);
-        r = px_cse(p, RC_F32, "mul.f32", px_rname(p, t), "0f3F317218", NULL);
+        Slot t = px_cse1(p, RC_F32, "lg2.approx.f32", xa);
+        r = px_cse2(p, RC_F32, "mul.f32", px_arg_reg(p, t), px_arg_text(p, "0f3F317218"));
         break;
     }
-    case MATH_LOG2: r = px_cse(p, RC_F32, "lg2.approx.f32", xs, NULL, NULL); break;
-    case MATH_SQRT: r = px_cse(p, RC_F32, "sqrt.approx.f32", xs, NULL, NULL); break;
-    case MATH_RSQRT: r = px_cse(p, RC_F32, "rsqrt.approx.f32", xs, NULL, NULL); break;
-    case MATH_SIN: r = px_cse(p, RC_F32, "sin.approx.f32", xs, NULL, NULL); break;
-    case MATH_COS: r = px_cse(p, RC_F32, "cos.approx.f32", xs, NULL, NULL); break;
-    case MATH_TANH: r = px_cse(p, RC_F32, "tanh.approx.f32", xs, NULL, NULL); break;
+    case MATH_LOG2: r = px_cse1(p, RC_F32, "lg2.approx.f32", xa); break;
+    case MATH_SQRT: r = px_cse1(p, RC_F32, "sqrt.approx.f32", xa); break;
+    case MATH_RSQRT: r = px_cse1(p, RC_F32, "rsqrt.approx.f32", xa); break;
+    case MATH_SIN: r = px_cse1(p, RC_F32, "sin.approx.f32", xa); break;
+    case MATH_COS: r = px_cse1(p, RC_F32, "cos.approx.f32", xa); break;
+    case MATH_TANH: r = px_cse1(p, RC_F32, "tanh.approx.f32", xa); break;
     case MATH_ERF: {
+        const char *xs = px_arg_str(p, xa);
         /* Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7):
          * erf(x) = sign(x) (1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) e^-x^2),
          * t = 1 / (1 + 0.3275911 |x|) */
@@ -927,18 +1178,18 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         b = zext_view(p, b, e);
     }
     const char *opc = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e) : ity(e, !uns));
-    return px_cse(p, RC_PRED, opc, px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    return px_cse2(p, RC_PRED, opc, px_arg(p, a, e), px_arg(p, b, e));
 }
 
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    return px_cse(p, RC_PRED, opc_join(p, op, "pred"), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    return px_cse2(p, RC_PRED, opc_join(p, op, "pred"), px_arg(p, a, e), px_arg(p, b, e));
 }
 
 static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
     Type *i1 = p->i1;
     if (px_rc(e) == RC_PRED) {
         Slot t1 = pred_logic(p, "and", c, a, e);
-        Slot nc = px_cse(p, RC_PRED, "not.pred", px_opnd(p, c, i1), NULL, NULL);
+        Slot nc = px_cse1(p, RC_PRED, "not.pred", px_arg(p, c, i1));
         Slot t2 = pred_logic(p, "and", nc, b, e);
         return pred_logic(p, "or", t1, t2, e);
     }
@@ -950,7 +1201,7 @@ static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
     case RC_F64: op = "selp.f64"; break;
     default: op = "selp.b32"; break;
     }
-    return px_cse(p, px_rc(e), op, px_opnd(p, a, e), px_opnd(p, b, e), px_opnd(p, c, i1));
+    return px_cse3(p, px_rc(e), op, px_arg(p, a, e), px_arg(p, b, e), px_arg(p, c, i1));
 }
 
 /* A 64-bit division or remainder by the constant d as a multiply, the
@@ -1046,14 +1297,14 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         if (k == ARITH_SUBI && a.kind == SLOT_IMM) {
             /* c - (r + o) = (c - r) - o */
             Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
-            Slot r = px_cse(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_text(p, px_imm_int(a.off, rc)), px_rname(p, rb), NULL);
+            Slot r = px_cse2(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_arg(p, px_imm_int(a.off, rc)), px_arg_reg(p, rb));
             r.off = -b.off;
             return r;
         }
         if (k == ARITH_ADDI || k == ARITH_SUBI) {
             Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, {0}}, rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
-            Slot r = px_cse(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
-                            px_rname(p, ra), px_rname(p, rb), NULL);
+            Slot r = px_cse2(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
+                             px_arg_reg(p, ra), px_arg_reg(p, rb));
             r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
             return r;
         }
@@ -1063,8 +1314,7 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
             if (c == 0) return px_imm_int(0, rc);
             if (c == 1) return v;
             Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, {0}};
-            Slot r = px_cse(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_rname(p, rv),
-                            imm_text(p, px_imm_int(c, rc)), NULL);
+            Slot r = px_cse2(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_arg_reg(p, rv), imm_arg(p, px_imm_int(c, rc)));
             r.off = v.off * c;
             return r;
         }
@@ -1118,13 +1368,13 @@ emit:;
         Slot bs = b;
         if (rc == RC_B64) {
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
-            else bs = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, b, e), NULL, NULL);
+            else bs = px_cse1(p, RC_B32, "cvt.u32.u64", px_arg(p, b, e));
         }
-        Slot r = px_cse(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_opnd(p, a, e),
-                        px_opnd(p, bs, p->i32), NULL);
+        Slot r = px_cse2(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_arg(p, a, e),
+                         px_arg(p, bs, p->i32));
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    Slot r = px_cse(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_opnd(p, a, e), px_opnd(p, b, e), NULL);
+    Slot r = px_cse2(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_arg(p, a, e), px_arg(p, b, e));
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
@@ -1155,7 +1405,6 @@ static Slot f8_to_f32_sw(Px *p, Slot x, FloatKind k) {
  * value (as cvt.rn.satfinite), NaN to 0x7F. */
 static Slot f32_to_f8_sw(Px *p, Slot x, FloatKind k) {
     int m = k == FK_F8E4M3 ? 3 : 2, bias = k == FK_F8E4M3 ? 7 : 15, maxcode = k == FK_F8E4M3 ? 0x7E : 0x7B;
-    Arena *A = p->ctx->arena;
     Slot xm = px_mat(p, x, NULL);
     Slot b = px_cse(p, RC_B32, "mov.b32", px_rname(p, xm), NULL, NULL);
     const char *bs = px_rname(p, b);
@@ -1163,25 +1412,25 @@ static Slot f32_to_f8_sw(Px *p, Slot x, FloatKind k) {
     const char *as = px_rname(p, a);
     /* normal: round the f32 bits to m mantissa bits, re-bias */
     int drop = 23 - m;
-    Slot lsb0 = px_cse(p, RC_B32, "shr.u32", as, arena_printf(A, "%d", drop), NULL);
+    Slot lsb0 = px_cse(p, RC_B32, "shr.u32", as, px_int(p, drop), NULL);
     Slot lsb = px_cse(p, RC_B32, "and.b32", px_rname(p, lsb0), "1", NULL);
-    Slot r0 = px_cse(p, RC_B32, "add.s32", as, arena_printf(A, "%d", (1 << (drop - 1)) - 1), NULL);
+    Slot r0 = px_cse(p, RC_B32, "add.s32", as, px_int(p, (1 << (drop - 1)) - 1), NULL);
     Slot r1 = px_cse(p, RC_B32, "add.s32", px_rname(p, r0), px_rname(p, lsb), NULL);
-    Slot r2 = px_cse(p, RC_B32, "shr.u32", px_rname(p, r1), arena_printf(A, "%d", drop), NULL);
+    Slot r2 = px_cse(p, RC_B32, "shr.u32", px_rname(p, r1), px_int(p, drop), NULL);
     /* (e - 127 + bias) << m == r2 - ((127 - bias) << m) */
-    Slot nc = px_cse(p, RC_B32, "sub.s32", px_rname(p, r2), arena_printf(A, "%d", (127 - bias) << m), NULL);
+    Slot nc = px_cse(p, RC_B32, "sub.s32", px_rname(p, r2), px_int(p, (127 - bias) << m), NULL);
     /* subnormal: rni(|x| * 2^(m - emin)), emin = 1 - bias */
     Slot af = px_cse(p, RC_F32, "mov.b32", as, NULL, NULL);
     float sc = ldexpf(1.0f, m + bias - 1);
     uint32_t scb;
     memcpy(&scb, &sc, 4);
-    Slot sf = px_cse(p, RC_F32, "mul.f32", px_rname(p, af), arena_printf(A, "0f%08X", scb), NULL);
+    Slot sf = px_cse(p, RC_F32, "mul.f32", px_rname(p, af), imm_text(p, px_imm_float(sc, RC_F32)), NULL);
     Slot sr = px_cse(p, RC_F32, "cvt.rni.f32.f32", px_rname(p, sf), NULL, NULL);
     Slot sn = px_cse(p, RC_B32, "cvt.rzi.u32.f32", px_rname(p, sr), NULL, NULL);
     uint32_t minnorm = (uint32_t)(127 + 1 - bias) << 23;
-    Slot issub = px_cse(p, RC_PRED, "setp.lt.u32", as, arena_printf(A, "%u", minnorm), NULL);
+    Slot issub = px_cse(p, RC_PRED, "setp.lt.u32", as, px_int(p, minnorm), NULL);
     Slot code = px_cse(p, RC_B32, "selp.b32", px_rname(p, sn), px_rname(p, nc), px_rname(p, issub));
-    Slot sat = px_cse(p, RC_B32, "min.u32", px_rname(p, code), arena_printf(A, "%d", maxcode), NULL);
+    Slot sat = px_cse(p, RC_B32, "min.u32", px_rname(p, code), px_int(p, maxcode), NULL);
     Slot isnan = px_cse(p, RC_PRED, "setp.gt.u32", as, "2139095040", NULL);
     Slot c2 = px_cse(p, RC_B32, "selp.b32", "127", px_rname(p, sat), px_rname(p, isnan));
     Slot sg = px_cse(p, RC_B32, "shr.u32", bs, "24", NULL);
@@ -1204,20 +1453,20 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_imm_int(int_wrap(v, wt), rt);
         }
         if (wf == 1) {
-            xs = px_opnd(p, x, from);
-            return px_cse(p, rt, rt == RC_B64 ? "selp.b64" : "selp.b32", sgn ? "-1" : "1", "0", xs);
+            PxArg xa = px_arg(p, x, from);
+            return px_cse3(p, rt, rt == RC_B64 ? "selp.b64" : "selp.b32", px_arg_int(p, sgn ? -1 : 1), px_arg_int(p, 0), xa);
         }
         if (wt == 1) {
-            Slot b = px_cse(p, rf, rf == RC_B64 ? "and.b64" : "and.b32", px_opnd(p, x, from), "1", NULL);
-            return px_cse(p, RC_PRED, rf == RC_B64 ? "setp.ne.b64" : "setp.ne.b32", px_rname(p, b), "0", NULL);
+            Slot b = px_cse2(p, rf, rf == RC_B64 ? "and.b64" : "and.b32", px_arg(p, x, from), px_arg_int(p, 1));
+            return px_cse2(p, RC_PRED, rf == RC_B64 ? "setp.ne.b64" : "setp.ne.b32", px_arg_reg(p, b), px_arg_int(p, 0));
         }
         if (wt > 32 && wf <= 32) {
             Slot v = sgn ? x : zext_view(p, x, from);
-            if (!sgn && wf < 32) return px_cse(p, RC_B64, "cvt.u64.u32", px_opnd(p, v, from), NULL, NULL);
-            return px_cse(p, RC_B64, sgn ? "cvt.s64.s32" : "cvt.u64.u32", px_opnd(p, v, from), NULL, NULL);
+            if (!sgn && wf < 32) return px_cse1(p, RC_B64, "cvt.u64.u32", px_arg(p, v, from));
+            return px_cse1(p, RC_B64, sgn ? "cvt.s64.s32" : "cvt.u64.u32", px_arg(p, v, from));
         }
         if (wt <= 32 && wf > 32) {
-            Slot r = px_cse(p, RC_B32, "cvt.u32.u64", px_opnd(p, x, from), NULL, NULL);
+            Slot r = px_cse1(p, RC_B32, "cvt.u32.u64", px_arg(p, x, from));
             return renorm(p, r, to);
         }
         if (wt > 32 && wf > 32) return x;
@@ -1238,7 +1487,8 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             if (rt != RC_B16 && from->fkind != FK_F8E4M3 && from->fkind != FK_F8E5M2)
                 return px_imm_float(from->fkind == FK_BF16 ? bf16_bits_value((uint16_t)x.off) : f16_bits_value((uint16_t)x.off), rt);
         }
-        xs = px_opnd(p, x, from);
+        PxArg xa = px_arg(p, x, from);
+        xs = px_arg_str(p, xa);
         bool f8from = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2;
         bool f8to = to->fkind == FK_F8E4M3 || to->fkind == FK_F8E5M2;
         if (f8from && p->sm < 89) return px_cast(p, f8_to_f32_sw(p, x, from->fkind), p->f32, to, false, rounding);
@@ -1263,10 +1513,10 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         const char *ts = to->fkind == FK_BF16 ? "bf16" : to->fkind == FK_F16 ? "f16" : fty(to);
         if (from->fkind == FK_BF16 && to->width > 16 && p->sm < 90) {
             /* bf16 -> f32: the bf16 bits are the top half of the f32 */
-            Slot u = px_cse(p, RC_B32, "cvt.u32.u16", xs, NULL, NULL);
-            Slot s = px_cse(p, RC_B32, "shl.b32", px_rname(p, u), "16", NULL);
-            Slot f = px_cse(p, RC_F32, "mov.b32", px_rname(p, s), NULL, NULL);
-            return to->width == 64 ? px_cse(p, RC_F64, "cvt.f64.f32", px_rname(p, f), NULL, NULL) : f;
+            Slot u = px_cse1(p, RC_B32, "cvt.u32.u16", xa);
+            Slot s = px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, u), px_arg_int(p, 16));
+            Slot f = px_cse1(p, RC_F32, "mov.b32", px_arg_reg(p, s));
+            return to->width == 64 ? px_cse1(p, RC_F64, "cvt.f64.f32", px_arg_reg(p, f)) : f;
         }
         if (from->fkind == FK_BF16 && to->fkind == FK_F16) {
             Slot f = px_cast(p, x, from, p->f32, false, 0);
@@ -1293,7 +1543,7 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         }
         bool narrowing = to->width < from->width;
         const char *cvt = narrowing ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
-        return px_cse(p, rt, opc_join(p, opc_join(p, cvt, ts), fs), xs, NULL, NULL);
+        return px_cse1(p, rt, opc_join(p, opc_join(p, cvt, ts), fs), xa);
     }
     /* int -> float */
     if (to->kind == TY_FLOAT) {
@@ -1306,8 +1556,7 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
         }
         Slot v = sgn ? x : zext_view(p, x, from);
         const char *ts = to->fkind == FK_F16 ? "f16" : fty(to);
-        tc_snprintf(opc, sizeof opc, "cvt.rn.%s.%s", ts, ity(from, sgn));
-        return px_cse(p, rt, opc, px_opnd(p, v, from), NULL, NULL);
+        return px_cse1(p, rt, opc_join(p, opc_join(p, "cvt.rn", ts), ity(from, sgn)), px_arg(p, v, from));
     }
     /* float -> int */
     if (from->kind == TY_FLOAT) {
@@ -1316,14 +1565,12 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
             return px_cast(p, f, p->f32, to, sgn, rounding);
         }
         if (to->width == 1) {
-            char o[32];
-            tc_snprintf(o, sizeof o, "setp.neu.%s", from->fkind == FK_F16 ? "f32" : fty(from));
+            const char *o = opc_join(p, "setp.neu", from->fkind == FK_F16 ? "f32" : fty(from));
             Slot f = to_f32(p, x, from);
-            return px_cse(p, RC_PRED, o, px_opnd(p, f, is_f16ish(from) ? p->f32 : from), "0f00000000", NULL);
+            return px_cse2(p, RC_PRED, o, px_arg(p, f, is_f16ish(from) ? p->f32 : from), px_arg_text(p, "0f00000000"));
         }
         const char *fs = from->fkind == FK_F16 ? "f16" : fty(from);
-        tc_snprintf(opc, sizeof opc, "cvt.rzi.%s.%s", ity(to, sgn), fs);
-        Slot r = px_cse(p, rt, opc, px_opnd(p, x, from), NULL, NULL);
+        Slot r = px_cse1(p, rt, opc_join(p, opc_join(p, "cvt.rzi", ity(to, sgn)), fs), px_arg(p, x, from));
         return renorm(p, r, to);
     }
     return x;
@@ -1332,14 +1579,14 @@ Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool sgn, int roun
 static Slot bitcast(Px *p, Slot x, const Type *from, const Type *to) {
     RegClass rf = px_rc(from), rt = px_rc(to);
     if (rf == rt) return x;
-    const char *xs = px_opnd(p, x, from);
-    if (rt == RC_B16) return px_cse(p, RC_B16, "cvt.u16.u32", xs, NULL, NULL);
+    PxArg xa = px_arg(p, x, from);
+    if (rt == RC_B16) return px_cse1(p, RC_B16, "cvt.u16.u32", xa);
     if (rf == RC_B16) {
-        Slot u = px_cse(p, RC_B32, "cvt.u32.u16", xs, NULL, NULL);
+        Slot u = px_cse1(p, RC_B32, "cvt.u32.u16", xa);
         return renorm(p, u, to);
     }
-    if (rt == RC_F32 || rt == RC_B32) return px_cse(p, rt, rt == RC_F32 ? "mov.b32" : "mov.b32", xs, NULL, NULL);
-    return px_cse(p, rt, "mov.b64", xs, NULL, NULL);
+    if (rt == RC_F32 || rt == RC_B32) return px_cse1(p, rt, "mov.b32", xa);
+    return px_cse1(p, rt, "mov.b64", xa);
 }
 
 /* The math op a libdevice function computes ("__nv_tanhf" -> math.tanh),
@@ -1448,8 +1695,8 @@ static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
     if (n16) return native16_op(p, "fma.rn", n16, in, 3, re);
     const Type *ce = is_f16ish(re) ? p->f32 : re;
     Slot a = to_f32(p, in[0], re), b = to_f32(p, in[1], re), c = to_f32(p, in[2], re);
-    Slot r = px_cse(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_opnd(p, a, ce),
-                    px_opnd(p, b, ce), px_opnd(p, c, ce));
+    Slot r = px_cse3(p, px_rc(ce), ce->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_arg(p, a, ce), px_arg(p, b, ce),
+                     px_arg(p, c, ce));
     return from_f32(p, r, re);
 }
 
@@ -1473,10 +1720,11 @@ static Slot rem_by_quotient(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    const char *as = px_opnd(p, a, e), *bs = px_opnd(p, b, e), *t = ity(e, !uns);
-    Slot q = px_cse(p, rc, opc_join(p, "div", t), as, bs, NULL); /* (the division's own, by CSE) */
-    Slot qb = px_cse(p, rc, opc_join(p, "mul.lo", t), px_rname(p, q), bs, NULL);
-    Slot r = px_cse(p, rc, opc_join(p, "sub", t), as, px_rname(p, qb), NULL);
+    PxArg as = px_arg(p, a, e), bs = px_arg(p, b, e);
+    const char *t = ity(e, !uns);
+    Slot q = px_cse2(p, rc, opc_join(p, "div", t), as, bs); /* (the division's own, by CSE) */
+    Slot qb = px_cse2(p, rc, opc_join(p, "mul.lo", t), px_arg_reg(p, q), bs);
+    Slot r = px_cse2(p, rc, opc_join(p, "sub", t), as, px_arg_reg(p, qb));
     return uns ? renorm(p, r, e) : r;
 }
 
@@ -1535,9 +1783,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return fbin(p, "min", lo, in[2], re);
     }
     case MATH_ABSI: {
-        char o[16];
-        tc_snprintf(o, sizeof o, "abs.%s", ity(re, true));
-        return px_cse(p, px_rc(re), o, px_opnd(p, in[0], re), NULL, NULL);
+        return px_cse1(p, px_rc(re), opc_join(p, "abs", ity(re, true)), px_arg(p, in[0], re));
     }
     case ARITH_CMPI:
         return icmp(p, (int)ew_attr(p, op, "predicate"), in[0], in[1], e0);
@@ -1547,7 +1793,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
         const char *o = opc_join(p, opc_join(p, "setp", cmpf_op((int)pred)), fty(ce));
-        return px_cse(p, RC_PRED, o, px_opnd(p, a, ce), px_opnd(p, b, ce), NULL);
+        return px_cse2(p, RC_PRED, o, px_arg(p, a, ce), px_arg(p, b, ce));
     }
     case ARITH_SELECT: return select_slot(p, in[0], in[1], in[2], re);
     case ARITH_EXTSI: case ARITH_EXTUI:
@@ -1577,15 +1823,15 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         int ow = oe->kind == TY_INT ? oe->width : 64;
         Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
         Slot wide;
-        if (ow > 32) wide = scale == 1 ? ro : px_cse(p, RC_B64, "mul.lo.s64", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B64)), NULL);
-        else if (scale == 1) wide = px_cse(p, RC_B64, "cvt.s64.s32", px_rname(p, ro), NULL, NULL);
-        else wide = px_cse(p, RC_B64, "mul.wide.s32", px_rname(p, ro), imm_text(p, px_imm_int(scale, RC_B32)), NULL);
+        if (ow > 32) wide = scale == 1 ? ro : px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale));
+        else if (scale == 1) wide = px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro));
+        else wide = px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
         Slot r;
         if (ptr.kind == SLOT_IMM) {
             r = wide;
             r.off = ptr.off;
         } else {
-            r = px_cse(p, RC_B64, "add.s64", px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_rname(p, wide), NULL);
+            r = px_cse2(p, RC_B64, "add.s64", px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, wide));
             r.off = ptr.off;
         }
         r.off += o.off * scale;
@@ -1636,6 +1882,142 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         px_fail(p, op, "unsupported element-wise op '%s'", op_name(op));
         return px_imm_int(0, px_rc(re));
     }
+}
+
+/* ---- element-wise ops planned once ---------------------------------------- */
+
+/* Many element-wise ops are one instruction per slot whose opcode and
+ * operand types do not depend on the slot: `add.f32 d, a, b`. EwPlan holds
+ * what px_ew would work out for each slot again, the opcode's id, the
+ * result's class and each operand's (px_ew's slot in, element type), so
+ * that a tile's slots go straight to the CSE (see ew_planned for the
+ * slots that still take px_ew). */
+
+static bool ew_plan_args(EwPlan *pl, PxArg opc, RegClass rc, int nargs, const int *src, const Type *const *elem) {
+    pl->opc = opc, pl->rc = rc, pl->nargs = nargs;
+    for (int k = 0; k < nargs; k++) pl->src[k] = src[k], pl->elem[k] = elem[k];
+    return true;
+}
+
+/* The plan of op's slots (result elements re), false when its slots may
+ * lower differently (then px_ew does each). Mirrors px_ew: fbin, fma_slot,
+ * the comparisons, select_slot, the bitwise ibin cases, px_cast between
+ * floats and fmath's one-instruction functions. */
+static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
+    const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
+    static const int in01[3] = {0, 1, 2};
+    const char *fop = NULL;
+    switch (op->kind) {
+    case ARITH_ADDF: fop = p->fp_fusion ? "add" : "add.rn"; break;
+    case ARITH_SUBF: fop = p->fp_fusion ? "sub" : "sub.rn"; break;
+    case ARITH_MULF: fop = p->fp_fusion ? "mul" : "mul.rn"; break;
+    case ARITH_DIVF: fop = re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn"; break;
+    case TT_PRECISE_DIVF: fop = "div.rn"; break;
+    case ARITH_MAXIMUMF: fop = "max.NaN"; break;
+    case ARITH_MINIMUMF: fop = "min.NaN"; break;
+    case ARITH_MAXNUMF: fop = "max"; break;
+    case ARITH_MINNUMF: fop = "min"; break;
+    case MATH_FMA:
+        if (native16(re) || is_f16ish(re)) return false;
+        return ew_plan_args(pl, text_arg(p, re->width == 64 ? "fma.rn.f64" : "fma.rn.f32"), px_rc(re), 3, in01,
+                            (const Type *[]){re, re, re});
+    case ARITH_CMPF: {
+        int64_t pred = ew_attr(p, op, "predicate");
+        if (pred == CMPF_FALSE || pred == CMPF_TRUE || is_f16ish(e0)) return false;
+        const char *o = opc_join(p, opc_join(p, "setp", cmpf_op((int)pred)), fty(e0));
+        return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
+    }
+    case ARITH_CMPI: {
+        static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
+        int pred = (int)ew_attr(p, op, "predicate");
+        bool uns = pred >= CMPI_ULT;
+        if (e0->width == 1 || (uns && e0->kind == TY_INT && e0->width < 32)) return false; /* (casts first) */
+        const char *o = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e0) : ity(e0, !uns));
+        return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
+    }
+    case ARITH_SELECT: {
+        RegClass rc = px_rc(re);
+        if (rc == RC_PRED) return false;
+        const char *o = rc == RC_B16 ? "selp.b16" : rc == RC_B64 ? "selp.b64" : rc == RC_F32 ? "selp.f32"
+                        : rc == RC_F64 ? "selp.f64" : "selp.b32";
+        return ew_plan_args(pl, text_arg(p, o), rc, 3, (const int[]){1, 2, 0}, (const Type *[]){re, re, p->i1});
+    }
+    case ARITH_ANDI: case ARITH_ORI: case ARITH_XORI: {
+        RegClass rc = px_rc(re);
+        const char *o = op->kind == ARITH_ANDI ? "and" : op->kind == ARITH_ORI ? "or" : "xor";
+        if (rc == RC_PRED) /* pred_logic */
+            return ew_plan_args(pl, text_arg(p, opc_join(p, o, "pred")), RC_PRED, 2, in01, (const Type *[]){re, re});
+        if (re->kind != TY_INT && re->kind != TY_INDEX) return false;
+        if (re->kind == TY_INT && re->width < 32) return false;
+        return ew_plan_args(pl, text_arg(p, opc_join(p, o, bty(re))), rc, 2, in01, (const Type *[]){re, re});
+    }
+    case ARITH_EXTF: case ARITH_TRUNCF: case TT_FP_TO_FP: {
+        /* px_cast's float -> float by one cvt */
+        const Type *from = e0, *to = re;
+        if (from == to || from->kind != TY_FLOAT || to->kind != TY_FLOAT) return false;
+        bool f8 = from->fkind == FK_F8E4M3 || from->fkind == FK_F8E5M2 || to->fkind == FK_F8E4M3 ||
+                  to->fkind == FK_F8E5M2;
+        if (f8 || (from->fkind == FK_BF16 && to->width > 16 && p->sm < 90) ||
+            (from->fkind == FK_BF16 && to->fkind == FK_F16) || (from->fkind == FK_F16 && to->fkind == FK_BF16) ||
+            (from->width == 64 && to->fkind == FK_BF16 && p->sm < 90))
+            return false;
+        int rounding = op->kind == TT_FP_TO_FP ? (ew_attr(p, op, "rounding") == 0 ? 1 : 0) : 0;
+        const char *fs = from->fkind == FK_BF16 ? "bf16" : from->fkind == FK_F16 ? "f16" : fty(from);
+        const char *ts = to->fkind == FK_BF16 ? "bf16" : to->fkind == FK_F16 ? "f16" : fty(to);
+        const char *cvt = to->width < from->width ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
+        return ew_plan_args(pl, text_arg(p, opc_join(p, opc_join(p, cvt, ts), fs)), px_rc(to), 1, in01,
+                            (const Type *[]){from});
+    }
+    case MATH_EXP2: case MATH_LOG2: case MATH_RSQRT: case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_SQRT: {
+        if (re != p->f32) return false; /* (fmath converts others first; f64 sqrt is sqrt.rn) */
+        const char *o = op->kind == MATH_EXP2 ? "ex2.approx.f32" : op->kind == MATH_LOG2 ? "lg2.approx.f32"
+                        : op->kind == MATH_RSQRT ? "rsqrt.approx.f32" : op->kind == MATH_SIN ? "sin.approx.f32"
+                        : op->kind == MATH_COS ? "cos.approx.f32" : op->kind == MATH_TANH ? "tanh.approx.f32"
+                        : "sqrt.approx.f32";
+        return ew_plan_args(pl, text_arg(p, o), RC_F32, 1, in01, (const Type *[]){re});
+    }
+    default:
+        return false;
+    }
+    /* fbin: native 16-bit ops and 16-bit floats through f32 lower per slot */
+    if (is_f16ish(re)) return false;
+    return ew_plan_args(pl, text_arg(p, opc_join(p, fop, fty(re))), px_rc(re), 2, in01, (const Type *[]){re, re});
+}
+
+/* Whether the operand is one px_arg takes as it is (nothing emitted). */
+static inline bool plain_arg(Slot s) {
+    return s.kind == SLOT_REG ? s.off == 0
+                              : s.kind == SLOT_IMM && (s.rc == RC_B32 || s.rc == RC_B64 || s.rc == RC_F32 || s.rc == RC_F64);
+}
+
+/* Slot `in` by the plan, or false when px_ew must do it: an operand
+ * missing, all of them immediates (px_ew folds some), or two that px_arg
+ * materialises (reg+off, a 16-bit or predicate immediate: px_ew's order of
+ * the two is the compiler's order of a call's arguments). */
+static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *in, Slot *out) {
+    PxArg a[3] = {0, 0, 0};
+    bool any_reg = false;
+    int made = 0;
+    for (int k = 0; k < pl->nargs; k++) {
+        Slot s = in[pl->src[k]];
+        if (s.kind == SLOT_NONE) return false;
+        made += !plain_arg(s);
+        any_reg |= s.kind == SLOT_REG;
+    }
+    if (!any_reg || made > 1) return false;
+    for (int k = 0; k < pl->nargs; k++) a[k] = px_arg(p, in[pl->src[k]], pl->elem[k]);
+    *out = cse(p, pl->rc, pl->opc, a[0], a[1], a[2]);
+    return true;
+}
+
+Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *re) {
+    if (p->ew_plan.op != op) {
+        p->ew_plan.op = op;
+        p->ew_plan.ok = ew_plan(p, op, re, &p->ew_plan.plan);
+    }
+    Slot out;
+    if (p->ew_plan.ok && ew_planned(p, &p->ew_plan.plan, in, &out)) return out;
+    return px_ew(p, op, in, re);
 }
 
 /* ---- ops --------------------------------------------------------------- */
@@ -1748,7 +2130,7 @@ static Value *floor_mod_pow2(Px *p, Op *op, int64_t *c) {
 static int *const_runs(Px *p, Value *v, int n) {
     const Type *e = ty_elem(v->type);
     if (n < 2 || v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX)) return NULL;
-    const AxisInfo *ai = axis_info(p->aa, v);
+    const AxisInfo *ai = axis_info(px_axis(p), v);
     bool runs = false;
     for (int k = 0; k < ai->rank && !runs; k++) runs = ai->cnst[k] > 1;
     Dist d;
@@ -1784,9 +2166,23 @@ static void lower_elementwise(Px *p, Op *op) {
     }
     Tile *out = result_tile(p, op, 0);
     const Type *re = ty_elem(op_result(op, 0)->type);
-    Tile *ins[4] = {0};
     int nin = op->noperands < 4 ? op->noperands : 4;
-    for (int k = 0; k < nin; k++) ins[k] = px_tile(p, op_operand(op, k));
+    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code) */
+        if (px_demanded(px_demand(p, op_result(op, 0)), 0)) {
+            Slot in[4];
+            for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
+            out->s[0] = px_ew(p, op, in, re);
+        }
+        return;
+    }
+    /* operand k's slot i is src[k][i * step[k]] (a one-slot tile is
+     * broadcast) */
+    const Slot *src[4];
+    int step[4];
+    for (int k = 0; k < nin; k++) {
+        const Tile *t = px_tile(p, op_operand(op, k));
+        src[k] = t->s, step[k] = t->n == out->n;
+    }
     const uint64_t *want = px_demand(p, op_result(op, 0));
     int *rep = const_runs(p, op_result(op, 0), out->n);
     bool *need = NULL; /* a slot read, or the first of a run with one read */
@@ -1796,6 +2192,8 @@ static void lower_elementwise(Px *p, Op *op) {
         for (int i = 0; i < out->n; i++)
             if (px_demanded(want, i)) need[i] = need[rep[i]] = true;
     }
+    EwPlan plan = {0};
+    bool planned = ew_plan(p, op, re, &plan);
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
@@ -1803,8 +2201,8 @@ static void lower_elementwise(Px *p, Op *op) {
             continue;
         }
         Slot in[4];
-        for (int k = 0; k < nin; k++) in[k] = ins[k]->s[ins[k]->n == out->n ? i : 0];
-        out->s[i] = px_ew(p, op, in, re);
+        for (int k = 0; k < nin; k++) in[k] = src[k][i * step[k]];
+        if (!planned || !ew_planned(p, &plan, in, &out->s[i])) out->s[i] = px_ew(p, op, in, re);
     }
 }
 
@@ -1950,7 +2348,7 @@ static void lower_print(Px *p, Op *op) {
         int n = tile ? d.nslots : 1;
         for (int s = 0; s < n; s++) {
             int skip = px_label(p);
-            if (own.kind != SLOT_NONE) px_emit(p, "@!%s bra $L__BB%d", px_rname(p, own), skip);
+            if (own.kind != SLOT_NONE) px_bra(p, own, true, skip);
             for (int k = 0; k < 3; k++) px_emit(p, "st.local.u32 [__tc_printbuf+%d], %s", 4 * k, px_rname(p, pid[k]));
             if (tile) {
                 Slot li = px_linear_index(p, &d, s, strides);
@@ -1976,7 +2374,7 @@ static void lower_print(Px *p, Op *op) {
             sb_printf(&p->body, "\t{\n\t.param .b64 pp0;\n\tst.param.b64 [pp0], %s;\n\t.param .b64 pp1;\n\t"
                                 "st.param.b64 [pp1], %s;\n\t.param .b32 pr0;\n\tcall.uni (pr0), vprintf, (pp0, pp1);\n\t}\n",
                       fa, px_rname(p, ba));
-            sb_printf(&p->body, "$L__BB%d:\n", skip);
+            px_label_at(p, skip);
         }
     }
 }
@@ -2012,14 +2410,14 @@ static void lower_assert(Px *p, Op *op) {
     int func_id = global_string(p, "unknown");
     p->uses_assert = true;
     int pass = px_label(p);
-    if (!fails) px_emit(p, "@%s bra $L__BB%d", px_rname(p, ok), pass);
+    if (!fails) px_bra(p, ok, false, pass);
     const char *ma = string_address(p, msg_id), *fa = string_address(p, file_id), *fn = string_address(p, func_id);
     sb_printf(&p->body,
               "\t{\n\t.param .b64 ap0;\n\tst.param.b64 [ap0], %s;\n\t.param .b64 ap1;\n\tst.param.b64 [ap1], %s;\n"
               "\t.param .b32 ap2;\n\tst.param.b32 [ap2], %d;\n\t.param .b64 ap3;\n\tst.param.b64 [ap3], %s;\n"
               "\t.param .b64 ap4;\n\tst.param.b64 [ap4], 1;\n\tcall.uni __assertfail, (ap0, ap1, ap2, ap3, ap4);\n\t}\n",
               ma, fa, op->loc.line, fn);
-    sb_printf(&p->body, "$L__BB%d:\n", pass);
+    px_label_at(p, pass);
     if (cv->type->kind == TY_TENSOR) px_barrier(p);
 }
 
@@ -2212,8 +2610,8 @@ static void lower_program_id(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     int64_t axis = 0;
     op_attr_int(op, "axis", &axis);
-    const char *xyz = axis == 1 ? "y" : axis == 2 ? "z" : "x";
-    const char *src = arena_printf(p->ctx->arena, op->kind == TT_GET_PROGRAM_ID ? "%%ctaid.%s" : "%%nctaid.%s", xyz);
+    static const char *const ids[2][3] = {{"%ctaid.x", "%ctaid.y", "%ctaid.z"}, {"%nctaid.x", "%nctaid.y", "%nctaid.z"}};
+    const char *src = ids[op->kind != TT_GET_PROGRAM_ID][axis == 1 ? 1 : axis == 2 ? 2 : 0];
     out->s[0] = px_cse(p, RC_B32, "mov.u32", src, NULL, NULL);
 }
 
@@ -2265,13 +2663,12 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
             for (int i = 0; i < to[a]->n; i++) {
                 if (to[a]->s[i].kind == SLOT_NONE) continue;
                 Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
-                const char *dn = px_rname(p, d);
                 if (s.kind == SLOT_REG && s.off) {
                     Slot r = {SLOT_REG, s.rc, s.reg, {0}};
-                    px_ins(p, s.rc == RC_B64 ? "add.s64" : "add.s32", dn, px_rname(p, r),
-                           imm_text(p, px_imm_int(s.off, s.rc)), NULL);
+                    px_ins_args(p, s.rc == RC_B64 ? "add.s64" : "add.s32", d, px_arg_reg(p, r),
+                                imm_arg(p, px_imm_int(s.off, s.rc)));
                 } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
-                    px_ins(p, rc_mov[d.rc], dn, px_opnd(p, s, elems[a]), NULL, NULL);
+                    px_ins_args(p, rc_mov[d.rc], d, px_arg(p, s, elems[a]), 0);
                 }
             }
         return;
@@ -2283,15 +2680,15 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
             if (to[a]->s[i].kind == SLOT_NONE) continue;
             Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
             if (s.kind == SLOT_REG && s.off == 0 && s.reg == d.reg && s.rc == d.rc) continue; /* kind NONE: no copy */
-            const char *src = px_opnd(p, s, elems[a]);
+            PxArg src = px_arg(p, s, elems[a]);
             tmp[a]->s[i] = px_reg(p, d.rc);
-            px_ins(p, rc_mov[d.rc], px_rname(p, tmp[a]->s[i]), src, NULL, NULL);
+            px_ins_args(p, rc_mov[d.rc], tmp[a]->s[i], src, 0);
         }
     }
     for (int a = 0; a < n; a++)
         for (int i = 0; i < to[a]->n; i++)
             if (tmp[a]->s[i].kind == SLOT_REG)
-                px_ins(p, rc_mov[to[a]->s[i].rc], px_rname(p, to[a]->s[i]), px_rname(p, tmp[a]->s[i]), NULL, NULL);
+                px_ins_args(p, rc_mov[to[a]->s[i].rc], to[a]->s[i], px_arg_reg(p, tmp[a]->s[i]), 0);
 }
 
 /* Fresh registers for a loop-carried / branch-joined value. */
@@ -2331,18 +2728,19 @@ static void lower_for(Px *p, Op *op) {
     }
     Tile *lb = px_tile(p, op_operand(op, 0)), *ub = px_tile(p, op_operand(op, 1)), *st = px_tile(p, op_operand(op, 2));
     copy_tiles(p, carried, inits, elems, n);
-    const char *ivn = px_rname(p, ivt->s[0]);
-    px_emit(p, "mov.%s %s, %s", wide ? "b64" : "b32", ivn, px_opnd(p, lb->s[0], it));
-    const char *ubs = px_opnd(p, ub->s[0], it), *sts = px_opnd(p, st->s[0], it);
+    Slot ivr = ivt->s[0];
+    PxArg iva = px_arg_reg(p, ivr);
+    px_ins_args(p, wide ? "mov.b64" : "mov.b32", ivr, px_arg(p, lb->s[0], it), 0);
+    PxArg ubs = px_arg(p, ub->s[0], it), sts = px_arg(p, st->s[0], it);
     int head = px_label(p), exit = px_label(p);
     px_bind(p, iv, ivt);
     for (int i = 0; i < n; i++) px_bind(p, body->args[i + 1], carried[i]);
     /* rotated, as LLVM leaves Triton's loops: the bound is tested once
      * before the loop and then at the bottom, one branch per iteration */
     Slot cond = px_reg(p, RC_PRED);
-    px_emit(p, "setp.ge.%s %s, %s, %s", wide ? "s64" : "s32", px_rname(p, cond), ivn, ubs);
-    px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), exit);
-    sb_printf(&p->body, "$L__BB%d:\n", head);
+    px_ins_args(p, wide ? "setp.ge.s64" : "setp.ge.s32", cond, iva, ubs);
+    px_bra(p, cond, false, exit);
+    px_label_at(p, head);
     px_scope_push(p);
     p->loop_depth++;
     px_lower_block(p, body);
@@ -2350,12 +2748,12 @@ static void lower_for(Px *p, Op *op) {
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
     copy_tiles(p, carried, ys, elems, n);
-    px_emit(p, "add.%s %s, %s, %s", wide ? "s64" : "s32", ivn, ivn, sts);
-    px_emit(p, "setp.lt.%s %s, %s, %s", wide ? "s64" : "s32", px_rname(p, cond), ivn, ubs);
-    px_emit(p, "@%s bra $L__BB%d", px_rname(p, cond), head);
+    px_ins_args(p, wide ? "add.s64" : "add.s32", ivr, iva, sts);
+    px_ins_args(p, wide ? "setp.lt.s64" : "setp.lt.s32", cond, iva, ubs);
+    px_bra(p, cond, false, head);
     p->loop_depth--;
     px_scope_pop(p);
-    sb_printf(&p->body, "$L__BB%d:\n", exit);
+    px_label_at(p, exit);
     for (int i = 0; i < n; i++) px_bind(p, op_result(op, i), carried[i]);
 }
 
@@ -2369,9 +2767,9 @@ static void lower_if(Px *p, Op *op) {
     }
     Tile *c = px_tile(p, op_operand(op, 0));
     Type *i1 = p->i1;
-    const char *cn = px_opnd(p, c->s[0], i1);
+    Slot cn = px_mat(p, c->s[0], i1);
     int els = px_label(p), end = px_label(p);
-    px_emit(p, "@!%s bra $L__BB%d", cn, els);
+    px_bra(p, cn, true, els);
     for (int r = 0; r < 2; r++) {
         Block *b = op->regions[r].first;
         px_scope_push(p);
@@ -2384,11 +2782,11 @@ static void lower_if(Px *p, Op *op) {
         }
         px_scope_pop(p);
         if (r == 0) {
-            px_emit(p, "bra.uni $L__BB%d", end);
-            sb_printf(&p->body, "$L__BB%d:\n", els);
+            px_bra(p, (Slot){0}, false, end);
+            px_label_at(p, els);
         }
     }
-    sb_printf(&p->body, "$L__BB%d:\n", end);
+    px_label_at(p, end);
     for (int i = 0; i < n; i++) px_bind(p, op_result(op, i), res[i]);
 }
 
@@ -2411,7 +2809,7 @@ static void lower_while(Px *p, Op *op) {
     }
     copy_tiles(p, bargs, inits, be, nb);
     int head = px_label(p), exit = px_label(p);
-    sb_printf(&p->body, "$L__BB%d:\n", head);
+    px_label_at(p, head);
     px_scope_push(p);
     p->loop_depth++;
     px_lower_block(p, before);
@@ -2421,7 +2819,7 @@ static void lower_while(Px *p, Op *op) {
     Tile *c = px_tile(p, op_operand(cnd, 0));
     Slot cs = px_mat(p, c->s[0], p->i1);
     copy_tiles(p, aargs, cv, ae, na);
-    px_emit(p, "@!%s bra $L__BB%d", px_rname(p, cs), exit);
+    px_bra(p, cs, true, exit);
     px_scope_pop(p);
     px_scope_push(p);
     px_lower_block(p, after);
@@ -2429,10 +2827,10 @@ static void lower_while(Px *p, Op *op) {
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, nb + 1);
     for (int i = 0; i < nb; i++) ys[i] = px_tile(p, op_operand(y, i));
     copy_tiles(p, bargs, ys, be, nb);
-    px_emit(p, "bra.uni $L__BB%d", head);
+    px_bra(p, (Slot){0}, false, head);
     p->loop_depth--;
     px_scope_pop(p);
-    sb_printf(&p->body, "$L__BB%d:\n", exit);
+    px_label_at(p, exit);
     for (int i = 0; i < op->nresults && i < na; i++) px_bind(p, op_result(op, i), aargs[i]);
 }
 
@@ -2591,7 +2989,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
-    p->aa = axis_analysis_get(c, func);
+    p->func = func;
     px_demand_analyze(p, func);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
@@ -2658,7 +3056,9 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     map_free(&p->dists);
     map_free(&p->tparts);
     vec_free(&p->scope_marks);
-    axis_analysis_free(p->aa);
+    vec_free(&p->texts);
+    tc_free(p->text_tab);
+    if (p->aa) axis_analysis_free(p->aa);
     return ok;
 }
 

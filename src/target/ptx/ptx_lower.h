@@ -50,15 +50,44 @@ typedef struct Tile {
     Slot *s;
 } Tile;
 
+/* An operand of px_cse, as the id that keys it: two operands have equal
+ * ids exactly when their texts are equal (see px_cse). A plain register is
+ * its class and number with the top bit set (named only when the
+ * instruction is new); any other text (an immediate, a literal such as
+ * "%tid.x") is its number in the kernel's table of texts, from 1. */
+typedef uint32_t PxArg;
+#define PX_REG_ID (1u << 31)
+enum { PX_REG_MAX = 1 << 24 };
+
+/* A px_cse key: the destination's class and the opcode, then up to three
+ * operands (0: none), each text as its id (see px_cse). */
 typedef struct CseEntry {
-    size_t line;       /* offset in Px.body of the instruction's text */
-    int reg;           /* its destination */
-    uint32_t hash;     /* of the key; its low bits place it in the table */
-    uint32_t oplen;    /* the key: the opcode's bytes, after the line's tab, */
-    uint32_t tail;     /* and those after the destination (`, a, b;\n`) */
-    uint8_t dst_len;   /* the destination's name's */
-    uint8_t rc;        /* the destination's class */
+    uint32_t key[4];
+    uint32_t hash; /* of the key; its low bits place it in the table */
+    int reg;       /* the destination */
 } CseEntry;
+
+/* A text interned for CSE keys (a copy in the arena), and a memo entry
+ * from a caller's pointer to it. */
+typedef struct PxTextEntry {
+    const char *s;
+    uint32_t len, hash;
+} PxTextEntry;
+typedef struct PxTextMemo {
+    const char *s, *canon;
+    uint32_t id, len;
+} PxTextMemo;
+
+/* An element-wise op whose slots are one instruction each, planned once
+ * (see ew_plan in ptx_emit.c): the opcode's id, the result's class, and
+ * each operand's slot in px_ew's `in` and element type. */
+typedef struct EwPlan {
+    PxArg opc;
+    RegClass rc;
+    int nargs;
+    int src[3];
+    const Type *elem[3];
+} EwPlan;
 
 /* What the emitter knows of one value: its Tile once lowered, and the
  * slots of it that are read when not all (ptx_demand.c). */
@@ -91,6 +120,12 @@ typedef struct Px {
     int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
+    /* the texts of CSE keys, interned: open addressing to 1 + the index in
+     * texts, and a direct-mapped memo by pointer (see text_arg) */
+    VEC(PxTextEntry) texts;
+    uint32_t *text_tab;
+    int text_cap;
+    PxTextMemo text_memo[256];
     int depth;           /* region nesting */
     int loop_depth;
     Slot tid, lane, warp;
@@ -103,7 +138,10 @@ typedef struct Px {
     bool uses_printf, uses_assert;
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
-    AxisAnalysis *aa;
+    Op *func;
+    AxisAnalysis *aa; /* made at the first question (px_axis) */
+    struct Bits *demand_scratch; /* see uses_demand_n */
+    char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer
      * of px_cse for each but the first); an entry is good while its epoch
@@ -111,9 +149,11 @@ typedef struct Px {
     unsigned epoch;
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
-    struct { const char *a, *b, *s; } opc_memo[64]; /* see opc_join */
-    struct { uint64_t bits; int rc; const char *s; } imm_memo[512]; /* see imm_text */
+    struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
+    int opc_used;
+    struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
+    struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* see px_ew_planned */
     bool failed;
 } Px;
 
@@ -123,6 +163,8 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
  * shape of most instructions, in the hot loops (NULL ends the operands). */
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
+/* The same, the operands as PxArgs (below; b 0: none): no texts measured. */
+void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b);
 /* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
  * cannot shape (a predicate in front, braces), without a format string. */
 void px_line(Px *p, const char *first, ...);
@@ -140,6 +182,46 @@ typedef struct PxText {
 #define PX_LIT(str) ((PxText){str, sizeof str - 1})
 /* px_line of pieces whose lengths are known: plain copies. */
 void px_line_t(Px *p, const PxText *pieces, int n);
+/* Writing a line by parts, for the shapes the helpers here do not cover:
+ * px_w_begin makes room for `room` bytes (a register's name counted as
+ * PX_W_NAME: the 16 bytes a name's copy writes and a separator, an address
+ * as PX_W_ADDR) and writes the tab; each part returns the position after
+ * it; px_w_end writes `;\n`. */
+enum { PX_W_NAME = 18, PX_W_ADDR = 48 };
+char *px_w_begin(Px *p, size_t room);
+void px_w_end(Px *p, char *w);
+/* Copies n bytes (a few: two overlapping word moves, no call). */
+static inline char *px_w_text(char *w, const char *s, size_t n) {
+    if (n >= 8 && n <= 16) {
+        memcpy(w, s, 8);
+        memcpy(w + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(w, s, 4);
+        memcpy(w + n - 4, s + n - 4, 4);
+    } else if (n > 16) {
+        memcpy(w, s, n);
+    } else if (n) {
+        w[0] = s[0];
+        w[n / 2] = s[n / 2];
+        w[n - 1] = s[n - 1];
+    }
+    return w + n;
+}
+/* `r`, or `{r0, r1, ...}` when n > 1 (plain registers). */
+char *px_w_regs(Px *p, char *w, const Slot *r, int n);
+/* `[base+off]` (base a register, its offset ignored; `[base]` for 0 unless
+ * keep_zero, `+-k` for a negative k) or `[off]` (base not a register). */
+char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero);
+/* `opcode [base+off], v` and `opcode v, [base+off]`, v one register or
+ * `{v0, v1, ...}` (n <= 8; plain registers, base too; `+0` written). */
+void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n);
+void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t off);
+/* `opcode L0, L1, ...`, the lists px_reglist's texts (made once, written
+ * many times: an mma's operand lists). */
+void px_line_lists(Px *p, PxText opcode, const PxText *lists, int n);
+/* `opcode L0, L1, ...`, list k of n[k] <= 8 plain registers (one, or
+ * `{r0, r1, ...}`). */
+void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists);
 /* `{r0, r1, ...}`: the names of n (at most 8) plain registers, in the
  * arena. */
 PxText px_reglist(Px *p, const Slot *s, int n);
@@ -162,10 +244,30 @@ static inline const char *px_rname(Px *p, Slot s) {
 }
 /* Its length, kept in the name's cell (see px_rname_make). */
 static inline size_t px_rname_len(Px *p, Slot s) { return (unsigned char)px_rname(p, s)[15]; }
-RegClass px_rc(const Type *elem);
-int px_bits(const Type *elem);      /* storage bits (i1: 8) */
-Slot px_imm_int(int64_t v, RegClass rc);
-Slot px_imm_float(double v, RegClass rc);
+/* The register class of an element type (asked slot after slot: inline). */
+static inline RegClass px_rc(const Type *e) {
+    switch (e->kind) {
+    case TY_INT:
+        if (e->width == 1) return RC_PRED;
+        return e->width > 32 ? RC_B64 : RC_B32;
+    case TY_INDEX:
+    case TY_PTR:
+        return RC_B64;
+    case TY_FLOAT:
+        if (e->width == 64) return RC_F64;
+        if (e->width == 32) return RC_F32;
+        return RC_B16;
+    default:
+        return RC_B32;
+    }
+}
+/* Storage bits (i1: 8). */
+static inline int px_bits(const Type *e) {
+    if (e->kind == TY_PTR || e->kind == TY_INDEX) return 64;
+    return e->width < 8 ? 8 : e->width;
+}
+static inline Slot px_imm_int(int64_t v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .off = v}; }
+static inline Slot px_imm_float(double v, RegClass rc) { return (Slot){.kind = SLOT_IMM, .rc = (uint8_t)rc, .f = v}; }
 /* A plain register holding s (inline for the usual plain register: every
  * operand of every instruction comes through here). */
 Slot px_mat_make(Px *p, Slot s, const Type *elem);
@@ -177,15 +279,56 @@ const char *px_opnd_make(Px *p, Slot s, const Type *elem);
 static inline const char *px_opnd(Px *p, Slot s, const Type *elem) {
     return s.kind == SLOT_REG && s.off == 0 ? px_rname(p, s) : px_opnd_make(p, s, elem);
 }
-/* Emits `opcode dst, a[, b[, c]]` once per scope; returns dst. */
+/* A text's operand (a register's name given as a text is recognised). */
+PxArg px_arg_text(Px *p, const char *s);
+/* A plain register (a class's PX_REG_MAX-th register and those after it
+ * are keyed by their names). */
+static inline PxArg px_arg_reg(Px *p, Slot s) {
+    if (s.reg < PX_REG_MAX) return PX_REG_ID | (uint32_t)s.rc << 24 | (uint32_t)s.reg;
+    return px_arg_text(p, px_rname(p, s));
+}
+/* px_opnd's operand as a PxArg: a register (materialising reg+off) or an
+ * immediate. */
+PxArg px_arg_make(Px *p, Slot s, const Type *elem);
+static inline PxArg px_arg(Px *p, Slot s, const Type *elem) {
+    return s.kind == SLOT_REG && s.off == 0 ? px_arg_reg(p, s) : px_arg_make(p, s, elem);
+}
+/* An integer immediate's operand (its decimal text). */
+PxArg px_arg_int(Px *p, int64_t v);
+/* An operand's text. */
+const char *px_arg_str(Px *p, PxArg a);
+/* Emits `opcode dst, a[, b[, c]]` once per scope (0: no operand, from the
+ * first); returns dst. */
+Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a);
+Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b);
+Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c);
+/* The same with the operands as texts (NULL ends them). */
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c);
+/* `mov.b32 dst, {lo, hi}` (two 16-bit registers packed) once per scope. */
+Slot px_pack2(Px *p, Slot lo, Slot hi);
 int px_label(Px *p);
-Tile *px_tile(Px *p, Value *v);
-Tile *px_new_tile(Px *p, int n);
-void px_bind(Px *p, Value *v, Tile *t);
+/* A tile of n slots, SLOT_NONE: one allocation, the slots after the Tile,
+ * from a block of the arena (zeroed) cut by the emitter: one per result of
+ * every op, and the arena's call costs more than the cut. */
+Tile *px_new_tile_block(Px *p, int n);
+static inline Tile *px_new_tile(Px *p, int n) {
+    size_t size = sizeof(Tile) + (size_t)(n > 0 ? n : 1) * sizeof(Slot);
+    if ((size_t)(p->tile_end - p->tile_next) < size) return px_new_tile_block(p, n);
+    Tile *t = (Tile *)p->tile_next;
+    p->tile_next += size;
+    t->n = n;
+    t->s = (Slot *)(t + 1);
+    return t;
+}
 bool px_dist(Px *p, const Type *t, Dist *d);
-/* The same, without the copy (NULL when t has no layout). */
-const Dist *px_dist_of(Px *p, const Type *t);
+/* The same, without the copy (NULL when t has no layout): computed once
+ * per (interned) type; every op asks for its operands', mostly the same
+ * few types in a row (a direct-mapped memo in front of the map). */
+const Dist *px_dist_make(Px *p, const Type *t);
+static inline const Dist *px_dist_of(Px *p, const Type *t) {
+    unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
+    return p->dist_memo[h].t == t ? p->dist_memo[h].d : px_dist_make(p, t);
+}
 /* thread_part(dim) of a Dist, as a register (prologue). */
 Slot px_thread_part(Px *p, const Dist *d, int dim);
 /* A predicate true in the one thread that owns each element (duplicates of
@@ -194,8 +337,16 @@ Slot px_owner_pred(Px *p, const Dist *d);
 Slot px_scalar_owner_pred(Px *p);
 /* Element-wise op on one slot of each operand. */
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *res_elem);
+/* The same, by op's plan when it has one (made at its first slot and
+ * kept: for an op asked slot after slot). */
+Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *res_elem);
 Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool is_signed_int, int rounding);
 void px_barrier(Px *p);
+/* `$L__BBn:` */
+void px_label_at(Px *p, int label);
+/* `@pred bra $L__BBn` (`@!pred` when negate), `bra.uni $L__BBn` when pred
+ * is not a register. */
+void px_bra(Px *p, Slot pred, bool negate, int label);
 /* A block of ops; Tile results bound. */
 void px_lower_block(Px *p, Block *b);
 void px_scope_push(Px *p);
@@ -204,6 +355,9 @@ void px_scope_pop(Px *p);
  * tile's shape: a register plus a constant in `off`. The register is the
  * same for every slot of a Dist (p->lin_memo). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
+/* The same for every slot at once, out[0 .. d->nslots) (the register
+ * first, as px_linear_index's first call makes it). */
+void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out);
 
 /* The ops lower_elementwise lowers, slot i of the result from slot i of
  * each operand (ops with their own lowering have no OPF_ELEMENTWISE). */
@@ -218,6 +372,21 @@ void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
 PxValue *px_value_grow(Px *p, const Value *v);
 static inline PxValue *px_value(Px *p, const Value *v) {
     return v->id < p->nvalues ? &p->values[v->id] : px_value_grow(p, v);
+}
+static inline void px_bind(Px *p, Value *v, Tile *t) { px_value(p, v)->tile = t; }
+/* v's tile (zeros and a failure when v was not lowered yet). */
+Tile *px_tile_missing(Px *p, Value *v);
+static inline Tile *px_tile(Px *p, Value *v) {
+    Tile *t = px_value(p, v)->tile;
+    return t ? t : px_tile_missing(p, v);
+}
+
+/* The kernel's axis analysis, made at its first question: a kernel of one
+ * element per thread asks none (its accesses are of one element), and the
+ * analysis is a walk over all of it. */
+static inline AxisAnalysis *px_axis(Px *p) {
+    if (!p->aa) p->aa = axis_analysis_get(p->ctx, p->func);
+    return p->aa;
 }
 
 /* ptx_demand.c: fills the values' demand */
@@ -249,6 +418,8 @@ void px_lower_dot(Px *p, Op *op);
 void px_smem_begin(Px *p, int64_t bytes);
 /* `[global_smem + index * esize + extra]` for an index `reg + off`. */
 const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra);
+/* The same as a register and a constant (in *off). */
+Slot px_smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off);
 /* A dot's accumulator registers, holding C converted to acc_t: C's own
  * registers when a loop-carried C is used only by this dot (`acc =
  * tl.dot(a, b, acc)`), else fresh copies. */

@@ -33,20 +33,51 @@ int px_access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) 
     int o0 = d->order[0];
     int ebits = px_bits(e);
     if (e->kind == TY_INT && e->width == 1) return 1;
-    const AxisInfo *ai = axis_info(p->aa, ptr);
     int64_t run = d->spt[o0] < d->shape[o0] ? d->spt[o0] : d->shape[o0];
+    if (run <= 1) return 1; /* (one element at a time whatever the axis info) */
+    const AxisInfo *ai = axis_info(px_axis(p), ptr);
     int64_t v = run;
     if (ai->contig[o0] < v) v = ai->contig[o0];
     int64_t align = ai->div[o0] * 8 / ebits;
     if (align < v) v = align < 1 ? 1 : align;
     if (128 / ebits < v) v = 128 / ebits;
     if (mask && mask->type->kind == TY_TENSOR) {
-        const AxisInfo *mi = axis_info(p->aa, mask);
+        const AxisInfo *mi = axis_info(px_axis(p), mask);
         if (mi->cnst[o0] < v) v = mi->cnst[o0];
     }
     int vec = pow2_floor(v < 1 ? 1 : v);
     if (vec * ebits < 32 && vec > 1) vec = 1; /* sub-word vectors: one at a time */
     return vec;
+}
+
+/* An access's opcode, head + qualifier + vector + "." + type (once per op). */
+static PxText access_opcode(Px *p, const char *head, const char *q, const char *vec, const char *ty) {
+    const char *s = px_cat(p, head, q, vec, ".", ty, NULL);
+    return (PxText){s, strlen(s)};
+}
+
+/* `[@pred ]opcode regs, [ptr]` (a load), `[@pred ]opcode [ptr], regs` (a
+ * store): regs one register or a vector's; ptr a pointer slot (`reg + off`
+ * or an address). */
+static void global_access(Px *p, Slot pred, PxText opc, const Slot *regs, int n, Slot ptr, bool store) {
+    char *w = px_w_begin(p, PX_W_NAME + opc.n + PX_W_ADDR + PX_W_NAME * (size_t)n);
+    if (pred.kind == SLOT_REG) {
+        *w++ = '@';
+        w = px_w_regs(p, w, &pred, 1);
+        *w++ = ' ';
+    }
+    w = px_w_text(w, opc.s, opc.n);
+    *w++ = ' ';
+    if (store) {
+        w = px_w_addr(p, w, ptr, ptr.off, false);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_regs(p, w, regs, n);
+    } else {
+        w = px_w_regs(p, w, regs, n);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_addr(p, w, ptr, ptr.off, false);
+    }
+    px_w_end(p, w);
 }
 
 static const char *addr_text(Px *p, Slot ptr, const Type *pt) {
@@ -144,6 +175,7 @@ void px_lower_load(Px *p, Op *op) {
     Type *i1 = p->i1;
     const char *q = load_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
+    PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
         if (tile && !is_vec_head(&d, i, vec)) continue;
         int idx[16];
@@ -156,10 +188,10 @@ void px_lower_load(Px *p, Op *op) {
                 out->s[idx[k]] = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
             continue;
         }
-        const char *pred = "";
-        if (mt && m.kind != SLOT_IMM) pred = px_cat(p, "@", px_opnd(p, m, i1), " ", NULL);
-        bool masked = pred[0] != 0;
-        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
+        Slot pred = {0};
+        if (mt && m.kind != SLOT_IMM) pred = px_mat(p, m, i1);
+        bool masked = pred.kind == SLOT_REG;
+        Slot at = pt->s[pt->n == n ? i : 0];
         if (is_bool || (ebits < 32 && vec == 1)) {
             /* one sub-word element */
             Slot r = px_reg(p, ebits == 16 && rc == RC_B16 ? RC_B16 : RC_B32);
@@ -172,8 +204,11 @@ void px_lower_load(Px *p, Op *op) {
                     px_ins(p, r.rc == RC_B16 ? "mov.b16" : "mov.b32", px_rname(p, r),
                            px_opnd(p, o, is_bool ? p->i32 : e), NULL, NULL);
             }
-            const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
-            px_line(p, pred, "ld.global", q, ".", ty, " ", px_rname(p, r), ", ", addr, NULL);
+            if (!opc.s) {
+                const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
+                opc = access_opcode(p, "ld.global", q, "", ty);
+            }
+            global_access(p, pred, opc, &r, 1, at, false);
             if (is_bool) r = px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
             else if (rc == RC_B16 && ebits == 8) r = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
             out->s[idx[0]] = r;
@@ -181,7 +216,7 @@ void px_lower_load(Px *p, Op *op) {
         }
         if (ebits >= 32) {
             /* load straight into the slots' registers */
-            const char *names[16];
+            Slot regs[16];
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
                 if (masked) {
@@ -192,10 +227,13 @@ void px_lower_load(Px *p, Op *op) {
                            px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
                 }
                 out->s[idx[k]] = r;
-                names[k] = px_rname(p, r);
+                regs[k] = r;
             }
-            const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
-            px_line(p, pred, "ld.global", q, vec_prefix(vec), ".", ty, " ", reg_list(p, names, vec), ", ", addr, NULL);
+            if (!opc.s) {
+                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
+                opc = access_opcode(p, "ld.global", q, vec_prefix(vec), ty);
+            }
+            global_access(p, pred, opc, regs, vec, at, false);
             continue;
         }
         /* packed sub-word elements: words of 32 bits */
@@ -209,8 +247,7 @@ void px_lower_load(Px *p, Op *op) {
                     Slot lo = ot ? ot->s[ot->n == n ? idx[w * 2] : 0] : px_imm_int(0, RC_B16);
                     Slot hi = ot ? ot->s[ot->n == n ? idx[w * 2 + 1] : 0] : px_imm_int(0, RC_B16);
                     if (lo.kind == SLOT_IMM && hi.kind == SLOT_IMM)
-                        px_line(p, "mov.b32 ", px_rname(p, words[w]), ", ",
-                                px_int(p, (lo.off & 0xffff) | ((hi.off & 0xffff) << 16)), NULL);
+                        px_ins_args(p, "mov.b32", words[w], px_arg_int(p, (lo.off & 0xffff) | ((hi.off & 0xffff) << 16)), 0);
                     else
                         px_emit(p, "mov.b32 %s, {%s, %s}", px_rname(p, words[w]), px_opnd(p, lo, e), px_opnd(p, hi, e));
                 } else {
@@ -220,18 +257,17 @@ void px_lower_load(Px *p, Op *op) {
                         if (o.kind != SLOT_IMM) px_fail(p, op, "non-constant `other` for an 8-bit load");
                         wv |= (uint32_t)(o.off & 0xff) << (8 * k);
                     }
-                    px_line(p, "mov.b32 ", px_rname(p, words[w]), ", ", px_int(p, wv), NULL);
+                    px_ins_args(p, "mov.b32", words[w], px_arg_int(p, wv), 0);
                 }
             }
         }
-        const char *wnames[4];
-        for (int w = 0; w < nwords; w++) wnames[w] = px_rname(p, words[w]);
-        px_line(p, pred, "ld.global", q, vec_prefix(nwords), ".b32 ", reg_list(p, wnames, nwords), ", ", addr, NULL);
+        if (!opc.s) opc = access_opcode(p, "ld.global", q, vec_prefix(nwords), "b32");
+        global_access(p, pred, opc, words, nwords, at, false);
         for (int w = 0; w < nwords; w++) {
             const char *wn = px_rname(p, words[w]);
             if (ebits == 16) {
                 Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-                px_line(p, "mov.b32 {", px_rname(p, lo), ", ", px_rname(p, hi), "}, ", wn, NULL);
+                px_reg_lists(p, PX_LIT("mov.b32"), (const Slot *const[]){(Slot[]){lo, hi}, &words[w]}, (const int[]){2, 1}, 2);
                 if (rc == RC_B16) {
                     out->s[idx[w * 2]] = lo;
                     out->s[idx[w * 2 + 1]] = hi;
@@ -241,7 +277,7 @@ void px_lower_load(Px *p, Op *op) {
                 }
             } else {
                 for (int k = 0; k < 4; k++) {
-                    const char *pos = arena_printf(p->ctx->arena, "%d", 8 * k);
+                    const char *pos = px_int(p, 8 * k);
                     if (rc == RC_B16) {
                         Slot b = px_cse(p, RC_B32, "bfe.u32", wn, pos, "8");
                         out->s[idx[w * 4 + k]] = px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, b), NULL, NULL);
@@ -280,6 +316,7 @@ void px_lower_store(Px *p, Op *op) {
     RegClass rc = px_rc(e);
     const char *q = store_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
+    PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
         if (tile && !is_vec_head(&d, i, vec)) continue;
         int idx[16];
@@ -287,8 +324,7 @@ void px_lower_store(Px *p, Op *op) {
         else idx[0] = 0;
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         if (pr.kind == SLOT_IMM) continue; /* masked off */
-        const char *pred = pr.kind == SLOT_REG ? px_cat(p, "@", px_rname(p, pr), " ", NULL) : "";
-        const char *addr = addr_text(p, pt->s[pt->n == n ? i : 0], ptr->type);
+        Slot at = pt->s[pt->n == n ? i : 0];
         if (is_bool || (ebits < 32 && vec == 1)) {
             Slot v = vt->s[vt->n == n ? i : 0];
             if (is_bool) v = px_cast(p, v, e, p->i32, false, 0);
@@ -296,14 +332,16 @@ void px_lower_store(Px *p, Op *op) {
             if (rc == RC_B16 && ebits == 8) v = px_cse(p, RC_B32, "cvt.u32.u16", px_opnd(p, v, e), NULL, NULL);
             const Type *ve = (rc == RC_B16 && ebits == 16) ? e : p->i32;
             if (rc == RC_B32 && ebits == 16) ty = "b16";
-            px_line(p, pred, "st.global", q, ".", ty, " ", addr, ", ", px_rname(p, px_mat(p, v, ve)), NULL);
+            Slot r = px_mat(p, v, ve);
+            if (!opc.s) opc = access_opcode(p, "st.global", q, "", ty);
+            global_access(p, pr, opc, &r, 1, at, true);
             continue;
         }
-        const char *names[16];
+        Slot regs[16];
         int nwords;
         if (ebits >= 32) {
             nwords = vec;
-            for (int k = 0; k < vec; k++) names[k] = px_rname(p, px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e));
+            for (int k = 0; k < vec; k++) regs[k] = px_mat(p, vt->s[vt->n == n ? idx[k] : 0], e);
         } else {
             int per_word = 32 / ebits;
             nwords = vec / per_word;
@@ -315,8 +353,8 @@ void px_lower_store(Px *p, Op *op) {
                         lo = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, lo, p->i32), NULL, NULL);
                         hi = px_cse(p, RC_B16, "cvt.u16.u32", px_opnd(p, hi, p->i32), NULL, NULL);
                     }
-                    const char *ls = px_rname(p, px_mat(p, lo, e)), *hs = px_rname(p, px_mat(p, hi, e));
-                    word = px_cse(p, RC_B32, "mov.b32", arena_printf(p->ctx->arena, "{%s, %s}", ls, hs), NULL, NULL);
+                    Slot l = px_mat(p, lo, e), h = px_mat(p, hi, e);
+                    word = px_pack2(p, l, h);
                 } else {
                     word = (Slot){0};
                     for (int k = 0; k < 4; k++) {
@@ -325,19 +363,20 @@ void px_lower_store(Px *p, Op *op) {
                         const char *bs = px_opnd(p, b, p->i32);
                         if (k == 0) word = px_cse(p, RC_B32, "and.b32", bs, "255", NULL);
                         else {
-                            char opc[40];
-                            tc_snprintf(opc, sizeof opc, "bfi.b32");
                             Slot r = px_reg(p, RC_B32);
-                            px_emit(p, "%s %s, %s, %s, %d, 8", opc, px_rname(p, r), bs, px_rname(p, word), 8 * k);
+                            px_emit(p, "bfi.b32 %s, %s, %s, %d, 8", px_rname(p, r), bs, px_rname(p, word), 8 * k);
                             word = r;
                         }
                     }
                 }
-                names[w] = px_rname(p, word);
+                regs[w] = word;
             }
         }
-        const char *ty = ebits >= 32 ? (rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32") : "b32";
-        px_line(p, pred, "st.global", q, vec_prefix(nwords), ".", ty, " ", addr, ", ", reg_list(p, names, nwords), NULL);
+        if (!opc.s) {
+            const char *ty = ebits >= 32 ? (rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32") : "b32";
+            opc = access_opcode(p, "st.global", q, vec_prefix(nwords), ty);
+        }
+        global_access(p, pr, opc, regs, nwords, at, true);
     }
 }
 
@@ -511,7 +550,7 @@ void px_lower_atomic(Px *p, Op *op) {
             Slot a = base;
             if (idx.kind == SLOT_REG) {
                 Slot sc = px_cse(p, RC_B32, "mul.lo.s32", px_rname(p, (Slot){SLOT_REG, RC_B32, idx.reg, {0}}),
-                                 arena_printf(p->ctx->arena, "%d", eb), NULL);
+                                 px_int(p, eb), NULL);
                 a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
             }
             addrs[i] = arena_printf(p->ctx->arena, "[%s+%lld]", px_rname(p, a), (long long)(idx.off * eb));

@@ -50,8 +50,8 @@ static const char *mma_form(Op *dot, const Type *ea, const Type *eb, const Type 
 
 /* `{lo, hi}` packed into one 32-bit register (lo in the low half). */
 static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
-    Slot pair[2] = {px_mat(p, lo, e), px_mat(p, hi, e)};
-    return px_cse(p, RC_B32, "mov.b32", px_reglist(p, pair, 2).s, NULL, NULL);
+    Slot l = px_mat(p, lo, e), h = px_mat(p, hi, e);
+    return px_pack2(p, l, h);
 }
 
 /* Writes an operand's tile to its region of shared memory: element (i, j)
@@ -61,32 +61,30 @@ static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
  * 16 bytes (the run starts at a multiple of its length; rows and regions
  * are 16-byte aligned); 16-bit elements travel in pairs, one 32-bit word. */
 static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, const MmaOperand *o) {
+    static const PxText st_op[] = {PX_LIT("st.shared.b16"), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"),
+                                   PX_LIT(""), PX_LIT("st.shared.v4.b32")};
     int f = d->order[0];
     int run = d->spt[f] < d->shape[f] ? d->spt[f] : (int)d->shape[f];
     int vec = o->stride[f] == 1 ? (run < 16 / es ? run : 16 / es) : 1;
     int per_word = 4 / es, nwords = vec / per_word;
+    /* a vector's elements are consecutive slots (f is counted first) */
+    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    px_linear_indices(p, d, o->stride, lin);
     for (int i = 0; i < d->nslots; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(d, i, j);
-        if (j[f] % vec) continue;
-        const char *addr = px_smem_addr(p, px_linear_index(p, d, i, o->stride), es, o->base);
+        if (i % d->per_dim[f] % vec) continue;
+        int64_t off;
+        Slot base = px_smem_at(p, lin[i], es, o->base, &off);
+        Slot w[4];
         if (nwords == 0) {
-            px_line(p, "st.shared.b16 ", addr, ", ", px_rname(p, px_mat(p, t->s[i], e)), NULL);
+            w[0] = px_mat(p, t->s[i], e);
+            px_st_regs(p, st_op[0], base, off, w, 1);
             continue;
         }
-        const char *w[4];
         for (int k = 0; k < nwords; k++) {
-            int jl[TTG_MAX_RANK], jh[TTG_MAX_RANK];
-            memcpy(jl, j, sizeof j);
-            memcpy(jh, j, sizeof j);
-            jl[f] += per_word * k;
-            jh[f] += per_word * k + 1;
-            Slot lo = t->s[dist_slot_of_j(d, jl)];
-            w[k] = px_rname(p, es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[dist_slot_of_j(d, jh)], e));
+            Slot lo = t->s[i + per_word * k];
+            w[k] = es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[i + per_word * k + 1], e);
         }
-        if (nwords == 1) px_line(p, "st.shared.b32 ", addr, ", ", w[0], NULL);
-        else if (nwords == 2) px_line(p, "st.shared.v2.b32 ", addr, ", {", w[0], ", ", w[1], "}", NULL);
-        else px_line(p, "st.shared.v4.b32 ", addr, ", {", w[0], ", ", w[1], ", ", w[2], ", ", w[3], "}", NULL);
+        px_st_regs(p, st_op[nwords], base, off, w, nwords);
     }
 }
 
@@ -119,17 +117,13 @@ static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
     return r;
 }
 
-/* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]; returns
- * their list (A's is the mma's operand as it is). */
-static PxText ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out) {
+/* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]. */
+static void ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out) {
     for (int i = 0; i < n; i++) out[i] = px_reg(p, RC_B32);
-    PxText dst = px_reglist(p, out, n);
     static const PxText opc[2][2] = {
-        {PX_LIT("ldmatrix.sync.aligned.m8n8.x2.shared.b16 "), PX_LIT("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 ")},
-        {PX_LIT("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "), PX_LIT("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 ")}};
-    const char *addr = px_addr(p, px_rname(p, base), off, true);
-    px_line_t(p, (PxText[]){opc[n == 4][trans], dst, PX_LIT(", "), {addr, strlen(addr)}}, 4);
-    return dst;
+        {PX_LIT("ldmatrix.sync.aligned.m8n8.x2.shared.b16"), PX_LIT("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16")},
+        {PX_LIT("ldmatrix.sync.aligned.m8n8.x4.shared.b16"), PX_LIT("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")}};
+    px_ld_regs(p, opc[n == 4][trans], out, n, base, off);
 }
 
 /* The ttg.local_load that gives a dot operand from a cp.async ring, or NULL. */
@@ -149,7 +143,7 @@ static Slot stage_address(Px *p, Slot base, Slot stage, int64_t stage_bytes, int
         return base;
     }
     Slot st = px_mat(p, stage, p->i32);
-    return px_cse(p, RC_B32, "mad.lo.s32", px_rname(p, st), px_int(p, stage_bytes), px_rname(p, base));
+    return px_cse3(p, RC_B32, "mad.lo.s32", px_arg_reg(p, st), px_arg_int(p, stage_bytes), px_arg_reg(p, base));
 }
 
 bool px_lower_dot_mma(Px *p, Op *op) {
@@ -207,13 +201,13 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     for (int ks = 0; ks < pl.ksteps; ks++) {
         for (int m = 0; m < pl.mblocks; m++) {
             if (!pl.a.in_regs) {
-                al[m] = ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
-                continue;
-            }
-            for (int i = 0; i < 4; i++) {
-                int lo, hi;
-                mma_a_reg_slots(&pl, &da, m, ks, i, &lo, &hi);
-                af[4 * m + i] = pack2(p, ta->s[lo], ta->s[hi], ea);
+                ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
+            } else {
+                for (int i = 0; i < 4; i++) {
+                    int lo, hi;
+                    mma_a_reg_slots(&pl, &da, m, ks, i, &lo, &hi);
+                    af[4 * m + i] = pack2(p, ta->s[lo], ta->s[hi], ea);
+                }
             }
             al[m] = px_reglist(p, af + 4 * m, 4);
         }
@@ -223,7 +217,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         for (int m = 0; m < pl.mblocks; m++)
             for (int n = 0; n < pl.nblocks; n++) {
                 PxText cn = cl[m * pl.nblocks + n];
-                px_line_t(p, (PxText[]){opc, PX_LIT(" "), cn, PX_LIT(", "), al[m], PX_LIT(", "), bl[n], PX_LIT(", "), cn}, 9);
+                px_line_lists(p, opc, (const PxText[]){cn, al[m], bl[n], cn}, 4);
             }
     }
     Tile *out = px_new_tile(p, dc.nslots);
@@ -254,42 +248,53 @@ bool px_lower_dot_mma(Px *p, Op *op) {
  */
 static void lower_async_copy(Px *p, Op *op) {
     Value *ptr = op_operand(op, 1), *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
-    Dist d;
-    if (!px_dist(p, ptr->type, &d)) return px_fail(p, op, "async copy without a layout");
+    const Dist *d = px_dist_of(p, ptr->type);
+    if (!d) return px_fail(p, op, "async copy without a layout");
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;
     const Type *pe = ty_elem(ptr->type)->elem;
-    int es = px_bits(pe) / 8, vec = (int)int_attr(op, "vec"), f = d.order[0];
+    int es = px_bits(pe) / 8, vec = (int)int_attr(op, "vec"), f = d->order[0];
     int bytes = vec * es;
     int64_t strides[2] = {int_attr(op, "stride0"), int_attr(op, "stride1")};
     int64_t off = int_attr(op, "offset");
-    Slot gs = px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+    Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
     Slot base = stage_address(p, gs, px_tile(p, op_operand(op, 0))->s[0], int_attr(op, "stage_bytes"), &off);
-    const char *opc = bytes == 16 ? "cp.async.cg.shared.global " : "cp.async.ca.shared.global ";
-    const char *size = px_int(p, bytes);
+    PxText opc = bytes == 16 ? PX_LIT("cp.async.cg.shared.global") : PX_LIT("cp.async.ca.shared.global");
+    PxArg size = px_arg_int(p, bytes);
+    const char *size_s = px_arg_str(p, size);
+    size_t size_n = strlen(size_s);
     int shift = es == 4 ? 2 : es == 2 ? 1 : es == 8 ? 3 : 0;
-    for (int i = 0; i < d.nslots; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(&d, i, j);
-        if (j[f] % vec) continue;
-        Slot idx = px_linear_index(p, &d, i, strides);
+    /* a vector starts where j along f (counted first) is a multiple of vec */
+    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    px_linear_indices(p, d, strides, lin);
+    for (int i = 0; i < d->nslots; i++) {
+        if (i % d->per_dim[f] % vec) continue;
+        Slot idx = lin[i];
         Slot dst = base;
         if (idx.kind == SLOT_REG) {
             Slot ri = {SLOT_REG, RC_B32, idx.reg, {0}};
-            Slot sc = shift ? px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), px_int(p, shift), NULL) : ri;
-            dst = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
+            Slot sc = shift ? px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, shift)) : ri;
+            dst = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
         }
-        const char *daddr = px_addr(p, px_rname(p, dst), off + idx.off * es, true);
-        Slot src = pt->s[pt->n == d.nslots ? i : 0];
-        const char *saddr = px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, src.reg, {0}}), src.off, true);
-        Slot m = mt ? mt->s[mt->n == d.nslots ? i : 0] : (Slot){0};
-        if (!mt || (m.kind == SLOT_IMM && (m.off & 1))) {
-            px_line(p, opc, daddr, ", ", saddr, ", ", size, NULL);
-            continue;
+        Slot src = pt->s[pt->n == d->nslots ? i : 0];
+        Slot m = mt ? mt->s[mt->n == d->nslots ? i : 0] : (Slot){0};
+        bool all = !mt || (m.kind == SLOT_IMM && (m.off & 1));
+        Slot srcsize = {0}; /* a register, else 0 */
+        if (!all && m.kind != SLOT_IMM)
+            srcsize = px_cse3(p, RC_B32, "selp.b32", size, px_arg_int(p, 0), px_arg_reg(p, m));
+        /* `cp.async... [dst+off], [src+off], size[, srcsize]` */
+        char *w = px_w_text(px_w_begin(p, opc.n + 2 * PX_W_ADDR + size_n + PX_W_NAME + 4), opc.s, opc.n);
+        *w++ = ' ';
+        w = px_w_addr(p, w, dst, off + idx.off * es, true);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_addr(p, w, (Slot){SLOT_REG, RC_B64, src.reg, {0}}, src.off, true);
+        *w++ = ',', *w++ = ' ';
+        w = px_w_text(w, size_s, size_n);
+        if (!all) {
+            *w++ = ',', *w++ = ' ';
+            if (srcsize.kind == SLOT_REG) w = px_w_regs(p, w, &srcsize, 1);
+            else *w++ = '0';
         }
-        const char *srcsize = "0";
-        if (m.kind != SLOT_IMM)
-            srcsize = px_rname(p, px_cse(p, RC_B32, "selp.b32", size, "0", px_rname(p, m)));
-        px_line(p, opc, daddr, ", ", saddr, ", ", size, ", ", srcsize, NULL);
+        px_w_end(p, w);
     }
 }
 

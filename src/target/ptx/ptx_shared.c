@@ -45,9 +45,9 @@ static int log2i(int64_t v) {
 
 /* Where users start: global_smem, or above the live cp.async rings. */
 static Slot smem_base(Px *p) {
-    Slot b = px_cse(p, RC_B32, "mov.u32", "global_smem", NULL, NULL);
+    Slot b = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
     if (!p->smem_floor) return b;
-    return px_cse(p, RC_B32, "add.s32", px_rname(p, b), px_int(p, p->smem_floor), NULL);
+    return px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, b), px_arg_int(p, p->smem_floor));
 }
 
 /* Claims `bytes` of shared memory from offset 0 (above the live rings) for
@@ -68,6 +68,70 @@ static const char *st_type(const Type *e) {
     return b == 8 ? "b8" : b == 16 ? "b16" : b == 64 ? "b64" : "b32";
 }
 
+/* `st.shared.bN [base+off], v` (i1 as a byte). */
+static void st_shared_at(Px *p, Slot base, int64_t off, Slot v, const Type *e) {
+    static const PxText st_op[] = {PX_LIT("st.shared.b8"), PX_LIT("st.shared.b16"), PX_LIT("st.shared.b32"),
+                                   PX_LIT("st.shared.b64")};
+    if (e->kind == TY_INT && e->width == 1) {
+        v = px_cast(p, v, e, p->i32, false, 0);
+        e = p->i32;
+        Slot r = px_mat(p, v, e);
+        px_st_regs(p, st_op[0], base, off, &r, 1);
+        return;
+    }
+    int b = px_bits(e);
+    Slot r = px_mat(p, v, e);
+    px_st_regs(p, st_op[b == 8 ? 0 : b == 16 ? 1 : b == 64 ? 3 : 2], base, off, &r, 1);
+}
+
+/* `ld.shared.xN r, [base+off]` into a fresh register (i1 as a byte, tested). */
+static Slot ld_shared_at(Px *p, Slot base, int64_t off, const Type *e) {
+    if (e->kind == TY_INT && e->width == 1) {
+        Slot r = px_reg(p, RC_B32);
+        px_ld_regs(p, PX_LIT("ld.shared.u8"), &r, 1, base, off);
+        return px_cse2(p, RC_PRED, "setp.ne.s32", px_arg_reg(p, r), px_arg_int(p, 0));
+    }
+    Slot r = px_reg(p, px_rc(e));
+    PxText op;
+    if (e->kind == TY_INT && e->width == 8) op = PX_LIT("ld.shared.s8");
+    else if (e->kind == TY_INT && e->width == 16) op = PX_LIT("ld.shared.s16");
+    else {
+        int b = px_bits(e);
+        op = b == 8 ? PX_LIT("ld.shared.b8") : b == 16 ? PX_LIT("ld.shared.b16") : b == 64 ? PX_LIT("ld.shared.b64")
+                                                                                 : PX_LIT("ld.shared.b32");
+    }
+    px_ld_regs(p, op, &r, 1, base, off);
+    return r;
+}
+
+/* base + index * esize + extra for an index `reg + off`: a register
+ * (global_smem or above the rings, plus the scaled index register) and a
+ * constant, in *off. */
+static Slot smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
+    *off = index.off * esize + extra;
+    if (index.kind == SLOT_IMM) return smem_base(p);
+    Slot a = p->smem_memo.addr;
+    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
+        /* (slot after slot shares the register: px_cse's answer, kept) */
+        Slot base = smem_base(p);
+        Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
+        Slot sc = esize == 1 ? ri : px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, log2i(esize)));
+        a = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
+        p->smem_memo.epoch = p->epoch;
+        p->smem_memo.index_reg = index.reg;
+        p->smem_memo.esize = esize;
+        p->smem_memo.addr = a;
+    }
+    return a;
+}
+
+/* The same as a text, `[base+off]`. */
+static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
+    int64_t off;
+    Slot a = smem_at(p, index, esize, extra, &off);
+    return px_addr(p, px_rname(p, a), off, true);
+}
+
 static void st_shared(Px *p, const char *addr, Slot v, const Type *e) {
     if (e->kind == TY_INT && e->width == 1) {
         v = px_cast(p, v, e, p->i32, false, 0);
@@ -76,8 +140,8 @@ static void st_shared(Px *p, const char *addr, Slot v, const Type *e) {
         return;
     }
     static const char *const st_op[] = {"st.shared.b8", "st.shared.b16", "st.shared.b32", "st.shared.b64"};
-    const char *ty = st_type(e);
-    px_ins(p, st_op[ty[1] == '8' ? 0 : ty[1] == '1' ? 1 : ty[1] == '3' ? 2 : 3], addr, px_rname(p, px_mat(p, v, e)), NULL, NULL);
+    int b = px_bits(e);
+    px_ins(p, st_op[b == 8 ? 0 : b == 16 ? 1 : b == 64 ? 3 : 2], addr, px_rname(p, px_mat(p, v, e)), NULL, NULL);
 }
 
 static Slot ld_shared(Px *p, const char *addr, const Type *e) {
@@ -99,26 +163,10 @@ static Slot ld_shared(Px *p, const char *addr, const Type *e) {
     return r;
 }
 
-/* `[base + index * esize + extra]` for an index `reg + off`. */
-static const char *smem_addr(Px *p, Slot index, int esize, int64_t extra) {
-    if (index.kind == SLOT_IMM)
-        return px_addr(p, px_rname(p, smem_base(p)), index.off * esize + extra, true);
-    Slot a = p->smem_memo.addr;
-    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
-        /* (slot after slot shares the register: px_cse's answer, kept) */
-        Slot base = smem_base(p);
-        Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
-        Slot sc = esize == 1 ? ri : px_cse(p, RC_B32, "shl.b32", px_rname(p, ri), px_int(p, log2i(esize)), NULL);
-        a = px_cse(p, RC_B32, "add.s32", px_rname(p, base), px_rname(p, sc), NULL);
-        p->smem_memo.epoch = p->epoch;
-        p->smem_memo.index_reg = index.reg;
-        p->smem_memo.esize = esize;
-        p->smem_memo.addr = a;
-    }
-    return px_addr(p, px_rname(p, a), index.off * esize + extra, true);
-}
-
 const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra) { return smem_addr(p, index, esize, extra); }
+Slot px_smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
+    return smem_at(p, index, esize, extra, off);
+}
 
 static bool pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -146,74 +194,64 @@ static int relayout_vec(const Dist *d, const Type *e) {
     return run < max ? run : max;
 }
 
-/* The slot of the k-th element of the vector that starts at slot j. */
-static int vec_slot(const Dist *d, const int *j, int k) {
-    int jk[TTG_MAX_RANK];
-    memcpy(jk, j, sizeof jk);
-    jk[d->rank - 1] += k;
-    return dist_slot_of_j(d, jk);
-}
-
-
-/* Writes (reads) tile t's slots at their row-major indices, vec at a time. */
+/* Writes (reads) tile t's slots at their row-major indices, vec at a time.
+ * A vector's elements are consecutive slots: its dimension (the last) is
+ * the layout's fastest, counted first (relayout_vec), and a vector starts
+ * where j along it is a multiple of vec. */
 static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e) {
-    int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4;
+    static const PxText st_op[] = {PX_LIT(""), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"), PX_LIT(""),
+                                   PX_LIT("st.shared.v4.b32")};
+    int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
+    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    px_linear_indices(p, d, strides, lin);
     for (int i = 0; i < d->nslots; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(d, i, j);
-        if (j[d->rank - 1] % vec) continue;
-        const char *addr = smem_addr(p, px_linear_index(p, d, i, strides), es, 0);
+        if (i % fast % vec) continue;
+        int64_t off;
+        Slot base = smem_at(p, lin[i], es, 0, &off);
         if (vec == 1) {
-            st_shared(p, addr, t->s[i], e);
+            st_shared_at(p, base, off, t->s[i], e);
             continue;
         }
-        const char *w[4];
+        Slot w[4];
         for (int k = 0; k < nwords; k++) {
-            Slot v;
             if (es == 2) {
-                Slot pair[2] = {px_mat(p, t->s[vec_slot(d, j, 2 * k)], e), px_mat(p, t->s[vec_slot(d, j, 2 * k + 1)], e)};
-                v = px_cse(p, RC_B32, "mov.b32", px_reglist(p, pair, 2).s, NULL, NULL);
+                Slot lo = px_mat(p, t->s[i + 2 * k], e), hi = px_mat(p, t->s[i + 2 * k + 1], e);
+                w[k] = px_pack2(p, lo, hi);
             } else {
-                v = px_mat(p, t->s[vec_slot(d, j, k)], e);
+                w[k] = px_mat(p, t->s[i + k], e);
             }
-            w[k] = px_rname(p, v);
         }
-        if (nwords == 1) px_line(p, "st.shared.b32 ", addr, ", ", w[0], NULL);
-        else if (nwords == 2) px_line(p, "st.shared.v2.b32 ", addr, ", {", w[0], ", ", w[1], "}", NULL);
-        else px_line(p, "st.shared.v4.b32 ", addr, ", {", w[0], ", ", w[1], ", ", w[2], ", ", w[3], "}", NULL);
+        px_st_regs(p, st_op[nwords], base, off, w, nwords);
     }
 }
 
 static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e) {
+    static const PxText ld_op[] = {PX_LIT(""), PX_LIT("ld.shared.b32"), PX_LIT("ld.shared.v2.b32"), PX_LIT(""),
+                                   PX_LIT("ld.shared.v4.b32")};
     Tile *t = px_new_tile(p, d->nslots);
-    int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4;
+    int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
+    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
+    px_linear_indices(p, d, strides, lin);
     for (int i = 0; i < d->nslots; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(d, i, j);
-        if (j[d->rank - 1] % vec) continue;
-        const char *addr = smem_addr(p, px_linear_index(p, d, i, strides), es, 0);
+        if (i % fast % vec) continue;
+        int64_t off;
+        Slot base = smem_at(p, lin[i], es, 0, &off);
         if (vec == 1) {
-            t->s[i] = ld_shared(p, addr, e);
+            t->s[i] = ld_shared_at(p, base, off, e);
             continue;
         }
         Slot words[4];
-        const char *w[4];
-        for (int k = 0; k < nwords; k++) {
-            words[k] = px_reg(p, es == 2 ? RC_B32 : px_rc(e));
-            w[k] = px_rname(p, words[k]);
-        }
-        if (nwords == 1) px_line(p, "ld.shared.b32 ", w[0], ", ", addr, NULL);
-        else if (nwords == 2) px_line(p, "ld.shared.v2.b32 {", w[0], ", ", w[1], "}, ", addr, NULL);
-        else px_line(p, "ld.shared.v4.b32 {", w[0], ", ", w[1], ", ", w[2], ", ", w[3], "}, ", addr, NULL);
+        for (int k = 0; k < nwords; k++) words[k] = px_reg(p, es == 2 ? RC_B32 : px_rc(e));
+        px_ld_regs(p, ld_op[nwords], words, nwords, base, off);
         for (int k = 0; k < nwords; k++) {
             if (es == 4) {
-                t->s[vec_slot(d, j, k)] = words[k];
+                t->s[i + k] = words[k];
                 continue;
             }
             Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-            px_line(p, "mov.b32 {", px_rname(p, lo), ", ", px_rname(p, hi), "}, ", px_rname(p, words[k]), NULL);
-            t->s[vec_slot(d, j, 2 * k)] = lo;
-            t->s[vec_slot(d, j, 2 * k + 1)] = hi;
+            px_reg_lists(p, PX_LIT("mov.b32"), (const Slot *const[]){(Slot[]){lo, hi}, &words[k]}, (const int[]){2, 1}, 2);
+            t->s[i + 2 * k] = lo;
+            t->s[i + 2 * k + 1] = hi;
         }
     }
     return t;
@@ -290,7 +328,7 @@ static bool combine_one_op(Px *p, Block *b, int k, const Slot *acc, const Slot *
         else if (v == b->args[1]) in[i] = x[0];
         else return false;
     }
-    out[0] = px_ew(p, o, in, ty_elem(op_result(o, 0)->type));
+    out[0] = px_ew_planned(p, o, in, ty_elem(op_result(o, 0)->type));
     return true;
 }
 
@@ -442,8 +480,8 @@ void px_lower_reduce(Px *p, Op *op) {
         }
         smem_begin(p, total);
         Slot wa = px_cse(p, RC_B32, "bfe.u32", px_rname(p, p->warp),
-                         arena_printf(p->ctx->arena, "%d", log2i(d.warp_stride[axis])),
-                         arena_printf(p->ctx->arena, "%d", log2i(nw)));
+                         px_int(p, log2i(d.warp_stride[axis])),
+                         px_int(p, log2i(nw)));
         int64_t rstrides[TTG_MAX_RANK];
         if (!scalar) row_major(op_result(op, 0)->type, rstrides);
         /* only the first lane along the axis writes its warp's partial (the
@@ -818,8 +856,8 @@ static void scan_smem(Px *p, Op *op, int k, const Type **et, bool rev, const Dis
             /* has a partner: pos >= dd (pos + dd < n when reversed) */
             Slot pr;
             const char *ps = px_opnd(p, pos[i], i32);
-            if (!rev) pr = px_cse(p, RC_PRED, "setp.ge.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)dd), NULL);
-            else pr = px_cse(p, RC_PRED, "setp.lt.s32", ps, arena_printf(p->ctx->arena, "%lld", (long long)(n - dd)), NULL);
+            if (!rev) pr = px_cse(p, RC_PRED, "setp.ge.s32", ps, px_int(p, dd), NULL);
+            else pr = px_cse(p, RC_PRED, "setp.lt.s32", ps, px_int(p, (n - dd)), NULL);
             Slot nb[MAXK];
             int64_t delta = (rev ? dd : -dd) * strides[axis];
             for (int q = 0; q < k; q++) {
@@ -1079,16 +1117,16 @@ static bool dot_acc_in_place(Px *p, Value *c, Tile *tc, const Type *ec, const Ty
     if (c->def || !c->owner_block || !c->owner_block->parent || !c->owner_block->parent->parent ||
         c->owner_block->parent->parent->kind != SCF_FOR || c->index == 0 || ec != acc_t || !value_has_one_use(c))
         return false;
-    Map seen = {0};
-    bool ok = true;
-    for (int i = 0; i < tc->n && ok; i++) {
+    /* distinct plain registers of the class (a mark per register number) */
+    RegClass rc = px_rc(acc_t);
+    uint8_t *seen = arena_alloc(p->ctx->arena, (size_t)p->nreg[rc] + 1);
+    memset(seen, 0, (size_t)p->nreg[rc] + 1);
+    for (int i = 0; i < tc->n; i++) {
         Slot s = tc->s[i];
-        uint64_t key = ((uint64_t)s.rc << 32 | (uint32_t)s.reg) + 1;
-        ok = s.kind == SLOT_REG && s.off == 0 && s.rc == px_rc(acc_t) && !map_has(&seen, key);
-        map_put(&seen, key, (void *)1);
+        if (s.kind != SLOT_REG || s.off != 0 || s.rc != rc || s.reg > p->nreg[rc] || seen[s.reg]) return false;
+        seen[s.reg] = 1;
     }
-    map_free(&seen);
-    return ok;
+    return true;
 }
 
 /* Accumulators: fresh registers, C converted to the accumulation type; or
@@ -1105,8 +1143,8 @@ Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
     for (int i = 0; i < nslots; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
-        const char *src = px_opnd(p, cv, acc_t);
-        px_ins(p, mv, px_rname(p, acc->s[i]), src, NULL, NULL);
+        PxArg src = px_arg(p, cv, acc_t);
+        px_ins_args(p, mv, acc->s[i], src, 0);
     }
     return acc;
 }
