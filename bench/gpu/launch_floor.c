@@ -95,7 +95,9 @@ static void thrash(void) {
     thrash_sink += acc;
 }
 
-static void measure(const char *what, int how, void *s) {
+/* Per-launch host time: the median and minimum over REPS bursts; 0 when
+ * every launch went, else 1 (the failure printed). */
+static int bursts(const char *what, int how, void *s, double *med, double *min) {
     enum { BURST = 200, REPS = 30 };
     double t[REPS], th[REPS];
     for (int w = 0; w < 50; w++) one(how, s);
@@ -106,7 +108,7 @@ static void measure(const char *what, int how, void *s) {
         for (int i = 0; i < BURST; i++) {
             if (one(how, s) != 0) {
                 printf("%s: launch failed\n", what);
-                return;
+                return 1;
             }
             if (thrash_len) thrash();
         }
@@ -118,11 +120,28 @@ static void measure(const char *what, int how, void *s) {
     ctx_sync();
     qsort(t, REPS, sizeof *t, cmp);
     qsort(th, REPS, sizeof *th, cmp);
+    *med = t[REPS / 2] - th[REPS / 2];
+    *min = t[0] - th[0];
+    return 0;
+}
+
+static void measure(const char *what, int how, void *s) {
+    double med, min;
+    if (bursts(what, how, s, &med, &min)) return;
     if (thrash_len)
-        printf("%-48s median %6.2f us  min %6.2f us  (after %zu KB read: %.2f us, subtracted)\n", what,
-               t[REPS / 2] - th[REPS / 2], t[0] - th[0], thrash_len >> 10, th[REPS / 2]);
+        printf("%-48s median %6.2f us  min %6.2f us  (after %zu KB read, subtracted)\n", what, med, min,
+               thrash_len >> 10);
     else
-        printf("%-48s median %6.2f us  min %6.2f us\n", what, t[REPS / 2], t[0]);
+        printf("%-48s median %6.2f us  min %6.2f us\n", what, med, min);
+}
+
+/* The median per-launch time of `how` on the default stream, from a C loop
+ * (for launch_profile.py's processes to measure their own floor); -1 on a
+ * failed launch. */
+double launch_floor_median(int how);
+double launch_floor_median(int how) {
+    double med, min;
+    return bursts("floor", how, NULL, &med, &min) ? -1 : med;
 }
 
 int launch_floor_setup(void);

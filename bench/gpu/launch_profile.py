@@ -42,17 +42,44 @@ def sync():
 sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
 
 
-def burst(fn, n=200, reps=30):
+def burst(fn, n=200, reps=30, **names):
+    """Host time per call of `fn`, in us: (median, min) over `reps` bursts of
+    `n` calls, each after a synchronize. `fn` is a callable, or a statement
+    (with `names` its variables) that runs in a plain loop, as a user's own
+    launch loop does: no lambda's call around each launch."""
     import torch
+    if isinstance(fn, str):
+        ns = dict(names)
+        exec("def _loop(n):\n    for _ in range(n):\n        %s\n" % fn, ns)
+        loop = ns["_loop"]
+    else:
+        def loop(n):
+            for _ in range(n):
+                fn()
     out = []
     for _ in range(reps):
         sync()
         t0 = time.perf_counter_ns()
-        for _ in range(n):
-            fn()
+        loop(n)
         out.append((time.perf_counter_ns() - t0) / n / 1e3)
     sync()
     return statistics.median(out), min(out)
+
+
+def own_floor(res, who):
+    """The driver's floor in this very process (the spread between processes
+    is as large as the launchers' differences): cuLaunchKernel from a C loop
+    of build/launch_floor.so (section 1 builds it), on the default stream."""
+    import ctypes
+    so = os.path.join(ROOT, "build", "launch_floor.so")
+    if not os.path.exists(so):
+        return
+    lib = ctypes.CDLL(so)
+    lib.launch_floor_median.restype = ctypes.c_double
+    if lib.launch_floor_setup() == 0:
+        med = lib.launch_floor_median(1)
+        if med > 0:
+            res["floor: cuLaunchKernel from C in this %s process" % who] = (med, med)
 
 
 def show(res):
@@ -183,6 +210,13 @@ def section_hot(procs, pin=None):
         if len(meds) > 1:
             print("%-58s %7.2f us  (%s)" % (label, statistics.median(meds), " ".join("%.2f" % m for m in meds)),
                   flush=True)
+    # each process's launch less its own floor: what the binding adds
+    for who, label in (("tritonc", "tritonc kernel[grid](...), C launcher"), ("triton", "triton  kernel[grid](...)")):
+        full, floor = rows.get(label, []), rows.get("floor: cuLaunchKernel from C in this %s process" % who, [])
+        if len(full) == len(floor) > 1:
+            over = [a - b for a, b in zip(full, floor)]
+            print("%-58s %7.2f us  (%s)" % ("%s over its process's floor" % who, statistics.median(over),
+                                              " ".join("%.2f" % m for m in over)), flush=True)
 
 
 def child_hot_triton():
@@ -190,11 +224,12 @@ def child_hot_triton():
     tm, x, y, o = setup("triton")
     for _ in range(50):
         tm.add_kernel[(1,)](x, y, o, 1024, BLOCK=1024)
-    res = {"triton  kernel[grid](...)": burst(lambda: tm.add_kernel[(1,)](x, y, o, 1024,
-                                                                         BLOCK=1024))}
+    res = {"triton  kernel[grid](...)": burst("k[(1,)](x, y, o, 1024, BLOCK=1024)",
+                                              k=tm.add_kernel, x=x, y=y, o=o)}
     raw = torch._C._cuda_getCurrentRawStream
     res["torch._C._cuda_getCurrentRawStream(0)"] = burst(lambda: raw(0))
     res["x.data_ptr() x3"] = burst(lambda: (x.data_ptr(), y.data_ptr(), o.data_ptr()))
+    own_floor(res, "triton")
     show(res)
 
 
@@ -245,8 +280,8 @@ def child_hot():
     for _ in range(50):
         k[(1,)](x, y, o, 1024, BLOCK=1024)
     mode = "C launcher" if _cext.module() else "Python launcher (%s)" % _cext.build_error()
-    res = {"tritonc kernel[grid](...), " + mode: burst(lambda: k[(1,)](x, y, o, 1024,
-                                                                       BLOCK=1024))}
+    res = {"tritonc kernel[grid](...), " + mode: burst("k[(1,)](x, y, o, 1024, BLOCK=1024)",
+                                                       k=k, x=x, y=y, o=o)}
     print("calls that reached Python: %d of %d launches" % (calls[0], 50 + 200 * 30))
     ck = next(iter(k.cache.values()))
     ck._pack(1, 1, 1, x.data_ptr(), y.data_ptr(), o.data_ptr(), 1024)
@@ -256,8 +291,10 @@ def child_hot():
                                                                      1024))
     fast = next(iter(k._fast.values()), None)
     if fast is not None:
-        g = (1,)
-        res["tritonc C Launcher(grid, x, y, o, n) alone"] = burst(lambda: fast(g, x, y, o, 1024))
+        res["tritonc C Launcher(grid, x, y, o, n) alone"] = burst("fast((1,), x, y, o, 1024)", fast=fast,
+                                                                 x=x, y=y, o=o)
+        res["tritonc kernel[(1,)] alone (the GridCall)"] = burst("k[(1,)]", k=k)
+        own_floor(res, "tritonc")
     show(res)
     assert torch.allclose(o, x + y)
     if fast is None:

@@ -5,7 +5,9 @@
  * its own launcher. Without a compiler or headers the binding keeps its
  * generated pure-Python launcher, which computes the same thing.
  *
- * Two types. An Entry, one per @jit function, is `kernel[grid]`: calling
+ * Three types. JitBase is the C base of the binding's @jit function class:
+ * its subscript calls the function's Entry with the grid, with no Python
+ * frame in between. An Entry, one per @jit function, is `kernel[grid]`: calling
  * it with the grid gives a GridCall, and calling that with the kernel's
  * arguments binds them to the parameters (positional, then keywords, then
  * defaults), finds the specialisations compiled for these constexpr values
@@ -51,6 +53,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -892,8 +895,10 @@ static PyObject *gridcall_call(PyObject *self, PyObject *const *args, size_t nar
     Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nk; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k), *v = args[n + k];
-        int j = 0;
-        while (j < E->nparams && !name_eq(E->names[j], name)) j++;
+        int j = 0; /* the call site's names are interned, as the parameters' are: identity first */
+        while (j < E->nparams && E->names[j] != name) j++;
+        if (j == E->nparams)
+            for (j = 0; j < E->nparams && !name_eq(E->names[j], name);) j++;
         if (j < E->nparams) {
             if (bound[j]) return call_slow(gc, args, nargsf, kwnames); /* given twice */
             bound[j] = v;
@@ -1109,6 +1114,69 @@ static PyTypeObject EntryType = {
     .tp_new = entry_new,
 };
 
+/* ---- JitBase: `kernel[grid]` without a Python frame ----------------------- */
+
+/* The C base of the binding's JITFunction class when this module is in use
+ * (jit.py makes `class _CJITFunction(JitBase, JITFunction)`): its `_front`
+ * slot holds what `kernel[grid]` calls with the grid (the Entry), and its
+ * mp_subscript calls it directly, where JITFunction.__getitem__ would run a
+ * Python frame per launch. Before the front is made (None), the subscript
+ * asks `self._make_front()`, which stores it. */
+typedef struct JitBase {
+    PyObject_HEAD
+    PyObject *front;
+} JitBase;
+
+static PyObject *s_make_front;
+
+static PyObject *jitbase_subscript(PyObject *self, PyObject *grid) {
+    PyObject *f = ((JitBase *)self)->front;
+    if (f && f != Py_None) {
+        Py_INCREF(f); /* the call may replace it */
+    } else if (!(f = PyObject_CallMethodNoArgs(self, s_make_front))) {
+        return NULL;
+    }
+    PyObject *r = PyObject_Vectorcall(f, &grid, 1, NULL);
+    Py_DECREF(f);
+    return r;
+}
+
+static int jitbase_traverse(JitBase *self, visitproc visit, void *arg) {
+    Py_VISIT(self->front);
+    return 0;
+}
+
+static int jitbase_clear(JitBase *self) {
+    Py_CLEAR(self->front);
+    return 0;
+}
+
+static void jitbase_dealloc(JitBase *self) {
+    PyObject_GC_UnTrack(self);
+    jitbase_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef jitbase_members[] = {
+    {"_front", T_OBJECT, offsetof(JitBase, front), 0, "what kernel[grid] calls with the grid, or None"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMappingMethods jitbase_mapping = {.mp_subscript = jitbase_subscript};
+
+static PyTypeObject JitBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "_tritonc_launcher.JitBase",
+    .tp_basicsize = sizeof(JitBase),
+    .tp_dealloc = (destructor)jitbase_dealloc,
+    .tp_as_mapping = &jitbase_mapping,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)jitbase_traverse,
+    .tp_clear = (inquiry)jitbase_clear,
+    .tp_members = jitbase_members,
+    .tp_doc = "The C base of a @jit function: `kernel[grid]` (see _launcher.c).",
+    .tp_new = PyType_GenericNew,
+};
+
 /* ---- compile(...): tc_compile without ctypes ----------------------------- */
 
 
@@ -1218,8 +1286,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tritonc_launcher", 
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__tritonc_launcher(void) {
-    if (PyType_Ready(&LauncherType) < 0 || PyType_Ready(&GridCallType) < 0 || PyType_Ready(&EntryType) < 0)
+    if (PyType_Ready(&LauncherType) < 0 || PyType_Ready(&GridCallType) < 0 || PyType_Ready(&EntryType) < 0 ||
+        PyType_Ready(&JitBaseType) < 0)
         return NULL;
+    s_make_front = PyUnicode_InternFromString("_make_front");
     s_num_warps = PyUnicode_InternFromString("num_warps");
     s_num_stages = PyUnicode_InternFromString("num_stages");
     s_warmup = PyUnicode_InternFromString("warmup");
@@ -1238,7 +1308,8 @@ PyMODINIT_FUNC PyInit__tritonc_launcher(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||
-        PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0) {
+        PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0 ||
+        PyModule_AddObjectRef(m, "JitBase", (PyObject *)&JitBaseType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -396,6 +396,13 @@ class JITFunction(KernelInterface):
         self._nested = _is_nested(fn)
         self._names = sorted(_code_names(fn.__code__, set()))
         _preload()
+        # the names the file binds at its top level, which global_constexprs
+        # asks at the first launch: read now, with the source (once a file)
+        if self._src0 is not None and not self._nested:
+            try:
+                _top_level_names(fn.__code__.co_filename)
+            except Exception:
+                pass  # (no library: the first compile reports it)
 
     # -- Triton's JITFunction surface --------------------------------------
     def __call__(self, *args, **kwargs):
@@ -1249,12 +1256,33 @@ def _current_stream_fn():
     return stream, get_device()
 
 
+_JIT_CLASS = None
+
+
+def _jit_class():
+    """The class @jit makes: with the C launcher in use, JITFunction on the
+    C base `JitBase`, whose `kernel[grid]` calls the Entry without running a
+    Python frame (~0.1 us of every launch); else JITFunction itself."""
+    global _JIT_CLASS
+    if _JIT_CLASS is None:
+        _preload()
+        base = getattr(_cext.module(), "JitBase", None)
+        if base is None:
+            _JIT_CLASS = JITFunction
+        else:
+            class _CJITFunction(base, JITFunction):
+                __doc__ = JITFunction.__doc__
+            _CJITFunction.__name__ = _CJITFunction.__qualname__ = "JITFunction"
+            _JIT_CLASS = _CJITFunction
+    return _JIT_CLASS
+
+
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
         do_not_specialize_on_alignment=None, debug=None, noinline=None):
     """`@triton.jit` and `@triton.jit(do_not_specialize=[...])`."""
 
     def deco(f):
-        return JITFunction(f, version=version, do_not_specialize=do_not_specialize,
+        return _jit_class()(f, version=version, do_not_specialize=do_not_specialize,
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, repr=repr,
                            launch_metadata=launch_metadata)

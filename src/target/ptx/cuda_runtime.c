@@ -92,6 +92,12 @@ bool cuda_ensure_context(void) {
     return cuda.cuCtxSetCurrent(primary_ctx) == 0;
 }
 
+bool cuda_adopt_primary(void) {
+    CUcontext cur = NULL;
+    if (!cuda_init() || (cuda.cuCtxGetCurrent(&cur) == 0 && cur)) return false;
+    return cuda.cuCtxSetCurrent(primary_ctx) == 0;
+}
+
 bool cuda_check(int rc, const char *what, const char *kernel, DiagEngine *de) {
     if (rc == 0) return true;
     const char *name = "CUDA_ERROR_UNKNOWN", *msg = "";

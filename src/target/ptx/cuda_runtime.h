@@ -49,6 +49,9 @@ enum {
 
 bool cuda_init(void);
 bool cuda_ensure_context(void);
+/* Makes the primary context current when the calling thread has none: true
+ * when it did (a failed call is then worth trying again). */
+bool cuda_adopt_primary(void);
 /* Reports a failed call as "kernel 'K': WHAT failed: NAME (message)". */
 bool cuda_check(int rc, const char *what, const char *kernel, DiagEngine *de);
 

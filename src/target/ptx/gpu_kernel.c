@@ -395,19 +395,23 @@ void gpu_kernel_build_times(const GpuKernel *k, double *ptx_ms, double *cubin_ms
     if (cubin_ms) *cubin_ms = k->cubin_ms;
 }
 
+static CUresult launch(const GpuKernel *k, const int grid[3], void *const *args, void *stream) {
+    return cuda.cuLaunchKernel(k->func, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                               (unsigned)(32 * k->num_warps), 1, 1, (unsigned)k->smem, (CUstream)stream,
+                               (void **)args, NULL);
+}
+
 bool gpu_kernel_launch(GpuKernel *k, const int grid[3], void *const *args, void *stream, DiagEngine *de) {
     if (!k->func) {
         diag_error(de, (Loc){0}, "kernel '%s': no CUDA device to launch on", k->name);
         return false;
     }
-    if (!cuda_ensure_context()) {
-        diag_error(de, (Loc){0}, "kernel '%s': no CUDA context", k->name);
-        return false;
-    }
-    return cuda_check(cuda.cuLaunchKernel(k->func, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
-                                          (unsigned)(32 * k->num_warps), 1, 1, (unsigned)k->smem, (CUstream)stream,
-                                          (void **)args, NULL),
-                      "cuLaunchKernel", k->name, de);
+    /* The hot path makes one driver call: the calling thread almost always
+     * has a context current (PyTorch's, the primary one). A thread with none
+     * gets the primary context made current, and the launch is tried again. */
+    CUresult rc = launch(k, grid, args, stream);
+    if (rc != 0 && cuda_adopt_primary()) rc = launch(k, grid, args, stream);
+    return cuda_check(rc, "cuLaunchKernel", k->name, de);
 }
 
 void gpu_kernel_free(GpuKernel *k) {
