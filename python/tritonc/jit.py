@@ -381,6 +381,8 @@ class JITFunction(KernelInterface):
         self._c_front = False
         self._source = None
         self._globals = None
+        self._globals_reads = None  # what the last reading of the globals read
+        self._globals_check = None  # a reading ahead, to check at its first use
         self._bindings = []
         self.hash = None
         # The source is read now, at decoration (as Triton does), so the
@@ -403,6 +405,8 @@ class JITFunction(KernelInterface):
                 _top_level_names(fn.__code__.co_filename)
             except Exception:
                 pass  # (no library: the first compile reports it)
+        if self._src0 is not None:
+            self._read_ahead()
 
     # -- Triton's JITFunction surface --------------------------------------
     def __call__(self, *args, **kwargs):
@@ -722,9 +726,15 @@ class JITFunction(KernelInterface):
     def global_constexprs(self):
         """(name, text) for every module global the kernel (and its @jit
         helpers) refers to that is a constant, and the @jit helpers that live
-        in other modules."""
+        in other modules. Read once, at the first launch, as Triton does; a
+        reading made ahead, at decoration (_read_ahead), stands when every
+        global it read is still the same object."""
         if self._globals is not None:
-            return self._globals
+            check, self._globals_check = self._globals_check, None
+            if check is None or all(g.get(n, _ABSENT) is v for g, n, v in check):
+                return self._globals
+            self._globals = self._source = None  # a global changed since: read again
+        reads = []  # (globals dict, name, value or _ABSENT): what this reading depends on
         params = {p.name for p in self.params}
         seen, todo, consts, foreign = set(), [self], {}, []
         my_file = self.fn.__code__.co_filename
@@ -743,6 +753,7 @@ class JITFunction(KernelInterface):
             code = jf.fn.__code__
             names = jf._names
             if jf.fn.__closure__:  # a kernel defined in a function sees its closure too
+                reads = None  # (cells are not checked: a reading ahead does not stand)
                 g = dict(g)
                 names = set(names)
                 for name, cell in zip(code.co_freevars, jf.fn.__closure__):
@@ -753,9 +764,11 @@ class JITFunction(KernelInterface):
                         pass
                 names = sorted(names)
             for name in names:
-                if name not in g:
+                v = g.get(name, _ABSENT)
+                if reads is not None:
+                    reads.append((g, name, v))
+                if v is _ABSENT:
                     continue
-                v = g[name]
                 own = jf.fn.__code__.co_filename == my_file and top is not None and name in top
                 if isinstance(v, JITFunction):
                     todo.append(v)
@@ -778,9 +791,27 @@ class JITFunction(KernelInterface):
                         pass
         self._globals = (sorted(consts.items()), foreign)
         self._bindings = sorted(bindings.values())
+        self._globals_reads = reads
         return self._globals
 
+    def _read_ahead(self):
+        """At decoration: the source and the globals' reading, made now so
+        that the first launch only checks that the globals read are the
+        same objects (global_constexprs). Not for a kernel with a closure;
+        any failure is left for the first launch to meet again."""
+        try:
+            self.source().encoded  # (the bytes tc_compile takes, made once)
+        except Exception:
+            self._globals = self._source = None
+            return
+        if self._globals_reads is None:
+            self._globals = self._source = None
+        else:
+            self._globals_check = self._globals_reads
+
     def source(self):
+        if self._globals_check is not None:
+            self.global_constexprs()  # a reading ahead, checked at its first use
         if self._source is None:
             s = _Source(*(self._src0 or _source_of(self.fn)))
             foreign = self.global_constexprs()[1]
@@ -1257,6 +1288,7 @@ def _current_stream_fn():
 
 
 _JIT_CLASS = None
+_ABSENT = object()  # a global not defined (yet)
 
 
 def _jit_class():

@@ -113,6 +113,34 @@ def check_placements():
         assert torch.allclose(y, torch.tanh(x) * s, atol=1e-6), s
 
 
+# Globals read at the first launch, not at decoration: OFFSET changes after
+# the kernel is defined, late_helper and LATE_SCALE are defined after it.
+OFFSET = 1.0
+
+
+@triton.jit
+def late_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(y_ptr + offs, late_helper(tl.load(x_ptr + offs, mask=m)) + OFFSET, mask=m)
+
+
+@triton.jit
+def late_helper(x):
+    return x * LATE_SCALE
+
+
+LATE_SCALE = 4.0
+OFFSET = 7.0
+
+
+def check_late_globals():
+    x = torch.randn(50)
+    y = torch.full((50,), float("nan"))
+    late_kernel[(1,)](x, y, 50, BLOCK=64)
+    assert torch.allclose(y, x * 4.0 + 7.0), (y[:4], x[:4])
+
+
 def main():
     torch.manual_seed(0)
     n = 200
@@ -127,6 +155,7 @@ def main():
     assert torch.allclose(y[n:2 * n], torch.tanh(torch.tanh(x)), atol=1e-6)
     assert torch.allclose(y[2 * n:], torch.erf(x), atol=1e-6)
     check_placements()
+    check_late_globals()
     print("module globals: ok")
 
 
