@@ -598,6 +598,14 @@ def shapes_topk():
           BLOCK_N=32)
     T = K("topk")
     check(T.topk_kernel, (1,), randn(8, 64), nan(2, 8, 8), ROWS=8, COLS=64, K=8)
+    # reshape, split, interleave (join) and permutes, in and out of shared memory
+    O = K("tensor_ops")
+    t = 20
+    check(O.rope_interleaved, (triton.cdiv(t, 8),), randn(t, 32), randn(t, 16), randn(t, 16), nan(t, 32), t,
+          HALF=16, BLOCK_T=8)
+    x = randn(2, 4, 8, dtype=torch.float16)
+    check(O.permute_3d, (1,), x, nan(8, 2, 4, dtype=torch.float16), nan(4, 2, 8, dtype=torch.float16),
+          nan(8, 4, dtype=torch.float16), A=2, B=4, C=8)
 
 
 # ---- dots ------------------------------------------------------------------------

@@ -275,12 +275,11 @@ static int64_t relayout_strides(const Type *t, const Dist *ds, const Dist *dd, c
     return s;
 }
 
-Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
-    Dist ds, dd;
-    if (!px_dist(p, from, &ds) || !px_dist(p, to, &dd)) {
-        px_fail(p, NULL, "layout conversion without layouts");
-        return x;
-    }
+/* Tile x of type `from` (elements laid out by ds) laid out by dd instead:
+ * the slots moved between threads where both put an element in the same
+ * one, else through padded shared memory. */
+static Tile *relayout_dists(Px *p, Tile *x, const Type *from, const Dist *dsp, const Dist *ddp) {
+    Dist ds = *dsp, dd = *ddp;
     Tile *out = px_new_tile(p, dd.nslots);
     const Type *e = ty_elem((Type *)from);
     if (dist_same_threads(&ds, &dd)) {
@@ -302,6 +301,37 @@ Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     relayout_put(p, x, &ds, strides, e);
     px_barrier(p);
     return relayout_get(p, &dd, strides, e);
+}
+
+Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
+    Dist ds, dd;
+    if (!px_dist(p, from, &ds) || !px_dist(p, to, &dd)) {
+        px_fail(p, NULL, "layout conversion without layouts");
+        return x;
+    }
+    return relayout_dists(p, x, from, &ds, &dd);
+}
+
+/* The Dist d of a tt.trans result (its dimension k is the operand's ord[k])
+ * seen in the operand's dimensions: every per-dimension field moved back to
+ * the operand's dimension. Its slots count as d's do (the same j in the same
+ * order), so a tile laid out by it is the result's tile as it stands. */
+static Dist dist_unpermuted(const Dist *d, const int64_t *ord) {
+    Dist u = *d;
+    for (int k = 0; k < d->rank; k++) {
+        int x = (int)ord[k];
+        u.shape[x] = d->shape[k];
+        u.spt[x] = d->spt[k];
+        u.tpw[x] = d->tpw[k];
+        u.wpc[x] = d->wpc[k];
+        u.lane_stride[x] = d->lane_stride[k];
+        u.warp_stride[x] = d->warp_stride[k];
+        u.reps[x] = d->reps[k];
+        u.tile[x] = d->tile[k];
+        u.per_dim[x] = d->per_dim[k];
+        u.order[k] = (int)ord[d->order[k]];
+    }
+    return u;
 }
 
 void px_lower_convert(Px *p, Op *op) {
@@ -949,6 +979,26 @@ static Tile *smem_get(Px *p, const Dist *d, const int64_t *strides, int64_t off,
     return t;
 }
 
+/* d without its last dimension, when every thread holds the whole of that
+ * dimension (a tt.join's result, a tt.split's operand, as Triton lays them
+ * out): the elements (c..., k) of one thread are its elements c... of the
+ * smaller Dist, for every k. */
+static bool dist_drop_last(const Dist *d, Dist *out) {
+    int last = d->rank - 1;
+    if (last < 1 || d->per_dim[last] != d->shape[last]) return false;
+    for (int j = 0; j < d->per_dim[last]; j++)
+        if (dist_const(d, last, j) != j) return false;
+    for (int t = 0; t < d->nthreads; t++)
+        if (dist_thread_part(d, last, t % 32, t / 32) != 0) return false;
+    *out = *d;
+    out->rank = last;
+    int n = 0;
+    for (int k = 0; k < d->rank; k++)
+        if (d->order[k] != last) out->order[n++] = d->order[k];
+    out->nslots = d->nslots / d->per_dim[last];
+    return true;
+}
+
 static bool no_copies(const Dist *d, const Type *t) { return (int64_t)d->nslots * d->nthreads == ty_numel(t); }
 
 /* Whether r is x with its dimensions permuted (r's dimension k is x's
@@ -974,7 +1024,7 @@ void px_lower_shape(Px *p, Op *op) {
     Dist dx, dr;
     if (!px_dist(p, xt, &dx) || !px_dist(p, rt, &dr)) return px_fail(p, op, "shape op without layouts");
     Tile *tx = px_tile(p, x);
-    int64_t sx[TTG_MAX_RANK], sr[TTG_MAX_RANK], s2[TTG_MAX_RANK];
+    int64_t sx[TTG_MAX_RANK], sr[TTG_MAX_RANK];
     row_major(xt, sx);
     row_major(rt, sr);
     switch (op->kind) {
@@ -984,10 +1034,11 @@ void px_lower_shape(Px *p, Op *op) {
             px_bind(p, op_result(op, 0), tx);
             return;
         }
+        /* row-major in both shapes, a run of each thread's elements at once */
         smem_begin(p, ty_numel(xt) * elem_bytes(e));
-        smem_put(p, tx, &dx, sx, 0, e);
+        relayout_put(p, tx, &dx, sx, e);
         px_barrier(p);
-        px_bind(p, op_result(op, 0), smem_get(p, &dr, sr, 0, e));
+        px_bind(p, op_result(op, 0), relayout_get(p, &dr, sr, e));
         return;
     }
     case TT_TRANS: {
@@ -1009,18 +1060,28 @@ void px_lower_shape(Px *p, Op *op) {
             px_bind(p, op_result(op, 0), t);
             return;
         }
-        for (int i = 0; i < rt->rank; i++) s2[i] = sx[ord[i]];
-        /* the same threads: a permutation of slots */
-        smem_begin(p, ty_numel(xt) * elem_bytes(e));
-        smem_put(p, tx, &dx, sx, 0, e);
-        px_barrier(p);
-        px_bind(p, op_result(op, 0), smem_get(p, &dr, s2, 0, e));
+        /* a layout conversion of the operand, to the result's layout seen in
+         * the operand's dimensions: vectors and padded rows, as convert_layout */
+        Dist du = dist_unpermuted(&dr, ord);
+        px_bind(p, op_result(op, 0), relayout_dists(p, tx, xt, &dx, &du));
         return;
     }
     case TT_JOIN: {
         Value *y = op_operand(op, 1);
-        Dist dy;
+        Dist dy, d0;
         if (!px_dist(p, y->type, &dy)) return px_fail(p, op, "shape op without layouts");
+        if (dist_drop_last(&dr, &d0) && dist_same_threads(&dx, &d0) && dist_same_threads(&dy, &d0)) {
+            /* each thread holds both halves of its elements: no data moves */
+            Tile *h[2] = {relayout_dists(p, tx, xt, &dx, &d0), relayout_dists(p, px_tile(p, y), y->type, &dy, &d0)};
+            Tile *t = px_new_tile(p, dr.nslots);
+            for (int i = 0; i < dr.nslots; i++) {
+                int j[TTG_MAX_RANK];
+                dist_slot_j(&dr, i, j);
+                t->s[i] = h[j[dr.rank - 1]]->s[dist_slot_of_j(&d0, j)];
+            }
+            px_bind(p, op_result(op, 0), t);
+            return;
+        }
         smem_begin(p, ty_numel(rt) * elem_bytes(e));
         smem_put(p, tx, &dx, sr, 0, e);
         smem_put(p, px_tile(p, y), &dy, sr, 1, e);
@@ -1029,6 +1090,18 @@ void px_lower_shape(Px *p, Op *op) {
         return;
     }
     case TT_SPLIT: {
+        Dist d0;
+        if (dist_drop_last(&dx, &d0) && dist_same_threads(&d0, &dr)) {
+            /* each thread holds both halves of its elements: no data moves */
+            Tile *h[2] = {px_new_tile(p, d0.nslots), px_new_tile(p, d0.nslots)};
+            for (int i = 0; i < dx.nslots; i++) {
+                int j[TTG_MAX_RANK];
+                dist_slot_j(&dx, i, j);
+                h[j[dx.rank - 1]]->s[dist_slot_of_j(&d0, j)] = tx->s[i];
+            }
+            for (int k = 0; k < 2; k++) px_bind(p, op_result(op, k), relayout_dists(p, h[k], rt, &d0, &dr));
+            return;
+        }
         smem_begin(p, ty_numel(xt) * elem_bytes(e));
         smem_put(p, tx, &dx, sx, 0, e);
         px_barrier(p);
