@@ -7,7 +7,7 @@ and prints a Markdown table (median and minimum of REPS runs after a warm-up,
 the process's first compile, PTX lines; see compile_time.c).
 
     make -j2 all && /usr/bin/python3 bench/gpu/compile_speed.py [--reps 41]
-        [--target cuda:90] [--warps 4] [--build build] [--limit-ms 1.0]
+        [--target cuda:90] [--warps 4] [--build build] [--limit-ms 1.0] [--only NAME,...]
 
 Exits 1 when a kernel fails to compile, or when --limit-ms is given and a
 kernel's median exceeds it.
@@ -38,7 +38,9 @@ def main():
     ap.add_argument("--warps", default="4")
     ap.add_argument("--build", default="build")
     ap.add_argument("--limit-ms", type=float, default=None)
+    ap.add_argument("--only", default="", help="kernel names, comma-separated (default: every kernel)")
     a = ap.parse_args()
+    only = set(x for x in a.only.split(",") if x)
     exe = build_tool(a.build)
     kdir = os.path.join(ROOT, "tests", "kernels")
     print("| kernel | file | median ms | min ms | first in process ms | PTX lines |")
@@ -49,6 +51,8 @@ def main():
             continue
         path = os.path.join(kdir, f)
         for b in ptxas_suite.header_blocks(path):
+            if only and b["KERNEL"] not in only:
+                continue
             cmd = [exe, path, b["KERNEL"], b["SIGNATURE"], a.target, a.warps, str(a.reps)]
             cmd += ptxas_suite.split_constexprs(b["CONSTEXPR"])
             r = subprocess.run(cmd, capture_output=True, text=True)
