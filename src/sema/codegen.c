@@ -1580,7 +1580,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     vec_push(&ops, step.v);
     for (int i = 0; i < carried.len; i++) tv_leaves(&carried.data[i].val, &ops, &tys);
     Op *forop = sem_op(S, SCF_FOR, ops.data, ops.len, tys.data, tys.len, 1);
-    if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", sema_attr_i32(S, num_stages.i));
+    if (num_stages.kind == TV_INT) op_set_attr_k(S->ctx, forop, AN_TT_NUM_STAGES, sema_attr_i32(S, num_stages.i));
     if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", sema_attr_i32(S, unroll.i));
     if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
     if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
@@ -2167,7 +2167,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     int nres = r->n < 0 ? 0 : r->n;
     for (int i = 0; i < nres; i++) rt[i] = r->types[i]->ir;
     Op *call = sem_op(S, TT_CALL, ops.data, ops.len, rt, nres, 0);
-    op_set_attr(S->ctx, call, "callee", attr_symref(S->ctx, mname));
+    op_set_attr_k(S->ctx, call, AN_CALLEE, attr_symref(S->ctx, mname));
     vec_free(&ops);
     if (r->n <= 0) return tv_none();
     int k = 0;
@@ -2278,17 +2278,17 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     Type *res[16];
     int nres = F->ret.n > 0 ? F->ret.n : 0;
     for (int i = 0; i < nres; i++) res[i] = F->ret.types[i]->ir;
-    op_set_attr(S->ctx, func, "sym_name", attr_string(S->ctx, name));
-    op_set_attr(S->ctx, func, "function_type", attr_type(S->ctx, ty_func(S->ctx, in.data, in.len, res, nres)));
-    op_set_attr(S->ctx, func, "sym_visibility", attr_string(S->ctx, is_kernel ? "public" : "private"));
-    op_set_attr(S->ctx, func, "noinline", attr_bool(S->ctx, noinline));
+    op_set_attr_k(S->ctx, func, AN_SYM_NAME, attr_string(S->ctx, name));
+    op_set_attr_k(S->ctx, func, AN_FUNCTION_TYPE, attr_type(S->ctx, ty_func(S->ctx, in.data, in.len, res, nres)));
+    op_set_attr_k(S->ctx, func, AN_SYM_VISIBILITY, attr_string(S->ctx, is_kernel ? "public" : "private"));
+    op_set_attr_k(S->ctx, func, AN_NOINLINE, attr_bool(S->ctx, noinline));
     if (arg_attrs) {
         bool any = false;
         for (int i = 0; i < entry->nargs; i++) any |= arg_attrs[i] != NULL;
         if (any) {
             Attr **aa = ARENA_ARRAY(S->arena, Attr *, entry->nargs + 1);
             for (int i = 0; i < entry->nargs; i++) aa[i] = arg_attrs[i] ? arg_attrs[i] : attr_dict(S->ctx, NULL, 0);
-            op_set_attr(S->ctx, func, "arg_attrs", attr_array(S->ctx, aa, entry->nargs));
+            op_set_attr_k(S->ctx, func, AN_ARG_ATTRS, attr_array(S->ctx, aa, entry->nargs));
         }
     }
     vec_free(&in);
