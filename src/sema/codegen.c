@@ -81,6 +81,7 @@ typedef struct Cont {
 struct FuncState {
     Scope lscope;
     Scope defs;
+    bool record_defs; /* defs is read: inside a runtime if, for or while (the function's own level is not) */
     const PyFunc *pyfn;
     Op *func;
     int loop_depth;
@@ -261,7 +262,7 @@ static void scope_free(Scope *sc) {
 
 static void set_value(Sema *S, const char *name, TV v) {
     scope_set(&S->fn->lscope, name, v);
-    scope_set(&S->fn->defs, name, v);
+    if (S->fn->record_defs) scope_set(&S->fn->defs, name, v);
 }
 
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
@@ -1238,11 +1239,13 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     }
     FuncState *F = S->fn;
     Scope liveins = {0}, saved_defs = F->defs, then_defs = {0}, else_defs = {0};
+    bool saved_record = F->record_defs;
     scope_copy(&liveins, &F->lscope);
     Builder saved = S->b;
     Block *tb = new_block(S), *eb = new_block(S);
     /* then */
     F->defs = (Scope){0};
+    F->record_defs = true;
     S->b = builder_at_end(S->ctx, tb);
     visit_block(S, &s->cond.body);
     then_defs = F->defs;
@@ -1345,6 +1348,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         }
         scope_copy(&F->lscope, &liveins);
         F->defs = saved_defs;
+        F->record_defs = saved_record;
         Value **res = ARENA_ARRAY(S->arena, Value *, rtys.len + 1);
         for (int i = 0; i < rtys.len; i++) res[i] = op_result(ifop, i);
         int k = 0;
@@ -1357,6 +1361,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     } else {
         scope_copy(&F->lscope, &liveins);
         F->defs = saved_defs;
+        F->record_defs = saved_record;
         for (int i = 0; i < names.len; i++) set_value(S, names.data[i], tv_err());
     }
     scope_free(&liveins);
@@ -1571,6 +1576,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     step = sem_cast(S, step, ivt, NULL);
     FuncState *F = S->fn;
     Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
+    bool saved_record = F->record_defs;
     carried_names(S, &s->loop.body, s->loop.target, &carried);
     scope_copy(&liveins, &F->lscope);
     ValueVec ops = {0};
@@ -1591,6 +1597,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     Builder saved = S->b;
     S->b = builder_at_end(S->ctx, body);
     F->defs = (Scope){0};
+    F->record_defs = true;
     F->loop_depth++;
     TV ivv = tv_tensor(iv, ivt);
     if (negative) { /* iv' = ub - iv + lb (bounds were swapped) */
@@ -1616,6 +1623,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
+    F->record_defs = saved_record;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
         for (int i = 0; i < tys.len; i++) res[i] = op_result(forop, i);
@@ -1669,6 +1677,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     }
     FuncState *F = S->fn;
     Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
+    bool saved_record = F->record_defs;
     carried_names(S, &s->cond.body, NULL, &carried);
     scope_copy(&liveins, &F->lscope);
     ValueVec ops = {0};
@@ -1682,6 +1691,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     /* before: the condition (its bindings are region-local, like the body's) */
     S->b = builder_at_end(S->ctx, before);
     F->defs = (Scope){0};
+    F->record_defs = true;
     VEC(Value *) bargs = {0};
     for (int i = 0; i < tys.len; i++) vec_push(&bargs, block_add_arg(S->ctx, before, tys.data[i], s->loc));
     bind_carried(S, &carried, bargs.data);
@@ -1727,6 +1737,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
+    F->record_defs = saved_record;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
         for (int i = 0; i < tys.len; i++) res[i] = op_result(wop, i);
