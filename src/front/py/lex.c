@@ -127,7 +127,13 @@ static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 static int hex_val(int c) { return c <= '9' ? c - '0' : (c | 32) - 'a' + 10; }
 
-#define lex_error(lx, loc, span, ...) diag_report((lx)->de, DIAG_ERROR, (loc), (span), __VA_ARGS__)
+/* An error, or in a dry run (PyLexer.dry) the note that there was one. */
+#define lex_report(lx, level, loc, span, ...)                                  \
+    do {                                                                       \
+        if ((lx)->dry) (lx)->failed = true;                                    \
+        else diag_report((lx)->de, (level), (loc), (span), __VA_ARGS__);       \
+    } while (0)
+#define lex_error(lx, loc, span, ...) lex_report((lx), DIAG_ERROR, (loc), (span), __VA_ARGS__)
 
 /* Describes byte c for a message: 'x' or '\xNN'. */
 static const char *describe_char(PyLexer *lx, int c) {
@@ -672,7 +678,7 @@ static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
     if (closer_of(open) != c) {
         lex_error(lx, t->loc, 1, "closing parenthesis '%c' does not match opening parenthesis '%c'",
                   c, open);
-        diag_report(lx->de, DIAG_NOTE, lx->brackets[lx->nbrackets].loc, 1, "opening '%c' is here",
+        lex_report(lx, DIAG_NOTE, lx->brackets[lx->nbrackets].loc, 1, "opening '%c' is here",
                     open);
         return open == '(' ? PY_TOK_RPAREN : open == '[' ? PY_TOK_RBRACKET : PY_TOK_RBRACE;
     }

@@ -12,8 +12,12 @@
  *   < | < ^ < & < << >> < + - < * / // % @ < unary + - ~ < ** < await
  *   < primary (x.a, x(...), x[...]) < atom
  *
- * Tokens come from the pull lexer through a small lookahead buffer (the
- * grammar needs two tokens: `NAME =` in a call, `NAME :=`, `not in`).
+ * Tokens come from the pull lexer through a lookahead buffer (the grammar
+ * needs two tokens: `NAME =` in a call, `NAME :=`, `not in`). A function's
+ * body or parameters, parsed on their own (py_func_body), are lexed in one
+ * batch into the buffer first, unless the lexer has something to report
+ * in them: then they are lexed as they are parsed, so that its errors and
+ * the parser's come out in the same order either way.
  *
  * Lists are built on one scratch stack of pointers (p->stack) and copied to
  * the arena when complete, so a half-built list never leaks.
@@ -34,6 +38,7 @@
  */
 #include "front/py/py.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -45,7 +50,7 @@
  * height of an expression tree, which left-associative chains (a+b+c...,
  * x.f().g()...) grow without recursing, so that later recursive walks of the
  * tree (the dump, sema) are safe too. */
-enum { PY_MAX_NESTING = 200, PY_MAX_HEIGHT = 1000, LOOKAHEAD = 4 };
+enum { PY_MAX_NESTING = 200, PY_MAX_HEIGHT = 1000, TOKEN_BUFFER = 64 };
 
 /* The rules for the rarer atoms (strings, displays, lambdas) stay out of
  * the expression rules that every operand passes through: inlined, their
@@ -62,9 +67,9 @@ typedef struct Parser {
     DiagEngine *de;
     const char *file, *src;
     size_t len;
-    PyToken la[LOOKAHEAD]; /* a ring: the current token is la[head] */
-    unsigned head, nla;
-    const PyToken *cur; /* la[head] once lexed, else NULL */
+    PyToken *toks;      /* the tokens lexed ahead (tc_malloc) */
+    PyToken *cur, *end; /* the current token; one past the last lexed */
+    int cap;
     size_t prev_end; /* end offset of the last consumed token other than NEWLINE/INDENT/DEDENT */
     VEC(void *) stack;
     jmp_buf *jb;
@@ -76,20 +81,37 @@ typedef struct Parser {
 
 /* ---- tokens ---------------------------------------------------------------- */
 
-/* The lookahead buffer is a ring: la[(head + k) % LOOKAHEAD] is token k.
- * Tokens are lexed into it in place, when first looked at. */
-static const PyToken *peek(Parser *p, unsigned k) {
-    while (p->nla <= k) {
-        py_lexer_lex(&p->lx, &p->la[(p->head + p->nla) % LOOKAHEAD]);
-        p->nla++;
+/* The buffer holds the tokens from the current one to the last looked at,
+ * in order. A token lexed when all are consumed goes to the buffer's start;
+ * when the buffer is full, the tokens not consumed move to its start (the
+ * grammar looks a few tokens ahead: the buffer holds dozens). So a pointer
+ * to a token is good until the next token is lexed: a rule that peeks
+ * keeps token kinds or copies. After the end the lexer gives EOF for ever:
+ * the parser keeps one, and steps no further. */
+static NOT_INLINE void lex_more(Parser *p) {
+    if (p->cur == p->end) {
+        p->cur = p->end = p->toks;
+    } else if (p->end == p->toks + p->cap) {
+        size_t n = (size_t)(p->end - p->cur);
+        memmove(p->toks, p->cur, sizeof(PyToken) * n);
+        p->cur = p->toks;
+        p->end = p->toks + n;
     }
-    p->cur = &p->la[p->head];
-    return &p->la[(p->head + k) % LOOKAHEAD];
+    py_lexer_lex(&p->lx, p->end++);
+}
+
+/* Token k after the current one. */
+static const PyToken *peek(Parser *p, unsigned k) {
+    while ((size_t)(p->end - p->cur) <= k) {
+        if (p->end > p->cur && p->end[-1].kind == PY_TOK_EOF) return p->end - 1;
+        lex_more(p);
+    }
+    return p->cur + k;
 }
 /* The current token: asked for several times per token by the descent
  * (every precedence level looks at it), so the common case is inline. */
 static inline const PyToken *tok(Parser *p) {
-    if (__builtin_expect(!p->cur, 0)) return peek(p, 0);
+    if (__builtin_expect(p->cur == p->end, 0)) return peek(p, 0);
     return p->cur;
 }
 static inline PyTokKind kind(Parser *p) { return tok(p)->kind; }
@@ -101,9 +123,7 @@ static inline void skip(Parser *p) {
     if (t->kind != PY_TOK_NEWLINE && t->kind != PY_TOK_INDENT && t->kind != PY_TOK_DEDENT &&
         t->kind != PY_TOK_EOF)
         p->prev_end = t->off + t->len;
-    p->head = (p->head + 1) % LOOKAHEAD;
-    p->nla--;
-    p->cur = p->nla ? &p->la[p->head] : NULL;
+    if (t->kind != PY_TOK_EOF) p->cur++;
 }
 
 /* Consumes the current token and returns a copy of it (callers that only
@@ -574,8 +594,8 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
     /* positional args and keywords interleave on the stack: tag keywords by
      * pushing them after a NULL marker. */
     while (!at(p, PY_TOK_RPAREN)) {
-        const PyToken *t = tok(p);
-        if (t->kind == PY_TOK_DSTAR) {
+        PyTokKind k0 = kind(p); /* (a kind, not a pointer: peek may move the tokens) */
+        if (k0 == PY_TOK_DSTAR) {
             PyToken s = advance(p);
             PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
             k->loc = s.loc;
@@ -583,7 +603,7 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
             push(p, NULL);
             push(p, k);
             seen_dstar = true;
-        } else if (t->kind == PY_TOK_NAME && peek(p, 1)->kind == PY_TOK_ASSIGN) {
+        } else if (k0 == PY_TOK_NAME && peek(p, 1)->kind == PY_TOK_ASSIGN) {
             PyToken name = advance(p);
             skip(p);
             PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
@@ -593,7 +613,7 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
             push(p, NULL);
             push(p, k);
             seen_kw = true;
-        } else if (t->kind == PY_TOK_STAR) {
+        } else if (k0 == PY_TOK_STAR) {
             PyToken star = advance(p);
             PyExpr *v = parse_expression(p);
             PyExpr *e = expr_at(p, PY_EXPR_STARRED, &star);
@@ -927,7 +947,7 @@ static PyExpr *quick_name(Parser *p) {
     if (attr ? peek(p, 2)->kind != PY_TOK_NAME || !ends_expression(peek(p, 3)->kind)
              : !ends_expression(peek(p, 1)->kind))
         return NULL;
-    const PyToken *cur = tok(p); /* (looked at already: they stay in the ring) */
+    const PyToken *cur = tok(p); /* (looked at already: no lexing moves them) */
     skip(p);
     PyExpr *e = expr_at(p, PY_EXPR_NAME, cur);
     e->name = cur->str;
@@ -1627,7 +1647,7 @@ static size_t skim_params(const char *s, size_t len, size_t pos, int *nlines, si
  * parsed now, as skip_body. */
 static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
     PyLexer *lx = &p->lx;
-    if (p->nla != 0 || lx->nindents != 0 || lx->nbrackets != 1 || lx->pending_dedents != 0 || lx->at_eof)
+    if (p->cur != p->end || lx->nindents != 0 || lx->nbrackets != 1 || lx->pending_dedents != 0 || lx->at_eof)
         return false;
     int nlines;
     size_t line_start = lx->line_start;
@@ -1652,7 +1672,7 @@ static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
  * already looked ahead, text the skim is unsure of. */
 static bool skip_body(Parser *p, PyFunc *f) {
     PyLexer *lx = &p->lx;
-    if (p->nla != 0 || lx->nindents != 0 || lx->nbrackets != 0 || lx->pending_dedents != 0 || lx->at_eof)
+    if (p->cur != p->end || lx->nindents != 0 || lx->nbrackets != 0 || lx->pending_dedents != 0 || lx->at_eof)
         return false;
     size_t last;
     int nlines;
@@ -1672,15 +1692,15 @@ static bool skip_body(Parser *p, PyFunc *f) {
     return true;
 }
 
-/* A parser for a skipped text, its lexer where the text starts. */
-static void lazy_parser_init(Parser *p, const PyLazyText *z) {
-    memset(p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
-    p->a = z->a;
-    p->in = z->in;
-    p->de = z->de;
-    p->file = z->file;
-    p->src = z->src;
-    p->len = z->end;
+static void parser_buffer_init(Parser *p, int cap) {
+    p->cap = cap;
+    p->toks = tc_malloc(sizeof(PyToken) * (size_t)cap);
+    p->cur = p->end = p->toks;
+}
+
+/* A lexer at the start of a skipped text (params: inside the parameters'
+ * parentheses, where newlines join lines). */
+static void lazy_lexer_start(Parser *p, const PyLazyText *z, bool params) {
     py_lexer_init(&p->lx, z->a, z->in, z->de, z->file, z->src, z->end);
     p->lx.names = z->names;
     p->lx.pos = z->off;
@@ -1688,12 +1708,56 @@ static void lazy_parser_init(Parser *p, const PyLazyText *z) {
     p->lx.line_start = z->line_start;
     p->lx.at_line_start = false;
     p->lx.line_has_tokens = true; /* the header's tokens */
+    if (params) {
+        p->lx.brackets[0].ch = '(';
+        p->lx.brackets[0].loc = z->open;
+        p->lx.nbrackets = 1;
+    }
+}
+
+/* A parser for a skipped text, its tokens lexed in one batch (a tight
+ * loop; the parser then only steps through them) when the lexer reports
+ * nothing in them; otherwise its lexer where the text starts. */
+static void lazy_parser_init(Parser *p, const PyLazyText *z, bool params) {
+    memset(p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
+    p->a = z->a;
+    p->in = z->in;
+    p->de = z->de;
+    p->file = z->file;
+    p->src = z->src;
+    p->len = z->end;
     p->prev_end = z->off;
+    /* (a token per three bytes is more than code has) */
+    size_t guess = (z->end - z->off) / 3 + 16;
+    parser_buffer_init(p, guess < INT_MAX / 2 ? (int)guess : INT_MAX / 2);
+    lazy_lexer_start(p, z, params);
+    p->lx.dry = true;
+    PyToken *end = p->toks, *limit = p->toks + p->cap;
+    for (;;) {
+        if (end == limit) {
+            if (p->cap > INT_MAX / 2 / (int)sizeof(PyToken)) break;
+            p->toks = tc_realloc(p->toks, sizeof(PyToken) * (size_t)p->cap * 2);
+            end = p->toks + p->cap;
+            p->cap *= 2;
+            limit = p->toks + p->cap;
+        }
+        py_lexer_lex(&p->lx, end);
+        if (end++->kind == PY_TOK_EOF || p->lx.failed) break;
+    }
+    p->end = end;
+    p->cur = p->toks;
+    if (p->end[-1].kind != PY_TOK_EOF || p->lx.failed) { /* lexed as parsed, from the start */
+        p->end = p->cur;
+        py_lexer_free(&p->lx);
+        lazy_lexer_start(p, z, params);
+    }
+    p->lx.dry = false;
 }
 
 static void lazy_parser_free(Parser *p) {
     vec_free(&p->stack);
     sb_free(&p->sb);
+    tc_free(p->toks);
     py_lexer_free(&p->lx);
 }
 
@@ -1703,11 +1767,7 @@ const PyParamList *py_func_params(const PyFunc *cf) {
     if (!z) return &f->params;
     f->lazy_params = NULL;
     Parser p;
-    lazy_parser_init(&p, z);
-    /* inside the '(' (newlines join lines) */
-    p.lx.brackets[0].ch = '(';
-    p.lx.brackets[0].loc = z->open;
-    p.lx.nbrackets = 1;
+    lazy_parser_init(&p, z, true);
     jmp_buf jb;
     p.jb = &jb;
     if (setjmp(jb) == 0) {
@@ -1727,7 +1787,7 @@ const PyBlock *py_func_body(const PyFunc *cf) {
     if (!z) return &f->body;
     f->lazy = NULL;
     Parser p;
-    lazy_parser_init(&p, z);
+    lazy_parser_init(&p, z, false);
     jmp_buf jb;
     p.jb = &jb;
     if (setjmp(jb) == 0) f->body = parse_block(&p, "function definition", z->header_line);
@@ -1982,6 +2042,7 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     p.lazy = lazy;
     py_lexer_init(&p.lx, a, in, de, filename, src, len);
     p.lx.names = ARENA_NEW(a, PyNameCache);
+    parser_buffer_init(&p, TOKEN_BUFFER);
     PyModule *m = ARENA_NEW(a, PyModule);
     m->filename = filename;
     m->src = src;
@@ -1996,6 +2057,7 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     m->body = take_block(&p, 0);
     vec_free(&p.stack);
     sb_free(&p.sb);
+    tc_free(p.toks);
     py_lexer_free(&p.lx);
     return m;
 }

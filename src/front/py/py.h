@@ -114,6 +114,8 @@ typedef struct PyLexer {
     int nbrackets;
     bool eof_error;    /* an error was reported that the parser must not repeat at EOF */
     Loc reported_open; /* an open bracket the parser already reported as unclosed */
+    bool dry;          /* report nothing: an error only sets `failed` (a caller lexing ahead) */
+    bool failed;
     StrBuf scratch;
     /* stacks, valid up to nindents / nbrackets (not cleared by py_lexer_init) */
     int indents[PY_MAX_INDENT + 1], alt_indents[PY_MAX_INDENT + 1];
