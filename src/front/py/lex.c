@@ -846,10 +846,10 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
     lex_error(lx, t->loc, 1, "unexpected character %s", describe_char(lx, c));
 }
 
-void py_lexer_lex(PyLexer *lx, PyToken *t) {
-    /* Most tokens are a name or a punctuator after a space or none, inside a
-     * line: those without the layout's checks (and in a function small
-     * enough to stay cheap to call). The rest take lex_token. */
+/* Most tokens are a name or a punctuator after a space or none, inside a
+ * line: those without the layout's checks (and in a function small enough
+ * to stay cheap to call). The rest take lex_token. */
+static inline void lex_one(PyLexer *lx, PyToken *t) {
     if (lx->pending_dedents <= 0 && !(lx->at_line_start && lx->nbrackets == 0)) {
         size_t pos = lx->pos;
         while (pos < lx->len && lx->src[pos] == ' ') pos++;
@@ -871,6 +871,16 @@ void py_lexer_lex(PyLexer *lx, PyToken *t) {
         }
     }
     lex_token(lx, t);
+}
+
+void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_one(lx, t); }
+
+int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n) {
+    for (int i = 0; i < n; i++) {
+        lex_one(lx, &out[i]);
+        if (out[i].kind == PY_TOK_EOF || lx->failed) return i + 1;
+    }
+    return n;
 }
 
 PyToken py_lexer_next(PyLexer *lx) {

@@ -1732,19 +1732,15 @@ static void lazy_parser_init(Parser *p, const PyLazyText *z, bool params) {
     parser_buffer_init(p, guess < INT_MAX / 2 ? (int)guess : INT_MAX / 2);
     lazy_lexer_start(p, z, params);
     p->lx.dry = true;
-    PyToken *end = p->toks, *limit = p->toks + p->cap;
+    int n = 0;
     for (;;) {
-        if (end == limit) {
-            if (p->cap > INT_MAX / 2 / (int)sizeof(PyToken)) break;
-            p->toks = tc_realloc(p->toks, sizeof(PyToken) * (size_t)p->cap * 2);
-            end = p->toks + p->cap;
-            p->cap *= 2;
-            limit = p->toks + p->cap;
-        }
-        py_lexer_lex(&p->lx, end);
-        if (end++->kind == PY_TOK_EOF || p->lx.failed) break;
+        n += py_lexer_lex_batch(&p->lx, p->toks + n, p->cap - n);
+        if (p->toks[n - 1].kind == PY_TOK_EOF || p->lx.failed || p->cap > INT_MAX / 2 / (int)sizeof(PyToken))
+            break;
+        p->cap *= 2;
+        p->toks = tc_realloc(p->toks, sizeof(PyToken) * (size_t)p->cap);
     }
-    p->end = end;
+    p->end = p->toks + n;
     p->cur = p->toks;
     if (p->end[-1].kind != PY_TOK_EOF || p->lx.failed) { /* lexed as parsed, from the start */
         p->end = p->cur;

@@ -130,6 +130,9 @@ void py_lexer_init(PyLexer *lx, Arena *a, Interner *in, DiagEngine *de, const ch
 /* The next token, into *t (after EOF, EOF forever). */
 void py_lexer_lex(PyLexer *lx, PyToken *t);
 PyToken py_lexer_next(PyLexer *lx); /* the same, returned */
+/* Up to n tokens into out, stopping after an EOF or, in a dry run, an
+ * error; returns how many it wrote. */
+int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n);
 void py_lexer_free(PyLexer *lx);
 
 /* Lexes a whole text; returns an arena array ending with a PY_TOK_EOF token
