@@ -609,10 +609,12 @@ static PyTokKind keyword_kind(const char *s, size_t n) {
 /* Longest match: returns the kind and sets *n to its length, or returns
  * PY_TOK_ERROR if c does not start a punctuator. */
 static PyTokKind punctuator(const PyLexer *lx, int *n) {
-    int c = peekc(lx, 0), d = peekc(lx, 1), e = peekc(lx, 2);
+    /* (the bytes after the first are read only by the cases that look at
+     * them: most punctuators are one byte) */
+    int c = peekc(lx, 0);
     *n = 1;
-#define TWO(ch, k2) if (d == ch) { *n = 2; return k2; }
-#define THREE(ch2, ch3, k3) if (d == ch2 && e == ch3) { *n = 3; return k3; }
+#define TWO(ch, k2) if (peekc(lx, 1) == ch) { *n = 2; return k2; }
+#define THREE(ch2, ch3, k3) if (peekc(lx, 1) == ch2 && peekc(lx, 2) == ch3) { *n = 3; return k3; }
     switch (c) {
     case '(': return PY_TOK_LPAREN;
     case ')': return PY_TOK_RPAREN;
