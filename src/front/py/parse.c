@@ -44,6 +44,9 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* PY_MAX_NESTING bounds the parser's recursion (parentheses, unary
  * operators, lambdas, conditional expressions); PY_MAX_HEIGHT bounds the
@@ -1462,6 +1465,58 @@ static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
     return i > start && s[i - 1] != '\n' ? i : sig;
 }
 
+#if defined(__SSE2__)
+/* A bit per byte of the 16 at u that may be one skim_body stops at: a
+ * superset ('$', '%', '&' and '|' too): '"' to ')', '\n', and, with bit 5
+ * cleared, '[' to ']' (so '{' to '}' as well). Bytes >= 0x80 are negative
+ * to the signed compares, and in no range. */
+static unsigned maybe_special16(const unsigned char *u) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)u);
+    __m128i y = _mm_and_si128(x, _mm_set1_epi8((char)0xdf));
+    __m128i quote_to_paren = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('"' - 1)),
+                                           _mm_cmplt_epi8(x, _mm_set1_epi8(')' + 1)));
+    __m128i brackets = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('[' - 1)),
+                                     _mm_cmplt_epi8(y, _mm_set1_epi8(']' + 1)));
+    __m128i newline = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), newline));
+}
+#endif
+
+/* What a byte is to skim_body: brackets are counted on the way, the rest
+ * of the bytes it must look at stop the run. */
+enum { SKIM_OTHER, SKIM_OPEN, SKIM_CLOSE, SKIM_STOP };
+static const unsigned char skim_class[256] = {
+    ['\n'] = SKIM_STOP, ['#'] = SKIM_STOP,  ['\\'] = SKIM_STOP, ['\''] = SKIM_STOP, ['"'] = SKIM_STOP,
+    ['('] = SKIM_OPEN,  ['['] = SKIM_OPEN,  ['{'] = SKIM_OPEN,   [')'] = SKIM_CLOSE, [']'] = SKIM_CLOSE,
+    ['}'] = SKIM_CLOSE};
+
+/* One byte of a run: false where it stops the run. */
+static inline bool skim_byte(unsigned char c, int *depth) {
+    switch (skim_class[c]) {
+    case SKIM_OPEN: ++*depth; return true;
+    case SKIM_CLOSE: if (*depth > 0) --*depth; return true;
+    case SKIM_STOP: return false;
+    default: return true;
+    }
+}
+
+/* From pos, the brackets counted into *depth (a closer with none open
+ * counts nothing), up to the first byte that stops the run: a newline,
+ * '#', '\\' or a quote; returns where it is (or len). Sixteen bytes at a
+ * time where SSE2 is there (code is mostly other bytes), then one by one. */
+static size_t skim_run(const unsigned char *u, size_t pos, size_t len, int *depth) {
+#if defined(__SSE2__)
+    for (; pos + 16 <= len; pos += 16)
+        for (unsigned bits = maybe_special16(u + pos); bits; bits &= bits - 1) {
+            size_t i = pos + (size_t)__builtin_ctz(bits);
+            if (!skim_byte(u[i], depth)) return i;
+        }
+#endif
+    for (; pos < len; pos++)
+        if (!skim_byte(u[pos], depth)) return pos;
+    return len;
+}
+
 /* Where the body of a module-level def ends, found without lexing: from pos
  * (just after the header's ':') to the start of the first line that begins
  * in column 0 outside brackets, strings and line continuations, or the end
@@ -1474,18 +1529,11 @@ static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
  * would do (an unclosed bracket or string at the end of the text, a form
  * feed or lone CR starting a line): the caller parses the body then. */
 static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
-    /* the bytes that can change the scan's state; runs of others are skipped */
-    static const bool special[256] = {['\n'] = 1, ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
-                                      ['('] = 1,  [')'] = 1, ['['] = 1,  [']'] = 1,  ['{'] = 1,
-                                      ['}'] = 1};
     const unsigned char *u = (const unsigned char *)s;
     size_t start = pos, sig = pos;
     int depth = 0, lines = 0;
     while (pos < len) {
-        /* most bytes are none of those: four at a time, then one by one */
-        while (pos + 4 <= len && !(special[u[pos]] | special[u[pos + 1]] | special[u[pos + 2]] | special[u[pos + 3]]))
-            pos += 4;
-        while (pos < len && !special[u[pos]]) pos++;
+        pos = skim_run(u, pos, len, &depth);
         if (pos >= len) break;
         char c = s[pos];
         switch (c) {
@@ -1518,11 +1566,6 @@ static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int
             } else {
                 pos++;
             }
-            continue;
-        case '(': case '[': case '{': depth++, pos++; continue;
-        case ')': case ']': case '}':
-            if (depth > 0) depth--;
-            pos++;
             continue;
         default: { /* a quote */
             bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c, closed = false;
