@@ -2472,9 +2472,12 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
     if (colon && hint != 1 && hint != 16)
         return sema_error(S, "Only 1 and 16 are valid hints, got %d (parameter '%s')", hint, pname);
     if (hint == 1 && tl_is_int(t)) return tv_int(1); /* specialised: an int equal to 1 is a constexpr */
-    if (hint == 16) {
-        NamedAttr na = {ctx_intern(S->ctx, "tt.divisibility"), sema_attr_i32(S, 16)};
-        attrs[*nargs] = attr_dict(S->ctx, &na, 1);
+    if (hint == 16) { /* (the same dictionary for every such argument: made once) */
+        if (!S->div16_attrs) {
+            NamedAttr na = {attr_names[AN_TT_DIVISIBILITY], sema_attr_i32(S, 16)};
+            S->div16_attrs = attr_dict(S->ctx, &na, 1);
+        }
+        attrs[*nargs] = S->div16_attrs;
     }
     (*nargs)++;
     return (TV){.kind = TV_TENSOR, .ty = t};
