@@ -96,7 +96,12 @@ static NOT_INLINE void lex_more(Parser *p) {
         p->cur = p->end = p->toks;
     } else if (p->end == p->toks + p->cap) {
         size_t n = (size_t)(p->end - p->cur);
-        memmove(p->toks, p->cur, sizeof(PyToken) * n);
+        if (p->cur > p->toks) {
+            memmove(p->toks, p->cur, sizeof(PyToken) * n);
+        } else { /* (never: the grammar looks fewer tokens ahead) */
+            p->cap *= 2;
+            p->toks = tc_realloc(p->toks, sizeof(PyToken) * (size_t)p->cap);
+        }
         p->cur = p->toks;
         p->end = p->toks + n;
     }
