@@ -1775,9 +1775,11 @@ static void lazy_parser_init(Parser *p, const PyLazyText *z, bool params) {
     p->src = z->src;
     p->len = z->end;
     p->prev_end = z->off;
-    /* (a token per three bytes is more than code has) */
+    /* (a token per three bytes is more than code has; past 64k tokens the
+     * buffer doubles as it fills, so text that is mostly a docstring or
+     * comments does not take room for tokens it does not have) */
     size_t guess = (z->end - z->off) / 3 + 16;
-    parser_buffer_init(p, guess < INT_MAX / 2 ? (int)guess : INT_MAX / 2);
+    parser_buffer_init(p, guess < 65536 ? (int)guess : 65536);
     lazy_lexer_start(p, z, params);
     p->lx.dry = true;
     int n = 0;
