@@ -36,11 +36,14 @@
 #include <string.h>
 
 /* lex_token stays out of py_lexer_lex: inlined, its registers and stack
- * would be saved and restored on every token. */
+ * would be saved and restored on every token. punctuator, a jump table,
+ * goes into the token loop (left to itself, the compiler calls it). */
 #if defined(__GNUC__)
 #define NOT_INLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define NOT_INLINE
+#define ALWAYS_INLINE inline
 #endif
 
 static const char *tok_spellings[] = {
@@ -608,7 +611,7 @@ static PyTokKind keyword_kind(const char *s, size_t n) {
 
 /* Longest match: returns the kind and sets *n to its length, or returns
  * PY_TOK_ERROR if c does not start a punctuator. */
-static PyTokKind punctuator(const PyLexer *lx, int *n) {
+static ALWAYS_INLINE PyTokKind punctuator(const PyLexer *lx, int *n) {
     /* (the bytes after the first are read only by the cases that look at
      * them: most punctuators are one byte) */
     int c = peekc(lx, 0);
