@@ -109,7 +109,7 @@ static TV bi_program_id(Sema *S, CallArgs *a) {
     const TlType *t = tl_scalar(S, TL_I32);
     Type *irt = t->ir;
     Op *op = sem_op(S, a->bi->arg ? TT_GET_NUM_PROGRAMS : TT_GET_PROGRAM_ID, NULL, 0, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, axis));
+    op_set_attr_k(S->ctx, op, AN_AXIS, sema_attr_i32(S, axis));
     return tv_tensor(op_result(op, 0), t);
 }
 
@@ -256,7 +256,7 @@ static TV bi_make_block_ptr(Sema *S, CallArgs *a) {
     const TlType *rt = tl_ptr(S, tl_block(S, elt, bs, nb));
     Type *irt = rt->ir;
     Op *op = sem_op(S, TT_MAKE_TENSOR_PTR, ops, 1 + 3 * ns, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "order", attr_dense_array(S->ctx, ty_i32(S->ctx), ord, nord));
+    op_set_attr_k(S->ctx, op, AN_ORDER, attr_dense_array(S->ctx, ty_i32(S->ctx), ord, nord));
     return tv_tensor(op_result(op, 0), rt);
 }
 
@@ -362,7 +362,7 @@ static void hint_divisibility(Sema *S, TV v, int64_t div) {
     if (v.kind == TV_TENSOR && v.v->def) {
         int64_t shape = 1;
         Type *t = ty_tensor(S->ctx, &shape, 1, ty_i32(S->ctx), NULL);
-        op_set_attr(S->ctx, v.v->def, "tt.divisibility", attr_dense_int(S->ctx, t, &div, 1));
+        op_set_attr_k(S->ctx, v.v->def, AN_TT_DIVISIBILITY, attr_dense_int(S->ctx, t, &div, 1));
     }
 }
 
@@ -382,8 +382,8 @@ TV sem_host_descriptor(Sema *S, TV meta, const HostDesc *hd) {
         if (p.kind == TV_ERR) return p;
         Type *irt = tl_scalar(S, TL_I64)->ir;
         Op *op = sem_op(S, TT_LOAD, &p.v, 1, &irt, 1, 0);
-        op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, TT_CACHE_NONE));
-        op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, TT_EVICT_NORMAL));
+        op_set_attr_k(S->ctx, op, AN_CACHE, sema_attr_i32(S, TT_CACHE_NONE));
+        op_set_attr_k(S->ctx, op, AN_EVICT, sema_attr_i32(S, TT_EVICT_NORMAL));
         fields[k] = tv_tensor(op_result(op, 0), tl_scalar(S, TL_I64));
         if (k > rank) hint_divisibility(S, fields[k], stride_div);
         if (k >= 1 && k <= rank) fields[k] = sem_cast(S, fields[k], tl_scalar(S, TL_I32), NULL);
@@ -502,11 +502,11 @@ static TV load_block_ptr(Sema *S, CallArgs *a, TV ptr, const char *pad, int cach
     if (nb < 0) return tv_err();
     Type *irt = dst->ir;
     Op *op = sem_op(S, TT_LOAD, &ptr.v, 1, &irt, 1, 0);
-    if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
-    if (padding) op_set_attr(S->ctx, op, "padding", sema_attr_i32(S, padding));
-    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
-    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
-    if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
+    if (nb) op_set_attr_k(S->ctx, op, AN_BOUNDARY_CHECK, attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
+    if (padding) op_set_attr_k(S->ctx, op, AN_PADDING, sema_attr_i32(S, padding));
+    op_set_attr_k(S->ctx, op, AN_CACHE, sema_attr_i32(S, cache));
+    op_set_attr_k(S->ctx, op, AN_EVICT, sema_attr_i32(S, evict));
+    if (a->given[7] && cx_truthy(A(7))) op_set_attr_k(S->ctx, op, AN_IS_VOLATILE, attr_bool(S->ctx, true));
     return tv_tensor(op_result(op, 0), dst);
 }
 
@@ -528,9 +528,9 @@ static TV store_block_ptr(Sema *S, CallArgs *a, TV ptr, TV val, int cache, int e
     if (val.kind == TV_ERR) return val;
     Value *ops[2] = {ptr.v, val.v};
     Op *op = sem_op(S, TT_STORE, ops, 2, NULL, 0, 0);
-    if (nb) op_set_attr(S->ctx, op, "boundaryCheck", attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
-    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
-    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
+    if (nb) op_set_attr_k(S->ctx, op, AN_BOUNDARY_CHECK, attr_dense_array(S->ctx, ty_i32(S->ctx), dims, nb));
+    op_set_attr_k(S->ctx, op, AN_CACHE, sema_attr_i32(S, cache));
+    op_set_attr_k(S->ctx, op, AN_EVICT, sema_attr_i32(S, evict));
     return tv_none();
 }
 
@@ -584,9 +584,9 @@ static TV bi_load(Sema *S, CallArgs *a) {
     Value *ops[3] = {ptr.v, has_mask ? mask.v : NULL, has_other ? other.v : NULL};
     Type *irt = dt->ir;
     Op *op = sem_op(S, TT_LOAD, ops, 1 + has_mask + has_other, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
-    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
-    if (a->given[7] && cx_truthy(A(7))) op_set_attr(S->ctx, op, "isVolatile", attr_bool(S->ctx, true));
+    op_set_attr_k(S->ctx, op, AN_CACHE, sema_attr_i32(S, cache));
+    op_set_attr_k(S->ctx, op, AN_EVICT, sema_attr_i32(S, evict));
+    if (a->given[7] && cx_truthy(A(7))) op_set_attr_k(S->ctx, op, AN_IS_VOLATILE, attr_bool(S->ctx, true));
     TV r = tv_tensor(op_result(op, 0), dt);
     if (is_bool) r = sem_cast(S, r, tl_scalar(S, TL_I1), NULL);
     return r;
@@ -637,8 +637,8 @@ static TV bi_store(Sema *S, CallArgs *a) {
     if (has_mask && !tl_is_bool(tl_sca(mask.ty))) return sema_error(S, "Mask must have boolean scalar type");
     Value *ops[3] = {ptr.v, val.v, has_mask ? mask.v : NULL};
     Op *op = sem_op(S, TT_STORE, ops, 2 + has_mask, NULL, 0, 0);
-    op_set_attr(S->ctx, op, "cache", sema_attr_i32(S, cache));
-    op_set_attr(S->ctx, op, "evict", sema_attr_i32(S, evict));
+    op_set_attr_k(S->ctx, op, AN_CACHE, sema_attr_i32(S, cache));
+    op_set_attr_k(S->ctx, op, AN_EVICT, sema_attr_i32(S, evict));
     return tv_none();
 }
 
@@ -1024,7 +1024,7 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
         rts[i] = tls[i]->ir;
     }
     Op *op = sem_op(S, TT_REDUCE, ops, n, rts, n, 1);
-    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, axis));
+    op_set_attr_k(S->ctx, op, AN_AXIS, sema_attr_i32(S, axis));
     if (!build_combine(S, op, in, n, cb, tie_left, fn, TT_REDUCE_RETURN)) return tv_err();
     TV res[8];
     for (int i = 0; i < n; i++) {
@@ -1087,7 +1087,7 @@ static TV bi_histogram(Sema *S, CallArgs *a) {
 static TV gather_op(Sema *S, TV src, TV idx, int axis) {
     const TlType *t = tl_block(S, src.ty->elem, idx.ty->shape, idx.ty->rank);
     Value *v = sem_ir(S, TT_GATHER, t, src.v, idx.v);
-    op_set_attr(S->ctx, v->def, "axis", sema_attr_i32(S, axis));
+    op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
     return tv_tensor(v, t);
 }
 
@@ -1220,8 +1220,8 @@ static TV do_scan(Sema *S, TV *in, int n, int64_t axis, bool reverse, int cb, co
         rts[i] = in[i].ty->ir;
     }
     Op *op = sem_op(S, TT_SCAN, ops, n, rts, n, 1);
-    op_set_attr(S->ctx, op, "axis", sema_attr_i32(S, ax));
-    op_set_attr(S->ctx, op, "reverse", attr_bool(S->ctx, reverse));
+    op_set_attr_k(S->ctx, op, AN_AXIS, sema_attr_i32(S, ax));
+    op_set_attr_k(S->ctx, op, AN_REVERSE, attr_bool(S->ctx, reverse));
     if (!build_combine(S, op, in, n, cb, false, fn, TT_SCAN_RETURN)) return tv_err();
     if (n == 1) return tv_tensor(op_result(op, 0), in[0].ty);
     TV t = {.kind = TV_TUPLE, .n = n};
@@ -1343,9 +1343,9 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     Value *ops[3] = {x.v, y.v, acc.v};
     Type *t = rt->ir;
     Op *op = sem_op(S, TT_DOT, ops, 3, &t, 1, 0);
-    op_set_attr(S->ctx, op, "inputPrecision", sema_attr_i32(S, pi));
+    op_set_attr_k(S->ctx, op, AN_INPUT_PRECISION, sema_attr_i32(S, pi));
     /* 0 is the attribute's default: Triton's printer leaves it out */
-    if (imprecise) op_set_attr(S->ctx, op, "maxNumImpreciseAcc", sema_attr_i32(S, imprecise));
+    if (imprecise) op_set_attr_k(S->ctx, op, AN_MAX_NUM_IMPRECISE_ACC, sema_attr_i32(S, imprecise));
     return tv_tensor(op_result(op, 0), rt);
 }
 

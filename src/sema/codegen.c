@@ -81,6 +81,7 @@ typedef struct Cont {
 struct FuncState {
     Scope lscope;
     Scope defs;
+    bool record_defs; /* defs is read: inside a runtime if, for or while (the function's own level is not) */
     const PyFunc *pyfn;
     Op *func;
     int loop_depth;
@@ -261,7 +262,7 @@ static void scope_free(Scope *sc) {
 
 static void set_value(Sema *S, const char *name, TV v) {
     scope_set(&S->fn->lscope, name, v);
-    scope_set(&S->fn->defs, name, v);
+    if (S->fn->record_defs) scope_set(&S->fn->defs, name, v);
 }
 
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
@@ -1238,11 +1239,13 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     }
     FuncState *F = S->fn;
     Scope liveins = {0}, saved_defs = F->defs, then_defs = {0}, else_defs = {0};
+    bool saved_record = F->record_defs;
     scope_copy(&liveins, &F->lscope);
     Builder saved = S->b;
     Block *tb = new_block(S), *eb = new_block(S);
     /* then */
     F->defs = (Scope){0};
+    F->record_defs = true;
     S->b = builder_at_end(S->ctx, tb);
     visit_block(S, &s->cond.body);
     then_defs = F->defs;
@@ -1345,6 +1348,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
         }
         scope_copy(&F->lscope, &liveins);
         F->defs = saved_defs;
+        F->record_defs = saved_record;
         Value **res = ARENA_ARRAY(S->arena, Value *, rtys.len + 1);
         for (int i = 0; i < rtys.len; i++) res[i] = op_result(ifop, i);
         int k = 0;
@@ -1357,6 +1361,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     } else {
         scope_copy(&F->lscope, &liveins);
         F->defs = saved_defs;
+        F->record_defs = saved_record;
         for (int i = 0; i < names.len; i++) set_value(S, names.data[i], tv_err());
     }
     scope_free(&liveins);
@@ -1571,6 +1576,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     step = sem_cast(S, step, ivt, NULL);
     FuncState *F = S->fn;
     Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
+    bool saved_record = F->record_defs;
     carried_names(S, &s->loop.body, s->loop.target, &carried);
     scope_copy(&liveins, &F->lscope);
     ValueVec ops = {0};
@@ -1580,7 +1586,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     vec_push(&ops, step.v);
     for (int i = 0; i < carried.len; i++) tv_leaves(&carried.data[i].val, &ops, &tys);
     Op *forop = sem_op(S, SCF_FOR, ops.data, ops.len, tys.data, tys.len, 1);
-    if (num_stages.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.num_stages", sema_attr_i32(S, num_stages.i));
+    if (num_stages.kind == TV_INT) op_set_attr_k(S->ctx, forop, AN_TT_NUM_STAGES, sema_attr_i32(S, num_stages.i));
     if (unroll.kind == TV_INT) op_set_attr(S->ctx, forop, "tt.loop_unroll_factor", sema_attr_i32(S, unroll.i));
     if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
     if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
@@ -1591,6 +1597,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     Builder saved = S->b;
     S->b = builder_at_end(S->ctx, body);
     F->defs = (Scope){0};
+    F->record_defs = true;
     F->loop_depth++;
     TV ivv = tv_tensor(iv, ivt);
     if (negative) { /* iv' = ub - iv + lb (bounds were swapped) */
@@ -1616,6 +1623,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
+    F->record_defs = saved_record;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
         for (int i = 0; i < tys.len; i++) res[i] = op_result(forop, i);
@@ -1669,6 +1677,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     }
     FuncState *F = S->fn;
     Scope carried = {0}, liveins = {0}, saved_defs = F->defs;
+    bool saved_record = F->record_defs;
     carried_names(S, &s->cond.body, NULL, &carried);
     scope_copy(&liveins, &F->lscope);
     ValueVec ops = {0};
@@ -1682,6 +1691,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     /* before: the condition (its bindings are region-local, like the body's) */
     S->b = builder_at_end(S->ctx, before);
     F->defs = (Scope){0};
+    F->record_defs = true;
     VEC(Value *) bargs = {0};
     for (int i = 0; i < tys.len; i++) vec_push(&bargs, block_add_arg(S->ctx, before, tys.data[i], s->loc));
     bind_carried(S, &carried, bargs.data);
@@ -1727,6 +1737,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
+    F->record_defs = saved_record;
     if (ok) {
         Value **res = ARENA_ARRAY(S->arena, Value *, tys.len + 1);
         for (int i = 0; i < tys.len; i++) res[i] = op_result(wop, i);
@@ -2167,7 +2178,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     int nres = r->n < 0 ? 0 : r->n;
     for (int i = 0; i < nres; i++) rt[i] = r->types[i]->ir;
     Op *call = sem_op(S, TT_CALL, ops.data, ops.len, rt, nres, 0);
-    op_set_attr(S->ctx, call, "callee", attr_symref(S->ctx, mname));
+    op_set_attr_k(S->ctx, call, AN_CALLEE, attr_symref(S->ctx, mname));
     vec_free(&ops);
     if (r->n <= 0) return tv_none();
     int k = 0;
@@ -2278,17 +2289,17 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     Type *res[16];
     int nres = F->ret.n > 0 ? F->ret.n : 0;
     for (int i = 0; i < nres; i++) res[i] = F->ret.types[i]->ir;
-    op_set_attr(S->ctx, func, "sym_name", attr_string(S->ctx, name));
-    op_set_attr(S->ctx, func, "function_type", attr_type(S->ctx, ty_func(S->ctx, in.data, in.len, res, nres)));
-    op_set_attr(S->ctx, func, "sym_visibility", attr_string(S->ctx, is_kernel ? "public" : "private"));
-    op_set_attr(S->ctx, func, "noinline", attr_bool(S->ctx, noinline));
+    op_set_attr_k(S->ctx, func, AN_SYM_NAME, attr_string(S->ctx, name));
+    op_set_attr_k(S->ctx, func, AN_FUNCTION_TYPE, attr_type(S->ctx, ty_func(S->ctx, in.data, in.len, res, nres)));
+    op_set_attr_k(S->ctx, func, AN_SYM_VISIBILITY, attr_string(S->ctx, is_kernel ? "public" : "private"));
+    op_set_attr_k(S->ctx, func, AN_NOINLINE, attr_bool(S->ctx, noinline));
     if (arg_attrs) {
         bool any = false;
         for (int i = 0; i < entry->nargs; i++) any |= arg_attrs[i] != NULL;
         if (any) {
             Attr **aa = ARENA_ARRAY(S->arena, Attr *, entry->nargs + 1);
             for (int i = 0; i < entry->nargs; i++) aa[i] = arg_attrs[i] ? arg_attrs[i] : attr_dict(S->ctx, NULL, 0);
-            op_set_attr(S->ctx, func, "arg_attrs", attr_array(S->ctx, aa, entry->nargs));
+            op_set_attr_k(S->ctx, func, AN_ARG_ATTRS, attr_array(S->ctx, aa, entry->nargs));
         }
     }
     vec_free(&in);
@@ -2461,9 +2472,12 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
     if (colon && hint != 1 && hint != 16)
         return sema_error(S, "Only 1 and 16 are valid hints, got %d (parameter '%s')", hint, pname);
     if (hint == 1 && tl_is_int(t)) return tv_int(1); /* specialised: an int equal to 1 is a constexpr */
-    if (hint == 16) {
-        NamedAttr na = {ctx_intern(S->ctx, "tt.divisibility"), sema_attr_i32(S, 16)};
-        attrs[*nargs] = attr_dict(S->ctx, &na, 1);
+    if (hint == 16) { /* (the same dictionary for every such argument: made once) */
+        if (!S->div16_attrs) {
+            NamedAttr na = {attr_names[AN_TT_DIVISIBILITY], sema_attr_i32(S, 16)};
+            S->div16_attrs = attr_dict(S->ctx, &na, 1);
+        }
+        attrs[*nargs] = S->div16_attrs;
     }
     (*nargs)++;
     return (TV){.kind = TV_TENSOR, .ty = t};

@@ -115,7 +115,7 @@ TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank + 1);
     const TlType *t = tl_block(S, x.ty->elem, shape, rank + 1);
     Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
-    op_set_attr(S->ctx, v->def, "axis", sema_attr_i32(S, axis));
+    op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
     return tv_tensor(v, t);
 }
 
@@ -218,7 +218,7 @@ TV sem_permute(Sema *S, TV x, const int *perm, int rank) {
     }
     const TlType *t = tl_block(S, x.ty->elem, shape, rank);
     Value *v = sem_ir(S, TT_TRANS, t, x.v, NULL);
-    op_set_attr(S->ctx, v->def, "order", attr_dense_array(S->ctx, ty_i32(S->ctx), order, rank));
+    op_set_attr_k(S->ctx, v->def, AN_ORDER, attr_dense_array(S->ctx, ty_i32(S->ctx), order, rank));
     return tv_tensor(v, t);
 }
 
@@ -270,7 +270,7 @@ TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
     }
     if ((tl_is_fp8(s) && tl_is_float(d)) || (tl_is_float(s) && tl_is_fp8(d)) || custom_rounding) {
         Value *v = sem_ir(S, TT_FP_TO_FP, dt, x.v, NULL);
-        if (tl_bitwidth(d) < tl_bitwidth(s)) op_set_attr(S->ctx, v->def, "rounding", sema_attr_i32(S, rnd));
+        if (tl_bitwidth(d) < tl_bitwidth(s)) op_set_attr_k(S->ctx, v->def, AN_ROUNDING, sema_attr_i32(S, rnd));
         return tv_tensor(v, dt);
     }
     /* fp16/bf16 to anything but fp32 (fp64, ints) goes through fp32 */
@@ -622,8 +622,8 @@ TV sem_arange(Sema *S, const TV *start, const TV *end) {
     const TlType *t = tl_block(S, tl_scalar(S, TL_I32), &r, 1);
     Type *irt = t->ir;
     Op *op = sem_op(S, TT_MAKE_RANGE, NULL, 0, &irt, 1, 0);
-    op_set_attr(S->ctx, op, "start", sema_attr_i32(S, s));
-    op_set_attr(S->ctx, op, "end", sema_attr_i32(S, e));
+    op_set_attr_k(S->ctx, op, AN_START, sema_attr_i32(S, s));
+    op_set_attr_k(S->ctx, op, AN_END, sema_attr_i32(S, e));
     return tv_tensor(op_result(op, 0), t);
 }
 

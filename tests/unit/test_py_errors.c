@@ -45,6 +45,44 @@ static char *render(const char *src, size_t len, bool headers_only) {
     return sb_take(&out);
 }
 
+/* The diagnostics of src parsed whole (py_parse) and lazily, with every
+ * function's parameters and body parsed afterwards (py_parse_lazy, then
+ * py_func_params and py_func_body, which lex a body in one batch unless the
+ * lexer has an error to report in it): the same, in the same order, for a
+ * file whose only statements are defs. */
+static char *render_lazy(const char *src, size_t len) {
+    Arena *a = arena_new();
+    Interner in;
+    interner_init(&in, a);
+    DiagEngine de;
+    diag_init(&de);
+    PyModule *m = py_parse_lazy(a, &in, &de, "t.py", src, len);
+    for (int i = 0; i < m->body.len; i++)
+        if (m->body.items[i]->kind == PY_STMT_DEF) {
+            py_func_params(m->body.items[i]->func);
+            py_func_body(m->body.items[i]->func);
+        }
+    StrBuf all = {0};
+    diag_render(&de, &all, false);
+    diag_free(&de);
+    interner_free(&in);
+    arena_free(a);
+    return sb_take(&all);
+}
+
+static void check_lazy(int line, const char *src) {
+    checks++;
+    char *whole = render(src, strlen(src), false), *lazy = render_lazy(src, strlen(src));
+    if (strcmp(whole, lazy) != 0) {
+        failures++;
+        printf("test_py_errors.c:%d:\n---- source\n%.300s\n---- py_parse\n%s---- lazily\n%s", line, src, whole,
+               lazy);
+    }
+    tc_free(whole);
+    tc_free(lazy);
+}
+#define CHECK_LAZY_SAME(src) check_lazy(__LINE__, src)
+
 static void check_n(int line, const char *src, size_t len, const char *expected, bool headers_only) {
     checks++;
     char *got = render(src, len, headers_only);
@@ -205,6 +243,21 @@ int main(void) {
             "    1 | y = f(a,\n"
             "      |      ^\n",
             false);
+
+    /* a body lexed in one batch, or as it is parsed when the lexer has
+     * errors in it: the messages and their order do not change */
+    CHECK_LAZY_SAME("def f(x, y):\n    a = x +\n    b = 0x\n    return a b\n");
+    CHECK_LAZY_SAME("def f(x, y):\n    a = (x +\n    return a\n");
+    CHECK_LAZY_SAME("def f(x):\n    a = x $ 1\n    b = 'abc\n    return a b\n");
+    CHECK_LAZY_SAME("def f(x):\n    a = f(x]\n    return a +\n");
+    CHECK_LAZY_SAME("def f(x, y=g(1, 2), *, z: 'T' = 3):\n    return x if y else z\n");
+    CHECK_LAZY_SAME("def f(x, y=0x):\n    return x\n");
+    CHECK_LAZY_SAME("def f(x, y=):\n    return x $\n");
+    CHECK_LAZY_SAME("def f(a=1, b=2, c=3, d=4, e=5, f=6, g=7, h=8, i=9, j=10, k=11, l=12, m=13, n=14, o=15, "
+                    "p=16, q=17, r=18, s=19, t=20, u=21, v=22):\n"
+                    "    return g(a=a, b=b, c=c, d=d, e=e, f=f, g=g, h=h, i=i, j=j, k=k, l=l, m=m, n=n, o=o, p=p, "
+                    "q=q, r=r, s=s, t=t, u=u, v=v, w=)\n");
+    CHECK_LAZY_SAME("def f(x):\n  if x:\n        y = 1\n      z = 2\n  return y\n");
 
     if (failures) {
         printf("test_py_errors: %d of %d checks failed\n", failures, checks);

@@ -418,6 +418,12 @@ static void test_lazy_bodies(void) {
         "if True:\n    def f():\n        return 1\nelse:\n    pass\n",
         "def f(): pass; x = 1\ndef g() -> int:  # header comment\n    return 3   \n   \n",
         "def f():\n    \"\"\"doc\"\"\"\n    return f'{x}#' \\\n        'y'\nx = 1",
+        /* lines longer than the skim's sixteen-byte steps, bytes it may stop at for nothing (| & %),
+         * brackets in strings and comments, bytes >= 0x80 */
+        "def long_lines(aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbb):\n"
+        "    xxxxxxxxxxxxxxxx = (aaaaaaaaaaaaaaaa | bbbbbbbbbbbbbbbbbbbb) & 0x0f0f0f0f % 7  # c \xc3\xbc ( [ {\n"
+        "    yyyyyyyyyyyyyyyyyyyy = {'kkkkkkkkkkkkkkkk)': [xxxxxxxxxxxxxxxx,\nxxxxxxxxxxxxxxxx], \"\xc3\xa9]\": 1}\n"
+        "    return yyyyyyyyyyyyyyyyyyyy\nzzzzzzzzzzzzzzzzzzzzzzzz = long_lines\n",
     };
     for (int i = 0; i < TC_ARRAY_LEN(snippets); i++) {
         char what[32];

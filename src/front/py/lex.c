@@ -36,11 +36,14 @@
 #include <string.h>
 
 /* lex_token stays out of py_lexer_lex: inlined, its registers and stack
- * would be saved and restored on every token. */
+ * would be saved and restored on every token. punctuator, a jump table,
+ * goes into the token loop (left to itself, the compiler calls it). */
 #if defined(__GNUC__)
 #define NOT_INLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define NOT_INLINE
+#define ALWAYS_INLINE inline
 #endif
 
 static const char *tok_spellings[] = {
@@ -127,7 +130,13 @@ static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 static int hex_val(int c) { return c <= '9' ? c - '0' : (c | 32) - 'a' + 10; }
 
-#define lex_error(lx, loc, span, ...) diag_report((lx)->de, DIAG_ERROR, (loc), (span), __VA_ARGS__)
+/* An error, or in a dry run (PyLexer.dry) the note that there was one. */
+#define lex_report(lx, level, loc, span, ...)                                  \
+    do {                                                                       \
+        if ((lx)->dry) (lx)->failed = true;                                    \
+        else diag_report((lx)->de, (level), (loc), (span), __VA_ARGS__);       \
+    } while (0)
+#define lex_error(lx, loc, span, ...) lex_report((lx), DIAG_ERROR, (loc), (span), __VA_ARGS__)
 
 /* Describes byte c for a message: 'x' or '\xNN'. */
 static const char *describe_char(PyLexer *lx, int c) {
@@ -602,11 +611,13 @@ static PyTokKind keyword_kind(const char *s, size_t n) {
 
 /* Longest match: returns the kind and sets *n to its length, or returns
  * PY_TOK_ERROR if c does not start a punctuator. */
-static PyTokKind punctuator(const PyLexer *lx, int *n) {
-    int c = peekc(lx, 0), d = peekc(lx, 1), e = peekc(lx, 2);
+static ALWAYS_INLINE PyTokKind punctuator(const PyLexer *lx, int *n) {
+    /* (the bytes after the first are read only by the cases that look at
+     * them: most punctuators are one byte) */
+    int c = peekc(lx, 0);
     *n = 1;
-#define TWO(ch, k2) if (d == ch) { *n = 2; return k2; }
-#define THREE(ch2, ch3, k3) if (d == ch2 && e == ch3) { *n = 3; return k3; }
+#define TWO(ch, k2) if (peekc(lx, 1) == ch) { *n = 2; return k2; }
+#define THREE(ch2, ch3, k3) if (peekc(lx, 1) == ch2 && peekc(lx, 2) == ch3) { *n = 3; return k3; }
     switch (c) {
     case '(': return PY_TOK_LPAREN;
     case ')': return PY_TOK_RPAREN;
@@ -672,7 +683,7 @@ static PyTokKind lex_bracket(PyLexer *lx, PyToken *t) {
     if (closer_of(open) != c) {
         lex_error(lx, t->loc, 1, "closing parenthesis '%c' does not match opening parenthesis '%c'",
                   c, open);
-        diag_report(lx->de, DIAG_NOTE, lx->brackets[lx->nbrackets].loc, 1, "opening '%c' is here",
+        lex_report(lx, DIAG_NOTE, lx->brackets[lx->nbrackets].loc, 1, "opening '%c' is here",
                     open);
         return open == '(' ? PY_TOK_RPAREN : open == '[' ? PY_TOK_RBRACKET : PY_TOK_RBRACE;
     }
@@ -840,10 +851,10 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
     lex_error(lx, t->loc, 1, "unexpected character %s", describe_char(lx, c));
 }
 
-void py_lexer_lex(PyLexer *lx, PyToken *t) {
-    /* Most tokens are a name or a punctuator after a space or none, inside a
-     * line: those without the layout's checks (and in a function small
-     * enough to stay cheap to call). The rest take lex_token. */
+/* Most tokens are a name or a punctuator after a space or none, inside a
+ * line: those without the layout's checks (and in a function small enough
+ * to stay cheap to call). The rest take lex_token. */
+static inline void lex_one(PyLexer *lx, PyToken *t) {
     if (lx->pending_dedents <= 0 && !(lx->at_line_start && lx->nbrackets == 0)) {
         size_t pos = lx->pos;
         while (pos < lx->len && lx->src[pos] == ' ') pos++;
@@ -865,6 +876,16 @@ void py_lexer_lex(PyLexer *lx, PyToken *t) {
         }
     }
     lex_token(lx, t);
+}
+
+void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_one(lx, t); }
+
+int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n) {
+    for (int i = 0; i < n; i++) {
+        lex_one(lx, &out[i]);
+        if (out[i].kind == PY_TOK_EOF || lx->failed) return i + 1;
+    }
+    return n;
 }
 
 PyToken py_lexer_next(PyLexer *lx) {

@@ -12,8 +12,12 @@
  *   < | < ^ < & < << >> < + - < * / // % @ < unary + - ~ < ** < await
  *   < primary (x.a, x(...), x[...]) < atom
  *
- * Tokens come from the pull lexer through a small lookahead buffer (the
- * grammar needs two tokens: `NAME =` in a call, `NAME :=`, `not in`).
+ * Tokens come from the pull lexer through a lookahead buffer (the grammar
+ * needs two tokens: `NAME =` in a call, `NAME :=`, `not in`). A function's
+ * body or parameters, parsed on their own (py_func_body), are lexed in one
+ * batch into the buffer first, unless the lexer has something to report
+ * in them: then they are lexed as they are parsed, so that its errors and
+ * the parser's come out in the same order either way.
  *
  * Lists are built on one scratch stack of pointers (p->stack) and copied to
  * the arena when complete, so a half-built list never leaks.
@@ -34,18 +38,22 @@
  */
 #include "front/py/py.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* PY_MAX_NESTING bounds the parser's recursion (parentheses, unary
  * operators, lambdas, conditional expressions); PY_MAX_HEIGHT bounds the
  * height of an expression tree, which left-associative chains (a+b+c...,
  * x.f().g()...) grow without recursing, so that later recursive walks of the
  * tree (the dump, sema) are safe too. */
-enum { PY_MAX_NESTING = 200, PY_MAX_HEIGHT = 1000, LOOKAHEAD = 4 };
+enum { PY_MAX_NESTING = 200, PY_MAX_HEIGHT = 1000, TOKEN_BUFFER = 64 };
 
 /* The rules for the rarer atoms (strings, displays, lambdas) stay out of
  * the expression rules that every operand passes through: inlined, their
@@ -62,9 +70,9 @@ typedef struct Parser {
     DiagEngine *de;
     const char *file, *src;
     size_t len;
-    PyToken la[LOOKAHEAD]; /* a ring: the current token is la[head] */
-    unsigned head, nla;
-    const PyToken *cur; /* la[head] once lexed, else NULL */
+    PyToken *toks;      /* the tokens lexed ahead (tc_malloc) */
+    PyToken *cur, *end; /* the current token; one past the last lexed */
+    int cap;
     size_t prev_end; /* end offset of the last consumed token other than NEWLINE/INDENT/DEDENT */
     VEC(void *) stack;
     jmp_buf *jb;
@@ -76,20 +84,42 @@ typedef struct Parser {
 
 /* ---- tokens ---------------------------------------------------------------- */
 
-/* The lookahead buffer is a ring: la[(head + k) % LOOKAHEAD] is token k.
- * Tokens are lexed into it in place, when first looked at. */
-static const PyToken *peek(Parser *p, unsigned k) {
-    while (p->nla <= k) {
-        py_lexer_lex(&p->lx, &p->la[(p->head + p->nla) % LOOKAHEAD]);
-        p->nla++;
+/* The buffer holds the tokens from the current one to the last looked at,
+ * in order. A token lexed when all are consumed goes to the buffer's start;
+ * when the buffer is full, the tokens not consumed move to its start (the
+ * grammar looks a few tokens ahead: the buffer holds dozens). So a pointer
+ * to a token is good until the next token is lexed: a rule that peeks
+ * keeps token kinds or copies. After the end the lexer gives EOF for ever:
+ * the parser keeps one, and steps no further. */
+static NOT_INLINE void lex_more(Parser *p) {
+    if (p->cur == p->end) {
+        p->cur = p->end = p->toks;
+    } else if (p->end == p->toks + p->cap) {
+        size_t n = (size_t)(p->end - p->cur);
+        if (p->cur > p->toks) {
+            memmove(p->toks, p->cur, sizeof(PyToken) * n);
+        } else { /* (never: the grammar looks fewer tokens ahead) */
+            p->cap *= 2;
+            p->toks = tc_realloc(p->toks, sizeof(PyToken) * (size_t)p->cap);
+        }
+        p->cur = p->toks;
+        p->end = p->toks + n;
     }
-    p->cur = &p->la[p->head];
-    return &p->la[(p->head + k) % LOOKAHEAD];
+    py_lexer_lex(&p->lx, p->end++);
+}
+
+/* Token k after the current one. */
+static const PyToken *peek(Parser *p, unsigned k) {
+    while ((size_t)(p->end - p->cur) <= k) {
+        if (p->end > p->cur && p->end[-1].kind == PY_TOK_EOF) return p->end - 1;
+        lex_more(p);
+    }
+    return p->cur + k;
 }
 /* The current token: asked for several times per token by the descent
  * (every precedence level looks at it), so the common case is inline. */
 static inline const PyToken *tok(Parser *p) {
-    if (__builtin_expect(!p->cur, 0)) return peek(p, 0);
+    if (__builtin_expect(p->cur == p->end, 0)) return peek(p, 0);
     return p->cur;
 }
 static inline PyTokKind kind(Parser *p) { return tok(p)->kind; }
@@ -101,9 +131,7 @@ static inline void skip(Parser *p) {
     if (t->kind != PY_TOK_NEWLINE && t->kind != PY_TOK_INDENT && t->kind != PY_TOK_DEDENT &&
         t->kind != PY_TOK_EOF)
         p->prev_end = t->off + t->len;
-    p->head = (p->head + 1) % LOOKAHEAD;
-    p->nla--;
-    p->cur = p->nla ? &p->la[p->head] : NULL;
+    if (t->kind != PY_TOK_EOF) p->cur++;
 }
 
 /* Consumes the current token and returns a copy of it (callers that only
@@ -574,8 +602,8 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
     /* positional args and keywords interleave on the stack: tag keywords by
      * pushing them after a NULL marker. */
     while (!at(p, PY_TOK_RPAREN)) {
-        const PyToken *t = tok(p);
-        if (t->kind == PY_TOK_DSTAR) {
+        PyTokKind k0 = kind(p); /* (a kind, not a pointer: peek may move the tokens) */
+        if (k0 == PY_TOK_DSTAR) {
             PyToken s = advance(p);
             PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
             k->loc = s.loc;
@@ -583,7 +611,7 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
             push(p, NULL);
             push(p, k);
             seen_dstar = true;
-        } else if (t->kind == PY_TOK_NAME && peek(p, 1)->kind == PY_TOK_ASSIGN) {
+        } else if (k0 == PY_TOK_NAME && peek(p, 1)->kind == PY_TOK_ASSIGN) {
             PyToken name = advance(p);
             skip(p);
             PyKeyword *k = ARENA_NEW(p->a, PyKeyword);
@@ -593,7 +621,7 @@ static void parse_arguments(Parser *p, const PyToken *open, PyExprList *args, Py
             push(p, NULL);
             push(p, k);
             seen_kw = true;
-        } else if (t->kind == PY_TOK_STAR) {
+        } else if (k0 == PY_TOK_STAR) {
             PyToken star = advance(p);
             PyExpr *v = parse_expression(p);
             PyExpr *e = expr_at(p, PY_EXPR_STARRED, &star);
@@ -927,7 +955,7 @@ static PyExpr *quick_name(Parser *p) {
     if (attr ? peek(p, 2)->kind != PY_TOK_NAME || !ends_expression(peek(p, 3)->kind)
              : !ends_expression(peek(p, 1)->kind))
         return NULL;
-    const PyToken *cur = tok(p); /* (looked at already: they stay in the ring) */
+    const PyToken *cur = tok(p); /* (looked at already: no lexing moves them) */
     skip(p);
     PyExpr *e = expr_at(p, PY_EXPR_NAME, cur);
     e->name = cur->str;
@@ -1442,6 +1470,58 @@ static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
     return i > start && s[i - 1] != '\n' ? i : sig;
 }
 
+#if defined(__SSE2__)
+/* A bit per byte of the 16 at u that may be one skim_body stops at: a
+ * superset ('$', '%', '&' and '|' too): '"' to ')', '\n', and, with bit 5
+ * cleared, '[' to ']' (so '{' to '}' as well). Bytes >= 0x80 are negative
+ * to the signed compares, and in no range. */
+static unsigned maybe_special16(const unsigned char *u) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)u);
+    __m128i y = _mm_and_si128(x, _mm_set1_epi8((char)0xdf));
+    __m128i quote_to_paren = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('"' - 1)),
+                                           _mm_cmplt_epi8(x, _mm_set1_epi8(')' + 1)));
+    __m128i brackets = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('[' - 1)),
+                                     _mm_cmplt_epi8(y, _mm_set1_epi8(']' + 1)));
+    __m128i newline = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), newline));
+}
+#endif
+
+/* What a byte is to skim_body: brackets are counted on the way, the rest
+ * of the bytes it must look at stop the run. */
+enum { SKIM_OTHER, SKIM_OPEN, SKIM_CLOSE, SKIM_STOP };
+static const unsigned char skim_class[256] = {
+    ['\n'] = SKIM_STOP, ['#'] = SKIM_STOP,  ['\\'] = SKIM_STOP, ['\''] = SKIM_STOP, ['"'] = SKIM_STOP,
+    ['('] = SKIM_OPEN,  ['['] = SKIM_OPEN,  ['{'] = SKIM_OPEN,   [')'] = SKIM_CLOSE, [']'] = SKIM_CLOSE,
+    ['}'] = SKIM_CLOSE};
+
+/* One byte of a run: false where it stops the run. */
+static inline bool skim_byte(unsigned char c, int *depth) {
+    switch (skim_class[c]) {
+    case SKIM_OPEN: ++*depth; return true;
+    case SKIM_CLOSE: if (*depth > 0) --*depth; return true;
+    case SKIM_STOP: return false;
+    default: return true;
+    }
+}
+
+/* From pos, the brackets counted into *depth (a closer with none open
+ * counts nothing), up to the first byte that stops the run: a newline,
+ * '#', '\\' or a quote; returns where it is (or len). Sixteen bytes at a
+ * time where SSE2 is there (code is mostly other bytes), then one by one. */
+static size_t skim_run(const unsigned char *u, size_t pos, size_t len, int *depth) {
+#if defined(__SSE2__)
+    for (; pos + 16 <= len; pos += 16)
+        for (unsigned bits = maybe_special16(u + pos); bits; bits &= bits - 1) {
+            size_t i = pos + (size_t)__builtin_ctz(bits);
+            if (!skim_byte(u[i], depth)) return i;
+        }
+#endif
+    for (; pos < len; pos++)
+        if (!skim_byte(u[pos], depth)) return pos;
+    return len;
+}
+
 /* Where the body of a module-level def ends, found without lexing: from pos
  * (just after the header's ':') to the start of the first line that begins
  * in column 0 outside brackets, strings and line continuations, or the end
@@ -1454,18 +1534,11 @@ static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
  * would do (an unclosed bracket or string at the end of the text, a form
  * feed or lone CR starting a line): the caller parses the body then. */
 static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
-    /* the bytes that can change the scan's state; runs of others are skipped */
-    static const bool special[256] = {['\n'] = 1, ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
-                                      ['('] = 1,  [')'] = 1, ['['] = 1,  [']'] = 1,  ['{'] = 1,
-                                      ['}'] = 1};
     const unsigned char *u = (const unsigned char *)s;
     size_t start = pos, sig = pos;
     int depth = 0, lines = 0;
     while (pos < len) {
-        /* most bytes are none of those: four at a time, then one by one */
-        while (pos + 4 <= len && !(special[u[pos]] | special[u[pos + 1]] | special[u[pos + 2]] | special[u[pos + 3]]))
-            pos += 4;
-        while (pos < len && !special[u[pos]]) pos++;
+        pos = skim_run(u, pos, len, &depth);
         if (pos >= len) break;
         char c = s[pos];
         switch (c) {
@@ -1498,11 +1571,6 @@ static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int
             } else {
                 pos++;
             }
-            continue;
-        case '(': case '[': case '{': depth++, pos++; continue;
-        case ')': case ']': case '}':
-            if (depth > 0) depth--;
-            pos++;
             continue;
         default: { /* a quote */
             bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c, closed = false;
@@ -1627,7 +1695,7 @@ static size_t skim_params(const char *s, size_t len, size_t pos, int *nlines, si
  * parsed now, as skip_body. */
 static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
     PyLexer *lx = &p->lx;
-    if (p->nla != 0 || lx->nindents != 0 || lx->nbrackets != 1 || lx->pending_dedents != 0 || lx->at_eof)
+    if (p->cur != p->end || lx->nindents != 0 || lx->nbrackets != 1 || lx->pending_dedents != 0 || lx->at_eof)
         return false;
     int nlines;
     size_t line_start = lx->line_start;
@@ -1652,7 +1720,7 @@ static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
  * already looked ahead, text the skim is unsure of. */
 static bool skip_body(Parser *p, PyFunc *f) {
     PyLexer *lx = &p->lx;
-    if (p->nla != 0 || lx->nindents != 0 || lx->nbrackets != 0 || lx->pending_dedents != 0 || lx->at_eof)
+    if (p->cur != p->end || lx->nindents != 0 || lx->nbrackets != 0 || lx->pending_dedents != 0 || lx->at_eof)
         return false;
     size_t last;
     int nlines;
@@ -1672,15 +1740,15 @@ static bool skip_body(Parser *p, PyFunc *f) {
     return true;
 }
 
-/* A parser for a skipped text, its lexer where the text starts. */
-static void lazy_parser_init(Parser *p, const PyLazyText *z) {
-    memset(p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
-    p->a = z->a;
-    p->in = z->in;
-    p->de = z->de;
-    p->file = z->file;
-    p->src = z->src;
-    p->len = z->end;
+static void parser_buffer_init(Parser *p, int cap) {
+    p->cap = cap;
+    p->toks = tc_malloc(sizeof(PyToken) * (size_t)cap);
+    p->cur = p->end = p->toks;
+}
+
+/* A lexer at the start of a skipped text (params: inside the parameters'
+ * parentheses, where newlines join lines). */
+static void lazy_lexer_start(Parser *p, const PyLazyText *z, bool params) {
     py_lexer_init(&p->lx, z->a, z->in, z->de, z->file, z->src, z->end);
     p->lx.names = z->names;
     p->lx.pos = z->off;
@@ -1688,12 +1756,54 @@ static void lazy_parser_init(Parser *p, const PyLazyText *z) {
     p->lx.line_start = z->line_start;
     p->lx.at_line_start = false;
     p->lx.line_has_tokens = true; /* the header's tokens */
+    if (params) {
+        p->lx.brackets[0].ch = '(';
+        p->lx.brackets[0].loc = z->open;
+        p->lx.nbrackets = 1;
+    }
+}
+
+/* A parser for a skipped text, its tokens lexed in one batch (a tight
+ * loop; the parser then only steps through them) when the lexer reports
+ * nothing in them; otherwise its lexer where the text starts. */
+static void lazy_parser_init(Parser *p, const PyLazyText *z, bool params) {
+    memset(p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
+    p->a = z->a;
+    p->in = z->in;
+    p->de = z->de;
+    p->file = z->file;
+    p->src = z->src;
+    p->len = z->end;
     p->prev_end = z->off;
+    /* (a token per three bytes is more than code has; past 64k tokens the
+     * buffer doubles as it fills, so text that is mostly a docstring or
+     * comments does not take room for tokens it does not have) */
+    size_t guess = (z->end - z->off) / 3 + 16;
+    parser_buffer_init(p, guess < 65536 ? (int)guess : 65536);
+    lazy_lexer_start(p, z, params);
+    p->lx.dry = true;
+    int n = 0;
+    for (;;) {
+        n += py_lexer_lex_batch(&p->lx, p->toks + n, p->cap - n);
+        if (p->toks[n - 1].kind == PY_TOK_EOF || p->lx.failed || p->cap > INT_MAX / 2 / (int)sizeof(PyToken))
+            break;
+        p->cap *= 2;
+        p->toks = tc_realloc(p->toks, sizeof(PyToken) * (size_t)p->cap);
+    }
+    p->end = p->toks + n;
+    p->cur = p->toks;
+    if (p->end[-1].kind != PY_TOK_EOF || p->lx.failed) { /* lexed as parsed, from the start */
+        p->end = p->cur;
+        py_lexer_free(&p->lx);
+        lazy_lexer_start(p, z, params);
+    }
+    p->lx.dry = false;
 }
 
 static void lazy_parser_free(Parser *p) {
     vec_free(&p->stack);
     sb_free(&p->sb);
+    tc_free(p->toks);
     py_lexer_free(&p->lx);
 }
 
@@ -1703,11 +1813,7 @@ const PyParamList *py_func_params(const PyFunc *cf) {
     if (!z) return &f->params;
     f->lazy_params = NULL;
     Parser p;
-    lazy_parser_init(&p, z);
-    /* inside the '(' (newlines join lines) */
-    p.lx.brackets[0].ch = '(';
-    p.lx.brackets[0].loc = z->open;
-    p.lx.nbrackets = 1;
+    lazy_parser_init(&p, z, true);
     jmp_buf jb;
     p.jb = &jb;
     if (setjmp(jb) == 0) {
@@ -1727,7 +1833,7 @@ const PyBlock *py_func_body(const PyFunc *cf) {
     if (!z) return &f->body;
     f->lazy = NULL;
     Parser p;
-    lazy_parser_init(&p, z);
+    lazy_parser_init(&p, z, false);
     jmp_buf jb;
     p.jb = &jb;
     if (setjmp(jb) == 0) f->body = parse_block(&p, "function definition", z->header_line);
@@ -1982,6 +2088,7 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     p.lazy = lazy;
     py_lexer_init(&p.lx, a, in, de, filename, src, len);
     p.lx.names = ARENA_NEW(a, PyNameCache);
+    parser_buffer_init(&p, TOKEN_BUFFER);
     PyModule *m = ARENA_NEW(a, PyModule);
     m->filename = filename;
     m->src = src;
@@ -1996,6 +2103,7 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     m->body = take_block(&p, 0);
     vec_free(&p.stack);
     sb_free(&p.sb);
+    tc_free(p.toks);
     py_lexer_free(&p.lx);
     return m;
 }

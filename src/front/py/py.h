@@ -114,6 +114,8 @@ typedef struct PyLexer {
     int nbrackets;
     bool eof_error;    /* an error was reported that the parser must not repeat at EOF */
     Loc reported_open; /* an open bracket the parser already reported as unclosed */
+    bool dry;          /* report nothing: an error only sets `failed` (a caller lexing ahead) */
+    bool failed;
     StrBuf scratch;
     /* stacks, valid up to nindents / nbrackets (not cleared by py_lexer_init) */
     int indents[PY_MAX_INDENT + 1], alt_indents[PY_MAX_INDENT + 1];
@@ -128,6 +130,9 @@ void py_lexer_init(PyLexer *lx, Arena *a, Interner *in, DiagEngine *de, const ch
 /* The next token, into *t (after EOF, EOF forever). */
 void py_lexer_lex(PyLexer *lx, PyToken *t);
 PyToken py_lexer_next(PyLexer *lx); /* the same, returned */
+/* Up to n tokens into out, stopping after an EOF or, in a dry run, an
+ * error; returns how many it wrote. */
+int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n);
 void py_lexer_free(PyLexer *lx);
 
 /* Lexes a whole text; returns an arena array ending with a PY_TOK_EOF token
