@@ -1742,6 +1742,23 @@ static bool widens_range(Op *op, Slot x) {
            start >= 0 && ty_elem(op_result(op, 0)->type)->width == 64;
 }
 
+/* tt.addptr's offset register o (its constant aside) in bytes, as a 64-bit
+ * register: px_cse's answer, memoised by o's register. */
+static Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
+    int ow = oe->kind == TY_INT ? oe->width : 64;
+    Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
+    if (ow > 32 && scale == 1) return ro;
+    uint8_t how = ow > 32 ? 1 : scale == 1 ? 2 : 3;
+    PxWideMemo *m = &p->wide_memo[(unsigned)o.reg % TC_ARRAY_LEN(p->wide_memo)];
+    if (m->epoch == p->epoch && m->how == how && m->o_reg == o.reg && m->o_rc == o.rc && m->scale == scale)
+        return m->wide;
+    Slot wide = how == 1 ? px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale))
+                : how == 2 ? px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro))
+                           : px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
+    *m = (PxWideMemo){p->epoch, o.reg, o.rc, how, scale, wide};
+    return wide;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     switch (op->kind) {
@@ -1820,21 +1837,10 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         const Type *oe = ty_elem(op_operand(op, 1)->type);
         Slot ptr = in[0], o = in[1];
         if (o.kind == SLOT_IMM) return (ptr.off += o.off * scale, ptr);
-        int ow = oe->kind == TY_INT ? oe->width : 64;
-        Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
-        Slot wide;
-        if (ow > 32) wide = scale == 1 ? ro : px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale));
-        else if (scale == 1) wide = px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro));
-        else wide = px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
-        Slot r;
-        if (ptr.kind == SLOT_IMM) {
-            r = wide;
-            r.off = ptr.off;
-        } else {
-            r = px_cse2(p, RC_B64, "add.s64", px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, wide));
-            r.off = ptr.off;
-        }
-        r.off += o.off * scale;
+        Slot r = addptr_wide(p, o, oe, scale);
+        if (ptr.kind != SLOT_IMM)
+            r = px_cse2(p, RC_B64, "add.s64", px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, r));
+        r.off = ptr.off + o.off * scale;
         return r;
     }
     case TT_EXTERN_ELEMENTWISE: {

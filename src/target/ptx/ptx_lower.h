@@ -96,6 +96,17 @@ typedef struct PxValue {
     struct Bits *demand;
 } PxValue;
 
+/* tt.addptr's offset register widened to bytes (see px_ew), by the offset
+ * register: the pointer tiles of a kernel mostly share a few offset
+ * tiles, slot after slot the same registers with other constants. */
+typedef struct PxWideMemo {
+    unsigned epoch;
+    int o_reg;
+    uint8_t o_rc, how; /* how: 1 + mul.lo.s64, cvt or mul.wide */
+    int64_t scale;
+    Slot wide;
+} PxWideMemo;
+
 typedef struct Px {
     Context *ctx;
     DiagEngine *de;
@@ -149,6 +160,9 @@ typedef struct Px {
     unsigned epoch;
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
+    /* tt.addptr's registers for the last slot's pointer and offset
+     * registers (slot after slot of one op: the same two, other constants) */
+    PxWideMemo wide_memo[16];
     struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
     int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
