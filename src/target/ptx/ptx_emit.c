@@ -443,6 +443,7 @@ static PxArg imm_arg(Px *p, Slot s) {
         memcpy(&bits, &s.f, 8);
     } else {
         bits = (uint64_t)(s.rc == RC_B32 ? (int32_t)s.off : s.off);
+        if (bits < TC_ARRAY_LEN(p->small_int) && p->small_int[bits]) return p->small_int[bits];
     }
     unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
     if (p->imm_memo[h].id && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].id;
@@ -468,6 +469,7 @@ static PxArg imm_arg(Px *p, Slot s) {
     }
     }
     PxArg id = text_intern(p, buf, (size_t)n);
+    if (s.rc != RC_F32 && s.rc != RC_F64 && bits < TC_ARRAY_LEN(p->small_int)) p->small_int[bits] = id;
     p->imm_memo[h].bits = bits;
     p->imm_memo[h].rc = s.rc;
     return p->imm_memo[h].id = id;
@@ -479,7 +481,7 @@ static const char *imm_text(Px *p, Slot s) {
 }
 
 const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
-PxArg px_arg_int(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64)); }
+PxArg px_arg_int_make(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64)); }
 
 /* "a.b" for two strings that outlive the emitter (literals, or joins made
  * here), as an interned text (see px_cse). Element-wise ops ask for the

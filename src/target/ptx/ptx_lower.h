@@ -166,6 +166,7 @@ typedef struct Px {
     struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
     int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
+    PxArg small_int[256]; /* the ids of the integers 0..255 (0: not yet), see px_arg_int */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
     struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* see px_ew_planned */
     bool failed;
@@ -307,8 +308,13 @@ PxArg px_arg_make(Px *p, Slot s, const Type *elem);
 static inline PxArg px_arg(Px *p, Slot s, const Type *elem) {
     return s.kind == SLOT_REG && s.off == 0 ? px_arg_reg(p, s) : px_arg_make(p, s, elem);
 }
-/* An integer immediate's operand (its decimal text). */
-PxArg px_arg_int(Px *p, int64_t v);
+/* An integer immediate's operand (its decimal text); a small one's id is
+ * kept in a table (shifts, scales and masks: asked slot after slot). */
+PxArg px_arg_int_make(Px *p, int64_t v);
+static inline PxArg px_arg_int(Px *p, int64_t v) {
+    PxArg id = (uint64_t)v < TC_ARRAY_LEN(p->small_int) ? p->small_int[v] : 0;
+    return id ? id : px_arg_int_make(p, v);
+}
 /* An operand's text. */
 const char *px_arg_str(Px *p, PxArg a);
 /* Emits `opcode dst, a[, b[, c]]` once per scope (0: no operand, from the
