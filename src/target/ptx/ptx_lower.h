@@ -163,6 +163,7 @@ typedef struct Px {
     /* tt.addptr's registers for the last slot's pointer and offset
      * registers (slot after slot of one op: the same two, other constants) */
     PxWideMemo wide_memo[16];
+    struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
     struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
     int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
