@@ -227,49 +227,45 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
 
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once, for
- * a block of 64 registers at a time (almost every register gets named),
- * each a 16-byte cell ("%rd" and 10 digits at most, the NUL, and in the
- * last byte the name's length, for px_rname_len) in one allocation: copies
- * of one cell, its number counted up in decimal from the block's first. */
+ * a block of 64 registers at a time as px_reg reaches it (almost every
+ * register gets named; the first block of every class is made at the
+ * start, so that %r0 and the like have theirs), each a 16-byte cell ("%rd"
+ * and 10 digits at most, the NUL, and in the last byte the name's length,
+ * for px_rname_len) in one allocation: copies of one cell, its number
+ * counted up in decimal from the block's first. */
 enum { RNAME_BLOCK = 64 };
 
-const char *px_rname_make(Px *p, Slot s) {
+void px_rname_block(Px *p, RegClass rc) {
     static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
     static const unsigned char prefix_len[RC_COUNT] = {2, 2, 2, 3, 2, 3};
-    int rc = s.rc, r = s.reg;
-    if (r >= p->rnames_cap[rc]) {
-        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 4 * RNAME_BLOCK;
-        while (cap <= r) cap *= 2;
-        p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)cap * sizeof(char *));
-        memset(p->rnames[rc] + p->rnames_cap[rc], 0, (size_t)(cap - p->rnames_cap[rc]) * sizeof(char *));
-        p->rnames_cap[rc] = cap;
-    }
-    if (!p->rnames[rc][r]) {
-        int first = r & ~(RNAME_BLOCK - 1);
-        char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK), name[16] = {0}, digits[24];
-        size_t pl = prefix_len[rc], nd = (size_t)fmt_uint(digits, (uint64_t)first);
-        memcpy(name, prefix[rc], pl);
-        memcpy(name + pl, digits, nd);
-        name[15] = (char)(pl + nd);
-        for (int k = 0; k < RNAME_BLOCK; k++) {
-            char *cell = cells + 16 * k;
-            memcpy(cell, name, 16);
-            p->rnames[rc][first + k] = cell;
-            /* the next number: a carry from the last digit */
-            char *d = name + pl + nd - 1;
-            while (d >= name + pl && *d == '9') *d-- = '0';
-            if (d >= name + pl) {
-                (*d)++;
-            } else { /* one digit more */
-                memmove(name + pl + 1, name + pl, nd++);
-                name[pl] = '1';
-                name[15] = (char)(pl + nd);
-            }
+    int first = p->rnames_named[rc];
+    if ((first & (first - 1)) == 0 && first >= 4 * RNAME_BLOCK) /* (a power of two: the table is full) */
+        p->rnames[rc] = tc_realloc(p->rnames[rc], 2 * (size_t)first * sizeof(char *));
+    else if (!first)
+        p->rnames[rc] = tc_malloc(4 * RNAME_BLOCK * sizeof(char *));
+    char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK), name[16] = {0}, digits[24];
+    size_t pl = prefix_len[rc], nd = (size_t)fmt_uint(digits, (uint64_t)first);
+    memcpy(name, prefix[rc], pl);
+    memcpy(name + pl, digits, nd);
+    name[15] = (char)(pl + nd);
+    const char **out = p->rnames[rc] + first;
+    for (int k = 0; k < RNAME_BLOCK; k++) {
+        char *cell = cells + 16 * k;
+        memcpy(cell, name, 16);
+        out[k] = cell;
+        /* the next number: a carry from the last digit */
+        char *d = name + pl + nd - 1;
+        while (d >= name + pl && *d == '9') *d-- = '0';
+        if (d >= name + pl) {
+            (*d)++;
+        } else { /* one digit more */
+            memmove(name + pl + 1, name + pl, nd++);
+            name[pl] = '1';
+            name[15] = (char)(pl + nd);
         }
     }
-    return p->rnames[rc][r];
+    p->rnames_named[rc] = first + RNAME_BLOCK;
 }
-
 
 int px_label(Px *p) { return ++p->nlabel; }
 
@@ -2999,6 +2995,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->i1 = ty_i1(c);
     p->func = func;
     px_demand_analyze(p, func);
+    for (int rc = 0; rc < RC_COUNT; rc++) px_rname_block(p, (RegClass)rc);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
     p->warp = px_reg(p, RC_B32);

@@ -114,8 +114,10 @@ typedef struct Px {
     bool fp_fusion; /* a * b + c as one fma (gpu_fp_fusion) */
     StrBuf pro, body;
     int nreg[RC_COUNT];
-    const char **rnames[RC_COUNT]; /* register names, made on first use */
-    int rnames_cap[RC_COUNT];
+    /* register names, made a block at a time as the registers are (see
+     * px_rname_block): rnames_named[rc] of them, from %r0 on */
+    const char **rnames[RC_COUNT];
+    int rnames_named[RC_COUNT];
     int nlabel;
     int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
     int copy_mark_cap[RC_COUNT];
@@ -246,19 +248,20 @@ const char *px_int(Px *p, int64_t v);
 /* `[base+off]`; `[base]` when off is 0 and !keep_zero. */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
+/* Names the next block of registers of class rc (see px_rname). */
+void px_rname_block(Px *p, RegClass rc);
 /* A fresh virtual register (inline: a Slot returned through memory from a
- * call is read back at once, and stalls). */
+ * call is read back at once, and stalls), its name made with its block's. */
 static inline Slot px_reg(Px *p, RegClass rc) {
-    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
+    int r = ++p->nreg[rc];
+    if (r >= p->rnames_named[rc]) px_rname_block(p, rc);
+    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = r};
 }
-/* Register name; s must be a plain register. Names are made once per
- * register (px_rname_make) and shared by every use. */
-const char *px_rname_make(Px *p, Slot s);
-static inline const char *px_rname(Px *p, Slot s) {
-    if (s.reg < p->rnames_cap[s.rc] && p->rnames[s.rc][s.reg]) return p->rnames[s.rc][s.reg];
-    return px_rname_make(p, s);
-}
-/* Its length, kept in the name's cell (see px_rname_make). */
+/* Register name; s must be a plain register (made by px_reg, or %r0 of its
+ * class). Names are made once per register and shared by every use: the
+ * lookup is one load, as every operand of every line asks for one. */
+static inline const char *px_rname(Px *p, Slot s) { return p->rnames[s.rc][s.reg]; }
+/* Its length, kept in the name's cell (see px_rname_block). */
 static inline size_t px_rname_len(Px *p, Slot s) { return (unsigned char)px_rname(p, s)[15]; }
 /* The register class of an element type (asked slot after slot: inline). */
 static inline RegClass px_rc(const Type *e) {
