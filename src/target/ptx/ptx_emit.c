@@ -29,7 +29,8 @@
 
 static const char *const rc_prefix[RC_COUNT] = {"%p", "%h", "%r", "%rd", "%f", "%fd"};
 static const char *const rc_decl[RC_COUNT] = {".pred", ".b16", ".b32", ".b64", ".f32", ".f64"};
-static const char *const rc_mov[RC_COUNT] = {"mov.pred", "mov.b16", "mov.b32", "mov.b64", "mov.f32", "mov.f64"};
+static const PxText rc_mov[RC_COUNT] = {PX_LIT("mov.pred"), PX_LIT("mov.b16"), PX_LIT("mov.b32"),
+                                         PX_LIT("mov.b64"),  PX_LIT("mov.f32"), PX_LIT("mov.f64")};
 
 /* ---- emission helpers -------------------------------------------------- */
 
@@ -554,27 +555,25 @@ static inline char *put_next_arg(Px *p, char *w, PxArg a) {
     return put_arg(p, w + 2, a);
 }
 
-/* Writes `\topcode dst, a, b;\n` (`..., {a, b};\n` when braced): the key
- * words of an instruction (px_cse's, 0 ending the operands), dst for the
- * destination. */
-static PX_INLINE void write_ins(Px *p, const uint32_t *key, PxArg dst) {
-    const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
+/* Writes `\topcode dst, a, b, c;\n` (`..., {a, b};\n` when c is
+ * CSE_BRACED; 0 ends the operands). */
+static PX_INLINE void write_ins(Px *p, const char *opc, size_t opc_len, PxArg dst, PxArg a, PxArg b, PxArg c) {
     StrBuf *sb = &p->body;
-    if (sb->len + opc->len + INS_ROOM > sb->cap) sb_reserve(sb, opc->len + INS_ROOM);
+    if (sb->len + opc_len + INS_ROOM > sb->cap) sb_reserve(sb, opc_len + INS_ROOM);
     char *w = sb->data + sb->len;
     *w++ = '\t';
-    w = put16(w, opc->s, opc->len);
+    w = put16(w, opc, opc_len);
     *w++ = ' ';
     w = put_arg(p, w, dst);
-    if (key[3] == CSE_BRACED) {
+    if (c == CSE_BRACED) {
         memcpy(w, ", {", 3);
-        w = put_next_arg(p, put_arg(p, w + 3, key[1]), key[2]);
+        w = put_next_arg(p, put_arg(p, w + 3, a), b);
         *w++ = '}';
-    } else if (key[1]) {
-        w = put_next_arg(p, w, key[1]);
-        if (key[2]) {
-            w = put_next_arg(p, w, key[2]);
-            if (key[3]) w = put_next_arg(p, w, key[3]);
+    } else if (a) {
+        w = put_next_arg(p, w, a);
+        if (b) {
+            w = put_next_arg(p, w, b);
+            if (c) w = put_next_arg(p, w, c);
         }
     }
     *w++ = ';', *w++ = '\n', *w = 0;
@@ -584,7 +583,8 @@ static PX_INLINE void write_ins(Px *p, const uint32_t *key, PxArg dst) {
 /* A new instruction, the registers named now. */
 static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int slot) {
     Slot d = px_reg(p, rc);
-    write_ins(p, key, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg);
+    const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
+    write_ins(p, opc->s, opc->len, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg, key[1], key[2], key[3]);
     CseEntry ent = {.key = {key[0], key[1], key[2], key[3]}, .hash = hash, .reg = d.reg};
     vec_push(&p->cse_entries, ent);
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
@@ -594,9 +594,8 @@ static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int 
     return d;
 }
 
-void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b) {
-    uint32_t key[4] = {text_arg(p, opcode) << 3, a, a ? b : 0, 0};
-    write_ins(p, key, px_arg_reg(p, d));
+void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b) {
+    write_ins(p, opcode.s, opcode.n, px_arg_reg(p, d), a, a ? b : 0, 0);
 }
 
 /* Emits `opcode dst, a, b, c` (0 ends the operands) into a fresh register,
@@ -2669,7 +2668,7 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
                 Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
                 if (s.kind == SLOT_REG && s.off) {
                     Slot r = {SLOT_REG, s.rc, s.reg, {0}};
-                    px_ins_args(p, s.rc == RC_B64 ? "add.s64" : "add.s32", d, px_arg_reg(p, r),
+                    px_ins_args(p, s.rc == RC_B64 ? PX_LIT("add.s64") : PX_LIT("add.s32"), d, px_arg_reg(p, r),
                                 imm_arg(p, px_imm_int(s.off, s.rc)));
                 } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
                     px_ins_args(p, rc_mov[d.rc], d, px_arg(p, s, elems[a]), 0);
@@ -2734,7 +2733,7 @@ static void lower_for(Px *p, Op *op) {
     copy_tiles(p, carried, inits, elems, n);
     Slot ivr = ivt->s[0];
     PxArg iva = px_arg_reg(p, ivr);
-    px_ins_args(p, wide ? "mov.b64" : "mov.b32", ivr, px_arg(p, lb->s[0], it), 0);
+    px_ins_args(p, wide ? PX_LIT("mov.b64") : PX_LIT("mov.b32"), ivr, px_arg(p, lb->s[0], it), 0);
     PxArg ubs = px_arg(p, ub->s[0], it), sts = px_arg(p, st->s[0], it);
     int head = px_label(p), exit = px_label(p);
     px_bind(p, iv, ivt);
@@ -2742,7 +2741,7 @@ static void lower_for(Px *p, Op *op) {
     /* rotated, as LLVM leaves Triton's loops: the bound is tested once
      * before the loop and then at the bottom, one branch per iteration */
     Slot cond = px_reg(p, RC_PRED);
-    px_ins_args(p, wide ? "setp.ge.s64" : "setp.ge.s32", cond, iva, ubs);
+    px_ins_args(p, wide ? PX_LIT("setp.ge.s64") : PX_LIT("setp.ge.s32"), cond, iva, ubs);
     px_bra(p, cond, false, exit);
     px_label_at(p, head);
     px_scope_push(p);
@@ -2752,8 +2751,8 @@ static void lower_for(Px *p, Op *op) {
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
     copy_tiles(p, carried, ys, elems, n);
-    px_ins_args(p, wide ? "add.s64" : "add.s32", ivr, iva, sts);
-    px_ins_args(p, wide ? "setp.lt.s64" : "setp.lt.s32", cond, iva, ubs);
+    px_ins_args(p, wide ? PX_LIT("add.s64") : PX_LIT("add.s32"), ivr, iva, sts);
+    px_ins_args(p, wide ? PX_LIT("setp.lt.s64") : PX_LIT("setp.lt.s32"), cond, iva, ubs);
     px_bra(p, cond, false, head);
     p->loop_depth--;
     px_scope_pop(p);

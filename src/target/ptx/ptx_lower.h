@@ -181,8 +181,7 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
  * shape of most instructions, in the hot loops (NULL ends the operands). */
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
-/* The same, the operands as PxArgs (below; b 0: none): no texts measured. */
-void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b);
+
 /* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
  * cannot shape (a predicate in front, braces), without a format string. */
 void px_line(Px *p, const char *first, ...);
@@ -198,6 +197,9 @@ typedef struct PxText {
     size_t n;
 } PxText;
 #define PX_LIT(str) ((PxText){str, sizeof str - 1})
+/* px_ins with the operands as PxArgs (below; b 0: none): no texts
+ * measured. */
+void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b);
 /* px_line of pieces whose lengths are known: plain copies. */
 void px_line_t(Px *p, const PxText *pieces, int n);
 /* Writing a line by parts, for the shapes the helpers here do not cover:

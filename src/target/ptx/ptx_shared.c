@@ -1139,7 +1139,7 @@ Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
     if (dot_acc_in_place(p, c, tc, ec, acc_t)) return tc;
     RegClass arc = px_rc(acc_t);
     Tile *acc = px_new_tile(p, nslots);
-    const char *mv = arc == RC_F32 ? "mov.f32" : arc == RC_F64 ? "mov.f64" : "mov.b32";
+    PxText mv = arc == RC_F32 ? PX_LIT("mov.f32") : arc == RC_F64 ? PX_LIT("mov.f64") : PX_LIT("mov.b32");
     for (int i = 0; i < nslots; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
