@@ -228,43 +228,44 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
 
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once, for
- * a block of 64 registers at a time as px_reg reaches it (almost every
+ * a block of 100 registers at a time as px_reg reaches it (almost every
  * register gets named; the first block of every class is made at the
  * start, so that %r0 and the like have theirs), each a 16-byte cell ("%rd"
  * and 10 digits at most, the NUL, and in the last byte the name's length,
- * for px_rname_len) in one allocation: copies of one cell, its number
- * counted up in decimal from the block's first. */
-enum { RNAME_BLOCK = 64 };
+ * for px_rname_len) in one allocation: copies of one cell, the block's
+ * number without its last two digits, and then each of 00 to 99 (0 to 99
+ * in the first block). */
+enum { RNAME_BLOCK = 100 };
 
 void px_rname_block(Px *p, RegClass rc) {
     static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
     static const unsigned char prefix_len[RC_COUNT] = {2, 2, 2, 3, 2, 3};
     int first = p->rnames_named[rc];
-    if ((first & (first - 1)) == 0 && first >= 4 * RNAME_BLOCK) /* (a power of two: the table is full) */
-        p->rnames[rc] = tc_realloc(p->rnames[rc], 2 * (size_t)first * sizeof(char *));
-    else if (!first)
-        p->rnames[rc] = tc_malloc(4 * RNAME_BLOCK * sizeof(char *));
-    char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK), name[16] = {0}, digits[24];
-    size_t pl = prefix_len[rc], nd = (size_t)fmt_uint(digits, (uint64_t)first);
-    memcpy(name, prefix[rc], pl);
-    memcpy(name + pl, digits, nd);
-    name[15] = (char)(pl + nd);
+    if (first + RNAME_BLOCK > p->rnames_cap[rc]) {
+        p->rnames_cap[rc] = p->rnames_cap[rc] ? 2 * p->rnames_cap[rc] : 4 * RNAME_BLOCK;
+        p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)p->rnames_cap[rc] * sizeof(char *));
+    }
+    char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
     const char **out = p->rnames[rc] + first;
-    for (int k = 0; k < RNAME_BLOCK; k++) {
-        char *cell = cells + 16 * k;
-        memcpy(cell, name, 16);
-        out[k] = cell;
-        /* the next number: a carry from the last digit */
-        char *d = name + pl + nd - 1;
-        while (d >= name + pl && *d == '9') *d-- = '0';
-        if (d >= name + pl) {
-            (*d)++;
-        } else { /* one digit more */
-            memmove(name + pl + 1, name + pl, nd++);
-            name[pl] = '1';
-            name[15] = (char)(pl + nd);
+    size_t pl = prefix_len[rc], at = pl;
+    char name[16] = {0};
+    memcpy(name, prefix[rc], pl);
+    if (first) at += (size_t)fmt_uint(name + pl, (uint64_t)(first / RNAME_BLOCK));
+    name[15] = (char)(at + 2);
+    for (int tens = 0; tens < 10; tens++) {
+        name[at] = (char)('0' + tens);
+        for (int ones = 0; ones < 10; ones++) {
+            char *cell = cells + 16 * (10 * tens + ones);
+            memcpy(cell, name, 16);
+            cell[at + 1] = (char)('0' + ones);
+            *out++ = cell;
         }
     }
+    if (!first) /* 0 to 9: one digit */
+        for (int k = 0; k < 10; k++) {
+            char *cell = cells + 16 * k;
+            cell[at] = (char)('0' + k), cell[at + 1] = 0, cell[15] = (char)(at + 1);
+        }
     p->rnames_named[rc] = first + RNAME_BLOCK;
 }
 

@@ -117,7 +117,7 @@ typedef struct Px {
     /* register names, made a block at a time as the registers are (see
      * px_rname_block): rnames_named[rc] of them, from %r0 on */
     const char **rnames[RC_COUNT];
-    int rnames_named[RC_COUNT];
+    int rnames_named[RC_COUNT], rnames_cap[RC_COUNT];
     int nlabel;
     int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
     int copy_mark_cap[RC_COUNT];
