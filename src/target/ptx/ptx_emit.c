@@ -2622,8 +2622,9 @@ static void lower_program_id(Px *p, Op *op) {
 /* The source slot of copy (a, i): a one-slot tile is broadcast. */
 static Slot copy_src(Tile **to, Tile **from, int a, int i) { return from[a]->s[from[a]->n == to[a]->n ? i : 0]; }
 
-/* copy_tiles' marks on the registers of class rc: 1 + the position of the
- * copy that writes each, 0 for none (zero between calls). */
+/* copy_tiles' marks on the registers of class rc: the call's stamp (from
+ * 1) plus the position of the copy that writes each; a mark below the
+ * stamp is none (the stamps only grow, so that no call clears its marks). */
 static int *copy_marks(Px *p, int rc) {
     int need = p->nreg[rc] + 1;
     if (need > p->copy_mark_cap[rc]) {
@@ -2647,26 +2648,31 @@ static int *copy_marks(Px *p, int rc) {
 static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
     int *marks[RC_COUNT];
     for (int rc = 0; rc < RC_COUNT; rc++) marks[rc] = copy_marks(p, rc);
-    for (int a = 0, pos = 0; a < n; a++)
+    int stamp = p->copy_stamp + 1, pos = stamp;
+    for (int a = 0; a < n; a++)
         for (int i = 0; i < to[a]->n; i++, pos++)
-            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos + 1;
+            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos;
+    p->copy_stamp = pos;
     bool clash = false;
-    for (int a = 0, pos = 0; a < n && !clash; a++)
+    pos = stamp;
+    for (int a = 0; a < n && !clash; a++) {
+        const Slot *src = from[a]->s, *dst = to[a]->s;
+        int step = from[a]->n == to[a]->n;
         for (int i = 0; i < to[a]->n && !clash; i++, pos++) {
-            if (to[a]->s[i].kind == SLOT_NONE) continue; /* not carried */
-            Slot s = copy_src(to, from, a, i);
+            if (dst[i].kind == SLOT_NONE) continue; /* not carried */
+            Slot s = src[i * step];
             if (s.kind != SLOT_REG) continue;
             int mark = s.reg < p->copy_mark_cap[s.rc] ? marks[s.rc][s.reg] : 0;
-            clash = mark && mark - 1 != pos;
+            clash = mark >= stamp && mark != pos;
         }
-    for (int a = 0; a < n; a++)
-        for (int i = 0; i < to[a]->n; i++)
-            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = 0;
+    }
     if (!clash) {
-        for (int a = 0; a < n; a++)
+        for (int a = 0; a < n; a++) {
+            const Slot *src = from[a]->s, *dst = to[a]->s;
+            int step = from[a]->n == to[a]->n;
             for (int i = 0; i < to[a]->n; i++) {
-                if (to[a]->s[i].kind == SLOT_NONE) continue;
-                Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
+                Slot s = src[i * step], d = dst[i];
+                if (d.kind == SLOT_NONE) continue;
                 if (s.kind == SLOT_REG && s.off) {
                     Slot r = {SLOT_REG, s.rc, s.reg, {0}};
                     px_ins_args(p, s.rc == RC_B64 ? PX_LIT("add.s64") : PX_LIT("add.s32"), d, px_arg_reg(p, r),
@@ -2675,6 +2681,7 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n)
                     px_ins_args(p, rc_mov[d.rc], d, px_arg(p, s, elems[a]), 0);
                 }
             }
+        }
         return;
     }
     Tile **tmp = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);

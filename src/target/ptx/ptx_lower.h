@@ -120,7 +120,7 @@ typedef struct Px {
     int rnames_named[RC_COUNT], rnames_cap[RC_COUNT];
     int nlabel;
     int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
-    int copy_mark_cap[RC_COUNT];
+    int copy_mark_cap[RC_COUNT], copy_stamp;
     PxValue *values;     /* by Value.id (dense: an array, not a map) */
     uint32_t nvalues, values_cap; /* entries zeroed; allocated */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
@@ -162,6 +162,7 @@ typedef struct Px {
     unsigned epoch;
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
+    struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     /* tt.addptr's registers for the last slot's pointer and offset
      * registers (slot after slot of one op: the same two, other constants) */
     PxWideMemo wide_memo[16];

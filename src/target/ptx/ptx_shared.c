@@ -43,11 +43,15 @@ static int log2i(int64_t v) {
     return k;
 }
 
-/* Where users start: global_smem, or above the live cp.async rings. */
+/* Where users start: global_smem, or above the live cp.async rings (the
+ * epoch moves on when they come or go). px_cse's answer, kept. */
 static Slot smem_base(Px *p) {
+    if (p->smem_base_memo.epoch == p->epoch) return p->smem_base_memo.reg;
     Slot b = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
-    if (!p->smem_floor) return b;
-    return px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, b), px_arg_int(p, p->smem_floor));
+    if (p->smem_floor) b = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, b), px_arg_int(p, p->smem_floor));
+    p->smem_base_memo.epoch = p->epoch;
+    p->smem_base_memo.reg = b;
+    return b;
 }
 
 /* Claims `bytes` of shared memory from offset 0 (above the live rings) for
