@@ -599,13 +599,14 @@ void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b) {
     write_ins(p, opcode.s, opcode.n, px_arg_reg(p, d), a, a ? b : 0, 0);
 }
 
-/* Emits `opcode dst, a, b, c` (0 ends the operands) into a fresh register,
+/* Emits `opcode dst, a, b, c` (0 ends the operands: every caller passes 0
+ * for the ones after a 0, and no operand's id is 0) into a fresh register,
  * or returns the register of the same instruction emitted before in this
  * scope. Slots are not removed when a scope ends: one whose entry was
  * popped, or whose tag matches by chance, fails the comparison and the
  * probe goes on. (The hot path of the emitter.) */
 static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
-    uint32_t key[4] = {opc << 3 | (uint32_t)rc, a, a ? b : 0, a && b ? c : 0};
+    uint32_t key[4] = {opc << 3 | (uint32_t)rc, a, b, c};
     /* (the high half of a product: every bit of the key words mixed in) */
     uint64_t x = (((uint64_t)key[3] << 32 | key[2]) * 0xc2b2ae3d27d4eb4fULL ^ ((uint64_t)key[1] << 32 | key[0])) *
                  0x9e3779b97f4a7c15ULL;
@@ -2179,13 +2180,13 @@ static void lower_elementwise(Px *p, Op *op) {
         }
         return;
     }
-    /* operand k's slot i is src[k][i * step[k]] (a one-slot tile is
-     * broadcast) */
+    /* operand k's slot i is src[k][i & mask[k]] (a one-slot tile is
+     * broadcast: mask 0) */
     const Slot *src[4];
-    int step[4];
+    int mask[4];
     for (int k = 0; k < nin; k++) {
         const Tile *t = px_tile(p, op_operand(op, k));
-        src[k] = t->s, step[k] = t->n == out->n;
+        src[k] = t->s, mask[k] = t->n == out->n ? -1 : 0;
     }
     const uint64_t *want = px_demand(p, op_result(op, 0));
     int *rep = const_runs(p, op_result(op, 0), out->n);
@@ -2205,7 +2206,7 @@ static void lower_elementwise(Px *p, Op *op) {
             continue;
         }
         Slot in[4];
-        for (int k = 0; k < nin; k++) in[k] = src[k][i * step[k]];
+        for (int k = 0; k < nin; k++) in[k] = src[k][i & mask[k]];
         if (!planned || !ew_planned(p, &plan, in, &out->s[i])) out->s[i] = px_ew(p, op, in, re);
     }
 }
