@@ -407,10 +407,11 @@ static PxArg text_arg_make(Px *p, const char *s, PxTextMemo *m) {
 /* A text's id, a register's name aside. The texts are a few literals,
  * immediates and opcodes asked for over and over: a direct-mapped memo on
  * the pointer spares the interning (checked against the interned copy, as
- * a caller's buffer may hold another text by now). */
+ * a caller's buffer may hold another text by now; the interned copy itself,
+ * as opc_join gives, is never written). */
 static inline PxArg text_arg(Px *p, const char *s) {
     PxTextMemo *m = &p->text_memo[((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 56];
-    if (m->s == s && same_run(s, m->canon, m->len) && s[m->len] == 0) return m->id;
+    if (m->s == s && (s == m->canon || (same_run(s, m->canon, m->len) && s[m->len] == 0))) return m->id;
     return text_arg_make(p, s, m);
 }
 
