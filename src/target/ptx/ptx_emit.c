@@ -583,11 +583,12 @@ static PX_INLINE void write_ins(Px *p, const char *opc, size_t opc_len, PxArg ds
 }
 
 /* A new instruction, the registers named now. */
-static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int slot) {
+static Slot cse_new(Px *p, RegClass rc, uint64_t k01, uint64_t k23, uint32_t hash, int slot) {
     Slot d = px_reg(p, rc);
-    const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
-    write_ins(p, opc->s, opc->len, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg, key[1], key[2], key[3]);
-    CseEntry ent = {.key = {key[0], key[1], key[2], key[3]}, .hash = hash, .reg = d.reg};
+    const PxTextEntry *opc = &p->texts.data[((uint32_t)k01 >> 3) - 1];
+    write_ins(p, opc->s, opc->len, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg, (PxArg)(k01 >> 32), (PxArg)k23,
+              (PxArg)(k23 >> 32));
+    CseEntry ent = {.key = {k01, k23}, .hash = hash, .reg = d.reg};
     vec_push(&p->cse_entries, ent);
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
         p->cse_tab[slot] = cse_tag(hash) | (uint32_t)p->cse_entries.len;
@@ -607,10 +608,9 @@ void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b) {
  * popped, or whose tag matches by chance, fails the comparison and the
  * probe goes on. (The hot path of the emitter.) */
 static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
-    uint32_t key[4] = {opc << 3 | (uint32_t)rc, a, b, c};
+    uint64_t k01 = (uint64_t)a << 32 | (opc << 3 | (uint32_t)rc), k23 = (uint64_t)c << 32 | b;
     /* (the high half of a product: every bit of the key words mixed in) */
-    uint64_t x = (((uint64_t)key[3] << 32 | key[2]) * 0xc2b2ae3d27d4eb4fULL ^ ((uint64_t)key[1] << 32 | key[0])) *
-                 0x9e3779b97f4a7c15ULL;
+    uint64_t x = (k23 * 0xc2b2ae3d27d4eb4fULL ^ k01) * 0x9e3779b97f4a7c15ULL;
     uint32_t hash = (uint32_t)(x >> 32), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
@@ -618,10 +618,9 @@ static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
         int idx = (int)(sl & CSE_IDX_MASK);
         if ((sl & ~(uint32_t)CSE_IDX_MASK) != tag || idx > p->cse_entries.len) continue;
         const CseEntry *e = &p->cse_entries.data[idx - 1];
-        if (e->key[0] == key[0] && e->key[1] == key[1] && e->key[2] == key[2] && e->key[3] == key[3])
-            return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
+        if (e->key[0] == k01 && e->key[1] == k23) return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
     }
-    return cse_new(p, rc, key, hash, i);
+    return cse_new(p, rc, k01, k23, hash, i);
 }
 
 Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, text_arg(p, opcode), a, 0, 0); }

@@ -62,7 +62,7 @@ enum { PX_REG_MAX = 1 << 24 };
 /* A px_cse key: the destination's class and the opcode, then up to three
  * operands (0: none), each text as its id (see px_cse). */
 typedef struct CseEntry {
-    uint32_t key[4];
+    uint64_t key[2]; /* the words two by two, the first in the low half */
     uint32_t hash; /* of the key; its low bits place it in the table */
     int reg;       /* the destination */
 } CseEntry;
