@@ -102,7 +102,7 @@ typedef struct PxValue {
 typedef struct PxWideMemo {
     unsigned epoch;
     int o_reg;
-    uint8_t o_rc, how; /* how: 1 + mul.lo.s64, cvt or mul.wide */
+    uint8_t o_rc, how; /* how: 1 mul.lo.s64, 2 cvt.s64.s32, 3 mul.wide.s32 (0: empty) */
     int64_t scale;
     Slot wide;
 } PxWideMemo;
@@ -163,9 +163,7 @@ typedef struct Px {
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
-    /* tt.addptr's registers for the last slot's pointer and offset
-     * registers (slot after slot of one op: the same two, other constants) */
-    PxWideMemo wide_memo[16];
+    PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
     struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
     struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
     int opc_used;
@@ -182,7 +180,6 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
  * shape of most instructions, in the hot loops (NULL ends the operands). */
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
-
 /* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
  * cannot shape (a predicate in front, braces), without a format string. */
 void px_line(Px *p, const char *first, ...);
