@@ -558,13 +558,16 @@ static inline char *put_next_arg(Px *p, char *w, PxArg a) {
 }
 
 /* Writes `\topcode dst, a, b, c;\n` (`..., {a, b};\n` when c is
- * CSE_BRACED; 0 ends the operands). */
-static PX_INLINE void write_ins(Px *p, const char *opc, size_t opc_len, PxArg dst, PxArg a, PxArg b, PxArg c) {
+ * CSE_BRACED; 0 ends the operands). The opcode is copied 16 bytes at a
+ * time when it is an interned text (in the arena, as the names are), else
+ * (a literal) byte-exact. */
+static PX_INLINE void write_ins(Px *p, const char *opc, size_t opc_len, bool interned, PxArg dst, PxArg a, PxArg b,
+                                PxArg c) {
     StrBuf *sb = &p->body;
     if (sb->len + opc_len + INS_ROOM > sb->cap) sb_reserve(sb, opc_len + INS_ROOM);
     char *w = sb->data + sb->len;
     *w++ = '\t';
-    w = put16(w, opc, opc_len);
+    w = interned ? put16(w, opc, opc_len) : px_w_text(w, opc, opc_len);
     *w++ = ' ';
     w = put_arg(p, w, dst);
     if (c == CSE_BRACED) {
@@ -586,8 +589,8 @@ static PX_INLINE void write_ins(Px *p, const char *opc, size_t opc_len, PxArg ds
 static Slot cse_new(Px *p, RegClass rc, uint64_t k01, uint64_t k23, uint32_t hash, int slot) {
     Slot d = px_reg(p, rc);
     const PxTextEntry *opc = &p->texts.data[((uint32_t)k01 >> 3) - 1];
-    write_ins(p, opc->s, opc->len, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg, (PxArg)(k01 >> 32), (PxArg)k23,
-              (PxArg)(k23 >> 32));
+    write_ins(p, opc->s, opc->len, true, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg, (PxArg)(k01 >> 32),
+              (PxArg)k23, (PxArg)(k23 >> 32));
     CseEntry ent = {.key = {k01, k23}, .hash = hash, .reg = d.reg};
     vec_push(&p->cse_entries, ent);
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
@@ -598,7 +601,7 @@ static Slot cse_new(Px *p, RegClass rc, uint64_t k01, uint64_t k23, uint32_t has
 }
 
 void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b) {
-    write_ins(p, opcode.s, opcode.n, px_arg_reg(p, d), a, a ? b : 0, 0);
+    write_ins(p, opcode.s, opcode.n, false, px_arg_reg(p, d), a, a ? b : 0, 0);
 }
 
 /* Emits `opcode dst, a, b, c` (0 ends the operands: every caller passes 0
