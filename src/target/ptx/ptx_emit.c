@@ -316,8 +316,10 @@ static double bf16_bits_value(uint16_t h) {
 }
 
 /* Writes v as `digits` upper-case hex digits. */
+/* The low `digits` (even) hex digits of v, upper case, a byte at a time. */
 static void hex_fixed(char *out, uint64_t v, int digits) {
-    for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
+    static const char hex[] = "0123456789ABCDEF";
+    for (int i = digits - 2; i >= 0; i -= 2, v >>= 8) out[i] = hex[v >> 4 & 15], out[i + 1] = hex[v & 15];
 }
 
 /* ---- CSE keys ------------------------------------------------------------ */
