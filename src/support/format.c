@@ -41,8 +41,7 @@ int tc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) {
     va_copy(again, ap);
     size_t pos = 0;
     const char *lit = fmt;
-    for (const char *f = fmt; *f; f++) {
-        if (*f != '%') continue;
+    for (const char *f = strchr(fmt, '%'); f; f = strchr(f + 1, '%')) { /* (the literal runs at strchr's pace) */
         put(buf, cap, &pos, lit, (size_t)(f - lit));
         f++;
         int size = 0; /* 0 int, 1 long, 2 long long, 3 size_t */

@@ -29,7 +29,8 @@
 
 static const char *const rc_prefix[RC_COUNT] = {"%p", "%h", "%r", "%rd", "%f", "%fd"};
 static const char *const rc_decl[RC_COUNT] = {".pred", ".b16", ".b32", ".b64", ".f32", ".f64"};
-static const char *const rc_mov[RC_COUNT] = {"mov.pred", "mov.b16", "mov.b32", "mov.b64", "mov.f32", "mov.f64"};
+static const PxText rc_mov[RC_COUNT] = {PX_LIT("mov.pred"), PX_LIT("mov.b16"), PX_LIT("mov.b32"),
+                                         PX_LIT("mov.b64"),  PX_LIT("mov.f32"), PX_LIT("mov.f64")};
 
 /* ---- emission helpers -------------------------------------------------- */
 
@@ -227,49 +228,46 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
 
 /* The emitter names an operand for each instruction it writes and each
  * CSE lookup, several times per instruction: names are made here once, for
- * a block of 64 registers at a time (almost every register gets named),
- * each a 16-byte cell ("%rd" and 10 digits at most, the NUL, and in the
- * last byte the name's length, for px_rname_len) in one allocation: copies
- * of one cell, its number counted up in decimal from the block's first. */
-enum { RNAME_BLOCK = 64 };
+ * a block of 100 registers at a time as px_reg reaches it (almost every
+ * register gets named; the first block of every class is made at the
+ * start, so that %r0 and the like have theirs), each a 16-byte cell ("%rd"
+ * and 10 digits at most, the NUL, and in the last byte the name's length,
+ * for px_rname_len) in one allocation: copies of one cell, the block's
+ * number without its last two digits, and then each of 00 to 99 (0 to 99
+ * in the first block). */
+enum { RNAME_BLOCK = 100 };
 
-const char *px_rname_make(Px *p, Slot s) {
+void px_rname_block(Px *p, RegClass rc) {
     static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
     static const unsigned char prefix_len[RC_COUNT] = {2, 2, 2, 3, 2, 3};
-    int rc = s.rc, r = s.reg;
-    if (r >= p->rnames_cap[rc]) {
-        int cap = p->rnames_cap[rc] ? p->rnames_cap[rc] : 4 * RNAME_BLOCK;
-        while (cap <= r) cap *= 2;
-        p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)cap * sizeof(char *));
-        memset(p->rnames[rc] + p->rnames_cap[rc], 0, (size_t)(cap - p->rnames_cap[rc]) * sizeof(char *));
-        p->rnames_cap[rc] = cap;
+    int first = p->rnames_named[rc];
+    if (first + RNAME_BLOCK > p->rnames_cap[rc]) {
+        p->rnames_cap[rc] = p->rnames_cap[rc] ? 2 * p->rnames_cap[rc] : 4 * RNAME_BLOCK;
+        p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)p->rnames_cap[rc] * sizeof(char *));
     }
-    if (!p->rnames[rc][r]) {
-        int first = r & ~(RNAME_BLOCK - 1);
-        char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK), name[16] = {0}, digits[24];
-        size_t pl = prefix_len[rc], nd = (size_t)fmt_uint(digits, (uint64_t)first);
-        memcpy(name, prefix[rc], pl);
-        memcpy(name + pl, digits, nd);
-        name[15] = (char)(pl + nd);
-        for (int k = 0; k < RNAME_BLOCK; k++) {
-            char *cell = cells + 16 * k;
+    char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
+    const char **out = p->rnames[rc] + first;
+    size_t pl = prefix_len[rc], at = pl;
+    char name[16] = {0};
+    memcpy(name, prefix[rc], pl);
+    if (first) at += (size_t)fmt_uint(name + pl, (uint64_t)(first / RNAME_BLOCK));
+    name[15] = (char)(at + 2);
+    for (int tens = 0; tens < 10; tens++) {
+        name[at] = (char)('0' + tens);
+        for (int ones = 0; ones < 10; ones++) {
+            char *cell = cells + 16 * (10 * tens + ones);
             memcpy(cell, name, 16);
-            p->rnames[rc][first + k] = cell;
-            /* the next number: a carry from the last digit */
-            char *d = name + pl + nd - 1;
-            while (d >= name + pl && *d == '9') *d-- = '0';
-            if (d >= name + pl) {
-                (*d)++;
-            } else { /* one digit more */
-                memmove(name + pl + 1, name + pl, nd++);
-                name[pl] = '1';
-                name[15] = (char)(pl + nd);
-            }
+            cell[at + 1] = (char)('0' + ones);
+            *out++ = cell;
         }
     }
-    return p->rnames[rc][r];
+    if (!first) /* 0 to 9: one digit */
+        for (int k = 0; k < 10; k++) {
+            char *cell = cells + 16 * k;
+            cell[at] = (char)('0' + k), cell[at + 1] = 0, cell[15] = (char)(at + 1);
+        }
+    p->rnames_named[rc] = first + RNAME_BLOCK;
 }
-
 
 int px_label(Px *p) { return ++p->nlabel; }
 
@@ -318,8 +316,10 @@ static double bf16_bits_value(uint16_t h) {
 }
 
 /* Writes v as `digits` upper-case hex digits. */
+/* The low `digits` (even) hex digits of v, upper case, a byte at a time. */
 static void hex_fixed(char *out, uint64_t v, int digits) {
-    for (int i = digits - 1; i >= 0; i--, v >>= 4) out[i] = "0123456789ABCDEF"[v & 15];
+    static const char hex[] = "0123456789ABCDEF";
+    for (int i = digits - 2; i >= 0; i -= 2, v >>= 8) out[i] = hex[v >> 4 & 15], out[i + 1] = hex[v & 15];
 }
 
 /* ---- CSE keys ------------------------------------------------------------ */
@@ -409,10 +409,11 @@ static PxArg text_arg_make(Px *p, const char *s, PxTextMemo *m) {
 /* A text's id, a register's name aside. The texts are a few literals,
  * immediates and opcodes asked for over and over: a direct-mapped memo on
  * the pointer spares the interning (checked against the interned copy, as
- * a caller's buffer may hold another text by now). */
+ * a caller's buffer may hold another text by now; the interned copy itself,
+ * as opc_join gives, is never written). */
 static inline PxArg text_arg(Px *p, const char *s) {
     PxTextMemo *m = &p->text_memo[((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 56];
-    if (m->s == s && same_run(s, m->canon, m->len) && s[m->len] == 0) return m->id;
+    if (m->s == s && (s == m->canon || (same_run(s, m->canon, m->len) && s[m->len] == 0))) return m->id;
     return text_arg_make(p, s, m);
 }
 
@@ -443,6 +444,7 @@ static PxArg imm_arg(Px *p, Slot s) {
         memcpy(&bits, &s.f, 8);
     } else {
         bits = (uint64_t)(s.rc == RC_B32 ? (int32_t)s.off : s.off);
+        if (bits < TC_ARRAY_LEN(p->small_int) && p->small_int[bits]) return p->small_int[bits];
     }
     unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
     if (p->imm_memo[h].id && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].id;
@@ -468,6 +470,7 @@ static PxArg imm_arg(Px *p, Slot s) {
     }
     }
     PxArg id = text_intern(p, buf, (size_t)n);
+    if (s.rc != RC_F32 && s.rc != RC_F64 && bits < TC_ARRAY_LEN(p->small_int)) p->small_int[bits] = id;
     p->imm_memo[h].bits = bits;
     p->imm_memo[h].rc = s.rc;
     return p->imm_memo[h].id = id;
@@ -479,7 +482,7 @@ static const char *imm_text(Px *p, Slot s) {
 }
 
 const char *px_int(Px *p, int64_t v) { return imm_text(p, px_imm_int(v, RC_B64)); }
-PxArg px_arg_int(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64)); }
+PxArg px_arg_int_make(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64)); }
 
 /* "a.b" for two strings that outlive the emitter (literals, or joins made
  * here), as an interned text (see px_cse). Element-wise ops ask for the
@@ -556,27 +559,28 @@ static inline char *put_next_arg(Px *p, char *w, PxArg a) {
     return put_arg(p, w + 2, a);
 }
 
-/* Writes `\topcode dst, a, b;\n` (`..., {a, b};\n` when braced): the key
- * words of an instruction (px_cse's, 0 ending the operands), dst for the
- * destination. */
-static PX_INLINE void write_ins(Px *p, const uint32_t *key, PxArg dst) {
-    const PxTextEntry *opc = &p->texts.data[(key[0] >> 3) - 1];
+/* Writes `\topcode dst, a, b, c;\n` (`..., {a, b};\n` when c is
+ * CSE_BRACED; 0 ends the operands). The opcode is copied 16 bytes at a
+ * time when it is an interned text (in the arena, as the names are), else
+ * (a literal) byte-exact. */
+static PX_INLINE void write_ins(Px *p, const char *opc, size_t opc_len, bool interned, PxArg dst, PxArg a, PxArg b,
+                                PxArg c) {
     StrBuf *sb = &p->body;
-    if (sb->len + opc->len + INS_ROOM > sb->cap) sb_reserve(sb, opc->len + INS_ROOM);
+    if (sb->len + opc_len + INS_ROOM > sb->cap) sb_reserve(sb, opc_len + INS_ROOM);
     char *w = sb->data + sb->len;
     *w++ = '\t';
-    w = put16(w, opc->s, opc->len);
+    w = interned ? put16(w, opc, opc_len) : px_w_text(w, opc, opc_len);
     *w++ = ' ';
     w = put_arg(p, w, dst);
-    if (key[3] == CSE_BRACED) {
+    if (c == CSE_BRACED) {
         memcpy(w, ", {", 3);
-        w = put_next_arg(p, put_arg(p, w + 3, key[1]), key[2]);
+        w = put_next_arg(p, put_arg(p, w + 3, a), b);
         *w++ = '}';
-    } else if (key[1]) {
-        w = put_next_arg(p, w, key[1]);
-        if (key[2]) {
-            w = put_next_arg(p, w, key[2]);
-            if (key[3]) w = put_next_arg(p, w, key[3]);
+    } else if (a) {
+        w = put_next_arg(p, w, a);
+        if (b) {
+            w = put_next_arg(p, w, b);
+            if (c) w = put_next_arg(p, w, c);
         }
     }
     *w++ = ';', *w++ = '\n', *w = 0;
@@ -584,10 +588,12 @@ static PX_INLINE void write_ins(Px *p, const uint32_t *key, PxArg dst) {
 }
 
 /* A new instruction, the registers named now. */
-static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int slot) {
+static Slot cse_new(Px *p, RegClass rc, uint64_t k01, uint64_t k23, uint32_t hash, int slot) {
     Slot d = px_reg(p, rc);
-    write_ins(p, key, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg);
-    CseEntry ent = {.key = {key[0], key[1], key[2], key[3]}, .hash = hash, .reg = d.reg};
+    const PxTextEntry *opc = &p->texts.data[((uint32_t)k01 >> 3) - 1];
+    write_ins(p, opc->s, opc->len, true, PX_REG_ID | (uint32_t)rc << 24 | (uint32_t)d.reg, (PxArg)(k01 >> 32),
+              (PxArg)k23, (PxArg)(k23 >> 32));
+    CseEntry ent = {.key = {k01, k23}, .hash = hash, .reg = d.reg};
     vec_push(&p->cse_entries, ent);
     if (p->cse_entries.len <= CSE_IDX_MASK) { /* (past a million entries, no more CSE) */
         p->cse_tab[slot] = cse_tag(hash) | (uint32_t)p->cse_entries.len;
@@ -596,21 +602,20 @@ static Slot cse_new(Px *p, RegClass rc, const uint32_t *key, uint32_t hash, int 
     return d;
 }
 
-void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b) {
-    uint32_t key[4] = {text_arg(p, opcode) << 3, a, a ? b : 0, 0};
-    write_ins(p, key, px_arg_reg(p, d));
+void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b) {
+    write_ins(p, opcode.s, opcode.n, false, px_arg_reg(p, d), a, a ? b : 0, 0);
 }
 
-/* Emits `opcode dst, a, b, c` (0 ends the operands) into a fresh register,
+/* Emits `opcode dst, a, b, c` (0 ends the operands: every caller passes 0
+ * for the ones after a 0, and no operand's id is 0) into a fresh register,
  * or returns the register of the same instruction emitted before in this
  * scope. Slots are not removed when a scope ends: one whose entry was
  * popped, or whose tag matches by chance, fails the comparison and the
  * probe goes on. (The hot path of the emitter.) */
 static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
-    uint32_t key[4] = {opc << 3 | (uint32_t)rc, a, a ? b : 0, a && b ? c : 0};
+    uint64_t k01 = (uint64_t)a << 32 | (opc << 3 | (uint32_t)rc), k23 = (uint64_t)c << 32 | b;
     /* (the high half of a product: every bit of the key words mixed in) */
-    uint64_t x = (((uint64_t)key[3] << 32 | key[2]) * 0xc2b2ae3d27d4eb4fULL ^ ((uint64_t)key[1] << 32 | key[0])) *
-                 0x9e3779b97f4a7c15ULL;
+    uint64_t x = (k23 * 0xc2b2ae3d27d4eb4fULL ^ k01) * 0x9e3779b97f4a7c15ULL;
     uint32_t hash = (uint32_t)(x >> 32), tag = cse_tag(hash);
     if (2 * (p->cse_used + 1) > p->cse_cap) cse_grow(p);
     int mask = p->cse_cap - 1, i = (int)(hash & (uint32_t)mask);
@@ -618,10 +623,9 @@ static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
         int idx = (int)(sl & CSE_IDX_MASK);
         if ((sl & ~(uint32_t)CSE_IDX_MASK) != tag || idx > p->cse_entries.len) continue;
         const CseEntry *e = &p->cse_entries.data[idx - 1];
-        if (e->key[0] == key[0] && e->key[1] == key[1] && e->key[2] == key[2] && e->key[3] == key[3])
-            return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
+        if (e->key[0] == k01 && e->key[1] == k23) return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = e->reg};
     }
-    return cse_new(p, rc, key, hash, i);
+    return cse_new(p, rc, k01, k23, hash, i);
 }
 
 Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, text_arg(p, opcode), a, 0, 0); }
@@ -1742,6 +1746,23 @@ static bool widens_range(Op *op, Slot x) {
            start >= 0 && ty_elem(op_result(op, 0)->type)->width == 64;
 }
 
+/* tt.addptr's offset register o (its constant aside) in bytes, as a 64-bit
+ * register: px_cse's answer, memoised by o's register. */
+static Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
+    int ow = oe->kind == TY_INT ? oe->width : 64;
+    Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
+    if (ow > 32 && scale == 1) return ro;
+    uint8_t how = ow > 32 ? 1 : scale == 1 ? 2 : 3;
+    PxWideMemo *m = &p->wide_memo[(unsigned)o.reg % TC_ARRAY_LEN(p->wide_memo)];
+    if (m->epoch == p->epoch && m->how == how && m->o_reg == o.reg && m->o_rc == o.rc && m->scale == scale)
+        return m->wide;
+    Slot wide = how == 1 ? px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale))
+                : how == 2 ? px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro))
+                           : px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
+    *m = (PxWideMemo){p->epoch, o.reg, o.rc, how, scale, wide};
+    return wide;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     switch (op->kind) {
@@ -1820,21 +1841,10 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         const Type *oe = ty_elem(op_operand(op, 1)->type);
         Slot ptr = in[0], o = in[1];
         if (o.kind == SLOT_IMM) return (ptr.off += o.off * scale, ptr);
-        int ow = oe->kind == TY_INT ? oe->width : 64;
-        Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
-        Slot wide;
-        if (ow > 32) wide = scale == 1 ? ro : px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale));
-        else if (scale == 1) wide = px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro));
-        else wide = px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
-        Slot r;
-        if (ptr.kind == SLOT_IMM) {
-            r = wide;
-            r.off = ptr.off;
-        } else {
-            r = px_cse2(p, RC_B64, "add.s64", px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, wide));
-            r.off = ptr.off;
-        }
-        r.off += o.off * scale;
+        Slot r = addptr_wide(p, o, oe, scale);
+        if (ptr.kind != SLOT_IMM)
+            r = px_cse2(p, RC_B64, "add.s64", px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, r));
+        r.off = ptr.off + o.off * scale;
         return r;
     }
     case TT_EXTERN_ELEMENTWISE: {
@@ -2175,13 +2185,13 @@ static void lower_elementwise(Px *p, Op *op) {
         }
         return;
     }
-    /* operand k's slot i is src[k][i * step[k]] (a one-slot tile is
-     * broadcast) */
+    /* operand k's slot i is src[k][i & mask[k]] (a one-slot tile is
+     * broadcast: mask 0) */
     const Slot *src[4];
-    int step[4];
+    int mask[4];
     for (int k = 0; k < nin; k++) {
         const Tile *t = px_tile(p, op_operand(op, k));
-        src[k] = t->s, step[k] = t->n == out->n;
+        src[k] = t->s, mask[k] = t->n == out->n ? -1 : 0;
     }
     const uint64_t *want = px_demand(p, op_result(op, 0));
     int *rep = const_runs(p, op_result(op, 0), out->n);
@@ -2201,7 +2211,7 @@ static void lower_elementwise(Px *p, Op *op) {
             continue;
         }
         Slot in[4];
-        for (int k = 0; k < nin; k++) in[k] = src[k][i * step[k]];
+        for (int k = 0; k < nin; k++) in[k] = src[k][i & mask[k]];
         if (!planned || !ew_planned(p, &plan, in, &out->s[i])) out->s[i] = px_ew(p, op, in, re);
     }
 }
@@ -2618,8 +2628,9 @@ static void lower_program_id(Px *p, Op *op) {
 /* The source slot of copy (a, i): a one-slot tile is broadcast. */
 static Slot copy_src(Tile **to, Tile **from, int a, int i) { return from[a]->s[from[a]->n == to[a]->n ? i : 0]; }
 
-/* copy_tiles' marks on the registers of class rc: 1 + the position of the
- * copy that writes each, 0 for none (zero between calls). */
+/* copy_tiles' marks on the registers of class rc: the call's stamp (from
+ * 1) plus the position of the copy that writes each; a mark below the
+ * stamp is none (the stamps only grow, so that no call clears its marks). */
 static int *copy_marks(Px *p, int rc) {
     int need = p->nreg[rc] + 1;
     if (need > p->copy_mark_cap[rc]) {
@@ -2643,34 +2654,40 @@ static int *copy_marks(Px *p, int rc) {
 static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
     int *marks[RC_COUNT];
     for (int rc = 0; rc < RC_COUNT; rc++) marks[rc] = copy_marks(p, rc);
-    for (int a = 0, pos = 0; a < n; a++)
+    int stamp = p->copy_stamp + 1, pos = stamp;
+    for (int a = 0; a < n; a++)
         for (int i = 0; i < to[a]->n; i++, pos++)
-            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos + 1;
+            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos;
+    p->copy_stamp = pos;
     bool clash = false;
-    for (int a = 0, pos = 0; a < n && !clash; a++)
+    pos = stamp;
+    for (int a = 0; a < n && !clash; a++) {
+        const Slot *src = from[a]->s, *dst = to[a]->s;
+        int step = from[a]->n == to[a]->n;
         for (int i = 0; i < to[a]->n && !clash; i++, pos++) {
-            if (to[a]->s[i].kind == SLOT_NONE) continue; /* not carried */
-            Slot s = copy_src(to, from, a, i);
+            if (dst[i].kind == SLOT_NONE) continue; /* not carried */
+            Slot s = src[i * step];
             if (s.kind != SLOT_REG) continue;
             int mark = s.reg < p->copy_mark_cap[s.rc] ? marks[s.rc][s.reg] : 0;
-            clash = mark && mark - 1 != pos;
+            clash = mark >= stamp && mark != pos;
         }
-    for (int a = 0; a < n; a++)
-        for (int i = 0; i < to[a]->n; i++)
-            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = 0;
+    }
     if (!clash) {
-        for (int a = 0; a < n; a++)
+        for (int a = 0; a < n; a++) {
+            const Slot *src = from[a]->s, *dst = to[a]->s;
+            int step = from[a]->n == to[a]->n;
             for (int i = 0; i < to[a]->n; i++) {
-                if (to[a]->s[i].kind == SLOT_NONE) continue;
-                Slot s = copy_src(to, from, a, i), d = to[a]->s[i];
+                Slot s = src[i * step], d = dst[i];
+                if (d.kind == SLOT_NONE) continue;
                 if (s.kind == SLOT_REG && s.off) {
                     Slot r = {SLOT_REG, s.rc, s.reg, {0}};
-                    px_ins_args(p, s.rc == RC_B64 ? "add.s64" : "add.s32", d, px_arg_reg(p, r),
+                    px_ins_args(p, s.rc == RC_B64 ? PX_LIT("add.s64") : PX_LIT("add.s32"), d, px_arg_reg(p, r),
                                 imm_arg(p, px_imm_int(s.off, s.rc)));
                 } else if (s.kind != SLOT_REG || s.reg != d.reg || s.rc != d.rc) {
                     px_ins_args(p, rc_mov[d.rc], d, px_arg(p, s, elems[a]), 0);
                 }
             }
+        }
         return;
     }
     Tile **tmp = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
@@ -2730,7 +2747,7 @@ static void lower_for(Px *p, Op *op) {
     copy_tiles(p, carried, inits, elems, n);
     Slot ivr = ivt->s[0];
     PxArg iva = px_arg_reg(p, ivr);
-    px_ins_args(p, wide ? "mov.b64" : "mov.b32", ivr, px_arg(p, lb->s[0], it), 0);
+    px_ins_args(p, wide ? PX_LIT("mov.b64") : PX_LIT("mov.b32"), ivr, px_arg(p, lb->s[0], it), 0);
     PxArg ubs = px_arg(p, ub->s[0], it), sts = px_arg(p, st->s[0], it);
     int head = px_label(p), exit = px_label(p);
     px_bind(p, iv, ivt);
@@ -2738,7 +2755,7 @@ static void lower_for(Px *p, Op *op) {
     /* rotated, as LLVM leaves Triton's loops: the bound is tested once
      * before the loop and then at the bottom, one branch per iteration */
     Slot cond = px_reg(p, RC_PRED);
-    px_ins_args(p, wide ? "setp.ge.s64" : "setp.ge.s32", cond, iva, ubs);
+    px_ins_args(p, wide ? PX_LIT("setp.ge.s64") : PX_LIT("setp.ge.s32"), cond, iva, ubs);
     px_bra(p, cond, false, exit);
     px_label_at(p, head);
     px_scope_push(p);
@@ -2748,8 +2765,8 @@ static void lower_for(Px *p, Op *op) {
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
     copy_tiles(p, carried, ys, elems, n);
-    px_ins_args(p, wide ? "add.s64" : "add.s32", ivr, iva, sts);
-    px_ins_args(p, wide ? "setp.lt.s64" : "setp.lt.s32", cond, iva, ubs);
+    px_ins_args(p, wide ? PX_LIT("add.s64") : PX_LIT("add.s32"), ivr, iva, sts);
+    px_ins_args(p, wide ? PX_LIT("setp.lt.s64") : PX_LIT("setp.lt.s32"), cond, iva, ubs);
     px_bra(p, cond, false, head);
     p->loop_depth--;
     px_scope_pop(p);
@@ -2991,6 +3008,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->i1 = ty_i1(c);
     p->func = func;
     px_demand_analyze(p, func);
+    for (int rc = 0; rc < RC_COUNT; rc++) px_rname_block(p, (RegClass)rc);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
     p->warp = px_reg(p, RC_B32);

@@ -62,7 +62,7 @@ enum { PX_REG_MAX = 1 << 24 };
 /* A px_cse key: the destination's class and the opcode, then up to three
  * operands (0: none), each text as its id (see px_cse). */
 typedef struct CseEntry {
-    uint32_t key[4];
+    uint64_t key[2]; /* the words two by two, the first in the low half */
     uint32_t hash; /* of the key; its low bits place it in the table */
     int reg;       /* the destination */
 } CseEntry;
@@ -96,6 +96,17 @@ typedef struct PxValue {
     struct Bits *demand;
 } PxValue;
 
+/* tt.addptr's offset register widened to bytes (see px_ew), by the offset
+ * register: the pointer tiles of a kernel mostly share a few offset
+ * tiles, slot after slot the same registers with other constants. */
+typedef struct PxWideMemo {
+    unsigned epoch;
+    int o_reg;
+    uint8_t o_rc, how; /* how: 1 mul.lo.s64, 2 cvt.s64.s32, 3 mul.wide.s32 (0: empty) */
+    int64_t scale;
+    Slot wide;
+} PxWideMemo;
+
 typedef struct Px {
     Context *ctx;
     DiagEngine *de;
@@ -103,11 +114,13 @@ typedef struct Px {
     bool fp_fusion; /* a * b + c as one fma (gpu_fp_fusion) */
     StrBuf pro, body;
     int nreg[RC_COUNT];
-    const char **rnames[RC_COUNT]; /* register names, made on first use */
-    int rnames_cap[RC_COUNT];
+    /* register names, made a block at a time as the registers are (see
+     * px_rname_block): rnames_named[rc] of them, from %r0 on */
+    const char **rnames[RC_COUNT];
+    int rnames_named[RC_COUNT], rnames_cap[RC_COUNT];
     int nlabel;
     int *copy_mark[RC_COUNT]; /* per register, for copy_tiles */
-    int copy_mark_cap[RC_COUNT];
+    int copy_mark_cap[RC_COUNT], copy_stamp;
     PxValue *values;     /* by Value.id (dense: an array, not a map) */
     uint32_t nvalues, values_cap; /* entries zeroed; allocated */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
@@ -149,9 +162,13 @@ typedef struct Px {
     unsigned epoch;
     struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
+    struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
+    PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
+    struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
     struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
     int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
+    PxArg small_int[256]; /* the ids of the integers 0..255 (0: not yet), see px_arg_int */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
     struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* see px_ew_planned */
     bool failed;
@@ -163,8 +180,6 @@ void px_emit_pro(Px *p, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends `opcode d[, a[, b[, c]]];` to the body by plain copies: the
  * shape of most instructions, in the hot loops (NULL ends the operands). */
 void px_ins(Px *p, const char *opcode, const char *d, const char *a, const char *b, const char *c);
-/* The same, the operands as PxArgs (below; b 0: none): no texts measured. */
-void px_ins_args(Px *p, const char *opcode, Slot d, PxArg a, PxArg b);
 /* Appends `\t`, the pieces (NULL ends them) and `;\n`: the lines px_ins
  * cannot shape (a predicate in front, braces), without a format string. */
 void px_line(Px *p, const char *first, ...);
@@ -180,6 +195,9 @@ typedef struct PxText {
     size_t n;
 } PxText;
 #define PX_LIT(str) ((PxText){str, sizeof str - 1})
+/* px_ins with the operands as PxArgs (below; b 0: none): no texts
+ * measured. */
+void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b);
 /* px_line of pieces whose lengths are known: plain copies. */
 void px_line_t(Px *p, const PxText *pieces, int n);
 /* Writing a line by parts, for the shapes the helpers here do not cover:
@@ -230,19 +248,20 @@ const char *px_int(Px *p, int64_t v);
 /* `[base+off]`; `[base]` when off is 0 and !keep_zero. */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero);
 void px_fail(Px *p, const Op *op, const char *fmt, ...) TC_PRINTF(3, 4);
+/* Names the next block of registers of class rc (see px_rname). */
+void px_rname_block(Px *p, RegClass rc);
 /* A fresh virtual register (inline: a Slot returned through memory from a
- * call is read back at once, and stalls). */
+ * call is read back at once, and stalls), its name made with its block's. */
 static inline Slot px_reg(Px *p, RegClass rc) {
-    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = ++p->nreg[rc]};
+    int r = ++p->nreg[rc];
+    if (r >= p->rnames_named[rc]) px_rname_block(p, rc);
+    return (Slot){.kind = SLOT_REG, .rc = (uint8_t)rc, .reg = r};
 }
-/* Register name; s must be a plain register. Names are made once per
- * register (px_rname_make) and shared by every use. */
-const char *px_rname_make(Px *p, Slot s);
-static inline const char *px_rname(Px *p, Slot s) {
-    if (s.reg < p->rnames_cap[s.rc] && p->rnames[s.rc][s.reg]) return p->rnames[s.rc][s.reg];
-    return px_rname_make(p, s);
-}
-/* Its length, kept in the name's cell (see px_rname_make). */
+/* Register name; s must be a plain register (made by px_reg, or %r0 of its
+ * class). Names are made once per register and shared by every use: the
+ * lookup is one load, as every operand of every line asks for one. */
+static inline const char *px_rname(Px *p, Slot s) { return p->rnames[s.rc][s.reg]; }
+/* Its length, kept in the name's cell (see px_rname_block). */
 static inline size_t px_rname_len(Px *p, Slot s) { return (unsigned char)px_rname(p, s)[15]; }
 /* The register class of an element type (asked slot after slot: inline). */
 static inline RegClass px_rc(const Type *e) {
@@ -293,8 +312,13 @@ PxArg px_arg_make(Px *p, Slot s, const Type *elem);
 static inline PxArg px_arg(Px *p, Slot s, const Type *elem) {
     return s.kind == SLOT_REG && s.off == 0 ? px_arg_reg(p, s) : px_arg_make(p, s, elem);
 }
-/* An integer immediate's operand (its decimal text). */
-PxArg px_arg_int(Px *p, int64_t v);
+/* An integer immediate's operand (its decimal text); a small one's id is
+ * kept in a table (shifts, scales and masks: asked slot after slot). */
+PxArg px_arg_int_make(Px *p, int64_t v);
+static inline PxArg px_arg_int(Px *p, int64_t v) {
+    PxArg id = (uint64_t)v < TC_ARRAY_LEN(p->small_int) ? p->small_int[v] : 0;
+    return id ? id : px_arg_int_make(p, v);
+}
 /* An operand's text. */
 const char *px_arg_str(Px *p, PxArg a);
 /* Emits `opcode dst, a[, b[, c]]` once per scope (0: no operand, from the

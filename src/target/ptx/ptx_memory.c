@@ -247,7 +247,7 @@ void px_lower_load(Px *p, Op *op) {
                     Slot lo = ot ? ot->s[ot->n == n ? idx[w * 2] : 0] : px_imm_int(0, RC_B16);
                     Slot hi = ot ? ot->s[ot->n == n ? idx[w * 2 + 1] : 0] : px_imm_int(0, RC_B16);
                     if (lo.kind == SLOT_IMM && hi.kind == SLOT_IMM)
-                        px_ins_args(p, "mov.b32", words[w], px_arg_int(p, (lo.off & 0xffff) | ((hi.off & 0xffff) << 16)), 0);
+                        px_ins_args(p, PX_LIT("mov.b32"), words[w], px_arg_int(p, (lo.off & 0xffff) | ((hi.off & 0xffff) << 16)), 0);
                     else
                         px_emit(p, "mov.b32 %s, {%s, %s}", px_rname(p, words[w]), px_opnd(p, lo, e), px_opnd(p, hi, e));
                 } else {
@@ -257,7 +257,7 @@ void px_lower_load(Px *p, Op *op) {
                         if (o.kind != SLOT_IMM) px_fail(p, op, "non-constant `other` for an 8-bit load");
                         wv |= (uint32_t)(o.off & 0xff) << (8 * k);
                     }
-                    px_ins_args(p, "mov.b32", words[w], px_arg_int(p, wv), 0);
+                    px_ins_args(p, PX_LIT("mov.b32"), words[w], px_arg_int(p, wv), 0);
                 }
             }
         }

@@ -146,6 +146,29 @@ static Slot stage_address(Px *p, Slot base, Slot stage, int64_t stage_bytes, int
     return px_cse3(p, RC_B32, "mad.lo.s32", px_arg_reg(p, st), px_arg_int(p, stage_bytes), px_arg_reg(p, base));
 }
 
+/* The plans made for the kernel's dots, by their operand and result
+ * types (interned: equal types, equal Dists): a kernel's dots are mostly
+ * of a few shapes, and a plan is worked out lane by lane. */
+typedef struct PxMmaPlans {
+    const Type *a, *b, *c;
+    bool ok;
+    MmaPlan plan;
+    struct PxMmaPlans *next;
+} PxMmaPlans;
+
+static const MmaPlan *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt, const Dist *da, const Dist *db,
+                              const Dist *dc, int es) {
+    PxMmaPlans *e = p->mma_plans;
+    while (e && (e->a != at || e->b != bt || e->c != rt)) e = e->next;
+    if (!e) {
+        e = ARENA_NEW(p->ctx->arena, PxMmaPlans);
+        *e = (PxMmaPlans){.a = at, .b = bt, .c = rt, .next = p->mma_plans};
+        e->ok = mma_plan(dc, da, db, es, &e->plan);
+        p->mma_plans = e;
+    }
+    return e->ok ? &e->plan : NULL;
+}
+
 bool px_lower_dot_mma(Px *p, Op *op) {
     Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *rt = r->type;
@@ -154,10 +177,11 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     const char *mma = mma_form(op, ea, eb, ec);
     int es = px_bits(ea) / 8;
     Dist da, db, dc;
-    MmaPlan pl;
+    const MmaPlan *plan;
     if (!mma || !px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, rt, &dc) ||
-        !mma_plan(&dc, &da, &db, es, &pl))
+        !(plan = plan_of(p, at, bt, rt, &da, &db, &dc, es)))
         return false;
+    MmaPlan pl = *plan;
     /* operands from a cp.async ring are in shared memory already */
     Op *ring_a = pl.a.in_regs ? NULL : ring_load(a), *ring_b = ring_load(b);
     bool store_a = !pl.a.in_regs && !ring_a, store_b = !ring_b;

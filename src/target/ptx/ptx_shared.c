@@ -43,11 +43,15 @@ static int log2i(int64_t v) {
     return k;
 }
 
-/* Where users start: global_smem, or above the live cp.async rings. */
+/* Where users start: global_smem, or above the live cp.async rings (the
+ * epoch moves on when they come or go). px_cse's answer, kept. */
 static Slot smem_base(Px *p) {
+    if (p->smem_base_memo.epoch == p->epoch) return p->smem_base_memo.reg;
     Slot b = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
-    if (!p->smem_floor) return b;
-    return px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, b), px_arg_int(p, p->smem_floor));
+    if (p->smem_floor) b = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, b), px_arg_int(p, p->smem_floor));
+    p->smem_base_memo.epoch = p->epoch;
+    p->smem_base_memo.reg = b;
+    return b;
 }
 
 /* Claims `bytes` of shared memory from offset 0 (above the live rings) for
@@ -1212,7 +1216,7 @@ Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
     if (dot_acc_in_place(p, c, tc, ec, acc_t)) return tc;
     RegClass arc = px_rc(acc_t);
     Tile *acc = px_new_tile(p, nslots);
-    const char *mv = arc == RC_F32 ? "mov.f32" : arc == RC_F64 ? "mov.f64" : "mov.b32";
+    PxText mv = arc == RC_F32 ? PX_LIT("mov.f32") : arc == RC_F64 ? PX_LIT("mov.f64") : PX_LIT("mov.b32");
     for (int i = 0; i < nslots; i++) {
         Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
         acc->s[i] = px_reg(p, arc);
