@@ -481,6 +481,63 @@ void axis_analysis_drop(Context *c) { c->axis = NULL; }
 
 void axis_analysis_add_op(AxisAnalysis *a, Op *op) { visit(op, a); }
 
+/* ---- bringing an analysis up to date ------------------------------------- */
+
+static bool is_new(const AxisAnalysis *a, const Value *v) { return v->id >= a->current; }
+
+/* Whether op, or anything in its regions, holds a value made since a was
+ * last brought up to date. */
+static bool holds_new(const AxisAnalysis *a, Op *op) {
+    for (int i = 0; i < op->nresults; i++)
+        if (is_new(a, &op->results[i])) return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next) {
+            for (int i = 0; i < b->nargs; i++)
+                if (is_new(a, b->args[i])) return true;
+            for (Op *o = b->first; o; o = o->next)
+                if (holds_new(a, o)) return true;
+        }
+    return false;
+}
+
+/* A loop that holds new values, walked again as axis_analyze walks it;
+ * false if the facts of one of its older carried values (which its results
+ * have, and the values after it read) changed. */
+static bool update_for(AxisAnalysis *a, Op *f) {
+    Block *body = f->regions[0].first;
+    AxisInfo *was = tc_malloc(sizeof *was * (size_t)(body->nargs + 1));
+    for (int i = 0; i < body->nargs; i++) was[i] = *axis_info(a, body->args[i]);
+    walk_for(a, f);
+    bool same = true;
+    for (int i = 0; i < body->nargs && same; i++)
+        same = is_new(a, body->args[i]) || axis_info_equal(&was[i], axis_info(a, body->args[i]));
+    tc_free(was);
+    return same;
+}
+
+static bool update_block(AxisAnalysis *a, Block *b) {
+    for (Op *op = b->first; op; op = op->next) {
+        if (op->kind == SCF_FOR) {
+            if (holds_new(a, op) && !update_for(a, op)) return false;
+            continue;
+        }
+        if (has_facts(op) && is_new(a, &op->results[0])) visit(op, a);
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next)
+                if (!update_block(a, rb)) return false;
+    }
+    return true;
+}
+
+bool axis_analysis_update(AxisAnalysis *a, Op *func) {
+    if (func != a->func) return false;
+    for (int r = 0; r < func->nregions; r++)
+        for (Block *b = func->regions[r].first; b; b = b->next)
+            if (!update_block(a, b)) return false;
+    a->current = ctx_value_count(a->ctx);
+    return true;
+}
+
 void axis_analysis_copy(AxisAnalysis *a, Value *to, Value *from) {
     /* (values without facts, as visit leaves them: unset, conservative when asked) */
     TypeKind k = ty_elem(to->type)->kind;

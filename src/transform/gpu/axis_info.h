@@ -76,6 +76,15 @@ void axis_analysis_drop(Context *c);
  * and clones ttg-assign-layouts puts in front of a user, whose facts are
  * those of the value they convert or clone. */
 void axis_analysis_add_op(AxisAnalysis *a, Op *op);
+/* Brings a up to date with the ops made in func since it last was, in
+ * program order (an scf.for that holds new values is walked again whole):
+ * exact when every older value keeps its facts, that is when the edits
+ * only added ops and values, erased ops whose values are no longer used,
+ * and replaced uses of values by values with the same facts (a loop
+ * rebuilt with more carried values: its older ones are checked). False,
+ * with a no longer to be trusted, if an older carried value's facts
+ * changed. */
+bool axis_analysis_update(AxisAnalysis *a, Op *func);
 /* Gives `to`, a value made since a was last brought up to date, the facts
  * of `from`: what axis_analysis_add_op gives a ttg.convert_layout of from,
  * or a copy of from's defining op whose operands are copies or

@@ -442,11 +442,10 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
             AxisAnalysis *aa = axis_analysis_get(c, f);
             int k = 0;
             for (int i = 0; i < loops.len; i++) k += pipeline_loop(c, loops.data[i], num_stages, sm, aa);
-            /* A pipelined loop is walked again best after the CSE that
-             * follows (its prologues shrink by half): the emitter's
-             * analysis is left to be made then. */
-            if (k) axis_analysis_drop(c);
-            else axis_analysis_keep(c, aa);
+            /* the values made here, brought in (the CSE and DCE after
+             * keep the facts) for the emitter */
+            if (!k || axis_analysis_update(aa, f)) axis_analysis_keep(c, aa);
+            else axis_analysis_drop(c);
             n += k;
         }
         vec_free(&loops);
