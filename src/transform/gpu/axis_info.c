@@ -28,6 +28,8 @@ struct AxisAnalysis {
     uint32_t ncap;
     uint32_t current; /* the context's value count when the analysis was
                          last brought up to date (see axis_analysis_get) */
+    bool behind;      /* kept with axis_analysis_keep_behind: the values made
+                         since are brought in when it is next asked for */
 };
 
 /* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
@@ -469,11 +471,24 @@ void axis_analysis_free(AxisAnalysis *a) { (void)a; }
 AxisAnalysis *axis_analysis_get(Context *c, Op *func) {
     AxisAnalysis *k = c->axis;
     if (k && k->func == func && k->current == ctx_value_count(c)) return k;
+    if (k && k->behind) {
+        if (axis_analysis_update(k, func)) {
+            k->behind = false;
+            return k;
+        }
+        c->axis = NULL; /* (half brought up to date) */
+    }
     return axis_analyze(c, func);
 }
 
 void axis_analysis_keep(Context *c, AxisAnalysis *a) {
     a->current = ctx_value_count(c);
+    a->behind = false;
+    c->axis = a;
+}
+
+void axis_analysis_keep_behind(Context *c, AxisAnalysis *a) {
+    a->behind = true;
     c->axis = a;
 }
 

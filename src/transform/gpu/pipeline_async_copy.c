@@ -442,10 +442,10 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
             AxisAnalysis *aa = axis_analysis_get(c, f);
             int k = 0;
             for (int i = 0; i < loops.len; i++) k += pipeline_loop(c, loops.data[i], num_stages, sm, aa);
-            /* the values made here, brought in (the CSE and DCE after
-             * keep the facts) for the emitter */
-            if (!k || axis_analysis_update(aa, f)) axis_analysis_keep(c, aa);
-            else axis_analysis_drop(c);
+            /* the values made here are brought in when the emitter asks,
+             * after the CSE (the prologues shrink by half) */
+            if (k) axis_analysis_keep_behind(c, aa);
+            else axis_analysis_keep(c, aa);
             n += k;
         }
         vec_free(&loops);
