@@ -21,11 +21,22 @@
 
 #define MAX_DIV ((int64_t)1 << 30)
 
+/* A value's facts (NULL: not seen yet), when they last changed, and, for
+ * the result of an op the rules visit, when they were computed: an op none
+ * of whose operands changed since is not visited again (the rules read
+ * nothing else that changes), which spares the loop fixed point's later
+ * rounds most of the body. In ticks of AxisAnalysis.clock (0: never). */
+typedef struct Slot {
+    AxisInfo *info;
+    uint32_t changed, computed;
+} Slot;
+
 struct AxisAnalysis {
     Context *ctx;
     Op *func;
-    AxisInfo **infos; /* by Value.id (NULL: not seen yet), ncap long */
+    Slot *slots; /* by Value.id, ncap long */
     uint32_t ncap;
+    uint32_t clock; /* counts the changes of facts (see Slot) */
     uint32_t current; /* the context's value count when the analysis was
                          last brought up to date (see axis_analysis_get) */
     bool behind;      /* kept with axis_analysis_keep_behind: the values made
@@ -71,35 +82,37 @@ static AxisInfo constant_info(const Type *t, int64_t v) {
 
 /* v's place in the table, which grows to take values made since it was
  * sized (ids are dense: room for every value there is now, and at least
- * twice the old room). NULL until v is first seen. The info of a value is
- * kept in one place and overwritten by set_info: the loop fixed point sets
- * the same values round after round. */
-static AxisInfo **info_slot(AxisAnalysis *a, Value *v) {
+ * twice the old room). The info of a value is kept in one place and
+ * overwritten by set_info: the loop fixed point sets the same values round
+ * after round. */
+static Slot *info_slot(AxisAnalysis *a, const Value *v) {
     if (v->id >= a->ncap) {
         uint32_t n = ctx_value_count(a->ctx);
         if (n < 2 * a->ncap) n = 2 * a->ncap;
-        AxisInfo **t = ARENA_ARRAY(a->ctx->arena, AxisInfo *, n);
-        memcpy(t, a->infos, sizeof *t * a->ncap);
-        a->infos = t;
+        Slot *t = ARENA_ARRAY(a->ctx->arena, Slot, n);
+        memcpy(t, a->slots, sizeof *t * a->ncap);
+        a->slots = t;
         a->ncap = n;
     }
-    return &a->infos[v->id];
+    return &a->slots[v->id];
 }
 
 /* (made conservative on first sight) */
 const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
-    AxisInfo **slot = info_slot(a, v);
-    if (!*slot) {
-        *slot = ARENA_NEW(a->ctx->arena, AxisInfo);
-        **slot = conservative(v->type);
+    Slot *slot = info_slot(a, v);
+    if (!slot->info) {
+        slot->info = ARENA_NEW(a->ctx->arena, AxisInfo);
+        *slot->info = conservative(v->type);
     }
-    return *slot;
+    return slot->info;
 }
 
 static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
-    AxisInfo **slot = info_slot(a, v);
-    if (!*slot) *slot = ARENA_NEW(a->ctx->arena, AxisInfo);
-    **slot = *ai;
+    Slot *slot = info_slot(a, v);
+    if (!slot->info) slot->info = ARENA_NEW(a->ctx->arena, AxisInfo);
+    else if (axis_info_equal(slot->info, ai)) return;
+    *slot->info = *ai;
+    slot->changed = ++a->clock;
 }
 
 static int elem_bytes(const Type *t) {
@@ -368,6 +381,17 @@ static void visit(Op *op, void *ud) {
     }
     apply_hints(op, &ai);
     set_info(a, r, &ai);
+    info_slot(a, r)->computed = a->clock;
+}
+
+/* Whether op's result may get other facts than it has: never computed, or
+ * an operand's changed since. */
+static bool stale(AxisAnalysis *a, const Op *op) {
+    uint32_t at = info_slot(a, &op->results[0])->computed;
+    if (!at) return true;
+    for (int i = 0; i < op->noperands; i++)
+        if (info_slot(a, op->operands[i].value)->changed > at) return true;
+    return false;
 }
 
 /* ---- the walk, with scf.for's fixed point ---------------------------------- */
@@ -385,9 +409,11 @@ static AxisInfo meet(const AxisInfo *x, const AxisInfo *y) {
 }
 
 bool axis_info_equal(const AxisInfo *x, const AxisInfo *y) {
-    size_t n = sizeof(int64_t) * (size_t)x->rank;
-    return x->rank == y->rank && x->known == y->known && x->value == y->value && !memcmp(x->contig, y->contig, n) &&
-           !memcmp(x->div, y->div, n) && !memcmp(x->cnst, y->cnst, n);
+    if (x->rank != y->rank || x->known != y->known || x->value != y->value) return false;
+    /* (a loop, not three calls to memcmp: ranks are 1 to 4) */
+    for (int d = 0; d < x->rank && d < TTG_MAX_RANK; d++)
+        if (x->contig[d] != y->contig[d] || x->div[d] != y->div[d] || x->cnst[d] != y->cnst[d]) return false;
+    return true;
 }
 
 static void walk_block(AxisAnalysis *a, Block *b);
@@ -445,7 +471,7 @@ static void walk_block(AxisAnalysis *a, Block *b) {
             walk_for(a, op);
             continue;
         }
-        if (has_facts(op)) visit(op, a);
+        if (has_facts(op) && stale(a, op)) visit(op, a);
         for (int r = 0; r < op->nregions; r++)
             for (Block *rb = op->regions[r].first; rb; rb = rb->next) walk_block(a, rb);
     }
@@ -456,7 +482,7 @@ AxisAnalysis *axis_analyze(Context *c, Op *func) {
     a->ctx = c;
     a->func = func;
     a->current = a->ncap = ctx_value_count(c);
-    a->infos = ARENA_ARRAY(c->arena, AxisInfo *, a->ncap);
+    a->slots = ARENA_ARRAY(c->arena, Slot, a->ncap);
     if (func->kind == TT_FUNC) func_args(a, func);
     visit(func, a);
     for (int r = 0; r < func->nregions; r++)
