@@ -64,9 +64,12 @@ static int64_t pow2_div(int64_t v) {
 static int info_rank(const Type *t) { return t->kind == TY_TENSOR ? t->rank : 1; }
 static int64_t dim_size(const Type *t, int d) { return t->kind == TY_TENSOR ? t->shape[d] : 1; }
 
-static AxisInfo conservative(const Type *t) {
-    AxisInfo ai = {.rank = info_rank(t)};
-    for (int d = 0; d < ai.rank; d++) ai.contig[d] = ai.div[d] = ai.cnst[d] = 1;
+static inline AxisInfo conservative(const Type *t) {
+    AxisInfo ai;
+    ai.rank = info_rank(t);
+    ai.known = false;
+    ai.value = 0;
+    for (int d = 0; d < TTG_MAX_RANK; d++) ai.contig[d] = ai.div[d] = ai.cnst[d] = 1;
     return ai;
 }
 
@@ -85,15 +88,17 @@ static AxisInfo constant_info(const Type *t, int64_t v) {
  * twice the old room). The info of a value is kept in one place and
  * overwritten by set_info: the loop fixed point sets the same values round
  * after round. */
-static Slot *info_slot(AxisAnalysis *a, const Value *v) {
-    if (v->id >= a->ncap) {
-        uint32_t n = ctx_value_count(a->ctx);
-        if (n < 2 * a->ncap) n = 2 * a->ncap;
-        Slot *t = ARENA_ARRAY(a->ctx->arena, Slot, n);
-        memcpy(t, a->slots, sizeof *t * a->ncap);
-        a->slots = t;
-        a->ncap = n;
-    }
+static void grow_slots(AxisAnalysis *a) {
+    uint32_t n = ctx_value_count(a->ctx);
+    if (n < 2 * a->ncap) n = 2 * a->ncap;
+    Slot *t = ARENA_ARRAY(a->ctx->arena, Slot, n);
+    memcpy(t, a->slots, sizeof *t * a->ncap);
+    a->slots = t;
+    a->ncap = n;
+}
+
+static inline Slot *info_slot(AxisAnalysis *a, const Value *v) {
+    if (v->id >= a->ncap) grow_slots(a);
     return &a->slots[v->id];
 }
 
