@@ -95,6 +95,7 @@ static bool cse_candidate(Op *op) {
 
 static void table_grow(Table *t) {
     int n = t->nbuckets ? t->nbuckets * 2 : 1024;
+    vec_reserve(&t->entries, n); /* (room for as many entries as buckets) */
     tc_free(t->heads);
     t->heads = tc_malloc(sizeof(int) * (size_t)n);
     t->nbuckets = n;
