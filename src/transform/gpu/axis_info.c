@@ -21,13 +21,15 @@
 
 #define MAX_DIV ((int64_t)1 << 30)
 
-/* A value's facts (NULL: not seen yet), when they last changed, and, for
+/* A value's facts (NULL: not seen yet; shared by the values
+ * axis_analysis_copy gives another's, so replaced, never written), when
+ * they last changed, and, for
  * the result of an op the rules visit, when they were computed: an op none
  * of whose operands changed since is not visited again (the rules read
  * nothing else that changes), which spares the loop fixed point's later
  * rounds most of the body. In ticks of AxisAnalysis.clock (0: never). */
 typedef struct Slot {
-    AxisInfo *info;
+    const AxisInfo *info;
     uint32_t changed, computed;
 } Slot;
 
@@ -106,17 +108,21 @@ static inline Slot *info_slot(AxisAnalysis *a, const Value *v) {
 const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
     Slot *slot = info_slot(a, v);
     if (!slot->info) {
-        slot->info = ARENA_NEW(a->ctx->arena, AxisInfo);
-        *slot->info = conservative(v->type);
+        AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
+        *n = conservative(v->type);
+        slot->info = n;
     }
     return slot->info;
 }
 
+/* Facts are never changed in place but replaced (values may share them:
+ * axis_analysis_copy). */
 static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
     Slot *slot = info_slot(a, v);
-    if (!slot->info) slot->info = ARENA_NEW(a->ctx->arena, AxisInfo);
-    else if (axis_info_equal(slot->info, ai)) return;
-    *slot->info = *ai;
+    if (slot->info && axis_info_equal(slot->info, ai)) return;
+    AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
+    *n = *ai;
+    slot->info = n;
     slot->changed = ++a->clock;
 }
 
@@ -587,7 +593,12 @@ bool axis_analysis_update(AxisAnalysis *a, Op *func) {
 void axis_analysis_copy(AxisAnalysis *a, Value *to, Value *from) {
     /* (values without facts, as visit leaves them: unset, conservative when asked) */
     TypeKind k = ty_elem(to->type)->kind;
-    if (k == TY_INT || k == TY_PTR || k == TY_INDEX) set_info(a, to, axis_info(a, from));
+    if (k == TY_INT || k == TY_PTR || k == TY_INDEX) {
+        const AxisInfo *f = axis_info(a, from);
+        Slot *slot = info_slot(a, to);
+        slot->info = f; /* (shared: set_info replaces, never writes) */
+        slot->changed = ++a->clock;
+    }
 }
 
 void axis_info_print(const AxisInfo *ai, StrBuf *out) {
