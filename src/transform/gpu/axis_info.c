@@ -21,13 +21,13 @@
 
 #define MAX_DIV ((int64_t)1 << 30)
 
-/* A value's facts (NULL: not seen yet; shared by the values
- * axis_analysis_copy gives another's, so replaced, never written), when
- * they last changed, and, for
+/* A value's facts (NULL: not seen yet), when they last changed, and, for
  * the result of an op the rules visit, when they were computed: an op none
  * of whose operands changed since is not visited again (the rules read
  * nothing else that changes), which spares the loop fixed point's later
- * rounds most of the body. In ticks of AxisAnalysis.clock (0: never). */
+ * rounds most of the body. In ticks of AxisAnalysis.clock (0: never). The
+ * facts are replaced, never written in place: axis_analysis_copy gives a
+ * value another's. */
 typedef struct Slot {
     const AxisInfo *info;
     uint32_t changed, computed;
@@ -87,9 +87,7 @@ static AxisInfo constant_info(const Type *t, int64_t v) {
 
 /* v's place in the table, which grows to take values made since it was
  * sized (ids are dense: room for every value there is now, and at least
- * twice the old room). The info of a value is kept in one place and
- * overwritten by set_info: the loop fixed point sets the same values round
- * after round. */
+ * twice the old room). */
 static void grow_slots(AxisAnalysis *a) {
     uint32_t n = ctx_value_count(a->ctx);
     if (n < 2 * a->ncap) n = 2 * a->ncap;
@@ -115,8 +113,7 @@ const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
     return slot->info;
 }
 
-/* Facts are never changed in place but replaced (values may share them:
- * axis_analysis_copy). */
+/* (new facts, in new memory: see Slot) */
 static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
     Slot *slot = info_slot(a, v);
     if (slot->info && axis_info_equal(slot->info, ai)) return;
