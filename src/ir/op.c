@@ -307,7 +307,9 @@ static void drop_operands(Op *op, void *ud) {
 }
 
 void op_erase(Op *op) {
-    op_walk(op, drop_operands, NULL, true);
+    /* (most erased ops have no regions: no walk) */
+    if (op->nregions) op_walk(op, drop_operands, NULL, true);
+    else drop_operands(op, NULL);
     op_unlink(op);
 }
 

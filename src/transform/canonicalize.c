@@ -77,7 +77,8 @@ static void erase(Canon *s, Op *op) {
         Value *v = op_operand(op, i);
         if (v && v->def) push(s, v->def);
     }
-    op_walk(op, mark_erased, s, false);
+    if (op->nregions) op_walk(op, mark_erased, s, false);
+    else mark_erased(op, s);
     op_erase(op);
     s->changes++;
 }

@@ -36,6 +36,10 @@ typedef struct Table {
     VEC(Entry) entries;
     int *heads; /* bucket -> first entry, -1 when empty */
     int nbuckets;
+    /* the merges are checked for canonicalize's fixed point (pass.h):
+     * while it stood when the pass began and every merge so far kept it
+     * (shared with the tables of isolated regions) */
+    bool *count_unseen;
 } Table;
 
 static void operand_pair(Op *op, Value **a, Value **b) {
@@ -95,6 +99,7 @@ static bool cse_candidate(Op *op) {
 
 static void table_grow(Table *t) {
     int n = t->nbuckets ? t->nbuckets * 2 : 1024;
+    vec_reserve(&t->entries, n); /* (room for as many entries as buckets) */
     tc_free(t->heads);
     t->heads = tc_malloc(sizeof(int) * (size_t)n);
     t->nbuckets = n;
@@ -139,7 +144,11 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
             uint64_t h = op_hash(op);
             Op *prev = table_find(t, op, h);
             if (prev) {
-                pc->unseen += canonicalize_unmoved_by_merge(op, prev);
+                if (*t->count_unseen) {
+                    bool unseen = canonicalize_unmoved_by_merge(op, prev);
+                    pc->unseen += unseen;
+                    *t->count_unseen = unseen;
+                }
                 for (int i = 0; i < op->nresults; i++)
                     value_replace_all_uses(&op->results[i], &prev->results[i]);
                 op_erase(op);
@@ -150,7 +159,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
         }
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
-                Table inner = {0};
+                Table inner = {.count_unseen = t->count_unseen};
                 for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, pc);
                 vec_free(&inner.entries);
                 tc_free(inner.heads);
@@ -163,7 +172,8 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
 }
 
 bool pass_cse(Op *module, PassContext *pc) {
-    Table t = {0};
+    bool count_unseen = canonicalize_fixed_point_stands(pc);
+    Table t = {.count_unseen = &count_unseen};
     table_grow(&t);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)

@@ -224,6 +224,10 @@ static bool is_dot_result(const Value *v) { return v->def && v->def->kind == TT_
 
 bool canonicalize_unmoved_by_unuse(const Value *v) { return !is_dot_result(v); }
 
+bool canonicalize_fixed_point_stands(const PassContext *pc) {
+    return pc->fixed && pc->fixed->run == pass_canonicalize && pc->fixed_at == pc->changes;
+}
+
 bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
     if (op->kind == TT_DOT) return false;
     for (int i = 0; i < op->nresults; i++)

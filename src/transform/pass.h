@@ -140,6 +140,12 @@ bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
  *  - moving a pure op out of a loop (licm): unseen unless it is a dot or
  *    an add of a dot's result. */
 bool canonicalize_unmoved_by_merge(Op *op, Op *prev);
+/* Whether canonicalize's fixed point stands (the last idempotent pass to
+ * run was canonicalize, and nothing has changed since): a pass starting
+ * then counts its unseen changes while all of them are such; otherwise the
+ * pass manager reads none of its count (pass.c, run_pass), which it may
+ * then leave uncounted. */
+bool canonicalize_fixed_point_stands(const PassContext *pc);
 bool canonicalize_unmoved_by_erase(Op *dead);
 bool canonicalize_unmoved_by_hoist(Op *op);
 bool canonicalize_unmoved_by_unuse(const Value *v);

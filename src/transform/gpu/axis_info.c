@@ -21,13 +21,28 @@
 
 #define MAX_DIV ((int64_t)1 << 30)
 
+/* A value's facts (NULL: not seen yet), when they last changed, and, for
+ * the result of an op the rules visit, when they were computed: an op none
+ * of whose operands changed since is not visited again (the rules read
+ * nothing else that changes), which spares the loop fixed point's later
+ * rounds most of the body. In ticks of AxisAnalysis.clock (0: never). The
+ * facts are replaced, never written in place: axis_analysis_copy gives a
+ * value another's. */
+typedef struct Slot {
+    const AxisInfo *info;
+    uint32_t changed, computed;
+} Slot;
+
 struct AxisAnalysis {
     Context *ctx;
     Op *func;
-    AxisInfo **infos; /* by Value.id (NULL: not seen yet), ncap long */
+    Slot *slots; /* by Value.id, ncap long */
     uint32_t ncap;
+    uint32_t clock; /* counts the changes of facts (see Slot) */
     uint32_t current; /* the context's value count when the analysis was
                          last brought up to date (see axis_analysis_get) */
+    bool behind;      /* kept with axis_analysis_keep_behind: the values made
+                         since are brought in when it is next asked for */
 };
 
 /* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
@@ -51,9 +66,12 @@ static int64_t pow2_div(int64_t v) {
 static int info_rank(const Type *t) { return t->kind == TY_TENSOR ? t->rank : 1; }
 static int64_t dim_size(const Type *t, int d) { return t->kind == TY_TENSOR ? t->shape[d] : 1; }
 
-static AxisInfo conservative(const Type *t) {
-    AxisInfo ai = {.rank = info_rank(t)};
-    for (int d = 0; d < ai.rank; d++) ai.contig[d] = ai.div[d] = ai.cnst[d] = 1;
+static inline AxisInfo conservative(const Type *t) {
+    AxisInfo ai;
+    ai.rank = info_rank(t);
+    ai.known = false;
+    ai.value = 0;
+    for (int d = 0; d < TTG_MAX_RANK; d++) ai.contig[d] = ai.div[d] = ai.cnst[d] = 1;
     return ai;
 }
 
@@ -69,35 +87,40 @@ static AxisInfo constant_info(const Type *t, int64_t v) {
 
 /* v's place in the table, which grows to take values made since it was
  * sized (ids are dense: room for every value there is now, and at least
- * twice the old room). NULL until v is first seen. The info of a value is
- * kept in one place and overwritten by set_info: the loop fixed point sets
- * the same values round after round. */
-static AxisInfo **info_slot(AxisAnalysis *a, Value *v) {
-    if (v->id >= a->ncap) {
-        uint32_t n = ctx_value_count(a->ctx);
-        if (n < 2 * a->ncap) n = 2 * a->ncap;
-        AxisInfo **t = ARENA_ARRAY(a->ctx->arena, AxisInfo *, n);
-        memcpy(t, a->infos, sizeof *t * a->ncap);
-        a->infos = t;
-        a->ncap = n;
-    }
-    return &a->infos[v->id];
+ * twice the old room). */
+static void grow_slots(AxisAnalysis *a) {
+    uint32_t n = ctx_value_count(a->ctx);
+    if (n < 2 * a->ncap) n = 2 * a->ncap;
+    Slot *t = ARENA_ARRAY(a->ctx->arena, Slot, n);
+    memcpy(t, a->slots, sizeof *t * a->ncap);
+    a->slots = t;
+    a->ncap = n;
+}
+
+static inline Slot *info_slot(AxisAnalysis *a, const Value *v) {
+    if (v->id >= a->ncap) grow_slots(a);
+    return &a->slots[v->id];
 }
 
 /* (made conservative on first sight) */
 const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
-    AxisInfo **slot = info_slot(a, v);
-    if (!*slot) {
-        *slot = ARENA_NEW(a->ctx->arena, AxisInfo);
-        **slot = conservative(v->type);
+    Slot *slot = info_slot(a, v);
+    if (!slot->info) {
+        AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
+        *n = conservative(v->type);
+        slot->info = n;
     }
-    return *slot;
+    return slot->info;
 }
 
+/* (new facts, in new memory: see Slot) */
 static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
-    AxisInfo **slot = info_slot(a, v);
-    if (!*slot) *slot = ARENA_NEW(a->ctx->arena, AxisInfo);
-    **slot = *ai;
+    Slot *slot = info_slot(a, v);
+    if (slot->info && axis_info_equal(slot->info, ai)) return;
+    AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
+    *n = *ai;
+    slot->info = n;
+    slot->changed = ++a->clock;
 }
 
 static int elem_bytes(const Type *t) {
@@ -366,6 +389,17 @@ static void visit(Op *op, void *ud) {
     }
     apply_hints(op, &ai);
     set_info(a, r, &ai);
+    info_slot(a, r)->computed = a->clock;
+}
+
+/* Whether op's result may get other facts than it has: never computed, or
+ * an operand's changed since. */
+static bool stale(AxisAnalysis *a, const Op *op) {
+    uint32_t at = info_slot(a, &op->results[0])->computed;
+    if (!at) return true;
+    for (int i = 0; i < op->noperands; i++)
+        if (info_slot(a, op->operands[i].value)->changed > at) return true;
+    return false;
 }
 
 /* ---- the walk, with scf.for's fixed point ---------------------------------- */
@@ -383,9 +417,11 @@ static AxisInfo meet(const AxisInfo *x, const AxisInfo *y) {
 }
 
 bool axis_info_equal(const AxisInfo *x, const AxisInfo *y) {
-    size_t n = sizeof(int64_t) * (size_t)x->rank;
-    return x->rank == y->rank && x->known == y->known && x->value == y->value && !memcmp(x->contig, y->contig, n) &&
-           !memcmp(x->div, y->div, n) && !memcmp(x->cnst, y->cnst, n);
+    if (x->rank != y->rank || x->known != y->known || x->value != y->value) return false;
+    /* (a loop, not three calls to memcmp: ranks are 1 to 4) */
+    for (int d = 0; d < x->rank && d < TTG_MAX_RANK; d++)
+        if (x->contig[d] != y->contig[d] || x->div[d] != y->div[d] || x->cnst[d] != y->cnst[d]) return false;
+    return true;
 }
 
 static void walk_block(AxisAnalysis *a, Block *b);
@@ -443,7 +479,7 @@ static void walk_block(AxisAnalysis *a, Block *b) {
             walk_for(a, op);
             continue;
         }
-        if (has_facts(op)) visit(op, a);
+        if (has_facts(op) && stale(a, op)) visit(op, a);
         for (int r = 0; r < op->nregions; r++)
             for (Block *rb = op->regions[r].first; rb; rb = rb->next) walk_block(a, rb);
     }
@@ -454,7 +490,7 @@ AxisAnalysis *axis_analyze(Context *c, Op *func) {
     a->ctx = c;
     a->func = func;
     a->current = a->ncap = ctx_value_count(c);
-    a->infos = ARENA_ARRAY(c->arena, AxisInfo *, a->ncap);
+    a->slots = ARENA_ARRAY(c->arena, Slot, a->ncap);
     if (func->kind == TT_FUNC) func_args(a, func);
     visit(func, a);
     for (int r = 0; r < func->nregions; r++)
@@ -469,11 +505,24 @@ void axis_analysis_free(AxisAnalysis *a) { (void)a; }
 AxisAnalysis *axis_analysis_get(Context *c, Op *func) {
     AxisAnalysis *k = c->axis;
     if (k && k->func == func && k->current == ctx_value_count(c)) return k;
+    if (k && k->behind) {
+        if (axis_analysis_update(k, func)) {
+            k->behind = false;
+            return k;
+        }
+        c->axis = NULL; /* (half brought up to date) */
+    }
     return axis_analyze(c, func);
 }
 
 void axis_analysis_keep(Context *c, AxisAnalysis *a) {
     a->current = ctx_value_count(c);
+    a->behind = false;
+    c->axis = a;
+}
+
+void axis_analysis_keep_behind(Context *c, AxisAnalysis *a) {
+    a->behind = true;
     c->axis = a;
 }
 
@@ -481,10 +530,72 @@ void axis_analysis_drop(Context *c) { c->axis = NULL; }
 
 void axis_analysis_add_op(AxisAnalysis *a, Op *op) { visit(op, a); }
 
+/* ---- bringing an analysis up to date ------------------------------------- */
+
+static bool is_new(const AxisAnalysis *a, const Value *v) { return v->id >= a->current; }
+
+/* Whether op, or anything in its regions, holds a value made since a was
+ * last brought up to date. */
+static bool holds_new(const AxisAnalysis *a, Op *op) {
+    for (int i = 0; i < op->nresults; i++)
+        if (is_new(a, &op->results[i])) return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next) {
+            for (int i = 0; i < b->nargs; i++)
+                if (is_new(a, b->args[i])) return true;
+            for (Op *o = b->first; o; o = o->next)
+                if (holds_new(a, o)) return true;
+        }
+    return false;
+}
+
+/* A loop that holds new values, walked again as axis_analyze walks it;
+ * false if the facts of one of its older carried values (which its results
+ * have, and the values after it read) changed. */
+static bool update_for(AxisAnalysis *a, Op *f) {
+    Block *body = f->regions[0].first;
+    AxisInfo *was = tc_malloc(sizeof *was * (size_t)(body->nargs + 1));
+    for (int i = 0; i < body->nargs; i++) was[i] = *axis_info(a, body->args[i]);
+    walk_for(a, f);
+    bool same = true;
+    for (int i = 0; i < body->nargs && same; i++)
+        same = is_new(a, body->args[i]) || axis_info_equal(&was[i], axis_info(a, body->args[i]));
+    tc_free(was);
+    return same;
+}
+
+static bool update_block(AxisAnalysis *a, Block *b) {
+    for (Op *op = b->first; op; op = op->next) {
+        if (op->kind == SCF_FOR) {
+            if (holds_new(a, op) && !update_for(a, op)) return false;
+            continue;
+        }
+        if (has_facts(op) && is_new(a, &op->results[0])) visit(op, a);
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next)
+                if (!update_block(a, rb)) return false;
+    }
+    return true;
+}
+
+bool axis_analysis_update(AxisAnalysis *a, Op *func) {
+    if (func != a->func) return false;
+    for (int r = 0; r < func->nregions; r++)
+        for (Block *b = func->regions[r].first; b; b = b->next)
+            if (!update_block(a, b)) return false;
+    a->current = ctx_value_count(a->ctx);
+    return true;
+}
+
 void axis_analysis_copy(AxisAnalysis *a, Value *to, Value *from) {
     /* (values without facts, as visit leaves them: unset, conservative when asked) */
     TypeKind k = ty_elem(to->type)->kind;
-    if (k == TY_INT || k == TY_PTR || k == TY_INDEX) set_info(a, to, axis_info(a, from));
+    if (k == TY_INT || k == TY_PTR || k == TY_INDEX) {
+        const AxisInfo *f = axis_info(a, from);
+        Slot *slot = info_slot(a, to);
+        slot->info = f; /* (shared: set_info replaces, never writes) */
+        slot->changed = ++a->clock;
+    }
 }
 
 void axis_info_print(const AxisInfo *ai, StrBuf *out) {

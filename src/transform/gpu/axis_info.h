@@ -60,13 +60,20 @@ bool axis_info_equal(const AxisInfo *x, const AxisInfo *y);
  *    axis_analysis_keep) or calls axis_analysis_drop.
  *
  * ttg-assign-layouts makes it and keeps it; pipeline-async-copy reuses it
- * and keeps it when it pipelines nothing; the emitter reuses it.
+ * and keeps it, behind when it pipelines a loop (axis_analysis_keep_behind);
+ * the emitter reuses it.
  */
 
 /* The context's kept analysis of func if it is current, else a new one. */
 AxisAnalysis *axis_analysis_get(Context *c, Op *func);
 /* Makes a the context's kept analysis, current as of now. */
 void axis_analysis_keep(Context *c, AxisAnalysis *a);
+/* Makes a, current as of when it was last brought up to date, the
+ * context's kept analysis, to be brought up to date (axis_analysis_update)
+ * when it is next asked for: the edits since, and those of the cse and dce
+ * that may follow, are of the kinds axis_analysis_update takes in (fewer
+ * ops to walk once the CSE has merged the new ones). */
+void axis_analysis_keep_behind(Context *c, AxisAnalysis *a);
 /* Forgets the context's kept analysis (the IR changed in a way it does not
  * know). */
 void axis_analysis_drop(Context *c);
@@ -76,6 +83,15 @@ void axis_analysis_drop(Context *c);
  * and clones ttg-assign-layouts puts in front of a user, whose facts are
  * those of the value they convert or clone. */
 void axis_analysis_add_op(AxisAnalysis *a, Op *op);
+/* Brings a up to date with the ops made in func since it last was, in
+ * program order (an scf.for that holds new values is walked again whole):
+ * exact when every older value keeps its facts, that is when the edits
+ * only added ops and values, erased ops whose values are no longer used,
+ * and replaced uses of values by values with the same facts (a loop
+ * rebuilt with more carried values: its older ones are checked). False,
+ * with a no longer to be trusted, if an older carried value's facts
+ * changed. */
+bool axis_analysis_update(AxisAnalysis *a, Op *func);
 /* Gives `to`, a value made since a was last brought up to date, the facts
  * of `from`: what axis_analysis_add_op gives a ttg.convert_layout of from,
  * or a copy of from's defining op whose operands are copies or

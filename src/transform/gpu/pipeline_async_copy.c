@@ -93,6 +93,12 @@ typedef struct Pipe {
      * variable nor the state: every iteration computes them alike, and
      * the CSE after the pass would merge all later clones into that one */
     Map fixed;
+    /* hash of a clone -> the clone (the last of that hash): a clone equal
+     * to an earlier one (the slices repeat the index arithmetic that the
+     * layouts rematerialised for each user) is that one, which comes
+     * before it and dominates it, as the CSE after the pass would merge
+     * them */
+    Map clones;
 } Pipe;
 
 static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
@@ -123,6 +129,43 @@ static bool evaluable(Pipe *p, Value *v, int depth) {
     return true;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+
+/* d cloned before `before`, its operands mapped through env (which gains
+ * its results), or an equal clone made before. */
+static Op *clone_once(Pipe *p, Map *env, Op *d, Op *before) {
+    int n = d->noperands;
+    Value *ops[8];
+    if (n > 8) {
+        Op *c = op_clone(p->c, d, env);
+        op_insert_before(before, c);
+        return c;
+    }
+    uint64_t h = (uint64_t)d->kind + 1;
+    for (int i = 0; i < n; i++) {
+        Value *o = op_operand(d, i), *m = map_get(env, MAP_KEY(o));
+        ops[i] = m ? m : o;
+        h = mix(h, MAP_KEY(ops[i]));
+    }
+    for (int i = 0; i < d->nattrs; i++) h = mix(h, MAP_KEY(d->attrs[i].attr));
+    for (int i = 0; i < d->nresults; i++) h = mix(h, MAP_KEY(d->results[i].type));
+    h = hash_u64(h) | 1;
+    Op *e = map_get(&p->clones, h);
+    bool same = e && e->kind == d->kind && e->noperands == n && e->nresults == d->nresults && e->nattrs == d->nattrs;
+    for (int i = 0; same && i < n; i++) same = op_operand(e, i) == ops[i];
+    for (int i = 0; same && i < d->nattrs; i++)
+        same = e->attrs[i].name == d->attrs[i].name && e->attrs[i].attr == d->attrs[i].attr;
+    for (int i = 0; same && i < d->nresults; i++) same = e->results[i].type == d->results[i].type;
+    if (same) {
+        for (int i = 0; i < d->nresults; i++) map_put(env, MAP_KEY(op_result(d, i)), op_result(e, i));
+        return e;
+    }
+    Op *c = op_clone(p->c, d, env);
+    op_insert_before(before, c);
+    map_put(&p->clones, h, c);
+    return c;
+}
+
 /* v for an iteration whose induction variable and state `env` maps (body
  * value -> value), cloning its slice before `before`. A value the
  * iteration does not change is cloned once, for the first iteration
@@ -143,8 +186,7 @@ static Value *eval(Pipe *p, Map *env, Value *v, Op *before) {
         eval(p, env, o, before);
         fixed &= !in_body(p, o) || map_has(&p->fixed, MAP_KEY(o));
     }
-    Op *n = op_clone(p->c, d, env);
-    op_insert_before(before, n);
+    Op *n = clone_once(p, env, d, before);
     if (fixed)
         for (int i = 0; i < d->nresults; i++) map_put(&p->fixed, MAP_KEY(op_result(d, i)), op_result(n, i));
     return op_result(n, v->index);
@@ -334,6 +376,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
      * (room for them spares the environments' rehashing) */
     int nvals = p.args.len + 1;
     for (Op *o = body->first; o; o = o->next) nvals += o->nresults;
+    map_reserve(&p.clones, nvals);
 
     /* prologue */
     Builder pb = builder_before(c, loop);
@@ -416,6 +459,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     map_free(&env);
     map_free(&p.state);
     map_free(&p.fixed);
+    map_free(&p.clones);
     vec_free(&p.args);
     tc_free(state);
     tc_free(opnds);
@@ -442,10 +486,9 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
             AxisAnalysis *aa = axis_analysis_get(c, f);
             int k = 0;
             for (int i = 0; i < loops.len; i++) k += pipeline_loop(c, loops.data[i], num_stages, sm, aa);
-            /* A pipelined loop is walked again best after the CSE that
-             * follows (its prologues shrink by half): the emitter's
-             * analysis is left to be made then. */
-            if (k) axis_analysis_drop(c);
+            /* the values made here are brought in when the emitter asks,
+             * after the CSE (the prologues shrink by half) */
+            if (k) axis_analysis_keep_behind(c, aa);
             else axis_analysis_keep(c, aa);
             n += k;
         }
