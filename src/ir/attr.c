@@ -21,6 +21,16 @@ typedef struct AttrNode {
     struct AttrNode *next;
 } AttrNode;
 
+/* A dense attribute of one value (a splat: most constants are) and its
+ * value's bits. */
+static bool dense_single(const Attr *a, uint64_t *bits) {
+    if ((a->kind != ATTR_DENSE && a->kind != ATTR_DENSE_ARRAY) || a->dense.nvals != 1) return false;
+    if (a->dense.ints) *bits = (uint64_t)a->dense.ints[0];
+    else if (a->dense.floats) memcpy(bits, a->dense.floats, sizeof *bits);
+    else return false;
+    return true;
+}
+
 static bool attr_equal(const Attr *x, const Attr *y) {
     if (x->kind != y->kind || x->type != y->type) return false;
     switch (x->kind) {
@@ -48,6 +58,10 @@ static bool attr_equal(const Attr *x, const Attr *y) {
     case ATTR_DENSE_ARRAY:
         if (x->dense.nvals != y->dense.nvals) return false;
         if ((x->dense.ints == NULL) != (y->dense.ints == NULL)) return false;
+        if (x->dense.nvals == 1) {
+            uint64_t bx, by;
+            return dense_single(x, &bx) && dense_single(y, &by) && bx == by;
+        }
         if (x->dense.ints)
             return memcmp(x->dense.ints, y->dense.ints, sizeof(int64_t) * (size_t)x->dense.nvals) == 0;
         return memcmp(x->dense.floats, y->dense.floats, sizeof(double) * (size_t)x->dense.nvals) == 0;
@@ -66,12 +80,15 @@ static uint64_t scalar_bits(const Attr *a) {
 
 /* The hash of an integer or float attribute: one mix (the sema and the
  * passes make them by the thousand). */
-static inline uint64_t scalar_hash(AttrKind kind, const Type *t, uint64_t bits) {
-    return hash_u64(((uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL + (uint64_t)kind) ^ bits) | 1;
+static inline uint64_t scalar_hash(uint64_t tag, const Type *t, uint64_t bits) {
+    return hash_u64(((uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL + tag) ^ bits) | 1;
 }
 
 static uint64_t attr_hash(const Attr *a) {
     if (a->kind == ATTR_INT || a->kind == ATTR_FLOAT) return scalar_hash(a->kind, a->type, scalar_bits(a));
+    uint64_t bits;
+    if (dense_single(a, &bits)) /* (tagged apart from the scalars, ints from floats) */
+        return scalar_hash(((uint64_t)a->kind << 1 | (a->dense.ints == NULL)) + 64, a->type, bits);
     uint64_t h = hash_combine(hash_u64((uint64_t)a->kind + 7), (uint64_t)(uintptr_t)a->type);
     switch (a->kind) {
     case ATTR_UNIT: break;
