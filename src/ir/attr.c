@@ -21,6 +21,16 @@ typedef struct AttrNode {
     struct AttrNode *next;
 } AttrNode;
 
+/* A dense attribute of one value (a splat: most constants are) and its
+ * value's bits. */
+static bool dense_single(const Attr *a, uint64_t *bits) {
+    if ((a->kind != ATTR_DENSE && a->kind != ATTR_DENSE_ARRAY) || a->dense.nvals != 1) return false;
+    if (a->dense.ints) *bits = (uint64_t)a->dense.ints[0];
+    else if (a->dense.floats) memcpy(bits, a->dense.floats, sizeof *bits);
+    else return false;
+    return true;
+}
+
 static bool attr_equal(const Attr *x, const Attr *y) {
     if (x->kind != y->kind || x->type != y->type) return false;
     switch (x->kind) {
@@ -48,6 +58,10 @@ static bool attr_equal(const Attr *x, const Attr *y) {
     case ATTR_DENSE_ARRAY:
         if (x->dense.nvals != y->dense.nvals) return false;
         if ((x->dense.ints == NULL) != (y->dense.ints == NULL)) return false;
+        if (x->dense.nvals == 1) {
+            uint64_t bx, by;
+            return dense_single(x, &bx) && dense_single(y, &by) && bx == by;
+        }
         if (x->dense.ints)
             return memcmp(x->dense.ints, y->dense.ints, sizeof(int64_t) * (size_t)x->dense.nvals) == 0;
         return memcmp(x->dense.floats, y->dense.floats, sizeof(double) * (size_t)x->dense.nvals) == 0;
@@ -55,13 +69,32 @@ static bool attr_equal(const Attr *x, const Attr *y) {
     return false;
 }
 
+/* The bits of an integer or float attribute's value (a float's bit
+ * pattern: attr_equal compares floats bit for bit). */
+static uint64_t scalar_bits(const Attr *a) {
+    uint64_t b;
+    if (a->kind == ATTR_FLOAT) memcpy(&b, &a->f, sizeof b);
+    else b = (uint64_t)a->i;
+    return b;
+}
+
+/* The hash of an integer or float attribute: one mix (the sema and the
+ * passes make them by the thousand). */
+static inline uint64_t scalar_hash(uint64_t tag, const Type *t, uint64_t bits) {
+    return hash_u64(((uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL + tag) ^ bits) | 1;
+}
+
 static uint64_t attr_hash(const Attr *a) {
+    if (a->kind == ATTR_INT || a->kind == ATTR_FLOAT) return scalar_hash(a->kind, a->type, scalar_bits(a));
+    uint64_t bits;
+    if (dense_single(a, &bits)) /* (tagged apart from the scalars, ints from floats) */
+        return scalar_hash(((uint64_t)a->kind << 1 | (a->dense.ints == NULL)) + 64, a->type, bits);
     uint64_t h = hash_combine(hash_u64((uint64_t)a->kind + 7), (uint64_t)(uintptr_t)a->type);
     switch (a->kind) {
     case ATTR_UNIT: break;
     case ATTR_BOOL: h = hash_combine(h, a->b); break;
-    case ATTR_INT: h = hash_combine(h, (uint64_t)a->i); break;
-    case ATTR_FLOAT: h = hash_combine(h, hash_bytes(&a->f, sizeof a->f, 0)); break;
+    case ATTR_INT:
+    case ATTR_FLOAT: break;
     case ATTR_STRING:
     case ATTR_SYMREF:
     case ATTR_OPAQUE: h = hash_combine(h, (uint64_t)(uintptr_t)a->s); break;
@@ -87,11 +120,8 @@ static uint64_t attr_hash(const Attr *a) {
     return h | 1;
 }
 
-static Attr *unique(Context *c, const Attr *proto) {
-    uint64_t h = attr_hash(proto);
-    AttrNode *head = map_get(&c->attrs, h);
-    for (AttrNode *n = head; n; n = n->next)
-        if (attr_equal(&n->a, proto)) return &n->a;
+/* A new attribute equal to proto, of hash h, at the head of its chain. */
+static Attr *insert(Context *c, const Attr *proto, uint64_t h, AttrNode *head) {
     AttrNode *n = ARENA_NEW(c->arena, AttrNode);
     n->a = *proto;
     n->a.hash = h;
@@ -119,16 +149,38 @@ static Attr *unique(Context *c, const Attr *proto) {
     return a;
 }
 
+static Attr *unique(Context *c, const Attr *proto) {
+    uint64_t h = attr_hash(proto);
+    AttrNode *head = map_get(&c->attrs, h);
+    for (AttrNode *n = head; n; n = n->next)
+        if (attr_equal(&n->a, proto)) return &n->a;
+    return insert(c, proto, h, head);
+}
+
+/* unique for an integer or float attribute, whose value is `bits`. */
+static Attr *unique_scalar(Context *c, AttrKind kind, Type *t, uint64_t bits) {
+    uint64_t h = scalar_hash(kind, t, bits);
+    AttrNode *head = map_get(&c->attrs, h);
+    for (AttrNode *n = head; n; n = n->next)
+        if (n->a.kind == kind && n->a.type == t && scalar_bits(&n->a) == bits) return &n->a;
+    Attr proto = {.kind = kind, .type = t};
+    if (kind == ATTR_FLOAT) memcpy(&proto.f, &bits, sizeof bits);
+    else proto.i = (int64_t)bits;
+    return insert(c, &proto, h, head);
+}
+
 Attr *attr_unit(Context *c) { return unique(c, &(Attr){.kind = ATTR_UNIT}); }
 Attr *attr_bool(Context *c, bool v) { return unique(c, &(Attr){.kind = ATTR_BOOL, .b = v}); }
 Attr *attr_int(Context *c, Type *t, int64_t v) {
     if (t && t->kind == TY_INT) v = t->width == 1 ? (v & 1) : int_wrap(v, t->width);
-    return unique(c, &(Attr){.kind = ATTR_INT, .type = t, .i = v});
+    return unique_scalar(c, ATTR_INT, t, (uint64_t)v);
 }
 Attr *attr_i32(Context *c, int64_t v) { return attr_int(c, ty_i32(c), v); }
 Attr *attr_float(Context *c, Type *t, double v) {
     if (t && t->kind == TY_FLOAT) v = float_round(v, t->fkind);
-    return unique(c, &(Attr){.kind = ATTR_FLOAT, .type = t, .f = v});
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return unique_scalar(c, ATTR_FLOAT, t, bits);
 }
 Attr *attr_string(Context *c, const char *s) {
     return unique(c, &(Attr){.kind = ATTR_STRING, .s = ctx_intern(c, s)});

@@ -25,6 +25,8 @@
  */
 #include "transform/pass.h"
 
+#include <string.h>
+
 typedef struct Entry {
     Op *op;
     uint64_t hash;
@@ -97,13 +99,15 @@ static bool cse_candidate(Op *op) {
            op->nresults > 0;
 }
 
-static void table_grow(Table *t) {
+/* Room for at least `want` entries (a power of two of buckets). */
+static void table_grow_to(Table *t, int want) {
     int n = t->nbuckets ? t->nbuckets * 2 : 1024;
+    while (n < want && n < (1 << 24)) n *= 2;
     vec_reserve(&t->entries, n); /* (room for as many entries as buckets) */
     tc_free(t->heads);
     t->heads = tc_malloc(sizeof(int) * (size_t)n);
     t->nbuckets = n;
-    for (int i = 0; i < n; i++) t->heads[i] = -1;
+    memset(t->heads, 0xff, sizeof(int) * (size_t)n); /* (all -1) */
     /* relink in push order so each bucket's head is its newest entry */
     for (int i = 0; i < t->entries.len; i++) {
         Entry *e = &t->entries.data[i];
@@ -112,6 +116,8 @@ static void table_grow(Table *t) {
         t->heads[e->bucket] = i;
     }
 }
+
+static void table_grow(Table *t) { table_grow_to(t, 0); }
 
 static Op *table_find(Table *t, Op *op, uint64_t h) {
     if (!t->nbuckets) return NULL;
@@ -174,7 +180,10 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
 bool pass_cse(Op *module, PassContext *pc) {
     bool count_unseen = canonicalize_fixed_point_stands(pc);
     Table t = {.count_unseen = &count_unseen};
-    table_grow(&t);
+    /* sized once for the values there are (half of them, say, pure ops'
+     * results): doubling from a small table rehashed the expanded fp64
+     * math several times over */
+    table_grow_to(&t, (int)(ctx_value_count(pc->ctx) / 2));
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) {

@@ -43,6 +43,12 @@ typedef struct SliceMemo {
     const Layout *slice;
 } SliceMemo;
 
+typedef struct RematMemo {
+    const Layout *layout;
+    Value *clone;
+    uint32_t prev; /* 1 + index of the previous clone of the same value, or 0 */
+} RematMemo;
+
 typedef struct LState {
     Context *ctx;
     const TtgOptions *opts;
@@ -64,6 +70,10 @@ typedef struct LState {
      * ask for the same few again and again */
     SliceMemo slices[16];
     int nslices;
+    /* the clones remat made: Value* -> 1 + index of the newest for that
+     * value in `remats` (each entry links to the one made before it) */
+    Map remat_of;
+    VEC(RematMemo) remats;
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -371,11 +381,37 @@ static bool can_remat(Value *x, int depth) {
     return true;
 }
 
-/* x recomputed with layout l, just before `before`. */
+/* Is `op` in block b, or nested in an op of b? */
+static bool within_block(const Op *op, const Block *b) {
+    for (const Block *at = op->parent; at && at->parent;) {
+        if (at == b) return true;
+        const Op *owner = at->parent->parent;
+        at = owner ? owner->parent : NULL;
+    }
+    return false;
+}
+
+/* A clone of x with layout l made earlier that dominates `before`: the
+ * clones are made op by op in pre-order, each just before the op that
+ * needs it, so an earlier one dominates every later op of its block and
+ * the ops nested in them. (Reusing it spares the duplicate that a CSE
+ * after the layouts would merge, and the CSE's work.) */
+static Value *remat_made(LState *s, Value *x, const Layout *l, const Op *before) {
+    for (uint32_t k = (uint32_t)(uintptr_t)map_get(&s->remat_of, MAP_KEY(x)); k; k = s->remats.data[k - 1].prev) {
+        RematMemo *m = &s->remats.data[k - 1];
+        if (m->layout == l && within_block(before, m->clone->def->parent)) return m->clone;
+    }
+    return NULL;
+}
+
+/* x recomputed with layout l, just before `before` (or such a clone made
+ * before that dominates it). */
 static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     if (!is_tile(x)) return x;
     const Layout *cur = type_layout(s, x->type);
     if (ttg_layout_equal(cur, l)) return x;
+    Value *made = remat_made(s, x, l, before);
+    if (made) return made;
     Op *d = x->def;
     Value *ops[8];
     int n = d->noperands < 8 ? d->noperands : 8;
@@ -390,6 +426,9 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     op_insert_before(before, c);
     if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
     axis_analysis_copy(s->aa, op_result(c, 0), x);
+    uint32_t prev = (uint32_t)(uintptr_t)map_get(&s->remat_of, MAP_KEY(x));
+    vec_push(&s->remats, ((RematMemo){l, op_result(c, 0), prev}));
+    map_put(&s->remat_of, MAP_KEY(x), (void *)(uintptr_t)s->remats.len);
     return op_result(c, 0);
 }
 
@@ -676,6 +715,8 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     tc_free(s.layout);
     tc_free(s.related);
     map_free(&s.anchor);
+    map_free(&s.remat_of);
+    vec_free(&s.remats);
     vec_free(&s.work);
     vec_free(&s.ops);
     vec_free(&s.seeds);
