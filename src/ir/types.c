@@ -112,9 +112,10 @@ Type *ty_int_signed(Context *c, int width, IntSign sign) {
     return t;
 }
 Type *ty_int(Context *c, int width) { return ty_int_signed(c, width, SIGNLESS); }
-Type *ty_i1(Context *c) { return ty_int(c, 1); }
-Type *ty_i32(Context *c) { return ty_int(c, 32); }
-Type *ty_i64(Context *c) { return ty_int(c, 64); }
+/* (each comparison asks for i1 and its predicate's i64: made once, read) */
+Type *ty_i1(Context *c) { return c->int_types[SIGNLESS][1] ? c->int_types[SIGNLESS][1] : ty_int(c, 1); }
+Type *ty_i32(Context *c) { return c->int_types[SIGNLESS][32] ? c->int_types[SIGNLESS][32] : ty_int(c, 32); }
+Type *ty_i64(Context *c) { return c->int_types[SIGNLESS][64] ? c->int_types[SIGNLESS][64] : ty_int(c, 64); }
 
 static const int float_widths[] = {[FK_F8E4M3] = 8, [FK_F8E5M2] = 8, [FK_F16] = 16,
                                    [FK_BF16] = 16, [FK_F32] = 32, [FK_F64] = 64};
