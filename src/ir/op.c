@@ -182,6 +182,13 @@ static void set_attr_interned(Context *c, Op *op, const char *iname, int i, Attr
         return;
     }
     if (!a) return;
+    if (!op->capattrs) { /* the first (a constant's value, a comparison's predicate): room for a second */
+        op->attrs = ARENA_ARRAY(c->arena, NamedAttr, 2);
+        op->attrs[0] = (NamedAttr){iname, a};
+        op->nattrs = 1;
+        op->capattrs = 2;
+        return;
+    }
     if (op->nattrs == op->capattrs) {
         int ncap = op->capattrs ? op->capattrs * 2 : 4;
         NamedAttr *n = ARENA_ARRAY(c->arena, NamedAttr, ncap);
