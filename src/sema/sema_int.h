@@ -190,6 +190,11 @@ struct Sema {
         int64_t v;
         Attr *attr;
     } i32_attrs[16];
+    struct ConstAttr {     /* a scalar constant's value attribute by (IR type, bits) (sem_const_int/float) */
+        const Type *type;
+        uint64_t bits;
+        Attr *attr;
+    } const_attrs[64];
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool numel_reported;   /* a tensor over Triton's element limit was reported */
