@@ -11,6 +11,13 @@
 #include <pthread.h>
 #include <string.h>
 
+/* (op_make and the block links are inlined into build_op: see there) */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 const char *const cmpi_pred_names[CMPI_COUNT] = {"eq",  "ne",  "slt", "sle", "sgt",
                                                  "sge", "ult", "ule", "ugt", "uge"};
 const char *const cmpf_pred_names[CMPF_COUNT] = {
@@ -103,10 +110,16 @@ bool value_has_one_use(const Value *v) { return v->uses && !v->uses->next; }
 
 void value_replace_all_uses(Value *from, Value *to) {
     if (from == to) return;
-    while (from->uses) {
-        Use *u = from->uses;
-        use_unlink(u);
+    /* each use in turn moves to the front of to's list (so they end up
+     * there in reverse), as unlinking and linking them one by one would */
+    Use *u = from->uses;
+    from->uses = NULL;
+    while (u) {
+        Use *next = u->next;
+        u->next = NULL;
+        u->pprev = NULL;
         use_link(u, to);
+        u = next;
     }
 }
 
@@ -115,11 +128,6 @@ void value_replace_all_uses(Value *from, Value *to) {
 /* (op_create's body, inlined into build_op too: the IR is built an op at a
  * time, and a second call passing the eight arguments on cost a fifth of
  * making the op) */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
 static ALWAYS_INLINE Op *op_make(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
                                  Type *const *result_types, int nres, int nregions) {
     /* the op, its operands, results and regions in one allocation (the
@@ -286,7 +294,8 @@ void region_push_block(Region *r, Block *b) {
     r->last = b;
 }
 
-void block_append(Block *b, Op *op) {
+/* (inlined into build_op) */
+static ALWAYS_INLINE void link_last(Block *b, Op *op) {
     op->parent = b;
     op->prev = b->last;
     op->next = NULL;
@@ -295,7 +304,7 @@ void block_append(Block *b, Op *op) {
     b->last = op;
 }
 
-void op_insert_before(Op *anchor, Op *op) {
+static ALWAYS_INLINE void link_before(Op *anchor, Op *op) {
     Block *b = anchor->parent;
     op->parent = b;
     op->next = anchor;
@@ -304,6 +313,10 @@ void op_insert_before(Op *anchor, Op *op) {
     else b->first = op;
     anchor->prev = op;
 }
+
+void block_append(Block *b, Op *op) { link_last(b, op); }
+
+void op_insert_before(Op *anchor, Op *op) { link_before(anchor, op); }
 
 void op_insert_after(Op *anchor, Op *op) {
     if (anchor->next) op_insert_before(anchor->next, op);
@@ -412,8 +425,8 @@ Op *op_clone(Context *c, Op *op, Map *map) {
 Op *build_op(Builder *b, OpKind kind, Value *const *operands, int nopnds,
              Type *const *result_types, int nres, int nregions) {
     Op *op = op_make(b->ctx, kind, b->loc, operands, nopnds, result_types, nres, nregions);
-    if (b->before) op_insert_before(b->before, op);
-    else if (b->block) block_append(b->block, op);
+    if (b->before) link_before(b->before, op);
+    else if (b->block) link_last(b->block, op);
     return op;
 }
 
