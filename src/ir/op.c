@@ -11,6 +11,13 @@
 #include <pthread.h>
 #include <string.h>
 
+/* (op_make and the block links are inlined into build_op: see there) */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 const char *const cmpi_pred_names[CMPI_COUNT] = {"eq",  "ne",  "slt", "sle", "sgt",
                                                  "sge", "ult", "ule", "ugt", "uge"};
 const char *const cmpf_pred_names[CMPF_COUNT] = {
@@ -103,17 +110,26 @@ bool value_has_one_use(const Value *v) { return v->uses && !v->uses->next; }
 
 void value_replace_all_uses(Value *from, Value *to) {
     if (from == to) return;
-    while (from->uses) {
-        Use *u = from->uses;
-        use_unlink(u);
+    /* each use in turn moves to the front of to's list (so they end up
+     * there in reverse), as unlinking and linking them one by one would */
+    Use *u = from->uses;
+    from->uses = NULL;
+    while (u) {
+        Use *next = u->next;
+        u->next = NULL;
+        u->pprev = NULL;
         use_link(u, to);
+        u = next;
     }
 }
 
 /* ---- ops -------------------------------------------------------------------- */
 
-Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
-              Type *const *result_types, int nres, int nregions) {
+/* (op_create's body, inlined into build_op too: the IR is built an op at a
+ * time, and a second call passing the eight arguments on cost a fifth of
+ * making the op) */
+static ALWAYS_INLINE Op *op_make(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
+                                 Type *const *result_types, int nres, int nregions) {
     /* the op, its operands, results and regions in one allocation (the
      * sizes of all four are multiples of 8, so each part stays aligned) */
     _Static_assert(sizeof(Op) % 8 == 0 && sizeof(Use) % 8 == 0 && sizeof(Value) % 8 == 0 &&
@@ -147,6 +163,11 @@ Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopn
     return op;
 }
 
+Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
+              Type *const *result_types, int nres, int nregions) {
+    return op_make(c, kind, loc, operands, nopnds, result_types, nres, nregions);
+}
+
 /* (The first byte decides most comparisons without a call to strcmp:
  * passes ask ops for their attributes all the time.) */
 static int attr_index(const Op *op, const char *name) {
@@ -169,6 +190,13 @@ static void set_attr_interned(Context *c, Op *op, const char *iname, int i, Attr
         return;
     }
     if (!a) return;
+    if (!op->capattrs) { /* the first (a constant's value, a comparison's predicate): room for a second */
+        op->attrs = ARENA_ARRAY(c->arena, NamedAttr, 2);
+        op->attrs[0] = (NamedAttr){iname, a};
+        op->nattrs = 1;
+        op->capattrs = 2;
+        return;
+    }
     if (op->nattrs == op->capattrs) {
         int ncap = op->capattrs ? op->capattrs * 2 : 4;
         NamedAttr *n = ARENA_ARRAY(c->arena, NamedAttr, ncap);
@@ -266,7 +294,8 @@ void region_push_block(Region *r, Block *b) {
     r->last = b;
 }
 
-void block_append(Block *b, Op *op) {
+/* (inlined into build_op) */
+static ALWAYS_INLINE void link_last(Block *b, Op *op) {
     op->parent = b;
     op->prev = b->last;
     op->next = NULL;
@@ -275,7 +304,7 @@ void block_append(Block *b, Op *op) {
     b->last = op;
 }
 
-void op_insert_before(Op *anchor, Op *op) {
+static ALWAYS_INLINE void link_before(Op *anchor, Op *op) {
     Block *b = anchor->parent;
     op->parent = b;
     op->next = anchor;
@@ -284,6 +313,10 @@ void op_insert_before(Op *anchor, Op *op) {
     else b->first = op;
     anchor->prev = op;
 }
+
+void block_append(Block *b, Op *op) { link_last(b, op); }
+
+void op_insert_before(Op *anchor, Op *op) { link_before(anchor, op); }
 
 void op_insert_after(Op *anchor, Op *op) {
     if (anchor->next) op_insert_before(anchor->next, op);
@@ -391,9 +424,9 @@ Op *op_clone(Context *c, Op *op, Map *map) {
 
 Op *build_op(Builder *b, OpKind kind, Value *const *operands, int nopnds,
              Type *const *result_types, int nres, int nregions) {
-    Op *op = op_create(b->ctx, kind, b->loc, operands, nopnds, result_types, nres, nregions);
-    if (b->before) op_insert_before(b->before, op);
-    else if (b->block) block_append(b->block, op);
+    Op *op = op_make(b->ctx, kind, b->loc, operands, nopnds, result_types, nres, nregions);
+    if (b->before) link_before(b->before, op);
+    else if (b->block) link_last(b->block, op);
     return op;
 }
 

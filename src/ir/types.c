@@ -20,8 +20,12 @@
 #include <string.h>
 
 typedef struct TypeNode {
-    Type t;
+    Type t; /* first: a Type * of this context is its TypeNode */
     struct TypeNode *next;
+    /* ty_with_elem's last answer for this (tensor) type: the element type
+     * asked for and the tensor type made (a comparison asks for the i1
+     * form of its operands' type, a cast for another element type) */
+    Type *with_elem, *with_elem_type;
 } TypeNode;
 
 static bool type_equal(const Type *a, const Type *b) {
@@ -51,7 +55,17 @@ static bool type_equal(const Type *a, const Type *b) {
  * finding it). */
 static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
 
+/* (ty_tensor hashes its arguments without building a Type first) */
+static uint64_t tensor_hash(const int64_t *shape, int rank, const Type *elem, const Attr *encoding) {
+    uint64_t h = mix((uint64_t)TY_TENSOR + 1, (uint64_t)(uintptr_t)elem);
+    h = mix(h, (uint64_t)(uintptr_t)encoding);
+    h = mix(h, (uint64_t)(int64_t)rank);
+    for (int i = 0; i < rank; i++) h = mix(h, (uint64_t)shape[i]);
+    return hash_u64(h) | 1; /* never 0: 0 is the map's empty key */
+}
+
 static uint64_t type_hash(const Type *t) {
+    if (t->kind == TY_TENSOR) return tensor_hash(t->shape, t->rank, t->elem, t->encoding);
     uint64_t h = (uint64_t)t->kind + 1;
     h = mix(h, (uint64_t)t->width);
     h = mix(h, (uint64_t)t->sign);
@@ -67,11 +81,8 @@ static uint64_t type_hash(const Type *t) {
     return hash_u64(h) | 1; /* never 0: 0 is the map's empty key */
 }
 
-static Type *unique(Context *c, Type *proto) {
-    uint64_t h = type_hash(proto);
-    TypeNode *head = map_get(&c->types, h);
-    for (TypeNode *n = head; n; n = n->next)
-        if (type_equal(&n->t, proto)) return &n->t;
+/* proto (hashing to h, not in head's chain) made a type of c */
+static Type *add_type(Context *c, const Type *proto, uint64_t h, TypeNode *head) {
     TypeNode *n = ARENA_NEW(c->arena, TypeNode);
     n->t = *proto;
     n->t.hash = h;
@@ -85,6 +96,14 @@ static Type *unique(Context *c, Type *proto) {
     return &n->t;
 }
 
+static Type *unique(Context *c, Type *proto) {
+    uint64_t h = type_hash(proto);
+    TypeNode *head = map_get(&c->types, h);
+    for (TypeNode *n = head; n; n = n->next)
+        if (type_equal(&n->t, proto)) return &n->t;
+    return add_type(c, proto, h, head);
+}
+
 Type *ty_int_signed(Context *c, int width, IntSign sign) {
     bool kept = width >= 0 && width <= 64 && (unsigned)sign < 3;
     if (kept && c->int_types[sign][width]) return c->int_types[sign][width];
@@ -93,9 +112,10 @@ Type *ty_int_signed(Context *c, int width, IntSign sign) {
     return t;
 }
 Type *ty_int(Context *c, int width) { return ty_int_signed(c, width, SIGNLESS); }
-Type *ty_i1(Context *c) { return ty_int(c, 1); }
-Type *ty_i32(Context *c) { return ty_int(c, 32); }
-Type *ty_i64(Context *c) { return ty_int(c, 64); }
+/* (each comparison asks for i1 and its predicate's i64: made once, read) */
+Type *ty_i1(Context *c) { return c->int_types[SIGNLESS][1] ? c->int_types[SIGNLESS][1] : ty_int(c, 1); }
+Type *ty_i32(Context *c) { return c->int_types[SIGNLESS][32] ? c->int_types[SIGNLESS][32] : ty_int(c, 32); }
+Type *ty_i64(Context *c) { return c->int_types[SIGNLESS][64] ? c->int_types[SIGNLESS][64] : ty_int(c, 64); }
 
 static const int float_widths[] = {[FK_F8E4M3] = 8, [FK_F8E5M2] = 8, [FK_F16] = 16,
                                    [FK_BF16] = 16, [FK_F32] = 32, [FK_F64] = 64};
@@ -110,9 +130,20 @@ Type *ty_none(Context *c) { return unique(c, &(Type){.kind = TY_NONE}); }
 Type *ty_ptr(Context *c, Type *pointee, int addrspace) {
     return unique(c, &(Type){.kind = TY_PTR, .elem = pointee, .addrspace = addrspace, .width = 64});
 }
+/* (the most asked for: found by comparing the arguments with each type of
+ * the chain, a Type is built only for a new one) */
 Type *ty_tensor(Context *c, const int64_t *shape, int rank, Type *elem, Attr *encoding) {
-    return unique(c, &(Type){.kind = TY_TENSOR, .shape = shape, .rank = rank, .elem = elem,
-                             .encoding = encoding});
+    uint64_t h = tensor_hash(shape, rank, elem, encoding);
+    TypeNode *head = map_get(&c->types, h);
+    for (TypeNode *n = head; n; n = n->next) {
+        const Type *t = &n->t;
+        if (t->kind != TY_TENSOR || t->elem != elem || t->rank != rank || t->encoding != encoding) continue;
+        int i = 0;
+        while (i < rank && t->shape[i] == shape[i]) i++;
+        if (i >= rank) return &n->t;
+    }
+    return add_type(c, &(Type){.kind = TY_TENSOR, .shape = shape, .rank = rank, .elem = elem, .encoding = encoding},
+                    h, head);
 }
 Type *ty_func(Context *c, Type *const *in, int nin, Type *const *res, int nres) {
     return unique(c, &(Type){.kind = TY_FUNC, .inputs = in, .ninputs = nin, .results = res,
@@ -121,7 +152,13 @@ Type *ty_func(Context *c, Type *const *in, int nin, Type *const *res, int nres) 
 
 Type *ty_with_elem(Context *c, Type *like, Type *elem) {
     if (like->kind != TY_TENSOR) return elem;
-    return ty_tensor(c, like->shape, like->rank, elem, like->encoding);
+    if (like->elem == elem) return like;
+    TypeNode *n = (TypeNode *)like;
+    if (n->with_elem != elem) {
+        n->with_elem_type = ty_tensor(c, like->shape, like->rank, elem, like->encoding);
+        n->with_elem = elem;
+    }
+    return n->with_elem_type;
 }
 
 int64_t ty_numel(const Type *t) {

@@ -180,6 +180,7 @@ struct Sema {
     Scope globals;         /* module globals: imports, constexprs, functions */
     FuncState *fn;         /* the function being generated */
     Map tltypes;           /* TlType interning: hash -> chain */
+    const TlType *block_memo[32]; /* tl_block's recent answers (checked by content) */
     const TlType *scalars[TL_NSCALAR];
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
@@ -190,6 +191,11 @@ struct Sema {
         int64_t v;
         Attr *attr;
     } i32_attrs[16];
+    struct ConstAttr {     /* a scalar constant's value attribute by (IR type, bits) (sem_const_int/float) */
+        const Type *type;
+        uint64_t bits;
+        Attr *attr;
+    } const_attrs[64];
     int depth;             /* helper nesting, to stop runaway recursion */
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool numel_reported;   /* a tensor over Triton's element limit was reported */

@@ -38,14 +38,41 @@ Attr *sema_attr_i32(Sema *S, int64_t v) {
     return m->attr;
 }
 
+/* The value attribute of a scalar constant of IR type t with the value's
+ * bits, remembered: sema makes the same few constants (0, 1, a splatted
+ * Python number) again and again, and attributes are unique anyway. */
+static struct ConstAttr *const_attr_slot(Sema *S, const Type *t, uint64_t bits) {
+    uint64_t h = (bits ^ (uint64_t)(uintptr_t)t) * 0x9e3779b97f4a7c15ULL;
+    _Static_assert(TC_ARRAY_LEN(S->const_attrs) == 64, "the slot is 6 bits");
+    return &S->const_attrs[h >> 58];
+}
+
 Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
     S->b.loc = S->loc;
-    return build_const_int(&S->b, t->ir, int_wrap(v, tl_bitwidth(t)));
+    v = int_wrap(v, tl_bitwidth(t));
+    if (t->ir->kind != TY_INT) return build_const_int(&S->b, t->ir, v);
+    struct ConstAttr *m = const_attr_slot(S, t->ir, (uint64_t)v);
+    if (!m->attr || m->type != t->ir || m->bits != (uint64_t)v) {
+        m->type = t->ir;
+        m->bits = (uint64_t)v;
+        m->attr = attr_int(S->ctx, t->ir, v);
+    }
+    return build_constant(&S->b, m->attr);
 }
 
 Value *sem_const_float(Sema *S, const TlType *t, double v) {
     S->b.loc = S->loc;
-    return build_const_float(&S->b, t->ir, float_round(v, tl_sca(t)->ir->fkind));
+    v = float_round(v, tl_sca(t)->ir->fkind);
+    if (t->ir->kind != TY_FLOAT) return build_const_float(&S->b, t->ir, v);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    struct ConstAttr *m = const_attr_slot(S, t->ir, bits);
+    if (!m->attr || m->type != t->ir || m->bits != bits) {
+        m->type = t->ir;
+        m->bits = bits;
+        m->attr = attr_float(S->ctx, t->ir, v);
+    }
+    return build_constant(&S->b, m->attr);
 }
 
 static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) {

@@ -97,8 +97,17 @@ static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int6
 
 const TlType *tl_ptr(Sema *S, const TlType *pointee) { return tl_intern(S, TL_PTR, pointee, NULL, 0); }
 
+/* (Sema asks for the same few block types at every splat and broadcast: the
+ * last one of a slot is compared before the types are hashed. Only types
+ * within the element limit are kept, so that one over it is reported the
+ * first time it is made where diagnostics are on.) */
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank) {
     if (rank == 0) return elem;
+    const TlType *sca = tl_sca(elem);
+    uint64_t key = ((uint64_t)(uintptr_t)sca >> 4) + (uint64_t)shape[0] * 3 + (uint64_t)shape[rank - 1] * 5;
+    uint64_t slot = (key + (uint64_t)rank) % TC_ARRAY_LEN(S->block_memo);
+    const TlType *m = S->block_memo[slot];
+    if (m && m->elem == sca && m->rank == rank && same_shape(m->shape, shape, rank)) return m;
     int64_t numel = 1;
     for (int i = 0; i < rank && numel <= TL_MAX_NUMEL; i++)
         numel = shape[i] > TL_MAX_NUMEL ? shape[i] : numel * (shape[i] > 0 ? shape[i] : 1);
@@ -108,7 +117,9 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
         sema_error(S, "numel (%lld) exceeds triton maximum tensor numel (%lld)", (long long)numel,
                    (long long)TL_MAX_NUMEL);
     }
-    return tl_intern(S, TL_BLOCK, tl_sca(elem), shape, rank);
+    const TlType *t = tl_intern(S, TL_BLOCK, sca, shape, rank);
+    if (numel <= TL_MAX_NUMEL) S->block_memo[slot] = t;
+    return t;
 }
 
 const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem) {
