@@ -926,9 +926,11 @@ Slot px_scalar_owner_pred(Px *p) {
 /* The register part of a linear index: sum of thread_part(dim) * stride. */
 static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
     size_t sn = sizeof(int64_t) * (size_t)d->rank;
-    if (p->lin_memo.epoch == p->epoch && memcmp(&p->lin_memo.d, d, sizeof *d) == 0 &&
-        memcmp(p->lin_memo.strides, strides, sn) == 0)
-        return p->lin_memo.reg;
+    for (int k = 0; k < (int)TC_ARRAY_LEN(p->lin_memo); k++) {
+        const PxLinMemo *m = &p->lin_memo[k];
+        if (m->epoch == p->epoch && memcmp(&m->d, d, sizeof *d) == 0 && memcmp(m->strides, strides, sn) == 0)
+            return m->reg;
+    }
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
         if (strides[dim] == 0) continue; /* a coordinate that does not count */
@@ -944,10 +946,12 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
             acc.reg = s.reg;
         }
     }
-    p->lin_memo.epoch = p->epoch;
-    p->lin_memo.d = *d;
-    memcpy(p->lin_memo.strides, strides, sn);
-    p->lin_memo.reg = acc;
+    PxLinMemo *m = &p->lin_memo[p->lin_memo_next];
+    p->lin_memo_next = (p->lin_memo_next + 1) % (int)TC_ARRAY_LEN(p->lin_memo);
+    m->epoch = p->epoch;
+    m->d = *d;
+    memcpy(m->strides, strides, sn);
+    m->reg = acc;
     return acc;
 }
 
