@@ -138,8 +138,8 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
     /* the vector heads: slot i's j along the fastest dimension (order[0],
      * which dist_slot_j counts first) is i mod its per_dim */
     int fast = d->per_dim[d->order[0]];
-    for (int i = 0; i < n; i++)
-        if (i % fast % vec == 0) bits_set(acc, i);
+    for (int row = 0; row < n; row += fast)
+        for (int j = 0; j < fast; j += vec) bits_set(acc, row + j);
     return true;
 }
 
