@@ -198,6 +198,13 @@ static int relayout_vec(const Dist *d, const Type *e) {
     return run < max ? run : max;
 }
 
+/* The vector head after slot i (a head): vec further along a run of `fast`
+ * slots, or the next run's first. */
+static inline int next_head(int i, int fast, int vec) {
+    int j = i % fast + vec;
+    return j < fast ? i + vec : i - i % fast + fast;
+}
+
 /* Writes (reads) tile t's slots at their row-major indices, vec at a time.
  * A vector's elements are consecutive slots: its dimension (the last) is
  * the layout's fastest, counted first (relayout_vec), and a vector starts
@@ -208,8 +215,7 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
     px_linear_indices(p, d, strides, lin);
-    for (int i = 0; i < d->nslots; i++) {
-        if (i % fast % vec) continue;
+    for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, lin[i], es, 0, &off);
         if (vec == 1) {
@@ -236,8 +242,7 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
     px_linear_indices(p, d, strides, lin);
-    for (int i = 0; i < d->nslots; i++) {
-        if (i % fast % vec) continue;
+    for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, lin[i], es, 0, &off);
         if (vec == 1) {
