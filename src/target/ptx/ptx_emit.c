@@ -3007,6 +3007,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
     sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
     px_tables_take(p, ctx_value_count(c));
+    map_reserve(&p->dists, 64); /* (a kernel has tens of tensor types: no rehash on the way) */
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
