@@ -433,7 +433,11 @@ const char *px_arg_str(Px *p, PxArg a) { return a & PX_REG_ID ? px_rname(p, arg_
  * 0dXXXXXXXXXXXXXXXX for floats (exact bits), decimal for integers. Made
  * once per value: the same constants come back slot after slot (a
  * direct-mapped memo). */
-static PxArg imm_arg(Px *p, Slot s) {
+static PxArg imm_arg_make(Px *p, Slot s, uint64_t bits, unsigned h);
+
+/* An immediate's id: its bits looked up in a memo; formatted and interned
+ * (imm_arg_make, out of line: the lookup stays a leaf) the first time. */
+static inline PxArg imm_arg(Px *p, Slot s) {
     uint64_t bits;
     if (s.rc == RC_F32) {
         float f = (float)s.f;
@@ -448,6 +452,10 @@ static PxArg imm_arg(Px *p, Slot s) {
     }
     unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
     if (p->imm_memo[h].id && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].id;
+    return imm_arg_make(p, s, bits, h);
+}
+
+static PxArg imm_arg_make(Px *p, Slot s, uint64_t bits, unsigned h) {
     char buf[24];
     int n;
     switch (s.rc) {
