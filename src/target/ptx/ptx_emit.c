@@ -496,11 +496,20 @@ PxArg px_arg_int_make(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64
  * here), as an interned text (see px_cse). Element-wise ops ask for the
  * same opcode slot after slot: each pair is joined once, then found by its
  * two pointers (open addressing; a kernel has some dozens of pairs). */
-static const char *opc_join(Px *p, const char *a, const char *b) {
+static const char *opc_join_make(Px *p, const char *a, const char *b, uint32_t ab, int i);
+
+static inline const char *opc_join(Px *p, const char *a, const char *b) {
     uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1)) * 0x9e3779b1u;
     int mask = TC_ARRAY_LEN(p->opc_memo) - 1, i = (int)(ab >> 24) & mask;
     for (; p->opc_memo[i].a; i = (i + 1) & mask)
         if (p->opc_memo[i].a == a && p->opc_memo[i].b == b) return p->opc_memo[i].s;
+    return opc_join_make(p, a, b, ab, i);
+}
+
+/* opc_join's first sight of a pair (out of line: the lookup stays a leaf),
+ * i its free entry. */
+static const char *opc_join_make(Px *p, const char *a, const char *b, uint32_t ab, int i) {
+    int mask = TC_ARRAY_LEN(p->opc_memo) - 1;
     size_t na = strlen(a), nb = strlen(b);
     char buf[64], *s = na + nb + 2 <= sizeof buf ? buf : arena_alloc(p->ctx->arena, na + nb + 2);
     memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
