@@ -30,12 +30,6 @@
 
 #include <string.h>
 
-typedef struct Bits {
-    int n;
-    bool full;
-    uint64_t w[];
-} Bits;
-
 static Bits *bits_new(Px *p, int n) {
     size_t nw = ((size_t)n + 63) / 64;
     Bits *b = arena_alloc(p->ctx->arena, sizeof(Bits) + nw * sizeof(uint64_t));
@@ -66,11 +60,6 @@ static bool bits_or(Bits *acc, const Bits *b) {
     if (!b || b->full || b->n != acc->n) return false;
     for (int w = 0; w < nwords(acc->n); w++) acc->w[w] |= b->w[w];
     return true;
-}
-
-const uint64_t *px_demand(Px *p, const Value *v) {
-    Bits *b = px_value(p, v)->demand;
-    return b && !b->full ? b->w : NULL;
 }
 
 static Bits *entry(Px *p, const Value *v) { return px_value(p, v)->demand; }

@@ -91,9 +91,17 @@ typedef struct EwPlan {
 
 /* What the emitter knows of one value: its Tile once lowered, and the
  * slots of it that are read when not all (ptx_demand.c). */
+/* A set of a tile's slots, a bit each (see ptx_demand.c); full: every
+ * slot, whatever the bits say. */
+typedef struct Bits {
+    int n;
+    bool full;
+    uint64_t w[];
+} Bits;
+
 typedef struct PxValue {
     Tile *tile;
-    struct Bits *demand;
+    Bits *demand;
 } PxValue;
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
@@ -161,7 +169,7 @@ typedef struct Px {
     int nstrings;
     Op *func;
     AxisAnalysis *aa; /* made at the first question (px_axis) */
-    struct Bits *demand_scratch; /* see uses_demand_n */
+    Bits *demand_scratch; /* see uses_demand_n */
     char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer
@@ -426,7 +434,10 @@ static inline AxisAnalysis *px_axis(Px *p) {
 /* ptx_demand.c: fills the values' demand */
 void px_demand_analyze(Px *p, Op *func);
 /* The slots of v that are read, a bit each; NULL when all are. */
-const uint64_t *px_demand(Px *p, const Value *v);
+static inline const uint64_t *px_demand(Px *p, const Value *v) {
+    const Bits *b = px_value(p, v)->demand;
+    return b && !b->full ? b->w : NULL;
+}
 static inline bool px_demanded(const uint64_t *bits, int slot) {
     return !bits || (bits[slot / 64] >> (slot % 64) & 1);
 }
