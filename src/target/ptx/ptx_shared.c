@@ -111,21 +111,27 @@ static Slot ld_shared_at(Px *p, Slot base, int64_t off, const Type *e) {
 /* base + index * esize + extra for an index `reg + off`: a register
  * (global_smem or above the rings, plus the scaled index register) and a
  * constant, in *off. */
-static Slot smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
+static Slot smem_at_make(Px *p, Slot index, int esize);
+
+static inline Slot smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
     *off = index.off * esize + extra;
     if (index.kind == SLOT_IMM) return smem_base(p);
-    Slot a = p->smem_memo.addr;
-    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
-        /* (slot after slot shares the register: px_cse's answer, kept) */
-        Slot base = smem_base(p);
-        Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
-        Slot sc = esize == 1 ? ri : px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, log2i(esize)));
-        a = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
-        p->smem_memo.epoch = p->epoch;
-        p->smem_memo.index_reg = index.reg;
-        p->smem_memo.esize = esize;
-        p->smem_memo.addr = a;
-    }
+    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize)
+        return smem_at_make(p, index, esize);
+    return p->smem_memo.addr;
+}
+
+/* smem_at's register for a new index register (slot after slot shares it:
+ * px_cse's answer, kept; out of line, smem_at's lookup stays a leaf). */
+static Slot smem_at_make(Px *p, Slot index, int esize) {
+    Slot base = smem_base(p);
+    Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
+    Slot sc = esize == 1 ? ri : px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, log2i(esize)));
+    Slot a = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
+    p->smem_memo.epoch = p->epoch;
+    p->smem_memo.index_reg = index.reg;
+    p->smem_memo.esize = esize;
+    p->smem_memo.addr = a;
     return a;
 }
 
