@@ -30,12 +30,6 @@
 
 #include <string.h>
 
-typedef struct Bits {
-    int n;
-    bool full;
-    uint64_t w[];
-} Bits;
-
 static Bits *bits_new(Px *p, int n) {
     size_t nw = ((size_t)n + 63) / 64;
     Bits *b = arena_alloc(p->ctx->arena, sizeof(Bits) + nw * sizeof(uint64_t));
@@ -66,11 +60,6 @@ static bool bits_or(Bits *acc, const Bits *b) {
     if (!b || b->full || b->n != acc->n) return false;
     for (int w = 0; w < nwords(acc->n); w++) acc->w[w] |= b->w[w];
     return true;
-}
-
-const uint64_t *px_demand(Px *p, const Value *v) {
-    Bits *b = px_value(p, v)->demand;
-    return b && !b->full ? b->w : NULL;
 }
 
 static Bits *entry(Px *p, const Value *v) { return px_value(p, v)->demand; }
@@ -138,8 +127,8 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
     /* the vector heads: slot i's j along the fastest dimension (order[0],
      * which dist_slot_j counts first) is i mod its per_dim */
     int fast = d->per_dim[d->order[0]];
-    for (int i = 0; i < n; i++)
-        if (i % fast % vec == 0) bits_set(acc, i);
+    for (int row = 0; row < n; row += fast)
+        for (int j = 0; j < fast; j += vec) bits_set(acc, row + j);
     return true;
 }
 
@@ -180,6 +169,29 @@ static inline Bits *uses_demand(Px *p, const Value *v, Bits *acc) {
 
 static void demand_block(Px *p, Block *b);
 
+/* Adds to acc (v's slots) a part of what its uses read that is known before
+ * the walk: what tt.load / tt.store / ttg.async_copy_global_to_local and
+ * the users that read every slot ask for, and through element-wise users
+ * (up to `depth` deep) what their results' such uses ask for; not through
+ * loops, yields or broadcasts. A loop's iteration argument starts from it:
+ * a part of the answer, so the fixpoint is the same, and mostly reached in
+ * one walk of the body instead of two (a pointer advanced by tt.addptr and
+ * read in full further on). */
+static void known_demand(Px *p, const Value *v, Bits *acc, int depth) {
+    for (Use *u = v->uses; u && !acc->full; u = u->next) {
+        Op *user = u->owner;
+        if (user->kind == SCF_FOR || user->kind == SCF_YIELD || user->kind == TT_BROADCAST ||
+            user->kind == TT_EXPAND_DIMS)
+            continue;
+        if (px_is_slotwise(user)) {
+            if (slots_of(p, op_result(user, 0)) != acc->n) bits_fill(acc); /* (as bits_or) */
+            else if (depth > 0) known_demand(p, op_result(user, 0), acc, depth - 1);
+            continue;
+        }
+        if (!use_demand(p, u, acc, acc->n)) bits_fill(acc);
+    }
+}
+
 /* scf.for: an iteration argument reads what its uses in the body read and
  * what the loop's result reads; the body's yield reads the argument's
  * demand. Solved from below: the arguments start at what the results read
@@ -192,6 +204,7 @@ static void demand_for(Px *p, Op *op) {
         int ns = slots_of(p, op_result(op, i));
         arg[i] = ns < 2 ? NULL : bits_new(p, ns);
         if (arg[i] && !bits_or(arg[i], entry(p, op_result(op, i)))) bits_fill(arg[i]);
+        if (arg[i]) known_demand(p, body->args[i + 1], arg[i], 3);
     }
     for (int round = 0;; round++) {
         for (int i = 0; i < n; i++)

@@ -433,7 +433,11 @@ const char *px_arg_str(Px *p, PxArg a) { return a & PX_REG_ID ? px_rname(p, arg_
  * 0dXXXXXXXXXXXXXXXX for floats (exact bits), decimal for integers. Made
  * once per value: the same constants come back slot after slot (a
  * direct-mapped memo). */
-static PxArg imm_arg(Px *p, Slot s) {
+static PxArg imm_arg_make(Px *p, Slot s, uint64_t bits, unsigned h);
+
+/* An immediate's id: its bits looked up in a memo; formatted and interned
+ * (imm_arg_make, out of line: the lookup stays a leaf) the first time. */
+static inline PxArg imm_arg(Px *p, Slot s) {
     uint64_t bits;
     if (s.rc == RC_F32) {
         float f = (float)s.f;
@@ -448,6 +452,10 @@ static PxArg imm_arg(Px *p, Slot s) {
     }
     unsigned h = (unsigned)(hash_u64(bits ^ ((uint64_t)s.rc << 56)) & (TC_ARRAY_LEN(p->imm_memo) - 1));
     if (p->imm_memo[h].id && p->imm_memo[h].bits == bits && p->imm_memo[h].rc == s.rc) return p->imm_memo[h].id;
+    return imm_arg_make(p, s, bits, h);
+}
+
+static PxArg imm_arg_make(Px *p, Slot s, uint64_t bits, unsigned h) {
     char buf[24];
     int n;
     switch (s.rc) {
@@ -488,11 +496,20 @@ PxArg px_arg_int_make(Px *p, int64_t v) { return imm_arg(p, px_imm_int(v, RC_B64
  * here), as an interned text (see px_cse). Element-wise ops ask for the
  * same opcode slot after slot: each pair is joined once, then found by its
  * two pointers (open addressing; a kernel has some dozens of pairs). */
-static const char *opc_join(Px *p, const char *a, const char *b) {
+static const char *opc_join_make(Px *p, const char *a, const char *b, uint32_t ab, int i);
+
+static inline const char *opc_join(Px *p, const char *a, const char *b) {
     uint32_t ab = (uint32_t)(((uintptr_t)a >> 3) * 0x9e3779b1u ^ ((uintptr_t)b >> 1)) * 0x9e3779b1u;
     int mask = TC_ARRAY_LEN(p->opc_memo) - 1, i = (int)(ab >> 24) & mask;
     for (; p->opc_memo[i].a; i = (i + 1) & mask)
         if (p->opc_memo[i].a == a && p->opc_memo[i].b == b) return p->opc_memo[i].s;
+    return opc_join_make(p, a, b, ab, i);
+}
+
+/* opc_join's first sight of a pair (out of line: the lookup stays a leaf),
+ * i its free entry. */
+static const char *opc_join_make(Px *p, const char *a, const char *b, uint32_t ab, int i) {
+    int mask = TC_ARRAY_LEN(p->opc_memo) - 1;
     size_t na = strlen(a), nb = strlen(b);
     char buf[64], *s = na + nb + 2 <= sizeof buf ? buf : arena_alloc(p->ctx->arena, na + nb + 2);
     memcpy(s, a, na), s[na] = '.', memcpy(s + na + 1, b, nb + 1);
@@ -926,9 +943,11 @@ Slot px_scalar_owner_pred(Px *p) {
 /* The register part of a linear index: sum of thread_part(dim) * stride. */
 static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
     size_t sn = sizeof(int64_t) * (size_t)d->rank;
-    if (p->lin_memo.epoch == p->epoch && memcmp(&p->lin_memo.d, d, sizeof *d) == 0 &&
-        memcmp(p->lin_memo.strides, strides, sn) == 0)
-        return p->lin_memo.reg;
+    for (int k = 0; k < (int)TC_ARRAY_LEN(p->lin_memo); k++) {
+        const PxLinMemo *m = &p->lin_memo[k];
+        if (m->epoch == p->epoch && memcmp(&m->d, d, sizeof *d) == 0 && memcmp(m->strides, strides, sn) == 0)
+            return m->reg;
+    }
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
         if (strides[dim] == 0) continue; /* a coordinate that does not count */
@@ -944,10 +963,12 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
             acc.reg = s.reg;
         }
     }
-    p->lin_memo.epoch = p->epoch;
-    p->lin_memo.d = *d;
-    memcpy(p->lin_memo.strides, strides, sn);
-    p->lin_memo.reg = acc;
+    PxLinMemo *m = &p->lin_memo[p->lin_memo_next];
+    p->lin_memo_next = (p->lin_memo_next + 1) % (int)TC_ARRAY_LEN(p->lin_memo);
+    m->epoch = p->epoch;
+    m->d = *d;
+    memcpy(m->strides, strides, sn);
+    m->reg = acc;
     return acc;
 }
 
@@ -3003,6 +3024,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
     sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
     px_tables_take(p, ctx_value_count(c));
+    map_reserve(&p->dists, 64); /* (a kernel has tens of tensor types: no rehash on the way) */
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);

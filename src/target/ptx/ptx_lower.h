@@ -91,9 +91,17 @@ typedef struct EwPlan {
 
 /* What the emitter knows of one value: its Tile once lowered, and the
  * slots of it that are read when not all (ptx_demand.c). */
+/* A set of a tile's slots, a bit each (see ptx_demand.c); full: every
+ * slot, whatever the bits say. */
+typedef struct Bits {
+    int n;
+    bool full;
+    uint64_t w[];
+} Bits;
+
 typedef struct PxValue {
     Tile *tile;
-    struct Bits *demand;
+    Bits *demand;
 } PxValue;
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
@@ -106,6 +114,14 @@ typedef struct PxWideMemo {
     int64_t scale;
     Slot wide;
 } PxWideMemo;
+
+/* linear_base's answer for a Dist and strides (see px_linear_index). */
+typedef struct PxLinMemo {
+    unsigned epoch;
+    Dist d;
+    int64_t strides[TTG_MAX_RANK];
+    Slot reg;
+} PxLinMemo;
 
 typedef struct Px {
     Context *ctx;
@@ -153,14 +169,15 @@ typedef struct Px {
     int nstrings;
     Op *func;
     AxisAnalysis *aa; /* made at the first question (px_axis) */
-    struct Bits *demand_scratch; /* see uses_demand_n */
+    Bits *demand_scratch; /* see uses_demand_n */
     char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer
      * of px_cse for each but the first); an entry is good while its epoch
      * is current, and the epoch moves on when a scope is left. */
     unsigned epoch;
-    struct { unsigned epoch; Dist d; int64_t strides[TTG_MAX_RANK]; Slot reg; } lin_memo;
+    PxLinMemo lin_memo[4];
+    int lin_memo_next; /* the entry replaced next (first in, first out) */
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
@@ -377,7 +394,8 @@ void px_scope_push(Px *p);
 void px_scope_pop(Px *p);
 /* Linear index (element units) of a slot's coordinate, row-major over the
  * tile's shape: a register plus a constant in `off`. The register is the
- * same for every slot of a Dist (p->lin_memo). */
+ * same for every slot of a Dist (p->lin_memo: a layout conversion asks for
+ * its two sides' in turn, and the loop body's conversions for the same few). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
 /* The same for every slot at once, out[0 .. d->nslots) (the register
  * first, as px_linear_index's first call makes it). */
@@ -416,7 +434,10 @@ static inline AxisAnalysis *px_axis(Px *p) {
 /* ptx_demand.c: fills the values' demand */
 void px_demand_analyze(Px *p, Op *func);
 /* The slots of v that are read, a bit each; NULL when all are. */
-const uint64_t *px_demand(Px *p, const Value *v);
+static inline const uint64_t *px_demand(Px *p, const Value *v) {
+    const Bits *b = px_value(p, v)->demand;
+    return b && !b->full ? b->w : NULL;
+}
 static inline bool px_demanded(const uint64_t *bits, int slot) {
     return !bits || (bits[slot / 64] >> (slot % 64) & 1);
 }

@@ -111,21 +111,27 @@ static Slot ld_shared_at(Px *p, Slot base, int64_t off, const Type *e) {
 /* base + index * esize + extra for an index `reg + off`: a register
  * (global_smem or above the rings, plus the scaled index register) and a
  * constant, in *off. */
-static Slot smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
+static Slot smem_at_make(Px *p, Slot index, int esize);
+
+static inline Slot smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
     *off = index.off * esize + extra;
     if (index.kind == SLOT_IMM) return smem_base(p);
-    Slot a = p->smem_memo.addr;
-    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize) {
-        /* (slot after slot shares the register: px_cse's answer, kept) */
-        Slot base = smem_base(p);
-        Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
-        Slot sc = esize == 1 ? ri : px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, log2i(esize)));
-        a = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
-        p->smem_memo.epoch = p->epoch;
-        p->smem_memo.index_reg = index.reg;
-        p->smem_memo.esize = esize;
-        p->smem_memo.addr = a;
-    }
+    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize)
+        return smem_at_make(p, index, esize);
+    return p->smem_memo.addr;
+}
+
+/* smem_at's register for a new index register (slot after slot shares it:
+ * px_cse's answer, kept; out of line, smem_at's lookup stays a leaf). */
+static Slot smem_at_make(Px *p, Slot index, int esize) {
+    Slot base = smem_base(p);
+    Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
+    Slot sc = esize == 1 ? ri : px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, log2i(esize)));
+    Slot a = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
+    p->smem_memo.epoch = p->epoch;
+    p->smem_memo.index_reg = index.reg;
+    p->smem_memo.esize = esize;
+    p->smem_memo.addr = a;
     return a;
 }
 
@@ -198,6 +204,13 @@ static int relayout_vec(const Dist *d, const Type *e) {
     return run < max ? run : max;
 }
 
+/* The vector head after slot i (a head): vec further along a run of `fast`
+ * slots, or the next run's first. */
+static inline int next_head(int i, int fast, int vec) {
+    int j = i % fast + vec;
+    return j < fast ? i + vec : i - i % fast + fast;
+}
+
 /* Writes (reads) tile t's slots at their row-major indices, vec at a time.
  * A vector's elements are consecutive slots: its dimension (the last) is
  * the layout's fastest, counted first (relayout_vec), and a vector starts
@@ -208,8 +221,7 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
     px_linear_indices(p, d, strides, lin);
-    for (int i = 0; i < d->nslots; i++) {
-        if (i % fast % vec) continue;
+    for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, lin[i], es, 0, &off);
         if (vec == 1) {
@@ -236,8 +248,7 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
     px_linear_indices(p, d, strides, lin);
-    for (int i = 0; i < d->nslots; i++) {
-        if (i % fast % vec) continue;
+    for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, lin[i], es, 0, &off);
         if (vec == 1) {
