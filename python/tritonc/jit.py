@@ -1304,6 +1304,11 @@ def _jit_class():
         else:
             class _CJITFunction(base, JITFunction):
                 __doc__ = JITFunction.__doc__
+
+                def __getstate__(self):
+                    """copy.copy takes the __dict__, as of JITFunction (the
+                    C base's front is made again at the copy's first launch)."""
+                    return self.__dict__
             _CJITFunction.__name__ = _CJITFunction.__qualname__ = "JITFunction"
             _JIT_CLASS = _CJITFunction
     return _JIT_CLASS

@@ -14,6 +14,7 @@ the fast path does not take must reach Python and behave as before: a new
 constexpr value, warmup, another launch option, a missing, repeated or
 unknown argument, a bad grid. Every launch's result is checked.
 """
+import copy
 import os
 import sys
 
@@ -157,6 +158,12 @@ def main():
         with_option_name[grid](x, out, n, BLOCK=256, num_stages=stages)
         expect(1.0, float(stages), "num_stages parameter = %d" % stages)
     check(calls2[0] == 2 if have_c else True, "num_stages parameter: 2 compiles, then C (%d)" % calls2[0])
+
+    # a copy (copy.copy, as of any JITFunction) launches through a front of its own
+    twin = copy.copy(scale_add)
+    check(type(twin) is type(scale_add), "a copy is of the kernel's class")
+    twin[grid](x, out, n, 3.0, BLOCK=256)
+    expect(3.0, 1.0, "the copy's launch")
 
     print("%d failures" % len(fails))
     sys.exit(1 if fails else 0)
