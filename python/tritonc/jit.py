@@ -398,13 +398,6 @@ class JITFunction(KernelInterface):
         self._nested = _is_nested(fn)
         self._names = sorted(_code_names(fn.__code__, set()))
         _preload()
-        # the names the file binds at its top level, which global_constexprs
-        # asks at the first launch: read now, with the source (once a file)
-        if self._src0 is not None and not self._nested:
-            try:
-                _top_level_names(fn.__code__.co_filename)
-            except Exception:
-                pass  # (no library: the first compile reports it)
         if self._src0 is not None:
             self._read_ahead()
 

@@ -1016,22 +1016,6 @@ static bool dist_drop_last(const Dist *d, Dist *out) {
 
 static bool no_copies(const Dist *d, const Type *t) { return (int64_t)d->nslots * d->nthreads == ty_numel(t); }
 
-/* Whether r is x with its dimensions permuted (r's dimension k is x's
- * ord[k]) in every respect that places elements in threads: then each
- * thread holds in r the elements it held in x. */
-static bool permuted_dist(const Dist *x, const Dist *r, const int64_t *ord) {
-    if (x->rank != r->rank || x->nslots != r->nslots || x->nthreads != r->nthreads) return false;
-    for (int k = 0; k < r->rank; k++) {
-        int d = (int)ord[k];
-        if (r->shape[k] != x->shape[d] || r->spt[k] != x->spt[d] || r->tpw[k] != x->tpw[d] ||
-            r->wpc[k] != x->wpc[d] || r->lane_stride[k] != x->lane_stride[d] ||
-            r->warp_stride[k] != x->warp_stride[d] || r->reps[k] != x->reps[d] || r->tile[k] != x->tile[d] ||
-            r->per_dim[k] != x->per_dim[d])
-            return false;
-    }
-    return true;
-}
-
 void px_lower_shape(Px *p, Op *op) {
     Value *x = op_operand(op, 0);
     Type *xt = x->type, *rt = op_result(op, 0)->type;
@@ -1063,20 +1047,9 @@ void px_lower_shape(Px *p, Op *op) {
         if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != rt->rank)
             return px_fail(p, op, "tt.trans without an order");
         for (int i = 0; i < rt->rank; i++) ord[i] = oa->dense.ints[i];
-        if (permuted_dist(&dx, &dr, ord)) {
-            /* each thread holds the same elements: the slots are permuted */
-            Tile *t = px_new_tile(p, dr.nslots);
-            for (int i = 0; i < dr.nslots; i++) {
-                int jr[TTG_MAX_RANK], jx[TTG_MAX_RANK];
-                dist_slot_j(&dr, i, jr);
-                for (int k = 0; k < rt->rank; k++) jx[ord[k]] = jr[k];
-                t->s[i] = tx->s[dist_slot_of_j(&dx, jx)];
-            }
-            px_bind(p, op_result(op, 0), t);
-            return;
-        }
-        /* a layout conversion of the operand, to the result's layout seen in
-         * the operand's dimensions: vectors and padded rows, as convert_layout */
+        /* a layout conversion of the operand to the result's layout seen in
+         * the operand's dimensions: no data moves where each thread keeps its
+         * elements (the slots are permuted), else vectors through padded rows */
         Dist du = dist_unpermuted(&dr, ord);
         px_bind(p, op_result(op, 0), relayout_dists(p, tx, xt, &dx, &du));
         return;
