@@ -471,6 +471,7 @@ struct Entry {
     PyObject *first; /* first(grid, args, num_warps, num_stages) -> bool, or NULL */
     PyObject *prep;  /* prep(): what a first launch in C needs (see first_in_c), or NULL */
     PyObject *prepared; /* prep()'s tuple, once asked */
+    PyObject *ahead;    /* (prep()'s tuple as read at decoration, its reads, the absent marker), or NULL */
     GridCall *spare; /* reused while nobody else holds it */
     int nparams, ncx, nrt;
     unsigned char flags[MAX_PARAMS]; /* PARAM_* */
@@ -490,7 +491,7 @@ enum {
 
 static PyTypeObject GridCallType;
 static PyObject *s_num_warps, *s_num_stages, *s_warmup, *s_is_cpu, *s_handle;
-static PyObject *s_None, *s_True, *s_False, *s_nan, *s_inf, *s_ninf;
+static PyObject *s_empty, *s_None, *s_True, *s_False, *s_nan, *s_inf, *s_ninf;
 
 static int name_eq(PyObject *a, PyObject *b) {
     return a == b || (PyUnicode_CheckExact(a) && PyUnicode_CheckExact(b) && PyUnicode_Compare(a, b) == 0);
@@ -565,6 +566,9 @@ fail:
  *   10 get_device(): torch's current CUDA device (an int), or None
  *   11 stream(device): torch's current CUDA stream on it (a CUstream as an int)
  *   12 TC_DEVICE_CPU   13 TC_DEVICE_CUDA
+ *   14 the CompiledKernel class  15 the JITFunction  16 the library (ctypes):
+ *      what make_compiled (below) needs to make the CompiledKernel without
+ *      Python when the compile left no messages to print
  * The keys, signatures and constexpr texts built here are exactly those of
  * the Python path (JITFunction._compile_bound and _first, _spec.classify),
  * so that either finds what the other compiled. */
@@ -573,13 +577,67 @@ typedef struct Prepared {
     Py_ssize_t source_len;
     PyObject *globals, *cache, *make_kernel, *dtype_sigs, *dtype_sig, *tensor_type, *debug, *get_device, *stream;
     int dev_cpu, dev_cuda;
+    PyObject *kernel_class, *jit_fn, *lib;
 } Prepared;
 
 static int unpack_prepared(PyObject *t, Prepared *p) {
-    return PyArg_ParseTuple(t, "y#ssO!O!OO!OOOOOii", &p->source, &p->source_len, &p->filename, &p->kernel,
+    return PyArg_ParseTuple(t, "y#ssO!O!OO!OOOOOiiO!OO", &p->source, &p->source_len, &p->filename, &p->kernel,
                             &PyTuple_Type, &p->globals, &PyDict_Type, &p->cache, &p->make_kernel, &PyDict_Type,
                             &p->dtype_sigs, &p->dtype_sig, &p->tensor_type, &p->debug, &p->get_device, &p->stream,
-                            &p->dev_cpu, &p->dev_cuda);
+                            &p->dev_cpu, &p->dev_cuda, &PyType_Type, &p->kernel_class, &p->jit_fn, &p->lib);
+}
+
+/* Whether a reading made ahead still stands: every (globals dict, name,
+ * value) it read holds the same object now (`absent`: a name not defined
+ * then, and still not). As JITFunction.global_constexprs checks it. */
+static int reads_stand(PyObject *reads, PyObject *absent) {
+    if (!PyTuple_CheckExact(reads)) return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(reads); i++) {
+        PyObject *r = PyTuple_GET_ITEM(reads, i);
+        if (!PyTuple_CheckExact(r) || PyTuple_GET_SIZE(r) != 3 || !PyDict_Check(PyTuple_GET_ITEM(r, 0))) return 0;
+        PyObject *now = PyDict_GetItemWithError(PyTuple_GET_ITEM(r, 0), PyTuple_GET_ITEM(r, 1));
+        if (!now && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if ((now ? now : absent) != PyTuple_GET_ITEM(r, 2)) return 0;
+    }
+    return 1;
+}
+
+/* The CompiledKernel of a C first launch, as JITFunction._c_kernel makes it
+ * (CompiledKernel.__init__; `asm` is made on first use), without running
+ * Python: a new reference, NULL on an error. */
+static PyObject *make_compiled(const Prepared *P, PyObject *handle, const char *sig, PyObject *cx, int device,
+                               PyObject *nw, PyObject *ns) {
+    static PyObject *empty;
+    if (!empty && !(empty = PyTuple_New(0))) return NULL;
+    PyTypeObject *cls = (PyTypeObject *)P->kernel_class;
+    PyObject *k = cls->tp_new(cls, empty, NULL);
+    if (!k) return NULL;
+    PyObject *constants = PyDict_New();
+    for (Py_ssize_t c = 0; constants && c < PyTuple_GET_SIZE(cx); c++) {
+        PyObject *pair = PyTuple_GET_ITEM(cx, c);
+        if (PyDict_SetItem(constants, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1)) < 0) Py_CLEAR(constants);
+    }
+    /* _L first: once _handle is set, the object's __del__ frees the handle */
+    static const char *const names[] = {"_L", "_handle", "fn", "name", "signature", "constants", "device",
+                                        "_infos", "_num_warps", "_num_stages", "_messages"};
+    enum { NATTR = sizeof names / sizeof names[0] };
+    static PyObject *interned[NATTR];
+    PyObject *vals[NATTR] = {P->lib, handle, P->jit_fn, PyUnicode_FromString(P->kernel), PyUnicode_FromString(sig),
+                             constants, PyLong_FromLong(device), Py_None, nw, ns, s_empty};
+    int ok = 1;
+    for (int i = 0; i < NATTR && ok; i++) {
+        if (!interned[i] && !(interned[i] = PyUnicode_InternFromString(names[i]))) ok = 0;
+        ok = ok && vals[i] && PyObject_SetAttr(k, interned[i], vals[i]) == 0;
+    }
+    Py_XDECREF(vals[3]);
+    Py_XDECREF(vals[4]);
+    Py_XDECREF(constants);
+    Py_XDECREF(vals[6]);
+    if (!ok) Py_CLEAR(k);
+    return k;
 }
 
 /* A constexpr value as the C front end reads it (_spec.constexpr_text): a
@@ -635,6 +693,17 @@ static int chain_length(PyObject *head) {
  * Python error. */
 static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *ns) {
     if (!E->prep || !tc.compile) return 0;
+    if (!E->prepared && E->ahead) { /* read at decoration: taken when the globals it read stand */
+        PyObject *ahead = E->ahead;
+        E->ahead = NULL;
+        Prepared check;
+        if (PyTuple_CheckExact(ahead) && PyTuple_GET_SIZE(ahead) == 3 &&
+            reads_stand(PyTuple_GET_ITEM(ahead, 1), PyTuple_GET_ITEM(ahead, 2)) &&
+            unpack_prepared(PyTuple_GET_ITEM(ahead, 0), &check))
+            E->prepared = Py_NewRef(PyTuple_GET_ITEM(ahead, 0));
+        PyErr_Clear();
+        Py_DECREF(ahead);
+    }
     if (!E->prepared) {
         PyObject *t = PyObject_CallNoArgs(E->prep);
         Prepared check;
@@ -817,7 +886,10 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
         const char *msgs = tc.messages ? tc.messages(handle) : NULL;
         PyObject *h = PyLong_FromVoidPtr(handle);
         if (!h) goto done;
-        kern = PyObject_CallFunction(P.make_kernel, "OsOiOOs", h, sig, cx, device, nw, ns, msgs ? msgs : "");
+        if (msgs && msgs[0]) /* static_print's lines: make_kernel prints them */
+            kern = PyObject_CallFunction(P.make_kernel, "OsOiOOs", h, sig, cx, device, nw, ns, msgs);
+        else
+            kern = make_compiled(&P, h, sig, cx, device, nw, ns);
         Py_DECREF(h);
         if (!kern) { /* (the kernel object, had it been made, frees the handle) */
             handle = NULL;
@@ -1029,6 +1101,7 @@ static int entry_traverse(Entry *self, visitproc visit, void *arg) {
     Py_VISIT(self->first);
     Py_VISIT(self->prep);
     Py_VISIT(self->prepared);
+    Py_VISIT(self->ahead);
     Py_VISIT(self->spare);
     for (int j = 0; j < self->nparams; j++) {
         Py_VISIT(self->names[j]);
@@ -1043,6 +1116,7 @@ static int entry_clear(Entry *self) {
     Py_CLEAR(self->first);
     Py_CLEAR(self->prep);
     Py_CLEAR(self->prepared);
+    Py_CLEAR(self->ahead);
     Py_CLEAR(self->spare);
     for (int j = 0; j < self->nparams; j++) {
         Py_CLEAR(self->names[j]);
@@ -1058,13 +1132,17 @@ static void entry_dealloc(Entry *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Entry(params, fast, slow, first, prep=None): params a tuple of (name,
- * is_constexpr, has_default, default, flags), one per parameter in order,
- * flags the PARAM_* bits; first and prep may be None. */
+/* Entry(params, fast, slow, first, prep=None, ahead=None): params a tuple
+ * of (name, is_constexpr, has_default, default, flags), one per parameter
+ * in order, flags the PARAM_* bits; first and prep may be None. ahead:
+ * (prep()'s tuple as read at decoration, the (globals, name, value) reads
+ * it stands on, the marker of a name not defined), taken at the first
+ * launch instead of calling prep() when the reads still stand. */
 static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     (void)kw;
-    PyObject *params, *fast, *slow, *first, *prep = Py_None;
-    if (!PyArg_ParseTuple(args, "O!O!OO|O", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow, &first, &prep))
+    PyObject *params, *fast, *slow, *first, *prep = Py_None, *ahead = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!OO|OO", &PyTuple_Type, &params, &PyDict_Type, &fast, &slow, &first, &prep,
+                          &ahead))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(params);
     if (n > MAX_PARAMS) {
@@ -1080,6 +1158,7 @@ static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     E->slow = slow;
     E->first = first == Py_None ? NULL : (Py_INCREF(first), first);
     E->prep = prep == Py_None ? NULL : (Py_INCREF(prep), prep);
+    E->ahead = ahead == Py_None ? NULL : (Py_INCREF(ahead), ahead);
     E->nw_param = E->ns_param = -1;
     for (Py_ssize_t j = 0; j < n; j++) {
         PyObject *name, *dflt;
@@ -1299,6 +1378,7 @@ PyMODINIT_FUNC PyInit__tritonc_launcher(void) {
     s_raise = PyUnicode_InternFromString("_raise");
     s_is_cpu = PyUnicode_InternFromString("is_cpu");
     s_handle = PyUnicode_InternFromString("_handle");
+    s_empty = PyUnicode_InternFromString("");
     s_None = PyUnicode_InternFromString("None");
     s_True = PyUnicode_InternFromString("True");
     s_False = PyUnicode_InternFromString("False");

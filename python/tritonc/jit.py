@@ -383,6 +383,7 @@ class JITFunction(KernelInterface):
         self._globals = None
         self._globals_reads = None  # what the last reading of the globals read
         self._globals_check = None  # a reading ahead, to check at its first use
+        self._ahead = None          # prep()'s tuple read ahead (see _read_ahead)
         self._bindings = []
         self.hash = None
         # The source is read now, at decoration (as Triton does), so the
@@ -438,8 +439,9 @@ class JITFunction(KernelInterface):
         cext = _cext.module()
         if cext is not None:
             try:
+                ahead = self._ahead if self._ahead is not None and self._ahead[0][15] is self else None
                 self._front = cext.Entry(self._entry_params, self._fast, self._slow, self._first,
-                                         self._prep)
+                                         self._prep, ahead)
                 self._c_front = True
                 return self._front
             except (TypeError, ValueError):
@@ -474,14 +476,18 @@ class JITFunction(KernelInterface):
     def _prep(self):
         """What the C Entry needs to make a specialisation's first launch
         itself (`first_in_c` in _launcher.c, which documents the tuple):
-        asked once, at the first launch."""
+        asked once, at the first launch, unless the reading made at
+        decoration (`_ahead`) still stands."""
         src = self.source()
+        return self._prepared(src, self.global_constexprs()[0])
+
+    def _prepared(self, src, consts):
         torch = sys.modules.get("torch")
         get_device, stream = _cuda_stream_getters() if torch else (None, None)
-        return (src.encoded, src.filename, self.__name__, tuple(self.global_constexprs()[0]),
+        return (src.encoded, src.filename, self.__name__, tuple(consts),
                 self.cache, self._c_kernel, _spec._TORCH_SIG_BY_DTYPE, _spec._torch_sig,
                 torch.Tensor if torch else None, self.debug, get_device, stream,
-                _lib.TC_DEVICE_CPU, _lib.TC_DEVICE_CUDA)
+                _lib.TC_DEVICE_CPU, _lib.TC_DEVICE_CUDA, CompiledKernel, self, _lib.lib())
 
     def _c_kernel(self, handle, signature, constexprs, device, num_warps, num_stages, messages):
         """The CompiledKernel of a specialisation the C Entry compiled."""
@@ -799,8 +805,16 @@ class JITFunction(KernelInterface):
             return
         if self._globals_reads is None:
             self._globals = self._source = None
-        else:
-            self._globals_check = self._globals_reads
+            return
+        # prep()'s tuple, for the C Entry to take at the first launch when
+        # every global read (torch's import among them: the tuple names
+        # torch.Tensor) is still the same object
+        try:
+            reads = tuple(self._globals_reads) + ((sys.modules, "torch", sys.modules.get("torch", _ABSENT)),)
+            self._ahead = (self._prepared(self._source, self._globals[0]), reads, _ABSENT)
+        except Exception:
+            self._ahead = None
+        self._globals_check = self._globals_reads
 
     def source(self):
         if self._globals_check is not None:
@@ -1081,7 +1095,6 @@ class CompiledKernel:
         self._infos, self._num_warps, self._num_stages = infos, num_warps, num_stages
         if messages is not None:
             self._messages = messages
-        self.asm = _Asm(self)
         self._L = _lib.lib()  # the library that owns the handle frees it
 
     def _figures(self):
@@ -1139,10 +1152,13 @@ class CompiledKernel:
         """Triton loads the binary here; tritonc loaded it when compiling."""
 
     def __getattr__(self, name):
-        """The figures (_figures) and the ctypes launch path (`_pack`,
+        """`asm`, the figures (_figures) and the ctypes launch path (`_pack`,
         `_call` and their buffers), made on first use: a first launch
-        through the C Entry needs neither, and making them costs it ~0.1 ms."""
+        through the C Entry needs none of them, and making them costs it ~0.1 ms."""
         d = self.__dict__
+        if name == "asm" and "_handle" in d:
+            self.asm = _Asm(self)
+            return self.asm
         if "_handle" not in d or not (name in _FIGURES or name in _CTYPES_PATH):
             raise AttributeError(name)
         if "_slot_sigs" not in d:

@@ -139,6 +139,10 @@ def check_late_globals():
     y = torch.full((50,), float("nan"))
     late_kernel[(1,)](x, y, 50, BLOCK=64)
     assert torch.allclose(y, x * 4.0 + 7.0), (y[:4], x[:4])
+    # the specialisation's key names the globals' values at the first launch
+    # (a reading made at decoration must not stand: OFFSET changed since)
+    (key,) = late_kernel.cache
+    assert dict(key[1]).get("OFFSET") == "7.0", key
 
 
 def main():
