@@ -1200,7 +1200,7 @@ static PyTypeObject EntryType = {
  * slot holds what `kernel[grid]` calls with the grid (the Entry), and its
  * mp_subscript calls it directly, where JITFunction.__getitem__ would run a
  * Python frame per launch. Before the front is made (None), the subscript
- * asks `self._make_front()`, which stores it. */
+ * makes it (front_in_c), or asks `self._make_front()`, which stores it. */
 typedef struct JitBase {
     PyObject_HEAD
     PyObject *front;
@@ -1208,11 +1208,48 @@ typedef struct JitBase {
 
 static PyObject *s_make_front;
 
+/* What JITFunction._make_front makes with this module in use, made here
+ * without running Python: Entry(self._entry_params, self._fast, self._slow,
+ * self._first, self._prep, ahead), ahead being self._ahead when it was read
+ * for this very function (not for the original of a copy). Stored in the
+ * front slot, with self._c_front = True. A new reference, or NULL without
+ * an error set when _make_front is to decide (an Entry that cannot be made:
+ * too many parameters, say). */
+static PyObject *front_in_c(PyObject *self) {
+    static const char *const names[] = {"_entry_params", "_fast", "_slow", "_first", "_prep", "_ahead"};
+    enum { N = sizeof names / sizeof names[0] };
+    static PyObject *interned[N], *s_c_front;
+    PyObject *args = PyTuple_New(N), *E = NULL;
+    if (!args) goto out;
+    for (int i = 0; i < N; i++) {
+        if (!interned[i] && !(interned[i] = PyUnicode_InternFromString(names[i]))) goto out;
+        PyObject *v = PyObject_GetAttr(self, interned[i]);
+        if (!v) goto out;
+        PyTuple_SET_ITEM(args, i, v);
+    }
+    PyObject *ahead = PyTuple_GET_ITEM(args, N - 1);
+    if (ahead != Py_None) { /* ahead[0][15] is self */
+        PyObject *t = PyTuple_CheckExact(ahead) && PyTuple_GET_SIZE(ahead) == 3 ? PyTuple_GET_ITEM(ahead, 0) : NULL;
+        if (!t || !PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) < 16 || PyTuple_GET_ITEM(t, 15) != self) {
+            Py_INCREF(Py_None);
+            PyTuple_SetItem(args, N - 1, Py_None);
+        }
+    }
+    E = entry_new(&EntryType, args, NULL);
+    if (!s_c_front && !(s_c_front = PyUnicode_InternFromString("_c_front"))) Py_CLEAR(E);
+    if (E && PyObject_SetAttr(self, s_c_front, Py_True) < 0) Py_CLEAR(E);
+    if (E) Py_XSETREF(((JitBase *)self)->front, Py_NewRef(E));
+out:
+    Py_XDECREF(args);
+    PyErr_Clear();
+    return E;
+}
+
 static PyObject *jitbase_subscript(PyObject *self, PyObject *grid) {
     PyObject *f = ((JitBase *)self)->front;
     if (f && f != Py_None) {
         Py_INCREF(f); /* the call may replace it */
-    } else if (!(f = PyObject_CallMethodNoArgs(self, s_make_front))) {
+    } else if (!(f = front_in_c(self)) && !(f = PyObject_CallMethodNoArgs(self, s_make_front))) {
         return NULL;
     }
     PyObject *r = PyObject_Vectorcall(f, &grid, 1, NULL);

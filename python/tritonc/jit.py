@@ -321,6 +321,8 @@ def _preload():
             _cext.module()
         except Exception:
             pass
+    elif _lib._lib is not None and _lib._lib is not _cext._bound:
+        _cext.module()  # (the library was swapped, as tests do: the C launcher binds the new one)
     torch = sys.modules.get("torch")
     if torch is not None and _STREAM_GETTERS is None:
         _cuda_stream_getters()
