@@ -417,6 +417,21 @@ static inline PxArg text_arg(Px *p, const char *s) {
     return text_arg_make(p, s, m);
 }
 
+static PxArg opcode_arg_make(Px *p, const char *s, unsigned h) {
+    PxArg id = text_intern(p, s, strlen(s));
+    p->opcode_memo[h].s = s, p->opcode_memo[h].id = id;
+    return id;
+}
+
+/* An opcode's id, for px_cse1/2/3: a literal or an interned text, whose
+ * text never changes, so a pointer met before needs no look at its text
+ * (text_arg checks it, as its callers' buffers may be rewritten). A few
+ * dozen opcodes, asked for at every instruction: a direct-mapped memo. */
+static inline PxArg opcode_arg(Px *p, const char *s) {
+    unsigned h = (unsigned)(((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 56);
+    return p->opcode_memo[h].s == s ? p->opcode_memo[h].id : opcode_arg_make(p, s, h);
+}
+
 PxArg px_arg_text(Px *p, const char *s) {
     PxArg id;
     if (s[0] == '%' && reg_text_id(s, &id)) return id;
@@ -629,7 +644,7 @@ void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b) {
  * scope. Slots are not removed when a scope ends: one whose entry was
  * popped, or whose tag matches by chance, fails the comparison and the
  * probe goes on. (The hot path of the emitter.) */
-static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
+static PX_INLINE Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
     uint64_t k01 = (uint64_t)a << 32 | (opc << 3 | (uint32_t)rc), k23 = (uint64_t)c << 32 | b;
     /* (the high half of a product: every bit of the key words mixed in) */
     uint64_t x = (k23 * 0xc2b2ae3d27d4eb4fULL ^ k01) * 0x9e3779b97f4a7c15ULL;
@@ -645,16 +660,17 @@ static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
     return cse_new(p, rc, k01, k23, hash, i);
 }
 
-Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, text_arg(p, opcode), a, 0, 0); }
+/* (cse inlined into each: these are the emitter's most frequent calls) */
+Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, opcode_arg(p, opcode), a, 0, 0); }
 Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b) {
-    return cse(p, rc, text_arg(p, opcode), a, b, 0);
+    return cse(p, rc, opcode_arg(p, opcode), a, b, 0);
 }
 Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c) {
-    return cse(p, rc, text_arg(p, opcode), a, b, c);
+    return cse(p, rc, opcode_arg(p, opcode), a, b, c);
 }
 
 Slot px_pack2(Px *p, Slot lo, Slot hi) {
-    return cse(p, RC_B32, text_arg(p, "mov.b32"), px_arg_reg(p, lo), px_arg_reg(p, hi), CSE_BRACED);
+    return cse(p, RC_B32, opcode_arg(p, "mov.b32"), px_arg_reg(p, lo), px_arg_reg(p, hi), CSE_BRACED);
 }
 
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {

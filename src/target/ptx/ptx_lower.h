@@ -155,6 +155,8 @@ typedef struct Px {
     uint32_t *text_tab;
     int text_cap;
     PxTextMemo text_memo[256];
+    /* px_cse1/2/3's opcodes by pointer (see opcode_arg) */
+    struct { const char *s; PxArg id; } opcode_memo[256];
     int depth;           /* region nesting */
     int loop_depth;
     Slot tid, lane, warp;
@@ -339,7 +341,8 @@ static inline PxArg px_arg_int(Px *p, int64_t v) {
 /* An operand's text. */
 const char *px_arg_str(Px *p, PxArg a);
 /* Emits `opcode dst, a[, b[, c]]` once per scope (0: no operand, from the
- * first); returns dst. */
+ * first); returns dst. The opcode is a literal or an interned text (as
+ * opc_join gives): its text never changes, so it is keyed by its pointer. */
 Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a);
 Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b);
 Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c);
