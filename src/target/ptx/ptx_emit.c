@@ -234,8 +234,15 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
  * and 10 digits at most, the NUL, and in the last byte the name's length,
  * for px_rname_len) in one allocation: copies of one cell, the block's
  * number without its last two digits, and then each of 00 to 99 (0 to 99
- * in the first block). */
+ * in the first block). The names are the same in every kernel: the table
+ * is kept from one kernel to the next of a thread (px_names), and a kernel
+ * names only the registers beyond those of the largest before it. */
 enum { RNAME_BLOCK = 100 };
+
+static _Thread_local struct {
+    const char **names[RC_COUNT]; /* cells from tc_malloc, kept for good */
+    int named[RC_COUNT], cap[RC_COUNT];
+} px_names;
 
 void px_rname_block(Px *p, RegClass rc) {
     static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
@@ -245,7 +252,7 @@ void px_rname_block(Px *p, RegClass rc) {
         p->rnames_cap[rc] = p->rnames_cap[rc] ? 2 * p->rnames_cap[rc] : 4 * RNAME_BLOCK;
         p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)p->rnames_cap[rc] * sizeof(char *));
     }
-    char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
+    char *cells = tc_malloc(16 * RNAME_BLOCK); /* (outlives the kernel: see px_names) */
     const char **out = p->rnames[rc] + first;
     size_t pl = prefix_len[rc], at = pl;
     char name[16] = {0};
@@ -3046,7 +3053,12 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->i1 = ty_i1(c);
     p->func = func;
     px_demand_analyze(p, func);
-    for (int rc = 0; rc < RC_COUNT; rc++) px_rname_block(p, (RegClass)rc);
+    for (int rc = 0; rc < RC_COUNT; rc++) { /* the names kept from the kernels before */
+        p->rnames[rc] = px_names.names[rc], p->rnames_named[rc] = px_names.named[rc];
+        p->rnames_cap[rc] = px_names.cap[rc];
+        if (!p->rnames_named[rc]) px_rname_block(p, (RegClass)rc);
+    }
+    memset(&px_names, 0, sizeof px_names);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
     p->warp = px_reg(p, RC_B32);
@@ -3107,7 +3119,10 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->pro);
     sb_free(&p->body);
     sb_free(&p->strings);
-    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]), tc_free(p->copy_mark[r]);
+    for (int r = 0; r < RC_COUNT; r++) {
+        tc_free(p->copy_mark[r]);
+        px_names.names[r] = p->rnames[r], px_names.named[r] = p->rnames_named[r], px_names.cap[r] = p->rnames_cap[r];
+    }
     px_tables_keep(p);
     map_free(&p->dists);
     map_free(&p->tparts);
