@@ -2327,6 +2327,16 @@ void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src) {
     }
 }
 
+const int *px_broadcast_src_of(Px *p, Op *op, const Dist *dr, const Dist *di) {
+    PxValue *v = px_value(p, op_result(op, 0));
+    if (!v->bcast_src) {
+        int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
+        px_broadcast_src(op, dr, di, src);
+        v->bcast_src = src;
+    }
+    return v->bcast_src;
+}
+
 static void lower_broadcast(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     Tile *in = px_tile(p, op_operand(op, 0));
@@ -2337,8 +2347,7 @@ static void lower_broadcast(Px *p, Op *op) {
     }
     const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
     if (!dr || !di) return px_fail(p, op, "no layout");
-    int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
-    px_broadcast_src(op, dr, di, src);
+    const int *src = px_broadcast_src_of(p, op, dr, di);
     for (int i = 0; i < out->n; i++) out->s[i] = in->s[src[i]];
 }
 

@@ -102,6 +102,7 @@ typedef struct Bits {
 typedef struct PxValue {
     Tile *tile;
     Bits *demand;
+    const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
 } PxValue;
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
@@ -411,6 +412,9 @@ static inline bool px_is_slotwise(const Op *op) { return op_has_flag(op, OPF_ELE
 /* The source slot of each of the dr->nslots slots of a tt.broadcast or
  * tt.expand_dims result (di: the source's Dist). */
 void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
+/* The same, made once per op (asked by the demand analysis and then the
+ * lowering), in the arena. */
+const int *px_broadcast_src_of(Px *p, Op *op, const Dist *dr, const Dist *di);
 
 /* The entry of v (made before the emitter ran, as every value is: one
  * past the table's end grows it). */
