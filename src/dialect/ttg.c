@@ -445,24 +445,56 @@ int64_t dist_thread_part(const Dist *d, int dim, int lane, int warp) {
     return ((w * d->tpw[dim] + l) * d->spt[dim]) % d->shape[dim];
 }
 
-/* Checked exhaustively over the CTA's threads: cheap (at most 1024 threads)
- * and free of special cases for duplicated lanes and warps. */
+int dist_j_of_const(const Dist *d, int dim, int64_t c) {
+    /* dist_const never wraps: below a tile, j < spt_eff <= shape; above,
+     * the last element, (reps - 1) * tile + spt - 1, is below reps * tile
+     * <= shape. So it is one-to-one, and this is its inverse. */
+    int s = spt_eff(d, dim);
+    if (c < 0 || c % d->tile[dim] >= s) return -1;
+    int64_t j = c / d->tile[dim] * s + c % d->tile[dim];
+    return j < d->per_dim[dim] ? (int)j : -1;
+}
+
+static bool pow2_i(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* Every count of d a power of two: thread_part(dim) of thread t is then
+ * some of t's bits moved to other places (shifts and masks), linear over
+ * GF(2) in t. */
+static bool dist_all_pow2(const Dist *d) {
+    if (!pow2_i(d->nthreads)) return false;
+    for (int k = 0; k < d->rank; k++)
+        if (!pow2_i(d->shape[k]) || !pow2_i(d->spt[k]) || !pow2_i(d->tpw[k]) || !pow2_i(d->wpc[k]) ||
+            !pow2_i(d->lane_stride[k]) || !pow2_i(d->warp_stride[k]))
+            return false;
+    return true;
+}
+
+static bool same_thread_part(const Dist *a, const Dist *b, int t) {
+    for (int d = 0; d < a->rank; d++)
+        if (dist_thread_part(a, d, t % 32, t / 32) != dist_thread_part(b, d, t % 32, t / 32)) return false;
+    return true;
+}
+
+/* The same constants, as sets (dist_const is one-to-one, and the counts are
+ * equal); then the same thread parts for every thread of the CTA. When all
+ * of both Dists' counts are powers of two, both thread parts are linear
+ * over GF(2) in the thread id (dist_all_pow2), and agreeing on the basis
+ * threads 1, 2, 4, ... (thread 0 gives 0 in both) they agree on all; else
+ * every thread is checked (at most 1024). */
 bool dist_same_threads(const Dist *a, const Dist *b) {
     if (a->rank != b->rank || a->nslots != b->nslots || a->nthreads != b->nthreads) return false;
     for (int d = 0; d < a->rank; d++) {
         if (a->shape[d] != b->shape[d] || a->per_dim[d] != b->per_dim[d]) return false;
-        /* the same constants, as sets */
-        for (int j = 0; j < a->per_dim[d]; j++) {
-            bool found = false;
-            for (int k = 0; k < b->per_dim[d] && !found; k++)
-                found = dist_const(a, d, j) == dist_const(b, d, k);
-            if (!found) return false;
-        }
+        for (int j = 0; j < a->per_dim[d]; j++)
+            if (dist_j_of_const(b, d, dist_const(a, d, j)) < 0) return false;
+    }
+    if (dist_all_pow2(a) && dist_all_pow2(b)) {
+        for (int t = 1; t < a->nthreads; t *= 2)
+            if (!same_thread_part(a, b, t)) return false;
+        return true;
     }
     for (int t = 0; t < a->nthreads; t++)
-        for (int d = 0; d < a->rank; d++)
-            if (dist_thread_part(a, d, t % 32, t / 32) != dist_thread_part(b, d, t % 32, t / 32))
-                return false;
+        if (!same_thread_part(a, b, t)) return false;
     return true;
 }
 

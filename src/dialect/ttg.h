@@ -94,6 +94,8 @@ bool ttg_dist(const Layout *l, const int64_t *shape, int rank, Dist *out);
 void dist_slot_j(const Dist *d, int slot, int *j);        /* j[rank] of a slot */
 int dist_slot_of_j(const Dist *d, const int *j);
 int64_t dist_const(const Dist *d, int dim, int j);        /* const_part */
+/* The j along dim whose dist_const is c (it is one-to-one); -1: none. */
+int dist_j_of_const(const Dist *d, int dim, int64_t c);
 /* Distinct lanes / warps along dim (the rest hold copies). */
 int dist_lanes(const Dist *d, int dim);
 int dist_warps(const Dist *d, int dim);

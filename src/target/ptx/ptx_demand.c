@@ -83,8 +83,7 @@ static bool broadcast_demand(Px *p, Op *user, Bits *acc, int n) {
     Type *rt = op_result(user, 0)->type, *it = op_operand(user, 0)->type;
     const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
     if (!rd || rd->full || !dr || !di || di->nslots != n || dr->nslots != rd->n) return false;
-    int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
-    px_broadcast_src(user, dr, di, src);
+    const int *src = px_broadcast_src_of(p, user, dr, di);
     for (int i = 0; i < dr->nslots; i++)
         if (rd->w[i / 64] >> (i % 64) & 1) bits_set(acc, src[i]);
     return true;

@@ -234,8 +234,15 @@ void px_fail(Px *p, const Op *op, const char *fmt, ...) {
  * and 10 digits at most, the NUL, and in the last byte the name's length,
  * for px_rname_len) in one allocation: copies of one cell, the block's
  * number without its last two digits, and then each of 00 to 99 (0 to 99
- * in the first block). */
+ * in the first block). The names are the same in every kernel: the table
+ * is kept from one kernel to the next of a thread (px_names), and a kernel
+ * names only the registers beyond those of the largest before it. */
 enum { RNAME_BLOCK = 100 };
+
+static _Thread_local struct {
+    const char **names[RC_COUNT]; /* cells from tc_malloc, kept for good */
+    int named[RC_COUNT], cap[RC_COUNT];
+} px_names;
 
 void px_rname_block(Px *p, RegClass rc) {
     static const char prefix[RC_COUNT][4] = {"%p", "%h", "%r", "%rd", "%f", "%fd"}; /* rc_prefix, padded */
@@ -245,7 +252,7 @@ void px_rname_block(Px *p, RegClass rc) {
         p->rnames_cap[rc] = p->rnames_cap[rc] ? 2 * p->rnames_cap[rc] : 4 * RNAME_BLOCK;
         p->rnames[rc] = tc_realloc(p->rnames[rc], (size_t)p->rnames_cap[rc] * sizeof(char *));
     }
-    char *cells = arena_alloc(p->ctx->arena, 16 * RNAME_BLOCK);
+    char *cells = tc_malloc(16 * RNAME_BLOCK); /* (outlives the kernel: see px_names) */
     const char **out = p->rnames[rc] + first;
     size_t pl = prefix_len[rc], at = pl;
     char name[16] = {0};
@@ -415,6 +422,21 @@ static inline PxArg text_arg(Px *p, const char *s) {
     PxTextMemo *m = &p->text_memo[((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 56];
     if (m->s == s && (s == m->canon || (same_run(s, m->canon, m->len) && s[m->len] == 0))) return m->id;
     return text_arg_make(p, s, m);
+}
+
+static PxArg opcode_arg_make(Px *p, const char *s, unsigned h) {
+    PxArg id = text_intern(p, s, strlen(s));
+    p->opcode_memo[h].s = s, p->opcode_memo[h].id = id;
+    return id;
+}
+
+/* An opcode's id, for px_cse1/2/3: a literal or an interned text, whose
+ * text never changes, so a pointer met before needs no look at its text
+ * (text_arg checks it, as its callers' buffers may be rewritten). A few
+ * dozen opcodes, asked for at every instruction: a direct-mapped memo. */
+static inline PxArg opcode_arg(Px *p, const char *s) {
+    unsigned h = (unsigned)(((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 56);
+    return p->opcode_memo[h].s == s ? p->opcode_memo[h].id : opcode_arg_make(p, s, h);
 }
 
 PxArg px_arg_text(Px *p, const char *s) {
@@ -629,7 +651,7 @@ void px_ins_args(Px *p, PxText opcode, Slot d, PxArg a, PxArg b) {
  * scope. Slots are not removed when a scope ends: one whose entry was
  * popped, or whose tag matches by chance, fails the comparison and the
  * probe goes on. (The hot path of the emitter.) */
-static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
+static PX_INLINE Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
     uint64_t k01 = (uint64_t)a << 32 | (opc << 3 | (uint32_t)rc), k23 = (uint64_t)c << 32 | b;
     /* (the high half of a product: every bit of the key words mixed in) */
     uint64_t x = (k23 * 0xc2b2ae3d27d4eb4fULL ^ k01) * 0x9e3779b97f4a7c15ULL;
@@ -645,16 +667,17 @@ static Slot cse(Px *p, RegClass rc, PxArg opc, PxArg a, PxArg b, PxArg c) {
     return cse_new(p, rc, k01, k23, hash, i);
 }
 
-Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, text_arg(p, opcode), a, 0, 0); }
+/* (cse inlined into each: these are the emitter's most frequent calls) */
+Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a) { return cse(p, rc, opcode_arg(p, opcode), a, 0, 0); }
 Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b) {
-    return cse(p, rc, text_arg(p, opcode), a, b, 0);
+    return cse(p, rc, opcode_arg(p, opcode), a, b, 0);
 }
 Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c) {
-    return cse(p, rc, text_arg(p, opcode), a, b, c);
+    return cse(p, rc, opcode_arg(p, opcode), a, b, c);
 }
 
 Slot px_pack2(Px *p, Slot lo, Slot hi) {
-    return cse(p, RC_B32, text_arg(p, "mov.b32"), px_arg_reg(p, lo), px_arg_reg(p, hi), CSE_BRACED);
+    return cse(p, RC_B32, opcode_arg(p, "mov.b32"), px_arg_reg(p, lo), px_arg_reg(p, hi), CSE_BRACED);
 }
 
 Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b, const char *c) {
@@ -2304,6 +2327,16 @@ void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src) {
     }
 }
 
+const int *px_broadcast_src_of(Px *p, Op *op, const Dist *dr, const Dist *di) {
+    PxValue *v = px_value(p, op_result(op, 0));
+    if (!v->bcast_src) {
+        int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
+        px_broadcast_src(op, dr, di, src);
+        v->bcast_src = src;
+    }
+    return v->bcast_src;
+}
+
 static void lower_broadcast(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     Tile *in = px_tile(p, op_operand(op, 0));
@@ -2314,8 +2347,7 @@ static void lower_broadcast(Px *p, Op *op) {
     }
     const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
     if (!dr || !di) return px_fail(p, op, "no layout");
-    int *src = ARENA_ARRAY(p->ctx->arena, int, dr->nslots);
-    px_broadcast_src(op, dr, di, src);
+    const int *src = px_broadcast_src_of(p, op, dr, di);
     for (int i = 0; i < out->n; i++) out->s[i] = in->s[src[i]];
 }
 
@@ -3030,7 +3062,12 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->i1 = ty_i1(c);
     p->func = func;
     px_demand_analyze(p, func);
-    for (int rc = 0; rc < RC_COUNT; rc++) px_rname_block(p, (RegClass)rc);
+    for (int rc = 0; rc < RC_COUNT; rc++) { /* the names kept from the kernels before */
+        p->rnames[rc] = px_names.names[rc], p->rnames_named[rc] = px_names.named[rc];
+        p->rnames_cap[rc] = px_names.cap[rc];
+        if (!p->rnames_named[rc]) px_rname_block(p, (RegClass)rc);
+    }
+    memset(&px_names, 0, sizeof px_names);
     p->tid = px_reg(p, RC_B32);
     p->lane = px_reg(p, RC_B32);
     p->warp = px_reg(p, RC_B32);
@@ -3091,7 +3128,10 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->pro);
     sb_free(&p->body);
     sb_free(&p->strings);
-    for (int r = 0; r < RC_COUNT; r++) tc_free(p->rnames[r]), tc_free(p->copy_mark[r]);
+    for (int r = 0; r < RC_COUNT; r++) {
+        tc_free(p->copy_mark[r]);
+        px_names.names[r] = p->rnames[r], px_names.named[r] = p->rnames_named[r], px_names.cap[r] = p->rnames_cap[r];
+    }
     px_tables_keep(p);
     map_free(&p->dists);
     map_free(&p->tparts);

@@ -102,6 +102,7 @@ typedef struct Bits {
 typedef struct PxValue {
     Tile *tile;
     Bits *demand;
+    const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
 } PxValue;
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
@@ -155,6 +156,8 @@ typedef struct Px {
     uint32_t *text_tab;
     int text_cap;
     PxTextMemo text_memo[256];
+    /* px_cse1/2/3's opcodes by pointer (see opcode_arg) */
+    struct { const char *s; PxArg id; } opcode_memo[256];
     int depth;           /* region nesting */
     int loop_depth;
     Slot tid, lane, warp;
@@ -339,7 +342,8 @@ static inline PxArg px_arg_int(Px *p, int64_t v) {
 /* An operand's text. */
 const char *px_arg_str(Px *p, PxArg a);
 /* Emits `opcode dst, a[, b[, c]]` once per scope (0: no operand, from the
- * first); returns dst. */
+ * first); returns dst. The opcode is a literal or an interned text (as
+ * opc_join gives): its text never changes, so it is keyed by its pointer. */
 Slot px_cse1(Px *p, RegClass rc, const char *opcode, PxArg a);
 Slot px_cse2(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b);
 Slot px_cse3(Px *p, RegClass rc, const char *opcode, PxArg a, PxArg b, PxArg c);
@@ -408,6 +412,9 @@ static inline bool px_is_slotwise(const Op *op) { return op_has_flag(op, OPF_ELE
 /* The source slot of each of the dr->nslots slots of a tt.broadcast or
  * tt.expand_dims result (di: the source's Dist). */
 void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src);
+/* The same, made once per op (asked by the demand analysis and then the
+ * lowering), in the arena. */
+const int *px_broadcast_src_of(Px *p, Op *op, const Dist *dr, const Dist *di);
 
 /* The entry of v (made before the emitter ran, as every value is: one
  * past the table's end grows it). */

@@ -301,12 +301,7 @@ static Tile *relayout_dists(Px *p, Tile *x, const Type *from, const Dist *dsp, c
         for (int i = 0; i < dd.nslots; i++) {
             int j[TTG_MAX_RANK], js[TTG_MAX_RANK];
             dist_slot_j(&dd, i, j);
-            for (int d = 0; d < dd.rank; d++) {
-                int64_t c = dist_const(&dd, d, j[d]);
-                js[d] = 0;
-                for (int k = 0; k < ds.per_dim[d]; k++)
-                    if (dist_const(&ds, d, k) == c) js[d] = k;
-            }
+            for (int d = 0; d < dd.rank; d++) js[d] = dist_j_of_const(&ds, d, dist_const(&dd, d, j[d]));
             out->s[i] = x->s[dist_slot_of_j(&ds, js)];
         }
         return out;
