@@ -912,17 +912,45 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
 }
 
 /* Most tokens are a name or a punctuator after a space or none, inside a
- * line: those without the layout's checks (and in a function small enough
- * to stay cheap to call). The rest take lex_token. */
+ * line, and most lines end plainly and start with a name at the indentation
+ * of the line before: those tokens skip the layout's checks. The rest (and
+ * every token after a DEDENT) take lex_token. */
 static ALWAYS_INLINE void lex_one(PyLexer *lx, PyToken *t) {
-    if (lx->pending_dedents <= 0 && !(lx->at_line_start && lx->nbrackets == 0)) {
+    if (lx->pending_dedents <= 0) {
         size_t pos = lx->pos;
-        while (pos < lx->len && lx->src[pos] == ' ') pos++;
+        const char *src = lx->src;
+        if (lx->at_line_start && lx->nbrackets == 0) {
+            /* a line indented with as many spaces as the open level (no
+             * INDENT or DEDENT due, no tabs to check) and starting with a
+             * name; any other goes by lex_indentation */
+            size_t p = pos, level = (size_t)lx->indents[lx->nindents];
+            while (p < lx->len && src[p] == ' ') p++;
+            if (p - pos != level || lx->alt_indents[lx->nindents] != lx->indents[lx->nindents] || p >= lx->len ||
+                !is_ident_start((unsigned char)src[p])) {
+                lex_token(lx, t);
+                return;
+            }
+            lx->at_line_start = false;
+            lx->pos = p;
+            lx->line_has_tokens = true;
+            if (!lex_word_fast(lx, t, p)) lex_name(lx, t, p, (unsigned char)src[p]);
+            return;
+        }
+        while (pos < lx->len && src[pos] == ' ') pos++;
         lx->pos = pos;
         int c = peekc(lx, 0);
         if (is_ident_start(c)) {
             lx->line_has_tokens = true;
             if (!lex_word_fast(lx, t, pos)) lex_name(lx, t, pos, c);
+            return;
+        }
+        if (c == '\n' && lx->nbrackets == 0 && lx->line_has_tokens) { /* the end of a logical line */
+            *t = (PyToken){.kind = PY_TOK_NEWLINE, .loc = loc_at(lx, pos), .off = pos, .len = 1};
+            lx->pos = pos + 1;
+            lx->line++;
+            lx->line_start = pos + 1;
+            lx->at_line_start = true;
+            lx->line_has_tokens = false;
             return;
         }
         int n;
