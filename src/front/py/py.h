@@ -88,7 +88,7 @@ const char *py_tok_name(PyTokKind k);
  * locals), and a hit here is a few word compares where the keyword table
  * and the interner would look at the word again. Lexers may share one
  * (py_parse_lazy's, for the whole file, since they share the interner). */
-enum { PY_NAME_CACHE_BITS = 8, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
+enum { PY_NAME_CACHE_BITS = 10, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
 typedef struct PyNameEntry {
     uint64_t head, tail; /* the first and the last 8 bytes (a word of 8 or fewer: zero-padded, 0) */
     const char *str;     /* NAME: interned; a keyword: NULL */
