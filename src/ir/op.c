@@ -503,9 +503,16 @@ Value *build_binary(Builder *b, OpKind kind, Value *x, Value *y) {
 
 Value *build_cmp(Builder *b, OpKind kind, int predicate, Value *x, Value *y) {
     Value *ops[2] = {x, y};
-    Type *t = ty_with_elem(b->ctx, x->type, ty_i1(b->ctx));
+    Context *c = b->ctx;
+    Type *t = ty_with_elem(c, x->type, ty_i1(c));
     Op *op = build_op(b, kind, ops, 2, &t, 1, 0);
-    op_set_attr_k(b->ctx, op, AN_PREDICATE, attr_int(b->ctx, ty_i64(b->ctx), predicate));
+    bool memo = (unsigned)predicate < TC_ARRAY_LEN(c->cmp_predicates);
+    Attr *pred = memo ? c->cmp_predicates[predicate] : NULL;
+    if (!pred) {
+        pred = attr_int(c, ty_i64(c), predicate);
+        if (memo) c->cmp_predicates[predicate] = pred;
+    }
+    op_set_attr_k(c, op, AN_PREDICATE, pred);
     return op_result(op, 0);
 }
 
