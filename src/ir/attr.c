@@ -169,6 +169,44 @@ static Attr *unique_scalar(Context *c, AttrKind kind, Type *t, uint64_t bits) {
     return insert(c, &proto, h, head);
 }
 
+/* unique for a dense splat of type t, its one value `bits` (an integer's,
+ * or a float's bit pattern): the attribute unique would give (the same hash
+ * and test), without a prototype, the generic compare and a separate copy
+ * of the value. The passes make these by the thousand (every constant of a
+ * tensor formula). */
+static Attr *unique_splat(Context *c, Type *t, uint64_t bits, bool is_float) {
+    uint64_t h = scalar_hash(((uint64_t)ATTR_DENSE << 1 | is_float) + 64, t, bits);
+    AttrNode *head = map_get(&c->attrs, h);
+    for (AttrNode *n = head; n; n = n->next) {
+        uint64_t nb;
+        if (n->a.kind == ATTR_DENSE && n->a.type == t && (n->a.dense.ints == NULL) == is_float &&
+            dense_single(&n->a, &nb) && nb == bits)
+            return &n->a;
+    }
+    struct SplatNode {
+        AttrNode node;
+        union {
+            int64_t i;
+            double f;
+        } value;
+    } *sn = ARENA_NEW(c->arena, struct SplatNode);
+    Attr *a = &sn->node.a;
+    a->kind = ATTR_DENSE;
+    a->type = t;
+    a->dense.nvals = 1;
+    if (is_float) {
+        memcpy(&sn->value.f, &bits, sizeof bits);
+        a->dense.floats = &sn->value.f;
+    } else {
+        sn->value.i = (int64_t)bits;
+        a->dense.ints = &sn->value.i;
+    }
+    a->hash = h;
+    sn->node.next = head;
+    map_put(&c->attrs, h, &sn->node);
+    return a;
+}
+
 Attr *attr_unit(Context *c) { return unique(c, &(Attr){.kind = ATTR_UNIT}); }
 Attr *attr_bool(Context *c, bool v) { return unique(c, &(Attr){.kind = ATTR_BOOL, .b = v}); }
 Attr *attr_int(Context *c, Type *t, int64_t v) {
@@ -202,6 +240,10 @@ Attr *attr_dict(Context *c, const NamedAttr *entries, int n) {
 }
 Attr *attr_dense_int(Context *c, Type *t, const int64_t *vals, int64_t n) {
     Type *e = ty_elem(t);
+    if (n == 1) {
+        int64_t v = e->kind == TY_INT ? (e->width == 1 ? (vals[0] & 1) : int_wrap(vals[0], e->width)) : vals[0];
+        return unique_splat(c, t, (uint64_t)v, false);
+    }
     int64_t small[8]; /* splats: no heap copy */
     int64_t *tmp = n <= 8 ? small : tc_malloc(sizeof(int64_t) * (size_t)n);
     for (int64_t i = 0; i < n; i++)
@@ -212,6 +254,12 @@ Attr *attr_dense_int(Context *c, Type *t, const int64_t *vals, int64_t n) {
 }
 Attr *attr_dense_float(Context *c, Type *t, const double *vals, int64_t n) {
     Type *e = ty_elem(t);
+    if (n == 1) {
+        double v = e->kind == TY_FLOAT ? float_round(vals[0], e->fkind) : vals[0];
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        return unique_splat(c, t, bits, true);
+    }
     double small[8];
     double *tmp = n <= 8 ? small : tc_malloc(sizeof(double) * (size_t)n);
     for (int64_t i = 0; i < n; i++) tmp[i] = e->kind == TY_FLOAT ? float_round(vals[i], e->fkind) : vals[i];

@@ -339,6 +339,9 @@ struct Context {
     /* the axis analysis later passes and the PTX emitter may reuse, or NULL
      * (transform/gpu/axis_info.h says while it is current); in the arena */
     struct AxisAnalysis *axis;
+    /* build_cmp's predicate attributes (i64 0..15), once made: the
+     * expansions compare thousands of times with a few predicates */
+    Attr *cmp_predicates[16];
 };
 
 Context *ctx_new(DiagEngine *de);

@@ -11,11 +11,13 @@
 #include <pthread.h>
 #include <string.h>
 
-/* (op_make and the block links are inlined into build_op: see there) */
+/* (op_fill and the block links are inlined into build_op: see there) */
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOT_INLINE __attribute__((noinline))
 #else
 #define ALWAYS_INLINE inline
+#define NOT_INLINE
 #endif
 
 const char *const cmpi_pred_names[CMPI_COUNT] = {"eq",  "ne",  "slt", "sle", "sgt",
@@ -125,47 +127,92 @@ void value_replace_all_uses(Value *from, Value *to) {
 
 /* ---- ops -------------------------------------------------------------------- */
 
-/* (op_create's body, inlined into build_op too: the IR is built an op at a
- * time, and a second call passing the eight arguments on cost a fifth of
- * making the op) */
-static ALWAYS_INLINE Op *op_make(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
-                                 Type *const *result_types, int nres, int nregions) {
-    /* the op, its operands, results and regions in one allocation (the
-     * sizes of all four are multiples of 8, so each part stays aligned) */
+/* The bytes of an op with these counts: the op, its operands, results and
+ * regions in one allocation (the sizes of all four are multiples of 8, so
+ * each part stays aligned), rounded up as arena_alloc rounds. */
+static ALWAYS_INLINE size_t op_size(int nopnds, int nres, int nregions) {
     _Static_assert(sizeof(Op) % 8 == 0 && sizeof(Use) % 8 == 0 && sizeof(Value) % 8 == 0 &&
                        sizeof(Region) % 8 == 0,
-                   "op_create packs these back to back");
-    char *mem = arena_alloc(c->arena, sizeof(Op) + sizeof(Use) * (size_t)nopnds + sizeof(Value) * (size_t)nres +
-                                          sizeof(Region) * (size_t)nregions);
+                   "op_fill packs these back to back");
+    size_t size = sizeof(Op) + sizeof(Use) * (size_t)nopnds + sizeof(Value) * (size_t)nres +
+                  sizeof(Region) * (size_t)nregions;
+    return (size + 15) & ~(size_t)15;
+}
+
+/* Makes the op in mem (op_size bytes of zeroed arena memory: the fields
+ * not set here start as 0 / NULL). */
+static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Value *const *operands, int nopnds,
+                                 Type *const *result_types, int nres, int nregions) {
     Op *op = (Op *)mem;
     mem += sizeof(Op);
     op->kind = kind;
     op->loc = loc;
-    op->operands = nopnds ? (Use *)mem : NULL;
-    mem += sizeof(Use) * (size_t)nopnds;
     op->noperands = nopnds;
-    for (int i = 0; i < nopnds; i++) {
-        op->operands[i].owner = op;
-        use_link(&op->operands[i], operands[i]);
-    }
-    op->results = nres ? (Value *)mem : NULL;
-    mem += sizeof(Value) * (size_t)nres;
     op->nresults = nres;
-    for (int i = 0; i < nres; i++) {
-        op->results[i].type = result_types[i];
-        op->results[i].def = op;
-        op->results[i].index = i;
-        op->results[i].id = c->nvalues++;
-    }
-    op->regions = nregions ? (Region *)mem : NULL;
     op->nregions = nregions;
-    for (int i = 0; i < nregions; i++) op->regions[i].parent = op;
+    if (nopnds) {
+        Use *u = (Use *)mem;
+        op->operands = u;
+        for (int i = 0; i < nopnds; i++, u++) {
+            Value *v = operands[i];
+            u->value = v;
+            if (v) {
+                Use *head = v->uses;
+                u->next = head;
+                if (head) head->pprev = &u->next;
+                u->pprev = &v->uses;
+                v->uses = u;
+            }
+            u->owner = op; /* (apart from u->value: gcc pairs the two into a costlier vector store) */
+        }
+        mem = (char *)u;
+    }
+    if (nres) {
+        Value *r = (Value *)mem;
+        op->results = r;
+        uint32_t id = c->nvalues;
+        if (nres == 1) { /* (most ops: no loop; the index is 0 already) */
+            r->type = result_types[0];
+            r->def = op;
+            r->id = id;
+        } else {
+            for (int i = 0; i < nres; i++) {
+                r[i].type = result_types[i];
+                r[i].def = op;
+                r[i].index = i;
+                r[i].id = id + (uint32_t)i;
+            }
+        }
+        c->nvalues = id + (uint32_t)nres;
+        mem = (char *)(r + nres);
+    }
+    if (nregions) {
+        Region *r = (Region *)mem;
+        op->regions = r;
+        for (int i = 0; i < nregions; i++) r[i].parent = op;
+    }
     return op;
+}
+
+/* (build_op and op_create make the op in the arena's current chunk with no
+ * call on the way: around a call, what lives across it is saved and moved
+ * about, which cost a tenth of making an op. The rare op that does not fit
+ * there takes these, which get a new chunk first.) */
+static NOT_INLINE Op *op_create_slow(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
+                                     Type *const *result_types, int nres, int nregions) {
+    char *mem = arena_alloc_slow(c->arena, op_size(nopnds, nres, nregions));
+    return op_fill(c, mem, kind, loc, operands, nopnds, result_types, nres, nregions);
 }
 
 Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
               Type *const *result_types, int nres, int nregions) {
-    return op_make(c, kind, loc, operands, nopnds, result_types, nres, nregions);
+    Arena *a = c->arena;
+    size_t size = op_size(nopnds, nres, nregions);
+    if (__builtin_expect((size_t)(a->end - a->cur) < size, 0))
+        return op_create_slow(c, kind, loc, operands, nopnds, result_types, nres, nregions);
+    char *mem = (char *)a->cur;
+    a->cur += size;
+    return op_fill(c, mem, kind, loc, operands, nopnds, result_types, nres, nregions);
 }
 
 /* (The first byte decides most comparisons without a call to strcmp:
@@ -422,9 +469,24 @@ Op *op_clone(Context *c, Op *op, Map *map) {
 
 /* ---- building ---------------------------------------------------------------------- */
 
+static NOT_INLINE Op *build_op_slow(Builder *b, OpKind kind, Value *const *operands, int nopnds,
+                                    Type *const *result_types, int nres, int nregions) {
+    Op *op = op_create_slow(b->ctx, kind, b->loc, operands, nopnds, result_types, nres, nregions);
+    if (b->before) link_before(b->before, op);
+    else if (b->block) link_last(b->block, op);
+    return op;
+}
+
 Op *build_op(Builder *b, OpKind kind, Value *const *operands, int nopnds,
              Type *const *result_types, int nres, int nregions) {
-    Op *op = op_make(b->ctx, kind, b->loc, operands, nopnds, result_types, nres, nregions);
+    Context *c = b->ctx;
+    Arena *a = c->arena;
+    size_t size = op_size(nopnds, nres, nregions);
+    if (__builtin_expect((size_t)(a->end - a->cur) < size, 0))
+        return build_op_slow(b, kind, operands, nopnds, result_types, nres, nregions);
+    char *mem = (char *)a->cur;
+    a->cur += size;
+    Op *op = op_fill(c, mem, kind, b->loc, operands, nopnds, result_types, nres, nregions);
     if (b->before) link_before(b->before, op);
     else if (b->block) link_last(b->block, op);
     return op;
@@ -441,9 +503,16 @@ Value *build_binary(Builder *b, OpKind kind, Value *x, Value *y) {
 
 Value *build_cmp(Builder *b, OpKind kind, int predicate, Value *x, Value *y) {
     Value *ops[2] = {x, y};
-    Type *t = ty_with_elem(b->ctx, x->type, ty_i1(b->ctx));
+    Context *c = b->ctx;
+    Type *t = ty_with_elem(c, x->type, ty_i1(c));
     Op *op = build_op(b, kind, ops, 2, &t, 1, 0);
-    op_set_attr_k(b->ctx, op, AN_PREDICATE, attr_int(b->ctx, ty_i64(b->ctx), predicate));
+    bool memo = (unsigned)predicate < TC_ARRAY_LEN(c->cmp_predicates);
+    Attr *pred = memo ? c->cmp_predicates[predicate] : NULL;
+    if (!pred) {
+        pred = attr_int(c, ty_i64(c), predicate);
+        if (memo) c->cmp_predicates[predicate] = pred;
+    }
+    op_set_attr_k(c, op, AN_PREDICATE, pred);
     return op_result(op, 0);
 }
 

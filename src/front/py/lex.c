@@ -543,7 +543,7 @@ static int string_prefix(const char *s, size_t n) {
 /* n (1..8) bytes at s as a little-endian word, zero above them: the first and
  * the last 4 (or 1) bytes, which overlap for odd sizes, so that no byte past
  * s + n is read. */
-static uint64_t name_word(const char *s, size_t n) {
+static ALWAYS_INLINE uint64_t name_word(const char *s, size_t n) {
     const unsigned char *b = (const unsigned char *)s;
     if (n >= 4) {
         uint32_t lo, hi;
@@ -554,27 +554,62 @@ static uint64_t name_word(const char *s, size_t n) {
     return (uint64_t)b[0] | (uint64_t)b[n / 2] << (8 * (n / 2)) | (uint64_t)b[n - 1] << (8 * (n - 1));
 }
 
-/* The interned name [s, s + n), through the lexer's cache: the head and tail
- * words (and the bytes between them, for names over 16 bytes) must match. */
-static const char *intern_name(PyLexer *lx, const char *s, size_t n) {
-    uint64_t head, tail = 0;
+static PyTokKind keyword_kind(const char *s, size_t n);
+
+/* The key of the word [s, s + n) in the lexer's word cache: its head and
+ * tail words (a word over 16 bytes is compared in full besides) and its
+ * entry. */
+typedef struct WordKey {
+    uint64_t head, tail;
+    PyNameEntry *e;
+} WordKey;
+
+static ALWAYS_INLINE WordKey word_key(PyNameCache *names, const char *s, size_t n) {
+    WordKey k = {0, 0, NULL};
     if (n <= 8) {
-        head = name_word(s, n);
+        k.head = name_word(s, n);
     } else {
-        memcpy(&head, s, 8);
-        memcpy(&tail, s + n - 8, 8);
+        memcpy(&k.head, s, 8);
+        memcpy(&k.tail, s + n - 8, 8);
     }
+    uint64_t h = (k.head ^ (k.tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+    k.e = &names->e[h >> (64 - PY_NAME_CACHE_BITS)];
+    return k;
+}
+
+static ALWAYS_INLINE bool word_hit(const WordKey *k, const char *s, size_t n) {
+    const PyNameEntry *e = k->e;
+    return e->len == n && e->head == k->head && e->tail == k->tail &&
+           (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0);
+}
+
+/* A word the cache does not hold: its kind (a keyword's, or NAME with *str
+ * its interned text), and its entry. */
+static NOT_INLINE PyTokKind word_miss(PyLexer *lx, const WordKey *k, const char *s, size_t n, const char **str) {
+    PyTokKind kind = keyword_kind(s, n);
+    const char *in = kind == PY_TOK_NAME ? intern_n(lx->in, s, n) : NULL;
+    if (n <= 16 || in) { /* (keywords are short: a long word's text is a name's) */
+        PyNameEntry *e = k->e;
+        e->head = k->head;
+        e->tail = k->tail;
+        e->len = (uint32_t)n; /* (a word of 4 GB or more never matches again) */
+        e->kind = (uint32_t)kind;
+        e->str = in;
+    }
+    *str = in;
+    return kind;
+}
+
+/* The kind of the word [s, s + n): a keyword's, or NAME with *str its
+ * interned text. */
+static PyTokKind word_kind(PyLexer *lx, const char *s, size_t n, const char **str) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
-    uint64_t h = (head ^ (tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-    PyNameEntry *e = &lx->names->e[h >> (64 - PY_NAME_CACHE_BITS)];
-    if (e->str && e->head == head && e->tail == tail && e->len == n &&
-        (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0))
-        return e->str;
-    e->head = head;
-    e->tail = tail;
-    e->len = n;
-    e->str = intern_n(lx->in, s, n);
-    return e->str;
+    WordKey k = word_key(lx->names, s, n);
+    if (word_hit(&k, s, n)) {
+        *str = k.e->str;
+        return (PyTokKind)k.e->kind;
+    }
+    return word_miss(lx, &k, s, n, str);
 }
 
 static PyTokKind keyword_kind(const char *s, size_t n) {
@@ -727,8 +762,33 @@ static void lex_name(PyLexer *lx, PyToken *t, size_t start, int c) {
                   "invalid non-ASCII character in identifier (tritonc accepts ASCII identifiers only)");
         return;
     }
-    t->kind = keyword_kind(lx->src + start, n);
-    if (t->kind == PY_TOK_NAME) t->str = intern_name(lx, lx->src + start, n);
+    const char *str;
+    t->kind = word_kind(lx, lx->src + start, n, &str);
+    t->str = str;
+}
+
+/* lex_name for the common word, ASCII and not a string's prefix, with the
+ * word cache's hit inline. False (nothing consumed) for any other word:
+ * lex_name takes those. */
+static ALWAYS_INLINE bool lex_word_fast(PyLexer *lx, PyToken *t, size_t start) {
+    const unsigned char *u = (const unsigned char *)lx->src;
+    size_t len = lx->len, end = start + 1;
+    while (end < len && ident_char[u[end]]) end++;
+    size_t n = end - start;
+    if (end < len && (u[end] >= 0x80 || ((u[end] == '\'' || u[end] == '"') && n <= 2))) return false;
+    if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
+    WordKey k = word_key(lx->names, lx->src + start, n);
+    const char *str;
+    PyTokKind kind;
+    if (word_hit(&k, lx->src + start, n)) {
+        str = k.e->str;
+        kind = (PyTokKind)k.e->kind;
+    } else {
+        kind = word_miss(lx, &k, lx->src + start, n, &str);
+    }
+    lx->pos = end;
+    *t = (PyToken){.kind = kind, .loc = loc_at(lx, start), .off = start, .len = n, .str = str};
+    return true;
 }
 
 /* Every token: layout (INDENT, DEDENT, NEWLINE, end of file), comments,
@@ -852,17 +912,45 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
 }
 
 /* Most tokens are a name or a punctuator after a space or none, inside a
- * line: those without the layout's checks (and in a function small enough
- * to stay cheap to call). The rest take lex_token. */
-static inline void lex_one(PyLexer *lx, PyToken *t) {
-    if (lx->pending_dedents <= 0 && !(lx->at_line_start && lx->nbrackets == 0)) {
+ * line, and most lines end plainly and start with a name at the indentation
+ * of the line before: those tokens skip the layout's checks. The rest (and
+ * every token after a DEDENT) take lex_token. */
+static ALWAYS_INLINE void lex_one(PyLexer *lx, PyToken *t) {
+    if (lx->pending_dedents <= 0) {
         size_t pos = lx->pos;
-        while (pos < lx->len && lx->src[pos] == ' ') pos++;
+        const char *src = lx->src;
+        if (lx->at_line_start && lx->nbrackets == 0) {
+            /* a line indented with as many spaces as the open level (no
+             * INDENT or DEDENT due, no tabs to check) and starting with a
+             * name; any other goes by lex_indentation */
+            size_t p = pos, level = (size_t)lx->indents[lx->nindents];
+            while (p < lx->len && src[p] == ' ') p++;
+            if (p - pos != level || lx->alt_indents[lx->nindents] != lx->indents[lx->nindents] || p >= lx->len ||
+                !is_ident_start((unsigned char)src[p])) {
+                lex_token(lx, t);
+                return;
+            }
+            lx->at_line_start = false;
+            lx->pos = p;
+            lx->line_has_tokens = true;
+            if (!lex_word_fast(lx, t, p)) lex_name(lx, t, p, (unsigned char)src[p]);
+            return;
+        }
+        while (pos < lx->len && src[pos] == ' ') pos++;
         lx->pos = pos;
         int c = peekc(lx, 0);
         if (is_ident_start(c)) {
             lx->line_has_tokens = true;
-            lex_name(lx, t, pos, c);
+            if (!lex_word_fast(lx, t, pos)) lex_name(lx, t, pos, c);
+            return;
+        }
+        if (c == '\n' && lx->nbrackets == 0 && lx->line_has_tokens) { /* the end of a logical line */
+            *t = (PyToken){.kind = PY_TOK_NEWLINE, .loc = loc_at(lx, pos), .off = pos, .len = 1};
+            lx->pos = pos + 1;
+            lx->line++;
+            lx->line_start = pos + 1;
+            lx->at_line_start = true;
+            lx->line_has_tokens = false;
             return;
         }
         int n;

@@ -1522,6 +1522,20 @@ static size_t skim_run(const unsigned char *u, size_t pos, size_t len, int *dept
     return len;
 }
 
+/* From pos, the first byte that may be one the skims look at ('\n', '#',
+ * '\\', a quote, a bracket; maybe_special16's superset where SSE2 is
+ * there), or len. */
+static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
+#if defined(__SSE2__)
+    for (; pos + 16 <= len; pos += 16) {
+        unsigned bits = maybe_special16(u + pos);
+        if (bits) return pos + (size_t)__builtin_ctz(bits);
+    }
+#endif
+    while (pos < len && skim_class[u[pos]] == SKIM_OTHER) pos++;
+    return pos;
+}
+
 /* Where the body of a module-level def ends, found without lexing: from pos
  * (just after the header's ':') to the start of the first line that begins
  * in column 0 outside brackets, strings and line continuations, or the end
@@ -1679,8 +1693,8 @@ static size_t skim_params(const char *s, size_t len, size_t pos, int *nlines, si
             }
             continue;
         }
-        default:
-            pos++;
+        default: /* (names, commas, spaces: a run of them at once) */
+            pos = skim_to_special((const unsigned char *)s, pos + 1, len);
             continue;
         }
     }

@@ -83,15 +83,17 @@ const char *py_tok_spelling(PyTokKind k);
 /* "PLUS", "KW_DEF", ... (for token dumps in tests) */
 const char *py_tok_name(PyTokKind k);
 
-/* The names a lexer has interned, by their bytes: most identifiers of a
- * function repeat (`tl`, its locals), and a hit here is a few word compares
- * where the interner hashes and compares the name again. Lexers may share
- * one (py_parse_lazy's, for the whole file, since they share the interner). */
-enum { PY_NAME_CACHE_BITS = 8, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
+/* The words a lexer has met, by their bytes: names (interned) and keywords
+ * (their token kind). Most words of a function repeat (`tl`, `if`, its
+ * locals), and a hit here is a few word compares where the keyword table
+ * and the interner would look at the word again. Lexers may share one
+ * (py_parse_lazy's, for the whole file, since they share the interner). */
+enum { PY_NAME_CACHE_BITS = 10, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
 typedef struct PyNameEntry {
-    uint64_t head, tail; /* the first and the last 8 bytes (a name of 8 or fewer: zero-padded, 0) */
-    const char *str;     /* interned; NULL: empty */
-    size_t len;
+    uint64_t head, tail; /* the first and the last 8 bytes (a word of 8 or fewer: zero-padded, 0) */
+    const char *str;     /* NAME: interned; a keyword: NULL */
+    uint32_t len;        /* 0: empty */
+    uint32_t kind;       /* PY_TOK_NAME or the keyword's PyTokKind */
 } PyNameEntry;
 typedef struct PyNameCache {
     PyNameEntry e[PY_NAME_CACHE];
