@@ -42,6 +42,8 @@ typedef struct Table {
      * while it stood when the pass began and every merge so far kept it
      * (shared with the tables of isolated regions) */
     bool *count_unseen;
+    /* some op seen may be dead code for dce (see may_be_dead) */
+    bool *may_be_dead;
 } Table;
 
 static void operand_pair(Op *op, Value **a, Value **b) {
@@ -92,6 +94,18 @@ static bool op_equal(Op *x, Op *y) {
     for (i = 0; i < x->nresults; i++)
         if (x->results[i].type != y->results[i].type) return false;
     return true;
+}
+
+/* Whether dce might remove op or prune its results: a result that nothing
+ * uses (dce's scf.for and scf.while pruning included), or no results and
+ * removable. (Merging an op never leaves another one dead: the op it is
+ * merged into uses the same operands. So the dead code after cse is the
+ * dead code before it that this finds, and dce after cse has work only if
+ * this held for some op.) */
+static bool may_be_dead(Op *op) {
+    for (int i = 0; i < op->nresults; i++)
+        if (!op->results[i].uses) return true;
+    return op->nresults == 0 && !op_has_flag(op, OPF_TERMINATOR) && (op->nregions || op_is_removable(op));
 }
 
 static bool cse_candidate(Op *op) {
@@ -163,9 +177,10 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
             }
             table_push(t, op, h);
         }
+        if (!*t->may_be_dead) *t->may_be_dead = may_be_dead(op);
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
-                Table inner = {.count_unseen = t->count_unseen};
+                Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead};
                 for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, pc);
                 vec_free(&inner.entries);
                 tc_free(inner.heads);
@@ -178,8 +193,8 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
 }
 
 bool pass_cse(Op *module, PassContext *pc) {
-    bool count_unseen = canonicalize_fixed_point_stands(pc);
-    Table t = {.count_unseen = &count_unseen};
+    bool count_unseen = canonicalize_fixed_point_stands(pc), may_be_dead = false;
+    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead};
     /* sized once for the values there are (half of them, say, pure ops'
      * results): doubling from a small table rehashed the expanded fp64
      * math several times over */
@@ -192,5 +207,10 @@ bool pass_cse(Op *module, PassContext *pc) {
             }
     vec_free(&t.entries);
     tc_free(t.heads);
+    /* (dce also erases private functions that no call reaches) */
+    for (Op *f = module_body(module)->first; f && !may_be_dead; f = f->next)
+        may_be_dead = f->kind == TT_FUNC && func_is_private(f);
+    pc->dead_free = !may_be_dead;
+    pc->dead_free_at = pc->changes;
     return true;
 }

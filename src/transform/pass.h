@@ -31,6 +31,12 @@ typedef struct PassContext {
      * every change since canonicalize last ran is such, its fixed point
      * stands and it is skipped again. */
     int unseen;
+    /* `changes` when a pass last found the module free of the dead code
+     * dce removes (cse does, as it walks every op), and whether one has:
+     * while nothing has changed since, dce would change nothing, and the
+     * pass manager skips it. */
+    bool dead_free;
+    int dead_free_at;
 } PassContext;
 
 typedef bool (*PassFn)(Op *module, PassContext *pc); /* false on a hard error */
