@@ -195,10 +195,11 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
 bool pass_cse(Op *module, PassContext *pc) {
     bool count_unseen = canonicalize_fixed_point_stands(pc), may_be_dead = false;
     Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead};
-    /* sized once for the values there are (half of them, say, pure ops'
-     * results): doubling from a small table rehashed the expanded fp64
-     * math several times over */
-    table_grow_to(&t, (int)(ctx_value_count(pc->ctx) / 2));
+    /* sized once for the values there are (no more pure ops than that):
+     * doubling from a small table rehashed the expanded fp64 math several
+     * times over, and from half as many, once (most of its values are
+     * pure ops' results) */
+    table_grow_to(&t, (int)ctx_value_count(pc->ctx));
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) {
