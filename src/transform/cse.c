@@ -102,10 +102,32 @@ static bool op_equal(Op *x, Op *y) {
  * merged into uses the same operands. So the dead code after cse is the
  * dead code before it that this finds, and dce after cse has work only if
  * this held for some op.) */
-static bool may_be_dead(Op *op) {
-    for (int i = 0; i < op->nresults; i++)
-        if (!op->results[i].uses) return true;
+static bool may_be_dead_slow(Op *op) {
+    int unused = 0;
+    for (int i = 0; i < op->nresults; i++) unused += !op->results[i].uses;
+    if (op->kind == SCF_FOR && unused && unused < op->nresults) {
+        /* a loop in use (attention's, whose pointers' last values nothing
+         * reads) loses result i only when its body uses argument i + 1
+         * at most as operand i of its scf.yield */
+        Block *body = region_entry(&op->regions[0]);
+        Op *yield = body ? block_terminator(body) : NULL;
+        for (int i = 0; i < op->nresults; i++) {
+            if (op->results[i].uses) continue;
+            if (!yield || i + 1 >= body->nargs) return true;
+            bool only_yield = true;
+            for (Use *u = body->args[i + 1]->uses; u && only_yield; u = u->next)
+                only_yield = u->owner == yield && (int)(u - yield->operands) == i;
+            if (only_yield) return true;
+        }
+        return false;
+    }
+    if (unused) return true;
     return op->nresults == 0 && !op_has_flag(op, OPF_TERMINATOR) && (op->nregions || op_is_removable(op));
+}
+
+/* (most ops: one result, which something uses) */
+static inline bool may_be_dead(Op *op) {
+    return op->nresults == 1 && op->results[0].uses ? false : may_be_dead_slow(op);
 }
 
 static bool cse_candidate(Op *op) {
