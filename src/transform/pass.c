@@ -239,10 +239,15 @@ bool canonicalize_fixed_point_stands(const PassContext *pc) {
 
 bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
     if (op->kind == TT_DOT) return false;
+    /* a user that gets prev's result twice may fold (x - x, x op x); not an
+     * scf.for (bounds from one value: canonicalize reads only constant
+     * ones, and the constants are not merged here) */
     for (int i = 0; i < op->nresults; i++)
-        for (Use *u = op->results[i].uses; u; u = u->next)
+        for (Use *u = op->results[i].uses; u; u = u->next) {
+            if (u->owner->kind == SCF_FOR && op->kind != ARITH_CONSTANT) continue;
             for (int k = 0; k < u->owner->noperands; k++)
                 if (u->owner->operands[k].value == &prev->results[i]) return false;
+        }
     for (int i = 0; i < op->noperands; i++) {
         Value *w = op->operands[i].value;
         if (is_dot_result(w)) return false;

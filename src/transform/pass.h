@@ -136,7 +136,8 @@ bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
  * them):
  *  - replacing op's results by those of prev, an op computing the same
  *    (cse), then erasing op: unseen unless some user of a result also
- *    uses prev's, or op is a dot, or an operand of op is a dot's result
+ *    uses prev's (other than an scf.for, when op is not a constant), or
+ *    op is a dot, or an operand of op is a dot's result
  *    (which loses a use) or is used by op alone (its definition may die);
  *  - erasing a dead op (dce: the dead ops it leaves are none): unseen
  *    unless it (or an op in it) used a dot's result;
