@@ -42,6 +42,8 @@ typedef struct Table {
      * while it stood when the pass began and every merge so far kept it
      * (shared with the tables of isolated regions) */
     bool *count_unseen;
+    /* some op seen may be dead code for dce (see may_be_dead) */
+    bool *may_be_dead;
 } Table;
 
 static void operand_pair(Op *op, Value **a, Value **b) {
@@ -92,6 +94,40 @@ static bool op_equal(Op *x, Op *y) {
     for (i = 0; i < x->nresults; i++)
         if (x->results[i].type != y->results[i].type) return false;
     return true;
+}
+
+/* Whether dce might remove op or prune its results: a result that nothing
+ * uses (dce's scf.for and scf.while pruning included), or no results and
+ * removable. (Merging an op never leaves another one dead: the op it is
+ * merged into uses the same operands. So the dead code after cse is the
+ * dead code before it that this finds, and dce after cse has work only if
+ * this held for some op.) */
+static bool may_be_dead_slow(Op *op) {
+    int unused = 0;
+    for (int i = 0; i < op->nresults; i++) unused += !op->results[i].uses;
+    if (op->kind == SCF_FOR && unused && unused < op->nresults) {
+        /* a loop in use (attention's, whose pointers' last values nothing
+         * reads) loses result i only when its body uses argument i + 1
+         * at most as operand i of its scf.yield */
+        Block *body = region_entry(&op->regions[0]);
+        Op *yield = body ? block_terminator(body) : NULL;
+        for (int i = 0; i < op->nresults; i++) {
+            if (op->results[i].uses) continue;
+            if (!yield || i + 1 >= body->nargs) return true;
+            bool only_yield = true;
+            for (Use *u = body->args[i + 1]->uses; u && only_yield; u = u->next)
+                only_yield = u->owner == yield && (int)(u - yield->operands) == i;
+            if (only_yield) return true;
+        }
+        return false;
+    }
+    if (unused) return true;
+    return op->nresults == 0 && !op_has_flag(op, OPF_TERMINATOR) && (op->nregions || op_is_removable(op));
+}
+
+/* (most ops: one result, which something uses) */
+static inline bool may_be_dead(Op *op) {
+    return op->nresults == 1 && op->results[0].uses ? false : may_be_dead_slow(op);
 }
 
 static bool cse_candidate(Op *op) {
@@ -163,9 +199,10 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
             }
             table_push(t, op, h);
         }
+        if (!*t->may_be_dead) *t->may_be_dead = may_be_dead(op);
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
-                Table inner = {.count_unseen = t->count_unseen};
+                Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead};
                 for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, pc);
                 vec_free(&inner.entries);
                 tc_free(inner.heads);
@@ -178,12 +215,13 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
 }
 
 bool pass_cse(Op *module, PassContext *pc) {
-    bool count_unseen = canonicalize_fixed_point_stands(pc);
-    Table t = {.count_unseen = &count_unseen};
-    /* sized once for the values there are (half of them, say, pure ops'
-     * results): doubling from a small table rehashed the expanded fp64
-     * math several times over */
-    table_grow_to(&t, (int)(ctx_value_count(pc->ctx) / 2));
+    bool count_unseen = canonicalize_fixed_point_stands(pc), may_be_dead = false;
+    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead};
+    /* sized once for the values there are (no more pure ops than that):
+     * doubling from a small table rehashed the expanded fp64 math several
+     * times over, and from half as many, once (most of its values are
+     * pure ops' results) */
+    table_grow_to(&t, (int)ctx_value_count(pc->ctx));
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) {
@@ -192,5 +230,10 @@ bool pass_cse(Op *module, PassContext *pc) {
             }
     vec_free(&t.entries);
     tc_free(t.heads);
+    /* (dce also erases private functions that no call reaches) */
+    for (Op *f = module_body(module)->first; f && !may_be_dead; f = f->next)
+        may_be_dead = f->kind == TT_FUNC && func_is_private(f);
+    pc->dead_free = !may_be_dead;
+    pc->dead_free_at = pc->changes;
     return true;
 }

@@ -351,6 +351,10 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
 typedef struct ExpandState {
     Context *ctx;
     int changes;
+    /* Ex.consts of every expansion: the formulas repeat their masks and
+     * shifts (each fp64 logb, ilogb, ... its 52, 1023 and sign masks), and
+     * the cse after the pass merged the copies */
+    Map consts;
 } ExpandState;
 
 static void expand_op(Op *op, void *ud) {
@@ -384,7 +388,7 @@ static void expand_op(Op *op, void *ud) {
     }
     Ex x = {.b = builder_before(st->ctx, op), .t = in,
             .it = ty_with_elem(st->ctx, in, f64 ? ty_i64(st->ctx) : ty_i32(st->ctx)),
-            .bt = ty_with_elem(st->ctx, in, ty_i32(st->ctx))};
+            .bt = ty_with_elem(st->ctx, in, ty_i32(st->ctx)), .consts = &st->consts};
     Op *first_new = op->prev;
     Value *r = expand(&x, name, op_operand(op, 0), op->noperands > 1 ? op_operand(op, 1) : NULL);
     if (!r) return;
@@ -394,6 +398,7 @@ static void expand_op(Op *op, void *ud) {
             op_erase(o);
             o = prev;
         }
+        map_free(&st->consts); /* (some of what it holds went: the expansions start over) */
         return;
     }
     value_replace_all_uses(op_result(op, 0), r);
@@ -404,6 +409,7 @@ static void expand_op(Op *op, void *ud) {
 bool pass_expand_libdevice(Op *module, PassContext *pc) {
     ExpandState st = {.ctx = pc->ctx};
     op_walk(module, expand_op, &st, true);
+    map_free(&st.consts);
     pc->changes += st.changes;
     return true;
 }

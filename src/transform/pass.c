@@ -140,7 +140,8 @@ static void print_timing(StrBuf *out, const PassList *list, const double *secs, 
     double t = total > 0 ? total : 1;
     for (int i = 0; i < list->len; i++)
         if (secs[i] < 0) /* (skipped: see pass_pipeline_run) */
-            sb_printf(out, "    ------ (  ---%%)  %s (skipped: unchanged since it ran)\n", list->data[i]->title);
+            sb_printf(out, "    ------ (  ---%%)  %s (skipped: %s)\n", list->data[i]->title,
+                      secs[i] < -1 ? "nothing dead after CSE" : "unchanged since it ran");
         else
             sb_printf(out, "    %.4f (%5.1f%%)  %s\n", secs[i], 100 * secs[i] / t, list->data[i]->title);
     if (verified) sb_printf(out, "    %.4f (%5.1f%%)  Verifier\n", verify_s, 100 * verify_s / t);
@@ -148,9 +149,10 @@ static void print_timing(StrBuf *out, const PassList *list, const double *secs, 
 }
 
 /* Runs one pass of a pipeline, then the verifier when asked; its time in
- * *secs, the verifier's added to *verify_s. `again`: nothing has changed the
- * module since this idempotent pass last ran (only verify_each runs it then,
- * to check that it changes nothing). */
+ * *secs, the verifier's added to *verify_s. `again`: the pass would change
+ * nothing (nothing has changed the module since this idempotent pass last
+ * ran, or dce right after a cse that found no dead code); only verify_each
+ * runs it then, to check that it changes nothing. */
 static bool run_pass(const PassInfo *pi, Op *module, PassContext *pc, const PassOptions *opts, bool again,
                      double *secs, double *verify_s) {
     double t0 = now_seconds();
@@ -162,8 +164,8 @@ static bool run_pass(const PassInfo *pi, Op *module, PassContext *pc, const Pass
         if (!diag_has_errors(pc->de)) diag_error(pc->de, module->loc, "pass '%s' failed", pi->name);
         return false;
     }
-    if (again && pc->changes != pc->fixed_at) {
-        diag_error(pc->de, module->loc, "internal error: pass '%s' changed its own output", pi->name);
+    if (again && pc->changes != changes) {
+        diag_error(pc->de, module->loc, "internal error: pass '%s' changed a module it had nothing to do on", pi->name);
         return false;
     }
     if (pi->idempotent) pc->fixed = pi, pc->fixed_at = pc->changes;
@@ -203,8 +205,15 @@ bool pass_pipeline_run(Op *module, const char *pipeline, PassContext *pc, const 
          * backend's begins licm,canonicalize, and most kernels have nothing
          * to hoist. (Its dump, if asked for, is the module as it is.) */
         bool again = pi->idempotent && pc->fixed == pi && pc->fixed_at == pc->changes;
-        if (!again || opts->verify_each) ok = run_pass(pi, module, pc, opts, again, &secs[i], &verify_s);
-        else secs[i] = -1;
+        /* Likewise dce right after a cse that found no dead code (after the
+         * expansions of fp64 math: thousands of ops, none dead). (Only
+         * right after it, in one pipeline: the passes called outside the
+         * pass manager count no changes.) */
+        bool nothing_dead = pi->run == pass_dce && i > 0 && list.data[i - 1]->run == pass_cse &&
+                            secs[i - 1] >= 0 && pc->dead_free && pc->dead_free_at == pc->changes;
+        if (!(again || nothing_dead) || opts->verify_each)
+            ok = run_pass(pi, module, pc, opts, again || nothing_dead, &secs[i], &verify_s);
+        else secs[i] = nothing_dead ? -2 : -1;
         if (ok && opts->dump && (opts->print_after_all || in_list(opts->print_after, pi->name))) {
             sb_printf(opts->dump, "// -----// IR Dump After %s (%s) //----- //\n", pi->title, pi->name);
             ir_print(module, opts->dump, &popts);
@@ -230,10 +239,15 @@ bool canonicalize_fixed_point_stands(const PassContext *pc) {
 
 bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
     if (op->kind == TT_DOT) return false;
+    /* a user that gets prev's result twice may fold (x - x, x op x); not an
+     * scf.for (bounds from one value: canonicalize reads only constant
+     * ones, and the constants are not merged here) */
     for (int i = 0; i < op->nresults; i++)
-        for (Use *u = op->results[i].uses; u; u = u->next)
+        for (Use *u = op->results[i].uses; u; u = u->next) {
+            if (u->owner->kind == SCF_FOR && op->kind != ARITH_CONSTANT) continue;
             for (int k = 0; k < u->owner->noperands; k++)
                 if (u->owner->operands[k].value == &prev->results[i]) return false;
+        }
     for (int i = 0; i < op->noperands; i++) {
         Value *w = op->operands[i].value;
         if (is_dot_result(w)) return false;

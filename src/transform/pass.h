@@ -31,6 +31,12 @@ typedef struct PassContext {
      * every change since canonicalize last ran is such, its fixed point
      * stands and it is skipped again. */
     int unseen;
+    /* `changes` when a pass last found the module free of the dead code
+     * dce removes (cse does, as it walks every op), and whether one has:
+     * while nothing has changed since, dce would change nothing, and the
+     * pass manager skips it. */
+    bool dead_free;
+    int dead_free_at;
 } PassContext;
 
 typedef bool (*PassFn)(Op *module, PassContext *pc); /* false on a hard error */
@@ -130,7 +136,8 @@ bool pass_pipeline_dot_loads(Op *module, PassContext *pc);
  * them):
  *  - replacing op's results by those of prev, an op computing the same
  *    (cse), then erasing op: unseen unless some user of a result also
- *    uses prev's, or op is a dot, or an operand of op is a dot's result
+ *    uses prev's (other than an scf.for, when op is not a constant), or
+ *    op is a dot, or an operand of op is a dot's result
  *    (which loses a use) or is used by op alone (its definition may die);
  *  - erasing a dead op (dce: the dead ops it leaves are none): unseen
  *    unless it (or an op in it) used a dot's result;

@@ -354,12 +354,29 @@ static bool module_has_tensor_ptr(Op *module) {
     return false;
 }
 
+/* Whether an op in b (or nested in one) has a block-pointer result. With
+ * none, and none among the functions' arguments, no value is a block
+ * pointer (a block argument of a loop takes its type from an init), and
+ * the rewrite would leave every op as it is: most kernels make none, and
+ * this look costs a third of the rewrite's walk. */
+static bool block_makes_tensor_ptr(Block *b) {
+    for (Op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->nresults; i++)
+            if (is_tensor_ptr(op->results[i].type)) return true;
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *ib = op->regions[r].first; ib; ib = ib->next)
+                if (block_makes_tensor_ptr(ib)) return true;
+    }
+    return false;
+}
+
 bool pass_rewrite_tensor_pointer(Op *module, PassContext *pc) {
     RW rw = {.ctx = pc->ctx, .de = pc->de, .ok = true};
     if (module_has_tensor_ptr(module)) {
         diag_report(pc->de, DIAG_ERROR, (Loc){0}, 0, "rewrite-tensor-pointer: block pointers as function arguments are not supported");
         return false;
     }
+    if (!block_makes_tensor_ptr(module_body(module))) return true;
     for (Op *f = module_body(module)->first; f && rw.ok; f = f->next)
         if (f->kind == TT_FUNC)
             for (Block *blk = f->regions[0].first; blk; blk = blk->next) rewrite_block(&rw, blk);
