@@ -98,6 +98,21 @@
 # CONSTEXPR: MODE="clip", BLOCK_SIZE=512
 # GRID: cdiv(n_elements, BLOCK_SIZE)
 #
+# KERNEL: ce_forward_unsloth_style
+# SIGNATURE: *bf16:16,i64,*fp32:16,*fp32:16,*i64:16
+# CONSTEXPR: VOCAB_SIZE=3000, BLOCK_SIZE=4096, DO_SOFTCAPPING=True, SOFTCAP=30.0, DO_LOGIT_SCALING=True, LOGIT_SCALE=0.5
+# GRID: n_rows
+#
+# KERNEL: rope_grouped_heads
+# SIGNATURE: *fp16:16,i32,*fp32:16,i32,*fp32:16,i32,i32
+# CONSTEXPR: head_dim=64, n_heads=10, BACKWARD_PASS=False, BLOCK_SIZE=32
+# GRID: n_rows, cdiv(n_heads, 4)
+#
+# KERNEL: lse_matmul_fwd
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i64:16,*fp32:16,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_B=32, BLOCK_V=64, BLOCK_D=32, HAS_TARGET=True
+# GRID: cdiv(B, BLOCK_B)
+#
 # Training kernels as LLM training libraries write them (the Liger-Kernel /
 # unsloth style): a fused cross entropy forward and backward over a large
 # vocabulary in chunks (online max and sum, label smoothing and z-loss read
@@ -115,10 +130,20 @@
 # flag; group norm over 2-D [channels, spatial] tiles; dropout + residual
 # add with tl.rand; an embedding backward with 2-D masked tl.atomic_add; a
 # generalised Jensen-Shannon divergence with a runtime beta selecting
-# if/elif/else branches over tensors; a softcap with chained tl.where.
+# if/elif/else branches over tensors; a softcap with chained tl.where; an
+# unsloth-style cross entropy forward (module-level aliases of libdevice.tanh
+# and tl.cast, heuristics on constexpr flags, a loss that is a tensor in one
+# branch of a runtime `if` and the float 0.0 in the other); RoPE over groups
+# of heads on a second grid axis (a plain local constant, `min()` of a
+# tensor and a constexpr as a loop bound); a logsumexp over the vocabulary
+# of E @ C^T by tiles (tl.dot in a k loop, online max/sum per row, the
+# target's logit picked out by a compare), never materialising the logits.
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
+
+triton_tanh = libdevice.tanh
+triton_cast = tl.cast
 
 
 @triton.jit
@@ -592,3 +617,104 @@ def softcap_where_kernel(x_ptr, out_ptr, grad_ptr, n_elements, cap, slope,
     g = tl.where(x != x, x, g)
     tl.store(out_ptr + offsets, y.to(out_ptr.dtype.element_ty), mask=mask)
     tl.store(grad_ptr + offsets, g.to(grad_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.heuristics({
+    "DO_SOFTCAPPING": lambda args: bool(args["DO_SOFTCAPPING"]),
+    "DO_LOGIT_SCALING": lambda args: bool(args["DO_LOGIT_SCALING"]),
+})
+@triton.jit
+def ce_forward_unsloth_style(logits_ptr, logits_row_stride, loss_ptr, logsumexp_ptr, labels_ptr,
+                             VOCAB_SIZE: tl.constexpr, BLOCK_SIZE: tl.constexpr,
+                             DO_SOFTCAPPING: tl.constexpr, SOFTCAP: tl.constexpr,
+                             DO_LOGIT_SCALING: tl.constexpr, LOGIT_SCALE: tl.constexpr):
+    # the whole row in one block: loss = logsumexp(z) - z[label] where
+    # z = SOFTCAP * tanh(LOGIT_SCALE * x / SOFTCAP); 0 for an ignored row
+    row_idx = tl.program_id(axis=0)
+    logits_ptr += row_idx * triton_cast(logits_row_stride, tl.int64)
+    loss_ptr += row_idx
+    logsumexp_ptr += row_idx
+    labels_ptr += row_idx
+    col_offsets = tl.arange(0, BLOCK_SIZE)
+    mask = col_offsets < VOCAB_SIZE
+    label_idx = tl.load(labels_ptr).to(tl.int32)
+    logits = tl.load(logits_ptr + col_offsets, mask=mask, other=-float("inf")).to(tl.float32)
+    if DO_LOGIT_SCALING:
+        logits = LOGIT_SCALE * logits
+    if DO_SOFTCAPPING:
+        logits = SOFTCAP * triton_tanh(logits / SOFTCAP)
+    c = tl.max(logits, 0)
+    logsumexp = c + tl.log(tl.sum(tl.exp(logits - c), 0))
+    if label_idx != -100:
+        x = tl.load(logits_ptr + label_idx).to(tl.float32)
+        if DO_LOGIT_SCALING:
+            x = LOGIT_SCALE * x
+        if DO_SOFTCAPPING:
+            x = SOFTCAP * triton_tanh(x / SOFTCAP)
+        loss = logsumexp - x
+    else:
+        loss = 0.0
+    tl.store(logsumexp_ptr, logsumexp)
+    tl.store(loss_ptr, loss)
+
+
+@triton.heuristics({"BACKWARD_PASS": lambda args: bool(args["BACKWARD_PASS"])})
+@triton.jit
+def rope_grouped_heads(Q, Q_row_stride, cos, cos_row_stride, sin, sin_row_stride, seqlen,
+                       head_dim: tl.constexpr, n_heads: tl.constexpr, BACKWARD_PASS: tl.constexpr,
+                       BLOCK_SIZE: tl.constexpr):
+    # program (token, group of 4 heads); q rotated in place
+    GROUP = 4
+    row_position = tl.program_id(0)
+    group_head_position = tl.program_id(1)
+    col_offsets = tl.arange(0, BLOCK_SIZE)
+    half_head_dim = head_dim // 2
+    mask = col_offsets < half_head_dim
+    sin1 = tl.load(sin + (row_position % seqlen) * sin_row_stride + col_offsets, mask=mask, other=0)
+    cos1 = tl.load(cos + (row_position % seqlen) * cos_row_stride + col_offsets, mask=mask, other=0)
+    if BACKWARD_PASS:
+        sin1 = -sin1
+    head_start = group_head_position * GROUP
+    head_end = min((head_start + GROUP), n_heads)
+    for k in range(head_start, head_end):
+        offs_q1 = row_position * Q_row_stride + k * head_dim + col_offsets
+        offs_q2 = offs_q1 + half_head_dim
+        Q1 = tl.load(Q + offs_q1, mask=mask, other=0).to(sin1.dtype)
+        Q2 = tl.load(Q + offs_q2, mask=mask, other=0).to(sin1.dtype)
+        tl.store(Q + offs_q1, Q1 * cos1 - Q2 * sin1, mask=mask)
+        tl.store(Q + offs_q2, Q2 * cos1 + Q1 * sin1, mask=mask)
+
+
+@triton.jit
+def lse_matmul_fwd(E, C, LSE, Targ, TLogit, B, V, D, stride_eb, stride_ed, stride_cv, stride_cd,
+                   BLOCK_B: tl.constexpr, BLOCK_V: tl.constexpr, BLOCK_D: tl.constexpr,
+                   HAS_TARGET: tl.constexpr):
+    # logsumexp over the vocabulary of the logits E @ C^T, by [BLOCK_B, BLOCK_V] tiles
+    pid_b = tl.program_id(0)
+    offs_b = pid_b * BLOCK_B + tl.arange(0, BLOCK_B)
+    b_mask = offs_b < B
+    m_i = tl.full((BLOCK_B,), float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros((BLOCK_B,), dtype=tl.float32)
+    if HAS_TARGET:
+        targ = tl.load(Targ + offs_b, mask=b_mask, other=0)
+        t_logit = tl.zeros((BLOCK_B,), dtype=tl.float32)
+    for v0 in tl.range(0, V, BLOCK_V):
+        offs_v = v0 + tl.arange(0, BLOCK_V)
+        acc = tl.zeros((BLOCK_B, BLOCK_V), dtype=tl.float32)
+        for d0 in range(0, D, BLOCK_D):
+            offs_d = d0 + tl.arange(0, BLOCK_D)
+            e = tl.load(E + offs_b[:, None] * stride_eb + offs_d[None, :] * stride_ed,
+                        mask=b_mask[:, None] & (offs_d[None, :] < D), other=0.0)
+            c = tl.load(C + offs_v[None, :] * stride_cv + offs_d[:, None] * stride_cd,
+                        mask=(offs_v[None, :] < V) & (offs_d[:, None] < D), other=0.0)
+            acc = tl.dot(e, c, acc, input_precision="ieee")
+        acc = tl.where(offs_v[None, :] < V, acc, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(acc, axis=1))
+        l_i = l_i * tl.exp(m_i - m_new) + tl.sum(tl.exp(acc - m_new[:, None]), axis=1)
+        m_i = m_new
+        if HAS_TARGET:
+            hit = offs_v[None, :] == targ[:, None]
+            t_logit += tl.sum(tl.where(hit, acc, 0.0), axis=1)
+    tl.store(LSE + offs_b, m_i + tl.log(l_i), mask=b_mask)
+    if HAS_TARGET:
+        tl.store(TLogit + offs_b, t_logit, mask=b_mask)

@@ -55,16 +55,23 @@ def close(got, want, tol, what):
     assert err <= tol * (1 + want.abs().max().item()), "%s: max error %g (tol %g)" % (what, err, tol)
 
 
+def num_warps(block):
+    """What the training libraries launch a row of this many columns with."""
+    return 32 if block >= 32768 else 16 if block >= 8192 else 8 if block >= 2048 else 4
+
+
 def check_cross_entropy():
     for dtype, V, ls, zs, cap, red, block, tol in (
             (torch.float32, 3001, 0.1, 1e-3, 0.0, "mean", 1024, 1e-5),
             (torch.float32, 700, 0.0, 0.0, 0.0, "mean", 1024, 1e-5),
-            (torch.bfloat16, 5003, 0.05, 1e-4, 30.0, "sum", 2048, 2e-2)):
-        R, ignore = 9, -100
+            (torch.bfloat16, 5003, 0.05, 1e-4, 30.0, "sum", 2048, 2e-2),
+            (torch.float32, 50257, 0.0, 1e-4, 0.0, "sum", 32768, 1e-5),
+            (torch.bfloat16, 32000, 0.1, 0.0, 0.0, "mean", 8192, 2e-2)):
+        R, ignore = (9 if V < 10000 else 4), -100
         x = (randn(R, V) * 8).to(dtype)
         y = randint(0, V, (R,))
         y[2] = ignore
-        y[7] = ignore
+        y[R - 2] = ignore
         y[0] = V - 1
         n_non_ignore = int((y != ignore).sum().item())
         loss = torch.full((R,), float("nan"), device=x.device)
@@ -74,7 +81,7 @@ def check_cross_entropy():
         K.cross_entropy_online_kernel[(R,)](
             xin, xin.stride(0), y, y.stride(0), loss, zloss, loss.stride(0), V, n_non_ignore, ignore,
             ls, zs, cap if softcapping else 1.0, RETURN_Z_LOSS=not softcapping,
-            HAS_SOFTCAPPING=softcapping, REDUCTION=red, BLOCK_SIZE=block)
+            HAS_SOFTCAPPING=softcapping, REDUCTION=red, BLOCK_SIZE=block, num_warps=num_warps(block))
         # the same loss from torch in float64, its gradient from autograd
         xr = x.double().requires_grad_()
         z = cap * torch.tanh(xr / cap) if softcapping else xr
@@ -99,20 +106,20 @@ def check_swiglu():
         buf = randn(3, R, stride).bfloat16()
         a, b, c = buf[0, :, :N], buf[1, :, :N], buf[2, :, :N]
         c.fill_(float("nan"))
-        K.swiglu_forward_kernel[(R,)](a, b, c, stride, N, BLOCK_SIZE=512)
+        K.swiglu_forward_kernel[(R,)](a, b, c, stride, N, BLOCK_SIZE=512, num_warps=2)
         close(c, (F.silu(a.float()).bfloat16() * b), 1e-2, "swiglu forward %dx%d" % (R, N))
         dc = randn(R, stride).bfloat16()[:, :N]
         ar = a.double().requires_grad_()
         br = b.double().requires_grad_()
         (F.silu(ar) * br * dc.double()).sum().backward()
-        K.swiglu_backward_kernel[(R,)](dc, a, b, stride, N, BLOCK_SIZE=512)
+        K.swiglu_backward_kernel[(R,)](dc, a, b, stride, N, BLOCK_SIZE=2048, num_warps=8)
         close(a, ar.grad, 2e-2, "swiglu da %dx%d" % (R, N))
         close(b, br.grad, 2e-2, "swiglu db %dx%d" % (R, N))
         assert torch.isnan(buf[2, :, N:]).sum().item() == 0, "swiglu wrote past n_cols"
 
 
 def check_geglu_tanh_backward():
-    for R, N in ((4, 1000), (2, 33)):
+    for R, N in ((4, 1000), (2, 33), (3, 9000)):
         a, b, dc = (randn(R, N) * 2).half(), randn(R, N).half(), randn(R, N).half()
         c = nan_like(a)
         ar = a.double().requires_grad_()
@@ -120,7 +127,8 @@ def check_geglu_tanh_backward():
         out = F.gelu(ar, approximate="tanh") * br
         (out * dc.double()).sum().backward()
         a_in, b_in = a.clone(), b.clone()
-        K.geglu_tanh_backward_kernel[(R,)](dc, a_in, b_in, c, N, N, BLOCK_SIZE=1024)
+        block = triton.next_power_of_2(N)
+        K.geglu_tanh_backward_kernel[(R,)](dc, a_in, b_in, c, N, N, BLOCK_SIZE=block, num_warps=num_warps(block))
         close(c, out.detach(), 5e-3, "geglu recomputed forward")
         close(a_in, ar.grad, 5e-3, "geglu da")
         close(b_in, br.grad, 5e-3, "geglu db")
@@ -163,7 +171,7 @@ def check_fused_add_rms_norm():
         rstd = torch.full((R,), float("nan"), device=x.device)
         K.fused_add_rms_norm_fwd_kernel[(R,)](y, y.stride(0), s, s.stride(0), x, x.stride(0),
                                               r, r.stride(0), w, rstd, N, eps, offset,
-                                              CASTING_MODE=mode, BLOCK_SIZE=block)
+                                              CASTING_MODE=mode, BLOCK_SIZE=block, num_warps=num_warps(block))
         s_ref = x + r
         assert torch.equal(s, s_ref), "fused add (%s): residual sum" % mode
         sf = s_ref.double()
@@ -177,7 +185,7 @@ def check_fused_add_rms_norm():
 
 
 def check_rms_norm_backward():
-    for R, N, rpp in ((10, 1000, 3), (4, 50, 4), (7, 300, 1)):
+    for R, N, rpp in ((10, 1000, 3), (4, 50, 4), (7, 300, 1), (5, 4000, 2)):
         offset, eps = 1.0, 1e-6
         x = randn(R, N).bfloat16()
         w = (randn(N) * 0.1).bfloat16()
@@ -189,7 +197,8 @@ def check_rms_norm_backward():
         dw = torch.full((n_prog, N), float("nan"), device=x.device)
         K.rms_norm_bwd_partial_kernel[(n_prog,)](
             dy, dy.stride(0), ds_out, ds_out.stride(0), dx, dx.stride(0), x, x.stride(0), w, rstd,
-            dw, dw.stride(0), R, N, offset, rpp, HAS_DS_OUT=True, BLOCK_SIZE=1024)
+            dw, dw.stride(0), R, N, offset, rpp, HAS_DS_OUT=True, BLOCK_SIZE=max(1024, triton.next_power_of_2(N)),
+            num_warps=num_warps(N))
         xr = x.double().requires_grad_()
         wr = w.double().requires_grad_()
         yr = xr * torch.rsqrt(xr.pow(2).mean(1, keepdim=True) + eps) * (offset + wr)
@@ -235,7 +244,8 @@ def check_kl_div():
         grad = nan_like(y_pred)
         scale = 1.0 / R if red == "batchmean" else 1.0
         K.kl_div_fwd_bwd_kernel[(R,)](y_pred, y_pred.stride(0), y_true, y_true.stride(0), loss, grad,
-                                      N, scale, LOG_TARGET=log_target, REDUCTION=red, BLOCK_SIZE=512)
+                                      N, scale, LOG_TARGET=log_target, REDUCTION=red, BLOCK_SIZE=512,
+                                      num_warps=1 if log_target else 8)
         yr = y_pred.double().requires_grad_()
         ref = F.kl_div(yr, y_true.double(), reduction="none", log_target=log_target)
         if red != "none":
@@ -302,7 +312,7 @@ def check_jsd():
         loss = nan_like(x)
         dx = nan_like(x)
         K.jsd_kernel[(R,)](x, x.stride(0), y, y.stride(0), loss, loss.stride(0), dx, dx.stride(0), label,
-                           beta, n_non_ignore, ignore, N, HAS_LABEL=True, BLOCK_SIZE=1024)
+                           beta, n_non_ignore, ignore, N, HAS_LABEL=True, BLOCK_SIZE=1024, num_warps=16)
         xr = x.double().requires_grad_()
         yd = y.double()
         q, pp = xr.exp(), yd.exp()
@@ -341,6 +351,58 @@ def check_softcap():
         assert out[2].item() == want_ninf, "softcap (%s): -inf -> %s, got %s" % (mode, want_ninf, out[2].item())
         close(out[3:], ref[3:], tol, "softcap (%s)" % mode)
         close(grad[3:], gref[3:], tol, "softcap grad (%s)" % mode)
+
+
+def check_ce_forward_unsloth_style():
+    for V, scale, cap in ((3000, 0.5, 30.0), (5000, 1.0, 0.0)):
+        R = 6
+        x = (randn(R, V) * 6).bfloat16()
+        lab = randint(0, V, (R,))
+        lab[1] = -100
+        loss = torch.full((R,), float("nan"), device=x.device)
+        lse = torch.full((R,), float("nan"), device=x.device)
+        block = triton.next_power_of_2(V)
+        K.ce_forward_unsloth_style[(R,)](x, x.stride(0), loss, lse, lab, VOCAB_SIZE=V, BLOCK_SIZE=block,
+                                         DO_SOFTCAPPING=cap, SOFTCAP=cap, DO_LOGIT_SCALING=scale != 1.0,
+                                         LOGIT_SCALE=scale, num_warps=num_warps(block))
+        z = x.double() * scale
+        if cap:
+            z = cap * torch.tanh(z / cap)
+        ref = F.cross_entropy(z, lab, ignore_index=-100, reduction="none")
+        close(loss, ref, 1e-5, "unsloth-style ce loss V=%d" % V)
+        close(lse, torch.logsumexp(z, 1), 1e-5, "unsloth-style ce logsumexp V=%d" % V)
+
+
+def check_rope_grouped_heads():
+    for sl, nh, hd, backward in ((5, 10, 64, False), (3, 4, 32, True), (2, 7, 16, False)):
+        bsz = 2
+        q = randn(bsz * sl, nh * hd).half()
+        theta = rand(sl, hd // 2) * 6.3
+        cos, sin = torch.cos(theta), torch.sin(theta)
+        qo = q.clone()
+        K.rope_grouped_heads[(bsz * sl, triton.cdiv(nh, 4))](qo, qo.stride(0), cos, cos.stride(0), sin, sin.stride(0),
+                                                              sl, head_dim=hd, n_heads=nh, BACKWARD_PASS=backward,
+                                                              BLOCK_SIZE=max(hd // 2, 16))
+        c = torch.cat((cos, cos), -1).double().repeat(bsz, 1)[:, None, :]
+        s = torch.cat((sin, sin), -1).double().repeat(bsz, 1)[:, None, :] * (-1 if backward else 1)
+        qd = q.double().reshape(bsz * sl, nh, hd)
+        close(qo, (qd * c + rotate_half(qd) * s).reshape(bsz * sl, nh * hd), 2e-3,
+              "rope by head groups sl=%d nh=%d" % (sl, nh))
+
+
+def check_lse_matmul():
+    for B, V, D, nw in ((37, 1000, 72, 4), (64, 3001, 128, 8), (5, 257, 16, 2)):
+        e = randn(B, D) * 0.3
+        c = randn(V, D) * 0.3
+        t = randint(0, V, (B,))
+        lse = torch.full((B,), float("nan"), device=e.device)
+        tlog = torch.full((B,), float("nan"), device=e.device)
+        K.lse_matmul_fwd[(triton.cdiv(B, 32),)](e, c, lse, t, tlog, B, V, D, e.stride(0), e.stride(1),
+                                                c.stride(0), c.stride(1), BLOCK_B=32, BLOCK_V=64, BLOCK_D=32,
+                                                HAS_TARGET=True, num_warps=nw)
+        logits = e.double() @ c.double().T
+        close(lse, torch.logsumexp(logits, 1), 1e-5, "lse of E @ C^T B=%d V=%d" % (B, V))
+        close(tlog, logits.gather(1, t[:, None])[:, 0], 1e-5, "target logit B=%d V=%d" % (B, V))
 
 
 failed = 0
