@@ -122,11 +122,13 @@ def parse_signature(text, where):
         if e == "constexpr":
             out.append({"type": "constexpr", "div16": False})
             continue
-        m = re.fullmatch(r"tensordesc<([a-z0-9]+)\[\s*\d+(\s*,\s*\d+)*\s*\]>", e)
+        m = re.fullmatch(r"(tensordesc<([a-z0-9]+)\[\s*\d+(\s*,\s*\d+)*\s*\]>)(:16)?", e)
         if m:  # a host TensorDescriptor with its element type and block shape
-            if m.group(1) not in SCALAR_TYPES:
+            # (a :16 suffix, its last dimension's size a multiple of 16, is
+            # part of tritonc's specialisation, not an argument attribute)
+            if m.group(2) not in SCALAR_TYPES:
                 raise HeaderError(f"{where}: bad SIGNATURE entry {e!r}")
-            out.append({"type": e, "div16": False})
+            out.append({"type": m.group(1), "div16": False})
             continue
         m = re.fullmatch(r"(\*?)([a-z0-9]+)(:16)?", e)
         if not m or m.group(2) not in SCALAR_TYPES:
