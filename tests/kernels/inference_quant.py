@@ -88,6 +88,31 @@
 # CONSTEXPR: BLOCK_T=64, BLOCK_D=32
 # GRID: batch, cdiv(D, BLOCK_D)
 #
+# KERNEL: fused_recurrent_gla_fwd
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,*fp32:16,*fp32:16,*fp32:16,*bf16:16,*i32:16,fp32,i32
+# CONSTEXPR: H=4, K=64, V=64, BK=64, BV=32, USE_INITIAL_STATE=True, STORE_FINAL_STATE=True, IS_VARLEN=False
+# GRID: cdiv(V, BV), cdiv(K, BK), B * H
+#
+# KERNEL: fused_recurrent_gla_fwd
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,*fp16:16,*i32:16,fp32,i32
+# CONSTEXPR: H=2, K=128, V=64, BK=64, BV=64, USE_INITIAL_STATE=False, STORE_FINAL_STATE=False, IS_VARLEN=True
+# GRID: cdiv(V, BV), cdiv(K, BK), N * H
+#
+# KERNEL: w8a8_block_fp8_matmul
+# SIGNATURE: *fp8e4nv:16,*fp8e4nv:16,*bf16:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr,i32,i32,i32,i32
+# CONSTEXPR: stride_ak=1, stride_bn=1, stride_cn=1, BLOCK_M=64, BLOCK_N=128, BLOCK_K=128
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: awq_dequantize
+# SIGNATURE: *i32:16,*fp16:16,*i32:16,*fp16:16,i32,i32
+# CONSTEXPR: GROUP=128, BLOCK_K=32, BLOCK_N8=8
+# GRID: cdiv(K, BLOCK_K), cdiv(N8, BLOCK_N8)
+#
+# KERNEL: nf4_dequantize
+# SIGNATURE: *u8:16,*fp32:16,*fp32:16,*bf16:16,i32
+# CONSTEXPR: BLOCKSIZE=64, BLOCK=512
+# GRID: cdiv(n_bytes, BLOCK)
+#
 # Kernels in the style of LLM inference and quantisation libraries (vLLM,
 # SGLang, flash-linear-attention, bitsandbytes/AWQ). Paged-attention decode
 # split over context partitions (physical KV blocks gathered through a block
@@ -110,7 +135,14 @@
 # sampling over vocabulary chunks (tl.rand, running argmax, online
 # logsumexp, a runtime if on a loaded scalar); a mean pool over ragged
 # segments given by cu_seqlens; a chunked linear recurrence by
-# tl.associative_scan with a @jit combine function and a carried state.
+# tl.associative_scan with a @jit combine function and a carried state;
+# a token-by-token gated linear attention under @triton.heuristics (None
+# pointers for optional states, variable-length batches through
+# cu_seqlens, a parameter reassigned, do_not_specialize); a block-scaled
+# fp8 GEMM (fp8 x fp8 tl.dot, per-group scales of A and B); AWQ int32
+# dequantisation (tl.interleave, a reordered shift table); bitsandbytes
+# NF4 dequantisation (a 16-entry codebook gathered by nibble, per-block
+# absmax, tl.interleave).
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
@@ -560,3 +592,129 @@ def linear_recurrence_fwd(a_ptr, x_ptr, h0_ptr, out_ptr, hT_ptr, T, D, stride_b,
         tl.store(out_ptr + off, hs, mask=mask)
         h = tl.sum(tl.where(t[:, None] == t0 + BLOCK_T - 1, hs, 0.0), axis=0)
     tl.store(hT_ptr + pid_b * D + d, h, mask=d_mask)
+
+
+@triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None,
+                    "STORE_FINAL_STATE": lambda args: args["ht"] is not None,
+                    "IS_VARLEN": lambda args: args["cu_seqlens"] is not None})
+@triton.jit(do_not_specialize=["T"])
+def fused_recurrent_gla_fwd(q, k, v, g, h0, ht, o, cu_seqlens, scale, T,
+                            H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr,
+                            BV: tl.constexpr, USE_INITIAL_STATE: tl.constexpr, STORE_FINAL_STATE: tl.constexpr,
+                            IS_VARLEN: tl.constexpr):
+    # q, k: [B, T, H, K]; v: [B, T, H, V]; g: [B, T, H]; o: [NK, B, T, H, V] (one slice per K block)
+    i_v, i_k, i_nh = tl.program_id(0).to(tl.int64), tl.program_id(1).to(tl.int64), tl.program_id(2).to(tl.int64)
+    i_n, i_h = i_nh // H, i_nh % H
+    if IS_VARLEN:
+        bos, eos = tl.load(cu_seqlens + i_n).to(tl.int64), tl.load(cu_seqlens + i_n + 1).to(tl.int64)
+        all = T
+        T = eos - bos
+    else:
+        bos, eos = i_n * T, i_n * T + T
+        all = T * (tl.num_programs(2) // H)
+    o_k = i_k * BK + tl.arange(0, BK)
+    o_v = i_v * BV + tl.arange(0, BV)
+    p_q = q + (bos * H + i_h) * K + o_k
+    p_k = k + (bos * H + i_h) * K + o_k
+    p_v = v + (bos * H + i_h) * V + o_v
+    p_g = g + bos * H + i_h
+    p_o = o + ((i_k * all + bos) * H + i_h) * V + o_v
+    mask_k = o_k < K
+    mask_v = o_v < V
+    mask_h = mask_k[:, None] & mask_v[None, :]
+    b_h = tl.zeros([BK, BV], dtype=tl.float32)
+    if USE_INITIAL_STATE:
+        p_h0 = h0 + i_nh * K * V + o_k[:, None] * V + o_v[None, :]
+        b_h += tl.load(p_h0, mask=mask_h, other=0).to(tl.float32)
+    for _ in range(0, T):
+        b_q = tl.load(p_q, mask=mask_k, other=0).to(tl.float32) * scale
+        b_k = tl.load(p_k, mask=mask_k, other=0).to(tl.float32)
+        b_v = tl.load(p_v, mask=mask_v, other=0).to(tl.float32)
+        b_g = tl.load(p_g).to(tl.float32)
+        b_h = b_h * tl.exp(b_g)
+        b_h += b_k[:, None] * b_v[None, :]
+        b_o = tl.sum(b_h * b_q[:, None], 0)
+        tl.store(p_o, b_o.to(p_o.dtype.element_ty), mask=mask_v)
+        p_q += H * K
+        p_k += H * K
+        p_v += H * V
+        p_g += H
+        p_o += H * V
+    if STORE_FINAL_STATE:
+        p_ht = ht + i_nh * K * V + o_k[:, None] * V + o_v[None, :]
+        tl.store(p_ht, b_h.to(p_ht.dtype.element_ty), mask=mask_h)
+
+
+@triton.jit
+def w8a8_block_fp8_matmul(A, B, C, As, Bs, M, N, K, group_n, group_k,
+                          stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                          stride_As_m, stride_As_k, stride_Bs_k, stride_Bs_n,
+                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # A: [M, K] fp8 with scales As [M, K / group_k]; B: [K, N] fp8 with scales Bs [K / group_k, N / group_n]
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = A + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = B + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+    As_ptrs = As + offs_am * stride_As_m
+    Bs_ptrs = Bs + (offs_bn // group_n) * stride_Bs_n
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        offs_ks = k * BLOCK_K // group_k
+        a_s = tl.load(As_ptrs + offs_ks * stride_As_k)
+        b_s = tl.load(Bs_ptrs + offs_ks * stride_Bs_k)
+        acc += tl.dot(a, b) * a_s[:, None] * b_s[None, :]
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = acc.to(C.dtype.element_ty)
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(C + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :], c,
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@triton.jit
+def awq_dequantize(qweight_ptr, scales_ptr, zeros_ptr, out_ptr, K, N8,
+                   GROUP: tl.constexpr, BLOCK_K: tl.constexpr, BLOCK_N8: tl.constexpr):
+    # qweight, zeros: int32 words of eight 4-bit values, column c of a word in nibble
+    # AWQ_ORDER[c] = [0, 4, 1, 5, 2, 6, 3, 7][c]; scales and out: [.., N8 * 8]
+    pid_k = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    ok = pid_k * BLOCK_K + tl.arange(0, BLOCK_K)
+    on = pid_n * BLOCK_N8 + tl.arange(0, BLOCK_N8)
+    m = (ok[:, None] < K) & (on[None, :] < N8)
+    iw = tl.load(qweight_ptr + ok[:, None] * N8 + on[None, :], mask=m, other=0)
+    iw = tl.interleave(iw, iw)
+    iw = tl.interleave(iw, iw)
+    iw = tl.interleave(iw, iw)
+    order = ((tl.arange(0, 2) * 4)[None, :] + tl.arange(0, 4)[:, None]).reshape(8)
+    shifts = tl.broadcast_to((order * 4)[None, :], (BLOCK_K * BLOCK_N8, 8)).reshape(BLOCK_K, BLOCK_N8 * 8)
+    w = (iw >> shifts) & 0xF
+    iz = tl.load(zeros_ptr + (ok[:, None] // GROUP) * N8 + on[None, :], mask=m, other=0)
+    iz = tl.interleave(iz, iz)
+    iz = tl.interleave(iz, iz)
+    iz = tl.interleave(iz, iz)
+    z = (iz >> shifts) & 0xF
+    on8 = pid_n * BLOCK_N8 * 8 + tl.arange(0, BLOCK_N8 * 8)
+    m8 = (ok[:, None] < K) & (on8[None, :] < N8 * 8)
+    s = tl.load(scales_ptr + (ok[:, None] // GROUP) * N8 * 8 + on8[None, :], mask=m8, other=0.0)
+    tl.store(out_ptr + ok[:, None] * N8 * 8 + on8[None, :], ((w - z) * s).to(out_ptr.dtype.element_ty), mask=m8)
+
+
+@triton.jit
+def nf4_dequantize(q_ptr, code_ptr, absmax_ptr, out_ptr, n_bytes, BLOCKSIZE: tl.constexpr, BLOCK: tl.constexpr):
+    # byte i holds values 2i (high nibble) and 2i+1 (low nibble); absmax per BLOCKSIZE values
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n_bytes
+    q = tl.load(q_ptr + offs, mask=m, other=0)
+    v_hi = tl.load(code_ptr + (q >> 4))
+    v_lo = tl.load(code_ptr + (q & 0xF))
+    am = tl.load(absmax_ptr + (offs * 2) // BLOCKSIZE, mask=m, other=0.0)
+    out = tl.interleave(v_hi * am, v_lo * am)
+    o2 = pid * 2 * BLOCK + tl.arange(0, 2 * BLOCK)
+    tl.store(out_ptr + o2, out.to(out_ptr.dtype.element_ty), mask=o2 < 2 * n_bytes)

@@ -411,6 +411,101 @@ def check_linear_recurrence():
         close(hT, h, 1e-5, "last state T=%d" % T)
 
 
+
+# --------------------------------------------------- more quantisation
+
+def check_fused_recurrent_gla():
+    H, Kd, V, BK, BV = 2, 64, 48, 32, 16
+    for B, T, init, store, varlen, dt in ((2, 20, True, True, False, torch.bfloat16),
+                                          (1, 1, False, True, False, torch.float16),
+                                          (3, 9, True, False, True, torch.float16)):
+        q, k = (randn(B, T, H, Kd) * 0.3).to(dt), (randn(B, T, H, Kd) * 0.3).to(dt)
+        v = randn(B, T, H, V).to(dt)
+        g = -rand(B, T, H) * 0.2
+        NK = triton.cdiv(Kd, BK)
+        if varlen:  # the same data as one long sequence cut by cu_seqlens
+            lens = [4, 0, 3 * T - 4]
+            cu = torch.tensor([0] + lens).cumsum(0).int()
+            q, k, v, g = (x.reshape(1, B * T, H, -1) for x in (q, k, v, g))
+            g = g.reshape(1, B * T, H)
+            N, Tt = len(lens), B * T
+        else:
+            cu, N, Tt = None, B, T
+        h0 = randn(N * H, Kd, V) * 0.1
+        o = torch.full((NK,) + tuple(v.shape), float("nan"), dtype=dt)
+        ht = torch.full((N * H, Kd, V), float("nan")) if store else None
+        K.fused_recurrent_gla_fwd[(triton.cdiv(V, BV), NK, N * H)](
+            q, k, v, g, h0 if init else None, ht, o, cu, Kd ** -0.5, Tt, H=H, K=Kd, V=V, BK=BK, BV=BV)
+        out = o.double().sum(0)  # the K blocks' partial outputs
+        qf, kf, vf, gf = (x.double().reshape(-1, H, x.shape[-1]) if x.dim() == 4 else x.double().reshape(-1, H)
+                          for x in (q, k, v, g))
+        bounds = cu.tolist() if varlen else [i * T for i in range(B + 1)]
+        for n in range(N):
+            h = h0[n * H:(n + 1) * H].double() if init else torch.zeros(H, Kd, V, dtype=torch.float64,
+                                                                        device=q.device)
+            for t in range(bounds[n], bounds[n + 1]):
+                h = h * torch.exp(gf[t])[:, None, None] + kf[t][:, :, None] * vf[t][:, None, :]
+                want = torch.einsum("hk,hkv->hv", qf[t] * Kd ** -0.5, h)
+                close(out.reshape(-1, H, V)[t], want, 2e-2, "recurrent GLA step %d (varlen %s)" % (t, varlen))
+            if store:
+                close(ht[n * H:(n + 1) * H], h, 1e-4, "recurrent GLA final state %d" % n)
+
+
+def check_block_fp8_gemm():
+    for M, N, Kd, gn, gk in ((40, 200, 256, 128, 128), (3, 64, 384, 64, 128)):
+        a8 = randint(0, 256, (M, Kd), torch.uint8)
+        b8 = randint(0, 256, (Kd, N), torch.uint8)
+        a8[(a8 & 0x7F) == 0x7F] = 0  # no NaN codes
+        b8[(b8 & 0x7F) == 0x7F] = 0
+        As = rand(M, Kd // gk) * 0.01
+        Bs = rand(Kd // gk, triton.cdiv(N, gn)) * 0.01
+        c = torch.full((M, N), float("nan"), dtype=torch.bfloat16)
+        K.w8a8_block_fp8_matmul[(triton.cdiv(M, 64), triton.cdiv(N, 128))](
+            triton.reinterpret(a8, tl.float8e4nv), triton.reinterpret(b8, tl.float8e4nv), c, As, Bs,
+            M, N, Kd, gn, gk, a8.stride(0), a8.stride(1), b8.stride(0), b8.stride(1), c.stride(0), c.stride(1),
+            As.stride(0), As.stride(1), Bs.stride(0), Bs.stride(1), BLOCK_M=64, BLOCK_N=128, BLOCK_K=128)
+        table = E4M3.to(a8.device)
+        ad, bd = table[a8.long()], table[b8.long()]
+        ref = torch.zeros(M, N, dtype=torch.float64, device=a8.device)
+        ncol = torch.arange(N, device=a8.device) // gn
+        for kb in range(Kd // gk):
+            part = ad[:, kb * gk:(kb + 1) * gk] @ bd[kb * gk:(kb + 1) * gk]
+            ref += part * As[:, kb, None].double() * Bs[kb][ncol][None, :].double()
+        close(c, ref, 1e-2, "block-scaled fp8 GEMM M=%d N=%d K=%d" % (M, N, Kd))
+
+
+def check_awq_dequantize():
+    order = [0, 2, 4, 6, 1, 3, 5, 7]  # AWQ's packing: nibble j holds column order[j] of eight
+    for Kd, N, G in ((96, 64, 32), (128, 136, 128)):
+        w = randint(0, 16, (Kd, N), torch.int64)
+        z = randint(0, 16, (Kd // G, N), torch.int64)
+
+        def pack(t):
+            words = torch.zeros(t.shape[0], t.shape[1] // 8, dtype=torch.int64, device=t.device)
+            for j in range(8):
+                words |= t[:, order[j]::8] << (4 * j)
+            return torch.where(words >= 2 ** 31, words - 2 ** 32, words).int()
+        sc = (rand(Kd // G, N) + 0.5).half()
+        out = torch.full((Kd, N), float("nan"), dtype=torch.float16)
+        N8 = N // 8
+        K.awq_dequantize[(triton.cdiv(Kd, 32), triton.cdiv(N8, 8))](pack(w), sc, pack(z), out, Kd, N8,
+                                                                     GROUP=G, BLOCK_K=32, BLOCK_N8=8)
+        ref = ((w - z.repeat_interleave(G, 0)).double() * sc.double().repeat_interleave(G, 0)).half()
+        same(out, ref, "AWQ dequantisation K=%d N=%d" % (Kd, N))
+
+
+def check_nf4_dequantize():
+    code = torch.tensor([-1.0, -0.6962, -0.5251, -0.3949, -0.2844, -0.1848, -0.0911, 0.0,
+                         0.0796, 0.1609, 0.2461, 0.3379, 0.4407, 0.5626, 0.723, 1.0])
+    for nb in (1000, 31):
+        q = randint(0, 256, (nb,), torch.uint8)
+        absmax = rand(triton.cdiv(2 * nb, 64)) + 0.5
+        out = torch.full((2 * nb,), float("nan"), dtype=torch.bfloat16)
+        K.nf4_dequantize[(triton.cdiv(nb, 512),)](q, code, absmax, out, nb, BLOCKSIZE=64, BLOCK=512)
+        idx = torch.stack((q >> 4, q & 15), 1).reshape(-1).long()
+        ref = (code[idx] * absmax.repeat_interleave(64)[:2 * nb]).bfloat16()
+        same(out, ref, "NF4 dequantisation of %d bytes" % nb)
+
 failed = 0
 for name, fn in list(globals().items()):
     if name.startswith("check_") and callable(fn) and name not in ("check_fp8_nearest",):
