@@ -52,6 +52,8 @@
 #include "target/ptx/gpu.h"
 #include "transform/gpu/gpu_passes.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +85,13 @@ static void put_field(StrBuf *sb, const char *s, size_t n) {
 }
 static void put_str(StrBuf *sb, const char *s) { put_field(sb, s ? s : "", s ? strlen(s) : 0); }
 static void put_int(StrBuf *sb, int64_t v) { put_field(sb, (const char *)&v, sizeof v); }
+
+/* 16 lowercase hex digits, as printf's %016llx. (The cache hit is the
+ * first thing a new process runs of this library: its path keeps to code
+ * the library has at hand rather than libc's formatted I/O.) */
+static void put_hex64(char *out, uint64_t v) {
+    for (int i = 15; i >= 0; i--, v >>= 4) out[i] = "0123456789abcdef"[v & 15];
+}
 
 static char *cache_root(const char *dir) {
     const char *d = dir && *dir ? dir : getenv("TRITONC_CACHE_DIR");
@@ -147,7 +156,9 @@ bool srccache_key(const tc_compile_options *o, SrcCacheKey *key) {
     uint64_t h1 = hash_bytes(sb.data, sb.len, 0x7372632d6b657931ULL);
     uint64_t h2 = hash_bytes(sb.data, sb.len, 0x7372632d6b657932ULL);
     sb_free(&sb);
-    snprintf(key->hex, sizeof key->hex, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+    put_hex64(key->hex, h1);
+    put_hex64(key->hex + 16, h2);
+    key->hex[32] = 0;
     key->root = cache_root(o->cache_dir);
     return true;
 }
@@ -161,7 +172,11 @@ void srccache_key_free(SrcCacheKey *key) {
 
 static char *entry_path(const SrcCacheKey *key, const char *ext) {
     StrBuf sb = {0};
-    sb_printf(&sb, "%s/%s.%s", key->root, key->hex, ext);
+    sb_puts(&sb, key->root);
+    sb_putc(&sb, '/');
+    sb_puts(&sb, key->hex);
+    sb_putc(&sb, '.');
+    sb_puts(&sb, ext);
     return sb_take(&sb);
 }
 
@@ -263,6 +278,19 @@ static bool line_int(char **cur, char *end, const char *field, int *out) {
     return true;
 }
 
+/* "binary SIZE HASH": the binary's size in decimal and its hash in hex, as
+ * srccache_store writes them, and nothing else. */
+static bool line_binary(char *l, unsigned long long *size, unsigned long long *hash) {
+    if (!l || strncmp(l, "binary ", 7) != 0 || !isdigit((unsigned char)l[7])) return false;
+    char *e;
+    errno = 0;
+    *size = strtoull(l + 7, &e, 10);
+    if (*e != ' ' || !isxdigit((unsigned char)e[1])) return false;
+    char *h = e + 1;
+    *hash = strtoull(h, &e, 16);
+    return !*e && e - h <= 16 && errno == 0;
+}
+
 static const char *line_str(char **cur, char *end, const char *field) {
     char *l = next_line(cur, end);
     size_t n = strlen(field);
@@ -296,10 +324,8 @@ static bool load_entry(Compilation *c, const SrcCacheKey *key, char *meta, size_
         c->param_types[i] = intern(&c->strings, l + 4);
     }
     c->nparams = nparams;
-    char *l = next_line(&cur, end);
     unsigned long long size, hash;
-    char tail;
-    if (!l || sscanf(l, "binary %llu %llx%c", &size, &hash, &tail) != 2) return false;
+    if (!line_binary(next_line(&cur, end), &size, &hash)) return false;
     DiagEngine de; /* a load failure is a miss, not an error */
     diag_init(&de);
     bool ok = false;

@@ -358,7 +358,9 @@ GpuKernel *gpu_kernel_load_cached(const char *key, DiagEngine *de) {
 GpuKernel *gpu_kernel_from_cubin(const char *name, void *cubin, size_t size, int num_warps,
                                  int shared_bytes, int sm, DiagEngine *de) {
     GpuKernel *k = tc_calloc(1, sizeof *k);
-    snprintf(k->name, sizeof k->name, "%s", name);
+    size_t n = strlen(name);
+    if (n >= sizeof k->name) n = sizeof k->name - 1;
+    memcpy(k->name, name, n); /* (zeroed: NUL-terminated) */
     k->num_warps = num_warps;
     k->smem = shared_bytes;
     k->sm = sm;
