@@ -338,19 +338,39 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e);
 
 static bool is_runtime(const TV *v) { return v->kind == TV_TENSOR; }
 
+/* A binary operator on two compile-time values: tuple concatenation
+ * (`shape + (1,)`) and repetition by an integer (`[2] * n_dims`, as
+ * Triton's own standard library reshapes to a hypercube), else constexpr
+ * arithmetic. */
+static TV cx_binary_or_tuple(Sema *S, int op, const TV *a, const TV *b) {
+    if (a->kind == TV_TUPLE && b->kind == TV_TUPLE && op == PY_BIN_ADD) {
+        TV *vals = ARENA_ARRAY(S->arena, TV, a->n + b->n + 1);
+        memcpy(vals, a->elems, sizeof(TV) * (size_t)a->n);
+        memcpy(vals + a->n, b->elems, sizeof(TV) * (size_t)b->n);
+        return make_tuple(S, vals, a->n + b->n);
+    }
+    if (op == PY_BIN_MUL && (a->kind == TV_TUPLE) != (b->kind == TV_TUPLE)) {
+        const TV *t = a->kind == TV_TUPLE ? a : b, *k = a->kind == TV_TUPLE ? b : a;
+        if (k->kind != TV_INT && k->kind != TV_BOOL)
+            return sema_error(S, "can't multiply sequence by non-int of type '%s'", tv_kind_name(k));
+        int64_t reps = k->u64 ? INT64_MAX : k->i < 0 ? 0 : k->i;
+        if (t->n && reps > 4096 / t->n) return sema_error(S, "tuple repetition is too long (%d x %lld)", t->n,
+                                                           (long long)reps);
+        int n = t->n * (int)reps;
+        TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
+        for (int i = 0; i < n; i++) vals[i] = t->elems[i % t->n];
+        return make_tuple(S, vals, n);
+    }
+    return cx_binary(S, op, a, b);
+}
+
 static NOT_INLINE TV visit_binary(Sema *S, const PyExpr *e) {
     TV a = cg_expr(S, e->binary.lhs);
     TV b = cg_expr(S, e->binary.rhs);
     at_expr(S, e);
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
     if (is_runtime(&a) || is_runtime(&b)) return sem_binary(S, e->binary.op, a, b);
-    if (a.kind == TV_TUPLE && b.kind == TV_TUPLE && e->binary.op == PY_BIN_ADD) {
-        TV *vals = ARENA_ARRAY(S->arena, TV, a.n + b.n + 1);
-        memcpy(vals, a.elems, sizeof(TV) * (size_t)a.n);
-        memcpy(vals + a.n, b.elems, sizeof(TV) * (size_t)b.n);
-        return make_tuple(S, vals, a.n + b.n);
-    }
-    return cx_binary(S, e->binary.op, &a, &b);
+    return cx_binary_or_tuple(S, e->binary.op, &a, &b);
 }
 
 static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
@@ -1834,7 +1854,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         TV r;
         if (a.kind == TV_ERR || b.kind == TV_ERR) r = tv_err();
         else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary(S, s->aug.op, a, b);
-        else r = cx_binary(S, s->aug.op, &a, &b);
+        else r = cx_binary_or_tuple(S, s->aug.op, &a, &b);
         if (r.kind != TV_ERR) r = sanitize(S, r);
         assign_target(S, t, r);
         break;

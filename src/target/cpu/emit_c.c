@@ -1817,6 +1817,23 @@ static void emit_gather(Emitter *e, Op *op) {
     bind(e, res, r);
 }
 
+/* An arith.select reads both of its value operands, as Triton's does. Its
+ * C `c ? x[..] : y[..]` would read one array element conditionally, and
+ * GCC 12's outer-loop vectoriser (-O3 -mavx2) turns such a read inside a
+ * deep loop nest over a broadcast condition into masked loads it gets
+ * wrong (a [2]*7 hypercube compare-and-swap as Triton's bitonic sort
+ * writes it returned stale elements). Element reads of views and arrays
+ * are always in bounds, so they are taken into temporaries first. */
+static void select_operands_unconditional(Emitter *e, Op *op, const char **a) {
+    if (op->kind != ARITH_SELECT) return;
+    for (int i = 1; i < 3; i++) {
+        if (!strchr(a[i], '[')) continue;
+        const char *t = fresh(e, "sel");
+        line(e, "%s %s = %s;", cdecl_const(e, ty_elem(op_operand(op, i)->type)), t, a[i]);
+        a[i] = t;
+    }
+}
+
 static void emit_elementwise(Emitter *e, Op *op) {
     Value *res = op_result(op, 0);
     VInfo *ops[8];
@@ -1851,6 +1868,7 @@ static void emit_elementwise(Emitter *e, Op *op) {
     Loop L;
     loop_open(e, &L, &r, ops, n);
     for (int i = 0; i < n; i++) a[i] = loop_elem(e, &L, ops[i], op_operand(op, i)->type);
+    select_operands_unconditional(e, op, a);
     const char *x = ew_expr(e, op, a);
     if (!x) {
         fail(e, op, "op is not supported");
@@ -2201,6 +2219,7 @@ static void fuse_body(Emitter *e, Loop *L, FuseCtx *c) {
         } else {
             const char *a[8];
             for (int i = 0; i < op->noperands; i++) a[i] = gelem(e, L, op_operand(op, i), c->fast);
+            select_operands_unconditional(e, op, a);
             x = ew_expr(e, op, a);
             if (!x) {
                 fail(e, op, "op is not supported");

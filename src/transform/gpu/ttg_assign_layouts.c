@@ -722,12 +722,43 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     vec_free(&s.seeds);
 }
 
+/* Layouts describe at most TTG_MAX_RANK dimensions: a tensor of a higher
+ * rank (tl.reshape(x, [2] * n_dims) for a bitonic network over 32 or
+ * more elements) is reported, once per function, where it is made. */
+typedef struct RankCheck {
+    Op *at;       /* the first op making one, constants (hoisted) last */
+    int rank;
+} RankCheck;
+
+static void check_rank(Op *op, void *ud) {
+    RankCheck *rc = ud;
+    if (rc->at && (rc->at->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
+    for (int k = 0; k < op->nresults; k++) {
+        Type *t = op_result(op, k)->type;
+        if (t->kind == TY_TENSOR && t->rank > TTG_MAX_RANK) {
+            rc->at = op;
+            rc->rank = t->rank;
+            return;
+        }
+    }
+}
+
 bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
     TtgOptions o = *opts;
     if (o.num_warps <= 0) o.num_warps = 4;
     if (o.threads_per_warp <= 0) o.threads_per_warp = 32;
     if (o.sm <= 0) o.sm = 90;
-    (void)de;
+    bool ok = true;
+    for (Op *f = module_body(module)->first; f; f = f->next) {
+        if (f->kind != TT_FUNC) continue;
+        RankCheck rc = {NULL, 0};
+        op_walk(f, check_rank, &rc, false);
+        if (!rc.at) continue;
+        diag_error(de, rc.at->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
+                   rc.rank, TTG_MAX_RANK);
+        ok = false;
+    }
+    if (!ok) return false;
     for (Op *f = module_body(module)->first; f; f = f->next)
         if (f->kind == TT_FUNC) assign_func(c, f, &o);
     set_module_attrs(c, module, &o);
