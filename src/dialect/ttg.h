@@ -34,7 +34,7 @@
 
 #include "ir/ir.h"
 
-#define TTG_MAX_RANK 4
+#define TTG_MAX_RANK 8
 
 typedef enum LayoutKind { LAYOUT_BLOCKED, LAYOUT_SLICE } LayoutKind;
 

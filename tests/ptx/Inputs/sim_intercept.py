@@ -28,6 +28,10 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 os.environ.setdefault("TRITONC_NUM_THREADS", "1")
+# the Python JITFunction class, whose __getitem__ / run are replaced below
+# (with the C launcher, `kernel[grid]` is the C base's subscript, which
+# would launch without passing through them)
+os.environ["TRITONC_LAUNCHER"] = "python"
 
 import tritonc as triton  # noqa: E402
 import tritonc.language as tl  # noqa: E402
