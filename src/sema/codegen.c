@@ -129,6 +129,29 @@ void sema_note_at(Sema *S, Loc loc, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* The notes of a call chain that leads to an error. A chain that recurses
+ * (a constexpr argument that changes each time, until the depth limit) makes
+ * the same note tens of times: the repeats are folded into one line. */
+static void flush_call_note(Sema *S) {
+    struct CallNote *c = &S->call_note;
+    if (c->valid && c->repeats > 0)
+        sema_note_at(S, c->loc, "(and %d more nested call%s of %s here)", c->repeats, c->repeats == 1 ? "" : "s",
+                     c->fn);
+    c->valid = false;
+}
+
+static void call_note(Sema *S, Loc loc, const char *fn) {
+    struct CallNote *c = &S->call_note;
+    if (c->valid && c->fn == fn && c->nerrors == S->de->nerrors && c->loc.file == loc.file &&
+        c->loc.line == loc.line && c->loc.col == loc.col) {
+        c->repeats++;
+        return;
+    }
+    flush_call_note(S);
+    sema_note_at(S, loc, "in the call of %s here", fn);
+    *c = (struct CallNote){.loc = loc, .fn = fn, .nerrors = S->de->nerrors, .valid = true};
+}
+
 static void at_expr(Sema *S, const PyExpr *e) {
     S->loc = e->loc;
     S->span_node = e;
@@ -1440,6 +1463,9 @@ static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s, co
     }
 }
 
+/* static_range iterations a compile may unroll, in all */
+enum { STATIC_UNROLL_LIMIT = 1 << 18 };
+
 static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) {
     int64_t lo = 0, hi = 0, step = 1;
     for (int i = 0; i < n; i++)
@@ -1461,13 +1487,44 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
         sema_error(S, "the target of a for loop must be a name");
         return;
     }
+    /* Each unrolled iteration is generated: a loop of 10**8 would run for
+     * minutes and take gigabytes before it failed (Triton, in Python, takes
+     * longer still). The cap counts every iteration of every static loop of
+     * the compile, so that nested loops are bounded too. */
+    uint64_t span = step > 0 ? (hi > lo ? (uint64_t)hi - (uint64_t)lo : 0) : (lo > hi ? (uint64_t)lo - (uint64_t)hi : 0);
+    uint64_t ustep = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
+    uint64_t trips = span ? (span - 1) / ustep + 1 : 0;
+    at_expr(S, s->loop.iter);
+    if (S->fn->const_eval) {
+        /* a @triton.constexpr_function's loop, run at compile time: the
+         * limit of its `while` loops */
+        if (trips > 1000000) {
+            sema_error(S, "this loop of a @triton.constexpr_function would run %llu times, more than a million",
+                       (unsigned long long)trips);
+            return;
+        }
+    } else if (S->unrolled < 0) {
+        return; /* over the limit, and said so: the loops around stop too */
+    } else if (trips > (uint64_t)(STATIC_UNROLL_LIMIT - S->unrolled)) {
+        if (S->unrolled == 0)
+            sema_error(S, "static_range() would unroll %llu iterations, more than tritonc's limit of %d; use range() or "
+                          "tl.range() for a loop that runs at run time", (unsigned long long)trips, STATIC_UNROLL_LIMIT);
+        else
+            sema_error(S, "static_range() would unroll %llu more iterations, past tritonc's limit of %d unrolled "
+                          "iterations in all (%lld so far); use range() or tl.range() for a loop that runs at run time",
+                       (unsigned long long)trips, STATIC_UNROLL_LIMIT, (long long)S->unrolled);
+        S->unrolled = -1;
+        return;
+    } else {
+        S->unrolled += (int64_t)trips;
+    }
     for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
         scope_set(&S->fn->lscope, s->loop.target->name, tv_int(i));
         /* a `return` in an unrolled body is still inside a `for` (Triton's rule) */
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de) || S->fn->returned) break;
+        if (diag_full(S->de) || S->fn->returned || S->unrolled < 0) break;
     }
 }
 
@@ -2160,9 +2217,10 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         *r = F.ret;
         r->func = F.func;
         if (S->de->nerrors > nerr) {
-            sema_note_at(S, call_loc, "in the call of %s here", fn->name);
+            call_note(S, call_loc, fn->name);
             r->n = -4;
         }
+        if (S->depth == 0) flush_call_note(S);
     }
     if (r->n == -3) return sema_error(S, "recursive @jit function %s is not supported", fn->name);
     if (r->n == -4) return tv_err();

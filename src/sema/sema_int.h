@@ -197,8 +197,16 @@ struct Sema {
         Attr *attr;
     } const_attrs[64];
     int depth;             /* helper nesting, to stop runaway recursion */
+    int64_t unrolled;      /* static_range iterations unrolled so far (capped: codegen.c); -1 past the cap */
+    struct CallNote {      /* the last "in the call of F here" note, to fold a recursion's repeats */
+        Loc loc;
+        const char *fn;
+        int nerrors;       /* the error count when it was written */
+        int repeats;       /* the same note since, not written */
+        bool valid;
+    } call_note;
     bool quiet;            /* drop diagnostics (speculative evaluation) */
-    bool numel_reported;   /* a tensor over Triton's element limit was reported */
+    bool numel_reported;   /* a tensor over Triton's element limit, or of a dimension not a power of 2, was reported */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
