@@ -86,6 +86,28 @@ static const TV *unpack_var(const TV *v, int *n) {
     return v->elems;
 }
 
+/* Parameter i's name in a builtin's parameter list, into buf. */
+static const char *param_name(const Builtin *bi, int i, char *buf, size_t size) {
+    const char *p = bi->params;
+    for (; i > 0 && p; i--) {
+        p = strchr(p, ',');
+        if (p) p++;
+    }
+    size_t n = p ? strcspn(p, ",=") : 0;
+    if (!n || n >= size) return "argument";
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return buf;
+}
+
+/* Points the report at argument i when it was written. */
+static void at_arg(Sema *S, CallArgs *a, int i) {
+    if (a->node[i]) {
+        S->loc = a->node[i]->loc;
+        S->span_node = a->node[i];
+    }
+}
+
 static bool str_arg(Sema *S, CallArgs *a, int i, const char **out) {
     if (!a->given[i] || a->v[i].kind == TV_NONE) {
         *out = "";
@@ -95,7 +117,12 @@ static bool str_arg(Sema *S, CallArgs *a, int i, const char **out) {
         *out = a->v[i].s;
         return true;
     }
-    if (a->v[i].kind != TV_ERR) sema_error(S, "%s(): expected a string, got %s", a->bi->name, tv_kind_name(&a->v[i]));
+    if (a->v[i].kind != TV_ERR) {
+        char buf[48];
+        at_arg(S, a, i);
+        sema_error(S, "%s(): %s must be a string, got %s", a->bi->name, param_name(a->bi, i, buf, sizeof buf),
+                   tv_kind_name(&a->v[i]));
+    }
     return false;
 }
 
@@ -1307,7 +1334,8 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     int64_t minK = tl_bitwidth(xs) == 8 ? 32 : 16;
     if (M < 16 || N < 16 || K < minK)
         return sema_error(S, "Input shapes should have M >= 16, N >= 16 and K >= %lld", (long long)minK);
-    const TlType *out = GIVEN(6) && a->v[6].kind == TV_DTYPE ? a->v[6].ty : tl_scalar(S, TL_FP32);
+    const TlType *out = tl_scalar(S, TL_FP32);
+    if (GIVEN(6) && !(out = need_dtype(S, a, 6))) return tv_err();
     const TlType *rs;
     if (tl_is_int(xs)) {
         if (xs->kind != TL_I8) return sema_error(S, "only int8 supported!");
@@ -1320,7 +1348,12 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     } else if (xs->kind == TL_FP64) {
         rs = tl_scalar(S, TL_FP64);
     } else {
-        rs = out->kind == TL_FP16 ? out : tl_scalar(S, TL_FP32);
+        /* fp16 and fp8 operands accumulate in fp32 or fp16 (Triton makes
+         * an fp32 zero of any other out_dtype, which its IR rejects) */
+        if (out->kind != TL_FP16 && out->kind != TL_FP32)
+            return sema_error(S, "dot(): out_dtype must be float32 or float16 for %s operands, got %s", tl_cstr(S, xs),
+                              tl_cstr(S, out));
+        rs = out;
     }
     int64_t shape[3];
     int r = 0;
@@ -3592,6 +3625,14 @@ static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 static void builtin_index(void) { index_build(&builtin_ix); }
 
 /* The first row (in table order) of `name` found in namespace `where`. */
+const char *builtin_suggest(unsigned where, const char *name) {
+    const char *best = NULL;
+    int bestd = 99;
+    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++)
+        if ((builtins[i].where & where) && builtins[i].name[0] != '_') sema_suggest(name, builtins[i].name, &best, &bestd);
+    return best;
+}
+
 const Builtin *builtin_lookup(unsigned where, const char *name) {
     pthread_once(&builtin_once, builtin_index);
     return index_lookup(&builtin_ix, where, name);

@@ -78,6 +78,11 @@ typedef struct Cont {
     const struct Cont *next;
 } Cont;
 
+typedef struct Dropped {
+    const char *name, *where;
+    Loc loc;
+} Dropped;
+
 struct FuncState {
     Scope lscope;
     Scope defs;
@@ -92,6 +97,10 @@ struct FuncState {
     const char **cx_params; /* constexpr parameter names (can't be assigned) */
     int ncx_params;
     bool const_eval; /* a @constexpr_function's body: loops run at compile time */
+    /* names a runtime `if` or loop assigned that are gone after it (only
+     * one branch assigned them, or only a loop's body), for the note of a
+     * later "is not defined" */
+    VEC(Dropped) dropped;
 };
 
 
@@ -283,6 +292,17 @@ static void scope_free(Scope *sc) {
     sc->nindex = 0;
 }
 
+/* Notes the names `defs` bound that neither `liveins` nor `other` holds:
+ * after the statement at `loc` they are not defined. */
+static void note_dropped(Sema *S, const Scope *defs, const Scope *liveins, const Scope *other, Loc loc,
+                         const char *where) {
+    for (int i = 0; i < defs->len; i++) {
+        const char *nm = defs->data[i].name;
+        if (scope_find((Scope *)liveins, nm) || (other && scope_find((Scope *)other, nm))) continue;
+        vec_push(&S->fn->dropped, ((Dropped){nm, where, loc}));
+    }
+}
+
 static void set_value(Sema *S, const char *name, TV v) {
     scope_set(&S->fn->lscope, name, v);
     if (S->fn->record_defs) scope_set(&S->fn->defs, name, v);
@@ -291,25 +311,34 @@ static void set_value(Sema *S, const char *name, TV v) {
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
                                                "abs", "bool", "getattr", "hasattr", NULL};
 
+/* CPython's distance for its "Did you mean" (Lib/traceback.py): inserting,
+ * deleting or replacing a character costs 2, a change of case 1; and here
+ * swapping two adjacent characters costs 2 as well ('maks' for 'mask'). */
 static int edit_distance(const char *a, const char *b) {
     int la = (int)strlen(a), lb = (int)strlen(b);
-    if (la > 40 || lb > 40) return 99;
+    if (la > 40 || lb > 40) return 999;
     int d[41][41];
-    for (int i = 0; i <= la; i++) d[i][0] = i;
-    for (int j = 0; j <= lb; j++) d[0][j] = j;
+    for (int i = 0; i <= la; i++) d[i][0] = 2 * i;
+    for (int j = 0; j <= lb; j++) d[0][j] = 2 * j;
     for (int i = 1; i <= la; i++)
         for (int j = 1; j <= lb; j++) {
-            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            char x = a[i - 1], y = b[j - 1];
+            int sub = x == y ? 0 : ((x | 32) == (y | 32) && (x | 32) >= 'a' && (x | 32) <= 'z') ? 1 : 2;
+            int c = d[i - 1][j - 1] + sub;
+            if (d[i - 1][j] + 2 < c) c = d[i - 1][j] + 2;
+            if (d[i][j - 1] + 2 < c) c = d[i][j - 1] + 2;
+            if (i > 1 && j > 1 && x == b[j - 2] && a[i - 2] == y && d[i - 2][j - 2] + 2 < c) c = d[i - 2][j - 2] + 2;
             d[i][j] = c;
         }
     return d[la][lb];
 }
 
-static void suggest(const char *name, const char *cand, const char **best, int *bestd) {
+/* A candidate within CPython's limit, (len(a) + len(b) + 3) * 2 // 6: a
+ * one-letter name has no near miss ('v' is not a typo of 'x'). */
+void sema_suggest(const char *name, const char *cand, const char **best, int *bestd) {
+    if (!strcmp(name, cand)) return;
     int d = edit_distance(name, cand);
-    int lim = (int)strlen(name) / 3 + 1;
+    int lim = ((int)strlen(name) + (int)strlen(cand) + 3) * 2 / 6;
     if (d <= lim && d < *bestd) {
         *bestd = d;
         *best = cand;
@@ -333,11 +362,18 @@ static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     const char *best = NULL;
     int bestd = 99;
     if (S->fn)
-        for (int i = 0; i < S->fn->lscope.len; i++) suggest(name, S->fn->lscope.data[i].name, &best, &bestd);
-    for (int i = 0; i < S->globals.len; i++) suggest(name, S->globals.data[i].name, &best, &bestd);
-    for (int i = 0; py_builtin_names[i]; i++) suggest(name, py_builtin_names[i], &best, &bestd);
-    if (best) return sema_error(S, "name '%s' is not defined; did you mean '%s'?", name, best);
-    return sema_error(S, "name '%s' is not defined", name);
+        for (int i = 0; i < S->fn->lscope.len; i++) sema_suggest(name, S->fn->lscope.data[i].name, &best, &bestd);
+    for (int i = 0; i < S->globals.len; i++) sema_suggest(name, S->globals.data[i].name, &best, &bestd);
+    for (int i = 0; py_builtin_names[i]; i++) sema_suggest(name, py_builtin_names[i], &best, &bestd);
+    if (best) sema_error(S, "name '%s' is not defined; did you mean '%s'?", name, best);
+    else sema_error(S, "name '%s' is not defined", name);
+    for (int i = S->fn ? S->fn->dropped.len - 1 : -1; i >= 0; i--)
+        if (S->fn->dropped.data[i].name == name) {
+            sema_note_at(S, S->fn->dropped.data[i].loc, "'%s' is assigned %s, and is not defined after it", name,
+                         S->fn->dropped.data[i].where);
+            break;
+        }
+    return tv_err();
 }
 
 static TV lookup(Sema *S, const char *name) {
@@ -781,6 +817,16 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             static const char *const modnames[] = {"triton", "triton.language", "triton.language.math",
                                                    "triton.language.extra", "triton.language.extra.cuda",
                                                    "libdevice", "triton.language.core", "math"};
+            unsigned where = v.i == MOD_TL || v.i == MOD_TL_CORE ? BI_TL : v.i == MOD_TL_MATH ? BI_MATH : 0;
+            /* C's and torch's names of dtypes Triton spells otherwise */
+            static const char *const dtype_alias[][2] = {{"float", "float32"}, {"double", "float64"}, {"half", "float16"},
+                                                         {"int", "int32"},     {"long", "int64"},     {"bool", "int1"},
+                                                         {"bfloat", "bfloat16"}, {"uint", "uint32"}};
+            const char *best = NULL;
+            for (int i = 0; where == BI_TL && i < TC_ARRAY_LEN(dtype_alias); i++)
+                if (!strcmp(attr, dtype_alias[i][0])) best = dtype_alias[i][1];
+            if (!best && where) best = builtin_suggest(where, attr);
+            if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v.i], attr, best);
             return sema_error(S, "module '%s' has no attribute '%s'", modnames[v.i], attr);
         }
         return r;
@@ -823,6 +869,8 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             m.elems[0] = v;
             return m;
         }
+        const char *best = builtin_suggest(BI_METHOD, attr);
+        if (best) return sema_error(S, "'tensor' object has no attribute '%s'; did you mean '%s'?", attr, best);
         return sema_error(S, "'tensor' object has no attribute '%s'", attr);
     }
     if (v.kind == TV_DTYPE) {
@@ -1280,6 +1328,8 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     else_defs = F->defs;
     S->b = saved;
     at_stmt(S, s);
+    note_dropped(S, &then_defs, &liveins, &else_defs, s->loc, "only in the then branch of this runtime `if`");
+    note_dropped(S, &else_defs, &liveins, &then_defs, s->loc, "only in the else branch of this runtime `if`");
     /* result names: liveins order, then names both branches define (sorted) */
     VEC(const char *) names = {0};
     VEC(TV) tvals = {0}, evals = {0};
@@ -1677,6 +1727,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     }
     yield_values(S, body, ys.data, ys.len);
     S->b = saved;
+    note_dropped(S, &F->defs, &liveins, NULL, s->loc, "only in the body of this `for` loop");
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
@@ -1791,6 +1842,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     }
     yield_values(S, after, ys.data, ys.len);
     S->b = saved;
+    note_dropped(S, &F->defs, &liveins, NULL, s->loc, "only in the body of this `while` loop");
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
@@ -1931,8 +1983,15 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
     case PY_STMT_PASS: break;
     case PY_STMT_BREAK: sema_error(S, "`break` statements are not supported in Triton kernels"); break;
     case PY_STMT_CONTINUE: sema_error(S, "`continue` statements are not supported in Triton kernels"); break;
-    case PY_STMT_DEF: sema_error(S, "nested function definition is not supported."); break;
-    case PY_STMT_CLASS: sema_error(S, "class definitions are not supported in Triton kernels"); break;
+    /* the name is bound to the error, so that its uses say nothing more */
+    case PY_STMT_DEF:
+        sema_error(S, "nested function definition is not supported.");
+        scope_set(&S->fn->lscope, s->func->name, tv_err());
+        break;
+    case PY_STMT_CLASS:
+        sema_error(S, "class definitions are not supported in Triton kernels");
+        scope_set(&S->fn->lscope, s->cls->name, tv_err());
+        break;
     case PY_STMT_IMPORT: case PY_STMT_IMPORT_FROM:
         sema_error(S, "import statements are not supported inside Triton kernels");
         break;
@@ -2012,6 +2071,17 @@ static bool bind_params(Sema *S, const PyFunc *fn, const TV *args, int nargs, co
                         const TV *kwv, int nkw, TV *vals, bool *given) {
     int np = fn->params.len;
     bool ok = true;
+    for (int i = 0; i < np; i++) {
+        const PyParam *p = &fn->params.items[i];
+        if (p->kind == PY_PARAM_VARARGS || p->kind == PY_PARAM_KWARGS) {
+            /* (as in a kernel: the error is at the parameter, not at the
+             * call's count of arguments) */
+            Loc call = S->loc;
+            sema_error_at(S, p->loc, (int)strlen(p->name), "*args and **kwargs are not supported in @triton.jit functions");
+            sema_note_at(S, call, "in the call of %s here", fn->name);
+            return false;
+        }
+    }
     for (int i = 0; i < np; i++) given[i] = false;
     if (nargs > np) {
         sema_error(S, "%s() takes %d positional arguments but %d were given", fn->name, np, nargs);
@@ -2363,6 +2433,7 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     vec_free(&in);
     scope_free(&F->lscope);
     scope_free(&F->defs);
+    vec_free(&F->dropped);
 }
 
 /* ---- module globals ---------------------------------------------------------- */
@@ -2609,7 +2680,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         const char *best = NULL;
         int bestd = 99;
         for (int i = 0; i < S->globals.len; i++)
-            if (S->globals.data[i].val.kind == TV_JITFN) suggest(spec->kernel, S->globals.data[i].name, &best, &bestd);
+            if (S->globals.data[i].val.kind == TV_JITFN) sema_suggest(spec->kernel, S->globals.data[i].name, &best, &bestd);
         if (best) sema_error(S, "no function named '%s' in %s; did you mean '%s'?", spec->kernel, mod->filename, best);
         else sema_error(S, "no function named '%s' in %s", spec->kernel, mod->filename);
         goto done;

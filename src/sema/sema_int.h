@@ -313,6 +313,12 @@ struct CallArgs {
     const PyExpr *call;
 };
 const Builtin *builtin_lookup(unsigned where, const char *name);
+/* The builtin of namespaces `where` whose name is nearest `name` (a typo's
+ * "did you mean"), or NULL. */
+const char *builtin_suggest(unsigned where, const char *name);
+/* Keeps in *best the candidate nearest `name` within CPython's limit for its
+ * "Did you mean" (codegen.c). */
+void sema_suggest(const char *name, const char *cand, const char **best, int *bestd);
 /* The callable attribute `name` of module `mod`, or TV_ERR (no report). */
 TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found);
 /* getattr / hasattr on a compile-time object (codegen.c). */
