@@ -296,7 +296,8 @@ static TV bi_advance(Sema *S, CallArgs *a) {
     int n = bp_list(S, A(1), false, "offsets", ops + 1);
     if (n < 0) return tv_err();
     if (n != base.ty->elem->rank)
-        return sema_error(S, "advance(): expected %d offsets, got %d", base.ty->elem->rank, n);
+        /* (a descriptor's load and store come here too: their name) */
+        return sema_error(S, "%s(): expected %d offsets, got %d", a->bi->name, base.ty->elem->rank, n);
     Type *irt = base.ty->ir;
     Op *op = sem_op(S, TT_ADVANCE, ops, 1 + n, &irt, 1, 0);
     return tv_tensor(op_result(op, 0), base.ty);
@@ -600,6 +601,11 @@ static TV bi_load(Sema *S, CallArgs *a) {
         if (has_mask && !sem_broadcast_pair(S, &ptr, &mask)) return tv_err();
         if (has_other && !sem_broadcast_pair(S, &ptr, &other)) return tv_err();
     }
+    /* (as tl.store says; Triton builds a tt.load its verifier rejects) */
+    if (has_mask && !tl_is_bool(tl_sca(mask.ty))) {
+        at_arg(S, a, 1);
+        return sema_error(S, "Mask must have boolean scalar type, got %s", tl_cstr(S, tl_sca(mask.ty)));
+    }
     const TlType *elt = tl_sca(ptr.ty)->elem;
     bool is_bool = tl_is_bool(elt);
     if (is_bool) {
@@ -705,9 +711,9 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     if (sem < 0 || scope < 0) return tv_err();
     const TlType *elt = tl_sca(ptr.ty)->elem;
     if ((elt->kind == TL_FP16 || elt->kind == TL_BF16) && strcmp(opn, "add"))
-        return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
+        return sema_error(S, "atomic_%s does not support %s", opn, tl_cstr(S, elt));
     if (elt->kind == TL_I16 || elt->kind == TL_U16 || tl_bitwidth(elt) < 16)
-        return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
+        return sema_error(S, "atomic_%s does not support %s", opn, tl_cstr(S, elt));
     val = sem_to_tensor(S, &val);
     if (GIVEN(2)) mask = sem_to_tensor(S, &mask); /* mask=True is a constexpr */
     if (tl_is_block(ptr.ty)) {
@@ -735,7 +741,7 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
         } else {
             /* floats: signed max over the non-negative, unsigned min over the negative (semantic.py) */
             if (s->kind != TL_FP32 && s->kind != TL_FP64)
-                return sema_error(S, "atomic_%s not supported for dtype %s", opn, tl_scalar_name(s->kind));
+                return sema_error(S, "atomic_%s not supported for dtype %s", opn, tl_cstr(S, s));
             int w = tl_bitwidth(s);
             const TlType *it = tl_int_type(S, w, true), *ut = tl_int_type(S, w, false);
             TV iv = sem_bitcast(S, val, it), ip = sem_bitcast(S, ptr, tl_ptr(S, it));
@@ -781,7 +787,7 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
 static bool check_fp(Sema *S, const char *fn, TV x, bool allow_fp16) {
     const TlType *s = tl_sca(x.ty);
     if (s->kind == TL_FP32 || s->kind == TL_FP64 || (allow_fp16 && tl_is_float(s))) return true;
-    sema_error(S, "%s: Expected dtype ['fp32', 'fp64'] but got %s", fn, tl_scalar_name(s->kind));
+    sema_error(S, "%s: Expected dtype ['fp32', 'fp64'] but got %s", fn, tl_cstr(S, s));
     return false;
 }
 

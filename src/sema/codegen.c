@@ -359,6 +359,25 @@ static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     for (int i = 0; py_builtin_names[i]; i++)
         if (!strcmp(name, py_builtin_names[i]))
             return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels by tritonc", name);
+    /* Python's other builtins: defined, but not in a kernel ("name 'sum' is
+     * not defined" was wrong); those with a Triton counterpart name it */
+    static const char *const py_other[][2] = {
+        {"sum", "tl.sum"}, {"any", "tl.reduce"}, {"all", "tl.reduce"}, {"round", "libdevice.round"},
+        {"pow", "libdevice.pow"}, {"divmod", "// and %"}, {"sorted", "tl.sort"}, {"reversed", "tl.flip"},
+        {"list", NULL}, {"tuple", NULL}, {"dict", NULL}, {"set", NULL}, {"str", NULL}, {"repr", NULL},
+        {"map", NULL}, {"filter", NULL}, {"iter", NULL}, {"next", NULL}, {"open", NULL}, {"type", NULL},
+        {"id", NULL}, {"hash", NULL}, {"chr", NULL}, {"ord", NULL}, {"hex", NULL}, {"bin", NULL}, {"oct", NULL},
+        {"format", NULL}, {"input", NULL}, {"exec", NULL}, {"eval", NULL}, {"super", NULL}, {"object", NULL},
+        {"slice", NULL}, {"callable", NULL}, {"setattr", NULL}, {"delattr", NULL}, {"globals", NULL},
+        {"locals", NULL}, {"vars", NULL}, {"dir", NULL}, {"bytes", NULL}, {"bytearray", NULL}, {"complex", NULL},
+        {"frozenset", NULL}, {"issubclass", NULL}, {"ascii", NULL}, {"compile", NULL}, {"__import__", NULL}};
+    for (int i = 0; i < TC_ARRAY_LEN(py_other); i++)
+        if (!strcmp(name, py_other[i][0])) {
+            if (py_other[i][1])
+                return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels; use %s", name,
+                                  py_other[i][1]);
+            return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels", name);
+        }
     const char *best = NULL;
     int bestd = 99;
     if (S->fn)
@@ -1633,6 +1652,12 @@ static void visit_for(Sema *S, const PyStmt *s) {
         if (v.kind == TV_ERR) return;
         if (!is_tl_range) {
             sema_error(S, "%s() got an unexpected keyword argument '%s'", f.bi->name, k ? k : "**");
+            return;
+        }
+        if (k && (!strcmp(k, "num_stages") || !strcmp(k, "loop_unroll_factor")) && v.kind != TV_INT &&
+            v.kind != TV_NONE) {
+            at_expr(S, it->call.keywords[i].value);
+            sema_error(S, "tl.range(): %s must be a constexpr int, got %s", k, tv_kind_name(&v));
             return;
         }
         if (k && !strcmp(k, "num_stages")) num_stages = v;

@@ -175,15 +175,20 @@ static PyToken make_tok(PyLexer *lx, PyTokKind kind, size_t start) {
 
 /* ---- indentation ----------------------------------------------------------- */
 
-/* A TabError ends the text, as it ends CPython's tokenizer: the levels
- * after it mean nothing, and the INDENT or DEDENT it would have made only
- * brings an "unexpected indent" after it. What the parser says of the end
- * of the text is not news (eof_error). */
-static bool tab_error(PyLexer *lx, Loc loc) {
-    lex_error(lx, loc, 1, "inconsistent use of tabs and spaces in indentation");
+/* A TabError, or indentation past the limit, ends the text, as it ends
+ * CPython's tokenizer: the levels after it mean nothing, and the INDENT or
+ * DEDENT it would have made only brings an "unexpected indent" (or
+ * "expected an indented block") after it, on each line that follows. What
+ * the parser says of the end of the text is not news (eof_error). */
+static bool layout_error(PyLexer *lx, Loc loc, const char *msg) {
+    lex_error(lx, loc, 1, "%s", msg);
     lx->pos = lx->len;
     lx->eof_error = true;
     return false;
+}
+
+static bool tab_error(PyLexer *lx, Loc loc) {
+    return layout_error(lx, loc, "inconsistent use of tabs and spaces in indentation");
 }
 
 /* At the start of a logical line: skips blank and comment-only lines, then
@@ -226,10 +231,7 @@ static bool lex_indentation(PyLexer *lx, PyToken *out) {
         if (col > top) {
             if (alt <= alt_top)
                 return tab_error(lx, loc);
-            if (lx->nindents >= PY_MAX_INDENT) {
-                lex_error(lx, loc, 1, "too many levels of indentation");
-                return false;
-            }
+            if (lx->nindents >= PY_MAX_INDENT) return layout_error(lx, loc, "too many levels of indentation");
             lx->nindents++;
             lx->indents[lx->nindents] = col;
             lx->alt_indents[lx->nindents] = alt;

@@ -8,27 +8,29 @@
 # bounds that are not integers, static_range over runtime values, what may
 # be iterated, range's arguments, block-valued conditions, a conditional
 # expression's branches of two types, and loop-carried values changing
-# shape or type.
-# CONT: {{.*}}control_flow_errors.py:41:13: error: `continue` statements are not supported in Triton kernels
+# shape or type. tl.range's num_stages must be an int (a string was
+# accepted).
+# CONT: {{.*}}control_flow_errors.py:43:13: error: `continue` statements are not supported in Triton kernels
 # CONT-NOT: error:
-# BOUNDS: {{.*}}control_flow_errors.py:47:30: error: static_range's arguments must be constexpr integers
-# BOUNDS: {{.*}}control_flow_errors.py:50:20: error: For loop bounds and step must all be ints, are (int32, <[4], fp32>, int32)
-# BOUNDS: {{.*}}control_flow_errors.py:52:23: error: For loop bounds and step must all be ints, are (int32, fp32, int32)
-# BOUNDS: {{.*}}control_flow_errors.py:54:14: error: range() got an unexpected keyword argument 'step'
-# BOUNDS: {{.*}}control_flow_errors.py:56:14: error: range expected 1 to 3 arguments, got 4
-# BOUNDS: {{.*}}control_flow_errors.py:58:36: error: static_range() arg 3 must not be zero
+# BOUNDS: {{.*}}control_flow_errors.py:49:30: error: static_range's arguments must be constexpr integers
+# BOUNDS: {{.*}}control_flow_errors.py:52:20: error: For loop bounds and step must all be ints, are (int32, <[4], fp32>, int32)
+# BOUNDS: {{.*}}control_flow_errors.py:54:23: error: For loop bounds and step must all be ints, are (int32, fp32, int32)
+# BOUNDS: {{.*}}control_flow_errors.py:56:14: error: range() got an unexpected keyword argument 'step'
+# BOUNDS: {{.*}}control_flow_errors.py:58:14: error: range expected 1 to 3 arguments, got 4
+# BOUNDS: {{.*}}control_flow_errors.py:60:36: error: static_range() arg 3 must not be zero
+# BOUNDS: {{.*}}control_flow_errors.py:62:40: error: tl.range(): num_stages must be a constexpr int, got str
 # BOUNDS-NOT: error:
-# ITER: {{.*}}control_flow_errors.py:64:23: error: the target of a for loop must be a name
-# ITER: {{.*}}control_flow_errors.py:66:14: error: Only `range`, `static_range` and tuples can be iterated in a kernel, not int
+# ITER: {{.*}}control_flow_errors.py:68:23: error: the target of a for loop must be a name
+# ITER: {{.*}}control_flow_errors.py:70:14: error: Only `range`, `static_range` and tuples can be iterated in a kernel, not int
 # ITER-NOT: error:
-# COND: {{.*}}control_flow_errors.py:73:8: error: the condition of an `if` must be a scalar, not a block of type <[16], int1>
-# COND: {{.*}}control_flow_errors.py:75:5: error: the condition of a `while` must be a scalar
-# COND: {{.*}}control_flow_errors.py:77:9: error: the condition of a conditional expression must be a scalar
-# COND: {{.*}}control_flow_errors.py:78:9: error: Ternary expression with dynamic condition has inconsistent types fp32 and <[16], int32>
+# COND: {{.*}}control_flow_errors.py:77:8: error: the condition of an `if` must be a scalar, not a block of type <[16], int1>
+# COND: {{.*}}control_flow_errors.py:79:5: error: the condition of a `while` must be a scalar
+# COND: {{.*}}control_flow_errors.py:81:9: error: the condition of a conditional expression must be a scalar
+# COND: {{.*}}control_flow_errors.py:82:9: error: Ternary expression with dynamic condition has inconsistent types fp32 and <[16], int32>
 # COND-NOT: error:
-# CARRIED: {{.*}}control_flow_errors.py:84:5: error: loop-carried variable acc has initial type <[16], fp32> but is re-assigned to <[32], fp32> in loop
+# CARRIED: {{.*}}control_flow_errors.py:88:5: error: loop-carried variable acc has initial type <[16], fp32> but is re-assigned to <[32], fp32> in loop
 # CARRIED-NOT: error:
-# WHILE: {{.*}}control_flow_errors.py:92:5: error: loop-carried variable acc has initial type int32 but is re-assigned to fp32 in loop
+# WHILE: {{.*}}control_flow_errors.py:96:5: error: loop-carried variable acc has initial type int32 but is re-assigned to fp32 in loop
 # WHILE-NOT: error:
 import triton
 import triton.language as tl
@@ -56,6 +58,8 @@ def bounds(x, n):
     for i in range(0, n, 1, 2):
         tl.store(x, 1.0)
     for i in tl.static_range(0, 4, 0):
+        tl.store(x + i, 1.0)
+    for i in tl.range(0, n, num_stages="2"):
         tl.store(x + i, 1.0)
 
 
