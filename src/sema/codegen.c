@@ -348,6 +348,10 @@ void sema_suggest(const char *name, const char *cand, const char **best, int *be
 /* A name in neither scope, or a global a kernel may not read: a Python
  * builtin, or the error (kept out of lookup, which runs for every name). */
 static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
+    if (global && global->i == 1)
+        /* Triton takes named tuples and @aggregate classes defined at module level */
+        return sema_error(S, "'%s' is a class (a named tuple or an @aggregate): classes defined in the module are not "
+                             "supported in kernels by tritonc yet", name);
     if (global)
         return sema_error(S,
                           "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
@@ -2507,6 +2511,12 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
 }
 
 static void load_globals(Sema *S, const PyBlock *body) {
+    /* A global's value that makes IR (`X = tl.arange(0, 16)`, which Triton
+     * cannot even import) goes into a block of its own, never used: there
+     * was no block, and making the op crashed. Such a global is a tensor,
+     * which a kernel may not read (lookup). */
+    Builder saved = S->b;
+    S->b = builder_at_end(S->ctx, new_block(S));
     for (int i = 0; i < body->len; i++) {
         const PyStmt *s = body->items[i];
         switch (s->kind) {
@@ -2538,15 +2548,23 @@ static void load_globals(Sema *S, const PyBlock *body) {
             TV v = cg_expr(S, val);
             S->quiet = quiet;
             /* a builtin is a usable global, as in Triton (`triton_tanh = libdevice.tanh`) */
-            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_METHOD)
-                v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name};
+            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_METHOD) {
+                /* `P = namedtuple("P", ...)` / `collections.namedtuple(...)`: a class */
+                const PyExpr *f = val->kind == PY_EXPR_CALL ? val->call.func : NULL;
+                const char *fname = !f ? NULL : f->kind == PY_EXPR_NAME ? f->name : f->kind == PY_EXPR_ATTR ? f->attr.attr : NULL;
+                bool cls = fname && !strcmp(fname, "namedtuple");
+                v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name, .i = cls};
+            }
             scope_set(&S->globals, t->name, v);
             break;
         }
-        case PY_STMT_CLASS: scope_set(&S->globals, s->cls->name, (TV){.kind = TV_GLOBAL_BAD, .s = s->cls->name}); break;
+        case PY_STMT_CLASS:
+            scope_set(&S->globals, s->cls->name, (TV){.kind = TV_GLOBAL_BAD, .s = s->cls->name, .i = 1});
+            break;
         default: break;
         }
     }
+    S->b = saved;
 }
 
 /* ---- the entry point ------------------------------------------------------------ */
