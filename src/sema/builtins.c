@@ -86,6 +86,28 @@ static const TV *unpack_var(const TV *v, int *n) {
     return v->elems;
 }
 
+/* Parameter i's name in a builtin's parameter list, into buf. */
+static const char *param_name(const Builtin *bi, int i, char *buf, size_t size) {
+    const char *p = bi->params;
+    for (; i > 0 && p; i--) {
+        p = strchr(p, ',');
+        if (p) p++;
+    }
+    size_t n = p ? strcspn(p, ",=") : 0;
+    if (!n || n >= size) return "argument";
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return buf;
+}
+
+/* Points the report at argument i when it was written. */
+static void at_arg(Sema *S, CallArgs *a, int i) {
+    if (a->node[i]) {
+        S->loc = a->node[i]->loc;
+        S->span_node = a->node[i];
+    }
+}
+
 static bool str_arg(Sema *S, CallArgs *a, int i, const char **out) {
     if (!a->given[i] || a->v[i].kind == TV_NONE) {
         *out = "";
@@ -95,7 +117,12 @@ static bool str_arg(Sema *S, CallArgs *a, int i, const char **out) {
         *out = a->v[i].s;
         return true;
     }
-    if (a->v[i].kind != TV_ERR) sema_error(S, "%s(): expected a string, got %s", a->bi->name, tv_kind_name(&a->v[i]));
+    if (a->v[i].kind != TV_ERR) {
+        char buf[48];
+        at_arg(S, a, i);
+        sema_error(S, "%s(): %s must be a string, got %s", a->bi->name, param_name(a->bi, i, buf, sizeof buf),
+                   tv_kind_name(&a->v[i]));
+    }
     return false;
 }
 
@@ -269,7 +296,8 @@ static TV bi_advance(Sema *S, CallArgs *a) {
     int n = bp_list(S, A(1), false, "offsets", ops + 1);
     if (n < 0) return tv_err();
     if (n != base.ty->elem->rank)
-        return sema_error(S, "advance(): expected %d offsets, got %d", base.ty->elem->rank, n);
+        /* (a descriptor's load and store come here too: their name) */
+        return sema_error(S, "%s(): expected %d offsets, got %d", a->bi->name, base.ty->elem->rank, n);
     Type *irt = base.ty->ir;
     Op *op = sem_op(S, TT_ADVANCE, ops, 1 + n, &irt, 1, 0);
     return tv_tensor(op_result(op, 0), base.ty);
@@ -573,6 +601,11 @@ static TV bi_load(Sema *S, CallArgs *a) {
         if (has_mask && !sem_broadcast_pair(S, &ptr, &mask)) return tv_err();
         if (has_other && !sem_broadcast_pair(S, &ptr, &other)) return tv_err();
     }
+    /* (as tl.store says; Triton builds a tt.load its verifier rejects) */
+    if (has_mask && !tl_is_bool(tl_sca(mask.ty))) {
+        at_arg(S, a, 1);
+        return sema_error(S, "Mask must have boolean scalar type, got %s", tl_cstr(S, tl_sca(mask.ty)));
+    }
     const TlType *elt = tl_sca(ptr.ty)->elem;
     bool is_bool = tl_is_bool(elt);
     if (is_bool) {
@@ -678,9 +711,9 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     if (sem < 0 || scope < 0) return tv_err();
     const TlType *elt = tl_sca(ptr.ty)->elem;
     if ((elt->kind == TL_FP16 || elt->kind == TL_BF16) && strcmp(opn, "add"))
-        return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
+        return sema_error(S, "atomic_%s does not support %s", opn, tl_cstr(S, elt));
     if (elt->kind == TL_I16 || elt->kind == TL_U16 || tl_bitwidth(elt) < 16)
-        return sema_error(S, "atomic_%s does not support %s", opn, tl_scalar_name(elt->kind));
+        return sema_error(S, "atomic_%s does not support %s", opn, tl_cstr(S, elt));
     val = sem_to_tensor(S, &val);
     if (GIVEN(2)) mask = sem_to_tensor(S, &mask); /* mask=True is a constexpr */
     if (tl_is_block(ptr.ty)) {
@@ -708,7 +741,7 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
         } else {
             /* floats: signed max over the non-negative, unsigned min over the negative (semantic.py) */
             if (s->kind != TL_FP32 && s->kind != TL_FP64)
-                return sema_error(S, "atomic_%s not supported for dtype %s", opn, tl_scalar_name(s->kind));
+                return sema_error(S, "atomic_%s not supported for dtype %s", opn, tl_cstr(S, s));
             int w = tl_bitwidth(s);
             const TlType *it = tl_int_type(S, w, true), *ut = tl_int_type(S, w, false);
             TV iv = sem_bitcast(S, val, it), ip = sem_bitcast(S, ptr, tl_ptr(S, it));
@@ -754,7 +787,7 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
 static bool check_fp(Sema *S, const char *fn, TV x, bool allow_fp16) {
     const TlType *s = tl_sca(x.ty);
     if (s->kind == TL_FP32 || s->kind == TL_FP64 || (allow_fp16 && tl_is_float(s))) return true;
-    sema_error(S, "%s: Expected dtype ['fp32', 'fp64'] but got %s", fn, tl_scalar_name(s->kind));
+    sema_error(S, "%s: Expected dtype ['fp32', 'fp64'] but got %s", fn, tl_cstr(S, s));
     return false;
 }
 
@@ -1307,7 +1340,8 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     int64_t minK = tl_bitwidth(xs) == 8 ? 32 : 16;
     if (M < 16 || N < 16 || K < minK)
         return sema_error(S, "Input shapes should have M >= 16, N >= 16 and K >= %lld", (long long)minK);
-    const TlType *out = GIVEN(6) && a->v[6].kind == TV_DTYPE ? a->v[6].ty : tl_scalar(S, TL_FP32);
+    const TlType *out = tl_scalar(S, TL_FP32);
+    if (GIVEN(6) && !(out = need_dtype(S, a, 6))) return tv_err();
     const TlType *rs;
     if (tl_is_int(xs)) {
         if (xs->kind != TL_I8) return sema_error(S, "only int8 supported!");
@@ -1320,7 +1354,12 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     } else if (xs->kind == TL_FP64) {
         rs = tl_scalar(S, TL_FP64);
     } else {
-        rs = out->kind == TL_FP16 ? out : tl_scalar(S, TL_FP32);
+        /* fp16 and fp8 operands accumulate in fp32 or fp16 (Triton makes
+         * an fp32 zero of any other out_dtype, which its IR rejects) */
+        if (out->kind != TL_FP16 && out->kind != TL_FP32)
+            return sema_error(S, "dot(): out_dtype must be float32 or float16 for %s operands, got %s", tl_cstr(S, xs),
+                              tl_cstr(S, out));
+        rs = out;
     }
     int64_t shape[3];
     int r = 0;
@@ -3592,6 +3631,14 @@ static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 static void builtin_index(void) { index_build(&builtin_ix); }
 
 /* The first row (in table order) of `name` found in namespace `where`. */
+const char *builtin_suggest(unsigned where, const char *name) {
+    const char *best = NULL;
+    int bestd = 99;
+    for (int i = 0; i < TC_ARRAY_LEN(builtins); i++)
+        if ((builtins[i].where & where) && builtins[i].name[0] != '_') sema_suggest(name, builtins[i].name, &best, &bestd);
+    return best;
+}
+
 const Builtin *builtin_lookup(unsigned where, const char *name) {
     pthread_once(&builtin_once, builtin_index);
     return index_lookup(&builtin_ix, where, name);

@@ -78,6 +78,11 @@ typedef struct Cont {
     const struct Cont *next;
 } Cont;
 
+typedef struct Dropped {
+    const char *name, *where;
+    Loc loc;
+} Dropped;
+
 struct FuncState {
     Scope lscope;
     Scope defs;
@@ -92,6 +97,10 @@ struct FuncState {
     const char **cx_params; /* constexpr parameter names (can't be assigned) */
     int ncx_params;
     bool const_eval; /* a @constexpr_function's body: loops run at compile time */
+    /* names a runtime `if` or loop assigned that are gone after it (only
+     * one branch assigned them, or only a loop's body), for the note of a
+     * later "is not defined" */
+    VEC(Dropped) dropped;
 };
 
 
@@ -127,6 +136,29 @@ void sema_note_at(Sema *S, Loc loc, const char *fmt, ...) {
     va_start(ap, fmt);
     diag_vreport(S->de, DIAG_NOTE, loc, 1, fmt, ap);
     va_end(ap);
+}
+
+/* The notes of a call chain that leads to an error. A chain that recurses
+ * (a constexpr argument that changes each time, until the depth limit) makes
+ * the same note tens of times: the repeats are folded into one line. */
+static void flush_call_note(Sema *S) {
+    struct CallNote *c = &S->call_note;
+    if (c->valid && c->repeats > 0)
+        sema_note_at(S, c->loc, "(and %d more nested call%s of %s here)", c->repeats, c->repeats == 1 ? "" : "s",
+                     c->fn);
+    c->valid = false;
+}
+
+static void call_note(Sema *S, Loc loc, const char *fn) {
+    struct CallNote *c = &S->call_note;
+    if (c->valid && c->fn == fn && c->nerrors == S->de->nerrors && c->loc.file == loc.file &&
+        c->loc.line == loc.line && c->loc.col == loc.col) {
+        c->repeats++;
+        return;
+    }
+    flush_call_note(S);
+    sema_note_at(S, loc, "in the call of %s here", fn);
+    *c = (struct CallNote){.loc = loc, .fn = fn, .nerrors = S->de->nerrors, .valid = true};
 }
 
 static void at_expr(Sema *S, const PyExpr *e) {
@@ -260,6 +292,17 @@ static void scope_free(Scope *sc) {
     sc->nindex = 0;
 }
 
+/* Notes the names `defs` bound that neither `liveins` nor `other` holds:
+ * after the statement at `loc` they are not defined. */
+static void note_dropped(Sema *S, const Scope *defs, const Scope *liveins, const Scope *other, Loc loc,
+                         const char *where) {
+    for (int i = 0; i < defs->len; i++) {
+        const char *nm = defs->data[i].name;
+        if (scope_find((Scope *)liveins, nm) || (other && scope_find((Scope *)other, nm))) continue;
+        vec_push(&S->fn->dropped, ((Dropped){nm, where, loc}));
+    }
+}
+
 static void set_value(Sema *S, const char *name, TV v) {
     scope_set(&S->fn->lscope, name, v);
     if (S->fn->record_defs) scope_set(&S->fn->defs, name, v);
@@ -268,25 +311,34 @@ static void set_value(Sema *S, const char *name, TV v) {
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
                                                "abs", "bool", "getattr", "hasattr", NULL};
 
+/* CPython's distance for its "Did you mean" (Lib/traceback.py): inserting,
+ * deleting or replacing a character costs 2, a change of case 1; and here
+ * swapping two adjacent characters costs 2 as well ('maks' for 'mask'). */
 static int edit_distance(const char *a, const char *b) {
     int la = (int)strlen(a), lb = (int)strlen(b);
-    if (la > 40 || lb > 40) return 99;
+    if (la > 40 || lb > 40) return 999;
     int d[41][41];
-    for (int i = 0; i <= la; i++) d[i][0] = i;
-    for (int j = 0; j <= lb; j++) d[0][j] = j;
+    for (int i = 0; i <= la; i++) d[i][0] = 2 * i;
+    for (int j = 0; j <= lb; j++) d[0][j] = 2 * j;
     for (int i = 1; i <= la; i++)
         for (int j = 1; j <= lb; j++) {
-            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            char x = a[i - 1], y = b[j - 1];
+            int sub = x == y ? 0 : ((x | 32) == (y | 32) && (x | 32) >= 'a' && (x | 32) <= 'z') ? 1 : 2;
+            int c = d[i - 1][j - 1] + sub;
+            if (d[i - 1][j] + 2 < c) c = d[i - 1][j] + 2;
+            if (d[i][j - 1] + 2 < c) c = d[i][j - 1] + 2;
+            if (i > 1 && j > 1 && x == b[j - 2] && a[i - 2] == y && d[i - 2][j - 2] + 2 < c) c = d[i - 2][j - 2] + 2;
             d[i][j] = c;
         }
     return d[la][lb];
 }
 
-static void suggest(const char *name, const char *cand, const char **best, int *bestd) {
+/* A candidate within CPython's limit, (len(a) + len(b) + 3) * 2 // 6: a
+ * one-letter name has no near miss ('v' is not a typo of 'x'). */
+void sema_suggest(const char *name, const char *cand, const char **best, int *bestd) {
+    if (!strcmp(name, cand)) return;
     int d = edit_distance(name, cand);
-    int lim = (int)strlen(name) / 3 + 1;
+    int lim = ((int)strlen(name) + (int)strlen(cand) + 3) * 2 / 6;
     if (d <= lim && d < *bestd) {
         *bestd = d;
         *best = cand;
@@ -296,6 +348,10 @@ static void suggest(const char *name, const char *cand, const char **best, int *
 /* A name in neither scope, or a global a kernel may not read: a Python
  * builtin, or the error (kept out of lookup, which runs for every name). */
 static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
+    if (global && global->i == 1)
+        /* Triton takes named tuples and @aggregate classes defined at module level */
+        return sema_error(S, "'%s' is a class (a named tuple or an @aggregate): classes defined in the module are not "
+                             "supported in kernels by tritonc yet", name);
     if (global)
         return sema_error(S,
                           "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
@@ -307,14 +363,40 @@ static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     for (int i = 0; py_builtin_names[i]; i++)
         if (!strcmp(name, py_builtin_names[i]))
             return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels by tritonc", name);
+    /* Python's other builtins: defined, but not in a kernel ("name 'sum' is
+     * not defined" was wrong); those with a Triton counterpart name it */
+    static const char *const py_other[][2] = {
+        {"sum", "tl.sum"}, {"any", "tl.reduce"}, {"all", "tl.reduce"}, {"round", "libdevice.round"},
+        {"pow", "libdevice.pow"}, {"divmod", "// and %"}, {"sorted", "tl.sort"}, {"reversed", "tl.flip"},
+        {"list", NULL}, {"tuple", NULL}, {"dict", NULL}, {"set", NULL}, {"str", NULL}, {"repr", NULL},
+        {"map", NULL}, {"filter", NULL}, {"iter", NULL}, {"next", NULL}, {"open", NULL}, {"type", NULL},
+        {"id", NULL}, {"hash", NULL}, {"chr", NULL}, {"ord", NULL}, {"hex", NULL}, {"bin", NULL}, {"oct", NULL},
+        {"format", NULL}, {"input", NULL}, {"exec", NULL}, {"eval", NULL}, {"super", NULL}, {"object", NULL},
+        {"slice", NULL}, {"callable", NULL}, {"setattr", NULL}, {"delattr", NULL}, {"globals", NULL},
+        {"locals", NULL}, {"vars", NULL}, {"dir", NULL}, {"bytes", NULL}, {"bytearray", NULL}, {"complex", NULL},
+        {"frozenset", NULL}, {"issubclass", NULL}, {"ascii", NULL}, {"compile", NULL}, {"__import__", NULL}};
+    for (int i = 0; i < TC_ARRAY_LEN(py_other); i++)
+        if (!strcmp(name, py_other[i][0])) {
+            if (py_other[i][1])
+                return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels; use %s", name,
+                                  py_other[i][1]);
+            return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels", name);
+        }
     const char *best = NULL;
     int bestd = 99;
     if (S->fn)
-        for (int i = 0; i < S->fn->lscope.len; i++) suggest(name, S->fn->lscope.data[i].name, &best, &bestd);
-    for (int i = 0; i < S->globals.len; i++) suggest(name, S->globals.data[i].name, &best, &bestd);
-    for (int i = 0; py_builtin_names[i]; i++) suggest(name, py_builtin_names[i], &best, &bestd);
-    if (best) return sema_error(S, "name '%s' is not defined; did you mean '%s'?", name, best);
-    return sema_error(S, "name '%s' is not defined", name);
+        for (int i = 0; i < S->fn->lscope.len; i++) sema_suggest(name, S->fn->lscope.data[i].name, &best, &bestd);
+    for (int i = 0; i < S->globals.len; i++) sema_suggest(name, S->globals.data[i].name, &best, &bestd);
+    for (int i = 0; py_builtin_names[i]; i++) sema_suggest(name, py_builtin_names[i], &best, &bestd);
+    if (best) sema_error(S, "name '%s' is not defined; did you mean '%s'?", name, best);
+    else sema_error(S, "name '%s' is not defined", name);
+    for (int i = S->fn ? S->fn->dropped.len - 1 : -1; i >= 0; i--)
+        if (S->fn->dropped.data[i].name == name) {
+            sema_note_at(S, S->fn->dropped.data[i].loc, "'%s' is assigned %s, and is not defined after it", name,
+                         S->fn->dropped.data[i].where);
+            break;
+        }
+    return tv_err();
 }
 
 static TV lookup(Sema *S, const char *name) {
@@ -778,6 +860,16 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             static const char *const modnames[] = {"triton", "triton.language", "triton.language.math",
                                                    "triton.language.extra", "triton.language.extra.cuda",
                                                    "libdevice", "triton.language.core", "math"};
+            unsigned where = v.i == MOD_TL || v.i == MOD_TL_CORE ? BI_TL : v.i == MOD_TL_MATH ? BI_MATH : 0;
+            /* C's and torch's names of dtypes Triton spells otherwise */
+            static const char *const dtype_alias[][2] = {{"float", "float32"}, {"double", "float64"}, {"half", "float16"},
+                                                         {"int", "int32"},     {"long", "int64"},     {"bool", "int1"},
+                                                         {"bfloat", "bfloat16"}, {"uint", "uint32"}};
+            const char *best = NULL;
+            for (int i = 0; where == BI_TL && i < TC_ARRAY_LEN(dtype_alias); i++)
+                if (!strcmp(attr, dtype_alias[i][0])) best = dtype_alias[i][1];
+            if (!best && where) best = builtin_suggest(where, attr);
+            if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v.i], attr, best);
             return sema_error(S, "module '%s' has no attribute '%s'", modnames[v.i], attr);
         }
         return r;
@@ -820,6 +912,8 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             m.elems[0] = v;
             return m;
         }
+        const char *best = builtin_suggest(BI_METHOD, attr);
+        if (best) return sema_error(S, "'tensor' object has no attribute '%s'; did you mean '%s'?", attr, best);
         return sema_error(S, "'tensor' object has no attribute '%s'", attr);
     }
     if (v.kind == TV_DTYPE) {
@@ -1277,6 +1371,8 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     else_defs = F->defs;
     S->b = saved;
     at_stmt(S, s);
+    note_dropped(S, &then_defs, &liveins, &else_defs, s->loc, "only in the then branch of this runtime `if`");
+    note_dropped(S, &else_defs, &liveins, &then_defs, s->loc, "only in the else branch of this runtime `if`");
     /* result names: liveins order, then names both branches define (sorted) */
     VEC(const char *) names = {0};
     VEC(TV) tvals = {0}, evals = {0};
@@ -1460,6 +1556,9 @@ static void check_cx_reassign(Sema *S, const Scope *liveins, const PyStmt *s, co
     }
 }
 
+/* static_range iterations a compile may unroll, in all */
+enum { STATIC_UNROLL_LIMIT = 1 << 18 };
+
 static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) {
     int64_t lo = 0, hi = 0, step = 1;
     for (int i = 0; i < n; i++)
@@ -1481,13 +1580,44 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
         sema_error(S, "the target of a for loop must be a name");
         return;
     }
+    /* Each unrolled iteration is generated: a loop of 10**8 would run for
+     * minutes and take gigabytes before it failed (Triton, in Python, takes
+     * longer still). The cap counts every iteration of every static loop of
+     * the compile, so that nested loops are bounded too. */
+    uint64_t span = step > 0 ? (hi > lo ? (uint64_t)hi - (uint64_t)lo : 0) : (lo > hi ? (uint64_t)lo - (uint64_t)hi : 0);
+    uint64_t ustep = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
+    uint64_t trips = span ? (span - 1) / ustep + 1 : 0;
+    at_expr(S, s->loop.iter);
+    if (S->fn->const_eval) {
+        /* a @triton.constexpr_function's loop, run at compile time: the
+         * limit of its `while` loops */
+        if (trips > 1000000) {
+            sema_error(S, "this loop of a @triton.constexpr_function would run %llu times, more than a million",
+                       (unsigned long long)trips);
+            return;
+        }
+    } else if (S->unrolled < 0) {
+        return; /* over the limit, and said so: the loops around stop too */
+    } else if (trips > (uint64_t)(STATIC_UNROLL_LIMIT - S->unrolled)) {
+        if (S->unrolled == 0)
+            sema_error(S, "static_range() would unroll %llu iterations, more than tritonc's limit of %d; use range() or "
+                          "tl.range() for a loop that runs at run time", (unsigned long long)trips, STATIC_UNROLL_LIMIT);
+        else
+            sema_error(S, "static_range() would unroll %llu more iterations, past tritonc's limit of %d unrolled "
+                          "iterations in all (%lld so far); use range() or tl.range() for a loop that runs at run time",
+                       (unsigned long long)trips, STATIC_UNROLL_LIMIT, (long long)S->unrolled);
+        S->unrolled = -1;
+        return;
+    } else {
+        S->unrolled += (int64_t)trips;
+    }
     for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
         scope_set(&S->fn->lscope, s->loop.target->name, tv_int(i));
         /* a `return` in an unrolled body is still inside a `for` (Triton's rule) */
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de) || S->fn->returned) break;
+        if (diag_full(S->de) || S->fn->returned || S->unrolled < 0) break;
     }
 }
 
@@ -1546,6 +1676,12 @@ static void visit_for(Sema *S, const PyStmt *s) {
         if (v.kind == TV_ERR) return;
         if (!is_tl_range) {
             sema_error(S, "%s() got an unexpected keyword argument '%s'", f.bi->name, k ? k : "**");
+            return;
+        }
+        if (k && (!strcmp(k, "num_stages") || !strcmp(k, "loop_unroll_factor")) && v.kind != TV_INT &&
+            v.kind != TV_NONE) {
+            at_expr(S, it->call.keywords[i].value);
+            sema_error(S, "tl.range(): %s must be a constexpr int, got %s", k, tv_kind_name(&v));
             return;
         }
         if (k && !strcmp(k, "num_stages")) num_stages = v;
@@ -1640,6 +1776,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     }
     yield_values(S, body, ys.data, ys.len);
     S->b = saved;
+    note_dropped(S, &F->defs, &liveins, NULL, s->loc, "only in the body of this `for` loop");
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
@@ -1754,6 +1891,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
     }
     yield_values(S, after, ys.data, ys.len);
     S->b = saved;
+    note_dropped(S, &F->defs, &liveins, NULL, s->loc, "only in the body of this `while` loop");
     scope_copy(&F->lscope, &liveins);
     scope_free(&F->defs); /* the body's assignments */
     F->defs = saved_defs;
@@ -1894,8 +2032,15 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
     case PY_STMT_PASS: break;
     case PY_STMT_BREAK: sema_error(S, "`break` statements are not supported in Triton kernels"); break;
     case PY_STMT_CONTINUE: sema_error(S, "`continue` statements are not supported in Triton kernels"); break;
-    case PY_STMT_DEF: sema_error(S, "nested function definition is not supported."); break;
-    case PY_STMT_CLASS: sema_error(S, "class definitions are not supported in Triton kernels"); break;
+    /* the name is bound to the error, so that its uses say nothing more */
+    case PY_STMT_DEF:
+        sema_error(S, "nested function definition is not supported.");
+        scope_set(&S->fn->lscope, s->func->name, tv_err());
+        break;
+    case PY_STMT_CLASS:
+        sema_error(S, "class definitions are not supported in Triton kernels");
+        scope_set(&S->fn->lscope, s->cls->name, tv_err());
+        break;
     case PY_STMT_IMPORT: case PY_STMT_IMPORT_FROM:
         sema_error(S, "import statements are not supported inside Triton kernels");
         break;
@@ -1975,6 +2120,17 @@ static bool bind_params(Sema *S, const PyFunc *fn, const TV *args, int nargs, co
                         const TV *kwv, int nkw, TV *vals, bool *given) {
     int np = fn->params.len;
     bool ok = true;
+    for (int i = 0; i < np; i++) {
+        const PyParam *p = &fn->params.items[i];
+        if (p->kind == PY_PARAM_VARARGS || p->kind == PY_PARAM_KWARGS) {
+            /* (as in a kernel: the error is at the parameter, not at the
+             * call's count of arguments) */
+            Loc call = S->loc;
+            sema_error_at(S, p->loc, (int)strlen(p->name), "*args and **kwargs are not supported in @triton.jit functions");
+            sema_note_at(S, call, "in the call of %s here", fn->name);
+            return false;
+        }
+    }
     for (int i = 0; i < np; i++) given[i] = false;
     if (nargs > np) {
         sema_error(S, "%s() takes %d positional arguments but %d were given", fn->name, np, nargs);
@@ -2180,9 +2336,10 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         *r = F.ret;
         r->func = F.func;
         if (S->de->nerrors > nerr) {
-            sema_note_at(S, call_loc, "in the call of %s here", fn->name);
+            call_note(S, call_loc, fn->name);
             r->n = -4;
         }
+        if (S->depth == 0) flush_call_note(S);
     }
     if (r->n == -3) return sema_error(S, "recursive @jit function %s is not supported", fn->name);
     if (r->n == -4) return tv_err();
@@ -2325,6 +2482,7 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     vec_free(&in);
     scope_free(&F->lscope);
     scope_free(&F->defs);
+    vec_free(&F->dropped);
 }
 
 /* ---- module globals ---------------------------------------------------------- */
@@ -2373,6 +2531,12 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
 }
 
 static void load_globals(Sema *S, const PyBlock *body) {
+    /* A global's value that makes IR (`X = tl.arange(0, 16)`, which Triton
+     * cannot even import) goes into a block of its own, never used: there
+     * was no block, and making the op crashed. Such a global is a tensor,
+     * which a kernel may not read (lookup). */
+    Builder saved = S->b;
+    S->b = builder_at_end(S->ctx, new_block(S));
     for (int i = 0; i < body->len; i++) {
         const PyStmt *s = body->items[i];
         switch (s->kind) {
@@ -2404,15 +2568,23 @@ static void load_globals(Sema *S, const PyBlock *body) {
             TV v = cg_expr(S, val);
             S->quiet = quiet;
             /* a builtin is a usable global, as in Triton (`triton_tanh = libdevice.tanh`) */
-            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_METHOD)
-                v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name};
+            if (v.kind == TV_ERR || v.kind == TV_TENSOR || v.kind == TV_METHOD) {
+                /* `P = namedtuple("P", ...)` / `collections.namedtuple(...)`: a class */
+                const PyExpr *f = val->kind == PY_EXPR_CALL ? val->call.func : NULL;
+                const char *fname = !f ? NULL : f->kind == PY_EXPR_NAME ? f->name : f->kind == PY_EXPR_ATTR ? f->attr.attr : NULL;
+                bool cls = fname && !strcmp(fname, "namedtuple");
+                v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name, .i = cls};
+            }
             scope_set(&S->globals, t->name, v);
             break;
         }
-        case PY_STMT_CLASS: scope_set(&S->globals, s->cls->name, (TV){.kind = TV_GLOBAL_BAD, .s = s->cls->name}); break;
+        case PY_STMT_CLASS:
+            scope_set(&S->globals, s->cls->name, (TV){.kind = TV_GLOBAL_BAD, .s = s->cls->name, .i = 1});
+            break;
         default: break;
         }
     }
+    S->b = saved;
 }
 
 /* ---- the entry point ------------------------------------------------------------ */
@@ -2571,7 +2743,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         const char *best = NULL;
         int bestd = 99;
         for (int i = 0; i < S->globals.len; i++)
-            if (S->globals.data[i].val.kind == TV_JITFN) suggest(spec->kernel, S->globals.data[i].name, &best, &bestd);
+            if (S->globals.data[i].val.kind == TV_JITFN) sema_suggest(spec->kernel, S->globals.data[i].name, &best, &bestd);
         if (best) sema_error(S, "no function named '%s' in %s; did you mean '%s'?", spec->kernel, mod->filename, best);
         else sema_error(S, "no function named '%s' in %s", spec->kernel, mod->filename);
         goto done;

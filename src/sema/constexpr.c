@@ -155,10 +155,10 @@ TV cx_binary(Sema *S, int op, const TV *a, const TV *b) {
         if (as_f(b) == 0) return sema_error(S, "division by zero");
         return tv_float(as_f(a) / as_f(b));
     case PY_BIN_FLOORDIV:
-        if (as_f(b) == 0) return sema_error(S, "integer division or modulo by zero");
+        if (as_f(b) == 0) return sema_error(S, fl ? "float floor division by zero" : "integer division or modulo by zero");
         return fl ? tv_float(floor(as_f(a) / as_f(b))) : from_wide(S, floordiv_i(x, y), false);
     case PY_BIN_MOD:
-        if (as_f(b) == 0) return sema_error(S, "integer division or modulo by zero");
+        if (as_f(b) == 0) return sema_error(S, fl ? "float modulo by zero" : "integer division or modulo by zero");
         return fl ? tv_float(mod_f(as_f(a), as_f(b))) : from_wide(S, mod_i(x, y), false);
     case PY_BIN_POW:
         if (!fl && y >= 0) {
@@ -171,7 +171,15 @@ TV cx_binary(Sema *S, int op, const TV *a, const TV *b) {
                 for (Wide i = 0; i < y && !ovf; i++) ovf = __builtin_mul_overflow(r, x, &r);
             return from_wide(S, r, ovf);
         }
-        return tv_float(pow(as_f(a), as_f(b)));
+        {
+            /* Python's float power raises where C's returns inf or nan */
+            double fx = as_f(a), fy = as_f(b), p = pow(fx, fy);
+            if (fx == 0 && fy < 0) return sema_error(S, "0.0 cannot be raised to a negative power");
+            if (fx < 0 && isfinite(fy) && fy != floor(fy))
+                return sema_error(S, "(%g) ** %g is a complex number, which a kernel cannot hold", fx, fy);
+            if (isinf(p) && isfinite(fx) && isfinite(fy)) return sema_error(S, "(34, 'Numerical result out of range')");
+            return tv_float(p);
+        }
     default: break;
     }
     if (fl)

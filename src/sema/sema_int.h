@@ -197,8 +197,16 @@ struct Sema {
         Attr *attr;
     } const_attrs[64];
     int depth;             /* helper nesting, to stop runaway recursion */
+    int64_t unrolled;      /* static_range iterations unrolled so far (capped: codegen.c); -1 past the cap */
+    struct CallNote {      /* the last "in the call of F here" note, to fold a recursion's repeats */
+        Loc loc;
+        const char *fn;
+        int nerrors;       /* the error count when it was written */
+        int repeats;       /* the same note since, not written */
+        bool valid;
+    } call_note;
     bool quiet;            /* drop diagnostics (speculative evaluation) */
-    bool numel_reported;   /* a tensor over Triton's element limit was reported */
+    bool numel_reported;   /* a tensor over Triton's element limit, or of a dimension not a power of 2, was reported */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
@@ -305,6 +313,12 @@ struct CallArgs {
     const PyExpr *call;
 };
 const Builtin *builtin_lookup(unsigned where, const char *name);
+/* The builtin of namespaces `where` whose name is nearest `name` (a typo's
+ * "did you mean"), or NULL. */
+const char *builtin_suggest(unsigned where, const char *name);
+/* Keeps in *best the candidate nearest `name` within CPython's limit for its
+ * "Did you mean" (codegen.c). */
+void sema_suggest(const char *name, const char *cand, const char **best, int *bestd);
 /* The callable attribute `name` of module `mod`, or TV_ERR (no report). */
 TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found);
 /* getattr / hasattr on a compile-time object (codegen.c). */

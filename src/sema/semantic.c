@@ -221,8 +221,17 @@ bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
 TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder) {
     if (x.kind == TV_ERR) return x;
     int64_t n = 1;
-    for (int i = 0; i < rank; i++) n *= shape[i];
-    if (tl_numel(x.ty) != n) return sema_error(S, "reshape() cannot change total number of elements in tensor");
+    bool pow2 = true;
+    for (int i = 0; i < rank; i++) {
+        n *= shape[i];
+        if (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0) pow2 = false;
+    }
+    if (tl_numel(x.ty) != n) {
+        /* Triton checks the new shape (validate_block_shape) before the count */
+        if (!pow2 && !S->numel_reported) tl_block(S, tl_sca(x.ty), shape, rank); /* (reports it) */
+        else sema_error(S, "reshape() cannot change total number of elements in tensor");
+        return tv_err();
+    }
     const TlType *t = tl_block(S, tl_sca(x.ty), shape, rank);
     if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank);
     Value *v = sem_ir(S, TT_RESHAPE, t, x.v, NULL);

@@ -9,6 +9,7 @@
  */
 #include "sema/sema_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -111,6 +112,18 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
     int64_t numel = 1;
     for (int i = 0; i < rank && numel <= TL_MAX_NUMEL; i++)
         numel = shape[i] > TL_MAX_NUMEL ? shape[i] : numel * (shape[i] > 0 ? shape[i] : 1);
+    /* Triton's block_type checks each dimension (validate_block_shape) */
+    int bad_dim = -1;
+    for (int i = 0; i < rank && bad_dim < 0; i++)
+        if (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0) bad_dim = i;
+    if (bad_dim >= 0 && !S->numel_reported && !S->quiet) {
+        S->numel_reported = true;
+        char buf[160];
+        int len = 0;
+        for (int i = 0; i < rank && len < 120; i++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%lld", i ? ", " : "", (long long)shape[i]);
+        sema_error(S, "Shape element %d must be a power of 2, got shape [%s]", bad_dim, buf);
+    }
     if (numel > TL_MAX_NUMEL && !S->numel_reported && !S->quiet) {
         /* reported once, where the tensor is made; the compile then fails */
         S->numel_reported = true;
@@ -118,7 +131,7 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
                    (long long)TL_MAX_NUMEL);
     }
     const TlType *t = tl_intern(S, TL_BLOCK, sca, shape, rank);
-    if (numel <= TL_MAX_NUMEL) S->block_memo[slot] = t;
+    if (numel <= TL_MAX_NUMEL && bad_dim < 0) S->block_memo[slot] = t;
     return t;
 }
 

@@ -175,6 +175,22 @@ static PyToken make_tok(PyLexer *lx, PyTokKind kind, size_t start) {
 
 /* ---- indentation ----------------------------------------------------------- */
 
+/* A TabError, or indentation past the limit, ends the text, as it ends
+ * CPython's tokenizer: the levels after it mean nothing, and the INDENT or
+ * DEDENT it would have made only brings an "unexpected indent" (or
+ * "expected an indented block") after it, on each line that follows. What
+ * the parser says of the end of the text is not news (eof_error). */
+static bool layout_error(PyLexer *lx, Loc loc, const char *msg) {
+    lex_error(lx, loc, 1, "%s", msg);
+    lx->pos = lx->len;
+    lx->eof_error = true;
+    return false;
+}
+
+static bool tab_error(PyLexer *lx, Loc loc) {
+    return layout_error(lx, loc, "inconsistent use of tabs and spaces in indentation");
+}
+
 /* At the start of a logical line: skips blank and comment-only lines, then
  * compares the indentation of the next real line with the open levels.
  * Returns true (and sets *out) when an INDENT or DEDENT is due. */
@@ -209,16 +225,13 @@ static bool lex_indentation(PyLexer *lx, PyToken *out) {
         Loc loc = cur_loc(lx);
         if (col == top) {
             if (alt != alt_top)
-                lex_error(lx, loc, 1, "inconsistent use of tabs and spaces in indentation");
+                return tab_error(lx, loc);
             return false;
         }
         if (col > top) {
             if (alt <= alt_top)
-                lex_error(lx, loc, 1, "inconsistent use of tabs and spaces in indentation");
-            if (lx->nindents >= PY_MAX_INDENT) {
-                lex_error(lx, loc, 1, "too many levels of indentation");
-                return false;
-            }
+                return tab_error(lx, loc);
+            if (lx->nindents >= PY_MAX_INDENT) return layout_error(lx, loc, "too many levels of indentation");
             lx->nindents++;
             lx->indents[lx->nindents] = col;
             lx->alt_indents[lx->nindents] = alt;
@@ -231,7 +244,8 @@ static bool lex_indentation(PyLexer *lx, PyToken *out) {
             /* Recover as if the line were at the enclosing level. */
             lex_error(lx, loc, 1, "unindent does not match any outer indentation level");
         } else if (alt != lx->alt_indents[lx->nindents]) {
-            lex_error(lx, loc, 1, "inconsistent use of tabs and spaces in indentation");
+            lx->nindents += n; /* the end of the text closes them */
+            return tab_error(lx, loc);
         }
         lx->pending_dedents = n - 1;
         *out = make_tok(lx, PY_TOK_DEDENT, lx->pos);

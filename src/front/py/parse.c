@@ -2031,6 +2031,18 @@ static PyStmt *parse_try(Parser *p) {
     return s;
 }
 
+/* `match SUBJECT:` (a soft keyword: `match = 1` and `match(x)` are
+ * expression statements): the name `match`, something after it, and a
+ * logical line that ends with ':', which no expression statement does. */
+static bool is_match_stmt(Parser *p) {
+    if (strcmp(tok(p)->str, "match")) return false;
+    for (unsigned k = 1; k < 4096; k++) {
+        PyTokKind t = peek(p, k)->kind;
+        if (t == PY_TOK_NEWLINE || t == PY_TOK_EOF) return k > 2 && peek(p, k - 1)->kind == PY_TOK_COLON;
+    }
+    return false;
+}
+
 /* statement: compound_stmt | simple_stmts
  * compound_stmt: function_def | if_stmt | class_def | with_stmt | for_stmt
  *              | try_stmt | while_stmt
@@ -2063,7 +2075,11 @@ static void parse_statement(Parser *p) {
                  at(p, PY_TOK_KW_EXCEPT) || at(p, PY_TOK_KW_FINALLY) ? "try" : "if");
     case PY_TOK_INDENT: error_at(p, tok(p), "unexpected indent");
     case PY_TOK_NEWLINE: skip(p); return;
-    default: parse_simple_stmts(p); return;
+    default:
+        if (kind(p) == PY_TOK_NAME && is_match_stmt(p))
+            error_at(p, tok(p), "`match` statements are not supported by tritonc");
+        parse_simple_stmts(p);
+        return;
     }
     push(p, finish_stmt(p, s));
 }
@@ -2084,6 +2100,74 @@ static void parse_guarded_statement(Parser *p) {
     p->jb = outer;
 }
 
+/* The length of the valid UTF-8 sequence at s[0] (a byte >= 0x80), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!len || len > n) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] > 0x8f))
+        return 0; /* overlong, a surrogate, or past U+10FFFF */
+    return len;
+}
+
+/* Whether one of the first two lines declares an encoding (PEP 263:
+ * `# -*- coding: latin-1 -*-`) other than UTF-8. */
+static bool declares_other_coding(const char *src, size_t len) {
+    size_t pos = 0;
+    for (int line = 0; line < 2 && pos < len; line++) {
+        const char *nl = memchr(src + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - src) : len;
+        size_t i = pos;
+        while (i < end && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f')) i++;
+        if (i < end && src[i] == '#') {
+            for (size_t k = i; k + 7 <= end; k++) {
+                if (memcmp(src + k, "coding", 6) || (src[k + 6] != ':' && src[k + 6] != '=')) continue;
+                size_t v = k + 7;
+                while (v < end && (src[v] == ' ' || src[v] == '\t')) v++;
+                char name[16] = {0};
+                size_t m = 0;
+                while (v < end && m < sizeof name - 1 && src[v] != ' ' && src[v] != '\r' && src[v] != '\t')
+                    name[m++] = (char)(src[v] >= 'A' && src[v] <= 'Z' ? src[v] + 32 : src[v]), v++;
+                return strncmp(name, "utf-8", 5) && strncmp(name, "utf8", 4);
+            }
+        }
+        if (i < end && src[i] != '#') return false; /* code before the declaration: none */
+        pos = end + 1;
+    }
+    return false;
+}
+
+/* CPython reads a file without an encoding declaration as UTF-8 and rejects
+ * one that is not (a SyntaxError before any of it runs): so does tritonc,
+ * at the first bad byte, wherever it is (a comment included). */
+static void check_utf8(DiagEngine *de, const char *filename, const char *src, size_t len) {
+    const unsigned char *u = (const unsigned char *)src;
+    size_t i = 0;
+    for (;;) {
+        while (i + 8 <= len) { /* ASCII, a word at a time */
+            uint64_t w;
+            memcpy(&w, u + i, 8);
+            if (w & UINT64_C(0x8080808080808080)) break;
+            i += 8;
+        }
+        while (i < len && u[i] < 0x80) i++;
+        if (i >= len) return;
+        size_t n = utf8_seq(u + i, len - i);
+        if (!n) break;
+        i += n;
+    }
+    if (declares_other_coding(src, len)) return;
+    int line = 1;
+    size_t bol = 0;
+    for (size_t k = 0; k < i; k++)
+        if (u[k] == '\n') line++, bol = k + 1;
+    diag_report(de, DIAG_ERROR, (Loc){filename, line, (int)(i - bol) + 1}, 1,
+                "Non-UTF-8 code starting with '\\x%02x', but no encoding declared; see PEP 263", u[i]);
+}
+
 /* file: statement* ENDMARKER */
 static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char *filename, const char *src,
                               size_t len, bool lazy) {
@@ -2091,6 +2175,7 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     if (!src) src = "", len = 0;
     filename = intern(in, filename);
     diag_add_source(de, filename, src, len);
+    check_utf8(de, filename, src, len);
     Parser p;
     memset(&p, 0, offsetof(Parser, lx)); /* (the lexer clears its own fields) */
     p.a = a;
