@@ -20,13 +20,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "atomic_dtypes", os.path.join(HERE, "..", "kernels", "atomic_dtypes.py"))
-MOD = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(MOD)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+MOD = load_corpus("atomic_dtypes")
 
 INT_TYPES = {"i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "i16": np.int16}
 FLOAT_TYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32, "fp64": torch.float64}

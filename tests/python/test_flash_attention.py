@@ -10,7 +10,6 @@ gradients from autograd), causal and not, fp16. The forward runs both ways
 the tutorial has: with pointers (the kernel makes its descriptors) and with
 host TensorDescriptors (triton.tools.tensor_descriptor), whose block shapes
 the configs' pre_hook sets before each launch."""
-import importlib.util
 import os
 import sys
 
@@ -20,13 +19,11 @@ import tritonc as triton
 import tritonc.language as tl
 from tritonc.tools.tensor_descriptor import TensorDescriptor
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "flash_attention", os.path.join(HERE, "..", "kernels", "flash_attention.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("flash_attention")
 
 pre_hook_calls = []
 

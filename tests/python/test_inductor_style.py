@@ -5,7 +5,6 @@ inductor generates them) on the CPU, each checked against torch: pointwise
 and 2-D tiled kernels, persistent and looped reductions (softmax, welford
 layer norm, argmax with NaNs and ties, any), embedding index wrap, floor
 division, bucketize, dropout from a seed tensor, a 1-tuple associative_scan."""
-import importlib.util
 import os
 import sys
 
@@ -15,13 +14,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "inductor_style", os.path.join(HERE, "..", "kernels", "inductor_style.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("inductor_style")
 
 g = torch.Generator().manual_seed(0)
 

@@ -12,7 +12,6 @@ with states, Gumbel/greedy sampling, ragged mean pooling and a linear
 recurrence by associative scan. Fresh random inputs, ragged sizes, outputs
 poisoned first. Tensors are made by torch on its default device, so the
 script also runs with CUDA as that device."""
-import importlib.util
 import math
 import os
 import sys
@@ -22,13 +21,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "inference_quant", os.path.join(HERE, "..", "kernels", "inference_quant.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("inference_quant")
 
 GEN = torch.Generator().manual_seed(2024)
 

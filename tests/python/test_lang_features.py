@@ -5,7 +5,6 @@ torch or numpy computing the same thing another way; launched the ways host
 code does (grid lambdas over META, triton.heuristics over the arguments,
 do_not_specialize, numpy arrays and numpy scalars, None for optional
 pointers, a grid given as a list)."""
-import importlib.util
 import math
 import os
 import sys
@@ -16,13 +15,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "lang_features", os.path.join(HERE, "..", "kernels", "lang_features.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("lang_features")
 
 GEN = torch.Generator().manual_seed(11)
 

@@ -7,7 +7,6 @@ tl.histogram, tensor descriptors, f-strings and constexpr tuples; and a
 few more kernels written here: libdevice's rint, isnan, isinf, signbit,
 debug mode (device asserts kept by debug=True, @jit(debug=True) or
 TRITON_DEBUG=1), and the errors for what tritonc does not support."""
-import importlib.util
 import os
 import sys
 
@@ -18,13 +17,11 @@ import tritonc.language as tl
 from tritonc.language.extra import libdevice
 
 # the corpus file says `import triton`: run it against tritonc
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "lang_extras", os.path.join(HERE, "..", "kernels", "lang_extras.py"))
-MOD = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(MOD)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+MOD = load_corpus("lang_extras")
 
 
 def classify(v):

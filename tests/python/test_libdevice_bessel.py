@@ -10,7 +10,6 @@ the function (|f| for i0 and i1; max(|f|, 0.1 sqrt(2 / (pi x))) for the
 oscillating ones, whose relative error near a zero is unbounded): at most
 8e-15 in fp64 (measured ~2e-15), and in fp32 the correctly rounded value
 within an ulp of the envelope."""
-import importlib.util
 import math
 import os
 import sys
@@ -22,13 +21,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "libdevice_bessel", os.path.join(HERE, "..", "kernels", "libdevice_bessel.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("libdevice_bessel")
 mp.mp.dps = 30
 
 REF = {"j0": lambda x: mp.besselj(0, x), "j1": lambda x: mp.besselj(1, x),

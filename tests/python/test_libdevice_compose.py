@@ -4,7 +4,6 @@
 abs, hadd, rhadd, mulhi, mul24, sad, fma, fdim, nextafter and the fp64 bit
 views, each computed here another way (Python integers, numpy's nextafter,
 exact fractions); and the error for a dtype outside a function's table."""
-import importlib.util
 import os
 import sys
 from fractions import Fraction
@@ -14,13 +13,11 @@ import numpy as np
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "libdevice_compose", os.path.join(HERE, "..", "kernels", "libdevice_compose.py"))
-MOD = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(MOD)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+MOD = load_corpus("libdevice_compose")
 N = 64
 
 

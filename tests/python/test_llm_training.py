@@ -10,7 +10,6 @@ lock; KL divergence; group norm; dropout + residual; an atomic embedding
 backward; a generalised JSD for three betas; a softcap with NaN and inf.
 Fresh random inputs, ragged sizes, outputs poisoned with NaN first. Only
 torch functions make the tensors, so the script runs on CUDA too."""
-import importlib.util
 import os
 import sys
 
@@ -20,13 +19,11 @@ import torch.nn.functional as F
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "llm_training", os.path.join(HERE, "..", "kernels", "llm_training.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("llm_training")
 
 GEN = torch.Generator().manual_seed(2024)
 

@@ -6,7 +6,6 @@ tf32, bf16 output), row sums through a column-major block pointer, tile
 copies padded with NaN or zeros, a transposed GEMV, batched q @ k^T with
 i64 batch strides. Ragged sizes, outputs poisoned first (split-K adds into
 zeros)."""
-import importlib.util
 import os
 import sys
 
@@ -15,13 +14,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "matmul_loops", os.path.join(HERE, "..", "kernels", "matmul_loops.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("matmul_loops")
 
 GEN = torch.Generator().manual_seed(99)
 

@@ -8,7 +8,6 @@ TensorDescriptors with the split epilogue, the same over descriptors made in
 the kernel (bf16), and tl.dot's variants (ieee / no tf32 / out_dtype fp16 /
 transposed operand, int8 -> int32, batched 3-D). Ragged sizes, outputs
 poisoned first."""
-import importlib.util
 import os
 import sys
 
@@ -18,13 +17,11 @@ import tritonc as triton
 import tritonc.language as tl
 from tritonc.tools.tensor_descriptor import TensorDescriptor
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "matmul_variants", os.path.join(HERE, "..", "kernels", "matmul_variants.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("matmul_variants")
 
 GEN = torch.Generator().manual_seed(7)
 

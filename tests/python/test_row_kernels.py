@@ -7,7 +7,6 @@ backward (autograd), KL divergence (torch.nn.functional.kl_div), cross
 entropy with a z-loss and ignored rows, tl.argmax/tl.argmin on both axes,
 scans along axis 0 (reverse cumsum, int cumprod, a tuple scan). Fresh random
 inputs, ragged sizes, outputs poisoned first."""
-import importlib.util
 import os
 import sys
 
@@ -16,13 +15,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "row_kernels", os.path.join(HERE, "..", "kernels", "row_kernels.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("row_kernels")
 
 GEN = torch.Generator().manual_seed(4321)
 

@@ -5,7 +5,6 @@ cumsums of 1-D and 2-D tiles along either axis and reversed, the linear
 recurrence as a two-operand scan (a combine that is not commutative), and
 scans of i8, i16, i64, fp64, bf16 and i1 values. (The same kernels' PTX is
 run by tests/ptx/scan_sim.py; bench/gpu/vs_triton.py runs them on a GPU.)"""
-import importlib.util
 import os
 import sys
 
@@ -14,13 +13,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "scan_layouts", os.path.join(HERE, "..", "kernels", "scan_layouts.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("scan_layouts")
 
 GEN = torch.Generator().manual_seed(5)
 

@@ -7,7 +7,6 @@ fdiv and fmod, i8/u8/u16 arithmetic, rounding-mode casts, fp8 and bitcasts,
 an embedding lookup and its atomic backward, a binary search in a while
 loop, descending sorts with an argsort, a 3-D grid with many scalar types,
 dtype branches. Fresh random inputs, ragged sizes, outputs poisoned first."""
-import importlib.util
 import os
 import sys
 
@@ -17,13 +16,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "tensor_ops", os.path.join(HERE, "..", "kernels", "tensor_ops.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("tensor_ops")
 
 GEN = torch.Generator().manual_seed(777)
 RNG = np.random.default_rng(777)

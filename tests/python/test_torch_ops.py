@@ -10,7 +10,6 @@ negative operands, bitwise ops and shifts on int8/int16/uint8, tril/triu,
 flip, a constant pad, isin, one_hot, baddbmm and a softmax over dim 0.
 Fresh random inputs, ragged sizes, outputs poisoned first. Only torch
 functions make the tensors, so the script runs on CUDA too."""
-import importlib.util
 import os
 import sys
 
@@ -20,13 +19,11 @@ import torch.nn.functional as F
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "torch_ops", os.path.join(HERE, "..", "kernels", "torch_ops.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("torch_ops")
 
 GEN = torch.Generator().manual_seed(1234)
 

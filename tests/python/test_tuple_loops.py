@@ -13,13 +13,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "tuple_loops", os.path.join(HERE, "..", "kernels", "tuple_loops.py"))
-MOD = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(MOD)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+MOD = load_corpus("tuple_loops")
 
 
 def ref_tuple_loop(x, scales, reps):

@@ -7,7 +7,6 @@ padding, negative advance), constexpr tuple tiles, scalar pointers, a
 grid-stride tl.gather, tuple scans and reductions, RNG streams, fp8/bf16
 casts, a softcapped cross entropy, integer corners, tuples carried
 through loops."""
-import importlib.util
 import os
 import sys
 
@@ -17,13 +16,11 @@ import torch
 import tritonc as triton
 import tritonc.language as tl
 
-sys.modules.setdefault("triton", triton)
-sys.modules.setdefault("triton.language", tl)
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "wild_kernels", os.path.join(HERE, "..", "kernels", "wild_kernels.py"))
-K = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(K)
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("wild_kernels")
 
 g = torch.Generator().manual_seed(0)
 
