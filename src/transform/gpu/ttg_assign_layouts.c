@@ -63,6 +63,10 @@ typedef struct LState {
     VEC(Value *) work;
     VEC(Op *) ops; /* every op, pre-order */
     VEC(Op *) seeds; /* the dots and memory anchors among them, in that order */
+    /* the first op making a tensor of a rank layouts cannot describe
+     * (constants, hoisted, only when no other op does), and that rank */
+    Op *too_deep;
+    int too_deep_rank;
     /* the last ttg_with_layout asked (most values share their neighbour's
      * type and layout; the layouts are unique) */
     struct { Type *t; const Layout *l; Type *r; } with;
@@ -330,6 +334,15 @@ static void collect(Op *op, void *ud) {
     LState *s = ud;
     vec_push(&s->ops, op);
     if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
+    if (s->too_deep && (s->too_deep->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
+    for (int k = 0; k < op->nresults; k++) {
+        Type *t = op_result(op, k)->type;
+        if (t->kind == TY_TENSOR && t->rank > TTG_MAX_RANK) {
+            s->too_deep = op;
+            s->too_deep_rank = t->rank;
+            return;
+        }
+    }
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
@@ -648,12 +661,22 @@ static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
     op_set_attr(c, module, "ttg.target", attr_string(c, target));
 }
 
-static void assign_func(Context *c, Op *func, const TtgOptions *o) {
+/* Layouts describe at most TTG_MAX_RANK dimensions: a tensor of a higher
+ * rank (only IR text makes one: the front end stops at 8) is reported, once
+ * per function, where it is made, and the function is left as it is. */
+static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *de) {
     LState s = {.ctx = c, .opts = o, .nvalues = ctx_value_count(c)};
+    op_walk(func, collect, &s, false);
+    if (s.too_deep) {
+        diag_error(de, s.too_deep->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
+                   s.too_deep_rank, TTG_MAX_RANK);
+        vec_free(&s.ops);
+        vec_free(&s.seeds);
+        return false;
+    }
     s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
     s.related = tc_calloc(s.nvalues + 1, sizeof *s.related);
     s.aa = axis_analyze(c, func);
-    op_walk(func, collect, &s, false);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
     for (int i = 0; i < s.seeds.len; i++) {
         Layout l;
@@ -720,27 +743,7 @@ static void assign_func(Context *c, Op *func, const TtgOptions *o) {
     vec_free(&s.work);
     vec_free(&s.ops);
     vec_free(&s.seeds);
-}
-
-/* Layouts describe at most TTG_MAX_RANK dimensions: a tensor of a higher
- * rank (tl.reshape(x, [2] * n_dims) for a bitonic network over 32 or
- * more elements) is reported, once per function, where it is made. */
-typedef struct RankCheck {
-    Op *at;       /* the first op making one, constants (hoisted) last */
-    int rank;
-} RankCheck;
-
-static void check_rank(Op *op, void *ud) {
-    RankCheck *rc = ud;
-    if (rc->at && (rc->at->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
-    for (int k = 0; k < op->nresults; k++) {
-        Type *t = op_result(op, k)->type;
-        if (t->kind == TY_TENSOR && t->rank > TTG_MAX_RANK) {
-            rc->at = op;
-            rc->rank = t->rank;
-            return;
-        }
-    }
+    return true;
 }
 
 bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
@@ -749,18 +752,9 @@ bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngi
     if (o.threads_per_warp <= 0) o.threads_per_warp = 32;
     if (o.sm <= 0) o.sm = 90;
     bool ok = true;
-    for (Op *f = module_body(module)->first; f; f = f->next) {
-        if (f->kind != TT_FUNC) continue;
-        RankCheck rc = {NULL, 0};
-        op_walk(f, check_rank, &rc, false);
-        if (!rc.at) continue;
-        diag_error(de, rc.at->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
-                   rc.rank, TTG_MAX_RANK);
-        ok = false;
-    }
-    if (!ok) return false;
     for (Op *f = module_body(module)->first; f; f = f->next)
-        if (f->kind == TT_FUNC) assign_func(c, f, &o);
+        if (f->kind == TT_FUNC) ok &= assign_func(c, f, &o, de);
+    if (!ok) return false;
     set_module_attrs(c, module, &o);
     return true;
 }
