@@ -199,17 +199,14 @@ PxText px_reglist(Px *p, const Slot *s, int n) {
 /* (One allocation, no memo: offsets differ slot after slot.) */
 const char *px_addr(Px *p, const char *base, int64_t off, bool keep_zero) {
     size_t bl = strlen(base);
-    char num[24];
-    int nl = 0;
-    if (off || keep_zero) {
-        num[nl++] = '+';
-        if (off < 0) num[nl++] = '-';
-        nl += fmt_uint(num + nl, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
-    }
-    char *out = arena_alloc(p->ctx->arena, bl + (size_t)nl + 3), *w = out;
+    char *out = arena_alloc(p->ctx->arena, bl + 26), *w = out; /* (`+-`, 20 digits, brackets, NUL) */
     *w++ = '[';
     w = put_short(w, base, bl);
-    w = put_short(w, num, (size_t)nl);
+    if (off || keep_zero) {
+        *w++ = '+';
+        if (off < 0) *w++ = '-';
+        w += fmt_uint(w, off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+    }
     *w++ = ']', *w = 0;
     return out;
 }

@@ -228,7 +228,9 @@ void px_line_t(Px *p, const PxText *pieces, int n);
 enum { PX_W_NAME = 18, PX_W_ADDR = 48 };
 char *px_w_begin(Px *p, size_t room);
 void px_w_end(Px *p, char *w);
-/* Copies n bytes (a few: two overlapping word moves, no call). */
+/* Copies n bytes (a few: two overlapping word moves, no call; up to 64,
+ * the long opcodes such as ldmatrix's and mma's, in overlapping 16-byte
+ * moves). */
 static inline char *px_w_text(char *w, const char *s, size_t n) {
     if (n >= 8 && n <= 16) {
         memcpy(w, s, 8);
@@ -236,7 +238,15 @@ static inline char *px_w_text(char *w, const char *s, size_t n) {
     } else if (n >= 4 && n < 8) {
         memcpy(w, s, 4);
         memcpy(w + n - 4, s + n - 4, 4);
-    } else if (n > 16) {
+    } else if (n > 16 && n <= 32) {
+        memcpy(w, s, 16);
+        memcpy(w + n - 16, s + n - 16, 16);
+    } else if (n > 32 && n <= 64) {
+        memcpy(w, s, 16);
+        memcpy(w + 16, s + 16, 16);
+        memcpy(w + n - 32, s + n - 32, 16);
+        memcpy(w + n - 16, s + n - 16, 16);
+    } else if (n > 64) {
         memcpy(w, s, n);
     } else if (n) {
         w[0] = s[0];
