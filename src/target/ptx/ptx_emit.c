@@ -842,7 +842,7 @@ Tile *px_tile_missing(Px *p, Value *v) {
 }
 
 const Dist *px_dist_make(Px *p, const Type *t) {
-    unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
+    unsigned h = px_dist_memo_at(t);
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
     if (!cached) {
         const Layout *l = ttg_layout_of_type(p->ctx, t);
@@ -2198,22 +2198,37 @@ static int *const_runs(Px *p, Value *v, int n) {
 }
 
 static void lower_elementwise(Px *p, Op *op) {
-    if (contracted_mul(p, op)) return; /* the addf it feeds makes the fma */
-    int64_t fm;
-    Value *fx = floor_mod_pow2(p, op, &fm);
-    if (fx) {
-        Tile *out = result_tile(p, op, 0), *x = px_tile(p, fx);
-        const Type *re = ty_elem(op_result(op, 0)->type);
-        const uint64_t *want = px_demand(p, op_result(op, 0));
-        for (int i = 0; i < out->n; i++)
-            if (px_demanded(want, i))
-                out->s[i] = ibin(p, ARITH_ANDI, x->s[x->n == out->n ? i : 0], px_imm_int(fm - 1, px_rc(re)), re);
-        return;
+    /* the forms lowered otherwise, each behind its op's kind (most ops are
+     * of none of these kinds) */
+    switch (op->kind) {
+    case ARITH_MULF:
+        if (contracted_mul(p, op)) return; /* the addf it feeds makes the fma */
+        break;
+    case ARITH_REMSI: {
+        int64_t fm;
+        Value *fx = floor_mod_pow2(p, op, &fm);
+        if (fx) {
+            Tile *out = result_tile(p, op, 0), *x = px_tile(p, fx);
+            const Type *re = ty_elem(op_result(op, 0)->type);
+            const uint64_t *want = px_demand(p, op_result(op, 0));
+            for (int i = 0; i < out->n; i++)
+                if (px_demanded(want, i))
+                    out->s[i] = ibin(p, ARITH_ANDI, x->s[x->n == out->n ? i : 0], px_imm_int(fm - 1, px_rc(re)), re);
+            return;
+        }
+        break;
     }
-    int f = fma_operand(p, op);
-    if (f >= 0) {
-        lower_fma_of(p, op, f);
-        return;
+    case ARITH_ADDF:
+    case ARITH_SUBF: {
+        int f = fma_operand(p, op);
+        if (f >= 0) {
+            lower_fma_of(p, op, f);
+            return;
+        }
+        break;
+    }
+    default:
+        break;
     }
     Tile *out = result_tile(p, op, 0);
     const Type *re = ty_elem(op_result(op, 0)->type);

@@ -380,8 +380,11 @@ bool px_dist(Px *p, const Type *t, Dist *d);
  * per (interned) type; every op asks for its operands', mostly the same
  * few types in a row (a direct-mapped memo in front of the map). */
 const Dist *px_dist_make(Px *p, const Type *t);
+/* The memo's entry for t (the high bits of a product: types are made
+ * apart by multiples of their size, and their low address bits collide). */
+static inline unsigned px_dist_memo_at(const Type *t) { return (unsigned)(((uintptr_t)t * 0x9e3779b97f4a7c15ULL) >> 59); }
 static inline const Dist *px_dist_of(Px *p, const Type *t) {
-    unsigned h = (unsigned)((uintptr_t)t >> 4) % TC_ARRAY_LEN(p->dist_memo);
+    unsigned h = px_dist_memo_at(t);
     return p->dist_memo[h].t == t ? p->dist_memo[h].d : px_dist_make(p, t);
 }
 /* thread_part(dim) of a Dist, as a register (prologue). */
