@@ -2045,18 +2045,26 @@ static inline bool plain_arg(Slot s) {
  * missing, all of them immediates (px_ew folds some), or two that px_arg
  * materialises (reg+off, a 16-bit or predicate immediate: px_ew's order of
  * the two is the compiler's order of a call's arguments). */
-static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *in, Slot *out) {
+static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *const *src, const int *mask, int i, Slot *out) {
     PxArg a[3] = {0, 0, 0};
     bool any_reg = false;
-    int made = 0;
+    int made = -1; /* the operand px_arg materialises, if any */
+    Slot in[3];
     for (int k = 0; k < pl->nargs; k++) {
-        Slot s = in[pl->src[k]];
+        Slot s = in[k] = src[pl->src[k]][i & mask[pl->src[k]]];
         if (s.kind == SLOT_NONE) return false;
-        made += !plain_arg(s);
         any_reg |= s.kind == SLOT_REG;
+        if (plain_arg(s)) {
+            /* (an immediate's id is a memo's answer, no text made when it
+             * was seen before; px_ew, should it take over, asks again) */
+            a[k] = s.kind == SLOT_REG ? px_arg_reg(p, s) : imm_arg(p, s);
+            continue;
+        }
+        if (made >= 0) return false;
+        made = k;
     }
-    if (!any_reg || made > 1) return false;
-    for (int k = 0; k < pl->nargs; k++) a[k] = px_arg(p, in[pl->src[k]], pl->elem[k]);
+    if (!any_reg) return false;
+    if (made >= 0) a[made] = px_arg(p, in[made], pl->elem[made]);
     *out = cse(p, pl->rc, pl->opc, a[0], a[1], a[2]);
     return true;
 }
@@ -2067,7 +2075,9 @@ Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *re) {
         p->ew_plan.ok = ew_plan(p, op, re, &p->ew_plan.plan);
     }
     Slot out;
-    if (p->ew_plan.ok && ew_planned(p, &p->ew_plan.plan, in, &out)) return out;
+    static const int whole[4] = {0, 0, 0, 0};
+    if (p->ew_plan.ok && ew_planned(p, &p->ew_plan.plan, (const Slot *const[]){in, in + 1, in + 2, in + 3}, whole, 0, &out))
+        return out;
     return px_ew(p, op, in, re);
 }
 
@@ -2266,9 +2276,10 @@ static void lower_elementwise(Px *p, Op *op) {
             out->s[i] = out->s[rep[i]];
             continue;
         }
+        if (planned && ew_planned(p, &plan, src, mask, i, &out->s[i])) continue;
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = src[k][i & mask[k]];
-        if (!planned || !ew_planned(p, &plan, in, &out->s[i])) out->s[i] = px_ew(p, op, in, re);
+        out->s[i] = px_ew(p, op, in, re);
     }
 }
 
