@@ -137,24 +137,17 @@ static const char *store_qual(const Op *op) {
 
 static const char *vec_prefix(int n) { return n == 4 ? ".v4" : n == 2 ? ".v2" : ""; }
 
-/* Slots of one vector: those with j[o0] = j0[o0] + k. */
+/* Slots of one vector: those with j[o0] = j0[o0] + k, which are the
+ * consecutive slots from the head (o0, the fastest dimension, is counted
+ * first: a step of j along it is a step of the slot). */
 static void vec_slots(const Dist *d, int slot, int vec, int *out) {
-    int j[TTG_MAX_RANK];
-    dist_slot_j(d, slot, j);
-    int o0 = d->order[0];
-    for (int k = 0; k < vec; k++) {
-        int jk[TTG_MAX_RANK];
-        memcpy(jk, j, sizeof j);
-        jk[o0] = j[o0] + k;
-        out[k] = dist_slot_of_j(d, jk);
-    }
+    (void)d;
+    for (int k = 0; k < vec; k++) out[k] = slot + k;
 }
 
-static bool is_vec_head(const Dist *d, int slot, int vec) {
-    int j[TTG_MAX_RANK];
-    dist_slot_j(d, slot, j);
-    return j[d->order[0]] % vec == 0;
-}
+/* Whether the slot starts a vector: its j along o0 (the slot modulo the
+ * dimension's count, o0 being counted first) a multiple of vec. */
+static bool is_vec_head(const Dist *d, int slot, int vec) { return slot % d->per_dim[d->order[0]] % vec == 0; }
 
 void px_lower_load(Px *p, Op *op) {
     Value *ptr = op_operand(op, 0);

@@ -153,11 +153,15 @@ typedef struct PxMmaPlans {
     const Type *a, *b, *c;
     bool ok;
     MmaPlan plan;
+    /* the slots of the fragments, as mma_acc_slot and mma_a_reg_slots give
+     * them: acc[(m * nblocks + n) * 4 + i]; A's (in registers) a_lo and
+     * a_hi[(ks * mblocks + m) * 4 + i] */
+    int *acc, *a_lo, *a_hi;
     struct PxMmaPlans *next;
 } PxMmaPlans;
 
-static const MmaPlan *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt, const Dist *da, const Dist *db,
-                              const Dist *dc, int es) {
+static const PxMmaPlans *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt, const Dist *da,
+                                 const Dist *db, const Dist *dc, int es) {
     PxMmaPlans *e = p->mma_plans;
     while (e && (e->a != at || e->b != bt || e->c != rt)) e = e->next;
     if (!e) {
@@ -165,8 +169,26 @@ static const MmaPlan *plan_of(Px *p, const Type *at, const Type *bt, const Type 
         *e = (PxMmaPlans){.a = at, .b = bt, .c = rt, .next = p->mma_plans};
         e->ok = mma_plan(dc, da, db, es, &e->plan);
         p->mma_plans = e;
+        const MmaPlan *pl = &e->plan;
+        if (e->ok) {
+            e->acc = ARENA_ARRAY(p->ctx->arena, int, 4 * pl->mblocks * pl->nblocks);
+            for (int m = 0; m < pl->mblocks; m++)
+                for (int n = 0; n < pl->nblocks; n++)
+                    for (int i = 0; i < 4; i++) e->acc[(m * pl->nblocks + n) * 4 + i] = mma_acc_slot(pl, m, n, i);
+        }
+        if (e->ok && pl->a.in_regs) {
+            int na = 4 * pl->mblocks * pl->ksteps;
+            e->a_lo = ARENA_ARRAY(p->ctx->arena, int, na);
+            e->a_hi = ARENA_ARRAY(p->ctx->arena, int, na);
+            for (int ks = 0; ks < pl->ksteps; ks++)
+                for (int m = 0; m < pl->mblocks; m++)
+                    for (int i = 0; i < 4; i++) {
+                        int at_i = (ks * pl->mblocks + m) * 4 + i;
+                        mma_a_reg_slots(pl, da, m, ks, i, &e->a_lo[at_i], &e->a_hi[at_i]);
+                    }
+        }
     }
-    return e->ok ? &e->plan : NULL;
+    return e->ok ? e : NULL;
 }
 
 bool px_lower_dot_mma(Px *p, Op *op) {
@@ -177,11 +199,11 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     const char *mma = mma_form(op, ea, eb, ec);
     int es = px_bits(ea) / 8;
     Dist da, db, dc;
-    const MmaPlan *plan;
+    const PxMmaPlans *plan;
     if (!mma || !px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, rt, &dc) ||
         !(plan = plan_of(p, at, bt, rt, &da, &db, &dc, es)))
         return false;
-    MmaPlan pl = *plan;
+    MmaPlan pl = plan->plan;
     /* operands from a cp.async ring are in shared memory already */
     Op *ring_a = pl.a.in_regs ? NULL : ring_load(a), *ring_b = ring_load(b);
     bool store_a = !pl.a.in_regs && !ring_a, store_b = !ring_b;
@@ -215,7 +237,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     for (int m = 0; m < pl.mblocks; m++)
         for (int n = 0; n < pl.nblocks; n++) {
             Slot cs[4];
-            for (int i = 0; i < 4; i++) cs[i] = acc->s[mma_acc_slot(&pl, m, n, i)];
+            for (int i = 0; i < 4; i++) cs[i] = acc->s[plan->acc[(m * pl.nblocks + n) * 4 + i]];
             cl[m * pl.nblocks + n] = px_reglist(p, cs, 4);
         }
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
@@ -228,9 +250,8 @@ bool px_lower_dot_mma(Px *p, Op *op) {
                 ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
             } else {
                 for (int i = 0; i < 4; i++) {
-                    int lo, hi;
-                    mma_a_reg_slots(&pl, &da, m, ks, i, &lo, &hi);
-                    af[4 * m + i] = pack2(p, ta->s[lo], ta->s[hi], ea);
+                    int at_i = (ks * pl.mblocks + m) * 4 + i;
+                    af[4 * m + i] = pack2(p, ta->s[plan->a_lo[at_i]], ta->s[plan->a_hi[at_i]], ea);
                 }
             }
             al[m] = px_reglist(p, af + 4 * m, 4);
