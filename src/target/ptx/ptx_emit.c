@@ -960,14 +960,71 @@ Slot px_scalar_owner_pred(Px *p) {
     return pr;
 }
 
-/* The register part of a linear index: sum of thread_part(dim) * stride. */
-static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
+/* A Dist's linear indices for some strides: per slot, the constant part
+ * (worked out once for the kernel), and the register part (kept while its
+ * epoch lasts: px_cse's answer, which holds as long as the scope does). A
+ * kernel asks for the same few, a layout conversion for its two sides' in
+ * turn, every store of an mma operand for its tile's. */
+typedef struct PxLinear {
+    Dist d;
+    int64_t strides[TTG_MAX_RANK];
+    int64_t *off;
+    unsigned epoch; /* of base (0: none) */
+    Slot base;
+    struct PxLinear *next;
+} PxLinear;
+
+static PxLinear *linear_make(Px *p, const Dist *d, const int64_t *strides);
+
+static inline PxLinear *linear_of(Px *p, const Dist *d, const int64_t *strides) {
     size_t sn = sizeof(int64_t) * (size_t)d->rank;
-    for (int k = 0; k < (int)TC_ARRAY_LEN(p->lin_memo); k++) {
-        const PxLinMemo *m = &p->lin_memo[k];
-        if (m->epoch == p->epoch && memcmp(&m->d, d, sizeof *d) == 0 && memcmp(m->strides, strides, sn) == 0)
-            return m->reg;
+    for (PxLinear *e = p->linears; e; e = e->next)
+        if (e->d.nslots == d->nslots && e->d.rank == d->rank && memcmp(e->strides, strides, sn) == 0 &&
+            memcmp(&e->d, d, sizeof *d) == 0)
+            return e;
+    return linear_make(p, d, strides);
+}
+
+/* A new entry, its constants made: each coordinate's, dimension by
+ * dimension, then the slots in order (the fastest dimension first, as
+ * dist_slot_j counts), their sum kept as the coordinates count up. */
+static PxLinear *linear_make(Px *p, const Dist *d, const int64_t *strides) {
+    PxLinear *e = ARENA_NEW(p->ctx->arena, PxLinear);
+    e->d = *d;
+    memcpy(e->strides, strides, sizeof(int64_t) * (size_t)d->rank);
+    e->off = ARENA_ARRAY(p->ctx->arena, int64_t, d->nslots > 0 ? d->nslots : 1);
+    e->epoch = 0;
+    e->next = p->linears;
+    p->linears = e;
+    int64_t *part[TTG_MAX_RANK];
+    int j[TTG_MAX_RANK] = {0};
+    int64_t sum = 0;
+    for (int dim = 0; dim < d->rank; dim++) {
+        part[dim] = ARENA_ARRAY(p->ctx->arena, int64_t, d->per_dim[dim]);
+        for (int k = 0; k < d->per_dim[dim]; k++) part[dim][k] = dist_const(d, dim, k) * strides[dim];
+        sum += part[dim][0];
     }
+    for (int i = 0; i < d->nslots; i++) {
+        e->off[i] = sum;
+        for (int k = 0; k < d->rank; k++) {
+            int dim = d->order[k];
+            sum -= part[dim][j[dim]];
+            if (++j[dim] < d->per_dim[dim]) {
+                sum += part[dim][j[dim]];
+                break;
+            }
+            j[dim] = 0;
+            sum += part[dim][0];
+        }
+    }
+    return e;
+}
+
+/* The register part of a linear index: sum of thread_part(dim) * stride. */
+static Slot linear_base(Px *p, PxLinear *e) {
+    if (e->epoch == p->epoch) return e->base;
+    const Dist *d = &e->d;
+    const int64_t *strides = e->strides;
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
         if (strides[dim] == 0) continue; /* a coordinate that does not count */
@@ -983,49 +1040,24 @@ static Slot linear_base(Px *p, const Dist *d, const int64_t *strides) {
             acc.reg = s.reg;
         }
     }
-    PxLinMemo *m = &p->lin_memo[p->lin_memo_next];
-    p->lin_memo_next = (p->lin_memo_next + 1) % (int)TC_ARRAY_LEN(p->lin_memo);
-    m->epoch = p->epoch;
-    m->d = *d;
-    memcpy(m->strides, strides, sn);
-    m->reg = acc;
+    e->epoch = p->epoch;
+    e->base = acc;
     return acc;
 }
 
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
-    int j[TTG_MAX_RANK];
-    dist_slot_j(d, slot, j);
-    Slot acc = linear_base(p, d, strides);
-    for (int dim = 0; dim < d->rank; dim++) acc.off += dist_const(d, dim, j[dim]) * strides[dim];
+    PxLinear *e = linear_of(p, d, strides);
+    Slot acc = linear_base(p, e);
+    acc.off += e->off[slot];
     return acc;
 }
 
 void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out) {
-    Slot base = linear_base(p, d, strides);
-    /* the constant of each coordinate, dimension by dimension, then the
-     * slots in order (the fastest dimension first, as dist_slot_j counts),
-     * their sum kept as the coordinates count up */
-    int64_t *part[TTG_MAX_RANK];
-    int j[TTG_MAX_RANK] = {0};
-    int64_t sum = 0;
-    for (int dim = 0; dim < d->rank; dim++) {
-        part[dim] = ARENA_ARRAY(p->ctx->arena, int64_t, d->per_dim[dim]);
-        for (int k = 0; k < d->per_dim[dim]; k++) part[dim][k] = dist_const(d, dim, k) * strides[dim];
-        sum += part[dim][0];
-    }
+    PxLinear *e = linear_of(p, d, strides);
+    Slot base = linear_base(p, e);
     for (int i = 0; i < d->nslots; i++) {
         out[i] = base;
-        out[i].off += sum;
-        for (int k = 0; k < d->rank; k++) {
-            int dim = d->order[k];
-            sum -= part[dim][j[dim]];
-            if (++j[dim] < d->per_dim[dim]) {
-                sum += part[dim][j[dim]];
-                break;
-            }
-            j[dim] = 0;
-            sum += part[dim][0];
-        }
+        out[i].off += e->off[i];
     }
 }
 

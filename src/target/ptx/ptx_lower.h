@@ -116,13 +116,6 @@ typedef struct PxWideMemo {
     Slot wide;
 } PxWideMemo;
 
-/* linear_base's answer for a Dist and strides (see px_linear_index). */
-typedef struct PxLinMemo {
-    unsigned epoch;
-    Dist d;
-    int64_t strides[TTG_MAX_RANK];
-    Slot reg;
-} PxLinMemo;
 
 typedef struct Px {
     Context *ctx;
@@ -179,8 +172,7 @@ typedef struct Px {
      * of px_cse for each but the first); an entry is good while its epoch
      * is current, and the epoch moves on when a scope is left. */
     unsigned epoch;
-    PxLinMemo lin_memo[4];
-    int lin_memo_next; /* the entry replaced next (first in, first out) */
+    struct PxLinear *linears; /* see px_linear_index */
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
@@ -412,8 +404,9 @@ void px_scope_push(Px *p);
 void px_scope_pop(Px *p);
 /* Linear index (element units) of a slot's coordinate, row-major over the
  * tile's shape: a register plus a constant in `off`. The register is the
- * same for every slot of a Dist (p->lin_memo: a layout conversion asks for
- * its two sides' in turn, and the loop body's conversions for the same few). */
+ * same for every slot of a Dist, and both parts are kept (p->linears: a
+ * layout conversion asks for its two sides' in turn, and the loop body's
+ * conversions for the same few). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
 /* The same for every slot at once, out[0 .. d->nslots) (the register
  * first, as px_linear_index's first call makes it). */
