@@ -293,33 +293,64 @@ static int64_t relayout_strides(const Type *t, const Dist *ds, const Dist *dd, c
 /* Tile x of type `from` (elements laid out by ds) laid out by dd instead:
  * the slots moved between threads where both put an element in the same
  * one, else through padded shared memory. */
-static Tile *relayout_dists(Px *p, Tile *x, const Type *from, const Dist *dsp, const Dist *ddp) {
-    Dist ds = *dsp, dd = *ddp;
-    Tile *out = px_new_tile(p, dd.nslots);
+/* When ds and dd put every element in the same thread: the slot of ds
+ * that holds each slot of dd's element (a permutation, in the arena);
+ * else NULL. */
+static const int *same_thread_slots(Px *p, const Dist *ds, const Dist *dd) {
+    if (!dist_same_threads(ds, dd)) return NULL;
+    int *src = ARENA_ARRAY(p->ctx->arena, int, dd->nslots > 0 ? dd->nslots : 1);
+    for (int i = 0; i < dd->nslots; i++) {
+        int j[TTG_MAX_RANK], js[TTG_MAX_RANK];
+        dist_slot_j(dd, i, j);
+        for (int d = 0; d < dd->rank; d++) js[d] = dist_j_of_const(ds, d, dist_const(dd, d, j[d]));
+        src[i] = dist_slot_of_j(ds, js);
+    }
+    return src;
+}
+
+/* Tile x laid out by dd, given what same_thread_slots said of ds and dd
+ * (perm; NULL: through shared memory). */
+static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd, const int *perm) {
+    Tile *out = px_new_tile(p, dd->nslots);
     const Type *e = ty_elem((Type *)from);
-    if (dist_same_threads(&ds, &dd)) {
-        for (int i = 0; i < dd.nslots; i++) {
-            int j[TTG_MAX_RANK], js[TTG_MAX_RANK];
-            dist_slot_j(&dd, i, j);
-            for (int d = 0; d < dd.rank; d++) js[d] = dist_j_of_const(&ds, d, dist_const(&dd, d, j[d]));
-            out->s[i] = x->s[dist_slot_of_j(&ds, js)];
-        }
+    if (perm) {
+        for (int i = 0; i < dd->nslots; i++) out->s[i] = x->s[perm[i]];
         return out;
     }
     int64_t strides[TTG_MAX_RANK];
-    smem_begin(p, relayout_strides(from, &ds, &dd, e, strides) * elem_bytes(e));
-    relayout_put(p, x, &ds, strides, e);
+    smem_begin(p, relayout_strides(from, ds, dd, e, strides) * elem_bytes(e));
+    relayout_put(p, x, ds, strides, e);
     px_barrier(p);
-    return relayout_get(p, &dd, strides, e);
+    return relayout_get(p, dd, strides, e);
 }
 
+static Tile *relayout_dists(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd) {
+    return relayout_by(p, x, from, ds, dd, same_thread_slots(p, ds, dd));
+}
+
+/* The conversions of a kernel, by their two types (interned: equal types,
+ * equal Dists): whether the threads agree, and the permutation when they
+ * do, worked out once per pair (a loop's conversions come back). */
+typedef struct PxConvert {
+    const Type *from, *to;
+    const int *perm;
+    struct PxConvert *next;
+} PxConvert;
+
 Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
-    Dist ds, dd;
-    if (!px_dist(p, from, &ds) || !px_dist(p, to, &dd)) {
+    const Dist *ds = px_dist_of(p, from), *dd = px_dist_of(p, to);
+    if (!ds || !dd) {
         px_fail(p, NULL, "layout conversion without layouts");
         return x;
     }
-    return relayout_dists(p, x, from, &ds, &dd);
+    PxConvert *c = p->converts;
+    while (c && (c->from != from || c->to != to)) c = c->next;
+    if (!c) {
+        c = ARENA_NEW(p->ctx->arena, PxConvert);
+        *c = (PxConvert){from, to, same_thread_slots(p, ds, dd), p->converts};
+        p->converts = c;
+    }
+    return relayout_by(p, x, from, ds, dd, c->perm);
 }
 
 /* The Dist d of a tt.trans result (its dimension k is the operand's ord[k])
