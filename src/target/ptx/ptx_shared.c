@@ -387,25 +387,34 @@ void px_lower_convert(Px *p, Op *op) {
  * whose result is returned (max, add, ...): lowered on the slots directly,
  * without binding a tile to each argument (a reduction combines hundreds
  * of times). */
-static bool combine_one_op(Px *p, Block *b, int k, const Slot *acc, const Slot *x, Slot *out) {
-    Op *o = b->first, *ret = o ? o->next : NULL;
-    if (k != 1 || !ret || ret->next || !px_is_slotwise(o) || o->noperands != 2 || o->nresults != 1 ||
-        ret->noperands != 1 || op_operand(ret, 0) != op_result(o, 0))
-        return false;
-    Slot in[2];
-    for (int i = 0; i < 2; i++) {
-        Value *v = op_operand(o, i);
-        if (v == b->args[0]) in[i] = acc[0];
-        else if (v == b->args[1]) in[i] = x[0];
-        else return false;
+static bool combine_one_op(Px *p, Op *op, Block *b, int k, const Slot *acc, const Slot *x, Slot *out) {
+    if (p->combine_memo.op != op) { /* (the region's form, worked out once per op) */
+        p->combine_memo.op = op;
+        p->combine_memo.one = NULL;
+        Op *o = b->first, *ret = o ? o->next : NULL;
+        if (k != 1 || !ret || ret->next || !px_is_slotwise(o) || o->noperands != 2 || o->nresults != 1 ||
+            ret->noperands != 1 || op_operand(ret, 0) != op_result(o, 0))
+            return false;
+        for (int i = 0; i < 2; i++) {
+            Value *v = op_operand(o, i);
+            if (v == b->args[0]) p->combine_memo.from_x[i] = false;
+            else if (v == b->args[1]) p->combine_memo.from_x[i] = true;
+            else return false;
+        }
+        p->combine_memo.one = o;
+        p->combine_memo.re = ty_elem(op_result(o, 0)->type);
     }
-    out[0] = px_ew_planned(p, o, in, ty_elem(op_result(o, 0)->type));
+    Op *o = p->combine_memo.one;
+    if (!o) return false;
+    Slot in[2];
+    for (int i = 0; i < 2; i++) in[i] = p->combine_memo.from_x[i] ? x[0] : acc[0];
+    out[0] = px_ew_planned(p, o, in, p->combine_memo.re);
     return true;
 }
 
 static void combine(Px *p, Op *op, int k, Slot *acc, Slot *x, Slot *out) {
     Block *b = op->regions[0].first;
-    if (combine_one_op(p, b, k, acc, x, out)) return;
+    if (combine_one_op(p, op, b, k, acc, x, out)) return;
     for (int i = 0; i < k; i++) {
         Tile *ta = px_new_tile(p, 1), *tx = px_new_tile(p, 1);
         ta->s[0] = acc[i];
@@ -487,24 +496,42 @@ void px_lower_reduce(Px *p, Op *op) {
     int nres = scalar ? 1 : dr.nslots;
     Slot(*acc)[MAXK] = arena_alloc(p->ctx->arena, sizeof(Slot[MAXK]) * (size_t)nres);
     bool *have = arena_alloc(p->ctx->arena, (size_t)nres);
-    /* 1: in-thread, in slot order along the axis (each slot's coordinate
-     * along it and its result slot worked out once, not once per step) */
-    int *ja_of = arena_alloc(p->ctx->arena, sizeof(int) * 2 * (size_t)d.nslots), *r_of = ja_of + d.nslots;
+    /* 1: in-thread, in slot order along the axis: the slots sorted by
+     * their j along it (slot order kept within one j), each with its
+     * result slot. The coordinates count up slot after slot (the fastest
+     * dimension first, as dist_slot_j counts), and a step of j[dd] steps
+     * the result slot by mul[dd], dist_slot_of_j's multiplier of the
+     * result's dimension (0 along the axis). */
+    int nja = d.per_dim[axis];
+    int *r_of = ARENA_ARRAY(p->ctx->arena, int, 3 * (size_t)d.nslots + 2 * ((size_t)nja + 1));
+    int *ja_of = r_of + d.nslots, *by_ja = ja_of + d.nslots;
+    int *ja_at = by_ja + d.nslots, *fill = ja_at + nja + 1; /* ja_at[ja]: where ja's slots start in by_ja */
+    int mul[TTG_MAX_RANK] = {0}, j[TTG_MAX_RANK] = {0}, rs = 0;
+    if (!scalar)
+        for (int kk = 0, m = 1; kk < dr.rank; kk++) {
+            int o = dr.order[kk];
+            mul[o < axis ? o : o + 1] = m;
+            m *= dr.per_dim[o];
+        }
+    memset(ja_at, 0, sizeof(int) * ((size_t)nja + 1));
     for (int i = 0; i < d.nslots; i++) {
-        int j[TTG_MAX_RANK];
-        dist_slot_j(&d, i, j);
+        r_of[i] = rs;
         ja_of[i] = j[axis];
-        r_of[i] = 0;
-        if (!scalar) {
-            int jr[TTG_MAX_RANK];
-            for (int dd = 0, o = 0; dd < d.rank; dd++)
-                if (dd != axis) jr[o++] = j[dd];
-            r_of[i] = dist_slot_of_j(&dr, jr);
+        ja_at[j[axis] + 1]++;
+        for (int kk = 0; kk < d.rank; kk++) {
+            int dim = d.order[kk];
+            rs += mul[dim];
+            if (++j[dim] < d.per_dim[dim]) break;
+            rs -= mul[dim] * j[dim];
+            j[dim] = 0;
         }
     }
-    for (int ja = 0; ja < d.per_dim[axis]; ja++)
-        for (int i = 0; i < d.nslots; i++) {
-            if (ja_of[i] != ja) continue;
+    for (int ja = 0; ja < nja; ja++) ja_at[ja + 1] += ja_at[ja];
+    memcpy(fill, ja_at, sizeof(int) * ((size_t)nja + 1));
+    for (int i = 0; i < d.nslots; i++) by_ja[fill[ja_of[i]]++] = i;
+    for (int ja = 0; ja < nja; ja++)
+        for (int at = ja_at[ja]; at < ja_at[ja + 1]; at++) {
+            int i = by_ja[at];
             int r = r_of[i];
             Slot xs[MAXK];
             for (int q = 0; q < k; q++) xs[q] = in[q]->s[i];
