@@ -1052,13 +1052,10 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
     return acc;
 }
 
-void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out) {
+const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *base) {
     PxLinear *e = linear_of(p, d, strides);
-    Slot base = linear_base(p, e);
-    for (int i = 0; i < d->nslots; i++) {
-        out[i] = base;
-        out[i].off += e->off[i];
-    }
+    *base = linear_base(p, e);
+    return e->off;
 }
 
 void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }

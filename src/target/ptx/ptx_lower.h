@@ -413,9 +413,15 @@ void px_scope_pop(Px *p);
  * layout conversion asks for its two sides' in turn, and the loop body's
  * conversions for the same few). */
 Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
-/* The same for every slot at once, out[0 .. d->nslots) (the register
- * first, as px_linear_index's first call makes it). */
-void px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *out);
+/* The same for every slot at once: slot i's is *base (the register, as
+ * px_linear_index's first call makes it) plus the constant off[i] of the
+ * array returned (the kernel's: read only). */
+const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *base);
+/* Slot i's index from px_linear_indices' answer. */
+static inline Slot px_linear_at(Slot base, const int64_t *off, int i) {
+    base.off += off[i];
+    return base;
+}
 
 /* The ops lower_elementwise lowers, slot i of the result from slot i of
  * each operand (ops with their own lowering have no OPF_ELEMENTWISE). */

@@ -68,12 +68,12 @@ static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, 
     int vec = o->stride[f] == 1 ? (run < 16 / es ? run : 16 / es) : 1;
     int per_word = 4 / es, nwords = vec / per_word;
     /* a vector's elements are consecutive slots (f is counted first) */
-    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
-    px_linear_indices(p, d, o->stride, lin);
+    Slot lb;
+    const int64_t *loff = px_linear_indices(p, d, o->stride, &lb);
     for (int i = 0; i < d->nslots; i++) {
         if (i % d->per_dim[f] % vec) continue;
         int64_t off;
-        Slot base = px_smem_at(p, lin[i], es, o->base, &off);
+        Slot base = px_smem_at(p, px_linear_at(lb, loff, i), es, o->base, &off);
         Slot w[4];
         if (nwords == 0) {
             w[0] = px_mat(p, t->s[i], e);
@@ -309,11 +309,11 @@ static void lower_async_copy(Px *p, Op *op) {
     size_t size_n = strlen(size_s);
     int shift = es == 4 ? 2 : es == 2 ? 1 : es == 8 ? 3 : 0;
     /* a vector starts where j along f (counted first) is a multiple of vec */
-    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
-    px_linear_indices(p, d, strides, lin);
+    Slot lb;
+    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
     for (int i = 0; i < d->nslots; i++) {
         if (i % d->per_dim[f] % vec) continue;
-        Slot idx = lin[i];
+        Slot idx = px_linear_at(lb, loff, i);
         Slot dst = base;
         if (idx.kind == SLOT_REG) {
             Slot ri = {SLOT_REG, RC_B32, idx.reg, {0}};

@@ -219,11 +219,11 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
     static const PxText st_op[] = {PX_LIT(""), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"), PX_LIT(""),
                                    PX_LIT("st.shared.v4.b32")};
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
-    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
-    px_linear_indices(p, d, strides, lin);
+    Slot lb;
+    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
-        Slot base = smem_at(p, lin[i], es, 0, &off);
+        Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
         if (vec == 1) {
             st_shared_at(p, base, off, t->s[i], e);
             continue;
@@ -246,11 +246,11 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
                                    PX_LIT("ld.shared.v4.b32")};
     Tile *t = px_new_tile(p, d->nslots);
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
-    Slot *lin = ARENA_ARRAY(p->ctx->arena, Slot, d->nslots);
-    px_linear_indices(p, d, strides, lin);
+    Slot lb;
+    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
-        Slot base = smem_at(p, lin[i], es, 0, &off);
+        Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
         if (vec == 1) {
             t->s[i] = ld_shared_at(p, base, off, e);
             continue;
