@@ -189,8 +189,7 @@ PxText px_reglist(Px *p, const Slot *s, int n) {
     *w++ = '{';
     for (int i = 0; i < n; i++) {
         if (i) *w++ = ',', *w++ = ' ';
-        const char *name = px_rname(p, s[i]);
-        w = put16(w, name, (unsigned char)name[15]); /* (px_rname_len) */
+        w = px_w_name(p, w, s[i]);
     }
     *w++ = '}', *w = 0;
     return (PxText){out, (size_t)(w - out)};
@@ -575,10 +574,7 @@ enum { INS_ROOM = 160, INS_TEXT_MAX = 32 };
 
 /* Writes an operand's text. */
 static inline char *put_arg(Px *p, char *w, PxArg a) {
-    if (a & PX_REG_ID) {
-        const char *name = px_rname(p, arg_slot(a));
-        return put16(w, name, (unsigned char)name[15]); /* (px_rname_len) */
-    }
+    if (a & PX_REG_ID) return px_w_name(p, w, arg_slot(a));
     const PxTextEntry *t = &p->texts.data[a - 1];
     if (t->len > INS_TEXT_MAX) {
         StrBuf *sb = &p->body;
@@ -685,8 +681,7 @@ Slot px_cse(Px *p, RegClass rc, const char *opcode, const char *a, const char *b
 char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero) {
     *w++ = '[';
     if (base.kind == SLOT_REG) {
-        const char *bn = px_rname(p, (Slot){SLOT_REG, base.rc, base.reg, {0}});
-        w = put16(w, bn, (unsigned char)bn[15]);
+        w = px_w_name(p, w, base);
         if (off || keep_zero) *w++ = '+';
     }
     if (base.kind == SLOT_REG ? off || keep_zero : true) {
@@ -695,30 +690,6 @@ char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero) {
     }
     *w++ = ']';
     return w;
-}
-
-char *px_w_regs(Px *p, char *w, const Slot *r, int n) {
-    if (n > 1) *w++ = '{';
-    for (int k = 0; k < n; k++) {
-        if (k) *w++ = ',', *w++ = ' ';
-        const char *name = px_rname(p, r[k]);
-        w = put16(w, name, (unsigned char)name[15]);
-    }
-    if (n > 1) *w++ = '}';
-    return w;
-}
-
-char *px_w_begin(Px *p, size_t room) {
-    StrBuf *sb = &p->body;
-    if (sb->len + room + 32 > sb->cap) sb_reserve(sb, room + 32);
-    char *w = sb->data + sb->len;
-    *w++ = '\t';
-    return w;
-}
-
-void px_w_end(Px *p, char *w) {
-    *w++ = ';', *w++ = '\n', *w = 0;
-    p->body.len = (size_t)(w - p->body.data);
 }
 
 /* `\topcode ` with room for an address and n registers. */

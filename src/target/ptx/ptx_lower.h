@@ -224,8 +224,17 @@ void px_line_t(Px *p, const PxText *pieces, int n);
  * as PX_W_ADDR) and writes the tab; each part returns the position after
  * it; px_w_end writes `;\n`. */
 enum { PX_W_NAME = 18, PX_W_ADDR = 48 };
-char *px_w_begin(Px *p, size_t room);
-void px_w_end(Px *p, char *w);
+static inline char *px_w_begin(Px *p, size_t room) {
+    StrBuf *sb = &p->body;
+    if (sb->len + room + 32 > sb->cap) sb_reserve(sb, room + 32);
+    char *w = sb->data + sb->len;
+    *w++ = '\t';
+    return w;
+}
+static inline void px_w_end(Px *p, char *w) {
+    *w++ = ';', *w++ = '\n', *w = 0;
+    p->body.len = (size_t)(w - p->body.data);
+}
 /* Copies n bytes (a few: two overlapping word moves, no call; up to 64,
  * the long opcodes such as ldmatrix's and mma's, in overlapping 16-byte
  * moves). */
@@ -253,8 +262,7 @@ static inline char *px_w_text(char *w, const char *s, size_t n) {
     }
     return w + n;
 }
-/* `r`, or `{r0, r1, ...}` when n > 1 (plain registers). */
-char *px_w_regs(Px *p, char *w, const Slot *r, int n);
+
 /* `[base+off]` (base a register, its offset ignored; `[base]` for 0 unless
  * keep_zero, `+-k` for a negative k) or `[off]` (base not a register). */
 char *px_w_addr(Px *p, char *w, Slot base, int64_t off, bool keep_zero);
@@ -291,6 +299,24 @@ static inline Slot px_reg(Px *p, RegClass rc) {
 static inline const char *px_rname(Px *p, Slot s) { return p->rnames[s.rc][s.reg]; }
 /* Its length, kept in the name's cell (see px_rname_block). */
 static inline size_t px_rname_len(Px *p, Slot s) { return (unsigned char)px_rname(p, s)[15]; }
+/* Writes s's name (its offset ignored): the cell's 16 bytes, the length
+ * on (what follows overwrites the rest; px_w_begin's room counts
+ * PX_W_NAME a name). */
+static inline char *px_w_name(Px *p, char *w, Slot s) {
+    const char *name = p->rnames[s.rc][s.reg];
+    memcpy(w, name, 16);
+    return w + (unsigned char)name[15];
+}
+/* `r`, or `{r0, r1, ...}` when n > 1 (plain registers). */
+static inline char *px_w_regs(Px *p, char *w, const Slot *r, int n) {
+    if (n > 1) *w++ = '{';
+    for (int k = 0; k < n; k++) {
+        if (k) *w++ = ',', *w++ = ' ';
+        w = px_w_name(p, w, r[k]);
+    }
+    if (n > 1) *w++ = '}';
+    return w;
+}
 /* The register class of an element type (asked slot after slot: inline). */
 static inline RegClass px_rc(const Type *e) {
     switch (e->kind) {
