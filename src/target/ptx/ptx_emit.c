@@ -1121,6 +1121,11 @@ static Slot native16_op(Px *p, const char *op, const char *suffix, const Slot *i
 }
 
 static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
+    if (!is_f16ish(e)) { /* f32, f64: no conversions (see fma_slot) */
+        if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
+            return px_imm_float((float)(a.f + b.f), RC_F32);
+        return px_cse2(p, px_rc(e), opc_join(p, op, fty(e)), px_arg(p, a, e), px_arg(p, b, e));
+    }
     const char *n16 = native16(e);
     if (n16 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3) ||
                 !strncmp(op, "max", 3) || !strncmp(op, "min", 3)))
@@ -1136,6 +1141,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
 }
 
 static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
+    if (!is_f16ish(e)) return px_cse1(p, px_rc(e), opc_join(p, op, fty(e)), px_arg(p, a, e)); /* (see fma_slot) */
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
@@ -1736,6 +1742,9 @@ static int64_t ew_attr(Px *p, Op *op, const char *name) {
 }
 
 static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
+    if (!is_f16ish(re)) /* f32, f64: no conversions (and no operand to materialise: plain registers or immediates) */
+        return px_cse3(p, px_rc(re), re->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_arg(p, in[0], re),
+                       px_arg(p, in[1], re), px_arg(p, in[2], re));
     const char *n16 = native16(re);
     if (n16) return native16_op(p, "fma.rn", n16, in, 3, re);
     const Type *ce = is_f16ish(re) ? p->f32 : re;
