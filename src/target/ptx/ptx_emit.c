@@ -318,11 +318,39 @@ static double bf16_bits_value(uint16_t h) {
     return f;
 }
 
-/* Writes v as `digits` upper-case hex digits. */
-/* The low `digits` (even) hex digits of v, upper case, a byte at a time. */
+/* The hex digits of v's low 32 bits, upper case: nibble k (from the low
+ * end) made a digit in byte k, all eight at once. */
+static uint64_t hex_digits8(uint64_t v) {
+    uint64_t x = v & 0xffffffff;
+    x = (x | x << 16) & 0x0000ffff0000ffffULL;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+    uint64_t ten = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL; /* the bytes >= 10 */
+    return x + 0x3030303030303030ULL + ten * 7;                                  /* '0'..'9', 'A'..'F' */
+}
+
+/* x's 8 bytes, the high one first. */
+static inline void put_be64(char *out, uint64_t x) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    x = __builtin_bswap64(x);
+    memcpy(out, &x, 8);
+#else
+    for (int k = 0; k < 8; k++) out[k] = (char)(x >> (56 - 8 * k));
+#endif
+}
+
+/* The low `digits` (4, 8 or 16) hex digits of v, upper case. */
 static void hex_fixed(char *out, uint64_t v, int digits) {
-    static const char hex[] = "0123456789ABCDEF";
-    for (int i = digits - 2; i >= 0; i -= 2, v >>= 8) out[i] = hex[v >> 4 & 15], out[i + 1] = hex[v & 15];
+    if (digits == 16) {
+        put_be64(out, hex_digits8(v >> 32));
+        put_be64(out + 8, hex_digits8(v));
+    } else if (digits == 8) {
+        put_be64(out, hex_digits8(v));
+    } else {
+        char all[8];
+        put_be64(all, hex_digits8(v));
+        memcpy(out, all + 8 - digits, (size_t)digits);
+    }
 }
 
 /* ---- CSE keys ------------------------------------------------------------ */
