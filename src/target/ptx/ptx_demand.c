@@ -224,11 +224,21 @@ static void demand_for(Px *p, Op *op) {
 }
 
 static void demand_block(Px *p, Block *b) {
+    /* (the type last found to have fewer than two slots: a run of scalar
+     * code asks of the same few types, op after op) */
+    const Type *small = NULL;
     for (Op *op = b->last; op; op = op->prev) {
         for (int i = 0; i < op->nresults; i++) {
-            Bits *d = uses_demand(p, op_result(op, i), NULL);
-            if (d) record(p, op_result(op, i), d);
+            Value *v = op_result(op, i);
+            if (v->type == small) continue;
+            int n = slots_of(p, v);
+            if (n < 2) {
+                small = v->type;
+                continue;
+            }
+            record(p, v, uses_demand_n(p, v, NULL, n));
         }
+        if (!op->nregions) continue;
         if (op->kind == SCF_FOR) {
             demand_for(p, op);
             continue;
