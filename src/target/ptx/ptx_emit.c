@@ -601,7 +601,7 @@ enum { CSE_BRACED = 0x7fffffff };
 enum { INS_ROOM = 160, INS_TEXT_MAX = 32 };
 
 /* Writes an operand's text. */
-static inline char *put_arg(Px *p, char *w, PxArg a) {
+static PX_INLINE char *put_arg(Px *p, char *w, PxArg a) {
     if (a & PX_REG_ID) return px_w_name(p, w, arg_slot(a));
     const PxTextEntry *t = &p->texts.data[a - 1];
     if (t->len > INS_TEXT_MAX) {
@@ -614,7 +614,7 @@ static inline char *put_arg(Px *p, char *w, PxArg a) {
 }
 
 /* ", a" */
-static inline char *put_next_arg(Px *p, char *w, PxArg a) {
+static PX_INLINE char *put_next_arg(Px *p, char *w, PxArg a) {
     w[0] = ',', w[1] = ' ';
     return put_arg(p, w + 2, a);
 }
