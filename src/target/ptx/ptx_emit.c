@@ -2227,22 +2227,35 @@ static Value *floor_mod_pow2(Px *p, Op *op, int64_t *c) {
  * (`cols < N` with N % 16 == 0 is one predicate for a thread's 4 or 8
  * columns, as a vector load's mask is). rep[i] is that first slot; NULL
  * when no slot repeats another. */
+typedef struct PxRuns {
+    const Type *t;
+    int64_t c;
+    int *rep;
+    struct PxRuns *next;
+} PxRuns;
+
 static int *const_runs(Px *p, Value *v, int n) {
     const Type *e = ty_elem(v->type);
     if (n < 2 || v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX)) return NULL;
     const AxisInfo *ai = axis_info(px_axis(p), v);
     bool runs = false;
     for (int k = 0; k < ai->rank && !runs; k++) runs = ai->cnst[k] > 1;
-    Dist d;
-    if (!runs || !px_dist(p, v->type, &d) || d.nslots != n) return NULL;
-    int o0 = d.order[0];
-    int64_t s = d.spt[o0] < d.shape[o0] ? d.spt[o0] : d.shape[o0];
+    const Dist *d = runs ? px_dist_of(p, v->type) : NULL;
+    if (!d || d->nslots != n) return NULL;
+    int o0 = d->order[0];
+    int64_t s = d->spt[o0] < d->shape[o0] ? d->spt[o0] : d->shape[o0];
     int64_t c = ai->cnst[o0];
     if (c > s) c = s;
     if (c < 2 || s % c) return NULL;
+    /* (kept per type and run: an op's neighbours mostly have its type) */
+    for (PxRuns *r = p->runs; r; r = r->next)
+        if (r->t == v->type && r->c == c) return r->rep;
     /* slots count the fastest dimension first: j along it is i % per_dim */
     int *rep = arena_alloc(p->ctx->arena, sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++) rep[i] = i - (int)((i % d.per_dim[o0]) % s % c);
+    for (int i = 0; i < n; i++) rep[i] = i - (int)((i % d->per_dim[o0]) % s % c);
+    PxRuns *r = ARENA_NEW(p->ctx->arena, PxRuns);
+    *r = (PxRuns){v->type, c, rep, p->runs};
+    p->runs = r;
     return rep;
 }
 
