@@ -744,16 +744,14 @@ void px_line_lists(Px *p, PxText opcode, const PxText *lists, int n) {
     px_w_end(p, w);
 }
 
-void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists) {
-    size_t room = opcode.n;
-    for (int k = 0; k < nlists; k++) room += PX_W_NAME * (size_t)n[k] + 4;
-    char *w = put_short(px_w_begin(p, room), opcode.s, opcode.n);
-    for (int k = 0; k < nlists; k++) {
-        *w++ = k ? ',' : ' ';
-        if (k) *w++ = ' ';
-        w = px_w_regs(p, w, lists[k], n[k]);
-    }
-    px_w_end(p, w);
+void px_unpack2(Px *p, Slot lo, Slot hi, Slot word) {
+    char *w = px_w_begin(p, 3 * PX_W_NAME + 16);
+    memcpy(w, "mov.b32 {", 9);
+    w = px_w_name(p, w + 9, lo);
+    w[0] = ',', w[1] = ' ';
+    w = px_w_name(p, w + 2, hi);
+    w[0] = '}', w[1] = ',', w[2] = ' ';
+    px_w_end(p, px_w_name(p, w + 3, word));
 }
 
 void px_st_regs(Px *p, PxText opcode, Slot base, int64_t off, const Slot *v, int n) {

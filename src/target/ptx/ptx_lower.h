@@ -274,9 +274,9 @@ void px_ld_regs(Px *p, PxText opcode, const Slot *v, int n, Slot base, int64_t o
 /* `opcode L0, L1, ...`, the lists px_reglist's texts (made once, written
  * many times: an mma's operand lists). */
 void px_line_lists(Px *p, PxText opcode, const PxText *lists, int n);
-/* `opcode L0, L1, ...`, list k of n[k] <= 8 plain registers (one, or
- * `{r0, r1, ...}`). */
-void px_reg_lists(Px *p, PxText opcode, const Slot *const *lists, const int *n, int nlists);
+/* `mov.b32 {lo, hi}, word`: a 32-bit register's two 16-bit halves into
+ * lo and hi (plain registers). */
+void px_unpack2(Px *p, Slot lo, Slot hi, Slot word);
 /* `{r0, r1, ...}`: the names of n (at most 8) plain registers, in the
  * arena. */
 PxText px_reglist(Px *p, const Slot *s, int n);

@@ -260,7 +260,7 @@ void px_lower_load(Px *p, Op *op) {
             const char *wn = px_rname(p, words[w]);
             if (ebits == 16) {
                 Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-                px_reg_lists(p, PX_LIT("mov.b32"), (const Slot *const[]){(Slot[]){lo, hi}, &words[w]}, (const int[]){2, 1}, 2);
+                px_unpack2(p, lo, hi, words[w]);
                 if (rc == RC_B16) {
                     out->s[idx[w * 2]] = lo;
                     out->s[idx[w * 2 + 1]] = hi;

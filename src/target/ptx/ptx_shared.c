@@ -264,7 +264,7 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
                 continue;
             }
             Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
-            px_reg_lists(p, PX_LIT("mov.b32"), (const Slot *const[]){(Slot[]){lo, hi}, &words[k]}, (const int[]){2, 1}, 2);
+            px_unpack2(p, lo, hi, words[k]);
             t->s[i + 2 * k] = lo;
             t->s[i + 2 * k + 1] = hi;
         }
