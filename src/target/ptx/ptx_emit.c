@@ -2795,26 +2795,30 @@ static int *copy_marks(Px *p, int rc) {
  * Otherwise the sources go through temporaries first. The test marks the
  * destinations on their registers, then looks each source up (a 128x128
  * fp32 accumulator is 128 slots per thread: pairwise tests were
- * quadratic). */
-static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n) {
-    int *marks[RC_COUNT];
-    for (int rc = 0; rc < RC_COUNT; rc++) marks[rc] = copy_marks(p, rc);
-    int stamp = p->copy_stamp + 1, pos = stamp;
-    for (int a = 0; a < n; a++)
-        for (int i = 0; i < to[a]->n; i++, pos++)
-            if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos;
-    p->copy_stamp = pos;
+ * quadratic); fresh: no source can be a destination (the destinations
+ * were made for the copy and no value the sources come from can hold
+ * them), so there is nothing to test. */
+static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n, bool fresh) {
     bool clash = false;
-    pos = stamp;
-    for (int a = 0; a < n && !clash; a++) {
-        const Slot *src = from[a]->s, *dst = to[a]->s;
-        int step = from[a]->n == to[a]->n;
-        for (int i = 0; i < to[a]->n && !clash; i++, pos++) {
-            if (dst[i].kind == SLOT_NONE) continue; /* not carried */
-            Slot s = src[i * step];
-            if (s.kind != SLOT_REG) continue;
-            int mark = s.reg < p->copy_mark_cap[s.rc] ? marks[s.rc][s.reg] : 0;
-            clash = mark >= stamp && mark != pos;
+    if (!fresh) {
+        int *marks[RC_COUNT];
+        for (int rc = 0; rc < RC_COUNT; rc++) marks[rc] = copy_marks(p, rc);
+        int stamp = p->copy_stamp + 1, pos = stamp;
+        for (int a = 0; a < n; a++)
+            for (int i = 0; i < to[a]->n; i++, pos++)
+                if (to[a]->s[i].kind == SLOT_REG) marks[to[a]->s[i].rc][to[a]->s[i].reg] = pos;
+        p->copy_stamp = pos;
+        pos = stamp;
+        for (int a = 0; a < n && !clash; a++) {
+            const Slot *src = from[a]->s, *dst = to[a]->s;
+            int step = from[a]->n == to[a]->n;
+            for (int i = 0; i < to[a]->n && !clash; i++, pos++) {
+                if (dst[i].kind == SLOT_NONE) continue; /* not carried */
+                Slot s = src[i * step];
+                if (s.kind != SLOT_REG) continue;
+                int mark = s.reg < p->copy_mark_cap[s.rc] ? marks[s.rc][s.reg] : 0;
+                clash = mark >= stamp && mark != pos;
+            }
         }
     }
     if (!clash) {
@@ -2889,7 +2893,7 @@ static void lower_for(Px *p, Op *op) {
         elems[i] = ty_elem(body->args[i + 1]->type);
     }
     Tile *lb = px_tile(p, op_operand(op, 0)), *ub = px_tile(p, op_operand(op, 1)), *st = px_tile(p, op_operand(op, 2));
-    copy_tiles(p, carried, inits, elems, n);
+    copy_tiles(p, carried, inits, elems, n, true); /* (the inits are older than the loop's registers) */
     Slot ivr = ivt->s[0];
     PxArg iva = px_arg_reg(p, ivr);
     px_ins_args(p, wide ? PX_LIT("mov.b64") : PX_LIT("mov.b32"), ivr, px_arg(p, lb->s[0], it), 0);
@@ -2909,7 +2913,7 @@ static void lower_for(Px *p, Op *op) {
     Op *y = block_terminator(body);
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
     for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
-    copy_tiles(p, carried, ys, elems, n);
+    copy_tiles(p, carried, ys, elems, n, false);
     px_ins_args(p, wide ? PX_LIT("add.s64") : PX_LIT("add.s32"), ivr, iva, sts);
     px_ins_args(p, wide ? PX_LIT("setp.lt.s64") : PX_LIT("setp.lt.s32"), cond, iva, ubs);
     px_bra(p, cond, false, head);
@@ -2940,7 +2944,7 @@ static void lower_if(Px *p, Op *op) {
             Op *y = block_terminator(b);
             Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, n + 1);
             for (int i = 0; i < n; i++) ys[i] = px_tile(p, op_operand(y, i));
-            copy_tiles(p, res, ys, elems, n);
+            copy_tiles(p, res, ys, elems, n, true); /* (res is bound only after the branches) */
         }
         px_scope_pop(p);
         if (r == 0) {
@@ -2969,7 +2973,7 @@ static void lower_while(Px *p, Op *op) {
         ae[i] = ty_elem(after->args[i]->type);
         px_bind(p, after->args[i], aargs[i]);
     }
-    copy_tiles(p, bargs, inits, be, nb);
+    copy_tiles(p, bargs, inits, be, nb, true); /* (the inits are older than the loop's registers) */
     int head = px_label(p), exit = px_label(p);
     px_label_at(p, head);
     px_scope_push(p);
@@ -2980,7 +2984,7 @@ static void lower_while(Px *p, Op *op) {
     for (int i = 0; i < na; i++) cv[i] = px_tile(p, op_operand(cnd, i + 1));
     Tile *c = px_tile(p, op_operand(cnd, 0));
     Slot cs = px_mat(p, c->s[0], p->i1);
-    copy_tiles(p, aargs, cv, ae, na);
+    copy_tiles(p, aargs, cv, ae, na, true); /* (the after region's arguments are not seen before) */
     px_bra(p, cs, true, exit);
     px_scope_pop(p);
     px_scope_push(p);
@@ -2988,7 +2992,7 @@ static void lower_while(Px *p, Op *op) {
     Op *y = block_terminator(after);
     Tile **ys = ARENA_ARRAY(p->ctx->arena, Tile *, nb + 1);
     for (int i = 0; i < nb; i++) ys[i] = px_tile(p, op_operand(y, i));
-    copy_tiles(p, bargs, ys, be, nb);
+    copy_tiles(p, bargs, ys, be, nb, false);
     px_bra(p, (Slot){0}, false, head);
     p->loop_depth--;
     px_scope_pop(p);
