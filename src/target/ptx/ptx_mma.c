@@ -157,10 +157,14 @@ typedef struct PxMmaPlans {
      * them: acc[(m * nblocks + n) * 4 + i]; A's (in registers) a_lo and
      * a_hi[(ks * mblocks + m) * 4 + i] */
     int *acc, *a_lo, *a_hi;
+    /* the lane parts of B's and A's ldmatrix addresses (lane_address: in
+     * the prologue, which dominates every dot), once asked (kind NONE:
+     * not yet) */
+    Slot lane_b, lane_a;
     struct PxMmaPlans *next;
 } PxMmaPlans;
 
-static const PxMmaPlans *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt, const Dist *da,
+static PxMmaPlans *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt, const Dist *da,
                                  const Dist *db, const Dist *dc, int es) {
     PxMmaPlans *e = p->mma_plans;
     while (e && (e->a != at || e->b != bt || e->c != rt)) e = e->next;
@@ -199,7 +203,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     const char *mma = mma_form(op, ea, eb, ec);
     int es = px_bits(ea) / 8;
     Dist da, db, dc;
-    const PxMmaPlans *plan;
+    PxMmaPlans *plan;
     if (!mma || !px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, rt, &dc) ||
         !(plan = plan_of(p, at, bt, rt, &da, &db, &dc, es)))
         return false;
@@ -219,9 +223,11 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     Tile *acc = px_dot_acc(p, c, p->f32, dc.nslots);
     /* each operand's ldmatrix address: lane part + delta + the plan's offset
      * (a ring's stage instead of the plan's region: delta = its offset - base) */
-    Slot abase = {0}, bbase = lane_address(p, &pl, &pl.b);
+    if (plan->lane_b.kind == SLOT_NONE) plan->lane_b = lane_address(p, &pl, &pl.b);
+    if (!pl.a.in_regs && plan->lane_a.kind == SLOT_NONE) plan->lane_a = lane_address(p, &pl, &pl.a);
+    Slot abase = {0}, bbase = plan->lane_b;
     int64_t adelta = p->smem_floor, bdelta = p->smem_floor;
-    if (!pl.a.in_regs) abase = lane_address(p, &pl, &pl.a);
+    if (!pl.a.in_regs) abase = plan->lane_a;
     if (ring_a) {
         adelta = int_attr(ring_a, "offset") - pl.a.base;
         abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, "stage_bytes"), &adelta);
