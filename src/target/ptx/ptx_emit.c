@@ -1841,6 +1841,32 @@ static Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
     return wide;
 }
 
+/* What tt.addptr's slots share: the element size, the offsets' element
+ * type and the add's opcode (worked out once for a tile's slots). */
+typedef struct AddptrPlan {
+    int64_t scale;
+    const Type *oe;
+    PxArg add;
+} AddptrPlan;
+
+static void addptr_plan(Px *p, Op *op, const Type *re, AddptrPlan *ap) {
+    const Type *pe = re->elem;
+    ap->scale = pe->kind == TY_PTR ? 8 : px_bits(pe) / 8;
+    ap->oe = ty_elem(op_operand(op, 1)->type);
+    ap->add = opcode_arg(p, "add.s64");
+}
+
+/* ptr + o elements: the offset's register widened to bytes, added (the
+ * constants folded into the result's). */
+static PX_INLINE Slot addptr_slot(Px *p, const AddptrPlan *ap, Slot ptr, Slot o) {
+    if (o.kind == SLOT_IMM) return (ptr.off += o.off * ap->scale, ptr);
+    Slot r = addptr_wide(p, o, ap->oe, ap->scale);
+    if (ptr.kind != SLOT_IMM)
+        r = cse(p, RC_B64, ap->add, px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, r), 0);
+    r.off = ptr.off + o.off * ap->scale;
+    return r;
+}
+
 Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
     switch (op->kind) {
@@ -1914,16 +1940,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_BITCAST: case TT_BITCAST: return bitcast(p, in[0], e0, re);
     case TT_INT_TO_PTR: case TT_PTR_TO_INT: return px_cast(p, in[0], e0, re, false, 0);
     case TT_ADDPTR: {
-        const Type *pe = re->elem;
-        int64_t scale = pe->kind == TY_PTR ? 8 : px_bits(pe) / 8;
-        const Type *oe = ty_elem(op_operand(op, 1)->type);
-        Slot ptr = in[0], o = in[1];
-        if (o.kind == SLOT_IMM) return (ptr.off += o.off * scale, ptr);
-        Slot r = addptr_wide(p, o, oe, scale);
-        if (ptr.kind != SLOT_IMM)
-            r = px_cse2(p, RC_B64, "add.s64", px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, r));
-        r.off = ptr.off + o.off * scale;
-        return r;
+        AddptrPlan ap;
+        addptr_plan(p, op, re, &ap);
+        return addptr_slot(p, &ap, in[0], in[1]);
     }
     case TT_EXTERN_ELEMENTWISE: {
         const char *sym = op_attr_str(op, "symbol");
@@ -2320,6 +2339,8 @@ static void lower_elementwise(Px *p, Op *op) {
     }
     EwPlan plan = {0};
     bool planned = ew_plan(p, op, re, &plan);
+    AddptrPlan ap = {0};
+    if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
@@ -2327,6 +2348,10 @@ static void lower_elementwise(Px *p, Op *op) {
             continue;
         }
         if (planned && ew_planned(p, &plan, src, mask, i, &out->s[i])) continue;
+        if (op->kind == TT_ADDPTR) {
+            out->s[i] = addptr_slot(p, &ap, src[0][i & mask[0]], src[1][i & mask[1]]);
+            continue;
+        }
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = src[k][i & mask[k]];
         out->s[i] = px_ew(p, op, in, re);
