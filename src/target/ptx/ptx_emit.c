@@ -1441,15 +1441,15 @@ emit:;
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    bool bitwise = !strcmp(opc, "and") || !strcmp(opc, "or") || !strcmp(opc, "xor") || !strcmp(opc, "shl");
-    if (!strcmp(opc, "shl") || !strcmp(opc, "shr")) {
+    bool bitwise = k == ARITH_ANDI || k == ARITH_ORI || k == ARITH_XORI || k == ARITH_SHLI;
+    if (k == ARITH_SHLI || k == ARITH_SHRSI || k == ARITH_SHRUI) {
         /* shift amounts are .u32 */
         Slot bs = b;
         if (rc == RC_B64) {
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
             else bs = px_cse1(p, RC_B32, "cvt.u32.u64", px_arg(p, b, e));
         }
-        Slot r = px_cse2(p, rc, opc_join(p, opc, !strcmp(opc, "shl") ? bty(e) : ity(e, !uns)), px_arg(p, a, e),
+        Slot r = px_cse2(p, rc, opc_join(p, opc, k == ARITH_SHLI ? bty(e) : ity(e, !uns)), px_arg(p, a, e),
                          px_arg(p, bs, p->i32));
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
