@@ -34,6 +34,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* lex_token stays out of py_lexer_lex: inlined, its registers and stack
  * would be saved and restored on every token. punctuator, a jump table,
@@ -155,7 +158,7 @@ void py_lexer_init(PyLexer *lx, Arena *a, Interner *in, DiagEngine *de, const ch
     lx->de = de;
     lx->file = filename;
     lx->src = src ? src : "";
-    lx->len = src ? len : 0;
+    lx->len = lx->avail = src ? len : 0;
     lx->line = 1;
     lx->at_line_start = true;
     /* A UTF-8 byte order mark is not part of the text. */
@@ -578,10 +581,17 @@ typedef struct WordKey {
     PyNameEntry *e;
 } WordKey;
 
-static ALWAYS_INLINE WordKey word_key(PyNameCache *names, const char *s, size_t n) {
+/* (readable: the bytes at s that may be read, n or more; with 8 of them the
+ * head is one load, masked) */
+static ALWAYS_INLINE WordKey word_key(PyNameCache *names, const char *s, size_t n, size_t readable) {
     WordKey k = {0, 0, NULL};
     if (n <= 8) {
-        k.head = name_word(s, n);
+        if (readable >= 8) {
+            memcpy(&k.head, s, 8);
+            k.head &= ~UINT64_C(0) >> (64 - 8 * n);
+        } else {
+            k.head = name_word(s, n);
+        }
     } else {
         memcpy(&k.head, s, 8);
         memcpy(&k.tail, s + n - 8, 8);
@@ -618,7 +628,7 @@ static NOT_INLINE PyTokKind word_miss(PyLexer *lx, const WordKey *k, const char 
  * interned text. */
 static PyTokKind word_kind(PyLexer *lx, const char *s, size_t n, const char **str) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
-    WordKey k = word_key(lx->names, s, n);
+    WordKey k = word_key(lx->names, s, n, n);
     if (word_hit(&k, s, n)) {
         *str = k.e->str;
         return (PyTokKind)k.e->kind;
@@ -658,15 +668,16 @@ static PyTokKind keyword_kind(const char *s, size_t n) {
 
 /* ---- punctuators ----------------------------------------------------------- */
 
-/* Longest match: returns the kind and sets *n to its length, or returns
- * PY_TOK_ERROR if c does not start a punctuator. */
-static ALWAYS_INLINE PyTokKind punctuator(const PyLexer *lx, int *n) {
+/* Longest match at u[p] (of len bytes): returns the kind and sets *n to its
+ * length, or returns PY_TOK_ERROR if the byte does not start a punctuator. */
+static ALWAYS_INLINE PyTokKind punctuator(const unsigned char *u, size_t p, size_t len, int *n) {
     /* (the bytes after the first are read only by the cases that look at
      * them: most punctuators are one byte) */
-    int c = peekc(lx, 0);
+#define AT(k) (p + (k) < len ? u[p + (k)] : -1)
+    int c = AT(0);
     *n = 1;
-#define TWO(ch, k2) if (peekc(lx, 1) == ch) { *n = 2; return k2; }
-#define THREE(ch2, ch3, k3) if (peekc(lx, 1) == ch2 && peekc(lx, 2) == ch3) { *n = 3; return k3; }
+#define TWO(ch, k2) if (AT(1) == ch) { *n = 2; return k2; }
+#define THREE(ch2, ch3, k3) if (AT(1) == ch2 && AT(2) == ch3) { *n = 3; return k3; }
     switch (c) {
     case '(': return PY_TOK_LPAREN;
     case ')': return PY_TOK_RPAREN;
@@ -700,6 +711,7 @@ static ALWAYS_INLINE PyTokKind punctuator(const PyLexer *lx, int *n) {
     }
 #undef TWO
 #undef THREE
+#undef AT
 }
 
 static char closer_of(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
@@ -781,28 +793,61 @@ static void lex_name(PyLexer *lx, PyToken *t, size_t start, int c) {
     t->str = str;
 }
 
-/* lex_name for the common word, ASCII and not a string's prefix, with the
- * word cache's hit inline. False (nothing consumed) for any other word:
- * lex_name takes those. */
-static ALWAYS_INLINE bool lex_word_fast(PyLexer *lx, PyToken *t, size_t start) {
-    const unsigned char *u = (const unsigned char *)lx->src;
-    size_t len = lx->len, end = start + 1;
-    while (end < len && ident_char[u[end]]) end++;
-    size_t n = end - start;
-    if (end < len && (u[end] >= 0x80 || ((u[end] == '\'' || u[end] == '"') && n <= 2))) return false;
-    if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
-    WordKey k = word_key(lx->names, lx->src + start, n);
-    const char *str;
-    PyTokKind kind;
-    if (word_hit(&k, lx->src + start, n)) {
-        str = k.e->str;
-        kind = (PyTokKind)k.e->kind;
-    } else {
-        kind = word_miss(lx, &k, lx->src + start, n, &str);
+/* ---- runs of bytes ----------------------------------------------------------- */
+
+#if defined(__SSE2__)
+/* How many of the 16 bytes at u (all readable) are [A-Za-z0-9_] before the
+ * first that is not (16: all). */
+static ALWAYS_INLINE unsigned ident_run16(const unsigned char *u) {
+    __m128i v = _mm_loadu_si128((const __m128i *)u);
+    /* lo <= x < lo + n as one signed compare, with lo moved to -128 */
+    __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i alpha = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))),
+                                   _mm_set1_epi8((char)(-128 + 26)));
+    __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))),
+                                   _mm_set1_epi8((char)(-128 + 10)));
+    __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), under));
+    return (unsigned)__builtin_ctz(~m);
+}
+
+/* How many of the 16 bytes at u (all readable) are spaces before the first
+ * that is not (16: all). */
+static ALWAYS_INLINE unsigned space_run16(const unsigned char *u) {
+    __m128i v = _mm_loadu_si128((const __m128i *)u);
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+    return (unsigned)__builtin_ctz(~m);
+}
+#endif
+
+/* The end of the word that starts at u[start] (an identifier's first byte):
+ * the first byte after it that is not [A-Za-z0-9_], or len. Bytes up to
+ * avail (>= len) may be read. */
+static ALWAYS_INLINE size_t word_end(const unsigned char *u, size_t start, size_t len, size_t avail) {
+    size_t end = start + 1;
+#if defined(__SSE2__)
+    if (start + 16 <= avail) {
+        end = start + ident_run16(u + start);
+        if (end >= len) return len;
+        if (end < start + 16) return end;
     }
-    lx->pos = end;
-    *t = (PyToken){.kind = kind, .loc = loc_at(lx, start), .off = start, .len = n, .str = str};
-    return true;
+#endif
+    while (end < len && ident_char[u[end]]) end++;
+    return end;
+}
+
+/* The first byte at or after pos that is not a space, or len. */
+static ALWAYS_INLINE size_t skip_spaces(const unsigned char *u, size_t pos, size_t len, size_t avail) {
+#if defined(__SSE2__)
+    if (pos + 16 <= avail) {
+        size_t p = pos + space_run16(u + pos);
+        if (p >= len) return len;
+        if (p < pos + 16) return p;
+        pos = p;
+    }
+#endif
+    while (pos < len && u[pos] == ' ') pos++;
+    return pos;
 }
 
 /* Every token: layout (INDENT, DEDENT, NEWLINE, end of file), comments,
@@ -913,7 +958,7 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
     }
 
     int n;
-    PyTokKind k = punctuator(lx, &n);
+    PyTokKind k = punctuator((const unsigned char *)lx->src, lx->pos, lx->len, &n);
     if (k != PY_TOK_ERROR) {
         lx->pos += (size_t)n;
         set_tok(lx, t, k, start);
@@ -925,70 +970,136 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
     lex_error(lx, t->loc, 1, "unexpected character %s", describe_char(lx, c));
 }
 
-/* Most tokens are a name or a punctuator after a space or none, inside a
- * line, and most lines end plainly and start with a name at the indentation
- * of the line before: those tokens skip the layout's checks. The rest (and
- * every token after a DEDENT) take lex_token. */
-static ALWAYS_INLINE void lex_one(PyLexer *lx, PyToken *t) {
-    if (lx->pending_dedents <= 0) {
-        size_t pos = lx->pos;
-        const char *src = lx->src;
-        if (lx->at_line_start && lx->nbrackets == 0) {
+/*
+ * The token loop. Most tokens are a name or a punctuator after a space or
+ * none, inside a line, and most lines end plainly and start with a name at
+ * the indentation of the line before: those tokens are made here, from the
+ * lexer's position and line kept in registers, and skip the layout's
+ * checks. The rest (and every token after a DEDENT) take lex_token, with
+ * the state written back around it. A name ends in a word the cache holds
+ * or in word_miss; one that turns out to be a string's prefix (r'', f"") or
+ * to hold non-ASCII bytes goes to lex_token too, which takes it from the
+ * start again.
+ */
+static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
+    if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
+    PyNameCache *names = lx->names;
+    const unsigned char *u = (const unsigned char *)lx->src;
+    const size_t len = lx->len, avail = lx->avail;
+    const char *file = lx->file;
+    size_t pos = lx->pos;
+    int line = lx->line;
+    bool at_line_start = lx->at_line_start, line_has_tokens = lx->line_has_tokens;
+    int i = 0;
+    for (; i < n; i++) {
+        PyToken *t = &out[i];
+        if (lx->pending_dedents > 0) goto slow;
+        size_t p;
+        if (at_line_start && lx->nbrackets == 0) {
             /* a line indented with as many spaces as the open level (no
              * INDENT or DEDENT due, no tabs to check) and starting with a
              * name; any other goes by lex_indentation */
-            size_t p = pos, level = (size_t)lx->indents[lx->nindents];
-            while (p < lx->len && src[p] == ' ') p++;
-            if (p - pos != level || lx->alt_indents[lx->nindents] != lx->indents[lx->nindents] || p >= lx->len ||
-                !is_ident_start((unsigned char)src[p])) {
-                lex_token(lx, t);
-                return;
+            int level = lx->indents[lx->nindents];
+            p = skip_spaces(u, pos, len, avail);
+            if (p - pos != (size_t)level || lx->alt_indents[lx->nindents] != level || p >= len ||
+                !is_ident_start(u[p]))
+                goto slow;
+        } else {
+            if (pos >= len) goto slow;
+            p = u[pos] == ' ' ? skip_spaces(u, pos + 1, len, avail) : pos;
+            if (p >= len) goto slow;
+            int c = u[p];
+            if (!is_ident_start(c)) {
+                if (c == '\n' && lx->nbrackets == 0 && line_has_tokens) { /* the end of a logical line */
+                    t->kind = PY_TOK_NEWLINE;
+                    t->flags = 0;
+                    t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+                    t->off = p;
+                    t->len = 1;
+                    pos = lx->line_start = p + 1;
+                    line++;
+                    at_line_start = true;
+                    line_has_tokens = false;
+                    continue;
+                }
+                int np;
+                PyTokKind k = punctuator(u, p, len, &np);
+                if (k == PY_TOK_ERROR || (c == '.' && p + 1 < len && is_digit(u[p + 1]))) goto slow;
+                t->kind = k;
+                t->flags = 0;
+                t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+                t->off = p;
+                t->len = (size_t)np;
+                pos = p + (size_t)np;
+                line_has_tokens = true;
+                if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) {
+                    int nb = lx->nbrackets;
+                    if ((k - PY_TOK_LPAREN) % 2 == 0 && nb < PY_MAX_BRACKETS) { /* an opener */
+                        lx->brackets[nb].ch = (char)c;
+                        lx->brackets[nb].loc = t->loc;
+                        lx->nbrackets = nb + 1;
+                    } else if ((k - PY_TOK_LPAREN) % 2 == 1 && nb > 0 && nb <= PY_MAX_BRACKETS &&
+                               closer_of(lx->brackets[nb - 1].ch) == c) {
+                        lx->nbrackets = nb - 1;
+                    } else { /* too deep, unmatched or mismatched */
+                        lx->pos = pos;
+                        t->kind = lex_bracket(lx, t);
+                        if (lx->failed) {
+                            i++;
+                            break;
+                        }
+                    }
+                }
+                continue;
             }
-            lx->at_line_start = false;
-            lx->pos = p;
-            lx->line_has_tokens = true;
-            if (!lex_word_fast(lx, t, p)) lex_name(lx, t, p, (unsigned char)src[p]);
-            return;
         }
-        while (pos < lx->len && src[pos] == ' ') pos++;
+        /* a word at p */
+        size_t end = word_end(u, p, len, avail), wn = end - p;
+        if (end < len && (u[end] >= 0x80 || ((u[end] == '\'' || u[end] == '"') && wn <= 2))) goto slow;
+        const char *w = (const char *)u + p, *str;
+        WordKey k = word_key(names, w, wn, avail - p);
+        PyTokKind kind;
+        if (word_hit(&k, w, wn)) {
+            str = k.e->str;
+            kind = (PyTokKind)k.e->kind;
+        } else {
+            kind = word_miss(lx, &k, w, wn, &str);
+        }
+        t->kind = kind;
+        t->flags = 0;
+        t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+        t->off = p;
+        t->len = wn;
+        t->str = str;
+        pos = end;
+        at_line_start = false;
+        line_has_tokens = true;
+        continue;
+    slow:
         lx->pos = pos;
-        int c = peekc(lx, 0);
-        if (is_ident_start(c)) {
-            lx->line_has_tokens = true;
-            if (!lex_word_fast(lx, t, pos)) lex_name(lx, t, pos, c);
-            return;
-        }
-        if (c == '\n' && lx->nbrackets == 0 && lx->line_has_tokens) { /* the end of a logical line */
-            *t = (PyToken){.kind = PY_TOK_NEWLINE, .loc = loc_at(lx, pos), .off = pos, .len = 1};
-            lx->pos = pos + 1;
-            lx->line++;
-            lx->line_start = pos + 1;
-            lx->at_line_start = true;
-            lx->line_has_tokens = false;
-            return;
-        }
-        int n;
-        PyTokKind k = punctuator(lx, &n);
-        if (k != PY_TOK_ERROR && !(c == '.' && is_digit(peekc(lx, 1)))) {
-            lx->line_has_tokens = true;
-            lx->pos += (size_t)n;
-            set_tok(lx, t, k, pos);
-            if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) t->kind = lex_bracket(lx, t);
-            return;
+        lx->line = line;
+        lx->at_line_start = at_line_start;
+        lx->line_has_tokens = line_has_tokens;
+        lex_token(lx, t);
+        pos = lx->pos;
+        line = lx->line;
+        at_line_start = lx->at_line_start;
+        line_has_tokens = lx->line_has_tokens;
+        if (t->kind == PY_TOK_EOF || lx->failed) {
+            i++;
+            break;
         }
     }
-    lex_token(lx, t);
+    lx->pos = pos;
+    lx->line = line;
+    lx->at_line_start = at_line_start;
+    lx->line_has_tokens = line_has_tokens;
+    return i;
 }
 
-void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_one(lx, t); }
+void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_loop(lx, t, 1); }
 
-int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n) {
-    for (int i = 0; i < n; i++) {
-        lex_one(lx, &out[i]);
-        if (out[i].kind == PY_TOK_EOF || lx->failed) return i + 1;
-    }
-    return n;
-}
+int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n) { return lex_loop(lx, out, n); }
 
 PyToken py_lexer_next(PyLexer *lx) {
     PyToken t;

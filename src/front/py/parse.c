@@ -1453,6 +1453,7 @@ typedef struct PyLazyText {
     DiagEngine *de;
     PyNameCache *names; /* the module parse's, shared by every later parse of the file */
     const char *file, *src;
+    size_t src_len; /* the whole text's */
     /* the body: just after the header's ':' up to the next top-level line;
      * the parameters: just after the '(' up to just after the ')' */
     size_t off, end;
@@ -1716,7 +1717,7 @@ static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
     size_t end = skim_params(p->src, p->len, lx->pos, &nlines, &line_start);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src, .src_len = p->len,
                       .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line, .open = open->loc};
     f->lazy_params = z;
@@ -1741,7 +1742,7 @@ static bool skip_body(Parser *p, PyFunc *f) {
     size_t end = skim_body(p->src, p->len, lx->pos, &last, &nlines);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src, .src_len = p->len,
                       .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line};
     f->lazy = z;
@@ -1765,6 +1766,7 @@ static void parser_buffer_init(Parser *p, int cap) {
 static void lazy_lexer_start(Parser *p, const PyLazyText *z, bool params) {
     py_lexer_init(&p->lx, z->a, z->in, z->de, z->file, z->src, z->end);
     p->lx.names = z->names;
+    p->lx.avail = z->src_len;
     p->lx.pos = z->off;
     p->lx.line = z->line;
     p->lx.line_start = z->line_start;
