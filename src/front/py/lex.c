@@ -557,47 +557,34 @@ static int string_prefix(const char *s, size_t n) {
 
 /* ---- names ------------------------------------------------------------------- */
 
-/* n (1..8) bytes at s as a little-endian word, zero above them: the first and
- * the last 4 (or 1) bytes, which overlap for odd sizes, so that no byte past
- * s + n is read. */
-static ALWAYS_INLINE uint64_t name_word(const char *s, size_t n) {
-    const unsigned char *b = (const unsigned char *)s;
-    if (n >= 4) {
-        uint32_t lo, hi;
-        memcpy(&lo, b, 4);
-        memcpy(&hi, b + n - 4, 4);
-        return (uint64_t)lo | (uint64_t)hi << (8 * (n - 4));
-    }
-    return (uint64_t)b[0] | (uint64_t)b[n / 2] << (8 * (n / 2)) | (uint64_t)b[n - 1] << (8 * (n - 1));
-}
-
 static PyTokKind keyword_kind(const char *s, size_t n);
 
-/* The key of the word [s, s + n) in the lexer's word cache: its head and
- * tail words (a word over 16 bytes is compared in full besides) and its
- * entry. */
+/* The key of the word [s, s + n) in the lexer's word cache: a word of 16
+ * bytes or fewer is all in it (head: bytes 0-7, tail: 8-15, zero past n),
+ * a longer one by its first and last 8 and is compared in full besides;
+ * and its entry. */
 typedef struct WordKey {
     uint64_t head, tail;
     PyNameEntry *e;
 } WordKey;
 
-/* (readable: the bytes at s that may be read, n or more; with 8 of them the
- * head is one load, masked) */
-static ALWAYS_INLINE WordKey word_key(PyNameCache *names, const char *s, size_t n, size_t readable) {
-    WordKey k = {0, 0, NULL};
-    if (n <= 8) {
-        if (readable >= 8) {
-            memcpy(&k.head, s, 8);
-            k.head &= ~UINT64_C(0) >> (64 - 8 * n);
-        } else {
-            k.head = name_word(s, n);
-        }
+static ALWAYS_INLINE PyNameEntry *word_entry(PyNameCache *names, uint64_t head, uint64_t tail, size_t n) {
+    uint64_t h = (head ^ (tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+    return &names->e[h >> (64 - PY_NAME_CACHE_BITS)];
+}
+
+static WordKey word_key(PyNameCache *names, const char *s, size_t n) {
+    WordKey k;
+    if (n <= 16) {
+        unsigned char b[16] = {0};
+        memcpy(b, s, n);
+        memcpy(&k.head, b, 8);
+        memcpy(&k.tail, b + 8, 8);
     } else {
         memcpy(&k.head, s, 8);
         memcpy(&k.tail, s + n - 8, 8);
     }
-    uint64_t h = (k.head ^ (k.tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-    k.e = &names->e[h >> (64 - PY_NAME_CACHE_BITS)];
+    k.e = word_entry(names, k.head, k.tail, n);
     return k;
 }
 
@@ -628,7 +615,7 @@ static NOT_INLINE PyTokKind word_miss(PyLexer *lx, const WordKey *k, const char 
  * interned text. */
 static PyTokKind word_kind(PyLexer *lx, const char *s, size_t n, const char **str) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
-    WordKey k = word_key(lx->names, s, n, n);
+    WordKey k = word_key(lx->names, s, n);
     if (word_hit(&k, s, n)) {
         *str = k.e->str;
         return (PyTokKind)k.e->kind;
@@ -796,10 +783,9 @@ static void lex_name(PyLexer *lx, PyToken *t, size_t start, int c) {
 /* ---- runs of bytes ----------------------------------------------------------- */
 
 #if defined(__SSE2__)
-/* How many of the 16 bytes at u (all readable) are [A-Za-z0-9_] before the
- * first that is not (16: all). */
-static ALWAYS_INLINE unsigned ident_run16(const unsigned char *u) {
-    __m128i v = _mm_loadu_si128((const __m128i *)u);
+/* How many of the 16 bytes of v are [A-Za-z0-9_] before the first that is
+ * not (16: all). */
+static ALWAYS_INLINE unsigned ident_run16(__m128i v) {
     /* lo <= x < lo + n as one signed compare, with lo moved to -128 */
     __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
     __m128i alpha = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))),
@@ -820,21 +806,29 @@ static ALWAYS_INLINE unsigned space_run16(const unsigned char *u) {
 }
 #endif
 
-/* The end of the word that starts at u[start] (an identifier's first byte):
- * the first byte after it that is not [A-Za-z0-9_], or len. Bytes up to
- * avail (>= len) may be read. */
-static ALWAYS_INLINE size_t word_end(const unsigned char *u, size_t start, size_t len, size_t avail) {
-    size_t end = start + 1;
 #if defined(__SSE2__)
-    if (start + 16 <= avail) {
-        end = start + ident_run16(u + start);
-        if (end >= len) return len;
-        if (end < start + 16) return end;
-    }
+/* 16 bytes of ones then 16 of zeros: at 16 - n, the mask of a word's n bytes */
+static const unsigned char word_mask[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
 #endif
+
+/* The end of the word that starts at u[start] (an identifier's first byte):
+ * the first byte after it that is not [A-Za-z0-9_], or len. */
+static ALWAYS_INLINE size_t word_end(const unsigned char *u, size_t start, size_t len) {
+    size_t end = start + 1;
     while (end < len && ident_char[u[end]]) end++;
     return end;
 }
+
+/* What the byte after a word makes of it: 1, not ASCII (an error); 2, a
+ * quote (a string's prefix, if the word is one: two bytes or fewer). */
+static const unsigned char word_after[256] = {
+    ['\''] = 2, ['"'] = 2,
+#define ROW 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+    [0x80] = ROW, ROW, ROW, ROW, ROW, ROW, ROW, ROW,
+#undef ROW
+};
 
 /* The first byte at or after pos that is not a space, or len. */
 static ALWAYS_INLINE size_t skip_spaces(const unsigned char *u, size_t pos, size_t len, size_t avail) {
@@ -1053,11 +1047,30 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
                 continue;
             }
         }
-        /* a word at p */
-        size_t end = word_end(u, p, len, avail), wn = end - p;
-        if (end < len && (u[end] >= 0x80 || ((u[end] == '\'' || u[end] == '"') && wn <= 2))) goto slow;
+        /* a word at p: within the next 16 bytes (all of it in the key), or
+         * longer, or near the end of what may be read */
+        size_t end, wn;
+        WordKey k;
+#if defined(__SSE2__)
+        if (p + 16 <= avail) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(u + p));
+            wn = ident_run16(v);
+            end = p + wn;
+            if (wn == 16 || end > len) goto long_word;
+            __m128i key = _mm_and_si128(v, _mm_loadu_si128((const __m128i *)(word_mask + 16 - wn)));
+            k.head = (uint64_t)_mm_cvtsi128_si64(key);
+            k.tail = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(key, key));
+            k.e = word_entry(names, k.head, k.tail, wn);
+        } else
+#endif
+        {
+        long_word:
+            end = word_end(u, p, len);
+            wn = end - p;
+            k = word_key(names, (const char *)u + p, wn);
+        }
+        if (end < len && word_after[u[end]] && (word_after[u[end]] == 1 || wn <= 2)) goto slow;
         const char *w = (const char *)u + p, *str;
-        WordKey k = word_key(names, w, wn, avail - p);
         PyTokKind kind;
         if (word_hit(&k, w, wn)) {
             str = k.e->str;
