@@ -180,7 +180,7 @@ struct Sema {
     Scope globals;         /* module globals: imports, constexprs, functions */
     FuncState *fn;         /* the function being generated */
     Map tltypes;           /* TlType interning: hash -> chain */
-    const TlType *block_memo[32]; /* tl_block's recent answers (checked by content) */
+    const TlType *block_memo[128]; /* tl_block's recent answers (checked by content) */
     const TlType *scalars[TL_NSCALAR];
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */

@@ -105,8 +105,10 @@ const TlType *tl_ptr(Sema *S, const TlType *pointee) { return tl_intern(S, TL_PT
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank) {
     if (rank == 0) return elem;
     const TlType *sca = tl_sca(elem);
-    uint64_t key = ((uint64_t)(uintptr_t)sca >> 4) + (uint64_t)shape[0] * 3 + (uint64_t)shape[rank - 1] * 5;
-    uint64_t slot = (key + (uint64_t)rank) % TC_ARRAY_LEN(S->block_memo);
+    uint64_t key = ((uint64_t)(uintptr_t)sca ^ (uint64_t)shape[0] << 20 ^ (uint64_t)shape[rank - 1] << 40 ^
+                    (uint64_t)rank << 60) * 0x9e3779b97f4a7c15ULL;
+    _Static_assert(TC_ARRAY_LEN(S->block_memo) == 128, "the slot is the key's top 7 bits");
+    uint64_t slot = key >> 57;
     const TlType *m = S->block_memo[slot];
     if (m && m->elem == sca && m->rank == rank && same_shape(m->shape, shape, rank)) return m;
     int64_t numel = 1;
