@@ -860,7 +860,7 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
             if (lex_indentation(lx, t)) return;
         }
         /* blanks: the run of them at once */
-        size_t pos = lx->pos;
+        size_t pos = skip_spaces((const unsigned char *)lx->src, lx->pos, lx->len, lx->avail);
         while (pos < lx->len && (lx->src[pos] == ' ' || lx->src[pos] == '\t' || lx->src[pos] == '\f')) pos++;
         lx->pos = pos;
         c = peekc(lx, 0);
@@ -966,8 +966,9 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
 
 /*
  * The token loop. Most tokens are a name or a punctuator after a space or
- * none, inside a line, and most lines end plainly and start with a name at
- * the indentation of the line before: those tokens are made here, from the
+ * none, inside a line (or on a line joined inside brackets), and most lines
+ * end plainly and start with a name at the indentation of the line before:
+ * those tokens are made here, from the
  * lexer's position and line kept in registers, and skip the layout's
  * checks. The rest (and every token after a DEDENT) take lex_token, with
  * the state written back around it. A name ends in a word the cache holds
@@ -1004,7 +1005,18 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
             if (p >= len) goto slow;
             int c = u[p];
             if (!is_ident_start(c)) {
-                if (c == '\n' && lx->nbrackets == 0 && line_has_tokens) { /* the end of a logical line */
+                if (c == '\n' && lx->nbrackets > 0) { /* lines joined inside brackets: no token */
+                    do {
+                        line++;
+                        pos = lx->line_start = p + 1;
+                        p = skip_spaces(u, pos, len, avail);
+                    } while (p < len && u[p] == '\n');
+                    if (p >= len) goto slow;
+                    c = u[p];
+                    if (!is_ident_start(c)) goto slow;
+                    goto word;
+                }
+                if (c == '\n' && line_has_tokens) { /* the end of a logical line */
                     t->kind = PY_TOK_NEWLINE;
                     t->flags = 0;
                     t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
@@ -1047,6 +1059,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
                 continue;
             }
         }
+    word:
         /* a word at p: within the next 16 bytes (all of it in the key), or
          * longer, or near the end of what may be read */
         size_t end, wn;
