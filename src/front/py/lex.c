@@ -588,27 +588,22 @@ static WordKey word_key(PyNameCache *names, const char *s, size_t n) {
     return k;
 }
 
-static ALWAYS_INLINE bool word_hit(const WordKey *k, const char *s, size_t n) {
-    const PyNameEntry *e = k->e;
-    return e->len == n && e->head == k->head && e->tail == k->tail &&
-           (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0);
+static ALWAYS_INLINE bool word_hit(const PyNameEntry *e, uint64_t head, uint64_t tail, const char *s, size_t n) {
+    return e->len == n && e->head == head && e->tail == tail && (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0);
 }
 
-/* A word the cache does not hold: its kind (a keyword's, or NAME with *str
- * its interned text), and its entry. */
-static NOT_INLINE PyTokKind word_miss(PyLexer *lx, const WordKey *k, const char *s, size_t n, const char **str) {
-    PyTokKind kind = keyword_kind(s, n);
-    const char *in = kind == PY_TOK_NAME ? intern_n(lx->in, s, n) : NULL;
-    if (n <= 16 || in) { /* (keywords are short: a long word's text is a name's) */
-        PyNameEntry *e = k->e;
-        e->head = k->head;
-        e->tail = k->tail;
-        e->len = (uint32_t)n; /* (a word of 4 GB or more never matches again) */
-        e->kind = (uint32_t)kind;
-        e->str = in;
-    }
-    *str = in;
-    return kind;
+/* A word the cache does not hold: its entry e, filled with the word and its
+ * kind (a keyword's, or NAME with its interned text). (The key is passed by
+ * value, not as a WordKey: the token loop then keeps it in registers.) */
+static NOT_INLINE const PyNameEntry *word_miss(PyLexer *lx, PyNameEntry *e, uint64_t head, uint64_t tail,
+                                               const char *s, size_t n) {
+    PyTokKind kind = keyword_kind(s, n); /* (keywords are short: a word over 16 bytes is a name) */
+    e->head = head;
+    e->tail = tail;
+    e->len = (uint32_t)n; /* (a word of 4 GB or more never matches again) */
+    e->kind = (uint32_t)kind;
+    e->str = kind == PY_TOK_NAME ? intern_n(lx->in, s, n) : NULL;
+    return e;
 }
 
 /* The kind of the word [s, s + n): a keyword's, or NAME with *str its
@@ -616,11 +611,9 @@ static NOT_INLINE PyTokKind word_miss(PyLexer *lx, const WordKey *k, const char 
 static PyTokKind word_kind(PyLexer *lx, const char *s, size_t n, const char **str) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
     WordKey k = word_key(lx->names, s, n);
-    if (word_hit(&k, s, n)) {
-        *str = k.e->str;
-        return (PyTokKind)k.e->kind;
-    }
-    return word_miss(lx, &k, s, n, str);
+    const PyNameEntry *e = word_hit(k.e, k.head, k.tail, s, n) ? k.e : word_miss(lx, k.e, k.head, k.tail, s, n);
+    *str = e->str;
+    return (PyTokKind)e->kind;
 }
 
 static PyTokKind keyword_kind(const char *s, size_t n) {
@@ -1063,7 +1056,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
         /* a word at p: within the next 16 bytes (all of it in the key), or
          * longer, or near the end of what may be read */
         size_t end, wn;
-        WordKey k;
+        uint64_t head, tail;
 #if defined(__SSE2__)
         if (p + 16 <= avail) {
             __m128i v = _mm_loadu_si128((const __m128i *)(u + p));
@@ -1071,32 +1064,28 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
             end = p + wn;
             if (wn == 16 || end > len) goto long_word;
             __m128i key = _mm_and_si128(v, _mm_loadu_si128((const __m128i *)(word_mask + 16 - wn)));
-            k.head = (uint64_t)_mm_cvtsi128_si64(key);
-            k.tail = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(key, key));
-            k.e = word_entry(names, k.head, k.tail, wn);
+            head = (uint64_t)_mm_cvtsi128_si64(key);
+            tail = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(key, key));
         } else
 #endif
         {
         long_word:
             end = word_end(u, p, len);
             wn = end - p;
-            k = word_key(names, (const char *)u + p, wn);
+            WordKey k = word_key(names, (const char *)u + p, wn);
+            head = k.head;
+            tail = k.tail;
         }
         if (end < len && word_after[u[end]] && (word_after[u[end]] == 1 || wn <= 2)) goto slow;
-        const char *w = (const char *)u + p, *str;
-        PyTokKind kind;
-        if (word_hit(&k, w, wn)) {
-            str = k.e->str;
-            kind = (PyTokKind)k.e->kind;
-        } else {
-            kind = word_miss(lx, &k, w, wn, &str);
-        }
-        t->kind = kind;
+        const char *w = (const char *)u + p;
+        const PyNameEntry *e = word_entry(names, head, tail, wn);
+        if (!word_hit(e, head, tail, w, wn)) e = word_miss(lx, (PyNameEntry *)e, head, tail, w, wn);
+        t->kind = (PyTokKind)e->kind;
         t->flags = 0;
         t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
         t->off = p;
         t->len = wn;
-        t->str = str;
+        t->str = e->str;
         pos = end;
         at_line_start = false;
         line_has_tokens = true;
