@@ -12,6 +12,7 @@
 #include "sema/sema_int.h"
 #include "support/erfcc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -3644,7 +3645,7 @@ const Builtin *builtin_lookup(unsigned where, const char *name) {
     return index_lookup(&builtin_ix, where, name);
 }
 
-TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
+static TV module_attr(Sema *S, int mod, const char *name, bool *found) {
     *found = true;
     switch (mod) {
     case MOD_TRITON:
@@ -3713,6 +3714,49 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
     }
     *found = false;
     return tv_err();
+}
+
+/* module_attr's answers, kept per thread from one compile to the next:
+ * what a name of a module is depends only on the tables here, and kernels
+ * ask for the same few (tl.load, tl.float32, tl.arange) in every compile,
+ * where the first lookup of each went through a chain of string compares.
+ * A dtype is kept as its scalar kind (its TlType belongs to the compile);
+ * names longer than the slot's are not kept. */
+enum { MOD_MEMO_BITS = 6, MOD_MEMO_NAME = 40 };
+typedef struct ModAttrMemo {
+    uint64_t hash; /* 0: empty */
+    int mod;
+    int dtype;     /* a dtype's TlKind + 1, or -1 for pi32_t (a pointer); 0: v as it is */
+    bool found;
+    TV v;
+    char name[MOD_MEMO_NAME];
+} ModAttrMemo;
+static _Thread_local ModAttrMemo mod_attr_memo[1 << MOD_MEMO_BITS];
+
+TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
+    size_t n = strlen(name);
+    uint64_t h = (hash_bytes(name, n, (uint64_t)mod) | 1);
+    ModAttrMemo *m = &mod_attr_memo[h >> (64 - MOD_MEMO_BITS)];
+    if (m->hash == h && m->mod == mod && !strcmp(m->name, name)) {
+        *found = m->found;
+        if (m->dtype > 0) return tv_dtype(tl_scalar(S, (TlKind)(m->dtype - 1)));
+        if (m->dtype < 0) return tv_dtype(tl_ptr(S, tl_scalar(S, TL_I32)));
+        return m->v;
+    }
+    TV v = module_attr(S, mod, name, found);
+    int dtype = 0;
+    if (v.kind == TV_DTYPE && v.ty->kind < TL_NSCALAR) dtype = (int)v.ty->kind + 1;
+    else if (v.kind == TV_DTYPE && tl_is_ptr(v.ty) && v.ty->elem->kind == TL_I32) dtype = -1;
+    else if (v.kind == TV_DTYPE) dtype = INT_MIN; /* (none such: not kept) */
+    if (n < MOD_MEMO_NAME && dtype != INT_MIN) {
+        m->hash = h;
+        m->mod = mod;
+        m->found = *found;
+        m->v = v;
+        m->dtype = dtype;
+        memcpy(m->name, name, n + 1);
+    }
+    return v;
 }
 
 /* ---- binding ---------------------------------------------------------------------------- */
