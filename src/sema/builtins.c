@@ -3771,6 +3771,9 @@ typedef struct Param {
  * split, the names left in it. */
 typedef struct Params {
     int n;
+    int var;    /* the *args parameter's index, or -1 */
+    int nfixed; /* the parameters before it (all of them without one) */
+    int nreq;   /* those of them that are not optional */
     Param p[MAX_CALL_ARGS];
 } Params;
 
@@ -3789,6 +3792,13 @@ static void split_params(const char *spec, Params *out) {
         if (out->n < MAX_CALL_ARGS) out->p[out->n++] = p;
         if (*s) s++;
     }
+    out->var = -1;
+    for (int i = 0; i < out->n; i++)
+        if (out->p[i].varargs) out->var = i;
+    out->nfixed = out->var >= 0 ? out->var : out->n;
+    out->nreq = 0;
+    for (int i = 0; i < out->nfixed; i++)
+        if (!out->p[i].optional) out->nreq++;
 }
 
 /* bi's parameters, split at its first call in the compile. */
@@ -3826,12 +3836,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     memset(a.given, 0, sizeof a.given);
     memset(a.node, 0, sizeof a.node);
     char dn[64]; /* the name in messages, made only for one (no snprintf per call) */
-    int pos = 0, var = -1;
-    for (int i = 0; i < np; i++)
-        if (ps[i].varargs) var = i;
-    int nfixed = var >= 0 ? var : np, nreq = 0;
-    for (int i = 0; i < nfixed; i++)
-        if (!ps[i].optional) nreq++;
+    int pos = 0, var = params->var, nfixed = params->nfixed, nreq = params->nreq;
     bool bad = false;
     VEC(TV) extra = {0};
     if (recv) {
@@ -3915,12 +3920,6 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     S->loc = call->loc;
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
     S->span_node = NULL;
-    for (int i = 0; i < np && !bad; i++)
-        if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
-            sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
-                       ps[i].name);
-            bad = true;
-        }
     if (var >= 0) {
         TV t = {.kind = TV_TUPLE, .n = extra.len};
         t.elems = ARENA_ARRAY(S->arena, TV, extra.len + 1);
@@ -3929,8 +3928,17 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         a.given[var] = true;
     }
     vec_free(&extra);
-    for (int i = 0; i < np; i++)
-        if (!a.given[i]) a.v[i] = tv_none();
+    /* the parameters not given: None, or (the first, when all else was
+     * well) the error of a required one */
+    for (int i = 0; i < np; i++) {
+        if (a.given[i]) continue;
+        if (!bad && !ps[i].optional) {
+            sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
+                       ps[i].name);
+            bad = true;
+        }
+        a.v[i] = tv_none();
+    }
     if (bad) return tv_err();
     return bi->fn(S, &a);
 }

@@ -96,6 +96,7 @@ struct FuncState {
     RetSink *sink;   /* non-NULL inside a branch of an early-exit `if` */
     const char **cx_params; /* constexpr parameter names (can't be assigned) */
     int ncx_params;
+    uint64_t cx_filter;     /* a bit per cx_params name (cx_bit): a name whose bit is clear is not one */
     bool const_eval; /* a @constexpr_function's body: loops run at compile time */
     /* names a runtime `if` or loop assigned that are gone after it (only
      * one branch assigned them, or only a loop's body), for the note of a
@@ -1070,7 +1071,10 @@ static TV sanitize(Sema *S, TV v) {
     return v;
 }
 
+static uint64_t cx_bit(const char *name) { return UINT64_C(1) << ((uintptr_t)name >> 4 & 63); }
+
 static bool is_cx_param(Sema *S, const char *name) {
+    if (!(S->fn->cx_filter & cx_bit(name))) return false;
     for (int i = 0; i < S->fn->ncx_params; i++)
         if (S->fn->cx_params[i] == name) return true; /* (interned) */
     return false;
@@ -2421,7 +2425,10 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         TV v;
         S->loc = p->loc;
         unflatten_param(S, entry, vals[i], &v);
-        if (!tuple_has_tensor(&v)) cx[F->ncx_params++] = p->name;
+        if (!tuple_has_tensor(&v)) {
+            cx[F->ncx_params++] = p->name;
+            F->cx_filter |= cx_bit(p->name);
+        }
         scope_set(&F->lscope, p->name, v);
     }
     F->cx_params = cx;
