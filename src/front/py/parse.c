@@ -1764,6 +1764,7 @@ static void parser_buffer_init(Parser *p, int cap) {
     p->cap = cap;
     p->toks = tc_malloc(sizeof(PyToken) * (size_t)cap);
     p->cur = p->end = p->toks;
+    vec_reserve(&p->stack, 64); /* (a parameter list or a block's statements: grown from 8, moved twice) */
 }
 
 /* A lexer at the start of a skipped text (params: inside the parameters'
