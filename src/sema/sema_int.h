@@ -36,6 +36,9 @@ struct TlType {
     const int64_t *shape;
     Type *ir;
     TlType *next; /* intern chain */
+    /* tl_mangle's text, kept at its first call when it fits (0: not yet) */
+    uint8_t mangled_len;
+    char mangled[23];
 };
 
 enum { TL_MAX_RANK = 8 };
