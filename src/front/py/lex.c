@@ -961,13 +961,12 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
  * The token loop. Most tokens are a name or a punctuator after a space or
  * none, inside a line (or on a line joined inside brackets), and most lines
  * end plainly and start with a name at the indentation of the line before:
- * those tokens are made here, from the
- * lexer's position and line kept in registers, and skip the layout's
- * checks. The rest (and every token after a DEDENT) take lex_token, with
- * the state written back around it. A name ends in a word the cache holds
- * or in word_miss; one that turns out to be a string's prefix (r'', f"") or
- * to hold non-ASCII bytes goes to lex_token too, which takes it from the
- * start again.
+ * those tokens are made here, with the lexer's position and line kept in
+ * registers, and skip the layout's checks. The rest (and every token after
+ * a DEDENT) take lex_token, with the state written back around it. A name
+ * ends in a word the cache holds or in word_miss; one that turns out to be
+ * a string's prefix (r'', f"") or to hold non-ASCII bytes goes to lex_token
+ * too, which takes it from the start again.
  */
 static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
@@ -1052,24 +1051,27 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
                 continue;
             }
         }
-    word:
         /* a word at p: within the next 16 bytes (all of it in the key), or
          * longer, or near the end of what may be read */
         size_t end, wn;
         uint64_t head, tail;
+        bool keyed;
+    word:
+        keyed = false;
 #if defined(__SSE2__)
         if (p + 16 <= avail) {
             __m128i v = _mm_loadu_si128((const __m128i *)(u + p));
             wn = ident_run16(v);
             end = p + wn;
-            if (wn == 16 || end > len) goto long_word;
-            __m128i key = _mm_and_si128(v, _mm_loadu_si128((const __m128i *)(word_mask + 16 - wn)));
-            head = (uint64_t)_mm_cvtsi128_si64(key);
-            tail = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(key, key));
-        } else
+            if (wn < 16 && end <= len) {
+                __m128i key = _mm_and_si128(v, _mm_loadu_si128((const __m128i *)(word_mask + 16 - wn)));
+                head = (uint64_t)_mm_cvtsi128_si64(key);
+                tail = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(key, key));
+                keyed = true;
+            }
+        }
 #endif
-        {
-        long_word:
+        if (!keyed) {
             end = word_end(u, p, len);
             wn = end - p;
             WordKey k = word_key(names, (const char *)u + p, wn);

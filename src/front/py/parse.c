@@ -1722,8 +1722,8 @@ static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
     size_t end = skim_params(p->src, p->len, lx->pos, &nlines, &line_start);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src, .src_len = p->len,
-                      .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
+                      .src_len = p->len, .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line, .open = open->loc};
     f->lazy_params = z;
     p->prev_end = end;
@@ -1747,8 +1747,8 @@ static bool skip_body(Parser *p, PyFunc *f) {
     size_t end = skim_body(p->src, p->len, lx->pos, &last, &nlines);
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
-    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src, .src_len = p->len,
-                      .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
+    *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
+                      .src_len = p->len, .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line};
     f->lazy = z;
     f->src_end = last > f->src_start ? last : f->src_start;

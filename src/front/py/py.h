@@ -94,7 +94,7 @@ const char *py_tok_name(PyTokKind k);
  * (py_parse_lazy's, for the whole file, since they share the interner). */
 enum { PY_NAME_CACHE_BITS = 10, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
 typedef struct PyNameEntry {
-    uint64_t head, tail; /* the first and the last 8 bytes (a word of 8 or fewer: zero-padded, 0) */
+    uint64_t head, tail; /* bytes 0-7 and 8-15, zero-padded (a word over 16 bytes: its first and last 8) */
     const char *str;     /* NAME: interned; a keyword: NULL */
     uint32_t len;        /* 0: empty */
     uint32_t kind;       /* PY_TOK_NAME or the keyword's PyTokKind */
