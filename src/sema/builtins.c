@@ -2644,10 +2644,10 @@ static TV extern_call(Sema *S, const char *sym, Value *const *ops, int n, const 
         S->extern_attrs[0] = attr_string(S->ctx, "");
         S->extern_attrs[1] = attr_bool(S->ctx, true);
     }
-    op_set_attr(S->ctx, op, "libname", S->extern_attrs[0]);
-    op_set_attr(S->ctx, op, "libpath", S->extern_attrs[0]);
-    op_set_attr(S->ctx, op, "pure", S->extern_attrs[1]);
-    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
+    op_set_attr_k(S->ctx, op, AN_LIBNAME, S->extern_attrs[0]);
+    op_set_attr_k(S->ctx, op, AN_LIBPATH, S->extern_attrs[0]);
+    op_set_attr_k(S->ctx, op, AN_PURE, S->extern_attrs[1]);
+    op_set_attr_k(S->ctx, op, AN_SYMBOL, attr_string(S->ctx, sym));
     return tv_tensor(op_result(op, 0), rt);
 }
 
