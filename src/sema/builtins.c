@@ -12,6 +12,7 @@
 #include "sema/sema_int.h"
 #include "support/erfcc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -2643,10 +2644,10 @@ static TV extern_call(Sema *S, const char *sym, Value *const *ops, int n, const 
         S->extern_attrs[0] = attr_string(S->ctx, "");
         S->extern_attrs[1] = attr_bool(S->ctx, true);
     }
-    op_set_attr(S->ctx, op, "libname", S->extern_attrs[0]);
-    op_set_attr(S->ctx, op, "libpath", S->extern_attrs[0]);
-    op_set_attr(S->ctx, op, "pure", S->extern_attrs[1]);
-    op_set_attr(S->ctx, op, "symbol", attr_string(S->ctx, sym));
+    op_set_attr_k(S->ctx, op, AN_LIBNAME, S->extern_attrs[0]);
+    op_set_attr_k(S->ctx, op, AN_LIBPATH, S->extern_attrs[0]);
+    op_set_attr_k(S->ctx, op, AN_PURE, S->extern_attrs[1]);
+    op_set_attr_k(S->ctx, op, AN_SYMBOL, attr_string(S->ctx, sym));
     return tv_tensor(op_result(op, 0), rt);
 }
 
@@ -3644,7 +3645,7 @@ const Builtin *builtin_lookup(unsigned where, const char *name) {
     return index_lookup(&builtin_ix, where, name);
 }
 
-TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
+static TV module_attr(Sema *S, int mod, const char *name, bool *found) {
     *found = true;
     switch (mod) {
     case MOD_TRITON:
@@ -3715,6 +3716,49 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
     return tv_err();
 }
 
+/* module_attr's answers, kept per thread from one compile to the next:
+ * what a name of a module is depends only on the tables here, and kernels
+ * ask for the same few (tl.load, tl.float32, tl.arange) in every compile,
+ * where the first lookup of each went through a chain of string compares.
+ * A dtype is kept as its scalar kind (its TlType belongs to the compile);
+ * names longer than the slot's are not kept. */
+enum { MOD_MEMO_BITS = 6, MOD_MEMO_NAME = 40 };
+typedef struct ModAttrMemo {
+    uint64_t hash; /* 0: empty */
+    int mod;
+    int dtype;     /* a dtype's TlKind + 1, or -1 for pi32_t (a pointer); 0: v as it is */
+    bool found;
+    TV v;
+    char name[MOD_MEMO_NAME];
+} ModAttrMemo;
+static _Thread_local ModAttrMemo mod_attr_memo[1 << MOD_MEMO_BITS];
+
+TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
+    size_t n = strlen(name);
+    uint64_t h = (hash_bytes(name, n, (uint64_t)mod) | 1);
+    ModAttrMemo *m = &mod_attr_memo[h >> (64 - MOD_MEMO_BITS)];
+    if (m->hash == h && m->mod == mod && !strcmp(m->name, name)) {
+        *found = m->found;
+        if (m->dtype > 0) return tv_dtype(tl_scalar(S, (TlKind)(m->dtype - 1)));
+        if (m->dtype < 0) return tv_dtype(tl_ptr(S, tl_scalar(S, TL_I32)));
+        return m->v;
+    }
+    TV v = module_attr(S, mod, name, found);
+    int dtype = 0;
+    if (v.kind == TV_DTYPE && v.ty->kind < TL_NSCALAR) dtype = (int)v.ty->kind + 1;
+    else if (v.kind == TV_DTYPE && tl_is_ptr(v.ty) && v.ty->elem->kind == TL_I32) dtype = -1;
+    else if (v.kind == TV_DTYPE) dtype = INT_MIN; /* (none such: not kept) */
+    if (n < MOD_MEMO_NAME && dtype != INT_MIN) {
+        m->hash = h;
+        m->mod = mod;
+        m->found = *found;
+        m->v = v;
+        m->dtype = dtype;
+        memcpy(m->name, name, n + 1);
+    }
+    return v;
+}
+
 /* ---- binding ---------------------------------------------------------------------------- */
 
 typedef struct Param {
@@ -3727,6 +3771,9 @@ typedef struct Param {
  * split, the names left in it. */
 typedef struct Params {
     int n;
+    int var;    /* the *args parameter's index, or -1 */
+    int nfixed; /* the parameters before it (all of them without one) */
+    int nreq;   /* those of them that are not optional */
     Param p[MAX_CALL_ARGS];
 } Params;
 
@@ -3745,6 +3792,13 @@ static void split_params(const char *spec, Params *out) {
         if (out->n < MAX_CALL_ARGS) out->p[out->n++] = p;
         if (*s) s++;
     }
+    out->var = -1;
+    for (int i = 0; i < out->n; i++)
+        if (out->p[i].varargs) out->var = i;
+    out->nfixed = out->var >= 0 ? out->var : out->n;
+    out->nreq = 0;
+    for (int i = 0; i < out->nfixed; i++)
+        if (!out->p[i].optional) out->nreq++;
 }
 
 /* bi's parameters, split at its first call in the compile. */
@@ -3782,12 +3836,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     memset(a.given, 0, sizeof a.given);
     memset(a.node, 0, sizeof a.node);
     char dn[64]; /* the name in messages, made only for one (no snprintf per call) */
-    int pos = 0, var = -1;
-    for (int i = 0; i < np; i++)
-        if (ps[i].varargs) var = i;
-    int nfixed = var >= 0 ? var : np, nreq = 0;
-    for (int i = 0; i < nfixed; i++)
-        if (!ps[i].optional) nreq++;
+    int pos = 0, var = params->var, nfixed = params->nfixed, nreq = params->nreq;
     bool bad = false;
     VEC(TV) extra = {0};
     if (recv) {
@@ -3871,12 +3920,6 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     S->loc = call->loc;
     S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
     S->span_node = NULL;
-    for (int i = 0; i < np && !bad; i++)
-        if (!ps[i].optional && !ps[i].varargs && !a.given[i]) {
-            sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
-                       ps[i].name);
-            bad = true;
-        }
     if (var >= 0) {
         TV t = {.kind = TV_TUPLE, .n = extra.len};
         t.elems = ARENA_ARRAY(S->arena, TV, extra.len + 1);
@@ -3885,8 +3928,17 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         a.given[var] = true;
     }
     vec_free(&extra);
-    for (int i = 0; i < np; i++)
-        if (!a.given[i]) a.v[i] = tv_none();
+    /* the parameters not given: None, or (the first, when all else was
+     * well) the error of a required one */
+    for (int i = 0; i < np; i++) {
+        if (a.given[i]) continue;
+        if (!bad && !ps[i].optional) {
+            sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
+                       ps[i].name);
+            bad = true;
+        }
+        a.v[i] = tv_none();
+    }
     if (bad) return tv_err();
     return bi->fn(S, &a);
 }

@@ -96,6 +96,7 @@ struct FuncState {
     RetSink *sink;   /* non-NULL inside a branch of an early-exit `if` */
     const char **cx_params; /* constexpr parameter names (can't be assigned) */
     int ncx_params;
+    uint64_t cx_filter;     /* a bit per cx_params name (cx_bit): a name whose bit is clear is not one */
     bool const_eval; /* a @constexpr_function's body: loops run at compile time */
     /* names a runtime `if` or loop assigned that are gone after it (only
      * one branch assigned them, or only a loop's body), for the note of a
@@ -256,6 +257,7 @@ static void scope_reindex(Scope *sc, int nindex) {
 
 /* Adds a name the scope does not hold. */
 static void scope_push(Scope *sc, const char *name, TV v) {
+    if (!sc->cap) vec_reserve(sc, 32); /* (a scope that grew from 8 moved its entries two or three times) */
     vec_push(sc, ((ScopeEntry){name, v}));
     if (sc->nindex && 2 * sc->len <= sc->nindex) {
         scope_index_put(sc, sc->len - 1);
@@ -1069,7 +1071,10 @@ static TV sanitize(Sema *S, TV v) {
     return v;
 }
 
+static uint64_t cx_bit(const char *name) { return UINT64_C(1) << ((uintptr_t)name >> 4 & 63); }
+
 static bool is_cx_param(Sema *S, const char *name) {
+    if (!(S->fn->cx_filter & cx_bit(name))) return false;
     for (int i = 0; i < S->fn->ncx_params; i++)
         if (S->fn->cx_params[i] == name) return true; /* (interned) */
     return false;
@@ -2420,7 +2425,10 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         TV v;
         S->loc = p->loc;
         unflatten_param(S, entry, vals[i], &v);
-        if (!tuple_has_tensor(&v)) cx[F->ncx_params++] = p->name;
+        if (!tuple_has_tensor(&v)) {
+            cx[F->ncx_params++] = p->name;
+            F->cx_filter |= cx_bit(p->name);
+        }
         scope_set(&F->lscope, p->name, v);
     }
     F->cx_params = cx;

@@ -36,6 +36,9 @@ struct TlType {
     const int64_t *shape;
     Type *ir;
     TlType *next; /* intern chain */
+    /* tl_mangle's text, kept at its first call when it fits (0: not yet) */
+    uint8_t mangled_len;
+    char mangled[23];
 };
 
 enum { TL_MAX_RANK = 8 };
@@ -180,7 +183,7 @@ struct Sema {
     Scope globals;         /* module globals: imports, constexprs, functions */
     FuncState *fn;         /* the function being generated */
     Map tltypes;           /* TlType interning: hash -> chain */
-    const TlType *block_memo[32]; /* tl_block's recent answers (checked by content) */
+    const TlType *block_memo[128]; /* tl_block's recent answers (checked by content) */
     const TlType *scalars[TL_NSCALAR];
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */

@@ -192,6 +192,7 @@ bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
         *a = sem_splat(S, *a, b->ty->shape, b->ty->rank);
     } else if (ab && bb) {
         const TlType *at = a->ty, *bt = b->ty;
+        if (at == bt) return true; /* (interned: one type, one shape) */
         if (at->rank == bt->rank) { /* the common case: one shape already */
             int i = 0;
             while (i < at->rank && at->shape[i] == bt->shape[i]) i++;

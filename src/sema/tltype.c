@@ -105,8 +105,10 @@ const TlType *tl_ptr(Sema *S, const TlType *pointee) { return tl_intern(S, TL_PT
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank) {
     if (rank == 0) return elem;
     const TlType *sca = tl_sca(elem);
-    uint64_t key = ((uint64_t)(uintptr_t)sca >> 4) + (uint64_t)shape[0] * 3 + (uint64_t)shape[rank - 1] * 5;
-    uint64_t slot = (key + (uint64_t)rank) % TC_ARRAY_LEN(S->block_memo);
+    uint64_t key = ((uint64_t)(uintptr_t)sca ^ (uint64_t)shape[0] << 20 ^ (uint64_t)shape[rank - 1] << 40 ^
+                    (uint64_t)rank << 60) * 0x9e3779b97f4a7c15ULL;
+    _Static_assert(TC_ARRAY_LEN(S->block_memo) == 128, "the slot is the key's top 7 bits");
+    uint64_t slot = key >> 57;
     const TlType *m = S->block_memo[slot];
     if (m && m->elem == sca && m->rank == rank && same_shape(m->shape, shape, rank)) return m;
     int64_t numel = 1;
@@ -198,6 +200,13 @@ const char *tl_cstr(Sema *S, const TlType *t) {
     return r;
 }
 
+/* Whether the string word is s[0, n). */
+static bool spelled(const char *word, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (word[i] != s[i] || !word[i]) return false;
+    return word[n] == 0;
+}
+
 const TlType *tl_parse_sig(Sema *S, const char *s, size_t n) {
     if (n > 0 && s[0] == '*') {
         size_t k = 1;
@@ -210,13 +219,10 @@ const TlType *tl_parse_sig(Sema *S, const char *s, size_t n) {
         {"f64", TL_FP64}, {"bool", TL_I1},
     };
     if (!n) return NULL;
-    for (int k = 0; k < TL_NSCALAR; k++) {
-        const char *sig = scalar_info[k].sig;
-        if (k != TL_VOID && sig[0] == s[0] && strlen(sig) == n && memcmp(sig, s, n) == 0) return tl_scalar(S, (TlKind)k);
-    }
+    for (int k = 0; k < TL_NSCALAR; k++)
+        if (k != TL_VOID && spelled(scalar_info[k].sig, s, n)) return tl_scalar(S, (TlKind)k);
     for (int k = 0; k < TC_ARRAY_LEN(extra); k++)
-        if (extra[k].s[0] == s[0] && strlen(extra[k].s) == n && memcmp(extra[k].s, s, n) == 0)
-            return tl_scalar(S, extra[k].k);
+        if (spelled(extra[k].s, s, n)) return tl_scalar(S, extra[k].k);
     return NULL;
 }
 
@@ -233,12 +239,12 @@ const TlType *tl_dtype_by_name(Sema *S, const char *name) {
     return NULL;
 }
 
-void tl_mangle(const TlType *t, StrBuf *out) {
+static void mangle(const TlType *t, StrBuf *out) {
     if (t->kind == TL_PTR) {
         sb_putc(out, 'P');
-        tl_mangle(t->elem, out);
+        mangle(t->elem, out);
     } else if (t->kind == TL_BLOCK) {
-        tl_mangle(t->elem, out);
+        mangle(t->elem, out);
         sb_putc(out, 'S');
         for (int i = 0; i < t->rank; i++) {
             if (i) sb_putc(out, '_');
@@ -252,5 +258,22 @@ void tl_mangle(const TlType *t, StrBuf *out) {
         sb_put_int(out, scalar_info[t->kind].bits);
     } else {
         sb_puts(out, scalar_info[t->kind].name);
+    }
+}
+
+/* (Every call of a @jit helper mangles its arguments' types, the same few
+ * again and again: a type keeps its text.) */
+void tl_mangle(const TlType *t, StrBuf *out) {
+    if (t->mangled_len) {
+        sb_putn(out, t->mangled, t->mangled_len);
+        return;
+    }
+    size_t start = out->len;
+    mangle(t, out);
+    size_t n = out->len - start;
+    if (n < sizeof t->mangled) {
+        TlType *m = (TlType *)t; /* (interned types are the compile's: the text is a cache, not part of the type) */
+        memcpy(m->mangled, out->data + start, n);
+        m->mangled_len = (uint8_t)n;
     }
 }

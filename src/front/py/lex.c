@@ -34,6 +34,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* lex_token stays out of py_lexer_lex: inlined, its registers and stack
  * would be saved and restored on every token. punctuator, a jump table,
@@ -155,7 +158,7 @@ void py_lexer_init(PyLexer *lx, Arena *a, Interner *in, DiagEngine *de, const ch
     lx->de = de;
     lx->file = filename;
     lx->src = src ? src : "";
-    lx->len = src ? len : 0;
+    lx->len = lx->avail = src ? len : 0;
     lx->line = 1;
     lx->at_line_start = true;
     /* A UTF-8 byte order mark is not part of the text. */
@@ -554,64 +557,53 @@ static int string_prefix(const char *s, size_t n) {
 
 /* ---- names ------------------------------------------------------------------- */
 
-/* n (1..8) bytes at s as a little-endian word, zero above them: the first and
- * the last 4 (or 1) bytes, which overlap for odd sizes, so that no byte past
- * s + n is read. */
-static ALWAYS_INLINE uint64_t name_word(const char *s, size_t n) {
-    const unsigned char *b = (const unsigned char *)s;
-    if (n >= 4) {
-        uint32_t lo, hi;
-        memcpy(&lo, b, 4);
-        memcpy(&hi, b + n - 4, 4);
-        return (uint64_t)lo | (uint64_t)hi << (8 * (n - 4));
-    }
-    return (uint64_t)b[0] | (uint64_t)b[n / 2] << (8 * (n / 2)) | (uint64_t)b[n - 1] << (8 * (n - 1));
-}
-
 static PyTokKind keyword_kind(const char *s, size_t n);
 
-/* The key of the word [s, s + n) in the lexer's word cache: its head and
- * tail words (a word over 16 bytes is compared in full besides) and its
- * entry. */
+/* The key of the word [s, s + n) in the lexer's word cache: a word of 16
+ * bytes or fewer is all in it (head: bytes 0-7, tail: 8-15, zero past n),
+ * a longer one by its first and last 8 and is compared in full besides;
+ * and its entry. */
 typedef struct WordKey {
     uint64_t head, tail;
     PyNameEntry *e;
 } WordKey;
 
-static ALWAYS_INLINE WordKey word_key(PyNameCache *names, const char *s, size_t n) {
-    WordKey k = {0, 0, NULL};
-    if (n <= 8) {
-        k.head = name_word(s, n);
+static ALWAYS_INLINE PyNameEntry *word_entry(PyNameCache *names, uint64_t head, uint64_t tail, size_t n) {
+    uint64_t h = (head ^ (tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+    return &names->e[h >> (64 - PY_NAME_CACHE_BITS)];
+}
+
+static WordKey word_key(PyNameCache *names, const char *s, size_t n) {
+    WordKey k;
+    if (n <= 16) {
+        unsigned char b[16] = {0};
+        memcpy(b, s, n);
+        memcpy(&k.head, b, 8);
+        memcpy(&k.tail, b + 8, 8);
     } else {
         memcpy(&k.head, s, 8);
         memcpy(&k.tail, s + n - 8, 8);
     }
-    uint64_t h = (k.head ^ (k.tail + n) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-    k.e = &names->e[h >> (64 - PY_NAME_CACHE_BITS)];
+    k.e = word_entry(names, k.head, k.tail, n);
     return k;
 }
 
-static ALWAYS_INLINE bool word_hit(const WordKey *k, const char *s, size_t n) {
-    const PyNameEntry *e = k->e;
-    return e->len == n && e->head == k->head && e->tail == k->tail &&
-           (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0);
+static ALWAYS_INLINE bool word_hit(const PyNameEntry *e, uint64_t head, uint64_t tail, const char *s, size_t n) {
+    return e->len == n && e->head == head && e->tail == tail && (n <= 16 || memcmp(e->str + 8, s + 8, n - 16) == 0);
 }
 
-/* A word the cache does not hold: its kind (a keyword's, or NAME with *str
- * its interned text), and its entry. */
-static NOT_INLINE PyTokKind word_miss(PyLexer *lx, const WordKey *k, const char *s, size_t n, const char **str) {
-    PyTokKind kind = keyword_kind(s, n);
-    const char *in = kind == PY_TOK_NAME ? intern_n(lx->in, s, n) : NULL;
-    if (n <= 16 || in) { /* (keywords are short: a long word's text is a name's) */
-        PyNameEntry *e = k->e;
-        e->head = k->head;
-        e->tail = k->tail;
-        e->len = (uint32_t)n; /* (a word of 4 GB or more never matches again) */
-        e->kind = (uint32_t)kind;
-        e->str = in;
-    }
-    *str = in;
-    return kind;
+/* A word the cache does not hold: its entry e, filled with the word and its
+ * kind (a keyword's, or NAME with its interned text). (The key is passed by
+ * value, not as a WordKey: the token loop then keeps it in registers.) */
+static NOT_INLINE const PyNameEntry *word_miss(PyLexer *lx, PyNameEntry *e, uint64_t head, uint64_t tail,
+                                               const char *s, size_t n) {
+    PyTokKind kind = keyword_kind(s, n); /* (keywords are short: a word over 16 bytes is a name) */
+    e->head = head;
+    e->tail = tail;
+    e->len = (uint32_t)n; /* (a word of 4 GB or more never matches again) */
+    e->kind = (uint32_t)kind;
+    e->str = kind == PY_TOK_NAME ? intern_n(lx->in, s, n) : NULL;
+    return e;
 }
 
 /* The kind of the word [s, s + n): a keyword's, or NAME with *str its
@@ -619,11 +611,9 @@ static NOT_INLINE PyTokKind word_miss(PyLexer *lx, const WordKey *k, const char 
 static PyTokKind word_kind(PyLexer *lx, const char *s, size_t n, const char **str) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
     WordKey k = word_key(lx->names, s, n);
-    if (word_hit(&k, s, n)) {
-        *str = k.e->str;
-        return (PyTokKind)k.e->kind;
-    }
-    return word_miss(lx, &k, s, n, str);
+    const PyNameEntry *e = word_hit(k.e, k.head, k.tail, s, n) ? k.e : word_miss(lx, k.e, k.head, k.tail, s, n);
+    *str = e->str;
+    return (PyTokKind)e->kind;
 }
 
 static PyTokKind keyword_kind(const char *s, size_t n) {
@@ -658,15 +648,16 @@ static PyTokKind keyword_kind(const char *s, size_t n) {
 
 /* ---- punctuators ----------------------------------------------------------- */
 
-/* Longest match: returns the kind and sets *n to its length, or returns
- * PY_TOK_ERROR if c does not start a punctuator. */
-static ALWAYS_INLINE PyTokKind punctuator(const PyLexer *lx, int *n) {
+/* Longest match at u[p] (of len bytes): returns the kind and sets *n to its
+ * length, or returns PY_TOK_ERROR if the byte does not start a punctuator. */
+static ALWAYS_INLINE PyTokKind punctuator(const unsigned char *u, size_t p, size_t len, int *n) {
     /* (the bytes after the first are read only by the cases that look at
      * them: most punctuators are one byte) */
-    int c = peekc(lx, 0);
+#define AT(k) (p + (k) < len ? u[p + (k)] : -1)
+    int c = AT(0);
     *n = 1;
-#define TWO(ch, k2) if (peekc(lx, 1) == ch) { *n = 2; return k2; }
-#define THREE(ch2, ch3, k3) if (peekc(lx, 1) == ch2 && peekc(lx, 2) == ch3) { *n = 3; return k3; }
+#define TWO(ch, k2) if (AT(1) == ch) { *n = 2; return k2; }
+#define THREE(ch2, ch3, k3) if (AT(1) == ch2 && AT(2) == ch3) { *n = 3; return k3; }
     switch (c) {
     case '(': return PY_TOK_LPAREN;
     case ')': return PY_TOK_RPAREN;
@@ -700,6 +691,7 @@ static ALWAYS_INLINE PyTokKind punctuator(const PyLexer *lx, int *n) {
     }
 #undef TWO
 #undef THREE
+#undef AT
 }
 
 static char closer_of(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
@@ -781,28 +773,68 @@ static void lex_name(PyLexer *lx, PyToken *t, size_t start, int c) {
     t->str = str;
 }
 
-/* lex_name for the common word, ASCII and not a string's prefix, with the
- * word cache's hit inline. False (nothing consumed) for any other word:
- * lex_name takes those. */
-static ALWAYS_INLINE bool lex_word_fast(PyLexer *lx, PyToken *t, size_t start) {
-    const unsigned char *u = (const unsigned char *)lx->src;
-    size_t len = lx->len, end = start + 1;
+/* ---- runs of bytes ----------------------------------------------------------- */
+
+#if defined(__SSE2__)
+/* How many of the 16 bytes of v are [A-Za-z0-9_] before the first that is
+ * not (16: all). */
+static ALWAYS_INLINE unsigned ident_run16(__m128i v) {
+    /* lo <= x < lo + n as one signed compare, with lo moved to -128 */
+    __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i alpha = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))),
+                                   _mm_set1_epi8((char)(-128 + 26)));
+    __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))),
+                                   _mm_set1_epi8((char)(-128 + 10)));
+    __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), under));
+    return (unsigned)__builtin_ctz(~m);
+}
+
+/* How many of the 16 bytes at u (all readable) are spaces before the first
+ * that is not (16: all). */
+static ALWAYS_INLINE unsigned space_run16(const unsigned char *u) {
+    __m128i v = _mm_loadu_si128((const __m128i *)u);
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+    return (unsigned)__builtin_ctz(~m);
+}
+#endif
+
+#if defined(__SSE2__)
+/* 16 bytes of ones then 16 of zeros: at 16 - n, the mask of a word's n bytes */
+static const unsigned char word_mask[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+#endif
+
+/* The end of the word that starts at u[start] (an identifier's first byte):
+ * the first byte after it that is not [A-Za-z0-9_], or len. */
+static ALWAYS_INLINE size_t word_end(const unsigned char *u, size_t start, size_t len) {
+    size_t end = start + 1;
     while (end < len && ident_char[u[end]]) end++;
-    size_t n = end - start;
-    if (end < len && (u[end] >= 0x80 || ((u[end] == '\'' || u[end] == '"') && n <= 2))) return false;
-    if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
-    WordKey k = word_key(lx->names, lx->src + start, n);
-    const char *str;
-    PyTokKind kind;
-    if (word_hit(&k, lx->src + start, n)) {
-        str = k.e->str;
-        kind = (PyTokKind)k.e->kind;
-    } else {
-        kind = word_miss(lx, &k, lx->src + start, n, &str);
+    return end;
+}
+
+/* What the byte after a word makes of it: 1, not ASCII (an error); 2, a
+ * quote (a string's prefix, if the word is one: two bytes or fewer). */
+static const unsigned char word_after[256] = {
+    ['\''] = 2, ['"'] = 2,
+#define ROW 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+    [0x80] = ROW, ROW, ROW, ROW, ROW, ROW, ROW, ROW,
+#undef ROW
+};
+
+/* The first byte at or after pos that is not a space, or len. */
+static ALWAYS_INLINE size_t skip_spaces(const unsigned char *u, size_t pos, size_t len, size_t avail) {
+#if defined(__SSE2__)
+    if (pos + 16 <= avail) {
+        size_t p = pos + space_run16(u + pos);
+        if (p >= len) return len;
+        if (p < pos + 16) return p;
+        pos = p;
     }
-    lx->pos = end;
-    *t = (PyToken){.kind = kind, .loc = loc_at(lx, start), .off = start, .len = n, .str = str};
-    return true;
+#endif
+    while (pos < len && u[pos] == ' ') pos++;
+    return pos;
 }
 
 /* Every token: layout (INDENT, DEDENT, NEWLINE, end of file), comments,
@@ -821,7 +853,7 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
             if (lex_indentation(lx, t)) return;
         }
         /* blanks: the run of them at once */
-        size_t pos = lx->pos;
+        size_t pos = skip_spaces((const unsigned char *)lx->src, lx->pos, lx->len, lx->avail);
         while (pos < lx->len && (lx->src[pos] == ' ' || lx->src[pos] == '\t' || lx->src[pos] == '\f')) pos++;
         lx->pos = pos;
         c = peekc(lx, 0);
@@ -913,7 +945,7 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
     }
 
     int n;
-    PyTokKind k = punctuator(lx, &n);
+    PyTokKind k = punctuator((const unsigned char *)lx->src, lx->pos, lx->len, &n);
     if (k != PY_TOK_ERROR) {
         lx->pos += (size_t)n;
         set_tok(lx, t, k, start);
@@ -925,70 +957,166 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
     lex_error(lx, t->loc, 1, "unexpected character %s", describe_char(lx, c));
 }
 
-/* Most tokens are a name or a punctuator after a space or none, inside a
- * line, and most lines end plainly and start with a name at the indentation
- * of the line before: those tokens skip the layout's checks. The rest (and
- * every token after a DEDENT) take lex_token. */
-static ALWAYS_INLINE void lex_one(PyLexer *lx, PyToken *t) {
-    if (lx->pending_dedents <= 0) {
-        size_t pos = lx->pos;
-        const char *src = lx->src;
-        if (lx->at_line_start && lx->nbrackets == 0) {
+/*
+ * The token loop. Most tokens are a name or a punctuator after a space or
+ * none, inside a line (or on a line joined inside brackets), and most lines
+ * end plainly and start with a name at the indentation of the line before:
+ * those tokens are made here, with the lexer's position and line kept in
+ * registers, and skip the layout's checks. The rest (and every token after
+ * a DEDENT) take lex_token, with the state written back around it. A name
+ * ends in a word the cache holds or in word_miss; one that turns out to be
+ * a string's prefix (r'', f"") or to hold non-ASCII bytes goes to lex_token
+ * too, which takes it from the start again.
+ */
+static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
+    if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
+    PyNameCache *names = lx->names;
+    const unsigned char *u = (const unsigned char *)lx->src;
+    const size_t len = lx->len, avail = lx->avail;
+    const char *file = lx->file;
+    size_t pos = lx->pos;
+    int line = lx->line;
+    bool at_line_start = lx->at_line_start, line_has_tokens = lx->line_has_tokens;
+    int i = 0;
+    for (; i < n; i++) {
+        PyToken *t = &out[i];
+        if (lx->pending_dedents > 0) goto slow;
+        size_t p;
+        if (at_line_start && lx->nbrackets == 0) {
             /* a line indented with as many spaces as the open level (no
              * INDENT or DEDENT due, no tabs to check) and starting with a
              * name; any other goes by lex_indentation */
-            size_t p = pos, level = (size_t)lx->indents[lx->nindents];
-            while (p < lx->len && src[p] == ' ') p++;
-            if (p - pos != level || lx->alt_indents[lx->nindents] != lx->indents[lx->nindents] || p >= lx->len ||
-                !is_ident_start((unsigned char)src[p])) {
-                lex_token(lx, t);
-                return;
+            int level = lx->indents[lx->nindents];
+            p = skip_spaces(u, pos, len, avail);
+            if (p - pos != (size_t)level || lx->alt_indents[lx->nindents] != level || p >= len ||
+                !is_ident_start(u[p]))
+                goto slow;
+        } else {
+            if (pos >= len) goto slow;
+            p = u[pos] == ' ' ? skip_spaces(u, pos + 1, len, avail) : pos;
+            if (p >= len) goto slow;
+            int c = u[p];
+            if (!is_ident_start(c)) {
+                if (c == '\n' && lx->nbrackets > 0) { /* lines joined inside brackets: no token */
+                    do {
+                        line++;
+                        pos = lx->line_start = p + 1;
+                        p = skip_spaces(u, pos, len, avail);
+                    } while (p < len && u[p] == '\n');
+                    if (p >= len) goto slow;
+                    c = u[p];
+                    if (!is_ident_start(c)) goto slow;
+                    goto word;
+                }
+                if (c == '\n' && line_has_tokens) { /* the end of a logical line */
+                    t->kind = PY_TOK_NEWLINE;
+                    t->flags = 0;
+                    t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+                    t->off = p;
+                    t->len = 1;
+                    pos = lx->line_start = p + 1;
+                    line++;
+                    at_line_start = true;
+                    line_has_tokens = false;
+                    continue;
+                }
+                int np;
+                PyTokKind k = punctuator(u, p, len, &np);
+                if (k == PY_TOK_ERROR || (c == '.' && p + 1 < len && is_digit(u[p + 1]))) goto slow;
+                t->kind = k;
+                t->flags = 0;
+                t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+                t->off = p;
+                t->len = (size_t)np;
+                pos = p + (size_t)np;
+                line_has_tokens = true;
+                if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) {
+                    int nb = lx->nbrackets;
+                    if ((k - PY_TOK_LPAREN) % 2 == 0 && nb < PY_MAX_BRACKETS) { /* an opener */
+                        lx->brackets[nb].ch = (char)c;
+                        lx->brackets[nb].loc = t->loc;
+                        lx->nbrackets = nb + 1;
+                    } else if ((k - PY_TOK_LPAREN) % 2 == 1 && nb > 0 && nb <= PY_MAX_BRACKETS &&
+                               closer_of(lx->brackets[nb - 1].ch) == c) {
+                        lx->nbrackets = nb - 1;
+                    } else { /* too deep, unmatched or mismatched */
+                        lx->pos = pos;
+                        t->kind = lex_bracket(lx, t);
+                        if (lx->failed) {
+                            i++;
+                            break;
+                        }
+                    }
+                }
+                continue;
             }
-            lx->at_line_start = false;
-            lx->pos = p;
-            lx->line_has_tokens = true;
-            if (!lex_word_fast(lx, t, p)) lex_name(lx, t, p, (unsigned char)src[p]);
-            return;
         }
-        while (pos < lx->len && src[pos] == ' ') pos++;
+        /* a word at p: within the next 16 bytes (all of it in the key), or
+         * longer, or near the end of what may be read */
+        size_t end, wn;
+        uint64_t head, tail;
+        bool keyed;
+    word:
+        keyed = false;
+#if defined(__SSE2__)
+        if (p + 16 <= avail) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(u + p));
+            wn = ident_run16(v);
+            end = p + wn;
+            if (wn < 16 && end <= len) {
+                __m128i key = _mm_and_si128(v, _mm_loadu_si128((const __m128i *)(word_mask + 16 - wn)));
+                head = (uint64_t)_mm_cvtsi128_si64(key);
+                tail = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(key, key));
+                keyed = true;
+            }
+        }
+#endif
+        if (!keyed) {
+            end = word_end(u, p, len);
+            wn = end - p;
+            WordKey k = word_key(names, (const char *)u + p, wn);
+            head = k.head;
+            tail = k.tail;
+        }
+        if (end < len && word_after[u[end]] && (word_after[u[end]] == 1 || wn <= 2)) goto slow;
+        const char *w = (const char *)u + p;
+        const PyNameEntry *e = word_entry(names, head, tail, wn);
+        if (!word_hit(e, head, tail, w, wn)) e = word_miss(lx, (PyNameEntry *)e, head, tail, w, wn);
+        t->kind = (PyTokKind)e->kind;
+        t->flags = 0;
+        t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+        t->off = p;
+        t->len = wn;
+        t->str = e->str;
+        pos = end;
+        at_line_start = false;
+        line_has_tokens = true;
+        continue;
+    slow:
         lx->pos = pos;
-        int c = peekc(lx, 0);
-        if (is_ident_start(c)) {
-            lx->line_has_tokens = true;
-            if (!lex_word_fast(lx, t, pos)) lex_name(lx, t, pos, c);
-            return;
-        }
-        if (c == '\n' && lx->nbrackets == 0 && lx->line_has_tokens) { /* the end of a logical line */
-            *t = (PyToken){.kind = PY_TOK_NEWLINE, .loc = loc_at(lx, pos), .off = pos, .len = 1};
-            lx->pos = pos + 1;
-            lx->line++;
-            lx->line_start = pos + 1;
-            lx->at_line_start = true;
-            lx->line_has_tokens = false;
-            return;
-        }
-        int n;
-        PyTokKind k = punctuator(lx, &n);
-        if (k != PY_TOK_ERROR && !(c == '.' && is_digit(peekc(lx, 1)))) {
-            lx->line_has_tokens = true;
-            lx->pos += (size_t)n;
-            set_tok(lx, t, k, pos);
-            if (k >= PY_TOK_LPAREN && k <= PY_TOK_RBRACE) t->kind = lex_bracket(lx, t);
-            return;
+        lx->line = line;
+        lx->at_line_start = at_line_start;
+        lx->line_has_tokens = line_has_tokens;
+        lex_token(lx, t);
+        pos = lx->pos;
+        line = lx->line;
+        at_line_start = lx->at_line_start;
+        line_has_tokens = lx->line_has_tokens;
+        if (t->kind == PY_TOK_EOF || lx->failed) {
+            i++;
+            break;
         }
     }
-    lex_token(lx, t);
+    lx->pos = pos;
+    lx->line = line;
+    lx->at_line_start = at_line_start;
+    lx->line_has_tokens = line_has_tokens;
+    return i;
 }
 
-void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_one(lx, t); }
+void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_loop(lx, t, 1); }
 
-int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n) {
-    for (int i = 0; i < n; i++) {
-        lex_one(lx, &out[i]);
-        if (out[i].kind == PY_TOK_EOF || lx->failed) return i + 1;
-    }
-    return n;
-}
+int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n) { return lex_loop(lx, out, n); }
 
 PyToken py_lexer_next(PyLexer *lx) {
     PyToken t;

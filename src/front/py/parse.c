@@ -1062,6 +1062,7 @@ static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations) {
     bool seen_slash = false;
     const PyToken *star_tok = NULL;
     PyToken star_copy;
+    uint64_t seen_names = 0;
     while (!at(p, end)) {
         if (seen_kwargs) error_at(p, tok(p), "parameters cannot follow a var-keyword parameter ('**')");
         PyParamKind k = seen_star ? PY_PARAM_KWONLY : PY_PARAM_NORMAL;
@@ -1108,9 +1109,14 @@ static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations) {
             error_at(p, &name, "parameter without a default follows parameter with a default");
         }
         if (k == PY_PARAM_VARARGS || k == PY_PARAM_KWONLY) bare_star = false;
-        for (int i = m; i < p->stack.len && i < m + 256; i++)
-            if (((PyParam *)p->stack.data[i])->name == prm->name)
-                error_at(p, &name, "duplicate parameter '%s' in function definition", prm->name);
+        /* (names are interned: a bit per name's address, and a scan for a
+         * name only where its bit was set by one before) */
+        uint64_t bit = UINT64_C(1) << ((uintptr_t)prm->name >> 4 & 63);
+        if (seen_names & bit)
+            for (int i = m; i < p->stack.len && i < m + 256; i++)
+                if (((PyParam *)p->stack.data[i])->name == prm->name)
+                    error_at(p, &name, "duplicate parameter '%s' in function definition", prm->name);
+        seen_names |= bit;
         push(p, prm);
         if (!accept(p, PY_TOK_COMMA)) break;
     }
@@ -1126,7 +1132,7 @@ static PyParamList parse_params(Parser *p, PyTokKind end, bool annotations) {
 
 static void parse_statement(Parser *p);
 static void parse_simple_stmts(Parser *p);
-static void parse_guarded_statement(Parser *p);
+static void parse_guarded_statements(Parser *p, bool module);
 
 /* Skips what is left of a bad statement: to the end of its line and over
  * the indented block that follows it (the body of a broken header), or over
@@ -1169,8 +1175,7 @@ static PyBlock parse_block(Parser *p, const char *what, int header_line) {
         return take_block(p, m);
     }
     skip(p);
-    while (!at(p, PY_TOK_DEDENT) && !at(p, PY_TOK_EOF) && !diag_full(p->de))
-        parse_guarded_statement(p);
+    parse_guarded_statements(p, false);
     accept(p, PY_TOK_DEDENT);
     return take_block(p, m);
 }
@@ -1453,6 +1458,7 @@ typedef struct PyLazyText {
     DiagEngine *de;
     PyNameCache *names; /* the module parse's, shared by every later parse of the file */
     const char *file, *src;
+    size_t src_len; /* the whole text's */
     /* the body: just after the header's ':' up to the next top-level line;
      * the parameters: just after the '(' up to just after the ')' */
     size_t off, end;
@@ -1717,7 +1723,7 @@ static bool skip_params(Parser *p, PyFunc *f, const PyToken *open) {
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
     *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
-                      .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
+                      .src_len = p->len, .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line, .open = open->loc};
     f->lazy_params = z;
     p->prev_end = end;
@@ -1742,7 +1748,7 @@ static bool skip_body(Parser *p, PyFunc *f) {
     if (end == SIZE_MAX) return false;
     PyLazyText *z = ARENA_NEW(p->a, PyLazyText);
     *z = (PyLazyText){.a = p->a, .in = p->in, .de = p->de, .names = lx->names, .file = p->file, .src = p->src,
-                      .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
+                      .src_len = p->len, .off = lx->pos, .end = end, .line_start = lx->line_start, .line = lx->line,
                       .header_line = f->loc.line};
     f->lazy = z;
     f->src_end = last > f->src_start ? last : f->src_start;
@@ -1758,6 +1764,7 @@ static void parser_buffer_init(Parser *p, int cap) {
     p->cap = cap;
     p->toks = tc_malloc(sizeof(PyToken) * (size_t)cap);
     p->cur = p->end = p->toks;
+    vec_reserve(&p->stack, 64); /* (a parameter list or a block's statements: grown from 8, moved twice) */
 }
 
 /* A lexer at the start of a skipped text (params: inside the parameters'
@@ -1765,6 +1772,7 @@ static void parser_buffer_init(Parser *p, int cap) {
 static void lazy_lexer_start(Parser *p, const PyLazyText *z, bool params) {
     py_lexer_init(&p->lx, z->a, z->in, z->de, z->file, z->src, z->end);
     p->lx.names = z->names;
+    p->lx.avail = z->src_len;
     p->lx.pos = z->off;
     p->lx.line = z->line;
     p->lx.line_start = z->line_start;
@@ -2035,7 +2043,8 @@ static PyStmt *parse_try(Parser *p) {
  * expression statements): the name `match`, something after it, and a
  * logical line that ends with ':', which no expression statement does. */
 static bool is_match_stmt(Parser *p) {
-    if (strcmp(tok(p)->str, "match")) return false;
+    const PyToken *name = tok(p);
+    if (name->len != 5 || strcmp(name->str, "match")) return false;
     for (unsigned k = 1; k < 4096; k++) {
         PyTokKind t = peek(p, k)->kind;
         if (t == PY_TOK_NEWLINE || t == PY_TOK_EOF) return k > 2 && peek(p, k - 1)->kind == PY_TOK_COLON;
@@ -2084,18 +2093,36 @@ static void parse_statement(Parser *p) {
     push(p, finish_stmt(p, s));
 }
 
-/* Parses one statement; on a syntax error, drops it and skips past it. */
-static void parse_guarded_statement(Parser *p) {
+/* Parses the statements of a block, up to its DEDENT or the end of the
+ * text (module: of the file, where a DEDENT only follows an error and is
+ * skipped quietly), or until the diagnostics are full. A syntax error drops
+ * its statement and skips past it: it unwinds to the one setjmp here, and
+ * the loop goes on with the next statement. */
+static void parse_guarded_statements(Parser *p, bool module) {
     jmp_buf jb, *outer = p->jb;
-    int m = mark(p), depth = p->depth, height = p->height;
+    /* (every statement starts at the block's depth and height; m, the
+     * statement's stack mark, changes after the setjmp: volatile) */
+    int depth = p->depth, height = p->height;
+    volatile int m = mark(p);
     p->jb = &jb;
-    if (setjmp(jb) == 0) {
-        parse_statement(p);
-    } else {
+    if (setjmp(jb) != 0) {
         p->stack.len = m;
         p->depth = depth;
         p->height = height;
         recover(p);
+    }
+    for (;;) {
+        if (module) {
+            if (at(p, PY_TOK_EOF) || diag_full(p->de)) break;
+            if (at(p, PY_TOK_DEDENT)) {
+                skip(p);
+                continue;
+            }
+        } else if (at(p, PY_TOK_DEDENT) || at(p, PY_TOK_EOF) || diag_full(p->de)) {
+            break;
+        }
+        m = mark(p);
+        parse_statement(p);
     }
     p->jb = outer;
 }
@@ -2147,6 +2174,15 @@ static void check_utf8(DiagEngine *de, const char *filename, const char *src, si
     const unsigned char *u = (const unsigned char *)src;
     size_t i = 0;
     for (;;) {
+#if defined(__SSE2__)
+        while (i + 64 <= len) { /* ASCII, 64 bytes at a time */
+            const __m128i *q = (const __m128i *)(const void *)(u + i);
+            __m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+                                       _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+            if (_mm_movemask_epi8(any)) break;
+            i += 64;
+        }
+#endif
         while (i + 8 <= len) { /* ASCII, a word at a time */
             uint64_t w;
             memcpy(&w, u + i, 8);
@@ -2192,13 +2228,7 @@ static PyModule *parse_module(Arena *a, Interner *in, DiagEngine *de, const char
     m->filename = filename;
     m->src = src;
     m->len = len;
-    while (!at(&p, PY_TOK_EOF) && !diag_full(de)) {
-        if (at(&p, PY_TOK_DEDENT)) { /* only after an error: be quiet */
-            skip(&p);
-            continue;
-        }
-        parse_guarded_statement(&p);
-    }
+    parse_guarded_statements(&p, true);
     m->body = take_block(&p, 0);
     vec_free(&p.stack);
     sb_free(&p.sb);

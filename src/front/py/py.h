@@ -67,15 +67,19 @@ typedef enum PyTokKind {
 /* PY_TOK_INT flags */
 enum { PY_INT_OVERFLOW = 1 };
 
+/* (56 bytes: the parser steps through arrays of them and copies a few;
+ * the fields of one kind share a union, read only for that kind) */
 typedef struct PyToken {
     PyTokKind kind;
     unsigned flags;  /* STRING: PY_STR_*; INT: PY_INT_OVERFLOW */
     Loc loc;         /* first character; col counts bytes, 1-based */
     size_t off, len; /* byte range in the source */
-    const char *str; /* NAME: interned; STRING: decoded bytes (arena, NUL-terminated) */
+    union {
+        const char *str; /* NAME: interned; STRING: decoded bytes (arena, NUL-terminated) */
+        uint64_t ival;   /* INT */
+        double fval;     /* FLOAT, IMAG */
+    };
     size_t slen;     /* STRING: number of decoded bytes */
-    uint64_t ival;   /* INT */
-    double fval;     /* FLOAT, IMAG */
 } PyToken;
 
 /* "(" / "def" / "identifier" ... */
@@ -90,7 +94,7 @@ const char *py_tok_name(PyTokKind k);
  * (py_parse_lazy's, for the whole file, since they share the interner). */
 enum { PY_NAME_CACHE_BITS = 10, PY_NAME_CACHE = 1 << PY_NAME_CACHE_BITS };
 typedef struct PyNameEntry {
-    uint64_t head, tail; /* the first and the last 8 bytes (a word of 8 or fewer: zero-padded, 0) */
+    uint64_t head, tail; /* bytes 0-7 and 8-15, zero-padded (a word over 16 bytes: its first and last 8) */
     const char *str;     /* NAME: interned; a keyword: NULL */
     uint32_t len;        /* 0: empty */
     uint32_t kind;       /* PY_TOK_NAME or the keyword's PyTokKind */
@@ -109,6 +113,9 @@ typedef struct PyLexer {
     PyNameCache *names; /* made at the first name unless given */
     const char *file, *src;
     size_t len, pos, line_start;
+    size_t avail; /* bytes readable at src: len, or more where the text lexed is
+                     part of a larger one (a function body in its file), for
+                     the name scan's 16-byte loads */
     int line;
     int nindents;
     int pending_dedents;
