@@ -46,52 +46,45 @@ typedef struct Table {
     bool *may_be_dead;
 } Table;
 
-static void operand_pair(Op *op, Value **a, Value **b) {
-    *a = op_operand(op, 0);
-    *b = op_operand(op, 1);
-    if (op->noperands == 2 && op_has_flag(op, OPF_COMMUTATIVE) && (uintptr_t)*a > (uintptr_t)*b) {
-        Value *t = *a;
-        *a = *b;
-        *b = t;
-    }
-}
-
 /* One multiply per field and a full mix at the end (the fields are
  * pointers and a kind; a full mix per field was most of the hashing). */
-static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+static inline uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
 
-static uint64_t op_hash(Op *op) {
+/* The operands of a commutative binary op hash as the same pair in either
+ * order: their sum and xor do not depend on it. */
+static uint64_t op_hash(const Op *op, unsigned flags) {
     uint64_t h = (uint64_t)op->kind + 1;
-    int i = 0;
-    if (op->noperands == 2) {
-        Value *a, *b;
-        operand_pair(op, &a, &b);
-        h = mix(mix(h, MAP_KEY(a)), MAP_KEY(b));
-        i = 2;
+    const Use *u = op->operands;
+    int n = op->noperands;
+    if (n == 2 && (flags & OPF_COMMUTATIVE)) {
+        uint64_t a = MAP_KEY(u[0].value), b = MAP_KEY(u[1].value);
+        h = mix(mix(h, a + b), a ^ b);
+    } else {
+        for (int i = 0; i < n; i++) h = mix(h, MAP_KEY(u[i].value));
     }
-    for (; i < op->noperands; i++) h = mix(h, MAP_KEY(op_operand(op, i)));
-    for (i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
-    for (i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
+    for (int i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
+    for (int i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
     return hash_u64(h);
 }
 
-static bool op_equal(Op *x, Op *y) {
+/* (x and y have the same hash, so most often they are equal) */
+static bool op_equal(const Op *x, const Op *y) {
     if (x->kind != y->kind || x->noperands != y->noperands || x->nresults != y->nresults ||
         x->nattrs != y->nattrs)
         return false;
-    int i = 0;
-    if (x->noperands == 2) {
-        Value *a, *b, *c, *d;
-        operand_pair(x, &a, &b);
-        operand_pair(y, &c, &d);
-        if (a != c || b != d) return false;
-        i = 2;
+    int n = x->noperands;
+    const Use *a = x->operands, *b = y->operands;
+    if (n == 2 && op_has_flag(x, OPF_COMMUTATIVE)) {
+        if (!((a[0].value == b[0].value && a[1].value == b[1].value) ||
+              (a[0].value == b[1].value && a[1].value == b[0].value)))
+            return false;
+    } else {
+        for (int i = 0; i < n; i++)
+            if (a[i].value != b[i].value) return false;
     }
-    for (; i < x->noperands; i++)
-        if (op_operand(x, i) != op_operand(y, i)) return false;
-    for (i = 0; i < x->nattrs; i++)
+    for (int i = 0; i < x->nattrs; i++)
         if (x->attrs[i].name != y->attrs[i].name || x->attrs[i].attr != y->attrs[i].attr) return false;
-    for (i = 0; i < x->nresults; i++)
+    for (int i = 0; i < x->nresults; i++)
         if (x->results[i].type != y->results[i].type) return false;
     return true;
 }
@@ -130,9 +123,8 @@ static inline bool may_be_dead(Op *op) {
     return op->nresults == 1 && op->results[0].uses ? false : may_be_dead_slow(op);
 }
 
-static bool cse_candidate(Op *op) {
-    return op_has_flag(op, OPF_PURE) && !op_has_flag(op, OPF_TERMINATOR) && op->nregions == 0 &&
-           op->nresults > 0;
+static inline bool cse_candidate(const Op *op, unsigned flags) {
+    return (flags & (OPF_PURE | OPF_TERMINATOR)) == OPF_PURE && op->nregions == 0 && op->nresults > 0;
 }
 
 /* Room for at least `want` entries (a power of two of buckets). */
@@ -155,19 +147,18 @@ static void table_grow_to(Table *t, int want) {
 
 static void table_grow(Table *t) { table_grow_to(t, 0); }
 
-static Op *table_find(Table *t, Op *op, uint64_t h) {
-    if (!t->nbuckets) return NULL;
-    for (int i = t->heads[h & (uint64_t)(t->nbuckets - 1)]; i >= 0; i = t->entries.data[i].next)
-        if (t->entries.data[i].hash == h && op_equal(t->entries.data[i].op, op))
-            return t->entries.data[i].op;
-    return NULL;
-}
-
-static void table_push(Table *t, Op *op, uint64_t h) {
+/* The op equal to op in t, if any; else op is pushed (one probe of its
+ * bucket for both). */
+static Op *table_find_or_push(Table *t, Op *op, uint64_t h) {
     if (t->entries.len + 1 > t->nbuckets) table_grow(t);
     int b = (int)(h & (uint64_t)(t->nbuckets - 1));
-    vec_push(&t->entries, ((Entry){op, h, t->heads[b], b}));
-    t->heads[b] = t->entries.len - 1;
+    Entry *es = t->entries.data;
+    for (int i = t->heads[b]; i >= 0; i = es[i].next)
+        if (es[i].hash == h && op_equal(es[i].op, op)) return es[i].op;
+    /* (room for as many entries as buckets: see table_grow_to) */
+    es[t->entries.len] = (Entry){op, h, t->heads[b], b};
+    t->heads[b] = t->entries.len++;
+    return NULL;
 }
 
 static void table_pop_to(Table *t, int len) {
@@ -177,14 +168,27 @@ static void table_pop_to(Table *t, int len) {
     }
 }
 
-static void cse_block(Table *t, Block *b, PassContext *pc) {
+/* Empties t: entry by entry, or, when there are many, all buckets at once
+ * (a function's outermost scope holds most of its ops). */
+static void table_clear(Table *t) {
+    if (t->entries.len > t->nbuckets / 16) {
+        memset(t->heads, 0xff, sizeof(int) * (size_t)t->nbuckets);
+        t->entries.len = 0;
+    } else {
+        table_pop_to(t, 0);
+    }
+}
+
+/* CSE of block b in a new scope of t, closed at the end unless b is the
+ * outermost block of t (`outer`): its owner empties the table. */
+static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
     int scope = t->entries.len;
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
-        if (cse_candidate(op)) {
-            uint64_t h = op_hash(op);
-            Op *prev = table_find(t, op, h);
+        unsigned flags = op_info[op->kind].flags;
+        if (cse_candidate(op, flags)) {
+            Op *prev = table_find_or_push(t, op, op_hash(op, flags));
             if (prev) {
                 if (*t->count_unseen) {
                     bool unseen = canonicalize_unmoved_by_merge(op, prev);
@@ -197,21 +201,23 @@ static void cse_block(Table *t, Block *b, PassContext *pc) {
                 pc->changes++;
                 continue;
             }
-            table_push(t, op, h);
         }
         if (!*t->may_be_dead) *t->may_be_dead = may_be_dead(op);
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
                 Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead};
-                for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, pc);
+                for (Block *ib = op->regions[r].first; ib; ib = ib->next) {
+                    table_clear(&inner);
+                    cse_block(&inner, ib, pc, true);
+                }
                 vec_free(&inner.entries);
                 tc_free(inner.heads);
                 continue;
             }
-            for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, pc);
+            for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, pc, false);
         }
     }
-    table_pop_to(t, scope);
+    if (!outer) table_pop_to(t, scope);
 }
 
 bool pass_cse(Op *module, PassContext *pc) {
@@ -225,8 +231,8 @@ bool pass_cse(Op *module, PassContext *pc) {
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) {
-                table_pop_to(&t, 0);
-                cse_block(&t, b, pc);
+                table_clear(&t);
+                cse_block(&t, b, pc, true);
             }
     vec_free(&t.entries);
     tc_free(t.heads);
