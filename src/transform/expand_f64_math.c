@@ -321,7 +321,8 @@ static OpKind libdevice_kind(const char *sym) {
 typedef struct F64State {
     Context *ctx;
     int changes;
-    Map consts, parts; /* Ex.consts and Ex.parts of every expansion */
+    ExConsts consts; /* Ex.consts and Ex.parts of every expansion */
+    Map parts;
 } F64State;
 
 static void expand_op(Op *op, void *ud) {
@@ -349,7 +350,7 @@ static void expand_op(Op *op, void *ud) {
 bool pass_expand_f64_math(Op *module, PassContext *pc) {
     F64State st = {.ctx = pc->ctx};
     op_walk(module, expand_op, &st, true);
-    map_free(&st.consts);
+    ex_consts_free(&st.consts);
     map_free(&st.parts);
     pc->changes += st.changes;
     return true;

@@ -354,7 +354,7 @@ typedef struct ExpandState {
     /* Ex.consts of every expansion: the formulas repeat their masks and
      * shifts (each fp64 logb, ilogb, ... its 52, 1023 and sign masks), and
      * the cse after the pass merged the copies */
-    Map consts;
+    ExConsts consts;
 } ExpandState;
 
 static void expand_op(Op *op, void *ud) {
@@ -398,7 +398,7 @@ static void expand_op(Op *op, void *ud) {
             op_erase(o);
             o = prev;
         }
-        map_free(&st->consts); /* (some of what it holds went: the expansions start over) */
+        ex_consts_free(&st->consts); /* (some of what it holds went: the expansions start over) */
         return;
     }
     value_replace_all_uses(op_result(op, 0), r);
@@ -409,7 +409,7 @@ static void expand_op(Op *op, void *ud) {
 bool pass_expand_libdevice(Op *module, PassContext *pc) {
     ExpandState st = {.ctx = pc->ctx};
     op_walk(module, expand_op, &st, true);
-    map_free(&st.consts);
+    ex_consts_free(&st.consts);
     pc->changes += st.changes;
     return true;
 }
