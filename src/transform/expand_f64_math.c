@@ -323,6 +323,9 @@ typedef struct F64State {
     int changes;
     ExConsts consts; /* Ex.consts and Ex.parts of every expansion */
     Map parts;
+    /* the last type expanded on, and its Ex.it and Ex.bt (the expansions
+     * of a kernel share one or two) */
+    Type *t, *it, *bt;
 } F64State;
 
 static void expand_op(Op *op, void *ud) {
@@ -338,8 +341,13 @@ static void expand_op(Op *op, void *ud) {
         if (sym && !strcmp(sym, "__nv_erfcx")) libdevice_only = erfcx64;
     }
     if (k == OP_COUNT && !libdevice_only) return;
-    Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx)),
-            .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx)), .consts = &st->consts, .parts = &st->parts};
+    if (t != st->t) {
+        st->t = t;
+        st->it = ty_with_elem(st->ctx, t, ty_i64(st->ctx));
+        st->bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx));
+    }
+    Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = st->it, .bt = st->bt, .consts = &st->consts,
+            .parts = &st->parts};
     Value *r = libdevice_only ? libdevice_only(&x, op_operand(op, 0)) : expand(&x, k, op_operand(op, 0));
     if (!r) return;
     value_replace_all_uses(op_result(op, 0), r);

@@ -355,6 +355,8 @@ typedef struct ExpandState {
      * shifts (each fp64 logb, ilogb, ... its 52, 1023 and sign masks), and
      * the cse after the pass merged the copies */
     ExConsts consts;
+    /* the last operand type expanded on, and its Ex.it and Ex.bt */
+    Type *t, *it, *bt;
 } ExpandState;
 
 static void expand_op(Op *op, void *ud) {
@@ -386,9 +388,12 @@ static void expand_op(Op *op, void *ud) {
         for (size_t i = 0; i < sizeof cls / sizeof *cls; i++)
             if (!strcmp(name, cls[i][0])) strcpy(name, cls[i][1]);
     }
-    Ex x = {.b = builder_before(st->ctx, op), .t = in,
-            .it = ty_with_elem(st->ctx, in, f64 ? ty_i64(st->ctx) : ty_i32(st->ctx)),
-            .bt = ty_with_elem(st->ctx, in, ty_i32(st->ctx)), .consts = &st->consts};
+    if (in != st->t) {
+        st->t = in;
+        st->it = ty_with_elem(st->ctx, in, f64 ? ty_i64(st->ctx) : ty_i32(st->ctx));
+        st->bt = ty_with_elem(st->ctx, in, ty_i32(st->ctx));
+    }
+    Ex x = {.b = builder_before(st->ctx, op), .t = in, .it = st->it, .bt = st->bt, .consts = &st->consts};
     Op *first_new = op->prev;
     Value *r = expand(&x, name, op_operand(op, 0), op->noperands > 1 ? op_operand(op, 1) : NULL);
     if (!r) return;
