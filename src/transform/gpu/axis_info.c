@@ -66,23 +66,29 @@ static int64_t pow2_div(int64_t v) {
 static int info_rank(const Type *t) { return t->kind == TY_TENSOR ? t->rank : 1; }
 static int64_t dim_size(const Type *t, int d) { return t->kind == TY_TENSOR ? t->shape[d] : 1; }
 
+/* (filled in place: the facts are 120 bytes, and visit makes one for
+ * every integer value) */
+static inline void set_conservative(AxisInfo *ai, const Type *t) {
+    ai->rank = info_rank(t);
+    ai->known = false;
+    ai->value = 0;
+    for (int d = 0; d < TTG_MAX_RANK; d++) ai->contig[d] = ai->div[d] = ai->cnst[d] = 1;
+}
+
 static inline AxisInfo conservative(const Type *t) {
     AxisInfo ai;
-    ai.rank = info_rank(t);
-    ai.known = false;
-    ai.value = 0;
-    for (int d = 0; d < TTG_MAX_RANK; d++) ai.contig[d] = ai.div[d] = ai.cnst[d] = 1;
+    set_conservative(&ai, t);
     return ai;
 }
 
-static AxisInfo constant_info(const Type *t, int64_t v) {
-    AxisInfo ai = {.rank = info_rank(t), .known = true, .value = v};
-    for (int d = 0; d < ai.rank; d++) {
-        ai.contig[d] = 1;
-        ai.div[d] = pow2_div(v);
-        ai.cnst[d] = dim_size(t, d);
+static void set_constant(AxisInfo *ai, const Type *t, int64_t v) {
+    ai->known = true;
+    ai->value = v;
+    for (int d = 0; d < ai->rank; d++) {
+        ai->contig[d] = 1;
+        ai->div[d] = pow2_div(v);
+        ai->cnst[d] = dim_size(t, d);
     }
-    return ai;
 }
 
 /* v's place in the table, which grows to take values made since it was
@@ -107,7 +113,7 @@ const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
     Slot *slot = info_slot(a, v);
     if (!slot->info) {
         AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
-        *n = conservative(v->type);
+        set_conservative(n, v->type);
         slot->info = n;
     }
     return slot->info;
@@ -184,6 +190,34 @@ static void func_args(AxisAnalysis *a, Op *func) {
     }
 }
 
+/* Gives v the facts ai (shared, not copied: see Slot). */
+static void share_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
+    Slot *slot = info_slot(a, v);
+    if (slot->info == ai || (slot->info && axis_info_equal(slot->info, ai))) return;
+    slot->info = ai;
+    slot->changed = ++a->clock;
+}
+
+static bool has_hints(const Op *op) {
+    for (int i = 0; i < op->nattrs; i++) {
+        const char *n = op->attrs[i].name;
+        if (n == attr_names[AN_TT_DIVISIBILITY] || n == attr_names[AN_TT_CONTIGUITY] ||
+            n == attr_names[AN_TT_CONSTANCY])
+            return true;
+    }
+    return false;
+}
+
+/* Whether visit's final clamping leaves facts x of a value of type t as
+ * they are. */
+static bool clamped(const AxisInfo *x, const Type *t) {
+    for (int d = 0; d < x->rank; d++)
+        if (x->contig[d] < 1 || x->cnst[d] < 1 || x->div[d] < 1 || x->contig[d] > dim_size(t, d) ||
+            x->cnst[d] > dim_size(t, d))
+            return false;
+    return true;
+}
+
 static bool is_ordering_pred(int64_t p) {
     return p != CMPI_EQ && p != CMPI_NE;
 }
@@ -203,15 +237,34 @@ static void visit(Op *op, void *ud) {
     Type *t = r->type;
     Type *et = ty_elem(t);
     if (et->kind != TY_INT && et->kind != TY_PTR && et->kind != TY_INDEX) return;
-    AxisInfo ai = conservative(t);
-    int rank = ai.rank;
     const AxisInfo *x = op->noperands > 0 ? axis_info(a, op_operand(op, 0)) : NULL;
+    switch (op->kind) {
+    case TTG_CONVERT_LAYOUT:
+    case ARITH_EXTSI:
+    case ARITH_EXTUI:
+    case ARITH_TRUNCI:
+    case ARITH_INDEX_CAST:
+    case TT_BITCAST:
+        /* the operand's facts, which the rules below would copy, clamp
+         * (to the same shape) and leave as they are without hints */
+        if (x->rank == info_rank(t) && !has_hints(op) && clamped(x, t)) {
+            share_info(a, r, x);
+            info_slot(a, r)->computed = a->clock;
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    AxisInfo ai;
+    set_conservative(&ai, t);
+    int rank = ai.rank;
     const AxisInfo *y = op->noperands > 1 ? axis_info(a, op_operand(op, 1)) : NULL;
     int64_t c;
     switch (op->kind) {
     case ARITH_CONSTANT: {
         Attr *v = op_attr_k(op, AN_VALUE);
-        if (v && attr_is_splat(v) && attr_as_int(v, &c)) ai = constant_info(t, c);
+        if (v && attr_is_splat(v) && attr_as_int(v, &c)) set_constant(&ai, t, c);
         break;
     }
     case TT_MAKE_RANGE: {
