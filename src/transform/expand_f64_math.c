@@ -328,9 +328,7 @@ typedef struct F64State {
     Type *t, *it, *bt;
 } F64State;
 
-static void expand_op(Op *op, void *ud) {
-    F64State *st = ud;
-    if (!expand_f64_math_candidate(op)) return;
+static void expand_op(F64State *st, Op *op) {
     Type *t = op_result(op, 0)->type;
     OpKind k = op->kind;
     Value *(*libdevice_only)(Ex *, Value *) = NULL; /* the functions without a math op */
@@ -355,9 +353,22 @@ static void expand_op(Op *op, void *ud) {
     st->changes++;
 }
 
+/* The candidates nested under root, in op_walk's post-order (each
+ * expansion replaces only the op it expands, and what it makes goes
+ * before it: the walk never meets it). */
+static void expand_nested(F64State *st, Op *root) {
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first, *next; o; o = next) {
+                next = o->next;
+                if (o->nregions) expand_nested(st, o);
+                if (expand_f64_math_candidate(o)) expand_op(st, o);
+            }
+}
+
 bool pass_expand_f64_math(Op *module, PassContext *pc) {
     F64State st = {.ctx = pc->ctx};
-    op_walk(module, expand_op, &st, true);
+    expand_nested(&st, module);
     ex_consts_free(&st.consts);
     map_free(&st.parts);
     pc->changes += st.changes;

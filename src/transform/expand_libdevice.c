@@ -359,9 +359,7 @@ typedef struct ExpandState {
     Type *t, *it, *bt;
 } ExpandState;
 
-static void expand_op(Op *op, void *ud) {
-    ExpandState *st = ud;
-    if (!expand_libdevice_candidate(op)) return;
+static void expand_op(ExpandState *st, Op *op) {
     if (op->kind == ARITH_REMF) {
         st->changes += expand_remf(st->ctx, op);
         return;
@@ -411,9 +409,22 @@ static void expand_op(Op *op, void *ud) {
     st->changes++;
 }
 
+/* The candidates nested under root, in op_walk's post-order (each
+ * expansion replaces only the op it expands, and what it makes goes
+ * before it: the walk never meets it). */
+static void expand_nested(ExpandState *st, Op *root) {
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first, *next; o; o = next) {
+                next = o->next;
+                if (o->nregions) expand_nested(st, o);
+                if (expand_libdevice_candidate(o)) expand_op(st, o);
+            }
+}
+
 bool pass_expand_libdevice(Op *module, PassContext *pc) {
     ExpandState st = {.ctx = pc->ctx};
-    op_walk(module, expand_op, &st, true);
+    expand_nested(&st, module);
     ex_consts_free(&st.consts);
     pc->changes += st.changes;
     return true;

@@ -68,7 +68,6 @@
 
 enum { MAX_LOADS = 8 };
 
-typedef VEC(Op *) OpList;
 
 typedef struct Cand {
     Op *load, *dot;
@@ -470,16 +469,12 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     return n;
 }
 
-static void collect_for(Op *op, void *ud) {
-    if (op->kind == SCF_FOR) vec_push((OpList *)ud, op);
-}
-
 int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
     int n = 0;
     for (Op *f = module_body(module)->first; f; f = f->next) {
         if (f->kind != TT_FUNC) continue;
         OpList loops = {0};
-        op_walk(f, collect_for, &loops, true);
+        collect_ops(f, SCF_FOR, OP_COUNT, true, &loops);
         if (loops.len) {
             /* the facts of the IR before any loop is pipelined answer for
              * every loop (values made on the way read as unknown) */
