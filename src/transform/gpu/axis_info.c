@@ -46,7 +46,10 @@ struct AxisAnalysis {
 };
 
 /* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
-static int64_t gcd64(int64_t a, int64_t b) {
+static inline int64_t gcd64(int64_t a, int64_t b) {
+    /* (the facts are powers of two but for a few contiguities: then the
+     * gcd is the smaller) */
+    if (a > 0 && b > 0 && ((a & (a - 1)) | (b & (b - 1))) == 0) return a < b ? a : b;
     uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
     while (y) {
         uint64_t t = x % y;
