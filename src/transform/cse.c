@@ -22,10 +22,31 @@
  * count at its start, and closing it pops entries (each was pushed at the
  * head of its bucket, so popping in reverse order restores the heads). Each
  * op is hashed and compared O(operands + attributes) times: O(ops) overall.
+ *
+ * An op that is the only user of one of its operands is neither looked up
+ * nor entered (most are: x * y + z is two of them), for no op before it
+ * equals it (that op would use the operand too), and none after it can
+ * unless the operand gains users, which only a merge into the op that
+ * defines it gives (every other user exists already and would make two).
+ * So the ops left out are kept, in scope, beside the table, and a merge
+ * into a value whose one user is such an op enters that op then ("late"):
+ * from the merge on, the table answers as it would have with every op in
+ * it. (A late entry can sit above the scope of a nested block: closing
+ * that scope enters it again.)
  */
 #include "transform/pass.h"
 
 #include <string.h>
+
+/* (the hashing and the probe are inlined into the walk over the ops, not
+ * called per op: a merge calls them too) */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define ALWAYS_INLINE inline
+#define NOT_INLINE
+#endif
 
 typedef struct Entry {
     Op *op;
@@ -38,6 +59,13 @@ typedef struct Table {
     VEC(Entry) entries;
     int *heads; /* bucket -> first entry, -1 when empty */
     int nbuckets;
+    /* the ops left out of the table (see above), in order: a scope is also
+     * their count at its start; each one's `mark` is `skip` while it is in
+     * scope (0 once out), `late` once a merge has entered it */
+    VEC(Op *) skipped;
+    int skip_mark, late_mark;
+    int nlate; /* the late entries made */
+    VEC(Entry) reenter; /* (table_pop_to's) */
     /* the merges are checked for canonicalize's fixed point (pass.h):
      * while it stood when the pass began and every merge so far kept it
      * (shared with the tables of isolated regions) */
@@ -52,7 +80,7 @@ static inline uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) 
 
 /* The operands of a commutative binary op hash as the same pair in either
  * order: their sum and xor do not depend on it. */
-static uint64_t op_hash(const Op *op, unsigned flags) {
+static ALWAYS_INLINE uint64_t op_hash(const Op *op, unsigned flags) {
     uint64_t h = (uint64_t)op->kind + 1;
     const Use *u = op->operands;
     int n = op->noperands;
@@ -123,6 +151,14 @@ static inline bool may_be_dead(Op *op) {
     return op->nresults == 1 && op->results[0].uses ? false : may_be_dead_slow(op);
 }
 
+/* Whether op is the only user of its first or second operand (see above;
+ * the later ones are not asked about: the test is on every op). */
+static inline bool sole_user(const Op *op) {
+    const Use *u = op->operands;
+    return (op->noperands > 0 && u[0].value && !u[0].value->uses->next) ||
+           (op->noperands > 1 && u[1].value && !u[1].value->uses->next); /* (op's own use is there) */
+}
+
 static inline bool cse_candidate(const Op *op, unsigned flags) {
     return (flags & (OPF_PURE | OPF_TERMINATOR)) == OPF_PURE && op->nregions == 0 && op->nresults > 0;
 }
@@ -149,7 +185,7 @@ static void table_grow(Table *t) { table_grow_to(t, 0); }
 
 /* The op equal to op in t, if any; else op is pushed (one probe of its
  * bucket for both). */
-static Op *table_find_or_push(Table *t, Op *op, uint64_t h) {
+static ALWAYS_INLINE Op *table_find_or_push(Table *t, Op *op, uint64_t h) {
     if (t->entries.len + 1 > t->nbuckets) table_grow(t);
     int b = (int)(h & (uint64_t)(t->nbuckets - 1));
     Entry *es = t->entries.data;
@@ -161,42 +197,94 @@ static Op *table_find_or_push(Table *t, Op *op, uint64_t h) {
     return NULL;
 }
 
-static void table_pop_to(Table *t, int len) {
+/* A merge is about to give v the users of an equal value: v's one user,
+ * if it is an op left out of the table and still in scope, goes in. */
+static NOT_INLINE void enter_late(Table *t, Op *user) {
+    user->mark = t->late_mark;
+    t->nlate++;
+    table_find_or_push(t, user, op_hash(user, op_info[user->kind].flags)); /* (nothing equals it) */
+}
+
+static inline void gains_users(Table *t, Value *v) {
+    Use *u = v->uses;
+    if (u && !u->next && u->owner->mark == t->skip_mark) enter_late(t, u->owner);
+}
+
+/* Closes the scopes above `len` entries and `skipped` ops left out; the
+ * late entries among those popped whose ops are in scope go in again. */
+static NOT_INLINE void table_pop_late(Table *t, int len, int skipped) {
+    t->reenter.len = 0;
+    while (t->entries.len > len) {
+        Entry e = vec_pop(&t->entries);
+        t->heads[e.bucket] = e.next;
+        if (e.op->mark == t->late_mark) vec_push(&t->reenter, e);
+    }
+    while (t->skipped.len > skipped) vec_pop(&t->skipped)->mark = 0;
+    for (int i = t->reenter.len - 1; i >= 0; i--)
+        if (t->reenter.data[i].op->mark == t->late_mark)
+            table_find_or_push(t, t->reenter.data[i].op, t->reenter.data[i].hash);
+}
+
+static inline void table_pop_to(Table *t, int len, int skipped) {
+    if (t->nlate) {
+        table_pop_late(t, len, skipped);
+        return;
+    }
     while (t->entries.len > len) {
         Entry e = vec_pop(&t->entries);
         t->heads[e.bucket] = e.next;
     }
+    while (t->skipped.len > skipped) vec_pop(&t->skipped)->mark = 0;
 }
 
 /* Empties t: entry by entry, or, when there are many, all buckets at once
- * (a function's outermost scope holds most of its ops). */
+ * (a function's outermost scope holds most of its ops); the ops left out
+ * leave its scope. */
 static void table_clear(Table *t) {
     if (t->entries.len > t->nbuckets / 16) {
         memset(t->heads, 0xff, sizeof(int) * (size_t)t->nbuckets);
         t->entries.len = 0;
     } else {
-        table_pop_to(t, 0);
+        table_pop_to(t, 0, t->skipped.len);
     }
+    while (t->skipped.len) vec_pop(&t->skipped)->mark = 0;
+}
+
+static void table_free(Table *t) {
+    vec_free(&t->entries);
+    tc_free(t->heads);
+    vec_free(&t->skipped);
+    vec_free(&t->reenter);
 }
 
 /* CSE of block b in a new scope of t, closed at the end unless b is the
  * outermost block of t (`outer`): its owner empties the table. */
 static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
-    int scope = t->entries.len;
+    int scope = t->entries.len, skipped = t->skipped.len;
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
         unsigned flags = op_info[op->kind].flags;
         if (cse_candidate(op, flags)) {
-            Op *prev = table_find_or_push(t, op, op_hash(op, flags));
+            Op *prev;
+            if (sole_user(op)) {
+                op->mark = t->skip_mark;
+                vec_push(&t->skipped, op);
+                prev = NULL;
+            } else {
+                uint64_t h = op_hash(op, flags);
+                prev = table_find_or_push(t, op, h);
+            }
             if (prev) {
                 if (*t->count_unseen) {
                     bool unseen = canonicalize_unmoved_by_merge(op, prev);
                     pc->unseen += unseen;
                     *t->count_unseen = unseen;
                 }
-                for (int i = 0; i < op->nresults; i++)
+                for (int i = 0; i < op->nresults; i++) {
+                    gains_users(t, &prev->results[i]);
                     value_replace_all_uses(&op->results[i], &prev->results[i]);
+                }
                 op_erase(op);
                 pc->changes++;
                 continue;
@@ -205,37 +293,42 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
         if (!*t->may_be_dead) *t->may_be_dead = may_be_dead(op);
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
-                Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead};
+                Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead,
+                               .skip_mark = t->skip_mark, .late_mark = t->late_mark};
                 for (Block *ib = op->regions[r].first; ib; ib = ib->next) {
                     table_clear(&inner);
                     cse_block(&inner, ib, pc, true);
                 }
-                vec_free(&inner.entries);
-                tc_free(inner.heads);
+                table_free(&inner);
                 continue;
             }
             for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, pc, false);
         }
     }
-    if (!outer) table_pop_to(t, scope);
+    if (!outer) table_pop_to(t, scope, skipped);
 }
 
 bool pass_cse(Op *module, PassContext *pc) {
+    /* the marks of this run: other passes leave marks below 2^30 (block
+     * numbers, counts) or negative ones (canonicalize) */
+    static _Atomic unsigned runs;
+    int mark = (int)(0x40000000u | ((++runs << 1) & 0x3ffffffeu));
     bool count_unseen = canonicalize_fixed_point_stands(pc), may_be_dead = false;
-    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead};
+    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead, .skip_mark = mark,
+               .late_mark = mark + 1};
     /* sized once for the values there are (no more pure ops than that):
      * doubling from a small table rehashed the expanded fp64 math several
      * times over, and from half as many, once (most of its values are
      * pure ops' results) */
     table_grow_to(&t, (int)ctx_value_count(pc->ctx));
+    vec_reserve(&t.skipped, t.nbuckets / 2);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) {
                 table_clear(&t);
                 cse_block(&t, b, pc, true);
             }
-    vec_free(&t.entries);
-    tc_free(t.heads);
+    table_free(&t);
     /* (dce also erases private functions that no call reaches) */
     for (Op *f = module_body(module)->first; f && !may_be_dead; f = f->next)
         may_be_dead = f->kind == TT_FUNC && func_is_private(f);
