@@ -335,8 +335,7 @@ static void propagate(LState *s) {
     }
 }
 
-static void collect(Op *op, void *ud) {
-    LState *s = ud;
+static inline void collect_op(LState *s, Op *op) {
     vec_push(&s->ops, op);
     if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
     if (s->too_deep && (s->too_deep->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
@@ -348,6 +347,18 @@ static void collect(Op *op, void *ud) {
             return;
         }
     }
+}
+
+/* root and the ops nested in it, in pre-order, as op_walk visits them (a
+ * loop over each block, not a callback per op) */
+static void collect(LState *s, Op *root) {
+    collect_op(s, root);
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) {
+                if (o->nregions) collect(s, o);
+                else collect_op(s, o);
+            }
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
@@ -696,7 +707,7 @@ static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
  * per function, where it is made, and the function is left as it is. */
 static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *de) {
     LState s = {.ctx = c, .opts = o, .nvalues = ctx_value_count(c)};
-    op_walk(func, collect, &s, false);
+    collect(&s, func);
     if (s.too_deep) {
         diag_error(de, s.too_deep->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
                    s.too_deep_rank, TTG_MAX_RANK);
