@@ -314,21 +314,15 @@ bool func_is_private(const Op *func) {
 
 const char *call_callee(const Op *call) { return op_attr_str_k(call, AN_CALLEE); }
 
-static void collect_nested(Op *root, OpKind k1, OpKind k2, bool post, OpList *out) {
-    for (int r = 0; r < root->nregions; r++)
-        for (Block *b = root->regions[r].first; b; b = b->next)
-            for (Op *o = b->first; o; o = o->next) {
-                bool hit = o->kind == k1 || o->kind == k2;
-                if (hit && !post) vec_push(out, o);
-                if (o->nregions) collect_nested(o, k1, k2, post, out);
-                if (hit && post) vec_push(out, o);
-            }
-}
-
 void collect_ops(Op *root, OpKind k1, OpKind k2, bool post, OpList *out) {
     bool hit = root->kind == k1 || root->kind == k2;
     if (hit && !post) vec_push(out, root);
-    collect_nested(root, k1, k2, post, out);
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) {
+                if (o->nregions) collect_ops(o, k1, k2, post, out);
+                else if (o->kind == k1 || o->kind == k2) vec_push(out, o); /* (pre- or post-order alike) */
+            }
     if (hit && post) vec_push(out, root);
 }
 
