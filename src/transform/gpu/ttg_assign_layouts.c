@@ -486,11 +486,10 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     return op_result(c, 0);
 }
 
-/* Makes operand i of op have layout l. */
-static void require(LState *s, Op *op, int i, const Layout *l) {
+/* Makes operand i of op, which does not have it, have layout l. */
+static void require_slow(LState *s, Op *op, int i, const Layout *l) {
     Value *x = op_operand(op, i);
-    /* (most operands have it: the type's own decoded layout is the unique one) */
-    if (!l || !is_tile(x) || x->type->layout == l || ttg_layout_equal(type_layout(s, x->type), l)) return;
+    if (ttg_layout_equal(type_layout(s, x->type), l)) return;
     if (x->def && x->def->noperands <= 8 && can_remat(s, x)) {
         op_set_operand(op, i, remat(s, x, l, op));
         return;
@@ -500,6 +499,13 @@ static void require(LState *s, Op *op, int i, const Layout *l) {
     op_insert_before(op, cv);
     axis_analysis_copy(s->aa, op_result(cv, 0), x);
     op_set_operand(op, i, op_result(cv, 0));
+}
+
+/* Makes operand i of op have layout l (most operands have it: the type's
+ * own decoded layout is the unique one). */
+static inline void require(LState *s, Op *op, int i, const Layout *l) {
+    Value *x = op_operand(op, i);
+    if (l && is_tile(x) && x->type->layout != l) require_slow(s, op, i, l);
 }
 
 static const Layout *res_layout(LState *s, Op *op, int i) {
