@@ -76,13 +76,14 @@ static int64_t pow2_div(int64_t v) {
 static int info_rank(const Type *t) { return t->kind == TY_TENSOR ? t->rank : 1; }
 static int64_t dim_size(const Type *t, int d) { return t->kind == TY_TENSOR ? t->shape[d] : 1; }
 
-/* (filled in place: the facts are 120 bytes, and visit makes one for
- * every integer value) */
+/* (filled in place, up to the rank: the facts are 216 bytes, and visit
+ * makes one for every integer value; what lies past the rank nothing
+ * reads) */
 static inline void set_conservative(AxisInfo *ai, const Type *t) {
     ai->rank = info_rank(t);
     ai->known = false;
     ai->value = 0;
-    for (int d = 0; d < TTG_MAX_RANK; d++) ai->contig[d] = ai->div[d] = ai->cnst[d] = 1;
+    for (int d = 0; d < ai->rank && d < TTG_MAX_RANK; d++) ai->contig[d] = ai->div[d] = ai->cnst[d] = 1;
 }
 
 static inline AxisInfo conservative(const Type *t) {
