@@ -80,7 +80,9 @@ typedef struct Pipe {
     bool skip_async; /* leave the loads cp.async pipelining takes */
 } Pipe;
 
-static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
+static inline bool in_body(const Pipe *p, const Value *v) {
+    return (v->def ? v->def->parent : v->owner_block) == p->body; /* (value_parent_block, inline) */
+}
 
 static Value *loop_iv(const Pipe *p) { return p->body->args[0]; }
 

@@ -104,7 +104,9 @@ typedef struct Pipe {
     Map clones;
 } Pipe;
 
-static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
+static inline bool in_body(const Pipe *p, const Value *v) {
+    return (v->def ? v->def->parent : v->owner_block) == p->body; /* (value_parent_block, inline) */
+}
 
 /* An environment: the values of one iteration, by body_index (NULL: not
  * evaluated yet). */
