@@ -77,6 +77,7 @@ typedef struct Cand {
     int64_t stride[2];  /* element strides of the stored operand */
     int64_t stage_bytes, offset;
     int64_t dot_smem_bytes; /* the shared memory the dot's plan uses */
+    Op *copy;           /* its first async copy made: the later ones copy its attributes */
 } Cand;
 
 typedef struct Pipe {
@@ -350,11 +351,16 @@ static void issue(Pipe *p, Env env, Cand *cs, int n, Value *stage, Value *guard,
         if (l->noperands > 1) mask = build_binary(&b, ARITH_ANDI, eval(p, env, op_operand(l, 1), before), mask);
         Value *ops[3] = {stage, ptr, mask};
         Op *cp = plain_op(&b, TTG_ASYNC_COPY, ops, 3);
+        if (cs[i].copy) {
+            op_copy_attrs(p->c, cp, cs[i].copy);
+            continue;
+        }
         set_int(p->c, cp, AN_OFFSET, cs[i].offset);
         set_int(p->c, cp, AN_STAGE_BYTES, cs[i].stage_bytes);
         set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
         set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);
         set_int(p->c, cp, AN_VEC, cs[i].vec);
+        cs[i].copy = cp;
     }
     plain_op(&b, TTG_ASYNC_COMMIT, NULL, 0);
 }
