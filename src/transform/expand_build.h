@@ -28,6 +28,15 @@ typedef struct ExConst {
 typedef struct ExConsts {
     ExConst *slots;
     int cap, len;
+    /* In front of the table, the constants of one block (the one expanded
+     * into last) by a hash of type and bits, direct-mapped: the formulas
+     * ask for their few coefficients thousands of times. */
+    Block *cache_block;
+    struct {
+        Type *type;
+        uint64_t bits;
+        Value *value;
+    } cache[256];
 } ExConsts;
 
 static inline void ex_consts_free(ExConsts *cs) {
@@ -68,6 +77,31 @@ typedef struct Ex {
     Map *parts;
 } Ex;
 
+/* ex_const past the cache (out of line: the cache answers most) */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static Value *ex_const_slow(Ex *x, Type *t, uint64_t bits, bool is_float, unsigned ci) {
+    ExConsts *cs = x->consts;
+    if (cs) {
+        if (2 * (cs->len + 1) > cs->cap) ex_consts_grow(cs);
+        ExConst *e = ex_const_slot(cs, x->b.block, t, bits);
+        if (e->value) {
+            cs->cache[ci].type = t, cs->cache[ci].bits = bits, cs->cache[ci].value = e->value;
+            return e->value;
+        }
+    }
+    double f;
+    memcpy(&f, &bits, sizeof f);
+    Value *v = is_float ? build_const_float(&x->b, t, f) : build_const_int(&x->b, t, (int64_t)bits);
+    if (cs) {
+        *ex_const_slot(cs, x->b.block, t, bits) = (ExConst){x->b.block, t, bits, v};
+        cs->len++;
+        cs->cache[ci].type = t, cs->cache[ci].bits = bits, cs->cache[ci].value = v;
+    }
+    return v;
+}
+
 /* The constant `bits` (a double's or an integer's) of type t before the op
  * being expanded. The formulas repeat their coefficients (each exp has the
  * same polynomial, each erfc two of them): with x->consts a constant is
@@ -76,19 +110,15 @@ typedef struct Ex {
  * must not erase what it built.) */
 static inline Value *ex_const(Ex *x, Type *t, uint64_t bits, bool is_float) {
     ExConsts *cs = x->consts;
-    if (cs) {
-        if (2 * (cs->len + 1) > cs->cap) ex_consts_grow(cs);
-        ExConst *e = ex_const_slot(cs, x->b.block, t, bits);
-        if (e->value) return e->value;
+    unsigned ci = (unsigned)(((bits ^ MAP_KEY(t)) * 0x9e3779b97f4a7c15ULL) >> 56);
+    if (cs && cs->cache_block == x->b.block && cs->cache[ci].value && cs->cache[ci].bits == bits &&
+        cs->cache[ci].type == t)
+        return cs->cache[ci].value;
+    if (cs && cs->cache_block != x->b.block) {
+        memset(cs->cache, 0, sizeof cs->cache);
+        cs->cache_block = x->b.block;
     }
-    double f;
-    memcpy(&f, &bits, sizeof f);
-    Value *v = is_float ? build_const_float(&x->b, t, f) : build_const_int(&x->b, t, (int64_t)bits);
-    if (cs) {
-        *ex_const_slot(cs, x->b.block, t, bits) = (ExConst){x->b.block, t, bits, v};
-        cs->len++;
-    }
-    return v;
+    return ex_const_slow(x, t, bits, is_float, ci);
 }
 
 static inline Value *K(Ex *x, double v) {
