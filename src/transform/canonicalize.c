@@ -32,7 +32,7 @@
  * replaced value (they may fold now) and the definitions of an erased op's
  * operands (they may be dead now). Each op is re-queued only when something
  * it reads changed, so the whole pass is linear in practice and stops at a
- * fixpoint. Constants are keyed by (scope block, uniqued Attr*), so finding
+ * fixpoint. Constants are kept per scope block, by uniqued Attr*, so finding
  * an equal constant is one hash lookup.
  */
 #include "dialect/dialect.h"
@@ -47,13 +47,20 @@
  * clear the marks first: epochs are unique to a run until 2^28 runs.) */
 enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
 
+/* The constants hoisted into one scope block (a function's entry). */
+typedef struct ConstScope {
+    Block *block;
+    Map consts; /* uniqued Attr* -> the arith.constant op holding it */
+    Op *last;   /* the last constant hoisted into the block */
+} ConstScope;
+
 typedef struct Canon {
     Context *c;
     int epoch;
     int changes;
     VEC(Op *) work;
-    Map consts;  /* hash(scope block, attr) -> arith.constant op */
-    Map last;    /* scope block -> the last constant hoisted into it */
+    VEC(ConstScope *) scopes; /* one per function, as met */
+    ConstScope *cur;          /* the one asked for last */
 } Canon;
 
 static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 2) == s->epoch ? ~op->mark & 3 : 0; }
@@ -104,20 +111,27 @@ static Block *const_scope(Op *op) {
     }
 }
 
-static uint64_t const_key(Block *scope, Attr *a) {
-    return hash_combine(MAP_KEY(scope), MAP_KEY(a)) | 1;
+static ConstScope *scope_consts(Canon *s, Block *scope) {
+    if (s->cur && s->cur->block == scope) return s->cur;
+    for (int i = 0; i < s->scopes.len; i++)
+        if (s->scopes.data[i]->block == scope) return s->cur = s->scopes.data[i];
+    ConstScope *cs = tc_calloc(1, sizeof *cs);
+    cs->block = scope;
+    vec_push(&s->scopes, cs);
+    return s->cur = cs;
 }
 
 /* The op in scope holding constant `a`, if there is still one. */
 static Op *find_const(Canon *s, Block *scope, Attr *a) {
-    Op *k = map_get(&s->consts, const_key(scope, a));
+    Op *k = map_get(&scope_consts(s, scope)->consts, MAP_KEY(a));
     if (k && !is_erased(s, k) && k->parent == scope && op_attr_k(k, AN_VALUE) == a) return k;
     return NULL;
 }
 
 /* Places constant op at the end of the constants at the top of scope. */
 static void place_const(Canon *s, Block *scope, Op *op) {
-    Op *last = map_get(&s->last, MAP_KEY(scope));
+    ConstScope *cs = scope_consts(s, scope);
+    Op *last = cs->last;
     if (last && (is_erased(s, last) || last->parent != scope)) last = NULL;
     if (last) {
         if (last->next != op) {
@@ -129,8 +143,8 @@ static void place_const(Canon *s, Block *scope, Op *op) {
         if (scope->first) op_insert_before(scope->first, op);
         else block_append(scope, op);
     }
-    map_put(&s->last, MAP_KEY(scope), op);
-    map_put(&s->consts, const_key(scope, op_attr_k(op, AN_VALUE)), op);
+    cs->last = op;
+    map_put(&cs->consts, MAP_KEY(op_attr_k(op, AN_VALUE)), op);
 }
 
 static void hoist_const(Canon *s, Op *op) {
@@ -574,8 +588,11 @@ bool pass_canonicalize(Op *module, PassContext *pc) {
         visit(&s, op);
     }
     vec_free(&s.work);
-    map_free(&s.consts);
-    map_free(&s.last);
+    for (int i = 0; i < s.scopes.len; i++) {
+        map_free(&s.scopes.data[i]->consts);
+        tc_free(s.scopes.data[i]);
+    }
+    vec_free(&s.scopes);
     pc->changes += s.changes;
     return true;
 }

@@ -22,10 +22,31 @@
  * count at its start, and closing it pops entries (each was pushed at the
  * head of its bucket, so popping in reverse order restores the heads). Each
  * op is hashed and compared O(operands + attributes) times: O(ops) overall.
+ *
+ * An op that is the only user of one of its operands is neither looked up
+ * nor entered (most are: x * y + z is two of them), for no op before it
+ * equals it (that op would use the operand too), and none after it can
+ * unless the operand gains users, which only a merge into the op that
+ * defines it gives (every other user exists already and would make two).
+ * So the ops left out are kept, in scope, beside the table, and a merge
+ * into a value whose one user is such an op enters that op then ("late"):
+ * from the merge on, the table answers as it would have with every op in
+ * it. (A late entry can sit above the scope of a nested block: closing
+ * that scope enters it again.)
  */
 #include "transform/pass.h"
 
 #include <string.h>
+
+/* (the hashing and the probe are inlined into the walk over the ops, not
+ * called per op: a merge calls them too) */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define ALWAYS_INLINE inline
+#define NOT_INLINE
+#endif
 
 typedef struct Entry {
     Op *op;
@@ -38,6 +59,13 @@ typedef struct Table {
     VEC(Entry) entries;
     int *heads; /* bucket -> first entry, -1 when empty */
     int nbuckets;
+    /* the ops left out of the table (see above), in order: a scope is also
+     * their count at its start; each one's `mark` is `skip` while it is in
+     * scope (0 once out), `late` once a merge has entered it */
+    VEC(Op *) skipped;
+    int skip_mark, late_mark;
+    int nlate; /* the late entries made */
+    VEC(Entry) reenter; /* (table_pop_to's) */
     /* the merges are checked for canonicalize's fixed point (pass.h):
      * while it stood when the pass began and every merge so far kept it
      * (shared with the tables of isolated regions) */
@@ -46,52 +74,45 @@ typedef struct Table {
     bool *may_be_dead;
 } Table;
 
-static void operand_pair(Op *op, Value **a, Value **b) {
-    *a = op_operand(op, 0);
-    *b = op_operand(op, 1);
-    if (op->noperands == 2 && op_has_flag(op, OPF_COMMUTATIVE) && (uintptr_t)*a > (uintptr_t)*b) {
-        Value *t = *a;
-        *a = *b;
-        *b = t;
-    }
-}
-
 /* One multiply per field and a full mix at the end (the fields are
  * pointers and a kind; a full mix per field was most of the hashing). */
-static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
+static inline uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
 
-static uint64_t op_hash(Op *op) {
+/* The operands of a commutative binary op hash as the same pair in either
+ * order: their sum and xor do not depend on it. */
+static ALWAYS_INLINE uint64_t op_hash(const Op *op, unsigned flags) {
     uint64_t h = (uint64_t)op->kind + 1;
-    int i = 0;
-    if (op->noperands == 2) {
-        Value *a, *b;
-        operand_pair(op, &a, &b);
-        h = mix(mix(h, MAP_KEY(a)), MAP_KEY(b));
-        i = 2;
+    const Use *u = op->operands;
+    int n = op->noperands;
+    if (n == 2 && (flags & OPF_COMMUTATIVE)) {
+        uint64_t a = MAP_KEY(u[0].value), b = MAP_KEY(u[1].value);
+        h = mix(mix(h, a + b), a ^ b);
+    } else {
+        for (int i = 0; i < n; i++) h = mix(h, MAP_KEY(u[i].value));
     }
-    for (; i < op->noperands; i++) h = mix(h, MAP_KEY(op_operand(op, i)));
-    for (i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
-    for (i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
+    for (int i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
+    for (int i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
     return hash_u64(h);
 }
 
-static bool op_equal(Op *x, Op *y) {
+/* (x and y have the same hash, so most often they are equal) */
+static bool op_equal(const Op *x, const Op *y) {
     if (x->kind != y->kind || x->noperands != y->noperands || x->nresults != y->nresults ||
         x->nattrs != y->nattrs)
         return false;
-    int i = 0;
-    if (x->noperands == 2) {
-        Value *a, *b, *c, *d;
-        operand_pair(x, &a, &b);
-        operand_pair(y, &c, &d);
-        if (a != c || b != d) return false;
-        i = 2;
+    int n = x->noperands;
+    const Use *a = x->operands, *b = y->operands;
+    if (n == 2 && op_has_flag(x, OPF_COMMUTATIVE)) {
+        if (!((a[0].value == b[0].value && a[1].value == b[1].value) ||
+              (a[0].value == b[1].value && a[1].value == b[0].value)))
+            return false;
+    } else {
+        for (int i = 0; i < n; i++)
+            if (a[i].value != b[i].value) return false;
     }
-    for (; i < x->noperands; i++)
-        if (op_operand(x, i) != op_operand(y, i)) return false;
-    for (i = 0; i < x->nattrs; i++)
+    for (int i = 0; i < x->nattrs; i++)
         if (x->attrs[i].name != y->attrs[i].name || x->attrs[i].attr != y->attrs[i].attr) return false;
-    for (i = 0; i < x->nresults; i++)
+    for (int i = 0; i < x->nresults; i++)
         if (x->results[i].type != y->results[i].type) return false;
     return true;
 }
@@ -130,9 +151,16 @@ static inline bool may_be_dead(Op *op) {
     return op->nresults == 1 && op->results[0].uses ? false : may_be_dead_slow(op);
 }
 
-static bool cse_candidate(Op *op) {
-    return op_has_flag(op, OPF_PURE) && !op_has_flag(op, OPF_TERMINATOR) && op->nregions == 0 &&
-           op->nresults > 0;
+/* Whether op is the only user of its first or second operand (see above;
+ * the later ones are not asked about: the test is on every op). */
+static inline bool sole_user(const Op *op) {
+    const Use *u = op->operands;
+    return (op->noperands > 0 && u[0].value && !u[0].value->uses->next) ||
+           (op->noperands > 1 && u[1].value && !u[1].value->uses->next); /* (op's own use is there) */
+}
+
+static inline bool cse_candidate(const Op *op, unsigned flags) {
+    return (flags & (OPF_PURE | OPF_TERMINATOR)) == OPF_PURE && op->nregions == 0 && op->nresults > 0;
 }
 
 /* Room for at least `want` entries (a power of two of buckets). */
@@ -155,81 +183,152 @@ static void table_grow_to(Table *t, int want) {
 
 static void table_grow(Table *t) { table_grow_to(t, 0); }
 
-static Op *table_find(Table *t, Op *op, uint64_t h) {
-    if (!t->nbuckets) return NULL;
-    for (int i = t->heads[h & (uint64_t)(t->nbuckets - 1)]; i >= 0; i = t->entries.data[i].next)
-        if (t->entries.data[i].hash == h && op_equal(t->entries.data[i].op, op))
-            return t->entries.data[i].op;
+/* The op equal to op in t, if any; else op is pushed (one probe of its
+ * bucket for both). */
+static ALWAYS_INLINE Op *table_find_or_push(Table *t, Op *op, uint64_t h) {
+    if (t->entries.len + 1 > t->nbuckets) table_grow(t);
+    int b = (int)(h & (uint64_t)(t->nbuckets - 1));
+    Entry *es = t->entries.data;
+    for (int i = t->heads[b]; i >= 0; i = es[i].next)
+        if (es[i].hash == h && op_equal(es[i].op, op)) return es[i].op;
+    /* (room for as many entries as buckets: see table_grow_to) */
+    es[t->entries.len] = (Entry){op, h, t->heads[b], b};
+    t->heads[b] = t->entries.len++;
     return NULL;
 }
 
-static void table_push(Table *t, Op *op, uint64_t h) {
-    if (t->entries.len + 1 > t->nbuckets) table_grow(t);
-    int b = (int)(h & (uint64_t)(t->nbuckets - 1));
-    vec_push(&t->entries, ((Entry){op, h, t->heads[b], b}));
-    t->heads[b] = t->entries.len - 1;
+/* A merge is about to give v the users of an equal value: v's one user,
+ * if it is an op left out of the table and still in scope, goes in. */
+static NOT_INLINE void enter_late(Table *t, Op *user) {
+    user->mark = t->late_mark;
+    t->nlate++;
+    table_find_or_push(t, user, op_hash(user, op_info[user->kind].flags)); /* (nothing equals it) */
 }
 
-static void table_pop_to(Table *t, int len) {
+static inline void gains_users(Table *t, Value *v) {
+    Use *u = v->uses;
+    if (u && !u->next && u->owner->mark == t->skip_mark) enter_late(t, u->owner);
+}
+
+/* Closes the scopes above `len` entries and `skipped` ops left out; the
+ * late entries among those popped whose ops are in scope go in again. */
+static NOT_INLINE void table_pop_late(Table *t, int len, int skipped) {
+    t->reenter.len = 0;
+    while (t->entries.len > len) {
+        Entry e = vec_pop(&t->entries);
+        t->heads[e.bucket] = e.next;
+        if (e.op->mark == t->late_mark) vec_push(&t->reenter, e);
+    }
+    while (t->skipped.len > skipped) vec_pop(&t->skipped)->mark = 0;
+    for (int i = t->reenter.len - 1; i >= 0; i--)
+        if (t->reenter.data[i].op->mark == t->late_mark)
+            table_find_or_push(t, t->reenter.data[i].op, t->reenter.data[i].hash);
+}
+
+static inline void table_pop_to(Table *t, int len, int skipped) {
+    if (t->nlate) {
+        table_pop_late(t, len, skipped);
+        return;
+    }
     while (t->entries.len > len) {
         Entry e = vec_pop(&t->entries);
         t->heads[e.bucket] = e.next;
     }
+    while (t->skipped.len > skipped) vec_pop(&t->skipped)->mark = 0;
 }
 
-static void cse_block(Table *t, Block *b, PassContext *pc) {
-    int scope = t->entries.len;
+/* Empties t: entry by entry, or, when there are many, all buckets at once
+ * (a function's outermost scope holds most of its ops); the ops left out
+ * leave its scope. */
+static void table_clear(Table *t) {
+    if (t->entries.len > t->nbuckets / 16) {
+        memset(t->heads, 0xff, sizeof(int) * (size_t)t->nbuckets);
+        t->entries.len = 0;
+    } else {
+        table_pop_to(t, 0, t->skipped.len);
+    }
+    while (t->skipped.len) vec_pop(&t->skipped)->mark = 0;
+}
+
+static void table_free(Table *t) {
+    vec_free(&t->entries);
+    tc_free(t->heads);
+    vec_free(&t->skipped);
+    vec_free(&t->reenter);
+}
+
+/* CSE of block b in a new scope of t, closed at the end unless b is the
+ * outermost block of t (`outer`): its owner empties the table. */
+static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
+    int scope = t->entries.len, skipped = t->skipped.len;
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
-        if (cse_candidate(op)) {
-            uint64_t h = op_hash(op);
-            Op *prev = table_find(t, op, h);
+        unsigned flags = op_info[op->kind].flags;
+        if (cse_candidate(op, flags)) {
+            Op *prev;
+            if (sole_user(op)) {
+                op->mark = t->skip_mark;
+                vec_push(&t->skipped, op);
+                prev = NULL;
+            } else {
+                uint64_t h = op_hash(op, flags);
+                prev = table_find_or_push(t, op, h);
+            }
             if (prev) {
                 if (*t->count_unseen) {
                     bool unseen = canonicalize_unmoved_by_merge(op, prev);
                     pc->unseen += unseen;
                     *t->count_unseen = unseen;
                 }
-                for (int i = 0; i < op->nresults; i++)
+                for (int i = 0; i < op->nresults; i++) {
+                    gains_users(t, &prev->results[i]);
                     value_replace_all_uses(&op->results[i], &prev->results[i]);
+                }
                 op_erase(op);
                 pc->changes++;
                 continue;
             }
-            table_push(t, op, h);
         }
         if (!*t->may_be_dead) *t->may_be_dead = may_be_dead(op);
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
-                Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead};
-                for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(&inner, ib, pc);
-                vec_free(&inner.entries);
-                tc_free(inner.heads);
+                Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead,
+                               .skip_mark = t->skip_mark, .late_mark = t->late_mark};
+                for (Block *ib = op->regions[r].first; ib; ib = ib->next) {
+                    table_clear(&inner);
+                    cse_block(&inner, ib, pc, true);
+                }
+                table_free(&inner);
                 continue;
             }
-            for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, pc);
+            for (Block *ib = op->regions[r].first; ib; ib = ib->next) cse_block(t, ib, pc, false);
         }
     }
-    table_pop_to(t, scope);
+    if (!outer) table_pop_to(t, scope, skipped);
 }
 
 bool pass_cse(Op *module, PassContext *pc) {
+    /* the marks of this run: other passes leave marks below 2^30 (block
+     * numbers, counts) or negative ones (canonicalize) */
+    static _Atomic unsigned runs;
+    int mark = (int)(0x40000000u | ((++runs << 1) & 0x3ffffffeu));
     bool count_unseen = canonicalize_fixed_point_stands(pc), may_be_dead = false;
-    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead};
+    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead, .skip_mark = mark,
+               .late_mark = mark + 1};
     /* sized once for the values there are (no more pure ops than that):
      * doubling from a small table rehashed the expanded fp64 math several
      * times over, and from half as many, once (most of its values are
      * pure ops' results) */
     table_grow_to(&t, (int)ctx_value_count(pc->ctx));
+    vec_reserve(&t.skipped, t.nbuckets / 2);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) {
-                table_pop_to(&t, 0);
-                cse_block(&t, b, pc);
+                table_clear(&t);
+                cse_block(&t, b, pc, true);
             }
-    vec_free(&t.entries);
-    tc_free(t.heads);
+    table_free(&t);
     /* (dce also erases private functions that no call reaches) */
     for (Op *f = module_body(module)->first; f && !may_be_dead; f = f->next)
         may_be_dead = f->kind == TT_FUNC && func_is_private(f);

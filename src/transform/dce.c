@@ -144,7 +144,8 @@ static void sweep_block(PassContext *pc, Block *b) {
     for (Op *o = b->last, *prev; o; o = prev) {
         prev = o->prev;
         op_prefetch(o, -OP_PREFETCH_DIST); /* this sweep runs backwards */
-        sweep_op(pc, o);
+        /* (most ops: no regions and one result, in use) */
+        if (o->nregions || o->nresults != 1 || !o->results[0].uses) sweep_op(pc, o);
     }
 }
 

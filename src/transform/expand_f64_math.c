@@ -321,12 +321,14 @@ static OpKind libdevice_kind(const char *sym) {
 typedef struct F64State {
     Context *ctx;
     int changes;
-    Map consts, parts; /* Ex.consts and Ex.parts of every expansion */
+    ExConsts consts; /* Ex.consts and Ex.parts of every expansion */
+    Map parts;
+    /* the last type expanded on, and its Ex.it and Ex.bt (the expansions
+     * of a kernel share one or two) */
+    Type *t, *it, *bt;
 } F64State;
 
-static void expand_op(Op *op, void *ud) {
-    F64State *st = ud;
-    if (!expand_f64_math_candidate(op)) return;
+static void expand_op(F64State *st, Op *op) {
     Type *t = op_result(op, 0)->type;
     OpKind k = op->kind;
     Value *(*libdevice_only)(Ex *, Value *) = NULL; /* the functions without a math op */
@@ -337,8 +339,13 @@ static void expand_op(Op *op, void *ud) {
         if (sym && !strcmp(sym, "__nv_erfcx")) libdevice_only = erfcx64;
     }
     if (k == OP_COUNT && !libdevice_only) return;
-    Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = ty_with_elem(st->ctx, t, ty_i64(st->ctx)),
-            .bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx)), .consts = &st->consts, .parts = &st->parts};
+    if (t != st->t) {
+        st->t = t;
+        st->it = ty_with_elem(st->ctx, t, ty_i64(st->ctx));
+        st->bt = ty_with_elem(st->ctx, t, ty_i32(st->ctx));
+    }
+    Ex x = {.b = builder_before(st->ctx, op), .t = t, .it = st->it, .bt = st->bt, .consts = &st->consts,
+            .parts = &st->parts};
     Value *r = libdevice_only ? libdevice_only(&x, op_operand(op, 0)) : expand(&x, k, op_operand(op, 0));
     if (!r) return;
     value_replace_all_uses(op_result(op, 0), r);
@@ -346,10 +353,23 @@ static void expand_op(Op *op, void *ud) {
     st->changes++;
 }
 
+/* The candidates nested under root, in op_walk's post-order (each
+ * expansion replaces only the op it expands, and what it makes goes
+ * before it: the walk never meets it). */
+static void expand_nested(F64State *st, Op *root) {
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first, *next; o; o = next) {
+                next = o->next;
+                if (o->nregions) expand_nested(st, o);
+                if (expand_f64_math_candidate(o)) expand_op(st, o);
+            }
+}
+
 bool pass_expand_f64_math(Op *module, PassContext *pc) {
     F64State st = {.ctx = pc->ctx};
-    op_walk(module, expand_op, &st, true);
-    map_free(&st.consts);
+    expand_nested(&st, module);
+    ex_consts_free(&st.consts);
     map_free(&st.parts);
     pc->changes += st.changes;
     return true;

@@ -282,23 +282,28 @@ static bool expand_remf(Context *ctx, Op *op) {
     return true;
 }
 
+/* (the first letters first: most calls are of a name far down the list, or
+ * of none of them, and a call to strcmp per name was 3% of an fp64
+ * libdevice kernel's compile) */
+#define NAME_IS(s) (name[0] == (s)[0] && strcmp(name, s) == 0)
+
 static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
-    if (!strcmp(name, "trunc")) return trunc_(x, a);
-    if (!strcmp(name, "rint") || !strcmp(name, "nearbyint")) return rint_(x, a);
-    if (!strcmp(name, "round")) return round_(x, a);
-    if (!strcmp(name, "fmod")) return fmod_any(x, a, b);
-    if (!strcmp(name, "fmin")) return bin(x, ARITH_MINNUMF, a, b);
-    if (!strcmp(name, "fmax")) return bin(x, ARITH_MAXNUMF, a, b);
-    if (!strcmp(name, "copysign")) return copysign_(x, a, b);
-    if (!strcmp(name, "isnan")) return to_i32(x, cmp(x, CMPF_UNO, a, a));
-    if (!strcmp(name, "isinf")) return to_i32(x, cmp(x, CMPF_OEQ, fabs_(x, a), K(x, INFINITY)));
-    if (!strcmp(name, "finite")) return to_i32(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, INFINITY)));
-    if (!strcmp(name, "signbit")) {
+    if (NAME_IS("trunc")) return trunc_(x, a);
+    if (NAME_IS("rint") || NAME_IS("nearbyint")) return rint_(x, a);
+    if (NAME_IS("round")) return round_(x, a);
+    if (NAME_IS("fmod")) return fmod_any(x, a, b);
+    if (NAME_IS("fmin")) return bin(x, ARITH_MINNUMF, a, b);
+    if (NAME_IS("fmax")) return bin(x, ARITH_MAXNUMF, a, b);
+    if (NAME_IS("copysign")) return copysign_(x, a, b);
+    if (NAME_IS("isnan")) return to_i32(x, cmp(x, CMPF_UNO, a, a));
+    if (NAME_IS("isinf")) return to_i32(x, cmp(x, CMPF_OEQ, fabs_(x, a), K(x, INFINITY)));
+    if (NAME_IS("finite")) return to_i32(x, cmp(x, CMPF_OLT, fabs_(x, a), K(x, INFINITY)));
+    if (NAME_IS("signbit")) {
         Value *sb = build_binary(&x->b, ARITH_SHRUI, bits(x, a), KI(x, wide(x) ? 63 : 31));
         return wide(x) ? build_unary(&x->b, ARITH_TRUNCI, sb, x->bt) : sb;
     }
-    if (!strcmp(name, "log10")) return mul(x, un(x, MATH_LOG2, a), K(x, 0.30102999566398120));
-    if (!strcmp(name, "exp10")) { /* log2(10) as hi + lo so that 2^(x hi) carries x lo too */
+    if (NAME_IS("log10")) return mul(x, un(x, MATH_LOG2, a), K(x, 0.30102999566398120));
+    if (NAME_IS("exp10")) { /* log2(10) as hi + lo so that 2^(x hi) carries x lo too */
         const long double l2_10 = 3.32192809488736234787031942948939018L;
         const double hi = wide(x) ? (double)l2_10 : (float)l2_10, lo = (double)(l2_10 - hi);
         Value *r = exp2_of_product(x, a, K(x, hi));
@@ -306,45 +311,45 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
         Value *edge = bor(x, cmp(x, CMPF_OEQ, r, K(x, 0)), cmp(x, CMPF_OEQ, r, K(x, INFINITY)));
         return sel(x, edge, r, c);
     }
-    if (!strcmp(name, "log1p")) return log1p_(x, a);
-    if (!strcmp(name, "expm1")) return expm1_(x, a);
-    if (!strcmp(name, "tan")) return dv(x, un(x, MATH_SIN, a), un(x, MATH_COS, a));
-    if (!strcmp(name, "atan")) return atan_(x, a);
-    if (!strcmp(name, "atan2")) return atan2_(x, a, b);
-    if (!strcmp(name, "asin"))
+    if (NAME_IS("log1p")) return log1p_(x, a);
+    if (NAME_IS("expm1")) return expm1_(x, a);
+    if (NAME_IS("tan")) return dv(x, un(x, MATH_SIN, a), un(x, MATH_COS, a));
+    if (NAME_IS("atan")) return atan_(x, a);
+    if (NAME_IS("atan2")) return atan2_(x, a, b);
+    if (NAME_IS("asin"))
         return atan_(x, dv(x, a, sqrt_(x, mul(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
-    if (!strcmp(name, "acos"))
+    if (NAME_IS("acos"))
         return mul(x, K(x, 2), atan_(x, sqrt_(x, dv(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
-    if (!strcmp(name, "sinh")) {
+    if (NAME_IS("sinh")) {
         Value *e = expm1_(x, fabs_(x, a));
         Value *s = mul(x, K(x, 0.5), add(x, e, dv(x, e, add(x, e, K(x, 1)))));
         s = sel(x, cmp(x, CMPF_OEQ, e, K(x, INFINITY)), e, s);
         return copysign_(x, s, a);
     }
-    if (!strcmp(name, "cosh")) {
+    if (NAME_IS("cosh")) {
         Value *e = exp_(x, fabs_(x, a));
         return mul(x, K(x, 0.5), add(x, e, dv(x, K(x, 1), e)));
     }
-    if (!strcmp(name, "asinh")) {
+    if (NAME_IS("asinh")) {
         Value *ax = fabs_(x, a), *a2 = mul(x, ax, ax);
         Value *r = log1p_(x, add(x, ax, dv(x, a2, add(x, K(x, 1), sqrt_(x, add(x, K(x, 1), a2))))));
         r = sel(x, cmp(x, CMPF_OGT, ax, K(x, 1e18)), add(x, log_(x, ax), K(x, M_LN2)), r);
         return copysign_(x, r, a);
     }
-    if (!strcmp(name, "acosh")) {
+    if (NAME_IS("acosh")) {
         Value *t = sub(x, a, K(x, 1));
         Value *r = log1p_(x, add(x, t, sqrt_(x, fma3(x, t, t, mul(x, K(x, 2), t)))));
         r = sel(x, cmp(x, CMPF_OGT, a, K(x, 1e18)), add(x, log_(x, a), K(x, M_LN2)), r);
         return sel(x, cmp(x, CMPF_ULT, a, K(x, 1)), K(x, NAN), r);
     }
-    if (!strcmp(name, "tanh")) return wide(x) ? NULL : tanh_(x, a); /* fp64: expand-f64-math */
-    if (!strcmp(name, "atanh"))
+    if (NAME_IS("tanh")) return wide(x) ? NULL : tanh_(x, a); /* fp64: expand-f64-math */
+    if (NAME_IS("atanh"))
         return mul(x, K(x, 0.5), log1p_(x, dv(x, mul(x, K(x, 2), a), sub(x, K(x, 1), a))));
-    if (!strcmp(name, "hypot")) return hypot_(x, a, b);
-    if (!strcmp(name, "erfc")) return wide(x) ? NULL : erfc32(x, a); /* fp64: expand-f64-math */
-    if (!strcmp(name, "pow")) return pow_(x, a, b);
-    if (!strcmp(name, "powi")) return pow_(x, a, build_unary(&x->b, ARITH_SITOFP, b, x->t));
-    if (!strcmp(name, "cbrt")) return cbrt_(x, a);
+    if (NAME_IS("hypot")) return hypot_(x, a, b);
+    if (NAME_IS("erfc")) return wide(x) ? NULL : erfc32(x, a); /* fp64: expand-f64-math */
+    if (NAME_IS("pow")) return pow_(x, a, b);
+    if (NAME_IS("powi")) return pow_(x, a, build_unary(&x->b, ARITH_SITOFP, b, x->t));
+    if (NAME_IS("cbrt")) return cbrt_(x, a);
     return NULL;
 }
 
@@ -354,12 +359,12 @@ typedef struct ExpandState {
     /* Ex.consts of every expansion: the formulas repeat their masks and
      * shifts (each fp64 logb, ilogb, ... its 52, 1023 and sign masks), and
      * the cse after the pass merged the copies */
-    Map consts;
+    ExConsts consts;
+    /* the last operand type expanded on, and its Ex.it and Ex.bt */
+    Type *t, *it, *bt;
 } ExpandState;
 
-static void expand_op(Op *op, void *ud) {
-    ExpandState *st = ud;
-    if (!expand_libdevice_candidate(op)) return;
+static void expand_op(ExpandState *st, Op *op) {
     if (op->kind == ARITH_REMF) {
         st->changes += expand_remf(st->ctx, op);
         return;
@@ -386,9 +391,12 @@ static void expand_op(Op *op, void *ud) {
         for (size_t i = 0; i < sizeof cls / sizeof *cls; i++)
             if (!strcmp(name, cls[i][0])) strcpy(name, cls[i][1]);
     }
-    Ex x = {.b = builder_before(st->ctx, op), .t = in,
-            .it = ty_with_elem(st->ctx, in, f64 ? ty_i64(st->ctx) : ty_i32(st->ctx)),
-            .bt = ty_with_elem(st->ctx, in, ty_i32(st->ctx)), .consts = &st->consts};
+    if (in != st->t) {
+        st->t = in;
+        st->it = ty_with_elem(st->ctx, in, f64 ? ty_i64(st->ctx) : ty_i32(st->ctx));
+        st->bt = ty_with_elem(st->ctx, in, ty_i32(st->ctx));
+    }
+    Ex x = {.b = builder_before(st->ctx, op), .t = in, .it = st->it, .bt = st->bt, .consts = &st->consts};
     Op *first_new = op->prev;
     Value *r = expand(&x, name, op_operand(op, 0), op->noperands > 1 ? op_operand(op, 1) : NULL);
     if (!r) return;
@@ -398,7 +406,7 @@ static void expand_op(Op *op, void *ud) {
             op_erase(o);
             o = prev;
         }
-        map_free(&st->consts); /* (some of what it holds went: the expansions start over) */
+        ex_consts_free(&st->consts); /* (some of what it holds went: the expansions start over) */
         return;
     }
     value_replace_all_uses(op_result(op, 0), r);
@@ -406,10 +414,23 @@ static void expand_op(Op *op, void *ud) {
     st->changes++;
 }
 
+/* The candidates nested under root, in op_walk's post-order (each
+ * expansion replaces only the op it expands, and what it makes goes
+ * before it: the walk never meets it). */
+static void expand_nested(ExpandState *st, Op *root) {
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first, *next; o; o = next) {
+                next = o->next;
+                if (o->nregions) expand_nested(st, o);
+                if (expand_libdevice_candidate(o)) expand_op(st, o);
+            }
+}
+
 bool pass_expand_libdevice(Op *module, PassContext *pc) {
     ExpandState st = {.ctx = pc->ctx};
-    op_walk(module, expand_op, &st, true);
-    map_free(&st.consts);
+    expand_nested(&st, module);
+    ex_consts_free(&st.consts);
     pc->changes += st.changes;
     return true;
 }

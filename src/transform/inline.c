@@ -32,7 +32,6 @@
 
 #include <string.h>
 
-typedef VEC(Op *) OpList;
 
 typedef struct Inliner {
     Context *c;
@@ -56,10 +55,6 @@ static bool may_inline(Op *callee) {
     Attr *a = op_attr_k(callee, AN_NOINLINE);
     int64_t v;
     return !(a && (a->kind == ATTR_UNIT || (attr_as_int(a, &v) && v)));
-}
-
-static void collect_calls(Op *op, void *ud) {
-    if (op->kind == TT_CALL) vec_push((OpList *)ud, op);
 }
 
 /* Whether callee's only caller is `call` and nothing keeps it once that is
@@ -147,7 +142,7 @@ static bool run_inliner(Op *module, PassContext *pc, bool all) {
         if (f->kind != TT_FUNC) continue;
         map_put(&in.funcs, MAP_KEY(ctx_intern(pc->ctx, func_name(f))), f);
         map_put(&in.calls_of, MAP_KEY(f), (void *)(uintptr_t)(k + 1));
-        op_walk(f, collect_calls, &in.calls[k], false);
+        collect_ops(f, TT_CALL, OP_COUNT, false, &in.calls[k]);
         for (int i = 0; i < in.calls[k].len; i++) {
             const char *name = call_callee(in.calls[k].data[i]);
             if (!name) continue;

@@ -56,9 +56,7 @@ static bool can_hoist(Op *op, Block *body) {
     return true;
 }
 
-static void hoist_loop(Op *loop, void *ud) {
-    if (loop->kind != SCF_FOR && loop->kind != SCF_WHILE) return;
-    PassContext *pc = ud;
+static void hoist_loop(Op *loop, PassContext *pc) {
     for (int r = 0; r < loop->nregions; r++) {
         Block *body = region_entry(&loop->regions[r]);
         if (!body || body->next) continue; /* structured loops have one block */
@@ -73,6 +71,11 @@ static void hoist_loop(Op *loop, void *ud) {
 }
 
 bool pass_licm(Op *module, PassContext *pc) {
-    op_walk(module, hoist_loop, pc, true);
+    /* (the loops first: hoisting moves no op with regions, so neither the
+     * loops nor their order change on the way) */
+    OpList loops = {0};
+    collect_ops(module, SCF_FOR, SCF_WHILE, true, &loops);
+    for (int i = 0; i < loops.len; i++) hoist_loop(loops.data[i], pc);
+    vec_free(&loops);
     return true;
 }

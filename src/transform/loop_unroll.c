@@ -113,11 +113,7 @@ static int64_t trip_count(Op *loop, int64_t *lb_out, int64_t *step_out) {
     return n;
 }
 
-typedef VEC(Op *) LoopList;
-
-static void collect_loops(Op *op, void *ud) {
-    if (op->kind == SCF_FOR) vec_push((LoopList *)ud, op);
-}
+typedef OpList LoopList;
 
 /* Replaces loop by its iterations; false when it must stay. */
 static bool unroll(Context *c, Op *loop, LoopList *todo) {
@@ -141,7 +137,7 @@ static bool unroll(Context *c, Op *loop, LoopList *todo) {
         for (Op *op = body->first; op && op != yield; op = op->next) {
             Op *copy = op_clone(c, op, &map);
             op_insert_before(loop, copy);
-            op_walk(copy, collect_loops, todo, true);
+            collect_ops(copy, SCF_FOR, OP_COUNT, true, todo);
         }
         for (int i = 0; i < niter; i++) {
             Value *y = op_operand(yield, i);
@@ -158,7 +154,7 @@ static bool unroll(Context *c, Op *loop, LoopList *todo) {
 
 bool pass_loop_unroll(Op *module, PassContext *pc) {
     LoopList todo = {0};
-    op_walk(module, collect_loops, &todo, true); /* post-order: inner loops first */
+    collect_ops(module, SCF_FOR, OP_COUNT, true, &todo); /* post-order: inner loops first */
     for (int i = 0; i < todo.len; i++) {
         /* a loop an outer one's unrolling copied is erased with it: its
          * copies are what is on the list after it */

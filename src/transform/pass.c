@@ -314,6 +314,18 @@ bool func_is_private(const Op *func) {
 
 const char *call_callee(const Op *call) { return op_attr_str_k(call, AN_CALLEE); }
 
+void collect_ops(Op *root, OpKind k1, OpKind k2, bool post, OpList *out) {
+    bool hit = root->kind == k1 || root->kind == k2;
+    if (hit && !post) vec_push(out, root);
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) {
+                if (o->nregions) collect_ops(o, k1, k2, post, out);
+                else if (o->kind == k1 || o->kind == k2) vec_push(out, o); /* (pre- or post-order alike) */
+            }
+    if (hit && post) vec_push(out, root);
+}
+
 Op *op_rebuild(Context *c, Op *op, Value *const *operands, int nops, Type *const *types, int nres,
                const int *keep) {
     Op *n = op_create(c, op->kind, op->loc, operands, nops, types, nres, 0);

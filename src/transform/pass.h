@@ -182,6 +182,12 @@ bool func_is_private(const Op *func);
 int erase_uncalled_private_funcs(Context *c, Op *module);
 /* The callee's name of a tt.call (its `callee` attribute). */
 const char *call_callee(const Op *call);
+/* The ops of kind k1 or k2 (OP_COUNT: no second kind) nested under root,
+ * root included, appended to out in the order op_walk visits them (pre- or
+ * post-order). The passes that look for loops or calls ask for them so: a
+ * loop over each block rather than a callback per op. */
+typedef VEC(Op *) OpList;
+void collect_ops(Op *root, OpKind k1, OpKind k2, bool post, OpList *out);
 /* Replaces `op` by a new op of the same kind and attributes with new
  * operands and result types, moving its regions over; result i of the old
  * op is replaced by result keep[i] of the new one (or must be unused when

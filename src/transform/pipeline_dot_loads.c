@@ -67,7 +67,6 @@
  * second, the 4-warp matmul and 128-row attention alone. */
 enum { FEED_DEPTH = 4, REG_BUDGET = 160 };
 
-typedef VEC(Op *) OpList;
 
 typedef struct Pipe {
     Context *c;
@@ -81,7 +80,9 @@ typedef struct Pipe {
     bool skip_async; /* leave the loads cp.async pipelining takes */
 } Pipe;
 
-static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
+static inline bool in_body(const Pipe *p, const Value *v) {
+    return (v->def ? v->def->parent : v->owner_block) == p->body; /* (value_parent_block, inline) */
+}
 
 static Value *loop_iv(const Pipe *p) { return p->body->args[0]; }
 
@@ -421,13 +422,9 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
     return kept;
 }
 
-static void collect_for(Op *op, void *ud) {
-    if (op->kind == SCF_FOR) vec_push((OpList *)ud, op);
-}
-
 int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
     OpList loops = {0};
-    op_walk(module, collect_for, &loops, true);
+    collect_ops(module, SCF_FOR, OP_COUNT, true, &loops);
     int n = 0;
     for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps);
     vec_free(&loops);

@@ -19,6 +19,12 @@
 
 #include <string.h>
 
+#if defined(__GNUC__)
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define NOT_INLINE
+#endif
+
 #define MAX_DIV ((int64_t)1 << 30)
 
 /* A value's facts (NULL: not seen yet), when they last changed, and, for
@@ -43,10 +49,14 @@ struct AxisAnalysis {
                          last brought up to date (see axis_analysis_get) */
     bool behind;      /* kept with axis_analysis_keep_behind: the values made
                          since are brought in when it is next asked for */
+    AxisInfo *scratch; /* where visit computes facts (see commit_info) */
 };
 
 /* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
-static int64_t gcd64(int64_t a, int64_t b) {
+static inline int64_t gcd64(int64_t a, int64_t b) {
+    /* (the facts are powers of two but for a few contiguities: then the
+     * gcd is the smaller) */
+    if (a > 0 && b > 0 && ((a & (a - 1)) | (b & (b - 1))) == 0) return a < b ? a : b;
     uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
     while (y) {
         uint64_t t = x % y;
@@ -66,23 +76,30 @@ static int64_t pow2_div(int64_t v) {
 static int info_rank(const Type *t) { return t->kind == TY_TENSOR ? t->rank : 1; }
 static int64_t dim_size(const Type *t, int d) { return t->kind == TY_TENSOR ? t->shape[d] : 1; }
 
+/* (filled in place, up to the rank: the facts are 216 bytes, and visit
+ * makes one for every integer value; what lies past the rank nothing
+ * reads) */
+static inline void set_conservative(AxisInfo *ai, const Type *t) {
+    ai->rank = info_rank(t);
+    ai->known = false;
+    ai->value = 0;
+    for (int d = 0; d < ai->rank && d < TTG_MAX_RANK; d++) ai->contig[d] = ai->div[d] = ai->cnst[d] = 1;
+}
+
 static inline AxisInfo conservative(const Type *t) {
     AxisInfo ai;
-    ai.rank = info_rank(t);
-    ai.known = false;
-    ai.value = 0;
-    for (int d = 0; d < TTG_MAX_RANK; d++) ai.contig[d] = ai.div[d] = ai.cnst[d] = 1;
+    set_conservative(&ai, t);
     return ai;
 }
 
-static AxisInfo constant_info(const Type *t, int64_t v) {
-    AxisInfo ai = {.rank = info_rank(t), .known = true, .value = v};
-    for (int d = 0; d < ai.rank; d++) {
-        ai.contig[d] = 1;
-        ai.div[d] = pow2_div(v);
-        ai.cnst[d] = dim_size(t, d);
+static void set_constant(AxisInfo *ai, const Type *t, int64_t v) {
+    ai->known = true;
+    ai->value = v;
+    for (int d = 0; d < ai->rank; d++) {
+        ai->contig[d] = 1;
+        ai->div[d] = pow2_div(v);
+        ai->cnst[d] = dim_size(t, d);
     }
-    return ai;
 }
 
 /* v's place in the table, which grows to take values made since it was
@@ -103,15 +120,21 @@ static inline Slot *info_slot(AxisAnalysis *a, const Value *v) {
 }
 
 /* (made conservative on first sight) */
-const AxisInfo *axis_info(AxisAnalysis *a, Value *v) {
+static NOT_INLINE const AxisInfo *first_sight(AxisAnalysis *a, Value *v) {
     Slot *slot = info_slot(a, v);
-    if (!slot->info) {
-        AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
-        *n = conservative(v->type);
-        slot->info = n;
-    }
-    return slot->info;
+    AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
+    set_conservative(n, v->type);
+    slot->info = n;
+    return n;
 }
+
+/* axis_info, for the rules: most values asked about have their facts */
+static inline const AxisInfo *info_of(AxisAnalysis *a, Value *v) {
+    if (v->id < a->ncap && a->slots[v->id].info) return a->slots[v->id].info;
+    return first_sight(a, v);
+}
+
+const AxisInfo *axis_info(AxisAnalysis *a, Value *v) { return info_of(a, v); }
 
 /* (new facts, in new memory: see Slot) */
 static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
@@ -184,6 +207,44 @@ static void func_args(AxisAnalysis *a, Op *func) {
     }
 }
 
+/* Gives v the facts ai (shared, not copied: see Slot). */
+static void share_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
+    Slot *slot = info_slot(a, v);
+    if (slot->info == ai || (slot->info && axis_info_equal(slot->info, ai))) return;
+    slot->info = ai;
+    slot->changed = ++a->clock;
+}
+
+static bool has_hints(const Op *op) {
+    for (int i = 0; i < op->nattrs; i++) {
+        const char *n = op->attrs[i].name;
+        if (n == attr_names[AN_TT_DIVISIBILITY] || n == attr_names[AN_TT_CONTIGUITY] ||
+            n == attr_names[AN_TT_CONSTANCY])
+            return true;
+    }
+    return false;
+}
+
+/* Whether visit's final clamping leaves facts x of a value of type t as
+ * they are. */
+static bool clamped(const AxisInfo *x, const Type *t) {
+    for (int d = 0; d < x->rank; d++)
+        if (x->contig[d] < 1 || x->cnst[d] < 1 || x->div[d] < 1 || x->contig[d] > dim_size(t, d) ||
+            x->cnst[d] > dim_size(t, d))
+            return false;
+    return true;
+}
+
+/* Gives v the facts *ai, computed in a->scratch: kept as they are if they
+ * are new (the scratch is then v's), not copied. */
+static void commit_info(AxisAnalysis *a, Value *v, AxisInfo *ai) {
+    Slot *slot = info_slot(a, v);
+    if (slot->info && axis_info_equal(slot->info, ai)) return;
+    slot->info = ai;
+    slot->changed = ++a->clock;
+    a->scratch = NULL;
+}
+
 static bool is_ordering_pred(int64_t p) {
     return p != CMPI_EQ && p != CMPI_NE;
 }
@@ -192,7 +253,7 @@ static void visit(Op *op, void *ud) {
     AxisAnalysis *a = ud;
     if (op->kind == SCF_FOR) {
         Block *body = op->regions[0].first;
-        const AxisInfo *lb = axis_info(a, op_operand(op, 0)), *st = axis_info(a, op_operand(op, 2));
+        const AxisInfo *lb = info_of(a, op_operand(op, 0)), *st = info_of(a, op_operand(op, 2));
         AxisInfo iv = conservative(body->args[0]->type);
         iv.div[0] = gcd64(lb->div[0], st->div[0]);
         set_info(a, body->args[0], &iv);
@@ -203,45 +264,67 @@ static void visit(Op *op, void *ud) {
     Type *t = r->type;
     Type *et = ty_elem(t);
     if (et->kind != TY_INT && et->kind != TY_PTR && et->kind != TY_INDEX) return;
-    AxisInfo ai = conservative(t);
-    int rank = ai.rank;
-    const AxisInfo *x = op->noperands > 0 ? axis_info(a, op_operand(op, 0)) : NULL;
-    const AxisInfo *y = op->noperands > 1 ? axis_info(a, op_operand(op, 1)) : NULL;
+    const AxisInfo *x = op->noperands > 0 ? info_of(a, op_operand(op, 0)) : NULL;
+    switch (op->kind) {
+    case TTG_CONVERT_LAYOUT:
+    case ARITH_EXTSI:
+    case ARITH_EXTUI:
+    case ARITH_TRUNCI:
+    case ARITH_INDEX_CAST:
+    case TT_BITCAST:
+        /* the operand's facts, which the rules below would copy, clamp
+         * (to the same shape) and leave as they are without hints */
+        if (x->rank == info_rank(t) && !has_hints(op) && clamped(x, t)) {
+            share_info(a, r, x);
+            info_slot(a, r)->computed = a->clock;
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    /* (computed in place, in memory the facts keep if they are new: see
+     * commit_info) */
+    if (!a->scratch) a->scratch = ARENA_NEW(a->ctx->arena, AxisInfo);
+    AxisInfo *ai = a->scratch;
+    set_conservative(ai, t);
+    int rank = ai->rank;
+    const AxisInfo *y = op->noperands > 1 ? info_of(a, op_operand(op, 1)) : NULL;
     int64_t c;
     switch (op->kind) {
     case ARITH_CONSTANT: {
         Attr *v = op_attr_k(op, AN_VALUE);
-        if (v && attr_is_splat(v) && attr_as_int(v, &c)) ai = constant_info(t, c);
+        if (v && attr_is_splat(v) && attr_as_int(v, &c)) set_constant(ai, t, c);
         break;
     }
     case TT_MAKE_RANGE: {
         int64_t start = 0, end = 0;
         op_attr_int_k(op, AN_START, &start);
         op_attr_int_k(op, AN_END, &end);
-        ai.contig[0] = end - start;
-        ai.div[0] = pow2_div(start);
-        ai.cnst[0] = 1;
+        ai->contig[0] = end - start;
+        ai->div[0] = pow2_div(start);
+        ai->cnst[0] = 1;
         break;
     }
     case TT_SPLAT:
         for (int d = 0; d < rank; d++) {
-            ai.div[d] = x->div[0];
-            ai.cnst[d] = dim_size(t, d);
-            ai.contig[d] = 1;
+            ai->div[d] = x->div[0];
+            ai->cnst[d] = dim_size(t, d);
+            ai->contig[d] = 1;
         }
-        ai.known = x->known;
-        ai.value = x->value;
+        ai->known = x->known;
+        ai->value = x->value;
         break;
     case TT_BROADCAST: {
         Type *xt = op_operand(op, 0)->type;
         for (int d = 0; d < rank; d++) {
             bool bcast = dim_size(xt, d) == 1 && dim_size(t, d) != 1;
-            ai.div[d] = x->div[d < x->rank ? d : 0];
-            ai.contig[d] = bcast ? 1 : x->contig[d];
-            ai.cnst[d] = bcast ? dim_size(t, d) : x->cnst[d];
+            ai->div[d] = x->div[d < x->rank ? d : 0];
+            ai->contig[d] = bcast ? 1 : x->contig[d];
+            ai->cnst[d] = bcast ? dim_size(t, d) : x->cnst[d];
         }
-        ai.known = x->known;
-        ai.value = x->value;
+        ai->known = x->known;
+        ai->value = x->value;
         break;
     }
     case TT_EXPAND_DIMS: {
@@ -254,18 +337,18 @@ static void visit(Op *op, void *ud) {
         for (int d = 0; d < x->rank && !x->known; d++) every = gcd64(every, x->contig[d] > 1 ? 1 : x->div[d]);
         for (int d = 0, s = 0; d < rank; d++) {
             if (d == axis) {
-                ai.contig[d] = 1;
-                ai.cnst[d] = 1;
-                ai.div[d] = every;
+                ai->contig[d] = 1;
+                ai->cnst[d] = 1;
+                ai->div[d] = every;
             } else {
-                ai.contig[d] = x->contig[s];
-                ai.cnst[d] = x->cnst[s];
-                ai.div[d] = x->div[s];
+                ai->contig[d] = x->contig[s];
+                ai->cnst[d] = x->cnst[s];
+                ai->div[d] = x->div[s];
                 s++;
             }
         }
-        ai.known = x->known;
-        ai.value = x->value;
+        ai->known = x->known;
+        ai->value = x->value;
         break;
     }
     case TTG_CONVERT_LAYOUT:
@@ -274,21 +357,21 @@ static void visit(Op *op, void *ud) {
     case ARITH_TRUNCI:
     case ARITH_INDEX_CAST:
     case TT_BITCAST:
-        if (x->rank == rank) ai = *x;
+        if (x->rank == rank) *ai = *x;
         break;
     case ARITH_ADDI:
     case ARITH_SUBI:
     case TT_ADDPTR: {
         int64_t scale = op->kind == TT_ADDPTR ? elem_bytes(t) : 1;
         for (int d = 0; d < rank; d++) {
-            if (op->kind == ARITH_SUBI) ai.contig[d] = gcd64(x->contig[d], y->cnst[d]);
-            else ai.contig[d] = max64(gcd64(x->contig[d], y->cnst[d]), gcd64(x->cnst[d], y->contig[d]));
-            ai.div[d] = gcd64(x->div[d], min64(MAX_DIV, y->div[d] * scale));
-            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            if (op->kind == ARITH_SUBI) ai->contig[d] = gcd64(x->contig[d], y->cnst[d]);
+            else ai->contig[d] = max64(gcd64(x->contig[d], y->cnst[d]), gcd64(x->cnst[d], y->contig[d]));
+            ai->div[d] = gcd64(x->div[d], min64(MAX_DIV, y->div[d] * scale));
+            ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
         }
         if (x->known && y->known) {
-            ai.known = true;
-            ai.value = op->kind == ARITH_SUBI ? x->value - y->value : x->value + y->value * scale;
+            ai->known = true;
+            ai->value = op->kind == ARITH_SUBI ? x->value - y->value : x->value + y->value * scale;
         }
         break;
     }
@@ -300,43 +383,43 @@ static void visit(Op *op, void *ud) {
             bool x_one = x->known && x->value == 1, y_one = y->known && y->value == 1;
             int64_t dx = x->contig[d] > 1 && !y_one ? 1 : x->div[d];
             int64_t dy = y->contig[d] > 1 && !x_one ? 1 : y->div[d];
-            ai.div[d] = min64(MAX_DIV, dx * dy);
-            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
-            if (y->known && y->value == 1) ai.contig[d] = x->contig[d];
-            if (x->known && x->value == 1) ai.contig[d] = y->contig[d];
+            ai->div[d] = min64(MAX_DIV, dx * dy);
+            ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            if (y->known && y->value == 1) ai->contig[d] = x->contig[d];
+            if (x->known && x->value == 1) ai->contig[d] = y->contig[d];
         }
-        if (x->known && y->known) ai.known = true, ai.value = x->value * y->value;
+        if (x->known && y->known) ai->known = true, ai->value = x->value * y->value;
         break;
     case ARITH_DIVSI:
     case ARITH_DIVUI:
         for (int d = 0; d < rank; d++) {
-            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (y->known && y->value > 0) {
                 /* a run of n consecutive values starting at a multiple of
                  * the divisor c maps to runs of c equal quotients */
-                if (x->contig[d] > 1) ai.cnst[d] = max64(ai.cnst[d], gcd64(x->contig[d], y->div[d]));
+                if (x->contig[d] > 1) ai->cnst[d] = max64(ai->cnst[d], gcd64(x->contig[d], y->div[d]));
                 if (x->div[d] % y->value == 0 && (y->value & (y->value - 1)) == 0)
-                    ai.div[d] = x->div[d] / y->value;
-                if (y->value == 1) ai.contig[d] = x->contig[d];
+                    ai->div[d] = x->div[d] / y->value;
+                if (y->value == 1) ai->contig[d] = x->contig[d];
             }
         }
         break;
     case ARITH_REMSI:
     case ARITH_REMUI:
         for (int d = 0; d < rank; d++) {
-            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (y->known && y->value > 0) {
-                ai.contig[d] = gcd64(x->contig[d], y->div[d]);
-                ai.div[d] = gcd64(x->div[d], y->div[d]);
+                ai->contig[d] = gcd64(x->contig[d], y->div[d]);
+                ai->div[d] = gcd64(x->div[d], y->div[d]);
             }
         }
         break;
     case ARITH_SHLI:
         for (int d = 0; d < rank; d++) {
-            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (y->known && y->value >= 0 && y->value < 30) /* x * 2^c, as ARITH_MULI */
-                ai.div[d] = min64(MAX_DIV, (x->contig[d] > 1 && y->value ? 1 : x->div[d]) << y->value);
-            if (y->known && y->value == 0) ai.contig[d] = x->contig[d];
+                ai->div[d] = min64(MAX_DIV, (x->contig[d] > 1 && y->value ? 1 : x->div[d]) << y->value);
+            if (y->known && y->value == 0) ai->contig[d] = x->contig[d];
         }
         break;
     case ARITH_SHRSI:
@@ -349,31 +432,31 @@ static void visit(Op *op, void *ud) {
     case ARITH_MAXUI:
     case ARITH_MINUI:
     case TT_MULHIUI:
-        for (int d = 0; d < rank; d++) ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+        for (int d = 0; d < rank; d++) ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
         break;
     case ARITH_CMPI:
     case ARITH_CMPF: {
         int64_t pred = 0;
         op_attr_int_k(op, AN_PREDICATE, &pred);
         for (int d = 0; d < rank; d++) {
-            ai.cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
+            ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (op->kind == ARITH_CMPI && is_ordering_pred(pred)) {
                 /* x contiguous in aligned runs, y constant over them */
                 if (y->cnst[d] == dim_size(t, d) && x->contig[d] > 1)
-                    ai.cnst[d] = max64(ai.cnst[d], gcd64(gcd64(x->contig[d], x->div[d]), y->div[d]));
+                    ai->cnst[d] = max64(ai->cnst[d], gcd64(gcd64(x->contig[d], x->div[d]), y->div[d]));
                 if (x->cnst[d] == dim_size(t, d) && y->contig[d] > 1)
-                    ai.cnst[d] = max64(ai.cnst[d], gcd64(gcd64(y->contig[d], y->div[d]), x->div[d]));
+                    ai->cnst[d] = max64(ai->cnst[d], gcd64(gcd64(y->contig[d], y->div[d]), x->div[d]));
             }
         }
         break;
     }
     case ARITH_SELECT: {
-        const AxisInfo *z = axis_info(a, op_operand(op, 2));
+        const AxisInfo *z = info_of(a, op_operand(op, 2));
         for (int d = 0; d < rank; d++) {
             int64_t cd = x->rank == rank ? x->cnst[d] : dim_size(t, d);
-            ai.cnst[d] = gcd64(cd, gcd64(y->cnst[d], z->cnst[d]));
-            ai.div[d] = gcd64(y->div[d], z->div[d]);
-            ai.contig[d] = gcd64(cd, min64(y->contig[d], z->contig[d]));
+            ai->cnst[d] = gcd64(cd, gcd64(y->cnst[d], z->cnst[d]));
+            ai->div[d] = gcd64(y->div[d], z->div[d]);
+            ai->contig[d] = gcd64(cd, min64(y->contig[d], z->contig[d]));
         }
         break;
     }
@@ -381,14 +464,14 @@ static void visit(Op *op, void *ud) {
         break;
     }
     for (int d = 0; d < rank; d++) {
-        if (ai.contig[d] < 1) ai.contig[d] = 1;
-        if (ai.cnst[d] < 1) ai.cnst[d] = 1;
-        if (ai.div[d] < 1) ai.div[d] = 1;
-        ai.contig[d] = min64(ai.contig[d], dim_size(t, d));
-        ai.cnst[d] = min64(ai.cnst[d], dim_size(t, d));
+        if (ai->contig[d] < 1) ai->contig[d] = 1;
+        if (ai->cnst[d] < 1) ai->cnst[d] = 1;
+        if (ai->div[d] < 1) ai->div[d] = 1;
+        ai->contig[d] = min64(ai->contig[d], dim_size(t, d));
+        ai->cnst[d] = min64(ai->cnst[d], dim_size(t, d));
     }
-    apply_hints(op, &ai);
-    set_info(a, r, &ai);
+    apply_hints(op, ai);
+    commit_info(a, r, ai);
     info_slot(a, r)->computed = a->clock;
 }
 
@@ -439,14 +522,14 @@ static void walk_for(AxisAnalysis *a, Op *f) {
         walk_block(a, body);
         return;
     }
-    for (int i = 0; i < n; i++) set_info(a, body->args[i + 1], axis_info(a, op_operand(f, 3 + i)));
+    for (int i = 0; i < n; i++) set_info(a, body->args[i + 1], info_of(a, op_operand(f, 3 + i)));
     for (int round = 0;; round++) {
         walk_block(a, body);
         bool changed = false;
         for (int i = 0; i < n; i++) {
             Value *arg = body->args[i + 1];
-            AxisInfo m = meet(axis_info(a, arg), axis_info(a, op_operand(y, i)));
-            if (!axis_info_equal(&m, axis_info(a, arg))) {
+            AxisInfo m = meet(info_of(a, arg), info_of(a, op_operand(y, i)));
+            if (!axis_info_equal(&m, info_of(a, arg))) {
                 set_info(a, arg, &m);
                 changed = true;
             }
@@ -461,7 +544,7 @@ static void walk_for(AxisAnalysis *a, Op *f) {
             break;
         }
     }
-    for (int i = 0; i < n && i < f->nresults; i++) set_info(a, op_result(f, i), axis_info(a, body->args[i + 1]));
+    for (int i = 0; i < n && i < f->nresults; i++) set_info(a, op_result(f, i), info_of(a, body->args[i + 1]));
 }
 
 /* Whether visit can give op's result facts: one integer, index or pointer
@@ -555,11 +638,11 @@ static bool holds_new(const AxisAnalysis *a, Op *op) {
 static bool update_for(AxisAnalysis *a, Op *f) {
     Block *body = f->regions[0].first;
     AxisInfo *was = tc_malloc(sizeof *was * (size_t)(body->nargs + 1));
-    for (int i = 0; i < body->nargs; i++) was[i] = *axis_info(a, body->args[i]);
+    for (int i = 0; i < body->nargs; i++) was[i] = *info_of(a, body->args[i]);
     walk_for(a, f);
     bool same = true;
     for (int i = 0; i < body->nargs && same; i++)
-        same = is_new(a, body->args[i]) || axis_info_equal(&was[i], axis_info(a, body->args[i]));
+        same = is_new(a, body->args[i]) || axis_info_equal(&was[i], info_of(a, body->args[i]));
     tc_free(was);
     return same;
 }
@@ -591,7 +674,7 @@ void axis_analysis_copy(AxisAnalysis *a, Value *to, Value *from) {
     /* (values without facts, as visit leaves them: unset, conservative when asked) */
     TypeKind k = ty_elem(to->type)->kind;
     if (k == TY_INT || k == TY_PTR || k == TY_INDEX) {
-        const AxisInfo *f = axis_info(a, from);
+        const AxisInfo *f = info_of(a, from);
         Slot *slot = info_slot(a, to);
         slot->info = f; /* (shared: set_info replaces, never writes) */
         slot->changed = ++a->clock;

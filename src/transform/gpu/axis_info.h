@@ -7,10 +7,11 @@
  *                  power of two (in bytes for pointers);
  *   constancy[d]   runs of this length along d hold one value.
  *
- * Scalars are described as rank-1 tiles of one element. The layout pass
- * reads contiguity and divisibility to choose 16-byte accesses; the PTX
- * lowering reads them (and the mask's constancy) to vectorise loads and
- * stores.
+ * Scalars are described as rank-1 tiles of one element; only the first
+ * `rank` entries of each array are meaningful (the rest are unspecified).
+ * The layout pass reads contiguity and divisibility to choose 16-byte
+ * accesses; the PTX lowering reads them (and the mask's constancy) to
+ * vectorise loads and stores.
  */
 #ifndef TC_AXIS_INFO_H
 #define TC_AXIS_INFO_H

@@ -68,7 +68,6 @@
 
 enum { MAX_LOADS = 8 };
 
-typedef VEC(Op *) OpList;
 
 typedef struct Cand {
     Op *load, *dot;
@@ -78,6 +77,7 @@ typedef struct Cand {
     int64_t stride[2];  /* element strides of the stored operand */
     int64_t stage_bytes, offset;
     int64_t dot_smem_bytes; /* the shared memory the dot's plan uses */
+    Op *copy;           /* its first async copy made: the later ones copy its attributes */
 } Cand;
 
 typedef struct Pipe {
@@ -88,11 +88,15 @@ typedef struct Pipe {
     AxisAnalysis *aa;
     Map state;          /* loop-carried block arg -> 1, for the args the addresses need */
     VEC(Value *) args;  /* those args, in order */
+    /* how many values the body has, numbered once the loads are chosen (see
+     * body_index): its arguments, then the results of each op */
+    int nvals;
     /* body value -> its clone for the first iteration evaluated (the
      * prologue's first), for the values that read neither the induction
      * variable nor the state: every iteration computes them alike, and
-     * the CSE after the pass would merge all later clones into that one */
-    Map fixed;
+     * the CSE after the pass would merge all later clones into that one
+     * (by body_index, nvals long) */
+    Value **fixed;
     /* hash of a clone -> the clone (the last of that hash): a clone equal
      * to an earlier one (the slices repeat the index arithmetic that the
      * layouts rematerialised for each user) is that one, which comes
@@ -101,7 +105,31 @@ typedef struct Pipe {
     Map clones;
 } Pipe;
 
-static bool in_body(const Pipe *p, const Value *v) { return value_parent_block(v) == p->body; }
+static inline bool in_body(const Pipe *p, const Value *v) {
+    return (v->def ? v->def->parent : v->owner_block) == p->body; /* (value_parent_block, inline) */
+}
+
+/* An environment: the values of one iteration, by body_index (NULL: not
+ * evaluated yet). */
+typedef Value **Env;
+
+/* Numbers the body's values: argument i is i, the results of an op follow
+ * those of the op before (its `mark`: 1 + the number of its first result;
+ * the ops made after, which never come here, have 0). */
+static void number_body(Pipe *p) {
+    int k = p->body->nargs;
+    for (Op *o = p->body->first; o; o = o->next) {
+        o->mark = k + 1;
+        k += o->nresults;
+    }
+    p->nvals = k;
+}
+
+/* v's number, v a value of the body as it was numbered (the slices the
+ * pass evaluates hold no other: no load, nothing it makes). */
+static int body_index(const Pipe *p, const Value *v) {
+    return v->def ? v->def->mark - 1 + v->index : v->index;
+}
 
 static bool has_loop(Op *op) {
     for (int r = 0; r < op->nregions; r++)
@@ -131,20 +159,45 @@ static bool evaluable(Pipe *p, Value *v, int depth) {
 
 static uint64_t mix(uint64_t h, uint64_t v) { return ((h << 5 | h >> 59) ^ v) * 0x9e3779b97f4a7c15ULL; }
 
+/* d with operands ops, before `before`: op_clone's copy (d has no
+ * regions), its results the values of d's in env. */
+static Op *clone_with(Pipe *p, Env env, Op *d, Value *const *ops, Op *before) {
+    Type *tys_small[4] = {NULL};
+    Type **tys = d->nresults <= 4 ? tys_small : tc_malloc(sizeof(Type *) * (size_t)d->nresults);
+    for (int i = 0; i < d->nresults; i++) tys[i] = d->results[i].type;
+    Op *c = op_create(p->c, d->kind, d->loc, ops, d->noperands, tys, d->nresults, 0);
+    if (tys != tys_small) tc_free(tys);
+    op_copy_attrs(p->c, c, d);
+    for (int i = 0; i < d->nresults; i++) {
+        c->results[i].name = d->results[i].name;
+        env[body_index(p, op_result(d, i))] = op_result(c, i);
+    }
+    op_insert_before(before, c);
+    return c;
+}
+
+/* An operand of a body op for the iteration of env. */
+static Value *mapped(const Pipe *p, Env env, Value *o) {
+    if (!in_body(p, o)) return o;
+    Value *m = env[body_index(p, o)];
+    return m ? m : o;
+}
+
 /* d cloned before `before`, its operands mapped through env (which gains
  * its results), or an equal clone made before. */
-static Op *clone_once(Pipe *p, Map *env, Op *d, Op *before) {
+static Op *clone_once(Pipe *p, Env env, Op *d, Op *before) {
     int n = d->noperands;
     Value *ops[8];
     if (n > 8) {
-        Op *c = op_clone(p->c, d, env);
-        op_insert_before(before, c);
+        Value **big = tc_malloc(sizeof(Value *) * (size_t)n);
+        for (int i = 0; i < n; i++) big[i] = mapped(p, env, op_operand(d, i));
+        Op *c = clone_with(p, env, d, big, before);
+        tc_free(big);
         return c;
     }
     uint64_t h = (uint64_t)d->kind + 1;
     for (int i = 0; i < n; i++) {
-        Value *o = op_operand(d, i), *m = map_get(env, MAP_KEY(o));
-        ops[i] = m ? m : o;
+        ops[i] = mapped(p, env, op_operand(d, i));
         h = mix(h, MAP_KEY(ops[i]));
     }
     for (int i = 0; i < d->nattrs; i++) h = mix(h, MAP_KEY(d->attrs[i].attr));
@@ -157,11 +210,10 @@ static Op *clone_once(Pipe *p, Map *env, Op *d, Op *before) {
         same = e->attrs[i].name == d->attrs[i].name && e->attrs[i].attr == d->attrs[i].attr;
     for (int i = 0; same && i < d->nresults; i++) same = e->results[i].type == d->results[i].type;
     if (same) {
-        for (int i = 0; i < d->nresults; i++) map_put(env, MAP_KEY(op_result(d, i)), op_result(e, i));
+        for (int i = 0; i < d->nresults; i++) env[body_index(p, op_result(d, i))] = op_result(e, i);
         return e;
     }
-    Op *c = op_clone(p->c, d, env);
-    op_insert_before(before, c);
+    Op *c = clone_with(p, env, d, ops, before);
     map_put(&p->clones, h, c);
     return c;
 }
@@ -171,12 +223,13 @@ static Op *clone_once(Pipe *p, Map *env, Op *d, Op *before) {
  * iteration does not change is cloned once, for the first iteration
  * evaluated, which comes before the loop and dominates every later one
  * (p->fixed). */
-static Value *eval(Pipe *p, Map *env, Value *v, Op *before) {
+static Value *eval(Pipe *p, Env env, Value *v, Op *before) {
     if (!in_body(p, v)) return v;
-    Value *r = map_get(env, MAP_KEY(v));
+    int k = body_index(p, v);
+    Value *r = env[k];
     if (r) return r;
-    if ((r = map_get(&p->fixed, MAP_KEY(v)))) {
-        map_put(env, MAP_KEY(v), r); /* (op_clone maps operands through env) */
+    if ((r = p->fixed[k])) {
+        env[k] = r; /* (clones map their operands through env) */
         return r;
     }
     Op *d = v->def;
@@ -184,11 +237,11 @@ static Value *eval(Pipe *p, Map *env, Value *v, Op *before) {
     for (int i = 0; i < d->noperands; i++) {
         Value *o = op_operand(d, i);
         eval(p, env, o, before);
-        fixed &= !in_body(p, o) || map_has(&p->fixed, MAP_KEY(o));
+        fixed &= !in_body(p, o) || p->fixed[body_index(p, o)];
     }
     Op *n = clone_once(p, env, d, before);
     if (fixed)
-        for (int i = 0; i < d->nresults; i++) map_put(&p->fixed, MAP_KEY(op_result(d, i)), op_result(n, i));
+        for (int i = 0; i < d->nresults; i++) p->fixed[body_index(p, op_result(d, i))] = op_result(n, i);
     return op_result(n, v->index);
 }
 
@@ -288,7 +341,7 @@ static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
 }
 
 /* The copies of one iteration: env gives its values, stage its stage. */
-static void issue(Pipe *p, Map *env, Cand *cs, int n, Value *stage, Value *guard, Op *before) {
+static void issue(Pipe *p, Env env, Cand *cs, int n, Value *stage, Value *guard, Op *before) {
     Builder b = builder_before(p->c, before);
     for (int i = 0; i < n; i++) {
         Op *l = cs[i].load;
@@ -298,11 +351,16 @@ static void issue(Pipe *p, Map *env, Cand *cs, int n, Value *stage, Value *guard
         if (l->noperands > 1) mask = build_binary(&b, ARITH_ANDI, eval(p, env, op_operand(l, 1), before), mask);
         Value *ops[3] = {stage, ptr, mask};
         Op *cp = plain_op(&b, TTG_ASYNC_COPY, ops, 3);
+        if (cs[i].copy) {
+            op_copy_attrs(p->c, cp, cs[i].copy);
+            continue;
+        }
         set_int(p->c, cp, AN_OFFSET, cs[i].offset);
         set_int(p->c, cp, AN_STAGE_BYTES, cs[i].stage_bytes);
         set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
         set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);
         set_int(p->c, cp, AN_VEC, cs[i].vec);
+        cs[i].copy = cp;
     }
     plain_op(&b, TTG_ASYNC_COMMIT, NULL, 0);
 }
@@ -372,11 +430,10 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     int64_t off = 0;
     for (int i = 0; i < n; i++) cs[i].offset = off, off += stages * cs[i].stage_bytes;
     int ahead = stages - 1;
-    /* an iteration's values: at most one clone of each body op's results
-     * (room for them spares the environments' rehashing) */
-    int nvals = p.args.len + 1;
-    for (Op *o = body->first; o; o = o->next) nvals += o->nresults;
-    map_reserve(&p.clones, nvals);
+    number_body(&p);
+    p.fixed = tc_calloc((size_t)p.nvals, sizeof(Value *));
+    /* (at most one clone of each body op's results per iteration) */
+    map_reserve(&p.clones, p.nvals);
 
     /* prologue */
     Builder pb = builder_before(c, loop);
@@ -387,15 +444,14 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Value **state = tc_calloc((size_t)nargs + 1, sizeof(Value *));
     for (int k = 0; k < nargs; k++) state[k] = op_operand(loop, 3 + p.args.data[k]->index - 1);
     for (int j = 0; j < ahead; j++) {
-        Map env = {0};
-        map_reserve(&env, nvals);
+        Env env = tc_calloc((size_t)p.nvals, sizeof(Value *));
         Value *iv = iv_plus(&p, &pb, op_operand(loop, 0), j);
-        map_put(&env, MAP_KEY(body->args[0]), iv);
-        for (int k = 0; k < nargs; k++) map_put(&env, MAP_KEY(p.args.data[k]), state[k]);
-        issue(&p, &env, cs, n, build_const_int(&pb, i32, j), in_range(&p, &pb, iv), loop);
+        env[body_index(&p, body->args[0])] = iv;
+        for (int k = 0; k < nargs; k++) env[body_index(&p, p.args.data[k])] = state[k];
+        issue(&p, env, cs, n, build_const_int(&pb, i32, j), in_range(&p, &pb, iv), loop);
         for (int k = 0; k < nargs; k++)
-            state[k] = eval(&p, &env, op_operand(yield, p.args.data[k]->index - 1), loop);
-        map_free(&env);
+            state[k] = eval(&p, env, op_operand(yield, p.args.data[k]->index - 1), loop);
+        tc_free(env);
     }
 
     /* the loop: the state S-1 iterations ahead and the two stage counters
@@ -418,12 +474,11 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     Builder bb = builder_before(c, first);
     Op *wait = plain_op(&bb, TTG_ASYNC_WAIT, NULL, 0);
     set_int(c, wait, AN_NUM, ahead - 1);
-    Map env = {0};
-    map_reserve(&env, nvals);
+    Env env = tc_calloc((size_t)p.nvals, sizeof(Value *));
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
-    map_put(&env, MAP_KEY(body->args[0]), iv);
-    for (int k = 0; k < nargs; k++) map_put(&env, MAP_KEY(p.args.data[k]), aargs[k]);
-    issue(&p, &env, cs, n, ws, in_range(&p, &bb, iv), first);
+    env[body_index(&p, body->args[0])] = iv;
+    for (int k = 0; k < nargs; k++) env[body_index(&p, p.args.data[k])] = aargs[k];
+    issue(&p, env, cs, n, ws, in_range(&p, &bb, iv), first);
     for (int i = 0; i < n; i++) {
         Builder lb = builder_before(c, cs[i].load);
         /* the dot's operand: the load's tile, or its transpose */
@@ -439,7 +494,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     int ny = yield->noperands;
     Value **yops = tc_calloc((size_t)(ny + more), sizeof(Value *));
     for (int i = 0; i < ny; i++) yops[i] = op_operand(yield, i);
-    for (int k = 0; k < nargs; k++) yops[ny + k] = eval(&p, &env, op_operand(yield, p.args.data[k]->index - 1), yield);
+    for (int k = 0; k < nargs; k++) yops[ny + k] = eval(&p, env, op_operand(yield, p.args.data[k]->index - 1), yield);
     yops[ny + nargs] = next_stage(&yb, rs, stages);
     yops[ny + nargs + 1] = next_stage(&yb, ws, stages);
     op_set_operands(c, yield, yops, ny + more);
@@ -456,9 +511,9 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     set_int(c, w0, AN_NUM, 0);
     plain_op(&eb, TTG_LOCAL_DEALLOC, NULL, 0);
 
-    map_free(&env);
+    tc_free(env);
     map_free(&p.state);
-    map_free(&p.fixed);
+    tc_free(p.fixed);
     map_free(&p.clones);
     vec_free(&p.args);
     tc_free(state);
@@ -470,16 +525,12 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnaly
     return n;
 }
 
-static void collect_for(Op *op, void *ud) {
-    if (op->kind == SCF_FOR) vec_push((OpList *)ud, op);
-}
-
 int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
     int n = 0;
     for (Op *f = module_body(module)->first; f; f = f->next) {
         if (f->kind != TT_FUNC) continue;
         OpList loops = {0};
-        op_walk(f, collect_for, &loops, true);
+        collect_ops(f, SCF_FOR, OP_COUNT, true, &loops);
         if (loops.len) {
             /* the facts of the IR before any loop is pipelined answer for
              * every loop (values made on the way read as unknown) */

@@ -74,10 +74,15 @@ typedef struct LState {
      * ask for the same few again and again */
     SliceMemo slices[16];
     int nslices;
-    /* the clones remat made: Value* -> 1 + index of the newest for that
-     * value in `remats` (each entry links to the one made before it) */
-    Map remat_of;
+    /* the clones remat made: by Value.id, 1 + index of the newest for that
+     * value in `remats` (each entry links to the one made before it), 0
+     * for none; remat_cap long (values made by the pass come after) */
+    uint32_t *remat_of;
+    uint32_t remat_cap;
     VEC(RematMemo) remats;
+    /* by Value.id (the values made before the pass): can_remat's depth
+     * limit for the value, plus 2 (0: not known yet; see remat_room) */
+    int8_t *room;
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -330,8 +335,7 @@ static void propagate(LState *s) {
     }
 }
 
-static void collect(Op *op, void *ud) {
-    LState *s = ud;
+static inline void collect_op(LState *s, Op *op) {
     vec_push(&s->ops, op);
     if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
     if (s->too_deep && (s->too_deep->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
@@ -343,6 +347,18 @@ static void collect(Op *op, void *ud) {
             return;
         }
     }
+}
+
+/* root and the ops nested in it, in pre-order, as op_walk visits them (a
+ * loop over each block, not a callback per op) */
+static void collect(LState *s, Op *root) {
+    collect_op(s, root);
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next) {
+                if (o->nregions) collect(s, o);
+                else collect_op(s, o);
+            }
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
@@ -384,15 +400,35 @@ static bool cheap_op(const Op *op) {
 
 /* Can x be recomputed in another layout from scalars and cheap ops alone?
  * (Index arithmetic runs about 8 deep in a matmul: program id, tile, offsets
- * modulo M, times the stride, broadcast, plus the base pointer.) */
-static bool can_remat(Value *x, int depth) {
+ * modulo M, times the stride, broadcast, plus the base pointer.) Asked at
+ * `depth` below the value being required: x's cheap ops may be at most
+ * 10 - depth deep. */
+#define REMAT_DEPTH 10
+
+/* The greatest depth at which x can be rematerialised (REMAT_DEPTH + 1 for
+ * a scalar: any; -1: none), memoised by value: the values asked about are
+ * defined by ops materialised already, whose operands do not change after
+ * (the index arithmetic shares its operands: walked as a tree, the same
+ * values were asked about again and again). */
+static int remat_room(LState *s, Value *x) {
+    if (!is_tile(x)) return REMAT_DEPTH + 1;
+    bool memo = x->id < s->nvalues;
+    if (memo && s->room[x->id]) return s->room[x->id] - 2;
     Op *d = x->def;
-    if (!is_tile(x)) return true;
-    if (!d || depth > 10 || !cheap_op(d)) return false;
-    for (int i = 0; i < d->noperands; i++)
-        if (!can_remat(op_operand(d, i), depth + 1)) return false;
-    return true;
+    int room = -1;
+    if (d && cheap_op(d)) {
+        room = REMAT_DEPTH;
+        for (int i = 0; i < d->noperands && room >= 0; i++) {
+            int r = remat_room(s, op_operand(d, i)) - 1;
+            if (r < room) room = r;
+        }
+        if (room < -1) room = -1;
+    }
+    if (memo) s->room[x->id] = (int8_t)(room + 2);
+    return room;
 }
+
+static bool can_remat(LState *s, Value *x) { return remat_room(s, x) >= 0; }
 
 /* Is `op` in block b, or nested in an op of b? */
 static bool within_block(const Op *op, const Block *b) {
@@ -410,7 +446,7 @@ static bool within_block(const Op *op, const Block *b) {
  * the ops nested in them. (Reusing it spares the duplicate that a CSE
  * after the layouts would merge, and the CSE's work.) */
 static Value *remat_made(LState *s, Value *x, const Layout *l, const Op *before) {
-    for (uint32_t k = (uint32_t)(uintptr_t)map_get(&s->remat_of, MAP_KEY(x)); k; k = s->remats.data[k - 1].prev) {
+    for (uint32_t k = x->id < s->remat_cap ? s->remat_of[x->id] : 0; k; k = s->remats.data[k - 1].prev) {
         RematMemo *m = &s->remats.data[k - 1];
         if (m->layout == l && within_block(before, m->clone->def->parent)) return m->clone;
     }
@@ -439,18 +475,22 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     op_insert_before(before, c);
     if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
     axis_analysis_copy(s->aa, op_result(c, 0), x);
-    uint32_t prev = (uint32_t)(uintptr_t)map_get(&s->remat_of, MAP_KEY(x));
-    vec_push(&s->remats, ((RematMemo){l, op_result(c, 0), prev}));
-    map_put(&s->remat_of, MAP_KEY(x), (void *)(uintptr_t)s->remats.len);
+    if (x->id >= s->remat_cap) { /* (a value made by the pass) */
+        uint32_t cap = ctx_value_count(s->ctx);
+        s->remat_of = tc_realloc(s->remat_of, sizeof *s->remat_of * cap);
+        memset(s->remat_of + s->remat_cap, 0, sizeof *s->remat_of * (cap - s->remat_cap));
+        s->remat_cap = cap;
+    }
+    vec_push(&s->remats, ((RematMemo){l, op_result(c, 0), s->remat_of[x->id]}));
+    s->remat_of[x->id] = (uint32_t)s->remats.len;
     return op_result(c, 0);
 }
 
-/* Makes operand i of op have layout l. */
-static void require(LState *s, Op *op, int i, const Layout *l) {
+/* Makes operand i of op, which does not have it, have layout l. */
+static void require_slow(LState *s, Op *op, int i, const Layout *l) {
     Value *x = op_operand(op, i);
-    /* (most operands have it: the type's own decoded layout is the unique one) */
-    if (!l || !is_tile(x) || x->type->layout == l || ttg_layout_equal(type_layout(s, x->type), l)) return;
-    if (x->def && x->def->noperands <= 8 && can_remat(x, 0)) {
+    if (ttg_layout_equal(type_layout(s, x->type), l)) return;
+    if (x->def && x->def->noperands <= 8 && can_remat(s, x)) {
         op_set_operand(op, i, remat(s, x, l, op));
         return;
     }
@@ -459,6 +499,13 @@ static void require(LState *s, Op *op, int i, const Layout *l) {
     op_insert_before(op, cv);
     axis_analysis_copy(s->aa, op_result(cv, 0), x);
     op_set_operand(op, i, op_result(cv, 0));
+}
+
+/* Makes operand i of op have layout l (most operands have it: the type's
+ * own decoded layout is the unique one). */
+static inline void require(LState *s, Op *op, int i, const Layout *l) {
+    Value *x = op_operand(op, i);
+    if (l && is_tile(x) && x->type->layout != l) require_slow(s, op, i, l);
 }
 
 static const Layout *res_layout(LState *s, Op *op, int i) {
@@ -666,7 +713,7 @@ static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
  * per function, where it is made, and the function is left as it is. */
 static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *de) {
     LState s = {.ctx = c, .opts = o, .nvalues = ctx_value_count(c)};
-    op_walk(func, collect, &s, false);
+    collect(&s, func);
     if (s.too_deep) {
         diag_error(de, s.too_deep->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
                    s.too_deep_rank, TTG_MAX_RANK);
@@ -676,6 +723,9 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     }
     s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
     s.related = tc_calloc(s.nvalues + 1, sizeof *s.related);
+    s.remat_cap = s.nvalues;
+    s.remat_of = tc_calloc(s.nvalues + 1, sizeof *s.remat_of);
+    s.room = tc_calloc(s.nvalues + 1, sizeof *s.room);
     s.aa = axis_analyze(c, func);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
     for (int i = 0; i < s.seeds.len; i++) {
@@ -738,7 +788,8 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     tc_free(s.layout);
     tc_free(s.related);
     map_free(&s.anchor);
-    map_free(&s.remat_of);
+    tc_free(s.remat_of);
+    tc_free(s.room);
     vec_free(&s.remats);
     vec_free(&s.work);
     vec_free(&s.ops);

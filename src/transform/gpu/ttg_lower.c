@@ -33,16 +33,29 @@ static bool has_expansion_candidate(Op *root) {
     return false;
 }
 
+/* Whether an scf.for is nested under root. */
+static bool has_for(Op *root) {
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (o->kind == SCF_FOR || (o->nregions && has_for(o))) return true;
+    return false;
+}
+
 bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
     if (!ttg_assign_layouts(c, module, opts, de)) return false;
     PassContext pc = {.ctx = c, .de = de};
     /* (one walk finds whether either expansion has anything to do: most
      * kernels have no fp64 math and no libdevice call) */
-    if (has_expansion_candidate(module) &&
-        (!pass_expand_libdevice(module, &pc) || !pass_expand_f64_math(module, &pc)))
-        return false;
+    bool loops = true;
+    if (has_expansion_candidate(module)) {
+        /* (asked before the expansions, which make no loops but may make
+         * thousands of ops for pipeline-async-copy to look through) */
+        loops = has_for(module);
+        if (!pass_expand_libdevice(module, &pc) || !pass_expand_f64_math(module, &pc)) return false;
+    }
     if (pc.changes > 0 && !pass_pipeline_run(module, "cse,dce", &pc, NULL)) return false;
-    if (async_copy_enabled() && pipeline_async_copy(c, module, opts->num_stages, opts->sm) > 0 &&
+    if (loops && async_copy_enabled() && pipeline_async_copy(c, module, opts->num_stages, opts->sm) > 0 &&
         !pass_pipeline_run(module, "cse,dce", &pc, NULL))
         return false;
     return true;
