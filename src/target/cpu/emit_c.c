@@ -813,8 +813,9 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
     case TT_CLAMPF: {
         int64_t prop = attr_enum(op, "propagateNan", (const char *const[]){"none", "all"}, 2, 0);
         const char *sfx = is_f64(t) ? "d" : "f";
-        const char *c = fmt(e, "tc_%sminnum(tc_%smaxnum(%s, %s), %s)", sfx, sfx, FA(0), FA(1), FA(2));
-        if (prop) c = fmt(e, "(%s != %s ? %s : %s)", FA(0), FA(0), FA(0), c);
+        /* PropagateNan.ALL: a NaN x, min or max gives NaN (Triton's minimum(maximum(x, lo), hi)) */
+        const char *c = fmt(e, "tc_%s%s(tc_%s%s(%s, %s), %s)", sfx, prop ? "minimum" : "minnum", sfx,
+                            prop ? "maximum" : "maxnum", FA(0), FA(1), FA(2));
         return from_c(e, c, rt);
     }
     case TT_EXTERN_ELEMENTWISE: {
@@ -1478,7 +1479,9 @@ static void emit_atomic(Emitter *e, Op *op) {
         /* compare-and-swap on the bit pattern (floats included) */
         int w = t->kind == TY_PTR ? 64 : t->width;
         const char *u = utype(w);
-        line(e, "{ %s exp_ = 0, des_ = 0; memcpy(&exp_, &%s, %d); memcpy(&des_, &%s, %d);", u, ae, w / 8, be, w / 8);
+        /* the operands may be expressions (a fused element-wise chain): named first, so that they have an address */
+        line(e, "{ %s cmp_ = %s, val_ = %s; %s exp_ = 0, des_ = 0; memcpy(&exp_, &cmp_, %d); memcpy(&des_, &val_, %d);",
+             ctype(e, t), ae, be, u, w / 8, w / 8);
         line(e, "  __atomic_compare_exchange_n((%s *)%s, &exp_, des_, 0, %s, __ATOMIC_RELAXED == %s ? __ATOMIC_RELAXED : __ATOMIC_ACQUIRE);",
              u, pe, mo, mo);
         line(e, "  memcpy(&%s, &exp_, %d); }", dst, w / 8);

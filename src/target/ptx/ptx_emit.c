@@ -1138,6 +1138,17 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     return from_f32(p, r, e);
 }
 
+/* max / min that propagate a NaN operand (arith.maximumf / minimumf,
+ * Triton's PropagateNan.ALL): PTX's .NaN form where it has one (f32, f16,
+ * bf16); f64 has none, so the plain form with NaN selected back in when
+ * either operand is one (as LLVM expands llvm.maximum.f64 for NVPTX). */
+static Slot fmaxmin_nan(Px *p, bool is_max, Slot a, Slot b, const Type *e) {
+    if (e->width != 64) return fbin(p, is_max ? "max.NaN" : "min.NaN", a, b, e);
+    Slot r = fbin(p, is_max ? "max" : "min", a, b, e);
+    Slot nan = px_cse2(p, RC_PRED, "setp.nan.f64", px_arg(p, a, e), px_arg(p, b, e));
+    return px_cse(p, RC_F64, "selp.f64", "0d7FF8000000000000", px_rname(p, r), px_rname(p, nan));
+}
+
 static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
@@ -1817,8 +1828,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_MULF: return fbin(p, p->fp_fusion ? "mul" : "mul.rn", in[0], in[1], re);
     case ARITH_DIVF: return fbin(p, re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn", in[0], in[1], re);
     case TT_PRECISE_DIVF: return fbin(p, "div.rn", in[0], in[1], re);
-    case ARITH_MAXIMUMF: return fbin(p, "max.NaN", in[0], in[1], re);
-    case ARITH_MINIMUMF: return fbin(p, "min.NaN", in[0], in[1], re);
+    case ARITH_MAXIMUMF: return fmaxmin_nan(p, true, in[0], in[1], re);
+    case ARITH_MINIMUMF: return fmaxmin_nan(p, false, in[0], in[1], re);
     case ARITH_MAXNUMF: return fbin(p, "max", in[0], in[1], re);
     case ARITH_MINNUMF: return fbin(p, "min", in[0], in[1], re);
     case ARITH_REMF: {
@@ -1843,7 +1854,11 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_ERF:
         return fmath(p, op->kind, in[0], re);
     case MATH_FMA: return fma_slot(p, in, re);
-    case TT_CLAMPF: {
+    case TT_CLAMPF: { /* PropagateNan.ALL: a NaN x, min or max gives NaN, as Triton's minimum(maximum(x, lo), hi) */
+        Attr *pa = op_attr(op, "propagateNan");
+        int64_t pn = 0;
+        if (pa && ((attr_as_int(pa, &pn) && pn) || ((pa->kind == ATTR_STRING || pa->kind == ATTR_OPAQUE) && !strcmp(pa->s, "all"))))
+            return fmaxmin_nan(p, false, fmaxmin_nan(p, true, in[0], in[1], re), in[2], re);
         Slot lo = fbin(p, "max", in[0], in[1], re);
         return fbin(p, "min", lo, in[2], re);
     }
@@ -1967,8 +1982,10 @@ static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
     case ARITH_MULF: fop = p->fp_fusion ? "mul" : "mul.rn"; break;
     case ARITH_DIVF: fop = re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn"; break;
     case TT_PRECISE_DIVF: fop = "div.rn"; break;
-    case ARITH_MAXIMUMF: fop = "max.NaN"; break;
-    case ARITH_MINIMUMF: fop = "min.NaN"; break;
+    case ARITH_MAXIMUMF: case ARITH_MINIMUMF:
+        if (re->width == 64) return false; /* no max.NaN.f64: fmaxmin_nan */
+        fop = op->kind == ARITH_MAXIMUMF ? "max.NaN" : "min.NaN";
+        break;
     case ARITH_MAXNUMF: fop = "max"; break;
     case ARITH_MINNUMF: fop = "min"; break;
     case MATH_FMA:
