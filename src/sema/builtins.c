@@ -47,10 +47,10 @@ static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
 }
 
 static const TlType *need_dtype(Sema *S, CallArgs *a, int i) {
-    if (a->v[i].kind == TV_DTYPE) return a->v[i].ty;
+    if (a->v[i].kind == TV_DTYPE) return tl_dtype_usable(S, a->v[i].ty) ? a->v[i].ty : NULL;
     if (a->v[i].kind == TV_STR) {
         const TlType *t = tl_dtype_by_name(S, a->v[i].s);
-        if (t) return t;
+        if (t) return tl_dtype_usable(S, t) ? t : NULL;
     }
     if (a->v[i].kind != TV_ERR) sema_error(S, "%s(): expected a dtype, got %s", a->bi->name, tv_kind_name(&a->v[i]));
     return NULL;
@@ -490,6 +490,58 @@ static TV bi_desc_store(Sema *S, CallArgs *a) {
     return bi_store(S, &st);
 }
 
+static TV bi_atomic(Sema *S, CallArgs *a);
+
+/* desc.atomic_add / atomic_min / atomic_max / atomic_and / atomic_or /
+ * atomic_xor(offsets, value): Triton's tt.descriptor_reduce (a TMA
+ * reduction), here an atomic read-modify-write per element of the block at
+ * `offsets`, masked to the tensor's bounds (what TMA leaves alone). The
+ * addresses come from the tt.make_tensor_ptr that made the descriptor and
+ * the tt.advance ops since: base + sum_d (offset_d + i_d) * stride_d. */
+static TV bi_desc_atomic(Sema *S, CallArgs *a) {
+    if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR || a->v[2].kind == TV_ERR) return tv_err();
+    TV p, dims;
+    if (!desc_at(S, a, a->bi->name, &p, &dims)) return tv_err();
+    const TlType *blk = p.ty->elem, *elt = blk->elem, *i32 = tl_scalar(S, TL_I32), *i64 = tl_scalar(S, TL_I64);
+    int r = blk->rank;
+    TV off[TL_MAX_RANK];
+    for (int d = 0; d < r; d++) off[d] = tv_int(0);
+    Op *def = p.v->def;
+    for (; def && def->kind == TT_ADVANCE; def = op_operand(def, 0)->def)
+        for (int d = 0; d < r; d++) off[d] = sem_binary(S, PY_BIN_ADD, off[d], tv_tensor(op_operand(def, 1 + d), i32));
+    if (!def || def->kind != TT_MAKE_TENSOR_PTR)
+        return sema_error(S, "tensor_descriptor.%s(): tritonc needs the descriptor made in this function (by "
+                             "tl.make_tensor_descriptor or a TensorDescriptor argument)", a->bi->name);
+    TV ptr = tv_tensor(op_operand(def, 0), tl_ptr(S, elt)), mask = tv_bool(true);
+    int64_t one[TL_MAX_RANK];
+    for (int d = 0; d < r; d++) {
+        TV lo = tv_int(0), hi = tv_int(blk->shape[d]);
+        TV i = sem_binary(S, PY_BIN_ADD, sem_arange(S, &lo, &hi),
+                          sem_binary(S, PY_BIN_ADD, tv_tensor(op_operand(def, 1 + 2 * r + d), i32), off[d]));
+        for (int k = 0; k < r; k++) one[k] = k == d ? blk->shape[d] : 1;
+        i = sem_cast(S, sem_reshape(S, i, one, r, false), i64, NULL);
+        TV in = sem_logical(S, true, sem_compare(S, PY_CMP_GE, i, tv_int(0)),
+                            sem_compare(S, PY_CMP_LT, i, tv_tensor(op_operand(def, 1 + d), i64)));
+        ptr = sem_binary(S, PY_BIN_ADD, ptr, sem_binary(S, PY_BIN_MUL, i, tv_tensor(op_operand(def, 1 + r + d), i64)));
+        mask = d ? sem_logical(S, true, mask, in) : in;
+        if (ptr.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    }
+    CallArgs at;
+    forward_args(a, &at);
+    at.bi = builtin_lookup(BI_TL, a->bi->name);
+    at.v[0] = ptr;
+    at.v[1] = a->v[2];
+    at.v[2] = mask;
+    at.given[0] = at.given[1] = at.given[2] = true;
+    at.node[1] = a->node[2];
+    return bi_atomic(S, &at);
+}
+
+/* desc.gather / desc.scatter: Blackwell's TMA gather and scatter. */
+static TV bi_desc_unsupported(Sema *S, CallArgs *a) {
+    return sema_error(S, "tensor_descriptor.%s() (TMA gather/scatter, Blackwell) is not supported by tritonc yet", a->bi->name);
+}
+
 /* _canonicalize_boundary_check: sorted, deduplicated dims; n = 0 if none. */
 static int bp_boundary(Sema *S, CallArgs *a, int i, int rank, int64_t *dims) {
     if (!a->given[i] || a->v[i].kind == TV_NONE) return 0;
@@ -842,7 +894,9 @@ static TV bi_fma(Sema *S, CallArgs *a) {
     if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
     if (!sem_binary_check(S, &z, &x, false, false, true, false)) return tv_err();
     if (!sem_binary_check(S, &z, &y, false, false, true, false)) return tv_err();
-    if (!check_fp(S, "fma", x, false)) return tv_err();
+    const TlType *fs = tl_sca(x.ty); /* math.fma: any float but fp8 (Triton checks no dtype; MLIR needs a float) */
+    if (!tl_is_float(fs) || tl_is_fp8(fs))
+        return sema_error(S, "fma: Expected dtype ['fp16', 'bf16', 'fp32', 'fp64'] but got %s", tl_cstr(S, fs));
     Value *ops[3] = {x.v, y.v, z.v};
     Type *t = x.ty->ir;
     return tv_tensor(op_result(sem_op(S, MATH_FMA, ops, 3, &t, 1, 0), 0), x.ty);
@@ -853,6 +907,16 @@ static TV bi_umulhi(Sema *S, CallArgs *a) {
     if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
     if (!tl_is_int(tl_sca(x.ty))) return sema_error(S, "umulhi: Expected an integer dtype but got %s", tl_cstr(S, tl_sca(x.ty)));
     return tv_tensor(sem_ir(S, TT_MULHIUI, x.ty, x.v, y.v), x.ty);
+}
+
+/* x.logical_and(y) / x.logical_or(y): what Python's `and` / `or` on tensors do */
+static TV bi_logical(Sema *S, CallArgs *a) { return sem_logical(S, a->bi->arg != 0, a->v[0], a->v[1]); }
+
+/* tl.condition(cond, disable_licm=False): a while loop's condition, marked
+ * for Triton's backends; here the condition itself (LICM changes no result) */
+static TV bi_condition(Sema *S, CallArgs *a) {
+    (void)S;
+    return a->v[0];
 }
 
 /* tl.add / sub / mul (x, y, sanitize_overflow): the operators' semantics */
@@ -1268,7 +1332,11 @@ static TV bi_cumsum(Sema *S, CallArgs *a) {
     int64_t axis = 0;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
     if (a->given[1] && !need_int(S, a, 1, &axis)) return tv_err();
-    x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
+    /* standard.py: both scan bf16 in fp32 (_promote_bfloat16_to_float32);
+     * cumsum then widens small ints as sum does (_pick_sum_dtype), cumprod
+     * keeps the type */
+    if (tl_sca(x.ty)->kind == TL_BF16) x = sem_cast(S, x, tl_scalar(S, TL_FP32), NULL);
+    if (!a->bi->arg || (a->given[3] && a->v[3].kind != TV_NONE)) x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
     return do_scan(S, &x, 1, axis, a->given[2] && cx_truthy(A(2)), a->bi->arg ? CB_MUL : CB_ADD, NULL);
 }
 
@@ -2059,6 +2127,7 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     for (int i = 0; i < ndt; i++) {
         if (dts[i].kind != TV_DTYPE || tl_is_block(dts[i].ty) || tl_is_ptr(dts[i].ty))
             return sema_error(S, "inline_asm_elementwise(): dtype must be a scalar dtype or a tuple of them");
+        if (!tl_dtype_usable(S, dts[i].ty)) return tv_err();
         rt[i] = nargs ? tl_with_elem(S, in[0].ty, dts[i].ty) : dts[i].ty;
         irt[i] = rt[i]->ir;
     }
@@ -2439,6 +2508,7 @@ static int is_instance(Sema *S, const TV *obj, const TV *cls) {
         if (!strcmp(cls->bi->name, "bool")) return obj->kind == TV_BOOL;
     }
     if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "constexpr")) return 0;
+    if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "pointer_type")) return obj->kind == TV_DTYPE && tl_is_ptr(obj->ty);
     if (cls->kind == TV_MODULE) {
         bool bptr = obj->kind == TV_TENSOR && tl_is_ptr(obj->ty) && tl_is_block(obj->ty->elem);
         if (cls->i == MOD_CLS_TENSOR) return obj->kind == TV_TENSOR && !obj->is_desc;
@@ -2597,6 +2667,25 @@ static TV bi_dtype_pred(Sema *S, CallArgs *a) {
     const TlType *t = a->v[0].ty;
     const char *n = a->bi->name;
     if (a->v[0].kind != TV_DTYPE) return sema_error(S, "%s() is a dtype method", n);
+    if (!strcmp(n, "is_block")) return tv_bool(tl_is_block(t));
+    if (!strcmp(n, "is_const") || !strcmp(n, "is_tuple")) return tv_bool(false);
+    if (!strcmp(n, "is_standard_floating")) return tv_bool(tl_is_float(t) && !tl_is_fp8(t));
+    if (!strcmp(n, "get_int_max_value") || !strcmp(n, "get_int_min_value")) {
+        if (!tl_is_int(t)) return sema_error(S, "%s() needs an integer dtype, got %s", n, tl_cstr(S, t));
+        int w = tl_bitwidth(t);
+        bool mx = n[9] == 'a';
+        if (tl_is_signed(t)) return mx ? tv_int(w == 64 ? INT64_MAX : (int64_t)((1ULL << (w - 1)) - 1))
+                                       : tv_int(w == 64 ? INT64_MIN : -(int64_t)(1ULL << (w - 1)));
+        if (!mx) return tv_int(0);
+        return tv_uint64(w == 64 ? UINT64_MAX : (1ULL << w) - 1);
+    }
+    if (!strcmp(n, "get_block_shapes")) {
+        if (!tl_is_block(t)) return sema_error(S, "'dtype' object has no attribute 'get_block_shapes'");
+        TV r = {.kind = TV_TUPLE, .n = t->rank};
+        r.elems = ARENA_ARRAY(S->arena, TV, t->rank + 1);
+        for (int i = 0; i < t->rank; i++) r.elems[i] = tv_int(t->shape[i]);
+        return r;
+    }
     if (!strcmp(n, "is_floating")) return tv_bool(tl_is_float(t));
     if (!strcmp(n, "is_int")) return tv_bool(tl_is_int(t));
     if (!strcmp(n, "is_int_signed")) return tv_bool(tl_is_signed(t));
@@ -3527,7 +3616,10 @@ static const Builtin builtins[] = {
     {"where", TL, "condition,x,y", bi_where, 0},
     {"sigmoid", TLM, "x", bi_sigmoid, 0},
     {"softmax", TLM, "x,dim=,keep_dims=,ieee_rounding=", bi_softmax, 0},
-    {"cdiv", TL | BI_TRITON | BI_MATH, "x,div", bi_cdiv, 0},
+    {"cdiv", TL | BI_TRITON | BI_MATH | BI_METHOD, "x,div", bi_cdiv, 0},
+    {"logical_and", BI_METHOD, "self,other", bi_logical, 1},
+    {"logical_or", BI_METHOD, "self,other", bi_logical, 0},
+    {"condition", TL, "arg,disable_licm=", bi_condition, 0},
     {"sum", TLM, "input,axis=,keep_dims=,dtype=", bi_sum, 0},
     {"xor_sum", TLM, "input,axis=,keep_dims=", bi_int_reduce, CB_XOR},
     {"reduce_or", TLM, "input,axis,keep_dims=", bi_int_reduce, CB_OR},
@@ -3567,6 +3659,14 @@ static const Builtin builtins[] = {
     {"store_tensor_descriptor", TL, "desc,offsets,value", bi_desc_store, 0},
     {"load", BI_DESC, "desc,offsets", bi_desc_load, 0},
     {"store", BI_DESC, "desc,offsets,value", bi_desc_store, 0},
+    {"atomic_add", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_min", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_max", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_and", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_or", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_xor", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"gather", BI_DESC, "desc,*args", bi_desc_unsupported, 0},
+    {"scatter", BI_DESC, "desc,*args", bi_desc_unsupported, 0},
     {"swizzle2d", TL, "i,j,size_i,size_j,size_g", bi_swizzle2d, 0},
     {"flip", TLM, "x,dim=", bi_flip, 0},
     {"sort", TLM, "x,dim=,descending=", bi_sort, 0},
@@ -3590,7 +3690,7 @@ static const Builtin builtins[] = {
     {"constexpr", TL, "value", bi_constexpr, 0},
     {"pointer_type", TL, "element_ty,address_space=,const=", bi_pointer_type, 0},
     {"to_tensor", TL, "x", bi_constexpr, 0},
-    {"range", TL, "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=",
+    {"range", TL, "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=,disable_licm=",
      bi_range_call, 1},
     {"static_range", TL, "arg1,arg2=,step=", bi_range_call, 0},
     {"range", BI_PY, "*args", bi_range_call, 0},
@@ -3621,6 +3721,27 @@ static const Builtin builtins[] = {
     {"is_bf16", BI_METHOD, "self", bi_dtype_pred, 0},
     {"is_fp32", BI_METHOD, "self", bi_dtype_pred, 0},
     {"is_fp64", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e4nv", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e5", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e4b15", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e4b8", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e5b16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int1", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int8", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int32", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int64", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint8", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint32", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint64", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_standard_floating", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_block", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_const", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_tuple", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"get_int_max_value", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"get_int_min_value", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"get_block_shapes", BI_METHOD, "self", bi_dtype_pred, 0},
 };
 
 enum { BUILTIN_SLOTS = 1024 };
