@@ -909,6 +909,21 @@ static TV bi_umulhi(Sema *S, CallArgs *a) {
     return tv_tensor(sem_ir(S, TT_MULHIUI, x.ty, x.v, y.v), x.ty);
 }
 
+static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, int cb, bool tie_left, const TV *fn);
+/* The combines of reductions and scans (build_combine). CB_FIRST keeps the
+ * left operand: Triton's _take_first, which turns a one-element tensor into
+ * a scalar. */
+enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_FIRST, CB_JIT };
+
+/* x.item(): the value of a one-element tensor, as a scalar */
+static TV bi_item(Sema *S, CallArgs *a) {
+    TV x = a->v[0];
+    if (x.kind != TV_TENSOR || !tl_is_block(x.ty)) return x;
+    if (tl_numel(x.ty) != 1) return sema_error(S, "item(): the tensor has %lld elements, not 1", (long long)tl_numel(x.ty));
+    TV none = tv_none();
+    return do_reduce(S, &x, 1, &none, false, CB_FIRST, false, NULL);
+}
+
 /* x.logical_and(y) / x.logical_or(y): what Python's `and` / `or` on tensors do */
 static TV bi_logical(Sema *S, CallArgs *a) { return sem_logical(S, a->bi->arg != 0, a->v[0], a->v[1]); }
 
@@ -1004,10 +1019,6 @@ static TV bi_swizzle2d(Sema *S, CallArgs *a) {
 }
 
 /* ---- reductions and scans -------------------------------------------------------- */
-
-/* CB_FIRST keeps the left operand: Triton's _take_first, which turns a
- * one-element tensor into a scalar. */
-enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_FIRST, CB_JIT };
 
 /* Builds the combiner region: block with 2n scalar args, ending in ret_kind. */
 static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool tie_left, const TV *fn,
@@ -1666,8 +1677,9 @@ static TV bi_flip(Sema *S, CallArgs *a) {
  * partner (position ^ stride); the element on the left of a pair keeps the
  * smaller value unless flipped:
  *     swap = (left > right) != flip;   x = swap ? partner : x
- * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n). */
-static TV sort_last(Sema *S, TV x, bool desc) {
+ * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n).
+ * tl.bitonic_merge runs the last stage alone (from_stage = L). */
+static TV bitonic_stages(Sema *S, TV x, bool desc, int from_stage) {
     int r = x.ty->rank;
     int64_t n = x.ty->shape[r - 1];
     int L = 0;
@@ -1682,7 +1694,7 @@ static TV sort_last(Sema *S, TV x, bool desc) {
         TV bit = sem_binary(S, PY_BIN_BITAND, pos, tv_int((int64_t)1 << k));
         is_right[k] = sem_compare(S, PY_CMP_NE, bit, tv_int(0));
     }
-    for (int stage = 1; stage <= L; stage++) {
+    for (int stage = from_stage; stage <= L; stage++) {
         TV flip = tv_int(0);
         if (stage < L) {
             TV bit = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, pos, tv_int(stage)), tv_int(1));
@@ -1700,6 +1712,8 @@ static TV sort_last(Sema *S, TV x, bool desc) {
     }
     return x;
 }
+
+static TV sort_last(Sema *S, TV x, bool desc) { return bitonic_stages(S, x, desc, 1); }
 
 /* The checks tl.sort and tl.topk share: a tensor, sorted along its last
  * dimension, of a power-of-2 size. */
@@ -1726,6 +1740,17 @@ static TV bi_sort(Sema *S, CallArgs *a) {
     TV x;
     if (!sortable(S, a, "sort", 1, &x)) return tv_err();
     return sort_last(S, x, GIVEN(2) && cx_truthy(A(2)));
+}
+
+/* tl.bitonic_merge(x, dim=None, descending=False): the last stage of the
+ * bitonic network over the last dimension, which sorts a bitonic sequence. */
+static TV bi_bitonic_merge(Sema *S, CallArgs *a) {
+    TV x;
+    if (!sortable(S, a, "bitonic_merge", 1, &x)) return tv_err();
+    int64_t n = x.ty->shape[x.ty->rank - 1];
+    int L = 0;
+    while (((int64_t)1 << L) < n) L++;
+    return L ? bitonic_stages(S, x, GIVEN(2) && cx_truthy(A(2)), L) : x;
 }
 
 /* tl.topk(x, k, dim=None, descending=True): the k largest (smallest) values
@@ -2632,6 +2657,27 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
     }
     return tv_err();
 }
+
+/* triton.language.target_info's constexpr functions, on the target this
+ * compile is for (KernelSpec.target_sm): the CPU is neither CUDA nor HIP. */
+static TV bi_target_info(Sema *S, CallArgs *a) {
+    switch (a->bi->arg) {
+    case 0: return tv_bool(S->target_sm > 0); /* is_cuda */
+    case 1: {                                  /* cuda_capability_geq(major, minor=0) */
+        int64_t major, minor = 0;
+        if (!need_int(S, a, 0, &major) || (a->given[1] && !need_int(S, a, 1, &minor))) return tv_err();
+        return tv_bool(S->target_sm > 0 && S->target_sm >= major * 10 + minor);
+    }
+    case 2: return tv_bool(false); /* is_hip, is_hip_cdna3, is_hip_cdna4 */
+    default: return sema_error(S, "target_info.current_target() (a GPUTarget object) is not supported in kernels by tritonc");
+    }
+}
+
+static const Builtin target_info_fns[] = {
+    {"is_cuda", 0, "", bi_target_info, 0},      {"cuda_capability_geq", 0, "major,minor=", bi_target_info, 1},
+    {"is_hip", 0, "", bi_target_info, 2},       {"is_hip_cdna3", 0, "", bi_target_info, 2},
+    {"is_hip_cdna4", 0, "", bi_target_info, 2}, {"current_target", 0, "", bi_target_info, 3},
+};
 
 static const Builtin pymath_fns[] = {
     {"sqrt", 0, "x", bi_pymath, PM_SQRT},     {"exp", 0, "x", bi_pymath, PM_EXP},
@@ -3618,6 +3664,7 @@ static const Builtin builtins[] = {
     {"softmax", TLM, "x,dim=,keep_dims=,ieee_rounding=", bi_softmax, 0},
     {"cdiv", TL | BI_TRITON | BI_MATH | BI_METHOD, "x,div", bi_cdiv, 0},
     {"logical_and", BI_METHOD, "self,other", bi_logical, 1},
+    {"item", BI_METHOD, "self", bi_item, 0},
     {"logical_or", BI_METHOD, "self,other", bi_logical, 0},
     {"condition", TL, "arg,disable_licm=", bi_condition, 0},
     {"sum", TLM, "input,axis=,keep_dims=,dtype=", bi_sum, 0},
@@ -3671,6 +3718,7 @@ static const Builtin builtins[] = {
     {"flip", TLM, "x,dim=", bi_flip, 0},
     {"sort", TLM, "x,dim=,descending=", bi_sort, 0},
     {"topk", TLM, "x,k,dim=,descending=", bi_topk, 0},
+    {"bitonic_merge", TL, "x,dim=,descending=", bi_bitonic_merge, 0},
     {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
@@ -3777,6 +3825,7 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
         if (!strcmp(name, "extra")) return (TV){.kind = TV_MODULE, .i = MOD_TL_EXTRA};
         if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE}; /* Triton 2.0's tl.libdevice */
         if (!strcmp(name, "core")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CORE};
+        if (!strcmp(name, "target_info")) return (TV){.kind = TV_MODULE, .i = MOD_TL_TARGET};
         {
             const TlType *t = tl_dtype_by_name(S, name);
             if (t && strcmp(name, "float") && strcmp(name, "double") && strcmp(name, "half") && strcmp(name, "bool"))
@@ -3806,6 +3855,10 @@ TV builtin_module_attr(Sema *S, int mod, const char *name, bool *found) {
         if (!strcmp(name, "nan")) return tv_float(NAN);
         for (int i = 0; i < TC_ARRAY_LEN(pymath_fns); i++)
             if (!strcmp(pymath_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &pymath_fns[i]};
+        break;
+    case MOD_TL_TARGET:
+        for (int i = 0; i < TC_ARRAY_LEN(target_info_fns); i++)
+            if (!strcmp(target_info_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &target_info_fns[i]};
         break;
     case MOD_COUNT: /* tl.PropagateNan */
         if (!strcmp(name, "NONE")) return tv_int(0);

@@ -889,7 +889,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 [MOD_TRITON] = "triton", [MOD_TL] = "triton.language", [MOD_TL_MATH] = "triton.language.math",
                 [MOD_TL_EXTRA] = "triton.language.extra", [MOD_TL_CUDA] = "triton.language.extra.cuda",
                 [MOD_LIBDEVICE] = "libdevice", [MOD_TL_CORE] = "triton.language.core", [MOD_PYMATH] = "math",
-                [MOD_COUNT] = "PropagateNan", [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor",
+                [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info", [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor",
                 [MOD_CLS_DTYPE] = "dtype"};
             _Static_assert(TC_ARRAY_LEN(modnames) == MOD_CLS_DTYPE + 1, "a module without a name");
             unsigned where = v.i == MOD_TL || v.i == MOD_TL_CORE ? BI_TL : v.i == MOD_TL_MATH ? BI_MATH : 0;
@@ -902,7 +902,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 if (!strcmp(attr, dtype_alias[i][0])) best = dtype_alias[i][1];
             if (!best && where) best = builtin_suggest(where, attr);
             if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v.i], attr, best);
-            return sema_error(S, "%s '%s' has no attribute '%s'", v.i >= MOD_COUNT ? "type object" : "module",
+            return sema_error(S, "%s '%s' has no attribute '%s'", v.i >= MOD_CLS_TENSOR || v.i == MOD_COUNT ? "type object" : "module",
                               modnames[v.i], attr);
         }
         return r;
@@ -2530,7 +2530,7 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
         {"triton", MOD_TRITON}, {"triton.language", MOD_TL}, {"triton.language.math", MOD_TL_MATH},
         {"triton.language.extra", MOD_TL_EXTRA}, {"triton.language.extra.cuda", MOD_TL_CUDA},
         {"triton.language.extra.cuda.libdevice", MOD_LIBDEVICE}, {"triton.language.extra.libdevice", MOD_LIBDEVICE},
-        {"triton.language.core", MOD_TL_CORE}, {"math", MOD_PYMATH},
+        {"triton.language.core", MOD_TL_CORE}, {"math", MOD_PYMATH}, {"triton.language.target_info", MOD_TL_TARGET},
     };
     const char *bind = asname;
     if (!name && !asname) {
@@ -2758,6 +2758,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     S->arena = ctx->arena;
     S->mod = mod;
     S->debug = spec->debug;
+    S->target_sm = spec->target_sm;
     S->num_warps = spec->num_warps > 0 ? spec->num_warps : 4;
     Loc mloc = {mod->filename, 1, 1};
     S->loc = mloc;

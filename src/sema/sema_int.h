@@ -152,7 +152,7 @@ void tv_str(Sema *S, const TV *v, StrBuf *out); /* Python-ish repr for messages 
 
 /* Module ids (TV_MODULE.i). */
 enum { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_TL_EXTRA, MOD_TL_CUDA, MOD_LIBDEVICE, MOD_TL_CORE,
-       MOD_PYMATH, MOD_COUNT,
+       MOD_PYMATH, MOD_COUNT, MOD_TL_TARGET,
        /* classes, for isinstance: tl.tensor, tl.tensor_descriptor, tl.dtype */
        MOD_CLS_TENSOR, MOD_CLS_DESC, MOD_CLS_DTYPE };
 
@@ -217,6 +217,7 @@ struct Sema {
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool numel_reported;   /* a tensor over Triton's element limit, or of a dimension not a power of 2, was reported */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
+    int target_sm;         /* KernelSpec.target_sm (tl.target_info) */
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
 };
