@@ -2217,7 +2217,15 @@ static TV bi_cuda_sreg(Sema *S, CallArgs *a) {
     return tv_tensor(op_result(op, 0), tl_scalar(S, timer ? TL_I64 : TL_I32));
 }
 
+/* extra.cuda's fp8e4b15 conversions: named, as tl.float8e4b15 is, rather than missing */
+static TV bi_cuda_unsupported(Sema *S, CallArgs *a) {
+    return sema_error(S, "triton.language.extra.cuda.%s (fp8e4b15 conversions) is not supported by tritonc yet", a->bi->name);
+}
+
 static const Builtin cuda_fns[] = {
+    {"convert_custom_float8", 0, "*args", bi_cuda_unsupported, 0},
+    {"convert_custom_float8_sm70", 0, "*args", bi_cuda_unsupported, 0},
+    {"convert_custom_float8_sm80", 0, "*args", bi_cuda_unsupported, 0},
     {"gdc_wait", 0, "", bi_gdc, 0},
     {"gdc_launch_dependents", 0, "", bi_gdc, 1},
     {"num_warps", 0, "", bi_cuda_counts, 0},

@@ -1508,23 +1508,29 @@ static void emit_print(Emitter *e, Op *op) {
         Type *t = ty_elem(v->type);
         const char *f, *x;
         const char *ev = "x_";
-        if (t->kind == TY_FLOAT) f = "%f", x = fmt(e, "(double)%s", to_c(e, ev, t));
+        int bits = t->kind == TY_FLOAT ? t->width : t->kind == TY_PTR ? 64 : int_width(t);
+        /* hex=True: Triton's 0x%0<bits/4>x, a float's bit pattern (h_, copied from x_ below) */
+        if (hex && t->kind != TY_PTR) f = fmt(e, "0x%%0%dllx", bits >= 4 ? bits / 4 : 1), x = "h_";
+        else if (t->kind == TY_FLOAT) f = "%f", x = fmt(e, "(double)%s", to_c(e, ev, t));
         else if (t->kind == TY_PTR) f = "%p", x = fmt(e, "(void *)%s", ev);
-        else if (hex) f = "0x%llx", x = fmt(e, "(unsigned long long)(%s)%s", utype(int_width(t)), ev);
         else f = "%lld", x = fmt(e, "(long long)%s", ev);
+        const char *hcopy = hex && t->kind != TY_PTR
+                                ? fmt(e, " unsigned long long h_ = 0; memcpy(&h_, &x_, sizeof x_);%s",
+                                      bits < 64 && t->kind != TY_FLOAT ? fmt(e, " h_ &= 0x%llxull;", (1ull << bits) - 1) : "")
+                                : "";
         const char *pre = c_string(e, prefix ? prefix : "");
         /* Triton's format: the prefix (" x: ", normalised by the front end)
          * ends in ": " already */
         const char *opnd = op->noperands > 1 ? fmt(e, "(operand %d) ", i) : "";
         if (v->type->kind != TY_TENSOR) {
-            line(e, "{ %s x_ = %s; fprintf(stderr, \"pid (%%d, %%d, %%d) idx ()%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], %s, %s); }",
-                 ctype(e, t), vv.name, opnd, f, pre, x);
+            line(e, "{ %s x_ = %s;%s fprintf(stderr, \"pid (%%d, %%d, %%d) idx ()%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], %s, %s); }",
+                 ctype(e, t), vv.name, hcopy, opnd, f, pre, x);
             continue;
         }
         Loop L;
         VInfo shape = mk_array(v->type, "");
         loop_open(e, &L, &shape, NULL, 0);
-        line(e, "%s x_ = %s;", ctype(e, t), loop_elem(e, &L, &vv, v->type));
+        line(e, "%s x_ = %s;%s", ctype(e, t), loop_elem(e, &L, &vv, v->type), hcopy);
         line(e, "fprintf(stderr, \"pid (%%d, %%d, %%d) idx (%%lld)%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], (long long)(%s), %s, %s);",
              opnd, f, loop_dst(e, &L), pre, x);
         loop_close(e, &L);

@@ -2408,8 +2408,10 @@ static void lower_print(Px *p, Op *op) {
         Type *t = v ? ty_elem(v->type) : NULL;
         bool tile = v && v->type->kind == TY_TENSOR;
         bool sgn = !(sa && sa->kind == ATTR_DENSE_ARRAY && i < sa->dense.nvals && sa->dense.ints && !sa->dense.ints[i]);
-        const char *vf = !t ? "" : t->kind == TY_FLOAT ? "%f" : t->kind == TY_PTR ? "%p" : hex ? "0x%llx"
-                         : sgn ? "%lld" : "%llu";
+        /* hex=True: Triton's 0x%0<bits/4>x, a float's bit pattern */
+        int hw = t && t->kind != TY_PTR ? (t->width >= 4 ? t->width / 4 : 1) : 0;
+        const char *vf = !t ? "" : t->kind == TY_PTR ? "%p" : hex ? arena_printf(p->ctx->arena, "0x%%0%dllx", hw)
+                         : t->kind == TY_FLOAT ? "%f" : sgn ? "%lld" : "%llu";
         StrBuf f = {0};
         sb_printf(&f, "pid (%%d, %%d, %%d)%s%s%s", !v ? " " : tile ? " idx (%d)" : " idx ()", prefix ? prefix : "",
                   op->noperands > 1 ? arena_printf(p->ctx->arena, "(operand %d) ", i) : "");
@@ -2436,7 +2438,11 @@ static void lower_print(Px *p, Op *op) {
             }
             if (t) {
                 Slot x = tv->s[tv->n == n ? s : 0];
-                if (t->kind == TY_FLOAT) {
+                if (t->kind == TY_FLOAT && hex) {
+                    Type *it = ty_int(p->ctx, t->width);
+                    Slot xi = px_cast(p, bitcast(p, x, t, it), it, i64, false, 0);
+                    px_emit(p, "st.local.u64 [__tc_printbuf+16], %s", px_opnd(p, xi, i64));
+                } else if (t->kind == TY_FLOAT) {
                     Slot xd = t->width == 64 ? x : px_cast(p, t->width == 32 ? x : px_cast(p, x, t, p->f32, true, 0),
                                                            p->f32, f64, true, 0);
                     px_emit(p, "st.local.f64 [__tc_printbuf+16], %s", px_opnd(p, xd, f64));
