@@ -539,7 +539,8 @@ static TV bi_desc_atomic(Sema *S, CallArgs *a) {
 
 /* desc.gather / desc.scatter: Blackwell's TMA gather and scatter. */
 static TV bi_desc_unsupported(Sema *S, CallArgs *a) {
-    return sema_error(S, "tensor_descriptor.%s() (TMA gather/scatter, Blackwell) is not supported by tritonc yet", a->bi->name);
+    return sema_error(S, "tensor_descriptor.%s() (TMA gather/scatter, Blackwell) is not supported by tritonc yet",
+                      a->bi->name);
 }
 
 /* _canonicalize_boundary_check: sorted, deduplicated dims; n = 0 if none. */
@@ -919,7 +920,8 @@ enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_F
 static TV bi_item(Sema *S, CallArgs *a) {
     TV x = a->v[0];
     if (x.kind != TV_TENSOR || !tl_is_block(x.ty)) return x;
-    if (tl_numel(x.ty) != 1) return sema_error(S, "item(): the tensor has %lld elements, not 1", (long long)tl_numel(x.ty));
+    if (tl_numel(x.ty) != 1)
+        return sema_error(S, "item(): the tensor has %lld elements, not 1", (long long)tl_numel(x.ty));
     TV none = tv_none();
     return do_reduce(S, &x, 1, &none, false, CB_FIRST, false, NULL);
 }
@@ -2219,7 +2221,8 @@ static TV bi_cuda_sreg(Sema *S, CallArgs *a) {
 
 /* extra.cuda's fp8e4b15 conversions: named, as tl.float8e4b15 is, rather than missing */
 static TV bi_cuda_unsupported(Sema *S, CallArgs *a) {
-    return sema_error(S, "triton.language.extra.cuda.%s (fp8e4b15 conversions) is not supported by tritonc yet", a->bi->name);
+    return sema_error(S, "triton.language.extra.cuda.%s (fp8e4b15 conversions) is not supported by tritonc yet",
+                      a->bi->name);
 }
 
 static const Builtin cuda_fns[] = {
@@ -2541,7 +2544,8 @@ static int is_instance(Sema *S, const TV *obj, const TV *cls) {
         if (!strcmp(cls->bi->name, "bool")) return obj->kind == TV_BOOL;
     }
     if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "constexpr")) return 0;
-    if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "pointer_type")) return obj->kind == TV_DTYPE && tl_is_ptr(obj->ty);
+    if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "pointer_type"))
+        return obj->kind == TV_DTYPE && tl_is_ptr(obj->ty);
     if (cls->kind == TV_MODULE) {
         bool bptr = obj->kind == TV_TENSOR && tl_is_ptr(obj->ty) && tl_is_block(obj->ty->elem);
         if (cls->i == MOD_CLS_TENSOR) return obj->kind == TV_TENSOR && !obj->is_desc;
@@ -2677,7 +2681,8 @@ static TV bi_target_info(Sema *S, CallArgs *a) {
         return tv_bool(S->target_sm > 0 && S->target_sm >= major * 10 + minor);
     }
     case 2: return tv_bool(false); /* is_hip, is_hip_cdna3, is_hip_cdna4 */
-    default: return sema_error(S, "target_info.current_target() (a GPUTarget object) is not supported in kernels by tritonc");
+    default:
+        return sema_error(S, "target_info.current_target() (a GPUTarget object) is not supported in kernels by tritonc");
     }
 }
 
@@ -3746,7 +3751,8 @@ static const Builtin builtins[] = {
     {"constexpr", TL, "value", bi_constexpr, 0},
     {"pointer_type", TL, "element_ty,address_space=,const=", bi_pointer_type, 0},
     {"to_tensor", TL, "x", bi_constexpr, 0},
-    {"range", TL, "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=,disable_licm=",
+    {"range", TL,
+     "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=,disable_licm=",
      bi_range_call, 1},
     {"static_range", TL, "arg1,arg2=,step=", bi_range_call, 0},
     {"range", BI_PY, "*args", bi_range_call, 0},

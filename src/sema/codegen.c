@@ -477,7 +477,8 @@ static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
     if ((op == PY_CMP_IN || op == PY_CMP_NOT_IN) && b.kind == TV_TUPLE)
         for (int i = 0; i < b.n; i++) /* (a tuple assigned to a name holds tensors, as in Triton) */
             if (!tv_is_const(&b.elems[i]) && b.elems[i].kind != TV_TUPLE)
-                return sema_error(S, "'in' needs a tuple of constexprs; element %d is a %s", i, tv_kind_name(&b.elems[i]));
+                return sema_error(S, "'in' needs a tuple of constexprs; element %d is a %s", i,
+                                  tv_kind_name(&b.elems[i]));
     return cx_binary(S, 100 + op, &a, &b);
 }
 
@@ -889,8 +890,8 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 [MOD_TRITON] = "triton", [MOD_TL] = "triton.language", [MOD_TL_MATH] = "triton.language.math",
                 [MOD_TL_EXTRA] = "triton.language.extra", [MOD_TL_CUDA] = "triton.language.extra.cuda",
                 [MOD_LIBDEVICE] = "libdevice", [MOD_TL_CORE] = "triton.language.core", [MOD_PYMATH] = "math",
-                [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info", [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor",
-                [MOD_CLS_DTYPE] = "dtype"};
+                [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info",
+                [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor", [MOD_CLS_DTYPE] = "dtype"};
             _Static_assert(TC_ARRAY_LEN(modnames) == MOD_CLS_DTYPE + 1, "a module without a name");
             unsigned where = v.i == MOD_TL || v.i == MOD_TL_CORE ? BI_TL : v.i == MOD_TL_MATH ? BI_MATH : 0;
             /* C's and torch's names of dtypes Triton spells otherwise */
@@ -902,8 +903,8 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 if (!strcmp(attr, dtype_alias[i][0])) best = dtype_alias[i][1];
             if (!best && where) best = builtin_suggest(where, attr);
             if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v.i], attr, best);
-            return sema_error(S, "%s '%s' has no attribute '%s'", v.i >= MOD_CLS_TENSOR || v.i == MOD_COUNT ? "type object" : "module",
-                              modnames[v.i], attr);
+            bool cls = v.i >= MOD_CLS_TENSOR || v.i == MOD_COUNT; /* tl.dtype, tl.PropagateNan, ... */
+            return sema_error(S, "%s '%s' has no attribute '%s'", cls ? "type object" : "module", modnames[v.i], attr);
         }
         return r;
     }
@@ -1776,7 +1777,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
     if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
     if (warp_spec) op_set_attr(S->ctx, forop, "tt.warp_specialize", attr_unit(S->ctx));
-    if (no_licm) op_set_attr(S->ctx, forop, "tt.disable_licm", attr_unit(S->ctx)); /* (a hint: hoisting changes no result) */
+    if (no_licm) op_set_attr(S->ctx, forop, "tt.disable_licm", attr_unit(S->ctx)); /* (a hint: LICM changes no result) */
     Block *body = new_block(S);
     region_push_block(&forop->regions[0], body);
     Value *iv = block_add_arg(S->ctx, body, ivt->ir, s->loop.target->loc);

@@ -181,8 +181,8 @@ bool tl_dtype_usable(Sema *S, const TlType *t) {
         return false;
     }
     if (t->kind == TL_FP8E4B8 || t->kind == TL_FP8E5B16) { /* Triton's message on NVIDIA GPUs */
-        sema_error(S, "type %s not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e4nv', "
-                      "'fp8e5')", scalar_info[t->kind].name);
+        sema_error(S, "type %s not supported in this architecture. The supported fp8 dtypes are "
+                      "('fp8e4b15', 'fp8e4nv', 'fp8e5')", scalar_info[t->kind].name);
         return false;
     }
     return true;

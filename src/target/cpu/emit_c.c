@@ -1514,10 +1514,9 @@ static void emit_print(Emitter *e, Op *op) {
         else if (t->kind == TY_FLOAT) f = "%f", x = fmt(e, "(double)%s", to_c(e, ev, t));
         else if (t->kind == TY_PTR) f = "%p", x = fmt(e, "(void *)%s", ev);
         else f = "%lld", x = fmt(e, "(long long)%s", ev);
-        const char *hcopy = hex && t->kind != TY_PTR
-                                ? fmt(e, " unsigned long long h_ = 0; memcpy(&h_, &x_, sizeof x_);%s",
-                                      bits < 64 && t->kind != TY_FLOAT ? fmt(e, " h_ &= 0x%llxull;", (1ull << bits) - 1) : "")
-                                : "";
+        const char *mask = bits < 64 && t->kind != TY_FLOAT ? fmt(e, " h_ &= 0x%llxull;", (1ull << bits) - 1) : "";
+        const char *hcopy =
+            hex && t->kind != TY_PTR ? fmt(e, " unsigned long long h_ = 0; memcpy(&h_, &x_, sizeof x_);%s", mask) : "";
         const char *pre = c_string(e, prefix ? prefix : "");
         /* Triton's format: the prefix (" x: ", normalised by the front end)
          * ends in ": " already */

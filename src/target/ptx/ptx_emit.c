@@ -1857,7 +1857,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case TT_CLAMPF: { /* PropagateNan.ALL: a NaN x, min or max gives NaN, as Triton's minimum(maximum(x, lo), hi) */
         Attr *pa = op_attr(op, "propagateNan");
         int64_t pn = 0;
-        if (pa && ((attr_as_int(pa, &pn) && pn) || ((pa->kind == ATTR_STRING || pa->kind == ATTR_OPAQUE) && !strcmp(pa->s, "all"))))
+        bool named = pa && (pa->kind == ATTR_STRING || pa->kind == ATTR_OPAQUE); /* (IR text: `propagateNan = all`) */
+        if (pa && ((attr_as_int(pa, &pn) && pn) || (named && !strcmp(pa->s, "all"))))
             return fmaxmin_nan(p, false, fmaxmin_nan(p, true, in[0], in[1], re), in[2], re);
         Slot lo = fbin(p, "max", in[0], in[1], re);
         return fbin(p, "min", lo, in[2], re);
