@@ -155,6 +155,12 @@ static Op *front_end_py(Compilation *c, const CompileRequest *req) {
             return NULL;
         }
     }
+    /* tl.target_info sees the sm the GPU backend will build for (as gpu_backend picks it) */
+    int sm = 0;
+    if (o->device == TC_DEVICE_CUDA) {
+        if (o->target && strcmp(o->target, "cuda") != 0 && sscanf(o->target, "cuda:%d", &sm) != 1) sm = 0;
+        if (!sm) sm = req->stop_after == STAGE_TTGIR || req->stop_after == STAGE_PTX ? 90 : gpu_resolve_sm(0);
+    }
     KernelSpec spec = {.kernel = o->kernel,
                        .signature = o->signature ? o->signature : "",
                        .constexpr_names = names,
@@ -162,7 +168,8 @@ static Op *front_end_py(Compilation *c, const CompileRequest *req) {
                        .nconstexprs = n,
                        .num_warps = o->num_warps,
                        .num_stages = o->num_stages,
-                       .debug = o->debug != 0};
+                       .debug = o->debug != 0,
+                       .target_sm = sm};
     split_signature(c, spec.signature);
     return sema_codegen(c->ctx, &c->de, ast, &spec);
 }

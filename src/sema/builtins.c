@@ -48,10 +48,10 @@ static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
 }
 
 static const TlType *need_dtype(Sema *S, CallArgs *a, int i) {
-    if (a->v[i].kind == TV_DTYPE) return a->v[i].ty;
+    if (a->v[i].kind == TV_DTYPE) return tl_dtype_usable(S, a->v[i].ty) ? a->v[i].ty : NULL;
     if (a->v[i].kind == TV_STR) {
         const TlType *t = tl_dtype_by_name(S, a->v[i].s);
-        if (t) return t;
+        if (t) return tl_dtype_usable(S, t) ? t : NULL;
     }
     if (a->v[i].kind != TV_ERR) sema_error(S, "%s(): expected a dtype, got %s", a->bi->name, tv_kind_name(&a->v[i]));
     return NULL;
@@ -491,6 +491,59 @@ static TV bi_desc_store(Sema *S, CallArgs *a) {
     return bi_store(S, &st);
 }
 
+static TV bi_atomic(Sema *S, CallArgs *a);
+
+/* desc.atomic_add / atomic_min / atomic_max / atomic_and / atomic_or /
+ * atomic_xor(offsets, value): Triton's tt.descriptor_reduce (a TMA
+ * reduction), here an atomic read-modify-write per element of the block at
+ * `offsets`, masked to the tensor's bounds (what TMA leaves alone). The
+ * addresses come from the tt.make_tensor_ptr that made the descriptor and
+ * the tt.advance ops since: base + sum_d (offset_d + i_d) * stride_d. */
+static TV bi_desc_atomic(Sema *S, CallArgs *a) {
+    if (a->v[0].kind == TV_ERR || a->v[1].kind == TV_ERR || a->v[2].kind == TV_ERR) return tv_err();
+    TV p, dims;
+    if (!desc_at(S, a, a->bi->name, &p, &dims)) return tv_err();
+    const TlType *blk = p.ty->elem, *elt = blk->elem, *i32 = tl_scalar(S, TL_I32), *i64 = tl_scalar(S, TL_I64);
+    int r = blk->rank;
+    TV off[TL_MAX_RANK];
+    for (int d = 0; d < r; d++) off[d] = tv_int(0);
+    Op *def = p.v->def;
+    for (; def && def->kind == TT_ADVANCE; def = op_operand(def, 0)->def)
+        for (int d = 0; d < r; d++) off[d] = sem_binary(S, PY_BIN_ADD, off[d], tv_tensor(op_operand(def, 1 + d), i32));
+    if (!def || def->kind != TT_MAKE_TENSOR_PTR)
+        return sema_error(S, "tensor_descriptor.%s(): tritonc needs the descriptor made in this function (by "
+                             "tl.make_tensor_descriptor or a TensorDescriptor argument)", a->bi->name);
+    TV ptr = tv_tensor(op_operand(def, 0), tl_ptr(S, elt)), mask = tv_bool(true);
+    int64_t one[TL_MAX_RANK];
+    for (int d = 0; d < r; d++) {
+        TV lo = tv_int(0), hi = tv_int(blk->shape[d]);
+        TV i = sem_binary(S, PY_BIN_ADD, sem_arange(S, &lo, &hi),
+                          sem_binary(S, PY_BIN_ADD, tv_tensor(op_operand(def, 1 + 2 * r + d), i32), off[d]));
+        for (int k = 0; k < r; k++) one[k] = k == d ? blk->shape[d] : 1;
+        i = sem_cast(S, sem_reshape(S, i, one, r, false), i64, NULL);
+        TV in = sem_logical(S, true, sem_compare(S, PY_CMP_GE, i, tv_int(0)),
+                            sem_compare(S, PY_CMP_LT, i, tv_tensor(op_operand(def, 1 + d), i64)));
+        ptr = sem_binary(S, PY_BIN_ADD, ptr, sem_binary(S, PY_BIN_MUL, i, tv_tensor(op_operand(def, 1 + r + d), i64)));
+        mask = d ? sem_logical(S, true, mask, in) : in;
+        if (ptr.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    }
+    CallArgs at;
+    forward_args(a, &at);
+    at.bi = builtin_lookup(BI_TL, a->bi->name);
+    at.v[0] = ptr;
+    at.v[1] = a->v[2];
+    at.v[2] = mask;
+    at.given[0] = at.given[1] = at.given[2] = true;
+    at.node[1] = a->node[2];
+    return bi_atomic(S, &at);
+}
+
+/* desc.gather / desc.scatter: Blackwell's TMA gather and scatter. */
+static TV bi_desc_unsupported(Sema *S, CallArgs *a) {
+    return sema_error(S, "tensor_descriptor.%s() (TMA gather/scatter, Blackwell) is not supported by tritonc yet",
+                      a->bi->name);
+}
+
 /* _canonicalize_boundary_check: sorted, deduplicated dims; n = 0 if none. */
 static int bp_boundary(Sema *S, CallArgs *a, int i, int rank, int64_t *dims) {
     if (!a->given[i] || a->v[i].kind == TV_NONE) return 0;
@@ -843,7 +896,9 @@ static TV bi_fma(Sema *S, CallArgs *a) {
     if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
     if (!sem_binary_check(S, &z, &x, false, false, true, false)) return tv_err();
     if (!sem_binary_check(S, &z, &y, false, false, true, false)) return tv_err();
-    if (!check_fp(S, "fma", x, false)) return tv_err();
+    const TlType *fs = tl_sca(x.ty); /* math.fma: any float but fp8 (Triton checks no dtype; MLIR needs a float) */
+    if (!tl_is_float(fs) || tl_is_fp8(fs))
+        return sema_error(S, "fma: Expected dtype ['fp16', 'bf16', 'fp32', 'fp64'] but got %s", tl_cstr(S, fs));
     Value *ops[3] = {x.v, y.v, z.v};
     Type *t = x.ty->ir;
     return tv_tensor(op_result(sem_op(S, MATH_FMA, ops, 3, &t, 1, 0), 0), x.ty);
@@ -854,6 +909,32 @@ static TV bi_umulhi(Sema *S, CallArgs *a) {
     if (!sem_binary_check(S, &x, &y, false, false, true, false)) return tv_err();
     if (!tl_is_int(tl_sca(x.ty))) return sema_error(S, "umulhi: Expected an integer dtype but got %s", tl_cstr(S, tl_sca(x.ty)));
     return tv_tensor(sem_ir(S, TT_MULHIUI, x.ty, x.v, y.v), x.ty);
+}
+
+static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, int cb, bool tie_left, const TV *fn);
+/* The combines of reductions and scans (build_combine). CB_FIRST keeps the
+ * left operand: Triton's _take_first, which turns a one-element tensor into
+ * a scalar. */
+enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_FIRST, CB_JIT };
+
+/* x.item(): the value of a one-element tensor, as a scalar */
+static TV bi_item(Sema *S, CallArgs *a) {
+    TV x = a->v[0];
+    if (x.kind != TV_TENSOR || !tl_is_block(x.ty)) return x;
+    if (tl_numel(x.ty) != 1)
+        return sema_error(S, "item(): the tensor has %lld elements, not 1", (long long)tl_numel(x.ty));
+    TV none = tv_none();
+    return do_reduce(S, &x, 1, &none, false, CB_FIRST, false, NULL);
+}
+
+/* x.logical_and(y) / x.logical_or(y): what Python's `and` / `or` on tensors do */
+static TV bi_logical(Sema *S, CallArgs *a) { return sem_logical(S, a->bi->arg != 0, a->v[0], a->v[1]); }
+
+/* tl.condition(cond, disable_licm=False): a while loop's condition, marked
+ * for Triton's backends; here the condition itself (LICM changes no result) */
+static TV bi_condition(Sema *S, CallArgs *a) {
+    (void)S;
+    return a->v[0];
 }
 
 /* tl.add / sub / mul (x, y, sanitize_overflow): the operators' semantics */
@@ -941,10 +1022,6 @@ static TV bi_swizzle2d(Sema *S, CallArgs *a) {
 }
 
 /* ---- reductions and scans -------------------------------------------------------- */
-
-/* CB_FIRST keeps the left operand: Triton's _take_first, which turns a
- * one-element tensor into a scalar. */
-enum { CB_ADD, CB_MUL, CB_MAX, CB_MIN, CB_XOR, CB_OR, CB_ARGMAX, CB_ARGMIN, CB_FIRST, CB_JIT };
 
 /* Builds the combiner region: block with 2n scalar args, ending in ret_kind. */
 static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool tie_left, const TV *fn,
@@ -1269,7 +1346,11 @@ static TV bi_cumsum(Sema *S, CallArgs *a) {
     int64_t axis = 0;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
     if (a->given[1] && !need_int(S, a, 1, &axis)) return tv_err();
-    x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
+    /* standard.py: both scan bf16 in fp32 (_promote_bfloat16_to_float32);
+     * cumsum then widens small ints as sum does (_pick_sum_dtype), cumprod
+     * keeps the type */
+    if (tl_sca(x.ty)->kind == TL_BF16) x = sem_cast(S, x, tl_scalar(S, TL_FP32), NULL);
+    if (!a->bi->arg || (a->given[3] && a->v[3].kind != TV_NONE)) x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
     return do_scan(S, &x, 1, axis, a->given[2] && cx_truthy(A(2)), a->bi->arg ? CB_MUL : CB_ADD, NULL);
 }
 
@@ -1599,8 +1680,9 @@ static TV bi_flip(Sema *S, CallArgs *a) {
  * partner (position ^ stride); the element on the left of a pair keeps the
  * smaller value unless flipped:
  *     swap = (left > right) != flip;   x = swap ? partner : x
- * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n). */
-static TV sort_last(Sema *S, TV x, bool desc) {
+ * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n).
+ * tl.bitonic_merge runs the last stage alone (from_stage = L). */
+static TV bitonic_stages(Sema *S, TV x, bool desc, int from_stage) {
     int r = x.ty->rank;
     int64_t n = x.ty->shape[r - 1];
     int L = 0;
@@ -1615,7 +1697,7 @@ static TV sort_last(Sema *S, TV x, bool desc) {
         TV bit = sem_binary(S, PY_BIN_BITAND, pos, tv_int((int64_t)1 << k));
         is_right[k] = sem_compare(S, PY_CMP_NE, bit, tv_int(0));
     }
-    for (int stage = 1; stage <= L; stage++) {
+    for (int stage = from_stage; stage <= L; stage++) {
         TV flip = tv_int(0);
         if (stage < L) {
             TV bit = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, pos, tv_int(stage)), tv_int(1));
@@ -1633,6 +1715,8 @@ static TV sort_last(Sema *S, TV x, bool desc) {
     }
     return x;
 }
+
+static TV sort_last(Sema *S, TV x, bool desc) { return bitonic_stages(S, x, desc, 1); }
 
 /* The checks tl.sort and tl.topk share: a tensor, sorted along its last
  * dimension, of a power-of-2 size. */
@@ -1659,6 +1743,17 @@ static TV bi_sort(Sema *S, CallArgs *a) {
     TV x;
     if (!sortable(S, a, "sort", 1, &x)) return tv_err();
     return sort_last(S, x, GIVEN(2) && cx_truthy(A(2)));
+}
+
+/* tl.bitonic_merge(x, dim=None, descending=False): the last stage of the
+ * bitonic network over the last dimension, which sorts a bitonic sequence. */
+static TV bi_bitonic_merge(Sema *S, CallArgs *a) {
+    TV x;
+    if (!sortable(S, a, "bitonic_merge", 1, &x)) return tv_err();
+    int64_t n = x.ty->shape[x.ty->rank - 1];
+    int L = 0;
+    while (((int64_t)1 << L) < n) L++;
+    return L ? bitonic_stages(S, x, GIVEN(2) && cx_truthy(A(2)), L) : x;
 }
 
 /* tl.topk(x, k, dim=None, descending=True): the k largest (smallest) values
@@ -2060,6 +2155,7 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     for (int i = 0; i < ndt; i++) {
         if (dts[i].kind != TV_DTYPE || tl_is_block(dts[i].ty) || tl_is_ptr(dts[i].ty))
             return sema_error(S, "inline_asm_elementwise(): dtype must be a scalar dtype or a tuple of them");
+        if (!tl_dtype_usable(S, dts[i].ty)) return tv_err();
         rt[i] = nargs ? tl_with_elem(S, in[0].ty, dts[i].ty) : dts[i].ty;
         irt[i] = rt[i]->ir;
     }
@@ -2124,7 +2220,16 @@ static TV bi_cuda_sreg(Sema *S, CallArgs *a) {
     return tv_tensor(op_result(op, 0), tl_scalar(S, timer ? TL_I64 : TL_I32));
 }
 
+/* extra.cuda's fp8e4b15 conversions: named, as tl.float8e4b15 is, rather than missing */
+static TV bi_cuda_unsupported(Sema *S, CallArgs *a) {
+    return sema_error(S, "triton.language.extra.cuda.%s (fp8e4b15 conversions) is not supported by tritonc yet",
+                      a->bi->name);
+}
+
 static const Builtin cuda_fns[] = {
+    {"convert_custom_float8", 0, "*args", bi_cuda_unsupported, 0},
+    {"convert_custom_float8_sm70", 0, "*args", bi_cuda_unsupported, 0},
+    {"convert_custom_float8_sm80", 0, "*args", bi_cuda_unsupported, 0},
     {"gdc_wait", 0, "", bi_gdc, 0},
     {"gdc_launch_dependents", 0, "", bi_gdc, 1},
     {"num_warps", 0, "", bi_cuda_counts, 0},
@@ -2440,6 +2545,8 @@ static int is_instance(Sema *S, const TV *obj, const TV *cls) {
         if (!strcmp(cls->bi->name, "bool")) return obj->kind == TV_BOOL;
     }
     if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "constexpr")) return 0;
+    if (cls->kind == TV_BUILTIN && !strcmp(cls->bi->name, "pointer_type"))
+        return obj->kind == TV_DTYPE && tl_is_ptr(obj->ty);
     if (cls->kind == TV_MODULE) {
         bool bptr = obj->kind == TV_TENSOR && tl_is_ptr(obj->ty) && tl_is_block(obj->ty->elem);
         if (cls->i == MOD_CLS_TENSOR) return obj->kind == TV_TENSOR && !obj->is_desc;
@@ -2564,6 +2671,28 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
     return tv_err();
 }
 
+/* triton.language.target_info's constexpr functions, on the target this
+ * compile is for (KernelSpec.target_sm): the CPU is neither CUDA nor HIP. */
+static TV bi_target_info(Sema *S, CallArgs *a) {
+    switch (a->bi->arg) {
+    case 0: return tv_bool(S->target_sm > 0); /* is_cuda */
+    case 1: {                                  /* cuda_capability_geq(major, minor=0) */
+        int64_t major, minor = 0;
+        if (!need_int(S, a, 0, &major) || (a->given[1] && !need_int(S, a, 1, &minor))) return tv_err();
+        return tv_bool(S->target_sm > 0 && S->target_sm >= major * 10 + minor);
+    }
+    case 2: return tv_bool(false); /* is_hip, is_hip_cdna3, is_hip_cdna4 */
+    default:
+        return sema_error(S, "target_info.current_target() (a GPUTarget object) is not supported in kernels by tritonc");
+    }
+}
+
+static const Builtin target_info_fns[] = {
+    {"is_cuda", 0, "", bi_target_info, 0},      {"cuda_capability_geq", 0, "major,minor=", bi_target_info, 1},
+    {"is_hip", 0, "", bi_target_info, 2},       {"is_hip_cdna3", 0, "", bi_target_info, 2},
+    {"is_hip_cdna4", 0, "", bi_target_info, 2}, {"current_target", 0, "", bi_target_info, 3},
+};
+
 static const Builtin pymath_fns[] = {
     {"sqrt", 0, "x", bi_pymath, PM_SQRT},     {"exp", 0, "x", bi_pymath, PM_EXP},
     {"log", 0, "x", bi_pymath, PM_LOG},       {"log2", 0, "x", bi_pymath, PM_LOG2},
@@ -2598,6 +2727,25 @@ static TV bi_dtype_pred(Sema *S, CallArgs *a) {
     const TlType *t = a->v[0].ty;
     const char *n = a->bi->name;
     if (a->v[0].kind != TV_DTYPE) return sema_error(S, "%s() is a dtype method", n);
+    if (!strcmp(n, "is_block")) return tv_bool(tl_is_block(t));
+    if (!strcmp(n, "is_const") || !strcmp(n, "is_tuple")) return tv_bool(false);
+    if (!strcmp(n, "is_standard_floating")) return tv_bool(tl_is_float(t) && !tl_is_fp8(t));
+    if (!strcmp(n, "get_int_max_value") || !strcmp(n, "get_int_min_value")) {
+        if (!tl_is_int(t)) return sema_error(S, "%s() needs an integer dtype, got %s", n, tl_cstr(S, t));
+        int w = tl_bitwidth(t);
+        bool mx = n[9] == 'a';
+        if (tl_is_signed(t)) return mx ? tv_int(w == 64 ? INT64_MAX : (int64_t)((1ULL << (w - 1)) - 1))
+                                       : tv_int(w == 64 ? INT64_MIN : -(int64_t)(1ULL << (w - 1)));
+        if (!mx) return tv_int(0);
+        return tv_uint64(w == 64 ? UINT64_MAX : (1ULL << w) - 1);
+    }
+    if (!strcmp(n, "get_block_shapes")) {
+        if (!tl_is_block(t)) return sema_error(S, "'dtype' object has no attribute 'get_block_shapes'");
+        TV r = {.kind = TV_TUPLE, .n = t->rank};
+        r.elems = ARENA_ARRAY(S->arena, TV, t->rank + 1);
+        for (int i = 0; i < t->rank; i++) r.elems[i] = tv_int(t->shape[i]);
+        return r;
+    }
     if (!strcmp(n, "is_floating")) return tv_bool(tl_is_float(t));
     if (!strcmp(n, "is_int")) return tv_bool(tl_is_int(t));
     if (!strcmp(n, "is_int_signed")) return tv_bool(tl_is_signed(t));
@@ -3528,7 +3676,11 @@ static const Builtin builtins[] = {
     {"where", TL, "condition,x,y", bi_where, 0},
     {"sigmoid", TLM, "x", bi_sigmoid, 0},
     {"softmax", TLM, "x,dim=,keep_dims=,ieee_rounding=", bi_softmax, 0},
-    {"cdiv", TL | BI_TRITON | BI_MATH, "x,div", bi_cdiv, 0},
+    {"cdiv", TL | BI_TRITON | BI_MATH | BI_METHOD, "x,div", bi_cdiv, 0},
+    {"logical_and", BI_METHOD, "self,other", bi_logical, 1},
+    {"item", BI_METHOD, "self", bi_item, 0},
+    {"logical_or", BI_METHOD, "self,other", bi_logical, 0},
+    {"condition", TL, "arg,disable_licm=", bi_condition, 0},
     {"sum", TLM, "input,axis=,keep_dims=,dtype=", bi_sum, 0},
     {"xor_sum", TLM, "input,axis=,keep_dims=", bi_int_reduce, CB_XOR},
     {"reduce_or", TLM, "input,axis,keep_dims=", bi_int_reduce, CB_OR},
@@ -3568,10 +3720,19 @@ static const Builtin builtins[] = {
     {"store_tensor_descriptor", TL, "desc,offsets,value", bi_desc_store, 0},
     {"load", BI_DESC, "desc,offsets", bi_desc_load, 0},
     {"store", BI_DESC, "desc,offsets,value", bi_desc_store, 0},
+    {"atomic_add", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_min", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_max", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_and", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_or", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"atomic_xor", BI_DESC, "desc,offsets,value", bi_desc_atomic, 0},
+    {"gather", BI_DESC, "desc,*args", bi_desc_unsupported, 0},
+    {"scatter", BI_DESC, "desc,*args", bi_desc_unsupported, 0},
     {"swizzle2d", TL, "i,j,size_i,size_j,size_g", bi_swizzle2d, 0},
     {"flip", TLM, "x,dim=", bi_flip, 0},
     {"sort", TLM, "x,dim=,descending=", bi_sort, 0},
     {"topk", TLM, "x,k,dim=,descending=", bi_topk, 0},
+    {"bitonic_merge", TL, "x,dim=,descending=", bi_bitonic_merge, 0},
     {"cat", TL, "input,other,can_reorder=", bi_cat, 0},
     {"gather", TLM, "src,index,axis", bi_gather, 0},
     {"histogram", TLM, "input,num_bins,mask=", bi_histogram, 0},
@@ -3591,7 +3752,8 @@ static const Builtin builtins[] = {
     {"constexpr", TL, "value", bi_constexpr, 0},
     {"pointer_type", TL, "element_ty,address_space=,const=", bi_pointer_type, 0},
     {"to_tensor", TL, "x", bi_constexpr, 0},
-    {"range", TL, "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=",
+    {"range", TL,
+     "arg1,arg2=,step=,num_stages=,loop_unroll_factor=,disallow_acc_multi_buffer=,flatten=,warp_specialize=,disable_licm=",
      bi_range_call, 1},
     {"static_range", TL, "arg1,arg2=,step=", bi_range_call, 0},
     {"range", BI_PY, "*args", bi_range_call, 0},
@@ -3622,6 +3784,27 @@ static const Builtin builtins[] = {
     {"is_bf16", BI_METHOD, "self", bi_dtype_pred, 0},
     {"is_fp32", BI_METHOD, "self", bi_dtype_pred, 0},
     {"is_fp64", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e4nv", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e5", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e4b15", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e4b8", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_fp8e5b16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int1", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int8", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int32", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_int64", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint8", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint16", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint32", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_uint64", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_standard_floating", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_block", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_const", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"is_tuple", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"get_int_max_value", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"get_int_min_value", BI_METHOD, "self", bi_dtype_pred, 0},
+    {"get_block_shapes", BI_METHOD, "self", bi_dtype_pred, 0},
 };
 
 enum { BUILTIN_SLOTS = 1024 };
@@ -3657,6 +3840,7 @@ static TV module_attr(Sema *S, int mod, const char *name, bool *found) {
         if (!strcmp(name, "extra")) return (TV){.kind = TV_MODULE, .i = MOD_TL_EXTRA};
         if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE}; /* Triton 2.0's tl.libdevice */
         if (!strcmp(name, "core")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CORE};
+        if (!strcmp(name, "target_info")) return (TV){.kind = TV_MODULE, .i = MOD_TL_TARGET};
         {
             const TlType *t = tl_dtype_by_name(S, name);
             if (t && strcmp(name, "float") && strcmp(name, "double") && strcmp(name, "half") && strcmp(name, "bool"))
@@ -3686,6 +3870,10 @@ static TV module_attr(Sema *S, int mod, const char *name, bool *found) {
         if (!strcmp(name, "nan")) return tv_float(NAN);
         for (int i = 0; i < TC_ARRAY_LEN(pymath_fns); i++)
             if (!strcmp(pymath_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &pymath_fns[i]};
+        break;
+    case MOD_TL_TARGET:
+        for (int i = 0; i < TC_ARRAY_LEN(target_info_fns); i++)
+            if (!strcmp(target_info_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &target_info_fns[i]};
         break;
     case MOD_COUNT: /* tl.PropagateNan */
         if (!strcmp(name, "NONE")) return tv_int(0);

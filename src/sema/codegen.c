@@ -476,6 +476,11 @@ static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
         if (op == PY_CMP_IN || op == PY_CMP_NOT_IN) return sema_error(S, "'in' is not supported on tensors");
         return sem_compare(S, op, a, b);
     }
+    if ((op == PY_CMP_IN || op == PY_CMP_NOT_IN) && b.kind == TV_TUPLE)
+        for (int i = 0; i < b.n; i++) /* (a tuple assigned to a name holds tensors, as in Triton) */
+            if (!tv_is_const(&b.elems[i]) && b.elems[i].kind != TV_TUPLE)
+                return sema_error(S, "'in' needs a tuple of constexprs; element %d is a %s", i,
+                                  tv_kind_name(&b.elems[i]));
     return cx_binary(S, 100 + op, &a, &b);
 }
 
@@ -756,6 +761,26 @@ static NOT_INLINE TV visit_listcomp(Sema *S, const PyExpr *e) {
     return make_tuple(S, vals, n);
 }
 
+/* A dtype's data attributes (core.py's dtype, pointer_type, block_type):
+ * true with *out set when `attr` is one `t` has. */
+static bool dtype_attr(Sema *S, const TlType *t, const char *attr, TV *out) {
+    bool blk = tl_is_block(t);
+    if (!strcmp(attr, "primitive_bitwidth") || !strcmp(attr, "int_bitwidth")) *out = tv_int(tl_bitwidth(t));
+    else if (!strcmp(attr, "fp_mantissa_width")) *out = tv_int(tl_mantissa(t));
+    else if (!strcmp(attr, "exponent_bias") && tl_exponent_bias(t) >= 0) *out = tv_int(tl_exponent_bias(t));
+    else if (!strcmp(attr, "itemsize")) *out = tv_int(tl_bitwidth(t) / 8);
+    else if (!strcmp(attr, "name")) *out = (TV){.kind = TV_STR, .s = tl_cstr(S, t)};
+    else if (!strcmp(attr, "scalar")) *out = tv_dtype(tl_sca(t));
+    else if (!strcmp(attr, "address_space") && tl_is_ptr(t)) *out = tv_int(1);
+    else if (!strcmp(attr, "numel") && blk) *out = tv_int(tl_numel(t));
+    else if (!strcmp(attr, "shape") && blk) {
+        TV *dims = ARENA_ARRAY(S->arena, TV, t->rank + 1);
+        for (int i = 0; i < t->rank; i++) dims[i] = tv_int(t->shape[i]);
+        *out = make_tuple(S, dims, t->rank);
+    } else return false;
+    return true;
+}
+
 static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
     TV v = cg_expr(S, e->attr.value);
     at_expr(S, e);
@@ -846,6 +871,10 @@ TV cg_getattr(Sema *S, TV obj, TV name, const TV *dflt, bool has) {
 }
 
 static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
+    /* a constexpr's value (`BLOCK.value`, `tl.constexpr(4).value`): the
+     * front end holds constexprs unwrapped, so it is the value itself */
+    if (attr[0] == 'v' && !strcmp(attr, "value") && (tv_is_const(&v) || (v.kind == TV_TUPLE && !v.fields)))
+        return v;
     if (v.kind == TV_MODULE) {
         /* `tl.load`, `tl.arange`, ...: the same few names again and again,
          * found once each (an attribute of the source is an interned name,
@@ -859,9 +888,13 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         if (!found && v.i == MOD_LIBDEVICE && sema_libdevice_missing(attr))
             return sema_error(S, "libdevice.%s is not supported by tritonc yet", attr);
         if (!found) {
-            static const char *const modnames[] = {"triton", "triton.language", "triton.language.math",
-                                                   "triton.language.extra", "triton.language.extra.cuda",
-                                                   "libdevice", "triton.language.core", "math"};
+            static const char *const modnames[] = {
+                [MOD_TRITON] = "triton", [MOD_TL] = "triton.language", [MOD_TL_MATH] = "triton.language.math",
+                [MOD_TL_EXTRA] = "triton.language.extra", [MOD_TL_CUDA] = "triton.language.extra.cuda",
+                [MOD_LIBDEVICE] = "libdevice", [MOD_TL_CORE] = "triton.language.core", [MOD_PYMATH] = "math",
+                [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info",
+                [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor", [MOD_CLS_DTYPE] = "dtype"};
+            _Static_assert(TC_ARRAY_LEN(modnames) == MOD_CLS_DTYPE + 1, "a module without a name");
             unsigned where = v.i == MOD_TL || v.i == MOD_TL_CORE ? BI_TL : v.i == MOD_TL_MATH ? BI_MATH : 0;
             /* C's and torch's names of dtypes Triton spells otherwise */
             static const char *const dtype_alias[][2] = {{"float", "float32"}, {"double", "float64"}, {"half", "float16"},
@@ -872,7 +905,8 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 if (!strcmp(attr, dtype_alias[i][0])) best = dtype_alias[i][1];
             if (!best && where) best = builtin_suggest(where, attr);
             if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v.i], attr, best);
-            return sema_error(S, "module '%s' has no attribute '%s'", modnames[v.i], attr);
+            bool cls = v.i >= MOD_CLS_TENSOR || v.i == MOD_COUNT; /* tl.dtype, tl.PropagateNan, ... */
+            return sema_error(S, "%s '%s' has no attribute '%s'", cls ? "type object" : "module", modnames[v.i], attr);
         }
         return r;
     }
@@ -924,15 +958,10 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             if (t->kind == TL_PTR || t->kind == TL_BLOCK) return tv_dtype(t->elem);
             return sema_error(S, "dtype %s has no element_ty", tl_cstr(S, t));
         }
-        if (!strcmp(attr, "primitive_bitwidth") || !strcmp(attr, "int_bitwidth")) return tv_int(tl_bitwidth(t));
-        if (!strcmp(attr, "fp_mantissa_width")) return tv_int(tl_mantissa(t));
-        if (!strcmp(attr, "itemsize")) return tv_int(tl_bitwidth(t) / 8);
-        if (!strcmp(attr, "name")) {
-            TV s = {.kind = TV_STR, .s = tl_cstr(S, t)};
-            return s;
-        }
+        TV r;
+        if (dtype_attr(S, t, attr, &r)) return r;
         const Builtin *bi = builtin_lookup(BI_METHOD, attr); /* dtype predicates: is_fp16() ... */
-        if (bi && !strncmp(attr, "is_", 3)) {
+        if (bi && (!strncmp(attr, "is_", 3) || !strncmp(attr, "get_", 4))) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
             m.elems[0] = v;
@@ -1673,7 +1702,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
         if (args[i].kind == TV_ERR) return;
     }
     TV num_stages = tv_none(), unroll = tv_none();
-    bool flatten = false, warp_spec = false, disallow_multi = false;
+    bool flatten = false, warp_spec = false, disallow_multi = false, no_licm = false;
     for (int i = 0; i < it->call.nkeywords; i++) {
         const char *k = it->call.keywords[i].name;
         TV v = cg_expr(S, it->call.keywords[i].value);
@@ -1694,6 +1723,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
         else if (k && !strcmp(k, "flatten")) flatten = cx_truthy(&v);
         else if (k && !strcmp(k, "warp_specialize")) warp_spec = cx_truthy(&v);
         else if (k && !strcmp(k, "disallow_acc_multi_buffer")) disallow_multi = cx_truthy(&v);
+        else if (k && !strcmp(k, "disable_licm")) no_licm = cx_truthy(&v);
         else {
             sema_error(S, "tl.range() got an unexpected keyword argument '%s'", k ? k : "**");
             return;
@@ -1752,6 +1782,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
     if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
     if (warp_spec) op_set_attr(S->ctx, forop, "tt.warp_specialize", attr_unit(S->ctx));
+    if (no_licm) op_set_attr(S->ctx, forop, "tt.disable_licm", attr_unit(S->ctx)); /* (a hint: LICM changes no result) */
     Block *body = new_block(S);
     region_push_block(&forop->regions[0], body);
     Value *iv = block_add_arg(S->ctx, body, ivt->ir, s->loop.target->loc);
@@ -2508,7 +2539,7 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
         {"triton", MOD_TRITON}, {"triton.language", MOD_TL}, {"triton.language.math", MOD_TL_MATH},
         {"triton.language.extra", MOD_TL_EXTRA}, {"triton.language.extra.cuda", MOD_TL_CUDA},
         {"triton.language.extra.cuda.libdevice", MOD_LIBDEVICE}, {"triton.language.extra.libdevice", MOD_LIBDEVICE},
-        {"triton.language.core", MOD_TL_CORE}, {"math", MOD_PYMATH},
+        {"triton.language.core", MOD_TL_CORE}, {"math", MOD_PYMATH}, {"triton.language.target_info", MOD_TL_TARGET},
     };
     const char *bind = asname;
     if (!name && !asname) {
@@ -2736,6 +2767,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
     S->arena = ctx->arena;
     S->mod = mod;
     S->debug = spec->debug;
+    S->target_sm = spec->target_sm;
     S->num_warps = spec->num_warps > 0 ? spec->num_warps : 4;
     Loc mloc = {mod->filename, 1, 1};
     S->loc = mloc;

@@ -52,6 +52,7 @@ typedef struct KernelSpec {
     int num_warps, num_stages; /* not recorded in tt IR: Triton's TTIR module
                                   has no attributes (ttg conversion adds them) */
     bool debug;                /* keep device asserts (tt.assert), as Triton's debug mode */
+    int target_sm;             /* what tl.target_info sees: 0 the CPU, else the CUDA sm built for (80, 90) */
 } KernelSpec;
 
 /* Generates tt IR for the kernel and every @jit helper it calls. Returns the

@@ -22,7 +22,12 @@ typedef enum TlKind {
     TL_VOID,
     TL_I1, TL_I8, TL_I16, TL_I32, TL_I64,
     TL_U8, TL_U16, TL_U32, TL_U64,
-    TL_FP8E4NV, TL_FP8E5, TL_FP16, TL_BF16, TL_FP32, TL_FP64,
+    TL_FP8E4NV, TL_FP8E5,
+    /* Triton's other fp8 formats: dtype values a kernel can name and
+     * compare (`x.dtype == tl.float8e4b8`), never an IR type: a tensor of
+     * one is an error (tl_dtype_usable) */
+    TL_FP8E4B15, TL_FP8E4B8, TL_FP8E5B16,
+    TL_FP16, TL_BF16, TL_FP32, TL_FP64,
     TL_NSCALAR,
     TL_PTR = TL_NSCALAR, /* pointer_type: elem is the pointee */
     TL_BLOCK,            /* block_type: elem is the scalar (or pointer) element */
@@ -61,10 +66,14 @@ static inline bool tl_is_unsigned(const TlType *t) {
     return t->kind == TL_I1 || (t->kind >= TL_U8 && t->kind <= TL_U64);
 }
 static inline bool tl_is_float(const TlType *t) { return t->kind >= TL_FP8E4NV && t->kind <= TL_FP64; }
-static inline bool tl_is_fp8(const TlType *t) { return t->kind == TL_FP8E4NV || t->kind == TL_FP8E5; }
+static inline bool tl_is_fp8(const TlType *t) { return t->kind >= TL_FP8E4NV && t->kind <= TL_FP8E5B16; }
 static inline bool tl_is_bool(const TlType *t) { return t->kind == TL_I1; }
 int tl_bitwidth(const TlType *t);     /* primitive bit width; 64 for pointers */
 int tl_mantissa(const TlType *t);     /* fp_mantissa_width */
+int tl_exponent_bias(const TlType *t); /* exponent_bias; -1 for a non-float */
+/* False (and reports Triton's error) for a dtype tritonc names but cannot
+ * make tensors of: fp8e4b15, fp8e4b8, fp8e5b16 (also inside a pointer or block type). */
+bool tl_dtype_usable(Sema *S, const TlType *t);
 /* bool 0 < int 1 < float 2 */
 static inline int tl_kind_rank(const TlType *t) { return tl_is_bool(t) ? 0 : tl_is_int(t) ? 1 : 2; }
 const TlType *tl_int_type(Sema *S, int bits, bool is_signed);
@@ -146,7 +155,7 @@ void tv_str(Sema *S, const TV *v, StrBuf *out); /* Python-ish repr for messages 
 
 /* Module ids (TV_MODULE.i). */
 enum { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_TL_EXTRA, MOD_TL_CUDA, MOD_LIBDEVICE, MOD_TL_CORE,
-       MOD_PYMATH, MOD_COUNT,
+       MOD_PYMATH, MOD_COUNT, MOD_TL_TARGET,
        /* classes, for isinstance: tl.tensor, tl.tensor_descriptor, tl.dtype */
        MOD_CLS_TENSOR, MOD_CLS_DESC, MOD_CLS_DTYPE };
 
@@ -211,6 +220,7 @@ struct Sema {
     bool quiet;            /* drop diagnostics (speculative evaluation) */
     bool numel_reported;   /* a tensor over Triton's element limit, or of a dimension not a power of 2, was reported */
     bool debug;            /* KernelSpec.debug: device asserts are kept */
+    int target_sm;         /* KernelSpec.target_sm (tl.target_info) */
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
 };

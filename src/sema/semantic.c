@@ -271,6 +271,7 @@ static TV not_equal_zero(Sema *S, TV x) {
 
 TV sem_bitcast(Sema *S, TV x, const TlType *dst) {
     if (x.kind == TV_ERR) return x;
+    if (!tl_dtype_usable(S, dst)) return tv_err();
     const TlType *src = x.ty, *ds = tl_sca(dst);
     const TlType *dt = tl_with_elem(S, src, ds);
     if (dt == src) return x;
@@ -284,6 +285,7 @@ TV sem_bitcast(Sema *S, TV x, const TlType *dst) {
 
 TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
     if (x.kind == TV_ERR) return x;
+    if (!tl_dtype_usable(S, dst)) return tv_err();
     if (x.kind != TV_TENSOR) x = sem_to_tensor(S, &x);
     if (x.kind == TV_ERR) return x;
     const TlType *s = tl_sca(x.ty), *d = tl_sca(dst);

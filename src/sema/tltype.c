@@ -1,6 +1,7 @@
 /*
  * tltype.c - Triton's dtypes (language/core.py): scalars int1..uint64,
- * fp8e4nv, fp8e5, fp16, bf16, fp32, fp64; pointer_type; block_type.
+ * fp8e4nv, fp8e5, fp16, bf16, fp32, fp64; pointer_type; block_type; and
+ * fp8e4b15, fp8e4b8, fp8e5b16 as dtype values only (no tensors of them).
  *
  * The IR is signless (i32 serves int32 and uint32), so the front end keeps
  * its own types: every runtime value carries a TlType next to its IR Value.
@@ -30,6 +31,9 @@ static const struct {
     [TL_U64] = {"uint64", "uint64", "u64", 64},
     [TL_FP8E4NV] = {"fp8e4nv", "float8e4nv", "fp8e4nv", 8},
     [TL_FP8E5] = {"fp8e5", "float8e5", "fp8e5", 8},
+    [TL_FP8E4B15] = {"fp8e4b15", "float8e4b15", "", 8}, /* (no signature spelling: no IR type) */
+    [TL_FP8E4B8] = {"fp8e4b8", "float8e4b8", "", 8},
+    [TL_FP8E5B16] = {"fp8e5b16", "float8e5b16", "", 8},
     [TL_FP16] = {"fp16", "float16", "fp16", 16},
     [TL_BF16] = {"bf16", "bfloat16", "bf16", 16},
     [TL_FP32] = {"fp32", "float32", "fp32", 32},
@@ -89,7 +93,8 @@ static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int6
     t->elem = elem;
     t->rank = rank;
     t->shape = rank ? arena_dup(S->arena, shape, sizeof(int64_t) * (size_t)rank) : NULL;
-    if (k == TL_PTR) t->ir = ty_ptr(S->ctx, elem->ir, 1);
+    if (!elem->ir) t->ir = NULL; /* of an fp8 format with no IR type: never made into a value */
+    else if (k == TL_PTR) t->ir = ty_ptr(S->ctx, elem->ir, 1);
     else t->ir = ty_tensor(S->ctx, shape, rank, elem->ir, NULL);
     t->next = head;
     map_put(&S->tltypes, h, t);
@@ -149,14 +154,40 @@ int tl_bitwidth(const TlType *t) {
 
 int tl_mantissa(const TlType *t) {
     switch (tl_sca(t)->kind) {
-    case TL_FP8E4NV: return 3;
-    case TL_FP8E5: return 2;
+    case TL_FP8E4NV: case TL_FP8E4B15: case TL_FP8E4B8: return 3;
+    case TL_FP8E5: case TL_FP8E5B16: return 2;
     case TL_FP16: return 10;
     case TL_BF16: return 7;
     case TL_FP32: return 23;
     case TL_FP64: return 52;
     default: return 0;
     }
+}
+
+int tl_exponent_bias(const TlType *t) {
+    switch (tl_sca(t)->kind) {
+    case TL_FP8E4NV: return 7;
+    case TL_FP8E4B8: return 8;
+    case TL_FP8E4B15: case TL_FP8E5: case TL_FP16: return 15;
+    case TL_FP8E5B16: return 16;
+    case TL_BF16: case TL_FP32: return 127;
+    case TL_FP64: return 1023;
+    default: return -1;
+    }
+}
+
+bool tl_dtype_usable(Sema *S, const TlType *t) {
+    while (t->kind == TL_PTR || t->kind == TL_BLOCK) t = t->elem;
+    if (t->kind == TL_FP8E4B15) {
+        sema_error(S, "fp8e4b15 (tl.float8e4b15) is not supported by tritonc yet; use tl.float8e4nv or tl.float8e5");
+        return false;
+    }
+    if (t->kind == TL_FP8E4B8 || t->kind == TL_FP8E5B16) { /* Triton's message on NVIDIA GPUs */
+        sema_error(S, "type %s not supported in this architecture. The supported fp8 dtypes are "
+                      "('fp8e4b15', 'fp8e4nv', 'fp8e5')", scalar_info[t->kind].name);
+        return false;
+    }
+    return true;
 }
 
 const TlType *tl_int_type(Sema *S, int bits, bool is_signed) {

@@ -677,6 +677,30 @@ def host_descriptors():
           GROUP_SIZE_M=8, EPILOGUE_SUBTILE=sub, NUM_SMS=2, tol={"float16": (1e-2, 1e-2)})
 
 
+@case()
+def api_audit():
+    # tests/kernels/api_audit.py: NaN-propagating clamp / maximum / minimum
+    # (fp64 has no max.NaN), fma in fp16, descriptor atomics, atomic_cas on
+    # computed 16-bit values, the scan result types, bitonic_merge
+    A = K("api_audit")
+    n = 100
+    for dt in (torch.float32, torch.float64, torch.float16):
+        x, lo, hi = randn(n, dtype=dt), -randn(n).abs().to(dt), randn(n).abs().to(dt)
+        x[3] = lo[7] = hi[11] = float("nan")
+        check(A.nan_minmax_kernel, (triton.cdiv(n, 64),), x, lo, hi, nan(3 * n, dtype=dt), n, BLOCK=64, NAN_ALL=True)
+    h = [randn(n, dtype=torch.float16) for _ in range(3)]
+    check(A.fma_kernel, (1,), *h, nan(n, dtype=torch.float16), n, BLOCK=128)
+    M, N = 20, 32
+    check(A.desc_atomic_kernel, (2, 2), randn(M, N), randn(M, N), M, N, BM=16, BN=16, OP="add")
+    check(A.desc_atomic_kernel, (2, 2), randint(-99, 99, M, N), randint(-99, 99, M, N), M, N, BM=16, BN=16, OP="xor")
+    check(A.cas_computed_kernel, (2,), randint(-99, 99, n + 1, dtype=torch.int16), torch.zeros(n, dtype=torch.int16), n,
+          BLOCK=64)
+    check(A.scan_dtypes_kernel, (2,), randint(-3, 4, 2, 29, dtype=torch.int8), torch.zeros(2, 29, dtype=torch.int32),
+          torch.zeros(2, 29, dtype=torch.int8), 29, BLOCK=32)
+    up, down = randn(4, 16).sort(1).values, randn(4, 16).sort(1, descending=True).values
+    check(A.bitonic_merge_kernel, (1,), torch.cat([up, down], 1).contiguous(), nan(8, 32), ROWS=4, N=32)
+
+
 @case(slow=True)
 def flash_attention_bwd_preprocess():
     FA = K("flash_attention")

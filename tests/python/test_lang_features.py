@@ -207,7 +207,8 @@ def check_print():
     assert sum(" x: " in l for l in lines) == 32, out
     assert sum(" n: 10" in l for l in lines) == 2, out
     assert any("pid (1, 0, 0) idx (4) x: 1.000000" in l for l in lines), out
-    assert any("idx (9) bits: (operand 1) 0x9" in l for l in lines), out
+    # hex=True: Triton's 0x%0<bits/4>x (operand 1 is int64)
+    assert any("idx (9) bits: (operand 1) 0x0000000000000009" in l for l in lines), out
 
 
 def check_libdevice_extras():

@@ -813,8 +813,9 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
     case TT_CLAMPF: {
         int64_t prop = attr_enum(op, "propagateNan", (const char *const[]){"none", "all"}, 2, 0);
         const char *sfx = is_f64(t) ? "d" : "f";
-        const char *c = fmt(e, "tc_%sminnum(tc_%smaxnum(%s, %s), %s)", sfx, sfx, FA(0), FA(1), FA(2));
-        if (prop) c = fmt(e, "(%s != %s ? %s : %s)", FA(0), FA(0), FA(0), c);
+        /* PropagateNan.ALL: a NaN x, min or max gives NaN (Triton's minimum(maximum(x, lo), hi)) */
+        const char *c = fmt(e, "tc_%s%s(tc_%s%s(%s, %s), %s)", sfx, prop ? "minimum" : "minnum", sfx,
+                            prop ? "maximum" : "maxnum", FA(0), FA(1), FA(2));
         return from_c(e, c, rt);
     }
     case TT_EXTERN_ELEMENTWISE: {
@@ -1478,7 +1479,9 @@ static void emit_atomic(Emitter *e, Op *op) {
         /* compare-and-swap on the bit pattern (floats included) */
         int w = t->kind == TY_PTR ? 64 : t->width;
         const char *u = utype(w);
-        line(e, "{ %s exp_ = 0, des_ = 0; memcpy(&exp_, &%s, %d); memcpy(&des_, &%s, %d);", u, ae, w / 8, be, w / 8);
+        /* the operands may be expressions (a fused element-wise chain): named first, so that they have an address */
+        line(e, "{ %s cmp_ = %s, val_ = %s; %s exp_ = 0, des_ = 0; memcpy(&exp_, &cmp_, %d); memcpy(&des_, &val_, %d);",
+             ctype(e, t), ae, be, u, w / 8, w / 8);
         line(e, "  __atomic_compare_exchange_n((%s *)%s, &exp_, des_, 0, %s, __ATOMIC_RELAXED == %s ? __ATOMIC_RELAXED : __ATOMIC_ACQUIRE);",
              u, pe, mo, mo);
         line(e, "  memcpy(&%s, &exp_, %d); }", dst, w / 8);
@@ -1505,23 +1508,28 @@ static void emit_print(Emitter *e, Op *op) {
         Type *t = ty_elem(v->type);
         const char *f, *x;
         const char *ev = "x_";
-        if (t->kind == TY_FLOAT) f = "%f", x = fmt(e, "(double)%s", to_c(e, ev, t));
+        int bits = t->kind == TY_FLOAT ? t->width : t->kind == TY_PTR ? 64 : int_width(t);
+        /* hex=True: Triton's 0x%0<bits/4>x, a float's bit pattern (h_, copied from x_ below) */
+        if (hex && t->kind != TY_PTR) f = fmt(e, "0x%%0%dllx", bits >= 4 ? bits / 4 : 1), x = "h_";
+        else if (t->kind == TY_FLOAT) f = "%f", x = fmt(e, "(double)%s", to_c(e, ev, t));
         else if (t->kind == TY_PTR) f = "%p", x = fmt(e, "(void *)%s", ev);
-        else if (hex) f = "0x%llx", x = fmt(e, "(unsigned long long)(%s)%s", utype(int_width(t)), ev);
         else f = "%lld", x = fmt(e, "(long long)%s", ev);
+        const char *mask = bits < 64 && t->kind != TY_FLOAT ? fmt(e, " h_ &= 0x%llxull;", (1ull << bits) - 1) : "";
+        const char *hcopy =
+            hex && t->kind != TY_PTR ? fmt(e, " unsigned long long h_ = 0; memcpy(&h_, &x_, sizeof x_);%s", mask) : "";
         const char *pre = c_string(e, prefix ? prefix : "");
         /* Triton's format: the prefix (" x: ", normalised by the front end)
          * ends in ": " already */
         const char *opnd = op->noperands > 1 ? fmt(e, "(operand %d) ", i) : "";
         if (v->type->kind != TY_TENSOR) {
-            line(e, "{ %s x_ = %s; fprintf(stderr, \"pid (%%d, %%d, %%d) idx ()%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], %s, %s); }",
-                 ctype(e, t), vv.name, opnd, f, pre, x);
+            line(e, "{ %s x_ = %s;%s fprintf(stderr, \"pid (%%d, %%d, %%d) idx ()%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], %s, %s); }",
+                 ctype(e, t), vv.name, hcopy, opnd, f, pre, x);
             continue;
         }
         Loop L;
         VInfo shape = mk_array(v->type, "");
         loop_open(e, &L, &shape, NULL, 0);
-        line(e, "%s x_ = %s;", ctype(e, t), loop_elem(e, &L, &vv, v->type));
+        line(e, "%s x_ = %s;%s", ctype(e, t), loop_elem(e, &L, &vv, v->type), hcopy);
         line(e, "fprintf(stderr, \"pid (%%d, %%d, %%d) idx (%%lld)%%s%s%s\\n\", P->pid[0], P->pid[1], P->pid[2], (long long)(%s), %s, %s);",
              opnd, f, loop_dst(e, &L), pre, x);
         loop_close(e, &L);

@@ -1168,6 +1168,17 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     return from_f32(p, r, e);
 }
 
+/* max / min that propagate a NaN operand (arith.maximumf / minimumf,
+ * Triton's PropagateNan.ALL): PTX's .NaN form where it has one (f32, f16,
+ * bf16); f64 has none, so the plain form with NaN selected back in when
+ * either operand is one (as LLVM expands llvm.maximum.f64 for NVPTX). */
+static Slot fmaxmin_nan(Px *p, bool is_max, Slot a, Slot b, const Type *e) {
+    if (e->width != 64) return fbin(p, is_max ? "max.NaN" : "min.NaN", a, b, e);
+    Slot r = fbin(p, is_max ? "max" : "min", a, b, e);
+    Slot nan = px_cse2(p, RC_PRED, "setp.nan.f64", px_arg(p, a, e), px_arg(p, b, e));
+    return px_cse(p, RC_F64, "selp.f64", "0d7FF8000000000000", px_rname(p, r), px_rname(p, nan));
+}
+
 static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
     if (!is_f16ish(e)) return px_cse1(p, px_rc(e), opc_join(p, op, fty(e)), px_arg(p, a, e)); /* (see fma_slot) */
     Type *f32 = p->f32;
@@ -1877,8 +1888,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_MULF: return fbin(p, p->fp_fusion ? "mul" : "mul.rn", in[0], in[1], re);
     case ARITH_DIVF: return fbin(p, re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn", in[0], in[1], re);
     case TT_PRECISE_DIVF: return fbin(p, "div.rn", in[0], in[1], re);
-    case ARITH_MAXIMUMF: return fbin(p, "max.NaN", in[0], in[1], re);
-    case ARITH_MINIMUMF: return fbin(p, "min.NaN", in[0], in[1], re);
+    case ARITH_MAXIMUMF: return fmaxmin_nan(p, true, in[0], in[1], re);
+    case ARITH_MINIMUMF: return fmaxmin_nan(p, false, in[0], in[1], re);
     case ARITH_MAXNUMF: return fbin(p, "max", in[0], in[1], re);
     case ARITH_MINNUMF: return fbin(p, "min", in[0], in[1], re);
     case ARITH_REMF: {
@@ -1903,7 +1914,12 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_ERF:
         return fmath(p, op->kind, in[0], re);
     case MATH_FMA: return fma_slot(p, in, re);
-    case TT_CLAMPF: {
+    case TT_CLAMPF: { /* PropagateNan.ALL: a NaN x, min or max gives NaN, as Triton's minimum(maximum(x, lo), hi) */
+        Attr *pa = op_attr(op, "propagateNan");
+        int64_t pn = 0;
+        bool named = pa && (pa->kind == ATTR_STRING || pa->kind == ATTR_OPAQUE); /* (IR text: `propagateNan = all`) */
+        if (pa && ((attr_as_int(pa, &pn) && pn) || (named && !strcmp(pa->s, "all"))))
+            return fmaxmin_nan(p, false, fmaxmin_nan(p, true, in[0], in[1], re), in[2], re);
         Slot lo = fbin(p, "max", in[0], in[1], re);
         return fbin(p, "min", lo, in[2], re);
     }
@@ -2020,8 +2036,10 @@ static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
     case ARITH_MULF: fop = p->fp_fusion ? "mul" : "mul.rn"; break;
     case ARITH_DIVF: fop = re->width == 32 || is_f16ish(re) ? "div.full" : "div.rn"; break;
     case TT_PRECISE_DIVF: fop = "div.rn"; break;
-    case ARITH_MAXIMUMF: fop = "max.NaN"; break;
-    case ARITH_MINIMUMF: fop = "min.NaN"; break;
+    case ARITH_MAXIMUMF: case ARITH_MINIMUMF:
+        if (re->width == 64) return false; /* no max.NaN.f64: fmaxmin_nan */
+        fop = op->kind == ARITH_MAXIMUMF ? "max.NaN" : "min.NaN";
+        break;
     case ARITH_MAXNUMF: fop = "max"; break;
     case ARITH_MINNUMF: fop = "min"; break;
     case MATH_FMA:
@@ -2508,8 +2526,10 @@ static void lower_print(Px *p, Op *op) {
         Type *t = v ? ty_elem(v->type) : NULL;
         bool tile = v && v->type->kind == TY_TENSOR;
         bool sgn = !(sa && sa->kind == ATTR_DENSE_ARRAY && i < sa->dense.nvals && sa->dense.ints && !sa->dense.ints[i]);
-        const char *vf = !t ? "" : t->kind == TY_FLOAT ? "%f" : t->kind == TY_PTR ? "%p" : hex ? "0x%llx"
-                         : sgn ? "%lld" : "%llu";
+        /* hex=True: Triton's 0x%0<bits/4>x, a float's bit pattern */
+        int hw = t && t->kind != TY_PTR ? (t->width >= 4 ? t->width / 4 : 1) : 0;
+        const char *vf = !t ? "" : t->kind == TY_PTR ? "%p" : hex ? arena_printf(p->ctx->arena, "0x%%0%dllx", hw)
+                         : t->kind == TY_FLOAT ? "%f" : sgn ? "%lld" : "%llu";
         StrBuf f = {0};
         sb_printf(&f, "pid (%%d, %%d, %%d)%s%s%s", !v ? " " : tile ? " idx (%d)" : " idx ()", prefix ? prefix : "",
                   op->noperands > 1 ? arena_printf(p->ctx->arena, "(operand %d) ", i) : "");
@@ -2536,7 +2556,11 @@ static void lower_print(Px *p, Op *op) {
             }
             if (t) {
                 Slot x = tv->s[tv->n == n ? s : 0];
-                if (t->kind == TY_FLOAT) {
+                if (t->kind == TY_FLOAT && hex) {
+                    Type *it = ty_int(p->ctx, t->width);
+                    Slot xi = px_cast(p, bitcast(p, x, t, it), it, i64, false, 0);
+                    px_emit(p, "st.local.u64 [__tc_printbuf+16], %s", px_opnd(p, xi, i64));
+                } else if (t->kind == TY_FLOAT) {
                     Slot xd = t->width == 64 ? x : px_cast(p, t->width == 32 ? x : px_cast(p, x, t, p->f32, true, 0),
                                                            p->f32, f64, true, 0);
                     px_emit(p, "st.local.f64 [__tc_printbuf+16], %s", px_opnd(p, xd, f64));
