@@ -1010,20 +1010,36 @@ static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e) {
     if (f.kind == TV_BUILTIN) return builtin_call(S, f.bi, NULL, e);
     if (f.kind == TV_METHOD) return builtin_call(S, f.bi, &f.elems[0], e);
     if (f.kind == TV_JITFN) {
-        int n = e->call.args.len, nk = e->call.nkeywords;
-        TV *args = ARENA_ARRAY(S->arena, TV, n + 1);
+        int na = e->call.args.len, nk = e->call.nkeywords, n = 0, cap = na + 1;
+        TV *args = ARENA_ARRAY(S->arena, TV, cap);
         TV *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
         const char **kn = ARENA_ARRAY(S->arena, const char *, nk + 1);
         bool bad = false;
-        for (int i = 0; i < n; i++) {
-            if (e->call.args.items[i]->kind == PY_EXPR_STARRED) {
-                at_expr(S, e->call.args.items[i]);
-                sema_error(S, "starred arguments are not supported");
+        for (int i = 0; i < na; i++) {
+            const PyExpr *ae = e->call.args.items[i];
+            if (ae->kind != PY_EXPR_STARRED) {
+                args[n] = cg_expr(S, ae);
+                bad |= args[n++].kind == TV_ERR;
+                continue;
+            }
+            /* f(*t): the tuple's elements are positional arguments, as
+             * Triton's visit_Starred splices them into the call */
+            TV t = cg_expr(S, ae->value);
+            if (t.kind != TV_TUPLE) {
+                if (t.kind != TV_ERR) {
+                    at_expr(S, ae);
+                    sema_error(S, "only tuples can be unpacked with *");
+                }
                 bad = true;
                 continue;
             }
-            args[i] = cg_expr(S, e->call.args.items[i]);
-            bad |= args[i].kind == TV_ERR;
+            if (n + t.n + (na - i) > cap) {
+                cap = n + t.n + (na - i);
+                TV *grown = ARENA_ARRAY(S->arena, TV, cap);
+                memcpy(grown, args, sizeof(TV) * (size_t)n);
+                args = grown;
+            }
+            for (int k = 0; k < t.n; k++) args[n++] = t.elems[k];
         }
         for (int i = 0; i < nk; i++) {
             kn[i] = e->call.keywords[i].name;
