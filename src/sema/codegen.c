@@ -1804,8 +1804,13 @@ static void visit_for(Sema *S, const PyStmt *s) {
     } else {
         for (int i = 0; i < carried.len; i++) set_value(S, carried.data[i].name, tv_err());
     }
-    /* Triton leaves the induction variable bound after the loop */
-    set_value(S, s->loop.target->name, ivv);
+    /* Triton leaves the induction variable bound after the loop, to the
+     * ub.poison that stood for it while the body was built: a value
+     * defined outside the loop, undefined (not the last iteration's). The
+     * loop's block argument would not dominate a later use (`for t in
+     * range(n): ...` then `for i in ...: t = n - i`, which carries t). */
+    Type *ivty = ivt->ir;
+    set_value(S, s->loop.target->name, tv_tensor(op_result(build_op(&S->b, UB_POISON, NULL, 0, &ivty, 1, 0), 0), ivt));
     scope_free(&carried);
     scope_free(&liveins);
     vec_free(&ops);
