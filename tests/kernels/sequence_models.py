@@ -1,0 +1,652 @@
+# KERNEL: selective_scan_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,constexpr,i32,i32,i32,constexpr
+# CONSTEXPR: stride_u_d=1, stride_bc_l=1, DSTATE=16, HAS_Z=True, DELTA_SOFTPLUS=True, BLOCK_D=16
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: selective_scan_fwd_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*fp32:16,*bf16:16,*bf16:16,*fp32:16,*bf16:16,*fp32:16,*bf16:16,*fp32:16,i32,i32,i32,constexpr,i32,i32,i32,constexpr
+# CONSTEXPR: stride_u_d=1, stride_bc_l=1, DSTATE=8, HAS_Z=False, DELTA_SOFTPLUS=True, BLOCK_D=32
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: selective_scan_fwd_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp32:16,*fp16:16,*fp32:16,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: DSTATE=4, HAS_Z=True, DELTA_SOFTPLUS=False, BLOCK_D=8
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: selective_scan_chunked_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32:16
+# CONSTEXPR: DSTATE=16, BLOCK_L=16, BLOCK_D=16
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: selective_scan_chunked_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp16:16,*fp16:16,i32,i32
+# CONSTEXPR: DSTATE=8, BLOCK_L=32, BLOCK_D=16
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: causal_conv1d_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,constexpr,i32
+# CONSTEXPR: stride_x_d=1, WIDTH=4, HAS_INIT=True, SILU=True, BLOCK_D=16, BLOCK_L=32
+# GRID: cdiv(L, BLOCK_L), cdiv(DIM, BLOCK_D), batch
+#
+# KERNEL: causal_conv1d_fwd_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,i32,i32,constexpr,i32:16
+# CONSTEXPR: stride_x_d=1, WIDTH=3, HAS_INIT=False, SILU=False, BLOCK_D=32, BLOCK_L=16
+# GRID: cdiv(L, BLOCK_L), cdiv(DIM, BLOCK_D), batch
+#
+# KERNEL: causal_conv1d_fwd_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,*bf16:16,*bf16:16,*bf16:16,i32,i32,i32,i32,i32
+# CONSTEXPR: WIDTH=4, HAS_INIT=True, SILU=True, BLOCK_D=8, BLOCK_L=64
+# GRID: cdiv(L, BLOCK_L), cdiv(DIM, BLOCK_D), batch
+#
+# KERNEL: causal_conv1d_update_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,constexpr
+# CONSTEXPR: SEQLEN=1, KERNEL_WIDTH=4, SILU=True, BLOCK_D=32
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: causal_conv1d_update_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32
+# CONSTEXPR: KERNEL_WIDTH=3, SILU=False, BLOCK_D=16
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: causal_conv1d_update_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: KERNEL_WIDTH=2, SILU=True, BLOCK_D=64
+# GRID: batch, cdiv(DIM, BLOCK_D)
+#
+# KERNEL: wkv_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: HAS_STATE=False, BLOCK_C=32
+# GRID: batch, cdiv(C, BLOCK_C)
+#
+# KERNEL: wkv_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*bf16:16,*bf16:16,*bf16:16,*fp32:16,i32,i32:16
+# CONSTEXPR: HAS_STATE=True, BLOCK_C=64
+# GRID: batch, cdiv(C, BLOCK_C)
+#
+# KERNEL: chunk_retention_fwd_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,fp32
+# CONSTEXPR: H=3, DK=32, DV=64, BT=32, BV=32
+# GRID: cdiv(DV, BV), batch * H
+#
+# KERNEL: chunk_retention_fwd_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,*bf16:16,i32:16,fp32
+# CONSTEXPR: H=4, DK=16, DV=40, BT=16, BV=16
+# GRID: cdiv(DV, BV), batch * H
+#
+# KERNEL: chunk_gla_fwd_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp32:16,i32,fp32
+# CONSTEXPR: K=32, V=32, BT=32, STORE_FINAL_STATE=True
+# GRID: BH
+#
+# KERNEL: chunk_gla_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,fp32
+# CONSTEXPR: K=16, V=16, BT=16, STORE_FINAL_STATE=False
+# GRID: BH
+#
+# KERNEL: s4d_kernel_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: N=32, BLOCK_L=64
+# GRID: cdiv(L, BLOCK_L), H
+#
+# KERNEL: chunk_local_cumsum_kernel
+# SIGNATURE: *fp16:16,*fp32:16,constexpr,constexpr,i32
+# CONSTEXPR: cu_seqlens_ptr=None, chunk_indices_ptr=None, H=2, BT=8, REVERSE=True, IS_VARLEN=False
+# GRID: cdiv(T, BT), batch * H
+#
+# KERNEL: chunk_local_cumsum_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i32:16,*i32:16,i32
+# CONSTEXPR: H=4, BT=16, REVERSE=True, IS_VARLEN=True
+# GRID: num_chunks, H
+#
+# KERNEL: ssd_chunk_scan_intra_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp16:16,*fp16:16,i32
+# CONSTEXPR: NHEADS=3, HEADDIM=32, DSTATE=16, BT=32
+# GRID: cdiv(T, BT), batch * NHEADS
+#
+# KERNEL: ssd_chunk_scan_intra_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: NHEADS=2, HEADDIM=16, DSTATE=32, BT=16
+# GRID: cdiv(T, BT), batch * NHEADS
+#
+# KERNEL: beam_search_step_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i32:16,*i64:16,i32
+# CONSTEXPR: BEAM=4, TOPK=8, BLOCK_V=1024
+# GRID: batch
+#
+# KERNEL: beam_search_step_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp32:16,*i32:16,*i64:16,i32
+# CONSTEXPR: BEAM=2, TOPK=4, BLOCK_V=64
+# GRID: batch
+#
+# KERNEL: ctc_loss_fwd_kernel
+# SIGNATURE: *fp32:16,*i64:16,*i64:16,*i64:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BLANK=0, BLOCK_S=32
+# GRID: N
+#
+# KERNEL: ctc_loss_fwd_kernel
+# SIGNATURE: *fp32:16,*i64:16,*i64:16,*i64:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BLANK=19, BLOCK_S=32
+# GRID: N
+#
+# KERNEL: viterbi_decode_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*i32:16,*i32:16,*i64:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK_TAGS=8
+# GRID: batch
+#
+# KERNEL: viterbi_decode_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*i32:16,*i32:16,*i64:16,*fp32:16,i32,i32:16
+# CONSTEXPR: BLOCK_TAGS=16
+# GRID: batch
+#
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _softplus(x):
+    return tl.where(x <= 20.0, tl.log(1.0 + tl.exp(x)), x)
+
+
+@triton.jit
+def selective_scan_fwd_kernel(
+    u_ptr, delta_ptr, A_ptr, B_ptr, C_ptr, D_ptr, z_ptr, delta_bias_ptr, out_ptr, last_state_ptr,
+    L, DIM,
+    stride_u_b, stride_u_d, stride_u_l,
+    stride_bc_b, stride_bc_n, stride_bc_l,
+    DSTATE: tl.constexpr, HAS_Z: tl.constexpr, DELTA_SOFTPLUS: tl.constexpr, BLOCK_D: tl.constexpr,
+):
+    # Mamba's selective scan, the recurrence run step by step inside the
+    # kernel: h_t = exp(dt_t * A) * h_{t-1} + dt_t * B_t * u_t, y_t = C_t . h_t + D * u_t.
+    # u, delta, z, out: [batch, dim, L]; B, C: [batch, dstate, L]; A: [dim, dstate].
+    pid_b = tl.program_id(0)
+    pid_d = tl.program_id(1)
+    offs_d = pid_d * BLOCK_D + tl.arange(0, BLOCK_D)
+    offs_n = tl.arange(0, DSTATE)
+    d_ok = offs_d < DIM
+    A = tl.load(A_ptr + offs_d[:, None] * DSTATE + offs_n[None, :], mask=d_ok[:, None], other=0.0).to(tl.float32)
+    Dv = tl.load(D_ptr + offs_d, mask=d_ok, other=0.0).to(tl.float32)
+    bias = tl.load(delta_bias_ptr + offs_d, mask=d_ok, other=0.0).to(tl.float32)
+    u_row = u_ptr + pid_b * stride_u_b + offs_d * stride_u_d
+    dt_row = delta_ptr + pid_b * stride_u_b + offs_d * stride_u_d
+    z_row = z_ptr + pid_b * stride_u_b + offs_d * stride_u_d
+    o_row = out_ptr + pid_b * stride_u_b + offs_d * stride_u_d
+    bc = pid_b * stride_bc_b + offs_n * stride_bc_n
+    h = tl.zeros((BLOCK_D, DSTATE), dtype=tl.float32)
+    for t in range(L):
+        u = tl.load(u_row + t * stride_u_l, mask=d_ok, other=0.0).to(tl.float32)
+        dt = tl.load(dt_row + t * stride_u_l, mask=d_ok, other=0.0).to(tl.float32) + bias
+        if DELTA_SOFTPLUS:
+            dt = _softplus(dt)
+        Bt = tl.load(B_ptr + bc + t * stride_bc_l).to(tl.float32)
+        Ct = tl.load(C_ptr + bc + t * stride_bc_l).to(tl.float32)
+        h = tl.exp(dt[:, None] * A) * h + (dt * u)[:, None] * Bt[None, :]
+        y = tl.sum(h * Ct[None, :], axis=1) + Dv * u
+        if HAS_Z:
+            z = tl.load(z_row + t * stride_u_l, mask=d_ok, other=0.0).to(tl.float32)
+            y = y * z * tl.sigmoid(z)
+        tl.store(o_row + t * stride_u_l, y.to(out_ptr.dtype.element_ty), mask=d_ok)
+    state = last_state_ptr + (pid_b * DIM + offs_d)[:, None] * DSTATE + offs_n[None, :]
+    tl.store(state, h, mask=d_ok[:, None])
+
+
+@triton.jit
+def _ssm_combine(a_l, b_l, a_r, b_r):
+    # (a_l, b_l) then (a_r, b_r): h -> a_r * (a_l * h + b_l) + b_r
+    return a_l * a_r, b_l * a_r + b_r
+
+
+@triton.jit
+def selective_scan_chunked_kernel(
+    u_ptr, delta_ptr, A_ptr, B_ptr, C_ptr, out_ptr, L, DIM,
+    DSTATE: tl.constexpr, BLOCK_L: tl.constexpr, BLOCK_D: tl.constexpr,
+):
+    # The same scan over chunks of BLOCK_L steps: inside a chunk the
+    # recurrence is an associative scan of (decay, input) pairs over a
+    # [BLOCK_L, BLOCK_D, DSTATE] tile; the state crosses chunks in the loop.
+    # u, delta, out: [batch, L, dim] (time-major); B, C: [batch, L, dstate].
+    pid_b = tl.program_id(0)
+    pid_d = tl.program_id(1)
+    offs_d = pid_d * BLOCK_D + tl.arange(0, BLOCK_D)
+    offs_n = tl.arange(0, DSTATE)
+    offs_l = tl.arange(0, BLOCK_L)
+    d_ok = offs_d < DIM
+    A = tl.load(A_ptr + offs_d[:, None] * DSTATE + offs_n[None, :], mask=d_ok[:, None], other=0.0)
+    h = tl.zeros((BLOCK_D, DSTATE), dtype=tl.float32)
+    for l0 in range(0, L, BLOCK_L):
+        ls = l0 + offs_l
+        l_ok = ls < L
+        m = l_ok[:, None] & d_ok[None, :]
+        x_offs = (pid_b * L + ls)[:, None] * DIM + offs_d[None, :]
+        u = tl.load(u_ptr + x_offs, mask=m, other=0.0).to(tl.float32)
+        dt = _softplus(tl.load(delta_ptr + x_offs, mask=m, other=0.0).to(tl.float32))
+        bc_offs = (pid_b * L + ls)[:, None] * DSTATE + offs_n[None, :]
+        Bt = tl.load(B_ptr + bc_offs, mask=l_ok[:, None], other=0.0).to(tl.float32)
+        Ct = tl.load(C_ptr + bc_offs, mask=l_ok[:, None], other=0.0).to(tl.float32)
+        # steps past L decay by 1 and add 0, so the last row is the state at L - 1
+        dA = tl.where(l_ok[:, None, None], tl.exp(dt[:, :, None] * A[None, :, :]), 1.0)
+        dBu = (dt * u)[:, :, None] * Bt[:, None, :]
+        a_cum, b_cum = tl.associative_scan((dA, dBu), axis=0, combine_fn=_ssm_combine)
+        hs = a_cum * h[None, :, :] + b_cum
+        y = tl.sum(hs * Ct[:, None, :], axis=2)
+        tl.store(out_ptr + x_offs, y.to(out_ptr.dtype.element_ty), mask=m)
+        h = tl.sum(tl.where((offs_l == BLOCK_L - 1)[:, None, None], hs, 0.0), axis=0)
+
+
+@triton.jit
+def causal_conv1d_fwd_kernel(
+    x_ptr, w_ptr, b_ptr, init_ptr, out_ptr, final_ptr,
+    DIM, L, stride_x_b, stride_x_d, stride_x_l,
+    WIDTH: tl.constexpr, HAS_INIT: tl.constexpr, SILU: tl.constexpr,
+    BLOCK_D: tl.constexpr, BLOCK_L: tl.constexpr,
+):
+    # out[b, d, t] = act(bias[d] + sum_w weight[d, w] * x[b, d, t - (WIDTH-1) + w]),
+    # positions before 0 read the initial state [batch, dim, WIDTH-1] (or 0).
+    # The last WIDTH-1 inputs are written as the final state.
+    pid_l = tl.program_id(0)
+    pid_d = tl.program_id(1)
+    b = tl.program_id(2)
+    ds = pid_d * BLOCK_D + tl.arange(0, BLOCK_D)
+    ts = pid_l * BLOCK_L + tl.arange(0, BLOCK_L)
+    d_ok = ds < DIM
+    x_b = x_ptr + b * stride_x_b + ds[:, None] * stride_x_d
+    acc = tl.zeros((BLOCK_D, BLOCK_L), dtype=tl.float32)
+    acc += tl.load(b_ptr + ds, mask=d_ok, other=0.0).to(tl.float32)[:, None]
+    for w in tl.static_range(WIDTH):
+        src = ts - (WIDTH - 1) + w
+        xv = tl.load(x_b + src[None, :] * stride_x_l, mask=d_ok[:, None] & (src >= 0)[None, :] & (src < L)[None, :],
+                     other=0.0).to(tl.float32)
+        if HAS_INIT:
+            # src in [-(WIDTH-1), 0): the initial state's column WIDTH-1+src
+            iv = tl.load(init_ptr + (b * DIM + ds)[:, None] * (WIDTH - 1) + (WIDTH - 1 + src)[None, :],
+                         mask=d_ok[:, None] & (src < 0)[None, :] & (src >= -(WIDTH - 1))[None, :], other=0.0)
+            xv += iv.to(tl.float32)
+        wv = tl.load(w_ptr + ds * WIDTH + w, mask=d_ok, other=0.0).to(tl.float32)
+        acc += wv[:, None] * xv
+    if SILU:
+        acc = acc * tl.sigmoid(acc)
+    tl.store(out_ptr + b * stride_x_b + ds[:, None] * stride_x_d + ts[None, :] * stride_x_l,
+             acc.to(out_ptr.dtype.element_ty), mask=d_ok[:, None] & (ts < L)[None, :])
+    if pid_l == tl.num_programs(0) - 1:
+        # the program holding the sequence's tail writes the final state
+        # (widths are 2 to 4, so 4 columns hold it)
+        ks = tl.arange(0, 4)
+        k_ok = ks < WIDTH - 1
+        tail = L - (WIDTH - 1) + ks
+        fv = tl.load(x_b + tail[None, :] * stride_x_l, mask=d_ok[:, None] & (k_ok & (tail >= 0))[None, :], other=0.0)
+        if HAS_INIT:
+            fv += tl.load(init_ptr + (b * DIM + ds)[:, None] * (WIDTH - 1) + (WIDTH - 1 + tail)[None, :],
+                          mask=d_ok[:, None] & (k_ok & (tail < 0))[None, :], other=0.0)
+        tl.store(final_ptr + (b * DIM + ds)[:, None] * (WIDTH - 1) + ks[None, :], fv, mask=d_ok[:, None] & k_ok[None, :])
+
+
+@triton.jit
+def causal_conv1d_update_kernel(
+    x_ptr, state_ptr, w_ptr, b_ptr, out_ptr, DIM, SEQLEN,
+    KERNEL_WIDTH: tl.constexpr, SILU: tl.constexpr, BLOCK_D: tl.constexpr,
+):
+    # decoding: SEQLEN new tokens per sequence; the conv state (the last
+    # KERNEL_WIDTH-1 inputs, [batch, dim, KERNEL_WIDTH-1]) lives in registers
+    # as separate columns shifted by one per token, then is written back.
+    b = tl.program_id(0)
+    ds = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
+    d_ok = ds < DIM
+    st = state_ptr + (b * DIM + ds) * (KERNEL_WIDTH - 1)
+    w = w_ptr + ds * KERNEL_WIDTH
+    col0 = tl.load(st + 0, mask=d_ok, other=0.0).to(tl.float32)
+    w0 = tl.load(w + 0, mask=d_ok, other=0.0).to(tl.float32)
+    w1 = tl.load(w + 1, mask=d_ok, other=0.0).to(tl.float32)
+    if KERNEL_WIDTH >= 3:
+        col1 = tl.load(st + 1, mask=d_ok, other=0.0).to(tl.float32)
+        w2 = tl.load(w + 2, mask=d_ok, other=0.0).to(tl.float32)
+    if KERNEL_WIDTH >= 4:
+        col2 = tl.load(st + 2, mask=d_ok, other=0.0).to(tl.float32)
+        w3 = tl.load(w + 3, mask=d_ok, other=0.0).to(tl.float32)
+    bias = tl.load(b_ptr + ds, mask=d_ok, other=0.0).to(tl.float32)
+    x_b = x_ptr + (b * DIM + ds) * SEQLEN
+    o_b = out_ptr + (b * DIM + ds) * SEQLEN
+    for t in range(SEQLEN):
+        xt = tl.load(x_b + t, mask=d_ok, other=0.0).to(tl.float32)
+        if KERNEL_WIDTH == 2:
+            acc = bias + w0 * col0 + w1 * xt
+            col0 = xt
+        elif KERNEL_WIDTH == 3:
+            acc = bias + w0 * col0 + w1 * col1 + w2 * xt
+            col0 = col1
+            col1 = xt
+        else:
+            acc = bias + w0 * col0 + w1 * col1 + w2 * col2 + w3 * xt
+            col0 = col1
+            col1 = col2
+            col2 = xt
+        if SILU:
+            acc = acc / (1.0 + tl.exp(-acc))
+        tl.store(o_b + t, acc.to(out_ptr.dtype.element_ty), mask=d_ok)
+    tl.store(st + 0, col0.to(state_ptr.dtype.element_ty), mask=d_ok)
+    if KERNEL_WIDTH >= 3:
+        tl.store(st + 1, col1.to(state_ptr.dtype.element_ty), mask=d_ok)
+    if KERNEL_WIDTH >= 4:
+        tl.store(st + 2, col2.to(state_ptr.dtype.element_ty), mask=d_ok)
+
+
+@triton.jit
+def _wkv_step(aa, bb, pp, kk, vv, w, u):
+    # one RWKV-4 step in log space: the output, then the decayed state
+    ww = u + kk
+    p = tl.maximum(pp, ww)
+    e1 = tl.exp(pp - p)
+    e2 = tl.exp(ww - p)
+    y = (e1 * aa + e2 * vv) / (e1 * bb + e2)
+    ww = w + pp
+    p = tl.maximum(ww, kk)
+    e1 = tl.exp(ww - p)
+    e2 = tl.exp(kk - p)
+    return y, (e1 * aa + e2 * vv, e1 * bb + e2, p)
+
+
+@triton.jit
+def wkv_fwd_kernel(
+    w_ptr, u_ptr, k_ptr, v_ptr, y_ptr, state_ptr, T, C,
+    HAS_STATE: tl.constexpr, BLOCK_C: tl.constexpr,
+):
+    # k, v, y: [batch, T, C]; state: [batch, 3, C] (aa, bb, pp) read and written
+    b = tl.program_id(0)
+    cs = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    c_ok = cs < C
+    w = -tl.exp(tl.load(w_ptr + cs, mask=c_ok, other=0.0).to(tl.float32))
+    u = tl.load(u_ptr + cs, mask=c_ok, other=0.0).to(tl.float32)
+    s = state_ptr + b * 3 * C + cs
+    if HAS_STATE:
+        state = (tl.load(s, mask=c_ok, other=0.0), tl.load(s + C, mask=c_ok, other=0.0),
+                 tl.load(s + 2 * C, mask=c_ok, other=-1e38))
+    else:
+        state = (tl.zeros((BLOCK_C,), tl.float32), tl.zeros((BLOCK_C,), tl.float32),
+                 tl.full((BLOCK_C,), -1e38, tl.float32))
+    base = b * T * C + cs
+    for t in range(T):
+        kk = tl.load(k_ptr + base + t * C, mask=c_ok, other=0.0).to(tl.float32)
+        vv = tl.load(v_ptr + base + t * C, mask=c_ok, other=0.0).to(tl.float32)
+        y, state = _wkv_step(*state, kk, vv, w, u)
+        tl.store(y_ptr + base + t * C, y.to(y_ptr.dtype.element_ty), mask=c_ok)
+    aa, bb, pp = state
+    tl.store(s, aa, mask=c_ok)
+    tl.store(s + C, bb, mask=c_ok)
+    tl.store(s + 2 * C, pp, mask=c_ok)
+
+
+@triton.jit
+def chunk_retention_fwd_kernel(
+    q_ptr, k_ptr, v_ptr, o_ptr, T, scale,
+    H: tl.constexpr, DK: tl.constexpr, DV: tl.constexpr, BT: tl.constexpr, BV: tl.constexpr,
+):
+    # RetNet's retention by chunks: o = (q k^T * D) v inside a chunk plus q S
+    # across chunks, S <- gamma^BT S + k_decayed^T v; gamma = 1 - 2^(-5-h).
+    # q, k: [batch, H, T, DK]; v, o: [batch, H, T, DV]. grid (cdiv(DV, BV), batch*H)
+    i_v = tl.program_id(0)
+    i_bh = tl.program_id(1)
+    i_h = i_bh % H
+    b = tl.log2(1.0 - tl.exp2(-5.0 - i_h.to(tl.float32)))   # log2(gamma)
+    o_t = tl.arange(0, BT)
+    o_k = tl.arange(0, DK)
+    o_v = i_v * BV + tl.arange(0, BV)
+    v_ok = o_v < DV
+    d_q = tl.exp2((o_t + 1).to(tl.float32) * b)
+    d_k = tl.exp2((BT - o_t - 1).to(tl.float32) * b)
+    d_b = tl.exp2(BT * b)
+    diff = (o_t[:, None] - o_t[None, :]).to(tl.float32)
+    d_s = tl.where(o_t[:, None] >= o_t[None, :], tl.exp2(diff * b), 0.0)
+    S = tl.zeros((DK, BV), dtype=tl.float32)
+    qk_base = i_bh.to(tl.int64) * T * DK
+    v_base = i_bh.to(tl.int64) * T * DV
+    for t0 in range(0, T, BT):
+        rows = t0 + o_t
+        r_ok = rows < T
+        q = tl.load(q_ptr + qk_base + rows[:, None] * DK + o_k[None, :], mask=r_ok[:, None], other=0.0)
+        k = tl.load(k_ptr + qk_base + rows[:, None] * DK + o_k[None, :], mask=r_ok[:, None], other=0.0)
+        v = tl.load(v_ptr + v_base + rows[:, None] * DV + o_v[None, :], mask=r_ok[:, None] & v_ok[None, :], other=0.0)
+        q = (q * scale).to(k.dtype)
+        s = tl.dot(q, tl.trans(k)) * d_s
+        o = tl.dot(s.to(v.dtype), v)
+        o += tl.dot((q * d_q[:, None]).to(q.dtype), S.to(q.dtype))
+        S = S * d_b + tl.dot(tl.trans((k * d_k[:, None]).to(k.dtype)), v)
+        tl.store(o_ptr + v_base + rows[:, None] * DV + o_v[None, :], o.to(o_ptr.dtype.element_ty),
+                 mask=r_ok[:, None] & v_ok[None, :])
+
+
+@triton.jit
+def chunk_gla_fwd_kernel(
+    q_ptr, k_ptr, v_ptr, g_ptr, o_ptr, ht_ptr, T, scale,
+    K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr, STORE_FINAL_STATE: tl.constexpr,
+):
+    # chunked linear attention with a per-token scalar log decay g (the
+    # Mamba-2 / GLA-with-scalar-gates form): within a chunk the cumulative
+    # decay comes from tl.cumsum, across chunks a [K, V] state. Block
+    # pointers throughout, as flash-linear-attention writes them.
+    # q, k: [BH, T, K]; v, o: [BH, T, V]; g: [BH, T] (log space, <= 0)
+    i_bh = tl.program_id(0)
+    o_t = tl.arange(0, BT)
+    m_causal = o_t[:, None] >= o_t[None, :]
+    h = tl.zeros((K, V), dtype=tl.float32)
+    for i_t in range(0, tl.cdiv(T, BT)):
+        p_q = tl.make_block_ptr(q_ptr + i_bh * T * K, (T, K), (K, 1), (i_t * BT, 0), (BT, K), (1, 0))
+        p_k = tl.make_block_ptr(k_ptr + i_bh * T * K, (K, T), (1, K), (0, i_t * BT), (K, BT), (0, 1))
+        p_v = tl.make_block_ptr(v_ptr + i_bh * T * V, (T, V), (V, 1), (i_t * BT, 0), (BT, V), (1, 0))
+        p_g = tl.make_block_ptr(g_ptr + i_bh * T, (T,), (1,), (i_t * BT,), (BT,), (0,))
+        p_o = tl.make_block_ptr(o_ptr + i_bh * T * V, (T, V), (V, 1), (i_t * BT, 0), (BT, V), (1, 0))
+        b_q = tl.load(p_q, boundary_check=(0, 1))
+        b_k = tl.load(p_k, boundary_check=(0, 1))
+        b_v = tl.load(p_v, boundary_check=(0, 1))
+        b_g = tl.cumsum(tl.load(p_g, boundary_check=(0,)).to(tl.float32), axis=0)
+        b_g_last = tl.sum(tl.where(o_t == BT - 1, b_g, 0.0), axis=0)
+        b_qs = (b_q * scale).to(b_q.dtype)
+        b_o = tl.dot((b_qs * tl.exp(b_g)[:, None]).to(b_q.dtype), h.to(b_q.dtype))
+        b_A = tl.dot(b_qs, b_k)
+        b_A = tl.where(m_causal, b_A * tl.exp(b_g[:, None] - b_g[None, :]), 0.0)
+        b_o += tl.dot(b_A.to(b_v.dtype), b_v)
+        tl.store(p_o, b_o.to(p_o.dtype.element_ty), boundary_check=(0, 1))
+        b_kd = (b_k * tl.exp(b_g_last - b_g)[None, :]).to(b_k.dtype)
+        h = h * tl.exp(b_g_last) + tl.dot(b_kd, b_v)
+    if STORE_FINAL_STATE:
+        p_h = tl.make_block_ptr(ht_ptr + i_bh * K * V, (K, V), (V, 1), (0, 0), (K, V), (1, 0))
+        tl.store(p_h, h.to(p_h.dtype.element_ty), boundary_check=(0, 1))
+
+
+@triton.jit
+def s4d_kernel_kernel(
+    log_dt_ptr, A_re_ptr, A_im_ptr, C_re_ptr, C_im_ptr, k_ptr, L,
+    N: tl.constexpr, BLOCK_L: tl.constexpr,
+):
+    # S4D's convolution kernel (zero-order hold, Vandermonde form):
+    # K[h, l] = 2 Re(sum_n C'_n exp(dt A_n l)), C'_n = C_n (exp(dt A_n) - 1) / A_n,
+    # A and C complex, held as (re, im) pairs. grid (cdiv(L, BLOCK_L), H)
+    h = tl.program_id(1)
+    ls = tl.program_id(0) * BLOCK_L + tl.arange(0, BLOCK_L)
+    ns = tl.arange(0, N)
+    dt = tl.exp(tl.load(log_dt_ptr + h))
+    a_re = tl.load(A_re_ptr + h * N + ns)
+    a_im = tl.load(A_im_ptr + h * N + ns)
+    c_re = tl.load(C_re_ptr + h * N + ns)
+    c_im = tl.load(C_im_ptr + h * N + ns)
+    dre = dt * a_re
+    dim = dt * a_im
+    # (exp(dtA) - 1) / A
+    e = tl.exp(dre)
+    num_re = e * tl.cos(dim) - 1.0
+    num_im = e * tl.sin(dim)
+    den = a_re * a_re + a_im * a_im
+    q_re = (num_re * a_re + num_im * a_im) / den
+    q_im = (num_im * a_re - num_re * a_im) / den
+    cp_re = c_re * q_re - c_im * q_im
+    cp_im = c_re * q_im + c_im * q_re
+    lf = ls.to(tl.float32)[:, None]
+    mag = tl.exp(dre[None, :] * lf)
+    ang = dim[None, :] * lf
+    v_re = mag * tl.cos(ang)
+    v_im = mag * tl.sin(ang)
+    kv = 2.0 * tl.sum(cp_re[None, :] * v_re - cp_im[None, :] * v_im, axis=1)
+    tl.store(k_ptr + h * L + ls, kv, mask=ls < L)
+
+
+@triton.jit
+def chunk_local_cumsum_kernel(
+    s_ptr, o_ptr, cu_seqlens_ptr, chunk_indices_ptr, T,
+    H: tl.constexpr, BT: tl.constexpr, REVERSE: tl.constexpr, IS_VARLEN: tl.constexpr,
+):
+    # flash-linear-attention's chunk-local cumulative sum of gates [B, T, H]
+    # (or packed sequences [1, sum T, H] with cu_seqlens): each BT chunk is
+    # scanned on its own, forward or reversed. grid (num_chunks, B*H)
+    i_t = tl.program_id(0)
+    i_bh = tl.program_id(1)
+    i_b, i_h = i_bh // H, i_bh % H
+    if IS_VARLEN:
+        i_n, i_t = tl.load(chunk_indices_ptr + i_t * 2).to(tl.int32), tl.load(chunk_indices_ptr + i_t * 2 + 1).to(tl.int32)
+        bos, eos = tl.load(cu_seqlens_ptr + i_n).to(tl.int32), tl.load(cu_seqlens_ptr + i_n + 1).to(tl.int32)
+        T = eos - bos
+    else:
+        bos, eos = i_b * T, i_b * T + T
+    p_s = tl.make_block_ptr(s_ptr + bos * H + i_h, (T,), (H,), (i_t * BT,), (BT,), (0,))
+    p_o = tl.make_block_ptr(o_ptr + bos * H + i_h, (T,), (H,), (i_t * BT,), (BT,), (0,))
+    b_s = tl.load(p_s, boundary_check=(0,)).to(tl.float32)
+    b_o = tl.cumsum(b_s, axis=0, reverse=REVERSE)
+    tl.store(p_o, b_o.to(p_o.dtype.element_ty), boundary_check=(0,))
+
+
+@triton.jit
+def ssd_chunk_scan_intra_kernel(
+    x_ptr, dt_ptr, A_ptr, B_ptr, C_ptr, y_ptr, T,
+    NHEADS: tl.constexpr, HEADDIM: tl.constexpr, DSTATE: tl.constexpr, BT: tl.constexpr,
+):
+    # Mamba-2's intra-chunk term: y = ((C B^T) * exp(segsum(dt A)) * dt) x,
+    # segsum[i, j] = sum_{j < s <= i} dt_s A (-inf above the diagonal).
+    # x, y: [batch, T, NHEADS, HEADDIM]; dt: [batch, T, NHEADS]; B, C:
+    # [batch, T, DSTATE] (one group). grid (cdiv(T, BT), batch * NHEADS)
+    i_c = tl.program_id(0)
+    i_bh = tl.program_id(1)
+    b = i_bh // NHEADS
+    hd = i_bh % NHEADS
+    rows = i_c * BT + tl.arange(0, BT)
+    r_ok = rows < T
+    A = tl.load(A_ptr + hd)
+    dt = tl.load(dt_ptr + (b * T + rows) * NHEADS + hd, mask=r_ok, other=0.0).to(tl.float32)
+    dA_cs = tl.cumsum(dt * A, axis=0)
+    ns = tl.arange(0, DSTATE)
+    Bm = tl.load(B_ptr + (b * T + rows)[:, None] * DSTATE + ns[None, :], mask=r_ok[:, None], other=0.0)
+    Cm = tl.load(C_ptr + (b * T + rows)[:, None] * DSTATE + ns[None, :], mask=r_ok[:, None], other=0.0)
+    cb = tl.dot(Cm, tl.trans(Bm))
+    seg = dA_cs[:, None] - dA_cs[None, :]
+    causal = tl.arange(0, BT)[:, None] >= tl.arange(0, BT)[None, :]
+    decay = tl.where(causal, tl.exp(seg), 0.0)
+    scores = cb * decay * dt[None, :]
+    ps = tl.arange(0, HEADDIM)
+    x_offs = ((b * T + rows)[:, None] * NHEADS + hd) * HEADDIM + ps[None, :]
+    x = tl.load(x_ptr + x_offs, mask=r_ok[:, None], other=0.0)
+    y = tl.dot(scores.to(x.dtype), x)
+    tl.store(y_ptr + x_offs, y.to(y_ptr.dtype.element_ty), mask=r_ok[:, None])
+
+
+@triton.jit
+def beam_search_step_kernel(
+    logits_ptr, beam_scores_ptr, out_scores_ptr, out_beams_ptr, out_tokens_ptr, V,
+    BEAM: tl.constexpr, TOPK: tl.constexpr, BLOCK_V: tl.constexpr,
+):
+    # one decoding step: log_softmax of each beam's logits plus its running
+    # score, then the TOPK best (beam, token) pairs over all beams, best
+    # first, by repeated arg-max. logits: [batch * BEAM, V]
+    b = tl.program_id(0)
+    beams = tl.arange(0, BEAM)
+    toks = tl.arange(0, BLOCK_V)
+    m = (toks < V)[None, :]
+    x = tl.load(logits_ptr + (b * BEAM + beams)[:, None] * V + toks[None, :], mask=m,
+                other=float("-inf")).to(tl.float32)
+    mx = tl.max(x, axis=1)
+    lse = mx + tl.log(tl.sum(tl.exp(x - mx[:, None]), axis=1))
+    prev = tl.load(beam_scores_ptr + b * BEAM + beams)
+    scores = x - lse[:, None] + prev[:, None]
+    flat = tl.reshape(scores, (BEAM * BLOCK_V,))
+    pos = tl.arange(0, BEAM * BLOCK_V)
+    for i in tl.static_range(TOPK):
+        best, where = tl.max(flat, axis=0, return_indices=True, return_indices_tie_break_left=True)
+        tl.store(out_scores_ptr + b * TOPK + i, best)
+        tl.store(out_beams_ptr + b * TOPK + i, where // BLOCK_V)
+        tl.store(out_tokens_ptr + b * TOPK + i, (where % BLOCK_V).to(tl.int64))
+        flat = tl.where(pos == where, float("-inf"), flat)
+
+
+@triton.jit
+def _logaddexp3(a, b, c):
+    m = tl.maximum(tl.maximum(a, b), c)
+    m_safe = tl.where(m == float("-inf"), 0.0, m)
+    return m_safe + tl.log(tl.exp(a - m_safe) + tl.exp(b - m_safe) + tl.exp(c - m_safe))
+
+
+@triton.jit
+def ctc_loss_fwd_kernel(
+    log_probs_ptr, targets_ptr, input_lengths_ptr, target_lengths_ptr, alpha_ws_ptr, loss_ptr,
+    S_max, stride_t, stride_n,
+    BLANK: tl.constexpr, BLOCK_S: tl.constexpr,
+):
+    # CTC's forward variable over the blank-extended target (length 2S+1),
+    # one program per sequence; log_probs [T, N, C] as torch lays them out.
+    # The shifted reads alpha[s-1], alpha[s-2] go through a scratch row.
+    n = tl.program_id(0)
+    T_n = tl.load(input_lengths_ptr + n).to(tl.int32)
+    S_n = tl.load(target_lengths_ptr + n).to(tl.int32)
+    NEG: tl.constexpr = float("-inf")
+    s = tl.arange(0, BLOCK_S)
+    S_ext = 2 * S_n + 1
+    s_ok = s < S_ext
+    is_label = (s % 2) == 1
+    tgt = targets_ptr + n * S_max
+    labels = tl.load(tgt + (s - 1) // 2, mask=s_ok & is_label, other=BLANK)
+    prev_labels = tl.load(tgt + (s - 3) // 2, mask=s_ok & is_label & (s >= 3), other=BLANK)
+    can_skip = is_label & (s >= 3) & (labels != prev_labels)
+    lp_n = log_probs_ptr + n * stride_n
+    alpha = tl.load(lp_n + labels, mask=s_ok & (s < 2), other=NEG).to(tl.float32)
+    ws = alpha_ws_ptr + n * BLOCK_S
+    for t in range(1, T_n):
+        tl.store(ws + s, alpha)
+        tl.debug_barrier()
+        a1 = tl.load(ws + s - 1, mask=s >= 1, other=NEG)
+        a2 = tl.load(ws + s - 2, mask=can_skip, other=NEG)
+        tl.debug_barrier()
+        lp = tl.load(lp_n + t * stride_t + labels, mask=s_ok, other=NEG).to(tl.float32)
+        alpha = tl.where(s_ok, _logaddexp3(alpha, a1, a2) + lp, NEG)
+    last = tl.max(tl.where(s == S_ext - 1, alpha, NEG), axis=0)
+    before = tl.max(tl.where(s == S_ext - 2, alpha, NEG), axis=0)
+    tl.store(loss_ptr + n, -_logaddexp3(last, before, NEG))
+
+
+@triton.jit
+def viterbi_decode_kernel(
+    emis_ptr, trans_ptr, start_ptr, end_ptr, lengths_ptr, history_ptr, path_ptr, score_ptr,
+    T, NT,
+    BLOCK_TAGS: tl.constexpr,
+):
+    # the best tag path of a linear-chain CRF: a max-plus recurrence over
+    # time that records arg-max back pointers, then a backtrack through
+    # them (a scalar loop, each step's index loaded from the last).
+    # emis: [batch, T, NT]; trans[i, j]: score of tag i -> tag j
+    b = tl.program_id(0)
+    length = tl.load(lengths_ptr + b)
+    tags = tl.arange(0, BLOCK_TAGS)
+    tag_ok = tags < NT
+    NEG: tl.constexpr = -1.0e30
+    trans = tl.load(trans_ptr + tags[:, None] * NT + tags[None, :], mask=tag_ok[:, None] & tag_ok[None, :], other=NEG)
+    e_b = emis_ptr + b * T * NT
+    h_b = history_ptr + b * T * NT
+    score = tl.load(start_ptr + tags, mask=tag_ok, other=NEG) + tl.load(e_b + tags, mask=tag_ok, other=NEG)
+    for t in range(1, length):
+        cand = score[:, None] + trans
+        best, arg = tl.max(cand, axis=0, return_indices=True)
+        score = best + tl.load(e_b + t * NT + tags, mask=tag_ok, other=NEG)
+        tl.store(h_b + t * NT + tags, arg.to(tl.int32), mask=tag_ok)
+    score += tl.load(end_ptr + tags, mask=tag_ok, other=NEG)
+    best_score, best_tag = tl.max(score, axis=0, return_indices=True)
+    tl.store(score_ptr + b, best_score)
+    tl.debug_barrier()
+    p_b = path_ptr + b * T
+    tl.store(p_b + length - 1, best_tag)
+    cur = best_tag
+    for i in range(1, length):
+        t = length - i
+        cur = tl.load(h_b + t * NT + cur)
+        tl.store(p_b + t - 1, cur)

@@ -1,0 +1,349 @@
+# RUN: %python %s
+# REQUIRES: torch
+"""The kernels of tests/kernels/vision_ops.py (convolution, pooling,
+resampling and normalisation kernels in the style of torchvision-like
+operator libraries), each checked against torch.nn.functional computing the
+same operator: direct NCHW convolution with stride, padding, dilation and
+groups; depthwise NHWC convolution with a fused activation; an implicit-GEMM
+NHWC convolution on tl.dot; max pooling with indices (NaN, -inf windows) and
+average pooling (count_include_pad both ways, ceil_mode); bilinear and
+nearest upsampling; grid_sample; channels-last group norm and batch norm;
+im2col and col2im (F.unfold, F.fold); an integral image; affine warps.
+Fresh random inputs, ragged sizes, outputs poisoned first. Only torch
+functions make the tensors, so the script runs on CUDA too."""
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+import tritonc as triton
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("vision_ops")
+
+GEN = torch.Generator().manual_seed(4321)
+
+
+def randn(*shape, dtype=torch.float32):
+    return torch.randn(*shape, generator=GEN).to(dtype)
+
+
+def rand(*shape, dtype=torch.float32):
+    return torch.rand(*shape, generator=GEN).to(dtype)
+
+
+def randint(lo, hi, shape, dtype=torch.int64):
+    return torch.randint(lo, hi, shape, generator=GEN).to(dtype)
+
+
+def poison(shape, dtype, like):
+    if dtype.is_floating_point:
+        return torch.full(shape, float("nan"), dtype=dtype, device=like.device)
+    return torch.full(shape, 77, dtype=dtype, device=like.device)
+
+
+def close(got, want, tol, what):
+    assert got.shape == want.shape, "%s: shape %s, want %s" % (what, tuple(got.shape), tuple(want.shape))
+    got, want = got.double(), want.double()
+    gn, wn = torch.isnan(got), torch.isnan(want)
+    assert torch.equal(gn, wn), "%s: NaN at %d places, want %d" % (what, gn.sum().item(), wn.sum().item())
+    got, want = torch.where(gn, torch.zeros_like(got), got), torch.where(wn, torch.zeros_like(want), want)
+    gi, wi = torch.isinf(got), torch.isinf(want)
+    assert torch.equal(gi, wi) and torch.equal(got[gi], want[wi]), "%s: infinities differ" % what
+    got, want = torch.where(gi, torch.zeros_like(got), got), torch.where(wi, torch.zeros_like(want), want)
+    err = (got - want).abs().max().item() if got.numel() else 0.0
+    assert err <= tol * (1 + want.abs().max().item()), "%s: max error %g (tol %g)" % (what, err, tol)
+
+
+def same(got, want, what):
+    assert got.shape == want.shape and got.dtype == want.dtype, \
+        "%s: %s %s, want %s %s" % (what, tuple(got.shape), got.dtype, tuple(want.shape), want.dtype)
+    bad = (got != want).nonzero()
+    assert bad.numel() == 0, "%s: %d differences, first at %s: %s, want %s" % (
+        what, bad.shape[0], bad[0].tolist(), got[tuple(bad[0])].item(), want[tuple(bad[0])].item())
+
+
+def out_size(size, k, stride, pad, dil=1, ceil=False):
+    eff = dil * (k - 1) + 1
+    if ceil:
+        o = -(-(size + 2 * pad - eff) // stride) + 1
+        if (o - 1) * stride >= size + pad:   # torch: the last window must start inside the image or left pad
+            o -= 1
+        return o
+    return (size + 2 * pad - eff) // stride + 1
+
+
+def check_conv2d_nchw():
+    cases = (
+        # dtype, N, C, H, W, OC, K, stride, pad, dil, groups, bias, BLOCK_OC, BLOCK_P, tol
+        (torch.float32, 2, 5, 13, 17, 7, 3, 1, 1, 1, 1, True, 8, 64, 1e-5),
+        (torch.float16, 3, 6, 19, 11, 10, 3, 2, 2, 2, 2, False, 16, 32, 2e-3),
+        (torch.float32, 2, 12, 9, 14, 12, 5, 1, 2, 1, 12, True, 4, 128, 1e-5),   # depthwise
+    )
+    for dtype, N, C, H, W, OC, k, s, p, d, g, bias, boc, bp, tol in cases:
+        x = randn(N, C, H, W, dtype=dtype)
+        w = randn(OC, C // g, k, k, dtype=dtype) * 0.3
+        b = randn(OC, dtype=dtype)
+        OH, OW = out_size(H, k, s, p, d), out_size(W, k, s, p, d)
+        y = poison((N, OC, OH, OW), dtype, x)
+        grid = (triton.cdiv(OH * OW, bp), triton.cdiv(OC, boc), N)
+        K.conv2d_nchw_kernel[grid](x, w, b, y, C, H, W, OC, OH, OW, s, s, p, p, d, d,
+                                   GROUPS=g, KH=k, KW=k, HAS_BIAS=bias, BLOCK_OC=boc, BLOCK_P=bp)
+        want = F.conv2d(x.double(), w.double(), b.double() if bias else None, s, p, d, g)
+        close(y, want, tol, "conv2d NCHW %s groups=%d" % (dtype, g))
+
+
+def check_depthwise_nhwc():
+    for dtype, N, H, W, C, k, s, p, act, bw, bc, tol in (
+            (torch.float16, 2, 15, 21, 24, 3, 1, 1, "relu6", 16, 16, 2e-3),
+            (torch.float32, 1, 10, 9, 37, 5, 2, 2, "hardswish", 8, 32, 1e-5)):
+        x = randn(N, C, H, W, dtype=dtype).contiguous(memory_format=torch.channels_last)
+        w = randn(C, 1, k, k, dtype=dtype) * 0.3
+        b = randn(C, dtype=dtype)
+        OH, OW = out_size(H, k, s, p), out_size(W, k, s, p)
+        y = poison((N, C, OH, OW), dtype, x).contiguous(memory_format=torch.channels_last)
+        grid = (N * OH, triton.cdiv(OW, bw), triton.cdiv(C, bc))
+        K.depthwise_conv2d_nhwc_kernel[grid](x, w, b, y, H, W, C, OH, OW, s, p,
+                                             KSIZE=k, ACT=act, BLOCK_W=bw, BLOCK_C=bc)
+        want = F.conv2d(x.double(), w.double(), b.double(), s, p, 1, C)
+        want = F.relu6(want) if act == "relu6" else F.hardswish(want)
+        close(y, want, tol, "depthwise NHWC %s %s" % (dtype, act))
+
+
+def check_conv2d_igemm():
+    for dtype, N, H, W, C, OC, k, s, p, bm, bn, bk, prec, tol in (
+            (torch.float16, 2, 11, 13, 20, 24, 3, 1, 1, 32, 32, 32, "tf32", 2e-3),
+            (torch.bfloat16, 3, 16, 9, 8, 40, 5, 2, 2, 64, 32, 16, "tf32", 1e-2),
+            (torch.float32, 2, 7, 10, 33, 17, 1, 1, 0, 16, 16, 16, "ieee", 1e-5)):
+        x = randn(N, C, H, W, dtype=dtype).contiguous(memory_format=torch.channels_last)
+        w = (randn(OC, C, k, k) * (1.0 / math.sqrt(C * k * k))).to(dtype)
+        OH, OW = out_size(H, k, s, p), out_size(W, k, s, p)
+        y = poison((N, OC, OH, OW), dtype, x).contiguous(memory_format=torch.channels_last)
+        w_nhwc = w.permute(0, 2, 3, 1).contiguous()
+        grid = (triton.cdiv(N * OH * OW, bm) * triton.cdiv(OC, bn),)
+        K.conv2d_nhwc_igemm_kernel[grid](x, w_nhwc, y, N, H, W, C, OC, OH, OW, s, s, p, p,
+                                         KH=k, KW=k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=4,
+                                         PRECISION=prec)
+        want = F.conv2d(x.double(), w.double(), None, s, p)
+        close(y, want, tol, "implicit-GEMM conv %s k=%d" % (dtype, k))
+
+
+def check_max_pool():
+    for dtype, N, C, H, W, k, s, p, d, block in (
+            (torch.float32, 2, 3, 17, 23, 3, 2, 1, 1, 128),
+            (torch.float16, 1, 4, 12, 9, 2, 1, 0, 2, 64),
+            (torch.bfloat16, 2, 2, 20, 20, 3, 3, 1, 1, 32)):
+        x = randint(-6, 7, (N, C, H, W)).to(dtype)      # ties everywhere: the first maximum wins
+        x[0, 0, 2, 3] = float("nan")
+        x[0, 1, 5, 5] = float("nan")
+        x[0, 1, 5, 6] = float("nan")                     # two NaNs in one window: torch keeps the last
+        x[-1, -1, :4, :4] = float("-inf")                # all -inf windows
+        OH, OW = out_size(H, k, s, p, d), out_size(W, k, s, p, d)
+        y = poison((N, C, OH, OW), dtype, x)
+        idx = poison((N, C, OH, OW), torch.int64, x)
+        # a larger grid than the outputs: the extra programs return early
+        K.max_pool2d_with_indices_kernel[(triton.cdiv(OH * OW, block) + 2, N * C)](
+            x, y, idx, H, W, OH, OW, s, s, p, p, d, d, KH=k, KW=k, BLOCK=block)
+        want, want_idx = F.max_pool2d(x.float(), k, s, p, d, return_indices=True)
+        close(y, want.to(dtype), 0, "max_pool2d %s" % dtype)
+        same(idx, want_idx, "max_pool2d indices %s" % dtype)
+
+
+def check_avg_pool():
+    for dtype, N, C, H, W, k, s, p, incl, ceil, bh, bw, tol in (
+            (torch.float32, 2, 3, 15, 22, 3, 2, 1, True, False, 8, 16, 1e-6),
+            (torch.float32, 1, 5, 14, 11, 4, 3, 2, False, True, 4, 32, 1e-6),
+            (torch.float16, 2, 2, 9, 13, 3, 2, 1, True, True, 16, 8, 2e-3)):
+        x = randn(N, C, H, W, dtype=dtype)
+        OH, OW = out_size(H, k, s, p, ceil=ceil), out_size(W, k, s, p, ceil=ceil)
+        y = poison((N, C, OH, OW), dtype, x)
+        K.avg_pool2d_kernel[(triton.cdiv(OW, bw), triton.cdiv(OH, bh), N * C)](
+            x, y, H, W, OH, OW, s, s, p, p, KH=k, KW=k, COUNT_INCLUDE_PAD=incl, BLOCK_H=bh, BLOCK_W=bw)
+        want = F.avg_pool2d(x.double(), k, s, p, ceil_mode=ceil, count_include_pad=incl)
+        close(y, want, tol, "avg_pool2d include_pad=%s ceil=%s" % (incl, ceil))
+
+
+def check_upsample_bilinear():
+    for dtype, N, C, H, W, OH, OW, align, block, tol in (
+            (torch.float32, 2, 3, 7, 9, 16, 21, False, 128, 1e-5),
+            (torch.float32, 1, 2, 10, 6, 23, 13, True, 64, 1e-5),
+            (torch.float16, 2, 2, 9, 12, 5, 7, False, 32, 2e-3)):    # downsampling too
+        x = randn(N, C, H, W, dtype=dtype)
+        if align:
+            sh = (H - 1) / (OH - 1) if OH > 1 else 0.0
+            sw = (W - 1) / (OW - 1) if OW > 1 else 0.0
+        else:
+            sh, sw = H / OH, W / OW
+        y = poison((N, C, OH, OW), dtype, x)
+        K.upsample_bilinear2d_kernel[(triton.cdiv(OH * OW, block), N * C)](
+            x, y, H, W, OH, OW, sh, sw, ALIGN_CORNERS=align, BLOCK=block)
+        want = F.interpolate(x.float(), size=(OH, OW), mode="bilinear", align_corners=align)
+        close(y, want, tol, "bilinear align_corners=%s %s" % (align, dtype))
+
+
+def check_upsample_nearest():
+    for dtype, N, H, W, C, OH, OW, exact, bp, bc in (
+            (torch.uint8, 2, 5, 7, 3, 13, 11, False, 64, 4),
+            (torch.float32, 1, 9, 6, 20, 4, 17, True, 32, 8),
+            (torch.float16, 2, 8, 8, 5, 24, 20, False, 128, 8)):
+        x = randint(0, 256, (N, C, H, W)).to(dtype).contiguous(memory_format=torch.channels_last)
+        y = poison((N, C, OH, OW), dtype, x).contiguous(memory_format=torch.channels_last)
+        K.upsample_nearest2d_nhwc_kernel[(triton.cdiv(OH * OW, bp), N)](
+            x, y, H, W, C, OH, OW, H / OH, W / OW, EXACT=exact, BLOCK_P=bp, BLOCK_C=bc)
+        want = F.interpolate(x.float(), size=(OH, OW), mode="nearest-exact" if exact else "nearest").to(dtype)
+        same(y.contiguous(), want.contiguous(), "nearest exact=%s %s" % (exact, dtype))
+
+
+def check_grid_sample():
+    for dtype, N, C, H, W, OH, OW, align, pad, bp, bc, tol in (
+            (torch.float32, 2, 5, 11, 14, 9, 13, False, "zeros", 32, 4, 1e-5),
+            (torch.float32, 1, 3, 8, 7, 10, 10, True, "zeros", 64, 4, 1e-5),
+            (torch.float16, 2, 6, 12, 9, 7, 8, False, "border", 16, 8, 3e-3)):
+        x = randn(N, C, H, W, dtype=dtype)
+        grid = (rand(N, OH, OW, 2) * 2.6 - 1.3).to(dtype)    # some samples fall outside the image
+        grid[0, 0, 0] = torch.tensor([-1.0, 1.0])
+        y = poison((N, C, OH, OW), dtype, x)
+        K.grid_sample_bilinear_kernel[(triton.cdiv(OH * OW, bp), N)](
+            x, grid, y, C, H, W, OH, OW, ALIGN_CORNERS=align, PADDING=pad, BLOCK_P=bp, BLOCK_C=bc)
+        want = F.grid_sample(x.double(), grid.double(), mode="bilinear", padding_mode=pad, align_corners=align)
+        close(y, want, tol, "grid_sample %s align=%s" % (pad, align))
+
+
+def check_group_norm_nhwc():
+    for dtype, N, C, H, W, G, silu, bhw, bcg, tol in (
+            (torch.float16, 2, 32, 9, 11, 8, True, 32, 4, 3e-3),
+            (torch.float32, 3, 24, 5, 13, 4, False, 16, 8, 1e-5),
+            (torch.bfloat16, 1, 40, 16, 16, 5, True, 64, 8, 2e-2)):
+        x = (randn(N, C, H, W) * 2 + 0.5).to(dtype).contiguous(memory_format=torch.channels_last)
+        w = randn(C, dtype=dtype)
+        b = randn(C, dtype=dtype)
+        y = poison((N, C, H, W), dtype, x).contiguous(memory_format=torch.channels_last)
+        mean = poison((N * G,), torch.float32, x)
+        rstd = poison((N * G,), torch.float32, x)
+        K.group_norm_nhwc_kernel[(N * G,)](x, w, b, y, mean, rstd, H * W, C, 1e-5,
+                                           GROUPS=G, BLOCK_HW=bhw, BLOCK_CG=bcg, APPLY_SILU=silu)
+        xd = x.double()
+        want = F.group_norm(xd, G, w.double(), b.double(), 1e-5)
+        if silu:
+            want = F.silu(want)
+        close(y, want, tol, "group norm NHWC %s" % dtype)
+        grp = xd.reshape(N, G, -1)
+        close(mean, grp.mean(-1).reshape(-1), 1e-5, "group norm mean")
+        close(rstd, (grp.var(-1, unbiased=False) + 1e-5).rsqrt().reshape(-1), 1e-4, "group norm rstd")
+
+
+def check_batch_norm_nhwc():
+    for dtype, N, C, H, W, res, relu, bm, bc, tol in (
+            (torch.bfloat16, 2, 45, 7, 9, True, True, 32, 32, 1e-2),
+            (torch.float32, 3, 16, 5, 5, False, False, 64, 16, 1e-5)):
+        x = randn(N, C, H, W, dtype=dtype).contiguous(memory_format=torch.channels_last)
+        r = randn(N, C, H, W, dtype=dtype).contiguous(memory_format=torch.channels_last)
+        mean, var = randn(C), rand(C) + 0.2
+        w, b = randn(C), randn(C)
+        y = poison((N, C, H, W), dtype, x).contiguous(memory_format=torch.channels_last)
+        M = N * H * W
+        K.batch_norm_nhwc_infer_kernel[(triton.cdiv(M, bm), triton.cdiv(C, bc))](
+            x, r, y, mean, var, w, b, M, C, C, C, 1e-5,
+            HAS_RESIDUAL=res, RELU=relu, BLOCK_M=bm, BLOCK_C=bc)
+        want = F.batch_norm(x.double(), mean.double(), var.double(), w.double(), b.double(), False, 0.0, 1e-5)
+        if res:
+            want = want + r.double()
+        if relu:
+            want = F.relu(want)
+        close(y, want, tol, "batch norm NHWC %s" % dtype)
+
+
+def check_im2col_col2im():
+    for dtype, N, C, H, W, k, s, p, d, bl, br in (
+            (torch.float32, 2, 3, 10, 13, 3, 1, 1, 1, 64, 8),
+            (torch.float32, 1, 4, 15, 12, 4, 2, 3, 2, 32, 16)):
+        x = randn(N, C, H, W, dtype=dtype)
+        OH, OW = out_size(H, k, s, p, d), out_size(W, k, s, p, d)
+        L = OH * OW
+        cols = poison((N, C * k * k, L), dtype, x)
+        K.im2col_kernel[(triton.cdiv(L, bl), C * k * k, N)](x, cols, C, H, W, OH, OW, s, p, d,
+                                                             KH=k, KW=k, BLOCK_L=bl)
+        same(cols, F.unfold(x, k, d, p, s), "im2col k=%d s=%d p=%d d=%d" % (k, s, p, d))
+        g = randn(N, C * k * k, L, dtype=dtype)
+        img = torch.zeros(N, C, H, W, dtype=dtype, device=x.device)
+        K.col2im_kernel[(triton.cdiv(L, bl), triton.cdiv(C * k * k, br), N)](
+            g, img, C, H, W, OH, OW, s, p, d, KH=k, KW=k, BLOCK_R=br, BLOCK_L=bl)
+        close(img, F.fold(g.double(), (H, W), k, d, p, s), 1e-5, "col2im k=%d s=%d" % (k, s))
+
+
+def check_integral_image():
+    for xdtype, ydtype, P, H, W, bh, bw in (
+            (torch.uint8, torch.int32, 3, 37, 50, 8, 64),
+            (torch.float32, torch.float32, 2, 20, 16, 16, 16),
+            (torch.int32, torch.int64, 1, 5, 100, 4, 128)):
+        if xdtype == torch.uint8:
+            x = randint(0, 256, (P, H, W)).to(xdtype)
+        elif xdtype == torch.int32:
+            x = randint(-2 ** 30, 2 ** 30, (P, H, W)).to(xdtype)
+        else:
+            x = randn(P, H, W)
+        # a padded row pitch on both sides
+        xs = torch.zeros(P, H, W + 3, dtype=xdtype, device=x.device)[:, :, :W]
+        xs.copy_(x)
+        ys = poison((P, H, W + 5), ydtype, x)[:, :, :W]
+        K.integral_image_kernel[(P,)](xs, ys, H, W, W + 3, W + 5, BLOCK_H=bh, BLOCK_W=bw)
+        want = x.to(torch.float64 if ydtype.is_floating_point else torch.int64).cumsum(1).cumsum(2)
+        if ydtype.is_floating_point:
+            close(ys, want, 1e-5, "integral image fp32")
+        else:
+            same(ys.to(torch.int64), want.to(ydtype).to(torch.int64), "integral image %s" % xdtype)
+
+
+def check_warp_affine():
+    for dtype, N, C, H, W, OH, OW, nearest, bh, bw, tol in (
+            (torch.float32, 2, 3, 17, 23, 19, 21, False, 8, 16, 1e-4),
+            (torch.float32, 3, 1, 12, 12, 16, 9, True, 16, 8, 0),
+            (torch.float16, 1, 2, 9, 31, 10, 30, False, 4, 32, 3e-3)):
+        x = randn(N, C, H, W, dtype=dtype)
+        ang = rand(N) * 1.2 - 0.6
+        sc = rand(N) * 0.6 + 0.8
+        mats = torch.stack([sc * torch.cos(ang), -sc * torch.sin(ang), rand(N) * 6 - 3,
+                            sc * torch.sin(ang), sc * torch.cos(ang), rand(N) * 6 - 3], 1).float().contiguous()
+        fill = -2.5
+        y = poison((N, C, OH, OW), dtype, x)
+        K.warp_affine_kernel[(triton.cdiv(OW, bw), triton.cdiv(OH, bh), N)](
+            x, mats, y, H, W, OH, OW, fill, C=C, NEAREST=nearest, BLOCK_H=bh, BLOCK_W=bw)
+        # the reference: the same map in float32, gathered by torch
+        ys_, xs_ = torch.meshgrid(torch.arange(OH, device=x.device).float(),
+                                  torch.arange(OW, device=x.device).float(), indexing="ij")
+        m = mats.view(N, 6, 1, 1)
+        sx = m[:, 0] * xs_ + m[:, 1] * ys_ + m[:, 2]
+        sy = m[:, 3] * xs_ + m[:, 4] * ys_ + m[:, 5]
+        xf = x.double()
+
+        def tap(iy, ix):
+            ok = (iy >= 0) & (iy < H) & (ix >= 0) & (ix < W)
+            flat = (iy.clamp(0, H - 1) * W + ix.clamp(0, W - 1)).long()
+            v = torch.gather(xf.reshape(N, C, H * W), 2, flat.reshape(N, 1, -1).expand(N, C, -1)).reshape(N, C, OH, OW)
+            return torch.where(ok[:, None], v, torch.full_like(v, fill))
+        if nearest:
+            want = tap(torch.floor(sy + 0.5), torch.floor(sx + 0.5))
+        else:
+            x0, y0 = torch.floor(sx), torch.floor(sy)
+            fx, fy = (sx - x0).double()[:, None], (sy - y0).double()[:, None]
+            want = (tap(y0, x0) * (1 - fx) * (1 - fy) + tap(y0, x0 + 1) * fx * (1 - fy)
+                    + tap(y0 + 1, x0) * (1 - fx) * fy + tap(y0 + 1, x0 + 1) * fx * fy)
+        close(y, want, tol, "warp affine nearest=%s %s" % (nearest, dtype))
+
+
+failed = 0
+for name, fn in list(globals().items()):
+    if name.startswith("check_"):
+        try:
+            fn()
+            print("ok", name)
+        except Exception as e:  # noqa: BLE001  (report every check, then fail)
+            failed += 1
+            print("FAIL", name, "%s: %s" % (type(e).__name__, e))
+print("%d checks failed" % failed if failed else "all vision_ops checks passed")
+sys.exit(1 if failed else 0)
