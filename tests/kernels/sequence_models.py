@@ -138,6 +138,91 @@
 # CONSTEXPR: BLOCK_TAGS=16
 # GRID: batch
 #
+# KERNEL: segment_cumsum_kernel
+# SIGNATURE: *fp32:16,*i8:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: 1
+#
+# KERNEL: min_gru_log_scan_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK_T=16, BLOCK_D=16
+# GRID: batch, cdiv(D, BLOCK_D)
+#
+# KERNEL: min_gru_log_scan_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK_T=8, BLOCK_D=32
+# GRID: batch, cdiv(D, BLOCK_D)
+#
+# KERNEL: fused_recurrent_delta_rule_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,fp32,i32
+# CONSTEXPR: H=2, K=32, V=48, BK=32, BV=16, USE_QK_L2NORM=True, USE_INITIAL_STATE=True, STORE_FINAL_STATE=True
+# GRID: cdiv(V, BV), batch * H
+#
+# KERNEL: fused_recurrent_delta_rule_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,*bf16:16,*bf16:16,*fp32:16,*fp32:16,fp32,i32
+# CONSTEXPR: H=3, K=16, V=16, BK=16, BV=16, USE_QK_L2NORM=False, USE_INITIAL_STATE=False, STORE_FINAL_STATE=True
+# GRID: cdiv(V, BV), batch * H
+#
+# KERNEL: gru_persistent_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: HID=32, BLOCK_B=16, DOT_DTYPE=tl.float32
+# GRID: cdiv(B, BLOCK_B)
+#
+# KERNEL: gru_persistent_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*fp32:16,*bf16:16,*bf16:16,i32,i32
+# CONSTEXPR: HID=16, BLOCK_B=32, DOT_DTYPE=tl.bfloat16
+# GRID: cdiv(B, BLOCK_B)
+#
+# KERNEL: top_p_filter_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK_V=1024
+# GRID: n_rows
+#
+# KERNEL: rnnt_loss_fwd_kernel
+# SIGNATURE: *fp32:16,*i32:16,*i32:16,*i32:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BLANK=0, BLOCK_U=8
+# GRID: batch
+#
+# KERNEL: selective_state_update_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: DT_SOFTPLUS=True, TIE_HDIM=False, BLOCK_SIZE_M=16, HAS_DT_BIAS=True, HAS_D=True, HAS_Z=True, BLOCK_SIZE_DSTATE=16
+# GRID: cdiv(dim, BLOCK_SIZE_M), batch, nheads
+#
+# KERNEL: selective_state_update_kernel
+# SIGNATURE: *fp32:16,*bf16:16,*bf16:16,constexpr,*fp32:16,*bf16:16,*bf16:16,constexpr,constexpr,*bf16:16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: dt_bias_ptr=None, D_ptr=None, z_ptr=None, DT_SOFTPLUS=True, TIE_HDIM=False, BLOCK_SIZE_M=32, HAS_DT_BIAS=False, HAS_D=False, HAS_Z=False, BLOCK_SIZE_DSTATE=16
+# GRID: cdiv(dim, BLOCK_SIZE_M), batch, nheads
+#
+# KERNEL: selective_state_update_kernel
+# SIGNATURE: *fp32:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp16:16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: DT_SOFTPLUS=True, TIE_HDIM=True, BLOCK_SIZE_M=8, HAS_DT_BIAS=True, HAS_D=True, HAS_Z=True, BLOCK_SIZE_DSTATE=8
+# GRID: cdiv(dim, BLOCK_SIZE_M), batch, nheads
+#
+# KERNEL: searchsorted_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i64:16,i32,i32,i32,i32
+# CONSTEXPR: RIGHT=False, BLOCK=64
+# GRID: cdiv(N, BLOCK), n_rows
+#
+# KERNEL: searchsorted_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*i64:16,i32,i32,i32,i32
+# CONSTEXPR: RIGHT=True, BLOCK=128
+# GRID: cdiv(N, BLOCK), n_rows
+#
+# KERNEL: vandermonde_complex_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: N=16, BLOCK_L=32
+# GRID: cdiv(L, BLOCK_L), H
+#
+# KERNEL: gae_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*u8:16,*fp32:16,*fp32:16,i32,i32,fp32,fp32
+# CONSTEXPR: BLOCK_T=16, BLOCK_E=16
+# GRID: cdiv(n_envs, BLOCK_E)
+#
+# KERNEL: topk_packed_sort_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i64:16,i32,i32
+# CONSTEXPR: K=8, BLOCK=1024
+# GRID: n_rows
+#
 import triton
 import triton.language as tl
 
@@ -650,3 +735,462 @@ def viterbi_decode_kernel(
         t = length - i
         cur = tl.load(h_b + t * NT + cur)
         tl.store(p_b + t - 1, cur)
+
+
+@triton.jit
+def _segmented_add(v_l, f_l, v_r, f_r):
+    # a segment starts where the flag is set: the sum restarts there
+    return tl.where(f_r, v_r, v_l + v_r), f_l | f_r
+
+
+@triton.jit
+def segment_cumsum_kernel(x_ptr, starts_ptr, y_ptr, seg_total_ptr, N, BLOCK: tl.constexpr):
+    # an inclusive cumulative sum that restarts at every segment start
+    # (packed variable-length sequences), by an associative scan of
+    # (value, flag) pairs; the segment sums are scattered to their segment
+    # ids. One program; the carry crosses blocks.
+    carry = 0.0
+    seg_base = tl.full((), -1, tl.int32)
+    for start in range(0, N, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        m = offs < N
+        x = tl.load(x_ptr + offs, mask=m, other=0.0)
+        flag = tl.load(starts_ptr + offs, mask=m, other=0) != 0
+        # the carry enters as the first element's left neighbour
+        x = tl.where((offs == start) & ~flag, x + carry, x)
+        y, _ = tl.associative_scan((x, flag), axis=0, combine_fn=_segmented_add)
+        tl.store(y_ptr + offs, y, mask=m)
+        seg_id = seg_base + tl.cumsum(flag.to(tl.int32), axis=0)
+        ends = m & ((offs == N - 1) | (tl.load(starts_ptr + offs + 1, mask=offs + 1 < N, other=0) != 0))
+        tl.store(seg_total_ptr + seg_id, y, mask=ends)
+        carry = tl.sum(tl.where(offs == start + BLOCK - 1, y, 0.0), axis=0)
+        seg_base = tl.max(tl.where(m, seg_id, -1), axis=0)
+
+
+@triton.jit
+def _logaddexp_combine(a, b):
+    mx = tl.maximum(a, b)
+    mn = tl.minimum(a, b)
+    return tl.where(mx == float("-inf"), mx, mx + tl.log(1.0 + tl.exp(mn - mx)))
+
+
+@triton.jit
+def _pair_logaddexp(a_l, b_l, a_r, b_r):
+    # log-space linear recurrence h_t = exp(a_t) h_{t-1} + exp(b_t):
+    # (a_l, b_l) then (a_r, b_r) -> (a_l + a_r, logaddexp(b_l + a_r, b_r))
+    return a_l + a_r, _logaddexp_combine(b_l + a_r, b_r)
+
+
+@triton.jit
+def min_gru_log_scan_kernel(
+    log_coeff_ptr, log_values_ptr, log_h0_ptr, out_ptr, T, D,
+    BLOCK_T: tl.constexpr, BLOCK_D: tl.constexpr,
+):
+    # minGRU's parallel mode (Heinsen's log-space scan): log h_t =
+    # logaddexp(log_coeff_t + log h_{t-1}, log_value_t), by chunks of
+    # BLOCK_T steps scanned along axis 1 of a [BLOCK_D, BLOCK_T] tile.
+    # [batch, T, D] inputs; grid (batch, cdiv(D, BLOCK_D))
+    b = tl.program_id(0)
+    ds = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
+    d_ok = ds < D
+    log_h = tl.load(log_h0_ptr + b * D + ds, mask=d_ok, other=float("-inf"))
+    for t0 in tl.range(0, T, BLOCK_T):
+        ts = t0 + tl.arange(0, BLOCK_T)
+        m = d_ok[:, None] & (ts < T)[None, :]
+        offs = (b * T + ts)[None, :] * D + ds[:, None]
+        a = tl.load(log_coeff_ptr + offs, mask=m, other=0.0)
+        v = tl.load(log_values_ptr + offs, mask=m, other=float("-inf"))
+        a_cum, v_cum = tl.associative_scan((a, v), 1, _pair_logaddexp)
+        h = _logaddexp_combine(a_cum + log_h[:, None], v_cum)
+        tl.store(out_ptr + offs, tl.exp(h), mask=m)
+        log_h = tl.max(tl.where((tl.arange(0, BLOCK_T) == BLOCK_T - 1)[None, :], h, float("-inf")), axis=1)
+
+
+@triton.jit
+def fused_recurrent_delta_rule_kernel(
+    q_ptr, k_ptr, v_ptr, beta_ptr, o_ptr, h0_ptr, ht_ptr, scale, T,
+    H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
+    USE_QK_L2NORM: tl.constexpr, USE_INITIAL_STATE: tl.constexpr, STORE_FINAL_STATE: tl.constexpr,
+):
+    # DeltaNet's recurrence one token at a time, the pointers advanced each
+    # step (flash-linear-attention's fused_recurrent style):
+    # S <- S + beta_t (v_t - S^T k_t) k_t^T, o_t = S^T q_t.
+    # q, k: [B, T, H, K]; v, o: [B, T, H, V]; beta: [B, T, H]; S: [K, V] per (b, h)
+    i_v = tl.program_id(0)
+    i_bh = tl.program_id(1)
+    i_b = i_bh // H
+    i_h = i_bh % H
+    o_k = tl.arange(0, BK)
+    o_v = i_v * BV + tl.arange(0, BV)
+    mask_k = o_k < K
+    mask_v = o_v < V
+    mask_h = mask_k[:, None] & mask_v[None, :]
+    p_q = q_ptr + (i_b * T * H + i_h) * K + o_k
+    p_k = k_ptr + (i_b * T * H + i_h) * K + o_k
+    p_v = v_ptr + (i_b * T * H + i_h) * V + o_v
+    p_beta = beta_ptr + i_b * T * H + i_h
+    p_o = o_ptr + (i_b * T * H + i_h) * V + o_v
+    b_h = tl.zeros([BK, BV], dtype=tl.float32)
+    if USE_INITIAL_STATE:
+        b_h += tl.load(h0_ptr + i_bh * K * V + o_k[:, None] * V + o_v[None, :], mask=mask_h, other=0.0)
+    for _ in range(0, T):
+        b_q = tl.load(p_q, mask=mask_k, other=0.0).to(tl.float32)
+        b_k = tl.load(p_k, mask=mask_k, other=0.0).to(tl.float32)
+        b_v = tl.load(p_v, mask=mask_v, other=0.0).to(tl.float32)
+        if USE_QK_L2NORM:
+            b_q = b_q / tl.sqrt(tl.sum(b_q * b_q) + 1e-6)
+            b_k = b_k / tl.sqrt(tl.sum(b_k * b_k) + 1e-6)
+        b_q = b_q * scale
+        b_beta = tl.load(p_beta).to(tl.float32)
+        b_v -= tl.sum(b_h * b_k[:, None], 0)
+        b_v *= b_beta
+        b_h += b_k[:, None] * b_v[None, :]
+        b_o = tl.sum(b_h * b_q[:, None], 0)
+        tl.store(p_o, b_o.to(p_o.dtype.element_ty), mask=mask_v)
+        p_q += H * K
+        p_k += H * K
+        p_v += H * V
+        p_o += H * V
+        p_beta += H
+    if STORE_FINAL_STATE:
+        tl.store(ht_ptr + i_bh * K * V + o_k[:, None] * V + o_v[None, :], b_h.to(ht_ptr.dtype.element_ty),
+                 mask=mask_h)
+
+
+@triton.jit
+def _sigmoid(x):
+    return 1.0 / (1.0 + tl.exp(-x))
+
+
+@triton.jit
+def _tanh(x):
+    return 2.0 * _sigmoid(2.0 * x) - 1.0
+
+
+@triton.jit
+def gru_persistent_kernel(
+    xw_ptr, w_hh_ptr, b_hh_ptr, h0_ptr, out_ptr, T, B,
+    HID: tl.constexpr, BLOCK_B: tl.constexpr, DOT_DTYPE: tl.constexpr,
+):
+    # a persistent GRU layer: the recurrent weights stay in registers for
+    # the whole sequence and the hidden state feeds tl.dot every step.
+    # xw = x W_ih^T + b_ih precomputed: [T, B, 3*HID] in (r, z, n) order;
+    # W_hh: [3*HID, HID] as torch stores it; out: [T, B, HID]
+    rows = tl.program_id(0) * BLOCK_B + tl.arange(0, BLOCK_B)
+    r_ok = rows < B
+    hs = tl.arange(0, HID)
+    # W^T blocks: element [i, j] = W_hh[g*HID + j, i]
+    w_t = w_hh_ptr + hs[None, :] * HID + hs[:, None]
+    w_r = tl.load(w_t).to(DOT_DTYPE)
+    w_z = tl.load(w_t + HID * HID).to(DOT_DTYPE)
+    w_n = tl.load(w_t + 2 * HID * HID).to(DOT_DTYPE)
+    b_r = tl.load(b_hh_ptr + hs)
+    b_z = tl.load(b_hh_ptr + HID + hs)
+    b_n = tl.load(b_hh_ptr + 2 * HID + hs)
+    m = r_ok[:, None]
+    h = tl.load(h0_ptr + rows[:, None] * HID + hs[None, :], mask=m, other=0.0).to(tl.float32)
+    for t in range(T):
+        xw = xw_ptr + (t * B + rows)[:, None] * (3 * HID) + hs[None, :]
+        x_r = tl.load(xw, mask=m, other=0.0).to(tl.float32)
+        x_z = tl.load(xw + HID, mask=m, other=0.0).to(tl.float32)
+        x_n = tl.load(xw + 2 * HID, mask=m, other=0.0).to(tl.float32)
+        hd = h.to(DOT_DTYPE)
+        r = _sigmoid(x_r + tl.dot(hd, w_r, input_precision="ieee") + b_r[None, :])
+        z = _sigmoid(x_z + tl.dot(hd, w_z, input_precision="ieee") + b_z[None, :])
+        n = _tanh(x_n + r * (tl.dot(hd, w_n, input_precision="ieee") + b_n[None, :]))
+        h = (1.0 - z) * n + z * h
+        tl.store(out_ptr + (t * B + rows)[:, None] * HID + hs[None, :], h.to(out_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def top_p_filter_kernel(
+    logits_ptr, out_ptr, top_p_ptr, temperature_ptr, V, stride,
+    BLOCK_V: tl.constexpr,
+):
+    # nucleus filtering of one row of logits: softmax at the row's
+    # temperature, probabilities sorted in descending order, the smallest
+    # set whose mass reaches top_p kept (ties at the threshold kept too, and
+    # always the most likely token);
+    # the rest become -inf.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_V)
+    m = cols < V
+    temp = tl.load(temperature_ptr + row)
+    top_p = tl.load(top_p_ptr + row)
+    x = tl.load(logits_ptr + row * stride + cols, mask=m, other=float("-inf")).to(tl.float32) / temp
+    p = tl.exp(x - tl.max(x, 0))
+    p = p / tl.sum(p, 0)
+    sp = tl.sort(p, descending=True)
+    before = tl.cumsum(sp, 0) - sp
+    # at least the most likely token stays
+    thresh = tl.minimum(tl.min(tl.where(before < top_p, sp, 2.0), 0), tl.max(p, 0))
+    out = tl.where(p >= thresh, x, float("-inf"))
+    tl.store(out_ptr + row * stride + cols, out, mask=m)
+
+
+@triton.jit
+def rnnt_loss_fwd_kernel(
+    logits_ptr, labels_ptr, in_len_ptr, lab_len_ptr, alpha_ptr, loss_ptr,
+    T_max, U_max, C, BLANK: tl.constexpr, BLOCK_U: tl.constexpr,
+):
+    # RNN-T's forward variable alpha[t, u] over a [T, U+1] lattice, by
+    # anti-diagonals t + u = d: every cell of a diagonal depends only on the
+    # previous one, read back from the alpha buffer [B, T_max, U_max+1].
+    # logits are log-probabilities [B, T_max, U_max+1, C].
+    b = tl.program_id(0)
+    Tb = tl.load(in_len_ptr + b)
+    Ub = tl.load(lab_len_ptr + b)
+    us = tl.arange(0, BLOCK_U)
+    u_ok = us <= Ub
+    U1 = U_max + 1
+    lp = logits_ptr + b.to(tl.int64) * T_max * U1 * C
+    al = alpha_ptr + b * T_max * U1
+    # labels[u - 1] for the emit arc into (t, u)
+    prev_label = tl.load(labels_ptr + b * U_max + us - 1, mask=(us >= 1) & (us <= Ub), other=0)
+    tl.store(al + us, tl.where(us == 0, 0.0, float("-inf")), mask=us == 0)
+    for d in range(1, Tb + Ub):
+        t = d - us
+        cell = u_ok & (t >= 0) & (t < Tb)
+        # from (t-1, u) by a blank
+        from_t = cell & (t >= 1)
+        a_t = tl.load(al + (t - 1) * U1 + us, mask=from_t, other=float("-inf"))
+        lp_blank = tl.load(lp + ((t - 1) * U1 + us) * C + BLANK, mask=from_t, other=0.0)
+        # from (t, u-1) by emitting label u-1
+        from_u = cell & (us >= 1)
+        a_u = tl.load(al + t * U1 + us - 1, mask=from_u, other=float("-inf"))
+        lp_emit = tl.load(lp + (t * U1 + us - 1) * C + prev_label, mask=from_u, other=0.0)
+        x1 = a_t + lp_blank
+        x2 = a_u + lp_emit
+        mx = tl.maximum(x1, x2)
+        safe = tl.where(mx == float("-inf"), 0.0, mx)
+        a = safe + tl.log(tl.exp(x1 - safe) + tl.exp(x2 - safe))
+        tl.debug_barrier()
+        tl.store(al + t * U1 + us, a, mask=cell)
+        tl.debug_barrier()
+    last = tl.load(al + (Tb - 1) * U1 + Ub)
+    tl.store(loss_ptr + b, -(last + tl.load(lp + ((Tb - 1) * U1 + Ub) * C + BLANK)))
+
+
+@triton.heuristics({"HAS_DT_BIAS": lambda args: args["dt_bias_ptr"] is not None})
+@triton.heuristics({"HAS_D": lambda args: args["D_ptr"] is not None})
+@triton.heuristics({"HAS_Z": lambda args: args["z_ptr"] is not None})
+@triton.heuristics({"BLOCK_SIZE_DSTATE": lambda args: triton.next_power_of_2(args["dstate"])})
+@triton.jit
+def selective_state_update_kernel(
+    state_ptr, x_ptr, dt_ptr, dt_bias_ptr, A_ptr, B_ptr, C_ptr, D_ptr, z_ptr, out_ptr,
+    batch, nheads, dim, dstate, nheads_ngroups_ratio,
+    stride_state_batch, stride_state_head, stride_state_dim, stride_state_dstate,
+    stride_x_batch, stride_x_head, stride_x_dim,
+    stride_dt_batch, stride_dt_head, stride_dt_dim,
+    stride_dt_bias_head, stride_dt_bias_dim,
+    stride_A_head, stride_A_dim, stride_A_dstate,
+    stride_B_batch, stride_B_group, stride_B_dstate,
+    stride_C_batch, stride_C_group, stride_C_dstate,
+    stride_D_head, stride_D_dim,
+    stride_z_batch, stride_z_head, stride_z_dim,
+    stride_out_batch, stride_out_head, stride_out_dim,
+    DT_SOFTPLUS: tl.constexpr, TIE_HDIM: tl.constexpr, BLOCK_SIZE_M: tl.constexpr,
+    HAS_DT_BIAS: tl.constexpr, HAS_D: tl.constexpr, HAS_Z: tl.constexpr, BLOCK_SIZE_DSTATE: tl.constexpr,
+):
+    # Mamba's decoding step: one token updates the SSM state in place,
+    # state = state * exp(dt A) + dt B x, and reads out C . state (+ D x,
+    # gated by silu(z)). Optional tensors arrive as None and switch their
+    # code off through heuristics; B and C are shared by groups of heads.
+    # grid (cdiv(dim, BLOCK_SIZE_M), batch, nheads)
+    pid_m = tl.program_id(axis=0)
+    pid_b = tl.program_id(axis=1)
+    pid_h = tl.program_id(axis=2)
+    state_ptr += pid_b * stride_state_batch + pid_h * stride_state_head
+    x_ptr += pid_b * stride_x_batch + pid_h * stride_x_head
+    dt_ptr += pid_b * stride_dt_batch + pid_h * stride_dt_head
+    if HAS_DT_BIAS:
+        dt_bias_ptr += pid_h * stride_dt_bias_head
+    A_ptr += pid_h * stride_A_head
+    B_ptr += pid_b * stride_B_batch + (pid_h // nheads_ngroups_ratio) * stride_B_group
+    C_ptr += pid_b * stride_C_batch + (pid_h // nheads_ngroups_ratio) * stride_C_group
+    if HAS_Z:
+        z_ptr += pid_b * stride_z_batch + pid_h * stride_z_head
+    out_ptr += pid_b * stride_out_batch + pid_h * stride_out_head
+
+    offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_n = tl.arange(0, BLOCK_SIZE_DSTATE)
+    state_ptrs = state_ptr + (offs_m[:, None] * stride_state_dim + offs_n[None, :] * stride_state_dstate)
+    x_ptrs = x_ptr + offs_m * stride_x_dim
+    dt_ptrs = dt_ptr + offs_m * stride_dt_dim
+    if HAS_DT_BIAS:
+        dt_bias_ptrs = dt_bias_ptr + offs_m * stride_dt_bias_dim
+    if HAS_D:
+        D_ptr += pid_h * stride_D_head
+    A_ptrs = A_ptr + (offs_m[:, None] * stride_A_dim + offs_n[None, :] * stride_A_dstate)
+    B_ptrs = B_ptr + offs_n * stride_B_dstate
+    C_ptrs = C_ptr + offs_n * stride_C_dstate
+    if HAS_D:
+        D_ptrs = D_ptr + offs_m * stride_D_dim
+    if HAS_Z:
+        z_ptrs = z_ptr + offs_m * stride_z_dim
+    out_ptrs = out_ptr + offs_m * stride_out_dim
+
+    state = tl.load(state_ptrs, mask=(offs_m[:, None] < dim) & (offs_n[None, :] < dstate), other=0.0)
+    x = tl.load(x_ptrs, mask=offs_m < dim, other=0.0).to(tl.float32)
+    if not TIE_HDIM:
+        dt = tl.load(dt_ptrs, mask=offs_m < dim, other=0.0).to(tl.float32)
+        if HAS_DT_BIAS:
+            dt += tl.load(dt_bias_ptrs, mask=offs_m < dim, other=0.0).to(tl.float32)
+        if DT_SOFTPLUS:
+            dt = tl.where(dt <= 20.0, tl.log(1.0 + tl.exp(dt)), dt)
+        A = tl.load(A_ptrs, mask=(offs_m[:, None] < dim) & (offs_n[None, :] < dstate), other=0.0).to(tl.float32)
+        dA = tl.exp(A * dt[:, None])
+    else:
+        dt = tl.load(dt_ptr).to(tl.float32)
+        if HAS_DT_BIAS:
+            dt += tl.load(dt_bias_ptr).to(tl.float32)
+        if DT_SOFTPLUS:
+            dt = tl.where(dt <= 20.0, tl.log(1.0 + tl.exp(dt)), dt)
+        A = tl.load(A_ptr).to(tl.float32)
+        dA = tl.exp(A * dt)  # scalar, not a matrix
+    B = tl.load(B_ptrs, mask=offs_n < dstate, other=0.0).to(tl.float32)
+    C = tl.load(C_ptrs, mask=offs_n < dstate, other=0.0).to(tl.float32)
+    if HAS_D:
+        D = tl.load(D_ptrs, mask=offs_m < dim, other=0.0).to(tl.float32)
+    if HAS_Z:
+        z = tl.load(z_ptrs, mask=offs_m < dim, other=0.0).to(tl.float32)
+    if not TIE_HDIM:
+        dB = B[None, :] * dt[:, None]
+    else:
+        dB = B * dt  # vector of size (dstate,)
+    state = state * dA + dB * x[:, None]
+    tl.store(state_ptrs, state, mask=(offs_m[:, None] < dim) & (offs_n[None, :] < dstate))
+    out = tl.sum(state * C[None, :], axis=1)
+    if HAS_D:
+        out += x * D
+    if HAS_Z:
+        out *= z * tl.sigmoid(z)
+    tl.store(out_ptrs, out, mask=offs_m < dim)
+
+
+@triton.jit
+def searchsorted_kernel(
+    sorted_ptr, values_ptr, out_ptr, M, N, stride_row_s, stride_row_v,
+    RIGHT: tl.constexpr, BLOCK: tl.constexpr,
+):
+    # torch.searchsorted over the rows of a sorted [R, M] tensor: a binary
+    # search per element that runs until every element of the block has
+    # converged (a while loop on a reduced condition). grid (cdiv(N, BLOCK), R)
+    row = tl.program_id(1)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < N
+    v = tl.load(values_ptr + row * stride_row_v + offs, mask=m, other=0.0)
+    lo = tl.zeros((BLOCK,), dtype=tl.int32)
+    hi = tl.where(m, M, 0)
+    bounds = sorted_ptr + row * stride_row_s
+    while tl.max(hi - lo, axis=0) > 0:
+        active = lo < hi
+        mid = (lo + hi) // 2
+        b = tl.load(bounds + mid, mask=active, other=0.0)
+        if RIGHT:
+            go_right = b <= v
+        else:
+            go_right = b < v
+        lo = tl.where(active & go_right, mid + 1, lo)
+        hi = tl.where(active & ~go_right, mid, hi)
+    tl.store(out_ptr + row * stride_row_v + offs, lo.to(tl.int64), mask=m)
+
+
+@triton.jit
+def vandermonde_complex_kernel(
+    dtA_ptr, C_ptr, k_ptr, L,
+    N: tl.constexpr, BLOCK_L: tl.constexpr,
+):
+    # the complex S4D kernel K[h, l] = sum_n C[h, n] exp(dtA[h, n] l) with
+    # complex64 tensors read through torch.view_as_real: (re, im) pairs
+    # split apart on load and joined again for the store. grid (cdiv(L, BLOCK_L), H)
+    h = tl.program_id(1)
+    ls = tl.program_id(0) * BLOCK_L + tl.arange(0, BLOCK_L)
+    ns = tl.arange(0, N)
+    two = tl.arange(0, 2)
+    pair = (h * N + ns)[:, None] * 2 + two[None, :]
+    a_re, a_im = tl.split(tl.load(dtA_ptr + pair))
+    c_re, c_im = tl.split(tl.load(C_ptr + pair))
+    lf = ls.to(tl.float32)[:, None]
+    mag = tl.exp(a_re[None, :] * lf)
+    ang = a_im[None, :] * lf
+    v_re = mag * tl.cos(ang)
+    v_im = mag * tl.sin(ang)
+    k_re = tl.sum(c_re[None, :] * v_re - c_im[None, :] * v_im, axis=1)
+    k_im = tl.sum(c_re[None, :] * v_im + c_im[None, :] * v_re, axis=1)
+    out = tl.join(k_re, k_im)
+    tl.store(k_ptr + (h * L + ls)[:, None] * 2 + two[None, :], out, mask=(ls < L)[:, None])
+
+
+@triton.jit
+def _affine_rev(a_l, b_l, a_r, b_r):
+    # a reversed scan accumulates from the end: the left operand holds the
+    # later steps, so x_t = b_t + a_t x_{t+1} composes as below
+    return a_l * a_r, b_r + a_r * b_l
+
+
+@triton.jit
+def gae_kernel(
+    rewards_ptr, values_ptr, dones_ptr, adv_ptr, ret_ptr, T, n_envs, gamma, lam,
+    BLOCK_T: tl.constexpr, BLOCK_E: tl.constexpr,
+):
+    # generalised advantage estimation over a rollout [T, n_envs]:
+    # delta_t = r_t + gamma V_{t+1} (1 - done_t) - V_t,
+    # A_t = delta_t + gamma lam (1 - done_t) A_{t+1}, a linear recurrence
+    # run backwards in time: chunks from the end, each a reversed
+    # associative scan, the carry A_{t0} passed down. values has T + 1 rows
+    # (the bootstrap value last). grid (cdiv(n_envs, BLOCK_E),)
+    es = tl.program_id(0) * BLOCK_E + tl.arange(0, BLOCK_E)
+    e_ok = es < n_envs
+    carry = tl.zeros((BLOCK_E,), dtype=tl.float32)
+    n_chunks = tl.cdiv(T, BLOCK_T)
+    for c in range(n_chunks):
+        t0 = (n_chunks - 1 - c) * BLOCK_T
+        ts = t0 + tl.arange(0, BLOCK_T)
+        m = (ts < T)[:, None] & e_ok[None, :]
+        offs = ts[:, None] * n_envs + es[None, :]
+        r = tl.load(rewards_ptr + offs, mask=m, other=0.0)
+        v = tl.load(values_ptr + offs, mask=m, other=0.0)
+        v_next = tl.load(values_ptr + offs + n_envs, mask=m, other=0.0)
+        notdone = 1.0 - tl.load(dones_ptr + offs, mask=m, other=1).to(tl.float32)
+        delta = r + gamma * v_next * notdone - v
+        a = gamma * lam * notdone
+        # the chunk's last row continues from the carry (A of the next chunk's first step)
+        last = (ts == tl.minimum(t0 + BLOCK_T, T) - 1)[:, None]
+        delta = tl.where(last, delta + a * carry[None, :], delta)
+        a = tl.where(m, a, 1.0)
+        _, adv = tl.associative_scan((a, delta), axis=0, combine_fn=_affine_rev, reverse=True)
+        tl.store(adv_ptr + offs, adv, mask=m)
+        tl.store(ret_ptr + offs, adv + v, mask=m)
+        carry = tl.sum(tl.where((ts == t0)[:, None], adv, 0.0), axis=0)
+
+
+@triton.jit
+def _float_key(x):
+    # an order-preserving map of float32 to uint32 bits: negative floats
+    # have every bit flipped, the others their sign bit set
+    bits = x.to(tl.uint32, bitcast=True)
+    return tl.where((bits >> 31) != 0, ~bits, bits | 0x80000000)
+
+
+@triton.jit
+def topk_packed_sort_kernel(
+    x_ptr, vals_ptr, idx_ptr, N, stride,
+    K: tl.constexpr, BLOCK: tl.constexpr,
+):
+    # top-k of a row by one sort: each value's order-preserving key in the
+    # high 32 bits and its column in the low 32 (inverted so that ties
+    # prefer the lower index), sorted descending as uint64; the k largest
+    # decoded from the front. One program per row.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols, mask=cols < N, other=float("-inf"))
+    # + 0.0 turns -0.0 into +0.0: the two tie, as torch orders them
+    key = _float_key(x + 0.0).to(tl.uint64) << 32
+    packed = key | (0xFFFFFFFF - cols.to(tl.uint32)).to(tl.uint64)
+    packed = tl.sort(packed, descending=True)
+    first = tl.arange(0, K)
+    top = tl.sum(tl.where(first[:, None] == cols[None, :], packed[None, :], tl.zeros_like(packed)[None, :]), axis=1)
+    idx = 0xFFFFFFFF - (top & 0xFFFFFFFF)
+    tl.store(idx_ptr + row * K + first, idx.to(tl.int64))
+    tl.store(vals_ptr + row * K + first, tl.load(x_ptr + row * stride + idx.to(tl.int32)))

@@ -188,6 +188,91 @@
 # CONSTEXPR: C=2, NEAREST=False, BLOCK_H=4, BLOCK_W=32
 # GRID: cdiv(OW, BLOCK_W), cdiv(OH, BLOCK_H), N
 #
+# KERNEL: roi_align_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32,fp32,i32
+# CONSTEXPR: PH=4, PW=4, ALIGNED=True, BLOCK_C=8, BLOCK_P=16
+# GRID: n_rois, cdiv(C, BLOCK_C)
+#
+# KERNEL: roi_align_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp16:16,i32,i32:16,i32:16,fp32,i32
+# CONSTEXPR: PH=7, PW=7, ALIGNED=False, BLOCK_C=4, BLOCK_P=64
+# GRID: n_rois, cdiv(C, BLOCK_C)
+#
+# KERNEL: nms_mask_kernel
+# SIGNATURE: *fp32:16,*i64:16,i32,fp32
+# CONSTEXPR: BLOCK=32
+# GRID: cdiv(N, BLOCK), cdiv(N, 64)
+#
+# KERNEL: nms_sweep_kernel
+# SIGNATURE: *i64:16,*i32:16,*i32:16,i32
+# CONSTEXPR: WORDS=8
+# GRID: 1
+#
+# KERNEL: upsample_bicubic2d_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32,i32,fp32,fp32
+# CONSTEXPR: ALIGN_CORNERS=False, BLOCK_H=8, BLOCK_W=16
+# GRID: cdiv(OW, BLOCK_W), cdiv(OH, BLOCK_H), N * C
+#
+# KERNEL: upsample_bicubic2d_kernel
+# SIGNATURE: *fp16:16,*fp16:16,i32,i32,i32,i32,fp32,fp32
+# CONSTEXPR: ALIGN_CORNERS=True, BLOCK_H=16, BLOCK_W=8
+# GRID: cdiv(OW, BLOCK_W), cdiv(OH, BLOCK_H), N * C
+#
+# KERNEL: adaptive_avg_pool2d_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: MAX_KH=5, MAX_KW=5, BLOCK=32
+# GRID: cdiv(OH * OW, BLOCK), N * C
+#
+# KERNEL: gaussian_blur_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: KSIZE=5, BLOCK_H=8, BLOCK_W=16
+# GRID: cdiv(W, BLOCK_W), cdiv(H, BLOCK_H), N * C
+#
+# KERNEL: gaussian_blur_kernel
+# SIGNATURE: *u8:16,*fp32:16,*u8:16,i32,i32
+# CONSTEXPR: KSIZE=3, BLOCK_H=16, BLOCK_W=16
+# GRID: cdiv(W, BLOCK_W), cdiv(H, BLOCK_H), N * C
+#
+# KERNEL: equalize_kernel
+# SIGNATURE: *u8:16,*u8:16,*u8:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: n_planes
+#
+# KERNEL: pixel_shuffle_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: R=2, BLOCK_H=4, BLOCK_W=8
+# GRID: cdiv(H, BLOCK_H), cdiv(W, BLOCK_W), N * C
+#
+# KERNEL: pixel_shuffle_kernel
+# SIGNATURE: *fp16:16,*fp16:16,i32,i32,i32:16
+# CONSTEXPR: R=4, BLOCK_H=8, BLOCK_W=4
+# GRID: cdiv(H, BLOCK_H), cdiv(W, BLOCK_W), N * C
+#
+# KERNEL: channel_absmax_nhwc_kernel
+# SIGNATURE: *bf16:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK_M=64, BLOCK_C=32
+# GRID: cdiv(M, BLOCK_M), cdiv(C, BLOCK_C)
+#
+# KERNEL: conv2d_int8_nhwc_kernel
+# SIGNATURE: *i8:16,*i8:16,*i32:16,*fp32:16,*u8:16,i32,i32,i32,i32:16,i32,i32,i32,i32,i32,fp32,fp32,fp32
+# CONSTEXPR: KSIZE=3, BLOCK_M=32, BLOCK_N=16, BLOCK_K=32
+# GRID: cdiv(N * OH * OW, BLOCK_M), cdiv(OC, BLOCK_N)
+#
+# KERNEL: bn_stats_nhwc_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK_M=64, BLOCK_C=16
+# GRID: cdiv(M, BLOCK_M), cdiv(C, BLOCK_C)
+#
+# KERNEL: bn_stats_nhwc_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK_M=128, BLOCK_C=8
+# GRID: cdiv(M, BLOCK_M), cdiv(C, BLOCK_C)
+#
+# KERNEL: bn_finalize_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,fp32,fp32
+# CONSTEXPR: BLOCK_P=4, BLOCK_C=16
+# GRID: cdiv(C, BLOCK_C)
+#
 import triton
 import triton.language as tl
 
@@ -730,3 +815,404 @@ def warp_affine_kernel(
             out += _bilinear_tap(base, y0 + 1, x0, H, W, (1 - fx) * fy, fill, mask)
             out += _bilinear_tap(base, y0 + 1, x0 + 1, H, W, fx * fy, fill, mask)
         tl.store(y_ptr + (n * C + ch).to(tl.int64) * OH * OW + out_offs, out.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _roi_bilinear(y, x, H, W):
+    # torchvision's bilinear_interpolate, element-wise: the four corner
+    # offsets and weights, all 0 for a sample more than a pixel outside
+    empty = (y < -1.0) | (y > H) | (x < -1.0) | (x > W)
+    y = tl.maximum(y, 0.0)
+    x = tl.maximum(x, 0.0)
+    y_low = y.to(tl.int32)
+    x_low = x.to(tl.int32)
+    y_edge = y_low >= H - 1
+    x_edge = x_low >= W - 1
+    y_low = tl.where(y_edge, H - 1, y_low)
+    x_low = tl.where(x_edge, W - 1, x_low)
+    y_high = tl.where(y_edge, H - 1, y_low + 1)
+    x_high = tl.where(x_edge, W - 1, x_low + 1)
+    y = tl.where(y_edge, y_low.to(tl.float32), y)
+    x = tl.where(x_edge, x_low.to(tl.float32), x)
+    ly = y - y_low
+    lx = x - x_low
+    hy = 1.0 - ly
+    hx = 1.0 - lx
+    keep = tl.where(empty, 0.0, 1.0)
+    return (y_low * W + x_low, y_low * W + x_high, y_high * W + x_low, y_high * W + x_high), \
+        (hy * hx * keep, hy * lx * keep, ly * hx * keep, ly * lx * keep)
+
+
+@triton.jit
+def roi_align_kernel(
+    x_ptr, rois_ptr, y_ptr, C, H, W, spatial_scale, sampling_ratio,
+    PH: tl.constexpr, PW: tl.constexpr, ALIGNED: tl.constexpr, BLOCK_C: tl.constexpr, BLOCK_P: tl.constexpr,
+):
+    # torchvision.ops.roi_align: rois [K, 5] = (batch index, x1, y1, x2, y2);
+    # every bin averages a grid of bilinear samples whose size depends on
+    # the roi (sampling_ratio <= 0: ceil(roi size / bins)), so the sample
+    # loops have run-time bounds. grid (K, cdiv(C, BLOCK_C))
+    r = tl.program_id(0)
+    cs = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    c_ok = cs < C
+    roi = rois_ptr + r * 5
+    b = tl.load(roi).to(tl.int32)
+    offset = 0.5 if ALIGNED else 0.0
+    x1 = tl.load(roi + 1) * spatial_scale - offset
+    y1 = tl.load(roi + 2) * spatial_scale - offset
+    x2 = tl.load(roi + 3) * spatial_scale - offset
+    y2 = tl.load(roi + 4) * spatial_scale - offset
+    roi_w = x2 - x1
+    roi_h = y2 - y1
+    if not ALIGNED:
+        roi_w = tl.maximum(roi_w, 1.0)
+        roi_h = tl.maximum(roi_h, 1.0)
+    bin_h = roi_h / PH
+    bin_w = roi_w / PW
+    if sampling_ratio > 0:
+        grid_h = sampling_ratio
+        grid_w = sampling_ratio
+    else:
+        grid_h = tl.ceil(roi_h / PH).to(tl.int32)
+        grid_w = tl.ceil(roi_w / PW).to(tl.int32)
+    count = tl.maximum(grid_h * grid_w, 1).to(tl.float32)
+    ps = tl.arange(0, BLOCK_P)
+    p_ok = ps < PH * PW
+    ph = (ps // PW).to(tl.float32)
+    pw = (ps % PW).to(tl.float32)
+    base = x_ptr + (b * C + cs).to(tl.int64)[:, None] * H * W
+    acc = tl.zeros((BLOCK_C, BLOCK_P), dtype=tl.float32)
+    for iy in range(grid_h):
+        yy = y1 + ph * bin_h + (iy + 0.5) * bin_h / grid_h
+        for ix in range(grid_w):
+            xx = x1 + pw * bin_w + (ix + 0.5) * bin_w / grid_w
+            offs, wts = _roi_bilinear(yy, xx, H, W)
+            for i in tl.static_range(4):
+                v = tl.load(base + offs[i][None, :], mask=c_ok[:, None] & p_ok[None, :], other=0.0).to(tl.float32)
+                acc += v * wts[i][None, :]
+    out = y_ptr + (r * C + cs)[:, None] * (PH * PW) + ps[None, :]
+    tl.store(out, (acc / count).to(y_ptr.dtype.element_ty), mask=c_ok[:, None] & p_ok[None, :])
+
+
+@triton.jit
+def nms_mask_kernel(boxes_ptr, mask_ptr, N, iou_threshold, BLOCK: tl.constexpr):
+    # the IoU bit matrix of non-maximum suppression: bit j of word
+    # mask[i, j // 64] is set when box j (j > i, boxes sorted by score)
+    # overlaps box i by more than the threshold. grid (cdiv(N, BLOCK), cdiv(N, 64))
+    rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    word = tl.program_id(1)
+    cols = word * 64 + tl.arange(0, 64)
+    r_ok = rows < N
+    c_ok = cols < N
+    rx1 = tl.load(boxes_ptr + rows * 4 + 0, mask=r_ok, other=0.0)
+    ry1 = tl.load(boxes_ptr + rows * 4 + 1, mask=r_ok, other=0.0)
+    rx2 = tl.load(boxes_ptr + rows * 4 + 2, mask=r_ok, other=0.0)
+    ry2 = tl.load(boxes_ptr + rows * 4 + 3, mask=r_ok, other=0.0)
+    cx1 = tl.load(boxes_ptr + cols * 4 + 0, mask=c_ok, other=0.0)
+    cy1 = tl.load(boxes_ptr + cols * 4 + 1, mask=c_ok, other=0.0)
+    cx2 = tl.load(boxes_ptr + cols * 4 + 2, mask=c_ok, other=0.0)
+    cy2 = tl.load(boxes_ptr + cols * 4 + 3, mask=c_ok, other=0.0)
+    iw = tl.maximum(tl.minimum(rx2[:, None], cx2[None, :]) - tl.maximum(rx1[:, None], cx1[None, :]), 0.0)
+    ih = tl.maximum(tl.minimum(ry2[:, None], cy2[None, :]) - tl.maximum(ry1[:, None], cy1[None, :]), 0.0)
+    inter = iw * ih
+    area_r = (rx2 - rx1) * (ry2 - ry1)
+    area_c = (cx2 - cx1) * (cy2 - cy1)
+    iou = inter / (area_r[:, None] + area_c[None, :] - inter)
+    hit = (iou > iou_threshold) & (cols[None, :] > rows[:, None]) & c_ok[None, :]
+    bit = tl.full((64,), 1, tl.int64) << tl.arange(0, 64).to(tl.int64)
+    words = tl.sum(tl.where(hit, bit[None, :], 0), axis=1)
+    n_words = tl.cdiv(N, 64)
+    tl.store(mask_ptr + rows.to(tl.int64) * n_words + word, words, mask=r_ok)
+
+
+@triton.jit
+def nms_sweep_kernel(mask_ptr, keep_ptr, num_kept_ptr, N, WORDS: tl.constexpr):
+    # the greedy pass: boxes in score order, each kept unless a kept box
+    # before it suppressed it; the suppressed set is a row of 64-bit words
+    # held in registers. One program.
+    ws = tl.arange(0, WORDS)
+    n_words = tl.cdiv(N, 64)
+    removed = tl.zeros((WORDS,), dtype=tl.int64)
+    kept = 0
+    for i in range(N):
+        word = tl.sum(tl.where(ws == i // 64, removed, 0), axis=0)
+        if ((word >> (i % 64)) & 1) == 0:
+            tl.store(keep_ptr + kept, i)
+            kept += 1
+            row = tl.load(mask_ptr + i.to(tl.int64) * n_words + ws, mask=ws < n_words, other=0)
+            removed = removed | row
+    tl.store(num_kept_ptr, kept)
+
+
+@triton.jit
+def _cubic_weights(t, A: tl.constexpr):
+    # torch's cubic convolution coefficients for the four taps at -1, 0, 1, 2
+    x1 = t + 1.0
+    w0 = ((A * x1 - 5.0 * A) * x1 + 8.0 * A) * x1 - 4.0 * A
+    w1 = ((A + 2.0) * t - (A + 3.0)) * t * t + 1.0
+    x2 = 1.0 - t
+    w2 = ((A + 2.0) * x2 - (A + 3.0)) * x2 * x2 + 1.0
+    x3 = 2.0 - t
+    w3 = ((A * x3 - 5.0 * A) * x3 + 8.0 * A) * x3 - 4.0 * A
+    return w0, w1, w2, w3
+
+
+@triton.jit
+def upsample_bicubic2d_kernel(
+    x_ptr, y_ptr, H, W, OH, OW, scale_h, scale_w,
+    ALIGN_CORNERS: tl.constexpr, BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr,
+):
+    # F.interpolate(mode="bicubic"): 4x4 taps with indices clamped to the
+    # image. grid (cdiv(OW, BLOCK_W), cdiv(OH, BLOCK_H), N*C)
+    plane = tl.program_id(2).to(tl.int64)
+    oh = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
+    ow = tl.program_id(0) * BLOCK_W + tl.arange(0, BLOCK_W)
+    if ALIGN_CORNERS:
+        sy = oh.to(tl.float32) * scale_h
+        sx = ow.to(tl.float32) * scale_w
+    else:
+        sy = scale_h * (oh.to(tl.float32) + 0.5) - 0.5
+        sx = scale_w * (ow.to(tl.float32) + 0.5) - 0.5
+    fy = tl.floor(sy)
+    fx = tl.floor(sx)
+    wy = _cubic_weights(sy - fy, -0.75)
+    wx = _cubic_weights(sx - fx, -0.75)
+    iy = fy.to(tl.int32)
+    ix = fx.to(tl.int32)
+    base = x_ptr + plane * H * W
+    m = (oh < OH)[:, None] & (ow < OW)[None, :]
+    acc = tl.zeros((BLOCK_H, BLOCK_W), dtype=tl.float32)
+    for i in tl.static_range(4):
+        yy = tl.minimum(tl.maximum(iy - 1 + i, 0), H - 1)
+        row = tl.zeros((BLOCK_H, BLOCK_W), dtype=tl.float32)
+        for j in tl.static_range(4):
+            xx = tl.minimum(tl.maximum(ix - 1 + j, 0), W - 1)
+            v = tl.load(base + yy[:, None] * W + xx[None, :], mask=m, other=0.0).to(tl.float32)
+            row += v * wx[j][None, :]
+        acc += row * wy[i][:, None]
+    tl.store(y_ptr + plane * OH * OW + oh[:, None] * OW + ow[None, :], acc.to(y_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def adaptive_avg_pool2d_kernel(
+    x_ptr, y_ptr, H, W, OH, OW,
+    MAX_KH: tl.constexpr, MAX_KW: tl.constexpr, BLOCK: tl.constexpr,
+):
+    # F.adaptive_avg_pool2d: output (i, j) averages rows floor(i*H/OH) to
+    # ceil((i+1)*H/OH), so windows differ in size; loops run over the
+    # largest window with masks. grid (cdiv(OH*OW, BLOCK), N*C)
+    plane = tl.program_id(1).to(tl.int64)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < OH * OW
+    oh = offs // OW
+    ow = offs % OW
+    h0 = (oh * H) // OH
+    h1 = ((oh + 1) * H + OH - 1) // OH
+    w0 = (ow * W) // OW
+    w1 = ((ow + 1) * W + OW - 1) // OW
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    base = x_ptr + plane * H * W
+    for kh in tl.static_range(MAX_KH):
+        for kw in tl.static_range(MAX_KW):
+            ok = m & (h0 + kh < h1) & (w0 + kw < w1)
+            acc += tl.load(base + (h0 + kh) * W + w0 + kw, mask=ok, other=0.0).to(tl.float32)
+    area = ((h1 - h0) * (w1 - w0)).to(tl.float32)
+    tl.store(y_ptr + plane * OH * OW + offs, (acc / area).to(y_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def _reflect(i, n):
+    # F.pad(mode="reflect") indexing: -1 -> 1, n -> n - 2
+    i = tl.abs(i)
+    return tl.where(i >= n, 2 * (n - 1) - i, i)
+
+
+@triton.jit
+def gaussian_blur_kernel(
+    x_ptr, w_ptr, y_ptr, H, W,
+    KSIZE: tl.constexpr, BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr,
+):
+    # torchvision's gaussian_blur: a separable KSIZE x KSIZE kernel over
+    # the reflect-padded image, both passes fused (the weights' outer
+    # product). grid (cdiv(W, BLOCK_W), cdiv(H, BLOCK_H), N*C)
+    plane = tl.program_id(2).to(tl.int64)
+    hs = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
+    ws = tl.program_id(0) * BLOCK_W + tl.arange(0, BLOCK_W)
+    m = (hs < H)[:, None] & (ws < W)[None, :]
+    R: tl.constexpr = KSIZE // 2
+    base = x_ptr + plane * H * W
+    acc = tl.zeros((BLOCK_H, BLOCK_W), dtype=tl.float32)
+    for i in tl.static_range(KSIZE):
+        wi = tl.load(w_ptr + i)
+        ri = _reflect(hs + (i - R), H)
+        for j in tl.static_range(KSIZE):
+            wj = tl.load(w_ptr + j)
+            rj = _reflect(ws + (j - R), W)
+            acc += wi * wj * tl.load(base + ri[:, None] * W + rj[None, :], mask=m, other=0).to(tl.float32)
+    if y_ptr.dtype.element_ty == tl.uint8:
+        # torchvision rounds a uint8 image's result back to uint8
+        acc = tl.minimum(tl.maximum(tl.extra.cuda.libdevice.rint(acc), 0.0), 255.0)
+    tl.store(y_ptr + plane * H * W + hs[:, None] * W + ws[None, :], acc.to(y_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def equalize_kernel(x_ptr, y_ptr, lut_ptr, HW, BLOCK: tl.constexpr):
+    # torchvision's equalize on one uint8 plane per program: a histogram
+    # built block by block, its cumulative sum turned into a lookup table
+    # by integer arithmetic (step = (total - count of the last level) //
+    # 255, identity when step is 0), then every pixel mapped through it.
+    plane = tl.program_id(0).to(tl.int64)
+    src = x_ptr + plane * HW
+    hist = tl.zeros((256,), dtype=tl.int32)
+    for p0 in range(0, HW, BLOCK):
+        offs = p0 + tl.arange(0, BLOCK)
+        px = tl.load(src + offs, mask=offs < HW, other=0)
+        hist += tl.histogram(px.to(tl.int32), 256, mask=offs < HW)
+    levels = tl.arange(0, 256)
+    last = tl.max(tl.where(hist != 0, levels, -1), axis=0)
+    step = (tl.sum(hist, axis=0) - tl.sum(tl.where(levels == last, hist, 0), axis=0)) // 255
+    lut_ = lut_ptr + plane * 256
+    if step == 0:
+        tl.store(lut_ + levels, levels.to(tl.uint8))
+    else:
+        # the table is shifted by one level: lut[0] = 0
+        lut = (tl.cumsum(hist, axis=0) - hist + step // 2) // step
+        tl.store(lut_ + levels, tl.minimum(lut, 255).to(tl.uint8))
+    tl.debug_barrier()
+    dst = y_ptr + plane * HW
+    for p0 in range(0, HW, BLOCK):
+        offs = p0 + tl.arange(0, BLOCK)
+        px = tl.load(src + offs, mask=offs < HW, other=0)
+        tl.store(dst + offs, tl.load(lut_ + px, mask=offs < HW), mask=offs < HW)
+
+
+@triton.jit
+def pixel_shuffle_kernel(x_ptr, y_ptr, C, H, W, R: tl.constexpr, BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr):
+    # F.pixel_shuffle: x [N, C*R*R, H, W] -> y [N, C, H*R, W*R], done in
+    # registers: an [R, R, BLOCK_H, BLOCK_W] tile permuted to
+    # [BLOCK_H, R, BLOCK_W, R] and stored as whole output rows.
+    # grid (cdiv(H, BLOCK_H), cdiv(W, BLOCK_W), N*C)
+    nc = tl.program_id(2).to(tl.int64)
+    h0 = tl.program_id(0) * BLOCK_H
+    w0 = tl.program_id(1) * BLOCK_W
+    rr = tl.arange(0, R * R)
+    hs = h0 + tl.arange(0, BLOCK_H)
+    ws = w0 + tl.arange(0, BLOCK_W)
+    src = x_ptr + (nc * R * R + rr)[:, None, None] * H * W + hs[None, :, None] * W + ws[None, None, :]
+    m = (hs < H)[None, :, None] & (ws < W)[None, None, :]
+    v = tl.load(src, mask=m, other=0.0)
+    v = tl.reshape(v, (R, R, BLOCK_H, BLOCK_W))
+    v = tl.permute(v, (2, 0, 3, 1))
+    v = tl.reshape(v, (BLOCK_H * R, BLOCK_W * R))
+    oh = h0 * R + tl.arange(0, BLOCK_H * R)
+    ow = w0 * R + tl.arange(0, BLOCK_W * R)
+    dst = y_ptr + nc * (H * R) * (W * R) + oh[:, None] * (W * R) + ow[None, :]
+    tl.store(dst, v, mask=(oh < H * R)[:, None] & (ow < W * R)[None, :])
+
+
+@triton.jit
+def channel_absmax_nhwc_kernel(x_ptr, amax_ptr, M, C, BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
+    # per-channel |x| maxima of a channels-last activation (fp8 / int8
+    # calibration): each program reduces its rows, then tl.atomic_max
+    # merges the partial maxima. grid (cdiv(M, BLOCK_M), cdiv(C, BLOCK_C))
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cs = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    m = (rows < M)[:, None] & (cs < C)[None, :]
+    x = tl.load(x_ptr + rows.to(tl.int64)[:, None] * C + cs[None, :], mask=m, other=0.0).to(tl.float32)
+    tl.atomic_max(amax_ptr + cs, tl.max(tl.abs(x), axis=0), mask=cs < C)
+
+
+@triton.jit
+def conv2d_int8_nhwc_kernel(
+    x_ptr, w_ptr, bias_ptr, w_scale_ptr, y_ptr,
+    N, H, W, C, OC, OH, OW, stride, pad, x_scale, y_scale, y_zero_point,
+    KSIZE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+):
+    # a quantised convolution: int8 activations (symmetric, x_scale) and
+    # int8 weights with one scale per output channel, int32 accumulation
+    # through tl.dot over (kh, kw, channel-block) steps, then requantised to
+    # uint8 with a zero point (round half to even, saturating).
+    # x [N, H, W, C], w [OC, KSIZE, KSIZE, C], y [N, OH, OW, OC]
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    M = N * OH * OW
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    m_ok = offs_m < M
+    n_ok = offs_n < OC
+    n_img = offs_m // (OH * OW)
+    oh = (offs_m // OW) % OH
+    ow = offs_m % OW
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    for kh in tl.static_range(KSIZE):
+        ih = oh * stride - pad + kh
+        for kw in tl.static_range(KSIZE):
+            iw = ow * stride - pad + kw
+            pix_ok = m_ok & (ih >= 0) & (ih < H) & (iw >= 0) & (iw < W)
+            x_row = ((n_img * H + ih) * W + iw).to(tl.int64) * C
+            for c0 in range(0, C, BLOCK_K):
+                ks = c0 + tl.arange(0, BLOCK_K)
+                a = tl.load(x_ptr + x_row[:, None] + ks[None, :], mask=pix_ok[:, None] & (ks < C)[None, :], other=0)
+                b = tl.load(w_ptr + ((offs_n[None, :] * KSIZE + kh) * KSIZE + kw) * C + ks[:, None],
+                            mask=(ks < C)[:, None] & n_ok[None, :], other=0)
+                acc += tl.dot(a, b, out_dtype=tl.int32)
+    acc += tl.load(bias_ptr + offs_n, mask=n_ok, other=0)[None, :]
+    scale = x_scale * tl.load(w_scale_ptr + offs_n, mask=n_ok, other=0.0) / y_scale
+    q = tl.extra.cuda.libdevice.rint(acc.to(tl.float32) * scale[None, :]) + y_zero_point
+    q = tl.minimum(tl.maximum(q, 0.0), 255.0).to(tl.uint8)
+    tl.store(y_ptr + offs_m.to(tl.int64)[:, None] * OC + offs_n[None, :], q, mask=m_ok[:, None] & n_ok[None, :])
+
+
+@triton.jit
+def _welford_combine(mean_l, m2_l, w_l, mean_r, m2_r, w_r):
+    w = w_l + w_r
+    w_frac = tl.where(w == 0.0, 0.0, w_r / w)
+    delta = mean_r - mean_l
+    return mean_l + delta * w_frac, m2_l + m2_r + delta * delta * w_l * w_frac, w
+
+
+@triton.jit
+def bn_stats_nhwc_kernel(x_ptr, mean_ptr, m2_ptr, count_ptr, M, C, BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
+    # batch-norm training statistics, phase 1: per program a Welford
+    # (mean, M2, count) triple per channel over its rows, merged with
+    # tl.reduce on a three-tensor tuple; written as partials [programs, C].
+    # grid (cdiv(M, BLOCK_M), cdiv(C, BLOCK_C))
+    pid_m = tl.program_id(0)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    cs = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    m = (rows < M)[:, None] & (cs < C)[None, :]
+    x = tl.load(x_ptr + rows.to(tl.int64)[:, None] * C + cs[None, :], mask=m, other=0.0).to(tl.float32)
+    w = m.to(tl.float32)
+    mean, m2, cnt = tl.reduce((x, tl.zeros_like(x), w), 0, _welford_combine)
+    out = pid_m * C + cs
+    tl.store(mean_ptr + out, mean, mask=cs < C)
+    tl.store(m2_ptr + out, m2, mask=cs < C)
+    tl.store(count_ptr + out, cnt, mask=cs < C)
+
+
+@triton.jit
+def bn_finalize_kernel(
+    mean_ptr, m2_ptr, count_ptr, run_mean_ptr, run_var_ptr, save_mean_ptr, save_invstd_ptr,
+    n_parts, C, momentum, eps, BLOCK_P: tl.constexpr, BLOCK_C: tl.constexpr,
+):
+    # phase 2: the partial triples merged across programs (a loop carrying
+    # the Welford state), then torch's running-statistics update (unbiased
+    # variance) and the saved mean / inverse std. grid (cdiv(C, BLOCK_C),)
+    cs = tl.program_id(0) * BLOCK_C + tl.arange(0, BLOCK_C)
+    c_ok = cs < C
+    acc = (tl.zeros((BLOCK_C,), tl.float32), tl.zeros((BLOCK_C,), tl.float32), tl.zeros((BLOCK_C,), tl.float32))
+    for p0 in range(0, n_parts, BLOCK_P):
+        ps = p0 + tl.arange(0, BLOCK_P)
+        m = (ps < n_parts)[:, None] & c_ok[None, :]
+        offs = ps[:, None] * C + cs[None, :]
+        part = tl.reduce((tl.load(mean_ptr + offs, mask=m, other=0.0), tl.load(m2_ptr + offs, mask=m, other=0.0),
+                          tl.load(count_ptr + offs, mask=m, other=0.0)), 0, _welford_combine)
+        acc = _welford_combine(*acc, *part)
+    mean, m2, n = acc
+    var = m2 / n
+    tl.store(save_mean_ptr + cs, mean, mask=c_ok)
+    tl.store(save_invstd_ptr + cs, 1.0 / tl.sqrt(var + eps), mask=c_ok)
+    rm = tl.load(run_mean_ptr + cs, mask=c_ok)
+    rv = tl.load(run_var_ptr + cs, mask=c_ok)
+    tl.store(run_mean_ptr + cs, (1 - momentum) * rm + momentum * mean, mask=c_ok)
+    tl.store(run_var_ptr + cs, (1 - momentum) * rv + momentum * (m2 / (n - 1)), mask=c_ok)

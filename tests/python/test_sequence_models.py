@@ -21,6 +21,7 @@ import torch
 import torch.nn.functional as F
 
 import tritonc as triton
+import tritonc.language as tl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
@@ -131,7 +132,7 @@ def check_selective_scan_chunked():
         Bm, Cm = randn(Bsz, L, N, dtype=dtype), randn(Bsz, L, N, dtype=dtype)
         out = poison((Bsz, L, DIM), dtype, u)
         K.selective_scan_chunked_kernel[(Bsz, triton.cdiv(DIM, bd))](
-            u, delta, A, Bm, Cm, out, L, DIM, DSTATE=N, BLOCK_L=bl, BLOCK_D=bd)
+            u, delta, A, Bm, Cm, out, L, DIM, DSTATE=N, BLOCK_L=bl, BLOCK_D=bd, num_warps=8)
         want, _ = scan_ref(u.double().transpose(1, 2), F.softplus(delta.double()).transpose(1, 2), A.double(),
                            Bm.double().transpose(1, 2), Cm.double().transpose(1, 2))
         close(out, want.transpose(1, 2), tol, "chunked selective scan %s L=%d" % (dtype, L))
@@ -365,7 +366,8 @@ def check_beam_search_step():
         sc = poison((Bsz, TOPK), torch.float32, logits)
         bm = poison((Bsz, TOPK), torch.int32, logits)
         tk = poison((Bsz, TOPK), torch.int64, logits)
-        K.beam_search_step_kernel[(Bsz,)](logits, prev, sc, bm, tk, V, BEAM=BEAM, TOPK=TOPK, BLOCK_V=bv)
+        K.beam_search_step_kernel[(Bsz,)](logits, prev, sc, bm, tk, V, BEAM=BEAM, TOPK=TOPK, BLOCK_V=bv,
+                                          num_warps=8)
         lp = torch.log_softmax(logits.double(), -1).view(Bsz, BEAM, V) + prev.double()[:, :, None]
         val, idx = lp.view(Bsz, -1).topk(TOPK, dim=1)
         close(sc, val, 1e-5, "beam scores %s" % dtype)
@@ -389,7 +391,7 @@ def check_ctc_loss():
         ws = poison((N, block), torch.float32, log_probs)
         loss = poison((N,), torch.float32, log_probs)
         K.ctc_loss_fwd_kernel[(N,)](log_probs, targets, in_len, tg_len, ws, loss, S_max,
-                                    log_probs.stride(0), log_probs.stride(1), BLANK=blank, BLOCK_S=block)
+                                    log_probs.stride(0), log_probs.stride(1), BLANK=blank, BLOCK_S=block, num_warps=1)
         want = F.ctc_loss(log_probs.double(), targets, in_len, tg_len, blank=blank, reduction="none")
         close(loss, want, 1e-5, "CTC loss T=%d blank=%d" % (T, blank))
 
@@ -404,7 +406,8 @@ def check_viterbi():
         hist = poison((Bsz, T, NT), torch.int32, emis)
         path = poison((Bsz, T), torch.int64, emis)
         score = poison((Bsz,), torch.float32, emis)
-        K.viterbi_decode_kernel[(Bsz,)](emis, trans, start, end, lengths, hist, path, score, T, NT, BLOCK_TAGS=bt)
+        K.viterbi_decode_kernel[(Bsz,)](emis, trans, start, end, lengths, hist, path, score, T, NT, BLOCK_TAGS=bt,
+                                        num_warps=2)
         for b in range(Bsz):
             n = int(lengths[b])
             s = start.double() + emis[b, 0].double()
@@ -424,6 +427,255 @@ def check_viterbi():
             same(path[b, :n], want, "viterbi path b=%d len=%d" % (b, n))
             same(path[b, n:], torch.full((T - n,), 77, dtype=torch.int64, device=emis.device),
                  "viterbi path past the length b=%d" % b)
+
+
+def check_segment_cumsum():
+    for dtype, N, block in ((torch.float32, 1000, 128), (torch.float32, 77, 32), (torch.float32, 5, 16)):
+        x = randn(N, dtype=dtype)
+        starts = (rand(N) < 0.08).to(torch.int8)
+        starts[0] = 1
+        starts[min(block, N - 1)] = 1          # a segment starting exactly at a block boundary
+        if N > 2 * block:
+            starts[block + 1: 2 * block + 5] = 0   # one crossing a boundary
+        nseg = int(starts.sum())
+        y = poison((N,), dtype, x)
+        tot = poison((nseg,), dtype, x)
+        K.segment_cumsum_kernel[(1,)](x, starts, y, tot, N, BLOCK=block, num_warps=1)
+        seg = starts.long().cumsum(0) - 1
+        want = torch.zeros(N, dtype=torch.float64, device=x.device)
+        sums = torch.zeros(nseg, dtype=torch.float64, device=x.device)
+        xd = x.double()
+        for i in range(N):
+            want[i] = xd[i] if starts[i] else want[i - 1] + xd[i]
+            sums[seg[i]] = want[i]
+        close(y, want, 1e-5, "segmented cumsum N=%d" % N)
+        close(tot, sums, 1e-5, "segment totals N=%d" % N)
+
+
+def check_min_gru_log_scan():
+    for Bsz, T, D, bt, bd in ((2, 50, 24, 16, 16), (1, 7, 40, 8, 32), (3, 64, 8, 64, 8)):
+        gate = torch.sigmoid(randn(Bsz, T, D))
+        hidden = randn(Bsz, T, D)
+        log_coeff = torch.log(1 - gate)                     # log(1 - z_t)
+        log_values = torch.log(gate) + torch.where(hidden >= 0, torch.log(F.relu(hidden) + 0.5),
+                                                   -F.softplus(-hidden))   # log z_t + log g(h~_t)
+        log_values[0, 3, :5] = float("-inf")                # a zero input
+        h0 = rand(Bsz, D) + 0.1
+        out = poison((Bsz, T, D), torch.float32, gate)
+        K.min_gru_log_scan_kernel[(Bsz, triton.cdiv(D, bd))](log_coeff, log_values, torch.log(h0), out, T, D,
+                                                             BLOCK_T=bt, BLOCK_D=bd, num_warps=2)
+        h = h0.double()
+        want = []
+        for t in range(T):
+            h = torch.exp(log_coeff[:, t].double()) * h + torch.exp(log_values[:, t].double())
+            want.append(h)
+        close(out, torch.stack(want, 1), 1e-5, "minGRU log-space scan T=%d" % T)
+
+
+def check_delta_rule():
+    for dtype, Bsz, T, H, Kd, Vd, BK, BV, l2, init, store, tol in (
+            (torch.float32, 2, 30, 2, 32, 48, 32, 16, True, True, True, 1e-5),
+            (torch.bfloat16, 1, 20, 3, 16, 16, 16, 16, False, False, True, 2e-2),
+            (torch.float16, 2, 9, 1, 24, 40, 32, 64, True, True, False, 3e-3)):
+        q, k = randn(Bsz, T, H, Kd, dtype=dtype), randn(Bsz, T, H, Kd, dtype=dtype)
+        if not l2:
+            k = (k.float() / k.float().norm(dim=-1, keepdim=True)).to(dtype)   # a stable recurrence
+        v = randn(Bsz, T, H, Vd, dtype=dtype)
+        beta = torch.sigmoid(randn(Bsz, T, H)).to(dtype)
+        h0 = randn(Bsz * H, Kd, Vd) * 0.1
+        o = poison((Bsz, T, H, Vd), dtype, q)
+        ht = poison((Bsz * H, Kd, Vd), torch.float32, q)
+        scale = Kd ** -0.5
+        K.fused_recurrent_delta_rule_kernel[(triton.cdiv(Vd, BV), Bsz * H)](
+            q, k, v, beta, o, h0, ht, scale, T, H=H, K=Kd, V=Vd, BK=BK, BV=BV,
+            USE_QK_L2NORM=l2, USE_INITIAL_STATE=init, STORE_FINAL_STATE=store)
+        qd, kd, vd, bd = q.double(), k.double(), v.double(), beta.double()
+        if l2:
+            qd = qd / torch.sqrt((qd * qd).sum(-1, keepdim=True) + 1e-6)
+            kd = kd / torch.sqrt((kd * kd).sum(-1, keepdim=True) + 1e-6)
+        S = h0.double().view(Bsz, H, Kd, Vd).clone() if init else torch.zeros(Bsz, H, Kd, Vd, dtype=torch.float64,
+                                                                               device=q.device)
+        want = []
+        for t in range(T):
+            kt, vt = kd[:, t], vd[:, t]                                   # [B, H, K], [B, H, V]
+            u = (vt - torch.einsum("bhkv,bhk->bhv", S, kt)) * bd[:, t, :, None]
+            S = S + kt[..., None] * u[..., None, :]
+            want.append(torch.einsum("bhkv,bhk->bhv", S, qd[:, t] * scale))
+        close(o, torch.stack(want, 1), tol, "delta rule %s" % dtype)
+        if store:
+            close(ht, S.view(Bsz * H, Kd, Vd), tol, "delta rule final state %s" % dtype)
+        else:
+            assert torch.isnan(ht).all().item(), "final state written without STORE_FINAL_STATE"
+
+
+def check_gru_persistent():
+    for dtype, dot_dtype, T, B, HID, bb, tol in ((torch.float32, tl.float32, 12, 37, 32, 16, 1e-5),
+                                                (torch.bfloat16, tl.bfloat16, 9, 20, 16, 32, 3e-2)):
+        gru = torch.nn.GRU(8, HID).double()
+        x = randn(T, B, 8).double()
+        h0 = randn(1, B, HID).double() * 0.5
+        with torch.no_grad():
+            want, _ = gru(x, h0)
+            xw = (x @ gru.weight_ih_l0.T + gru.bias_ih_l0).to(dtype)
+        w_hh, b_hh = gru.weight_hh_l0.float(), gru.bias_hh_l0.float()
+        if dtype == torch.bfloat16:
+            w_hh = w_hh.to(torch.bfloat16).float()
+        out = poison((T, B, HID), dtype, x)
+        K.gru_persistent_kernel[(triton.cdiv(B, bb),)](xw, w_hh.contiguous(), b_hh, h0[0].to(dtype), out, T, B,
+                                                       HID=HID, BLOCK_B=bb, DOT_DTYPE=dot_dtype)
+        close(out, want, tol, "persistent GRU %s" % dtype)
+
+
+def check_top_p():
+    for R, V, bv in ((6, 1000, 1024), (3, 50, 64)):
+        logits = randn(R, V) * 3
+        top_p = torch.tensor([0.9, 0.5, 0.0, 1.0, 0.99, 0.3][:R])
+        temp = torch.tensor([1.0, 0.7, 1.3, 2.0, 0.5, 1.0][:R])
+        out = poison((R, V), torch.float32, logits)
+        K.top_p_filter_kernel[(R,)](logits, out, top_p, temp, V, V, BLOCK_V=bv, num_warps=8)
+        x = logits.double() / temp.double()[:, None]
+        p = torch.softmax(x, -1)
+        sp, idx = p.sort(-1, descending=True)
+        keep_sorted = (sp.cumsum(-1) - sp) < top_p.double()[:, None]
+        keep_sorted[:, 0] = True
+        keep = torch.zeros_like(keep_sorted).scatter(-1, idx, keep_sorted)
+        want = torch.where(keep, x, torch.full_like(x, float("-inf")))
+        close(out, want, 1e-5, "top-p filter")
+
+
+def check_rnnt_loss():
+    for Bsz, T, U, C, blank, bu in ((3, 12, 5, 6, 0, 8), (2, 20, 9, 11, 10, 16)):
+        logits = torch.log_softmax(randn(Bsz, T, U + 1, C), -1)
+        labels = randint(0, C - 1, (Bsz, U), dtype=torch.int32)
+        labels = torch.where(labels >= blank, labels + 1, labels)
+        in_len = randint(T // 2, T + 1, (Bsz,), dtype=torch.int32)
+        in_len[0] = T
+        lab_len = randint(1, U + 1, (Bsz,), dtype=torch.int32)
+        lab_len[-1] = U
+        alpha = poison((Bsz, T, U + 1), torch.float32, logits)
+        loss = poison((Bsz,), torch.float32, logits)
+        K.rnnt_loss_fwd_kernel[(Bsz,)](logits, labels, in_len, lab_len, alpha, loss, T, U, C, BLANK=blank,
+                                       BLOCK_U=bu)
+        for b in range(Bsz):
+            Tb, Ub = int(in_len[b]), int(lab_len[b])
+            lp = logits[b].double()
+            a = torch.full((Tb, Ub + 1), float("-inf"), dtype=torch.float64)
+            a[0, 0] = 0
+            for t in range(Tb):
+                for u in range(Ub + 1):
+                    if t == 0 and u == 0:
+                        continue
+                    terms = []
+                    if t > 0:
+                        terms.append(a[t - 1, u] + lp[t - 1, u, blank])
+                    if u > 0:
+                        terms.append(a[t, u - 1] + lp[t, u - 1, labels[b, u - 1]])
+                    a[t, u] = torch.logsumexp(torch.stack(terms), 0)
+            want = -(a[Tb - 1, Ub] + lp[Tb - 1, Ub, blank])
+            close(loss[b:b + 1], want.reshape(1), 1e-5, "RNN-T loss b=%d" % b)
+            close(alpha[b, :Tb, :Ub + 1], a, 1e-5, "RNN-T alpha b=%d" % b)
+
+
+def check_selective_state_update():
+    for dtype, Bsz, nh, ng, dim, dstate, tie, has, bm, tol in (
+            (torch.float32, 2, 4, 2, 40, 16, False, True, 16, 1e-5),
+            (torch.bfloat16, 3, 2, 1, 64, 12, False, False, 32, 2e-2),
+            (torch.float16, 1, 6, 3, 24, 8, True, True, 8, 3e-3)):
+        state = randn(Bsz, nh, dim, dstate)
+        x = randn(Bsz, nh, dim, dtype=dtype)
+        if tie:
+            dt = (randn(Bsz, nh, 1) * 0.5).to(dtype).expand(Bsz, nh, dim)
+            dt_bias = (randn(nh, 1) * 0.1).expand(nh, dim)
+            A = (-torch.exp(randn(nh, 1, 1))).expand(nh, dim, dstate)
+        else:
+            dt, dt_bias = (randn(Bsz, nh, dim) * 0.5).to(dtype), randn(nh, dim) * 0.1
+            A = -torch.exp(randn(nh, dim, dstate))
+        Bm, Cm = randn(Bsz, ng, dstate, dtype=dtype), randn(Bsz, ng, dstate, dtype=dtype)
+        D, z = randn(nh, dim), randn(Bsz, nh, dim, dtype=dtype)
+        out = poison((Bsz, nh, dim), dtype, x)
+        st = state.clone()
+        args = [st, x, dt, dt_bias if has else None, A, Bm, Cm, D if has else None, z if has else None, out,
+                Bsz, nh, dim, dstate, nh // ng, *st.stride(), *x.stride(), *dt.stride()]
+        args += list(dt_bias.stride()) if has else [0, 0]
+        args += [*A.stride(), *Bm.stride(), *Cm.stride()]
+        args += list(D.stride()) if has else [0, 0]
+        args += list(z.stride()) if has else [0, 0, 0]
+        args += list(out.stride())
+        K.selective_state_update_kernel[(triton.cdiv(dim, bm), Bsz, nh)](*args, DT_SOFTPLUS=True, TIE_HDIM=tie,
+                                                                         BLOCK_SIZE_M=bm)
+        dtd = dt.double() + (dt_bias.double() if has else 0)
+        dtd = F.softplus(dtd)
+        rep = nh // ng
+        Bd = Bm.double().repeat_interleave(rep, 1)
+        Cd = Cm.double().repeat_interleave(rep, 1)
+        ws = state.double() * torch.exp(A.double() * dtd[..., None]) + Bd[:, :, None, :] * dtd[..., None] * \
+            x.double()[..., None]
+        wo = (ws * Cd[:, :, None, :]).sum(-1)
+        if has:
+            wo = (wo + x.double() * D.double()) * F.silu(z.double())
+        close(st, ws, tol, "state update state %s tie=%s" % (dtype, tie))
+        close(out, wo, tol, "state update out %s tie=%s" % (dtype, tie))
+
+
+def check_searchsorted():
+    for dtype, R, M, N, right, block in ((torch.float32, 3, 100, 257, False, 64), (torch.float32, 2, 1, 40, True, 16),
+                                        (torch.float16, 1, 1000, 77, True, 128), (torch.float32, 2, 37, 5, False, 8)):
+        bnd = randn(R, M).sort(-1).values.to(dtype)
+        vals = (randn(R, N) * 1.2).to(dtype)
+        vals[0, :3] = bnd[0, :3]                                  # exact hits: left and right differ
+        out = poison((R, N), torch.int64, vals)
+        K.searchsorted_kernel[(triton.cdiv(N, block), R)](bnd, vals, out, M, N, M, N, RIGHT=right, BLOCK=block,
+                                                          num_warps=1)
+        same(out, torch.searchsorted(bnd, vals, right=right), "searchsorted M=%d right=%s" % (M, right))
+
+
+def check_vandermonde_complex():
+    for H, N, L, bl in ((3, 16, 100, 32), (2, 64, 33, 64)):
+        dtA = torch.complex(-rand(H, N) * 0.2 - 0.01, randn(H, N))
+        C = torch.complex(randn(H, N), randn(H, N))
+        k = torch.full((H, L), complex(float("nan"), float("nan")), dtype=torch.complex64, device=dtA.device)
+        K.vandermonde_complex_kernel[(triton.cdiv(L, bl), H)](torch.view_as_real(dtA), torch.view_as_real(C),
+                                                              torch.view_as_real(k), L, N=N, BLOCK_L=bl)
+        ls = torch.arange(L, dtype=torch.float64, device=dtA.device)
+        want = (C.to(torch.complex128)[:, :, None] * torch.exp(dtA.to(torch.complex128)[:, :, None] * ls)).sum(1)
+        close(torch.view_as_real(k), torch.view_as_real(want), 1e-4, "complex Vandermonde N=%d" % N)
+
+
+def check_gae():
+    for T, E, bt, be in ((50, 37, 16, 16), (7, 5, 8, 8), (128, 64, 32, 64)):
+        r, v = randn(T, E), randn(T + 1, E)
+        dones = (rand(T, E) < 0.05).to(torch.uint8)
+        gamma, lam = 0.99, 0.95
+        adv = poison((T, E), torch.float32, r)
+        ret = poison((T, E), torch.float32, r)
+        K.gae_kernel[(triton.cdiv(E, be),)](r, v, dones, adv, ret, T, E, gamma, lam, BLOCK_T=bt, BLOCK_E=be)
+        rd, vd, nd = r.double(), v.double(), 1 - dones.double()
+        a = torch.zeros(E, dtype=torch.float64, device=r.device)
+        want = torch.zeros(T, E, dtype=torch.float64, device=r.device)
+        for t in reversed(range(T)):
+            delta = rd[t] + gamma * vd[t + 1] * nd[t] - vd[t]
+            a = delta + gamma * lam * nd[t] * a
+            want[t] = a
+        close(adv, want, 1e-5, "GAE advantages T=%d" % T)
+        close(ret, want + vd[:T], 1e-5, "GAE returns T=%d" % T)
+
+
+def check_topk_packed_sort():
+    for R, N, k, block in ((4, 1000, 8, 1024), (3, 33, 4, 64), (2, 16, 16, 16)):
+        x = randn(R, N)
+        x[0, :5] = 7.0                     # ties: the lower indices first
+        x[1, 3] = float("inf")
+        x[1, 4] = -0.0
+        x[1, 5] = 0.0
+        if R > 2:
+            x[2, :] = -x[2, :].abs()       # all negative
+        vals = poison((R, k), torch.float32, x)
+        idx = poison((R, k), torch.int64, x)
+        K.topk_packed_sort_kernel[(R,)](x, vals, idx, N, N, K=k, BLOCK=block)
+        # torch.topk does not promise an order among ties: the stable sort does
+        want_idx = torch.sort(x, dim=-1, descending=True, stable=True).indices[:, :k]
+        same(idx, want_idx, "packed-sort top-k indices N=%d" % N)
+        same(vals, x.gather(1, want_idx), "packed-sort top-k values N=%d" % N)
 
 
 failed = 0

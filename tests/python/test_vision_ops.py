@@ -128,7 +128,7 @@ def check_conv2d_igemm():
         grid = (triton.cdiv(N * OH * OW, bm) * triton.cdiv(OC, bn),)
         K.conv2d_nhwc_igemm_kernel[grid](x, w_nhwc, y, N, H, W, C, OC, OH, OW, s, s, p, p,
                                          KH=k, KW=k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=4,
-                                         PRECISION=prec)
+                                         PRECISION=prec, num_warps=8)
         want = F.conv2d(x.double(), w.double(), None, s, p)
         close(y, want, tol, "implicit-GEMM conv %s k=%d" % (dtype, k))
 
@@ -148,7 +148,7 @@ def check_max_pool():
         idx = poison((N, C, OH, OW), torch.int64, x)
         # a larger grid than the outputs: the extra programs return early
         K.max_pool2d_with_indices_kernel[(triton.cdiv(OH * OW, block) + 2, N * C)](
-            x, y, idx, H, W, OH, OW, s, s, p, p, d, d, KH=k, KW=k, BLOCK=block)
+            x, y, idx, H, W, OH, OW, s, s, p, p, d, d, KH=k, KW=k, BLOCK=block, num_warps=2)
         want, want_idx = F.max_pool2d(x.float(), k, s, p, d, return_indices=True)
         close(y, want.to(dtype), 0, "max_pool2d %s" % dtype)
         same(idx, want_idx, "max_pool2d indices %s" % dtype)
@@ -163,7 +163,7 @@ def check_avg_pool():
         OH, OW = out_size(H, k, s, p, ceil=ceil), out_size(W, k, s, p, ceil=ceil)
         y = poison((N, C, OH, OW), dtype, x)
         K.avg_pool2d_kernel[(triton.cdiv(OW, bw), triton.cdiv(OH, bh), N * C)](
-            x, y, H, W, OH, OW, s, s, p, p, KH=k, KW=k, COUNT_INCLUDE_PAD=incl, BLOCK_H=bh, BLOCK_W=bw)
+            x, y, H, W, OH, OW, s, s, p, p, KH=k, KW=k, COUNT_INCLUDE_PAD=incl, BLOCK_H=bh, BLOCK_W=bw, num_warps=1)
         want = F.avg_pool2d(x.double(), k, s, p, ceil_mode=ceil, count_include_pad=incl)
         close(y, want, tol, "avg_pool2d include_pad=%s ceil=%s" % (incl, ceil))
 
@@ -226,7 +226,8 @@ def check_group_norm_nhwc():
         mean = poison((N * G,), torch.float32, x)
         rstd = poison((N * G,), torch.float32, x)
         K.group_norm_nhwc_kernel[(N * G,)](x, w, b, y, mean, rstd, H * W, C, 1e-5,
-                                           GROUPS=G, BLOCK_HW=bhw, BLOCK_CG=bcg, APPLY_SILU=silu)
+                                           GROUPS=G, BLOCK_HW=bhw, BLOCK_CG=bcg, APPLY_SILU=silu,
+                                           num_warps=8)
         xd = x.double()
         want = F.group_norm(xd, G, w.double(), b.double(), 1e-5)
         if silu:
@@ -291,7 +292,7 @@ def check_integral_image():
         xs = torch.zeros(P, H, W + 3, dtype=xdtype, device=x.device)[:, :, :W]
         xs.copy_(x)
         ys = poison((P, H, W + 5), ydtype, x)[:, :, :W]
-        K.integral_image_kernel[(P,)](xs, ys, H, W, W + 3, W + 5, BLOCK_H=bh, BLOCK_W=bw)
+        K.integral_image_kernel[(P,)](xs, ys, H, W, W + 3, W + 5, BLOCK_H=bh, BLOCK_W=bw, num_warps=8)
         want = x.to(torch.float64 if ydtype.is_floating_point else torch.int64).cumsum(1).cumsum(2)
         if ydtype.is_floating_point:
             close(ys, want, 1e-5, "integral image fp32")
@@ -334,6 +335,260 @@ def check_warp_affine():
             want = (tap(y0, x0) * (1 - fx) * (1 - fy) + tap(y0, x0 + 1) * fx * (1 - fy)
                     + tap(y0 + 1, x0) * (1 - fx) * fy + tap(y0 + 1, x0 + 1) * fx * fy)
         close(y, want, tol, "warp affine nearest=%s %s" % (nearest, dtype))
+
+
+def roi_align_ref(x, rois, PH, PW, scale, sr, aligned):
+    """torchvision.ops.roi_align, written out (torchvision is not a dependency)."""
+    N, C, H, W = x.shape
+    out = torch.zeros(rois.shape[0], C, PH, PW, dtype=torch.float64, device=x.device)
+    xd = x.double()
+    for r in range(rois.shape[0]):
+        b = int(rois[r, 0])
+        off = 0.5 if aligned else 0.0
+        x1, y1, x2, y2 = [float(v) * scale - off for v in rois[r, 1:]]
+        rw, rh = x2 - x1, y2 - y1
+        if not aligned:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / PH, rw / PW
+        gh = sr if sr > 0 else math.ceil(rh / PH)
+        gw = sr if sr > 0 else math.ceil(rw / PW)
+        cnt = max(gh * gw, 1)
+        for ph in range(PH):
+            for pw in range(PW):
+                acc = torch.zeros(C, dtype=torch.float64, device=x.device)
+                for iy in range(gh):
+                    y = y1 + ph * bh + (iy + 0.5) * bh / gh
+                    for ix in range(gw):
+                        xx = x1 + pw * bw + (ix + 0.5) * bw / gw
+                        if y < -1.0 or y > H or xx < -1.0 or xx > W:
+                            continue
+                        yy, xc = max(y, 0.0), max(xx, 0.0)
+                        yl, xl = int(yy), int(xc)
+                        if yl >= H - 1:
+                            yh = yl = H - 1
+                            yy = float(yl)
+                        else:
+                            yh = yl + 1
+                        if xl >= W - 1:
+                            xh = xl = W - 1
+                            xc = float(xl)
+                        else:
+                            xh = xl + 1
+                        ly, lx = yy - yl, xc - xl
+                        hy, hx = 1 - ly, 1 - lx
+                        acc += (hy * hx * xd[b, :, yl, xl] + hy * lx * xd[b, :, yl, xh]
+                                + ly * hx * xd[b, :, yh, xl] + ly * lx * xd[b, :, yh, xh])
+                out[r, :, ph, pw] = acc / cnt
+    return out
+
+
+def check_roi_align():
+    for dtype, C, H, W, PH, PW, scale, sr, aligned, bc, tol in (
+            (torch.float32, 5, 20, 24, 4, 4, 0.5, 0, True, 8, 1e-4),
+            (torch.float32, 20, 13, 17, 2, 8, 0.25, 2, False, 16, 1e-4),
+            (torch.float16, 3, 16, 16, 7, 7, 1.0, 0, False, 4, 3e-3)):
+        x = randn(2, C, H, W, dtype=dtype)
+        K_ = 6
+        xy1 = rand(K_, 2) * torch.tensor([W / scale, H / scale]) * 0.8 - 2
+        wh = rand(K_, 2) * torch.tensor([W / scale, H / scale]) * 0.6 + 0.3
+        rois = torch.cat([randint(0, 2, (K_, 1)).float(), xy1, xy1 + wh], 1).contiguous()
+        rois[0, 1:] = torch.tensor([-30.0, -30.0, -10.0, -12.0])     # entirely outside: zeros
+        rois[1, 1:] = torch.tensor([3.0, 2.0, 3.2, 2.1])             # smaller than a pixel
+        y = poison((K_, C, PH, PW), dtype, x)
+        K.roi_align_kernel[(K_, triton.cdiv(C, bc))](x, rois, y, C, H, W, scale, sr, PH=PH, PW=PW,
+                                                     ALIGNED=aligned, BLOCK_C=bc,
+                                                     BLOCK_P=triton.next_power_of_2(PH * PW), num_warps=2)
+        close(y, roi_align_ref(x, rois, PH, PW, scale, sr, aligned), tol, "roi_align %s aligned=%s" % (dtype, aligned))
+
+
+def nms_ref(boxes, thr):
+    keep = []
+    removed = [False] * boxes.shape[0]
+    b = boxes.double()
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    for i in range(boxes.shape[0]):
+        if removed[i]:
+            continue
+        keep.append(i)
+        iw = (torch.minimum(b[i, 2], b[:, 2]) - torch.maximum(b[i, 0], b[:, 0])).clamp(min=0)
+        ih = (torch.minimum(b[i, 3], b[:, 3]) - torch.maximum(b[i, 1], b[:, 1])).clamp(min=0)
+        inter = iw * ih
+        iou = inter / (area[i] + area - inter)
+        for j in range(i + 1, boxes.shape[0]):
+            if iou[j] > thr:
+                removed[j] = True
+    return keep
+
+
+def check_nms():
+    for N, thr, block in ((300, 0.5, 32), (64, 0.3, 16), (7, 0.7, 8), (130, 0.45, 64)):
+        xy = rand(N, 2) * 100
+        wh = rand(N, 2) * 30 + 1
+        boxes = torch.cat([xy, xy + wh], 1)
+        scores = rand(N)
+        boxes = boxes[scores.argsort(descending=True)].contiguous()
+        words = triton.cdiv(N, 64)
+        mask = poison((N, words), torch.int64, boxes)
+        K.nms_mask_kernel[(triton.cdiv(N, block), words)](boxes, mask, N, thr, BLOCK=block)
+        # the bits against the pairwise IoU
+        b = boxes.double()
+        area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+        iw = (torch.minimum(b[:, None, 2], b[None, :, 2]) - torch.maximum(b[:, None, 0], b[None, :, 0])).clamp(min=0)
+        ih = (torch.minimum(b[:, None, 3], b[None, :, 3]) - torch.maximum(b[:, None, 1], b[None, :, 1])).clamp(min=0)
+        iou = iw * ih / (area[:, None] + area[None, :] - iw * ih)
+        j = torch.arange(N, device=boxes.device)
+        hit = (iou > thr) & (j[None, :] > j[:, None])
+        bits = (mask[:, j // 64] >> (j % 64)[None, :]) & 1
+        same(bits.bool(), hit, "nms mask bits N=%d" % N)
+        keep = poison((N,), torch.int32, boxes)
+        nk = poison((1,), torch.int32, boxes)
+        wp = 1 << (words - 1).bit_length()
+        K.nms_sweep_kernel[(1,)](mask, keep, nk, N, WORDS=max(wp, 1), num_warps=1)
+        want = nms_ref(boxes, thr)
+        same(nk, torch.tensor([len(want)], dtype=torch.int32, device=boxes.device), "nms kept count N=%d" % N)
+        same(keep[:len(want)], torch.tensor(want, dtype=torch.int32, device=boxes.device), "nms kept boxes N=%d" % N)
+
+
+def check_upsample_bicubic():
+    for dtype, N, C, H, W, OH, OW, align, bh, bw, tol in (
+            (torch.float32, 2, 3, 7, 9, 15, 20, False, 8, 16, 1e-5),
+            (torch.float32, 1, 2, 11, 6, 5, 13, True, 4, 32, 1e-5),
+            (torch.float16, 1, 3, 8, 8, 19, 17, False, 16, 8, 3e-3)):
+        x = randn(N, C, H, W, dtype=dtype)
+        if align:
+            sh, sw = (H - 1) / (OH - 1), (W - 1) / (OW - 1)
+        else:
+            sh, sw = H / OH, W / OW
+        y = poison((N, C, OH, OW), dtype, x)
+        K.upsample_bicubic2d_kernel[(triton.cdiv(OW, bw), triton.cdiv(OH, bh), N * C)](
+            x, y, H, W, OH, OW, sh, sw, ALIGN_CORNERS=align, BLOCK_H=bh, BLOCK_W=bw)
+        want = F.interpolate(x.float(), size=(OH, OW), mode="bicubic", align_corners=align)
+        close(y, want, tol, "bicubic align_corners=%s %s" % (align, dtype))
+
+
+def check_adaptive_avg_pool():
+    for dtype, N, C, H, W, OH, OW, block, tol in (
+            (torch.float32, 2, 3, 17, 23, 5, 7, 32, 1e-6),
+            (torch.float32, 1, 4, 7, 7, 3, 3, 16, 1e-6),
+            (torch.bfloat16, 2, 2, 10, 31, 4, 6, 64, 1e-2)):
+        x = randn(N, C, H, W, dtype=dtype)
+        mkh = max(-(-((i + 1) * H) // OH) - (i * H) // OH for i in range(OH))
+        mkw = max(-(-((j + 1) * W) // OW) - (j * W) // OW for j in range(OW))
+        y = poison((N, C, OH, OW), dtype, x)
+        K.adaptive_avg_pool2d_kernel[(triton.cdiv(OH * OW, block), N * C)](
+            x, y, H, W, OH, OW, MAX_KH=mkh, MAX_KW=mkw, BLOCK=block)
+        close(y, F.adaptive_avg_pool2d(x.double(), (OH, OW)), tol, "adaptive avg pool %dx%d" % (OH, OW))
+
+
+def check_gaussian_blur():
+    for dtype, N, C, H, W, ks, sigma, bh, bw in (
+            (torch.float32, 2, 3, 19, 23, 5, 1.2, 8, 16),
+            (torch.uint8, 1, 3, 16, 33, 3, 0.8, 16, 16),
+            (torch.float16, 1, 2, 9, 12, 7, 2.0, 4, 32)):
+        if dtype == torch.uint8:
+            x = randint(0, 256, (N, C, H, W)).to(dtype)
+        else:
+            x = randn(N, C, H, W, dtype=dtype)
+        r = ks // 2
+        k1 = torch.exp(-0.5 * (torch.arange(ks, dtype=torch.float32) - r) ** 2 / sigma ** 2)
+        k1 = (k1 / k1.sum()).contiguous()
+        y = poison((N, C, H, W), dtype, x)
+        K.gaussian_blur_kernel[(triton.cdiv(W, bw), triton.cdiv(H, bh), N * C)](x, k1, y, H, W, KSIZE=ks,
+                                                                               BLOCK_H=bh, BLOCK_W=bw)
+        xp = F.pad(x.double(), (r, r, r, r), mode="reflect")
+        k2 = (k1.double()[:, None] * k1.double()[None, :]).expand(C, 1, ks, ks)
+        want = F.conv2d(xp, k2, groups=C)
+        if dtype == torch.uint8:
+            diff = (y.int() - torch.round(want).int()).abs()
+            assert diff.max().item() <= 1 and (diff > 0).float().mean().item() < 0.01, \
+                "gaussian blur uint8: %d values off" % int((diff > 0).sum())
+        else:
+            close(y, want, 1e-5 if dtype == torch.float32 else 2e-3, "gaussian blur %s k=%d" % (dtype, ks))
+
+
+def check_equalize():
+    for P, H, W, block in ((3, 37, 41, 256), (2, 8, 8, 64), (1, 100, 130, 1024)):
+        x = (randn(P, H, W) * 30 + 100).clamp(0, 255).to(torch.uint8)
+        x[0] = 17                                              # one level only: step 0, the identity
+        if P > 1:
+            x[1, :, :] = torch.where(rand(H, W) < 0.5, 3, 250).to(torch.uint8)   # two levels
+        y = poison((P, H, W), torch.uint8, x)
+        lut = poison((P, 256), torch.uint8, x)
+        K.equalize_kernel[(P,)](x, y, lut, H * W, BLOCK=block, num_warps=8)
+        for p in range(P):
+            hist = torch.bincount(x[p].reshape(-1).long(), minlength=256)
+            nz = hist[hist != 0]
+            step = torch.div(nz[:-1].sum(), 255, rounding_mode="floor")
+            if step == 0:
+                want = x[p]
+            else:
+                lt = torch.div(torch.cumsum(hist, 0) + torch.div(step, 2, rounding_mode="floor"), step,
+                               rounding_mode="floor")
+                lt = F.pad(lt, [1, 0])[:-1].clamp(0, 255)
+                want = lt[x[p].long()].to(torch.uint8)
+            same(y[p], want, "equalize plane %d" % p)
+
+
+def check_pixel_shuffle():
+    for dtype, N, C, H, W, R, bh, bw in ((torch.float32, 2, 3, 7, 9, 2, 4, 8), (torch.float16, 1, 2, 5, 16, 4, 8, 4),
+                                         (torch.int32, 1, 4, 3, 3, 2, 2, 2)):
+        x = randint(-1000, 1000, (N, C * R * R, H, W)).to(dtype)
+        y = poison((N, C, H * R, W * R), dtype, x)
+        K.pixel_shuffle_kernel[(triton.cdiv(H, bh), triton.cdiv(W, bw), N * C)](x, y, C, H, W, R=R, BLOCK_H=bh,
+                                                                              BLOCK_W=bw)
+        same(y, F.pixel_shuffle(x, R), "pixel_shuffle r=%d %s" % (R, dtype))
+
+
+def check_channel_absmax():
+    for dtype, M, C, bm, bc in ((torch.bfloat16, 1000, 45, 64, 32), (torch.float32, 37, 300, 16, 128)):
+        x = randn(M, C, dtype=dtype) * 3
+        x[5, 7] = -50.0          # the largest magnitude is negative
+        amax = torch.zeros(C, device=x.device)
+        K.channel_absmax_nhwc_kernel[(triton.cdiv(M, bm), triton.cdiv(C, bc))](x, amax, M, C, BLOCK_M=bm, BLOCK_C=bc)
+        same(amax, x.float().abs().amax(0), "channel absmax %s" % dtype)
+
+
+def check_conv2d_int8():
+    for N, H, W, C, OC, k, s, p, bm, bn, bk in ((2, 9, 11, 40, 24, 3, 1, 1, 32, 16, 32), (1, 12, 7, 16, 50, 1, 2, 0, 16, 64, 32)):
+        x = randint(-128, 128, (N, H, W, C)).to(torch.int8)
+        w = randint(-128, 128, (OC, k, k, C)).to(torch.int8)
+        bias = randint(-5000, 5000, (OC,)).to(torch.int32)
+        w_scale = rand(OC) * 0.01 + 0.001
+        x_scale, y_scale, zp = 0.02, 0.5, 128.0
+        OH, OW = (H + 2 * p - k) // s + 1, (W + 2 * p - k) // s + 1
+        y = poison((N, OH, OW, OC), torch.uint8, x)
+        K.conv2d_int8_nhwc_kernel[(triton.cdiv(N * OH * OW, bm), triton.cdiv(OC, bn))](
+            x, w, bias, w_scale, y, N, H, W, C, OC, OH, OW, s, p, x_scale, y_scale, zp,
+            KSIZE=k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk)
+        acc = F.conv2d(x.permute(0, 3, 1, 2).double(), w.permute(0, 3, 1, 2).double(), None, s, p)
+        acc = acc.permute(0, 2, 3, 1) + bias.double()          # exact: int32 sums of int8 products
+        sc = (x_scale * w_scale.float() / y_scale).float()      # the kernel's float32 scale
+        want = (torch.round(acc.float() * sc) + zp).clamp(0, 255).to(torch.uint8)
+        same(y, want, "int8 conv k=%d s=%d" % (k, s))
+
+
+def check_bn_training_stats():
+    for dtype, N, C, H, W, bm, bc, bp in ((torch.float32, 4, 40, 9, 11, 64, 16, 4), (torch.bfloat16, 2, 7, 30, 30, 128, 8, 8),
+                                          (torch.float16, 1, 100, 3, 5, 8, 64, 16)):
+        x = (randn(N, C, H, W) * 3 + 5).to(dtype).contiguous(memory_format=torch.channels_last)
+        M = N * H * W
+        parts = triton.cdiv(M, bm)
+        pm, pv, pc = (poison((parts, C), torch.float32, x) for _ in range(3))
+        K.bn_stats_nhwc_kernel[(parts, triton.cdiv(C, bc))](x, pm, pv, pc, M, C, BLOCK_M=bm, BLOCK_C=bc)
+        rm, rv = randn(C), rand(C) + 0.5
+        rm_t, rv_t = rm.clone(), rv.clone()
+        sm, si = poison((C,), torch.float32, x), poison((C,), torch.float32, x)
+        K.bn_finalize_kernel[(triton.cdiv(C, bc),)](pm, pv, pc, rm_t, rv_t, sm, si, parts, C, 0.1, 1e-5,
+                                                    BLOCK_P=bp, BLOCK_C=bc)
+        xd = x.double()
+        rmd, rvd = rm.double(), rv.double()
+        F.batch_norm(xd, rmd, rvd, None, None, True, 0.1, 1e-5)
+        mean = xd.mean((0, 2, 3))
+        var = xd.var((0, 2, 3), unbiased=False)
+        close(sm, mean, 1e-5, "bn save_mean %s" % dtype)
+        close(si, (var + 1e-5).rsqrt(), 1e-5, "bn save_invstd %s" % dtype)
+        close(rm_t, rmd, 1e-5, "bn running_mean %s" % dtype)
+        close(rv_t, rvd, 1e-5, "bn running_var %s" % dtype)
 
 
 failed = 0
