@@ -1627,13 +1627,16 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
     } else {
         S->unrolled += (int64_t)trips;
     }
+    int nerrors = S->de->nerrors;
     for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
         scope_set(&S->fn->lscope, s->loop.target->name, tv_int(i));
         /* a `return` in an unrolled body is still inside a `for` (Triton's rule) */
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de) || S->fn->returned || S->unrolled < 0) break;
+        /* an iteration that failed ends the unrolling, as Triton stops at its
+         * first error: the later ones would repeat its messages */
+        if (diag_full(S->de) || S->fn->returned || S->unrolled < 0 || S->de->nerrors > nerrors) break;
     }
 }
 
@@ -1641,12 +1644,13 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
  * enumerate() and zip() make): unrolled, x bound to each element in turn;
  * the target may unpack (`for i, x in enumerate(T):`). */
 static void visit_static_tuple(Sema *S, const PyStmt *s, TV t) {
+    int nerrors = S->de->nerrors;
     for (int i = 0; i < t.n; i++) {
         assign_target(S, s->loop.target, t.elems[i]);
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de) || S->fn->returned) break;
+        if (diag_full(S->de) || S->fn->returned || S->de->nerrors > nerrors) break;
     }
 }
 
