@@ -223,6 +223,40 @@
 # CONSTEXPR: K=8, BLOCK=1024
 # GRID: n_rows
 #
+# KERNEL: long_conv_toeplitz_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp16:16,i32,i32
+# CONSTEXPR: D=32, BT=32, BS=32
+# GRID: cdiv(T, BT), batch * H
+#
+# KERNEL: long_conv_toeplitz_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*bf16:16,i32:16,i32
+# CONSTEXPR: D=16, BT=16, BS=32
+# GRID: cdiv(T, BT), batch * H
+#
+# Recurrent and state-space sequence kernels as mamba, causal-conv1d,
+# flash-linear-attention, RWKV and speech / decoding libraries write them,
+# each checked against torch by tests/python/test_sequence_models.py:
+# Mamba's selective scan stepped through time inside the kernel (strided
+# views, softplus, z gating, the last state) and by chunks with
+# `tl.associative_scan` over a 3-D (decay, input) tuple; Mamba's decoding
+# state update (heuristics turning None tensors off, TIE_HDIM, grouped B/C,
+# pointer arguments advanced in place); causal conv1d with initial and final
+# states on a 3-D grid and its decoding update keeping the window in
+# registers as columns defined under constexpr `if`s; RWKV-4's WKV in log
+# space with the state a tuple carried through the loop and passed to a
+# helper with `*state`; chunked retention and chunked linear attention with
+# decays (`tl.dot`, `tl.trans`, block pointers, `tl.cumsum`); DeltaNet's
+# recurrence with loop-carried pointers; a persistent GRU whose hidden state
+# feeds `tl.dot` every step; minGRU's log-space scan and a segmented scan of
+# (value, flag) pairs; GAE by a reversed associative scan across chunks;
+# S4D's Vandermonde kernel from (re, im) pairs and from complex64 through
+# `tl.split`/`tl.join`; a Toeplitz long convolution on `tl.dot`;
+# chunk-local cumulative sums (reversed, packed sequences through
+# cu_seqlens); Mamba-2's intra-chunk term; beam search and top-p filtering
+# (`tl.sort`, `tl.cumsum`), a top-k by sorting packed uint64 keys; CTC and
+# RNN-T losses by log-sum-exp recurrences through scratch rows with
+# `tl.debug_barrier`; Viterbi decoding with a backtrack loop whose index is
+# loaded each step; searchsorted by a `while` loop on a reduced condition.
 import triton
 import triton.language as tl
 
@@ -1194,3 +1228,30 @@ def topk_packed_sort_kernel(
     idx = 0xFFFFFFFF - (top & 0xFFFFFFFF)
     tl.store(idx_ptr + row * K + first, idx.to(tl.int64))
     tl.store(vals_ptr + row * K + first, tl.load(x_ptr + row * stride + idx.to(tl.int32)))
+
+
+@triton.jit
+def long_conv_toeplitz_kernel(
+    u_ptr, k_ptr, y_ptr, T, H,
+    D: tl.constexpr, BT: tl.constexpr, BS: tl.constexpr,
+):
+    # a causal long convolution per head (Hyena / S4's convolution mode),
+    # y[b, t, h, :] = sum_{s <= t} k[h, t - s] u[b, s, h, :], as tl.dot of
+    # Toeplitz tiles built from the filter by a 2-D gather against input
+    # tiles; the input loop stops at the output tile's end (causal).
+    # u, y: [B, T, H, D]; k: [H, T]. grid (cdiv(T, BT), B * H)
+    i_t = tl.program_id(0)
+    i_bh = tl.program_id(1)
+    b = i_bh // H
+    h = i_bh % H
+    ts = i_t * BT + tl.arange(0, BT)
+    ds = tl.arange(0, D)
+    acc = tl.zeros((BT, D), dtype=tl.float32)
+    for s0 in range(0, (i_t + 1) * BT, BS):
+        ss = s0 + tl.arange(0, BS)
+        lag = ts[:, None] - ss[None, :]
+        kt = tl.load(k_ptr + h * T + lag, mask=(lag >= 0) & (ts[:, None] < T), other=0.0)
+        u = tl.load(u_ptr + ((b * T + ss)[:, None] * H + h) * D + ds[None, :], mask=(ss < T)[:, None], other=0.0)
+        acc = tl.dot(kt.to(u.dtype), u, acc)
+    tl.store(y_ptr + ((b * T + ts)[:, None] * H + h) * D + ds[None, :], acc.to(y_ptr.dtype.element_ty),
+             mask=(ts < T)[:, None])

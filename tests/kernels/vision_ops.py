@@ -273,6 +273,59 @@
 # CONSTEXPR: BLOCK_P=4, BLOCK_C=16
 # GRID: cdiv(C, BLOCK_C)
 #
+# KERNEL: deform_conv2d_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: KSIZE=3, BLOCK_P=32, BLOCK_OC=16, BLOCK_C=16
+# GRID: cdiv(OH * OW, BLOCK_P), cdiv(OC, BLOCK_OC), N
+#
+# KERNEL: deform_conv2d_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp32:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32,i32,i32,i32
+# CONSTEXPR: KSIZE=3, BLOCK_P=16, BLOCK_OC=16, BLOCK_C=16
+# GRID: cdiv(OH * OW, BLOCK_P), cdiv(OC, BLOCK_OC), N
+#
+# KERNEL: depthwise_conv3d_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: K=3, BLOCK_H=8, BLOCK_W=8
+# GRID: cdiv(W, BLOCK_W) * cdiv(H, BLOCK_H), D, N * C
+#
+# KERNEL: rgba_to_gray_kernel
+# SIGNATURE: *i32:16,*u8:16,*i32:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: rgba_to_gray_kernel
+# SIGNATURE: *u32:16,*u8:16,*u32:16,i32
+# CONSTEXPR: BLOCK=1024
+# GRID: cdiv(n, BLOCK)
+#
+# Vision operators as torchvision-like and image-processing libraries write
+# them, each checked against torch by tests/python/test_vision_ops.py:
+# direct NCHW convolution with stride/padding/dilation and groups (a block of
+# output channels straddling groups, depthwise), a channels-last depthwise
+# convolution with a string-constexpr activation and a runtime `if` on a
+# scalar row index inside `tl.static_range`, an implicit-GEMM NHWC
+# convolution on `tl.dot` (GROUP_M order, k decomposed into kh/kw/c by `//`
+# and `%`, input_precision as a constexpr), an int8 convolution with int32
+# accumulation and uint8 requantisation, a deformable (DCNv2) convolution
+# whose bilinear samples build the `tl.dot` operand in registers, a
+# depthwise 3-D convolution; max pooling with indices (torch's NaN and
+# first-valid-position rules, an early `return` for surplus programs) and
+# average pooling (count_include_pad, ceil_mode divisors) on 2-D tiles and
+# a 3-D grid; adaptive average pooling with per-output window sizes;
+# bilinear, bicubic (a helper returning four weights) and nearest /
+# nearest-exact resampling, channels-last and uint8; grid_sample with zeros
+# and border padding; roi_align with run-time sample loops per roi and a
+# helper returning a tuple of tuples; NMS as a 64-bit IoU bit matrix and a
+# greedy sweep carrying an int64 word tile through a loop with a runtime
+# `if`; channels-last group norm (Welford merged across tiles in scalars,
+# SiLU) and batch norm (inference; training statistics by a three-tensor
+# `tl.reduce` and a finalize loop carrying a tuple unpacked into a helper
+# with `*`); im2col and col2im with atomics; a summed-area table carrying
+# column totals; affine warps with border fills; reflect-padded Gaussian
+# blur rounding uint8 through libdevice.rint; histogram equalisation with
+# `tl.histogram`, integer lookup tables and loads at uint8 offsets; pixel
+# shuffle by reshape/permute of a 4-D tile; per-channel absmax through
+# float `tl.atomic_max`; RGBA8888 unpacking and repacking with shifts.
 import triton
 import triton.language as tl
 
@@ -1216,3 +1269,109 @@ def bn_finalize_kernel(
     rv = tl.load(run_var_ptr + cs, mask=c_ok)
     tl.store(run_mean_ptr + cs, (1 - momentum) * rm + momentum * mean, mask=c_ok)
     tl.store(run_var_ptr + cs, (1 - momentum) * rv + momentum * (m2 / (n - 1)), mask=c_ok)
+
+
+@triton.jit
+def deform_conv2d_kernel(
+    x_ptr, offset_ptr, mask_ptr, w_ptr, y_ptr,
+    C, H, W, OC, OH, OW, stride, pad,
+    KSIZE: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_OC: tl.constexpr, BLOCK_C: tl.constexpr,
+):
+    # modulated deformable convolution (DCNv2): every kernel tap samples
+    # the input bilinearly at its own learned offset, scaled by a learned
+    # mask; the sampled [pixels, channels] tile is built in registers and
+    # fed to tl.dot with the tap's weights. x [N, C, H, W], offset
+    # [N, 2*K*K, OH, OW] as (dy, dx) pairs, mask [N, K*K, OH, OW],
+    # w [OC, C, K, K]. grid (cdiv(OH*OW, BLOCK_P), cdiv(OC, BLOCK_OC), N)
+    n = tl.program_id(2)
+    ps = tl.program_id(0) * BLOCK_P + tl.arange(0, BLOCK_P)
+    ocs = tl.program_id(1) * BLOCK_OC + tl.arange(0, BLOCK_OC)
+    p_ok = ps < OH * OW
+    oc_ok = ocs < OC
+    oh = ps // OW
+    ow = ps % OW
+    x_img = x_ptr + n.to(tl.int64) * C * H * W
+    acc = tl.zeros((BLOCK_P, BLOCK_OC), dtype=tl.float32)
+    for tap in tl.static_range(KSIZE * KSIZE):
+        kh = tap // KSIZE
+        kw = tap % KSIZE
+        off = offset_ptr + (n * 2 * KSIZE * KSIZE + 2 * tap) * OH * OW + ps
+        dy = tl.load(off, mask=p_ok, other=0.0)
+        dx = tl.load(off + OH * OW, mask=p_ok, other=0.0)
+        mod = tl.load(mask_ptr + (n * KSIZE * KSIZE + tap) * OH * OW + ps, mask=p_ok, other=0.0)
+        sy = (oh * stride - pad + kh).to(tl.float32) + dy
+        sx = (ow * stride - pad + kw).to(tl.float32) + dx
+        y0f = tl.floor(sy)
+        x0f = tl.floor(sx)
+        ly = sy - y0f
+        lx = sx - x0f
+        y0 = y0f.to(tl.int32)
+        x0 = x0f.to(tl.int32)
+        for c0 in range(0, C, BLOCK_C):
+            cs = c0 + tl.arange(0, BLOCK_C)
+            c_ok = cs < C
+            col = tl.zeros((BLOCK_P, BLOCK_C), dtype=tl.float32)
+            for corner in tl.static_range(4):
+                yy = y0 + corner // 2
+                xx = x0 + corner % 2
+                wy = ly if corner // 2 == 1 else 1.0 - ly
+                wx = lx if corner % 2 == 1 else 1.0 - lx
+                ok = p_ok & (yy >= 0) & (yy < H) & (xx >= 0) & (xx < W)
+                v = tl.load(x_img + cs[None, :] * (H * W) + (yy * W + xx)[:, None],
+                            mask=ok[:, None] & c_ok[None, :], other=0.0).to(tl.float32)
+                col += v * (wy * wx)[:, None]
+            col = col * mod[:, None]
+            wt = tl.load(w_ptr + ((ocs[None, :] * C + cs[:, None]) * KSIZE + kh) * KSIZE + kw,
+                         mask=c_ok[:, None] & oc_ok[None, :], other=0.0)
+            acc = tl.dot(col.to(wt.dtype), wt, acc)
+    y = y_ptr + n.to(tl.int64) * OC * OH * OW + ocs[None, :] * (OH * OW) + ps[:, None]
+    tl.store(y, acc.to(y_ptr.dtype.element_ty), mask=p_ok[:, None] & oc_ok[None, :])
+
+
+@triton.jit
+def depthwise_conv3d_kernel(
+    x_ptr, w_ptr, y_ptr, C, D, H, W,
+    K: tl.constexpr, BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr,
+):
+    # a depthwise 3-D convolution over video clips [N, C, D, H, W], stride
+    # 1 and "same" padding: one program per (n*c, depth) slice and a 2-D
+    # tile of it, the K^3 taps unrolled. grid (cdiv(W, BLOCK_W) * cdiv(H, BLOCK_H), D, N*C)
+    nc = tl.program_id(2)
+    d = tl.program_id(1)
+    n_wb = tl.cdiv(W, BLOCK_W)
+    hs = (tl.program_id(0) // n_wb) * BLOCK_H + tl.arange(0, BLOCK_H)
+    ws = (tl.program_id(0) % n_wb) * BLOCK_W + tl.arange(0, BLOCK_W)
+    c = nc % C
+    R: tl.constexpr = K // 2
+    base = x_ptr + nc.to(tl.int64) * D * H * W
+    acc = tl.zeros((BLOCK_H, BLOCK_W), dtype=tl.float32)
+    for kd in tl.static_range(K):
+        dd = d + kd - R
+        for kh in tl.static_range(K):
+            hh = hs + kh - R
+            for kw in tl.static_range(K):
+                ww = ws + kw - R
+                ok = (dd >= 0) & (dd < D) & ((hh >= 0) & (hh < H))[:, None] & ((ww >= 0) & (ww < W))[None, :]
+                v = tl.load(base + (dd * H + hh[:, None]) * W + ww[None, :], mask=ok, other=0.0)
+                acc += v.to(tl.float32) * tl.load(w_ptr + ((c * K + kd) * K + kh) * K + kw).to(tl.float32)
+    m = (hs < H)[:, None] & (ws < W)[None, :]
+    tl.store(y_ptr + nc.to(tl.int64) * D * H * W + (d * H + hs[:, None]) * W + ws[None, :],
+             acc.to(y_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def rgba_to_gray_kernel(px_ptr, gray_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # packed RGBA8888 pixels (one uint32 each, R in the low byte) to
+    # BT.601 luma, rounded and saturated to uint8; the alpha is kept and
+    # the gray repacked as RGBA with R = G = B = luma.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    px = tl.load(px_ptr + offs, mask=m, other=0)
+    r = (px & 0xFF).to(tl.float32)
+    g = ((px >> 8) & 0xFF).to(tl.float32)
+    b = ((px >> 16) & 0xFF).to(tl.float32)
+    a = px >> 24
+    luma = tl.extra.cuda.libdevice.rint(0.299 * r + 0.587 * g + 0.114 * b)
+    y = tl.minimum(tl.maximum(luma, 0.0), 255.0).to(tl.uint32)
+    tl.store(gray_ptr + offs, y.to(tl.uint8), mask=m)
+    tl.store(out_ptr + offs, y | (y << 8) | (y << 16) | (a << 24), mask=m)

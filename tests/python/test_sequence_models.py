@@ -678,6 +678,22 @@ def check_topk_packed_sort():
         same(vals, x.gather(1, want_idx), "packed-sort top-k values N=%d" % N)
 
 
+def check_long_conv_toeplitz():
+    for dtype, Bsz, T, H, D, BT, BS, tol in ((torch.float16, 2, 100, 3, 32, 32, 32, 5e-3),
+                                             (torch.bfloat16, 1, 64, 2, 16, 16, 32, 3e-2),
+                                             (torch.float32, 2, 37, 2, 16, 16, 16, 1e-4)):
+        u = randn(Bsz, T, H, D, dtype=dtype)
+        k = (randn(H, T) * torch.exp(-0.05 * torch.arange(T).float())).contiguous()
+        y = poison((Bsz, T, H, D), dtype, u)
+        K.long_conv_toeplitz_kernel[(triton.cdiv(T, BT), Bsz * H)](u, k, y, T, H, D=D, BT=BT, BS=BS)
+        kk = k.to(dtype).double() if dtype != torch.float32 else k.double()
+        tt = torch.arange(T, device=u.device)
+        lag = tt[:, None] - tt[None, :]
+        toe = torch.where(lag >= 0, kk[:, lag.clamp(min=0)], torch.zeros(1, dtype=torch.float64, device=u.device))
+        want = torch.einsum("hts,bshd->bthd", toe, u.double())
+        close(y, want, dot_tol(tol, dtype, u), "Toeplitz long conv %s" % dtype)
+
+
 failed = 0
 for name, fn in list(globals().items()):
     if name.startswith("check_"):

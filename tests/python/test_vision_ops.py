@@ -591,6 +591,82 @@ def check_bn_training_stats():
         close(rv_t, rvd, 1e-5, "bn running_var %s" % dtype)
 
 
+def deform_conv_ref(x, offset, mask, w, stride, pad):
+    """DCNv2 written out with grid_sample-free gathers (float64)."""
+    N, C, H, W = x.shape
+    OC, _, Kk, _ = w.shape
+    OH, OW = offset.shape[2], offset.shape[3]
+    xd = x.double()
+    cols = torch.zeros(N, C, Kk * Kk, OH, OW, dtype=torch.float64, device=x.device)
+    oh = torch.arange(OH, device=x.device).view(OH, 1).double()
+    ow = torch.arange(OW, device=x.device).view(1, OW).double()
+    for tap in range(Kk * Kk):
+        kh, kw = divmod(tap, Kk)
+        sy = oh * stride - pad + kh + offset[:, 2 * tap].double()
+        sx = ow * stride - pad + kw + offset[:, 2 * tap + 1].double()
+        y0, x0 = torch.floor(sy), torch.floor(sx)
+        ly, lx = sy - y0, sx - x0
+        acc = torch.zeros(N, C, OH, OW, dtype=torch.float64, device=x.device)
+        for dy, dx, wgt in ((0, 0, (1 - ly) * (1 - lx)), (0, 1, (1 - ly) * lx), (1, 0, ly * (1 - lx)), (1, 1, ly * lx)):
+            yy, xx = (y0 + dy).long(), (x0 + dx).long()
+            ok = (yy >= 0) & (yy < H) & (xx >= 0) & (xx < W)
+            flat = (yy.clamp(0, H - 1) * W + xx.clamp(0, W - 1)).view(N, 1, -1).expand(N, C, -1)
+            v = torch.gather(xd.view(N, C, -1), 2, flat).view(N, C, OH, OW)
+            acc += torch.where(ok[:, None], v, torch.zeros_like(v)) * wgt[:, None]
+        cols[:, :, tap] = acc * mask[:, tap, None].double()
+    return torch.einsum("nckhw,ock->nohw", cols, w.double().reshape(OC, C, Kk * Kk))
+
+
+def check_deform_conv2d():
+    for dtype, N, C, H, W, OC, k, s, p, bp, boc, bc, tol in (
+            (torch.float32, 2, 5, 9, 11, 20, 3, 1, 1, 32, 16, 16, 1e-4),
+            (torch.float16, 1, 20, 12, 10, 16, 3, 2, 1, 16, 16, 16, 5e-3)):
+        x = randn(N, C, H, W, dtype=dtype)
+        OH, OW = out_size(H, k, s, p), out_size(W, k, s, p)
+        offset = randn(N, 2 * k * k, OH, OW) * 1.5
+        mask = torch.sigmoid(randn(N, k * k, OH, OW))
+        w = (randn(OC, C, k, k) * 0.2).to(dtype)
+        y = poison((N, OC, OH, OW), dtype, x)
+        K.deform_conv2d_kernel[(triton.cdiv(OH * OW, bp), triton.cdiv(OC, boc), N)](
+            x, offset, mask, w, y, C, H, W, OC, OH, OW, s, p, KSIZE=k, BLOCK_P=bp, BLOCK_OC=boc, BLOCK_C=bc)
+        want = deform_conv_ref(x, offset, mask, w, s, p)
+        close(y, want, tol if dtype != torch.float32 or x.device.type != "cuda" else 1e-2, "deform conv %s" % dtype)
+        # with zero offsets and unit masks it is an ordinary convolution
+        y0 = poison((N, OC, OH, OW), dtype, x)
+        K.deform_conv2d_kernel[(triton.cdiv(OH * OW, bp), triton.cdiv(OC, boc), N)](
+            x, torch.zeros_like(offset), torch.ones_like(mask), w, y0, C, H, W, OC, OH, OW, s, p, KSIZE=k,
+            BLOCK_P=bp, BLOCK_OC=boc, BLOCK_C=bc)
+        close(y0, F.conv2d(x.double(), w.double(), None, s, p), tol if dtype != torch.float32 or x.device.type != "cuda"
+              else 1e-2, "deform conv without offsets %s" % dtype)
+
+
+def check_depthwise_conv3d():
+    for dtype, N, C, D, H, W, k, bh, bw, tol in ((torch.float32, 2, 3, 5, 9, 11, 3, 8, 8, 1e-5),
+                                                 (torch.float16, 1, 2, 4, 7, 20, 5, 4, 16, 2e-3)):
+        x = randn(N, C, D, H, W, dtype=dtype)
+        w = (randn(C, 1, k, k, k) * 0.2).to(dtype)
+        y = poison((N, C, D, H, W), dtype, x)
+        K.depthwise_conv3d_kernel[(triton.cdiv(W, bw) * triton.cdiv(H, bh), D, N * C)](
+            x, w, y, C, D, H, W, K=k, BLOCK_H=bh, BLOCK_W=bw)
+        close(y, F.conv3d(x.double(), w.double(), None, 1, k // 2, 1, C), tol, "depthwise conv3d %s" % dtype)
+
+
+def check_rgba_to_gray():
+    for n, block in ((1000, 256), (17, 32)):
+        rgba = randint(0, 256, (n, 4)).to(torch.uint8)
+        rgba[0] = torch.tensor([255, 255, 255, 255], dtype=torch.uint8)
+        packed = rgba.view(torch.int32).view(-1)
+        gray = poison((n,), torch.uint8, rgba)
+        out = poison((n,), torch.int32, rgba)
+        K.rgba_to_gray_kernel[(triton.cdiv(n, block),)](packed, gray, out, n, BLOCK=block)
+        f = rgba.float()
+        want = torch.round(0.299 * f[:, 0] + 0.587 * f[:, 1] + 0.114 * f[:, 2]).clamp(0, 255).to(torch.uint8)
+        # the weighted sum in float32 either way: allow a rounding flip at .5
+        assert (gray.int() - want.int()).abs().max().item() <= 1, "gray"
+        same(out.view(torch.uint8).view(n, 4)[:, :3], gray[:, None].expand(n, 3), "repacked gray")
+        same(out.view(torch.uint8).view(n, 4)[:, 3], rgba[:, 3], "alpha kept")
+
+
 failed = 0
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
