@@ -982,20 +982,36 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
  * not constexprs, and Python the kernel language lacks, are errors at
  * their expressions. */
 static TV call_constexpr_fn(Sema *S, TV f, const PyExpr *e) {
-    int n = e->call.args.len, nk = e->call.nkeywords;
-    TV *args = ARENA_ARRAY(S->arena, TV, n + 1), *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
+    int na = e->call.args.len, nk = e->call.nkeywords, n = 0, cap = na + 1;
+    TV *args = ARENA_ARRAY(S->arena, TV, cap), *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
     const char **kn = ARENA_ARRAY(S->arena, const char *, nk + 1);
-    for (int i = 0; i < n + nk; i++) {
-        const PyExpr *ae = i < n ? e->call.args.items[i] : e->call.keywords[i - n].value;
-        TV v = cg_expr(S, ae);
+    for (int i = 0; i < na + nk; i++) {
+        const PyExpr *ae = i < na ? e->call.args.items[i] : e->call.keywords[i - na].value;
+        bool star = i < na && ae->kind == PY_EXPR_STARRED;
+        TV v = cg_expr(S, star ? ae->value : ae);
         if (v.kind == TV_ERR) return v;
+        if (star && v.kind != TV_TUPLE) {
+            at_expr(S, ae);
+            return sema_error(S, "only tuples can be unpacked with *");
+        }
         if (!const_tree(&v)) {
             at_expr(S, ae);
             return sema_error(S, "argument %d of @triton.constexpr_function %s is not a constexpr (%s)", i + 1, f.s,
                               tv_kind_name(&v));
         }
-        if (i < n) args[i] = v;
-        else kn[i - n] = e->call.keywords[i - n].name, kv[i - n] = v;
+        if (star) { /* f(*t): t's elements are positional arguments */
+            if (n + v.n + (na - i) > cap) {
+                cap = n + v.n + (na - i);
+                TV *grown = ARENA_ARRAY(S->arena, TV, cap);
+                memcpy(grown, args, sizeof(TV) * (size_t)n);
+                args = grown;
+            }
+            for (int k = 0; k < v.n; k++) args[n++] = v.elems[k];
+        } else if (i < na) {
+            args[n++] = v;
+        } else {
+            kn[i - na] = e->call.keywords[i - na].name, kv[i - na] = v;
+        }
     }
     at_expr(S, e);
     TV jf = f;

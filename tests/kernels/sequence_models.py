@@ -742,7 +742,8 @@ def viterbi_decode_kernel(
 ):
     # the best tag path of a linear-chain CRF: a max-plus recurrence over
     # time that records arg-max back pointers, then a backtrack through
-    # them (a scalar loop, each step's index loaded from the last).
+    # them (a scalar loop counting down, each step's index loaded from the
+    # last).
     # emis: [batch, T, NT]; trans[i, j]: score of tag i -> tag j
     b = tl.program_id(0)
     length = tl.load(lengths_ptr + b)
@@ -765,8 +766,7 @@ def viterbi_decode_kernel(
     p_b = path_ptr + b * T
     tl.store(p_b + length - 1, best_tag)
     cur = best_tag
-    for i in range(1, length):
-        t = length - i
+    for t in range(length - 1, 0, -1):
         cur = tl.load(h_b + t * NT + cur)
         tl.store(p_b + t - 1, cur)
 
