@@ -623,7 +623,7 @@ def _unnormalize(coord, size, ALIGN_CORNERS: tl.constexpr):
 
 
 @triton.jit
-def _corner(base, y, x, H, W, C, cs, c_ok, weight):
+def _corner(base, y, x, H, W, cs, c_ok, weight):
     ok = (y >= 0) & (y < H) & (x >= 0) & (x < W)
     v = tl.load(base + (y * W + x)[:, None] + cs[None, :] * (H * W), mask=ok[:, None] & c_ok[None, :], other=0.0)
     return v.to(tl.float32) * weight[:, None]
@@ -661,10 +661,10 @@ def grid_sample_bilinear_kernel(
     for c0 in range(0, C, BLOCK_C):
         cs = c0 + tl.arange(0, BLOCK_C)
         c_ok = cs < C
-        acc = _corner(base, y0, x0, H, W, C, cs, c_ok, wy0 * wx0)
-        acc += _corner(base, y0, x0 + 1, H, W, C, cs, c_ok, wy0 * wx1)
-        acc += _corner(base, y0 + 1, x0, H, W, C, cs, c_ok, wy1 * wx0)
-        acc += _corner(base, y0 + 1, x0 + 1, H, W, C, cs, c_ok, wy1 * wx1)
+        acc = _corner(base, y0, x0, H, W, cs, c_ok, wy0 * wx0)
+        acc += _corner(base, y0, x0 + 1, H, W, cs, c_ok, wy0 * wx1)
+        acc += _corner(base, y0 + 1, x0, H, W, cs, c_ok, wy1 * wx0)
+        acc += _corner(base, y0 + 1, x0 + 1, H, W, cs, c_ok, wy1 * wx1)
         tl.store(out_base + cs[None, :] * (OH * OW) + offs[:, None], acc.to(y_ptr.dtype.element_ty),
                  mask=p_ok[:, None] & c_ok[None, :])
 
