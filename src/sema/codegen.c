@@ -1013,20 +1013,36 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
  * not constexprs, and Python the kernel language lacks, are errors at
  * their expressions. */
 static TV call_constexpr_fn(Sema *S, TV f, const PyExpr *e) {
-    int n = e->call.args.len, nk = e->call.nkeywords;
-    TV *args = ARENA_ARRAY(S->arena, TV, n + 1), *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
+    int na = e->call.args.len, nk = e->call.nkeywords, n = 0, cap = na + 1;
+    TV *args = ARENA_ARRAY(S->arena, TV, cap), *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
     const char **kn = ARENA_ARRAY(S->arena, const char *, nk + 1);
-    for (int i = 0; i < n + nk; i++) {
-        const PyExpr *ae = i < n ? e->call.args.items[i] : e->call.keywords[i - n].value;
-        TV v = cg_expr(S, ae);
+    for (int i = 0; i < na + nk; i++) {
+        const PyExpr *ae = i < na ? e->call.args.items[i] : e->call.keywords[i - na].value;
+        bool star = i < na && ae->kind == PY_EXPR_STARRED;
+        TV v = cg_expr(S, star ? ae->value : ae);
         if (v.kind == TV_ERR) return v;
+        if (star && v.kind != TV_TUPLE) {
+            at_expr(S, ae);
+            return sema_error(S, "only tuples can be unpacked with *");
+        }
         if (!const_tree(&v)) {
             at_expr(S, ae);
             return sema_error(S, "argument %d of @triton.constexpr_function %s is not a constexpr (%s)", i + 1, f.s,
                               tv_kind_name(&v));
         }
-        if (i < n) args[i] = v;
-        else kn[i - n] = e->call.keywords[i - n].name, kv[i - n] = v;
+        if (star) { /* f(*t): t's elements are positional arguments */
+            if (n + v.n + (na - i) > cap) {
+                cap = n + v.n + (na - i);
+                TV *grown = ARENA_ARRAY(S->arena, TV, cap);
+                memcpy(grown, args, sizeof(TV) * (size_t)n);
+                args = grown;
+            }
+            for (int k = 0; k < v.n; k++) args[n++] = v.elems[k];
+        } else if (i < na) {
+            args[n++] = v;
+        } else {
+            kn[i - na] = e->call.keywords[i - na].name, kv[i - na] = v;
+        }
     }
     at_expr(S, e);
     TV jf = f;
@@ -1041,20 +1057,36 @@ static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e) {
     if (f.kind == TV_BUILTIN) return builtin_call(S, f.bi, NULL, e);
     if (f.kind == TV_METHOD) return builtin_call(S, f.bi, &f.elems[0], e);
     if (f.kind == TV_JITFN) {
-        int n = e->call.args.len, nk = e->call.nkeywords;
-        TV *args = ARENA_ARRAY(S->arena, TV, n + 1);
+        int na = e->call.args.len, nk = e->call.nkeywords, n = 0, cap = na + 1;
+        TV *args = ARENA_ARRAY(S->arena, TV, cap);
         TV *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
         const char **kn = ARENA_ARRAY(S->arena, const char *, nk + 1);
         bool bad = false;
-        for (int i = 0; i < n; i++) {
-            if (e->call.args.items[i]->kind == PY_EXPR_STARRED) {
-                at_expr(S, e->call.args.items[i]);
-                sema_error(S, "starred arguments are not supported");
+        for (int i = 0; i < na; i++) {
+            const PyExpr *ae = e->call.args.items[i];
+            if (ae->kind != PY_EXPR_STARRED) {
+                args[n] = cg_expr(S, ae);
+                bad |= args[n++].kind == TV_ERR;
+                continue;
+            }
+            /* f(*t): the tuple's elements are positional arguments, as
+             * Triton's visit_Starred splices them into the call */
+            TV t = cg_expr(S, ae->value);
+            if (t.kind != TV_TUPLE) {
+                if (t.kind != TV_ERR) {
+                    at_expr(S, ae);
+                    sema_error(S, "only tuples can be unpacked with *");
+                }
                 bad = true;
                 continue;
             }
-            args[i] = cg_expr(S, e->call.args.items[i]);
-            bad |= args[i].kind == TV_ERR;
+            if (n + t.n + (na - i) > cap) {
+                cap = n + t.n + (na - i);
+                TV *grown = ARENA_ARRAY(S->arena, TV, cap);
+                memcpy(grown, args, sizeof(TV) * (size_t)n);
+                args = grown;
+            }
+            for (int k = 0; k < t.n; k++) args[n++] = t.elems[k];
         }
         for (int i = 0; i < nk; i++) {
             kn[i] = e->call.keywords[i].name;
@@ -1645,13 +1677,16 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
     } else {
         S->unrolled += (int64_t)trips;
     }
+    int nerrors = S->de->nerrors;
     for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
         scope_set(&S->fn->lscope, s->loop.target->name, tv_int(i));
         /* a `return` in an unrolled body is still inside a `for` (Triton's rule) */
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de) || S->fn->returned || S->unrolled < 0) break;
+        /* an iteration that failed ends the unrolling, as Triton stops at its
+         * first error: the later ones would repeat its messages */
+        if (diag_full(S->de) || S->fn->returned || S->unrolled < 0 || S->de->nerrors > nerrors) break;
     }
 }
 
@@ -1659,12 +1694,13 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
  * enumerate() and zip() make): unrolled, x bound to each element in turn;
  * the target may unpack (`for i, x in enumerate(T):`). */
 static void visit_static_tuple(Sema *S, const PyStmt *s, TV t) {
+    int nerrors = S->de->nerrors;
     for (int i = 0; i < t.n; i++) {
         assign_target(S, s->loop.target, t.elems[i]);
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
-        if (diag_full(S->de) || S->fn->returned) break;
+        if (diag_full(S->de) || S->fn->returned || S->de->nerrors > nerrors) break;
     }
 }
 
@@ -1824,8 +1860,13 @@ static void visit_for(Sema *S, const PyStmt *s) {
     } else {
         for (int i = 0; i < carried.len; i++) set_value(S, carried.data[i].name, tv_err());
     }
-    /* Triton leaves the induction variable bound after the loop */
-    set_value(S, s->loop.target->name, ivv);
+    /* Triton leaves the induction variable bound after the loop, to the
+     * ub.poison that stood for it while the body was built: a value
+     * defined outside the loop, undefined (not the last iteration's). The
+     * loop's block argument would not dominate a later use (`for t in
+     * range(n): ...` then `for i in ...: t = n - i`, which carries t). */
+    Type *ivty = ivt->ir;
+    set_value(S, s->loop.target->name, tv_tensor(op_result(build_op(&S->b, UB_POISON, NULL, 0, &ivty, 1, 0), 0), ivt));
     scope_free(&carried);
     scope_free(&liveins);
     vec_free(&ops);

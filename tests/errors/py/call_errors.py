@@ -6,7 +6,7 @@
 # RUN: not %tritonc compile %s --kernel varargs --signature '*fp32' --emit ttir 2>&1 | FileCheck %s --check-prefix=VARARGS
 # RUN: not %tritonc compile %s --kernel returns --signature '*fp32' --emit ttir 2>&1 | FileCheck %s --check-prefix=RETURNS
 # Calls: an undefined function, a @jit helper given too few, too many or
-# unknown arguments, starred arguments, calling a tensor or a dtype, and
+# unknown arguments, a tensor unpacked with *, calling a tensor or a dtype, and
 # launching a kernel from a kernel, a helper with *args (an error at the
 # parameter: it was "takes 1 positional arguments but 2 were given"), a
 # kernel that returns a value. An error inside helpers is reported where it
@@ -16,7 +16,7 @@
 # ARITY: {{.*}}call_errors.py:54:17: error: helper() missing required argument 'b'
 # ARITY: {{.*}}call_errors.py:55:17: error: helper() got an unexpected keyword argument 'c'
 # ARITY: {{.*}}call_errors.py:56:17: error: helper() takes 2 positional arguments but 3 were given
-# ARITY: {{.*}}call_errors.py:58:24: error: starred arguments are not supported
+# ARITY: {{.*}}call_errors.py:58:24: error: only tuples can be unpacked with *
 # ARITY-NOT: error:
 # NOTCALL: {{.*}}call_errors.py:69:17: error: 'tensor' object is not callable
 # NOTCALL: {{.*}}call_errors.py:70:17: error: dtype objects are not callable
@@ -54,7 +54,7 @@ def arity(x):
     tl.store(x, helper(1))
     tl.store(x, helper(1, c=2))
     tl.store(x, helper(1, 2, 3))
-    t = (1, 2)
+    t = tl.load(x)
     tl.store(x, helper(*t))
 
 
