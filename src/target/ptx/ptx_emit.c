@@ -975,12 +975,23 @@ typedef struct PxLinear {
 
 static PxLinear *linear_make(Px *p, const Dist *d, const int64_t *strides);
 
+static inline bool same_strides(const int64_t *x, const int64_t *y, int rank) {
+    for (int k = 0; k < rank; k++)
+        if (x[k] != y[k]) return false;
+    return true;
+}
+
+/* (Found entries move to the front: a kernel asks for the same one
+ * several times in a row, an operand's rows, a ring's stages.) */
 static inline PxLinear *linear_of(Px *p, const Dist *d, const int64_t *strides) {
-    size_t sn = sizeof(int64_t) * (size_t)d->rank;
-    for (PxLinear *e = p->linears; e; e = e->next)
-        if (e->d.nslots == d->nslots && e->d.rank == d->rank && memcmp(e->strides, strides, sn) == 0 &&
-            memcmp(&e->d, d, sizeof *d) == 0)
+    for (PxLinear **at = &p->linears, *e; (e = *at) != NULL; at = &e->next)
+        if (e->d.nslots == d->nslots && e->d.rank == d->rank && same_strides(e->strides, strides, d->rank) &&
+            memcmp(&e->d, d, sizeof *d) == 0) {
+            *at = e->next;
+            e->next = p->linears;
+            p->linears = e;
             return e;
+        }
     return linear_make(p, d, strides);
 }
 
