@@ -1068,7 +1068,11 @@ const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, S
     return e->off;
 }
 
-void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }
+void px_barrier(Px *p) {
+    char *w = px_w_begin(p, 16);
+    memcpy(w, "bar.sync 0", 10);
+    px_w_end(p, w + 10);
+}
 
 void px_label_at(Px *p, int label) {
     StrBuf *sb = &p->body;
