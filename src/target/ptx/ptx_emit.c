@@ -1841,7 +1841,16 @@ static bool widens_range(Op *op, Slot x) {
 
 /* tt.addptr's offset register o (its constant aside) in bytes, as a 64-bit
  * register: px_cse's answer, memoised by o's register. */
-static Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
+static Slot addptr_wide_make(Px *p, Slot ro, int64_t scale, uint8_t how, PxWideMemo *m) {
+    Slot wide = how == 1 ? px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale))
+                : how == 2 ? px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro))
+                           : px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
+    *m = (PxWideMemo){p->epoch, ro.reg, ro.rc, how, scale, wide};
+    return wide;
+}
+
+/* (The lookup inline, its first sight of a register out of line.) */
+static PX_INLINE Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
     int ow = oe->kind == TY_INT ? oe->width : 64;
     Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
     if (ow > 32 && scale == 1) return ro;
@@ -1849,11 +1858,7 @@ static Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
     PxWideMemo *m = &p->wide_memo[(unsigned)o.reg % TC_ARRAY_LEN(p->wide_memo)];
     if (m->epoch == p->epoch && m->how == how && m->o_reg == o.reg && m->o_rc == o.rc && m->scale == scale)
         return m->wide;
-    Slot wide = how == 1 ? px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale))
-                : how == 2 ? px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro))
-                           : px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
-    *m = (PxWideMemo){p->epoch, o.reg, o.rc, how, scale, wide};
-    return wide;
+    return addptr_wide_make(p, ro, scale, how, m);
 }
 
 /* What tt.addptr's slots share: the element size, the offsets' element
