@@ -975,12 +975,23 @@ typedef struct PxLinear {
 
 static PxLinear *linear_make(Px *p, const Dist *d, const int64_t *strides);
 
+static inline bool same_strides(const int64_t *x, const int64_t *y, int rank) {
+    for (int k = 0; k < rank; k++)
+        if (x[k] != y[k]) return false;
+    return true;
+}
+
+/* (Found entries move to the front: a kernel asks for the same one
+ * several times in a row, an operand's rows, a ring's stages.) */
 static inline PxLinear *linear_of(Px *p, const Dist *d, const int64_t *strides) {
-    size_t sn = sizeof(int64_t) * (size_t)d->rank;
-    for (PxLinear *e = p->linears; e; e = e->next)
-        if (e->d.nslots == d->nslots && e->d.rank == d->rank && memcmp(e->strides, strides, sn) == 0 &&
-            memcmp(&e->d, d, sizeof *d) == 0)
+    for (PxLinear **at = &p->linears, *e; (e = *at) != NULL; at = &e->next)
+        if (e->d.nslots == d->nslots && e->d.rank == d->rank && same_strides(e->strides, strides, d->rank) &&
+            memcmp(&e->d, d, sizeof *d) == 0) {
+            *at = e->next;
+            e->next = p->linears;
+            p->linears = e;
             return e;
+        }
     return linear_make(p, d, strides);
 }
 
@@ -1057,7 +1068,11 @@ const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, S
     return e->off;
 }
 
-void px_barrier(Px *p) { px_line(p, "bar.sync 0", NULL); }
+void px_barrier(Px *p) {
+    char *w = px_w_begin(p, 16);
+    memcpy(w, "bar.sync 0", 10);
+    px_w_end(p, w + 10);
+}
 
 void px_label_at(Px *p, int label) {
     StrBuf *sb = &p->body;
@@ -1837,7 +1852,16 @@ static bool widens_range(Op *op, Slot x) {
 
 /* tt.addptr's offset register o (its constant aside) in bytes, as a 64-bit
  * register: px_cse's answer, memoised by o's register. */
-static Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
+static Slot addptr_wide_make(Px *p, Slot ro, int64_t scale, uint8_t how, PxWideMemo *m) {
+    Slot wide = how == 1 ? px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale))
+                : how == 2 ? px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro))
+                           : px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
+    *m = (PxWideMemo){p->epoch, ro.reg, ro.rc, how, scale, wide};
+    return wide;
+}
+
+/* (The lookup inline, its first sight of a register out of line.) */
+static PX_INLINE Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
     int ow = oe->kind == TY_INT ? oe->width : 64;
     Slot ro = {SLOT_REG, o.rc, o.reg, {0}};
     if (ow > 32 && scale == 1) return ro;
@@ -1845,11 +1869,7 @@ static Slot addptr_wide(Px *p, Slot o, const Type *oe, int64_t scale) {
     PxWideMemo *m = &p->wide_memo[(unsigned)o.reg % TC_ARRAY_LEN(p->wide_memo)];
     if (m->epoch == p->epoch && m->how == how && m->o_reg == o.reg && m->o_rc == o.rc && m->scale == scale)
         return m->wide;
-    Slot wide = how == 1 ? px_cse2(p, RC_B64, "mul.lo.s64", px_arg_reg(p, ro), px_arg_int(p, scale))
-                : how == 2 ? px_cse1(p, RC_B64, "cvt.s64.s32", px_arg_reg(p, ro))
-                           : px_cse2(p, RC_B64, "mul.wide.s32", px_arg_reg(p, ro), px_arg_int(p, scale));
-    *m = (PxWideMemo){p->epoch, o.reg, o.rc, how, scale, wide};
-    return wide;
+    return addptr_wide_make(p, ro, scale, how, m);
 }
 
 /* What tt.addptr's slots share: the element size, the offsets' element

@@ -429,31 +429,43 @@ static void combine(Px *p, Op *op, int k, Slot *acc, Slot *x, Slot *out) {
 
 /* shfl.sync.MODE of v (any register class) from lane operand `b`: "bfly"
  * with a lane xor, "idx" with a source lane (register or immediate). */
+/* `shfl.sync.MODE.b32 d, a, b, 31, -1` (op: the opcode and a space). */
+static void shfl_line(Px *p, PxText op, Slot d, Slot a, const char *b) {
+    size_t bn = strlen(b);
+    char *w = px_w_text(px_w_begin(p, op.n + 2 * PX_W_NAME + bn + 16), op.s, op.n);
+    w = px_w_name(p, w, d);
+    w[0] = ',', w[1] = ' ';
+    w = px_w_name(p, w + 2, a);
+    w[0] = ',', w[1] = ' ';
+    w = px_w_text(w + 2, b, bn);
+    memcpy(w, ", 31, -1", 8);
+    px_w_end(p, w + 8);
+}
+
 static Slot shfl_lanes(Px *p, const char *mode, Slot v, const Type *e, const char *b) {
     RegClass rc = px_rc(e);
-    const char *op = mode[0] == 'b' ? "shfl.sync.bfly.b32 " : "shfl.sync.idx.b32 ";
+    PxText op = mode[0] == 'b' ? PX_LIT("shfl.sync.bfly.b32 ") : PX_LIT("shfl.sync.idx.b32 ");
     if (rc == RC_B32 || rc == RC_F32) {
         Slot r = px_reg(p, rc);
-        const char *vn = px_rname(p, px_mat(p, v, e));
-        px_line(p, op, px_rname(p, r), ", ", vn, ", ", b, ", 31, -1", NULL);
+        shfl_line(p, op, r, px_mat(p, v, e), b);
         return r;
     }
     if (rc == RC_B16) {
         Slot u = px_cse(p, RC_B32, "cvt.u32.u16", px_rname(p, px_mat(p, v, e)), NULL, NULL);
         Slot r = px_reg(p, RC_B32);
-        px_line(p, op, px_rname(p, r), ", ", px_rname(p, u), ", ", b, ", 31, -1", NULL);
+        shfl_line(p, op, r, u, b);
         return px_cse(p, RC_B16, "cvt.u16.u32", px_rname(p, r), NULL, NULL);
     }
     if (rc == RC_PRED) {
         Slot u = px_cse(p, RC_B32, "selp.u32", "1", "0", px_rname(p, px_mat(p, v, e)));
         Slot r = px_reg(p, RC_B32);
-        px_line(p, op, px_rname(p, r), ", ", px_rname(p, u), ", ", b, ", 31, -1", NULL);
+        shfl_line(p, op, r, u, b);
         return px_cse(p, RC_PRED, "setp.ne.s32", px_rname(p, r), "0", NULL);
     }
     Slot lo = px_reg(p, RC_B32), hi = px_reg(p, RC_B32), lo2 = px_reg(p, RC_B32), hi2 = px_reg(p, RC_B32);
     px_emit(p, "mov.b64 {%s, %s}, %s", px_rname(p, lo), px_rname(p, hi), px_rname(p, px_mat(p, v, e)));
-    px_line(p, op, px_rname(p, lo2), ", ", px_rname(p, lo), ", ", b, ", 31, -1", NULL);
-    px_line(p, op, px_rname(p, hi2), ", ", px_rname(p, hi), ", ", b, ", 31, -1", NULL);
+    shfl_line(p, op, lo2, lo, b);
+    shfl_line(p, op, hi2, hi, b);
     Slot r = px_reg(p, rc);
     px_emit(p, "mov.b64 %s, {%s, %s}", px_rname(p, r), px_rname(p, lo2), px_rname(p, hi2));
     return r;
