@@ -300,6 +300,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                     table_clear(&inner);
                     cse_block(&inner, ib, pc, true);
                 }
+                table_clear(&inner); /* (its ops left out leave scope) */
                 table_free(&inner);
                 continue;
             }
