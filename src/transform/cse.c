@@ -241,13 +241,14 @@ static inline void table_pop_to(Table *t, int len, int skipped) {
  * (a function's outermost scope holds most of its ops); the ops left out
  * leave its scope. */
 static void table_clear(Table *t) {
+    /* (the ops left out first: then no late entry goes in again) */
+    while (t->skipped.len) vec_pop(&t->skipped)->mark = 0;
     if (t->entries.len > t->nbuckets / 16) {
         memset(t->heads, 0xff, sizeof(int) * (size_t)t->nbuckets);
         t->entries.len = 0;
     } else {
-        table_pop_to(t, 0, t->skipped.len);
+        table_pop_to(t, 0, 0);
     }
-    while (t->skipped.len) vec_pop(&t->skipped)->mark = 0;
 }
 
 static void table_free(Table *t) {
@@ -299,6 +300,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                     table_clear(&inner);
                     cse_block(&inner, ib, pc, true);
                 }
+                table_clear(&inner); /* (its ops left out leave scope) */
                 table_free(&inner);
                 continue;
             }

@@ -80,6 +80,7 @@ typedef struct LState {
     uint32_t *remat_of;
     uint32_t remat_cap;
     VEC(RematMemo) remats;
+    VEC(Op *) chained; /* dots chained_dot found connected to one asked about */
     /* by Value.id (the values made before the pass): can_remat's depth
      * limit for the value, plus 2 (0: not known yet; see remat_room) */
     int8_t *room;
@@ -628,8 +629,12 @@ static void slice_add(Slice *sl, Op *x) {
 
 /* Is another tt.dot connected to `dot` by data flow within its region
  * (Triton's multiRootGetSlice: operands' producers backwards, results'
- * users forwards, ops of the same region only)? */
-static bool chained_dot(Op *dot) {
+ * users forwards, ops of the same region only)? The other dot found is
+ * connected to this one too: it is remembered (s->chained), and its own
+ * question needs no search. */
+static bool chained_dot(LState *s, Op *dot) {
+    for (int i = 0; i < s->chained.len; i++)
+        if (s->chained.data[i] == dot) return true;
     Slice sl = {.region = dot->parent ? dot->parent->parent : NULL};
     if (sl.region)
         for (Block *b = sl.region->first; b; b = b->next)
@@ -640,6 +645,7 @@ static bool chained_dot(Op *dot) {
     while (sl.work.len && !chained) {
         Op *op = vec_pop(&sl.work);
         chained = op != dot && op->kind == TT_DOT;
+        if (chained) vec_push(&s->chained, op);
         for (int i = 0; i < op->noperands; i++) slice_add(&sl, op_operand(op, i)->def);
         for (int i = 0; i < op->nresults; i++)
             for (Use *u = op_result(op, i)->uses; u; u = u->next) slice_add(&sl, u->owner);
@@ -694,7 +700,7 @@ static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
     int64_t M = rt->shape[0], N = rt->shape[1], K = at->shape[1];
     if (K % (tf32 ? 8 : 16) || M % 16 || N % 8) return false;
     int wm, wn;
-    mma_warps(M, N, o->num_warps, chained_dot(dot), &wm, &wn);
+    mma_warps(M, N, o->num_warps, chained_dot(s, dot), &wm, &wn);
     *out = ttg_mma_layout(wm, wn);
     return true;
 }
@@ -791,6 +797,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     tc_free(s.remat_of);
     tc_free(s.room);
     vec_free(&s.remats);
+    vec_free(&s.chained);
     vec_free(&s.work);
     vec_free(&s.ops);
     vec_free(&s.seeds);
