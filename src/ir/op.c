@@ -12,13 +12,6 @@
 #include <string.h>
 
 /* (op_fill and the block links are inlined into build_op: see there) */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#define NOT_INLINE __attribute__((noinline))
-#else
-#define ALWAYS_INLINE inline
-#define NOT_INLINE
-#endif
 
 const char *const cmpi_pred_names[CMPI_COUNT] = {"eq",  "ne",  "slt", "sle", "sgt",
                                                  "sge", "ult", "ule", "ugt", "uge"};

@@ -45,11 +45,6 @@
 /* cg_expr is entered for every node of every expression: the visitors stay
  * out of it (inlined, their frames and saved registers would be paid on
  * every entry, a name's lookup included). */
-#if defined(__GNUC__)
-#define NOT_INLINE __attribute__((noinline))
-#else
-#define NOT_INLINE
-#endif
 
 typedef VEC(Value *) ValueVec;
 typedef VEC(Type *) TypeVec;

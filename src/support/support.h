@@ -30,6 +30,16 @@
 
 #define TC_ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* For the few hot paths whose calls cost more than their bodies (the
+ * compiler's own choice is the default everywhere else). */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOT_INLINE __attribute__((noinline))
+#else
+#define ALWAYS_INLINE inline
+#define NOT_INLINE
+#endif
+
 /* ---- allocation ------------------------------------------------------ */
 
 /* realloc-like hook: ptr == NULL allocates, size == 0 frees. Must not

@@ -40,13 +40,6 @@
 
 /* (the hashing and the probe are inlined into the walk over the ops, not
  * called per op: a merge calls them too) */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#define NOT_INLINE __attribute__((noinline))
-#else
-#define ALWAYS_INLINE inline
-#define NOT_INLINE
-#endif
 
 typedef struct Entry {
     Op *op;
