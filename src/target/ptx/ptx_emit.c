@@ -816,6 +816,14 @@ PxArg px_arg_make(Px *p, Slot s, const Type *elem) {
     return px_arg_reg(p, px_mat(p, s, elem));
 }
 
+/* px_arg of a float operand of class F32 or F64, a plain register or an
+ * immediate (as every such slot is), the immediate's memo lookup inline:
+ * the float ops of scalar code take constants op after op. */
+static PX_INLINE PxArg float_arg(Px *p, Slot s, const Type *elem) {
+    if (s.kind == SLOT_IMM && (s.rc == RC_F32 || s.rc == RC_F64)) return imm_arg(p, s);
+    return px_arg(p, s, elem);
+}
+
 /* ---- tiles --------------------------------------------------------------- */
 
 Tile *px_new_tile_block(Px *p, int n) {
@@ -1167,7 +1175,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     if (!is_f16ish(e)) { /* f32, f64: no conversions (see fma_slot) */
         if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
             return px_imm_float((float)(a.f + b.f), RC_F32);
-        return px_cse2(p, px_rc(e), opc_join(p, op, fty(e)), px_arg(p, a, e), px_arg(p, b, e));
+        return px_cse2(p, px_rc(e), opc_join(p, op, fty(e)), float_arg(p, a, e), float_arg(p, b, e));
     }
     const char *n16 = native16(e);
     if (n16 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3) ||
@@ -1184,7 +1192,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
 }
 
 static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
-    if (!is_f16ish(e)) return px_cse1(p, px_rc(e), opc_join(p, op, fty(e)), px_arg(p, a, e)); /* (see fma_slot) */
+    if (!is_f16ish(e)) return px_cse1(p, px_rc(e), opc_join(p, op, fty(e)), float_arg(p, a, e)); /* (see fma_slot) */
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
@@ -1786,8 +1794,8 @@ static int64_t ew_attr(Px *p, Op *op, const char *name) {
 
 static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
     if (!is_f16ish(re)) /* f32, f64: no conversions (and no operand to materialise: plain registers or immediates) */
-        return px_cse3(p, px_rc(re), re->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_arg(p, in[0], re),
-                       px_arg(p, in[1], re), px_arg(p, in[2], re));
+        return px_cse3(p, px_rc(re), re->width == 64 ? "fma.rn.f64" : "fma.rn.f32", float_arg(p, in[0], re),
+                       float_arg(p, in[1], re), float_arg(p, in[2], re));
     const char *n16 = native16(re);
     if (n16) return native16_op(p, "fma.rn", n16, in, 3, re);
     const Type *ce = is_f16ish(re) ? p->f32 : re;
@@ -2332,12 +2340,11 @@ static void lower_elementwise(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     const Type *re = ty_elem(op_result(op, 0)->type);
     int nin = op->noperands < 4 ? op->noperands : 4;
-    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code) */
-        if (px_demanded(px_demand(p, op_result(op, 0)), 0)) {
-            Slot in[4];
-            for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
-            out->s[0] = px_ew(p, op, in, re);
-        }
+    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code; always read, as a
+                        * tile of fewer than two slots has no demand) */
+        Slot in[4];
+        for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
+        out->s[0] = px_ew(p, op, in, re);
         return;
     }
     /* operand k's slot i is src[k][i & mask[k]] (a one-slot tile is
@@ -3201,8 +3208,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
-    p->func = func;
-    px_demand_analyze(p, func);
+    p->func = func; /* (the demand analysis runs at its first question, see px_demand) */
     for (int rc = 0; rc < RC_COUNT; rc++) { /* the names kept from the kernels before */
         p->rnames[rc] = px_names.names[rc], p->rnames_named[rc] = px_names.named[rc];
         p->rnames_cap[rc] = px_names.cap[rc];
