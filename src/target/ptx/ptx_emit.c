@@ -978,6 +978,7 @@ typedef struct PxLinear {
     int64_t *off;
     unsigned epoch; /* of base (0: none) */
     Slot base;
+    Slot tp[TTG_MAX_RANK]; /* px_thread_part's registers (prologue: good for the kernel), once asked */
     struct PxLinear *next;
 } PxLinear;
 
@@ -1012,6 +1013,7 @@ static PxLinear *linear_make(Px *p, const Dist *d, const int64_t *strides) {
     memcpy(e->strides, strides, sizeof(int64_t) * (size_t)d->rank);
     e->off = ARENA_ARRAY(p->ctx->arena, int64_t, d->nslots > 0 ? d->nslots : 1);
     e->epoch = 0;
+    memset(e->tp, 0, sizeof e->tp);
     e->next = p->linears;
     p->linears = e;
     int64_t *part[TTG_MAX_RANK];
@@ -1046,7 +1048,8 @@ static Slot linear_base(Px *p, PxLinear *e) {
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
         if (strides[dim] == 0) continue; /* a coordinate that does not count */
-        Slot tp = px_thread_part(p, d, dim);
+        if (e->tp[dim].kind == SLOT_NONE) e->tp[dim] = px_thread_part(p, d, dim);
+        Slot tp = e->tp[dim];
         Slot term = strides[dim] == 1 ? tp
                     : px_cse2(p, RC_B32, "mul.lo.s32", px_arg_reg(p, tp), px_arg_int(p, strides[dim]));
         if (acc.kind == SLOT_IMM) {
