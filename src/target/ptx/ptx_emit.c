@@ -853,10 +853,9 @@ const Dist *px_dist_make(Px *p, const Type *t) {
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
     if (!cached) {
         const Layout *l = ttg_layout_of_type(p->ctx, t);
-        Dist d;
-        if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
-        cached = arena_dup(p->ctx->arena, &d, sizeof d);
-        map_put(&p->dists, MAP_KEY(t), (void *)cached);
+        Dist *d = ARENA_NEW(p->ctx->arena, Dist); /* (made in place: no copy) */
+        if (!l || !ttg_dist(l, t->shape, t->rank, d)) return NULL;
+        map_put(&p->dists, MAP_KEY(t), (void *)(cached = d));
     }
     p->dist_memo[h].t = t, p->dist_memo[h].d = cached;
     return cached;
