@@ -8,8 +8,9 @@
  * every slot, 8x what is read (ptxas deletes the rest, after the emitter has
  * written and CSE'd it and ptxas has parsed it).
  *
- * The analysis runs once per kernel, before lowering, as one walk over the
- * ops in reverse: a result's users come after it, so their demands are known
+ * The analysis runs once per kernel, when the lowering first asks for the
+ * demand of a tile of two slots or more (never, in a kernel of one element
+ * per thread), as one walk over the ops in reverse: a result's users come after it, so their demands are known
  * when it is reached. A value's demand is the union over its uses of
  *   - an element-wise user (lower_elementwise): the slots of the user's
  *     result that are demanded (slot i reads slot i of each operand);
@@ -249,5 +250,14 @@ static void demand_block(Px *p, Block *b) {
 }
 
 void px_demand_analyze(Px *p, Op *func) {
+    p->demand_done = true;
     demand_block(p, func_entry(func));
+}
+
+/* The analysis reads only the IR, the layouts and the axis info, none of
+ * which the lowering changes: run when first needed, it answers as it
+ * would have before the lowering began. Until then every value asked of
+ * has fewer than two slots, and no demand. */
+void px_demand_first(Px *p, const Value *v) {
+    if (slots_of(p, v) >= 2) px_demand_analyze(p, p->func);
 }

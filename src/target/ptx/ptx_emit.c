@@ -816,6 +816,14 @@ PxArg px_arg_make(Px *p, Slot s, const Type *elem) {
     return px_arg_reg(p, px_mat(p, s, elem));
 }
 
+/* px_arg of a float operand of class F32 or F64, a plain register or an
+ * immediate (as every such slot is), the immediate's memo lookup inline:
+ * the float ops of scalar code take constants op after op. */
+static PX_INLINE PxArg float_arg(Px *p, Slot s, const Type *elem) {
+    if (s.kind == SLOT_IMM && (s.rc == RC_F32 || s.rc == RC_F64)) return imm_arg(p, s);
+    return px_arg(p, s, elem);
+}
+
 /* ---- tiles --------------------------------------------------------------- */
 
 Tile *px_new_tile_block(Px *p, int n) {
@@ -845,10 +853,9 @@ const Dist *px_dist_make(Px *p, const Type *t) {
     const Dist *cached = map_get(&p->dists, MAP_KEY(t));
     if (!cached) {
         const Layout *l = ttg_layout_of_type(p->ctx, t);
-        Dist d;
-        if (!l || !ttg_dist(l, t->shape, t->rank, &d)) return NULL;
-        cached = arena_dup(p->ctx->arena, &d, sizeof d);
-        map_put(&p->dists, MAP_KEY(t), (void *)cached);
+        Dist *d = ARENA_NEW(p->ctx->arena, Dist); /* (made in place: no copy) */
+        if (!l || !ttg_dist(l, t->shape, t->rank, d)) return NULL;
+        map_put(&p->dists, MAP_KEY(t), (void *)(cached = d));
     }
     p->dist_memo[h].t = t, p->dist_memo[h].d = cached;
     return cached;
@@ -970,6 +977,7 @@ typedef struct PxLinear {
     int64_t *off;
     unsigned epoch; /* of base (0: none) */
     Slot base;
+    Slot tp[TTG_MAX_RANK]; /* px_thread_part's registers (prologue: good for the kernel), once asked */
     struct PxLinear *next;
 } PxLinear;
 
@@ -1004,6 +1012,7 @@ static PxLinear *linear_make(Px *p, const Dist *d, const int64_t *strides) {
     memcpy(e->strides, strides, sizeof(int64_t) * (size_t)d->rank);
     e->off = ARENA_ARRAY(p->ctx->arena, int64_t, d->nslots > 0 ? d->nslots : 1);
     e->epoch = 0;
+    memset(e->tp, 0, sizeof e->tp);
     e->next = p->linears;
     p->linears = e;
     int64_t *part[TTG_MAX_RANK];
@@ -1038,7 +1047,8 @@ static Slot linear_base(Px *p, PxLinear *e) {
     Slot acc = px_imm_int(0, RC_B32);
     for (int dim = 0; dim < d->rank; dim++) {
         if (strides[dim] == 0) continue; /* a coordinate that does not count */
-        Slot tp = px_thread_part(p, d, dim);
+        if (e->tp[dim].kind == SLOT_NONE) e->tp[dim] = px_thread_part(p, d, dim);
+        Slot tp = e->tp[dim];
         Slot term = strides[dim] == 1 ? tp
                     : px_cse2(p, RC_B32, "mul.lo.s32", px_arg_reg(p, tp), px_arg_int(p, strides[dim]));
         if (acc.kind == SLOT_IMM) {
@@ -1167,7 +1177,7 @@ static Slot fbin(Px *p, const char *op, Slot a, Slot b, const Type *e) {
     if (!is_f16ish(e)) { /* f32, f64: no conversions (see fma_slot) */
         if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && a.rc == RC_F32 && strcmp(op, "add") == 0)
             return px_imm_float((float)(a.f + b.f), RC_F32);
-        return px_cse2(p, px_rc(e), opc_join(p, op, fty(e)), px_arg(p, a, e), px_arg(p, b, e));
+        return px_cse2(p, px_rc(e), opc_join(p, op, fty(e)), float_arg(p, a, e), float_arg(p, b, e));
     }
     const char *n16 = native16(e);
     if (n16 && (!strncmp(op, "add", 3) || !strncmp(op, "sub", 3) || !strncmp(op, "mul", 3) ||
@@ -1195,7 +1205,7 @@ static Slot fmaxmin_nan(Px *p, bool is_max, Slot a, Slot b, const Type *e) {
 }
 
 static Slot fun(Px *p, const char *op, Slot a, const Type *e) {
-    if (!is_f16ish(e)) return px_cse1(p, px_rc(e), opc_join(p, op, fty(e)), px_arg(p, a, e)); /* (see fma_slot) */
+    if (!is_f16ish(e)) return px_cse1(p, px_rc(e), opc_join(p, op, fty(e)), float_arg(p, a, e)); /* (see fma_slot) */
     Type *f32 = p->f32;
     const Type *ce = is_f16ish(e) ? f32 : e;
     a = to_f32(p, a, e);
@@ -1797,8 +1807,8 @@ static int64_t ew_attr(Px *p, Op *op, const char *name) {
 
 static Slot fma_slot(Px *p, const Slot *in, const Type *re) {
     if (!is_f16ish(re)) /* f32, f64: no conversions (and no operand to materialise: plain registers or immediates) */
-        return px_cse3(p, px_rc(re), re->width == 64 ? "fma.rn.f64" : "fma.rn.f32", px_arg(p, in[0], re),
-                       px_arg(p, in[1], re), px_arg(p, in[2], re));
+        return px_cse3(p, px_rc(re), re->width == 64 ? "fma.rn.f64" : "fma.rn.f32", float_arg(p, in[0], re),
+                       float_arg(p, in[1], re), float_arg(p, in[2], re));
     const char *n16 = native16(re);
     if (n16) return native16_op(p, "fma.rn", n16, in, 3, re);
     const Type *ce = is_f16ish(re) ? p->f32 : re;
@@ -2350,12 +2360,11 @@ static void lower_elementwise(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     const Type *re = ty_elem(op_result(op, 0)->type);
     int nin = op->noperands < 4 ? op->noperands : 4;
-    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code) */
-        if (px_demanded(px_demand(p, op_result(op, 0)), 0)) {
-            Slot in[4];
-            for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
-            out->s[0] = px_ew(p, op, in, re);
-        }
+    if (out->n == 1) { /* (scalars and one-slot tiles: most ops of scalar code; always read, as a
+                        * tile of fewer than two slots has no demand) */
+        Slot in[4];
+        for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
+        out->s[0] = px_ew(p, op, in, re);
         return;
     }
     /* operand k's slot i is src[k][i & mask[k]] (a one-slot tile is
@@ -3225,8 +3234,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     p->f32 = ty_f32(c);
     p->i32 = ty_i32(c);
     p->i1 = ty_i1(c);
-    p->func = func;
-    px_demand_analyze(p, func);
+    p->func = func; /* (the demand analysis runs at its first question, see px_demand) */
     for (int rc = 0; rc < RC_COUNT; rc++) { /* the names kept from the kernels before */
         p->rnames[rc] = px_names.names[rc], p->rnames_named[rc] = px_names.named[rc];
         p->rnames_cap[rc] = px_names.cap[rc];

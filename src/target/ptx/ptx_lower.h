@@ -161,6 +161,7 @@ typedef struct Px {
     int smem_floor;
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
+    bool demand_done; /* px_demand_analyze has run (see px_demand) */
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
     Op *func;
@@ -485,8 +486,13 @@ static inline AxisAnalysis *px_axis(Px *p) {
 
 /* ptx_demand.c: fills the values' demand */
 void px_demand_analyze(Px *p, Op *func);
+/* px_demand's first question of a value of two slots or more runs the
+ * analysis (a tile of one slot has no demand: a kernel of one element per
+ * thread needs no walk). */
+void px_demand_first(Px *p, const Value *v);
 /* The slots of v that are read, a bit each; NULL when all are. */
 static inline const uint64_t *px_demand(Px *p, const Value *v) {
+    if (!p->demand_done) px_demand_first(p, v);
     const Bits *b = px_value(p, v)->demand;
     return b && !b->full ? b->w : NULL;
 }
