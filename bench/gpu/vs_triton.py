@@ -580,6 +580,44 @@ def c_softmax2d(size, seed):
                (cdiv(M, 16),), {"y": y}, ref={"y": torch.softmax(x.float(), 1).half()}, tol={"y": (2e-3, 1e-2)})
 
 
+
+# tests/kernels/vision_ops.py: convolutions whose loads gather (their pointers are
+# built from loaded offsets or from im2col index arithmetic), where the layout pass
+# decides where the gathered addresses change layout.
+
+def c_deform(size, seed, dt="fp32"):
+    """Modulated deformable convolution (DCNv2), 3x3, stride 1, pad 1."""
+    torch = T()
+    g = gen(seed)
+    N, C, H, W, OC = size
+    dtype = torch.float32 if dt == "fp32" else torch.float16
+    x = randn(N * C * H * W, g, dtype).view(N, C, H, W)
+    offset = randn(N * 18 * H * W, g, scale=1.5).view(N, 18, H, W)
+    mask = torch.sigmoid(randn(N * 9 * H * W, g).view(N, 9, H, W))
+    w = randn(OC * C * 9, g, dtype, scale=0.2).view(OC, C, 3, 3)
+    y = poison((N, OC, H, W), dtype)
+    bp = 32 if dt == "fp32" else 16
+    # fp32 products are rounded to tf32 in both compilers (Triton's default
+    # precision): 6 sigma of C*9 products of size ~0.2*|x| at 2^-10 each
+    atol = 6 * 2.0 ** -10 * (C * 9) ** 0.5 if dt == "fp32" else 2e-2
+    return Run([x, offset, mask, w, y, C, H, W, OC, H, W, 1, 1], dict(KSIZE=3, BLOCK_P=bp, BLOCK_OC=16, BLOCK_C=16),
+               (cdiv(H * W, bp), cdiv(OC, 16), N), {"y": y}, tol={"y": (atol, 2e-2)})
+
+
+def c_conv_igemm(size, seed):
+    """Implicit-GEMM convolution, fp16, channels-last, 3x3, stride 1, pad 1."""
+    torch = T()
+    g = gen(seed)
+    N, H, W, C, OC = size
+    x = randn(N * C * H * W, g, torch.float16).view(N, C, H, W).contiguous(memory_format=torch.channels_last)
+    w = randn(OC * C * 9, g, torch.float16, scale=(C * 9) ** -0.5).view(OC, C, 3, 3)
+    y = poison((N, OC, H, W), torch.float16).contiguous(memory_format=torch.channels_last)
+    ref = torch.nn.functional.conv2d(x.float(), w.float(), None, 1, 1).half()
+    grid = (cdiv(N * H * W, 32) * cdiv(OC, 32),)
+    return Run([x, w.permute(0, 2, 3, 1).contiguous(), y, N, H, W, C, OC, H, W, 1, 1, 1, 1],
+               dict(KH=3, KW=3, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=4, PRECISION="tf32", num_warps=8),
+               grid, {"y": y}, ref={"y": ref}, tol={"y": (2e-2, 2e-2)})
+
 # (file, kernel, label, make, sizes)
 CASES = [
     ("vector_add", "add_kernel", "add fp32", lambda s, sd: c_vector_add(s, sd, "fp32"), [1 << 20, 1000003, 17]),
@@ -646,6 +684,11 @@ CASES = [
     ("shapes", "shape_ops_kernel", "shape ops", c_shapes, [0]),
     ("softmax", "softmax_kernel", "softmax (persistent)", c_softmax, [(1823, 781), (7, 1000), (256, 1024)]),
     ("softmax", "softmax_2d_kernel", "softmax 2d fp16", c_softmax2d, [(100, 250), (64, 256)]),
+    ("vision_ops", "deform_conv2d_kernel", "deformable conv fp32", c_deform, [(2, 64, 56, 56, 64), (1, 5, 9, 11, 20)]),
+    ("vision_ops", "deform_conv2d_kernel", "deformable conv fp16", lambda s, sd: c_deform(s, sd, "fp16"),
+     [(2, 64, 56, 56, 64), (1, 20, 12, 10, 16)]),
+    ("vision_ops", "conv2d_nhwc_igemm_kernel", "implicit-GEMM conv fp16", c_conv_igemm,
+     [(4, 56, 56, 64, 64), (2, 11, 13, 20, 24)]),
 ]
 
 # The three benchmark kernels (issue 6's targets), with the anchor's launch options.

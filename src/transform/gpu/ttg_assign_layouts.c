@@ -84,6 +84,9 @@ typedef struct LState {
     /* by Value.id (the values made before the pass): can_remat's depth
      * limit for the value, plus 2 (0: not known yet; see remat_room) */
     int8_t *room;
+    /* by Value.id (the values made before the pass): cut_cost's answer for
+     * the last layout asked about */
+    struct CutMemo { const Layout *layout; int64_t cost; } *cut;
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -454,8 +457,38 @@ static Value *remat_made(LState *s, Value *x, const Layout *l, const Op *before)
     return NULL;
 }
 
+/* Remembers `clone` as x with layout l (a recomputation or a conversion),
+ * for remat_made. */
+static void remember(LState *s, Value *x, const Layout *l, Value *clone) {
+    if (x->id >= s->remat_cap) { /* (a value made by the pass) */
+        uint32_t cap = ctx_value_count(s->ctx);
+        s->remat_of = tc_realloc(s->remat_of, sizeof *s->remat_of * cap);
+        memset(s->remat_of + s->remat_cap, 0, sizeof *s->remat_of * (cap - s->remat_cap));
+        s->remat_cap = cap;
+    }
+    vec_push(&s->remats, ((RematMemo){l, clone, s->remat_of[x->id]}));
+    s->remat_of[x->id] = (uint32_t)s->remats.len;
+}
+
+/* The layout operand i of x's op d must have for d's result to have l. */
+static const Layout *operand_layout(LState *s, const Op *d, const Layout *l) {
+    return d->kind == TT_EXPAND_DIMS ? slice_of(s, (int)op_axis(d), l) : l;
+}
+
+/* x's op cloned with layout l just before `before`, on operands given. */
+static Value *clone_with(LState *s, Value *x, const Layout *l, Op *before, Value **ops, int n) {
+    Op *d = x->def;
+    Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){with_layout(s, x->type, l)}, 1, 0);
+    op_copy_attrs(s->ctx, c, d);
+    op_insert_before(before, c);
+    if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
+    axis_analysis_copy(s->aa, op_result(c, 0), x);
+    remember(s, x, l, op_result(c, 0));
+    return op_result(c, 0);
+}
+
 /* x recomputed with layout l, just before `before` (or such a clone made
- * before that dominates it). */
+ * before that dominates it); x can_remat. */
 static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     if (!is_tile(x)) return x;
     const Layout *cur = type_layout(s, x->type);
@@ -465,26 +498,136 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
     Op *d = x->def;
     Value *ops[8];
     int n = d->noperands < 8 ? d->noperands : 8;
-    for (int i = 0; i < n; i++) {
-        Value *o = op_operand(d, i);
-        const Layout *ol = l;
-        if (d->kind == TT_EXPAND_DIMS) ol = slice_of(s, (int)op_axis(d), l);
-        ops[i] = remat(s, o, ol, before);
+    for (int i = 0; i < n; i++) ops[i] = remat(s, op_operand(d, i), operand_layout(s, d, l), before);
+    return clone_with(s, x, l, before, ops, n);
+}
+
+/* ---- conversions at the narrowest point ---------------------------------
+ * A tile that cannot be recomputed from scalars may still be recomputed
+ * from a smaller tile it is made of: the pointers of a gather,
+ * `base + cs[None, :] * HW + (yy * W + xx)[:, None]`, are a broadcast of
+ * 1-D offsets that depend on loaded values. Converting the 32 offsets and
+ * recomputing the cheap ops after them costs far less than converting the
+ * 32 x 16 pointers, and the offsets are converted once, where they are
+ * made (outside the loop that uses them), not at every use. This is
+ * Triton's backward rematerialisation: the conversion moves up through
+ * cheap ops to where the fewest elements cross. */
+
+/* What converting x costs: its elements (each goes through shared
+ * memory) plus, for the barriers around the exchange and the addressing,
+ * as much as two more elements per thread; times 8 for each loop x is made
+ * in (a conversion goes where x is made, or, no loop between, just before
+ * the op that needs it; trip counts are unknown, and 8 is enough to
+ * prefer converting 32 offsets outside a loop to 32 inside it, or to 512
+ * pointers after them). Two conversions of 16 elements then cost more
+ * than one of 256. */
+static int64_t conversion_cost(LState *s, const Value *x) {
+    if (!is_tile(x)) return 0;
+    int64_t cost = ty_numel(x->type) + 2 * 32 * s->opts->num_warps;
+    for (const Block *b = x->def ? x->def->parent : x->owner_block; b && b->parent;) {
+        const Op *owner = b->parent->parent;
+        if (!owner) break;
+        if (owner->kind == SCF_FOR || owner->kind == SCF_WHILE) cost *= 8;
+        b = owner->parent;
     }
-    Op *c = op_create(s->ctx, d->kind, d->loc, ops, n, (Type *[]){with_layout(s, x->type, l)}, 1, 0);
-    op_copy_attrs(s->ctx, c, d);
-    op_insert_before(before, c);
-    if (c->kind == ARITH_CONSTANT) retype_constant(s, c);
-    axis_analysis_copy(s->aa, op_result(c, 0), x);
-    if (x->id >= s->remat_cap) { /* (a value made by the pass) */
-        uint32_t cap = ctx_value_count(s->ctx);
-        s->remat_of = tc_realloc(s->remat_of, sizeof *s->remat_of * cap);
-        memset(s->remat_of + s->remat_cap, 0, sizeof *s->remat_of * (cap - s->remat_cap));
-        s->remat_cap = cap;
+    return cost;
+}
+
+/* Visits the cut search may make for one operand: index arithmetic is a
+ * few dozen ops; past this the operand is converted whole. */
+enum { CUT_BUDGET = 256 };
+
+/* The least conversion_cost for x to have layout l, recomputing x
+ * from its operands (`depth` ops below the tile first asked about, at most
+ * REMAT_DEPTH) where that converts fewer than converting x itself. */
+static int64_t cut_cost(LState *s, Value *x, const Layout *l, int depth, int *budget) {
+    if (!is_tile(x) || ttg_layout_equal(type_layout(s, x->type), l)) return 0;
+    if (can_remat(s, x)) return 0;
+    bool memo = x->id < s->nvalues;
+    if (memo && s->cut[x->id].layout == l) return s->cut[x->id].cost;
+    int64_t whole = conversion_cost(s, x), cost = whole;
+    Op *d = x->def;
+    if (d && cheap_op(d) && d->noperands <= 8 && depth < REMAT_DEPTH && --*budget >= 0) {
+        int64_t parts = 0;
+        const Layout *ol = operand_layout(s, d, l);
+        for (int i = 0; i < d->noperands && parts < whole; i++)
+            parts += cut_cost(s, op_operand(d, i), ol, depth + 1, budget);
+        if (parts < whole) cost = parts;
     }
-    vec_push(&s->remats, ((RematMemo){l, op_result(c, 0), s->remat_of[x->id]}));
-    s->remat_of[x->id] = (uint32_t)s->remats.len;
-    return op_result(c, 0);
+    /* (an answer cut short by the budget is not kept) */
+    if (memo && *budget >= 0) s->cut[x->id] = (struct CutMemo){l, cost};
+    return cost;
+}
+
+/* x converted to layout l where it is made (after its op, or first in the
+ * block whose argument it is): the conversion then serves every use. */
+static Value *convert_at_def(LState *s, Value *x, const Layout *l) {
+    Type *t = with_layout(s, x->type, l);
+    Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, x->def ? x->def->loc : x->loc, &x, 1, &t, 1, 0);
+    Block *home = x->def ? x->def->parent : x->owner_block;
+    if (x->def) op_insert_after(x->def, cv);
+    else if (home->first) op_insert_before(home->first, cv);
+    else block_append(home, cv);
+    axis_analysis_copy(s->aa, op_result(cv, 0), x);
+    remember(s, x, l, op_result(cv, 0));
+    return op_result(cv, 0);
+}
+
+/* Does recomputing x's op from its operands convert fewer elements than
+ * converting x? */
+static bool cut_below(LState *s, Value *x, const Layout *l, int depth) {
+    Op *d = x->def;
+    int budget = CUT_BUDGET;
+    return d && cheap_op(d) && d->noperands <= 8 && depth < REMAT_DEPTH &&
+           cut_cost(s, x, l, depth, &budget) < conversion_cost(s, x);
+}
+
+static Value *remat_cut(LState *s, Value *x, const Layout *l, Op *before, int depth);
+
+/* x's op cloned with layout l before `before`, its operands had by remat_cut. */
+static Value *recompute_below(LState *s, Value *x, const Layout *l, Op *before, int depth) {
+    Op *d = x->def;
+    Value *ops[8];
+    const Layout *ol = operand_layout(s, d, l);
+    for (int i = 0; i < d->noperands; i++) ops[i] = remat_cut(s, op_operand(d, i), ol, before, depth + 1);
+    return clone_with(s, x, l, before, ops, d->noperands);
+}
+
+/* x with layout l before `before`: recomputed where cut_cost found that
+ * cheaper, else converted where it is made. */
+static Value *remat_cut(LState *s, Value *x, const Layout *l, Op *before, int depth) {
+    if (!is_tile(x) || ttg_layout_equal(type_layout(s, x->type), l)) return x;
+    Value *made = remat_made(s, x, l, before);
+    if (made) return made;
+    if (can_remat(s, x)) return remat(s, x, l, before);
+    return cut_below(s, x, l, depth) ? recompute_below(s, x, l, before, depth) : convert_at_def(s, x, l);
+}
+
+/* Erases x's op if a recomputation took its last use, and then its
+ * operands' ops that are left unused (x's op is cheap: pure, no regions;
+ * every op here is before the one being materialised, so the walk in
+ * assign_func does not meet them again). */
+static void erase_if_unused(Value *x) {
+    Op *d = x->def;
+    if (!d || x->uses || !cheap_op(d)) return;
+    for (int i = 0; i < d->nresults; i++)
+        if (op_result(d, i)->uses) return;
+    Value *ops[8];
+    int n = d->noperands < 8 ? d->noperands : 8;
+    for (int i = 0; i < n; i++) ops[i] = op_operand(d, i);
+    op_erase(d);
+    for (int i = 0; i < n; i++) erase_if_unused(ops[i]);
+}
+
+/* Is op in a loop (scf.for or scf.while body) nested in block `home`? */
+static bool loop_between(const Op *op, const Block *home) {
+    for (const Block *b = op->parent; b && b != home;) {
+        const Op *owner = b->parent ? b->parent->parent : NULL;
+        if (!owner) return false;
+        if (owner->kind == SCF_FOR || owner->kind == SCF_WHILE) return true;
+        b = owner->parent;
+    }
+    return false;
 }
 
 /* Makes operand i of op, which does not have it, have layout l. */
@@ -495,10 +638,27 @@ static void require_slow(LState *s, Op *op, int i, const Layout *l) {
         op_set_operand(op, i, remat(s, x, l, op));
         return;
     }
+    if (cut_below(s, x, l, 0)) {
+        op_set_operand(op, i, recompute_below(s, x, l, op, 0));
+        erase_if_unused(x);
+        return;
+    }
+    /* a conversion made for an earlier op serves this one too; one that
+     * would run in a loop x is defined outside of goes where x is made */
+    Value *made = remat_made(s, x, l, op);
+    if (made) {
+        op_set_operand(op, i, made);
+        return;
+    }
+    if (loop_between(op, x->def ? x->def->parent : x->owner_block)) {
+        op_set_operand(op, i, convert_at_def(s, x, l));
+        return;
+    }
     Type *t = with_layout(s, x->type, l);
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, op->loc, &x, 1, &t, 1, 0);
     op_insert_before(op, cv);
     axis_analysis_copy(s->aa, op_result(cv, 0), x);
+    remember(s, x, l, op_result(cv, 0));
     op_set_operand(op, i, op_result(cv, 0));
 }
 
@@ -732,6 +892,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     s.remat_cap = s.nvalues;
     s.remat_of = tc_calloc(s.nvalues + 1, sizeof *s.remat_of);
     s.room = tc_calloc(s.nvalues + 1, sizeof *s.room);
+    s.cut = tc_calloc(s.nvalues + 1, sizeof *s.cut);
     s.aa = axis_analyze(c, func);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
     for (int i = 0; i < s.seeds.len; i++) {
@@ -796,6 +957,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     map_free(&s.anchor);
     tc_free(s.remat_of);
     tc_free(s.room);
+    tc_free(s.cut);
     vec_free(&s.remats);
     vec_free(&s.chained);
     vec_free(&s.work);
