@@ -618,6 +618,31 @@ def c_conv_igemm(size, seed):
                dict(KH=3, KW=3, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=4, PRECISION="tf32", num_warps=8),
                grid, {"y": y}, ref={"y": ref}, tol={"y": (2e-2, 2e-2)})
 
+
+def c_attn_bwd(size, seed, causal=True):
+    """The fused-attention tutorial's backward kernel (flash_attention.py), fp16,
+    HEAD_DIM 64, its tutorial configuration; M and delta computed by torch."""
+    torch = T()
+    g = gen(seed)
+    Z, H, N = size
+    shape = (Z, H, N, 64)
+    q, k, v, do = (randn(Z * H * N * 64, g, torch.float16).view(shape) for _ in range(4))
+    sm_scale, RCP_LN2 = 0.5, 1.4426950408889634
+    s = (q.float() @ k.float().transpose(-1, -2)) * (sm_scale * RCP_LN2)  # base-2 logits
+    if causal:
+        s = s.masked_fill(torch.ones(N, N, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
+    M = torch.logsumexp(s * 0.6931471824645996, -1) * RCP_LN2  # log2 of the row sums of 2^s
+    o = torch.exp2(s - M[..., None]) @ v.float()
+    delta = (o * do.float()).sum(-1)
+    dq, dk, dv = (poison(shape, torch.float16) for _ in range(3))
+    arg_k = k * (sm_scale * RCP_LN2)
+    kw = dict(BLOCK_M1=32, BLOCK_N1=64, BLOCK_M2=64, BLOCK_N2=32, BLK_SLICE_FACTOR=2, HEAD_DIM=64, CAUSAL=causal,
+              num_warps=4, num_stages=1)
+    tol = (5e-2, 5e-2)
+    return Run([q, arg_k, v, sm_scale, do, dq, dk, dv, M.contiguous(), delta.contiguous(), q.stride(0), q.stride(1),
+                q.stride(2), q.stride(3), H, N], kw, (N // 64, 1, Z * H), {"dq": dq, "dk": dk, "dv": dv},
+               tol={"dq": tol, "dk": tol, "dv": tol})
+
 # (file, kernel, label, make, sizes)
 CASES = [
     ("vector_add", "add_kernel", "add fp32", lambda s, sd: c_vector_add(s, sd, "fp32"), [1 << 20, 1000003, 17]),
@@ -684,6 +709,7 @@ CASES = [
     ("shapes", "shape_ops_kernel", "shape ops", c_shapes, [0]),
     ("softmax", "softmax_kernel", "softmax (persistent)", c_softmax, [(1823, 781), (7, 1000), (256, 1024)]),
     ("softmax", "softmax_2d_kernel", "softmax 2d fp16", c_softmax2d, [(100, 250), (64, 256)]),
+    ("flash_attention", "attn_bwd", "attention backward causal", c_attn_bwd, [(2, 8, 1024), (1, 2, 128)]),
     ("vision_ops", "deform_conv2d_kernel", "deformable conv fp32", c_deform, [(2, 64, 56, 56, 64), (1, 5, 9, 11, 20)]),
     ("vision_ops", "deform_conv2d_kernel", "deformable conv fp16", lambda s, sd: c_deform(s, sd, "fp16"),
      [(2, 64, 56, 56, 64), (1, 20, 12, 10, 16)]),

@@ -330,12 +330,31 @@ static inline void relate(LState *s, Op *op, Value *v) {
     relate_op(s, op, v);
 }
 
+static bool cheap_op(const Op *op);
+static int remat_room(LState *s, Value *x);
+
+/* A layout spreads from a value to its users, except from index
+ * arithmetic that can be recomputed from scalars (ranges, splats,
+ * constants and cheap ops of those) to users other than control flow:
+ * that is shared by tiles that want different layouts (CSE makes
+ * `tl.arange(0, 16)` one value for the rows of one tile and the columns of
+ * another), and each user gets its own copy in its own layout when the ops
+ * are materialised; spreading one user's layout through it to the others
+ * would make them convert. (A loop's initial value still gives the loop
+ * its layout: a zero accumulator is often the first that reaches it.) */
+static bool is_scf(const Op *op) {
+    return op->kind == SCF_FOR || op->kind == SCF_WHILE || op->kind == SCF_IF || op->kind == SCF_YIELD ||
+           op->kind == SCF_CONDITION;
+}
+
 static void propagate(LState *s) {
     while (s->work.len) {
         Value *v = vec_pop(&s->work);
         if (v->def) relate(s, v->def, v);
         else if (owner_op(v)) relate(s, owner_op(v), v);
-        for (Use *u = v->uses; u; u = u->next) relate(s, u->owner, v);
+        bool shared_index = v->uses && v->uses->next && v->def && cheap_op(v->def) && remat_room(s, v) >= 0;
+        for (Use *u = v->uses; u; u = u->next)
+            if (!shared_index || is_scf(u->owner)) relate(s, u->owner, v);
     }
 }
 
