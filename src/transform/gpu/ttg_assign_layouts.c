@@ -81,6 +81,7 @@ typedef struct LState {
     uint32_t remat_cap;
     VEC(RematMemo) remats;
     VEC(Op *) chained; /* dots chained_dot found connected to one asked about */
+    VEC(Op *) floats;  /* the loads and stores marked `floating` */
     /* by Value.id (the values made before the pass): can_remat's depth
      * limit for the value, plus 2 (0: not known yet; see remat_room) */
     int8_t *room;
@@ -203,6 +204,17 @@ static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) 
     }
 }
 
+/* The anchor map's mark for a load or store of fewer elements than the
+ * CTA has threads: as Triton's remove-layout-conversions counts it (not
+ * an "expensive" access), it gains nothing from a coalesced layout of its
+ * own (some threads hold copies whatever the layout; the emitter's
+ * ownership predicates keep one store per element), so it takes the
+ * layout its neighbours give it, like an element-wise op: the 16 pixel
+ * offsets a convolution loads per tap need no conversion into the layout
+ * of its 2-D tiles, nor a row's 16 sums into a 1-D layout of their own
+ * before their store. Atomics keep their own layouts. */
+static const Layout floating;
+
 /* Spreads v's layout to the values op relates it to (v is an operand or a
  * result of op, or an argument of one of op's blocks). */
 static void relate_op(LState *s, Op *op, Value *v) {
@@ -307,12 +319,12 @@ static void relate_op(LState *s, Op *op, Value *v) {
     }
     uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
     if (key < s->nvalues && s->related[key]) return;
-    if (is_memory_anchor(op)) {
-        const Layout *a = map_get(&s->anchor, MAP_KEY(op));
+    const Layout *a = is_memory_anchor(op) ? map_get(&s->anchor, MAP_KEY(op)) : NULL;
+    if (is_memory_anchor(op) && a != &floating) {
         if (!a) return; /* not placed yet: related again once it is */
         for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), a);
         for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), a);
-    } else if (same_layout_op(op)) {
+    } else if (a == &floating || same_layout_op(op)) {
         for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
         for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
     } else {
@@ -328,6 +340,19 @@ static inline void relate(LState *s, Op *op, Value *v) {
     uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
     if (key < s->nvalues && s->related[key]) return;
     relate_op(s, op, v);
+}
+
+/* Marks a load or store `floating` and relates it if a neighbour has a layout
+ * already (it was skipped then: not placed yet). */
+static void float_access(LState *s, Op *op) {
+    map_put(&s->anchor, MAP_KEY(op), (void *)&floating);
+    vec_push(&s->floats, op);
+    for (int i = 0; i < op->noperands; i++)
+        if (lay(s, op_operand(op, i))) {
+            relate_op(s, op, op_operand(op, i));
+            return;
+        }
+    if (op->nresults && lay(s, op_result(op, 0))) relate_op(s, op, op_result(op, 0));
 }
 
 static bool cheap_op(const Op *op);
@@ -778,6 +803,8 @@ static void materialise_op(LState *s, Op *op) {
     }
     if (is_memory_anchor(op)) {
         const Layout *a = map_get(&s->anchor, MAP_KEY(op));
+        if (a == &floating) /* the layout of its result, or of the value it stores */
+            a = op->nresults ? res_layout(s, op, 0) : type_layout(s, op_operand(op, 1)->type);
         for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), a);
         for (int i = 0; i < op->noperands; i++) require(s, op, i, a);
         return;
@@ -930,12 +957,29 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
             if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
             Value *ptr = op_operand(op, 0);
             if (!is_tile(ptr)) continue;
+            if ((op->kind == TT_LOAD || op->kind == TT_STORE) &&
+                ty_numel(ptr->type) < (int64_t)o->num_warps * o->threads_per_warp) {
+                float_access(&s, op);
+                continue;
+            }
             const Layout *a = keep_layout(&s, coalesce_layout(s.aa, ptr, o->num_warps, o->threads_per_warp));
             map_put(&s.anchor, MAP_KEY(op), (void *)a);
             for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
             for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
             if (pass == 1) propagate(&s);
         }
+        propagate(&s);
+    }
+    /* a floating access no anchor's layout reached is laid out as an
+     * anchor after all (Triton's keeps the coalesced layout it has) */
+    for (int i = 0; i < s.floats.len; i++) {
+        Op *op = s.floats.data[i];
+        Value *ptr = op_operand(op, 0);
+        if (lay(&s, ptr)) continue;
+        const Layout *a = keep_layout(&s, coalesce_layout(s.aa, ptr, o->num_warps, o->threads_per_warp));
+        map_put(&s.anchor, MAP_KEY(op), (void *)a);
+        for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
+        for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
         propagate(&s);
     }
     /* 3: defaults, consumers first */
@@ -979,6 +1023,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     tc_free(s.cut);
     vec_free(&s.remats);
     vec_free(&s.chained);
+    vec_free(&s.floats);
     vec_free(&s.work);
     vec_free(&s.ops);
     vec_free(&s.seeds);
