@@ -172,20 +172,25 @@ static void demand_block(Px *p, Block *b);
 /* Adds to acc (v's slots) a part of what its uses read that is known before
  * the walk: what tt.load / tt.store / ttg.async_copy_global_to_local and
  * the users that read every slot ask for, and through element-wise users
- * (up to `depth` deep) what their results' such uses ask for; not through
- * loops, yields or broadcasts. A loop's iteration argument starts from it:
- * a part of the answer, so the fixpoint is the same, and mostly reached in
- * one walk of the body instead of two (a pointer advanced by tt.addptr and
- * read in full further on). */
-static void known_demand(Px *p, const Value *v, Bits *acc, int depth) {
+ * what their results' such uses ask for; not through loops, yields or
+ * broadcasts. A loop's iteration argument starts from it: a part of the
+ * answer, so the fixpoint is the same, and mostly reached in one walk of
+ * the body instead of two (a pointer advanced by tt.addptr and read in
+ * full further on; an accumulator's chain of element-wise ops into a
+ * tt.dot, however long). Each value is visited once per argument (marked
+ * with p->known_mark): a value reached along two paths (`x * x`) would
+ * otherwise be walked twice, and its users after it. */
+static void known_demand(Px *p, const Value *v, Bits *acc) {
     for (Use *u = v->uses; u && !acc->full; u = u->next) {
         Op *user = u->owner;
         if (user->kind == SCF_FOR || user->kind == SCF_YIELD || user->kind == TT_BROADCAST ||
             user->kind == TT_EXPAND_DIMS)
             continue;
         if (px_is_slotwise(user)) {
-            if (slots_of(p, op_result(user, 0)) != acc->n) bits_fill(acc); /* (as bits_or) */
-            else if (depth > 0) known_demand(p, op_result(user, 0), acc, depth - 1);
+            const Value *r = op_result(user, 0);
+            PxValue *rv = px_value(p, r);
+            if (slots_of(p, r) != acc->n) bits_fill(acc); /* (as bits_or) */
+            else if (rv->known_mark != p->known_mark) rv->known_mark = p->known_mark, known_demand(p, r, acc);
             continue;
         }
         if (!use_demand(p, u, acc, acc->n)) bits_fill(acc);
@@ -204,7 +209,7 @@ static void demand_for(Px *p, Op *op) {
         int ns = slots_of(p, op_result(op, i));
         arg[i] = ns < 2 ? NULL : bits_new(p, ns);
         if (arg[i] && !bits_or(arg[i], entry(p, op_result(op, i)))) bits_fill(arg[i]);
-        if (arg[i]) known_demand(p, body->args[i + 1], arg[i], 3);
+        if (arg[i]) p->known_mark++, known_demand(p, body->args[i + 1], arg[i]);
     }
     for (int round = 0;; round++) {
         for (int i = 0; i < n; i++)

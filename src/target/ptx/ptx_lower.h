@@ -103,6 +103,7 @@ typedef struct PxValue {
     Tile *tile;
     Bits *demand;
     const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
+    unsigned known_mark;  /* see known_demand in ptx_demand.c */
 } PxValue;
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
@@ -162,6 +163,7 @@ typedef struct Px {
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
     bool demand_done; /* px_demand_analyze has run (see px_demand) */
+    unsigned known_mark; /* the current walk's mark, see known_demand in ptx_demand.c */
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
     Op *func;
