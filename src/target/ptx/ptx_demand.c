@@ -90,17 +90,10 @@ static bool broadcast_demand(Px *p, Op *user, Bits *acc, int n) {
     return true;
 }
 
-/* Adds to acc (the slots of `v`, a tile of n slots) what use u of it
- * reads; false when it may read any slot. */
-static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
-    Op *user = u->owner;
-    int k = (int)(u - user->operands);
-    if (px_is_slotwise(user)) return bits_or(acc, entry(p, op_result(user, 0)));
-    /* into a loop: what the iteration argument (and the loop's result) read */
-    if (user->kind == SCF_FOR && k >= 3) return bits_or(acc, entry(p, user->regions[0].first->args[k - 2]));
-    if (user->kind == SCF_YIELD && user->parent->parent->parent->kind == SCF_FOR)
-        return bits_or(acc, entry(p, user->parent->args[k + 1]));
-    if (user->kind == TT_BROADCAST || user->kind == TT_EXPAND_DIMS) return broadcast_demand(p, user, acc, n);
+/* tt.load / tt.store (operand k of user) and ttg.async_copy_global_to_local:
+ * the pointer and the mask at the vector heads only; false for anything
+ * else they read (every slot). */
+static bool access_demand(Px *p, Op *user, int k, Bits *acc, int n) {
     Value *ptr = NULL, *mask = NULL;
     const Dist *d;
     int vec;
@@ -113,15 +106,13 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
         const Type *e = store ? ty_elem(op_operand(user, 1)->type) : ty_elem(op_result(user, 0)->type);
         if (!(d = px_dist_of(p, ptr->type))) return false;
         vec = px_access_vec(p, ptr, mask, d, e);
-    } else if (user->kind == TTG_ASYNC_COPY) {
+    } else {
         ptr = op_operand(user, 1);
         if (k != 1 && k != 2) return false;
         if (!(d = px_dist_of(p, ptr->type))) return false;
         int64_t v = 1;
         op_attr_int(user, "vec", &v);
         vec = (int)v;
-    } else {
-        return false;
     }
     if (d->nslots != n || vec <= 1) return false;
     /* the vector heads: slot i's j along the fastest dimension (order[0],
@@ -130,6 +121,27 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
     for (int row = 0; row < n; row += fast)
         for (int j = 0; j < fast; j += vec) bits_set(acc, row + j);
     return true;
+}
+
+/* Adds to acc (the slots of `v`, a tile of n slots) what use u of it
+ * reads; false when it may read any slot. (Inline in the loops over uses:
+ * most uses are element-wise, one lookup; the accesses' case is a call.) */
+static inline bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
+    Op *user = u->owner;
+    if (px_is_slotwise(user)) return bits_or(acc, entry(p, op_result(user, 0)));
+    int k = (int)(u - user->operands);
+    switch (user->kind) {
+    /* into a loop: what the iteration argument (and the loop's result) read */
+    case SCF_FOR: return k >= 3 && bits_or(acc, entry(p, user->regions[0].first->args[k - 2]));
+    case SCF_YIELD:
+        return user->parent->parent->parent->kind == SCF_FOR && bits_or(acc, entry(p, user->parent->args[k + 1]));
+    case TT_BROADCAST:
+    case TT_EXPAND_DIMS: return broadcast_demand(p, user, acc, n);
+    case TT_LOAD:
+    case TT_STORE:
+    case TTG_ASYNC_COPY: return access_demand(p, user, k, acc, n);
+    default: return false;
+    }
 }
 
 static inline int slots_of(Px *p, const Value *v) {
@@ -143,11 +155,11 @@ static inline int slots_of(Px *p, const Value *v) {
 static Bits *uses_demand_n(Px *p, const Value *v, Bits *acc, int n) {
     Bits *into = acc;
     if (!into) {
-        if (!p->demand_scratch || p->demand_scratch->n < n) p->demand_scratch = bits_new(p, n);
-        into = p->demand_scratch;
         int nw = nwords(n);
+        if (nw > p->demand_scratch_words) p->demand_scratch = bits_new(p, n), p->demand_scratch_words = nw;
+        into = p->demand_scratch;
         into->n = n, into->full = false;
-        memset(into->w, 0, (size_t)nw * sizeof(uint64_t));
+        for (int w = 0; w < nw; w++) into->w[w] = 0; /* (mostly one word: no call) */
     }
     for (Use *u = v->uses; u && !into->full; u = u->next)
         if (!use_demand(p, u, into, n)) into->full = true;

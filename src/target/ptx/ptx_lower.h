@@ -168,7 +168,8 @@ typedef struct Px {
     int nstrings;
     Op *func;
     AxisAnalysis *aa; /* made at the first question (px_axis) */
-    Bits *demand_scratch; /* see uses_demand_n */
+    Bits *demand_scratch; /* see uses_demand_n: room for demand_scratch_words words */
+    int demand_scratch_words;
     char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer
