@@ -23,8 +23,8 @@
  *   - scf.for (an initial value) and its body's scf.yield: what the
  *     iteration argument reads, which is solved as a fixpoint (demand_for);
  *   - anything else (block arguments, scf.yield, reductions, ...): all.
- * Only partial demands are recorded; a value without a demand is read
- * in full. lower_elementwise leaves the slots nobody reads as SLOT_NONE,
+ * Only the values whose demand is asked are worked out (demand_asked); a
+ * value without a demand is read in full. lower_elementwise leaves the slots nobody reads as SLOT_NONE,
  * and reading one is an internal error (px_mat), not a silent zero.
  */
 #include "target/ptx/ptx_lower.h"
@@ -241,21 +241,32 @@ static void demand_for(Px *p, Op *op) {
     }
 }
 
+/* Whether the demand of op's results is ever asked: the lowering asks it
+ * of element-wise results (lower_elementwise) and loops' iteration
+ * arguments (carried_tile), the analysis of broadcasts' results
+ * (broadcast_demand) and loops' results (demand_for). The results of other
+ * ops (loads, layout conversions, splats, dots, ...) are not worked out:
+ * nothing would read them. */
+static bool demand_asked(const Op *op) {
+    return px_is_slotwise(op) || op->kind == TT_BROADCAST || op->kind == TT_EXPAND_DIMS || op->kind == SCF_FOR;
+}
+
 static void demand_block(Px *p, Block *b) {
     /* (the type last found to have fewer than two slots: a run of scalar
      * code asks of the same few types, op after op) */
     const Type *small = NULL;
     for (Op *op = b->last; op; op = op->prev) {
-        for (int i = 0; i < op->nresults; i++) {
-            Value *v = op_result(op, i);
-            if (v->type == small) continue;
-            int n = slots_of(p, v);
-            if (n < 2) {
-                small = v->type;
-                continue;
+        if (demand_asked(op))
+            for (int i = 0; i < op->nresults; i++) {
+                Value *v = op_result(op, i);
+                if (v->type == small) continue;
+                int n = slots_of(p, v);
+                if (n < 2) {
+                    small = v->type;
+                    continue;
+                }
+                record(p, v, uses_demand_n(p, v, NULL, n));
             }
-            record(p, v, uses_demand_n(p, v, NULL, n));
-        }
         if (!op->nregions) continue;
         if (op->kind == SCF_FOR) {
             demand_for(p, op);
