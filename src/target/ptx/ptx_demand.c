@@ -159,7 +159,8 @@ static Bits *uses_demand_n(Px *p, const Value *v, Bits *acc, int n) {
         if (nw > p->demand_scratch_words) p->demand_scratch = bits_new(p, n), p->demand_scratch_words = nw;
         into = p->demand_scratch;
         into->n = n, into->full = false;
-        for (int w = 0; w < nw; w++) into->w[w] = 0; /* (mostly one word: no call) */
+        into->w[0] = 0; /* (mostly the only word: no call) */
+        if (nw > 1) memset(into->w + 1, 0, (size_t)(nw - 1) * sizeof(uint64_t));
     }
     for (Use *u = v->uses; u && !into->full; u = u->next)
         if (!use_demand(p, u, into, n)) into->full = true;
