@@ -2302,14 +2302,14 @@ typedef struct PxRuns {
 static int *const_runs(Px *p, Value *v, int n) {
     const Type *e = ty_elem(v->type);
     if (n < 2 || v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX)) return NULL;
-    const AxisInfo *ai = axis_info(px_axis(p), v);
-    bool runs = false;
-    for (int k = 0; k < ai->rank && !runs; k++) runs = ai->cnst[k] > 1;
-    const Dist *d = runs ? px_dist_of(p, v->type) : NULL;
+    /* (the layout first: a run of one element needs no axis info, whose
+     * lookup is a miss in the cache) */
+    const Dist *d = px_dist_of(p, v->type);
     if (!d || d->nslots != n) return NULL;
     int o0 = d->order[0];
     int64_t s = d->spt[o0] < d->shape[o0] ? d->spt[o0] : d->shape[o0];
-    int64_t c = ai->cnst[o0];
+    if (s < 2) return NULL;
+    int64_t c = axis_info(px_axis(p), v)->cnst[o0];
     if (c > s) c = s;
     if (c < 2 || s % c) return NULL;
     /* (kept per type and run: an op's neighbours mostly have its type) */
