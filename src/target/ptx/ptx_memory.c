@@ -192,10 +192,10 @@ void px_lower_load(Px *p, Op *op) {
                 Slot o = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
                 if (is_bool) o = px_cast(p, o, i1, p->i32, false, 0);
                 if (o.rc == RC_B16 && r.rc == RC_B32) /* an fp8 `other`, held in 16 bits */
-                    px_ins(p, "cvt.u32.u16", px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
+                    px_ins_args(p, PX_LIT("cvt.u32.u16"), r, px_arg(p, o, e), 0);
                 else
-                    px_ins(p, r.rc == RC_B16 ? "mov.b16" : "mov.b32", px_rname(p, r),
-                           px_opnd(p, o, is_bool ? p->i32 : e), NULL, NULL);
+                    px_ins_args(p, r.rc == RC_B16 ? PX_LIT("mov.b16") : PX_LIT("mov.b32"), r,
+                                px_arg(p, o, is_bool ? p->i32 : e), 0);
             }
             if (!opc.s) {
                 const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
@@ -216,8 +216,9 @@ void px_lower_load(Px *p, Op *op) {
                     Slot o = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
                     if (o.kind == SLOT_IMM && rc == RC_F32 && !ot) o = px_imm_float(0.0, RC_F32);
                     if (o.kind == SLOT_IMM && rc == RC_F64 && !ot) o = px_imm_float(0.0, RC_F64);
-                    px_ins(p, rc == RC_F32 ? "mov.f32" : rc == RC_F64 ? "mov.f64" : rc == RC_B64 ? "mov.b64" : "mov.b32",
-                           px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
+                    px_ins_args(p, rc == RC_F32 ? PX_LIT("mov.f32") : rc == RC_F64 ? PX_LIT("mov.f64")
+                                   : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32"),
+                                r, px_arg(p, o, e), 0);
                 }
                 out->s[idx[k]] = r;
                 regs[k] = r;
