@@ -111,7 +111,7 @@ static bool access_demand(Px *p, Op *user, int k, Bits *acc, int n) {
         if (k != 1 && k != 2) return false;
         if (!(d = px_dist_of(p, ptr->type))) return false;
         int64_t v = 1;
-        op_attr_int(user, "vec", &v);
+        op_attr_int_k(user, AN_VEC, &v);
         vec = (int)v;
     }
     if (d->nslots != n || vec <= 1) return false;

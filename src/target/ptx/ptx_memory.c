@@ -104,9 +104,9 @@ static const char *reg_list(Px *p, const char *const *names, int n) {
 
 static const char *load_qual(const Op *op) {
     int64_t cache = 0, evict = 0, vol = 0;
-    op_attr_int(op, "cache", &cache);
-    op_attr_int(op, "evict", &evict);
-    Attr *va = op_attr(op, "isVolatile");
+    op_attr_int_k(op, AN_CACHE, &cache);
+    op_attr_int_k(op, AN_EVICT, &evict);
+    Attr *va = op_attr_k(op, AN_IS_VOLATILE);
     if (va && (va->kind == ATTR_UNIT || (va->kind == ATTR_BOOL && va->b))) vol = 1;
     if (vol) return ".volatile";
     if (evict == TT_EVICT_LAST) return ".L1::evict_last";
@@ -122,8 +122,8 @@ static const char *load_qual(const Op *op) {
 
 static const char *store_qual(const Op *op) {
     int64_t cache = 0, evict = 0;
-    op_attr_int(op, "cache", &cache);
-    op_attr_int(op, "evict", &evict);
+    op_attr_int_k(op, AN_CACHE, &cache);
+    op_attr_int_k(op, AN_EVICT, &evict);
     if (evict == TT_EVICT_LAST) return ".L1::evict_last";
     if (evict == TT_EVICT_FIRST) return ".L1::evict_first";
     switch (cache) {

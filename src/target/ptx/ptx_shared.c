@@ -492,7 +492,7 @@ void px_lower_reduce(Px *p, Op *op) {
     int k = op->noperands;
     if (k > MAXK) return px_fail(p, op, "reductions of more than %d tiles", MAXK);
     int64_t axis = 0;
-    op_attr_int(op, "axis", &axis);
+    op_attr_int_k(op, AN_AXIS, &axis);
     Value *x0 = op_operand(op, 0);
     Dist d;
     if (!px_dist(p, x0->type, &d)) return px_fail(p, op, "reduce operand without a layout");
@@ -1010,11 +1010,11 @@ void px_lower_scan(Px *p, Op *op) {
     int k = op->noperands;
     if (k > MAXK) return px_fail(p, op, "scans of more than %d tiles", MAXK);
     int64_t axis = 0, rev = 0;
-    op_attr_int(op, "axis", &axis);
-    Attr *ra = op_attr(op, "reverse");
+    op_attr_int_k(op, AN_AXIS, &axis);
+    Attr *ra = op_attr_k(op, AN_REVERSE);
     if (ra && ra->kind == ATTR_BOOL) rev = ra->b;
     else if (ra && ra->kind == ATTR_UNIT) rev = 1;
-    else op_attr_int(op, "reverse", &rev);
+    else op_attr_int_k(op, AN_REVERSE, &rev);
     Value *x0 = op_operand(op, 0);
     Dist d;
     if (!px_dist(p, x0->type, &d)) return px_fail(p, op, "scan operand without a layout");
@@ -1106,7 +1106,7 @@ void px_lower_shape(Px *p, Op *op) {
         return;
     }
     case TT_TRANS: {
-        Attr *oa = op_attr(op, "order");
+        Attr *oa = op_attr_k(op, AN_ORDER);
         int64_t ord[TTG_MAX_RANK];
         for (int i = 0; i < rt->rank; i++) ord[i] = i;
         if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != rt->rank)
@@ -1190,7 +1190,7 @@ void px_lower_shape(Px *p, Op *op) {
 void px_lower_gather(Px *p, Op *op) {
     Value *src = op_operand(op, 0), *idx = op_operand(op, 1), *res = op_result(op, 0);
     int64_t axis = 0;
-    op_attr_int(op, "axis", &axis);
+    op_attr_int_k(op, AN_AXIS, &axis);
     Type *st = src->type, *it = idx->type, *rt = res->type;
     const Type *e = ty_elem(st), *ie = ty_elem(it);
     Dist ds, dr;
