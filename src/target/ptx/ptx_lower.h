@@ -184,6 +184,7 @@ typedef struct Px {
     struct PxBcastMap *bcast_maps; /* see px_broadcast_src_of */
     struct PxConvert *converts;    /* see px_relayout */
     struct PxRuns *runs;           /* see const_runs in ptx_emit.c */
+    struct PxAccessOpc *access_opcs; /* see access_opcode in ptx_memory.c */
     struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
     int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */

@@ -50,10 +50,23 @@ int px_access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) 
     return vec;
 }
 
-/* An access's opcode, head + qualifier + vector + "." + type (once per op). */
+/* An access's opcode, head + qualifier + vector + "." + type, made once
+ * per kernel (its accesses have a few: a list, found by the pieces'
+ * pointers, all literals). */
+typedef struct PxAccessOpc {
+    const char *head, *q, *vec, *ty;
+    PxText text;
+    struct PxAccessOpc *next;
+} PxAccessOpc;
+
 static PxText access_opcode(Px *p, const char *head, const char *q, const char *vec, const char *ty) {
+    for (const PxAccessOpc *a = p->access_opcs; a; a = a->next)
+        if (a->head == head && a->q == q && a->vec == vec && a->ty == ty) return a->text;
     const char *s = px_cat(p, head, q, vec, ".", ty, NULL);
-    return (PxText){s, strlen(s)};
+    PxAccessOpc *a = ARENA_NEW(p->ctx->arena, PxAccessOpc);
+    *a = (PxAccessOpc){head, q, vec, ty, {s, strlen(s)}, p->access_opcs};
+    p->access_opcs = a;
+    return a->text;
 }
 
 /* `[@pred ]opcode regs, [ptr]` (a load), `[@pred ]opcode [ptr], regs` (a
@@ -156,13 +169,13 @@ void px_lower_load(Px *p, Op *op) {
     Value *res = op_result(op, 0);
     const Type *e = ty_elem(res->type);
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL, *ot = other ? px_tile(p, other) : NULL;
-    Dist d = {0};
     bool tile = res->type->kind == TY_TENSOR;
-    if (tile && !px_dist(p, res->type, &d)) return px_fail(p, op, "load without a layout");
-    int n = tile ? d.nslots : 1;
+    const Dist *d = tile ? px_dist_of(p, res->type) : NULL;
+    if (tile && !d) return px_fail(p, op, "load without a layout");
+    int n = tile ? d->nslots : 1;
     Tile *out = px_new_tile(p, n);
     px_bind(p, res, out);
-    int vec = tile ? px_access_vec(p, ptr, mask, &d, e) : 1;
+    int vec = tile ? px_access_vec(p, ptr, mask, d, e) : 1;
     int ebits = px_bits(e);
     RegClass rc = px_rc(e);
     Type *i1 = p->i1;
@@ -170,9 +183,9 @@ void px_lower_load(Px *p, Op *op) {
     bool is_bool = e->kind == TY_INT && e->width == 1;
     PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
-        if (tile && !is_vec_head(&d, i, vec)) continue;
+        if (tile && !is_vec_head(d, i, vec)) continue;
         int idx[16];
-        if (tile) vec_slots(&d, i, vec, idx);
+        if (tile) vec_slots(d, i, vec, idx);
         else idx[0] = 0;
         Slot m = mt ? mt->s[mt->n == n ? i : 0] : (Slot){0};
         if (mt && m.kind == SLOT_IMM && !(m.off & 1)) {
@@ -300,21 +313,21 @@ void px_lower_store(Px *p, Op *op) {
     Value *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
     const Type *e = ty_elem(val->type);
     Tile *pt = px_tile(p, ptr), *vt = px_tile(p, val), *mt = mask ? px_tile(p, mask) : NULL;
-    Dist d = {0};
     bool tile = ptr->type->kind == TY_TENSOR;
-    if (tile && !px_dist(p, ptr->type, &d)) return px_fail(p, op, "store without a layout");
-    int n = tile ? d.nslots : 1;
-    int vec = tile ? px_access_vec(p, ptr, mask, &d, e) : 1;
-    Slot owner = tile ? px_owner_pred(p, &d) : px_scalar_owner_pred(p);
+    const Dist *d = tile ? px_dist_of(p, ptr->type) : NULL;
+    if (tile && !d) return px_fail(p, op, "store without a layout");
+    int n = tile ? d->nslots : 1;
+    int vec = tile ? px_access_vec(p, ptr, mask, d, e) : 1;
+    Slot owner = tile ? px_owner_pred(p, d) : px_scalar_owner_pred(p);
     int ebits = px_bits(e);
     RegClass rc = px_rc(e);
     const char *q = store_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
     PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
-        if (tile && !is_vec_head(&d, i, vec)) continue;
+        if (tile && !is_vec_head(d, i, vec)) continue;
         int idx[16];
-        if (tile) vec_slots(&d, i, vec, idx);
+        if (tile) vec_slots(d, i, vec, idx);
         else idx[0] = 0;
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         if (pr.kind == SLOT_IMM) continue; /* masked off */
