@@ -24,8 +24,9 @@
  *     iteration argument reads, which is solved as a fixpoint (demand_for);
  *   - anything else (block arguments, scf.yield, reductions, ...): all.
  * Only the values whose demand is asked are worked out (demand_asked); a
- * value without a demand is read in full. lower_elementwise leaves the slots nobody reads as SLOT_NONE,
- * and reading one is an internal error (px_mat), not a silent zero.
+ * value without a demand is read in full. lower_elementwise leaves the
+ * slots nobody reads as SLOT_NONE, and reading one is an internal error
+ * (px_mat), not a silent zero.
  */
 #include "target/ptx/ptx_lower.h"
 
@@ -124,9 +125,9 @@ static bool access_demand(Px *p, Op *user, int k, Bits *acc, int n) {
 }
 
 /* Adds to acc (the slots of `v`, a tile of n slots) what use u of it
- * reads; false when it may read any slot. (Inline in the loops over uses:
- * most uses are element-wise, one lookup; the accesses' case is a call.) */
-static inline bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
+ * reads; false when it may read any slot. (Most uses are element-wise, one
+ * lookup: the accesses' longer case is apart, in access_demand.) */
+static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
     Op *user = u->owner;
     if (px_is_slotwise(user)) return bits_or(acc, entry(p, op_result(user, 0)));
     int k = (int)(u - user->operands);
