@@ -1073,7 +1073,12 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
 }
 
 const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *base) {
-    PxLinear *e = linear_of(p, d, strides);
+    return px_linear_indices_kept(p, d, strides, NULL, base);
+}
+
+const int64_t *px_linear_indices_kept(Px *p, const Dist *d, const int64_t *strides, PxLinear **kept, Slot *base) {
+    PxLinear *e = kept && *kept ? *kept : linear_of(p, d, strides);
+    if (kept) *kept = e;
     *base = linear_base(p, e);
     return e->off;
 }

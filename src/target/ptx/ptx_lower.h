@@ -449,6 +449,12 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
  * px_linear_index's first call makes it) plus the constant off[i] of the
  * array returned (the kernel's: read only). */
 const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *base);
+/* The same through *kept (NULL: not kept): the table's entry for d and
+ * strides, looked up at the first call and kept by the caller for the next
+ * (a layout conversion's two sides, asked again at every conversion between
+ * the same two types: the lookup compares whole Dists). */
+const int64_t *px_linear_indices_kept(Px *p, const Dist *d, const int64_t *strides, struct PxLinear **kept,
+                                      Slot *base);
 /* Slot i's index from px_linear_indices' answer. */
 static inline Slot px_linear_at(Slot base, const int64_t *off, int i) {
     base.off += off[i];

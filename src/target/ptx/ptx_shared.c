@@ -214,13 +214,15 @@ static inline int next_head(int i, int fast, int vec) {
 /* Writes (reads) tile t's slots at their row-major indices, vec at a time.
  * A vector's elements are consecutive slots: its dimension (the last) is
  * the layout's fastest, counted first (relayout_vec), and a vector starts
- * where j along it is a multiple of vec. */
-static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e) {
+ * where j along it is a multiple of vec. kept: the indices' entry, as
+ * px_linear_indices_kept keeps it (NULL: looked up). */
+static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e,
+                         struct PxLinear **kept) {
     static const PxText st_op[] = {PX_LIT(""), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"), PX_LIT(""),
                                    PX_LIT("st.shared.v4.b32")};
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot lb;
-    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
+    const int64_t *loff = px_linear_indices_kept(p, d, strides, kept, &lb);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
@@ -241,13 +243,13 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
     }
 }
 
-static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e) {
+static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e, struct PxLinear **kept) {
     static const PxText ld_op[] = {PX_LIT(""), PX_LIT("ld.shared.b32"), PX_LIT("ld.shared.v2.b32"), PX_LIT(""),
                                    PX_LIT("ld.shared.v4.b32")};
     Tile *t = px_new_tile(p, d->nslots);
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot lb;
-    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
+    const int64_t *loff = px_linear_indices_kept(p, d, strides, kept, &lb);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
@@ -308,9 +310,23 @@ static const int *same_thread_slots(Px *p, const Dist *ds, const Dist *dd) {
     return src;
 }
 
+/* The conversions of a kernel, by their two types (interned: equal types,
+ * equal Dists): whether the threads agree, and the permutation when they
+ * do, worked out once per pair (a loop's conversions come back); the two
+ * sides' linear index entries, kept at the first conversion through
+ * shared memory (see px_linear_indices_kept). */
+typedef struct PxConvert {
+    const Type *from, *to;
+    const int *perm;
+    struct PxLinear *put, *get;
+    struct PxConvert *next;
+} PxConvert;
+
 /* Tile x laid out by dd, given what same_thread_slots said of ds and dd
- * (perm; NULL: through shared memory). */
-static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd, const int *perm) {
+ * (perm; NULL: through shared memory); c: the conversion's entry, if it
+ * has one. */
+static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd, const int *perm,
+                         PxConvert *c) {
     Tile *out = px_new_tile(p, dd->nslots);
     const Type *e = ty_elem((Type *)from);
     if (perm) {
@@ -319,23 +335,14 @@ static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const
     }
     int64_t strides[TTG_MAX_RANK];
     smem_begin(p, relayout_strides(from, ds, dd, e, strides) * elem_bytes(e));
-    relayout_put(p, x, ds, strides, e);
+    relayout_put(p, x, ds, strides, e, c ? &c->put : NULL);
     px_barrier(p);
-    return relayout_get(p, dd, strides, e);
+    return relayout_get(p, dd, strides, e, c ? &c->get : NULL);
 }
 
 static Tile *relayout_dists(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd) {
-    return relayout_by(p, x, from, ds, dd, same_thread_slots(p, ds, dd));
+    return relayout_by(p, x, from, ds, dd, same_thread_slots(p, ds, dd), NULL);
 }
-
-/* The conversions of a kernel, by their two types (interned: equal types,
- * equal Dists): whether the threads agree, and the permutation when they
- * do, worked out once per pair (a loop's conversions come back). */
-typedef struct PxConvert {
-    const Type *from, *to;
-    const int *perm;
-    struct PxConvert *next;
-} PxConvert;
 
 Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     const Dist *ds = px_dist_of(p, from), *dd = px_dist_of(p, to);
@@ -347,10 +354,10 @@ Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     while (c && (c->from != from || c->to != to)) c = c->next;
     if (!c) {
         c = ARENA_NEW(p->ctx->arena, PxConvert);
-        *c = (PxConvert){from, to, same_thread_slots(p, ds, dd), p->converts};
+        *c = (PxConvert){.from = from, .to = to, .perm = same_thread_slots(p, ds, dd), .next = p->converts};
         p->converts = c;
     }
-    return relayout_by(p, x, from, ds, dd, c->perm);
+    return relayout_by(p, x, from, ds, dd, c->perm, c);
 }
 
 /* The Dist d of a tt.trans result (its dimension k is the operand's ord[k])
@@ -1100,9 +1107,9 @@ void px_lower_shape(Px *p, Op *op) {
         }
         /* row-major in both shapes, a run of each thread's elements at once */
         smem_begin(p, ty_numel(xt) * elem_bytes(e));
-        relayout_put(p, tx, &dx, sx, e);
+        relayout_put(p, tx, &dx, sx, e, NULL);
         px_barrier(p);
-        px_bind(p, op_result(op, 0), relayout_get(p, &dr, sr, e));
+        px_bind(p, op_result(op, 0), relayout_get(p, &dr, sr, e, NULL));
         return;
     }
     case TT_TRANS: {
