@@ -177,7 +177,7 @@ typedef struct Px {
      * is current, and the epoch moves on when a scope is left. */
     unsigned epoch;
     struct PxLinear *linears; /* see px_linear_index */
-    struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
+    struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo[2]; /* the newer first, see smem_at */
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
     struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */

@@ -116,22 +116,27 @@ static Slot smem_at_make(Px *p, Slot index, int esize);
 static inline Slot smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
     *off = index.off * esize + extra;
     if (index.kind == SLOT_IMM) return smem_base(p);
-    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize)
-        return smem_at_make(p, index, esize);
-    return p->smem_memo.addr;
+    for (int k = 0; k < 2; k++)
+        if (p->smem_memo[k].epoch == p->epoch && p->smem_memo[k].index_reg == index.reg &&
+            p->smem_memo[k].esize == esize)
+            return p->smem_memo[k].addr;
+    return smem_at_make(p, index, esize);
 }
 
 /* smem_at's register for a new index register (slot after slot shares it:
- * px_cse's answer, kept; out of line, smem_at's lookup stays a leaf). */
+ * px_cse's answer, kept; out of line, smem_at's lookup stays a leaf). Two
+ * are kept, the older replaced: a layout conversion's two sides take
+ * turns, conversion after conversion. */
 static Slot smem_at_make(Px *p, Slot index, int esize) {
     Slot base = smem_base(p);
     Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
     Slot sc = esize == 1 ? ri : px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, log2i(esize)));
     Slot a = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
-    p->smem_memo.epoch = p->epoch;
-    p->smem_memo.index_reg = index.reg;
-    p->smem_memo.esize = esize;
-    p->smem_memo.addr = a;
+    p->smem_memo[1] = p->smem_memo[0];
+    p->smem_memo[0].epoch = p->epoch;
+    p->smem_memo[0].index_reg = index.reg;
+    p->smem_memo[0].esize = esize;
+    p->smem_memo[0].addr = a;
     return a;
 }
 
