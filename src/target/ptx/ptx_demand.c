@@ -23,9 +23,10 @@
  *   - scf.for (an initial value) and its body's scf.yield: what the
  *     iteration argument reads, which is solved as a fixpoint (demand_for);
  *   - anything else (block arguments, scf.yield, reductions, ...): all.
- * Only partial demands are recorded; a value without a demand is read
- * in full. lower_elementwise leaves the slots nobody reads as SLOT_NONE,
- * and reading one is an internal error (px_mat), not a silent zero.
+ * Only the values whose demand is asked are worked out (demand_asked); a
+ * value without a demand is read in full. lower_elementwise leaves the
+ * slots nobody reads as SLOT_NONE, and reading one is an internal error
+ * (px_mat), not a silent zero.
  */
 #include "target/ptx/ptx_lower.h"
 
@@ -90,17 +91,10 @@ static bool broadcast_demand(Px *p, Op *user, Bits *acc, int n) {
     return true;
 }
 
-/* Adds to acc (the slots of `v`, a tile of n slots) what use u of it
- * reads; false when it may read any slot. */
-static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
-    Op *user = u->owner;
-    int k = (int)(u - user->operands);
-    if (px_is_slotwise(user)) return bits_or(acc, entry(p, op_result(user, 0)));
-    /* into a loop: what the iteration argument (and the loop's result) read */
-    if (user->kind == SCF_FOR && k >= 3) return bits_or(acc, entry(p, user->regions[0].first->args[k - 2]));
-    if (user->kind == SCF_YIELD && user->parent->parent->parent->kind == SCF_FOR)
-        return bits_or(acc, entry(p, user->parent->args[k + 1]));
-    if (user->kind == TT_BROADCAST || user->kind == TT_EXPAND_DIMS) return broadcast_demand(p, user, acc, n);
+/* tt.load / tt.store (operand k of user) and ttg.async_copy_global_to_local:
+ * the pointer and the mask at the vector heads only; false for anything
+ * else they read (every slot). */
+static bool access_demand(Px *p, Op *user, int k, Bits *acc, int n) {
     Value *ptr = NULL, *mask = NULL;
     const Dist *d;
     int vec;
@@ -113,15 +107,13 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
         const Type *e = store ? ty_elem(op_operand(user, 1)->type) : ty_elem(op_result(user, 0)->type);
         if (!(d = px_dist_of(p, ptr->type))) return false;
         vec = px_access_vec(p, ptr, mask, d, e);
-    } else if (user->kind == TTG_ASYNC_COPY) {
+    } else {
         ptr = op_operand(user, 1);
         if (k != 1 && k != 2) return false;
         if (!(d = px_dist_of(p, ptr->type))) return false;
         int64_t v = 1;
-        op_attr_int(user, "vec", &v);
+        op_attr_int_k(user, AN_VEC, &v);
         vec = (int)v;
-    } else {
-        return false;
     }
     if (d->nslots != n || vec <= 1) return false;
     /* the vector heads: slot i's j along the fastest dimension (order[0],
@@ -130,6 +122,27 @@ static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
     for (int row = 0; row < n; row += fast)
         for (int j = 0; j < fast; j += vec) bits_set(acc, row + j);
     return true;
+}
+
+/* Adds to acc (the slots of `v`, a tile of n slots) what use u of it
+ * reads; false when it may read any slot. (Most uses are element-wise, one
+ * lookup: the accesses' longer case is apart, in access_demand.) */
+static bool use_demand(Px *p, const Use *u, Bits *acc, int n) {
+    Op *user = u->owner;
+    if (px_is_slotwise(user)) return bits_or(acc, entry(p, op_result(user, 0)));
+    int k = (int)(u - user->operands);
+    switch (user->kind) {
+    /* into a loop: what the iteration argument (and the loop's result) read */
+    case SCF_FOR: return k >= 3 && bits_or(acc, entry(p, user->regions[0].first->args[k - 2]));
+    case SCF_YIELD:
+        return user->parent->parent->parent->kind == SCF_FOR && bits_or(acc, entry(p, user->parent->args[k + 1]));
+    case TT_BROADCAST:
+    case TT_EXPAND_DIMS: return broadcast_demand(p, user, acc, n);
+    case TT_LOAD:
+    case TT_STORE:
+    case TTG_ASYNC_COPY: return access_demand(p, user, k, acc, n);
+    default: return false;
+    }
 }
 
 static inline int slots_of(Px *p, const Value *v) {
@@ -143,11 +156,12 @@ static inline int slots_of(Px *p, const Value *v) {
 static Bits *uses_demand_n(Px *p, const Value *v, Bits *acc, int n) {
     Bits *into = acc;
     if (!into) {
-        if (!p->demand_scratch || p->demand_scratch->n < n) p->demand_scratch = bits_new(p, n);
-        into = p->demand_scratch;
         int nw = nwords(n);
+        if (nw > p->demand_scratch_words) p->demand_scratch = bits_new(p, n), p->demand_scratch_words = nw;
+        into = p->demand_scratch;
         into->n = n, into->full = false;
-        memset(into->w, 0, (size_t)nw * sizeof(uint64_t));
+        into->w[0] = 0; /* (mostly the only word: no call) */
+        if (nw > 1) memset(into->w + 1, 0, (size_t)(nw - 1) * sizeof(uint64_t));
     }
     for (Use *u = v->uses; u && !into->full; u = u->next)
         if (!use_demand(p, u, into, n)) into->full = true;
@@ -172,20 +186,25 @@ static void demand_block(Px *p, Block *b);
 /* Adds to acc (v's slots) a part of what its uses read that is known before
  * the walk: what tt.load / tt.store / ttg.async_copy_global_to_local and
  * the users that read every slot ask for, and through element-wise users
- * (up to `depth` deep) what their results' such uses ask for; not through
- * loops, yields or broadcasts. A loop's iteration argument starts from it:
- * a part of the answer, so the fixpoint is the same, and mostly reached in
- * one walk of the body instead of two (a pointer advanced by tt.addptr and
- * read in full further on). */
-static void known_demand(Px *p, const Value *v, Bits *acc, int depth) {
+ * what their results' such uses ask for; not through loops, yields or
+ * broadcasts. A loop's iteration argument starts from it: a part of the
+ * answer, so the fixpoint is the same, and mostly reached in one walk of
+ * the body instead of two (a pointer advanced by tt.addptr and read in
+ * full further on; an accumulator's chain of element-wise ops into a
+ * tt.dot, however long). Each value is visited once per argument (marked
+ * with p->known_mark): a value reached along two paths (`x * x`) would
+ * otherwise be walked twice, and its users after it. */
+static void known_demand(Px *p, const Value *v, Bits *acc) {
     for (Use *u = v->uses; u && !acc->full; u = u->next) {
         Op *user = u->owner;
         if (user->kind == SCF_FOR || user->kind == SCF_YIELD || user->kind == TT_BROADCAST ||
             user->kind == TT_EXPAND_DIMS)
             continue;
         if (px_is_slotwise(user)) {
-            if (slots_of(p, op_result(user, 0)) != acc->n) bits_fill(acc); /* (as bits_or) */
-            else if (depth > 0) known_demand(p, op_result(user, 0), acc, depth - 1);
+            const Value *r = op_result(user, 0);
+            PxValue *rv = px_value(p, r);
+            if (slots_of(p, r) != acc->n) bits_fill(acc); /* (as bits_or) */
+            else if (rv->known_mark != p->known_mark) rv->known_mark = p->known_mark, known_demand(p, r, acc);
             continue;
         }
         if (!use_demand(p, u, acc, acc->n)) bits_fill(acc);
@@ -204,7 +223,7 @@ static void demand_for(Px *p, Op *op) {
         int ns = slots_of(p, op_result(op, i));
         arg[i] = ns < 2 ? NULL : bits_new(p, ns);
         if (arg[i] && !bits_or(arg[i], entry(p, op_result(op, i)))) bits_fill(arg[i]);
-        if (arg[i]) known_demand(p, body->args[i + 1], arg[i], 3);
+        if (arg[i]) p->known_mark++, known_demand(p, body->args[i + 1], arg[i]);
     }
     for (int round = 0;; round++) {
         for (int i = 0; i < n; i++)
@@ -224,21 +243,32 @@ static void demand_for(Px *p, Op *op) {
     }
 }
 
+/* Whether the demand of op's results is ever asked: the lowering asks it
+ * of element-wise results (lower_elementwise) and loops' iteration
+ * arguments (carried_tile), the analysis of broadcasts' results
+ * (broadcast_demand) and loops' results (demand_for). The results of other
+ * ops (loads, layout conversions, splats, dots, ...) are not worked out:
+ * nothing would read them. */
+static bool demand_asked(const Op *op) {
+    return px_is_slotwise(op) || op->kind == TT_BROADCAST || op->kind == TT_EXPAND_DIMS || op->kind == SCF_FOR;
+}
+
 static void demand_block(Px *p, Block *b) {
     /* (the type last found to have fewer than two slots: a run of scalar
      * code asks of the same few types, op after op) */
     const Type *small = NULL;
     for (Op *op = b->last; op; op = op->prev) {
-        for (int i = 0; i < op->nresults; i++) {
-            Value *v = op_result(op, i);
-            if (v->type == small) continue;
-            int n = slots_of(p, v);
-            if (n < 2) {
-                small = v->type;
-                continue;
+        if (demand_asked(op))
+            for (int i = 0; i < op->nresults; i++) {
+                Value *v = op_result(op, i);
+                if (v->type == small) continue;
+                int n = slots_of(p, v);
+                if (n < 2) {
+                    small = v->type;
+                    continue;
+                }
+                record(p, v, uses_demand_n(p, v, NULL, n));
             }
-            record(p, v, uses_demand_n(p, v, NULL, n));
-        }
         if (!op->nregions) continue;
         if (op->kind == SCF_FOR) {
             demand_for(p, op);

@@ -1073,7 +1073,12 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides) {
 }
 
 const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *base) {
-    PxLinear *e = linear_of(p, d, strides);
+    return px_linear_indices_kept(p, d, strides, NULL, base);
+}
+
+const int64_t *px_linear_indices_kept(Px *p, const Dist *d, const int64_t *strides, PxLinear **kept, Slot *base) {
+    PxLinear *e = kept && *kept ? *kept : linear_of(p, d, strides);
+    if (kept) *kept = e;
     *base = linear_base(p, e);
     return e->off;
 }
@@ -1796,11 +1801,11 @@ static bool rounded_arith(Px *p, const char *sym, const Slot *in, const Type *re
 /* The integer attribute of an element-wise op (a comparison's predicate, a
  * conversion's rounding; 0 when absent), looked up once for all its
  * slots. */
-static int64_t ew_attr(Px *p, Op *op, const char *name) {
+static int64_t ew_attr(Px *p, Op *op, AttrName name) {
     if (p->ew_attr.op != op) {
         p->ew_attr.op = op;
         p->ew_attr.v = 0;
-        op_attr_int(op, name, &p->ew_attr.v);
+        op_attr_int_k(op, name, &p->ew_attr.v);
     }
     return p->ew_attr.v;
 }
@@ -1856,7 +1861,7 @@ static Slot rem_by_quotient(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
 static bool widens_range(Op *op, Slot x) {
     Op *d = op_operand(op, 0)->def;
     int64_t start = 0;
-    return x.kind == SLOT_REG && x.off > 0 && d && d->kind == TT_MAKE_RANGE && op_attr_int(d, "start", &start) &&
+    return x.kind == SLOT_REG && x.off > 0 && d && d->kind == TT_MAKE_RANGE && op_attr_int_k(d, AN_START, &start) &&
            start >= 0 && ty_elem(op_result(op, 0)->type)->width == 64;
 }
 
@@ -1957,9 +1962,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         return px_cse1(p, px_rc(re), opc_join(p, "abs", ity(re, true)), px_arg(p, in[0], re));
     }
     case ARITH_CMPI:
-        return icmp(p, (int)ew_attr(p, op, "predicate"), in[0], in[1], e0);
+        return icmp(p, (int)ew_attr(p, op, AN_PREDICATE), in[0], in[1], e0);
     case ARITH_CMPF: {
-        int64_t pred = ew_attr(p, op, "predicate");
+        int64_t pred = ew_attr(p, op, AN_PREDICATE);
         if (pred == CMPF_FALSE || pred == CMPF_TRUE) return px_imm_int(pred == CMPF_TRUE, RC_PRED);
         const Type *ce = is_f16ish(e0) ? p->f32 : e0;
         Slot a = to_f32(p, in[0], e0), b = to_f32(p, in[1], e0);
@@ -1981,7 +1986,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
     case ARITH_UITOFP: case ARITH_FPTOUI: return px_cast(p, in[0], e0, re, false, 0);
     case ARITH_EXTF: case ARITH_TRUNCF: return px_cast(p, in[0], e0, re, false, 0);
     case TT_FP_TO_FP: {
-        return px_cast(p, in[0], e0, re, false, ew_attr(p, op, "rounding") == 0 ? 1 : 0);
+        return px_cast(p, in[0], e0, re, false, ew_attr(p, op, AN_ROUNDING) == 0 ? 1 : 0);
     }
     case ARITH_BITCAST: case TT_BITCAST: return bitcast(p, in[0], e0, re);
     case TT_INT_TO_PTR: case TT_PTR_TO_INT: return px_cast(p, in[0], e0, re, false, 0);
@@ -2077,14 +2082,14 @@ static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
         return ew_plan_args(pl, text_arg(p, re->width == 64 ? "fma.rn.f64" : "fma.rn.f32"), px_rc(re), 3, in01,
                             (const Type *[]){re, re, re});
     case ARITH_CMPF: {
-        int64_t pred = ew_attr(p, op, "predicate");
+        int64_t pred = ew_attr(p, op, AN_PREDICATE);
         if (pred == CMPF_FALSE || pred == CMPF_TRUE || is_f16ish(e0)) return false;
         const char *o = opc_join(p, opc_join(p, "setp", cmpf_op((int)pred)), fty(e0));
         return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
     }
     case ARITH_CMPI: {
         static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
-        int pred = (int)ew_attr(p, op, "predicate");
+        int pred = (int)ew_attr(p, op, AN_PREDICATE);
         bool uns = pred >= CMPI_ULT;
         if (e0->width == 1 || (uns && e0->kind == TY_INT && e0->width < 32)) return false; /* (casts first) */
         const char *o = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e0) : ity(e0, !uns));
@@ -2116,7 +2121,7 @@ static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
             (from->fkind == FK_BF16 && to->fkind == FK_F16) || (from->fkind == FK_F16 && to->fkind == FK_BF16) ||
             (from->width == 64 && to->fkind == FK_BF16 && p->sm < 90))
             return false;
-        int rounding = op->kind == TT_FP_TO_FP ? (ew_attr(p, op, "rounding") == 0 ? 1 : 0) : 0;
+        int rounding = op->kind == TT_FP_TO_FP ? (ew_attr(p, op, AN_ROUNDING) == 0 ? 1 : 0) : 0;
         const char *fs = from->fkind == FK_BF16 ? "bf16" : from->fkind == FK_F16 ? "f16" : fty(from);
         const char *ts = to->fkind == FK_BF16 ? "bf16" : to->fkind == FK_F16 ? "f16" : fty(to);
         const char *cvt = to->width < from->width ? opc_join(p, "cvt", rounding == 1 ? "rz" : "rn") : "cvt";
@@ -2302,14 +2307,14 @@ typedef struct PxRuns {
 static int *const_runs(Px *p, Value *v, int n) {
     const Type *e = ty_elem(v->type);
     if (n < 2 || v->type->kind != TY_TENSOR || (e->kind != TY_INT && e->kind != TY_INDEX)) return NULL;
-    const AxisInfo *ai = axis_info(px_axis(p), v);
-    bool runs = false;
-    for (int k = 0; k < ai->rank && !runs; k++) runs = ai->cnst[k] > 1;
-    const Dist *d = runs ? px_dist_of(p, v->type) : NULL;
+    /* (the layout first: a run of one element needs no axis info, whose
+     * lookup is a miss in the cache) */
+    const Dist *d = px_dist_of(p, v->type);
     if (!d || d->nslots != n) return NULL;
     int o0 = d->order[0];
     int64_t s = d->spt[o0] < d->shape[o0] ? d->spt[o0] : d->shape[o0];
-    int64_t c = ai->cnst[o0];
+    if (s < 2) return NULL;
+    int64_t c = axis_info(px_axis(p), v)->cnst[o0];
     if (c > s) c = s;
     if (c < 2 || s % c) return NULL;
     /* (kept per type and run: an op's neighbours mostly have its type) */
@@ -2407,7 +2412,7 @@ static void lower_elementwise(Px *p, Op *op) {
 
 static void lower_constant(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
-    Attr *a = op_attr(op, "value");
+    Attr *a = op_attr_k(op, AN_VALUE);
     const Type *e = ty_elem(op_result(op, 0)->type);
     RegClass rc = px_rc(e);
     Slot s = px_imm_int(0, rc);
@@ -2431,7 +2436,7 @@ static void lower_make_range(Px *p, Op *op) {
     Dist d;
     if (!px_dist(p, op_result(op, 0)->type, &d)) return px_fail(p, op, "no layout");
     int64_t start = 0;
-    op_attr_int(op, "start", &start);
+    op_attr_int_k(op, AN_START, &start);
     Slot tp = px_thread_part(p, &d, 0);
     for (int i = 0; i < out->n; i++) {
         int j[TTG_MAX_RANK];
@@ -2444,7 +2449,7 @@ static void lower_make_range(Px *p, Op *op) {
 void px_broadcast_src(const Op *op, const Dist *dr, const Dist *di, int *src) {
     const Type *it = op_operand((Op *)op, 0)->type;
     int64_t axis = -1;
-    if (op->kind == TT_EXPAND_DIMS) op_attr_int((Op *)op, "axis", &axis);
+    if (op->kind == TT_EXPAND_DIMS) op_attr_int_k(op, AN_AXIS, &axis);
     /* the step of the source slot for a step of j along each result
      * dimension (dist_slot_of_j's multipliers): 0 along the new axis and
      * along a broadcast dimension, where the source's j stays 0 */
@@ -2488,7 +2493,7 @@ const int *px_broadcast_src_of(Px *p, Op *op, const Dist *dr, const Dist *di) {
     if (v->bcast_src) return v->bcast_src;
     const Type *rt = op_result(op, 0)->type, *it = op_operand(op, 0)->type;
     int64_t axis = -1;
-    if (op->kind == TT_EXPAND_DIMS) op_attr_int(op, "axis", &axis);
+    if (op->kind == TT_EXPAND_DIMS) op_attr_int_k(op, AN_AXIS, &axis);
     PxBcastMap *m = p->bcast_maps;
     while (m && (m->rt != rt || m->it != it || m->kind != (int)op->kind || m->axis != axis)) m = m->next;
     if (!m) {
@@ -2842,7 +2847,7 @@ static void lower_inline_asm(Px *p, Op *op) {
 static void lower_program_id(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
     int64_t axis = 0;
-    op_attr_int(op, "axis", &axis);
+    op_attr_int_k(op, AN_AXIS, &axis);
     static const char *const ids[2][3] = {{"%ctaid.x", "%ctaid.y", "%ctaid.z"}, {"%nctaid.x", "%nctaid.y", "%nctaid.z"}};
     const char *src = ids[op->kind != TT_GET_PROGRAM_ID][axis == 1 ? 1 : axis == 2 ? 2 : 0];
     out->s[0] = px_cse(p, RC_B32, "mov.u32", src, NULL, NULL);

@@ -103,6 +103,7 @@ typedef struct PxValue {
     Tile *tile;
     Bits *demand;
     const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
+    unsigned known_mark;  /* see known_demand in ptx_demand.c */
 } PxValue;
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
@@ -162,11 +163,13 @@ typedef struct Px {
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
     bool demand_done; /* px_demand_analyze has run (see px_demand) */
+    unsigned known_mark; /* the current walk's mark, see known_demand in ptx_demand.c */
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
     Op *func;
     AxisAnalysis *aa; /* made at the first question (px_axis) */
-    Bits *demand_scratch; /* see uses_demand_n */
+    Bits *demand_scratch; /* see uses_demand_n: room for demand_scratch_words words */
+    int demand_scratch_words;
     char *tile_next, *tile_end; /* see px_new_tile */
     Type *f32, *i32, *i1; /* made once: ty_f32() interns on every call */
     /* Memos of address registers asked for slot after slot (the answer
@@ -174,13 +177,14 @@ typedef struct Px {
      * is current, and the epoch moves on when a scope is left. */
     unsigned epoch;
     struct PxLinear *linears; /* see px_linear_index */
-    struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo;
+    struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo[2]; /* the newer first, see smem_at */
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
     struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
     struct PxBcastMap *bcast_maps; /* see px_broadcast_src_of */
     struct PxConvert *converts;    /* see px_relayout */
     struct PxRuns *runs;           /* see const_runs in ptx_emit.c */
+    struct PxAccessOpc *access_opcs; /* see access_opcode in ptx_memory.c */
     struct { const char *a, *b, *s; } opc_memo[256]; /* see opc_join */
     int opc_used;
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
@@ -445,6 +449,12 @@ Slot px_linear_index(Px *p, const Dist *d, int slot, const int64_t *strides);
  * px_linear_index's first call makes it) plus the constant off[i] of the
  * array returned (the kernel's: read only). */
 const int64_t *px_linear_indices(Px *p, const Dist *d, const int64_t *strides, Slot *base);
+/* The same through *kept (NULL: not kept): the table's entry for d and
+ * strides, looked up at the first call and kept by the caller for the next
+ * (a layout conversion's two sides, asked again at every conversion between
+ * the same two types: the lookup compares whole Dists). */
+const int64_t *px_linear_indices_kept(Px *p, const Dist *d, const int64_t *strides, struct PxLinear **kept,
+                                      Slot *base);
 /* Slot i's index from px_linear_indices' answer. */
 static inline Slot px_linear_at(Slot base, const int64_t *off, int i) {
     base.off += off[i];

@@ -50,10 +50,23 @@ int px_access_vec(Px *p, Value *ptr, Value *mask, const Dist *d, const Type *e) 
     return vec;
 }
 
-/* An access's opcode, head + qualifier + vector + "." + type (once per op). */
+/* An access's opcode, head + qualifier + vector + "." + type, made once
+ * per kernel (its accesses have a few: a list, found by the pieces'
+ * pointers, all literals). */
+typedef struct PxAccessOpc {
+    const char *head, *q, *vec, *ty;
+    PxText text;
+    struct PxAccessOpc *next;
+} PxAccessOpc;
+
 static PxText access_opcode(Px *p, const char *head, const char *q, const char *vec, const char *ty) {
+    for (const PxAccessOpc *a = p->access_opcs; a; a = a->next)
+        if (a->head == head && a->q == q && a->vec == vec && a->ty == ty) return a->text;
     const char *s = px_cat(p, head, q, vec, ".", ty, NULL);
-    return (PxText){s, strlen(s)};
+    PxAccessOpc *a = ARENA_NEW(p->ctx->arena, PxAccessOpc);
+    *a = (PxAccessOpc){head, q, vec, ty, {s, strlen(s)}, p->access_opcs};
+    p->access_opcs = a;
+    return a->text;
 }
 
 /* `[@pred ]opcode regs, [ptr]` (a load), `[@pred ]opcode [ptr], regs` (a
@@ -104,9 +117,9 @@ static const char *reg_list(Px *p, const char *const *names, int n) {
 
 static const char *load_qual(const Op *op) {
     int64_t cache = 0, evict = 0, vol = 0;
-    op_attr_int(op, "cache", &cache);
-    op_attr_int(op, "evict", &evict);
-    Attr *va = op_attr(op, "isVolatile");
+    op_attr_int_k(op, AN_CACHE, &cache);
+    op_attr_int_k(op, AN_EVICT, &evict);
+    Attr *va = op_attr_k(op, AN_IS_VOLATILE);
     if (va && (va->kind == ATTR_UNIT || (va->kind == ATTR_BOOL && va->b))) vol = 1;
     if (vol) return ".volatile";
     if (evict == TT_EVICT_LAST) return ".L1::evict_last";
@@ -122,8 +135,8 @@ static const char *load_qual(const Op *op) {
 
 static const char *store_qual(const Op *op) {
     int64_t cache = 0, evict = 0;
-    op_attr_int(op, "cache", &cache);
-    op_attr_int(op, "evict", &evict);
+    op_attr_int_k(op, AN_CACHE, &cache);
+    op_attr_int_k(op, AN_EVICT, &evict);
     if (evict == TT_EVICT_LAST) return ".L1::evict_last";
     if (evict == TT_EVICT_FIRST) return ".L1::evict_first";
     switch (cache) {
@@ -156,13 +169,13 @@ void px_lower_load(Px *p, Op *op) {
     Value *res = op_result(op, 0);
     const Type *e = ty_elem(res->type);
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL, *ot = other ? px_tile(p, other) : NULL;
-    Dist d = {0};
     bool tile = res->type->kind == TY_TENSOR;
-    if (tile && !px_dist(p, res->type, &d)) return px_fail(p, op, "load without a layout");
-    int n = tile ? d.nslots : 1;
+    const Dist *d = tile ? px_dist_of(p, res->type) : NULL;
+    if (tile && !d) return px_fail(p, op, "load without a layout");
+    int n = tile ? d->nslots : 1;
     Tile *out = px_new_tile(p, n);
     px_bind(p, res, out);
-    int vec = tile ? px_access_vec(p, ptr, mask, &d, e) : 1;
+    int vec = tile ? px_access_vec(p, ptr, mask, d, e) : 1;
     int ebits = px_bits(e);
     RegClass rc = px_rc(e);
     Type *i1 = p->i1;
@@ -170,9 +183,9 @@ void px_lower_load(Px *p, Op *op) {
     bool is_bool = e->kind == TY_INT && e->width == 1;
     PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
-        if (tile && !is_vec_head(&d, i, vec)) continue;
+        if (tile && !is_vec_head(d, i, vec)) continue;
         int idx[16];
-        if (tile) vec_slots(&d, i, vec, idx);
+        if (tile) vec_slots(d, i, vec, idx);
         else idx[0] = 0;
         Slot m = mt ? mt->s[mt->n == n ? i : 0] : (Slot){0};
         if (mt && m.kind == SLOT_IMM && !(m.off & 1)) {
@@ -192,10 +205,10 @@ void px_lower_load(Px *p, Op *op) {
                 Slot o = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
                 if (is_bool) o = px_cast(p, o, i1, p->i32, false, 0);
                 if (o.rc == RC_B16 && r.rc == RC_B32) /* an fp8 `other`, held in 16 bits */
-                    px_ins(p, "cvt.u32.u16", px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
+                    px_ins_args(p, PX_LIT("cvt.u32.u16"), r, px_arg(p, o, e), 0);
                 else
-                    px_ins(p, r.rc == RC_B16 ? "mov.b16" : "mov.b32", px_rname(p, r),
-                           px_opnd(p, o, is_bool ? p->i32 : e), NULL, NULL);
+                    px_ins_args(p, r.rc == RC_B16 ? PX_LIT("mov.b16") : PX_LIT("mov.b32"), r,
+                                px_arg(p, o, is_bool ? p->i32 : e), 0);
             }
             if (!opc.s) {
                 const char *ty = ebits == 16 ? (rc == RC_B16 ? "b16" : "s16") : (e->kind == TY_INT && !is_bool ? "s8" : "u8");
@@ -216,8 +229,9 @@ void px_lower_load(Px *p, Op *op) {
                     Slot o = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
                     if (o.kind == SLOT_IMM && rc == RC_F32 && !ot) o = px_imm_float(0.0, RC_F32);
                     if (o.kind == SLOT_IMM && rc == RC_F64 && !ot) o = px_imm_float(0.0, RC_F64);
-                    px_ins(p, rc == RC_F32 ? "mov.f32" : rc == RC_F64 ? "mov.f64" : rc == RC_B64 ? "mov.b64" : "mov.b32",
-                           px_rname(p, r), px_opnd(p, o, e), NULL, NULL);
+                    px_ins_args(p, rc == RC_F32 ? PX_LIT("mov.f32") : rc == RC_F64 ? PX_LIT("mov.f64")
+                                   : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32"),
+                                r, px_arg(p, o, e), 0);
                 }
                 out->s[idx[k]] = r;
                 regs[k] = r;
@@ -299,21 +313,21 @@ void px_lower_store(Px *p, Op *op) {
     Value *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
     const Type *e = ty_elem(val->type);
     Tile *pt = px_tile(p, ptr), *vt = px_tile(p, val), *mt = mask ? px_tile(p, mask) : NULL;
-    Dist d = {0};
     bool tile = ptr->type->kind == TY_TENSOR;
-    if (tile && !px_dist(p, ptr->type, &d)) return px_fail(p, op, "store without a layout");
-    int n = tile ? d.nslots : 1;
-    int vec = tile ? px_access_vec(p, ptr, mask, &d, e) : 1;
-    Slot owner = tile ? px_owner_pred(p, &d) : px_scalar_owner_pred(p);
+    const Dist *d = tile ? px_dist_of(p, ptr->type) : NULL;
+    if (tile && !d) return px_fail(p, op, "store without a layout");
+    int n = tile ? d->nslots : 1;
+    int vec = tile ? px_access_vec(p, ptr, mask, d, e) : 1;
+    Slot owner = tile ? px_owner_pred(p, d) : px_scalar_owner_pred(p);
     int ebits = px_bits(e);
     RegClass rc = px_rc(e);
     const char *q = store_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
     PxText opc = {0}; /* made at the first access: the same for all */
     for (int i = 0; i < n; i++) {
-        if (tile && !is_vec_head(&d, i, vec)) continue;
+        if (tile && !is_vec_head(d, i, vec)) continue;
         int idx[16];
-        if (tile) vec_slots(&d, i, vec, idx);
+        if (tile) vec_slots(d, i, vec, idx);
         else idx[0] = 0;
         Slot pr = access_pred(p, mt ? mt->s[mt->n == n ? i : 0] : (Slot){0}, mt != NULL, owner);
         if (pr.kind == SLOT_IMM) continue; /* masked off */

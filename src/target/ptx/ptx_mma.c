@@ -42,7 +42,7 @@ static const char *mma_form(Op *dot, const Type *ea, const Type *eb, const Type 
     if (ea->fkind == FK_F16) return "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
     if (ea->fkind == FK_BF16) return "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
     int64_t prec = TT_PREC_IEEE; /* the attribute's default */
-    op_attr_int(dot, "inputPrecision", &prec);
+    op_attr_int_k(dot, AN_INPUT_PRECISION, &prec);
     if (ea->fkind == FK_F32 && prec == TT_PREC_TF32)
         return "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32";
     return NULL;
@@ -129,9 +129,9 @@ static void ldmatrix(Px *p, int n, bool trans, Slot base, int64_t off, Slot *out
 /* The ttg.local_load that gives a dot operand from a cp.async ring, or NULL. */
 static Op *ring_load(Value *v) { return v->def && v->def->kind == TTG_LOCAL_LOAD ? v->def : NULL; }
 
-static int64_t int_attr(Op *op, const char *name) {
+static int64_t int_attr(Op *op, AttrName name) {
     int64_t v = 0;
-    op_attr_int(op, name, &v);
+    op_attr_int_k(op, name, &v);
     return v;
 }
 
@@ -229,12 +229,12 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     int64_t adelta = p->smem_floor, bdelta = p->smem_floor;
     if (!pl.a.in_regs) abase = plan->lane_a;
     if (ring_a) {
-        adelta = int_attr(ring_a, "offset") - pl.a.base;
-        abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, "stage_bytes"), &adelta);
+        adelta = int_attr(ring_a, AN_OFFSET) - pl.a.base;
+        abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, AN_STAGE_BYTES), &adelta);
     }
     if (ring_b) {
-        bdelta = int_attr(ring_b, "offset") - pl.b.base;
-        bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, "stage_bytes"), &bdelta);
+        bdelta = int_attr(ring_b, AN_OFFSET) - pl.b.base;
+        bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &bdelta);
     }
     /* The operand lists of the mma lines, each made once: the
      * accumulator's for every k step, A's for every n-block, B's for every
@@ -303,12 +303,12 @@ static void lower_async_copy(Px *p, Op *op) {
     if (!d) return px_fail(p, op, "async copy without a layout");
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;
     const Type *pe = ty_elem(ptr->type)->elem;
-    int es = px_bits(pe) / 8, vec = (int)int_attr(op, "vec"), f = d->order[0];
+    int es = px_bits(pe) / 8, vec = (int)int_attr(op, AN_VEC), f = d->order[0];
     int bytes = vec * es;
-    int64_t strides[2] = {int_attr(op, "stride0"), int_attr(op, "stride1")};
-    int64_t off = int_attr(op, "offset");
+    int64_t strides[2] = {int_attr(op, AN_STRIDE0), int_attr(op, AN_STRIDE1)};
+    int64_t off = int_attr(op, AN_OFFSET);
     Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
-    Slot base = stage_address(p, gs, px_tile(p, op_operand(op, 0))->s[0], int_attr(op, "stage_bytes"), &off);
+    Slot base = stage_address(p, gs, px_tile(p, op_operand(op, 0))->s[0], int_attr(op, AN_STAGE_BYTES), &off);
     PxText opc = bytes == 16 ? PX_LIT("cp.async.cg.shared.global") : PX_LIT("cp.async.ca.shared.global");
     PxArg size = px_arg_int(p, bytes);
     const char *size_s = px_arg_str(p, size);
@@ -352,7 +352,7 @@ static void lower_async_copy(Px *p, Op *op) {
 void px_lower_async(Px *p, Op *op) {
     switch (op->kind) {
     case TTG_LOCAL_ALLOC: {
-        int64_t size = int_attr(op, "size");
+        int64_t size = int_attr(op, AN_SIZE);
         if (p->smem_floor) return px_fail(p, op, "nested cp.async rings");
         /* in a loop (a persistent kernel's tile loop), the previous
          * iteration's later users of shared memory (an epilogue's layout
@@ -372,7 +372,7 @@ void px_lower_async(Px *p, Op *op) {
     case TTG_ASYNC_COPY: lower_async_copy(p, op); return;
     case TTG_ASYNC_COMMIT: px_line(p, "cp.async.commit_group", NULL); return;
     case TTG_ASYNC_WAIT:
-        px_line(p, "cp.async.wait_group ", px_int(p, int_attr(op, "num")), NULL);
+        px_line(p, "cp.async.wait_group ", px_int(p, int_attr(op, AN_NUM)), NULL);
         px_barrier(p);
         return;
     case TTG_LOCAL_LOAD:

@@ -116,22 +116,27 @@ static Slot smem_at_make(Px *p, Slot index, int esize);
 static inline Slot smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off) {
     *off = index.off * esize + extra;
     if (index.kind == SLOT_IMM) return smem_base(p);
-    if (p->smem_memo.epoch != p->epoch || p->smem_memo.index_reg != index.reg || p->smem_memo.esize != esize)
-        return smem_at_make(p, index, esize);
-    return p->smem_memo.addr;
+    for (int k = 0; k < 2; k++)
+        if (p->smem_memo[k].epoch == p->epoch && p->smem_memo[k].index_reg == index.reg &&
+            p->smem_memo[k].esize == esize)
+            return p->smem_memo[k].addr;
+    return smem_at_make(p, index, esize);
 }
 
 /* smem_at's register for a new index register (slot after slot shares it:
- * px_cse's answer, kept; out of line, smem_at's lookup stays a leaf). */
+ * px_cse's answer, kept; out of line, smem_at's lookup stays a leaf). Two
+ * are kept, the older replaced: a layout conversion's two sides take
+ * turns, conversion after conversion. */
 static Slot smem_at_make(Px *p, Slot index, int esize) {
     Slot base = smem_base(p);
     Slot ri = {SLOT_REG, RC_B32, index.reg, {0}};
     Slot sc = esize == 1 ? ri : px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, log2i(esize)));
     Slot a = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
-    p->smem_memo.epoch = p->epoch;
-    p->smem_memo.index_reg = index.reg;
-    p->smem_memo.esize = esize;
-    p->smem_memo.addr = a;
+    p->smem_memo[1] = p->smem_memo[0];
+    p->smem_memo[0].epoch = p->epoch;
+    p->smem_memo[0].index_reg = index.reg;
+    p->smem_memo[0].esize = esize;
+    p->smem_memo[0].addr = a;
     return a;
 }
 
@@ -214,13 +219,15 @@ static inline int next_head(int i, int fast, int vec) {
 /* Writes (reads) tile t's slots at their row-major indices, vec at a time.
  * A vector's elements are consecutive slots: its dimension (the last) is
  * the layout's fastest, counted first (relayout_vec), and a vector starts
- * where j along it is a multiple of vec. */
-static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e) {
+ * where j along it is a multiple of vec. kept: the indices' entry, as
+ * px_linear_indices_kept keeps it (NULL: looked up). */
+static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e,
+                         struct PxLinear **kept) {
     static const PxText st_op[] = {PX_LIT(""), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"), PX_LIT(""),
                                    PX_LIT("st.shared.v4.b32")};
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot lb;
-    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
+    const int64_t *loff = px_linear_indices_kept(p, d, strides, kept, &lb);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
@@ -241,13 +248,13 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
     }
 }
 
-static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e) {
+static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e, struct PxLinear **kept) {
     static const PxText ld_op[] = {PX_LIT(""), PX_LIT("ld.shared.b32"), PX_LIT("ld.shared.v2.b32"), PX_LIT(""),
                                    PX_LIT("ld.shared.v4.b32")};
     Tile *t = px_new_tile(p, d->nslots);
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot lb;
-    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
+    const int64_t *loff = px_linear_indices_kept(p, d, strides, kept, &lb);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
@@ -308,9 +315,23 @@ static const int *same_thread_slots(Px *p, const Dist *ds, const Dist *dd) {
     return src;
 }
 
+/* The conversions of a kernel, by their two types (interned: equal types,
+ * equal Dists): whether the threads agree, and the permutation when they
+ * do, worked out once per pair (a loop's conversions come back); the two
+ * sides' linear index entries, kept at the first conversion through
+ * shared memory (see px_linear_indices_kept). */
+typedef struct PxConvert {
+    const Type *from, *to;
+    const int *perm;
+    struct PxLinear *put, *get;
+    struct PxConvert *next;
+} PxConvert;
+
 /* Tile x laid out by dd, given what same_thread_slots said of ds and dd
- * (perm; NULL: through shared memory). */
-static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd, const int *perm) {
+ * (perm; NULL: through shared memory); c: the conversion's entry, if it
+ * has one. */
+static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd, const int *perm,
+                         PxConvert *c) {
     Tile *out = px_new_tile(p, dd->nslots);
     const Type *e = ty_elem((Type *)from);
     if (perm) {
@@ -319,23 +340,14 @@ static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const
     }
     int64_t strides[TTG_MAX_RANK];
     smem_begin(p, relayout_strides(from, ds, dd, e, strides) * elem_bytes(e));
-    relayout_put(p, x, ds, strides, e);
+    relayout_put(p, x, ds, strides, e, c ? &c->put : NULL);
     px_barrier(p);
-    return relayout_get(p, dd, strides, e);
+    return relayout_get(p, dd, strides, e, c ? &c->get : NULL);
 }
 
 static Tile *relayout_dists(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd) {
-    return relayout_by(p, x, from, ds, dd, same_thread_slots(p, ds, dd));
+    return relayout_by(p, x, from, ds, dd, same_thread_slots(p, ds, dd), NULL);
 }
-
-/* The conversions of a kernel, by their two types (interned: equal types,
- * equal Dists): whether the threads agree, and the permutation when they
- * do, worked out once per pair (a loop's conversions come back). */
-typedef struct PxConvert {
-    const Type *from, *to;
-    const int *perm;
-    struct PxConvert *next;
-} PxConvert;
 
 Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     const Dist *ds = px_dist_of(p, from), *dd = px_dist_of(p, to);
@@ -347,10 +359,10 @@ Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     while (c && (c->from != from || c->to != to)) c = c->next;
     if (!c) {
         c = ARENA_NEW(p->ctx->arena, PxConvert);
-        *c = (PxConvert){from, to, same_thread_slots(p, ds, dd), p->converts};
+        *c = (PxConvert){.from = from, .to = to, .perm = same_thread_slots(p, ds, dd), .next = p->converts};
         p->converts = c;
     }
-    return relayout_by(p, x, from, ds, dd, c->perm);
+    return relayout_by(p, x, from, ds, dd, c->perm, c);
 }
 
 /* The Dist d of a tt.trans result (its dimension k is the operand's ord[k])
@@ -492,7 +504,7 @@ void px_lower_reduce(Px *p, Op *op) {
     int k = op->noperands;
     if (k > MAXK) return px_fail(p, op, "reductions of more than %d tiles", MAXK);
     int64_t axis = 0;
-    op_attr_int(op, "axis", &axis);
+    op_attr_int_k(op, AN_AXIS, &axis);
     Value *x0 = op_operand(op, 0);
     Dist d;
     if (!px_dist(p, x0->type, &d)) return px_fail(p, op, "reduce operand without a layout");
@@ -1010,11 +1022,11 @@ void px_lower_scan(Px *p, Op *op) {
     int k = op->noperands;
     if (k > MAXK) return px_fail(p, op, "scans of more than %d tiles", MAXK);
     int64_t axis = 0, rev = 0;
-    op_attr_int(op, "axis", &axis);
-    Attr *ra = op_attr(op, "reverse");
+    op_attr_int_k(op, AN_AXIS, &axis);
+    Attr *ra = op_attr_k(op, AN_REVERSE);
     if (ra && ra->kind == ATTR_BOOL) rev = ra->b;
     else if (ra && ra->kind == ATTR_UNIT) rev = 1;
-    else op_attr_int(op, "reverse", &rev);
+    else op_attr_int_k(op, AN_REVERSE, &rev);
     Value *x0 = op_operand(op, 0);
     Dist d;
     if (!px_dist(p, x0->type, &d)) return px_fail(p, op, "scan operand without a layout");
@@ -1100,13 +1112,13 @@ void px_lower_shape(Px *p, Op *op) {
         }
         /* row-major in both shapes, a run of each thread's elements at once */
         smem_begin(p, ty_numel(xt) * elem_bytes(e));
-        relayout_put(p, tx, &dx, sx, e);
+        relayout_put(p, tx, &dx, sx, e, NULL);
         px_barrier(p);
-        px_bind(p, op_result(op, 0), relayout_get(p, &dr, sr, e));
+        px_bind(p, op_result(op, 0), relayout_get(p, &dr, sr, e, NULL));
         return;
     }
     case TT_TRANS: {
-        Attr *oa = op_attr(op, "order");
+        Attr *oa = op_attr_k(op, AN_ORDER);
         int64_t ord[TTG_MAX_RANK];
         for (int i = 0; i < rt->rank; i++) ord[i] = i;
         if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != rt->rank)
@@ -1190,7 +1202,7 @@ void px_lower_shape(Px *p, Op *op) {
 void px_lower_gather(Px *p, Op *op) {
     Value *src = op_operand(op, 0), *idx = op_operand(op, 1), *res = op_result(op, 0);
     int64_t axis = 0;
-    op_attr_int(op, "axis", &axis);
+    op_attr_int_k(op, AN_AXIS, &axis);
     Type *st = src->type, *it = idx->type, *rt = res->type;
     const Type *e = ty_elem(st), *ie = ty_elem(it);
     Dist ds, dr;
