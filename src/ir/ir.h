@@ -342,6 +342,10 @@ struct Context {
     /* build_cmp's predicate attributes (i64 0..15), once made: the
      * expansions compare thousands of times with a few predicates */
     Attr *cmp_predicates[16];
+    /* a block pointer type (!tt.ptr<tensor<...>>) has been made: without
+     * one no value is a block pointer, and rewrite-tensor-pointer needs no
+     * walk to know that it has nothing to do (types.c sets it) */
+    bool made_block_ptr_type;
 };
 
 Context *ctx_new(DiagEngine *de);
