@@ -139,6 +139,7 @@ static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Va
     Op *op = (Op *)mem;
     mem += sizeof(Op);
     op->kind = kind;
+    ctx_note_kind(c, kind);
     op->loc = loc;
     op->noperands = nopnds;
     op->nresults = nres;

@@ -133,6 +133,10 @@ static void process(Inliner *in, Op *f) {
 }
 
 static bool run_inliner(Op *module, PassContext *pc, bool all) {
+    /* (no call made in the context, none to inline: most kernels, whose
+     * helpers the first run has inlined, or which have none, and the
+     * module is not walked to find that) */
+    if (!ctx_made_kind(pc->ctx, TT_CALL)) return true;
     Inliner in = {.c = pc->ctx, .de = pc->de, .ok = true, .all = all};
     int nfuncs = 0;
     for (Op *f = module_body(module)->first; f; f = f->next) nfuncs += f->kind == TT_FUNC;
