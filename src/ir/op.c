@@ -138,9 +138,7 @@ static ALWAYS_INLINE size_t op_size(int nopnds, int nres, int nregions) {
 static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Value *const *operands, int nopnds,
                                  Type *const *result_types, int nres, int nregions) {
     Op *op = (Op *)mem;
-    Use *uses = (Use *)(op + 1);
-    Value *results = (Value *)(uses + nopnds);
-    Region *regions = (Region *)(results + nres);
+    mem += sizeof(Op);
     /* (field by field: gcc clears a whole struct literal with `rep stos`,
      * slow to start for 104 bytes) */
     op->kind = kind;
@@ -149,38 +147,51 @@ static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Va
     op->nregions = nregions;
     op->parent = NULL;
     op->prev = op->next = NULL;
-    op->operands = nopnds ? uses : NULL;
-    op->results = nres ? results : NULL;
+    op->operands = NULL;
+    op->results = NULL;
     op->attrs = NULL;
     op->nattrs = op->capattrs = 0;
-    op->regions = nregions ? regions : NULL;
+    op->regions = NULL;
     op->loc = loc;
     op->mark = 0;
     ctx_note_kind(c, kind);
-    for (int i = 0; i < nopnds; i++) {
-        Use *u = &uses[i];
-        Value *v = operands[i];
-        u->value = v;
-        if (v) {
-            Use *head = v->uses;
-            u->next = head;
-            if (head) head->pprev = &u->next;
-            u->pprev = &v->uses;
-            v->uses = u;
-        } else {
-            u->next = NULL;
-            u->pprev = NULL;
+    if (nopnds) {
+        Use *u = (Use *)mem;
+        op->operands = u;
+        for (int i = 0; i < nopnds; i++, u++) {
+            Value *v = operands[i];
+            u->value = v;
+            if (v) {
+                Use *head = v->uses;
+                u->next = head;
+                if (head) head->pprev = &u->next;
+                u->pprev = &v->uses;
+                v->uses = u;
+            } else {
+                u->next = NULL;
+                u->pprev = NULL;
+            }
+            u->owner = op; /* (apart from u->value: gcc pairs the two into a costlier vector store) */
         }
-        u->owner = op; /* (apart from u->value: gcc pairs the two into a costlier vector store) */
+        mem = (char *)u;
     }
-    uint32_t id = c->nvalues;
-    if (nres == 1) /* (most ops: no loop) */
-        results[0] = (Value){.type = result_types[0], .def = op, .id = id};
-    else
-        for (int i = 0; i < nres; i++)
-            results[i] = (Value){.type = result_types[i], .def = op, .index = i, .id = id + (uint32_t)i};
-    c->nvalues = id + (uint32_t)nres;
-    for (int i = 0; i < nregions; i++) regions[i] = (Region){.parent = op};
+    if (nres) {
+        Value *r = (Value *)mem;
+        op->results = r;
+        uint32_t id = c->nvalues;
+        if (nres == 1) /* (most ops: no loop) */
+            *r = (Value){.type = result_types[0], .def = op, .id = id};
+        else
+            for (int i = 0; i < nres; i++)
+                r[i] = (Value){.type = result_types[i], .def = op, .index = i, .id = id + (uint32_t)i};
+        c->nvalues = id + (uint32_t)nres;
+        mem = (char *)(r + nres);
+    }
+    if (nregions) {
+        Region *r = (Region *)mem;
+        op->regions = r;
+        for (int i = 0; i < nregions; i++) r[i] = (Region){.parent = op};
+    }
     return op;
 }
 
