@@ -133,9 +133,8 @@ static void process(Inliner *in, Op *f) {
 }
 
 static bool run_inliner(Op *module, PassContext *pc, bool all) {
-    /* (no call made in the context, none to inline: most kernels, whose
-     * helpers the first run has inlined, or which have none, and the
-     * module is not walked to find that) */
+    /* (no call was ever made in the context, so none is left to inline:
+     * a kernel without helpers; the module is not walked to find that) */
     if (!ctx_made_kind(pc->ctx, TT_CALL)) return true;
     Inliner in = {.c = pc->ctx, .de = pc->de, .ok = true, .all = all};
     int nfuncs = 0;
