@@ -342,6 +342,14 @@ struct Context {
     /* build_cmp's predicate attributes (i64 0..15), once made: the
      * expansions compare thousands of times with a few predicates */
     Attr *cmp_predicates[16];
+    /* a block pointer type (!tt.ptr<tensor<...>>) has been made: without
+     * one no value is a block pointer, and rewrite-tensor-pointer needs no
+     * walk to know that it has nothing to do (types.c sets it) */
+    bool made_block_ptr_type;
+    /* the kinds ops of this context have had (set as ops are made, and by
+     * op_set_kind): a pass with nothing to do on a module without some
+     * kind (no tt.call to inline) knows it without a walk over the ops */
+    uint64_t kinds_made[(OP_COUNT + 63) / 64];
 };
 
 Context *ctx_new(DiagEngine *de);
@@ -352,6 +360,9 @@ void ctx_free(Context *c);
 const char *ctx_intern(Context *c, const char *s);
 /* Every value of c, live or erased, has an id below this. */
 static inline uint32_t ctx_value_count(const Context *c) { return c->nvalues; }
+/* Whether an op of c may be of kind k (false: none is). */
+static inline bool ctx_made_kind(const Context *c, OpKind k) { return (c->kinds_made[k >> 6] >> (k & 63)) & 1; }
+static inline void ctx_note_kind(Context *c, OpKind k) { c->kinds_made[k >> 6] |= (uint64_t)1 << (k & 63); }
 
 /* ---- building and editing ---------------------------------------------- */
 
@@ -363,6 +374,12 @@ static inline const char *op_name(const Op *op) { return op_info[op->kind].name;
 static inline Value *op_operand(const Op *op, int i) { return op->operands[i].value; }
 static inline Value *op_result(Op *op, int i) { return &op->results[i]; }
 static inline bool op_has_flag(const Op *op, unsigned f) { return (op_info[op->kind].flags & f) != 0; }
+/* Turns op into an op of kind k in place (its operands, results and
+ * attributes as they are: the caller makes them fit k). */
+static inline void op_set_kind(Context *c, Op *op, OpKind k) {
+    ctx_note_kind(c, k);
+    op->kind = k;
+}
 void op_set_operand(Op *op, int i, Value *v);
 void op_set_operands(Context *c, Op *op, Value *const *vals, int n);
 void op_set_attr(Context *c, Op *op, const char *name, Attr *a); /* a == NULL removes */

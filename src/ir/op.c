@@ -132,17 +132,29 @@ static ALWAYS_INLINE size_t op_size(int nopnds, int nres, int nregions) {
     return (size + 15) & ~(size_t)15;
 }
 
-/* Makes the op in mem (op_size bytes of zeroed arena memory: the fields
- * not set here start as 0 / NULL). */
+/* Makes the op in mem (op_size bytes of raw arena memory: every field of
+ * the op, its uses, results and regions is written here, so that no one
+ * has to clear the memory first). */
 static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Value *const *operands, int nopnds,
                                  Type *const *result_types, int nres, int nregions) {
     Op *op = (Op *)mem;
     mem += sizeof(Op);
+    /* (field by field: gcc clears a whole struct literal with `rep stos`,
+     * slow to start for 104 bytes) */
     op->kind = kind;
-    op->loc = loc;
     op->noperands = nopnds;
     op->nresults = nres;
     op->nregions = nregions;
+    op->parent = NULL;
+    op->prev = op->next = NULL;
+    op->operands = NULL;
+    op->results = NULL;
+    op->attrs = NULL;
+    op->nattrs = op->capattrs = 0;
+    op->regions = NULL;
+    op->loc = loc;
+    op->mark = 0;
+    ctx_note_kind(c, kind);
     if (nopnds) {
         Use *u = (Use *)mem;
         op->operands = u;
@@ -155,6 +167,9 @@ static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Va
                 if (head) head->pprev = &u->next;
                 u->pprev = &v->uses;
                 v->uses = u;
+            } else {
+                u->next = NULL;
+                u->pprev = NULL;
             }
             u->owner = op; /* (apart from u->value: gcc pairs the two into a costlier vector store) */
         }
@@ -164,25 +179,18 @@ static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Va
         Value *r = (Value *)mem;
         op->results = r;
         uint32_t id = c->nvalues;
-        if (nres == 1) { /* (most ops: no loop; the index is 0 already) */
-            r->type = result_types[0];
-            r->def = op;
-            r->id = id;
-        } else {
-            for (int i = 0; i < nres; i++) {
-                r[i].type = result_types[i];
-                r[i].def = op;
-                r[i].index = i;
-                r[i].id = id + (uint32_t)i;
-            }
-        }
+        if (nres == 1) /* (most ops: no loop) */
+            *r = (Value){.type = result_types[0], .def = op, .id = id};
+        else
+            for (int i = 0; i < nres; i++)
+                r[i] = (Value){.type = result_types[i], .def = op, .index = i, .id = id + (uint32_t)i};
         c->nvalues = id + (uint32_t)nres;
         mem = (char *)(r + nres);
     }
     if (nregions) {
         Region *r = (Region *)mem;
         op->regions = r;
-        for (int i = 0; i < nregions; i++) r[i].parent = op;
+        for (int i = 0; i < nregions; i++) r[i] = (Region){.parent = op};
     }
     return op;
 }
@@ -193,7 +201,7 @@ static ALWAYS_INLINE Op *op_fill(Context *c, char *mem, OpKind kind, Loc loc, Va
  * there takes these, which get a new chunk first.) */
 static NOT_INLINE Op *op_create_slow(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopnds,
                                      Type *const *result_types, int nres, int nregions) {
-    char *mem = arena_alloc_slow(c->arena, op_size(nopnds, nres, nregions));
+    char *mem = arena_alloc_raw_slow(c->arena, op_size(nopnds, nres, nregions));
     return op_fill(c, mem, kind, loc, operands, nopnds, result_types, nres, nregions);
 }
 
@@ -201,10 +209,10 @@ Op *op_create(Context *c, OpKind kind, Loc loc, Value *const *operands, int nopn
               Type *const *result_types, int nres, int nregions) {
     Arena *a = c->arena;
     size_t size = op_size(nopnds, nres, nregions);
-    if (__builtin_expect((size_t)(a->end - a->cur) < size, 0))
+    if (__builtin_expect((size_t)(a->raw.end - a->raw.cur) < size, 0))
         return op_create_slow(c, kind, loc, operands, nopnds, result_types, nres, nregions);
-    char *mem = (char *)a->cur;
-    a->cur += size;
+    char *mem = (char *)a->raw.cur;
+    a->raw.cur += size;
     return op_fill(c, mem, kind, loc, operands, nopnds, result_types, nres, nregions);
 }
 
@@ -475,10 +483,10 @@ Op *build_op(Builder *b, OpKind kind, Value *const *operands, int nopnds,
     Context *c = b->ctx;
     Arena *a = c->arena;
     size_t size = op_size(nopnds, nres, nregions);
-    if (__builtin_expect((size_t)(a->end - a->cur) < size, 0))
+    if (__builtin_expect((size_t)(a->raw.end - a->raw.cur) < size, 0))
         return build_op_slow(b, kind, operands, nopnds, result_types, nres, nregions);
-    char *mem = (char *)a->cur;
-    a->cur += size;
+    char *mem = (char *)a->raw.cur;
+    a->raw.cur += size;
     Op *op = op_fill(c, mem, kind, b->loc, operands, nopnds, result_types, nres, nregions);
     if (b->before) link_before(b->before, op);
     else if (b->block) link_last(b->block, op);

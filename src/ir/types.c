@@ -93,6 +93,7 @@ static Type *add_type(Context *c, const Type *proto, uint64_t h, TypeNode *head)
         n->t.results = arena_dup(c->arena, proto->results, sizeof(Type *) * (size_t)proto->nresults);
     n->next = head;
     map_put(&c->types, h, n);
+    if (proto->kind == TY_PTR && proto->elem->kind == TY_TENSOR) c->made_block_ptr_type = true;
     return &n->t;
 }
 

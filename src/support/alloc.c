@@ -1,12 +1,14 @@
 /*
  * alloc.c - the one allocator hook, arenas, growable arrays, string buffers.
  *
- * An arena is a list of chunks; allocation bumps a pointer, freeing releases
- * every chunk at once. Large requests get a chunk of their own so a 1 MB
- * tensor constant does not waste the rest of a small chunk. Freed chunks of
- * the standard size are kept (a few, process-wide) for the next arena: a
- * JIT compiles kernel after kernel, and faulting fresh zeroed pages in from
- * the OS for every compilation cost about a tenth of a PTX compile.
+ * An arena is two lists of chunks, its rooms (support.h): allocation bumps
+ * a pointer, freeing releases every chunk at once. Large requests get a
+ * chunk of their own so a 1 MB tensor constant does not waste the rest of a
+ * small chunk. Freed chunks of the standard size are kept (a few,
+ * process-wide) for the next arena: a JIT compiles kernel after kernel, and
+ * faulting fresh zeroed pages in from the OS for every compilation cost
+ * about a tenth of a PTX compile. A kept chunk is cleared (as far as it was
+ * written) when the zeroed room takes it, not when the raw room does.
  */
 #include "support.h"
 
@@ -57,17 +59,18 @@ char *tc_strdup(const char *s) {
 
 /* ---- arena ------------------------------------------------------------ */
 
-/* `used` of the arena's current chunk is kept as arena->cur instead (see
- * sync_used). */
+/* `used` of a room's current chunk is kept as room->cur instead (see
+ * sync_used). In a chunk, the bytes from `used` on are zero. */
 typedef struct ArenaChunk {
     struct ArenaChunk *next;
     size_t size, used;
     _Alignas(16) unsigned char data[];
 } Chunk;
 
-/* An arena's first chunk is small: many arenas stay small (a kernel served
- * from the source-keyed cache keeps a few strings in its Compilation's), and
- * a fresh 64 KB chunk costs its 16 pages' faults on first touch. */
+/* An arena's first chunk in a room is small: many arenas stay small (a
+ * kernel served from the source-keyed cache keeps a few strings in its
+ * Compilation's), and a fresh 64 KB chunk costs its 16 pages' faults on
+ * first touch. */
 enum { ARENA_CHUNK = 64 * 1024, ARENA_FIRST = 4000, CHUNK_CACHE_MAX = 32 };
 
 /* Free standard chunks, dirty up to their `used` (the rest is still zero).
@@ -85,8 +88,9 @@ static void cache_lock(void) {
 }
 static void cache_unlock(void) { atomic_flag_clear_explicit(&chunk_cache.lock, memory_order_release); }
 
-/* A standard chunk, zeroed: from the cache, or new. */
-static Chunk *chunk_take(void) {
+/* A standard chunk, from the cache or new; zeroed when `zero` (a chunk for
+ * the raw room keeps its dirty bytes, and its `used` says how many). */
+static Chunk *chunk_take(bool zero) {
     cache_lock();
     Chunk *c = chunk_cache.head;
     if (c) {
@@ -94,13 +98,14 @@ static Chunk *chunk_take(void) {
         chunk_cache.n--;
     }
     cache_unlock();
-    if (c) {
-        memset(c->data, 0, c->used);
-    } else {
-        c = tc_calloc(1, sizeof(Chunk) + ARENA_CHUNK);
+    if (!c) {
+        c = zero ? tc_calloc(1, sizeof(Chunk) + ARENA_CHUNK) : tc_malloc(sizeof(Chunk) + ARENA_CHUNK);
         c->size = ARENA_CHUNK;
+        c->used = zero ? 0 : ARENA_CHUNK;
+    } else if (zero) {
+        memset(c->data, 0, c->used);
+        c->used = 0;
     }
-    c->used = 0;
     c->next = NULL;
     return c;
 }
@@ -138,62 +143,77 @@ Arena *arena_new(void) {
      * gets a pointer that is not NULL) */
     static _Alignas(16) unsigned char none[16];
     Arena *a = tc_calloc(1, sizeof(Arena));
-    a->cur = a->end = none;
+    a->zeroed.cur = a->zeroed.end = a->raw.cur = a->raw.end = none;
     return a;
 }
 
-/* Writes the current chunk's bump pointer back to its `used`. */
-static void sync_used(Arena *a) {
-    if (a->head) a->head->used = (size_t)(a->cur - a->head->data);
+/* Writes the bump pointer of r's current chunk back to its `used` (a raw
+ * chunk may be dirty further on, from an arena before). */
+static void sync_used(ArenaRoom *r) {
+    if (!r->head) return;
+    size_t used = (size_t)(r->cur - r->head->data);
+    if (used > r->head->used) r->head->used = used;
+}
+
+static void room_free(ArenaRoom *r) {
+    sync_used(r);
+    for (Chunk *c = r->head, *n; c; c = n) {
+        n = c->next;
+        chunk_give(c);
+    }
 }
 
 void arena_free(Arena *a) {
     if (!a) return;
-    sync_used(a);
-    for (Chunk *c = a->head, *n; c; c = n) {
-        n = c->next;
-        chunk_give(c);
-    }
+    room_free(&a->zeroed);
+    room_free(&a->raw);
     tc_free(a);
 }
 
-/* Chunks are zeroed whole when they are made and memory is never handed
- * out twice, so an allocation is zero without a memset of its own (the IR
- * makes millions of small ones). arena_alloc (support.h) bumps `cur`
- * through the current chunk; this takes the next one. */
-void *arena_alloc_slow(Arena *a, size_t size) {
-    Chunk *c = a->head;
-    sync_used(a);
+/* Takes the next chunk of room r for `size` bytes (rounded up to 16),
+ * zeroed when `zero`. */
+static void *room_alloc_slow(Arena *a, ArenaRoom *r, size_t size, bool zero) {
+    Chunk *c = r->head;
+    sync_used(r);
     size_t cap = size > ARENA_CHUNK / 4 ? size : !c && size <= ARENA_FIRST ? ARENA_FIRST : ARENA_CHUNK;
     Chunk *n;
     if (cap == ARENA_CHUNK) {
-        n = chunk_take();
+        n = chunk_take(zero);
     } else {
-        n = tc_calloc(1, sizeof(Chunk) + cap);
+        n = zero ? tc_calloc(1, sizeof(Chunk) + cap) : tc_malloc(sizeof(Chunk) + cap);
         n->size = cap;
+        n->used = zero ? 0 : cap;
     }
     a->reserved += sizeof(Chunk) + cap;
     if (c && size > ARENA_CHUNK / 4) {
         /* big block: keep the current chunk at the head for small ones */
         n->next = c->next;
         c->next = n;
-        n->used = size;
+        n->used = size > n->used ? size : n->used;
         return n->data;
     }
     n->next = c;
-    a->head = n;
-    a->cur = n->data + size;
-    a->end = n->data + n->size;
+    r->head = n;
+    r->cur = n->data + size;
+    r->end = n->data + n->size;
     return n->data;
 }
 
+/* Chunks of the zeroed room are zero past `used` and memory is never
+ * handed out twice, so an allocation is zero without a memset of its own
+ * (the IR makes millions of small ones). arena_alloc (support.h) bumps
+ * `cur` through the current chunk; this takes the next one. */
+void *arena_alloc_slow(Arena *a, size_t size) { return room_alloc_slow(a, &a->zeroed, size, true); }
+
+void *arena_alloc_raw_slow(Arena *a, size_t size) { return room_alloc_slow(a, &a->raw, size, false); }
+
 void *arena_dup(Arena *a, const void *p, size_t size) {
-    void *q = arena_alloc(a, size);
+    void *q = arena_alloc_raw(a, size);
     if (size) memcpy(q, p, size);
     return q;
 }
 char *arena_strndup(Arena *a, const char *s, size_t n) {
-    char *q = arena_alloc(a, n + 1);
+    char *q = arena_alloc_raw(a, n + 1);
     memcpy(q, s, n);
     q[n] = 0;
     return q;
@@ -212,7 +232,7 @@ char *arena_printf(Arena *a, const char *fmt, ...) {
     if (n < (int)sizeof small) {
         s = arena_dup(a, small, (size_t)n + 1);
     } else {
-        s = arena_alloc(a, (size_t)n + 1);
+        s = arena_alloc_raw(a, (size_t)n + 1);
         tc_vsnprintf(s, (size_t)n + 1, fmt, ap2);
     }
     va_end(ap2);

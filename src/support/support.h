@@ -55,23 +55,40 @@ char *tc_strdup(const char *s);
 /* ---- arena ----------------------------------------------------------- */
 
 typedef struct Arena Arena;
-/* (The free room of the current chunk is here so that the usual
- * allocation, a bump of `cur`, is inline: the IR makes thousands per
- * compile. The rest is alloc.c's.) */
-struct Arena {
+/* An arena hands out memory from two rooms: `zeroed`, memory that reads as
+ * zero (most objects leave fields at 0), and `raw`, memory not cleared
+ * first, for objects their maker writes whole (ops, copies, strings: half
+ * of a compile's arena; clearing it was a pass over cold memory). (The free
+ * room of each current chunk is here so that the usual allocation, a bump
+ * of `cur`, is inline: the IR makes thousands per compile. The rest is
+ * alloc.c's.) */
+typedef struct ArenaRoom {
     unsigned char *cur, *end; /* the current chunk's free room */
-    struct ArenaChunk *head;  /* the current chunk first */
+    struct ArenaChunk *head;  /* the room's chunks, the current one first */
+} ArenaRoom;
+struct Arena {
+    ArenaRoom zeroed, raw;
     size_t reserved;
 };
 Arena *arena_new(void);
 void arena_free(Arena *a);
-void *arena_alloc_slow(Arena *a, size_t size); /* a new chunk (size rounded up to 16) */
+void *arena_alloc_slow(Arena *a, size_t size);     /* a new chunk (size rounded up to 16) */
+void *arena_alloc_raw_slow(Arena *a, size_t size); /* likewise, for arena_alloc_raw */
 /* zeroed, 16-byte aligned */
 static inline void *arena_alloc(Arena *a, size_t size) {
     size = (size + 15) & ~(size_t)15;
-    if ((size_t)(a->end - a->cur) < size) return arena_alloc_slow(a, size);
-    void *p = a->cur;
-    a->cur += size;
+    if ((size_t)(a->zeroed.end - a->zeroed.cur) < size) return arena_alloc_slow(a, size);
+    void *p = a->zeroed.cur;
+    a->zeroed.cur += size;
+    return p;
+}
+/* 16-byte aligned, its contents undefined: the caller writes every byte
+ * it will read */
+static inline void *arena_alloc_raw(Arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if ((size_t)(a->raw.end - a->raw.cur) < size) return arena_alloc_raw_slow(a, size);
+    void *p = a->raw.cur;
+    a->raw.cur += size;
     return p;
 }
 void *arena_dup(Arena *a, const void *p, size_t size);

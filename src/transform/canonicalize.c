@@ -208,33 +208,33 @@ static bool canonical_order(Canon *s, Op *op) {
 /* extsi(extsi x) -> extsi x, extui(extui x) -> extui x, extsi(extui x) ->
  * extui x (the middle value is non-negative), and truncations of an ext to
  * a width between the two. */
-static bool fold_ext_chain(Op *op) {
+static bool fold_ext_chain(Canon *s, Op *op) {
     Value *x = op_operand(op, 0);
     Op *d = x->def;
     if (!d) return false;
     bool is_ext = op->kind == ARITH_EXTSI || op->kind == ARITH_EXTUI;
     if (is_ext && (d->kind == ARITH_EXTSI || d->kind == ARITH_EXTUI) &&
         (d->kind == op->kind || d->kind == ARITH_EXTUI)) {
-        op->kind = d->kind;
+        op_set_kind(s->c, op, d->kind);
         op_set_operand(op, 0, op_operand(d, 0));
         return true;
     }
     if (op->kind == ARITH_TRUNCI && (d->kind == ARITH_EXTSI || d->kind == ARITH_EXTUI)) {
         int w0 = ty_elem(op_operand(d, 0)->type)->width, w = ty_elem(op->results[0].type)->width;
-        if (w > w0) op->kind = d->kind;       /* trunc(ext x): still an ext of x */
-        else if (w == w0) return false;        /* the folder returns x */
-        op_set_operand(op, 0, op_operand(d, 0)); /* or a trunc of x */
+        if (w > w0) op_set_kind(s->c, op, d->kind); /* trunc(ext x): still an ext of x */
+        else if (w == w0) return false;             /* the folder returns x */
+        op_set_operand(op, 0, op_operand(d, 0));    /* or a trunc of x */
         return true;
     }
     return false;
 }
 
 /* broadcast / expand_dims / reshape of (tt.splat x) -> tt.splat x. */
-static bool splat_through_shape(Op *op) {
+static bool splat_through_shape(Canon *s, Op *op) {
     Op *d = op_operand(op, 0)->def;
     if (!d || d->kind != TT_SPLAT) return false;
     if (op->kind != TT_BROADCAST && op->kind != TT_EXPAND_DIMS && op->kind != TT_RESHAPE) return false;
-    op->kind = TT_SPLAT;
+    op_set_kind(s->c, op, TT_SPLAT);
     op->nattrs = 0;
     op_set_operand(op, 0, op_operand(d, 0));
     return true;
@@ -340,7 +340,7 @@ static bool merge_int_constants(Canon *s, Op *op) {
         else k = ARITH_ADDI, x_first = true, c = u1 - u0;
     }
     Value *cv = int_const_like(s, op, rhs ? b : a, (int64_t)c);
-    op->kind = k;
+    op_set_kind(s->c, op, k);
     op_set_operand(op, 0, x_first ? x : cv);
     op_set_operand(op, 1, x_first ? cv : x);
     push(s, in);
@@ -361,7 +361,7 @@ static bool not_cmpi(Canon *s, Op *op) {
         !d || d->kind != ARITH_CMPI || !op_attr_int_k(d, AN_PREDICATE, &p) || p < 0 || p >= CMPI_COUNT)
         return false;
     Attr *pa = op_attr_k(d, AN_PREDICATE);
-    op->kind = ARITH_CMPI;
+    op_set_kind(s->c, op, ARITH_CMPI);
     op_set_operand(op, 0, op_operand(d, 0));
     op_set_operand(op, 1, op_operand(d, 1));
     op_set_attr_k(s->c, op, AN_PREDICATE, attr_int(s->c, pa->type, cmpi_inverse[p]));
@@ -468,14 +468,14 @@ static bool rewrite(Canon *s, Op *op) {
     case ARITH_EXTSI:
     case ARITH_EXTUI:
     case ARITH_TRUNCI:
-        if (!fold_ext_chain(op)) return false;
+        if (!fold_ext_chain(s, op)) return false;
         break;
     case TT_RESHAPE:
-        if (!splat_through_shape(op) && !reshape_of_reshape(s, op)) return false;
+        if (!splat_through_shape(s, op) && !reshape_of_reshape(s, op)) return false;
         break;
     case TT_BROADCAST:
     case TT_EXPAND_DIMS:
-        if (!splat_through_shape(op)) return false;
+        if (!splat_through_shape(s, op)) return false;
         break;
     case ARITH_ADDF:
         if (dot_add_acc(s, op)) return true;

@@ -133,6 +133,9 @@ static void process(Inliner *in, Op *f) {
 }
 
 static bool run_inliner(Op *module, PassContext *pc, bool all) {
+    /* (no call was ever made in the context, so none is left to inline:
+     * a kernel without helpers; the module is not walked to find that) */
+    if (!ctx_made_kind(pc->ctx, TT_CALL)) return true;
     Inliner in = {.c = pc->ctx, .de = pc->de, .ok = true, .all = all};
     int nfuncs = 0;
     for (Op *f = module_body(module)->first; f; f = f->next) nfuncs += f->kind == TT_FUNC;

@@ -71,6 +71,7 @@ static void hoist_loop(Op *loop, PassContext *pc) {
 }
 
 bool pass_licm(Op *module, PassContext *pc) {
+    if (!ctx_made_kind(pc->ctx, SCF_FOR) && !ctx_made_kind(pc->ctx, SCF_WHILE)) return true; /* (no loop: no walk) */
     /* (the loops first: hoisting moves no op with regions, so neither the
      * loops nor their order change on the way) */
     OpList loops = {0};

@@ -153,6 +153,7 @@ static bool unroll(Context *c, Op *loop, LoopList *todo) {
 }
 
 bool pass_loop_unroll(Op *module, PassContext *pc) {
+    if (!ctx_made_kind(pc->ctx, SCF_FOR)) return true; /* (no loop: no walk) */
     LoopList todo = {0};
     collect_ops(module, SCF_FOR, OP_COUNT, true, &todo); /* post-order: inner loops first */
     for (int i = 0; i < todo.len; i++) {

@@ -423,6 +423,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
 }
 
 int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
+    if (!ctx_made_kind(c, SCF_FOR)) return 0; /* (no loop: no walk) */
     OpList loops = {0};
     collect_ops(module, SCF_FOR, OP_COUNT, true, &loops);
     int n = 0;

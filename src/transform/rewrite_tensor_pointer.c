@@ -357,8 +357,9 @@ static bool module_has_tensor_ptr(Op *module) {
 /* Whether an op in b (or nested in one) has a block-pointer result. With
  * none, and none among the functions' arguments, no value is a block
  * pointer (a block argument of a loop takes its type from an init), and
- * the rewrite would leave every op as it is: most kernels make none, and
- * this look costs a third of the rewrite's walk. */
+ * the rewrite would leave every op as it is: a context that made the type
+ * may hold no such value, and this look costs a third of the rewrite's
+ * walk. */
 static bool block_makes_tensor_ptr(Block *b) {
     for (Op *op = b->first; op; op = op->next) {
         for (int i = 0; i < op->nresults; i++)
@@ -371,6 +372,9 @@ static bool block_makes_tensor_ptr(Block *b) {
 }
 
 bool pass_rewrite_tensor_pointer(Op *module, PassContext *pc) {
+    /* (most kernels make no block pointer type, so no value is one, and
+     * the pass knows it has nothing to do without a walk over the ops) */
+    if (!pc->ctx->made_block_ptr_type) return true;
     RW rw = {.ctx = pc->ctx, .de = pc->de, .ok = true};
     if (module_has_tensor_ptr(module)) {
         diag_report(pc->de, DIAG_ERROR, (Loc){0}, 0, "rewrite-tensor-pointer: block pointers as function arguments are not supported");
