@@ -346,6 +346,9 @@ struct Context {
      * one no value is a block pointer, and rewrite-tensor-pointer needs no
      * walk to know that it has nothing to do (types.c sets it) */
     bool made_block_ptr_type;
+    /* an f64 type (scalar or element) has been made: without one no op
+     * needs expand-f64-math (types.c sets it) */
+    bool made_f64_type;
     /* the kinds ops of this context have had (set as ops are made, and by
      * op_set_kind): a pass with nothing to do on a module without some
      * kind (no tt.call to inline) knows it without a walk over the ops */

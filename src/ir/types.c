@@ -94,6 +94,7 @@ static Type *add_type(Context *c, const Type *proto, uint64_t h, TypeNode *head)
     n->next = head;
     map_put(&c->types, h, n);
     if (proto->kind == TY_PTR && proto->elem->kind == TY_TENSOR) c->made_block_ptr_type = true;
+    if (proto->kind == TY_FLOAT && proto->fkind == FK_F64) c->made_f64_type = true;
     return &n->t;
 }
 

@@ -46,9 +46,12 @@ bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
     if (!ttg_assign_layouts(c, module, opts, de)) return false;
     PassContext pc = {.ctx = c, .de = de};
     /* (one walk finds whether either expansion has anything to do: most
-     * kernels have no fp64 math and no libdevice call) */
+     * kernels have no fp64 math and no libdevice call, and a context that
+     * never made an f64 type, an arith.remf or a tt.extern_elementwise
+     * needs no walk to know it) */
     bool loops = true;
-    if (has_expansion_candidate(module)) {
+    bool maybe = c->made_f64_type || ctx_made_kind(c, ARITH_REMF) || ctx_made_kind(c, TT_EXTERN_ELEMENTWISE);
+    if (maybe && has_expansion_candidate(module)) {
         /* (asked before the expansions, which make no loops but may make
          * thousands of ops for pipeline-async-copy to look through) */
         loops = has_for(module);
