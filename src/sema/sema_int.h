@@ -197,6 +197,7 @@ struct Sema {
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
     Map bi_params;         /* Builtin * -> its parameters, split (builtin_call) */
+    Map assigned;          /* a loop body (PyBlock *) -> the names it assigns (codegen.c) */
     Attr *extern_attrs[2]; /* "" and true, for tt.extern_elementwise's libname, libpath, pure */
     Attr *div16_attrs;     /* {tt.divisibility = 16}, a kernel argument's with the hint :16 */
     struct I32Attr {       /* attr_i32 by value, a few (sema_attr_i32) */
