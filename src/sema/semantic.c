@@ -183,13 +183,21 @@ TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank) {
     return r;
 }
 
+/* The scalar x splatted to the shape of the block type `like`: that type
+ * itself when its element is x's (the operands of most binary ops agree
+ * after promotion), without looking the block type up again. */
+static TV splat_like(Sema *S, TV x, const TlType *like) {
+    if (like->elem != x.ty) return sem_splat(S, x, like->shape, like->rank);
+    return tv_tensor(sem_ir(S, TT_SPLAT, like, x.v, NULL), like);
+}
+
 bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false; /* already reported */
     bool ab = tl_is_block(a->ty), bb = tl_is_block(b->ty);
     if (ab && !bb) {
-        *b = sem_splat(S, *b, a->ty->shape, a->ty->rank);
+        *b = splat_like(S, *b, a->ty);
     } else if (!ab && bb) {
-        *a = sem_splat(S, *a, b->ty->shape, b->ty->rank);
+        *a = splat_like(S, *a, b->ty);
     } else if (ab && bb) {
         const TlType *at = a->ty, *bt = b->ty;
         if (at == bt) return true; /* (interned: one type, one shape) */
