@@ -144,7 +144,12 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
 
 const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem) {
     if (!tl_is_block(like)) return elem;
-    return tl_block(S, elem, like->shape, like->rank);
+    const TlType *sca = tl_sca(elem);
+    if (like->elem == sca) return like;
+    if (like->with_elem && like->with_elem->elem == sca) return like->with_elem;
+    const TlType *t = tl_block(S, elem, like->shape, like->rank);
+    ((TlType *)like)->with_elem = t; /* (every TlType is the arena's, made in tl_intern) */
+    return t;
 }
 
 int tl_bitwidth(const TlType *t) {
