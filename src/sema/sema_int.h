@@ -41,9 +41,10 @@ struct TlType {
     const int64_t *shape;
     Type *ir;
     TlType *next; /* intern chain */
-    /* BLOCK: tl_with_elem's last answer from this type (the same shape,
-     * another element: a compare's i1, a load's pointee, a cast's target) */
-    const TlType *with_elem;
+    /* BLOCK: tl_with_elem's last two answers from this type, the latest
+     * first (the same shape, another element: a compare's i1, a load's
+     * pointee, a cast's target, an offset splatted for a block of pointers) */
+    const TlType *with_elem[2];
     /* tl_mangle's text, kept at its first call when it fits (0: not yet) */
     uint8_t mangled_len;
     char mangled[23];

@@ -185,10 +185,11 @@ TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank) {
 
 /* The scalar x splatted to the shape of the block type `like`: that type
  * itself when its element is x's (the operands of most binary ops agree
- * after promotion), without looking the block type up again. */
+ * after promotion), else the one tl_with_elem keeps with it (an offset
+ * added to a block of pointers), without looking the shape up again. */
 static TV splat_like(Sema *S, TV x, const TlType *like) {
-    if (like->elem != x.ty) return sem_splat(S, x, like->shape, like->rank);
-    return tv_tensor(sem_ir(S, TT_SPLAT, like, x.v, NULL), like);
+    const TlType *t = tl_with_elem(S, like, x.ty);
+    return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
 }
 
 bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {

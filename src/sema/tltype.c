@@ -146,9 +146,12 @@ const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem) {
     if (!tl_is_block(like)) return elem;
     const TlType *sca = tl_sca(elem);
     if (like->elem == sca) return like;
-    if (like->with_elem && like->with_elem->elem == sca) return like->with_elem;
+    for (int i = 0; i < 2; i++)
+        if (like->with_elem[i] && like->with_elem[i]->elem == sca) return like->with_elem[i];
     const TlType *t = tl_block(S, elem, like->shape, like->rank);
-    ((TlType *)like)->with_elem = t; /* (every TlType is the arena's, made in tl_intern) */
+    TlType *memo = (TlType *)like; /* (every TlType is the arena's, made in tl_intern) */
+    memo->with_elem[1] = memo->with_elem[0];
+    memo->with_elem[0] = t;
     return t;
 }
 
