@@ -45,6 +45,8 @@ struct TlType {
      * first (the same shape, another element: a compare's i1, a load's
      * pointee, a cast's target, an offset splatted for a block of pointers) */
     const TlType *with_elem[2];
+    /* BLOCK: expand_dims' type at axis 0 and 1 (x[None, :], x[:, None]) */
+    const TlType *expanded[2];
     /* tl_mangle's text, kept at its first call when it fits (0: not yet) */
     uint8_t mangled_len;
     char mangled[23];
@@ -60,6 +62,8 @@ const TlType *tl_ptr(Sema *S, const TlType *pointee);
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank);
 /* Same shape as `like` (or scalar), with another element type. */
 const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem);
+/* The block type t with a dimension of size 1 inserted at axis (0..rank). */
+const TlType *tl_expand_dims(Sema *S, const TlType *t, int axis);
 static inline const TlType *tl_sca(const TlType *t) { return t->kind == TL_BLOCK ? t->elem : t; }
 static inline bool tl_is_block(const TlType *t) { return t->kind == TL_BLOCK; }
 static inline bool tl_is_ptr(const TlType *t) { return t->kind == TL_PTR; }

@@ -133,14 +133,12 @@ TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank) {
 
 TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (x.kind == TV_ERR) return x;
-    int64_t shape[TL_MAX_RANK + 1];
     int rank = tl_is_block(x.ty) ? x.ty->rank : 0;
     if (axis < 0) axis += rank + 1;
     if (axis < 0 || axis > rank) return sema_error(S, "invalid axis %d for expand_dims of a rank-%d tensor", axis, rank);
     if (rank >= TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
-    for (int i = 0, j = 0; i <= rank; i++) shape[i] = i == axis ? 1 : x.ty->shape[j++];
-    if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank + 1);
-    const TlType *t = tl_block(S, x.ty->elem, shape, rank + 1);
+    if (!tl_is_block(x.ty)) return sem_splat(S, x, (const int64_t[]){1}, 1);
+    const TlType *t = tl_expand_dims(S, x.ty, axis);
     Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
     op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
     return tv_tensor(v, t);

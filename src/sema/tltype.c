@@ -155,6 +155,15 @@ const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem) {
     return t;
 }
 
+const TlType *tl_expand_dims(Sema *S, const TlType *t, int axis) {
+    if (axis < 2 && t->expanded[axis]) return t->expanded[axis];
+    int64_t shape[TL_MAX_RANK + 1] = {0};
+    for (int i = 0, j = 0; i <= t->rank; i++) shape[i] = i == axis ? 1 : t->shape[j++];
+    const TlType *e = tl_block(S, t->elem, shape, t->rank + 1);
+    if (axis < 2) ((TlType *)t)->expanded[axis] = e;
+    return e;
+}
+
 int tl_bitwidth(const TlType *t) {
     t = tl_sca(t);
     return t->kind == TL_PTR ? 64 : scalar_info[t->kind].bits;
