@@ -423,8 +423,10 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
         sema_error(S, "invalid operands of type %s and %s", tv_kind_name(a), tv_kind_name(b));
         return false;
     }
-    if (!check_ptr(S, at, bt, allow_lhs_ptr) || !check_ptr(S, bt, at, allow_rhs_ptr)) return false;
-    if (arith_check && !tl_is_ptr(at) && !tl_is_ptr(bt)) {
+    /* (pointers are checked out of line: most operands are numbers) */
+    bool ptrs = tl_is_ptr(at) || tl_is_ptr(bt);
+    if (ptrs && (!check_ptr(S, at, bt, allow_lhs_ptr) || !check_ptr(S, bt, at, allow_rhs_ptr))) return false;
+    if (arith_check && !ptrs) {
         const TlType *rt = computation_type(S, at, a_sc, bt, b_sc, div_or_mod);
         if (!rt) return false;
         bool a_neg = a_sc && a->kind != TV_FLOAT && !a->u64 && a->i < 0;
