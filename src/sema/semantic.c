@@ -351,6 +351,7 @@ TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
 /* ---- promotion ----------------------------------------------------------- */
 
 const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b) {
+    if (a == b) return a; /* (the common case, without the widths) */
     int ar = tl_bitwidth(a), br = tl_bitwidth(b);
     bool au = tl_is_unsigned(a), bu = tl_is_unsigned(b);
     if (au == bu) return ar > br ? a : b;
