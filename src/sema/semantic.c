@@ -515,9 +515,11 @@ static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
     const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
     if (!tl_is_int(as) || !tl_is_int(bs))
         return sema_error(S, "invalid operands of type %s and %s", tl_cstr(S, as), tl_cstr(S, bs));
+    /* (the operands mostly have the computation type already: no copies
+     * through sem_cast then) */
     const TlType *rt = sem_integer_promote(S, as, bs);
-    a = sem_cast(S, a, rt, NULL);
-    b = sem_cast(S, b, rt, NULL);
+    if (as != rt) a = sem_cast(S, a, rt, NULL);
+    if (bs != rt) b = sem_cast(S, b, rt, NULL);
     return tv_tensor(sem_ir(S, k, a.ty, a.v, b.v), a.ty);
 }
 
