@@ -416,6 +416,14 @@ static bool scalar_range_error(Sema *S, const TV *v, const TlType *t) {
 
 bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
                       bool div_or_mod) {
+    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR) {
+        /* the common case first: two tensors of one element type that is
+         * not a pointer are of the computation type already (but for `/`
+         * and `%` of 16-bit floats, computed in fp32) */
+        const TlType *e = tl_sca(a->ty);
+        if (e == tl_sca(b->ty) && !tl_is_ptr(e) && !(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16)))
+            return sem_broadcast_pair(S, a, b);
+    }
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
     bool a_sc = tv_is_num(a), b_sc = tv_is_num(b);
     const TlType *at = a_sc ? sem_to_tensor_type(S, a) : a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
