@@ -795,12 +795,13 @@ static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
 /* a tuple or list display: a tuple */
 static NOT_INLINE TV visit_seq(Sema *S, const PyExpr *e) {
     int n = e->seq.elts.len;
-    TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1); /* (the tuple's own, as make_tuple's) */
     for (int i = 0; i < n; i++) {
-        vals[i] = cg_expr(S, e->seq.elts.items[i]);
-        if (vals[i].kind == TV_ERR) return vals[i];
+        t.elems[i] = cg_expr(S, e->seq.elts.items[i]);
+        if (t.elems[i].kind == TV_ERR) return t.elems[i];
     }
-    return make_tuple(S, vals, n);
+    return t;
 }
 
 TV cg_expr(Sema *S, const PyExpr *e) {
