@@ -796,7 +796,7 @@ static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
 static NOT_INLINE TV visit_seq(Sema *S, const PyExpr *e) {
     int n = e->seq.elts.len;
     TV t = {.kind = TV_TUPLE, .n = n};
-    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1); /* (the tuple's own, as make_tuple's) */
+    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1); /* (evaluated in place: no copy by make_tuple) */
     for (int i = 0; i < n; i++) {
         t.elems[i] = cg_expr(S, e->seq.elts.items[i]);
         if (t.elems[i].kind == TV_ERR) return t.elems[i];
@@ -1578,10 +1578,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     return false;
 }
 
-/* The loop-carried names: live-in runtime values (tensors, tuples holding
- * tensors) the body assigns, in the order of the live-ins (Triton walks
- * `liveins.items()`, a dict copied from lscope, so the order a name was
- * first bound in the function). */
+/* body's AssignedNames, collected at its first loop in the compile. */
 static const AssignedNames *assigned_names(Sema *S, const PyBlock *body) {
     AssignedNames *an = map_get(&S->assigned, MAP_KEY(body));
     if (an) return an;
@@ -1599,6 +1596,10 @@ static const AssignedNames *assigned_names(Sema *S, const PyBlock *body) {
     return an;
 }
 
+/* The loop-carried names: live-in runtime values (tensors, tuples holding
+ * tensors) the body assigns, in the order of the live-ins (Triton walks
+ * `liveins.items()`, a dict copied from lscope, so the order a name was
+ * first bound in the function). */
 static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Scope *out) {
     const AssignedNames *assigned = assigned_names(S, body);
     const Scope *live = &S->fn->lscope;
