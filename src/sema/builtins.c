@@ -3953,6 +3953,7 @@ typedef struct Param {
     const char *name; /* in the spec, len bytes */
     int len;
     bool optional, varargs;
+    const char *interned; /* the name as a keyword argument spelled it (interned), once one did */
 } Param;
 
 /* A builtin's parameters: its spec ("input,dtype,fp_downcast_rounding=,*args")
@@ -3990,7 +3991,7 @@ static void split_params(const char *spec, Params *out) {
 }
 
 /* bi's parameters, split at its first call in the compile. */
-static const Params *params_of(Sema *S, const Builtin *bi) {
+static Params *params_of(Sema *S, const Builtin *bi) {
     Params *ps = map_get(&S->bi_params, MAP_KEY(bi));
     if (!ps) {
         ps = ARENA_NEW(S->arena, Params);
@@ -4000,9 +4001,22 @@ static const Params *params_of(Sema *S, const Builtin *bi) {
     return ps;
 }
 
-/* Whether parameter p is named `name`. */
-static bool param_is(const Param *p, const char *name) {
-    return !strncmp(p->name, name, (size_t)p->len) && name[p->len] == 0;
+/* The parameter (not *args) a keyword argument names, or -1. Keyword
+ * names are the parser's, interned: a parameter keeps the first keyword
+ * that named it, and later ones are compared by address; the text of the
+ * spec is compared only the first time (a kernel passes mask=, other=,
+ * dtype= ... at every call). */
+static int keyword_index(Params *ps, const char *name) {
+    for (int i = 0; i < ps->n; i++)
+        if (ps->p[i].interned == name && !ps->p[i].varargs) return i;
+    for (int i = 0; i < ps->n; i++) {
+        Param *p = &ps->p[i];
+        if (!p->interned && !p->varargs && !strncmp(p->name, name, (size_t)p->len) && name[p->len] == 0) {
+            p->interned = name;
+            return i;
+        }
+    }
+    return -1;
 }
 
 static const char *display_name(const Builtin *bi, char *buf, size_t n) {
@@ -4013,7 +4027,7 @@ static const char *display_name(const Builtin *bi, char *buf, size_t n) {
 }
 
 TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) {
-    const Params *params = params_of(S, bi);
+    Params *params = params_of(S, bi);
     const Param *ps = params->p;
     int np = params->n;
     /* v[i] is set for every parameter below (tv_none if absent), so only
@@ -4086,9 +4100,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         const PyKeyword *kw = &call->call.keywords[k];
         TV v = cg_expr(S, kw->value);
         bad |= v.kind == TV_ERR;
-        int j = -1;
-        for (int i = 0; i < np; i++)
-            if (kw->name && !ps[i].varargs && param_is(&ps[i], kw->name)) j = i;
+        int j = kw->name ? keyword_index(params, kw->name) : -1;
         S->loc = kw->loc;
         S->span = kw->name ? (int)strlen(kw->name) : 2;
         S->span_node = NULL;

@@ -795,12 +795,13 @@ static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
 /* a tuple or list display: a tuple */
 static NOT_INLINE TV visit_seq(Sema *S, const PyExpr *e) {
     int n = e->seq.elts.len;
-    TV *vals = ARENA_ARRAY(S->arena, TV, n + 1);
+    TV t = {.kind = TV_TUPLE, .n = n};
+    t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1); /* (evaluated in place: no copy by make_tuple) */
     for (int i = 0; i < n; i++) {
-        vals[i] = cg_expr(S, e->seq.elts.items[i]);
-        if (vals[i].kind == TV_ERR) return vals[i];
+        t.elems[i] = cg_expr(S, e->seq.elts.items[i]);
+        if (t.elems[i].kind == TV_ERR) return t.elems[i];
     }
-    return make_tuple(S, vals, n);
+    return t;
 }
 
 TV cg_expr(Sema *S, const PyExpr *e) {
@@ -1171,7 +1172,28 @@ static bool is_constexpr_annotation(const PyExpr *a) {
     return false;
 }
 
-/* Names a block assigns (recursively), in first-appearance order. */
+/* The names a loop body assigns (recursively, nested blocks included),
+ * each once, and a 64-bit Bloom filter over them: a bit per name's hash,
+ * so that most names a body does not assign are told apart without a
+ * search. Worked out once per body in a compile (assigned_names): a loop
+ * inside a static_range is visited at every unrolled iteration. */
+typedef struct AssignedNames {
+    int n;
+    uint64_t bloom;
+    const char **names; /* interned */
+} AssignedNames;
+
+static uint64_t name_bit(const char *name) {
+    return UINT64_C(1) << ((MAP_KEY(name) * 0x9e3779b97f4a7c15ULL) >> 58);
+}
+
+static bool assigns(const AssignedNames *an, const char *name) {
+    if (!(an->bloom & name_bit(name))) return false;
+    for (int i = 0; i < an->n; i++)
+        if (an->names[i] == name) return true;
+    return false;
+}
+
 static void collect_target(const PyExpr *t, Scope *out) {
     if (!t) return;
     if (t->kind == PY_EXPR_NAME) {
@@ -1181,6 +1203,7 @@ static void collect_target(const PyExpr *t, Scope *out) {
     }
 }
 
+/* The names a block assigns (recursively), in first-appearance order. */
 static void collect_assigned(const PyBlock *b, Scope *out) {
     for (int i = 0; i < b->len; i++) {
         const PyStmt *s = b->items[i];
@@ -1555,22 +1578,38 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     return false;
 }
 
+/* body's AssignedNames, collected at its first loop in the compile. */
+static const AssignedNames *assigned_names(Sema *S, const PyBlock *body) {
+    AssignedNames *an = map_get(&S->assigned, MAP_KEY(body));
+    if (an) return an;
+    Scope assigned = {0};
+    collect_assigned(body, &assigned);
+    an = ARENA_NEW(S->arena, AssignedNames);
+    an->n = assigned.len;
+    an->names = ARENA_ARRAY(S->arena, const char *, assigned.len + 1);
+    for (int i = 0; i < assigned.len; i++) {
+        an->names[i] = assigned.data[i].name;
+        an->bloom |= name_bit(an->names[i]);
+    }
+    scope_free(&assigned);
+    map_put(&S->assigned, MAP_KEY(body), an);
+    return an;
+}
+
 /* The loop-carried names: live-in runtime values (tensors, tuples holding
  * tensors) the body assigns, in the order of the live-ins (Triton walks
  * `liveins.items()`, a dict copied from lscope, so the order a name was
  * first bound in the function). */
 static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Scope *out) {
-    Scope assigned = {0};
-    collect_assigned(body, &assigned);
+    const AssignedNames *assigned = assigned_names(S, body);
     const Scope *live = &S->fn->lscope;
     for (int i = 0; i < live->len; i++) {
         const char *nm = live->data[i].name;
         if (target && target->kind == PY_EXPR_NAME && target->name == nm) continue; /* (interned) */
-        if (!scope_find(&assigned, nm)) continue;
+        if (!assigns(assigned, nm)) continue;
         const TV *v = &live->data[i].val;
         if (tv_has_tensor(v)) scope_push(out, nm, *v);
     }
-    scope_free(&assigned);
     return out->len;
 }
 
@@ -2949,6 +2988,7 @@ done:
     map_free(&S->fn_ret);
     map_free(&S->mod_attrs);
     map_free(&S->bi_params);
+    map_free(&S->assigned);
     if (de->nerrors > nerr0) return NULL;
     return S->module;
 }

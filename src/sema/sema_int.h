@@ -41,6 +41,12 @@ struct TlType {
     const int64_t *shape;
     Type *ir;
     TlType *next; /* intern chain */
+    /* BLOCK: tl_with_elem's last two answers from this type, the latest
+     * first (the same shape, another element: a compare's i1, a load's
+     * pointee, a cast's target, an offset splatted for a block of pointers) */
+    const TlType *with_elem[2];
+    /* BLOCK: expand_dims' type at axis 0 and 1 (x[None, :], x[:, None]) */
+    const TlType *expanded[2];
     /* tl_mangle's text, kept at its first call when it fits (0: not yet) */
     uint8_t mangled_len;
     char mangled[23];
@@ -56,6 +62,8 @@ const TlType *tl_ptr(Sema *S, const TlType *pointee);
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank);
 /* Same shape as `like` (or scalar), with another element type. */
 const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem);
+/* The block type t with a dimension of size 1 inserted at axis (0..rank). */
+const TlType *tl_expand_dims(Sema *S, const TlType *t, int axis);
 static inline const TlType *tl_sca(const TlType *t) { return t->kind == TL_BLOCK ? t->elem : t; }
 static inline bool tl_is_block(const TlType *t) { return t->kind == TL_BLOCK; }
 static inline bool tl_is_ptr(const TlType *t) { return t->kind == TL_PTR; }
@@ -197,6 +205,7 @@ struct Sema {
     Map fn_ret;            /* mangled name (interned) -> FuncRet * */
     Map mod_attrs;         /* (module, interned attribute name) -> TV * found (attr_of) */
     Map bi_params;         /* Builtin * -> its parameters, split (builtin_call) */
+    Map assigned;          /* a loop body (PyBlock *) -> the names it assigns (codegen.c) */
     Attr *extern_attrs[2]; /* "" and true, for tt.extern_elementwise's libname, libpath, pure */
     Attr *div16_attrs;     /* {tt.divisibility = 16}, a kernel argument's with the hint :16 */
     struct I32Attr {       /* attr_i32 by value, a few (sema_attr_i32) */

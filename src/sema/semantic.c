@@ -133,14 +133,12 @@ TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank) {
 
 TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (x.kind == TV_ERR) return x;
-    int64_t shape[TL_MAX_RANK + 1];
     int rank = tl_is_block(x.ty) ? x.ty->rank : 0;
     if (axis < 0) axis += rank + 1;
     if (axis < 0 || axis > rank) return sema_error(S, "invalid axis %d for expand_dims of a rank-%d tensor", axis, rank);
     if (rank >= TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
-    for (int i = 0, j = 0; i <= rank; i++) shape[i] = i == axis ? 1 : x.ty->shape[j++];
-    if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank + 1);
-    const TlType *t = tl_block(S, x.ty->elem, shape, rank + 1);
+    if (!tl_is_block(x.ty)) return sem_splat(S, x, (const int64_t[]){1}, 1);
+    const TlType *t = tl_expand_dims(S, x.ty, axis);
     Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
     op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
     return tv_tensor(v, t);
@@ -183,13 +181,22 @@ TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank) {
     return r;
 }
 
+/* The scalar x splatted to the shape of the block type `like`: that type
+ * itself when its element is x's (the operands of most binary ops agree
+ * after promotion), else the one tl_with_elem keeps with it (an offset
+ * added to a block of pointers), without looking the shape up again. */
+static TV splat_like(Sema *S, TV x, const TlType *like) {
+    const TlType *t = tl_with_elem(S, like, x.ty);
+    return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
+}
+
 bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false; /* already reported */
     bool ab = tl_is_block(a->ty), bb = tl_is_block(b->ty);
     if (ab && !bb) {
-        *b = sem_splat(S, *b, a->ty->shape, a->ty->rank);
+        *b = splat_like(S, *b, a->ty);
     } else if (!ab && bb) {
-        *a = sem_splat(S, *a, b->ty->shape, b->ty->rank);
+        *a = splat_like(S, *a, b->ty);
     } else if (ab && bb) {
         const TlType *at = a->ty, *bt = b->ty;
         if (at == bt) return true; /* (interned: one type, one shape) */
@@ -344,6 +351,7 @@ TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
 /* ---- promotion ----------------------------------------------------------- */
 
 const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b) {
+    if (a == b) return a; /* (the common case, without the widths) */
     int ar = tl_bitwidth(a), br = tl_bitwidth(b);
     bool au = tl_is_unsigned(a), bu = tl_is_unsigned(b);
     if (au == bu) return ar > br ? a : b;
@@ -408,6 +416,14 @@ static bool scalar_range_error(Sema *S, const TV *v, const TlType *t) {
 
 bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
                       bool div_or_mod) {
+    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR) {
+        /* the common case first: two tensors of one element type that is
+         * not a pointer are of the computation type already (but for `/`
+         * and `%` of 16-bit floats, computed in fp32) */
+        const TlType *e = tl_sca(a->ty);
+        if (e == tl_sca(b->ty) && !tl_is_ptr(e) && !(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16)))
+            return sem_broadcast_pair(S, a, b);
+    }
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
     bool a_sc = tv_is_num(a), b_sc = tv_is_num(b);
     const TlType *at = a_sc ? sem_to_tensor_type(S, a) : a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
@@ -416,8 +432,10 @@ bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_
         sema_error(S, "invalid operands of type %s and %s", tv_kind_name(a), tv_kind_name(b));
         return false;
     }
-    if (!check_ptr(S, at, bt, allow_lhs_ptr) || !check_ptr(S, bt, at, allow_rhs_ptr)) return false;
-    if (arith_check && !tl_is_ptr(at) && !tl_is_ptr(bt)) {
+    /* (pointers are checked out of line: most operands are numbers) */
+    bool ptrs = tl_is_ptr(at) || tl_is_ptr(bt);
+    if (ptrs && (!check_ptr(S, at, bt, allow_lhs_ptr) || !check_ptr(S, bt, at, allow_rhs_ptr))) return false;
+    if (arith_check && !ptrs) {
         const TlType *rt = computation_type(S, at, a_sc, bt, b_sc, div_or_mod);
         if (!rt) return false;
         bool a_neg = a_sc && a->kind != TV_FLOAT && !a->u64 && a->i < 0;
@@ -505,9 +523,11 @@ static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
     const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
     if (!tl_is_int(as) || !tl_is_int(bs))
         return sema_error(S, "invalid operands of type %s and %s", tl_cstr(S, as), tl_cstr(S, bs));
+    /* (the operands mostly have the computation type already: no copies
+     * through sem_cast then) */
     const TlType *rt = sem_integer_promote(S, as, bs);
-    a = sem_cast(S, a, rt, NULL);
-    b = sem_cast(S, b, rt, NULL);
+    if (as != rt) a = sem_cast(S, a, rt, NULL);
+    if (bs != rt) b = sem_cast(S, b, rt, NULL);
     return tv_tensor(sem_ir(S, k, a.ty, a.v, b.v), a.ty);
 }
 

@@ -144,7 +144,24 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
 
 const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem) {
     if (!tl_is_block(like)) return elem;
-    return tl_block(S, elem, like->shape, like->rank);
+    const TlType *sca = tl_sca(elem);
+    if (like->elem == sca) return like;
+    for (int i = 0; i < 2; i++)
+        if (like->with_elem[i] && like->with_elem[i]->elem == sca) return like->with_elem[i];
+    const TlType *t = tl_block(S, elem, like->shape, like->rank);
+    TlType *memo = (TlType *)like; /* (every TlType is the arena's, made in tl_intern) */
+    memo->with_elem[1] = memo->with_elem[0];
+    memo->with_elem[0] = t;
+    return t;
+}
+
+const TlType *tl_expand_dims(Sema *S, const TlType *t, int axis) {
+    if (axis < 2 && t->expanded[axis]) return t->expanded[axis];
+    int64_t shape[TL_MAX_RANK + 1] = {0};
+    for (int i = 0, j = 0; i <= t->rank; i++) shape[i] = i == axis ? 1 : t->shape[j++];
+    const TlType *e = tl_block(S, t->elem, shape, t->rank + 1);
+    if (axis < 2) ((TlType *)t)->expanded[axis] = e;
+    return e;
 }
 
 int tl_bitwidth(const TlType *t) {
