@@ -22,49 +22,11 @@ import tritonc.language as tl
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 from corpus import load_corpus  # noqa: E402
+from torch_checks import close, generators, poison, same  # noqa: E402
 
 K = load_corpus("torch_ops")
 
-GEN = torch.Generator().manual_seed(1234)
-
-
-def randn(*shape, dtype=torch.float32):
-    return torch.randn(*shape, generator=GEN).to(dtype)
-
-
-def rand(*shape):
-    return torch.rand(*shape, generator=GEN)
-
-
-def randint(lo, hi, shape, dtype=torch.int64):
-    return torch.randint(lo, hi, shape, generator=GEN).to(dtype)
-
-
-def poison(shape, dtype, like):
-    if dtype.is_floating_point:
-        return torch.full(shape, float("nan"), dtype=dtype, device=like.device)
-    return torch.full(shape, 77, dtype=dtype, device=like.device)
-
-
-def close(got, want, tol, what):
-    assert got.shape == want.shape, "%s: shape %s, want %s" % (what, tuple(got.shape), tuple(want.shape))
-    got, want = got.double(), want.double()
-    gn, wn = torch.isnan(got), torch.isnan(want)
-    assert torch.equal(gn, wn), "%s: NaN at %d places, want %d" % (what, gn.sum().item(), wn.sum().item())
-    got, want = torch.where(gn, torch.zeros_like(got), got), torch.where(wn, torch.zeros_like(want), want)
-    gi, wi = torch.isinf(got), torch.isinf(want)
-    assert torch.equal(gi, wi) and torch.equal(got[gi], want[wi]), "%s: infinities differ" % what
-    got, want = torch.where(gi, torch.zeros_like(got), got), torch.where(wi, torch.zeros_like(want), want)
-    err = (got - want).abs().max().item() if got.numel() else 0.0
-    assert err <= tol * (1 + want.abs().max().item()), "%s: max error %g (tol %g)" % (what, err, tol)
-
-
-def same(got, want, what):
-    assert got.shape == want.shape and got.dtype == want.dtype, \
-        "%s: %s %s, want %s %s" % (what, tuple(got.shape), got.dtype, tuple(want.shape), want.dtype)
-    bad = (got != want).nonzero()
-    assert bad.numel() == 0, "%s: %d differences, first at %s: %s, want %s" % (
-        what, bad.shape[0], bad[0].tolist(), got[tuple(bad[0])].item(), want[tuple(bad[0])].item())
+randn, rand, randint = generators(1234)
 
 
 def strides4(t):
