@@ -15,20 +15,30 @@
  *     them; the store after the loop then takes a conversion;
  *  1. anchors: every load, store and atomic gets its coalesced layout
  *     (coalesce.c): all loads at once (each claims its own pointer, mask
- *     and result before any spreads), then the stores and atomics;
+ *     and result before any spreads), then the stores and atomics. A load
+ *     or store of fewer elements than the CTA has threads is no anchor (as
+ *     Triton's remove-layout-conversions has it, not "expensive"): it
+ *     floats, laid out like an element-wise op by its neighbours, and gets
+ *     its coalesced layout only if no anchor's layout reaches it;
  *  2. each anchor's layout spreads, breadth first, to every tile related to
  *     it that has none yet: through element-wise ops and broadcasts (same
  *     layout), expand_dims and reduce (slice <-> parent), and the
  *     loop-carried values of scf.for / scf.if / scf.while (same layout; a
  *     loop's body argument decides for its group once it has a layout);
  *     `tt.dot` spreads only between its accumulator and its result,
- *     `tt.gather` between its indices and its result;
+ *     `tt.gather` between its indices and its result; index arithmetic
+ *     recomputable from scalars that several tiles share passes no layout
+ *     from one of them to another;
  *  3. tiles still without a layout get Triton's default one, seeded from the
  *     last op backwards so that consumers decide for their producers;
- *  4. each op's operands that disagree with what the op needs get a
- *     ttg.convert_layout, unless the operand is cheap to recompute (ranges,
- *     splats, constants and element-wise ops of those): then it is cloned in
- *     the needed layout (Triton's rematerialisation).
+ *  4. each op's operands that disagree with what the op needs are
+ *     recomputed in the needed layout when they are cheap to recompute
+ *     (ranges, splats, constants and element-wise ops of those: Triton's
+ *     rematerialisation), or recomputed from the narrowest tiles they are
+ *     made of, which are converted where they are made, when that moves
+ *     fewer elements; else they get a ttg.convert_layout, where the
+ *     operand is made if that is outside a loop the op is in, shared by
+ *     every later op it dominates.
  */
 #include "dialect/dialect.h"
 #include "transform/gpu/gpu_passes.h"
@@ -342,6 +352,17 @@ static inline void relate(LState *s, Op *op, Value *v) {
     relate_op(s, op, v);
 }
 
+/* Lays a memory op out as an anchor: its pointer tile's coalesced layout,
+ * given to its operands and results (spread by the next propagate). */
+static void place_anchor(LState *s, Op *op) {
+    Value *ptr = op_operand(op, 0);
+    const Layout *a =
+        keep_layout(s, coalesce_layout(s->aa, ptr, s->opts->num_warps, s->opts->threads_per_warp));
+    map_put(&s->anchor, MAP_KEY(op), (void *)a);
+    for (int k = 0; k < op->nresults; k++) give(s, op_result(op, k), a);
+    for (int k = 0; k < op->noperands; k++) give(s, op_operand(op, k), a);
+}
+
 /* Marks a load or store `floating` and relates it if a neighbour has a layout
  * already (it was skipped then: not placed yet). */
 static void float_access(LState *s, Op *op) {
@@ -358,6 +379,12 @@ static void float_access(LState *s, Op *op) {
 static bool cheap_op(const Op *op);
 static int remat_room(LState *s, Value *x);
 
+/* Control flow: loops, ifs and their terminators. */
+static bool is_scf(const Op *op) {
+    return op->kind == SCF_FOR || op->kind == SCF_WHILE || op->kind == SCF_IF || op->kind == SCF_YIELD ||
+           op->kind == SCF_CONDITION;
+}
+
 /* A layout spreads from a value to its users, except from index
  * arithmetic that can be recomputed from scalars (ranges, splats,
  * constants and cheap ops of those) to users other than control flow:
@@ -367,11 +394,6 @@ static int remat_room(LState *s, Value *x);
  * are materialised; spreading one user's layout through it to the others
  * would make them convert. (A loop's initial value still gives the loop
  * its layout: a zero accumulator is often the first that reaches it.) */
-static bool is_scf(const Op *op) {
-    return op->kind == SCF_FOR || op->kind == SCF_WHILE || op->kind == SCF_IF || op->kind == SCF_YIELD ||
-           op->kind == SCF_CONDITION;
-}
-
 static void propagate(LState *s) {
     while (s->work.len) {
         Value *v = vec_pop(&s->work);
@@ -557,6 +579,21 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
  * Triton's backward rematerialisation: the conversion moves up through
  * cheap ops to where the fewest elements cross. */
 
+/* The block x is made in (its op's, or the one whose argument it is). */
+static Block *home_block(const Value *x) { return x->def ? x->def->parent : x->owner_block; }
+
+/* The loops (scf.for and scf.while bodies) around block b, out to block
+ * `stop` (not counted) or the function. */
+static int loops_around(const Block *b, const Block *stop) {
+    int n = 0;
+    while (b && b != stop && b->parent && b->parent->parent) {
+        const Op *owner = b->parent->parent;
+        n += owner->kind == SCF_FOR || owner->kind == SCF_WHILE;
+        b = owner->parent;
+    }
+    return n;
+}
+
 /* What converting x costs: its elements (each goes through shared
  * memory) plus, for the barriers around the exchange and the addressing,
  * as much as two more elements per thread; times 8 for each loop x is made
@@ -568,12 +605,7 @@ static Value *remat(LState *s, Value *x, const Layout *l, Op *before) {
 static int64_t conversion_cost(LState *s, const Value *x) {
     if (!is_tile(x)) return 0;
     int64_t cost = ty_numel(x->type) + 2 * 32 * s->opts->num_warps;
-    for (const Block *b = x->def ? x->def->parent : x->owner_block; b && b->parent;) {
-        const Op *owner = b->parent->parent;
-        if (!owner) break;
-        if (owner->kind == SCF_FOR || owner->kind == SCF_WHILE) cost *= 8;
-        b = owner->parent;
-    }
+    for (int n = loops_around(home_block(x), NULL); n > 0; n--) cost *= 8;
     return cost;
 }
 
@@ -608,7 +640,7 @@ static int64_t cut_cost(LState *s, Value *x, const Layout *l, int depth, int *bu
 static Value *convert_at_def(LState *s, Value *x, const Layout *l) {
     Type *t = with_layout(s, x->type, l);
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, x->def ? x->def->loc : x->loc, &x, 1, &t, 1, 0);
-    Block *home = x->def ? x->def->parent : x->owner_block;
+    Block *home = home_block(x);
     if (x->def) op_insert_after(x->def, cv);
     else if (home->first) op_insert_before(home->first, cv);
     else block_append(home, cv);
@@ -663,17 +695,6 @@ static void erase_if_unused(Value *x) {
     for (int i = 0; i < n; i++) erase_if_unused(ops[i]);
 }
 
-/* Is op in a loop (scf.for or scf.while body) nested in block `home`? */
-static bool loop_between(const Op *op, const Block *home) {
-    for (const Block *b = op->parent; b && b != home;) {
-        const Op *owner = b->parent ? b->parent->parent : NULL;
-        if (!owner) return false;
-        if (owner->kind == SCF_FOR || owner->kind == SCF_WHILE) return true;
-        b = owner->parent;
-    }
-    return false;
-}
-
 /* Makes operand i of op, which does not have it, have layout l. */
 static void require_slow(LState *s, Op *op, int i, const Layout *l) {
     Value *x = op_operand(op, i);
@@ -694,7 +715,7 @@ static void require_slow(LState *s, Op *op, int i, const Layout *l) {
         op_set_operand(op, i, made);
         return;
     }
-    if (loop_between(op, x->def ? x->def->parent : x->owner_block)) {
+    if (loops_around(op->parent, home_block(x)) > 0) {
         op_set_operand(op, i, convert_at_def(s, x, l));
         return;
     }
@@ -962,10 +983,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
                 float_access(&s, op);
                 continue;
             }
-            const Layout *a = keep_layout(&s, coalesce_layout(s.aa, ptr, o->num_warps, o->threads_per_warp));
-            map_put(&s.anchor, MAP_KEY(op), (void *)a);
-            for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
-            for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
+            place_anchor(&s, op);
             if (pass == 1) propagate(&s);
         }
         propagate(&s);
@@ -976,10 +994,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
         Op *op = s.floats.data[i];
         Value *ptr = op_operand(op, 0);
         if (lay(&s, ptr)) continue;
-        const Layout *a = keep_layout(&s, coalesce_layout(s.aa, ptr, o->num_warps, o->threads_per_warp));
-        map_put(&s.anchor, MAP_KEY(op), (void *)a);
-        for (int k = 0; k < op->nresults; k++) give(&s, op_result(op, k), a);
-        for (int k = 0; k < op->noperands; k++) give(&s, op_operand(op, k), a);
+        place_anchor(&s, op);
         propagate(&s);
     }
     /* 3: defaults, consumers first */
