@@ -682,17 +682,19 @@ static Value *remat_cut(LState *s, Value *x, const Layout *l, Op *before, int de
 /* Erases x's op if a recomputation took its last use, and then its
  * operands' ops that are left unused (x's op is cheap: pure, no regions;
  * every op here is before the one being materialised, so the walk in
- * assign_func does not meet them again). */
-static void erase_if_unused(Value *x) {
+ * assign_func does not meet them again). Only ops the pass found are
+ * erased: a clone or conversion it made may be handed out again by
+ * remat_made. */
+static void erase_if_unused(LState *s, Value *x) {
     Op *d = x->def;
-    if (!d || x->uses || !cheap_op(d)) return;
+    if (!d || x->uses || x->id >= s->nvalues || !cheap_op(d)) return;
     for (int i = 0; i < d->nresults; i++)
         if (op_result(d, i)->uses) return;
     Value *ops[8];
     int n = d->noperands < 8 ? d->noperands : 8;
     for (int i = 0; i < n; i++) ops[i] = op_operand(d, i);
     op_erase(d);
-    for (int i = 0; i < n; i++) erase_if_unused(ops[i]);
+    for (int i = 0; i < n; i++) erase_if_unused(s, ops[i]);
 }
 
 /* Makes operand i of op, which does not have it, have layout l. */
@@ -705,7 +707,7 @@ static void require_slow(LState *s, Op *op, int i, const Layout *l) {
     }
     if (cut_below(s, x, l, 0)) {
         op_set_operand(op, i, recompute_below(s, x, l, op, 0));
-        erase_if_unused(x);
+        erase_if_unused(s, x);
         return;
     }
     /* a conversion made for an earlier op serves this one too; one that
