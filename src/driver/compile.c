@@ -229,6 +229,9 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm,
                          .num_stages = stages};
         if (!ttg_lower(c->ctx, m, &to, &c->de)) return false;
+        /* (the layouts rewrite much of the kernel: with verify_each, as
+         * `tritonc compile` runs, the TTGIR is verified too) */
+        if (req->verify_each && !ir_verify(m, &c->de)) return false;
         c->seconds[STAGE_TTGIR] = now_seconds() - t0;
         if (req->stop_after == STAGE_TTGIR) {
             keep_text(c, STAGE_TTGIR, m);
