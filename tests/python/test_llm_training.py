@@ -22,6 +22,7 @@ import tritonc.language as tl
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 from corpus import load_corpus  # noqa: E402
+from torch_checks import run_checks  # noqa: E402
 
 K = load_corpus("llm_training")
 
@@ -402,14 +403,4 @@ def check_lse_matmul():
         close(tlog, logits.gather(1, t[:, None])[:, 0], 1e-5, "target logit B=%d V=%d" % (B, V))
 
 
-failed = 0
-for name, fn in list(globals().items()):
-    if name.startswith("check_"):
-        try:
-            fn()
-            print("ok", name)
-        except Exception as e:  # noqa: BLE001  (report every check, then fail)
-            failed += 1
-            print("FAIL", name, "%s: %s" % (type(e).__name__, e))
-print("%d checks failed" % failed if failed else "all llm_training checks passed")
-sys.exit(1 if failed else 0)
+run_checks(globals(), "llm_training")

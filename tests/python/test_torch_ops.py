@@ -22,7 +22,7 @@ import tritonc.language as tl
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 from corpus import load_corpus  # noqa: E402
-from torch_checks import close, generators, poison, same  # noqa: E402
+from torch_checks import close, generators, poison, run_checks, same  # noqa: E402
 
 K = load_corpus("torch_ops")
 
@@ -304,14 +304,4 @@ def check_softmax_dim0():
         close(out, torch.softmax(x.double(), 0), tol, "softmax over dim 0 %dx%d" % (M, N))
 
 
-failed = 0
-for name, fn in list(globals().items()):
-    if name.startswith("check_"):
-        try:
-            fn()
-            print("ok", name)
-        except Exception as e:  # noqa: BLE001  (report every check, then fail)
-            failed += 1
-            print("FAIL", name, "%s: %s" % (type(e).__name__, e))
-print("%d checks failed" % failed if failed else "all torch_ops checks passed")
-sys.exit(1 if failed else 0)
+run_checks(globals(), "torch_ops")

@@ -23,7 +23,7 @@ import tritonc as triton
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 from corpus import load_corpus  # noqa: E402
-from torch_checks import close, generators, poison, same  # noqa: E402
+from torch_checks import close, generators, poison, run_checks, same  # noqa: E402
 
 K = load_corpus("vision_ops")
 
@@ -629,14 +629,4 @@ def check_rgba_to_gray():
         same(out.view(torch.uint8).view(n, 4)[:, 3], rgba[:, 3], "alpha kept")
 
 
-failed = 0
-for name, fn in list(globals().items()):
-    if name.startswith("check_"):
-        try:
-            fn()
-            print("ok", name)
-        except Exception as e:  # noqa: BLE001  (report every check, then fail)
-            failed += 1
-            print("FAIL", name, "%s: %s" % (type(e).__name__, e))
-print("%d checks failed" % failed if failed else "all vision_ops checks passed")
-sys.exit(1 if failed else 0)
+run_checks(globals(), "vision_ops")

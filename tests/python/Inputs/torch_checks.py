@@ -1,7 +1,9 @@
 """What the tests/python scripts that check corpus kernels against torch
 share: seeded random tensors, outputs poisoned before a launch, and the two
 comparisons (within a tolerance, NaN and infinities where the reference has
-them; and exactly)."""
+them; and exactly), and running a script's checks."""
+import sys
+
 import torch
 
 
@@ -49,3 +51,19 @@ def same(got, want, what):
     bad = (got != want).nonzero()
     assert bad.numel() == 0, "%s: %d differences, first at %s: %s, want %s" % (
         what, bad.shape[0], bad[0].tolist(), got[tuple(bad[0])].item(), want[tuple(bad[0])].item())
+
+
+def run_checks(namespace, what):
+    """Runs every `check_*` function of a script's globals, reporting each
+    (a failure does not stop the others), and exits 1 if any failed."""
+    failed = 0
+    for name, fn in list(namespace.items()):
+        if name.startswith("check_"):
+            try:
+                fn()
+                print("ok", name)
+            except Exception as e:  # noqa: BLE001  (report every check, then fail)
+                failed += 1
+                print("FAIL", name, "%s: %s" % (type(e).__name__, e))
+    print("%d checks failed" % failed if failed else "all %s checks passed" % what)
+    sys.exit(1 if failed else 0)
