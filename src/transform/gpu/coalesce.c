@@ -13,20 +13,35 @@
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp) {
-    Type *t = ptr->type;
-    const AxisInfo *ai = axis_info(aa, ptr);
-    int rank = t->rank;
-    int order[TTG_MAX_RANK], spt[TTG_MAX_RANK];
-    /* dims by contiguity, most contiguous first; ties keep the row-major
-     * default (last dimension fastest) */
-    for (int k = 0; k < rank; k++) order[k] = rank - 1 - k;
+/* Dims by contiguity, most contiguous first. Ties follow `prefer` (an
+ * order of the same rank), or without one the row-major order, last
+ * dimension fastest: the strides of a row-major tensor grow from the last
+ * dimension to the first. (Triton's argSort, a stable sort of 0, 1, ...,
+ * runs ties in dimension order: a [2, M, N] tile contiguous along N only
+ * has its threads next along M there, and along the 2 planes here.) */
+static void order_dims(const AxisInfo *ai, int rank, const int *prefer, int *order) {
+    for (int k = 0; k < rank; k++) order[k] = prefer ? prefer[k] : rank - 1 - k;
     for (int k = 1; k < rank; k++)
         for (int m = k; m > 0 && ai->contig[order[m]] > ai->contig[order[m - 1]]; m--) {
             int tmp = order[m];
             order[m] = order[m - 1];
             order[m - 1] = tmp;
         }
+}
+
+bool coalesce_decided(AxisAnalysis *aa, Value *ptr, int *order) {
+    const AxisInfo *ai = axis_info(aa, ptr);
+    int rank = ptr->type->rank;
+    order_dims(ai, rank, NULL, order);
+    return rank < 2 || ai->contig[order[0]] > ai->contig[order[1]];
+}
+
+Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp, const int *prefer) {
+    Type *t = ptr->type;
+    const AxisInfo *ai = axis_info(aa, ptr);
+    int rank = t->rank;
+    int order[TTG_MAX_RANK], spt[TTG_MAX_RANK];
+    order_dims(ai, rank, prefer, order);
     Type *pointee = ty_elem(t)->elem;
     int elem_bits = pointee->kind == TY_PTR ? 64 : (pointee->width < 8 ? 8 : pointee->width);
     int64_t numel = ty_numel(t), threads = (int64_t)num_warps * threads_per_warp;

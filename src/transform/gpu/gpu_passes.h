@@ -26,8 +26,14 @@ typedef struct TtgOptions {
  * changed something). */
 bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de);
 
-/* coalesce.c: the layout one access through `ptr` should use. */
-Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp);
+/* coalesce.c: the layout one access through `ptr` should use: threads run
+ * along its most contiguous dimension first; dimensions it is equally
+ * contiguous along (a gather: along none) in the order `prefer` gives, or
+ * without one in row-major order (last dimension first). */
+Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp, const int *prefer);
+/* Whether one dimension of `ptr` is more contiguous than every other; its
+ * dims by contiguity in `order` (rank long) either way. */
+bool coalesce_decided(AxisAnalysis *aa, Value *ptr, int *order);
 
 /* ttg_assign_layouts.c */
 bool ttg_assign_layouts(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de);

@@ -98,6 +98,10 @@ typedef struct LState {
     /* by Value.id (the values made before the pass): cut_cost's answer for
      * the last layout asked about */
     struct CutMemo { const Layout *layout; int64_t cost; } *cut;
+    /* by rank: how accesses of that rank break ties between equally
+     * contiguous dimensions, when tie_known[rank]; see tie_orders */
+    int tie_order[TTG_MAX_RANK + 1][TTG_MAX_RANK];
+    bool tie_known[TTG_MAX_RANK + 1];
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -352,12 +356,58 @@ static inline void relate(LState *s, Op *op, Value *v) {
     relate_op(s, op, v);
 }
 
+/* The order of a rank's accesses whose pointers are equally contiguous
+ * along their fastest dimensions (a gather usually is contiguous along
+ * none): that of the function's writes of that rank (stores and atomics)
+ * contiguous along one dimension more than along any other, when they all
+ * agree; without those, that of such loads. AxisInfo cannot tell which of
+ * the tied dimensions moves through memory slowly, but the other accesses
+ * can: the tiles a kernel gathers are mostly indexed like the tile it
+ * writes (output pixels by rows, channels by columns, or the other way
+ * round), and a gather indexed like the output reads neighbouring addresses
+ * along the dimension the output is contiguous along (the pixels of a
+ * convolution's input window, of a deformable convolution's samples, of a
+ * pooling window); a scatter writes where the tile it scatters was read.
+ * Threads running along that dimension coalesce; along the other they
+ * touch a line each. A fixed rule is right for one kernel and wrong for the
+ * next: Triton's (dimension order) puts the threads of an NCHW
+ * convolution's [channels, pixels] input tile along the channels and those
+ * of a deformable convolution's [pixels, channels] one along the pixels;
+ * row-major order (coalesce_layout's when no access tells) does the
+ * reverse. This is right for both. */
+static void tie_orders(LState *s) {
+    enum { WRITES, READS };
+    int order[2][TTG_MAX_RANK + 1][TTG_MAX_RANK];
+    bool known[2][TTG_MAX_RANK + 1] = {{0}}, conflict[2][TTG_MAX_RANK + 1] = {{0}};
+    for (int i = 0; i < s->seeds.len; i++) {
+        Op *op = s->seeds.data[i];
+        if (!is_memory_anchor(op) || !is_tile(op_operand(op, 0))) continue;
+        Value *ptr = op_operand(op, 0);
+        int rank = ptr->type->rank, o[TTG_MAX_RANK], w = op->kind == TT_LOAD ? READS : WRITES;
+        if (rank < 2 || !coalesce_decided(s->aa, ptr, o)) continue;
+        if (!known[w][rank]) {
+            memcpy(order[w][rank], o, sizeof o[0] * (size_t)rank);
+            known[w][rank] = true;
+        } else if (memcmp(order[w][rank], o, sizeof o[0] * (size_t)rank) != 0) {
+            conflict[w][rank] = true;
+        }
+    }
+    for (int r = 2; r <= TTG_MAX_RANK; r++)
+        for (int w = WRITES; w <= READS && !s->tie_known[r]; w++)
+            if (known[w][r] && !conflict[w][r]) {
+                memcpy(s->tie_order[r], order[w][r], sizeof order[w][r]);
+                s->tie_known[r] = true;
+            }
+}
+
 /* Lays a memory op out as an anchor: its pointer tile's coalesced layout,
  * given to its operands and results (spread by the next propagate). */
 static void place_anchor(LState *s, Op *op) {
     Value *ptr = op_operand(op, 0);
+    int rank = ptr->type->rank;
+    const int *prefer = s->tie_known[rank] ? s->tie_order[rank] : NULL;
     const Layout *a =
-        keep_layout(s, coalesce_layout(s->aa, ptr, s->opts->num_warps, s->opts->threads_per_warp));
+        keep_layout(s, coalesce_layout(s->aa, ptr, s->opts->num_warps, s->opts->threads_per_warp, prefer));
     map_put(&s->anchor, MAP_KEY(op), (void *)a);
     for (int k = 0; k < op->nresults; k++) give(s, op_result(op, k), a);
     for (int k = 0; k < op->noperands; k++) give(s, op_operand(op, k), a);
@@ -963,6 +1013,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     s.room = tc_calloc(s.nvalues + 1, sizeof *s.room);
     s.cut = tc_calloc(s.nvalues + 1, sizeof *s.cut);
     s.aa = axis_analyze(c, func);
+    tie_orders(&s);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
     for (int i = 0; i < s.seeds.len; i++) {
         Layout l;
