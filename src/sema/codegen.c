@@ -1852,7 +1852,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     if (disallow_multi) op_set_attr(S->ctx, forop, "tt.disallow_acc_multi_buffer", attr_unit(S->ctx));
     if (flatten) op_set_attr(S->ctx, forop, "tt.flatten", attr_unit(S->ctx));
     if (warp_spec) op_set_attr(S->ctx, forop, "tt.warp_specialize", attr_unit(S->ctx));
-    if (no_licm) op_set_attr(S->ctx, forop, "tt.disable_licm", attr_unit(S->ctx)); /* (a hint: LICM changes no result) */
+    if (no_licm) op_set_attr(S->ctx, forop, "tt.disable_licm", attr_unit(S->ctx)); /* (read by licm) */
     Block *body = new_block(S);
     region_push_block(&forop->regions[0], body);
     Value *iv = block_add_arg(S->ctx, body, ivt->ir, s->loop.target->loc);

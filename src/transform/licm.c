@@ -57,6 +57,9 @@ static bool can_hoist(Op *op, Block *body) {
 }
 
 static void hoist_loop(Op *loop, PassContext *pc) {
+    /* tl.range(..., disable_licm=True): the user keeps the loop's invariants
+     * in it (to hold fewer registers across it), as Triton's LICM does */
+    if (op_attr(loop, "tt.disable_licm")) return;
     for (int r = 0; r < loop->nregions; r++) {
         Block *body = region_entry(&loop->regions[r]);
         if (!body || body->next) continue; /* structured loops have one block */
