@@ -104,6 +104,7 @@ typedef struct PxValue {
     Bits *demand;
     const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
     unsigned known_mark;  /* see known_demand in ptx_demand.c */
+    bool part;            /* may be read in part, see mark_part in ptx_demand.c */
 } PxValue;
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
