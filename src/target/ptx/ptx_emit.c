@@ -2393,6 +2393,8 @@ static void lower_elementwise(Px *p, Op *op) {
     bool planned = ew_plan(p, op, re, &plan);
     AddptrPlan ap = {0};
     if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
+    bool int_arith = (op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI) &&
+                     (re->kind == TY_INT || re->kind == TY_INDEX);
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
@@ -2402,6 +2404,10 @@ static void lower_elementwise(Px *p, Op *op) {
         if (planned && ew_planned(p, &plan, src, mask, i, &out->s[i])) continue;
         if (op->kind == TT_ADDPTR) {
             out->s[i] = addptr_slot(p, &ap, src[0][i & mask[0]], src[1][i & mask[1]]);
+            continue;
+        }
+        if (int_arith) { /* (px_ew's case for them, without its dispatch) */
+            out->s[i] = ibin(p, op->kind, src[0][i & mask[0]], src[1][i & mask[1]], re);
             continue;
         }
         Slot in[4];
