@@ -32,6 +32,7 @@
  */
 #include "target/ptx/ptx_lower.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static Bits *bits_new(Px *p, int n) {
@@ -264,17 +265,20 @@ static bool demand_asked(const Op *op) {
     return px_is_slotwise(op) || op->kind == TT_BROADCAST || op->kind == TT_EXPAND_DIMS || op->kind == SCF_FOR;
 }
 
+/* The ops of b that the analysis visits (p->demand_order: those with a
+ * result that may be read in part, and those holding such values in their
+ * regions), last to first: a result's users come after it. */
 static void demand_block(Px *p, Block *b) {
-    for (Op *op = b->last; op; op = op->prev) {
-        /* (one result but for loops': most ops are of one) */
-        int nres = op->kind == SCF_FOR ? op->nresults : op->nresults > 0;
-        for (int i = 0; i < nres; i++) {
+    for (int k = 0; k < p->demand_order.len; k++) {
+        Op *op = p->demand_order.data[k];
+        if (op->parent != b) continue;
+        for (int i = 0; i < op->nresults; i++) {
             Value *v = op_result(op, i);
             if (!px_value(p, v)->part || !demand_asked(op)) continue; /* (read in full, or not asked) */
             int n = slots_of(p, v);
             if (n >= 2) record(p, v, uses_demand_n(p, v, NULL, n));
         }
-        if (!op->nregions) continue;
+        if (!(op->mark & 1)) continue; /* (nothing in its regions may be read in part) */
         if (op->kind == SCF_FOR) {
             demand_for(p, op);
             continue;
@@ -286,26 +290,77 @@ static void demand_block(Px *p, Block *b) {
 
 /* ---- the values that may be read in part ------------------------------- */
 
-/* A value is read in part only when its uses lead, through element-wise
- * ops, broadcasts and loops, to the pointers and masks of vector accesses,
- * or to nothing (an unused result reads no slot). Those values are found
- * first, back from these seeds along the operands (part: a superset of the
- * values whose demand is partial, most values being read in full); the
- * walk above works out the demand of those alone, the others being read in
- * full as it would find. */
+/* A value is read in part only when all its uses lead, through element-wise
+ * ops, broadcasts and loops, to the pointers and masks of accesses or to
+ * nothing (an unused result reads no slot): may_part. Those that are also
+ * reached back from vector accesses and unused results along the operands
+ * are marked (part: a superset of the values whose demand is partial, most
+ * values being read in full); the walk above works out the demand of those
+ * alone, the others being read in full as it would find. op->mark is an
+ * op's place in the kernel (twice its number from the first), plus 1 for an
+ * op holding a marked value in its regions: the analysis visits those ops
+ * and the ops of marked results alone, in that order backwards. */
 typedef VEC(Value *) ValueList;
 
-static void mark_part(Px *p, Value *v, ValueList *work) {
+/* Whether every use of v may find it partial (see use_demand): memoised
+ * in its may; a value met again while its uses are looked at (a loop's
+ * argument, through its yield) is taken as partial, which keeps the answer
+ * a superset. */
+static bool may_part(Px *p, const Value *v) {
     PxValue *pv = px_value(p, v);
-    if (pv->part) return;
-    pv->part = true;
-    vec_push(work, v);
+    if (pv->may) return pv->may != PART_FULL;
+    pv->may = PART_BUSY;
+    bool ok = true;
+    for (const Use *u = v->uses; u && ok; u = u->next) {
+        Op *user = u->owner;
+        int k = (int)(u - user->operands), pi, mi;
+        if (px_is_slotwise(user)) {
+            ok = may_part(p, op_result(user, 0));
+            continue;
+        }
+        switch (user->kind) {
+        case SCF_FOR: ok = k >= 3 && may_part(p, user->regions[0].first->args[k - 2]); break;
+        case SCF_YIELD:
+            ok = user->parent->parent->parent->kind == SCF_FOR && may_part(p, user->parent->args[k + 1]);
+            break;
+        case TT_BROADCAST:
+        case TT_EXPAND_DIMS: ok = may_part(p, op_result(user, 0)); break;
+        case TT_LOAD:
+        case TT_STORE:
+        case TTG_ASYNC_COPY: /* (its vector width not asked: a superset) */
+            access_operands(user, &pi, &mi);
+            ok = k == pi || k == mi;
+            break;
+        default: ok = false;
+        }
+    }
+    pv = px_value(p, v); /* (the table may have grown) */
+    pv->may = ok ? PART_MAY : PART_FULL;
+    return ok;
 }
 
-/* The seeds in b and the blocks in it. */
-static void part_seeds(Px *p, Block *b, ValueList *work) {
+static void mark_part(Px *p, Value *v, ValueList *work) {
+    if (px_value(p, v)->part || !may_part(p, v)) return;
+    px_value(p, v)->part = true;
+    vec_push(work, v);
+    /* the ops around it (up to the kernel, or one marked before) */
+    Block *b = v->def ? v->def->parent : v->owner_block;
+    for (Op *o = b->parent ? b->parent->parent : NULL; o && o != p->func && !(o->mark & 1);
+         o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL) {
+        o->mark |= 1;
+        vec_push(&p->demand_order, o);
+    }
+}
+
+/* The seeds in b and the blocks in it; the ops' places (*at: the last
+ * given). */
+static void part_seeds(Px *p, Block *b, ValueList *work, int *at) {
     for (Op *op = b->first; op; op = op->next) {
-        if (op->kind == TT_LOAD || op->kind == TT_STORE || op->kind == TTG_ASYNC_COPY) {
+        op->mark = 2 * ++*at;
+        switch (op->kind) {
+        case TT_LOAD:
+        case TT_STORE:
+        case TTG_ASYNC_COPY: {
             const Dist *d;
             if (access_vec_of(p, op, &d) > 1 && d) {
                 int pi, mi;
@@ -313,15 +368,19 @@ static void part_seeds(Px *p, Block *b, ValueList *work) {
                 mark_part(p, op_operand(op, pi), work);
                 if (op->noperands > mi) mark_part(p, op_operand(op, mi), work);
             }
-        } else if (op->kind == SCF_FOR) {
+            break;
+        }
+        case SCF_FOR:
             for (int i = 0; i < op->nresults; i++)
                 if (!op_result(op, i)->uses) mark_part(p, op_result(op, i), work);
-        } else if (op->nresults && !op->results[0].uses && demand_asked(op)) { /* (the others, of one result) */
-            mark_part(p, op->results, work);
+            break;
+        default: /* (the others asked are of one result) */
+            if (op->nresults && !op->results[0].uses && demand_asked(op)) mark_part(p, op->results, work);
+            break;
         }
         if (!op->nregions) continue;
         for (int r = 0; r < op->nregions; r++)
-            for (Block *rb = op->regions[r].first; rb; rb = rb->next) part_seeds(p, rb, work);
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next) part_seeds(p, rb, work, at);
     }
 }
 
@@ -346,14 +405,29 @@ static void part_sources(Px *p, Value *v, ValueList *work) {
     if (b->last && b->last->kind == SCF_YIELD) mark_part(p, op_operand(b->last, v->index - 1), work);
 }
 
+static int later_first(const void *x, const void *y) {
+    int a = (*(Op *const *)x)->mark >> 1, b = (*(Op *const *)y)->mark >> 1;
+    return (a < b) - (a > b);
+}
+
 void px_demand_analyze(Px *p, Op *func) {
     p->demand_done = true;
     ValueList work = {0};
-    part_seeds(p, func_entry(func), &work);
-    if (!work.len) return; /* (every value is read in full) */
+    int at = 0;
+    part_seeds(p, func_entry(func), &work, &at);
     for (int i = 0; i < work.len; i++) part_sources(p, work.data[i], &work);
+    for (int i = 0; i < work.len; i++)
+        if (work.data[i]->def && demand_asked(work.data[i]->def)) vec_push(&p->demand_order, work.data[i]->def);
     vec_free(&work);
+    /* last first, each op once */
+    Op **ops = p->demand_order.data;
+    if (p->demand_order.len > 1) qsort(ops, (size_t)p->demand_order.len, sizeof *ops, later_first);
+    int n = 0;
+    for (int i = 0; i < p->demand_order.len; i++)
+        if (!n || ops[n - 1] != ops[i]) ops[n++] = ops[i];
+    p->demand_order.len = n;
     demand_block(p, func_entry(func));
+    vec_free(&p->demand_order);
 }
 
 /* The analysis reads only the IR, the layouts and the axis info, none of

@@ -2154,7 +2154,7 @@ static inline bool plain_arg(Slot s) {
  * missing, all of them immediates (px_ew folds some), or two that px_arg
  * materialises (reg+off, a 16-bit or predicate immediate: px_ew's order of
  * the two is the compiler's order of a call's arguments). */
-static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *const *src, const int *mask, int i, Slot *out) {
+static PX_INLINE bool ew_planned(Px *p, const EwPlan *pl, const Slot *const *src, const int *mask, int i, Slot *out) {
     PxArg a[3] = {0, 0, 0};
     bool any_reg = false;
     int made = -1; /* the operand px_arg materialises, if any */

@@ -105,7 +105,9 @@ typedef struct PxValue {
     const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
     unsigned known_mark;  /* see known_demand in ptx_demand.c */
     bool part;            /* may be read in part, see mark_part in ptx_demand.c */
+    uint8_t may;          /* 0, PART_MAY, PART_FULL or PART_BUSY: see may_part there */
 } PxValue;
+enum { PART_MAY = 1, PART_FULL, PART_BUSY };
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
  * register: the pointer tiles of a kernel mostly share a few offset
@@ -169,6 +171,7 @@ typedef struct Px {
     int nstrings;
     Op *func;
     AxisAnalysis *aa; /* made at the first question (px_axis) */
+    VEC(Op *) demand_order; /* see demand_block in ptx_demand.c */
     Bits *demand_scratch; /* see uses_demand_n: room for demand_scratch_words words */
     int demand_scratch_words;
     char *tile_next, *tile_end; /* see px_new_tile */
