@@ -23,16 +23,15 @@
  *   - scf.for (an initial value) and its body's scf.yield: what the
  *     iteration argument reads, which is solved as a fixpoint (demand_for);
  *   - anything else (block arguments, scf.yield, reductions, ...): all.
- * Only the values whose demand is asked are worked out (demand_asked), and
- * of those only the few that may be read in part at all (found first, back
- * from the vector accesses and the unused results, see mark_part); a value
- * without a demand is read in full. lower_elementwise leaves the
+ * Only the values whose demand is asked are worked out (demand_asked); in a
+ * kernel without vector accesses, only the few of them that may be read in
+ * part at all (found first, back from the unused results, see mark_part).
+ * A value without a demand is read in full. lower_elementwise leaves the
  * slots nobody reads as SLOT_NONE, and reading one is an internal error
  * (px_mat), not a silent zero.
  */
 #include "target/ptx/ptx_lower.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static Bits *bits_new(Px *p, int n) {
@@ -232,7 +231,7 @@ static void demand_for(Px *p, Op *op) {
     int n = op->nresults;
     Bits **arg = ARENA_ARRAY(p->ctx->arena, Bits *, n + 1);
     for (int i = 0; i < n; i++) {
-        int ns = px_value(p, body->args[i + 1])->part ? slots_of(p, op_result(op, i)) : 0;
+        int ns = p->demand_all || px_value(p, body->args[i + 1])->part ? slots_of(p, op_result(op, i)) : 0;
         arg[i] = ns < 2 ? NULL : bits_new(p, ns);
         if (arg[i] && !bits_or(arg[i], entry(p, op_result(op, i)))) bits_fill(arg[i]);
         if (arg[i]) p->known_mark++, known_demand(p, body->args[i + 1], arg[i]);
@@ -265,20 +264,34 @@ static bool demand_asked(const Op *op) {
     return px_is_slotwise(op) || op->kind == TT_BROADCAST || op->kind == TT_EXPAND_DIMS || op->kind == SCF_FOR;
 }
 
-/* The ops of b that the analysis visits (p->demand_order: those with a
- * result that may be read in part, and those holding such values in their
- * regions), last to first: a result's users come after it. */
+/* Whether v's first use reads every slot of it: an element-wise user whose
+ * result is read in full, as most are (the common answer, without the
+ * scratch set and the calls of uses_demand_n). */
+static inline bool first_use_full(Px *p, const Value *v) {
+    const Use *u = v->uses;
+    if (!u || !px_is_slotwise(u->owner)) return false;
+    const Bits *b = px_value(p, op_result(u->owner, 0))->demand;
+    return !b || b->full;
+}
+
+/* b's values, last to first: a result's users come after it. All of them
+ * (p->demand_all), or the marked ones alone and the ops holding them
+ * (op->mark), see mark_part. */
 static void demand_block(Px *p, Block *b) {
-    for (int k = 0; k < p->demand_order.len; k++) {
-        Op *op = p->demand_order.data[k];
-        if (op->parent != b) continue;
-        for (int i = 0; i < op->nresults; i++) {
+    for (Op *op = b->last; op; op = op->prev) {
+        /* (one result but for loops': most ops are of one) */
+        int nres = op->kind == SCF_FOR ? op->nresults : op->nresults > 0;
+        for (int i = 0; i < nres; i++) {
             Value *v = op_result(op, i);
-            if (!px_value(p, v)->part || !demand_asked(op)) continue; /* (read in full, or not asked) */
+            if ((!p->demand_all && !px_value(p, v)->part) || !demand_asked(op)) continue;
+            if (first_use_full(p, v)) {
+                px_value(p, v)->demand = NULL; /* (read in full: no set made) */
+                continue;
+            }
             int n = slots_of(p, v);
             if (n >= 2) record(p, v, uses_demand_n(p, v, NULL, n));
         }
-        if (!(op->mark & 1)) continue; /* (nothing in its regions may be read in part) */
+        if (!op->nregions || (!p->demand_all && !op->mark)) continue; /* (nothing in it may be read in part) */
         if (op->kind == SCF_FOR) {
             demand_for(p, op);
             continue;
@@ -291,15 +304,18 @@ static void demand_block(Px *p, Block *b) {
 /* ---- the values that may be read in part ------------------------------- */
 
 /* A value is read in part only when all its uses lead, through element-wise
- * ops, broadcasts and loops, to the pointers and masks of accesses or to
- * nothing (an unused result reads no slot): may_part. Those that are also
- * reached back from vector accesses and unused results along the operands
- * are marked (part: a superset of the values whose demand is partial, most
- * values being read in full); the walk above works out the demand of those
- * alone, the others being read in full as it would find. op->mark is an
- * op's place in the kernel (twice its number from the first), plus 1 for an
- * op holding a marked value in its regions: the analysis visits those ops
- * and the ops of marked results alone, in that order backwards. */
+ * ops, broadcasts and loops, to the pointers and masks of vector accesses
+ * or to nothing (an unused result reads no slot): may_part. In a kernel
+ * without vector accesses, the values that may be read in part are then
+ * found back from the unused results (mostly loops' results), along the
+ * operands, and marked (part: a superset of the values whose demand is
+ * partial; they are few). demand_block works out the demand of those alone,
+ * the others being read in full as it would find; the ops holding a region
+ * get op->mark: 1 when a value in it is marked, the regions of the others
+ * need no walk. A kernel with vector accesses has most of its values
+ * marked, the marking costing more than it spares: the seeds' walk stops at
+ * the first such access and demand_block looks at every value
+ * (p->demand_all). */
 typedef VEC(Value *) ValueList;
 
 /* Whether every use of v may find it partial (see use_demand): memoised
@@ -345,29 +361,21 @@ static void mark_part(Px *p, Value *v, ValueList *work) {
     vec_push(work, v);
     /* the ops around it (up to the kernel, or one marked before) */
     Block *b = v->def ? v->def->parent : v->owner_block;
-    for (Op *o = b->parent ? b->parent->parent : NULL; o && o != p->func && !(o->mark & 1);
-         o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL) {
-        o->mark |= 1;
-        vec_push(&p->demand_order, o);
-    }
+    for (Op *o = b->parent ? b->parent->parent : NULL; o && o != p->func && !o->mark;
+         o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL)
+        o->mark = 1;
 }
 
-/* The seeds in b and the blocks in it; the ops' places (*at: the last
- * given). */
-static void part_seeds(Px *p, Block *b, ValueList *work, int *at) {
+/* The seeds in b and the blocks in it, the unused results; false at the
+ * first vector access (then nothing is marked: see above). */
+static bool part_seeds(Px *p, Block *b, ValueList *work) {
     for (Op *op = b->first; op; op = op->next) {
-        op->mark = 2 * ++*at;
         switch (op->kind) {
         case TT_LOAD:
         case TT_STORE:
         case TTG_ASYNC_COPY: {
             const Dist *d;
-            if (access_vec_of(p, op, &d) > 1 && d) {
-                int pi, mi;
-                access_operands(op, &pi, &mi);
-                mark_part(p, op_operand(op, pi), work);
-                if (op->noperands > mi) mark_part(p, op_operand(op, mi), work);
-            }
+            if (access_vec_of(p, op, &d) > 1 && d) return false;
             break;
         }
         case SCF_FOR:
@@ -379,9 +387,12 @@ static void part_seeds(Px *p, Block *b, ValueList *work, int *at) {
             break;
         }
         if (!op->nregions) continue;
+        op->mark = 0;
         for (int r = 0; r < op->nregions; r++)
-            for (Block *rb = op->regions[r].first; rb; rb = rb->next) part_seeds(p, rb, work, at);
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next)
+                if (!part_seeds(p, rb, work)) return false;
     }
+    return true;
 }
 
 /* What v's demand is made of: the operands of an element-wise op, a
@@ -405,29 +416,14 @@ static void part_sources(Px *p, Value *v, ValueList *work) {
     if (b->last && b->last->kind == SCF_YIELD) mark_part(p, op_operand(b->last, v->index - 1), work);
 }
 
-static int later_first(const void *x, const void *y) {
-    int a = (*(Op *const *)x)->mark >> 1, b = (*(Op *const *)y)->mark >> 1;
-    return (a < b) - (a > b);
-}
-
 void px_demand_analyze(Px *p, Op *func) {
     p->demand_done = true;
     ValueList work = {0};
-    int at = 0;
-    part_seeds(p, func_entry(func), &work, &at);
-    for (int i = 0; i < work.len; i++) part_sources(p, work.data[i], &work);
-    for (int i = 0; i < work.len; i++)
-        if (work.data[i]->def && demand_asked(work.data[i]->def)) vec_push(&p->demand_order, work.data[i]->def);
+    p->demand_all = !part_seeds(p, func_entry(func), &work);
+    if (!p->demand_all)
+        for (int i = 0; i < work.len; i++) part_sources(p, work.data[i], &work);
     vec_free(&work);
-    /* last first, each op once */
-    Op **ops = p->demand_order.data;
-    if (p->demand_order.len > 1) qsort(ops, (size_t)p->demand_order.len, sizeof *ops, later_first);
-    int n = 0;
-    for (int i = 0; i < p->demand_order.len; i++)
-        if (!n || ops[n - 1] != ops[i]) ops[n++] = ops[i];
-    p->demand_order.len = n;
-    demand_block(p, func_entry(func));
-    vec_free(&p->demand_order);
+    if (p->demand_all || work.len) demand_block(p, func_entry(func));
 }
 
 /* The analysis reads only the IR, the layouts and the axis info, none of

@@ -42,6 +42,13 @@ static const PxText rc_mov[RC_COUNT] = {PX_LIT("mov.pred"), PX_LIT("mov.b16"), P
 #else
 #define PX_INLINE inline
 #endif
+/* Kept out of line: a big body of a rare path, so that its caller stays
+ * small enough to be inlined into its own (see lower_slots). */
+#ifdef __GNUC__
+#define PX_OUTLINE __attribute__((noinline))
+#else
+#define PX_OUTLINE
+#endif
 
 void px_emit(Px *p, const char *fmt, ...) {
     va_list ap;
@@ -2329,6 +2336,8 @@ static int *const_runs(Px *p, Value *v, int n) {
     return rep;
 }
 
+static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int nin);
+
 static void lower_elementwise(Px *p, Op *op) {
     /* the forms lowered otherwise, each behind its op's kind (most ops are
      * of none of these kinds) */
@@ -2372,6 +2381,12 @@ static void lower_elementwise(Px *p, Op *op) {
         out->s[0] = px_ew(p, op, in, re);
         return;
     }
+    lower_slots(p, op, out, re, nin);
+}
+
+/* lower_elementwise's tiles of two slots or more (apart: its scalars' path
+ * stays small enough to be inlined into lower_op). */
+static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int nin) {
     /* operand k's slot i is src[k][i & mask[k]] (a one-slot tile is
      * broadcast: mask 0) */
     const Slot *src[4];

@@ -166,12 +166,12 @@ typedef struct Px {
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
     bool demand_done; /* px_demand_analyze has run (see px_demand) */
+    bool demand_all;  /* it looks at every value, see mark_part in ptx_demand.c */
     unsigned known_mark; /* the current walk's mark, see known_demand in ptx_demand.c */
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
     Op *func;
     AxisAnalysis *aa; /* made at the first question (px_axis) */
-    VEC(Op *) demand_order; /* see demand_block in ptx_demand.c */
     Bits *demand_scratch; /* see uses_demand_n: room for demand_scratch_words words */
     int demand_scratch_words;
     char *tile_next, *tile_end; /* see px_new_tile */
