@@ -23,8 +23,10 @@
  *   - scf.for (an initial value) and its body's scf.yield: what the
  *     iteration argument reads, which is solved as a fixpoint (demand_for);
  *   - anything else (block arguments, scf.yield, reductions, ...): all.
- * Only the values whose demand is asked are worked out (demand_asked); a
- * value without a demand is read in full. lower_elementwise leaves the
+ * Only the values whose demand is asked are worked out (demand_asked); in a
+ * kernel without vector accesses, only the few of them that may be read in
+ * part at all (found first, back from the unused results, see mark_part).
+ * A value without a demand is read in full. lower_elementwise leaves the
  * slots nobody reads as SLOT_NONE, and reading one is an internal error
  * (px_mat), not a silent zero.
  */
@@ -91,31 +93,40 @@ static bool broadcast_demand(Px *p, Op *user, Bits *acc, int n) {
     return true;
 }
 
+/* The operand numbers of an access's pointer and mask: tt.load,
+ * tt.store, ttg.async_copy_global_to_local. */
+static void access_operands(const Op *user, int *ptr, int *mask) {
+    *ptr = user->kind == TTG_ASYNC_COPY ? 1 : 0;
+    *mask = user->kind == TT_LOAD ? 1 : 2;
+}
+
+/* The elements per access of one of them (1: none are vectors), its
+ * pointer's layout in *d. */
+static int access_vec_of(Px *p, Op *user, const Dist **d) {
+    int pi, mi;
+    access_operands(user, &pi, &mi);
+    Value *ptr = op_operand(user, pi);
+    if (!(*d = px_dist_of(p, ptr->type))) return 1;
+    if (user->kind == TTG_ASYNC_COPY) {
+        int64_t v = 1;
+        op_attr_int_k(user, AN_VEC, &v);
+        return (int)v;
+    }
+    Value *mask = user->noperands > mi ? op_operand(user, mi) : NULL;
+    const Type *e = user->kind == TT_STORE ? ty_elem(op_operand(user, 1)->type) : ty_elem(op_result(user, 0)->type);
+    return px_access_vec(p, ptr, mask, *d, e);
+}
+
 /* tt.load / tt.store (operand k of user) and ttg.async_copy_global_to_local:
  * the pointer and the mask at the vector heads only; false for anything
  * else they read (every slot). */
 static bool access_demand(Px *p, Op *user, int k, Bits *acc, int n) {
-    Value *ptr = NULL, *mask = NULL;
+    int pi, mi;
+    access_operands(user, &pi, &mi);
+    if (k != pi && k != mi) return false;
     const Dist *d;
-    int vec;
-    if (user->kind == TT_LOAD || user->kind == TT_STORE) {
-        bool store = user->kind == TT_STORE;
-        ptr = op_operand(user, 0);
-        int mi = store ? 2 : 1;
-        mask = user->noperands > mi ? op_operand(user, mi) : NULL;
-        if (k != 0 && k != mi) return false;
-        const Type *e = store ? ty_elem(op_operand(user, 1)->type) : ty_elem(op_result(user, 0)->type);
-        if (!(d = px_dist_of(p, ptr->type))) return false;
-        vec = px_access_vec(p, ptr, mask, d, e);
-    } else {
-        ptr = op_operand(user, 1);
-        if (k != 1 && k != 2) return false;
-        if (!(d = px_dist_of(p, ptr->type))) return false;
-        int64_t v = 1;
-        op_attr_int_k(user, AN_VEC, &v);
-        vec = (int)v;
-    }
-    if (d->nslots != n || vec <= 1) return false;
+    int vec = access_vec_of(p, user, &d);
+    if (!d || d->nslots != n || vec <= 1) return false;
     /* the vector heads: slot i's j along the fastest dimension (order[0],
      * which dist_slot_j counts first) is i mod its per_dim */
     int fast = d->per_dim[d->order[0]];
@@ -220,7 +231,7 @@ static void demand_for(Px *p, Op *op) {
     int n = op->nresults;
     Bits **arg = ARENA_ARRAY(p->ctx->arena, Bits *, n + 1);
     for (int i = 0; i < n; i++) {
-        int ns = slots_of(p, op_result(op, i));
+        int ns = p->demand_all || px_value(p, body->args[i + 1])->part ? slots_of(p, op_result(op, i)) : 0;
         arg[i] = ns < 2 ? NULL : bits_new(p, ns);
         if (arg[i] && !bits_or(arg[i], entry(p, op_result(op, i)))) bits_fill(arg[i]);
         if (arg[i]) p->known_mark++, known_demand(p, body->args[i + 1], arg[i]);
@@ -253,23 +264,34 @@ static bool demand_asked(const Op *op) {
     return px_is_slotwise(op) || op->kind == TT_BROADCAST || op->kind == TT_EXPAND_DIMS || op->kind == SCF_FOR;
 }
 
+/* Whether v's first use reads every slot of it: an element-wise user whose
+ * result is read in full, as most are (the common answer, without the
+ * scratch set and the calls of uses_demand_n). */
+static inline bool first_use_full(Px *p, const Value *v) {
+    const Use *u = v->uses;
+    if (!u || !px_is_slotwise(u->owner)) return false;
+    const Bits *b = px_value(p, op_result(u->owner, 0))->demand;
+    return !b || b->full;
+}
+
+/* b's values, last to first: a result's users come after it. All of them
+ * (p->demand_all), or the marked ones alone and the ops holding them
+ * (op->mark), see mark_part. */
 static void demand_block(Px *p, Block *b) {
-    /* (the type last found to have fewer than two slots: a run of scalar
-     * code asks of the same few types, op after op) */
-    const Type *small = NULL;
     for (Op *op = b->last; op; op = op->prev) {
-        if (demand_asked(op))
-            for (int i = 0; i < op->nresults; i++) {
-                Value *v = op_result(op, i);
-                if (v->type == small) continue;
-                int n = slots_of(p, v);
-                if (n < 2) {
-                    small = v->type;
-                    continue;
-                }
-                record(p, v, uses_demand_n(p, v, NULL, n));
+        /* (one result but for loops': most ops are of one) */
+        int nres = op->kind == SCF_FOR ? op->nresults : op->nresults > 0;
+        for (int i = 0; i < nres; i++) {
+            Value *v = op_result(op, i);
+            if ((!p->demand_all && !px_value(p, v)->part) || !demand_asked(op)) continue;
+            if (first_use_full(p, v)) {
+                px_value(p, v)->demand = NULL; /* (read in full: no set made) */
+                continue;
             }
-        if (!op->nregions) continue;
+            int n = slots_of(p, v);
+            if (n >= 2) record(p, v, uses_demand_n(p, v, NULL, n));
+        }
+        if (!op->nregions || (!p->demand_all && !op->mark)) continue; /* (nothing in it may be read in part) */
         if (op->kind == SCF_FOR) {
             demand_for(p, op);
             continue;
@@ -279,9 +301,129 @@ static void demand_block(Px *p, Block *b) {
     }
 }
 
+/* ---- the values that may be read in part ------------------------------- */
+
+/* A value is read in part only when all its uses lead, through element-wise
+ * ops, broadcasts and loops, to the pointers and masks of vector accesses
+ * or to nothing (an unused result reads no slot): may_part. In a kernel
+ * without vector accesses, the values that may be read in part are then
+ * found back from the unused results (mostly loops' results), along the
+ * operands, and marked (part: a superset of the values whose demand is
+ * partial; they are few). demand_block works out the demand of those alone,
+ * the others being read in full as it would find; the ops holding a region
+ * get op->mark: 1 when a value in it is marked, the regions of the others
+ * need no walk. A kernel with vector accesses has most of its values
+ * marked, the marking costing more than it spares: the seeds' walk stops at
+ * the first such access and demand_block looks at every value
+ * (p->demand_all). */
+typedef VEC(Value *) ValueList;
+
+/* Whether every use of v may find it partial (see use_demand): memoised
+ * in its may; a value met again while its uses are looked at (a loop's
+ * argument, through its yield) is taken as partial, which keeps the answer
+ * a superset. */
+static bool may_part(Px *p, const Value *v) {
+    PxValue *pv = px_value(p, v);
+    if (pv->may) return pv->may != PART_FULL;
+    pv->may = PART_BUSY;
+    bool ok = true;
+    for (const Use *u = v->uses; u && ok; u = u->next) {
+        Op *user = u->owner;
+        int k = (int)(u - user->operands), pi, mi;
+        if (px_is_slotwise(user)) {
+            ok = may_part(p, op_result(user, 0));
+            continue;
+        }
+        switch (user->kind) {
+        case SCF_FOR: ok = k >= 3 && may_part(p, user->regions[0].first->args[k - 2]); break;
+        case SCF_YIELD:
+            ok = user->parent->parent->parent->kind == SCF_FOR && may_part(p, user->parent->args[k + 1]);
+            break;
+        case TT_BROADCAST:
+        case TT_EXPAND_DIMS: ok = may_part(p, op_result(user, 0)); break;
+        case TT_LOAD:
+        case TT_STORE:
+        case TTG_ASYNC_COPY: /* (its vector width not asked: a superset) */
+            access_operands(user, &pi, &mi);
+            ok = k == pi || k == mi;
+            break;
+        default: ok = false;
+        }
+    }
+    pv = px_value(p, v); /* (the table may have grown) */
+    pv->may = ok ? PART_MAY : PART_FULL;
+    return ok;
+}
+
+static void mark_part(Px *p, Value *v, ValueList *work) {
+    if (px_value(p, v)->part || !may_part(p, v)) return;
+    px_value(p, v)->part = true;
+    vec_push(work, v);
+    /* the ops around it (up to the kernel, or one marked before) */
+    Block *b = v->def ? v->def->parent : v->owner_block;
+    for (Op *o = b->parent ? b->parent->parent : NULL; o && o != p->func && !o->mark;
+         o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL)
+        o->mark = 1;
+}
+
+/* The seeds in b and the blocks in it, the unused results; false at the
+ * first vector access (then nothing is marked: see above). */
+static bool part_seeds(Px *p, Block *b, ValueList *work) {
+    for (Op *op = b->first; op; op = op->next) {
+        switch (op->kind) {
+        case TT_LOAD:
+        case TT_STORE:
+        case TTG_ASYNC_COPY: {
+            const Dist *d;
+            if (access_vec_of(p, op, &d) > 1 && d) return false;
+            break;
+        }
+        case SCF_FOR:
+            for (int i = 0; i < op->nresults; i++)
+                if (!op_result(op, i)->uses) mark_part(p, op_result(op, i), work);
+            break;
+        default: /* (the others asked are of one result) */
+            if (op->nresults && !op->results[0].uses && demand_asked(op)) mark_part(p, op->results, work);
+            break;
+        }
+        if (!op->nregions) continue;
+        op->mark = 0;
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next)
+                if (!part_seeds(p, rb, work)) return false;
+    }
+    return true;
+}
+
+/* What v's demand is made of: the operands of an element-wise op, a
+ * broadcast's source, a loop's iteration argument for its result, and for
+ * an iteration argument the loop's initial value and its body's yield. */
+static void part_sources(Px *p, Value *v, ValueList *work) {
+    Op *def = v->def;
+    if (def) {
+        if (px_is_slotwise(def))
+            for (int k = 0; k < def->noperands; k++) mark_part(p, op_operand(def, k), work);
+        else if (def->kind == TT_BROADCAST || def->kind == TT_EXPAND_DIMS)
+            mark_part(p, op_operand(def, 0), work);
+        else if (def->kind == SCF_FOR)
+            mark_part(p, def->regions[0].first->args[v->index + 1], work);
+        return;
+    }
+    Block *b = v->owner_block;
+    Op *loop = b->parent ? b->parent->parent : NULL;
+    if (!loop || loop->kind != SCF_FOR || v->index == 0) return;
+    mark_part(p, op_operand(loop, v->index + 2), work);
+    if (b->last && b->last->kind == SCF_YIELD) mark_part(p, op_operand(b->last, v->index - 1), work);
+}
+
 void px_demand_analyze(Px *p, Op *func) {
     p->demand_done = true;
-    demand_block(p, func_entry(func));
+    ValueList work = {0};
+    p->demand_all = !part_seeds(p, func_entry(func), &work);
+    if (!p->demand_all)
+        for (int i = 0; i < work.len; i++) part_sources(p, work.data[i], &work);
+    vec_free(&work);
+    if (p->demand_all || work.len) demand_block(p, func_entry(func));
 }
 
 /* The analysis reads only the IR, the layouts and the axis info, none of

@@ -42,6 +42,13 @@ static const PxText rc_mov[RC_COUNT] = {PX_LIT("mov.pred"), PX_LIT("mov.b16"), P
 #else
 #define PX_INLINE inline
 #endif
+/* Kept out of line: a big body of a rare path, so that its caller stays
+ * small enough to be inlined into its own (see lower_slots). */
+#ifdef __GNUC__
+#define PX_OUTLINE __attribute__((noinline))
+#else
+#define PX_OUTLINE
+#endif
 
 void px_emit(Px *p, const char *fmt, ...) {
     va_list ap;
@@ -2154,7 +2161,7 @@ static inline bool plain_arg(Slot s) {
  * missing, all of them immediates (px_ew folds some), or two that px_arg
  * materialises (reg+off, a 16-bit or predicate immediate: px_ew's order of
  * the two is the compiler's order of a call's arguments). */
-static inline bool ew_planned(Px *p, const EwPlan *pl, const Slot *const *src, const int *mask, int i, Slot *out) {
+static PX_INLINE bool ew_planned(Px *p, const EwPlan *pl, const Slot *const *src, const int *mask, int i, Slot *out) {
     PxArg a[3] = {0, 0, 0};
     bool any_reg = false;
     int made = -1; /* the operand px_arg materialises, if any */
@@ -2329,6 +2336,8 @@ static int *const_runs(Px *p, Value *v, int n) {
     return rep;
 }
 
+static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int nin);
+
 static void lower_elementwise(Px *p, Op *op) {
     /* the forms lowered otherwise, each behind its op's kind (most ops are
      * of none of these kinds) */
@@ -2372,6 +2381,12 @@ static void lower_elementwise(Px *p, Op *op) {
         out->s[0] = px_ew(p, op, in, re);
         return;
     }
+    lower_slots(p, op, out, re, nin);
+}
+
+/* lower_elementwise's tiles of two slots or more (apart: its scalars' path
+ * stays small enough to be inlined into lower_op). */
+static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int nin) {
     /* operand k's slot i is src[k][i & mask[k]] (a one-slot tile is
      * broadcast: mask 0) */
     const Slot *src[4];
@@ -2393,6 +2408,8 @@ static void lower_elementwise(Px *p, Op *op) {
     bool planned = ew_plan(p, op, re, &plan);
     AddptrPlan ap = {0};
     if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
+    bool int_arith = (op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI) &&
+                     (re->kind == TY_INT || re->kind == TY_INDEX);
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
@@ -2402,6 +2419,10 @@ static void lower_elementwise(Px *p, Op *op) {
         if (planned && ew_planned(p, &plan, src, mask, i, &out->s[i])) continue;
         if (op->kind == TT_ADDPTR) {
             out->s[i] = addptr_slot(p, &ap, src[0][i & mask[0]], src[1][i & mask[1]]);
+            continue;
+        }
+        if (int_arith) { /* (px_ew's case for them, without its dispatch) */
+            out->s[i] = ibin(p, op->kind, src[0][i & mask[0]], src[1][i & mask[1]], re);
             continue;
         }
         Slot in[4];

@@ -104,7 +104,10 @@ typedef struct PxValue {
     Bits *demand;
     const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
     unsigned known_mark;  /* see known_demand in ptx_demand.c */
+    bool part;            /* may be read in part, see mark_part in ptx_demand.c */
+    uint8_t may;          /* 0, PART_MAY, PART_FULL or PART_BUSY: see may_part there */
 } PxValue;
+enum { PART_MAY = 1, PART_FULL, PART_BUSY };
 
 /* tt.addptr's offset register widened to bytes (see px_ew), by the offset
  * register: the pointer tiles of a kernel mostly share a few offset
@@ -163,6 +166,7 @@ typedef struct Px {
     bool smem_dirty;     /* a shared-memory user ran before: barrier first */
     bool uses_printf, uses_assert;
     bool demand_done; /* px_demand_analyze has run (see px_demand) */
+    bool demand_all;  /* it looks at every value, see mark_part in ptx_demand.c */
     unsigned known_mark; /* the current walk's mark, see known_demand in ptx_demand.c */
     StrBuf strings;      /* .global string constants (tt.print's formats) */
     int nstrings;
