@@ -77,9 +77,11 @@ typedef struct LState {
      * (constants, hoisted, only when no other op does), and that rank */
     Op *too_deep;
     int too_deep_rank;
-    /* the last ttg_with_layout asked (most values share their neighbour's
-     * type and layout; the layouts are unique) */
-    struct { Type *t; const Layout *l; Type *r; } with;
+    /* ttg_with_layout's answers by (type, layout) address: the pass asks
+     * for a thousand, of a few dozen pairs; its layouts live in the arena
+     * and never change, so unlike the context's memo (which callers'
+     * short-lived layouts reach) this one needs no check by content */
+    struct { Type *t; const Layout *l; Type *r; } with[256];
     /* the slices made, by axis and (unique) parent: expand_dims and reduce
      * ask for the same few again and again */
     SliceMemo slices[16];
@@ -117,13 +119,14 @@ static const Layout *slice_of(LState *s, int axis, const Layout *l) {
     return r;
 }
 
-/* ttg_with_layout, remembering the last answer. */
+/* ttg_with_layout, remembered (see LState.with). */
 static Type *with_layout(LState *s, Type *t, const Layout *l) {
-    if (t != s->with.t || l != s->with.l) {
-        s->with.t = t, s->with.l = l;
-        s->with.r = ttg_with_layout(s->ctx, t, l);
+    unsigned h = (unsigned)((MAP_KEY(t) >> 4) ^ (MAP_KEY(l) >> 6)) % TC_ARRAY_LEN(s->with);
+    if (t != s->with[h].t || l != s->with[h].l) {
+        s->with[h].t = t, s->with[h].l = l;
+        s->with[h].r = ttg_with_layout(s->ctx, t, l);
     }
-    return s->with.r;
+    return s->with[h].r;
 }
 
 static inline void give(LState *s, Value *v, const Layout *l) {
