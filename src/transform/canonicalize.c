@@ -61,6 +61,7 @@ typedef struct Canon {
     VEC(Op *) work;
     VEC(ConstScope *) scopes; /* one per function, as met */
     ConstScope *cur;          /* the one asked for last */
+    Block *scope_from, *scope; /* const_scope's last answer, and the block asked from */
 } Canon;
 
 static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 2) == s->epoch ? ~op->mark & 3 : 0; }
@@ -102,11 +103,16 @@ static void replace(Canon *s, Op *op, int i, Value *v) {
  * nearest enclosing isolated region (tt.func). Like MLIR's folder, this
  * takes constants out of tt.reduce/tt.scan combiners too (they are not
  * isolated from above; Triton's TTIR has none left inside). */
-static Block *const_scope(Op *op) {
+static Block *const_scope(Canon *s, Op *op) {
+    /* (the last answer is kept by the block asked from: the ops of a block
+     * are visited together, and a block never changes function) */
+    if (op->parent && op->parent == s->scope_from) return s->scope;
     for (Op *cur = op;;) {
         Op *p = op_parent_op(cur);
-        if (!p || op_has_flag(p, OPF_ISOLATED))
-            return p ? region_entry(cur->parent->parent) : cur->parent;
+        if (!p || op_has_flag(p, OPF_ISOLATED)) {
+            s->scope_from = op->parent;
+            return s->scope = p ? region_entry(cur->parent->parent) : cur->parent;
+        }
         cur = p;
     }
 }
@@ -150,7 +156,7 @@ static void place_const(Canon *s, Block *scope, Op *op) {
 static void hoist_const(Canon *s, Op *op) {
     Attr *a = op_attr_k(op, AN_VALUE);
     if (!a) return;
-    Block *scope = const_scope(op);
+    Block *scope = const_scope(s, op);
     Op *k = find_const(s, scope, a);
     if (k == op) return;
     if (k) {
@@ -163,7 +169,7 @@ static void hoist_const(Canon *s, Op *op) {
 
 /* A constant with value a, for use by `user` (one per function). */
 static Value *materialize(Canon *s, Op *user, Attr *a) {
-    Block *scope = const_scope(user);
+    Block *scope = const_scope(s, user);
     Op *k = find_const(s, scope, a);
     if (k) return op_result(k, 0);
     Type *t = a->type;
@@ -452,33 +458,47 @@ static bool combine_addptr(Canon *s, Op *op) {
     return true;
 }
 
+/* The definitions of op's first two operands (what an in-place rewrite of
+ * its operands may leave dead). */
+static inline void operand_defs(const Op *op, Op **d0, Op **d1) {
+    *d0 = op->noperands ? op->operands[0].value->def : NULL;
+    *d1 = op->noperands > 1 ? op->operands[1].value->def : NULL;
+}
+
 static bool rewrite(Canon *s, Op *op) {
-    /* an in-place rewrite may leave the old operands' definitions dead */
-    Op *old_def = op->noperands ? op_operand(op, 0)->def : NULL;
-    Op *old_def1 = op->noperands > 1 ? op_operand(op, 1)->def : NULL;
+    /* an in-place rewrite may leave the old operands' definitions dead:
+     * read just before a rewrite that may replace operands (most ops
+     * match none) */
+    Op *old_def, *old_def1;
     switch (op->kind) {
     case SCF_IF: return inline_const_if(s, op);
     case SCF_FOR:
         if (remove_empty_for(s, op)) return true;
+        operand_defs(op, &old_def, &old_def1);
         if (!forward_invariant_iter_args(s, op)) return false;
         break;
     case TT_ADDPTR:
+        operand_defs(op, &old_def, &old_def1);
         if (!combine_addptr(s, op)) return false;
         break;
     case ARITH_EXTSI:
     case ARITH_EXTUI:
     case ARITH_TRUNCI:
+        operand_defs(op, &old_def, &old_def1);
         if (!fold_ext_chain(s, op)) return false;
         break;
     case TT_RESHAPE:
+        operand_defs(op, &old_def, &old_def1);
         if (!splat_through_shape(s, op) && !reshape_of_reshape(s, op)) return false;
         break;
     case TT_BROADCAST:
     case TT_EXPAND_DIMS:
+        operand_defs(op, &old_def, &old_def1);
         if (!splat_through_shape(s, op)) return false;
         break;
     case ARITH_ADDF:
         if (dot_add_acc(s, op)) return true;
+        operand_defs(op, &old_def, &old_def1);
         if (!canonical_order(s, op)) return false;
         break;
     case ARITH_ADDI:
@@ -486,13 +506,17 @@ static bool rewrite(Canon *s, Op *op) {
         /* fall through */
     case ARITH_SUBI:
     case ARITH_MULI:
+        operand_defs(op, &old_def, &old_def1);
         if (!canonical_order(s, op) && !merge_int_constants(s, op)) return false;
         break;
     case ARITH_XORI:
+        operand_defs(op, &old_def, &old_def1);
         if (!canonical_order(s, op) && !not_cmpi(s, op)) return false;
         break;
     default:
         if (!canonical_order(s, op)) return false;
+        old_def = op_operand(op, 1)->def; /* (swapped: the same two) */
+        old_def1 = op_operand(op, 0)->def;
         break;
     }
     /* changed in place: look at it again, and at its users (a pattern
@@ -509,7 +533,7 @@ static bool rewrite(Canon *s, Op *op) {
 
 /* Folds read from the flags column alone. */
 static Value *fold_by_flags(Op *op) {
-    if (op->nresults != 1) return NULL;
+    if (!op_has_flag(op, OPF_INVOLUTION | OPF_IDEMPOTENT) || op->nresults != 1) return NULL;
     Value *x = op->noperands ? op_operand(op, 0) : NULL;
     if (op->noperands == 1 && x->def && x->def->kind == op->kind && x->def->nattrs == 0 && op->nattrs == 0) {
         if (op_has_flag(op, OPF_INVOLUTION)) return op_operand(x->def, 0);
@@ -519,33 +543,43 @@ static Value *fold_by_flags(Op *op) {
     return NULL;
 }
 
+/* Replaces op by what it folds to: the value v, or the constants out[]
+ * (v NULL), if they fit its results; whether it did. */
+static bool apply_fold(Canon *s, Op *op, Value *v, Attr **out) {
+    if (v) {
+        if (op->nresults != 1 || v->type != op->results[0].type) return false;
+        replace(s, op, 0, v);
+    } else {
+        for (int i = 0; i < op->nresults; i++)
+            if (!out[i] || out[i]->type != op->results[i].type) return false;
+        for (int i = 0; i < op->nresults; i++) replace(s, op, i, materialize(s, op, out[i]));
+    }
+    erase(s, op);
+    return true;
+}
+
+/* try_fold's folder call for an op of more operands or results than its
+ * arrays on the stack hold. */
+static NOT_INLINE bool fold_large(Canon *s, Op *op, OpFoldFn fn) {
+    Attr **cs = tc_malloc(sizeof(Attr *) * (size_t)(op->noperands + 1));
+    Attr **out = tc_calloc((size_t)op->nresults, sizeof(Attr *));
+    Value *v = NULL;
+    for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    bool folded = fn(s->c, op, cs, out, &v) && apply_fold(s, op, v, out);
+    tc_free(cs);
+    tc_free(out);
+    return folded;
+}
+
 static bool try_fold(Canon *s, Op *op) {
     Value *v = fold_by_flags(op);
+    if (v) return apply_fold(s, op, v, NULL);
     OpFoldFn fn = op_info_of(op)->fold;
-    Attr *cs_small[8], *out_small[4] = {NULL};
-    Attr **cs = cs_small, **out = out_small;
-    bool folded = v != NULL;
-    if (!folded && fn && op->nresults > 0) {
-        if (op->noperands > 8) cs = tc_malloc(sizeof(Attr *) * (size_t)op->noperands);
-        if (op->nresults > 4) out = tc_calloc((size_t)op->nresults, sizeof(Attr *));
-        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
-        folded = fn(s->c, op, cs, out, &v);
-        if (folded && !v)
-            for (int i = 0; i < op->nresults; i++)
-                if (!out[i] || out[i]->type != op->results[i].type) folded = false;
-    }
-    if (folded && v && (op->nresults != 1 || v->type != op->results[0].type)) folded = false;
-    if (folded) {
-        if (v) {
-            replace(s, op, 0, v);
-        } else {
-            for (int i = 0; i < op->nresults; i++) replace(s, op, i, materialize(s, op, out[i]));
-        }
-        erase(s, op);
-    }
-    if (cs != cs_small) tc_free(cs);
-    if (out != out_small) tc_free(out);
-    return folded;
+    if (!fn || op->nresults == 0) return false;
+    if (op->noperands > 8 || op->nresults > 4) return fold_large(s, op, fn);
+    Attr *cs[8], *out[4] = {NULL};
+    for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    return fn(s->c, op, cs, out, &v) && apply_fold(s, op, v, out);
 }
 
 static void visit(Canon *s, Op *op) {
