@@ -91,13 +91,19 @@ bool pipeline_clonable(const Op *op) {
     return op_has_flag(op, OPF_PURE) && !op->nregions && !op_has_flag(op, OPF_TERMINATOR) && op->kind != TT_DOT;
 }
 
-/* Whether any op under `op` (op included) writes memory or calls out. */
+static inline bool writes_memory_itself(const Op *op) {
+    return op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL;
+}
+
+/* Whether any op under `op` (op included) writes memory or calls out.
+ * (A call per op with regions, not per op: both pipelining passes ask it
+ * of every loop.) */
 bool pipeline_writes_memory(Op *op) {
-    if (op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL) return true;
+    if (writes_memory_itself(op)) return true;
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].first; b; b = b->next)
             for (Op *o = b->first; o; o = o->next)
-                if (pipeline_writes_memory(o)) return true;
+                if (o->nregions ? pipeline_writes_memory(o) : writes_memory_itself(o)) return true;
     return false;
 }
 
@@ -145,14 +151,25 @@ static bool costs_nothing(const Value *v) {
     return v->def && (v->def->kind == ARITH_CONSTANT || v->def->kind == TT_SPLAT || v->def->kind == TT_MAKE_RANGE);
 }
 
+/* 1 + the index of the last top-level op of the body that uses v (a body
+ * value: every use is in the body), one more for the yield; 0 if none. */
+static int last_user(const Pipe *p, const Value *v) {
+    int last = 0;
+    for (const Use *u = v->uses; u; u = u->next) {
+        Op *o = u->owner;
+        while (o && o->parent != p->body) o = op_parent_op(o);
+        int l = o ? o->mark + 1 + (o == p->yield) : 0;
+        if (l > last) last = l;
+    }
+    return last;
+}
+
 /* The most tile registers live at once in the body (live-out of each op,
  * values from outside the loop live throughout), a rough figure of what
  * ptxas will need: the accumulators, operands and address tiles dominate. */
 static int64_t body_pressure(Pipe *p, int threads) {
     Block *body = p->body;
-    Map last = {0}; /* body value -> mark of its last top-level user + 1 */
     Map outside = {0};
-    map_reserve(&last, body->last ? body->last->mark + body->nargs + 1 : 16);
     int64_t always = 0, peak = 0;
     OpList stack = {0};
     for (Op *o = body->first; o; o = o->next) {
@@ -161,9 +178,7 @@ static int64_t body_pressure(Pipe *p, int threads) {
             Op *x = stack.data[--stack.len];
             for (int i = 0; i < x->noperands; i++) {
                 Value *v = op_operand(x, i);
-                if (in_body(p, v)) {
-                    map_put(&last, MAP_KEY(v), (void *)(intptr_t)(o->mark + 1 + (o == p->yield)));
-                } else if (defined_outside(p, v) && !costs_nothing(v) && !map_get(&outside, MAP_KEY(v))) {
+                if (!in_body(p, v) && defined_outside(p, v) && !costs_nothing(v) && !map_get(&outside, MAP_KEY(v))) {
                     map_put(&outside, MAP_KEY(v), (void *)1);
                     always += tile_regs(v->type, threads);
                 }
@@ -175,13 +190,13 @@ static int64_t body_pressure(Pipe *p, int threads) {
     }
     vec_free(&stack);
     /* The tiles live after op o (o->mark is its index): an argument whose
-     * last user l (as `last` holds it) has l > o->mark + 1, and a result of
-     * o or of an op d before it with l > o->mark + 1. Each value counts over
-     * one range of ops, added up by a difference array in one sweep. */
+     * last user l (as last_user gives it) has l > o->mark + 1, and a result
+     * of o or of an op d before it with l > o->mark + 1. Each value counts
+     * over one range of ops, added up by a difference array in one sweep. */
     int n = body->last ? body->last->mark + 1 : 0;
     int64_t *diff = tc_calloc((size_t)n + 1, sizeof *diff);
     for (int i = 1; i < body->nargs; i++) {
-        intptr_t l = (intptr_t)map_get(&last, MAP_KEY(body->args[i]));
+        int l = last_user(p, body->args[i]);
         if (l >= 2 && n > 0) {
             int64_t r = tile_regs(body->args[i]->type, threads);
             diff[0] += r;
@@ -192,7 +207,7 @@ static int64_t body_pressure(Pipe *p, int threads) {
         for (int i = 0; i < d->nresults; i++) {
             Value *v = op_result(d, i);
             if (costs_nothing(v)) continue;
-            intptr_t l = (intptr_t)map_get(&last, MAP_KEY(v)), end = l - 1 > d->mark + 1 ? l - 1 : d->mark + 1;
+            int l = last_user(p, v), end = l - 1 > d->mark + 1 ? l - 1 : d->mark + 1;
             int64_t r = tile_regs(v->type, threads);
             diff[d->mark] += r;
             diff[end < n ? end : n] -= r;
@@ -203,7 +218,6 @@ static int64_t body_pressure(Pipe *p, int threads) {
         if (live > peak) peak = live;
     }
     tc_free(diff);
-    map_free(&last);
     map_free(&outside);
     return peak;
 }
