@@ -146,21 +146,16 @@ static bool is_memory_anchor(const Op *op) {
            op->kind == TT_ATOMIC_CAS;
 }
 
-/* Ops whose tile operands and results all share one layout. */
-static bool same_layout_op(const Op *op) {
-    if (op_has_flag(op, OPF_ELEMENTWISE)) return true;
-    switch (op->kind) {
-    case TT_BROADCAST:
-    case TT_SCAN:
-    case ARITH_SELECT:
-    case ARITH_CMPI:
-    case ARITH_CMPF:
-    case TT_ELEMENTWISE_INLINE_ASM:
-    case TT_MAP_ELEMENTWISE:
-        return true;
-    default:
-        return false;
-    }
+/* Ops whose tile operands and results all share one layout: the
+ * element-wise ones, and these (a table: the propagation and the
+ * materialisation ask it of every op they meet). */
+static const bool same_layout_kind[OP_COUNT] = {
+    [TT_BROADCAST] = true, [TT_SCAN] = true, [ARITH_SELECT] = true, [ARITH_CMPI] = true,
+    [ARITH_CMPF] = true, [TT_ELEMENTWISE_INLINE_ASM] = true, [TT_MAP_ELEMENTWISE] = true,
+};
+
+static inline bool same_layout_op(const Op *op) {
+    return op_has_flag(op, OPF_ELEMENTWISE) || same_layout_kind[op->kind];
 }
 
 static int64_t op_axis(const Op *op) {
@@ -440,7 +435,10 @@ static const Layout *default_layout(LState *s, Type *t) {
 
 /* ---- materialisation --------------------------------------------------- */
 
-static const Layout *type_layout(LState *s, Type *t) { return ttg_layout_of_type(s->ctx, t); }
+static inline const Layout *type_layout(LState *s, Type *t) {
+    /* (a tile type's decoded layout, once decoded, without the call) */
+    return t->kind == TY_TENSOR && t->layout ? t->layout : ttg_layout_of_type(s->ctx, t);
+}
 
 static void set_value_layout(LState *s, Value *v, const Layout *l) {
     if (is_tile(v)) v->type = with_layout(s, v->type, l);
