@@ -128,7 +128,7 @@ static bool feeds_dot(const Pipe *p, Value *v, int depth) {
 static int64_t tile_regs(Type *t, int threads) {
     if (!ty_is_tensor(t)) return 0;
     Type *e = ty_elem(t);
-    int64_t n = ty_numel(t), bits;
+    int64_t bits;
     if (e->kind == TY_PTR) {
         int pb = e->elem->kind == TY_PTR ? 64 : (e->elem->width < 8 ? 8 : e->elem->width);
         bits = 64 * pb / 128;
@@ -138,6 +138,7 @@ static int64_t tile_regs(Type *t, int threads) {
     } else {
         bits = e->width < 8 ? 8 : e->width;
     }
+    int64_t n = ty_numel(t);
     return (n * bits + 32 * (int64_t)threads - 1) / (32 * (int64_t)threads);
 }
 
@@ -195,10 +196,11 @@ static int64_t body_pressure(Pipe *p, int threads) {
      * over one range of ops, added up by a difference array in one sweep. */
     int n = body->last ? body->last->mark + 1 : 0;
     int64_t *diff = tc_calloc((size_t)n + 1, sizeof *diff);
+    /* (values that take no registers, scalars and masks, count nothing) */
     for (int i = 1; i < body->nargs; i++) {
-        int l = last_user(p, body->args[i]);
+        int64_t r = tile_regs(body->args[i]->type, threads);
+        int l = r ? last_user(p, body->args[i]) : 0;
         if (l >= 2 && n > 0) {
-            int64_t r = tile_regs(body->args[i]->type, threads);
             diff[0] += r;
             diff[l - 1 < n ? l - 1 : n] -= r;
         }
@@ -206,9 +208,9 @@ static int64_t body_pressure(Pipe *p, int threads) {
     for (Op *d = body->first; d; d = d->next)
         for (int i = 0; i < d->nresults; i++) {
             Value *v = op_result(d, i);
-            if (costs_nothing(v)) continue;
+            int64_t r;
+            if (costs_nothing(v) || !(r = tile_regs(v->type, threads))) continue;
             int l = last_user(p, v), end = l - 1 > d->mark + 1 ? l - 1 : d->mark + 1;
-            int64_t r = tile_regs(v->type, threads);
             diff[d->mark] += r;
             diff[end < n ? end : n] -= r;
         }

@@ -141,10 +141,12 @@ static inline void give(LState *s, Value *v, const Layout *l) {
  * after both ends have theirs). */
 static bool wants(LState *s, Value *v) { return is_tile(v) && !lay(s, v) && v->id < s->nvalues; }
 
-static bool is_memory_anchor(const Op *op) {
-    return op->kind == TT_LOAD || op->kind == TT_STORE || op->kind == TT_ATOMIC_RMW ||
-           op->kind == TT_ATOMIC_CAS;
-}
+/* (a table: asked of every op the propagation relates) */
+static const bool memory_anchor_kind[OP_COUNT] = {
+    [TT_LOAD] = true, [TT_STORE] = true, [TT_ATOMIC_RMW] = true, [TT_ATOMIC_CAS] = true,
+};
+
+static inline bool is_memory_anchor(const Op *op) { return memory_anchor_kind[op->kind]; }
 
 /* Ops whose tile operands and results all share one layout: the
  * element-wise ones, and these (a table: the propagation and the
