@@ -86,6 +86,9 @@ typedef struct LState {
      * ask for the same few again and again */
     SliceMemo slices[16];
     int nslices;
+    /* keep_layout's last answers */
+    const Layout *kept[8];
+    int nkept, kept_next;
     /* the clones remat made: by Value.id, 1 + index of the newest for that
      * value in `remats` (each entry links to the one made before it), 0
      * for none; remat_cap long (values made by the pass come after) */
@@ -108,7 +111,16 @@ static const Layout *lay(LState *s, Value *v) { return v->id < s->nvalues ? s->l
 /* Every layout the pass hands out is the context's unique copy: the same
  * layout reaches thousands of values, and pointer-equal layouts make the
  * comparisons and ttg_with_layout's memo cheap. */
-static const Layout *keep_layout(LState *s, Layout l) { return ttg_layout_unique(s->ctx, &l); }
+static const Layout *keep_layout(LState *s, Layout l) {
+    /* (the layouts kept last are compared first, by content: the dozens
+     * of loads and stores of a kernel have a few layouts between them,
+     * and finding the unique copy hashes the layout and its text) */
+    for (int i = 0; i < s->nkept; i++)
+        if (ttg_layout_equal(s->kept[i], &l)) return s->kept[i];
+    const Layout *u = ttg_layout_unique(s->ctx, &l);
+    s->kept[s->nkept < TC_ARRAY_LEN(s->kept) ? s->nkept++ : s->kept_next++ % TC_ARRAY_LEN(s->kept)] = u;
+    return u;
+}
 
 /* The unique slice of l (a layout the pass keeps) along axis. */
 static const Layout *slice_of(LState *s, int axis, const Layout *l) {
