@@ -40,12 +40,21 @@
 #include <math.h>
 #include "transform/pass.h"
 
-/* Op marks carry this run's epoch above two flag bits, complemented: the
- * other passes and the verifier leave non-negative marks (numbers in a
+/* Op marks carry this run's epoch above three flag bits, complemented:
+ * the other passes and the verifier leave non-negative marks (numbers in a
  * block, seen bits) and new ops have 0, so a negative mark is one a run of
  * this pass left, and only this run's epoch reads as set. (No walk to
- * clear the marks first: epochs are unique to a run until 2^28 runs.) */
-enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
+ * clear the marks first: epochs are unique to a run until 2^27 runs.)
+ *
+ * MARK_SWEPT: the op is queued, and the sweep visited it after it was
+ * queued, and nothing has queued it since. Most ops the worklist holds
+ * after the sweep are such: users queued by a change to their operands
+ * before the sweep reached them. Visiting one again would find what the
+ * sweep found (what a visit reads changes only with a change that queues
+ * the op), and the worklist passes over it. (Not for ops with regions,
+ * whose bodies the sweep visits after them, nor for ops reading a tt.dot,
+ * whose pattern reads how many users the dot has.) */
+enum { MARK_QUEUED = 1, MARK_ERASED = 2, MARK_SWEPT = 4 };
 
 /* The constants hoisted into one scope block (a function's entry). */
 typedef struct ConstScope {
@@ -64,14 +73,28 @@ typedef struct Canon {
     Block *scope_from, *scope; /* const_scope's last answer, and the block asked from */
 } Canon;
 
-static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 2) == s->epoch ? ~op->mark & 3 : 0; }
-static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 2) | bits); }
+static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 3) == s->epoch ? ~op->mark & 7 : 0; }
+static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 3) | bits); }
 static bool is_erased(Canon *s, Op *op) { return get_mark(s, op) & MARK_ERASED; }
 
 static void push(Canon *s, Op *op) {
-    if (!op || (get_mark(s, op) & (MARK_QUEUED | MARK_ERASED))) return;
+    if (!op) return;
+    int m = get_mark(s, op);
+    if (m & (MARK_QUEUED | MARK_ERASED)) {
+        if (m & MARK_SWEPT) set_mark(s, op, m & ~MARK_SWEPT); /* (queued again since the sweep) */
+        return;
+    }
     set_mark(s, op, MARK_QUEUED);
     vec_push(&s->work, op);
+}
+
+/* Whether an operand of op is a tt.dot's result (see MARK_SWEPT). */
+static bool reads_dot(const Op *op) {
+    for (int i = 0; i < op->noperands; i++) {
+        const Op *d = op->operands[i].value->def;
+        if (d && d->kind == TT_DOT) return true;
+    }
+    return false;
 }
 
 static void push_users(Canon *s, Value *v) {
@@ -598,11 +621,13 @@ static void visit(Canon *s, Op *op) {
 
 /* The first sweep: every op once, in program order (a visit erases or
  * moves only the op itself and what it contains, so `next` stays valid);
- * what the visits queue waits for the worklist. */
+ * what the visits queue waits for the worklist (see MARK_SWEPT). */
 static void sweep(Canon *s, Block *b) {
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
+        int m = get_mark(s, op);
+        if ((m & MARK_QUEUED) && !op->nregions && !reads_dot(op)) set_mark(s, op, m | MARK_SWEPT);
         visit(s, op);
         if (is_erased(s, op) || !op->parent) continue;
         for (int r = 0; r < op->nregions; r++)
@@ -612,14 +637,15 @@ static void sweep(Canon *s, Block *b) {
 
 bool pass_canonicalize(Op *module, PassContext *pc) {
     static _Atomic unsigned epochs;
-    Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0xfffffff) + 1};
+    Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0x7ffffff) + 1};
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) sweep(&s, b);
     while (s.work.len) {
         Op *op = vec_pop(&s.work);
-        set_mark(&s, op, get_mark(&s, op) & ~MARK_QUEUED);
-        visit(&s, op);
+        int m = get_mark(&s, op);
+        set_mark(&s, op, m & ~(MARK_QUEUED | MARK_SWEPT));
+        if (!(m & MARK_SWEPT)) visit(&s, op);
     }
     vec_free(&s.work);
     for (int i = 0; i < s.scopes.len; i++) {
