@@ -364,12 +364,12 @@ int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield) {
 }
 
 /* Pipelines the dot-feeding loads of one scf.for; returns how many. */
-static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bool skip_async) {
     Block *body;
     Op *yield;
     if (!pipeline_loop_shape(loop, num_stages, &body, &yield)) return 0;
 
-    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = async_copy_enabled()};
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = skip_async};
     OpList loads = {0};
     int n = 0;
     for (Op *o = body->first; o; o = o->next) o->mark = n++;
@@ -443,7 +443,8 @@ int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
     OpList loops = {0};
     collect_ops(module, SCF_FOR, OP_COUNT, true, &loops);
     int n = 0;
-    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps);
+    bool skip_async = async_copy_enabled(); /* (an environment variable: read once) */
+    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps, skip_async);
     vec_free(&loops);
     return n;
 }
