@@ -880,6 +880,14 @@ static bool chained_dot(LState *s, Op *dot) {
     for (int i = 0; i < s->chained.len; i++)
         if (s->chained.data[i] == dot) return true;
     Slice sl = {.region = dot->parent ? dot->parent->parent : NULL};
+    /* the search reaches only ops of the dot's region: without another
+     * dot there (one dot per k loop, the usual case), none is connected */
+    bool other = false;
+    for (int i = 0; i < s->seeds.len && !other; i++) {
+        const Op *d = s->seeds.data[i];
+        other = d != dot && d->kind == TT_DOT && d->parent && d->parent->parent == sl.region;
+    }
+    if (!other) return false;
     if (sl.region)
         for (Block *b = sl.region->first; b; b = b->next)
             for (Op *o = b->first; o; o = o->next) o->mark = 0;
