@@ -605,8 +605,8 @@ static bool try_fold(Canon *s, Op *op) {
     return fn(s->c, op, cs, out, &v) && apply_fold(s, op, v, out);
 }
 
-static void visit(Canon *s, Op *op) {
-    if (is_erased(s, op) || !op->parent) return;
+/* Visits op, which is in the IR (not erased). */
+static void visit_live(Canon *s, Op *op) {
     if (op_is_trivially_dead(op)) {
         erase(s, op);
         return;
@@ -619,16 +619,21 @@ static void visit(Canon *s, Op *op) {
     try_fold(s, op);
 }
 
+static void visit(Canon *s, Op *op) {
+    if (!is_erased(s, op) && op->parent) visit_live(s, op);
+}
+
 /* The first sweep: every op once, in program order (a visit erases or
- * moves only the op itself and what it contains, so `next` stays valid);
- * what the visits queue waits for the worklist (see MARK_SWEPT). */
+ * moves only the op itself and what it contains, so `next` stays valid,
+ * and every op the sweep reaches is in the IR); what the visits queue
+ * waits for the worklist (see MARK_SWEPT). */
 static void sweep(Canon *s, Block *b) {
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
         int m = get_mark(s, op);
         if ((m & MARK_QUEUED) && !op->nregions && !reads_dot(op)) set_mark(s, op, m | MARK_SWEPT);
-        visit(s, op);
+        visit_live(s, op);
         if (is_erased(s, op) || !op->parent) continue;
         for (int r = 0; r < op->nregions; r++)
             for (Block *ib = op->regions[r].first; ib; ib = ib->next) sweep(s, ib);
