@@ -32,7 +32,8 @@
  * replaced value (they may fold now) and the definitions of an erased op's
  * operands (they may be dead now). Each op is re-queued only when something
  * it reads changed, so the whole pass is linear in practice and stops at a
- * fixpoint. Constants are kept per scope block, by uniqued Attr*, so finding
+ * fixpoint; an op queued before the sweep reached it and not queued again
+ * since is not visited again (MARK_SWEPT). Constants are kept per scope block, by uniqued Attr*, so finding
  * an equal constant is one hash lookup.
  */
 #include "dialect/dialect.h"
