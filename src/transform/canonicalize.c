@@ -64,6 +64,14 @@ typedef struct ConstScope {
     Op *last;   /* the last constant hoisted into the block */
 } ConstScope;
 
+/* A fold of a unary op of a constant to a constant (see try_fold). */
+typedef struct UnaryFold {
+    OpKind kind;
+    Attr *in;
+    Type *type;
+    Attr *out;
+} UnaryFold;
+
 typedef struct Canon {
     Context *c;
     int epoch;
@@ -72,6 +80,7 @@ typedef struct Canon {
     VEC(ConstScope *) scopes; /* one per function, as met */
     ConstScope *cur;          /* the one asked for last */
     Block *scope_from, *scope; /* const_scope's last answer, and the block asked from */
+    UnaryFold unary[64];
 } Canon;
 
 static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 3) == s->epoch ? ~op->mark & 7 : 0; }
@@ -603,7 +612,21 @@ static bool try_fold(Canon *s, Op *op) {
     if (op->noperands > 8 || op->nresults > 4) return fold_large(s, op, fn);
     Attr *cs[8], *out[4] = {NULL};
     for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
-    return fn(s->c, op, cs, out, &v) && apply_fold(s, op, v, out);
+    /* a unary op without attributes folds a constant operand to what the
+     * same op of the same constant and result type folded to before (the
+     * front end splats one constant to one shape many times over) */
+    UnaryFold *uf = NULL;
+    if (op->noperands == 1 && cs[0] && op->nresults == 1 && !op->nattrs) {
+        Type *t = op->results[0].type;
+        uf = &s->unary[(MAP_KEY(cs[0]) >> 4 ^ MAP_KEY(t) >> 6 ^ (unsigned)op->kind) % TC_ARRAY_LEN(s->unary)];
+        if (uf->kind == op->kind && uf->in == cs[0] && uf->type == t) {
+            out[0] = uf->out;
+            return apply_fold(s, op, NULL, out);
+        }
+    }
+    if (!fn(s->c, op, cs, out, &v)) return false;
+    if (uf && !v && out[0]) *uf = (UnaryFold){op->kind, cs[0], op->results[0].type, out[0]};
+    return apply_fold(s, op, v, out);
 }
 
 /* Visits op, which is in the IR (not erased). */
