@@ -227,9 +227,8 @@ static void swap_operands(Op *op) {
 
 /* c op x -> x op c for commutative ops, and cmpi with the predicate
  * mirrored, so folders and CSE see one form. */
-static bool canonical_order(Canon *s, Op *op) {
-    if (op->noperands != 2 || !value_const(op_operand(op, 0)) || value_const(op_operand(op, 1)))
-        return false;
+static NOT_INLINE bool reorder(Canon *s, Op *op) {
+    if (value_const(op_operand(op, 1))) return false;
     if (op_has_flag(op, OPF_COMMUTATIVE)) {
         swap_operands(op);
     } else if (op->kind == ARITH_CMPI) {
@@ -242,6 +241,12 @@ static bool canonical_order(Canon *s, Op *op) {
         return false;
     }
     return true;
+}
+
+/* (asked of most ops visited: the first test inline) */
+static inline bool canonical_order(Canon *s, Op *op) {
+    if (op->noperands != 2 || !value_const(op_operand(op, 0))) return false;
+    return reorder(s, op);
 }
 
 /* extsi(extsi x) -> extsi x, extui(extui x) -> extui x, extsi(extui x) ->
@@ -530,12 +535,12 @@ static bool rewrite(Canon *s, Op *op) {
         if (!splat_through_shape(s, op)) return false;
         break;
     case ARITH_ADDF:
-        if (dot_add_acc(s, op)) return true;
+        if (reads_dot(op) && dot_add_acc(s, op)) return true;
         operand_defs(op, &old_def, &old_def1);
         if (!canonical_order(s, op)) return false;
         break;
     case ARITH_ADDI:
-        if (dot_add_acc(s, op)) return true;
+        if (reads_dot(op) && dot_add_acc(s, op)) return true;
         /* fall through */
     case ARITH_SUBI:
     case ARITH_MULI:
