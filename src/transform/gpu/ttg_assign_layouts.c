@@ -388,7 +388,7 @@ static void float_access(LState *s, Op *op) {
     if (op->nresults && lay(s, op_result(op, 0))) relate_op(s, op, op_result(op, 0));
 }
 
-static bool cheap_op(const Op *op);
+static inline bool cheap_op(const Op *op);
 static int remat_room(LState *s, Value *x);
 
 /* Control flow: loops, ifs and their terminators. */
@@ -469,18 +469,16 @@ static void retype_constant(LState *s, Op *op) {
     op_set_attr_k(s->ctx, op, AN_VALUE, n);
 }
 
-static bool cheap_op(const Op *op) {
-    switch (op->kind) {
-    case TT_MAKE_RANGE:
-    case TT_SPLAT:
-    case ARITH_CONSTANT:
-    case TT_BROADCAST:
-    case TT_EXPAND_DIMS:
-        return true;
-    default:
-        return op_has_flag(op, OPF_PURE) && same_layout_op(op) && op->nregions == 0 &&
-               op->kind != TT_SCAN;
-    }
+/* (a table, and inline: the propagation asks it of every value with
+ * users to share) */
+static const bool cheap_kind[OP_COUNT] = {
+    [TT_MAKE_RANGE] = true, [TT_SPLAT] = true, [ARITH_CONSTANT] = true, [TT_BROADCAST] = true,
+    [TT_EXPAND_DIMS] = true,
+};
+
+static inline bool cheap_op(const Op *op) {
+    return cheap_kind[op->kind] ||
+           (op_has_flag(op, OPF_PURE) && same_layout_op(op) && op->nregions == 0 && op->kind != TT_SCAN);
 }
 
 /* Can x be recomputed in another layout from scalars and cheap ops alone?
