@@ -663,7 +663,7 @@ static void sweep(Canon *s, Block *b) {
         int m = get_mark(s, op);
         if ((m & MARK_QUEUED) && !op->nregions && !reads_dot(op)) set_mark(s, op, m | MARK_SWEPT);
         visit_live(s, op);
-        if (is_erased(s, op) || !op->parent) continue;
+        if (!op->parent) continue; /* (erased: an erased op is unlinked) */
         for (int r = 0; r < op->nregions; r++)
             for (Block *ib = op->regions[r].first; ib; ib = ib->next) sweep(s, ib);
     }
