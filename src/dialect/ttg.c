@@ -66,11 +66,15 @@ static bool valid_rank(int rank) { return rank >= 1 && rank <= TTG_MAX_RANK; }
 
 /* What ttg_layout's parse of l's text gives, made from l, or NULL where the
  * parse would fail; in c's arena. */
+static Attr *layout_attr_by_hash(Context *c, const Layout *l);
 static const Layout *layout_copy(Context *c, const Layout *l) {
     Layout *n = ARENA_NEW(c->arena, Layout);
     n->kind = l->kind;
     if (l->kind == LAYOUT_SLICE) {
-        const Layout *p = l->parent ? layout_copy(c, l->parent) : NULL;
+        /* the parent is the context's unique one: layout assignment gives
+         * a slice's parent to the values an expand_dims or a reduce makes,
+         * and then compares and finds types by the address */
+        const Layout *p = l->parent ? ttg_layout(c, layout_attr_by_hash(c, l->parent)) : NULL;
         if (!p || p->rank < 2 || l->dim < 0 || l->dim >= p->rank) return NULL;
         n->dim = l->dim;
         n->parent = p;

@@ -32,7 +32,8 @@
  * replaced value (they may fold now) and the definitions of an erased op's
  * operands (they may be dead now). Each op is re-queued only when something
  * it reads changed, so the whole pass is linear in practice and stops at a
- * fixpoint. Constants are kept per scope block, by uniqued Attr*, so finding
+ * fixpoint; an op queued before the sweep reached it and not queued again
+ * since is not visited again (MARK_SWEPT). Constants are kept per scope block, by uniqued Attr*, so finding
  * an equal constant is one hash lookup.
  */
 #include "dialect/dialect.h"
@@ -40,12 +41,21 @@
 #include <math.h>
 #include "transform/pass.h"
 
-/* Op marks carry this run's epoch above two flag bits, complemented: the
- * other passes and the verifier leave non-negative marks (numbers in a
+/* Op marks carry this run's epoch above three flag bits, complemented:
+ * the other passes and the verifier leave non-negative marks (numbers in a
  * block, seen bits) and new ops have 0, so a negative mark is one a run of
  * this pass left, and only this run's epoch reads as set. (No walk to
- * clear the marks first: epochs are unique to a run until 2^28 runs.) */
-enum { MARK_QUEUED = 1, MARK_ERASED = 2 };
+ * clear the marks first: epochs are unique to a run until 2^27 runs.)
+ *
+ * MARK_SWEPT: the op is queued, and the sweep visited it after it was
+ * queued, and nothing has queued it since. Most ops the worklist holds
+ * after the sweep are such: users queued by a change to their operands
+ * before the sweep reached them. Visiting one again would find what the
+ * sweep found (what a visit reads changes only with a change that queues
+ * the op), and the worklist passes over it. (Not for ops with regions,
+ * whose bodies the sweep visits after them, nor for ops reading a tt.dot,
+ * whose pattern reads how many users the dot has.) */
+enum { MARK_QUEUED = 1, MARK_ERASED = 2, MARK_SWEPT = 4 };
 
 /* The constants hoisted into one scope block (a function's entry). */
 typedef struct ConstScope {
@@ -54,6 +64,14 @@ typedef struct ConstScope {
     Op *last;   /* the last constant hoisted into the block */
 } ConstScope;
 
+/* A fold of a unary op of a constant to a constant (see try_fold). */
+typedef struct UnaryFold {
+    OpKind kind;
+    Attr *in;
+    Type *type;
+    Attr *out;
+} UnaryFold;
+
 typedef struct Canon {
     Context *c;
     int epoch;
@@ -61,16 +79,32 @@ typedef struct Canon {
     VEC(Op *) work;
     VEC(ConstScope *) scopes; /* one per function, as met */
     ConstScope *cur;          /* the one asked for last */
+    Block *scope_from, *scope; /* const_scope's last answer, and the block asked from */
+    UnaryFold unary[64];
 } Canon;
 
-static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 2) == s->epoch ? ~op->mark & 3 : 0; }
-static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 2) | bits); }
+static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 3) == s->epoch ? ~op->mark & 7 : 0; }
+static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 3) | bits); }
 static bool is_erased(Canon *s, Op *op) { return get_mark(s, op) & MARK_ERASED; }
 
 static void push(Canon *s, Op *op) {
-    if (!op || (get_mark(s, op) & (MARK_QUEUED | MARK_ERASED))) return;
+    if (!op) return;
+    int m = get_mark(s, op);
+    if (m & (MARK_QUEUED | MARK_ERASED)) {
+        if (m & MARK_SWEPT) set_mark(s, op, m & ~MARK_SWEPT); /* (queued again since the sweep) */
+        return;
+    }
     set_mark(s, op, MARK_QUEUED);
     vec_push(&s->work, op);
+}
+
+/* Whether an operand of op is a tt.dot's result (see MARK_SWEPT). */
+static bool reads_dot(const Op *op) {
+    for (int i = 0; i < op->noperands; i++) {
+        const Op *d = op->operands[i].value->def;
+        if (d && d->kind == TT_DOT) return true;
+    }
+    return false;
 }
 
 static void push_users(Canon *s, Value *v) {
@@ -102,11 +136,16 @@ static void replace(Canon *s, Op *op, int i, Value *v) {
  * nearest enclosing isolated region (tt.func). Like MLIR's folder, this
  * takes constants out of tt.reduce/tt.scan combiners too (they are not
  * isolated from above; Triton's TTIR has none left inside). */
-static Block *const_scope(Op *op) {
+static Block *const_scope(Canon *s, Op *op) {
+    /* (the last answer is kept by the block asked from: the ops of a block
+     * are visited together, and a block never changes function) */
+    if (op->parent && op->parent == s->scope_from) return s->scope;
     for (Op *cur = op;;) {
         Op *p = op_parent_op(cur);
-        if (!p || op_has_flag(p, OPF_ISOLATED))
-            return p ? region_entry(cur->parent->parent) : cur->parent;
+        if (!p || op_has_flag(p, OPF_ISOLATED)) {
+            s->scope_from = op->parent;
+            return s->scope = p ? region_entry(cur->parent->parent) : cur->parent;
+        }
         cur = p;
     }
 }
@@ -150,7 +189,7 @@ static void place_const(Canon *s, Block *scope, Op *op) {
 static void hoist_const(Canon *s, Op *op) {
     Attr *a = op_attr_k(op, AN_VALUE);
     if (!a) return;
-    Block *scope = const_scope(op);
+    Block *scope = const_scope(s, op);
     Op *k = find_const(s, scope, a);
     if (k == op) return;
     if (k) {
@@ -163,7 +202,7 @@ static void hoist_const(Canon *s, Op *op) {
 
 /* A constant with value a, for use by `user` (one per function). */
 static Value *materialize(Canon *s, Op *user, Attr *a) {
-    Block *scope = const_scope(user);
+    Block *scope = const_scope(s, user);
     Op *k = find_const(s, scope, a);
     if (k) return op_result(k, 0);
     Type *t = a->type;
@@ -188,9 +227,8 @@ static void swap_operands(Op *op) {
 
 /* c op x -> x op c for commutative ops, and cmpi with the predicate
  * mirrored, so folders and CSE see one form. */
-static bool canonical_order(Canon *s, Op *op) {
-    if (op->noperands != 2 || !value_const(op_operand(op, 0)) || value_const(op_operand(op, 1)))
-        return false;
+static NOT_INLINE bool reorder(Canon *s, Op *op) {
+    if (value_const(op_operand(op, 1))) return false;
     if (op_has_flag(op, OPF_COMMUTATIVE)) {
         swap_operands(op);
     } else if (op->kind == ARITH_CMPI) {
@@ -203,6 +241,12 @@ static bool canonical_order(Canon *s, Op *op) {
         return false;
     }
     return true;
+}
+
+/* (asked of most ops visited: the first test inline) */
+static inline bool canonical_order(Canon *s, Op *op) {
+    if (op->noperands != 2 || !value_const(op_operand(op, 0))) return false;
+    return reorder(s, op);
 }
 
 /* extsi(extsi x) -> extsi x, extui(extui x) -> extui x, extsi(extui x) ->
@@ -452,47 +496,65 @@ static bool combine_addptr(Canon *s, Op *op) {
     return true;
 }
 
+/* The definitions of op's first two operands (what an in-place rewrite of
+ * its operands may leave dead). */
+static inline void operand_defs(const Op *op, Op **d0, Op **d1) {
+    *d0 = op->noperands ? op->operands[0].value->def : NULL;
+    *d1 = op->noperands > 1 ? op->operands[1].value->def : NULL;
+}
+
 static bool rewrite(Canon *s, Op *op) {
-    /* an in-place rewrite may leave the old operands' definitions dead */
-    Op *old_def = op->noperands ? op_operand(op, 0)->def : NULL;
-    Op *old_def1 = op->noperands > 1 ? op_operand(op, 1)->def : NULL;
+    /* an in-place rewrite may leave the old operands' definitions dead:
+     * read just before a rewrite that may replace operands (most ops
+     * match none) */
+    Op *old_def, *old_def1;
     switch (op->kind) {
     case SCF_IF: return inline_const_if(s, op);
     case SCF_FOR:
         if (remove_empty_for(s, op)) return true;
+        operand_defs(op, &old_def, &old_def1);
         if (!forward_invariant_iter_args(s, op)) return false;
         break;
     case TT_ADDPTR:
+        operand_defs(op, &old_def, &old_def1);
         if (!combine_addptr(s, op)) return false;
         break;
     case ARITH_EXTSI:
     case ARITH_EXTUI:
     case ARITH_TRUNCI:
+        operand_defs(op, &old_def, &old_def1);
         if (!fold_ext_chain(s, op)) return false;
         break;
     case TT_RESHAPE:
+        operand_defs(op, &old_def, &old_def1);
         if (!splat_through_shape(s, op) && !reshape_of_reshape(s, op)) return false;
         break;
     case TT_BROADCAST:
     case TT_EXPAND_DIMS:
+        operand_defs(op, &old_def, &old_def1);
         if (!splat_through_shape(s, op)) return false;
         break;
     case ARITH_ADDF:
-        if (dot_add_acc(s, op)) return true;
+        if (reads_dot(op) && dot_add_acc(s, op)) return true;
+        operand_defs(op, &old_def, &old_def1);
         if (!canonical_order(s, op)) return false;
         break;
     case ARITH_ADDI:
-        if (dot_add_acc(s, op)) return true;
+        if (reads_dot(op) && dot_add_acc(s, op)) return true;
         /* fall through */
     case ARITH_SUBI:
     case ARITH_MULI:
+        operand_defs(op, &old_def, &old_def1);
         if (!canonical_order(s, op) && !merge_int_constants(s, op)) return false;
         break;
     case ARITH_XORI:
+        operand_defs(op, &old_def, &old_def1);
         if (!canonical_order(s, op) && !not_cmpi(s, op)) return false;
         break;
     default:
         if (!canonical_order(s, op)) return false;
+        old_def = op_operand(op, 1)->def; /* (swapped: the same two) */
+        old_def1 = op_operand(op, 0)->def;
         break;
     }
     /* changed in place: look at it again, and at its users (a pattern
@@ -509,7 +571,7 @@ static bool rewrite(Canon *s, Op *op) {
 
 /* Folds read from the flags column alone. */
 static Value *fold_by_flags(Op *op) {
-    if (op->nresults != 1) return NULL;
+    if (!op_has_flag(op, OPF_INVOLUTION | OPF_IDEMPOTENT) || op->nresults != 1) return NULL;
     Value *x = op->noperands ? op_operand(op, 0) : NULL;
     if (op->noperands == 1 && x->def && x->def->kind == op->kind && x->def->nattrs == 0 && op->nattrs == 0) {
         if (op_has_flag(op, OPF_INVOLUTION)) return op_operand(x->def, 0);
@@ -519,37 +581,61 @@ static Value *fold_by_flags(Op *op) {
     return NULL;
 }
 
-static bool try_fold(Canon *s, Op *op) {
-    Value *v = fold_by_flags(op);
-    OpFoldFn fn = op_info_of(op)->fold;
-    Attr *cs_small[8], *out_small[4] = {NULL};
-    Attr **cs = cs_small, **out = out_small;
-    bool folded = v != NULL;
-    if (!folded && fn && op->nresults > 0) {
-        if (op->noperands > 8) cs = tc_malloc(sizeof(Attr *) * (size_t)op->noperands);
-        if (op->nresults > 4) out = tc_calloc((size_t)op->nresults, sizeof(Attr *));
-        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
-        folded = fn(s->c, op, cs, out, &v);
-        if (folded && !v)
-            for (int i = 0; i < op->nresults; i++)
-                if (!out[i] || out[i]->type != op->results[i].type) folded = false;
+/* Replaces op by what it folds to: the value v, or the constants out[]
+ * (v NULL), if they fit its results; whether it did. */
+static bool apply_fold(Canon *s, Op *op, Value *v, Attr **out) {
+    if (v) {
+        if (op->nresults != 1 || v->type != op->results[0].type) return false;
+        replace(s, op, 0, v);
+    } else {
+        for (int i = 0; i < op->nresults; i++)
+            if (!out[i] || out[i]->type != op->results[i].type) return false;
+        for (int i = 0; i < op->nresults; i++) replace(s, op, i, materialize(s, op, out[i]));
     }
-    if (folded && v && (op->nresults != 1 || v->type != op->results[0].type)) folded = false;
-    if (folded) {
-        if (v) {
-            replace(s, op, 0, v);
-        } else {
-            for (int i = 0; i < op->nresults; i++) replace(s, op, i, materialize(s, op, out[i]));
-        }
-        erase(s, op);
-    }
-    if (cs != cs_small) tc_free(cs);
-    if (out != out_small) tc_free(out);
+    erase(s, op);
+    return true;
+}
+
+/* try_fold's folder call for an op of more operands or results than its
+ * arrays on the stack hold. */
+static NOT_INLINE bool fold_large(Canon *s, Op *op, OpFoldFn fn) {
+    Attr **cs = tc_malloc(sizeof(Attr *) * (size_t)(op->noperands + 1));
+    Attr **out = tc_calloc((size_t)op->nresults, sizeof(Attr *));
+    Value *v = NULL;
+    for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    bool folded = fn(s->c, op, cs, out, &v) && apply_fold(s, op, v, out);
+    tc_free(cs);
+    tc_free(out);
     return folded;
 }
 
-static void visit(Canon *s, Op *op) {
-    if (is_erased(s, op) || !op->parent) return;
+static bool try_fold(Canon *s, Op *op) {
+    Value *v = fold_by_flags(op);
+    if (v) return apply_fold(s, op, v, NULL);
+    OpFoldFn fn = op_info_of(op)->fold;
+    if (!fn || op->nresults == 0) return false;
+    if (op->noperands > 8 || op->nresults > 4) return fold_large(s, op, fn);
+    Attr *cs[8], *out[4] = {NULL};
+    for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    /* a unary op without attributes folds a constant operand to what the
+     * same op of the same constant and result type folded to before (the
+     * front end splats one constant to one shape many times over) */
+    UnaryFold *uf = NULL;
+    if (op->noperands == 1 && cs[0] && op->nresults == 1 && !op->nattrs) {
+        Type *t = op->results[0].type;
+        uf = &s->unary[(MAP_KEY(cs[0]) >> 4 ^ MAP_KEY(t) >> 6 ^ (unsigned)op->kind) % TC_ARRAY_LEN(s->unary)];
+        if (uf->kind == op->kind && uf->in == cs[0] && uf->type == t) {
+            out[0] = uf->out;
+            return apply_fold(s, op, NULL, out);
+        }
+    }
+    if (!fn(s->c, op, cs, out, &v)) return false;
+    if (uf && !v && out[0]) *uf = (UnaryFold){op->kind, cs[0], op->results[0].type, out[0]};
+    return apply_fold(s, op, v, out);
+}
+
+/* Visits op, which is in the IR (not erased). */
+static void visit_live(Canon *s, Op *op) {
     if (op_is_trivially_dead(op)) {
         erase(s, op);
         return;
@@ -562,15 +648,22 @@ static void visit(Canon *s, Op *op) {
     try_fold(s, op);
 }
 
+static void visit(Canon *s, Op *op) {
+    if (!is_erased(s, op) && op->parent) visit_live(s, op);
+}
+
 /* The first sweep: every op once, in program order (a visit erases or
- * moves only the op itself and what it contains, so `next` stays valid);
- * what the visits queue waits for the worklist. */
+ * moves only the op itself and what it contains, so `next` stays valid,
+ * and every op the sweep reaches is in the IR); what the visits queue
+ * waits for the worklist (see MARK_SWEPT). */
 static void sweep(Canon *s, Block *b) {
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
-        visit(s, op);
-        if (is_erased(s, op) || !op->parent) continue;
+        int m = get_mark(s, op);
+        if ((m & MARK_QUEUED) && !op->nregions && !reads_dot(op)) set_mark(s, op, m | MARK_SWEPT);
+        visit_live(s, op);
+        if (!op->parent) continue; /* (erased: an erased op is unlinked) */
         for (int r = 0; r < op->nregions; r++)
             for (Block *ib = op->regions[r].first; ib; ib = ib->next) sweep(s, ib);
     }
@@ -578,14 +671,15 @@ static void sweep(Canon *s, Block *b) {
 
 bool pass_canonicalize(Op *module, PassContext *pc) {
     static _Atomic unsigned epochs;
-    Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0xfffffff) + 1};
+    Canon s = {.c = pc->ctx, .epoch = (int)(++epochs & 0x7ffffff) + 1};
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
             for (Block *b = f->regions[r].first; b; b = b->next) sweep(&s, b);
     while (s.work.len) {
         Op *op = vec_pop(&s.work);
-        set_mark(&s, op, get_mark(&s, op) & ~MARK_QUEUED);
-        visit(&s, op);
+        int m = get_mark(&s, op);
+        set_mark(&s, op, m & ~(MARK_QUEUED | MARK_SWEPT));
+        if (!(m & MARK_SWEPT)) visit(&s, op);
     }
     vec_free(&s.work);
     for (int i = 0; i < s.scopes.len; i++) {

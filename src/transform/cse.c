@@ -284,7 +284,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                 continue;
             }
         }
-        if (!*t->may_be_dead) *t->may_be_dead = may_be_dead(op);
+        if (!*t->may_be_dead && may_be_dead(op)) *t->may_be_dead = true;
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
                 Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead,

@@ -49,8 +49,8 @@ static bool safe_divisor(Op *op) {
 static bool can_hoist(Op *op, Block *body) {
     if (!op_has_flag(op, OPF_PURE) || op_has_flag(op, OPF_TERMINATOR) || op->nregions) return false;
     for (int i = 0; i < op->noperands; i++) {
-        Value *v = op_operand(op, i);
-        if (value_parent_block(v) == body) return false;
+        const Value *v = op_operand(op, i);
+        if ((v->def ? v->def->parent : v->owner_block) == body) return false; /* (value_parent_block) */
     }
     if (is_division(op->kind) && !safe_divisor(op)) return false;
     return true;

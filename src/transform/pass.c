@@ -314,7 +314,25 @@ bool func_is_private(const Op *func) {
 
 const char *call_callee(const Op *call) { return op_attr_str_k(call, AN_CALLEE); }
 
+/* collect_ops for kinds whose ops always have regions (loops): the ops
+ * without regions need no other test. */
+static void collect_region_ops(Op *root, OpKind k1, OpKind k2, bool post, OpList *out) {
+    bool hit = root->kind == k1 || root->kind == k2;
+    if (hit && !post) vec_push(out, root);
+    for (int r = 0; r < root->nregions; r++)
+        for (Block *b = root->regions[r].first; b; b = b->next)
+            for (Op *o = b->first; o; o = o->next)
+                if (o->nregions) collect_region_ops(o, k1, k2, post, out);
+    if (hit && post) vec_push(out, root);
+}
+
+static bool has_regions(OpKind k) { return k == OP_COUNT || op_info[k].nregions > 0; }
+
 void collect_ops(Op *root, OpKind k1, OpKind k2, bool post, OpList *out) {
+    if (has_regions(k1) && has_regions(k2)) {
+        collect_region_ops(root, k1, k2, post, out);
+        return;
+    }
     bool hit = root->kind == k1 || root->kind == k2;
     if (hit && !post) vec_push(out, root);
     for (int r = 0; r < root->nregions; r++)

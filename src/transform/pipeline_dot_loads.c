@@ -91,13 +91,19 @@ bool pipeline_clonable(const Op *op) {
     return op_has_flag(op, OPF_PURE) && !op->nregions && !op_has_flag(op, OPF_TERMINATOR) && op->kind != TT_DOT;
 }
 
-/* Whether any op under `op` (op included) writes memory or calls out. */
+static inline bool writes_memory_itself(const Op *op) {
+    return op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL;
+}
+
+/* Whether any op under `op` (op included) writes memory or calls out.
+ * (A call per op with regions, not per op: both pipelining passes ask it
+ * of every loop.) */
 bool pipeline_writes_memory(Op *op) {
-    if (op_has_flag(op, OPF_MEM_WRITE) || op->kind == TT_CALL) return true;
+    if (writes_memory_itself(op)) return true;
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].first; b; b = b->next)
             for (Op *o = b->first; o; o = o->next)
-                if (pipeline_writes_memory(o)) return true;
+                if (o->nregions ? pipeline_writes_memory(o) : writes_memory_itself(o)) return true;
     return false;
 }
 
@@ -122,7 +128,7 @@ static bool feeds_dot(const Pipe *p, Value *v, int depth) {
 static int64_t tile_regs(Type *t, int threads) {
     if (!ty_is_tensor(t)) return 0;
     Type *e = ty_elem(t);
-    int64_t n = ty_numel(t), bits;
+    int64_t bits;
     if (e->kind == TY_PTR) {
         int pb = e->elem->kind == TY_PTR ? 64 : (e->elem->width < 8 ? 8 : e->elem->width);
         bits = 64 * pb / 128;
@@ -132,6 +138,7 @@ static int64_t tile_regs(Type *t, int threads) {
     } else {
         bits = e->width < 8 ? 8 : e->width;
     }
+    int64_t n = ty_numel(t);
     return (n * bits + 32 * (int64_t)threads - 1) / (32 * (int64_t)threads);
 }
 
@@ -145,14 +152,25 @@ static bool costs_nothing(const Value *v) {
     return v->def && (v->def->kind == ARITH_CONSTANT || v->def->kind == TT_SPLAT || v->def->kind == TT_MAKE_RANGE);
 }
 
+/* 1 + the index of the last top-level op of the body that uses v (a body
+ * value: every use is in the body), one more for the yield; 0 if none. */
+static int last_user(const Pipe *p, const Value *v) {
+    int last = 0;
+    for (const Use *u = v->uses; u; u = u->next) {
+        Op *o = u->owner;
+        while (o && o->parent != p->body) o = op_parent_op(o);
+        int l = o ? o->mark + 1 + (o == p->yield) : 0;
+        if (l > last) last = l;
+    }
+    return last;
+}
+
 /* The most tile registers live at once in the body (live-out of each op,
  * values from outside the loop live throughout), a rough figure of what
  * ptxas will need: the accumulators, operands and address tiles dominate. */
 static int64_t body_pressure(Pipe *p, int threads) {
     Block *body = p->body;
-    Map last = {0}; /* body value -> mark of its last top-level user + 1 */
     Map outside = {0};
-    map_reserve(&last, body->last ? body->last->mark + body->nargs + 1 : 16);
     int64_t always = 0, peak = 0;
     OpList stack = {0};
     for (Op *o = body->first; o; o = o->next) {
@@ -161,9 +179,7 @@ static int64_t body_pressure(Pipe *p, int threads) {
             Op *x = stack.data[--stack.len];
             for (int i = 0; i < x->noperands; i++) {
                 Value *v = op_operand(x, i);
-                if (in_body(p, v)) {
-                    map_put(&last, MAP_KEY(v), (void *)(intptr_t)(o->mark + 1 + (o == p->yield)));
-                } else if (defined_outside(p, v) && !costs_nothing(v) && !map_get(&outside, MAP_KEY(v))) {
+                if (!in_body(p, v) && defined_outside(p, v) && !costs_nothing(v) && !map_get(&outside, MAP_KEY(v))) {
                     map_put(&outside, MAP_KEY(v), (void *)1);
                     always += tile_regs(v->type, threads);
                 }
@@ -175,15 +191,16 @@ static int64_t body_pressure(Pipe *p, int threads) {
     }
     vec_free(&stack);
     /* The tiles live after op o (o->mark is its index): an argument whose
-     * last user l (as `last` holds it) has l > o->mark + 1, and a result of
-     * o or of an op d before it with l > o->mark + 1. Each value counts over
-     * one range of ops, added up by a difference array in one sweep. */
+     * last user l (as last_user gives it) has l > o->mark + 1, and a result
+     * of o or of an op d before it with l > o->mark + 1. Each value counts
+     * over one range of ops, added up by a difference array in one sweep. */
     int n = body->last ? body->last->mark + 1 : 0;
     int64_t *diff = tc_calloc((size_t)n + 1, sizeof *diff);
+    /* (values that take no registers, scalars and masks, count nothing) */
     for (int i = 1; i < body->nargs; i++) {
-        intptr_t l = (intptr_t)map_get(&last, MAP_KEY(body->args[i]));
+        int64_t r = tile_regs(body->args[i]->type, threads);
+        int l = r ? last_user(p, body->args[i]) : 0;
         if (l >= 2 && n > 0) {
-            int64_t r = tile_regs(body->args[i]->type, threads);
             diff[0] += r;
             diff[l - 1 < n ? l - 1 : n] -= r;
         }
@@ -191,9 +208,9 @@ static int64_t body_pressure(Pipe *p, int threads) {
     for (Op *d = body->first; d; d = d->next)
         for (int i = 0; i < d->nresults; i++) {
             Value *v = op_result(d, i);
-            if (costs_nothing(v)) continue;
-            intptr_t l = (intptr_t)map_get(&last, MAP_KEY(v)), end = l - 1 > d->mark + 1 ? l - 1 : d->mark + 1;
-            int64_t r = tile_regs(v->type, threads);
+            int64_t r;
+            if (costs_nothing(v) || !(r = tile_regs(v->type, threads))) continue;
+            int l = last_user(p, v), end = l - 1 > d->mark + 1 ? l - 1 : d->mark + 1;
             diff[d->mark] += r;
             diff[end < n ? end : n] -= r;
         }
@@ -203,7 +220,6 @@ static int64_t body_pressure(Pipe *p, int threads) {
         if (live > peak) peak = live;
     }
     tc_free(diff);
-    map_free(&last);
     map_free(&outside);
     return peak;
 }
@@ -348,12 +364,12 @@ int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield) {
 }
 
 /* Pipelines the dot-feeding loads of one scf.for; returns how many. */
-static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps) {
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bool skip_async) {
     Block *body;
     Op *yield;
     if (!pipeline_loop_shape(loop, num_stages, &body, &yield)) return 0;
 
-    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = async_copy_enabled()};
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = skip_async};
     OpList loads = {0};
     int n = 0;
     for (Op *o = body->first; o; o = o->next) o->mark = n++;
@@ -427,7 +443,8 @@ int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
     OpList loops = {0};
     collect_ops(module, SCF_FOR, OP_COUNT, true, &loops);
     int n = 0;
-    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps);
+    bool skip_async = async_copy_enabled(); /* (an environment variable: read once) */
+    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps, skip_async);
     vec_free(&loops);
     return n;
 }

@@ -119,10 +119,16 @@ static inline Slot *info_slot(AxisAnalysis *a, const Value *v) {
     return &a->slots[v->id];
 }
 
+/* Memory for facts, not cleared: they are written up to their rank, and
+ * nothing reads past it (224 bytes, of which a rank-2 fact uses 72). */
+static inline AxisInfo *new_info(AxisAnalysis *a) {
+    return arena_alloc_raw(a->ctx->arena, sizeof(AxisInfo));
+}
+
 /* (made conservative on first sight) */
 static NOT_INLINE const AxisInfo *first_sight(AxisAnalysis *a, Value *v) {
     Slot *slot = info_slot(a, v);
-    AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
+    AxisInfo *n = new_info(a);
     set_conservative(n, v->type);
     slot->info = n;
     return n;
@@ -140,7 +146,7 @@ const AxisInfo *axis_info(AxisAnalysis *a, Value *v) { return info_of(a, v); }
 static void set_info(AxisAnalysis *a, Value *v, const AxisInfo *ai) {
     Slot *slot = info_slot(a, v);
     if (slot->info && axis_info_equal(slot->info, ai)) return;
-    AxisInfo *n = ARENA_NEW(a->ctx->arena, AxisInfo);
+    AxisInfo *n = new_info(a);
     *n = *ai;
     slot->info = n;
     slot->changed = ++a->clock;
@@ -285,10 +291,12 @@ static void visit(Op *op, void *ud) {
     }
     /* (computed in place, in memory the facts keep if they are new: see
      * commit_info) */
-    if (!a->scratch) a->scratch = ARENA_NEW(a->ctx->arena, AxisInfo);
+    if (!a->scratch) a->scratch = new_info(a);
     AxisInfo *ai = a->scratch;
     set_conservative(ai, t);
     int rank = ai->rank;
+    static const int64_t scalar_shape[1] = {1};
+    const int64_t *shape = t->kind == TY_TENSOR ? t->shape : scalar_shape; /* (shape[d]) */
     const AxisInfo *y = op->noperands > 1 ? info_of(a, op_operand(op, 1)) : NULL;
     int64_t c;
     switch (op->kind) {
@@ -309,7 +317,7 @@ static void visit(Op *op, void *ud) {
     case TT_SPLAT:
         for (int d = 0; d < rank; d++) {
             ai->div[d] = x->div[0];
-            ai->cnst[d] = dim_size(t, d);
+            ai->cnst[d] = shape[d];
             ai->contig[d] = 1;
         }
         ai->known = x->known;
@@ -318,10 +326,10 @@ static void visit(Op *op, void *ud) {
     case TT_BROADCAST: {
         Type *xt = op_operand(op, 0)->type;
         for (int d = 0; d < rank; d++) {
-            bool bcast = dim_size(xt, d) == 1 && dim_size(t, d) != 1;
+            bool bcast = dim_size(xt, d) == 1 && shape[d] != 1;
             ai->div[d] = x->div[d < x->rank ? d : 0];
             ai->contig[d] = bcast ? 1 : x->contig[d];
-            ai->cnst[d] = bcast ? dim_size(t, d) : x->cnst[d];
+            ai->cnst[d] = bcast ? shape[d] : x->cnst[d];
         }
         ai->known = x->known;
         ai->value = x->value;
@@ -442,9 +450,9 @@ static void visit(Op *op, void *ud) {
             ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (op->kind == ARITH_CMPI && is_ordering_pred(pred)) {
                 /* x contiguous in aligned runs, y constant over them */
-                if (y->cnst[d] == dim_size(t, d) && x->contig[d] > 1)
+                if (y->cnst[d] == shape[d] && x->contig[d] > 1)
                     ai->cnst[d] = max64(ai->cnst[d], gcd64(gcd64(x->contig[d], x->div[d]), y->div[d]));
-                if (x->cnst[d] == dim_size(t, d) && y->contig[d] > 1)
+                if (x->cnst[d] == shape[d] && y->contig[d] > 1)
                     ai->cnst[d] = max64(ai->cnst[d], gcd64(gcd64(y->contig[d], y->div[d]), x->div[d]));
             }
         }
@@ -453,7 +461,7 @@ static void visit(Op *op, void *ud) {
     case ARITH_SELECT: {
         const AxisInfo *z = info_of(a, op_operand(op, 2));
         for (int d = 0; d < rank; d++) {
-            int64_t cd = x->rank == rank ? x->cnst[d] : dim_size(t, d);
+            int64_t cd = x->rank == rank ? x->cnst[d] : shape[d];
             ai->cnst[d] = gcd64(cd, gcd64(y->cnst[d], z->cnst[d]));
             ai->div[d] = gcd64(y->div[d], z->div[d]);
             ai->contig[d] = gcd64(cd, min64(y->contig[d], z->contig[d]));
@@ -464,11 +472,10 @@ static void visit(Op *op, void *ud) {
         break;
     }
     for (int d = 0; d < rank; d++) {
-        if (ai->contig[d] < 1) ai->contig[d] = 1;
-        if (ai->cnst[d] < 1) ai->cnst[d] = 1;
+        int64_t n = shape[d], cg = ai->contig[d] < 1 ? 1 : ai->contig[d], k = ai->cnst[d] < 1 ? 1 : ai->cnst[d];
+        ai->contig[d] = min64(cg, n);
+        ai->cnst[d] = min64(k, n);
         if (ai->div[d] < 1) ai->div[d] = 1;
-        ai->contig[d] = min64(ai->contig[d], dim_size(t, d));
-        ai->cnst[d] = min64(ai->cnst[d], dim_size(t, d));
     }
     apply_hints(op, ai);
     commit_info(a, r, ai);
@@ -572,7 +579,11 @@ AxisAnalysis *axis_analyze(Context *c, Op *func) {
     AxisAnalysis *a = ARENA_NEW(c->arena, AxisAnalysis);
     a->ctx = c;
     a->func = func;
-    a->current = a->ncap = ctx_value_count(c);
+    /* (room for the values the passes after it make and bring in, the
+     * layouts' conversions and clones: an eighth more than there are
+     * spares copying the table when the first is made) */
+    a->current = ctx_value_count(c);
+    a->ncap = a->current + a->current / 8 + 16;
     a->slots = ARENA_ARRAY(c->arena, Slot, a->ncap);
     if (func->kind == TT_FUNC) func_args(a, func);
     visit(func, a);

@@ -86,6 +86,7 @@ typedef struct Pipe {
     Block *body;
     Op *yield;
     AxisAnalysis *aa;
+    int mode;           /* async_copy_mode(), read once per run */
     Map state;          /* loop-carried block arg -> 1, for the args the addresses need */
     VEC(Value *) args;  /* those args, in order */
     /* how many values the body has, numbered once the loads are chosen (see
@@ -135,7 +136,7 @@ static bool has_loop(Op *op) {
     for (int r = 0; r < op->nregions; r++)
         for (Block *b = op->regions[r].first; b; b = b->next)
             for (Op *o = b->first; o; o = o->next)
-                if (o->kind == SCF_FOR || o->kind == SCF_WHILE || has_loop(o)) return true;
+                if (o->kind == SCF_FOR || o->kind == SCF_WHILE || (o->nregions && has_loop(o))) return true;
     return false;
 }
 
@@ -260,7 +261,7 @@ static bool type_dist(Context *c, const Type *t, Dist *d) {
 }
 
 /* The dot's plan when it takes mma.sync (ptx_mma.c's conditions). */
-static bool dot_plan(Context *c, Op *dot, int sm, MmaPlan *pl) {
+static bool dot_plan(Context *c, Op *dot, int sm, int mode, MmaPlan *pl) {
     Type *at = op_operand(dot, 0)->type, *bt = op_operand(dot, 1)->type, *rt = op_result(dot, 0)->type;
     if (sm < 80 || at->rank != 2 || bt->rank != 2 || rt->rank != 2) return false;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(rt);
@@ -270,7 +271,7 @@ static bool dot_plan(Context *c, Op *dot, int sm, MmaPlan *pl) {
     int64_t prec = TT_PREC_IEEE;
     op_attr_int_k(dot, AN_INPUT_PRECISION, &prec);
     if (ea->fkind != FK_F16 && ea->fkind != FK_BF16 && !(ea->fkind == FK_F32 && prec == TT_PREC_TF32)) return false;
-    if (ea->fkind == FK_F32 && async_copy_mode() < 2) return false; /* tf32: see async_copy_mode */
+    if (ea->fkind == FK_F32 && mode < 2) return false; /* tf32: see async_copy_mode */
     Dist da, db, dc;
     return type_dist(c, at, &da) && type_dist(c, bt, &db) && type_dist(c, rt, &dc) &&
            mma_plan(&dc, &da, &db, ea->width / 8, pl);
@@ -303,7 +304,7 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     Op *dot = u->owner;
     int which = u == &dot->operands[0] ? 0 : u == &dot->operands[1] ? 1 : -1;
     MmaPlan pl;
-    if (which < 0 || !dot_plan(p->c, dot, sm, &pl) || (which == 0 && pl.a.in_regs)) return false;
+    if (which < 0 || !dot_plan(p->c, dot, sm, p->mode, &pl) || (which == 0 && pl.a.in_regs)) return false;
     if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
     Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
     Dist d;
@@ -386,12 +387,12 @@ static Value *next_stage(Builder *b, Value *s, int stages) {
     return op_result(build_op(b, ARITH_SELECT, ops, 3, &t, 1, 0), 0);
 }
 
-static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, AxisAnalysis *aa) {
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode, AxisAnalysis *aa) {
     Block *body;
     Op *yield;
     int ns = pipeline_loop_shape(loop, num_stages, &body, &yield);
     if (!ns || has_loop(loop)) return 0;
-    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa};
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa, .mode = mode};
     Cand cs[MAX_LOADS];
     int n = 0;
     for (Op *o = body->first; o && n < MAX_LOADS; o = o->next) {
@@ -535,8 +536,8 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
             /* the facts of the IR before any loop is pipelined answer for
              * every loop (values made on the way read as unknown) */
             AxisAnalysis *aa = axis_analysis_get(c, f);
-            int k = 0;
-            for (int i = 0; i < loops.len; i++) k += pipeline_loop(c, loops.data[i], num_stages, sm, aa);
+            int k = 0, mode = async_copy_mode();
+            for (int i = 0; i < loops.len; i++) k += pipeline_loop(c, loops.data[i], num_stages, sm, mode, aa);
             /* the values made here are brought in when the emitter asks,
              * after the CSE (the prologues shrink by half) */
             if (k) axis_analysis_keep_behind(c, aa);

@@ -77,13 +77,18 @@ typedef struct LState {
      * (constants, hoisted, only when no other op does), and that rank */
     Op *too_deep;
     int too_deep_rank;
-    /* the last ttg_with_layout asked (most values share their neighbour's
-     * type and layout; the layouts are unique) */
-    struct { Type *t; const Layout *l; Type *r; } with;
+    /* ttg_with_layout's answers by (type, layout) address: the pass asks
+     * for a thousand, of a few dozen pairs; its layouts live in the arena
+     * and never change, so unlike the context's memo (which callers'
+     * short-lived layouts reach) this one needs no check by content */
+    struct { Type *t; const Layout *l; Type *r; } with[256];
     /* the slices made, by axis and (unique) parent: expand_dims and reduce
      * ask for the same few again and again */
     SliceMemo slices[16];
     int nslices;
+    /* keep_layout's last answers */
+    const Layout *kept[8];
+    int nkept, kept_next;
     /* the clones remat made: by Value.id, 1 + index of the newest for that
      * value in `remats` (each entry links to the one made before it), 0
      * for none; remat_cap long (values made by the pass come after) */
@@ -110,7 +115,16 @@ static const Layout *lay(LState *s, Value *v) { return v->id < s->nvalues ? s->l
 /* Every layout the pass hands out is the context's unique copy: the same
  * layout reaches thousands of values, and pointer-equal layouts make the
  * comparisons and ttg_with_layout's memo cheap. */
-static const Layout *keep_layout(LState *s, Layout l) { return ttg_layout_unique(s->ctx, &l); }
+static const Layout *keep_layout(LState *s, Layout l) {
+    /* (the layouts kept last are compared first, by content: the dozens
+     * of loads and stores of a kernel have a few layouts between them,
+     * and finding the unique copy hashes the layout and its text) */
+    for (int i = 0; i < s->nkept; i++)
+        if (ttg_layout_equal(s->kept[i], &l)) return s->kept[i];
+    const Layout *u = ttg_layout_unique(s->ctx, &l);
+    s->kept[s->nkept < TC_ARRAY_LEN(s->kept) ? s->nkept++ : s->kept_next++ % TC_ARRAY_LEN(s->kept)] = u;
+    return u;
+}
 
 /* The unique slice of l (a layout the pass keeps) along axis. */
 static const Layout *slice_of(LState *s, int axis, const Layout *l) {
@@ -121,13 +135,14 @@ static const Layout *slice_of(LState *s, int axis, const Layout *l) {
     return r;
 }
 
-/* ttg_with_layout, remembering the last answer. */
+/* ttg_with_layout, remembered (see LState.with). */
 static Type *with_layout(LState *s, Type *t, const Layout *l) {
-    if (t != s->with.t || l != s->with.l) {
-        s->with.t = t, s->with.l = l;
-        s->with.r = ttg_with_layout(s->ctx, t, l);
+    unsigned h = (unsigned)((MAP_KEY(t) >> 4) ^ (MAP_KEY(l) >> 6)) % TC_ARRAY_LEN(s->with);
+    if (t != s->with[h].t || l != s->with[h].l) {
+        s->with[h].t = t, s->with[h].l = l;
+        s->with[h].r = ttg_with_layout(s->ctx, t, l);
     }
-    return s->with.r;
+    return s->with[h].r;
 }
 
 static inline void give(LState *s, Value *v, const Layout *l) {
@@ -142,26 +157,23 @@ static inline void give(LState *s, Value *v, const Layout *l) {
  * after both ends have theirs). */
 static bool wants(LState *s, Value *v) { return is_tile(v) && !lay(s, v) && v->id < s->nvalues; }
 
-static bool is_memory_anchor(const Op *op) {
-    return op->kind == TT_LOAD || op->kind == TT_STORE || op->kind == TT_ATOMIC_RMW ||
-           op->kind == TT_ATOMIC_CAS;
-}
+/* (a table: asked of every op the propagation relates) */
+static const bool memory_anchor_kind[OP_COUNT] = {
+    [TT_LOAD] = true, [TT_STORE] = true, [TT_ATOMIC_RMW] = true, [TT_ATOMIC_CAS] = true,
+};
 
-/* Ops whose tile operands and results all share one layout. */
-static bool same_layout_op(const Op *op) {
-    if (op_has_flag(op, OPF_ELEMENTWISE)) return true;
-    switch (op->kind) {
-    case TT_BROADCAST:
-    case TT_SCAN:
-    case ARITH_SELECT:
-    case ARITH_CMPI:
-    case ARITH_CMPF:
-    case TT_ELEMENTWISE_INLINE_ASM:
-    case TT_MAP_ELEMENTWISE:
-        return true;
-    default:
-        return false;
-    }
+static inline bool is_memory_anchor(const Op *op) { return memory_anchor_kind[op->kind]; }
+
+/* Ops whose tile operands and results all share one layout: the
+ * element-wise ones, and these (a table: the propagation and the
+ * materialisation ask it of every op they meet). */
+static const bool same_layout_kind[OP_COUNT] = {
+    [TT_BROADCAST] = true, [TT_SCAN] = true, [ARITH_SELECT] = true, [ARITH_CMPI] = true,
+    [ARITH_CMPF] = true, [TT_ELEMENTWISE_INLINE_ASM] = true, [TT_MAP_ELEMENTWISE] = true,
+};
+
+static inline bool same_layout_op(const Op *op) {
+    return op_has_flag(op, OPF_ELEMENTWISE) || same_layout_kind[op->kind];
 }
 
 static int64_t op_axis(const Op *op) {
@@ -426,7 +438,7 @@ static void float_access(LState *s, Op *op) {
     if (op->nresults && lay(s, op_result(op, 0))) relate_op(s, op, op_result(op, 0));
 }
 
-static bool cheap_op(const Op *op);
+static inline bool cheap_op(const Op *op);
 static int remat_room(LState *s, Value *x);
 
 /* Control flow: loops, ifs and their terminators. */
@@ -487,7 +499,10 @@ static const Layout *default_layout(LState *s, Type *t) {
 
 /* ---- materialisation --------------------------------------------------- */
 
-static const Layout *type_layout(LState *s, Type *t) { return ttg_layout_of_type(s->ctx, t); }
+static inline const Layout *type_layout(LState *s, Type *t) {
+    /* (a tile type's decoded layout, once decoded, without the call) */
+    return t->kind == TY_TENSOR && t->layout ? t->layout : ttg_layout_of_type(s->ctx, t);
+}
 
 static void set_value_layout(LState *s, Value *v, const Layout *l) {
     if (is_tile(v)) v->type = with_layout(s, v->type, l);
@@ -504,18 +519,16 @@ static void retype_constant(LState *s, Op *op) {
     op_set_attr_k(s->ctx, op, AN_VALUE, n);
 }
 
-static bool cheap_op(const Op *op) {
-    switch (op->kind) {
-    case TT_MAKE_RANGE:
-    case TT_SPLAT:
-    case ARITH_CONSTANT:
-    case TT_BROADCAST:
-    case TT_EXPAND_DIMS:
-        return true;
-    default:
-        return op_has_flag(op, OPF_PURE) && same_layout_op(op) && op->nregions == 0 &&
-               op->kind != TT_SCAN;
-    }
+/* (a table, and inline: the propagation asks it of every value with
+ * users to share) */
+static const bool cheap_kind[OP_COUNT] = {
+    [TT_MAKE_RANGE] = true, [TT_SPLAT] = true, [ARITH_CONSTANT] = true, [TT_BROADCAST] = true,
+    [TT_EXPAND_DIMS] = true,
+};
+
+static inline bool cheap_op(const Op *op) {
+    return cheap_kind[op->kind] ||
+           (op_has_flag(op, OPF_PURE) && same_layout_op(op) && op->nregions == 0 && op->kind != TT_SCAN);
 }
 
 /* Can x be recomputed in another layout from scalars and cheap ops alone?
@@ -915,6 +928,14 @@ static bool chained_dot(LState *s, Op *dot) {
     for (int i = 0; i < s->chained.len; i++)
         if (s->chained.data[i] == dot) return true;
     Slice sl = {.region = dot->parent ? dot->parent->parent : NULL};
+    /* the search reaches only ops of the dot's region: without another
+     * dot there (one dot per k loop, the usual case), none is connected */
+    bool other = false;
+    for (int i = 0; i < s->seeds.len && !other; i++) {
+        const Op *d = s->seeds.data[i];
+        other = d != dot && d->kind == TT_DOT && d->parent && d->parent->parent == sl.region;
+    }
+    if (!other) return false;
     if (sl.region)
         for (Block *b = sl.region->first; b; b = b->next)
             for (Op *o = b->first; o; o = o->next) o->mark = 0;
