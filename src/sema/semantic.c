@@ -47,23 +47,40 @@ static struct ConstAttr *const_attr_slot(Sema *S, const Type *t, uint64_t bits) 
     return &S->const_attrs[h >> 58];
 }
 
-Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
+/* The constant `a` (of its type): the one made last of it when that is in
+ * the block being built, else a new one. Sema makes a constant at every
+ * use of a Python number (`x + 1`, `other=0.0`), and in a body unrolled by
+ * tl.static_range the same ones again at every step; canonicalize would
+ * hoist them all to the top of the function and merge each into the first
+ * of its value, which is where this one stands. (Only within a block: sema
+ * appends to the block it builds, so the earlier constant dominates the
+ * new use, while an outer block is not known to enclose the current one:
+ * the blocks of an scf.if are built before their op.) */
+static Value *sem_constant(Sema *S, Attr *a) {
+    Op *k = map_get(&S->const_ops, MAP_KEY(a));
+    /* (nattrs: not one a hint, tl.multiple_of, was put on since) */
+    if (k && k->parent == S->b.block && S->b.block && k->nattrs == 1) return op_result(k, 0);
     S->b.loc = S->loc;
+    Value *v = build_constant(&S->b, a);
+    map_put(&S->const_ops, MAP_KEY(a), v->def);
+    return v;
+}
+
+Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
     v = int_wrap(v, tl_bitwidth(t));
-    if (t->ir->kind != TY_INT) return build_const_int(&S->b, t->ir, v);
+    if (t->ir->kind != TY_INT) return sem_constant(S, attr_dense_int(S->ctx, t->ir, &v, 1));
     struct ConstAttr *m = const_attr_slot(S, t->ir, (uint64_t)v);
     if (!m->attr || m->type != t->ir || m->bits != (uint64_t)v) {
         m->type = t->ir;
         m->bits = (uint64_t)v;
         m->attr = attr_int(S->ctx, t->ir, v);
     }
-    return build_constant(&S->b, m->attr);
+    return sem_constant(S, m->attr);
 }
 
 Value *sem_const_float(Sema *S, const TlType *t, double v) {
-    S->b.loc = S->loc;
     v = float_round(v, tl_sca(t)->ir->fkind);
-    if (t->ir->kind != TY_FLOAT) return build_const_float(&S->b, t->ir, v);
+    if (t->ir->kind != TY_FLOAT) return sem_constant(S, attr_dense_float(S->ctx, t->ir, &v, 1));
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     struct ConstAttr *m = const_attr_slot(S, t->ir, bits);
@@ -72,7 +89,7 @@ Value *sem_const_float(Sema *S, const TlType *t, double v) {
         m->bits = bits;
         m->attr = attr_float(S->ctx, t->ir, v);
     }
-    return build_constant(&S->b, m->attr);
+    return sem_constant(S, m->attr);
 }
 
 static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) {
