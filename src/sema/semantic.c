@@ -24,9 +24,8 @@ Op *sem_op(Sema *S, OpKind k, Value *const *ops, int nops, Type *const *res, int
 }
 
 Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b) {
-    Value *ops[2] = {a, b};
-    Type *t = res->ir;
-    return op_result(sem_op(S, k, ops, b ? 2 : 1, &t, 1, 0), 0);
+    S->b.loc = S->loc;
+    return b ? build_binary_to(&S->b, k, a, b, res->ir) : build_unary(&S->b, k, a, res->ir);
 }
 
 Attr *sema_attr_i32(Sema *S, int64_t v) {
