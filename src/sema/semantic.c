@@ -206,7 +206,7 @@ static TV splat_like(Sema *S, TV x, const TlType *like) {
     return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
 }
 
-bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
+bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b) {
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false; /* already reported */
     bool ab = tl_is_block(a->ty), bb = tl_is_block(b->ty);
     if (ab && !bb) {
@@ -430,8 +430,8 @@ static bool scalar_range_error(Sema *S, const TV *v, const TlType *t) {
     return false;
 }
 
-bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
-                      bool div_or_mod) {
+bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
+                           bool div_or_mod) {
     if (a->kind == TV_TENSOR && b->kind == TV_TENSOR) {
         /* the common case first: two tensors of one element type that is
          * not a pointer are of the computation type already (but for `/`
