@@ -472,6 +472,7 @@ Op *build_op(Builder *b, OpKind kind, Value *const *operands, int nopnds,
 /* Common shapes. */
 Value *build_unary(Builder *b, OpKind kind, Value *x, Type *result);
 Value *build_binary(Builder *b, OpKind kind, Value *x, Value *y); /* result = x's type */
+Value *build_binary_to(Builder *b, OpKind kind, Value *x, Value *y, Type *result);
 Value *build_cmp(Builder *b, OpKind kind, int predicate, Value *x, Value *y);
 Value *build_constant(Builder *b, Attr *value); /* arith.constant with value's type */
 Value *build_const_int(Builder *b, Type *t, int64_t v); /* scalar or splat tensor */

@@ -493,20 +493,40 @@ Op *build_op(Builder *b, OpKind kind, Value *const *operands, int nopnds,
     return op;
 }
 
-Value *build_unary(Builder *b, OpKind kind, Value *x, Type *result) {
-    return op_result(build_op(b, kind, &x, 1, &result, 1, 0), 0);
+/* build_op for an op of one result and no region, with nopnds operands:
+ * most ops made are such (a constant, a splat, a binary op), and with the
+ * counts constants where this is inlined, op_fill's loops and size
+ * arithmetic fold away, a third of the work of making one. */
+static ALWAYS_INLINE Value *build_one(Builder *b, OpKind kind, Value *const *operands, int nopnds, Type *t) {
+    Context *c = b->ctx;
+    Arena *a = c->arena;
+    size_t size = op_size(nopnds, 1, 0);
+    if (__builtin_expect((size_t)(a->raw.end - a->raw.cur) < size, 0))
+        return op_result(build_op_slow(b, kind, operands, nopnds, &t, 1, 0), 0);
+    char *mem = (char *)a->raw.cur;
+    a->raw.cur += size;
+    Op *op = op_fill(c, mem, kind, b->loc, operands, nopnds, &t, 1, 0);
+    if (b->before) link_before(b->before, op);
+    else if (b->block) link_last(b->block, op);
+    return op_result(op, 0);
 }
+
+Value *build_unary(Builder *b, OpKind kind, Value *x, Type *result) { return build_one(b, kind, &x, 1, result); }
 
 Value *build_binary(Builder *b, OpKind kind, Value *x, Value *y) {
     Value *ops[2] = {x, y};
-    return op_result(build_op(b, kind, ops, 2, &x->type, 1, 0), 0);
+    return build_one(b, kind, ops, 2, x->type);
+}
+
+Value *build_binary_to(Builder *b, OpKind kind, Value *x, Value *y, Type *result) {
+    Value *ops[2] = {x, y};
+    return build_one(b, kind, ops, 2, result);
 }
 
 Value *build_cmp(Builder *b, OpKind kind, int predicate, Value *x, Value *y) {
     Value *ops[2] = {x, y};
     Context *c = b->ctx;
-    Type *t = ty_with_elem(c, x->type, ty_i1(c));
-    Op *op = build_op(b, kind, ops, 2, &t, 1, 0);
+    Op *op = build_one(b, kind, ops, 2, ty_with_elem(c, x->type, ty_i1(c)))->def;
     bool memo = (unsigned)predicate < TC_ARRAY_LEN(c->cmp_predicates);
     Attr *pred = memo ? c->cmp_predicates[predicate] : NULL;
     if (!pred) {
@@ -518,10 +538,9 @@ Value *build_cmp(Builder *b, OpKind kind, int predicate, Value *x, Value *y) {
 }
 
 Value *build_constant(Builder *b, Attr *value) {
-    Type *t = value->type;
-    Op *op = build_op(b, ARITH_CONSTANT, NULL, 0, &t, 1, 0);
-    op_set_attr_k(b->ctx, op, AN_VALUE, value);
-    return op_result(op, 0);
+    Value *v = build_one(b, ARITH_CONSTANT, NULL, 0, value->type);
+    op_set_attr_k(b->ctx, v->def, AN_VALUE, value);
+    return v;
 }
 
 /* (A splat is made straight from the value: the dense attribute rounds

@@ -2989,6 +2989,7 @@ done:
     map_free(&S->mod_attrs);
     map_free(&S->bi_params);
     map_free(&S->assigned);
+    map_free(&S->const_ops);
     if (de->nerrors > nerr0) return NULL;
     return S->module;
 }

@@ -217,6 +217,7 @@ struct Sema {
         uint64_t bits;
         Attr *attr;
     } const_attrs[64];
+    Map const_ops;         /* a constant's value attribute -> the arith.constant last made of it (sem_constant) */
     int depth;             /* helper nesting, to stop runaway recursion */
     int64_t unrolled;      /* static_range iterations unrolled so far (capped: codegen.c); -1 past the cap */
     struct CallNote {      /* the last "in the call of F here" note, to fold a recursion's repeats */
@@ -275,7 +276,12 @@ TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding);
 TV sem_bitcast(Sema *S, TV x, const TlType *dst);
 TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank);
 TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank);
-bool sem_broadcast_pair(Sema *S, TV *a, TV *b);
+bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b);
+/* (inline for the common case: two tensors of one type, nothing to do) */
+static inline bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
+    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR && a->ty == b->ty) return true;
+    return sem_broadcast_pair_slow(S, a, b);
+}
 /* Triton's libdevice has NAME, tritonc does not (yet). */
 bool sema_libdevice_missing(const char *name);
 TV sem_expand_dims(Sema *S, TV x, int axis);
@@ -301,8 +307,19 @@ TV sema_bessel(Sema *S, const char *name, TV x);
 /* Binary type checking (binary_op_type_checking_impl): converts both to
  * tensors of the computation type and broadcasts them (two distinct TVs,
  * rewritten in place). */
-bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
-                      bool arith_check, bool div_or_mod);
+bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
+                           bool arith_check, bool div_or_mod);
+/* (inline for the common case: two tensors of one type that is not a
+ * pointer, already of the computation type and of one shape, but for `/`
+ * and `%` of 16-bit floats, computed in fp32) */
+static inline bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
+                                    bool arith_check, bool div_or_mod) {
+    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR && a->ty == b->ty) {
+        TlKind k = tl_sca(a->ty)->kind;
+        if (k != TL_PTR && !(div_or_mod && (k == TL_FP16 || k == TL_BF16))) return true;
+    }
+    return sem_binary_check_slow(S, a, b, allow_lhs_ptr, allow_rhs_ptr, arith_check, div_or_mod);
+}
 const TlType *sem_integer_promote(Sema *S, const TlType *a, const TlType *b);
 Value *sem_const_int(Sema *S, const TlType *t, int64_t v);   /* scalar or splat */
 /* attr_i32(S->ctx, v), remembered: the ops of a kernel carry the same few

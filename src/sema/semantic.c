@@ -24,9 +24,8 @@ Op *sem_op(Sema *S, OpKind k, Value *const *ops, int nops, Type *const *res, int
 }
 
 Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b) {
-    Value *ops[2] = {a, b};
-    Type *t = res->ir;
-    return op_result(sem_op(S, k, ops, b ? 2 : 1, &t, 1, 0), 0);
+    S->b.loc = S->loc;
+    return b ? build_binary_to(&S->b, k, a, b, res->ir) : build_unary(&S->b, k, a, res->ir);
 }
 
 Attr *sema_attr_i32(Sema *S, int64_t v) {
@@ -47,23 +46,40 @@ static struct ConstAttr *const_attr_slot(Sema *S, const Type *t, uint64_t bits) 
     return &S->const_attrs[h >> 58];
 }
 
-Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
+/* The constant `a` (of its type): the one made last of it when that is in
+ * the block being built, else a new one. Sema makes a constant at every
+ * use of a Python number (`x + 1`, `other=0.0`), and in a body unrolled by
+ * tl.static_range the same ones again at every step; canonicalize would
+ * hoist them all to the top of the function and merge each into the first
+ * of its value, which is where this one stands. (Only within a block: sema
+ * appends to the block it builds, so the earlier constant dominates the
+ * new use, while an outer block is not known to enclose the current one:
+ * the blocks of an scf.if are built before their op.) */
+static Value *sem_constant(Sema *S, Attr *a) {
+    Op *k = map_get(&S->const_ops, MAP_KEY(a));
+    /* (nattrs: not one a hint, tl.multiple_of, was put on since) */
+    if (k && k->parent == S->b.block && S->b.block && k->nattrs == 1) return op_result(k, 0);
     S->b.loc = S->loc;
+    Value *v = build_constant(&S->b, a);
+    map_put(&S->const_ops, MAP_KEY(a), v->def);
+    return v;
+}
+
+Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
     v = int_wrap(v, tl_bitwidth(t));
-    if (t->ir->kind != TY_INT) return build_const_int(&S->b, t->ir, v);
+    if (t->ir->kind != TY_INT) return sem_constant(S, attr_dense_int(S->ctx, t->ir, &v, 1));
     struct ConstAttr *m = const_attr_slot(S, t->ir, (uint64_t)v);
     if (!m->attr || m->type != t->ir || m->bits != (uint64_t)v) {
         m->type = t->ir;
         m->bits = (uint64_t)v;
         m->attr = attr_int(S->ctx, t->ir, v);
     }
-    return build_constant(&S->b, m->attr);
+    return sem_constant(S, m->attr);
 }
 
 Value *sem_const_float(Sema *S, const TlType *t, double v) {
-    S->b.loc = S->loc;
     v = float_round(v, tl_sca(t)->ir->fkind);
-    if (t->ir->kind != TY_FLOAT) return build_const_float(&S->b, t->ir, v);
+    if (t->ir->kind != TY_FLOAT) return sem_constant(S, attr_dense_float(S->ctx, t->ir, &v, 1));
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     struct ConstAttr *m = const_attr_slot(S, t->ir, bits);
@@ -72,7 +88,7 @@ Value *sem_const_float(Sema *S, const TlType *t, double v) {
         m->bits = bits;
         m->attr = attr_float(S->ctx, t->ir, v);
     }
-    return build_constant(&S->b, m->attr);
+    return sem_constant(S, m->attr);
 }
 
 static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) {
@@ -190,7 +206,7 @@ static TV splat_like(Sema *S, TV x, const TlType *like) {
     return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
 }
 
-bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
+bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b) {
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false; /* already reported */
     bool ab = tl_is_block(a->ty), bb = tl_is_block(b->ty);
     if (ab && !bb) {
@@ -414,8 +430,8 @@ static bool scalar_range_error(Sema *S, const TV *v, const TlType *t) {
     return false;
 }
 
-bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
-                      bool div_or_mod) {
+bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr, bool arith_check,
+                           bool div_or_mod) {
     if (a->kind == TV_TENSOR && b->kind == TV_TENSOR) {
         /* the common case first: two tensors of one element type that is
          * not a pointer are of the computation type already (but for `/`
