@@ -47,6 +47,11 @@ struct AxisAnalysis {
     uint32_t clock; /* counts the changes of facts (see Slot) */
     uint32_t current; /* the context's value count when the analysis was
                          last brought up to date (see axis_analysis_get) */
+    uint32_t limit;   /* the values older than this (those there were when
+                         the analysis was made) get their facts when first
+                         asked for (see demand); 0 once every value has its */
+    Value **pending;  /* demand's stack, npending of cap long */
+    int npending, cap;
     bool behind;      /* kept with axis_analysis_keep_behind: the values made
                          since are brought in when it is next asked for */
     AxisInfo *scratch; /* where visit computes facts (see commit_info) */
@@ -134,10 +139,16 @@ static NOT_INLINE const AxisInfo *first_sight(AxisAnalysis *a, Value *v) {
     return n;
 }
 
+static inline bool has_info(const AxisAnalysis *a, const Value *v) {
+    return v->id < a->ncap && a->slots[v->id].info;
+}
+
+static const AxisInfo *first_ask(AxisAnalysis *a, Value *v);
+
 /* axis_info, for the rules: most values asked about have their facts */
 static inline const AxisInfo *info_of(AxisAnalysis *a, Value *v) {
     if (v->id < a->ncap && a->slots[v->id].info) return a->slots[v->id].info;
-    return first_sight(a, v);
+    return first_ask(a, v);
 }
 
 const AxisInfo *axis_info(AxisAnalysis *a, Value *v) { return info_of(a, v); }
@@ -289,6 +300,10 @@ static void visit(Op *op, void *ud) {
     default:
         break;
     }
+    /* (the operands' facts first: asking for them may compute them, in
+     * the scratch) */
+    const AxisInfo *y = op->noperands > 1 ? info_of(a, op_operand(op, 1)) : NULL;
+    const AxisInfo *z = op->kind == ARITH_SELECT && op->noperands > 2 ? info_of(a, op_operand(op, 2)) : NULL;
     /* (computed in place, in memory the facts keep if they are new: see
      * commit_info) */
     if (!a->scratch) a->scratch = new_info(a);
@@ -297,7 +312,6 @@ static void visit(Op *op, void *ud) {
     int rank = ai->rank;
     static const int64_t scalar_shape[1] = {1};
     const int64_t *shape = t->kind == TY_TENSOR ? t->shape : scalar_shape; /* (shape[d]) */
-    const AxisInfo *y = op->noperands > 1 ? info_of(a, op_operand(op, 1)) : NULL;
     int64_t c;
     switch (op->kind) {
     case ARITH_CONSTANT: {
@@ -459,7 +473,6 @@ static void visit(Op *op, void *ud) {
         break;
     }
     case ARITH_SELECT: {
-        const AxisInfo *z = info_of(a, op_operand(op, 2));
         for (int d = 0; d < rank; d++) {
             int64_t cd = x->rank == rank ? x->cnst[d] : shape[d];
             ai->cnst[d] = gcd64(cd, gcd64(y->cnst[d], z->cnst[d]));
@@ -484,7 +497,7 @@ static void visit(Op *op, void *ud) {
 
 /* Whether op's result may get other facts than it has: never computed, or
  * an operand's changed since. */
-static bool stale(AxisAnalysis *a, const Op *op) {
+static inline bool stale(AxisAnalysis *a, const Op *op) {
     uint32_t at = info_slot(a, &op->results[0])->computed;
     if (!at) return true;
     for (int i = 0; i < op->noperands; i++)
@@ -516,6 +529,12 @@ bool axis_info_equal(const AxisInfo *x, const AxisInfo *y) {
 
 static void walk_block(AxisAnalysis *a, Block *b);
 
+/* A loop walked whole (walk_for) is marked in its induction variable's
+ * `computed`, which no rule reads (it is stale's, for op results). */
+static Value *loop_iv(Op *f) { return f->regions[0].first->args[0]; }
+static bool solved(AxisAnalysis *a, Op *f) { return info_slot(a, loop_iv(f))->computed != 0; }
+static void mark_solved(AxisAnalysis *a, Op *f) { info_slot(a, loop_iv(f))->computed = 1; }
+
 /* Rounds of the loop-carried fixed point before giving up on it (each
  * round only lowers powers of two, so two or three are the most seen). */
 #define FOR_ROUNDS 6
@@ -527,6 +546,7 @@ static void walk_for(AxisAnalysis *a, Op *f) {
     int n = f->noperands - 3;
     if (!y || y->noperands < n || body->nargs < n + 1) {
         walk_block(a, body);
+        mark_solved(a, f);
         return;
     }
     for (int i = 0; i < n; i++) set_info(a, body->args[i + 1], info_of(a, op_operand(f, 3 + i)));
@@ -552,16 +572,18 @@ static void walk_for(AxisAnalysis *a, Op *f) {
         }
     }
     for (int i = 0; i < n && i < f->nresults; i++) set_info(a, op_result(f, i), info_of(a, body->args[i + 1]));
+    mark_solved(a, f);
 }
 
 /* Whether visit can give op's result facts: one integer, index or pointer
  * result (visit's own first test, asked here for the many float ops
  * without a call). */
-static inline bool has_facts(const Op *op) {
-    if (op->nresults != 1) return false;
-    TypeKind k = ty_elem(op->results[0].type)->kind;
+static inline bool has_facts_type(Type *t) {
+    TypeKind k = ty_elem(t)->kind;
     return k == TY_INT || k == TY_PTR || k == TY_INDEX;
 }
+
+static inline bool has_facts(const Op *op) { return op->nresults == 1 && has_facts_type(op->results[0].type); }
 
 static void walk_block(AxisAnalysis *a, Block *b) {
     for (Op *op = b->first; op; op = op->next) {
@@ -575,6 +597,113 @@ static void walk_block(AxisAnalysis *a, Block *b) {
     }
 }
 
+/* ---- facts on demand ---------------------------------------------------------
+ *
+ * Most values' facts are never read: a mask is asked about only where its
+ * load or store is vectorised, and the values it is made of not at all. So
+ * the facts of the values there are when the analysis is made are computed
+ * when first asked for, with those of the values they are computed from
+ * (the closure of the operands the rules read), each once: what the walk
+ * in program order would give them, for the facts of an op's result depend
+ * on its operands' only. A loop's induction variable needs only the bounds;
+ * the carried values, and the loop's results, need the whole loop's fixed
+ * point (walk_for, once: the loop is then `solved`).
+ *
+ * That holds while the IR they are computed from has the facts the IR the
+ * analysis was made from had, which is what keeping an analysis asks of the
+ * edits (axis_info.h) but for pipeline-async-copy's rebuilding of loops:
+ * before it, axis_analysis_complete computes every fact there is left. */
+
+static void push_pending(AxisAnalysis *a, Value *v) {
+    if (a->npending == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 64;
+        Value **p = ARENA_ARRAY(a->ctx->arena, Value *, cap);
+        if (a->npending) memcpy(p, a->pending, sizeof *p * (size_t)a->npending);
+        a->pending = p;
+        a->cap = cap;
+    }
+    a->pending[a->npending++] = v;
+}
+
+/* Gives v (made before the analysis, without facts) its facts, and the
+ * values they are computed from theirs: depth first, with a stack rather
+ * than recursion (def chains run to thousands of ops). */
+static void demand(AxisAnalysis *a, Value *v) {
+    int base = a->npending;
+    push_pending(a, v);
+    while (a->npending > base) {
+        Value *t = a->pending[a->npending - 1];
+        if (has_info(a, t)) {
+            a->npending--;
+            continue;
+        }
+        Op *d = t->def;
+        if (!d) {
+            /* a loop's carried value: its fixed point; other block
+             * arguments (the function's have theirs) stay unknown */
+            a->npending--;
+            Block *b = t->owner_block;
+            Op *f = b && b->parent ? b->parent->parent : NULL;
+            if (f && f->kind == SCF_FOR && b == f->regions[0].first) {
+                if (t->index == 0) visit(f, a);
+                else if (has_facts_type(t->type) && !solved(a, f)) walk_for(a, f);
+            }
+            if (!has_info(a, t)) first_sight(a, t);
+            continue;
+        }
+        if (d->kind == SCF_FOR || !has_facts(d)) {
+            a->npending--;
+            if (d->kind == SCF_FOR && has_facts_type(t->type) && !solved(a, d)) walk_for(a, d);
+            if (!has_info(a, t)) first_sight(a, t);
+            continue;
+        }
+        /* the operands the rules read (visit asks for any other itself) */
+        int n = d->noperands < 3 ? d->noperands : 3, before = a->npending;
+        for (int i = 0; i < n; i++) {
+            Value *w = d->operands[i].value;
+            if (!has_info(a, w)) {
+                if (w->id < a->limit) push_pending(a, w);
+                else first_sight(a, w);
+            }
+        }
+        if (a->npending == before) {
+            a->npending--;
+            visit(d, a);
+        }
+    }
+}
+
+static NOT_INLINE const AxisInfo *first_ask(AxisAnalysis *a, Value *v) {
+    if (v->id < a->limit) {
+        demand(a, v);
+        return a->slots[v->id].info;
+    }
+    return first_sight(a, v);
+}
+
+/* The walk in program order of what demand has not computed yet: the
+ * facts it computed outside the loops it did not solve are final (only a
+ * loop's fixed point changes facts), and the loops it solved are done. */
+static void complete_block(AxisAnalysis *a, Block *b) {
+    for (Op *op = b->first; op; op = op->next) {
+        if (op->kind == SCF_FOR) {
+            if (!solved(a, op)) walk_for(a, op);
+            continue;
+        }
+        if (has_facts(op) && !info_slot(a, &op->results[0])->computed) visit(op, a);
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next) complete_block(a, rb);
+    }
+}
+
+void axis_analysis_complete(AxisAnalysis *a) {
+    if (!a->limit) return;
+    Op *func = a->func;
+    for (int r = 0; r < func->nregions; r++)
+        for (Block *b = func->regions[r].first; b; b = b->next) complete_block(a, b);
+    a->limit = 0;
+}
+
 AxisAnalysis *axis_analyze(Context *c, Op *func) {
     AxisAnalysis *a = ARENA_NEW(c->arena, AxisAnalysis);
     a->ctx = c;
@@ -585,10 +714,8 @@ AxisAnalysis *axis_analyze(Context *c, Op *func) {
     a->current = ctx_value_count(c);
     a->ncap = a->current + a->current / 8 + 16;
     a->slots = ARENA_ARRAY(c->arena, Slot, a->ncap);
+    a->limit = a->current;
     if (func->kind == TT_FUNC) func_args(a, func);
-    visit(func, a);
-    for (int r = 0; r < func->nregions; r++)
-        for (Block *b = func->regions[r].first; b; b = b->next) walk_block(a, b);
     return a;
 }
 

@@ -27,8 +27,14 @@ typedef struct AxisInfo {
 
 typedef struct AxisAnalysis AxisAnalysis;
 
-/* Analyses every value of `func` (a tt.func); lives in c's arena. */
+/* Analyses the values of `func` (a tt.func); lives in c's arena. The facts
+ * of the values there are now are computed when first asked for (most are
+ * never read), from the IR as it is then: the edits allowed while an
+ * analysis is kept (below) keep them what they are now. */
 AxisAnalysis *axis_analyze(Context *c, Op *func);
+/* Computes every fact not asked for yet: before edits that may change what
+ * they would be computed as (pipeline-async-copy's rebuilt loops). */
+void axis_analysis_complete(AxisAnalysis *a);
 /* Never NULL: unknown values (and those made since a was last brought up
  * to date) get the most conservative info. */
 const AxisInfo *axis_info(AxisAnalysis *a, Value *v);

@@ -431,6 +431,9 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
     int64_t off = 0;
     for (int i = 0; i < n; i++) cs[i].offset = off, off += stages * cs[i].stage_bytes;
     int ahead = stages - 1;
+    /* (the facts no one has asked for yet are computed now, from the IR
+     * the analysis was made from: the loop is rebuilt below) */
+    axis_analysis_complete(aa);
     number_body(&p);
     p.fixed = tc_calloc((size_t)p.nvals, sizeof(Value *));
     /* (at most one clone of each body op's results per iteration) */
