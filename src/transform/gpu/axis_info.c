@@ -50,7 +50,7 @@ struct AxisAnalysis {
     uint32_t limit;   /* the values older than this (those there were when
                          the analysis was made) get their facts when first
                          asked for (see demand); 0 once every value has its */
-    Value **pending;  /* demand's stack, npending of cap long */
+    struct Pending *pending; /* demand's stack, npending of cap long */
     int npending, cap;
     bool behind;      /* kept with axis_analysis_keep_behind: the values made
                          since are brought in when it is next asked for */
@@ -266,21 +266,20 @@ static bool is_ordering_pred(int64_t p) {
     return p != CMPI_EQ && p != CMPI_NE;
 }
 
-static void visit(Op *op, void *ud) {
-    AxisAnalysis *a = ud;
-    if (op->kind == SCF_FOR) {
-        Block *body = op->regions[0].first;
-        const AxisInfo *lb = info_of(a, op_operand(op, 0)), *st = info_of(a, op_operand(op, 2));
-        AxisInfo iv = conservative(body->args[0]->type);
-        iv.div[0] = gcd64(lb->div[0], st->div[0]);
-        set_info(a, body->args[0], &iv);
-        return;
-    }
-    if (op->nresults != 1) return;
+/* The facts of scf.for f's induction variable. */
+static NOT_INLINE void visit_iv(AxisAnalysis *a, Op *f) {
+    Block *body = f->regions[0].first;
+    const AxisInfo *lb = info_of(a, op_operand(f, 0)), *st = info_of(a, op_operand(f, 2));
+    AxisInfo iv = conservative(body->args[0]->type);
+    iv.div[0] = gcd64(lb->div[0], st->div[0]);
+    set_info(a, body->args[0], &iv);
+}
+
+/* The facts of op's result, from its operands': op has one integer, index
+ * or pointer result (has_facts, which the callers ask). */
+static void visit(AxisAnalysis *a, Op *op) {
     Value *r = op_result(op, 0);
     Type *t = r->type;
-    Type *et = ty_elem(t);
-    if (et->kind != TY_INT && et->kind != TY_PTR && et->kind != TY_INDEX) return;
     const AxisInfo *x = op->noperands > 0 ? info_of(a, op_operand(op, 0)) : NULL;
     switch (op->kind) {
     case TTG_CONVERT_LAYOUT:
@@ -540,7 +539,7 @@ static void mark_solved(AxisAnalysis *a, Op *f) { info_slot(a, loop_iv(f))->comp
 #define FOR_ROUNDS 6
 
 static void walk_for(AxisAnalysis *a, Op *f) {
-    visit(f, a); /* the induction variable */
+    visit_iv(a, f);
     Block *body = f->regions[0].first;
     Op *y = block_terminator(body);
     int n = f->noperands - 3;
@@ -591,7 +590,7 @@ static void walk_block(AxisAnalysis *a, Block *b) {
             walk_for(a, op);
             continue;
         }
-        if (has_facts(op) && stale(a, op)) visit(op, a);
+        if (has_facts(op) && stale(a, op)) visit(a, op);
         for (int r = 0; r < op->nregions; r++)
             for (Block *rb = op->regions[r].first; rb; rb = rb->next) walk_block(a, rb);
     }
@@ -614,62 +613,74 @@ static void walk_block(AxisAnalysis *a, Block *b) {
  * edits (axis_info.h) but for pipeline-async-copy's rebuilding of loops:
  * before it, axis_analysis_complete computes every fact there is left. */
 
-static void push_pending(AxisAnalysis *a, Value *v) {
-    if (a->npending == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 64;
-        Value **p = ARENA_ARRAY(a->ctx->arena, Value *, cap);
-        if (a->npending) memcpy(p, a->pending, sizeof *p * (size_t)a->npending);
-        a->pending = p;
-        a->cap = cap;
+typedef struct Pending {
+    Op *op;
+    int next;
+} Pending;
+
+static NOT_INLINE void grow_pending(AxisAnalysis *a) {
+    int cap = a->cap ? 2 * a->cap : 64;
+    Pending *p = ARENA_ARRAY(a->ctx->arena, Pending, cap);
+    if (a->npending) memcpy(p, a->pending, sizeof *p * (size_t)a->npending);
+    a->pending = p;
+    a->cap = cap;
+}
+
+/* Whether v's facts are computed by visiting its defining op; if not,
+ * gives v its facts: a loop's induction variable those of its bounds, its
+ * carried values and results those of its fixed point, the rest (other
+ * block arguments, the function's have theirs) the conservative ones. */
+static NOT_INLINE bool by_visit_slow(AxisAnalysis *a, Value *v) {
+    Op *d = v->def, *f = d;
+    if (!d) {
+        Block *b = v->owner_block;
+        f = b && b->parent ? b->parent->parent : NULL;
+        if (f && (f->kind != SCF_FOR || b != f->regions[0].first)) f = NULL;
     }
-    a->pending[a->npending++] = v;
+    if (f && !d && v->index == 0) visit_iv(a, f);
+    else if (f && has_facts_type(v->type) && !solved(a, f)) walk_for(a, f);
+    if (!has_info(a, v)) first_sight(a, v);
+    return false;
+}
+
+static inline bool by_visit(AxisAnalysis *a, Value *v) {
+    Op *d = v->def;
+    return (d && d->kind != SCF_FOR && has_facts(d)) || by_visit_slow(a, v);
 }
 
 /* Gives v (made before the analysis, without facts) its facts, and the
- * values they are computed from theirs: depth first, with a stack rather
- * than recursion (def chains run to thousands of ops). */
+ * values they are computed from theirs: depth first, with a stack of the
+ * ops waiting for an operand rather than recursion (def chains run to
+ * thousands of ops). Each op on the stack waits for its operand `next - 1`;
+ * none is there twice (an op waits only for ops before it). */
 static void demand(AxisAnalysis *a, Value *v) {
+    if (!by_visit(a, v)) return;
     int base = a->npending;
-    push_pending(a, v);
+    Pending *p;
+    if (a->npending == a->cap) grow_pending(a);
+    a->pending[a->npending++] = (Pending){v->def, 0};
     while (a->npending > base) {
-        Value *t = a->pending[a->npending - 1];
-        if (has_info(a, t)) {
-            a->npending--;
-            continue;
-        }
-        Op *d = t->def;
-        if (!d) {
-            /* a loop's carried value: its fixed point; other block
-             * arguments (the function's have theirs) stay unknown */
-            a->npending--;
-            Block *b = t->owner_block;
-            Op *f = b && b->parent ? b->parent->parent : NULL;
-            if (f && f->kind == SCF_FOR && b == f->regions[0].first) {
-                if (t->index == 0) visit(f, a);
-                else if (has_facts_type(t->type) && !solved(a, f)) walk_for(a, f);
-            }
-            if (!has_info(a, t)) first_sight(a, t);
-            continue;
-        }
-        if (d->kind == SCF_FOR || !has_facts(d)) {
-            a->npending--;
-            if (d->kind == SCF_FOR && has_facts_type(t->type) && !solved(a, d)) walk_for(a, d);
-            if (!has_info(a, t)) first_sight(a, t);
-            continue;
-        }
+        p = &a->pending[a->npending - 1];
+        Op *d = p->op;
         /* the operands the rules read (visit asks for any other itself) */
-        int n = d->noperands < 3 ? d->noperands : 3, before = a->npending;
-        for (int i = 0; i < n; i++) {
-            Value *w = d->operands[i].value;
-            if (!has_info(a, w)) {
-                if (w->id < a->limit) push_pending(a, w);
-                else first_sight(a, w);
+        int n = d->noperands < 3 ? d->noperands : 3;
+        Op *wait = NULL;
+        while (p->next < n) {
+            Value *w = d->operands[p->next++].value;
+            if (has_info(a, w)) continue;
+            if (w->id >= a->limit) first_sight(a, w);
+            else if (by_visit(a, w)) {
+                wait = w->def;
+                break;
             }
         }
-        if (a->npending == before) {
-            a->npending--;
-            visit(d, a);
+        if (wait) {
+            if (a->npending == a->cap) grow_pending(a);
+            a->pending[a->npending++] = (Pending){wait, 0};
+            continue;
         }
+        a->npending--;
+        visit(a, d);
     }
 }
 
@@ -690,7 +701,7 @@ static void complete_block(AxisAnalysis *a, Block *b) {
             if (!solved(a, op)) walk_for(a, op);
             continue;
         }
-        if (has_facts(op) && !info_slot(a, &op->results[0])->computed) visit(op, a);
+        if (has_facts(op) && !info_slot(a, &op->results[0])->computed) visit(a, op);
         for (int r = 0; r < op->nregions; r++)
             for (Block *rb = op->regions[r].first; rb; rb = rb->next) complete_block(a, rb);
     }
@@ -749,7 +760,10 @@ void axis_analysis_keep_behind(Context *c, AxisAnalysis *a) {
 
 void axis_analysis_drop(Context *c) { c->axis = NULL; }
 
-void axis_analysis_add_op(AxisAnalysis *a, Op *op) { visit(op, a); }
+void axis_analysis_add_op(AxisAnalysis *a, Op *op) {
+    if (op->kind == SCF_FOR) visit_iv(a, op);
+    else if (has_facts(op)) visit(a, op);
+}
 
 /* ---- bringing an analysis up to date ------------------------------------- */
 
@@ -791,7 +805,7 @@ static bool update_block(AxisAnalysis *a, Block *b) {
             if (holds_new(a, op) && !update_for(a, op)) return false;
             continue;
         }
-        if (has_facts(op) && is_new(a, &op->results[0])) visit(op, a);
+        if (has_facts(op) && is_new(a, &op->results[0])) visit(a, op);
         for (int r = 0; r < op->nregions; r++)
             for (Block *rb = op->regions[r].first; rb; rb = rb->next)
                 if (!update_block(a, rb)) return false;
