@@ -248,13 +248,9 @@ bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
             for (int k = 0; k < u->owner->noperands; k++)
                 if (u->owner->operands[k].value == &prev->results[i]) return false;
         }
-    for (int i = 0; i < op->noperands; i++) {
-        Value *w = op->operands[i].value;
-        if (is_dot_result(w)) return false;
-        bool other = false;
-        for (Use *u = w->uses; u && !other; u = u->next) other = u->owner != op;
-        if (!other) return false;
-    }
+    /* (no operand is used by op alone: prev uses each of them too) */
+    for (int i = 0; i < op->noperands; i++)
+        if (is_dot_result(op->operands[i].value)) return false;
     return true;
 }
 
