@@ -2,9 +2,10 @@
  * axis_info.c - contiguity, divisibility and constancy of integer and
  * pointer tiles (see axis_info.h), after Triton's lib/Analysis/AxisInfo.cpp.
  *
- * One forward walk in program order: every value's info is computed from its
- * operands' with the rules below (all quantities are powers of two, so the
- * meet of two facts is their gcd). Where no rule applies the answer is the
+ * Every value's info is computed from its operands' with the rules below
+ * (all quantities are powers of two, so the meet of two facts is their
+ * gcd), when it is first asked for (see "facts on demand"): what a forward
+ * walk in program order would give it. Where no rule applies the answer is the
  * conservative one (runs of 1, divisible by 1). The values an scf.for
  * carries get the meet of their initial and their yielded values' facts,
  * found as Triton's dataflow finds it: start from the initial values', walk
@@ -31,7 +32,9 @@
  * the result of an op the rules visit, when they were computed: an op none
  * of whose operands changed since is not visited again (the rules read
  * nothing else that changes), which spares the loop fixed point's later
- * rounds most of the body. In ticks of AxisAnalysis.clock (0: never). The
+ * rounds most of the body. In ticks of AxisAnalysis.clock (0: never; a
+ * loop's induction variable, whose facts no op computes, has 1 once the
+ * loop is solved: see walk_for). The
  * facts are replaced, never written in place: axis_analysis_copy gives a
  * value another's. */
 typedef struct Slot {
