@@ -659,17 +659,15 @@ static inline bool by_visit(AxisAnalysis *a, Value *v) {
 static void demand(AxisAnalysis *a, Value *v) {
     if (!by_visit(a, v)) return;
     int base = a->npending;
-    Pending *p;
     if (a->npending == a->cap) grow_pending(a);
     a->pending[a->npending++] = (Pending){v->def, 0};
     while (a->npending > base) {
-        p = &a->pending[a->npending - 1];
-        Op *d = p->op;
+        int top = a->npending - 1, i = a->pending[top].next;
+        Op *d = a->pending[top].op, *wait = NULL;
         /* the operands the rules read (visit asks for any other itself) */
         int n = d->noperands < 3 ? d->noperands : 3;
-        Op *wait = NULL;
-        while (p->next < n) {
-            Value *w = d->operands[p->next++].value;
+        while (i < n) {
+            Value *w = d->operands[i++].value;
             if (has_info(a, w)) continue;
             if (w->id >= a->limit) first_sight(a, w);
             else if (by_visit(a, w)) {
@@ -678,6 +676,9 @@ static void demand(AxisAnalysis *a, Value *v) {
             }
         }
         if (wait) {
+            /* (by index: solving a loop asks for facts, which may move
+             * the stack) */
+            a->pending[top].next = i;
             if (a->npending == a->cap) grow_pending(a);
             a->pending[a->npending++] = (Pending){wait, 0};
             continue;
