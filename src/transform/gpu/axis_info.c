@@ -63,8 +63,10 @@ struct AxisAnalysis {
 /* on magnitudes as unsigned (|INT64_MIN| is 2^63), clamped to INT64_MAX */
 static inline int64_t gcd64(int64_t a, int64_t b) {
     /* (the facts are powers of two but for a few contiguities: then the
-     * gcd is the smaller) */
-    if (a > 0 && b > 0 && ((a & (a - 1)) | (b & (b - 1))) == 0) return a < b ? a : b;
+     * gcd is the smaller, m. No bit of either below m's lowest one means
+     * that m, one of them, is a power of two dividing both) */
+    int64_t m = a < b ? a : b;
+    if (m > 0 && ((a | b) & (m - 1)) == 0) return m;
     uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
     while (y) {
         uint64_t t = x % y;
