@@ -141,10 +141,52 @@ TV sem_to_tensor(Sema *S, const TV *x) {
 
 /* ---- shapes ------------------------------------------------------------ */
 
+/* x reshaped (splat, broadcast, expand_dims) to the block type t when x is
+ * a constant of one value, as the splat constant canonicalize would fold
+ * the shape op to; NULL when x is not such a constant. Sema splats a
+ * Python number at nearly every use (`x + 1`, `mask, other=0.0`), and the
+ * constant is reused within the block like a scalar one. (A bool is left
+ * to the shape op: canonicalize does not fold one either. A constant
+ * carrying a hint, tl.multiple_of, stays an operand.) */
+static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
+    Op *d = x->def;
+    if (!d || d->kind != ARITH_CONSTANT || d->nattrs != 1) return NULL;
+    Attr *a = op_attr_k(d, AN_VALUE);
+    if (a->kind == ATTR_INT) return sem_constant(S, attr_dense_int(S->ctx, t->ir, &a->i, 1));
+    if (a->kind == ATTR_FLOAT) return sem_constant(S, attr_dense_float(S->ctx, t->ir, &a->f, 1));
+    if (a->kind != ATTR_DENSE || a->dense.nvals != 1) return NULL;
+    if (a->dense.floats) return sem_constant(S, attr_dense_float(S->ctx, t->ir, a->dense.floats, 1));
+    if (a->dense.ints) return sem_constant(S, attr_dense_int(S->ctx, t->ir, a->dense.ints, 1));
+    return NULL;
+}
+
+/* The shape op k (tt.splat, tt.broadcast, tt.expand_dims of `axis`, else
+ * -1) of x to type t: the one made last of the same when that is in the
+ * block being built (as sem_constant reuses a constant), else a new one.
+ * Broadcasting splats and expands an operand at each use (`x[:, None] * w`
+ * at every tap of a tl.static_range), and CSE would merge the copies.
+ * (nattrs: not one a hint was put on since; a hint put on it later holds
+ * of the one value all its users read, as for a reused constant.) */
+static Value *shape_op(Sema *S, OpKind k, const TlType *t, Value *x, int axis) {
+    Value *c = const_reshaped(S, x, t);
+    if (c) return c;
+    uint64_t h = ((uint64_t)(uintptr_t)x ^ (uint64_t)(uintptr_t)t->ir * 31 ^ (uint64_t)k) * 0x9e3779b97f4a7c15ULL;
+    _Static_assert(TC_ARRAY_LEN(S->shape_ops) == 64, "the slot is 6 bits");
+    Op **slot = &S->shape_ops[h >> 58], *m = *slot;
+    if (m && m->parent == S->b.block && S->b.block && m->kind == k && op_operand(m, 0) == x &&
+        m->results[0].type == t->ir && m->nattrs == (axis >= 0) &&
+        (axis < 0 || op_attr_k(m, AN_AXIS) == sema_attr_i32(S, axis)))
+        return op_result(m, 0);
+    Value *v = sem_ir(S, k, t, x, NULL);
+    if (axis >= 0) op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
+    *slot = v->def;
+    return v;
+}
+
 TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank) {
     if (x.kind == TV_ERR || rank == 0) return x;
     const TlType *t = tl_block(S, x.ty, shape, rank);
-    return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
+    return tv_tensor(shape_op(S, TT_SPLAT, t, x.v, -1), t);
 }
 
 TV sem_expand_dims(Sema *S, TV x, int axis) {
@@ -155,14 +197,12 @@ TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (rank >= TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     if (!tl_is_block(x.ty)) return sem_splat(S, x, (const int64_t[]){1}, 1);
     const TlType *t = tl_expand_dims(S, x.ty, axis);
-    Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
-    op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
-    return tv_tensor(v, t);
+    return tv_tensor(shape_op(S, TT_EXPAND_DIMS, t, x.v, axis), t);
 }
 
 static TV broadcast_op(Sema *S, TV x, const int64_t *shape, int rank) {
     const TlType *t = tl_block(S, x.ty->elem, shape, rank);
-    return tv_tensor(sem_ir(S, TT_BROADCAST, t, x.v, NULL), t);
+    return tv_tensor(shape_op(S, TT_BROADCAST, t, x.v, -1), t);
 }
 
 static void shape_str(const int64_t *shape, int rank, StrBuf *sb) {
@@ -203,7 +243,7 @@ TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank) {
  * added to a block of pointers), without looking the shape up again. */
 static TV splat_like(Sema *S, TV x, const TlType *like) {
     const TlType *t = tl_with_elem(S, like, x.ty);
-    return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
+    return tv_tensor(shape_op(S, TT_SPLAT, t, x.v, -1), t);
 }
 
 bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b) {
