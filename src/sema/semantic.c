@@ -46,19 +46,32 @@ static struct ConstAttr *const_attr_slot(Sema *S, const Type *t, uint64_t bits) 
     return &S->const_attrs[h >> 58];
 }
 
-/* The constant `a` (of its type): the one made last of it when that is in
- * the block being built, else a new one. Sema makes a constant at every
- * use of a Python number (`x + 1`, `other=0.0`), and in a body unrolled by
- * tl.static_range the same ones again at every step; canonicalize would
- * hoist them all to the top of the function and merge each into the first
- * of its value, which is where this one stands. (Only within a block: sema
- * appends to the block it builds, so the earlier constant dominates the
- * new use, while an outer block is not known to enclose the current one:
- * the blocks of an scf.if are built before their op.) */
+/* Whether what sema made so far in block b dominates what it makes next:
+ * b is the block being built, or one that holds it through the loops it
+ * is in. (Sema appends to the block it builds, and makes an scf.for or
+ * scf.while before its body, so the ops of an enclosing block made so far
+ * stand before the loop. The blocks of an scf.if are built before their
+ * op and are not linked yet: the walk stops there, as at a function.) */
+static bool sema_dominates(Sema *S, const Block *b) {
+    for (const Block *cur = S->b.block; cur; ) {
+        if (cur == b) return true;
+        const Op *p = cur->parent ? cur->parent->parent : NULL;
+        if (!p || (p->kind != SCF_FOR && p->kind != SCF_WHILE)) return false;
+        cur = p->parent;
+    }
+    return false;
+}
+
+/* The constant `a` (of its type): the one made last of it when that
+ * dominates the new use (sema_dominates), else a new one. Sema makes a
+ * constant at every use of a Python number (`x + 1`, `other=0.0`), and in
+ * a body unrolled by tl.static_range the same ones again at every step;
+ * canonicalize would hoist them all to the top of the function and merge
+ * each into the first of its value, which is where this one stands. */
 static Value *sem_constant(Sema *S, Attr *a) {
     Op *k = map_get(&S->const_ops, MAP_KEY(a));
     /* (nattrs: not one a hint, tl.multiple_of, was put on since) */
-    if (k && k->parent == S->b.block && S->b.block && k->nattrs == 1) return op_result(k, 0);
+    if (k && k->nattrs == 1 && k->parent && sema_dominates(S, k->parent)) return op_result(k, 0);
     S->b.loc = S->loc;
     Value *v = build_constant(&S->b, a);
     map_put(&S->const_ops, MAP_KEY(a), v->def);
@@ -161,8 +174,8 @@ static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
 }
 
 /* The shape op k (tt.splat, tt.broadcast, tt.expand_dims of `axis`, else
- * -1) of x to type t: the one made last of the same when that is in the
- * block being built (as sem_constant reuses a constant), else a new one.
+ * -1) of x to type t: the one made last of the same when that dominates
+ * the new use (as sem_constant reuses a constant), else a new one.
  * Broadcasting splats and expands an operand at each use (`x[:, None] * w`
  * at every tap of a tl.static_range), and CSE would merge the copies.
  * (nattrs: not one a hint was put on since; a hint put on it later holds
@@ -173,7 +186,7 @@ static Value *shape_op(Sema *S, OpKind k, const TlType *t, Value *x, int axis) {
     uint64_t h = ((uint64_t)(uintptr_t)x ^ (uint64_t)(uintptr_t)t->ir * 31 ^ (uint64_t)k) * 0x9e3779b97f4a7c15ULL;
     _Static_assert(TC_ARRAY_LEN(S->shape_ops) == 64, "the slot is 6 bits");
     Op **slot = &S->shape_ops[h >> 58], *m = *slot;
-    if (m && m->parent == S->b.block && S->b.block && m->kind == k && op_operand(m, 0) == x &&
+    if (m && m->parent && m->kind == k && op_operand(m, 0) == x && sema_dominates(S, m->parent) &&
         m->results[0].type == t->ir && m->nattrs == (axis >= 0) &&
         (axis < 0 || op_attr_k(m, AN_AXIS) == sema_attr_i32(S, axis)))
         return op_result(m, 0);
