@@ -165,34 +165,47 @@ static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
     Op *d = x->def;
     if (!d || d->kind != ARITH_CONSTANT || d->nattrs != 1) return NULL;
     Attr *a = op_attr_k(d, AN_VALUE);
-    if (a->kind == ATTR_INT) return sem_constant(S, attr_dense_int(S->ctx, t->ir, &a->i, 1));
-    if (a->kind == ATTR_FLOAT) return sem_constant(S, attr_dense_float(S->ctx, t->ir, &a->f, 1));
-    if (a->kind != ATTR_DENSE || a->dense.nvals != 1) return NULL;
-    if (a->dense.floats) return sem_constant(S, attr_dense_float(S->ctx, t->ir, a->dense.floats, 1));
-    if (a->dense.ints) return sem_constant(S, attr_dense_int(S->ctx, t->ir, a->dense.ints, 1));
-    return NULL;
+    /* (the splat attribute remembered by value and type, as const_attr_slot:
+     * the same few are asked for again and again) */
+    uint64_t h = ((uint64_t)(uintptr_t)a ^ (uint64_t)(uintptr_t)t->ir * 31) * 0x9e3779b97f4a7c15ULL;
+    _Static_assert(TC_ARRAY_LEN(S->splat_attrs) == 32, "the slot is 5 bits");
+    struct SplatAttr *m = &S->splat_attrs[h >> 59];
+    if (m->scalar == a && m->type == t->ir) return sem_constant(S, m->attr);
+    Attr *r;
+    if (a->kind == ATTR_INT) r = attr_dense_int(S->ctx, t->ir, &a->i, 1);
+    else if (a->kind == ATTR_FLOAT) r = attr_dense_float(S->ctx, t->ir, &a->f, 1);
+    else if (a->kind != ATTR_DENSE || a->dense.nvals != 1) return NULL;
+    else if (a->dense.floats) r = attr_dense_float(S->ctx, t->ir, a->dense.floats, 1);
+    else if (a->dense.ints) r = attr_dense_int(S->ctx, t->ir, a->dense.ints, 1);
+    else return NULL;
+    *m = (struct SplatAttr){a, t->ir, r};
+    return sem_constant(S, r);
 }
 
 /* The shape op k (tt.splat, tt.broadcast, tt.expand_dims of `axis`, else
- * -1) of x to type t: the one made last of the same when that dominates
- * the new use (as sem_constant reuses a constant), else a new one.
- * Broadcasting splats and expands an operand at each use (`x[:, None] * w`
- * at every tap of a tl.static_range), and CSE would merge the copies.
- * (nattrs: not one a hint was put on since; a hint put on it later holds
- * of the one value all its users read, as for a reused constant.) */
+ * -1) of x to type t: one made before among x's latest users when it
+ * dominates the new use (as sem_constant reuses a constant), else a new
+ * one. Broadcasting splats and expands an operand at each use
+ * (`x[:, None] * w` at every tap of a tl.static_range), and CSE would
+ * merge the copies. (The search reads the use list, newest first, a few
+ * entries deep: a value read everywhere, a program id, is not walked in
+ * full; and nothing keyed by address, so what is reused does not depend
+ * on where things were allocated. nattrs: not one a hint was put on since; a hint
+ * put on it later holds of the one value all its users read, as for a
+ * reused constant.) */
 static Value *shape_op(Sema *S, OpKind k, const TlType *t, Value *x, int axis) {
     Value *c = const_reshaped(S, x, t);
     if (c) return c;
-    uint64_t h = ((uint64_t)(uintptr_t)x ^ (uint64_t)(uintptr_t)t->ir * 31 ^ (uint64_t)k) * 0x9e3779b97f4a7c15ULL;
-    _Static_assert(TC_ARRAY_LEN(S->shape_ops) == 64, "the slot is 6 bits");
-    Op **slot = &S->shape_ops[h >> 58], *m = *slot;
-    if (m && m->parent && m->kind == k && op_operand(m, 0) == x && sema_dominates(S, m->parent) &&
-        m->results[0].type == t->ir && m->nattrs == (axis >= 0) &&
-        (axis < 0 || op_attr_k(m, AN_AXIS) == sema_attr_i32(S, axis)))
-        return op_result(m, 0);
+    Attr *ax = axis >= 0 ? sema_attr_i32(S, axis) : NULL;
+    int n = 0;
+    for (Use *u = x->uses; u && n < 8; u = u->next, n++) {
+        Op *m = u->owner;
+        if (m->kind == k && m->results[0].type == t->ir && m->nattrs == (ax != NULL) &&
+            (!ax || op_attr_k(m, AN_AXIS) == ax) && m->parent && sema_dominates(S, m->parent))
+            return op_result(m, 0);
+    }
     Value *v = sem_ir(S, k, t, x, NULL);
-    if (axis >= 0) op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
-    *slot = v->def;
+    if (ax) op_set_attr_k(S->ctx, v->def, AN_AXIS, ax);
     return v;
 }
 
