@@ -104,9 +104,34 @@ Value *sem_const_float(Sema *S, const TlType *t, double v) {
     return sem_constant(S, m->attr);
 }
 
-static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) {
+/* The pure binary op k (a comparison of predicate `pred`, else -1) of a
+ * and b, of type t: one made before among a's latest users when it
+ * dominates the new use (as shape_op), else a new one. The inner steps of
+ * nested tl.static_ranges compute the outer step's masks again (`(dd >= 0)
+ * & (dd < D)` at every (kh, kw)), and CSE would merge the copies. Not for
+ * integer add, sub, mul and addptr: canonicalize rewrites those in place
+ * ((x + c0) + c1, addptr of addptr), and on one op shared by several
+ * users it took other turns than on the copies (the PTX of some kernels
+ * changed); nor are those the values hints go on. */
+static Value *pure_binary(Sema *S, OpKind k, Type *t, int pred, Value *a, Value *b) {
+    int n = 0;
+    for (Use *u = a->uses; u && n < 8; u = u->next, n++) {
+        Op *m = u->owner;
+        if (m->kind != k || u != &m->operands[0] || m->operands[1].value != b || m->nattrs != (pred >= 0) ||
+            (pred < 0 && m->results[0].type != t) || !m->parent || !sema_dominates(S, m->parent))
+            continue;
+        int64_t mp;
+        if (pred < 0 || (op_attr_int_k(m, AN_PREDICATE, &mp) && mp == pred)) return op_result(m, 0);
+    }
     S->b.loc = S->loc;
-    return build_cmp(&S->b, k, pred, a, b);
+    return pred >= 0 ? build_cmp(&S->b, k, pred, a, b) : build_binary_to(&S->b, k, a, b, t);
+}
+
+static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) { return pure_binary(S, k, NULL, pred, a, b); }
+
+/* The pure binary op k of a and b of result type t (see pure_binary). */
+static Value *binary(Sema *S, OpKind k, const TlType *t, Value *a, Value *b) {
+    return pure_binary(S, k, t->ir, -1, a, b);
 }
 
 static TV ty_err(Sema *S, const char *what, const TlType *t) {
@@ -564,7 +589,7 @@ static TV add(Sema *S, TV a, TV b) {
             off = sem_ir(S, ARITH_EXTUI, tl_with_elem(S, b.ty, tl_scalar(S, TL_I64)), b.v, NULL);
         return tv_tensor(sem_ir(S, TT_ADDPTR, a.ty, a.v, off), a.ty);
     }
-    if (tl_is_float(as)) return tv_tensor(sem_ir(S, ARITH_ADDF, a.ty, a.v, b.v), a.ty);
+    if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_ADDF, a.ty, a.v, b.v), a.ty);
     if (tl_is_int(as)) return tv_tensor(sem_ir(S, ARITH_ADDI, a.ty, a.v, b.v), a.ty);
     return ty_err(S, "unexpected type", as);
 }
@@ -610,7 +635,7 @@ static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
     const TlType *rt = sem_integer_promote(S, as, bs);
     if (as != rt) a = sem_cast(S, a, rt, NULL);
     if (bs != rt) b = sem_cast(S, b, rt, NULL);
-    return tv_tensor(sem_ir(S, k, a.ty, a.v, b.v), a.ty);
+    return tv_tensor(binary(S, k, a.ty, a.v, b.v), a.ty);
 }
 
 TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
@@ -635,13 +660,13 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         if (!sem_binary_check(S, &a, &b, true, false, true, false)) return tv_err();
         const TlType *s = tl_sca(a.ty);
         if (tl_is_ptr(s)) return add(S, a, sem_minus(S, b));
-        if (tl_is_float(s)) return tv_tensor(sem_ir(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
         return tv_tensor(sem_ir(S, ARITH_SUBI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_MUL: {
         if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
         const TlType *s = tl_sca(a.ty);
-        if (tl_is_float(s)) return tv_tensor(sem_ir(S, ARITH_MULF, a.ty, a.v, b.v), a.ty);
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_MULF, a.ty, a.v, b.v), a.ty);
         return tv_tensor(sem_ir(S, ARITH_MULI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_DIV: {
@@ -655,7 +680,7 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         } else if (tl_mantissa(as) > tl_mantissa(bs)) b = sem_cast(S, b, as, NULL);
         else a = sem_cast(S, a, bs, NULL);
         if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
-        return tv_tensor(sem_ir(S, ARITH_DIVF, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, ARITH_DIVF, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_FLOORDIV: {
         if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
@@ -664,17 +689,17 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         const TlType *rt = sem_integer_promote(S, as, bs);
         a = sem_cast(S, a, rt, NULL);
         b = sem_cast(S, b, rt, NULL);
-        return tv_tensor(sem_ir(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_MOD: {
         if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
         const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
-        if (tl_is_float(as)) return tv_tensor(sem_ir(S, ARITH_REMF, a.ty, a.v, b.v), a.ty);
+        if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_REMF, a.ty, a.v, b.v), a.ty);
         if (tl_is_unsigned(as) != tl_is_unsigned(bs))
             return sema_error(S, "Cannot mod %s by %s because they have different signedness; this is unlikely to "
                                  "result in a useful answer. Cast them to the same signedness.",
                               tl_cstr(S, as), tl_cstr(S, bs));
-        return tv_tensor(sem_ir(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, a, b);
     case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, a, b);
