@@ -217,6 +217,11 @@ struct Sema {
         uint64_t bits;
         Attr *attr;
     } const_attrs[64];
+    struct SplatAttr {     /* a splat constant's value attribute by (element's, tensor type) (const_reshaped) */
+        const Attr *scalar;
+        const Type *type;
+        Attr *attr;
+    } splat_attrs[32];
     Map const_ops;         /* a constant's value attribute -> the arith.constant last made of it (sem_constant) */
     int depth;             /* helper nesting, to stop runaway recursion */
     int64_t unrolled;      /* static_range iterations unrolled so far (capped: codegen.c); -1 past the cap */

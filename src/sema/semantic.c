@@ -46,19 +46,32 @@ static struct ConstAttr *const_attr_slot(Sema *S, const Type *t, uint64_t bits) 
     return &S->const_attrs[h >> 58];
 }
 
-/* The constant `a` (of its type): the one made last of it when that is in
- * the block being built, else a new one. Sema makes a constant at every
- * use of a Python number (`x + 1`, `other=0.0`), and in a body unrolled by
- * tl.static_range the same ones again at every step; canonicalize would
- * hoist them all to the top of the function and merge each into the first
- * of its value, which is where this one stands. (Only within a block: sema
- * appends to the block it builds, so the earlier constant dominates the
- * new use, while an outer block is not known to enclose the current one:
- * the blocks of an scf.if are built before their op.) */
+/* Whether what sema made so far in block b dominates what it makes next:
+ * b is the block being built, or one that holds it through the loops it
+ * is in. (Sema appends to the block it builds, and makes an scf.for or
+ * scf.while before its body, so the ops of an enclosing block made so far
+ * stand before the loop. The blocks of an scf.if are built before their
+ * op and are not linked yet: the walk stops there, as at a function.) */
+static bool sema_dominates(Sema *S, const Block *b) {
+    for (const Block *cur = S->b.block; cur; ) {
+        if (cur == b) return true;
+        const Op *p = cur->parent ? cur->parent->parent : NULL;
+        if (!p || (p->kind != SCF_FOR && p->kind != SCF_WHILE)) return false;
+        cur = p->parent;
+    }
+    return false;
+}
+
+/* The constant `a` (of its type): the one made last of it when that
+ * dominates the new use (sema_dominates), else a new one. Sema makes a
+ * constant at every use of a Python number (`x + 1`, `other=0.0`), and in
+ * a body unrolled by tl.static_range the same ones again at every step;
+ * canonicalize would hoist them all to the top of the function and merge
+ * each into the first of its value, which is where this one stands. */
 static Value *sem_constant(Sema *S, Attr *a) {
     Op *k = map_get(&S->const_ops, MAP_KEY(a));
     /* (nattrs: not one a hint, tl.multiple_of, was put on since) */
-    if (k && k->parent == S->b.block && S->b.block && k->nattrs == 1) return op_result(k, 0);
+    if (k && k->nattrs == 1 && k->parent && sema_dominates(S, k->parent)) return op_result(k, 0);
     S->b.loc = S->loc;
     Value *v = build_constant(&S->b, a);
     map_put(&S->const_ops, MAP_KEY(a), v->def);
@@ -91,9 +104,34 @@ Value *sem_const_float(Sema *S, const TlType *t, double v) {
     return sem_constant(S, m->attr);
 }
 
-static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) {
+/* The pure binary op k (a comparison of predicate `pred`, else -1) of a
+ * and b, of type t: one made before among a's latest users when it
+ * dominates the new use (as shape_op), else a new one. The inner steps of
+ * nested tl.static_ranges compute the outer step's masks again (`(dd >= 0)
+ * & (dd < D)` at every (kh, kw)), and CSE would merge the copies. Not for
+ * integer add, sub, mul and addptr: canonicalize rewrites those in place
+ * ((x + c0) + c1, addptr of addptr), and on one op shared by several
+ * users it took other turns than on the copies (the PTX of some kernels
+ * changed); nor are those the values hints go on. */
+static Value *pure_binary(Sema *S, OpKind k, Type *t, int pred, Value *a, Value *b) {
+    int n = 0;
+    for (Use *u = a->uses; u && n < 8; u = u->next, n++) {
+        Op *m = u->owner;
+        if (m->kind != k || u != &m->operands[0] || m->operands[1].value != b || m->nattrs != (pred >= 0) ||
+            (pred < 0 && m->results[0].type != t) || !m->parent || !sema_dominates(S, m->parent))
+            continue;
+        int64_t mp;
+        if (pred < 0 || (op_attr_int_k(m, AN_PREDICATE, &mp) && mp == pred)) return op_result(m, 0);
+    }
     S->b.loc = S->loc;
-    return build_cmp(&S->b, k, pred, a, b);
+    return pred >= 0 ? build_cmp(&S->b, k, pred, a, b) : build_binary_to(&S->b, k, a, b, t);
+}
+
+static Value *cmp(Sema *S, OpKind k, int pred, Value *a, Value *b) { return pure_binary(S, k, NULL, pred, a, b); }
+
+/* The pure binary op k of a and b of result type t (see pure_binary). */
+static Value *binary(Sema *S, OpKind k, const TlType *t, Value *a, Value *b) {
+    return pure_binary(S, k, t->ir, -1, a, b);
 }
 
 static TV ty_err(Sema *S, const char *what, const TlType *t) {
@@ -141,10 +179,65 @@ TV sem_to_tensor(Sema *S, const TV *x) {
 
 /* ---- shapes ------------------------------------------------------------ */
 
+/* x reshaped (splat, broadcast, expand_dims) to the block type t when x is
+ * a constant of one value, as the splat constant canonicalize would fold
+ * the shape op to; NULL when x is not such a constant. Sema splats a
+ * Python number at nearly every use (`x + 1`, `mask, other=0.0`), and the
+ * constant is reused within the block like a scalar one. (A bool is left
+ * to the shape op: canonicalize does not fold one either. A constant
+ * carrying a hint, tl.multiple_of, stays an operand.) */
+static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
+    Op *d = x->def;
+    if (!d || d->kind != ARITH_CONSTANT || d->nattrs != 1) return NULL;
+    Attr *a = op_attr_k(d, AN_VALUE);
+    /* (the splat attribute remembered by value and type, as const_attr_slot:
+     * the same few are asked for again and again) */
+    uint64_t h = ((uint64_t)(uintptr_t)a ^ (uint64_t)(uintptr_t)t->ir * 31) * 0x9e3779b97f4a7c15ULL;
+    _Static_assert(TC_ARRAY_LEN(S->splat_attrs) == 32, "the slot is 5 bits");
+    struct SplatAttr *m = &S->splat_attrs[h >> 59];
+    if (m->scalar == a && m->type == t->ir) return sem_constant(S, m->attr);
+    Attr *r;
+    if (a->kind == ATTR_INT) r = attr_dense_int(S->ctx, t->ir, &a->i, 1);
+    else if (a->kind == ATTR_FLOAT) r = attr_dense_float(S->ctx, t->ir, &a->f, 1);
+    else if (a->kind != ATTR_DENSE || a->dense.nvals != 1) return NULL;
+    else if (a->dense.floats) r = attr_dense_float(S->ctx, t->ir, a->dense.floats, 1);
+    else if (a->dense.ints) r = attr_dense_int(S->ctx, t->ir, a->dense.ints, 1);
+    else return NULL;
+    *m = (struct SplatAttr){a, t->ir, r};
+    return sem_constant(S, r);
+}
+
+/* The shape op k (tt.splat, tt.broadcast, tt.expand_dims of `axis`, else
+ * -1) of x to type t: one made before among x's latest users when it
+ * dominates the new use (as sem_constant reuses a constant), else a new
+ * one. Broadcasting splats and expands an operand at each use
+ * (`x[:, None] * w` at every tap of a tl.static_range), and CSE would
+ * merge the copies. (The search reads the use list, newest first, a few
+ * entries deep: a value read everywhere, a program id, is not walked in
+ * full; and nothing keyed by address, so what is reused does not depend
+ * on where things were allocated. nattrs: not one a hint was put on since; a hint
+ * put on it later holds of the one value all its users read, as for a
+ * reused constant.) */
+static Value *shape_op(Sema *S, OpKind k, const TlType *t, Value *x, int axis) {
+    Value *c = const_reshaped(S, x, t);
+    if (c) return c;
+    Attr *ax = axis >= 0 ? sema_attr_i32(S, axis) : NULL;
+    int n = 0;
+    for (Use *u = x->uses; u && n < 8; u = u->next, n++) {
+        Op *m = u->owner;
+        if (m->kind == k && m->results[0].type == t->ir && m->nattrs == (ax != NULL) &&
+            (!ax || op_attr_k(m, AN_AXIS) == ax) && m->parent && sema_dominates(S, m->parent))
+            return op_result(m, 0);
+    }
+    Value *v = sem_ir(S, k, t, x, NULL);
+    if (ax) op_set_attr_k(S->ctx, v->def, AN_AXIS, ax);
+    return v;
+}
+
 TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank) {
     if (x.kind == TV_ERR || rank == 0) return x;
     const TlType *t = tl_block(S, x.ty, shape, rank);
-    return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
+    return tv_tensor(shape_op(S, TT_SPLAT, t, x.v, -1), t);
 }
 
 TV sem_expand_dims(Sema *S, TV x, int axis) {
@@ -155,14 +248,12 @@ TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (rank >= TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     if (!tl_is_block(x.ty)) return sem_splat(S, x, (const int64_t[]){1}, 1);
     const TlType *t = tl_expand_dims(S, x.ty, axis);
-    Value *v = sem_ir(S, TT_EXPAND_DIMS, t, x.v, NULL);
-    op_set_attr_k(S->ctx, v->def, AN_AXIS, sema_attr_i32(S, axis));
-    return tv_tensor(v, t);
+    return tv_tensor(shape_op(S, TT_EXPAND_DIMS, t, x.v, axis), t);
 }
 
 static TV broadcast_op(Sema *S, TV x, const int64_t *shape, int rank) {
     const TlType *t = tl_block(S, x.ty->elem, shape, rank);
-    return tv_tensor(sem_ir(S, TT_BROADCAST, t, x.v, NULL), t);
+    return tv_tensor(shape_op(S, TT_BROADCAST, t, x.v, -1), t);
 }
 
 static void shape_str(const int64_t *shape, int rank, StrBuf *sb) {
@@ -203,7 +294,7 @@ TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank) {
  * added to a block of pointers), without looking the shape up again. */
 static TV splat_like(Sema *S, TV x, const TlType *like) {
     const TlType *t = tl_with_elem(S, like, x.ty);
-    return tv_tensor(sem_ir(S, TT_SPLAT, t, x.v, NULL), t);
+    return tv_tensor(shape_op(S, TT_SPLAT, t, x.v, -1), t);
 }
 
 bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b) {
@@ -498,7 +589,7 @@ static TV add(Sema *S, TV a, TV b) {
             off = sem_ir(S, ARITH_EXTUI, tl_with_elem(S, b.ty, tl_scalar(S, TL_I64)), b.v, NULL);
         return tv_tensor(sem_ir(S, TT_ADDPTR, a.ty, a.v, off), a.ty);
     }
-    if (tl_is_float(as)) return tv_tensor(sem_ir(S, ARITH_ADDF, a.ty, a.v, b.v), a.ty);
+    if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_ADDF, a.ty, a.v, b.v), a.ty);
     if (tl_is_int(as)) return tv_tensor(sem_ir(S, ARITH_ADDI, a.ty, a.v, b.v), a.ty);
     return ty_err(S, "unexpected type", as);
 }
@@ -544,7 +635,7 @@ static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
     const TlType *rt = sem_integer_promote(S, as, bs);
     if (as != rt) a = sem_cast(S, a, rt, NULL);
     if (bs != rt) b = sem_cast(S, b, rt, NULL);
-    return tv_tensor(sem_ir(S, k, a.ty, a.v, b.v), a.ty);
+    return tv_tensor(binary(S, k, a.ty, a.v, b.v), a.ty);
 }
 
 TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
@@ -569,13 +660,13 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         if (!sem_binary_check(S, &a, &b, true, false, true, false)) return tv_err();
         const TlType *s = tl_sca(a.ty);
         if (tl_is_ptr(s)) return add(S, a, sem_minus(S, b));
-        if (tl_is_float(s)) return tv_tensor(sem_ir(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
         return tv_tensor(sem_ir(S, ARITH_SUBI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_MUL: {
         if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
         const TlType *s = tl_sca(a.ty);
-        if (tl_is_float(s)) return tv_tensor(sem_ir(S, ARITH_MULF, a.ty, a.v, b.v), a.ty);
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_MULF, a.ty, a.v, b.v), a.ty);
         return tv_tensor(sem_ir(S, ARITH_MULI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_DIV: {
@@ -589,7 +680,7 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         } else if (tl_mantissa(as) > tl_mantissa(bs)) b = sem_cast(S, b, as, NULL);
         else a = sem_cast(S, a, bs, NULL);
         if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
-        return tv_tensor(sem_ir(S, ARITH_DIVF, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, ARITH_DIVF, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_FLOORDIV: {
         if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
@@ -598,17 +689,17 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
         const TlType *rt = sem_integer_promote(S, as, bs);
         a = sem_cast(S, a, rt, NULL);
         b = sem_cast(S, b, rt, NULL);
-        return tv_tensor(sem_ir(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_MOD: {
         if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
         const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
-        if (tl_is_float(as)) return tv_tensor(sem_ir(S, ARITH_REMF, a.ty, a.v, b.v), a.ty);
+        if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_REMF, a.ty, a.v, b.v), a.ty);
         if (tl_is_unsigned(as) != tl_is_unsigned(bs))
             return sema_error(S, "Cannot mod %s by %s because they have different signedness; this is unlikely to "
                                  "result in a useful answer. Cast them to the same signedness.",
                               tl_cstr(S, as), tl_cstr(S, bs));
-        return tv_tensor(sem_ir(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
     }
     case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, a, b);
     case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, a, b);

@@ -107,8 +107,15 @@ static bool reads_dot(const Op *op) {
     return false;
 }
 
+/* Queues the users of v, which is about to change. A loop whose
+ * scf.yield reads v goes too: its pattern reads what the body yields
+ * (forward_invariant_iter_args), and a yielded value that folds to the
+ * iter_arg itself, `p + 0`, makes the loop match only then. */
 static void push_users(Canon *s, Value *v) {
-    for (Use *u = v->uses; u; u = u->next) push(s, u->owner);
+    for (Use *u = v->uses; u; u = u->next) {
+        push(s, u->owner);
+        if (u->owner->kind == SCF_YIELD) push(s, op_parent_op(u->owner));
+    }
 }
 
 static void mark_erased(Op *op, void *ud) { set_mark(ud, op, MARK_ERASED); }
