@@ -24,6 +24,7 @@ import tritonc.language as tl
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 from corpus import load_corpus  # noqa: E402
+from torch_checks import run_checks  # noqa: E402
 
 K = load_corpus("inference_quant")
 
@@ -78,7 +79,7 @@ def fp8e4m3_table():
 E4M3 = fp8e4m3_table()
 
 
-def check_fp8_nearest(codes, v, what):
+def expect_fp8_nearest(codes, v, what):
     """codes (uint8) are e4m3 values nearest to v (float64); the distance
     may exceed the best one by a hair (the GPU's fp32 division is not
     correctly rounded, which moves v off an exact midpoint)."""
@@ -259,7 +260,7 @@ def check_fp8_quant():
         K.scaled_fp8_quant[(triton.cdiv(n, 1024),)](x, triton.reinterpret(yraw, tl.float8e4nv), scale, n,
                                                      BLOCK=1024, FP8_MAX=448.0)
         v = (x.float() * (1.0 / scale)).clamp(-448, 448).double()
-        check_fp8_nearest(yraw, v, "per-tensor fp8 quant n=%d" % n)
+        expect_fp8_nearest(yraw, v, "per-tensor fp8 quant n=%d" % n)
         assert E4M3[yraw[:2].long().cpu()].tolist() == [448.0, -448.0], "saturation at +-448"
 
     for R, C, G, dt, ue8m0 in ((7, 512, 128, torch.bfloat16, False), (5, 192, 64, torch.float16, True)):
@@ -278,7 +279,7 @@ def check_fp8_quant():
             s_ref = torch.exp2(torch.ceil(torch.log2(s_ref)))
         close(s, s_ref, 1e-6, "group scales (ue8m0=%s)" % ue8m0)
         v = (yg / s_ref[:, None]).clamp(-448, 448).double().reshape(-1)
-        check_fp8_nearest(q, v, "per-token-group fp8 quant G=%d" % G)
+        expect_fp8_nearest(q, v, "per-token-group fp8 quant G=%d" % G)
 
 
 # ------------------------------------------------------------------- w4a16
@@ -515,14 +516,4 @@ def check_nf4_dequantize():
         ref = (code[idx] * absmax.repeat_interleave(64)[:2 * nb]).bfloat16()
         same(out, ref, "NF4 dequantisation of %d bytes" % nb)
 
-failed = 0
-for name, fn in list(globals().items()):
-    if name.startswith("check_") and callable(fn) and name not in ("check_fp8_nearest",):
-        try:
-            fn()
-            print("ok", name)
-        except Exception as e:  # noqa: BLE001  (report every check, then fail)
-            failed += 1
-            print("FAIL", name, "%s: %s" % (type(e).__name__, e))
-print("%s: %d checks failed" % ("FAIL" if failed else "PASS", failed))
-sys.exit(1 if failed else 0)
+run_checks(globals(), "inference_quant")
