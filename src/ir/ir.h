@@ -424,8 +424,8 @@ bool op_is_ancestor(const Op *anc, const Op *op); /* anc contains op (or ==) */
 static inline bool value_has_uses(const Value *v) { return v->uses != NULL; }
 bool value_has_one_use(const Value *v);
 void value_replace_all_uses(Value *from, Value *to);
-/* Op whose region (transitively) defines v, or NULL for module level. */
-Block *value_parent_block(const Value *v);
+/* The block that defines v (its op's block, or the block v is an argument of). */
+static inline Block *value_parent_block(const Value *v) { return v->def ? v->def->parent : v->owner_block; }
 /* Deep copy of op (and its regions), in op's own context c; values in `map`
  * (old -> new, keyed by Value*) are remapped, and the map gains the copy's
  * results/args. */

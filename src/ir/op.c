@@ -409,8 +409,6 @@ bool op_is_ancestor(const Op *anc, const Op *op) {
     return false;
 }
 
-Block *value_parent_block(const Value *v) { return v->def ? v->def->parent : v->owner_block; }
-
 /* ---- walking ------------------------------------------------------------------ */
 
 void op_walk(Op *root, OpWalkFn fn, void *ud, bool post) {

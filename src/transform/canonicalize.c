@@ -33,8 +33,8 @@
  * operands (they may be dead now). Each op is re-queued only when something
  * it reads changed, so the whole pass is linear in practice and stops at a
  * fixpoint; an op queued before the sweep reached it and not queued again
- * since is not visited again (MARK_SWEPT). Constants are kept per scope block, by uniqued Attr*, so finding
- * an equal constant is one hash lookup.
+ * since is not visited again (MARK_SWEPT). Constants are kept per scope
+ * block, by uniqued Attr*, so finding an equal constant is one hash lookup.
  */
 #include "dialect/dialect.h"
 

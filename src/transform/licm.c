@@ -48,10 +48,8 @@ static bool safe_divisor(Op *op) {
 
 static bool can_hoist(Op *op, Block *body) {
     if (!op_has_flag(op, OPF_PURE) || op_has_flag(op, OPF_TERMINATOR) || op->nregions) return false;
-    for (int i = 0; i < op->noperands; i++) {
-        const Value *v = op_operand(op, i);
-        if ((v->def ? v->def->parent : v->owner_block) == body) return false; /* (value_parent_block) */
-    }
+    for (int i = 0; i < op->noperands; i++)
+        if (value_parent_block(op_operand(op, i)) == body) return false;
     if (is_division(op->kind) && !safe_divisor(op)) return false;
     return true;
 }

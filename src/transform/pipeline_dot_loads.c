@@ -81,7 +81,7 @@ typedef struct Pipe {
 } Pipe;
 
 static inline bool in_body(const Pipe *p, const Value *v) {
-    return (v->def ? v->def->parent : v->owner_block) == p->body; /* (value_parent_block, inline) */
+    return value_parent_block(v) == p->body;
 }
 
 static Value *loop_iv(const Pipe *p) { return p->body->args[0]; }

@@ -107,7 +107,7 @@ typedef struct Pipe {
 } Pipe;
 
 static inline bool in_body(const Pipe *p, const Value *v) {
-    return (v->def ? v->def->parent : v->owner_block) == p->body; /* (value_parent_block, inline) */
+    return value_parent_block(v) == p->body;
 }
 
 /* An environment: the values of one iteration, by body_index (NULL: not
