@@ -605,6 +605,13 @@ static int reads_stand(PyObject *reads, PyObject *absent) {
     return 1;
 }
 
+/* The attributes make_compiled sets, in order (_L first: once _handle is
+ * set, the object's __del__ frees the handle); interned at module init. */
+static const char *const kattr_names[] = {"_L", "_handle", "fn", "name", "signature", "constants", "device",
+                                          "_infos", "_num_warps", "_num_stages", "_messages"};
+enum { NKATTR = sizeof kattr_names / sizeof kattr_names[0] };
+static PyObject *s_kattr[NKATTR];
+
 /* The CompiledKernel of a C first launch, as JITFunction._c_kernel makes it
  * (CompiledKernel.__init__; `asm` is made on first use), without running
  * Python: a new reference, NULL on an error. */
@@ -620,18 +627,10 @@ static PyObject *make_compiled(const Prepared *P, PyObject *handle, const char *
         PyObject *pair = PyTuple_GET_ITEM(cx, c);
         if (PyDict_SetItem(constants, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1)) < 0) Py_CLEAR(constants);
     }
-    /* _L first: once _handle is set, the object's __del__ frees the handle */
-    static const char *const names[] = {"_L", "_handle", "fn", "name", "signature", "constants", "device",
-                                        "_infos", "_num_warps", "_num_stages", "_messages"};
-    enum { NATTR = sizeof names / sizeof names[0] };
-    static PyObject *interned[NATTR];
-    PyObject *vals[NATTR] = {P->lib, handle, P->jit_fn, PyUnicode_FromString(P->kernel), PyUnicode_FromString(sig),
-                             constants, PyLong_FromLong(device), Py_None, nw, ns, s_empty};
+    PyObject *vals[NKATTR] = {P->lib, handle, P->jit_fn, PyUnicode_FromString(P->kernel), PyUnicode_FromString(sig),
+                              constants, PyLong_FromLong(device), Py_None, nw, ns, s_empty};
     int ok = 1;
-    for (int i = 0; i < NATTR && ok; i++) {
-        if (!interned[i] && !(interned[i] = PyUnicode_InternFromString(names[i]))) ok = 0;
-        ok = ok && vals[i] && PyObject_SetAttr(k, interned[i], vals[i]) == 0;
-    }
+    for (int i = 0; i < NKATTR && ok; i++) ok = vals[i] && PyObject_SetAttr(k, s_kattr[i], vals[i]) == 0;
     Py_XDECREF(vals[3]);
     Py_XDECREF(vals[4]);
     Py_XDECREF(constants);
@@ -1422,6 +1421,8 @@ PyMODINIT_FUNC PyInit__tritonc_launcher(void) {
     s_nan = PyUnicode_InternFromString("float('nan')");
     s_inf = PyUnicode_InternFromString("float('inf')");
     s_ninf = PyUnicode_InternFromString("-float('inf')");
+    for (int i = 0; i < NKATTR; i++)
+        if (!(s_kattr[i] = PyUnicode_InternFromString(kattr_names[i]))) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddObjectRef(m, "Launcher", (PyObject *)&LauncherType) < 0 ||

@@ -91,6 +91,18 @@ def _torch_sig(dt):
         return s
 
 
+def fill_torch_sigs(torch):
+    """_TORCH_SIG_BY_DTYPE for every dtype a kernel takes, filled once torch
+    is imported (the binding does it when a kernel is defined): a first
+    launch then finds its tensors' types in the table instead of calling
+    _torch_sig (~5 us of a first launch). Dtypes this torch lacks are left
+    out, and any other dtype still goes through _torch_sig."""
+    for name, sig in TORCH_SIG.items():
+        dt = getattr(torch, name[len("torch."):], None)
+        if dt is not None and str(dt) == name:
+            _TORCH_SIG_BY_DTYPE.setdefault(dt, sig)
+
+
 def _device_type(a):
     """'cuda', 'cpu' or the device's type, touching as little of torch as
     possible (a first call of a torch accessor in a process costs ~20 us)."""

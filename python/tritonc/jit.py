@@ -310,9 +310,10 @@ def _preload():
     """Opens libtritonc and the C launcher when the first kernel is defined
     (module import time: Triton reads sources and sets up its driver there
     too), so that the first launch does not pay for it (~0.2-0.5 ms of
-    dlopen); and, once torch has initialised CUDA, attaches the library to
-    its context (tc_cuda_attach, ~40 us). A failure is left for the first
-    compile to report."""
+    dlopen); once torch is imported, finds its stream accessors and fills
+    the dtype table; once torch has initialised CUDA, attaches the library
+    to its context (tc_cuda_attach, ~40 us). A failure is left for the
+    first compile to report."""
     global _preloaded, _cuda_attached
     if not _preloaded:
         _preloaded = True
@@ -326,6 +327,7 @@ def _preload():
     torch = sys.modules.get("torch")
     if torch is not None and _STREAM_GETTERS is None:
         _cuda_stream_getters()
+        _spec.fill_torch_sigs(torch)
     if not _cuda_attached:
         if torch is not None and torch.cuda.is_initialized():
             try:
@@ -403,6 +405,10 @@ class JITFunction(KernelInterface):
         _preload()
         if self._src0 is not None:
             self._read_ahead()
+        # kernel[grid]'s C Entry, made now from what was just read rather
+        # than at the first launch (~10 us of it): it depends only on the
+        # definition, as the reading ahead does
+        self._make_front(c_only=True)
 
     # -- Triton's JITFunction surface --------------------------------------
     def __call__(self, *args, **kwargs):
@@ -433,11 +439,12 @@ class JITFunction(KernelInterface):
         return self._compile_bound(bound, opts, mock=True)
 
     # -- the hot path ------------------------------------------------------
-    def _make_front(self):
+    def _make_front(self, c_only=False):
         """`kernel[grid]`'s first step: the C Entry (_launcher.c), which
         binds the arguments and launches a known specialisation without
         Python, and hands everything else to `_slow`; or, without the C
-        launcher, the generated Python factory itself."""
+        launcher, the generated Python factory itself (not made when
+        `c_only`: None then)."""
         cext = _cext.module()
         if cext is not None:
             try:
@@ -448,7 +455,7 @@ class JITFunction(KernelInterface):
                 return self._front
             except (TypeError, ValueError):
                 pass
-        return self._make_entry()
+        return None if c_only else self._make_entry()
 
     def _slow(self, grid, *args, **kwargs):
         return (self._entry or self._make_entry())(grid)(*args, **kwargs)

@@ -58,8 +58,9 @@ class counting:
 
     def __init__(self, k):
         self.k, self.base, self.py, self.py_added = k, len(k.cache), 0, 0
-        self.k._slow = self.counted(k._slow)  # read when the Entry is made (the first launch)
+        self.k._slow = self.counted(k._slow)  # read when the Entry is made (at decoration)...
         self.k._first = self.counted(k._first)
+        self.k._front = None  # ...so it is made again, with these, at the next launch
 
     def counted(self, real):
         def f(*a, **kw):

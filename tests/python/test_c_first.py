@@ -69,6 +69,7 @@ class counting:
         self.k, self.base, self.py, self.py_added = k, len(k.cache), 0, 0
         k._first = self.counted(k._first, True)
         k._slow = self.counted(k._slow, False)
+        k._front = None  # (the Entry read the originals at decoration: made again with these)
 
     def counted(self, real, is_first):
         def f(*a, **kw):
