@@ -1391,6 +1391,14 @@ static Slot div_const64(Px *p, OpKind k, Slot a, int64_t d, const Type *e) {
     return px_cse(p, RC_B64, "sub.s64", n, px_rname(p, qd), NULL);
 }
 
+/* Two's-complement arithmetic on 64 bits, as the registers do (and without
+ * C's undefined behaviour on signed overflow): constant folding and the
+ * constant parts of `reg + constant` slots wrap, and the emitted width
+ * takes its low bits. */
+static inline int64_t wadd(int64_t x, int64_t y) { return (int64_t)((uint64_t)x + (uint64_t)y); }
+static inline int64_t wsub(int64_t x, int64_t y) { return (int64_t)((uint64_t)x - (uint64_t)y); }
+static inline int64_t wmul(int64_t x, int64_t y) { return (int64_t)((uint64_t)x * (uint64_t)y); }
+
 /* Integer binary ops, keeping `reg + constant` forms where they are exact. */
 static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
     bool wide = e->kind != TY_INT || e->width >= 32;
@@ -1400,17 +1408,17 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         int64_t x = a.off, y = b.off, r;
         uint64_t ux = int_wrap_u(x, w), uy = int_wrap_u(y, w);
         switch (k) {
-        case ARITH_ADDI: r = x + y; break;
-        case ARITH_SUBI: r = x - y; break;
-        case ARITH_MULI: r = x * y; break;
+        case ARITH_ADDI: r = wadd(x, y); break;
+        case ARITH_SUBI: r = wsub(x, y); break;
+        case ARITH_MULI: r = wmul(x, y); break;
         case ARITH_ANDI: r = x & y; break;
         case ARITH_ORI: r = x | y; break;
         case ARITH_XORI: r = x ^ y; break;
-        case ARITH_DIVSI: r = y ? x / y : 0; break;
-        case ARITH_REMSI: r = y ? x % y : 0; break;
+        case ARITH_DIVSI: r = y == -1 ? wsub(0, x) : y ? x / y : 0; break; /* (INT64_MIN / -1 wraps) */
+        case ARITH_REMSI: r = y == -1 ? 0 : y ? x % y : 0; break;
         case ARITH_DIVUI: r = uy ? (int64_t)(ux / uy) : 0; break;
         case ARITH_REMUI: r = uy ? (int64_t)(ux % uy) : 0; break;
-        case ARITH_SHLI: r = y < w ? (int64_t)(ux << y) : 0; break;
+        case ARITH_SHLI: r = y >= 0 && y < w ? (int64_t)(ux << y) : 0; break;
         case ARITH_MAXSI: r = x > y ? x : y; break;
         case ARITH_MINSI: r = x < y ? x : y; break;
         default: goto emit;
@@ -1418,21 +1426,21 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
         return px_imm_int(int_wrap(r, w), rc);
     }
     if (wide && rc != RC_PRED) {
-        if (k == ARITH_ADDI && b.kind == SLOT_IMM) return (a.off += b.off, a);
-        if (k == ARITH_ADDI && a.kind == SLOT_IMM) return (b.off += a.off, b);
-        if (k == ARITH_SUBI && b.kind == SLOT_IMM) return (a.off -= b.off, a);
+        if (k == ARITH_ADDI && b.kind == SLOT_IMM) return (a.off = wadd(a.off, b.off), a);
+        if (k == ARITH_ADDI && a.kind == SLOT_IMM) return (b.off = wadd(b.off, a.off), b);
+        if (k == ARITH_SUBI && b.kind == SLOT_IMM) return (a.off = wsub(a.off, b.off), a);
         if (k == ARITH_SUBI && a.kind == SLOT_IMM) {
             /* c - (r + o) = (c - r) - o */
             Slot rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
             Slot r = px_cse2(p, rc, w > 32 ? "sub.s64" : "sub.s32", imm_arg(p, px_imm_int(a.off, rc)), px_arg_reg(p, rb));
-            r.off = -b.off;
+            r.off = wsub(0, b.off);
             return r;
         }
         if (k == ARITH_ADDI || k == ARITH_SUBI) {
             Slot ra = {SLOT_REG, (uint8_t)rc, a.reg, {0}}, rb = {SLOT_REG, (uint8_t)rc, b.reg, {0}};
             Slot r = px_cse2(p, rc, k == ARITH_ADDI ? (w > 32 ? "add.s64" : "add.s32") : (w > 32 ? "sub.s64" : "sub.s32"),
                              px_arg_reg(p, ra), px_arg_reg(p, rb));
-            r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
+            r.off = k == ARITH_ADDI ? wadd(a.off, b.off) : wsub(a.off, b.off);
             return r;
         }
         if (k == ARITH_MULI && (a.kind == SLOT_IMM || b.kind == SLOT_IMM)) {
@@ -1442,7 +1450,7 @@ static Slot ibin(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
             if (c == 1) return v;
             Slot rv = {SLOT_REG, (uint8_t)rc, v.reg, {0}};
             Slot r = px_cse2(p, rc, w > 32 ? "mul.lo.s64" : "mul.lo.s32", px_arg_reg(p, rv), imm_arg(p, px_imm_int(c, rc)));
-            r.off = v.off * c;
+            r.off = wmul(v.off, c);
             return r;
         }
     }
@@ -1912,11 +1920,11 @@ static void addptr_plan(Px *p, Op *op, const Type *re, AddptrPlan *ap) {
 /* ptr + o elements: the offset's register widened to bytes, added (the
  * constants folded into the result's). */
 static PX_INLINE Slot addptr_slot(Px *p, const AddptrPlan *ap, Slot ptr, Slot o) {
-    if (o.kind == SLOT_IMM) return (ptr.off += o.off * ap->scale, ptr);
+    if (o.kind == SLOT_IMM) return (ptr.off = wadd(ptr.off, wmul(o.off, ap->scale)), ptr);
     Slot r = addptr_wide(p, o, ap->oe, ap->scale);
     if (ptr.kind != SLOT_IMM)
         r = cse(p, RC_B64, ap->add, px_arg_reg(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), px_arg_reg(p, r), 0);
-    r.off = ptr.off + o.off * ap->scale;
+    r.off = wadd(ptr.off, wmul(o.off, ap->scale));
     return r;
 }
 
