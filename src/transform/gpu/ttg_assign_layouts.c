@@ -64,10 +64,6 @@ typedef struct LState {
     const TtgOptions *opts;
     AxisAnalysis *aa;
     const Layout **layout; /* by Value.id (the values made before the pass) */
-    /* by the Value.id of an op's first result: a same-layout op or an anchor
-     * whose values all took what relate gives them (it gives to all at once,
-     * and give never overwrites: relating it again changes nothing) */
-    bool *related;
     uint32_t nvalues;
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
@@ -241,9 +237,22 @@ static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) 
  * before their store. Atomics keep their own layouts. */
 static const Layout floating;
 
-/* Spreads v's layout to the values op relates it to (v is an operand or a
- * result of op, or an argument of one of op's blocks). */
-static void relate_op(LState *s, Op *op, Value *v) {
+/* An op's `mark` while the layouts spread (collect clears it): the op is
+ * a same-layout op or an anchor whose values all took what relate gave
+ * them (it gives to all at once, and give never overwrites: relating it
+ * again changes nothing). */
+enum { RELATED = 1 };
+
+/* The ops relate_op leaves to relate_special (a table: relate_op asks it
+ * of every op it relates). */
+static const bool special_relate_kind[OP_COUNT] = {
+    [TT_EXPAND_DIMS] = true, [TT_REDUCE] = true, [TT_TRANS] = true, [TT_GATHER] = true, [TT_DOT] = true,
+    [SCF_FOR] = true, [SCF_IF] = true, [SCF_WHILE] = true, [SCF_YIELD] = true, [SCF_CONDITION] = true,
+};
+
+/* relate_op for the ops that relate their values other than all alike:
+ * slices, permutations, the dots' and gathers' operands, control flow. */
+static NOT_INLINE void relate_special(LState *s, Op *op, Value *v) {
     const Layout *l = lay(s, v);
     bool is_result = v->def == op;
     bool is_arg = !v->def && owner_op(v) == op;
@@ -341,31 +350,40 @@ static void relate_op(LState *s, Op *op, Value *v) {
         return;
     }
     default:
-        break;
+        return;
     }
-    uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
-    if (key < s->nvalues && s->related[key]) return;
-    const Layout *a = is_memory_anchor(op) ? map_get(&s->anchor, MAP_KEY(op)) : NULL;
-    if (is_memory_anchor(op) && a != &floating) {
-        if (!a) return; /* not placed yet: related again once it is */
-        for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), a);
-        for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), a);
-    } else if (a == &floating || same_layout_op(op)) {
-        for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
-        for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
+}
+
+/* Spreads v's layout to the values op relates it to (v is an operand or a
+ * result of op, or an argument of one of op's blocks). The common ops, the
+ * same-layout ones and the anchors, here; the rest in relate_special. */
+static void relate_op(LState *s, Op *op, Value *v) {
+    if (special_relate_kind[op->kind]) {
+        relate_special(s, op, v);
+        return;
+    }
+    const Layout *l;
+    if (is_memory_anchor(op)) {
+        l = map_get(&s->anchor, MAP_KEY(op));
+        if (!l) return; /* not placed yet: related again once it is */
+        if (l == &floating) l = lay(s, v);
+    } else if (same_layout_op(op)) {
+        l = lay(s, v);
     } else {
         return;
     }
-    if (key < s->nvalues) s->related[key] = true;
+    for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
+    for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
+    /* (one without results, a store, is related again: what that gives
+     * was given already) */
+    if (op->nresults) op->mark = RELATED;
 }
 
 /* relate_op, but for the common case, an op all of whose values took the
  * layout at once before (an element-wise op is reached from each of its
  * operands and its result, and the first did it all). */
 static inline void relate(LState *s, Op *op, Value *v) {
-    uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
-    if (key < s->nvalues && s->related[key]) return;
-    relate_op(s, op, v);
+    if (op->mark != RELATED) relate_op(s, op, v);
 }
 
 /* The order of a rank's accesses whose pointers are equally contiguous
@@ -439,7 +457,7 @@ static void float_access(LState *s, Op *op) {
 }
 
 static inline bool cheap_op(const Op *op);
-static int remat_room(LState *s, Value *x);
+static inline int remat_room(LState *s, Value *x);
 
 /* Control flow: loops, ifs and their terminators. */
 static bool is_scf(const Op *op) {
@@ -468,6 +486,7 @@ static void propagate(LState *s) {
 }
 
 static inline void collect_op(LState *s, Op *op) {
+    op->mark = 0; /* (not RELATED) */
     vec_push(&s->ops, op);
     if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
     if (s->too_deep && (s->too_deep->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
@@ -543,10 +562,18 @@ static inline bool cheap_op(const Op *op) {
  * defined by ops materialised already, whose operands do not change after
  * (the index arithmetic shares its operands: walked as a tree, the same
  * values were asked about again and again). */
-static int remat_room(LState *s, Value *x) {
+static int remat_room_slow(LState *s, Value *x);
+
+static inline int remat_room(LState *s, Value *x) {
+    /* (the memo first, without a call: the propagation asks about every
+     * value with users to share, and most were answered before) */
+    if (x->id < s->nvalues && s->room[x->id]) return s->room[x->id] - 2;
+    return remat_room_slow(s, x);
+}
+
+static NOT_INLINE int remat_room_slow(LState *s, Value *x) {
     if (!is_tile(x)) return REMAT_DEPTH + 1;
     bool memo = x->id < s->nvalues;
-    if (memo && s->room[x->id]) return s->room[x->id] - 2;
     Op *d = x->def;
     int room = -1;
     if (d && cheap_op(d)) {
@@ -912,7 +939,7 @@ typedef struct Slice {
     VEC(Op *) work;
 } Slice;
 
-/* (`mark` 1: seen; the region's ops are cleared first) */
+/* (`mark` 1: seen; the region's ops are cleared first, and after) */
 static void slice_add(Slice *sl, Op *x) {
     if (!x || !x->parent || x->parent->parent != sl->region || x->mark) return;
     x->mark = 1;
@@ -951,6 +978,9 @@ static bool chained_dot(LState *s, Op *dot) {
             for (Use *u = op_result(op, i)->uses; u; u = u->next) slice_add(&sl, u->owner);
     }
     vec_free(&sl.work);
+    /* (cleared again: the propagation reads `mark` as RELATED) */
+    for (Block *b = sl.region ? sl.region->first : NULL; b; b = b->next)
+        for (Op *o = b->first; o; o = o->next) o->mark = 0;
     return chained;
 }
 
@@ -1028,7 +1058,6 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
         return false;
     }
     s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
-    s.related = tc_calloc(s.nvalues + 1, sizeof *s.related);
     s.remat_cap = s.nvalues;
     s.remat_of = tc_calloc(s.nvalues + 1, sizeof *s.remat_of);
     s.room = tc_calloc(s.nvalues + 1, sizeof *s.room);
@@ -1105,7 +1134,6 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
      * no other value's: the analysis serves the passes after (axis_info.h). */
     axis_analysis_keep(c, s.aa);
     tc_free(s.layout);
-    tc_free(s.related);
     map_free(&s.anchor);
     tc_free(s.remat_of);
     tc_free(s.room);
