@@ -53,6 +53,13 @@ typedef struct SliceMemo {
     const Layout *slice;
 } SliceMemo;
 
+/* An anchor's layout by what coalesce_build makes it from. */
+typedef struct AnchorMemo {
+    const Type *type;
+    int order[TTG_MAX_RANK], per_thread;
+    const Layout *layout;
+} AnchorMemo;
+
 typedef struct RematMemo {
     const Layout *layout;
     Value *clone;
@@ -82,6 +89,10 @@ typedef struct LState {
      * ask for the same few again and again */
     SliceMemo slices[16];
     int nslices;
+    /* the anchors' layouts (the dozens of loads and stores of a kernel
+     * have a few plans between them) */
+    AnchorMemo anchors[16];
+    int nanchors, anchor_next;
     /* keep_layout's last answers */
     const Layout *kept[8];
     int nkept, kept_next;
@@ -436,8 +447,22 @@ static void place_anchor(LState *s, Op *op) {
     Value *ptr = op_operand(op, 0);
     int rank = ptr->type->rank;
     const int *prefer = s->tie_known[rank] ? s->tie_order[rank] : NULL;
-    const Layout *a =
-        keep_layout(s, coalesce_layout(s->aa, ptr, s->opts->num_warps, s->opts->threads_per_warp, prefer));
+    int order[TTG_MAX_RANK], nw = s->opts->num_warps, tpw = s->opts->threads_per_warp;
+    int per_thread = coalesce_plan(s->aa, ptr, nw, tpw, prefer, order);
+    const Layout *a = NULL;
+    for (int i = 0; i < s->nanchors && !a; i++) {
+        const AnchorMemo *m = &s->anchors[i];
+        if (m->type == ptr->type && m->per_thread == per_thread &&
+            memcmp(m->order, order, sizeof order[0] * (size_t)rank) == 0)
+            a = m->layout;
+    }
+    if (!a) {
+        a = keep_layout(s, coalesce_build(ptr->type, order, per_thread, nw, tpw));
+        AnchorMemo *m = &s->anchors[s->nanchors < TC_ARRAY_LEN(s->anchors) ? s->nanchors++
+                                                                         : s->anchor_next++ % TC_ARRAY_LEN(s->anchors)];
+        *m = (AnchorMemo){.type = ptr->type, .per_thread = per_thread, .layout = a};
+        memcpy(m->order, order, sizeof order[0] * (size_t)rank);
+    }
     map_put(&s->anchor, MAP_KEY(op), (void *)a);
     for (int k = 0; k < op->nresults; k++) give(s, op_result(op, k), a);
     for (int k = 0; k < op->noperands; k++) give(s, op_operand(op, k), a);
