@@ -72,6 +72,9 @@ typedef struct LState {
     AxisAnalysis *aa;
     const Layout **layout; /* by Value.id (the values made before the pass) */
     uint32_t nvalues;
+    /* the tiles among the results and block arguments collected, and how
+     * many of them have a layout: the defaults' walk stops once all have */
+    uint32_t ntiles, nplaced;
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
     VEC(Op *) ops; /* every op, pre-order */
@@ -156,6 +159,7 @@ static inline void give(LState *s, Value *v, const Layout *l) {
     /* (most calls find v placed already: that test first) */
     if (v->id >= s->nvalues || s->layout[v->id] || !l || !is_tile(v) || l->rank != v->type->rank) return;
     s->layout[v->id] = l;
+    s->nplaced++;
     vec_push(&s->work, v);
 }
 
@@ -514,13 +518,14 @@ static inline void collect_op(LState *s, Op *op) {
     op->mark = 0; /* (not RELATED) */
     vec_push(&s->ops, op);
     if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
-    if (s->too_deep && (s->too_deep->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
     for (int k = 0; k < op->nresults; k++) {
         Type *t = op_result(op, k)->type;
-        if (t->kind == TY_TENSOR && t->rank > TTG_MAX_RANK) {
+        if (t->kind != TY_TENSOR) continue;
+        s->ntiles++;
+        if (t->rank > TTG_MAX_RANK &&
+            (!s->too_deep || (s->too_deep->kind == ARITH_CONSTANT && op->kind != ARITH_CONSTANT))) {
             s->too_deep = op;
             s->too_deep_rank = t->rank;
-            return;
         }
     }
 }
@@ -530,11 +535,13 @@ static inline void collect_op(LState *s, Op *op) {
 static void collect(LState *s, Op *root) {
     collect_op(s, root);
     for (int r = 0; r < root->nregions; r++)
-        for (Block *b = root->regions[r].first; b; b = b->next)
+        for (Block *b = root->regions[r].first; b; b = b->next) {
+            for (int k = 0; k < b->nargs; k++) s->ntiles += is_tile(b->args[k]);
             for (Op *o = b->first; o; o = o->next) {
                 if (o->nregions) collect(s, o);
                 else collect_op(s, o);
             }
+        }
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
@@ -1125,8 +1132,9 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
         place_anchor(&s, op);
         propagate(&s);
     }
-    /* 3: defaults, consumers first */
-    for (int i = s.ops.len - 1; i >= 0; i--) {
+    /* 3: defaults, consumers first (most kernels need none: every tile
+     * is related to an access) */
+    for (int i = s.ops.len - 1; i >= 0 && s.nplaced < s.ntiles; i--) {
         Op *op = s.ops.data[i];
         for (int k = 0; k < op->nresults; k++) {
             Value *v = op_result(op, k);
