@@ -77,7 +77,6 @@ typedef struct LState {
     uint32_t ntiles, nplaced;
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
-    VEC(Op *) ops; /* every op, pre-order */
     VEC(Op *) seeds; /* the dots and memory anchors among them, in that order */
     /* the first op making a tensor of a rank layouts cannot describe
      * (constants, hoisted, only when no other op does), and that rank */
@@ -516,7 +515,6 @@ static void propagate(LState *s) {
 
 static inline void collect_op(LState *s, Op *op) {
     op->mark = 0; /* (not RELATED) */
-    vec_push(&s->ops, op);
     if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
     for (int k = 0; k < op->nresults; k++) {
         Type *t = op_result(op, k)->type;
@@ -531,7 +529,8 @@ static inline void collect_op(LState *s, Op *op) {
 }
 
 /* root and the ops nested in it, in pre-order, as op_walk visits them (a
- * loop over each block, not a callback per op) */
+ * loop over each block, not a callback per op): their marks cleared, the
+ * seeds and the tiles counted */
 static void collect(LState *s, Op *root) {
     collect_op(s, root);
     for (int r = 0; r < root->nregions; r++)
@@ -1067,6 +1066,46 @@ static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
     return true;
 }
 
+/* Step 3 for op and the ops nested in it, consumers first (the reverse of
+ * pre-order), until every tile has a layout: a tile without one gets the
+ * default layout, which then spreads. */
+static void give_defaults(LState *s, Op *op) {
+    for (int r = op->nregions - 1; r >= 0; r--)
+        for (Block *b = op->regions[r].last; b; b = b->prev)
+            for (Op *o = b->last; o && s->nplaced < s->ntiles; o = o->prev) give_defaults(s, o);
+    for (int k = 0; k < op->nresults && s->nplaced < s->ntiles; k++) {
+        Value *v = op_result(op, k);
+        if (is_tile(v) && !lay(s, v)) {
+            give(s, v, default_layout(s, v->type));
+            propagate(s);
+        }
+    }
+    for (int r = 0; r < op->nregions && s->nplaced < s->ntiles; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (int k = 0; k < b->nargs; k++)
+                if (is_tile(b->args[k]) && !lay(s, b->args[k])) {
+                    give(s, b->args[k], default_layout(s, b->args[k]->type));
+                    propagate(s);
+                }
+}
+
+/* Step 4 for the ops of block b and the ops nested in them, in pre-order
+ * (b's arguments have their types). The conversions and clones made go
+ * before the op being materialised (or after the definition of what they
+ * convert, which is before it), so the walk meets none of them, and what
+ * erase_if_unused erases it has passed. */
+static void materialise(LState *s, Block *b) {
+    for (Op *op = b->first; op; op = op->next) {
+        for (int k = 0; k < op->nresults; k++) set_value_layout(s, op_result(op, k), lay(s, op_result(op, k)));
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next)
+                for (int k = 0; k < rb->nargs; k++) set_value_layout(s, rb->args[k], lay(s, rb->args[k]));
+        materialise_op(s, op);
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next) materialise(s, rb);
+    }
+}
+
 static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
     op_set_attr(c, module, "ttg.num-warps", attr_i32(c, o->num_warps));
     op_set_attr(c, module, "ttg.num-ctas", attr_i32(c, 1));
@@ -1085,7 +1124,6 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     if (s.too_deep) {
         diag_error(de, s.too_deep->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
                    s.too_deep_rank, TTG_MAX_RANK);
-        vec_free(&s.ops);
         vec_free(&s.seeds);
         return false;
     }
@@ -1134,34 +1172,15 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     }
     /* 3: defaults, consumers first (most kernels need none: every tile
      * is related to an access) */
-    for (int i = s.ops.len - 1; i >= 0 && s.nplaced < s.ntiles; i--) {
-        Op *op = s.ops.data[i];
-        for (int k = 0; k < op->nresults; k++) {
-            Value *v = op_result(op, k);
-            if (is_tile(v) && !lay(&s, v)) {
-                give(&s, v, default_layout(&s, v->type));
-                propagate(&s);
-            }
-        }
-        for (int r = 0; r < op->nregions; r++)
-            for (Block *b = op->regions[r].first; b; b = b->next)
-                for (int k = 0; k < b->nargs; k++)
-                    if (is_tile(b->args[k]) && !lay(&s, b->args[k])) {
-                        give(&s, b->args[k], default_layout(&s, b->args[k]->type));
-                        propagate(&s);
-                    }
-    }
+    if (s.nplaced < s.ntiles) give_defaults(&s, func);
     /* 4: types, then conversions, op by op: what an op's conversions read
      * is its operands' types (values defined before it, or arguments of
      * blocks of ops before it) and its own */
-    for (int i = 0; i < s.ops.len; i++) {
-        Op *op = s.ops.data[i];
-        for (int k = 0; k < op->nresults; k++) set_value_layout(&s, op_result(op, k), lay(&s, op_result(op, k)));
-        for (int r = 0; r < op->nregions; r++)
-            for (Block *b = op->regions[r].first; b; b = b->next)
-                for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
-        materialise_op(&s, op);
-    }
+    for (int r = 0; r < func->nregions; r++)
+        for (Block *b = func->regions[r].first; b; b = b->next) {
+            for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
+            materialise(&s, b);
+        }
     /* The conversions and clones made above (given their facts as they
      * were made) have the facts of what they convert or clone and changed
      * no other value's: the analysis serves the passes after (axis_info.h). */
@@ -1175,7 +1194,6 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     vec_free(&s.chained);
     vec_free(&s.floats);
     vec_free(&s.work);
-    vec_free(&s.ops);
     vec_free(&s.seeds);
     return true;
 }
