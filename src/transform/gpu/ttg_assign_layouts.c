@@ -77,7 +77,8 @@ typedef struct LState {
     uint32_t ntiles, nplaced;
     Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
     VEC(Value *) work;
-    VEC(Op *) seeds; /* the dots and memory anchors among them, in that order */
+    VEC(Op *) dots;     /* the function's tt.dots, in program order */
+    VEC(Op *) accesses; /* its memory anchors, in program order */
     /* the first op making a tensor of a rank layouts cannot describe
      * (constants, hoisted, only when no other op does), and that rank */
     Op *too_deep;
@@ -423,9 +424,9 @@ static void tie_orders(LState *s) {
     enum { WRITES, READS };
     int order[2][TTG_MAX_RANK + 1][TTG_MAX_RANK];
     bool known[2][TTG_MAX_RANK + 1] = {{0}}, conflict[2][TTG_MAX_RANK + 1] = {{0}};
-    for (int i = 0; i < s->seeds.len; i++) {
-        Op *op = s->seeds.data[i];
-        if (!is_memory_anchor(op) || !is_tile(op_operand(op, 0))) continue;
+    for (int i = 0; i < s->accesses.len; i++) {
+        Op *op = s->accesses.data[i];
+        if (!is_tile(op_operand(op, 0))) continue;
         Value *ptr = op_operand(op, 0);
         int rank = ptr->type->rank, o[TTG_MAX_RANK], w = op->kind == TT_LOAD ? READS : WRITES;
         if (rank < 2 || !coalesce_decided(s->aa, ptr, o)) continue;
@@ -515,7 +516,8 @@ static void propagate(LState *s) {
 
 static inline void collect_op(LState *s, Op *op) {
     op->mark = 0; /* (not RELATED) */
-    if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
+    if (op->kind == TT_DOT) vec_push(&s->dots, op);
+    else if (is_memory_anchor(op)) vec_push(&s->accesses, op);
     for (int k = 0; k < op->nresults; k++) {
         Type *t = op_result(op, k)->type;
         if (t->kind != TY_TENSOR) continue;
@@ -530,7 +532,7 @@ static inline void collect_op(LState *s, Op *op) {
 
 /* root and the ops nested in it, in pre-order, as op_walk visits them (a
  * loop over each block, not a callback per op): their marks cleared, the
- * seeds and the tiles counted */
+ * dots and accesses listed, the tiles counted */
 static void collect(LState *s, Op *root) {
     collect_op(s, root);
     for (int r = 0; r < root->nregions; r++)
@@ -989,9 +991,9 @@ static bool chained_dot(LState *s, Op *dot) {
     /* the search reaches only ops of the dot's region: without another
      * dot there (one dot per k loop, the usual case), none is connected */
     bool other = false;
-    for (int i = 0; i < s->seeds.len && !other; i++) {
-        const Op *d = s->seeds.data[i];
-        other = d != dot && d->kind == TT_DOT && d->parent && d->parent->parent == sl.region;
+    for (int i = 0; i < s->dots.len && !other; i++) {
+        const Op *d = s->dots.data[i];
+        other = d != dot && d->parent && d->parent->parent == sl.region;
     }
     if (!other) return false;
     if (sl.region)
@@ -1124,7 +1126,8 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     if (s.too_deep) {
         diag_error(de, s.too_deep->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
                    s.too_deep_rank, TTG_MAX_RANK);
-        vec_free(&s.seeds);
+        vec_free(&s.dots);
+        vec_free(&s.accesses);
         return false;
     }
     s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
@@ -1135,10 +1138,9 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     s.aa = axis_analyze(c, func);
     tie_orders(&s);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
-    for (int i = 0; i < s.seeds.len; i++) {
+    for (int i = 0; i < s.dots.len; i++) {
         Layout l;
-        if (s.seeds.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.seeds.data[i], &l))
-            give(&s, op_result(s.seeds.data[i], 0), keep_layout(&s, l));
+        if (mma_dot_layout(&s, s.dots.data[i], &l)) give(&s, op_result(s.dots.data[i], 0), keep_layout(&s, l));
     }
     propagate(&s);
     /* 1-2: anchors, loads first; every load's own operands before any
@@ -1146,9 +1148,9 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
      * feeds, not converted every iteration because another load's layout
      * reached it first through shared index arithmetic) */
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < s.seeds.len; i++) {
-            Op *op = s.seeds.data[i];
-            if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
+        for (int i = 0; i < s.accesses.len; i++) {
+            Op *op = s.accesses.data[i];
+            if ((op->kind == TT_LOAD) != (pass == 0)) continue;
             Value *ptr = op_operand(op, 0);
             if (!is_tile(ptr)) continue;
             if ((op->kind == TT_LOAD || op->kind == TT_STORE) &&
@@ -1194,7 +1196,8 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     vec_free(&s.chained);
     vec_free(&s.floats);
     vec_free(&s.work);
-    vec_free(&s.seeds);
+    vec_free(&s.dots);
+    vec_free(&s.accesses);
     return true;
 }
 
