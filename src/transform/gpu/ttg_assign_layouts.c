@@ -598,14 +598,16 @@ static inline bool cheap_op(const Op *op) {
 static int remat_room_slow(LState *s, Value *x);
 
 static inline int remat_room(LState *s, Value *x) {
-    /* (the memo first, without a call: the propagation asks about every
-     * value with users to share, and most were answered before) */
+    /* (scalars and the memo first, without a call: the propagation asks
+     * about every value with users to share, and most were answered
+     * before) */
+    if (!is_tile(x)) return REMAT_DEPTH + 1;
     if (x->id < s->nvalues && s->room[x->id]) return s->room[x->id] - 2;
     return remat_room_slow(s, x);
 }
 
+/* remat_room for a tile not answered before */
 static NOT_INLINE int remat_room_slow(LState *s, Value *x) {
-    if (!is_tile(x)) return REMAT_DEPTH + 1;
     bool memo = x->id < s->nvalues;
     Op *d = x->def;
     int room = -1;
