@@ -371,8 +371,10 @@ static NOT_INLINE void relate_special(LState *s, Op *op, Value *v) {
 
 /* Spreads v's layout to the values op relates it to (v is an operand or a
  * result of op, or an argument of one of op's blocks). The common ops, the
- * same-layout ones and the anchors, here; the rest in relate_special. */
-static void relate_op(LState *s, Op *op, Value *v) {
+ * same-layout ones and the anchors, here (inline: the propagation relates
+ * an op for every value it places and every use of it); the rest in
+ * relate_special. */
+static ALWAYS_INLINE void relate_op(LState *s, Op *op, Value *v) {
     if (special_relate_kind[op->kind]) {
         relate_special(s, op, v);
         return;
