@@ -75,7 +75,9 @@ typedef struct LState {
     /* the tiles among the results and block arguments collected, and how
      * many of them have a layout: the defaults' walk stops once all have */
     uint32_t ntiles, nplaced;
-    Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
+    /* the layouts of the memory accesses (loads, stores, atomics), by
+     * their index in `accesses` (see anchor_of); NULL: not placed yet */
+    const Layout **anchor;
     VEC(Value *) work;
     VEC(Op *) dots;     /* the function's tt.dots, in program order */
     VEC(Op *) accesses; /* its memory anchors, in program order */
@@ -241,7 +243,7 @@ static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) 
     }
 }
 
-/* The anchor map's mark for a load or store of fewer elements than the
+/* The anchor layout marking a load or store of fewer elements than the
  * CTA has threads: as Triton's remove-layout-conversions counts it (not
  * an "expensive" access), it gains nothing from a coalesced layout of its
  * own (some threads hold copies whatever the layout; the emitter's
@@ -252,11 +254,19 @@ static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) 
  * before their store. Atomics keep their own layouts. */
 static const Layout floating;
 
-/* An op's `mark` while the layouts spread (collect clears it): the op is
- * a same-layout op or an anchor whose values all took what relate gave
- * them (it gives to all at once, and give never overwrites: relating it
- * again changes nothing). */
-enum { RELATED = 1 };
+/* An op's `mark` while the layouts spread (collect clears it): bit 0,
+ * RELATED, that the op is a same-layout op or an anchor whose values all
+ * took what relate gave them (it gives to all at once, and give never
+ * overwrites: relating it again changes nothing); the bits above, for a
+ * memory access, 1 + its index in `accesses` (set once the dots are laid
+ * out: chained_dot has the marks before). */
+enum { RELATED = 1, ACCESS_SHIFT = 1 };
+
+/* Where a memory access's layout is kept (in place of a map by address:
+ * the propagation asks for it at every access it relates). */
+static inline const Layout **anchor_of(LState *s, const Op *op) {
+    return &s->anchor[(op->mark >> ACCESS_SHIFT) - 1];
+}
 
 /* The ops relate_op leaves to relate_special (a table: relate_op asks it
  * of every op it relates). */
@@ -369,19 +379,11 @@ static NOT_INLINE void relate_special(LState *s, Op *op, Value *v) {
     }
 }
 
-/* Spreads v's layout to the values op relates it to (v is an operand or a
- * result of op, or an argument of one of op's blocks). The common ops, the
- * same-layout ones and the anchors, here (inline: the propagation relates
- * an op for every value it places and every use of it); the rest in
- * relate_special. */
-static ALWAYS_INLINE void relate_op(LState *s, Op *op, Value *v) {
-    if (special_relate_kind[op->kind]) {
-        relate_special(s, op, v);
-        return;
-    }
+/* relate_op for the common ops, the same-layout ones and the anchors. */
+static NOT_INLINE void relate_common(LState *s, Op *op, Value *v) {
     const Layout *l;
     if (is_memory_anchor(op)) {
-        l = map_get(&s->anchor, MAP_KEY(op));
+        l = *anchor_of(s, op);
         if (!l) return; /* not placed yet: related again once it is */
         if (l == &floating) l = lay(s, v);
     } else if (same_layout_op(op)) {
@@ -393,14 +395,21 @@ static ALWAYS_INLINE void relate_op(LState *s, Op *op, Value *v) {
     for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
     /* (one without results, a store, is related again: what that gives
      * was given already) */
-    if (op->nresults) op->mark = RELATED;
+    if (op->nresults) op->mark |= RELATED;
+}
+
+/* Spreads v's layout to the values op relates it to (v is an operand or a
+ * result of op, or an argument of one of op's blocks). */
+static ALWAYS_INLINE void relate_op(LState *s, Op *op, Value *v) {
+    if (special_relate_kind[op->kind]) relate_special(s, op, v);
+    else relate_common(s, op, v);
 }
 
 /* relate_op, but for the common case, an op all of whose values took the
  * layout at once before (an element-wise op is reached from each of its
  * operands and its result, and the first did it all). */
-static inline void relate(LState *s, Op *op, Value *v) {
-    if (op->mark != RELATED) relate_op(s, op, v);
+static ALWAYS_INLINE void relate(LState *s, Op *op, Value *v) {
+    if (!(op->mark & RELATED)) relate_op(s, op, v);
 }
 
 /* The order of a rank's accesses whose pointers are equally contiguous
@@ -469,7 +478,7 @@ static void place_anchor(LState *s, Op *op) {
         *m = (AnchorMemo){.type = ptr->type, .per_thread = per_thread, .layout = a};
         memcpy(m->order, order, sizeof order[0] * (size_t)rank);
     }
-    map_put(&s->anchor, MAP_KEY(op), (void *)a);
+    *anchor_of(s, op) = a;
     for (int k = 0; k < op->nresults; k++) give(s, op_result(op, k), a);
     for (int k = 0; k < op->noperands; k++) give(s, op_operand(op, k), a);
 }
@@ -477,7 +486,7 @@ static void place_anchor(LState *s, Op *op) {
 /* Marks a load or store `floating` and relates it if a neighbour has a layout
  * already (it was skipped then: not placed yet). */
 static void float_access(LState *s, Op *op) {
-    map_put(&s->anchor, MAP_KEY(op), (void *)&floating);
+    *anchor_of(s, op) = &floating;
     vec_push(&s->floats, op);
     for (int i = 0; i < op->noperands; i++)
         if (lay(s, op_operand(op, i))) {
@@ -952,7 +961,7 @@ static void materialise_op(LState *s, Op *op) {
         break;
     }
     if (is_memory_anchor(op)) {
-        const Layout *a = map_get(&s->anchor, MAP_KEY(op));
+        const Layout *a = *anchor_of(s, op);
         if (a == &floating) /* the layout of its result, or of the value it stores */
             a = op->nresults ? res_layout(s, op, 0) : type_layout(s, op_operand(op, 1)->type);
         for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), a);
@@ -1146,6 +1155,8 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
         Layout l;
         if (mma_dot_layout(&s, s.dots.data[i], &l)) give(&s, op_result(s.dots.data[i], 0), keep_layout(&s, l));
     }
+    s.anchor = tc_calloc((size_t)s.accesses.len + 1, sizeof *s.anchor);
+    for (int i = 0; i < s.accesses.len; i++) s.accesses.data[i]->mark = (i + 1) << ACCESS_SHIFT;
     propagate(&s);
     /* 1-2: anchors, loads first; every load's own operands before any
      * spreads (a loop-carried pointer is then laid out for the load it
@@ -1192,7 +1203,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
      * no other value's: the analysis serves the passes after (axis_info.h). */
     axis_analysis_keep(c, s.aa);
     tc_free(s.layout);
-    map_free(&s.anchor);
+    tc_free(s.anchor);
     tc_free(s.remat_of);
     tc_free(s.room);
     tc_free(s.cut);
