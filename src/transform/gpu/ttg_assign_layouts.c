@@ -663,7 +663,8 @@ static Value *remat_made(LState *s, Value *x, const Layout *l, const Op *before)
  * for remat_made. */
 static void remember(LState *s, Value *x, const Layout *l, Value *clone) {
     if (x->id >= s->remat_cap) { /* (a value made by the pass) */
-        uint32_t cap = ctx_value_count(s->ctx);
+        /* (with room for the next few: the pass makes them one by one) */
+        uint32_t cap = ctx_value_count(s->ctx) + s->remat_cap / 8 + 16;
         s->remat_of = tc_realloc(s->remat_of, sizeof *s->remat_of * cap);
         memset(s->remat_of + s->remat_cap, 0, sizeof *s->remat_of * (cap - s->remat_cap));
         s->remat_cap = cap;
