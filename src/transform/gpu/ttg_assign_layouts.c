@@ -113,7 +113,7 @@ typedef struct LState {
      * limit for the value, plus 2 (0: not known yet; see remat_room) */
     int8_t *room;
     /* by Value.id (the values made before the pass): cut_cost's answer for
-     * the last layout asked about */
+     * the last layout asked about (NULL until cut_cost is first asked) */
     struct CutMemo { const Layout *layout; int64_t cost; } *cut;
     /* by rank: how accesses of that rank break ties between equally
      * contiguous dimensions, when tie_known[rank]; see tie_orders */
@@ -757,6 +757,9 @@ static int64_t cut_cost(LState *s, Value *x, const Layout *l, int depth, int *bu
     if (!is_tile(x) || ttg_layout_equal(type_layout(s, x->type), l)) return 0;
     if (can_remat(s, x)) return 0;
     bool memo = x->id < s->nvalues;
+    /* (made on the first question: most kernels convert no tile that
+     * cannot be recomputed) */
+    if (!s->cut) s->cut = tc_calloc(s->nvalues + 1, sizeof *s->cut);
     if (memo && s->cut[x->id].layout == l) return s->cut[x->id].cost;
     int64_t whole = conversion_cost(s, x), cost = whole;
     Op *d = x->def;
@@ -1148,7 +1151,6 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     s.remat_cap = s.nvalues;
     s.remat_of = tc_calloc(s.nvalues + 1, sizeof *s.remat_of);
     s.room = tc_calloc(s.nvalues + 1, sizeof *s.room);
-    s.cut = tc_calloc(s.nvalues + 1, sizeof *s.cut);
     s.aa = axis_analyze(c, func);
     tie_orders(&s);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
