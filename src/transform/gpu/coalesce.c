@@ -36,12 +36,10 @@ bool coalesce_decided(AxisAnalysis *aa, Value *ptr, int *order) {
     return rank < 2 || ai->contig[order[0]] > ai->contig[order[1]];
 }
 
-Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp, const int *prefer) {
+int coalesce_plan(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp, const int *prefer, int *order) {
     Type *t = ptr->type;
     const AxisInfo *ai = axis_info(aa, ptr);
-    int rank = t->rank;
-    int order[TTG_MAX_RANK], spt[TTG_MAX_RANK];
-    order_dims(ai, rank, prefer, order);
+    order_dims(ai, t->rank, prefer, order);
     Type *pointee = ty_elem(t)->elem;
     int elem_bits = pointee->kind == TY_PTR ? 64 : (pointee->width < 8 ? 8 : pointee->width);
     int64_t numel = ty_numel(t), threads = (int64_t)num_warps * threads_per_warp;
@@ -51,8 +49,18 @@ Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_
     int64_t per_thread = min64(align, ai->contig[d0]);
     per_thread = min64(per_thread, 128 / elem_bits);
     per_thread = min64(per_thread, numel / threads > 1 ? numel / threads : 1);
-    if (per_thread < 1) per_thread = 1;
-    for (int d = 0; d < rank; d++) spt[d] = 1;
-    spt[d0] = (int)per_thread;
-    return ttg_blocked(t->shape, rank, spt, order, num_warps, threads_per_warp);
+    return per_thread < 1 ? 1 : (int)per_thread;
+}
+
+Layout coalesce_build(const Type *t, const int *order, int per_thread, int num_warps, int threads_per_warp) {
+    int spt[TTG_MAX_RANK];
+    for (int d = 0; d < t->rank; d++) spt[d] = 1;
+    spt[order[0]] = per_thread;
+    return ttg_blocked(t->shape, t->rank, spt, order, num_warps, threads_per_warp);
+}
+
+Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp, const int *prefer) {
+    int order[TTG_MAX_RANK];
+    int per_thread = coalesce_plan(aa, ptr, num_warps, threads_per_warp, prefer, order);
+    return coalesce_build(ptr->type, order, per_thread, num_warps, threads_per_warp);
 }

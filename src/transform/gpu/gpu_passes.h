@@ -31,6 +31,13 @@ bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de);
  * contiguous along (a gather: along none) in the order `prefer` gives, or
  * without one in row-major order (last dimension first). */
 Layout coalesce_layout(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp, const int *prefer);
+/* coalesce_layout in two steps, for callers that remember layouts by what
+ * they are built from (most accesses of a kernel share a few): the plan,
+ * the dimensions' order (rank long) and the elements per thread along the
+ * first, which it returns; and the layout of a tile of type t built from
+ * it. */
+int coalesce_plan(AxisAnalysis *aa, Value *ptr, int num_warps, int threads_per_warp, const int *prefer, int *order);
+Layout coalesce_build(const Type *t, const int *order, int per_thread, int num_warps, int threads_per_warp);
 /* Whether one dimension of `ptr` is more contiguous than every other; its
  * dims by contiguity in `order` (rank long) either way. */
 bool coalesce_decided(AxisAnalysis *aa, Value *ptr, int *order);

@@ -132,11 +132,12 @@ static int body_index(const Pipe *p, const Value *v) {
     return v->def ? v->def->mark - 1 + v->index : v->index;
 }
 
-static bool has_loop(Op *op) {
-    for (int r = 0; r < op->nregions; r++)
-        for (Block *b = op->regions[r].first; b; b = b->next)
-            for (Op *o = b->first; o; o = o->next)
-                if (o->kind == SCF_FOR || o->kind == SCF_WHILE || (o->nregions && has_loop(o))) return true;
+/* Whether op is nested in `outer`. */
+static bool nested_in(const Op *op, const Op *outer) {
+    for (const Block *b = op->parent; b && b->parent; b = b->parent->parent->parent) {
+        if (b->parent->parent == outer) return true;
+        if (!b->parent->parent) break;
+    }
     return false;
 }
 
@@ -387,11 +388,12 @@ static Value *next_stage(Builder *b, Value *s, int stages) {
     return op_result(build_op(b, ARITH_SELECT, ops, 3, &t, 1, 0), 0);
 }
 
+/* Pipelines the loads of an innermost loop. */
 static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode, AxisAnalysis *aa) {
     Block *body;
     Op *yield;
     int ns = pipeline_loop_shape(loop, num_stages, &body, &yield);
-    if (!ns || has_loop(loop)) return 0;
+    if (!ns) return 0;
     Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa, .mode = mode};
     Cand cs[MAX_LOADS];
     int n = 0;
@@ -533,9 +535,20 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
     int n = 0;
     for (Op *f = module_body(module)->first; f; f = f->next) {
         if (f->kind != TT_FUNC) continue;
-        OpList loops = {0};
-        collect_ops(f, SCF_FOR, OP_COUNT, true, &loops);
-        if (loops.len) {
+        /* the innermost scf.for loops, those that no loop (scf.for or
+         * scf.while) nested in them follows in the pre-order of both (a
+         * loop's nested ones follow it there), in program order; pipelining
+         * one changes no other's nesting */
+        OpList all = {0}, loops = {0};
+        collect_ops(f, SCF_FOR, SCF_WHILE, false, &all);
+        bool any_for = false;
+        for (int i = 0; i < all.len; i++) {
+            if (all.data[i]->kind != SCF_FOR) continue;
+            any_for = true;
+            if (!(i + 1 < all.len && nested_in(all.data[i + 1], all.data[i]))) vec_push(&loops, all.data[i]);
+        }
+        vec_free(&all);
+        if (any_for) {
             /* the facts of the IR before any loop is pipelined answer for
              * every loop (values made on the way read as unknown) */
             AxisAnalysis *aa = axis_analysis_get(c, f);

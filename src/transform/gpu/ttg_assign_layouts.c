@@ -53,6 +53,13 @@ typedef struct SliceMemo {
     const Layout *slice;
 } SliceMemo;
 
+/* An anchor's layout by what coalesce_build makes it from. */
+typedef struct AnchorMemo {
+    const Type *type;
+    int order[TTG_MAX_RANK], per_thread;
+    const Layout *layout;
+} AnchorMemo;
+
 typedef struct RematMemo {
     const Layout *layout;
     Value *clone;
@@ -64,15 +71,16 @@ typedef struct LState {
     const TtgOptions *opts;
     AxisAnalysis *aa;
     const Layout **layout; /* by Value.id (the values made before the pass) */
-    /* by the Value.id of an op's first result: a same-layout op or an anchor
-     * whose values all took what relate gives them (it gives to all at once,
-     * and give never overwrites: relating it again changes nothing) */
-    bool *related;
     uint32_t nvalues;
-    Map anchor;   /* Op* -> const Layout* (loads, stores, atomics) */
+    /* the tiles among the results and block arguments collected, and how
+     * many of them have a layout: the defaults' walk stops once all have */
+    uint32_t ntiles, nplaced;
+    /* the layouts of the memory accesses (loads, stores, atomics), by
+     * their index in `accesses` (see anchor_of); NULL: not placed yet */
+    const Layout **anchor;
     VEC(Value *) work;
-    VEC(Op *) ops; /* every op, pre-order */
-    VEC(Op *) seeds; /* the dots and memory anchors among them, in that order */
+    VEC(Op *) dots;     /* the function's tt.dots, in program order */
+    VEC(Op *) accesses; /* its memory anchors, in program order */
     /* the first op making a tensor of a rank layouts cannot describe
      * (constants, hoisted, only when no other op does), and that rank */
     Op *too_deep;
@@ -86,6 +94,10 @@ typedef struct LState {
      * ask for the same few again and again */
     SliceMemo slices[16];
     int nslices;
+    /* the anchors' layouts (the dozens of loads and stores of a kernel
+     * have a few plans between them) */
+    AnchorMemo anchors[16];
+    int nanchors, anchor_next;
     /* keep_layout's last answers */
     const Layout *kept[8];
     int nkept, kept_next;
@@ -101,7 +113,7 @@ typedef struct LState {
      * limit for the value, plus 2 (0: not known yet; see remat_room) */
     int8_t *room;
     /* by Value.id (the values made before the pass): cut_cost's answer for
-     * the last layout asked about */
+     * the last layout asked about (NULL until cut_cost is first asked) */
     struct CutMemo { const Layout *layout; int64_t cost; } *cut;
     /* by rank: how accesses of that rank break ties between equally
      * contiguous dimensions, when tie_known[rank]; see tie_orders */
@@ -149,6 +161,7 @@ static inline void give(LState *s, Value *v, const Layout *l) {
     /* (most calls find v placed already: that test first) */
     if (v->id >= s->nvalues || s->layout[v->id] || !l || !is_tile(v) || l->rank != v->type->rank) return;
     s->layout[v->id] = l;
+    s->nplaced++;
     vec_push(&s->work, v);
 }
 
@@ -230,7 +243,7 @@ static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) 
     }
 }
 
-/* The anchor map's mark for a load or store of fewer elements than the
+/* The anchor layout marking a load or store of fewer elements than the
  * CTA has threads: as Triton's remove-layout-conversions counts it (not
  * an "expensive" access), it gains nothing from a coalesced layout of its
  * own (some threads hold copies whatever the layout; the emitter's
@@ -241,9 +254,30 @@ static void while_group(LState *s, Op *w, bool b_group, int g, const Layout *l) 
  * before their store. Atomics keep their own layouts. */
 static const Layout floating;
 
-/* Spreads v's layout to the values op relates it to (v is an operand or a
- * result of op, or an argument of one of op's blocks). */
-static void relate_op(LState *s, Op *op, Value *v) {
+/* An op's `mark` while the layouts spread (collect clears it): bit 0,
+ * RELATED, that the op is a same-layout op or an anchor whose values all
+ * took what relate gave them (it gives to all at once, and give never
+ * overwrites: relating it again changes nothing); the bits above, for a
+ * memory access, 1 + its index in `accesses` (set once the dots are laid
+ * out: chained_dot has the marks before). */
+enum { RELATED = 1, ACCESS_SHIFT = 1 };
+
+/* Where a memory access's layout is kept (in place of a map by address:
+ * the propagation asks for it at every access it relates). */
+static inline const Layout **anchor_of(LState *s, const Op *op) {
+    return &s->anchor[(op->mark >> ACCESS_SHIFT) - 1];
+}
+
+/* The ops relate_op leaves to relate_special (a table: relate_op asks it
+ * of every op it relates). */
+static const bool special_relate_kind[OP_COUNT] = {
+    [TT_EXPAND_DIMS] = true, [TT_REDUCE] = true, [TT_TRANS] = true, [TT_GATHER] = true, [TT_DOT] = true,
+    [SCF_FOR] = true, [SCF_IF] = true, [SCF_WHILE] = true, [SCF_YIELD] = true, [SCF_CONDITION] = true,
+};
+
+/* relate_op for the ops that relate their values other than all alike:
+ * slices, permutations, the dots' and gathers' operands, control flow. */
+static NOT_INLINE void relate_special(LState *s, Op *op, Value *v) {
     const Layout *l = lay(s, v);
     bool is_result = v->def == op;
     bool is_arg = !v->def && owner_op(v) == op;
@@ -341,31 +375,41 @@ static void relate_op(LState *s, Op *op, Value *v) {
         return;
     }
     default:
-        break;
+        return;
     }
-    uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
-    if (key < s->nvalues && s->related[key]) return;
-    const Layout *a = is_memory_anchor(op) ? map_get(&s->anchor, MAP_KEY(op)) : NULL;
-    if (is_memory_anchor(op) && a != &floating) {
-        if (!a) return; /* not placed yet: related again once it is */
-        for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), a);
-        for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), a);
-    } else if (a == &floating || same_layout_op(op)) {
-        for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
-        for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
+}
+
+/* relate_op for the common ops, the same-layout ones and the anchors. */
+static NOT_INLINE void relate_common(LState *s, Op *op, Value *v) {
+    const Layout *l;
+    if (is_memory_anchor(op)) {
+        l = *anchor_of(s, op);
+        if (!l) return; /* not placed yet: related again once it is */
+        if (l == &floating) l = lay(s, v);
+    } else if (same_layout_op(op)) {
+        l = lay(s, v);
     } else {
         return;
     }
-    if (key < s->nvalues) s->related[key] = true;
+    for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
+    for (int i = 0; i < op->nresults; i++) give(s, op_result(op, i), l);
+    /* (one without results, a store, is related again: what that gives
+     * was given already) */
+    if (op->nresults) op->mark |= RELATED;
+}
+
+/* Spreads v's layout to the values op relates it to (v is an operand or a
+ * result of op, or an argument of one of op's blocks). */
+static ALWAYS_INLINE void relate_op(LState *s, Op *op, Value *v) {
+    if (special_relate_kind[op->kind]) relate_special(s, op, v);
+    else relate_common(s, op, v);
 }
 
 /* relate_op, but for the common case, an op all of whose values took the
  * layout at once before (an element-wise op is reached from each of its
  * operands and its result, and the first did it all). */
-static inline void relate(LState *s, Op *op, Value *v) {
-    uint32_t key = op->nresults ? op_result(op, 0)->id : UINT32_MAX;
-    if (key < s->nvalues && s->related[key]) return;
-    relate_op(s, op, v);
+static ALWAYS_INLINE void relate(LState *s, Op *op, Value *v) {
+    if (!(op->mark & RELATED)) relate_op(s, op, v);
 }
 
 /* The order of a rank's accesses whose pointers are equally contiguous
@@ -391,9 +435,9 @@ static void tie_orders(LState *s) {
     enum { WRITES, READS };
     int order[2][TTG_MAX_RANK + 1][TTG_MAX_RANK];
     bool known[2][TTG_MAX_RANK + 1] = {{0}}, conflict[2][TTG_MAX_RANK + 1] = {{0}};
-    for (int i = 0; i < s->seeds.len; i++) {
-        Op *op = s->seeds.data[i];
-        if (!is_memory_anchor(op) || !is_tile(op_operand(op, 0))) continue;
+    for (int i = 0; i < s->accesses.len; i++) {
+        Op *op = s->accesses.data[i];
+        if (!is_tile(op_operand(op, 0))) continue;
         Value *ptr = op_operand(op, 0);
         int rank = ptr->type->rank, o[TTG_MAX_RANK], w = op->kind == TT_LOAD ? READS : WRITES;
         if (rank < 2 || !coalesce_decided(s->aa, ptr, o)) continue;
@@ -418,9 +462,23 @@ static void place_anchor(LState *s, Op *op) {
     Value *ptr = op_operand(op, 0);
     int rank = ptr->type->rank;
     const int *prefer = s->tie_known[rank] ? s->tie_order[rank] : NULL;
-    const Layout *a =
-        keep_layout(s, coalesce_layout(s->aa, ptr, s->opts->num_warps, s->opts->threads_per_warp, prefer));
-    map_put(&s->anchor, MAP_KEY(op), (void *)a);
+    int order[TTG_MAX_RANK], nw = s->opts->num_warps, tpw = s->opts->threads_per_warp;
+    int per_thread = coalesce_plan(s->aa, ptr, nw, tpw, prefer, order);
+    const Layout *a = NULL;
+    for (int i = 0; i < s->nanchors && !a; i++) {
+        const AnchorMemo *m = &s->anchors[i];
+        if (m->type == ptr->type && m->per_thread == per_thread &&
+            memcmp(m->order, order, sizeof order[0] * (size_t)rank) == 0)
+            a = m->layout;
+    }
+    if (!a) {
+        a = keep_layout(s, coalesce_build(ptr->type, order, per_thread, nw, tpw));
+        AnchorMemo *m = &s->anchors[s->nanchors < TC_ARRAY_LEN(s->anchors) ? s->nanchors++
+                                                                         : s->anchor_next++ % TC_ARRAY_LEN(s->anchors)];
+        *m = (AnchorMemo){.type = ptr->type, .per_thread = per_thread, .layout = a};
+        memcpy(m->order, order, sizeof order[0] * (size_t)rank);
+    }
+    *anchor_of(s, op) = a;
     for (int k = 0; k < op->nresults; k++) give(s, op_result(op, k), a);
     for (int k = 0; k < op->noperands; k++) give(s, op_operand(op, k), a);
 }
@@ -428,7 +486,7 @@ static void place_anchor(LState *s, Op *op) {
 /* Marks a load or store `floating` and relates it if a neighbour has a layout
  * already (it was skipped then: not placed yet). */
 static void float_access(LState *s, Op *op) {
-    map_put(&s->anchor, MAP_KEY(op), (void *)&floating);
+    *anchor_of(s, op) = &floating;
     vec_push(&s->floats, op);
     for (int i = 0; i < op->noperands; i++)
         if (lay(s, op_operand(op, i))) {
@@ -439,7 +497,7 @@ static void float_access(LState *s, Op *op) {
 }
 
 static inline bool cheap_op(const Op *op);
-static int remat_room(LState *s, Value *x);
+static inline int remat_room(LState *s, Value *x);
 
 /* Control flow: loops, ifs and their terminators. */
 static bool is_scf(const Op *op) {
@@ -468,29 +526,34 @@ static void propagate(LState *s) {
 }
 
 static inline void collect_op(LState *s, Op *op) {
-    vec_push(&s->ops, op);
-    if (op->kind == TT_DOT || is_memory_anchor(op)) vec_push(&s->seeds, op);
-    if (s->too_deep && (s->too_deep->kind != ARITH_CONSTANT || op->kind == ARITH_CONSTANT)) return;
+    op->mark = 0; /* (not RELATED) */
+    if (op->kind == TT_DOT) vec_push(&s->dots, op);
+    else if (is_memory_anchor(op)) vec_push(&s->accesses, op);
     for (int k = 0; k < op->nresults; k++) {
         Type *t = op_result(op, k)->type;
-        if (t->kind == TY_TENSOR && t->rank > TTG_MAX_RANK) {
+        if (t->kind != TY_TENSOR) continue;
+        s->ntiles++;
+        if (t->rank > TTG_MAX_RANK &&
+            (!s->too_deep || (s->too_deep->kind == ARITH_CONSTANT && op->kind != ARITH_CONSTANT))) {
             s->too_deep = op;
             s->too_deep_rank = t->rank;
-            return;
         }
     }
 }
 
 /* root and the ops nested in it, in pre-order, as op_walk visits them (a
- * loop over each block, not a callback per op) */
+ * loop over each block, not a callback per op): their marks cleared, the
+ * dots and accesses listed, the tiles counted */
 static void collect(LState *s, Op *root) {
     collect_op(s, root);
     for (int r = 0; r < root->nregions; r++)
-        for (Block *b = root->regions[r].first; b; b = b->next)
+        for (Block *b = root->regions[r].first; b; b = b->next) {
+            for (int k = 0; k < b->nargs; k++) s->ntiles += is_tile(b->args[k]);
             for (Op *o = b->first; o; o = o->next) {
                 if (o->nregions) collect(s, o);
                 else collect_op(s, o);
             }
+        }
 }
 
 static const Layout *default_layout(LState *s, Type *t) {
@@ -543,10 +606,20 @@ static inline bool cheap_op(const Op *op) {
  * defined by ops materialised already, whose operands do not change after
  * (the index arithmetic shares its operands: walked as a tree, the same
  * values were asked about again and again). */
-static int remat_room(LState *s, Value *x) {
+static int remat_room_slow(LState *s, Value *x);
+
+static inline int remat_room(LState *s, Value *x) {
+    /* (scalars and the memo first, without a call: the propagation asks
+     * about every value with users to share, and most were answered
+     * before) */
     if (!is_tile(x)) return REMAT_DEPTH + 1;
+    if (x->id < s->nvalues && s->room[x->id]) return s->room[x->id] - 2;
+    return remat_room_slow(s, x);
+}
+
+/* remat_room for a tile not answered before */
+static NOT_INLINE int remat_room_slow(LState *s, Value *x) {
     bool memo = x->id < s->nvalues;
-    if (memo && s->room[x->id]) return s->room[x->id] - 2;
     Op *d = x->def;
     int room = -1;
     if (d && cheap_op(d)) {
@@ -590,7 +663,8 @@ static Value *remat_made(LState *s, Value *x, const Layout *l, const Op *before)
  * for remat_made. */
 static void remember(LState *s, Value *x, const Layout *l, Value *clone) {
     if (x->id >= s->remat_cap) { /* (a value made by the pass) */
-        uint32_t cap = ctx_value_count(s->ctx);
+        /* (with room for the next few: the pass makes them one by one) */
+        uint32_t cap = ctx_value_count(s->ctx) + s->remat_cap / 8 + 16;
         s->remat_of = tc_realloc(s->remat_of, sizeof *s->remat_of * cap);
         memset(s->remat_of + s->remat_cap, 0, sizeof *s->remat_of * (cap - s->remat_cap));
         s->remat_cap = cap;
@@ -683,6 +757,9 @@ static int64_t cut_cost(LState *s, Value *x, const Layout *l, int depth, int *bu
     if (!is_tile(x) || ttg_layout_equal(type_layout(s, x->type), l)) return 0;
     if (can_remat(s, x)) return 0;
     bool memo = x->id < s->nvalues;
+    /* (made on the first question: most kernels convert no tile that
+     * cannot be recomputed) */
+    if (!s->cut) s->cut = tc_calloc(s->nvalues + 1, sizeof *s->cut);
     if (memo && s->cut[x->id].layout == l) return s->cut[x->id].cost;
     int64_t whole = conversion_cost(s, x), cost = whole;
     Op *d = x->def;
@@ -888,7 +965,7 @@ static void materialise_op(LState *s, Op *op) {
         break;
     }
     if (is_memory_anchor(op)) {
-        const Layout *a = map_get(&s->anchor, MAP_KEY(op));
+        const Layout *a = *anchor_of(s, op);
         if (a == &floating) /* the layout of its result, or of the value it stores */
             a = op->nresults ? res_layout(s, op, 0) : type_layout(s, op_operand(op, 1)->type);
         for (int i = 0; i < op->nresults; i++) set_value_layout(s, op_result(op, i), a);
@@ -912,7 +989,7 @@ typedef struct Slice {
     VEC(Op *) work;
 } Slice;
 
-/* (`mark` 1: seen; the region's ops are cleared first) */
+/* (`mark` 1: seen; the region's ops are cleared first, and after) */
 static void slice_add(Slice *sl, Op *x) {
     if (!x || !x->parent || x->parent->parent != sl->region || x->mark) return;
     x->mark = 1;
@@ -931,9 +1008,9 @@ static bool chained_dot(LState *s, Op *dot) {
     /* the search reaches only ops of the dot's region: without another
      * dot there (one dot per k loop, the usual case), none is connected */
     bool other = false;
-    for (int i = 0; i < s->seeds.len && !other; i++) {
-        const Op *d = s->seeds.data[i];
-        other = d != dot && d->kind == TT_DOT && d->parent && d->parent->parent == sl.region;
+    for (int i = 0; i < s->dots.len && !other; i++) {
+        const Op *d = s->dots.data[i];
+        other = d != dot && d->parent && d->parent->parent == sl.region;
     }
     if (!other) return false;
     if (sl.region)
@@ -951,6 +1028,9 @@ static bool chained_dot(LState *s, Op *dot) {
             for (Use *u = op_result(op, i)->uses; u; u = u->next) slice_add(&sl, u->owner);
     }
     vec_free(&sl.work);
+    /* (cleared again: the propagation reads `mark` as RELATED) */
+    for (Block *b = sl.region ? sl.region->first : NULL; b; b = b->next)
+        for (Op *o = b->first; o; o = o->next) o->mark = 0;
     return chained;
 }
 
@@ -1005,6 +1085,46 @@ static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
     return true;
 }
 
+/* Step 3 for op and the ops nested in it, consumers first (the reverse of
+ * pre-order), until every tile has a layout: a tile without one gets the
+ * default layout, which then spreads. */
+static void give_defaults(LState *s, Op *op) {
+    for (int r = op->nregions - 1; r >= 0; r--)
+        for (Block *b = op->regions[r].last; b; b = b->prev)
+            for (Op *o = b->last; o && s->nplaced < s->ntiles; o = o->prev) give_defaults(s, o);
+    for (int k = 0; k < op->nresults && s->nplaced < s->ntiles; k++) {
+        Value *v = op_result(op, k);
+        if (is_tile(v) && !lay(s, v)) {
+            give(s, v, default_layout(s, v->type));
+            propagate(s);
+        }
+    }
+    for (int r = 0; r < op->nregions && s->nplaced < s->ntiles; r++)
+        for (Block *b = op->regions[r].first; b; b = b->next)
+            for (int k = 0; k < b->nargs; k++)
+                if (is_tile(b->args[k]) && !lay(s, b->args[k])) {
+                    give(s, b->args[k], default_layout(s, b->args[k]->type));
+                    propagate(s);
+                }
+}
+
+/* Step 4 for the ops of block b and the ops nested in them, in pre-order
+ * (b's arguments have their types). The conversions and clones made go
+ * before the op being materialised (or after the definition of what they
+ * convert, which is before it), so the walk meets none of them, and what
+ * erase_if_unused erases it has passed. */
+static void materialise(LState *s, Block *b) {
+    for (Op *op = b->first; op; op = op->next) {
+        for (int k = 0; k < op->nresults; k++) set_value_layout(s, op_result(op, k), lay(s, op_result(op, k)));
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next)
+                for (int k = 0; k < rb->nargs; k++) set_value_layout(s, rb->args[k], lay(s, rb->args[k]));
+        materialise_op(s, op);
+        for (int r = 0; r < op->nregions; r++)
+            for (Block *rb = op->regions[r].first; rb; rb = rb->next) materialise(s, rb);
+    }
+}
+
 static void set_module_attrs(Context *c, Op *module, const TtgOptions *o) {
     op_set_attr(c, module, "ttg.num-warps", attr_i32(c, o->num_warps));
     op_set_attr(c, module, "ttg.num-ctas", attr_i32(c, 1));
@@ -1023,33 +1143,32 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     if (s.too_deep) {
         diag_error(de, s.too_deep->loc, "a tensor of rank %d: the GPU backend handles tensors of rank %d at most",
                    s.too_deep_rank, TTG_MAX_RANK);
-        vec_free(&s.ops);
-        vec_free(&s.seeds);
+        vec_free(&s.dots);
+        vec_free(&s.accesses);
         return false;
     }
     s.layout = tc_calloc(s.nvalues + 1, sizeof *s.layout);
-    s.related = tc_calloc(s.nvalues + 1, sizeof *s.related);
     s.remat_cap = s.nvalues;
     s.remat_of = tc_calloc(s.nvalues + 1, sizeof *s.remat_of);
     s.room = tc_calloc(s.nvalues + 1, sizeof *s.room);
-    s.cut = tc_calloc(s.nvalues + 1, sizeof *s.cut);
     s.aa = axis_analyze(c, func);
     tie_orders(&s);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
-    for (int i = 0; i < s.seeds.len; i++) {
+    for (int i = 0; i < s.dots.len; i++) {
         Layout l;
-        if (s.seeds.data[i]->kind == TT_DOT && mma_dot_layout(&s, s.seeds.data[i], &l))
-            give(&s, op_result(s.seeds.data[i], 0), keep_layout(&s, l));
+        if (mma_dot_layout(&s, s.dots.data[i], &l)) give(&s, op_result(s.dots.data[i], 0), keep_layout(&s, l));
     }
+    s.anchor = tc_calloc((size_t)s.accesses.len + 1, sizeof *s.anchor);
+    for (int i = 0; i < s.accesses.len; i++) s.accesses.data[i]->mark = (i + 1) << ACCESS_SHIFT;
     propagate(&s);
     /* 1-2: anchors, loads first; every load's own operands before any
      * spreads (a loop-carried pointer is then laid out for the load it
      * feeds, not converted every iteration because another load's layout
      * reached it first through shared index arithmetic) */
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < s.seeds.len; i++) {
-            Op *op = s.seeds.data[i];
-            if (!is_memory_anchor(op) || (op->kind == TT_LOAD) != (pass == 0)) continue;
+        for (int i = 0; i < s.accesses.len; i++) {
+            Op *op = s.accesses.data[i];
+            if ((op->kind == TT_LOAD) != (pass == 0)) continue;
             Value *ptr = op_operand(op, 0);
             if (!is_tile(ptr)) continue;
             if ((op->kind == TT_LOAD || op->kind == TT_STORE) &&
@@ -1071,42 +1190,23 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
         place_anchor(&s, op);
         propagate(&s);
     }
-    /* 3: defaults, consumers first */
-    for (int i = s.ops.len - 1; i >= 0; i--) {
-        Op *op = s.ops.data[i];
-        for (int k = 0; k < op->nresults; k++) {
-            Value *v = op_result(op, k);
-            if (is_tile(v) && !lay(&s, v)) {
-                give(&s, v, default_layout(&s, v->type));
-                propagate(&s);
-            }
-        }
-        for (int r = 0; r < op->nregions; r++)
-            for (Block *b = op->regions[r].first; b; b = b->next)
-                for (int k = 0; k < b->nargs; k++)
-                    if (is_tile(b->args[k]) && !lay(&s, b->args[k])) {
-                        give(&s, b->args[k], default_layout(&s, b->args[k]->type));
-                        propagate(&s);
-                    }
-    }
+    /* 3: defaults, consumers first (most kernels need none: every tile
+     * is related to an access) */
+    if (s.nplaced < s.ntiles) give_defaults(&s, func);
     /* 4: types, then conversions, op by op: what an op's conversions read
      * is its operands' types (values defined before it, or arguments of
      * blocks of ops before it) and its own */
-    for (int i = 0; i < s.ops.len; i++) {
-        Op *op = s.ops.data[i];
-        for (int k = 0; k < op->nresults; k++) set_value_layout(&s, op_result(op, k), lay(&s, op_result(op, k)));
-        for (int r = 0; r < op->nregions; r++)
-            for (Block *b = op->regions[r].first; b; b = b->next)
-                for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
-        materialise_op(&s, op);
-    }
+    for (int r = 0; r < func->nregions; r++)
+        for (Block *b = func->regions[r].first; b; b = b->next) {
+            for (int k = 0; k < b->nargs; k++) set_value_layout(&s, b->args[k], lay(&s, b->args[k]));
+            materialise(&s, b);
+        }
     /* The conversions and clones made above (given their facts as they
      * were made) have the facts of what they convert or clone and changed
      * no other value's: the analysis serves the passes after (axis_info.h). */
     axis_analysis_keep(c, s.aa);
     tc_free(s.layout);
-    tc_free(s.related);
-    map_free(&s.anchor);
+    tc_free(s.anchor);
     tc_free(s.remat_of);
     tc_free(s.room);
     tc_free(s.cut);
@@ -1114,8 +1214,8 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     vec_free(&s.chained);
     vec_free(&s.floats);
     vec_free(&s.work);
-    vec_free(&s.ops);
-    vec_free(&s.seeds);
+    vec_free(&s.dots);
+    vec_free(&s.accesses);
     return true;
 }
 
