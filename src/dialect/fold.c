@@ -204,13 +204,11 @@ static bool int_identity(Context *c, Op *op, Value *x, Value *y, Attr *cy, Attr 
     return false;
 }
 
-bool fold_int_arith(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
-    Attr *a = cs[0], *b = cs[1];
-    Value *x = op_operand(op, 0), *y = op_operand(op, 1);
-    /* (most ops asked: no constant on the right and two operands, where
-     * nothing folds) */
-    if (!b && x != y) return false;
+/* (the folds themselves: out of line, so that the common exit below needs
+ * no stack frame) */
+static NOT_INLINE bool fold_int_arith_at(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
     Type *t = op->results[0].type;
+    Attr *a = cs[0], *b = cs[1];
     if (a && b && !is_float_attr(a) && !is_float_attr(b)) {
         int64_t n = result_count(a, b);
         if (n < 0) return false;
@@ -221,7 +219,14 @@ bool fold_int_arith(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
         tc_free(r);
         return ok;
     }
-    return int_identity(c, op, x, y, b, out, ov);
+    return int_identity(c, op, op_operand(op, 0), op_operand(op, 1), b, out, ov);
+}
+
+bool fold_int_arith(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
+    /* (most ops asked: no constant on the right and two operands, where
+     * nothing folds) */
+    if (!cs[1] && op_operand(op, 0) != op_operand(op, 1)) return false;
+    return fold_int_arith_at(c, op, cs, out, ov);
 }
 
 /* ---- float arithmetic ------------------------------------------------------------- */
