@@ -155,7 +155,7 @@ static int64_t tile_regs(Type *t, int threads) {
 }
 
 /* tile_regs of t at the loop's thread count, through the cache. */
-static int64_t regs_of(Pipe *p, Type *t) {
+static ALWAYS_INLINE int64_t regs_of(Pipe *p, Type *t) {
     if (!ty_is_tensor(t)) return 0;
     int h = (int)(MAP_KEY(t) >> 5 & (TC_ARRAY_LEN(p->regs) - 1));
     if (p->regs[h].type != t) p->regs[h].type = t, p->regs[h].regs = tile_regs(t, p->threads);
@@ -180,15 +180,16 @@ static int last_user(const Pipe *p, const Value *v) {
 }
 
 /* The registers of the values from outside the loop that x (an op under
- * the body) reads, each counted once (in `outside`). An operand of a
- * direct child of the body is from outside exactly when it is not from
- * the body; one of a nested op may be from the nested regions. */
-static int64_t outside_regs(Pipe *p, Op *x, Map *outside) {
+ * the body) reads, each counted once (in `outside`; values that take none
+ * are not looked up). An operand of a direct child of the body is from
+ * outside exactly when it is not from the body; one of a nested op may be
+ * from the nested regions. */
+static ALWAYS_INLINE int64_t outside_regs(Pipe *p, Op *x, bool nested, Map *outside) {
     int64_t regs = 0;
-    bool nested = x->parent != p->body;
     for (int i = 0; i < x->noperands; i++) {
         Value *v = op_operand(x, i);
-        if (in_body(p, v) || costs_nothing(v)) continue;
+        int64_t r;
+        if (in_body(p, v) || costs_nothing(v) || !(r = regs_of(p, v->type))) continue;
         if (nested) {
             const Op *d = v->def;
             if (!d) d = v->owner_block && v->owner_block->parent ? v->owner_block->parent->parent : NULL;
@@ -196,11 +197,18 @@ static int64_t outside_regs(Pipe *p, Op *x, Map *outside) {
         }
         if (map_get(outside, MAP_KEY(v))) continue;
         map_put(outside, MAP_KEY(v), (void *)1);
-        regs += regs_of(p, v->type);
+        regs += r;
     }
+    return regs;
+}
+
+/* outside_regs of the ops nested in x's regions. */
+static int64_t nested_outside_regs(Pipe *p, Op *x, Map *outside) {
+    int64_t regs = 0;
     for (int r = 0; r < x->nregions; r++)
         for (Block *b = x->regions[r].first; b; b = b->next)
-            for (Op *y = b->first; y; y = y->next) regs += outside_regs(p, y, outside);
+            for (Op *y = b->first; y; y = y->next)
+                regs += outside_regs(p, y, true, outside) + (y->nregions ? nested_outside_regs(p, y, outside) : 0);
     return regs;
 }
 
@@ -212,7 +220,8 @@ static int64_t body_pressure(Pipe *p) {
     Map outside = {0};
     map_reserve(&outside, 32);
     int64_t always = 0, peak = 0;
-    for (Op *o = body->first; o; o = o->next) always += outside_regs(p, o, &outside);
+    for (Op *o = body->first; o; o = o->next)
+        always += outside_regs(p, o, false, &outside) + (o->nregions ? nested_outside_regs(p, o, &outside) : 0);
     /* The tiles live after op o (o->mark is its index): an argument whose
      * last user l (as last_user gives it) has l > o->mark + 1, and a result
      * of o or of an op d before it with l > o->mark + 1. Each value counts
