@@ -87,7 +87,9 @@ static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 3) 
 static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 3) | bits); }
 static bool is_erased(Canon *s, Op *op) { return get_mark(s, op) & MARK_ERASED; }
 
-static void push(Canon *s, Op *op) {
+/* (push, splat_through_shape and int_const are forced inline: small, and
+ * asked of most ops visited, where a call's frame cost more than they do) */
+static ALWAYS_INLINE void push(Canon *s, Op *op) {
     if (!op) return;
     int m = get_mark(s, op);
     if (m & (MARK_QUEUED | MARK_ERASED)) {
@@ -281,7 +283,7 @@ static bool fold_ext_chain(Canon *s, Op *op) {
 }
 
 /* broadcast / expand_dims / reshape of (tt.splat x) -> tt.splat x. */
-static bool splat_through_shape(Canon *s, Op *op) {
+static ALWAYS_INLINE bool splat_through_shape(Canon *s, Op *op) {
     Op *d = op_operand(op, 0)->def;
     if (!d || d->kind != TT_SPLAT) return false;
     if (op->kind != TT_BROADCAST && op->kind != TT_EXPAND_DIMS && op->kind != TT_RESHAPE) return false;
@@ -333,7 +335,7 @@ static bool remove_empty_for(Canon *s, Op *op) {
 }
 
 /* The integer constant of v (scalar or splat), for reassociation. */
-static bool int_const(Value *v, int64_t *out) {
+static ALWAYS_INLINE bool int_const(Value *v, int64_t *out) {
     Attr *a = value_const(v);
     return a && ty_is_int(ty_elem(v->type)) && attr_as_int(a, out);
 }
