@@ -266,10 +266,7 @@ static bool uses_dot_result(Op *op) {
 
 bool canonicalize_unmoved_by_erase(Op *dead) { return !uses_dot_result(dead); }
 
-bool canonicalize_unmoved_by_hoist(Op *op) {
-    if (op->kind == TT_DOT) return false;
-    return !((op->kind == ARITH_ADDF || op->kind == ARITH_ADDI) && uses_dot_result(op));
-}
+bool canonicalize_unmoved_by_hoisted_add(Op *add) { return !uses_dot_result(add); }
 
 static bool region_ops_removable(Op *op) {
     for (int r = 0; r < op->nregions; r++)
