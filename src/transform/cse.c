@@ -90,8 +90,9 @@ static ALWAYS_INLINE uint64_t op_hash(const Op *op, unsigned flags) {
     return h ^ h >> 29;
 }
 
-/* (x and y have the same hash, so most often they are equal) */
-static bool op_equal(const Op *x, const Op *y) {
+/* (x and y have the same hash, so most often they are equal; inline in
+ * the probe, which gcc kept calling) */
+static ALWAYS_INLINE bool op_equal(const Op *x, const Op *y) {
     if (x->kind != y->kind || x->noperands != y->noperands || x->nresults != y->nresults ||
         x->nattrs != y->nattrs)
         return false;
