@@ -84,7 +84,9 @@ static ALWAYS_INLINE uint64_t op_hash(const Op *op, unsigned flags) {
         for (int i = 0; i < n; i++) h = mix(h, MAP_KEY(u[i].value));
     }
     for (int i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
-    for (int i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
+    if (op->nresults == 1) h = mix(h, MAP_KEY(op->results[0].type)); /* (most ops) */
+    else
+        for (int i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
     /* (the last multiply mixed every field into the high bits; the bucket
      * is the low ones) */
     return h ^ h >> 29;

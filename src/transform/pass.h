@@ -172,6 +172,7 @@ bool op_is_removable(Op *op);
  * inline: canonicalize and dce ask them of every op, and most ops have a
  * used result or no constant operand.) */
 static inline bool op_is_trivially_dead(Op *op) {
+    if (op->nresults == 1) return !op->results[0].uses && op_is_removable(op); /* (most ops) */
     for (int i = 0; i < op->nresults; i++)
         if (op->results[i].uses) return false;
     return op_is_removable(op);
