@@ -625,7 +625,12 @@ static bool try_fold(Canon *s, Op *op) {
     if (!fn || op->nresults == 0) return false;
     if (op->noperands > 8 || op->nresults > 4) return fold_large(s, op, fn);
     Attr *cs[8], *out[4] = {NULL};
-    for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    if (op->noperands == 2) { /* (most ops) */
+        cs[0] = value_const(op->operands[0].value);
+        cs[1] = value_const(op->operands[1].value);
+    } else {
+        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    }
     /* a unary op without attributes folds a constant operand to what the
      * same op of the same constant and result type folded to before (the
      * front end splats one constant to one shape many times over) */

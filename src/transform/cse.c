@@ -80,6 +80,10 @@ static ALWAYS_INLINE uint64_t op_hash(const Op *op, unsigned flags) {
     if (n == 2 && (flags & OPF_COMMUTATIVE)) {
         uint64_t a = MAP_KEY(u[0].value), b = MAP_KEY(u[1].value);
         h = mix(mix(h, a + b), a ^ b);
+    } else if (n == 1) { /* (most ops have one or two operands and one result: no loop for those) */
+        h = mix(h, MAP_KEY(u[0].value));
+    } else if (n == 2) {
+        h = mix(mix(h, MAP_KEY(u[0].value)), MAP_KEY(u[1].value));
     } else {
         for (int i = 0; i < n; i++) h = mix(h, MAP_KEY(u[i].value));
     }
