@@ -101,11 +101,13 @@ static ALWAYS_INLINE void push(Canon *s, Op *op) {
 }
 
 /* Whether an operand of op is a tt.dot's result (see MARK_SWEPT). */
+static inline bool is_dot_result(const Value *v) { return v->def && v->def->kind == TT_DOT; }
+
 static bool reads_dot(const Op *op) {
-    for (int i = 0; i < op->noperands; i++) {
-        const Op *d = op->operands[i].value->def;
-        if (d && d->kind == TT_DOT) return true;
-    }
+    if (op->noperands == 2) /* (most ops asked: no loop) */
+        return is_dot_result(op->operands[0].value) || is_dot_result(op->operands[1].value);
+    for (int i = 0; i < op->noperands; i++)
+        if (is_dot_result(op->operands[i].value)) return true;
     return false;
 }
 

@@ -314,15 +314,20 @@ static bool can_next(const Pipe *p, Value *v, int depth) { return depth <= next_
 static Value *clone_at(Pipe *p, Op *def, Value *(*map)(Pipe *, Value *), Op **copies, Op *before, Value *v) {
     Value *ops_small[8];
     Type *tys_small[4];
+    int nres = def->nresults;
     Value **ops = def->noperands <= 8 ? ops_small : tc_malloc(sizeof(Value *) * (size_t)def->noperands);
-    Type **tys = def->nresults <= 4 ? tys_small : tc_malloc(sizeof(Type *) * (size_t)def->nresults);
+    Type **tys = nres <= 4 ? tys_small : tc_malloc(sizeof(Type *) * (size_t)nres);
     for (int i = 0; i < def->noperands; i++) ops[i] = map(p, op_operand(def, i));
-    for (int i = 0; i < def->nresults; i++) tys[i] = def->results[i].type;
-    Op *n = op_create(p->c, def->kind, def->loc, ops, def->noperands, tys, def->nresults, 0);
+    if (nres == 1) tys[0] = def->results[0].type; /* (most ops: no loop) */
+    else
+        for (int i = 0; i < nres; i++) tys[i] = def->results[i].type;
+    Op *n = op_create(p->c, def->kind, def->loc, ops, def->noperands, tys, nres, 0);
     if (ops != ops_small) tc_free(ops);
     if (tys != tys_small) tc_free(tys);
     op_copy_attrs(p->c, n, def);
-    for (int i = 0; i < def->nresults; i++) n->results[i].name = def->results[i].name;
+    if (nres == 1) n->results[0].name = def->results[0].name;
+    else
+        for (int i = 0; i < nres; i++) n->results[i].name = def->results[i].name;
     op_insert_before(before, n);
     copies[def->mark] = n;
     return op_result(n, v->index);
