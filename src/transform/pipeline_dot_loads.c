@@ -265,7 +265,9 @@ static int64_t body_pressure(Pipe *p) {
  * recompute reaches anywhere (REACH_ANY). So each op's reach is found
  * once, by its index, and kept: the loads' addresses and masks share much
  * of their slices, which a walk per check went over again and again. */
-enum { MAX_DEPTH = 64, REACH_ANY = 1 << 20, REACH_UNKNOWN = -2 };
+enum { MAX_DEPTH = 64, REACH_ANY = 1 << 20 };
+/* (the tables keep reach + 2, so that the zeroed ones read as unknown) */
+enum { REACH_KEPT = 2 };
 
 /* An op's reach so far, given that of one more operand (-1 at least). */
 static inline int reach_from(int reach, int r) { return r - 1 < reach ? (r > 0 ? r - 1 : -1) : reach; }
@@ -278,14 +280,15 @@ static bool can_cur(const Pipe *p, Value *v, int depth) { return depth <= cur_re
 static int cur_reach(const Pipe *p, Value *v) {
     if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return REACH_ANY;
     int *memo = &p->cur_reach[v->def->mark];
-    if (*memo != REACH_UNKNOWN) return *memo;
+    if (*memo) return *memo - REACH_KEPT;
     int reach = -1;
     if (pipeline_clonable(v->def)) {
         reach = MAX_DEPTH;
         for (int i = 0; i < v->def->noperands && reach >= 0; i++)
             reach = reach_from(reach, cur_reach(p, op_operand(v->def, i)));
     }
-    return *memo = reach;
+    *memo = reach + REACH_KEPT;
+    return reach;
 }
 
 /* v's next-iteration value can be computed before p->point (and, since the
@@ -294,14 +297,15 @@ static int next_reach(const Pipe *p, Value *v) {
     if (!in_body(p, v) || v == loop_iv(p)) return REACH_ANY;
     if (!v->def) return can_cur(p, op_operand(p->yield, v->index - 1), 0) ? REACH_ANY : -1;
     int *memo = &p->next_reach[v->def->mark];
-    if (*memo != REACH_UNKNOWN) return *memo;
+    if (*memo) return *memo - REACH_KEPT;
     int reach = -1;
     if (pipeline_clonable(v->def)) {
         reach = MAX_DEPTH;
         for (int i = 0; i < v->def->noperands && reach >= 0; i++)
             reach = reach_from(reach, next_reach(p, op_operand(v->def, i)));
     }
-    return *memo = reach;
+    *memo = reach + REACH_KEPT;
+    return reach;
 }
 
 static bool can_next(const Pipe *p, Value *v, int depth) { return depth <= next_reach(p, v); }
@@ -460,7 +464,6 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
     p.next_arg = (Value **)(p.first + nn);
     p.cur_reach = (int *)(p.next_arg + na);
     p.next_reach = p.cur_reach + nn;
-    for (int i = 0; i < n; i++) p.cur_reach[i] = p.next_reach[i] = REACH_UNKNOWN;
     p.threads = 32 * (num_warps > 0 ? num_warps : 4);
     int kept = 0;
     int64_t regs = body_pressure(&p);
