@@ -161,8 +161,18 @@ static inline bool sole_user(const Op *op) {
            (op->noperands > 1 && u[1].value && !u[1].value->uses->next); /* (op's own use is there) */
 }
 
-static inline bool cse_candidate(const Op *op, unsigned flags) {
-    return (flags & (OPF_PURE | OPF_TERMINATOR)) == OPF_PURE && op->nregions == 0 && op->nresults > 0;
+/* The kinds whose ops take part: pure, not terminators, without regions
+ * and with results, as the op table's columns say (a byte per kind, read
+ * for every op; the counts are checked on the op too, as they may vary) */
+static const bool cse_kind[OP_COUNT] = {
+#define OP(kind, name, fmt, nopmin, nopmax, nres, nreg, flags, verify, fold) \
+    [kind] = ((flags) & (OPF_PURE | OPF_TERMINATOR)) == OPF_PURE && (nreg) == 0 && (nres) != 0,
+#include "dialect/ops.def"
+#undef OP
+};
+
+static inline bool cse_candidate(const Op *op) {
+    return cse_kind[op->kind] && op->nregions == 0 && op->nresults > 0;
 }
 
 /* Room for at least `want` entries (a power of two of buckets). */
@@ -267,15 +277,14 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
-        unsigned flags = op_info[op->kind].flags;
-        if (cse_candidate(op, flags)) {
+        if (cse_candidate(op)) {
             Op *prev;
             if (sole_user(op)) {
                 op->mark = t->skip_mark;
                 vec_push(&t->skipped, op);
                 prev = NULL;
             } else {
-                uint64_t h = op_hash(op, flags);
+                uint64_t h = op_hash(op, op_info[op->kind].flags);
                 prev = table_find_or_push(t, op, h);
             }
             if (prev) {
