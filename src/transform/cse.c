@@ -63,8 +63,9 @@ typedef struct Table {
      * while it stood when the pass began and every merge so far kept it
      * (shared with the tables of isolated regions) */
     bool *count_unseen;
-    /* some op seen may be dead code for dce (see may_be_dead) */
-    bool *may_be_dead;
+    /* some op seen may be dead code for dce (see may_be_dead; the outer
+     * table gets an isolated region's answer when it is done) */
+    bool may_be_dead;
 } Table;
 
 /* One multiply per field and a full mix at the end (the fields are
@@ -302,7 +303,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                 continue;
             }
         }
-        if (!*t->may_be_dead && may_be_dead(op)) *t->may_be_dead = true;
+        if (!t->may_be_dead && may_be_dead(op)) t->may_be_dead = true;
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
                 Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead,
@@ -312,6 +313,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                     cse_block(&inner, ib, pc, true);
                 }
                 table_clear(&inner); /* (its ops left out leave scope) */
+                t->may_be_dead = inner.may_be_dead;
                 table_free(&inner);
                 continue;
             }
@@ -326,8 +328,8 @@ bool pass_cse(Op *module, PassContext *pc) {
      * numbers, counts) or negative ones (canonicalize) */
     static _Atomic unsigned runs;
     int mark = (int)(0x40000000u | ((++runs << 1) & 0x3ffffffeu));
-    bool count_unseen = canonicalize_fixed_point_stands(pc), may_be_dead = false;
-    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead, .skip_mark = mark,
+    bool count_unseen = canonicalize_fixed_point_stands(pc);
+    Table t = {.count_unseen = &count_unseen, .skip_mark = mark,
                .late_mark = mark + 1};
     /* sized once for the values there are (no more pure ops than that):
      * doubling from a small table rehashed the expanded fp64 math several
@@ -341,6 +343,7 @@ bool pass_cse(Op *module, PassContext *pc) {
                 table_clear(&t);
                 cse_block(&t, b, pc, true);
             }
+    bool may_be_dead = t.may_be_dead;
     table_free(&t);
     /* (dce also erases private functions that no call reaches) */
     for (Op *f = module_body(module)->first; f && !may_be_dead; f = f->next)
