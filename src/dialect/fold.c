@@ -204,7 +204,9 @@ static bool int_identity(Context *c, Op *op, Value *x, Value *y, Attr *cy, Attr 
     return false;
 }
 
-bool fold_int_arith(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
+/* (the folds themselves: out of line, so that the common exit below needs
+ * no stack frame) */
+static NOT_INLINE bool fold_int_arith_at(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
     Type *t = op->results[0].type;
     Attr *a = cs[0], *b = cs[1];
     if (a && b && !is_float_attr(a) && !is_float_attr(b)) {
@@ -218,6 +220,13 @@ bool fold_int_arith(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
         return ok;
     }
     return int_identity(c, op, op_operand(op, 0), op_operand(op, 1), b, out, ov);
+}
+
+bool fold_int_arith(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
+    /* (most ops asked: no constant on the right and two operands, where
+     * nothing folds) */
+    if (!cs[1] && op_operand(op, 0) != op_operand(op, 1)) return false;
+    return fold_int_arith_at(c, op, cs, out, ov);
 }
 
 /* ---- float arithmetic ------------------------------------------------------------- */
@@ -265,9 +274,10 @@ static double eval_float(OpKind k, double a, double b, FloatKind fk) {
 }
 
 bool fold_float_arith(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
+    Attr *a = cs[0], *b = cs[1];
+    if (!b) return false; /* (every fold below reads a constant on the right) */
     Type *t = op->results[0].type;
     FloatKind fk = ty_elem(t)->fkind;
-    Attr *a = cs[0], *b = cs[1];
     if (a && b && is_float_attr(a) && is_float_attr(b)) {
         int64_t n = result_count(a, b);
         if (n < 0) return false;
@@ -391,9 +401,12 @@ static bool eval_cmpf(int pred, double a, double b) {
 
 bool fold_cmp(Context *c, Op *op, Attr **cs, Attr **out, Value **ov) {
     Type *t = op->results[0].type;
+    bool is_f = op->kind == ARITH_CMPF;
+    /* (most comparisons asked: of two values, not both constants, where
+     * only a float's `false` and `true` predicates fold) */
+    if (!is_f && !(cs[0] && cs[1]) && op_operand(op, 0) != op_operand(op, 1)) return false;
     int64_t pred;
     if (!op_attr_int_k(op, AN_PREDICATE, &pred)) return false;
-    bool is_f = op->kind == ARITH_CMPF;
     if (is_f && (pred == CMPF_FALSE || pred == CMPF_TRUE))
         return out[0] = int_splat(c, t, pred == CMPF_TRUE), true;
     Attr *a = cs[0], *b = cs[1];

@@ -87,7 +87,9 @@ static int get_mark(Canon *s, Op *op) { return op->mark < 0 && (~op->mark >> 3) 
 static void set_mark(Canon *s, Op *op, int bits) { op->mark = ~((s->epoch << 3) | bits); }
 static bool is_erased(Canon *s, Op *op) { return get_mark(s, op) & MARK_ERASED; }
 
-static void push(Canon *s, Op *op) {
+/* (push, splat_through_shape and int_const are forced inline: small, and
+ * asked of most ops visited, where a call's frame cost more than they do) */
+static ALWAYS_INLINE void push(Canon *s, Op *op) {
     if (!op) return;
     int m = get_mark(s, op);
     if (m & (MARK_QUEUED | MARK_ERASED)) {
@@ -99,11 +101,13 @@ static void push(Canon *s, Op *op) {
 }
 
 /* Whether an operand of op is a tt.dot's result (see MARK_SWEPT). */
+static inline bool is_dot_result(const Value *v) { return v->def && v->def->kind == TT_DOT; }
+
 static bool reads_dot(const Op *op) {
-    for (int i = 0; i < op->noperands; i++) {
-        const Op *d = op->operands[i].value->def;
-        if (d && d->kind == TT_DOT) return true;
-    }
+    if (op->noperands == 2) /* (most ops asked: no loop) */
+        return is_dot_result(op->operands[0].value) || is_dot_result(op->operands[1].value);
+    for (int i = 0; i < op->noperands; i++)
+        if (is_dot_result(op->operands[i].value)) return true;
     return false;
 }
 
@@ -281,7 +285,7 @@ static bool fold_ext_chain(Canon *s, Op *op) {
 }
 
 /* broadcast / expand_dims / reshape of (tt.splat x) -> tt.splat x. */
-static bool splat_through_shape(Canon *s, Op *op) {
+static ALWAYS_INLINE bool splat_through_shape(Canon *s, Op *op) {
     Op *d = op_operand(op, 0)->def;
     if (!d || d->kind != TT_SPLAT) return false;
     if (op->kind != TT_BROADCAST && op->kind != TT_EXPAND_DIMS && op->kind != TT_RESHAPE) return false;
@@ -333,7 +337,7 @@ static bool remove_empty_for(Canon *s, Op *op) {
 }
 
 /* The integer constant of v (scalar or splat), for reassociation. */
-static bool int_const(Value *v, int64_t *out) {
+static ALWAYS_INLINE bool int_const(Value *v, int64_t *out) {
     Attr *a = value_const(v);
     return a && ty_is_int(ty_elem(v->type)) && attr_as_int(a, out);
 }
@@ -623,7 +627,12 @@ static bool try_fold(Canon *s, Op *op) {
     if (!fn || op->nresults == 0) return false;
     if (op->noperands > 8 || op->nresults > 4) return fold_large(s, op, fn);
     Attr *cs[8], *out[4] = {NULL};
-    for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    if (op->noperands == 2) { /* (most ops) */
+        cs[0] = value_const(op->operands[0].value);
+        cs[1] = value_const(op->operands[1].value);
+    } else {
+        for (int i = 0; i < op->noperands; i++) cs[i] = value_const(op->operands[i].value);
+    }
     /* a unary op without attributes folds a constant operand to what the
      * same op of the same constant and result type folded to before (the
      * front end splats one constant to one shape many times over) */

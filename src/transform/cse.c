@@ -63,8 +63,9 @@ typedef struct Table {
      * while it stood when the pass began and every merge so far kept it
      * (shared with the tables of isolated regions) */
     bool *count_unseen;
-    /* some op seen may be dead code for dce (see may_be_dead) */
-    bool *may_be_dead;
+    /* some op seen may be dead code for dce (see may_be_dead; the outer
+     * table gets an isolated region's answer when it is done) */
+    bool may_be_dead;
 } Table;
 
 /* One multiply per field and a full mix at the end (the fields are
@@ -80,18 +81,25 @@ static ALWAYS_INLINE uint64_t op_hash(const Op *op, unsigned flags) {
     if (n == 2 && (flags & OPF_COMMUTATIVE)) {
         uint64_t a = MAP_KEY(u[0].value), b = MAP_KEY(u[1].value);
         h = mix(mix(h, a + b), a ^ b);
+    } else if (n == 1) { /* (most ops have one or two operands and one result: no loop for those) */
+        h = mix(h, MAP_KEY(u[0].value));
+    } else if (n == 2) {
+        h = mix(mix(h, MAP_KEY(u[0].value)), MAP_KEY(u[1].value));
     } else {
         for (int i = 0; i < n; i++) h = mix(h, MAP_KEY(u[i].value));
     }
     for (int i = 0; i < op->nattrs; i++) h = mix(h, MAP_KEY(op->attrs[i].attr));
-    for (int i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
+    if (op->nresults == 1) h = mix(h, MAP_KEY(op->results[0].type)); /* (most ops) */
+    else
+        for (int i = 0; i < op->nresults; i++) h = mix(h, MAP_KEY(op->results[i].type));
     /* (the last multiply mixed every field into the high bits; the bucket
      * is the low ones) */
     return h ^ h >> 29;
 }
 
-/* (x and y have the same hash, so most often they are equal) */
-static bool op_equal(const Op *x, const Op *y) {
+/* (x and y have the same hash, so most often they are equal; inline in
+ * the probe, which gcc kept calling) */
+static ALWAYS_INLINE bool op_equal(const Op *x, const Op *y) {
     if (x->kind != y->kind || x->noperands != y->noperands || x->nresults != y->nresults ||
         x->nattrs != y->nattrs)
         return false;
@@ -154,8 +162,18 @@ static inline bool sole_user(const Op *op) {
            (op->noperands > 1 && u[1].value && !u[1].value->uses->next); /* (op's own use is there) */
 }
 
-static inline bool cse_candidate(const Op *op, unsigned flags) {
-    return (flags & (OPF_PURE | OPF_TERMINATOR)) == OPF_PURE && op->nregions == 0 && op->nresults > 0;
+/* The kinds whose ops take part: pure, not terminators, without regions
+ * and with results, as the op table's columns say (a byte per kind, read
+ * for every op; the counts are checked on the op too, as they may vary) */
+static const bool cse_kind[OP_COUNT] = {
+#define OP(kind, name, fmt, nopmin, nopmax, nres, nreg, flags, verify, fold) \
+    [kind] = ((flags) & (OPF_PURE | OPF_TERMINATOR)) == OPF_PURE && (nreg) == 0 && (nres) != 0,
+#include "dialect/ops.def"
+#undef OP
+};
+
+static inline bool cse_candidate(const Op *op) {
+    return cse_kind[op->kind] && op->nregions == 0 && op->nresults > 0;
 }
 
 /* Room for at least `want` entries (a power of two of buckets). */
@@ -260,15 +278,14 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
     for (Op *op = b->first, *next; op; op = next) {
         next = op->next;
         op_prefetch(op, OP_PREFETCH_DIST);
-        unsigned flags = op_info[op->kind].flags;
-        if (cse_candidate(op, flags)) {
+        if (cse_candidate(op)) {
             Op *prev;
             if (sole_user(op)) {
                 op->mark = t->skip_mark;
                 vec_push(&t->skipped, op);
                 prev = NULL;
             } else {
-                uint64_t h = op_hash(op, flags);
+                uint64_t h = op_hash(op, op_info[op->kind].flags);
                 prev = table_find_or_push(t, op, h);
             }
             if (prev) {
@@ -286,7 +303,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                 continue;
             }
         }
-        if (!*t->may_be_dead && may_be_dead(op)) *t->may_be_dead = true;
+        if (!t->may_be_dead && may_be_dead(op)) t->may_be_dead = true;
         for (int r = 0; r < op->nregions; r++) {
             if (op_has_flag(op, OPF_ISOLATED)) {
                 Table inner = {.count_unseen = t->count_unseen, .may_be_dead = t->may_be_dead,
@@ -296,6 +313,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                     cse_block(&inner, ib, pc, true);
                 }
                 table_clear(&inner); /* (its ops left out leave scope) */
+                t->may_be_dead = inner.may_be_dead;
                 table_free(&inner);
                 continue;
             }
@@ -310,8 +328,8 @@ bool pass_cse(Op *module, PassContext *pc) {
      * numbers, counts) or negative ones (canonicalize) */
     static _Atomic unsigned runs;
     int mark = (int)(0x40000000u | ((++runs << 1) & 0x3ffffffeu));
-    bool count_unseen = canonicalize_fixed_point_stands(pc), may_be_dead = false;
-    Table t = {.count_unseen = &count_unseen, .may_be_dead = &may_be_dead, .skip_mark = mark,
+    bool count_unseen = canonicalize_fixed_point_stands(pc);
+    Table t = {.count_unseen = &count_unseen, .skip_mark = mark,
                .late_mark = mark + 1};
     /* sized once for the values there are (no more pure ops than that):
      * doubling from a small table rehashed the expanded fp64 math several
@@ -325,6 +343,7 @@ bool pass_cse(Op *module, PassContext *pc) {
                 table_clear(&t);
                 cse_block(&t, b, pc, true);
             }
+    bool may_be_dead = t.may_be_dead;
     table_free(&t);
     /* (dce also erases private functions that no call reaches) */
     for (Op *f = module_body(module)->first; f && !may_be_dead; f = f->next)

@@ -244,9 +244,15 @@ bool canonicalize_unmoved_by_merge(Op *op, Op *prev) {
      * ones, and the constants are not merged here) */
     for (int i = 0; i < op->nresults; i++)
         for (Use *u = op->results[i].uses; u; u = u->next) {
-            if (u->owner->kind == SCF_FOR && op->kind != ARITH_CONSTANT) continue;
-            for (int k = 0; k < u->owner->noperands; k++)
-                if (u->owner->operands[k].value == &prev->results[i]) return false;
+            const Op *user = u->owner;
+            const Value *pv = &prev->results[i];
+            if (user->noperands == 2) { /* (most users: the other operand only) */
+                if (user->operands[u == &user->operands[0]].value == pv) return false;
+                continue;
+            }
+            if (user->kind == SCF_FOR && op->kind != ARITH_CONSTANT) continue;
+            for (int k = 0; k < user->noperands; k++)
+                if (user->operands[k].value == pv) return false;
         }
     /* (no operand is used by op alone: prev uses each of them too) */
     for (int i = 0; i < op->noperands; i++)
@@ -266,10 +272,7 @@ static bool uses_dot_result(Op *op) {
 
 bool canonicalize_unmoved_by_erase(Op *dead) { return !uses_dot_result(dead); }
 
-bool canonicalize_unmoved_by_hoist(Op *op) {
-    if (op->kind == TT_DOT) return false;
-    return !((op->kind == ARITH_ADDF || op->kind == ARITH_ADDI) && uses_dot_result(op));
-}
+bool canonicalize_unmoved_by_hoisted_add(Op *add) { return !uses_dot_result(add); }
 
 static bool region_ops_removable(Op *op) {
     for (int r = 0; r < op->nregions; r++)

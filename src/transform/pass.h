@@ -154,7 +154,13 @@ bool canonicalize_unmoved_by_merge(Op *op, Op *prev);
  * then leave uncounted. */
 bool canonicalize_fixed_point_stands(const PassContext *pc);
 bool canonicalize_unmoved_by_erase(Op *dead);
-bool canonicalize_unmoved_by_hoist(Op *op);
+/* (inline: licm asks it of every op it moves, and only an add may look
+ * further) */
+bool canonicalize_unmoved_by_hoisted_add(Op *add);
+static inline bool canonicalize_unmoved_by_hoist(Op *op) {
+    if (op->kind == TT_DOT) return false;
+    return (op->kind != ARITH_ADDF && op->kind != ARITH_ADDI) || canonicalize_unmoved_by_hoisted_add(op);
+}
 bool canonicalize_unmoved_by_unuse(const Value *v);
 
 /* True when erasing op (if its results were unused) cannot change what the
@@ -166,6 +172,7 @@ bool op_is_removable(Op *op);
  * inline: canonicalize and dce ask them of every op, and most ops have a
  * used result or no constant operand.) */
 static inline bool op_is_trivially_dead(Op *op) {
+    if (op->nresults == 1) return !op->results[0].uses && op_is_removable(op); /* (most ops) */
     for (int i = 0; i < op->nresults; i++)
         if (op->results[i].uses) return false;
     return op_is_removable(op);

@@ -74,9 +74,21 @@ typedef struct Pipe {
     Block *body;
     Op *yield;
     Op *point;  /* where the prefetches go (before it) */
-    Map cur;    /* body value -> a copy available before point (values after it) */
-    Map next;   /* body value -> its next iteration's value, before point */
-    Map first;  /* body value -> its iteration-0 value, before the loop */
+    /* The copies made, by the index of the body op copied (its mark): the
+     * body's ops are numbered once, and a table of them is an array rather
+     * than a hash map keyed by value */
+    Op **cur;   /* a copy before point (of the ops after it) */
+    Op **next;  /* the next iteration's copy, before point */
+    Op **first; /* the iteration-0 copy, before the loop */
+    Value **next_arg; /* by argument number: the next value of the iv and iter_args */
+    /* can_cur's and can_next's answers, by op index (see can_cur) */
+    int *cur_reach, *next_reach;
+    int threads;
+    /* tile_regs by type, a direct-mapped cache (a body has few types) */
+    struct {
+        Type *type;
+        int64_t regs;
+    } regs[16];
     bool skip_async; /* leave the loads cp.async pipelining takes */
 } Pipe;
 
@@ -142,10 +154,12 @@ static int64_t tile_regs(Type *t, int threads) {
     return (n * bits + 32 * (int64_t)threads - 1) / (32 * (int64_t)threads);
 }
 
-static bool defined_outside(const Pipe *p, const Value *v) {
-    const Op *d = v->def;
-    if (!d) d = v->owner_block && v->owner_block->parent ? v->owner_block->parent->parent : NULL;
-    return d && !op_is_ancestor(p->loop, d);
+/* tile_regs of t at the loop's thread count, through the cache. */
+static ALWAYS_INLINE int64_t regs_of(Pipe *p, Type *t) {
+    if (!ty_is_tensor(t)) return 0;
+    int h = (int)(MAP_KEY(t) >> 5 & (TC_ARRAY_LEN(p->regs) - 1));
+    if (p->regs[h].type != t) p->regs[h].type = t, p->regs[h].regs = tile_regs(t, p->threads);
+    return p->regs[h].regs;
 }
 
 static bool costs_nothing(const Value *v) {
@@ -165,31 +179,49 @@ static int last_user(const Pipe *p, const Value *v) {
     return last;
 }
 
+/* The registers of the values from outside the loop that x (an op under
+ * the body) reads, each counted once (in `outside`; values that take none
+ * are not looked up). An operand of a direct child of the body is from
+ * outside exactly when it is not from the body; one of a nested op may be
+ * from the nested regions. */
+static ALWAYS_INLINE int64_t outside_regs(Pipe *p, Op *x, bool nested, Map *outside) {
+    int64_t regs = 0;
+    for (int i = 0; i < x->noperands; i++) {
+        Value *v = op_operand(x, i);
+        int64_t r;
+        if (in_body(p, v) || costs_nothing(v) || !(r = regs_of(p, v->type))) continue;
+        if (nested) {
+            const Op *d = v->def;
+            if (!d) d = v->owner_block && v->owner_block->parent ? v->owner_block->parent->parent : NULL;
+            if (!d || op_is_ancestor(p->loop, d)) continue;
+        }
+        if (map_get(outside, MAP_KEY(v))) continue;
+        map_put(outside, MAP_KEY(v), (void *)1);
+        regs += r;
+    }
+    return regs;
+}
+
+/* outside_regs of the ops nested in x's regions. */
+static int64_t nested_outside_regs(Pipe *p, Op *x, Map *outside) {
+    int64_t regs = 0;
+    for (int r = 0; r < x->nregions; r++)
+        for (Block *b = x->regions[r].first; b; b = b->next)
+            for (Op *y = b->first; y; y = y->next)
+                regs += outside_regs(p, y, true, outside) + (y->nregions ? nested_outside_regs(p, y, outside) : 0);
+    return regs;
+}
+
 /* The most tile registers live at once in the body (live-out of each op,
  * values from outside the loop live throughout), a rough figure of what
  * ptxas will need: the accumulators, operands and address tiles dominate. */
-static int64_t body_pressure(Pipe *p, int threads) {
+static int64_t body_pressure(Pipe *p) {
     Block *body = p->body;
     Map outside = {0};
+    map_reserve(&outside, 32);
     int64_t always = 0, peak = 0;
-    OpList stack = {0};
-    for (Op *o = body->first; o; o = o->next) {
-        vec_push(&stack, o);
-        while (stack.len) {
-            Op *x = stack.data[--stack.len];
-            for (int i = 0; i < x->noperands; i++) {
-                Value *v = op_operand(x, i);
-                if (!in_body(p, v) && defined_outside(p, v) && !costs_nothing(v) && !map_get(&outside, MAP_KEY(v))) {
-                    map_put(&outside, MAP_KEY(v), (void *)1);
-                    always += tile_regs(v->type, threads);
-                }
-            }
-            for (int r = 0; r < x->nregions; r++)
-                for (Block *b = x->regions[r].first; b; b = b->next)
-                    for (Op *y = b->first; y; y = y->next) vec_push(&stack, y);
-        }
-    }
-    vec_free(&stack);
+    for (Op *o = body->first; o; o = o->next)
+        always += outside_regs(p, o, false, &outside) + (o->nregions ? nested_outside_regs(p, o, &outside) : 0);
     /* The tiles live after op o (o->mark is its index): an argument whose
      * last user l (as last_user gives it) has l > o->mark + 1, and a result
      * of o or of an op d before it with l > o->mark + 1. Each value counts
@@ -198,7 +230,7 @@ static int64_t body_pressure(Pipe *p, int threads) {
     int64_t *diff = tc_calloc((size_t)n + 1, sizeof *diff);
     /* (values that take no registers, scalars and masks, count nothing) */
     for (int i = 1; i < body->nargs; i++) {
-        int64_t r = tile_regs(body->args[i]->type, threads);
+        int64_t r = regs_of(p, body->args[i]->type);
         int l = r ? last_user(p, body->args[i]) : 0;
         if (l >= 2 && n > 0) {
             diff[0] += r;
@@ -209,7 +241,7 @@ static int64_t body_pressure(Pipe *p, int threads) {
         for (int i = 0; i < d->nresults; i++) {
             Value *v = op_result(d, i);
             int64_t r;
-            if (costs_nothing(v) || !(r = tile_regs(v->type, threads))) continue;
+            if (costs_nothing(v) || !(r = regs_of(p, v->type))) continue;
             int l = last_user(p, v), end = l - 1 > d->mark + 1 ? l - 1 : d->mark + 1;
             diff[d->mark] += r;
             diff[end < n ? end : n] -= r;
@@ -226,76 +258,112 @@ static int64_t body_pressure(Pipe *p, int threads) {
 
 /* ---- the checks: can a value be recomputed where the prefetch goes? ---- */
 
+/* Each check recurses through the slice of a value, at most MAX_DEPTH ops
+ * deep. The check of v at depth d holds exactly when d <= reach(v), where
+ * the reach of a clonable op is the least of MAX_DEPTH and its operands'
+ * reaches less one, and that of any other op is -1 (never); no op to
+ * recompute reaches anywhere (REACH_ANY). So each op's reach is found
+ * once, by its index, and kept: the loads' addresses and masks share much
+ * of their slices, which a walk per check went over again and again. */
+enum { MAX_DEPTH = 64, REACH_ANY = 1 << 20 };
+/* (the tables keep reach + 2, so that the zeroed ones read as unknown) */
+enum { REACH_KEPT = 2 };
+
+/* An op's reach so far, given that of one more operand (-1 at least). */
+static inline int reach_from(int reach, int r) { return r - 1 < reach ? (r > 0 ? r - 1 : -1) : reach; }
+
+static int cur_reach(const Pipe *p, Value *v);
+
 /* v's current value is available before p->point, or can be recomputed there. */
-static bool can_cur(const Pipe *p, Value *v, int depth) {
-    if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return true;
-    if (depth > 64 || !pipeline_clonable(v->def)) return false;
-    for (int i = 0; i < v->def->noperands; i++)
-        if (!can_cur(p, op_operand(v->def, i), depth + 1)) return false;
-    return true;
+static bool can_cur(const Pipe *p, Value *v, int depth) { return depth <= cur_reach(p, v); }
+
+static int cur_reach(const Pipe *p, Value *v) {
+    if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return REACH_ANY;
+    int *memo = &p->cur_reach[v->def->mark];
+    if (*memo) return *memo - REACH_KEPT;
+    int reach = -1;
+    if (pipeline_clonable(v->def)) {
+        reach = MAX_DEPTH;
+        for (int i = 0; i < v->def->noperands && reach >= 0; i++)
+            reach = reach_from(reach, cur_reach(p, op_operand(v->def, i)));
+    }
+    *memo = reach + REACH_KEPT;
+    return reach;
 }
 
 /* v's next-iteration value can be computed before p->point (and, since the
  * same rules hold with lb and the inits, its first value before the loop). */
-static bool can_next(const Pipe *p, Value *v, int depth) {
-    if (!in_body(p, v) || v == loop_iv(p)) return true;
-    if (!v->def) return can_cur(p, op_operand(p->yield, v->index - 1), 0);
-    if (depth > 64 || !pipeline_clonable(v->def)) return false;
-    for (int i = 0; i < v->def->noperands; i++)
-        if (!can_next(p, op_operand(v->def, i), depth + 1)) return false;
-    return true;
+static int next_reach(const Pipe *p, Value *v) {
+    if (!in_body(p, v) || v == loop_iv(p)) return REACH_ANY;
+    if (!v->def) return can_cur(p, op_operand(p->yield, v->index - 1), 0) ? REACH_ANY : -1;
+    int *memo = &p->next_reach[v->def->mark];
+    if (*memo) return *memo - REACH_KEPT;
+    int reach = -1;
+    if (pipeline_clonable(v->def)) {
+        reach = MAX_DEPTH;
+        for (int i = 0; i < v->def->noperands && reach >= 0; i++)
+            reach = reach_from(reach, next_reach(p, op_operand(v->def, i)));
+    }
+    *memo = reach + REACH_KEPT;
+    return reach;
 }
+
+static bool can_next(const Pipe *p, Value *v, int depth) { return depth <= next_reach(p, v); }
 
 /* ---- the rewrites ------------------------------------------------------- */
 
-static Value *get(Map *m, Value *v) { return map_get(m, MAP_KEY(v)); }
-
-static Value *clone_at(Pipe *p, Op *def, Map *m, Op *before, Value *v) {
-    Op *n = op_clone(p->c, def, m);
+/* A copy of body op def (clonable: no regions) whose operands are what
+ * `map` gives for def's, before `before`; recorded in copies[] by def's
+ * index. Returns the copy of v (a result of def). */
+static Value *clone_at(Pipe *p, Op *def, Value *(*map)(Pipe *, Value *), Op **copies, Op *before, Value *v) {
+    Value *ops_small[8];
+    Type *tys_small[4];
+    int nres = def->nresults;
+    Value **ops = def->noperands <= 8 ? ops_small : tc_malloc(sizeof(Value *) * (size_t)def->noperands);
+    Type **tys = nres <= 4 ? tys_small : tc_malloc(sizeof(Type *) * (size_t)nres);
+    for (int i = 0; i < def->noperands; i++) ops[i] = map(p, op_operand(def, i));
+    if (nres == 1) tys[0] = def->results[0].type; /* (most ops: no loop) */
+    else
+        for (int i = 0; i < nres; i++) tys[i] = def->results[i].type;
+    Op *n = op_create(p->c, def->kind, def->loc, ops, def->noperands, tys, nres, 0);
+    if (ops != ops_small) tc_free(ops);
+    if (tys != tys_small) tc_free(tys);
+    op_copy_attrs(p->c, n, def);
+    if (nres == 1) n->results[0].name = def->results[0].name;
+    else
+        for (int i = 0; i < nres; i++) n->results[i].name = def->results[i].name;
     op_insert_before(before, n);
+    copies[def->mark] = n;
     return op_result(n, v->index);
 }
 
 static Value *cur(Pipe *p, Value *v) {
     if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return v;
-    Value *r = get(&p->cur, v);
-    if (r) return r;
-    for (int i = 0; i < v->def->noperands; i++) {
-        Value *o = op_operand(v->def, i), *co = cur(p, o);
-        if (co != o) map_put(&p->cur, MAP_KEY(o), co);
-    }
-    return clone_at(p, v->def, &p->cur, p->point, v);
+    Op *k = p->cur[v->def->mark];
+    return k ? op_result(k, v->index) : clone_at(p, v->def, cur, p->cur, p->point, v);
 }
 
 static Value *next(Pipe *p, Value *v) {
     if (!in_body(p, v)) return v;
-    Value *r = get(&p->next, v);
-    if (r) return r;
+    if (v->def) {
+        Op *k = p->next[v->def->mark];
+        return k ? op_result(k, v->index) : clone_at(p, v->def, next, p->next, p->point, v);
+    }
+    Value **r = &p->next_arg[v->index];
+    if (*r) return *r;
     if (v == loop_iv(p)) {
         Builder b = builder_before(p->c, p->point);
-        r = build_binary(&b, ARITH_ADDI, v, op_operand(p->loop, 2));
-    } else if (!v->def) {
-        r = cur(p, op_operand(p->yield, v->index - 1));
-    } else {
-        for (int i = 0; i < v->def->noperands; i++) next(p, op_operand(v->def, i));
-        return clone_at(p, v->def, &p->next, p->point, v);
+        return *r = build_binary(&b, ARITH_ADDI, v, op_operand(p->loop, 2));
     }
-    map_put(&p->next, MAP_KEY(v), r);
-    return r;
+    return *r = cur(p, op_operand(p->yield, v->index - 1));
 }
 
 static Value *first(Pipe *p, Value *v) {
     if (!in_body(p, v)) return v;
-    Value *r = get(&p->first, v);
-    if (r) return r;
-    if (v == loop_iv(p)) r = op_operand(p->loop, 0);
-    else if (!v->def) r = op_operand(p->loop, 3 + v->index - 1);
-    else {
-        for (int i = 0; i < v->def->noperands; i++) first(p, op_operand(v->def, i));
-        return clone_at(p, v->def, &p->first, p->loop, v);
-    }
-    map_put(&p->first, MAP_KEY(v), r);
-    return r;
+    if (v == loop_iv(p)) return op_operand(p->loop, 0);
+    if (!v->def) return op_operand(p->loop, 3 + v->index - 1);
+    Op *k = p->first[v->def->mark];
+    return k ? op_result(k, v->index) : clone_at(p, v->def, first, p->first, p->loop, v);
 }
 
 /* `iv < ub` as the loop compares (signed unless unsignedCmp). */
@@ -383,18 +451,33 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
             while (o && o->parent != body) o = op_parent_op(o);
             if (o && (!p.point || o->mark < p.point->mark)) p.point = o;
         }
-    int kept = 0, threads = 32 * (num_warps > 0 ? num_warps : 4);
-    int64_t regs = p.point ? body_pressure(&p, threads) : 0;
+    if (!loads.len) {
+        vec_free(&loads);
+        return 0;
+    }
+    /* the tables by op index (see Pipe), in one block */
+    size_t nn = (size_t)n, na = (size_t)body->nargs;
+    void *tables = tc_calloc(1, (3 * nn + na) * sizeof(void *) + 2 * nn * sizeof(int));
+    p.cur = tables;
+    p.next = p.cur + nn;
+    p.first = p.next + nn;
+    p.next_arg = (Value **)(p.first + nn);
+    p.cur_reach = (int *)(p.next_arg + na);
+    p.next_reach = p.cur_reach + nn;
+    p.threads = 32 * (num_warps > 0 ? num_warps : 4);
+    int kept = 0;
+    int64_t regs = body_pressure(&p);
     for (int i = 0; i < loads.len; i++) {
         Op *l = loads.data[i];
         bool ok = true;
         for (int k = 0; k < l->noperands && ok; k++) ok = can_next(&p, op_operand(l, k), 0);
         /* the next tile is live across the dot besides the current one */
-        int64_t more = tile_regs(op_result(l, 0)->type, threads);
+        int64_t more = regs_of(&p, op_result(l, 0)->type);
         if (ok && regs + more <= REG_BUDGET) loads.data[kept++] = l, regs += more;
     }
     loads.len = kept;
     if (!kept) {
+        tc_free(tables);
         vec_free(&loads);
         return 0;
     }
@@ -431,15 +514,14 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
     tc_free(types);
     tc_free(keep);
     tc_free(yops);
-    map_free(&p.cur);
-    map_free(&p.next);
-    map_free(&p.first);
+    tc_free(tables);
     vec_free(&loads);
     return kept;
 }
 
 int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
-    if (!ctx_made_kind(c, SCF_FOR)) return 0; /* (no loop: no walk) */
+    /* (no loop or no dot: nothing to pipeline, and no walk) */
+    if (!ctx_made_kind(c, SCF_FOR) || !ctx_made_kind(c, TT_DOT)) return 0;
     OpList loops = {0};
     collect_ops(module, SCF_FOR, OP_COUNT, true, &loops);
     int n = 0;
