@@ -547,9 +547,35 @@ static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     return tv_tensor(op_result(ifop, 0), tv.ty);
 }
 
+/* Whether index node i is `None` or a bare `:`, which index a tensor
+ * without being evaluated (an unbounded slice, TV_SLICE 0:INT32_MIN). */
+static bool is_none_or_colon(const PyExpr *i) {
+    return i->kind == PY_EXPR_NONE ||
+           (i->kind == PY_EXPR_SLICE && !i->slice.lower && !i->slice.upper && !i->slice.step);
+}
+
 static NOT_INLINE TV visit_subscript(Sema *S, const PyExpr *e) {
     TV v = cg_expr(S, e->subscript.value);
-    TV idx = cg_expr(S, e->subscript.index);
+    const PyExpr *ie = e->subscript.index;
+    if (v.kind == TV_TENSOR) {
+        /* x[None, :], x[:, None]: read off the index's nodes, with no
+         * tuple of slices made for them (an unrolled body indexes so at
+         * every step); each None is an expand_dims, as below */
+        int n = ie->kind == PY_EXPR_TUPLE ? ie->seq.elts.len : 1;
+        const PyExpr *const *items = ie->kind == PY_EXPR_TUPLE ? (const PyExpr *const *)ie->seq.elts.items : &ie;
+        int i = 0;
+        while (i < n && is_none_or_colon(items[i])) i++;
+        if (i == n) {
+            at_expr(S, e);
+            for (int k = 0, axis = 0; k < n; k++, axis++)
+                if (items[k]->kind == PY_EXPR_NONE) {
+                    v = sem_expand_dims(S, v, axis);
+                    if (v.kind == TV_ERR) return v;
+                }
+            return v;
+        }
+    }
+    TV idx = cg_expr(S, ie);
     at_expr(S, e);
     if (v.kind == TV_ERR || idx.kind == TV_ERR) return tv_err();
     if (v.kind == TV_TUPLE) {
@@ -866,6 +892,21 @@ TV cg_getattr(Sema *S, TV obj, TV name, const TV *dflt, bool has) {
     return found ? r : *dflt;
 }
 
+/* The tensor method `attr` (x.to, x.sum), or NULL: found once per name in
+ * a compile when the name is the source's (interned: its address is the
+ * key, in mod_attrs beside the modules' attributes, as module id 31). */
+static const Builtin *tensor_method(Sema *S, const char *attr, const PyExpr *e) {
+    if (!e) return builtin_lookup(BI_METHOD, attr);
+    _Static_assert(MOD_CLS_DTYPE < 31, "module ids take 5 bits, 31 is the methods'");
+    uint64_t key = (MAP_KEY(attr) << 5 | 31) + 1;
+    const Builtin *const *memo = map_get(&S->mod_attrs, key);
+    if (memo) return *memo;
+    const Builtin **bi = ARENA_NEW(S->arena, const Builtin *);
+    *bi = builtin_lookup(BI_METHOD, attr);
+    map_put(&S->mod_attrs, key, bi);
+    return *bi;
+}
+
 static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
     /* a constexpr's value (`BLOCK.value`, `tl.constexpr(4).value`): the
      * front end holds constexprs unwrapped, so it is the value itself */
@@ -937,7 +978,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             int perm[2] = {1, 0};
             return sem_permute(S, v, perm, 2);
         }
-        const Builtin *bi = builtin_lookup(BI_METHOD, attr);
+        const Builtin *bi = tensor_method(S, attr, e);
         if (bi) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
