@@ -2127,7 +2127,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         }
         TV v = cg_expr(S, s->assign.value);
         at_stmt(S, s);
-        if (v.kind != TV_ERR) v = sanitize(S, v);
+        if (v.kind != TV_ERR && v.kind != TV_TENSOR) v = sanitize(S, v); /* (a tensor stays as it is) */
         assign_target(S, s->assign.targets.items[0], v);
         break;
     }
@@ -2145,7 +2145,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         if (a.kind == TV_ERR || b.kind == TV_ERR) r = tv_err();
         else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary(S, s->aug.op, a, b);
         else r = cx_binary_or_tuple(S, s->aug.op, &a, &b);
-        if (r.kind != TV_ERR) r = sanitize(S, r);
+        if (r.kind != TV_ERR && r.kind != TV_TENSOR) r = sanitize(S, r);
         assign_target(S, t, r);
         break;
     }
@@ -2173,7 +2173,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         if (!s->ann.value) break;
         TV v = cg_expr(S, s->ann.value);
         at_stmt(S, s);
-        if (v.kind != TV_ERR) v = sanitize(S, v);
+        if (v.kind != TV_ERR && v.kind != TV_TENSOR) v = sanitize(S, v); /* (a tensor stays as it is) */
         assign_target(S, s->ann.target, v);
         break;
     }

@@ -78,21 +78,22 @@ static Value *sem_constant(Sema *S, Attr *a) {
     return v;
 }
 
-Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
+/* The value attribute of the constant v of type t (scalar or block). */
+static Attr *const_int_attr(Sema *S, const TlType *t, int64_t v) {
     v = int_wrap(v, tl_bitwidth(t));
-    if (t->ir->kind != TY_INT) return sem_constant(S, attr_dense_int(S->ctx, t->ir, &v, 1));
+    if (t->ir->kind != TY_INT) return attr_dense_int(S->ctx, t->ir, &v, 1);
     struct ConstAttr *m = const_attr_slot(S, t->ir, (uint64_t)v);
     if (!m->attr || m->type != t->ir || m->bits != (uint64_t)v) {
         m->type = t->ir;
         m->bits = (uint64_t)v;
         m->attr = attr_int(S->ctx, t->ir, v);
     }
-    return sem_constant(S, m->attr);
+    return m->attr;
 }
 
-Value *sem_const_float(Sema *S, const TlType *t, double v) {
+static Attr *const_float_attr(Sema *S, const TlType *t, double v) {
     v = float_round(v, tl_sca(t)->ir->fkind);
-    if (t->ir->kind != TY_FLOAT) return sem_constant(S, attr_dense_float(S->ctx, t->ir, &v, 1));
+    if (t->ir->kind != TY_FLOAT) return attr_dense_float(S->ctx, t->ir, &v, 1);
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     struct ConstAttr *m = const_attr_slot(S, t->ir, bits);
@@ -101,8 +102,12 @@ Value *sem_const_float(Sema *S, const TlType *t, double v) {
         m->bits = bits;
         m->attr = attr_float(S->ctx, t->ir, v);
     }
-    return sem_constant(S, m->attr);
+    return m->attr;
 }
+
+Value *sem_const_int(Sema *S, const TlType *t, int64_t v) { return sem_constant(S, const_int_attr(S, t, v)); }
+
+Value *sem_const_float(Sema *S, const TlType *t, double v) { return sem_constant(S, const_float_attr(S, t, v)); }
 
 /* The pure binary op k (a comparison of predicate `pred`, else -1) of a
  * and b, of type t: one made before among a's latest users when it
@@ -158,16 +163,24 @@ const TlType *sem_to_tensor_type(Sema *S, const TV *x) {
     }
 }
 
-TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype) {
-    const TlType *t = tl_sca(dtype);
-    double fv = x->kind == TV_FLOAT ? x->f : x->u64 ? (double)(uint64_t)x->i : (double)x->i;
-    if (tl_is_float(t)) return tv_tensor(sem_const_float(S, t, fv), t);
+/* The value attribute of the Python number x as a scalar of type t, or
+ * NULL when t is not a number's type. */
+static Attr *number_attr(Sema *S, const TV *x, const TlType *t) {
+    if (tl_is_float(t))
+        return const_float_attr(S, t, x->kind == TV_FLOAT ? x->f : x->u64 ? (double)(uint64_t)x->i : (double)x->i);
     if (tl_is_int(t)) {
         int64_t iv = x->kind == TV_FLOAT ? (int64_t)x->f : x->i;
         if (tl_is_bool(t)) iv = iv != 0;
-        return tv_tensor(sem_const_int(S, t, iv), t);
+        return const_int_attr(S, t, iv);
     }
-    return sema_error(S, "cannot make a constant of type %s", tl_cstr(S, t));
+    return NULL;
+}
+
+TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype) {
+    const TlType *t = tl_sca(dtype);
+    Attr *a = number_attr(S, x, t);
+    if (!a) return sema_error(S, "cannot make a constant of type %s", tl_cstr(S, t));
+    return tv_tensor(sem_constant(S, a), t);
 }
 
 TV sem_to_tensor(Sema *S, const TV *x) {
@@ -186,16 +199,14 @@ TV sem_to_tensor(Sema *S, const TV *x) {
  * constant is reused within the block like a scalar one. (A bool is left
  * to the shape op: canonicalize does not fold one either. A constant
  * carrying a hint, tl.multiple_of, stays an operand.) */
-static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
-    Op *d = x->def;
-    if (!d || d->kind != ARITH_CONSTANT || d->nattrs != 1) return NULL;
-    Attr *a = op_attr_k(d, AN_VALUE);
-    /* (the splat attribute remembered by value and type, as const_attr_slot:
-     * the same few are asked for again and again) */
+/* The value attribute of the constant of value attribute a reshaped to the
+ * block type t, or NULL when a is not of one value. (Remembered by value and
+ * type, as const_attr_slot: the same few are asked for again and again.) */
+static Attr *splat_attr(Sema *S, Attr *a, const TlType *t) {
     uint64_t h = ((uint64_t)(uintptr_t)a ^ (uint64_t)(uintptr_t)t->ir * 31) * 0x9e3779b97f4a7c15ULL;
     _Static_assert(TC_ARRAY_LEN(S->splat_attrs) == 32, "the slot is 5 bits");
     struct SplatAttr *m = &S->splat_attrs[h >> 59];
-    if (m->scalar == a && m->type == t->ir) return sem_constant(S, m->attr);
+    if (m->scalar == a && m->type == t->ir) return m->attr;
     Attr *r;
     if (a->kind == ATTR_INT) r = attr_dense_int(S->ctx, t->ir, &a->i, 1);
     else if (a->kind == ATTR_FLOAT) r = attr_dense_float(S->ctx, t->ir, &a->f, 1);
@@ -204,8 +215,26 @@ static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
     else if (a->dense.ints) r = attr_dense_int(S->ctx, t->ir, a->dense.ints, 1);
     else return NULL;
     *m = (struct SplatAttr){a, t->ir, r};
-    return sem_constant(S, r);
+    return r;
 }
+
+/* The number of scalar value attribute `a` (of type rt) splatted beside the
+ * block `other` (sem_binary_check_slow). */
+static TV splat_number(Sema *S, Attr *a, const TlType *rt, const TV *other) {
+    if (other->kind == TV_TENSOR && other->ty->elem == rt) {
+        Attr *r = splat_attr(S, a, other->ty);
+        if (r) return tv_tensor(sem_constant(S, r), other->ty);
+    }
+    return tv_tensor(sem_constant(S, a), rt); /* (the other is poison: an error was reported) */
+}
+
+static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
+    Op *d = x->def;
+    if (!d || d->kind != ARITH_CONSTANT || d->nattrs != 1) return NULL;
+    Attr *r = splat_attr(S, op_attr_k(d, AN_VALUE), t);
+    return r ? sem_constant(S, r) : NULL;
+}
+
 
 /* The shape op k (tt.splat, tt.broadcast, tt.expand_dims of `axis`, else
  * -1) of x to type t: one made before among x's latest users when it
@@ -558,10 +587,22 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
         }
         /* (a tensor already of the computation type stays as it is: no
          * copies through sem_cast) */
-        if (a_sc) *a = sem_scalar_constant(S, a, rt);
+        /* A number beside a block becomes the splat constant broadcasting
+         * would make of its scalar constant (const_reshaped), at once, with
+         * no shape op looked for. The scalar constant is made all the same,
+         * though only the splat is read: it fixes where the constant of
+         * that value first stands in the function, which canonicalize
+         * keeps, and later uses of the value take it. */
+        Attr *a_num = a_sc && b->kind == TV_TENSOR && tl_is_block(b->ty) ? number_attr(S, a, rt) : NULL;
+        Attr *b_num = b_sc && a->kind == TV_TENSOR && tl_is_block(a->ty) ? number_attr(S, b, rt) : NULL;
+        if (a_num) sem_constant(S, a_num);
+        else if (a_sc) *a = sem_scalar_constant(S, a, rt);
         else if (tl_sca(a->ty) != rt) *a = sem_cast(S, *a, rt, NULL);
-        if (b_sc) *b = sem_scalar_constant(S, b, rt);
+        if (b_num) sem_constant(S, b_num);
+        else if (b_sc) *b = sem_scalar_constant(S, b, rt);
         else if (tl_sca(b->ty) != rt) *b = sem_cast(S, *b, rt, NULL);
+        if (a_num) *a = splat_number(S, a_num, rt, b);
+        if (b_num) *b = splat_number(S, b_num, rt, a);
     } else {
         if (a_sc) *a = sem_to_tensor(S, a);
         if (b_sc) *b = sem_to_tensor(S, b);
