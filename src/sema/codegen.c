@@ -907,6 +907,10 @@ static const Builtin *tensor_method(Sema *S, const char *attr, const PyExpr *e) 
     return *bi;
 }
 
+/* strcmp(name, lit) == 0, the first character compared inline: most
+ * names asked about are none of those compared with. */
+#define is_name(name, lit) ((name)[0] == (lit)[0] && !strcmp((name), (lit)))
+
 static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
     /* a constexpr's value (`BLOCK.value`, `tl.constexpr(4).value`): the
      * front end holds constexprs unwrapped, so it is the value itself */
@@ -948,24 +952,24 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         return r;
     }
     if (v.kind == TV_TENSOR) {
-        if (v.is_desc && !strcmp(attr, "dtype")) return tv_dtype(v.ty->elem->elem);
-        if (!strcmp(attr, "dtype")) return tv_dtype(tl_sca(v.ty));
-        if (!strcmp(attr, "type")) return tv_dtype(v.ty);
-        if (!strcmp(attr, "shape")) {
+        if (v.is_desc && is_name(attr, "dtype")) return tv_dtype(v.ty->elem->elem);
+        if (is_name(attr, "dtype")) return tv_dtype(tl_sca(v.ty));
+        if (is_name(attr, "type")) return tv_dtype(v.ty);
+        if (is_name(attr, "shape")) {
             int n = tl_is_block(v.ty) ? v.ty->rank : 0;
             TV *dims = ARENA_ARRAY(S->arena, TV, n + 1);
             for (int i = 0; i < n; i++) dims[i] = tv_int(v.ty->shape[i]);
             return make_tuple(S, dims, n);
         }
-        if (!strcmp(attr, "numel")) return tv_int(tl_numel(v.ty));
+        if (is_name(attr, "numel")) return tv_int(tl_numel(v.ty));
         if (tl_is_ptr(v.ty) && tl_is_block(v.ty->elem)) { /* a block pointer or tensor descriptor */
             const TlType *blk = v.ty->elem;
-            if (!strcmp(attr, "block_shape")) {
+            if (is_name(attr, "block_shape")) {
                 TV *dims = ARENA_ARRAY(S->arena, TV, blk->rank + 1);
                 for (int i = 0; i < blk->rank; i++) dims[i] = tv_int(blk->shape[i]);
                 return make_tuple(S, dims, blk->rank);
             }
-            if (v.is_desc && !strcmp(attr, "block_type")) return tv_dtype(blk);
+            if (v.is_desc && is_name(attr, "block_type")) return tv_dtype(blk);
             const Builtin *dm = builtin_lookup(BI_DESC, attr);
             if (dm) {
                 TV m = {.kind = TV_METHOD, .bi = dm, .n = 1};
@@ -974,7 +978,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 return m;
             }
         }
-        if (!strcmp(attr, "T")) {
+        if (is_name(attr, "T")) {
             int perm[2] = {1, 0};
             return sem_permute(S, v, perm, 2);
         }

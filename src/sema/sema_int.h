@@ -16,6 +16,11 @@
 #include "sema/sema.h"
 #include "dialect/dialect.h"
 
+/* What the files of sema share is not the library's interface (that is
+ * sema.h): hidden, the compiler may take a call within a file as final,
+ * and inline or specialise it, as it would a static function's. */
+#pragma GCC visibility push(hidden)
+
 /* ---- Triton types ---------------------------------------------------------- */
 
 typedef enum TlKind {
@@ -314,14 +319,16 @@ TV sema_bessel(Sema *S, const char *name, TV x);
  * rewritten in place). */
 bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
                            bool arith_check, bool div_or_mod);
-/* (inline for the common case: two tensors of one type that is not a
- * pointer, already of the computation type and of one shape, but for `/`
- * and `%` of 16-bit floats, computed in fp32) */
+/* (inline for the common case: two tensors of one element type that is
+ * not a pointer, already of the computation type, but for `/` and `%` of
+ * 16-bit floats, computed in fp32; only broadcast, if of two shapes) */
 static inline bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
                                     bool arith_check, bool div_or_mod) {
-    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR && a->ty == b->ty) {
-        TlKind k = tl_sca(a->ty)->kind;
-        if (k != TL_PTR && !(div_or_mod && (k == TL_FP16 || k == TL_BF16))) return true;
+    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR) {
+        const TlType *e = tl_sca(a->ty);
+        TlKind k = e->kind;
+        if (e == tl_sca(b->ty) && k != TL_PTR && !(div_or_mod && (k == TL_FP16 || k == TL_BF16)))
+            return a->ty == b->ty || sem_broadcast_pair_slow(S, a, b);
     }
     return sem_binary_check_slow(S, a, b, allow_lhs_ptr, allow_rhs_ptr, arith_check, div_or_mod);
 }
@@ -384,5 +391,7 @@ TV cg_call_jit(Sema *S, const TV *fn, const TV *args, int nargs, const char *con
  * current function (for tt.reduce / tt.scan regions). Returns the tuple of
  * results (or a single value). */
 TV cg_inline_jit(Sema *S, const TV *fn, const TV *args, int nargs);
+
+#pragma GCC visibility pop
 
 #endif

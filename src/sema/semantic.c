@@ -613,25 +613,27 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
 
 /* ---- arithmetic ------------------------------------------------------------ */
 
-static TV add(Sema *S, TV a, TV b) {
-    if (!sem_binary_check(S, &a, &b, true, true, true, false)) return tv_err();
-    const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+/* (add and bitwise work on sem_binary's copies of the operands, in place:
+ * no further copies by value) */
+static TV add(Sema *S, TV *pa, TV *pb) {
+    if (!sem_binary_check(S, pa, pb, true, true, true, false)) return tv_err();
+    const TV *a = pa, *b = pb;
+    const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
     if (tl_is_ptr(as) && tl_is_ptr(bs)) return sema_error(S, "cannot add pointers together");
     if (tl_is_ptr(bs) && !tl_is_ptr(as)) {
-        TV t = a;
-        a = b;
-        b = t;
-        as = tl_sca(a.ty);
-        bs = tl_sca(b.ty);
+        a = pb;
+        b = pa;
+        as = tl_sca(a->ty);
+        bs = tl_sca(b->ty);
     }
     if (tl_is_ptr(as)) {
-        Value *off = b.v;
+        Value *off = b->v;
         if (tl_is_unsigned(bs) && tl_bitwidth(bs) < 64)
-            off = sem_ir(S, ARITH_EXTUI, tl_with_elem(S, b.ty, tl_scalar(S, TL_I64)), b.v, NULL);
-        return tv_tensor(sem_ir(S, TT_ADDPTR, a.ty, a.v, off), a.ty);
+            off = sem_ir(S, ARITH_EXTUI, tl_with_elem(S, b->ty, tl_scalar(S, TL_I64)), b->v, NULL);
+        return tv_tensor(sem_ir(S, TT_ADDPTR, a->ty, a->v, off), a->ty);
     }
-    if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_ADDF, a.ty, a.v, b.v), a.ty);
-    if (tl_is_int(as)) return tv_tensor(sem_ir(S, ARITH_ADDI, a.ty, a.v, b.v), a.ty);
+    if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_ADDF, a->ty, a->v, b->v), a->ty);
+    if (tl_is_int(as)) return tv_tensor(sem_ir(S, ARITH_ADDI, a->ty, a->v, b->v), a->ty);
     return ty_err(S, "unexpected type", as);
 }
 
@@ -666,17 +668,17 @@ TV sem_logical(Sema *S, bool is_and, TV a, TV b) {
     return sem_binary(S, is_and ? PY_BIN_BITAND : PY_BIN_BITOR, a, b);
 }
 
-static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
-    if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
-    const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+static TV bitwise(Sema *S, OpKind k, TV *a, TV *b) {
+    if (!sem_binary_check(S, a, b, false, false, true, false)) return tv_err();
+    const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
     if (!tl_is_int(as) || !tl_is_int(bs))
         return sema_error(S, "invalid operands of type %s and %s", tl_cstr(S, as), tl_cstr(S, bs));
     /* (the operands mostly have the computation type already: no copies
      * through sem_cast then) */
     const TlType *rt = sem_integer_promote(S, as, bs);
-    if (as != rt) a = sem_cast(S, a, rt, NULL);
-    if (bs != rt) b = sem_cast(S, b, rt, NULL);
-    return tv_tensor(binary(S, k, a.ty, a.v, b.v), a.ty);
+    if (as != rt) *a = sem_cast(S, *a, rt, NULL);
+    if (bs != rt) *b = sem_cast(S, *b, rt, NULL);
+    return tv_tensor(binary(S, k, a->ty, a->v, b->v), a->ty);
 }
 
 TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
@@ -696,11 +698,14 @@ TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
 TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
     switch (op) {
-    case PY_BIN_ADD: return add(S, a, b);
+    case PY_BIN_ADD: return add(S, &a, &b);
     case PY_BIN_SUB: {
         if (!sem_binary_check(S, &a, &b, true, false, true, false)) return tv_err();
         const TlType *s = tl_sca(a.ty);
-        if (tl_is_ptr(s)) return add(S, a, sem_minus(S, b));
+        if (tl_is_ptr(s)) {
+            b = sem_minus(S, b);
+            return add(S, &a, &b);
+        }
         if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
         return tv_tensor(sem_ir(S, ARITH_SUBI, a.ty, a.v, b.v), a.ty);
     }
@@ -742,13 +747,13 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
                               tl_cstr(S, as), tl_cstr(S, bs));
         return tv_tensor(binary(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
     }
-    case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, a, b);
-    case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, a, b);
-    case PY_BIN_BITXOR: return bitwise(S, ARITH_XORI, a, b);
-    case PY_BIN_LSHIFT: return bitwise(S, ARITH_SHLI, a, b);
+    case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, &a, &b);
+    case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, &a, &b);
+    case PY_BIN_BITXOR: return bitwise(S, ARITH_XORI, &a, &b);
+    case PY_BIN_LSHIFT: return bitwise(S, ARITH_SHLI, &a, &b);
     case PY_BIN_RSHIFT: {
         const TlType *lt = a.kind == TV_TENSOR ? tl_sca(a.ty) : NULL;
-        return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, a, b);
+        return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, &a, &b);
     }
     case PY_BIN_POW:
         /* Triton's tensor has no __pow__; say what to write instead */
