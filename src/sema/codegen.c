@@ -448,7 +448,7 @@ static NOT_INLINE TV visit_binary(Sema *S, const PyExpr *e) {
     TV b = cg_expr(S, e->binary.rhs);
     at_expr(S, e);
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
-    if (is_runtime(&a) || is_runtime(&b)) return sem_binary(S, e->binary.op, a, b);
+    if (is_runtime(&a) || is_runtime(&b)) return sem_binary_in_place(S, e->binary.op, &a, &b);
     return cx_binary_or_tuple(S, e->binary.op, &a, &b);
 }
 
@@ -469,7 +469,7 @@ static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
     }
     if (is_runtime(&a) || is_runtime(&b)) {
         if (op == PY_CMP_IN || op == PY_CMP_NOT_IN) return sema_error(S, "'in' is not supported on tensors");
-        return sem_compare(S, op, a, b);
+        return sem_compare_in_place(S, op, &a, &b);
     }
     if ((op == PY_CMP_IN || op == PY_CMP_NOT_IN) && b.kind == TV_TUPLE)
         for (int i = 0; i < b.n; i++) /* (a tuple assigned to a name holds tensors, as in Triton) */
@@ -2147,7 +2147,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         at_stmt(S, s);
         TV r;
         if (a.kind == TV_ERR || b.kind == TV_ERR) r = tv_err();
-        else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary(S, s->aug.op, a, b);
+        else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary_in_place(S, s->aug.op, &a, &b);
         else r = cx_binary_or_tuple(S, s->aug.op, &a, &b);
         if (r.kind != TV_ERR && r.kind != TV_TENSOR) r = sanitize(S, r);
         assign_target(S, t, r);

@@ -278,11 +278,24 @@ TV cx_from_value(Sema *S, const ConstexprValue *cv);
 
 /* ---- semantic builders (semantic.c) ---------------------------------------- */
 
-/* A Python number as a runtime scalar of Triton's to_tensor type. */
-TV sem_to_tensor(Sema *S, const TV *x);
+/* A Python number as a runtime scalar of Triton's to_tensor type (a
+ * tensor, or poison, as it is). */
+TV sem_number_to_tensor(Sema *S, const TV *x);
+static inline TV sem_to_tensor(Sema *S, const TV *x) {
+    return x->kind == TV_TENSOR || x->kind == TV_ERR ? *x : sem_number_to_tensor(S, x);
+}
 const TlType *sem_to_tensor_type(Sema *S, const TV *x); /* NULL if not a number */
 TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype); /* scalar of dtype */
-TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding);
+TV sem_cast_slow(Sema *S, TV x, const TlType *dst, const char *rounding);
+/* (inline for the common case: a tensor already of dst's element type, a
+ * type tritonc makes tensors of, with no rounding mode asked for) */
+static inline TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
+    const TlType *d = tl_sca(dst);
+    if (x.kind == TV_TENSOR && !rounding && tl_sca(x.ty) == d &&
+        d->kind != TL_PTR && !(d->kind >= TL_FP8E4B15 && d->kind <= TL_FP8E5B16))
+        return x;
+    return sem_cast_slow(S, x, dst, rounding);
+}
 TV sem_bitcast(Sema *S, TV x, const TlType *dst);
 TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank);
 TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank);
@@ -300,6 +313,10 @@ TV sem_permute(Sema *S, TV x, const int *perm, int rank);
 /* a OP b for runtime operands (at least one tensor); op is a PyBinOp. */
 TV sem_binary(Sema *S, PyBinOp op, TV a, TV b);
 TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b);
+/* The same on the caller's operands, which they convert in place (no
+ * copies by value: the code generator's operators, at every node). */
+TV sem_binary_in_place(Sema *S, PyBinOp op, TV *a, TV *b);
+TV sem_compare_in_place(Sema *S, PyCmpOp op, TV *a, TV *b);
 TV sem_minus(Sema *S, TV x);
 TV sem_invert(Sema *S, TV x);
 TV sem_not(Sema *S, TV x);

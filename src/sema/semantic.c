@@ -183,7 +183,7 @@ TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype) {
     return tv_tensor(sem_constant(S, a), t);
 }
 
-TV sem_to_tensor(Sema *S, const TV *x) {
+TV sem_number_to_tensor(Sema *S, const TV *x) {
     if (x->kind == TV_TENSOR || x->kind == TV_ERR) return *x;
     const TlType *t = sem_to_tensor_type(S, x);
     if (!t) return sema_error(S, "cannot convert %s to tensor", tv_kind_name(x));
@@ -426,7 +426,7 @@ TV sem_bitcast(Sema *S, TV x, const TlType *dst) {
     return tv_tensor(sem_ir(S, TT_BITCAST, dt, x.v, NULL), dt);
 }
 
-TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
+TV sem_cast_slow(Sema *S, TV x, const TlType *dst, const char *rounding) {
     if (x.kind == TV_ERR) return x;
     if (!tl_dtype_usable(S, dst)) return tv_err();
     if (x.kind != TV_TENSOR) x = sem_to_tensor(S, &x);
@@ -695,65 +695,65 @@ TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
     return tv_tensor(sem_ir(S, ieee ? TT_PRECISE_DIVF : ARITH_DIVF, a.ty, a.v, b.v), a.ty);
 }
 
-TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
-    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+TV sem_binary_in_place(Sema *S, PyBinOp op, TV *a, TV *b) {
+    if (a->kind == TV_ERR || b->kind == TV_ERR) return tv_err();
     switch (op) {
-    case PY_BIN_ADD: return add(S, &a, &b);
+    case PY_BIN_ADD: return add(S, a, b);
     case PY_BIN_SUB: {
-        if (!sem_binary_check(S, &a, &b, true, false, true, false)) return tv_err();
-        const TlType *s = tl_sca(a.ty);
+        if (!sem_binary_check(S, a, b, true, false, true, false)) return tv_err();
+        const TlType *s = tl_sca(a->ty);
         if (tl_is_ptr(s)) {
-            b = sem_minus(S, b);
-            return add(S, &a, &b);
+            *b = sem_minus(S, *b);
+            return add(S, a, b);
         }
-        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
-        return tv_tensor(sem_ir(S, ARITH_SUBI, a.ty, a.v, b.v), a.ty);
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_SUBF, a->ty, a->v, b->v), a->ty);
+        return tv_tensor(sem_ir(S, ARITH_SUBI, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_MUL: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
-        const TlType *s = tl_sca(a.ty);
-        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_MULF, a.ty, a.v, b.v), a.ty);
-        return tv_tensor(sem_ir(S, ARITH_MULI, a.ty, a.v, b.v), a.ty);
+        if (!sem_binary_check(S, a, b, false, false, true, false)) return tv_err();
+        const TlType *s = tl_sca(a->ty);
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_MULF, a->ty, a->v, b->v), a->ty);
+        return tv_tensor(sem_ir(S, ARITH_MULI, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_DIV: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
-        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
-        if (tl_is_float(as) && tl_is_int(bs)) b = sem_cast(S, b, as, NULL);
-        else if (tl_is_int(as) && tl_is_float(bs)) a = sem_cast(S, a, bs, NULL);
+        if (!sem_binary_check(S, a, b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
+        if (tl_is_float(as) && tl_is_int(bs)) *b = sem_cast(S, *b, as, NULL);
+        else if (tl_is_int(as) && tl_is_float(bs)) *a = sem_cast(S, *a, bs, NULL);
         else if (tl_is_int(as) && tl_is_int(bs)) {
-            a = sem_cast(S, a, tl_scalar(S, TL_FP32), NULL);
-            b = sem_cast(S, b, tl_scalar(S, TL_FP32), NULL);
-        } else if (tl_mantissa(as) > tl_mantissa(bs)) b = sem_cast(S, b, as, NULL);
-        else a = sem_cast(S, a, bs, NULL);
-        if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
-        return tv_tensor(binary(S, ARITH_DIVF, a.ty, a.v, b.v), a.ty);
+            *a = sem_cast(S, *a, tl_scalar(S, TL_FP32), NULL);
+            *b = sem_cast(S, *b, tl_scalar(S, TL_FP32), NULL);
+        } else if (tl_mantissa(as) > tl_mantissa(bs)) *b = sem_cast(S, *b, as, NULL);
+        else *a = sem_cast(S, *a, bs, NULL);
+        if (a->kind == TV_ERR || b->kind == TV_ERR) return tv_err();
+        return tv_tensor(binary(S, ARITH_DIVF, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_FLOORDIV: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
-        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+        if (!sem_binary_check(S, a, b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
         if (!tl_is_int(as) || !tl_is_int(bs)) return ty_err(S, "unexpected type for //", as);
         const TlType *rt = sem_integer_promote(S, as, bs);
-        a = sem_cast(S, a, rt, NULL);
-        b = sem_cast(S, b, rt, NULL);
-        return tv_tensor(binary(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a.ty, a.v, b.v), a.ty);
+        *a = sem_cast(S, *a, rt, NULL);
+        *b = sem_cast(S, *b, rt, NULL);
+        return tv_tensor(binary(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_MOD: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
-        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
-        if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_REMF, a.ty, a.v, b.v), a.ty);
+        if (!sem_binary_check(S, a, b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
+        if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_REMF, a->ty, a->v, b->v), a->ty);
         if (tl_is_unsigned(as) != tl_is_unsigned(bs))
             return sema_error(S, "Cannot mod %s by %s because they have different signedness; this is unlikely to "
                                  "result in a useful answer. Cast them to the same signedness.",
                               tl_cstr(S, as), tl_cstr(S, bs));
-        return tv_tensor(binary(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a->ty, a->v, b->v), a->ty);
     }
-    case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, &a, &b);
-    case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, &a, &b);
-    case PY_BIN_BITXOR: return bitwise(S, ARITH_XORI, &a, &b);
-    case PY_BIN_LSHIFT: return bitwise(S, ARITH_SHLI, &a, &b);
+    case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, a, b);
+    case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, a, b);
+    case PY_BIN_BITXOR: return bitwise(S, ARITH_XORI, a, b);
+    case PY_BIN_LSHIFT: return bitwise(S, ARITH_SHLI, a, b);
     case PY_BIN_RSHIFT: {
-        const TlType *lt = a.kind == TV_TENSOR ? tl_sca(a.ty) : NULL;
-        return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, &a, &b);
+        const TlType *lt = a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
+        return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, a, b);
     }
     case PY_BIN_POW:
         /* Triton's tensor has no __pow__; say what to write instead */
@@ -764,14 +764,16 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
     }
 }
 
-TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b) {
-    if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
-    const TlType *s = tl_sca(a.ty);
-    const TlType *rt = tl_with_elem(S, a.ty, tl_scalar(S, TL_I1));
+TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) { return sem_binary_in_place(S, op, &a, &b); }
+
+TV sem_compare_in_place(Sema *S, PyCmpOp op, TV *a, TV *b) {
+    if (!sem_binary_check(S, a, b, false, false, true, false)) return tv_err();
+    const TlType *s = tl_sca(a->ty);
+    const TlType *rt = tl_with_elem(S, a->ty, tl_scalar(S, TL_I1));
     if (tl_is_float(s)) {
         static const int fp[] = {[PY_CMP_EQ] = CMPF_OEQ, [PY_CMP_NE] = CMPF_UNE, [PY_CMP_LT] = CMPF_OLT,
                                  [PY_CMP_LE] = CMPF_OLE, [PY_CMP_GT] = CMPF_OGT, [PY_CMP_GE] = CMPF_OGE};
-        return tv_tensor(cmp(S, ARITH_CMPF, fp[op], a.v, b.v), rt);
+        return tv_tensor(cmp(S, ARITH_CMPF, fp[op], a->v, b->v), rt);
     }
     if (tl_is_int(s)) {
         bool u = tl_is_unsigned(s);
@@ -784,10 +786,12 @@ TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b) {
         case PY_CMP_GT: p = u ? CMPI_UGT : CMPI_SGT; break;
         default: p = u ? CMPI_UGE : CMPI_SGE; break;
         }
-        return tv_tensor(cmp(S, ARITH_CMPI, p, a.v, b.v), rt);
+        return tv_tensor(cmp(S, ARITH_CMPI, p, a->v, b->v), rt);
     }
     return ty_err(S, "unexpected type for comparison", s);
 }
+
+TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b) { return sem_compare_in_place(S, op, &a, &b); }
 
 TV sem_minmax(Sema *S, bool is_max, TV a, TV b, bool nan_all) {
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
