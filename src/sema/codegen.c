@@ -263,11 +263,15 @@ static void scope_push(Scope *sc, const char *name, TV v) {
     }
 }
 
-static void scope_set(Scope *sc, const char *name, TV v) {
+/* (the value by address, as assignments pass it on through a few calls;
+ * not an entry of a scope, which a push may move) */
+static void scope_set_at(Scope *sc, const char *name, const TV *v) {
     TV *p = scope_find(sc, name);
-    if (p) *p = v;
-    else scope_push(sc, name, v);
+    if (p) *p = *v;
+    else scope_push(sc, name, *v);
 }
+
+static void scope_set(Scope *sc, const char *name, TV v) { scope_set_at(sc, name, &v); }
 
 static void scope_copy(Scope *dst, const Scope *src) {
     dst->len = 0;
@@ -300,10 +304,12 @@ static void note_dropped(Sema *S, const Scope *defs, const Scope *liveins, const
     }
 }
 
-static void set_value(Sema *S, const char *name, TV v) {
-    scope_set(&S->fn->lscope, name, v);
-    if (S->fn->record_defs) scope_set(&S->fn->defs, name, v);
+static void set_value_at(Sema *S, const char *name, const TV *v) {
+    scope_set_at(&S->fn->lscope, name, v);
+    if (S->fn->record_defs) scope_set_at(&S->fn->defs, name, v);
 }
+
+static void set_value(Sema *S, const char *name, TV v) { set_value_at(S, name, &v); }
 
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
                                                "abs", "bool", "getattr", "hasattr", NULL};
@@ -413,7 +419,7 @@ static TV make_tuple(Sema *S, const TV *vals, int n) {
     return t;
 }
 
-static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e);
+static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e);
 
 static bool is_runtime(const TV *v) { return v->kind == TV_TENSOR; }
 
@@ -732,7 +738,7 @@ static NOT_INLINE TV visit_fstring(Sema *S, const PyExpr *e) {
 
 static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e);
 
-static void assign_target(Sema *S, const PyExpr *t, TV v);
+static void assign_target(Sema *S, const PyExpr *t, const TV *v);
 
 /* Is `it` a call of range, tl.range or tl.static_range? (*f: the callee) */
 static bool is_range_call(Sema *S, const PyExpr *it, TV *f) {
@@ -763,7 +769,7 @@ static NOT_INLINE TV visit_listcomp(Sema *S, const PyExpr *e) {
     TV *vals = ARENA_ARRAY(S->arena, TV, t.n + 1);
     int n = 0;
     for (int i = 0; i < t.n; i++) {
-        assign_target(S, g->target, t.elems[i]);
+        assign_target(S, g->target, &t.elems[i]);
         bool keep = true;
         for (int k = 0; k < g->ifs.len && keep; k++) {
             TV c = cg_expr(S, g->ifs.items[k]);
@@ -806,7 +812,7 @@ static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
     TV v = cg_expr(S, e->attr.value);
     at_expr(S, e);
     if (v.kind == TV_ERR) return v;
-    return attr_of(S, v, e->attr.attr, e);
+    return attr_of(S, &v, e->attr.attr, e);
 }
 
 static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
@@ -881,11 +887,11 @@ TV cg_getattr(Sema *S, TV obj, TV name, const TV *dflt, bool has) {
     if (name.kind != TV_STR)
         return sema_error(S, "%s(): attribute name must be a constexpr string, not %s", has ? "hasattr" : "getattr",
                           tv_kind_name(&name));
-    if (!has && !dflt) return attr_of(S, obj, name.s, NULL);
+    if (!has && !dflt) return attr_of(S, &obj, name.s, NULL);
     bool quiet = S->quiet;
     int nerr = S->de->nerrors;
     S->quiet = true;
-    TV r = attr_of(S, obj, name.s, NULL);
+    TV r = attr_of(S, &obj, name.s, NULL);
     S->quiet = quiet;
     bool found = r.kind != TV_ERR && S->de->nerrors == nerr;
     if (has) return tv_bool(found);
@@ -911,22 +917,22 @@ static const Builtin *tensor_method(Sema *S, const char *attr, const PyExpr *e) 
  * names asked about are none of those compared with. */
 #define is_name(name, lit) ((name)[0] == (lit)[0] && !strcmp((name), (lit)))
 
-static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
+static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
     /* a constexpr's value (`BLOCK.value`, `tl.constexpr(4).value`): the
      * front end holds constexprs unwrapped, so it is the value itself */
-    if (attr[0] == 'v' && !strcmp(attr, "value") && (tv_is_const(&v) || (v.kind == TV_TUPLE && !v.fields)))
-        return v;
-    if (v.kind == TV_MODULE) {
+    if (attr[0] == 'v' && !strcmp(attr, "value") && (tv_is_const(v) || (v->kind == TV_TUPLE && !v->fields)))
+        return *v;
+    if (v->kind == TV_MODULE) {
         /* `tl.load`, `tl.arange`, ...: the same few names again and again,
          * found once each (an attribute of the source is an interned name,
          * so its address is the key) */
-        uint64_t key = e ? (MAP_KEY(attr) << 5 | (uint64_t)v.i) + 1 : 0; /* exact: addresses fit in 48 bits */
+        uint64_t key = e ? (MAP_KEY(attr) << 5 | (uint64_t)v->i) + 1 : 0; /* exact: addresses fit in 48 bits */
         const TV *memo = key ? map_get(&S->mod_attrs, key) : NULL;
         if (memo) return *memo;
         bool found;
-        TV r = builtin_module_attr(S, (int)v.i, attr, &found);
+        TV r = builtin_module_attr(S, (int)v->i, attr, &found);
         if (found && key) map_put(&S->mod_attrs, key, arena_dup(S->arena, &r, sizeof r));
-        if (!found && v.i == MOD_LIBDEVICE && sema_libdevice_missing(attr))
+        if (!found && v->i == MOD_LIBDEVICE && sema_libdevice_missing(attr))
             return sema_error(S, "libdevice.%s is not supported by tritonc yet", attr);
         if (!found) {
             static const char *const modnames[] = {
@@ -936,7 +942,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info",
                 [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor", [MOD_CLS_DTYPE] = "dtype"};
             _Static_assert(TC_ARRAY_LEN(modnames) == MOD_CLS_DTYPE + 1, "a module without a name");
-            unsigned where = v.i == MOD_TL || v.i == MOD_TL_CORE ? BI_TL : v.i == MOD_TL_MATH ? BI_MATH : 0;
+            unsigned where = v->i == MOD_TL || v->i == MOD_TL_CORE ? BI_TL : v->i == MOD_TL_MATH ? BI_MATH : 0;
             /* C's and torch's names of dtypes Triton spells otherwise */
             static const char *const dtype_alias[][2] = {{"float", "float32"}, {"double", "float64"}, {"half", "float16"},
                                                          {"int", "int32"},     {"long", "int64"},     {"bool", "int1"},
@@ -945,56 +951,56 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             for (int i = 0; where == BI_TL && i < TC_ARRAY_LEN(dtype_alias); i++)
                 if (!strcmp(attr, dtype_alias[i][0])) best = dtype_alias[i][1];
             if (!best && where) best = builtin_suggest(where, attr);
-            if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v.i], attr, best);
-            bool cls = v.i >= MOD_CLS_TENSOR || v.i == MOD_COUNT; /* tl.dtype, tl.PropagateNan, ... */
-            return sema_error(S, "%s '%s' has no attribute '%s'", cls ? "type object" : "module", modnames[v.i], attr);
+            if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v->i], attr, best);
+            bool cls = v->i >= MOD_CLS_TENSOR || v->i == MOD_COUNT; /* tl.dtype, tl.PropagateNan, ... */
+            return sema_error(S, "%s '%s' has no attribute '%s'", cls ? "type object" : "module", modnames[v->i], attr);
         }
         return r;
     }
-    if (v.kind == TV_TENSOR) {
-        if (v.is_desc && is_name(attr, "dtype")) return tv_dtype(v.ty->elem->elem);
-        if (is_name(attr, "dtype")) return tv_dtype(tl_sca(v.ty));
-        if (is_name(attr, "type")) return tv_dtype(v.ty);
+    if (v->kind == TV_TENSOR) {
+        if (v->is_desc && is_name(attr, "dtype")) return tv_dtype(v->ty->elem->elem);
+        if (is_name(attr, "dtype")) return tv_dtype(tl_sca(v->ty));
+        if (is_name(attr, "type")) return tv_dtype(v->ty);
         if (is_name(attr, "shape")) {
-            int n = tl_is_block(v.ty) ? v.ty->rank : 0;
+            int n = tl_is_block(v->ty) ? v->ty->rank : 0;
             TV *dims = ARENA_ARRAY(S->arena, TV, n + 1);
-            for (int i = 0; i < n; i++) dims[i] = tv_int(v.ty->shape[i]);
+            for (int i = 0; i < n; i++) dims[i] = tv_int(v->ty->shape[i]);
             return make_tuple(S, dims, n);
         }
-        if (is_name(attr, "numel")) return tv_int(tl_numel(v.ty));
-        if (tl_is_ptr(v.ty) && tl_is_block(v.ty->elem)) { /* a block pointer or tensor descriptor */
-            const TlType *blk = v.ty->elem;
+        if (is_name(attr, "numel")) return tv_int(tl_numel(v->ty));
+        if (tl_is_ptr(v->ty) && tl_is_block(v->ty->elem)) { /* a block pointer or tensor descriptor */
+            const TlType *blk = v->ty->elem;
             if (is_name(attr, "block_shape")) {
                 TV *dims = ARENA_ARRAY(S->arena, TV, blk->rank + 1);
                 for (int i = 0; i < blk->rank; i++) dims[i] = tv_int(blk->shape[i]);
                 return make_tuple(S, dims, blk->rank);
             }
-            if (v.is_desc && is_name(attr, "block_type")) return tv_dtype(blk);
+            if (v->is_desc && is_name(attr, "block_type")) return tv_dtype(blk);
             const Builtin *dm = builtin_lookup(BI_DESC, attr);
             if (dm) {
                 TV m = {.kind = TV_METHOD, .bi = dm, .n = 1};
                 m.elems = ARENA_NEW(S->arena, TV);
-                m.elems[0] = v;
+                m.elems[0] = *v;
                 return m;
             }
         }
         if (is_name(attr, "T")) {
             int perm[2] = {1, 0};
-            return sem_permute(S, v, perm, 2);
+            return sem_permute(S, *v, perm, 2);
         }
         const Builtin *bi = tensor_method(S, attr, e);
         if (bi) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
-            m.elems[0] = v;
+            m.elems[0] = *v;
             return m;
         }
         const char *best = builtin_suggest(BI_METHOD, attr);
         if (best) return sema_error(S, "'tensor' object has no attribute '%s'; did you mean '%s'?", attr, best);
         return sema_error(S, "'tensor' object has no attribute '%s'", attr);
     }
-    if (v.kind == TV_DTYPE) {
-        const TlType *t = v.ty;
+    if (v->kind == TV_DTYPE) {
+        const TlType *t = v->ty;
         if (!strcmp(attr, "element_ty")) {
             if (t->kind == TL_PTR || t->kind == TL_BLOCK) return tv_dtype(t->elem);
             return sema_error(S, "dtype %s has no element_ty", tl_cstr(S, t));
@@ -1005,27 +1011,27 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         if (bi && (!strncmp(attr, "is_", 3) || !strncmp(attr, "get_", 4))) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
-            m.elems[0] = v;
+            m.elems[0] = *v;
             return m;
         }
         return sema_error(S, "'dtype' object has no attribute '%s'", attr);
     }
-    if (v.kind == TV_INT || v.kind == TV_BOOL || v.kind == TV_FLOAT) { /* int.bit_length(), float.is_integer() */
+    if (v->kind == TV_INT || v->kind == TV_BOOL || v->kind == TV_FLOAT) { /* int.bit_length(), float.is_integer() */
         const Builtin *bi = builtin_lookup(BI_METHOD, attr);
-        if (bi && (!strcmp(attr, v.kind == TV_FLOAT ? "is_integer" : "bit_length"))) {
+        if (bi && (!strcmp(attr, v->kind == TV_FLOAT ? "is_integer" : "bit_length"))) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
-            m.elems[0] = v;
+            m.elems[0] = *v;
             return m;
         }
     }
-    if (v.kind == TV_TUPLE && v.fields) { /* a NamedTuple's field */
-        for (int i = 0; i < v.n; i++)
-            if (!strcmp(v.fields[i], attr)) return v.elems[i];
+    if (v->kind == TV_TUPLE && v->fields) { /* a NamedTuple's field */
+        for (int i = 0; i < v->n; i++)
+            if (!strcmp(v->fields[i], attr)) return v->elems[i];
         return sema_error(S, "this named tuple has no field '%s'", attr);
     }
     (void)e;
-    return sema_error(S, "'%s' object has no attribute '%s'", tv_kind_name(&v), attr);
+    return sema_error(S, "'%s' object has no attribute '%s'", tv_kind_name(v), attr);
 }
 
 /* ---- calls ------------------------------------------------------------------ */
@@ -1182,28 +1188,29 @@ static bool is_cx_param(Sema *S, const char *name) {
     return false;
 }
 
-static void assign_target(Sema *S, const PyExpr *t, TV v) {
+static void assign_target(Sema *S, const PyExpr *t, const TV *v) {
     at_expr(S, t);
     if (t->kind == PY_EXPR_NAME) {
         if (is_cx_param(S, t->name)) {
             sema_error(S, "cannot assign to '%s': it is a tl.constexpr parameter", t->name);
             return;
         }
-        set_value(S, t->name, v);
+        set_value_at(S, t->name, v);
         return;
     }
     if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {
         int n = t->seq.elts.len;
-        if (v.kind == TV_ERR) {
+        if (v->kind == TV_ERR) {
             for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], v);
             return;
         }
-        if (v.kind != TV_TUPLE || v.n != n) {
-            sema_error(S, "cannot unpack %s into %d values", v.kind == TV_TUPLE ? "a tuple of another size" : tv_kind_name(&v), n);
-            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], tv_err());
+        if (v->kind != TV_TUPLE || v->n != n) {
+            sema_error(S, "cannot unpack %s into %d values", v->kind == TV_TUPLE ? "a tuple of another size" : tv_kind_name(v), n);
+            TV err = tv_err();
+            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], &err);
             return;
         }
-        for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], v.elems[i]);
+        for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], &v->elems[i]);
         return;
     }
     sema_error(S, "unsupported assignment target");
@@ -1775,7 +1782,7 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
 static void visit_static_tuple(Sema *S, const PyStmt *s, TV t) {
     int nerrors = S->de->nerrors;
     for (int i = 0; i < t.n; i++) {
-        assign_target(S, s->loop.target, t.elems[i]);
+        assign_target(S, s->loop.target, &t.elems[i]);
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
@@ -2132,7 +2139,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         TV v = cg_expr(S, s->assign.value);
         at_stmt(S, s);
         if (v.kind != TV_ERR && v.kind != TV_TENSOR) v = sanitize(S, v); /* (a tensor stays as it is) */
-        assign_target(S, s->assign.targets.items[0], v);
+        assign_target(S, s->assign.targets.items[0], &v);
         break;
     }
     case PY_STMT_AUGASSIGN: {
@@ -2150,7 +2157,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary_in_place(S, s->aug.op, &a, &b);
         else r = cx_binary_or_tuple(S, s->aug.op, &a, &b);
         if (r.kind != TV_ERR && r.kind != TV_TENSOR) r = sanitize(S, r);
-        assign_target(S, t, r);
+        assign_target(S, t, &r);
         break;
     }
     case PY_STMT_ANNASSIGN: {
@@ -2178,7 +2185,7 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         TV v = cg_expr(S, s->ann.value);
         at_stmt(S, s);
         if (v.kind != TV_ERR && v.kind != TV_TENSOR) v = sanitize(S, v); /* (a tensor stays as it is) */
-        assign_target(S, s->ann.target, v);
+        assign_target(S, s->ann.target, &v);
         break;
     }
     case PY_STMT_IF: visit_if(S, s, NULL); break;
