@@ -402,12 +402,18 @@ static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     return tv_err();
 }
 
-static TV lookup(Sema *S, const char *name) {
-    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
-    if (v) return *v;
-    v = scope_find(&S->globals, name);
+static NOT_INLINE TV lookup_global(Sema *S, const char *name) {
+    TV *v = scope_find(&S->globals, name);
     if (v && v->kind != TV_GLOBAL_BAD) return *v;
     return lookup_rest(S, name, v);
+}
+
+/* (inline: a name is looked up at most nodes, and mostly found among the
+ * locals) */
+static ALWAYS_INLINE TV lookup(Sema *S, const char *name) {
+    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
+    if (v) return *v;
+    return lookup_global(S, name);
 }
 
 /* ---- expressions ----------------------------------------------------------- */
