@@ -217,7 +217,7 @@ struct Sema {
         int64_t v;
         Attr *attr;
     } i32_attrs[16];
-    struct ConstAttr {     /* a scalar constant's value attribute by (IR type, bits) (sem_const_int/float) */
+    struct ConstAttr {     /* a scalar constant's value attribute by (IR type, bits as given) (sem_const_int/float) */
         const Type *type;
         uint64_t bits;
         Attr *attr;

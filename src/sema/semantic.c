@@ -79,28 +79,34 @@ static Value *sem_constant(Sema *S, Attr *a) {
 }
 
 /* The value attribute of the constant v of type t (scalar or block). */
+/* (A scalar one is remembered by the value as given, before it is wrapped
+ * or rounded to the type: a hit costs no conversion.) */
 static Attr *const_int_attr(Sema *S, const TlType *t, int64_t v) {
-    v = int_wrap(v, tl_bitwidth(t));
-    if (t->ir->kind != TY_INT) return attr_dense_int(S->ctx, t->ir, &v, 1);
+    if (t->ir->kind != TY_INT) {
+        v = int_wrap(v, tl_bitwidth(t));
+        return attr_dense_int(S->ctx, t->ir, &v, 1);
+    }
     struct ConstAttr *m = const_attr_slot(S, t->ir, (uint64_t)v);
     if (!m->attr || m->type != t->ir || m->bits != (uint64_t)v) {
         m->type = t->ir;
         m->bits = (uint64_t)v;
-        m->attr = attr_int(S->ctx, t->ir, v);
+        m->attr = attr_int(S->ctx, t->ir, int_wrap(v, tl_bitwidth(t)));
     }
     return m->attr;
 }
 
 static Attr *const_float_attr(Sema *S, const TlType *t, double v) {
-    v = float_round(v, tl_sca(t)->ir->fkind);
-    if (t->ir->kind != TY_FLOAT) return attr_dense_float(S->ctx, t->ir, &v, 1);
+    if (t->ir->kind != TY_FLOAT) {
+        v = float_round(v, tl_sca(t)->ir->fkind);
+        return attr_dense_float(S->ctx, t->ir, &v, 1);
+    }
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     struct ConstAttr *m = const_attr_slot(S, t->ir, bits);
     if (!m->attr || m->type != t->ir || m->bits != bits) {
         m->type = t->ir;
         m->bits = bits;
-        m->attr = attr_float(S->ctx, t->ir, v);
+        m->attr = attr_float(S->ctx, t->ir, float_round(v, t->ir->fkind));
     }
     return m->attr;
 }
