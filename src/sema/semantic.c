@@ -78,9 +78,9 @@ static Value *sem_constant(Sema *S, Attr *a) {
     return v;
 }
 
-/* The value attribute of the constant v of type t (scalar or block). */
-/* (A scalar one is remembered by the value as given, before it is wrapped
- * or rounded to the type: a hit costs no conversion.) */
+/* The value attribute of the constant v of type t (scalar or block). (A
+ * scalar one is remembered by the value as given, before it is wrapped or
+ * rounded to the type: a hit costs no conversion.) */
 static Attr *const_int_attr(Sema *S, const TlType *t, int64_t v) {
     if (t->ir->kind != TY_INT) {
         v = int_wrap(v, tl_bitwidth(t));
@@ -198,13 +198,6 @@ TV sem_number_to_tensor(Sema *S, const TV *x) {
 
 /* ---- shapes ------------------------------------------------------------ */
 
-/* x reshaped (splat, broadcast, expand_dims) to the block type t when x is
- * a constant of one value, as the splat constant canonicalize would fold
- * the shape op to; NULL when x is not such a constant. Sema splats a
- * Python number at nearly every use (`x + 1`, `mask, other=0.0`), and the
- * constant is reused within the block like a scalar one. (A bool is left
- * to the shape op: canonicalize does not fold one either. A constant
- * carrying a hint, tl.multiple_of, stays an operand.) */
 /* The value attribute of the constant of value attribute a reshaped to the
  * block type t, or NULL when a is not of one value. (Remembered by value and
  * type, as const_attr_slot: the same few are asked for again and again.) */
@@ -234,13 +227,19 @@ static TV splat_number(Sema *S, Attr *a, const TlType *rt, const TV *other) {
     return tv_tensor(sem_constant(S, a), rt); /* (the other is poison: an error was reported) */
 }
 
+/* x reshaped (splat, broadcast, expand_dims) to the block type t when x is
+ * a constant of one value, as the splat constant canonicalize would fold
+ * the shape op to; NULL when x is not such a constant. Sema splats a
+ * Python number at nearly every use (`x + 1`, `mask, other=0.0`), and the
+ * constant is reused within the block like a scalar one. (A bool is left
+ * to the shape op: canonicalize does not fold one either. A constant
+ * carrying a hint, tl.multiple_of, stays an operand.) */
 static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
     Op *d = x->def;
     if (!d || d->kind != ARITH_CONSTANT || d->nattrs != 1) return NULL;
     Attr *r = splat_attr(S, op_attr_k(d, AN_VALUE), t);
     return r ? sem_constant(S, r) : NULL;
 }
-
 
 /* The shape op k (tt.splat, tt.broadcast, tt.expand_dims of `axis`, else
  * -1) of x to type t: one made before among x's latest users when it
