@@ -4101,9 +4101,11 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         TV v = cg_expr(S, kw->value);
         bad |= v.kind == TV_ERR;
         int j = kw->name ? keyword_index(params, kw->name) : -1;
-        S->loc = kw->loc;
-        S->span = kw->name ? (int)strlen(kw->name) : 2;
-        S->span_node = NULL;
+        if (j < 0 || a.given[j]) { /* (the keyword's place, for the report) */
+            S->loc = kw->loc;
+            S->span = kw->name ? (int)strlen(kw->name) : 2;
+            S->span_node = NULL;
+        }
         if (j < 0) {
             sema_error(S, "%s() got an unexpected keyword argument '%s'", display_name(bi, dn, sizeof dn),
                        kw->name ? kw->name : "**");

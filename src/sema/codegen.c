@@ -263,11 +263,15 @@ static void scope_push(Scope *sc, const char *name, TV v) {
     }
 }
 
-static void scope_set(Scope *sc, const char *name, TV v) {
+/* (the value by address, as assignments pass it on through a few calls;
+ * not an entry of a scope, which a push may move) */
+static void scope_set_at(Scope *sc, const char *name, const TV *v) {
     TV *p = scope_find(sc, name);
-    if (p) *p = v;
-    else scope_push(sc, name, v);
+    if (p) *p = *v;
+    else scope_push(sc, name, *v);
 }
+
+static void scope_set(Scope *sc, const char *name, TV v) { scope_set_at(sc, name, &v); }
 
 static void scope_copy(Scope *dst, const Scope *src) {
     dst->len = 0;
@@ -300,10 +304,12 @@ static void note_dropped(Sema *S, const Scope *defs, const Scope *liveins, const
     }
 }
 
-static void set_value(Sema *S, const char *name, TV v) {
-    scope_set(&S->fn->lscope, name, v);
-    if (S->fn->record_defs) scope_set(&S->fn->defs, name, v);
+static void set_value_at(Sema *S, const char *name, const TV *v) {
+    scope_set_at(&S->fn->lscope, name, v);
+    if (S->fn->record_defs) scope_set_at(&S->fn->defs, name, v);
 }
+
+static void set_value(Sema *S, const char *name, TV v) { set_value_at(S, name, &v); }
 
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
                                                "abs", "bool", "getattr", "hasattr", NULL};
@@ -396,12 +402,18 @@ static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     return tv_err();
 }
 
-static TV lookup(Sema *S, const char *name) {
-    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
-    if (v) return *v;
-    v = scope_find(&S->globals, name);
+static NOT_INLINE TV lookup_global(Sema *S, const char *name) {
+    TV *v = scope_find(&S->globals, name);
     if (v && v->kind != TV_GLOBAL_BAD) return *v;
     return lookup_rest(S, name, v);
+}
+
+/* (inline: a name is looked up at most nodes, and mostly found among the
+ * locals) */
+static ALWAYS_INLINE TV lookup(Sema *S, const char *name) {
+    TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
+    if (v) return *v;
+    return lookup_global(S, name);
 }
 
 /* ---- expressions ----------------------------------------------------------- */
@@ -413,7 +425,7 @@ static TV make_tuple(Sema *S, const TV *vals, int n) {
     return t;
 }
 
-static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e);
+static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e);
 
 static bool is_runtime(const TV *v) { return v->kind == TV_TENSOR; }
 
@@ -448,7 +460,7 @@ static NOT_INLINE TV visit_binary(Sema *S, const PyExpr *e) {
     TV b = cg_expr(S, e->binary.rhs);
     at_expr(S, e);
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
-    if (is_runtime(&a) || is_runtime(&b)) return sem_binary(S, e->binary.op, a, b);
+    if (is_runtime(&a) || is_runtime(&b)) return sem_binary_in_place(S, e->binary.op, &a, &b);
     return cx_binary_or_tuple(S, e->binary.op, &a, &b);
 }
 
@@ -469,7 +481,7 @@ static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
     }
     if (is_runtime(&a) || is_runtime(&b)) {
         if (op == PY_CMP_IN || op == PY_CMP_NOT_IN) return sema_error(S, "'in' is not supported on tensors");
-        return sem_compare(S, op, a, b);
+        return sem_compare_in_place(S, op, &a, &b);
     }
     if ((op == PY_CMP_IN || op == PY_CMP_NOT_IN) && b.kind == TV_TUPLE)
         for (int i = 0; i < b.n; i++) /* (a tuple assigned to a name holds tensors, as in Triton) */
@@ -547,9 +559,35 @@ static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     return tv_tensor(op_result(ifop, 0), tv.ty);
 }
 
+/* Whether index node i is `None` or a bare `:`, which index a tensor
+ * without being evaluated (an unbounded slice, TV_SLICE 0:INT32_MIN). */
+static bool is_none_or_colon(const PyExpr *i) {
+    return i->kind == PY_EXPR_NONE ||
+           (i->kind == PY_EXPR_SLICE && !i->slice.lower && !i->slice.upper && !i->slice.step);
+}
+
 static NOT_INLINE TV visit_subscript(Sema *S, const PyExpr *e) {
     TV v = cg_expr(S, e->subscript.value);
-    TV idx = cg_expr(S, e->subscript.index);
+    const PyExpr *ie = e->subscript.index;
+    if (v.kind == TV_TENSOR) {
+        /* x[None, :], x[:, None]: read off the index's nodes, with no
+         * tuple of slices made for them (an unrolled body indexes so at
+         * every step); each None is an expand_dims, as below */
+        int n = ie->kind == PY_EXPR_TUPLE ? ie->seq.elts.len : 1;
+        const PyExpr *const *items = ie->kind == PY_EXPR_TUPLE ? (const PyExpr *const *)ie->seq.elts.items : &ie;
+        int i = 0;
+        while (i < n && is_none_or_colon(items[i])) i++;
+        if (i == n) {
+            at_expr(S, e);
+            for (int k = 0, axis = 0; k < n; k++, axis++)
+                if (items[k]->kind == PY_EXPR_NONE) {
+                    v = sem_expand_dims(S, v, axis);
+                    if (v.kind == TV_ERR) return v;
+                }
+            return v;
+        }
+    }
+    TV idx = cg_expr(S, ie);
     at_expr(S, e);
     if (v.kind == TV_ERR || idx.kind == TV_ERR) return tv_err();
     if (v.kind == TV_TUPLE) {
@@ -706,7 +744,7 @@ static NOT_INLINE TV visit_fstring(Sema *S, const PyExpr *e) {
 
 static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e);
 
-static void assign_target(Sema *S, const PyExpr *t, TV v);
+static void assign_target(Sema *S, const PyExpr *t, const TV *v);
 
 /* Is `it` a call of range, tl.range or tl.static_range? (*f: the callee) */
 static bool is_range_call(Sema *S, const PyExpr *it, TV *f) {
@@ -737,7 +775,7 @@ static NOT_INLINE TV visit_listcomp(Sema *S, const PyExpr *e) {
     TV *vals = ARENA_ARRAY(S->arena, TV, t.n + 1);
     int n = 0;
     for (int i = 0; i < t.n; i++) {
-        assign_target(S, g->target, t.elems[i]);
+        assign_target(S, g->target, &t.elems[i]);
         bool keep = true;
         for (int k = 0; k < g->ifs.len && keep; k++) {
             TV c = cg_expr(S, g->ifs.items[k]);
@@ -780,7 +818,7 @@ static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
     TV v = cg_expr(S, e->attr.value);
     at_expr(S, e);
     if (v.kind == TV_ERR) return v;
-    return attr_of(S, v, e->attr.attr, e);
+    return attr_of(S, &v, e->attr.attr, e);
 }
 
 static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
@@ -855,33 +893,52 @@ TV cg_getattr(Sema *S, TV obj, TV name, const TV *dflt, bool has) {
     if (name.kind != TV_STR)
         return sema_error(S, "%s(): attribute name must be a constexpr string, not %s", has ? "hasattr" : "getattr",
                           tv_kind_name(&name));
-    if (!has && !dflt) return attr_of(S, obj, name.s, NULL);
+    if (!has && !dflt) return attr_of(S, &obj, name.s, NULL);
     bool quiet = S->quiet;
     int nerr = S->de->nerrors;
     S->quiet = true;
-    TV r = attr_of(S, obj, name.s, NULL);
+    TV r = attr_of(S, &obj, name.s, NULL);
     S->quiet = quiet;
     bool found = r.kind != TV_ERR && S->de->nerrors == nerr;
     if (has) return tv_bool(found);
     return found ? r : *dflt;
 }
 
-static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
+/* The tensor method `attr` (x.to, x.sum), or NULL: found once per name in
+ * a compile when the name is the source's (interned: its address is the
+ * key, in mod_attrs beside the modules' attributes, as module id 31). */
+static const Builtin *tensor_method(Sema *S, const char *attr, const PyExpr *e) {
+    if (!e) return builtin_lookup(BI_METHOD, attr);
+    _Static_assert(MOD_CLS_DTYPE < 31, "module ids take 5 bits, 31 is the methods'");
+    uint64_t key = (MAP_KEY(attr) << 5 | 31) + 1;
+    const Builtin *const *memo = map_get(&S->mod_attrs, key);
+    if (memo) return *memo;
+    const Builtin **bi = ARENA_NEW(S->arena, const Builtin *);
+    *bi = builtin_lookup(BI_METHOD, attr);
+    map_put(&S->mod_attrs, key, bi);
+    return *bi;
+}
+
+/* strcmp(name, lit) == 0, the first character compared inline: most
+ * names asked about are none of those compared with. */
+#define is_name(name, lit) ((name)[0] == (lit)[0] && !strcmp((name), (lit)))
+
+static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
     /* a constexpr's value (`BLOCK.value`, `tl.constexpr(4).value`): the
      * front end holds constexprs unwrapped, so it is the value itself */
-    if (attr[0] == 'v' && !strcmp(attr, "value") && (tv_is_const(&v) || (v.kind == TV_TUPLE && !v.fields)))
-        return v;
-    if (v.kind == TV_MODULE) {
+    if (attr[0] == 'v' && !strcmp(attr, "value") && (tv_is_const(v) || (v->kind == TV_TUPLE && !v->fields)))
+        return *v;
+    if (v->kind == TV_MODULE) {
         /* `tl.load`, `tl.arange`, ...: the same few names again and again,
          * found once each (an attribute of the source is an interned name,
          * so its address is the key) */
-        uint64_t key = e ? (MAP_KEY(attr) << 5 | (uint64_t)v.i) + 1 : 0; /* exact: addresses fit in 48 bits */
+        uint64_t key = e ? (MAP_KEY(attr) << 5 | (uint64_t)v->i) + 1 : 0; /* exact: addresses fit in 48 bits */
         const TV *memo = key ? map_get(&S->mod_attrs, key) : NULL;
         if (memo) return *memo;
         bool found;
-        TV r = builtin_module_attr(S, (int)v.i, attr, &found);
+        TV r = builtin_module_attr(S, (int)v->i, attr, &found);
         if (found && key) map_put(&S->mod_attrs, key, arena_dup(S->arena, &r, sizeof r));
-        if (!found && v.i == MOD_LIBDEVICE && sema_libdevice_missing(attr))
+        if (!found && v->i == MOD_LIBDEVICE && sema_libdevice_missing(attr))
             return sema_error(S, "libdevice.%s is not supported by tritonc yet", attr);
         if (!found) {
             static const char *const modnames[] = {
@@ -891,7 +948,7 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
                 [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info",
                 [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor", [MOD_CLS_DTYPE] = "dtype"};
             _Static_assert(TC_ARRAY_LEN(modnames) == MOD_CLS_DTYPE + 1, "a module without a name");
-            unsigned where = v.i == MOD_TL || v.i == MOD_TL_CORE ? BI_TL : v.i == MOD_TL_MATH ? BI_MATH : 0;
+            unsigned where = v->i == MOD_TL || v->i == MOD_TL_CORE ? BI_TL : v->i == MOD_TL_MATH ? BI_MATH : 0;
             /* C's and torch's names of dtypes Triton spells otherwise */
             static const char *const dtype_alias[][2] = {{"float", "float32"}, {"double", "float64"}, {"half", "float16"},
                                                          {"int", "int32"},     {"long", "int64"},     {"bool", "int1"},
@@ -900,56 +957,56 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
             for (int i = 0; where == BI_TL && i < TC_ARRAY_LEN(dtype_alias); i++)
                 if (!strcmp(attr, dtype_alias[i][0])) best = dtype_alias[i][1];
             if (!best && where) best = builtin_suggest(where, attr);
-            if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v.i], attr, best);
-            bool cls = v.i >= MOD_CLS_TENSOR || v.i == MOD_COUNT; /* tl.dtype, tl.PropagateNan, ... */
-            return sema_error(S, "%s '%s' has no attribute '%s'", cls ? "type object" : "module", modnames[v.i], attr);
+            if (best) return sema_error(S, "module '%s' has no attribute '%s'; did you mean '%s'?", modnames[v->i], attr, best);
+            bool cls = v->i >= MOD_CLS_TENSOR || v->i == MOD_COUNT; /* tl.dtype, tl.PropagateNan, ... */
+            return sema_error(S, "%s '%s' has no attribute '%s'", cls ? "type object" : "module", modnames[v->i], attr);
         }
         return r;
     }
-    if (v.kind == TV_TENSOR) {
-        if (v.is_desc && !strcmp(attr, "dtype")) return tv_dtype(v.ty->elem->elem);
-        if (!strcmp(attr, "dtype")) return tv_dtype(tl_sca(v.ty));
-        if (!strcmp(attr, "type")) return tv_dtype(v.ty);
-        if (!strcmp(attr, "shape")) {
-            int n = tl_is_block(v.ty) ? v.ty->rank : 0;
+    if (v->kind == TV_TENSOR) {
+        if (v->is_desc && is_name(attr, "dtype")) return tv_dtype(v->ty->elem->elem);
+        if (is_name(attr, "dtype")) return tv_dtype(tl_sca(v->ty));
+        if (is_name(attr, "type")) return tv_dtype(v->ty);
+        if (is_name(attr, "shape")) {
+            int n = tl_is_block(v->ty) ? v->ty->rank : 0;
             TV *dims = ARENA_ARRAY(S->arena, TV, n + 1);
-            for (int i = 0; i < n; i++) dims[i] = tv_int(v.ty->shape[i]);
+            for (int i = 0; i < n; i++) dims[i] = tv_int(v->ty->shape[i]);
             return make_tuple(S, dims, n);
         }
-        if (!strcmp(attr, "numel")) return tv_int(tl_numel(v.ty));
-        if (tl_is_ptr(v.ty) && tl_is_block(v.ty->elem)) { /* a block pointer or tensor descriptor */
-            const TlType *blk = v.ty->elem;
-            if (!strcmp(attr, "block_shape")) {
+        if (is_name(attr, "numel")) return tv_int(tl_numel(v->ty));
+        if (tl_is_ptr(v->ty) && tl_is_block(v->ty->elem)) { /* a block pointer or tensor descriptor */
+            const TlType *blk = v->ty->elem;
+            if (is_name(attr, "block_shape")) {
                 TV *dims = ARENA_ARRAY(S->arena, TV, blk->rank + 1);
                 for (int i = 0; i < blk->rank; i++) dims[i] = tv_int(blk->shape[i]);
                 return make_tuple(S, dims, blk->rank);
             }
-            if (v.is_desc && !strcmp(attr, "block_type")) return tv_dtype(blk);
+            if (v->is_desc && is_name(attr, "block_type")) return tv_dtype(blk);
             const Builtin *dm = builtin_lookup(BI_DESC, attr);
             if (dm) {
                 TV m = {.kind = TV_METHOD, .bi = dm, .n = 1};
                 m.elems = ARENA_NEW(S->arena, TV);
-                m.elems[0] = v;
+                m.elems[0] = *v;
                 return m;
             }
         }
-        if (!strcmp(attr, "T")) {
+        if (is_name(attr, "T")) {
             int perm[2] = {1, 0};
-            return sem_permute(S, v, perm, 2);
+            return sem_permute(S, *v, perm, 2);
         }
-        const Builtin *bi = builtin_lookup(BI_METHOD, attr);
+        const Builtin *bi = tensor_method(S, attr, e);
         if (bi) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
-            m.elems[0] = v;
+            m.elems[0] = *v;
             return m;
         }
         const char *best = builtin_suggest(BI_METHOD, attr);
         if (best) return sema_error(S, "'tensor' object has no attribute '%s'; did you mean '%s'?", attr, best);
         return sema_error(S, "'tensor' object has no attribute '%s'", attr);
     }
-    if (v.kind == TV_DTYPE) {
-        const TlType *t = v.ty;
+    if (v->kind == TV_DTYPE) {
+        const TlType *t = v->ty;
         if (!strcmp(attr, "element_ty")) {
             if (t->kind == TL_PTR || t->kind == TL_BLOCK) return tv_dtype(t->elem);
             return sema_error(S, "dtype %s has no element_ty", tl_cstr(S, t));
@@ -960,27 +1017,27 @@ static TV attr_of(Sema *S, TV v, const char *attr, const PyExpr *e) {
         if (bi && (!strncmp(attr, "is_", 3) || !strncmp(attr, "get_", 4))) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
-            m.elems[0] = v;
+            m.elems[0] = *v;
             return m;
         }
         return sema_error(S, "'dtype' object has no attribute '%s'", attr);
     }
-    if (v.kind == TV_INT || v.kind == TV_BOOL || v.kind == TV_FLOAT) { /* int.bit_length(), float.is_integer() */
+    if (v->kind == TV_INT || v->kind == TV_BOOL || v->kind == TV_FLOAT) { /* int.bit_length(), float.is_integer() */
         const Builtin *bi = builtin_lookup(BI_METHOD, attr);
-        if (bi && (!strcmp(attr, v.kind == TV_FLOAT ? "is_integer" : "bit_length"))) {
+        if (bi && (!strcmp(attr, v->kind == TV_FLOAT ? "is_integer" : "bit_length"))) {
             TV m = {.kind = TV_METHOD, .bi = bi, .n = 1};
             m.elems = ARENA_NEW(S->arena, TV);
-            m.elems[0] = v;
+            m.elems[0] = *v;
             return m;
         }
     }
-    if (v.kind == TV_TUPLE && v.fields) { /* a NamedTuple's field */
-        for (int i = 0; i < v.n; i++)
-            if (!strcmp(v.fields[i], attr)) return v.elems[i];
+    if (v->kind == TV_TUPLE && v->fields) { /* a NamedTuple's field */
+        for (int i = 0; i < v->n; i++)
+            if (!strcmp(v->fields[i], attr)) return v->elems[i];
         return sema_error(S, "this named tuple has no field '%s'", attr);
     }
     (void)e;
-    return sema_error(S, "'%s' object has no attribute '%s'", tv_kind_name(&v), attr);
+    return sema_error(S, "'%s' object has no attribute '%s'", tv_kind_name(v), attr);
 }
 
 /* ---- calls ------------------------------------------------------------------ */
@@ -1137,28 +1194,29 @@ static bool is_cx_param(Sema *S, const char *name) {
     return false;
 }
 
-static void assign_target(Sema *S, const PyExpr *t, TV v) {
+static void assign_target(Sema *S, const PyExpr *t, const TV *v) {
     at_expr(S, t);
     if (t->kind == PY_EXPR_NAME) {
         if (is_cx_param(S, t->name)) {
             sema_error(S, "cannot assign to '%s': it is a tl.constexpr parameter", t->name);
             return;
         }
-        set_value(S, t->name, v);
+        set_value_at(S, t->name, v);
         return;
     }
     if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {
         int n = t->seq.elts.len;
-        if (v.kind == TV_ERR) {
+        if (v->kind == TV_ERR) {
             for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], v);
             return;
         }
-        if (v.kind != TV_TUPLE || v.n != n) {
-            sema_error(S, "cannot unpack %s into %d values", v.kind == TV_TUPLE ? "a tuple of another size" : tv_kind_name(&v), n);
-            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], tv_err());
+        if (v->kind != TV_TUPLE || v->n != n) {
+            sema_error(S, "cannot unpack %s into %d values", v->kind == TV_TUPLE ? "a tuple of another size" : tv_kind_name(v), n);
+            TV err = tv_err();
+            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], &err);
             return;
         }
-        for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], v.elems[i]);
+        for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], &v->elems[i]);
         return;
     }
     sema_error(S, "unsupported assignment target");
@@ -1730,7 +1788,7 @@ static void visit_static_range(Sema *S, const PyStmt *s, const TV *args, int n) 
 static void visit_static_tuple(Sema *S, const PyStmt *s, TV t) {
     int nerrors = S->de->nerrors;
     for (int i = 0; i < t.n; i++) {
-        assign_target(S, s->loop.target, t.elems[i]);
+        assign_target(S, s->loop.target, &t.elems[i]);
         S->fn->loop_depth++;
         visit_block(S, &s->loop.body);
         S->fn->loop_depth--;
@@ -2086,8 +2144,8 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         }
         TV v = cg_expr(S, s->assign.value);
         at_stmt(S, s);
-        if (v.kind != TV_ERR) v = sanitize(S, v);
-        assign_target(S, s->assign.targets.items[0], v);
+        if (v.kind != TV_ERR && v.kind != TV_TENSOR) v = sanitize(S, v); /* (a tensor stays as it is) */
+        assign_target(S, s->assign.targets.items[0], &v);
         break;
     }
     case PY_STMT_AUGASSIGN: {
@@ -2102,10 +2160,10 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         at_stmt(S, s);
         TV r;
         if (a.kind == TV_ERR || b.kind == TV_ERR) r = tv_err();
-        else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary(S, s->aug.op, a, b);
+        else if (is_runtime(&a) || is_runtime(&b)) r = sem_binary_in_place(S, s->aug.op, &a, &b);
         else r = cx_binary_or_tuple(S, s->aug.op, &a, &b);
-        if (r.kind != TV_ERR) r = sanitize(S, r);
-        assign_target(S, t, r);
+        if (r.kind != TV_ERR && r.kind != TV_TENSOR) r = sanitize(S, r);
+        assign_target(S, t, &r);
         break;
     }
     case PY_STMT_ANNASSIGN: {
@@ -2132,8 +2190,8 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         if (!s->ann.value) break;
         TV v = cg_expr(S, s->ann.value);
         at_stmt(S, s);
-        if (v.kind != TV_ERR) v = sanitize(S, v);
-        assign_target(S, s->ann.target, v);
+        if (v.kind != TV_ERR && v.kind != TV_TENSOR) v = sanitize(S, v); /* (a tensor stays as it is) */
+        assign_target(S, s->ann.target, &v);
         break;
     }
     case PY_STMT_IF: visit_if(S, s, NULL); break;

@@ -129,8 +129,35 @@ static TV cx_compare(Sema *S, PyCmpOp op, const TV *a, const TV *b) {
     }
 }
 
+/* Python's int OP int for two int64s, in 64 bits when the result is one
+ * too (true with *r set): the common case of the 128-bit arithmetic below,
+ * without its library division (an unrolled body works out `tap // K`,
+ * `tap % K` at every step). */
+static bool int64_binary(PyBinOp op, int64_t x, int64_t y, int64_t *r) {
+    switch (op) {
+    case PY_BIN_ADD: return !__builtin_add_overflow(x, y, r);
+    case PY_BIN_SUB: return !__builtin_sub_overflow(x, y, r);
+    case PY_BIN_MUL: return !__builtin_mul_overflow(x, y, r);
+    case PY_BIN_FLOORDIV:
+    case PY_BIN_MOD: {
+        if (y == 0 || (x == INT64_MIN && y == -1)) return false;
+        int64_t q = x / y, m = x % y;
+        if (m != 0 && ((m < 0) != (y < 0))) {
+            q--;
+            m += y;
+        }
+        *r = op == PY_BIN_FLOORDIV ? q : m;
+        return true;
+    }
+    default: return false;
+    }
+}
+
 TV cx_binary(Sema *S, int op, const TV *a, const TV *b) {
     if (op >= 100) return cx_compare(S, (PyCmpOp)(op - 100), a, b);
+    int64_t r64;
+    if (a->kind == TV_INT && b->kind == TV_INT && !a->u64 && !b->u64 && int64_binary((PyBinOp)op, a->i, b->i, &r64))
+        return tv_int(r64);
     PyBinOp bop = (PyBinOp)op;
     if (a->kind == TV_STR && b->kind == TV_STR && bop == PY_BIN_ADD) {
         TV r = {.kind = TV_STR};

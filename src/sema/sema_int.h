@@ -16,6 +16,11 @@
 #include "sema/sema.h"
 #include "dialect/dialect.h"
 
+/* What the files of sema share is not the library's interface (that is
+ * sema.h): hidden, the compiler may take a call within a file as final,
+ * and inline or specialise it, as it would a static function's. */
+#pragma GCC visibility push(hidden)
+
 /* ---- Triton types ---------------------------------------------------------- */
 
 typedef enum TlKind {
@@ -212,7 +217,7 @@ struct Sema {
         int64_t v;
         Attr *attr;
     } i32_attrs[16];
-    struct ConstAttr {     /* a scalar constant's value attribute by (IR type, bits) (sem_const_int/float) */
+    struct ConstAttr {     /* a scalar constant's value attribute by (IR type, bits as given) (sem_const_int/float) */
         const Type *type;
         uint64_t bits;
         Attr *attr;
@@ -273,11 +278,24 @@ TV cx_from_value(Sema *S, const ConstexprValue *cv);
 
 /* ---- semantic builders (semantic.c) ---------------------------------------- */
 
-/* A Python number as a runtime scalar of Triton's to_tensor type. */
-TV sem_to_tensor(Sema *S, const TV *x);
+/* A Python number as a runtime scalar of Triton's to_tensor type (a
+ * tensor, or poison, as it is). */
+TV sem_number_to_tensor(Sema *S, const TV *x);
+static inline TV sem_to_tensor(Sema *S, const TV *x) {
+    return x->kind == TV_TENSOR || x->kind == TV_ERR ? *x : sem_number_to_tensor(S, x);
+}
 const TlType *sem_to_tensor_type(Sema *S, const TV *x); /* NULL if not a number */
 TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype); /* scalar of dtype */
-TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding);
+TV sem_cast_slow(Sema *S, TV x, const TlType *dst, const char *rounding);
+/* (inline for the common case: a tensor already of dst's element type, a
+ * type tritonc makes tensors of, with no rounding mode asked for) */
+static inline TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
+    const TlType *d = tl_sca(dst);
+    if (x.kind == TV_TENSOR && !rounding && tl_sca(x.ty) == d &&
+        d->kind != TL_PTR && !(d->kind >= TL_FP8E4B15 && d->kind <= TL_FP8E5B16))
+        return x;
+    return sem_cast_slow(S, x, dst, rounding);
+}
 TV sem_bitcast(Sema *S, TV x, const TlType *dst);
 TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank);
 TV sem_broadcast_to(Sema *S, TV x, const int64_t *shape, int rank);
@@ -295,6 +313,10 @@ TV sem_permute(Sema *S, TV x, const int *perm, int rank);
 /* a OP b for runtime operands (at least one tensor); op is a PyBinOp. */
 TV sem_binary(Sema *S, PyBinOp op, TV a, TV b);
 TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b);
+/* The same on the caller's operands, which they convert in place (no
+ * copies by value: the code generator's operators, at every node). */
+TV sem_binary_in_place(Sema *S, PyBinOp op, TV *a, TV *b);
+TV sem_compare_in_place(Sema *S, PyCmpOp op, TV *a, TV *b);
 TV sem_minus(Sema *S, TV x);
 TV sem_invert(Sema *S, TV x);
 TV sem_not(Sema *S, TV x);
@@ -314,14 +336,16 @@ TV sema_bessel(Sema *S, const char *name, TV x);
  * rewritten in place). */
 bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
                            bool arith_check, bool div_or_mod);
-/* (inline for the common case: two tensors of one type that is not a
- * pointer, already of the computation type and of one shape, but for `/`
- * and `%` of 16-bit floats, computed in fp32) */
+/* (inline for the common case: two tensors of one element type that is
+ * not a pointer, already of the computation type, but for `/` and `%` of
+ * 16-bit floats, computed in fp32; only broadcast, if of two shapes) */
 static inline bool sem_binary_check(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow_rhs_ptr,
                                     bool arith_check, bool div_or_mod) {
-    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR && a->ty == b->ty) {
-        TlKind k = tl_sca(a->ty)->kind;
-        if (k != TL_PTR && !(div_or_mod && (k == TL_FP16 || k == TL_BF16))) return true;
+    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR) {
+        const TlType *e = tl_sca(a->ty);
+        TlKind k = e->kind;
+        if (e == tl_sca(b->ty) && k != TL_PTR && !(div_or_mod && (k == TL_FP16 || k == TL_BF16)))
+            return a->ty == b->ty || sem_broadcast_pair_slow(S, a, b);
     }
     return sem_binary_check_slow(S, a, b, allow_lhs_ptr, allow_rhs_ptr, arith_check, div_or_mod);
 }
@@ -384,5 +408,7 @@ TV cg_call_jit(Sema *S, const TV *fn, const TV *args, int nargs, const char *con
  * current function (for tt.reduce / tt.scan regions). Returns the tuple of
  * results (or a single value). */
 TV cg_inline_jit(Sema *S, const TV *fn, const TV *args, int nargs);
+
+#pragma GCC visibility pop
 
 #endif

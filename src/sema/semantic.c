@@ -78,31 +78,42 @@ static Value *sem_constant(Sema *S, Attr *a) {
     return v;
 }
 
-Value *sem_const_int(Sema *S, const TlType *t, int64_t v) {
-    v = int_wrap(v, tl_bitwidth(t));
-    if (t->ir->kind != TY_INT) return sem_constant(S, attr_dense_int(S->ctx, t->ir, &v, 1));
+/* The value attribute of the constant v of type t (scalar or block). (A
+ * scalar one is remembered by the value as given, before it is wrapped or
+ * rounded to the type: a hit costs no conversion.) */
+static Attr *const_int_attr(Sema *S, const TlType *t, int64_t v) {
+    if (t->ir->kind != TY_INT) {
+        v = int_wrap(v, tl_bitwidth(t));
+        return attr_dense_int(S->ctx, t->ir, &v, 1);
+    }
     struct ConstAttr *m = const_attr_slot(S, t->ir, (uint64_t)v);
     if (!m->attr || m->type != t->ir || m->bits != (uint64_t)v) {
         m->type = t->ir;
         m->bits = (uint64_t)v;
-        m->attr = attr_int(S->ctx, t->ir, v);
+        m->attr = attr_int(S->ctx, t->ir, int_wrap(v, tl_bitwidth(t)));
     }
-    return sem_constant(S, m->attr);
+    return m->attr;
 }
 
-Value *sem_const_float(Sema *S, const TlType *t, double v) {
-    v = float_round(v, tl_sca(t)->ir->fkind);
-    if (t->ir->kind != TY_FLOAT) return sem_constant(S, attr_dense_float(S->ctx, t->ir, &v, 1));
+static Attr *const_float_attr(Sema *S, const TlType *t, double v) {
+    if (t->ir->kind != TY_FLOAT) {
+        v = float_round(v, tl_sca(t)->ir->fkind);
+        return attr_dense_float(S->ctx, t->ir, &v, 1);
+    }
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     struct ConstAttr *m = const_attr_slot(S, t->ir, bits);
     if (!m->attr || m->type != t->ir || m->bits != bits) {
         m->type = t->ir;
         m->bits = bits;
-        m->attr = attr_float(S->ctx, t->ir, v);
+        m->attr = attr_float(S->ctx, t->ir, float_round(v, t->ir->fkind));
     }
-    return sem_constant(S, m->attr);
+    return m->attr;
 }
+
+Value *sem_const_int(Sema *S, const TlType *t, int64_t v) { return sem_constant(S, const_int_attr(S, t, v)); }
+
+Value *sem_const_float(Sema *S, const TlType *t, double v) { return sem_constant(S, const_float_attr(S, t, v)); }
 
 /* The pure binary op k (a comparison of predicate `pred`, else -1) of a
  * and b, of type t: one made before among a's latest users when it
@@ -158,19 +169,27 @@ const TlType *sem_to_tensor_type(Sema *S, const TV *x) {
     }
 }
 
-TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype) {
-    const TlType *t = tl_sca(dtype);
-    double fv = x->kind == TV_FLOAT ? x->f : x->u64 ? (double)(uint64_t)x->i : (double)x->i;
-    if (tl_is_float(t)) return tv_tensor(sem_const_float(S, t, fv), t);
+/* The value attribute of the Python number x as a scalar of type t, or
+ * NULL when t is not a number's type. */
+static Attr *number_attr(Sema *S, const TV *x, const TlType *t) {
+    if (tl_is_float(t))
+        return const_float_attr(S, t, x->kind == TV_FLOAT ? x->f : x->u64 ? (double)(uint64_t)x->i : (double)x->i);
     if (tl_is_int(t)) {
         int64_t iv = x->kind == TV_FLOAT ? (int64_t)x->f : x->i;
         if (tl_is_bool(t)) iv = iv != 0;
-        return tv_tensor(sem_const_int(S, t, iv), t);
+        return const_int_attr(S, t, iv);
     }
-    return sema_error(S, "cannot make a constant of type %s", tl_cstr(S, t));
+    return NULL;
 }
 
-TV sem_to_tensor(Sema *S, const TV *x) {
+TV sem_scalar_constant(Sema *S, const TV *x, const TlType *dtype) {
+    const TlType *t = tl_sca(dtype);
+    Attr *a = number_attr(S, x, t);
+    if (!a) return sema_error(S, "cannot make a constant of type %s", tl_cstr(S, t));
+    return tv_tensor(sem_constant(S, a), t);
+}
+
+TV sem_number_to_tensor(Sema *S, const TV *x) {
     if (x->kind == TV_TENSOR || x->kind == TV_ERR) return *x;
     const TlType *t = sem_to_tensor_type(S, x);
     if (!t) return sema_error(S, "cannot convert %s to tensor", tv_kind_name(x));
@@ -178,6 +197,35 @@ TV sem_to_tensor(Sema *S, const TV *x) {
 }
 
 /* ---- shapes ------------------------------------------------------------ */
+
+/* The value attribute of the constant of value attribute a reshaped to the
+ * block type t, or NULL when a is not of one value. (Remembered by value and
+ * type, as const_attr_slot: the same few are asked for again and again.) */
+static Attr *splat_attr(Sema *S, Attr *a, const TlType *t) {
+    uint64_t h = ((uint64_t)(uintptr_t)a ^ (uint64_t)(uintptr_t)t->ir * 31) * 0x9e3779b97f4a7c15ULL;
+    _Static_assert(TC_ARRAY_LEN(S->splat_attrs) == 32, "the slot is 5 bits");
+    struct SplatAttr *m = &S->splat_attrs[h >> 59];
+    if (m->scalar == a && m->type == t->ir) return m->attr;
+    Attr *r;
+    if (a->kind == ATTR_INT) r = attr_dense_int(S->ctx, t->ir, &a->i, 1);
+    else if (a->kind == ATTR_FLOAT) r = attr_dense_float(S->ctx, t->ir, &a->f, 1);
+    else if (a->kind != ATTR_DENSE || a->dense.nvals != 1) return NULL;
+    else if (a->dense.floats) r = attr_dense_float(S->ctx, t->ir, a->dense.floats, 1);
+    else if (a->dense.ints) r = attr_dense_int(S->ctx, t->ir, a->dense.ints, 1);
+    else return NULL;
+    *m = (struct SplatAttr){a, t->ir, r};
+    return r;
+}
+
+/* The number of scalar value attribute `a` (of type rt) splatted beside the
+ * block `other` (sem_binary_check_slow). */
+static TV splat_number(Sema *S, Attr *a, const TlType *rt, const TV *other) {
+    if (other->kind == TV_TENSOR && other->ty->elem == rt) {
+        Attr *r = splat_attr(S, a, other->ty);
+        if (r) return tv_tensor(sem_constant(S, r), other->ty);
+    }
+    return tv_tensor(sem_constant(S, a), rt); /* (the other is poison: an error was reported) */
+}
 
 /* x reshaped (splat, broadcast, expand_dims) to the block type t when x is
  * a constant of one value, as the splat constant canonicalize would fold
@@ -189,22 +237,8 @@ TV sem_to_tensor(Sema *S, const TV *x) {
 static Value *const_reshaped(Sema *S, Value *x, const TlType *t) {
     Op *d = x->def;
     if (!d || d->kind != ARITH_CONSTANT || d->nattrs != 1) return NULL;
-    Attr *a = op_attr_k(d, AN_VALUE);
-    /* (the splat attribute remembered by value and type, as const_attr_slot:
-     * the same few are asked for again and again) */
-    uint64_t h = ((uint64_t)(uintptr_t)a ^ (uint64_t)(uintptr_t)t->ir * 31) * 0x9e3779b97f4a7c15ULL;
-    _Static_assert(TC_ARRAY_LEN(S->splat_attrs) == 32, "the slot is 5 bits");
-    struct SplatAttr *m = &S->splat_attrs[h >> 59];
-    if (m->scalar == a && m->type == t->ir) return sem_constant(S, m->attr);
-    Attr *r;
-    if (a->kind == ATTR_INT) r = attr_dense_int(S->ctx, t->ir, &a->i, 1);
-    else if (a->kind == ATTR_FLOAT) r = attr_dense_float(S->ctx, t->ir, &a->f, 1);
-    else if (a->kind != ATTR_DENSE || a->dense.nvals != 1) return NULL;
-    else if (a->dense.floats) r = attr_dense_float(S->ctx, t->ir, a->dense.floats, 1);
-    else if (a->dense.ints) r = attr_dense_int(S->ctx, t->ir, a->dense.ints, 1);
-    else return NULL;
-    *m = (struct SplatAttr){a, t->ir, r};
-    return sem_constant(S, r);
+    Attr *r = splat_attr(S, op_attr_k(d, AN_VALUE), t);
+    return r ? sem_constant(S, r) : NULL;
 }
 
 /* The shape op k (tt.splat, tt.broadcast, tt.expand_dims of `axis`, else
@@ -397,7 +431,7 @@ TV sem_bitcast(Sema *S, TV x, const TlType *dst) {
     return tv_tensor(sem_ir(S, TT_BITCAST, dt, x.v, NULL), dt);
 }
 
-TV sem_cast(Sema *S, TV x, const TlType *dst, const char *rounding) {
+TV sem_cast_slow(Sema *S, TV x, const TlType *dst, const char *rounding) {
     if (x.kind == TV_ERR) return x;
     if (!tl_dtype_usable(S, dst)) return tv_err();
     if (x.kind != TV_TENSOR) x = sem_to_tensor(S, &x);
@@ -558,10 +592,22 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
         }
         /* (a tensor already of the computation type stays as it is: no
          * copies through sem_cast) */
-        if (a_sc) *a = sem_scalar_constant(S, a, rt);
+        /* A number beside a block becomes the splat constant broadcasting
+         * would make of its scalar constant (const_reshaped), at once, with
+         * no shape op looked for. The scalar constant is made all the same,
+         * though only the splat is read: it fixes where the constant of
+         * that value first stands in the function, which canonicalize
+         * keeps, and later uses of the value take it. */
+        Attr *a_num = a_sc && b->kind == TV_TENSOR && tl_is_block(b->ty) ? number_attr(S, a, rt) : NULL;
+        Attr *b_num = b_sc && a->kind == TV_TENSOR && tl_is_block(a->ty) ? number_attr(S, b, rt) : NULL;
+        if (a_num) sem_constant(S, a_num);
+        else if (a_sc) *a = sem_scalar_constant(S, a, rt);
         else if (tl_sca(a->ty) != rt) *a = sem_cast(S, *a, rt, NULL);
-        if (b_sc) *b = sem_scalar_constant(S, b, rt);
+        if (b_num) sem_constant(S, b_num);
+        else if (b_sc) *b = sem_scalar_constant(S, b, rt);
         else if (tl_sca(b->ty) != rt) *b = sem_cast(S, *b, rt, NULL);
+        if (a_num) *a = splat_number(S, a_num, rt, b);
+        if (b_num) *b = splat_number(S, b_num, rt, a);
     } else {
         if (a_sc) *a = sem_to_tensor(S, a);
         if (b_sc) *b = sem_to_tensor(S, b);
@@ -572,25 +618,27 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
 
 /* ---- arithmetic ------------------------------------------------------------ */
 
-static TV add(Sema *S, TV a, TV b) {
-    if (!sem_binary_check(S, &a, &b, true, true, true, false)) return tv_err();
-    const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+/* (add and bitwise work on sem_binary's copies of the operands, in place:
+ * no further copies by value) */
+static TV add(Sema *S, TV *pa, TV *pb) {
+    if (!sem_binary_check(S, pa, pb, true, true, true, false)) return tv_err();
+    const TV *a = pa, *b = pb;
+    const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
     if (tl_is_ptr(as) && tl_is_ptr(bs)) return sema_error(S, "cannot add pointers together");
     if (tl_is_ptr(bs) && !tl_is_ptr(as)) {
-        TV t = a;
-        a = b;
-        b = t;
-        as = tl_sca(a.ty);
-        bs = tl_sca(b.ty);
+        a = pb;
+        b = pa;
+        as = tl_sca(a->ty);
+        bs = tl_sca(b->ty);
     }
     if (tl_is_ptr(as)) {
-        Value *off = b.v;
+        Value *off = b->v;
         if (tl_is_unsigned(bs) && tl_bitwidth(bs) < 64)
-            off = sem_ir(S, ARITH_EXTUI, tl_with_elem(S, b.ty, tl_scalar(S, TL_I64)), b.v, NULL);
-        return tv_tensor(sem_ir(S, TT_ADDPTR, a.ty, a.v, off), a.ty);
+            off = sem_ir(S, ARITH_EXTUI, tl_with_elem(S, b->ty, tl_scalar(S, TL_I64)), b->v, NULL);
+        return tv_tensor(sem_ir(S, TT_ADDPTR, a->ty, a->v, off), a->ty);
     }
-    if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_ADDF, a.ty, a.v, b.v), a.ty);
-    if (tl_is_int(as)) return tv_tensor(sem_ir(S, ARITH_ADDI, a.ty, a.v, b.v), a.ty);
+    if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_ADDF, a->ty, a->v, b->v), a->ty);
+    if (tl_is_int(as)) return tv_tensor(sem_ir(S, ARITH_ADDI, a->ty, a->v, b->v), a->ty);
     return ty_err(S, "unexpected type", as);
 }
 
@@ -625,17 +673,17 @@ TV sem_logical(Sema *S, bool is_and, TV a, TV b) {
     return sem_binary(S, is_and ? PY_BIN_BITAND : PY_BIN_BITOR, a, b);
 }
 
-static TV bitwise(Sema *S, OpKind k, TV a, TV b) {
-    if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
-    const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+static TV bitwise(Sema *S, OpKind k, TV *a, TV *b) {
+    if (!sem_binary_check(S, a, b, false, false, true, false)) return tv_err();
+    const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
     if (!tl_is_int(as) || !tl_is_int(bs))
         return sema_error(S, "invalid operands of type %s and %s", tl_cstr(S, as), tl_cstr(S, bs));
     /* (the operands mostly have the computation type already: no copies
      * through sem_cast then) */
     const TlType *rt = sem_integer_promote(S, as, bs);
-    if (as != rt) a = sem_cast(S, a, rt, NULL);
-    if (bs != rt) b = sem_cast(S, b, rt, NULL);
-    return tv_tensor(binary(S, k, a.ty, a.v, b.v), a.ty);
+    if (as != rt) *a = sem_cast(S, *a, rt, NULL);
+    if (bs != rt) *b = sem_cast(S, *b, rt, NULL);
+    return tv_tensor(binary(S, k, a->ty, a->v, b->v), a->ty);
 }
 
 TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
@@ -652,61 +700,64 @@ TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
     return tv_tensor(sem_ir(S, ieee ? TT_PRECISE_DIVF : ARITH_DIVF, a.ty, a.v, b.v), a.ty);
 }
 
-TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
-    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
+TV sem_binary_in_place(Sema *S, PyBinOp op, TV *a, TV *b) {
+    if (a->kind == TV_ERR || b->kind == TV_ERR) return tv_err();
     switch (op) {
     case PY_BIN_ADD: return add(S, a, b);
     case PY_BIN_SUB: {
-        if (!sem_binary_check(S, &a, &b, true, false, true, false)) return tv_err();
-        const TlType *s = tl_sca(a.ty);
-        if (tl_is_ptr(s)) return add(S, a, sem_minus(S, b));
-        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_SUBF, a.ty, a.v, b.v), a.ty);
-        return tv_tensor(sem_ir(S, ARITH_SUBI, a.ty, a.v, b.v), a.ty);
+        if (!sem_binary_check(S, a, b, true, false, true, false)) return tv_err();
+        const TlType *s = tl_sca(a->ty);
+        if (tl_is_ptr(s)) {
+            *b = sem_minus(S, *b);
+            return add(S, a, b);
+        }
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_SUBF, a->ty, a->v, b->v), a->ty);
+        return tv_tensor(sem_ir(S, ARITH_SUBI, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_MUL: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
-        const TlType *s = tl_sca(a.ty);
-        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_MULF, a.ty, a.v, b.v), a.ty);
-        return tv_tensor(sem_ir(S, ARITH_MULI, a.ty, a.v, b.v), a.ty);
+        if (!sem_binary_check(S, a, b, false, false, true, false)) return tv_err();
+        const TlType *s = tl_sca(a->ty);
+        if (tl_is_float(s)) return tv_tensor(binary(S, ARITH_MULF, a->ty, a->v, b->v), a->ty);
+        return tv_tensor(sem_ir(S, ARITH_MULI, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_DIV: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
-        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
-        if (tl_is_float(as) && tl_is_int(bs)) b = sem_cast(S, b, as, NULL);
-        else if (tl_is_int(as) && tl_is_float(bs)) a = sem_cast(S, a, bs, NULL);
+        if (!sem_binary_check(S, a, b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
+        if (tl_is_float(as) && tl_is_int(bs)) *b = sem_cast(S, *b, as, NULL);
+        else if (tl_is_int(as) && tl_is_float(bs)) *a = sem_cast(S, *a, bs, NULL);
         else if (tl_is_int(as) && tl_is_int(bs)) {
-            a = sem_cast(S, a, tl_scalar(S, TL_FP32), NULL);
-            b = sem_cast(S, b, tl_scalar(S, TL_FP32), NULL);
-        } else if (tl_mantissa(as) > tl_mantissa(bs)) b = sem_cast(S, b, as, NULL);
-        else a = sem_cast(S, a, bs, NULL);
-        if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
-        return tv_tensor(binary(S, ARITH_DIVF, a.ty, a.v, b.v), a.ty);
+            *a = sem_cast(S, *a, tl_scalar(S, TL_FP32), NULL);
+            *b = sem_cast(S, *b, tl_scalar(S, TL_FP32), NULL);
+        } else if (tl_mantissa(as) > tl_mantissa(bs)) *b = sem_cast(S, *b, as, NULL);
+        else *a = sem_cast(S, *a, bs, NULL);
+        if (a->kind == TV_ERR || b->kind == TV_ERR) return tv_err();
+        return tv_tensor(binary(S, ARITH_DIVF, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_FLOORDIV: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
-        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
+        if (!sem_binary_check(S, a, b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
         if (!tl_is_int(as) || !tl_is_int(bs)) return ty_err(S, "unexpected type for //", as);
         const TlType *rt = sem_integer_promote(S, as, bs);
-        a = sem_cast(S, a, rt, NULL);
-        b = sem_cast(S, b, rt, NULL);
-        return tv_tensor(binary(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a.ty, a.v, b.v), a.ty);
+        *a = sem_cast(S, *a, rt, NULL);
+        *b = sem_cast(S, *b, rt, NULL);
+        return tv_tensor(binary(S, tl_is_signed(rt) ? ARITH_DIVSI : ARITH_DIVUI, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_MOD: {
-        if (!sem_binary_check(S, &a, &b, false, false, true, true)) return tv_err();
-        const TlType *as = tl_sca(a.ty), *bs = tl_sca(b.ty);
-        if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_REMF, a.ty, a.v, b.v), a.ty);
+        if (!sem_binary_check(S, a, b, false, false, true, true)) return tv_err();
+        const TlType *as = tl_sca(a->ty), *bs = tl_sca(b->ty);
+        if (tl_is_float(as)) return tv_tensor(binary(S, ARITH_REMF, a->ty, a->v, b->v), a->ty);
         if (tl_is_unsigned(as) != tl_is_unsigned(bs))
             return sema_error(S, "Cannot mod %s by %s because they have different signedness; this is unlikely to "
                                  "result in a useful answer. Cast them to the same signedness.",
                               tl_cstr(S, as), tl_cstr(S, bs));
-        return tv_tensor(binary(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a.ty, a.v, b.v), a.ty);
+        return tv_tensor(binary(S, tl_is_signed(as) ? ARITH_REMSI : ARITH_REMUI, a->ty, a->v, b->v), a->ty);
     }
     case PY_BIN_BITAND: return bitwise(S, ARITH_ANDI, a, b);
     case PY_BIN_BITOR: return bitwise(S, ARITH_ORI, a, b);
     case PY_BIN_BITXOR: return bitwise(S, ARITH_XORI, a, b);
     case PY_BIN_LSHIFT: return bitwise(S, ARITH_SHLI, a, b);
     case PY_BIN_RSHIFT: {
-        const TlType *lt = a.kind == TV_TENSOR ? tl_sca(a.ty) : NULL;
+        const TlType *lt = a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
         return bitwise(S, lt && tl_is_signed(lt) ? ARITH_SHRSI : ARITH_SHRUI, a, b);
     }
     case PY_BIN_POW:
@@ -718,14 +769,16 @@ TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) {
     }
 }
 
-TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b) {
-    if (!sem_binary_check(S, &a, &b, false, false, true, false)) return tv_err();
-    const TlType *s = tl_sca(a.ty);
-    const TlType *rt = tl_with_elem(S, a.ty, tl_scalar(S, TL_I1));
+TV sem_binary(Sema *S, PyBinOp op, TV a, TV b) { return sem_binary_in_place(S, op, &a, &b); }
+
+TV sem_compare_in_place(Sema *S, PyCmpOp op, TV *a, TV *b) {
+    if (!sem_binary_check(S, a, b, false, false, true, false)) return tv_err();
+    const TlType *s = tl_sca(a->ty);
+    const TlType *rt = tl_with_elem(S, a->ty, tl_scalar(S, TL_I1));
     if (tl_is_float(s)) {
         static const int fp[] = {[PY_CMP_EQ] = CMPF_OEQ, [PY_CMP_NE] = CMPF_UNE, [PY_CMP_LT] = CMPF_OLT,
                                  [PY_CMP_LE] = CMPF_OLE, [PY_CMP_GT] = CMPF_OGT, [PY_CMP_GE] = CMPF_OGE};
-        return tv_tensor(cmp(S, ARITH_CMPF, fp[op], a.v, b.v), rt);
+        return tv_tensor(cmp(S, ARITH_CMPF, fp[op], a->v, b->v), rt);
     }
     if (tl_is_int(s)) {
         bool u = tl_is_unsigned(s);
@@ -738,10 +791,12 @@ TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b) {
         case PY_CMP_GT: p = u ? CMPI_UGT : CMPI_SGT; break;
         default: p = u ? CMPI_UGE : CMPI_SGE; break;
         }
-        return tv_tensor(cmp(S, ARITH_CMPI, p, a.v, b.v), rt);
+        return tv_tensor(cmp(S, ARITH_CMPI, p, a->v, b->v), rt);
     }
     return ty_err(S, "unexpected type for comparison", s);
 }
+
+TV sem_compare(Sema *S, PyCmpOp op, TV a, TV b) { return sem_compare_in_place(S, op, &a, &b); }
 
 TV sem_minmax(Sema *S, bool is_max, TV a, TV b, bool nan_all) {
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
