@@ -1467,17 +1467,19 @@ typedef struct PyLazyText {
     Loc open;               /* the parameters' '(' */
 } PyLazyText;
 
-/* The end of the last character before `at` on its line that is not white
- * space, if there is one after `start` (else `sig`, unchanged). Called
- * where a line's tokens end: at a comment, a newline, a continuation. */
-static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
-    size_t i = at;
-    while (i > start && (s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\r' || s[i - 1] == '\f')) i--;
-    return i > start && s[i - 1] != '\n' ? i : sig;
+/* The end of the last byte in [from, to) that is not white space or a
+ * newline (else `sig`, unchanged). skim_body calls it on stretches of code
+ * that hold no comment, so that is where the last token on them ends. */
+static size_t content_end(const char *s, size_t from, size_t to, size_t sig) {
+    size_t i = to;
+    while (i > from && (s[i - 1] == ' ' || s[i - 1] == '\n' || s[i - 1] == '\t' || s[i - 1] == '\r' ||
+                        s[i - 1] == '\f'))
+        i--;
+    return i > from ? i : sig;
 }
 
 #if defined(__SSE2__)
-/* A bit per byte of the 16 at u that may be one skim_body stops at: a
+/* A bit per byte of the 16 at u that may be one skim_params stops at: a
  * superset ('$', '%', '&' and '|' too): '"' to ')', '\n', and, with bit 5
  * cleared, '[' to ']' (so '{' to '}' as well). Bytes >= 0x80 are negative
  * to the signed compares, and in no range. */
@@ -1493,40 +1495,14 @@ static unsigned maybe_special16(const unsigned char *u) {
 }
 #endif
 
-/* What a byte is to skim_body: brackets are counted on the way, the rest
- * of the bytes it must look at stop the run. */
-enum { SKIM_OTHER, SKIM_OPEN, SKIM_CLOSE, SKIM_STOP };
+/* What a byte is to the skims: brackets are counted, newlines may end a
+ * body, the rest of the bytes they look at start a comment, a string or a
+ * line join. */
+enum { SKIM_OTHER, SKIM_OPEN, SKIM_CLOSE, SKIM_NEWLINE, SKIM_STOP };
 static const unsigned char skim_class[256] = {
-    ['\n'] = SKIM_STOP, ['#'] = SKIM_STOP,  ['\\'] = SKIM_STOP, ['\''] = SKIM_STOP, ['"'] = SKIM_STOP,
-    ['('] = SKIM_OPEN,  ['['] = SKIM_OPEN,  ['{'] = SKIM_OPEN,   [')'] = SKIM_CLOSE, [']'] = SKIM_CLOSE,
+    ['\n'] = SKIM_NEWLINE, ['#'] = SKIM_STOP, ['\\'] = SKIM_STOP,  ['\''] = SKIM_STOP, ['"'] = SKIM_STOP,
+    ['('] = SKIM_OPEN,     ['['] = SKIM_OPEN, ['{'] = SKIM_OPEN,   [')'] = SKIM_CLOSE, [']'] = SKIM_CLOSE,
     ['}'] = SKIM_CLOSE};
-
-/* One byte of a run: false where it stops the run. */
-static inline bool skim_byte(unsigned char c, int *depth) {
-    switch (skim_class[c]) {
-    case SKIM_OPEN: ++*depth; return true;
-    case SKIM_CLOSE: if (*depth > 0) --*depth; return true;
-    case SKIM_STOP: return false;
-    default: return true;
-    }
-}
-
-/* From pos, the brackets counted into *depth (a closer with none open
- * counts nothing), up to the first byte that stops the run: a newline,
- * '#', '\\' or a quote; returns where it is (or len). Sixteen bytes at a
- * time where SSE2 is there (code is mostly other bytes), then one by one. */
-static size_t skim_run(const unsigned char *u, size_t pos, size_t len, int *depth) {
-#if defined(__SSE2__)
-    for (; pos + 16 <= len; pos += 16)
-        for (unsigned bits = maybe_special16(u + pos); bits; bits &= bits - 1) {
-            size_t i = pos + (size_t)__builtin_ctz(bits);
-            if (!skim_byte(u[i], depth)) return i;
-        }
-#endif
-    for (; pos < len; pos++)
-        if (!skim_byte(u[pos], depth)) return pos;
-    return len;
-}
 
 /* From pos, the first byte that may be one the skims look at ('\n', '#',
  * '\\', a quote, a bracket; maybe_special16's superset where SSE2 is
@@ -1542,6 +1518,73 @@ static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
     return pos;
 }
 
+#if defined(__SSE2__)
+/* skim_window's bits for the 16 bytes at u: '(' ')' and '"' '#' by one
+ * compare each with bit 0 set; '[' '\\' ']' (and with bit 5 cleared, '{'
+ * '|' '}': '|' is the one byte here that skim_body passes over) as one
+ * range. */
+static ALWAYS_INLINE unsigned skim_bits16(const unsigned char *u) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)u);
+    __m128i x1 = _mm_or_si128(x, _mm_set1_epi8(1));
+    __m128i r = _mm_sub_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xdf)), _mm_set1_epi8('['));
+    __m128i square = _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r);
+    __m128i paren_dq_hash =
+        _mm_or_si128(_mm_cmpeq_epi8(x1, _mm_set1_epi8(')')), _mm_cmpeq_epi8(x1, _mm_set1_epi8('#')));
+    __m128i nl_quote = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(paren_dq_hash, nl_quote), square));
+}
+#endif
+
+/* A bit per byte of the 64 at u that skim_body looks at: a bracket, a
+ * newline, a quote, '#' or '\\', and '|' (a superset of the bytes whose
+ * skim_class is not OTHER). */
+static ALWAYS_INLINE uint64_t skim_window(const unsigned char *u) {
+#if defined(__SSE2__)
+    return (uint64_t)skim_bits16(u) | (uint64_t)skim_bits16(u + 16) << 16 | (uint64_t)skim_bits16(u + 32) << 32 |
+           (uint64_t)skim_bits16(u + 48) << 48;
+#else
+    uint64_t bits = 0;
+    for (int i = 0; i < 64; i++)
+        if (skim_class[u[i]] != SKIM_OTHER) bits |= (uint64_t)1 << i;
+    return bits;
+#endif
+}
+
+/* Where the string whose quote is at s[pos] ends: just after its closing
+ * quote, or at the newline that ends a short string left open (the lexer
+ * ends it there too); SIZE_MAX where the text ends first. *lines counts
+ * the newlines inside; *open_nl is the last of them in a short string left
+ * open (else SIZE_MAX). The rules are the lexer's: a backslash protects the
+ * next character (a CR LF pair as one). */
+static size_t skim_string(const char *s, size_t len, size_t pos, int *lines, size_t *open_nl) {
+    char c = s[pos];
+    bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c;
+    size_t nl = SIZE_MAX;
+    pos += triple ? 3 : 1;
+    while (pos < len) {
+        char d = s[pos];
+        if (d != c && d != '\\' && d != '\n') {
+            pos++;
+            continue;
+        }
+        if (d == c && (!triple || (pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c)))
+            return pos + (triple ? 3 : 1);
+        if (d == '\n') {
+            if (!triple) { /* unterminated: the lexer ends it here too */
+                *open_nl = nl;
+                return pos;
+            }
+            ++*lines;
+        } else if (d == '\\' && pos + 1 < len) {
+            pos++;
+            if (s[pos] == '\r' && pos + 1 < len && s[pos + 1] == '\n') pos++;
+            if (s[pos] == '\n') ++*lines, nl = pos;
+        }
+        pos++;
+    }
+    return SIZE_MAX;
+}
+
 /* Where the body of a module-level def ends, found without lexing: from pos
  * (just after the header's ':') to the start of the first line that begins
  * in column 0 outside brackets, strings and line continuations, or the end
@@ -1552,81 +1595,102 @@ static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
  * comment (where the body's last token ends); *nlines counts the newlines
  * crossed. Returns SIZE_MAX where the scan cannot be sure of what the lexer
  * would do (an unclosed bracket or string at the end of the text, a form
- * feed or lone CR starting a line): the caller parses the body then. */
+ * feed or lone CR starting a line): the caller parses the body then.
+ *
+ * The text goes by 64-byte windows, classified at once (skim_window): the
+ * brackets and newlines are stepped through by their bits, the rest of the
+ * code is not looked at again, and a quote, comment or backslash is scanned
+ * on its own, after which the window goes on past it (or a new one starts
+ * where it ended). Where the last token ends is found when it is asked
+ * for: the text since the last comment or line join is all code, so it is
+ * its last byte that is not white space (content_end). */
 static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
     const unsigned char *u = (const unsigned char *)s;
-    size_t start = pos, sig = pos;
+    size_t sig = pos, from = pos; /* [from, pos) is code: no comment, no joined line */
+    size_t line = pos;            /* where the line after the last newline outside strings starts */
     int depth = 0, lines = 0;
+    unsigned char tail[64];
     while (pos < len) {
-        pos = skim_run(u, pos, len, &depth);
-        if (pos >= len) break;
-        char c = s[pos];
-        switch (c) {
-        case '#': {
-            sig = sig_end(s, pos, start, sig);
-            const char *nl = memchr(s + pos, '\n', len - pos);
-            if (!nl) {
-                pos = len;
+        uint64_t bits;
+        if (pos + 64 <= len) {
+            bits = skim_window(u + pos);
+        } else { /* the end of the text, padded with bytes skim_window ignores */
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, u + pos, len - pos);
+            bits = skim_window(tail);
+        }
+        size_t next = pos + 64; /* where the next window starts */
+        while (bits) {
+            size_t at = pos + (size_t)__builtin_ctzll(bits), to;
+            bits &= bits - 1;
+            switch (skim_class[u[at]]) {
+            case SKIM_OPEN: depth++; continue;
+            case SKIM_CLOSE: depth -= depth > 0; continue;
+            case SKIM_OTHER: continue; /* ('|') */
+            case SKIM_NEWLINE: {
+                lines++;
+                line = ++at; /* the next line's first byte */
+                if (depth > 0 || at >= len) continue;
+                unsigned char c = u[at];
+                if (c == '\f' || (c == '\r' && (at + 1 >= len || s[at + 1] != '\n'))) return SIZE_MAX;
+                if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') { /* column 0 */
+                    *last = content_end(s, from, at, sig);
+                    *nlines = lines;
+                    return at;
+                }
                 continue;
             }
-            pos = (size_t)(nl - s);
-            goto newline;
-        }
-        case '\n':
-            sig = sig_end(s, pos, start, sig);
-        newline:
-            pos++, lines++;
-            if (depth > 0 || pos >= len) continue;
-            c = s[pos];
-            if (c == '\f' || (c == '\r' && (pos + 1 >= len || s[pos + 1] != '\n'))) return SIZE_MAX;
-            if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') goto done; /* column 0 */
-            continue;
-        case '\\':
-            if (pos + 1 < len && s[pos + 1] == '\n') {
-                sig = sig_end(s, pos, start, sig);
-                pos += 2, lines++;
-            } else if (pos + 2 < len && s[pos + 1] == '\r' && s[pos + 2] == '\n') {
-                sig = sig_end(s, pos, start, sig);
-                pos += 3, lines++;
-            } else {
-                pos++;
+            default: break; /* a stop */
             }
-            continue;
-        default: { /* a quote */
-            bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c, closed = false;
-            pos += triple ? 3 : 1;
-            while (pos < len) {
-                char d = s[pos];
-                if (d != c && d != '\\' && d != '\n') {
-                    pos++;
-                    continue;
-                }
-                if (d == c && (!triple || (pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c))) {
-                    pos += triple ? 3 : 1;
-                    closed = true;
+            switch (s[at]) {
+            case '#': { /* to the newline, which is stepped through next */
+                sig = content_end(s, from, at, sig);
+                const char *end = at + 1 < len ? memchr(s + at + 1, '\n', len - at - 1) : NULL;
+                to = end ? (size_t)(end - s) : len;
+                if (end) from = to; /* (else the comment is the text's last line: its last token) */
+                break;
+            }
+            case '\\':
+                if (at + 1 < len && s[at + 1] == '\n') {
+                    to = at + 2;
+                } else if (at + 2 < len && s[at + 1] == '\r' && s[at + 2] == '\n') {
+                    to = at + 3;
+                } else { /* (not a line join: the lexer reports it) */
+                    to = at + 1;
                     break;
                 }
-                if (d == '\n') {
-                    if (!triple) break; /* unterminated: the lexer ends it here too */
-                    lines++;
-                } else if (d == '\\' && pos + 1 < len) {
-                    pos++;
-                    if (s[pos] == '\r' && pos + 1 < len && s[pos + 1] == '\n') pos++;
-                    if (s[pos] == '\n') lines++;
+                sig = content_end(s, from, at, sig);
+                from = to;
+                lines++;
+                break;
+            default: { /* a quote */
+                size_t open_nl = SIZE_MAX;
+                to = skim_string(s, len, at, &lines, &open_nl);
+                if (to == SIZE_MAX) return SIZE_MAX;
+                if (open_nl != SIZE_MAX) {
+                    /* (a short string left open after a line join: the
+                     * line-by-line rule takes none of the lines it joins,
+                     * nor the line it starts on (which may be joined to
+                     * the one before by other strings); only what comes
+                     * before that, and after its last join) */
+                    sig = content_end(s, from, line > from ? line : from, sig);
+                    from = open_nl + 1;
                 }
-                pos++;
+                break;
             }
-            if (!closed && pos >= len) return SIZE_MAX;
-            continue;
+            }
+            if (to >= next) { /* past this window */
+                next = to;
+                break;
+            }
+            bits &= ~(uint64_t)0 << (to - pos);
         }
-        }
+        pos = next;
     }
-    sig = sig_end(s, pos, start, sig);
-done:
     if (depth > 0) return SIZE_MAX;
-    *last = sig;
+    *last = content_end(s, from, len, sig);
     *nlines = lines;
-    return pos;
+    return len;
 }
 
 /* Where the parameter list of a def ends, found without lexing: from pos
