@@ -1519,25 +1519,23 @@ static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
 }
 
 #if defined(__SSE2__)
-/* skim_window's bits for the 16 bytes at u: '(' ')' and '"' '#' by one
- * compare each with bit 0 set; '[' '\\' ']' (and with bit 5 cleared, '{'
- * '|' '}': '|' is the one byte here that skim_body passes over) as one
- * range. */
+/* skim_window's bits for the 16 bytes at u, by two ranges and a compare:
+ * '"' to ')' (with '$', '%' and '&'), '[' to ']' with bit 5 cleared (so
+ * '\\', '{', '|' and '}' too), '\n'. */
 static ALWAYS_INLINE unsigned skim_bits16(const unsigned char *u) {
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)u);
-    __m128i x1 = _mm_or_si128(x, _mm_set1_epi8(1));
-    __m128i r = _mm_sub_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xdf)), _mm_set1_epi8('['));
-    __m128i square = _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r);
-    __m128i paren_dq_hash =
-        _mm_or_si128(_mm_cmpeq_epi8(x1, _mm_set1_epi8(')')), _mm_cmpeq_epi8(x1, _mm_set1_epi8('#')));
-    __m128i nl_quote = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')));
-    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(paren_dq_hash, nl_quote), square));
+    __m128i q = _mm_sub_epi8(x, _mm_set1_epi8('"'));
+    __m128i b = _mm_sub_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xdf)), _mm_set1_epi8('['));
+    __m128i quote_to_paren = _mm_cmpeq_epi8(_mm_min_epu8(q, _mm_set1_epi8(')' - '"')), q);
+    __m128i brackets = _mm_cmpeq_epi8(_mm_min_epu8(b, _mm_set1_epi8(']' - '[')), b);
+    __m128i nl = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), nl));
 }
 #endif
 
 /* A bit per byte of the 64 at u that skim_body looks at: a bracket, a
- * newline, a quote, '#' or '\\', and '|' (a superset of the bytes whose
- * skim_class is not OTHER). */
+ * newline, a quote, '#' or '\\', and '$', '%', '&', '|' (a superset of the
+ * bytes whose skim_class is not OTHER). */
 static ALWAYS_INLINE uint64_t skim_window(const unsigned char *u) {
 #if defined(__SSE2__)
     return (uint64_t)skim_bits16(u) | (uint64_t)skim_bits16(u + 16) << 16 | (uint64_t)skim_bits16(u + 32) << 32 |
@@ -1626,7 +1624,7 @@ static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int
             switch (skim_class[u[at]]) {
             case SKIM_OPEN: depth++; continue;
             case SKIM_CLOSE: depth -= depth > 0; continue;
-            case SKIM_OTHER: continue; /* ('|') */
+            case SKIM_OTHER: continue; /* ('$', '%', '&', '|') */
             case SKIM_NEWLINE: {
                 lines++;
                 line = ++at; /* the next line's first byte */
