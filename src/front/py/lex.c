@@ -626,6 +626,8 @@ static PyTokKind word_kind(PyLexer *lx, const char *s, size_t n, const char **st
     return (PyTokKind)e->kind;
 }
 
+PyTokKind py_lexer_word(PyLexer *lx, const char *s, size_t n, const char **str) { return word_kind(lx, s, n, str); }
+
 static PyTokKind keyword_kind(const char *s, size_t n) {
     /* A switch on the first letter, then a length check and memcmp: a few
      * byte compares per name. */

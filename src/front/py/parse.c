@@ -1973,36 +1973,155 @@ const PyBlock *py_func_body(const PyFunc *cf) {
     return &f->body;
 }
 
-/* function_def: [decorators] 'def' NAME '(' [parameters] ')' ['->' expression] ':' block */
-static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_start) {
-    PyToken kw = advance(p);
-    PyStmt *s = new_stmt(p, PY_STMT_DEF, &kw);
+/* A def's node, from its 'def' token on. */
+static PyStmt *def_begin(Parser *p, const PyToken *kw, PyExprList decorators, size_t decorated_start) {
+    PyStmt *s = new_stmt(p, PY_STMT_DEF, kw);
     PyFunc *f = ARENA_NEW(p->a, PyFunc);
     s->func = f;
-    f->loc = kw.loc;
+    f->loc = kw->loc;
     f->decorators = decorators;
-    f->src_start = kw.off;
-    f->decorated_start = decorators.len ? decorated_start : kw.off;
-    if (!at(p, PY_TOK_NAME)) error_expected(p, "function name", "after 'def'");
-    PyToken name = advance(p);
-    f->name = name.str;
-    f->name_loc = name.loc;
-    PyToken open = expect(p, PY_TOK_LPAREN, "after function name");
-    if (!p->lazy || !skip_params(p, f, &open)) {
+    f->src_start = kw->off;
+    f->decorated_start = decorators.len ? decorated_start : kw->off;
+    return s;
+}
+
+/* The rest of a def after the '(' of its parameters. */
+static PyStmt *def_end(Parser *p, PyStmt *s, const PyToken *kw, const PyToken *open) {
+    PyFunc *f = s->func;
+    if (!p->lazy || !skip_params(p, f, open)) {
         f->params = parse_params(p, PY_TOK_RPAREN, true);
-        expect_close(p, &open, PY_TOK_RPAREN, "after parameters");
+        expect_close(p, open, PY_TOK_RPAREN, "after parameters");
     }
     if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
     s->off = f->decorated_start;
     if (p->lazy) {
         expect(p, PY_TOK_COLON, "after function signature");
         if (skip_body(p, f)) return s;
-        f->body = parse_block(p, "function definition", kw.loc.line);
+        f->body = parse_block(p, "function definition", kw->loc.line);
     } else {
-        f->body = parse_suite(p, &kw, "after function signature", "function definition");
+        f->body = parse_suite(p, kw, "after function signature", "function definition");
     }
     finish_def(p, f);
     return s;
+}
+
+/* function_def: [decorators] 'def' NAME '(' [parameters] ')' ['->' expression] ':' block */
+static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_start) {
+    PyToken kw = advance(p);
+    PyStmt *s = def_begin(p, &kw, decorators, decorated_start);
+    if (!at(p, PY_TOK_NAME)) error_expected(p, "function name", "after 'def'");
+    PyToken name = advance(p);
+    s->func->name = name.str;
+    s->func->name_loc = name.loc;
+    PyToken open = expect(p, PY_TOK_LPAREN, "after function name");
+    return def_end(p, s, &kw, &open);
+}
+
+/* From s[q], past spaces. */
+static size_t past_spaces(const char *s, size_t q, size_t len) {
+    while (q < len && s[q] == ' ') q++;
+    return q;
+}
+
+/* The end of the ASCII identifier at s[q] (q where there is none). */
+static size_t ident_end(const char *s, size_t q, size_t len) {
+    if (q >= len || !(((s[q] | 32) >= 'a' && (s[q] | 32) <= 'z') || s[q] == '_')) return q;
+    for (q++; q < len; q++)
+        if (!(((s[q] | 32) >= 'a' && (s[q] | 32) <= 'z') || (s[q] >= '0' && s[q] <= '9') || s[q] == '_')) break;
+    return q;
+}
+
+/* py_parse_lazy, at a module-level '@' or 'def' in column 0 (the one token
+ * looked at): the header of a def as most are written, read from its bytes
+ * (decorators that are a name or a dotted pair alone on their lines, then
+ * `def NAME(`), with the nodes the rules make and the lexer left where it
+ * would be after the '('. Of a function that is only skimmed, the header's
+ * tokens were most of what a compile still paid for. NULL, with nothing
+ * changed, for any other text: the rules take it (and its errors). */
+enum { QUICK_DECORATORS = 8 };
+static PyStmt *quick_def(Parser *p) {
+    PyLexer *lx = &p->lx;
+    const PyToken *first = p->cur;
+    if (p->end - p->cur != 1 || first->loc.col != 1 || lx->nindents != 0 || lx->nbrackets != 0 ||
+        lx->pending_dedents != 0)
+        return NULL;
+    const char *s = p->src;
+    size_t len = p->len, q = first->off;
+    struct {
+        size_t at, name[2], end[2];
+        int parts;
+    } dec[QUICK_DECORATORS];
+    int ndec = 0;
+    while (q < len && s[q] == '@') { /* '@' NAME ['.' NAME] NEWLINE */
+        if (ndec == QUICK_DECORATORS) return NULL;
+        dec[ndec].at = q;
+        q = past_spaces(s, q + 1, len);
+        for (int k = 0;; k++) {
+            size_t e = ident_end(s, q, len);
+            if (e == q) return NULL;
+            dec[ndec].name[k] = q;
+            dec[ndec].end[k] = e;
+            dec[ndec].parts = k + 1;
+            q = past_spaces(s, e, len);
+            if (k == 1 || q >= len || s[q] != '.') break;
+            q = past_spaces(s, q + 1, len);
+        }
+        if (q >= len || s[q] != '\n') return NULL;
+        q++;
+        ndec++;
+    }
+    size_t kw_at = q; /* 'def' NAME '(' */
+    if (len - q < 4 || memcmp(s + q, "def ", 4) != 0) return NULL;
+    size_t name_at = past_spaces(s, q + 3, len), name_end = ident_end(s, name_at, len);
+    if (name_end == name_at) return NULL;
+    size_t open_at = past_spaces(s, name_end, len);
+    if (open_at >= len || s[open_at] != '(') return NULL;
+
+    /* the words, as the lexer would look them up (in the text's order) */
+    const char *words[2 * QUICK_DECORATORS + 1];
+    int nw = 0;
+    for (int i = 0; i < ndec; i++)
+        for (int k = 0; k < dec[i].parts; k++)
+            if (py_lexer_word(lx, s + dec[i].name[k], dec[i].end[k] - dec[i].name[k], &words[nw++]) != PY_TOK_NAME)
+                return NULL;
+    if (py_lexer_word(lx, s + name_at, name_end - name_at, &words[nw]) != PY_TOK_NAME) return NULL;
+
+    /* the nodes parse_decorators (by quick_name) and parse_def make */
+    int line = first->loc.line, m = mark(p);
+    skip(p);
+    nw = 0;
+    for (int i = 0; i < ndec; i++, line++) {
+        size_t bol = dec[i].at;
+        p->prev_end = dec[i].end[0];
+        PyExpr *e = new_expr(p, PY_EXPR_NAME, (Loc){lx->file, line, (int)(dec[i].name[0] - bol) + 1}, dec[i].name[0]);
+        e->name = words[nw++];
+        if (dec[i].parts == 2) {
+            p->prev_end = dec[i].end[1];
+            PyExpr *a = new_expr(p, PY_EXPR_ATTR, e->loc, e->off);
+            a->attr.value = e;
+            a->attr.attr = words[nw++];
+            a->attr.attr_loc = (Loc){lx->file, line, (int)(dec[i].name[1] - bol) + 1};
+            e = a;
+        }
+        push(p, e);
+    }
+    PyExprList decorators = take_exprs(p, m);
+    PyToken kw = {.kind = PY_TOK_KW_DEF, .loc = {lx->file, line, 1}, .off = kw_at, .len = 3};
+    p->prev_end = kw_at + 3;
+    PyStmt *st = def_begin(p, &kw, decorators, first->off);
+    st->func->name = words[nw];
+    st->func->name_loc = (Loc){lx->file, line, (int)(name_at - kw_at) + 1};
+    PyToken open = {.kind = PY_TOK_LPAREN, .loc = {lx->file, line, (int)(open_at - kw_at) + 1}, .off = open_at, .len = 1};
+    p->prev_end = open_at + 1;
+    lx->pos = open_at + 1;
+    lx->line = line;
+    lx->line_start = kw_at;
+    lx->at_line_start = false;
+    lx->line_has_tokens = true;
+    lx->brackets[0].ch = '(';
+    lx->brackets[0].loc = open.loc;
+    lx->nbrackets = 1;
+    return def_end(p, st, &kw, &open);
 }
 
 /* class_def: [decorators] 'class' NAME ['(' [arguments] ')'] ':' block */
@@ -2166,6 +2285,10 @@ static bool is_match_stmt(Parser *p) {
  * Pushes the statements it parsed (a line may hold several). */
 static void parse_statement(Parser *p) {
     PyStmt *s;
+    if (p->lazy && (at(p, PY_TOK_AT) || at(p, PY_TOK_KW_DEF)) && (s = quick_def(p))) {
+        push(p, finish_stmt(p, s));
+        return;
+    }
     switch (kind(p)) {
     case PY_TOK_KW_DEF: s = parse_def(p, (PyExprList){0}, 0); break;
     case PY_TOK_KW_CLASS: s = parse_class(p, (PyExprList){0}); break;
