@@ -2023,11 +2023,20 @@ static size_t past_spaces(const char *s, size_t q, size_t len) {
     return q;
 }
 
+/* What an ASCII identifier is made of: 2, a byte it may start with
+ * ([A-Za-z_]); 1, a digit. */
+static const unsigned char ident_byte[256] = {
+    ['0'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ['A'] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    ['_'] = 2,
+    ['a'] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
 /* The end of the ASCII identifier at s[q] (q where there is none). */
 static size_t ident_end(const char *s, size_t q, size_t len) {
-    if (q >= len || !(((s[q] | 32) >= 'a' && (s[q] | 32) <= 'z') || s[q] == '_')) return q;
-    for (q++; q < len; q++)
-        if (!(((s[q] | 32) >= 'a' && (s[q] | 32) <= 'z') || (s[q] >= '0' && s[q] <= '9') || s[q] == '_')) break;
+    const unsigned char *u = (const unsigned char *)s;
+    if (q >= len || ident_byte[u[q]] != 2) return q;
+    for (q++; q < len && ident_byte[u[q]]; q++) {}
     return q;
 }
 
