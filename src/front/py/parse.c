@@ -1992,10 +1992,17 @@ static PyStmt *def_end(Parser *p, PyStmt *s, const PyToken *kw, const PyToken *o
         f->params = parse_params(p, PY_TOK_RPAREN, true);
         expect_close(p, open, PY_TOK_RPAREN, "after parameters");
     }
-    if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
+    if (p->lazy && p->cur == p->end && p->lx.pos + 1 < p->len && p->src[p->lx.pos] == ':' &&
+        p->src[p->lx.pos + 1] != '=') {
+        /* `):` as skip_params leaves most defs: the ':' taken as the
+         * lexer and expect would, without a token */
+        p->prev_end = ++p->lx.pos;
+    } else {
+        if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
+        if (p->lazy) expect(p, PY_TOK_COLON, "after function signature");
+    }
     s->off = f->decorated_start;
     if (p->lazy) {
-        expect(p, PY_TOK_COLON, "after function signature");
         if (skip_body(p, f)) return s;
         f->body = parse_block(p, "function definition", kw->loc.line);
     } else {
