@@ -1482,19 +1482,17 @@ static size_t content_end(const char *s, size_t from, size_t to, size_t sig) {
 }
 
 #if defined(__SSE2__)
-/* A bit per byte of the 16 at u that may be one skim_params stops at: a
- * superset ('$', '%', '&' and '|' too): '"' to ')', '\n', and, with bit 5
- * cleared, '[' to ']' (so '{' to '}' as well). Bytes >= 0x80 are negative
- * to the signed compares, and in no range. */
-static unsigned maybe_special16(const unsigned char *u) {
+/* A bit per byte of the 16 at u that may be one the skims look at, by two
+ * ranges and a compare: '"' to ')' (with '$', '%' and '&'), '[' to ']'
+ * with bit 5 cleared (so '\\', '{', '|' and '}' too), '\n'. */
+static ALWAYS_INLINE unsigned skim_bits16(const unsigned char *u) {
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)u);
-    __m128i y = _mm_and_si128(x, _mm_set1_epi8((char)0xdf));
-    __m128i quote_to_paren = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('"' - 1)),
-                                           _mm_cmplt_epi8(x, _mm_set1_epi8(')' + 1)));
-    __m128i brackets = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('[' - 1)),
-                                     _mm_cmplt_epi8(y, _mm_set1_epi8(']' + 1)));
-    __m128i newline = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
-    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), newline));
+    __m128i q = _mm_sub_epi8(x, _mm_set1_epi8('"'));
+    __m128i b = _mm_sub_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xdf)), _mm_set1_epi8('['));
+    __m128i quote_to_paren = _mm_cmpeq_epi8(_mm_min_epu8(q, _mm_set1_epi8(')' - '"')), q);
+    __m128i brackets = _mm_cmpeq_epi8(_mm_min_epu8(b, _mm_set1_epi8(']' - '[')), b);
+    __m128i nl = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), nl));
 }
 #endif
 
@@ -1508,33 +1506,18 @@ static const unsigned char skim_class[256] = {
     ['}'] = SKIM_CLOSE};
 
 /* From pos, the first byte that may be one the skims look at ('\n', '#',
- * '\\', a quote, a bracket; maybe_special16's superset where SSE2 is
- * there), or len. */
+ * '\\', a quote, a bracket; skim_bits16's superset where SSE2 is there),
+ * or len. */
 static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
 #if defined(__SSE2__)
     for (; pos + 16 <= len; pos += 16) {
-        unsigned bits = maybe_special16(u + pos);
+        unsigned bits = skim_bits16(u + pos);
         if (bits) return pos + (size_t)__builtin_ctz(bits);
     }
 #endif
     while (pos < len && skim_class[u[pos]] == SKIM_OTHER) pos++;
     return pos;
 }
-
-#if defined(__SSE2__)
-/* skim_window's bits for the 16 bytes at u, by two ranges and a compare:
- * '"' to ')' (with '$', '%' and '&'), '[' to ']' with bit 5 cleared (so
- * '\\', '{', '|' and '}' too), '\n'. */
-static ALWAYS_INLINE unsigned skim_bits16(const unsigned char *u) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)u);
-    __m128i q = _mm_sub_epi8(x, _mm_set1_epi8('"'));
-    __m128i b = _mm_sub_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xdf)), _mm_set1_epi8('['));
-    __m128i quote_to_paren = _mm_cmpeq_epi8(_mm_min_epu8(q, _mm_set1_epi8(')' - '"')), q);
-    __m128i brackets = _mm_cmpeq_epi8(_mm_min_epu8(b, _mm_set1_epi8(']' - '[')), b);
-    __m128i nl = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
-    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), nl));
-}
-#endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* skim_window by 32 bytes at a time, where the machine has AVX2 (skim_body
