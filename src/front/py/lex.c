@@ -199,6 +199,16 @@ static bool tab_error(PyLexer *lx, Loc loc) {
  * Returns true (and sets *out) when an INDENT or DEDENT is due. */
 static bool lex_indentation(PyLexer *lx, PyToken *out) {
     for (;;) {
+        /* lines that hold only a comment after spaces (a file's header, a
+         * block's commentary) at once: their layout is nothing */
+        for (const char *s = lx->src;;) {
+            size_t q = lx->pos;
+            while (q < lx->len && s[q] == ' ') q++;
+            const char *nl = q < lx->len && s[q] == '#' ? memchr(s + q, '\n', lx->len - q) : NULL;
+            if (!nl) break; /* (the last line, unended: as any other) */
+            lx->pos = lx->line_start = (size_t)(nl - s) + 1;
+            lx->line++;
+        }
         int col = 0, alt = 0;
         size_t p = lx->pos;
         for (; p < lx->len; p++) {
@@ -615,6 +625,8 @@ static PyTokKind word_kind(PyLexer *lx, const char *s, size_t n, const char **st
     *str = e->str;
     return (PyTokKind)e->kind;
 }
+
+PyTokKind py_lexer_word(PyLexer *lx, const char *s, size_t n, const char **str) { return word_kind(lx, s, n, str); }
 
 static PyTokKind keyword_kind(const char *s, size_t n) {
     /* A switch on the first letter, then a length check and memcmp: a few

@@ -47,6 +47,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 /* PY_MAX_NESTING bounds the parser's recursion (parentheses, unary
  * operators, lambdas, conditional expressions); PY_MAX_HEIGHT bounds the
@@ -1467,79 +1470,123 @@ typedef struct PyLazyText {
     Loc open;               /* the parameters' '(' */
 } PyLazyText;
 
-/* The end of the last character before `at` on its line that is not white
- * space, if there is one after `start` (else `sig`, unchanged). Called
- * where a line's tokens end: at a comment, a newline, a continuation. */
-static size_t sig_end(const char *s, size_t at, size_t start, size_t sig) {
-    size_t i = at;
-    while (i > start && (s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\r' || s[i - 1] == '\f')) i--;
-    return i > start && s[i - 1] != '\n' ? i : sig;
+/* The end of the last byte in [from, to) that is not white space or a
+ * newline (else `sig`, unchanged). skim_body calls it on stretches of code
+ * that hold no comment, so that is where the last token on them ends. */
+static size_t content_end(const char *s, size_t from, size_t to, size_t sig) {
+    size_t i = to;
+    while (i > from && (s[i - 1] == ' ' || s[i - 1] == '\n' || s[i - 1] == '\t' || s[i - 1] == '\r' ||
+                        s[i - 1] == '\f'))
+        i--;
+    return i > from ? i : sig;
 }
 
 #if defined(__SSE2__)
-/* A bit per byte of the 16 at u that may be one skim_body stops at: a
- * superset ('$', '%', '&' and '|' too): '"' to ')', '\n', and, with bit 5
- * cleared, '[' to ']' (so '{' to '}' as well). Bytes >= 0x80 are negative
- * to the signed compares, and in no range. */
-static unsigned maybe_special16(const unsigned char *u) {
+/* A bit per byte of the 16 at u that may be one the skims look at, by two
+ * ranges and a compare: '"' to ')' (with '$', '%' and '&'), '[' to ']'
+ * with bit 5 cleared (so '\\', '{', '|' and '}' too), '\n'. */
+static ALWAYS_INLINE unsigned skim_bits16(const unsigned char *u) {
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)u);
-    __m128i y = _mm_and_si128(x, _mm_set1_epi8((char)0xdf));
-    __m128i quote_to_paren = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('"' - 1)),
-                                           _mm_cmplt_epi8(x, _mm_set1_epi8(')' + 1)));
-    __m128i brackets = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('[' - 1)),
-                                     _mm_cmplt_epi8(y, _mm_set1_epi8(']' + 1)));
-    __m128i newline = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
-    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), newline));
+    __m128i q = _mm_sub_epi8(x, _mm_set1_epi8('"'));
+    __m128i b = _mm_sub_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xdf)), _mm_set1_epi8('['));
+    __m128i quote_to_paren = _mm_cmpeq_epi8(_mm_min_epu8(q, _mm_set1_epi8(')' - '"')), q);
+    __m128i brackets = _mm_cmpeq_epi8(_mm_min_epu8(b, _mm_set1_epi8(']' - '[')), b);
+    __m128i nl = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote_to_paren, brackets), nl));
 }
 #endif
 
-/* What a byte is to skim_body: brackets are counted on the way, the rest
- * of the bytes it must look at stop the run. */
-enum { SKIM_OTHER, SKIM_OPEN, SKIM_CLOSE, SKIM_STOP };
+/* What a byte is to the skims: brackets are counted, newlines may end a
+ * body, the rest of the bytes they look at start a comment, a string or a
+ * line join. */
+enum { SKIM_OTHER, SKIM_OPEN, SKIM_CLOSE, SKIM_NEWLINE, SKIM_STOP };
 static const unsigned char skim_class[256] = {
-    ['\n'] = SKIM_STOP, ['#'] = SKIM_STOP,  ['\\'] = SKIM_STOP, ['\''] = SKIM_STOP, ['"'] = SKIM_STOP,
-    ['('] = SKIM_OPEN,  ['['] = SKIM_OPEN,  ['{'] = SKIM_OPEN,   [')'] = SKIM_CLOSE, [']'] = SKIM_CLOSE,
+    ['\n'] = SKIM_NEWLINE, ['#'] = SKIM_STOP, ['\\'] = SKIM_STOP,  ['\''] = SKIM_STOP, ['"'] = SKIM_STOP,
+    ['('] = SKIM_OPEN,     ['['] = SKIM_OPEN, ['{'] = SKIM_OPEN,   [')'] = SKIM_CLOSE, [']'] = SKIM_CLOSE,
     ['}'] = SKIM_CLOSE};
 
-/* One byte of a run: false where it stops the run. */
-static inline bool skim_byte(unsigned char c, int *depth) {
-    switch (skim_class[c]) {
-    case SKIM_OPEN: ++*depth; return true;
-    case SKIM_CLOSE: if (*depth > 0) --*depth; return true;
-    case SKIM_STOP: return false;
-    default: return true;
-    }
-}
-
-/* From pos, the brackets counted into *depth (a closer with none open
- * counts nothing), up to the first byte that stops the run: a newline,
- * '#', '\\' or a quote; returns where it is (or len). Sixteen bytes at a
- * time where SSE2 is there (code is mostly other bytes), then one by one. */
-static size_t skim_run(const unsigned char *u, size_t pos, size_t len, int *depth) {
-#if defined(__SSE2__)
-    for (; pos + 16 <= len; pos += 16)
-        for (unsigned bits = maybe_special16(u + pos); bits; bits &= bits - 1) {
-            size_t i = pos + (size_t)__builtin_ctz(bits);
-            if (!skim_byte(u[i], depth)) return i;
-        }
-#endif
-    for (; pos < len; pos++)
-        if (!skim_byte(u[pos], depth)) return pos;
-    return len;
-}
-
 /* From pos, the first byte that may be one the skims look at ('\n', '#',
- * '\\', a quote, a bracket; maybe_special16's superset where SSE2 is
- * there), or len. */
+ * '\\', a quote, a bracket; skim_bits16's superset where SSE2 is there),
+ * or len. */
 static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
 #if defined(__SSE2__)
     for (; pos + 16 <= len; pos += 16) {
-        unsigned bits = maybe_special16(u + pos);
+        unsigned bits = skim_bits16(u + pos);
         if (bits) return pos + (size_t)__builtin_ctz(bits);
     }
 #endif
     while (pos < len && skim_class[u[pos]] == SKIM_OTHER) pos++;
     return pos;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* skim_window by 32 bytes at a time, where the machine has AVX2 (skim_body
+ * asks): the classification is most of the skim's work. */
+#define SKIM_AVX2 1
+__attribute__((target("avx2"))) static inline uint64_t skim_window_avx2(const unsigned char *u) {
+    uint64_t bits = 0;
+    for (int k = 0; k < 2; k++) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(u + 32 * k));
+        __m256i q = _mm256_sub_epi8(x, _mm256_set1_epi8('"'));
+        __m256i b = _mm256_sub_epi8(_mm256_and_si256(x, _mm256_set1_epi8((char)0xdf)), _mm256_set1_epi8('['));
+        __m256i quote_to_paren = _mm256_cmpeq_epi8(_mm256_min_epu8(q, _mm256_set1_epi8(')' - '"')), q);
+        __m256i brackets = _mm256_cmpeq_epi8(_mm256_min_epu8(b, _mm256_set1_epi8(']' - '[')), b);
+        __m256i nl = _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'));
+        __m256i m = _mm256_or_si256(_mm256_or_si256(quote_to_paren, brackets), nl);
+        bits |= (uint64_t)(uint32_t)_mm256_movemask_epi8(m) << (32 * k);
+    }
+    return bits;
+}
+#endif
+
+/* A bit per byte of the 64 at u that skim_body looks at: a bracket, a
+ * newline, a quote, '#' or '\\', and '$', '%', '&', '|' (a superset of the
+ * bytes whose skim_class is not OTHER). */
+static ALWAYS_INLINE uint64_t skim_window(const unsigned char *u) {
+#if defined(__SSE2__)
+    return (uint64_t)skim_bits16(u) | (uint64_t)skim_bits16(u + 16) << 16 | (uint64_t)skim_bits16(u + 32) << 32 |
+           (uint64_t)skim_bits16(u + 48) << 48;
+#else
+    uint64_t bits = 0;
+    for (int i = 0; i < 64; i++)
+        if (skim_class[u[i]] != SKIM_OTHER) bits |= (uint64_t)1 << i;
+    return bits;
+#endif
+}
+
+/* Where the string whose quote is at s[pos] ends: just after its closing
+ * quote, or at the newline that ends a short string left open (the lexer
+ * ends it there too); SIZE_MAX where the text ends first. *lines counts
+ * the newlines inside; *open_nl is the last of them in a short string left
+ * open (else SIZE_MAX). The rules are the lexer's: a backslash protects the
+ * next character (a CR LF pair as one). */
+static size_t skim_string(const char *s, size_t len, size_t pos, int *lines, size_t *open_nl) {
+    char c = s[pos];
+    bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c;
+    size_t nl = SIZE_MAX;
+    pos += triple ? 3 : 1;
+    while (pos < len) {
+        char d = s[pos];
+        if (d != c && d != '\\' && d != '\n') {
+            pos++;
+            continue;
+        }
+        if (d == c && (!triple || (pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c)))
+            return pos + (triple ? 3 : 1);
+        if (d == '\n') {
+            if (!triple) { /* unterminated: the lexer ends it here too */
+                *open_nl = nl;
+                return pos;
+            }
+            ++*lines;
+        } else if (d == '\\' && pos + 1 < len) {
+            pos++;
+            if (s[pos] == '\r' && pos + 1 < len && s[pos + 1] == '\n') pos++;
+            if (s[pos] == '\n') ++*lines, nl = pos;
+        }
+        pos++;
+    }
+    return SIZE_MAX;
 }
 
 /* Where the body of a module-level def ends, found without lexing: from pos
@@ -1552,81 +1599,125 @@ static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
  * comment (where the body's last token ends); *nlines counts the newlines
  * crossed. Returns SIZE_MAX where the scan cannot be sure of what the lexer
  * would do (an unclosed bracket or string at the end of the text, a form
- * feed or lone CR starting a line): the caller parses the body then. */
-static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
+ * feed or lone CR starting a line): the caller parses the body then.
+ *
+ * The text goes by 64-byte windows, classified at once (skim_window): the
+ * brackets and newlines are stepped through by their bits, the rest of the
+ * code is not looked at again, and a quote, comment or backslash is scanned
+ * on its own, after which the window goes on past it (or a new one starts
+ * where it ended). Where the last token ends is found when it is asked
+ * for: the text since the last comment or line join is all code, so it is
+ * its last byte that is not white space (content_end). */
+static ALWAYS_INLINE size_t skim_body_with(const char *s, size_t len, size_t pos, size_t *last, int *nlines,
+                                           bool avx2) {
     const unsigned char *u = (const unsigned char *)s;
-    size_t start = pos, sig = pos;
+    size_t sig = pos, from = pos; /* [from, pos) is code: no comment, no joined line */
+    size_t line = pos;            /* where the line after the last newline outside strings starts */
     int depth = 0, lines = 0;
+    unsigned char tail[64];
     while (pos < len) {
-        pos = skim_run(u, pos, len, &depth);
-        if (pos >= len) break;
-        char c = s[pos];
-        switch (c) {
-        case '#': {
-            sig = sig_end(s, pos, start, sig);
-            const char *nl = memchr(s + pos, '\n', len - pos);
-            if (!nl) {
-                pos = len;
+        uint64_t bits;
+        if (pos + 64 <= len) {
+#if defined(SKIM_AVX2)
+            bits = avx2 ? skim_window_avx2(u + pos) : skim_window(u + pos);
+#else
+            bits = skim_window(u + pos);
+            (void)avx2;
+#endif
+        } else { /* the end of the text, padded with bytes skim_window ignores */
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, u + pos, len - pos);
+            bits = skim_window(tail);
+        }
+        size_t next = pos + 64; /* where the next window starts */
+        while (bits) {
+            size_t at = pos + (size_t)__builtin_ctzll(bits), to;
+            bits &= bits - 1;
+            switch (skim_class[u[at]]) {
+            case SKIM_OPEN: depth++; continue;
+            case SKIM_CLOSE: depth -= depth > 0; continue;
+            case SKIM_OTHER: continue; /* ('$', '%', '&', '|') */
+            case SKIM_NEWLINE: {
+                lines++;
+                line = ++at; /* the next line's first byte */
+                if (depth > 0 || at >= len) continue;
+                unsigned char c = u[at];
+                if (c == '\f' || (c == '\r' && (at + 1 >= len || s[at + 1] != '\n'))) return SIZE_MAX;
+                if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') { /* column 0 */
+                    *last = content_end(s, from, at, sig);
+                    *nlines = lines;
+                    return at;
+                }
                 continue;
             }
-            pos = (size_t)(nl - s);
-            goto newline;
-        }
-        case '\n':
-            sig = sig_end(s, pos, start, sig);
-        newline:
-            pos++, lines++;
-            if (depth > 0 || pos >= len) continue;
-            c = s[pos];
-            if (c == '\f' || (c == '\r' && (pos + 1 >= len || s[pos + 1] != '\n'))) return SIZE_MAX;
-            if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') goto done; /* column 0 */
-            continue;
-        case '\\':
-            if (pos + 1 < len && s[pos + 1] == '\n') {
-                sig = sig_end(s, pos, start, sig);
-                pos += 2, lines++;
-            } else if (pos + 2 < len && s[pos + 1] == '\r' && s[pos + 2] == '\n') {
-                sig = sig_end(s, pos, start, sig);
-                pos += 3, lines++;
-            } else {
-                pos++;
+            default: break; /* a stop */
             }
-            continue;
-        default: { /* a quote */
-            bool triple = pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c, closed = false;
-            pos += triple ? 3 : 1;
-            while (pos < len) {
-                char d = s[pos];
-                if (d != c && d != '\\' && d != '\n') {
-                    pos++;
-                    continue;
-                }
-                if (d == c && (!triple || (pos + 2 < len && s[pos + 1] == c && s[pos + 2] == c))) {
-                    pos += triple ? 3 : 1;
-                    closed = true;
+            switch (s[at]) {
+            case '#': { /* to the newline, which is stepped through next */
+                sig = content_end(s, from, at, sig);
+                const char *end = at + 1 < len ? memchr(s + at + 1, '\n', len - at - 1) : NULL;
+                to = end ? (size_t)(end - s) : len;
+                if (end) from = to; /* (else the comment is the text's last line: its last token) */
+                break;
+            }
+            case '\\':
+                if (at + 1 < len && s[at + 1] == '\n') {
+                    to = at + 2;
+                } else if (at + 2 < len && s[at + 1] == '\r' && s[at + 2] == '\n') {
+                    to = at + 3;
+                } else { /* (not a line join: the lexer reports it) */
+                    to = at + 1;
                     break;
                 }
-                if (d == '\n') {
-                    if (!triple) break; /* unterminated: the lexer ends it here too */
-                    lines++;
-                } else if (d == '\\' && pos + 1 < len) {
-                    pos++;
-                    if (s[pos] == '\r' && pos + 1 < len && s[pos + 1] == '\n') pos++;
-                    if (s[pos] == '\n') lines++;
+                sig = content_end(s, from, at, sig);
+                from = to;
+                lines++;
+                break;
+            default: { /* a quote */
+                size_t open_nl = SIZE_MAX;
+                to = skim_string(s, len, at, &lines, &open_nl);
+                if (to == SIZE_MAX) return SIZE_MAX;
+                if (open_nl != SIZE_MAX) {
+                    /* (a short string left open after a line join: the
+                     * line-by-line rule takes none of the lines it joins,
+                     * nor the line it starts on (which may be joined to
+                     * the one before by other strings); only what comes
+                     * before that, and after its last join) */
+                    sig = content_end(s, from, line > from ? line : from, sig);
+                    from = open_nl + 1;
                 }
-                pos++;
+                break;
             }
-            if (!closed && pos >= len) return SIZE_MAX;
-            continue;
+            }
+            if (to >= next) { /* past this window */
+                next = to;
+                break;
+            }
+            bits &= ~(uint64_t)0 << (to - pos);
         }
-        }
+        pos = next;
     }
-    sig = sig_end(s, pos, start, sig);
-done:
     if (depth > 0) return SIZE_MAX;
-    *last = sig;
+    *last = content_end(s, from, len, sig);
     *nlines = lines;
-    return pos;
+    return len;
+}
+
+static size_t skim_body_sse2(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
+    return skim_body_with(s, len, pos, last, nlines, false);
+}
+#if defined(SKIM_AVX2)
+__attribute__((target("avx2"))) static size_t skim_body_avx2(const char *s, size_t len, size_t pos, size_t *last,
+                                                              int *nlines) {
+    return skim_body_with(s, len, pos, last, nlines, true);
+}
+#endif
+
+static size_t skim_body(const char *s, size_t len, size_t pos, size_t *last, int *nlines) {
+#if defined(SKIM_AVX2)
+    if (__builtin_cpu_supports("avx2")) return skim_body_avx2(s, len, pos, last, nlines);
+#endif
+    return skim_body_sse2(s, len, pos, last, nlines);
 }
 
 /* Where the parameter list of a def ends, found without lexing: from pos
@@ -1865,36 +1956,171 @@ const PyBlock *py_func_body(const PyFunc *cf) {
     return &f->body;
 }
 
-/* function_def: [decorators] 'def' NAME '(' [parameters] ')' ['->' expression] ':' block */
-static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_start) {
-    PyToken kw = advance(p);
-    PyStmt *s = new_stmt(p, PY_STMT_DEF, &kw);
+/* A def's node, from its 'def' token on. */
+static PyStmt *def_begin(Parser *p, const PyToken *kw, PyExprList decorators, size_t decorated_start) {
+    PyStmt *s = new_stmt(p, PY_STMT_DEF, kw);
     PyFunc *f = ARENA_NEW(p->a, PyFunc);
     s->func = f;
-    f->loc = kw.loc;
+    f->loc = kw->loc;
     f->decorators = decorators;
-    f->src_start = kw.off;
-    f->decorated_start = decorators.len ? decorated_start : kw.off;
-    if (!at(p, PY_TOK_NAME)) error_expected(p, "function name", "after 'def'");
-    PyToken name = advance(p);
-    f->name = name.str;
-    f->name_loc = name.loc;
-    PyToken open = expect(p, PY_TOK_LPAREN, "after function name");
-    if (!p->lazy || !skip_params(p, f, &open)) {
+    f->src_start = kw->off;
+    f->decorated_start = decorators.len ? decorated_start : kw->off;
+    return s;
+}
+
+/* The rest of a def after the '(' of its parameters. */
+static PyStmt *def_end(Parser *p, PyStmt *s, const PyToken *kw, const PyToken *open) {
+    PyFunc *f = s->func;
+    if (!p->lazy || !skip_params(p, f, open)) {
         f->params = parse_params(p, PY_TOK_RPAREN, true);
-        expect_close(p, &open, PY_TOK_RPAREN, "after parameters");
+        expect_close(p, open, PY_TOK_RPAREN, "after parameters");
     }
-    if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
+    if (p->lazy && p->cur == p->end && p->lx.pos + 1 < p->len && p->src[p->lx.pos] == ':' &&
+        p->src[p->lx.pos + 1] != '=') {
+        /* `):` as skip_params leaves most defs: the ':' taken as the
+         * lexer and expect would, without a token */
+        p->prev_end = ++p->lx.pos;
+    } else {
+        if (accept(p, PY_TOK_ARROW)) f->returns = parse_expression(p);
+        if (p->lazy) expect(p, PY_TOK_COLON, "after function signature");
+    }
     s->off = f->decorated_start;
     if (p->lazy) {
-        expect(p, PY_TOK_COLON, "after function signature");
         if (skip_body(p, f)) return s;
-        f->body = parse_block(p, "function definition", kw.loc.line);
+        f->body = parse_block(p, "function definition", kw->loc.line);
     } else {
-        f->body = parse_suite(p, &kw, "after function signature", "function definition");
+        f->body = parse_suite(p, kw, "after function signature", "function definition");
     }
     finish_def(p, f);
     return s;
+}
+
+/* function_def: [decorators] 'def' NAME '(' [parameters] ')' ['->' expression] ':' block */
+static PyStmt *parse_def(Parser *p, PyExprList decorators, size_t decorated_start) {
+    PyToken kw = advance(p);
+    PyStmt *s = def_begin(p, &kw, decorators, decorated_start);
+    if (!at(p, PY_TOK_NAME)) error_expected(p, "function name", "after 'def'");
+    PyToken name = advance(p);
+    s->func->name = name.str;
+    s->func->name_loc = name.loc;
+    PyToken open = expect(p, PY_TOK_LPAREN, "after function name");
+    return def_end(p, s, &kw, &open);
+}
+
+/* From s[q], past spaces. */
+static size_t past_spaces(const char *s, size_t q, size_t len) {
+    while (q < len && s[q] == ' ') q++;
+    return q;
+}
+
+/* What an ASCII identifier is made of: 2, a byte it may start with
+ * ([A-Za-z_]); 1, a digit. */
+static const unsigned char ident_byte[256] = {
+    ['0'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ['A'] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    ['_'] = 2,
+    ['a'] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+/* The end of the ASCII identifier at s[q] (q where there is none). */
+static size_t ident_end(const char *s, size_t q, size_t len) {
+    const unsigned char *u = (const unsigned char *)s;
+    if (q >= len || ident_byte[u[q]] != 2) return q;
+    for (q++; q < len && ident_byte[u[q]]; q++) {}
+    return q;
+}
+
+/* py_parse_lazy, at a module-level '@' or 'def' in column 0 (the one token
+ * looked at): the header of a def as most are written, read from its bytes
+ * (decorators that are a name or a dotted pair alone on their lines, then
+ * `def NAME(`), with the nodes the rules make and the lexer left where it
+ * would be after the '('. Of a function that is only skimmed, the header's
+ * tokens were most of what a compile still paid for. NULL, with nothing
+ * changed, for any other text: the rules take it (and its errors). */
+enum { QUICK_DECORATORS = 8 };
+static PyStmt *quick_def(Parser *p) {
+    PyLexer *lx = &p->lx;
+    const PyToken *first = p->cur;
+    if (p->end - p->cur != 1 || first->loc.col != 1 || lx->nindents != 0 || lx->nbrackets != 0 ||
+        lx->pending_dedents != 0)
+        return NULL;
+    const char *s = p->src;
+    size_t len = p->len, q = first->off;
+    struct {
+        size_t at, name[2], end[2];
+        int parts;
+    } dec[QUICK_DECORATORS];
+    int ndec = 0;
+    while (q < len && s[q] == '@') { /* '@' NAME ['.' NAME] NEWLINE */
+        if (ndec == QUICK_DECORATORS) return NULL;
+        dec[ndec].at = q;
+        q = past_spaces(s, q + 1, len);
+        for (int k = 0;; k++) {
+            size_t e = ident_end(s, q, len);
+            if (e == q) return NULL;
+            dec[ndec].name[k] = q;
+            dec[ndec].end[k] = e;
+            dec[ndec].parts = k + 1;
+            q = past_spaces(s, e, len);
+            if (k == 1 || q >= len || s[q] != '.') break;
+            q = past_spaces(s, q + 1, len);
+        }
+        if (q >= len || s[q] != '\n') return NULL;
+        q++;
+        ndec++;
+    }
+    size_t kw_at = q; /* 'def' NAME '(' */
+    if (len - q < 4 || memcmp(s + q, "def ", 4) != 0) return NULL;
+    size_t name_at = past_spaces(s, q + 3, len), name_end = ident_end(s, name_at, len);
+    if (name_end == name_at) return NULL;
+    size_t open_at = past_spaces(s, name_end, len);
+    if (open_at >= len || s[open_at] != '(') return NULL;
+
+    /* the words, as the lexer would look them up (in the text's order) */
+    const char *words[2 * QUICK_DECORATORS + 1];
+    int nw = 0;
+    for (int i = 0; i < ndec; i++)
+        for (int k = 0; k < dec[i].parts; k++)
+            if (py_lexer_word(lx, s + dec[i].name[k], dec[i].end[k] - dec[i].name[k], &words[nw++]) != PY_TOK_NAME)
+                return NULL;
+    if (py_lexer_word(lx, s + name_at, name_end - name_at, &words[nw]) != PY_TOK_NAME) return NULL;
+
+    /* the nodes parse_decorators (by quick_name) and parse_def make */
+    int line = first->loc.line, m = mark(p);
+    skip(p);
+    nw = 0;
+    for (int i = 0; i < ndec; i++, line++) {
+        size_t bol = dec[i].at;
+        p->prev_end = dec[i].end[0];
+        PyExpr *e = new_expr(p, PY_EXPR_NAME, (Loc){lx->file, line, (int)(dec[i].name[0] - bol) + 1}, dec[i].name[0]);
+        e->name = words[nw++];
+        if (dec[i].parts == 2) {
+            p->prev_end = dec[i].end[1];
+            PyExpr *a = new_expr(p, PY_EXPR_ATTR, e->loc, e->off);
+            a->attr.value = e;
+            a->attr.attr = words[nw++];
+            a->attr.attr_loc = (Loc){lx->file, line, (int)(dec[i].name[1] - bol) + 1};
+            e = a;
+        }
+        push(p, e);
+    }
+    PyExprList decorators = take_exprs(p, m);
+    PyToken kw = {.kind = PY_TOK_KW_DEF, .loc = {lx->file, line, 1}, .off = kw_at, .len = 3};
+    p->prev_end = kw_at + 3;
+    PyStmt *st = def_begin(p, &kw, decorators, first->off);
+    st->func->name = words[nw];
+    st->func->name_loc = (Loc){lx->file, line, (int)(name_at - kw_at) + 1};
+    PyToken open = {.kind = PY_TOK_LPAREN, .loc = {lx->file, line, (int)(open_at - kw_at) + 1}, .off = open_at, .len = 1};
+    p->prev_end = open_at + 1;
+    lx->pos = open_at + 1;
+    lx->line = line;
+    lx->line_start = kw_at;
+    lx->at_line_start = false;
+    lx->line_has_tokens = true;
+    lx->brackets[0].ch = '(';
+    lx->brackets[0].loc = open.loc;
+    lx->nbrackets = 1;
+    return def_end(p, st, &kw, &open);
 }
 
 /* class_def: [decorators] 'class' NAME ['(' [arguments] ')'] ':' block */
@@ -2058,6 +2284,10 @@ static bool is_match_stmt(Parser *p) {
  * Pushes the statements it parsed (a line may hold several). */
 static void parse_statement(Parser *p) {
     PyStmt *s;
+    if (p->lazy && (at(p, PY_TOK_AT) || at(p, PY_TOK_KW_DEF)) && (s = quick_def(p))) {
+        push(p, finish_stmt(p, s));
+        return;
+    }
     switch (kind(p)) {
     case PY_TOK_KW_DEF: s = parse_def(p, (PyExprList){0}, 0); break;
     case PY_TOK_KW_CLASS: s = parse_class(p, (PyExprList){0}); break;

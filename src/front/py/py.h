@@ -143,6 +143,11 @@ PyToken py_lexer_next(PyLexer *lx); /* the same, returned */
  * error; returns how many it wrote. */
 int py_lexer_lex_batch(PyLexer *lx, PyToken *out, int n);
 void py_lexer_free(PyLexer *lx);
+/* What the n bytes at s (an ASCII identifier) lex as: PY_TOK_NAME, with the
+ * interned name in *str, or a keyword's kind; the word goes through the
+ * lexer's name cache as if it had lexed it (for a parser that reads a few
+ * tokens' bytes itself). */
+PyTokKind py_lexer_word(PyLexer *lx, const char *s, size_t n, const char **str);
 
 /* Lexes a whole text; returns an arena array ending with a PY_TOK_EOF token
  * (counted in *ntokens). Errors go to de. */
