@@ -2527,17 +2527,32 @@ const int *px_broadcast_src_of(Px *p, Op *op, const Dist *dr, const Dist *di) {
     return v->bcast_src = m->src;
 }
 
+/* Whether src maps each of n slots to itself. */
+static bool same_slots(const int *src, int n) {
+    for (int i = 0; i < n; i++)
+        if (src[i] != i) return false;
+    return true;
+}
+
 static void lower_broadcast(Px *p, Op *op) {
-    Tile *out = result_tile(p, op, 0);
+    Value *r = op_result(op, 0);
     Tile *in = px_tile(p, op_operand(op, 0));
-    Type *rt = op_result(op, 0)->type, *it = op_operand(op, 0)->type;
-    if (op->kind == TT_SPLAT || in->n == 1) {
+    int n = tile_slots(p, r->type);
+    /* a result whose slots are the operand's, slot for slot (one slot of a
+     * scalar, an expand_dims that moves no element): the operand's tile
+     * itself, no copy (a tile is not written once bound; px_relayout
+     * shares tiles too) */
+    if (in->n == 1 && n == 1) return px_bind(p, r, in);
+    bool splat = op->kind == TT_SPLAT || in->n == 1;
+    const Dist *dr = !splat && n > 0 ? px_dist_of(p, r->type) : NULL, *di = NULL;
+    const int *src = dr && (di = px_dist_of(p, op_operand(op, 0)->type)) ? px_broadcast_src_of(p, op, dr, di) : NULL;
+    if (src && in->n == n && same_slots(src, n)) return px_bind(p, r, in);
+    Tile *out = result_tile(p, op, 0);
+    if (splat) {
         for (int i = 0; i < out->n; i++) out->s[i] = in->s[0];
         return;
     }
-    const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
-    if (!dr || !di) return px_fail(p, op, "no layout");
-    const int *src = px_broadcast_src_of(p, op, dr, di);
+    if (!src) return px_fail(p, op, "no layout");
     for (int i = 0; i < out->n; i++) out->s[i] = in->s[src[i]];
 }
 
