@@ -1290,8 +1290,18 @@ static const char *cmpf_op(int pred) {
     return ops[pred];
 }
 
+/* The setp opcode of an integer comparison of operands of type e, whole:
+ * asked for at every comparison (no join of its parts). */
+static const char *cmpi_opcode(int pred, const Type *e) {
+    static const char *const ops[CMPI_COUNT][2] = {
+        {"setp.eq.b32", "setp.eq.b64"}, {"setp.ne.b32", "setp.ne.b64"}, {"setp.lt.s32", "setp.lt.s64"},
+        {"setp.le.s32", "setp.le.s64"}, {"setp.gt.s32", "setp.gt.s64"}, {"setp.ge.s32", "setp.ge.s64"},
+        {"setp.lt.u32", "setp.lt.u64"}, {"setp.le.u32", "setp.le.u64"}, {"setp.gt.u32", "setp.gt.u64"},
+        {"setp.ge.u32", "setp.ge.u64"}};
+    return ops[pred][e->kind != TY_INT || e->width > 32]; /* (as bty and ity: 64 bits but for narrow ints) */
+}
+
 static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
-    static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
     bool uns = pred >= CMPI_ULT;
     if (e->width == 1) {
         /* i1: as 0/1 integers */
@@ -1304,21 +1314,21 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    const char *opc = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e) : ity(e, !uns));
-    return px_cse2(p, RC_PRED, opc, px_arg(p, a, e), px_arg(p, b, e));
+    return px_cse2(p, RC_PRED, cmpi_opcode(pred, e), px_arg(p, a, e), px_arg(p, b, e));
 }
 
+/* op: "and.pred", "or.pred" or "xor.pred" */
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    return px_cse2(p, RC_PRED, opc_join(p, op, "pred"), px_arg(p, a, e), px_arg(p, b, e));
+    return px_cse2(p, RC_PRED, op, px_arg(p, a, e), px_arg(p, b, e));
 }
 
 static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
     Type *i1 = p->i1;
     if (px_rc(e) == RC_PRED) {
-        Slot t1 = pred_logic(p, "and", c, a, e);
+        Slot t1 = pred_logic(p, "and.pred", c, a, e);
         Slot nc = px_cse1(p, RC_PRED, "not.pred", px_arg(p, c, i1));
-        Slot t2 = pred_logic(p, "and", nc, b, e);
-        return pred_logic(p, "or", t1, t2, e);
+        Slot t2 = pred_logic(p, "and.pred", nc, b, e);
+        return pred_logic(p, "or.pred", t1, t2, e);
     }
     const char *op;
     switch (px_rc(e)) {
@@ -1454,42 +1464,53 @@ emit:;
     }
     if (rc == RC_PRED) {
         switch (k) {
-        case ARITH_ANDI: case ARITH_MINUI: case ARITH_MAXSI: return pred_logic(p, "and", a, b, e);
-        case ARITH_ORI: case ARITH_MAXUI: case ARITH_MINSI: return pred_logic(p, "or", a, b, e);
-        case ARITH_XORI: case ARITH_ADDI: case ARITH_SUBI: return pred_logic(p, "xor", a, b, e);
-        case ARITH_MULI: return pred_logic(p, "and", a, b, e);
+        case ARITH_ANDI: case ARITH_MINUI: case ARITH_MAXSI: return pred_logic(p, "and.pred", a, b, e);
+        case ARITH_ORI: case ARITH_MAXUI: case ARITH_MINSI: return pred_logic(p, "or.pred", a, b, e);
+        case ARITH_XORI: case ARITH_ADDI: case ARITH_SUBI: return pred_logic(p, "xor.pred", a, b, e);
+        case ARITH_MULI: return pred_logic(p, "and.pred", a, b, e);
         default: break;
         }
     }
-    const char *opc = NULL;
+    /* the opcode whole, by the op, the width (32 or 64) and the signedness
+     * (no join of its parts at every instruction); bitwise ops are .b32 or
+     * .b64 whatever the signedness */
+#define IBIN_OPS(o) {o ".s32", o ".u32", o ".s64", o ".u64"}
+#define IBIN_BITS(o) {o ".b32", o ".b32", o ".b64", o ".b64"}
+    enum { I_ADD, I_SUB, I_MUL, I_DIV, I_REM, I_AND, I_OR, I_XOR, I_SHL, I_SHR, I_MAX, I_MIN, I_MULHI };
+    static const char *const ops[][4] = {IBIN_OPS("add"), IBIN_OPS("sub"), IBIN_OPS("mul.lo"), IBIN_OPS("div"),
+                                         IBIN_OPS("rem"), IBIN_BITS("and"), IBIN_BITS("or"), IBIN_BITS("xor"),
+                                         IBIN_BITS("shl"), IBIN_OPS("shr"), IBIN_OPS("max"), IBIN_OPS("min"),
+                                         IBIN_OPS("mul.hi")};
+#undef IBIN_OPS
+#undef IBIN_BITS
+    int row;
     bool uns = false, norm = false;
     switch (k) {
-    case ARITH_ADDI: opc = "add"; norm = true; break;
-    case ARITH_SUBI: opc = "sub"; norm = true; break;
-    case ARITH_MULI: opc = "mul.lo"; norm = true; break;
-    case ARITH_DIVSI: opc = "div"; break;
-    case ARITH_DIVUI: opc = "div"; uns = true; break;
-    case ARITH_REMSI: opc = "rem"; break;
-    case ARITH_REMUI: opc = "rem"; uns = true; break;
-    case ARITH_ANDI: opc = "and"; break;
-    case ARITH_ORI: opc = "or"; break;
-    case ARITH_XORI: opc = "xor"; break;
-    case ARITH_SHLI: opc = "shl"; norm = true; break;
-    case ARITH_SHRSI: opc = "shr"; break;
-    case ARITH_SHRUI: opc = "shr"; uns = true; break;
-    case ARITH_MAXSI: opc = "max"; break;
-    case ARITH_MINSI: opc = "min"; break;
-    case ARITH_MAXUI: opc = "max"; uns = true; break;
-    case ARITH_MINUI: opc = "min"; uns = true; break;
-    case TT_MULHIUI: opc = "mul.hi"; uns = true; break;
-    default: break;
+    case ARITH_ADDI: row = I_ADD; norm = true; break;
+    case ARITH_SUBI: row = I_SUB; norm = true; break;
+    case ARITH_MULI: row = I_MUL; norm = true; break;
+    case ARITH_DIVSI: row = I_DIV; break;
+    case ARITH_DIVUI: row = I_DIV; uns = true; break;
+    case ARITH_REMSI: row = I_REM; break;
+    case ARITH_REMUI: row = I_REM; uns = true; break;
+    case ARITH_ANDI: row = I_AND; break;
+    case ARITH_ORI: row = I_OR; break;
+    case ARITH_XORI: row = I_XOR; break;
+    case ARITH_SHLI: row = I_SHL; norm = true; break;
+    case ARITH_SHRSI: row = I_SHR; break;
+    case ARITH_SHRUI: row = I_SHR; uns = true; break;
+    case ARITH_MAXSI: row = I_MAX; break;
+    case ARITH_MINSI: row = I_MIN; break;
+    case ARITH_MAXUI: row = I_MAX; uns = true; break;
+    case ARITH_MINUI: row = I_MIN; uns = true; break;
+    case TT_MULHIUI: row = I_MULHI; uns = true; break;
+    default: return px_imm_int(0, rc);
     }
-    if (!opc) return px_imm_int(0, rc);
+    const char *opc = ops[row][(w > 32) * 2 + uns]; /* (w: 64 for index, as bty and ity count it) */
     if (uns) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    bool bitwise = k == ARITH_ANDI || k == ARITH_ORI || k == ARITH_XORI || k == ARITH_SHLI;
     if (k == ARITH_SHLI || k == ARITH_SHRSI || k == ARITH_SHRUI) {
         /* shift amounts are .u32 */
         Slot bs = b;
@@ -1497,11 +1518,10 @@ emit:;
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
             else bs = px_cse1(p, RC_B32, "cvt.u32.u64", px_arg(p, b, e));
         }
-        Slot r = px_cse2(p, rc, opc_join(p, opc, k == ARITH_SHLI ? bty(e) : ity(e, !uns)), px_arg(p, a, e),
-                         px_arg(p, bs, p->i32));
+        Slot r = px_cse2(p, rc, opc, px_arg(p, a, e), px_arg(p, bs, p->i32));
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    Slot r = px_cse2(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_arg(p, a, e), px_arg(p, b, e));
+    Slot r = px_cse2(p, rc, opc, px_arg(p, a, e), px_arg(p, b, e));
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
@@ -2095,12 +2115,10 @@ static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
         return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
     }
     case ARITH_CMPI: {
-        static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
         int pred = (int)ew_attr(p, op, AN_PREDICATE);
         bool uns = pred >= CMPI_ULT;
         if (e0->width == 1 || (uns && e0->kind == TY_INT && e0->width < 32)) return false; /* (casts first) */
-        const char *o = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e0) : ity(e0, !uns));
-        return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
+        return ew_plan_args(pl, text_arg(p, cmpi_opcode(pred, e0)), RC_PRED, 2, in01, (const Type *[]){e0, e0});
     }
     case ARITH_SELECT: {
         RegClass rc = px_rc(re);
