@@ -182,8 +182,14 @@ void px_lower_load(Px *p, Op *op) {
     const char *q = load_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
     PxText opc = {0}; /* made at the first access: the same for all */
+    /* a masked word's `other` goes into its register first: the move's
+     * opcode, and the operand when there is no `other` (zero, made at the
+     * first masked slot), are the same for all */
+    PxText mov = rc == RC_F32 ? PX_LIT("mov.f32") : rc == RC_F64 ? PX_LIT("mov.f64")
+                 : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32");
+    PxArg zero = 0;
     for (int i = 0; i < n; i++) {
-        if (tile && !is_vec_head(d, i, vec)) continue;
+        if (tile && vec > 1 && !is_vec_head(d, i, vec)) continue;
         int idx[16];
         if (tile) vec_slots(d, i, vec, idx);
         else idx[0] = 0;
@@ -226,12 +232,15 @@ void px_lower_load(Px *p, Op *op) {
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
                 if (masked) {
-                    Slot o = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
-                    if (o.kind == SLOT_IMM && rc == RC_F32 && !ot) o = px_imm_float(0.0, RC_F32);
-                    if (o.kind == SLOT_IMM && rc == RC_F64 && !ot) o = px_imm_float(0.0, RC_F64);
-                    px_ins_args(p, rc == RC_F32 ? PX_LIT("mov.f32") : rc == RC_F64 ? PX_LIT("mov.f64")
-                                   : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32"),
-                                r, px_arg(p, o, e), 0);
+                    PxArg o;
+                    if (ot) {
+                        o = px_arg(p, ot->s[ot->n == n ? idx[k] : 0], e);
+                    } else {
+                        if (!zero)
+                            zero = px_arg(p, rc == RC_F32 || rc == RC_F64 ? px_imm_float(0.0, rc) : px_imm_int(0, rc), e);
+                        o = zero;
+                    }
+                    px_ins_args(p, mov, r, o, 0);
                 }
                 out->s[idx[k]] = r;
                 regs[k] = r;
