@@ -3212,8 +3212,28 @@ static const char *param_type(const Type *t) {
     }
 }
 
+/* `\tld.param<ty> r, [<name>_param_<i>];\n` into the prologue, by plain
+ * copies (a kernel has tens of parameters; the pieces' lengths are known). */
+static void param_load(Px *p, const char *ty, Slot r, const char *name, size_t name_len, int i) {
+    StrBuf *sb = &p->pro;
+    size_t room = 16 + PX_W_NAME + name_len + 32;
+    if (sb->len + room + 32 > sb->cap) sb_reserve(sb, room + 32);
+    char *w = sb->data + sb->len;
+    w = px_w_text(w, "\tld.param", 9);
+    w = px_w_text(w, ty, strlen(ty));
+    *w++ = ' ';
+    w = px_w_name(p, w, r);
+    *w++ = ',', *w++ = ' ', *w++ = '[';
+    memcpy(w, name, name_len);
+    w = px_w_text(w + name_len, "_param_", 7);
+    w += fmt_uint(w, (uint64_t)i);
+    *w++ = ']', *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len = (size_t)(w - sb->data);
+}
+
 static void load_params(Px *p, Op *func, const char *name) {
     Block *entry = func_entry(func);
+    size_t name_len = strlen(name);
     for (int i = 0; i < entry->nargs; i++) {
         Value *a = entry->args[i];
         const Type *t = a->type;
@@ -3221,15 +3241,14 @@ static void load_params(Px *p, Op *func, const char *name) {
         RegClass rc = px_rc(t);
         if (t->kind == TY_INT && t->width == 1) {
             Slot u = px_reg(p, RC_B32);
-            px_line_pro(p, "ld.param.u8 ", px_rname(p, u), ", [", name, "_param_", px_int(p, i), "]", NULL);
+            param_load(p, ".u8", u, name, name_len, i);
             tl->s[0] = px_reg(p, RC_PRED);
             px_line_pro(p, "setp.ne.s32 ", px_rname(p, tl->s[0]), ", ", px_rname(p, u), ", 0", NULL);
         } else {
             tl->s[0] = px_reg(p, rc);
             const char *ld = param_type(t);
             if (t->kind == TY_INT && t->width < 32) ld = t->width == 8 ? ".s8" : ".s16";
-            px_line_pro(p, "ld.param", ld, " ", px_rname(p, tl->s[0]), ", [", name, "_param_", px_int(p, i), "]",
-                        NULL);
+            param_load(p, ld, tl->s[0], name, name_len, i);
         }
         px_bind(p, a, tl);
     }
@@ -3288,6 +3307,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
     sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    sb_reserve(&p->pro, 2048); /* (a kernel's prologue is some dozens of lines) */
     px_tables_take(p, ctx_value_count(c));
     map_reserve(&p->dists, 64); /* (a kernel has tens of tensor types: no rehash on the way) */
     p->f32 = ty_f32(c);
