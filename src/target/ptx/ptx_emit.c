@@ -22,6 +22,7 @@
 #include "target/ptx/ptx_lower.h"
 #include "support/divmagic.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -3265,6 +3266,10 @@ static _Thread_local struct {
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
+    /* copy_tiles' marks and their stamp, which only grows (see copy_marks):
+     * kept with the stamp, they need no clearing from kernel to kernel */
+    int *copy_mark[RC_COUNT];
+    int copy_mark_cap[RC_COUNT], copy_stamp;
 } px_keep;
 
 /* (The value table: n entries, for the values made so far, zeroed.) */
@@ -3280,6 +3285,14 @@ static void px_tables_take(Px *p, uint32_t n) {
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
     }
     if (px_keep.entries) p->cse_entries.data = px_keep.entries, p->cse_entries.cap = px_keep.entries_cap;
+    if (px_keep.copy_stamp > INT_MAX / 2) { /* (a stamp far on: the marks cleared, counted again from 0) */
+        for (int rc = 0; rc < RC_COUNT; rc++)
+            if (px_keep.copy_mark[rc]) memset(px_keep.copy_mark[rc], 0, sizeof(int) * (size_t)px_keep.copy_mark_cap[rc]);
+        px_keep.copy_stamp = 0;
+    }
+    for (int rc = 0; rc < RC_COUNT; rc++)
+        p->copy_mark[rc] = px_keep.copy_mark[rc], p->copy_mark_cap[rc] = px_keep.copy_mark_cap[rc];
+    p->copy_stamp = px_keep.copy_stamp;
     memset(&px_keep, 0, sizeof px_keep);
 }
 
@@ -3288,6 +3301,11 @@ static void px_tables_keep(Px *p) {
     px_keep.values = p->values, px_keep.values_cap = p->values_cap;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
+    for (int rc = 0; rc < RC_COUNT; rc++) {
+        tc_free(px_keep.copy_mark[rc]);
+        px_keep.copy_mark[rc] = p->copy_mark[rc], px_keep.copy_mark_cap[rc] = p->copy_mark_cap[rc];
+    }
+    px_keep.copy_stamp = p->copy_stamp;
 }
 
 bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, StrBuf *out,
@@ -3402,7 +3420,6 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->body);
     sb_free(&p->strings);
     for (int r = 0; r < RC_COUNT; r++) {
-        tc_free(p->copy_mark[r]);
         px_names.names[r] = p->rnames[r], px_names.named[r] = p->rnames_named[r], px_names.cap[r] = p->rnames_cap[r];
     }
     px_tables_keep(p);
