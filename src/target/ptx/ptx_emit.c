@@ -2224,7 +2224,9 @@ static int tile_slots(Px *p, const Type *t) {
     return d ? d->nslots : -1;
 }
 
-static Tile *result_tile(Px *p, Op *op, int i) {
+/* Result i's tile, bound (inline: every op makes one, and a call cost
+ * about as much as the work). */
+static PX_INLINE Tile *result_tile(Px *p, Op *op, int i) {
     Value *r = op_result(op, i);
     int n = tile_slots(p, r->type);
     if (n < 0) {
