@@ -2266,7 +2266,9 @@ static bool contracted_mul(const Px *p, Op *mul) {
     return k >= 0 && op_operand(add, k) == r;
 }
 
-static void lower_fma_of(Px *p, Op *add, int k) {
+/* (out of line: the CSE lookup is inlined here, and lower_elementwise's
+ * other paths stay small) */
+static PX_OUTLINE void lower_fma_of(Px *p, Op *add, int k) {
     Tile *out = result_tile(p, add, 0);
     const Type *re = ty_elem(op_result(add, 0)->type);
     Op *mul = op_operand(add, k)->def;
@@ -2274,6 +2276,8 @@ static void lower_fma_of(Px *p, Op *add, int k) {
     const uint64_t *want = px_demand(p, op_result(add, 0));
     /* a * b - c = fma(a, b, -c); c - a * b = fma(-a, b, c) (ptxas folds the neg into the fma) */
     int negate = add->kind != ARITH_SUBF ? -1 : k == 0 ? 2 : 0;
+    /* f32 and f64: fma_slot's one instruction, its opcode found once */
+    PxArg opc = is_f16ish(re) ? 0 : opcode_arg(p, re->width == 64 ? "fma.rn.f64" : "fma.rn.f32");
     for (int i = 0; i < out->n; i++) {
         if (!px_demanded(want, i)) continue;
         Slot in[3];
@@ -2282,7 +2286,8 @@ static void lower_fma_of(Px *p, Op *add, int k) {
             Slot x = in[negate];
             in[negate] = fneg(p, x, re);
         }
-        out->s[i] = fma_slot(p, in, re);
+        out->s[i] = opc ? cse(p, px_rc(re), opc, float_arg(p, in[0], re), float_arg(p, in[1], re), float_arg(p, in[2], re))
+                        : fma_slot(p, in, re);
     }
 }
 
