@@ -2436,6 +2436,15 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
     if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     bool int_arith = (op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI) &&
                      (re->kind == TY_INT || re->kind == TY_INDEX);
+    /* ibin's `reg + constant` forms of 32- and 64-bit slots, inline: the
+     * add or sub of two registers, a register times a constant (the
+     * opcode's id found once) */
+    RegClass irc = px_rc(re);
+    bool wide_int = int_arith && irc != RC_PRED && (re->kind == TY_INDEX || re->width >= 32);
+    PxArg iopc = !wide_int ? 0
+                 : opcode_arg(p, op->kind == ARITH_ADDI   ? (irc == RC_B64 ? "add.s64" : "add.s32")
+                                 : op->kind == ARITH_SUBI ? (irc == RC_B64 ? "sub.s64" : "sub.s32")
+                                                          : (irc == RC_B64 ? "mul.lo.s64" : "mul.lo.s32"));
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
@@ -2448,7 +2457,21 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
             continue;
         }
         if (int_arith) { /* (px_ew's case for them, without its dispatch) */
-            out->s[i] = ibin(p, op->kind, src[0][i & mask[0]], src[1][i & mask[1]], re);
+            Slot a = src[0][i & mask[0]], b = src[1][i & mask[1]];
+            if (wide_int && a.kind == SLOT_REG && b.kind == SLOT_REG && op->kind != ARITH_MULI) {
+                Slot r = cse(p, irc, iopc, px_arg_reg(p, (Slot){SLOT_REG, irc, a.reg, {0}}),
+                             px_arg_reg(p, (Slot){SLOT_REG, irc, b.reg, {0}}), 0);
+                r.off = op->kind == ARITH_ADDI ? a.off + b.off : a.off - b.off;
+                out->s[i] = r;
+            } else if (wide_int && op->kind == ARITH_MULI && a.kind == SLOT_REG && b.kind == SLOT_IMM && b.off != 0 &&
+                       b.off != 1) {
+                Slot r = cse(p, irc, iopc, px_arg_reg(p, (Slot){SLOT_REG, irc, a.reg, {0}}),
+                             imm_arg(p, px_imm_int(b.off, irc)), 0);
+                r.off = a.off * b.off;
+                out->s[i] = r;
+            } else {
+                out->s[i] = ibin(p, op->kind, a, b, re);
+            }
             continue;
         }
         Slot in[4];
