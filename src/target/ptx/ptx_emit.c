@@ -1526,6 +1526,37 @@ emit:;
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
+/* ibin's add or sub of two registers and its register times a constant,
+ * the forms of the arithmetic of indices and offsets (arith.addi, subi
+ * and muli of 32- or 64-bit integers or index), with the CSE lookup
+ * inline; false for the others (then ibin). */
+static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type *e, Slot *out) {
+    RegClass rc = px_rc(e);
+    if (rc == RC_PRED || (e->kind != TY_INDEX && e->width < 32) || a.kind != SLOT_REG) return false;
+    bool w64 = rc == RC_B64;
+    Slot r;
+    if (b.kind == SLOT_REG && k != ARITH_MULI) {
+        r = cse(p, rc, opcode_arg(p, k == ARITH_ADDI ? (w64 ? "add.s64" : "add.s32") : (w64 ? "sub.s64" : "sub.s32")),
+                px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}), px_arg_reg(p, (Slot){SLOT_REG, rc, b.reg, {0}}), 0);
+        r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
+    } else if (k == ARITH_MULI && b.kind == SLOT_IMM && b.off != 0 && b.off != 1) {
+        r = cse(p, rc, opcode_arg(p, w64 ? "mul.lo.s64" : "mul.lo.s32"), px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}),
+                imm_arg(p, px_imm_int(b.off, rc)), 0);
+        r.off = a.off * b.off;
+    } else {
+        return false;
+    }
+    *out = r;
+    return true;
+}
+
+/* The same for one slot (scalar code), out of line, ibin doing the rest
+ * (a smaller frame than ibin's, and no px_cse2 between). */
+static PX_OUTLINE Slot int_arith_slot(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
+    Slot r;
+    return int_arith_fast(p, k, a, b, e, &r) ? r : ibin(p, k, a, b, e);
+}
+
 /* fp8 without the sm_89 conversions. e5m2 is the top byte of an f16; e4m3
  * (bias 7, no infinities, 0x7F NaN) is decoded by placing its exponent and
  * mantissa in an f32 and scaling by 2^120 (exact, subnormals included). */
@@ -2404,7 +2435,11 @@ static void lower_elementwise(Px *p, Op *op) {
                         * tile of fewer than two slots has no demand) */
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
-        out->s[0] = px_ew(p, op, in, re);
+        if ((op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI) &&
+            (re->kind == TY_INT || re->kind == TY_INDEX))
+            out->s[0] = int_arith_slot(p, op->kind, in[0], in[1], re);
+        else
+            out->s[0] = px_ew(p, op, in, re);
         return;
     }
     lower_slots(p, op, out, re, nin);
@@ -2436,15 +2471,6 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
     if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     bool int_arith = (op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI) &&
                      (re->kind == TY_INT || re->kind == TY_INDEX);
-    /* ibin's `reg + constant` forms of 32- and 64-bit slots, inline: the
-     * add or sub of two registers, a register times a constant (the
-     * opcode's id found once) */
-    RegClass irc = px_rc(re);
-    bool wide_int = int_arith && irc != RC_PRED && (re->kind == TY_INDEX || re->width >= 32);
-    PxArg iopc = !wide_int ? 0
-                 : opcode_arg(p, op->kind == ARITH_ADDI   ? (irc == RC_B64 ? "add.s64" : "add.s32")
-                                 : op->kind == ARITH_SUBI ? (irc == RC_B64 ? "sub.s64" : "sub.s32")
-                                                          : (irc == RC_B64 ? "mul.lo.s64" : "mul.lo.s32"));
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
@@ -2458,20 +2484,7 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
         }
         if (int_arith) { /* (px_ew's case for them, without its dispatch) */
             Slot a = src[0][i & mask[0]], b = src[1][i & mask[1]];
-            if (wide_int && a.kind == SLOT_REG && b.kind == SLOT_REG && op->kind != ARITH_MULI) {
-                Slot r = cse(p, irc, iopc, px_arg_reg(p, (Slot){SLOT_REG, irc, a.reg, {0}}),
-                             px_arg_reg(p, (Slot){SLOT_REG, irc, b.reg, {0}}), 0);
-                r.off = op->kind == ARITH_ADDI ? a.off + b.off : a.off - b.off;
-                out->s[i] = r;
-            } else if (wide_int && op->kind == ARITH_MULI && a.kind == SLOT_REG && b.kind == SLOT_IMM && b.off != 0 &&
-                       b.off != 1) {
-                Slot r = cse(p, irc, iopc, px_arg_reg(p, (Slot){SLOT_REG, irc, a.reg, {0}}),
-                             imm_arg(p, px_imm_int(b.off, irc)), 0);
-                r.off = a.off * b.off;
-                out->s[i] = r;
-            } else {
-                out->s[i] = ibin(p, op->kind, a, b, re);
-            }
+            if (!int_arith_fast(p, op->kind, a, b, re, &out->s[i])) out->s[i] = ibin(p, op->kind, a, b, re);
             continue;
         }
         Slot in[4];
