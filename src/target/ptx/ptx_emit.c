@@ -1550,10 +1550,16 @@ static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type
     return true;
 }
 
-/* The same for one slot (scalar code), out of line, ibin doing the rest
+/* The same for one slot (scalar code), and the and, or and xor of two
+ * predicate registers (a mask's terms), out of line, ibin doing the rest
  * (a smaller frame than ibin's, and no px_cse2 between). */
 static PX_OUTLINE Slot int_arith_slot(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
     Slot r;
+    if (k == ARITH_ANDI || k == ARITH_ORI || k == ARITH_XORI) {
+        if (e->kind == TY_INT && e->width == 1 && a.kind == SLOT_REG && b.kind == SLOT_REG) /* (as ibin: pred_logic) */
+            return pred_logic(p, k == ARITH_ANDI ? "and.pred" : k == ARITH_ORI ? "or.pred" : "xor.pred", a, b, e);
+        return ibin(p, k, a, b, e);
+    }
     return int_arith_fast(p, k, a, b, e, &r) ? r : ibin(p, k, a, b, e);
 }
 
@@ -2435,7 +2441,8 @@ static void lower_elementwise(Px *p, Op *op) {
                         * tile of fewer than two slots has no demand) */
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
-        if ((op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI) &&
+        if ((op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI || op->kind == ARITH_ANDI ||
+             op->kind == ARITH_ORI || op->kind == ARITH_XORI) &&
             (re->kind == TY_INT || re->kind == TY_INDEX))
             out->s[0] = int_arith_slot(p, op->kind, in[0], in[1], re);
         else
