@@ -2523,16 +2523,16 @@ static void lower_constant(Px *p, Op *op) {
 
 static void lower_make_range(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
-    Dist d;
-    if (!px_dist(p, op_result(op, 0)->type, &d)) return px_fail(p, op, "no layout");
+    const Dist *d = px_dist_of(p, op_result(op, 0)->type);
+    if (!d) return px_fail(p, op, "no layout");
     int64_t start = 0;
     op_attr_int_k(op, AN_START, &start);
-    Slot tp = px_thread_part(p, &d, 0);
+    Slot tp = px_thread_part(p, d, 0);
     for (int i = 0; i < out->n; i++) {
         int j[TTG_MAX_RANK];
-        dist_slot_j(&d, i, j);
+        dist_slot_j(d, i, j);
         out->s[i] = tp;
-        out->s[i].off = start + dist_const(&d, 0, j[0]);
+        out->s[i].off = start + dist_const(d, 0, j[0]);
     }
 }
 
