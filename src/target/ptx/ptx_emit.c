@@ -22,6 +22,7 @@
 #include "target/ptx/ptx_lower.h"
 #include "support/divmagic.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1290,8 +1291,18 @@ static const char *cmpf_op(int pred) {
     return ops[pred];
 }
 
+/* The setp opcode of an integer comparison of operands of type e, whole:
+ * asked for at every comparison (no join of its parts). */
+static const char *cmpi_opcode(int pred, const Type *e) {
+    static const char *const ops[CMPI_COUNT][2] = {
+        {"setp.eq.b32", "setp.eq.b64"}, {"setp.ne.b32", "setp.ne.b64"}, {"setp.lt.s32", "setp.lt.s64"},
+        {"setp.le.s32", "setp.le.s64"}, {"setp.gt.s32", "setp.gt.s64"}, {"setp.ge.s32", "setp.ge.s64"},
+        {"setp.lt.u32", "setp.lt.u64"}, {"setp.le.u32", "setp.le.u64"}, {"setp.gt.u32", "setp.gt.u64"},
+        {"setp.ge.u32", "setp.ge.u64"}};
+    return ops[pred][e->kind != TY_INT || e->width > 32]; /* (as bty and ity: 64 bits but for narrow ints) */
+}
+
 static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
-    static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
     bool uns = pred >= CMPI_ULT;
     if (e->width == 1) {
         /* i1: as 0/1 integers */
@@ -1304,21 +1315,21 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    const char *opc = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e) : ity(e, !uns));
-    return px_cse2(p, RC_PRED, opc, px_arg(p, a, e), px_arg(p, b, e));
+    return px_cse2(p, RC_PRED, cmpi_opcode(pred, e), px_arg(p, a, e), px_arg(p, b, e));
 }
 
+/* op: "and.pred", "or.pred" or "xor.pred" */
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
-    return px_cse2(p, RC_PRED, opc_join(p, op, "pred"), px_arg(p, a, e), px_arg(p, b, e));
+    return px_cse2(p, RC_PRED, op, px_arg(p, a, e), px_arg(p, b, e));
 }
 
 static Slot select_slot(Px *p, Slot c, Slot a, Slot b, const Type *e) {
     Type *i1 = p->i1;
     if (px_rc(e) == RC_PRED) {
-        Slot t1 = pred_logic(p, "and", c, a, e);
+        Slot t1 = pred_logic(p, "and.pred", c, a, e);
         Slot nc = px_cse1(p, RC_PRED, "not.pred", px_arg(p, c, i1));
-        Slot t2 = pred_logic(p, "and", nc, b, e);
-        return pred_logic(p, "or", t1, t2, e);
+        Slot t2 = pred_logic(p, "and.pred", nc, b, e);
+        return pred_logic(p, "or.pred", t1, t2, e);
     }
     const char *op;
     switch (px_rc(e)) {
@@ -1462,42 +1473,53 @@ emit:;
     }
     if (rc == RC_PRED) {
         switch (k) {
-        case ARITH_ANDI: case ARITH_MINUI: case ARITH_MAXSI: return pred_logic(p, "and", a, b, e);
-        case ARITH_ORI: case ARITH_MAXUI: case ARITH_MINSI: return pred_logic(p, "or", a, b, e);
-        case ARITH_XORI: case ARITH_ADDI: case ARITH_SUBI: return pred_logic(p, "xor", a, b, e);
-        case ARITH_MULI: return pred_logic(p, "and", a, b, e);
+        case ARITH_ANDI: case ARITH_MINUI: case ARITH_MAXSI: return pred_logic(p, "and.pred", a, b, e);
+        case ARITH_ORI: case ARITH_MAXUI: case ARITH_MINSI: return pred_logic(p, "or.pred", a, b, e);
+        case ARITH_XORI: case ARITH_ADDI: case ARITH_SUBI: return pred_logic(p, "xor.pred", a, b, e);
+        case ARITH_MULI: return pred_logic(p, "and.pred", a, b, e);
         default: break;
         }
     }
-    const char *opc = NULL;
+    /* the opcode whole, by the op, the width (32 or 64) and the signedness
+     * (no join of its parts at every instruction); bitwise ops are .b32 or
+     * .b64 whatever the signedness */
+#define IBIN_OPS(o) {o ".s32", o ".u32", o ".s64", o ".u64"}
+#define IBIN_BITS(o) {o ".b32", o ".b32", o ".b64", o ".b64"}
+    enum { I_ADD, I_SUB, I_MUL, I_DIV, I_REM, I_AND, I_OR, I_XOR, I_SHL, I_SHR, I_MAX, I_MIN, I_MULHI };
+    static const char *const ops[][4] = {IBIN_OPS("add"), IBIN_OPS("sub"), IBIN_OPS("mul.lo"), IBIN_OPS("div"),
+                                         IBIN_OPS("rem"), IBIN_BITS("and"), IBIN_BITS("or"), IBIN_BITS("xor"),
+                                         IBIN_BITS("shl"), IBIN_OPS("shr"), IBIN_OPS("max"), IBIN_OPS("min"),
+                                         IBIN_OPS("mul.hi")};
+#undef IBIN_OPS
+#undef IBIN_BITS
+    int row;
     bool uns = false, norm = false;
     switch (k) {
-    case ARITH_ADDI: opc = "add"; norm = true; break;
-    case ARITH_SUBI: opc = "sub"; norm = true; break;
-    case ARITH_MULI: opc = "mul.lo"; norm = true; break;
-    case ARITH_DIVSI: opc = "div"; break;
-    case ARITH_DIVUI: opc = "div"; uns = true; break;
-    case ARITH_REMSI: opc = "rem"; break;
-    case ARITH_REMUI: opc = "rem"; uns = true; break;
-    case ARITH_ANDI: opc = "and"; break;
-    case ARITH_ORI: opc = "or"; break;
-    case ARITH_XORI: opc = "xor"; break;
-    case ARITH_SHLI: opc = "shl"; norm = true; break;
-    case ARITH_SHRSI: opc = "shr"; break;
-    case ARITH_SHRUI: opc = "shr"; uns = true; break;
-    case ARITH_MAXSI: opc = "max"; break;
-    case ARITH_MINSI: opc = "min"; break;
-    case ARITH_MAXUI: opc = "max"; uns = true; break;
-    case ARITH_MINUI: opc = "min"; uns = true; break;
-    case TT_MULHIUI: opc = "mul.hi"; uns = true; break;
-    default: break;
+    case ARITH_ADDI: row = I_ADD; norm = true; break;
+    case ARITH_SUBI: row = I_SUB; norm = true; break;
+    case ARITH_MULI: row = I_MUL; norm = true; break;
+    case ARITH_DIVSI: row = I_DIV; break;
+    case ARITH_DIVUI: row = I_DIV; uns = true; break;
+    case ARITH_REMSI: row = I_REM; break;
+    case ARITH_REMUI: row = I_REM; uns = true; break;
+    case ARITH_ANDI: row = I_AND; break;
+    case ARITH_ORI: row = I_OR; break;
+    case ARITH_XORI: row = I_XOR; break;
+    case ARITH_SHLI: row = I_SHL; norm = true; break;
+    case ARITH_SHRSI: row = I_SHR; break;
+    case ARITH_SHRUI: row = I_SHR; uns = true; break;
+    case ARITH_MAXSI: row = I_MAX; break;
+    case ARITH_MINSI: row = I_MIN; break;
+    case ARITH_MAXUI: row = I_MAX; uns = true; break;
+    case ARITH_MINUI: row = I_MIN; uns = true; break;
+    case TT_MULHIUI: row = I_MULHI; uns = true; break;
+    default: return px_imm_int(0, rc);
     }
-    if (!opc) return px_imm_int(0, rc);
+    const char *opc = ops[row][(w > 32) * 2 + uns]; /* (w: 64 for index, as bty and ity count it) */
     if (uns) {
         a = zext_view(p, a, e);
         b = zext_view(p, b, e);
     }
-    bool bitwise = k == ARITH_ANDI || k == ARITH_ORI || k == ARITH_XORI || k == ARITH_SHLI;
     if (k == ARITH_SHLI || k == ARITH_SHRSI || k == ARITH_SHRUI) {
         /* shift amounts are .u32 */
         Slot bs = b;
@@ -1505,12 +1527,48 @@ emit:;
             if (b.kind == SLOT_IMM) bs = px_imm_int(b.off, RC_B32);
             else bs = px_cse1(p, RC_B32, "cvt.u32.u64", px_arg(p, b, e));
         }
-        Slot r = px_cse2(p, rc, opc_join(p, opc, k == ARITH_SHLI ? bty(e) : ity(e, !uns)), px_arg(p, a, e),
-                         px_arg(p, bs, p->i32));
+        Slot r = px_cse2(p, rc, opc, px_arg(p, a, e), px_arg(p, bs, p->i32));
         return norm ? renorm(p, r, e) : (uns ? renorm(p, r, e) : r);
     }
-    Slot r = px_cse2(p, rc, opc_join(p, opc, bitwise ? bty(e) : ity(e, !uns)), px_arg(p, a, e), px_arg(p, b, e));
+    Slot r = px_cse2(p, rc, opc, px_arg(p, a, e), px_arg(p, b, e));
     return (norm || uns) ? renorm(p, r, e) : r;
+}
+
+/* ibin's add or sub of two registers and its register times a constant,
+ * the forms of the arithmetic of indices and offsets (arith.addi, subi
+ * and muli of 32- or 64-bit integers or index), with the CSE lookup
+ * inline; false for the others (then ibin). */
+static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type *e, Slot *out) {
+    RegClass rc = px_rc(e);
+    if (rc == RC_PRED || (e->kind != TY_INDEX && e->width < 32) || a.kind != SLOT_REG) return false;
+    bool w64 = rc == RC_B64;
+    Slot r;
+    if (b.kind == SLOT_REG && k != ARITH_MULI) {
+        r = cse(p, rc, opcode_arg(p, k == ARITH_ADDI ? (w64 ? "add.s64" : "add.s32") : (w64 ? "sub.s64" : "sub.s32")),
+                px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}), px_arg_reg(p, (Slot){SLOT_REG, rc, b.reg, {0}}), 0);
+        r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
+    } else if (k == ARITH_MULI && b.kind == SLOT_IMM && b.off != 0 && b.off != 1) {
+        r = cse(p, rc, opcode_arg(p, w64 ? "mul.lo.s64" : "mul.lo.s32"), px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}),
+                imm_arg(p, px_imm_int(b.off, rc)), 0);
+        r.off = a.off * b.off;
+    } else {
+        return false;
+    }
+    *out = r;
+    return true;
+}
+
+/* The same for one slot (scalar code), and the and, or and xor of two
+ * predicate registers (a mask's terms), out of line, ibin doing the rest
+ * (a smaller frame than ibin's, and no px_cse2 between). */
+static PX_OUTLINE Slot int_arith_slot(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
+    Slot r;
+    if (k == ARITH_ANDI || k == ARITH_ORI || k == ARITH_XORI) {
+        if (e->kind == TY_INT && e->width == 1 && a.kind == SLOT_REG && b.kind == SLOT_REG) /* (as ibin: pred_logic) */
+            return pred_logic(p, k == ARITH_ANDI ? "and.pred" : k == ARITH_ORI ? "or.pred" : "xor.pred", a, b, e);
+        return ibin(p, k, a, b, e);
+    }
+    return int_arith_fast(p, k, a, b, e, &r) ? r : ibin(p, k, a, b, e);
 }
 
 /* fp8 without the sm_89 conversions. e5m2 is the top byte of an f16; e4m3
@@ -2103,12 +2161,10 @@ static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
         return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
     }
     case ARITH_CMPI: {
-        static const char *const ops[CMPI_COUNT] = {"eq", "ne", "lt", "le", "gt", "ge", "lt", "le", "gt", "ge"};
         int pred = (int)ew_attr(p, op, AN_PREDICATE);
         bool uns = pred >= CMPI_ULT;
         if (e0->width == 1 || (uns && e0->kind == TY_INT && e0->width < 32)) return false; /* (casts first) */
-        const char *o = opc_join(p, opc_join(p, "setp", ops[pred]), pred <= CMPI_NE ? bty(e0) : ity(e0, !uns));
-        return ew_plan_args(pl, text_arg(p, o), RC_PRED, 2, in01, (const Type *[]){e0, e0});
+        return ew_plan_args(pl, text_arg(p, cmpi_opcode(pred, e0)), RC_PRED, 2, in01, (const Type *[]){e0, e0});
     }
     case ARITH_SELECT: {
         RegClass rc = px_rc(re);
@@ -2213,7 +2269,9 @@ static int tile_slots(Px *p, const Type *t) {
     return d ? d->nslots : -1;
 }
 
-static Tile *result_tile(Px *p, Op *op, int i) {
+/* Result i's tile, bound (inline: every op makes one, and a call cost
+ * about as much as the work). */
+static PX_INLINE Tile *result_tile(Px *p, Op *op, int i) {
     Value *r = op_result(op, i);
     int n = tile_slots(p, r->type);
     if (n < 0) {
@@ -2253,7 +2311,9 @@ static bool contracted_mul(const Px *p, Op *mul) {
     return k >= 0 && op_operand(add, k) == r;
 }
 
-static void lower_fma_of(Px *p, Op *add, int k) {
+/* (out of line: the CSE lookup is inlined here, and lower_elementwise's
+ * other paths stay small) */
+static PX_OUTLINE void lower_fma_of(Px *p, Op *add, int k) {
     Tile *out = result_tile(p, add, 0);
     const Type *re = ty_elem(op_result(add, 0)->type);
     Op *mul = op_operand(add, k)->def;
@@ -2261,6 +2321,8 @@ static void lower_fma_of(Px *p, Op *add, int k) {
     const uint64_t *want = px_demand(p, op_result(add, 0));
     /* a * b - c = fma(a, b, -c); c - a * b = fma(-a, b, c) (ptxas folds the neg into the fma) */
     int negate = add->kind != ARITH_SUBF ? -1 : k == 0 ? 2 : 0;
+    /* f32 and f64: fma_slot's one instruction, its opcode found once */
+    PxArg opc = is_f16ish(re) ? 0 : opcode_arg(p, re->width == 64 ? "fma.rn.f64" : "fma.rn.f32");
     for (int i = 0; i < out->n; i++) {
         if (!px_demanded(want, i)) continue;
         Slot in[3];
@@ -2269,7 +2331,8 @@ static void lower_fma_of(Px *p, Op *add, int k) {
             Slot x = in[negate];
             in[negate] = fneg(p, x, re);
         }
-        out->s[i] = fma_slot(p, in, re);
+        out->s[i] = opc ? cse(p, px_rc(re), opc, float_arg(p, in[0], re), float_arg(p, in[1], re), float_arg(p, in[2], re))
+                        : fma_slot(p, in, re);
     }
 }
 
@@ -2386,7 +2449,12 @@ static void lower_elementwise(Px *p, Op *op) {
                         * tile of fewer than two slots has no demand) */
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = px_tile(p, op_operand(op, k))->s[0];
-        out->s[0] = px_ew(p, op, in, re);
+        if ((op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI || op->kind == ARITH_ANDI ||
+             op->kind == ARITH_ORI || op->kind == ARITH_XORI) &&
+            (re->kind == TY_INT || re->kind == TY_INDEX))
+            out->s[0] = int_arith_slot(p, op->kind, in[0], in[1], re);
+        else
+            out->s[0] = px_ew(p, op, in, re);
         return;
     }
     lower_slots(p, op, out, re, nin);
@@ -2430,7 +2498,8 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
             continue;
         }
         if (int_arith) { /* (px_ew's case for them, without its dispatch) */
-            out->s[i] = ibin(p, op->kind, src[0][i & mask[0]], src[1][i & mask[1]], re);
+            Slot a = src[0][i & mask[0]], b = src[1][i & mask[1]];
+            if (!int_arith_fast(p, op->kind, a, b, re, &out->s[i])) out->s[i] = ibin(p, op->kind, a, b, re);
             continue;
         }
         Slot in[4];
@@ -2462,16 +2531,16 @@ static void lower_constant(Px *p, Op *op) {
 
 static void lower_make_range(Px *p, Op *op) {
     Tile *out = result_tile(p, op, 0);
-    Dist d;
-    if (!px_dist(p, op_result(op, 0)->type, &d)) return px_fail(p, op, "no layout");
+    const Dist *d = px_dist_of(p, op_result(op, 0)->type);
+    if (!d) return px_fail(p, op, "no layout");
     int64_t start = 0;
     op_attr_int_k(op, AN_START, &start);
-    Slot tp = px_thread_part(p, &d, 0);
+    Slot tp = px_thread_part(p, d, 0);
     for (int i = 0; i < out->n; i++) {
         int j[TTG_MAX_RANK];
-        dist_slot_j(&d, i, j);
+        dist_slot_j(d, i, j);
         out->s[i] = tp;
-        out->s[i].off = start + dist_const(&d, 0, j[0]);
+        out->s[i].off = start + dist_const(d, 0, j[0]);
     }
 }
 
@@ -2535,17 +2604,32 @@ const int *px_broadcast_src_of(Px *p, Op *op, const Dist *dr, const Dist *di) {
     return v->bcast_src = m->src;
 }
 
+/* Whether src maps each of n slots to itself. */
+static bool same_slots(const int *src, int n) {
+    for (int i = 0; i < n; i++)
+        if (src[i] != i) return false;
+    return true;
+}
+
 static void lower_broadcast(Px *p, Op *op) {
-    Tile *out = result_tile(p, op, 0);
+    Value *r = op_result(op, 0);
     Tile *in = px_tile(p, op_operand(op, 0));
-    Type *rt = op_result(op, 0)->type, *it = op_operand(op, 0)->type;
-    if (op->kind == TT_SPLAT || in->n == 1) {
+    int n = tile_slots(p, r->type);
+    /* a result whose slots are the operand's, slot for slot (one slot of a
+     * scalar, an expand_dims that moves no element): the operand's tile
+     * itself, no copy (a tile is not written once bound; px_relayout
+     * shares tiles too) */
+    if (in->n == 1 && n == 1) return px_bind(p, r, in);
+    bool splat = op->kind == TT_SPLAT || in->n == 1;
+    const Dist *dr = !splat && n > 0 ? px_dist_of(p, r->type) : NULL, *di = NULL;
+    const int *src = dr && (di = px_dist_of(p, op_operand(op, 0)->type)) ? px_broadcast_src_of(p, op, dr, di) : NULL;
+    if (src && in->n == n && same_slots(src, n)) return px_bind(p, r, in);
+    Tile *out = result_tile(p, op, 0);
+    if (splat) {
         for (int i = 0; i < out->n; i++) out->s[i] = in->s[0];
         return;
     }
-    const Dist *dr = px_dist_of(p, rt), *di = px_dist_of(p, it);
-    if (!dr || !di) return px_fail(p, op, "no layout");
-    const int *src = px_broadcast_src_of(p, op, dr, di);
+    if (!src) return px_fail(p, op, "no layout");
     for (int i = 0; i < out->n; i++) out->s[i] = in->s[src[i]];
 }
 
@@ -3187,8 +3271,28 @@ static const char *param_type(const Type *t) {
     }
 }
 
+/* `\tld.param<ty> r, [<name>_param_<i>];\n` into the prologue, by plain
+ * copies (a kernel has tens of parameters; the pieces' lengths are known). */
+static void param_load(Px *p, const char *ty, Slot r, const char *name, size_t name_len, int i) {
+    StrBuf *sb = &p->pro;
+    size_t room = 16 + PX_W_NAME + name_len + 32;
+    if (sb->len + room + 32 > sb->cap) sb_reserve(sb, room + 32);
+    char *w = sb->data + sb->len;
+    w = px_w_text(w, "\tld.param", 9);
+    w = px_w_text(w, ty, strlen(ty));
+    *w++ = ' ';
+    w = px_w_name(p, w, r);
+    *w++ = ',', *w++ = ' ', *w++ = '[';
+    memcpy(w, name, name_len);
+    w = px_w_text(w + name_len, "_param_", 7);
+    w += fmt_uint(w, (uint64_t)i);
+    *w++ = ']', *w++ = ';', *w++ = '\n', *w = 0;
+    sb->len = (size_t)(w - sb->data);
+}
+
 static void load_params(Px *p, Op *func, const char *name) {
     Block *entry = func_entry(func);
+    size_t name_len = strlen(name);
     for (int i = 0; i < entry->nargs; i++) {
         Value *a = entry->args[i];
         const Type *t = a->type;
@@ -3196,15 +3300,14 @@ static void load_params(Px *p, Op *func, const char *name) {
         RegClass rc = px_rc(t);
         if (t->kind == TY_INT && t->width == 1) {
             Slot u = px_reg(p, RC_B32);
-            px_line_pro(p, "ld.param.u8 ", px_rname(p, u), ", [", name, "_param_", px_int(p, i), "]", NULL);
+            param_load(p, ".u8", u, name, name_len, i);
             tl->s[0] = px_reg(p, RC_PRED);
             px_line_pro(p, "setp.ne.s32 ", px_rname(p, tl->s[0]), ", ", px_rname(p, u), ", 0", NULL);
         } else {
             tl->s[0] = px_reg(p, rc);
             const char *ld = param_type(t);
             if (t->kind == TY_INT && t->width < 32) ld = t->width == 8 ? ".s8" : ".s16";
-            px_line_pro(p, "ld.param", ld, " ", px_rname(p, tl->s[0]), ", [", name, "_param_", px_int(p, i), "]",
-                        NULL);
+            param_load(p, ld, tl->s[0], name, name_len, i);
         }
         px_bind(p, a, tl);
     }
@@ -3221,6 +3324,10 @@ static _Thread_local struct {
     int cse_cap;
     CseEntry *entries;
     int entries_cap;
+    /* copy_tiles' marks and their stamp, which only grows (see copy_marks):
+     * kept with the stamp, they need no clearing from kernel to kernel */
+    int *copy_mark[RC_COUNT];
+    int copy_mark_cap[RC_COUNT], copy_stamp;
 } px_keep;
 
 /* (The value table: n entries, for the values made so far, zeroed.) */
@@ -3236,6 +3343,14 @@ static void px_tables_take(Px *p, uint32_t n) {
         p->cse_tab = px_keep.cse_tab, p->cse_cap = px_keep.cse_cap;
     }
     if (px_keep.entries) p->cse_entries.data = px_keep.entries, p->cse_entries.cap = px_keep.entries_cap;
+    if (px_keep.copy_stamp > INT_MAX / 2) { /* (a stamp far on: the marks cleared, counted again from 0) */
+        for (int rc = 0; rc < RC_COUNT; rc++)
+            if (px_keep.copy_mark[rc]) memset(px_keep.copy_mark[rc], 0, sizeof(int) * (size_t)px_keep.copy_mark_cap[rc]);
+        px_keep.copy_stamp = 0;
+    }
+    for (int rc = 0; rc < RC_COUNT; rc++)
+        p->copy_mark[rc] = px_keep.copy_mark[rc], p->copy_mark_cap[rc] = px_keep.copy_mark_cap[rc];
+    p->copy_stamp = px_keep.copy_stamp;
     memset(&px_keep, 0, sizeof px_keep);
 }
 
@@ -3244,6 +3359,11 @@ static void px_tables_keep(Px *p) {
     px_keep.values = p->values, px_keep.values_cap = p->values_cap;
     px_keep.cse_tab = p->cse_tab, px_keep.cse_cap = p->cse_cap;
     px_keep.entries = p->cse_entries.data, px_keep.entries_cap = p->cse_entries.cap;
+    for (int rc = 0; rc < RC_COUNT; rc++) {
+        tc_free(px_keep.copy_mark[rc]);
+        px_keep.copy_mark[rc] = p->copy_mark[rc], px_keep.copy_mark_cap[rc] = p->copy_mark_cap[rc];
+    }
+    px_keep.copy_stamp = p->copy_stamp;
 }
 
 bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, StrBuf *out,
@@ -3263,6 +3383,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     int64_t nw;
     if (op_attr_int(module, "ttg.num-warps", &nw)) p->num_warps = (int)nw;
     sb_reserve(&p->body, 32 * 1024); /* (grown by doubling from here: fewer copies of a large body) */
+    sb_reserve(&p->pro, 2048); /* (a kernel's prologue is some dozens of lines) */
     px_tables_take(p, ctx_value_count(c));
     map_reserve(&p->dists, 64); /* (a kernel has tens of tensor types: no rehash on the way) */
     p->f32 = ty_f32(c);
@@ -3357,7 +3478,6 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     sb_free(&p->body);
     sb_free(&p->strings);
     for (int r = 0; r < RC_COUNT; r++) {
-        tc_free(p->copy_mark[r]);
         px_names.names[r] = p->rnames[r], px_names.named[r] = p->rnames_named[r], px_names.cap[r] = p->rnames_cap[r];
     }
     px_tables_keep(p);

@@ -138,7 +138,7 @@ typedef struct Px {
     PxValue *values;     /* by Value.id (dense: an array, not a map) */
     uint32_t nvalues, values_cap; /* entries zeroed; allocated */
     Map dists;           /* tensor Type* -> its Dist (see px_dist) */
-    struct { const Type *t; const Dist *d; } dist_memo[32]; /* see px_dist_of */
+    struct { const Type *t; const Dist *d; } dist_memo[128]; /* see px_dist_of */
     /* CSE: open addressing from an instruction's hash to 1 + its index in
      * cse_entries, 4 bytes a slot (12 bits of the hash as a tag, 20 of
      * index: the table is probed once per instruction and must stay in
@@ -416,7 +416,7 @@ bool px_dist(Px *p, const Type *t, Dist *d);
 const Dist *px_dist_make(Px *p, const Type *t);
 /* The memo's entry for t (the high bits of a product: types are made
  * apart by multiples of their size, and their low address bits collide). */
-static inline unsigned px_dist_memo_at(const Type *t) { return (unsigned)(((uintptr_t)t * 0x9e3779b97f4a7c15ULL) >> 59); }
+static inline unsigned px_dist_memo_at(const Type *t) { return (unsigned)(((uintptr_t)t * 0x9e3779b97f4a7c15ULL) >> 57); }
 static inline const Dist *px_dist_of(Px *p, const Type *t) {
     unsigned h = px_dist_memo_at(t);
     return p->dist_memo[h].t == t ? p->dist_memo[h].d : px_dist_make(p, t);

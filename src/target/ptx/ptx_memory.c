@@ -182,8 +182,17 @@ void px_lower_load(Px *p, Op *op) {
     const char *q = load_qual(op);
     bool is_bool = e->kind == TY_INT && e->width == 1;
     PxText opc = {0}; /* made at the first access: the same for all */
+    /* a masked word's `other` goes into its register first: the move's
+     * opcode is the same for all, and so mostly is the operand, an
+     * immediate (a splat constant; zero when there is no `other`): the last
+     * one's is kept (an immediate's operand is a memo's answer, but px_arg
+     * asks it out of line) */
+    PxText mov = rc == RC_F32 ? PX_LIT("mov.f32") : rc == RC_F64 ? PX_LIT("mov.f64")
+                 : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32");
+    Slot last_imm = {0};
+    PxArg last_arg = 0;
     for (int i = 0; i < n; i++) {
-        if (tile && !is_vec_head(d, i, vec)) continue;
+        if (tile && vec > 1 && !is_vec_head(d, i, vec)) continue;
         int idx[16];
         if (tile) vec_slots(d, i, vec, idx);
         else idx[0] = 0;
@@ -226,12 +235,18 @@ void px_lower_load(Px *p, Op *op) {
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
                 if (masked) {
-                    Slot o = ot ? ot->s[ot->n == n ? idx[k] : 0] : px_imm_int(0, rc);
-                    if (o.kind == SLOT_IMM && rc == RC_F32 && !ot) o = px_imm_float(0.0, RC_F32);
-                    if (o.kind == SLOT_IMM && rc == RC_F64 && !ot) o = px_imm_float(0.0, RC_F64);
-                    px_ins_args(p, rc == RC_F32 ? PX_LIT("mov.f32") : rc == RC_F64 ? PX_LIT("mov.f64")
-                                   : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32"),
-                                r, px_arg(p, o, e), 0);
+                    Slot o = !ot ? (rc == RC_F32 || rc == RC_F64 ? px_imm_float(0.0, rc) : px_imm_int(0, rc))
+                                 : ot->s[ot->n == n ? idx[k] : 0];
+                    PxArg oa;
+                    if (o.kind != SLOT_IMM) {
+                        oa = px_arg(p, o, e);
+                    } else if (last_arg && o.rc == last_imm.rc && o.off == last_imm.off) { /* (off: the value's bits) */
+                        oa = last_arg;
+                    } else {
+                        oa = last_arg = px_arg(p, o, e);
+                        last_imm = o;
+                    }
+                    px_ins_args(p, mov, r, oa, 0);
                 }
                 out->s[idx[k]] = r;
                 regs[k] = r;

@@ -202,10 +202,10 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(rt);
     const char *mma = mma_form(op, ea, eb, ec);
     int es = px_bits(ea) / 8;
-    Dist da, db, dc;
+    const Dist *da, *db, *dc; /* (the emitter's: not copied) */
     PxMmaPlans *plan;
-    if (!mma || !px_dist(p, at, &da) || !px_dist(p, bt, &db) || !px_dist(p, rt, &dc) ||
-        !(plan = plan_of(p, at, bt, rt, &da, &db, &dc, es)))
+    if (!mma || !(da = px_dist_of(p, at)) || !(db = px_dist_of(p, bt)) || !(dc = px_dist_of(p, rt)) ||
+        !(plan = plan_of(p, at, bt, rt, da, db, dc, es)))
         return false;
     MmaPlan pl = plan->plan;
     /* operands from a cp.async ring are in shared memory already */
@@ -214,13 +214,13 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     Tile *ta = pl.a.in_regs || store_a ? px_tile(p, a) : NULL;
     if (store_a || store_b) {
         px_smem_begin(p, pl.smem_bytes);
-        if (store_a) store_operand(p, ta, &da, ea, es, &pl.a);
-        if (store_b) store_operand(p, px_tile(p, b), &db, eb, es, &pl.b);
+        if (store_a) store_operand(p, ta, da, ea, es, &pl.a);
+        if (store_b) store_operand(p, px_tile(p, b), db, eb, es, &pl.b);
         px_barrier(p);
     } else {
         p->smem_dirty = true;
     }
-    Tile *acc = px_dot_acc(p, c, p->f32, dc.nslots);
+    Tile *acc = px_dot_acc(p, c, p->f32, dc->nslots);
     /* each operand's ldmatrix address: lane part + delta + the plan's offset
      * (a ring's stage instead of the plan's region: delta = its offset - base) */
     if (plan->lane_b.kind == SLOT_NONE) plan->lane_b = lane_address(p, &pl, &pl.b);
@@ -271,8 +271,8 @@ bool px_lower_dot_mma(Px *p, Op *op) {
                 px_line_lists(p, opc, (const PxText[]){cn, al[m], bl[n], cn}, 4);
             }
     }
-    Tile *out = px_new_tile(p, dc.nslots);
-    memcpy(out->s, acc->s, sizeof(Slot) * (size_t)dc.nslots);
+    Tile *out = px_new_tile(p, dc->nslots);
+    memcpy(out->s, acc->s, sizeof(Slot) * (size_t)dc->nslots);
     px_bind(p, r, out);
     return true;
 }
