@@ -1546,11 +1546,11 @@ static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type
     if (b.kind == SLOT_REG && k != ARITH_MULI) {
         r = cse(p, rc, opcode_arg(p, k == ARITH_ADDI ? (w64 ? "add.s64" : "add.s32") : (w64 ? "sub.s64" : "sub.s32")),
                 px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}), px_arg_reg(p, (Slot){SLOT_REG, rc, b.reg, {0}}), 0);
-        r.off = k == ARITH_ADDI ? a.off + b.off : a.off - b.off;
+        r.off = k == ARITH_ADDI ? wadd(a.off, b.off) : wsub(a.off, b.off);
     } else if (k == ARITH_MULI && b.kind == SLOT_IMM && b.off != 0 && b.off != 1) {
         r = cse(p, rc, opcode_arg(p, w64 ? "mul.lo.s64" : "mul.lo.s32"), px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}),
                 imm_arg(p, px_imm_int(b.off, rc)), 0);
-        r.off = a.off * b.off;
+        r.off = wmul(a.off, b.off);
     } else {
         return false;
     }
