@@ -65,7 +65,7 @@ asan:
 
 # Fuzz targets (clang + libFuzzer). `make fuzz-ir FUZZ_TIME=60` runs one.
 FUZZ_TIME ?= 30
-FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -Isrc
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS_ALL)

@@ -172,7 +172,7 @@ static const char *tok_desc(Parser *P, Token t) {
 }
 
 static void next(Parser *P) {
-    P->prev_end = P->tok.start + P->tok.len;
+    P->prev_end = P->tok.start ? P->tok.start + P->tok.len : NULL; /* (no token before the first) */
     P->tok = lex_next(&P->lex);
     if (P->tok.kind == TK_ERROR) error_at(P, P->tok, "%s", P->lex.error);
 }
