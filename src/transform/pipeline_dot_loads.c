@@ -277,18 +277,24 @@ static int cur_reach(const Pipe *p, Value *v);
 /* v's current value is available before p->point, or can be recomputed there. */
 static bool can_cur(const Pipe *p, Value *v, int depth) { return depth <= cur_reach(p, v); }
 
+/* The reach of a body op's result through its operands, each taken by
+ * `of` (cur_reach or next_reach), memoised in `memo` by the op's position:
+ * -1 unless the op may be cloned ahead. */
+static int reach_through(const Pipe *p, Op *def, int *memo, int (*of)(const Pipe *, Value *)) {
+    int *m = &memo[def->mark];
+    if (*m) return *m - REACH_KEPT;
+    int reach = -1;
+    if (pipeline_clonable(def)) {
+        reach = MAX_DEPTH;
+        for (int i = 0; i < def->noperands && reach >= 0; i++) reach = reach_from(reach, of(p, op_operand(def, i)));
+    }
+    *m = reach + REACH_KEPT;
+    return reach;
+}
+
 static int cur_reach(const Pipe *p, Value *v) {
     if (!in_body(p, v) || !v->def || v->def->mark < p->point->mark) return REACH_ANY;
-    int *memo = &p->cur_reach[v->def->mark];
-    if (*memo) return *memo - REACH_KEPT;
-    int reach = -1;
-    if (pipeline_clonable(v->def)) {
-        reach = MAX_DEPTH;
-        for (int i = 0; i < v->def->noperands && reach >= 0; i++)
-            reach = reach_from(reach, cur_reach(p, op_operand(v->def, i)));
-    }
-    *memo = reach + REACH_KEPT;
-    return reach;
+    return reach_through(p, v->def, p->cur_reach, cur_reach);
 }
 
 /* v's next-iteration value can be computed before p->point (and, since the
@@ -296,16 +302,7 @@ static int cur_reach(const Pipe *p, Value *v) {
 static int next_reach(const Pipe *p, Value *v) {
     if (!in_body(p, v) || v == loop_iv(p)) return REACH_ANY;
     if (!v->def) return can_cur(p, op_operand(p->yield, v->index - 1), 0) ? REACH_ANY : -1;
-    int *memo = &p->next_reach[v->def->mark];
-    if (*memo) return *memo - REACH_KEPT;
-    int reach = -1;
-    if (pipeline_clonable(v->def)) {
-        reach = MAX_DEPTH;
-        for (int i = 0; i < v->def->noperands && reach >= 0; i++)
-            reach = reach_from(reach, next_reach(p, op_operand(v->def, i)));
-    }
-    *memo = reach + REACH_KEPT;
-    return reach;
+    return reach_through(p, v->def, p->next_reach, next_reach);
 }
 
 static bool can_next(const Pipe *p, Value *v, int depth) { return depth <= next_reach(p, v); }
