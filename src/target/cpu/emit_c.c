@@ -1845,7 +1845,7 @@ static void select_operands_unconditional(Emitter *e, Op *op, const char **a) {
 static void emit_elementwise(Emitter *e, Op *op) {
     Value *res = op_result(op, 0);
     VInfo *ops[8];
-    const char *a[8];
+    const char *a[8] = {0};
     int n = op->noperands;
     if (n > 8) {
         fail(e, op, "too many operands");
