@@ -368,9 +368,9 @@ void sema_suggest(const char *name, const char *cand, const char **best, int *be
  * builtin, or the error (kept out of lookup, which runs for every name). */
 static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     if (global && global->i == 1)
-        /* Triton takes named tuples and @aggregate classes defined at module level */
-        return sema_error(S, "'%s' is a class (a named tuple or an @aggregate): classes defined in the module are not "
-                             "supported in kernels by tritonc yet", name);
+        /* Triton takes named tuples defined at module level (@aggregate classes are TV_AGGCLS) */
+        return sema_error(S, "'%s' is a class (a named tuple or a plain class): classes defined in the module are not "
+                             "supported in kernels by tritonc yet, except @aggregate ones (tl.core._aggregate)", name);
     if (global)
         return sema_error(S,
                           "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
