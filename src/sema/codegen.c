@@ -1010,6 +1010,12 @@ static TV agg_member(Sema *S, const AggClass *c, const TV *self, const char *att
         sema_note_at(S, m->loc, "'%s.%s' is defined here", c->name, attr);
         return tv_err();
     }
+    AggInit *ai = S->fn ? S->fn->agg_init : NULL;
+    if (self && ai && ai->elems == self->elems) /* a method of the instance __init__ is building */
+        for (int i = 0; i < c->nfields; i++)
+            if (!ai->set[i])
+                return sema_error(S, "method '%s' of aggregate '%s' is called in __init__ before field '%s' is assigned",
+                                  attr, c->name, c->fields[i]);
     TV f = {.kind = TV_JITFN, .fn = m, .i = 1, .noinline = noinline};
     f.s = arena_printf(S->arena, "%s_%s", c->name, m->name);
     if (self && !has_decorator(m, "staticmethod")) {
