@@ -97,7 +97,17 @@ struct FuncState {
      * one branch assigned them, or only a loop's body), for the note of a
      * later "is not defined" */
     VEC(Dropped) dropped;
+    struct AggInit *agg_init; /* an @aggregate's __init__ run inline: the instance it fills */
 };
+
+/* The instance an @aggregate's __init__ is filling: `self.f = v` sets
+ * elems[i] and set[i]; the constructor checks that every field was set. */
+typedef struct AggInit {
+    const AggClass *c;
+    const char *self; /* the name of __init__'s first parameter (interned) */
+    TV *elems;
+    bool *set;
+} AggInit;
 
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -184,6 +194,7 @@ const char *tv_kind_name(const TV *v) {
     case TV_JITFN: return "JITFunction";
     case TV_PYFN: return "function";
     case TV_MODULE: return "module";
+    case TV_AGGCLS: return "type";
     default: return "global";
     }
 }
@@ -200,14 +211,19 @@ void tv_str(Sema *S, const TV *v, StrBuf *out) {
     case TV_NONE: sb_puts(out, "None"); break;
     case TV_DTYPE: tl_str(v->ty, out); break;
     case TV_TENSOR: tl_str(v->ty, out); break;
-    case TV_TUPLE:
+    case TV_TUPLE: {
+        const AggClass *c = sema_agg_of(S, v); /* Pair(first=fp32[128], n=4) */
+        if (c) sb_puts(out, c->name);
         sb_putc(out, '(');
         for (int i = 0; i < v->n; i++) {
             if (i) sb_puts(out, ", ");
+            if (c) sb_printf(out, "%s=", c->fields[i]);
             tv_str(S, &v->elems[i], out);
         }
         sb_putc(out, ')');
         break;
+    }
+    case TV_AGGCLS: sb_printf(out, "<class '%s'>", v->s); break;
     default: sb_puts(out, tv_kind_name(v)); break;
     }
 }
@@ -352,9 +368,9 @@ void sema_suggest(const char *name, const char *cand, const char **best, int *be
  * builtin, or the error (kept out of lookup, which runs for every name). */
 static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     if (global && global->i == 1)
-        /* Triton takes named tuples and @aggregate classes defined at module level */
-        return sema_error(S, "'%s' is a class (a named tuple or an @aggregate): classes defined in the module are not "
-                             "supported in kernels by tritonc yet", name);
+        /* Triton takes named tuples defined at module level (@aggregate classes are TV_AGGCLS) */
+        return sema_error(S, "'%s' is a class (a named tuple or a plain class): classes defined in the module are not "
+                             "supported in kernels by tritonc yet, except @aggregate ones (tl.core._aggregate)", name);
     if (global)
         return sema_error(S,
                           "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
@@ -426,6 +442,19 @@ static TV make_tuple(Sema *S, const TV *vals, int n) {
 }
 
 static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e);
+
+const AggClass *sema_agg_of(const Sema *S, const TV *v) {
+    if (!S->naggs || v->kind != TV_TUPLE || !v->fields) return NULL;
+    for (int i = 0; i < S->naggs; i++)
+        if (S->aggs[i]->fields == v->fields) return S->aggs[i];
+    return NULL;
+}
+
+static const AggClass *agg_by_name(const Sema *S, const char *name) {
+    for (int i = 0; i < S->naggs; i++)
+        if (!strcmp(S->aggs[i]->name, name)) return S->aggs[i];
+    return NULL;
+}
 
 static bool is_runtime(const TV *v) { return v->kind == TV_TENSOR; }
 
@@ -923,6 +952,80 @@ static const Builtin *tensor_method(Sema *S, const char *attr, const PyExpr *e) 
  * names asked about are none of those compared with. */
 #define is_name(name, lit) ((name)[0] == (lit)[0] && !strcmp((name), (lit)))
 
+static bool is_jit(const PyFunc *f, bool *noinline);
+static const char *decorator_name(const PyExpr *d);
+
+static bool has_decorator(const PyFunc *f, const char *name) {
+    for (int i = 0; i < f->decorators.len; i++)
+        if (!strcmp(decorator_name(f->decorators.items[i]), name)) return true;
+    return false;
+}
+
+/* `obj.attr` on an @aggregate instance (self: the instance) or on the
+ * class itself (self NULL): a field's value, or a @triton.jit method,
+ * bound to the instance unless it is a @staticmethod or read off the
+ * class. A method that is not @triton.jit is Python Triton runs at
+ * compile time with its internals (_semantic, _builder): an error. */
+static TV agg_member(Sema *S, const AggClass *c, const TV *self, const char *attr) {
+    if (self) {
+        for (int i = 0; i < c->nfields; i++) {
+            if (strcmp(c->fields[i], attr)) continue;
+            AggInit *ai = S->fn ? S->fn->agg_init : NULL;
+            if (ai && ai->elems == self->elems && !ai->set[i])
+                return sema_error(S, "'%s' object has no attribute '%s': __init__ reads it before assigning it", c->name,
+                                  attr);
+            return self->elems[i];
+        }
+    }
+    const PyFunc *m = NULL;
+    for (int i = 0; i < c->nmethods && !m; i++)
+        if (!strcmp(c->methods[i]->name, attr)) m = c->methods[i];
+    if (!m) {
+        if (!strcmp(attr, "__init__"))
+            return sema_error(S, "'%s.__init__' cannot be called directly in a kernel; call %s(...)", c->name, c->name);
+        const char *best = NULL;
+        int bestd = 1 << 30;
+        for (int i = 0; i < c->nfields; i++) sema_suggest(attr, c->fields[i], &best, &bestd);
+        for (int i = 0; i < c->nmethods; i++) sema_suggest(attr, c->methods[i]->name, &best, &bestd);
+        if (best) return sema_error(S, "'%s' object has no attribute '%s'; did you mean '%s'?", c->name, attr, best);
+        return sema_error(S, "'%s' object has no attribute '%s'", c->name, attr);
+    }
+    bool noinline;
+    if (!is_jit(m, &noinline)) {
+        const PyParamList *pl = py_func_params(m);
+        const char *internal = NULL;
+        for (int i = 0; pl && i < pl->len && !internal; i++)
+            if (!strcmp(pl->items[i].name, "_semantic") || !strcmp(pl->items[i].name, "_builder") ||
+                !strcmp(pl->items[i].name, "_generator"))
+                internal = pl->items[i].name;
+        if (internal)
+            sema_error(S, "method '%s' of aggregate '%s' is a Triton builtin (it takes '%s'): tritonc supports only "
+                          "@triton.jit methods on aggregates", attr, c->name, internal);
+        else if (has_decorator(m, "constexpr_function"))
+            sema_error(S, "method '%s' of aggregate '%s' is a @triton.constexpr_function: tritonc supports only "
+                          "@triton.jit methods on aggregates", attr, c->name);
+        else
+            sema_error(S, "method '%s' of aggregate '%s' is not a @triton.jit function: tritonc supports only "
+                          "@triton.jit methods on aggregates", attr, c->name);
+        sema_note_at(S, m->loc, "'%s.%s' is defined here", c->name, attr);
+        return tv_err();
+    }
+    AggInit *ai = S->fn ? S->fn->agg_init : NULL;
+    if (self && ai && ai->elems == self->elems) /* a method of the instance __init__ is building */
+        for (int i = 0; i < c->nfields; i++)
+            if (!ai->set[i])
+                return sema_error(S, "method '%s' of aggregate '%s' is called in __init__ before field '%s' is assigned",
+                                  attr, c->name, c->fields[i]);
+    TV f = {.kind = TV_JITFN, .fn = m, .i = 1, .noinline = noinline};
+    f.s = arena_printf(S->arena, "%s_%s", c->name, m->name);
+    if (self && !has_decorator(m, "staticmethod")) {
+        f.n = 1;
+        f.elems = ARENA_NEW(S->arena, TV);
+        f.elems[0] = *self;
+    }
+    return f;
+}
+
 static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
     /* a constexpr's value (`BLOCK.value`, `tl.constexpr(4).value`): the
      * front end holds constexprs unwrapped, so it is the value itself */
@@ -1031,6 +1134,9 @@ static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
             return m;
         }
     }
+    if (v->kind == TV_AGGCLS) return agg_member(S, S->aggs[v->i], NULL, attr);
+    const AggClass *agg = sema_agg_of(S, v);
+    if (agg) return agg_member(S, agg, v, attr);
     if (v->kind == TV_TUPLE && v->fields) { /* a NamedTuple's field */
         for (int i = 0; i < v->n; i++)
             if (!strcmp(v->fields[i], attr)) return v->elems[i];
@@ -1103,15 +1209,20 @@ static TV call_constexpr_fn(Sema *S, TV f, const PyExpr *e) {
     return call_jit(S, &jf, args, n, kn, kv, nk, true);
 }
 
+static TV agg_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
+                        int nkw);
+
 static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e) {
     TV f = cg_expr(S, e->call.func);
     at_expr(S, e);
     if (f.kind == TV_ERR) return f;
     if (f.kind == TV_BUILTIN) return builtin_call(S, f.bi, NULL, e);
     if (f.kind == TV_METHOD) return builtin_call(S, f.bi, &f.elems[0], e);
-    if (f.kind == TV_JITFN) {
-        int na = e->call.args.len, nk = e->call.nkeywords, n = 0, cap = na + 1;
+    if (f.kind == TV_JITFN || f.kind == TV_AGGCLS) {
+        bool bound = f.kind == TV_JITFN && f.i == 1 && f.n == 1; /* an aggregate's method: self first */
+        int na = e->call.args.len, nk = e->call.nkeywords, n = 0, cap = na + 1 + bound;
         TV *args = ARENA_ARRAY(S->arena, TV, cap);
+        if (bound) args[n++] = f.elems[0];
         TV *kv = ARENA_ARRAY(S->arena, TV, nk + 1);
         const char **kn = ARENA_ARRAY(S->arena, const char *, nk + 1);
         bool bad = false;
@@ -1148,6 +1259,7 @@ static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e) {
         }
         at_expr(S, e);
         if (bad) return tv_err();
+        if (f.kind == TV_AGGCLS) return agg_construct(S, S->aggs[f.i], args, n, kn, kv, nk);
         return cg_call_jit(S, &f, args, n, kn, kv, nk, false);
     }
     if (f.kind == TV_PYFN) {
@@ -1171,6 +1283,7 @@ static void visit_block_cont(Sema *S, const PyBlock *b, int start, const Cont *c
 
 static TV sanitize(Sema *S, TV v) {
     if (S->fn && S->fn->const_eval) return v; /* a @constexpr_function's values stay Python values */
+    if (sema_agg_of(S, &v)) return v; /* an @aggregate's fields have the kinds its constructor gave them */
     if (v.kind == TV_TUPLE) {
         TV t = make_tuple(S, v.elems, v.n);
         t.fields = v.fields;
@@ -1194,8 +1307,14 @@ static bool is_cx_param(Sema *S, const char *name) {
     return false;
 }
 
+static void assign_field(Sema *S, const PyExpr *t, const TV *v);
+
 static void assign_target(Sema *S, const PyExpr *t, const TV *v) {
     at_expr(S, t);
+    if (t->kind == PY_EXPR_ATTR) {
+        assign_field(S, t, v);
+        return;
+    }
     if (t->kind == PY_EXPR_NAME) {
         if (is_cx_param(S, t->name)) {
             sema_error(S, "cannot assign to '%s': it is a tl.constexpr parameter", t->name);
@@ -1671,6 +1790,41 @@ static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Sco
     return out->len;
 }
 
+/* A carried @aggregate whose compile-time field the loop changed (or that
+ * became another class): reported in its terms. False if not that. */
+static bool agg_loop_mismatch(Sema *S, const char *name, const TV *was, const TV *now, const PyStmt *s) {
+    const AggClass *c = sema_agg_of(S, was);
+    if (!c) return false;
+    if (sema_agg_of(S, now) != c) {
+        StrBuf b = {0};
+        tv_str(S, now, &b);
+        at_stmt(S, s);
+        sema_error(S, "loop-carried variable %s is a %s before the loop but is re-assigned to %s in the loop", name,
+                   c->name, sb_cstr(&b));
+        sb_free(&b);
+        return true;
+    }
+    for (int i = 0; i < c->nfields; i++) {
+        const TV *a = &was->elems[i], *b = &now->elems[i];
+        if (tv_same_layout(a, b)) continue;
+        if (tv_has_tensor(a) || tv_has_tensor(b)) {
+            if (sema_agg_of(S, a) && agg_loop_mismatch(S, name, a, b, s)) return true;
+            return false; /* a tensor's type: the generic message */
+        }
+        StrBuf x = {0}, y = {0};
+        tv_str(S, a, &x);
+        tv_str(S, b, &y);
+        at_stmt(S, s);
+        sema_error(S, "loop-carried %s '%s' changes its compile-time field '%s' in the loop (%s before it, %s after "
+                      "an iteration): fields that are not tensors must stay the same", c->name, name, c->fields[i],
+                   sb_cstr(&x), sb_cstr(&y));
+        sb_free(&x);
+        sb_free(&y);
+        return true;
+    }
+    return false;
+}
+
 static bool check_carried(Sema *S, const Scope *carried, const PyStmt *s) {
     bool ok = true;
     for (int i = 0; i < carried->len; i++) {
@@ -1680,6 +1834,10 @@ static bool check_carried(Sema *S, const Scope *carried, const PyStmt *s) {
             continue;
         }
         if (!tv_same_layout(&carried->data[i].val, now)) {
+            if (agg_loop_mismatch(S, carried->data[i].name, &carried->data[i].val, now, s)) {
+                ok = false;
+                continue;
+            }
             StrBuf a = {0}, b = {0};
             tv_str(S, &carried->data[i].val, &a);
             tv_str(S, now, &b);
@@ -2080,12 +2238,17 @@ static void visit_while(Sema *S, const PyStmt *s) {
     vec_free(&ys);
 }
 
-static void flatten_ret(Sema *S, TV v, ValueVec *vals, FuncRet *r, bool *bad) {
+/* (in_agg: inside an @aggregate instance, whose compile-time fields stay
+ * compile-time values, as Triton's aggregate type keeps them: they are
+ * not results of the function) */
+static void flatten_ret(Sema *S, TV v, ValueVec *vals, FuncRet *r, bool *bad, bool in_agg) {
     if (v.kind == TV_TUPLE) {
-        for (int i = 0; i < v.n; i++) flatten_ret(S, v.elems[i], vals, r, bad);
+        in_agg |= sema_agg_of(S, &v) != NULL;
+        for (int i = 0; i < v.n; i++) flatten_ret(S, v.elems[i], vals, r, bad, in_agg);
         return;
     }
     if (v.kind == TV_NONE) return;
+    if (in_agg && v.kind != TV_TENSOR) return;
     v = sem_to_tensor(S, &v);
     if (v.kind == TV_ERR) {
         *bad = true;
@@ -2118,7 +2281,7 @@ static void visit_return(Sema *S, const PyStmt *s) {
     FuncRet r = {.n = 0, .is_tuple = v.kind == TV_TUPLE, .shape = v};
     ValueVec vals = {0};
     bool bad = false;
-    flatten_ret(S, v, &vals, &r, &bad);
+    flatten_ret(S, v, &vals, &r, &bad, false);
     if (!bad && F->sink) { /* a branch of an early-exit `if`: it yields the values */
         F->sink->set = check_ret(S, &r);
         F->sink->vals = vals;
@@ -2144,12 +2307,25 @@ static void visit_stmt(Sema *S, const PyStmt *s) {
         }
         TV v = cg_expr(S, s->assign.value);
         at_stmt(S, s);
-        if (v.kind != TV_ERR && v.kind != TV_TENSOR) v = sanitize(S, v); /* (a tensor stays as it is) */
+        /* (a tensor stays as it is; a field takes the value as __init__ gives it) */
+        if (v.kind != TV_ERR && v.kind != TV_TENSOR && s->assign.targets.items[0]->kind != PY_EXPR_ATTR)
+            v = sanitize(S, v);
         assign_target(S, s->assign.targets.items[0], &v);
         break;
     }
     case PY_STMT_AUGASSIGN: {
         const PyExpr *t = s->aug.target;
+        if (t->kind == PY_EXPR_ATTR && t->attr.value->kind == PY_EXPR_NAME && !S->fn->agg_init) {
+            /* `agg.f += 1`: aggregates are immutable */
+            bool quiet = S->quiet;
+            S->quiet = true;
+            TV base = lookup(S, t->attr.value->name);
+            S->quiet = quiet;
+            if (sema_agg_of(S, &base)) {
+                assign_field(S, t, &base);
+                break;
+            }
+        }
         if (t->kind != PY_EXPR_NAME) {
             at_expr(S, t);
             sema_error(S, "augmented assignment is only supported to names");
@@ -2329,7 +2505,7 @@ static bool bind_params(Sema *S, const PyFunc *fn, const TV *args, int nargs, co
 
 /* (The mangling appends without printf: every call of a @jit helper builds
  * its name, a dozen pieces or more.) */
-static void mangle_cx(const TV *v, StrBuf *sb) {
+static void mangle_cx(const Sema *S, const TV *v, StrBuf *sb) {
     switch (v->kind) {
     case TV_INT:
         if (v->u64) sb_puts(sb, "u"); /* a uint64 and the int64 of its bits are different constexprs */
@@ -2364,10 +2540,14 @@ static void mangle_cx(const TV *v, StrBuf *sb) {
         sb_put_int(sb, v->i);
         break;
     case TV_TUPLE: /* block_shape=[BLOCK_M, HEAD_DIM]: every element is part of the name */
+        if (sema_agg_of(S, v)) { /* an aggregate's class too */
+            sb_putc(sb, 'A');
+            sb_puts(sb, sema_agg_of(S, v)->name);
+        }
         sb_putc(sb, 'T');
         for (int i = 0; i < v->n; i++) {
             if (i) sb_putc(sb, '_');
-            mangle_cx(&v->elems[i], sb);
+            mangle_cx(S, &v->elems[i], sb);
         }
         sb_putc(sb, 'T');
         break;
@@ -2386,8 +2566,13 @@ static void flatten_args(Sema *S, TV v, ValueVec *out) {
     }
 }
 
-static void mangle_arg(const TV *v, StrBuf *sb) {
+static void mangle_arg(const Sema *S, const TV *v, StrBuf *sb) {
     if (v->kind == TV_TUPLE) {
+        const AggClass *c = sema_agg_of(S, v);
+        if (c) { /* an aggregate's class is part of its type */
+            sb_putc(sb, 'A');
+            sb_puts(sb, c->name);
+        }
         sb_putc(sb, 'T');
         for (int i = 0; i < v->n; i++) {
             if (i) sb_putc(sb, '_');
@@ -2396,7 +2581,7 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
                 sb_puts(sb, v->fields[i]);
                 sb_putc(sb, '_');
             }
-            mangle_arg(&v->elems[i], sb);
+            mangle_arg(S, &v->elems[i], sb);
         }
         sb_putc(sb, 'T');
     } else if (v->kind == TV_TENSOR) {
@@ -2407,7 +2592,7 @@ static void mangle_arg(const TV *v, StrBuf *sb) {
         }
     } else { /* a constexpr inside a tuple that also holds tensors: [M, 1] */
         sb_putc(sb, 'c');
-        mangle_cx(v, sb);
+        mangle_cx(S, v, sb);
     }
 }
 
@@ -2419,7 +2604,7 @@ static bool tuple_has_tensor(const TV *v) {
     return false;
 }
 
-static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k);
+static TV rebuild_ret_in(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k, bool in_agg);
 
 /* A call of @jit function f: its specialisation for these arguments
  * (generated once), and a tt.call of it; or, want_const (a
@@ -2455,14 +2640,14 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     }
     /* mangle: name__<runtime arg types>__<index>c<constexpr value> */
     StrBuf sb = {0};
-    sb_puts(&sb, fn->name);
+    sb_puts(&sb, f->i == 1 && f->s ? f->s : fn->name); /* an aggregate's method: Class_method */
     sb_puts(&sb, "__");
     bool first = true;
     for (int i = 0; i < np; i++) {
         if (!tuple_has_tensor(&vals[i])) continue;
         if (!first) sb_putc(&sb, '_');
         first = false;
-        mangle_arg(&vals[i], &sb);
+        mangle_arg(S, &vals[i], &sb);
     }
     sb_puts(&sb, "__");
     first = true;
@@ -2472,7 +2657,7 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
         first = false;
         sb_put_int(&sb, i);
         sb_putc(&sb, 'c');
-        mangle_cx(&vals[i], &sb);
+        mangle_cx(S, &vals[i], &sb);
     }
     if (f->noinline && nargs) {
         for (int i = 0; i < np; i++)
@@ -2526,9 +2711,11 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     Op *call = sem_op(S, TT_CALL, ops.data, ops.len, rt, nres, 0);
     op_set_attr_k(S->ctx, call, AN_CALLEE, attr_symref(S->ctx, mname));
     vec_free(&ops);
-    if (r->n <= 0) return tv_none();
     int k = 0;
-    return rebuild_ret(S, &r->shape, call, r, &k);
+    if (r->n == 0 && r->is_tuple && sema_agg_of(S, &r->shape)) /* an aggregate of compile-time fields */
+        return rebuild_ret_in(S, &r->shape, call, r, &k, false);
+    if (r->n <= 0) return tv_none();
+    return rebuild_ret_in(S, &r->shape, call, r, &k, false);
 }
 
 TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *const *kwn, const TV *kwv, int nkw,
@@ -2539,13 +2726,15 @@ TV cg_call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *cons
 
 /* The value a call returns, shaped as the callee's return value (nested
  * tuples, Nones), from the call's flat results. */
-static TV rebuild_ret(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k) {
+static TV rebuild_ret_in(Sema *S, const TV *shape, Op *call, const FuncRet *r, int *k, bool in_agg) {
     if (shape->kind == TV_TUPLE) {
         TV t = make_tuple(S, shape->elems, shape->n);
         t.fields = shape->fields;
-        for (int i = 0; i < shape->n; i++) t.elems[i] = rebuild_ret(S, &shape->elems[i], call, r, k);
+        in_agg |= sema_agg_of(S, shape) != NULL;
+        for (int i = 0; i < shape->n; i++) t.elems[i] = rebuild_ret_in(S, &shape->elems[i], call, r, k, in_agg);
         return t;
     }
+    if (in_agg && shape->kind != TV_TENSOR) return *shape; /* (see flatten_ret) */
     if (shape->kind == TV_NONE || *k >= r->n) return tv_none();
     int i = (*k)++;
     TV t = tv_tensor(op_result(call, i), r->types[i]);
@@ -2657,6 +2846,250 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
     vec_free(&F->dropped);
 }
 
+/* ---- @aggregate classes ------------------------------------------------------ */
+
+/* v as field i of c takes it: a tl.constexpr field a compile-time value, a
+ * tl.tensor field a tensor (a number becomes one), a field typed with
+ * another aggregate class an instance of it; other annotations take any
+ * value. */
+static TV agg_field_value(Sema *S, const AggClass *c, int i, TV v) {
+    if (v.kind == TV_ERR) return v;
+    StrBuf sb = {0};
+    switch (c->kinds[i]) {
+    case AGG_F_CONSTEXPR:
+        if (tv_has_tensor(&v)) {
+            tv_str(S, &v, &sb);
+            sema_error(S, "field '%s' of aggregate '%s' is a tl.constexpr, but is given a value not known at compile "
+                          "time (%s)", c->fields[i], c->name, sb_cstr(&sb));
+            v = tv_err();
+        }
+        break;
+    case AGG_F_TENSOR:
+        if (tv_is_num(&v)) v = sem_to_tensor(S, &v);
+        else if (v.kind != TV_TENSOR) {
+            tv_str(S, &v, &sb);
+            sema_error(S, "field '%s' of aggregate '%s' is a tl.tensor, but is given %s", c->fields[i], c->name,
+                       sb_cstr(&sb));
+            v = tv_err();
+        }
+        break;
+    case AGG_F_AGG: {
+        const AggClass *want = agg_by_name(S, c->field_cls[i]), *got = sema_agg_of(S, &v);
+        if (want && got != want) {
+            tv_str(S, &v, &sb);
+            sema_error(S, "field '%s' of aggregate '%s' is a %s, but is given %s", c->fields[i], c->name, want->name,
+                       sb_cstr(&sb));
+            v = tv_err();
+        }
+        break;
+    }
+    default: break;
+    }
+    sb_free(&sb);
+    return v;
+}
+
+/* `obj.f = v`: inside an aggregate's __init__, with obj its `self`, the
+ * field's value; anywhere else an error, as in Triton, whose aggregates
+ * are values a @jit function cannot change (a new instance replaces one). */
+static void assign_field(Sema *S, const PyExpr *t, const TV *v) {
+    const char *attr = t->attr.attr;
+    const PyExpr *base = t->attr.value;
+    AggInit *ai = S->fn ? S->fn->agg_init : NULL;
+    if (ai && base->kind == PY_EXPR_NAME && base->name == ai->self) { /* (interned) */
+        const AggClass *c = ai->c;
+        for (int i = 0; i < c->nfields; i++) {
+            if (strcmp(c->fields[i], attr)) continue;
+            if (S->fn->record_defs) {
+                sema_error(S, "field '%s' of aggregate '%s' is assigned under a runtime condition or loop in "
+                              "__init__: fields must be set unconditionally", attr, c->name);
+                return;
+            }
+            ai->elems[i] = agg_field_value(S, c, i, *v);
+            ai->set[i] = true;
+            return;
+        }
+        const char *best = NULL;
+        int bestd = 1 << 30;
+        for (int i = 0; i < c->nfields; i++) sema_suggest(attr, c->fields[i], &best, &bestd);
+        if (best)
+            sema_error(S, "'%s' has no attribute '%s' (not a field of the class); did you mean '%s'?", c->name, attr,
+                       best);
+        else sema_error(S, "'%s' has no attribute '%s' (not a field of the class)", c->name, attr);
+        return;
+    }
+    TV obj = cg_expr(S, base);
+    at_expr(S, t);
+    if (obj.kind == TV_ERR) return;
+    const AggClass *c = sema_agg_of(S, &obj);
+    if (c) {
+        sema_error(S, "cannot assign to field '%s' of aggregate '%s' outside its __init__: aggregates are immutable "
+                      "in @triton.jit code; build a new instance instead (%s(...))", attr, c->name, c->name);
+        return;
+    }
+    sema_error(S, "unsupported assignment target");
+}
+
+/* Whether a parameter list holds Triton's internal parameters: a builtin. */
+static const char *internal_param(const PyParamList *pl) {
+    for (int i = 0; i < pl->len; i++)
+        if (!strcmp(pl->items[i].name, "_semantic") || !strcmp(pl->items[i].name, "_builder") ||
+            !strcmp(pl->items[i].name, "_generator"))
+            return pl->items[i].name;
+    return NULL;
+}
+
+/* `C(args)` for an @aggregate class C: its __init__ run inline, as Triton
+ * runs it (Python at compile time, no call in the IR), with `self` a new
+ * instance whose fields it assigns; without an __init__, the arguments
+ * are the fields in order. Every field must be assigned. */
+static TV agg_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
+                        int nkw) {
+    Loc call_loc = S->loc;
+    int call_span = S->span;
+    const PyExpr *call_span_node = S->span_node;
+    int nf = c->nfields;
+    TV *elems = ARENA_ARRAY(S->arena, TV, nf + 1);
+    bool *set = ARENA_ARRAY(S->arena, bool, nf + 1);
+    if (!c->init) {
+        if (nargs > nf)
+            return sema_error(S, "%s() takes %d positional argument%s but %d %s given", c->name, nf, nf == 1 ? "" : "s",
+                              nargs, nargs == 1 ? "was" : "were");
+        for (int i = 0; i < nargs; i++) elems[i] = agg_field_value(S, c, i, args[i]), set[i] = true;
+        for (int k = 0; k < nkw; k++) {
+            int j = -1;
+            for (int i = 0; i < nf; i++)
+                if (kwn[k] && !strcmp(c->fields[i], kwn[k])) j = i;
+            if (j < 0) return sema_error(S, "%s() got an unexpected keyword argument '%s'", c->name, kwn[k] ? kwn[k] : "**");
+            if (set[j]) return sema_error(S, "%s() got multiple values for argument '%s'", c->name, kwn[k]);
+            elems[j] = agg_field_value(S, c, j, kwv[k]), set[j] = true;
+        }
+        for (int i = 0; i < nf; i++)
+            if (!set[i]) return sema_error(S, "%s() missing required argument '%s'", c->name, c->fields[i]);
+    } else {
+        const PyFunc *fn = c->init;
+        int nerrors = S->de->nerrors;
+        const PyParamList *pl = py_func_params(fn);
+        if (S->de->nerrors != nerrors) return tv_err();
+        const char *internal = internal_param(pl);
+        if (internal) {
+            sema_error(S, "%s.__init__ is a Triton builtin constructor (it takes '%s'): tritonc runs only __init__ "
+                          "written in the kernel language", c->name, internal);
+            sema_note_at(S, fn->loc, "'%s.__init__' is defined here", c->name);
+            return tv_err();
+        }
+        int np = pl->len;
+        if (np < 1 || pl->items[0].kind != PY_PARAM_NORMAL)
+            return sema_error(S, "%s.__init__ must take self as its first parameter", c->name);
+        if (np > 64) return sema_error(S, "too many parameters");
+        for (int i = 0; i < np; i++)
+            if (pl->items[i].kind == PY_PARAM_VARARGS || pl->items[i].kind == PY_PARAM_KWARGS)
+                return sema_error(S, "%s.__init__: *args and **kwargs are not supported", c->name);
+        if (nargs + 1 > np)
+            return sema_error(S, "%s.__init__() takes %d positional argument%s but %d %s given", c->name, np,
+                              np == 1 ? "" : "s", nargs + 1, nargs + 1 == 1 ? "was" : "were");
+        TV self = {.kind = TV_TUPLE, .n = nf, .elems = elems, .fields = c->fields};
+        TV *all = ARENA_ARRAY(S->arena, TV, nargs + 2);
+        all[0] = self;
+        for (int i = 0; i < nargs; i++) all[i + 1] = args[i];
+        TV vals[64];
+        bool given[64];
+        if (!bind_params(S, fn, all, nargs + 1, kwn, kwv, nkw, vals, given)) return tv_err();
+        FuncState *caller = S->fn;
+        for (int i = 1; i < np; i++) {
+            if (given[i]) continue;
+            const PyParam *p = &pl->items[i];
+            if (!p->default_value)
+                return sema_error(S, "%s.__init__() missing required argument '%s'", c->name, p->name);
+            S->fn = NULL; /* defaults are evaluated in the module's scope */
+            vals[i] = cg_expr(S, p->default_value);
+            S->fn = caller;
+            S->loc = call_loc, S->span = call_span, S->span_node = call_span_node;
+            if (vals[i].kind == TV_ERR) return vals[i];
+        }
+        const PyBlock *body = py_func_body(fn);
+        if (S->de->nerrors != nerrors) return tv_err();
+        if (contains_return(body)) {
+            sema_error(S, "%s.__init__ has a `return` statement: tritonc does not support one there", c->name);
+            sema_note_at(S, fn->loc, "'%s.__init__' is defined here", c->name);
+            return tv_err();
+        }
+        if (S->depth > 64) return sema_error(S, "recursion too deep while constructing %s", c->name);
+        AggInit ai = {.c = c, .self = pl->items[0].name, .elems = elems, .set = set};
+        FuncState F = {.pyfn = fn, .func = caller ? caller->func : NULL, .agg_init = &ai};
+        vec_reserve(&F.lscope, 16);
+        for (int i = 0; i < np; i++) scope_set(&F.lscope, pl->items[i].name, vals[i]);
+        S->fn = &F;
+        S->depth++;
+        visit_block(S, body);
+        S->depth--;
+        S->fn = caller;
+        scope_free(&F.lscope);
+        scope_free(&F.defs);
+        vec_free(&F.dropped);
+        S->loc = call_loc, S->span = call_span, S->span_node = call_span_node;
+        if (S->de->nerrors > nerrors) {
+            call_note(S, call_loc, c->name);
+            if (S->depth == 0) flush_call_note(S);
+            return tv_err();
+        }
+        for (int i = 0; i < nf; i++)
+            if (!set[i]) {
+                sema_error(S, "constructor for %s did not initialize attribute '%s'", c->name, c->fields[i]);
+                sema_note_at(S, fn->loc, "'%s.__init__' is defined here", c->name);
+                return tv_err();
+            }
+    }
+    TV r = make_tuple(S, elems, nf);
+    r.fields = c->fields;
+    for (int i = 0; i < nf; i++)
+        if (r.elems[i].kind == TV_ERR) return tv_err();
+    return r;
+}
+
+/* The @aggregate class a class statement defines (decorated
+ * `@tl.core._aggregate`, `@aggregate`, ...), or NULL. */
+static AggClass *agg_class(Sema *S, const PyClass *cls) {
+    bool agg = false;
+    for (int i = 0; i < cls->decorators.len; i++) {
+        const char *d = decorator_name(cls->decorators.items[i]);
+        if (!strcmp(d, "_aggregate") || !strcmp(d, "aggregate")) agg = true;
+    }
+    if (!agg) return NULL;
+    AggClass *c = ARENA_NEW(S->arena, AggClass);
+    c->name = cls->name;
+    c->cls = cls;
+    const PyBlock *b = &cls->body;
+    int nf = 0, nm = 0;
+    for (int i = 0; i < b->len; i++) {
+        const PyStmt *s = b->items[i];
+        if (s->kind == PY_STMT_ANNASSIGN && s->ann.target->kind == PY_EXPR_NAME) nf++;
+        if (s->kind == PY_STMT_DEF) nm++;
+    }
+    c->fields = ARENA_ARRAY(S->arena, const char *, nf + 1);
+    c->kinds = ARENA_ARRAY(S->arena, AggFieldKind, nf + 1);
+    c->field_cls = ARENA_ARRAY(S->arena, const char *, nf + 1);
+    c->methods = ARENA_ARRAY(S->arena, const PyFunc *, nm + 1);
+    for (int i = 0; i < b->len; i++) {
+        const PyStmt *s = b->items[i];
+        if (s->kind == PY_STMT_ANNASSIGN && s->ann.target->kind == PY_EXPR_NAME) {
+            const PyExpr *a = s->ann.annotation;
+            const char *an = !a ? "" : a->kind == PY_EXPR_NAME ? a->name : a->kind == PY_EXPR_ATTR ? a->attr.attr : "";
+            int k = c->nfields++;
+            c->fields[k] = s->ann.target->name;
+            c->kinds[k] = is_constexpr_annotation(a) ? AGG_F_CONSTEXPR
+                          : !strcmp(an, "tensor")    ? AGG_F_TENSOR
+                          : a && a->kind == PY_EXPR_NAME ? AGG_F_AGG /* checked against the classes at use */
+                                                         : AGG_F_ANY;
+            c->field_cls[k] = an;
+        } else if (s->kind == PY_STMT_DEF) {
+            if (!strcmp(s->func->name, "__init__")) c->init = s->func;
+            else c->methods[c->nmethods++] = s->func;
+        }
+    }
+    return c;
+}
+
 /* ---- module globals ---------------------------------------------------------- */
 
 static void bind_import(Sema *S, const char *module, const char *name, const char *asname) {
@@ -2750,9 +3183,19 @@ static void load_globals(Sema *S, const PyBlock *body) {
             scope_set(&S->globals, t->name, v);
             break;
         }
-        case PY_STMT_CLASS:
+        case PY_STMT_CLASS: {
+            AggClass *c = agg_class(S, s->cls);
+            if (c) {
+                AggClass **grown = ARENA_ARRAY(S->arena, AggClass *, S->naggs + 1);
+                if (S->naggs) memcpy(grown, S->aggs, sizeof(AggClass *) * (size_t)S->naggs);
+                grown[S->naggs] = c;
+                S->aggs = grown;
+                scope_set(&S->globals, s->cls->name, (TV){.kind = TV_AGGCLS, .s = s->cls->name, .i = S->naggs++});
+                break;
+            }
             scope_set(&S->globals, s->cls->name, (TV){.kind = TV_GLOBAL_BAD, .s = s->cls->name, .i = 1});
             break;
+        }
         default: break;
         }
     }

@@ -123,6 +123,7 @@ typedef enum TVKind {
     TV_PYFN,    /* a def that is not @jit */
     TV_MODULE,
     TV_GLOBAL_BAD, /* a module global that is not a constexpr */
+    TV_AGGCLS,     /* an @aggregate class of the module (i: its index in Sema.aggs) */
 } TVKind;
 
 typedef struct Builtin Builtin;
@@ -139,7 +140,8 @@ struct TV {
     TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
     union {
         double f;            /* FLOAT */
-        const char **fields; /* TUPLE: a NamedTuple's field names (interned, n of them), or NULL */
+        const char **fields; /* TUPLE: a NamedTuple's field names (interned, n of them), or NULL; an
+                              * @aggregate instance's are its class's own array (AggClass.fields) */
         const Builtin *bi;   /* BUILTIN, METHOD */
         const PyFunc *fn;    /* JITFN, PYFN */
     };
@@ -243,7 +245,27 @@ struct Sema {
     int target_sm;         /* KernelSpec.target_sm (tl.target_info) */
     int num_warps;         /* KernelSpec.num_warps (4 when not given): tl.extra.cuda.num_warps() */
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
+    struct AggClass **aggs; /* the module's @aggregate classes */
+    int naggs;
 };
+
+/* An @aggregate class (Triton's `tl.core._aggregate`). Its instances are
+ * TV_TUPLEs whose `fields` is this class's `fields` array: the pointer
+ * says which class an instance is of, and tuple code carries it along. */
+typedef enum AggFieldKind { AGG_F_ANY, AGG_F_CONSTEXPR, AGG_F_TENSOR, AGG_F_AGG } AggFieldKind;
+typedef struct AggClass {
+    const char *name;           /* interned */
+    const PyClass *cls;
+    const char **fields;        /* interned, in annotation order */
+    AggFieldKind *kinds;        /* what each field's annotation asks for */
+    const char **field_cls;     /* AGG_F_AGG: the aggregate class's name */
+    int nfields;
+    const PyFunc *init;         /* __init__, or NULL (the fields in order) */
+    const PyFunc **methods;     /* the other defs of the class body */
+    int nmethods;
+} AggClass;
+/* The class of an @aggregate instance, or NULL. */
+const AggClass *sema_agg_of(const Sema *S, const TV *v);
 
 const TlType *tl_scalar_make(Sema *S, TlKind k); /* tl_scalar's first call per kind */
 static inline const TlType *tl_scalar(Sema *S, TlKind k) {

@@ -286,6 +286,15 @@ globals()["cdiv"] = _host_cdiv
 
 TRITON_MAX_TENSOR_NUMEL = constexpr(1048576)  # (the front end's TL_MAX_NUMEL)
 
+
+def _aggregate(cls):
+    """Triton's `tl.core._aggregate` class decorator. The C front end reads
+    the class from the source (its annotated fields, `__init__` and
+    `@triton.jit` methods) and builds its instances inside kernels; on the
+    host the class stays as written, marked as an aggregate."""
+    cls.__triton_aggregate__ = True
+    return cls
+
 __all__ = sorted(set(
     ["dtype", "pointer_type", "block_type", "constexpr", "tensor", "tensor_descriptor",
      "PropagateNan", "CacheModifier", "EvictionPolicy", "void", "bool_", "bool1",
