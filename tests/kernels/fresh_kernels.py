@@ -78,6 +78,11 @@
 # CONSTEXPR: BLOCK=64, MAX_BLOCKS=32
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: narrow_int_cast_kernel
+# SIGNATURE: *fp32:16,*i32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
 # Kernels written the way LLM training / inference libraries write them, to
 # exercise combinations the rest of the corpus does not: a fused AdamW step
 # (bias corrections from libdevice pow on runtime scalars, a None amsgrad
@@ -96,7 +101,9 @@
 # a radix-select threshold through a masked tl.histogram and tl.cumsum; a
 # dot epilogue that flips, gathers and sorts the accumulator; and a
 # last-block reduction with acquire/release atomics (atomic_xchg, acq_rel
-# atomic_add, scope="gpu") (no Triton dumps yet).
+# atomic_add, scope="gpu"); float -> i8/u8/i16/u16 casts of values out of
+# their range (the low bits of the saturated 32-bit conversion, as the PTX
+# computes them) (no Triton dumps yet).
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
@@ -426,3 +433,17 @@ def ticket_partial_max_kernel(x_ptr, part_ptr, ticket_ptr, out_ptr, n, BLOCK: tl
                         other=float("-inf"), volatile=True)
         tl.store(out_ptr, tl.max(parts, 0))
         tl.atomic_xchg(ticket_ptr, 0, sem="release")
+
+
+@triton.jit
+def narrow_int_cast_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    h = x.to(tl.float16)
+    tl.store(out_ptr + offs * 6 + 0, x.to(tl.int8).to(tl.int32), mask=mask)
+    tl.store(out_ptr + offs * 6 + 1, x.to(tl.uint8).to(tl.int32), mask=mask)
+    tl.store(out_ptr + offs * 6 + 2, x.to(tl.int16).to(tl.int32), mask=mask)
+    tl.store(out_ptr + offs * 6 + 3, x.to(tl.uint16).to(tl.int32), mask=mask)
+    tl.store(out_ptr + offs * 6 + 4, h.to(tl.int16).to(tl.int32), mask=mask)
+    tl.store(out_ptr + offs * 6 + 5, x.to(tl.float64).to(tl.int8).to(tl.int32), mask=mask)

@@ -6,7 +6,8 @@ outputs: fused AdamW (fp32, bf16 + amsgrad + maximize), top-k sampling,
 NeoX RoPE, fp8 row-wise quantisation, a sliding-window softcapped GQA
 decode step, label-smoothed cross entropy, a segmented suffix scan, a
 stable argsort, int4 packing, Welford layer norm, a batched attention tile,
-a radix-select histogram, a dot epilogue, a ticketed last-block max."""
+a radix-select histogram, a dot epilogue, a ticketed last-block max,
+out-of-range float -> narrow int casts."""
 import math
 import os
 import sys
@@ -277,6 +278,35 @@ def check_ticket_max():
         part = torch.full((32,), NAN); tick = torch.zeros(1, dtype=torch.int32); out = torch.full((1,), NAN)
         K.ticket_partial_max_kernel[(nb,)](x, part, tick, out, n, BLOCK=64, MAX_BLOCKS=32)
         assert out.item() == x.max().item() and tick.item() == 0, (n, out, x.max())
+
+
+def check_narrow_int_cast():
+    # float -> 8/16-bit ints: the 32-bit conversion (toward zero, saturated,
+    # NaN -> 0), then its low bits, as the PTX backend computes it (out of
+    # range is undefined in Triton; both backends agree on this answer)
+    n = 100
+    x = torch.randn(n, generator=g) * 400
+    x[:14] = torch.tensor([300.5, -300.5, 1e10, -1e10, NAN, float("inf"), -float("inf"), 70000.0, -5.7, 255.9,
+                           -128.9, 65535.5, 40000.0, 4e9])
+    out = torch.full((n, 6), 12345, dtype=torch.int32)
+    K.narrow_int_cast_kernel[(triton.cdiv(n, 64),)](x, out, n, BLOCK=64)
+
+    def conv(v, signed, bits):
+        v = np.asarray(v, np.float64)
+        t = np.where(np.isnan(v), 0.0, np.trunc(v))
+        lo, hi = (-2.0 ** 31, 2.0 ** 31 - 1) if signed else (0.0, 2.0 ** 32 - 1)
+        w = np.clip(t, lo, hi).astype(np.int64) & ((1 << bits) - 1)
+        if signed:
+            w = np.where(w >= 1 << (bits - 1), w - (1 << bits), w)
+        return w
+    xn = x.numpy().astype(np.float64)
+    hn = x.half().numpy().astype(np.float64)
+    want = [conv(xn, True, 8), conv(xn, False, 8), conv(xn, True, 16), conv(xn, False, 16), conv(hn, True, 16),
+            conv(xn, True, 8)]
+    for j, w in enumerate(want):
+        got = out[:, j].numpy().astype(np.int64)
+        bad = np.nonzero(got != w)[0]
+        assert bad.size == 0, (j, bad[:4], xn[bad[:4]], got[bad[:4]], w[bad[:4]])
 
 
 if __name__ == "__main__":
