@@ -908,6 +908,9 @@ TV cg_expr(Sema *S, const PyExpr *e) {
     case PY_EXPR_STARRED: return sema_error(S, "starred expressions are not supported here");
     case PY_EXPR_YIELD: case PY_EXPR_YIELD_FROM: return sema_error(S, "'yield' is not supported in Triton kernels");
     case PY_EXPR_NAMED: return sema_error(S, "assignment expressions (:=) are not supported in Triton kernels");
+    case PY_EXPR_ELLIPSIS:
+        return sema_error(S, "'...' (Ellipsis) is not supported in Triton kernels; a tensor index takes only None "
+                             "and ':', one per dimension");
     default: return sema_error(S, "unsupported expression in a Triton kernel");
     }
 }
