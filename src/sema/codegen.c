@@ -1327,18 +1327,55 @@ static void assign_target(Sema *S, const PyExpr *t, const TV *v) {
         return;
     }
     if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {
-        int n = t->seq.elts.len;
-        if (v->kind == TV_ERR) {
-            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], v);
+        /* `a, *rest, z = t`: at most one starred target, which takes a
+         * tuple of whatever the others leave (Python's unpacking) */
+        int n = t->seq.elts.len, star = -1;
+        TV err = tv_err();
+        for (int i = 0; i < n; i++) {
+            const PyExpr *el = t->seq.elts.items[i];
+            if (el->kind != PY_EXPR_STARRED) continue;
+            if (star >= 0) {
+                at_expr(S, el);
+                sema_error(S, "multiple starred expressions in assignment");
+                v = &err;
+                break;
+            }
+            star = i;
+        }
+        bool fits = v->kind == TV_TUPLE && (star < 0 ? v->n == n : v->n >= n - 1);
+        if (v->kind != TV_ERR && !fits) {
+            if (v->kind != TV_TUPLE)
+                sema_error(S, "cannot unpack %s into %d values", tv_kind_name(v), n);
+            else if (star < 0)
+                sema_error(S, "cannot unpack a tuple of %d value%s into %d targets", v->n, v->n == 1 ? "" : "s", n);
+            else
+                sema_error(S, "cannot unpack a tuple of %d value%s into %d target%s and a starred one", v->n,
+                           v->n == 1 ? "" : "s", n - 1, n == 2 ? "" : "s");
+        }
+        if (!fits) { /* every name still gets a value, so later uses report nothing more */
+            for (int i = 0; i < n; i++) {
+                const PyExpr *el = t->seq.elts.items[i];
+                assign_target(S, el->kind == PY_EXPR_STARRED ? el->value : el, &err);
+            }
             return;
         }
-        if (v->kind != TV_TUPLE || v->n != n) {
-            sema_error(S, "cannot unpack %s into %d values", v->kind == TV_TUPLE ? "a tuple of another size" : tv_kind_name(v), n);
-            TV err = tv_err();
-            for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], &err);
-            return;
+        int rest = v->n - (n - 1); /* the starred target's share */
+        for (int i = 0, k = 0; i < n; i++) {
+            const PyExpr *el = t->seq.elts.items[i];
+            if (i == star) {
+                TV r = make_tuple(S, v->elems + k, rest);
+                assign_target(S, el->value, &r);
+                k += rest;
+            } else {
+                assign_target(S, el, &v->elems[k++]);
+            }
         }
-        for (int i = 0; i < n; i++) assign_target(S, t->seq.elts.items[i], &v->elems[i]);
+        return;
+    }
+    if (t->kind == PY_EXPR_STARRED) {
+        sema_error(S, "starred assignment target must be in a list or tuple");
+        TV err = tv_err();
+        assign_target(S, t->value, &err);
         return;
     }
     sema_error(S, "unsupported assignment target");
