@@ -46,6 +46,10 @@ all: $(BUILD)/tritonc $(BUILD)/libtritonc.a $(BUILD)/libtritonc.so
 # -dumpbase names each object as its instrumented twin: gcc finds the profile
 # by that name and tells a file's static functions apart by it. A source
 # change retrains, so a full build runs twice; PGO=0 for a quick edit loop.
+# Every file passes -Werror in the instrumented build; the profile's own
+# inlining can make gcc's flow-sensitive checks (maybe-uninitialized, ...)
+# guess differently in the last one, which a newer gcc must not turn into a
+# failed build, so there its warnings print and do not stop it.
 PGO_FLAGS := -fprofile-use -fprofile-partial-training -Wno-missing-profile
 PGO ?= $(if $(SAN),0,$(shell $(CC) -Werror $(PGO_FLAGS) -x c -c /dev/null -o /dev/null 2>/dev/null && echo 1))
 ifeq ($(PGO),1)
@@ -67,7 +71,7 @@ $(BUILD)/pgo/profile.stamp: $(BUILD)/pgo/pgo_train $(wildcard tests/kernels/*.py
 $(BUILD)/obj/%.o: %.c $(HDRS) $(BUILD)/pgo/profile.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS_ALL) $(PGO_FLAGS) -dumpbase $(BUILD)/pgo/obj/$* -c $< -o $@
+	@$(CC) $(CFLAGS_ALL) $(PGO_FLAGS) -Wno-error -dumpbase $(BUILD)/pgo/obj/$* -c $< -o $@
 else
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
