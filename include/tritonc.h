@@ -28,7 +28,7 @@
  * are owned by the object they came from and live as long as it does.
  *
  * Caching. tc_compile keeps every kernel it builds in a disk cache (the
- * folder `cache_dir`, else $TRITONC_CACHE_DIR, else $XDG_CACHE_HOME/tritonc,
+ * folder `cache_dir`, else $TRITONC_CACHE_DIR, else $TRITON_CACHE_DIR, else $XDG_CACHE_HOME/tritonc,
  * else ~/.cache/tritonc), keyed by the request itself: the library's build
  * (version and a hash of its sources), the source text, kernel name,
  * signature, constexprs, device, num_warps, num_stages and the target (for

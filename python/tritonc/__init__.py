@@ -8,7 +8,7 @@ and a Triton script runs unchanged: `@triton.jit`, `kernel[grid](...)`,
 `triton.next_power_of_2`, `triton.testing`. Pure Python over ctypes; the
 library is opened on first compile (see _lib.py for where it is looked for).
 """
-from . import language, runtime, testing  # noqa: F401
+from . import knobs, language, runtime, testing  # noqa: F401
 from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
 from .errors import CompilationError, LaunchError, OutOfResources, TritonError  # noqa: F401
 from .jit import CompiledKernel, JITFunction, KernelInterface, jit  # noqa: F401
@@ -97,7 +97,7 @@ def set_allocator(allocator):
     _allocator = allocator
 
 
-__all__ = ["jit", "constexpr_function", "set_allocator", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
+__all__ = ["jit", "knobs", "constexpr_function", "set_allocator", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
            "testing", "runtime", "CompilationError", "OutOfResources", "JITFunction",
            "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError",
            "TritonError", "LaunchError", "TensorWrapper", "reinterpret"]

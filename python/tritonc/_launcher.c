@@ -216,6 +216,9 @@ static int take_tensor(const Slot *s, PyObject *a, uint64_t *out) {
     unsigned long long ptr = PyLong_AsUnsignedLongLong(p);
     Py_DECREF(p);
     if (ptr == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    /* no data (a 'meta' tensor, or an empty one): the Python path, which
+     * names a tensor on a device kernels cannot run on */
+    if (ptr == 0) return 0;
     if (s->aligned >= 0 && (int)((ptr & 15) == 0) != s->aligned) return 0;
     PyObject *c = acc->is_cuda ? acc->is_cuda(a, acc->is_cuda_closure) : PyObject_GetAttr(a, s_is_cuda);
     if (!c) return -1;

@@ -182,6 +182,9 @@ def cache_dir():
     d = os.environ.get("TRITONC_CACHE_DIR")
     if d:
         return d
+    d = os.environ.get("TRITON_CACHE_DIR")  # Triton's knob (triton.knobs.cache.dir)
+    if d:
+        return d
     d = os.environ.get("XDG_CACHE_HOME")
     if d:
         return os.path.join(d, "tritonc")

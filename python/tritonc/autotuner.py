@@ -14,6 +14,7 @@ each benchmarked run and `restore_value` puts the named arguments back after
 import builtins
 import time
 
+from . import knobs
 from .errors import OutOfResources
 from .jit import KernelInterface
 
@@ -152,6 +153,10 @@ class Autotuner(KernelInterface):
                 # zero them again for the real run, as Triton does
                 self._pre_hook({**self.nargs, **kwargs, **self.cache[key].all_kwargs()}, reset_only=True)
                 self.configs_timings = timings
+                if knobs.autotuning.print:  # TRITON_PRINT_AUTOTUNING=1, as Triton reports it
+                    print("Triton autotuning for function %s,\nwith key as %s,\nfinished after "
+                          "%.2fs,\nbest config selected: %s;"
+                          % (self.__name__, key, self.bench_time, self.cache[key]))
             config = self.cache[key]
         else:
             config = self.configs[0]

@@ -46,6 +46,7 @@ import inspect
 import linecache
 import os
 import re
+import math
 import struct
 import sys
 import textwrap
@@ -425,6 +426,20 @@ class JITFunction(KernelInterface):
     def src(self):
         return textwrap.dedent(inspect.getsource(self.fn))
 
+    @property
+    def cache_key(self):
+        """Triton's key of the kernel's definition: a hex digest of its
+        source (and of the @jit helpers and constants it uses, which the
+        source text tritonc compiles holds), also kept in `hash`."""
+        if self.hash is None:
+            import hashlib
+            try:
+                text = self.source().encoded
+            except Exception:  # no source to compile (yet): the function's own
+                text = self.src.encode()
+            self.hash = hashlib.sha256(text + self.__name__.encode()).hexdigest()
+        return self.hash
+
     def __getitem__(self, grid):
         return (self._front or self._make_front())(grid)
 
@@ -515,7 +530,7 @@ class JITFunction(KernelInterface):
             "_bigint": _bigint_key, "_slow_key": _slow_key, "_miss": self._miss,
             "_cache_get": self._hot.get, "_grid_eval": _grid_eval,
             "_check_extra": self._check_extra, "_bad_grid": self._bad_grid,
-            "_struct_error": struct.error, "_defaults": {},
+            "_struct_error": struct.error, "_defaults": {}, "_f32_inf": _f32_inf,
             "_fast_get": self._fast.get,
         }
         for p in self.params:
@@ -560,7 +575,9 @@ class JITFunction(KernelInterface):
                 "    if _t is _Tensor:",
                 "        %s = %s.data_ptr()" % (pv, a),
                 "        %s = %s.dtype" % (ka, a),
-                "        %s = %s + 2 * %s.is_cuda" % (kb, aligned, a),
+                # (a null data pointer, as a 'meta' tensor has, keys apart from
+                # any tensor with data: its first launch checks its device)
+                "        %s = %s + 2 * %s.is_cuda + 4 * (not %s)" % (kb, aligned, a, pv),
                 "    elif _t is int:",
                 "        %s = %s" % (pv, a),
                 "        %s = 'i'" % ka,
@@ -635,6 +652,10 @@ class JITFunction(KernelInterface):
             "                _bad_grid(_tc_g)",
             "        except _struct_error:",
             "            _bad_grid(_tc_g)",
+            # a Python float beyond fp32's range: +-inf, as Triton's launcher
+            # converts it (struct refuses to pack it)
+            "        except OverflowError:",
+            "            _tc_kern._pack(*_f32_inf(*(tuple(_tc_g) + (1, 1, 1)[len(_tc_g):])%s))" % pv,
             "        if _tc_kern._call():",
             "            _tc_kern._raise()",
             "        return _tc_kern",
@@ -720,15 +741,17 @@ class JITFunction(KernelInterface):
             for leaf in _spec.flat_leaves([info]) if info is not None else ():
                 if leaf.kind == "ptr" and leaf.device:
                     devices.setdefault(leaf.device, p.name)
-        if len(devices) > 1:
-            raise _spec.ArgumentError(
-                "%s: arguments on different devices: '%s' on the CPU, '%s' on CUDA"
-                % (self.__name__, devices.get("cpu"), devices.get("cuda")))
+        # a device tritonc does not run on (a 'meta' tensor has no data) is
+        # named first: the mixed-device message below knows only two
         unknown = [d for d in devices if d not in ("cpu", "cuda")]
         if unknown:
             raise _spec.ArgumentError("%s: argument '%s' is on device '%s'; tritonc runs kernels "
                                       "on the CPU and on CUDA" % (self.__name__,
                                                                   devices[unknown[0]], unknown[0]))
+        if len(devices) > 1:
+            raise _spec.ArgumentError(
+                "%s: arguments on different devices: '%s' on the CPU, '%s' on CUDA"
+                % (self.__name__, devices.get("cpu"), devices.get("cuda")))
         return (_lib.TC_DEVICE_CUDA if "cuda" in devices else _lib.TC_DEVICE_CPU), devices
 
     def global_constexprs(self):
@@ -911,6 +934,19 @@ try:
     _GENERATOR_ID = "%d-%d" % (_st.st_size, _st.st_mtime_ns)
 except OSError:
     _GENERATOR_ID = "?"
+
+
+def _f32_inf(*args):
+    """`args` with every float that fp32 cannot hold made +-inf."""
+    out = []
+    for a in args:
+        if type(a) is float:
+            try:
+                struct.pack("<f", a)
+            except OverflowError:
+                a = math.copysign(math.inf, a)
+        out.append(a)
+    return out
 
 
 def _launcher_code(shape, make_text, name):

@@ -9,6 +9,7 @@ untimed and `rep` ms timed, and returns the median (`return_mode`, or the
 `quantiles` asked for) in milliseconds. Triton's default return_mode is
 "mean" while its docstring promises the median; tritonc returns the median.
 """
+import os
 import math
 import sys
 import time
@@ -171,7 +172,7 @@ class Mark:
         self.fn = fn
         self.benchmarks = benchmarks
 
-    def _run(self, bench, print_data, **kwargs):
+    def _run(self, bench, print_data, save_path="", save_precision=6, **kwargs):
         rows = []
         for x in bench.x_vals:
             xs = x if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
@@ -186,11 +187,30 @@ class Mark:
             print("\t".join(bench.x_names + bench.line_names))
             for row in rows:
                 print("\t".join("%g" % v if isinstance(v, float) else str(v) for v in row))
+        if save_path:
+            # Triton's table: <plot_name>.csv, the x columns then one per line,
+            # floats with `save_precision` decimals (no plot: no matplotlib here)
+            import csv
+            with open(os.path.join(save_path, bench.plot_name + ".csv"), "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(bench.x_names + bench.line_names)
+                for row in rows:
+                    w.writerow(["%.*f" % (save_precision, v) if isinstance(v, float) else v
+                                for v in row])
         return rows
 
-    def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **kwargs):
+    def run(self, show_plots=False, print_data=False, save_path="", return_df=False,
+            save_precision=6, diff_col=False, **kwargs):
         benches = self.benchmarks if isinstance(self.benchmarks, list) else [self.benchmarks]
-        out = [self._run(b, print_data, **kwargs) for b in benches]
+        if save_path:
+            os.makedirs(save_path, exist_ok=True)
+        out = [self._run(b, print_data, save_path, save_precision, **kwargs) for b in benches]
+        if save_path:
+            with open(os.path.join(save_path, "results.html"), "w") as f:
+                f.write("<html><body>\n")
+                for b in benches:
+                    f.write('<image src="%s.png"/>\n' % b.plot_name)
+                f.write("</body></html>\n")
         if return_df:
             return out if isinstance(self.benchmarks, list) else out[0]
         return None

@@ -97,6 +97,7 @@ static char *cache_root(const char *dir) {
     const char *d = dir && *dir ? dir : getenv("TRITONC_CACHE_DIR");
     StrBuf sb = {0};
     if (d && *d) sb_puts(&sb, d);
+    else if ((d = getenv("TRITON_CACHE_DIR")) && *d) sb_puts(&sb, d); /* Triton's own knob */
     else if ((d = getenv("XDG_CACHE_HOME")) && *d) sb_printf(&sb, "%s/tritonc", d);
     else if ((d = getenv("HOME")) && *d) sb_printf(&sb, "%s/.cache/tritonc", d);
     else sb_puts(&sb, "/tmp/tritonc-cache");

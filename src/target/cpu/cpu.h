@@ -52,7 +52,7 @@ void cpu_entry_symbol(const char *kernel_name, char *buf, size_t cap);
 
 typedef struct CpuBuildOptions {
     const char *cc;         /* C compiler; NULL: $CC, else "cc" */
-    const char *cache_dir;  /* NULL: $TRITONC_CACHE_DIR, else $XDG_CACHE_HOME/tritonc,
+    const char *cache_dir;  /* NULL: $TRITONC_CACHE_DIR, else $TRITON_CACHE_DIR, else $XDG_CACHE_HOME/tritonc,
                                else ~/.cache/tritonc */
     const char *extra_flags;/* appended to the compile flags (space separated) */
     bool no_cache;          /* compile in a private temporary folder, keep nothing */
