@@ -120,7 +120,7 @@ def check_fp8_quant():
     K.fp8_rowwise_quant_kernel[(M,)](x, triton.reinterpret(y, tl.float8e4nv), sc, N, N, BLOCK_N=128, FP8_MAX=448.0)
     want_sc = x.abs().amax(1) / 448.0
     close(sc, want_sc, 0, 1e-6, "fp8 scale")
-    deq = torch.from_numpy(e4m3_decode(y.numpy())) * sc.double()[:, None]
+    deq = torch.from_numpy(e4m3_decode(y.cpu().numpy())).to(sc.device) * sc.double()[:, None]
     # e4m3 keeps 3 mantissa bits: relative error <= 2^-4, absolute near zero
     err = (deq - x.double()).abs()
     assert (err <= x.double().abs() * 2 ** -4 + sc.double()[:, None] * 2 ** -9 + 1e-30).all(), err.max()
@@ -191,7 +191,7 @@ def check_argsort():
     y = torch.full((R, N), NAN); idx = torch.full((R, N), -1, dtype=torch.int32)
     K.argsort_rows_kernel[(triton.cdiv(R, 4),)](x, y, idx, R, ROWS=4, N=N)
     # descending and stable; -0.0 sorts below +0.0 by its bits
-    key = x.numpy().view(np.uint32).astype(np.int64)
+    key = x.cpu().numpy().view(np.uint32).astype(np.int64)
     key = np.where(key >> 31, ~key & 0xFFFFFFFF, key | 0x80000000)
     for r in range(R):
         order = sorted(range(N), key=lambda c: (-key[r, c], c))
@@ -207,7 +207,7 @@ def check_int4():
     packed = torch.full((nb * BLOCK // 2,), 0xAA, dtype=torch.uint8)
     deq = torch.full((n,), NAN)
     scales = torch.full((nb * BLOCK // GROUP,), NAN)
-    K.int4_pack_roundtrip_kernel[(nb,)](x, packed.numpy().view(np.uint8), deq, scales, n, GROUP=GROUP, BLOCK=BLOCK)
+    K.int4_pack_roundtrip_kernel[(nb,)](x, packed, deq, scales, n, GROUP=GROUP, BLOCK=BLOCK)
     xp = torch.cat([x, torch.zeros(nb * BLOCK - n)]).view(-1, GROUP)
     amax = xp.abs().amax(1, keepdim=True)
     sc = torch.where(amax > 0, amax / 7.0, torch.ones(1))
@@ -299,12 +299,12 @@ def check_narrow_int_cast():
         if signed:
             w = np.where(w >= 1 << (bits - 1), w - (1 << bits), w)
         return w
-    xn = x.numpy().astype(np.float64)
-    hn = x.half().numpy().astype(np.float64)
+    xn = x.cpu().numpy().astype(np.float64)
+    hn = x.half().cpu().numpy().astype(np.float64)
     want = [conv(xn, True, 8), conv(xn, False, 8), conv(xn, True, 16), conv(xn, False, 16), conv(hn, True, 16),
             conv(xn, True, 8)]
     for j, w in enumerate(want):
-        got = out[:, j].numpy().astype(np.int64)
+        got = out[:, j].cpu().numpy().astype(np.int64)
         bad = np.nonzero(got != w)[0]
         assert bad.size == 0, (j, bad[:4], xn[bad[:4]], got[bad[:4]], w[bad[:4]])
 

@@ -20,13 +20,13 @@ import numpy as np
 import torch
 
 if hasattr(torch, "set_default_device"):
-    torch.set_default_device("cpu")
+    torch.set_default_device("cpu")  # a CPU test, also under bench/gpu/cuda_default
 
 import tritonc as triton  # noqa: E402
 import tritonc.language as tl  # noqa: E402
 
 FAILS = []
-GEN = torch.Generator().manual_seed(int.from_bytes(os.urandom(4), "little"))
+GEN = torch.Generator(device="cpu").manual_seed(int.from_bytes(os.urandom(4), "little"))
 PYDIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                      "python")
 
