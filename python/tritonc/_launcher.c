@@ -59,6 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #ifndef Py_TPFLAGS_HAVE_VECTORCALL
 #define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
@@ -672,10 +673,19 @@ static long option_value(PyObject *v, long dflt, int zero_is_default) {
     return x == 0 && zero_is_default ? dflt : x;
 }
 
+/* TRITON_DEBUG as Triton's knobs read a flag: 1, true, on, yes or y, in any
+ * case, around spaces; anything else (0, false, empty) is off. */
 static int debug_flag(PyObject *jit_debug) {
     if (jit_debug == Py_True || jit_debug == Py_False) return jit_debug == Py_True;
     const char *e = getenv("TRITON_DEBUG"); /* os.environ's writes reach getenv */
-    return e && e[0] && strcmp(e, "0") != 0;
+    if (!e) return 0;
+    while (*e == ' ' || *e == '\t') e++;
+    size_t n = strlen(e);
+    while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\n')) n--;
+    static const char *const on[] = {"1", "true", "on", "yes", "y"};
+    for (size_t i = 0; i < sizeof on / sizeof *on; i++)
+        if (strlen(on[i]) == n && !strncasecmp(e, on[i], n)) return 1;
+    return 0;
 }
 
 /* The length of the Launcher chain at `head`. */

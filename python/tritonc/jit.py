@@ -886,7 +886,7 @@ class JITFunction(KernelInterface):
         if debug is None:
             debug = self.debug
         if debug is None:
-            debug = os.environ.get("TRITON_DEBUG", "0") not in ("", "0")
+            debug = os.environ.get("TRITON_DEBUG", "").strip().lower() in ("1", "true", "on", "yes", "y")
         debug = bool(debug)
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
                     device, debug)

@@ -174,12 +174,18 @@ def main():
     check(torch.equal(oi, xi + 1), "annotated parameter")
     check(calls2["c"] == 0 or not have_c, "an annotated parameter goes through the Python path")
 
-    # TRITON_DEBUG is part of the key, read when compiling
-    os.environ["TRITON_DEBUG"] = "1"
+    # TRITON_DEBUG is part of the key, read when compiling, as Triton's
+    # knobs read a flag (1/true/on/yes/y in any case; false and 0 are off)
+    # (a block size per value: the flag is read when a specialisation is first launched)
     try:
-        k_dbg = axpb[grid](x32, y, out, n, 3, 2.0, BLOCK=128)
-        key = next(k for k, c in axpb.cache.items() if c is k_dbg)
-        check(key[5] is True, "TRITON_DEBUG=1: a debug compile (%r)" % (key,))
+        for block, (value, want) in zip((128, 256, 512, 1024, 2048, 4096),
+                                        (("1", True), (" True ", True), ("false", False), ("0", False),
+                                         ("YES", True), ("off", False))):
+            os.environ["TRITON_DEBUG"] = value
+            axpb[grid](x32, y, out, n, 3, 2.0, BLOCK=block)
+            keys = [k for k in axpb.cache if ("BLOCK", str(block)) in k[1] and ("NAME", "'plain'") in k[1]
+                    and k[0].endswith("fp32")]
+            check([k[5] for k in keys] == [want], "TRITON_DEBUG=%r: keys %r" % (value, keys))
     finally:
         del os.environ["TRITON_DEBUG"]
 
