@@ -133,7 +133,7 @@ class Autotuner(KernelInterface):
     def _key(self, args, kwargs):
         all_args = {**self.nargs, **kwargs}
         key = [all_args[k] for k in self.keys if k in all_args]
-        for a in args:
+        for a in all_args.values():  # (keyword tensors too, as Triton's key)
             dt = getattr(a, "dtype", None)
             if dt is not None and hasattr(a, "shape"):
                 key.append(str(dt))

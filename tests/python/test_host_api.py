@@ -354,6 +354,26 @@ def test_print_autotuning():
     check(out.getvalue() == "", "printed without TRITON_PRINT_AUTOTUNING: %r" % out.getvalue())
 
 
+def test_autotune_key_keyword_tensors():
+    # the dtypes of tensors passed by keyword are part of the key too, as in
+    # Triton: an fp16 call after an fp32 one tunes again
+    @triton.autotune(configs=[triton.Config({"B": 64}), triton.Config({"B": 128})], key=["n"],
+                     warmup=1, rep=2)
+    @triton.jit
+    def tuned_scale(x, o, n, B: tl.constexpr):
+        offs = tl.program_id(0) * B + tl.arange(0, B)
+        m = offs < n
+        tl.store(o + offs, tl.load(x + offs, mask=m) * 2, mask=m)
+
+    grid = lambda M: (triton.cdiv(200, M["B"]),)  # noqa: E731
+    for dt in (torch.float32, torch.float16, torch.float32):
+        x = randn(200).to(dt)
+        o = torch.zeros(200, dtype=dt)
+        tuned_scale[grid](x=x, o=o, n=200)
+        check(torch.equal(o, x * 2), "keyword tuned scale %s" % dt)
+    check(len(tuned_scale.cache) == 2, "one tuning per dtype: %r" % list(tuned_scale.cache))
+
+
 # --------------------------------------------------------------- testing
 def test_perf_report_save_path():
     benches = [triton.testing.Benchmark(x_names=["N"], x_vals=[128, 256], line_arg="p",
