@@ -52,6 +52,10 @@ struct TlType {
     const TlType *with_elem[2];
     /* BLOCK: expand_dims' type at axis 0 and 1 (x[None, :], x[:, None]) */
     const TlType *expanded[2];
+    /* BLOCK: the last broadcast of this type beside another of its rank
+     * (sem_broadcast_pair_slow): the other, and this type stretched to the
+     * shape of the pair (itself when it needs no tt.broadcast) */
+    const TlType *bcast_other, *bcast;
     /* tl_mangle's text, kept at its first call when it fits (0: not yet) */
     uint8_t mangled_len;
     char mangled[23];

@@ -331,6 +331,18 @@ static TV splat_like(Sema *S, TV x, const TlType *like) {
     return tv_tensor(shape_op(S, TT_SPLAT, t, x.v, -1), t);
 }
 
+/* Whether tl_block raises no error for the shape: within Triton's element
+ * limit, every dimension a power of 2. */
+static bool shape_ok(const int64_t *shape, int rank) {
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++) {
+        if (shape[i] <= 0 || (shape[i] & (shape[i] - 1)) != 0 || shape[i] > TL_MAX_NUMEL) return false;
+        n *= shape[i];
+        if (n > TL_MAX_NUMEL) return false;
+    }
+    return true;
+}
+
 bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b) {
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false; /* already reported */
     bool ab = tl_is_block(a->ty), bb = tl_is_block(b->ty);
@@ -345,6 +357,14 @@ bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b) {
             int i = 0;
             while (i < at->rank && at->shape[i] == bt->shape[i]) i++;
             if (i == at->rank) return true;
+            /* the pair broadcast last time (`x[:, None] + y[None, :]` at
+             * every step of a tl.static_range): the types it made, without
+             * the shapes compared and looked up again */
+            if (at->bcast_other == bt && bt->bcast_other == at) {
+                if (at->bcast != at) *a = tv_tensor(shape_op(S, TT_BROADCAST, at->bcast, a->v, -1), at->bcast);
+                if (bt->bcast != bt) *b = tv_tensor(shape_op(S, TT_BROADCAST, bt->bcast, b->v, -1), bt->bcast);
+                return true;
+            }
         }
         while (a->ty->rank < b->ty->rank) *a = sem_expand_dims(S, *a, 0);
         while (b->ty->rank < a->ty->rank) *b = sem_expand_dims(S, *b, 0);
@@ -363,6 +383,15 @@ bool sem_broadcast_pair_slow(Sema *S, TV *a, TV *b) {
         }
         if (memcmp(a->ty->shape, shape, sizeof(int64_t) * (size_t)rank)) *a = broadcast_op(S, *a, shape, rank);
         if (memcmp(b->ty->shape, shape, sizeof(int64_t) * (size_t)rank)) *b = broadcast_op(S, *b, shape, rank);
+        /* (remembered only for a shape tl_block keeps, one it raises no
+         * error about: one over the limit is reported where it is made) */
+        if (at->rank == bt->rank && a->kind == TV_TENSOR && b->kind == TV_TENSOR && shape_ok(shape, rank)) {
+            /* (every TlType is the arena's) */
+            ((TlType *)at)->bcast_other = bt;
+            ((TlType *)at)->bcast = a->ty;
+            ((TlType *)bt)->bcast_other = at;
+            ((TlType *)bt)->bcast = b->ty;
+        }
     }
     return true;
 }
