@@ -2480,12 +2480,15 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
         for (int i = 0; i < out->n; i++)
             if (px_demanded(want, i)) need[i] = need[rep[i]] = true;
     }
-    EwPlan plan = {0};
-    bool planned = ew_plan(p, op, re, &plan);
-    AddptrPlan ap = {0};
-    if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     bool int_arith = (op->kind == ARITH_ADDI || op->kind == ARITH_SUBI || op->kind == ARITH_MULI) &&
                      (re->kind == TY_INT || re->kind == TY_INDEX);
+    /* (ew_plan plans neither tt.addptr nor the integer add/sub/mul, which
+     * have their own paths below: not asked for them, most of the tiles of
+     * index arithmetic) */
+    EwPlan plan = {0};
+    bool planned = op->kind != TT_ADDPTR && !int_arith && ew_plan(p, op, re, &plan);
+    AddptrPlan ap = {0};
+    if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     for (int i = 0; i < out->n; i++) {
         if (need ? !need[i] : !px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
         if (rep && rep[i] != i) {
