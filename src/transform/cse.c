@@ -43,9 +43,10 @@
 
 typedef struct Entry {
     Op *op;
-    uint64_t hash;
+    uint64_t hash; /* (its low bits are the bucket) */
     int next;   /* next entry in the bucket, -1 at the end */
-    int bucket;
+    bool late;  /* entered by enter_late: closing a scope reads the op's
+                   mark only for these (the others' ops are not loaded) */
 } Entry;
 
 typedef struct Table {
@@ -156,10 +157,14 @@ static inline bool may_be_dead(Op *op) {
 
 /* Whether op is the only user of its first or second operand (see above;
  * the later ones are not asked about: the test is on every op). */
+static inline bool only_use(const Use *u) {
+    /* (the first and last of its value's uses, read off the use itself: no
+     * load of the value, which lies in another op, often out of cache) */
+    return u->value && !u->next && u->pprev == &u->value->uses;
+}
 static inline bool sole_user(const Op *op) {
     const Use *u = op->operands;
-    return (op->noperands > 0 && u[0].value && !u[0].value->uses->next) ||
-           (op->noperands > 1 && u[1].value && !u[1].value->uses->next); /* (op's own use is there) */
+    return (op->noperands > 0 && only_use(&u[0])) || (op->noperands > 1 && only_use(&u[1]));
 }
 
 /* The kinds whose ops take part: pure, not terminators, without regions
@@ -188,9 +193,9 @@ static void table_grow_to(Table *t, int want) {
     /* relink in push order so each bucket's head is its newest entry */
     for (int i = 0; i < t->entries.len; i++) {
         Entry *e = &t->entries.data[i];
-        e->bucket = (int)(e->hash & (uint64_t)(n - 1));
-        e->next = t->heads[e->bucket];
-        t->heads[e->bucket] = i;
+        int b = (int)(e->hash & (uint64_t)(n - 1));
+        e->next = t->heads[b];
+        t->heads[b] = i;
     }
 }
 
@@ -198,14 +203,14 @@ static void table_grow(Table *t) { table_grow_to(t, 0); }
 
 /* The op equal to op in t, if any; else op is pushed (one probe of its
  * bucket for both). */
-static ALWAYS_INLINE Op *table_find_or_push(Table *t, Op *op, uint64_t h) {
+static ALWAYS_INLINE Op *table_find_or_push(Table *t, Op *op, uint64_t h, bool late) {
     if (t->entries.len + 1 > t->nbuckets) table_grow(t);
     int b = (int)(h & (uint64_t)(t->nbuckets - 1));
     Entry *es = t->entries.data;
     for (int i = t->heads[b]; i >= 0; i = es[i].next)
         if (es[i].hash == h && op_equal(es[i].op, op)) return es[i].op;
     /* (room for as many entries as buckets: see table_grow_to) */
-    es[t->entries.len] = (Entry){op, h, t->heads[b], b};
+    es[t->entries.len] = (Entry){op, h, t->heads[b], late};
     t->heads[b] = t->entries.len++;
     return NULL;
 }
@@ -215,7 +220,7 @@ static ALWAYS_INLINE Op *table_find_or_push(Table *t, Op *op, uint64_t h) {
 static NOT_INLINE void enter_late(Table *t, Op *user) {
     user->mark = t->late_mark;
     t->nlate++;
-    table_find_or_push(t, user, op_hash(user, op_info[user->kind].flags)); /* (nothing equals it) */
+    table_find_or_push(t, user, op_hash(user, op_info[user->kind].flags), true); /* (nothing equals it) */
 }
 
 static inline void gains_users(Table *t, Value *v) {
@@ -229,13 +234,13 @@ static NOT_INLINE void table_pop_late(Table *t, int len, int skipped) {
     t->reenter.len = 0;
     while (t->entries.len > len) {
         Entry e = vec_pop(&t->entries);
-        t->heads[e.bucket] = e.next;
-        if (e.op->mark == t->late_mark) vec_push(&t->reenter, e);
+        t->heads[e.hash & (uint64_t)(t->nbuckets - 1)] = e.next;
+        if (e.late && e.op->mark == t->late_mark) vec_push(&t->reenter, e);
     }
     while (t->skipped.len > skipped) vec_pop(&t->skipped)->mark = 0;
     for (int i = t->reenter.len - 1; i >= 0; i--)
         if (t->reenter.data[i].op->mark == t->late_mark)
-            table_find_or_push(t, t->reenter.data[i].op, t->reenter.data[i].hash);
+            table_find_or_push(t, t->reenter.data[i].op, t->reenter.data[i].hash, true);
 }
 
 static inline void table_pop_to(Table *t, int len, int skipped) {
@@ -243,9 +248,10 @@ static inline void table_pop_to(Table *t, int len, int skipped) {
         table_pop_late(t, len, skipped);
         return;
     }
+    uint64_t mask = (uint64_t)(t->nbuckets - 1);
     while (t->entries.len > len) {
         Entry e = vec_pop(&t->entries);
-        t->heads[e.bucket] = e.next;
+        t->heads[e.hash & mask] = e.next;
     }
     while (t->skipped.len > skipped) vec_pop(&t->skipped)->mark = 0;
 }
@@ -286,7 +292,7 @@ static void cse_block(Table *t, Block *b, PassContext *pc, bool outer) {
                 prev = NULL;
             } else {
                 uint64_t h = op_hash(op, op_info[op->kind].flags);
-                prev = table_find_or_push(t, op, h);
+                prev = table_find_or_push(t, op, h, false);
             }
             if (prev) {
                 if (*t->count_unseen) {
@@ -331,11 +337,14 @@ bool pass_cse(Op *module, PassContext *pc) {
     bool count_unseen = canonicalize_fixed_point_stands(pc);
     Table t = {.count_unseen = &count_unseen, .skip_mark = mark,
                .late_mark = mark + 1};
-    /* sized once for the values there are (no more pure ops than that):
-     * doubling from a small table rehashed the expanded fp64 math several
-     * times over, and from half as many, once (most of its values are
-     * pure ops' results) */
-    table_grow_to(&t, (int)ctx_value_count(pc->ctx));
+    /* sized for a quarter of the values there are: the ops that are the
+     * only user of an operand stay out of the table (most of them), and a
+     * kernel's table holds about a fifth of its values (deform_conv2d's,
+     * 439 of 2311), so its buckets (cleared, then probed at random) stay
+     * few and in cache; the expanded fp64 math, whose values are mostly
+     * pure ops' results, grows it once or twice (from all the values, as
+     * this did, it never did) */
+    table_grow_to(&t, (int)(ctx_value_count(pc->ctx) / 4));
     vec_reserve(&t.skipped, t.nbuckets / 2);
     for (Op *f = module_body(module)->first; f; f = f->next)
         for (int r = 0; r < f->nregions; r++)
