@@ -60,9 +60,9 @@ $(BUILD)/pgo/obj/%.o: %.c $(HDRS)
 	@echo "  CC(pgo) $<"
 	@$(CC) $(CFLAGS_ALL) $(PGO_GEN) -c $< -o $@
 $(BUILD)/pgo/obj/src/driver/source_cache.o: CFLAGS_ALL += -DTC_BUILD_ID='"$(TC_BUILD_ID)"'
-$(BUILD)/pgo/pgo_train: tools/pgo_train.c $(PGO_OBJS)
+$(BUILD)/pgo/pgo_train: tools/pgo_train.c tests/kernels/corpus_header.h $(PGO_OBJS)
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS_ALL) -o $@ $^ -lgcov $(LDLIBS_ALL)
+	@$(CC) $(CFLAGS_ALL) -o $@ $(filter %.c %.o,$^) -lgcov $(LDLIBS_ALL)
 # (the profile of the last training only: older counts are removed first)
 $(BUILD)/pgo/profile.stamp: $(BUILD)/pgo/pgo_train $(wildcard tests/kernels/*.py)
 	find $(BUILD)/pgo -name '*.gcda' -delete

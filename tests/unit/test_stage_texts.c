@@ -17,6 +17,7 @@
  */
 #include "driver/compile.h"
 #include "tritonc.h"
+#include "../kernels/corpus_header.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -37,39 +38,6 @@ static char *read_text(const char *path) {
     s[got] = 0;
     fclose(f);
     return s;
-}
-
-/* Splits "A=1, B='x,y', C=(1, 2)" at top-level commas into cx (at most
- * max); returns the count. The text is modified in place. */
-static int split_constexprs(char *text, tc_constexpr *cx, int max) {
-    int n = 0, depth = 0;
-    char quote = 0, *start = text;
-    for (char *p = text;; p++) {
-        char ch = *p;
-        if (quote) {
-            if (ch == quote) quote = 0;
-            if (ch) continue;
-        }
-        if (ch == '"' || ch == '\'') quote = ch;
-        else if (ch == '(' || ch == '[' || ch == '{') depth++;
-        else if (ch == ')' || ch == ']' || ch == '}') depth--;
-        if ((ch == ',' && depth == 0) || ch == 0) {
-            *p = 0;
-            while (*start == ' ') start++;
-            char *eq = strchr(start, '=');
-            if (eq && n < max) {
-                *eq = 0;
-                char *end = eq;
-                while (end > start && end[-1] == ' ') *--end = 0;
-                char *v = eq + 1;
-                while (*v == ' ') v++;
-                cx[n++] = (tc_constexpr){start, v};
-            }
-            start = p + 1;
-            if (ch == 0) break;
-        }
-    }
-    return n;
 }
 
 static char *stage_text(const char *src, const char *file, const char *kernel, const char *sig,
@@ -105,7 +73,7 @@ static void same(const char *what, const char *file, const char *kernel, const c
 
 static void check_block(const char *src, const char *file, const char *kernel, const char *sig, char *cxtext) {
     tc_constexpr cx[32];
-    int ncx = split_constexprs(cxtext, cx, 32);
+    int ncx = corpus_constexprs(cxtext, cx, 32);
     char *ttgir_early = stage_text(src, file, kernel, sig, cx, ncx, STAGE_TTGIR, 0, STAGE_TTGIR);
     char *ttgir_late = stage_text(src, file, kernel, sig, cx, ncx, STAGE_PTX, STAGE_BIT(STAGE_TTGIR), STAGE_TTGIR);
     same("TTGIR printed after the PTX", file, kernel, ttgir_early, ttgir_late);
@@ -129,24 +97,9 @@ static int check_corpus(const char *dir) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         char *src = len > 3 && !strcmp(name + len - 3, ".py") ? read_text(path) : NULL;
-        /* the header: `# KERNEL:` starts a block, SIGNATURE and CONSTEXPR fill it */
-        char kernel[128] = "", sig[1024] = "", cxtext[1024] = "";
-        for (char *line = src; line && (*line == '#' || *line == '\n');) {
-            char *nl = strchr(line, '\n');
-            int w = nl ? (int)(nl - line) : (int)strlen(line);
-            char val[128];
-            if (sscanf(line, "# KERNEL: %127s", val) == 1) {
-                if (kernel[0]) check_block(src, path, kernel, sig, cxtext), blocks++;
-                snprintf(kernel, sizeof kernel, "%s", val);
-                sig[0] = cxtext[0] = 0;
-            } else if (!strncmp(line, "# SIGNATURE: ", 13)) {
-                snprintf(sig, sizeof sig, "%.*s", w - 13, line + 13);
-            } else if (!strncmp(line, "# CONSTEXPR: ", 13)) {
-                snprintf(cxtext, sizeof cxtext, "%.*s", w - 13, line + 13);
-            }
-            line = nl ? nl + 1 : NULL;
-        }
-        if (kernel[0]) check_block(src, path, kernel, sig, cxtext), blocks++;
+        static CorpusBlock b[512];
+        int nb = src ? corpus_blocks(src, b, 512) : 0;
+        for (int j = 0; j < nb; j++, blocks++) check_block(src, path, b[j].kernel, b[j].signature, b[j].constexprs);
         free(src);
         free(names[i]);
     }
