@@ -13,6 +13,8 @@ from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # no
 from .errors import CompilationError, LaunchError, OutOfResources, TritonError  # noqa: F401
 from .jit import CompiledKernel, JITFunction, KernelInterface, jit  # noqa: F401
 from ._spec import ArgumentError  # noqa: F401
+from . import backends, compiler  # noqa: F401
+from .compiler.compiler import compile  # noqa: F401,A001
 
 # Scripts compare triton.__version__ to pick an API ("3.0.0" and later:
 # triton.language.extra.libdevice, ...): report the Triton language version
@@ -100,4 +102,5 @@ def set_allocator(allocator):
 __all__ = ["jit", "knobs", "constexpr_function", "set_allocator", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "language",
            "testing", "runtime", "CompilationError", "OutOfResources", "JITFunction",
            "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError",
-           "TritonError", "LaunchError", "TensorWrapper", "reinterpret"]
+           "TritonError", "LaunchError", "TensorWrapper", "reinterpret", "compile", "compiler",
+           "backends"]

@@ -334,9 +334,15 @@ static PyObject *run_chain(PyObject *head, const int grid[3], PyObject *const *a
     Py_RETURN_NONE;
 }
 
+/* Set (set_hooks) while a launch hook is set (triton.knobs.runtime.launch_enter_hook,
+ * ...): launches then take the Python path, which calls the hooks; the only
+ * cost to a launch without hooks is reading it. */
+static int hooks_on;
+
 static PyObject *launcher_call(PyObject *callable, PyObject *const *args, size_t nargsf,
                                PyObject *kwnames) {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (hooks_on) Py_RETURN_NONE; /* (the caller's Python path launches, with the hooks) */
     if (kwnames && PyTuple_GET_SIZE(kwnames)) {
         PyErr_SetString(PyExc_TypeError, "launcher takes positional arguments only");
         return NULL;
@@ -974,7 +980,7 @@ static PyObject *gridcall_call(PyObject *self, PyObject *const *args, size_t nar
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     PyObject *bound[MAX_PARAMS];
     PyObject *nw = Py_None, *ns = Py_None;
-    if (n > E->nparams) return call_slow(gc, args, nargsf, kwnames);
+    if (n > E->nparams || hooks_on) return call_slow(gc, args, nargsf, kwnames);
     for (int j = 0; j < E->nparams; j++) bound[j] = j < n ? args[j] : NULL;
     Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nk; k++) {
@@ -1403,7 +1409,17 @@ static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* set_hooks(flag): whether launches must take the Python path (hooks_on). */
+static PyObject *ext_set_hooks(PyObject *mod, PyObject *arg) {
+    (void)mod;
+    int v = PyObject_IsTrue(arg);
+    if (v < 0) return NULL;
+    hooks_on = v;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"set_hooks", ext_set_hooks, METH_O, "set_hooks(flag): launches take the Python path, which calls the launch hooks."},
     {"bind", ext_bind, METH_O, "bind(dlopen handle): finds libtritonc's functions (see above)."},
     {"compile", ext_compile, METH_VARARGS, "tc_compile without ctypes (see above)."},
     {"kernel_info", ext_kernel_info, METH_O, "A compiled kernel's figures in one call (see above)."},

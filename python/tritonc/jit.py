@@ -352,6 +352,7 @@ class JITFunction(KernelInterface):
         self.__module__ = fn.__module__
         self.__wrapped__ = fn
         self.version, self.debug, self.noinline = version, debug, noinline
+        self.launch_metadata = launch_metadata  # (grid, metadata, args) -> dict, for launch hooks
         self.signature = inspect.signature(fn)
         for p in self.signature.parameters.values():
             if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
@@ -532,6 +533,7 @@ class JITFunction(KernelInterface):
             "_check_extra": self._check_extra, "_bad_grid": self._bad_grid,
             "_struct_error": struct.error, "_defaults": {}, "_f32_inf": _f32_inf,
             "_fast_get": self._fast.get,
+            "_hooks": _HOOKS, "_hook_enter": _hook_enter, "_hook_exit": _hook_exit,
         }
         for p in self.params:
             if p.has_default:
@@ -640,6 +642,9 @@ class JITFunction(KernelInterface):
         ] + try_fast + [
             "        if _tc_g is None:",
             "            _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            # the launch hooks (triton.knobs.runtime.launch_enter_hook, ...)
+            "        _tc_md = _hook_enter(_tc_kern, _tc_g, (%s%s)) if _hooks[0] else None"
+            % (allargs, "," if len(self.params) == 1 else ""),
             "        _tc_n = len(_tc_g)",
             "        try:",
             "            if _tc_n == 1:",
@@ -658,6 +663,8 @@ class JITFunction(KernelInterface):
             "            _tc_kern._pack(*_f32_inf(*(tuple(_tc_g) + (1, 1, 1)[len(_tc_g):])%s))" % pv,
             "        if _tc_kern._call():",
             "            _tc_kern._raise()",
+            "        if _tc_md is not None:",
+            "            _hook_exit(_tc_md)",
             "        return _tc_kern",
             # (Python's own messages then say `kernel()`, not `_factory.<locals>.kernel()`)
             "    %s.__qualname__ = %r" % (self.__name__, self.__name__),
@@ -1122,10 +1129,26 @@ _FIGURES = frozenset(("n_regs", "n_spills", "metadata", "param_types", "_message
 _CTYPES_PATH = frozenset(("_pack", "_call", "_struct", "_buf", "_args"))
 
 
-class CompiledKernel:
+class _HookAttrs(type):
+    """CompiledKernel's metaclass: assigning the older class attributes
+    `CompiledKernel.launch_enter_hook` / `launch_exit_hook` updates the flag
+    the launchers read (_hooks_changed)."""
+
+    def __setattr__(cls, name, value):
+        super().__setattr__(name, value)
+        if name in ("launch_enter_hook", "launch_exit_hook"):
+            _hooks_changed()
+
+
+class CompiledKernel(metaclass=_HookAttrs):
     """One specialisation, compiled and loaded. `asm` holds its IR text,
     `metadata` what it was compiled with; `kernel[grid](*runtime_args)`
     launches it directly."""
+
+    # Triton's older hooks (before triton.knobs.runtime): called around
+    # every launch, as those of the knobs are
+    launch_enter_hook = None
+    launch_exit_hook = None
 
     def __init__(self, handle, fn, infos, signature, constexprs, device, num_warps, num_stages,
                  messages=None):
@@ -1195,6 +1218,26 @@ class CompiledKernel:
 
     def _init_handles(self):
         """Triton loads the binary here; tritonc loaded it when compiling."""
+
+    @property
+    def function(self):
+        """The loaded kernel's handle (Triton's CUfunction; here the library's)."""
+        return self.__dict__.get("_handle")
+
+    def launch_metadata(self, grid, stream, *args):
+        """What the launch hooks get: a LazyDict of the kernel's name,
+        function and stream, and, when the @jit had `launch_metadata=`, what
+        that function returns for (grid, metadata, {parameter: argument})."""
+        ret = LazyDict({"name": self.name, "function": self.function, "stream": stream})
+        fn = getattr(self.fn, "launch_metadata", None)
+        if fn is not None:
+            names = self.fn.arg_names
+            if len(args) != len(names):  # runtime arguments only: the constexprs are known
+                it = iter(args)
+                args = [self.constants.get(p.name) if p.is_constexpr else next(it, None)
+                        for p in self.fn.params]
+            ret.add(fn, (grid, self.metadata, dict(zip(names, args))))
+        return ret
 
     def __getattr__(self, name):
         """`asm`, the figures (_figures) and the ctypes launch path (`_pack`,
@@ -1286,6 +1329,10 @@ class CompiledKernel:
             # included (the fused-softmax tutorial launches what warmup()
             # returned that way); the runtime arguments alone work too
             params = self.fn.params
+            args0 = args
+            if self.device == _lib.TC_DEVICE_CUDA and not _cuda_available():
+                raise RuntimeError("%s: compiled for CUDA; launching it needs a GPU, and torch "
+                                   "sees none" % self.name)
             if len(args) == len(params) != len(self.param_types):
                 # (a None argument has no slot)
                 args = [a for p, a in zip(params, args) if not p.is_constexpr and a is not None]
@@ -1297,9 +1344,12 @@ class CompiledKernel:
             g = _spec.normalize_grid(grid(self.constants) if callable(grid) else grid, self.name)
             it = iter(vals)
             full = [next(it) if live else 0 for live in self._slot_live]
+            md = _hook_enter(self, g, tuple(args0), stream) if _HOOKS[0] else None
             self._pack(*g, *full)
             if self._call():
                 self._raise()
+            if md is not None:
+                _hook_exit(md)
         return launch
 
     def __del__(self):
@@ -1380,3 +1430,76 @@ def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specia
 
     return deco(fn) if fn is not None else deco
 
+
+
+class LazyDict:
+    """Triton's launch-hook argument: `data` (a dict: "name", "function",
+    "stream") and `get()`, which adds what the @jit's launch_metadata
+    function returns (run on the first get())."""
+
+    def __init__(self, data):
+        self.data = data
+        self.extras = []
+
+    def get(self):
+        for func, args in self.extras:
+            self.data = self.data | func(*args)
+        self.extras.clear()
+        return self.data
+
+    def add(self, func, args):
+        self.extras.append((func, args))
+
+
+# [any launch hook set]: the Python launchers read it; the C launcher has its
+# own copy (set_hooks) and hands launches to Python while it is set
+_HOOKS = [False]
+
+
+def _hook_lists():
+    """(enter hooks, exit hooks): triton.knobs.runtime's (a HookChain or a
+    callable assigned) and CompiledKernel's older class attributes."""
+    from . import knobs
+    rt = knobs.runtime
+    enter = [h for h in (rt.launch_enter_hook, CompiledKernel.launch_enter_hook) if h]
+    exit_ = [h for h in (rt.launch_exit_hook, CompiledKernel.launch_exit_hook) if h]
+    return enter, exit_
+
+
+def _hooks_changed():
+    enter, exit_ = _hook_lists()
+    on = bool(enter or exit_)
+    _HOOKS[0] = on
+    set_hooks = getattr(_cext.module(), "set_hooks", None)
+    if set_hooks is not None:
+        set_hooks(on)
+
+
+def _hook_enter(kern, grid, args, stream=None):
+    """Calls the enter hooks of a launch of `kern`; what _hook_exit takes."""
+    if kern.device == _lib.TC_DEVICE_CUDA and stream is None:
+        try:
+            f, dev = _current_stream_fn()
+            stream = f(dev)
+        except Exception:
+            stream = None
+    g = tuple(grid) + (1, 1, 1)[len(grid):]
+    md = kern.launch_metadata(g, stream, *args)
+    enter, exit_ = _hook_lists()
+    for h in enter:
+        h(md)
+    return md, exit_
+
+
+def _hook_exit(state):
+    md, exit_ = state
+    for h in exit_:
+        h(md)
+
+
+def _cuda_available():
+    torch = sys.modules.get("torch")
+    try:
+        return bool(torch is not None and torch.cuda.is_available())
+    except Exception:
+        return False

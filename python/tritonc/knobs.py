@@ -19,7 +19,11 @@ What tritonc does with them: `cache.dir` is where compiled kernels are kept
 variable it reads tritonc's default folder, not Triton's ~/.triton/cache);
 `runtime.debug` is the default of @jit(debug=...); `autotuning.print` prints
 the autotuner's choice. `runtime.interpret` is reported only: tritonc has no
-interpreter, and kernels on CPU tensors run compiled on the CPU. The other
+interpreter, and kernels on CPU tensors run compiled on the CPU.
+`runtime.launch_enter_hook` / `launch_exit_hook` (HookChains: `.add(f)`,
+`.remove(f)`; or a callable assigned) are called around every launch with
+its LazyDict (`md.data["name"]`, `md.get()`) while one is set: launches then
+take the Python path (jit._hooks_changed tells the C launcher). The other
 knobs are there so that scripts that set them run; they change nothing.
 """
 import contextlib
@@ -96,24 +100,39 @@ class _knob:
 
 
 class HookChain:
-    """Triton's chain of hooks (launch_enter_hook, ...). tritonc keeps the
-    hooks added but does not call them (its launches do not go through
-    Python once a kernel is compiled)."""
+    """Triton's chain of hooks (launch_enter_hook, ...): calling it calls
+    every hook added. The launch hooks are called around every launch
+    while one is set (launches then take the Python path; see
+    jit._hooks_changed); an empty chain is false."""
 
     def __init__(self, reversed=False):
         self.calls, self.reversed = [], reversed
 
+    def __bool__(self):
+        return bool(self.calls)
+
     def add(self, func):
         if func not in self.calls:
             self.calls.append(func)
+            _hooks_changed()
 
     def remove(self, func):
         if func in self.calls:
             self.calls.remove(func)
+            _hooks_changed()
 
     def __call__(self, *args, **kwargs):
         for f in (self.calls[::-1] if self.reversed else self.calls):
             f(*args, **kwargs)
+
+
+_HOOK_NAMES = ("launch_enter_hook", "launch_exit_hook")
+
+
+def _hooks_changed():
+    """Tells the launchers whether a launch hook is set."""
+    from .jit import _hooks_changed as changed  # (tritonc.jit the module, not the decorator)
+    changed()
 
 
 class base_knobs:
@@ -144,6 +163,8 @@ class base_knobs:
         finally:
             self.__dict__.clear()
             self.__dict__.update(saved)
+            if isinstance(self, runtime_knobs):
+                _hooks_changed()
             for k, v in saved_env.items():
                 if v is None:
                     os.environ.pop(k, None)
@@ -201,6 +222,18 @@ class runtime_knobs(base_knobs):
     jit_cache_hook = None
     jit_post_compile_hook = None
     add_stages_inspection_hook = None
+
+    # assigning a launch hook (a callable or None, as Triton's proton does)
+    # tells the launchers too
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name in _HOOK_NAMES:
+            _hooks_changed()
+
+    def __delattr__(self, name):
+        object.__delattr__(self, name)
+        if name in _HOOK_NAMES:
+            _hooks_changed()
 
 
 class language_knobs(base_knobs):
