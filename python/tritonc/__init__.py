@@ -13,7 +13,7 @@ from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # no
 from .errors import CompilationError, LaunchError, OutOfResources, TritonError  # noqa: F401
 from .jit import CompiledKernel, JITFunction, KernelInterface, jit  # noqa: F401
 from ._spec import ArgumentError  # noqa: F401
-from . import backends, compiler  # noqa: F401
+from . import backends, compiler, profiler  # noqa: F401
 from .compiler.compiler import compile  # noqa: F401,A001
 
 # Scripts compare triton.__version__ to pick an API ("3.0.0" and later:

@@ -354,6 +354,30 @@ def test_print_autotuning():
     check(out.getvalue() == "", "printed without TRITON_PRINT_AUTOTUNING: %r" % out.getvalue())
 
 
+def test_profiler_names():
+    # Triton's tutorials 09 and 10 time with Proton (`import triton.profiler as
+    # proton`): its names exist, measure nothing, and say so once on stderr
+    import tritonc.profiler as proton
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        sid = proton.start("matmul", hook="triton")
+        with proton.scope("cublas", {"flops": 1.0}):
+            pass
+
+        @proton.scope("fn")
+        def f():
+            return 3
+        check(f() == 3, "a function under @proton.scope runs")
+        proton.enter_scope("a")
+        proton.exit_scope()
+        proton.activate(sid)
+        proton.deactivate(sid)
+        proton.finalize()
+        proton.start("again")
+        proton.finalize()
+    check(err.getvalue().count("not available") == 1, "one notice: %r" % err.getvalue())
+
+
 def test_autotune_key_keyword_tensors():
     # the dtypes of tensors passed by keyword are part of the key too, as in
     # Triton: an fp16 call after an fp32 one tunes again
