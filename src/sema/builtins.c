@@ -2070,23 +2070,32 @@ static TV mx_decode(Sema *S, TV x, const char *fmt, bool is_rhs, bool k_pack) {
     return sem_reshape(S, sem_permute(S, j, perm, 3), (int64_t[]){2 * R, C}, 2, false);
 }
 
-/* x (fp32, [M, K] or, is_rhs, [K, N]) times its e8m0 scales ([M, K/32] or
- * [N, K/32] uint8: 2^(s - 127), 255 NaN), each scale on 32 elements along K. */
+/* x (fp32, [M, K] or, is_rhs, [K, N]) times its scales ([M, K/B] or
+ * [N, K/B]): uint8 e8m0 scales, 2^(s - 127) (255 NaN), each on B = 32
+ * elements along K (the mx formats), or float8e4nv scales, each on B = 16
+ * (nvfp4), as Triton tells the two apart by the scale's dtype. */
 static TV mx_scale(Sema *S, TV x, TV sc, bool is_rhs) {
     if (sc.kind == TV_NONE) return x;
-    if (sc.kind != TV_TENSOR || !tl_is_block(sc.ty) || sc.ty->rank != 2 ||
-        (tl_sca(sc.ty)->kind != TL_U8 && tl_sca(sc.ty)->kind != TL_I8))
-        return sema_error(S, "dot_scaled: a scale must be a 2D uint8 tensor (e8m0)");
-    int64_t MN = x.ty->shape[is_rhs ? 1 : 0], K = x.ty->shape[is_rhs ? 0 : 1];
-    if (sc.ty->shape[0] != MN || sc.ty->shape[1] * 32 != K)
-        return sema_error(S, "dot_scaled: the scale's shape must be [%lld, %lld] (one per 32 elements along K), got %s",
-                          (long long)MN, (long long)(K / 32), tl_cstr(S, sc.ty));
+    TlKind sk = sc.kind == TV_TENSOR ? tl_sca(sc.ty)->kind : TL_FP32;
+    bool e8m0 = sk == TL_U8 || sk == TL_I8;
+    if (sc.kind != TV_TENSOR || !tl_is_block(sc.ty) || sc.ty->rank != 2 || (!e8m0 && sk != TL_FP8E4NV))
+        return sema_error(S, "dot_scaled: a scale must be a 2D tensor of uint8 (e8m0, one per 32 elements) or "
+                             "float8e4nv (nvfp4, one per 16)");
+    int64_t MN = x.ty->shape[is_rhs ? 1 : 0], K = x.ty->shape[is_rhs ? 0 : 1], B = e8m0 ? 32 : 16;
+    if (sc.ty->shape[0] != MN || sc.ty->shape[1] * B != K)
+        return sema_error(S, "dot_scaled: the scale's shape must be [%lld, %lld] (one per %lld elements along K), got %s",
+                          (long long)MN, (long long)(K / B), (long long)B, tl_cstr(S, sc.ty));
     const TlType *i32 = tl_scalar(S, TL_I32), *f32 = tl_scalar(S, TL_FP32);
-    TV s = sem_cast(S, sem_bitcast(S, sc, tl_scalar(S, TL_U8)), i32, NULL);
-    TV f = sem_bitcast(S, sem_binary(S, PY_BIN_LSHIFT, s, tv_int(23)), f32);
-    f = sem_where(S, sem_compare(S, PY_CMP_EQ, s, tv_int(0)), tv_float(0x1p-127), f);
-    f = sem_where(S, sem_compare(S, PY_CMP_EQ, s, tv_int(255)), tv_float(NAN), f);
-    TV b = sem_broadcast_to(S, sem_expand_dims(S, f, 2), (int64_t[]){MN, K / 32, 32}, 3);
+    TV f;
+    if (e8m0) {
+        TV s = sem_cast(S, sem_bitcast(S, sc, tl_scalar(S, TL_U8)), i32, NULL);
+        f = sem_bitcast(S, sem_binary(S, PY_BIN_LSHIFT, s, tv_int(23)), f32);
+        f = sem_where(S, sem_compare(S, PY_CMP_EQ, s, tv_int(0)), tv_float(0x1p-127), f);
+        f = sem_where(S, sem_compare(S, PY_CMP_EQ, s, tv_int(255)), tv_float(NAN), f);
+    } else {
+        f = sem_cast(S, sc, f32, NULL);
+    }
+    TV b = sem_broadcast_to(S, sem_expand_dims(S, f, 2), (int64_t[]){MN, K / B, B}, 3);
     b = sem_reshape(S, b, (int64_t[]){MN, K}, 2, false);
     if (is_rhs) b = sem_permute(S, b, (int[]){1, 0}, 2);
     return sem_binary(S, PY_BIN_MUL, x, b);
@@ -2095,7 +2104,8 @@ static TV mx_scale(Sema *S, TV x, TV sc, bool is_rhs) {
 /* tl.dot_scaled: the microscaled operands decoded and scaled, then a tl.dot
  * in bf16 (fp16 when an operand's format is fp16), as Triton emulates it on
  * GPUs without block-scaled tensor cores (the H100 among them); every
- * e2m1/e4m3/e5m2 value times a power of two is exact there. */
+ * e2m1/e4m3/e5m2 value times a power of two is exact there, and so is an
+ * e2m1 value times an e4m3 scale (nvfp4: at most 5 significant bits). */
 static TV bi_dot_scaled(Sema *S, CallArgs *a) {
     TV lhs = a->v[0], rhs = a->v[3];
     if (lhs.kind == TV_ERR || rhs.kind == TV_ERR) return tv_err();
