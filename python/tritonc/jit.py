@@ -868,6 +868,15 @@ class JITFunction(KernelInterface):
             self._source = s
         return self._source
 
+    def _debug(self, option):
+        """Triton's debug mode (device asserts kept): the launch or compile
+        option, then @jit(debug=...), then TRITON_DEBUG read as Triton's knobs
+        read a flag (1/true/on/yes/y)."""
+        debug = option if option is not None else self.debug
+        if debug is None:
+            debug = os.environ.get("TRITON_DEBUG", "").strip().lower() in ("1", "true", "on", "yes", "y")
+        return bool(debug)
+
     def _compile_bound(self, args, opts, mock=False):
         infos = self.classify_args(args, mock=mock)
         device, devices = self._check_args(infos)
@@ -887,14 +896,7 @@ class JITFunction(KernelInterface):
         cx += [(n, v) for n, v in gl if n not in names]
         num_warps = opts.get("num_warps")
         num_stages = opts.get("num_stages")
-        # Triton's debug mode (device asserts kept): the launch option, then
-        # @jit(debug=...), then TRITON_DEBUG=1
-        debug = opts.get("debug")
-        if debug is None:
-            debug = self.debug
-        if debug is None:
-            debug = os.environ.get("TRITON_DEBUG", "").strip().lower() in ("1", "true", "on", "yes", "y")
-        debug = bool(debug)
+        debug = self._debug(opts.get("debug"))
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
                     device, debug)
         kern = self.cache.get(spec_key)

@@ -19,16 +19,13 @@ import hashlib
 import os
 
 from .. import _lib, _spec
+from ..language import core as _core
 from ..errors import CompilationError  # noqa: F401
 from ..jit import CompiledKernel, JITFunction
 from ..runtime.driver import GPUTarget
 
-_SCALARS = {"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64",
-            "fp16", "bf16", "fp32", "f32", "fp64", "fp8e4nv", "fp8e5", "fp8e4b15",
-            "fp8e4b8", "fp8e5b16"}
-# the option keys Triton's CUDA backend takes; others are ignored, as Triton's
-# parse_options ignores them
-_USED_OPTIONS = ("num_warps", "num_stages", "debug")
+# Triton's spellings of scalar types tritonc's signatures write otherwise
+_ALIASES = {"f32": "fp32", "u1": "i1"}
 
 
 class ASTSource:
@@ -118,12 +115,12 @@ class ASTSource:
             base = ty[1:] if ty.startswith("*") else ty
             if base.startswith("k"):  # Triton's "*k..." (a const pointer)
                 base = base[1:]
-            if base not in _SCALARS:
+            base = _ALIASES.get(base, base)
+            if base not in _core._BY_SIG:
                 raise TypeError("ASTSource(%s): parameter '%s': unknown or unsupported type %r "
                                 "(expected e.g. '*fp32', 'i32', 'fp32', 'constexpr')"
                                 % (self.name, p.name, ty))
             ty = ("*" + base) if ty.startswith("*") else base
-            ty = {"f32": "fp32", "u1": "i1"}.get(ty, ty)
             hint = ""
             for a in self.attrs.get((i,), ()):
                 if (isinstance(a, (list, tuple)) and len(a) == 2 and a[0] == "tt.divisibility"
@@ -167,17 +164,15 @@ def compile(src, target=None, options=None, _env_vars=None):
     device, tstr, gpu_target = _target_of(target)
     sig, cx = src._lower()
     fn = src.fn
+    # (of the options Triton's backends take, these three; the rest are
+    # ignored, as Triton's parse_options ignores keys it does not know)
     num_warps = options.get("num_warps")
     num_stages = options.get("num_stages")
-    debug = options.get("debug")
-    if debug is None:
-        debug = fn.debug
-    if debug is None:
-        debug = os.environ.get("TRITON_DEBUG", "").strip().lower() in ("1", "true", "on", "yes", "y")
+    debug = fn._debug(options.get("debug"))
     s = fn.source()
     handle, err = _lib.compile(s.encoded, s.filename, fn.__name__, sig, cx, device, num_warps,
                                num_stages, target=tstr,
-                               cache_dir=os.environ.get("TRITONC_CACHE_DIR"), debug=bool(debug))
+                               cache_dir=os.environ.get("TRITONC_CACHE_DIR"), debug=debug)
     if err is not None:
         fn._raise_compile_error(err, _lib.TC_DEVICE_CPU, {})  # (CPU: the diagnostics as they are)
     kern = CompiledKernel(handle, fn, None, sig, cx, device, num_warps, num_stages)
@@ -186,7 +181,7 @@ def compile(src, target=None, options=None, _env_vars=None):
     kern._figures()
     kern.metadata.target = gpu_target
     kern.metadata.hash = kern.hash
-    kern.metadata.debug = bool(debug)
+    kern.metadata.debug = debug
     return kern
 
 
