@@ -61,6 +61,10 @@ int main(int argc, char **argv) {
     int reps = atoi(argv[6]);
     if (reps < 1) reps = 1;
     double *t = calloc((size_t)reps, sizeof *t);
+    /* COMPILE_TIME_STAGES=1: also each stage's median (its share of the same compiles) */
+    const char *st = getenv("COMPILE_TIME_STAGES");
+    bool stages = st && *st && strcmp(st, "0");
+    double *ts = calloc((size_t)reps * STAGE_COUNT, sizeof *ts);
     size_t lines = 0, bytes = 0;
 #ifdef STAGE_BIT /* (this file also builds against trees from before the texts were optional) */
     const char *texts = getenv("COMPILE_TIME_TEXTS");
@@ -98,6 +102,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "compile failed\n%s", sb_cstr(&sb));
             return 1;
         }
+        double sec[STAGE_COUNT];
+        memcpy(sec, c.seconds, sizeof sec);
         compilation_free(&c);
         double t1 = now();
         if (r < 0) { /* the first */
@@ -108,10 +114,16 @@ int main(int argc, char **argv) {
             continue;
         } else {
             warming = 0;
+            for (int s = 0; s < STAGE_COUNT; s++) ts[(size_t)s * reps + r] = sec[s] * 1e3;
             t[r++] = (t1 - t0) * 1e3;
         }
     }
     qsort(t, (size_t)reps, sizeof *t, cmp);
     printf("%.4f %.4f %zu %zu %.4f\n", t[reps / 2], t[0], lines, bytes, first);
+    for (int s = 0; stages && s < STAGE_COUNT; s++) {
+        double *v = ts + (size_t)s * reps;
+        qsort(v, (size_t)reps, sizeof *v, cmp);
+        if (v[reps - 1] > 0) printf("  %-10s %.4f ms\n", stage_names[s], v[reps / 2]);
+    }
     return 0;
 }

@@ -527,15 +527,23 @@ static bool has_int_attrs(Op *op, DiagEngine *de, const char *const *names, int 
 
 static bool is_stage(const Value *v) { return v->type->kind == TY_INT && v->type->width == 32; }
 
+/* The stage's layout: element strides (stride0, stride1: padded rows), or
+ * `swizzle`, wgmma's swizzled layout ([W, split, lo, hi of dimension 0,
+ * then of 1], target/ptx/mma_plan.h). */
 bool verify_async_copy(Op *op, DiagEngine *de) {
-    static const char *const attrs[] = {"offset", "stage_bytes", "stride0", "stride1", "vec"};
+    static const char *const attrs[] = {"offset", "stage_bytes", "vec", "stride0", "stride1"};
     Type *pt = op_operand(op, 1)->type;
     if (!is_stage(op_operand(op, 0)) || pt->kind != TY_TENSOR || pt->rank != 2 || ty_elem(pt)->kind != TY_PTR ||
         (op->noperands > 2 && !ty_same_shape(op_operand(op, 2)->type, pt))) {
         op_error(de, op, "'ttg.async_copy_global_to_local' needs an i32 stage, a 2-d tensor of pointers and an optional mask of its shape");
         return false;
     }
-    return has_int_attrs(op, de, attrs, 5);
+    const Attr *sw = op_attr_k(op, AN_SWIZZLE);
+    if (sw && (sw->kind != ATTR_DENSE_ARRAY || sw->dense.nvals != 7 || !sw->dense.ints)) {
+        op_error(de, op, "'ttg.async_copy_global_to_local' needs 'swizzle' as an array of 7 integers");
+        return false;
+    }
+    return has_int_attrs(op, de, attrs, sw ? 3 : 5);
 }
 
 bool verify_local_load(Op *op, DiagEngine *de) {

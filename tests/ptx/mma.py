@@ -5,10 +5,12 @@
 # along n) and one mma.sync per 16x8 block, accumulating in place. bf16
 # picks the .bf16 form. A B loaded as B^T (contiguous along k, attention's
 # K^T) is read with the plain form. ptxas assembles all of it for sm_80.
+# (sm_90 runs these dots on wgmma: tests/ptx/wgmma.py; TRITONC_WGMMA=0
+# keeps mma.sync there too.)
 # RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:80 -o %t.f16.ptx
 # RUN: FileCheck %s --check-prefix=F16 < %t.f16.ptx
-# RUN: %tritonc compile %s --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 | FileCheck %s --check-prefix=BF16
-# RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 | FileCheck %s --check-prefix=KT
+# RUN: %tritonc compile %s --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:80 | FileCheck %s --check-prefix=BF16
+# RUN: env TRITONC_WGMMA=0 %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 | FileCheck %s --check-prefix=KT
 # F16: st.shared.v4.b32
 # F16: bar.sync 0
 # F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%r{{[0-9]+}}+{{[0-9]+}}]

@@ -7,8 +7,8 @@
 # waited for before the rings are released. In the PTX, 16-byte cp.async.cg
 # with a src-size (the k mask), wait_group 1 and one bar.sync at the top of
 # the loop, none before the ldmatrix.
-# RUN: env TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:90 --emit ttgir | FileCheck %s
-# RUN: env TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:90 --emit ptx | FileCheck %s --check-prefix=PTX
+# RUN: env TRITONC_WGMMA=0 TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:90 --emit ttgir | FileCheck %s
+# RUN: env TRITONC_WGMMA=0 TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:90 --emit ptx | FileCheck %s --check-prefix=PTX
 # CHECK: "ttg.local_alloc"() {size = 107520 : i64}
 # CHECK: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 0 : i64, stage_bytes = 18432 : i64, stride0 = 72 : i64, stride1 = 1 : i64, vec = 8 : i64}
 # CHECK: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 55296 : i64, stage_bytes = 17408 : i64, stride0 = 136 : i64, stride1 = 1 : i64, vec = 8 : i64}

@@ -7,10 +7,10 @@
 # = 1, 16-byte vectors along the head dimension. The ttg.local_load gives
 # the transposed tile (64x64 in the trans result's layout) straight to the
 # dot; no tt.trans is left, and V keeps its own ring.
-# RUN: env TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/flash_attention.py --kernel attn_fwd --signature 'fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D FP8_OUTPUT=False -D STAGE=1 -D warp_specialize=False -D IS_HOPPER=True --target cuda:90 --emit ttgir | FileCheck %s
-# RUN: env TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/flash_attention.py --kernel attn_fwd --signature 'fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D FP8_OUTPUT=False -D STAGE=1 -D warp_specialize=False -D IS_HOPPER=True --target cuda:90 --emit ptx | FileCheck %s --check-prefix=PTX
+# RUN: env TRITONC_WGMMA=0 TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/flash_attention.py --kernel attn_fwd --signature 'fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D FP8_OUTPUT=False -D STAGE=1 -D warp_specialize=False -D IS_HOPPER=True --target cuda:90 --emit ttgir | FileCheck %s
+# RUN: env TRITONC_WGMMA=0 TRITONC_ASYNC_COPY=1 %tritonc compile %S/../kernels/flash_attention.py --kernel attn_fwd --signature 'fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D FP8_OUTPUT=False -D STAGE=1 -D warp_specialize=False -D IS_HOPPER=True --target cuda:90 --emit ptx | FileCheck %s --check-prefix=PTX
 # The register path (TRITONC_ASYNC_COPY=0) keeps the tt.trans.
-# RUN: env TRITONC_ASYNC_COPY=0 %tritonc compile %S/../kernels/flash_attention.py --kernel attn_fwd --signature 'fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D FP8_OUTPUT=False -D STAGE=1 -D warp_specialize=False -D IS_HOPPER=True --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=REG
+# RUN: env TRITONC_WGMMA=0 TRITONC_ASYNC_COPY=0 %tritonc compile %S/../kernels/flash_attention.py --kernel attn_fwd --signature 'fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D FP8_OUTPUT=False -D STAGE=1 -D warp_specialize=False -D IS_HOPPER=True --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=REG
 # CHECK-NOT: tt.trans
 # CHECK: "ttg.local_alloc"() {size = 55296 : i64}
 # CHECK: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 0 : i64, stage_bytes = 9216 : i64, stride0 = 72 : i64, stride1 = 1 : i64, vec = 8 : i64} : (i32, tensor<64x64x!tt.ptr<f16>, [[KL:#blocked[0-9]*]]>

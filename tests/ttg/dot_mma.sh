@@ -8,8 +8,8 @@
 # `ptrs += BLOCK_K * stride`, and nothing is converted inside the loop.
 # (TRITONC_ASYNC_COPY=0: the register path; with cp.async, the default,
 # the loads become copies into shared rings: tests/ttg/async_copy_matmul.sh.)
-# RUN: env TRITONC_ASYNC_COPY=0 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:90 --emit ttgir | FileCheck %s
-# RUN: env TRITONC_ASYNC_COPY=0 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:80 --num-warps 8 --emit ttgir | FileCheck %s --check-prefix=W8
+# RUN: env TRITONC_WGMMA=0 TRITONC_ASYNC_COPY=0 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:90 --emit ttgir | FileCheck %s
+# RUN: env TRITONC_WGMMA=0 TRITONC_ASYNC_COPY=0 %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='"leaky_relu"' --target cuda:80 --num-warps 8 --emit ttgir | FileCheck %s --check-prefix=W8
 # CHECK-DAG: [[MMA:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
 # CHECK-DAG: [[LA:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8]
 # CHECK-DAG: [[LB:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16]

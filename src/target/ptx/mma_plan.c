@@ -11,6 +11,7 @@
  */
 #include "target/ptx/mma_plan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int log2_exact(int64_t v) {
@@ -127,7 +128,43 @@ static bool lane_coefs(MmaPlan *pl, bool is_b, MmaOperand *o) {
     return true;
 }
 
-bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan *pl) {
+bool wgmma_shape(int sm, int esize, int64_t M, int64_t N, int64_t K, int num_warps) {
+    if (sm < 90 || esize != 2 || num_warps % 4 || M % (16 * num_warps) || N % 16 || N > 256 || K % 16) return false;
+    const char *e = getenv("TRITONC_WGMMA");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+int64_t wgmma_b_offset(const MmaPlan *pl, int kstep) {
+    int64_t k = 16 * (int64_t)kstep;
+    if (pl->b.trans) return k / 8 * pl->bswz.hi[0];
+    const SmemSwz *s = &pl->bswz;
+    return swz_linear(s, k, 0);
+}
+
+/* B's swizzled layout, region and descriptor fields (see "wgmma" in
+ * mma_plan.h); b.trans and b.base are set. */
+static void wgmma_b(MmaPlan *pl) {
+    SmemSwz *s = &pl->bswz;
+    int64_t es = pl->esize, N = pl->N, K = pl->K, row = (pl->b.trans ? N : K) * es;
+    int w = row >= 128 ? 128 : (int)row;
+    s->bytes = w;
+    int64_t lbo = 16, sbo;
+    if (pl->b.trans) { /* MN-major: K rows of N */
+        s->split[0] = 8, s->lo[0] = w, s->hi[0] = sbo = 8 * N * es;
+        s->split[1] = w / es, s->lo[1] = es, s->hi[1] = lbo = 8 * w;
+    } else { /* K-major: N rows of K */
+        s->split[0] = w / es, s->lo[0] = es, s->hi[0] = N * w;
+        s->split[1] = N, s->lo[1] = w, s->hi[1] = 0;
+        sbo = 8 * w;
+    }
+    uint32_t mode = w == 128 ? 1 : w == 64 ? 2 : 3;
+    pl->desc_lbo = (uint32_t)(lbo >> 4) << 16;
+    pl->desc_hi = (uint32_t)(sbo >> 4) | mode << 30;
+    pl->b.pitch = 0;
+    memset(pl->b.coef, 0, sizeof pl->b.coef);
+}
+
+bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, MmaPlan *pl) {
     memset(pl, 0, sizeof *pl);
     if ((esize != 2 && esize != 4) || da->rank != 2 || db->rank != 2 || !is_acc_fragment(dc)) return false;
     int64_t M = dc->shape[0], N = dc->shape[1], K = da->shape[1];
@@ -162,6 +199,13 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan
         if (!lane_coefs(pl, false, a)) return false;
     }
     b->trans = esize == 2 && db->order[0] == 1; /* runs along n: stored as K rows of N */
+    if (wn == 1 && wm == dc->nthreads / 32 && wgmma_shape(sm, esize, M, N, K, wm)) {
+        pl->wgmma = true;
+        b->base = (at + 1023) & ~(int64_t)1023;
+        pl->smem_bytes = b->base + K * N * esize;
+        wgmma_b(pl);
+        return true;
+    }
     b->pitch = padded_pitch((b->trans ? N : K) * esize);
     int64_t pe = b->pitch / esize;
     b->stride[0] = b->trans ? pe : 1;

@@ -82,6 +82,35 @@
  * 32-bit elements, so both operands are stored k-major (transposed on the
  * way in when their registers run along m or n).
  *
+ * wgmma (sm_90a, fp16 and bf16: wgmma_shape). When every warp lies along
+ * m (Wm = num_warps, a multiple of 4; Wn = 1), the accumulator layout is
+ * also what wgmma.mma_async.m64nNk16 gives a warpgroup: warp w of a
+ * warpgroup gets the instruction's rows 16w + g and 16w + g + 8, and the
+ * columns 8c + 2t + {0, 1} of every n-block c, in registers d[4c .. 4c+3]
+ * ordered as an mma.sync's c0..c3. Read the instruction's rows 16w + g and
+ * + 8 as the thread's rows of repetitions 2a and 2a + 1 (m-block a): A's
+ * fragment, the same four registers as for mma.sync, comes from those rows
+ * (ldmatrix as above, or A's own registers), so one wgmma per m-block and
+ * k step (16) runs the whole width N <= 256. B is read by the tensor cores
+ * from shared memory through a descriptor, in one of the layouts the PTX
+ * ISA calls canonical, swizzled (SmemSwz below): stored as K rows of N
+ * ("MN-major", imm-trans-b 1) when its registers run along n, else as N
+ * rows of K ("K-major"), in atoms of 8 rows of W = 32, 64 or 128 bytes
+ * (W: the stored rows' bytes, up to 128) whose 16-byte chunks are XORed
+ * with the row's bits, 1024-byte aligned:
+ *
+ *   MN-major: (k, n) at (k % 8) W + (k / 8) SBO + (n % (W/es)) es + (n / (W/es)) LBO,
+ *             LBO = 8 W (atoms along n), SBO = 8 N es (the next 8 k)
+ *   K-major:  (k, n) at n W + (k % (W/es)) es + (k / (W/es)) N W,
+ *             SBO = 8 W (the next 8 rows), LBO unused
+ *
+ * then swz(x) = x ^ ((x >> 3) & (W - 16)) (bits 4.. ^= bits 7..). The
+ * descriptor of k step ks starts at the k rows 16 ks (MN-major: 2 ks SBO;
+ * K-major: the atom column and the 32-byte part of its rows). Stores into
+ * this layout (cp.async or st.shared) split an address into a thread's
+ * part and a slot's part, which use different bits (extents powers of
+ * two): swz(L + C) = swz(L) ^ swz(C), swz(L) once per thread.
+ *
  * A in registers. A chained dot's A (attention's P in P x V) may already
  * sit in the fragments: when its layout is the accumulator layout with
  * all warps along m (Wn = 1, for the result and for A), lane 4g + t holds
@@ -109,6 +138,14 @@ typedef struct MmaOperand {
     int64_t coef[MMA_TID_BITS];
 } MmaOperand;
 
+/* A swizzled shared-memory layout for wgmma (see "wgmma" above): element
+ * (c0, c1) of the stored operand, in the operand's dimensions, at
+ * swz_apply(bytes, sum_d (c_d % split[d]) lo[d] + (c_d / split[d]) hi[d]). */
+typedef struct SmemSwz {
+    int bytes; /* W: 32, 64 or 128 */
+    int64_t split[2], lo[2], hi[2];
+} SmemSwz;
+
 typedef struct MmaPlan {
     int64_t M, N, K;
     int wm, wn;                     /* warps along m and n */
@@ -119,12 +156,34 @@ typedef struct MmaPlan {
     Dist dc;                        /* the accumulator's */
     MmaOperand a, b;
     int64_t smem_bytes;             /* 0 when neither operand needs shared memory */
+    /* wgmma: B (at b.base, 1024-byte aligned; b.trans: MN-major) in bswz,
+     * its descriptor's fixed fields in desc_hi (bits 32..63) and desc_lbo
+     * (bits 16..29, encoded) */
+    bool wgmma;
+    SmemSwz bswz;
+    uint32_t desc_hi, desc_lbo;
 } MmaPlan;
 
+/* Whether a dot of M x N x K with esize-byte operands (fp16, bf16) runs
+ * on wgmma at target sm with num_warps warps, all along m (the layout
+ * assignment then gives its accumulator Wm = num_warps, Wn = 1).
+ * TRITONC_WGMMA=0 in the environment: never (mma.sync, as on sm_80). */
+bool wgmma_shape(int sm, int esize, int64_t M, int64_t N, int64_t K, int num_warps);
+/* swz of a byte offset from a 1024-byte aligned base. */
+static inline int64_t swz_apply(int bytes, int64_t x) { return x ^ ((x >> 3) & (bytes - 16)); }
+/* The offset of element (c0, c1) before swz (swz_apply of it: the byte). */
+static inline int64_t swz_linear(const SmemSwz *s, int64_t c0, int64_t c1) {
+    return c0 % s->split[0] * s->lo[0] + c0 / s->split[0] * s->hi[0] + c1 % s->split[1] * s->lo[1] +
+           c1 / s->split[1] * s->hi[1];
+}
+/* The byte offset from B's base where k step ks's descriptor starts. */
+int64_t wgmma_b_offset(const MmaPlan *pl, int kstep);
+
 /* The plan for a dot with result dc and operands da (M x K), db (K x N),
- * elements of esize bytes (2: fp16/bf16, 4: tf32); false when dc is not an accumulator layout
+ * elements of esize bytes (2: fp16/bf16, 4: tf32), for target sm (wgmma
+ * when wgmma_shape and the layout allow); false when dc is not an accumulator layout
  * mma.sync can serve (then the dot takes the FMA path). */
-bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, MmaPlan *pl);
+bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, MmaPlan *pl);
 
 /* Byte offset, from the operand's base + lane part, of the ldmatrix.x4
  * that loads A's m-block `mblock` at k step `kstep`. */

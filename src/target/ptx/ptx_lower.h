@@ -185,6 +185,8 @@ typedef struct Px {
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
     struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
+    struct PxSwz *swz_addrs;      /* see swz_of in ptx_mma.c */
+    bool uses_wgmma;              /* (global_smem then 1024-byte aligned) */
     struct PxBcastMap *bcast_maps; /* see px_broadcast_src_of */
     struct PxConvert *converts;    /* see px_relayout */
     struct PxRuns *runs;           /* see const_runs in ptx_emit.c */

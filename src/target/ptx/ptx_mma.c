@@ -91,30 +91,141 @@ static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, 
 /* global_smem + the lane part of an operand's ldmatrix addresses, in the
  * prologue: the coefficients of runs of thread-id bits that scale alike
  * are applied with one bfe and one mad. */
-static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
-    uint64_t h = 0x3a11;
-    for (int b = 0; b < pl->tid_bits; b++) h = hash_combine(h, (uint64_t)o->coef[b]);
+static Slot coef_sum_reg(Px *p, const int64_t *coef, int tid_bits, const char *start, int swizzle) {
+    uint64_t h = 0x3a11 + (uint64_t)swizzle;
+    for (int b = 0; b < tid_bits; b++) h = hash_combine(h, (uint64_t)coef[b]);
     h |= 1;
     Slot *cached = map_get(&p->tparts, h);
     if (cached) return *cached;
     Slot r = px_reg(p, RC_B32), t = px_reg(p, RC_B32);
     const char *rn = px_rname(p, r), *tn = px_rname(p, t), *tid = px_rname(p, p->tid);
-    px_line_pro(p, "mov.u32 ", rn, ", global_smem", NULL);
-    for (int b = 0; b < pl->tid_bits;) {
-        if (!o->coef[b]) {
+    px_line_pro(p, "mov.u32 ", rn, ", ", start, NULL);
+    for (int b = 0; b < tid_bits;) {
+        if (!coef[b]) {
             b++;
             continue;
         }
         int len = 1;
-        while (b + len < pl->tid_bits && o->coef[b + len] == o->coef[b] << len) len++;
+        while (b + len < tid_bits && coef[b + len] == coef[b] << len) len++;
         px_line_pro(p, "bfe.u32 ", tn, ", ", tid, ", ", px_int(p, b), ", ", px_int(p, len), NULL);
-        px_line_pro(p, "mad.lo.s32 ", rn, ", ", tn, ", ", px_int(p, o->coef[b]), ", ", rn, NULL);
+        px_line_pro(p, "mad.lo.s32 ", rn, ", ", tn, ", ", px_int(p, coef[b]), ", ", rn, NULL);
         b += len;
+    }
+    if (swizzle) { /* swz: bits 4.. ^= bits 7.. */
+        px_line_pro(p, "shr.u32 ", tn, ", ", rn, ", 3", NULL);
+        px_line_pro(p, "and.b32 ", tn, ", ", tn, ", ", px_int(p, swizzle - 16), NULL);
+        px_line_pro(p, "xor.b32 ", rn, ", ", rn, ", ", tn, NULL);
     }
     Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
     *keep = r;
     map_put(&p->tparts, h, keep);
     return r;
+}
+
+static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
+    return coef_sum_reg(p, o->coef, pl->tid_bits, "global_smem", 0);
+}
+
+/* ---- swizzled tiles (wgmma's B) ---------------------------------------------
+ *
+ * Where each element of a tile of layout d goes in a SmemSwz layout: the
+ * thread's part swz(L) as a register of the prologue, each slot's part
+ * swz(C) as a constant, the element at their XOR from the region's base
+ * (see "wgmma" in mma_plan.h). Made once per (Dist, layout). */
+typedef struct PxSwz {
+    const Dist *d;
+    SmemSwz z;
+    bool ok;
+    Slot lane;
+    int64_t *cpart; /* by slot */
+    struct PxSwz *next;
+} PxSwz;
+
+static const PxSwz *swz_of(Px *p, const Dist *d, const SmemSwz *z) {
+    for (PxSwz *e = p->swz_addrs; e; e = e->next)
+        if (e->d == d && !memcmp(&e->z, z, sizeof *z)) return e->ok ? e : NULL;
+    PxSwz *e = ARENA_NEW(p->ctx->arena, PxSwz);
+    *e = (PxSwz){.d = d, .z = *z, .next = p->swz_addrs};
+    p->swz_addrs = e;
+    int tid_bits = 0;
+    while ((1 << tid_bits) < d->nthreads) tid_bits++;
+    if (d->rank != 2 || tid_bits > MMA_TID_BITS || (1 << tid_bits) != d->nthreads) return NULL;
+    int64_t coef[MMA_TID_BITS] = {0}, lmask = 0;
+    for (int b = 0; b < tid_bits; b++) {
+        int t = 1 << b;
+        coef[b] = swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5));
+        if (coef[b] & lmask) return NULL;
+        lmask |= coef[b];
+    }
+    /* every thread's part the sum of its bits' (extents powers of two) */
+    for (int t = 0; t < d->nthreads; t++) {
+        int64_t sum = 0;
+        for (int b = 0; b < tid_bits; b++) sum += t >> b & 1 ? coef[b] : 0;
+        if (sum != swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5)))
+            return NULL;
+    }
+    e->cpart = ARENA_ARRAY(p->ctx->arena, int64_t, d->nslots);
+    for (int i = 0; i < d->nslots; i++) {
+        int j[2];
+        dist_slot_j(d, i, j);
+        int64_t c = swz_linear(z, dist_const(d, 0, j[0]), dist_const(d, 1, j[1]));
+        if (c & lmask) return NULL;
+        e->cpart[i] = swz_apply(z->bytes, c);
+    }
+    e->lane = coef_sum_reg(p, coef, tid_bits, "0", z->bytes);
+    e->ok = true;
+    return e;
+}
+
+/* base + (lane ^ cpart): the address of a slot of a swizzled tile whose
+ * region starts at `base` (1024-byte aligned). The XOR depends on the
+ * thread only: once, in the prologue. */
+static Slot swz_address(Px *p, Slot base, const PxSwz *sw, int slot) {
+    int64_t c = sw->cpart[slot];
+    Slot part = sw->lane;
+    if (c) {
+        uint64_t h = hash_combine(hash_combine(0x5e11, (uint64_t)sw->lane.reg), (uint64_t)c) | 1;
+        Slot *cached = map_get(&p->tparts, h);
+        if (cached) {
+            part = *cached;
+        } else {
+            part = px_reg(p, RC_B32);
+            px_line_pro(p, "xor.b32 ", px_rname(p, part), ", ", px_rname(p, sw->lane), ", ", px_int(p, c), NULL);
+            Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
+            *keep = part;
+            map_put(&p->tparts, h, keep);
+        }
+    }
+    return px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, part));
+}
+
+/* Writes a tile to a swizzled region at base (1024-byte aligned): as
+ * store_operand, vectors along d's fastest dimension where the layout
+ * keeps them together (its unit stride there). False: no such layout. */
+static bool store_swizzled(Px *p, Tile *t, const Dist *d, const Type *e, int es, const SmemSwz *z, Slot base) {
+    static const PxText st_op[] = {PX_LIT("st.shared.b16"), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"),
+                                   PX_LIT(""), PX_LIT("st.shared.v4.b32")};
+    const PxSwz *sw = swz_of(p, d, z);
+    if (!sw) return false;
+    int f = d->order[0];
+    int run = d->spt[f] < d->shape[f] ? d->spt[f] : (int)d->shape[f];
+    int vec = z->lo[f] == es ? (run < 16 / es ? run : 16 / es) : 1;
+    int per_word = 4 / es, nwords = vec / per_word;
+    for (int i = 0; i < d->nslots; i++) {
+        if (i % d->per_dim[f] % vec) continue;
+        Slot at = swz_address(p, base, sw, i), w[4];
+        if (nwords == 0) {
+            w[0] = px_mat(p, t->s[i], e);
+            px_st_regs(p, st_op[0], at, 0, w, 1);
+            continue;
+        }
+        for (int k = 0; k < nwords; k++) {
+            Slot lo = t->s[i + per_word * k];
+            w[k] = es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[i + per_word * k + 1], e);
+        }
+        px_st_regs(p, st_op[nwords], at, 0, w, nwords);
+    }
+    return true;
 }
 
 /* ldmatrix of n (2 or 4) blocks into fresh registers out[0..n-1]. */
@@ -171,7 +282,7 @@ static PxMmaPlans *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt
     if (!e) {
         e = ARENA_NEW(p->ctx->arena, PxMmaPlans);
         *e = (PxMmaPlans){.a = at, .b = bt, .c = rt, .next = p->mma_plans};
-        e->ok = mma_plan(dc, da, db, es, &e->plan);
+        e->ok = mma_plan(dc, da, db, es, p->sm, &e->plan);
         p->mma_plans = e;
         const MmaPlan *pl = &e->plan;
         if (e->ok) {
@@ -195,6 +306,74 @@ static PxMmaPlans *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt
     return e->ok ? e : NULL;
 }
 
+/* A's fragment of m-block m at k step ks into out[0..3]: ldmatrix from
+ * its shared-memory tile, or packed from its own registers. */
+static void a_fragment(Px *p, const PxMmaPlans *plan, Tile *ta, const Type *ea, Slot abase, int64_t adelta, int m,
+                       int ks, Slot *out) {
+    const MmaPlan *pl = &plan->plan;
+    if (!pl->a.in_regs) {
+        ldmatrix(p, 4, pl->a.trans, abase, mma_a_offset(pl, m, ks) + adelta, out);
+        return;
+    }
+    for (int i = 0; i < 4; i++) {
+        int at_i = (ks * pl->mblocks + m) * 4 + i;
+        out[i] = pack2(p, ta->s[plan->a_lo[at_i]], ta->s[plan->a_hi[at_i]], ea);
+    }
+}
+
+/* A text in the arena, readable 16 bytes past its end (px_line_lists). */
+static PxText arena_text(Px *p, const char *s) {
+    size_t n = strlen(s);
+    char *t = arena_alloc(p->ctx->arena, n + 17);
+    memcpy(t, s, n + 1);
+    return (PxText){t, n};
+}
+
+/* The dot's wgmma: A's fragments of every k step (registers), then one
+ * wgmma.mma_async per m-block and k step, B through the descriptor of
+ * its swizzled region (bregion: its base, a register), and the wait. */
+static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, Slot abase, int64_t adelta,
+                       Slot bregion, Tile *acc) {
+    const MmaPlan *pl = &plan->plan;
+    p->uses_wgmma = true;
+    Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl->mblocks * pl->ksteps);
+    for (int ks = 0; ks < pl->ksteps; ks++)
+        for (int m = 0; m < pl->mblocks; m++)
+            a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * (ks * pl->mblocks + m));
+    /* the descriptor: start address >> 4 in bits 0..13 (addresses below
+     * 256 KB: a k step's offset added there never carries out), the
+     * layout's fixed fields (mma_plan) above */
+    Slot lo0 = px_cse2(p, RC_B32, "shr.u32", px_arg_reg(p, bregion), px_arg_int(p, 4));
+    lo0 = px_cse2(p, RC_B32, "or.b32", px_arg_reg(p, lo0), px_arg_int(p, pl->desc_lbo));
+    Slot hi = px_cse1(p, RC_B32, "mov.b32", px_arg_int(p, pl->desc_hi));
+    const char *ab = pl->esize == 2 && ea->fkind == FK_BF16 ? "bf16" : "f16";
+    char opc[96];
+    snprintf(opc, sizeof opc, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s", (int)pl->N, ab, ab);
+    PxText op_t = arena_text(p, opc), tail = arena_text(p, pl->b.trans ? "1, 1, 1, 1" : "1, 1, 1, 0");
+    int nacc = 4 * pl->nblocks;
+    Slot *cs = ARENA_ARRAY(p->ctx->arena, Slot, nacc);
+    PxText *cl = ARENA_ARRAY(p->ctx->arena, PxText, pl->mblocks);
+    for (int m = 0; m < pl->mblocks; m++) {
+        for (int k = 0; k < nacc; k++) cs[k] = acc->s[plan->acc[m * nacc + k]];
+        cl[m] = px_reglist(p, cs, nacc);
+    }
+    PxText *dl = ARENA_ARRAY(p->ctx->arena, PxText, pl->ksteps);
+    for (int ks = 0; ks < pl->ksteps; ks++) {
+        int64_t off = wgmma_b_offset(pl, ks) >> 4;
+        Slot lo = off ? px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, lo0), px_arg_int(p, off)) : lo0;
+        const char *pair = px_cat(p, "{", px_rname(p, lo), ", ", px_rname(p, hi), "}", NULL);
+        dl[ks] = arena_text(p, px_rname(p, px_cse(p, RC_B64, "mov.b64", pair, NULL, NULL)));
+    }
+    px_line(p, "wgmma.fence.sync.aligned", NULL);
+    for (int ks = 0; ks < pl->ksteps; ks++)
+        for (int m = 0; m < pl->mblocks; m++) {
+            PxText al = px_reglist(p, af + 4 * (ks * pl->mblocks + m), 4);
+            px_line_lists(p, op_t, (const PxText[]){cl[m], al, dl[ks], tail}, 4);
+        }
+    px_line(p, "wgmma.commit_group.sync.aligned", NULL);
+    px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
+}
+
 bool px_lower_dot_mma(Px *p, Op *op) {
     Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *rt = r->type;
@@ -212,10 +391,24 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     Op *ring_a = pl.a.in_regs ? NULL : ring_load(a), *ring_b = ring_load(b);
     bool store_a = !pl.a.in_regs && !ring_a, store_b = !ring_b;
     Tile *ta = pl.a.in_regs || store_a ? px_tile(p, a) : NULL;
+    Slot bregion = {0}; /* wgmma: B's swizzled region */
     if (store_a || store_b) {
-        px_smem_begin(p, pl.smem_bytes);
+        /* (wgmma: room to align B's region to 1024 bytes above the rings) */
+        px_smem_begin(p, pl.smem_bytes + (pl.wgmma ? 1024 : 0));
         if (store_a) store_operand(p, ta, da, ea, es, &pl.a);
-        if (store_b) store_operand(p, px_tile(p, b), db, eb, es, &pl.b);
+        if (store_b && pl.wgmma) {
+            Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
+            int64_t at_b = (p->smem_floor + pl.b.base + 1023) & ~(int64_t)1023;
+            bregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, gs), px_arg_int(p, at_b));
+            if (!store_swizzled(p, px_tile(p, b), db, eb, es, &pl.bswz, bregion)) {
+                px_fail(p, op, "wgmma operand without a swizzled layout");
+                return true;
+            }
+            /* (the tensor cores read it through the async proxy) */
+            px_line(p, "fence.proxy.async.shared::cta", NULL);
+        } else if (store_b) {
+            store_operand(p, px_tile(p, b), db, eb, es, &pl.b);
+        }
         px_barrier(p);
     } else {
         p->smem_dirty = true;
@@ -223,7 +416,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     Tile *acc = px_dot_acc(p, c, p->f32, dc->nslots);
     /* each operand's ldmatrix address: lane part + delta + the plan's offset
      * (a ring's stage instead of the plan's region: delta = its offset - base) */
-    if (plan->lane_b.kind == SLOT_NONE) plan->lane_b = lane_address(p, &pl, &pl.b);
+    if (!pl.wgmma && plan->lane_b.kind == SLOT_NONE) plan->lane_b = lane_address(p, &pl, &pl.b);
     if (!pl.a.in_regs && plan->lane_a.kind == SLOT_NONE) plan->lane_a = lane_address(p, &pl, &pl.a);
     Slot abase = {0}, bbase = plan->lane_b;
     int64_t adelta = p->smem_floor, bdelta = p->smem_floor;
@@ -232,44 +425,46 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         adelta = int_attr(ring_a, AN_OFFSET) - pl.a.base;
         abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, AN_STAGE_BYTES), &adelta);
     }
-    if (ring_b) {
+    if (ring_b && pl.wgmma) {
+        int64_t off = int_attr(ring_b, AN_OFFSET);
+        Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
+        bregion = stage_address(p, gs, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &off);
+        if (off) bregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, bregion), px_arg_int(p, off));
+    } else if (ring_b) {
         bdelta = int_attr(ring_b, AN_OFFSET) - pl.b.base;
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &bdelta);
     }
-    /* The operand lists of the mma lines, each made once: the
-     * accumulator's for every k step, A's for every n-block, B's for every
-     * m-block. */
-    PxText *cl = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks * pl.nblocks);
-    for (int m = 0; m < pl.mblocks; m++)
-        for (int n = 0; n < pl.nblocks; n++) {
-            Slot cs[4];
-            for (int i = 0; i < 4; i++) cs[i] = acc->s[plan->acc[(m * pl.nblocks + n) * 4 + i]];
-            cl[m * pl.nblocks + n] = px_reglist(p, cs, 4);
-        }
-    Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
-    Slot *bf = ARENA_ARRAY(p->ctx->arena, Slot, 2 * pl.nblocks + 2);
-    PxText *al = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks), *bl = ARENA_ARRAY(p->ctx->arena, PxText, pl.nblocks);
-    PxText opc = {mma, strlen(mma)};
-    for (int ks = 0; ks < pl.ksteps; ks++) {
-        for (int m = 0; m < pl.mblocks; m++) {
-            if (!pl.a.in_regs) {
-                ldmatrix(p, 4, pl.a.trans, abase, mma_a_offset(&pl, m, ks) + adelta, af + 4 * m);
-            } else {
-                for (int i = 0; i < 4; i++) {
-                    int at_i = (ks * pl.mblocks + m) * 4 + i;
-                    af[4 * m + i] = pack2(p, ta->s[plan->a_lo[at_i]], ta->s[plan->a_hi[at_i]], ea);
-                }
-            }
-            al[m] = px_reglist(p, af + 4 * m, 4);
-        }
-        for (int n = 0; n < pl.nblocks; n += 2)
-            ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks) + bdelta, bf + 2 * n);
-        for (int n = 0; n < pl.nblocks; n++) bl[n] = px_reglist(p, bf + 2 * n, 2);
+    if (pl.wgmma) {
+        emit_wgmma(p, plan, ea, ta, abase, adelta, bregion, acc);
+    } else {
+        /* The operand lists of the mma lines, each made once: the
+         * accumulator's for every k step, A's for every n-block, B's for
+         * every m-block. */
+        PxText *cl = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks * pl.nblocks);
         for (int m = 0; m < pl.mblocks; m++)
             for (int n = 0; n < pl.nblocks; n++) {
-                PxText cn = cl[m * pl.nblocks + n];
-                px_line_lists(p, opc, (const PxText[]){cn, al[m], bl[n], cn}, 4);
+                Slot cs[4];
+                for (int i = 0; i < 4; i++) cs[i] = acc->s[plan->acc[(m * pl.nblocks + n) * 4 + i]];
+                cl[m * pl.nblocks + n] = px_reglist(p, cs, 4);
             }
+        Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl.mblocks);
+        Slot *bf = ARENA_ARRAY(p->ctx->arena, Slot, 2 * pl.nblocks + 2);
+        PxText *al = ARENA_ARRAY(p->ctx->arena, PxText, pl.mblocks), *bl = ARENA_ARRAY(p->ctx->arena, PxText, pl.nblocks);
+        PxText opc = {mma, strlen(mma)};
+        for (int ks = 0; ks < pl.ksteps; ks++) {
+            for (int m = 0; m < pl.mblocks; m++) {
+                a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * m);
+                al[m] = px_reglist(p, af + 4 * m, 4);
+            }
+            for (int n = 0; n < pl.nblocks; n += 2)
+                ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks) + bdelta, bf + 2 * n);
+            for (int n = 0; n < pl.nblocks; n++) bl[n] = px_reglist(p, bf + 2 * n, 2);
+            for (int m = 0; m < pl.mblocks; m++)
+                for (int n = 0; n < pl.nblocks; n++) {
+                    PxText cn = cl[m * pl.nblocks + n];
+                    px_line_lists(p, opc, (const PxText[]){cn, al[m], bl[n], cn}, 4);
+                }
+        }
     }
     Tile *out = px_new_tile(p, dc->nslots);
     memcpy(out->s, acc->s, sizeof(Slot) * (size_t)dc->nslots);
@@ -301,6 +496,15 @@ static void lower_async_copy(Px *p, Op *op) {
     Value *ptr = op_operand(op, 1), *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
     const Dist *d = px_dist_of(p, ptr->type);
     if (!d) return px_fail(p, op, "async copy without a layout");
+    /* a swizzled ring (wgmma's B): [W, split, lo, hi of dimension 0, of 1] */
+    const Attr *sa = op_attr_k(op, AN_SWIZZLE);
+    const PxSwz *sw = NULL;
+    if (sa) {
+        if (sa->kind != ATTR_DENSE_ARRAY || sa->dense.nvals != 7) return px_fail(p, op, "bad swizzle attribute");
+        const int64_t *v = sa->dense.ints;
+        SmemSwz z = {(int)v[0], {v[1], v[4]}, {v[2], v[5]}, {v[3], v[6]}};
+        if (!(sw = swz_of(p, d, &z))) return px_fail(p, op, "swizzled ring of a layout it cannot place");
+    }
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;
     const Type *pe = ty_elem(ptr->type)->elem;
     int es = px_bits(pe) / 8, vec = (int)int_attr(op, AN_VEC), f = d->order[0];
@@ -315,13 +519,15 @@ static void lower_async_copy(Px *p, Op *op) {
     size_t size_n = strlen(size_s);
     int shift = es == 4 ? 2 : es == 2 ? 1 : es == 8 ? 3 : 0;
     /* a vector starts where j along f (counted first) is a multiple of vec */
-    Slot lb;
-    const int64_t *loff = px_linear_indices(p, d, strides, &lb);
+    Slot lb = {0};
+    const int64_t *loff = sw ? NULL : px_linear_indices(p, d, strides, &lb);
     for (int i = 0; i < d->nslots; i++) {
         if (i % d->per_dim[f] % vec) continue;
-        Slot idx = px_linear_at(lb, loff, i);
+        Slot idx = sw ? (Slot){0} : px_linear_at(lb, loff, i);
         Slot dst = base;
-        if (idx.kind == SLOT_REG) {
+        if (sw) {
+            dst = swz_address(p, base, sw, i);
+        } else if (idx.kind == SLOT_REG) {
             Slot ri = {SLOT_REG, RC_B32, idx.reg, {0}};
             Slot sc = shift ? px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, shift)) : ri;
             dst = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, sc));
@@ -373,6 +579,9 @@ void px_lower_async(Px *p, Op *op) {
     case TTG_ASYNC_COMMIT: px_line(p, "cp.async.commit_group", NULL); return;
     case TTG_ASYNC_WAIT:
         px_line(p, "cp.async.wait_group ", px_int(p, int_attr(op, AN_NUM)), NULL);
+        /* (each thread's copies, for the tensor cores' reads through the
+         * async proxy: wgmma's B) */
+        if (op_attr_k(op, AN_PROXY_FENCE)) px_line(p, "fence.proxy.async.shared::cta", NULL);
         px_barrier(p);
         return;
     case TTG_LOCAL_LOAD:

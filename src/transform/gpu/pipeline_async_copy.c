@@ -54,7 +54,10 @@
  * swapped), its vectors along the load's contiguous dimension must be
  * contiguous there (the operand's stride along it is 1), and the
  * ttg.local_load gives the transposed tile, replacing the tt.trans. Each ring stage holds one operand (its padded
- * rows, rounded up to 128 bytes); S = min(num_stages, what fits in the
+ * rows, rounded up to 128 bytes; a dot that wgmma runs reads B through
+ * descriptors: its ring holds B in the swizzled layout of mma_plan.h, the
+ * copy's `swizzle` attribute, every stage 1024-byte aligned, and the wait
+ * at the loop's top fences the copies' writes for the async proxy); S = min(num_stages, what fits in the
  * device's shared memory beside the dot's other operand); S < 2: the loop
  * is left alone. Only innermost loops.
  */
@@ -75,6 +78,7 @@ typedef struct Cand {
     int operand;        /* 0: A, 1: B */
     int vec;            /* elements per cp.async */
     int64_t stride[2];  /* element strides of the stored operand */
+    SmemSwz swz;        /* or its swizzled layout (wgmma's B; bytes 0: none) */
     int64_t stage_bytes, offset;
     int64_t dot_smem_bytes; /* the shared memory the dot's plan uses */
     Op *copy;           /* its first async copy made: the later ones copy its attributes */
@@ -275,7 +279,7 @@ static bool dot_plan(Context *c, Op *dot, int sm, int mode, MmaPlan *pl) {
     if (ea->fkind == FK_F32 && mode < 2) return false; /* tf32: see async_copy_mode */
     Dist da, db, dc;
     return type_dist(c, at, &da) && type_dist(c, bt, &db) && type_dist(c, rt, &dc) &&
-           mma_plan(&dc, &da, &db, ea->width / 8, pl);
+           mma_plan(&dc, &da, &db, ea->width / 8, sm, pl);
 }
 
 static int pow2_floor(int64_t v) {
@@ -304,14 +308,15 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     if (!u || u->next || u->owner->kind != TT_DOT || u->owner->parent != p->body) return false;
     Op *dot = u->owner;
     int which = u == &dot->operands[0] ? 0 : u == &dot->operands[1] ? 1 : -1;
-    MmaPlan pl;
-    if (which < 0 || !dot_plan(p->c, dot, sm, p->mode, &pl) || (which == 0 && pl.a.in_regs)) return false;
+    MmaPlan plan, *pl = &plan;
+    if (which < 0 || !dot_plan(p->c, dot, sm, p->mode, pl) || (which == 0 && pl->a.in_regs)) return false;
+    const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : NULL;
     if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
     Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
     Dist d;
     if (!type_dist(p->c, ptr->type, &d)) return false;
-    const MmaOperand *o = which ? &pl.b : &pl.a;
-    int f = d.order[0], es = pl.esize, of = tr ? 1 - f : f; /* of: f in the operand's dimensions */
+    const MmaOperand *o = which ? &pl->b : &pl->a;
+    int f = d.order[0], es = pl->esize, of = tr ? 1 - f : f; /* of: f in the operand's dimensions */
     const AxisInfo *ai = axis_info(p->aa, ptr);
     int64_t v = d.spt[f] < d.shape[f] ? d.spt[f] : d.shape[f];
     if (ai->contig[f] < v) v = ai->contig[f];
@@ -322,15 +327,16 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
         const AxisInfo *mi = axis_info(p->aa, mask);
         if (mi->cnst[f] < v) v = mi->cnst[f];
     }
-    if (o->stride[of] != 1) v = 1;
+    if (swz ? swz->lo[of] != es : o->stride[of] != 1) v = 1;
     int vec = pow2_floor(v < 1 ? 1 : v);
     if (vec * es < 4) return false;
     for (int k = 0; k < l->noperands; k++)
         if (!evaluable(p, op_operand(l, k), 0)) return false;
-    int64_t bytes = which ? pl.smem_bytes - pl.b.base : pl.b.base;
+    int64_t bytes = which ? pl->smem_bytes - pl->b.base : pl->b.base;
+    int64_t round = swz ? 1023 : 127; /* (a swizzled stage starts at a multiple of 1024 bytes) */
     *cd = (Cand){.load = l, .dot = dot, .trans = tr, .operand = which, .vec = vec,
-                 .stride = {o->stride[tr ? 1 : 0], o->stride[tr ? 0 : 1]}, .stage_bytes = (bytes + 127) & ~(int64_t)127,
-                 .dot_smem_bytes = pl.smem_bytes};
+                 .stride = {o->stride[tr ? 1 : 0], o->stride[tr ? 0 : 1]}, .swz = swz ? *swz : (SmemSwz){0},
+                 .stage_bytes = (bytes + round) & ~round, .dot_smem_bytes = pl->smem_bytes};
     return true;
 }
 
@@ -359,8 +365,16 @@ static void issue(Pipe *p, Env env, Cand *cs, int n, Value *stage, Value *guard,
         }
         set_int(p->c, cp, AN_OFFSET, cs[i].offset);
         set_int(p->c, cp, AN_STAGE_BYTES, cs[i].stage_bytes);
-        set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
-        set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);
+        if (cs[i].swz.bytes) {
+            /* [W, split, lo, hi of the copy's dimension 0, then of 1] */
+            const SmemSwz *z = &cs[i].swz;
+            int d0 = cs[i].trans ? 1 : 0, d1 = 1 - d0;
+            int64_t sw[7] = {z->bytes, z->split[d0], z->lo[d0], z->hi[d0], z->split[d1], z->lo[d1], z->hi[d1]};
+            op_set_attr_k(p->c, cp, AN_SWIZZLE, attr_dense_array(p->c, ty_i64(p->c), sw, 7));
+        } else {
+            set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
+            set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);
+        }
         set_int(p->c, cp, AN_VEC, cs[i].vec);
         cs[i].copy = cp;
     }
@@ -419,10 +433,13 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
     /* stages: the rings, and above them the largest region a ring dot may
      * still store its other operand into, within the device's limit */
     int64_t per_stage = 0, extra = 0, limit = sm >= 90 ? 227 * 1024 : 163 * 1024;
+    bool swizzled = false;
     for (int i = 0; i < n; i++) {
         per_stage += cs[i].stage_bytes;
+        swizzled |= cs[i].swz.bytes != 0;
         if (cs[i].dot_smem_bytes > extra) extra = cs[i].dot_smem_bytes;
     }
+    if (swizzled) extra += 1024; /* (a swizzled ring's alignment) */
     int stages = ns;
     while (n && stages >= 2 && stages * per_stage + extra + 1024 > limit) stages--;
     if (!n || stages < 2) {
@@ -431,7 +448,10 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
         return 0;
     }
     int64_t off = 0;
-    for (int i = 0; i < n; i++) cs[i].offset = off, off += stages * cs[i].stage_bytes;
+    for (int i = 0; i < n; i++) {
+        if (cs[i].swz.bytes) off = (off + 1023) & ~(int64_t)1023;
+        cs[i].offset = off, off += stages * cs[i].stage_bytes;
+    }
     int ahead = stages - 1;
     /* (the facts no one has asked for yet are computed now, from the IR
      * the analysis was made from: the loop is rebuilt below) */
@@ -480,6 +500,9 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
     Builder bb = builder_before(c, first);
     Op *wait = plain_op(&bb, TTG_ASYNC_WAIT, NULL, 0);
     set_int(c, wait, AN_NUM, ahead - 1);
+    /* a ring the tensor cores read through descriptors (wgmma's B: the
+     * async proxy) sees the copies' writes after a proxy fence */
+    if (swizzled) op_set_attr_k(c, wait, AN_PROXY_FENCE, attr_unit(c));
     Env env = tc_calloc((size_t)p.nvals, sizeof(Value *));
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
     env[body_index(&p, body->args[0])] = iv;

@@ -10,7 +10,8 @@
  *  0. tensor-core dots first: an fp16, bf16 or tf32 tt.dot into fp32 whose
  *     shape mma.sync can tile gets, as its result's layout, the m16n8
  *     accumulator layout (ttg_mma_layout; warps split as Triton's
- *     warpsPerTileV2 splits them), so that the accumulator, its zero init
+ *     warpsPerTileV2 splits them, or all along m for a dot that wgmma
+ *     runs, as warpsPerTileV3 does: wgmma_shape), so that the accumulator, its zero init
  *     and its loop-carried copies hold it before a load or store can claim
  *     them; the store after the loop then takes a conversion;
  *  1. anchors: every load, store and atomic gets its coalesced layout
@@ -41,6 +42,7 @@
  *     every later op it dominates.
  */
 #include "dialect/dialect.h"
+#include "target/ptx/mma_plan.h"
 #include "transform/gpu/gpu_passes.h"
 
 #include <stdio.h>
@@ -1080,7 +1082,9 @@ static bool mma_dot_layout(LState *s, Op *dot, Layout *out) {
     int64_t M = rt->shape[0], N = rt->shape[1], K = at->shape[1];
     if (K % (tf32 ? 8 : 16) || M % 16 || N % 8) return false;
     int wm, wn;
-    mma_warps(M, N, o->num_warps, chained_dot(s, dot), &wm, &wn);
+    /* wgmma (sm_90a): a warpgroup's four warps along m, every warp */
+    if (!tf32 && wgmma_shape(o->sm, 2, M, N, K, o->num_warps)) wm = o->num_warps, wn = 1;
+    else mma_warps(M, N, o->num_warps, chained_dot(s, dot), &wm, &wn);
     *out = ttg_mma_layout(wm, wn);
     return true;
 }

@@ -14,7 +14,10 @@ exits) reconverges as on the hardware. Threads that `ret`/`exit` leave.
 (threads that arrive at different bar.sync instructions are reported);
 warp collectives (shfl.sync, ldmatrix, mma.sync) are executed by the
 threads of a warp together, and a warp that reaches one with only part of
-its member mask present is reported as divergent. Several CTAs of the
+its member mask present is reported as divergent; wgmma.mma_async is
+executed by a warpgroup (4 warps) together, at issue (its fence, commit
+and wait are no-ops), B read from shared memory through its descriptor
+by the PTX ISA's canonical layouts, swizzled. Several CTAs of the
 grid run side by side in one thread array (`cta_batch`), each with its own
 shared memory and barrier; kernels that take a lock (atom.cas/exch, or a
 volatile/acquire load in a loop) run one CTA at a time, as min-PC
@@ -642,6 +645,7 @@ class Kernel:
                                (st[k] % self.nthreads, st[k + 1] % self.nthreads, sb[k] % self.smem_bytes))
             self.s_wepoch[bytes_] = ep
             self.s_writer[bytes_] = t
+            self.s_unfenced[bytes_] = True
         else:
             bad = (self.s_wepoch[bytes_] == ep) & (self.s_writer[bytes_] != t)
             if bad.any():
@@ -763,6 +767,7 @@ class Kernel:
         self.s_writer = np.full(S * B, -1, np.int64)
         self.s_reader = np.full(S * B, -1, np.int64)
         self.s_pending = np.zeros(S * B, np.int32)
+        self.s_unfenced = np.zeros(S * B, np.bool_)  # written, not yet fenced for the async proxy
         self.epoch_counter = getattr(self, "epoch_counter", 0) + B
         self.epoch = np.arange(self.epoch_counter - B, self.epoch_counter, dtype=np.int64)
         self.local = np.zeros((T, max(self.local_size, 1)), np.uint8)
@@ -887,9 +892,9 @@ class Kernel:
     def handler(self, ins):
         b = ins.base
         h = {"mov": self.h_mov, "ld": self.ldst, "st": self.ldst, "cp": self.h_cp, "ldmatrix": self.h_ldmatrix,
-             "mma": self.h_mma, "shfl": self.h_shfl, "cvt": self.h_cvt, "setp": self.h_setp, "selp": self.h_selp,
+             "mma": self.h_mma, "wgmma": self.h_wgmma, "shfl": self.h_shfl, "cvt": self.h_cvt, "setp": self.h_setp, "selp": self.h_selp,
              "bfe": self.h_bfe, "bfi": self.h_bfi, "atom": self.h_atom, "red": self.h_atom, "cvta": self.h_cvta,
-             "call": self.h_call, "griddepcontrol": self.h_nop, "membar": self.h_nop, "fence": self.h_nop,
+             "call": self.h_call, "griddepcontrol": self.h_nop, "membar": self.h_nop, "fence": self.h_fence,
              "prmt": self.h_prmt, "clz": self.h_bitcount, "popc": self.h_bitcount, "brev": self.h_brev,
              "testp": self.h_testp, "vote": self.h_vote, "copysign": self.h_copysign}.get(b)
         if h is not None:
@@ -906,6 +911,13 @@ class Kernel:
 
     def h_nop(self, ins, m):
         pass
+
+    def h_fence(self, ins, m):
+        # fence.proxy.async: the executing threads' shared-memory writes
+        # become visible to the async proxy (wgmma's descriptor reads)
+        if "proxy" in ins.parts and "async" in ins.parts:
+            done = np.isin(self.s_writer, np.nonzero(m)[0]) & self.s_unfenced
+            self.s_unfenced[done] = False
 
     def h_mov(self, ins, m):
         d, a = ins.ops
@@ -1749,6 +1761,90 @@ class Kernel:
             D[2, ln], D[3, ln] = Dm[g + 8, 2 * q], Dm[g + 8, 2 * q + 1]
         for i, nm in enumerate(d):
             self.write(nm, D[i].astype(np.float32))
+
+    def h_wgmma(self, ins, m):
+        parts = ins.parts
+        if parts[1] in ("fence", "commit_group", "wait_group"):
+            return  # (the product is computed at issue)
+        if parts[1] != "mma_async" or parts[5] != "f32" or parts[6] not in ("f16", "bf16") or parts[7] != parts[6]:
+            raise SimError("wgmma " + ins.opc)
+        mt = re.match(r"m64n(\d+)k16$", parts[4])
+        if not mt:
+            raise SimError("wgmma shape " + ins.opc)
+        N = int(mt.group(1))
+        ops = ins.ops
+        d = self.vec_names(ops[0])
+        if len(d) != N // 2 or not ops[1].startswith("{"):
+            raise SimError("wgmma operands (A from registers only): " + ins.line)
+        a = self.vec_names(ops[1])
+        if ops[3] not in ("1", "0") or ops[4] != "1" or ops[5] != "1":
+            raise SimError("wgmma scales " + ins.line)
+        trans = ops[6] == "1"
+        g4 = m.reshape(-1, 128)
+        if (g4.any(1) & ~g4.all(1)).any():
+            raise SimError("divergence: wgmma executed by part of a warpgroup")
+        desc = np.broadcast_to(self.read(ops[2], "b64"), (self.T,)).astype(np.uint64)
+        A = np.stack([np.broadcast_to(self.read(x, "b32"), (self.T,)) for x in a])
+        C = np.stack([np.broadcast_to(self.read(x, "f32"), (self.T,)) for x in d]).astype(np.float64)
+        if ops[3] == "0":
+            C[:] = 0
+        D = C.copy()
+        es = 2
+
+        def halves(v):
+            lo, hi = (v & 0xFFFF).astype(np.uint16), (v >> 16).astype(np.uint16)
+            if parts[6] == "f16":
+                return lo.view(np.float16).astype(np.float64), hi.view(np.float16).astype(np.float64)
+            return bf16_to_f32(lo).astype(np.float64), bf16_to_f32(hi).astype(np.float64)
+        g, q = np.arange(32) >> 2, np.arange(32) & 3
+        kk, nn = np.meshgrid(np.arange(16), np.arange(N), indexing="ij")
+        for wg in np.nonzero(g4.all(1))[0]:
+            th = slice(128 * wg, 128 * wg + 128)
+            dv = desc[th]
+            if (dv != dv[0]).any():
+                raise SimError("wgmma descriptor differs between the threads of a warpgroup")
+            dv = int(dv[0])
+            start, lbo, sbo = (dv & 0x3FFF) << 4, (dv >> 16 & 0x3FFF) << 4, (dv >> 32 & 0x3FFF) << 4
+            mode = dv >> 62
+            if mode == 0 or dv >> 49 & 7:
+                raise SimError("wgmma descriptor without a swizzle, or with a base offset: %#x" % dv)
+            w = {1: 128, 2: 64, 3: 32}[mode]
+            addr = _wgmma_b_addr(start, lbo, sbo, w, es, trans, kk, nn).reshape(-1).astype(np.int64)
+            reader = np.full(addr.shape, 128 * wg, np.int64)
+            b = self.smem_index(addr, es, reader, ins)
+            self.smem_check(b, es, reader, False, None)
+            if self.s_unfenced[b[:, None] + np.arange(es)].any():
+                raise SimError("wgmma reads shared memory written without a fence.proxy.async since")
+            raw = self.smem[b[:, None] + np.arange(es)].view(np.uint16).reshape(16, N)
+            Bm = raw.view(np.float16).astype(np.float64) if parts[6] == "f16" else \
+                bf16_to_f32(raw).astype(np.float64)
+            Am = np.zeros((64, 16))
+            for wi in range(4):
+                ln = slice(128 * wg + 32 * wi, 128 * wg + 32 * wi + 32)
+                for k, (ro, co) in enumerate([(0, 0), (8, 0), (0, 8), (8, 8)]):
+                    lo, hi = halves(A[k, ln])
+                    Am[16 * wi + g + ro, 2 * q + co], Am[16 * wi + g + ro, 2 * q + co + 1] = lo, hi
+            P = Am @ Bm
+            for wi in range(4):
+                ln = np.arange(128 * wg + 32 * wi, 128 * wg + 32 * wi + 32)
+                for c in range(N // 8):
+                    for i, (ro, co) in enumerate([(0, 0), (0, 1), (8, 0), (8, 1)]):
+                        D[4 * c + i, ln] += P[16 * wi + g + ro, 8 * c + 2 * q + co]
+        for i, nm in enumerate(d):
+            self.write(nm, D[i].astype(np.float32))
+
+
+def _wgmma_b_addr(start, lbo, sbo, w, es, trans, k, n):
+    """Byte addresses of B's elements (k, n) (arrays) read through a wgmma
+    descriptor: the PTX ISA's canonical layouts (in units of 16 bytes, T =
+    16 / es elements), swizzled by the mode's width w, on absolute
+    addresses."""
+    t = 16 // es
+    if trans:  # MN-major: ((T, w/16, m), (8, k)) : ((1, T, LBO), (w/es, SBO)) elements
+        a = start + (n % t) * es + (n // t) % (w // 16) * 16 + n // (w // es) * lbo + (k % 8) * w + k // 8 * sbo
+    else:      # K-major: ((8, m), (T, 2k)) : ((w/es, SBO), (1, T)) elements
+        a = start + (n % 8) * w + n // 8 * sbo + (k % t) * es + k // t * 16
+    return a ^ ((a >> 3) & (w - 16))
 
 
 def mulhi(x, y, size, signed):

@@ -1,0 +1,76 @@
+# wgmma on sm_90a (src/target/ptx/ptx_mma.c; the layouts drawn in
+# mma_plan.h). An fp16 dot of the corpus matmul's shape, 128x128x64 at 4
+# warps: the accumulator layout puts every warp along m (warpsPerCTA [4,
+# 1], as Triton's warpsPerTileV3), B's cp.async ring holds it swizzled
+# (128-byte rows of 64 n, 8 k rows an atom: [W, split, lo, hi] per
+# dimension) at 1024-byte aligned stages, and the wait at the loop's top
+# fences the copies for the async proxy. In the PTX: each thread's part of
+# the swizzled address in the prologue (shr, and, xor), A's fragments by
+# ldmatrix, B's descriptor (start >> 4 | LBO << 16, then SBO >> 4 | the
+# 128-byte mode << 30 above), one wgmma.mma_async.m64n128k16 per m-block
+# and k step between a fence and a commit, then the wait; global_smem
+# aligned to 1024. A dot outside a loop stores B with st.shared into the
+# same layout and fences it before the barrier; B^T (rows of k, attention's
+# K^T) is read K-major (imm-trans-b 0). bf16 picks the bf16 form; sm_80
+# keeps mma.sync, and so does TRITONC_WGMMA=0. ptxas assembles it for sm_90a.
+# RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=TTGIR
+# RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ptx -o %t.mm.ptx
+# RUN: FileCheck %s --check-prefix=RING < %t.mm.ptx
+# RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 -o %t.mn.ptx
+# RUN: FileCheck %s --check-prefix=MN < %t.mn.ptx
+# RUN: %tritonc compile %s --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 -o %t.k.ptx
+# RUN: FileCheck %s --check-prefix=KM < %t.k.ptx
+# RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:80 | FileCheck %s --check-prefix=SM80
+# RUN: env TRITONC_WGMMA=0 %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 | FileCheck %s --check-prefix=SM80
+# TTGIR: [[ACC:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+# TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 0 : i64, stage_bytes = 18432 : i64, stride0 = 72 : i64, stride1 = 1 : i64, vec = 8 : i64}
+# TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 55296 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 8, 128, 2048, 64, 2, 1024>, vec = 8 : i64}
+# TTGIR: "ttg.async_wait"() {num = 1 : i64, proxy_fence}
+# TTGIR: tt.dot {{.*}} -> tensor<128x128xf32, [[ACC]]>
+# TTGIR: "ttg.async_wait"() {num = 0 : i64} : () -> ()
+# RING: .target sm_90a
+# RING: .extern .shared .align 1024 .b8 global_smem[];
+# RING: shr.u32 [[T:%r[0-9]+]], [[L:%r[0-9]+]], 3;
+# RING-NEXT: and.b32 [[T]], [[T]], 112;
+# RING-NEXT: xor.b32 [[L]], [[L]], [[T]];
+# RING: cp.async.wait_group 1;
+# RING-NEXT: fence.proxy.async.shared::cta;
+# RING-NEXT: bar.sync 0;
+# RING: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# RING: or.b32 [[LO:%r[0-9]+]], {{%r[0-9]+}}, 4194304;
+# RING: mov.b32 [[HI:%r[0-9]+]], 1073741952;
+# RING: mov.b64 [[D0:%rd[0-9]+]], {[[LO]], [[HI]]};
+# RING: wgmma.fence.sync.aligned;
+# RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{(%f[0-9]+, ){63}%f[0-9]+}}}, {{{(%r[0-9]+, ){3}%r[0-9]+}}}, [[D0]], 1, 1, 1, 1;
+# RING-COUNT-7: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+# RING-NEXT: wgmma.commit_group.sync.aligned;
+# RING-NEXT: wgmma.wait_group.sync.aligned 0;
+# RING-NOT: mma.sync
+# MN: st.shared.v4.b32
+# MN: fence.proxy.async.shared::cta;
+# MN-NEXT: bar.sync 0;
+# MN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, 1, 1, 1, 1;
+# MN-NOT: mma.sync
+# KM: fence.proxy.async.shared::cta;
+# KM: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, 1, 1, 1, 0;
+# SM80-NOT: wgmma
+# SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+# REQUIRES: ptxas
+# RUN: ptxas -arch=sm_90a --warning-as-error %t.mm.ptx -o %t.mm.cubin
+# RUN: ptxas -arch=sm_90a --warning-as-error %t.mn.ptx -o %t.mn.cubin
+# RUN: ptxas -arch=sm_90a --warning-as-error %t.k.ptx -o %t.k.cubin
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr, B_T: tl.constexpr):
+    m = tl.arange(0, 64)
+    n = tl.arange(0, 64)
+    k = tl.arange(0, 32)
+    a = tl.load(a_ptr + m[:, None] * 32 + k[None, :])
+    if B_T:
+        b = tl.load(b_ptr + k[:, None] + n[None, :] * 32)
+    else:
+        b = tl.load(b_ptr + k[:, None] * 64 + n[None, :])
+    tl.store(c_ptr + m[:, None] * 64 + n[None, :], tl.dot(a, b))

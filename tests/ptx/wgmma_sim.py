@@ -1,0 +1,159 @@
+# wgmma on sm_90 (src/target/ptx/ptx_mma.c, planned by mma_plan.c), run by
+# the CTA simulator (Inputs/ptx_sim.py: wgmma.mma_async by a warpgroup, B
+# read through its descriptor by the PTX ISA's canonical swizzled layouts,
+# and a check that shared memory the tensor cores read was fenced for the
+# async proxy after it was written). Each product is checked against numpy
+# and against the mma.sync code of the same kernel (TRITONC_WGMMA=0), which
+# the simulator computes with the same roundings: the two agree bit for bit.
+# The corpus matmul with B stored as K rows of N (MN-major, imm-trans-b 1)
+# and, with B's strides swapped, as N rows of K (K-major); 128-, 64- and
+# 32-byte swizzles (N or K of 64+, 32, 16 fp16 elements); fp16 and bf16;
+# 4 and 8 warps (two warpgroups); through cp.async rings and through
+# st.shared (TRITONC_ASYNC_COPY=0); attention's chained P x V (A from
+# registers) and K^T through tl.trans.
+# REQUIRES: numpy
+# RUN: %python %s %tritonc
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from ptx_sim import Kernel, SimError  # noqa: E402
+
+KERNELS = os.path.join(HERE, "..", "kernels")
+TRITONC = sys.argv[1]
+RNG = np.random.default_rng(5)
+
+
+def compile_ptx(path, kernel, sig, cx, warps=4, stages=3, async_copy=True, wgmma=True, target="cuda:90"):
+    cmd = [TRITONC, "compile", path, "--kernel", kernel, "--signature", sig, "--emit", "ptx", "--target", target,
+           "--num-warps", str(warps), "--num-stages", str(stages)]
+    for k, v in cx.items():
+        cmd += ["-D", "%s=%s" % (k, v)]
+    env = dict(os.environ, TRITONC_ASYNC_COPY="1" if async_copy else "0", TRITONC_WGMMA="1" if wgmma else "0")
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if r.returncode:
+        raise RuntimeError(r.stderr)
+    assert ("wgmma.mma_async" in r.stdout) == wgmma, "wgmma %s in the PTX" % ("missing" if wgmma else "present")
+    return r.stdout
+
+
+def to_bits(x, ty):
+    """x (float32) as the kernel's element type, and its float32 value."""
+    if ty == "fp16":
+        h = x.astype(np.float16)
+        return h, h.astype(np.float32)
+    b = (x.view(np.uint32) >> 16).astype(np.uint16)  # bf16 by truncation
+    return b, (b.astype(np.uint32) << 16).view(np.float32)
+
+
+def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, async_copy=True):
+    # B is K x N; k_major: its n stride is the dynamic one (B stored as B^T)
+    if k_major:
+        sig = "*%s:16,*%s:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,constexpr,i32:16,i32:16,constexpr" % (ty, ty)
+        cx = {"stride_ak": 1, "stride_bk": 1, "stride_cn": 1}
+    else:
+        sig = "*%s:16,*%s:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr" % (ty, ty)
+        cx = {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1}
+    cx.update({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 2, "ACTIVATION": '""'})
+    kp, np_ = -(-K // 16) * 16, -(-N // 16) * 16
+    a, af = to_bits(RNG.standard_normal((M, kp)).astype(np.float32) * 0.5, ty)
+    b, bf = to_bits(RNG.standard_normal((kp, np_)).astype(np.float32) * 0.5, ty)
+    outs = []
+    for wg in (True, False):
+        ptx = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", sig, cx, warps, stages, async_copy, wg)
+        if wg:
+            assert ".extern .shared .align 1024 .b8 global_smem[];" in ptx
+            assert ", 1, 1, 1, %d;" % (0 if k_major else 1) in ptx, "imm-trans-b"
+        c = np.zeros((M, np_), np.float16)
+        bin_ = np.ascontiguousarray(b.T) if k_major else b
+        args = [a, bin_, c, M, N, K, kp, kp, np_] if k_major else [a, bin_, c, M, N, K, kp, np_, np_]
+        Kernel(ptx).run((-(-M // bm) * -(-N // bn),), args, smem_bytes=1 << 18)
+        outs.append(c)
+    ref = af[:, :K] @ bf[:K, :N]
+    err = np.abs(outs[0][:, :N].astype(np.float32) - ref).max()
+    assert err < 2e-2 * max(1.0, np.abs(ref).max()), "%s %dx%dx%d: max error %g" % (ty, M, N, K, err)
+    assert (outs[0] == outs[1]).all(), "wgmma and mma.sync differ: %s %dx%dx%d" % (ty, M, N, K)
+
+
+n = 0
+for case in [dict(M=128, N=128, K=128, bm=128, bn=128, bk=64, stages=4),          # 128B, 2 m-blocks
+             dict(M=100, N=72, K=96, bm=64, bn=64, bk=32),                         # ragged, masked copies
+             dict(M=64, N=32, K=64, bm=64, bn=32, bk=16, stages=2),                # 64B
+             dict(M=64, N=16, K=48, bm=64, bn=16, bk=16, async_copy=False),        # 32B, st.shared
+             dict(M=256, N=64, K=64, bm=128, bn=64, bk=64, warps=8),               # two warpgroups
+             dict(M=128, N=256, K=64, bm=64, bn=256, bk=32, ty="bf16"),            # N 256, 4 atoms
+             dict(M=64, N=64, K=128, bm=64, bn=64, bk=64, k_major=True),           # K-major, 128B
+             dict(M=64, N=64, K=64, bm=64, bn=64, bk=32, k_major=True, ty="bf16"),  # K-major, 64B
+             dict(M=64, N=32, K=32, bm=64, bn=32, bk=16, k_major=True, async_copy=False)]:
+    matmul(**case)
+    n += 1
+print("ok: %d matmuls" % n)
+
+# the simulator sees shared memory the tensor cores read without the proxy
+# fence after its writes (the cp.async ring's, and st.shared's)
+cx = {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1, "BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 2,
+      "ACTIVATION": '""'}
+SIG = "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr"
+for ac in (True, False):
+    good = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", SIG, cx, async_copy=ac)
+    bad = good.replace("\tfence.proxy.async.shared::cta;\n", "")
+    assert bad != good
+    a = np.ones((64, 64), np.float16)
+    b = np.ones((64, 64), np.float16)
+    c = np.zeros((64, 64), np.float16)
+    try:
+        Kernel(bad).run((1,), [a, b, c, 64, 64, 64, 64, 64, 64], smem_bytes=1 << 18)
+    except SimError as e:
+        assert "without a fence.proxy.async" in str(e), str(e)
+    else:
+        raise AssertionError("the simulator missed the proxy fence")
+print("ok: a missing proxy fence caught")
+
+
+def ref_attn(q, kk, v, scale, causal=False):
+    s = (q.astype(np.float32) @ kk.astype(np.float32).T) * scale
+    if causal:
+        s = np.where(np.tril(np.ones(s.shape, bool)), s, -np.inf)
+    p = np.exp(s - s.max(1, keepdims=True))
+    return (p / p.sum(1, keepdims=True)) @ v.astype(np.float32)
+
+
+# attention (tests/kernels/attention.py): S = Q K^T, then P x V with P from
+# the registers of the first dot's accumulator; the fused-attention
+# tutorial's forward with K^T through tl.trans and its rings
+D, BM, BN, NCTX = 64, 64, 32, 128
+for causal in (False, True):
+    q, kk, v = (RNG.standard_normal((1, NCTX, D)).astype(np.float16) for _ in range(3))
+    outs = []
+    for wg in (True, False):
+        ptx = compile_ptx(os.path.join(KERNELS, "attention.py"), "attn_fwd_kernel",
+                          "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16",
+                          {"HEAD_DIM": D, "BLOCK_M": BM, "BLOCK_N": BN, "CAUSAL": causal}, wgmma=wg)
+        o = np.zeros((1, NCTX, D), np.float16)
+        Kernel(ptx).run((NCTX // BM, 1), [q, kk, v, o, 0.2, NCTX * D, D, NCTX], smem_bytes=1 << 18)
+        outs.append(o)
+    err = np.abs(outs[0][0].astype(np.float32) - ref_attn(q[0], kk[0], v[0], 0.2, causal)).max()
+    assert err < 2e-3, "attention causal=%s: max error %g" % (causal, err)
+    assert (outs[0] == outs[1]).all(), "wgmma and mma.sync attention differ"
+Z, H, NCTX, BM, BN = 1, 2, 128, 64, 64
+q, kk, v = (RNG.standard_normal((Z * H * NCTX, D)).astype(np.float16) for _ in range(3))
+outs = []
+for wg in (True, False):
+    ptx = compile_ptx(os.path.join(KERNELS, "flash_attention.py"), "attn_fwd",
+                      "fp32,*fp32:16,i32,i32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16",
+                      {"HEAD_DIM": D, "BLOCK_M": BM, "BLOCK_N": BN, "FP8_OUTPUT": False, "STAGE": 1,
+                       "warp_specialize": False, "IS_HOPPER": True}, wgmma=wg)
+    o = np.zeros_like(q)
+    m = np.zeros(Z * H * NCTX, np.float32)
+    Kernel(ptx).run((NCTX // BM, Z * H), [0.125, m, Z, H, q, kk, v, o, NCTX], smem_bytes=1 << 18)
+    outs.append(o)
+for h in range(Z * H):
+    rows = slice(h * NCTX, (h + 1) * NCTX)
+    err = np.abs(outs[0][rows].astype(np.float32) - ref_attn(q[rows], kk[rows], v[rows], 0.125)).max()
+    assert err < 2e-3, "flash attn_fwd head %d: max error %g" % (h, err)
+assert (outs[0] == outs[1]).all(), "wgmma and mma.sync flash attention differ"
+print("ok: attention")
