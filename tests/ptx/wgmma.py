@@ -7,8 +7,9 @@
 # fences the copies for the async proxy. In the PTX: each thread's part of
 # the swizzled address in the prologue (shr, and, xor), A's fragments by
 # ldmatrix, B's descriptor (start >> 4 | LBO << 16, then SBO >> 4 | the
-# 128-byte mode << 30 above), one wgmma.mma_async.m64n128k16 per m-block
-# and k step between a fence and a commit, then the wait; global_smem
+# 128-byte mode << 30 above; a k step's 16 rows further on), then per k
+# step A's fragments, a fence and one wgmma.mma_async.m64n128k16 per
+# m-block (the next step's ldmatrix overlaps them), one commit and wait; global_smem
 # aligned to 1024. A dot outside a loop stores B with st.shared into the
 # same layout and fences it before the barrier; B^T (rows of k, attention's
 # K^T) is read K-major (imm-trans-b 0). bf16 picks the bf16 form; sm_80
@@ -36,13 +37,21 @@
 # RING: cp.async.wait_group 1;
 # RING-NEXT: fence.proxy.async.shared::cta;
 # RING-NEXT: bar.sync 0;
-# RING: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # RING: or.b32 [[LO:%r[0-9]+]], {{%r[0-9]+}}, 4194304;
 # RING: mov.b32 [[HI:%r[0-9]+]], 1073741952;
 # RING: mov.b64 [[D0:%rd[0-9]+]], {[[LO]], [[HI]]};
-# RING: wgmma.fence.sync.aligned;
+# RING: mov.b64 {{%rd[0-9]+}}, {{{%r[0-9]+}}, [[HI]]};
+# RING: mov.b64 {{%rd[0-9]+}}, {{{%r[0-9]+}}, [[HI]]};
+# RING: mov.b64 [[D3:%rd[0-9]+]], {{{%r[0-9]+}}, [[HI]]};
+# RING-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# RING-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# RING-NEXT: wgmma.fence.sync.aligned;
 # RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{(%f[0-9]+, ){63}%f[0-9]+}}}, {{{(%r[0-9]+, ){3}%r[0-9]+}}}, [[D0]], 1, 1, 1, 1;
-# RING-COUNT-7: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+# RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, [[D0]], 1, 1, 1, 1;
+# RING-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# RING-COUNT-3: wgmma.fence.sync.aligned;
+# RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, [[D3]], 1, 1, 1, 1;
+# RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, [[D3]], 1, 1, 1, 1;
 # RING-NEXT: wgmma.commit_group.sync.aligned;
 # RING-NEXT: wgmma.wait_group.sync.aligned 0;
 # RING-NOT: mma.sync

@@ -329,17 +329,16 @@ static PxText arena_text(Px *p, const char *s) {
     return (PxText){t, n};
 }
 
-/* The dot's wgmma: A's fragments of every k step (registers), then one
- * wgmma.mma_async per m-block and k step, B through the descriptor of
- * its swizzled region (bregion: its base, a register), and the wait. */
+/* The dot's wgmma: per k step, A's fragments (registers), a fence (the
+ * tensor cores read registers written since), then one wgmma.mma_async
+ * per m-block, B through the descriptor of its swizzled region (bregion:
+ * its base, a register); the next step's ldmatrix runs while they do. One
+ * group, waited for at the end. */
 static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, Slot abase, int64_t adelta,
                        Slot bregion, Tile *acc) {
     const MmaPlan *pl = &plan->plan;
     p->uses_wgmma = true;
-    Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl->mblocks * pl->ksteps);
-    for (int ks = 0; ks < pl->ksteps; ks++)
-        for (int m = 0; m < pl->mblocks; m++)
-            a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * (ks * pl->mblocks + m));
+    Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl->mblocks);
     /* the descriptor: start address >> 4 in bits 0..13 (addresses below
      * 256 KB: a k step's offset added there never carries out), the
      * layout's fixed fields (mma_plan) above */
@@ -364,12 +363,14 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
         const char *pair = px_cat(p, "{", px_rname(p, lo), ", ", px_rname(p, hi), "}", NULL);
         dl[ks] = arena_text(p, px_rname(p, px_cse(p, RC_B64, "mov.b64", pair, NULL, NULL)));
     }
-    px_line(p, "wgmma.fence.sync.aligned", NULL);
-    for (int ks = 0; ks < pl->ksteps; ks++)
+    for (int ks = 0; ks < pl->ksteps; ks++) {
+        for (int m = 0; m < pl->mblocks; m++) a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * m);
+        px_line(p, "wgmma.fence.sync.aligned", NULL);
         for (int m = 0; m < pl->mblocks; m++) {
-            PxText al = px_reglist(p, af + 4 * (ks * pl->mblocks + m), 4);
+            PxText al = px_reglist(p, af + 4 * m, 4);
             px_line_lists(p, op_t, (const PxText[]){cl[m], al, dl[ks], tail}, 4);
         }
+    }
     px_line(p, "wgmma.commit_group.sync.aligned", NULL);
     px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
 }
