@@ -10,7 +10,9 @@
 # 32-byte swizzles (N or K of 64+, 32, 16 fp16 elements); fp16 and bf16;
 # 4 and 8 warps (two warpgroups); through cp.async rings and through
 # st.shared (TRITONC_ASYNC_COPY=0); attention's chained P x V (A from
-# registers) and K^T through tl.trans.
+# registers) and K^T through tl.trans; a loop's dot left in flight until
+# the next one (the simulator checks that nothing else touches what a wgmma
+# in flight reads or writes).
 # REQUIRES: numpy
 # RUN: %python %s %tritonc
 import os
@@ -112,6 +114,32 @@ for ac in (True, False):
     else:
         raise AssertionError("the simulator missed the proxy fence")
 print("ok: a missing proxy fence caught")
+
+# a ring loop defers each dot's wait to the next dot (its stage is not
+# overwritten: one stage more, copies one iteration less ahead) and to
+# after the loop; the simulator sees a register or a shared byte a wgmma in
+# flight uses touched by anything else: without the wait at the next dot's
+# start (its ldmatrix writes the A registers the last group reads), or
+# after the loop (the epilogue reads the accumulators)
+good = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", SIG, cx)
+body = good[good.index("fence.proxy.async.shared::cta;"):]
+assert body.index("wgmma.wait_group.sync.aligned 0;") < body.index("wgmma.fence.sync.aligned;") \
+    < body.index("wgmma.commit_group.sync.aligned;") < body.index("cp.async.wait_group 0;\n\twgmma.wait_group.sync.aligned 0;")
+for bad, what in ((good.replace("\twgmma.wait_group.sync.aligned 0;\n", "", 1),  # (the first: the dot's)
+                   "written while a wgmma in flight"),
+                  (good.replace("cp.async.wait_group 0;\n\twgmma.wait_group.sync.aligned 0;", "cp.async.wait_group 0;"),
+                   "read while a wgmma in flight")):
+    assert bad != good
+    a = np.ones((64, 128), np.float16)
+    b = np.ones((128, 64), np.float16)
+    c = np.zeros((64, 64), np.float16)
+    try:
+        Kernel(bad).run((1,), [a, b, c, 64, 64, 128, 128, 64, 64], smem_bytes=1 << 18)
+    except SimError as e:
+        assert what in str(e), str(e)
+    else:
+        raise AssertionError("the simulator missed: " + what)
+print("ok: deferred waits, and their absence caught")
 
 
 def ref_attn(q, kk, v, scale, causal=False):

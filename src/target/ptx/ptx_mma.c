@@ -335,7 +335,7 @@ static PxText arena_text(Px *p, const char *s) {
  * its base, a register); the next step's ldmatrix runs while they do. One
  * group, waited for at the end. */
 static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, Slot abase, int64_t adelta,
-                       Slot bregion, Tile *acc) {
+                       Slot bregion, Tile *acc, bool defer) {
     const MmaPlan *pl = &plan->plan;
     p->uses_wgmma = true;
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl->mblocks);
@@ -363,6 +363,9 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
         const char *pair = px_cat(p, "{", px_rname(p, lo), ", ", px_rname(p, hi), "}", NULL);
         dl[ks] = arena_text(p, px_rname(p, px_cse(p, RC_B64, "mov.b64", pair, NULL, NULL)));
     }
+    /* (a deferred dot: the previous iteration's, whose A registers these
+     * are, before they are written) */
+    if (defer) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
     for (int ks = 0; ks < pl->ksteps; ks++) {
         for (int m = 0; m < pl->mblocks; m++) a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * m);
         px_line(p, "wgmma.fence.sync.aligned", NULL);
@@ -372,7 +375,21 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
         }
     }
     px_line(p, "wgmma.commit_group.sync.aligned", NULL);
-    px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
+    if (!defer) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
+}
+
+/* Whether the dot's wgmma may stay in flight past it (pipeline-async-copy's
+ * deferred waits): its loop's ring is deep enough (`wgmma_deferred` on
+ * the wait at its top) and waits for it after the loop, its accumulators
+ * are the loop-carried registers (acc), and only the loop's yield reads
+ * its result; the next iteration's dot waits for it first. */
+static bool wgmma_deferred(Px *p, Op *dot, Tile *acc) {
+    Block *body = dot->parent;
+    Op *top = body ? body->first : NULL;
+    Use *u = op_result(dot, 0)->uses;
+    return top && top->kind == TTG_ASYNC_WAIT && op_attr_k(top, AN_WGMMA_DEFERRED) &&
+           acc == px_tile(p, op_operand(dot, 2)) && u && !u->next && u->owner == body->last &&
+           u->owner->kind == SCF_YIELD;
 }
 
 bool px_lower_dot_mma(Px *p, Op *op) {
@@ -436,7 +453,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &bdelta);
     }
     if (pl.wgmma) {
-        emit_wgmma(p, plan, ea, ta, abase, adelta, bregion, acc);
+        emit_wgmma(p, plan, ea, ta, abase, adelta, bregion, acc, wgmma_deferred(p, op, acc));
     } else {
         /* The operand lists of the mma lines, each made once: the
          * accumulator's for every k step, A's for every n-block, B's for
@@ -580,6 +597,9 @@ void px_lower_async(Px *p, Op *op) {
     case TTG_ASYNC_COMMIT: px_line(p, "cp.async.commit_group", NULL); return;
     case TTG_ASYNC_WAIT:
         px_line(p, "cp.async.wait_group ", px_int(p, int_attr(op, AN_NUM)), NULL);
+        /* after a loop of deferred wgmma: the last dot's */
+        if (op_attr_k(op, AN_WGMMA_WAIT))
+            px_line(p, "wgmma.wait_group.sync.aligned ", px_int(p, int_attr(op, AN_WGMMA_WAIT)), NULL);
         /* (each thread's copies, for the tensor cores' reads through the
          * async proxy: wgmma's B) */
         if (op_attr_k(op, AN_PROXY_FENCE)) px_line(p, "fence.proxy.async.shared::cta", NULL);

@@ -60,6 +60,17 @@
  * at the loop's top fences the copies' writes for the async proxy); S = min(num_stages, what fits in the
  * device's shared memory beside the dot's other operand); S < 2: the loop
  * is left alone. Only innermost loops.
+ *
+ * A loop whose dot wgmma runs (a swizzled ring) gets one stage more and
+ * copies S-2 iterations ahead instead of S-1: iteration i's copies then
+ * overwrite the stage of iteration i-2, so the dot of iteration i-1 may
+ * still be running on the tensor cores through the top of iteration i,
+ * its barrier and copies (`wgmma_deferred` on the top wait). The PTX then
+ * waits for a dot's wgmma at the start of the next one, before it writes
+ * the registers of A's fragments (the previous group reads them), when
+ * its accumulator is the loop-carried one and only the yield reads its
+ * result; every warpgroup has so waited for iteration i-2's before the
+ * barrier of iteration i. The wait after the loop has `wgmma_wait = 0`.
  */
 #include "dialect/dialect.h"
 #include "target/ptx/mma_plan.h"
@@ -440,19 +451,24 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
         if (cs[i].dot_smem_bytes > extra) extra = cs[i].dot_smem_bytes;
     }
     if (swizzled) extra += 1024; /* (a swizzled ring's alignment) */
-    int stages = ns;
+    /* wgmma in flight across iterations (deferred, see the header): one
+     * stage more, so that an iteration's copies overwrite the stage of the
+     * dot two iterations back, not the one still being read */
+    bool deferred = swizzled;
+    int stages = ns + (deferred ? 1 : 0);
     while (n && stages >= 2 && stages * per_stage + extra + 1024 > limit) stages--;
     if (!n || stages < 2) {
         map_free(&p.state);
         vec_free(&p.args);
         return 0;
     }
+    if (stages < 3) deferred = false;
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
         if (cs[i].swz.bytes) off = (off + 1023) & ~(int64_t)1023;
         cs[i].offset = off, off += stages * cs[i].stage_bytes;
     }
-    int ahead = stages - 1;
+    int ahead = deferred ? stages - 2 : stages - 1;
     /* (the facts no one has asked for yet are computed now, from the IR
      * the analysis was made from: the loop is rebuilt below) */
     axis_analysis_complete(aa);
@@ -503,6 +519,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
     /* a ring the tensor cores read through descriptors (wgmma's B: the
      * async proxy) sees the copies' writes after a proxy fence */
     if (swizzled) op_set_attr_k(c, wait, AN_PROXY_FENCE, attr_unit(c));
+    if (deferred) op_set_attr_k(c, wait, AN_WGMMA_DEFERRED, attr_unit(c));
     Env env = tc_calloc((size_t)p.nvals, sizeof(Value *));
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
     env[body_index(&p, body->args[0])] = iv;
@@ -538,6 +555,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
     Builder eb = after ? builder_before(c, after) : builder_at_end(c, loop->parent);
     Op *w0 = plain_op(&eb, TTG_ASYNC_WAIT, NULL, 0);
     set_int(c, w0, AN_NUM, 0);
+    if (deferred) set_int(c, w0, AN_WGMMA_WAIT, 0);
     plain_op(&eb, TTG_LOCAL_DEALLOC, NULL, 0);
 
     tc_free(env);

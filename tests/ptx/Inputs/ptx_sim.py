@@ -419,6 +419,8 @@ class Kernel:
         reinterpreted, or converted between integer widths as PTX's operand
         rules allow)."""
         if op[0] == "%":
+            if op in self.wg_regs:
+                raise SimError("%s is read while a wgmma in flight uses it (no wgmma.wait_group)" % op)
             v = self.regs.get(op)
             if v is None:
                 s = self.specials.get(op[1:])
@@ -452,6 +454,8 @@ class Kernel:
         return u.astype(UINT[b]).view(want)
 
     def write(self, op, val, signed=False):
+        if op in self.wg_regs:
+            raise SimError("%s is written while a wgmma in flight uses it (no wgmma.wait_group)" % op)
         st = self.storage(op)
         val = np.asarray(val)
         if val.dtype != st:
@@ -643,6 +647,8 @@ class Kernel:
                 k = int(np.nonzero(same)[0][0])
                 raise SimError("race: threads %d and %d write different values to shared byte %d" %
                                (st[k] % self.nthreads, st[k + 1] % self.nthreads, sb[k] % self.smem_bytes))
+            if self.s_wgread[bytes_].any():
+                raise SimError("shared memory written while a wgmma in flight reads it")
             self.s_wepoch[bytes_] = ep
             self.s_writer[bytes_] = t
             self.s_unfenced[bytes_] = True
@@ -772,6 +778,11 @@ class Kernel:
         self.epoch = np.arange(self.epoch_counter - B, self.epoch_counter, dtype=np.int64)
         self.local = np.zeros((T, max(self.local_size, 1)), np.uint8)
         self.cp_open, self.cp_groups = [], []   # per batch (threads carry their CTA)
+        # wgmma groups in flight: (registers, shared bytes) each; until its
+        # wait_group, no other instruction may touch them
+        self.wg_open, self.wg_groups = ([], []), []
+        self.wg_regs = {}
+        self.s_wgread = np.zeros(S * B, np.int32)
         self.call_params = {}
         code, labels, stats = self.code, self.labels, self.stats
         ncode = len(code)
@@ -1683,6 +1694,8 @@ class Kernel:
                 raw[k, :nb] = self.arena[off:off + nb]
         if (src[idx] % size).any():
             raise SimError("misaligned cp.async source")
+        if self.s_wgread[b[:, None] + np.arange(size)].any():
+            raise SimError("cp.async into shared memory a wgmma in flight reads")
         self.s_pending[b[:, None] + np.arange(size)] += 1
         self.cp_open.append((idx, b, raw))
 
@@ -1764,8 +1777,24 @@ class Kernel:
 
     def h_wgmma(self, ins, m):
         parts = ins.parts
-        if parts[1] in ("fence", "commit_group", "wait_group"):
-            return  # (the product is computed at issue)
+        if parts[1] == "fence":
+            return
+        if parts[1] == "commit_group":
+            self.wg_groups.append(self.wg_open)
+            self.wg_open = ([], [])
+            return
+        if parts[1] == "wait_group":
+            # (every warpgroup runs the same code: one queue for the CTAs)
+            keep = int(ins.ops[0])
+            while len(self.wg_groups) > keep:
+                regs, reads = self.wg_groups.pop(0)
+                for r in regs:
+                    self.wg_regs[r] -= 1
+                    if not self.wg_regs[r]:
+                        del self.wg_regs[r]
+                for b in reads:
+                    self.s_wgread[b] -= 1
+            return
         if parts[1] != "mma_async" or parts[5] != "f32" or parts[6] not in ("f16", "bf16") or parts[7] != parts[6]:
             raise SimError("wgmma " + ins.opc)
         mt = re.match(r"m64n(\d+)k16$", parts[4])
@@ -1785,7 +1814,9 @@ class Kernel:
             raise SimError("divergence: wgmma executed by part of a warpgroup")
         desc = np.broadcast_to(self.read(ops[2], "b64"), (self.T,)).astype(np.uint64)
         A = np.stack([np.broadcast_to(self.read(x, "b32"), (self.T,)) for x in a])
+        held = {r: self.wg_regs.pop(r) for r in d if r in self.wg_regs}  # (chained accumulators)
         C = np.stack([np.broadcast_to(self.read(x, "f32"), (self.T,)) for x in d]).astype(np.float64)
+        self.wg_regs.update(held)
         if ops[3] == "0":
             C[:] = 0
         D = C.copy()
@@ -1830,8 +1861,19 @@ class Kernel:
                 for c in range(N // 8):
                     for i, (ro, co) in enumerate([(0, 0), (0, 1), (8, 0), (8, 1)]):
                         D[4 * c + i, ln] += P[16 * wi + g + ro, 8 * c + 2 * q + co]
+            rb = (b[:, None] + np.arange(es)).reshape(-1)
+            self.s_wgread[rb] += 1
+            self.wg_open[1].append(rb)
+        # (the accumulators chain from one wgmma to the next: in flight, only
+        # other wgmmas touch them)
+        pend = {r: self.wg_regs.pop(r) for r in set(d) if r in self.wg_regs}
         for i, nm in enumerate(d):
             self.write(nm, D[i].astype(np.float32))
+        for r, k in pend.items():
+            self.wg_regs[r] = k
+        for r in d + a:
+            self.wg_regs[r] = self.wg_regs.get(r, 0) + 1
+            self.wg_open[0].append(r)
 
 
 def _wgmma_b_addr(start, lbo, sbo, w, es, trans, k, n):
