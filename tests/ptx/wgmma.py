@@ -3,16 +3,17 @@
 # warps: the accumulator layout puts every warp along m (warpsPerCTA [4,
 # 1], as Triton's warpsPerTileV3), B's cp.async ring holds it swizzled
 # (128-byte rows of 64 n, 8 k rows an atom: [W, split, lo, hi] per
-# dimension) at 1024-byte aligned stages, one stage more (4) so that the
-# copies run one iteration less ahead and a dot may stay in flight through
-# the next iteration's top, whose wait fences the copies for the async
-# proxy. In the PTX: each thread's part of
+# dimension) at 1024-byte aligned stages, and the wait at the loop's top
+# fences the copies for the async proxy. At BLOCK_K 32 the ring takes one
+# stage more (4: two CTAs a multiprocessor either way) and copies one
+# iteration less ahead, so that a dot may stay in flight until the next
+# one (the waits deferred, prefix DEF). In the PTX: each thread's part of
 # the swizzled address in the prologue (shr, and, xor), A's fragments by
 # ldmatrix, B's descriptor (start >> 4 | LBO << 16, then SBO >> 4 | the
 # 128-byte mode << 30 above; a k step's 16 rows further on), then per k
 # step A's fragments, a fence and one wgmma.mma_async.m64n128k16 per
-# m-block (the next step's ldmatrix overlaps them) and one commit; the
-# wait for the group comes at the next iteration's dot, and after the loop; global_smem
+# m-block (the next step's ldmatrix overlaps them), one commit and the
+# wait (deferred: at the next iteration's dot, and after the loop); global_smem
 # aligned to 1024. A dot outside a loop stores B with st.shared into the
 # same layout and fences it before the barrier; B^T (rows of k, attention's
 # K^T) is read K-major (imm-trans-b 0). bf16 picks the bf16 form; sm_80
@@ -20,6 +21,8 @@
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=TTGIR
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ptx -o %t.mm.ptx
 # RUN: FileCheck %s --check-prefix=RING < %t.mm.ptx
+# RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=DEF
+# RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ptx | FileCheck %s --check-prefix=DEFPTX
 # RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 -o %t.mn.ptx
 # RUN: FileCheck %s --check-prefix=MN < %t.mn.ptx
 # RUN: %tritonc compile %s --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 -o %t.k.ptx
@@ -28,10 +31,23 @@
 # RUN: env TRITONC_WGMMA=0 %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 | FileCheck %s --check-prefix=SM80
 # TTGIR: [[ACC:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 # TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 0 : i64, stage_bytes = 18432 : i64, stride0 = 72 : i64, stride1 = 1 : i64, vec = 8 : i64}
-# TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 73728 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 8, 128, 2048, 64, 2, 1024>, vec = 8 : i64}
-# TTGIR: "ttg.async_wait"() {num = 1 : i64, proxy_fence, wgmma_deferred}
+# TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 55296 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 8, 128, 2048, 64, 2, 1024>, vec = 8 : i64}
+# TTGIR: "ttg.async_wait"() {num = 1 : i64, proxy_fence}
 # TTGIR: tt.dot {{.*}} -> tensor<128x128xf32, [[ACC]]>
-# TTGIR: "ttg.async_wait"() {num = 0 : i64, wgmma_wait = 0 : i64} : () -> ()
+# TTGIR: "ttg.async_wait"() {num = 0 : i64} : () -> ()
+# DEF: "ttg.local_alloc"() {size = 73728 : i64}
+# DEF: "ttg.async_wait"() {num = 1 : i64, proxy_fence, wgmma_deferred}
+# DEF: "ttg.async_wait"() {num = 0 : i64, wgmma_wait = 0 : i64} : () -> ()
+# DEFPTX: cp.async.wait_group 1;
+# DEFPTX-NEXT: fence.proxy.async.shared::cta;
+# DEFPTX-NEXT: bar.sync 0;
+# DEFPTX: wgmma.wait_group.sync.aligned 0;
+# DEFPTX-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# DEFPTX: wgmma.commit_group.sync.aligned;
+# DEFPTX-NOT: wgmma.wait_group
+# DEFPTX: cp.async.wait_group 0;
+# DEFPTX-NEXT: wgmma.wait_group.sync.aligned 0;
+# DEFPTX-NEXT: bar.sync 0;
 # RING: .target sm_90a
 # RING: .extern .shared .align 1024 .b8 global_smem[];
 # RING: shr.u32 [[T:%r[0-9]+]], [[L:%r[0-9]+]], 3;
@@ -46,7 +62,6 @@
 # RING: mov.b64 {{%rd[0-9]+}}, {{{%r[0-9]+}}, [[HI]]};
 # RING: mov.b64 {{%rd[0-9]+}}, {{{%r[0-9]+}}, [[HI]]};
 # RING: mov.b64 [[D3:%rd[0-9]+]], {{{%r[0-9]+}}, [[HI]]};
-# RING-NEXT: wgmma.wait_group.sync.aligned 0;
 # RING-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # RING-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # RING-NEXT: wgmma.fence.sync.aligned;
@@ -57,8 +72,6 @@
 # RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, [[D3]], 1, 1, 1, 1;
 # RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, [[D3]], 1, 1, 1, 1;
 # RING-NEXT: wgmma.commit_group.sync.aligned;
-# RING-NOT: wgmma.wait_group
-# RING: cp.async.wait_group 0;
 # RING-NEXT: wgmma.wait_group.sync.aligned 0;
 # RING-NOT: mma.sync
 # MN: st.shared.v4.b32

@@ -51,7 +51,7 @@ bool pass_ttg_assign_layouts(Op *module, PassContext *pc);
  * scf.for loops copied by cp.async into rings of shared-memory stages,
  * num_stages - 1 iterations ahead (ttg IR; sm_80 and later); returns how
  * many loads it took. */
-int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm);
+int pipeline_async_copy(Context *c, Op *module, int num_stages, int num_warps, int sm);
 /* The registered pass "pipeline-async-copy" (tt.num-stages and ttg.target
  * from module attributes; defaults 3 and sm_90). */
 bool pass_pipeline_async_copy(Op *module, PassContext *pc);

@@ -414,7 +414,7 @@ static Value *next_stage(Builder *b, Value *s, int stages) {
 }
 
 /* Pipelines the loads of an innermost loop. */
-static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode, AxisAnalysis *aa) {
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, int sm, int mode, AxisAnalysis *aa) {
     Block *body;
     Op *yield;
     int ns = pipeline_loop_shape(loop, num_stages, &body, &yield);
@@ -454,15 +454,33 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
     /* wgmma in flight across iterations (deferred, see the header): one
      * stage more, so that an iteration's copies overwrite the stage of the
      * dot two iterations back, not the one still being read */
-    bool deferred = swizzled;
-    int stages = ns + (deferred ? 1 : 0);
+    int stages = ns;
     while (n && stages >= 2 && stages * per_stage + extra + 1024 > limit) stages--;
     if (!n || stages < 2) {
         map_free(&p.state);
         vec_free(&p.args);
         return 0;
     }
-    if (stages < 3) deferred = false;
+    /* Deferred wgmma waits take a stage more: only when that keeps as
+     * many CTAs on a multiprocessor (on the H200, the 128x128x64 fp16
+     * matmul at 4096^3 took 1.45x Triton's time with it, one CTA a
+     * multiprocessor, against 1.3x without, two; at 1024^3, 64 CTAs,
+     * 1.19x against 1.23x). CTAs are bounded by shared memory and by
+     * registers, those estimated as the dots' accumulators per thread and
+     * 64 more. */
+    int64_t acc = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t a = ty_numel(op_result(cs[i].dot, 0)->type);
+        if (a > acc) acc = a;
+    }
+    int64_t threads = 32 * (int64_t)num_warps, regs = acc / threads + 64;
+    int64_t by_regs = 65536 / (threads * (regs < 255 ? regs : 255)), sm_smem = limit + 1024;
+    int64_t now_bytes = stages * per_stage + 2048, more_bytes = now_bytes + per_stage; /* (the rings, aligned) */
+    int64_t ctas_now = sm_smem / now_bytes < by_regs ? sm_smem / now_bytes : by_regs;
+    int64_t ctas_more = sm_smem / more_bytes < by_regs ? sm_smem / more_bytes : by_regs;
+    bool deferred = swizzled && stages == ns && (stages + 1) * per_stage + extra + 1024 <= limit &&
+                    ctas_more >= ctas_now;
+    if (deferred) stages++;
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
         if (cs[i].swz.bytes) off = (off + 1023) & ~(int64_t)1023;
@@ -572,7 +590,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int sm, int mode,
     return n;
 }
 
-int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
+int pipeline_async_copy(Context *c, Op *module, int num_stages, int num_warps, int sm) {
     int n = 0;
     for (Op *f = module_body(module)->first; f; f = f->next) {
         if (f->kind != TT_FUNC) continue;
@@ -594,7 +612,8 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
              * every loop (values made on the way read as unknown) */
             AxisAnalysis *aa = axis_analysis_get(c, f);
             int k = 0, mode = async_copy_mode();
-            for (int i = 0; i < loops.len; i++) k += pipeline_loop(c, loops.data[i], num_stages, sm, mode, aa);
+            for (int i = 0; i < loops.len; i++)
+                k += pipeline_loop(c, loops.data[i], num_stages, num_warps, sm, mode, aa);
             /* the values made here are brought in when the emitter asks,
              * after the CSE (the prologues shrink by half) */
             if (k) axis_analysis_keep_behind(c, aa);
@@ -607,12 +626,13 @@ int pipeline_async_copy(Context *c, Op *module, int num_stages, int sm) {
 }
 
 bool pass_pipeline_async_copy(Op *module, PassContext *pc) {
-    int64_t ns = 3;
+    int64_t ns = 3, nw = 4;
     op_attr_int(module, "tt.num-stages", &ns);
+    op_attr_int(module, "ttg.num-warps", &nw);
     int sm = 90;
     const char *t = op_attr_str(module, "ttg.target");
     if (t && strncmp(t, "cuda:", 5) == 0) sm = (int)strtol(t + 5, NULL, 10);
-    pc->changes += pipeline_async_copy(pc->ctx, module, (int)ns, sm);
+    pc->changes += pipeline_async_copy(pc->ctx, module, (int)ns, (int)nw, sm);
     return true;
 }
 

@@ -58,7 +58,7 @@ bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
         if (!pass_expand_libdevice(module, &pc) || !pass_expand_f64_math(module, &pc)) return false;
     }
     if (pc.changes > 0 && !pass_pipeline_run(module, "cse,dce", &pc, NULL)) return false;
-    if (loops && async_copy_enabled() && pipeline_async_copy(c, module, opts->num_stages, opts->sm) > 0 &&
+    if (loops && async_copy_enabled() && pipeline_async_copy(c, module, opts->num_stages, opts->num_warps, opts->sm) > 0 &&
         !pass_pipeline_run(module, "cse,dce", &pc, NULL))
         return false;
     return true;
