@@ -528,8 +528,9 @@ static bool has_int_attrs(Op *op, DiagEngine *de, const char *const *names, int 
 static bool is_stage(const Value *v) { return v->type->kind == TY_INT && v->type->width == 32; }
 
 /* The stage's layout: element strides (stride0, stride1: padded rows), or
- * `swizzle`, wgmma's swizzled layout ([W, split, lo, hi of dimension 0,
- * then of 1], target/ptx/mma_plan.h). */
+ * `swizzle`, wgmma's swizzled layout ([W, then for dimension 0 and 1 the
+ * count of its coordinate bits and each one's byte stride], as
+ * target/ptx/mma_plan.h's SmemSwz). */
 bool verify_async_copy(Op *op, DiagEngine *de) {
     static const char *const attrs[] = {"offset", "stage_bytes", "vec", "stride0", "stride1"};
     Type *pt = op_operand(op, 1)->type;
@@ -539,8 +540,15 @@ bool verify_async_copy(Op *op, DiagEngine *de) {
         return false;
     }
     const Attr *sw = op_attr_k(op, AN_SWIZZLE);
-    if (sw && (sw->kind != ATTR_DENSE_ARRAY || sw->dense.nvals != 7 || !sw->dense.ints)) {
-        op_error(de, op, "'ttg.async_copy_global_to_local' needs 'swizzle' as an array of 7 integers");
+    bool sw_ok = sw && sw->kind == ATTR_DENSE_ARRAY && sw->dense.ints && sw->dense.nvals >= 3;
+    if (sw_ok) { /* [W, n0, n0 strides, n1, n1 strides] */
+        int64_t n = sw->dense.nvals, n0 = sw->dense.ints[1];
+        sw_ok = n0 >= 0 && n0 <= 12 && 2 + n0 < n && sw->dense.ints[2 + n0] >= 0 && sw->dense.ints[2 + n0] <= 12 &&
+                n == 3 + n0 + sw->dense.ints[2 + n0];
+    }
+    if (sw && !sw_ok) {
+        op_error(de, op, "'ttg.async_copy_global_to_local' needs 'swizzle' as [bytes, bits of dimension 0, their "
+                         "strides, bits of dimension 1, their strides] (at most 12 bits each)");
         return false;
     }
     return has_int_attrs(op, de, attrs, sw ? 3 : 5);

@@ -69,7 +69,7 @@ def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, asy
         ptx = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", sig, cx, warps, stages, async_copy, wg)
         if wg:
             assert ".extern .shared .align 1024 .b8 global_smem[];" in ptx
-            assert ", 1, 1, 1, %d;" % (0 if k_major else 1) in ptx, "imm-trans-b"
+            assert ", 1, 1, 1, 0, %d;" % (0 if k_major else 1) in ptx, "imm-trans-a, imm-trans-b"
         c = np.zeros((M, np_), np.float16)
         bin_ = np.ascontiguousarray(b.T) if k_major else b
         args = [a, bin_, c, M, N, K, kp, kp, np_] if k_major else [a, bin_, c, M, N, K, kp, np_, np_]
@@ -119,14 +119,14 @@ print("ok: a missing proxy fence caught")
 # overwritten: one stage more, copies one iteration less ahead) and to
 # after the loop; the simulator sees a register or a shared byte a wgmma in
 # flight uses touched by anything else: without the wait at the next dot's
-# start (its ldmatrix writes the A registers the last group reads), or
+# start (the next copies overwrite the stage the last group reads), or
 # after the loop (the epilogue reads the accumulators)
 good = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", SIG, cx)
 body = good[good.index("fence.proxy.async.shared::cta;"):]
 assert body.index("wgmma.wait_group.sync.aligned 0;") < body.index("wgmma.fence.sync.aligned;") \
     < body.index("wgmma.commit_group.sync.aligned;") < body.index("cp.async.wait_group 0;\n\twgmma.wait_group.sync.aligned 0;")
 for bad, what in ((good.replace("\twgmma.wait_group.sync.aligned 0;\n", "", 1),  # (the first: the dot's)
-                   "written while a wgmma in flight"),
+                   "a wgmma in flight"),
                   (good.replace("cp.async.wait_group 0;\n\twgmma.wait_group.sync.aligned 0;", "cp.async.wait_group 0;"),
                    "read while a wgmma in flight")):
     assert bad != good

@@ -134,11 +134,31 @@ bool wgmma_shape(int sm, int esize, int64_t M, int64_t N, int64_t K, int num_war
     return !(e && strcmp(e, "0") == 0);
 }
 
-int64_t wgmma_b_offset(const MmaPlan *pl, int kstep) {
-    int64_t k = 16 * (int64_t)kstep;
-    if (pl->b.trans) return k / 8 * pl->bswz.hi[0];
-    const SmemSwz *s = &pl->bswz;
-    return swz_linear(s, k, 0);
+/* Bits [first, first + n) of dimension d at stride, 2 stride, 4 stride, ... */
+static void swz_field(SmemSwz *s, int d, int first, int n, int64_t stride) {
+    for (int i = 0; i < n; i++) s->bit[d][first + i] = stride << i;
+}
+
+static int ilog2(int64_t v) {
+    int k = 0;
+    while (((int64_t)1 << (k + 1)) <= v) k++;
+    return k;
+}
+
+int64_t wgmma_b_offset(const MmaPlan *pl, int kstep) { return swz_linear(&pl->bswz, 16 * (int64_t)kstep, 0); }
+
+int64_t wgmma_a_group_bytes(const MmaPlan *pl) { return 64 * (int64_t)pl->aswz.bytes; }
+
+int64_t wgmma_a_offset(const MmaPlan *pl, int mblock, int kstep) {
+    /* m-block a's rows start at 16 Wm a (h = 0, warp 0, g = 0) */
+    return swz_linear(&pl->aswz, 16 * (int64_t)pl->wm * mblock, 16 * (int64_t)kstep);
+}
+
+/* The descriptor's fields above the start address: (bits 32..63) SBO >> 4
+ * and the swizzle mode of a W-byte layout */
+static uint32_t desc_hi(int w, int64_t sbo) {
+    uint32_t mode = w == 128 ? 1 : w == 64 ? 2 : 3;
+    return (uint32_t)(sbo >> 4) | mode << 30;
 }
 
 /* B's swizzled layout, region and descriptor fields (see "wgmma" in
@@ -146,22 +166,50 @@ int64_t wgmma_b_offset(const MmaPlan *pl, int kstep) {
 static void wgmma_b(MmaPlan *pl) {
     SmemSwz *s = &pl->bswz;
     int64_t es = pl->esize, N = pl->N, K = pl->K, row = (pl->b.trans ? N : K) * es;
-    int w = row >= 128 ? 128 : (int)row;
+    int w = row >= 128 ? 128 : (int)row, per = ilog2(w / es);
+    memset(s, 0, sizeof *s);
     s->bytes = w;
+    s->nbits[0] = ilog2(K), s->nbits[1] = ilog2(N);
     int64_t lbo = 16, sbo;
     if (pl->b.trans) { /* MN-major: K rows of N */
-        s->split[0] = 8, s->lo[0] = w, s->hi[0] = sbo = 8 * N * es;
-        s->split[1] = w / es, s->lo[1] = es, s->hi[1] = lbo = 8 * w;
+        sbo = 8 * N * es, lbo = 8 * w;
+        swz_field(s, 0, 0, 3, w);
+        swz_field(s, 0, 3, s->nbits[0] - 3, sbo);
+        swz_field(s, 1, 0, per, es);
+        swz_field(s, 1, per, s->nbits[1] - per, lbo);
     } else { /* K-major: N rows of K */
-        s->split[0] = w / es, s->lo[0] = es, s->hi[0] = N * w;
-        s->split[1] = N, s->lo[1] = w, s->hi[1] = 0;
         sbo = 8 * w;
+        swz_field(s, 0, 0, per, es);
+        swz_field(s, 0, per, s->nbits[0] - per, N * w);
+        swz_field(s, 1, 0, s->nbits[1], w);
     }
-    uint32_t mode = w == 128 ? 1 : w == 64 ? 2 : 3;
     pl->desc_lbo = (uint32_t)(lbo >> 4) << 16;
-    pl->desc_hi = (uint32_t)(sbo >> 4) | mode << 30;
+    pl->desc_hi = desc_hi(w, sbo);
     pl->b.pitch = 0;
     memset(pl->b.coef, 0, sizeof pl->b.coef);
+}
+
+/* A's (a_desc: K-major, M rows of K in the instructions' row order; see
+ * mma_plan.h). */
+static void wgmma_a(MmaPlan *pl) {
+    SmemSwz *s = &pl->aswz;
+    int64_t es = pl->esize, M = pl->M, K = pl->K;
+    int w = K * es >= 128 ? 128 : (int)(K * es), per = ilog2(w / es), lw = ilog2(pl->wm);
+    int64_t nwg = pl->wm / 4;
+    memset(s, 0, sizeof *s);
+    s->bytes = w;
+    s->nbits[0] = ilog2(M), s->nbits[1] = ilog2(K);
+    swz_field(s, 0, 0, 3, w);                      /* g */
+    swz_field(s, 0, 3, 2, 16 * (int64_t)w);        /* wi */
+    swz_field(s, 0, 5, lw - 2, 64 * (int64_t)w);   /* G */
+    swz_field(s, 0, 3 + lw, 1, 8 * (int64_t)w);    /* h */
+    swz_field(s, 0, 4 + lw, s->nbits[0] - 4 - lw, 64 * nwg * w); /* a */
+    swz_field(s, 1, 0, per, es);
+    swz_field(s, 1, per, s->nbits[1] - per, M * w);
+    pl->adesc_hi = desc_hi(w, 8 * (int64_t)w);
+    pl->a_bytes = M * K * es;
+    pl->a.pitch = 0;
+    memset(pl->a.coef, 0, sizeof pl->a.coef);
 }
 
 bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, MmaPlan *pl) {
@@ -201,6 +249,12 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm,
     b->trans = esize == 2 && db->order[0] == 1; /* runs along n: stored as K rows of N */
     if (wn == 1 && wm == dc->nthreads / 32 && wgmma_shape(sm, esize, M, N, K, wm)) {
         pl->wgmma = true;
+        /* A through a descriptor when it comes from shared memory as rows of k */
+        if (!a->in_regs && !a->trans && !getenv("TRITONC_WGMMA_RS")) {
+            pl->a_desc = true;
+            wgmma_a(pl);
+            at = pl->a_bytes;
+        }
         b->base = (at + 1023) & ~(int64_t)1023;
         pl->smem_bytes = b->base + K * N * esize;
         wgmma_b(pl);

@@ -104,6 +104,14 @@
  *   K-major:  (k, n) at n W + (k % (W/es)) es + (k / (W/es)) N W,
  *             SBO = 8 W (the next 8 rows), LBO unused
  *
+ * A K-major A from shared memory (a_desc) takes a descriptor too, its
+ * rows in the instructions' order: row 16 wi + 8 h + g of the instruction
+ * for m-block a of warpgroup G is the thread's row of repetition 2a + h
+ * (warp 4G + wi, group g), 8 w + g + 8 Wm h + 16 Wm a; the 64 rows of each
+ * (a, G) lie together, (a nWG + G) 64 W from A's base: in SmemSwz's terms,
+ * m's bits g -> W 2^i, wi -> 16 W 2^i, G -> 64 W 2^i, h -> 8 W, a ->
+ * 64 nWG W 2^i.
+ *
  * then swz(x) = x ^ ((x >> 3) & (W - 16)) (bits 4.. ^= bits 7..). The
  * descriptor of k step ks starts at the k rows 16 ks (MN-major: 2 ks SBO;
  * K-major: the atom column and the 32-byte part of its rows). Stores into
@@ -140,10 +148,13 @@ typedef struct MmaOperand {
 
 /* A swizzled shared-memory layout for wgmma (see "wgmma" above): element
  * (c0, c1) of the stored operand, in the operand's dimensions, at
- * swz_apply(bytes, sum_d (c_d % split[d]) lo[d] + (c_d / split[d]) hi[d]). */
+ * swz_apply(bytes, the sum of bit[d][i] over the set bits i of each c_d):
+ * every coordinate bit moves the element by its own power of two. */
+enum { SWZ_MAX_BITS = 12 };
 typedef struct SmemSwz {
-    int bytes; /* W: 32, 64 or 128 */
-    int64_t split[2], lo[2], hi[2];
+    int bytes;    /* W: 32, 64 or 128 */
+    int nbits[2]; /* log2 of each dimension's extent */
+    int64_t bit[2][SWZ_MAX_BITS];
 } SmemSwz;
 
 typedef struct MmaPlan {
@@ -158,10 +169,13 @@ typedef struct MmaPlan {
     int64_t smem_bytes;             /* 0 when neither operand needs shared memory */
     /* wgmma: B (at b.base, 1024-byte aligned; b.trans: MN-major) in bswz,
      * its descriptor's fixed fields in desc_hi (bits 32..63) and desc_lbo
-     * (bits 16..29, encoded) */
-    bool wgmma;
-    SmemSwz bswz;
-    uint32_t desc_hi, desc_lbo;
+     * (bits 16..29, encoded); A too when a_desc (K-major A from shared
+     * memory: at a.base, a_bytes long, in aswz, its rows in the order of
+     * the instructions' rows; else A's fragments as for mma.sync) */
+    bool wgmma, a_desc;
+    SmemSwz bswz, aswz;
+    uint32_t desc_hi, desc_lbo, adesc_hi;
+    int64_t a_bytes;
 } MmaPlan;
 
 /* Whether a dot of M x N x K with esize-byte operands (fp16, bf16) runs
@@ -173,11 +187,17 @@ bool wgmma_shape(int sm, int esize, int64_t M, int64_t N, int64_t K, int num_war
 static inline int64_t swz_apply(int bytes, int64_t x) { return x ^ ((x >> 3) & (bytes - 16)); }
 /* The offset of element (c0, c1) before swz (swz_apply of it: the byte). */
 static inline int64_t swz_linear(const SmemSwz *s, int64_t c0, int64_t c1) {
-    return c0 % s->split[0] * s->lo[0] + c0 / s->split[0] * s->hi[0] + c1 % s->split[1] * s->lo[1] +
-           c1 / s->split[1] * s->hi[1];
+    int64_t o = 0;
+    for (int b = 0; b < s->nbits[0]; b++) o += (c0 >> b & 1) * s->bit[0][b];
+    for (int b = 0; b < s->nbits[1]; b++) o += (c1 >> b & 1) * s->bit[1][b];
+    return o;
 }
 /* The byte offset from B's base where k step ks's descriptor starts. */
 int64_t wgmma_b_offset(const MmaPlan *pl, int kstep);
+/* The same for A (a_desc) at m-block `mblock` of the warpgroup with rows
+ * from 0 (add the warpgroup's part, wgmma_a_group_bytes times its index). */
+int64_t wgmma_a_offset(const MmaPlan *pl, int mblock, int kstep);
+int64_t wgmma_a_group_bytes(const MmaPlan *pl);
 
 /* The plan for a dot with result dc and operands da (M x K), db (K x N),
  * elements of esize bytes (2: fp16/bf16, 4: tf32), for target sm (wgmma

@@ -209,7 +209,10 @@ static bool store_swizzled(Px *p, Tile *t, const Dist *d, const Type *e, int es,
     if (!sw) return false;
     int f = d->order[0];
     int run = d->spt[f] < d->shape[f] ? d->spt[f] : (int)d->shape[f];
-    int vec = z->lo[f] == es ? (run < 16 / es ? run : 16 / es) : 1;
+    int ok = 0; /* the low bits along f that keep elements together */
+    while (ok < z->nbits[f] && z->bit[f][ok] == (int64_t)es << ok) ok++;
+    int vec = run < 16 / es ? run : 16 / es;
+    if ((1 << ok) < vec) vec = 1 << ok;
     int per_word = 4 / es, nwords = vec / per_word;
     for (int i = 0; i < d->nslots; i++) {
         if (i % d->per_dim[f] % vec) continue;
@@ -329,26 +332,53 @@ static PxText arena_text(Px *p, const char *s) {
     return (PxText){t, n};
 }
 
-/* The dot's wgmma: per k step, A's fragments (registers), a fence (the
- * tensor cores read registers written since), then one wgmma.mma_async
- * per m-block, B through the descriptor of its swizzled region (bregion:
- * its base, a register); the next step's ldmatrix runs while they do. One
- * group, waited for at the end. */
+/* A descriptor's register: `mov.b64 d, {lo0 + off >> 4, hi}` (lo0 holds the
+ * start address >> 4 and the LBO field; addresses below 256 KB: the
+ * offset added there never carries out), as the text of its name. */
+static PxText desc_at(Px *p, Slot lo0, Slot hi, int64_t off) {
+    Slot lo = off ? px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, lo0), px_arg_int(p, off >> 4)) : lo0;
+    const char *pair = px_cat(p, "{", px_rname(p, lo), ", ", px_rname(p, hi), "}", NULL);
+    return arena_text(p, px_rname(p, px_cse(p, RC_B64, "mov.b64", pair, NULL, NULL)));
+}
+
+/* lo0 of a region's descriptors (base: a register). */
+static Slot desc_lo0(Px *p, Slot base, uint32_t lbo_field) {
+    Slot lo0 = px_cse2(p, RC_B32, "shr.u32", px_arg_reg(p, base), px_arg_int(p, 4));
+    return px_cse2(p, RC_B32, "or.b32", px_arg_reg(p, lo0), px_arg_int(p, lbo_field));
+}
+
+/* The dot's wgmma. A through its descriptor (a_desc: aregion, its
+ * region's base, a register): a fence, then one wgmma.mma_async per k step
+ * and m-block. A from registers: per k step, A's fragments, a fence (the
+ * tensor cores read registers written since), then the step's wgmma; the
+ * next step's ldmatrix runs while they do. B through the descriptor of its
+ * region (bregion). One group, waited for at the end (deferred: at the
+ * next iteration's dot). */
 static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, Slot abase, int64_t adelta,
-                       Slot bregion, Tile *acc, bool defer) {
+                       Slot aregion, Slot bregion, Tile *acc, bool defer) {
     const MmaPlan *pl = &plan->plan;
     p->uses_wgmma = true;
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl->mblocks);
-    /* the descriptor: start address >> 4 in bits 0..13 (addresses below
-     * 256 KB: a k step's offset added there never carries out), the
-     * layout's fixed fields (mma_plan) above */
-    Slot lo0 = px_cse2(p, RC_B32, "shr.u32", px_arg_reg(p, bregion), px_arg_int(p, 4));
-    lo0 = px_cse2(p, RC_B32, "or.b32", px_arg_reg(p, lo0), px_arg_int(p, pl->desc_lbo));
-    Slot hi = px_cse1(p, RC_B32, "mov.b32", px_arg_int(p, pl->desc_hi));
+    Slot blo = desc_lo0(p, bregion, pl->desc_lbo), bhi = px_cse1(p, RC_B32, "mov.b32", px_arg_int(p, pl->desc_hi));
+    Slot alo = {0}, ahi = {0};
+    if (pl->a_desc) {
+        /* the warpgroup's rows: (tid >> 7) 64 W from A's base */
+        if (pl->wm > 4) {
+            int64_t coef[MMA_TID_BITS] = {0};
+            for (int b = 7; b < pl->tid_bits; b++) coef[b] = wgmma_a_group_bytes(pl) << (b - 7);
+            Slot g = coef_sum_reg(p, coef, pl->tid_bits, "0", 0);
+            aregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, aregion), px_arg_reg(p, g));
+        }
+        alo = desc_lo0(p, aregion, 1u << 16); /* (LBO unused: 1) */
+        ahi = px_cse1(p, RC_B32, "mov.b32", px_arg_int(p, pl->adesc_hi));
+    }
     const char *ab = pl->esize == 2 && ea->fkind == FK_BF16 ? "bf16" : "f16";
     char opc[96];
     snprintf(opc, sizeof opc, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s", (int)pl->N, ab, ab);
-    PxText op_t = arena_text(p, opc), tail = arena_text(p, pl->b.trans ? "1, 1, 1, 1" : "1, 1, 1, 0");
+    /* scale-d, imm-scale-a, imm-scale-b[, imm-trans-a (A's descriptor:
+     * K-major, 0)], imm-trans-b */
+    const char *tails[2][2] = {{"1, 1, 1, 0", "1, 1, 1, 1"}, {"1, 1, 1, 0, 0", "1, 1, 1, 0, 1"}};
+    PxText op_t = arena_text(p, opc), tail = arena_text(p, tails[pl->a_desc][pl->b.trans]);
     int nacc = 4 * pl->nblocks;
     Slot *cs = ARENA_ARRAY(p->ctx->arena, Slot, nacc);
     PxText *cl = ARENA_ARRAY(p->ctx->arena, PxText, pl->mblocks);
@@ -357,20 +387,24 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
         cl[m] = px_reglist(p, cs, nacc);
     }
     PxText *dl = ARENA_ARRAY(p->ctx->arena, PxText, pl->ksteps);
+    PxText *dal = ARENA_ARRAY(p->ctx->arena, PxText, pl->ksteps * pl->mblocks);
     for (int ks = 0; ks < pl->ksteps; ks++) {
-        int64_t off = wgmma_b_offset(pl, ks) >> 4;
-        Slot lo = off ? px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, lo0), px_arg_int(p, off)) : lo0;
-        const char *pair = px_cat(p, "{", px_rname(p, lo), ", ", px_rname(p, hi), "}", NULL);
-        dl[ks] = arena_text(p, px_rname(p, px_cse(p, RC_B64, "mov.b64", pair, NULL, NULL)));
+        dl[ks] = desc_at(p, blo, bhi, wgmma_b_offset(pl, ks));
+        for (int m = 0; pl->a_desc && m < pl->mblocks; m++)
+            dal[ks * pl->mblocks + m] = desc_at(p, alo, ahi, wgmma_a_offset(pl, m, ks));
     }
-    /* (a deferred dot: the previous iteration's, whose A registers these
-     * are, before they are written) */
+    /* (a deferred dot: the previous iteration's, which reads the registers
+     * of A's fragments written next, and shared memory of two iterations
+     * back, which the copies after the next barrier overwrite) */
     if (defer) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
+    if (pl->a_desc) px_line(p, "wgmma.fence.sync.aligned", NULL);
     for (int ks = 0; ks < pl->ksteps; ks++) {
-        for (int m = 0; m < pl->mblocks; m++) a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * m);
-        px_line(p, "wgmma.fence.sync.aligned", NULL);
+        if (!pl->a_desc) {
+            for (int m = 0; m < pl->mblocks; m++) a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * m);
+            px_line(p, "wgmma.fence.sync.aligned", NULL);
+        }
         for (int m = 0; m < pl->mblocks; m++) {
-            PxText al = px_reglist(p, af + 4 * m, 4);
+            PxText al = pl->a_desc ? dal[ks * pl->mblocks + m] : px_reglist(p, af + 4 * m, 4);
             px_line_lists(p, op_t, (const PxText[]){cl[m], al, dl[ks], tail}, 4);
         }
     }
@@ -409,24 +443,36 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     Op *ring_a = pl.a.in_regs ? NULL : ring_load(a), *ring_b = ring_load(b);
     bool store_a = !pl.a.in_regs && !ring_a, store_b = !ring_b;
     Tile *ta = pl.a.in_regs || store_a ? px_tile(p, a) : NULL;
-    Slot bregion = {0}; /* wgmma: B's swizzled region */
+    Slot aregion = {0}, bregion = {0}; /* wgmma: the operands' swizzled regions */
     if (store_a || store_b) {
         /* (wgmma: room to align B's region to 1024 bytes above the rings) */
         px_smem_begin(p, pl.smem_bytes + (pl.wgmma ? 1024 : 0));
-        if (store_a) store_operand(p, ta, da, ea, es, &pl.a);
+        /* (wgmma's swizzled regions 1024-byte aligned above the rings) */
+        Slot gs = pl.wgmma ? px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem")) : (Slot){0};
+        int64_t floor = (p->smem_floor + 1023) & ~(int64_t)1023;
+        bool fence = false;
+        if (store_a && pl.a_desc) {
+            aregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, gs), px_arg_int(p, floor + pl.a.base));
+            fence = true;
+            if (!store_swizzled(p, ta, da, ea, es, &pl.aswz, aregion)) {
+                px_fail(p, op, "wgmma operand without a swizzled layout");
+                return true;
+            }
+        } else if (store_a) {
+            store_operand(p, ta, da, ea, es, &pl.a);
+        }
         if (store_b && pl.wgmma) {
-            Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
-            int64_t at_b = (p->smem_floor + pl.b.base + 1023) & ~(int64_t)1023;
-            bregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, gs), px_arg_int(p, at_b));
+            bregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, gs), px_arg_int(p, floor + pl.b.base));
+            fence = true;
             if (!store_swizzled(p, px_tile(p, b), db, eb, es, &pl.bswz, bregion)) {
                 px_fail(p, op, "wgmma operand without a swizzled layout");
                 return true;
             }
-            /* (the tensor cores read it through the async proxy) */
-            px_line(p, "fence.proxy.async.shared::cta", NULL);
         } else if (store_b) {
             store_operand(p, px_tile(p, b), db, eb, es, &pl.b);
         }
+        /* (the tensor cores read them through the async proxy) */
+        if (fence) px_line(p, "fence.proxy.async.shared::cta", NULL);
         px_barrier(p);
     } else {
         p->smem_dirty = true;
@@ -435,11 +481,16 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     /* each operand's ldmatrix address: lane part + delta + the plan's offset
      * (a ring's stage instead of the plan's region: delta = its offset - base) */
     if (!pl.wgmma && plan->lane_b.kind == SLOT_NONE) plan->lane_b = lane_address(p, &pl, &pl.b);
-    if (!pl.a.in_regs && plan->lane_a.kind == SLOT_NONE) plan->lane_a = lane_address(p, &pl, &pl.a);
+    if (!pl.a.in_regs && !pl.a_desc && plan->lane_a.kind == SLOT_NONE) plan->lane_a = lane_address(p, &pl, &pl.a);
     Slot abase = {0}, bbase = plan->lane_b;
     int64_t adelta = p->smem_floor, bdelta = p->smem_floor;
     if (!pl.a.in_regs) abase = plan->lane_a;
-    if (ring_a) {
+    if (ring_a && pl.a_desc) {
+        int64_t off = int_attr(ring_a, AN_OFFSET);
+        Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
+        aregion = stage_address(p, gs, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, AN_STAGE_BYTES), &off);
+        if (off) aregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, aregion), px_arg_int(p, off));
+    } else if (ring_a) {
         adelta = int_attr(ring_a, AN_OFFSET) - pl.a.base;
         abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, AN_STAGE_BYTES), &adelta);
     }
@@ -453,7 +504,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &bdelta);
     }
     if (pl.wgmma) {
-        emit_wgmma(p, plan, ea, ta, abase, adelta, bregion, acc, wgmma_deferred(p, op, acc));
+        emit_wgmma(p, plan, ea, ta, abase, adelta, aregion, bregion, acc, wgmma_deferred(p, op, acc));
     } else {
         /* The operand lists of the mma lines, each made once: the
          * accumulator's for every k step, A's for every n-block, B's for
@@ -514,13 +565,17 @@ static void lower_async_copy(Px *p, Op *op) {
     Value *ptr = op_operand(op, 1), *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
     const Dist *d = px_dist_of(p, ptr->type);
     if (!d) return px_fail(p, op, "async copy without a layout");
-    /* a swizzled ring (wgmma's B): [W, split, lo, hi of dimension 0, of 1] */
+    /* a swizzled ring (wgmma's operands): [W, bits and strides of dimension
+     * 0, then of 1] (the verifier checked the counts) */
     const Attr *sa = op_attr_k(op, AN_SWIZZLE);
     const PxSwz *sw = NULL;
     if (sa) {
-        if (sa->kind != ATTR_DENSE_ARRAY || sa->dense.nvals != 7) return px_fail(p, op, "bad swizzle attribute");
         const int64_t *v = sa->dense.ints;
-        SmemSwz z = {(int)v[0], {v[1], v[4]}, {v[2], v[5]}, {v[3], v[6]}};
+        SmemSwz z = {.bytes = (int)v[0]};
+        for (int j = 0, k = 1; j < 2; j++) {
+            z.nbits[j] = (int)v[k++];
+            for (int b = 0; b < z.nbits[j]; b++) z.bit[j][b] = v[k++];
+        }
         if (!(sw = swz_of(p, d, &z))) return px_fail(p, op, "swizzled ring of a layout it cannot place");
     }
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;

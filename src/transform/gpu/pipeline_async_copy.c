@@ -321,7 +321,7 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     int which = u == &dot->operands[0] ? 0 : u == &dot->operands[1] ? 1 : -1;
     MmaPlan plan, *pl = &plan;
     if (which < 0 || !dot_plan(p->c, dot, sm, p->mode, pl) || (which == 0 && pl->a.in_regs)) return false;
-    const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : NULL;
+    const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
     if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
     Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
     Dist d;
@@ -338,12 +338,18 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
         const AxisInfo *mi = axis_info(p->aa, mask);
         if (mi->cnst[f] < v) v = mi->cnst[f];
     }
-    if (swz ? swz->lo[of] != es : o->stride[of] != 1) v = 1;
+    if (swz) { /* consecutive along of: its low bits es, 2 es, 4 es, ... apart */
+        int ok = 0;
+        while (ok < swz->nbits[of] && swz->bit[of][ok] == es << ok) ok++;
+        if ((1 << ok) < v) v = 1 << ok;
+    } else if (o->stride[of] != 1) {
+        v = 1;
+    }
     int vec = pow2_floor(v < 1 ? 1 : v);
     if (vec * es < 4) return false;
     for (int k = 0; k < l->noperands; k++)
         if (!evaluable(p, op_operand(l, k), 0)) return false;
-    int64_t bytes = which ? pl->smem_bytes - pl->b.base : pl->b.base;
+    int64_t bytes = which ? pl->smem_bytes - pl->b.base : pl->a_desc ? pl->a_bytes : pl->b.base;
     int64_t round = swz ? 1023 : 127; /* (a swizzled stage starts at a multiple of 1024 bytes) */
     *cd = (Cand){.load = l, .dot = dot, .trans = tr, .operand = which, .vec = vec,
                  .stride = {o->stride[tr ? 1 : 0], o->stride[tr ? 0 : 1]}, .swz = swz ? *swz : (SmemSwz){0},
@@ -377,11 +383,17 @@ static void issue(Pipe *p, Env env, Cand *cs, int n, Value *stage, Value *guard,
         set_int(p->c, cp, AN_OFFSET, cs[i].offset);
         set_int(p->c, cp, AN_STAGE_BYTES, cs[i].stage_bytes);
         if (cs[i].swz.bytes) {
-            /* [W, split, lo, hi of the copy's dimension 0, then of 1] */
+            /* [W, then for the copy's dimension 0 and 1: its bits' count and strides] */
             const SmemSwz *z = &cs[i].swz;
-            int d0 = cs[i].trans ? 1 : 0, d1 = 1 - d0;
-            int64_t sw[7] = {z->bytes, z->split[d0], z->lo[d0], z->hi[d0], z->split[d1], z->lo[d1], z->hi[d1]};
-            op_set_attr_k(p->c, cp, AN_SWIZZLE, attr_dense_array(p->c, ty_i64(p->c), sw, 7));
+            int64_t sw[3 + 2 * SWZ_MAX_BITS];
+            int k = 0;
+            sw[k++] = z->bytes;
+            for (int j = 0; j < 2; j++) {
+                int d = cs[i].trans ? 1 - j : j;
+                sw[k++] = z->nbits[d];
+                for (int e = 0; e < z->nbits[d]; e++) sw[k++] = z->bit[d][e];
+            }
+            op_set_attr_k(p->c, cp, AN_SWIZZLE, attr_dense_array(p->c, ty_i64(p->c), sw, k));
         } else {
             set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
             set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);

@@ -1803,17 +1803,19 @@ class Kernel:
         N = int(mt.group(1))
         ops = ins.ops
         d = self.vec_names(ops[0])
-        if len(d) != N // 2 or not ops[1].startswith("{"):
-            raise SimError("wgmma operands (A from registers only): " + ins.line)
-        a = self.vec_names(ops[1])
+        a_desc = not ops[1].startswith("{")
+        if len(d) != N // 2 or len(ops) != (8 if a_desc else 7):
+            raise SimError("wgmma operands: " + ins.line)
+        a = [] if a_desc else self.vec_names(ops[1])
         if ops[3] not in ("1", "0") or ops[4] != "1" or ops[5] != "1":
             raise SimError("wgmma scales " + ins.line)
-        trans = ops[6] == "1"
+        trans_a, trans = (ops[6] == "1", ops[7] == "1") if a_desc else (False, ops[6] == "1")
         g4 = m.reshape(-1, 128)
         if (g4.any(1) & ~g4.all(1)).any():
             raise SimError("divergence: wgmma executed by part of a warpgroup")
         desc = np.broadcast_to(self.read(ops[2], "b64"), (self.T,)).astype(np.uint64)
-        A = np.stack([np.broadcast_to(self.read(x, "b32"), (self.T,)) for x in a])
+        adesc = np.broadcast_to(self.read(ops[1], "b64"), (self.T,)).astype(np.uint64) if a_desc else None
+        A = None if a_desc else np.stack([np.broadcast_to(self.read(x, "b32"), (self.T,)) for x in a])
         held = {r: self.wg_regs.pop(r) for r in d if r in self.wg_regs}  # (chained accumulators)
         C = np.stack([np.broadcast_to(self.read(x, "f32"), (self.T,)) for x in d]).astype(np.float64)
         self.wg_regs.update(held)
@@ -1829,9 +1831,10 @@ class Kernel:
             return bf16_to_f32(lo).astype(np.float64), bf16_to_f32(hi).astype(np.float64)
         g, q = np.arange(32) >> 2, np.arange(32) & 3
         kk, nn = np.meshgrid(np.arange(16), np.arange(N), indexing="ij")
-        for wg in np.nonzero(g4.all(1))[0]:
-            th = slice(128 * wg, 128 * wg + 128)
-            dv = desc[th]
+        def operand(descs, wg, mn_major, kk, nn, rows, cols):
+            """The elements (kk, nn) of an operand through the warpgroup's
+            descriptor, as a (rows, cols) float64 matrix; and their bytes."""
+            dv = descs[128 * wg:128 * wg + 128]
             if (dv != dv[0]).any():
                 raise SimError("wgmma descriptor differs between the threads of a warpgroup")
             dv = int(dv[0])
@@ -1840,21 +1843,28 @@ class Kernel:
             if mode == 0 or dv >> 49 & 7:
                 raise SimError("wgmma descriptor without a swizzle, or with a base offset: %#x" % dv)
             w = {1: 128, 2: 64, 3: 32}[mode]
-            addr = _wgmma_b_addr(start, lbo, sbo, w, es, trans, kk, nn).reshape(-1).astype(np.int64)
+            addr = _wgmma_addr(start, lbo, sbo, w, es, mn_major, kk, nn).reshape(-1).astype(np.int64)
             reader = np.full(addr.shape, 128 * wg, np.int64)
             b = self.smem_index(addr, es, reader, ins)
             self.smem_check(b, es, reader, False, None)
             if self.s_unfenced[b[:, None] + np.arange(es)].any():
                 raise SimError("wgmma reads shared memory written without a fence.proxy.async since")
-            raw = self.smem[b[:, None] + np.arange(es)].view(np.uint16).reshape(16, N)
-            Bm = raw.view(np.float16).astype(np.float64) if parts[6] == "f16" else \
-                bf16_to_f32(raw).astype(np.float64)
-            Am = np.zeros((64, 16))
-            for wi in range(4):
-                ln = slice(128 * wg + 32 * wi, 128 * wg + 32 * wi + 32)
-                for k, (ro, co) in enumerate([(0, 0), (8, 0), (0, 8), (8, 8)]):
-                    lo, hi = halves(A[k, ln])
-                    Am[16 * wi + g + ro, 2 * q + co], Am[16 * wi + g + ro, 2 * q + co + 1] = lo, hi
+            raw = self.smem[b[:, None] + np.arange(es)].view(np.uint16).reshape(rows, cols)
+            return (raw.view(np.float16).astype(np.float64) if parts[6] == "f16" else
+                    bf16_to_f32(raw).astype(np.float64)), b
+        am, ak = np.meshgrid(np.arange(64), np.arange(16), indexing="ij")
+        for wg in np.nonzero(g4.all(1))[0]:
+            Bm, b = operand(desc, wg, trans, kk, nn, 16, N)
+            if a_desc:
+                Am, ba = operand(adesc, wg, trans_a, ak, am, 64, 16)
+                b = np.concatenate([b, ba])
+            else:
+                Am = np.zeros((64, 16))
+                for wi in range(4):
+                    ln = slice(128 * wg + 32 * wi, 128 * wg + 32 * wi + 32)
+                    for k, (ro, co) in enumerate([(0, 0), (8, 0), (0, 8), (8, 8)]):
+                        lo, hi = halves(A[k, ln])
+                        Am[16 * wi + g + ro, 2 * q + co], Am[16 * wi + g + ro, 2 * q + co + 1] = lo, hi
             P = Am @ Bm
             for wi in range(4):
                 ln = np.arange(128 * wg + 32 * wi, 128 * wg + 32 * wi + 32)
@@ -1876,15 +1886,15 @@ class Kernel:
             self.wg_open[0].append(r)
 
 
-def _wgmma_b_addr(start, lbo, sbo, w, es, trans, k, n):
-    """Byte addresses of B's elements (k, n) (arrays) read through a wgmma
-    descriptor: the PTX ISA's canonical layouts (in units of 16 bytes, T =
-    16 / es elements), swizzled by the mode's width w, on absolute
-    addresses."""
+def _wgmma_addr(start, lbo, sbo, w, es, mn_major, k, n):
+    """Byte addresses of an operand's elements (k, n) (arrays; n: B's n or
+    A's m) read through a wgmma descriptor: the PTX ISA's canonical layouts
+    (in units of 16 bytes, T = 16 / es elements), swizzled by the mode's
+    width w, on absolute addresses."""
     t = 16 // es
-    if trans:  # MN-major: ((T, w/16, m), (8, k)) : ((1, T, LBO), (w/es, SBO)) elements
+    if mn_major:  # ((T, w/16, m), (8, k)) : ((1, T, LBO), (w/es, SBO)) elements
         a = start + (n % t) * es + (n // t) % (w // 16) * 16 + n // (w // es) * lbo + (k % 8) * w + k // 8 * sbo
-    else:      # K-major: ((8, m), (T, 2k)) : ((w/es, SBO), (1, T)) elements
+    else:         # K-major: ((8, m), (T, 2k)) : ((w/es, SBO), (1, T)) elements
         a = start + (n % 8) * w + n // 8 * sbo + (k % t) * es + k // t * 16
     return a ^ ((a >> 3) & (w - 16))
 
