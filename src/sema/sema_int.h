@@ -132,7 +132,7 @@ typedef enum TVKind {
 
 typedef struct Builtin Builtin;
 typedef struct TV TV;
-/* 56 bytes: TVs are passed and returned by value everywhere, so the fields
+/* 48 bytes: TVs are passed and returned by value everywhere, so the fields
  * only one kind has share a union (read only for that kind), and the kind
  * and the flags share the first word with n. */
 struct TV {
@@ -142,9 +142,11 @@ struct TV {
     bool noinline : 1;    /* JITFN */
     int n;            /* TUPLE: elements; SLICE: the upper bound */
     const TlType *ty; /* TENSOR: its type; DTYPE: the dtype */
-    Value *v;         /* TENSOR */
+    union {
+        Value *v;      /* TENSOR */
+        const char *s; /* STR; GLOBAL_BAD/PYFN/JITFN/AGGCLS: name */
+    };
     int64_t i;        /* INT, BOOL, MODULE id; SLICE: the lower bound */
-    const char *s;    /* STR; GLOBAL_BAD/PYFN: name */
     TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
     union {
         double f;            /* FLOAT */
@@ -154,7 +156,7 @@ struct TV {
         const PyFunc *fn;    /* JITFN, PYFN */
     };
 };
-_Static_assert(sizeof(TV) == 56, "TV: seven words");
+_Static_assert(sizeof(TV) == 48, "TV: six words");
 
 static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
 static inline TV tv_none(void) { return (TV){.kind = TV_NONE}; }
