@@ -132,15 +132,21 @@ typedef enum TVKind {
 
 typedef struct Builtin Builtin;
 typedef struct TV TV;
-/* 64 bytes: TVs are passed and returned by value everywhere, so the fields
- * only one kind has share a union (read only for that kind). */
+/* 48 bytes: TVs are passed and returned by value everywhere, so the fields
+ * only one kind has share a union (read only for that kind), and the kind
+ * and the flags share the first word with n. */
 struct TV {
-    TVKind kind;
+    TVKind kind : 8;
+    unsigned is_desc : 2; /* TENSOR: a tensor descriptor (a block pointer at 0): 1 zero-padded, 2 NaN-padded */
+    bool u64 : 1;         /* INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
+    bool noinline : 1;    /* JITFN */
     int n;            /* TUPLE: elements; SLICE: the upper bound */
     const TlType *ty; /* TENSOR: its type; DTYPE: the dtype */
-    Value *v;         /* TENSOR */
+    union {
+        Value *v;      /* TENSOR */
+        const char *s; /* STR; GLOBAL_BAD/PYFN/JITFN/AGGCLS: name */
+    };
     int64_t i;        /* INT, BOOL, MODULE id; SLICE: the lower bound */
-    const char *s;    /* STR; GLOBAL_BAD/PYFN: name */
     TV *elems;        /* TUPLE elements; METHOD: the receiver (elems[0]) */
     union {
         double f;            /* FLOAT */
@@ -149,10 +155,8 @@ struct TV {
         const Builtin *bi;   /* BUILTIN, METHOD */
         const PyFunc *fn;    /* JITFN, PYFN */
     };
-    int is_desc;   /* TENSOR: a tensor descriptor (a block pointer at 0): 1 zero-padded, 2 NaN-padded */
-    bool u64;      /* INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
-    bool noinline; /* JITFN */
 };
+_Static_assert(sizeof(TV) == 48, "TV: six words");
 
 static inline TV tv_err(void) { return (TV){.kind = TV_ERR}; }
 static inline TV tv_none(void) { return (TV){.kind = TV_NONE}; }

@@ -369,13 +369,22 @@ static Value *in_range(Pipe *p, Builder *b, Value *iv) {
     return build_cmp(b, ARITH_CMPI, pred, iv, op_operand(p->loop, 1));
 }
 
+/* The scalar guard of the prefetches before one point, and its splat
+ * last made there: loads of one shape share it (one splat, not a copy
+ * per load for cse to merge). */
+typedef struct Guard {
+    Value *cond;
+    Value *splat;
+} Guard;
+
 /* A copy of `load` whose operands are mapped through `map` (first or
- * next) and whose mask is ANDed with the scalar `guard`, before `before`. */
-static Value *guarded_load(Pipe *p, Op *load, Value *(*map)(Pipe *, Value *), Value *guard, Op *before) {
+ * next) and whose mask is ANDed with the scalar guard, before `before`. */
+static Value *guarded_load(Pipe *p, Op *load, Value *(*map)(Pipe *, Value *), Guard *guard, Op *before) {
     Builder b = builder_before(p->c, before);
     Value *ptr = map(p, op_operand(load, 0));
     Type *mt = ty_with_elem(p->c, ptr->type, ty_i1(p->c));
-    Value *mask = build_unary(&b, TT_SPLAT, guard, mt);
+    if (!guard->splat || guard->splat->type != mt) guard->splat = build_unary(&b, TT_SPLAT, guard->cond, mt);
+    Value *mask = guard->splat;
     if (load->noperands > 1) mask = build_binary(&b, ARITH_ANDI, map(p, op_operand(load, 1)), mask);
     Value *ops[3] = {ptr, mask, load->noperands > 2 ? map(p, op_operand(load, 2)) : NULL};
     Type *rt = op_result(load, 0)->type;
@@ -481,7 +490,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
 
     /* prologue: iteration 0's loads, guarded by lb < ub */
     Builder pb = builder_before(c, loop);
-    Value *guard0 = in_range(&p, &pb, op_operand(loop, 0));
+    Guard guard0 = {in_range(&p, &pb, op_operand(loop, 0)), NULL};
     int nold = loop->noperands, nres = loop->nresults;
     Value **opnds = tc_calloc((size_t)(nold + kept), sizeof(Value *));
     Type **types = tc_calloc((size_t)(nres + kept), sizeof(Type *));
@@ -489,15 +498,15 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
     for (int i = 0; i < nold; i++) opnds[i] = op_operand(loop, i);
     for (int i = 0; i < nres; i++) types[i] = op_result(loop, i)->type, keep[i] = i;
     for (int i = 0; i < kept; i++) {
-        opnds[nold + i] = guarded_load(&p, loads.data[i], first, guard0, loop);
+        opnds[nold + i] = guarded_load(&p, loads.data[i], first, &guard0, loop);
         types[nres + i] = opnds[nold + i]->type;
     }
     /* in the body: the next iteration's loads, guarded by iv + step < ub */
     Builder bb = builder_before(c, p.point);
-    Value *guard = in_range(&p, &bb, next(&p, loop_iv(&p)));
+    Guard guard = {in_range(&p, &bb, next(&p, loop_iv(&p))), NULL};
     Value **yops = tc_calloc((size_t)(yield->noperands + kept), sizeof(Value *));
     for (int i = 0; i < yield->noperands; i++) yops[i] = op_operand(yield, i);
-    for (int i = 0; i < kept; i++) yops[yield->noperands + i] = guarded_load(&p, loads.data[i], next, guard, p.point);
+    for (int i = 0; i < kept; i++) yops[yield->noperands + i] = guarded_load(&p, loads.data[i], next, &guard, p.point);
     op_set_operands(c, yield, yops, yield->noperands + kept);
     for (int i = 0; i < kept; i++) {
         Op *l = loads.data[i];
