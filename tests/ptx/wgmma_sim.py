@@ -6,7 +6,8 @@
 # and against the mma.sync code of the same kernel (TRITONC_WGMMA=0), which
 # the simulator computes with the same roundings: the two agree bit for bit.
 # The corpus matmul with B stored as K rows of N (MN-major, imm-trans-b 1)
-# and, with B's strides swapped, as N rows of K (K-major); 128-, 64- and
+# and, with B's strides swapped, as N rows of K (K-major); A through its
+# descriptor, or (stored by columns) its fragments by ldmatrix.trans; 128-, 64- and
 # 32-byte swizzles (N or K of 64+, 32, 16 fp16 elements); fp16 and bf16;
 # 4 and 8 warps (two warpgroups); through cp.async rings and through
 # st.shared (TRITONC_ASYNC_COPY=0); attention's chained P x V (A from
@@ -52,9 +53,13 @@ def to_bits(x, ty):
     return b, (b.astype(np.uint32) << 16).view(np.float32)
 
 
-def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, async_copy=True):
-    # B is K x N; k_major: its n stride is the dynamic one (B stored as B^T)
-    if k_major:
+def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, async_copy=True, a_cols=False):
+    # B is K x N; k_major: its n stride is the dynamic one (B stored as B^T);
+    # a_cols: A stored by columns (A's fragments by ldmatrix.trans, the RS form)
+    if a_cols:
+        sig = "*%s:16,*%s:16,*fp16:16,i32,i32,i32:16,constexpr,i32:16,i32:16,constexpr,i32:16,constexpr" % (ty, ty)
+        cx = {"stride_am": 1, "stride_bn": 1, "stride_cn": 1}
+    elif k_major:
         sig = "*%s:16,*%s:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,constexpr,i32:16,i32:16,constexpr" % (ty, ty)
         cx = {"stride_ak": 1, "stride_bk": 1, "stride_cn": 1}
     else:
@@ -69,10 +74,14 @@ def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, asy
         ptx = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", sig, cx, warps, stages, async_copy, wg)
         if wg:
             assert ".extern .shared .align 1024 .b8 global_smem[];" in ptx
-            assert ", 1, 1, 1, 0, %d;" % (0 if k_major else 1) in ptx, "imm-trans-a, imm-trans-b"
+            tail = ", 1, 1, 1, 1;" if a_cols else ", 1, 1, 1, 0, %d;" % (0 if k_major else 1)
+            assert tail in ptx, "imm-trans-a, imm-trans-b"
         c = np.zeros((M, np_), np.float16)
         bin_ = np.ascontiguousarray(b.T) if k_major else b
-        args = [a, bin_, c, M, N, K, kp, kp, np_] if k_major else [a, bin_, c, M, N, K, kp, np_, np_]
+        if a_cols:
+            args = [np.ascontiguousarray(a.T), bin_, c, M, N, K, M, np_, np_]
+        else:
+            args = [a, bin_, c, M, N, K, kp, kp, np_] if k_major else [a, bin_, c, M, N, K, kp, np_, np_]
         Kernel(ptx).run((-(-M // bm) * -(-N // bn),), args, smem_bytes=1 << 18)
         outs.append(c)
     ref = af[:, :K] @ bf[:K, :N]
@@ -90,7 +99,9 @@ for case in [dict(M=128, N=128, K=128, bm=128, bn=128, bk=64, stages=4),        
              dict(M=128, N=256, K=64, bm=64, bn=256, bk=32, ty="bf16"),            # N 256, 4 atoms
              dict(M=64, N=64, K=128, bm=64, bn=64, bk=64, k_major=True),           # K-major, 128B
              dict(M=64, N=64, K=64, bm=64, bn=64, bk=32, k_major=True, ty="bf16"),  # K-major, 64B
-             dict(M=64, N=32, K=32, bm=64, bn=32, bk=16, k_major=True, async_copy=False)]:
+             dict(M=64, N=32, K=32, bm=64, bn=32, bk=16, k_major=True, async_copy=False),
+             dict(M=128, N=64, K=64, bm=64, bn=64, bk=32, a_cols=True),                # RS: A by ldmatrix
+             dict(M=128, N=128, K=64, bm=128, bn=64, bk=32, warps=8, a_cols=True)]:
     matmul(**case)
     n += 1
 print("ok: %d matmuls" % n)
