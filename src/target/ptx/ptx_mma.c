@@ -260,6 +260,16 @@ static Slot stage_address(Px *p, Slot base, Slot stage, int64_t stage_bytes, int
     return px_cse3(p, RC_B32, "mad.lo.s32", px_arg_reg(p, st), px_arg_int(p, stage_bytes), px_arg_reg(p, base));
 }
 
+/* The base of the stage a ring's ttg.local_load reads, as a register:
+ * global_smem + the ring's offset + stage * stage bytes (wgmma's
+ * descriptors start there). */
+static Slot ring_region(Px *p, Op *ring) {
+    int64_t off = int_attr(ring, AN_OFFSET);
+    Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
+    Slot r = stage_address(p, gs, px_tile(p, op_operand(ring, 0))->s[0], int_attr(ring, AN_STAGE_BYTES), &off);
+    return off ? px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, r), px_arg_int(p, off)) : r;
+}
+
 /* The plans made for the kernel's dots, by their operand and result
  * types (interned: equal types, equal Dists): a kernel's dots are mostly
  * of a few shapes, and a plan is worked out lane by lane. */
@@ -486,19 +496,13 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     int64_t adelta = p->smem_floor, bdelta = p->smem_floor;
     if (!pl.a.in_regs) abase = plan->lane_a;
     if (ring_a && pl.a_desc) {
-        int64_t off = int_attr(ring_a, AN_OFFSET);
-        Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
-        aregion = stage_address(p, gs, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, AN_STAGE_BYTES), &off);
-        if (off) aregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, aregion), px_arg_int(p, off));
+        aregion = ring_region(p, ring_a);
     } else if (ring_a) {
         adelta = int_attr(ring_a, AN_OFFSET) - pl.a.base;
         abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, AN_STAGE_BYTES), &adelta);
     }
     if (ring_b && pl.wgmma) {
-        int64_t off = int_attr(ring_b, AN_OFFSET);
-        Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
-        bregion = stage_address(p, gs, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &off);
-        if (off) bregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, bregion), px_arg_int(p, off));
+        bregion = ring_region(p, ring_b);
     } else if (ring_b) {
         bdelta = int_attr(ring_b, AN_OFFSET) - pl.b.base;
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &bdelta);
