@@ -64,6 +64,7 @@ VERIFIER(verify_ptr_to_int)
 VERIFIER(verify_convert_layout)
 VERIFIER(verify_async_copy)
 VERIFIER(verify_local_load)
+VERIFIER(verify_local_store)
 
 /* fold.c: the `fold` column (see fold.c for the exact semantics) */
 FOLDER(fold_int_arith)   /* addi..minui, tt.mulhiui: wraparound, identities */

@@ -527,6 +527,21 @@ static bool has_int_attrs(Op *op, DiagEngine *de, const char *const *names, int 
 
 static bool is_stage(const Value *v) { return v->type->kind == TY_INT && v->type->width == 32; }
 
+/* A `swizzle` attribute: [bytes, bits of dimension 0, their strides, bits
+ * of dimension 1, their strides]. */
+static bool swizzle_ok(Op *op, DiagEngine *de, const Attr *sw) {
+    bool ok = sw->kind == ATTR_DENSE_ARRAY && sw->dense.ints && sw->dense.nvals >= 3;
+    if (ok) {
+        int64_t n = sw->dense.nvals, n0 = sw->dense.ints[1];
+        ok = n0 >= 0 && n0 <= 12 && 2 + n0 < n && sw->dense.ints[2 + n0] >= 0 && sw->dense.ints[2 + n0] <= 12 &&
+             n == 3 + n0 + sw->dense.ints[2 + n0];
+    }
+    if (!ok)
+        op_error(de, op, "'%s' needs 'swizzle' as [bytes, bits of dimension 0, their strides, bits of dimension 1, "
+                         "their strides] (at most 12 bits each)", op_name(op));
+    return ok;
+}
+
 /* The stage's layout: element strides (stride0, stride1: padded rows), or
  * `swizzle`, wgmma's swizzled layout ([W, then for dimension 0 and 1 the
  * count of its coordinate bits and each one's byte stride], as
@@ -540,18 +555,19 @@ bool verify_async_copy(Op *op, DiagEngine *de) {
         return false;
     }
     const Attr *sw = op_attr_k(op, AN_SWIZZLE);
-    bool sw_ok = sw && sw->kind == ATTR_DENSE_ARRAY && sw->dense.ints && sw->dense.nvals >= 3;
-    if (sw_ok) { /* [W, n0, n0 strides, n1, n1 strides] */
-        int64_t n = sw->dense.nvals, n0 = sw->dense.ints[1];
-        sw_ok = n0 >= 0 && n0 <= 12 && 2 + n0 < n && sw->dense.ints[2 + n0] >= 0 && sw->dense.ints[2 + n0] <= 12 &&
-                n == 3 + n0 + sw->dense.ints[2 + n0];
-    }
-    if (sw && !sw_ok) {
-        op_error(de, op, "'ttg.async_copy_global_to_local' needs 'swizzle' as [bytes, bits of dimension 0, their "
-                         "strides, bits of dimension 1, their strides] (at most 12 bits each)");
+    if (sw && !swizzle_ok(op, de, sw)) return false;
+    return has_int_attrs(op, de, attrs, sw ? 3 : 5);
+}
+
+bool verify_local_store(Op *op, DiagEngine *de) {
+    static const char *const attrs[] = {"offset", "stage_bytes"};
+    Type *t = op_operand(op, 1)->type;
+    const Attr *sw = op_attr_k(op, AN_SWIZZLE);
+    if (!is_stage(op_operand(op, 0)) || t->kind != TY_TENSOR || t->rank != 2 || !sw) {
+        op_error(de, op, "'ttg.local_store' needs an i32 stage, a 2-d tensor and a 'swizzle' layout");
         return false;
     }
-    return has_int_attrs(op, de, attrs, sw ? 3 : 5);
+    return swizzle_ok(op, de, sw) && has_int_attrs(op, de, attrs, 2);
 }
 
 bool verify_local_load(Op *op, DiagEngine *de) {

@@ -17,7 +17,10 @@
 # (deferred: at the next iteration's dot, and after the loop); global_smem
 # aligned to 1024. A dot outside a loop stores A and B with st.shared into
 # the same layouts and fences them before the barrier; B^T (rows of k,
-# attention's K^T) is read K-major (imm-trans-b 0). bf16 picks the bf16
+# attention's K^T) is read K-major (imm-trans-b 0); attention's Q, which
+# the loop does not change, is written to shared memory once, before it
+# (ttg.local_store), and read by the tensor cores from there (prefix ATT).
+# bf16 picks the bf16
 # form; sm_80 keeps mma.sync, and so does TRITONC_WGMMA=0. ptxas assembles
 # it for sm_90a.
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=TTGIR
@@ -25,6 +28,7 @@
 # RUN: FileCheck %s --check-prefix=RING < %t.mm.ptx
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=DEF
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ptx | FileCheck %s --check-prefix=DEFPTX
+# RUN: %tritonc compile %S/../kernels/attention.py --kernel attn_fwd_kernel --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=False --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=ATT
 # RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 -o %t.mn.ptx
 # RUN: FileCheck %s --check-prefix=MN < %t.mn.ptx
 # RUN: %tritonc compile %s --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 -o %t.k.ptx
@@ -71,6 +75,11 @@
 # RING-NEXT: wgmma.wait_group.sync.aligned 0;
 # RING-NOT: mma.sync
 # RING-NOT: ldmatrix
+# ATT: "ttg.local_alloc"() {size = 65536 : i64}
+# ATT-NEXT: "ttg.local_store"(%c0_i32, [[Q:%[0-9]+]]) {offset = 49152 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 7,
+# ATT: scf.for
+# ATT: [[QS:%[0-9]+]] = "ttg.local_load"(%c0_i32{{(_[0-9]+)?}}) {offset = 49152 : i64, stage_bytes = 16384 : i64}
+# ATT-NEXT: tt.dot [[QS]],
 # MN: st.shared.v4.b32
 # MN: fence.proxy.async.shared::cta;
 # MN-NEXT: bar.sync 0;

@@ -157,7 +157,7 @@ static void run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout *l
         return;
     }
     MmaPlan pl;
-    if (!mma_plan(&dc, &da, &db, es, 80, &pl)) {
+    if (!mma_plan(&dc, &da, &db, es, 80, false, &pl)) {
         CHECK(0, "no plan for %lldx%lldx%lld warps %dx%d", (long long)M, (long long)N, (long long)K, wm, wn);
         return;
     }
@@ -265,11 +265,11 @@ static void test_rejects(void) {
     Dist dc, da, db;
     MmaPlan pl;
     CHECK(ttg_dist(&lc, sc, 2, &dc) && ttg_dist(&la, sa, 2, &da) && ttg_dist(&lb, sb, 2, &db), "dists");
-    CHECK(!mma_plan(&dc, &da, &db, 2, 80, &pl), "16 rows on 2 warps along m accepted");
+    CHECK(!mma_plan(&dc, &da, &db, 2, 80, false, &pl), "16 rows on 2 warps along m accepted");
     /* a result layout that is not the accumulator fragment */
     Layout other = blocked(sc, 1, 4, 1, 2);
     CHECK(ttg_dist(&other, sc, 2, &dc), "dist");
-    CHECK(!mma_plan(&dc, &da, &db, 2, 80, &pl), "non-fragment layout accepted");
+    CHECK(!mma_plan(&dc, &da, &db, 2, 80, false, &pl), "non-fragment layout accepted");
 }
 
 int main(void) {

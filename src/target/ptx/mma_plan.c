@@ -212,7 +212,7 @@ static void wgmma_a(MmaPlan *pl) {
     memset(pl->a.coef, 0, sizeof pl->a.coef);
 }
 
-bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, MmaPlan *pl) {
+bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, bool a_smem, MmaPlan *pl) {
     memset(pl, 0, sizeof *pl);
     if ((esize != 2 && esize != 4) || da->rank != 2 || db->rank != 2 || !is_acc_fragment(dc)) return false;
     int64_t M = dc->shape[0], N = dc->shape[1], K = da->shape[1];
@@ -235,7 +235,7 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm,
     /* tf32 fragments hold single elements, not the accumulator's pairs, and
      * ldmatrix .trans moves 16-bit elements: 32-bit operands are always
      * stored k-major */
-    a->in_regs = esize == 2 && a_fits_registers(dc, da);
+    a->in_regs = !a_smem && esize == 2 && a_fits_registers(dc, da);
     if (!a->in_regs) {
         a->trans = esize == 2 && da->order[0] == 0; /* runs along m: stored as K rows of M */
         a->pitch = padded_pitch((a->trans ? M : K) * esize);

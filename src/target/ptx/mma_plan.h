@@ -201,9 +201,10 @@ int64_t wgmma_a_group_bytes(const MmaPlan *pl);
 
 /* The plan for a dot with result dc and operands da (M x K), db (K x N),
  * elements of esize bytes (2: fp16/bf16, 4: tf32), for target sm (wgmma
- * when wgmma_shape and the layout allow); false when dc is not an accumulator layout
+ * when wgmma_shape and the layout allow), A in shared memory already
+ * (a_smem: a ring's stage; not its registers even where they would do); false when dc is not an accumulator layout
  * mma.sync can serve (then the dot takes the FMA path). */
-bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, MmaPlan *pl);
+bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, bool a_smem, MmaPlan *pl);
 
 /* Byte offset, from the operand's base + lane part, of the ldmatrix.x4
  * that loads A's m-block `mblock` at k step `kstep`. */

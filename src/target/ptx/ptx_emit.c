@@ -3229,6 +3229,7 @@ static void lower_op(Px *p, Op *op) {
     case TTG_ASYNC_COPY:
     case TTG_ASYNC_COMMIT:
     case TTG_ASYNC_WAIT:
+    case TTG_LOCAL_STORE:
     case TTG_LOCAL_LOAD: px_lower_async(p, op); return;
     case SCF_FOR: lower_for(p, op); return;
     case SCF_IF: lower_if(p, op); return;

@@ -177,6 +177,18 @@ static const PxSwz *swz_of(Px *p, const Dist *d, const SmemSwz *z) {
     return e;
 }
 
+/* A `swizzle` attribute's layout: [W, bits and strides of dimension 0,
+ * then of 1] (the verifier checked the counts). */
+static SmemSwz swz_decode(const Attr *a) {
+    const int64_t *v = a->dense.ints;
+    SmemSwz z = {.bytes = (int)v[0]};
+    for (int j = 0, k = 1; j < 2; j++) {
+        z.nbits[j] = (int)v[k++];
+        for (int b = 0; b < z.nbits[j]; b++) z.bit[j][b] = v[k++];
+    }
+    return z;
+}
+
 /* base + (lane ^ cpart): the address of a slot of a swizzled tile whose
  * region starts at `base` (1024-byte aligned). The XOR depends on the
  * thread only: once, in the prologue. */
@@ -275,6 +287,7 @@ static Slot ring_region(Px *p, Op *ring) {
  * of a few shapes, and a plan is worked out lane by lane. */
 typedef struct PxMmaPlans {
     const Type *a, *b, *c;
+    bool a_smem; /* A from a ring's stage */
     bool ok;
     MmaPlan plan;
     /* the slots of the fragments, as mma_acc_slot and mma_a_reg_slots give
@@ -289,13 +302,13 @@ typedef struct PxMmaPlans {
 } PxMmaPlans;
 
 static PxMmaPlans *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt, const Dist *da,
-                                 const Dist *db, const Dist *dc, int es) {
+                                 const Dist *db, const Dist *dc, int es, bool a_smem) {
     PxMmaPlans *e = p->mma_plans;
-    while (e && (e->a != at || e->b != bt || e->c != rt)) e = e->next;
+    while (e && (e->a != at || e->b != bt || e->c != rt || e->a_smem != a_smem)) e = e->next;
     if (!e) {
         e = ARENA_NEW(p->ctx->arena, PxMmaPlans);
-        *e = (PxMmaPlans){.a = at, .b = bt, .c = rt, .next = p->mma_plans};
-        e->ok = mma_plan(dc, da, db, es, p->sm, &e->plan);
+        *e = (PxMmaPlans){.a = at, .b = bt, .c = rt, .a_smem = a_smem, .next = p->mma_plans};
+        e->ok = mma_plan(dc, da, db, es, p->sm, a_smem, &e->plan);
         p->mma_plans = e;
         const MmaPlan *pl = &e->plan;
         if (e->ok) {
@@ -446,7 +459,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     const Dist *da, *db, *dc; /* (the emitter's: not copied) */
     PxMmaPlans *plan;
     if (!mma || !(da = px_dist_of(p, at)) || !(db = px_dist_of(p, bt)) || !(dc = px_dist_of(p, rt)) ||
-        !(plan = plan_of(p, at, bt, rt, da, db, dc, es)))
+        !(plan = plan_of(p, at, bt, rt, da, db, dc, es, ring_load(a) != NULL)))
         return false;
     MmaPlan pl = plan->plan;
     /* operands from a cp.async ring are in shared memory already */
@@ -569,17 +582,11 @@ static void lower_async_copy(Px *p, Op *op) {
     Value *ptr = op_operand(op, 1), *mask = op->noperands > 2 ? op_operand(op, 2) : NULL;
     const Dist *d = px_dist_of(p, ptr->type);
     if (!d) return px_fail(p, op, "async copy without a layout");
-    /* a swizzled ring (wgmma's operands): [W, bits and strides of dimension
-     * 0, then of 1] (the verifier checked the counts) */
+    /* a swizzled ring (wgmma's operands) */
     const Attr *sa = op_attr_k(op, AN_SWIZZLE);
     const PxSwz *sw = NULL;
     if (sa) {
-        const int64_t *v = sa->dense.ints;
-        SmemSwz z = {.bytes = (int)v[0]};
-        for (int j = 0, k = 1; j < 2; j++) {
-            z.nbits[j] = (int)v[k++];
-            for (int b = 0; b < z.nbits[j]; b++) z.bit[j][b] = v[k++];
-        }
+        SmemSwz z = swz_decode(sa);
         if (!(sw = swz_of(p, d, &z))) return px_fail(p, op, "swizzled ring of a layout it cannot place");
     }
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;
@@ -664,6 +671,24 @@ void px_lower_async(Px *p, Op *op) {
         if (op_attr_k(op, AN_PROXY_FENCE)) px_line(p, "fence.proxy.async.shared::cta", NULL);
         px_barrier(p);
         return;
+    case TTG_LOCAL_STORE: {
+        /* (once, before the loop: the wait at the loop's top fences it for
+         * the async proxy and its barrier makes it whole) */
+        Value *v = op_operand(op, 1);
+        const Dist *d = px_dist_of(p, v->type);
+        const Attr *sa = op_attr_k(op, AN_SWIZZLE);
+        if (!d || !sa) return px_fail(p, op, "local_store without a layout");
+        SmemSwz z = swz_decode(sa);
+        Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
+        int64_t off = int_attr(op, AN_OFFSET);
+        Slot base = stage_address(p, gs, px_tile(p, op_operand(op, 0))->s[0], int_attr(op, AN_STAGE_BYTES), &off);
+        if (off) base = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_int(p, off));
+        const Type *e = ty_elem(v->type);
+        if (!store_swizzled(p, px_tile(p, v), d, e, px_bits(e) / 8, &z, base))
+            return px_fail(p, op, "local_store of a layout it cannot place");
+        p->smem_dirty = true;
+        return;
+    }
     case TTG_LOCAL_LOAD:
         for (Use *u = op_result(op, 0)->uses; u; u = u->next)
             if (u->owner->kind != TT_DOT || u == &u->owner->operands[2])

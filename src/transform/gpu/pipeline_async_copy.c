@@ -276,8 +276,9 @@ static bool type_dist(Context *c, const Type *t, Dist *d) {
     return l && ttg_dist(l, t->shape, t->rank, d);
 }
 
-/* The dot's plan when it takes mma.sync (ptx_mma.c's conditions). */
-static bool dot_plan(Context *c, Op *dot, int sm, int mode, MmaPlan *pl) {
+/* The dot's plan when it takes mma.sync or wgmma (ptx_mma.c's conditions;
+ * a_smem: A from a ring). */
+static bool dot_plan(Context *c, Op *dot, int sm, int mode, bool a_smem, MmaPlan *pl) {
     Type *at = op_operand(dot, 0)->type, *bt = op_operand(dot, 1)->type, *rt = op_result(dot, 0)->type;
     if (sm < 80 || at->rank != 2 || bt->rank != 2 || rt->rank != 2) return false;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(rt);
@@ -290,7 +291,7 @@ static bool dot_plan(Context *c, Op *dot, int sm, int mode, MmaPlan *pl) {
     if (ea->fkind == FK_F32 && mode < 2) return false; /* tf32: see async_copy_mode */
     Dist da, db, dc;
     return type_dist(c, at, &da) && type_dist(c, bt, &db) && type_dist(c, rt, &dc) &&
-           mma_plan(&dc, &da, &db, ea->width / 8, sm, pl);
+           mma_plan(&dc, &da, &db, ea->width / 8, sm, a_smem, pl);
 }
 
 static int pow2_floor(int64_t v) {
@@ -320,7 +321,7 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     Op *dot = u->owner;
     int which = u == &dot->operands[0] ? 0 : u == &dot->operands[1] ? 1 : -1;
     MmaPlan plan, *pl = &plan;
-    if (which < 0 || !dot_plan(p->c, dot, sm, p->mode, pl) || (which == 0 && pl->a.in_regs)) return false;
+    if (which < 0 || !dot_plan(p->c, dot, sm, p->mode, which == 0, pl) || (which == 0 && pl->a.in_regs)) return false;
     const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
     if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
     Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
@@ -357,6 +358,39 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     return true;
 }
 
+/* A wgmma dot's A that the loop does not change (attention's Q), read by
+ * the tensor cores from shared memory: written there once, before the
+ * loop (ttg.local_store), instead of kept in registers. */
+typedef struct Fixed {
+    Op *dot;
+    SmemSwz swz;
+    int64_t bytes, offset;
+} Fixed;
+
+static int fixed_operands(Pipe *p, int sm, Fixed *out, int max) {
+    int n = 0;
+    for (Op *o = p->body->first; o && n < max; o = o->next) {
+        if (o->kind != TT_DOT || in_body(p, op_operand(o, 0))) continue;
+        MmaPlan pl;
+        if (!dot_plan(p->c, o, sm, p->mode, true, &pl) || !pl.a_desc) continue;
+        out[n++] = (Fixed){.dot = o, .swz = pl.aswz, .bytes = (pl.a_bytes + 1023) & ~(int64_t)1023};
+    }
+    return n;
+}
+
+static void set_swizzle(Context *c, Op *op, const SmemSwz *z, bool swap) {
+    /* [W, then for the op's dimension 0 and 1: its bits' count and strides] */
+    int64_t sw[3 + 2 * SWZ_MAX_BITS];
+    int k = 0;
+    sw[k++] = z->bytes;
+    for (int j = 0; j < 2; j++) {
+        int d = swap ? 1 - j : j;
+        sw[k++] = z->nbits[d];
+        for (int e = 0; e < z->nbits[d]; e++) sw[k++] = z->bit[d][e];
+    }
+    op_set_attr_k(c, op, AN_SWIZZLE, attr_dense_array(c, ty_i64(c), sw, k));
+}
+
 static void set_int(Context *c, Op *op, AttrName name, int64_t v) {
     op_set_attr_k(c, op, name, attr_int(c, ty_i64(c), v));
 }
@@ -383,17 +417,7 @@ static void issue(Pipe *p, Env env, Cand *cs, int n, Value *stage, Value *guard,
         set_int(p->c, cp, AN_OFFSET, cs[i].offset);
         set_int(p->c, cp, AN_STAGE_BYTES, cs[i].stage_bytes);
         if (cs[i].swz.bytes) {
-            /* [W, then for the copy's dimension 0 and 1: its bits' count and strides] */
-            const SmemSwz *z = &cs[i].swz;
-            int64_t sw[3 + 2 * SWZ_MAX_BITS];
-            int k = 0;
-            sw[k++] = z->bytes;
-            for (int j = 0; j < 2; j++) {
-                int d = cs[i].trans ? 1 - j : j;
-                sw[k++] = z->nbits[d];
-                for (int e = 0; e < z->nbits[d]; e++) sw[k++] = z->bit[d][e];
-            }
-            op_set_attr_k(p->c, cp, AN_SWIZZLE, attr_dense_array(p->c, ty_i64(p->c), sw, k));
+            set_swizzle(p->c, cp, &cs[i].swz, cs[i].trans != NULL);
         } else {
             set_int(p->c, cp, AN_STRIDE0, cs[i].stride[0]);
             set_int(p->c, cp, AN_STRIDE1, cs[i].stride[1]);
@@ -454,9 +478,13 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
         }
     }
     /* stages: the rings, and above them the largest region a ring dot may
-     * still store its other operand into, within the device's limit */
+     * still store its other operand into, within the device's limit; the
+     * loop-invariant wgmma operands beside them */
+    Fixed fx[MAX_LOADS];
+    int nfx = n ? fixed_operands(&p, sm, fx, MAX_LOADS) : 0;
     int64_t per_stage = 0, extra = 0, limit = sm >= 90 ? 227 * 1024 : 163 * 1024;
-    bool swizzled = false;
+    bool swizzled = nfx > 0;
+    for (int i = 0; i < nfx; i++) extra += fx[i].bytes;
     for (int i = 0; i < n; i++) {
         per_stage += cs[i].stage_bytes;
         swizzled |= cs[i].swz.bytes != 0;
@@ -498,6 +526,10 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
         if (cs[i].swz.bytes) off = (off + 1023) & ~(int64_t)1023;
         cs[i].offset = off, off += stages * cs[i].stage_bytes;
     }
+    for (int i = 0; i < nfx; i++) {
+        off = (off + 1023) & ~(int64_t)1023;
+        fx[i].offset = off, off += fx[i].bytes;
+    }
     int ahead = deferred ? stages - 2 : stages - 1;
     /* (the facts no one has asked for yet are computed now, from the IR
      * the analysis was made from: the loop is rebuilt below) */
@@ -512,6 +544,22 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     Op *alloc = plain_op(&pb, TTG_LOCAL_ALLOC, NULL, 0);
     set_int(c, alloc, AN_SIZE, off);
     Type *i32 = ty_i32(c);
+    for (int i = 0; i < nfx; i++) {
+        Value *zero = build_const_int(&pb, i32, 0), *a = op_operand(fx[i].dot, 0);
+        Value *ops[2] = {zero, a};
+        Op *st = plain_op(&pb, TTG_LOCAL_STORE, ops, 2);
+        set_int(c, st, AN_OFFSET, fx[i].offset);
+        set_int(c, st, AN_STAGE_BYTES, fx[i].bytes);
+        set_swizzle(c, st, &fx[i].swz, false);
+        /* the dot reads it there */
+        Builder db = builder_before(c, fx[i].dot);
+        Value *z = build_const_int(&db, i32, 0);
+        Type *t = a->type;
+        Op *ll = build_op(&db, TTG_LOCAL_LOAD, &z, 1, &t, 1, 0);
+        set_int(c, ll, AN_OFFSET, fx[i].offset);
+        set_int(c, ll, AN_STAGE_BYTES, fx[i].bytes);
+        op_set_operand(fx[i].dot, 0, op_result(ll, 0));
+    }
     int nargs = p.args.len;
     Value **state = tc_calloc((size_t)nargs + 1, sizeof(Value *));
     for (int k = 0; k < nargs; k++) state[k] = op_operand(loop, 3 + p.args.data[k]->index - 1);
