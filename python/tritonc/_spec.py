@@ -51,6 +51,11 @@ class ArgumentError(TypeError):
     """A launch argument the kernel cannot take; the message names it."""
 
 
+class ArgumentOverflowError(ArgumentError, OverflowError):
+    """An integer argument outside [-2**63, 2**64): an OverflowError, as
+    Triton's launcher raises, that names the argument."""
+
+
 def int_sig(v):
     """Triton's integer typing: the narrowest of i32, u32, i64, u64."""
     if -2**31 <= v < 2**31:
@@ -279,7 +284,7 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False, annota
         try:
             sig = int_sig(a)
         except OverflowError:
-            raise ArgumentError("%s: argument '%s' = %d does not fit in 64 bits"
+            raise ArgumentOverflowError("%s: argument '%s' = %d does not fit in 64 bits"
                                 % (kernel, name, a)) from None
         return ArgInfo("int", sig, int_hint(a, specialize), int(a), None, "int")
     if isinstance(a, float):

@@ -360,7 +360,7 @@ class JITFunction(KernelInterface):
                                 "**kwargs or keyword-only)" % (fn.__name__, p.name))
             # A parameter may share a launch option's name (the softmax
             # tutorial's `num_stages: tl.constexpr`): it is then both.
-            if p.name in ("grid", "warmup"):
+            if p.name == "warmup":
                 raise TypeError("@jit %s: a parameter may not be called '%s'"
                                 % (fn.__name__, p.name))
         names = list(self.signature.parameters)
@@ -534,6 +534,10 @@ class JITFunction(KernelInterface):
             "_struct_error": struct.error, "_defaults": {}, "_f32_inf": _f32_inf,
             "_fast_get": self._fast.get,
             "_hooks": _HOOKS, "_hook_enter": _hook_enter, "_hook_exit": _hook_exit,
+            # Python's builtins under names no kernel parameter shadows (a
+            # parameter may be called `type`, `grid` or `len`)
+            "_tc_type": type, "_tc_int": int, "_tc_float": float, "_tc_tuple": tuple,
+            "_tc_len": len, "_tc_dict": dict,
         }
         for p in self.params:
             if p.has_default:
@@ -573,19 +577,19 @@ class JITFunction(KernelInterface):
             # Two key parts per argument: what it is (a dtype, 'i', 'f', 's')
             # and a small int or tuple for its specialisation.
             body += [
-                "    _t = type(%s)" % a,
+                "    _t = _tc_type(%s)" % a,
                 "    if _t is _Tensor:",
                 "        %s = %s.data_ptr()" % (pv, a),
                 "        %s = %s.dtype" % (ka, a),
                 # (a null data pointer, as a 'meta' tensor has, keys apart from
                 # any tensor with data: its first launch checks its device)
                 "        %s = %s + 2 * %s.is_cuda + 4 * (not %s)" % (kb, aligned, a, pv),
-                "    elif _t is int:",
+                "    elif _t is _tc_int:",
                 "        %s = %s" % (pv, a),
                 "        %s = 'i'" % ka,
                 "        %s = %s if -2147483648 <= %s <= 2147483647 else _bigint(%s, %s)"
                 % (kb, ival, a, a, "False" if p.do_not_specialize else "True"),
-                "    elif _t is float:",
+                "    elif _t is _tc_float:",
                 "        %s = %s" % (pv, a),
                 "        %s = 'f'" % ka,
                 "        %s = 0" % kb,
@@ -617,13 +621,13 @@ class JITFunction(KernelInterface):
             "            _tc_l = _fast_get(%s)" % fast_key,
             "            if _tc_l is not None:",
             "                if _tc_g is None:",
-            "                    _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "                    _tc_g = _tc_grid if _tc_type(_tc_grid) is _tc_tuple else _grid_eval(_tc_grid, %s)" % meta,
             "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
             "                if _tc_r is not None:",
             "                    return _tc_r",
         ]
         src = [
-            "def _factory(grid):",
+            "def _factory(_tc_grid):",
             "    def %s(%s, *, warmup=False%s, **_extra):"
             % (self.__name__, ", ".join(sig), "".join(
                 ", %s=None" % o for o in ("num_warps", "num_stages") if o not in self.arg_names)),
@@ -634,18 +638,18 @@ class JITFunction(KernelInterface):
             "        _tc_key = %s" % key,
             "        _tc_kern = _cache_get(_tc_key)",
             "        if _tc_kern is None or warmup:",
-            "            _tc_kern = _miss(_tc_key, (%s%s), dict(_extra, num_warps=num_warps, "
+            "            _tc_kern = _miss(_tc_key, (%s%s), _tc_dict(_extra, num_warps=num_warps, "
             "num_stages=num_stages), warmup)" % (allargs, "," if len(self.params) == 1 else ""),
             "            if warmup:",
             "                return _tc_kern",
             # the C launcher _miss made, when these arguments fit one
         ] + try_fast + [
             "        if _tc_g is None:",
-            "            _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "            _tc_g = _tc_grid if _tc_type(_tc_grid) is _tc_tuple else _grid_eval(_tc_grid, %s)" % meta,
             # the launch hooks (triton.knobs.runtime.launch_enter_hook, ...)
             "        _tc_md = _hook_enter(_tc_kern, _tc_g, (%s%s)) if _hooks[0] else None"
             % (allargs, "," if len(self.params) == 1 else ""),
-            "        _tc_n = len(_tc_g)",
+            "        _tc_n = _tc_len(_tc_g)",
             "        try:",
             "            if _tc_n == 1:",
             "                _tc_kern._pack(_tc_g[0], 1, 1%s)" % pv,

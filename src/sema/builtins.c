@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -2587,12 +2588,47 @@ static TV bi_float(Sema *S, CallArgs *a) {
     if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_float((double)v.i);
     if (v.kind == TV_FLOAT) return v;
     if (v.kind == TV_STR) {
-        if (!strcmp(v.s, "inf") || !strcmp(v.s, "+inf")) return tv_float(INFINITY);
-        if (!strcmp(v.s, "-inf")) return tv_float(-INFINITY);
-        if (!strcmp(v.s, "nan")) return tv_float(NAN);
+        /* Python's float(str): surrounding blanks, a sign, inf/infinity/nan
+         * in any case, or a decimal number (underscores between digits) */
+        const char *p = v.s;
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v') p++;
+        size_t n = strlen(p);
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n' || p[n - 1] == '\r' ||
+                     p[n - 1] == '\f' || p[n - 1] == '\v'))
+            n--;
+        double sign = 1.0;
+        const char *q = p;
+        if (n && (*q == '+' || *q == '-')) sign = *q++ == '-' ? -1.0 : 1.0;
+        size_t m = n - (size_t)(q - p);
+        char word[9] = {0};
+        if (m <= 8) {
+            for (size_t k = 0; k < m; k++) word[k] = (char)(q[k] >= 'A' && q[k] <= 'Z' ? q[k] + 32 : q[k]);
+            if (!strcmp(word, "inf") || !strcmp(word, "infinity")) return tv_float(sign * INFINITY);
+            if (!strcmp(word, "nan")) return tv_float(copysign(NAN, sign));
+        }
+        char buf[128];
+        size_t len = 0;
+        bool ok = m > 0 && n < sizeof buf;
+        for (size_t k = 0; ok && k < n; k++) {
+            char ch = p[k];
+            if (ch == '_') {
+                /* only between two digits, as Python allows */
+                ok = k > 0 && k + 1 < n && p[k - 1] >= '0' && p[k - 1] <= '9' && p[k + 1] >= '0' && p[k + 1] <= '9';
+                continue;
+            }
+            if (!((ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' || ch == '-')) ok = false;
+            buf[len++] = ch;
+        }
+        if (ok) {
+            buf[len] = 0;
+            char *end = NULL;
+            double d = strtod(buf, &end);
+            if (end && end != buf && !*end) return tv_float(d);
+        }
+        return sema_error(S, "could not convert string to float: '%s'", v.s);
     }
     if (v.kind == TV_ERR) return v;
-    return sema_error(S, "float() argument must be a constexpr number or 'inf'/'-inf'/'nan'");
+    return sema_error(S, "float() argument must be a constexpr number or string, not '%s'", tv_kind_name(&v));
 }
 
 static TV bi_bool(Sema *S, CallArgs *a) {

@@ -565,12 +565,29 @@ static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     Block *tb = new_block(S), *eb = new_block(S);
     S->b = builder_at_end(S->ctx, tb);
     TV tv = cg_expr(S, e->ifexp.then);
-    if (tv.kind != TV_ERR) tv = sem_to_tensor(S, &tv);
+    if (tv.kind != TV_ERR && tv.kind != TV_NONE) tv = sem_to_tensor(S, &tv);
     S->b = builder_at_end(S->ctx, eb);
     TV ev = cg_expr(S, e->ifexp.orelse);
-    if (ev.kind != TV_ERR) ev = sem_to_tensor(S, &ev);
+    if (ev.kind != TV_ERR && (ev.kind != TV_NONE || tv.kind != TV_NONE)) ev = sem_to_tensor(S, &ev);
+    if (tv.kind == TV_NONE && ev.kind != TV_NONE) {
+        S->b = builder_at_end(S->ctx, tb);
+        tv = sem_to_tensor(S, &tv);
+    }
     S->b = saved;
     at_expr(S, e);
+    if (tv.kind == TV_NONE && ev.kind == TV_NONE) {
+        /* `tl.store(p, a) if c else tl.store(p, b)`: both branches are
+         * void (Triton's void tensors), an scf.if without results */
+        Op *ifop = sem_op(S, SCF_IF, &c.v, 1, NULL, 0, 2);
+        region_push_block(&ifop->regions[0], tb);
+        region_push_block(&ifop->regions[1], eb);
+        for (int k = 0; k < 2; k++) {
+            Builder yb = builder_at_end(S->ctx, k ? eb : tb);
+            yb.loc = S->loc;
+            build_op(&yb, SCF_YIELD, NULL, 0, NULL, 0, 0);
+        }
+        return tv_none();
+    }
     if (tv.kind == TV_ERR || ev.kind == TV_ERR) return tv_err();
     if (tv.ty != ev.ty)
         return sema_error(S, "Ternary expression with dynamic condition has inconsistent types %s and %s",
@@ -2019,7 +2036,8 @@ static void visit_for(Sema *S, const PyStmt *s) {
     bool is_tl_range = f.bi->arg == 1;
     TV args[3];
     int n = it->call.args.len;
-    if (n < 1 || n > 3) {
+    bool kw_bounds = is_tl_range || !strcmp(f.bi->name, "static_range");
+    if (n > 3 || (n < 1 && !(kw_bounds && it->call.nkeywords))) {
         sema_error(S, "%s expected 1 to 3 arguments, got %d", f.bi->name, n);
         return;
     }
@@ -2027,6 +2045,9 @@ static void visit_for(Sema *S, const PyStmt *s) {
         args[i] = cg_expr(S, it->call.args.items[i]);
         if (args[i].kind == TV_ERR) return;
     }
+    /* tl.range and tl.static_range take their bounds by keyword too:
+     * (arg1, arg2=None, step=None) */
+    bool has_arg[3] = {n > 0, n > 1, n > 2};
     TV num_stages = tv_none(), unroll = tv_none();
     bool flatten = false, warp_spec = false, disallow_multi = false, no_licm = false;
     for (int i = 0; i < it->call.nkeywords; i++) {
@@ -2034,6 +2055,19 @@ static void visit_for(Sema *S, const PyStmt *s) {
         TV v = cg_expr(S, it->call.keywords[i].value);
         at_expr(S, it);
         if (v.kind == TV_ERR) return;
+        int slot = !kw_bounds || !k ? -1 : !strcmp(k, "arg1") ? 0 : !strcmp(k, "arg2") ? 1 : !strcmp(k, "step") ? 2 : -1;
+        if (slot >= 0) {
+            if (has_arg[slot]) {
+                sema_error(S, "%s() got multiple values for argument '%s'", f.bi->name, k);
+                return;
+            }
+            /* a None arg2 or step is the default */
+            if (v.kind != TV_NONE) {
+                args[slot] = v;
+                has_arg[slot] = true;
+            }
+            continue;
+        }
         if (!is_tl_range) {
             sema_error(S, "%s() got an unexpected keyword argument '%s'", f.bi->name, k ? k : "**");
             return;
@@ -2055,6 +2089,19 @@ static void visit_for(Sema *S, const PyStmt *s) {
             return;
         }
     }
+    if (!has_arg[0]) {
+        sema_error(S, "%s() missing required argument 'arg1'", f.bi->name);
+        return;
+    }
+    if (has_arg[2] || has_arg[1] != (n > 1)) {
+        /* keyword bounds: (start, end, step) as the positional form has them */
+        if (!has_arg[1]) {
+            args[1] = args[0];
+            args[0] = tv_int(0);
+        }
+        if (!has_arg[2]) args[2] = tv_int(1);
+        n = 3;
+    }
     if (is_static) {
         visit_static_range(S, s, args, n);
         return;
@@ -2067,7 +2114,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     bool negative = false;
     if ((step.kind == TV_INT || step.kind == TV_BOOL) && step.i == 0) {
         /* an scf.for with step 0 never ends */
-        at_expr(S, it->call.args.items[2]);
+        at_expr(S, it->call.args.len > 2 ? it->call.args.items[2] : it);
         sema_error(S, "%s() arg 3 must not be zero", f.bi->name);
         return;
     }

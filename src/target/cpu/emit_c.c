@@ -281,7 +281,8 @@ static const char *float_literal(Emitter *e, double v, Type *t) {
     default: break;
     }
     bool f32 = t->fkind == FK_F32;
-    if (isnan(v)) return f32 ? "NAN" : "(double)NAN";
+    /* (a NaN keeps its sign: float("-nan") has the sign bit set) */
+    if (isnan(v)) return signbit(v) ? (f32 ? "(-NAN)" : "(-(double)NAN)") : (f32 ? "NAN" : "(double)NAN");
     if (isinf(v)) return v > 0 ? (f32 ? "INFINITY" : "(double)INFINITY")
                                : (f32 ? "(-INFINITY)" : "(-(double)INFINITY)");
     return f32 ? fmt(e, "%af", (double)(float)v) : fmt(e, "%a", v);

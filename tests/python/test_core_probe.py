@@ -1,0 +1,102 @@
+# RUN: %python %s
+# REQUIRES: torch, numpy
+"""The kernels of tests/kernels/core_probe.py on the CPU, each checked
+against torch with random inputs, and a few host-side points found beside
+them: `tl.dtype(name)` and Triton's lists of dtype names, and an integer
+argument outside 64 bits raising OverflowError."""
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+
+import tritonc as triton
+import tritonc.language as tl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+from corpus import load_corpus  # noqa: E402
+
+K = load_corpus("core_probe")
+g = torch.Generator().manual_seed(2026)
+
+
+def check_select_store():
+    for n in (1, 64, 200, 333):
+        x = torch.randn(n, generator=g)
+        y = torch.randn(n, generator=g)
+        out = torch.full((n,), float("nan"))
+        K.select_store_kernel[(triton.cdiv(n, 64),)](x, y, out, n, BLOCK=64)
+        blk = torch.arange(n) // 64
+        ref = torch.where(blk % 2 == 0, x * 2.0, y - x)
+        assert torch.equal(out, ref), (n, out, ref)
+
+
+def check_shadowing_params():
+    for kind in ("scaled", "plain"):
+        base = int(torch.randint(-50, 50, (1,), generator=g))
+        mul = int(torch.randint(2, 9, (1,), generator=g))
+        out = torch.zeros(32, dtype=torch.int32)
+        K.shadowing_params_kernel[(1,)](out, base, mul, kind, BLOCK=32)
+        ref = torch.arange(32, dtype=torch.int32) + base
+        if kind == "scaled":
+            ref = ref * mul
+        assert torch.equal(out, ref), (kind, out, ref)
+    # a grid function, which the launcher evaluates beside a `grid` parameter
+    out = torch.zeros(32, dtype=torch.int32)
+    K.shadowing_params_kernel[lambda meta: (1,)](out, 3, 2, "scaled", BLOCK=32)
+    assert torch.equal(out, (torch.arange(32, dtype=torch.int32) + 3) * 2)
+
+
+def check_float_literals():
+    x = torch.randn(16, generator=g) * 2
+    x[0], x[1], x[2] = -1.0, 0.5, 3.0
+    out = torch.zeros(16)
+    K.float_literals_kernel[(1,)](x, out, BLOCK=16)
+    neg, big = x < 0, x > 1.0
+    mid = ~neg & ~big
+    assert torch.isnan(out[neg]).all() and torch.signbit(out[neg]).all(), out
+    assert torch.isinf(out[big]).all() and (out[big] > 0).all(), out
+    assert torch.equal(out[mid], x[mid] + 1000.5), (out, x)
+
+
+def check_keyword_ranges():
+    for n in (0, 1, 10, 17):
+        out = torch.zeros(1, dtype=torch.int64)
+        K.keyword_ranges_kernel[(1,)](out, n, N=20)
+        ref = (sum(range(0, 20, 7)) + 1000 * sum(range(20, 0, -3)) + 1000000 * sum(range(0, n, 3)) + n)
+        assert out.item() == ref, (n, out.item(), ref)
+
+
+def check_host_api():
+    # tl.dtype(name) is the dtype of that name; Triton's name lists
+    for names in (tl.dtype.SINT_TYPES, tl.dtype.UINT_TYPES, tl.dtype.STANDARD_FP_TYPES, tl.dtype.FP_TYPES):
+        for name in names:
+            assert tl.dtype(name) == getattr(tl, name if name.startswith(("int", "uint")) else
+                                             {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
+                                              "fp64": "float64", "fp8e5": "float8e5", "fp8e4nv": "float8e4nv",
+                                              "fp8e4b8": "float8e4b8", "fp8e5b16": "float8e5b16",
+                                              "fp8e4b15": "float8e4b15"}[name]), name
+    try:
+        tl.dtype("fp128")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("tl.dtype('fp128') did not raise")
+    # integers outside [-2**63, 2**64) raise OverflowError, as Triton's launcher does
+    out = torch.zeros(32, dtype=torch.int32)
+    for bad in (2 ** 64, -2 ** 63 - 1):
+        try:
+            K.shadowing_params_kernel[(1,)](out, bad, 1, "plain", BLOCK=32)
+        except OverflowError as e:
+            assert "grid" in str(e), e
+        else:
+            raise AssertionError("no OverflowError for %d" % bad)
+
+
+if __name__ == "__main__":
+    checks = [v for k, v in sorted(globals().items()) if k.startswith("check_")]
+    for c in checks:
+        c()
+    print("%d passed, 0 failed" % len(checks))
