@@ -273,6 +273,19 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False, annota
         return ArgInfo("tuple", "(%s)" % ",".join(entries), None, leaves, dev, "tuple")
     if a is None:
         return ArgInfo("none", None, None, 0, None, "None")
+    if getattr(type(a), "_tritonc_jit_fn", False) or isinstance(a, _core.constexpr):
+        # a @jit function or a tl.constexpr: a constexpr whatever the
+        # annotation, as in Triton. A parameter's has no runtime slot, like
+        # None (its text goes with the -D values); a tuple's leaf is spelled
+        # in the signature, `cx:` and its text in hex
+        try:
+            text = constexpr_text(a)
+        except TypeError as e:
+            raise ArgumentError("%s: argument '%s': %s" % (kernel, name, e)) from None
+        if "[" in name:
+            return ArgInfo("cx", "cx:" + text.encode("utf-8").hex(), None, a, None, "constexpr")
+        return ArgInfo("none", None, None, a, None,
+                       "JITFunction" if not isinstance(a, _core.constexpr) else "constexpr")
     if a is True or a is False:
         return ArgInfo("bool", "i1", None, a, None, "bool")
     torch = sys.modules.get("torch")
@@ -362,6 +375,8 @@ def descriptor_key(d):
 def signature_entry(info):
     if info.kind == "none":  # (inside a tuple; a None parameter is a constexpr)
         return "none"
+    if info.kind == "cx":  # a tuple's constexpr leaf
+        return info.sig
     if info.hint is None:
         return info.sig
     return "%s:%d" % (info.sig, info.hint)
@@ -373,7 +388,7 @@ def flat_leaves(infos):
     out = []
     for i in infos:
         if i.kind == "tuple":
-            out += [l for l in flat_leaves(i.value) if l.kind != "none"]
+            out += [l for l in flat_leaves(i.value) if l.kind not in ("none", "cx")]
         else:
             out.append(i)
     return out
@@ -408,13 +423,18 @@ def constexpr_text(v):
     t = sys.modules.get("torch")
     if t is not None and isinstance(v, t.dtype) and _torch_sig(v):
         return "tl." + _core._BY_SIG[_torch_sig(v)].attr
+    if getattr(type(v), "_tritonc_jit_fn", False):
+        # a @jit function passed as an argument: a constexpr, as in Triton;
+        # the C front end finds it by name in the source (JITFunction puts
+        # it there, _fn_roots)
+        return "@" + v.fn.__name__
     if isinstance(v, tuple):
         inner = ", ".join(constexpr_text(x) for x in v)
         return "(%s,)" % inner if len(v) == 1 else "(%s)" % inner
     np = sys.modules.get("numpy")
     if np is not None and isinstance(v, np.generic):
         return constexpr_text(v.item())
-    raise TypeError("a constexpr must be an int, float, bool, str, None, tuple or a dtype; "
+    raise TypeError("a constexpr must be an int, float, bool, str, None, tuple, a dtype or a @jit function; "
                     "got %s" % type(v).__name__)
 
 

@@ -341,6 +341,8 @@ def _preload():
 class JITFunction(KernelInterface):
     """A @triton.jit function."""
 
+    _tritonc_jit_fn = True  # (what _spec.constexpr_text recognises)
+
     def __init__(self, fn, *, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None, noinline=None, repr=None,
                  launch_metadata=None):
@@ -404,6 +406,9 @@ class JITFunction(KernelInterface):
         # (the globals' values are read at the first launch, as Triton does)
         self._nested = _is_nested(fn)
         self._names = sorted(_code_names(fn.__code__, set()))
+        # @jit functions passed to this kernel as constexpr arguments: their
+        # sources (and their helpers') are compiled with the kernel's
+        self._fn_roots = []
         _preload()
         if self._src0 is not None:
             self._read_ahead()
@@ -786,6 +791,21 @@ class JITFunction(KernelInterface):
         # (a kernel defined in a function is compiled alone: nothing is bound)
         top = _top_level_names(my_file) if not self._nested else set()
         bindings = {}
+        for r in self._fn_roots:
+            # (a function argument's source is in the file when it is one of
+            # its top-level definitions, else it is appended, under its own
+            # name, which must then be free)
+            if r is not self and (r.fn.__code__.co_filename != my_file or r._nested or self._nested or
+                                  (top is not None and r.fn.__name__ not in top)):
+                name = r.fn.__name__
+                if (top and name in top) or any(f.fn.__name__ == name for f in foreign):
+                    self._fn_roots.remove(r)
+                    raise _spec.ArgumentError(
+                        "%s: the @jit function argument %s shares its name with another function "
+                        "the kernel's source defines; tritonc finds a function argument by name: "
+                        "rename one of them" % (self.__name__, r))
+                foreign.append(r)
+            todo.append(r)
         while todo:
             jf = todo.pop()
             if id(jf) in seen:
@@ -814,6 +834,8 @@ class JITFunction(KernelInterface):
                 own = jf.fn.__code__.co_filename == my_file and top is not None and name in top
                 if isinstance(v, JITFunction):
                     todo.append(v)
+                    if v in foreign:
+                        continue
                     if v is not self and (v.fn.__code__.co_filename != my_file or
                                           v._nested or self._nested or
                                           (top is not None and v.fn.__name__ not in top)):
@@ -881,7 +903,35 @@ class JITFunction(KernelInterface):
             debug = os.environ.get("TRITON_DEBUG", "").strip().lower() in ("1", "true", "on", "yes", "y")
         return bool(debug)
 
+    def _add_fn_roots(self, args):
+        """The @jit functions among the constexpr arguments (tuples
+        searched) that this kernel's source does not hold yet: their
+        sources are added, and the source and the globals' reading are
+        made again. Returns the ids of all the @jit functions found (a
+        part of the specialisation's key: two functions may share a name)."""
+        new, ids = [], []
+
+        def walk(v):
+            if isinstance(v, _core.constexpr):
+                v = v.value
+            if isinstance(v, JITFunction):
+                ids.append(id(v))
+                if v is not self and v not in self._fn_roots and v not in new:
+                    new.append(v)
+            elif isinstance(v, tuple):
+                for x in v:
+                    walk(x)
+        for a in args:
+            walk(a)
+        if new:
+            self._fn_roots.extend(new)
+            self._globals = self._source = None
+            self._globals_check = None
+            self.hash = None
+        return tuple(ids)
+
     def _compile_bound(self, args, opts, mock=False):
+        fn_ids = self._add_fn_roots(args)
         infos = self.classify_args(args, mock=mock)
         device, devices = self._check_args(infos)
         sig = _spec.signature_string([i for i in infos if i is not None])
@@ -894,7 +944,8 @@ class JITFunction(KernelInterface):
                     raise _spec.ArgumentError("%s: constexpr '%s': %s"
                                               % (self.__name__, p.name, e)) from None
             elif info.kind == "none":
-                cx.append((p.name, "None"))
+                cx.append((p.name, _spec.constexpr_text(a) if info.desc in ("JITFunction", "constexpr")
+                           else "None"))
         gl, _ = self.global_constexprs()
         names = {n for n, _ in cx}
         cx += [(n, v) for n, v in gl if n not in names]
@@ -902,7 +953,7 @@ class JITFunction(KernelInterface):
         num_stages = opts.get("num_stages")
         debug = self._debug(opts.get("debug"))
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
-                    device, debug)
+                    device, debug) + ((fn_ids,) if fn_ids else ())
         kern = self.cache.get(spec_key)
         if kern is not None:
             return kern
@@ -1024,6 +1075,9 @@ def _tuple_key(t):
         if x is None:
             keys.append(None)
             continue
+        if isinstance(x, (_core.constexpr, JITFunction)):  # a constexpr leaf: no slot
+            keys.append(("cx", id(x) if isinstance(x, JITFunction) else _cx_key(x.value)))
+            continue
         if tx is int:
             v, k = x, (_bigint_key(x, True) if not -2**31 <= x < 2**31 else 1 if x == 1 else 16 if not x & 15 else 0)
         elif tx is float:
@@ -1037,6 +1091,14 @@ def _tuple_key(t):
     return tuple(vals), ("()", type(t), tuple(keys))
 
 
+def _cx_key(v):
+    """A hashable key of a constexpr leaf's value (its text, or its id)."""
+    try:
+        return _spec.constexpr_text(v)
+    except TypeError:
+        return ("id", id(v))
+
+
 def _slow_key(a):
     """(value to pack, key) for the argument types the generated code does
     not handle inline. An unknown type gets a key no compile accepts, so the
@@ -1047,6 +1109,10 @@ def _slow_key(a):
         return _tuple_key(a)
     if a is True or a is False:
         return a, "b"
+    if isinstance(a, JITFunction):  # a constexpr: a key of its own
+        return 0, ("F", id(a))
+    if isinstance(a, _core.constexpr):
+        return 0, ("C", _cx_key(a.value))
     if getattr(type(a), "_tritonc_descriptor", False):
         return _spec.descriptor_key(a)
     if _spec._is_torch_tensor(a) or (hasattr(a, "data_ptr") and hasattr(a, "dtype")):

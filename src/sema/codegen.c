@@ -533,22 +533,36 @@ static NOT_INLINE TV visit_unary(Sema *S, const PyExpr *e) {
     }
 }
 
+/* `a and b and c`, as Triton 3's code generator does it: the operands are
+ * visited in order; a constexpr that decides the result (falsy for `and`,
+ * truthy for `or`) is the result at once and the operands after it are
+ * not visited (`p is not None and tl.load(p) > 0` with p None); other
+ * constexprs drop out; the tensors left are combined by logical_and/or,
+ * and with none left the last value is the result (Python's value). */
 static NOT_INLINE TV visit_boolop(Sema *S, const PyExpr *e) {
-    if (e->boolop.values.len != 2) {
-        at_expr(S, e);
-        return sema_error(S, "chained boolean operators (A or B or C) are not supported; use parentheses to split "
-                             "the chain.");
-    }
-    TV a = cg_expr(S, e->boolop.values.items[0]);
-    TV b = cg_expr(S, e->boolop.values.items[1]);
-    at_expr(S, e);
-    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
     bool is_and = e->boolop.op == PY_BOOL_AND;
-    if (!is_runtime(&a)) { /* constexpr.logical_and/or: Python's short-circuit value */
-        bool t = cx_truthy(&a);
-        return is_and ? (t ? b : a) : (t ? a : b);
+    int n = e->boolop.values.len;
+    TV *rt = n ? ARENA_ARRAY(S->arena, TV, n) : NULL;
+    int nrt = 0;
+    TV last = tv_none();
+    for (int i = 0; i < n; i++) {
+        TV v = cg_expr(S, e->boolop.values.items[i]);
+        if (v.kind == TV_ERR) return v;
+        if (!is_runtime(&v)) {
+            if (cx_truthy(&v) != is_and) return v;
+        } else {
+            rt[nrt++] = v;
+        }
+        last = v;
     }
-    return sem_logical(S, is_and, a, b);
+    at_expr(S, e);
+    if (nrt == 0) return last;
+    while (nrt >= 2) {
+        TV b = rt[--nrt], a = rt[--nrt];
+        rt[nrt++] = sem_logical(S, is_and, a, b);
+        if (rt[nrt - 1].kind == TV_ERR) return tv_err();
+    }
+    return rt[0];
 }
 
 static Block *new_block(Sema *S) { return block_create(S->ctx); }
@@ -1088,6 +1102,22 @@ static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
     }
     if (v->kind == TV_TENSOR) {
         if (v->is_desc && is_name(attr, "dtype")) return tv_dtype(v->ty->elem->elem);
+        if (v->is_desc && (is_name(attr, "shape") || is_name(attr, "strides"))) {
+            /* Triton's tensor_descriptor.shape (int32 scalars) and .strides
+             * (int64): the operands of the make_tensor_ptr the descriptor is */
+            Op *mk = v->v->def;
+            int n = v->ty->elem->rank;
+            if (!mk || mk->kind != TT_MAKE_TENSOR_PTR || mk->noperands != 1 + 3 * n)
+                return sema_error(S, "tritonc: a tensor descriptor's %s is read where the descriptor is made "
+                                     "(not through a loop or a call)", attr);
+            bool shp = is_name(attr, "shape");
+            TV *dims = ARENA_ARRAY(S->arena, TV, n + 1);
+            for (int i = 0; i < n; i++) {
+                TV d = tv_tensor(op_operand(mk, 1 + (shp ? 0 : n) + i), tl_scalar(S, TL_I64));
+                dims[i] = shp ? sem_cast(S, d, tl_scalar(S, TL_I32), NULL) : d;
+            }
+            return make_tuple(S, dims, n);
+        }
         if (is_name(attr, "dtype")) return tv_dtype(tl_sca(v->ty));
         if (is_name(attr, "type")) return tv_dtype(v->ty);
         if (is_name(attr, "shape")) {
@@ -2799,8 +2829,8 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     op_set_attr_k(S->ctx, call, AN_CALLEE, attr_symref(S->ctx, mname));
     vec_free(&ops);
     int k = 0;
-    if (r->n == 0 && r->is_tuple && sema_agg_of(S, &r->shape)) /* an aggregate of compile-time fields */
-        return rebuild_ret_in(S, &r->shape, call, r, &k, false);
+    /* an aggregate of compile-time fields, or a tuple without tensors (`()`) */
+    if (r->n == 0 && r->is_tuple) return rebuild_ret_in(S, &r->shape, call, r, &k, false);
     if (r->n <= 0) return tv_none();
     return rebuild_ret_in(S, &r->shape, call, r, &k, false);
 }
@@ -2865,7 +2895,10 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         TV v;
         S->loc = p->loc;
         unflatten_param(S, entry, vals[i], &v);
-        if (!tuple_has_tensor(&v)) {
+        /* only a parameter annotated tl.constexpr is one: a parameter
+         * specialised to a constant (an int equal to 1, None, a tuple of
+         * constants) is a local like any other */
+        if (is_constexpr_annotation(p->annotation) && !tuple_has_tensor(&v)) {
             cx[F->ncx_params++] = p->name;
             F->cx_filter |= cx_bit(p->name);
         }
@@ -3357,6 +3390,27 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
         return t;
     }
     if (len == 4 && !strncmp(s, "none", 4)) return tv_none();
+    if (len > 3 && !strncmp(s, "cx:", 3)) {
+        /* a constexpr leaf of a tuple argument (`(tl.constexpr(4), x)`, a
+         * @jit function): its -D text, in hex so that no character of it
+         * means anything to the signature's syntax */
+        size_t hn = len - 3;
+        char *text = hn % 2 == 0 ? arena_alloc(S->arena, hn / 2 + 1) : NULL;
+        for (size_t k = 0; text && k < hn / 2; k++) {
+            int v = 0;
+            for (int d = 0; d < 2; d++) {
+                char c = s[3 + 2 * k + (size_t)d];
+                int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                if (x < 0) text = NULL;
+                v = v * 16 + (x < 0 ? 0 : x);
+            }
+            if (text) text[k] = (char)v;
+        }
+        ConstexprValue cv;
+        if (!text || (text[hn / 2] = 0, !sema_parse_constexpr(S->arena, text, &cv)))
+            return sema_error(S, "bad constexpr entry '%.*s' in the signature for parameter '%s'", (int)len, s, pname);
+        return cx_from_value(S, &cv);
+    }
     const char *colon = memchr(s, ':', len);
     size_t tlen = colon ? (size_t)(colon - s) : len;
     while (tlen && s[tlen - 1] == ' ') tlen--;
@@ -3580,6 +3634,12 @@ done:
     map_free(&S->const_ops);
     if (de->nerrors > nerr0) return NULL;
     return S->module;
+}
+
+TV sema_global_jit_fn(Sema *S, const char *name) {
+    TV *v = scope_find(&S->globals, intern(&S->ctx->strings, name));
+    if (v && v->kind == TV_JITFN) return *v;
+    return sema_error(S, "a constexpr argument names the @jit function '%s', which the source does not define", name);
 }
 
 TV cg_inline_jit(Sema *S, const TV *fn, const TV *args, int nargs) {

@@ -301,6 +301,9 @@ TV cx_unary(Sema *S, PyUnaryOp op, const TV *a);
 bool cx_truthy(const TV *a);
 bool cx_equal(const TV *a, const TV *b);
 TV cx_from_value(Sema *S, const ConstexprValue *cv);
+/* The @jit function `name` of the module (a constexpr argument "@name"),
+ * or an error naming it. */
+TV sema_global_jit_fn(Sema *S, const char *name);
 
 /* ---- semantic builders (semantic.c) ---------------------------------------- */
 

@@ -18,13 +18,43 @@
 # CONSTEXPR: N=20
 # GRID: 1
 #
+# KERNEL: chained_conditions_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32,i32,i32
+# CONSTEXPR: BLOCK=64, CLAMP=True
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: chained_conditions_kernel
+# SIGNATURE: *fp32:16,*fp32:16,constexpr,i32,i32
+# CONSTEXPR: bias_ptr=None, BLOCK=64, CLAMP=False
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: rebind_params_kernel
+# SIGNATURE: *i32:16,i32,i32
+# CONSTEXPR: BLOCK=16
+# GRID: 1
+#
+# KERNEL: rebind_params_kernel
+# SIGNATURE: *i32:16,constexpr,i32
+# CONSTEXPR: stride=1, BLOCK=16
+# GRID: 1
+#
+# KERNEL: desc_attrs_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i64:16,i32,i32
+# CONSTEXPR: MB=8, NB=32
+# GRID: cdiv(M, MB), cdiv(N, NB)
+#
 # What a walk through Triton's own language tests (test_core.py) found that
 # the other corpus files missed, each written anew: a conditional expression
 # whose two branches are stores (`tl.store(...) if c else tl.store(...)`, an
 # scf.if without results), parameters named like Python builtins the launcher
 # uses (`type`, `grid`, `len`), Python's float() spellings of special values
 # ("-nan", "Infinity", " 1_000.5 "), and loop bounds given by keyword
-# (`tl.static_range(0, N, step=7)`, `tl.range(arg1=n)`).
+# (`tl.static_range(0, N, step=7)`, `tl.range(arg1=n)`); `and`/`or` chains
+# of any length that stop at a deciding constexpr before the operands after
+# it are built (`p is not None and tl.load(p) > 0` with p None), a parameter
+# specialised to 1 (or None) reassigned like any local, and a helper that
+# returns an empty tuple, and a tensor descriptor's `shape`, `strides` and
+# `block_shape` read in the kernel.
 import triton
 import triton.language as tl
 
@@ -82,3 +112,59 @@ def keyword_ranges_kernel(out_ptr, n, N: tl.constexpr):
     for i in tl.range(arg1=n):
         acc += 1
     tl.store(out_ptr + tl.arange(0, 1), acc)
+
+
+@triton.jit
+def chained_conditions_kernel(x_ptr, out_ptr, bias_ptr, n, thresh, BLOCK: tl.constexpr, CLAMP: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    # a None bias_ptr stops the chain before tl.load(None) is built
+    if bias_ptr is not None and CLAMP and tl.load(bias_ptr) > 0:
+        x = x + tl.load(bias_ptr)
+    # three tensors and a constexpr that drops out
+    keep = (x > -1.0) and (x < 1.0) and True and (offs % 3 != 0)
+    y = tl.where(keep, x, 0.0)
+    # `or` chain: a runtime scalar, a falsy constexpr, a tensor
+    if pid < thresh or CLAMP or pid == 0:
+        y = y * 2.0
+    tl.store(out_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def _empty_like(t):
+    return tl.tuple([v + 1 for v in t])
+
+
+@triton.jit
+def rebind_params_kernel(out_ptr, stride, base, BLOCK: tl.constexpr):
+    # stride may be specialised to the constant 1: still a local to rebind
+    stride = stride * 2 + 1
+    base = base - stride
+    e = _empty_like(())
+    tl.static_assert(len(e) == 0)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs * stride + base + len(e))
+
+
+@triton.jit
+def desc_attrs_kernel(out_ptr, a_ptr, info_ptr, M, N, MB: tl.constexpr, NB: tl.constexpr):
+    desc = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1], block_shape=[MB, NB])
+    tl.static_assert(desc.block_shape == [MB, NB])
+    tl.device_assert(desc.shape[0] == M)
+    rows = desc.shape[0]
+    cols = desc.shape[1]
+    st = desc.strides
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    block = desc.load([pid_m * MB, pid_n * NB])
+    offs_m = pid_m * MB + tl.arange(0, MB)[:, None]
+    offs_n = pid_n * NB + tl.arange(0, NB)[None, :]
+    # the descriptor's own shape bounds the store; its row stride addresses it
+    tl.store(out_ptr + offs_m * st[0] + offs_n * st[1], block * 2.0, mask=(offs_m < rows) & (offs_n < cols))
+    if pid_m == 0 and pid_n == 0:
+        tl.store(info_ptr + 0, rows.to(tl.int64))
+        tl.store(info_ptr + 1, cols.to(tl.int64))
+        tl.store(info_ptr + 2, st[0])
+        tl.store(info_ptr + 3, st[1])

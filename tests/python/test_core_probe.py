@@ -1,9 +1,11 @@
 # RUN: %python %s
 # REQUIRES: torch, numpy
 """The kernels of tests/kernels/core_probe.py on the CPU, each checked
-against torch with random inputs, and a few host-side points found beside
-them: `tl.dtype(name)` and Triton's lists of dtype names, and an integer
-argument outside 64 bits raising OverflowError."""
+against torch with random inputs, and what was found beside them in Triton's
+own language tests: @jit functions passed as arguments (annotated
+tl.constexpr or not, and inside tuple arguments), tuple arguments holding
+tl.constexpr leaves, `tl.dtype(name)` and Triton's lists of dtype names,
+and an integer argument outside 64 bits raising OverflowError."""
 import math
 import os
 import sys
@@ -67,6 +69,101 @@ def check_keyword_ranges():
         K.keyword_ranges_kernel[(1,)](out, n, N=20)
         ref = (sum(range(0, 20, 7)) + 1000 * sum(range(20, 0, -3)) + 1000000 * sum(range(0, n, 3)) + n)
         assert out.item() == ref, (n, out.item(), ref)
+
+
+def check_chained_conditions():
+    n = 200
+    x = torch.randn(n, generator=g)
+    bias = torch.tensor([0.25])
+    for has_bias, clamp, thresh in ((True, True, 2), (False, False, 2), (False, False, 0)):
+        out = torch.full((n,), float("nan"))
+        grid = (triton.cdiv(n, 64),)
+        K.chained_conditions_kernel[grid](x, out, bias if has_bias else None, n, thresh, BLOCK=64, CLAMP=clamp)
+        xx = x + 0.25 if has_bias and clamp else x
+        offs = torch.arange(n)
+        keep = (xx > -1.0) & (xx < 1.0) & (offs % 3 != 0)
+        y = torch.where(keep, xx, torch.zeros(()))
+        pid = offs // 64
+        y = torch.where((pid < thresh) | torch.tensor(clamp) | (pid == 0), y * 2.0, y)
+        assert torch.equal(out, y), (has_bias, clamp, thresh, out, y)
+
+
+def check_rebind_params():
+    for stride in (1, 3):
+        base = int(torch.randint(-20, 20, (1,), generator=g))
+        out = torch.zeros(16, dtype=torch.int32)
+        K.rebind_params_kernel[(1,)](out, stride, base, BLOCK=16)
+        s2 = stride * 2 + 1
+        assert torch.equal(out, torch.arange(16, dtype=torch.int32) * s2 + base - s2), (stride, out)
+
+
+@triton.jit
+def _relu(x):
+    return tl.maximum(x, 0.0)
+
+
+@triton.jit
+def _add(a, b):
+    return a + b
+
+
+@triton.jit
+def activation_arg_kernel(x_ptr, out_ptr, sum_ptr, ACT: tl.constexpr, COMBINE, BLOCK: tl.constexpr):
+    # a @jit function passed as an argument: a constexpr, annotated or not
+    offs = tl.arange(0, BLOCK)
+    y = ACT(tl.load(x_ptr + offs))
+    tl.store(out_ptr + offs, y)
+    tl.store(sum_ptr, tl.reduce(y, 0, COMBINE))
+
+
+@triton.jit
+def _neg_abs(x):
+    return -tl.abs(x)
+
+
+def check_function_arguments():
+    x = torch.randn(32, generator=g)
+    for act, ref in ((_relu, x.clamp(min=0)), (_neg_abs, -x.abs())):
+        out = torch.zeros(32)
+        s = torch.zeros(1)
+        activation_arg_kernel[(1,)](x, out, s, act, _add, BLOCK=32)
+        assert torch.equal(out, ref), (act, out, ref)
+        assert torch.allclose(s, ref.sum(), atol=1e-5), (s, ref.sum())
+
+
+def check_desc_attrs():
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
+    for M, N in ((20, 70), (8, 32), (33, 100)):
+        a = torch.randn(M, N, generator=g)
+        out = torch.full((M, N), float("nan"))
+        info = torch.zeros(4, dtype=torch.int64)
+        K.desc_attrs_kernel[(triton.cdiv(M, 8), triton.cdiv(N, 32))](out, a, info, M, N, MB=8, NB=32, debug=True)
+        assert torch.equal(out, a * 2.0), (M, N)
+        assert info.tolist() == [M, N, N, 1], info
+
+
+@triton.jit
+def tuple_constexpr_kernel(x_ptr, out_ptr, shape, strides, BLOCK_SHAPE, fns):
+    # BLOCK_SHAPE: a tuple of tl.constexpr; fns: a tuple of a @jit function and an int
+    B0: tl.constexpr = BLOCK_SHAPE[0]
+    B1: tl.constexpr = BLOCK_SHAPE[1]
+    r = tl.arange(0, B0)[:, None]
+    c = tl.arange(0, B1)[None, :]
+    m = (r < shape[0]) & (c < shape[1])
+    x = tl.load(x_ptr + r * strides[0] + c * strides[1], mask=m, other=0.0)
+    act = fns[0]
+    tl.store(out_ptr + r * B1 + c, act(x) * fns[1])
+
+
+def check_tuple_constexprs():
+    x = torch.randn(5, 12, generator=g)
+    for blk in ((8, 16), (16, 16)):
+        out = torch.full(blk, float("nan"))
+        shape = tuple(tl.constexpr(v) for v in blk)
+        tuple_constexpr_kernel[(1,)](x, out, x.shape, x.stride(), shape, (_relu, 3))
+        ref = torch.zeros(blk)
+        ref[:5, :12] = x.clamp(min=0) * 3
+        assert torch.equal(out, ref), blk
 
 
 def check_host_api():
