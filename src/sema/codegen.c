@@ -3063,8 +3063,46 @@ static const char *internal_param(const PyParamList *pl) {
  * runs it (Python at compile time, no call in the IR), with `self` a new
  * instance whose fields it assigns; without an __init__, the arguments
  * are the fields in order. Every field must be assigned. */
+/* A NamedTuple class called in a kernel: a named tuple of the arguments
+ * (by position, then by field name; a missing field takes its default). */
+static TV nt_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
+                       int nkw) {
+    int nf = c->nfields;
+    TV *elems = ARENA_ARRAY(S->arena, TV, nf + 1);
+    bool *set = ARENA_ARRAY(S->arena, bool, nf + 1);
+    if (nargs > nf)
+        return sema_error(S, "%s() takes %d positional argument%s but %d %s given", c->name, nf, nf == 1 ? "" : "s",
+                          nargs, nargs == 1 ? "was" : "were");
+    for (int i = 0; i < nargs; i++) elems[i] = args[i], set[i] = true;
+    for (int k = 0; k < nkw; k++) {
+        int j = -1;
+        for (int i = 0; i < nf; i++)
+            if (kwn[k] && !strcmp(c->fields[i], kwn[k])) j = i;
+        if (j < 0) return sema_error(S, "%s() got an unexpected keyword argument '%s'", c->name, kwn[k] ? kwn[k] : "**");
+        if (set[j]) return sema_error(S, "%s() got multiple values for argument '%s'", c->name, kwn[k]);
+        elems[j] = kwv[k], set[j] = true;
+    }
+    for (int i = 0; i < nf; i++) {
+        if (set[i]) continue;
+        if (!c->defaults[i]) return sema_error(S, "%s() missing required argument '%s'", c->name, c->fields[i]);
+        FuncState *f0 = S->fn;
+        Loc l0 = S->loc;
+        S->fn = NULL; /* (a default is a module-level expression) */
+        elems[i] = cg_expr(S, c->defaults[i]);
+        S->fn = f0;
+        S->loc = l0;
+        if (elems[i].kind == TV_ERR) return elems[i];
+    }
+    TV t = make_tuple(S, elems, nf);
+    /* the field names as a copy: not the class's own array, which marks an
+     * @aggregate instance (sema_agg_of) */
+    t.fields = arena_dup(S->arena, c->fields, sizeof(const char *) * (size_t)(nf ? nf : 1));
+    return t;
+}
+
 static TV agg_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
                         int nkw) {
+    if (c->namedtuple) return nt_construct(S, c, args, nargs, kwn, kwv, nkw);
     Loc call_loc = S->loc;
     int call_span = S->span;
     const PyExpr *call_span_node = S->span_node;
@@ -3175,8 +3213,16 @@ static AggClass *agg_class(Sema *S, const PyClass *cls) {
         const char *d = decorator_name(cls->decorators.items[i]);
         if (!strcmp(d, "_aggregate") || !strcmp(d, "aggregate")) agg = true;
     }
-    if (!agg) return NULL;
+    /* class C(NamedTuple) / (typing.NamedTuple): fields are its annotations */
+    bool nt = false;
+    for (int i = 0; !agg && i < cls->bases.len; i++) {
+        const PyExpr *b = cls->bases.items[i];
+        const char *bn = b->kind == PY_EXPR_NAME ? b->name : b->kind == PY_EXPR_ATTR ? b->attr.attr : "";
+        if (!strcmp(bn, "NamedTuple")) nt = true;
+    }
+    if (!agg && !nt) return NULL;
     AggClass *c = ARENA_NEW(S->arena, AggClass);
+    c->namedtuple = nt;
     c->name = cls->name;
     c->cls = cls;
     const PyBlock *b = &cls->body;
@@ -3190,9 +3236,11 @@ static AggClass *agg_class(Sema *S, const PyClass *cls) {
     c->kinds = ARENA_ARRAY(S->arena, AggFieldKind, nf + 1);
     c->field_cls = ARENA_ARRAY(S->arena, const char *, nf + 1);
     c->methods = ARENA_ARRAY(S->arena, const PyFunc *, nm + 1);
+    c->defaults = ARENA_ARRAY(S->arena, const PyExpr *, nf + 1);
     for (int i = 0; i < b->len; i++) {
         const PyStmt *s = b->items[i];
         if (s->kind == PY_STMT_ANNASSIGN && s->ann.target->kind == PY_EXPR_NAME) {
+            c->defaults[c->nfields] = s->ann.value;
             const PyExpr *a = s->ann.annotation;
             const char *an = !a ? "" : a->kind == PY_EXPR_NAME ? a->name : a->kind == PY_EXPR_ATTR ? a->attr.attr : "";
             int k = c->nfields++;

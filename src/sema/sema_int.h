@@ -267,6 +267,11 @@ typedef struct AggClass {
     const PyFunc *init;         /* __init__, or NULL (the fields in order) */
     const PyFunc **methods;     /* the other defs of the class body */
     int nmethods;
+    /* a typing.NamedTuple class (not an @aggregate): a call makes a
+     * plain named tuple, as a NamedTuple argument is (fields by name,
+     * indexable); defaults[i] the default of field i, or NULL */
+    bool namedtuple;
+    const PyExpr **defaults;
 } AggClass;
 /* The class of an @aggregate instance, or NULL. */
 const AggClass *sema_agg_of(const Sema *S, const TV *v);

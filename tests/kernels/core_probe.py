@@ -43,6 +43,11 @@
 # CONSTEXPR: MB=8, NB=32
 # GRID: cdiv(M, MB), cdiv(N, NB)
 #
+# KERNEL: namedtuple_tile_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BM=16, BN=32
+# GRID: cdiv(M, BM)
+#
 # What a walk through Triton's own language tests (test_core.py) found that
 # the other corpus files missed, each written anew: a conditional expression
 # whose two branches are stores (`tl.store(...) if c else tl.store(...)`, an
@@ -54,7 +59,11 @@
 # it are built (`p is not None and tl.load(p) > 0` with p None), a parameter
 # specialised to 1 (or None) reassigned like any local, and a helper that
 # returns an empty tuple, and a tensor descriptor's `shape`, `strides` and
-# `block_shape` read in the kernel.
+# `block_shape` read in the kernel, and a typing.NamedTuple class built in
+# the kernel (by position, by field name, with a default) and returned by a
+# helper.
+from typing import NamedTuple
+
 import triton
 import triton.language as tl
 
@@ -168,3 +177,35 @@ def desc_attrs_kernel(out_ptr, a_ptr, info_ptr, M, N, MB: tl.constexpr, NB: tl.c
         tl.store(info_ptr + 1, cols.to(tl.int64))
         tl.store(info_ptr + 2, st[0])
         tl.store(info_ptr + 3, st[1])
+
+
+class Tile(NamedTuple):
+    ptr: object
+    rows: object
+    cols: object
+    stride: object
+    scale: float = 1.0
+
+
+@triton.jit
+def _make_tile(base, row0, nrows, ncols, stride, BM: tl.constexpr):
+    return Tile(base + row0 * stride, tl.minimum(nrows - row0, BM), ncols, stride)
+
+
+@triton.jit
+def _tile_load(t, BM: tl.constexpr, BN: tl.constexpr):
+    r = tl.arange(0, BM)[:, None]
+    c = tl.arange(0, BN)[None, :]
+    return tl.load(t.ptr + r * t.stride + c, mask=(r < t.rows) & (c < t[2]), other=0.0) * t.scale
+
+
+@triton.jit
+def namedtuple_tile_kernel(x_ptr, y_ptr, M, N, stride, BM: tl.constexpr, BN: tl.constexpr):
+    row0 = tl.program_id(0) * BM
+    src = _make_tile(x_ptr, row0, M, N, stride, BM)
+    dst = Tile(scale=2.0, stride=N, cols=N, rows=src.rows, ptr=y_ptr + row0 * N)
+    v = _tile_load(src, BM, BN)
+    ptr, rows, cols, st, scale = dst
+    r = tl.arange(0, BM)[:, None]
+    c = tl.arange(0, BN)[None, :]
+    tl.store(ptr + r * st + c, v * scale + len(dst), mask=(r < rows) & (c < cols))

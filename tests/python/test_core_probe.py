@@ -166,6 +166,14 @@ def check_tuple_constexprs():
         assert torch.equal(out, ref), blk
 
 
+def check_namedtuple_tile():
+    for M, N in ((40, 20), (16, 32), (7, 5)):
+        x = torch.randn(M, 48, generator=g)
+        y = torch.full((M, N), float("nan"))
+        K.namedtuple_tile_kernel[(triton.cdiv(M, 16),)](x, y, M, N, 48, BM=16, BN=32)
+        assert torch.equal(y, x[:, :N] * 2.0 + 5), (M, N)
+
+
 def check_host_api():
     # tl.dtype(name) is the dtype of that name; Triton's name lists
     for names in (tl.dtype.SINT_TYPES, tl.dtype.UINT_TYPES, tl.dtype.STANDARD_FP_TYPES, tl.dtype.FP_TYPES):
