@@ -692,6 +692,7 @@ static TV bi_store(Sema *S, CallArgs *a) {
     }
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
         return sema_error(S, "Unsupported ptr type %s in `tl.store`", ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
+    if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     const char *cm, *ev;
     if (!str_arg(S, a, 4, &cm) || !str_arg(S, a, 5, &ev)) return tv_err();
     int cache = cache_index(S, cm, false), evict = evict_index(S, ev);
@@ -762,6 +763,7 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     if (ptr.kind == TV_ERR || val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
         return sema_error(S, "Pointer argument of store instruction is %s", tv_kind_name(&ptr));
+    if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
     const TlType *elt = tl_sca(ptr.ty)->elem;
@@ -817,6 +819,7 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     TV ptr = a->v[0], c = a->v[1], val = a->v[2];
     if (ptr.kind == TV_ERR || c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty))) return sema_error(S, "atomic_cas needs a pointer");
+    if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
     const TlType *elt = tl_sca(ptr.ty)->elem;

@@ -1436,6 +1436,16 @@ static bool is_constexpr_annotation(const PyExpr *a) {
     return false;
 }
 
+/* `x: tl.const` (or `const`, or a string annotation "const *fp32"):
+ * a pointer to constant data, as Triton's tl.const annotation marks. */
+static bool is_const_annotation(const PyExpr *a) {
+    if (!a) return false;
+    if (a->kind == PY_EXPR_NAME) return !strcmp(a->name, "const");
+    if (a->kind == PY_EXPR_ATTR) return !strcmp(a->attr.attr, "const");
+    if (a->kind == PY_EXPR_STR) return !strncmp(a->str.data, "const ", 6);
+    return false;
+}
+
 /* The names a loop body assigns (recursively, nested blocks included),
  * each once, and a 64-bit Bloom filter over them: a bit per name's hash,
  * so that most names a body does not assign are told apart without a
@@ -3651,6 +3661,8 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
             continue;
         }
         vals[i] = sig_value(S, sp, len, p->name, &nargs, attrs);
+        if (is_const_annotation(p->annotation) && vals[i].kind == TV_TENSOR && tl_is_ptr(vals[i].ty))
+            vals[i].ty = tl_ptr_const(S, vals[i].ty->elem);
         sp = end ? end + 1 : sp + len;
     }
     S->loc = fn->name_loc;

@@ -41,6 +41,7 @@ typedef enum TlKind {
 typedef struct TlType TlType;
 struct TlType {
     TlKind kind;
+    bool cst; /* PTR: a pointer to constant data (tl.const): stores through it are errors */
     const TlType *elem;
     int rank;
     const int64_t *shape;
@@ -68,6 +69,9 @@ typedef struct Sema Sema;
 /* (inline below: sema asks at every operation) */
 static inline const TlType *tl_scalar(Sema *S, TlKind k);
 const TlType *tl_ptr(Sema *S, const TlType *pointee);
+/* Triton's pointer_type(pointee, const=True): a distinct type, so that a
+ * merge of it with a plain pointer is the type mismatch Triton reports. */
+const TlType *tl_ptr_const(Sema *S, const TlType *pointee);
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank);
 /* Same shape as `like` (or scalar), with another element type. */
 const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem);

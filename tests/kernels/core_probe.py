@@ -48,6 +48,11 @@
 # CONSTEXPR: BM=16, BN=32
 # GRID: cdiv(M, BM)
 #
+# KERNEL: const_input_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
 # What a walk through Triton's own language tests (test_core.py) found that
 # the other corpus files missed, each written anew: a conditional expression
 # whose two branches are stores (`tl.store(...) if c else tl.store(...)`, an
@@ -61,7 +66,8 @@
 # returns an empty tuple, and a tensor descriptor's `shape`, `strides` and
 # `block_shape` read in the kernel, and a typing.NamedTuple class built in
 # the kernel (by position, by field name, with a default) and returned by a
-# helper.
+# helper, and `tl.const` pointer parameters (loads through them, pointer
+# arithmetic and a helper keep the constness).
 from typing import NamedTuple
 
 import triton
@@ -209,3 +215,21 @@ def namedtuple_tile_kernel(x_ptr, y_ptr, M, N, stride, BM: tl.constexpr, BN: tl.
     r = tl.arange(0, BM)[:, None]
     c = tl.arange(0, BN)[None, :]
     tl.store(ptr + r * st + c, v * scale + len(dst), mask=(r < rows) & (c < cols))
+
+
+@triton.jit
+def _pick(p, q, first: tl.constexpr):
+    if first:
+        return p
+    return q
+
+
+@triton.jit
+def const_input_kernel(x_ptr: tl.const, w_ptr: tl.const, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    # a const pointer moved, passed through a helper, loaded through
+    src = _pick(x_ptr + offs, w_ptr + offs, True)
+    x = tl.load(src, mask=mask, other=0.0)
+    w = tl.load(_pick(x_ptr, w_ptr, False) + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, x * w + 1.0, mask=mask)

@@ -174,6 +174,16 @@ def check_namedtuple_tile():
         assert torch.equal(y, x[:, :N] * 2.0 + 5), (M, N)
 
 
+def check_const_input():
+    n = 150
+    x = torch.randn(n, generator=g)
+    w = torch.randn(n, generator=g)
+    out = torch.full((n,), float("nan"))
+    K.const_input_kernel[(triton.cdiv(n, 64),)](x, w, out, n, BLOCK=64)
+    assert torch.equal(out, x * w + 1.0)
+    assert hasattr(tl, "const") and "const" in tl.__all__
+
+
 def check_host_api():
     # tl.dtype(name) is the dtype of that name; Triton's name lists
     for names in (tl.dtype.SINT_TYPES, tl.dtype.UINT_TYPES, tl.dtype.STANDARD_FP_TYPES, tl.dtype.FP_TYPES):

@@ -78,6 +78,13 @@ class dtype:
         raise RuntimeError("tritonc: dtypes are lowered by the C front end")
 
 
+class const:
+    """`x_ptr: tl.const`: the annotation that makes a pointer parameter a
+    pointer to constant data, as in Triton: a store through it is an error,
+    and it is a type of its own (a branch that gives it or a plain pointer
+    mismatches)."""
+
+
 class pointer_type(dtype):
     """`tl.pointer_type(tl.float32)`: a pointer to element_ty (`*fp32`)."""
 
@@ -314,6 +321,6 @@ def _aggregate(cls):
     return cls
 
 __all__ = sorted(set(
-    ["dtype", "pointer_type", "block_type", "constexpr", "tensor", "tensor_descriptor",
+    ["dtype", "pointer_type", "block_type", "constexpr", "const", "tensor", "tensor_descriptor",
      "PropagateNan", "CacheModifier", "EvictionPolicy", "void", "bool_", "bool1",
      "float8e4b15x4", "TRITON_MAX_TENSOR_NUMEL"] + [d[0] for d in _DTYPES] + _BUILTIN_NAMES))
