@@ -1526,12 +1526,24 @@ static TV bi_expand_dims(Sema *S, CallArgs *a) {
     if (a->v[1].kind == TV_INT) return sem_expand_dims(S, x, (int)a->v[1].i);
     if (a->v[1].kind != TV_TUPLE) return sema_error(S, "expand_dims(): axis must be a constexpr int or tuple");
     int n = a->v[1].n, rank = (tl_is_block(x.ty) ? x.ty->rank : 0) + n;
+    if (rank > TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     int axes[TL_MAX_RANK];
-    for (int i = 0; i < n && i < TL_MAX_RANK; i++) {
+    for (int i = 0; i < n; i++) {
         if (a->v[1].elems[i].kind != TV_INT) return sema_error(S, "expand_dims(): axis must be constexpr ints");
-        axes[i] = (int)a->v[1].elems[i].i;
-        if (axes[i] < 0) axes[i] += rank;
+        int ax = (int)a->v[1].elems[i].i;
+        /* Triton normalises against the result's rank, then checks */
+        if (ax < -rank || ax >= rank) return sema_error(S, "invalid axis %d. Expected %d <= axis < %d", ax, -rank, rank);
+        axes[i] = ax < 0 ? ax + rank : ax;
     }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (axes[i] == axes[j]) {
+                StrBuf sb = {0};
+                for (int k = 0; k < n; k++) sb_printf(&sb, "%s%d", k ? ", " : "", axes[k]);
+                TV e = sema_error(S, "expand_dims received duplicate axes, normalized axes = [%s]", sb_cstr(&sb));
+                sb_free(&sb);
+                return e;
+            }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
             if (axes[j] < axes[i]) {
