@@ -369,8 +369,8 @@ void sema_suggest(const char *name, const char *cand, const char **best, int *be
 static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     if (global && global->i == 1)
         /* Triton takes named tuples defined at module level (@aggregate classes are TV_AGGCLS) */
-        return sema_error(S, "'%s' is a class (a named tuple or a plain class): classes defined in the module are not "
-                             "supported in kernels by tritonc yet, except @aggregate ones (tl.core._aggregate)", name);
+        return sema_error(S, "'%s' is a class: classes defined in the module are not supported in kernels by tritonc "
+                             "yet, except named tuples and @aggregate ones (tl.core._aggregate)", name);
     if (global)
         return sema_error(S,
                           "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
@@ -3268,6 +3268,51 @@ static AggClass *agg_class(Sema *S, const PyClass *cls) {
     return c;
 }
 
+/* `P = namedtuple("P", ["a", "b"])` (or "a b", "a, b"): a named tuple class
+ * of those fields, no defaults; NULL when the call is not of that form. */
+static AggClass *namedtuple_call_class(Sema *S, const char *name, const PyExpr *call) {
+    if (call->call.args.len < 2 || call->call.nkeywords) return NULL;
+    const PyExpr *fe = call->call.args.items[1];
+    const char *names[64];
+    int nf = 0;
+    if (fe->kind == PY_EXPR_LIST || fe->kind == PY_EXPR_TUPLE) {
+        for (int i = 0; i < fe->seq.elts.len; i++) {
+            const PyExpr *x = fe->seq.elts.items[i];
+            if (x->kind != PY_EXPR_STR || nf == 64) return NULL;
+            names[nf++] = intern(&S->ctx->strings, x->str.data);
+        }
+    } else if (fe->kind == PY_EXPR_STR) {
+        const char *p = fe->str.data;
+        while (*p) {
+            while (*p == ' ' || *p == ',') p++;
+            const char *q = p;
+            while (*q && *q != ' ' && *q != ',') q++;
+            if (q > p) {
+                if (nf == 64) return NULL;
+                names[nf++] = intern_n(&S->ctx->strings, p, (size_t)(q - p));
+            }
+            p = q;
+        }
+    } else {
+        return NULL;
+    }
+    AggClass *c = ARENA_NEW(S->arena, AggClass);
+    c->name = name;
+    c->namedtuple = true;
+    c->nfields = nf;
+    c->fields = ARENA_ARRAY(S->arena, const char *, nf + 1);
+    c->kinds = ARENA_ARRAY(S->arena, AggFieldKind, nf + 1);
+    c->field_cls = ARENA_ARRAY(S->arena, const char *, nf + 1);
+    c->defaults = ARENA_ARRAY(S->arena, const PyExpr *, nf + 1);
+    c->methods = ARENA_ARRAY(S->arena, const PyFunc *, 1);
+    for (int i = 0; i < nf; i++) {
+        c->fields[i] = names[i];
+        c->kinds[i] = AGG_F_ANY;
+        c->field_cls[i] = "";
+    }
+    return c;
+}
+
 /* ---- module globals ---------------------------------------------------------- */
 
 static void bind_import(Sema *S, const char *module, const char *name, const char *asname) {
@@ -3357,6 +3402,14 @@ static void load_globals(Sema *S, const PyBlock *body) {
                 const char *fname = !f ? NULL : f->kind == PY_EXPR_NAME ? f->name : f->kind == PY_EXPR_ATTR ? f->attr.attr : NULL;
                 bool cls = fname && !strcmp(fname, "namedtuple");
                 v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name, .i = cls};
+                AggClass *c = cls ? namedtuple_call_class(S, t->name, val) : NULL;
+                if (c) {
+                    AggClass **grown = ARENA_ARRAY(S->arena, AggClass *, S->naggs + 1);
+                    if (S->naggs) memcpy(grown, S->aggs, sizeof(AggClass *) * (size_t)S->naggs);
+                    grown[S->naggs] = c;
+                    S->aggs = grown;
+                    v = (TV){.kind = TV_AGGCLS, .s = t->name, .i = S->naggs++};
+                }
             }
             scope_set(&S->globals, t->name, v);
             break;

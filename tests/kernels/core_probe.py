@@ -64,10 +64,11 @@
 # it are built (`p is not None and tl.load(p) > 0` with p None), a parameter
 # specialised to 1 (or None) reassigned like any local, and a helper that
 # returns an empty tuple, and a tensor descriptor's `shape`, `strides` and
-# `block_shape` read in the kernel, and a typing.NamedTuple class built in
+# `block_shape` read in the kernel, typing.NamedTuple and namedtuple() classes built in
 # the kernel (by position, by field name, with a default) and returned by a
 # helper, and `tl.const` pointer parameters (loads through them, pointer
 # arithmetic and a helper keep the constness).
+from collections import namedtuple
 from typing import NamedTuple
 
 import triton
@@ -185,6 +186,9 @@ def desc_attrs_kernel(out_ptr, a_ptr, info_ptr, M, N, MB: tl.constexpr, NB: tl.c
         tl.store(info_ptr + 3, st[1])
 
 
+Span = namedtuple("Span", "lo hi")
+
+
 class Tile(NamedTuple):
     ptr: object
     rows: object
@@ -212,9 +216,10 @@ def namedtuple_tile_kernel(x_ptr, y_ptr, M, N, stride, BM: tl.constexpr, BN: tl.
     dst = Tile(scale=2.0, stride=N, cols=N, rows=src.rows, ptr=y_ptr + row0 * N)
     v = _tile_load(src, BM, BN)
     ptr, rows, cols, st, scale = dst
+    span = Span(hi=cols, lo=0)
     r = tl.arange(0, BM)[:, None]
     c = tl.arange(0, BN)[None, :]
-    tl.store(ptr + r * st + c, v * scale + len(dst), mask=(r < rows) & (c < cols))
+    tl.store(ptr + r * st + c, v * scale + len(dst), mask=(r < rows) & (c >= span.lo) & (c < span[1]))
 
 
 @triton.jit
