@@ -211,6 +211,8 @@ def annotation_sig(ann):
     t = t.strip("*").strip()
     if t.startswith("tl."):
         t = t[3:]
+    if t in ("uint1", "u1", "bool"):  # Triton's other spellings of int1
+        t = "int1"
     d = getattr(_core, t, None)
     sig = d.sig if isinstance(d, _core.dtype) else t if t in _core._BY_SIG else None
     if sig is None or sig == "void":

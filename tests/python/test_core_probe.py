@@ -184,6 +184,26 @@ def check_const_input():
     assert hasattr(tl, "const") and "const" in tl.__all__
 
 
+def _annotate(**types):
+    def deco(fn):
+        fn.__annotations__ = dict(types)
+        return fn
+    return deco
+
+
+@triton.jit
+@_annotate(v="tl.uint1")
+def uint1_annotated_kernel(x_ptr, v):
+    tl.store(x_ptr, v.to(tl.float32) + 0.5)
+
+
+def check_uint1_annotation():
+    # "tl.uint1" (Triton's other spelling of int1) types the parameter i1
+    x = torch.zeros(1)
+    h = uint1_annotated_kernel[(1,)](x, 1)
+    assert x.item() == 1.5 and "%arg1: i1" in h.asm["ttir"], h.asm["ttir"]
+
+
 def check_host_api():
     # tl.dtype(name) is the dtype of that name; Triton's name lists
     for names in (tl.dtype.SINT_TYPES, tl.dtype.UINT_TYPES, tl.dtype.STANDARD_FP_TYPES, tl.dtype.FP_TYPES):
