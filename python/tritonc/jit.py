@@ -951,6 +951,9 @@ class JITFunction(KernelInterface):
         cx += [(n, v) for n, v in gl if n not in names]
         num_warps = opts.get("num_warps")
         num_stages = opts.get("num_stages")
+        if isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1):
+            # (Triton's backend options assert it, whatever the device)
+            raise AssertionError("num_warps must be a power of 2")
         debug = self._debug(opts.get("debug"))
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
                     device, debug) + ((fn_ids,) if fn_ids else ())

@@ -219,6 +219,15 @@ def check_host_api():
         pass
     else:
         raise AssertionError("tl.dtype('fp128') did not raise")
+    # num_warps must be a power of 2, as Triton's backends assert (on the CPU too)
+    out = torch.zeros(32, dtype=torch.int32)
+    try:
+        K.shadowing_params_kernel[(1,)](out, 1, 1, "plain", BLOCK=32, num_warps=3)
+    except AssertionError as e:
+        assert "power of 2" in str(e), e
+    else:
+        raise AssertionError("num_warps=3 was accepted")
+    K.shadowing_params_kernel[(1,)](out, 1, 1, "plain", BLOCK=32, num_warps=2)
     # integers outside [-2**63, 2**64) raise OverflowError, as Triton's launcher does
     out = torch.zeros(32, dtype=torch.int32)
     for bad in (2 ** 64, -2 ** 63 - 1):
