@@ -129,7 +129,7 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
     /* Triton's block_type checks each dimension (validate_block_shape) */
     int bad_dim = -1;
     for (int i = 0; i < rank && bad_dim < 0; i++)
-        if (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0) bad_dim = i;
+        if (shape[i] < 0 || (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0)) bad_dim = i; /* (-4 too) */
     if (bad_dim >= 0 && !S->numel_reported && !S->quiet) {
         S->numel_reported = true;
         char buf[160];
