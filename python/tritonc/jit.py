@@ -357,9 +357,11 @@ class JITFunction(KernelInterface):
         self.launch_metadata = launch_metadata  # (grid, metadata, args) -> dict, for launch hooks
         self.signature = inspect.signature(fn)
         for p in self.signature.parameters.values():
-            if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
-                raise TypeError("@jit %s: parameter '%s' must be an ordinary parameter (no *args, "
-                                "**kwargs or keyword-only)" % (fn.__name__, p.name))
+            if p.kind == p.VAR_KEYWORD:  # (Triton's message)
+                raise TypeError("@jit %s: JIT functions do not support **kwargs ('**%s')" % (fn.__name__, p.name))
+            if p.kind == p.VAR_POSITIONAL:
+                raise TypeError("@jit %s: parameter '%s' must be an ordinary or keyword-only parameter "
+                                "(no *args)" % (fn.__name__, p.name))
             # A parameter may share a launch option's name (the softmax
             # tutorial's `num_stages: tl.constexpr`): it is then both.
             if p.name == "warmup":

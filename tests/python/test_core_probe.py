@@ -204,6 +204,37 @@ def check_uint1_annotation():
     assert x.item() == 1.5 and "%arg1: i1" in h.asm["ttir"], h.asm["ttir"]
 
 
+@triton.jit
+def _affine(x, *, scale=2.0, shift):
+    return x * scale + shift
+
+
+@triton.jit
+def kwonly_kernel(x_ptr, n, *, BLOCK: tl.constexpr, bias=0.5):
+    # keyword-only parameters, in the kernel and in a helper
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(x_ptr + offs, _affine(tl.load(x_ptr + offs, mask=m), shift=bias), mask=m)
+
+
+def check_keyword_only():
+    x = torch.randn(20, generator=g)
+    y = x.clone()
+    kwonly_kernel[(1,)](y, 20, BLOCK=32)
+    assert torch.equal(y, x * 2.0 + 0.5)
+    y = x.clone()
+    kwonly_kernel[(1,)](y, 20, BLOCK=32, bias=-1.0)
+    assert torch.equal(y, x * 2.0 - 1.0)
+    try:
+        @triton.jit
+        def bad(x, **kw):
+            pass
+    except TypeError as e:
+        assert "**kwargs" in str(e), e
+    else:
+        raise AssertionError("**kwargs accepted")
+
+
 def check_host_api():
     # tl.dtype(name) is the dtype of that name; Triton's name lists
     for names in (tl.dtype.SINT_TYPES, tl.dtype.UINT_TYPES, tl.dtype.STANDARD_FP_TYPES, tl.dtype.FP_TYPES):
