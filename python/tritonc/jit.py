@@ -905,6 +905,26 @@ class JITFunction(KernelInterface):
             debug = os.environ.get("TRITON_DEBUG", "").strip().lower() in ("1", "true", "on", "yes", "y")
         return bool(debug)
 
+    def constexpr_pairs(self, args, infos):
+        """The (name, text) constexprs a compile of these bound arguments
+        takes (infos: classify_args'): the tl.constexpr parameters', the
+        runtime parameters given None, a @jit function or a tl.constexpr,
+        then the module globals the kernel reads that those do not shadow."""
+        cx = []
+        for p, a, info in zip(self.params, args, infos):
+            if p.is_constexpr:
+                try:
+                    cx.append((p.name, _spec.constexpr_text(a)))
+                except TypeError as e:
+                    raise _spec.ArgumentError("%s: constexpr '%s': %s"
+                                              % (self.__name__, p.name, e)) from None
+            elif info.kind == "none":
+                cx.append((p.name, _spec.constexpr_text(a) if info.desc in ("JITFunction", "constexpr")
+                           else "None"))
+        gl, _ = self.global_constexprs()
+        names = {n for n, _ in cx}
+        return cx + [(n, v) for n, v in gl if n not in names]
+
     def _add_fn_roots(self, args):
         """The @jit functions among the constexpr arguments (tuples
         searched) that this kernel's source does not hold yet: their
@@ -937,20 +957,7 @@ class JITFunction(KernelInterface):
         infos = self.classify_args(args, mock=mock)
         device, devices = self._check_args(infos)
         sig = _spec.signature_string([i for i in infos if i is not None])
-        cx = []
-        for p, a, info in zip(self.params, args, infos):
-            if p.is_constexpr:
-                try:
-                    cx.append((p.name, _spec.constexpr_text(a)))
-                except TypeError as e:
-                    raise _spec.ArgumentError("%s: constexpr '%s': %s"
-                                              % (self.__name__, p.name, e)) from None
-            elif info.kind == "none":
-                cx.append((p.name, _spec.constexpr_text(a) if info.desc in ("JITFunction", "constexpr")
-                           else "None"))
-        gl, _ = self.global_constexprs()
-        names = {n for n, _ in cx}
-        cx += [(n, v) for n, v in gl if n not in names]
+        cx = self.constexpr_pairs(args, infos)
         num_warps = opts.get("num_warps")
         num_stages = opts.get("num_stages")
         if isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1):

@@ -1095,6 +1095,14 @@ static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool
     return ok;
 }
 
+static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, int cb, bool tie_left, const TV *fn);
+
+TV sem_unsplat(Sema *S, TV x) {
+    /* the one element of a block: a reduction that keeps its first value */
+    TV none = tv_none();
+    return do_reduce(S, &x, 1, &none, false, CB_FIRST, false, NULL);
+}
+
 static int wrap_axis(Sema *S, int64_t axis, int rank) {
     if (axis < -rank || axis >= rank) {
         sema_error(S, "axis %lld is out of bounds for a tensor of rank %d", (long long)axis, rank);

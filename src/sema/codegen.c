@@ -567,6 +567,13 @@ static NOT_INLINE TV visit_boolop(Sema *S, const PyExpr *e) {
 
 static Block *new_block(Sema *S) { return block_create(S->ctx); }
 
+/* A condition that is a tensor of one element (`tl.sum(x, 0, keep_dims=True)
+ * > 0`): its scalar, as Triton takes it (with a warning there). */
+static TV single_element_scalar(Sema *S, TV c) {
+    if (c.kind != TV_TENSOR || !tl_is_block(c.ty) || tl_numel(c.ty) != 1) return c;
+    return sem_reshape(S, c, NULL, 0, false);
+}
+
 static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     TV c = cg_expr(S, e->ifexp.cond);
     if (c.kind == TV_ERR) return c;
@@ -574,6 +581,7 @@ static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     at_expr(S, e);
     c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
     if (c.kind == TV_ERR) return c;
+    c = single_element_scalar(S, c);
     if (tl_is_block(c.ty)) return sema_error(S, "the condition of a conditional expression must be a scalar");
     Builder saved = S->b;
     Block *tb = new_block(S), *eb = new_block(S);
@@ -1700,6 +1708,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     }
     c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
     if (c.kind == TV_ERR) return false;
+    c = single_element_scalar(S, c);
     if (tl_is_block(c.ty)) {
         S->loc = s->cond.test->loc;
         sema_error(S, "the condition of an `if` must be a scalar, not a block of type %s", tl_cstr(S, c.ty));
@@ -2312,6 +2321,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
         c = sem_to_tensor(S, &c);
         c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
     }
+    if (c.kind != TV_ERR) c = single_element_scalar(S, c);
     if (c.kind != TV_ERR && tl_is_block(c.ty)) {
         sema_error(S, "the condition of a `while` must be a scalar");
         c = tv_err();

@@ -310,6 +310,8 @@ TV cx_unary(Sema *S, PyUnaryOp op, const TV *a);
 bool cx_truthy(const TV *a);
 bool cx_equal(const TV *a, const TV *b);
 TV cx_from_value(Sema *S, const ConstexprValue *cv);
+/* The scalar of a block of one element (Triton's unsplat: tl.reshape(x, [])). */
+TV sem_unsplat(Sema *S, TV x);
 /* The @jit function `name` of the module (a constexpr argument "@name"),
  * or an error naming it. */
 TV sema_global_jit_fn(Sema *S, const char *name);

@@ -414,6 +414,7 @@ TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder) 
     }
     const TlType *t = tl_block(S, tl_sca(x.ty), shape, rank);
     if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank);
+    if (rank == 0) return sem_unsplat(S, x); /* tl.reshape(x, []): the one element */
     Value *v = sem_ir(S, TT_RESHAPE, t, x.v, NULL);
     if (can_reorder) op_set_attr(S->ctx, v->def, "allow_reorder", attr_unit(S->ctx));
     return tv_tensor(v, t);

@@ -53,6 +53,11 @@
 # CONSTEXPR: BLOCK=64
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: single_element_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=32
+# GRID: 1
+#
 # What a walk through Triton's own language tests (test_core.py) found that
 # the other corpus files missed, each written anew: a conditional expression
 # whose two branches are stores (`tl.store(...) if c else tl.store(...)`, an
@@ -67,7 +72,9 @@
 # `block_shape` read in the kernel, typing.NamedTuple and namedtuple() classes built in
 # the kernel (by position, by field name, with a default) and returned by a
 # helper, and `tl.const` pointer parameters (loads through them, pointer
-# arithmetic and a helper keep the constness).
+# arithmetic and a helper keep the constness), and tensors of one element
+# as scalars: `tl.reshape(x, [])` and the condition of an `if`, a `while`
+# or a conditional expression.
 from collections import namedtuple
 from typing import NamedTuple
 
@@ -238,3 +245,26 @@ def const_input_kernel(x_ptr: tl.const, w_ptr: tl.const, out_ptr, n, BLOCK: tl.c
     x = tl.load(src, mask=mask, other=0.0)
     w = tl.load(_pick(x_ptr, w_ptr, False) + offs, mask=mask, other=0.0)
     tl.store(out_ptr + offs, x * w + 1.0, mask=mask)
+
+
+@triton.jit
+def single_element_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    total = tl.sum(x[:, None], axis=0, keep_dims=True)   # [1, 1]
+    first = tl.reshape(tl.load(x_ptr + tl.arange(0, 1)), [])
+    k = tl.zeros([1], dtype=tl.int32)
+    # a [1]-shaped counter as a loop condition: halve until below 1
+    mag = tl.abs(total)
+    while k * 0 + mag > 1.0:
+        mag = mag * 0.5
+        k += 1
+    if total > 0:
+        y = first + 1.0
+    else:
+        y = first - 1.0
+    z = 2.0 if k == 0 else 3.0
+    tl.store(out_ptr + tl.arange(0, 1), tl.reshape(total, [1]))
+    tl.store(out_ptr + 1, y)
+    tl.store(out_ptr + 2 + tl.arange(0, 1), k.to(tl.float32))
+    tl.store(out_ptr + 3, z)

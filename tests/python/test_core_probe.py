@@ -235,6 +235,19 @@ def check_keyword_only():
         raise AssertionError("**kwargs accepted")
 
 
+def check_single_element():
+    for n in (1, 5, 32):
+        x = torch.randn(32, generator=g) * 4
+        out = torch.zeros(4)
+        K.single_element_kernel[(1,)](x, out, n, BLOCK=32)
+        tot = x[:n].sum()
+        mag, k = tot.abs(), 0
+        while mag > 1.0:
+            mag, k = mag * 0.5, k + 1
+        ref = torch.tensor([tot.item(), x[0].item() + (1.0 if tot > 0 else -1.0), float(k), 2.0 if k == 0 else 3.0])
+        assert torch.allclose(out, ref, atol=1e-5), (n, out, ref)
+
+
 def check_host_api():
     # tl.dtype(name) is the dtype of that name; Triton's name lists
     for names in (tl.dtype.SINT_TYPES, tl.dtype.UINT_TYPES, tl.dtype.STANDARD_FP_TYPES, tl.dtype.FP_TYPES):
