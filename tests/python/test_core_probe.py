@@ -248,6 +248,33 @@ def check_single_element():
         assert torch.allclose(out, ref, atol=1e-5), (n, out, ref)
 
 
+@triton.jit
+def print_unsigned_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("u: ", x, (x >> 24).to(tl.uint8))
+
+
+def check_print_unsigned():
+    # unsigned integers print as their values (Triton's %u), not wrapped negative
+    import tempfile
+    x = torch.tensor([2 ** 31, 2 ** 32 - 1, 5, 2 ** 31 + 7], dtype=torch.int64).to(torch.int32)
+    xu = x.numpy().view(np.uint32)
+    with tempfile.TemporaryFile() as f:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(f.fileno(), 2)
+        try:
+            print_unsigned_kernel[(1,)](xu, BLOCK=4)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        out = f.read().decode()
+    for i, v in enumerate(xu.tolist()):
+        assert "idx (%d) u: (operand 0) %d" % (i, v) in out, out
+        assert "idx (%d) u: (operand 1) %d" % (i, v >> 24) in out, out
+
+
 def check_host_api():
     # tl.dtype(name) is the dtype of that name; Triton's name lists
     for names in (tl.dtype.SINT_TYPES, tl.dtype.UINT_TYPES, tl.dtype.STANDARD_FP_TYPES, tl.dtype.FP_TYPES):
