@@ -736,6 +736,7 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
     }
     long num_warps = option_value(nw, 4, 1), num_stages = option_value(ns, 3, 0);
     if (num_warps < 0 || num_stages < 0) return 0;
+    if (num_warps & (num_warps - 1)) return 0; /* not a power of 2: the Python path's error */
     PyObject *prepared = Py_NewRef(E->prepared); /* the GIL is let go while compiling */
     Prepared P;
     int result = -1;

@@ -51,6 +51,11 @@ class ArgumentError(TypeError):
     """A launch argument the kernel cannot take; the message names it."""
 
 
+class ArgumentOverflowError(ArgumentError, OverflowError):
+    """An integer argument outside [-2**63, 2**64): an OverflowError, as
+    Triton's launcher raises, that names the argument."""
+
+
 def int_sig(v):
     """Triton's integer typing: the narrowest of i32, u32, i64, u64."""
     if -2**31 <= v < 2**31:
@@ -206,6 +211,8 @@ def annotation_sig(ann):
     t = t.strip("*").strip()
     if t.startswith("tl."):
         t = t[3:]
+    if t in ("uint1", "u1", "bool"):  # Triton's other spellings of int1
+        t = "int1"
     d = getattr(_core, t, None)
     sig = d.sig if isinstance(d, _core.dtype) else t if t in _core._BY_SIG else None
     if sig is None or sig == "void":
@@ -268,6 +275,19 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False, annota
         return ArgInfo("tuple", "(%s)" % ",".join(entries), None, leaves, dev, "tuple")
     if a is None:
         return ArgInfo("none", None, None, 0, None, "None")
+    if getattr(type(a), "_tritonc_jit_fn", False) or isinstance(a, _core.constexpr):
+        # a @jit function or a tl.constexpr: a constexpr whatever the
+        # annotation, as in Triton. A parameter's has no runtime slot, like
+        # None (its text goes with the -D values); a tuple's leaf is spelled
+        # in the signature, `cx:` and its text in hex
+        try:
+            text = constexpr_text(a)
+        except TypeError as e:
+            raise ArgumentError("%s: argument '%s': %s" % (kernel, name, e)) from None
+        if "[" in name:
+            return ArgInfo("cx", "cx:" + text.encode("utf-8").hex(), None, a, None, "constexpr")
+        return ArgInfo("none", None, None, a, None,
+                       "JITFunction" if not isinstance(a, _core.constexpr) else "constexpr")
     if a is True or a is False:
         return ArgInfo("bool", "i1", None, a, None, "bool")
     torch = sys.modules.get("torch")
@@ -279,7 +299,7 @@ def classify(a, name, kernel, *, specialize=True, align=True, mock=False, annota
         try:
             sig = int_sig(a)
         except OverflowError:
-            raise ArgumentError("%s: argument '%s' = %d does not fit in 64 bits"
+            raise ArgumentOverflowError("%s: argument '%s' = %d does not fit in 64 bits"
                                 % (kernel, name, a)) from None
         return ArgInfo("int", sig, int_hint(a, specialize), int(a), None, "int")
     if isinstance(a, float):
@@ -357,6 +377,8 @@ def descriptor_key(d):
 def signature_entry(info):
     if info.kind == "none":  # (inside a tuple; a None parameter is a constexpr)
         return "none"
+    if info.kind == "cx":  # a tuple's constexpr leaf
+        return info.sig
     if info.hint is None:
         return info.sig
     return "%s:%d" % (info.sig, info.hint)
@@ -368,7 +390,7 @@ def flat_leaves(infos):
     out = []
     for i in infos:
         if i.kind == "tuple":
-            out += [l for l in flat_leaves(i.value) if l.kind != "none"]
+            out += [l for l in flat_leaves(i.value) if l.kind not in ("none", "cx")]
         else:
             out.append(i)
     return out
@@ -403,13 +425,18 @@ def constexpr_text(v):
     t = sys.modules.get("torch")
     if t is not None and isinstance(v, t.dtype) and _torch_sig(v):
         return "tl." + _core._BY_SIG[_torch_sig(v)].attr
+    if getattr(type(v), "_tritonc_jit_fn", False):
+        # a @jit function passed as an argument: a constexpr, as in Triton;
+        # the C front end finds it by name in the source (JITFunction puts
+        # it there, _fn_roots)
+        return "@" + v.fn.__name__
     if isinstance(v, tuple):
         inner = ", ".join(constexpr_text(x) for x in v)
         return "(%s,)" % inner if len(v) == 1 else "(%s)" % inner
     np = sys.modules.get("numpy")
     if np is not None and isinstance(v, np.generic):
         return constexpr_text(v.item())
-    raise TypeError("a constexpr must be an int, float, bool, str, None, tuple or a dtype; "
+    raise TypeError("a constexpr must be an int, float, bool, str, None, tuple, a dtype or a @jit function; "
                     "got %s" % type(v).__name__)
 
 

@@ -341,6 +341,8 @@ def _preload():
 class JITFunction(KernelInterface):
     """A @triton.jit function."""
 
+    _tritonc_jit_fn = True  # (what _spec.constexpr_text recognises)
+
     def __init__(self, fn, *, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None, noinline=None, repr=None,
                  launch_metadata=None):
@@ -355,12 +357,14 @@ class JITFunction(KernelInterface):
         self.launch_metadata = launch_metadata  # (grid, metadata, args) -> dict, for launch hooks
         self.signature = inspect.signature(fn)
         for p in self.signature.parameters.values():
-            if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
-                raise TypeError("@jit %s: parameter '%s' must be an ordinary parameter (no *args, "
-                                "**kwargs or keyword-only)" % (fn.__name__, p.name))
+            if p.kind == p.VAR_KEYWORD:  # (Triton's message)
+                raise TypeError("@jit %s: JIT functions do not support **kwargs ('**%s')" % (fn.__name__, p.name))
+            if p.kind == p.VAR_POSITIONAL:
+                raise TypeError("@jit %s: parameter '%s' must be an ordinary or keyword-only parameter "
+                                "(no *args)" % (fn.__name__, p.name))
             # A parameter may share a launch option's name (the softmax
             # tutorial's `num_stages: tl.constexpr`): it is then both.
-            if p.name in ("grid", "warmup"):
+            if p.name == "warmup":
                 raise TypeError("@jit %s: a parameter may not be called '%s'"
                                 % (fn.__name__, p.name))
         names = list(self.signature.parameters)
@@ -404,6 +408,9 @@ class JITFunction(KernelInterface):
         # (the globals' values are read at the first launch, as Triton does)
         self._nested = _is_nested(fn)
         self._names = sorted(_code_names(fn.__code__, set()))
+        # @jit functions passed to this kernel as constexpr arguments: their
+        # sources (and their helpers') are compiled with the kernel's
+        self._fn_roots = []
         _preload()
         if self._src0 is not None:
             self._read_ahead()
@@ -534,6 +541,10 @@ class JITFunction(KernelInterface):
             "_struct_error": struct.error, "_defaults": {}, "_f32_inf": _f32_inf,
             "_fast_get": self._fast.get,
             "_hooks": _HOOKS, "_hook_enter": _hook_enter, "_hook_exit": _hook_exit,
+            # Python's builtins under names no kernel parameter shadows (a
+            # parameter may be called `type`, `grid` or `len`)
+            "_tc_type": type, "_tc_int": int, "_tc_float": float, "_tc_tuple": tuple,
+            "_tc_len": len, "_tc_dict": dict,
         }
         for p in self.params:
             if p.has_default:
@@ -573,19 +584,19 @@ class JITFunction(KernelInterface):
             # Two key parts per argument: what it is (a dtype, 'i', 'f', 's')
             # and a small int or tuple for its specialisation.
             body += [
-                "    _t = type(%s)" % a,
+                "    _t = _tc_type(%s)" % a,
                 "    if _t is _Tensor:",
                 "        %s = %s.data_ptr()" % (pv, a),
                 "        %s = %s.dtype" % (ka, a),
                 # (a null data pointer, as a 'meta' tensor has, keys apart from
                 # any tensor with data: its first launch checks its device)
                 "        %s = %s + 2 * %s.is_cuda + 4 * (not %s)" % (kb, aligned, a, pv),
-                "    elif _t is int:",
+                "    elif _t is _tc_int:",
                 "        %s = %s" % (pv, a),
                 "        %s = 'i'" % ka,
                 "        %s = %s if -2147483648 <= %s <= 2147483647 else _bigint(%s, %s)"
                 % (kb, ival, a, a, "False" if p.do_not_specialize else "True"),
-                "    elif _t is float:",
+                "    elif _t is _tc_float:",
                 "        %s = %s" % (pv, a),
                 "        %s = 'f'" % ka,
                 "        %s = 0" % kb,
@@ -617,13 +628,13 @@ class JITFunction(KernelInterface):
             "            _tc_l = _fast_get(%s)" % fast_key,
             "            if _tc_l is not None:",
             "                if _tc_g is None:",
-            "                    _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "                    _tc_g = _tc_grid if _tc_type(_tc_grid) is _tc_tuple else _grid_eval(_tc_grid, %s)" % meta,
             "                _tc_r = _tc_l(_tc_g%s)" % "".join(", " + a for a in rt_names),
             "                if _tc_r is not None:",
             "                    return _tc_r",
         ]
         src = [
-            "def _factory(grid):",
+            "def _factory(_tc_grid):",
             "    def %s(%s, *, warmup=False%s, **_extra):"
             % (self.__name__, ", ".join(sig), "".join(
                 ", %s=None" % o for o in ("num_warps", "num_stages") if o not in self.arg_names)),
@@ -634,18 +645,18 @@ class JITFunction(KernelInterface):
             "        _tc_key = %s" % key,
             "        _tc_kern = _cache_get(_tc_key)",
             "        if _tc_kern is None or warmup:",
-            "            _tc_kern = _miss(_tc_key, (%s%s), dict(_extra, num_warps=num_warps, "
+            "            _tc_kern = _miss(_tc_key, (%s%s), _tc_dict(_extra, num_warps=num_warps, "
             "num_stages=num_stages), warmup)" % (allargs, "," if len(self.params) == 1 else ""),
             "            if warmup:",
             "                return _tc_kern",
             # the C launcher _miss made, when these arguments fit one
         ] + try_fast + [
             "        if _tc_g is None:",
-            "            _tc_g = grid if type(grid) is tuple else _grid_eval(grid, %s)" % meta,
+            "            _tc_g = _tc_grid if _tc_type(_tc_grid) is _tc_tuple else _grid_eval(_tc_grid, %s)" % meta,
             # the launch hooks (triton.knobs.runtime.launch_enter_hook, ...)
             "        _tc_md = _hook_enter(_tc_kern, _tc_g, (%s%s)) if _hooks[0] else None"
             % (allargs, "," if len(self.params) == 1 else ""),
-            "        _tc_n = len(_tc_g)",
+            "        _tc_n = _tc_len(_tc_g)",
             "        try:",
             "            if _tc_n == 1:",
             "                _tc_kern._pack(_tc_g[0], 1, 1%s)" % pv,
@@ -782,6 +793,21 @@ class JITFunction(KernelInterface):
         # (a kernel defined in a function is compiled alone: nothing is bound)
         top = _top_level_names(my_file) if not self._nested else set()
         bindings = {}
+        for r in self._fn_roots:
+            # (a function argument's source is in the file when it is one of
+            # its top-level definitions, else it is appended, under its own
+            # name, which must then be free)
+            if r is not self and (r.fn.__code__.co_filename != my_file or r._nested or self._nested or
+                                  (top is not None and r.fn.__name__ not in top)):
+                name = r.fn.__name__
+                if (top and name in top) or any(f.fn.__name__ == name for f in foreign):
+                    self._fn_roots.remove(r)
+                    raise _spec.ArgumentError(
+                        "%s: the @jit function argument %s shares its name with another function "
+                        "the kernel's source defines; tritonc finds a function argument by name: "
+                        "rename one of them" % (self.__name__, r))
+                foreign.append(r)
+            todo.append(r)
         while todo:
             jf = todo.pop()
             if id(jf) in seen:
@@ -810,6 +836,8 @@ class JITFunction(KernelInterface):
                 own = jf.fn.__code__.co_filename == my_file and top is not None and name in top
                 if isinstance(v, JITFunction):
                     todo.append(v)
+                    if v in foreign:
+                        continue
                     if v is not self and (v.fn.__code__.co_filename != my_file or
                                           v._nested or self._nested or
                                           (top is not None and v.fn.__name__ not in top)):
@@ -877,10 +905,11 @@ class JITFunction(KernelInterface):
             debug = os.environ.get("TRITON_DEBUG", "").strip().lower() in ("1", "true", "on", "yes", "y")
         return bool(debug)
 
-    def _compile_bound(self, args, opts, mock=False):
-        infos = self.classify_args(args, mock=mock)
-        device, devices = self._check_args(infos)
-        sig = _spec.signature_string([i for i in infos if i is not None])
+    def constexpr_pairs(self, args, infos):
+        """The (name, text) constexprs a compile of these bound arguments
+        takes (infos: classify_args'): the tl.constexpr parameters', the
+        runtime parameters given None, a @jit function or a tl.constexpr,
+        then the module globals the kernel reads that those do not shadow."""
         cx = []
         for p, a, info in zip(self.params, args, infos):
             if p.is_constexpr:
@@ -890,15 +919,53 @@ class JITFunction(KernelInterface):
                     raise _spec.ArgumentError("%s: constexpr '%s': %s"
                                               % (self.__name__, p.name, e)) from None
             elif info.kind == "none":
-                cx.append((p.name, "None"))
+                cx.append((p.name, _spec.constexpr_text(a) if info.desc in ("JITFunction", "constexpr")
+                           else "None"))
         gl, _ = self.global_constexprs()
         names = {n for n, _ in cx}
-        cx += [(n, v) for n, v in gl if n not in names]
+        return cx + [(n, v) for n, v in gl if n not in names]
+
+    def _add_fn_roots(self, args):
+        """The @jit functions among the constexpr arguments (tuples
+        searched) that this kernel's source does not hold yet: their
+        sources are added, and the source and the globals' reading are
+        made again. Returns the ids of all the @jit functions found (a
+        part of the specialisation's key: two functions may share a name)."""
+        new, ids = [], []
+
+        def walk(v):
+            if isinstance(v, _core.constexpr):
+                v = v.value
+            if isinstance(v, JITFunction):
+                ids.append(id(v))
+                if v is not self and v not in self._fn_roots and v not in new:
+                    new.append(v)
+            elif isinstance(v, tuple):
+                for x in v:
+                    walk(x)
+        for a in args:
+            walk(a)
+        if new:
+            self._fn_roots.extend(new)
+            self._globals = self._source = None
+            self._globals_check = None
+            self.hash = None
+        return tuple(ids)
+
+    def _compile_bound(self, args, opts, mock=False):
+        fn_ids = self._add_fn_roots(args)
+        infos = self.classify_args(args, mock=mock)
+        device, devices = self._check_args(infos)
+        sig = _spec.signature_string([i for i in infos if i is not None])
+        cx = self.constexpr_pairs(args, infos)
         num_warps = opts.get("num_warps")
         num_stages = opts.get("num_stages")
+        if isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1):
+            # (Triton's backend options assert it, whatever the device)
+            raise AssertionError("num_warps must be a power of 2")
         debug = self._debug(opts.get("debug"))
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,
-                    device, debug)
+                    device, debug) + ((fn_ids,) if fn_ids else ())
         kern = self.cache.get(spec_key)
         if kern is not None:
             return kern
@@ -1020,6 +1087,9 @@ def _tuple_key(t):
         if x is None:
             keys.append(None)
             continue
+        if isinstance(x, (_core.constexpr, JITFunction)):  # a constexpr leaf: no slot
+            keys.append(("cx", id(x) if isinstance(x, JITFunction) else _cx_key(x.value)))
+            continue
         if tx is int:
             v, k = x, (_bigint_key(x, True) if not -2**31 <= x < 2**31 else 1 if x == 1 else 16 if not x & 15 else 0)
         elif tx is float:
@@ -1033,6 +1103,14 @@ def _tuple_key(t):
     return tuple(vals), ("()", type(t), tuple(keys))
 
 
+def _cx_key(v):
+    """A hashable key of a constexpr leaf's value (its text, or its id)."""
+    try:
+        return _spec.constexpr_text(v)
+    except TypeError:
+        return ("id", id(v))
+
+
 def _slow_key(a):
     """(value to pack, key) for the argument types the generated code does
     not handle inline. An unknown type gets a key no compile accepts, so the
@@ -1043,6 +1121,10 @@ def _slow_key(a):
         return _tuple_key(a)
     if a is True or a is False:
         return a, "b"
+    if isinstance(a, JITFunction):  # a constexpr: a key of its own
+        return 0, ("F", id(a))
+    if isinstance(a, _core.constexpr):
+        return 0, ("C", _cx_key(a.value))
     if getattr(type(a), "_tritonc_descriptor", False):
         return _spec.descriptor_key(a)
     if _spec._is_torch_tensor(a) or (hasattr(a, "data_ptr") and hasattr(a, "dtype")):

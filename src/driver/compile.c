@@ -67,7 +67,7 @@ static void keep_text(Compilation *c, Stage s, Op *module) {
  * hints dropped; ":1" entries marked as specialised away. A host tensor
  * descriptor (`tensordesc<fp16[64, 64]>`) is one parameter: a pointer to
  * its fields (see sem_host_descriptor). A tuple `(*fp32:16,(i32,none))` is
- * its leaves, in order; a `none` leaf is not a parameter. */
+ * its leaves, in order; a `none` or `cx:` leaf is not a parameter. */
 static void split_signature(Compilation *c, const char *sig) {
     VEC(const char *) types = {0};
     VEC(bool) skip = {0};
@@ -95,7 +95,11 @@ static void split_signature(Compilation *c, const char *sig) {
             one = *h == '1' && (h + 1 == e || h[1] == ' ' || h[1] == ',' || h[1] == ')');
         }
         size_t n = (size_t)(end - p);
-        if (n && !(n == 9 && strncmp(p, "constexpr", 9) == 0) && !(n == 4 && strncmp(p, "none", 4) == 0)) {
+        /* (`cx:HEX`, a tuple's constexpr leaf, is none either: its colon
+         * is no hint, `end` stopped at it) */
+        bool cx_leaf = n == 2 && !strncmp(p, "cx", 2) && colon;
+        if (n && !(n == 9 && strncmp(p, "constexpr", 9) == 0) && !(n == 4 && strncmp(p, "none", 4) == 0) &&
+            !cx_leaf) {
             vec_push(&types, intern_n(&c->strings, p, n));
             vec_push(&skip, one);
         }

@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -691,6 +692,7 @@ static TV bi_store(Sema *S, CallArgs *a) {
     }
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
         return sema_error(S, "Unsupported ptr type %s in `tl.store`", ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
+    if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     const char *cm, *ev;
     if (!str_arg(S, a, 4, &cm) || !str_arg(S, a, 5, &ev)) return tv_err();
     int cache = cache_index(S, cm, false), evict = evict_index(S, ev);
@@ -761,6 +763,7 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     if (ptr.kind == TV_ERR || val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
         return sema_error(S, "Pointer argument of store instruction is %s", tv_kind_name(&ptr));
+    if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
     const TlType *elt = tl_sca(ptr.ty)->elem;
@@ -816,6 +819,7 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     TV ptr = a->v[0], c = a->v[1], val = a->v[2];
     if (ptr.kind == TV_ERR || c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty))) return sema_error(S, "atomic_cas needs a pointer");
+    if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
     const TlType *elt = tl_sca(ptr.ty)->elem;
@@ -1089,6 +1093,14 @@ static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool
     }
     S->b = saved;
     return ok;
+}
+
+static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, int cb, bool tie_left, const TV *fn);
+
+TV sem_unsplat(Sema *S, TV x) {
+    /* the one element of a block: a reduction that keeps its first value */
+    TV none = tv_none();
+    return do_reduce(S, &x, 1, &none, false, CB_FIRST, false, NULL);
 }
 
 static int wrap_axis(Sema *S, int64_t axis, int rank) {
@@ -1522,12 +1534,24 @@ static TV bi_expand_dims(Sema *S, CallArgs *a) {
     if (a->v[1].kind == TV_INT) return sem_expand_dims(S, x, (int)a->v[1].i);
     if (a->v[1].kind != TV_TUPLE) return sema_error(S, "expand_dims(): axis must be a constexpr int or tuple");
     int n = a->v[1].n, rank = (tl_is_block(x.ty) ? x.ty->rank : 0) + n;
+    if (rank > TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     int axes[TL_MAX_RANK];
-    for (int i = 0; i < n && i < TL_MAX_RANK; i++) {
+    for (int i = 0; i < n; i++) {
         if (a->v[1].elems[i].kind != TV_INT) return sema_error(S, "expand_dims(): axis must be constexpr ints");
-        axes[i] = (int)a->v[1].elems[i].i;
-        if (axes[i] < 0) axes[i] += rank;
+        int ax = (int)a->v[1].elems[i].i;
+        /* Triton normalises against the result's rank, then checks */
+        if (ax < -rank || ax >= rank) return sema_error(S, "invalid axis %d. Expected %d <= axis < %d", ax, -rank, rank);
+        axes[i] = ax < 0 ? ax + rank : ax;
     }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (axes[i] == axes[j]) {
+                StrBuf sb = {0};
+                for (int k = 0; k < n; k++) sb_printf(&sb, "%s%d", k ? ", " : "", axes[k]);
+                TV e = sema_error(S, "expand_dims received duplicate axes, normalized axes = [%s]", sb_cstr(&sb));
+                sb_free(&sb);
+                return e;
+            }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
             if (axes[j] < axes[i]) {
@@ -2587,12 +2611,47 @@ static TV bi_float(Sema *S, CallArgs *a) {
     if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_float((double)v.i);
     if (v.kind == TV_FLOAT) return v;
     if (v.kind == TV_STR) {
-        if (!strcmp(v.s, "inf") || !strcmp(v.s, "+inf")) return tv_float(INFINITY);
-        if (!strcmp(v.s, "-inf")) return tv_float(-INFINITY);
-        if (!strcmp(v.s, "nan")) return tv_float(NAN);
+        /* Python's float(str): surrounding blanks, a sign, inf/infinity/nan
+         * in any case, or a decimal number (underscores between digits) */
+        const char *p = v.s;
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v') p++;
+        size_t n = strlen(p);
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n' || p[n - 1] == '\r' ||
+                     p[n - 1] == '\f' || p[n - 1] == '\v'))
+            n--;
+        double sign = 1.0;
+        const char *q = p;
+        if (n && (*q == '+' || *q == '-')) sign = *q++ == '-' ? -1.0 : 1.0;
+        size_t m = n - (size_t)(q - p);
+        char word[9] = {0};
+        if (m <= 8) {
+            for (size_t k = 0; k < m; k++) word[k] = (char)(q[k] >= 'A' && q[k] <= 'Z' ? q[k] + 32 : q[k]);
+            if (!strcmp(word, "inf") || !strcmp(word, "infinity")) return tv_float(sign * INFINITY);
+            if (!strcmp(word, "nan")) return tv_float(copysign(NAN, sign));
+        }
+        char buf[128];
+        size_t len = 0;
+        bool ok = m > 0 && n < sizeof buf;
+        for (size_t k = 0; ok && k < n; k++) {
+            char ch = p[k];
+            if (ch == '_') {
+                /* only between two digits, as Python allows */
+                ok = k > 0 && k + 1 < n && p[k - 1] >= '0' && p[k - 1] <= '9' && p[k + 1] >= '0' && p[k + 1] <= '9';
+                continue;
+            }
+            if (!((ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' || ch == '-')) ok = false;
+            buf[len++] = ch;
+        }
+        if (ok) {
+            buf[len] = 0;
+            char *end = NULL;
+            double d = strtod(buf, &end);
+            if (end && end != buf && !*end) return tv_float(d);
+        }
+        return sema_error(S, "could not convert string to float: '%s'", v.s);
     }
     if (v.kind == TV_ERR) return v;
-    return sema_error(S, "float() argument must be a constexpr number or 'inf'/'-inf'/'nan'");
+    return sema_error(S, "float() argument must be a constexpr number or string, not '%s'", tv_kind_name(&v));
 }
 
 static TV bi_bool(Sema *S, CallArgs *a) {

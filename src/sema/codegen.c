@@ -369,8 +369,8 @@ void sema_suggest(const char *name, const char *cand, const char **best, int *be
 static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
     if (global && global->i == 1)
         /* Triton takes named tuples defined at module level (@aggregate classes are TV_AGGCLS) */
-        return sema_error(S, "'%s' is a class (a named tuple or a plain class): classes defined in the module are not "
-                             "supported in kernels by tritonc yet, except @aggregate ones (tl.core._aggregate)", name);
+        return sema_error(S, "'%s' is a class: classes defined in the module are not supported in kernels by tritonc "
+                             "yet, except named tuples and @aggregate ones (tl.core._aggregate)", name);
     if (global)
         return sema_error(S,
                           "Cannot access global variable %s from within @jit'ed function. Triton kernels can "
@@ -533,25 +533,46 @@ static NOT_INLINE TV visit_unary(Sema *S, const PyExpr *e) {
     }
 }
 
+/* `a and b and c`, as Triton 3's code generator does it: the operands are
+ * visited in order; a constexpr that decides the result (falsy for `and`,
+ * truthy for `or`) is the result at once and the operands after it are
+ * not visited (`p is not None and tl.load(p) > 0` with p None); other
+ * constexprs drop out; the tensors left are combined by logical_and/or,
+ * and with none left the last value is the result (Python's value). */
 static NOT_INLINE TV visit_boolop(Sema *S, const PyExpr *e) {
-    if (e->boolop.values.len != 2) {
-        at_expr(S, e);
-        return sema_error(S, "chained boolean operators (A or B or C) are not supported; use parentheses to split "
-                             "the chain.");
-    }
-    TV a = cg_expr(S, e->boolop.values.items[0]);
-    TV b = cg_expr(S, e->boolop.values.items[1]);
-    at_expr(S, e);
-    if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
     bool is_and = e->boolop.op == PY_BOOL_AND;
-    if (!is_runtime(&a)) { /* constexpr.logical_and/or: Python's short-circuit value */
-        bool t = cx_truthy(&a);
-        return is_and ? (t ? b : a) : (t ? a : b);
+    int n = e->boolop.values.len;
+    TV *rt = n ? ARENA_ARRAY(S->arena, TV, n) : NULL;
+    int nrt = 0;
+    TV last = tv_none();
+    for (int i = 0; i < n; i++) {
+        TV v = cg_expr(S, e->boolop.values.items[i]);
+        if (v.kind == TV_ERR) return v;
+        if (!is_runtime(&v)) {
+            if (cx_truthy(&v) != is_and) return v;
+        } else {
+            rt[nrt++] = v;
+        }
+        last = v;
     }
-    return sem_logical(S, is_and, a, b);
+    at_expr(S, e);
+    if (nrt == 0) return last;
+    while (nrt >= 2) {
+        TV b = rt[--nrt], a = rt[--nrt];
+        rt[nrt++] = sem_logical(S, is_and, a, b);
+        if (rt[nrt - 1].kind == TV_ERR) return tv_err();
+    }
+    return rt[0];
 }
 
 static Block *new_block(Sema *S) { return block_create(S->ctx); }
+
+/* A condition that is a tensor of one element (`tl.sum(x, 0, keep_dims=True)
+ * > 0`): its scalar, as Triton takes it (with a warning there). */
+static TV single_element_scalar(Sema *S, TV c) {
+    if (c.kind != TV_TENSOR || !tl_is_block(c.ty) || tl_numel(c.ty) != 1) return c;
+    return sem_reshape(S, c, NULL, 0, false);
+}
 
 static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     TV c = cg_expr(S, e->ifexp.cond);
@@ -560,17 +581,35 @@ static NOT_INLINE TV visit_ifexp(Sema *S, const PyExpr *e) {
     at_expr(S, e);
     c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
     if (c.kind == TV_ERR) return c;
+    c = single_element_scalar(S, c);
     if (tl_is_block(c.ty)) return sema_error(S, "the condition of a conditional expression must be a scalar");
     Builder saved = S->b;
     Block *tb = new_block(S), *eb = new_block(S);
     S->b = builder_at_end(S->ctx, tb);
     TV tv = cg_expr(S, e->ifexp.then);
-    if (tv.kind != TV_ERR) tv = sem_to_tensor(S, &tv);
+    if (tv.kind != TV_ERR && tv.kind != TV_NONE) tv = sem_to_tensor(S, &tv);
     S->b = builder_at_end(S->ctx, eb);
     TV ev = cg_expr(S, e->ifexp.orelse);
-    if (ev.kind != TV_ERR) ev = sem_to_tensor(S, &ev);
+    if (ev.kind != TV_ERR && (ev.kind != TV_NONE || tv.kind != TV_NONE)) ev = sem_to_tensor(S, &ev);
+    if (tv.kind == TV_NONE && ev.kind != TV_NONE) {
+        S->b = builder_at_end(S->ctx, tb);
+        tv = sem_to_tensor(S, &tv);
+    }
     S->b = saved;
     at_expr(S, e);
+    if (tv.kind == TV_NONE && ev.kind == TV_NONE) {
+        /* `tl.store(p, a) if c else tl.store(p, b)`: both branches are
+         * void (Triton's void tensors), an scf.if without results */
+        Op *ifop = sem_op(S, SCF_IF, &c.v, 1, NULL, 0, 2);
+        region_push_block(&ifop->regions[0], tb);
+        region_push_block(&ifop->regions[1], eb);
+        for (int k = 0; k < 2; k++) {
+            Builder yb = builder_at_end(S->ctx, k ? eb : tb);
+            yb.loc = S->loc;
+            build_op(&yb, SCF_YIELD, NULL, 0, NULL, 0, 0);
+        }
+        return tv_none();
+    }
     if (tv.kind == TV_ERR || ev.kind == TV_ERR) return tv_err();
     if (tv.ty != ev.ty)
         return sema_error(S, "Ternary expression with dynamic condition has inconsistent types %s and %s",
@@ -1071,6 +1110,22 @@ static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
     }
     if (v->kind == TV_TENSOR) {
         if (v->is_desc && is_name(attr, "dtype")) return tv_dtype(v->ty->elem->elem);
+        if (v->is_desc && (is_name(attr, "shape") || is_name(attr, "strides"))) {
+            /* Triton's tensor_descriptor.shape (int32 scalars) and .strides
+             * (int64): the operands of the make_tensor_ptr the descriptor is */
+            Op *mk = v->v->def;
+            int n = v->ty->elem->rank;
+            if (!mk || mk->kind != TT_MAKE_TENSOR_PTR || mk->noperands != 1 + 3 * n)
+                return sema_error(S, "tritonc: a tensor descriptor's %s is read where the descriptor is made "
+                                     "(not through a loop or a call)", attr);
+            bool shp = is_name(attr, "shape");
+            TV *dims = ARENA_ARRAY(S->arena, TV, n + 1);
+            for (int i = 0; i < n; i++) {
+                TV d = tv_tensor(op_operand(mk, 1 + (shp ? 0 : n) + i), tl_scalar(S, TL_I64));
+                dims[i] = shp ? sem_cast(S, d, tl_scalar(S, TL_I32), NULL) : d;
+            }
+            return make_tuple(S, dims, n);
+        }
         if (is_name(attr, "dtype")) return tv_dtype(tl_sca(v->ty));
         if (is_name(attr, "type")) return tv_dtype(v->ty);
         if (is_name(attr, "shape")) {
@@ -1389,6 +1444,16 @@ static bool is_constexpr_annotation(const PyExpr *a) {
     return false;
 }
 
+/* `x: tl.const` (or `const`, or a string annotation "const *fp32"):
+ * a pointer to constant data, as Triton's tl.const annotation marks. */
+static bool is_const_annotation(const PyExpr *a) {
+    if (!a) return false;
+    if (a->kind == PY_EXPR_NAME) return !strcmp(a->name, "const");
+    if (a->kind == PY_EXPR_ATTR) return !strcmp(a->attr.attr, "const");
+    if (a->kind == PY_EXPR_STR) return !strncmp(a->str.data, "const ", 6);
+    return false;
+}
+
 /* The names a loop body assigns (recursively, nested blocks included),
  * each once, and a 64-bit Bloom filter over them: a bit per name's hash,
  * so that most names a body does not assign are told apart without a
@@ -1643,6 +1708,7 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
     }
     c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
     if (c.kind == TV_ERR) return false;
+    c = single_element_scalar(S, c);
     if (tl_is_block(c.ty)) {
         S->loc = s->cond.test->loc;
         sema_error(S, "the condition of an `if` must be a scalar, not a block of type %s", tl_cstr(S, c.ty));
@@ -2019,7 +2085,8 @@ static void visit_for(Sema *S, const PyStmt *s) {
     bool is_tl_range = f.bi->arg == 1;
     TV args[3];
     int n = it->call.args.len;
-    if (n < 1 || n > 3) {
+    bool kw_bounds = is_tl_range || !strcmp(f.bi->name, "static_range");
+    if (n > 3 || (n < 1 && !(kw_bounds && it->call.nkeywords))) {
         sema_error(S, "%s expected 1 to 3 arguments, got %d", f.bi->name, n);
         return;
     }
@@ -2027,6 +2094,9 @@ static void visit_for(Sema *S, const PyStmt *s) {
         args[i] = cg_expr(S, it->call.args.items[i]);
         if (args[i].kind == TV_ERR) return;
     }
+    /* tl.range and tl.static_range take their bounds by keyword too:
+     * (arg1, arg2=None, step=None) */
+    bool has_arg[3] = {n > 0, n > 1, n > 2};
     TV num_stages = tv_none(), unroll = tv_none();
     bool flatten = false, warp_spec = false, disallow_multi = false, no_licm = false;
     for (int i = 0; i < it->call.nkeywords; i++) {
@@ -2034,6 +2104,19 @@ static void visit_for(Sema *S, const PyStmt *s) {
         TV v = cg_expr(S, it->call.keywords[i].value);
         at_expr(S, it);
         if (v.kind == TV_ERR) return;
+        int slot = !kw_bounds || !k ? -1 : !strcmp(k, "arg1") ? 0 : !strcmp(k, "arg2") ? 1 : !strcmp(k, "step") ? 2 : -1;
+        if (slot >= 0) {
+            if (has_arg[slot]) {
+                sema_error(S, "%s() got multiple values for argument '%s'", f.bi->name, k);
+                return;
+            }
+            /* a None arg2 or step is the default */
+            if (v.kind != TV_NONE) {
+                args[slot] = v;
+                has_arg[slot] = true;
+            }
+            continue;
+        }
         if (!is_tl_range) {
             sema_error(S, "%s() got an unexpected keyword argument '%s'", f.bi->name, k ? k : "**");
             return;
@@ -2055,6 +2138,19 @@ static void visit_for(Sema *S, const PyStmt *s) {
             return;
         }
     }
+    if (!has_arg[0]) {
+        sema_error(S, "%s() missing required argument 'arg1'", f.bi->name);
+        return;
+    }
+    if (has_arg[2] || has_arg[1] != (n > 1)) {
+        /* keyword bounds: (start, end, step) as the positional form has them */
+        if (!has_arg[1]) {
+            args[1] = args[0];
+            args[0] = tv_int(0);
+        }
+        if (!has_arg[2]) args[2] = tv_int(1);
+        n = 3;
+    }
     if (is_static) {
         visit_static_range(S, s, args, n);
         return;
@@ -2067,7 +2163,7 @@ static void visit_for(Sema *S, const PyStmt *s) {
     bool negative = false;
     if ((step.kind == TV_INT || step.kind == TV_BOOL) && step.i == 0) {
         /* an scf.for with step 0 never ends */
-        at_expr(S, it->call.args.items[2]);
+        at_expr(S, it->call.args.len > 2 ? it->call.args.items[2] : it);
         sema_error(S, "%s() arg 3 must not be zero", f.bi->name);
         return;
     }
@@ -2225,6 +2321,7 @@ static void visit_while(Sema *S, const PyStmt *s) {
         c = sem_to_tensor(S, &c);
         c = sem_cast(S, c, tl_scalar(S, TL_I1), NULL);
     }
+    if (c.kind != TV_ERR) c = single_element_scalar(S, c);
     if (c.kind != TV_ERR && tl_is_block(c.ty)) {
         sema_error(S, "the condition of a `while` must be a scalar");
         c = tv_err();
@@ -2752,8 +2849,8 @@ static TV call_jit(Sema *S, const TV *f, const TV *args, int nargs, const char *
     op_set_attr_k(S->ctx, call, AN_CALLEE, attr_symref(S->ctx, mname));
     vec_free(&ops);
     int k = 0;
-    if (r->n == 0 && r->is_tuple && sema_agg_of(S, &r->shape)) /* an aggregate of compile-time fields */
-        return rebuild_ret_in(S, &r->shape, call, r, &k, false);
+    /* an aggregate of compile-time fields, or a tuple without tensors (`()`) */
+    if (r->n == 0 && r->is_tuple) return rebuild_ret_in(S, &r->shape, call, r, &k, false);
     if (r->n <= 0) return tv_none();
     return rebuild_ret_in(S, &r->shape, call, r, &k, false);
 }
@@ -2818,7 +2915,10 @@ static void gen_function(Sema *S, FuncState *F, const PyFunc *fn, const TV *vals
         TV v;
         S->loc = p->loc;
         unflatten_param(S, entry, vals[i], &v);
-        if (!tuple_has_tensor(&v)) {
+        /* only a parameter annotated tl.constexpr is one: a parameter
+         * specialised to a constant (an int equal to 1, None, a tuple of
+         * constants) is a local like any other */
+        if (is_constexpr_annotation(p->annotation) && !tuple_has_tensor(&v)) {
             cx[F->ncx_params++] = p->name;
             F->cx_filter |= cx_bit(p->name);
         }
@@ -2983,8 +3083,46 @@ static const char *internal_param(const PyParamList *pl) {
  * runs it (Python at compile time, no call in the IR), with `self` a new
  * instance whose fields it assigns; without an __init__, the arguments
  * are the fields in order. Every field must be assigned. */
+/* A NamedTuple class called in a kernel: a named tuple of the arguments
+ * (by position, then by field name; a missing field takes its default). */
+static TV nt_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
+                       int nkw) {
+    int nf = c->nfields;
+    TV *elems = ARENA_ARRAY(S->arena, TV, nf + 1);
+    bool *set = ARENA_ARRAY(S->arena, bool, nf + 1);
+    if (nargs > nf)
+        return sema_error(S, "%s() takes %d positional argument%s but %d %s given", c->name, nf, nf == 1 ? "" : "s",
+                          nargs, nargs == 1 ? "was" : "were");
+    for (int i = 0; i < nargs; i++) elems[i] = args[i], set[i] = true;
+    for (int k = 0; k < nkw; k++) {
+        int j = -1;
+        for (int i = 0; i < nf; i++)
+            if (kwn[k] && !strcmp(c->fields[i], kwn[k])) j = i;
+        if (j < 0) return sema_error(S, "%s() got an unexpected keyword argument '%s'", c->name, kwn[k] ? kwn[k] : "**");
+        if (set[j]) return sema_error(S, "%s() got multiple values for argument '%s'", c->name, kwn[k]);
+        elems[j] = kwv[k], set[j] = true;
+    }
+    for (int i = 0; i < nf; i++) {
+        if (set[i]) continue;
+        if (!c->defaults[i]) return sema_error(S, "%s() missing required argument '%s'", c->name, c->fields[i]);
+        FuncState *f0 = S->fn;
+        Loc l0 = S->loc;
+        S->fn = NULL; /* (a default is a module-level expression) */
+        elems[i] = cg_expr(S, c->defaults[i]);
+        S->fn = f0;
+        S->loc = l0;
+        if (elems[i].kind == TV_ERR) return elems[i];
+    }
+    TV t = make_tuple(S, elems, nf);
+    /* the field names as a copy: not the class's own array, which marks an
+     * @aggregate instance (sema_agg_of) */
+    t.fields = arena_dup(S->arena, c->fields, sizeof(const char *) * (size_t)(nf ? nf : 1));
+    return t;
+}
+
 static TV agg_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
                         int nkw) {
+    if (c->namedtuple) return nt_construct(S, c, args, nargs, kwn, kwv, nkw);
     Loc call_loc = S->loc;
     int call_span = S->span;
     const PyExpr *call_span_node = S->span_node;
@@ -3095,8 +3233,16 @@ static AggClass *agg_class(Sema *S, const PyClass *cls) {
         const char *d = decorator_name(cls->decorators.items[i]);
         if (!strcmp(d, "_aggregate") || !strcmp(d, "aggregate")) agg = true;
     }
-    if (!agg) return NULL;
+    /* class C(NamedTuple) / (typing.NamedTuple): fields are its annotations */
+    bool nt = false;
+    for (int i = 0; !agg && i < cls->bases.len; i++) {
+        const PyExpr *b = cls->bases.items[i];
+        const char *bn = b->kind == PY_EXPR_NAME ? b->name : b->kind == PY_EXPR_ATTR ? b->attr.attr : "";
+        if (!strcmp(bn, "NamedTuple")) nt = true;
+    }
+    if (!agg && !nt) return NULL;
     AggClass *c = ARENA_NEW(S->arena, AggClass);
+    c->namedtuple = nt;
     c->name = cls->name;
     c->cls = cls;
     const PyBlock *b = &cls->body;
@@ -3110,9 +3256,11 @@ static AggClass *agg_class(Sema *S, const PyClass *cls) {
     c->kinds = ARENA_ARRAY(S->arena, AggFieldKind, nf + 1);
     c->field_cls = ARENA_ARRAY(S->arena, const char *, nf + 1);
     c->methods = ARENA_ARRAY(S->arena, const PyFunc *, nm + 1);
+    c->defaults = ARENA_ARRAY(S->arena, const PyExpr *, nf + 1);
     for (int i = 0; i < b->len; i++) {
         const PyStmt *s = b->items[i];
         if (s->kind == PY_STMT_ANNASSIGN && s->ann.target->kind == PY_EXPR_NAME) {
+            c->defaults[c->nfields] = s->ann.value;
             const PyExpr *a = s->ann.annotation;
             const char *an = !a ? "" : a->kind == PY_EXPR_NAME ? a->name : a->kind == PY_EXPR_ATTR ? a->attr.attr : "";
             int k = c->nfields++;
@@ -3126,6 +3274,51 @@ static AggClass *agg_class(Sema *S, const PyClass *cls) {
             if (!strcmp(s->func->name, "__init__")) c->init = s->func;
             else c->methods[c->nmethods++] = s->func;
         }
+    }
+    return c;
+}
+
+/* `P = namedtuple("P", ["a", "b"])` (or "a b", "a, b"): a named tuple class
+ * of those fields, no defaults; NULL when the call is not of that form. */
+static AggClass *namedtuple_call_class(Sema *S, const char *name, const PyExpr *call) {
+    if (call->call.args.len < 2 || call->call.nkeywords) return NULL;
+    const PyExpr *fe = call->call.args.items[1];
+    const char *names[64];
+    int nf = 0;
+    if (fe->kind == PY_EXPR_LIST || fe->kind == PY_EXPR_TUPLE) {
+        for (int i = 0; i < fe->seq.elts.len; i++) {
+            const PyExpr *x = fe->seq.elts.items[i];
+            if (x->kind != PY_EXPR_STR || nf == 64) return NULL;
+            names[nf++] = intern(&S->ctx->strings, x->str.data);
+        }
+    } else if (fe->kind == PY_EXPR_STR) {
+        const char *p = fe->str.data;
+        while (*p) {
+            while (*p == ' ' || *p == ',') p++;
+            const char *q = p;
+            while (*q && *q != ' ' && *q != ',') q++;
+            if (q > p) {
+                if (nf == 64) return NULL;
+                names[nf++] = intern_n(&S->ctx->strings, p, (size_t)(q - p));
+            }
+            p = q;
+        }
+    } else {
+        return NULL;
+    }
+    AggClass *c = ARENA_NEW(S->arena, AggClass);
+    c->name = name;
+    c->namedtuple = true;
+    c->nfields = nf;
+    c->fields = ARENA_ARRAY(S->arena, const char *, nf + 1);
+    c->kinds = ARENA_ARRAY(S->arena, AggFieldKind, nf + 1);
+    c->field_cls = ARENA_ARRAY(S->arena, const char *, nf + 1);
+    c->defaults = ARENA_ARRAY(S->arena, const PyExpr *, nf + 1);
+    c->methods = ARENA_ARRAY(S->arena, const PyFunc *, 1);
+    for (int i = 0; i < nf; i++) {
+        c->fields[i] = names[i];
+        c->kinds[i] = AGG_F_ANY;
+        c->field_cls[i] = "";
     }
     return c;
 }
@@ -3219,6 +3412,14 @@ static void load_globals(Sema *S, const PyBlock *body) {
                 const char *fname = !f ? NULL : f->kind == PY_EXPR_NAME ? f->name : f->kind == PY_EXPR_ATTR ? f->attr.attr : NULL;
                 bool cls = fname && !strcmp(fname, "namedtuple");
                 v = (TV){.kind = TV_GLOBAL_BAD, .s = t->name, .i = cls};
+                AggClass *c = cls ? namedtuple_call_class(S, t->name, val) : NULL;
+                if (c) {
+                    AggClass **grown = ARENA_ARRAY(S->arena, AggClass *, S->naggs + 1);
+                    if (S->naggs) memcpy(grown, S->aggs, sizeof(AggClass *) * (size_t)S->naggs);
+                    grown[S->naggs] = c;
+                    S->aggs = grown;
+                    v = (TV){.kind = TV_AGGCLS, .s = t->name, .i = S->naggs++};
+                }
             }
             scope_set(&S->globals, t->name, v);
             break;
@@ -3310,6 +3511,27 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
         return t;
     }
     if (len == 4 && !strncmp(s, "none", 4)) return tv_none();
+    if (len > 3 && !strncmp(s, "cx:", 3)) {
+        /* a constexpr leaf of a tuple argument (`(tl.constexpr(4), x)`, a
+         * @jit function): its -D text, in hex so that no character of it
+         * means anything to the signature's syntax */
+        size_t hn = len - 3;
+        char *text = hn % 2 == 0 ? arena_alloc(S->arena, hn / 2 + 1) : NULL;
+        for (size_t k = 0; text && k < hn / 2; k++) {
+            int v = 0;
+            for (int d = 0; d < 2; d++) {
+                char c = s[3 + 2 * k + (size_t)d];
+                int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                if (x < 0) text = NULL;
+                v = v * 16 + (x < 0 ? 0 : x);
+            }
+            if (text) text[k] = (char)v;
+        }
+        ConstexprValue cv;
+        if (!text || (text[hn / 2] = 0, !sema_parse_constexpr(S->arena, text, &cv)))
+            return sema_error(S, "bad constexpr entry '%.*s' in the signature for parameter '%s'", (int)len, s, pname);
+        return cx_from_value(S, &cv);
+    }
     const char *colon = memchr(s, ':', len);
     size_t tlen = colon ? (size_t)(colon - s) : len;
     while (tlen && s[tlen - 1] == ' ') tlen--;
@@ -3502,6 +3724,8 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
             continue;
         }
         vals[i] = sig_value(S, sp, len, p->name, &nargs, attrs);
+        if (is_const_annotation(p->annotation) && vals[i].kind == TV_TENSOR && tl_is_ptr(vals[i].ty))
+            vals[i].ty = tl_ptr_const(S, vals[i].ty->elem);
         sp = end ? end + 1 : sp + len;
     }
     S->loc = fn->name_loc;
@@ -3533,6 +3757,12 @@ done:
     map_free(&S->const_ops);
     if (de->nerrors > nerr0) return NULL;
     return S->module;
+}
+
+TV sema_global_jit_fn(Sema *S, const char *name) {
+    TV *v = scope_find(&S->globals, intern(&S->ctx->strings, name));
+    if (v && v->kind == TV_JITFN) return *v;
+    return sema_error(S, "a constexpr argument names the @jit function '%s', which the source does not define", name);
 }
 
 TV cg_inline_jit(Sema *S, const TV *fn, const TV *args, int nargs) {

@@ -266,6 +266,7 @@ TV cx_from_value(Sema *S, const ConstexprValue *cv) {
         }
         return r;
     }
+    case CV_FUNC: return sema_global_jit_fn(S, cv->s);
     default: return tv_none();
     }
 }
@@ -331,6 +332,14 @@ bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
                 out->f = special[k].v;
                 return true;
             }
+    }
+    if (n >= 2 && text[0] == '@') {
+        for (size_t i = 1; i < n; i++)
+            if (!isalnum((unsigned char)text[i]) && text[i] != '_') return false;
+        if (isdigit((unsigned char)text[1])) return false;
+        out->kind = CV_FUNC;
+        out->s = arena_strndup(arena, text + 1, n - 1);
+        return true;
     }
     if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0]) {
         out->kind = CV_STR;

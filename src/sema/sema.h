@@ -32,10 +32,10 @@
 #include "ir/ir.h"
 
 typedef struct ConstexprValue {
-    enum { CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_NONE, CV_DTYPE, CV_TUPLE } kind;
+    enum { CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_NONE, CV_DTYPE, CV_TUPLE, CV_FUNC } kind;
     int64_t i;     /* CV_INT, CV_BOOL; CV_TUPLE: the number of elements */
     double f;      /* CV_FLOAT */
-    const char *s; /* CV_STR: the string; CV_DTYPE: its Triton name ("fp16") */
+    const char *s; /* CV_STR: the string; CV_DTYPE: its Triton name ("fp16"); CV_FUNC: the @jit function's name */
     const struct ConstexprValue *elems; /* CV_TUPLE */
 } ConstexprValue;
 
@@ -63,7 +63,9 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
 
 /* Parses a -D value: "1024", "-3", "0x10", "0.5", "1e-5", "float('inf')",
  * "True", "False", "None", "'leaky_relu'" / "\"x\"" (or a bare word: a
- * string), "tl.float16" / "float16" / "fp16" (a dtype), and tuples of these
+ * string), "tl.float16" / "float16" / "fp16" (a dtype), "@name" (the @jit
+ * function `name` of the source: Triton passes a JITFunction argument as a
+ * constexpr), and tuples of these
  * ("(1, 2)", "(3,)", "()", also in brackets). A CV_STR is copied into `arena` (it lives
  * as long as the arena); a CV_DTYPE name is static. Returns false if it is
  * none of these. */

@@ -41,6 +41,7 @@ typedef enum TlKind {
 typedef struct TlType TlType;
 struct TlType {
     TlKind kind;
+    bool cst; /* PTR: a pointer to constant data (tl.const): stores through it are errors */
     const TlType *elem;
     int rank;
     const int64_t *shape;
@@ -68,6 +69,9 @@ typedef struct Sema Sema;
 /* (inline below: sema asks at every operation) */
 static inline const TlType *tl_scalar(Sema *S, TlKind k);
 const TlType *tl_ptr(Sema *S, const TlType *pointee);
+/* Triton's pointer_type(pointee, const=True): a distinct type, so that a
+ * merge of it with a plain pointer is the type mismatch Triton reports. */
+const TlType *tl_ptr_const(Sema *S, const TlType *pointee);
 const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int rank);
 /* Same shape as `like` (or scalar), with another element type. */
 const TlType *tl_with_elem(Sema *S, const TlType *like, const TlType *elem);
@@ -271,6 +275,11 @@ typedef struct AggClass {
     const PyFunc *init;         /* __init__, or NULL (the fields in order) */
     const PyFunc **methods;     /* the other defs of the class body */
     int nmethods;
+    /* a typing.NamedTuple class (not an @aggregate): a call makes a
+     * plain named tuple, as a NamedTuple argument is (fields by name,
+     * indexable); defaults[i] the default of field i, or NULL */
+    bool namedtuple;
+    const PyExpr **defaults;
 } AggClass;
 /* The class of an @aggregate instance, or NULL. */
 const AggClass *sema_agg_of(const Sema *S, const TV *v);
@@ -305,6 +314,11 @@ TV cx_unary(Sema *S, PyUnaryOp op, const TV *a);
 bool cx_truthy(const TV *a);
 bool cx_equal(const TV *a, const TV *b);
 TV cx_from_value(Sema *S, const ConstexprValue *cv);
+/* The scalar of a block of one element (Triton's unsplat: tl.reshape(x, [])). */
+TV sem_unsplat(Sema *S, TV x);
+/* The @jit function `name` of the module (a constexpr argument "@name"),
+ * or an error naming it. */
+TV sema_global_jit_fn(Sema *S, const char *name);
 
 /* ---- semantic builders (semantic.c) ---------------------------------------- */
 

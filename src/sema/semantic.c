@@ -277,8 +277,10 @@ TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank) {
 TV sem_expand_dims(Sema *S, TV x, int axis) {
     if (x.kind == TV_ERR) return x;
     int rank = tl_is_block(x.ty) ? x.ty->rank : 0;
+    int given = axis;
     if (axis < 0) axis += rank + 1;
-    if (axis < 0 || axis > rank) return sema_error(S, "invalid axis %d for expand_dims of a rank-%d tensor", axis, rank);
+    if (axis < 0 || axis > rank)
+        return sema_error(S, "invalid axis %d. Expected %d <= axis < %d", given, -(rank + 1), rank + 1);
     if (rank >= TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     if (!tl_is_block(x.ty)) return sem_splat(S, x, (const int64_t[]){1}, 1);
     const TlType *t = tl_expand_dims(S, x.ty, axis);
@@ -412,6 +414,7 @@ TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder) 
     }
     const TlType *t = tl_block(S, tl_sca(x.ty), shape, rank);
     if (!tl_is_block(x.ty)) return sem_splat(S, x, shape, rank);
+    if (rank == 0) return sem_unsplat(S, x); /* tl.reshape(x, []): the one element */
     Value *v = sem_ir(S, TT_RESHAPE, t, x.v, NULL);
     if (can_reorder) op_set_attr(S->ctx, v->def, "allow_reorder", attr_unit(S->ctx));
     return tv_tensor(v, t);

@@ -83,13 +83,15 @@ static bool same_shape(const int64_t *a, const int64_t *b, int rank) {
     return true;
 }
 
-static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int64_t *shape, int rank) {
-    uint64_t h = type_hash(k, elem, shape, rank);
+static const TlType *tl_intern_c(Sema *S, TlKind k, const TlType *elem, const int64_t *shape, int rank, bool cst) {
+    uint64_t h = type_hash(k, elem, shape, rank) ^ (cst ? 2 : 0);
     TlType *head = map_get(&S->tltypes, h);
     for (TlType *t = head; t; t = t->next)
-        if (t->kind == k && t->elem == elem && t->rank == rank && same_shape(t->shape, shape, rank)) return t;
+        if (t->kind == k && t->elem == elem && t->rank == rank && t->cst == cst && same_shape(t->shape, shape, rank))
+            return t;
     TlType *t = ARENA_NEW(S->arena, TlType);
     t->kind = k;
+    t->cst = cst;
     t->elem = elem;
     t->rank = rank;
     t->shape = rank ? arena_dup(S->arena, shape, sizeof(int64_t) * (size_t)rank) : NULL;
@@ -101,7 +103,12 @@ static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int6
     return t;
 }
 
+static const TlType *tl_intern(Sema *S, TlKind k, const TlType *elem, const int64_t *shape, int rank) {
+    return tl_intern_c(S, k, elem, shape, rank, false);
+}
+
 const TlType *tl_ptr(Sema *S, const TlType *pointee) { return tl_intern(S, TL_PTR, pointee, NULL, 0); }
+const TlType *tl_ptr_const(Sema *S, const TlType *pointee) { return tl_intern_c(S, TL_PTR, pointee, NULL, 0, true); }
 
 /* (Sema asks for the same few block types at every splat and broadcast: the
  * last one of a slot is compared before the types are hashed. Only types
@@ -122,7 +129,7 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
     /* Triton's block_type checks each dimension (validate_block_shape) */
     int bad_dim = -1;
     for (int i = 0; i < rank && bad_dim < 0; i++)
-        if (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0) bad_dim = i;
+        if (shape[i] < 0 || (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0)) bad_dim = i; /* (-4 too) */
     if (bad_dim >= 0 && !S->numel_reported && !S->quiet) {
         S->numel_reported = true;
         char buf[160];
@@ -226,7 +233,7 @@ int64_t tl_numel(const TlType *t) {
 
 void tl_str(const TlType *t, StrBuf *out) {
     if (t->kind == TL_PTR) {
-        sb_puts(out, "pointer<");
+        sb_puts(out, t->cst ? "const_pointer<" : "pointer<");
         tl_str(t->elem, out);
         sb_putc(out, '>');
     } else if (t->kind == TL_BLOCK) {
@@ -289,6 +296,7 @@ const TlType *tl_dtype_by_name(Sema *S, const char *name) {
 
 static void mangle(const TlType *t, StrBuf *out) {
     if (t->kind == TL_PTR) {
+        if (t->cst) sb_putc(out, 'k'); /* (Triton's mangling of a const pointer) */
         sb_putc(out, 'P');
         mangle(t->elem, out);
     } else if (t->kind == TL_BLOCK) {

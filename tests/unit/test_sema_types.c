@@ -92,6 +92,10 @@ int main(void) {
     CHECK(sema_parse_constexpr(S0.arena, "'leaky_relu'", &cv) && cv.kind == CV_STR && !strcmp(cv.s, "leaky_relu"));
     CHECK(sema_parse_constexpr(S0.arena, "tl.float16", &cv) && cv.kind == CV_DTYPE && !strcmp(cv.s, "float16"));
     CHECK(!sema_parse_constexpr(S0.arena, "tl.nosuch", &cv));
+    /* a @jit function argument: "@name" */
+    CHECK(sema_parse_constexpr(S0.arena, "@relu_fn", &cv) && cv.kind == CV_FUNC && !strcmp(cv.s, "relu_fn"));
+    CHECK(!sema_parse_constexpr(S0.arena, "@1x", &cv) && !sema_parse_constexpr(S0.arena, "@a.b", &cv));
+    CHECK(sema_parse_constexpr(S0.arena, "(@f, 2)", &cv) && cv.kind == CV_TUPLE && cv.elems[0].kind == CV_FUNC);
     map_free(&S0.tltypes);
     ctx_free(ctx);
     diag_free(&de);

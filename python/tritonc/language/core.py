@@ -19,7 +19,22 @@ class dtype:
 
     __slots__ = ("name", "sig", "attr", "itemsize")
 
-    def __init__(self, name, sig, attr, itemsize):
+    # Triton's lists of dtype names (`tl.dtype(name)` makes each one)
+    SINT_TYPES = ['int8', 'int16', 'int32', 'int64']
+    UINT_TYPES = ['int1', 'uint8', 'uint16', 'uint32', 'uint64']
+    FP_TYPES = ['fp8e4b15', 'fp8e4nv', 'fp8e4b8', 'fp8e5', 'fp8e5b16', 'fp16', 'bf16', 'fp32', 'fp64']
+    STANDARD_FP_TYPES = ['fp16', 'bf16', 'fp32', 'fp64']
+    OTHER_TYPES = ['void']
+
+    def __init__(self, name, sig=None, attr=None, itemsize=None):
+        if sig is None:
+            # `tl.dtype("int8")`, `tl.dtype("fp32")`: Triton's constructor
+            # by name, equal to the dtype of that name
+            d = _BY_NAME.get(name) if isinstance(name, str) else None
+            if d is None:
+                raise ValueError("unknown dtype name %r (one of %s)" % (
+                    name, ", ".join(sorted(_BY_NAME))))
+            name, sig, attr, itemsize = d.name, d.sig, d.attr, d.itemsize
         self.name, self.sig, self.attr, self.itemsize = name, sig, attr, itemsize
 
     def __str__(self):
@@ -61,6 +76,13 @@ class dtype:
 
     def to_ir(self, builder):  # pragma: no cover - Triton API shape only
         raise RuntimeError("tritonc: dtypes are lowered by the C front end")
+
+
+class const:
+    """`x_ptr: tl.const`: the annotation that makes a pointer parameter a
+    pointer to constant data, as in Triton: a store through it is an error,
+    and it is a type of its own (a branch that gives it or a plain pointer
+    mismatches)."""
 
 
 class pointer_type(dtype):
@@ -122,6 +144,9 @@ bool_ = bool1 = int1  # noqa: F821 - defined through globals() above
 float8e4b15x4 = float8e4b15  # noqa: F821
 float8e4 = float8e4nv  # noqa: F821 - the old spelling
 _BY_ATTR.update(bool_=int1, bool1=int1)  # noqa: F821
+
+
+_BY_NAME = {d.name: d for d in _BY_ATTR.values()}
 
 
 def _dtype_by_attr(attr):
@@ -296,6 +321,6 @@ def _aggregate(cls):
     return cls
 
 __all__ = sorted(set(
-    ["dtype", "pointer_type", "block_type", "constexpr", "tensor", "tensor_descriptor",
+    ["dtype", "pointer_type", "block_type", "constexpr", "const", "tensor", "tensor_descriptor",
      "PropagateNan", "CacheModifier", "EvictionPolicy", "void", "bool_", "bool1",
      "float8e4b15x4", "TRITON_MAX_TENSOR_NUMEL"] + [d[0] for d in _DTYPES] + _BUILTIN_NAMES))

@@ -281,7 +281,8 @@ static const char *float_literal(Emitter *e, double v, Type *t) {
     default: break;
     }
     bool f32 = t->fkind == FK_F32;
-    if (isnan(v)) return f32 ? "NAN" : "(double)NAN";
+    /* (a NaN keeps its sign: float("-nan") has the sign bit set) */
+    if (isnan(v)) return signbit(v) ? (f32 ? "(-NAN)" : "(-(double)NAN)") : (f32 ? "NAN" : "(double)NAN");
     if (isinf(v)) return v > 0 ? (f32 ? "INFINITY" : "(double)INFINITY")
                                : (f32 ? "(-INFINITY)" : "(-(double)INFINITY)");
     return f32 ? fmt(e, "%af", (double)(float)v) : fmt(e, "%a", v);
@@ -1498,6 +1499,7 @@ static void emit_print(Emitter *e, Op *op) {
     const char *prefix = op_attr_str(op, "prefix");
     Attr *ha = op_attr(op, "hex");
     bool hex = ha && ((ha->kind == ATTR_BOOL && ha->b) || ha->kind == ATTR_UNIT);
+    Attr *sa = op_attr(op, "isSigned");
     line(e, "flockfile(stderr);");
     if (!op->noperands)
         line(e, "fprintf(stderr, \"pid (%%d, %%d, %%d) %%s\\n\", P->pid[0], P->pid[1], P->pid[2], %s);",
@@ -1513,6 +1515,10 @@ static void emit_print(Emitter *e, Op *op) {
         if (hex && t->kind != TY_PTR) f = fmt(e, "0x%%0%dllx", bits >= 4 ? bits / 4 : 1), x = "h_";
         else if (t->kind == TY_FLOAT) f = "%f", x = fmt(e, "(double)%s", to_c(e, ev, t));
         else if (t->kind == TY_PTR) f = "%p", x = fmt(e, "(void *)%s", ev);
+        else if (sa && sa->kind == ATTR_DENSE_ARRAY && i < sa->dense.nvals && sa->dense.ints && !sa->dense.ints[i] &&
+                 bits > 1)
+            /* an unsigned integer (isSigned 0): its value, as Triton's %u */
+            f = "%llu", x = fmt(e, "(unsigned long long)(%s)%s", utype(bits), ev);
         else f = "%lld", x = fmt(e, "(long long)%s", ev);
         const char *mask = bits < 64 && t->kind != TY_FLOAT ? fmt(e, " h_ &= 0x%llxull;", (1ull << bits) - 1) : "";
         const char *hcopy =

@@ -13,7 +13,7 @@
 # OTHERS: {{.*}}python_builtins.py:36:17: error: the Python builtin 'str' is not supported in Triton kernels
 # OTHERS-NOT: error:
 # CONV: {{.*}}python_builtins.py:41:17: error: int() argument must be a constexpr number, not 'tensor'
-# CONV: {{.*}}python_builtins.py:42:17: error: float() argument must be a constexpr number or 'inf'/'-inf'/'nan'
+# CONV: {{.*}}python_builtins.py:42:17: error: float() argument must be a constexpr number or string, not 'tensor'
 # CONV: {{.*}}python_builtins.py:43:17: error: object of type 'tensor' has no len()
 # CONV-NOT: error:
 # POW: {{.*}}python_builtins.py:48:23: error: (34, 'Numerical result out of range')

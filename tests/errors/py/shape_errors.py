@@ -21,7 +21,7 @@
 # AXES: {{.*}}shape_errors.py:68:17: error: axis 1 is out of bounds for a tensor of rank 1
 # AXES: {{.*}}shape_errors.py:69:17: error: axis -2 is out of bounds for a tensor of rank 1
 # AXES: {{.*}}shape_errors.py:70:36: error: axis 2 is out of bounds for a tensor of rank 1
-# AXES: {{.*}}shape_errors.py:71:36: error: invalid axis 3 for expand_dims of a rank-1 tensor
+# AXES: {{.*}}shape_errors.py:71:36: error: invalid axis 3. Expected -2 <= axis < 2
 # AXES-NOT: error:
 # TRANS: {{.*}}shape_errors.py:77:36: error: trans() with no dims needs a 2D tensor; pass the dims
 # TRANS: {{.*}}shape_errors.py:78:36: error: permute dims must have the same length as input shape

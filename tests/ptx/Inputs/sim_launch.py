@@ -69,16 +69,10 @@ def _leaves(infos, values):
 
 
 def compile_ptx(kernel, args, opts, target):
+    kernel._add_fn_roots(args)  # (@jit function arguments: their sources join the kernel's)
     infos = kernel.classify_args(args)
     sig = _spec.signature_string([i for i in infos if i is not None])
-    cx = []
-    for p, a, info in zip(kernel.params, args, infos):
-        if p.is_constexpr:
-            cx.append((p.name, _spec.constexpr_text(a)))
-        elif info.kind == "none":
-            cx.append((p.name, "None"))
-    names = {n for n, _ in cx}
-    cx += [(n, v) for n, v in kernel.global_constexprs()[0] if n not in names]
+    cx = kernel.constexpr_pairs(args, infos)
     src = kernel.source()
     handle, err = _lib.compile(src.encoded, src.filename, kernel.__name__, sig, cx, _lib.TC_DEVICE_CUDA,
                                opts.get("num_warps"), opts.get("num_stages"), target=target,
