@@ -3079,10 +3079,36 @@ static const char *internal_param(const PyParamList *pl) {
     return NULL;
 }
 
-/* `C(args)` for an @aggregate class C: its __init__ run inline, as Triton
- * runs it (Python at compile time, no call in the IR), with `self` a new
- * instance whose fields it assigns; without an __init__, the arguments
- * are the fields in order. Every field must be assigned. */
+/* A constructor call's arguments bound to the class's fields, by
+ * position, then keywords by name (elems[i], set[i]; as_field: each value
+ * converted to its field's kind, agg_field_value); false after Python's
+ * error for too many, unknown or repeated arguments. */
+static bool bind_fields(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
+                        int nkw, bool as_field, TV *elems, bool *set) {
+    int nf = c->nfields;
+    if (nargs > nf) {
+        sema_error(S, "%s() takes %d positional argument%s but %d %s given", c->name, nf, nf == 1 ? "" : "s", nargs,
+                   nargs == 1 ? "was" : "were");
+        return false;
+    }
+    for (int i = 0; i < nargs; i++) elems[i] = as_field ? agg_field_value(S, c, i, args[i]) : args[i], set[i] = true;
+    for (int k = 0; k < nkw; k++) {
+        int j = -1;
+        for (int i = 0; i < nf; i++)
+            if (kwn[k] && !strcmp(c->fields[i], kwn[k])) j = i;
+        if (j < 0) {
+            sema_error(S, "%s() got an unexpected keyword argument '%s'", c->name, kwn[k] ? kwn[k] : "**");
+            return false;
+        }
+        if (set[j]) {
+            sema_error(S, "%s() got multiple values for argument '%s'", c->name, kwn[k]);
+            return false;
+        }
+        elems[j] = as_field ? agg_field_value(S, c, j, kwv[k]) : kwv[k], set[j] = true;
+    }
+    return true;
+}
+
 /* A NamedTuple class called in a kernel: a named tuple of the arguments
  * (by position, then by field name; a missing field takes its default). */
 static TV nt_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
@@ -3090,18 +3116,7 @@ static TV nt_construct(Sema *S, const AggClass *c, const TV *args, int nargs, co
     int nf = c->nfields;
     TV *elems = ARENA_ARRAY(S->arena, TV, nf + 1);
     bool *set = ARENA_ARRAY(S->arena, bool, nf + 1);
-    if (nargs > nf)
-        return sema_error(S, "%s() takes %d positional argument%s but %d %s given", c->name, nf, nf == 1 ? "" : "s",
-                          nargs, nargs == 1 ? "was" : "were");
-    for (int i = 0; i < nargs; i++) elems[i] = args[i], set[i] = true;
-    for (int k = 0; k < nkw; k++) {
-        int j = -1;
-        for (int i = 0; i < nf; i++)
-            if (kwn[k] && !strcmp(c->fields[i], kwn[k])) j = i;
-        if (j < 0) return sema_error(S, "%s() got an unexpected keyword argument '%s'", c->name, kwn[k] ? kwn[k] : "**");
-        if (set[j]) return sema_error(S, "%s() got multiple values for argument '%s'", c->name, kwn[k]);
-        elems[j] = kwv[k], set[j] = true;
-    }
+    if (!bind_fields(S, c, args, nargs, kwn, kwv, nkw, false, elems, set)) return tv_err();
     for (int i = 0; i < nf; i++) {
         if (set[i]) continue;
         if (!c->defaults[i]) return sema_error(S, "%s() missing required argument '%s'", c->name, c->fields[i]);
@@ -3120,6 +3135,10 @@ static TV nt_construct(Sema *S, const AggClass *c, const TV *args, int nargs, co
     return t;
 }
 
+/* `C(args)` for an @aggregate class C: its __init__ run inline, as Triton
+ * runs it (Python at compile time, no call in the IR), with `self` a new
+ * instance whose fields it assigns; without an __init__, the arguments
+ * are the fields in order. Every field must be assigned. */
 static TV agg_construct(Sema *S, const AggClass *c, const TV *args, int nargs, const char *const *kwn, const TV *kwv,
                         int nkw) {
     if (c->namedtuple) return nt_construct(S, c, args, nargs, kwn, kwv, nkw);
@@ -3130,18 +3149,7 @@ static TV agg_construct(Sema *S, const AggClass *c, const TV *args, int nargs, c
     TV *elems = ARENA_ARRAY(S->arena, TV, nf + 1);
     bool *set = ARENA_ARRAY(S->arena, bool, nf + 1);
     if (!c->init) {
-        if (nargs > nf)
-            return sema_error(S, "%s() takes %d positional argument%s but %d %s given", c->name, nf, nf == 1 ? "" : "s",
-                              nargs, nargs == 1 ? "was" : "were");
-        for (int i = 0; i < nargs; i++) elems[i] = agg_field_value(S, c, i, args[i]), set[i] = true;
-        for (int k = 0; k < nkw; k++) {
-            int j = -1;
-            for (int i = 0; i < nf; i++)
-                if (kwn[k] && !strcmp(c->fields[i], kwn[k])) j = i;
-            if (j < 0) return sema_error(S, "%s() got an unexpected keyword argument '%s'", c->name, kwn[k] ? kwn[k] : "**");
-            if (set[j]) return sema_error(S, "%s() got multiple values for argument '%s'", c->name, kwn[k]);
-            elems[j] = agg_field_value(S, c, j, kwv[k]), set[j] = true;
-        }
+        if (!bind_fields(S, c, args, nargs, kwn, kwv, nkw, true, elems, set)) return tv_err();
         for (int i = 0; i < nf; i++)
             if (!set[i]) return sema_error(S, "%s() missing required argument '%s'", c->name, c->fields[i]);
     } else {
