@@ -25,6 +25,20 @@
  * The lane part of each operand's ldmatrix address (global_smem plus the
  * plan's per-bit coefficients of %tid.x) is computed once, in the
  * prologue; every instruction then adds an immediate.
+ *
+ * On sm_90a a dot that wgmma_shape takes (fp16, bf16; every warp along m)
+ * runs on wgmma.mma_async instead (emit_wgmma): B, and A when it is in
+ * shared memory as rows of k, stored swizzled (store_swizzled, or their
+ * cp.async rings: the addresses from swz_of) and read through descriptors,
+ * fenced for the async proxy; A otherwise by its fragments as above. A
+ * ring loop's dot may stay in flight until the next one (wgmma_deferred):
+ *
+ *        wgmma.fence.sync.aligned;
+ *        wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+ *            {%f1, ..., %f64}, %rd70, %rd69, 1, 1, 1, 0, 1;
+ *        ...
+ *        wgmma.commit_group.sync.aligned;
+ *        wgmma.wait_group.sync.aligned 0;
  */
 #include "target/ptx/mma_plan.h"
 #include "target/ptx/ptx_lower.h"
