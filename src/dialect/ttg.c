@@ -537,8 +537,8 @@ static bool swizzle_ok(Op *op, DiagEngine *de, const Attr *sw) {
              n == 3 + n0 + sw->dense.ints[2 + n0];
     }
     if (!ok)
-        op_error(de, op, "'%s' needs 'swizzle' as [bytes, bits of dimension 0, their strides, bits of dimension 1, "
-                         "their strides] (at most 12 bits each)", op_name(op));
+        op_error(de, op, "needs 'swizzle' as [bytes, bits of dimension 0, their strides, bits of dimension 1, their "
+                         "strides] (at most 12 bits each)");
     return ok;
 }
 
@@ -564,7 +564,7 @@ bool verify_local_store(Op *op, DiagEngine *de) {
     Type *t = op_operand(op, 1)->type;
     const Attr *sw = op_attr_k(op, AN_SWIZZLE);
     if (!is_stage(op_operand(op, 0)) || t->kind != TY_TENSOR || t->rank != 2 || !sw) {
-        op_error(de, op, "'ttg.local_store' needs an i32 stage, a 2-d tensor and a 'swizzle' layout");
+        op_error(de, op, "needs an i32 stage, a 2-d tensor and a 'swizzle' layout");
         return false;
     }
     return swizzle_ok(op, de, sw) && has_int_attrs(op, de, attrs, 2);
