@@ -22,19 +22,19 @@
 # (ttg.local_store), and read by the tensor cores from there (prefix ATT).
 # bf16 picks the bf16
 # form; sm_80 keeps mma.sync, and so does TRITONC_WGMMA=0. ptxas assembles
-# it for sm_90a.
+# it for sm_90a. (dot_kernel is tests/ptx/mma.py's.)
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=TTGIR
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ptx -o %t.mm.ptx
 # RUN: FileCheck %s --check-prefix=RING < %t.mm.ptx
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=DEF
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ptx | FileCheck %s --check-prefix=DEFPTX
 # RUN: %tritonc compile %S/../kernels/attention.py --kernel attn_fwd_kernel --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=False --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=ATT
-# RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 -o %t.mn.ptx
+# RUN: %tritonc compile %S/mma.py --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 -o %t.mn.ptx
 # RUN: FileCheck %s --check-prefix=MN < %t.mn.ptx
-# RUN: %tritonc compile %s --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 -o %t.k.ptx
+# RUN: %tritonc compile %S/mma.py --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 -o %t.k.ptx
 # RUN: FileCheck %s --check-prefix=KM < %t.k.ptx
-# RUN: %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:80 | FileCheck %s --check-prefix=SM80
-# RUN: env TRITONC_WGMMA=0 %tritonc compile %s --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 | FileCheck %s --check-prefix=SM80
+# RUN: %tritonc compile %S/mma.py --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:80 | FileCheck %s --check-prefix=SM80
+# RUN: env TRITONC_WGMMA=0 %tritonc compile %S/mma.py --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 | FileCheck %s --check-prefix=SM80
 # TTGIR: [[ACC:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 # TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 0 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 7, 128, 256, 512, 2048, 4096, 1024, 8192, 6, 2, 4, 8, 16, 32, 64>, vec = 8 : i64}
 # TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 49152 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 6, 128, 256, 512, 2048, 4096, 8192, 7, 2, 4, 8, 16, 32, 64, 1024>, vec = 8 : i64}
@@ -93,18 +93,3 @@
 # RUN: ptxas -arch=sm_90a --warning-as-error %t.mm.ptx -o %t.mm.cubin
 # RUN: ptxas -arch=sm_90a --warning-as-error %t.mn.ptx -o %t.mn.cubin
 # RUN: ptxas -arch=sm_90a --warning-as-error %t.k.ptx -o %t.k.cubin
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def dot_kernel(a_ptr, b_ptr, c_ptr, B_T: tl.constexpr):
-    m = tl.arange(0, 64)
-    n = tl.arange(0, 64)
-    k = tl.arange(0, 32)
-    a = tl.load(a_ptr + m[:, None] * 32 + k[None, :])
-    if B_T:
-        b = tl.load(b_ptr + k[:, None] + n[None, :] * 32)
-    else:
-        b = tl.load(b_ptr + k[:, None] * 64 + n[None, :])
-    tl.store(c_ptr + m[:, None] * 64 + n[None, :], tl.dot(a, b))

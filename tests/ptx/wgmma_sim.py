@@ -111,19 +111,25 @@ print("ok: %d matmuls" % n)
 cx = {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1, "BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 2,
       "ACTIVATION": '""'}
 SIG = "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr"
-for ac in (True, False):
-    good = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", SIG, cx, async_copy=ac)
-    bad = good.replace("\tfence.proxy.async.shared::cta;\n", "")
+
+
+def expect_caught(bad, good, what):
+    """The simulator stops the broken PTX `bad` with an error naming `what`."""
     assert bad != good
-    a = np.ones((64, 64), np.float16)
-    b = np.ones((64, 64), np.float16)
+    a = np.ones((64, 128), np.float16)
+    b = np.ones((128, 64), np.float16)
     c = np.zeros((64, 64), np.float16)
     try:
-        Kernel(bad).run((1,), [a, b, c, 64, 64, 64, 64, 64, 64], smem_bytes=1 << 18)
+        Kernel(bad).run((1,), [a, b, c, 64, 64, 128, 128, 64, 64], smem_bytes=1 << 18)
     except SimError as e:
-        assert "without a fence.proxy.async" in str(e), str(e)
+        assert what in str(e), str(e)
     else:
-        raise AssertionError("the simulator missed the proxy fence")
+        raise AssertionError("the simulator missed: " + what)
+
+
+for ac in (True, False):
+    good = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", SIG, cx, async_copy=ac)
+    expect_caught(good.replace("\tfence.proxy.async.shared::cta;\n", ""), good, "without a fence.proxy.async")
 print("ok: a missing proxy fence caught")
 
 # a ring loop defers each dot's wait to the next dot (its stage is not
@@ -140,16 +146,7 @@ for bad, what in ((good.replace("\twgmma.wait_group.sync.aligned 0;\n", "", 1), 
                    "a wgmma in flight"),
                   (good.replace("cp.async.wait_group 0;\n\twgmma.wait_group.sync.aligned 0;", "cp.async.wait_group 0;"),
                    "read while a wgmma in flight")):
-    assert bad != good
-    a = np.ones((64, 128), np.float16)
-    b = np.ones((128, 64), np.float16)
-    c = np.zeros((64, 64), np.float16)
-    try:
-        Kernel(bad).run((1,), [a, b, c, 64, 64, 128, 128, 64, 64], smem_bytes=1 << 18)
-    except SimError as e:
-        assert what in str(e), str(e)
-    else:
-        raise AssertionError("the simulator missed: " + what)
+    expect_caught(bad, good, what)
 print("ok: deferred waits, and their absence caught")
 
 

@@ -286,9 +286,9 @@ static Slot stage_address(Px *p, Slot base, Slot stage, int64_t stage_bytes, int
     return px_cse3(p, RC_B32, "mad.lo.s32", px_arg_reg(p, st), px_arg_int(p, stage_bytes), px_arg_reg(p, base));
 }
 
-/* The base of the stage a ring's ttg.local_load reads, as a register:
- * global_smem + the ring's offset + stage * stage bytes (wgmma's
- * descriptors start there). */
+/* The base of the stage a ring's ttg.local_load reads (or a
+ * ttg.local_store writes), as a register: global_smem + the ring's offset
+ * + stage * stage bytes (wgmma's descriptors start there). */
 static Slot ring_region(Px *p, Op *ring) {
     int64_t off = int_attr(ring, AN_OFFSET);
     Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
@@ -693,12 +693,8 @@ void px_lower_async(Px *p, Op *op) {
         const Attr *sa = op_attr_k(op, AN_SWIZZLE);
         if (!d || !sa) return px_fail(p, op, "local_store without a layout");
         SmemSwz z = swz_decode(sa);
-        Slot gs = px_cse1(p, RC_B32, "mov.u32", px_arg_text(p, "global_smem"));
-        int64_t off = int_attr(op, AN_OFFSET);
-        Slot base = stage_address(p, gs, px_tile(p, op_operand(op, 0))->s[0], int_attr(op, AN_STAGE_BYTES), &off);
-        if (off) base = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_int(p, off));
         const Type *e = ty_elem(v->type);
-        if (!store_swizzled(p, px_tile(p, v), d, e, px_bits(e) / 8, &z, base))
+        if (!store_swizzled(p, px_tile(p, v), d, e, px_bits(e) / 8, &z, ring_region(p, op)))
             return px_fail(p, op, "local_store of a layout it cannot place");
         p->smem_dirty = true;
         return;
