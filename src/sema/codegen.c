@@ -37,6 +37,7 @@
 #include "front/py/py.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,21 @@ static inline TV *scope_find(Scope *sc, const char *name) {
     }
 }
 
+/* The value of a name node's name in sc, or NULL: first at the entry
+ * where the node found it last (PyExpr.scope_hint), else by the index. A
+ * body unrolled by tl.static_range reads the same names at every step, and
+ * a scope's entries keep their places (a name is added at the end, and a
+ * loop's copy of the scope keeps the order): one compare, not a hash and a
+ * probe. (The hint is written through the const node: it is sema's, in a
+ * tree of this compile's own.) */
+static ALWAYS_INLINE TV *scope_find_node(Scope *sc, const PyExpr *e) {
+    unsigned h = (unsigned)e->scope_hint;
+    if (h < (unsigned)sc->len && sc->data[h].name == e->name) return &sc->data[h].val;
+    TV *v = scope_find(sc, e->name);
+    if (v) ((PyExpr *)e)->scope_hint = (int)((ScopeEntry *)(void *)((char *)v - offsetof(ScopeEntry, val)) - sc->data);
+    return v;
+}
+
 /* Points the index at entry i (a name is in a scope once). */
 static inline void scope_index_put(Scope *sc, int i) {
     int j = scope_slot(sc, sc->data[i].name);
@@ -326,6 +342,14 @@ static void set_value_at(Sema *S, const char *name, const TV *v) {
 }
 
 static void set_value(Sema *S, const char *name, TV v) { set_value_at(S, name, &v); }
+
+/* set_value_at of a name node's name (scope_find_node) */
+static void set_value_node(Sema *S, const PyExpr *t, const TV *v) {
+    TV *p = scope_find_node(&S->fn->lscope, t);
+    if (p) *p = *v;
+    else scope_push(&S->fn->lscope, t->name, *v);
+    if (S->fn->record_defs) scope_set_at(&S->fn->defs, t->name, v);
+}
 
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
                                                "abs", "bool", "getattr", "hasattr", NULL};
@@ -430,6 +454,13 @@ static ALWAYS_INLINE TV lookup(Sema *S, const char *name) {
     TV *v = S->fn ? scope_find(&S->fn->lscope, name) : NULL;
     if (v) return *v;
     return lookup_global(S, name);
+}
+
+/* lookup of a name node's name (scope_find_node) */
+static ALWAYS_INLINE TV lookup_node(Sema *S, const PyExpr *e) {
+    TV *v = S->fn ? scope_find_node(&S->fn->lscope, e) : NULL;
+    if (v) return *v;
+    return lookup_global(S, e->name);
 }
 
 /* ---- expressions ----------------------------------------------------------- */
@@ -914,7 +945,7 @@ TV cg_expr(Sema *S, const PyExpr *e) {
     if (!e) return tv_none();
     at_expr(S, e);
     switch (e->kind) {
-    case PY_EXPR_NAME: return lookup(S, e->name);
+    case PY_EXPR_NAME: return lookup_node(S, e);
     case PY_EXPR_INT:
         /* [2^63, 2^64) is uint64 in Triton (0x9E3779B97F4A7C15 in hashes) */
         if (e->i.overflow) return sema_error(S, "integer literal too large: Triton's integers have at most 64 bits");
@@ -1378,7 +1409,7 @@ static void assign_target(Sema *S, const PyExpr *t, const TV *v) {
             sema_error(S, "cannot assign to '%s': it is a tl.constexpr parameter", t->name);
             return;
         }
-        set_value_at(S, t->name, v);
+        set_value_node(S, t, v);
         return;
     }
     if (t->kind == PY_EXPR_TUPLE || t->kind == PY_EXPR_LIST) {

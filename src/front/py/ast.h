@@ -135,7 +135,13 @@ struct PyExpr {
     Loc loc;         /* first token of the expression */
     size_t off, end; /* byte range in the source */
     union {
-        const char *name; /* NAME (interned) */
+        struct {
+            const char *name; /* NAME (interned) */
+            /* sema's hint, not the parser's: the index in the function's
+             * scope where this node found its name last (codegen.c's
+             * scope_find_node checks it at every use) */
+            int scope_hint;
+        };
         struct {
             uint64_t value;
             bool overflow; /* the literal does not fit in 64 bits */
