@@ -253,18 +253,23 @@ static inline TV *scope_find(Scope *sc, const char *name) {
     }
 }
 
-/* The value of a name node's name in sc, or NULL: first at the entry
- * where the node found it last (PyExpr.scope_hint), else by the index. A
- * body unrolled by tl.static_range reads the same names at every step, and
- * a scope's entries keep their places (a name is added at the end, and a
- * loop's copy of the scope keeps the order): one compare, not a hash and a
- * probe. (The hint is written through the const node: it is sema's, in a
- * tree of this compile's own.) */
-static ALWAYS_INLINE TV *scope_find_node(Scope *sc, const PyExpr *e) {
-    unsigned h = (unsigned)e->scope_hint;
-    if (h < (unsigned)sc->len && sc->data[h].name == e->name) return &sc->data[h].val;
-    TV *v = scope_find(sc, e->name);
-    if (v) ((PyExpr *)e)->scope_hint = (int)((ScopeEntry *)(void *)((char *)v - offsetof(ScopeEntry, val)) - sc->data);
+/* The index of the entry whose value scope_find found. */
+static inline int scope_index_of(const Scope *sc, const TV *v) {
+    return (int)((const ScopeEntry *)(const void *)((const char *)v - offsetof(ScopeEntry, val)) - sc->data);
+}
+
+/* The value of name in sc, or NULL: first at the entry *hint names, where
+ * the name node the hint is in found it last, else by the index. A body
+ * unrolled by tl.static_range reads and assigns the same names at every
+ * step, and a scope's entries keep their places (a name is added at the
+ * end, and a loop's copy of the scope keeps the order): one compare, not a
+ * hash and a probe. (A hint is written through the const node: it is
+ * sema's, in a tree of this compile's own.) */
+static ALWAYS_INLINE TV *scope_find_hinted(Scope *sc, const char *name, const int *hint) {
+    unsigned h = (unsigned)*hint;
+    if (h < (unsigned)sc->len && sc->data[h].name == name) return &sc->data[h].val;
+    TV *v = scope_find(sc, name);
+    if (v) *(int *)hint = scope_index_of(sc, v);
     return v;
 }
 
@@ -343,12 +348,15 @@ static void set_value_at(Sema *S, const char *name, const TV *v) {
 
 static void set_value(Sema *S, const char *name, TV v) { set_value_at(S, name, &v); }
 
-/* set_value_at of a name node's name (scope_find_node) */
+/* set_value_at of a name node's name (scope_find_hinted) */
 static void set_value_node(Sema *S, const PyExpr *t, const TV *v) {
-    TV *p = scope_find_node(&S->fn->lscope, t);
+    TV *p = scope_find_hinted(&S->fn->lscope, t->name, &t->scope_hint);
     if (p) *p = *v;
     else scope_push(&S->fn->lscope, t->name, *v);
-    if (S->fn->record_defs) scope_set_at(&S->fn->defs, t->name, v);
+    if (!S->fn->record_defs) return;
+    p = scope_find_hinted(&S->fn->defs, t->name, &t->defs_hint);
+    if (p) *p = *v;
+    else scope_push(&S->fn->defs, t->name, *v);
 }
 
 static const char *const py_builtin_names[] = {"range", "min", "max", "len", "int", "float", "print", "isinstance",
@@ -456,9 +464,9 @@ static ALWAYS_INLINE TV lookup(Sema *S, const char *name) {
     return lookup_global(S, name);
 }
 
-/* lookup of a name node's name (scope_find_node) */
+/* lookup of a name node's name (scope_find_hinted) */
 static ALWAYS_INLINE TV lookup_node(Sema *S, const PyExpr *e) {
-    TV *v = S->fn ? scope_find_node(&S->fn->lscope, e) : NULL;
+    TV *v = S->fn ? scope_find_hinted(&S->fn->lscope, e->name, &e->scope_hint) : NULL;
     if (v) return *v;
     return lookup_global(S, e->name);
 }
@@ -1916,7 +1924,26 @@ static const AssignedNames *assigned_names(Sema *S, const PyBlock *body) {
  * first bound in the function). */
 static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Scope *out) {
     const AssignedNames *assigned = assigned_names(S, body);
-    const Scope *live = &S->fn->lscope;
+    Scope *live = &S->fn->lscope;
+    const char *tname = target && target->kind == PY_EXPR_NAME ? target->name : NULL;
+    enum { FEW = 64 };
+    if (assigned->n <= FEW) {
+        /* the names the body assigns looked up in the scope, and their
+         * places sorted: a loop assigns a few names, a function binds
+         * tens (a loop inside a tl.static_range starts at every step) */
+        int at[FEW], n = 0;
+        for (int i = 0; i < assigned->n; i++) {
+            const char *nm = assigned->names[i];
+            if (nm == tname) continue; /* (interned) */
+            const TV *v = scope_find(live, nm);
+            if (!v || !tv_has_tensor(v)) continue;
+            int k = scope_index_of(live, v), j = n++;
+            for (; j > 0 && at[j - 1] > k; j--) at[j] = at[j - 1];
+            at[j] = k;
+        }
+        for (int i = 0; i < n; i++) scope_push(out, live->data[at[i]].name, live->data[at[i]].val);
+        return out->len;
+    }
     for (int i = 0; i < live->len; i++) {
         const char *nm = live->data[i].name;
         if (target && target->kind == PY_EXPR_NAME && target->name == nm) continue; /* (interned) */

@@ -137,10 +137,11 @@ struct PyExpr {
     union {
         struct {
             const char *name; /* NAME (interned) */
-            /* sema's hint, not the parser's: the index in the function's
-             * scope where this node found its name last (codegen.c's
-             * scope_find_node checks it at every use) */
-            int scope_hint;
+            /* sema's hints, not the parser's: the index in the function's
+             * scope, and in the scope of the names a runtime loop or `if`
+             * assigns, where this node found its name last (codegen.c's
+             * scope_find_hinted checks them at every use) */
+            int scope_hint, defs_hint;
         };
         struct {
             uint64_t value;
