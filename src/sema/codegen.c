@@ -289,7 +289,7 @@ static void scope_reindex(Scope *sc, int nindex) {
 
 /* Adds a name the scope does not hold. */
 static void scope_push(Scope *sc, const char *name, TV v) {
-    if (!sc->cap) vec_reserve(sc, 32); /* (a scope that grew from 8 moved its entries two or three times) */
+    if (!sc->cap) vec_reserve(sc, 16); /* (a scope that grew from 8 moved its entries two or three times) */
     vec_push(sc, ((ScopeEntry){name, v}));
     if (sc->nindex && 2 * sc->len <= sc->nindex) {
         scope_index_put(sc, sc->len - 1);
@@ -473,6 +473,14 @@ static ALWAYS_INLINE TV lookup_node(Sema *S, const PyExpr *e) {
 
 /* ---- expressions ----------------------------------------------------------- */
 
+/* cg_expr of an operand, a receiver or a subscripted value, with a name
+ * looked up inline: most of them are names (no call and dispatch then) */
+static ALWAYS_INLINE TV cg_operand(Sema *S, const PyExpr *e) {
+    if (e->kind != PY_EXPR_NAME) return cg_expr(S, e);
+    at_expr(S, e);
+    return lookup_node(S, e);
+}
+
 static TV make_tuple(Sema *S, const TV *vals, int n) {
     TV t = {.kind = TV_TUPLE, .n = n};
     t.elems = ARENA_ARRAY(S->arena, TV, n > 0 ? n : 1);
@@ -524,8 +532,8 @@ static TV cx_binary_or_tuple(Sema *S, int op, const TV *a, const TV *b) {
 }
 
 static NOT_INLINE TV visit_binary(Sema *S, const PyExpr *e) {
-    TV a = cg_expr(S, e->binary.lhs);
-    TV b = cg_expr(S, e->binary.rhs);
+    TV a = cg_operand(S, e->binary.lhs);
+    TV b = cg_operand(S, e->binary.rhs);
     at_expr(S, e);
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
     if (is_runtime(&a) || is_runtime(&b)) return sem_binary_in_place(S, e->binary.op, &a, &b);
@@ -537,8 +545,8 @@ static NOT_INLINE TV visit_compare(Sema *S, const PyExpr *e) {
         at_expr(S, e);
         return sema_error(S, "simultaneous multiple comparison is not supported");
     }
-    TV a = cg_expr(S, e->compare.first);
-    TV b = cg_expr(S, e->compare.rest[0]);
+    TV a = cg_operand(S, e->compare.first);
+    TV b = cg_operand(S, e->compare.rest[0]);
     at_expr(S, e);
     if (a.kind == TV_ERR || b.kind == TV_ERR) return tv_err();
     PyCmpOp op = e->compare.ops[0];
@@ -674,7 +682,7 @@ static bool is_none_or_colon(const PyExpr *i) {
 }
 
 static NOT_INLINE TV visit_subscript(Sema *S, const PyExpr *e) {
-    TV v = cg_expr(S, e->subscript.value);
+    TV v = cg_operand(S, e->subscript.value);
     const PyExpr *ie = e->subscript.index;
     if (v.kind == TV_TENSOR) {
         /* x[None, :], x[:, None]: read off the index's nodes, with no
@@ -922,7 +930,7 @@ static bool dtype_attr(Sema *S, const TlType *t, const char *attr, TV *out) {
 }
 
 static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
-    TV v = cg_expr(S, e->attr.value);
+    TV v = cg_operand(S, e->attr.value);
     at_expr(S, e);
     if (v.kind == TV_ERR) return v;
     return attr_of(S, &v, e->attr.attr, e);
