@@ -240,7 +240,7 @@ struct Sema {
         const Attr *scalar;
         const Type *type;
         Attr *attr;
-    } splat_attrs[32];
+    } splat_attrs[128];
     Map const_ops;         /* a constant's value attribute -> the arith.constant last made of it (sem_constant) */
     int depth;             /* helper nesting, to stop runaway recursion */
     int64_t unrolled;      /* static_range iterations unrolled so far (capped: codegen.c); -1 past the cap */

@@ -29,7 +29,10 @@ Value *sem_ir(Sema *S, OpKind k, const TlType *res, Value *a, Value *b) {
 }
 
 Attr *sema_attr_i32(Sema *S, int64_t v) {
-    struct I32Attr *m = &S->i32_attrs[(uint64_t)v % (uint64_t)TC_ARRAY_LEN(S->i32_attrs)];
+    /* (the slot by a multiply: by v % 16, the axis 0 and a tl.arange's
+     * bounds 0, 16, 32 ... took one slot from each other) */
+    _Static_assert(TC_ARRAY_LEN(S->i32_attrs) == 16, "the slot is 4 bits");
+    struct I32Attr *m = &S->i32_attrs[((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> 60];
     if (!m->attr || m->v != v) {
         m->v = v;
         m->attr = attr_i32(S->ctx, v);
@@ -204,8 +207,8 @@ TV sem_number_to_tensor(Sema *S, const TV *x) {
  * type, as const_attr_slot: the same few are asked for again and again.) */
 static Attr *splat_attr(Sema *S, Attr *a, const TlType *t) {
     uint64_t h = ((uint64_t)(uintptr_t)a ^ (uint64_t)(uintptr_t)t->ir * 31) * 0x9e3779b97f4a7c15ULL;
-    _Static_assert(TC_ARRAY_LEN(S->splat_attrs) == 32, "the slot is 5 bits");
-    struct SplatAttr *m = &S->splat_attrs[h >> 59];
+    _Static_assert(TC_ARRAY_LEN(S->splat_attrs) == 128, "the slot is 7 bits");
+    struct SplatAttr *m = &S->splat_attrs[h >> 57];
     if (m->scalar == a && m->type == t->ir) return m->attr;
     Attr *r;
     if (a->kind == ATTR_INT) r = attr_dense_int(S->ctx, t->ir, &a->i, 1);
