@@ -4032,6 +4032,7 @@ typedef struct Params {
     int var;    /* the *args parameter's index, or -1 */
     int nfixed; /* the parameters before it (all of them without one) */
     int nreq;   /* those of them that are not optional */
+    uint32_t required; /* a bit per parameter that is not optional */
     Param p[MAX_CALL_ARGS];
 } Params;
 
@@ -4057,6 +4058,9 @@ static void split_params(const char *spec, Params *out) {
     out->nreq = 0;
     for (int i = 0; i < out->nfixed; i++)
         if (!out->p[i].optional) out->nreq++;
+    out->required = 0;
+    for (int i = 0; i < out->n; i++)
+        if (!out->p[i].optional) out->required |= UINT32_C(1) << i;
 }
 
 /* bi's parameters, split at its first call in the compile. */
@@ -4108,11 +4112,13 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
     memset(a.node, 0, sizeof a.node);
     char dn[64]; /* the name in messages, made only for one (no snprintf per call) */
     int pos = 0, var = params->var, nfixed = params->nfixed, nreq = params->nreq;
+    uint32_t given = 0; /* a.given as bits (for the parameters not given, below) */
     bool bad = false;
     VEC(TV) extra = {0};
     if (recv) {
         a.v[0] = *recv;
         a.given[0] = true;
+        given = 1;
         pos = 1;
     }
     int npos = call->call.args.len + (recv ? 1 : 0);
@@ -4129,6 +4135,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
                 for (int k = 0; k < v.n; k++) {
                     if (pos < nfixed) {
                         a.v[pos] = v.elems[k];
+                        given |= UINT32_C(1) << pos;
                         a.given[pos++] = true;
                     } else if (var >= 0) vec_push(&extra, v.elems[k]);
                     else pos++;
@@ -4144,6 +4151,7 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
             a.v[pos] = v;
             a.node[pos] = ae;
             a.given[pos] = true;
+            given |= UINT32_C(1) << pos;
             pos++;
         } else if (var >= 0) {
             vec_push(&extra, v);
@@ -4152,7 +4160,8 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         }
     }
     S->loc = call->loc;
-    S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    int call_span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    S->span = call_span;
     S->span_node = NULL;
     if (var < 0 && npos > nfixed) {
         if (nreq == nfixed)
@@ -4186,10 +4195,11 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
             a.v[j] = v;
             a.node[j] = kw->value;
             a.given[j] = true;
+            given |= UINT32_C(1) << j;
         }
     }
     S->loc = call->loc;
-    S->span = call->end > call->off && call->end - call->off < 200 ? (int)(call->end - call->off) : 1;
+    S->span = call_span;
     S->span_node = NULL;
     if (var >= 0) {
         TV t = {.kind = TV_TUPLE, .n = extra.len};
@@ -4197,19 +4207,20 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
         if (extra.len) memcpy(t.elems, extra.data, sizeof(TV) * (size_t)extra.len);
         a.v[var] = t;
         a.given[var] = true;
+        given |= UINT32_C(1) << var;
     }
     vec_free(&extra);
     /* the parameters not given: None, or (the first, when all else was
-     * well) the error of a required one */
-    for (int i = 0; i < np; i++) {
-        if (a.given[i]) continue;
-        if (!bad && !ps[i].optional) {
-            sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
-                       ps[i].name);
-            bad = true;
-        }
-        a.v[i] = tv_none();
+     * well) the error of a required one; by bits, as a call passes a few
+     * of a builtin's parameters (tl.load has eight) */
+    uint32_t missing = (np < 32 ? (UINT32_C(1) << np) - 1 : UINT32_MAX) & ~given;
+    if (!bad && (missing & params->required)) {
+        int i = __builtin_ctz(missing & params->required);
+        sema_error(S, "%s() missing required argument '%.*s'", display_name(bi, dn, sizeof dn), ps[i].len,
+                   ps[i].name);
+        bad = true;
     }
+    for (; missing; missing &= missing - 1) a.v[__builtin_ctz(missing)] = tv_none();
     if (bad) return tv_err();
     return bi->fn(S, &a);
 }
