@@ -130,7 +130,9 @@ Value *sem_const_float(Sema *S, const TlType *t, double v) { return sem_constant
  * erased again.) */
 static Value *pure_binary(Sema *S, OpKind k, Type *t, int pred, Value *a, Value *b) {
     int n = 0;
-    for (Use *u = a->uses; u && n < 8; u = u->next, n++) {
+    /* (b read nowhere yet, as a value just made is: no op to find, and no
+     * walk of a's uses, which a mask read at every step has many of) */
+    for (Use *u = b->uses ? a->uses : NULL; u && n < 8; u = u->next, n++) {
         Op *m = u->owner;
         if (m->kind != k || u != &m->operands[0] || m->operands[1].value != b || m->nattrs != (pred >= 0) ||
             (pred < 0 && m->results[0].type != t) || !m->parent || !sema_dominates(S, m->parent))
