@@ -739,6 +739,27 @@ TV sem_fdiv(Sema *S, TV a, TV b, bool ieee) {
 }
 
 TV sem_binary_in_place(Sema *S, PyBinOp op, TV *a, TV *b) {
+    if (a->kind == TV_TENSOR && b->kind == TV_TENSOR && a->ty == b->ty) {
+        /* two tensors of one type, of numbers (most operators of a
+         * kernel, after broadcasting): +, -, * and &, |, ^ of integers
+         * need no promotion, cast or broadcast, and are made at once, as
+         * the cases below would make them */
+        const TlType *e = tl_sca(a->ty);
+        bool fl = tl_is_float(e);
+        int k = -1;
+        if (fl || tl_is_int(e)) {
+            switch (op) {
+            case PY_BIN_ADD: k = fl ? ARITH_ADDF : ARITH_ADDI; break;
+            case PY_BIN_SUB: k = fl ? ARITH_SUBF : ARITH_SUBI; break;
+            case PY_BIN_MUL: k = fl ? ARITH_MULF : ARITH_MULI; break;
+            case PY_BIN_BITAND: k = fl ? -1 : ARITH_ANDI; break;
+            case PY_BIN_BITOR: k = fl ? -1 : ARITH_ORI; break;
+            case PY_BIN_BITXOR: k = fl ? -1 : ARITH_XORI; break;
+            default: break;
+            }
+        }
+        if (k >= 0) return tv_tensor(binary(S, (OpKind)k, a->ty, a->v, b->v), a->ty);
+    }
     if (a->kind == TV_ERR || b->kind == TV_ERR) return tv_err();
     switch (op) {
     case PY_BIN_ADD: return add(S, a, b);
