@@ -603,6 +603,28 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
         if (e == tl_sca(b->ty) && !tl_is_ptr(e) && !(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16)))
             return sem_broadcast_pair(S, a, b);
     }
+    if (arith_check && (a->kind == TV_TENSOR) != (b->kind == TV_TENSOR)) {
+        /* a block of numbers beside a Python int or float of a kind no
+         * higher than its elements' (`m >= 0`, `x + 1`, `1.0 - w`, most
+         * numbers of a kernel; bool is lower than int): computed in the
+         * block's element type, the number splatted, as below (and where
+         * the number does not fit the type, below, which says so) */
+        TV *t = a->kind == TV_TENSOR ? a : b, *x = t == a ? b : a;
+        const TlType *e = tl_sca(t->ty);
+        bool fits = false;
+        if (tl_is_block(t->ty) && !(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16))) {
+            if (x->kind == TV_FLOAT) fits = tl_is_float(e);
+            else if (x->kind == TV_INT && !x->u64 && x->i >= -(INT64_C(1) << 31) && x->i < (INT64_C(1) << 31))
+                fits = tl_is_float(e) || (tl_is_int(e) && !tl_is_bool(e) && !(tl_is_unsigned(e) && x->i < 0) &&
+                                          int_in_range(e, x));
+        }
+        if (fits) {
+            Attr *n = number_attr(S, x, e);
+            sem_constant(S, n);
+            *x = splat_number(S, n, e, t);
+            return true;
+        }
+    }
     if (a->kind == TV_ERR || b->kind == TV_ERR) return false;
     bool a_sc = tv_is_num(a), b_sc = tv_is_num(b);
     const TlType *at = a_sc ? sem_to_tensor_type(S, a) : a->kind == TV_TENSOR ? tl_sca(a->ty) : NULL;
