@@ -599,20 +599,25 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
         /* the common case first: two tensors of one element type that is
          * not a pointer are of the computation type already (but for `/`
          * and `%` of 16-bit floats, computed in fp32) */
-        const TlType *e = tl_sca(a->ty);
-        if (e == tl_sca(b->ty) && !tl_is_ptr(e) && !(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16)))
+        const TlType *e = tl_sca(a->ty), *f = tl_sca(b->ty);
+        if (e == f && !tl_is_ptr(e) && !(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16)))
+            return sem_broadcast_pair(S, a, b);
+        /* a pointer and an integer offset, where a pointer may be (what
+         * check_ptr below lets through: only broadcast) */
+        if ((tl_is_ptr(e) && allow_lhs_ptr && tl_is_int(f)) || (tl_is_ptr(f) && allow_rhs_ptr && tl_is_int(e)))
             return sem_broadcast_pair(S, a, b);
     }
     if (arith_check && (a->kind == TV_TENSOR) != (b->kind == TV_TENSOR)) {
-        /* a block of numbers beside a Python int or float of a kind no
+        /* a tensor of numbers beside a Python int or float of a kind no
          * higher than its elements' (`m >= 0`, `x + 1`, `1.0 - w`, most
          * numbers of a kernel; bool is lower than int): computed in the
-         * block's element type, the number splatted, as below (and where
-         * the number does not fit the type, below, which says so) */
+         * tensor's element type, the number splatted to a block, as below
+         * (and where the number does not fit the type, below, which says
+         * so) */
         TV *t = a->kind == TV_TENSOR ? a : b, *x = t == a ? b : a;
         const TlType *e = tl_sca(t->ty);
         bool fits = false;
-        if (tl_is_block(t->ty) && !(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16))) {
+        if (!(div_or_mod && (e->kind == TL_FP16 || e->kind == TL_BF16))) {
             if (x->kind == TV_FLOAT) fits = tl_is_float(e);
             else if (x->kind == TV_INT && !x->u64 && x->i >= -(INT64_C(1) << 31) && x->i < (INT64_C(1) << 31))
                 fits = tl_is_float(e) || (tl_is_int(e) && !tl_is_bool(e) && !(tl_is_unsigned(e) && x->i < 0) &&
@@ -620,6 +625,10 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
         }
         if (fits) {
             Attr *n = number_attr(S, x, e);
+            if (!tl_is_block(t->ty)) { /* beside a scalar: the scalar constant */
+                *x = tv_tensor(sem_constant(S, n), e);
+                return true;
+            }
             sem_constant(S, n);
             *x = splat_number(S, n, e, t);
             return true;
