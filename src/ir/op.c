@@ -253,7 +253,10 @@ static void set_attr_interned(Context *c, Op *op, const char *iname, int i, Attr
         op->capattrs = ncap;
     }
     int j = op->nattrs;
-    while (j > 0 && strcmp(op->attrs[j - 1].name, iname) > 0) {
+    /* (the first bytes decide most: no call to strcmp then) */
+    while (j > 0 && (op->attrs[j - 1].name[0] != iname[0]
+                         ? (unsigned char)op->attrs[j - 1].name[0] > (unsigned char)iname[0]
+                         : strcmp(op->attrs[j - 1].name, iname) > 0)) {
         op->attrs[j] = op->attrs[j - 1];
         j--;
     }
