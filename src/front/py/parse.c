@@ -1642,6 +1642,7 @@ static ALWAYS_INLINE size_t skim_body_with(const char *s, size_t len, size_t pos
                 line = ++at; /* the next line's first byte */
                 if (depth > 0 || at >= len) continue;
                 unsigned char c = u[at];
+                if (c == ' ') continue; /* (an indented line, most of them) */
                 if (c == '\f' || (c == '\r' && (at + 1 >= len || s[at + 1] != '\n'))) return SIZE_MAX;
                 if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') { /* column 0 */
                     *last = content_end(s, from, at, sig);
