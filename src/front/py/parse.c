@@ -1523,19 +1523,19 @@ static size_t skim_to_special(const unsigned char *u, size_t pos, size_t len) {
 /* skim_window by 32 bytes at a time, where the machine has AVX2 (skim_body
  * asks): the classification is most of the skim's work. */
 #define SKIM_AVX2 1
+__attribute__((target("avx2"))) static inline uint32_t skim_bits32_avx2(const unsigned char *u) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)u);
+    __m256i q = _mm256_sub_epi8(x, _mm256_set1_epi8('"'));
+    __m256i b = _mm256_sub_epi8(_mm256_and_si256(x, _mm256_set1_epi8((char)0xdf)), _mm256_set1_epi8('['));
+    __m256i quote_to_paren = _mm256_cmpeq_epi8(_mm256_min_epu8(q, _mm256_set1_epi8(')' - '"')), q);
+    __m256i brackets = _mm256_cmpeq_epi8(_mm256_min_epu8(b, _mm256_set1_epi8(']' - '[')), b);
+    __m256i nl = _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'));
+    return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(quote_to_paren, brackets), nl));
+}
+/* (the two halves written out: as a loop, gcc kept it one, with a shift
+ * by a register and the constants reloaded) */
 __attribute__((target("avx2"))) static inline uint64_t skim_window_avx2(const unsigned char *u) {
-    uint64_t bits = 0;
-    for (int k = 0; k < 2; k++) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(u + 32 * k));
-        __m256i q = _mm256_sub_epi8(x, _mm256_set1_epi8('"'));
-        __m256i b = _mm256_sub_epi8(_mm256_and_si256(x, _mm256_set1_epi8((char)0xdf)), _mm256_set1_epi8('['));
-        __m256i quote_to_paren = _mm256_cmpeq_epi8(_mm256_min_epu8(q, _mm256_set1_epi8(')' - '"')), q);
-        __m256i brackets = _mm256_cmpeq_epi8(_mm256_min_epu8(b, _mm256_set1_epi8(']' - '[')), b);
-        __m256i nl = _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'));
-        __m256i m = _mm256_or_si256(_mm256_or_si256(quote_to_paren, brackets), nl);
-        bits |= (uint64_t)(uint32_t)_mm256_movemask_epi8(m) << (32 * k);
-    }
-    return bits;
+    return (uint64_t)skim_bits32_avx2(u) | (uint64_t)skim_bits32_avx2(u + 32) << 32;
 }
 #endif
 
