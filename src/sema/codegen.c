@@ -468,7 +468,9 @@ static ALWAYS_INLINE TV lookup(Sema *S, const char *name) {
 static ALWAYS_INLINE TV lookup_node(Sema *S, const PyExpr *e) {
     TV *v = S->fn ? scope_find_hinted(&S->fn->lscope, e->name, &e->scope_hint) : NULL;
     if (v) return *v;
-    return lookup_global(S, e->name);
+    v = scope_find_hinted(&S->globals, e->name, &e->global_hint);
+    if (v && v->kind != TV_GLOBAL_BAD) return *v;
+    return lookup_rest(S, e->name, v);
 }
 
 /* ---- expressions ----------------------------------------------------------- */
@@ -933,6 +935,9 @@ static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
     TV v = cg_operand(S, e->attr.value);
     at_expr(S, e);
     if (v.kind == TV_ERR) return v;
+    /* (a module's attribute this node found before: attr_of's memo of
+     * it, with no key made and looked up) */
+    if (v.kind == TV_MODULE && e->attr.memo && e->attr.memo_mod == v.i) return *(const TV *)e->attr.memo;
     return attr_of(S, &v, e->attr.attr, e);
 }
 
@@ -1126,7 +1131,12 @@ static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
          * so its address is the key) */
         uint64_t key = e ? (MAP_KEY(attr) << 5 | (uint64_t)v->i) + 1 : 0; /* exact: addresses fit in 48 bits */
         const TV *memo = key ? map_get(&S->mod_attrs, key) : NULL;
-        if (memo) return *memo;
+        if (memo) {
+            /* (the node keeps it too: visit_attr) */
+            ((PyExpr *)e)->attr.memo = memo;
+            ((PyExpr *)e)->attr.memo_mod = (int)v->i;
+            return *memo;
+        }
         bool found;
         TV r = builtin_module_attr(S, (int)v->i, attr, &found);
         if (found && key) map_put(&S->mod_attrs, key, arena_dup(S->arena, &r, sizeof r));

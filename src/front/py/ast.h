@@ -142,6 +142,7 @@ struct PyExpr {
              * assigns, where this node found its name last (codegen.c's
              * scope_find_hinted checks them at every use) */
             int scope_hint, defs_hint;
+            int global_hint; /* the same in the module's globals */
         };
         struct {
             uint64_t value;
@@ -189,6 +190,11 @@ struct PyExpr {
             PyExpr *value;
             const char *attr; /* interned */
             Loc attr_loc;
+            /* sema's memo, not the parser's (codegen.c's visit_attr): the
+             * attribute found last on the module (memo_mod) this node read
+             * it from, `tl.load` at every step of an unrolled body */
+            const void *memo;
+            int memo_mod;
         } attr;
         struct {
             PyExpr *value, *index;
