@@ -289,7 +289,10 @@ static void scope_reindex(Scope *sc, int nindex) {
 
 /* Adds a name the scope does not hold. */
 static void scope_push(Scope *sc, const char *name, TV v) {
-    if (!sc->cap) vec_reserve(sc, 16); /* (a scope that grew from 8 moved its entries two or three times) */
+    /* (16: a loop's or an if's assignments fit, in a block glibc's thread
+     * cache holds; a scope that grew from 8 moved its entries two or three
+     * times) */
+    if (!sc->cap) vec_reserve(sc, 16);
     vec_push(sc, ((ScopeEntry){name, v}));
     if (sc->nindex && 2 * sc->len <= sc->nindex) {
         scope_index_put(sc, sc->len - 1);
