@@ -2249,15 +2249,38 @@ static PX_INLINE bool ew_planned(Px *p, const EwPlan *pl, const Slot *const *src
     return true;
 }
 
+/* op's plan, NULL when it has none: made once per kind of op in a kernel
+ * (ew_plan's opcode lookups cost about what a slot's instruction does, and
+ * a kernel's element-wise tiles are of a few dozen kinds). (Scalars and
+ * one-slot tiles take px_ew: one lookup there costs less than this one.) */
+static PX_OUTLINE const EwPlan *ew_plan_make(Px *p, Op *op, const Type *re, EwPlanEntry *e, const Type *e0,
+                                             int64_t attr) {
+    e->re = re, e->e0 = e0, e->attr = attr, e->kind1 = (int)op->kind + 1;
+    e->ok = ew_plan(p, op, re, &e->plan);
+    return e->ok ? &e->plan : NULL;
+}
+
+static PX_INLINE const EwPlan *ew_plan_of(Px *p, Op *op, const Type *re) {
+    /* what ew_plan reads of op besides its kind and re: its first operand's
+     * element type (comparisons, conversions) and its predicate or rounding
+     * (p->fp_fusion and p->sm are the kernel's) */
+    const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
+    int64_t attr = op->kind == ARITH_CMPI || op->kind == ARITH_CMPF ? ew_attr(p, op, AN_PREDICATE)
+                   : op->kind == TT_FP_TO_FP                       ? ew_attr(p, op, AN_ROUNDING)
+                                                                   : 0;
+    uint64_t h = ((uintptr_t)re ^ (uintptr_t)e0 >> 4 ^ (uint64_t)attr << 7 ^ (uint64_t)op->kind << 16) *
+                 0x9e3779b97f4a7c15ULL;
+    EwPlanEntry *e = &p->ew_plans[h >> 59];
+    if (e->kind1 == (int)op->kind + 1 && e->re == re && e->e0 == e0 && e->attr == attr) return e->ok ? &e->plan : NULL;
+    return ew_plan_make(p, op, re, e, e0, attr);
+}
+
+static const int ew_whole[4] = {0, 0, 0, 0}; /* (ew_planned's masks for one slot) */
+
 Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *re) {
-    if (p->ew_plan.op != op) {
-        p->ew_plan.op = op;
-        p->ew_plan.ok = ew_plan(p, op, re, &p->ew_plan.plan);
-    }
+    const EwPlan *pl = ew_plan_of(p, op, re);
     Slot out;
-    static const int whole[4] = {0, 0, 0, 0};
-    if (p->ew_plan.ok && ew_planned(p, &p->ew_plan.plan, (const Slot *const[]){in, in + 1, in + 2, in + 3}, whole, 0, &out))
-        return out;
+    if (pl && ew_planned(p, pl, (const Slot *const[]){in, in + 1, in + 2, in + 3}, ew_whole, 0, &out)) return out;
     return px_ew(p, op, in, re);
 }
 
@@ -2485,8 +2508,7 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
     /* (ew_plan plans neither tt.addptr nor the integer add/sub/mul, which
      * have their own paths below: not asked for them, most of the tiles of
      * index arithmetic) */
-    EwPlan plan = {0};
-    bool planned = op->kind != TT_ADDPTR && !int_arith && ew_plan(p, op, re, &plan);
+    const EwPlan *plan = op->kind != TT_ADDPTR && !int_arith ? ew_plan_of(p, op, re) : NULL;
     AddptrPlan ap = {0};
     if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     for (int i = 0; i < out->n; i++) {
@@ -2495,7 +2517,7 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
             out->s[i] = out->s[rep[i]];
             continue;
         }
-        if (planned && ew_planned(p, &plan, src, mask, i, &out->s[i])) continue;
+        if (plan && ew_planned(p, plan, src, mask, i, &out->s[i])) continue;
         if (op->kind == TT_ADDPTR) {
             out->s[i] = addptr_slot(p, &ap, src[0][i & mask[0]], src[1][i & mask[1]]);
             continue;

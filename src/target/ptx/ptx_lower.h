@@ -89,6 +89,18 @@ typedef struct EwPlan {
     const Type *elem[3];
 } EwPlan;
 
+/* A kernel's plans (see ew_plan_of in ptx_emit.c), by what ew_plan reads
+ * of an op: its kind, its result's and first operand's element types and
+ * its predicate or rounding (0 for the other kinds). ok: the plan is made
+ * (false: such ops take px_ew). */
+typedef struct EwPlanEntry {
+    const Type *re, *e0;
+    int64_t attr;
+    int kind1; /* the kind + 1 (0: empty) */
+    bool ok;
+    EwPlan plan;
+} EwPlanEntry;
+
 /* What the emitter knows of one value: its Tile once lowered, and the
  * slots of it that are read when not all (ptx_demand.c). */
 /* A set of a tile's slots, a bit each (see ptx_demand.c); full: every
@@ -196,7 +208,7 @@ typedef struct Px {
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
     PxArg small_int[256]; /* the ids of the integers 0..255 (0: not yet), see px_arg_int */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
-    struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* see px_ew_planned */
+    EwPlanEntry ew_plans[32]; /* direct-mapped, see ew_plan_of */
     /* a reduction's or scan's combine region, when it is one element-wise op
      * of its arguments (one: that op; from_x[i]: its operand i is the
      * second argument), see combine_one_op in ptx_shared.c */
