@@ -791,8 +791,19 @@ Slot px_mat_make(Px *p, Slot s, const Type *elem) {
         return px_reg(p, px_rc(elem));
     }
     if (s.kind == SLOT_REG) {
+        /* (a `reg + k` is mostly read by several ops, each materialising
+         * it: the CSE's answer is kept while the scope lasts, and asked
+         * again when another pair took its entry; not kept past the
+         * CSE's last entry, when the CSE would make it again) */
+        unsigned h = (unsigned)(((uint64_t)s.reg * 0x9e3779b97f4a7c15ULL ^ (uint64_t)s.off) * 0x9e3779b97f4a7c15ULL >> 59);
+        if (p->mat_memo[h].epoch == p->epoch && p->mat_memo[h].reg == s.reg && p->mat_memo[h].rc == s.rc &&
+            p->mat_memo[h].off == s.off)
+            return p->mat_memo[h].r;
         const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
-        return px_cse2(p, s.rc, op, px_arg_reg(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}), imm_arg(p, px_imm_int(s.off, s.rc)));
+        Slot r = px_cse2(p, s.rc, op, px_arg_reg(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}), imm_arg(p, px_imm_int(s.off, s.rc)));
+        p->mat_memo[h].epoch = p->cse_entries.len <= CSE_IDX_MASK ? p->epoch : 0, p->mat_memo[h].reg = s.reg, p->mat_memo[h].rc = s.rc, p->mat_memo[h].off = s.off;
+        p->mat_memo[h].r = r;
+        return r;
     }
     switch (s.rc) {
     case RC_PRED: {

@@ -196,6 +196,9 @@ typedef struct Px {
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo[2]; /* the newer first, see smem_at */
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
+    /* `reg + off` materialised (px_mat_make): px_cse's answer, by the
+     * register and the constant, direct-mapped */
+    struct { unsigned epoch; int reg; uint8_t rc; int64_t off; Slot r; } mat_memo[32];
     struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
     struct PxSwz *swz_addrs;      /* see swz_of in ptx_mma.c */
     bool uses_wgmma;              /* (global_smem then 1024-byte aligned) */
