@@ -1545,7 +1545,8 @@ emit:;
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
-/* ibin's add or sub of two registers and its register times a constant,
+/* ibin's add or sub of two registers or of a register and a constant,
+ * its register times a constant and its product of two plain registers,
  * the forms of the arithmetic of indices and offsets (arith.addi, subi
  * and muli of 32- or 64-bit integers or index), with the CSE lookup
  * inline; false for the others (then ibin). */
@@ -1554,7 +1555,14 @@ static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type
     if (rc == RC_PRED || (e->kind != TY_INDEX && e->width < 32) || a.kind != SLOT_REG) return false;
     bool w64 = rc == RC_B64;
     Slot r;
-    if (b.kind == SLOT_REG && k != ARITH_MULI) {
+    if (b.kind == SLOT_IMM && k != ARITH_MULI) { /* (the constant folded into a's) */
+        r = a;
+        r.off = k == ARITH_ADDI ? wadd(a.off, b.off) : wsub(a.off, b.off);
+    } else if (k == ARITH_MULI && b.kind == SLOT_IMM && (b.off == 0 || b.off == 1)) {
+        r = b.off ? a : px_imm_int(0, rc);
+    } else if (k == ARITH_MULI && b.kind == SLOT_REG && a.off == 0 && b.off == 0) {
+        r = cse(p, rc, opcode_arg(p, w64 ? "mul.lo.s64" : "mul.lo.s32"), px_arg_reg(p, a), px_arg_reg(p, b), 0);
+    } else if (b.kind == SLOT_REG && k != ARITH_MULI) {
         r = cse(p, rc, opcode_arg(p, k == ARITH_ADDI ? (w64 ? "add.s64" : "add.s32") : (w64 ? "sub.s64" : "sub.s32")),
                 px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}), px_arg_reg(p, (Slot){SLOT_REG, rc, b.reg, {0}}), 0);
         r.off = k == ARITH_ADDI ? wadd(a.off, b.off) : wsub(a.off, b.off);
