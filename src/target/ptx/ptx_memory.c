@@ -93,6 +93,27 @@ static void global_access(Px *p, Slot pred, PxText opc, const Slot *regs, int n,
     px_w_end(p, w);
 }
 
+/* A masked load of one register whose `other` is a short text (an
+ * immediate's, o): `mov r, o;` and `@pred opcode r, [ptr]` written at
+ * once, the two lines of most masked loads. */
+static void masked_load1(Px *p, PxText mov, Slot r, const PxTextEntry *o, Slot pred, PxText opc, Slot ptr) {
+    char *w = px_w_begin(p, mov.n + o->len + opc.n + 3 * PX_W_NAME + PX_W_ADDR + 8);
+    w = px_w_text(w, mov.s, mov.n);
+    *w++ = ' ';
+    w = px_w_name(p, w, r);
+    *w++ = ',', *w++ = ' ';
+    w = px_w_text(w, o->s, o->len);
+    *w++ = ';', *w++ = '\n', *w++ = '\t', *w++ = '@';
+    w = px_w_name(p, w, pred);
+    *w++ = ' ';
+    w = px_w_text(w, opc.s, opc.n);
+    *w++ = ' ';
+    w = px_w_name(p, w, r);
+    *w++ = ',', *w++ = ' ';
+    w = px_w_addr(p, w, ptr, ptr.off, false);
+    px_w_end(p, w);
+}
+
 static const char *addr_text(Px *p, Slot ptr, const Type *pt) {
     if (ptr.kind == SLOT_IMM) return px_cat(p, "[", px_int(p, ptr.off), "]", NULL);
     return px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), ptr.off, false);
@@ -231,7 +252,12 @@ void px_lower_load(Px *p, Op *op) {
         }
         if (ebits >= 32) {
             /* load straight into the slots' registers */
+            if (!opc.s) {
+                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
+                opc = access_opcode(p, "ld.global", q, vec_prefix(vec), ty);
+            }
             Slot regs[16];
+            bool written = false; /* (the access too, by masked_load1) */
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
                 if (masked) {
@@ -246,16 +272,17 @@ void px_lower_load(Px *p, Op *op) {
                         oa = last_arg = px_arg(p, o, e);
                         last_imm = o;
                     }
-                    px_ins_args(p, mov, r, oa, 0);
+                    if (vec == 1 && !(oa & PX_REG_ID) && p->texts.data[oa - 1].len <= 32) { /* (the usual one) */
+                        masked_load1(p, mov, r, &p->texts.data[oa - 1], pred, opc, at);
+                        written = true;
+                    } else {
+                        px_ins_args(p, mov, r, oa, 0);
+                    }
                 }
                 out->s[idx[k]] = r;
                 regs[k] = r;
             }
-            if (!opc.s) {
-                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
-                opc = access_opcode(p, "ld.global", q, vec_prefix(vec), ty);
-            }
-            global_access(p, pred, opc, regs, vec, at, false);
+            if (!written) global_access(p, pred, opc, regs, vec, at, false);
             continue;
         }
         /* packed sub-word elements: words of 32 bits */
