@@ -212,6 +212,46 @@ void px_lower_load(Px *p, Op *op) {
                  : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32");
     Slot last_imm = {0};
     PxArg last_arg = 0;
+    if (vec == 1 && ebits >= 32 && !is_bool) {
+        /* one register a slot, the loop below in its one case (most loads
+         * of tiles whose threads hold no runs, and scalars) */
+        for (int i = 0; i < n; i++) {
+            Slot m = mt ? mt->s[mt->n == n ? i : 0] : (Slot){0};
+            if (mt && m.kind == SLOT_IMM && !(m.off & 1)) { /* never loaded */
+                out->s[i] = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
+                continue;
+            }
+            Slot pred = mt && m.kind != SLOT_IMM ? px_mat(p, m, i1) : (Slot){0};
+            Slot at = pt->s[pt->n == n ? i : 0];
+            Slot r = out->s[i] = px_reg(p, rc);
+            if (!opc.s) {
+                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
+                opc = access_opcode(p, "ld.global", q, "", ty);
+            }
+            if (pred.kind != SLOT_REG) {
+                global_access(p, pred, opc, &r, 1, at, false);
+                continue;
+            }
+            Slot o = !ot ? (rc == RC_F32 || rc == RC_F64 ? px_imm_float(0.0, rc) : px_imm_int(0, rc))
+                         : ot->s[ot->n == n ? i : 0];
+            PxArg oa;
+            if (o.kind != SLOT_IMM) {
+                oa = px_arg(p, o, e);
+            } else if (last_arg && o.rc == last_imm.rc && o.off == last_imm.off) { /* (off: the value's bits) */
+                oa = last_arg;
+            } else {
+                oa = last_arg = px_arg(p, o, e);
+                last_imm = o;
+            }
+            if (!(oa & PX_REG_ID) && p->texts.data[oa - 1].len <= 32) {
+                masked_load1(p, mov, r, &p->texts.data[oa - 1], pred, opc, at);
+            } else {
+                px_ins_args(p, mov, r, oa, 0);
+                global_access(p, pred, opc, &r, 1, at, false);
+            }
+        }
+        return;
+    }
     for (int i = 0; i < n; i++) {
         if (tile && vec > 1 && !is_vec_head(d, i, vec)) continue;
         int idx[16];
@@ -257,7 +297,6 @@ void px_lower_load(Px *p, Op *op) {
                 opc = access_opcode(p, "ld.global", q, vec_prefix(vec), ty);
             }
             Slot regs[16];
-            bool written = false; /* (the access too, by masked_load1) */
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
                 if (masked) {
@@ -272,17 +311,12 @@ void px_lower_load(Px *p, Op *op) {
                         oa = last_arg = px_arg(p, o, e);
                         last_imm = o;
                     }
-                    if (vec == 1 && !(oa & PX_REG_ID) && p->texts.data[oa - 1].len <= 32) { /* (the usual one) */
-                        masked_load1(p, mov, r, &p->texts.data[oa - 1], pred, opc, at);
-                        written = true;
-                    } else {
-                        px_ins_args(p, mov, r, oa, 0);
-                    }
+                    px_ins_args(p, mov, r, oa, 0);
                 }
                 out->s[idx[k]] = r;
                 regs[k] = r;
             }
-            if (!written) global_access(p, pred, opc, regs, vec, at, false);
+            global_access(p, pred, opc, regs, vec, at, false);
             continue;
         }
         /* packed sub-word elements: words of 32 bits */
