@@ -2502,6 +2502,39 @@ static void lower_elementwise(Px *p, Op *op) {
     lower_slots(p, op, out, re, nin);
 }
 
+/* lower_slots' loops for its usual forms when no slot repeats another
+ * (want: the slots read, NULL for all), each a function of its own: one
+ * loop for all of them compiled into a body whose every slot paid for the
+ * others' paths (their registers saved and restored around each). */
+static PX_OUTLINE void slots_planned(Px *p, Op *op, Tile *out, const Type *re, const EwPlan *plan,
+                                     const Slot *const *src, const int *mask, const uint64_t *want, int nin) {
+    for (int i = 0; i < out->n; i++) {
+        if (!px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
+        if (ew_planned(p, plan, src, mask, i, &out->s[i])) continue;
+        Slot in[4];
+        for (int k = 0; k < nin; k++) in[k] = src[k][i & mask[k]];
+        out->s[i] = px_ew(p, op, in, re);
+    }
+}
+
+static PX_OUTLINE void slots_addptr(Px *p, Op *op, Tile *out, const Type *re, const Slot *const *src, const int *mask,
+                                    const uint64_t *want) {
+    AddptrPlan ap;
+    addptr_plan(p, op, re, &ap);
+    for (int i = 0; i < out->n; i++)
+        if (px_demanded(want, i)) out->s[i] = addptr_slot(p, &ap, src[0][i & mask[0]], src[1][i & mask[1]]);
+}
+
+/* (px_ew's case for them, without its dispatch) */
+static PX_OUTLINE void slots_int_arith(Px *p, Op *op, Tile *out, const Type *re, const Slot *const *src,
+                                       const int *mask, const uint64_t *want) {
+    for (int i = 0; i < out->n; i++) {
+        if (!px_demanded(want, i)) continue;
+        Slot a = src[0][i & mask[0]], b = src[1][i & mask[1]];
+        if (!int_arith_fast(p, op->kind, a, b, re, &out->s[i])) out->s[i] = ibin(p, op->kind, a, b, re);
+    }
+}
+
 /* lower_elementwise's tiles of two slots or more (apart: its scalars' path
  * stays small enough to be inlined into lower_op). */
 static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int nin) {
@@ -2528,6 +2561,20 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
      * have their own paths below: not asked for them, most of the tiles of
      * index arithmetic) */
     const EwPlan *plan = op->kind != TT_ADDPTR && !int_arith ? ew_plan_of(p, op, re) : NULL;
+    if (!rep) { /* (no slot repeats another: the three usual forms, each by a loop of its own) */
+        if (plan) {
+            slots_planned(p, op, out, re, plan, src, mask, want, nin);
+            return;
+        }
+        if (op->kind == TT_ADDPTR) {
+            slots_addptr(p, op, out, re, src, mask, want);
+            return;
+        }
+        if (int_arith) {
+            slots_int_arith(p, op, out, re, src, mask, want);
+            return;
+        }
+    }
     AddptrPlan ap = {0};
     if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     for (int i = 0; i < out->n; i++) {
