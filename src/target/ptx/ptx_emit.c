@@ -2508,8 +2508,19 @@ static void lower_elementwise(Px *p, Op *op) {
  * others' paths (their registers saved and restored around each). */
 static PX_OUTLINE void slots_planned(Px *p, Op *op, Tile *out, const Type *re, const EwPlan *plan,
                                      const Slot *const *src, const int *mask, const uint64_t *want, int nin) {
+    /* (two operands, each a plain register at most slots: ew_planned's
+     * answer without its walk over the operands) */
+    const Slot *s0 = src[plan->src[0]], *s1 = plan->nargs == 2 ? src[plan->src[1]] : NULL;
+    int m0 = mask[plan->src[0]], m1 = plan->nargs == 2 ? mask[plan->src[1]] : 0;
     for (int i = 0; i < out->n; i++) {
         if (!px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
+        if (s1) {
+            Slot a = s0[i & m0], b = s1[i & m1];
+            if (a.kind == SLOT_REG && b.kind == SLOT_REG && !a.off && !b.off) {
+                out->s[i] = cse(p, plan->rc, plan->opc, px_arg_reg(p, a), px_arg_reg(p, b), 0);
+                continue;
+            }
+        }
         if (ew_planned(p, plan, src, mask, i, &out->s[i])) continue;
         Slot in[4];
         for (int k = 0; k < nin; k++) in[k] = src[k][i & mask[k]];
