@@ -1583,8 +1583,12 @@ static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type
 static PX_OUTLINE Slot int_arith_slot(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
     Slot r;
     if (k == ARITH_ANDI || k == ARITH_ORI || k == ARITH_XORI) {
-        if (e->kind == TY_INT && e->width == 1 && a.kind == SLOT_REG && b.kind == SLOT_REG) /* (as ibin: pred_logic) */
-            return pred_logic(p, k == ARITH_ANDI ? "and.pred" : k == ARITH_ORI ? "or.pred" : "xor.pred", a, b, e);
+        if (e->kind == TY_INT && e->width == 1 && a.kind == SLOT_REG && b.kind == SLOT_REG) { /* (as ibin: pred_logic) */
+            const char *o = k == ARITH_ANDI ? "and.pred" : k == ARITH_ORI ? "or.pred" : "xor.pred";
+            if (!a.off && !b.off) /* (two plain registers, a mask's terms: the lookup inline) */
+                return cse(p, RC_PRED, opcode_arg(p, o), px_arg_reg(p, a), px_arg_reg(p, b), 0);
+            return pred_logic(p, o, a, b, e);
+        }
         return ibin(p, k, a, b, e);
     }
     return int_arith_fast(p, k, a, b, e, &r) ? r : ibin(p, k, a, b, e);
