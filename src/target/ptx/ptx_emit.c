@@ -2300,10 +2300,18 @@ static PX_INLINE const EwPlan *ew_plan_of(Px *p, Op *op, const Type *re) {
 
 static const int ew_whole[4] = {0, 0, 0, 0}; /* (ew_planned's masks for one slot) */
 
+/* (A reduction's combine asks for one op's slot step after step: its plan
+ * is kept, a copy, as the table's entry may be taken by another.) */
 Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *re) {
-    const EwPlan *pl = ew_plan_of(p, op, re);
+    if (p->ew_plan.op != op) {
+        const EwPlan *pl = ew_plan_of(p, op, re);
+        p->ew_plan.op = op, p->ew_plan.ok = pl != NULL;
+        if (pl) p->ew_plan.plan = *pl;
+    }
     Slot out;
-    if (pl && ew_planned(p, pl, (const Slot *const[]){in, in + 1, in + 2, in + 3}, ew_whole, 0, &out)) return out;
+    if (p->ew_plan.ok &&
+        ew_planned(p, &p->ew_plan.plan, (const Slot *const[]){in, in + 1, in + 2, in + 3}, ew_whole, 0, &out))
+        return out;
     return px_ew(p, op, in, re);
 }
 

@@ -212,6 +212,7 @@ typedef struct Px {
     PxArg small_int[256]; /* the ids of the integers 0..255 (0: not yet), see px_arg_int */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
     EwPlanEntry ew_plans[32]; /* direct-mapped, see ew_plan_of */
+    struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* the last op's, see px_ew_planned */
     /* a reduction's or scan's combine region, when it is one element-wise op
      * of its arguments (one: that op; from_x[i]: its operand i is the
      * second argument), see combine_one_op in ptx_shared.c */
