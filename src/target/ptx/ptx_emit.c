@@ -791,8 +791,19 @@ Slot px_mat_make(Px *p, Slot s, const Type *elem) {
         return px_reg(p, px_rc(elem));
     }
     if (s.kind == SLOT_REG) {
+        /* (a `reg + k` is mostly read by several ops, each materialising
+         * it: the CSE's answer is kept while the scope lasts, and asked
+         * again when another pair took its entry; not kept past the
+         * CSE's last entry, when the CSE would make it again) */
+        unsigned h = (unsigned)(((uint64_t)s.reg * 0x9e3779b97f4a7c15ULL ^ (uint64_t)s.off) * 0x9e3779b97f4a7c15ULL >> 59);
+        if (p->mat_memo[h].epoch == p->epoch && p->mat_memo[h].reg == s.reg && p->mat_memo[h].rc == s.rc &&
+            p->mat_memo[h].off == s.off)
+            return p->mat_memo[h].r;
         const char *op = s.rc == RC_B64 ? "add.s64" : "add.s32";
-        return px_cse2(p, s.rc, op, px_arg_reg(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}), imm_arg(p, px_imm_int(s.off, s.rc)));
+        Slot r = px_cse2(p, s.rc, op, px_arg_reg(p, (Slot){SLOT_REG, s.rc, s.reg, {0}}), imm_arg(p, px_imm_int(s.off, s.rc)));
+        p->mat_memo[h].epoch = p->cse_entries.len <= CSE_IDX_MASK ? p->epoch : 0, p->mat_memo[h].reg = s.reg, p->mat_memo[h].rc = s.rc, p->mat_memo[h].off = s.off;
+        p->mat_memo[h].r = r;
+        return r;
     }
     switch (s.rc) {
     case RC_PRED: {
@@ -1534,7 +1545,8 @@ emit:;
     return (norm || uns) ? renorm(p, r, e) : r;
 }
 
-/* ibin's add or sub of two registers and its register times a constant,
+/* ibin's add or sub of two registers or of a register and a constant,
+ * its register times a constant and its product of two plain registers,
  * the forms of the arithmetic of indices and offsets (arith.addi, subi
  * and muli of 32- or 64-bit integers or index), with the CSE lookup
  * inline; false for the others (then ibin). */
@@ -1543,7 +1555,14 @@ static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type
     if (rc == RC_PRED || (e->kind != TY_INDEX && e->width < 32) || a.kind != SLOT_REG) return false;
     bool w64 = rc == RC_B64;
     Slot r;
-    if (b.kind == SLOT_REG && k != ARITH_MULI) {
+    if (b.kind == SLOT_IMM && k != ARITH_MULI) { /* (the constant folded into a's) */
+        r = a;
+        r.off = k == ARITH_ADDI ? wadd(a.off, b.off) : wsub(a.off, b.off);
+    } else if (k == ARITH_MULI && b.kind == SLOT_IMM && (b.off == 0 || b.off == 1)) {
+        r = b.off ? a : px_imm_int(0, rc);
+    } else if (k == ARITH_MULI && b.kind == SLOT_REG && a.off == 0 && b.off == 0) {
+        r = cse(p, rc, opcode_arg(p, w64 ? "mul.lo.s64" : "mul.lo.s32"), px_arg_reg(p, a), px_arg_reg(p, b), 0);
+    } else if (b.kind == SLOT_REG && k != ARITH_MULI) {
         r = cse(p, rc, opcode_arg(p, k == ARITH_ADDI ? (w64 ? "add.s64" : "add.s32") : (w64 ? "sub.s64" : "sub.s32")),
                 px_arg_reg(p, (Slot){SLOT_REG, rc, a.reg, {0}}), px_arg_reg(p, (Slot){SLOT_REG, rc, b.reg, {0}}), 0);
         r.off = k == ARITH_ADDI ? wadd(a.off, b.off) : wsub(a.off, b.off);
@@ -1564,8 +1583,12 @@ static PX_INLINE bool int_arith_fast(Px *p, OpKind k, Slot a, Slot b, const Type
 static PX_OUTLINE Slot int_arith_slot(Px *p, OpKind k, Slot a, Slot b, const Type *e) {
     Slot r;
     if (k == ARITH_ANDI || k == ARITH_ORI || k == ARITH_XORI) {
-        if (e->kind == TY_INT && e->width == 1 && a.kind == SLOT_REG && b.kind == SLOT_REG) /* (as ibin: pred_logic) */
-            return pred_logic(p, k == ARITH_ANDI ? "and.pred" : k == ARITH_ORI ? "or.pred" : "xor.pred", a, b, e);
+        if (e->kind == TY_INT && e->width == 1 && a.kind == SLOT_REG && b.kind == SLOT_REG) { /* (as ibin: pred_logic) */
+            const char *o = k == ARITH_ANDI ? "and.pred" : k == ARITH_ORI ? "or.pred" : "xor.pred";
+            if (!a.off && !b.off) /* (two plain registers, a mask's terms: the lookup inline) */
+                return cse(p, RC_PRED, opcode_arg(p, o), px_arg_reg(p, a), px_arg_reg(p, b), 0);
+            return pred_logic(p, o, a, b, e);
+        }
         return ibin(p, k, a, b, e);
     }
     return int_arith_fast(p, k, a, b, e, &r) ? r : ibin(p, k, a, b, e);
@@ -2249,14 +2272,45 @@ static PX_INLINE bool ew_planned(Px *p, const EwPlan *pl, const Slot *const *src
     return true;
 }
 
+/* op's plan, NULL when it has none: made once per kind of op in a kernel
+ * (ew_plan's opcode lookups cost about what a slot's instruction does, and
+ * a kernel's element-wise tiles are of a few dozen kinds). (Scalars and
+ * one-slot tiles take px_ew: one lookup there costs less than this one.) */
+static PX_OUTLINE const EwPlan *ew_plan_make(Px *p, Op *op, const Type *re, EwPlanEntry *e, const Type *e0,
+                                             int64_t attr) {
+    e->re = re, e->e0 = e0, e->attr = attr, e->kind1 = (int)op->kind + 1;
+    e->ok = ew_plan(p, op, re, &e->plan);
+    return e->ok ? &e->plan : NULL;
+}
+
+static PX_INLINE const EwPlan *ew_plan_of(Px *p, Op *op, const Type *re) {
+    /* what ew_plan reads of op besides its kind and re: its first operand's
+     * element type (comparisons, conversions) and its predicate or rounding
+     * (p->fp_fusion and p->sm are the kernel's) */
+    const Type *e0 = op->noperands ? ty_elem(op_operand(op, 0)->type) : re;
+    int64_t attr = op->kind == ARITH_CMPI || op->kind == ARITH_CMPF ? ew_attr(p, op, AN_PREDICATE)
+                   : op->kind == TT_FP_TO_FP                       ? ew_attr(p, op, AN_ROUNDING)
+                                                                   : 0;
+    uint64_t h = ((uintptr_t)re ^ (uintptr_t)e0 >> 4 ^ (uint64_t)attr << 7 ^ (uint64_t)op->kind << 16) *
+                 0x9e3779b97f4a7c15ULL;
+    EwPlanEntry *e = &p->ew_plans[h >> 59];
+    if (e->kind1 == (int)op->kind + 1 && e->re == re && e->e0 == e0 && e->attr == attr) return e->ok ? &e->plan : NULL;
+    return ew_plan_make(p, op, re, e, e0, attr);
+}
+
+static const int ew_whole[4] = {0, 0, 0, 0}; /* (ew_planned's masks for one slot) */
+
+/* (A reduction's combine asks for one op's slot step after step: its plan
+ * is kept, a copy, as the table's entry may be taken by another.) */
 Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *re) {
     if (p->ew_plan.op != op) {
-        p->ew_plan.op = op;
-        p->ew_plan.ok = ew_plan(p, op, re, &p->ew_plan.plan);
+        const EwPlan *pl = ew_plan_of(p, op, re);
+        p->ew_plan.op = op, p->ew_plan.ok = pl != NULL;
+        if (pl) p->ew_plan.plan = *pl;
     }
     Slot out;
-    static const int whole[4] = {0, 0, 0, 0};
-    if (p->ew_plan.ok && ew_planned(p, &p->ew_plan.plan, (const Slot *const[]){in, in + 1, in + 2, in + 3}, whole, 0, &out))
+    if (p->ew_plan.ok &&
+        ew_planned(p, &p->ew_plan.plan, (const Slot *const[]){in, in + 1, in + 2, in + 3}, ew_whole, 0, &out))
         return out;
     return px_ew(p, op, in, re);
 }
@@ -2460,6 +2514,50 @@ static void lower_elementwise(Px *p, Op *op) {
     lower_slots(p, op, out, re, nin);
 }
 
+/* lower_slots' loops for its usual forms when no slot repeats another
+ * (want: the slots read, NULL for all), each a function of its own: one
+ * loop for all of them compiled into a body whose every slot paid for the
+ * others' paths (their registers saved and restored around each). */
+static PX_OUTLINE void slots_planned(Px *p, Op *op, Tile *out, const Type *re, const EwPlan *plan,
+                                     const Slot *const *src, const int *mask, const uint64_t *want, int nin) {
+    /* (two operands, each a plain register at most slots: ew_planned's
+     * answer without its walk over the operands) */
+    const Slot *s0 = src[plan->src[0]], *s1 = plan->nargs == 2 ? src[plan->src[1]] : NULL;
+    int m0 = mask[plan->src[0]], m1 = plan->nargs == 2 ? mask[plan->src[1]] : 0;
+    for (int i = 0; i < out->n; i++) {
+        if (!px_demanded(want, i)) continue; /* left SLOT_NONE: nobody reads it */
+        if (s1) {
+            Slot a = s0[i & m0], b = s1[i & m1];
+            if (a.kind == SLOT_REG && b.kind == SLOT_REG && !a.off && !b.off) {
+                out->s[i] = cse(p, plan->rc, plan->opc, px_arg_reg(p, a), px_arg_reg(p, b), 0);
+                continue;
+            }
+        }
+        if (ew_planned(p, plan, src, mask, i, &out->s[i])) continue;
+        Slot in[4];
+        for (int k = 0; k < nin; k++) in[k] = src[k][i & mask[k]];
+        out->s[i] = px_ew(p, op, in, re);
+    }
+}
+
+static PX_OUTLINE void slots_addptr(Px *p, Op *op, Tile *out, const Type *re, const Slot *const *src, const int *mask,
+                                    const uint64_t *want) {
+    AddptrPlan ap;
+    addptr_plan(p, op, re, &ap);
+    for (int i = 0; i < out->n; i++)
+        if (px_demanded(want, i)) out->s[i] = addptr_slot(p, &ap, src[0][i & mask[0]], src[1][i & mask[1]]);
+}
+
+/* (px_ew's case for them, without its dispatch) */
+static PX_OUTLINE void slots_int_arith(Px *p, Op *op, Tile *out, const Type *re, const Slot *const *src,
+                                       const int *mask, const uint64_t *want) {
+    for (int i = 0; i < out->n; i++) {
+        if (!px_demanded(want, i)) continue;
+        Slot a = src[0][i & mask[0]], b = src[1][i & mask[1]];
+        if (!int_arith_fast(p, op->kind, a, b, re, &out->s[i])) out->s[i] = ibin(p, op->kind, a, b, re);
+    }
+}
+
 /* lower_elementwise's tiles of two slots or more (apart: its scalars' path
  * stays small enough to be inlined into lower_op). */
 static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int nin) {
@@ -2485,8 +2583,21 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
     /* (ew_plan plans neither tt.addptr nor the integer add/sub/mul, which
      * have their own paths below: not asked for them, most of the tiles of
      * index arithmetic) */
-    EwPlan plan = {0};
-    bool planned = op->kind != TT_ADDPTR && !int_arith && ew_plan(p, op, re, &plan);
+    const EwPlan *plan = op->kind != TT_ADDPTR && !int_arith ? ew_plan_of(p, op, re) : NULL;
+    if (!rep) { /* (no slot repeats another: the three usual forms, each by a loop of its own) */
+        if (plan) {
+            slots_planned(p, op, out, re, plan, src, mask, want, nin);
+            return;
+        }
+        if (op->kind == TT_ADDPTR) {
+            slots_addptr(p, op, out, re, src, mask, want);
+            return;
+        }
+        if (int_arith) {
+            slots_int_arith(p, op, out, re, src, mask, want);
+            return;
+        }
+    }
     AddptrPlan ap = {0};
     if (op->kind == TT_ADDPTR) addptr_plan(p, op, re, &ap);
     for (int i = 0; i < out->n; i++) {
@@ -2495,7 +2606,7 @@ static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int
             out->s[i] = out->s[rep[i]];
             continue;
         }
-        if (planned && ew_planned(p, &plan, src, mask, i, &out->s[i])) continue;
+        if (plan && ew_planned(p, plan, src, mask, i, &out->s[i])) continue;
         if (op->kind == TT_ADDPTR) {
             out->s[i] = addptr_slot(p, &ap, src[0][i & mask[0]], src[1][i & mask[1]]);
             continue;

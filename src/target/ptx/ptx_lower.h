@@ -89,6 +89,18 @@ typedef struct EwPlan {
     const Type *elem[3];
 } EwPlan;
 
+/* A kernel's plans (see ew_plan_of in ptx_emit.c), by what ew_plan reads
+ * of an op: its kind, its result's and first operand's element types and
+ * its predicate or rounding (0 for the other kinds). ok: the plan is made
+ * (false: such ops take px_ew). */
+typedef struct EwPlanEntry {
+    const Type *re, *e0;
+    int64_t attr;
+    int kind1; /* the kind + 1 (0: empty) */
+    bool ok;
+    EwPlan plan;
+} EwPlanEntry;
+
 /* What the emitter knows of one value: its Tile once lowered, and the
  * slots of it that are read when not all (ptx_demand.c). */
 /* A set of a tile's slots, a bit each (see ptx_demand.c); full: every
@@ -184,6 +196,9 @@ typedef struct Px {
     struct { unsigned epoch; int index_reg, esize; Slot addr; } smem_memo[2]; /* the newer first, see smem_at */
     struct { unsigned epoch; Slot reg; } smem_base_memo; /* see smem_base */
     PxWideMemo wide_memo[16]; /* direct-mapped by the offset register, see addptr_wide */
+    /* `reg + off` materialised (px_mat_make): px_cse's answer, by the
+     * register and the constant, direct-mapped */
+    struct { unsigned epoch; int reg; uint8_t rc; int64_t off; Slot r; } mat_memo[32];
     struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
     struct PxSwz *swz_addrs;      /* see swz_of in ptx_mma.c */
     bool uses_wgmma;              /* (global_smem then 1024-byte aligned) */
@@ -196,7 +211,8 @@ typedef struct Px {
     struct { uint64_t bits; int rc; PxArg id; } imm_memo[512]; /* see imm_arg */
     PxArg small_int[256]; /* the ids of the integers 0..255 (0: not yet), see px_arg_int */
     struct { const Op *op; int64_t v; } ew_attr; /* see ew_attr */
-    struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* see px_ew_planned */
+    EwPlanEntry ew_plans[32]; /* direct-mapped, see ew_plan_of */
+    struct { const Op *op; bool ok; EwPlan plan; } ew_plan; /* the last op's, see px_ew_planned */
     /* a reduction's or scan's combine region, when it is one element-wise op
      * of its arguments (one: that op; from_x[i]: its operand i is the
      * second argument), see combine_one_op in ptx_shared.c */

@@ -93,6 +93,27 @@ static void global_access(Px *p, Slot pred, PxText opc, const Slot *regs, int n,
     px_w_end(p, w);
 }
 
+/* A masked load of one register whose `other` is a short text (an
+ * immediate's, o): `mov r, o;` and `@pred opcode r, [ptr]` written at
+ * once, the two lines of most masked loads. */
+static void masked_load1(Px *p, PxText mov, Slot r, const PxTextEntry *o, Slot pred, PxText opc, Slot ptr) {
+    char *w = px_w_begin(p, mov.n + o->len + opc.n + 3 * PX_W_NAME + PX_W_ADDR + 8);
+    w = px_w_text(w, mov.s, mov.n);
+    *w++ = ' ';
+    w = px_w_name(p, w, r);
+    *w++ = ',', *w++ = ' ';
+    w = px_w_text(w, o->s, o->len);
+    *w++ = ';', *w++ = '\n', *w++ = '\t', *w++ = '@';
+    w = px_w_name(p, w, pred);
+    *w++ = ' ';
+    w = px_w_text(w, opc.s, opc.n);
+    *w++ = ' ';
+    w = px_w_name(p, w, r);
+    *w++ = ',', *w++ = ' ';
+    w = px_w_addr(p, w, ptr, ptr.off, false);
+    px_w_end(p, w);
+}
+
 static const char *addr_text(Px *p, Slot ptr, const Type *pt) {
     if (ptr.kind == SLOT_IMM) return px_cat(p, "[", px_int(p, ptr.off), "]", NULL);
     return px_addr(p, px_rname(p, (Slot){SLOT_REG, RC_B64, ptr.reg, {0}}), ptr.off, false);
@@ -191,6 +212,46 @@ void px_lower_load(Px *p, Op *op) {
                  : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32");
     Slot last_imm = {0};
     PxArg last_arg = 0;
+    if (vec == 1 && ebits >= 32 && !is_bool) {
+        /* one register a slot, the loop below in its one case (most loads
+         * of tiles whose threads hold no runs, and scalars) */
+        for (int i = 0; i < n; i++) {
+            Slot m = mt ? mt->s[mt->n == n ? i : 0] : (Slot){0};
+            if (mt && m.kind == SLOT_IMM && !(m.off & 1)) { /* never loaded */
+                out->s[i] = ot ? ot->s[ot->n == n ? i : 0] : px_imm_int(0, rc);
+                continue;
+            }
+            Slot pred = mt && m.kind != SLOT_IMM ? px_mat(p, m, i1) : (Slot){0};
+            Slot at = pt->s[pt->n == n ? i : 0];
+            Slot r = out->s[i] = px_reg(p, rc);
+            if (!opc.s) {
+                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
+                opc = access_opcode(p, "ld.global", q, "", ty);
+            }
+            if (pred.kind != SLOT_REG) {
+                global_access(p, pred, opc, &r, 1, at, false);
+                continue;
+            }
+            Slot o = !ot ? (rc == RC_F32 || rc == RC_F64 ? px_imm_float(0.0, rc) : px_imm_int(0, rc))
+                         : ot->s[ot->n == n ? i : 0];
+            PxArg oa;
+            if (o.kind != SLOT_IMM) {
+                oa = px_arg(p, o, e);
+            } else if (last_arg && o.rc == last_imm.rc && o.off == last_imm.off) { /* (off: the value's bits) */
+                oa = last_arg;
+            } else {
+                oa = last_arg = px_arg(p, o, e);
+                last_imm = o;
+            }
+            if (!(oa & PX_REG_ID) && p->texts.data[oa - 1].len <= 32) {
+                masked_load1(p, mov, r, &p->texts.data[oa - 1], pred, opc, at);
+            } else {
+                px_ins_args(p, mov, r, oa, 0);
+                global_access(p, pred, opc, &r, 1, at, false);
+            }
+        }
+        return;
+    }
     for (int i = 0; i < n; i++) {
         if (tile && vec > 1 && !is_vec_head(d, i, vec)) continue;
         int idx[16];
@@ -231,6 +292,10 @@ void px_lower_load(Px *p, Op *op) {
         }
         if (ebits >= 32) {
             /* load straight into the slots' registers */
+            if (!opc.s) {
+                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
+                opc = access_opcode(p, "ld.global", q, vec_prefix(vec), ty);
+            }
             Slot regs[16];
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
@@ -250,10 +315,6 @@ void px_lower_load(Px *p, Op *op) {
                 }
                 out->s[idx[k]] = r;
                 regs[k] = r;
-            }
-            if (!opc.s) {
-                const char *ty = rc == RC_F32 ? "f32" : rc == RC_F64 ? "f64" : ebits == 64 ? "b64" : "b32";
-                opc = access_opcode(p, "ld.global", q, vec_prefix(vec), ty);
             }
             global_access(p, pred, opc, regs, vec, at, false);
             continue;
