@@ -84,6 +84,11 @@ typedef struct Pipe {
     /* can_cur's and can_next's answers, by op index (see can_cur) */
     int *cur_reach, *next_reach;
     int threads;
+    /* body_pressure's values from outside the loop counted so far: by
+     * Value.id, those whose entry is `epoch` (an array for every loop of
+     * the module, each loop a new epoch: a map per loop cost more than the
+     * count it made) */
+    struct Seen *seen;
     /* tile_regs by type, a direct-mapped cache (a body has few types) */
     struct {
         Type *type;
@@ -91,6 +96,27 @@ typedef struct Pipe {
     } regs[16];
     bool skip_async; /* leave the loads cp.async pipelining takes */
 } Pipe;
+
+/* See Pipe.seen. */
+typedef struct Seen {
+    uint32_t *stamp; /* cap long */
+    uint32_t cap, epoch;
+} Seen;
+
+/* Whether v was seen in this epoch; marks it seen. */
+static bool seen_before(Seen *s, const Value *v) {
+    if (v->id >= s->cap) {
+        /* (values made since the array was sized: the copies of earlier
+         * loops) */
+        uint32_t cap = v->id + s->cap / 2 + 64;
+        s->stamp = tc_realloc(s->stamp, sizeof *s->stamp * cap);
+        memset(s->stamp + s->cap, 0, sizeof *s->stamp * (cap - s->cap));
+        s->cap = cap;
+    }
+    if (s->stamp[v->id] == s->epoch) return true;
+    s->stamp[v->id] = s->epoch;
+    return false;
+}
 
 static inline bool in_body(const Pipe *p, const Value *v) {
     return value_parent_block(v) == p->body;
@@ -180,11 +206,11 @@ static int last_user(const Pipe *p, const Value *v) {
 }
 
 /* The registers of the values from outside the loop that x (an op under
- * the body) reads, each counted once (in `outside`; values that take none
- * are not looked up). An operand of a direct child of the body is from
+ * the body) reads, each counted once (see Pipe.seen; values that take
+ * none are not looked up). An operand of a direct child of the body is from
  * outside exactly when it is not from the body; one of a nested op may be
  * from the nested regions. */
-static ALWAYS_INLINE int64_t outside_regs(Pipe *p, Op *x, bool nested, Map *outside) {
+static ALWAYS_INLINE int64_t outside_regs(Pipe *p, Op *x, bool nested) {
     int64_t regs = 0;
     for (int i = 0; i < x->noperands; i++) {
         Value *v = op_operand(x, i);
@@ -195,39 +221,37 @@ static ALWAYS_INLINE int64_t outside_regs(Pipe *p, Op *x, bool nested, Map *outs
             if (!d) d = v->owner_block && v->owner_block->parent ? v->owner_block->parent->parent : NULL;
             if (!d || op_is_ancestor(p->loop, d)) continue;
         }
-        if (map_get(outside, MAP_KEY(v))) continue;
-        map_put(outside, MAP_KEY(v), (void *)1);
+        if (seen_before(p->seen, v)) continue;
         regs += r;
     }
     return regs;
 }
 
 /* outside_regs of the ops nested in x's regions. */
-static int64_t nested_outside_regs(Pipe *p, Op *x, Map *outside) {
+static int64_t nested_outside_regs(Pipe *p, Op *x) {
     int64_t regs = 0;
     for (int r = 0; r < x->nregions; r++)
         for (Block *b = x->regions[r].first; b; b = b->next)
             for (Op *y = b->first; y; y = y->next)
-                regs += outside_regs(p, y, true, outside) + (y->nregions ? nested_outside_regs(p, y, outside) : 0);
+                regs += outside_regs(p, y, true) + (y->nregions ? nested_outside_regs(p, y) : 0);
     return regs;
 }
 
 /* The most tile registers live at once in the body (live-out of each op,
  * values from outside the loop live throughout), a rough figure of what
  * ptxas will need: the accumulators, operands and address tiles dominate. */
-static int64_t body_pressure(Pipe *p) {
+static int64_t body_pressure(Pipe *p, int64_t *diff) {
     Block *body = p->body;
-    Map outside = {0};
-    map_reserve(&outside, 32);
     int64_t always = 0, peak = 0;
+    p->seen->epoch++;
     for (Op *o = body->first; o; o = o->next)
-        always += outside_regs(p, o, false, &outside) + (o->nregions ? nested_outside_regs(p, o, &outside) : 0);
+        always += outside_regs(p, o, false) + (o->nregions ? nested_outside_regs(p, o) : 0);
     /* The tiles live after op o (o->mark is its index): an argument whose
      * last user l (as last_user gives it) has l > o->mark + 1, and a result
      * of o or of an op d before it with l > o->mark + 1. Each value counts
-     * over one range of ops, added up by a difference array in one sweep. */
+     * over one range of ops, added up by a difference array in one sweep
+     * (diff: n + 1 zeros). */
     int n = body->last ? body->last->mark + 1 : 0;
-    int64_t *diff = tc_calloc((size_t)n + 1, sizeof *diff);
     /* (values that take no registers, scalars and masks, count nothing) */
     for (int i = 1; i < body->nargs; i++) {
         int64_t r = regs_of(p, body->args[i]->type);
@@ -251,8 +275,6 @@ static int64_t body_pressure(Pipe *p) {
         live += diff[k];
         if (live > peak) peak = live;
     }
-    tc_free(diff);
-    map_free(&outside);
     return peak;
 }
 
@@ -438,12 +460,12 @@ int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield) {
 }
 
 /* Pipelines the dot-feeding loads of one scf.for; returns how many. */
-static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bool skip_async) {
+static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bool skip_async, Seen *seen) {
     Block *body;
     Op *yield;
     if (!pipeline_loop_shape(loop, num_stages, &body, &yield)) return 0;
 
-    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = skip_async};
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = skip_async, .seen = seen};
     OpList loads = {0};
     int n = 0;
     for (Op *o = body->first; o; o = o->next) o->mark = n++;
@@ -461,18 +483,28 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
         vec_free(&loads);
         return 0;
     }
-    /* the tables by op index (see Pipe), in one block */
+    /* the tables by op index (see Pipe), body_pressure's, and the new
+     * loop's operands, result types and yielded values (for at most every
+     * load taken), in one block */
+    int nold = loop->noperands, nres = loop->nresults, ny = yield->noperands, nl = loads.len;
     size_t nn = (size_t)n, na = (size_t)body->nargs;
-    void *tables = tc_calloc(1, (3 * nn + na) * sizeof(void *) + 2 * nn * sizeof(int));
+    size_t nptr = 3 * nn + na + (size_t)(nold + nl) + (size_t)(nres + nl) + (size_t)(ny + nl);
+    void *tables = tc_calloc(1, nptr * sizeof(void *) + (nn + 1) * sizeof(int64_t) +
+                                    (2 * nn + (size_t)nres + 1) * sizeof(int));
     p.cur = tables;
     p.next = p.cur + nn;
     p.first = p.next + nn;
     p.next_arg = (Value **)(p.first + nn);
-    p.cur_reach = (int *)(p.next_arg + na);
+    Value **opnds = p.next_arg + na;
+    Type **types = (Type **)(opnds + nold + nl);
+    Value **yops = (Value **)(types + nres + nl);
+    int64_t *diff = (int64_t *)(yops + ny + nl);
+    p.cur_reach = (int *)(diff + nn + 1);
     p.next_reach = p.cur_reach + nn;
+    int *keep = p.next_reach + nn;
     p.threads = 32 * (num_warps > 0 ? num_warps : 4);
     int kept = 0;
-    int64_t regs = body_pressure(&p);
+    int64_t regs = body_pressure(&p, diff);
     for (int i = 0; i < loads.len; i++) {
         Op *l = loads.data[i];
         bool ok = true;
@@ -491,10 +523,6 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
     /* prologue: iteration 0's loads, guarded by lb < ub */
     Builder pb = builder_before(c, loop);
     Guard guard0 = {in_range(&p, &pb, op_operand(loop, 0)), NULL};
-    int nold = loop->noperands, nres = loop->nresults;
-    Value **opnds = tc_calloc((size_t)(nold + kept), sizeof(Value *));
-    Type **types = tc_calloc((size_t)(nres + kept), sizeof(Type *));
-    int *keep = tc_calloc((size_t)nres + 1, sizeof(int));
     for (int i = 0; i < nold; i++) opnds[i] = op_operand(loop, i);
     for (int i = 0; i < nres; i++) types[i] = op_result(loop, i)->type, keep[i] = i;
     for (int i = 0; i < kept; i++) {
@@ -504,10 +532,9 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
     /* in the body: the next iteration's loads, guarded by iv + step < ub */
     Builder bb = builder_before(c, p.point);
     Guard guard = {in_range(&p, &bb, next(&p, loop_iv(&p))), NULL};
-    Value **yops = tc_calloc((size_t)(yield->noperands + kept), sizeof(Value *));
-    for (int i = 0; i < yield->noperands; i++) yops[i] = op_operand(yield, i);
-    for (int i = 0; i < kept; i++) yops[yield->noperands + i] = guarded_load(&p, loads.data[i], next, &guard, p.point);
-    op_set_operands(c, yield, yops, yield->noperands + kept);
+    for (int i = 0; i < ny; i++) yops[i] = op_operand(yield, i);
+    for (int i = 0; i < kept; i++) yops[ny + i] = guarded_load(&p, loads.data[i], next, &guard, p.point);
+    op_set_operands(c, yield, yops, ny + kept);
     for (int i = 0; i < kept; i++) {
         Op *l = loads.data[i];
         Value *arg = block_add_arg(c, body, op_result(l, 0)->type, l->loc);
@@ -516,10 +543,6 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
         op_erase(l);
     }
     op_rebuild(c, loop, opnds, nold + kept, types, nres + kept, keep);
-    tc_free(opnds);
-    tc_free(types);
-    tc_free(keep);
-    tc_free(yops);
     tc_free(tables);
     vec_free(&loads);
     return kept;
@@ -532,7 +555,10 @@ int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
     collect_ops(module, SCF_FOR, OP_COUNT, true, &loops);
     int n = 0;
     bool skip_async = async_copy_enabled(); /* (an environment variable: read once) */
-    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps, skip_async);
+    Seen seen = {.cap = ctx_value_count(c)};
+    seen.stamp = tc_calloc(seen.cap + 1, sizeof *seen.stamp);
+    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps, skip_async, &seen);
+    tc_free(seen.stamp);
     vec_free(&loops);
     return n;
 }

@@ -300,6 +300,21 @@ static int pow2_floor(int64_t v) {
     return r;
 }
 
+/* The use of load l's tile as operand A or B of a tt.dot of the body,
+ * directly or through one tt.trans (set as *tr), or NULL: the first test
+ * of candidate, made before the trial state for it (most loads fail it). */
+static Use *dot_use(const Pipe *p, Op *l, Op **tr) {
+    *tr = NULL;
+    if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || op_result(l, 0)->type->rank != 2) return NULL;
+    Use *u = op_result(l, 0)->uses;
+    if (u && !u->next && u->owner->kind == TT_TRANS && u->owner->parent == p->body) {
+        *tr = u->owner;
+        u = op_result(*tr, 0)->uses;
+    }
+    if (!u || u->next || u->owner->kind != TT_DOT || u->owner->parent != p->body) return NULL;
+    return u == &u->owner->operands[0] || u == &u->owner->operands[1] ? u : NULL;
+}
+
 /* Whether load l (in the body) can become cp.async into its dot's ring. */
 static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || op_result(l, 0)->type->rank != 2) return false;
@@ -452,14 +467,15 @@ static Value *next_stage(Builder *b, Value *s, int stages) {
 /* Pipelines the loads of an innermost loop. */
 static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, int sm, int mode, AxisAnalysis *aa) {
     Block *body;
-    Op *yield;
+    Op *yield, *tr;
     int ns = pipeline_loop_shape(loop, num_stages, &body, &yield);
     if (!ns) return 0;
     Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa, .mode = mode};
     Cand cs[MAX_LOADS];
     int n = 0;
     for (Op *o = body->first; o && n < MAX_LOADS; o = o->next) {
-        if (o->kind != TT_LOAD) continue; /* (what candidate takes: no trial state for the rest) */
+        /* (what candidate takes: no trial state for the rest) */
+        if (o->kind != TT_LOAD || !dot_use(&p, o, &tr)) continue;
         Pipe trial = p; /* the state the load needs is kept only if it is taken */
         trial.state = (Map){0};
         trial.args.data = NULL, trial.args.len = trial.args.cap = 0;

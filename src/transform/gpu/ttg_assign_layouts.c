@@ -284,13 +284,15 @@ static NOT_INLINE void relate_special(LState *s, Op *op, Value *v) {
     bool is_result = v->def == op;
     bool is_arg = !v->def && owner_op(v) == op;
     switch (op->kind) {
-    case TT_EXPAND_DIMS: {
-        int axis = (int)op_axis(op);
+    case TT_EXPAND_DIMS:
+        /* (the axis read only when a layout may pass: mostly the other
+         * end has one already) */
         if (is_result) {
-            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), slice_of(s, axis, l));
-        } else if (l->kind == LAYOUT_SLICE && l->dim == axis) give(s, op_result(op, 0), l->parent);
+            if (wants(s, op_operand(op, 0))) give(s, op_operand(op, 0), slice_of(s, (int)op_axis(op), l));
+        } else if (l->kind == LAYOUT_SLICE && wants(s, op_result(op, 0)) && l->dim == (int)op_axis(op)) {
+            give(s, op_result(op, 0), l->parent);
+        }
         return;
-    }
     case TT_REDUCE: {
         int axis = (int)op_axis(op);
         const Layout *parent = NULL;
