@@ -183,6 +183,27 @@ static void vec_slots(const Dist *d, int slot, int vec, int *out) {
  * dimension's count, o0 being counted first) a multiple of vec. */
 static bool is_vec_head(const Dist *d, int slot, int vec) { return slot % d->per_dim[d->order[0]] % vec == 0; }
 
+/* The operand of a masked word's `other` (slot i of ot; zero when there
+ * is no `other`): mostly an immediate, a splat constant, and then the last
+ * one's operand is kept (an immediate's operand is a memo's answer, but
+ * px_arg asks it out of line). */
+typedef struct OtherMemo {
+    RegClass rc;
+    const Type *e;
+    Slot last_imm;
+    PxArg last_arg;
+} OtherMemo;
+
+static PxArg other_arg(Px *p, OtherMemo *m, const Tile *ot, int i) {
+    RegClass rc = m->rc;
+    Slot o = !ot ? (rc == RC_F32 || rc == RC_F64 ? px_imm_float(0.0, rc) : px_imm_int(0, rc)) : ot->s[i];
+    if (o.kind != SLOT_IMM) return px_arg(p, o, m->e);
+    if (m->last_arg && o.rc == m->last_imm.rc && o.off == m->last_imm.off) /* (off: the value's bits) */
+        return m->last_arg;
+    m->last_imm = o;
+    return m->last_arg = px_arg(p, o, m->e);
+}
+
 void px_lower_load(Px *p, Op *op) {
     Value *ptr = op_operand(op, 0);
     Value *mask = op->noperands > 1 ? op_operand(op, 1) : NULL;
@@ -204,14 +225,10 @@ void px_lower_load(Px *p, Op *op) {
     bool is_bool = e->kind == TY_INT && e->width == 1;
     PxText opc = {0}; /* made at the first access: the same for all */
     /* a masked word's `other` goes into its register first: the move's
-     * opcode is the same for all, and so mostly is the operand, an
-     * immediate (a splat constant; zero when there is no `other`): the last
-     * one's is kept (an immediate's operand is a memo's answer, but px_arg
-     * asks it out of line) */
+     * opcode is the same for all, and so mostly is the operand (other_arg) */
     PxText mov = rc == RC_F32 ? PX_LIT("mov.f32") : rc == RC_F64 ? PX_LIT("mov.f64")
                  : rc == RC_B64 ? PX_LIT("mov.b64") : PX_LIT("mov.b32");
-    Slot last_imm = {0};
-    PxArg last_arg = 0;
+    OtherMemo om = {.rc = rc, .e = e};
     if (vec == 1 && ebits >= 32 && !is_bool) {
         /* one register a slot, the loop below in its one case (most loads
          * of tiles whose threads hold no runs, and scalars) */
@@ -232,17 +249,7 @@ void px_lower_load(Px *p, Op *op) {
                 global_access(p, pred, opc, &r, 1, at, false);
                 continue;
             }
-            Slot o = !ot ? (rc == RC_F32 || rc == RC_F64 ? px_imm_float(0.0, rc) : px_imm_int(0, rc))
-                         : ot->s[ot->n == n ? i : 0];
-            PxArg oa;
-            if (o.kind != SLOT_IMM) {
-                oa = px_arg(p, o, e);
-            } else if (last_arg && o.rc == last_imm.rc && o.off == last_imm.off) { /* (off: the value's bits) */
-                oa = last_arg;
-            } else {
-                oa = last_arg = px_arg(p, o, e);
-                last_imm = o;
-            }
+            PxArg oa = other_arg(p, &om, ot, ot && ot->n == n ? i : 0);
             if (!(oa & PX_REG_ID) && p->texts.data[oa - 1].len <= 32) {
                 masked_load1(p, mov, r, &p->texts.data[oa - 1], pred, opc, at);
             } else {
@@ -300,17 +307,7 @@ void px_lower_load(Px *p, Op *op) {
             for (int k = 0; k < vec; k++) {
                 Slot r = px_reg(p, rc);
                 if (masked) {
-                    Slot o = !ot ? (rc == RC_F32 || rc == RC_F64 ? px_imm_float(0.0, rc) : px_imm_int(0, rc))
-                                 : ot->s[ot->n == n ? idx[k] : 0];
-                    PxArg oa;
-                    if (o.kind != SLOT_IMM) {
-                        oa = px_arg(p, o, e);
-                    } else if (last_arg && o.rc == last_imm.rc && o.off == last_imm.off) { /* (off: the value's bits) */
-                        oa = last_arg;
-                    } else {
-                        oa = last_arg = px_arg(p, o, e);
-                        last_imm = o;
-                    }
+                    PxArg oa = other_arg(p, &om, ot, ot && ot->n == n ? idx[k] : 0);
                     px_ins_args(p, mov, r, oa, 0);
                 }
                 out->s[idx[k]] = r;
