@@ -629,7 +629,7 @@ bool sem_binary_check_slow(Sema *S, TV *a, TV *b, bool allow_lhs_ptr, bool allow
                 *x = tv_tensor(sem_constant(S, n), e);
                 return true;
             }
-            sem_constant(S, n);
+            sem_constant(S, n); /* (where the value's constant first stands: see below) */
             *x = splat_number(S, n, e, t);
             return true;
         }
