@@ -20,6 +20,10 @@
 # attention's K^T) is read K-major (imm-trans-b 0); attention's Q, which
 # the loop does not change, is written to shared memory once, before it
 # (ttg.local_store), and read by the tensor cores from there (prefix ATT).
+# Attention's second dot, `acc = tl.dot(p, v, acc * alpha)`, accumulates
+# straight into the loop's registers of acc (the yield copies nothing) and
+# stays in flight into the next iteration, whose first dot's wait comes
+# before acc is read: its ring takes a stage more (ATT, ATTPTX).
 # bf16 picks the bf16
 # form; sm_80 keeps mma.sync, and so does TRITONC_WGMMA=0. ptxas assembles
 # it for sm_90a. (dot_kernel is tests/ptx/mma.py's.)
@@ -29,6 +33,9 @@
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=DEF
 # RUN: %tritonc compile %S/../kernels/matmul.py --kernel matmul_kernel --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr' -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 -D ACTIVATION='""' --target cuda:90 --emit ptx | FileCheck %s --check-prefix=DEFPTX
 # RUN: %tritonc compile %S/../kernels/attention.py --kernel attn_fwd_kernel --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=False --target cuda:90 --emit ttgir | FileCheck %s --check-prefix=ATT
+# RUN: %tritonc compile %S/../kernels/attention.py --kernel attn_fwd_kernel --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=False --target cuda:90 --emit ptx -o %t.att.ptx
+# RUN: FileCheck %s --check-prefix=ATTPTX < %t.att.ptx
+# RUN: ptxas -arch=sm_90a --warning-as-error %t.att.ptx -o %t.att.cubin
 # RUN: %tritonc compile %S/mma.py --kernel dot_kernel --signature '*fp16:16,*fp16:16,*fp32:16' -D B_T=False --emit ptx --target cuda:90 -o %t.mn.ptx
 # RUN: FileCheck %s --check-prefix=MN < %t.mn.ptx
 # RUN: %tritonc compile %S/mma.py --kernel dot_kernel --signature '*bf16:16,*bf16:16,*fp32:16' -D B_T=True --emit ptx --target cuda:90 -o %t.k.ptx
@@ -75,11 +82,25 @@
 # RING-NEXT: wgmma.wait_group.sync.aligned 0;
 # RING-NOT: mma.sync
 # RING-NOT: ldmatrix
-# ATT: "ttg.local_alloc"() {size = 65536 : i64}
-# ATT-NEXT: "ttg.local_store"(%c0_i32, [[Q:%[0-9]+]]) {offset = 49152 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 7,
+# ATT: "ttg.local_alloc"() {size = 81920 : i64}
+# ATT-NEXT: "ttg.local_store"(%c0_i32, [[Q:%[0-9]+]]) {offset = 65536 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 7,
 # ATT: scf.for
-# ATT: [[QS:%[0-9]+]] = "ttg.local_load"(%c0_i32{{(_[0-9]+)?}}) {offset = 49152 : i64, stage_bytes = 16384 : i64}
+# ATT-NEXT: "ttg.async_wait"() {num = 1 : i64, proxy_fence, wgmma_deferred}
+# ATT: [[QS:%[0-9]+]] = "ttg.local_load"(%c0_i32{{(_[0-9]+)?}}) {offset = 65536 : i64, stage_bytes = 16384 : i64}
 # ATT-NEXT: tt.dot [[QS]],
+# ATT: "ttg.async_wait"() {num = 0 : i64, wgmma_wait = 0 : i64}
+# ATTPTX: $L__BB1:
+# ATTPTX-NEXT: cp.async.wait_group 1;
+# ATTPTX: wgmma.commit_group.sync.aligned;
+# ATTPTX-NEXT: wgmma.wait_group.sync.aligned 0;
+# ATTPTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {[[ACC:%f[0-9]+]], {{.*}}}, {%r{{.*}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
+# ATTPTX: wgmma.commit_group.sync.aligned;
+# ATTPTX-NOT: wgmma.wait_group
+# ATTPTX-NOT: mov.f32 [[ACC]],
+# ATTPTX: bra $L__BB1;
+# ATTPTX-NEXT: $L__BB2:
+# ATTPTX-NEXT: cp.async.wait_group 0;
+# ATTPTX-NEXT: wgmma.wait_group.sync.aligned 0;
 # MN: st.shared.v4.b32
 # MN: fence.proxy.async.shared::cta;
 # MN-NEXT: bar.sync 0;

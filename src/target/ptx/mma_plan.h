@@ -220,4 +220,18 @@ int mma_acc_slot(const MmaPlan *pl, int mblock, int nblock, int i);
  * i (a0..a3) of m-block `mblock` at k step `kstep`. */
 void mma_a_reg_slots(const MmaPlan *pl, const Dist *da, int mblock, int kstep, int i, int *lo, int *hi);
 
+/* A loop-carried accumulator (`acc = tl.dot(p, v, acc * alpha)` in an
+ * scf.for body, the result read only by the yield): the body argument the
+ * result becomes in the next iteration, when nothing after the dot in the
+ * body reads that argument (its readers come before the dot, or it is the
+ * dot's C); NULL otherwise. The dot may then accumulate straight into the
+ * argument's registers, and the yield copies nothing.
+ *
+ * *guard: the first dot before every other reader of the argument (the
+ * dot itself when it is the only reader; NULL when a reader comes before
+ * any other dot). A wgmma dot's group may stay in flight across the back
+ * edge when the guard is a wgmma dot too: its wait, before or after its
+ * own group, comes before the next iteration reads the registers. */
+Value *mma_carried_acc(Op *dot, Op **guard);
+
 #endif

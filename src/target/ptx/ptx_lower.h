@@ -117,6 +117,7 @@ typedef struct PxValue {
     const int *bcast_src; /* a tt.broadcast / tt.expand_dims result's, see px_broadcast_src_of */
     unsigned known_mark;  /* see known_demand in ptx_demand.c */
     bool part;            /* may be read in part, see mark_part in ptx_demand.c */
+    bool wgmma;           /* a tt.dot's result that wgmma computed (see wgmma_deferred) */
     uint8_t may;          /* 0, PART_MAY, PART_FULL or PART_BUSY: see may_part there */
 } PxValue;
 enum { PART_MAY = 1, PART_FULL, PART_BUSY };
@@ -558,7 +559,7 @@ Slot px_smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off);
 /* A dot's accumulator registers, holding C converted to acc_t: C's own
  * registers when a loop-carried C is used only by this dot (`acc =
  * tl.dot(a, b, acc)`), else fresh copies. */
-Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots);
+Tile *px_dot_acc(Px *p, Op *dot, const Type *acc_t, int nslots);
 
 /* ptx_mma.c: false when the dot is not one for mma.sync (nothing emitted) */
 bool px_lower_dot_mma(Px *p, Op *op);

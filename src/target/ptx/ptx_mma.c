@@ -452,19 +452,20 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
 /* Whether the dot's wgmma may stay in flight past it (pipeline-async-copy's
  * deferred waits): its loop's ring is deep enough (`wgmma_deferred` on
  * the wait at its top) and waits for it after the loop, its accumulators
- * are the loop-carried registers (acc), and only the loop's yield reads
- * its result; the next iteration's dot waits for it first. */
+ * are the registers of the loop-carried value its result becomes, only
+ * the loop's yield reads the result, and the next iteration reads those
+ * registers after a wgmma wait: its own dot's, before it starts, or an
+ * earlier wgmma dot's, after its group (mma_carried_acc's guard). */
 static bool wgmma_deferred(Px *p, Op *dot, Tile *acc) {
     Block *body = dot->parent;
-    Op *top = body ? body->first : NULL;
-    Use *u = op_result(dot, 0)->uses;
-    return top && top->kind == TTG_ASYNC_WAIT && op_attr_k(top, AN_WGMMA_DEFERRED) &&
-           acc == px_tile(p, op_operand(dot, 2)) && u && !u->next && u->owner == body->last &&
-           u->owner->kind == SCF_YIELD;
+    Op *top = body ? body->first : NULL, *guard;
+    if (!top || top->kind != TTG_ASYNC_WAIT || !op_attr_k(top, AN_WGMMA_DEFERRED)) return false;
+    Value *arg = mma_carried_acc(dot, &guard);
+    return arg && acc == px_tile(p, arg) && guard && (guard == dot || px_value(p, op_result(guard, 0))->wgmma);
 }
 
 bool px_lower_dot_mma(Px *p, Op *op) {
-    Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
+    Value *a = op_operand(op, 0), *b = op_operand(op, 1), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *rt = r->type;
     if (p->sm < 80 || at->rank != 2 || bt->rank != 2 || rt->rank != 2) return false;
     const Type *ea = ty_elem(at), *eb = ty_elem(bt), *ec = ty_elem(rt);
@@ -514,7 +515,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     } else {
         p->smem_dirty = true;
     }
-    Tile *acc = px_dot_acc(p, c, p->f32, dc->nslots);
+    Tile *acc = px_dot_acc(p, op, p->f32, dc->nslots);
     /* each operand's ldmatrix address: lane part + delta + the plan's offset
      * (a ring's stage instead of the plan's region: delta = its offset - base) */
     if (!pl.wgmma && plan->lane_b.kind == SLOT_NONE) plan->lane_b = lane_address(p, &pl, &pl.b);
@@ -536,6 +537,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
     }
     if (pl.wgmma) {
         emit_wgmma(p, plan, ea, ta, abase, adelta, aregion, bregion, acc, wgmma_deferred(p, op, acc));
+        px_value(p, r)->wgmma = true;
     } else {
         /* The operand lists of the mma lines, each made once: the
          * accumulator's for every k step, A's for every n-block, B's for

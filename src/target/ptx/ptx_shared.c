@@ -32,6 +32,7 @@
  * A[m][k] for its distinct rows and B[k][n] for its distinct columns and
  * updates its C slots with fma.
  */
+#include "target/ptx/mma_plan.h"
 #include "target/ptx/ptx_lower.h"
 
 #include <stdio.h>
@@ -1267,29 +1268,62 @@ static bool dot_acc_in_place(Px *p, Value *c, Tile *tc, const Type *ec, const Ty
     return true;
 }
 
-/* Accumulators: fresh registers, C converted to the accumulation type; or
- * C's own registers when C is a loop-carried accumulator used only here
- * (`acc = tl.dot(a, b, acc)`), which saves a copy in and a copy back per
- * element and iteration. */
-Tile *px_dot_acc(Px *p, Value *c, const Type *acc_t, int nslots) {
+/* The registers of the loop-carried value a dot's result becomes
+ * (mma_carried_acc: the yield copies nothing then): distinct plain
+ * registers of the accumulation type, every slot carried, none of them
+ * read by C's slot of another index (cv: C's slots, made). NULL when
+ * there are none such. */
+static Tile *carried_acc(Px *p, Op *dot, const Slot *cv, const Type *acc_t, int nslots) {
+    Op *guard;
+    Value *arg = mma_carried_acc(dot, &guard);
+    if (!arg || ty_elem(arg->type) != acc_t) return NULL;
+    Tile *t = px_tile(p, arg);
+    RegClass rc = px_rc(acc_t);
+    if (t->n != nslots) return NULL;
+    int *at = arena_alloc(p->ctx->arena, sizeof(int) * ((size_t)p->nreg[rc] + 1));
+    memset(at, 0, sizeof(int) * ((size_t)p->nreg[rc] + 1));
+    for (int i = 0; i < nslots; i++) {
+        Slot s = t->s[i];
+        if (s.kind != SLOT_REG || s.off != 0 || s.rc != rc || s.reg > p->nreg[rc] || at[s.reg]) return NULL;
+        at[s.reg] = i + 1;
+    }
+    for (int i = 0; i < nslots; i++)
+        if (cv[i].kind == SLOT_REG && cv[i].rc == rc && cv[i].reg <= p->nreg[rc] && at[cv[i].reg] &&
+            at[cv[i].reg] != i + 1)
+            return NULL;
+    return t;
+}
+
+/* Accumulators: C's own registers when C is a loop-carried accumulator
+ * used only here (`acc = tl.dot(a, b, acc)`), which saves a copy in and a
+ * copy back per element and iteration; else C, converted to the
+ * accumulation type, copied into the registers of the loop-carried value
+ * the result becomes (`acc = tl.dot(p, v, acc * alpha)`: no copy back,
+ * see carried_acc), or into fresh ones. */
+Tile *px_dot_acc(Px *p, Op *dot, const Type *acc_t, int nslots) {
+    Value *c = op_operand(dot, 2);
     Tile *tc = px_tile(p, c);
     const Type *ec = ty_elem(c->type);
     if (dot_acc_in_place(p, c, tc, ec, acc_t)) return tc;
     RegClass arc = px_rc(acc_t);
-    Tile *acc = px_new_tile(p, nslots);
+    Slot *cv = ARENA_ARRAY(p->ctx->arena, Slot, nslots);
+    for (int i = 0; i < nslots; i++) cv[i] = px_cast(p, tc->s[i], ec, acc_t, true, 0);
+    Tile *acc = carried_acc(p, dot, cv, acc_t, nslots);
+    if (!acc) {
+        acc = px_new_tile(p, nslots);
+        for (int i = 0; i < nslots; i++) acc->s[i] = px_reg(p, arc);
+    }
     PxText mv = arc == RC_F32 ? PX_LIT("mov.f32") : arc == RC_F64 ? PX_LIT("mov.f64") : PX_LIT("mov.b32");
     for (int i = 0; i < nslots; i++) {
-        Slot cv = px_cast(p, tc->s[i], ec, acc_t, true, 0);
-        acc->s[i] = px_reg(p, arc);
-        PxArg src = px_arg(p, cv, acc_t);
-        px_ins_args(p, mv, acc->s[i], src, 0);
+        if (cv[i].kind == SLOT_REG && cv[i].off == 0 && cv[i].rc == arc && cv[i].reg == acc->s[i].reg) continue;
+        px_ins_args(p, mv, acc->s[i], px_arg(p, cv[i], acc_t), 0);
     }
     return acc;
 }
 
 void px_lower_dot(Px *p, Op *op) {
     if (px_lower_dot_mma(p, op)) return;
-    Value *a = op_operand(op, 0), *b = op_operand(op, 1), *c = op_operand(op, 2), *r = op_result(op, 0);
+    Value *a = op_operand(op, 0), *b = op_operand(op, 1), *r = op_result(op, 0);
     Type *at = a->type, *bt = b->type, *ct = r->type;
     /* rank 3: a batch of independent products, [NB, M, K] x [NB, K, N] */
     if ((at->rank != 2 && at->rank != 3) || bt->rank != at->rank) return px_fail(p, op, "tt.dot of rank other than 2 or 3");
@@ -1314,7 +1348,7 @@ void px_lower_dot(Px *p, Op *op) {
     RegClass arc = px_rc(acc_t);
     /* accumulators: C's own registers when it is a loop-carried accumulator
      * used only here, else fresh ones (px_dot_acc) */
-    Tile *acc = px_dot_acc(p, c, acc_t, dc.nslots);
+    Tile *acc = px_dot_acc(p, op, acc_t, dc.nslots);
     /* row and column pointers: pa = smem + (tp_b * M * K + tp_m * K) * sa,
      * pb = smem + A + (tp_b * K * N + tp_n) * sb */
     Slot base = smem_base(p);

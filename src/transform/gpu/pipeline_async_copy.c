@@ -61,16 +61,19 @@
  * device's shared memory beside the dot's other operand); S < 2: the loop
  * is left alone. Only innermost loops.
  *
- * A loop whose dot wgmma runs (a swizzled ring) gets one stage more and
+ * A loop whose dot wgmma runs (a swizzled ring), with a dot whose wait may
+ * be deferred (mma_carried_acc: its result only yielded, the loop-carried
+ * value read in the next iteration after a wgmma wait), gets one stage
+ * more when that keeps as many CTAs on a multiprocessor, and
  * copies S-2 iterations ahead instead of S-1: iteration i's copies then
  * overwrite the stage of iteration i-2, so the dot of iteration i-1 may
  * still be running on the tensor cores through the top of iteration i,
  * its barrier and copies (`wgmma_deferred` on the top wait). The PTX then
- * waits for a dot's wgmma at the start of the next one, before it writes
- * the registers of A's fragments (the previous group reads them), when
- * its accumulator is the loop-carried one and only the yield reads its
- * result; every warpgroup has so waited for iteration i-2's before the
- * barrier of iteration i. The wait after the loop has `wgmma_wait = 0`.
+ * waits for such a dot's wgmma at the start of the next one, before it
+ * writes the registers of A's fragments (the previous group reads them),
+ * or at an earlier dot's wait in the next iteration (attention's P x V at
+ * its Q x K^T); every warpgroup has so waited for iteration i-2's before
+ * the barrier of iteration i. The wait after the loop has `wgmma_wait = 0`.
  */
 #include "dialect/dialect.h"
 #include "target/ptx/mma_plan.h"
@@ -522,19 +525,23 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
      * matmul at 4096^3 took 1.45x Triton's time with it, one CTA a
      * multiprocessor, against 1.3x without, two; at 1024^3, 64 CTAs,
      * 1.19x against 1.23x). CTAs are bounded by shared memory and by
-     * registers, those estimated as the dots' accumulators per thread and
-     * 64 more. */
+     * registers, those estimated as the loop's dots' accumulators per
+     * thread and 64 more. Only for a loop with a dot whose wait may be
+     * deferred (see mma_carried_acc). */
     int64_t acc = 0;
-    for (int i = 0; i < n; i++) {
-        int64_t a = ty_numel(op_result(cs[i].dot, 0)->type);
-        if (a > acc) acc = a;
+    bool may_defer = false;
+    for (Op *o = body->first; o; o = o->next) {
+        if (o->kind != TT_DOT) continue;
+        acc += ty_numel(op_result(o, 0)->type); /* (a loop's dots' accumulators are live together) */
+        Op *guard;
+        may_defer |= mma_carried_acc(o, &guard) && guard;
     }
     int64_t threads = 32 * (int64_t)num_warps, regs = acc / threads + 64;
     int64_t by_regs = 65536 / (threads * (regs < 255 ? regs : 255)), sm_smem = limit + 1024;
     int64_t now_bytes = stages * per_stage + 2048, more_bytes = now_bytes + per_stage; /* (the rings, aligned) */
     int64_t ctas_now = sm_smem / now_bytes < by_regs ? sm_smem / now_bytes : by_regs;
     int64_t ctas_more = sm_smem / more_bytes < by_regs ? sm_smem / more_bytes : by_regs;
-    bool deferred = swizzled && stages == ns && (stages + 1) * per_stage + extra + 1024 <= limit &&
+    bool deferred = may_defer && swizzled && stages == ns && (stages + 1) * per_stage + extra + 1024 <= limit &&
                     ctas_more >= ctas_now;
     if (deferred) stages++;
     int64_t off = 0;
