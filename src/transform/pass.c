@@ -31,6 +31,8 @@ static const PassInfo passes[] = {
      pass_expand_f64_math, "ExpandF64Math", false, false},
     {"licm", "Hoist loop-invariant pure ops out of scf.for and scf.while", pass_licm,
      "LoopInvariantCodeMotion", false, false},
+    {"sink-compares", "Compute again after a loop the masks (compares and their logic) read past it",
+     pass_sink_compares, "SinkCompares", false, false},
     {"loop-unroll", "Unroll small scf.for loops with constant bounds completely (no loads or dots in them)",
      pass_loop_unroll, "LoopUnroll", false, false},
     {"inline", "Inline calls to non-kernel functions and drop unused private ones", pass_inline,

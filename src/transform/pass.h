@@ -89,6 +89,7 @@ bool pass_canonicalize(Op *module, PassContext *pc); /* canonicalize.c */
 bool pass_cse(Op *module, PassContext *pc);          /* cse.c */
 bool pass_dce(Op *module, PassContext *pc);          /* dce.c */
 bool pass_licm(Op *module, PassContext *pc);         /* licm.c */
+bool pass_sink_compares(Op *module, PassContext *pc); /* sink_compares.c */
 bool pass_loop_unroll(Op *module, PassContext *pc);  /* loop_unroll.c */
 bool pass_expand_libdevice(Op *module, PassContext *pc); /* expand_libdevice.c */
 bool pass_expand_f64_math(Op *module, PassContext *pc); /* expand_f64_math.c */

@@ -3167,6 +3167,15 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n,
                 px_ins_args(p, rc_mov[to[a]->s[i].rc], to[a]->s[i], px_arg_reg(p, tmp[a]->s[i]), 0);
 }
 
+/* After a loop: the predicates made before it are not found by the CSE
+ * past it. A mask read after the loop is computed again there
+ * (sink_compares.c), rather than kept through the loop in one of the
+ * seven predicate registers a thread has. (key[0]'s low bits: the class.) */
+static void cse_forget_predicates(Px *p) {
+    for (int k = 0; k < p->cse_entries.len; k++)
+        if ((p->cse_entries.data[k].key[0] & 7) == RC_PRED) p->cse_entries.data[k].key[0] = 0;
+}
+
 /* Fresh registers for a loop-carried / branch-joined value. */
 static Tile *fresh_tile(Px *p, const Type *t) {
     int n = tile_slots(p, t);
@@ -3230,6 +3239,7 @@ static void lower_for(Px *p, Op *op) {
     p->loop_depth--;
     px_scope_pop(p);
     px_label_at(p, exit);
+    cse_forget_predicates(p);
     for (int i = 0; i < n; i++) px_bind(p, op_result(op, i), carried[i]);
 }
 
@@ -3307,6 +3317,7 @@ static void lower_while(Px *p, Op *op) {
     p->loop_depth--;
     px_scope_pop(p);
     px_label_at(p, exit);
+    cse_forget_predicates(p);
     for (int i = 0; i < op->nresults && i < na; i++) px_bind(p, op_result(op, i), aargs[i]);
 }
 

@@ -8,7 +8,9 @@
  *      rewritten as arith/math ops, then cse and dce, which the expansions'
  *      repeated constants and shared parts (erf and erfc of one value) need;
  *   3. pipeline-async-copy: cp.async rings for the loads feeding dots (when
- *      enabled), then cse and dce again.
+ *      enabled), then cse and dce again;
+ *   4. sink-compares: the masks read after a loop computed again there, so
+ *      that no predicate lives through a loop (last: cse would merge them).
  *
  * The expansions come after the layouts, not before, although they work
  * on tt IR too: they are element-wise, so every op they make takes the
@@ -61,5 +63,5 @@ bool ttg_lower(Context *c, Op *module, const TtgOptions *opts, DiagEngine *de) {
     if (loops && async_copy_enabled() && pipeline_async_copy(c, module, opts->num_stages, opts->num_warps, opts->sm) > 0 &&
         !pass_pipeline_run(module, "cse,dce", &pc, NULL))
         return false;
-    return true;
+    return !loops || pass_sink_compares(module, &pc);
 }
