@@ -93,6 +93,7 @@
 # ATTPTX-NEXT: cp.async.wait_group 1;
 # ATTPTX: wgmma.commit_group.sync.aligned;
 # ATTPTX-NEXT: wgmma.wait_group.sync.aligned 0;
+# ATTPTX-NOT: wgmma.wait_group
 # ATTPTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {[[ACC:%f[0-9]+]], {{.*}}}, {%r{{.*}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
 # ATTPTX: wgmma.commit_group.sync.aligned;
 # ATTPTX-NOT: wgmma.wait_group

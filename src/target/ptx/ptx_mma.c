@@ -378,6 +378,9 @@ static PxText desc_at(Px *p, Slot lo0, Slot hi, int64_t off) {
     return arena_text(p, px_rname(p, px_cse(p, RC_B64, "mov.b64", pair, NULL, NULL)));
 }
 
+/* When a dot's wgmma group is waited for (see emit_wgmma). */
+enum { WG_WAIT_AFTER, WG_DEFER_WAIT_FIRST, WG_DEFER };
+
 /* lo0 of a region's descriptors (base: a register). */
 static Slot desc_lo0(Px *p, Slot base, uint32_t lbo_field) {
     Slot lo0 = px_cse2(p, RC_B32, "shr.u32", px_arg_reg(p, base), px_arg_int(p, 4));
@@ -389,10 +392,11 @@ static Slot desc_lo0(Px *p, Slot base, uint32_t lbo_field) {
  * and m-block. A from registers: per k step, A's fragments, a fence (the
  * tensor cores read registers written since), then the step's wgmma; the
  * next step's ldmatrix runs while they do. B through the descriptor of its
- * region (bregion). One group, waited for at the end (deferred: at the
- * next iteration's dot). */
+ * region (bregion). One group, waited for at the end (WG_WAIT_AFTER), or
+ * deferred to the next iteration: waited for before this dot's next
+ * group, or by an earlier dot's wait (see wgmma_deferred). */
 static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, Slot abase, int64_t adelta,
-                       Slot aregion, Slot bregion, Tile *acc, bool defer) {
+                       Slot aregion, Slot bregion, Tile *acc, int defer) {
     const MmaPlan *pl = &plan->plan;
     p->uses_wgmma = true;
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl->mblocks);
@@ -433,7 +437,7 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
     /* (a deferred dot: the previous iteration's, which reads the registers
      * of A's fragments written next, and shared memory of two iterations
      * back, which the copies after the next barrier overwrite) */
-    if (defer) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
+    if (defer == WG_DEFER_WAIT_FIRST) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
     if (pl->a_desc) px_line(p, "wgmma.fence.sync.aligned", NULL);
     for (int ks = 0; ks < pl->ksteps; ks++) {
         if (!pl->a_desc) {
@@ -446,7 +450,7 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
         }
     }
     px_line(p, "wgmma.commit_group.sync.aligned", NULL);
-    if (!defer) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
+    if (defer == WG_WAIT_AFTER) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
 }
 
 /* Whether the dot's wgmma may stay in flight past it (pipeline-async-copy's
@@ -456,12 +460,16 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
  * the loop's yield reads the result, and the next iteration reads those
  * registers after a wgmma wait: its own dot's, before it starts, or an
  * earlier wgmma dot's, after its group (mma_carried_acc's guard). */
-static bool wgmma_deferred(Px *p, Op *dot, Tile *acc) {
+static int wgmma_deferred(Px *p, Op *dot, Tile *acc) {
     Block *body = dot->parent;
     Op *top = body ? body->first : NULL, *guard;
-    if (!top || top->kind != TTG_ASYNC_WAIT || !op_attr_k(top, AN_WGMMA_DEFERRED)) return false;
+    if (!top || top->kind != TTG_ASYNC_WAIT || !op_attr_k(top, AN_WGMMA_DEFERRED)) return WG_WAIT_AFTER;
     Value *arg = mma_carried_acc(dot, &guard);
-    return arg && acc == px_tile(p, arg) && guard && (guard == dot || px_value(p, op_result(guard, 0))->wgmma);
+    if (!arg || acc != px_tile(p, arg) || !guard) return WG_WAIT_AFTER;
+    if (guard == dot) return WG_DEFER_WAIT_FIRST;
+    /* (the guard's wait, after its own group, covered the previous
+     * iteration's group of this dot too) */
+    return px_value(p, op_result(guard, 0))->wgmma ? WG_DEFER : WG_WAIT_AFTER;
 }
 
 bool px_lower_dot_mma(Px *p, Op *op) {
