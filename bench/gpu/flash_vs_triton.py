@@ -48,6 +48,24 @@ def graph_time(launch, reps=20):
     return sorted(ts)[2]
 
 
+def compare_and_time(outs, times, ref, bench):
+    """Both compilers' outputs against each other and torch's, and their
+    times: do_bench (best of three) and graph replay. Returns (ok, error
+    against Triton, error against torch, do_bench ms, graph ms)."""
+    err_tt = (outs["tritonc"].float() - outs["triton"].float()).abs().max().item()
+    err_ref = (outs["tritonc"].float() - ref.float()).abs().max().item()
+    ok = err_ref < 2e-2 and err_tt < 2e-2
+    best = {n: min(bench(times[n]) for _ in range(3)) for n in ("tritonc", "triton")}
+    graph = {}
+    for n in ("tritonc", "triton"):
+        try:
+            graph[n] = graph_time(times[n])
+        except Exception as e:  # noqa: BLE001 - the do_bench figure still stands
+            print("graph capture failed for", n, str(e).splitlines()[0] if str(e) else type(e).__name__, flush=True)
+            graph[n] = float("nan")
+    return ok, err_tt, err_ref, best, graph
+
+
 def run_attention_py(mods, Z, H, N_CTX, causal, bench):
     """tests/kernels/attention.py's forward on the same shapes (the pointer
     kernel of dot_vs_triton.py): the same work as the tutorial's, the
@@ -58,7 +76,7 @@ def run_attention_py(mods, Z, H, N_CTX, causal, bench):
     q, k, v = (torch.randn((BH, N_CTX, 64), generator=g, device="cuda", dtype=torch.float16) for _ in range(3))
     ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=0.5)
     BM = 64 if causal else 128
-    outs, times, graph = {}, {}, {}
+    outs, times = {}, {}
     for name, m in mods.items():
         o = torch.full_like(q, float("nan"))
 
@@ -68,18 +86,7 @@ def run_attention_py(mods, Z, H, N_CTX, causal, bench):
         launch()
         torch.cuda.synchronize()
         outs[name], times[name] = o, launch
-    err_tt = (outs["tritonc"].float() - outs["triton"].float()).abs().max().item()
-    err_ref = (outs["tritonc"].float() - ref.float()).abs().max().item()
-    ok = err_ref < 2e-2 and err_tt < 2e-2
-    best = {n: min(bench(times[n]) for _ in range(3)) for n in ("tritonc", "triton")}
-    for n in ("tritonc", "triton"):
-        try:
-            graph[n] = graph_time(times[n])
-        except Exception as e:  # noqa: BLE001 - the do_bench figure still stands
-            print("graph capture failed for", n, str(e).splitlines()[0] if str(e) else type(e).__name__, flush=True)
-            graph[n] = float("nan")
-    flops = 4.0 * BH * N_CTX * N_CTX * 64 * (0.5 if causal else 1.0)
-    return ok, err_tt, err_ref, best, flops, graph
+    return compare_and_time(outs, times, ref, bench) + (4.0 * BH * N_CTX * N_CTX * 64 * (0.5 if causal else 1.0),)
 
 
 def run_case(mods, descs, Z, H, N_CTX, causal, host, bench):
@@ -90,7 +97,7 @@ def run_case(mods, descs, Z, H, N_CTX, causal, host, bench):
     sm_scale = 0.5
     ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
     BM, BN = 128, 64
-    outs, times, graph = {}, {}, {}
+    outs, times = {}, {}
     for name, m in mods.items():
         o = torch.full_like(q, float("nan"))
         M = torch.empty((Z, H, N_CTX), device="cuda", dtype=torch.float32)
@@ -113,18 +120,7 @@ def run_case(mods, descs, Z, H, N_CTX, causal, host, bench):
         launch()
         torch.cuda.synchronize()
         outs[name], times[name] = o, launch
-    err_tt = (outs["tritonc"].float() - outs["triton"].float()).abs().max().item()
-    err_ref = (outs["tritonc"].float() - ref.float()).abs().max().item()
-    ok = err_ref < 2e-2 and err_tt < 2e-2
-    best = {n: min(bench(times[n]) for _ in range(3)) for n in ("tritonc", "triton")}
-    for n in ("tritonc", "triton"):
-        try:
-            graph[n] = graph_time(times[n])
-        except Exception as e:  # noqa: BLE001 - the do_bench figure still stands
-            print("graph capture failed for", n, str(e).splitlines()[0] if str(e) else type(e).__name__, flush=True)
-            graph[n] = float("nan")
-    flops = 4.0 * Z * H * N_CTX * N_CTX * 64 * (0.5 if causal else 1.0)
-    return ok, err_tt, err_ref, best, flops, graph
+    return compare_and_time(outs, times, ref, bench) + (4.0 * Z * H * N_CTX * N_CTX * 64 * (0.5 if causal else 1.0),)
 
 
 def main():
@@ -159,9 +155,9 @@ def main():
                 bench = lambda f: do_bench(f, warmup=25, rep=100)  # noqa: E731
                 try:
                     if kind == "attention.py":
-                        ok, e1, e2, best, flops, graph = run_attention_py(att, 4, 16, n_ctx, causal, bench)
+                        ok, e1, e2, best, graph, flops = run_attention_py(att, 4, 16, n_ctx, causal, bench)
                     else:
-                        ok, e1, e2, best, flops, graph = run_case(mods, descs, 4, 16, n_ctx, causal,
+                        ok, e1, e2, best, graph, flops = run_case(mods, descs, 4, 16, n_ctx, causal,
                                                                   kind == "host descriptors", bench)
                     row = (label, "ok" if ok else "FAIL", best["tritonc"], best["triton"],
                            best["tritonc"] / best["triton"], graph["tritonc"], graph["triton"],
