@@ -27,8 +27,20 @@
  */
 #include "transform/pass.h"
 
+#include <stdlib.h>
+
 typedef VEC(int) IntVec;
-typedef VEC(Use *) UseVec;
+/* A reader past a loop: its use, and the op of the block that holds it. */
+typedef struct Late {
+    Op *at;
+    Use *use;
+} Late;
+typedef VEC(Late) LateVec;
+
+static int by_place(const void *a, const void *b) {
+    int x = ((const Late *)a)->at->mark, y = ((const Late *)b)->at->mark;
+    return (x > y) - (x < y);
+}
 
 static bool is_i1(const Type *t) {
     const Type *e = ty_elem((Type *)t);
@@ -63,23 +75,30 @@ static Op *in_block(Block *b, Op *o) {
     return o;
 }
 
-/* v's value at `at`: the clone of its cheap i1 op there (memo: old -> new
- * for this clone point), or v itself. */
-static Value *clone_at(PassContext *pc, Value *v, Op *at, Map *memo) {
+/* Clones made for one clone point: old value -> its clone. */
+enum { MEMO_MAX = 16 };
+typedef struct Memo {
+    int n;
+    Value *old[MEMO_MAX], *made[MEMO_MAX];
+} Memo;
+
+/* v's value at `at`: the clone of its cheap i1 op there, made before at
+ * (with the cheap i1 ops it is made of), or v itself. */
+static Value *clone_at(PassContext *pc, Value *v, Op *at, Memo *memo) {
     Op *d = v->def;
-    if (!d || !cheap_i1(d)) return v;
-    Value *done = map_get(memo, MAP_KEY(v));
-    if (done) return done;
-    Map operands = {0};
-    for (int i = 0; i < d->noperands; i++) {
-        Value *o = op_operand(d, i), *n = clone_at(pc, o, at, memo);
-        if (n != o) map_put(&operands, MAP_KEY(o), n);
-    }
-    Op *c = op_clone(pc->ctx, d, &operands);
-    map_free(&operands);
-    op_insert_before(at, c);
+    if (!d || !cheap_i1(d) || d->noperands > 2) return v;
+    for (int i = 0; i < memo->n; i++)
+        if (memo->old[i] == v) return memo->made[i];
+    Value *ops[2];
+    for (int i = 0; i < d->noperands; i++) ops[i] = clone_at(pc, op_operand(d, i), at, memo);
+    Builder bl = builder_before(pc->ctx, at);
+    bl.loc = d->loc;
+    Type *t = d->results[0].type;
+    Op *c = build_op(&bl, d->kind, ops, d->noperands, &t, 1, 0);
+    op_copy_attrs(pc->ctx, c, d);
+    c->mark = at->mark; /* (its place in the numbering: at's, one loop count) */
     pc->changes++;
-    map_put(memo, MAP_KEY(v), op_result(c, 0));
+    if (memo->n < MEMO_MAX) memo->old[memo->n] = v, memo->made[memo->n++] = op_result(c, 0);
     return op_result(c, 0);
 }
 
@@ -96,7 +115,7 @@ static int number_block(Block *b, IntVec *gen) {
     return loops;
 }
 
-static void sink_block(PassContext *pc, Block *b, IntVec *gen, UseVec *late) {
+static void sink_block(PassContext *pc, Block *b, IntVec *gen, LateVec *late) {
     for (Op *o = b->first; o; o = o->next)
         for (int r = 0; r < o->nregions; r++)
             for (Block *rb = o->regions[r].first; rb; rb = rb->next) sink_block(pc, rb, gen, late);
@@ -104,46 +123,35 @@ static void sink_block(PassContext *pc, Block *b, IntVec *gen, UseVec *late) {
     for (Op *x = b->first; x; x = x->next) {
         if (!cheap_i1(x)) continue;
         int gx = gen->data[x->mark];
-        /* the readers past a loop, each with the op of b that holds it */
+        /* the readers past a loop, each with the op of b that holds it,
+         * by that op's place in b: one clone per loop passed, before the
+         * first reader after it */
         late->len = 0;
         for (Use *u = x->results[0].uses; u; u = u->next) {
             Op *a = in_block(b, u->owner);
-            if (a && gen->data[a->mark] > gx) vec_push(late, u);
+            if (a && gen->data[a->mark] > gx) vec_push(late, ((Late){a, u}));
         }
         if (!late->len) continue;
-        /* by the position of their op in b: one clone per loop passed,
-         * before the first reader after it */
-        for (int i = 1; i < late->len; i++)
-            for (int j = i; j > 0 && in_block(b, late->data[j - 1]->owner)->mark >
-                                         in_block(b, late->data[j]->owner)->mark; j--) {
-                Use *t = late->data[j];
-                late->data[j] = late->data[j - 1], late->data[j - 1] = t;
-            }
-        Map memo = {0};
+        qsort(late->data, (size_t)late->len, sizeof(Late), by_place);
+        Memo memo = {0};
         int at_gen = -1;
         Value *clone = NULL;
         for (int i = 0; i < late->len; i++) {
-            Use *u = late->data[i];
-            Op *a = in_block(b, u->owner);
-            if (gen->data[a->mark] != at_gen) {
-                map_free(&memo);
-                memo = (Map){0};
-                at_gen = gen->data[a->mark];
-                clone = clone_at(pc, &x->results[0], a, &memo);
+            Late l = late->data[i];
+            if (gen->data[l.at->mark] != at_gen) {
+                memo.n = 0;
+                at_gen = gen->data[l.at->mark];
+                clone = clone_at(pc, &x->results[0], l.at, &memo);
             }
-            op_set_operand(u->owner, (int)(u - u->owner->operands), clone);
+            op_set_operand(l.use->owner, (int)(l.use - l.use->owner->operands), clone);
         }
-        map_free(&memo);
-        /* (the clones went in before later ops of b: their numbers are
-         * theirs to share; renumber before the next op's readers) */
-        number_block(b, gen);
     }
 }
 
 bool pass_sink_compares(Op *module, PassContext *pc) {
     if (!ctx_made_kind(pc->ctx, SCF_FOR) && !ctx_made_kind(pc->ctx, SCF_WHILE)) return true;
     IntVec gen = {0};
-    UseVec late = {0};
+    LateVec late = {0};
     for (int r = 0; r < module->nregions; r++)
         for (Block *b = module->regions[r].first; b; b = b->next) sink_block(pc, b, &gen, &late);
     vec_free(&gen);
