@@ -420,6 +420,9 @@ void op_erase(Op *op);          /* drop operands (and nested ops'), unlink */
 void op_move_before(Op *op, Op *anchor);
 Op *op_parent_op(const Op *op); /* the op whose region holds op, or NULL */
 bool op_is_ancestor(const Op *anc, const Op *op); /* anc contains op (or ==) */
+/* The op of block b that holds op (op itself, or the op of b whose regions
+ * it is nested in); NULL when op is outside b. */
+Op *op_ancestor_in(const Block *b, Op *op);
 /* Uses. */
 static inline bool value_has_uses(const Value *v) { return v->uses != NULL; }
 bool value_has_one_use(const Value *v);

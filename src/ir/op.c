@@ -406,6 +406,11 @@ Op *op_parent_op(const Op *op) {
     return op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
 }
 
+Op *op_ancestor_in(const Block *b, Op *op) {
+    while (op && op->parent != b) op = op_parent_op(op);
+    return op;
+}
+
 bool op_is_ancestor(const Op *anc, const Op *op) {
     for (; op; op = op_parent_op(op))
         if (op == anc) return true;

@@ -197,8 +197,7 @@ static bool costs_nothing(const Value *v) {
 static int last_user(const Pipe *p, const Value *v) {
     int last = 0;
     for (const Use *u = v->uses; u; u = u->next) {
-        Op *o = u->owner;
-        while (o && o->parent != p->body) o = op_parent_op(o);
+        Op *o = op_ancestor_in(p->body, u->owner);
         int l = o ? o->mark + 1 + (o == p->yield) : 0;
         if (l > last) last = l;
     }
@@ -475,8 +474,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
     for (int i = 0; i < loads.len; i++)
         for (Use *u = op_result(loads.data[i], 0)->uses; u; u = u->next)
         {
-            Op *o = u->owner;
-            while (o && o->parent != body) o = op_parent_op(o);
+            Op *o = op_ancestor_in(body, u->owner);
             if (o && (!p.point || o->mark < p.point->mark)) p.point = o;
         }
     if (!loads.len) {

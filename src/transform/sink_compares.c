@@ -68,13 +68,6 @@ static bool cheap_i1(const Op *o) {
 
 static bool is_loop(const Op *o) { return o->kind == SCF_FOR || o->kind == SCF_WHILE; }
 
-/* The op of block b that holds o (o itself, or the op of b whose regions
- * it is nested in). */
-static Op *in_block(Block *b, Op *o) {
-    while (o && o->parent != b) o = op_parent_op(o);
-    return o;
-}
-
 /* Clones made for one clone point: old value -> its clone. */
 enum { MEMO_MAX = 16 };
 typedef struct Memo {
@@ -128,7 +121,7 @@ static void sink_block(PassContext *pc, Block *b, IntVec *gen, LateVec *late) {
          * first reader after it */
         late->len = 0;
         for (Use *u = x->results[0].uses; u; u = u->next) {
-            Op *a = in_block(b, u->owner);
+            Op *a = op_ancestor_in(b, u->owner);
             if (a && gen->data[a->mark] > gx) vec_push(late, ((Late){a, u}));
         }
         if (!late->len) continue;

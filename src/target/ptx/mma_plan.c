@@ -269,16 +269,6 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm,
     return lane_coefs(pl, true, b);
 }
 
-/* The op of `body` that holds op o (o itself, or the body-level op whose
- * regions it is nested in); NULL when o is outside body. */
-static Op *body_level(Block *body, Op *o) {
-    while (o && o->parent != body) {
-        Region *r = o->parent && o->parent->parent ? o->parent->parent : NULL;
-        o = r ? r->parent : NULL;
-    }
-    return o;
-}
-
 Value *mma_carried_acc(Op *dot, Op **guard) {
     *guard = NULL;
     Block *body = dot->parent;
@@ -291,23 +281,21 @@ Value *mma_carried_acc(Op *dot, Op **guard) {
     Value *arg = body->args[j + 1];
     if (arg->type != op_result(dot, 0)->type) return NULL;
     /* order numbers of the body's ops; the first dot other than this one */
-    int n = 0, dot_at = -1, first_dot = -1;
+    int n = 0, dot_at = -1;
+    Op *first = NULL;
     for (Op *o = body->first; o; o = o->next, n++) {
         o->mark = n;
         if (o == dot) dot_at = n;
-        else if (o->kind == TT_DOT && first_dot < 0) first_dot = n;
+        else if (o->kind == TT_DOT && !first) first = o;
     }
-    bool others = false;
+    bool others = false, before_first = false;
     for (Use *a = arg->uses; a; a = a->next) {
         if (a->owner == dot && a - dot->operands == 2) continue; /* C itself: read as the dot starts */
-        Op *at = body_level(body, a->owner);
+        Op *at = op_ancestor_in(body, a->owner);
         if (!at || at->mark >= dot_at) return NULL; /* read after the dot: its registers are not free */
         others = true;
-        if (first_dot < 0 || at->mark <= first_dot) first_dot = -2; /* a reader before any other dot */
+        before_first |= !first || at->mark <= first->mark; /* a reader before any other dot */
     }
-    if (!others) *guard = dot;
-    else if (first_dot >= 0)
-        for (Op *o = body->first; o; o = o->next)
-            if (o->mark == first_dot) *guard = o;
+    *guard = !others ? dot : before_first ? NULL : first;
     return arg;
 }

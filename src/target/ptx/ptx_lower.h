@@ -558,7 +558,9 @@ const char *px_smem_addr(Px *p, Slot index, int esize, int64_t extra);
 Slot px_smem_at(Px *p, Slot index, int esize, int64_t extra, int64_t *off);
 /* A dot's accumulator registers, holding C converted to acc_t: C's own
  * registers when a loop-carried C is used only by this dot (`acc =
- * tl.dot(a, b, acc)`), else fresh copies. */
+ * tl.dot(a, b, acc)`), those of the loop-carried value the result becomes
+ * (`acc = tl.dot(p, v, acc * alpha)`, see mma_carried_acc), else fresh
+ * copies. */
 Tile *px_dot_acc(Px *p, Op *dot, const Type *acc_t, int nslots);
 
 /* ptx_mma.c: false when the dot is not one for mma.sync (nothing emitted) */
