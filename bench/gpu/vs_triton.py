@@ -726,6 +726,33 @@ BENCH = [
      lambda sd: c_ln_fwd((4096, 8192), sd, block=1024, warps=8), 2 * 4096 * 8192 * 2),
 ]
 
+# --big: corpus kernels at sizes where they run for 0.05-5 ms, so that the time is the
+# kernel's and not the launch's (the CASES sizes are for correctness: 5-10 us kernels).
+# Bytes are None: counted from the Run's tensors (each read or written once).
+BIG = [
+    ("vector_add", "add_kernel", "add fp16 2^26", lambda sd: c_vector_add(1 << 26, sd, "fp16"), None),
+    ("vector_add", "axpy_kernel", "axpy 2^26", lambda sd: c_axpy(1 << 26, sd), None),
+    ("math_ops", "gelu_tanh_kernel", "gelu tanh fp16 2^26", lambda sd: c_gelu(1 << 26, sd), None),
+    ("math_ops", "elementwise_math_kernel", "elementwise math 2^24", lambda sd: c_math(1 << 24, sd), None),
+    ("rng", "dropout_kernel", "dropout 2^26", lambda sd: c_dropout(1 << 26, sd), None),
+    ("casts", "cast_kernel", "casts 2^24", lambda sd: c_cast(1 << 24, sd), None),
+    ("rms_norm", "rms_norm_kernel", "rms norm fp16 16384x4096", lambda sd: c_rms((16384, 4096), sd), None),
+    ("layer_norm", "layer_norm_bwd_kernel", "layer norm bwd fp16 8192x1024", lambda sd: c_ln_bwd((8192, 1024), sd), None),
+    ("reductions", "welford_kernel", "welford 65536x256", lambda sd: c_welford((65536, 256), sd), None),
+    ("softmax", "softmax_2d_kernel", "softmax 2d fp16 65536x256", lambda sd: c_softmax2d((65536, 256), sd), None),
+    ("atomics", "histogram_kernel", "histogram 2^24", lambda sd: c_histogram(1 << 24, sd), None),
+    ("matmul", "matmul_kernel", "matmul fp16 2048^3", lambda sd: c_matmul((2048, 2048, 2048), sd, True), None),
+    ("vision_ops", "deform_conv2d_kernel", "deformable conv fp32 8x64x56x56", lambda sd: c_deform((8, 64, 56, 56, 64), sd), None),
+    ("vision_ops", "conv2d_nhwc_igemm_kernel", "implicit-GEMM conv fp16 32x56x56x64",
+     lambda sd: c_conv_igemm((32, 56, 56, 64, 64), sd), None),
+    ("flash_attention", "attn_bwd", "attention backward causal 4x16x2048", lambda sd: c_attn_bwd((4, 16, 2048), sd), None),
+]
+
+
+def run_bytes(run):
+    torch = T()
+    return sum(a.numel() * a.element_size() for a in run.args if isinstance(a, torch.Tensor))
+
 
 # ---- comparison ---------------------------------------------------------------------
 
@@ -776,6 +803,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="skip the per-case timings")
     ap.add_argument("--only", default="")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--big", action="store_true", help="only time the BIG list (large sizes), then stop")
     ap.add_argument("--warm-child", action="store_true")
     a = ap.parse_args()
     if a.warm_child:
@@ -803,13 +831,14 @@ def main():
     report = {"device": torch.cuda.get_device_name(), "triton": triton.__version__, "torch": torch.__version__,
               "date": time.strftime("%Y-%m-%d"), "checks": [], "timings": [], "bench": []}
     checks, timings = report["checks"], report["timings"]
-    # the three benchmarks
-    for (fname, kname, label, make, nbytes) in BENCH:
+    # the three benchmarks (or, with --big, the large sizes)
+    for (fname, kname, label, make, nbytes) in (BIG if a.big else BENCH):
         if only and fname not in only and kname not in only:
             continue
         tm, cm = mod(fname)
         ktri, ktc = getattr(tm, kname), getattr(cm, kname)
         r_tc, r_tr = make(1), make(1)
+        nbytes = nbytes or run_bytes(r_tc)
         torch.cuda.synchronize()
         t0 = time.perf_counter()
         launch(ktc, r_tc)
@@ -844,6 +873,8 @@ def main():
         print("bench", label, ms_tc, ms_tr, ms_tc / ms_tr, all(oks), flush=True)
         del r_tc, r_tr
     write_report(report, a.out)
+    if a.big:
+        return 0
     # correctness on every case and size, cold first calls on the first size
     for (fname, kname, label, make, sizes) in CASES:
         if only and fname not in only and kname not in only:
