@@ -3008,18 +3008,19 @@ static TV bi_libdevice_alias(Sema *S, CallArgs *a) {
     if (x.kind == TV_ERR || y.kind == TV_ERR) return tv_err();
     x = sem_to_tensor(S, &x);
     if (x.kind == TV_ERR) return x;
-    static const struct { const char *name; OpKind op; const char *ld; } fast[] = {
-        {"fast_expf", MATH_EXP, NULL},    {"fast_logf", MATH_LOG, NULL},    {"fast_log2f", MATH_LOG2, NULL},
-        {"fast_sinf", MATH_SIN, NULL},    {"fast_cosf", MATH_COS, NULL},    {"fast_tanf", OP_COUNT, "tan"},
-        {"fast_exp10f", OP_COUNT, "exp10"}, {"fast_log10f", OP_COUNT, "log10"}, {"fast_powf", OP_COUNT, "pow"},
-        {"fast_tanhf", OP_COUNT, "tanh"},
+    /* ld: the precise function taken for it; NULL: a call of its own
+     * ("__nv_fast_sinf": an .approx instruction on the GPU, sinf on the CPU) */
+    static const struct { const char *name, *ld; } fast[] = {
+        {"fast_expf", NULL},   {"fast_logf", NULL},       {"fast_log2f", NULL},     {"fast_sinf", NULL},
+        {"fast_cosf", NULL},   {"fast_tanhf", NULL},      {"fast_tanf", "tan"},     {"fast_exp10f", "exp10"},
+        {"fast_log10f", "log10"}, {"fast_powf", "pow"},
     };
     for (int i = 0; i < TC_ARRAY_LEN(fast); i++) {
         if (strcmp(fast[i].name, n)) continue;
         if (tl_sca(x.ty)->kind != TL_FP32)
             return sema_error(S, "%s() takes fp32, got '%s'", n, tl_cstr(S, tl_sca(x.ty)));
         if (fast[i].ld) return libdevice_call(S, fast[i].ld, x, y);
-        return tv_tensor(sem_ir(S, fast[i].op, x.ty, x.v, NULL), x.ty);
+        return extern_call(S, arena_printf(S->arena, "__nv_%s", n), &x.v, 1, x.ty);
     }
     if (!strcmp(n, "fast_dividef")) {
         y = sem_to_tensor(S, &y);

@@ -16,9 +16,6 @@
  *   atan        Cephes' atanf: reduce to |x| <= tan(pi/8), odd polynomial
  *   pow         2^(y log2|x|) with the sign, zero, one and NaN cases of C
  *   sinh, asinh, acosh, atanh through expm1 / log1p; hypot scaled by max
- *   tanh        Cephes' tanhf: |x| < 0.625 an odd polynomial, else
- *               1 - 2 / (e^(2|x|) + 1) with x's sign (libdevice's tanhf is
- *               precise; tanh.approx.f32 is off by up to ~5e-4 relative)
  *   erfc        Numerical Recipes' erfcc, t e^(-z^2 + P(t)) with z^2 split
  *               exactly (relative error ~1e-7 into the tail; fp64: the
  *               series and continued fraction of expand-f64-math)
@@ -177,20 +174,6 @@ static Value *cbrt_(Ex *x, Value *a) {
     return sel(x, special, a, copysign_(x, r, a));
 }
 
-/* Expands one call; NULL if the name is not one of ours. */
-static Value *tanh_(Ex *x, Value *a) {
-    Value *ax = fabs_(x, a), *z = mul(x, a, a);
-    Value *p = K(x, -5.70498872745e-3);
-    p = fma3(x, p, z, K(x, 2.06390887954e-2));
-    p = fma3(x, p, z, K(x, -5.37397155531e-2));
-    p = fma3(x, p, z, K(x, 1.33314422036e-1));
-    p = fma3(x, p, z, K(x, -3.33332819422e-1));
-    Value *small = fma3(x, mul(x, p, z), a, a); /* x + x z P(z) */
-    Value *e = exp_(x, mul(x, K(x, 2), ax));  /* inf for |x| > 44: then 1 exactly */
-    Value *large = copysign_(x, sub(x, K(x, 1), dv(x, K(x, 2), add(x, e, K(x, 1)))), a);
-    return sel(x, cmp(x, CMPF_OLT, ax, K(x, 0.625)), small, large);
-}
-
 /* fp32 erfc with a relative error below ~2e-7 everywhere (1 - erf would
  * lose it all past ~4): Numerical Recipes' erfcc (support/erfcc.h) for
  * z = |x|, with
@@ -342,7 +325,6 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
         r = sel(x, cmp(x, CMPF_OGT, a, K(x, 1e18)), add(x, log_(x, a), K(x, M_LN2)), r);
         return sel(x, cmp(x, CMPF_ULT, a, K(x, 1)), K(x, NAN), r);
     }
-    if (NAME_IS("tanh")) return wide(x) ? NULL : tanh_(x, a); /* fp64: expand-f64-math */
     if (NAME_IS("atanh"))
         return mul(x, K(x, 0.5), log1p_(x, dv(x, mul(x, K(x, 2), a), sub(x, K(x, 1), a))));
     if (NAME_IS("hypot")) return hypot_(x, a, b);

@@ -160,7 +160,7 @@ static void run_all(int f64, const double *x, const double *y, const double *uni
     const char *exact2[] = {"fmin", "fmax", "copysign"};
     for (int i = 0; i < 3; i++) run(exact2[i], 1, f64, x, y, 0, 0);
     /* a few roundings */
-    const char *approx1[] = {"log10", "exp10", "log1p", "expm1", "atan", "sinh", "cosh", "asinh", "cbrt", "tanh"};
+    const char *approx1[] = {"log10", "exp10", "log1p", "expm1", "atan", "sinh", "cosh", "asinh", "cbrt"};
     for (int i = 0; i < (int)(sizeof approx1 / sizeof *approx1); i++) run(approx1[i], 0, f64, x, y, 8, 1e-300);
     /* fp64 sin/cos reduce by pi/2 in three parts: good to |x| ~ 1e9, not to 1e300 */
     double xt[N];

@@ -823,6 +823,7 @@ static const char *ew_expr(Emitter *e, Op *op, const char *const *a) {
         const char *sym = op_attr_str(op, "symbol");
         if (!sym) return NULL;
         if (strncmp(sym, "__nv_", 5) == 0) sym += 5;
+        if (strncmp(sym, "fast_", 5) == 0) sym += 5; /* libdevice's fast_sinf: sinf */
         StrBuf sb = {0};
         sb_printf(&sb, "%s(", sym);
         for (int i = 0; i < op->noperands; i++)

@@ -9,11 +9,11 @@
  *
  * The body is lowered op by op in program order. Element-wise ops apply per
  * slot; fp16/bf16 arithmetic is done in fp32 and rounded back (as Triton
- * does for bf16 on sm_80); transcendental functions use the fast
- * approximate instructions Triton uses (ex2.approx with a log2(e) scale for
- * exp, lg2.approx with ln(2) for log, rsqrt.approx, sqrt.approx, sin/cos/
- * tanh.approx; div.full.f32 for `/`, div.rn and sqrt.rn for the precise
- * variants). Structured control flow becomes branches: scf.for a counted
+ * does for bf16 on sm_80); transcendental functions are what Triton makes
+ * of them: the approximate instructions for exp (ex2.approx with a log2(e)
+ * scale), exp2, sqrt and rsqrt (.approx.ftz), libdevice's code for sin,
+ * cos, log, log2, tanh and erf (ptx_libm.c); div.full.f32 for `/`, div.rn
+ * and sqrt.rn for the precise variants. Structured control flow becomes branches: scf.for a counted
  * loop with its carried values in registers, scf.if a diamond, scf.while a
  * loop with the test in the middle.
  */
@@ -1244,8 +1244,10 @@ static Slot fneg(Px *p, Slot a, const Type *e) {
     return fun(p, "neg", a, e);
 }
 
-/* Fast f32 math (f16/bf16 through f32; f64 never gets here: expand-f64-math
- * rewrote it as fp64 arith before layouts). */
+/* f32 math as Triton lowers it (f16/bf16 through f32; f64 never gets here:
+ * expand-f64-math rewrote it as fp64 arith before layouts): exp as ex2.approx
+ * of x log2(e); exp2, sqrt and rsqrt the .approx.ftz instructions; sin, cos,
+ * log, log2, tanh and erf libdevice's (ptx_libm.c). */
 static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
     Type *f32 = p->f32;
     Slot x = px_cast(p, a, e, f32, false, 0);
@@ -1257,43 +1259,38 @@ static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
         r = px_cse1(p, RC_F32, "ex2.approx.f32", px_arg_reg(p, t));
         break;
     }
-    case MATH_EXP2: r = px_cse1(p, RC_F32, "ex2.approx.f32", xa); break;
-    case MATH_LOG: {
-        Slot t = px_cse1(p, RC_F32, "lg2.approx.f32", xa);
-        r = px_cse2(p, RC_F32, "mul.f32", px_arg_reg(p, t), px_arg_text(p, "0f3F317218"));
+    case MATH_EXP2: r = px_cse1(p, RC_F32, "ex2.approx.ftz.f32", xa); break;
+    case MATH_SQRT: r = px_cse1(p, RC_F32, "sqrt.approx.ftz.f32", xa); break;
+    case MATH_RSQRT: r = px_cse1(p, RC_F32, "rsqrt.approx.ftz.f32", xa); break;
+    case MATH_LOG: case MATH_LOG2: case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_ERF:
+        r = px_libm(p, k, px_mat(p, x, f32));
         break;
-    }
-    case MATH_LOG2: r = px_cse1(p, RC_F32, "lg2.approx.f32", xa); break;
-    case MATH_SQRT: r = px_cse1(p, RC_F32, "sqrt.approx.f32", xa); break;
-    case MATH_RSQRT: r = px_cse1(p, RC_F32, "rsqrt.approx.f32", xa); break;
-    case MATH_SIN: r = px_cse1(p, RC_F32, "sin.approx.f32", xa); break;
-    case MATH_COS: r = px_cse1(p, RC_F32, "cos.approx.f32", xa); break;
-    case MATH_TANH: r = px_cse1(p, RC_F32, "tanh.approx.f32", xa); break;
-    case MATH_ERF: {
-        const char *xs = px_arg_str(p, xa);
-        /* Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7):
-         * erf(x) = sign(x) (1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) e^-x^2),
-         * t = 1 / (1 + 0.3275911 |x|) */
-        Slot ax = px_cse(p, RC_F32, "abs.f32", xs, NULL, NULL);
-        const char *axs = px_rname(p, ax);
-        Slot d = px_cse(p, RC_F32, "fma.rn.f32", axs, "0f3EA7BA05", "0f3F800000");
-        Slot t = px_cse(p, RC_F32, "rcp.approx.f32", px_rname(p, d), NULL, NULL);
-        const char *ts = px_rname(p, t);
-        static const char *const coef[4] = {"0f3E827906", "0fBE91A98E", "0f3FB5F0E3", "0fBFBA00E3"};
-        Slot poly = px_mat(p, px_imm_float(1.061405429, RC_F32), f32);
-        for (int i = 3; i >= 0; i--) poly = px_cse(p, RC_F32, "fma.rn.f32", px_rname(p, poly), ts, coef[i]);
-        poly = px_cse(p, RC_F32, "mul.f32", px_rname(p, poly), ts, NULL);
-        Slot x2 = px_cse(p, RC_F32, "mul.f32", axs, axs, NULL);
-        Slot e1 = px_cse(p, RC_F32, "mul.f32", px_rname(p, x2), "0fBFB8AA3B", NULL);
-        Slot ex = px_cse(p, RC_F32, "ex2.approx.f32", px_rname(p, e1), NULL, NULL);
-        Slot pe = px_cse(p, RC_F32, "mul.f32", px_rname(p, poly), px_rname(p, ex), NULL);
-        Slot one_m = px_cse(p, RC_F32, "sub.f32", "0f3F800000", px_rname(p, pe), NULL);
-        r = px_cse(p, RC_F32, "copysign.f32", xs, px_rname(p, one_m), NULL);
-        break;
-    }
     default: r = x; break;
     }
     return px_cast(p, r, f32, e, false, 0);
+}
+
+/* libdevice's fast_* functions: the .approx instructions (CUDA's __sinf,
+ * __logf, ...), for "__nv_fast_sinf" and the like; false for other symbols. */
+static bool fast_math(Px *p, const char *sym, Slot a, const Type *e, Slot *out) {
+    static const struct { const char *name, *ins; } fns[] = {
+        {"__nv_fast_sinf", "sin.approx.ftz.f32"}, {"__nv_fast_cosf", "cos.approx.ftz.f32"},
+        {"__nv_fast_log2f", "lg2.approx.ftz.f32"}, {"__nv_fast_logf", "lg2.approx.ftz.f32"},
+        {"__nv_fast_expf", "ex2.approx.ftz.f32"},  {"__nv_fast_tanhf", "tanh.approx.f32"},
+    };
+    for (int i = 0; i < TC_ARRAY_LEN(fns); i++) {
+        if (strcmp(sym, fns[i].name)) continue;
+        Type *f32 = p->f32;
+        PxArg xa = px_arg(p, px_cast(p, a, e, f32, false, 0), f32);
+        if (!strcmp(sym, "__nv_fast_expf")) /* 2^(x log2 e) */
+            xa = px_arg_reg(p, px_cse2(p, RC_F32, "mul.f32", xa, px_arg_text(p, "0f3FB8AA3B")));
+        Slot r = px_cse1(p, RC_F32, fns[i].ins, xa);
+        if (!strcmp(sym, "__nv_fast_logf")) /* log2 x ln 2 */
+            r = px_cse2(p, RC_F32, "mul.f32", px_arg_reg(p, r), px_arg_text(p, "0f3F317218"));
+        *out = px_cast(p, r, f32, e, false, 0);
+        return true;
+    }
+    return false;
 }
 
 static const char *cmpf_op(int pred) {
@@ -2113,6 +2110,7 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
             }
         }
         Slot rounded;
+        if (sym && fast_math(p, sym, in[0], re, &rounded)) return rounded;
         if (sym && rounded_arith(p, sym, in, re, &rounded)) return rounded;
         if (sym && rounded_convert(p, sym, in, e0, re, &rounded)) return rounded;
         OpKind k = libdevice_math_kind(sym);
@@ -2222,12 +2220,10 @@ static bool ew_plan(Px *p, Op *op, const Type *re, EwPlan *pl) {
         return ew_plan_args(pl, text_arg(p, opc_join(p, opc_join(p, cvt, ts), fs)), px_rc(to), 1, in01,
                             (const Type *[]){from});
     }
-    case MATH_EXP2: case MATH_LOG2: case MATH_RSQRT: case MATH_SIN: case MATH_COS: case MATH_TANH: case MATH_SQRT: {
+    case MATH_EXP2: case MATH_RSQRT: case MATH_SQRT: {
         if (re != p->f32) return false; /* (fmath converts others first; f64 sqrt is sqrt.rn) */
-        const char *o = op->kind == MATH_EXP2 ? "ex2.approx.f32" : op->kind == MATH_LOG2 ? "lg2.approx.f32"
-                        : op->kind == MATH_RSQRT ? "rsqrt.approx.f32" : op->kind == MATH_SIN ? "sin.approx.f32"
-                        : op->kind == MATH_COS ? "cos.approx.f32" : op->kind == MATH_TANH ? "tanh.approx.f32"
-                        : "sqrt.approx.f32";
+        const char *o = op->kind == MATH_EXP2 ? "ex2.approx.ftz.f32"
+                        : op->kind == MATH_RSQRT ? "rsqrt.approx.ftz.f32" : "sqrt.approx.ftz.f32";
         return ew_plan_args(pl, text_arg(p, o), RC_F32, 1, in01, (const Type *[]){re});
     }
     default:

@@ -452,6 +452,9 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *res_elem);
  * kept: for an op asked slot after slot). */
 Slot px_ew_planned(Px *p, Op *op, Slot *in, const Type *res_elem);
 Slot px_cast(Px *p, Slot x, const Type *from, const Type *to, bool is_signed_int, int rounding);
+/* ptx_libm.c: libdevice's fp32 sin, cos, log, log2, tanh or erf of a
+ * register x (f32), as Triton links them */
+Slot px_libm(Px *p, OpKind k, Slot x);
 void px_barrier(Px *p);
 /* `$L__BBn:` */
 void px_label_at(Px *p, int label);

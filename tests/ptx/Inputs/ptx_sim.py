@@ -215,6 +215,15 @@ def fmt_decode(bits, fmt):
     return np.where(s == 1, -v, v)
 
 
+def flush_f32(v):
+    """f32 values with the subnormals made zeros of their sign (.ftz)."""
+    v = np.asarray(v)
+    if v.dtype != np.float32:
+        return v
+    tiny = (np.abs(v) < np.float32(1.1754944e-38)) & (v != 0)
+    return np.where(tiny, np.copysign(np.float32(0), v), v).astype(np.float32)
+
+
 def two_sum(a, b):
     s = a + b
     bb = s - a
@@ -1146,6 +1155,26 @@ class Kernel:
         bits = size * 8
         signed = ty[0] == "s"
         with np.errstate(all="ignore"):
+            if b == "shf":  # the 64 bits {b, a} shifted, 32 of them kept
+                lo, hi = (np.asarray(self.read(o, "u32")).astype(np.uint64) for o in ops[1:3])
+                n = np.asarray(self.read(ops[3], "u32")).astype(np.uint64)
+                n = n & np.uint64(31) if "wrap" in parts else np.minimum(n, np.uint64(32))
+                v = (hi << np.uint64(32)) | lo
+                r = (v << n) >> np.uint64(32) if "l" in parts else v >> n
+                return self.write(ops[0], (r & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+            if b == "madc" or (b == "mad" and "cc" in parts):  # the carry chain, 32-bit
+                if size != 4:
+                    raise SimError(ins.opc)
+                x, y, z = (np.asarray(self.read(o, "u32")).astype(np.uint64) for o in ops[1:4])
+                prod = x * y
+                part = prod >> np.uint64(32) if "hi" in parts else prod & np.uint64(0xFFFFFFFF)
+                cc = getattr(self, "cc", None)
+                if cc is None or cc.shape != (self.T,):
+                    cc = self.cc = np.zeros(self.T, np.uint64)
+                full = part + z + (cc if b == "madc" else np.uint64(0))
+                if "cc" in parts:
+                    self.cc = np.where(self.mask, full >> np.uint64(32), cc)
+                return self.write(ops[0], (full & np.uint64(0xFFFFFFFF)).astype(np.uint32))
             if b in ("shl", "shr"):
                 a = self.read(ops[1], ty)
                 s = np.asarray(self.read(ops[2], "u32")).astype(np.int64)
@@ -1236,22 +1265,28 @@ class Kernel:
         self.write(ins.ops[0], ((a & sign) | (b & ~sign)).astype(UINT[size]))
 
     def h_float(self, ins, m):
+        ty, ops = ins.ty, ins.ops
+        vals = [np.broadcast_to(self.read(o, ty), (self.T,)) for o in ops[1:]]
+        if "ftz" not in ins.parts:
+            return self.float_op(ins, vals, self.write)
+        # .ftz (f32 only): subnormal sources and results are zeros of their sign
+        if ty != "f32":
+            raise SimError(".ftz on " + ins.opc)
+        return self.float_op(ins, [flush_f32(v) for v in vals], lambda o, r: self.write(o, flush_f32(r)))
+
+    def float_op(self, ins, vals, write):
         b, ty, parts, ops = ins.base, ins.ty, ins.parts, ins.ops
         ft = DT[ty]
         size = np.dtype(ft).itemsize
         modes = [p for p in parts if p in ("rn", "rz", "rm", "rp")]
         mode = modes[0] if modes else "rn"
-        ftz = "ftz" in parts
-        if ftz:
-            raise SimError(".ftz is not modelled: " + ins.opc)
-        vals = [np.broadcast_to(self.read(o, ty), (self.T,)) for o in ops[1:]]
         with np.errstate(all="ignore"):
             if b == "abs":
                 r = vals[0].view(UINT[size]) & UINT[size]((1 << (8 * size - 1)) - 1)
-                return self.write(ops[0], r)
+                return write(ops[0], r)
             if b == "neg":
                 r = vals[0].view(UINT[size]) ^ UINT[size](1 << (8 * size - 1))
-                return self.write(ops[0], r)
+                return write(ops[0], r)
             if b in ("min", "max"):
                 x, y = np.broadcast_arrays(vals[0], vals[1])
                 if len(vals) > 2 or "xorsign" in parts or "abs" in parts:
@@ -1268,7 +1303,7 @@ class Kernel:
                 else:
                     r = np.where(np.isnan(x), y, np.where(np.isnan(y), x, r))
                     r = np.where(np.isnan(x) & np.isnan(y), np.array(np.nan, ft), r)
-                return self.write(ops[0], np.asarray(r, ft))
+                return write(ops[0], np.asarray(r, ft))
             approx = "approx" in parts
             if approx or b in ("ex2", "lg2", "sin", "cos", "tanh"):
                 if ty != "f32" and not (b == "rcp" and ty == "f64"):
@@ -1280,9 +1315,9 @@ class Kernel:
                      "div": lambda v: v / vals[1].astype(np.float32)}.get(b)
                 if r is None:
                     raise SimError("unknown instruction " + ins.opc)
-                return self.write(ops[0], np.asarray(r(x), ft))
+                return write(ops[0], np.asarray(r(x), ft))
             if b == "div" and "full" in parts:
-                return self.write(ops[0], np.asarray(vals[0] / vals[1], np.float32))
+                return write(ops[0], np.asarray(vals[0] / vals[1], np.float32))
             if "sat" in parts and b not in ("add", "sub", "mul", "fma", "mad"):
                 raise SimError(ins.opc)
             if ty == "f32":
@@ -1301,28 +1336,28 @@ class Kernel:
                     elif b == "div":
                         q = (vals[0] / vals[1]).astype(np.float32) if mode == "rn" else None
                         if q is not None:
-                            return self.write(ops[0], q)
+                            return write(ops[0], q)
                         s = x[0] / x[1]
                         r = s.astype(np.float32)
                         p = r.astype(np.float64) * x[1]   # exact
                         res = (x[0] - p) * np.sign(x[1])
-                        return self.write(ops[0], nudge(r, np.where(np.isfinite(res), res, 0), mode))
+                        return write(ops[0], nudge(r, np.where(np.isfinite(res), res, 0), mode))
                     elif b == "rcp":
                         s = 1.0 / x[0]
                         r = s.astype(np.float32)
                         res = (1.0 - r.astype(np.float64) * x[0]) * np.sign(x[0])
-                        return self.write(ops[0], nudge(r, np.where(np.isfinite(res), res, 0), mode))
+                        return write(ops[0], nudge(r, np.where(np.isfinite(res), res, 0), mode))
                     else:  # sqrt
                         r = np.sqrt(vals[0].astype(np.float32))
                         if mode != "rn":
                             rd = r.astype(np.float64)
                             res = x[0] - rd * rd
                             r = nudge(r, np.where(np.isfinite(res), res, 0), mode)
-                        return self.write(ops[0], np.asarray(r, np.float32))
+                        return write(ops[0], np.asarray(r, np.float32))
                     r = round_f32(s, err, mode)
                     if "sat" in parts:
                         r = np.where(np.isnan(r), np.float32(0), np.clip(r, 0, 1)).astype(np.float32)
-                    return self.write(ops[0], r)
+                    return write(ops[0], r)
             else:  # f64
                 x = vals
                 if b in ("add", "sub", "mul", "div", "sqrt", "rcp", "fma", "mad"):
@@ -1330,12 +1365,12 @@ class Kernel:
                         r = {"add": lambda: x[0] + x[1], "sub": lambda: x[0] - x[1], "mul": lambda: x[0] * x[1],
                              "div": lambda: x[0] / x[1], "sqrt": lambda: np.sqrt(x[0]),
                              "rcp": lambda: 1.0 / x[0]}[b]()
-                        return self.write(ops[0], np.asarray(r, np.float64))
+                        return write(ops[0], np.asarray(r, np.float64))
                     if b in ("fma", "mad") and mode == "rn":
-                        return self.write(ops[0], fma64(*np.broadcast_arrays(x[0], x[1], x[2])))
+                        return write(ops[0], fma64(*np.broadcast_arrays(x[0], x[1], x[2])))
                     bb = np.broadcast_arrays(*(x + [x[0]] * (3 - len(x))))
                     r = f64_op_rounded("fma" if b == "mad" else b, bb[0], bb[1], bb[2], mode)
-                    return self.write(ops[0], np.asarray(r, np.float64))
+                    return write(ops[0], np.asarray(r, np.float64))
         raise SimError("unknown instruction " + ins.opc)
 
     def h_half(self, ins, m):
@@ -1399,7 +1434,7 @@ class Kernel:
         frnd = [p for p in mods if p in ("rn", "rz", "rm", "rp", "rna")]
         sat = "sat" in mods
         satfinite = "satfinite" in mods
-        if "ftz" in mods or "relu" in mods:
+        if "relu" in mods or ("ftz" in mods and not (st == "f32" and dt[0] in "su" and dt[1:].isdigit())):
             raise SimError("cvt modifier not modelled: " + ins.opc)
         with np.errstate(all="ignore"):
             # two f32 sources packed into a pair
