@@ -427,6 +427,12 @@ static void visit(AxisAnalysis *a, Op *op) {
                 if (x->div[d] % y->value == 0 && (y->value & (y->value - 1)) == 0)
                     ai->div[d] = x->div[d] / y->value;
                 if (y->value == 1) ai->contig[d] = x->contig[d];
+            } else if (x->contig[d] > 1 && y->div[d] > 1) {
+                /* a divisor known only to be a multiple of m, the same along
+                 * the run (`offs_k // C`, C:16): runs of consecutive values
+                 * that start at multiples of m give runs of m equal quotients */
+                int64_t run = min64(gcd64(x->contig[d], gcd64(x->div[d], y->div[d])), y->cnst[d]);
+                ai->cnst[d] = max64(ai->cnst[d], run);
             }
         }
         break;
@@ -436,6 +442,12 @@ static void visit(AxisAnalysis *a, Op *op) {
             ai->cnst[d] = gcd64(x->cnst[d], y->cnst[d]);
             if (y->known && y->value > 0) {
                 ai->contig[d] = gcd64(x->contig[d], y->div[d]);
+                ai->div[d] = gcd64(x->div[d], y->div[d]);
+            } else if (y->div[d] > 1) {
+                /* the same for a divisor known to be a multiple of m, constant
+                 * along the run (`offs_k % C`, C:16): the remainders of a run
+                 * that starts at a multiple of m wrap only at multiples of m */
+                ai->contig[d] = min64(gcd64(x->contig[d], gcd64(x->div[d], y->div[d])), y->cnst[d]);
                 ai->div[d] = gcd64(x->div[d], y->div[d]);
             }
         }

@@ -20,6 +20,14 @@ def libm_kernel(x_ptr, out_ptr, n, FN: tl.constexpr, BLOCK: tl.constexpr):
         y = tl.erf(x)
     elif FN == "tanh":
         y = libdevice.tanh(x)
+    elif FN == "exp":
+        y = tl.exp(x)
+    elif FN == "exp2":
+        y = tl.exp2(x)
+    elif FN == "sqrt":
+        y = tl.sqrt(x)
+    elif FN == "rsqrt":
+        y = tl.rsqrt(x)
     elif FN == "fast_sinf":
         y = libdevice.fast_sinf(x)
     else:
