@@ -41,6 +41,72 @@ def check_wide_int_arg():
         assert torch.equal(out[64:], want), (n, out[64:], want)
 
 
+# Triton 3.6's standard.py sorts with a bitonic network whose compare-exchange
+# lets each element decide alone: x = where((x > y) != (flip ^ is_right), y, x)
+# with y its partner. Two ordered values swap; a pair where neither is greater
+# (a NaN, or -0.0 beside 0.0) comes out as two copies of one of them. topk
+# sorts log2(k) stages, then halves the dimension with tl.max (NaN-ignoring,
+# and widening below 32 bits) and merges again. Below, the same network in
+# torch, position by position, is the reference.
+def _bitonic_stage(x, stage, order):
+    n = x.shape[-1]
+    pos = torch.arange(n)
+    for k in range(stage - 1, -1, -1):
+        partner = x[..., pos ^ (1 << k)]
+        right = (pos >> k) & 1 == 1
+        flip = ((pos >> stage) & 1 == 1) if order == 2 else torch.full((n,), bool(order))
+        x = torch.where((x > partner) != (right ^ flip), partner, x)
+    return x
+
+
+def _triton_topk(x, k, desc=True):
+    log_n, log_k = x.shape[-1].bit_length() - 1, k.bit_length() - 1
+    for i in range(1, log_k + 1):
+        x = _bitonic_stage(x, i, 2 if i < log_n else desc)
+    for i in range(log_k + 1, log_n + 1):
+        if x.dtype in (torch.float16, torch.bfloat16):
+            x = x.float()
+        m = x.shape[-1]
+        x = x.reshape(*x.shape[:-1], m // (2 * k), 2, k)
+        a, b = x[..., 0, :], x[..., 1, :]
+        x = (torch.fmax(a, b) if desc else torch.fmin(a, b)).reshape(*x.shape[:-3], m // 2)
+        x = _bitonic_stage(x, log_k, 2 if i < log_n else desc)
+    return x
+
+
+@triton.jit
+def sort_nan_kernel(x_ptr, out_ptr, top_ptr, DESC: tl.constexpr, R: tl.constexpr, C: tl.constexpr, K: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.sort(x, descending=DESC))
+    top = tl.topk(x, K)
+    tl.static_assert(top.dtype == (tl.float32 if K < C else x.dtype), "tl.max widens topk's halvings")
+    tl.store(top_ptr + tl.arange(0, R)[:, None] * K + tl.arange(0, K)[None, :], top)
+
+
+def check_sort_nan():
+    # tl.sort used a swap of the pair on one shared comparison (Triton before
+    # 3.4), which keeps every value: with NaNs the rows differed from Triton's.
+    # tl.topk took the first k of the sorted row, so a NaN could be among them
+    # where Triton's tl.max halving drops it, and fp16 stayed fp16.
+    for dtype in (torch.float32, torch.float16):
+        for desc in (False, True):
+            for k in (1, 4, 32):
+                x = torch.randn(4, 32, generator=GEN).to(dtype)
+                x[torch.rand(4, 32, generator=GEN) < 0.25] = float("nan")
+                x[torch.rand(4, 32, generator=GEN) < 0.1] = 0.0
+                x[0, 3] = x[1, 5] = float("nan")
+                out = torch.full_like(x, 7.0)
+                top = torch.full((4, k), 7.0, dtype=torch.float32 if k < 32 else dtype)
+                sort_nan_kernel[(1,)](x, out, top, DESC=desc, R=4, C=32, K=k)
+                want = _triton_topk(x, 32, desc)
+                assert torch.equal(out.isnan(), want.isnan()), (dtype, desc, out, want)
+                assert torch.equal(out.nan_to_num(), want.nan_to_num()), (dtype, desc, out, want)
+                want = _triton_topk(x, k)
+                assert torch.equal(top.isnan(), want.isnan()), (dtype, k, top, want)
+                assert torch.equal(top.nan_to_num(), want.nan_to_num()), (dtype, k, top, want)
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()
