@@ -3317,7 +3317,7 @@ static TV ldexp_(Sema *S, TV x, TV k, bool f64) {
  *   uint_as_float, float_as_uint: bit views (u32 <-> fp32; the view is int32)
  *   hadd, rhadd (i32, u32): (a + b) >> 1, (a + b + 1) >> 1 without overflow,
  *       as (a & b) + ((a ^ b) >> 1) and (a | b) - ((a ^ b) >> 1)
- *   mulhi (i32, u32): the high half of the 64-bit product
+ *   mulhi (i32, u32, i64, u64): the high half of the double-width product
  *   mul24 (i32, u32): the low 32 bits of the product of the low 24 bits
  *   sad (i32 or u32, and u32): |a - b| + c in 32-bit unsigned arithmetic
  *   int2double_rn, uint2double_rn: exact; hiloint2double, double2loint,
@@ -3376,9 +3376,16 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
                             : sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_BITOR, x[0], x[1]), half);
         }
     } else if (!strcmp(n, "mulhi")) {
-        if (!i32u32 || !same) want = "two int32 or two uint32 (int64 is not supported by tritonc yet)";
-        else if (k[0] == TL_U32) r = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
-        else {
+        if (!(i32u32 || k[0] == TL_I64 || k[0] == TL_U64) || !same) want = "two int32, uint32, int64 or uint64";
+        else if (k[0] == TL_U32 || k[0] == TL_U64) r = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
+        else if (k[0] == TL_I64) {
+            /* __nv_mul64hi from the unsigned high half of the same bits:
+             * hi_s(a, b) = hi_u(a, b) - (a < 0 ? b : 0) - (b < 0 ? a : 0) */
+            TV hu = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
+            TV ta = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, x[0], tv_int(63)), x[1]);
+            TV tb = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, x[1], tv_int(63)), x[0]);
+            r = sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_SUB, hu, ta), tb);
+        } else {
             TV p = sem_binary(S, PY_BIN_MUL, sem_cast(S, x[0], i64, NULL), sem_cast(S, x[1], i64, NULL));
             r = sem_cast(S, sem_binary(S, PY_BIN_RSHIFT, p, tv_int(32)), i32, NULL);
         }
