@@ -57,11 +57,12 @@ class ArgumentOverflowError(ArgumentError, OverflowError):
 
 
 def int_sig(v):
-    """Triton's integer typing: the narrowest of i32, u32, i64, u64."""
+    """Triton's typing of an integer argument (its specialize_impl): i32,
+    else i64, else u64 for [2**63, 2**64). There is no u32: a literal in
+    [2**31, 2**32) is uint32 inside a kernel, but an argument of that value
+    is int64, so `offs < n` or `n - x` stays signed."""
     if -2**31 <= v < 2**31:
         return "i32"
-    if 2**31 <= v < 2**32:
-        return "u32"
     if -2**63 <= v < 2**63:
         return "i64"
     if 2**63 <= v < 2**64:

@@ -1696,51 +1696,54 @@ static TV bi_flip(Sema *S, CallArgs *a) {
 }
 
 /* tl.sort(x, dim=None, descending=False) along the last dimension (the only
- * one Triton sorts), by Triton's bitonic network, so that ties, -0.0 and
- * NaN come out in Triton's order: for n = 2^L, merge stages 1..L; stage s
- * runs compare-exchanges at strides 2^(s-1), ..., 1 with the direction of
- * each element's block, bit s of its position (all `descending` at the
- * last stage). A compare-exchange is one tt.gather of every element's
- * partner (position ^ stride); the element on the left of a pair keeps the
- * smaller value unless flipped:
- *     swap = (left > right) != flip;   x = swap ? partner : x
+ * one Triton sorts), by Triton 3.6's bitonic network (standard.py's
+ * sort_impl), so that ties, -0.0 and NaN come out as Triton's do: for
+ * n = 2^L, merge stages 1..L; stage s runs compare-exchanges at strides
+ * 2^(s-1), ..., 1 with the direction `flip` of each element's block, bit s
+ * of its position (all `descending` at the last stage). A compare-exchange
+ * is one tt.gather of every element's partner (position ^ stride); each
+ * element decides alone, from its own view of the pair:
+ *     x = (x > partner) != (flip ^ is_right) ? partner : x
+ * which is a swap of two ordered values, but where neither is greater (a
+ * NaN, or -0.0 beside 0.0) exactly one side takes the other's value: the
+ * pair comes out as two copies of one of them, as on Triton.
  * L(L+1)/2 steps of n/2 compare-exchanges each: O(n log^2 n).
- * tl.bitonic_merge runs the last stage alone (from_stage = L). */
-static TV bitonic_stages(Sema *S, TV x, bool desc, int from_stage) {
+ * bitonic_merge_stage runs one stage: `order` 0 ascending, 1 descending, 2
+ * alternating by bit `stage` of the position. tl.bitonic_merge runs the
+ * last stage alone; tl.topk the first log2(k) and then halving ones. */
+static TV bitonic_merge_stage(Sema *S, TV x, int stage, int order) {
     int r = x.ty->rank;
-    int64_t n = x.ty->shape[r - 1];
-    int L = 0;
-    while (((int64_t)1 << L) < n) L++;
     TV pos = positions(S, x.ty->shape, r, r - 1);
     if (pos.kind == TV_ERR) return pos;
-    /* per stride 2^k: the partners' positions and whether an element is
-     * the right one of its pair (the same at every stage) */
-    TV partner_pos[64], is_right[64];
-    for (int k = 0; k < L; k++) {
-        partner_pos[k] = sem_binary(S, PY_BIN_BITXOR, pos, tv_int((int64_t)1 << k));
-        TV bit = sem_binary(S, PY_BIN_BITAND, pos, tv_int((int64_t)1 << k));
-        is_right[k] = sem_compare(S, PY_CMP_NE, bit, tv_int(0));
+    TV flip = tv_int(0);
+    if (order == 2) {
+        TV bit = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, pos, tv_int(stage)), tv_int(1));
+        flip = sem_compare(S, PY_CMP_NE, bit, tv_int(0));
     }
-    for (int stage = from_stage; stage <= L; stage++) {
-        TV flip = tv_int(0);
-        if (stage < L) {
-            TV bit = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, pos, tv_int(stage)), tv_int(1));
-            flip = sem_compare(S, PY_CMP_NE, bit, tv_int(0));
-        }
-        for (int k = stage - 1; k >= 0; k--) {
-            TV partner = gather_op(S, x, partner_pos[k], r - 1);
-            TV left = sem_where(S, is_right[k], partner, x), right = sem_where(S, is_right[k], x, partner);
-            TV swap = sem_compare(S, PY_CMP_GT, left, right);
-            if (stage < L) swap = sem_binary(S, PY_BIN_BITXOR, swap, flip);
-            else if (desc) swap = sem_not(S, swap);
-            x = sem_where(S, swap, partner, x);
-            if (x.kind == TV_ERR) return x;
-        }
+    for (int k = stage - 1; k >= 0; k--) {
+        TV partner = gather_op(S, x, sem_binary(S, PY_BIN_BITXOR, pos, tv_int((int64_t)1 << k)), r - 1);
+        TV bit = sem_binary(S, PY_BIN_BITAND, pos, tv_int((int64_t)1 << k));
+        TV dir = sem_compare(S, PY_CMP_NE, bit, tv_int(0)); /* the right one of its pair */
+        if (order == 2) dir = sem_binary(S, PY_BIN_BITXOR, dir, flip);
+        else if (order == 1) dir = sem_not(S, dir);
+        TV swap = sem_compare(S, PY_CMP_NE, sem_compare(S, PY_CMP_GT, x, partner), dir);
+        x = sem_where(S, swap, partner, x);
+        if (x.kind == TV_ERR) return x;
     }
     return x;
 }
 
-static TV sort_last(Sema *S, TV x, bool desc) { return bitonic_stages(S, x, desc, 1); }
+static int log2_of(int64_t n) {
+    int L = 0;
+    while (((int64_t)1 << L) < n) L++;
+    return L;
+}
+
+static TV sort_last(Sema *S, TV x, bool desc) {
+    int L = log2_of(x.ty->shape[x.ty->rank - 1]);
+    for (int stage = 1; stage <= L && x.kind != TV_ERR; stage++) x = bitonic_merge_stage(S, x, stage, stage < L ? 2 : desc);
+    return x;
+}
 
 /* The checks tl.sort and tl.topk share: a tensor, sorted along its last
  * dimension, of a power-of-2 size. */
@@ -1774,16 +1777,16 @@ static TV bi_sort(Sema *S, CallArgs *a) {
 static TV bi_bitonic_merge(Sema *S, CallArgs *a) {
     TV x;
     if (!sortable(S, a, "bitonic_merge", 1, &x)) return tv_err();
-    int64_t n = x.ty->shape[x.ty->rank - 1];
-    int L = 0;
-    while (((int64_t)1 << L) < n) L++;
-    return L ? bitonic_stages(S, x, GIVEN(2) && cx_truthy(A(2)), L) : x;
+    return bitonic_merge_stage(S, x, log2_of(x.ty->shape[x.ty->rank - 1]), GIVEN(2) && cx_truthy(A(2)));
 }
 
 /* tl.topk(x, k, dim=None, descending=True): the k largest (smallest) values
- * along the last dimension, largest (smallest) first: the sorted dimension's
- * first k positions, one tt.gather. (Triton runs log2(k) bitonic stages and
- * then halves the dimension with max/min; the values are the same.) */
+ * along the last dimension, largest (smallest) first, as standard.py's
+ * sort_impl finds them: the first log2(k) stages of the sort, then, until
+ * k are left, halve the dimension with tl.max (tl.min) of the pairs
+ * k apart (so a NaN loses to a number, and values narrower than 32 bits
+ * come out as fp32 or int32, as tl.max makes them) and merge again. With
+ * k = n it is tl.sort. */
 static TV bi_topk(Sema *S, CallArgs *a) {
     TV x;
     if (!sortable(S, a, "topk", 2, &x)) return tv_err();
@@ -1794,14 +1797,28 @@ static TV bi_topk(Sema *S, CallArgs *a) {
     if (k < 1 || k > n || (k & (k - 1)))
         return sema_error(S, "topk(): k (%lld) must be a power of 2 no larger than the last dimension (%lld)", (long long)k,
                           (long long)n);
-    TV sorted = sort_last(S, x, !GIVEN(3) || cx_truthy(A(3)));
-    if (sorted.kind == TV_ERR || k == n) return sorted;
-    int64_t shape[TL_MAX_RANK];
-    memcpy(shape, x.ty->shape, sizeof(int64_t) * (size_t)r);
-    shape[r - 1] = k;
-    TV first = positions(S, shape, r, r - 1);
-    if (first.kind == TV_ERR) return first;
-    return gather_op(S, sorted, first, r - 1);
+    bool desc = !GIVEN(3) || cx_truthy(A(3));
+    int log_n = log2_of(n), log_k = log2_of(k);
+    for (int i = 1; i <= log_k && x.kind != TV_ERR; i++) x = bitonic_merge_stage(S, x, i, i < log_n ? 2 : desc);
+    for (int i = log_k + 1; i <= log_n && x.kind != TV_ERR; i++) {
+        if (r + 2 > TL_MAX_RANK) return sema_error(S, "topk(): a tensor of rank %d is too large", r);
+        const TlType *s = tl_sca(x.ty);
+        if (tl_bitwidth(s) < 32) x = sem_cast(S, x, tl_is_float(s) ? tl_scalar(S, TL_FP32) : tl_scalar(S, TL_I32), NULL);
+        int64_t shape[TL_MAX_RANK];
+        memcpy(shape, x.ty->shape, sizeof(int64_t) * (size_t)r);
+        int64_t m = shape[r - 1];
+        shape[r - 1] = m / (2 * k), shape[r] = 2, shape[r + 1] = k;
+        x = sem_reshape(S, x, shape, r + 2, false);
+        if (x.kind == TV_ERR) return x;
+        TV axis = tv_int(r);
+        x = do_reduce(S, &x, 1, &axis, false, desc ? CB_MAX : CB_MIN, false, NULL);
+        if (x.kind == TV_ERR) return x;
+        shape[r - 1] = m / 2;
+        x = sem_reshape(S, x, shape, r, false);
+        if (x.kind == TV_ERR) return x;
+        x = bitonic_merge_stage(S, x, log_k, i < log_n ? 2 : desc);
+    }
+    return x;
 }
 
 /* ---- casts ----------------------------------------------------------------------- */
@@ -3301,7 +3318,7 @@ static TV ldexp_(Sema *S, TV x, TV k, bool f64) {
  *   uint_as_float, float_as_uint: bit views (u32 <-> fp32; the view is int32)
  *   hadd, rhadd (i32, u32): (a + b) >> 1, (a + b + 1) >> 1 without overflow,
  *       as (a & b) + ((a ^ b) >> 1) and (a | b) - ((a ^ b) >> 1)
- *   mulhi (i32, u32): the high half of the 64-bit product
+ *   mulhi (i32, u32, i64, u64): the high half of the double-width product
  *   mul24 (i32, u32): the low 32 bits of the product of the low 24 bits
  *   sad (i32 or u32, and u32): |a - b| + c in 32-bit unsigned arithmetic
  *   int2double_rn, uint2double_rn: exact; hiloint2double, double2loint,
@@ -3360,9 +3377,16 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
                             : sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_BITOR, x[0], x[1]), half);
         }
     } else if (!strcmp(n, "mulhi")) {
-        if (!i32u32 || !same) want = "two int32 or two uint32 (int64 is not supported by tritonc yet)";
-        else if (k[0] == TL_U32) r = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
-        else {
+        if (!(i32u32 || k[0] == TL_I64 || k[0] == TL_U64) || !same) want = "two int32, uint32, int64 or uint64";
+        else if (k[0] == TL_U32 || k[0] == TL_U64) r = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
+        else if (k[0] == TL_I64) {
+            /* __nv_mul64hi from the unsigned high half of the same bits:
+             * hi_s(a, b) = hi_u(a, b) - (a < 0 ? b : 0) - (b < 0 ? a : 0) */
+            TV hu = tv_tensor(sem_ir(S, TT_MULHIUI, x[0].ty, x[0].v, x[1].v), x[0].ty);
+            TV ta = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, x[0], tv_int(63)), x[1]);
+            TV tb = sem_binary(S, PY_BIN_BITAND, sem_binary(S, PY_BIN_RSHIFT, x[1], tv_int(63)), x[0]);
+            r = sem_binary(S, PY_BIN_SUB, sem_binary(S, PY_BIN_SUB, hu, ta), tb);
+        } else {
             TV p = sem_binary(S, PY_BIN_MUL, sem_cast(S, x[0], i64, NULL), sem_cast(S, x[1], i64, NULL));
             r = sem_cast(S, sem_binary(S, PY_BIN_RSHIFT, p, tv_int(32)), i32, NULL);
         }

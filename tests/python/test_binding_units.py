@@ -73,7 +73,7 @@ def test_classify():
     check(c(7, "n", "k") == ("int", "i32", None, 7, None, "int"), "int")
     check(c(32, "n", "k").hint == 16 and c(1, "n", "k").hint in (1, None), "int hints")
     check(c(32, "n", "k", specialize=False).hint is None, "do_not_specialize")
-    check(c(2**31, "n", "k").sig == "u32" and c(2**40, "n", "k").sig == "i64" and
+    check(c(2**31, "n", "k").sig == "i64" and c(2**32 - 1, "n", "k").sig == "i64" and c(2**40, "n", "k").sig == "i64" and
           c(2**63, "n", "k").sig == "u64" and c(-1, "n", "k").sig == "i32", "int widths")
     raises(TypeError, lambda: c(2**64, "n", "k"), "'n'", "64 bits")
     check(c(1.5, "x", "k").sig == "fp32" and c(True, "b", "k").sig == "i1", "float, bool")
