@@ -193,6 +193,96 @@
 # CONSTEXPR: BLOCK_N=32
 # GRID: n_rows
 #
+# KERNEL: sparsemax_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK=256
+# GRID: n_rows
+#
+# KERNEL: sparsemax_fwd_kernel
+# SIGNATURE: *bf16:16,*bf16:16,i32,i32
+# CONSTEXPR: BLOCK=128
+# GRID: n_rows
+#
+# KERNEL: sparsemax_bwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: BLOCK=256
+# GRID: n_rows
+#
+# KERNEL: top_p_bisect_kernel
+# SIGNATURE: *fp32:16,i32,*fp32:16,i32
+# CONSTEXPR: N_ITERS=32, BLOCK_V=512
+# GRID: B
+#
+# KERNEL: dyt_fwd_kernel
+# SIGNATURE: *bf16:16,*fp32,*bf16:16,*bf16:16,*bf16:16,i32,i32
+# CONSTEXPR: HAVE_BETA=True, BLOCK=256
+# GRID: n_rows
+#
+# KERNEL: dyt_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: HAVE_BETA=False, BLOCK=128
+# GRID: n_rows
+#
+# KERNEL: dyt_bwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: HAVE_BETA=True, BLOCK=128
+# GRID: cdiv(n_rows, rows_per_program)
+#
+# KERNEL: ce_ncd_kernel
+# SIGNATURE: *fp32:16,*i64:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BLOCK_C=16, BLOCK_D=32
+# GRID: N, cdiv(D, BLOCK_D)
+#
+# KERNEL: ce_ncd_kernel
+# SIGNATURE: *fp16:16,*i64:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BLOCK_C=8, BLOCK_D=64
+# GRID: N, cdiv(D, BLOCK_D)
+#
+# KERNEL: lerp_rank3_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: BLOCK=256
+# GRID: min(cdiv(num_tasks, BLOCK), 8)
+#
+# KERNEL: dropout_bias_gelu_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32,fp32,i32
+# CONSTEXPR: BACKWARD=False, BLOCK_M=8, BLOCK_N=64
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: dropout_bias_gelu_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32,fp32,i32
+# CONSTEXPR: BACKWARD=True, BLOCK_M=8, BLOCK_N=64
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: ce_chunk_fwd_kernel
+# SIGNATURE: *bf16:16,i32,*i64:16,*fp32:16,*fp32:16,i32,i32,fp32,fp32
+# CONSTEXPR: DO_SOFTCAPPING=True, DO_LOGIT_SCALING=True, BLOCK=256
+# GRID: n_rows, n_chunks
+#
+# KERNEL: ce_chunk_fwd_kernel
+# SIGNATURE: *fp32:16,i32,*i64:16,*fp32:16,*fp32:16,i32,i32,fp32,fp32
+# CONSTEXPR: DO_SOFTCAPPING=False, DO_LOGIT_SCALING=False, BLOCK=128
+# GRID: n_rows, n_chunks
+#
+# KERNEL: ce_chunk_combine_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i64:16,i32
+# CONSTEXPR: CHUNKS=16
+# GRID: n_rows
+#
+# KERNEL: ce_chunk_bwd_kernel
+# SIGNATURE: *bf16:16,i32,*fp32,i32,*fp32:16,*i64:16,i32,fp32,fp32
+# CONSTEXPR: DO_SOFTCAPPING=True, DO_LOGIT_SCALING=True, BLOCK=256
+# GRID: n_rows, cdiv(V, BLOCK)
+#
+# KERNEL: ce_chunk_bwd_kernel
+# SIGNATURE: *fp32:16,i32,*fp32,i32,*fp32:16,*i64:16,i32,fp32,fp32
+# CONSTEXPR: DO_SOFTCAPPING=False, DO_LOGIT_SCALING=False, BLOCK=128
+# GRID: n_rows, cdiv(V, BLOCK)
+#
+# KERNEL: causal_softmax_kernel
+# SIGNATURE: *fp16:16,*fp16:16,i32,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_K=128
+# GRID: Sq, BH
+#
 # Kernels written in the manner of the training and serving libraries
 # (Liger-Kernel, Unsloth, FlagGems, vLLM, xformers), fresh: RMSNorm forward
 # under three string casting modes and its backward with a partial dW row per
@@ -214,7 +304,18 @@
 # hints; a segmented cumsum through tl.associative_scan with a @jit combine;
 # softmax / log-softmax with an online max over column blocks; a Welford
 # variance through tl.reduce with a 3-tuple combine; an argmax with NaN as the
-# largest value and ties to the lowest index (no Triton dumps yet).
+# largest value and ties to the lowest index; sparsemax forward and backward
+# (a descending sort, a cumsum, the support size); nucleus masking by
+# bisecting the probability threshold (a runtime if on a reduced scalar
+# inside a loop); dynamic tanh (DyT) with a scalar parameter behind a
+# pointer and per-program partial gradients; FlagGems-style cross entropy
+# over [N, C, D] with 2-D tiles reduced along axis 0 and an optional (None)
+# class weight; a generated-style rank-3 broadcast lerp over grid-stride
+# tiles; dropout + bias + GELU whose backward regenerates the tl.rand mask;
+# Unsloth-style chunked cross entropy (grid (rows, chunks), softcapping and
+# logit scaling, a logsumexp combine, a backward with a stride-0 upstream
+# gradient); a bottom-right causal softmax on a 2-D grid (no Triton dumps
+# yet).
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
@@ -836,3 +937,274 @@ def argmax_rows_kernel(X, Index, Value, stride, n_rows, n_cols, BLOCK_N: tl.cons
         best_v, best_i = argmax_combine(best_v, best_i, bv, bi)
     tl.store(Index + row, best_i.to(tl.int64))
     tl.store(Value + row, best_v.to(Value.dtype.element_ty))
+
+
+@triton.jit
+def sparsemax_fwd_kernel(X, Y, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(X + row * stride + cols, mask=mask, other=float("-inf")).to(tl.float32)
+    z = tl.sort(x, descending=True)
+    z_cum = tl.cumsum(tl.where(z == float("-inf"), 0.0, z), axis=0)
+    k = (cols + 1).to(tl.float32)
+    support = (1.0 + k * z > z_cum) & (cols < n_cols)
+    k_max = tl.max(tl.where(support, k, 0.0), axis=0)
+    tau = (tl.sum(tl.where(support, z, 0.0), axis=0) - 1.0) / k_max
+    y = tl.maximum(x - tau, 0.0)
+    tl.store(Y + row * stride + cols, y.to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def sparsemax_bwd_kernel(Y, DY, DX, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    y = tl.load(Y + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    dy = tl.load(DY + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    supp = y > 0
+    v_hat = tl.sum(tl.where(supp, dy, 0.0), axis=0) / tl.sum(supp.to(tl.float32), axis=0)
+    dx = tl.where(supp, dy - v_hat, 0.0)
+    tl.store(DX + row * stride + cols, dx.to(DX.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def top_p_bisect_kernel(Logits, stride, top_ps, V, N_ITERS: tl.constexpr, BLOCK_V: tl.constexpr):
+    # nucleus masking without a sort: bisect the probability threshold whose
+    # upper set still holds top_p of the mass
+    row = tl.program_id(0)
+    ptr = Logits + row.to(tl.int64) * stride
+    cols = tl.arange(0, BLOCK_V)
+    mask = cols < V
+    x = tl.load(ptr + cols, mask=mask, other=float("-inf"))
+    top_p = tl.load(top_ps + row)
+    e = tl.exp(x - tl.max(x, axis=0))
+    p = e / tl.sum(e, axis=0)
+    lo = 0.0
+    hi = tl.max(p, axis=0)
+    for _ in range(N_ITERS):
+        mid = (lo + hi) * 0.5
+        mass = tl.sum(tl.where(p >= mid, p, 0.0), axis=0)
+        if mass >= top_p:
+            lo = mid
+        else:
+            hi = mid
+    x = tl.where(p >= lo, x, float("-inf"))
+    tl.store(ptr + cols, x, mask=mask)
+
+
+@triton.jit
+def dyt_fwd_kernel(X, Alpha, W, B, Y, stride, n_cols, HAVE_BETA: tl.constexpr, BLOCK: tl.constexpr):
+    # dynamic tanh: y = tanh(alpha * x) * w (+ b)
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    alpha = tl.load(Alpha)
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
+    y = tl.extra.cuda.libdevice.tanh(alpha * x) * w
+    if HAVE_BETA:
+        y += tl.load(B + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(Y + row * stride + cols, y.to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def dyt_bwd_kernel(DY, X, Alpha, W, DX, DAlpha, DW, DB, stride, n_rows, n_cols, rows_per_program,
+                   HAVE_BETA: tl.constexpr, BLOCK: tl.constexpr):
+    # per program: its rows' dX, and partial dW / dB rows and a partial dalpha
+    pid = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    alpha = tl.load(Alpha)
+    w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
+    dw = tl.zeros([BLOCK], dtype=tl.float32)
+    db = tl.zeros([BLOCK], dtype=tl.float32)
+    da = 0.0
+    start = pid * rows_per_program
+    for r in tl.range(start, min(start + rows_per_program, n_rows)):
+        off = r.to(tl.int64) * stride + cols
+        x = tl.load(X + off, mask=mask, other=0.0).to(tl.float32)
+        dy = tl.load(DY + off, mask=mask, other=0.0).to(tl.float32)
+        t = tl.extra.cuda.libdevice.tanh(alpha * x)
+        g = dy * w * (1.0 - t * t)
+        tl.store(DX + off, (g * alpha).to(DX.dtype.element_ty), mask=mask)
+        da += tl.sum(g * x, axis=0)
+        dw += dy * t
+        if HAVE_BETA:
+            db += dy
+    tl.store(DAlpha + pid, da)
+    tl.store(DW + pid * n_cols + cols, dw, mask=mask)
+    if HAVE_BETA:
+        tl.store(DB + pid * n_cols + cols, db, mask=mask)
+
+
+@triton.jit
+def ce_ncd_kernel(X, Target, Weight, Loss, C, D, ignore_index,
+                  BLOCK_C: tl.constexpr, BLOCK_D: tl.constexpr):
+    # cross entropy over x: [N, C, D] (classes in the middle, as for
+    # segmentation), target: [N, D]; an optional class weight (None)
+    n = tl.program_id(0).to(tl.int64)
+    dd = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
+    d_mask = dd < D
+    t = tl.load(Target + n * D + dd, mask=d_mask, other=0)
+    base = X + n * C * D
+    m = tl.full([BLOCK_D], float("-inf"), dtype=tl.float32)
+    s = tl.zeros([BLOCK_D], dtype=tl.float32)
+    x_t = tl.zeros([BLOCK_D], dtype=tl.float32)
+    for c0 in range(0, C, BLOCK_C):
+        cc = c0 + tl.arange(0, BLOCK_C)
+        mask = (cc[:, None] < C) & d_mask[None, :]
+        x = tl.load(base + cc[:, None] * D + dd[None, :], mask=mask, other=float("-inf")).to(tl.float32)
+        m_new = tl.maximum(m, tl.max(x, axis=0))
+        s = s * tl.exp(m - m_new) + tl.sum(tl.exp(x - m_new[None, :]), axis=0)
+        m = m_new
+        x_t += tl.sum(tl.where(cc[:, None] == t[None, :], x, 0.0), axis=0)
+    nll = m + tl.log(s) - x_t
+    valid = d_mask & (t != ignore_index)
+    if Weight is not None:
+        w = tl.load(Weight + t, mask=valid, other=0.0)
+        nll = nll * w
+    tl.store(Loss + n * D + dd, tl.where(valid, nll, 0.0), mask=d_mask)
+
+
+@triton.jit
+def lerp_rank3_kernel(A, B, Out, weight, s0, s1, s2, a_st0, a_st1, a_st2, b_st0, b_st1, b_st2, num_tasks,
+                      tiles_per_cta, BLOCK: tl.constexpr):
+    # out = lerp(a, b, weight) over a broadcast rank-3 index space, the way
+    # a generated pointwise kernel walks it: grid-stride tiles, the flat
+    # index unravelled with // and %
+    pid = tl.program_id(0)
+    num_ctas = tl.num_programs(0)
+    for j in range(0, tiles_per_cta):
+        tile_id = pid + j * num_ctas
+        tid = tile_id.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        mask = tid < num_tasks
+        i2 = tid % s2
+        rest = tid // s2
+        i1 = rest % s1
+        i0 = rest // s1
+        a = tl.load(A + i0 * a_st0 + i1 * a_st1 + i2 * a_st2, mask=mask).to(tl.float32)
+        b = tl.load(B + i0 * b_st0 + i1 * b_st1 + i2 * b_st2, mask=mask).to(tl.float32)
+        diff = b - a
+        out = tl.where(weight < 0.5, a + weight * diff, b - diff * (1.0 - weight))
+        tl.store(Out + tid, out.to(Out.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _gelu_fwd_bwd(x):
+    cdf = 0.5 * (1.0 + tl.math.erf(x * INV_SQRT_2))
+    return x * cdf, cdf + x * tl.exp(-0.5 * x * x) * 0.3989422804014327
+
+
+@triton.jit
+def dropout_bias_gelu_kernel(X, Bias, DY, Out, M, N, p, seed, BACKWARD: tl.constexpr,
+                             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # forward: out = dropout(gelu(x + bias)); backward: out = dx, the same
+    # mask regenerated from (seed, element index)
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    offs = rm[:, None] * N + rn[None, :]
+    x = tl.load(X + offs, mask=mask, other=0.0).to(tl.float32)
+    x += tl.load(Bias + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    keep = tl.rand(seed, offs) > p
+    act, dact = _gelu_fwd_bwd(x)
+    if BACKWARD:
+        dy = tl.load(DY + offs, mask=mask, other=0.0).to(tl.float32)
+        out = tl.where(keep, dy / (1 - p), 0.0) * dact
+    else:
+        out = tl.where(keep, act / (1 - p), 0.0)
+    tl.store(Out + offs, out.to(Out.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def ce_chunk_fwd_kernel(Logits, stride, Labels, Loss, LSE, n_chunks, V, softcap, logit_scale,
+                        DO_SOFTCAPPING: tl.constexpr, DO_LOGIT_SCALING: tl.constexpr, BLOCK: tl.constexpr):
+    # grid (rows, chunks): the logsumexp of one vocabulary chunk per program;
+    # chunk 0 also stores -logit[label] (0 for an ignored row)
+    row = tl.program_id(0)
+    chunk = tl.program_id(1)
+    ptr = Logits + row.to(tl.int64) * stride
+    cols = chunk * BLOCK + tl.arange(0, BLOCK)
+    mask = cols < V
+    label = tl.load(Labels + row).to(tl.int32)
+    x = tl.load(ptr + cols, mask=mask, other=float("-inf")).to(tl.float32)
+    if DO_LOGIT_SCALING:
+        x = logit_scale * x
+    if DO_SOFTCAPPING:
+        x = softcap * libdevice.tanh(x / softcap)
+    mx = tl.max(x, axis=0)
+    lse = mx + tl.log(tl.sum(tl.exp(x - mx), axis=0))
+    if chunk == 0:
+        if label != -100:
+            xl = tl.load(ptr + label).to(tl.float32)
+            if DO_LOGIT_SCALING:
+                xl = logit_scale * xl
+            if DO_SOFTCAPPING:
+                xl = softcap * libdevice.tanh(xl / softcap)
+            loss = -1.0 * xl
+        else:
+            loss = 0.0
+        tl.store(Loss + row, loss)
+    tl.store(LSE + row * n_chunks + chunk, lse)
+
+
+@triton.jit
+def ce_chunk_combine_kernel(Loss, LSE_chunks, LSE, Labels, n_chunks, CHUNKS: tl.constexpr):
+    row = tl.program_id(0)
+    c = tl.arange(0, CHUNKS)
+    part = tl.load(LSE_chunks + row * n_chunks + c, mask=c < n_chunks, other=float("-inf"))
+    mx = tl.max(part, axis=0)
+    lse = mx + tl.log(tl.sum(tl.exp(part - mx), axis=0))
+    tl.store(LSE + row, lse)
+    label = tl.load(Labels + row)
+    loss = tl.load(Loss + row)
+    tl.store(Loss + row, tl.where(label != -100, loss + lse, 0.0))
+
+
+@triton.jit
+def ce_chunk_bwd_kernel(Logits, stride, dLoss, dloss_stride, LSE, Labels, V, softcap, logit_scale,
+                        DO_SOFTCAPPING: tl.constexpr, DO_LOGIT_SCALING: tl.constexpr, BLOCK: tl.constexpr):
+    # d loss / d logits written over the logits; dloss_stride is 0 when the
+    # upstream gradient is one scalar (a mean)
+    row = tl.program_id(0)
+    ptr = Logits + row.to(tl.int64) * stride
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    mask = cols < V
+    label = tl.load(Labels + row)
+    if label != -100:
+        dloss = tl.load(dLoss + row * dloss_stride)
+    else:
+        dloss = 0.0
+    x = tl.load(ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    if DO_LOGIT_SCALING:
+        x = x * logit_scale
+    partial = x
+    if DO_SOFTCAPPING:
+        partial = libdevice.tanh(x / softcap)
+        x = softcap * partial
+    lse = tl.load(LSE + row)
+    y = tl.exp(x - lse)
+    y = tl.where(cols == label, y - 1.0, y)
+    if DO_SOFTCAPPING:
+        y = y * (1.0 - partial * partial)
+    if DO_LOGIT_SCALING:
+        y = y * logit_scale
+    tl.store(ptr + cols, (dloss * y).to(Logits.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def causal_softmax_kernel(X, Y, stride_bh, stride_q, Sq, Sk, scale, BLOCK_K: tl.constexpr):
+    # softmax(scale * x) over the keys of x: [BH, Sq, Sk], bottom-right
+    # aligned causal mask; grid (Sq, BH)
+    q = tl.program_id(0)
+    bh = tl.program_id(1).to(tl.int64)
+    k = tl.arange(0, BLOCK_K)
+    limit = q + Sk - Sq
+    mask = k < Sk
+    x = tl.load(X + bh * stride_bh + q * stride_q + k, mask=mask, other=0.0).to(tl.float32) * scale
+    x = tl.where(mask & (k <= limit), x, float("-inf"))
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    y = num / tl.sum(num, axis=0)
+    tl.store(Y + bh * stride_bh + q * stride_q + k, y.to(Y.dtype.element_ty), mask=mask)

@@ -460,6 +460,174 @@ def check_argmax_rows():
         close(val.float(), x.float().max(1).values, 0.0, 0.0, "argmax value")
 
 
+def sparsemax_ref(x):
+    # the projection onto the simplex by a scan over the sorted values (numpy, float64)
+    out = np.zeros_like(x)
+    for r in range(x.shape[0]):
+        z = np.sort(x[r])[::-1]
+        cs = np.cumsum(z)
+        k = np.arange(1, len(z) + 1)
+        kk = k[1 + k * z > cs].max()
+        tau = (cs[kk - 1] - 1) / kk
+        out[r] = np.maximum(x[r] - tau, 0)
+    return out
+
+
+def check_sparsemax():
+    for dt, block in ((torch.float32, 256), (torch.bfloat16, 128)):
+        R, N = 6, block - 37
+        x = randn(R, N, dtype=dt, scale=2.0)
+        y = torch.full((R, N), NAN, dtype=dt)
+        K.sparsemax_fwd_kernel[(R,)](x, y, N, N, BLOCK=block)
+        ref = sparsemax_ref(x.double().numpy())
+        tol = 1e-5 if dt == torch.float32 else 2e-2
+        close(y.float(), torch.from_numpy(ref).to(dt).float(), tol, tol, "sparsemax")
+        if dt == torch.float32:
+            dy = randn(R, N)
+            dx = torch.full((R, N), NAN)
+            K.sparsemax_bwd_kernel[(R,)](y, dy, dx, N, N, BLOCK=block)
+            # the Jacobian of sparsemax, diag(s) - s s^T / |s|, applied to dy
+            s = torch.from_numpy(ref > 0).double()
+            jac = torch.diag_embed(s) - s[:, :, None] * s[:, None, :] / s.sum(1)[:, None, None]
+            close(dx, torch.einsum("rij,rj->ri", jac, dy.double()), 1e-5, 1e-5, "sparsemax bwd")
+
+
+def check_top_p_bisect():
+    B, V = 5, 400
+    x = randn(B, 512, scale=2.0)
+    top_p = torch.tensor([0.9, 0.5, 0.99, 0.1, 0.7])
+    ref = x.clone()
+    for b in range(B):
+        pr = torch.softmax(x[b, :V].double(), 0)
+        srt = pr.sort(descending=True).values
+        k = int((srt.cumsum(0) < float(top_p[b])).sum()) + 1
+        assert srt[k - 1] - srt[k] > 1e-7
+        ref[b, :V] = torch.where(pr >= srt[k - 1], x[b, :V], torch.tensor(-float("inf")))
+    out = x.clone()
+    K.top_p_bisect_kernel[(B,)](out, 512, top_p, V, N_ITERS=32, BLOCK_V=512)
+    assert torch.equal(out, ref), [int((out[b] != ref[b]).sum()) for b in range(B)]
+
+
+def check_dyt():
+    R, N = 7, 200
+    for dt, beta, block in ((torch.bfloat16, True, 256), (torch.float32, False, 128)):
+        N = block - 56
+        x = randn(R, N, dtype=dt, scale=2.0); w = randn(N, dtype=dt); b = randn(N, dtype=dt)
+        alpha = torch.tensor([0.7])
+        y = torch.full((R, N), NAN, dtype=dt)
+        K.dyt_fwd_kernel[(R,)](x, alpha, w, b, y, N, N, HAVE_BETA=beta, BLOCK=block)
+        ref = torch.tanh(0.7 * x.double()) * w.double() + (b.double() if beta else 0)
+        tol = 1e-5 if dt == torch.float32 else 2e-2
+        close(y.float(), ref.to(dt).float(), tol, tol, "dyt fwd")
+    N = 100
+    x = randn(R, N, scale=2.0); w = randn(N); b = randn(N); dy = randn(R, N)
+    xd = x.double().requires_grad_(); wd = w.double().requires_grad_(); bd = b.double().requires_grad_()
+    ad = torch.tensor(0.7, dtype=torch.float64, requires_grad=True)
+    (torch.tanh(ad * xd) * wd + bd).backward(dy.double())
+    rpp = 3
+    npg = triton.cdiv(R, rpp)
+    dx = torch.full((R, N), NAN); da = torch.full((npg,), NAN)
+    dw = torch.full((npg, N), NAN); db = torch.full((npg, N), NAN)
+    K.dyt_bwd_kernel[(npg,)](dy, x, torch.tensor([0.7]), w, dx, da, dw, db, N, R, N, rpp, HAVE_BETA=True, BLOCK=128)
+    close(dx, xd.grad, 1e-5, 1e-5, "dyt dx")
+    close(da.sum(), ad.grad, 1e-3, 1e-5, "dyt dalpha")
+    close(dw.sum(0), wd.grad, 1e-4, 1e-5, "dyt dw")
+    close(db.sum(0), bd.grad, 1e-4, 1e-5, "dyt db")
+
+
+def check_ce_ncd():
+    N, C, D = 3, 21, 75
+    for dt, bc, bd in ((torch.float32, 16, 32), (torch.float16, 8, 64)):
+        x = randn(N, C, D, dtype=dt, scale=2.0)
+        t = torch.randint(0, C, (N, D), generator=g)
+        t[0, :5] = -1
+        wt = torch.rand(C, generator=g) + 0.5
+        loss = torch.full((N, D), NAN)
+        K.ce_ncd_kernel[(N, triton.cdiv(D, bd))](x, t, wt, loss, C, D, -1, BLOCK_C=bc, BLOCK_D=bd)
+        ref = F.cross_entropy(x.double(), t, weight=wt.double(), ignore_index=-1, reduction="none")
+        close(loss, ref, 1e-4, 1e-4, "ce ncd")
+        loss2 = torch.full((N, D), NAN)
+        K.ce_ncd_kernel[(N, triton.cdiv(D, bd))](x, t, None, loss2, C, D, -1, BLOCK_C=bc, BLOCK_D=bd)
+        ref2 = F.cross_entropy(x.double(), t, ignore_index=-1, reduction="none")
+        close(loss2, ref2, 1e-4, 1e-4, "ce ncd unweighted")
+
+
+def check_lerp_rank3():
+    s0, s1, s2 = 3, 37, 29
+    a = randn(s0, s2, s1, dtype=torch.float16).transpose(1, 2)    # non-contiguous
+    b = randn(1, s1, 1, dtype=torch.float16).expand(s0, s1, s2)   # zero strides
+    for weight in (0.25, 0.8):
+        out = torch.full((s0, s1, s2), NAN, dtype=torch.float16)
+        n = s0 * s1 * s2
+        nctas = min(triton.cdiv(n, 256), 8)
+        K.lerp_rank3_kernel[(nctas,)](a, b, out, weight, s0, s1, s2, *a.stride(), *b.stride(), n,
+                                      triton.cdiv(triton.cdiv(n, 256), nctas), BLOCK=256)
+        ref = torch.lerp(a.double(), b.double(), weight)
+        close(out.float(), ref.half().float(), 1e-3, 1e-3, "lerp")
+
+
+def check_dropout_bias_gelu():
+    M, N, p, seed = 37, 150, 0.3, 1234
+    x = randn(M, N, dtype=torch.float16); bias = randn(N, dtype=torch.float16); dy = randn(M, N, dtype=torch.float16)
+    grid = (triton.cdiv(M, 8), triton.cdiv(N, 64))
+    y = torch.full((M, N), NAN, dtype=torch.float16)
+    K.dropout_bias_gelu_kernel[grid](x, bias, dy, y, M, N, p, seed, BACKWARD=False, BLOCK_M=8, BLOCK_N=64)
+    h = (x.float() + bias.float()).double().requires_grad_()
+    act = F.gelu(h)
+    keep = y != 0
+    frac = keep.double().mean().item()
+    assert abs(frac - (1 - p)) < 0.03, frac
+    close(y.float(), torch.where(keep, act / (1 - p), torch.zeros_like(act)).half().float(), 2e-3, 2e-3, "dropout fwd")
+    dx = torch.full((M, N), NAN, dtype=torch.float16)
+    K.dropout_bias_gelu_kernel[grid](x, bias, dy, dx, M, N, p, seed, BACKWARD=True, BLOCK_M=8, BLOCK_N=64)
+    (torch.where(keep, act / (1 - p), torch.zeros_like(act))).backward(dy.double())
+    close(dx.float(), h.grad.float(), 2e-3, 2e-3, "dropout bwd")
+    y2 = torch.full((M, N), NAN, dtype=torch.float16)
+    K.dropout_bias_gelu_kernel[grid](x, bias, dy, y2, M, N, p, seed + 1, BACKWARD=False, BLOCK_M=8, BLOCK_N=64)
+    assert not torch.equal(y2 != 0, keep), "the seed does not change the mask"
+
+
+def check_ce_chunked():
+    R, V = 6, 1000
+    for dt, cap, scale, block in ((torch.bfloat16, True, True, 256), (torch.float32, False, False, 128)):
+        logits = randn(R, V, dtype=dt, scale=4.0)
+        labels = torch.randint(0, V, (R,), generator=g)
+        labels[3] = -100
+        nch = triton.cdiv(V, block)
+        loss = torch.full((R,), NAN); lse_c = torch.full((R, nch), NAN); lse = torch.full((R,), NAN)
+        softcap, lscale = 30.0, 1.7
+        K.ce_chunk_fwd_kernel[(R, nch)](logits, V, labels, loss, lse_c, nch, V, softcap, lscale,
+                                        DO_SOFTCAPPING=cap, DO_LOGIT_SCALING=scale, BLOCK=block)
+        K.ce_chunk_combine_kernel[(R,)](loss, lse_c, lse, labels, nch, CHUNKS=16)
+        xl = logits.double().requires_grad_()
+        z = xl * lscale if scale else xl
+        if cap:
+            z = softcap * torch.tanh(z / softcap)
+        ref = F.cross_entropy(z, labels, ignore_index=-100, reduction="none")
+        close(loss, ref.detach(), 1e-4, 1e-4, "ce chunked loss")
+        close(lse, torch.logsumexp(z.detach(), 1), 1e-4, 1e-5, "ce chunked lse")
+        nn = int((labels != -100).sum())
+        (ref.sum() / nn).backward()
+        dl = torch.tensor([1.0 / nn])
+        grad = logits.clone()
+        K.ce_chunk_bwd_kernel[(R, triton.cdiv(V, block))](grad, V, dl, 0, lse, labels, V, softcap, lscale,
+                                                            DO_SOFTCAPPING=cap, DO_LOGIT_SCALING=scale, BLOCK=block)
+        tol = 1e-7 if dt == torch.float32 else 1e-4
+        close(grad.float(), xl.grad.to(dt).float(), tol, 2e-2, "ce chunked grad")
+
+
+def check_causal_softmax():
+    BH, Sq, Sk = 3, 5, 100
+    x = randn(BH, Sq, 128, dtype=torch.float16, scale=3.0)
+    y = torch.full((BH, Sq, 128), NAN, dtype=torch.float16)
+    K.causal_softmax_kernel[(Sq, BH)](x, y, Sq * 128, 128, Sq, Sk, 0.5, BLOCK_K=128)
+    xs = x[:, :, :Sk].double() * 0.5
+    allowed = torch.ones(Sq, Sk, dtype=torch.bool).tril(Sk - Sq)
+    ref = torch.softmax(xs.masked_fill(~allowed, -float("inf")), -1)
+    close(y[:, :, :Sk].float(), ref.half().float(), 1e-3, 1e-2, "causal softmax")
+    assert y[:, :, Sk:].isnan().all()
+
+
 if __name__ == "__main__":
     names = sorted(k for k in globals() if k.startswith("check_"))
     for name in names:
