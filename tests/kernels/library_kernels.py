@@ -283,6 +283,36 @@
 # CONSTEXPR: BLOCK_K=128
 # GRID: Sq, BH
 #
+# KERNEL: prefix_attention_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*i32:16,*i32:16,*fp16:16,fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: QUERY_GROUP=2, HEAD_DIM=64, X=8, KV_BLOCK=16, BLOCK_M=16, BLOCK_N=32
+# GRID: S, H, QT
+#
+# KERNEL: prefix_attention_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,*i32:16,*i32:16,*bf16:16,fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: QUERY_GROUP=1, HEAD_DIM=32, X=8, KV_BLOCK=32, BLOCK_M=32, BLOCK_N=32
+# GRID: S, H, QT
+#
+# KERNEL: lora_shrink_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*i32:16,i32,i32,i32,i32,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_M=16, BLOCK_N=16, BLOCK_K=32, SPLIT_K=1
+# GRID: cdiv(M, BLOCK_M), SPLIT_K
+#
+# KERNEL: lora_shrink_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*fp32:16,*i32:16,i32,i32,i32,i32,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_M=16, BLOCK_N=32, BLOCK_K=32, SPLIT_K=4
+# GRID: cdiv(M, BLOCK_M), SPLIT_K
+#
+# KERNEL: w8a8_gemm_kernel
+# SIGNATURE: *i8:16,*i8:16,*fp16:16,*fp32:16,*fp32:16,*fp16:16,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: HAS_BIAS=True, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, GROUP_M=4
+# GRID: cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)
+#
+# KERNEL: w8a8_gemm_kernel
+# SIGNATURE: *i8:16,*i8:16,*bf16:16,*fp32:16,*fp32:16,*bf16:16,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: HAS_BIAS=False, BLOCK_M=64, BLOCK_N=32, BLOCK_K=64, GROUP_M=2
+# GRID: cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)
+#
 # Kernels written in the manner of the training and serving libraries
 # (Liger-Kernel, Unsloth, FlagGems, vLLM, xformers), fresh: RMSNorm forward
 # under three string casting modes and its backward with a partial dW row per
@@ -314,8 +344,12 @@
 # tiles; dropout + bias + GELU whose backward regenerates the tl.rand mask;
 # Unsloth-style chunked cross entropy (grid (rows, chunks), softcapping and
 # logit scaling, a logsumexp combine, a backward with a stride-0 upstream
-# gradient); a bottom-right causal softmax on a 2-D grid (no Triton dumps
-# yet).
+# gradient); a bottom-right causal softmax on a 2-D grid; prefix attention
+# over vLLM's paged caches (keys split [.., HEAD_DIM // X, KV_BLOCK, X],
+# values transposed) through tl.dot on a 3-D grid; a LoRA shrink with one
+# adapter per token tile, an early return for none and split-K atomics; a
+# w8a8 GEMM (int8 tl.dot into int32, row and column scales, grouped order)
+# (no Triton dumps yet).
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
@@ -1208,3 +1242,115 @@ def causal_softmax_kernel(X, Y, stride_bh, stride_q, Sq, Sk, scale, BLOCK_K: tl.
     num = tl.exp(x)
     y = num / tl.sum(num, axis=0)
     tl.store(Y + bh * stride_bh + q * stride_q + k, y.to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def prefix_attention_kernel(Q, K_cache, V_cache, block_table, ctx_lens, Out, scale,
+                            stride_qt, stride_qh, stride_kb, stride_kh, stride_kd, stride_kbl, stride_kx,
+                            stride_vb, stride_vh, stride_vd, stride_vbl, stride_bt, stride_ot, stride_oh,
+                            QUERY_GROUP: tl.constexpr, HEAD_DIM: tl.constexpr, X: tl.constexpr,
+                            KV_BLOCK: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # queries of one sequence attend to its cached context through the
+    # paged layouts vLLM uses: keys [blocks, heads, HEAD_DIM // X, KV_BLOCK, X],
+    # values [blocks, heads, HEAD_DIM, KV_BLOCK]; grid (seqs, q heads, q tiles)
+    seq = tl.program_id(0)
+    h = tl.program_id(1)
+    kv_h = h // QUERY_GROUP
+    offs_m = tl.program_id(2) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, HEAD_DIM)
+    offs_n = tl.arange(0, BLOCK_N)
+    ctx = tl.load(ctx_lens + seq)
+    q_rows = seq * BLOCK_M * tl.num_programs(2) + offs_m
+    q = tl.load(Q + q_rows[:, None] * stride_qt + h * stride_qh + offs_d[None, :])
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    for start_n in range(0, ctx, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        tok = start_n + offs_n
+        bn = tl.load(block_table + seq * stride_bt + tok // KV_BLOCK, mask=tok < ctx, other=0).to(tl.int64)
+        off_k = (bn[None, :] * stride_kb + kv_h * stride_kh + (offs_d[:, None] // X) * stride_kd
+                 + (tok[None, :] % KV_BLOCK) * stride_kbl + (offs_d[:, None] % X) * stride_kx)
+        k = tl.load(K_cache + off_k, mask=tok[None, :] < ctx, other=0.0)
+        qk = tl.dot(q, k) * scale
+        qk = tl.where(tok[None, :] < ctx, qk, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, axis=1))
+        p = tl.exp(qk - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, axis=1)
+        off_v = (bn[:, None] * stride_vb + kv_h * stride_vh + offs_d[None, :] * stride_vd
+                 + (tok[:, None] % KV_BLOCK) * stride_vbl)
+        v = tl.load(V_cache + off_v, mask=tok[:, None] < ctx, other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    tl.store(Out + q_rows[:, None] * stride_ot + h * stride_oh + offs_d[None, :], acc.to(Out.dtype.element_ty))
+
+
+@triton.jit
+def lora_shrink_kernel(X, LoRA_A, Out, lora_ids, M, K, R, stride_xm, stride_al, stride_ar, stride_om, scaling,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                       SPLIT_K: tl.constexpr):
+    # out[m, :R] += scaling * x[m] @ A[lora[m]]^T, one LoRA per token tile
+    # (tokens are grouped by adapter), -1 for none; split-K through atomics
+    pid_m = tl.program_id(0)
+    pid_sk = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    lora = tl.load(lora_ids + pid_m * BLOCK_M)
+    if lora == -1:
+        return
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_k = pid_sk * BLOCK_K + tl.arange(0, BLOCK_K)
+    a_ptr = X + offs_m[:, None] * stride_xm + offs_k[None, :]
+    b_ptr = LoRA_A + lora.to(tl.int64) * stride_al + offs_n[None, :] * stride_ar + offs_k[:, None]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
+        k_rem = K - k * (BLOCK_K * SPLIT_K)
+        a = tl.load(a_ptr, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_rem), other=0.0)
+        b = tl.load(b_ptr, mask=(offs_k[:, None] < k_rem) & (offs_n[None, :] < R), other=0.0)
+        acc += tl.dot(a, b)
+        a_ptr += BLOCK_K * SPLIT_K
+        b_ptr += BLOCK_K * SPLIT_K
+    acc *= scaling
+    o_ptr = Out + offs_m[:, None] * stride_om + offs_n[None, :]
+    o_mask = (offs_m[:, None] < M) & (offs_n[None, :] < R)
+    if SPLIT_K == 1:
+        tl.store(o_ptr, acc.to(Out.dtype.element_ty), mask=o_mask)
+    else:
+        tl.atomic_add(o_ptr, acc.to(Out.dtype.element_ty), mask=o_mask)
+
+
+@triton.jit
+def w8a8_gemm_kernel(A, B, C, scale_a, scale_b, Bias, M, N, K, stride_am, stride_bk, stride_cm,
+                     HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                     GROUP_M: tl.constexpr):
+    # int8 x int8 -> int32 accumulation, per-token (row) and per-channel
+    # (column) scales, a grouped launch order
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BLOCK_M)
+    num_n = tl.cdiv(N, BLOCK_N)
+    per_group = GROUP_M * num_n
+    group = pid // per_group
+    first_m = group * GROUP_M
+    size_m = min(num_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % per_group) % size_m
+    pid_n = (pid % per_group) // size_m
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = A + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = B + offs_k[:, None] * stride_bk + offs_n[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < K - k * BLOCK_K), other=0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < K - k * BLOCK_K) & (offs_n[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_bk
+    sa = tl.load(scale_a + offs_m, mask=offs_m < M, other=0.0)
+    sb = tl.load(scale_b + offs_n, mask=offs_n < N, other=0.0)
+    out = acc.to(tl.float32) * sa[:, None] * sb[None, :]
+    if HAS_BIAS:
+        out += tl.load(Bias + offs_n, mask=offs_n < N, other=0.0).to(tl.float32)[None, :]
+    c_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    tl.store(C + offs_m[:, None] * stride_cm + offs_n[None, :], out.to(C.dtype.element_ty), mask=c_mask)

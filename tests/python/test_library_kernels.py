@@ -628,6 +628,73 @@ def check_causal_softmax():
     assert y[:, :, Sk:].isnan().all()
 
 
+def check_prefix_attention():
+    for dt, grp, hd, xw, bs, bm, bn in ((torch.float16, 2, 64, 8, 16, 16, 32), (torch.bfloat16, 1, 32, 8, 32, 32, 32)):
+        S, HKV, QT = 2, 2, 2
+        H = HKV * grp
+        ctx = torch.tensor([45, 100], dtype=torch.int32)
+        maxb = triton.cdiv(100, bs)
+        nb = S * maxb + 3
+        table = torch.randperm(nb, generator=g)[:S * maxb].reshape(S, maxb).to(torch.int32).contiguous()
+        kc = randn(nb, HKV, hd // xw, bs, xw, dtype=dt)
+        vc = randn(nb, HKV, hd, bs, dtype=dt)
+        T = S * QT * bm
+        q = randn(T, H, hd, dtype=dt)
+        out = torch.full((T, H, hd), NAN, dtype=dt)
+        scale = hd ** -0.5
+        K.prefix_attention_kernel[(S, H, QT)](q, kc, vc, table, ctx, out, scale, H * hd, hd, *kc.stride()[:5],
+                                              *vc.stride()[:4], maxb, H * hd, hd, QUERY_GROUP=grp, HEAD_DIM=hd,
+                                              X=xw, KV_BLOCK=bs, BLOCK_M=bm, BLOCK_N=bn)
+        kf = kc.permute(0, 3, 1, 2, 4).reshape(nb, bs, HKV, hd).double()
+        vf = vc.permute(0, 3, 1, 2).double()
+        for sq in range(S):
+            L = int(ctx[sq])
+            t = torch.arange(L)
+            phys = table[sq].long()[t // bs]
+            kk = kf[phys, t % bs].repeat_interleave(grp, dim=1)     # [L, H, hd]
+            vv = vf[phys, t % bs].repeat_interleave(grp, dim=1)
+            qq = q[sq * QT * bm:(sq + 1) * QT * bm].double()         # [Mq, H, hd]
+            att = torch.softmax(torch.einsum("mhd,lhd->hml", qq, kk) * scale, -1)
+            ref = torch.einsum("hml,lhd->mhd", att, vv)
+            close(out[sq * QT * bm:(sq + 1) * QT * bm].float(), ref.float(), 2e-2, 2e-2, "prefix attention")
+
+
+def check_lora_shrink():
+    for dt, bn, split in ((torch.float16, 16, 1), (torch.bfloat16, 32, 4)):
+        M, Kd, R, L = 60, 100, 16 if bn == 16 else 24, 3
+        x = randn(M, Kd, dtype=dt)
+        A = randn(L, R, Kd, dtype=dt, scale=0.2)
+        tile_lora = [1, -1, 0, 2]
+        ids = torch.tensor([tile_lora[m // 16] for m in range(M)], dtype=torch.int32)
+        out = torch.full((M, R), NAN) if split == 1 else torch.zeros(M, R)
+        K.lora_shrink_kernel[(triton.cdiv(M, 16), split)](x, A, out, ids, M, Kd, R, Kd, R * Kd, Kd, R, 0.5,
+                                                          BLOCK_M=16, BLOCK_N=bn, BLOCK_K=32, SPLIT_K=split)
+        for m in range(M):
+            lo = int(ids[m])
+            if lo < 0:
+                want = torch.full((R,), NAN) if split == 1 else torch.zeros(R)
+            else:
+                want = 0.5 * (A[lo].double() @ x[m].double())
+            close(out[m], want, 2e-3, 2e-3, "lora row %d" % m)
+
+
+def check_w8a8_gemm():
+    for odt, bias, bm, bn, bk, gm in ((torch.float16, True, 32, 32, 32, 4), (torch.bfloat16, False, 64, 32, 64, 2)):
+        M, N, Kd = 70, 50, 100
+        a = torch.randint(-128, 128, (M, Kd), generator=g, dtype=torch.int8)
+        b = torch.randint(-128, 128, (Kd, N), generator=g, dtype=torch.int8)
+        sa = torch.rand(M, generator=g) * 0.01; sb = torch.rand(N, generator=g) * 0.01
+        bvec = randn(N, dtype=odt)
+        c = torch.full((M, N), NAN, dtype=odt)
+        grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+        K.w8a8_gemm_kernel[grid](a, b, c, sa, sb, bvec, M, N, Kd, Kd, N, N, HAS_BIAS=bias, BLOCK_M=bm, BLOCK_N=bn,
+                                 BLOCK_K=bk, GROUP_M=gm)
+        ref = (a.double() @ b.double()) * sa.double()[:, None] * sb.double()[None, :]
+        if bias:
+            ref = ref + bvec.double()
+        close(c.float(), ref.to(odt).float(), 1e-2, 1e-2, "w8a8")
+
+
 if __name__ == "__main__":
     names = sorted(k for k in globals() if k.startswith("check_"))
     for name in names:
