@@ -490,6 +490,14 @@ def check_sparsemax():
             s = torch.from_numpy(ref > 0).double()
             jac = torch.diag_embed(s) - s[:, :, None] * s[:, None, :] / s.sum(1)[:, None, None]
             close(dx, torch.einsum("rij,rj->ri", jac, dy.double()), 1e-5, 1e-5, "sparsemax bwd")
+    # a vocabulary-wide row: the sort of a 65536 tile unrolls into ~78 MiB of
+    # tiles, more than a pool thread's stack (the CPU runtime starts threads
+    # with a stack sized to such a frame)
+    R, N = 2, 40000
+    x = randn(R, N, scale=3.0)
+    y = torch.full((R, N), NAN)
+    K.sparsemax_fwd_kernel[(R,)](x, y, N, N, BLOCK=65536)
+    close(y, torch.from_numpy(sparsemax_ref(x.double().numpy())).float(), 1e-5, 1e-5, "sparsemax 65536")
 
 
 def check_top_p_bisect():
