@@ -313,6 +313,31 @@
 # CONSTEXPR: HAS_BIAS=False, BLOCK_M=64, BLOCK_N=32, BLOCK_K=64, GROUP_M=2
 # GRID: cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)
 #
+# KERNEL: token_bitmask_kernel
+# SIGNATURE: *fp32:16,*i32:16,*i32:16,i32,i32,i32
+# CONSTEXPR: BLOCK=256
+# GRID: n_masked, cdiv(V, BLOCK)
+#
+# KERNEL: token_bitmask_kernel
+# SIGNATURE: *bf16:16,*i32:16,*i32:16,i32,i32,i32
+# CONSTEXPR: BLOCK=1024
+# GRID: n_masked, cdiv(V, BLOCK)
+#
+# KERNEL: merge_attn_states_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp16:16,*fp32:16,*fp16:16,*fp32:16,i32
+# CONSTEXPR: HEAD_SIZE=80, PAD=128, OUTPUT_LSE=True
+# GRID: T, n_heads
+#
+# KERNEL: merge_attn_states_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*bf16:16,*fp32:16,*bf16:16,*fp32:16,i32
+# CONSTEXPR: HEAD_SIZE=64, PAD=64, OUTPUT_LSE=False
+# GRID: T, n_heads
+#
+# KERNEL: grpo_loss_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*fp32:16,*i64:16,*fp32:16,*i32:16,*fp32:16,*fp32:16,*i8:16,fp32,fp32,fp32,fp32,i32,i32
+# CONSTEXPR: BLOCK_V=256
+# GRID: B, L
+#
 # Kernels written in the manner of the training and serving libraries
 # (Liger-Kernel, Unsloth, FlagGems, vLLM, xformers), fresh: RMSNorm forward
 # under three string casting modes and its backward with a partial dW row per
@@ -349,7 +374,12 @@
 # values transposed) through tl.dot on a 3-D grid; a LoRA shrink with one
 # adapter per token tile, an early return for none and split-K atomics; a
 # w8a8 GEMM (int8 tl.dot into int32, row and column scales, grouped order)
-# (no Triton dumps yet).
+# structured-output masking from packed int32 bitmasks (shifts by a
+# broadcast arange, a reshape of a 2-D bit tile); merging two partial
+# attention states through their logsumexps (inf lse as empty); a GRPO loss
+# per completion token (online logsumexp with temperature, clipped ratio,
+# k3 KL under a runtime beta, an early return on the mask) (no Triton dumps
+# yet).
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
@@ -1354,3 +1384,84 @@ def w8a8_gemm_kernel(A, B, C, scale_a, scale_b, Bias, M, N, K, stride_am, stride
         out += tl.load(Bias + offs_n, mask=offs_n < N, other=0.0).to(tl.float32)[None, :]
     c_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
     tl.store(C + offs_m[:, None] * stride_cm + offs_n[None, :], out.to(C.dtype.element_ty), mask=c_mask)
+
+
+@triton.jit
+def token_bitmask_kernel(Logits, Bitmask, indices, V, logits_stride, bitmask_stride, BLOCK: tl.constexpr):
+    # structured output: a token whose bit is 0 in the row's packed int32
+    # mask gets -inf; grid (rows to mask, vocabulary blocks)
+    row = tl.load(indices + tl.program_id(0))
+    start = tl.program_id(1) * BLOCK
+    words = start // 32 + tl.arange(0, BLOCK // 32)
+    packed = tl.load(Bitmask + row * bitmask_stride + words, mask=words < bitmask_stride, other=-1)
+    bits = (packed[:, None] >> tl.arange(0, 32)[None, :]) & 1
+    blocked = tl.reshape(bits == 0, (BLOCK,))
+    offs = start + tl.arange(0, BLOCK)
+    tl.store(Logits + row * logits_stride + offs, -float("inf"), mask=blocked & (offs < V))
+
+
+@triton.jit
+def merge_attn_states_kernel(Out, Out_lse, P, P_lse, S, S_lse, n_heads, HEAD_SIZE: tl.constexpr,
+                             PAD: tl.constexpr, OUTPUT_LSE: tl.constexpr):
+    # the exact attention over two key sets from the partial outputs and
+    # their logsumexps (prefix and suffix); an inf lse (an empty part) counts
+    # as -inf; grid (tokens, heads)
+    t = tl.program_id(0)
+    h = tl.program_id(1)
+    p_lse = tl.load(P_lse + h * tl.num_programs(0) + t)
+    s_lse = tl.load(S_lse + h * tl.num_programs(0) + t)
+    p_lse = tl.where(p_lse == float("inf"), float("-inf"), p_lse)
+    s_lse = tl.where(s_lse == float("inf"), float("-inf"), s_lse)
+    mx = tl.maximum(p_lse, s_lse)
+    p_lse = p_lse - mx
+    s_lse = s_lse - mx
+    p_se = tl.exp(p_lse)
+    s_se = tl.exp(s_lse)
+    total = p_se + s_se
+    if OUTPUT_LSE:
+        tl.store(Out_lse + h * tl.num_programs(0) + t, tl.log(total) + mx)
+    d = tl.arange(0, PAD)
+    dm = d < HEAD_SIZE
+    base = (t * n_heads + h).to(tl.int64) * HEAD_SIZE
+    p = tl.load(P + base + d, mask=dm).to(tl.float32)
+    s = tl.load(S + base + d, mask=dm).to(tl.float32)
+    out = p * (p_se / total) + s * (s_se / total)
+    tl.store(Out + base + d, out.to(Out.dtype.element_ty), mask=dm)
+
+
+@triton.jit
+def grpo_loss_kernel(Logits, OldLogp, RefLogp, Completion, Advantages, Mask, Loss, PerTokenKL, Clipped,
+                     temperature, beta, eps_low, eps_high, L, V,
+                     BLOCK_V: tl.constexpr):
+    # one program per completion token (grid (B, L)): the chosen token's
+    # log-probability from an online logsumexp over the vocabulary, the
+    # clipped PPO ratio and the k3 KL estimate to a reference policy
+    b = tl.program_id(0).to(tl.int64)
+    l = tl.program_id(1).to(tl.int64)
+    tok = b * L + l
+    if tl.load(Mask + tok) == 0:
+        return
+    logits = Logits + tok * V
+    m = float("-inf")
+    s = 0.0
+    for start in range(0, V, BLOCK_V):
+        cols = start + tl.arange(0, BLOCK_V)
+        x = tl.load(logits + cols, mask=cols < V, other=float("-inf")).to(tl.float32) / temperature
+        m_new = tl.maximum(m, tl.max(x, axis=0))
+        s = s * tl.exp(m - m_new) + tl.sum(tl.exp(x - m_new), axis=0)
+        m = m_new
+    idx = tl.load(Completion + tok)
+    logp = tl.load(logits + idx).to(tl.float32) / temperature - (m + tl.log(s))
+    adv = tl.load(Advantages + b)
+    old = tl.load(OldLogp + tok)
+    ratio = tl.exp(logp - old)
+    clipped = tl.clamp(ratio, 1.0 - eps_low, 1.0 + eps_high)
+    loss = -tl.minimum(ratio * adv, clipped * adv)
+    is_clipped = (ratio * adv) > (clipped * adv)
+    if beta != 0.0:
+        ref = tl.load(RefLogp + tok)
+        kl = tl.exp(ref - logp) - (ref - logp) - 1.0
+        loss += beta * kl
+        tl.store(PerTokenKL + tok, kl)
+    tl.store(Loss + tok, loss)
+    tl.store(Clipped + tok, is_clipped.to(tl.int8))

@@ -703,6 +703,74 @@ def check_w8a8_gemm():
         close(c.float(), ref.to(odt).float(), 1e-2, 1e-2, "w8a8")
 
 
+def check_token_bitmask():
+    for dt, block in ((torch.float32, 256), (torch.bfloat16, 1024)):
+        R, V = 5, 1000
+        words = triton.cdiv(V, 32)
+        logits = randn(R, V, dtype=dt)
+        bm = torch.randint(-2 ** 31, 2 ** 31 - 1, (R, words), generator=g, dtype=torch.int64).to(torch.int32)
+        idx = torch.tensor([0, 2, 4], dtype=torch.int32)
+        ref = logits.clone()
+        bits = ((bm.numpy().astype(np.int64)[:, :, None] >> np.arange(32)) & 1).reshape(R, -1)[:, :V]
+        for r in idx.tolist():
+            ref[r][torch.from_numpy(bits[r] == 0)] = -float("inf")
+        out = logits.clone()
+        K.token_bitmask_kernel[(3, triton.cdiv(V, block))](out, bm, idx, V, V, words, BLOCK=block)
+        assert torch.equal(out, ref), int((out != ref).sum())
+
+
+def check_merge_attn_states():
+    for dt, hs, pad, out_lse in ((torch.float16, 80, 128, True), (torch.bfloat16, 64, 64, False)):
+        T, H = 7, 3
+        p = randn(T, H, hs, dtype=dt); s_ = randn(T, H, hs, dtype=dt)
+        pl = randn(H, T, scale=3.0); sl = randn(H, T, scale=3.0)
+        pl[0, 1] = float("inf"); sl[2, 5] = float("inf")
+        out = torch.full((T, H, hs), NAN, dtype=dt); olse = torch.full((H, T), NAN)
+        K.merge_attn_states_kernel[(T, H)](out, olse, p, pl, s_, sl, H, HEAD_SIZE=hs, PAD=pad, OUTPUT_LSE=out_lse)
+        a = torch.where(pl == float("inf"), torch.tensor(-float("inf")), pl).double()
+        b = torch.where(sl == float("inf"), torch.tensor(-float("inf")), sl).double()
+        lse = torch.logaddexp(a, b)
+        wa = torch.exp(a - lse).T[:, :, None]; wb = torch.exp(b - lse).T[:, :, None]
+        ref = p.double() * wa + s_.double() * wb
+        close(out.float(), ref.to(dt).float(), 1e-2, 1e-2, "merge attn")
+        if out_lse:
+            close(olse, lse, 1e-5, 1e-5, "merge lse")
+        else:
+            assert olse.isnan().all()
+
+
+def check_grpo_loss():
+    B, L, V = 3, 5, 300
+    for beta in (0.04, 0.0):
+        logits = randn(B, L, V, dtype=torch.bfloat16, scale=2.0)
+        comp = torch.randint(0, V, (B, L), generator=g)
+        old = randn(B, L) * 0.1 - 5.0; refl = randn(B, L) * 0.1 - 5.0
+        adv = randn(B)
+        mask = (torch.rand(B, L, generator=g) > 0.3).to(torch.int32)
+        mask[0, 0] = 1
+        loss = torch.full((B, L), NAN); kl = torch.full((B, L), NAN); clip = torch.full((B, L), 7, dtype=torch.int8)
+        temp, el, eh = 0.9, 0.2, 0.28
+        K.grpo_loss_kernel[(B, L)](logits, old, refl, comp, adv, mask, loss, kl, clip, temp, beta, el, eh, L, V,
+                                   BLOCK_V=256)
+        logp = torch.log_softmax(logits.double() / temp, -1).gather(-1, comp[..., None])[..., 0]
+        old = old.double()
+        ratio = torch.exp(logp - old)
+        clipped = ratio.clamp(1 - el, 1 + eh)
+        a = adv.double()[:, None]
+        rl = -torch.minimum(ratio * a, clipped * a)
+        rkl = torch.exp(refl.double() - logp) - (refl.double() - logp) - 1
+        if beta:
+            rl = rl + beta * rkl
+        m = mask.bool()
+        close(loss[m], rl[m], 1e-4, 1e-4, "grpo loss")
+        assert loss[~m].isnan().all() and (clip[~m] == 7).all()
+        assert torch.equal(clip[m], ((ratio * a) > (clipped * a))[m].to(torch.int8))
+        if beta:
+            close(kl[m], rkl[m], 1e-4, 1e-4, "grpo kl")
+        else:
+            assert kl.isnan().all()
+
+
 if __name__ == "__main__":
     names = sorted(k for k in globals() if k.startswith("check_"))
     for name in names:
