@@ -338,6 +338,11 @@
 # CONSTEXPR: BLOCK_V=256
 # GRID: B, L
 #
+# KERNEL: top_k_renorm_kernel
+# SIGNATURE: *fp32:16,i32,*i32:16,i32
+# CONSTEXPR: BLOCK_V=1024
+# GRID: B
+#
 # Kernels written in the manner of the training and serving libraries
 # (Liger-Kernel, Unsloth, FlagGems, vLLM, xformers), fresh: RMSNorm forward
 # under three string casting modes and its backward with a partial dW row per
@@ -378,7 +383,8 @@
 # broadcast arange, a reshape of a 2-D bit tile); merging two partial
 # attention states through their logsumexps (inf lse as empty); a GRPO loss
 # per completion token (online logsumexp with temperature, clipped ratio,
-# k3 KL under a runtime beta, an early return on the mask) (no Triton dumps
+# k3 KL under a runtime beta, an early return on the mask); top-k
+# renormalisation through a noinline helper that sorts (no Triton dumps
 # yet).
 import triton
 import triton.language as tl
@@ -1465,3 +1471,28 @@ def grpo_loss_kernel(Logits, OldLogp, RefLogp, Completion, Advantages, Mask, Los
         tl.store(PerTokenKL + tok, kl)
     tl.store(Loss + tok, loss)
     tl.store(Clipped + tok, is_clipped.to(tl.int8))
+
+
+@triton.jit(noinline=True)
+def _kth_largest(ptr, n, k, BLOCK: tl.constexpr):
+    # a helper kept out of line (scalar arguments only): its sorted copy
+    # of the row lives in a frame of its own
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(ptr + cols, mask=cols < n, other=-1.0)
+    srt = tl.sort(x, descending=True)
+    return tl.sum(tl.where(cols == k - 1, srt, 0.0), axis=0)
+
+
+@triton.jit
+def top_k_renorm_kernel(Probs, stride, top_ks, V, BLOCK_V: tl.constexpr):
+    # probabilities outside the row's top k become 0 and the rest are
+    # renormalised (vLLM / FlashInfer's top_k_renorm_probs)
+    row = tl.program_id(0)
+    ptr = Probs + row.to(tl.int64) * stride
+    cols = tl.arange(0, BLOCK_V)
+    mask = cols < V
+    p = tl.load(ptr + cols, mask=mask, other=0.0)
+    k = tl.load(top_ks + row)
+    kth = _kth_largest(ptr, V, k, BLOCK_V)
+    p = tl.where(p >= kth, p, 0.0)
+    tl.store(ptr + cols, p / tl.sum(p, axis=0), mask=mask)

@@ -771,6 +771,24 @@ def check_grpo_loss():
             assert kl.isnan().all()
 
 
+def check_top_k_renorm():
+    # BLOCK_V=16384: the noinline helper's sort takes ~20 MiB of stack in a
+    # frame of its own, which the kernel's frame size has to count (one
+    # program runs on the launching thread when the kernel's frame is small)
+    for B, V, block in ((3, 1000, 1024), (1, 12000, 16384), (2, 12000, 16384)):
+        p = torch.softmax(randn(B, block, scale=2.0), 1)
+        top_k = torch.randint(1, 60, (B,), generator=g, dtype=torch.int32)
+        ref = p.clone()
+        for b in range(B):
+            row = p[b, :V].double()
+            keep = torch.zeros(V, dtype=torch.bool).index_fill(0, row.topk(int(top_k[b])).indices, True)
+            kept = torch.where(keep, row, torch.zeros_like(row))
+            ref[b, :V] = (kept / kept.sum()).float()
+        out = p.clone()
+        K.top_k_renorm_kernel[(B,)](out, block, top_k, V, BLOCK_V=block)
+        close(out, ref, 1e-6, 1e-5, "top-k renorm")
+
+
 if __name__ == "__main__":
     names = sorted(k for k in globals() if k.startswith("check_"))
     for name in names:
