@@ -109,13 +109,18 @@ CpuStats cpu_stats(void);
 /* Runs fn(ud, begin, end) over [0, n) in chunks on the pool; returns the
  * first nonzero value fn returned (0 when all returned 0). Chunks are handed
  * out from an atomic counter, ~max(1, n / (threads * 8)) programs each; once
- * a chunk fails no new chunk starts. With small_frame (the kernel's frame
- * fits the caller's stack) the caller takes chunks beside the workers, and
- * n == 1 runs on the caller's thread alone. The pool's threads have
- * `CPU_POOL_STACK` bytes of stack. */
+ * a chunk fails no new chunk starts. frame_bytes is what the kernel's tiles
+ * take on the stack (its metadata). A small frame (under 1 MiB, which fits
+ * the caller's stack) lets the caller take chunks beside the workers, and
+ * n == 1 then runs on the caller's thread alone. The pool's threads have
+ * `CPU_POOL_STACK` bytes of stack; a frame too big for that runs on threads
+ * started for this launch with a stack sized to it (a 65536-element
+ * tl.sort unrolls into tens of MiB of tiles), and CPU_POOL_NO_STACK comes
+ * back when not one of those could be started. */
 #define CPU_POOL_STACK ((size_t)64 << 20)
+#define CPU_POOL_NO_STACK (-1)
 typedef int (*CpuRangeFn)(void *ud, int64_t begin, int64_t end);
-int cpu_pool_run(int64_t n, CpuRangeFn fn, void *ud, bool small_frame);
+int cpu_pool_run(int64_t n, CpuRangeFn fn, void *ud, int64_t frame_bytes);
 int cpu_pool_num_threads(void); /* $TRITONC_NUM_THREADS, default the core count */
 
 #endif

@@ -24,6 +24,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -496,7 +497,12 @@ bool cpu_kernel_launch(CpuKernel *k, const int grid[3], void *const *args, DiagE
     stats.launches++;
     pthread_mutex_unlock(&stats_lock);
     if (n == 0) return true;
-    int r = cpu_pool_run(n, launch_range, &l, k->frame_bytes < ((int64_t)1 << 20));
+    int r = cpu_pool_run(n, launch_range, &l, k->frame_bytes);
+    if (r == CPU_POOL_NO_STACK) {
+        diag_error(de, (Loc){0}, "C backend: could not start a thread with the %" PRId64
+                   " MiB of stack that this kernel's tiles take", (k->frame_bytes >> 20) + 1);
+        return false;
+    }
     if (r) {
         diag_error(de, (Loc){0}, "kernel assertion failed: %s", l.msg[0] ? l.msg : "(no message)");
         return false;

@@ -76,6 +76,8 @@ typedef struct Emitter {
     int lanes;
     bool comments;
     int64_t frame_bytes; /* arrays declared by the current function */
+    Map frames;        /* Op* (an emitted function) -> its FuncFrame */
+    Op *module;
     Op *func;          /* function being emitted */
     bool is_kernel;
     /* the open fusion group (see "element-wise fusion" below) */
@@ -2637,6 +2639,15 @@ static void begin_func(Emitter *e, Op *f) {
     e->is_kernel = func_is_kernel(f);
 }
 
+/* What a function's body declares on the stack (Emitter.frames). */
+typedef struct FuncFrame {
+    int64_t own;     /* its arrays' bytes */
+    bool entry_done; /* a kernel: its entry is written */
+} FuncFrame;
+
+static int64_t func_stack(Emitter *e, Op *f, int depth);
+static void emit_entry(Emitter *e, Op *f);
+
 static void emit_func(Emitter *e, Op *f) {
     begin_func(e, f);
     Block *entry = func_entry(f);
@@ -2664,14 +2675,61 @@ static void emit_func(Emitter *e, Op *f) {
     e->indent--;
     line(e, "}");
     sb_putc(e->out, '\n');
-    if (!e->is_kernel) return;
-    /* the exported entry: unpack args, run programs [begin, end) */
+    FuncFrame *fr = ARENA_NEW(e->arena, FuncFrame);
+    fr->own = e->frame_bytes;
+    fr->entry_done = false;
+    map_put(&e->frames, MAP_KEY(f), fr);
+    /* a kernel's entry follows its body unless it calls a function whose
+     * body (and so whose frame) comes later: then it comes at the end */
+    if (e->is_kernel && func_stack(e, f, 0) >= 0) emit_entry(e, f);
+}
+
+/* The stack a call of f takes: its own arrays and, below them, those of the
+ * deepest chain of functions it calls (a noinline helper keeps its tiles in
+ * a frame of its own); -1 while one of them is not emitted yet. Triton has
+ * no recursion; the depth bounds a cycle. */
+typedef struct CallScan {
+    Emitter *e;
+    int depth;
+    int64_t deepest;
+} CallScan;
+
+static void callee_stack(Op *op, void *ud) {
+    CallScan *s = ud;
+    if (op->kind != TT_CALL) return;
+    Attr *ca = op_attr(op, "callee");
+    const char *callee = ca && (ca->kind == ATTR_SYMREF || ca->kind == ATTR_STRING) ? ca->s : NULL;
+    Op *g = callee ? module_lookup_func(s->e->module, callee) : NULL;
+    if (!g || s->deepest < 0) return;
+    int64_t b = func_stack(s->e, g, s->depth + 1);
+    if (b < 0 || b > s->deepest) s->deepest = b;
+}
+
+static int64_t func_stack(Emitter *e, Op *f, int depth) {
+    FuncFrame *fr = map_get(&e->frames, MAP_KEY(f));
+    if (!fr) return -1;
+    if (depth > 64) return fr->own;
+    CallScan s = {e, depth, 0};
+    op_walk(f, callee_stack, &s, false);
+    return s.deepest < 0 ? -1 : fr->own + s.deepest;
+}
+
+/* A kernel's exported metadata ({nparams, the stack its tiles take}, which
+ * the runtime sizes threads by) and its entry, which unpacks the arguments
+ * and runs programs [begin, end). After every body: the stack counts the
+ * functions the kernel calls. */
+static void emit_entry(Emitter *e, Op *f) {
+    FuncFrame *fr = map_get(&e->frames, MAP_KEY(f));
+    Block *entry = func_entry(f);
+    if (!fr || fr->entry_done || !entry || !func_is_kernel(f)) return;
+    fr->entry_done = true;
+    int64_t stack = func_stack(e, f, 0);
     StrBuf sb = {0};
     sanitize(func_name(f), &sb);
     const char *nm = arena_strdup(e->arena, sb_cstr(&sb));
     sb_free(&sb);
     line(e, "TC_EXPORT const int64_t " CPU_META_PREFIX "%s[2] = {%d, %" PRId64 "};", nm, entry->nargs,
-         e->frame_bytes);
+         stack < 0 ? fr->own : stack);
     line(e, "TC_EXPORT int " CPU_ENTRY_PREFIX "%s(void *const *args, const int32_t grid[3], int64_t begin, int64_t end, char *err, size_t errcap) {",
          nm);
     e->indent++;
@@ -2724,12 +2782,16 @@ bool cpu_emit_c(Op *module, const CpuEmitOptions *opts, StrBuf *out, DiagEngine 
             sb_free(&sig);
         }
         sb_putc(e.out, '\n');
+        e.module = module;
         for (Op *f = body->first; f && !e.failed; f = f->next)
             if (f->kind == TT_FUNC) emit_func(&e, f);
+        for (Op *f = body->first; f && !e.failed; f = f->next)
+            if (f->kind == TT_FUNC) emit_entry(&e, f);
     }
     fuse_reset(&e);
     map_free(&e.vals);
     map_free(&e.names);
+    map_free(&e.frames);
     arena_free(e.arena);
     return !e.failed;
 }

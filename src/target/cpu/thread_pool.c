@@ -4,6 +4,8 @@
  * Threads are created lazily on the first launch that needs them and live
  * for the process (detached; nothing to join at exit). Each has a big stack
  * (CPU_POOL_STACK) because a program instance keeps its tiles on the stack.
+ * A kernel whose tiles outgrow that stack runs on threads started for its
+ * launch, each with a stack sized to the kernel's frame, and joined after.
  * One job at a time: cpu_pool_run takes the pool's lock, publishes the job,
  * wakes the workers, takes chunks itself when the kernel's frame fits the
  * caller's stack, and waits until every worker has left the job. Workers take
@@ -98,8 +100,47 @@ static void start_threads(void) {
     pthread_attr_destroy(&attr);
 }
 
-int cpu_pool_run(int64_t n, CpuRangeFn fn, void *ud, bool small_frame) {
+static void *big_frame_worker(void *arg) {
+    run_chunks(arg);
+    return NULL;
+}
+
+/* The stack a thread needs for a frame of frame_bytes of tiles: the tiles,
+ * a quarter more for what the C compiler spills beside them, and 8 MiB for
+ * the calls the kernel makes (libm, the prelude), in whole 64 KiB units. */
+static size_t stack_for_frame(int64_t frame_bytes) {
+    size_t want = (size_t)frame_bytes + (size_t)frame_bytes / 4 + ((size_t)8 << 20);
+    size_t unit = (size_t)64 << 10;
+    return (want + unit - 1) / unit * unit;
+}
+
+/* Runs the job on up to cpu_pool_num_threads() threads with `stack` bytes
+ * of stack each, started here and joined before returning. */
+static int run_big_frame(Job *job, size_t stack) {
+    int64_t want = cpu_pool_num_threads();
+    if (want > job->n) want = job->n;
+    pthread_t *threads = malloc((size_t)want * sizeof *threads);
+    if (!threads) return CPU_POOL_NO_STACK;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    int started = 0;
+    if (pthread_attr_setstacksize(&attr, stack) == 0)
+        while (started < want && pthread_create(&threads[started], &attr, big_frame_worker, job) == 0) started++;
+    pthread_attr_destroy(&attr);
+    for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    free(threads);
+    return started ? job->result : CPU_POOL_NO_STACK;
+}
+
+int cpu_pool_run(int64_t n, CpuRangeFn fn, void *ud, int64_t frame_bytes) {
     if (n <= 0) return 0;
+    size_t stack = stack_for_frame(frame_bytes);
+    if (stack > CPU_POOL_STACK) {
+        int64_t chunk = n / ((int64_t)cpu_pool_num_threads() * 8);
+        Job job = {fn, ud, n, chunk < 1 ? 1 : chunk, 0, 0, 0};
+        return run_big_frame(&job, stack);
+    }
+    bool small_frame = frame_bytes < ((int64_t)1 << 20);
     if (n == 1 && small_frame) return fn(ud, 0, 1);
     pthread_mutex_lock(&pool.run_lock);
     pthread_mutex_lock(&pool.lock);
