@@ -54,7 +54,7 @@ static const Case cases[] = {
     {"add", b_add, 4, {"ld.global.v4.f32", "st.global.v4.f32", NULL}},
     {"softmax", b_softmax, 8, {"ld.global.v4.f32", "shfl.sync.bfly.b32", "ex2.approx.f32", "div.full.f32"}},
     {"softmax_small", b_softmax_small, 4, {"shfl.sync.bfly.b32", NULL}},
-    {"layernorm", b_layernorm, 8, {"ld.global.v2.b32", "st.global.v2.b32", "cvt.rn.f16.f32", "sqrt.approx.f32"}},
+    {"layernorm", b_layernorm, 8, {"ld.global.v2.b32", "st.global.v2.b32", "cvt.rn.f16.f32", "sqrt.approx.ftz.f32"}},
     {"matmul", b_matmul, 4, {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "ldmatrix.sync.aligned", NULL}},
     {"atomic_sum", b_atomic, 4, {"atom.acq_rel.gpu.global.add.f32", NULL}},
 };
