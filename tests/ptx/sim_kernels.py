@@ -462,7 +462,8 @@ def division_by_constants():
         a = rng.integers(info.min, info.max, 128, dtype=dt, endpoint=True)
         a[:4] = [info.min, info.max, 0, 1 if dt in (np.uint32, np.uint64) else -1]
         for D in ds:
-            # (the runtime divisor: a Python int, typed by its value: u32/u64 need one past the signed range)
+            # (the runtime divisor: a Python int, typed by its value as Triton does (i32, i64, u64 past
+            # 2**63); the kernel casts it to a's type, so the u32 case divides by 2**31 + 77 as uint32)
             b = int(D) if info.min < 0 else (2**31 + 77 if dt == np.uint32 else 2**63 + 77)
             check(DC.div_const_kernel, (1,), a, np.zeros(128, dt), np.zeros(128, dt), np.zeros(128, dt), b,
                   BLOCK=128, D=D)

@@ -8,7 +8,7 @@ def div_const_kernel(a_ptr, q_ptr, r_ptr, v_ptr, b, BLOCK: tl.constexpr, D: tl.c
     a = tl.load(a_ptr + offs)
     tl.store(q_ptr + offs, a // D)
     tl.store(r_ptr + offs, a % D)
-    tl.store(v_ptr + offs, a // b)  # a divisor known only at run time divides
+    tl.store(v_ptr + offs, a // b.to(a.dtype))  # a divisor known only at run time (an unsigned a: b is i64, as Triton types a Python int)
 
 
 @triton.jit
