@@ -1271,22 +1271,22 @@ static Slot fmath(Px *p, OpKind k, Slot a, const Type *e) {
 }
 
 /* libdevice's fast_* functions: the .approx instructions (CUDA's __sinf,
- * __logf, ...), for "__nv_fast_sinf" and the like; false for other symbols. */
+ * __logf, ...), for "__nv_fast_sinf" and the like, with the argument or the
+ * result scaled where the instruction is base 2; false for other symbols. */
 static bool fast_math(Px *p, const char *sym, Slot a, const Type *e, Slot *out) {
-    static const struct { const char *name, *ins; } fns[] = {
-        {"__nv_fast_sinf", "sin.approx.ftz.f32"}, {"__nv_fast_cosf", "cos.approx.ftz.f32"},
-        {"__nv_fast_log2f", "lg2.approx.ftz.f32"}, {"__nv_fast_logf", "lg2.approx.ftz.f32"},
-        {"__nv_fast_expf", "ex2.approx.ftz.f32"},  {"__nv_fast_tanhf", "tanh.approx.f32"},
+    static const struct { const char *name, *ins, *pre, *post; } fns[] = {
+        {"sinf", "sin.approx.ftz.f32", NULL, NULL},         {"cosf", "cos.approx.ftz.f32", NULL, NULL},
+        {"log2f", "lg2.approx.ftz.f32", NULL, NULL},        {"logf", "lg2.approx.ftz.f32", NULL, "0f3F317218"},
+        {"expf", "ex2.approx.ftz.f32", "0f3FB8AA3B", NULL}, {"tanhf", "tanh.approx.f32", NULL, NULL},
     };
+    if (strncmp(sym, "__nv_fast_", 10)) return false;
     for (int i = 0; i < TC_ARRAY_LEN(fns); i++) {
-        if (strcmp(sym, fns[i].name)) continue;
+        if (strcmp(sym + 10, fns[i].name)) continue;
         Type *f32 = p->f32;
         PxArg xa = px_arg(p, px_cast(p, a, e, f32, false, 0), f32);
-        if (!strcmp(sym, "__nv_fast_expf")) /* 2^(x log2 e) */
-            xa = px_arg_reg(p, px_cse2(p, RC_F32, "mul.f32", xa, px_arg_text(p, "0f3FB8AA3B")));
+        if (fns[i].pre) xa = px_arg_reg(p, px_cse2(p, RC_F32, "mul.f32", xa, px_arg_text(p, fns[i].pre)));
         Slot r = px_cse1(p, RC_F32, fns[i].ins, xa);
-        if (!strcmp(sym, "__nv_fast_logf")) /* log2 x ln 2 */
-            r = px_cse2(p, RC_F32, "mul.f32", px_arg_reg(p, r), px_arg_text(p, "0f3F317218"));
+        if (fns[i].post) r = px_cse2(p, RC_F32, "mul.f32", px_arg_reg(p, r), px_arg_text(p, fns[i].post));
         *out = px_cast(p, r, f32, e, false, 0);
         return true;
     }
