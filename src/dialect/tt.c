@@ -362,6 +362,27 @@ bool verify_gather(Op *op, DiagEngine *de) {
     return true;
 }
 
+/* tt.histogram %src (, %mask)? : S -> R: S a 1-D tensor of integers, the
+ * mask i1 of S's shape, R a 1-D tensor of integers (its length the number
+ * of bins; Triton's HistogramOp). */
+bool verify_histogram(Op *op, DiagEngine *de) {
+    Type *s = opnd(op, 0), *r = res(op);
+    if (!vfy_type(de, op, s, is_tensor(s) && s->rank == 1 && s->elem->kind == TY_INT,
+                  "source must be a 1-D tensor of integers"))
+        return false;
+    if (op->noperands > 1) {
+        Type *m = opnd(op, 1);
+        if (!vfy_type(de, op, m, is_tensor(m) && m->elem->kind == TY_INT && m->elem->width == 1 &&
+                      ty_same_shape(m, s), "mask must be a tensor of i1 of the source's shape"))
+            return false;
+    }
+    if (!is_tensor(r) || r->rank != 1 || r->elem->kind != TY_INT) {
+        op_error(de, op, "result type '%s' must be a 1-D tensor of integers", vfy_tstr(de, r));
+        return false;
+    }
+    return true;
+}
+
 bool verify_addptr(Op *op, DiagEngine *de) {
     Type *p = opnd(op, 0), *o = opnd(op, 1), *r = res(op);
     if (!vfy_type(de, op, p, ty_is_ptr_like(p), "operand #0 must be a pointer or a tensor of pointers")) return false;

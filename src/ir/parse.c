@@ -1601,6 +1601,21 @@ static Op *parse_custom(Parser *P, OpKind kind, Token name, Loc loc) {
         apply_attrs(P, op, amark);
         break;
     }
+    /* tt.histogram ::= name %src (`,` %mask)? attr-dict `:` S `->` R (the mask is i1 of S's shape) */
+    case TT_HISTOGRAM: {
+        parse_uses(P, true);
+        int n = P->vals.len - vmark;
+        if (n < 1 || n > 2) error_at(P, name, "'tt.histogram' expects 1 or 2 operands, got %d", n);
+        int amark = push_attr_dict(P);
+        t1 = parse_colon_type(P);
+        expect(P, TK_ARROW, "'->'");
+        t2 = parse_type(P);
+        check_type(P, P->toks.data[kmark], P->vals.data[vmark], t1);
+        if (n > 1) check_type(P, P->toks.data[kmark + 1], P->vals.data[vmark + 1], ty_with_elem(c, t1, ty_i1(c)));
+        op = new_op(P, kind, loc, vmark, &t2, 1);
+        apply_attrs(P, op, amark);
+        break;
+    }
     /* tt.addptr ::= name %p, %o attr-dict `:` R `,` To */
     case TT_ADDPTR: {
         parse_uses(P, true);

@@ -899,6 +899,7 @@ static bool fits_custom(Op *op) {
     case TT_CAT: return operand_type(op, 1) == t0;
     case TT_SPLIT: return result_type(op, 1) == r0;
     case TT_GATHER: return true;
+    case TT_HISTOGRAM: return op->noperands < 2 || is_i1_shape_of(operand_type(op, 1), t0);
     case TT_ADDPTR: return r0 == t0;
     case TT_MAKE_TENSOR_PTR: return (op->noperands - 1) % 3 == 0 && r0->kind == TY_PTR;
     case TT_ADVANCE: return r0 == t0 && r0->kind == TY_PTR;
@@ -1201,6 +1202,15 @@ static void print_custom(Printer *P, Op *op, int indent) {
         print_attr_dict(P, op, NULL);
         sb_puts(o, " : ");
         print_functional_type(P, op, 0);
+        return;
+    case TT_HISTOGRAM: /* tt.histogram %src (, %mask)? attr-dict : S -> R */
+        sb_putc(o, ' ');
+        print_value_list(P, op, 0, op->noperands);
+        print_attr_dict(P, op, NULL);
+        sb_puts(o, " : ");
+        print_type(P, operand_type(op, 0));
+        sb_puts(o, " -> ");
+        print_type(P, result_type(op, 0));
         return;
     case TT_ADDPTR:
         sb_putc(o, ' ');

@@ -1181,29 +1181,37 @@ static TV bi_sum(Sema *S, CallArgs *a) {
 }
 
 /* tl.histogram(x, num_bins, mask=None): counts of each value 0..num_bins-1
- * in a 1-D integer tensor (others are not counted), as int32. Triton has
- * tt.histogram; we compare every element with every bin (an [N, bins]
- * one-hot tile) and sum over the elements, which needs no new op in either
- * backend. */
+ * in a 1-D integer tensor, where the mask (broadcast to x's shape) holds,
+ * as int32; values outside 0..num_bins-1 are not counted. Triton's
+ * tt.histogram (each backend counts in place: an [N, bins] one-hot tile
+ * would reach the tensor size limit long before N and bins do). */
 static TV bi_histogram(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
-    if (!tl_is_block(x.ty) || x.ty->rank != 1 || !tl_is_int(tl_sca(x.ty)))
-        return sema_error(S, "histogram() needs a 1-D integer tensor, got %s", tl_cstr(S, x.ty));
+    if (!tl_is_block(x.ty) || x.ty->rank != 1)
+        return sema_error(S, "histogram only supports 1D input, got %s", tl_cstr(S, x.ty));
+    if (!tl_is_int(tl_sca(x.ty)))
+        return sema_error(S, "histogram only supports integer input, got %s", tl_cstr(S, x.ty));
     if (a->v[1].kind != TV_INT || a->v[1].i <= 0 || (a->v[1].i & (a->v[1].i - 1)))
         return sema_error(S, "histogram(): num_bins must be a constexpr power of 2");
-    TV lo = tv_int(0), hi = a->v[1];
-    TV bins = sem_expand_dims(S, sem_arange(S, &lo, &hi), 0);
-    TV hit = sem_compare(S, PY_CMP_EQ, sem_expand_dims(S, x, 1), bins);
-    if (GIVEN(2)) {
-        TV m;
-        if (!need_tensor(S, a, 2, &m)) return tv_err();
-        hit = sem_binary(S, PY_BIN_BITAND, hit, sem_expand_dims(S, m, 1));
+    int64_t bins = a->v[1].i;
+    Value *ops[2] = {x.v, NULL};
+    int nops = 1;
+    TV m = a->v[2];
+    if (GIVEN(2) && m.kind != TV_NONE) {
+        m = sem_to_tensor(S, &m);
+        if (m.kind == TV_ERR) return m;
+        m = sem_broadcast_to(S, m, x.ty->shape, 1);
+        if (m.kind == TV_ERR) return m;
+        if (!tl_is_bool(tl_sca(m.ty)))
+            return sema_error(S, "Mask must have boolean scalar type, got %s", tl_cstr(S, tl_sca(m.ty)));
+        ops[nops++] = m.v;
     }
-    if (hit.kind == TV_ERR) return hit;
-    hit = sem_cast(S, hit, tl_scalar(S, TL_I32), NULL);
-    TV axis = tv_int(0);
-    return do_reduce(S, &hit, 1, &axis, false, CB_ADD, false, NULL);
+    const TlType *rt = tl_block(S, tl_scalar(S, TL_I32), &bins, 1);
+    if (!rt) return tv_err();
+    Type *irt = rt->ir;
+    Op *op = sem_op(S, TT_HISTOGRAM, ops, nops, &irt, 1, 0);
+    return tv_tensor(op_result(op, 0), rt);
 }
 
 /* tt.gather src[idx] along `axis`: the result has idx's shape. */

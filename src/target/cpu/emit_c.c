@@ -1834,6 +1834,29 @@ static void emit_gather(Emitter *e, Op *op) {
     bind(e, res, r);
 }
 
+/* tt.histogram: a count per bin, zeroed, then one pass over the source,
+ * counting the values in 0..bins-1 (as signed integers) where the mask holds. */
+static void emit_histogram(Emitter *e, Op *op) {
+    Value *src = op_operand(op, 0), *mask = op->noperands > 1 ? op_operand(op, 1) : NULL, *res = op_result(op, 0);
+    VInfo s = *vi(e, src);
+    VInfo m = mask ? *vi(e, mask) : (VInfo){0};
+    const char *name = vname(e, res);
+    comment_op(e, op);
+    decl_array(e, res->type, name);
+    VInfo r = mk_array(res->type, name);
+    int64_t bins = res->type->shape[0];
+    line(e, "for (int64_t i0 = 0; i0 < %" PRId64 "; i0++) %s[i0] = 0;", bins, name);
+    line(e, "for (int64_t i0 = 0; i0 < %" PRId64 "; i0++) {", src->type->shape[0]);
+    e->indent++;
+    if (mask) line(e, "if (!%s) continue;", elem_at(e, &m, mask->type, loop_vars));
+    const char *v = fresh(e, "hv");
+    line(e, "int64_t %s = (int64_t)%s;", v, elem_at(e, &s, src->type, loop_vars));
+    line(e, "if (%s >= 0 && %s < %" PRId64 ") %s[%s]++;", v, v, bins, name, v);
+    e->indent--;
+    line(e, "}");
+    bind(e, res, r);
+}
+
 /* An arith.select reads both of its value operands, as Triton's does. Its
  * C `c ? x[..] : y[..]` would read one array element conditionally, and
  * GCC 12's outer-loop vectoriser (-O3 -mavx2) turns such a read inside a
@@ -1996,6 +2019,7 @@ static FuseRole fuse_role(Emitter *e, Op *op) {
     case TT_JOIN:
     case TT_CAT:
     case TT_GATHER:
+    case TT_HISTOGRAM:
     case TT_ATOMIC_RMW:
     case TT_ATOMIC_CAS:
     case TT_SCAN:
@@ -2552,6 +2576,7 @@ static void emit_op(Emitter *e, Op *op) {
     case TT_STORE: emit_store(e, op); return;
     case TT_MAP_ELEMENTWISE: emit_map_elementwise(e, op); return;
     case TT_GATHER: emit_gather(e, op); return;
+    case TT_HISTOGRAM: emit_histogram(e, op); return;
     case TT_ATOMIC_RMW:
     case TT_ATOMIC_CAS: emit_atomic(e, op); return;
     case TT_REDUCE: emit_reduce(e, op); return;

@@ -3340,6 +3340,7 @@ static void lower_op(Px *p, Op *op) {
     case TT_SCAN: px_lower_scan(p, op); return;
     case TT_RESHAPE: case TT_TRANS: case TT_JOIN: case TT_SPLIT: case TT_CAT: px_lower_shape(p, op); return;
     case TT_GATHER: px_lower_gather(p, op); return;
+    case TT_HISTOGRAM: px_lower_histogram(p, op); return;
     case TTG_CONVERT_LAYOUT: px_lower_convert(p, op); return;
     case TT_DOT: px_lower_dot(p, op); return;
     case TTG_LOCAL_ALLOC:

@@ -550,6 +550,7 @@ void px_lower_scan(Px *p, Op *op);
 void px_lower_convert(Px *p, Op *op);
 void px_lower_shape(Px *p, Op *op); /* reshape, trans, join, split, cat */
 void px_lower_gather(Px *p, Op *op);
+void px_lower_histogram(Px *p, Op *op);
 void px_lower_dot(Px *p, Op *op);
 /* Claims `bytes` of shared memory from offset 0 for the next user (a
  * barrier first when an earlier user, or this one's previous iteration,

@@ -1,7 +1,7 @@
 /*
  * ptx_shared.c - everything that crosses threads: tt.reduce, layout
  * conversions, tt.scan, the shape ops (reshape, trans, join, split, cat),
- * tt.gather and the FMA tt.dot.
+ * tt.gather, tt.histogram and the FMA tt.dot.
  *
  * Shared memory is the kernel's dynamic `global_smem`; every user starts at
  * offset 0 and the kernel asks for the largest. A user that is not the
@@ -1243,6 +1243,99 @@ void px_lower_gather(Px *p, Op *op) {
         }
         out->s[i] = ld_shared(p, smem_addr(p, at, es, 0), e);
     }
+    px_bind(p, res, out);
+}
+
+/* ---- tt.histogram --------------------------------------------------------- */
+
+/* a and b (predicates, SLOT_NONE: always) */
+static Slot pred_and(Px *p, Slot a, Slot b) {
+    if (a.kind == SLOT_NONE) return b;
+    if (b.kind == SLOT_NONE) return a;
+    return px_cse(p, RC_PRED, "and.pred", px_rname(p, a), px_rname(p, b), NULL);
+}
+
+/* tt.histogram: the CTA's threads zero `bins` 32-bit counters in shared
+ * memory, bar.sync, each thread adds 1 (red.shared.add.u32) to the counter
+ * of each element it holds whose value is in 0..bins-1 (unsigned compare:
+ * negative values fall out) and whose mask holds (copies of an element in
+ * other threads left out: px_owner_pred), bar.sync, and each thread reads
+ * the counters of the result elements it holds. (Triton counts within each
+ * warp with ballots first; this is the plain form, exact for any layout.) */
+void px_lower_histogram(Px *p, Op *op) {
+    Value *src = op_operand(op, 0), *mask = op->noperands > 1 ? op_operand(op, 1) : NULL, *res = op_result(op, 0);
+    Type *st = src->type, *rt = res->type;
+    const Type *e = ty_elem(st);
+    Dist ds, dr;
+    if (!px_dist(p, st, &ds) || !px_dist(p, rt, &dr)) return px_fail(p, op, "tt.histogram without layouts");
+    if (e->kind != TY_INT || ty_elem(rt) != p->i32 || rt->rank != 1)
+        return px_fail(p, op, "tt.histogram of other than integers into i32");
+    int64_t bins = rt->shape[0];
+    Tile *ts = px_tile(p, src), *tm = NULL;
+    if (mask) {
+        tm = px_tile(p, mask);
+        const Layout *sl = ttg_layout_of_type(p->ctx, st);
+        if (!ttg_layout_equal(ttg_layout_of_type(p->ctx, mask->type), sl))
+            tm = px_relayout(p, tm, mask->type, ttg_with_layout(p->ctx, mask->type, sl));
+    }
+    /* zero the counters: thread t those at t, t + T, ... */
+    smem_begin(p, bins * 4);
+    int64_t nt = ds.nthreads;
+    Slot zp = {0};
+    if (bins < nt) zp = px_cse(p, RC_PRED, "setp.lt.u32", px_rname(p, p->tid), px_int(p, bins), NULL);
+    for (int64_t k = 0; k < bins; k += nt) {
+        int64_t off;
+        Slot a = smem_at(p, p->tid, 4, k * 4, &off);
+        const char *addr = px_addr(p, px_rname(p, a), off, true);
+        if (zp.kind == SLOT_NONE) px_emit(p, "st.shared.b32 %s, 0", addr);
+        else px_emit(p, "@%s st.shared.b32 %s, 0", px_rname(p, zp), addr);
+    }
+    px_barrier(p);
+    /* count */
+    Slot owner = px_owner_pred(p, &ds);
+    bool is_bool = e->width == 1;
+    for (int i = 0; i < ds.nslots; i++) {
+        Slot pr = owner;
+        if (tm) {
+            Slot m = tm->s[tm->n == ds.nslots ? i : 0];
+            if (m.kind == SLOT_IMM) {
+                if (!(m.off & 1)) continue; /* masked off */
+            } else {
+                pr = pred_and(p, pr, px_mat(p, m, p->i1));
+            }
+        }
+        Slot v = ts->s[ts->n == ds.nslots ? i : 0];
+        int64_t off;
+        Slot a;
+        if (v.kind == SLOT_IMM) {
+            int64_t x = is_bool ? (v.off & 1) : v.off;
+            if (x < 0 || x >= bins) continue;
+            a = smem_at(p, v, 4, 0, &off);
+        } else {
+            Slot x;
+            if (e->width == 64) {
+                Slot in = px_cse(p, RC_PRED, "setp.lt.u64", px_opnd(p, v, e), px_int(p, bins), NULL);
+                pr = pred_and(p, pr, in);
+                x = px_mat(p, px_cast(p, v, e, p->i32, true, 0), p->i32);
+            } else {
+                x = px_mat(p, e == p->i32 ? v : px_cast(p, v, e, p->i32, !is_bool, 0), p->i32);
+                if (!is_bool || bins < 2) {
+                    Slot in = px_cse(p, RC_PRED, "setp.lt.u32", px_rname(p, x), px_int(p, bins), NULL);
+                    pr = pred_and(p, pr, in);
+                }
+            }
+            a = smem_at(p, x, 4, 0, &off);
+        }
+        const char *addr = px_addr(p, px_rname(p, a), off, true);
+        if (pr.kind == SLOT_NONE) px_emit(p, "red.shared.add.u32 %s, 1", addr);
+        else px_emit(p, "@%s red.shared.add.u32 %s, 1", px_rname(p, pr), addr);
+    }
+    px_barrier(p);
+    /* read the counts the result's layout gives this thread */
+    Tile *out = px_new_tile(p, dr.nslots);
+    int64_t unit[TTG_MAX_RANK] = {1};
+    for (int i = 0; i < dr.nslots; i++)
+        out->s[i] = ld_shared(p, smem_addr(p, px_linear_index(p, &dr, i, unit), 4, 0), p->i32);
     px_bind(p, res, out);
 }
 

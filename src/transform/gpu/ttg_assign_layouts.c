@@ -27,7 +27,8 @@
  *     loop-carried values of scf.for / scf.if / scf.while (same layout; a
  *     loop's body argument decides for its group once it has a layout);
  *     `tt.dot` spreads only between its accumulator and its result,
- *     `tt.gather` between its indices and its result; index arithmetic
+ *     `tt.gather` between its indices and its result, `tt.histogram`
+ *     between its source and mask (its counts end up blocked); index arithmetic
  *     recomputable from scalars that several tiles share passes no layout
  *     from one of them to another;
  *  3. tiles still without a layout get Triton's default one, seeded from the
@@ -273,7 +274,7 @@ static inline const Layout **anchor_of(LState *s, const Op *op) {
 /* The ops relate_op leaves to relate_special (a table: relate_op asks it
  * of every op it relates). */
 static const bool special_relate_kind[OP_COUNT] = {
-    [TT_EXPAND_DIMS] = true, [TT_REDUCE] = true, [TT_TRANS] = true, [TT_GATHER] = true, [TT_DOT] = true,
+    [TT_EXPAND_DIMS] = true, [TT_REDUCE] = true, [TT_TRANS] = true, [TT_GATHER] = true, [TT_HISTOGRAM] = true, [TT_DOT] = true,
     [SCF_FOR] = true, [SCF_IF] = true, [SCF_WHILE] = true, [SCF_YIELD] = true, [SCF_CONDITION] = true,
 };
 
@@ -341,6 +342,12 @@ static NOT_INLINE void relate_special(LState *s, Op *op, Value *v) {
             give(s, op_operand(op, 1), l);
             give(s, op_result(op, 0), l);
         }
+        return;
+    case TT_HISTOGRAM:
+        /* the source and its mask share a layout; the counts (a tile of
+         * another shape) take theirs from their users, or the default */
+        if (!is_result && !is_arg)
+            for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
         return;
     case TT_DOT:
         if (is_result || (!is_arg && op->noperands > 2 && op_operand(op, 2) == v)) {
@@ -933,6 +940,15 @@ static void materialise_op(LState *s, Op *op) {
     case TT_GATHER:
         require(s, op, 1, res_layout(s, op, 0));
         return;
+    case TT_HISTOGRAM: {
+        /* the mask in the source's layout; the counts blocked, as Triton
+         * has them (its users convert from there if they want another) */
+        if (op->noperands > 1) require(s, op, 1, type_layout(s, op_operand(op, 0)->type));
+        Value *r = op_result(op, 0);
+        const Layout *rl = type_layout(s, r->type);
+        if (!rl || rl->kind != LAYOUT_BLOCKED) set_value_layout(s, r, default_layout(s, r->type));
+        return;
+    }
     case SCF_FOR: {
         Block *body = op->regions[0].first;
         for (int g = 0; g + 1 < body->nargs; g++) {

@@ -75,6 +75,9 @@ LOCAL_GENERIC = 1 << 48  # generic addresses of the local window (cvta.local)
 BIG = 1 << 60
 
 
+# s_writer of a shared byte that atomics of several threads updated since the barrier
+ATOMIC = -3
+
 class SimError(Exception):
     pass
 
@@ -623,6 +626,30 @@ class Kernel:
         if (a % size).any():
             raise SimError("misaligned shared access: " + ins.line)
         return (idx // self.nthreads) * self.smem_bytes + a
+
+    def smem_atomic_check(self, off, size, t):
+        """Race checks of an atomic on shared bytes off..off+size-1 by thread t:
+        atomics of several threads on a byte in one barrier interval are no
+        race among themselves (the byte's writer becomes ATOMIC), but one
+        after another thread's plain read or write is, and so is a plain
+        read of the byte after it (the writer check)."""
+        if self.s_pending[off:off + size].any():
+            raise SimError("thread %d's atomic on shared byte %d before the cp.async.wait_group of its copy" %
+                           (t % self.nthreads, off % self.smem_bytes))
+        ep = self.epoch[t // self.nthreads]
+        w, r = self.s_writer[off:off + size], self.s_reader[off:off + size]
+        wrote = (self.s_wepoch[off:off + size] == ep) & (w != t) & (w != ATOMIC)
+        read = (self.s_repoch[off:off + size] == ep) & (r != t) & (r != -1)
+        if wrote.any() or read.any():
+            other = int(w[wrote][0] if wrote.any() else r[read][0])
+            raise SimError("race: thread %d's atomic on shared byte %d after thread %d %s it since the barrier" %
+                           (t % self.nthreads, off % self.smem_bytes, other % self.nthreads,
+                            "wrote" if wrote.any() else "read"))
+        if self.s_wgread[off:off + size].any():
+            raise SimError("shared memory written while a wgmma in flight reads it")
+        self.s_wepoch[off:off + size] = ep
+        self.s_writer[off:off + size] = ATOMIC
+        self.s_unfenced[off:off + size] = True
 
     def smem_check(self, b, size, idx, store, raw):
         """Race checks of the shared bytes b[i]..b[i]+size-1 accessed by threads idx[i]."""
@@ -1617,9 +1644,7 @@ class Kernel:
             else:
                 new = v if (cur == 0 or cur > v) else DT[ty](cur - 1)
             if space == "shared":
-                raw = np.array([new], DT[ty]).view(np.uint8).reshape(1, size)
-                self.smem_check(np.array([off]), size, np.array([t]), False, None)
-                self.smem_check(np.array([off]), size, np.array([t]), True, raw)
+                self.smem_atomic_check(off, size, t)
             mem[off:off + size] = np.array([new]).astype(DT[ty]).view(np.uint8)
 
     # -- warps: shuffles, tensor cores, async copies --
