@@ -1185,6 +1185,7 @@ static void print_custom(Printer *P, Op *op, int indent) {
     case TT_JOIN:
     case TT_CAT:
     case TT_SPLIT:
+    case TT_HISTOGRAM: /* tt.histogram %src (, %mask)? attr-dict : S -> R */
         sb_putc(o, ' ');
         print_value_list(P, op, 0, op->noperands);
         print_attr_dict(P, op, NULL);
@@ -1202,15 +1203,6 @@ static void print_custom(Printer *P, Op *op, int indent) {
         print_attr_dict(P, op, NULL);
         sb_puts(o, " : ");
         print_functional_type(P, op, 0);
-        return;
-    case TT_HISTOGRAM: /* tt.histogram %src (, %mask)? attr-dict : S -> R */
-        sb_putc(o, ' ');
-        print_value_list(P, op, 0, op->noperands);
-        print_attr_dict(P, op, NULL);
-        sb_puts(o, " : ");
-        print_type(P, operand_type(op, 0));
-        sb_puts(o, " -> ");
-        print_type(P, result_type(op, 0));
         return;
     case TT_ADDPTR:
         sb_putc(o, ' ');
