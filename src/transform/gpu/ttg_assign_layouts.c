@@ -907,12 +907,22 @@ static void hoist_a_fragments(LState *s, Op *dot) {
     Region *at = dot->parent ? dot->parent->parent : NULL;
     Block *home = a->def ? a->def->parent : a->owner_block;
     if (!at || !home || home->parent == at || at->parent == NULL || at->parent->kind != SCF_FOR) return;
-    Type *t = with_layout(s, a->type, keep_layout(s, frag));
+    /* (one conversion for every such dot: it sits where A is made, so it
+     * dominates them all; attention's backward reads K in two loops, and
+     * two copies of its fragments would hold twice the registers) */
+    const Layout *fl = keep_layout(s, frag);
+    Value *made = remat_made(s, a, fl, dot);
+    if (made) {
+        op_set_operand(dot, 0, made);
+        return;
+    }
+    Type *t = with_layout(s, a->type, fl);
     Op *cv = op_create(s->ctx, TTG_CONVERT_LAYOUT, dot->loc, &a, 1, &t, 1, 0);
     if (a->def) op_insert_after(a->def, cv);
     else if (home->first) op_insert_before(home->first, cv);
     else block_append(home, cv);
     axis_analysis_copy(s->aa, op_result(cv, 0), a);
+    remember(s, a, fl, op_result(cv, 0));
     op_set_operand(dot, 0, op_result(cv, 0));
 }
 
