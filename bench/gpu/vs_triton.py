@@ -619,9 +619,10 @@ def c_conv_igemm(size, seed):
                grid, {"y": y}, ref={"y": ref}, tol={"y": (2e-2, 2e-2)})
 
 
-def c_attn_bwd(size, seed, causal=True):
+def c_attn_bwd(size, seed, causal=True, blocks=(32, 64, 64, 32), stages=1):
     """The fused-attention tutorial's backward kernel (flash_attention.py), fp16,
-    HEAD_DIM 64, its tutorial configuration; M and delta computed by torch."""
+    HEAD_DIM 64; M and delta computed by torch. blocks: BLOCK_M1, BLOCK_N1,
+    BLOCK_M2, BLOCK_N2 (the tutorial's own: 32, 128, 128, 32 at 5 stages)."""
     torch = T()
     g = gen(seed)
     Z, H, N = size
@@ -636,11 +637,11 @@ def c_attn_bwd(size, seed, causal=True):
     delta = (o * do.float()).sum(-1)
     dq, dk, dv = (poison(shape, torch.float16) for _ in range(3))
     arg_k = k * (sm_scale * RCP_LN2)
-    kw = dict(BLOCK_M1=32, BLOCK_N1=64, BLOCK_M2=64, BLOCK_N2=32, BLK_SLICE_FACTOR=2, HEAD_DIM=64, CAUSAL=causal,
-              num_warps=4, num_stages=1)
+    kw = dict(BLOCK_M1=blocks[0], BLOCK_N1=blocks[1], BLOCK_M2=blocks[2], BLOCK_N2=blocks[3], BLK_SLICE_FACTOR=2,
+              HEAD_DIM=64, CAUSAL=causal, num_warps=4, num_stages=stages)
     tol = (5e-2, 5e-2)
     return Run([q, arg_k, v, sm_scale, do, dq, dk, dv, M.contiguous(), delta.contiguous(), q.stride(0), q.stride(1),
-                q.stride(2), q.stride(3), H, N], kw, (N // 64, 1, Z * H), {"dq": dq, "dk": dk, "dv": dv},
+                q.stride(2), q.stride(3), H, N], kw, (N // blocks[1], 1, Z * H), {"dq": dq, "dk": dk, "dv": dv},
                tol={"dq": tol, "dk": tol, "dv": tol})
 
 # (file, kernel, label, make, sizes)
@@ -746,6 +747,8 @@ BIG = [
     ("vision_ops", "conv2d_nhwc_igemm_kernel", "implicit-GEMM conv fp16 32x56x56x64",
      lambda sd: c_conv_igemm((32, 56, 56, 64, 64), sd), None),
     ("flash_attention", "attn_bwd", "attention backward causal 4x16x2048", lambda sd: c_attn_bwd((4, 16, 2048), sd), None),
+    ("flash_attention", "attn_bwd", "attention backward causal 4x16x2048, tutorial blocks",
+     lambda sd: c_attn_bwd((4, 16, 2048), sd, blocks=(32, 128, 128, 32), stages=5), None),
 ]
 
 

@@ -17,6 +17,7 @@
 # REQUIRES: numpy
 # RUN: %python %s %tritonc
 import os
+import re
 import subprocess
 import sys
 
@@ -31,8 +32,8 @@ TRITONC = sys.argv[1]
 RNG = np.random.default_rng(5)
 
 
-def compile_ptx(path, kernel, sig, cx, warps=4, stages=3, async_copy=True, wgmma=True, target="cuda:90"):
-    cmd = [TRITONC, "compile", path, "--kernel", kernel, "--signature", sig, "--emit", "ptx", "--target", target,
+def compile_ptx(path, kernel, sig, cx, warps=4, stages=3, async_copy=True, wgmma=True, target="cuda:90", emit="ptx"):
+    cmd = [TRITONC, "compile", path, "--kernel", kernel, "--signature", sig, "--emit", emit, "--target", target,
            "--num-warps", str(warps), "--num-stages", str(stages)]
     for k, v in cx.items():
         cmd += ["-D", "%s=%s" % (k, v)]
@@ -40,7 +41,8 @@ def compile_ptx(path, kernel, sig, cx, warps=4, stages=3, async_copy=True, wgmma
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode:
         raise RuntimeError(r.stderr)
-    assert ("wgmma.mma_async" in r.stdout) == wgmma, "wgmma %s in the PTX" % ("missing" if wgmma else "present")
+    if emit == "ptx":
+        assert ("wgmma.mma_async" in r.stdout) == wgmma, "wgmma %s in the PTX" % ("missing" if wgmma else "present")
     return r.stdout
 
 
@@ -193,3 +195,54 @@ for h in range(Z * H):
     assert err < 2e-3, "flash attn_fwd head %d: max error %g" % (h, err)
 assert (outs[0] == outs[1]).all(), "wgmma and mma.sync flash attention differ"
 print("ok: attention")
+
+
+# attention's backward (flash_attention.py's attn_bwd, the tutorial's): K
+# and V, read by the dots of two loops each, lie in shared memory for the
+# tensor cores (A through its descriptor), written once before each loop;
+# Q^T and dO, which two dots read each, are stored by each dot. Its
+# configurations: the benchmark's (num_stages 1: no rings, only those
+# operands placed) and the tutorial's (BLOCK_N1 = BLOCK_M2 = 128, 5 stages).
+def ref_attn_bwd(q, ka, v, do, m, delta, sm_scale):
+    """dQ, dK, dV in float64, from base-2 logits Q Ka^T (Ka = K sm_scale / ln 2)."""
+    q, ka, v, do = (x.astype(np.float64) for x in (q, ka, v, do))
+    p = np.exp2(q @ ka.T - m[:, None]) * np.tril(np.ones((len(q), len(ka))))
+    ds = p * (do @ v.T - delta[:, None])
+    return ds @ ka * 0.6931471824645996, ds.T @ q * sm_scale, p.T @ do
+
+
+BWD_SIG = ("*fp16:16,*fp16:16,*fp16:16,fp32,*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,"
+           "i32:16,i32:16,i32:16,constexpr,i32,i32:16")
+for (n1, m2, stages, nctx) in ((64, 64, 1, 128), (128, 128, 5, 256)):
+    sm_scale = 0.5
+    q, k, v, do = (RNG.standard_normal((nctx, D)).astype(np.float16) for _ in range(4))
+    ka = (k.astype(np.float32) * (sm_scale * 1.4426950408889634)).astype(np.float16)
+    s2 = q.astype(np.float64) @ ka.astype(np.float64).T
+    s2 = np.where(np.tril(np.ones(s2.shape, bool)), s2, -np.inf)
+    mx = s2.max(1)
+    m = np.log2(np.exp2(s2 - mx[:, None]).sum(1)) + mx
+    delta = ((np.exp2(s2 - m[:, None]) @ v.astype(np.float64)) * do.astype(np.float64)).sum(1)
+    m, delta = m.astype(np.float32), delta.astype(np.float32)
+    ref = ref_attn_bwd(q, ka, v, do, m, delta, sm_scale)
+    outs = []
+    for wg in (True, False):
+        ptx = compile_ptx(os.path.join(KERNELS, "flash_attention.py"), "attn_bwd", BWD_SIG,
+                          {"stride_d": 1, "BLOCK_M1": 32, "BLOCK_N1": n1, "BLOCK_M2": m2, "BLOCK_N2": 32,
+                           "BLK_SLICE_FACTOR": 2, "HEAD_DIM": D, "CAUSAL": True}, stages=stages, wgmma=wg)
+        if wg:  # K and V (and the dq loop's Q and dO) stored as loaded, not through fragments
+            ttgir = compile_ptx(os.path.join(KERNELS, "flash_attention.py"), "attn_bwd", BWD_SIG,
+                                {"stride_d": 1, "BLOCK_M1": 32, "BLOCK_N1": n1, "BLOCK_M2": m2, "BLOCK_N2": 32,
+                                 "BLK_SLICE_FACTOR": 2, "HEAD_DIM": D, "CAUSAL": True}, stages=stages, emit="ttgir")
+            loaded = set(re.findall(r"(%\w+) = tt.load ", ttgir))
+            stored = re.findall(r"\"ttg.local_store\"\(%\w+, (%\w+)\)", ttgir)
+            assert len(stored) >= 4 and set(stored) <= loaded, "fixed operands stored: %s" % stored
+        grads = [np.zeros_like(q) for _ in range(3)]
+        Kernel(ptx).run((nctx // n1, 1, 1), [q, ka, v, sm_scale, do] + grads + [m, delta, nctx * D, nctx * D, D, 1, nctx],
+                        smem_bytes=1 << 18)
+        outs.append(grads)
+    for name, got, r in zip(("dq", "dk", "dv"), outs[0], ref):
+        err = np.abs(got.astype(np.float64) - r).max() / np.abs(r).max()
+        assert err < 4e-3, "attn_bwd %s (BLOCK_N1 %d, %d stages): relative error %g" % (name, n1, stages, err)
+    for name, a, b in zip(("dq", "dk", "dv"), outs[0], outs[1]):
+        assert (a == b).all(), "wgmma and mma.sync attn_bwd %s differ" % name
+print("ok: attention backward")

@@ -145,6 +145,35 @@ static int ilog2(int64_t v) {
     return k;
 }
 
+bool swz_split(const Dist *d, const SmemSwz *z, int64_t coef[MMA_TID_BITS], int *tid_bits, int64_t *cpart) {
+    int tb = 0;
+    while ((1 << tb) < d->nthreads) tb++;
+    if (d->rank != 2 || tb > MMA_TID_BITS || (1 << tb) != d->nthreads) return false;
+    int64_t lmask = 0;
+    for (int b = 0; b < tb; b++) {
+        int t = 1 << b;
+        coef[b] = swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5));
+        if (coef[b] & lmask) return false;
+        lmask |= coef[b];
+    }
+    /* every thread's part the sum of its bits' (extents powers of two) */
+    for (int t = 0; t < d->nthreads; t++) {
+        int64_t sum = 0;
+        for (int b = 0; b < tb; b++) sum += t >> b & 1 ? coef[b] : 0;
+        if (sum != swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5)))
+            return false;
+    }
+    for (int i = 0; i < d->nslots; i++) {
+        int j[2];
+        dist_slot_j(d, i, j);
+        int64_t c = swz_linear(z, dist_const(d, 0, j[0]), dist_const(d, 1, j[1]));
+        if (c & lmask) return false;
+        if (cpart) cpart[i] = swz_apply(z->bytes, c);
+    }
+    *tid_bits = tb;
+    return true;
+}
+
 int64_t wgmma_b_offset(const MmaPlan *pl, int kstep) { return swz_linear(&pl->bswz, 16 * (int64_t)kstep, 0); }
 
 int64_t wgmma_a_group_bytes(const MmaPlan *pl) { return 64 * (int64_t)pl->aswz.bytes; }

@@ -192,6 +192,13 @@ static inline int64_t swz_linear(const SmemSwz *s, int64_t c0, int64_t c1) {
     for (int b = 0; b < s->nbits[1]; b++) o += (c1 >> b & 1) * s->bit[1][b];
     return o;
 }
+/* Whether a tile of layout d can be written into swizzled layout z, the
+ * address of each of its elements split into a thread's part and a slot's
+ * part that share no bit (every extent a power of two), so that
+ * swz(thread + slot) = swz(thread) ^ swz(slot): coef[b] is what bit b of
+ * the thread id adds before swz; cpart (d->nslots long, or NULL) gets
+ * swz_apply of each slot's part. */
+bool swz_split(const Dist *d, const SmemSwz *z, int64_t coef[MMA_TID_BITS], int *tid_bits, int64_t *cpart);
 /* The byte offset from B's base where k step ks's descriptor starts. */
 int64_t wgmma_b_offset(const MmaPlan *pl, int kstep);
 /* The same for A (a_desc) at m-block `mblock` of the warpgroup with rows

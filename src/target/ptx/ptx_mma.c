@@ -161,31 +161,10 @@ static const PxSwz *swz_of(Px *p, const Dist *d, const SmemSwz *z) {
     PxSwz *e = ARENA_NEW(p->ctx->arena, PxSwz);
     *e = (PxSwz){.d = d, .z = *z, .next = p->swz_addrs};
     p->swz_addrs = e;
-    int tid_bits = 0;
-    while ((1 << tid_bits) < d->nthreads) tid_bits++;
-    if (d->rank != 2 || tid_bits > MMA_TID_BITS || (1 << tid_bits) != d->nthreads) return NULL;
-    int64_t coef[MMA_TID_BITS] = {0}, lmask = 0;
-    for (int b = 0; b < tid_bits; b++) {
-        int t = 1 << b;
-        coef[b] = swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5));
-        if (coef[b] & lmask) return NULL;
-        lmask |= coef[b];
-    }
-    /* every thread's part the sum of its bits' (extents powers of two) */
-    for (int t = 0; t < d->nthreads; t++) {
-        int64_t sum = 0;
-        for (int b = 0; b < tid_bits; b++) sum += t >> b & 1 ? coef[b] : 0;
-        if (sum != swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5)))
-            return NULL;
-    }
+    int64_t coef[MMA_TID_BITS];
+    int tid_bits;
     e->cpart = ARENA_ARRAY(p->ctx->arena, int64_t, d->nslots);
-    for (int i = 0; i < d->nslots; i++) {
-        int j[2];
-        dist_slot_j(d, i, j);
-        int64_t c = swz_linear(z, dist_const(d, 0, j[0]), dist_const(d, 1, j[1]));
-        if (c & lmask) return NULL;
-        e->cpart[i] = swz_apply(z->bytes, c);
-    }
+    if (!swz_split(d, z, coef, &tid_bits, e->cpart)) return NULL;
     e->lane = coef_sum_reg(p, coef, tid_bits, "0", z->bytes);
     e->ok = true;
     return e;

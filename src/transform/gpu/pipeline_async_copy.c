@@ -417,6 +417,81 @@ static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
     return build_op(b, kind, opnds, n, NULL, 0, 0);
 }
 
+/* What a fixed operand's store writes: A, or, when A is hoist_a_fragments'
+ * conversion of a tile to the fragments' layout, that tile as it was made
+ * where its layout places in the swizzled one (the conversion, a trip
+ * through shared memory, is then left without users). */
+static Value *fixed_source(Context *c, Value *a, const SmemSwz *z) {
+    Op *d = a->def;
+    if (!d || d->kind != TTG_CONVERT_LAYOUT) return a;
+    Value *x = op_operand(d, 0);
+    Dist dx;
+    int64_t coef[MMA_TID_BITS];
+    int tid_bits;
+    return type_dist(c, x->type, &dx) && swz_split(&dx, z, coef, &tid_bits, NULL) ? x : a;
+}
+
+/* The fixed operands stored where `b` builds (before the loop), each dot
+ * reading its own through a ttg.local_load at its offset. */
+static void store_fixed(Context *c, Builder *b, Fixed *fx, int nfx) {
+    Type *i32 = ty_i32(c);
+    for (int i = 0; i < nfx; i++) {
+        Value *zero = build_const_int(b, i32, 0), *a = op_operand(fx[i].dot, 0);
+        Value *ops[2] = {zero, fixed_source(c, a, &fx[i].swz)};
+        Op *st = plain_op(b, TTG_LOCAL_STORE, ops, 2);
+        set_int(c, st, AN_OFFSET, fx[i].offset);
+        set_int(c, st, AN_STAGE_BYTES, fx[i].bytes);
+        set_swizzle(c, st, &fx[i].swz, false);
+        /* the dot reads it there */
+        Builder db = builder_before(c, fx[i].dot);
+        Value *z = build_const_int(&db, i32, 0);
+        Type *t = a->type;
+        Op *ll = build_op(&db, TTG_LOCAL_LOAD, &z, 1, &t, 1, 0);
+        set_int(c, ll, AN_OFFSET, fx[i].offset);
+        set_int(c, ll, AN_STAGE_BYTES, fx[i].bytes);
+        op_set_operand(fx[i].dot, 0, op_result(ll, 0));
+    }
+}
+
+/* A loop without rings (num_stages 1, or no load the rings can take: a
+ * tile two dots read, as attention's backward reads Q^T and dO) still
+ * gets its fixed operands in shared memory: held in registers, as
+ * hoist_a_fragments leaves them, they stay live through the whole loop
+ * beside its accumulators (the backward's K and V at BLOCK_N1 128: 64
+ * registers a thread, and 255 with spills in all). Stored once before the
+ * loop, fenced for the async proxy and made whole by the wait's barrier;
+ * the loop's dots store their other operands above them. */
+static int place_fixed(Context *c, Op *loop, int sm, int mode) {
+    Block *body = region_entry(&loop->regions[0]);
+    if (!body || body->next) return 0;
+    Pipe p = {.c = c, .loop = loop, .body = body, .mode = mode};
+    Fixed fx[MAX_LOADS];
+    int nfx = fixed_operands(&p, sm, fx, MAX_LOADS);
+    if (!nfx) return 0;
+    int64_t off = 0, scratch = 0, limit = sm >= 90 ? 227 * 1024 : 163 * 1024;
+    for (int i = 0; i < nfx; i++) {
+        off = (off + 1023) & ~(int64_t)1023;
+        fx[i].offset = off, off += fx[i].bytes;
+    }
+    for (Op *o = body->first; o; o = o->next) {
+        MmaPlan pl;
+        if (o->kind == TT_DOT && dot_plan(c, o, sm, mode, false, &pl) && pl.smem_bytes > scratch)
+            scratch = pl.smem_bytes;
+    }
+    if (off + scratch + 2048 > limit) return 0;
+    Builder pb = builder_before(c, loop);
+    Op *alloc = plain_op(&pb, TTG_LOCAL_ALLOC, NULL, 0);
+    set_int(c, alloc, AN_SIZE, off);
+    store_fixed(c, &pb, fx, nfx);
+    Op *w = plain_op(&pb, TTG_ASYNC_WAIT, NULL, 0);
+    set_int(c, w, AN_NUM, 0);
+    op_set_attr_k(c, w, AN_PROXY_FENCE, attr_unit(c));
+    Op *after = loop->next;
+    Builder eb = after ? builder_before(c, after) : builder_at_end(c, loop->parent);
+    plain_op(&eb, TTG_LOCAL_DEALLOC, NULL, 0);
+    return nfx;
+}
+
 /* The copies of one iteration: env gives its values, stage its stage. */
 static void issue(Pipe *p, Env env, Cand *cs, int n, Value *stage, Value *guard, Op *before) {
     Builder b = builder_before(p->c, before);
@@ -472,7 +547,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     Block *body;
     Op *yield, *tr;
     int ns = pipeline_loop_shape(loop, num_stages, &body, &yield);
-    if (!ns) return 0;
+    if (!ns) return place_fixed(c, loop, sm, mode);
     Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .aa = aa, .mode = mode};
     Cand cs[MAX_LOADS];
     int n = 0;
@@ -518,7 +593,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     if (!n || stages < 2) {
         map_free(&p.state);
         vec_free(&p.args);
-        return 0;
+        return place_fixed(c, loop, sm, mode);
     }
     /* Deferred wgmma waits take a stage more: only when that keeps as
      * many CTAs on a multiprocessor (on the H200, the 128x128x64 fp16
@@ -567,22 +642,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     Op *alloc = plain_op(&pb, TTG_LOCAL_ALLOC, NULL, 0);
     set_int(c, alloc, AN_SIZE, off);
     Type *i32 = ty_i32(c);
-    for (int i = 0; i < nfx; i++) {
-        Value *zero = build_const_int(&pb, i32, 0), *a = op_operand(fx[i].dot, 0);
-        Value *ops[2] = {zero, a};
-        Op *st = plain_op(&pb, TTG_LOCAL_STORE, ops, 2);
-        set_int(c, st, AN_OFFSET, fx[i].offset);
-        set_int(c, st, AN_STAGE_BYTES, fx[i].bytes);
-        set_swizzle(c, st, &fx[i].swz, false);
-        /* the dot reads it there */
-        Builder db = builder_before(c, fx[i].dot);
-        Value *z = build_const_int(&db, i32, 0);
-        Type *t = a->type;
-        Op *ll = build_op(&db, TTG_LOCAL_LOAD, &z, 1, &t, 1, 0);
-        set_int(c, ll, AN_OFFSET, fx[i].offset);
-        set_int(c, ll, AN_STAGE_BYTES, fx[i].bytes);
-        op_set_operand(fx[i].dot, 0, op_result(ll, 0));
-    }
+    store_fixed(c, &pb, fx, nfx);
     int nargs = p.args.len;
     Value **state = tc_calloc((size_t)nargs + 1, sizeof(Value *));
     for (int k = 0; k < nargs; k++) state[k] = op_operand(loop, 3 + p.args.data[k]->index - 1);
