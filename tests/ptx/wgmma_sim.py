@@ -200,9 +200,10 @@ print("ok: attention")
 # attention's backward (flash_attention.py's attn_bwd, the tutorial's): K
 # and V, read by the dots of two loops each, lie in shared memory for the
 # tensor cores (A through its descriptor), written once before each loop;
-# Q^T and dO, which two dots read each, are stored by each dot. Its
-# configurations: the benchmark's (num_stages 1: no rings, only those
-# operands placed) and the tutorial's (BLOCK_N1 = BLOCK_M2 = 128, 5 stages).
+# Q^T and dO, which two dots read each (one through tl.trans), are stored
+# by each dot at num_stages 1 (the benchmark's configuration: no rings,
+# only K and V placed), and copied once into a ring both dots read at the
+# tutorial's (BLOCK_N1 = BLOCK_M2 = 128, 5 stages).
 def ref_attn_bwd(q, ka, v, do, m, delta, sm_scale):
     """dQ, dK, dV in float64, from base-2 logits Q Ka^T (Ka = K sm_scale / ln 2)."""
     q, ka, v, do = (x.astype(np.float64) for x in (q, ka, v, do))
@@ -236,6 +237,12 @@ for (n1, m2, stages, nctx) in ((64, 64, 1, 128), (128, 128, 5, 256)):
             loaded = set(re.findall(r"(%\w+) = tt.load ", ttgir))
             stored = re.findall(r"\"ttg.local_store\"\(%\w+, (%\w+)\)", ttgir)
             assert len(stored) >= 4 and set(stored) <= loaded, "fixed operands stored: %s" % stored
+            if stages > 1:  # Q^T's and dO's rings each read by two dots, one through the transpose
+                views = re.findall(r"\"ttg.local_load\"\(%arg\d+\) \{offset = (\d+) .*-> tensor<(\d+x\d+)", ttgir)
+                shapes = {}
+                for off, shape in views:
+                    shapes.setdefault(off, set()).add(shape)
+                assert sum(len(v) == 2 for v in shapes.values()) >= 2, "rings read as a tile and its transpose: %s" % shapes
         grads = [np.zeros_like(q) for _ in range(3)]
         Kernel(ptx).run((nctx // n1, 1, 1), [q, ka, v, sm_scale, do] + grads + [m, delta, nctx * D, nctx * D, D, 1, nctx],
                         smem_bytes=1 << 18)

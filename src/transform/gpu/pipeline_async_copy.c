@@ -40,20 +40,26 @@
  * loop-carried values with such updates and values from outside the loop,
  * and a body that writes no memory.
  *
- * A load is taken when it is rank 2, its only user is operand A or B of a
- * tt.dot of the body that takes mma.sync (mma_plan succeeds; not an A that
+ * A load is taken when it is rank 2, its users are operands A or B of
+ * tt.dots of the body that take mma.sync (mma_plan succeeds; not an A that
  * stays in registers), `other` is absent or zero, and its layout gives each
  * thread vectors of 4, 8 or 16 bytes that are contiguous in the dot's
  * shared-memory layout (mma_plan.h): element (i, j) goes to the stage at
  * (i * stride[0] + j * stride[1]) * esize, exactly where the dot's own
- * st.shared would put it. The load may also reach the dot through one
- * tt.trans {order = [1, 0]} that is its only user and whose only user is
- * the dot (attention's `tl.dot(q, tl.trans(k))`): then the load's element
- * (r, c) is the operand's (c, r) and goes to (c * stride[0] + r *
- * stride[1]) * esize (the copy's stride0/stride1 are the operand's
- * swapped), its vectors along the load's contiguous dimension must be
- * contiguous there (the operand's stride along it is 1), and the
- * ttg.local_load gives the transposed tile, replacing the tt.trans. Each ring stage holds one operand (its padded
+ * st.shared would put it. The load may also reach a dot through a
+ * tt.trans {order = [1, 0]} whose users are dot operands too (attention's
+ * `tl.dot(q, tl.trans(k))`): then the load's element (r, c) is the
+ * operand's (c, r) and goes to (c * stride[0] + r * stride[1]) * esize
+ * (the copy's stride0/stride1 are the operand's swapped), its vectors
+ * along the load's contiguous dimension must be contiguous there (the
+ * operand's stride along it is 1), and a ttg.local_load gives the
+ * transposed tile, replacing the tt.trans. A tile several dots read
+ * (attention's backward: Q^T as B of K Q^T and, transposed, of dS^T Q)
+ * takes one ring when every dot's plan stores it alike, in the load's
+ * coordinates (the same strides, or the same swizzled layout: wgmma reads
+ * a K-major B and the MN-major B of its transpose from the same bytes);
+ * each dot then reads the stage through its own ttg.local_load, as Triton's
+ * memdesc_trans does. Each ring stage holds one operand (its padded
  * rows, rounded up to 128 bytes; a dot that wgmma runs reads B through
  * descriptors: its ring holds B in the swizzled layout of mma_plan.h, the
  * copy's `swizzle` attribute, every stage 1024-byte aligned, and the wait
@@ -87,9 +93,8 @@ enum { MAX_LOADS = 8 };
 
 
 typedef struct Cand {
-    Op *load, *dot;
-    Op *trans;          /* the tt.trans between load and dot, or NULL */
-    int operand;        /* 0: A, 1: B */
+    Op *load;
+    Op *trans;          /* the tt.trans between the load and its first dot, or NULL */
     int vec;            /* elements per cp.async */
     int64_t stride[2];  /* element strides of the stored operand */
     SmemSwz swz;        /* or its swizzled layout (wgmma's B; bytes 0: none) */
@@ -303,43 +308,123 @@ static int pow2_floor(int64_t v) {
     return r;
 }
 
-/* The use of load l's tile as operand A or B of a tt.dot of the body,
- * directly or through one tt.trans (set as *tr), or NULL: the first test
- * of candidate, made before the trial state for it (most loads fail it). */
+/* Whether op is a tt.trans {order = [1, 0]} of the body (a rank-2 tile). */
+static bool plain_trans(const Pipe *p, Op *op) {
+    if (op->kind != TT_TRANS || op->parent != p->body || op_result(op, 0)->type->rank != 2) return false;
+    Attr *oa = op_attr_k(op, AN_ORDER);
+    return oa && oa->kind == ATTR_DENSE_ARRAY && oa->dense.nvals == 2 && oa->dense.ints[0] == 1 &&
+           oa->dense.ints[1] == 0;
+}
+
+static bool dot_operand_use(const Pipe *p, const Use *u) {
+    Op *d = u->owner;
+    return d->kind == TT_DOT && d->parent == p->body && (u == &d->operands[0] || u == &d->operands[1]);
+}
+
+/* The first use of load l's tile as operand A or B of a tt.dot of the
+ * body, directly or through a tt.trans (set as *tr), when every use of the
+ * tile is such a use (attention's backward reads Q^T as B of Q K^T and,
+ * transposed, as B of dS^T Q: `tl.dot(k, qT)`, `tl.dot(dsT, tl.trans(qT))`),
+ * else NULL: the first test of candidate, made before the trial state for
+ * it (most loads fail it). */
 static Use *dot_use(const Pipe *p, Op *l, Op **tr) {
     *tr = NULL;
     if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || op_result(l, 0)->type->rank != 2) return NULL;
-    Use *u = op_result(l, 0)->uses;
-    if (u && !u->next && u->owner->kind == TT_TRANS && u->owner->parent == p->body) {
-        *tr = u->owner;
-        u = op_result(*tr, 0)->uses;
+    Use *first = NULL;
+    Op *first_tr = NULL;
+    for (Use *u = op_result(l, 0)->uses; u; u = u->next) {
+        if (dot_operand_use(p, u)) {
+            if (!first) first = u;
+            continue;
+        }
+        if (!plain_trans(p, u->owner) || !op_result(u->owner, 0)->uses) return NULL;
+        for (Use *w = op_result(u->owner, 0)->uses; w; w = w->next) {
+            if (!dot_operand_use(p, w)) return NULL;
+            if (!first) first = w, first_tr = u->owner;
+        }
     }
-    if (!u || u->next || u->owner->kind != TT_DOT || u->owner->parent != p->body) return NULL;
-    return u == &u->owner->operands[0] || u == &u->owner->operands[1] ? u : NULL;
+    *tr = first_tr;
+    return first;
 }
 
-/* Whether load l (in the body) can become cp.async into its dot's ring. */
+/* Where a dot's plan stores one of its operands, in the coordinates of the
+ * load it comes from (swapped: through a tt.trans): the swizzled layout
+ * (wgmma) or the element strides (ldmatrix), and the bytes a stage takes.
+ * False: the dot does not read that operand from shared memory. */
+typedef struct Placement {
+    SmemSwz swz;        /* bytes 0: none */
+    int64_t stride[2];
+    int64_t bytes;
+} Placement;
+
+static bool placement(const Pipe *p, Op *dot, int which, bool swapped, int sm, MmaPlan *pl, Placement *out) {
+    if (!dot_plan(p->c, dot, sm, p->mode, which == 0, pl) || (which == 0 && pl->a.in_regs)) return false;
+    const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
+    const MmaOperand *o = which ? &pl->b : &pl->a;
+    memset(out, 0, sizeof *out);
+    for (int j = 0; j < 2; j++) {
+        int d = swapped ? 1 - j : j;
+        out->stride[j] = o->stride[d];
+        if (!swz) continue;
+        out->swz.nbits[j] = swz->nbits[d];
+        for (int b = 0; b < swz->nbits[d]; b++) out->swz.bit[j][b] = swz->bit[d][b];
+    }
+    if (swz) out->swz.bytes = swz->bytes;
+    out->bytes = which ? pl->smem_bytes - pl->b.base : pl->a_desc ? pl->a_bytes : pl->b.base;
+    return true;
+}
+
+/* Whether two uses of a tile store it alike (one ring stage serves both). */
+static bool same_placement(const Placement *x, const Placement *y) {
+    if (x->swz.bytes != y->swz.bytes) return false;
+    if (!x->swz.bytes) return x->stride[0] == y->stride[0] && x->stride[1] == y->stride[1];
+    for (int j = 0; j < 2; j++) {
+        if (x->swz.nbits[j] != y->swz.nbits[j]) return false;
+        for (int b = 0; b < x->swz.nbits[j]; b++)
+            if (x->swz.bit[j][b] != y->swz.bit[j][b]) return false;
+    }
+    return true;
+}
+
+/* Whether every other dot that reads load l's tile (directly, or through
+ * a tt.trans) stores it as `first` does; *bytes: the largest stage any of
+ * them needs. */
+static bool uses_agree(const Pipe *p, Op *l, const Use *first, int sm, const Placement *want, int64_t *bytes) {
+    *bytes = want->bytes;
+    for (Use *u = op_result(l, 0)->uses; u; u = u->next) {
+        Use *w = u, *end = u->next;
+        bool swapped = !dot_operand_use(p, u);
+        if (swapped) w = op_result(u->owner, 0)->uses, end = NULL;
+        for (; w != end; w = w->next) {
+            if (w == first) continue;
+            MmaPlan pl;
+            Placement got;
+            Op *d = w->owner;
+            if (!placement(p, d, w == &d->operands[0] ? 0 : 1, swapped, sm, &pl, &got) ||
+                !same_placement(want, &got))
+                return false;
+            if (got.bytes > *bytes) *bytes = got.bytes;
+            if (!swapped) break;
+        }
+    }
+    return true;
+}
+
+/* Whether load l (in the body) can become cp.async into its dots' ring. */
 static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
-    if (l->kind != TT_LOAD || !ty_is_tensor(op_result(l, 0)->type) || op_result(l, 0)->type->rank != 2) return false;
     int64_t vol = 0;
     if (op_attr_int_k(l, AN_IS_VOLATILE, &vol) && vol) return false;
-    Use *u = op_result(l, 0)->uses;
-    Op *tr = NULL;
-    if (u && !u->next && u->owner->kind == TT_TRANS && u->owner->parent == p->body) {
-        /* load -> tt.trans -> dot (`tl.dot(q, tl.trans(k))`): the ring holds
-         * the transposed tile, the load's (r, c) where operand (c, r) goes */
-        tr = u->owner;
-        Attr *oa = op_attr_k(tr, AN_ORDER);
-        if (!oa || oa->kind != ATTR_DENSE_ARRAY || oa->dense.nvals != 2 || oa->dense.ints[0] != 1 ||
-            oa->dense.ints[1] != 0 || op_result(tr, 0)->type->rank != 2)
-            return false;
-        u = op_result(tr, 0)->uses;
-    }
-    if (!u || u->next || u->owner->kind != TT_DOT || u->owner->parent != p->body) return false;
+    Op *tr;
+    Use *u = dot_use(p, l, &tr);
+    if (!u) return false;
+    /* through a tt.trans (`tl.dot(q, tl.trans(k))`): the ring holds the
+     * transposed tile, the load's (r, c) where operand (c, r) goes */
     Op *dot = u->owner;
-    int which = u == &dot->operands[0] ? 0 : u == &dot->operands[1] ? 1 : -1;
+    int which = u == &dot->operands[0] ? 0 : 1;
     MmaPlan plan, *pl = &plan;
-    if (which < 0 || !dot_plan(p->c, dot, sm, p->mode, which == 0, pl) || (which == 0 && pl->a.in_regs)) return false;
+    Placement want;
+    int64_t bytes;
+    if (!placement(p, dot, which, tr != NULL, sm, pl, &want) || !uses_agree(p, l, u, sm, &want, &bytes)) return false;
     const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
     if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
     Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
@@ -368,11 +453,10 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     if (vec * es < 4) return false;
     for (int k = 0; k < l->noperands; k++)
         if (!evaluable(p, op_operand(l, k), 0)) return false;
-    int64_t bytes = which ? pl->smem_bytes - pl->b.base : pl->a_desc ? pl->a_bytes : pl->b.base;
     int64_t round = swz ? 1023 : 127; /* (a swizzled stage starts at a multiple of 1024 bytes) */
-    *cd = (Cand){.load = l, .dot = dot, .trans = tr, .operand = which, .vec = vec,
-                 .stride = {o->stride[tr ? 1 : 0], o->stride[tr ? 0 : 1]}, .swz = swz ? *swz : (SmemSwz){0},
-                 .stage_bytes = (bytes + round) & ~round, .dot_smem_bytes = pl->smem_bytes};
+    *cd = (Cand){.load = l, .trans = tr, .vec = vec, .stride = {want.stride[0], want.stride[1]},
+                 .swz = swz ? *swz : (SmemSwz){0}, .stage_bytes = (bytes + round) & ~round,
+                 .dot_smem_bytes = pl->smem_bytes};
     return true;
 }
 
@@ -542,6 +626,18 @@ static Value *next_stage(Builder *b, Value *s, int stages) {
     return op_result(build_op(b, ARITH_SELECT, ops, 3, &t, 1, 0), 0);
 }
 
+/* The ring's stage rs read as `view` (a load's tile, or a tt.trans of it)
+ * is: a ttg.local_load there, before view's op, takes its uses. */
+static void ring_view(Context *c, Value *view, Value *rs, const Cand *cd) {
+    Builder lb = builder_before(c, view->def);
+    Type *t = view->type;
+    Op *ll = build_op(&lb, TTG_LOCAL_LOAD, &rs, 1, &t, 1, 0);
+    set_int(c, ll, AN_OFFSET, cd->offset);
+    set_int(c, ll, AN_STAGE_BYTES, cd->stage_bytes);
+    op_result(ll, 0)->name = view->name;
+    value_replace_all_uses(view, op_result(ll, 0));
+}
+
 /* Pipelines the loads of an innermost loop. */
 static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, int sm, int mode, AxisAnalysis *aa) {
     Block *body;
@@ -687,15 +783,13 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     for (int k = 0; k < nargs; k++) env[body_index(&p, p.args.data[k])] = aargs[k];
     issue(&p, env, cs, n, ws, in_range(&p, &bb, iv), first);
     for (int i = 0; i < n; i++) {
-        Builder lb = builder_before(c, cs[i].load);
-        /* the dot's operand: the load's tile, or its transpose */
-        Value *operand = op_result(cs[i].trans ? cs[i].trans : cs[i].load, 0);
-        Type *t = operand->type;
-        Op *ll = build_op(&lb, TTG_LOCAL_LOAD, &rs, 1, &t, 1, 0);
-        set_int(c, ll, AN_OFFSET, cs[i].offset);
-        set_int(c, ll, AN_STAGE_BYTES, cs[i].stage_bytes);
-        op_result(ll, 0)->name = operand->name;
-        value_replace_all_uses(operand, op_result(ll, 0));
+        /* the dots' operands: the load's tile, and each transpose of it */
+        Value *tile = op_result(cs[i].load, 0);
+        for (Use *u = tile->uses, *next; u; u = next) {
+            next = u->next;
+            if (u->owner->kind == TT_TRANS) ring_view(c, op_result(u->owner, 0), rs, &cs[i]);
+        }
+        if (tile->uses) ring_view(c, tile, rs, &cs[i]);
     }
     Builder yb = builder_before(c, yield);
     int ny = yield->noperands;
@@ -706,7 +800,8 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     yops[ny + nargs + 1] = next_stage(&yb, ws, stages);
     op_set_operands(c, yield, yops, ny + more);
     for (int i = 0; i < n; i++) {
-        if (cs[i].trans) op_erase(cs[i].trans);
+        Value *tile = op_result(cs[i].load, 0);
+        while (tile->uses) op_erase(tile->uses->owner); /* (the tt.trans ops, now unused) */
         op_erase(cs[i].load);
     }
     loop = op_rebuild(c, loop, opnds, nold + more, types, nres + more, keep);
