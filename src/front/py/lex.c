@@ -970,15 +970,16 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
 }
 
 /*
- * The token loop. Most tokens are a name or a punctuator after a space or
- * none, inside a line (or on a line joined inside brackets), and most lines
- * end plainly and start with a name at the indentation of the line before:
- * those tokens are made here, with the lexer's position and line kept in
- * registers, and skip the layout's checks. The rest (and every token after
- * a DEDENT) take lex_token, with the state written back around it. A name
- * ends in a word the cache holds or in word_miss; one that turns out to be
- * a string's prefix (r'', f"") or to hold non-ASCII bytes goes to lex_token
- * too, which takes it from the start again.
+ * The token loop. Most tokens are a name, a punctuator or a small decimal
+ * integer after a space or none, inside a line (or on a line joined inside
+ * brackets), and most lines end plainly and start with a name at the
+ * indentation of the line before: those tokens are made here, with the
+ * lexer's position and line kept in registers, and skip the layout's
+ * checks. The rest (and every token after a DEDENT) take lex_token, with
+ * the state written back around it. A name ends in a word the cache holds
+ * or in word_miss; one that turns out to be a string's prefix (r'', f"") or
+ * to hold non-ASCII bytes goes to lex_token too, which takes it from the
+ * start again.
  */
 static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
@@ -1030,6 +1031,27 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
                     line++;
                     at_line_start = true;
                     line_has_tokens = false;
+                    continue;
+                }
+                if (is_digit(c)) {
+                    /* a decimal integer as most are written: no '_', no
+                     * leading zero, 18 digits at most (no overflow), and
+                     * ended by a byte that goes on no number (else
+                     * lex_number takes it, and its errors) */
+                    size_t q = p + 1;
+                    uint64_t v = (uint64_t)(c - '0');
+                    while (q < len && q - p < 19 && is_digit(u[q])) v = v * 10 + (uint64_t)(u[q++] - '0');
+                    if ((c == '0' && q > p + 1) || q - p == 19 ||
+                        (q < len && (ident_char[u[q]] || u[q] == '.' || u[q] >= 0x80)))
+                        goto slow;
+                    t->kind = PY_TOK_INT;
+                    t->flags = 0;
+                    t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+                    t->off = p;
+                    t->len = q - p;
+                    t->ival = v;
+                    pos = q;
+                    line_has_tokens = true;
                     continue;
                 }
                 int np;
