@@ -990,9 +990,8 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
     size_t pos = lx->pos;
     int line = lx->line;
     bool at_line_start = lx->at_line_start, line_has_tokens = lx->line_has_tokens;
-    int i = 0;
-    for (; i < n; i++) {
-        PyToken *t = &out[i];
+    PyToken *t = out, *const end_out = out + n; /* (by pointer: no index kept beside it) */
+    for (; t < end_out; t++) {
         if (lx->pending_dedents > 0) goto slow;
         size_t p;
         if (at_line_start && lx->nbrackets == 0) {
@@ -1077,7 +1076,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
                         lx->pos = pos;
                         t->kind = lex_bracket(lx, t);
                         if (lx->failed) {
-                            i++;
+                            t++;
                             break;
                         }
                     }
@@ -1137,7 +1136,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
         at_line_start = lx->at_line_start;
         line_has_tokens = lx->line_has_tokens;
         if (t->kind == PY_TOK_EOF || lx->failed) {
-            i++;
+            t++;
             break;
         }
     }
@@ -1145,7 +1144,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
     lx->line = line;
     lx->at_line_start = at_line_start;
     lx->line_has_tokens = line_has_tokens;
-    return i;
+    return (int)(t - out);
 }
 
 void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_loop(lx, t, 1); }
