@@ -970,15 +970,16 @@ static NOT_INLINE void lex_token(PyLexer *lx, PyToken *t) {
 }
 
 /*
- * The token loop. Most tokens are a name or a punctuator after a space or
- * none, inside a line (or on a line joined inside brackets), and most lines
- * end plainly and start with a name at the indentation of the line before:
- * those tokens are made here, with the lexer's position and line kept in
- * registers, and skip the layout's checks. The rest (and every token after
- * a DEDENT) take lex_token, with the state written back around it. A name
- * ends in a word the cache holds or in word_miss; one that turns out to be
- * a string's prefix (r'', f"") or to hold non-ASCII bytes goes to lex_token
- * too, which takes it from the start again.
+ * The token loop. Most tokens are a name, a punctuator or a small decimal
+ * integer after a space or none, inside a line (or on a line joined inside
+ * brackets), and most lines end plainly and start with a name at the
+ * indentation of the line before: those tokens are made here, with the
+ * lexer's position and line kept in registers, and skip the layout's
+ * checks. The rest (and every token after a DEDENT) take lex_token, with
+ * the state written back around it. A name ends in a word the cache holds
+ * or in word_miss; one that turns out to be a string's prefix (r'', f"") or
+ * to hold non-ASCII bytes goes to lex_token too, which takes it from the
+ * start again.
  */
 static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
     if (!lx->names) lx->names = ARENA_NEW(lx->arena, PyNameCache);
@@ -989,9 +990,8 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
     size_t pos = lx->pos;
     int line = lx->line;
     bool at_line_start = lx->at_line_start, line_has_tokens = lx->line_has_tokens;
-    int i = 0;
-    for (; i < n; i++) {
-        PyToken *t = &out[i];
+    PyToken *t = out, *const end_out = out + n; /* (by pointer: no index kept beside it) */
+    for (; t < end_out; t++) {
         if (lx->pending_dedents > 0) goto slow;
         size_t p;
         if (at_line_start && lx->nbrackets == 0) {
@@ -1032,6 +1032,27 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
                     line_has_tokens = false;
                     continue;
                 }
+                if (is_digit(c)) {
+                    /* a decimal integer as most are written: no '_', no
+                     * leading zero, 18 digits at most (no overflow), and
+                     * ended by a byte that goes on no number (else
+                     * lex_number takes it, and its errors) */
+                    size_t q = p + 1;
+                    uint64_t v = (uint64_t)(c - '0');
+                    while (q < len && q - p < 19 && is_digit(u[q])) v = v * 10 + (uint64_t)(u[q++] - '0');
+                    if ((c == '0' && q > p + 1) || q - p == 19 ||
+                        (q < len && (ident_char[u[q]] || u[q] == '.' || u[q] >= 0x80)))
+                        goto slow;
+                    t->kind = PY_TOK_INT;
+                    t->flags = 0;
+                    t->loc = (Loc){file, line, (int)(p - lx->line_start) + 1};
+                    t->off = p;
+                    t->len = q - p;
+                    t->ival = v;
+                    pos = q;
+                    line_has_tokens = true;
+                    continue;
+                }
                 int np;
                 PyTokKind k = punctuator(u, p, len, &np);
                 if (k == PY_TOK_ERROR || (c == '.' && p + 1 < len && is_digit(u[p + 1]))) goto slow;
@@ -1055,7 +1076,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
                         lx->pos = pos;
                         t->kind = lex_bracket(lx, t);
                         if (lx->failed) {
-                            i++;
+                            t++;
                             break;
                         }
                     }
@@ -1115,7 +1136,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
         at_line_start = lx->at_line_start;
         line_has_tokens = lx->line_has_tokens;
         if (t->kind == PY_TOK_EOF || lx->failed) {
-            i++;
+            t++;
             break;
         }
     }
@@ -1123,7 +1144,7 @@ static ALWAYS_INLINE int lex_loop(PyLexer *lx, PyToken *out, int n) {
     lx->line = line;
     lx->at_line_start = at_line_start;
     lx->line_has_tokens = line_has_tokens;
-    return i;
+    return (int)(t - out);
 }
 
 void py_lexer_lex(PyLexer *lx, PyToken *t) { lex_loop(lx, t, 1); }
