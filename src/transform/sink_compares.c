@@ -97,7 +97,7 @@ static Value *clone_at(PassContext *pc, Value *v, Op *at, Memo *memo) {
 
 /* The ops of b, numbered (op->mark) in order; gen[k]: how many loops of b
  * come before op k. */
-static int number_block(Block *b, IntVec *gen) {
+static void number_block(Block *b, IntVec *gen) {
     int n = 0, loops = 0;
     gen->len = 0;
     for (Op *o = b->first; o; o = o->next, n++) {
@@ -105,14 +105,17 @@ static int number_block(Block *b, IntVec *gen) {
         vec_push(gen, loops);
         if (is_loop(o)) loops++;
     }
-    return loops;
 }
 
 static void sink_block(PassContext *pc, Block *b, IntVec *gen, LateVec *late) {
-    for (Op *o = b->first; o; o = o->next)
+    bool has_loop = false; /* (most blocks, loop bodies among them, have none: not numbered) */
+    for (Op *o = b->first; o; o = o->next) {
+        has_loop |= is_loop(o);
         for (int r = 0; r < o->nregions; r++)
             for (Block *rb = o->regions[r].first; rb; rb = rb->next) sink_block(pc, rb, gen, late);
-    if (!number_block(b, gen)) return;
+    }
+    if (!has_loop) return;
+    number_block(b, gen);
     for (Op *x = b->first; x; x = x->next) {
         if (!cheap_i1(x)) continue;
         int gx = gen->data[x->mark];
