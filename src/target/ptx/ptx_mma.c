@@ -171,13 +171,18 @@ static const PxSwz *swz_of(Px *p, const Dist *d, const SmemSwz *z) {
         if (coef[b] & lmask) return NULL;
         lmask |= coef[b];
     }
-    /* every thread's part the sum of its bits' (extents powers of two) */
-    for (int t = 0; t < d->nthreads; t++) {
-        int64_t sum = 0;
-        for (int b = 0; b < tid_bits; b++) sum += t >> b & 1 ? coef[b] : 0;
-        if (sum != swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5)))
-            return NULL;
-    }
+    /* every thread's part the sum of its bits': so when d's thread parts
+     * are linear in the thread id (swz_linear adds the weights of the bits
+     * they move, distinct bits to distinct places), else checked thread by
+     * thread (a check of 128 to 1024 threads per tile and layout was most of
+     * the swizzled stores' cost) */
+    if (!dist_thread_parts_linear(d))
+        for (int t = 0; t < d->nthreads; t++) {
+            int64_t sum = 0;
+            for (int b = 0; b < tid_bits; b++) sum += t >> b & 1 ? coef[b] : 0;
+            if (sum != swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5)))
+                return NULL;
+        }
     e->cpart = ARENA_ARRAY(p->ctx->arena, int64_t, d->nslots);
     for (int i = 0; i < d->nslots; i++) {
         int j[2];
