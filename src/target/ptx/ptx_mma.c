@@ -171,11 +171,11 @@ static const PxSwz *swz_of(Px *p, const Dist *d, const SmemSwz *z) {
         if (coef[b] & lmask) return NULL;
         lmask |= coef[b];
     }
-    /* every thread's part the sum of its bits': so when d's thread parts
-     * are linear in the thread id (swz_linear adds the weights of the bits
-     * they move, distinct bits to distinct places), else checked thread by
-     * thread (a check of 128 to 1024 threads per tile and layout was most of
-     * the swizzled stores' cost) */
+    /* every thread's part the sum of its bits': true of a Dist whose thread
+     * parts are linear in the thread id (swz_linear adds the weights of the
+     * bits they move, distinct bits to distinct places); another is checked
+     * thread by thread (for 128 to 1024 threads per tile and layout, that
+     * check was most of the swizzled stores' cost) */
     if (!dist_thread_parts_linear(d))
         for (int t = 0; t < d->nthreads; t++) {
             int64_t sum = 0;
