@@ -461,10 +461,11 @@ int dist_j_of_const(const Dist *d, int dim, int64_t c) {
 
 static bool pow2_i(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/* Every count of d a power of two: thread_part(dim) of thread t is then
- * some of t's bits moved to other places (shifts and masks), linear over
- * GF(2) in t. */
-static bool dist_all_pow2(const Dist *d) {
+/* (thread_part is then shifts and masks of the lane and warp numbers:
+ * (lane / lane_stride) % tpw and (warp / warp_stride) % wpc pick runs of
+ * bits, which the product by tpw and spt and the remainder by shape move
+ * and cut) */
+bool dist_thread_parts_linear(const Dist *d) {
     if (!pow2_i(d->nthreads)) return false;
     for (int k = 0; k < d->rank; k++)
         if (!pow2_i(d->shape[k]) || !pow2_i(d->spt[k]) || !pow2_i(d->tpw[k]) || !pow2_i(d->wpc[k]) ||
@@ -482,9 +483,9 @@ static bool same_thread_part(const Dist *a, const Dist *b, int t) {
 /* The same constants, as sets (dist_const is one-to-one, and the counts are
  * equal); then the same thread parts for every thread of the CTA. When all
  * of both Dists' counts are powers of two, both thread parts are linear
- * over GF(2) in the thread id (dist_all_pow2), and agreeing on the basis
- * threads 1, 2, 4, ... (thread 0 gives 0 in both) they agree on all; else
- * every thread is checked (at most 1024). */
+ * over GF(2) in the thread id (dist_thread_parts_linear), and agreeing on
+ * the basis threads 1, 2, 4, ... (thread 0 gives 0 in both) they agree on
+ * all; else every thread is checked (at most 1024). */
 bool dist_same_threads(const Dist *a, const Dist *b) {
     if (a->rank != b->rank || a->nslots != b->nslots || a->nthreads != b->nthreads) return false;
     for (int d = 0; d < a->rank; d++) {
@@ -492,7 +493,7 @@ bool dist_same_threads(const Dist *a, const Dist *b) {
         for (int j = 0; j < a->per_dim[d]; j++)
             if (dist_j_of_const(b, d, dist_const(a, d, j)) < 0) return false;
     }
-    if (dist_all_pow2(a) && dist_all_pow2(b)) {
+    if (dist_thread_parts_linear(a) && dist_thread_parts_linear(b)) {
         for (int t = 1; t < a->nthreads; t *= 2)
             if (!same_thread_part(a, b, t)) return false;
         return true;

@@ -101,6 +101,11 @@ int dist_lanes(const Dist *d, int dim);
 int dist_warps(const Dist *d, int dim);
 /* thread_part(dim) of the thread (lane, warp), already reduced mod shape. */
 int64_t dist_thread_part(const Dist *d, int dim, int lane, int warp);
+/* Every count of d a power of two: each thread_part is then some of the
+ * thread id's bits moved to other places, distinct ones to distinct places
+ * (linear over GF(2) in the id), so what it is for threads 1, 2, 4, ...
+ * gives it for every thread. */
+bool dist_thread_parts_linear(const Dist *d);
 /* True when the two Dists put every element in the same thread (maybe in
  * another slot): a conversion between them needs no data movement. */
 bool dist_same_threads(const Dist *a, const Dist *b);

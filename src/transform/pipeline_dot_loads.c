@@ -83,19 +83,25 @@ typedef struct Pipe {
     Value **next_arg; /* by argument number: the next value of the iv and iter_args */
     /* can_cur's and can_next's answers, by op index (see can_cur) */
     int *cur_reach, *next_reach;
-    int threads;
     /* body_pressure's values from outside the loop counted so far: by
      * Value.id, those whose entry is `epoch` (an array for every loop of
      * the module, each loop a new epoch: a map per loop cost more than the
      * count it made) */
     struct Seen *seen;
-    /* tile_regs by type, a direct-mapped cache (a body has few types) */
+    struct RegsMemo *regs; /* (the module's: see RegsMemo) */
+    bool skip_async; /* leave the loads cp.async pipelining takes */
+} Pipe;
+
+/* tile_regs by type at the threads of a CTA, a direct-mapped cache kept
+ * for every loop of the module (a body has few types, and the loops of a
+ * kernel share most of them). */
+typedef struct RegsMemo {
+    int threads;
     struct {
         Type *type;
         int64_t regs;
-    } regs[16];
-    bool skip_async; /* leave the loads cp.async pipelining takes */
-} Pipe;
+    } at[16];
+} RegsMemo;
 
 /* See Pipe.seen. */
 typedef struct Seen {
@@ -180,12 +186,13 @@ static int64_t tile_regs(Type *t, int threads) {
     return (n * bits + 32 * (int64_t)threads - 1) / (32 * (int64_t)threads);
 }
 
-/* tile_regs of t at the loop's thread count, through the cache. */
+/* tile_regs of t, through the cache. */
 static ALWAYS_INLINE int64_t regs_of(Pipe *p, Type *t) {
     if (!ty_is_tensor(t)) return 0;
-    int h = (int)(MAP_KEY(t) >> 5 & (TC_ARRAY_LEN(p->regs) - 1));
-    if (p->regs[h].type != t) p->regs[h].type = t, p->regs[h].regs = tile_regs(t, p->threads);
-    return p->regs[h].regs;
+    RegsMemo *m = p->regs;
+    int h = (int)(MAP_KEY(t) >> 5 & (TC_ARRAY_LEN(m->at) - 1));
+    if (m->at[h].type != t) m->at[h].type = t, m->at[h].regs = tile_regs(t, m->threads);
+    return m->at[h].regs;
 }
 
 static bool costs_nothing(const Value *v) {
@@ -459,12 +466,13 @@ int pipeline_loop_shape(Op *loop, int num_stages, Block **body, Op **yield) {
 }
 
 /* Pipelines the dot-feeding loads of one scf.for; returns how many. */
-static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bool skip_async, Seen *seen) {
+static int pipeline_loop(Context *c, Op *loop, int num_stages, bool skip_async, Seen *seen, RegsMemo *memo) {
     Block *body;
     Op *yield;
     if (!pipeline_loop_shape(loop, num_stages, &body, &yield)) return 0;
 
-    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = skip_async, .seen = seen};
+    Pipe p = {.c = c, .loop = loop, .body = body, .yield = yield, .skip_async = skip_async, .seen = seen,
+              .regs = memo};
     OpList loads = {0};
     int n = 0;
     for (Op *o = body->first; o; o = o->next) o->mark = n++;
@@ -500,7 +508,6 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, bo
     p.cur_reach = (int *)(diff + nn + 1);
     p.next_reach = p.cur_reach + nn;
     int *keep = p.next_reach + nn;
-    p.threads = 32 * (num_warps > 0 ? num_warps : 4);
     int kept = 0;
     int64_t regs = body_pressure(&p, diff);
     for (int i = 0; i < loads.len; i++) {
@@ -555,7 +562,8 @@ int pipeline_dot_loads(Context *c, Op *module, int num_stages, int num_warps) {
     bool skip_async = async_copy_enabled(); /* (an environment variable: read once) */
     Seen seen = {.cap = ctx_value_count(c)};
     seen.stamp = tc_calloc(seen.cap + 1, sizeof *seen.stamp);
-    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, num_warps, skip_async, &seen);
+    RegsMemo regs = {.threads = 32 * (num_warps > 0 ? num_warps : 4)};
+    for (int i = 0; i < loops.len; i++) n += pipeline_loop(c, loops.data[i], num_stages, skip_async, &seen, &regs);
     tc_free(seen.stamp);
     vec_free(&loops);
     return n;

@@ -50,7 +50,7 @@ static bool is_i1(const Type *t) {
 /* A pure op with an i1 result that is cheaper to compute again than to
  * keep. */
 static bool cheap_i1(const Op *o) {
-    if (o->nresults != 1 || !is_i1(o->results[0].type)) return false;
+    /* (the kind first: most ops are of none of these) */
     switch (o->kind) {
     case ARITH_CMPI:
     case ARITH_CMPF:
@@ -60,7 +60,7 @@ static bool cheap_i1(const Op *o) {
     case TT_SPLAT:
     case TT_BROADCAST:
     case TT_EXPAND_DIMS:
-        return true;
+        return o->nresults == 1 && is_i1(o->results[0].type);
     default:
         return false;
     }
@@ -95,24 +95,29 @@ static Value *clone_at(PassContext *pc, Value *v, Op *at, Memo *memo) {
     return op_result(c, 0);
 }
 
-/* The ops of b, numbered (op->mark) in order; gen[k]: how many loops of b
- * come before op k. */
-static int number_block(Block *b, IntVec *gen) {
-    int n = 0, loops = 0;
-    gen->len = 0;
-    for (Op *o = b->first; o; o = o->next, n++) {
-        o->mark = n;
-        vec_push(gen, loops);
-        if (is_loop(o)) loops++;
+/* The n ops of b, numbered (op->mark) in order; gen[k]: how many loops of
+ * b come before op k. */
+static void number_block(Block *b, int n, IntVec *gen) {
+    vec_reserve(gen, n);
+    gen->len = n;
+    int k = 0, loops = 0;
+    for (Op *o = b->first; o; o = o->next, k++) {
+        o->mark = k;
+        gen->data[k] = loops;
+        loops += is_loop(o);
     }
-    return loops;
 }
 
 static void sink_block(PassContext *pc, Block *b, IntVec *gen, LateVec *late) {
-    for (Op *o = b->first; o; o = o->next)
+    bool has_loop = false; /* (most blocks, loop bodies among them, have none: not numbered) */
+    int n = 0;
+    for (Op *o = b->first; o; o = o->next, n++) {
+        has_loop |= is_loop(o);
         for (int r = 0; r < o->nregions; r++)
             for (Block *rb = o->regions[r].first; rb; rb = rb->next) sink_block(pc, rb, gen, late);
-    if (!number_block(b, gen)) return;
+    }
+    if (!has_loop) return;
+    number_block(b, n, gen);
     for (Op *x = b->first; x; x = x->next) {
         if (!cheap_i1(x)) continue;
         int gx = gen->data[x->mark];

@@ -1,6 +1,7 @@
 /*
  * test_dist_same_threads.c - dist_same_threads (src/dialect/ttg.c) against
- * its definition, and dist_j_of_const against dist_const.
+ * its definition, dist_j_of_const against dist_const, and what
+ * dist_thread_parts_linear promises.
  *
  * dist_same_threads checks only the basis threads 1, 2, 4, ... when every
  * count of both Dists is a power of two (the thread parts are then linear
@@ -16,6 +17,28 @@
 #include <string.h>
 
 static int failures, cases;
+
+/* What dist_thread_parts_linear promises of d (swz_of in ptx_mma.c sums
+ * the basis threads' weights on it): every thread's part along each
+ * dimension is the bits of the basis threads' parts for its own bits, and
+ * those of distinct bits are distinct. */
+static bool parts_from_basis(const Dist *d) {
+    for (int dim = 0; dim < d->rank; dim++) {
+        int64_t seen = 0;
+        for (int t = 1; t < d->nthreads; t *= 2) {
+            int64_t b = dist_thread_part(d, dim, t % 32, t / 32);
+            if (b & seen) return false;
+            seen |= b;
+        }
+        for (int t = 0; t < d->nthreads; t++) {
+            int64_t sum = 0;
+            for (int b = 1; b < d->nthreads; b *= 2)
+                if (t & b) sum |= dist_thread_part(d, dim, b % 32, b / 32);
+            if (dist_thread_part(d, dim, t % 32, t / 32) != sum) return false;
+        }
+    }
+    return true;
+}
 
 static bool reference_same(const Dist *a, const Dist *b) {
     if (a->rank != b->rank || a->nslots != b->nslots || a->nthreads != b->nthreads) return false;
@@ -63,6 +86,12 @@ int main(void) {
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
         int first = ndists;
         for (int k = 0; k < np; k++) add(&parents[k], shapes[s], 2);
+        for (int i = first; i < ndists; i++) {
+            cases++;
+            if (dist_thread_parts_linear(&dists[i]) && !parts_from_basis(&dists[i]) && failures++ < 20)
+                fprintf(stderr, "shape %lldx%lld: Dist %d is linear but its parts are not its basis threads'\n",
+                        (long long)shapes[s][0], (long long)shapes[s][1], i);
+        }
         /* every pair of one shape (others differ at once) */
         for (int i = first; i < ndists; i++)
             for (int j = first; j < ndists; j++) {

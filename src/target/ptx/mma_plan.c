@@ -156,13 +156,18 @@ bool swz_split(const Dist *d, const SmemSwz *z, int64_t coef[MMA_TID_BITS], int 
         if (coef[b] & lmask) return false;
         lmask |= coef[b];
     }
-    /* every thread's part the sum of its bits' (extents powers of two) */
-    for (int t = 0; t < d->nthreads; t++) {
-        int64_t sum = 0;
-        for (int b = 0; b < tb; b++) sum += t >> b & 1 ? coef[b] : 0;
-        if (sum != swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5)))
-            return false;
-    }
+    /* every thread's part the sum of its bits': true of a Dist whose thread
+     * parts are linear in the thread id (swz_linear adds the weights of the
+     * bits they move, distinct bits to distinct places); another is checked
+     * thread by thread (for 128 to 1024 threads per tile and layout, that
+     * check was most of the swizzled stores' cost) */
+    if (!dist_thread_parts_linear(d))
+        for (int t = 0; t < d->nthreads; t++) {
+            int64_t sum = 0;
+            for (int b = 0; b < tb; b++) sum += t >> b & 1 ? coef[b] : 0;
+            if (sum != swz_linear(z, dist_thread_part(d, 0, t & 31, t >> 5), dist_thread_part(d, 1, t & 31, t >> 5)))
+                return false;
+        }
     for (int i = 0; i < d->nslots; i++) {
         int j[2];
         dist_slot_j(d, i, j);

@@ -783,6 +783,7 @@ void px_scope_pop(Px *p) {
     p->depth--;
     p->epoch++;
     p->cse_entries.len = vec_pop(&p->scope_marks);
+    if (p->cse_preds_gone > p->cse_entries.len) p->cse_preds_gone = p->cse_entries.len;
 }
 
 Slot px_mat_make(Px *p, Slot s, const Type *elem) {
@@ -3166,10 +3167,14 @@ static void copy_tiles(Px *p, Tile **to, Tile **from, const Type **elems, int n,
 /* After a loop: the predicates made before it are not found by the CSE
  * past it. A mask read after the loop is computed again there
  * (sink_compares.c), rather than kept through the loop in one of the
- * seven predicate registers a thread has. (key[0]'s low bits: the class.) */
+ * seven predicate registers a thread has. (key[0]'s low bits: the class.)
+ * The entries the last call scanned are scanned again only once a scope's
+ * end has dropped them and others took their places (cse_preds_gone): a
+ * kernel of many loops in a row scanned its whole table after each. */
 static void cse_forget_predicates(Px *p) {
-    for (int k = 0; k < p->cse_entries.len; k++)
+    for (int k = p->cse_preds_gone; k < p->cse_entries.len; k++)
         if ((p->cse_entries.data[k].key[0] & 7) == RC_PRED) p->cse_entries.data[k].key[0] = 0;
+    p->cse_preds_gone = p->cse_entries.len;
 }
 
 /* Fresh registers for a loop-carried / branch-joined value. */

@@ -160,6 +160,9 @@ typedef struct Px {
     int cse_cap, cse_used;
     VEC(CseEntry) cse_entries;
     VEC(int) scope_marks;
+    /* the entries below this index hold no predicate (see
+     * cse_forget_predicates): the loops' ends scan only those after it */
+    int cse_preds_gone;
     /* the texts of CSE keys, interned: open addressing to 1 + the index in
      * texts, and a direct-mapped memo by pointer (see text_arg) */
     VEC(PxTextEntry) texts;
