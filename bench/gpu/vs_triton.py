@@ -35,8 +35,6 @@ KDIR = os.path.join(ROOT, "tests", "kernels")
 
 def build():
     subprocess.run(["make", "-j16", "all", "CFLAGS=-Wno-error"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cc", "-O2", "-std=c11", "-D_GNU_SOURCE", "-Iinclude", "-Isrc", "bench/gpu/compile_time.c",
-                    "build/libtritonc.a", "-o", "build/compile_time", "-lm", "-ldl", "-lpthread"], cwd=ROOT, check=True)
 
 
 # ---- loading the corpus twice --------------------------------------------------
@@ -1043,8 +1041,10 @@ def warm_child():
 def compile_times():
     sys.path.insert(0, os.path.join(ROOT, "tests", "ptx", "Inputs"))
     import ptxas_suite
+    sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
+    import compile_speed
     rows = []
-    exe = os.path.join(ROOT, "build", "compile_time")
+    exe = compile_speed.build_tool("build")  # (made or remade from build/libtritonc.a, --no-build or not)
     for f in sorted(os.listdir(KDIR)):
         if not f.endswith(".py"):
             continue
