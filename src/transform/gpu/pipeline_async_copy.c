@@ -302,6 +302,9 @@ static bool dot_plan(Context *c, Op *dot, int sm, int mode, bool a_smem, MmaPlan
            mma_plan(&dc, &da, &db, ea->width / 8, sm, a_smem, pl);
 }
 
+/* The shared memory a CTA may have (dynamic, opted in), in bytes. */
+static int64_t smem_limit(int sm) { return sm >= 90 ? 227 * 1024 : 163 * 1024; }
+
 static int pow2_floor(int64_t v) {
     int r = 1;
     while ((int64_t)r * 2 <= v) r *= 2;
@@ -357,9 +360,16 @@ typedef struct Placement {
     int64_t bytes;
 } Placement;
 
+/* The swizzled layout operand `which` (0: A, 1: B) is stored in, or NULL
+ * (ldmatrix's padded rows): wgmma's B, and A when read through its
+ * descriptor. */
+static const SmemSwz *operand_swz(const MmaPlan *pl, int which) {
+    return which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
+}
+
 static bool placement(const Pipe *p, Op *dot, int which, bool swapped, int sm, MmaPlan *pl, Placement *out) {
     if (!dot_plan(p->c, dot, sm, p->mode, which == 0, pl) || (which == 0 && pl->a.in_regs)) return false;
-    const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
+    const SmemSwz *swz = operand_swz(pl, which);
     const MmaOperand *o = which ? &pl->b : &pl->a;
     memset(out, 0, sizeof *out);
     for (int j = 0; j < 2; j++) {
@@ -386,26 +396,30 @@ static bool same_placement(const Placement *x, const Placement *y) {
     return true;
 }
 
+/* Whether the dot of use w (of the tile, or of a tt.trans of it: swapped)
+ * stores the tile as `want` says; *bytes grows to its stage. */
+static bool use_agrees(const Pipe *p, const Use *w, bool swapped, int sm, const Placement *want, int64_t *bytes) {
+    MmaPlan pl;
+    Placement got;
+    Op *d = w->owner;
+    if (!placement(p, d, w == &d->operands[0] ? 0 : 1, swapped, sm, &pl, &got) || !same_placement(want, &got))
+        return false;
+    if (got.bytes > *bytes) *bytes = got.bytes;
+    return true;
+}
+
 /* Whether every other dot that reads load l's tile (directly, or through
  * a tt.trans) stores it as `first` does; *bytes: the largest stage any of
  * them needs. */
 static bool uses_agree(const Pipe *p, Op *l, const Use *first, int sm, const Placement *want, int64_t *bytes) {
     *bytes = want->bytes;
     for (Use *u = op_result(l, 0)->uses; u; u = u->next) {
-        Use *w = u, *end = u->next;
-        bool swapped = !dot_operand_use(p, u);
-        if (swapped) w = op_result(u->owner, 0)->uses, end = NULL;
-        for (; w != end; w = w->next) {
-            if (w == first) continue;
-            MmaPlan pl;
-            Placement got;
-            Op *d = w->owner;
-            if (!placement(p, d, w == &d->operands[0] ? 0 : 1, swapped, sm, &pl, &got) ||
-                !same_placement(want, &got))
-                return false;
-            if (got.bytes > *bytes) *bytes = got.bytes;
-            if (!swapped) break;
+        if (dot_operand_use(p, u)) {
+            if (u != first && !use_agrees(p, u, false, sm, want, bytes)) return false;
+            continue;
         }
+        for (Use *w = op_result(u->owner, 0)->uses; w; w = w->next)
+            if (w != first && !use_agrees(p, w, true, sm, want, bytes)) return false;
     }
     return true;
 }
@@ -425,7 +439,7 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     Placement want;
     int64_t bytes;
     if (!placement(p, dot, which, tr != NULL, sm, pl, &want) || !uses_agree(p, l, u, sm, &want, &bytes)) return false;
-    const SmemSwz *swz = which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
+    const SmemSwz *swz = operand_swz(pl, which);
     if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
     Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
     Dist d;
@@ -552,7 +566,7 @@ static int place_fixed(Context *c, Op *loop, int sm, int mode) {
     Fixed fx[MAX_LOADS];
     int nfx = fixed_operands(&p, sm, fx, MAX_LOADS);
     if (!nfx) return 0;
-    int64_t off = 0, scratch = 0, limit = sm >= 90 ? 227 * 1024 : 163 * 1024;
+    int64_t off = 0, scratch = 0, limit = smem_limit(sm);
     for (int i = 0; i < nfx; i++) {
         off = (off + 1023) & ~(int64_t)1023;
         fx[i].offset = off, off += fx[i].bytes;
@@ -672,7 +686,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
      * loop-invariant wgmma operands beside them */
     Fixed fx[MAX_LOADS];
     int nfx = n ? fixed_operands(&p, sm, fx, MAX_LOADS) : 0;
-    int64_t per_stage = 0, extra = 0, limit = sm >= 90 ? 227 * 1024 : 163 * 1024;
+    int64_t per_stage = 0, extra = 0, limit = smem_limit(sm);
     bool swizzled = nfx > 0;
     for (int i = 0; i < nfx; i++) extra += fx[i].bytes;
     for (int i = 0; i < n; i++) {
