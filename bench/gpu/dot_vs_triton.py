@@ -10,7 +10,10 @@ outputs with each other and with torch, then times both
 ms, TFLOP/s and the ratio tritonc / Triton:
 
   * matmul fp16 (the corpus config: 128x128x64 tiles, leaky_relu), 4 and 8
-    warps, M = N = K = 1024 and 4096;
+    warps, M = N = K = 1024 and 4096; at 4096^3 also the matmul tutorial's
+    first four fp16 autotune configurations (tiles, warps and stages), and
+    the persistent-matmul tutorial's kernels (matmul_variants.py: pointers,
+    and descriptors made in the kernel);
   * matmul fp32 (64x64x32 tiles, tf32, every stride dynamic), 2048^3;
   * attention forward, head dim 64, 32 batch*heads, N_CTX 1024 and 4096,
     BLOCK_M 128 (not causal) and 64 (causal).
@@ -27,12 +30,20 @@ sys.path.insert(0, HERE)
 import vs_triton as vt  # noqa: E402
 
 
-def matmul_case(M, N, K, fp16, warps):
+def matmul_case(M, N, K, fp16, warps, blocks=None, stages=None):
     def make(seed):
-        r = vt.c_matmul((M, N, K), seed, fp16)
+        r = vt.c_matmul((M, N, K), seed, fp16, blocks, stages)
         r.kw["num_warps"] = warps
         return r
     return make, 2.0 * M * N * K
+
+
+def persistent_case(n, blocks, stages, warps, device_desc):
+    def make(seed):
+        r = vt.c_matmul_persistent((n, n, n), seed, blocks, stages, device_desc)
+        r.kw["num_warps"] = warps
+        return r
+    return make, 2.0 * n * n * n
 
 
 def attn_case(bh, n_ctx, bm, causal):
@@ -46,6 +57,19 @@ CASES = [
     ("matmul", "matmul_kernel", "matmul fp16 1024^3, 4 warps", matmul_case(1024, 1024, 1024, True, 4)),
     ("matmul", "matmul_kernel", "matmul fp16 4096^3, 4 warps", matmul_case(4096, 4096, 4096, True, 4)),
     ("matmul", "matmul_kernel", "matmul fp16 4096^3, 8 warps", matmul_case(4096, 4096, 4096, True, 8)),
+    # the matmul tutorial's first autotune configurations for fp16 on CUDA
+    ("matmul", "matmul_kernel", "matmul fp16 4096^3, tutorial 128x256x64, 8 warps, 3 stages",
+     matmul_case(4096, 4096, 4096, True, 8, (128, 256, 64), 3)),
+    ("matmul", "matmul_kernel", "matmul fp16 4096^3, tutorial 64x256x32, 4 warps, 4 stages",
+     matmul_case(4096, 4096, 4096, True, 4, (64, 256, 32), 4)),
+    ("matmul", "matmul_kernel", "matmul fp16 4096^3, tutorial 128x128x32, 4 warps, 4 stages",
+     matmul_case(4096, 4096, 4096, True, 4, (128, 128, 32), 4)),
+    ("matmul", "matmul_kernel", "matmul fp16 4096^3, tutorial 128x64x32, 4 warps, 4 stages",
+     matmul_case(4096, 4096, 4096, True, 4, (128, 64, 32), 4)),
+    ("matmul_variants", "matmul_persistent", "persistent matmul fp16 4096^3, 128x128x64, 8 warps, 3 stages",
+     persistent_case(4096, (128, 128, 64), 3, 8, False)),
+    ("matmul_variants", "matmul_device_descriptor", "persistent matmul bf16 4096^3, device descriptors, 128x128x64, 8 warps, 3 stages",
+     persistent_case(4096, (128, 128, 64), 3, 8, True)),
     ("matmul", "matmul_kernel", "matmul fp32 (tf32) 2048^3", matmul_case(2048, 2048, 2048, False, 4)),
     ("attention", "attn_fwd_kernel", "attention 32x1024, BLOCK_M 128", attn_case(32, 1024, 128, False)),
     ("attention", "attn_fwd_kernel", "attention 32x4096, BLOCK_M 128", attn_case(32, 4096, 128, False)),
@@ -68,6 +92,13 @@ def main():
     import torch, triton
     from triton.testing import do_bench
     torch.zeros(1, device="cuda")
+    import tritonc
+
+    # device-side descriptors need a scratch allocator in both
+    def alloc(size, align, stream):
+        return torch.empty(size, dtype=torch.int8, device="cuda")
+    triton.set_allocator(alloc)
+    tritonc.set_allocator(alloc)
     tmp = os.path.join(os.environ["TRITONC_CACHE_DIR"], "kernels_src")
     os.makedirs(tmp, exist_ok=True)
     mods = {}

@@ -308,7 +308,9 @@ def c_gelu(size, seed):
     return Run([x, o, n], dict(BLOCK=1024), (cdiv(n, 1024),), {"out": o}, ref={"out": ref}, tol={"out": (4e-3, 4e-3)})
 
 
-def c_matmul(size, seed, fp16):
+def c_matmul(size, seed, fp16, blocks=None, stages=None):
+    """blocks: (BLOCK_M, BLOCK_N, BLOCK_K) for fp16 (default 128x128x64, the
+    corpus header's); stages: num_stages (default: the compilers' own, 3)"""
     torch = T()
     g = gen(seed)
     M, N, K = size
@@ -317,8 +319,9 @@ def c_matmul(size, seed, fp16):
     b = randn(K * N, g, dt).view(K, N)
     c = poison((M, N), dt)
     if fp16:
-        kw = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, ACTIVATION="leaky_relu")
-        grid = (cdiv(M, 128) * cdiv(N, 128),)
+        bm, bn, bk = blocks or (128, 128, 64)
+        kw = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, ACTIVATION="leaky_relu")
+        grid = (cdiv(M, bm) * cdiv(N, bn),)
         r = a.float() @ b.float()
         ref = torch.where(r >= 0, r, 0.01 * r).half()
     else:
@@ -329,8 +332,37 @@ def c_matmul(size, seed, fp16):
     # 10-bit mantissa): each product is off by ~2^-10 of its size, and K of
     # them add up like a random walk; 6 sigma over the output's elements
     atol = 5e-2 if fp16 else 6 * 2.0 ** -10 * K ** 0.5
+    if stages is not None:
+        kw["num_stages"] = stages
     return Run([a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)], kw, grid,
                {"c": c}, ref={"c": ref}, tol={"c": (atol, 2e-2)})
+
+
+def c_matmul_persistent(size, seed, blocks=(128, 128, 64), stages=3, device_desc=False):
+    """matmul_variants.py's persistent matmuls (the persistent-matmul
+    tutorial's): fp16 `matmul_persistent` through pointers, or bf16
+    `matmul_device_descriptor` through descriptors made in the kernel (the
+    caller sets an allocator); one program per SM"""
+    torch = T()
+    g = gen(seed)
+    M, N, K = size
+    bm, bn, bk = blocks
+    dt = torch.bfloat16 if device_desc else torch.float16
+    a = randn(M * K, g, dt).view(M, K)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    grid = (min(sms, cdiv(M, bm) * cdiv(N, bn)),)
+    kw = dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, NUM_SMS=sms, num_stages=stages)
+    c = poison((M, N), dt)
+    if device_desc:
+        b = randn(N * K, g, dt).view(N, K)  # [N, K]: the kernel reads b transposed
+        ref = (a.float() @ b.float().T).to(dt)
+        kw["EPILOGUE_SUBTILE"] = False
+        args = [a, b, c, M, N, K]
+    else:
+        b = randn(K * N, g, dt).view(K, N)
+        ref = (a.float() @ b.float()).to(dt)
+        args = [a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
+    return Run(args, kw, grid, {"c": c}, ref={"c": ref}, tol={"c": (5e-2, 2e-2)})
 
 
 def c_loadmod(size, seed):
