@@ -13,8 +13,13 @@
 # xor); each operand's descriptor (start >> 4 | LBO << 16, then SBO >> 4 |
 # the 128-byte mode << 30 above; a k step or an m-block further on: an
 # add); one fence, then one wgmma.mma_async.m64n128k16 per m-block and k
-# step, reading A and B through descriptors, one commit and the wait
-# (deferred: at the next iteration's dot, and after the loop); global_smem
+# step, reading A and B through descriptors, one commit and the wait.
+# Where no stage more defers it, the loop runs in Triton's order (late
+# copies, `wgmma_late`): the wait after the commit lets this iteration's
+# group run on (wait_group 1: the previous one's is done), a barrier, and
+# only then the copies, into the stage that group read; the last group is
+# waited for after the loop. Deferred: at the next iteration's dot, and
+# after the loop. global_smem
 # aligned to 1024. A dot outside a loop stores A and B with st.shared into
 # the same layouts and fences them before the barrier; B^T (rows of k,
 # attention's K^T) is read K-major (imm-trans-b 0); attention's Q, which
@@ -45,9 +50,14 @@
 # TTGIR: [[ACC:#blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 # TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 0 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 7, 128, 256, 512, 2048, 4096, 1024, 8192, 6, 2, 4, 8, 16, 32, 64>, vec = 8 : i64}
 # TTGIR: "ttg.async_copy_global_to_local"(%c0_i32, {{.*}}) {offset = 49152 : i64, stage_bytes = 16384 : i64, swizzle = array<i64: 128, 6, 128, 256, 512, 2048, 4096, 8192, 7, 2, 4, 8, 16, 32, 64, 1024>, vec = 8 : i64}
-# TTGIR: "ttg.async_wait"() {num = 1 : i64, proxy_fence}
+# TTGIR: "ttg.async_wait"() {num = 1 : i64, proxy_fence, wgmma_late}
 # TTGIR: tt.dot {{.*}} -> tensor<128x128xf32, [[ACC]]>
-# TTGIR: "ttg.async_wait"() {num = 0 : i64} : () -> ()
+# TTGIR: gpu.barrier
+# TTGIR: "ttg.async_copy_global_to_local"
+# TTGIR: "ttg.async_copy_global_to_local"
+# TTGIR-NEXT: "ttg.async_commit_group"
+# TTGIR: scf.yield
+# TTGIR: "ttg.async_wait"() {num = 0 : i64, wgmma_wait = 0 : i64} : () -> ()
 # DEF: "ttg.local_alloc"() {size = 65536 : i64}
 # DEF: "ttg.async_wait"() {num = 1 : i64, proxy_fence, wgmma_deferred}
 # DEF: "ttg.async_wait"() {num = 0 : i64, wgmma_wait = 0 : i64} : () -> ()
@@ -79,6 +89,13 @@
 # RING-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{(%f[0-9]+, ){63}%f[0-9]+}}}, [[A0]], [[B0]], 1, 1, 1, 0, 1;
 # RING-COUNT-7: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, 1, 1, 1, 0, 1;
 # RING-NEXT: wgmma.commit_group.sync.aligned;
+# RING-NEXT: wgmma.wait_group.sync.aligned 1;
+# RING-NEXT: bar.sync 0;
+# RING: cp.async.cg.shared.global
+# RING: cp.async.commit_group;
+# RING: bra $L__BB1;
+# RING-NEXT: $L__BB2:
+# RING-NEXT: cp.async.wait_group 0;
 # RING-NEXT: wgmma.wait_group.sync.aligned 0;
 # RING-NOT: mma.sync
 # RING-NOT: ldmatrix

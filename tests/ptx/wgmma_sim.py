@@ -12,8 +12,9 @@
 # 4 and 8 warps (two warpgroups); through cp.async rings and through
 # st.shared (TRITONC_ASYNC_COPY=0); attention's chained P x V (A from
 # registers) and K^T through tl.trans; a loop's dot left in flight until
-# the next one (the simulator checks that nothing else touches what a wgmma
-# in flight reads or writes).
+# the next one, or, in Triton's order, through the copies after it (the
+# simulator checks that nothing else touches what a wgmma in flight reads
+# or writes).
 # REQUIRES: numpy
 # RUN: %python %s %tritonc
 import os
@@ -32,12 +33,16 @@ TRITONC = sys.argv[1]
 RNG = np.random.default_rng(5)
 
 
-def compile_ptx(path, kernel, sig, cx, warps=4, stages=3, async_copy=True, wgmma=True, target="cuda:90", emit="ptx"):
+def compile_ptx(path, kernel, sig, cx, warps=4, stages=3, async_copy=True, wgmma=True, target="cuda:90", emit="ptx",
+                late=None):
     cmd = [TRITONC, "compile", path, "--kernel", kernel, "--signature", sig, "--emit", emit, "--target", target,
            "--num-warps", str(warps), "--num-stages", str(stages)]
     for k, v in cx.items():
         cmd += ["-D", "%s=%s" % (k, v)]
     env = dict(os.environ, TRITONC_ASYNC_COPY="1" if async_copy else "0", TRITONC_WGMMA="1" if wgmma else "0")
+    env.pop("TRITONC_WGMMA_LATE", None)
+    if late is not None:
+        env["TRITONC_WGMMA_LATE"] = late
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode:
         raise RuntimeError(r.stderr)
@@ -55,7 +60,8 @@ def to_bits(x, ty):
     return b, (b.astype(np.uint32) << 16).view(np.float32)
 
 
-def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, async_copy=True, a_cols=False):
+def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, async_copy=True, a_cols=False,
+           late=None, want_late=None):
     # B is K x N; k_major: its n stride is the dynamic one (B stored as B^T);
     # a_cols: A stored by columns (A's fragments by ldmatrix.trans, the RS form)
     if a_cols:
@@ -73,8 +79,10 @@ def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, asy
     b, bf = to_bits(RNG.standard_normal((kp, np_)).astype(np.float32) * 0.5, ty)
     outs = []
     for wg in (True, False):
-        ptx = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", sig, cx, warps, stages, async_copy, wg)
+        ptx = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", sig, cx, warps, stages, async_copy, wg,
+                          late=late)
         if wg:
+            assert want_late is None or ("wgmma.wait_group.sync.aligned 1;" in ptx) == want_late, "late copies"
             assert ".extern .shared .align 1024 .b8 global_smem[];" in ptx
             tail = ", 1, 1, 1, 1;" if a_cols else ", 1, 1, 1, 0, %d;" % (0 if k_major else 1)
             assert tail in ptx, "imm-trans-a, imm-trans-b"
@@ -107,6 +115,20 @@ for case in [dict(M=128, N=128, K=128, bm=128, bn=128, bk=64, stages=4),        
     matmul(**case)
     n += 1
 print("ok: %d matmuls" % n)
+
+# Triton's order (late copies): the dot's group runs on through the barrier
+# and the copies after it (wait_group 1: the previous iteration's group is
+# done, whose stage they overwrite), in rings of num_stages; where no stage
+# more is taken (the corpus matmul's 128x128x64 at 4 warps), and with
+# TRITONC_WGMMA_LATE=2 where one would be
+for case in [dict(M=192, N=128, K=320, bm=128, bn=128, bk=64),                      # the default's choice
+             dict(M=100, N=72, K=200, bm=64, bn=64, bk=32, late="2"),               # ragged, masked copies
+             dict(M=64, N=256, K=160, bm=64, bn=256, bk=32, stages=4, late="2"),    # N 256, 4 stages
+             dict(M=256, N=64, K=128, bm=128, bn=64, bk=32, warps=8, late="2", ty="bf16"),  # two warpgroups
+             dict(M=128, N=64, K=96, bm=64, bn=64, bk=32, stages=2, late="2")]:     # 2 stages
+    matmul(want_late=True, **case)
+    n += 1
+print("ok: late copies")
 
 # the simulator sees shared memory the tensor cores read without the proxy
 # fence after its writes (the cp.async ring's, and st.shared's)
@@ -150,6 +172,21 @@ for bad, what in ((good.replace("\twgmma.wait_group.sync.aligned 0;\n", "", 1), 
                    "read while a wgmma in flight")):
     expect_caught(bad, good, what)
 print("ok: deferred waits, and their absence caught")
+
+# late copies: without the wait for the previous group the copies overwrite
+# the stage it reads; without the wait after the loop the epilogue reads
+# accumulators a wgmma in flight writes
+good = compile_ptx(os.path.join(KERNELS, "matmul.py"), "matmul_kernel", SIG, cx, late="2")
+body = good[good.index("fence.proxy.async.shared::cta;"):]
+assert body.index("wgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 1;\n\tbar.sync 0;") \
+    < body.index("cp.async.cg.shared.global") < body.index("cp.async.wait_group 0;\n\twgmma.wait_group.sync.aligned 0;")
+for bad, what in ((good.replace("\twgmma.wait_group.sync.aligned 1;\n", ""), "a wgmma in flight reads"),
+                  (good.replace("wgmma.wait_group.sync.aligned 1;", "wgmma.wait_group.sync.aligned 2;"),
+                   "a wgmma in flight reads"),
+                  (good.replace("cp.async.wait_group 0;\n\twgmma.wait_group.sync.aligned 0;", "cp.async.wait_group 0;"),
+                   "read while a wgmma in flight")):
+    expect_caught(bad, good, what)
+print("ok: late copies' waits, and their absence caught")
 
 
 def ref_attn(q, kk, v, scale, causal=False):

@@ -358,7 +358,7 @@ static PxText desc_at(Px *p, Slot lo0, Slot hi, int64_t off) {
 }
 
 /* When a dot's wgmma group is waited for (see emit_wgmma). */
-enum { WG_WAIT_AFTER, WG_DEFER_WAIT_FIRST, WG_DEFER };
+enum { WG_WAIT_AFTER, WG_DEFER_WAIT_FIRST, WG_DEFER, WG_WAIT_ONE };
 
 /* lo0 of a region's descriptors (base: a register). */
 static Slot desc_lo0(Px *p, Slot base, uint32_t lbo_field) {
@@ -429,7 +429,11 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
         }
     }
     px_line(p, "wgmma.commit_group.sync.aligned", NULL);
-    if (defer == WG_WAIT_AFTER) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
+    /* (late copies: the previous iteration's group; this one runs on
+     * through the copies after the barrier, which overwrite that group's
+     * stage. A from registers: those the next iteration writes) */
+    if (defer == WG_WAIT_ONE && pl->a_desc) px_line(p, "wgmma.wait_group.sync.aligned 1", NULL);
+    else if (defer == WG_WAIT_AFTER || defer == WG_WAIT_ONE) px_line(p, "wgmma.wait_group.sync.aligned 0", NULL);
 }
 
 /* Whether the dot's wgmma may stay in flight past it (pipeline-async-copy's
@@ -442,6 +446,10 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
 static int wgmma_deferred(Px *p, Op *dot, Tile *acc) {
     Block *body = dot->parent;
     Op *top = body ? body->first : NULL, *guard;
+    if (top && top->kind == TTG_ASYNC_WAIT && op_attr_k(top, AN_WGMMA_LATE)) {
+        Value *arg = mma_carried_acc(dot, &guard);
+        return arg && acc == px_tile(p, arg) && guard == dot ? WG_WAIT_ONE : WG_WAIT_AFTER;
+    }
     if (!top || top->kind != TTG_ASYNC_WAIT || !op_attr_k(top, AN_WGMMA_DEFERRED)) return WG_WAIT_AFTER;
     Value *arg = mma_carried_acc(dot, &guard);
     if (!arg || acc != px_tile(p, arg) || !guard) return WG_WAIT_AFTER;

@@ -59,6 +59,7 @@ bool pass_pipeline_async_copy(Op *module, PassContext *pc);
  * TRITONC_ASYNC_COPY=0 in the environment turns it off (0),
  * TRITONC_ASYNC_COPY=1 takes tf32 dots too (2). */
 int async_copy_mode(void);
+int wgmma_late_mode(void);
 bool async_copy_enabled(void);
 
 #endif

@@ -511,6 +511,19 @@ static void set_int(Context *c, Op *op, AttrName name, int64_t v) {
     op_set_attr_k(c, op, name, attr_int(c, ty_i64(c), v));
 }
 
+/* Whether the loop body has one tt.dot, and that dot alone reads the
+ * loop-carried value its result becomes (the matmul's accumulator): its
+ * wgmma may stay in flight through the rest of the iteration. */
+static bool lone_carried_dot(Block *body) {
+    Op *dot = NULL, *guard;
+    for (Op *o = body->first; o; o = o->next) {
+        if (o->kind != TT_DOT) continue;
+        if (dot) return false;
+        dot = o;
+    }
+    return dot && mma_carried_acc(dot, &guard) && guard == dot;
+}
+
 static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
     return build_op(b, kind, opnds, n, NULL, 0, 0);
 }
@@ -728,6 +741,12 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     int64_t ctas_more = sm_smem / more_bytes < by_regs ? sm_smem / more_bytes : by_regs;
     bool deferred = may_defer && swizzled && stages == ns && (stages + 1) * per_stage + extra + 1024 <= limit &&
                     ctas_more >= ctas_now;
+    /* Otherwise a loop of one wgmma dot that alone reads its carried
+     * accumulator copies after it, as Triton orders it (late copies, see
+     * the header): no stage more */
+    int lm = wgmma_late_mode();
+    bool late = lm && swizzled && lone_carried_dot(body) && (lm == 2 || !deferred);
+    if (late) deferred = false;
     if (deferred) stages++;
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
@@ -795,7 +814,16 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
     env[body_index(&p, body->args[0])] = iv;
     for (int k = 0; k < nargs; k++) env[body_index(&p, p.args.data[k])] = aargs[k];
-    issue(&p, env, cs, n, ws, in_range(&p, &bb, iv), first);
+    if (late) {
+        /* (after the dot: its wgmma waits for the previous iteration's
+         * group, then every warpgroup's wait before the barrier) */
+        op_set_attr_k(c, wait, AN_WGMMA_LATE, attr_unit(c));
+        Builder lb = builder_before(c, yield);
+        plain_op(&lb, GPU_BARRIER, NULL, 0);
+        issue(&p, env, cs, n, ws, in_range(&p, &lb, iv), yield);
+    } else {
+        issue(&p, env, cs, n, ws, in_range(&p, &bb, iv), first);
+    }
     for (int i = 0; i < n; i++) {
         /* the dots' operands: the load's tile, and each transpose of it */
         Value *tile = op_result(cs[i].load, 0);
@@ -825,7 +853,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     Builder eb = after ? builder_before(c, after) : builder_at_end(c, loop->parent);
     Op *w0 = plain_op(&eb, TTG_ASYNC_WAIT, NULL, 0);
     set_int(c, w0, AN_NUM, 0);
-    if (deferred) set_int(c, w0, AN_WGMMA_WAIT, 0);
+    if (deferred || late) set_int(c, w0, AN_WGMMA_WAIT, 0);
     plain_op(&eb, TTG_LOCAL_DEALLOC, NULL, 0);
 
     tc_free(env);
@@ -886,6 +914,15 @@ bool pass_pipeline_async_copy(Op *module, PassContext *pc) {
     if (t && strncmp(t, "cuda:", 5) == 0) sm = (int)strtol(t + 5, NULL, 10);
     pc->changes += pipeline_async_copy(pc->ctx, module, (int)ns, (int)nw, sm);
     return true;
+}
+
+/* Late copies (Triton's order) for a wgmma ring loop: 0 never
+ * (TRITONC_WGMMA_LATE=0), 1 where no stage more defers the wait (the
+ * default), 2 instead of that too (TRITONC_WGMMA_LATE=2). */
+int wgmma_late_mode(void) {
+    const char *e = getenv("TRITONC_WGMMA_LATE");
+    if (e && strcmp(e, "0") == 0) return 0;
+    return e && strcmp(e, "2") == 0 ? 2 : 1;
 }
 
 /* On unless TRITONC_ASYNC_COPY=0; TRITONC_ASYNC_COPY=1 (tests, the
