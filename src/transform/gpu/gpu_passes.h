@@ -60,6 +60,7 @@ bool pass_pipeline_async_copy(Op *module, PassContext *pc);
  * TRITONC_ASYNC_COPY=1 takes tf32 dots too (2). */
 int async_copy_mode(void);
 int wgmma_late_mode(void);
+bool ring_fence_mode(void);
 bool async_copy_enabled(void);
 
 #endif

@@ -63,7 +63,10 @@
  * rows, rounded up to 128 bytes; a dot that wgmma runs reads B through
  * descriptors: its ring holds B in the swizzled layout of mma_plan.h, the
  * copy's `swizzle` attribute, every stage 1024-byte aligned, and the wait
- * at the loop's top fences the copies' writes for the async proxy); S = min(num_stages, what fits in the
+ * at the loop's top fences the copies' writes for the async proxy, as the
+ * PTX memory model asks; Triton 3.6 fences only st.shared, and
+ * TRITONC_RING_FENCE=0 does as it does: 1-2% faster on the H200,
+ * bench/results/gpu_dots-2026-12-03b.md); S = min(num_stages, what fits in the
  * device's shared memory beside the dot's other operand); S < 2: the loop
  * is left alone. Only innermost loops.
  *
@@ -772,6 +775,14 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     set_int(c, alloc, AN_SIZE, off);
     Type *i32 = ty_i32(c);
     store_fixed(c, &pb, fx, nfx);
+    bool ring_fence = ring_fence_mode();
+    if (nfx && !ring_fence) {
+        /* (the fixed operands' st.shared, for the tensor cores: fenced
+         * once here when the wait at the loop's top fences nothing) */
+        Op *fw = plain_op(&pb, TTG_ASYNC_WAIT, NULL, 0);
+        set_int(c, fw, AN_NUM, 0);
+        op_set_attr_k(c, fw, AN_PROXY_FENCE, attr_unit(c));
+    }
     int nargs = p.args.len;
     Value **state = tc_calloc((size_t)nargs + 1, sizeof(Value *));
     for (int k = 0; k < nargs; k++) state[k] = op_operand(loop, 3 + p.args.data[k]->index - 1);
@@ -808,7 +819,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     set_int(c, wait, AN_NUM, ahead - 1);
     /* a ring the tensor cores read through descriptors (wgmma's B: the
      * async proxy) sees the copies' writes after a proxy fence */
-    if (swizzled) op_set_attr_k(c, wait, AN_PROXY_FENCE, attr_unit(c));
+    if (swizzled && ring_fence) op_set_attr_k(c, wait, AN_PROXY_FENCE, attr_unit(c));
     if (deferred) op_set_attr_k(c, wait, AN_WGMMA_DEFERRED, attr_unit(c));
     Env env = tc_calloc((size_t)p.nvals, sizeof(Value *));
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
@@ -923,6 +934,14 @@ int wgmma_late_mode(void) {
     const char *e = getenv("TRITONC_WGMMA_LATE");
     if (e && strcmp(e, "0") == 0) return 0;
     return e && strcmp(e, "2") == 0 ? 2 : 1;
+}
+
+/* Whether the wait at a ring loop's top fences the cp.async copies' writes
+ * for the tensor cores' reads through the async proxy (TRITONC_RING_FENCE=0:
+ * not). */
+bool ring_fence_mode(void) {
+    const char *e = getenv("TRITONC_RING_FENCE");
+    return !(e && strcmp(e, "0") == 0);
 }
 
 /* On unless TRITONC_ASYNC_COPY=0; TRITONC_ASYNC_COPY=1 (tests, the
