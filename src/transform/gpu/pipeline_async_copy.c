@@ -514,17 +514,31 @@ static void set_int(Context *c, Op *op, AttrName name, int64_t v) {
     op_set_attr_k(c, op, name, attr_int(c, ty_i64(c), v));
 }
 
-/* Whether the loop body has one tt.dot, and that dot alone reads the
- * loop-carried value its result becomes (the matmul's accumulator): its
+/* The loop body's one tt.dot when that dot alone reads the loop-carried
+ * value its result becomes (the matmul's accumulator), else NULL: its
  * wgmma may stay in flight through the rest of the iteration. */
-static bool lone_carried_dot(Block *body) {
+static Op *lone_carried_dot(Block *body) {
     Op *dot = NULL, *guard;
     for (Op *o = body->first; o; o = o->next) {
         if (o->kind != TT_DOT) continue;
-        if (dot) return false;
+        if (dot) return NULL;
         dot = o;
     }
-    return dot && mma_carried_acc(dot, &guard) && guard == dot;
+    return dot && mma_carried_acc(dot, &guard) && guard == dot ? dot : NULL;
+}
+
+/* Whether the dot's wgmma reads A through its descriptor (from a ring or
+ * the fixed operands' region): A's fragments in registers would be
+ * written by the next iteration while its group still reads them. */
+static bool a_by_descriptor(const Pipe *p, Op *dot, const Cand *cs, int n, const Fixed *fx, int nfx, int sm) {
+    Value *a = op_operand(dot, 0);
+    bool shared = false;
+    for (int i = 0; i < nfx; i++) shared |= fx[i].dot == dot;
+    for (int i = 0; i < n; i++)
+        shared |= a->def == cs[i].load || (cs[i].trans && a->def == cs[i].trans) ||
+                  (a->def && a->def->kind == TT_TRANS && op_operand(a->def, 0)->def == cs[i].load);
+    MmaPlan pl;
+    return shared && dot_plan(p->c, dot, sm, p->mode, true, &pl) && pl.wgmma && pl.a_desc;
 }
 
 static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
@@ -748,7 +762,8 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
      * accumulator copies after it, as Triton orders it (late copies, see
      * the header): no stage more */
     int lm = wgmma_late_mode();
-    bool late = lm && swizzled && lone_carried_dot(body) && (lm == 2 || !deferred);
+    Op *lone = lm && swizzled ? lone_carried_dot(body) : NULL;
+    bool late = lone && (lm == 2 || !deferred) && a_by_descriptor(&p, lone, cs, n, fx, nfx, sm);
     if (late) deferred = false;
     if (deferred) stages++;
     int64_t off = 0;
