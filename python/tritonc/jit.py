@@ -218,6 +218,44 @@ def _global_binding(name, v):
     return None
 
 
+def _user_module(v):
+    """Whether v is a Python module the C front end does not know (not
+    Triton's, not `math`): one of the user's, whose attributes a kernel may
+    read (`ops.silu(x)`, `cfg.SCALE`), as Triton lets it."""
+    return (isinstance(v, types.ModuleType) and v.__name__.split(".")[0] not in ("tritonc", "triton")
+            and v.__name__ != "math")
+
+
+def _space_binding(name, mod, attrs, on_jit, depth=0):
+    """The lines binding `name` to the user's module `mod` for the C front
+    end: a class deriving from types.ModuleType whose body binds the
+    attributes among `attrs` (the names the code reads) that mod has, each
+    the way a module global is bound (a @jit function by its name, handed to
+    on_jit; a constant; a builtin; a module of the user's, nested). Other
+    attributes are left out: reading one is then the front end's error."""
+    lines = ["class %s(_tc_types.ModuleType):" % name]
+    for a in sorted(attrs):
+        try:
+            w = getattr(mod, a, _ABSENT)
+        except Exception:  # noqa: BLE001 (a module's __getattr__ may raise anything)
+            w = _ABSENT
+        if w is _ABSENT:
+            continue
+        if isinstance(w, JITFunction):
+            on_jit(w)
+            lines.append("    %s = %s" % (a, w.fn.__name__))
+        elif _user_module(w):
+            if depth < 4:
+                lines += ["    " + line for line in _space_binding(a, w, attrs, on_jit, depth + 1)]
+        elif not isinstance(w, types.ModuleType):
+            b = _global_binding(a, w)
+            if b is not None:
+                lines.append("    " + b)
+    if len(lines) == 1:
+        lines.append("    pass")
+    return lines
+
+
 def _code_names(code, out):
     out.update(code.co_names)
     for c in code.co_consts:
@@ -808,6 +846,18 @@ class JITFunction(KernelInterface):
                         "rename one of them" % (self.__name__, r))
                 foreign.append(r)
             todo.append(r)
+        def on_jit(v, jf=None, name=None, own=False):
+            """A @jit function the kernel reaches: its source appended when the
+            kernel's does not hold it, or an alias bound to its name."""
+            todo.append(v)
+            if v not in foreign and v is not self and (v.fn.__code__.co_filename != my_file or
+                                                       v._nested or self._nested or
+                                                       (top is not None and v.fn.__name__ not in top)):
+                foreign.append(v)
+            # read under another name (`from .ops import silu as _silu`)
+            if name is not None and v is not self and v.fn.__name__ != name and not own:
+                bindings.setdefault(name, "%s = %s" % (name, v.fn.__name__))
+
         while todo:
             jf = todo.pop()
             if id(jf) in seen:
@@ -835,15 +885,13 @@ class JITFunction(KernelInterface):
                     continue
                 own = jf.fn.__code__.co_filename == my_file and top is not None and name in top
                 if isinstance(v, JITFunction):
-                    todo.append(v)
-                    if v in foreign:
-                        continue
-                    if v is not self and (v.fn.__code__.co_filename != my_file or
-                                          v._nested or self._nested or
-                                          (top is not None and v.fn.__name__ not in top)):
-                        foreign.append(v)
-                    elif v is not self and v.fn.__name__ != name and not own:
-                        bindings.setdefault(name, "%s = %s" % (name, v.fn.__name__))
+                    on_jit(v, jf, name, own)
+                    continue
+                if _user_module(v) and name not in params:
+                    # (bound even where the source imports it: the C front end
+                    # knows no module of the user's)
+                    bindings.setdefault(name, "import types as _tc_types\n" +
+                                        "\n".join(_space_binding(name, v, names, on_jit)))
                     continue
                 if not own and name not in params:
                     b = _global_binding(name, v)
@@ -889,10 +937,12 @@ class JITFunction(KernelInterface):
         if self._source is None:
             s = _Source(*(self._src0 or _source_of(self.fn)))
             foreign = self.global_constexprs()[1]
-            if self._bindings:
-                s.append_text("import triton as _tc_triton\n" + "\n".join(self._bindings) + "\n")
             for helper in foreign:
                 s.append(helper.fn)
+            # (after the helpers: a binding may name one, `_silu = silu`, and
+            # the front end reads a module global's value where it stands)
+            if self._bindings:
+                s.append_text("import triton as _tc_triton\n" + "\n".join(self._bindings) + "\n")
             self._source = s
         return self._source
 

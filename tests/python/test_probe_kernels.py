@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import torch
 
-import tritonc as triton  # noqa: F401
+import tritonc as triton
 import tritonc.language as tl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(HERE, "Inputs"))
 from corpus import load_corpus  # noqa: E402
 
 K = load_corpus("probe_kernels")
+import probe_ops  # noqa: E402
 
 g = torch.Generator().manual_seed(22)
 
@@ -40,6 +41,34 @@ def check_dot_precisions():
         c = torch.full((M, N), float("nan"))
         K.dot_precision_kernel[(1,)](a, b, c, M, N, Kd, PREC=prec)
         torch.testing.assert_close(c, a @ b, atol=1e-4, rtol=1e-4)
+
+
+@triton.jit
+def _module_attrs_kernel(x_ptr, g_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    g = tl.load(g_ptr + offs, mask=m)
+    if probe_ops.MODE == "gated":
+        y = probe_ops.gated(x, g)
+    else:
+        y = x
+    y += probe_ops.silu(x) * probe_ops.SCALE + probe_ops.helpers_mod.triple(g)
+    tl.store(y_ptr + offs, y.to(probe_ops.OUT_DTYPE), mask=m)
+
+
+def check_module_attributes():
+    # a kernel reading a helper module's @jit functions and constants through
+    # the module: "name 'probe_ops' is not defined"; and a helper of another
+    # module calling a third under an alias: "name '_triple' is not defined"
+    n = 300
+    x = torch.randn(n, generator=g)
+    gt = torch.randn(n, generator=g)
+    y = torch.zeros(n, dtype=torch.float16)
+    _module_attrs_kernel[(triton.cdiv(n, 128),)](x, gt, y, n, BLOCK=128)
+    silu = torch.nn.functional.silu
+    ref = silu(gt) * 3 * x + silu(x) * 0.5 + 3 * gt
+    torch.testing.assert_close(y.float(), ref.half().float(), atol=1e-2, rtol=1e-2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,22 @@
+# @jit helpers and constants a kernel of test_probe_kernels.py reads through
+# the module (`probe_ops.silu(x)`, `probe_ops.SCALE`), as Triton lets it.
+import tritonc as triton
+import tritonc.language as tl
+
+import helpers_mod
+from helpers_mod import triple as _triple
+
+SCALE = 0.5                     # a plain float: readable as a module's attribute
+OUT_DTYPE = tl.float16
+MODE = tl.constexpr("gated")
+
+
+@triton.jit
+def silu(x):
+    return x * tl.sigmoid(x)
+
+
+@triton.jit
+def gated(x, g):
+    # a helper of another module under another name
+    return silu(g) * _triple(x)
