@@ -256,6 +256,12 @@ def _space_binding(name, mod, attrs, on_jit, depth=0):
     return lines
 
 
+def _decorated(fn):
+    """Whether fn's def has decorators (its first line is not the `def`)."""
+    line = linecache.getline(fn.__code__.co_filename, fn.__code__.co_firstlineno).lstrip()
+    return not line.startswith(("def ", "async def "))
+
+
 def _code_names(code, out):
     out.update(code.co_names)
     for c in code.co_consts:
@@ -850,12 +856,15 @@ class JITFunction(KernelInterface):
             """A @jit function the kernel reaches: its source appended when the
             kernel's does not hold it, or an alias bound to its name."""
             todo.append(v)
-            if v not in foreign and v is not self and (v.fn.__code__.co_filename != my_file or
-                                                       v._nested or self._nested or
-                                                       (top is not None and v.fn.__name__ not in top)):
+            appended = v is not self and (v in foreign or v.fn.__code__.co_filename != my_file or
+                                          v._nested or self._nested or
+                                          (top is not None and v.fn.__name__ not in top))
+            if appended and v not in foreign:
                 foreign.append(v)
-            # read under another name (`from .ops import silu as _silu`)
-            if name is not None and v is not self and v.fn.__name__ != name and not own:
+            # read under another name (`from .ops import silu as _silu`, `cube =
+            # triton.jit(_cube)` imported): the source's own binding of the name
+            # is one the front end can follow only when the def is the file's
+            if name is not None and v is not self and v.fn.__name__ != name and (appended or not own):
                 bindings.setdefault(name, "%s = %s" % (name, v.fn.__name__))
 
         while todo:
@@ -903,8 +912,15 @@ class JITFunction(KernelInterface):
                         consts.setdefault(name, _spec.constexpr_text(v))
                     except TypeError:
                         pass
+        # @jit functions made by calling triton.jit (`cube = triton.jit(_cube)`)
+        # whose def the source holds undecorated: wrapped again there, first
+        wraps = []
+        for f in [self] + foreign:
+            if (f is not self or self._nested) and not _decorated(f.fn):
+                wraps.append("%s = _tc_triton.jit(%s%s)" % (f.fn.__name__, f.fn.__name__,
+                                                             ", noinline=True" if f.noinline else ""))
         self._globals = (sorted(consts.items()), foreign)
-        self._bindings = sorted(bindings.values())
+        self._bindings = wraps + sorted(bindings.values())
         self._globals_reads = reads
         return self._globals
 

@@ -3504,6 +3504,32 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
     sb_free(&full);
 }
 
+/* `triton.jit(f)`, `triton.jit(f, noinline=True)`, `triton.jit(noinline=True)(f)`
+ * (Triton's decorator called by hand) on a def of the module: that def as a
+ * @jit function; anything else an error TV. */
+static TV jit_call_form(Sema *S, const PyExpr *val) {
+    if (val->kind != PY_EXPR_CALL || val->call.args.len != 1 || strcmp(decorator_name(val->call.func), "jit"))
+        return tv_err();
+    const PyExpr *f = val->call.args.items[0];
+    TV *def = f->kind == PY_EXPR_NAME ? scope_find(&S->globals, f->name) : NULL;
+    if (!def || (def->kind != TV_PYFN && def->kind != TV_JITFN)) return tv_err();
+    TV v = *def;
+    v.kind = TV_JITFN;
+    const PyExpr *calls[2] = {val, val->call.func->kind == PY_EXPR_CALL ? val->call.func : NULL};
+    for (int c = 0; c < 2 && calls[c]; c++)
+        for (int k = 0; k < calls[c]->call.nkeywords; k++)
+            if (calls[c]->call.keywords[k].name && !strcmp(calls[c]->call.keywords[k].name, "noinline"))
+                v.noinline = calls[c]->call.keywords[k].value->kind == PY_EXPR_TRUE;
+    return v;
+}
+
+/* Whether the module binds a name to `triton.jit(fn)` (jit_call_form). */
+static bool jit_wrapped(const Sema *S, const PyFunc *fn) {
+    for (int i = 0; i < S->globals.len; i++)
+        if (S->globals.data[i].val.kind == TV_JITFN && S->globals.data[i].val.fn == fn) return true;
+    return false;
+}
+
 static void load_globals(Sema *S, const PyBlock *body) {
     /* A global's value that makes IR (`X = tl.arange(0, 16)`, which Triton
      * cannot even import) goes into a block of its own, never used: there
@@ -3537,6 +3563,11 @@ static void load_globals(Sema *S, const PyBlock *body) {
                                                          : s->ann.target;
             const PyExpr *val = s->kind == PY_STMT_ASSIGN ? s->assign.value : s->ann.value;
             if (!t || t->kind != PY_EXPR_NAME || !val) break;
+            TV wrapped = jit_call_form(S, val);
+            if (wrapped.kind == TV_JITFN) {
+                scope_set(&S->globals, t->name, wrapped);
+                break;
+            }
             bool quiet = S->quiet;
             S->quiet = true;
             TV v = cg_expr(S, val);
@@ -3758,6 +3789,10 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         goto done;
     }
     const PyFunc *fn = find_def(&mod->body, spec->kernel);
+    if (!fn) { /* `add_kernel = triton.jit(_add)`: the function it wraps */
+        const TV *bound = scope_find(&S->globals, intern(&S->ctx->strings, spec->kernel));
+        if (bound && bound->kind == TV_JITFN) fn = bound->fn;
+    }
     if (!fn) {
         const char *best = NULL;
         int bestd = 99;
@@ -3768,7 +3803,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         goto done;
     }
     bool noinline;
-    if (!is_jit(fn, &noinline)) {
+    if (!is_jit(fn, &noinline) && !jit_wrapped(S, fn)) {
         S->loc = fn->loc;
         sema_error(S, "'%s' is not a @triton.jit function", fn->name);
         goto done;

@@ -71,6 +71,34 @@ def check_module_attributes():
     torch.testing.assert_close(y.float(), ref.half().float(), atol=1e-2, rtol=1e-2)
 
 
+def check_jit_call_form():
+    # `kernel = triton.jit(fn)` and a helper made so: "'_row_scale' is not a
+    # @triton.jit function" (kernels, helpers of the file and of another
+    # module, and a kernel made in a function)
+    M, N = 5, 50
+    for dt, block in ((torch.float32, 64), (torch.float16, 32)):
+        x = torch.randn(M, block, generator=g).to(dt)
+        s = torch.randn(M, generator=g)
+        y = torch.zeros_like(x)
+        K.row_scale_kernel[(M,)](x, y, s, N, block, BLOCK_N=block)
+        ref = (x[:, :N].float() ** 3 * s[:, None]).to(dt)
+        torch.testing.assert_close(y[:, :N], ref, atol=1e-2, rtol=1e-2)
+        assert (y[:, N:] == 0).all()
+
+    def factory(factor):
+        def body(x_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            m = offs < n
+            tl.store(x_ptr + offs, probe_ops.cube_plus(tl.load(x_ptr + offs, mask=m)) * FACTOR, mask=m)
+        FACTOR = tl.constexpr(factor)
+        return triton.jit(body)
+
+    x = torch.randn(20, generator=g)
+    x0 = x.clone()
+    factory(3.0)[(1,)](x, 20, BLOCK=32)
+    torch.testing.assert_close(x, (x0 ** 3 + 1) * 3)
+
+
 if __name__ == "__main__":
     names = sorted(k for k in globals() if k.startswith("check_"))
     for name in names:
