@@ -17,6 +17,11 @@ from corpus import load_corpus  # noqa: E402
 
 K = load_corpus("probe_kernels")
 import probe_ops  # noqa: E402
+from probe_ops import _adjust as adjust_a  # noqa: E402
+from probe_ops_b import _adjust as adjust_b, adjust_twice, scaled  # noqa: E402
+from tritonc import _spec  # noqa: E402
+
+SCALE = tl.constexpr(3)  # (helpers_mod.SCALE too: one value, no clash)
 
 g = torch.Generator().manual_seed(22)
 
@@ -97,6 +102,48 @@ def check_jit_call_form():
     x0 = x.clone()
     factory(3.0)[(1,)](x, 20, BLOCK=32)
     torch.testing.assert_close(x, (x0 ** 3 + 1) * 3)
+
+
+@triton.jit
+def _same_names_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(y_ptr + offs, adjust_a(x) + 100.0 * adjust_b(x), mask=m)
+
+
+@triton.jit
+def _ambiguous_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, adjust_a(x) + adjust_twice(x), mask=offs < n)
+
+
+@triton.jit
+def _shadowed_const_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, scaled(x) * SCALE, mask=offs < n)
+
+
+def check_same_named_helpers():
+    # two modules' helpers of one name, read under two aliases: the second
+    # def appended overrode the first, and the kernel computed (x*10) + 100*(x*10)
+    n = 40
+    x = torch.randn(n, generator=g)
+    y = torch.zeros(n)
+    _same_names_kernel[(1,)](x, y, n, BLOCK=64)
+    torch.testing.assert_close(y, (x + 1) + 100 * (x * 10))
+    # where one namespace cannot hold both (a helper reads its own module's
+    # _adjust by that name), and where two modules' constexpr globals of one
+    # name differ: an error naming them, not a silently wrong kernel
+    for kern in (_ambiguous_kernel, _shadowed_const_kernel):
+        try:
+            kern[(1,)](x, n, BLOCK=64)
+        except _spec.ArgumentError as e:
+            assert "one namespace" in str(e), e
+        else:
+            raise AssertionError("%s compiled" % kern)
 
 
 if __name__ == "__main__":

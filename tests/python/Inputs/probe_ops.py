@@ -32,3 +32,9 @@ def _square(x):
 
 _square = triton.jit(_square)
 cube_plus = triton.jit(_cube_plus)
+
+
+@triton.jit
+def _adjust(x):
+    # probe_ops_b has another _adjust
+    return x + 1.0
