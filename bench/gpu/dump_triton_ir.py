@@ -176,13 +176,12 @@ def parse_header(path):
 
 
 def jit_functions(path):
-    """name -> [(param, is_constexpr, has_default)] for @triton.jit functions, by AST."""
+    """name -> [(param, is_constexpr, has_default)] for @triton.jit functions, by AST
+    (also `NAME = triton.jit(f)`: NAME and f both)."""
     tree = ast.parse(path.read_text(), filename=str(path))
-    out = {}
+    out, defs = {}, {}
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef):
-            continue
-        if not any("jit" in ast.unparse(d) for d in node.decorator_list):
             continue
         args = node.args.args
         ndef = len(node.args.defaults)
@@ -190,7 +189,15 @@ def jit_functions(path):
         for i, a in enumerate(args):
             ann = ast.unparse(a.annotation) if a.annotation is not None else ""
             params.append((a.arg, "constexpr" in ann, i >= len(args) - ndef))
-        out[node.name] = params
+        defs[node.name] = params
+        if any("jit" in ast.unparse(d) for d in node.decorator_list):
+            out[node.name] = params
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call) and "jit" in ast.unparse(node.value.func)
+                and len(node.value.args) == 1 and isinstance(node.value.args[0], ast.Name)
+                and node.value.args[0].id in defs):
+            out[node.targets[0].id] = out[node.value.args[0].id] = defs[node.value.args[0].id]
     return out
 
 

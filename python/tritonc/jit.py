@@ -218,6 +218,49 @@ def _global_binding(name, v):
     return None
 
 
+def _user_module(v):
+    """Whether v is a Python module the C front end does not know (not
+    Triton's, not `math`): one of the user's, whose attributes a kernel may
+    read (`ops.silu(x)`, `cfg.SCALE`), as Triton lets it."""
+    return (isinstance(v, types.ModuleType) and v.__name__.split(".")[0] not in ("tritonc", "triton")
+            and v.__name__ != "math")
+
+
+def _space_binding(name, mod, attrs, on_jit, depth=0):
+    """The lines binding `name` to the user's module `mod` for the C front
+    end: a class deriving from types.ModuleType whose body binds the
+    attributes among `attrs` (the names the code reads) that mod has, each
+    the way a module global is bound (a @jit function by its name, handed to
+    on_jit; a constant; a builtin; a module of the user's, nested). Other
+    attributes are left out: reading one is then the front end's error."""
+    lines = ["class %s(_tc_types.ModuleType):" % name]
+    for a in sorted(attrs):
+        try:
+            w = getattr(mod, a, _ABSENT)
+        except Exception:  # noqa: BLE001 (a module's __getattr__ may raise anything)
+            w = _ABSENT
+        if w is _ABSENT:
+            continue
+        if isinstance(w, JITFunction):
+            lines.append("    %s = %s" % (a, on_jit(w)))
+        elif _user_module(w):
+            if depth < 4:
+                lines += ["    " + line for line in _space_binding(a, w, attrs, on_jit, depth + 1)]
+        elif not isinstance(w, types.ModuleType):
+            b = _global_binding(a, w)
+            if b is not None:
+                lines.append("    " + b)
+    if len(lines) == 1:
+        lines.append("    pass")
+    return lines
+
+
+def _decorated(fn):
+    """Whether fn's def has decorators (its first line is not the `def`)."""
+    line = linecache.getline(fn.__code__.co_filename, fn.__code__.co_firstlineno).lstrip()
+    return not line.startswith(("def ", "async def "))
+
+
 def _code_names(code, out):
     out.update(code.co_names)
     for c in code.co_consts:
@@ -263,8 +306,12 @@ class _Source:
             self._bytes = self.text.encode("utf-8")
         return self._bytes
 
-    def append(self, fn):
+    def append(self, fn, name=None):
+        """fn's source at the end; its def renamed `name` when given."""
         src = textwrap.dedent(inspect.getsource(fn))
+        if name and name != fn.__name__:
+            src = re.sub(r"^(\s*(?:async\s+)?def\s+)%s\b" % re.escape(fn.__name__), lambda m: m.group(1) + name,
+                         src, count=1, flags=re.M)
         # Drop decorators other than @jit: the C front end looks for
         # `@<anything>.jit` or `@jit`; keep the function's own lines.
         start = len(self.lines) + 2
@@ -391,6 +438,7 @@ class JITFunction(KernelInterface):
         self._c_front = False
         self._source = None
         self._globals = None
+        self._flat = {}  # id(@jit function appended) -> the name its def has in the source
         self._globals_reads = None  # what the last reading of the globals read
         self._globals_check = None  # a reading ahead, to check at its first use
         self._ahead = None          # prep()'s tuple read ahead (see _read_ahead)
@@ -808,6 +856,48 @@ class JITFunction(KernelInterface):
                         "rename one of them" % (self.__name__, r))
                 foreign.append(r)
             todo.append(r)
+        # The source is one namespace: an appended def whose name the source
+        # gives something else (the file's own global, another module's
+        # helper of the same name) is appended renamed, `_helper__tc2`
+        flat = {id(r): r.fn.__name__ for r in foreign}
+        taken = {r.fn.__name__: r for r in foreign}
+        mine = self.fn.__globals__
+
+        def flat_name(v, appended):
+            n = flat.get(id(v))
+            if n is not None:
+                return n
+            n, k = v.fn.__name__, 1
+            while appended and ((n in taken and taken[n] is not v) or n == self.fn.__name__ or
+                                (top and n in top and mine.get(n, _ABSENT) is not v)):
+                k += 1
+                n = "%s__tc%d" % (v.fn.__name__, k)
+            flat[id(v)], taken[n] = n, v
+            return n
+
+        def on_jit(v, jf=None, name=None, own=False):
+            """A @jit function the kernel reaches: its source appended when the
+            kernel's does not hold it, or an alias bound to its name. Returns
+            the name its def has in the source."""
+            todo.append(v)
+            appended = v is not self and (v in foreign or v.fn.__code__.co_filename != my_file or
+                                          v._nested or self._nested or
+                                          (top is not None and v.fn.__name__ not in top))
+            if appended and v not in foreign:
+                foreign.append(v)
+            n = flat_name(v, appended)
+            # read under another name (`from .ops import silu as _silu`, `cube =
+            # triton.jit(_cube)` imported): the source's own binding of the name
+            # is one the front end can follow only when the def is the file's
+            if name is not None and v is not self and n != name and (appended or not own):
+                if taken.get(name, v) is not v or bindings.setdefault(name, "%s = %s" % (name, n)) != \
+                        "%s = %s" % (name, n):
+                    raise _spec.ArgumentError(
+                        "%s: the name '%s' stands for two @jit functions in the modules it reads (%s and %s); "
+                        "tritonc gives the kernel and its helpers one namespace: rename one of them"
+                        % (self.__name__, name, v, taken.get(name) or bindings[name]))
+            return n
+
         while todo:
             jf = todo.pop()
             if id(jf) in seen:
@@ -835,15 +925,13 @@ class JITFunction(KernelInterface):
                     continue
                 own = jf.fn.__code__.co_filename == my_file and top is not None and name in top
                 if isinstance(v, JITFunction):
-                    todo.append(v)
-                    if v in foreign:
-                        continue
-                    if v is not self and (v.fn.__code__.co_filename != my_file or
-                                          v._nested or self._nested or
-                                          (top is not None and v.fn.__name__ not in top)):
-                        foreign.append(v)
-                    elif v is not self and v.fn.__name__ != name and not own:
-                        bindings.setdefault(name, "%s = %s" % (name, v.fn.__name__))
+                    on_jit(v, jf, name, own)
+                    continue
+                if _user_module(v) and name not in params:
+                    # (bound even where the source imports it: the C front end
+                    # knows no module of the user's)
+                    bindings.setdefault(name, "import types as _tc_types\n" +
+                                        "\n".join(_space_binding(name, v, names, on_jit)))
                     continue
                 if not own and name not in params:
                     b = _global_binding(name, v)
@@ -852,11 +940,25 @@ class JITFunction(KernelInterface):
                 if (_spec.is_constexpr_global(v) and name not in params
                       and not (isinstance(v, str) and jf is not self and name in consts)):
                     try:
-                        consts.setdefault(name, _spec.constexpr_text(v))
+                        text = _spec.constexpr_text(v)
                     except TypeError:
-                        pass
+                        continue
+                    if consts.setdefault(name, text) != text and not isinstance(v, str):
+                        # (one namespace, as for @jit functions: not the first one read, silently)
+                        raise _spec.ArgumentError(
+                            "%s: the global '%s' is %s in the module of %s and %s in another module the kernel "
+                            "reads; tritonc gives the kernel and its helpers one namespace: rename one of them"
+                            % (self.__name__, name, text, jf, consts[name]))
+        # @jit functions made by calling triton.jit (`cube = triton.jit(_cube)`)
+        # whose def the source holds undecorated: wrapped again there, first
+        wraps = []
+        for f in [self] + foreign:
+            if (f is not self or self._nested) and not _decorated(f.fn):
+                n = flat.get(id(f), f.fn.__name__)
+                wraps.append("%s = _tc_triton.jit(%s%s)" % (n, n, ", noinline=True" if f.noinline else ""))
+        self._flat = flat
         self._globals = (sorted(consts.items()), foreign)
-        self._bindings = sorted(bindings.values())
+        self._bindings = wraps + sorted(bindings.values())
         self._globals_reads = reads
         return self._globals
 
@@ -889,10 +991,12 @@ class JITFunction(KernelInterface):
         if self._source is None:
             s = _Source(*(self._src0 or _source_of(self.fn)))
             foreign = self.global_constexprs()[1]
+            for helper in foreign:
+                s.append(helper.fn, self._flat.get(id(helper)))
+            # (after the helpers: a binding may name one, `_silu = silu`, and
+            # the front end reads a module global's value where it stands)
             if self._bindings:
                 s.append_text("import triton as _tc_triton\n" + "\n".join(self._bindings) + "\n")
-            for helper in foreign:
-                s.append(helper.fn)
             self._source = s
         return self._source
 

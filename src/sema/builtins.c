@@ -12,6 +12,7 @@
 #include "sema/sema_int.h"
 #include "support/erfcc.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1416,9 +1417,17 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     } else if (GIVEN(4) && !cx_truthy(A(4))) {
         prec = "ieee";
     }
-    int pi = enum_lookup(tt_precision_names, prec);
-    if (pi < 0 || pi > TT_PREC_IEEE)
-        return sema_error(S, "input_precision must be one of ('tf32', 'tf32x3', 'ieee'). Got %s", prec);
+    /* Triton 3.6's CUDA options allow the five, compared lowercased. The
+     * bf16x3/bf16x6 splits, like tf32x3, are at least fp32-exact: every
+     * backend computes them on the exact fp32 path. */
+    char low[16];
+    size_t pn = strlen(prec);
+    for (size_t i = 0; i < pn && i + 1 < sizeof low; i++) low[i] = (char)tolower((unsigned char)prec[i]);
+    low[pn < sizeof low ? pn : sizeof low - 1] = 0;
+    int pi = pn < sizeof low ? enum_lookup(tt_precision_names, low) : -1;
+    if (pi < 0)
+        return sema_error(S, "input_precision must be one of ('tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6'). Got %s",
+                          prec);
     const TlType *xs = tl_sca(x.ty), *ys = tl_sca(y.ty);
     if (!(tl_is_fp8(xs) && tl_is_fp8(ys))) {
         static const TlKind ok[] = {TL_I8, TL_U8, TL_FP16, TL_BF16, TL_FP32, TL_FP64};

@@ -1123,11 +1123,14 @@ static TV agg_member(Sema *S, const AggClass *c, const TV *self, const char *att
     return f;
 }
 
+static TV space_attr(Sema *S, const TV *v, const char *attr);
+
 static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
     /* a constexpr's value (`BLOCK.value`, `tl.constexpr(4).value`): the
      * front end holds constexprs unwrapped, so it is the value itself */
     if (attr[0] == 'v' && !strcmp(attr, "value") && (tv_is_const(v) || (v->kind == TV_TUPLE && !v->fields)))
         return *v;
+    if (v->kind == TV_MODULE && v->i >= MOD_SPACE) return space_attr(S, v, attr);
     if (v->kind == TV_MODULE) {
         /* `tl.load`, `tl.arange`, ...: the same few names again and again,
          * found once each (an attribute of the source is an interned name,
@@ -3412,6 +3415,52 @@ static AggClass *namedtuple_call_class(Sema *S, const char *name, const PyExpr *
 
 /* ---- module globals ---------------------------------------------------------- */
 
+/* `class ops(types.ModuleType):` (any base spelled ModuleType): a module's
+ * namespace, as the Python binding writes a helper module the kernel reads
+ * (`ops.silu(x)`, `ops.SCALE`). Registered with its nested namespaces;
+ * returns its TV_MODULE, or an error TV when the class is not one. */
+static TV space_register(Sema *S, const PyClass *cls) {
+    bool space = false;
+    for (int i = 0; i < cls->bases.len; i++) {
+        const PyExpr *b = cls->bases.items[i];
+        const char *bn = b->kind == PY_EXPR_NAME ? b->name : b->kind == PY_EXPR_ATTR ? b->attr.attr : "";
+        space |= !strcmp(bn, "ModuleType");
+    }
+    if (!space || cls->decorators.len) return tv_err();
+    const PyClass **grown = ARENA_ARRAY(S->arena, const PyClass *, S->nspaces + 1);
+    if (S->nspaces) memcpy(grown, S->spaces, sizeof(*grown) * (size_t)S->nspaces);
+    grown[S->nspaces] = cls;
+    S->spaces = grown;
+    TV v = {.kind = TV_MODULE, .i = MOD_SPACE + S->nspaces++};
+    for (int i = 0; i < cls->body.len; i++)
+        if (cls->body.items[i]->kind == PY_STMT_CLASS) space_register(S, cls->body.items[i]->cls);
+    return v;
+}
+
+/* `ops.NAME`: the value its namespace binds NAME to (the last binding),
+ * made where module globals are (the value reads module globals only). */
+static TV space_attr(Sema *S, const TV *v, const char *attr) {
+    const PyClass *cls = S->spaces[v->i - MOD_SPACE];
+    for (int i = cls->body.len - 1; i >= 0; i--) {
+        const PyStmt *s = cls->body.items[i];
+        if (s->kind == PY_STMT_CLASS && !strcmp(s->cls->name, attr)) {
+            for (int k = 0; k < S->nspaces; k++)
+                if (S->spaces[k] == s->cls) return (TV){.kind = TV_MODULE, .i = MOD_SPACE + k};
+        }
+        const PyExpr *t = s->kind == PY_STMT_ASSIGN && s->assign.targets.len == 1 ? s->assign.targets.items[0]
+                          : s->kind == PY_STMT_ANNASSIGN                            ? s->ann.target
+                                                                                    : NULL;
+        const PyExpr *val = s->kind == PY_STMT_ASSIGN ? s->assign.value : s->kind == PY_STMT_ANNASSIGN ? s->ann.value : NULL;
+        if (!t || t->kind != PY_EXPR_NAME || !val || strcmp(t->name, attr)) continue;
+        FuncState *f0 = S->fn;
+        S->fn = NULL;
+        TV r = cg_expr(S, val);
+        S->fn = f0;
+        return r;
+    }
+    return sema_error(S, "module '%s' has no attribute '%s'", cls->name, attr);
+}
+
 static void bind_import(Sema *S, const char *module, const char *name, const char *asname) {
     /* module: dotted path imported; name: for `from M import name` (NULL for `import M`).
      * `tritonc` (the Python binding) is another name for `triton`. */
@@ -3455,6 +3504,32 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
     sb_free(&full);
 }
 
+/* `triton.jit(f)`, `triton.jit(f, noinline=True)`, `triton.jit(noinline=True)(f)`
+ * (Triton's decorator called by hand) on a def of the module: that def as a
+ * @jit function; anything else an error TV. */
+static TV jit_call_form(Sema *S, const PyExpr *val) {
+    if (val->kind != PY_EXPR_CALL || val->call.args.len != 1 || strcmp(decorator_name(val->call.func), "jit"))
+        return tv_err();
+    const PyExpr *f = val->call.args.items[0];
+    TV *def = f->kind == PY_EXPR_NAME ? scope_find(&S->globals, f->name) : NULL;
+    if (!def || (def->kind != TV_PYFN && def->kind != TV_JITFN)) return tv_err();
+    TV v = *def;
+    v.kind = TV_JITFN;
+    const PyExpr *calls[2] = {val, val->call.func->kind == PY_EXPR_CALL ? val->call.func : NULL};
+    for (int c = 0; c < 2 && calls[c]; c++)
+        for (int k = 0; k < calls[c]->call.nkeywords; k++)
+            if (calls[c]->call.keywords[k].name && !strcmp(calls[c]->call.keywords[k].name, "noinline"))
+                v.noinline = calls[c]->call.keywords[k].value->kind == PY_EXPR_TRUE;
+    return v;
+}
+
+/* Whether the module binds a name to `triton.jit(fn)` (jit_call_form). */
+static bool jit_wrapped(const Sema *S, const PyFunc *fn) {
+    for (int i = 0; i < S->globals.len; i++)
+        if (S->globals.data[i].val.kind == TV_JITFN && S->globals.data[i].val.fn == fn) return true;
+    return false;
+}
+
 static void load_globals(Sema *S, const PyBlock *body) {
     /* A global's value that makes IR (`X = tl.arange(0, 16)`, which Triton
      * cannot even import) goes into a block of its own, never used: there
@@ -3488,6 +3563,11 @@ static void load_globals(Sema *S, const PyBlock *body) {
                                                          : s->ann.target;
             const PyExpr *val = s->kind == PY_STMT_ASSIGN ? s->assign.value : s->ann.value;
             if (!t || t->kind != PY_EXPR_NAME || !val) break;
+            TV wrapped = jit_call_form(S, val);
+            if (wrapped.kind == TV_JITFN) {
+                scope_set(&S->globals, t->name, wrapped);
+                break;
+            }
             bool quiet = S->quiet;
             S->quiet = true;
             TV v = cg_expr(S, val);
@@ -3512,6 +3592,11 @@ static void load_globals(Sema *S, const PyBlock *body) {
             break;
         }
         case PY_STMT_CLASS: {
+            TV space = space_register(S, s->cls);
+            if (space.kind == TV_MODULE) {
+                scope_set(&S->globals, s->cls->name, space);
+                break;
+            }
             AggClass *c = agg_class(S, s->cls);
             if (c) {
                 AggClass **grown = ARENA_ARRAY(S->arena, AggClass *, S->naggs + 1);
@@ -3704,6 +3789,10 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         goto done;
     }
     const PyFunc *fn = find_def(&mod->body, spec->kernel);
+    if (!fn) { /* `add_kernel = triton.jit(_add)`: the function it wraps */
+        const TV *bound = scope_find(&S->globals, intern(&S->ctx->strings, spec->kernel));
+        if (bound && bound->kind == TV_JITFN) fn = bound->fn;
+    }
     if (!fn) {
         const char *best = NULL;
         int bestd = 99;
@@ -3714,7 +3803,7 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         goto done;
     }
     bool noinline;
-    if (!is_jit(fn, &noinline)) {
+    if (!is_jit(fn, &noinline) && !jit_wrapped(S, fn)) {
         S->loc = fn->loc;
         sema_error(S, "'%s' is not a @triton.jit function", fn->name);
         goto done;

@@ -245,7 +245,7 @@ TV cx_unary(Sema *S, PyUnaryOp op, const TV *a) {
 
 TV cx_from_value(Sema *S, const ConstexprValue *cv) {
     switch (cv->kind) {
-    case CV_INT: return tv_int(cv->i);
+    case CV_INT: return cv->u64 ? tv_uint64((uint64_t)cv->i) : tv_int(cv->i);
     case CV_FLOAT: return tv_float(cv->f);
     case CV_BOOL: return tv_bool(cv->i != 0);
     case CV_STR: {
@@ -350,6 +350,16 @@ bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
     errno = 0;
     long long iv = strtoll(text, &end, 0);
     if ((size_t)(end - text) == n && errno == 0) { out->kind = CV_INT; out->i = iv; return true; }
+    if ((size_t)(end - text) == n && text[0] != '-') { /* past INT64_MAX: a uint64, as Triton types it */
+        errno = 0;
+        unsigned long long uv = strtoull(text, &end, 0);
+        if ((size_t)(end - text) == n && errno == 0) {
+            out->kind = CV_INT;
+            out->i = (int64_t)uv;
+            out->u64 = true;
+            return true;
+        }
+    }
     double fv = strtod(text, &end);
     if ((size_t)(end - text) == n) { out->kind = CV_FLOAT; out->f = fv; return true; }
     const char *name = text;

@@ -34,6 +34,7 @@
 typedef struct ConstexprValue {
     enum { CV_INT, CV_FLOAT, CV_BOOL, CV_STR, CV_NONE, CV_DTYPE, CV_TUPLE, CV_FUNC } kind;
     int64_t i;     /* CV_INT, CV_BOOL; CV_TUPLE: the number of elements */
+    bool u64;      /* CV_INT: i is the bit pattern of a value in [2^63, 2^64), which Triton types uint64 */
     double f;      /* CV_FLOAT */
     const char *s; /* CV_STR: the string; CV_DTYPE: its Triton name ("fp16"); CV_FUNC: the @jit function's name */
     const struct ConstexprValue *elems; /* CV_TUPLE */

@@ -184,7 +184,11 @@ void tv_str(Sema *S, const TV *v, StrBuf *out); /* Python-ish repr for messages 
 enum { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_TL_EXTRA, MOD_TL_CUDA, MOD_LIBDEVICE, MOD_TL_CORE,
        MOD_PYMATH, MOD_COUNT, MOD_TL_TARGET,
        /* classes, for isinstance: tl.tensor, tl.tensor_descriptor, tl.dtype */
-       MOD_CLS_TENSOR, MOD_CLS_DESC, MOD_CLS_DTYPE };
+       MOD_CLS_TENSOR, MOD_CLS_DESC, MOD_CLS_DTYPE,
+       /* a Python module of the user's (a helper module a kernel reads as `ops.silu`, `ops.SCALE`): the
+        * Python binding writes it into the source as a class deriving from types.ModuleType whose body
+        * binds the attributes the kernels read (`silu = silu`, `SCALE = 0.5`); S->spaces[i - MOD_SPACE] */
+       MOD_SPACE = 64 };
 
 /* ---- the state of one compilation ------------------------------------------ */
 
@@ -259,6 +263,8 @@ struct Sema {
     struct HostDesc **host_desc; /* per kernel parameter: a host TensorDescriptor's element type and block */
     struct AggClass **aggs; /* the module's @aggregate classes */
     int naggs;
+    const PyClass **spaces; /* module namespaces (TV_MODULE from MOD_SPACE on): `class ops(types.ModuleType)` */
+    int nspaces;
 };
 
 /* An @aggregate class (Triton's `tl.core._aggregate`). Its instances are

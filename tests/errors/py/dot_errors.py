@@ -22,7 +22,7 @@
 # MIXED-NOT: error:
 # ACC: {{.*}}dot_errors.py:69:9: error: dot(): acc must have type <[16, 16], fp32>, got <[32, 32], fp32>
 # ACC-NOT: error:
-# PREC: {{.*}}dot_errors.py:77:21: error: input_precision must be one of ('tf32', 'tf32x3', 'ieee'). Got bogus
+# PREC: {{.*}}dot_errors.py:77:21: error: input_precision must be one of ('tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6'). Got bogus
 # PREC-NOT: error:
 # TF32: {{.*}}dot_errors.py:84:21: error: Only one of input_precision and allow_tf32 can be specified
 # TF32-NOT: error:
