@@ -60,7 +60,8 @@ enum { IMP_MATH = 1, IMP_TORCH = 2, IMP_F = 4, IMP_NN = 8 };
     X(QUANT_PC, "quantize_per_channel") X(QUANT_TERNARY, "quantize_ternary")               \
     X(RANDOM_TERNARY, "random_ternary") X(RMS_NORM, "rms_norm") X(SCALAR_OP, "scalar_op")  \
     X(TERNARY, "ternary") X(TERNARY_CONV2D, "ternary_conv2d")                              \
-    X(TERNARY_LINEAR, "ternary_linear") X(UNPACK, "unpack_ternary")
+    X(TERNARY_LINEAR, "ternary_linear") X(TERNARY_MAP, "ternary_map")                      \
+    X(UNPACK, "unpack_ternary")
 enum {
 #define X(id, name) RT_##id,
     RT_NAMES(X)
@@ -131,6 +132,7 @@ typedef struct Emitter {
     bool rt_used[RT_COUNT];
     Map gnames;        /* interned IR symbol -> Python global name */
     Map taken_globals; /* interned Python name -> non-NULL */
+    Map lattrs;        /* the layer being written: interned .tri name -> attribute */
     StrBuf consts;     /* module-level literal lists */
     int nconsts;
     VEC(struct FnMeta) meta; /* what was defined, for the JSON metadata */
@@ -189,10 +191,64 @@ static const char *unique_name(Emitter *E, Map *taken, const char *want, bool av
     }
 }
 
-/* The attribute under which a layer stores state or a method `name`. */
+/* The attribute under which a layer stores state or a method `name`: the
+ * one plan_layer_attrs chose for the layer being written. */
 static const char *attr_name(Emitter *E, const char *name) {
-    if (!IS_MODULE_ATTR(name) && !IS_RESERVED(name)) return name;
+    const char *a = map_get(&E->lattrs, MAP_KEY(intern_s(E, name)));
+    if (a) return a;
+    if (!IS_MODULE_ATTR(name) && !IS_RESERVED(name) && name[0] != '_') return name;
     return arena_printf(E->arena, "%s_", name);
+}
+
+/* Chooses the attributes of one name of a layer: `name` itself, with a '_'
+ * appended while it or one of the attributes the runtime derives from it
+ * (a ternary weight W is W_packed, W_scale and W_latent; a quantized tensor
+ * Q is Q_values, Q_scale and Q_zero_point) is taken, reserved, an nn.Module
+ * attribute, or starts with '_' (nn.Module's private attributes). */
+static void plan_attr(Emitter *E, Map *taken, const char *name, int kind) {
+    static const char *const suffixes[][3] = {{"_packed", "_scale", "_latent"}, {"_values", "_scale", "_zero_point"}};
+    const char *tname = intern_s(E, name);
+    if (map_get(&E->lattrs, MAP_KEY(tname))) return;
+    const char *cand = tname;
+    if (IS_MODULE_ATTR(cand) || IS_RESERVED(cand) || cand[0] == '_') cand = arena_printf(E->arena, "%s_", cand);
+    for (;;) {
+        const char *names[4] = {intern_s(E, cand), NULL, NULL, NULL};
+        for (int i = 0; kind >= 0 && i < 3; i++) names[i + 1] = intern_s(E, arena_printf(E->arena, "%s%s", cand, suffixes[kind][i]));
+        bool clash = false;
+        for (int i = 0; i < 4 && names[i]; i++) clash |= map_get(taken, MAP_KEY(names[i])) != NULL;
+        if (!clash) {
+            for (int i = 0; i < 4 && names[i]; i++) map_put(taken, MAP_KEY(names[i]), (void *)names[i]);
+            map_put(&E->lattrs, MAP_KEY(tname), (void *)names[0]);
+            return;
+        }
+        cand = arena_printf(E->arena, "%s_", cand);
+    }
+}
+
+/* Plans every attribute of `layer` (its parameters, state, sub-layers and
+ * methods) so that no two of them, nor the runtime's derived buffers, share
+ * a name: a .tri layer may call its members W and W_scale. */
+static void plan_layer_attrs(Emitter *E, Op *layer) {
+    Map taken = {0};
+    map_free(&E->lattrs);
+    memset(&E->lattrs, 0, sizeof E->lattrs);
+    const char *fwd = intern_s(E, "forward");
+    map_put(&taken, MAP_KEY(fwd), (void *)fwd);
+    map_put(&E->lattrs, MAP_KEY(fwd), (void *)fwd);
+    Block *b = layer->regions[0].first;
+    for (int i = 0; i < b->nargs; i++)
+        if (b->args[i]->name) plan_attr(E, &taken, b->args[i]->name, -1);
+    for (Op *op = b->first; op; op = op->next) {
+        if (op->kind != NN_PARAM && op->kind != NN_SUBLAYER) continue;
+        const char *k = op->kind == NN_PARAM ? op_attr_str(op, "kind") : NULL;
+        NnStateKind sk = k ? nn_state_kind_lookup(k) : NN_S_COUNT;
+        plan_attr(E, &taken, op_attr_str(op, "name"), sk == NN_S_TERNARY ? 0 : sk == NN_S_QUANTIZED ? 1 : -1);
+    }
+    for (Op *f = module_body(E->module)->first; f; f = f->next) {
+        const char *owner = f->kind == TT_FUNC ? op_attr_str(f, "layer") : NULL;
+        if (owner && strcmp(owner, op_attr_str(layer, "sym_name")) == 0) plan_attr(E, &taken, op_attr_str(f, "method"), -1);
+    }
+    map_free(&taken);
 }
 
 static const char *global_name(Emitter *E, const char *sym) {
@@ -330,6 +386,22 @@ static void arith_operand(Emitter *E, Fn *F, Value *v, int min_prec, StrBuf *out
     }
 }
 
+/* The start of a shape op or relu applied to x: "ternary_map(FN, x" for a
+ * TernaryTensor (a QTensor at run time: FN maps its trits and the scale is
+ * kept), else "FN(x" (a quantized tensor's codes). The caller appends the
+ * other arguments and the ')'. */
+static void tensor_fn_open(Emitter *E, Fn *F, Value *x, const char *fn, StrBuf *out) {
+    E->imports |= IMP_TORCH;
+    if (nn_is_ternary(x->type)) {
+        use_rt(E, RT_TERNARY_MAP);
+        sb_printf(out, "ternary_map(%s, ", fn);
+        operand(E, F, x, 0, out);
+    } else {
+        sb_printf(out, "%s(", fn);
+        arith_operand(E, F, x, 0, out);
+    }
+}
+
 static void args(Emitter *E, Fn *F, Op *op, int from, int to, StrBuf *out) {
     for (int i = from; i < to; i++) {
         if (i > from) sb_puts(out, ", ");
@@ -365,7 +437,7 @@ static int render_activation(Emitter *E, Fn *F, Op *op, const char *tensor_fn, i
         return PREC_ATOM;
     }
     sb_printf(out, "%s(", tensor_fn);
-    operand(E, F, x, ty_is_float(ty_elem(x->type)) ? 0 : PREC_ATOM, out);
+    arith_operand(E, F, x, ty_is_float(ty_elem(x->type)) ? 0 : PREC_ATOM, out);
     if (!ty_is_float(ty_elem(x->type))) sb_puts(out, ".float()");
     sb_putc(out, ')');
     return PREC_ATOM;
@@ -435,9 +507,22 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
             use_rt(E, RT_TERNARY);
             sb_puts(out, "ternary(");
         }
-        arith_operand(E, F, x, prec, out);
-        sb_printf(out, " %s ", sym[op->kind]);
-        arith_operand(E, F, op_operand(op, 1), prec + 1, out);
+        /* torch.matmul does not promote: an operand of another element
+         * type (trits, int8 with float32, float16 with float32) is cast to
+         * the result's. */
+        for (int i = 0; i < 2; i++) {
+            Value *v = op_operand(op, i);
+            bool cast = op->kind == NN_MATMUL && !wrap && ty_is_tensor(v->type) && ty_is_tensor(rt) &&
+                        (nn_is_quantized(v->type) || ty_elem(v->type) != ty_elem(rt));
+            if (i) sb_printf(out, " %s ", sym[op->kind]);
+            if (cast) {
+                E->imports |= IMP_TORCH;
+                arith_operand(E, F, v, PREC_ATOM, out);
+                sb_printf(out, ".to(%s)", torch_dtype(ty_elem(rt)));
+            } else {
+                arith_operand(E, F, v, i ? prec + 1 : prec, out);
+            }
+        }
         if (wrap) sb_putc(out, ')');
         return wrap ? PREC_ATOM : prec;
     }
@@ -493,9 +578,7 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
             sb_puts(out, ty_is_float(rt) ? ", 0.0)" : ", 0)");
             return PREC_ATOM;
         }
-        E->imports |= IMP_TORCH;
-        sb_puts(out, "torch.relu(");
-        operand(E, F, x, 0, out);
+        tensor_fn_open(E, F, x, "torch.relu", out);
         sb_putc(out, ')');
         return PREC_ATOM;
     case NN_GELU: return render_activation(E, F, op, "F.gelu", IMP_F, out);
@@ -536,23 +619,17 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
         sb_printf(out, ", %lld)", (long long)nn_attr_int(op, "kernel", 2));
         return PREC_ATOM;
     case NN_FLATTEN:
-        E->imports |= IMP_TORCH;
-        sb_puts(out, "torch.flatten(");
-        operand(E, F, x, 0, out);
+        tensor_fn_open(E, F, x, "torch.flatten", out);
         sb_printf(out, ", %lld)", (long long)nn_attr_int(op, "axis", 1));
         return PREC_ATOM;
     case NN_RESHAPE:
-        E->imports |= IMP_TORCH;
-        sb_puts(out, "torch.reshape(");
-        operand(E, F, x, 0, out);
+        tensor_fn_open(E, F, x, "torch.reshape", out);
         sb_puts(out, ", ");
         shape_tuple(E, F, op, 1, out);
         sb_putc(out, ')');
         return PREC_ATOM;
     case NN_TRANSPOSE:
-        E->imports |= IMP_TORCH;
-        sb_puts(out, "torch.transpose(");
-        operand(E, F, x, 0, out);
+        tensor_fn_open(E, F, x, "torch.transpose", out);
         sb_printf(out, ", %lld, %lld)", (long long)nn_attr_int(op, "dim0", -2), (long long)nn_attr_int(op, "dim1", -1));
         return PREC_ATOM;
     case NN_QUANTIZE: {
@@ -1011,6 +1088,7 @@ static void emit_layer(Emitter *E, Op *layer, StrBuf *out) {
     const char *name = global_name(E, op_attr_str(layer, "sym_name"));
     Block *b = layer->regions[0].first;
     Fn F;
+    plan_layer_attrs(E, layer);
     fn_init(E, &F, out, 8);
     F.layer = layer;
     F.ctor = true;
@@ -1209,5 +1287,6 @@ char *tri_emit_torch(Context *c, Op *module, const char *source, TorchEmitInfo *
     sb_free(&E.consts);
     map_free(&E.gnames);
     map_free(&E.taken_globals);
+    map_free(&E.lattrs);
     return result;
 }

@@ -24,7 +24,7 @@ __all__ = [
     "DEFAULT_THRESHOLD", "QTensor", "TernaryModule", "TernarySTE", "dequantize",
     "fake_quantize", "layer_norm", "pack_ternary", "quantize_int4", "quantize_int8",
     "quantize_per_channel", "quantize_ternary", "random_ternary", "rms_norm", "scalar_op",
-    "ternary", "ternary_conv2d", "ternary_linear", "unpack_ternary",
+    "ternary", "ternary_conv2d", "ternary_linear", "ternary_map", "unpack_ternary",
 ]
 
 DEFAULT_THRESHOLD = 0.3
@@ -65,6 +65,12 @@ class QTensor:
 def ternary(values, scale=1.0):
     """A TernaryTensor from trits (any integer or float tensor of -1, 0, 1)."""
     return QTensor(values.to(torch.int8), scale)
+
+
+def ternary_map(fn, q, *args):
+    """fn (a shape op or relu) applied to the trits of a TernaryTensor; the
+    scale is kept, so dequantize commutes with fn."""
+    return QTensor(fn(q.values, *args), q.scale)
 
 
 def random_ternary(shape):

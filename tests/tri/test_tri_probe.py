@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Numeric checks of modules compiled from the probe programs in tests/tri.
+
+    python3 tests/tri/test_tri_probe.py MODULE.py CHECK
+
+MODULE.py is `tritonc compile PROGRAM.tri -o MODULE.py` output (beside its
+tritonc_tri_runtime.py); CHECK names the program's check below. Each check
+computes what the language reference (docs/tri-language.md) says with plain
+torch ops and an independent 2-bit unpacker, and compares. Exits non-zero on
+the first failure.
+"""
+import importlib.util
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+
+def ref_unpack(packed, shape):
+    """2-bit codes, first value in the high bits (-1: 00, 0: 01, +1: 10)."""
+    out = []
+    for byte in packed.tolist():
+        for shift in (6, 4, 2, 0):
+            code = (byte >> shift) & 3
+            assert code != 3, "invalid code in packed buffer"
+            out.append(code - 1)
+    return torch.tensor(out[:math.prod(shape)], dtype=torch.float32).reshape(shape)
+
+
+def weight(m, name):
+    """trits * scale of the ternary state `name`, from its packed buffer."""
+    shape = m._ternary_shapes[name]
+    return ref_unpack(getattr(m, name + "_packed"), shape) * getattr(m, name + "_scale")
+
+
+def ref_ternary(w, ratio):
+    """quantize_ternary: sign where |w| > ratio * max|w|, scale the kept mean."""
+    keep = w.abs() > ratio * w.abs().max()
+    return torch.sign(w) * keep, w.abs()[keep].mean()
+
+
+def as_float(v):
+    """A TernaryTensor (QTensor) as trits * scale; tensors unchanged."""
+    if type(v).__name__ == "QTensor":
+        return v.values.float() * v.scale
+    return v
+
+
+def close(got, ref, what, tol=1e-5, dtype=None):
+    got = as_float(got)
+    if dtype is not None and got.dtype != dtype:
+        raise AssertionError("%s: dtype %s, expected %s" % (what, got.dtype, dtype))
+    if got.shape != ref.shape or not torch.allclose(got.float(), ref.float(), atol=tol, rtol=tol):
+        raise AssertionError("%s: got %s, expected %s" % (what, got, ref))
+
+
+def check_ternary_ops(mod):
+    import tritonc_tri_runtime as rt
+    w = rt.ternary(torch.tensor([[1, -1], [0, 1]]), 2.5)
+    wf = torch.tensor([[1.0, -1.0], [0.0, 1.0]])
+    x = torch.randn(2, 3)
+    close(mod.t_relu(w), wf.relu() * 2.5, "relu keeps the scale")
+    close(mod.t_transpose(w), wf.T * 2.5, "transpose keeps the scale")
+    close(mod.t_reshape(w), wf.reshape(4) * 2.5, "reshape keeps the scale")
+    close(mod.t_flatten(w), wf.reshape(4) * 2.5, "flatten keeps the scale")
+    # arithmetic reads the trits (a trit counts as int8): no scale
+    close(mod.t_matmul(w, x), wf @ x, "trits @ float", dtype=torch.float32)
+    close(mod.t_sigmoid(w), torch.sigmoid(wf), "sigmoid of trits", dtype=torch.float32)
+    xq = torch.randn(4, 3)
+    lo, hi = min(xq.min(), 0), max(xq.max(), 0)
+    s = (hi - lo) / 255
+    zp = torch.round(-128 - lo / s).clamp(-128, 127)
+    codes = (torch.round(xq / s) + zp).clamp(-128, 127)
+    close(mod.q_transpose(xq), codes.T, "transpose of int8 codes", tol=1.01, dtype=torch.int8)
+    wq = torch.randn(3, 4)
+    t, sc = ref_ternary(wq, 0.1)
+    close(mod.scaled_transpose(x, wq), x @ (t * sc), "ternary_matmul of a transposed scaled weight",
+          tol=1e-4)
+    w2 = torch.randn(2, 6)
+    t, sc = ref_ternary(w2, 0.3)
+    close(mod.scaled_reshape(w2), (t * sc).reshape(3, 4), "reshape of a scaled TernaryTensor")
+    a, b = torch.randn(2, 3).half(), torch.randn(3, 2)
+    close(mod.half_at_float(a, b), a.float() @ b, "float16 @ float32", tol=1e-3, dtype=torch.float32)
+    ai = torch.randint(-5, 5, (2, 3), dtype=torch.int8)
+    bi = torch.randint(-5, 5, (3, 2), dtype=torch.int32)
+    close(mod.int8_at_int32(ai, bi), (ai.long() @ bi.long()), "int8 @ int32", dtype=torch.int32)
+
+
+def check_attr_names(mod):
+    torch.manual_seed(0)
+    m = mod.R(5)
+    x = torch.randn(5)
+    names = dict(m.named_parameters())
+    # W_scale comes first and keeps its name; W moves to W_ (W__packed...)
+    assert set(m._ternary_shapes) == {"W_", "V"}, m._ternary_shapes
+    for mode in (False, True):
+        m.train(mode)
+        with torch.no_grad():
+            ref = (x @ weight(m, "W_").T) * 2.0 + x @ weight(m, "V").T + names["V_latent_"]
+            close(m(x), ref, "R (training=%s)" % mode, tol=1e-4)
+    assert m.W_scale.shape == (5,) and m.W__scale.shape == () and m.V_scale.shape == ()
+    n = mod.N(4)
+    n.eval()
+    q = n.quantized("Q")
+    deq = (q.values.int() - q.zero_point).float() * q.scale
+    with torch.no_grad():
+        ref = x[:4] * 3.0 + n._modules_ + deq * 0.5
+        close(n(x[:4]), ref, "N", tol=1e-5)
+    assert n.train_ == 4 and n.Q_values.dtype == torch.int8
+    assert isinstance(n._modules, dict) or hasattr(n._modules, "items"), "nn.Module._modules replaced"
+
+
+def main():
+    path = os.path.abspath(sys.argv[1])
+    sys.path.insert(0, os.path.dirname(path))
+    spec = importlib.util.spec_from_file_location("probe_module", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    torch.manual_seed(0)
+    globals()["check_" + sys.argv[2]](mod)
+    print("test_tri_probe: %s passed" % sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()
