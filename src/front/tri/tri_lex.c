@@ -195,7 +195,10 @@ TriToken *tri_lex(Arena *arena, DiagEngine *de, const char *file, const char *sr
         last_line = lx.line;
         last_line_start = lx.line_start;
     }
-    if (!last_is_newline_or_empty(&lx)) push(&lx, TK_NEWLINE, lx.p, 0);
+    /* The end of the file ends the last statement, unless a '(' or '[' is
+     * still open: then the parser sees the end of the file itself
+     * ("expected ')', saw end of file" after the last token). */
+    if (!last_is_newline_or_empty(&lx) && lx.depth == 0) push(&lx, TK_NEWLINE, lx.p, 0);
     TriToken eof = {TK_EOF, {file, last_line, (int)(last_end - last_line_start) + 1}, lx.end, 0, 0, 0};
     vec_push(&lx.toks, eof);
     *ntoks = lx.toks.len;

@@ -130,9 +130,15 @@ static TriExpr *new_expr(Parser *p, TriExprKind kind, const TriToken *t) {
     return e;
 }
 
+/* Stands for an expression that failed to parse (already reported): typed
+ * as an error now, so the checker reports nothing more about it or about
+ * what uses it ('let c = @' is one error, not also "operands of '@' must be
+ * tensors, got int and int"). */
 static TriExpr *error_expr(Parser *p, const TriToken *t) {
     TriExpr *e = new_expr(p, TRI_EX_INT, t);
     e->u.ival = 0;
+    e->type = ARENA_NEW(p->arena, TriType);
+    e->type->kind = TRI_T_ERROR;
     return e;
 }
 
