@@ -112,6 +112,23 @@ def check_attr_names(mod):
     assert isinstance(n._modules, dict) or hasattr(n._modules, "items"), "nn.Module._modules replaced"
 
 
+def check_half(mod):
+    torch.manual_seed(0)
+    m = mod.Half(4)
+    m.eval()
+    x = torch.randn(3, 4).half()
+    b = m.b.detach()
+    with torch.no_grad():
+        ref = (x + b.half()) * 2.0
+        close(m(x), ref, "Half.forward", tol=1e-2, dtype=torch.float16)
+        close(m.wider(x), x.float() + b, "Half.wider", dtype=torch.float32)
+    with open(mod.__file__) as f:
+        code = f.read()
+    assert "F.linear(x, self.W.to(torch.float16))" in code, "matmul of float16 x"
+    assert "layer_norm(x, self.g.to(torch.float16), self.b.to(torch.float16)" in code, "layer_norm"
+    assert "F.conv2d(img, self.cw.to(torch.float16))" in code, "conv2d of a float16 image"
+
+
 def main():
     path = os.path.abspath(sys.argv[1])
     sys.path.insert(0, os.path.dirname(path))

@@ -402,6 +402,21 @@ static void tensor_fn_open(Emitter *E, Fn *F, Value *x, const char *fn, StrBuf *
     }
 }
 
+/* A float tensor operand of an op whose result has the float element type
+ * `elem`: cast when its own differs. torch promotes float16 with float32 to
+ * float32 (or refuses, in F.linear and F.conv2d), where the language keeps
+ * the input's type (add_bias, matmul, the norms of a float16 x). */
+static void float_operand(Emitter *E, Fn *F, Value *v, Type *elem, int min_prec, StrBuf *out) {
+    if (ty_is_tensor(v->type) && !nn_is_quantized(v->type) && ty_is_float(ty_elem(v->type)) && elem &&
+        ty_is_float(elem) && ty_elem(v->type) != elem) {
+        E->imports |= IMP_TORCH;
+        operand(E, F, v, PREC_ATOM, out);
+        sb_printf(out, ".to(%s)", torch_dtype(elem));
+        return;
+    }
+    operand(E, F, v, min_prec, out);
+}
+
 static void args(Emitter *E, Fn *F, Op *op, int from, int to, StrBuf *out) {
     for (int i = from; i < to; i++) {
         if (i > from) sb_puts(out, ", ");
@@ -519,6 +534,8 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
                 E->imports |= IMP_TORCH;
                 arith_operand(E, F, v, PREC_ATOM, out);
                 sb_printf(out, ".to(%s)", torch_dtype(ty_elem(rt)));
+            } else if (ty_is_tensor(rt) && !wrap && !nn_is_quantized(v->type)) {
+                float_operand(E, F, v, ty_elem(rt), i ? prec + 1 : prec, out);
             } else {
                 arith_operand(E, F, v, i ? prec + 1 : prec, out);
             }
@@ -546,7 +563,9 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
     case NN_LINEAR:
         E->imports |= IMP_F;
         sb_puts(out, "F.linear(");
-        args(E, F, op, 0, 2, out);
+        operand(E, F, x, 0, out);
+        sb_puts(out, ", ");
+        float_operand(E, F, op_operand(op, 1), ty_elem(rt), 0, out);
         sb_putc(out, ')');
         return PREC_ATOM;
     case NN_TERNARY_MATMUL:
@@ -564,7 +583,9 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
             use_rt(E, RT_TERNARY_CONV2D);
             sb_puts(out, "ternary_conv2d(");
         }
-        args(E, F, op, 0, 2, out);
+        operand(E, F, x, 0, out);
+        sb_puts(out, ", ");
+        float_operand(E, F, op_operand(op, 1), ty_elem(rt), 0, out);
         int64_t s = nn_attr_int(op, "stride", 1), p = nn_attr_int(op, "padding", 0);
         if (s != 1) sb_printf(out, ", stride=%lld", (long long)s);
         if (p != 0) sb_printf(out, ", padding=%lld", (long long)p);
@@ -599,11 +620,11 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
         operand(E, F, x, 0, out);
         int next = 2;
         sb_puts(out, ", ");
-        if (w) operand(E, F, op_operand(op, next++), 0, out);
+        if (w) float_operand(E, F, op_operand(op, next++), ty_elem(rt), 0, out);
         else sb_puts(out, "None");
         if (ln) {
             sb_puts(out, ", ");
-            if (b) operand(E, F, op_operand(op, next++), 0, out);
+            if (b) float_operand(E, F, op_operand(op, next++), ty_elem(rt), 0, out);
             else sb_puts(out, "None");
         }
         sb_puts(out, ", ");
