@@ -1156,15 +1156,49 @@ static TriType *want_tensor(Checker *c, TriExpr *a, const char *fname, const cha
 }
 
 /* A shape: a list of integers, or one integer for a 1-D shape. */
+/* The value of a constant integer expression (literals, int lets of
+ * constants, unary '-', '+', '-', '*'), which may be negative, unlike a
+ * dim; false when it is not constant. A fn parameter or layer parameter is
+ * not constant. */
+static bool const_int_value(TriExpr *e, int64_t *out, int depth) {
+    if (!e || depth > 64 || !e->type || e->type->kind != TRI_T_SCALAR || !is_int_dt(e->type->dtype)) return false;
+    int64_t a, b;
+    switch (e->kind) {
+    case TRI_EX_INT: *out = e->u.ival; return true;
+    case TRI_EX_NAME: {
+        TriDecl *d = e->u.name.ref;
+        return d && d->kind == TRI_D_LET && const_int_value(d->value, out, depth + 1);
+    }
+    case TRI_EX_UNARY:
+        if (!const_int_value(e->u.op.lhs, &a, depth + 1) || a == INT64_MIN) return false;
+        *out = -a;
+        return true;
+    case TRI_EX_BINARY:
+        if (!const_int_value(e->u.op.lhs, &a, depth + 1) || !const_int_value(e->u.op.rhs, &b, depth + 1)) return false;
+        switch (e->u.op.op) {
+        case '+': return !__builtin_add_overflow(a, b, out);
+        case '-': return !__builtin_sub_overflow(a, b, out);
+        case '*': return !__builtin_mul_overflow(a, b, out);
+        default: return false;
+        }
+    default: return false;
+    }
+}
+
+/* A shape argument: a list of ints or one int. A dimension whose value is
+ * a negative constant is an error at it (for reshape, -1 is inferred and
+ * its rule checks the rest). */
 static bool shape_arg(Checker *c, TriExpr *a, const char *fname, int *rank, TriDim **dims) {
     TriType *t = a->type;
     if (is_err(t)) return false;
+    bool reshape = strcmp(fname, "reshape") == 0;
+    int64_t v;
     if (t->kind == TRI_T_LIST && is_int_dt(t->dtype)) {
         *rank = t->rank;
         *dims = t->dims;
         for (int i = 0; i < t->rank; i++) {
             TriExpr *x = a->kind == TRI_EX_LIST ? a->u.list.elems[i] : NULL;
-            if (x && x->kind == TRI_EX_INT && x->u.ival < 0 && strcmp(fname, "reshape") != 0) {
+            if (x && !reshape && const_int_value(x, &v, 0) && v < 0) {
                 ERR(c, x->loc, x->span, "dimension must not be negative");
                 return false;
             }
@@ -1172,6 +1206,10 @@ static bool shape_arg(Checker *c, TriExpr *a, const char *fname, int *rank, TriD
         return true;
     }
     if (t->kind == TRI_T_SCALAR && is_int_dt(t->dtype)) {
+        if (const_int_value(a, &v, 0) && v < 0) {
+            ERR(c, a->loc, a->span, "dimension must not be negative");
+            return false;
+        }
         *rank = 1;
         *dims = ARENA_NEW(c->arena, TriDim);
         **dims = a->dim;
@@ -1441,8 +1479,14 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
         for (int i = 0; i < rank; i++) {
             TriExpr *el = arg[1]->kind == TRI_EX_LIST ? arg[1]->u.list.elems[i] : NULL;
             nd[i] = dims[i];
-            if (el && el->kind == TRI_EX_INT && el->u.ival < 0) {
-                if (el->u.ival != -1 || infer >= 0) {
+            int64_t ev;
+            if (el && const_int_value(el, &ev, 0) && ev < 0) {
+                if (ev != -1) {
+                    ERR(c, el->loc, el->span, "a dimension of 'reshape' must not be negative, except -1 (inferred), got %lld",
+                        (long long)ev);
+                    return c->t_error;
+                }
+                if (infer >= 0) {
                     ERR(c, el->loc, el->span, "only one dimension of 'reshape' may be -1");
                     return c->t_error;
                 }
