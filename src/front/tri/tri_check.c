@@ -1196,12 +1196,19 @@ static bool shape_arg(Checker *c, TriExpr *a, const char *fname, int *rank, TriD
     if (t->kind == TRI_T_LIST && is_int_dt(t->dtype)) {
         *rank = t->rank;
         *dims = t->dims;
+        int64_t n = 1;
+        bool overflow = false;
         for (int i = 0; i < t->rank; i++) {
             TriExpr *x = a->kind == TRI_EX_LIST ? a->u.list.elems[i] : NULL;
             if (x && !reshape && const_int_value(x, &v, 0) && v < 0) {
                 ERR(c, x->loc, x->span, "dimension must not be negative");
                 return false;
             }
+            if (dim_is_const(t->dims[i])) overflow |= __builtin_mul_overflow(n, t->dims[i].value, &n);
+        }
+        if (overflow) { /* the element count (and the byte count of a packing) is not an int64 */
+            ERR(c, a->loc, a->span, "shape of '%s' has more than 2^63 elements", fname);
+            return false;
         }
         return true;
     }
