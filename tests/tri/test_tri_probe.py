@@ -129,6 +129,23 @@ def check_half(mod):
     assert "F.conv2d(img, self.cw.to(torch.float16))" in code, "conv2d of a float16 image"
 
 
+def check_ste_dequantize(mod):
+    torch.manual_seed(0)
+    m = mod.Dq(4)
+    x = torch.randn(3, 4)
+    m.train()
+    m(x).sum().backward()
+    # d/dW of sum(x W^T * 3 + x W^T * s): every row is x summed over the batch,
+    # times 3 + the scale (1 for random_ternary); V's gradient: x summed, times V's scale
+    g = x.sum(0).expand(4, 4)
+    close(m.W_latent.grad, g * 4.0, "gradient through dequantize(W) and ternary_matmul", tol=1e-5)
+    close(m.V_latent.grad, g * m.V_scale, "gradient through dequantize(V)", tol=1e-5)
+    m.eval()
+    with torch.no_grad():
+        ref = x @ weight(m, "W").T * 4.0 + x @ weight(m, "V").T
+        close(m(x), ref, "Dq (eval)", tol=1e-4)
+
+
 def main():
     path = os.path.abspath(sys.argv[1])
     sys.path.insert(0, os.path.dirname(path))

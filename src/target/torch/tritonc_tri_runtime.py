@@ -228,6 +228,10 @@ def dequantize(q):
         view = [1] * q.values.dim()
         view[q.axis] = -1
         scale, zp = scale.reshape(view), zp.reshape(view)
+    if q.values.is_floating_point():
+        # the trits of a latent weight in training mode (TernarySTE): float,
+        # and the straight-through gradient must reach the latent weight
+        return (q.values.float() - zp) * scale
     return (q.values.to(torch.int32) - zp).float() * scale
 
 
