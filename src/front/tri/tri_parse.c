@@ -333,13 +333,18 @@ static TriExpr *parse_ternary_literal(Parser *p) {
     parse_dims(p, TK_RBRACKET, &e->u.tern.dims, &e->u.tern.ndims, &e->u.tern.ellipsis);
     if (e->u.tern.ellipsis && !p->panic)
         diag_report(p->de, DIAG_ERROR, e->loc, e->span, "the shape of a TernaryTensor literal must be fully given");
-    if (!expect(p, TK_RBRACKET) || !expect(p, TK_LPAREN)) return e;
-    VEC(TriExpr *) v = {0};
-    parse_trit_values(p, &v, TK_RPAREN);
-    e->u.tern.nvals = v.len;
-    e->u.tern.vals = v.len ? arena_dup(p->arena, v.data, sizeof(TriExpr *) * (size_t)v.len) : NULL;
-    vec_free(&v);
-    expect(p, TK_RPAREN);
+    if (expect(p, TK_RBRACKET) && expect(p, TK_LPAREN)) {
+        VEC(TriExpr *) v = {0};
+        parse_trit_values(p, &v, TK_RPAREN);
+        e->u.tern.nvals = v.len;
+        e->u.tern.vals = v.len ? arena_dup(p->arena, v.data, sizeof(TriExpr *) * (size_t)v.len) : NULL;
+        vec_free(&v);
+        expect(p, TK_RPAREN);
+    }
+    if (p->panic) { /* a literal cut short by a syntax error: its size is not worth a second error */
+        e->type = ARENA_NEW(p->arena, TriType);
+        e->type->kind = TRI_T_ERROR;
+    }
     return e;
 }
 
