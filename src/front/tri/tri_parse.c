@@ -376,6 +376,10 @@ static TriExpr *parse_primary(Parser *p) {
             e->u.call.builtin = TRI_B_NONE;
             parse_args(p, e);
             expect(p, TK_RPAREN);
+            if (p->panic) { /* cut short by a syntax error: its arity is not worth a second error */
+                e->type = ARENA_NEW(p->arena, TriType);
+                e->type->kind = TRI_T_ERROR;
+            }
             return e;
         }
         e = new_expr(p, TRI_EX_NAME, t);
