@@ -1489,8 +1489,8 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
             int64_t ev;
             if (el && const_int_value(el, &ev, 0) && ev < 0) {
                 if (ev != -1) {
-                    ERR(c, el->loc, el->span, "a dimension of 'reshape' must not be negative, except -1 (inferred), got %lld",
-                        (long long)ev);
+                    ERR(c, el->loc, el->span,
+                        "a dimension of 'reshape' must not be negative, except -1 (inferred), got %lld", (long long)ev);
                     return c->t_error;
                 }
                 if (infer >= 0) {

@@ -206,14 +206,16 @@ static const char *attr_name(Emitter *E, const char *name) {
  * Q is Q_values, Q_scale and Q_zero_point) is taken, reserved, an nn.Module
  * attribute, or starts with '_' (nn.Module's private attributes). */
 static void plan_attr(Emitter *E, Map *taken, const char *name, int kind) {
-    static const char *const suffixes[][3] = {{"_packed", "_scale", "_latent"}, {"_values", "_scale", "_zero_point"}};
+    static const char *const suffixes[][3] = {{"_packed", "_scale", "_latent"},
+                                              {"_values", "_scale", "_zero_point"}};
     const char *tname = intern_s(E, name);
     if (map_get(&E->lattrs, MAP_KEY(tname))) return;
     const char *cand = tname;
     if (IS_MODULE_ATTR(cand) || IS_RESERVED(cand) || cand[0] == '_') cand = arena_printf(E->arena, "%s_", cand);
     for (;;) {
         const char *names[4] = {intern_s(E, cand), NULL, NULL, NULL};
-        for (int i = 0; kind >= 0 && i < 3; i++) names[i + 1] = intern_s(E, arena_printf(E->arena, "%s%s", cand, suffixes[kind][i]));
+        for (int i = 0; kind >= 0 && i < 3; i++)
+            names[i + 1] = intern_s(E, arena_printf(E->arena, "%s%s", cand, suffixes[kind][i]));
         bool clash = false;
         for (int i = 0; i < 4 && names[i]; i++) clash |= map_get(taken, MAP_KEY(names[i])) != NULL;
         if (!clash) {
@@ -246,7 +248,8 @@ static void plan_layer_attrs(Emitter *E, Op *layer) {
     }
     for (Op *f = module_body(E->module)->first; f; f = f->next) {
         const char *owner = f->kind == TT_FUNC ? op_attr_str(f, "layer") : NULL;
-        if (owner && strcmp(owner, op_attr_str(layer, "sym_name")) == 0) plan_attr(E, &taken, op_attr_str(f, "method"), -1);
+        if (owner && strcmp(owner, op_attr_str(layer, "sym_name")) == 0)
+            plan_attr(E, &taken, op_attr_str(f, "method"), -1);
     }
     map_free(&taken);
 }
