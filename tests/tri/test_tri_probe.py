@@ -81,6 +81,7 @@ def check_ternary_ops(mod):
     w2 = torch.randn(2, 6)
     t, sc = ref_ternary(w2, 0.3)
     close(mod.scaled_reshape(w2), (t * sc).reshape(3, 4), "reshape of a scaled TernaryTensor")
+    close(mod.scaled_relu(w2), (t * sc).relu(), "relu of a scaled TernaryTensor")
     a, b = torch.randn(2, 3).half(), torch.randn(3, 2)
     close(mod.half_at_float(a, b), a.float() @ b, "float16 @ float32", tol=1e-3, dtype=torch.float32)
     ai = torch.randint(-5, 5, (2, 3), dtype=torch.int8)

@@ -1438,6 +1438,9 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
         if (is_err(t)) return c->t_error;
         if (is_scalar(t)) return scalar(c, b == TRI_B_RELU || tri_dtype_is_float(t->dtype) ? t->dtype : TRI_DT_FLOAT32);
         if (!want_tensor(c, arg[0], fname, "x", WANT_NUMERIC)) return c->t_error;
+        /* relu of a TernaryTensor with a scale is exact on its trits (the scale
+         * is positive, the zero point 0), as for one without */
+        if (b == TRI_B_RELU && t->quant == TRI_Q_TERNARY) return t;
         if (t->quant != TRI_Q_NONE) return want_tensor(c, arg[0], fname, "x", WANT_FLOAT) ? t : c->t_error;
         return retype(c, t, b == TRI_B_RELU || tri_dtype_is_float(t->dtype) ? t->dtype : TRI_DT_FLOAT32);
     }
