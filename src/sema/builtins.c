@@ -763,7 +763,8 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     TV ptr = a->v[0], val = a->v[1], mask = a->v[2];
     if (ptr.kind == TV_ERR || val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
-        return sema_error(S, "Pointer argument of store instruction is %s", tv_kind_name(&ptr));
+        return sema_error(S, "Pointer argument of store instruction is %s",
+                          ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
     if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
@@ -774,12 +775,24 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
         return sema_error(S, "atomic_%s does not support %s", opn, tl_cstr(S, elt));
     val = sem_to_tensor(S, &val);
     if (GIVEN(2)) mask = sem_to_tensor(S, &mask); /* mask=True is a constexpr */
+    if (val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
     if (tl_is_block(ptr.ty)) {
         if (GIVEN(2)) mask = sem_broadcast_to(S, mask, ptr.ty->shape, ptr.ty->rank);
         val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
+    } else if (tl_is_block(val.ty) || (GIVEN(2) && tl_is_block(mask.ty))) {
+        /* (as tl.store says, at the argument; it was the IR verifier's words, at the call) */
+        bool v = tl_is_block(val.ty);
+        at_arg(S, a, v ? 1 : 2);
+        return sema_error(S, "%s argument cannot be block type if pointer argument is not a block", v ? "Value" : "Mask");
     }
     val = sem_cast(S, val, elt, NULL);
     if (val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    /* (as tl.load and tl.store say, at the mask: it was the IR verifier's
+     * "'tt.atomic_rmw' op mask type 'f32' must be i1", at the call) */
+    if (GIVEN(2) && !tl_is_bool(tl_sca(mask.ty))) {
+        at_arg(S, a, 2);
+        return sema_error(S, "Mask must have boolean scalar type, got %s", tl_cstr(S, tl_sca(mask.ty)));
+    }
     if (!GIVEN(2)) {
         const TlType *mt = tl_scalar(S, TL_I1);
         mask = tv_tensor(sem_const_int(S, mt, 1), mt);
@@ -819,7 +832,9 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
 static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     TV ptr = a->v[0], c = a->v[1], val = a->v[2];
     if (ptr.kind == TV_ERR || c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
-    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty))) return sema_error(S, "atomic_cas needs a pointer");
+    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
+        return sema_error(S, "atomic_cas needs a pointer, got %s",
+                          ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
     if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
@@ -828,9 +843,14 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     if (w != 16 && w != 32 && w != 64) return sema_error(S, "atomic_cas only supports elements with width {16, 32, 64}");
     c = sem_cast(S, sem_to_tensor(S, &c), elt, NULL);
     val = sem_cast(S, sem_to_tensor(S, &val), elt, NULL);
+    if (c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
     if (tl_is_block(ptr.ty)) {
         c = sem_broadcast_to(S, c, ptr.ty->shape, ptr.ty->rank);
         val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
+    } else if (tl_is_block(c.ty) || tl_is_block(val.ty)) {
+        at_arg(S, a, tl_is_block(c.ty) ? 1 : 2);
+        return sema_error(S, "%s argument cannot be block type if pointer argument is not a block",
+                          tl_is_block(c.ty) ? "Compare" : "Value");
     }
     if (c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
     Value *ops[3] = {ptr.v, c.v, val.v};
