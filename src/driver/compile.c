@@ -218,6 +218,14 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     int sm = target_sm(c, o->target);
     if (sm < 0) return false;
     int warps = o->num_warps > 0 ? o->num_warps : 4;
+    /* (Triton's backend options assert a power of 2; the layouts divide by
+     * it: 3 gave PTX for a CTA the layouts did not cover. A CTA holds at
+     * most 1024 threads.) */
+    if ((warps & (warps - 1)) != 0 || warps > 32) {
+        diag_error(&c->de, ((Loc){0}), "num_warps must be a power of 2 from 1 to 32 (a CTA holds at most 1024 threads), got %d",
+                   warps);
+        return false;
+    }
     int stages = o->num_stages < 0 ? 3 : o->num_stages; /* a negative value asks for the default */
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
     /* the PTX is one function: calls left by `noinline` helpers are inlined
