@@ -1100,7 +1100,15 @@ static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool
     Value *vals[8];
     for (int i = 0; ok && i < n; i++) {
         if (res[i].kind == TV_ERR) ok = false;
-        else {
+        else if (cb == CB_JIT && res[i].kind == TV_TENSOR && tl_sca(res[i].ty) != tl_sca(inputs[i].ty)) {
+            /* A @jit combine function's result of another type was cast back
+             * to the input's (a float sum through .to(tl.int32) truncated
+             * each partial sum, silently); Triton's verifier rejects it. */
+            sema_error(S, "type mismatch on combine operation: the combine function's result %d is %s, but the "
+                          "input's element type is %s", i, tl_cstr(S, tl_sca(res[i].ty)), tl_cstr(S, tl_sca(inputs[i].ty)));
+            nres = -1;
+            ok = false;
+        } else {
             res[i] = sem_cast(S, sem_to_tensor(S, &res[i]), tl_sca(inputs[i].ty), NULL);
             ok = res[i].kind == TV_TENSOR;
             if (ok) vals[i] = res[i].v;
