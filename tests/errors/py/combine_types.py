@@ -3,8 +3,8 @@
 # elements is rejected, as Triton's verifier does ("type mismatch on
 # combine operation"): it was cast back to the input's type, so a float
 # sum through .to(tl.int32) truncated every partial sum, silently.
-# CHECK: {{.*}}combine_types.py:25:9: error: type mismatch on combine operation: the combine function's result 0 is int32, but the input's element type is fp32
 # CHECK: {{.*}}combine_types.py:26:9: error: type mismatch on combine operation: the combine function's result 0 is int32, but the input's element type is fp32
+# CHECK: {{.*}}combine_types.py:27:9: error: type mismatch on combine operation: the combine function's result 0 is int32, but the input's element type is fp32
 # CHECK-NOT: error:
 import triton
 import triton.language as tl
