@@ -153,6 +153,12 @@ static Op *front_end_py(Compilation *c, const CompileRequest *req) {
     ConstexprValue *vals = ARENA_ARRAY(c->arena, ConstexprValue, n + 1);
     for (int i = 0; i < n; i++) {
         names[i] = o->constexprs[i].name;
+        for (int j = 0; j < i; j++)
+            if (strcmp(names[j], names[i]) == 0) { /* (the second was "'k' has no parameter of that name") */
+                diag_error(&c->de, ((Loc){0}), "constexpr '%s' is given twice ('%s' and '%s')", names[i],
+                           o->constexprs[j].value, o->constexprs[i].value);
+                return NULL;
+            }
         if (!sema_parse_constexpr(c->arena, o->constexprs[i].value, &vals[i])) {
             diag_error(&c->de, ((Loc){0}), "invalid value '%s' for constexpr '%s'",
                        o->constexprs[i].value, o->constexprs[i].name);

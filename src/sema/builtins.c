@@ -1472,6 +1472,8 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     if (!((lr == 2 && rr == 2) || (lr == 3 && rr == 3)))
         return sema_error(S, "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)", tl_cstr(S, x.ty), tl_cstr(S, y.ty));
     int64_t M = x.ty->shape[lr - 2], K = x.ty->shape[lr - 1], K2 = y.ty->shape[rr - 2], N = y.ty->shape[rr - 1];
+    if (lr == 3 && x.ty->shape[0] != y.ty->shape[0]) /* (it was the IR verifier's word on the accumulator) */
+        return sema_error(S, "dot(): the batch dimensions differ: lhs %s and rhs %s", tl_cstr(S, x.ty), tl_cstr(S, y.ty));
     if (K != K2)
         return sema_error(S, "First input shape (%s) and second input shape %s are not compatible for matmul (second "
                              "index of first shape (%lld) must be equal to first index of second shape (%lld)",
