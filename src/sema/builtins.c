@@ -597,8 +597,17 @@ static TV load_block_ptr(Sema *S, CallArgs *a, TV ptr, const char *pad, int cach
 static TV store_block_ptr(Sema *S, CallArgs *a, TV ptr, TV val, int cache, int evict) {
     if (GIVEN(2)) return sema_error(S, "`mask` and `other` arguments cannot be specified for loading block pointers");
     const TlType *bt = ptr.ty->elem;
+    bool literal = val.kind != TV_TENSOR; /* (a number: converted, as a constant is) */
     val = sem_to_tensor(S, &val);
     if (val.kind == TV_ERR) return val;
+    /* Triton asserts the element types agree (a descriptor's verifier too):
+     * an int32 block stored through an fp32 block pointer was converted,
+     * silently, where Triton asks for the .to() */
+    if (!literal && tl_sca(val.ty) != bt->elem && !(tl_is_bool(bt->elem) && tl_is_bool(tl_sca(val.ty)))) {
+        at_arg(S, a, 1);
+        return sema_error(S, "Block element type(%s) and value element type(%s) mismatch", tl_cstr(S, bt->elem),
+                          tl_cstr(S, tl_sca(val.ty)));
+    }
     if (!tl_is_block(val.ty)) val = sem_splat(S, val, bt->shape, bt->rank);
     if (val.kind == TV_ERR) return val;
     bool same = val.ty->rank == bt->rank;

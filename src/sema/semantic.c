@@ -700,6 +700,11 @@ static TV add(Sema *S, TV *pa, TV *pb) {
         as = tl_sca(a->ty);
         bs = tl_sca(b->ty);
     }
+    if (tl_is_ptr(as) && as->elem && tl_is_block(as->elem))
+        /* (it reached rewrite-tensor-pointer as a tt.addptr of a block
+         * pointer, and that pass's words) */
+        return sema_error(S, "a block pointer (%s) cannot be offset with + or -: use tl.advance(ptr, offsets)",
+                          tl_cstr(S, as));
     if (tl_is_ptr(as)) {
         Value *off = b->v;
         if (tl_is_unsigned(bs) && tl_bitwidth(bs) < 64)
