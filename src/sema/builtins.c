@@ -892,7 +892,10 @@ static TV bi_abs(Sema *S, CallArgs *a) {
     if (x.kind == TV_ERR) return x;
     if (tv_is_num(&x)) {
         if (x.kind == TV_FLOAT) return tv_float(fabs(x.f));
-        return tv_int(x.i < 0 ? -x.i : x.i);
+        /* (a uint64 stays as it is; abs(-2**63) is 2**63, a uint64: it was
+         * -2**63, the negation overflowing) */
+        if (x.kind == TV_INT && x.u64) return x;
+        return x.i < 0 ? tv_uint64((uint64_t)0 - (uint64_t)x.i) : tv_int(x.i);
     }
     if (!need_tensor(S, a, 0, &x)) return tv_err();
     const TlType *s = tl_sca(x.ty);
@@ -1109,10 +1112,15 @@ static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool
     Value *vals[8];
     for (int i = 0; ok && i < n; i++) {
         if (res[i].kind == TV_ERR) ok = false;
-        else if (cb == CB_JIT && res[i].kind == TV_TENSOR && tl_sca(res[i].ty) != tl_sca(inputs[i].ty)) {
-            /* A @jit combine function's result of another type was cast back
+        else if (cb == CB_JIT && res[i].kind == TV_TENSOR &&
+                 (tl_is_float(tl_sca(res[i].ty)) != tl_is_float(tl_sca(inputs[i].ty)) ||
+                  tl_is_ptr(tl_sca(res[i].ty)) != tl_is_ptr(tl_sca(inputs[i].ty)))) {
+            /* A @jit combine function's result of another kind was cast back
              * to the input's (a float sum through .to(tl.int32) truncated
-             * each partial sum, silently); Triton's verifier rejects it. */
+             * each partial sum, silently); Triton's verifier rejects it.
+             * A float of another width is still cast back: tl.maximum of
+             * two bf16 is an fp32 (Triton promotes it), which Triton's
+             * verifier rejects too, but scans over bf16 use it. */
             sema_error(S, "type mismatch on combine operation: the combine function's result %d is %s, but the "
                           "input's element type is %s", i, tl_cstr(S, tl_sca(res[i].ty)), tl_cstr(S, tl_sca(inputs[i].ty)));
             nres = -1;
@@ -2673,15 +2681,27 @@ static TV bi_isinstance(Sema *S, CallArgs *a) {
 
 static TV bi_int(Sema *S, CallArgs *a) {
     TV v = a->v[0];
-    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_int(v.i);
-    if (v.kind == TV_FLOAT) return tv_int((int64_t)v.f);
+    if (v.kind == TV_INT) return v; /* (a uint64 stays one: it was made negative) */
+    if (v.kind == TV_BOOL) return tv_int(v.i);
+    if (v.kind == TV_FLOAT) {
+        /* Python's int(float): NaN and the infinities raise; an integer past
+         * 64 bits is out of Triton's range (they were C's undefined
+         * conversion: int(float('nan')) gave -2**63) */
+        if (isnan(v.f)) return sema_error(S, "cannot convert float NaN to integer");
+        if (isinf(v.f)) return sema_error(S, "cannot convert float infinity to integer");
+        double t = trunc(v.f);
+        if (t < -9223372036854775808.0 || t >= 18446744073709551616.0)
+            return sema_error(S, "integer constant out of range: int(%g) has more than 64 bits (Triton's integers "
+                                 "are int64, or uint64 up to 2**64 - 1)", v.f);
+        return t >= 9223372036854775808.0 ? tv_uint64((uint64_t)t) : tv_int((int64_t)t);
+    }
     if (v.kind == TV_ERR) return v;
     return sema_error(S, "int() argument must be a constexpr number, not '%s'", tv_kind_name(&v));
 }
 
 static TV bi_float(Sema *S, CallArgs *a) {
     TV v = a->v[0];
-    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_float((double)v.i);
+    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_float(v.u64 ? (double)(uint64_t)v.i : (double)v.i);
     if (v.kind == TV_FLOAT) return v;
     if (v.kind == TV_STR) {
         /* Python's float(str): surrounding blanks, a sign, inf/infinity/nan

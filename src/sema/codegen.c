@@ -3820,6 +3820,11 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         if (bound && bound->kind == TV_JITFN) fn = bound->fn;
     }
     if (!fn) {
+        /* (at the file: load_globals left the location at the last global
+         * it read, `BLOCK = 16` say, which has nothing to do with it) */
+        S->loc = mloc;
+        S->span = 0;
+        S->span_node = NULL;
         const char *best = NULL;
         int bestd = 99;
         for (int i = 0; i < S->globals.len; i++)
