@@ -668,15 +668,15 @@ static PyObject *constexpr_text(PyObject *v) {
     return Py_None; /* dtypes, tuples, tl.constexpr objects... */
 }
 
-/* The launch options as the key spells them: `num_warps or 4`, `num_stages
- * if not None else 3`; -1 when not an int (the Python path decides). */
-static long option_value(PyObject *v, long dflt, int zero_is_default) {
+/* A launch option as the key spells it: `dflt` for None (num_warps 4,
+ * num_stages 3); -1 when not an int (the Python path decides). */
+static long option_value(PyObject *v, long dflt) {
     if (v == Py_None) return dflt;
     if (!PyLong_CheckExact(v)) return -1;
     int overflow;
     long x = PyLong_AsLongAndOverflow(v, &overflow);
     if (overflow || x < 0 || x > 1024) return -1;
-    return x == 0 && zero_is_default ? dflt : x;
+    return x;
 }
 
 /* TRITON_DEBUG as Triton's knobs read a flag: 1, true, on, yes or y, in any
@@ -734,9 +734,11 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
         }
         E->prepared = t;
     }
-    long num_warps = option_value(nw, 4, 1), num_stages = option_value(ns, 3, 0);
+    long num_warps = option_value(nw, 4), num_stages = option_value(ns, 3);
     if (num_warps < 0 || num_stages < 0) return 0;
-    if (num_warps & (num_warps - 1)) return 0; /* not a power of 2: the Python path's error */
+    /* 0, or not a power of 2: the Python path's error (as Triton's options
+     * assert; num_warps=0 was taken for the default 4) */
+    if (num_warps == 0 || (num_warps & (num_warps - 1))) return 0;
     PyObject *prepared = Py_NewRef(E->prepared); /* the GIL is let go while compiling */
     Prepared P;
     int result = -1;

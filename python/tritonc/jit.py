@@ -1064,8 +1064,9 @@ class JITFunction(KernelInterface):
         cx = self.constexpr_pairs(args, infos)
         num_warps = opts.get("num_warps")
         num_stages = opts.get("num_stages")
-        if isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1):
-            # (Triton's backend options assert it, whatever the device)
+        if isinstance(num_warps, int) and (num_warps <= 0 or num_warps & (num_warps - 1)):
+            # (Triton's backend options assert it, whatever the device: 0 and
+            # negatives too, which were taken for the default 4)
             raise AssertionError("num_warps must be a power of 2")
         debug = self._debug(opts.get("debug"))
         spec_key = (sig, tuple(cx), num_warps or 4, num_stages if num_stages is not None else 3,

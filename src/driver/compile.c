@@ -153,6 +153,12 @@ static Op *front_end_py(Compilation *c, const CompileRequest *req) {
     ConstexprValue *vals = ARENA_ARRAY(c->arena, ConstexprValue, n + 1);
     for (int i = 0; i < n; i++) {
         names[i] = o->constexprs[i].name;
+        for (int j = 0; j < i; j++)
+            if (strcmp(names[j], names[i]) == 0) { /* (the second was "'k' has no parameter of that name") */
+                diag_error(&c->de, ((Loc){0}), "constexpr '%s' is given twice ('%s' and '%s')", names[i],
+                           o->constexprs[j].value, o->constexprs[i].value);
+                return NULL;
+            }
         if (!sema_parse_constexpr(c->arena, o->constexprs[i].value, &vals[i])) {
             diag_error(&c->de, ((Loc){0}), "invalid value '%s' for constexpr '%s'",
                        o->constexprs[i].value, o->constexprs[i].name);
@@ -218,6 +224,14 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
     int sm = target_sm(c, o->target);
     if (sm < 0) return false;
     int warps = o->num_warps > 0 ? o->num_warps : 4;
+    /* (Triton's backend options assert a power of 2; the layouts divide by
+     * it: 3 gave PTX for a CTA the layouts did not cover. A CTA holds at
+     * most 1024 threads.) */
+    if ((warps & (warps - 1)) != 0 || warps > 32) {
+        diag_error(&c->de, ((Loc){0}), "num_warps must be a power of 2 from 1 to 32 (a CTA holds at most 1024 threads), got %d",
+                   warps);
+        return false;
+    }
     int stages = o->num_stages < 0 ? 3 : o->num_stages; /* a negative value asks for the default */
     PassContext lpc = {.ctx = c->ctx, .de = &c->de};
     /* the PTX is one function: calls left by `noinline` helpers are inlined

@@ -597,8 +597,17 @@ static TV load_block_ptr(Sema *S, CallArgs *a, TV ptr, const char *pad, int cach
 static TV store_block_ptr(Sema *S, CallArgs *a, TV ptr, TV val, int cache, int evict) {
     if (GIVEN(2)) return sema_error(S, "`mask` and `other` arguments cannot be specified for loading block pointers");
     const TlType *bt = ptr.ty->elem;
+    bool literal = val.kind != TV_TENSOR; /* (a number: converted, as a constant is) */
     val = sem_to_tensor(S, &val);
     if (val.kind == TV_ERR) return val;
+    /* Triton asserts the element types agree (a descriptor's verifier too):
+     * an int32 block stored through an fp32 block pointer was converted,
+     * silently, where Triton asks for the .to() */
+    if (!literal && tl_sca(val.ty) != bt->elem && !(tl_is_bool(bt->elem) && tl_is_bool(tl_sca(val.ty)))) {
+        at_arg(S, a, 1);
+        return sema_error(S, "Block element type(%s) and value element type(%s) mismatch", tl_cstr(S, bt->elem),
+                          tl_cstr(S, tl_sca(val.ty)));
+    }
     if (!tl_is_block(val.ty)) val = sem_splat(S, val, bt->shape, bt->rank);
     if (val.kind == TV_ERR) return val;
     bool same = val.ty->rank == bt->rank;
@@ -763,7 +772,8 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
     TV ptr = a->v[0], val = a->v[1], mask = a->v[2];
     if (ptr.kind == TV_ERR || val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
     if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
-        return sema_error(S, "Pointer argument of store instruction is %s", tv_kind_name(&ptr));
+        return sema_error(S, "Pointer argument of store instruction is %s",
+                          ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
     if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
@@ -774,12 +784,24 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
         return sema_error(S, "atomic_%s does not support %s", opn, tl_cstr(S, elt));
     val = sem_to_tensor(S, &val);
     if (GIVEN(2)) mask = sem_to_tensor(S, &mask); /* mask=True is a constexpr */
+    if (val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
     if (tl_is_block(ptr.ty)) {
         if (GIVEN(2)) mask = sem_broadcast_to(S, mask, ptr.ty->shape, ptr.ty->rank);
         val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
+    } else if (tl_is_block(val.ty) || (GIVEN(2) && tl_is_block(mask.ty))) {
+        /* (as tl.store says, at the argument; it was the IR verifier's words, at the call) */
+        bool v = tl_is_block(val.ty);
+        at_arg(S, a, v ? 1 : 2);
+        return sema_error(S, "%s argument cannot be block type if pointer argument is not a block", v ? "Value" : "Mask");
     }
     val = sem_cast(S, val, elt, NULL);
     if (val.kind == TV_ERR || mask.kind == TV_ERR) return tv_err();
+    /* (as tl.load and tl.store say, at the mask: it was the IR verifier's
+     * "'tt.atomic_rmw' op mask type 'f32' must be i1", at the call) */
+    if (GIVEN(2) && !tl_is_bool(tl_sca(mask.ty))) {
+        at_arg(S, a, 2);
+        return sema_error(S, "Mask must have boolean scalar type, got %s", tl_cstr(S, tl_sca(mask.ty)));
+    }
     if (!GIVEN(2)) {
         const TlType *mt = tl_scalar(S, TL_I1);
         mask = tv_tensor(sem_const_int(S, mt, 1), mt);
@@ -819,7 +841,9 @@ static TV bi_atomic(Sema *S, CallArgs *a) {
 static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     TV ptr = a->v[0], c = a->v[1], val = a->v[2];
     if (ptr.kind == TV_ERR || c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
-    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty))) return sema_error(S, "atomic_cas needs a pointer");
+    if (ptr.kind != TV_TENSOR || !tl_is_ptr(tl_sca(ptr.ty)))
+        return sema_error(S, "atomic_cas needs a pointer, got %s",
+                          ptr.kind == TV_TENSOR ? tl_cstr(S, ptr.ty) : tv_kind_name(&ptr));
     if (tl_sca(ptr.ty)->cst) return sema_error(S, "Cannot store to a constant pointer");
     int sem = sem_index(S, A(3)), scope = scope_index(S, A(4));
     if (sem < 0 || scope < 0) return tv_err();
@@ -828,9 +852,14 @@ static TV bi_atomic_cas(Sema *S, CallArgs *a) {
     if (w != 16 && w != 32 && w != 64) return sema_error(S, "atomic_cas only supports elements with width {16, 32, 64}");
     c = sem_cast(S, sem_to_tensor(S, &c), elt, NULL);
     val = sem_cast(S, sem_to_tensor(S, &val), elt, NULL);
+    if (c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
     if (tl_is_block(ptr.ty)) {
         c = sem_broadcast_to(S, c, ptr.ty->shape, ptr.ty->rank);
         val = sem_broadcast_to(S, val, ptr.ty->shape, ptr.ty->rank);
+    } else if (tl_is_block(c.ty) || tl_is_block(val.ty)) {
+        at_arg(S, a, tl_is_block(c.ty) ? 1 : 2);
+        return sema_error(S, "%s argument cannot be block type if pointer argument is not a block",
+                          tl_is_block(c.ty) ? "Compare" : "Value");
     }
     if (c.kind == TV_ERR || val.kind == TV_ERR) return tv_err();
     Value *ops[3] = {ptr.v, c.v, val.v};
@@ -863,7 +892,10 @@ static TV bi_abs(Sema *S, CallArgs *a) {
     if (x.kind == TV_ERR) return x;
     if (tv_is_num(&x)) {
         if (x.kind == TV_FLOAT) return tv_float(fabs(x.f));
-        return tv_int(x.i < 0 ? -x.i : x.i);
+        /* (a uint64 stays as it is; abs(-2**63) is 2**63, a uint64: it was
+         * -2**63, the negation overflowing) */
+        if (x.kind == TV_INT && x.u64) return x;
+        return x.i < 0 ? tv_uint64((uint64_t)0 - (uint64_t)x.i) : tv_int(x.i);
     }
     if (!need_tensor(S, a, 0, &x)) return tv_err();
     const TlType *s = tl_sca(x.ty);
@@ -1080,7 +1112,20 @@ static bool build_combine(Sema *S, Op *op, const TV *inputs, int n, int cb, bool
     Value *vals[8];
     for (int i = 0; ok && i < n; i++) {
         if (res[i].kind == TV_ERR) ok = false;
-        else {
+        else if (cb == CB_JIT && res[i].kind == TV_TENSOR &&
+                 (tl_is_float(tl_sca(res[i].ty)) != tl_is_float(tl_sca(inputs[i].ty)) ||
+                  tl_is_ptr(tl_sca(res[i].ty)) != tl_is_ptr(tl_sca(inputs[i].ty)))) {
+            /* A @jit combine function's result of another kind was cast back
+             * to the input's (a float sum through .to(tl.int32) truncated
+             * each partial sum, silently); Triton's verifier rejects it.
+             * A float of another width is still cast back: tl.maximum of
+             * two bf16 is an fp32 (Triton promotes it), which Triton's
+             * verifier rejects too, but scans over bf16 use it. */
+            sema_error(S, "type mismatch on combine operation: the combine function's result %d is %s, but the "
+                          "input's element type is %s", i, tl_cstr(S, tl_sca(res[i].ty)), tl_cstr(S, tl_sca(inputs[i].ty)));
+            nres = -1;
+            ok = false;
+        } else {
             res[i] = sem_cast(S, sem_to_tensor(S, &res[i]), tl_sca(inputs[i].ty), NULL);
             ok = res[i].kind == TV_TENSOR;
             if (ok) vals[i] = res[i].v;
@@ -1444,6 +1489,8 @@ static TV bi_dot(Sema *S, CallArgs *a) {
     if (!((lr == 2 && rr == 2) || (lr == 3 && rr == 3)))
         return sema_error(S, "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)", tl_cstr(S, x.ty), tl_cstr(S, y.ty));
     int64_t M = x.ty->shape[lr - 2], K = x.ty->shape[lr - 1], K2 = y.ty->shape[rr - 2], N = y.ty->shape[rr - 1];
+    if (lr == 3 && x.ty->shape[0] != y.ty->shape[0]) /* (it was the IR verifier's word on the accumulator) */
+        return sema_error(S, "dot(): the batch dimensions differ: lhs %s and rhs %s", tl_cstr(S, x.ty), tl_cstr(S, y.ty));
     if (K != K2)
         return sema_error(S, "First input shape (%s) and second input shape %s are not compatible for matmul (second "
                              "index of first shape (%lld) must be equal to first index of second shape (%lld)",
@@ -2634,15 +2681,27 @@ static TV bi_isinstance(Sema *S, CallArgs *a) {
 
 static TV bi_int(Sema *S, CallArgs *a) {
     TV v = a->v[0];
-    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_int(v.i);
-    if (v.kind == TV_FLOAT) return tv_int((int64_t)v.f);
+    if (v.kind == TV_INT) return v; /* (a uint64 stays one: it was made negative) */
+    if (v.kind == TV_BOOL) return tv_int(v.i);
+    if (v.kind == TV_FLOAT) {
+        /* Python's int(float): NaN and the infinities raise; an integer past
+         * 64 bits is out of Triton's range (they were C's undefined
+         * conversion: int(float('nan')) gave -2**63) */
+        if (isnan(v.f)) return sema_error(S, "cannot convert float NaN to integer");
+        if (isinf(v.f)) return sema_error(S, "cannot convert float infinity to integer");
+        double t = trunc(v.f);
+        if (t < -9223372036854775808.0 || t >= 18446744073709551616.0)
+            return sema_error(S, "integer constant out of range: int(%g) has more than 64 bits (Triton's integers "
+                                 "are int64, or uint64 up to 2**64 - 1)", v.f);
+        return t >= 9223372036854775808.0 ? tv_uint64((uint64_t)t) : tv_int((int64_t)t);
+    }
     if (v.kind == TV_ERR) return v;
     return sema_error(S, "int() argument must be a constexpr number, not '%s'", tv_kind_name(&v));
 }
 
 static TV bi_float(Sema *S, CallArgs *a) {
     TV v = a->v[0];
-    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_float((double)v.i);
+    if (v.kind == TV_INT || v.kind == TV_BOOL) return tv_float(v.u64 ? (double)(uint64_t)v.i : (double)v.i);
     if (v.kind == TV_FLOAT) return v;
     if (v.kind == TV_STR) {
         /* Python's float(str): surrounding blanks, a sign, inf/infinity/nan

@@ -1638,6 +1638,32 @@ static void yield_values(Sema *S, Block *b, Value *const *vals, int n) {
     build_op(&yb, SCF_YIELD, vals, n, NULL, 0, 0);
 }
 
+/* A return's types as Triton prints them: None, fp32, (fp32, int32). */
+static void ret_str(const FuncRet *r, StrBuf *out) {
+    if (r->n <= 0) {
+        sb_puts(out, "None");
+        return;
+    }
+    bool paren = r->n > 1 || r->is_tuple;
+    if (paren) sb_putc(out, '(');
+    for (int i = 0; i < r->n; i++) {
+        if (i) sb_puts(out, ", ");
+        tl_str(r->types[i], out);
+    }
+    if (paren) sb_putc(out, ')');
+}
+
+/* "Inconsistent return types: A and B", naming both (it said only the
+ * first three words, leaving the user to guess which returns differ). */
+static void inconsistent_returns(Sema *S, const FuncRet *a, const FuncRet *b) {
+    StrBuf x = {0}, y = {0};
+    ret_str(a, &x);
+    ret_str(b, &y);
+    sema_error(S, "Inconsistent return types: %s and %s", sb_cstr(&x), sb_cstr(&y));
+    sb_free(&x);
+    sb_free(&y);
+}
+
 /* Checks a return's values against the function's earlier returns. */
 static bool check_ret(Sema *S, const FuncRet *r) {
     FuncState *F = S->fn;
@@ -1646,7 +1672,7 @@ static bool check_ret(Sema *S, const FuncRet *r) {
         return true;
     }
     if (F->ret.n != r->n || memcmp(F->ret.types, r->types, sizeof(r->types[0]) * (size_t)(r->n > 0 ? r->n : 0))) {
-        sema_error(S, "Inconsistent return types");
+        inconsistent_returns(S, &F->ret, r);
         return false;
     }
     return true;
@@ -1696,7 +1722,7 @@ static void visit_if_returning(Sema *S, const PyStmt *s, Value *cond, const Cont
     F->returned = true;
     if (ok && (sinks[0].r.n != sinks[1].r.n ||
                memcmp(sinks[0].r.types, sinks[1].r.types, sizeof(sinks[0].r.types[0]) * (size_t)sinks[0].r.n))) {
-        sema_error(S, "Inconsistent return types");
+        inconsistent_returns(S, &sinks[0].r, &sinks[1].r);
         ok = false;
     }
     if (ok) {
@@ -3794,6 +3820,11 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
         if (bound && bound->kind == TV_JITFN) fn = bound->fn;
     }
     if (!fn) {
+        /* (at the file: load_globals left the location at the last global
+         * it read, `BLOCK = 16` say, which has nothing to do with it) */
+        S->loc = mloc;
+        S->span = 0;
+        S->span_node = NULL;
         const char *best = NULL;
         int bestd = 99;
         for (int i = 0; i < S->globals.len; i++)

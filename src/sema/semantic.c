@@ -700,6 +700,11 @@ static TV add(Sema *S, TV *pa, TV *pb) {
         as = tl_sca(a->ty);
         bs = tl_sca(b->ty);
     }
+    if (tl_is_ptr(as) && as->elem && tl_is_block(as->elem))
+        /* (it reached rewrite-tensor-pointer as a tt.addptr of a block
+         * pointer, and that pass's words) */
+        return sema_error(S, "a block pointer (%s) cannot be offset with + or -: use tl.advance(ptr, offsets)",
+                          tl_cstr(S, as));
     if (tl_is_ptr(as)) {
         Value *off = b->v;
         if (tl_is_unsigned(bs) && tl_bitwidth(bs) < 64)
@@ -925,8 +930,11 @@ TV sem_arange(Sema *S, const TV *start, const TV *end) {
     if (start->kind != TV_INT || end->kind != TV_INT)
         return sema_error(S, "arange's arguments must be of type tl.constexpr");
     int64_t s = start->i, e = end->i;
-    if ((s >> 32) != 0 && s >= 0) return sema_error(S, "arange must fit in int32");
-    if ((e >> 32) != 0 && e >= 0) return sema_error(S, "arange must fit in int32");
+    /* Both bounds become i32 attributes: one past INT32_MAX (2**31 passes
+     * Triton's `start >> 32` test) wrapped to a negative bound and gave a
+     * silently wrong range. A negative start is accepted (it computes). */
+    if (s < INT32_MIN || s > INT32_MAX || e < INT32_MIN || e > INT32_MAX)
+        return sema_error(S, "arange must fit in int32: got arange(%lld, %lld)", (long long)s, (long long)e);
     if (e <= s) return sema_error(S, "arange's end argument must be greater than the start argument");
     int64_t r = e - s;
     if ((r & (r - 1)) != 0) return sema_error(S, "arange's range must be a power of 2");
