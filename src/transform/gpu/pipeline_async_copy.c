@@ -535,10 +535,10 @@ static bool a_by_descriptor(const Pipe *p, Op *dot, const Cand *cs, int n, const
     bool shared = false;
     for (int i = 0; i < nfx; i++) shared |= fx[i].dot == dot;
     for (int i = 0; i < n; i++)
-        shared |= a->def == cs[i].load || (cs[i].trans && a->def == cs[i].trans) ||
+        shared |= a->def == cs[i].load ||
                   (a->def && a->def->kind == TT_TRANS && op_operand(a->def, 0)->def == cs[i].load);
-    MmaPlan pl;
-    return shared && dot_plan(p->c, dot, sm, p->mode, true, &pl) && pl.wgmma && pl.a_desc;
+    MmaPlan pl; /* (a_desc: wgmma's only) */
+    return shared && dot_plan(p->c, dot, sm, p->mode, true, &pl) && pl.a_desc;
 }
 
 static Op *plain_op(Builder *b, OpKind kind, Value *const *opnds, int n) {
