@@ -122,6 +122,9 @@ typedef struct LState {
      * contiguous dimensions, when tie_known[rank]; see tie_orders */
     int tie_order[TTG_MAX_RANK + 1][TTG_MAX_RANK];
     bool tie_known[TTG_MAX_RANK + 1];
+    /* by index in `accesses`: the elements per thread its layout takes
+     * along its fastest dimension (see access_widths) */
+    int *width;
 } LState;
 
 static bool is_tile(const Value *v) { return v->type->kind == TY_TENSOR; }
@@ -467,14 +470,102 @@ static void tie_orders(LState *s) {
             }
 }
 
-/* Lays a memory op out as an anchor: its pointer tile's coalesced layout,
- * given to its operands and results (spread by the next propagate). */
+/* Union-find over values (by id): the ops' def-use graph, undirected. */
+static uint32_t uf_find(uint32_t *up, uint32_t x) {
+    while (up[x] != x) x = up[x] = up[up[x]];
+    return x;
+}
+static void uf_join(uint32_t *up, uint32_t nvalues, Value *a, Value *b) {
+    if (a->id >= nvalues || b->id >= nvalues) return;
+    uint32_t x = uf_find(up, a->id), y = uf_find(up, b->id);
+    if (x != y) up[x < y ? y : x] = x < y ? x : y;
+}
+
+/* Joins each op's operands, results and (for ops with regions) the
+ * arguments of their blocks, in `b` and the blocks nested in it. */
+static void join_block(LState *s, uint32_t *up, Block *b) {
+    for (Op *o = b->first; o; o = o->next) {
+        Value *first = o->noperands ? op_operand(o, 0) : o->nresults ? op_result(o, 0) : NULL;
+        for (int k = 0; first && k < o->noperands; k++) uf_join(up, s->nvalues, first, op_operand(o, k));
+        for (int k = 0; first && k < o->nresults; k++) uf_join(up, s->nvalues, first, op_result(o, k));
+        for (int r = 0; r < o->nregions; r++)
+            for (Block *in = o->regions[r].first; in; in = in->next) {
+                for (int k = 0; first && k < in->nargs; k++) uf_join(up, s->nvalues, first, in->args[k]);
+                join_block(s, up, in);
+            }
+    }
+}
+
+/* The elements per thread of each access's layout, as Triton's coalesce
+ * gives them: its own (coalesce_plan: what the pointer's contiguity and
+ * alignment allow, at most 16 bytes and the elements there are per
+ * thread); a load then takes the widest of the accesses related to it
+ * (through any chain of defs and uses) whose pointer tile has its shape
+ * and order. A load whose address is less aligned than a neighbour's
+ * (`x_ptr + pid * N + cols` beside `acc_ptr + cols`) is then laid out like
+ * that neighbour, each thread reading its run of elements one at a time,
+ * rather than converted to the neighbour's layout through shared memory
+ * after loading. A store or atomic keeps its own: each thread's elements
+ * there are written by one instruction. Unlike Triton's, a load is not
+ * widened past the narrowest store or atomic among those: that would only
+ * move its conversion to the store (a layer norm's backward, whose weights
+ * are aligned and rows are not, would convert each of its three stores'
+ * values rather than the weights once). */
+static void access_widths(LState *s, Op *func) {
+    int n = s->accesses.len, nw = s->opts->num_warps, tpw = s->opts->threads_per_warp;
+    int (*orders)[TTG_MAX_RANK] = tc_calloc((size_t)n + 1, sizeof *orders);
+    s->width = tc_calloc((size_t)n + 1, sizeof *s->width);
+    bool mixed = false;
+    for (int i = 0; i < n; i++) {
+        Value *ptr = op_operand(s->accesses.data[i], 0);
+        int rank = ptr->type->rank;
+        if (!is_tile(ptr)) continue;
+        const int *prefer = s->tie_known[rank] ? s->tie_order[rank] : NULL;
+        s->width[i] = coalesce_plan(s->aa, ptr, nw, tpw, prefer, orders[i]);
+        for (int j = 0; j < i && !mixed; j++)
+            mixed = s->width[j] && s->width[j] != s->width[i] && op_operand(s->accesses.data[j], 0)->type->rank == rank;
+    }
+    if (mixed) { /* (else no access changes: most kernels) */
+        uint32_t *up = tc_malloc(((size_t)s->nvalues + 1) * sizeof *up);
+        for (uint32_t v = 0; v < s->nvalues; v++) up[v] = v;
+        for (int r = 0; r < func->nregions; r++)
+            for (Block *b = func->regions[r].first; b; b = b->next) join_block(s, up, b);
+        int *own = tc_malloc(((size_t)n + 1) * sizeof *own);
+        memcpy(own, s->width, (size_t)n * sizeof *own);
+        for (int i = 0; i < n; i++) {
+            Op *op = s->accesses.data[i];
+            Value *ptr = op_operand(op, 0);
+            if (op->kind != TT_LOAD || !own[i] || ptr->id >= s->nvalues) continue;
+            uint32_t root = uf_find(up, ptr->id);
+            int widest = own[i], narrowest_write = INT32_MAX;
+            for (int j = 0; j < n; j++) {
+                Value *q = op_operand(s->accesses.data[j], 0);
+                if (j == i || !own[j] || q->id >= s->nvalues || !ty_same_shape(q->type, ptr->type) ||
+                    memcmp(orders[j], orders[i], sizeof orders[i][0] * (size_t)ptr->type->rank) != 0 ||
+                    uf_find(up, q->id) != root)
+                    continue;
+                if (own[j] > widest) widest = own[j];
+                if (s->accesses.data[j]->kind != TT_LOAD && own[j] < narrowest_write) narrowest_write = own[j];
+            }
+            if (widest > narrowest_write) widest = narrowest_write > own[i] ? narrowest_write : own[i];
+            s->width[i] = widest;
+        }
+        tc_free(own);
+        tc_free(up);
+    }
+    tc_free(orders);
+}
+
+/* Lays a memory op out as an anchor: its pointer tile's coalesced layout
+ * (access_widths' elements per thread), given to its operands and results
+ * (spread by the next propagate). */
 static void place_anchor(LState *s, Op *op) {
     Value *ptr = op_operand(op, 0);
     int rank = ptr->type->rank;
     const int *prefer = s->tie_known[rank] ? s->tie_order[rank] : NULL;
     int order[TTG_MAX_RANK], nw = s->opts->num_warps, tpw = s->opts->threads_per_warp;
-    int per_thread = coalesce_plan(s->aa, ptr, nw, tpw, prefer, order);
+    coalesce_plan(s->aa, ptr, nw, tpw, prefer, order);
+    int per_thread = s->width[(op->mark >> ACCESS_SHIFT) - 1];
     const Layout *a = NULL;
     for (int i = 0; i < s->nanchors && !a; i++) {
         const AnchorMemo *m = &s->anchors[i];
@@ -1185,6 +1276,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     s.room = tc_calloc(s.nvalues + 1, sizeof *s.room);
     s.aa = axis_analyze(c, func);
     tie_orders(&s);
+    access_widths(&s, func);
     /* 0: tensor-core dots (all given before any spreads: each keeps its own) */
     for (int i = 0; i < s.dots.len; i++) {
         Layout l;
@@ -1238,6 +1330,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
      * no other value's: the analysis serves the passes after (axis_info.h). */
     axis_analysis_keep(c, s.aa);
     tc_free(s.layout);
+    tc_free(s.width);
     tc_free(s.anchor);
     tc_free(s.remat_of);
     tc_free(s.room);
