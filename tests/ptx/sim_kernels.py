@@ -216,6 +216,25 @@ def atomics():
           torch.zeros(1, dtype=torch.int32), N, BLOCK=256, tol={"float32": (1e-5, 1e-6)})
 
 
+# ---- loads laid out as a wider neighbour (ttg-assign-layouts' access widths) ----
+
+@case()
+def widened_loads():
+    # each thread reads its run of elements one at a time where the address
+    # is not aligned: a gathered mask row (offs % n_cols), a flipped source
+    T = K("torch_ops")
+    n, n_cols = 3000, 37
+    cond = torch.rand(n_cols, generator=GEN) < 0.5
+    x, y = randn(n, dtype=torch.float16), randn(n, dtype=torch.float16)
+    check(T.where_kernel, (triton.cdiv(n, 1024),), cond, x, y, nan(n, dtype=torch.float16), n, n_cols, 0.0,
+          SCALAR_OTHER=False, INVERT=False, BLOCK=1024)
+    check(T.where_kernel, (triton.cdiv(n, 512),), cond, randn(n), randn(n), nan(n), n, n_cols, -2.5,
+          SCALAR_OTHER=True, INVERT=True, BLOCK=512)
+    O, R, inner = 3, 7, 45
+    n = O * R * inner
+    check(T.flip_dim_kernel, (triton.cdiv(n, 512),), randn(n), nan(n), n, R, inner, BLOCK=512)
+
+
 # ---- reductions, scans, softmax, norms -----------------------------------------
 
 @case()
