@@ -47,23 +47,17 @@ static bool is_i1(const Type *t) {
     return e->kind == TY_INT && e->width == 1;
 }
 
+/* The kinds of the ops cheap_i1 takes (a table: asked of every op of a
+ * block that holds a loop). */
+static const bool cheap_kind[OP_COUNT] = {
+    [ARITH_CMPI] = true, [ARITH_CMPF] = true, [ARITH_ANDI] = true, [ARITH_ORI] = true, [ARITH_XORI] = true,
+    [TT_SPLAT] = true, [TT_BROADCAST] = true, [TT_EXPAND_DIMS] = true,
+};
+
 /* A pure op with an i1 result that is cheaper to compute again than to
- * keep. */
-static bool cheap_i1(const Op *o) {
-    /* (the kind first: most ops are of none of these) */
-    switch (o->kind) {
-    case ARITH_CMPI:
-    case ARITH_CMPF:
-    case ARITH_ANDI:
-    case ARITH_ORI:
-    case ARITH_XORI:
-    case TT_SPLAT:
-    case TT_BROADCAST:
-    case TT_EXPAND_DIMS:
-        return o->nresults == 1 && is_i1(o->results[0].type);
-    default:
-        return false;
-    }
+ * keep. (The kind first: most ops are of none of these.) */
+static inline bool cheap_i1(const Op *o) {
+    return cheap_kind[o->kind] && o->nresults == 1 && is_i1(o->results[0].type);
 }
 
 static bool is_loop(const Op *o) { return o->kind == SCF_FOR || o->kind == SCF_WHILE; }
