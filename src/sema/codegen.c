@@ -2548,7 +2548,12 @@ static void visit_return(Sema *S, const PyStmt *s) {
 static void visit_stmt(Sema *S, const PyStmt *s) {
     at_stmt(S, s);
     switch (s->kind) {
-    case PY_STMT_EXPR: cg_expr(S, s->expr.value); break;
+    case PY_STMT_EXPR:
+        /* `...` alone is a statement that does nothing, as in Python (a
+         * stub's body, a placeholder branch): Triton evaluates it to a
+         * constexpr and drops it; the Ellipsis error is for indices */
+        if (s->expr.value->kind != PY_EXPR_ELLIPSIS) cg_expr(S, s->expr.value);
+        break;
     case PY_STMT_ASSIGN: {
         if (s->assign.targets.len != 1) {
             sema_error(S, "chained assignment (a = b = value) is not supported in Triton kernels");
