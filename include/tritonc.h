@@ -164,8 +164,10 @@ const char *tc_version(void);
 int tc_cuda_attach(void);
 
 /* The names a Python source's top-level statements bind (defs, classes,
- * imports, assignment targets), as tritonc's front end parses them: what a
- * kernel compiled from this source sees as module globals. Written to out
+ * imports, assignment targets), as tritonc's front end parses them, less
+ * those a top-level `if` or `try` binds too (which value such a name has
+ * depends on how Python ran the module): what a kernel compiled from this
+ * source sees as module globals for certain. Written to out
  * separated by '\n' and NUL-terminated when it fits in cap bytes; returns
  * the length needed (without the NUL), so a caller can retry with more. */
 size_t tc_source_globals(const char *source, size_t len, char *out, size_t cap);

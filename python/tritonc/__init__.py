@@ -8,6 +8,10 @@ and a Triton script runs unchanged: `@triton.jit`, `kernel[grid](...)`,
 `triton.next_power_of_2`, `triton.testing`. Pure Python over ctypes; the
 library is opened on first compile (see _lib.py for where it is looked for).
 """
+import importlib.abc as _importlib_abc
+import importlib.util as _importlib_util
+import sys as _sys
+
 from . import knobs, language, runtime, testing  # noqa: F401
 from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
 from .errors import CompilationError, LaunchError, OutOfResources, TritonError  # noqa: F401
@@ -104,3 +108,41 @@ __all__ = ["jit", "knobs", "constexpr_function", "set_allocator", "autotune", "h
            "Autotuner", "Heuristics", "CompiledKernel", "KernelInterface", "ArgumentError",
            "TritonError", "LaunchError", "TensorWrapper", "reinterpret", "compile", "compiler",
            "backends"]
+
+
+class _TritonAlias(_importlib_abc.MetaPathFinder, _importlib_abc.Loader):
+    """A script (or a test harness) that runs unchanged Triton code by
+    `sys.modules["triton"] = tritonc` finds `import triton.X` served by
+    Python's path finder from tritonc's folder, as a second copy of
+    tritonc.X under the name triton.X: a second `triton.language.core`
+    (set as tl.core), whose builtins (`from triton.language.extra.libdevice
+    import fast_expf`) the binding then took for foreign objects, and a
+    second jit module. While "triton" is this package, triton.X is
+    tritonc.X itself."""
+
+    def __init__(self):
+        self._specs = {}  # alias name -> the module's own __spec__, while it is imported
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("triton.") or _sys.modules.get("triton") is not _sys.modules.get(__name__):
+            return None
+        real = __name__ + name[len("triton"):]
+        try:
+            __import__(real)
+        except ImportError:
+            return None
+        return _importlib_util.spec_from_loader(name, self)
+
+    def create_module(self, spec):
+        module = _sys.modules[__name__ + spec.name[len("triton"):]]
+        self._specs[spec.name] = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        # (the import machinery set the alias's spec on the module: its own back)
+        own = self._specs.pop(module.__spec__.name, None)
+        if own is not None:
+            module.__spec__ = own
+
+
+_sys.meta_path.insert(0, _TritonAlias())

@@ -176,7 +176,9 @@ _TOP_NAMES = {}  # filename -> the names its top level binds (None: not parseabl
 
 def _top_level_names(filename):
     """The names a file's top-level statements bind (assignments, imports,
-    defs, classes): what the C front end sees of the module's globals,
+    defs, classes), less those a top-level `if` or `try` binds too (bound
+    from their run-time values instead): what the C front end sees of the
+    module's globals,
     asked of the C front end itself (tc_source_globals: ~20 us where
     Python's ast.parse takes milliseconds on the first launch of a new
     process)."""

@@ -307,6 +307,73 @@ static void target_names(const PyExpr *t, StrBuf *sb) {
     }
 }
 
+/* The names block b's statements bind, one a line; with `nested`, also
+ * those its `if`s and `try`s bind, at any depth (defs and classes are left
+ * out there: the binding finds a def under an `if` by its own reading). */
+static void block_names(const PyBlock *b, bool nested, StrBuf *sb) {
+    for (int i = 0; i < b->len; i++) {
+        const PyStmt *st = b->items[i];
+        switch (st->kind) {
+        case PY_STMT_DEF:
+            if (!nested) sb_printf(sb, "%s\n", st->func->name);
+            break;
+        case PY_STMT_CLASS:
+            if (!nested) sb_printf(sb, "%s\n", st->cls->name);
+            break;
+        case PY_STMT_IMPORT:
+        case PY_STMT_IMPORT_FROM:
+            for (int k = 0; k < st->import.len; k++) {
+                const PyAlias *al = &st->import.names[k];
+                if (al->asname) sb_printf(sb, "%s\n", al->asname);
+                else if (st->kind == PY_STMT_IMPORT_FROM) {
+                    if (strcmp(al->name, "*") != 0) sb_printf(sb, "%s\n", al->name);
+                } else {
+                    sb_printf(sb, "%.*s\n", (int)strcspn(al->name, "."), al->name);
+                }
+            }
+            break;
+        case PY_STMT_ASSIGN:
+            for (int k = 0; k < st->assign.targets.len; k++) target_names(st->assign.targets.items[k], sb);
+            break;
+        case PY_STMT_ANNASSIGN: target_names(st->ann.target, sb); break;
+        case PY_STMT_AUGASSIGN:
+            if (nested) target_names(st->aug.target, sb);
+            break;
+        case PY_STMT_IF:
+            if (nested) {
+                block_names(&st->cond.body, true, sb);
+                block_names(&st->cond.orelse, true, sb);
+            }
+            break;
+        case PY_STMT_TRY:
+            if (nested) {
+                block_names(&st->try.body, true, sb);
+                for (int k = 0; k < st->try.nhandlers; k++) block_names(&st->try.handlers[k].body, true, sb);
+                block_names(&st->try.orelse, true, sb);
+                block_names(&st->try.finalbody, true, sb);
+            }
+            break;
+        default: break;
+        }
+    }
+}
+
+/* Whether `name` is a line of the newline-separated list. */
+static bool in_lines(const char *list, const char *name, size_t len) {
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == len && !memcmp(p, name, len)) return true;
+        if (!e) break;
+        p = e + 1;
+    }
+    return false;
+}
+
+/* The names the module's top level binds for good: those its statements
+ * bind, less any that an `if` or a `try` of the module binds too (which
+ * value Python gave the name, the front end cannot always tell: the
+ * binding supplies the run-time value). */
 size_t tc_source_globals(const char *source, size_t len, char *out, size_t cap) {
     Arena *a = arena_new();
     Interner in;
@@ -314,31 +381,24 @@ size_t tc_source_globals(const char *source, size_t len, char *out, size_t cap) 
     DiagEngine de;
     diag_init(&de);
     PyModule *m = py_parse(a, &in, &de, "<source>", source, len);
-    StrBuf sb = {0};
+    StrBuf top = {0}, cond = {0}, sb = {0};
+    block_names(&m->body, false, &top);
     for (int i = 0; i < m->body.len; i++) {
         const PyStmt *st = m->body.items[i];
-        switch (st->kind) {
-        case PY_STMT_DEF: sb_printf(&sb, "%s\n", st->func->name); break;
-        case PY_STMT_CLASS: sb_printf(&sb, "%s\n", st->cls->name); break;
-        case PY_STMT_IMPORT:
-        case PY_STMT_IMPORT_FROM:
-            for (int k = 0; k < st->import.len; k++) {
-                const PyAlias *al = &st->import.names[k];
-                if (al->asname) sb_printf(&sb, "%s\n", al->asname);
-                else if (st->kind == PY_STMT_IMPORT_FROM) {
-                    if (strcmp(al->name, "*") != 0) sb_printf(&sb, "%s\n", al->name);
-                } else {
-                    sb_printf(&sb, "%.*s\n", (int)strcspn(al->name, "."), al->name);
-                }
-            }
-            break;
-        case PY_STMT_ASSIGN:
-            for (int k = 0; k < st->assign.targets.len; k++) target_names(st->assign.targets.items[k], &sb);
-            break;
-        case PY_STMT_ANNASSIGN: target_names(st->ann.target, &sb); break;
-        default: break;
+        if (st->kind == PY_STMT_IF || st->kind == PY_STMT_TRY) {
+            PyBlock one = {.items = (PyStmt **)&m->body.items[i], .len = 1};
+            block_names(&one, true, &cond);
         }
     }
+    const char *tops = sb_cstr(&top), *conds = sb_cstr(&cond);
+    for (const char *p = tops; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = (size_t)(e - p);
+        if (!in_lines(conds, p, n)) sb_printf(&sb, "%.*s\n", (int)n, p);
+        p = e + 1;
+    }
+    sb_free(&top);
+    sb_free(&cond);
     size_t n = sb.len;
     if (out && cap > 0) {
         size_t k = n < cap - 1 ? n : cap - 1;

@@ -402,6 +402,10 @@ void sema_suggest(const char *name, const char *cand, const char **best, int *be
 /* A name in neither scope, or a global a kernel may not read: a Python
  * builtin, or the error (kept out of lookup, which runs for every name). */
 static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
+    if (global && global->i == 2) /* (bind_undecided) */
+        return sema_error(S, "'%s' is bound under a module-level `if` whose condition is not known at compile time; "
+                             "tritonc cannot tell which branch Python took (the Python binding reads its value)",
+                          name);
     if (global && global->i == 1)
         /* Triton takes named tuples defined at module level (@aggregate classes are TV_AGGCLS) */
         return sema_error(S, "'%s' is a class: classes defined in the module are not supported in kernels by tritonc "
@@ -2544,7 +2548,12 @@ static void visit_return(Sema *S, const PyStmt *s) {
 static void visit_stmt(Sema *S, const PyStmt *s) {
     at_stmt(S, s);
     switch (s->kind) {
-    case PY_STMT_EXPR: cg_expr(S, s->expr.value); break;
+    case PY_STMT_EXPR:
+        /* `...` alone is a statement that does nothing, as in Python (a
+         * stub's body, a placeholder branch): Triton evaluates it to a
+         * constexpr and drops it; the Ellipsis error is for indices */
+        if (s->expr.value->kind != PY_EXPR_ELLIPSIS) cg_expr(S, s->expr.value);
+        break;
     case PY_STMT_ASSIGN: {
         if (s->assign.targets.len != 1) {
             sema_error(S, "chained assignment (a = b = value) is not supported in Triton kernels");
@@ -3556,6 +3565,75 @@ static bool jit_wrapped(const Sema *S, const PyFunc *fn) {
     return false;
 }
 
+/* The names an undecided module-level `if` binds (in either branch): each
+ * a TV_GLOBAL_BAD that says so when a kernel reads it. */
+static void bind_undecided(Sema *S, const PyBlock *b) {
+    Scope names = {0};
+    collect_assigned(b, &names);
+    for (int i = 0; i < b->len; i++) {
+        const PyStmt *s = b->items[i];
+        if (s->kind == PY_STMT_IMPORT || s->kind == PY_STMT_IMPORT_FROM)
+            for (int k = 0; k < s->import.len; k++) {
+                const PyAlias *al = &s->import.names[k];
+                const char *n = al->asname ? al->asname : al->name;
+                if (s->kind == PY_STMT_IMPORT && !al->asname) n = intern_n(&S->ctx->strings, n, strcspn(n, "."));
+                scope_set(&S->globals, intern(&S->ctx->strings, n), (TV){.kind = TV_GLOBAL_BAD, .s = n, .i = 2});
+            }
+        else if (s->kind == PY_STMT_IF) {
+            bind_undecided(S, &s->cond.body);
+            bind_undecided(S, &s->cond.orelse);
+        }
+    }
+    for (int i = 0; i < names.len; i++)
+        scope_set(&S->globals, names.data[i].name, (TV){.kind = TV_GLOBAL_BAD, .s = names.data[i].name, .i = 2});
+    scope_free(&names);
+}
+
+static void load_globals_block(Sema *S, const PyBlock *body);
+
+/* `__name__ == "__main__"` (either way round) */
+static bool is_main_guard(const PyExpr *e) {
+    if (e->kind != PY_EXPR_COMPARE || e->compare.n != 1 || e->compare.ops[0] != PY_CMP_EQ) return false;
+    const PyExpr *a = e->compare.first, *b = e->compare.rest[0];
+    if (a->kind == PY_EXPR_STR) {
+        const PyExpr *t = a;
+        a = b;
+        b = t;
+    }
+    return a->kind == PY_EXPR_NAME && !strcmp(a->name, "__name__") && b->kind == PY_EXPR_STR &&
+           !strcmp(b->str.data, "__main__");
+}
+
+/* A module-level `if` binds the names of the branch its condition picks
+ * when the condition is known at compile time (`if HAS_X:` of a global
+ * constexpr); else (`if os.environ.get(...)`) neither branch can be told
+ * apart from here: their names are errors when read (the Python binding
+ * binds them from their run-time values). `try` binds what its body, its
+ * `else` and its `finally` do: the import that succeeds where Triton is
+ * installed (`try: from triton.language.extra.libdevice import tanh`). */
+static void load_global_compound(Sema *S, const PyStmt *s) {
+    if (s->kind == PY_STMT_TRY) {
+        load_globals_block(S, &s->try.body);
+        load_globals_block(S, &s->try.orelse);
+        load_globals_block(S, &s->try.finalbody);
+        return;
+    }
+    if (is_main_guard(s->cond.test)) { /* a module compiled is imported, never run as a script */
+        load_globals_block(S, &s->cond.orelse);
+        return;
+    }
+    bool quiet = S->quiet;
+    S->quiet = true;
+    TV c = cg_expr(S, s->cond.test);
+    S->quiet = quiet;
+    if (c.kind == TV_INT || c.kind == TV_BOOL || c.kind == TV_NONE) {
+        load_globals_block(S, cx_truthy(&c) ? &s->cond.body : &s->cond.orelse);
+        return;
+    }
+    bind_undecided(S, &s->cond.body);
+    bind_undecided(S, &s->cond.orelse);
+}
+
 static void load_globals(Sema *S, const PyBlock *body) {
     /* A global's value that makes IR (`X = tl.arange(0, 16)`, which Triton
      * cannot even import) goes into a block of its own, never used: there
@@ -3563,6 +3641,11 @@ static void load_globals(Sema *S, const PyBlock *body) {
      * which a kernel may not read (lookup). */
     Builder saved = S->b;
     S->b = builder_at_end(S->ctx, new_block(S));
+    load_globals_block(S, body);
+    S->b = saved;
+}
+
+static void load_globals_block(Sema *S, const PyBlock *body) {
     for (int i = 0; i < body->len; i++) {
         const PyStmt *s = body->items[i];
         switch (s->kind) {
@@ -3635,10 +3718,11 @@ static void load_globals(Sema *S, const PyBlock *body) {
             scope_set(&S->globals, s->cls->name, (TV){.kind = TV_GLOBAL_BAD, .s = s->cls->name, .i = 1});
             break;
         }
+        case PY_STMT_IF:
+        case PY_STMT_TRY: load_global_compound(S, s); break;
         default: break;
         }
     }
-    S->b = saved;
 }
 
 /* ---- the entry point ------------------------------------------------------------ */

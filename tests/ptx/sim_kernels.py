@@ -417,6 +417,22 @@ def inline_asm():
 
 
 @case()
+def inline_asm_packed():
+    # two results from one asm, four u8 elements packed per 32-bit operand
+    # (pack=4; a thread of 2 elements passes a half-filled register), on
+    # both targets; probe23_kernels.py's check on the CPU only sees the error
+    P = K("probe23_kernels")
+    n = 1000
+    x = torch.randint(0, 256, (n,), generator=GEN, dtype=torch.uint8)
+    for block, target in ((256, "cuda:90"), (2048, "cuda:90"), (2048, "cuda:80")):
+        lo, hi, y = torch.zeros(n, dtype=torch.uint8), torch.zeros(n, dtype=torch.uint8), nan(n)
+        check(P.asm_unpack_kernel, (triton.cdiv(n, block),), x, lo, hi, y, n, BLOCK=block, target=target,
+              sim_only=True)
+        assert torch.equal(lo, x & 15) and torch.equal(hi, x >> 4), (block, target)
+        assert torch.equal(y, x.float() * x.float() + 1), (block, target)
+
+
+@case()
 def sm80():
     # sm_80 code: bf16 atomics by a CAS loop (fma.rn.bf16), conversions
     AD = K("atomic_dtypes")

@@ -37,7 +37,41 @@ def reference(src):
                 bind(t)
         elif isinstance(node, ast.AnnAssign):
             bind(node.target)
-    return names
+    # less the names a top-level `if` or `try` binds too, at any depth of
+    # them (which value Python gave such a name, the binding reads at run time)
+    cond = set()
+
+    def nested(stmts):
+        for node in stmts:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    if a.name != "*":
+                        cond.add(a.asname or a.name.split(".")[0])
+            elif isinstance(node, ast.Assign):
+                for t in node.targets:
+                    collect(t)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                collect(node.target)
+            elif isinstance(node, ast.If):
+                nested(node.body)
+                nested(node.orelse)
+            elif isinstance(node, ast.Try):
+                nested(node.body)
+                for h in node.handlers:
+                    nested(h.body)
+                nested(node.orelse)
+                nested(node.finalbody)
+
+    def collect(t):
+        if isinstance(t, ast.Name):
+            cond.add(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                collect(e)
+        elif isinstance(t, ast.Starred):
+            collect(t.value)
+    nested([n for n in ast.parse(src).body if isinstance(n, (ast.If, ast.Try))])
+    return names - cond
 
 
 SNIPPETS = [
@@ -46,6 +80,9 @@ SNIPPETS = [
     "if c:\n    hidden = 1\nelse:\n    other = 2\ntry:\n    import os\nexcept ImportError:\n    pass\n",
     'doc = """\nnot_a_name = 1\ndef nor_this(): pass\n"""\n@deco(key=["a"],\n      warps=4)\ndef kern(x, y=2):\n    inner = 1\nclass C:\n    attr = 1\n',
     "configs = [\n    cfg(BLOCK=128, num_warps=4),\n]\nlam = lambda a, b=1: a\n",
+    # a name bound at the top level and again under an `if` or a `try`
+    "import os\nexp = e1\nif os.environ.get('F'):\n    exp = e2\n    import m as tanh\n"
+    "tanh = t0\ntry:\n    from a import b as tanh\nexcept ImportError:\n    alt = 1\nkeep = 2\n",
 ]
 
 
