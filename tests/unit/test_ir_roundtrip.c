@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 char *strdup(const char *s);
 
@@ -504,6 +505,14 @@ static void test_parse_errors(void) {
 
 /* Parse -> verify -> print of a straight-line module of about 1.25 * n ops;
  * the best of three runs, in seconds. */
+/* The thread's CPU time: unlike the wall clock, not stretched while other
+ * processes have the CPU (CI runs tests two at a time on two cores). */
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static double time_module(int n) {
     StrBuf src = {0};
     sb_puts(&src, "tt.func @big(%a: tensor<128xi32>, %p: tensor<128x!tt.ptr<f32>>) {\n");
@@ -518,12 +527,12 @@ static double time_module(int n) {
         DiagEngine de;
         diag_init(&de);
         Context *c = ctx_new(&de);
-        double t0 = now_seconds();
+        double t0 = cpu_seconds();
         Op *m = ir_parse(c, "big.ttir", src.data, src.len);
         bool ok = m && ir_verify(m, &de);
         StrBuf out = {0};
         if (m) ir_print(m, &out, NULL);
-        double t = now_seconds() - t0;
+        double t = cpu_seconds() - t0;
         CHECK(ok);
         if (t < best) best = t;
         sb_free(&out);
@@ -534,13 +543,20 @@ static double time_module(int n) {
     return best;
 }
 
-/* Parse -> verify -> print is linear. Checked as a ratio, not a rate, so a
- * loaded machine or a sanitizer build does not fail it: four times the ops
- * must take well under the 16x a quadratic step would (linear is 4x, and
- * about 6x here once the larger module outgrows the caches). */
+/* Parse -> verify -> print is linear. Checked as a ratio of CPU times, not
+ * a rate, so a loaded machine or a sanitizer build does not fail it: four
+ * times the ops must take well under the 16x a quadratic step would (linear
+ * is 4x, and about 6x here once the larger module outgrows the caches). The
+ * sizes are timed in turns, so a burst of load (caches shared with other
+ * processes) falls on both. */
 static void test_throughput(void) {
     int n = 12500;
-    double t1 = time_module(n), t4 = time_module(4 * n);
+    double t1 = 1e30, t4 = 1e30;
+    for (int round = 0; round < 2; round++) {
+        double a = time_module(n), b = time_module(4 * n);
+        if (a < t1) t1 = a;
+        if (b < t4) t4 = b;
+    }
     int nops = 4 * n + n + 1;
     printf("throughput: %d ops in %.1f ms (%.2f M ops/s); %d ops in %.1f ms; ratio %.1f\n", nops,
            t4 * 1e3, nops / t4 / 1e6, n + n / 4 + 1, t1 * 1e3, t4 / t1);
