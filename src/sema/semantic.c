@@ -410,7 +410,7 @@ TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder) 
     bool pow2 = true;
     for (int i = 0; i < rank; i++) {
         n *= shape[i];
-        if (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0) pow2 = false;
+        if (shape[i] <= 0 || (shape[i] & (shape[i] - 1)) != 0) pow2 = false;
     }
     if (tl_numel(x.ty) != n) {
         /* Triton checks the new shape (validate_block_shape) before the count */
