@@ -3726,8 +3726,10 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
             if (text) text[k] = (char)v;
         }
         ConstexprValue cv;
-        if (!text || (text[hn / 2] = 0, !sema_parse_constexpr(S->arena, text, &cv)))
-            return sema_error(S, "bad constexpr entry '%.*s' in the signature for parameter '%s'", (int)len, s, pname);
+        const char *why = NULL;
+        if (!text || (text[hn / 2] = 0, !sema_parse_constexpr(S->arena, text, &cv, &why)))
+            return sema_error(S, "bad constexpr entry '%.*s' in the signature for parameter '%s'%s%s", (int)len, s,
+                              pname, why ? ": " : "", why ? why : "");
         return cx_from_value(S, &cv);
     }
     const char *colon = memchr(s, ':', len);
