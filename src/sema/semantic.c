@@ -927,13 +927,14 @@ TV sem_where(Sema *S, TV c, TV x, TV y) {
 }
 
 TV sem_arange(Sema *S, const TV *start, const TV *end) {
-    if (start->kind != TV_INT || end->kind != TV_INT)
+    if (!tv_is_int(start) || !tv_is_int(end)) /* (True is 1, as in Python) */
         return sema_error(S, "arange's arguments must be of type tl.constexpr");
     int64_t s = start->i, e = end->i;
     /* Both bounds become i32 attributes: one past INT32_MAX (2**31 passes
      * Triton's `start >> 32` test) wrapped to a negative bound and gave a
-     * silently wrong range. A negative start is accepted (it computes). */
-    if (s < INT32_MIN || s > INT32_MAX || e < INT32_MIN || e > INT32_MAX)
+     * silently wrong range. A negative bound fails that test in Triton
+     * (-4 >> 32 is -1); tl.arange reports it at the argument (bi_arange). */
+    if (s < 0 || s > INT32_MAX || e < 0 || e > INT32_MAX || start->u64 || end->u64)
         return sema_error(S, "arange must fit in int32: got arange(%lld, %lld)", (long long)s, (long long)e);
     if (e <= s) return sema_error(S, "arange's end argument must be greater than the start argument");
     int64_t r = e - s;

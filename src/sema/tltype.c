@@ -41,6 +41,7 @@ static const struct {
 };
 
 const char *tl_scalar_name(TlKind k) { return k < TL_NSCALAR ? scalar_info[k].name : "?"; }
+const char *tl_scalar_attr(TlKind k) { return k < TL_NSCALAR ? scalar_info[k].attr : "?"; }
 
 static Type *scalar_ir(Context *c, TlKind k) {
     switch (k) {
