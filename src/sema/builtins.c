@@ -1584,7 +1584,8 @@ static TV bi_trans(Sema *S, CallArgs *a) {
         if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
         for (int i = 0; i < n; i++) {
             if (!tv_is_int(&d[i])) return sema_error(S, "%s(): dims must be constexpr ints", a->bi->name);
-            perm[i] = (int)d[i].i;
+            /* (one past int range was truncated: (2**32, 2**32 + 1) was (0, 1)) */
+            perm[i] = !d[i].u64 && d[i].i >= 0 && d[i].i < TL_MAX_RANK ? (int)d[i].i : -1;
         }
     }
     return sem_permute(S, x, perm, n);
@@ -1615,17 +1616,18 @@ static TV bi_ravel(Sema *S, CallArgs *a) {
 static TV bi_expand_dims(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
-    if (tv_is_int(A(1))) return sem_expand_dims(S, x, (int)a->v[1].i);
+    if (tv_is_int(A(1))) return sem_expand_dims(S, x, a->v[1].u64 ? INT64_MAX : a->v[1].i);
     if (a->v[1].kind != TV_TUPLE) return sema_error(S, "expand_dims(): axis must be a constexpr int or tuple");
     int n = a->v[1].n, rank = (tl_is_block(x.ty) ? x.ty->rank : 0) + n;
     if (rank > TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     int axes[TL_MAX_RANK];
     for (int i = 0; i < n; i++) {
         if (!tv_is_int(&a->v[1].elems[i])) return sema_error(S, "expand_dims(): axis must be constexpr ints");
-        int ax = (int)a->v[1].elems[i].i;
+        int64_t ax = a->v[1].elems[i].u64 ? INT64_MAX : a->v[1].elems[i].i;
         /* Triton normalises against the result's rank, then checks */
-        if (ax < -rank || ax >= rank) return sema_error(S, "invalid axis %d. Expected %d <= axis < %d", ax, -rank, rank);
-        axes[i] = ax < 0 ? ax + rank : ax;
+        if (ax < -rank || ax >= rank)
+            return sema_error(S, "invalid axis %lld. Expected %d <= axis < %d", (long long)ax, -rank, rank);
+        axes[i] = (int)(ax < 0 ? ax + rank : ax);
     }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
@@ -1942,6 +1944,16 @@ static TV bi_hint(Sema *S, CallArgs *a) {
     int want = a->bi->arg == 0 ? (rank > 1 ? rank : 1) : rank;
     if (n != want)
         return sema_error(S, "Shape of input to %s does not match the length of values", a->bi->name);
+    /* the attribute holds int32s, as Triton's make_attr takes them (a value
+     * past them was truncated: multiple_of(x, 2**40) became divisibility 0) */
+    for (int i = 0; i < n; i++) {
+        const TV *v = tv_is_int(A(1)) ? A(1) : &A(1)->elems[i];
+        if (v->u64)
+            return sema_error(S, "%s(): values must fit in int32, got %llu", a->bi->name,
+                              (unsigned long long)(uint64_t)v->i);
+        if (v->i < INT32_MIN || v->i > INT32_MAX)
+            return sema_error(S, "%s(): values must fit in int32, got %lld", a->bi->name, (long long)v->i);
+    }
     static const char *const names[] = {"tt.divisibility", "tt.contiguity", "tt.constancy"};
     if (x.v->def) {
         int64_t shape = n;

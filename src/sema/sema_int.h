@@ -363,7 +363,7 @@ static inline bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
 }
 /* Triton's libdevice has NAME, tritonc does not (yet). */
 bool sema_libdevice_missing(const char *name);
-TV sem_expand_dims(Sema *S, TV x, int axis);
+TV sem_expand_dims(Sema *S, TV x, int64_t axis);
 TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder);
 TV sem_permute(Sema *S, TV x, const int *perm, int rank);
 /* a OP b for runtime operands (at least one tensor); op is a PyBinOp. */
