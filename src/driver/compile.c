@@ -159,9 +159,10 @@ static Op *front_end_py(Compilation *c, const CompileRequest *req) {
                            o->constexprs[j].value, o->constexprs[i].value);
                 return NULL;
             }
-        if (!sema_parse_constexpr(c->arena, o->constexprs[i].value, &vals[i])) {
-            diag_error(&c->de, ((Loc){0}), "invalid value '%s' for constexpr '%s'",
-                       o->constexprs[i].value, o->constexprs[i].name);
+        const char *why = NULL;
+        if (!sema_parse_constexpr(c->arena, o->constexprs[i].value, &vals[i], &why)) {
+            diag_error(&c->de, ((Loc){0}), "invalid value '%s' for constexpr '%s'%s%s", o->constexprs[i].value,
+                       o->constexprs[i].name, why ? ": " : "", why ? why : "");
             return NULL;
         }
     }

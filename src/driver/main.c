@@ -20,6 +20,7 @@
  * and 2 for a usage error.
  */
 #include "driver/compile.h"
+#include "sema/sema.h"
 #include "target/torch/torch.h"
 #include "transform/pass.h"
 
@@ -166,6 +167,17 @@ static int cmd_compile(int argc, char **argv) {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v) {
                 fprintf(stderr, "tritonc: error: -D expects NAME=VALUE, got '%s'\n", v);
+                return 2;
+            }
+            /* checked here too, so that the error names the option */
+            Arena *scratch = arena_new();
+            ConstexprValue cv;
+            const char *why = NULL;
+            bool ok = sema_parse_constexpr(scratch, eq + 1, &cv, &why);
+            arena_free(scratch);
+            if (!ok) {
+                fprintf(stderr, "tritonc: error: -D %s: %s\n", v,
+                        why ? why : "not a constexpr value (an int, float, bool, None, 'string', tuple or tl dtype)");
                 return 2;
             }
             vec_push(&cx, ((tc_constexpr){strndup(v, (size_t)(eq - v)), eq + 1}));

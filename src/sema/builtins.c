@@ -49,19 +49,9 @@ static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
     return false;
 }
 
-static const TlType *need_dtype(Sema *S, CallArgs *a, int i) {
-    if (a->v[i].kind == TV_DTYPE) return tl_dtype_usable(S, a->v[i].ty) ? a->v[i].ty : NULL;
-    if (a->v[i].kind == TV_STR) {
-        const TlType *t = tl_dtype_by_name(S, a->v[i].s);
-        if (t) return tl_dtype_usable(S, t) ? t : NULL;
-    }
-    if (a->v[i].kind != TV_ERR) sema_error(S, "%s(): expected a dtype, got %s", a->bi->name, tv_kind_name(&a->v[i]));
-    return NULL;
-}
-
 /* A shape from a tuple or list of ints (or a single int). */
 static int need_shape(Sema *S, const TV *v, int64_t *shape, const char *fn) {
-    if (v->kind == TV_INT) {
+    if (tv_is_int(v)) {
         shape[0] = v->i;
         return 1;
     }
@@ -70,7 +60,7 @@ static int need_shape(Sema *S, const TV *v, int64_t *shape, const char *fn) {
         return -1;
     }
     for (int i = 0; i < v->n; i++) {
-        if (v->elems[i].kind != TV_INT) {
+        if (!tv_is_int(&v->elems[i])) {
             sema_error(S, "%s(): shape must be a tuple of constexpr ints", fn);
             return -1;
         }
@@ -111,6 +101,23 @@ static void at_arg(Sema *S, CallArgs *a, int i) {
     }
 }
 
+/* A tl.dtype argument. A string naming one ("float32", "fp16") is not one:
+ * Triton 3.6 fails on it (str has no to_ir / scalar), so it is an error here
+ * too, at the argument, that says what to write. */
+static const TlType *need_dtype(Sema *S, CallArgs *a, int i) {
+    if (a->v[i].kind == TV_DTYPE) return tl_dtype_usable(S, a->v[i].ty) ? a->v[i].ty : NULL;
+    if (a->v[i].kind == TV_ERR) return NULL;
+    at_arg(S, a, i);
+    const TlType *named = a->v[i].kind == TV_STR ? tl_dtype_by_name(S, a->v[i].s) : NULL;
+    char buf[48];
+    if (named)
+        sema_error(S, "%s(): %s must be a tl.dtype, not the string '%s' (write tl.%s)", a->bi->name,
+                   param_name(a->bi, i, buf, sizeof buf), a->v[i].s, tl_scalar_attr(tl_sca(named)->kind));
+    else
+        sema_error(S, "%s(): expected a dtype, got %s", a->bi->name, tv_kind_name(&a->v[i]));
+    return NULL;
+}
+
 static bool str_arg(Sema *S, CallArgs *a, int i, const char **out) {
     if (!a->given[i] || a->v[i].kind == TV_NONE) {
         *out = "";
@@ -143,7 +150,15 @@ static TV bi_program_id(Sema *S, CallArgs *a) {
     return tv_tensor(op_result(op, 0), t);
 }
 
-static TV bi_arange(Sema *S, CallArgs *a) { return sem_arange(S, A(0), A(1)); }
+static TV bi_arange(Sema *S, CallArgs *a) {
+    for (int i = 0; i < 2; i++)
+        if (tv_is_int(A(i)) && !A(i)->u64 && A(i)->i < 0) {
+            at_arg(S, a, i);
+            return sema_error(S, "arange must fit in int32: its %s (%lld) is negative", i ? "end" : "start",
+                              (long long)A(i)->i);
+        }
+    return sem_arange(S, A(0), A(1));
+}
 
 static TV bi_full(Sema *S, CallArgs *a) {
     int64_t shape[TL_MAX_RANK];
@@ -557,7 +572,7 @@ static int bp_boundary(Sema *S, CallArgs *a, int i, int rank, int64_t *dims) {
     }
     bool on[TL_MAX_RANK] = {0};
     for (int k = 0; k < n; k++) {
-        if (el[k].kind != TV_INT || el[k].i < 0 || el[k].i >= rank) {
+        if (!tv_is_int(&el[k]) || el[k].i < 0 || el[k].i >= rank) {
             sema_error(S, "boundary_check must be a tuple of dimensions in [0, %d)", rank);
             return -1;
         }
@@ -1169,7 +1184,7 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
             in[i] = sem_reshape(S, in[i], &ne, 1, true);
         }
         axis = 0;
-    } else if (axis_v->kind == TV_INT) {
+    } else if (tv_is_int(axis_v)) {
         if (!tl_is_block(in[0].ty)) return sema_error(S, "cannot reduce a scalar");
         axis = wrap_axis(S, axis_v->i, in[0].ty->rank);
         if (axis < 0) return tv_err();
@@ -1212,8 +1227,11 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
     return t;
 }
 
-static TV promote_sum(Sema *S, TV x, const TV *dtype) {
-    if (dtype && dtype->kind == TV_DTYPE) return sem_cast(S, x, dtype->ty, NULL);
+static TV promote_sum(Sema *S, CallArgs *a, TV x, int dtype_arg) {
+    if (GIVEN(dtype_arg)) { /* (anything but a dtype is an error: dtype="float64" was ignored) */
+        const TlType *dt = need_dtype(S, a, dtype_arg);
+        return dt ? sem_cast(S, x, dt, NULL) : tv_err();
+    }
     const TlType *s = tl_sca(x.ty);
     if (tl_is_int(s) && tl_bitwidth(s) < 32) return sem_cast(S, x, tl_int_type(S, 32, tl_is_signed(s)), NULL);
     return x;
@@ -1222,7 +1240,8 @@ static TV promote_sum(Sema *S, TV x, const TV *dtype) {
 static TV bi_sum(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
-    x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
+    x = promote_sum(S, a, x, 3);
+    if (x.kind == TV_ERR) return x;
     return do_reduce(S, &x, 1, A(1), a->given[2] && cx_truthy(A(2)), CB_ADD, false, NULL);
 }
 
@@ -1238,7 +1257,7 @@ static TV bi_histogram(Sema *S, CallArgs *a) {
         return sema_error(S, "histogram only supports 1D input, got %s", tl_cstr(S, x.ty));
     if (!tl_is_int(tl_sca(x.ty)))
         return sema_error(S, "histogram only supports integer input, got %s", tl_cstr(S, x.ty));
-    if (a->v[1].kind != TV_INT || a->v[1].i <= 0 || (a->v[1].i & (a->v[1].i - 1)))
+    if (!tv_is_int(A(1)) || a->v[1].i <= 0 || (a->v[1].i & (a->v[1].i - 1)))
         return sema_error(S, "histogram(): num_bins must be a constexpr power of 2");
     int64_t bins = a->v[1].i;
     Value *ops[2] = {x.v, NULL};
@@ -1278,7 +1297,7 @@ static TV bi_gather(Sema *S, CallArgs *a) {
         return sema_error(S, "gather(): src and index must be tensors of the same rank, index of integers; got %s "
                              "and %s", tl_cstr(S, src.ty), tl_cstr(S, idx.ty));
     int r = src.ty->rank;
-    if (a->v[2].kind != TV_INT) return sema_error(S, "gather(): axis must be a constexpr int");
+    if (!tv_is_int(A(2))) return sema_error(S, "gather(): axis must be a constexpr int");
     int axis = wrap_axis(S, a->v[2].i, r);
     if (axis < 0) return tv_err();
     for (int d = 0; d < r; d++)
@@ -1304,7 +1323,7 @@ static TV with_indices(Sema *S, TV x, const TV *axis_v, bool keep_dims, int cb, 
         x = sem_reshape(S, x, &ne, 1, true);
         rank = 1;
     } else {
-        if (axis_v->kind != TV_INT) return sema_error(S, "axis must be a constexpr int");
+        if (!tv_is_int(axis_v)) return sema_error(S, "axis must be a constexpr int");
         axis = wrap_axis(S, axis_v->i, rank);
         if (axis < 0) return tv_err();
     }
@@ -1416,7 +1435,8 @@ static TV bi_cumsum(Sema *S, CallArgs *a) {
      * cumsum then widens small ints as sum does (_pick_sum_dtype), cumprod
      * keeps the type */
     if (tl_sca(x.ty)->kind == TL_BF16) x = sem_cast(S, x, tl_scalar(S, TL_FP32), NULL);
-    if (!a->bi->arg || (a->given[3] && a->v[3].kind != TV_NONE)) x = promote_sum(S, x, a->given[3] ? A(3) : NULL);
+    if (!a->bi->arg || GIVEN(3)) x = promote_sum(S, a, x, 3);
+    if (x.kind == TV_ERR) return x;
     return do_scan(S, &x, 1, axis, a->given[2] && cx_truthy(A(2)), a->bi->arg ? CB_MUL : CB_ADD, NULL);
 }
 
@@ -1563,8 +1583,9 @@ static TV bi_trans(Sema *S, CallArgs *a) {
     } else {
         if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
         for (int i = 0; i < n; i++) {
-            if (d[i].kind != TV_INT) return sema_error(S, "%s(): dims must be constexpr ints", a->bi->name);
-            perm[i] = (int)d[i].i;
+            if (!tv_is_int(&d[i])) return sema_error(S, "%s(): dims must be constexpr ints", a->bi->name);
+            /* (one past int range was truncated: (2**32, 2**32 + 1) was (0, 1)) */
+            perm[i] = !d[i].u64 && d[i].i >= 0 && d[i].i < TL_MAX_RANK ? (int)d[i].i : -1;
         }
     }
     return sem_permute(S, x, perm, n);
@@ -1578,7 +1599,7 @@ static TV bi_reshape(Sema *S, CallArgs *a) {
     int64_t shape[TL_MAX_RANK];
     if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
     for (int i = 0; i < n; i++) {
-        if (d[i].kind != TV_INT) return sema_error(S, "%s(): shape must be constexpr ints", a->bi->name);
+        if (!tv_is_int(&d[i])) return sema_error(S, "%s(): shape must be constexpr ints", a->bi->name);
         shape[i] = d[i].i;
     }
     bool reorder = a->bi->arg == 1 || (a->given[2] && cx_truthy(A(2)));
@@ -1595,17 +1616,18 @@ static TV bi_ravel(Sema *S, CallArgs *a) {
 static TV bi_expand_dims(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
-    if (a->v[1].kind == TV_INT) return sem_expand_dims(S, x, (int)a->v[1].i);
+    if (tv_is_int(A(1))) return sem_expand_dims(S, x, a->v[1].u64 ? INT64_MAX : a->v[1].i);
     if (a->v[1].kind != TV_TUPLE) return sema_error(S, "expand_dims(): axis must be a constexpr int or tuple");
     int n = a->v[1].n, rank = (tl_is_block(x.ty) ? x.ty->rank : 0) + n;
     if (rank > TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     int axes[TL_MAX_RANK];
     for (int i = 0; i < n; i++) {
-        if (a->v[1].elems[i].kind != TV_INT) return sema_error(S, "expand_dims(): axis must be constexpr ints");
-        int ax = (int)a->v[1].elems[i].i;
+        if (!tv_is_int(&a->v[1].elems[i])) return sema_error(S, "expand_dims(): axis must be constexpr ints");
+        int64_t ax = a->v[1].elems[i].u64 ? INT64_MAX : a->v[1].elems[i].i;
         /* Triton normalises against the result's rank, then checks */
-        if (ax < -rank || ax >= rank) return sema_error(S, "invalid axis %d. Expected %d <= axis < %d", ax, -rank, rank);
-        axes[i] = ax < 0 ? ax + rank : ax;
+        if (ax < -rank || ax >= rank)
+            return sema_error(S, "invalid axis %lld. Expected %d <= axis < %d", (long long)ax, -rank, rank);
+        axes[i] = (int)(ax < 0 ? ax + rank : ax);
     }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
@@ -1635,7 +1657,7 @@ static TV bi_broadcast_to(Sema *S, CallArgs *a) {
     int64_t shape[TL_MAX_RANK];
     if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
     for (int i = 0; i < n; i++) {
-        if (d[i].kind != TV_INT) return sema_error(S, "broadcast_to(): shape must be constexpr ints");
+        if (!tv_is_int(&d[i])) return sema_error(S, "broadcast_to(): shape must be constexpr ints");
         shape[i] = d[i].i;
     }
     return sem_broadcast_to(S, x, shape, n);
@@ -1747,7 +1769,7 @@ static TV bi_flip(Sema *S, CallArgs *a) {
     if (!tl_is_block(x.ty)) return sema_error(S, "flip() needs a tensor, got %s", tl_cstr(S, x.ty));
     int r = x.ty->rank, dim = r - 1;
     if (GIVEN(1)) {
-        if (a->v[1].kind != TV_INT) return sema_error(S, "flip(): dim must be a constexpr int");
+        if (!tv_is_int(A(1))) return sema_error(S, "flip(): dim must be a constexpr int");
         dim = wrap_axis(S, a->v[1].i, r);
         if (dim < 0) return tv_err();
     }
@@ -1818,7 +1840,7 @@ static bool sortable(Sema *S, CallArgs *a, const char *what, int dim_arg, TV *x)
         return false;
     }
     int r = x->ty->rank;
-    if (GIVEN(dim_arg) && (a->v[dim_arg].kind != TV_INT || wrap_axis(S, a->v[dim_arg].i, r) != r - 1)) {
+    if (GIVEN(dim_arg) && (!tv_is_int(A(dim_arg)) || wrap_axis(S, a->v[dim_arg].i, r) != r - 1)) {
         sema_error(S, "%s(): only the last dimension is currently supported", what);
         return false;
     }
@@ -1856,7 +1878,7 @@ static TV bi_topk(Sema *S, CallArgs *a) {
     if (!sortable(S, a, "topk", 2, &x)) return tv_err();
     int r = x.ty->rank;
     int64_t n = x.ty->shape[r - 1];
-    if (a->v[1].kind != TV_INT) return sema_error(S, "topk(): k must be a constexpr int");
+    if (!tv_is_int(A(1))) return sema_error(S, "topk(): k must be a constexpr int");
     int64_t k = a->v[1].i;
     if (k < 1 || k > n || (k & (k - 1)))
         return sema_error(S, "topk(): k (%lld) must be a power of 2 no larger than the last dimension (%lld)", (long long)k,
@@ -1909,10 +1931,10 @@ static TV bi_hint(Sema *S, CallArgs *a) {
     if (!need_tensor(S, a, 0, &x)) return tv_err();
     int64_t vals[TL_MAX_RANK];
     int n = 0;
-    if (a->v[1].kind == TV_INT) vals[n++] = a->v[1].i;
+    if (tv_is_int(A(1))) vals[n++] = a->v[1].i;
     else if (a->v[1].kind == TV_TUPLE && a->v[1].n <= TL_MAX_RANK) {
         for (int i = 0; i < a->v[1].n; i++) {
-            if (a->v[1].elems[i].kind != TV_INT) return sema_error(S, "%s(): values must be constexpr ints", a->bi->name);
+            if (!tv_is_int(&a->v[1].elems[i])) return sema_error(S, "%s(): values must be constexpr ints", a->bi->name);
             vals[n++] = a->v[1].elems[i].i;
         }
     } else {
@@ -1922,6 +1944,16 @@ static TV bi_hint(Sema *S, CallArgs *a) {
     int want = a->bi->arg == 0 ? (rank > 1 ? rank : 1) : rank;
     if (n != want)
         return sema_error(S, "Shape of input to %s does not match the length of values", a->bi->name);
+    /* the attribute holds int32s, as Triton's make_attr takes them (a value
+     * past them was truncated: multiple_of(x, 2**40) became divisibility 0) */
+    for (int i = 0; i < n; i++) {
+        const TV *v = tv_is_int(A(1)) ? A(1) : &A(1)->elems[i];
+        if (v->u64)
+            return sema_error(S, "%s(): values must fit in int32, got %llu", a->bi->name,
+                              (unsigned long long)(uint64_t)v->i);
+        if (v->i < INT32_MIN || v->i > INT32_MAX)
+            return sema_error(S, "%s(): values must fit in int32, got %lld", a->bi->name, (long long)v->i);
+    }
     static const char *const names[] = {"tt.divisibility", "tt.contiguity", "tt.constancy"};
     if (x.v->def) {
         int64_t shape = n;

@@ -725,6 +725,7 @@ static NOT_INLINE TV visit_subscript(Sema *S, const PyExpr *e) {
             if (lo < 0) lo += v.n;
             if (hi < 0) hi += v.n;
             if (lo < 0) lo = 0;
+            if (lo > v.n) lo = v.n;
             if (hi > v.n) hi = v.n;
             return make_tuple(S, v.elems + lo, hi > lo ? (int)(hi - lo) : 0);
         }
@@ -951,10 +952,14 @@ static NOT_INLINE TV visit_attr(Sema *S, const PyExpr *e) {
 static NOT_INLINE TV visit_slice(Sema *S, const PyExpr *e) {
     TV lo = cg_expr(S, e->slice.lower), hi = cg_expr(S, e->slice.upper), st = cg_expr(S, e->slice.step);
     at_expr(S, e);
-    if ((lo.kind != TV_NONE && lo.kind != TV_INT) || (hi.kind != TV_NONE && hi.kind != TV_INT) ||
-        st.kind != TV_NONE)
+    if ((lo.kind != TV_NONE && !tv_is_int(&lo)) || (hi.kind != TV_NONE && !tv_is_int(&hi)) || st.kind != TV_NONE)
         return sema_error(S, "slices must have constexpr integer bounds and no step");
-    return (TV){.kind = TV_SLICE, .i = lo.kind == TV_INT ? lo.i : 0, .n = hi.kind == TV_INT ? (int)hi.i : INT32_MIN};
+    /* The upper bound is kept in an int, INT32_MIN meaning none: a bound
+     * past the int range is clamped into it, which slices a tuple (of
+     * fewer than 2**31 elements) the same (x[:-2**31] was x[:], t[:2**32]
+     * was t[:0]). */
+    int64_t h = !tv_is_int(&hi) ? INT32_MIN : hi.u64 || hi.i > INT32_MAX ? INT32_MAX : hi.i <= INT32_MIN ? INT32_MIN + 1 : hi.i;
+    return (TV){.kind = TV_SLICE, .i = !tv_is_int(&lo) ? 0 : lo.u64 ? INT64_MAX : lo.i, .n = (int)h};
 }
 
 /* a tuple or list display: a tuple */
@@ -3810,8 +3815,10 @@ static TV sig_value(Sema *S, const char *s, size_t len, const char *pname, int *
             if (text) text[k] = (char)v;
         }
         ConstexprValue cv;
-        if (!text || (text[hn / 2] = 0, !sema_parse_constexpr(S->arena, text, &cv)))
-            return sema_error(S, "bad constexpr entry '%.*s' in the signature for parameter '%s'", (int)len, s, pname);
+        const char *why = NULL;
+        if (!text || (text[hn / 2] = 0, !sema_parse_constexpr(S->arena, text, &cv, &why)))
+            return sema_error(S, "bad constexpr entry '%.*s' in the signature for parameter '%s'%s%s", (int)len, s,
+                              pname, why ? ": " : "", why ? why : "");
         return cx_from_value(S, &cv);
     }
     const char *colon = memchr(s, ':', len);

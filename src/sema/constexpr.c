@@ -271,9 +271,108 @@ TV cx_from_value(Sema *S, const ConstexprValue *cv) {
     }
 }
 
+/* The digits of one base, with single '_' between them ("1_000",
+ * "0x_ff"): Python's digit groups. Returns the length taken, 0 if none. */
+static size_t py_digits(const char *t, size_t n, int base, bool underscore_first) {
+    size_t i = 0;
+    for (;;) {
+        size_t j = i;
+        if (j < n && t[j] == '_' && (i > 0 || underscore_first)) j++;
+        int c = j < n ? (unsigned char)t[j] : 0;
+        int d = isdigit(c) ? c - '0' : isalpha(c) ? tolower(c) - 'a' + 10 : 99;
+        if (d >= base) return i;
+        i = j + 1;
+    }
+}
+
+/* A Python integer literal with an optional sign: decimal, 0x, 0o or 0b,
+ * digits grouped by '_'. Returns 1 with the value in out, 0 if text is no
+ * integer literal (it may be a float), -1 with *why set if it is one that
+ * Python rejects or that does not fit in 64 bits: Python's ints are
+ * unbounded, ours are int64 and uint64, and such a literal used to become a
+ * float (strtod's 1e+20, or inf) without a word. */
+static int parse_cx_int(const char *t, size_t n, ConstexprValue *out, const char **why) {
+    bool neg = n > 0 && t[0] == '-';
+    size_t i = n > 0 && (t[0] == '-' || t[0] == '+') ? 1 : 0;
+    if (i == n || !isdigit((unsigned char)t[i])) return 0;
+    int base = 10;
+    bool prefix = false;
+    if (t[i] == '0' && i + 1 < n && strchr("xXoObB", t[i + 1])) {
+        base = strchr("xX", t[i + 1]) ? 16 : strchr("oO", t[i + 1]) ? 8 : 2;
+        i += 2;
+        prefix = true;
+    }
+    size_t len = py_digits(t + i, n - i, base, prefix);
+    if (len == 0 || i + len != n) return 0; /* "1.5", "1e3", "0x1p3", "0x" ... */
+    unsigned __int128 v = 0;
+    bool leading_zero = false, too_big = false;
+    for (size_t k = i; k < n; k++) {
+        if (t[k] == '_') continue;
+        int c = (unsigned char)t[k];
+        int d = isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
+        if (base == 10 && k == i && d == 0) leading_zero = true;
+        if (leading_zero && d != 0) {
+            *why = "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers";
+            return -1;
+        }
+        v = v * (unsigned)base + (unsigned)d;
+        if (v > (unsigned __int128)UINT64_MAX + 1) too_big = true, v = (unsigned __int128)UINT64_MAX + 2;
+    }
+    if (too_big || (!neg && v > UINT64_MAX) || (neg && v > (unsigned __int128)INT64_MAX + 1)) {
+        *why = "integer out of range: tritonc's constexpr integers have at most 64 bits "
+               "(int64, or uint64 up to 2**64 - 1)";
+        return -1;
+    }
+    out->kind = CV_INT;
+    out->i = neg ? (int64_t)(0 - (uint64_t)v) : (int64_t)(uint64_t)v;
+    out->u64 = !neg && v > INT64_MAX; /* [2^63, 2^64): a uint64, as Triton types it */
+    return 1;
+}
+
+static bool same_word_ci(const char *t, size_t n, const char *word) {
+    if (strlen(word) != n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)t[i]) != word[i]) return false;
+    return true;
+}
+
+/* A Python float literal with an optional sign ("0.5", "-1e-5", ".5",
+ * "1_000.0", "1e999" is inf as in Python), or inf / nan / infinity in any
+ * case, which strtod has always taken here. Hex floats are not Python's. */
+static bool parse_cx_float(const char *t, size_t n, ConstexprValue *out) {
+    size_t i = n > 0 && (t[0] == '-' || t[0] == '+') ? 1 : 0;
+    const char *w = t + i;
+    size_t wn = n - i;
+    if (same_word_ci(w, wn, "inf") || same_word_ci(w, wn, "nan") || same_word_ci(w, wn, "infinity")) {
+        out->kind = CV_FLOAT;
+        out->f = tolower((unsigned char)w[0]) == 'n' ? NAN : t[0] == '-' ? -INFINITY : INFINITY;
+        return true;
+    }
+    size_t a = py_digits(w, wn, 10, false), b = 0, e = 0;
+    if (a < wn && w[a] == '.') b = 1 + py_digits(w + a + 1, wn - a - 1, 10, false);
+    if (a == 0 && b <= 1) return false; /* no digits */
+    if (a + b < wn && (w[a + b] == 'e' || w[a + b] == 'E')) {
+        size_t k = a + b + 1;
+        if (k < wn && (w[k] == '+' || w[k] == '-')) k++;
+        size_t d = py_digits(w + k, wn - k, 10, false);
+        if (d == 0) return false;
+        e = k + d - (a + b);
+    }
+    if (a + b + e != wn || (b == 0 && e == 0)) return false; /* (an int is parse_cx_int's) */
+    char buf[512];
+    size_t m = 0;
+    for (size_t k = 0; k < n && m + 1 < sizeof buf; k++)
+        if (t[k] != '_') buf[m++] = t[k];
+    if (m + 1 >= sizeof buf) return false;
+    buf[m] = 0;
+    out->kind = CV_FLOAT;
+    out->f = strtod(buf, NULL);
+    return true;
+}
+
 /* A tuple "(a, b, ...)" or "[a, b]": the items split at the commas outside
  * brackets and quotes, each parsed by sema_parse_constexpr. */
-static bool parse_cx_tuple(Arena *arena, const char *text, size_t n, ConstexprValue *out) {
+static bool parse_cx_tuple(Arena *arena, const char *text, size_t n, ConstexprValue *out, const char **why) {
     ConstexprValue items[64];
     int count = 0, depth = 0;
     char quote = 0;
@@ -300,7 +399,7 @@ static bool parse_cx_tuple(Arena *arena, const char *text, size_t n, ConstexprVa
             return false;
         }
         if (count == (int)TC_ARRAY_LEN(items)) return false;
-        if (!sema_parse_constexpr(arena, arena_strndup(arena, item, len), &items[count++])) return false;
+        if (!sema_parse_constexpr(arena, arena_strndup(arena, item, len), &items[count++], why)) return false;
     }
     if (depth) return false;
     ConstexprValue *elems = ARENA_ARRAY(arena, ConstexprValue, count + 1);
@@ -311,7 +410,9 @@ static bool parse_cx_tuple(Arena *arena, const char *text, size_t n, ConstexprVa
     return true;
 }
 
-bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
+bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out, const char **why) {
+    const char *why_unused;
+    if (!why) why = &why_unused;
     memset(out, 0, sizeof *out);
     while (isspace((unsigned char)*text)) text++;
     size_t n = strlen(text);
@@ -321,7 +422,7 @@ bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
     if (n == 5 && !memcmp(text, "False", 5)) { out->kind = CV_BOOL; return true; }
     if (n == 4 && !memcmp(text, "None", 4)) { out->kind = CV_NONE; return true; }
     if (n >= 2 && ((text[0] == '(' && text[n - 1] == ')') || (text[0] == '[' && text[n - 1] == ']')))
-        return parse_cx_tuple(arena, text, n, out);
+        return parse_cx_tuple(arena, text, n, out, why);
     {
         static const struct { const char *text; double v; } special[] = {
             {"float('inf')", INFINITY}, {"-float('inf')", -INFINITY}, {"float('nan')", NAN},
@@ -346,22 +447,9 @@ bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
         out->s = arena_strndup(arena, text + 1, n - 2);
         return true;
     }
-    char *end;
-    errno = 0;
-    long long iv = strtoll(text, &end, 0);
-    if ((size_t)(end - text) == n && errno == 0) { out->kind = CV_INT; out->i = iv; return true; }
-    if ((size_t)(end - text) == n && text[0] != '-') { /* past INT64_MAX: a uint64, as Triton types it */
-        errno = 0;
-        unsigned long long uv = strtoull(text, &end, 0);
-        if ((size_t)(end - text) == n && errno == 0) {
-            out->kind = CV_INT;
-            out->i = (int64_t)uv;
-            out->u64 = true;
-            return true;
-        }
-    }
-    double fv = strtod(text, &end);
-    if ((size_t)(end - text) == n) { out->kind = CV_FLOAT; out->f = fv; return true; }
+    int r = parse_cx_int(text, n, out, why);
+    if (r != 0) return r > 0;
+    if (parse_cx_float(text, n, out)) return true;
     const char *name = text;
     if (n > 3 && !memcmp(name, "tl.", 3)) name += 3;
     else if (n > 16 && !memcmp(name, "triton.language.", 16)) name += 16;
@@ -376,6 +464,10 @@ bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out) {
             return true;
         }
     if (name != text) return false;
+    if (isdigit((unsigned char)text[0])) { /* "0o8", "1_", "12abc": Python's SyntaxError, not a word */
+        *why = "invalid number literal";
+        return false;
+    }
     for (size_t i = 0; i < n; i++)
         if (!isalnum((unsigned char)text[i]) && text[i] != '_') return false;
     out->kind = CV_STR; /* a bare word: a string */

@@ -69,7 +69,8 @@ Op *sema_codegen(Context *ctx, DiagEngine *de, const PyModule *mod, const Kernel
  * constexpr), and tuples of these
  * ("(1, 2)", "(3,)", "()", also in brackets). A CV_STR is copied into `arena` (it lives
  * as long as the arena); a CV_DTYPE name is static. Returns false if it is
- * none of these. */
-bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out);
+ * none of these, with *why (when why is not NULL) set to the reason where
+ * there is one beyond that: an integer past 64 bits, "010". */
+bool sema_parse_constexpr(Arena *arena, const char *text, ConstexprValue *out, const char **why);
 
 #endif

@@ -103,6 +103,7 @@ int64_t tl_numel(const TlType *t);
 void tl_str(const TlType *t, StrBuf *out);
 const char *tl_cstr(Sema *S, const TlType *t); /* arena copy */
 const char *tl_scalar_name(TlKind k);          /* "fp32" */
+const char *tl_scalar_attr(TlKind k);          /* "float32": its name in tl */
 /* Parses a signature type ("*fp32", "i32", "u64", "fp16", "bf16", "i1",
  * "fp8e4nv", "**fp32"); NULL if unknown. */
 const TlType *tl_parse_sig(Sema *S, const char *s, size_t n);
@@ -174,6 +175,11 @@ static inline TV tv_bool(bool b) { return (TV){.kind = TV_BOOL, .i = b}; }
 static inline TV tv_tensor(Value *v, const TlType *t) { return (TV){.kind = TV_TENSOR, .v = v, .ty = t}; }
 static inline TV tv_dtype(const TlType *t) { return (TV){.kind = TV_DTYPE, .ty = t}; }
 static inline bool tv_is_num(const TV *v) { return v->kind == TV_INT || v->kind == TV_FLOAT || v->kind == TV_BOOL; }
+/* A constexpr int where Python wants one: bool is an int there (True == 1), so
+ * tl.arange(0, True), a shape (True, 4) or an axis False are taken, as Triton
+ * takes them. (Where a bool behaves otherwise, as an operand is int1, the
+ * kinds stay apart.) */
+static inline bool tv_is_int(const TV *v) { return v->kind == TV_INT || v->kind == TV_BOOL; }
 static inline bool tv_is_const(const TV *v) {
     return tv_is_num(v) || v->kind == TV_STR || v->kind == TV_NONE || v->kind == TV_DTYPE;
 }
@@ -357,7 +363,7 @@ static inline bool sem_broadcast_pair(Sema *S, TV *a, TV *b) {
 }
 /* Triton's libdevice has NAME, tritonc does not (yet). */
 bool sema_libdevice_missing(const char *name);
-TV sem_expand_dims(Sema *S, TV x, int axis);
+TV sem_expand_dims(Sema *S, TV x, int64_t axis);
 TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder);
 TV sem_permute(Sema *S, TV x, const int *perm, int rank);
 /* a OP b for runtime operands (at least one tensor); op is a PyBinOp. */

@@ -280,13 +280,13 @@ TV sem_splat(Sema *S, TV x, const int64_t *shape, int rank) {
     return tv_tensor(shape_op(S, TT_SPLAT, t, x.v, -1), t);
 }
 
-TV sem_expand_dims(Sema *S, TV x, int axis) {
+TV sem_expand_dims(Sema *S, TV x, int64_t axis) {
     if (x.kind == TV_ERR) return x;
     int rank = tl_is_block(x.ty) ? x.ty->rank : 0;
-    int given = axis;
+    int64_t given = axis; /* (64 bits: 2**40 was taken for 0) */
     if (axis < 0) axis += rank + 1;
     if (axis < 0 || axis > rank)
-        return sema_error(S, "invalid axis %d. Expected %d <= axis < %d", given, -(rank + 1), rank + 1);
+        return sema_error(S, "invalid axis %lld. Expected %d <= axis < %d", (long long)given, -(rank + 1), rank + 1);
     if (rank >= TL_MAX_RANK) return sema_error(S, "tensor rank above %d is not supported", TL_MAX_RANK);
     if (!tl_is_block(x.ty)) return sem_splat(S, x, (const int64_t[]){1}, 1);
     const TlType *t = tl_expand_dims(S, x.ty, axis);
@@ -410,7 +410,7 @@ TV sem_reshape(Sema *S, TV x, const int64_t *shape, int rank, bool can_reorder) 
     bool pow2 = true;
     for (int i = 0; i < rank; i++) {
         n *= shape[i];
-        if (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0) pow2 = false;
+        if (shape[i] <= 0 || (shape[i] & (shape[i] - 1)) != 0) pow2 = false;
     }
     if (tl_numel(x.ty) != n) {
         /* Triton checks the new shape (validate_block_shape) before the count */
@@ -927,14 +927,22 @@ TV sem_where(Sema *S, TV c, TV x, TV y) {
 }
 
 TV sem_arange(Sema *S, const TV *start, const TV *end) {
-    if (start->kind != TV_INT || end->kind != TV_INT)
+    if (!tv_is_int(start) || !tv_is_int(end)) /* (True is 1, as in Python) */
         return sema_error(S, "arange's arguments must be of type tl.constexpr");
     int64_t s = start->i, e = end->i;
     /* Both bounds become i32 attributes: one past INT32_MAX (2**31 passes
      * Triton's `start >> 32` test) wrapped to a negative bound and gave a
-     * silently wrong range. A negative start is accepted (it computes). */
-    if (s < INT32_MIN || s > INT32_MAX || e < INT32_MIN || e > INT32_MAX)
-        return sema_error(S, "arange must fit in int32: got arange(%lld, %lld)", (long long)s, (long long)e);
+     * silently wrong range. A negative bound fails that test in Triton
+     * (-4 >> 32 is -1); tl.arange reports it at the argument (bi_arange). */
+    if (s < 0 || s > INT32_MAX || e < 0 || e > INT32_MAX || start->u64 || end->u64) {
+        StrBuf a = {0}, b = {0}; /* (a uint64 bound as one, not as its negative bit pattern) */
+        tv_str(S, start, &a);
+        tv_str(S, end, &b);
+        sema_error(S, "arange must fit in int32: got arange(%s, %s)", sb_cstr(&a), sb_cstr(&b));
+        sb_free(&a);
+        sb_free(&b);
+        return tv_err();
+    }
     if (e <= s) return sema_error(S, "arange's end argument must be greater than the start argument");
     int64_t r = e - s;
     if ((r & (r - 1)) != 0) return sema_error(S, "arange's range must be a power of 2");

@@ -41,6 +41,7 @@ static const struct {
 };
 
 const char *tl_scalar_name(TlKind k) { return k < TL_NSCALAR ? scalar_info[k].name : "?"; }
+const char *tl_scalar_attr(TlKind k) { return k < TL_NSCALAR ? scalar_info[k].attr : "?"; }
 
 static Type *scalar_ir(Context *c, TlKind k) {
     switch (k) {
@@ -126,10 +127,12 @@ const TlType *tl_block(Sema *S, const TlType *elem, const int64_t *shape, int ra
     int64_t numel = 1;
     for (int i = 0; i < rank && numel <= TL_MAX_NUMEL; i++)
         numel = shape[i] > TL_MAX_NUMEL ? shape[i] : numel * (shape[i] > 0 ? shape[i] : 1);
-    /* Triton's block_type checks each dimension (validate_block_shape) */
+    /* Triton's block_type checks each dimension (validate_block_shape). Its
+     * test, (d & (d - 1)) == 0, lets 0 through to a backend that cannot lay
+     * out an empty tensor; here 0 is no power of 2 either, and neither is -4. */
     int bad_dim = -1;
     for (int i = 0; i < rank && bad_dim < 0; i++)
-        if (shape[i] < 0 || (shape[i] > 0 && (shape[i] & (shape[i] - 1)) != 0)) bad_dim = i; /* (-4 too) */
+        if (shape[i] <= 0 || (shape[i] & (shape[i] - 1)) != 0) bad_dim = i;
     if (bad_dim >= 0 && !S->numel_reported && !S->quiet) {
         S->numel_reported = true;
         char buf[160];

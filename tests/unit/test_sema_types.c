@@ -4,6 +4,7 @@
  */
 #include "sema/sema_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,16 +87,36 @@ int main(void) {
     CHECK(cx_binary(&S0, PY_BIN_POW, &two, &two).i == 4);
     /* -D values */
     ConstexprValue cv;
-    CHECK(sema_parse_constexpr(S0.arena, "1024", &cv) && cv.kind == CV_INT && cv.i == 1024);
-    CHECK(sema_parse_constexpr(S0.arena, "0.5", &cv) && cv.kind == CV_FLOAT && cv.f == 0.5);
-    CHECK(sema_parse_constexpr(S0.arena, "True", &cv) && cv.kind == CV_BOOL && cv.i == 1);
-    CHECK(sema_parse_constexpr(S0.arena, "'leaky_relu'", &cv) && cv.kind == CV_STR && !strcmp(cv.s, "leaky_relu"));
-    CHECK(sema_parse_constexpr(S0.arena, "tl.float16", &cv) && cv.kind == CV_DTYPE && !strcmp(cv.s, "float16"));
-    CHECK(!sema_parse_constexpr(S0.arena, "tl.nosuch", &cv));
+    CHECK(sema_parse_constexpr(S0.arena, "1024", &cv, NULL) && cv.kind == CV_INT && cv.i == 1024);
+    CHECK(sema_parse_constexpr(S0.arena, "0.5", &cv, NULL) && cv.kind == CV_FLOAT && cv.f == 0.5);
+    CHECK(sema_parse_constexpr(S0.arena, "True", &cv, NULL) && cv.kind == CV_BOOL && cv.i == 1);
+    CHECK(sema_parse_constexpr(S0.arena, "'leaky_relu'", &cv, NULL) && cv.kind == CV_STR && !strcmp(cv.s, "leaky_relu"));
+    CHECK(sema_parse_constexpr(S0.arena, "tl.float16", &cv, NULL) && cv.kind == CV_DTYPE && !strcmp(cv.s, "float16"));
+    CHECK(!sema_parse_constexpr(S0.arena, "tl.nosuch", &cv, NULL));
     /* a @jit function argument: "@name" */
-    CHECK(sema_parse_constexpr(S0.arena, "@relu_fn", &cv) && cv.kind == CV_FUNC && !strcmp(cv.s, "relu_fn"));
-    CHECK(!sema_parse_constexpr(S0.arena, "@1x", &cv) && !sema_parse_constexpr(S0.arena, "@a.b", &cv));
-    CHECK(sema_parse_constexpr(S0.arena, "(@f, 2)", &cv) && cv.kind == CV_TUPLE && cv.elems[0].kind == CV_FUNC);
+    CHECK(sema_parse_constexpr(S0.arena, "@relu_fn", &cv, NULL) && cv.kind == CV_FUNC && !strcmp(cv.s, "relu_fn"));
+    CHECK(!sema_parse_constexpr(S0.arena, "@1x", &cv, NULL) && !sema_parse_constexpr(S0.arena, "@a.b", &cv, NULL));
+    CHECK(sema_parse_constexpr(S0.arena, "(@f, 2)", &cv, NULL) && cv.kind == CV_TUPLE && cv.elems[0].kind == CV_FUNC);
+    /* integers as Python writes them; past 64 bits an error, not a float */
+    const char *why = NULL;
+    CHECK(sema_parse_constexpr(S0.arena, "18446744073709551615", &cv, NULL) && cv.kind == CV_INT && cv.u64 &&
+          (uint64_t)cv.i == UINT64_MAX);
+    CHECK(sema_parse_constexpr(S0.arena, "-9223372036854775808", &cv, NULL) && cv.kind == CV_INT && !cv.u64 &&
+          cv.i == INT64_MIN);
+    CHECK(!sema_parse_constexpr(S0.arena, "18446744073709551616", &cv, &why) && why && strstr(why, "out of range"));
+    why = NULL;
+    CHECK(!sema_parse_constexpr(S0.arena, "-9223372036854775809", &cv, &why) && why && strstr(why, "out of range"));
+    CHECK(!sema_parse_constexpr(S0.arena, "(1, 1" "00000000000000000000000)", &cv, NULL));
+    CHECK(sema_parse_constexpr(S0.arena, "0o17", &cv, NULL) && cv.kind == CV_INT && cv.i == 15);
+    CHECK(sema_parse_constexpr(S0.arena, "0b101", &cv, NULL) && cv.kind == CV_INT && cv.i == 5);
+    CHECK(sema_parse_constexpr(S0.arena, "-0x_ff", &cv, NULL) && cv.kind == CV_INT && cv.i == -255);
+    CHECK(sema_parse_constexpr(S0.arena, "1_000", &cv, NULL) && cv.kind == CV_INT && cv.i == 1000);
+    CHECK(!sema_parse_constexpr(S0.arena, "010", &cv, NULL) && !sema_parse_constexpr(S0.arena, "1__0", &cv, NULL));
+    CHECK(!sema_parse_constexpr(S0.arena, "0x1p3", &cv, NULL) && !sema_parse_constexpr(S0.arena, "12ab", &cv, NULL));
+    CHECK(sema_parse_constexpr(S0.arena, "1e999", &cv, NULL) && cv.kind == CV_FLOAT && isinf(cv.f));
+    CHECK(sema_parse_constexpr(S0.arena, "1_0.5e-1", &cv, NULL) && cv.kind == CV_FLOAT && cv.f == 1.05);
+    CHECK(sema_parse_constexpr(S0.arena, ".5", &cv, NULL) && cv.kind == CV_FLOAT && cv.f == 0.5);
+    CHECK(sema_parse_constexpr(S0.arena, "-inf", &cv, NULL) && cv.kind == CV_FLOAT && cv.f < 0 && isinf(cv.f));
     map_free(&S0.tltypes);
     ctx_free(ctx);
     diag_free(&de);

@@ -23,6 +23,7 @@
  */
 #include "front/tri/tri.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +413,15 @@ static bool int_fits(TriDType dt, int64_t v) {
 static TriType *convert(Checker *c, TriType *want, TriExpr *value, TriType *vt, const char *what) {
     if (is_err(want) || is_err(vt)) return want;
     if (want->kind == TRI_T_SCALAR && vt->kind == TRI_T_SCALAR) {
+        /* a number literal becomes a float16 constant: from 65520 (65504
+         * and half an ulp) on it would be infinity */
+        if (want->dtype == TRI_DT_FLOAT16 && (value->kind == TRI_EX_FLOAT || value->kind == TRI_EX_INT)) {
+            double v = value->kind == TRI_EX_FLOAT ? value->u.fval : (double)value->u.ival;
+            if (!(fabs(v) < 65520.0)) {
+                ERR(c, value->loc, value->span, "value %.9g is out of range for float16 (at most 65504)", v);
+                return NULL;
+            }
+        }
         if (value->kind == TRI_EX_INT || value->kind == TRI_EX_TRIT) {
             if (is_int_dt(want->dtype) && !int_fits(want->dtype, value->u.ival)) {
                 if (want->dtype == TRI_DT_TRIT)

@@ -11,6 +11,7 @@
  */
 #include "front/tri/tri_lex.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,14 @@ static void lex_number(Lexer *lx) {
             memcpy(buf, s, (size_t)len);
             buf[len] = 0;
             t->fval = strtod(buf, NULL);
+            /* float32 is the widest float type: a literal that rounds to
+             * its infinity (from FLT_MAX + half an ulp: 1e39, or 1e999,
+             * past a double's range too) was taken as infinity */
+            if (!(fabs(t->fval) < 0x1.ffffffp127)) {
+                diag_report(lx->de, DIAG_ERROR, t->loc, len,
+                            "float literal out of range: float32 holds magnitudes up to 3.4028235e+38");
+                t->fval = 0.0;
+            }
         }
     } else {
         int64_t v = 0;

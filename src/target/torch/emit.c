@@ -527,11 +527,17 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
         }
         /* torch.matmul does not promote: an operand of another element
          * type (trits, int8 with float32, float16 with float32) is cast to
-         * the result's. */
+         * the result's. The trits of a ternary weight are floats in
+         * training mode (the STE's output) and int8 in eval mode, so they
+         * are cast to a result type other than float32 in the other ops
+         * too: W + W is int8 (a trit counts as int8) and W * h of a
+         * float16 h is float16 in both modes. */
         for (int i = 0; i < 2; i++) {
             Value *v = op_operand(op, i);
-            bool cast = op->kind == NN_MATMUL && !wrap && ty_is_tensor(v->type) && ty_is_tensor(rt) &&
-                        (nn_is_quantized(v->type) || ty_elem(v->type) != ty_elem(rt));
+            bool cast = !wrap && ty_is_tensor(v->type) && ty_is_tensor(rt) &&
+                        (op->kind == NN_MATMUL
+                             ? nn_is_quantized(v->type) || ty_elem(v->type) != ty_elem(rt)
+                             : nn_is_ternary(v->type) && !(ty_is_float(ty_elem(rt)) && ty_elem(rt)->fkind == FK_F32));
             if (i) sb_printf(out, " %s ", sym[op->kind]);
             if (cast) {
                 E->imports |= IMP_TORCH;

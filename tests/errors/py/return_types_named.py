@@ -8,7 +8,7 @@
 # CHECK: {{.*}}return_types_named.py:29:5: error: Inconsistent return types: (fp32, int32) and (fp32, fp32)
 # CHECK-NOT: error:
 # RANGE: {{.*}}return_types_named.py:41:9: error: arange must fit in int32: got arange(2147483632, 2147483648)
-# RANGE: {{.*}}return_types_named.py:42:9: error: arange must fit in int32: got arange(-4294967296, -4294967280)
+# RANGE: {{.*}}return_types_named.py:42:19: error: arange must fit in int32: its start (-4294967296) is negative
 # RANGE-NOT: error:
 import triton
 import triton.language as tl
