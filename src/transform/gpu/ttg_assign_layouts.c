@@ -122,8 +122,9 @@ typedef struct LState {
      * contiguous dimensions, when tie_known[rank]; see tie_orders */
     int tie_order[TTG_MAX_RANK + 1][TTG_MAX_RANK];
     bool tie_known[TTG_MAX_RANK + 1];
-    /* by index in `accesses`: the elements per thread its layout takes
-     * along its fastest dimension (see access_widths) */
+    /* by index in `accesses`: its layout's dimension order and the
+     * elements per thread it takes along the fastest (see access_widths) */
+    int (*order)[TTG_MAX_RANK];
     int *width;
 } LState;
 
@@ -513,7 +514,7 @@ static void join_block(LState *s, uint32_t *up, Block *b) {
  * values rather than the weights once). */
 static void access_widths(LState *s, Op *func) {
     int n = s->accesses.len, nw = s->opts->num_warps, tpw = s->opts->threads_per_warp;
-    int (*orders)[TTG_MAX_RANK] = tc_calloc((size_t)n + 1, sizeof *orders);
+    int (*orders)[TTG_MAX_RANK] = s->order = tc_calloc((size_t)n + 1, sizeof *s->order);
     s->width = tc_calloc((size_t)n + 1, sizeof *s->width);
     bool mixed = false;
     for (int i = 0; i < n; i++) {
@@ -553,7 +554,6 @@ static void access_widths(LState *s, Op *func) {
         tc_free(own);
         tc_free(up);
     }
-    tc_free(orders);
 }
 
 /* Lays a memory op out as an anchor: its pointer tile's coalesced layout
@@ -561,11 +561,9 @@ static void access_widths(LState *s, Op *func) {
  * (spread by the next propagate). */
 static void place_anchor(LState *s, Op *op) {
     Value *ptr = op_operand(op, 0);
-    int rank = ptr->type->rank;
-    const int *prefer = s->tie_known[rank] ? s->tie_order[rank] : NULL;
-    int order[TTG_MAX_RANK], nw = s->opts->num_warps, tpw = s->opts->threads_per_warp;
-    coalesce_plan(s->aa, ptr, nw, tpw, prefer, order);
-    int per_thread = s->width[(op->mark >> ACCESS_SHIFT) - 1];
+    int rank = ptr->type->rank, nw = s->opts->num_warps, tpw = s->opts->threads_per_warp;
+    int at = (op->mark >> ACCESS_SHIFT) - 1, per_thread = s->width[at];
+    const int *order = s->order[at];
     const Layout *a = NULL;
     for (int i = 0; i < s->nanchors && !a; i++) {
         const AnchorMemo *m = &s->anchors[i];
@@ -1331,6 +1329,7 @@ static bool assign_func(Context *c, Op *func, const TtgOptions *o, DiagEngine *d
     axis_analysis_keep(c, s.aa);
     tc_free(s.layout);
     tc_free(s.width);
+    tc_free(s.order);
     tc_free(s.anchor);
     tc_free(s.remat_of);
     tc_free(s.room);
