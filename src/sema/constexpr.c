@@ -373,11 +373,13 @@ static bool parse_cx_float(const char *t, size_t n, ConstexprValue *out) {
 /* A tuple "(a, b, ...)" or "[a, b]": the items split at the commas outside
  * brackets and quotes, each parsed by sema_parse_constexpr. */
 static bool parse_cx_tuple(Arena *arena, const char *text, size_t n, ConstexprValue *out, const char **why) {
-    ConstexprValue items[64];
-    int count = 0, depth = 0;
-    char quote = 0;
     const char *inner = text + 1;
     size_t m = n - 2, start = 0;
+    /* each item takes a character and a comma: no more than m / 2 + 1 of
+     * them (a fixed 64 rejected a longer tuple as no constexpr value) */
+    ConstexprValue *items = ARENA_ARRAY(arena, ConstexprValue, m / 2 + 2);
+    int count = 0, depth = 0;
+    char quote = 0;
     for (size_t i = 0; i <= m; i++) {
         char c = i < m ? inner[i] : ',';
         if (quote) {
@@ -398,15 +400,12 @@ static bool parse_cx_tuple(Arena *arena, const char *text, size_t n, ConstexprVa
             if (i == m && (count > 0 || start == 1 + m || m == 0)) break; /* "(1,)" or "()" */
             return false;
         }
-        if (count == (int)TC_ARRAY_LEN(items)) return false;
         if (!sema_parse_constexpr(arena, arena_strndup(arena, item, len), &items[count++], why)) return false;
     }
     if (depth) return false;
-    ConstexprValue *elems = ARENA_ARRAY(arena, ConstexprValue, count + 1);
-    memcpy(elems, items, sizeof items[0] * (size_t)count);
     out->kind = CV_TUPLE;
     out->i = count;
-    out->elems = elems;
+    out->elems = items;
     return true;
 }
 

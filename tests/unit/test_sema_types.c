@@ -117,6 +117,15 @@ int main(void) {
     CHECK(sema_parse_constexpr(S0.arena, "1_0.5e-1", &cv, NULL) && cv.kind == CV_FLOAT && cv.f == 1.05);
     CHECK(sema_parse_constexpr(S0.arena, ".5", &cv, NULL) && cv.kind == CV_FLOAT && cv.f == 0.5);
     CHECK(sema_parse_constexpr(S0.arena, "-inf", &cv, NULL) && cv.kind == CV_FLOAT && cv.f < 0 && isinf(cv.f));
+    /* a tuple of more than 64 items (a fixed array of 64 rejected it) */
+    {
+        char buf[512];
+        int len = snprintf(buf, sizeof buf, "(");
+        for (int i = 0; i < 100; i++) len += snprintf(buf + len, sizeof buf - (size_t)len, "%d,", i);
+        snprintf(buf + len, sizeof buf - (size_t)len, ")");
+        CHECK(sema_parse_constexpr(S0.arena, buf, &cv, NULL) && cv.kind == CV_TUPLE && cv.i == 100 &&
+              cv.elems[99].i == 99);
+    }
     map_free(&S0.tltypes);
     ctx_free(ctx);
     diag_free(&de);
