@@ -14,29 +14,35 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from tritonc import _lib  # noqa: E402
 
 
+def _bind(t, into):
+    """The names an assignment target binds, into the set `into`."""
+    if isinstance(t, ast.Name):
+        into.add(t.id)
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            _bind(e, into)
+    elif isinstance(t, ast.Starred):
+        _bind(t.value, into)
+
+
+def _imports(node, into):
+    for a in node.names:
+        if a.name != "*":
+            into.add(a.asname or a.name.split(".")[0])
+
+
 def reference(src):
     names = set()
-
-    def bind(t):
-        if isinstance(t, ast.Name):
-            names.add(t.id)
-        elif isinstance(t, (ast.Tuple, ast.List)):
-            for e in t.elts:
-                bind(e)
-        elif isinstance(t, ast.Starred):
-            bind(t.value)
     for node in ast.parse(src).body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for a in node.names:
-                if a.name != "*":
-                    names.add(a.asname or a.name.split(".")[0])
+            _imports(node, names)
         elif isinstance(node, ast.Assign):
             for t in node.targets:
-                bind(t)
+                _bind(t, names)
         elif isinstance(node, ast.AnnAssign):
-            bind(node.target)
+            _bind(node.target, names)
     # less the names a top-level `if` or `try` binds too, at any depth of
     # them (which value Python gave such a name, the binding reads at run time)
     cond = set()
@@ -44,14 +50,12 @@ def reference(src):
     def nested(stmts):
         for node in stmts:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                for a in node.names:
-                    if a.name != "*":
-                        cond.add(a.asname or a.name.split(".")[0])
+                _imports(node, cond)
             elif isinstance(node, ast.Assign):
                 for t in node.targets:
-                    collect(t)
+                    _bind(t, cond)
             elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-                collect(node.target)
+                _bind(node.target, cond)
             elif isinstance(node, ast.If):
                 nested(node.body)
                 nested(node.orelse)
@@ -61,15 +65,6 @@ def reference(src):
                     nested(h.body)
                 nested(node.orelse)
                 nested(node.finalbody)
-
-    def collect(t):
-        if isinstance(t, ast.Name):
-            cond.add(t.id)
-        elif isinstance(t, (ast.Tuple, ast.List)):
-            for e in t.elts:
-                collect(e)
-        elif isinstance(t, ast.Starred):
-            collect(t.value)
     nested([n for n in ast.parse(src).body if isinstance(n, (ast.If, ast.Try))])
     return names - cond
 
