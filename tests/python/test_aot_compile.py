@@ -93,6 +93,15 @@ if not torch.cuda.is_available():
 ck80 = triton.compile(ASTSource(axpy, "*fp32,*fp32,*fp32,i32,fp32,constexpr", {(5,): 128}),
                       target=GPUTarget("cuda", 80, 32))
 check(".target sm_80" in ck80.asm["ptx"], "sm_80 ptx")
+# (on a GPU of another architecture the sm_80 cubin is built and not loaded,
+# as Triton loads a kernel when it first runs; launching it says why)
+if torch.cuda.is_available() and torch.cuda.get_device_capability() != (8, 0):
+    try:
+        z = torch.zeros(4, device="cuda")
+        ck80[(1,)](z, z, z, 4, 1.0)
+        check(False, "an sm_80 kernel launched on sm_%d%d" % torch.cuda.get_device_capability())
+    except RuntimeError as e:
+        check("compiled for sm_80 and cannot run on this device" in str(e), "foreign-arch launch: %s" % e)
 
 # -- a CPU target: compile, then launch ---------------------------------------
 n = 1000

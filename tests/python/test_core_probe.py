@@ -259,7 +259,7 @@ def check_print_unsigned():
     # unsigned integers print as their values (Triton's %u), not wrapped negative
     import tempfile
     x = torch.tensor([2 ** 31, 2 ** 32 - 1, 5, 2 ** 31 + 7], dtype=torch.int64).to(torch.int32)
-    xu = x.numpy().view(np.uint32)
+    xu = x.cpu().numpy().view(np.uint32)
     with tempfile.TemporaryFile() as f:
         sys.stderr.flush()
         saved = os.dup(2)

@@ -403,7 +403,7 @@ def check_segment_cumsum():
     f = (torch.rand(R, N, generator=g) < 0.2).to(torch.int8)
     out = torch.full((R, N), NAN); tot = torch.full((R,), NAN)
     K.segment_cumsum_kernel[(triton.cdiv(R, 4),)](v, f, out, tot, R, N, thr, ROWS=4, BLOCK_N=64)
-    vn, fn = v.numpy().astype(np.float64), f.numpy()
+    vn, fn = v.cpu().numpy().astype(np.float64), f.cpu().numpy()
     ref = np.zeros((R, N))
     for r in range(R):
         acc = 0.0
@@ -479,7 +479,7 @@ def check_sparsemax():
         x = randn(R, N, dtype=dt, scale=2.0)
         y = torch.full((R, N), NAN, dtype=dt)
         K.sparsemax_fwd_kernel[(R,)](x, y, N, N, BLOCK=block)
-        ref = sparsemax_ref(x.double().numpy())
+        ref = sparsemax_ref(x.double().cpu().numpy())
         tol = 1e-5 if dt == torch.float32 else 2e-2
         close(y.float(), torch.from_numpy(ref).to(dt).float(), tol, tol, "sparsemax")
         if dt == torch.float32:
@@ -497,7 +497,7 @@ def check_sparsemax():
     x = randn(R, N, scale=3.0)
     y = torch.full((R, N), NAN)
     K.sparsemax_fwd_kernel[(R,)](x, y, N, N, BLOCK=65536)
-    close(y, torch.from_numpy(sparsemax_ref(x.double().numpy())).float(), 1e-5, 1e-5, "sparsemax 65536")
+    close(y, torch.from_numpy(sparsemax_ref(x.double().cpu().numpy())).float(), 1e-5, 1e-5, "sparsemax 65536")
 
 
 def check_top_p_bisect():
@@ -711,7 +711,7 @@ def check_token_bitmask():
         bm = torch.randint(-2 ** 31, 2 ** 31 - 1, (R, words), generator=g, dtype=torch.int64).to(torch.int32)
         idx = torch.tensor([0, 2, 4], dtype=torch.int32)
         ref = logits.clone()
-        bits = ((bm.numpy().astype(np.int64)[:, :, None] >> np.arange(32)) & 1).reshape(R, -1)[:, :V]
+        bits = ((bm.cpu().numpy().astype(np.int64)[:, :, None] >> np.arange(32)) & 1).reshape(R, -1)[:, :V]
         for r in idx.tolist():
             ref[r][torch.from_numpy(bits[r] == 0)] = -float("inf")
         out = logits.clone()

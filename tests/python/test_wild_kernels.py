@@ -60,11 +60,11 @@ def check_unsigned_math():
     n = 300
     a = torch.randint(0, 2**32, (n,), generator=g, dtype=torch.int64); b = torch.randint(0, 2**32, (n,), generator=g, dtype=torch.int64) >> torch.randint(0, 31, (n,), generator=g)
     b[::9] = 0; a[::11] = 2**32-1
-    A = a.numpy().astype(np.uint32); B = b.numpy().astype(np.uint32)
+    A = a.cpu().numpy().astype(np.uint32); B = b.cpu().numpy().astype(np.uint32)
     out = np.zeros(n*10, np.uint32)
     K.unsigned_math[(triton.cdiv(n, 64),)](A, B, out, n, BLOCK=64)
     o = out.reshape(n, 10).astype(np.uint64)
-    an = a.numpy().astype(np.uint64); bn = b.numpy().astype(np.uint64); bn = np.where(bn == 0, 1, bn)
+    an = a.cpu().numpy().astype(np.uint64); bn = b.cpu().numpy().astype(np.uint64); bn = np.where(bn == 0, 1, bn)
     M = 2**32
     want = [an // bn, an % bn, an >> 7, (an < bn).astype(np.uint64),
             (an.astype(np.float32) * np.float32(0.5)).astype(np.uint64),

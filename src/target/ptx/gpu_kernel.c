@@ -37,6 +37,7 @@ struct GpuKernel {
     size_t cubin_size;
     CUmodule module;
     CUfunction func;
+    int device_sm; /* set when the cubin is for another GPU than this one: not loaded */
     double ptx_ms, cubin_ms;
 };
 
@@ -261,10 +262,19 @@ static bool asm_finish(Assembly *a, GpuKernel *k, DiagEngine *de) {
     return ok;
 }
 
-/* Loads the cubin into the current context (when there is a GPU). */
+/* Loads the cubin into the current context (when there is a GPU). A cubin
+ * for another architecture than the device's (triton.compile with an
+ * explicit target, as ahead-of-time builds do) is built and not loaded, as
+ * Triton loads a kernel only when it is first run: the launch says why. */
 static bool load_module(GpuKernel *k, DiagEngine *de) {
     if (!cuda_ensure_context()) return true; /* built, not launchable here */
-    if (!cuda_check(cuda.cuModuleLoadData(&k->module, k->cubin), "cuModuleLoadData", k->name, de)) return false;
+    CUresult rc = cuda.cuModuleLoadData(&k->module, k->cubin);
+    if (rc == CUDA_ERROR_NO_BINARY_FOR_GPU && gpu_device_sm() != k->sm) {
+        k->module = NULL;
+        k->device_sm = gpu_device_sm();
+        return true;
+    }
+    if (!cuda_check(rc, "cuModuleLoadData", k->name, de)) return false;
     if (!cuda_check(cuda.cuModuleGetFunction(&k->func, k->module, k->name), "cuModuleGetFunction", k->name, de))
         return false;
     if (k->smem > 48 * 1024 &&
@@ -405,7 +415,10 @@ static CUresult launch(const GpuKernel *k, const int grid[3], void *const *args,
 
 bool gpu_kernel_launch(GpuKernel *k, const int grid[3], void *const *args, void *stream, DiagEngine *de) {
     if (!k->func) {
-        diag_error(de, (Loc){0}, "kernel '%s': no CUDA device to launch on", k->name);
+        if (k->device_sm)
+            diag_error(de, (Loc){0}, "kernel '%s' was compiled for sm_%d and cannot run on this device (sm_%d): "
+                       "compile it for the current device's target", k->name, k->sm, k->device_sm);
+        else diag_error(de, (Loc){0}, "kernel '%s': no CUDA device to launch on", k->name);
         return false;
     }
     /* The hot path makes one driver call: the calling thread almost always
