@@ -1531,6 +1531,15 @@ class CompiledKernel(metaclass=_HookAttrs):
             if len(infos) != len(self.param_types):
                 raise TypeError("%s takes %d runtime arguments, %d given"
                                 % (self.name, len(self.param_types), len(infos)))
+            # a tensor on another device than the one the kernel was compiled
+            # for would be read at an address that is not the tensor's
+            want = "cuda" if self.device == _lib.TC_DEVICE_CUDA else "cpu"
+            for j, i in enumerate(infos):
+                if i.kind == "ptr" and i.device and i.device != want:
+                    raise _spec.ArgumentError(
+                        "%s: argument #%d is on %s, and the kernel was compiled for %s"
+                        % (self.name, j, "CUDA" if i.device == "cuda" else "the CPU" if i.device == "cpu"
+                           else "device '%s'" % i.device, "CUDA" if want == "cuda" else "the CPU"))
             vals = [i.value for i in infos]
             g = _spec.normalize_grid(grid(self.constants) if callable(grid) else grid, self.name)
             it = iter(vals)

@@ -105,7 +105,7 @@ if torch.cuda.is_available() and torch.cuda.get_device_capability() != (8, 0):
 
 # -- a CPU target: compile, then launch ---------------------------------------
 n = 1000
-x, y = torch.randn(n), torch.randn(n)
+x, y = torch.randn(n, device="cpu"), torch.randn(n, device="cpu")
 for target in (GPUTarget("cpu", "cpu", 1), None if not torch.cuda.is_available() else GPUTarget("cpu", "cpu", 1)):
     kc = triton.compile(ASTSource(axpy, SIG, {"BLOCK": 128}, ATTRS), target=target)
     check("ttir" in kc.asm and "ptx" not in kc.asm, "cpu asm keys %r" % list(kc.asm.keys()))
@@ -115,6 +115,15 @@ for target in (GPUTarget("cpu", "cpu", 1), None if not torch.cuda.is_available()
     out.zero_()
     kc[(triton.cdiv(n, 128), 1, 1)](x, y, out, n, 0.5, 128)  # every parameter, as Triton's
     check(torch.allclose(out, 0.5 * x + y), "cpu launch (all args)")
+
+# a tensor on another device than the kernel's is an error, not a read at
+# an address of another device (this crashed with CUDA tensors)
+for bad in [torch.empty(n, device="meta")] + ([torch.empty(n, device="cuda")] if torch.cuda.is_available() else []):
+    try:
+        kc[(1,)](x, bad, out, n, 1.0)
+        check(False, "a CPU kernel launched with a %s tensor" % bad.device.type)
+    except Exception as e:
+        check("argument #1 is on" in str(e) and "compiled for the CPU" in str(e), "device check: %s" % e)
 
 # a constexpr with a default needs no value
 @triton.jit
