@@ -135,7 +135,7 @@ typedef struct Launcher {
     LaunchFn launch;
     void *handle;
     PyObject *stream_fn; /* CUDA: returns torch's current stream as an int, given */
-    PyObject *stream_arg; /* this argument (the device index); else both NULL */
+    PyObject *stream_arg; /* this argument (-1: the current device); else both NULL */
     PyObject *kernel;    /* returned on success */
     PyObject *next;      /* another Launcher, or NULL */
     int nargs;
@@ -573,7 +573,8 @@ fail:
  *    7 dtype_sig(dtype) -> str or None: what fills that dict
  *    8 torch.Tensor, or None when torch is not imported
  *    9 the @jit debug flag: None, True or False
- *   10 get_device(): torch's current CUDA device (an int), or None
+ *   10 get_device(): torch's current CUDA device (an int), or None (None: no
+ *      CUDA launcher; the launch asks stream(-1), the current device's)
  *   11 stream(device): torch's current CUDA stream on it (a CUstream as an int)
  *   12 TC_DEVICE_CPU   13 TC_DEVICE_CUDA
  *   14 the CompiledKernel class  15 the JITFunction  16 the library (ctypes):
@@ -920,10 +921,11 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
     }
 
     /* the Launcher, at the head of the chain of these constexprs and options;
-     * on CUDA it launches on torch's current stream of the device current now */
+     * on CUDA it launches on torch's current stream of the device current at
+     * each launch (device -1 to torch's stream getter) */
     if (any_cuda) {
         if (P.get_device == Py_None) goto not_taken;
-        dev = PyObject_CallNoArgs(P.get_device);
+        dev = PyLong_FromLong(-1);
         if (!dev) goto done;
     }
     L = launcher_alloc(handle, any_cuda ? P.stream : NULL, dev, kern);

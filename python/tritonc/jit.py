@@ -1570,7 +1570,8 @@ _STREAM_GETTERS = None
 
 def _cuda_stream_getters():
     """(get_device, stream): get_device() is torch's current CUDA device,
-    stream(device) its current stream there (a CUstream as an int). The raw
+    stream(device) its current stream there (a CUstream as an int; device
+    -1: the device current at the call, as in torch's C++ API). The raw
     accessors are ~10x cheaper than torch.cuda.current_stream().cuda_stream.
     Looked up once (when the first kernel is defined, if torch is imported
     by then: a first launch is 10-20 us faster for it)."""
@@ -1580,15 +1581,16 @@ def _cuda_stream_getters():
         # what current_device() returns, without its Python around it
         get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-        _STREAM_GETTERS = get_device, raw or (lambda d: torch.cuda.current_stream(d).cuda_stream)
+        _STREAM_GETTERS = get_device, raw or (
+            lambda d: torch.cuda.current_stream(None if d < 0 else d).cuda_stream)
     return _STREAM_GETTERS
 
 
 def _current_stream_fn():
-    """(f, device): f(device) is torch's current CUDA stream on the current
-    device."""
-    get_device, stream = _cuda_stream_getters()
-    return stream, get_device()
+    """(f, device): f(device) is torch's current CUDA stream on the device
+    current when it is called (a launch after torch.cuda.set_device(1), or
+    in `with torch.cuda.device(1):`, runs there, as Triton's does)."""
+    return _cuda_stream_getters()[1], -1
 
 
 _JIT_CLASS = None

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +38,16 @@ struct GpuKernel {
     size_t cubin_size;
     CUmodule module;
     CUfunction func;
+    CUcontext ctx; /* the context module and func were loaded in */
     int device_sm; /* set when the cubin is for another GPU than this one: not loaded */
+    /* the kernel loaded in other contexts (other devices of one process), as
+     * it is first launched there; under others_lock */
+    struct Loaded {
+        CUcontext ctx;
+        CUmodule module;
+        CUfunction func;
+    } *others;
+    int nothers;
     double ptx_ms, cubin_ms;
 };
 
@@ -266,22 +276,53 @@ static bool asm_finish(Assembly *a, GpuKernel *k, DiagEngine *de) {
  * for another architecture than the device's (triton.compile with an
  * explicit target, as ahead-of-time builds do) is built and not loaded, as
  * Triton loads a kernel only when it is first run: the launch says why. */
+/* Loads the cubin into the current context and finds the kernel in it:
+ * the driver's error, 0 when it loaded. */
+static CUresult load_function(const GpuKernel *k, CUmodule *module, CUfunction *func) {
+    CUresult rc = cuda.cuModuleLoadData(module, k->cubin);
+    if (rc) return rc;
+    if ((rc = cuda.cuModuleGetFunction(func, *module, k->name)) != 0 ||
+        (k->smem > 48 * 1024 &&
+         (rc = cuda.cuFuncSetAttribute(*func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->smem)) != 0)) {
+        cuda.cuModuleUnload(*module);
+        *module = NULL;
+        *func = NULL;
+    }
+    return rc;
+}
+
 static bool load_module(GpuKernel *k, DiagEngine *de) {
     if (!cuda_ensure_context()) return true; /* built, not launchable here */
-    CUresult rc = cuda.cuModuleLoadData(&k->module, k->cubin);
+    cuda.cuCtxGetCurrent(&k->ctx);
+    CUresult rc = load_function(k, &k->module, &k->func);
     if (rc == CUDA_ERROR_NO_BINARY_FOR_GPU && gpu_device_sm() != k->sm) {
-        k->module = NULL;
         k->device_sm = gpu_device_sm();
         return true;
     }
-    if (!cuda_check(rc, "cuModuleLoadData", k->name, de)) return false;
-    if (!cuda_check(cuda.cuModuleGetFunction(&k->func, k->module, k->name), "cuModuleGetFunction", k->name, de))
-        return false;
-    if (k->smem > 48 * 1024 &&
-        !cuda_check(cuda.cuFuncSetAttribute(k->func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->smem),
-                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", k->name, de))
-        return false;
-    return true;
+    return cuda_check(rc, "loading the cubin (cuModuleLoadData)", k->name, de);
+}
+
+/* The kernel's function in context ctx (another device's than the one it
+ * was loaded for): loaded there the first time, as Triton keeps a kernel
+ * per device. NULL, with the error, when it cannot be. */
+static pthread_mutex_t others_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static CUfunction function_in(GpuKernel *k, CUcontext ctx, DiagEngine *de) {
+    CUfunction f = NULL;
+    pthread_mutex_lock(&others_lock);
+    for (int i = 0; i < k->nothers && !f; i++)
+        if (k->others[i].ctx == ctx) f = k->others[i].func;
+    if (!f) {
+        struct Loaded l = {.ctx = ctx};
+        if (cuda_check(load_function(k, &l.module, &l.func), "loading the cubin in another device's context",
+                       k->name, de)) {
+            k->others = tc_realloc(k->others, sizeof *k->others * (size_t)(k->nothers + 1));
+            k->others[k->nothers++] = l;
+            f = l.func;
+        }
+    }
+    pthread_mutex_unlock(&others_lock);
+    return f;
 }
 
 static void hash_key(char *out, const char *ptx, int sm, int nw) {
@@ -407,8 +448,8 @@ void gpu_kernel_build_times(const GpuKernel *k, double *ptx_ms, double *cubin_ms
     if (cubin_ms) *cubin_ms = k->cubin_ms;
 }
 
-static CUresult launch(const GpuKernel *k, const int grid[3], void *const *args, void *stream) {
-    return cuda.cuLaunchKernel(k->func, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+static CUresult launch(const GpuKernel *k, CUfunction f, const int grid[3], void *const *args, void *stream) {
+    return cuda.cuLaunchKernel(f, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
                                (unsigned)(32 * k->num_warps), 1, 1, (unsigned)k->smem, (CUstream)stream,
                                (void **)args, NULL);
 }
@@ -421,17 +462,24 @@ bool gpu_kernel_launch(GpuKernel *k, const int grid[3], void *const *args, void 
         else diag_error(de, (Loc){0}, "kernel '%s': no CUDA device to launch on", k->name);
         return false;
     }
-    /* The hot path makes one driver call: the calling thread almost always
-     * has a context current (PyTorch's, the primary one). A thread with none
+    /* The hot path makes two driver calls: the calling thread almost always
+     * has a context current (PyTorch's, the primary one of its current
+     * device), the one the kernel was loaded in. Another device's context
+     * gets the kernel loaded there on its first launch. A thread with none
      * gets the primary context made current, and the launch is tried again. */
-    CUresult rc = launch(k, grid, args, stream);
-    if (rc != 0 && cuda_adopt_primary()) rc = launch(k, grid, args, stream);
+    CUfunction f = k->func;
+    CUcontext cur = NULL;
+    if (cuda.cuCtxGetCurrent(&cur) == 0 && cur && cur != k->ctx && !(f = function_in(k, cur, de))) return false;
+    CUresult rc = launch(k, f, grid, args, stream);
+    if (rc != 0 && cuda_adopt_primary()) rc = launch(k, f, grid, args, stream);
     return cuda_check(rc, "cuLaunchKernel", k->name, de);
 }
 
 void gpu_kernel_free(GpuKernel *k) {
     if (!k) return;
     if (k->module && cuda_init()) cuda.cuModuleUnload(k->module);
+    for (int i = 0; i < k->nothers; i++) cuda.cuModuleUnload(k->others[i].module);
+    tc_free(k->others);
     tc_free(k->ptx);
     tc_free(k->ttgir);
     tc_free(k->cubin);
