@@ -1,12 +1,16 @@
 # RUN: %python %s
 # REQUIRES: torch
-"""Kernels on more than one GPU of one process, as Triton runs them: a
-launch goes to torch's current device (torch.cuda.set_device, `with
-torch.cuda.device(i):`) and its current stream there, and a kernel compiled
-on one device is loaded into another's context the first time it is
-launched there. Also: a process that uses only its second GPU (one rank of a
-data-parallel job) makes no context on the first. Needs two CUDA devices;
-elsewhere it says so and checks nothing."""
+"""Where a CUDA launch goes, as Triton's: to torch's current stream on the
+current device.
+- On a stream (`with torch.cuda.stream(s):`), a kernel queued behind a long
+  sleep on s has not run when the default stream is idle.
+- With two GPUs: a launch goes to torch's current device (set_device, `with
+  torch.cuda.device(i):`) and its current stream there; a kernel compiled on
+  one device is loaded into another's context when it is first launched
+  there; and a process that uses only its second GPU (one rank of a
+  data-parallel job) makes no context on the first.
+Without a GPU it says so and checks nothing (CI has none: the GPU machine
+runs it through bench/gpu/python_tests_on_cuda.sh)."""
 import os
 import subprocess
 import sys
@@ -16,8 +20,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"
 
 import torch  # noqa: E402
 
-if not torch.cuda.is_available() or torch.cuda.device_count() < 2:
-    print("test_multi_device: needs two CUDA devices; nothing checked here")
+if not torch.cuda.is_available():
+    print("test_cuda_streams_devices: needs a CUDA device; nothing checked here")
     sys.exit(0)
 
 import tritonc as triton  # noqa: E402
@@ -41,6 +45,31 @@ def run(dev, n, a):
     assert torch.allclose(out, a * x + y), (dev, n, a)
 
 
+# -- one GPU: the current stream ----------------------------------------------
+run("cuda:0", 1000, 2.0)  # compiled and loaded
+x = torch.randn(4096, device="cuda:0")
+for path in ("jit", "compiled"):
+    out = torch.zeros_like(x)
+    torch.cuda.synchronize()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(200_000_000)  # ~0.1 s of the GPU's clock, on s
+        if path == "jit":
+            axpy[(16,)](x, x, out, 4096, 1.0, BLOCK=256)
+        else:
+            ck = axpy.warmup(x, x, out, 4096, 1.0, BLOCK=256, grid=(16,))
+            ck[(16,)](x, x, out, 4096, 1.0)
+    early = out.cpu()  # a copy on the default stream, which has nothing queued
+    s.synchronize()
+    assert not early.any(), "%s: the launch did not wait for its stream's sleep" % path
+    assert torch.allclose(out, 2 * x), path
+
+if torch.cuda.device_count() < 2:
+    print("test_cuda_streams_devices: one GPU; the two-device checks need two")
+    print("test_cuda_streams_devices: ok")
+    sys.exit(0)
+
+# -- two GPUs --------------------------------------------------------------------
 # the binding asks torch for the stream of device -1: the current device's
 raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 if raw is not None:
@@ -89,4 +118,4 @@ assert mine and not any(l.split(",")[1].strip() == bus0 for l in mine), (mine, b
 r = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
 assert r.returncode == 0, r.stdout + r.stderr
 print(r.stdout.strip())
-print("test_multi_device: ok")
+print("test_cuda_streams_devices: ok")
