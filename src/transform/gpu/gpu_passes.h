@@ -61,6 +61,7 @@ bool pass_pipeline_async_copy(Op *module, PassContext *pc);
 int async_copy_mode(void);
 int wgmma_late_mode(void);
 bool ring_fence_mode(void);
+bool mma_late_copies(void);
 bool async_copy_enabled(void);
 
 #endif

@@ -847,6 +847,12 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
         Builder lb = builder_before(c, yield);
         plain_op(&lb, GPU_BARRIER, NULL, 0);
         issue(&p, env, cs, n, ws, in_range(&p, &lb, iv), yield);
+    } else if (!swizzled && mma_late_copies()) {
+        /* (mma.sync: after the dots' ldmatrix and mma, as Triton orders
+         * them; the stage they overwrite, iteration i-1's, every warp has
+         * read before the barrier at this iteration's top) */
+        Builder lb = builder_before(c, yield);
+        issue(&p, env, cs, n, ws, in_range(&p, &lb, iv), yield);
     } else {
         issue(&p, env, cs, n, ws, in_range(&p, &bb, iv), first);
     }
@@ -949,6 +955,13 @@ int wgmma_late_mode(void) {
     const char *e = getenv("TRITONC_WGMMA_LATE");
     if (e && strcmp(e, "0") == 0) return 0;
     return e && strcmp(e, "2") == 0 ? 2 : 1;
+}
+
+/* Late copies for an mma.sync ring loop (TRITONC_MMA_LATE=1): the next
+ * stage's cp.async after the body's dots rather than before them. */
+bool mma_late_copies(void) {
+    const char *e = getenv("TRITONC_MMA_LATE");
+    return e && strcmp(e, "1") == 0;
 }
 
 /* Whether the wait at a ring loop's top fences the cp.async copies' writes
