@@ -49,25 +49,61 @@ static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
     return false;
 }
 
-/* A shape from a tuple or list of ints (or a single int). */
-static int need_shape(Sema *S, const TV *v, int64_t *shape, const char *fn) {
+/* Points the report at argument i when it was written. */
+static void at_arg(Sema *S, CallArgs *a, int i) {
+    if (a->node[i]) {
+        S->loc = a->node[i]->loc;
+        S->span_node = a->node[i];
+    }
+}
+
+/* Dimension k of a shape, a constexpr int, into *out. One of 2**63 or more
+ * (a uint64 constexpr) has no int64 form: read as one it was a negative
+ * dimension ("must be a power of 2, got shape [-9223372036854775808]").
+ * Triton's validate_block_shape takes it as the Python int it is: a power
+ * of 2 there is too large for a tensor, any other is not a power of 2;
+ * either is reported at the argument `arg`. */
+static bool shape_dim(Sema *S, CallArgs *a, int arg, const TV *d, int k, int64_t *out) {
+    if (!d->u64) {
+        *out = d->i;
+        return true;
+    }
+    uint64_t u = (uint64_t)d->i;
+    at_arg(S, a, arg);
+    if (u & (u - 1))
+        sema_error(S, "Shape element %d must be a power of 2, got %llu", k, (unsigned long long)u);
+    else
+        sema_error(S, "Shape element %d (%llu) is too large: numel exceeds triton maximum tensor numel (%lld)", k,
+                   (unsigned long long)u, (long long)TL_MAX_NUMEL);
+    return false;
+}
+
+/* A shape from argument i, a tuple or list of ints (or a single int); its
+ * dimensions checked by shape_dim when dims, else ints as they are (one
+ * past int64 as INT64_MAX, out of any range the caller checks). */
+static int need_int_list(Sema *S, CallArgs *a, int i, int64_t *shape, bool dims) {
+    const TV *v = A(i);
     if (tv_is_int(v)) {
-        shape[0] = v->i;
+        if (dims) return shape_dim(S, a, i, v, 0, shape) ? 1 : -1;
+        shape[0] = v->u64 ? INT64_MAX : v->i;
         return 1;
     }
     if (v->kind != TV_TUPLE || v->n > TL_MAX_RANK) {
-        if (v->kind != TV_ERR) sema_error(S, "%s(): shape must be a tuple of constexpr ints", fn);
+        if (v->kind != TV_ERR) sema_error(S, "%s(): shape must be a tuple of constexpr ints", a->bi->name);
         return -1;
     }
-    for (int i = 0; i < v->n; i++) {
-        if (!tv_is_int(&v->elems[i])) {
-            sema_error(S, "%s(): shape must be a tuple of constexpr ints", fn);
+    for (int k = 0; k < v->n; k++) {
+        if (!tv_is_int(&v->elems[k])) {
+            sema_error(S, "%s(): shape must be a tuple of constexpr ints", a->bi->name);
             return -1;
         }
-        shape[i] = v->elems[i].i;
+        if (!dims) shape[k] = v->elems[k].u64 ? INT64_MAX : v->elems[k].i;
+        else if (!shape_dim(S, a, i, &v->elems[k], k, &shape[k])) return -1;
     }
     return v->n;
 }
+
+static int need_shape(Sema *S, CallArgs *a, int i, int64_t *shape) { return need_int_list(S, a, i, shape, true); }
 
 /* Varargs that may also be given as one tuple: f(x, 1, 0) or f(x, (1, 0)). */
 static const TV *unpack_var(const TV *v, int *n) {
@@ -91,14 +127,6 @@ static const char *param_name(const Builtin *bi, int i, char *buf, size_t size) 
     memcpy(buf, p, n);
     buf[n] = 0;
     return buf;
-}
-
-/* Points the report at argument i when it was written. */
-static void at_arg(Sema *S, CallArgs *a, int i) {
-    if (a->node[i]) {
-        S->loc = a->node[i]->loc;
-        S->span_node = a->node[i];
-    }
 }
 
 /* A tl.dtype argument. A string naming one ("float32", "fp16") is not one:
@@ -162,7 +190,7 @@ static TV bi_arange(Sema *S, CallArgs *a) {
 
 static TV bi_full(Sema *S, CallArgs *a) {
     int64_t shape[TL_MAX_RANK];
-    int r = need_shape(S, A(0), shape, a->bi->name);
+    int r = need_shape(S, a, 0, shape);
     const TlType *dt = need_dtype(S, a, 2);
     if (r < 0 || !dt) return tv_err();
     return sem_full(S, shape, r, A(1), dt);
@@ -170,7 +198,7 @@ static TV bi_full(Sema *S, CallArgs *a) {
 
 static TV bi_zeros(Sema *S, CallArgs *a) {
     int64_t shape[TL_MAX_RANK];
-    int r = need_shape(S, A(0), shape, a->bi->name);
+    int r = need_shape(S, a, 0, shape);
     const TlType *dt = need_dtype(S, a, 1);
     if (r < 0 || !dt) return tv_err();
     TV z = tv_int(0);
@@ -282,13 +310,13 @@ static TV bi_make_block_ptr(Sema *S, CallArgs *a) {
     int no = nst == ns ? bp_list(S, A(3), false, "offsets", ops + 1 + 2 * ns) : -1;
     if (no < 0 && nst == ns) return tv_err();
     int64_t bs[TL_MAX_RANK];
-    int nb = need_shape(S, A(4), bs, "make_block_ptr");
+    int nb = need_shape(S, a, 4, bs);
     if (nb < 0) return tv_err();
     for (int i = 0; i < nb; i++)
         if (bs[i] <= 0 || (bs[i] & (bs[i] - 1)))
             return sema_error(S, "Expected `block_shape` to be a power of 2, but got %lld", (long long)bs[i]);
     int64_t ord[TL_MAX_RANK];
-    int nord = need_shape(S, A(5), ord, "make_block_ptr");
+    int nord = need_int_list(S, a, 5, ord, false);
     if (nord < 0) return tv_err();
     if (ns != nst || ns != no || ns != nb || ns != nord)
         return sema_error(S, "Expected shape/strides/offsets/block_shape/order to have the same length");
@@ -1600,7 +1628,7 @@ static TV bi_reshape(Sema *S, CallArgs *a) {
     if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
     for (int i = 0; i < n; i++) {
         if (!tv_is_int(&d[i])) return sema_error(S, "%s(): shape must be constexpr ints", a->bi->name);
-        shape[i] = d[i].i;
+        if (!shape_dim(S, a, 1, &d[i], i, &shape[i])) return tv_err();
     }
     bool reorder = a->bi->arg == 1 || (a->given[2] && cx_truthy(A(2)));
     return sem_reshape(S, x, shape, n, reorder);
@@ -1658,7 +1686,7 @@ static TV bi_broadcast_to(Sema *S, CallArgs *a) {
     if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
     for (int i = 0; i < n; i++) {
         if (!tv_is_int(&d[i])) return sema_error(S, "broadcast_to(): shape must be constexpr ints");
-        shape[i] = d[i].i;
+        if (!shape_dim(S, a, 1, &d[i], i, &shape[i])) return tv_err();
     }
     return sem_broadcast_to(S, x, shape, n);
 }
@@ -4287,6 +4315,9 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
             given |= UINT32_C(1) << pos;
             pos++;
         } else if (var >= 0) {
+            /* a varargs parameter given one argument (reshape(x, (4, 2)),
+             * taken as the tuple it is by unpack_var) points there */
+            a.node[var] = extra.len ? NULL : ae;
             vec_push(&extra, v);
         } else {
             pos++;
