@@ -1020,9 +1020,37 @@ static TV bi_condition(Sema *S, CallArgs *a) {
 /* tl.add / sub / mul (x, y, sanitize_overflow): the operators' semantics */
 static TV bi_arith(Sema *S, CallArgs *a) { return sem_binary(S, a->bi->arg, a->v[0], a->v[1]); }
 
+/* PropagateNan from argument i: tl.PropagateNan.NONE (0, also when not
+ * given) or ALL (0xffff), into *all. Triton passes it to create_clampf as
+ * its enum, and minimum/maximum of floats compare it with both members:
+ * any other value (True, 1, a value past 32 bits that the i32 attribute
+ * truncated) is an error at the argument, where it was taken as ALL. */
+static bool need_propagate_nan(Sema *S, CallArgs *a, int i, bool *all) {
+    *all = false;
+    if (!GIVEN(i)) return true;
+    const TV *v = A(i);
+    if (v->kind == TV_ERR) return false;
+    if (v->kind == TV_INT && !v->u64 && (v->i == 0 || v->i == 0xffff)) {
+        *all = v->i != 0;
+        return true;
+    }
+    StrBuf b = {0};
+    tv_str(S, v, &b);
+    at_arg(S, a, i);
+    sema_error(S, "%s(): propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL, got %s", a->bi->name,
+               sb_cstr(&b));
+    sb_free(&b);
+    return false;
+}
+
+static bool float_operand(const TV *v) {
+    return v->kind == TV_FLOAT || (v->kind == TV_TENSOR && tl_is_float(tl_sca(v->ty)));
+}
+
 static TV bi_minmax(Sema *S, CallArgs *a) {
     bool nan_all = false;
-    if (a->given[2] && a->v[2].kind != TV_NONE) nan_all = a->v[2].kind == TV_INT ? a->v[2].i != 0 : cx_truthy(A(2));
+    /* (on ints Triton reads no propagate_nan: any value is taken) */
+    if ((float_operand(A(0)) || float_operand(A(1))) && !need_propagate_nan(S, a, 2, &nan_all)) return tv_err();
     return sem_minmax(S, a->bi->arg != 0, a->v[0], a->v[1], nan_all);
 }
 
@@ -1033,11 +1061,12 @@ static TV bi_clamp(Sema *S, CallArgs *a) {
     if (!sem_binary_check(S, &x, &hi, false, false, true, false)) return tv_err();
     if (!tl_is_float(tl_sca(x.ty)))
         return sema_error(S, "Unexpected dtype %s. Only floating point clamp is supported", tl_cstr(S, tl_sca(x.ty)));
+    bool nan_all;
+    if (!need_propagate_nan(S, a, 3, &nan_all)) return tv_err();
     Value *ops[3] = {x.v, lo.v, hi.v};
     Type *t = x.ty->ir;
     Op *op = sem_op(S, TT_CLAMPF, ops, 3, &t, 1, 0);
-    int pn = a->given[3] && a->v[3].kind == TV_INT ? (int)a->v[3].i : 0;
-    op_set_attr(S->ctx, op, "propagateNan", sema_attr_i32(S, pn ? 1 : 0));
+    op_set_attr(S->ctx, op, "propagateNan", sema_attr_i32(S, nan_all ? 1 : 0));
     return tv_tensor(op_result(op, 0), x.ty);
 }
 
