@@ -2365,7 +2365,11 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     }
     int64_t pack = 1;
     if (a->given[5] && a->v[5].kind != TV_NONE) {
-        if (a->v[5].kind != TV_INT || a->v[5].i < 1) return sema_error(S, "inline_asm_elementwise(): pack must be a positive int");
+        /* (an i32 attribute: 2**32 + 1 was 1) */
+        if (a->v[5].kind != TV_INT || a->v[5].u64 || a->v[5].i < 1 || a->v[5].i > INT32_MAX) {
+            at_arg(S, a, 5);
+            return sema_error(S, "inline_asm_elementwise(): pack must be a positive int32");
+        }
         pack = a->v[5].i;
     }
     if (nargs && tl_is_block(in[0].ty) && tl_numel(in[0].ty) % pack)
@@ -2376,7 +2380,7 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, ops, nargs, irt, ndt, 0);
     op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, a->v[0].s));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, a->v[1].s));
-    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, (int32_t)pack));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, pack));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, cx_truthy(&a->v[4])));
     if (ndt == 1) return tv_tensor(op_result(op, 0), rt[0]);
     TV *r = ARENA_ARRAY(S->arena, TV, ndt);
@@ -2768,21 +2772,27 @@ static TV bi_isinstance(Sema *S, CallArgs *a) {
     return r < 0 ? tv_err() : tv_bool(r == 1);
 }
 
+/* The int an integral double f is, as Python makes it (int(x),
+ * math.floor(x)): NaN and the infinities raise; an integer past 64 bits is
+ * out of Triton's range (they were C's undefined conversion:
+ * int(float('nan')) gave -2**63, math.ceil(1e30) anything). */
+static TV int_of_integral(Sema *S, double f, const char *what) {
+    if (isnan(f)) return sema_error(S, "cannot convert float NaN to integer");
+    if (isinf(f)) return sema_error(S, "cannot convert float infinity to integer");
+    if (f < -9223372036854775808.0 || f >= 18446744073709551616.0)
+        return sema_error(S, "integer constant out of range: %s has more than 64 bits (Triton's integers are int64, "
+                             "or uint64 up to 2**64 - 1)", what);
+    return f >= 9223372036854775808.0 ? tv_uint64((uint64_t)f) : tv_int((int64_t)f);
+}
+
 static TV bi_int(Sema *S, CallArgs *a) {
     TV v = a->v[0];
     if (v.kind == TV_INT) return v; /* (a uint64 stays one: it was made negative) */
     if (v.kind == TV_BOOL) return tv_int(v.i);
     if (v.kind == TV_FLOAT) {
-        /* Python's int(float): NaN and the infinities raise; an integer past
-         * 64 bits is out of Triton's range (they were C's undefined
-         * conversion: int(float('nan')) gave -2**63) */
-        if (isnan(v.f)) return sema_error(S, "cannot convert float NaN to integer");
-        if (isinf(v.f)) return sema_error(S, "cannot convert float infinity to integer");
-        double t = trunc(v.f);
-        if (t < -9223372036854775808.0 || t >= 18446744073709551616.0)
-            return sema_error(S, "integer constant out of range: int(%g) has more than 64 bits (Triton's integers "
-                                 "are int64, or uint64 up to 2**64 - 1)", v.f);
-        return t >= 9223372036854775808.0 ? tv_uint64((uint64_t)t) : tv_int((int64_t)t);
+        char what[48];
+        snprintf(what, sizeof what, "int(%g)", v.f);
+        return int_of_integral(S, trunc(v.f), what);
     }
     if (v.kind == TV_ERR) return v;
     return sema_error(S, "int() argument must be a constexpr number, not '%s'", tv_kind_name(&v));
@@ -2841,12 +2851,25 @@ static TV bi_bool(Sema *S, CallArgs *a) {
     return tv_bool(cx_truthy(A(0)));
 }
 
+/* triton.next_power_of_2(n): 1 for n <= 1, as the binding's (Python
+ * tritonc.next_power_of_2), and 2**63 (a uint64) for n in (2**62, 2**63];
+ * past that the answer has more than 64 bits. (Doubling a power of 2 up to
+ * n overflowed there and looped forever.) */
 static TV bi_next_pow2(Sema *S, CallArgs *a) {
-    int64_t n;
-    if (!need_int(S, a, 0, &n)) return tv_err();
-    int64_t p = 1;
+    const TV *v = A(0);
+    if (!tv_is_int(v)) {
+        int64_t unused;
+        need_int(S, a, 0, &unused); /* (the report) */
+        return tv_err();
+    }
+    if (!v->u64 && v->i <= 1) return tv_int(1);
+    uint64_t n = (uint64_t)v->i;
+    if (n > UINT64_C(1) << 63)
+        return sema_error(S, "integer constant out of range: next_power_of_2(%llu) has more than 64 bits (Triton's "
+                             "integers are int64, or uint64 up to 2**64 - 1)", (unsigned long long)n);
+    uint64_t p = 1;
     while (p < n) p <<= 1;
-    return tv_int(p);
+    return tv_uint64(p);
 }
 
 /* Python's math module on constexpr numbers (`math.sqrt(HEAD_DIM)`,
@@ -2857,6 +2880,11 @@ static TV bi_next_pow2(Sema *S, CallArgs *a) {
 enum { PM_SQRT, PM_EXP, PM_LOG, PM_LOG2, PM_LOG10, PM_SIN, PM_COS, PM_TAN, PM_ATAN, PM_TANH, PM_ERF,
        PM_FABS, PM_CEIL, PM_FLOOR, PM_TRUNC, PM_POW, PM_ATAN2, PM_ISQRT, PM_GCD, PM_ISINF, PM_ISNAN };
 
+/* |v| of a constexpr int, in uint64 (where -2**63's fits) */
+static uint64_t cx_magnitude(const TV *v) {
+    return v->u64 || v->i >= 0 ? (uint64_t)v->i : 0 - (uint64_t)v->i;
+}
+
 static TV bi_pymath(Sema *S, CallArgs *a) {
     double x[2] = {0, 0};
     int nargs = strchr(a->bi->params, ',') ? 2 : 1;
@@ -2866,7 +2894,7 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
         if (!tv_is_num(&v))
             return sema_error(S, "math.%s() runs at compile time: its argument must be a constexpr number, not '%s'",
                               a->bi->name, tv_kind_name(&v));
-        x[i] = v.kind == TV_FLOAT ? v.f : (double)v.i;
+        x[i] = v.kind == TV_FLOAT ? v.f : v.u64 ? (double)(uint64_t)v.i : (double)v.i;
     }
     switch (a->bi->arg) {
     case PM_SQRT:
@@ -2895,26 +2923,36 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
     case PM_TANH: return tv_float(tanh(x[0]));
     case PM_ERF: return tv_float(erf(x[0]));
     case PM_FABS: return tv_float(fabs(x[0]));
-    case PM_CEIL: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)ceil(x[0])) : tv_int(a->v[0].i);
-    case PM_FLOOR: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)floor(x[0])) : tv_int(a->v[0].i);
-    case PM_TRUNC: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)trunc(x[0])) : tv_int(a->v[0].i);
+    /* (an int is itself, a uint64 kept; a float past 64 bits an error) */
+    case PM_CEIL:
+    case PM_FLOOR:
+    case PM_TRUNC: {
+        if (a->v[0].kind == TV_INT) return a->v[0];
+        if (a->v[0].kind == TV_BOOL) return tv_int(a->v[0].i);
+        double r = a->bi->arg == PM_CEIL ? ceil(x[0]) : a->bi->arg == PM_FLOOR ? floor(x[0]) : trunc(x[0]);
+        char what[48];
+        snprintf(what, sizeof what, "math.%s(%g)", a->bi->name, x[0]);
+        return int_of_integral(S, r, what);
+    }
     case PM_POW: return tv_float(pow(x[0], x[1]));
     case PM_ATAN2: return tv_float(atan2(x[0], x[1]));
+    /* in uint64: a uint64 argument is no negative number, and the
+     * magnitude of -2**63 is one (math.gcd(-2**63, 0) == 2**63) */
     case PM_ISQRT: {
-        if (a->v[0].i < 0) return sema_error(S, "isqrt() argument must be nonnegative");
-        int64_t r = (int64_t)sqrt((double)a->v[0].i);
-        while (r * r > a->v[0].i) r--;
-        while ((r + 1) * (r + 1) <= a->v[0].i) r++;
-        return tv_int(r);
+        if (!a->v[0].u64 && a->v[0].i < 0) return sema_error(S, "isqrt() argument must be nonnegative");
+        uint64_t n = (uint64_t)a->v[0].i, r = (uint64_t)sqrt((double)n);
+        while (r && r > n / r) r--;
+        while (r + 1 <= n / (r + 1)) r++;
+        return tv_int((int64_t)r);
     }
     case PM_GCD: {
-        int64_t p = a->v[0].i < 0 ? -a->v[0].i : a->v[0].i, q = a->v[1].i < 0 ? -a->v[1].i : a->v[1].i;
+        uint64_t p = cx_magnitude(&a->v[0]), q = cx_magnitude(&a->v[1]);
         while (q) {
-            int64_t t = p % q;
+            uint64_t t = p % q;
             p = q;
             q = t;
         }
-        return tv_int(p);
+        return tv_uint64(p);
     }
     case PM_ISINF: return tv_bool(isinf(x[0]));
     case PM_ISNAN: return tv_bool(isnan(x[0]));

@@ -2296,6 +2296,17 @@ static void visit_for(Sema *S, const PyStmt *s) {
             sema_error(S, "tl.range(): %s must be a constexpr int, got %s", k, tv_kind_name(&v));
             return;
         }
+        /* an i32 attribute (Triton's get_int32_attr rejects a wider int):
+         * 2**32 + 3 stages were 3 */
+        if (k && (!strcmp(k, "num_stages") || !strcmp(k, "loop_unroll_factor")) && v.kind == TV_INT &&
+            (v.u64 || v.i < INT32_MIN || v.i > INT32_MAX)) {
+            StrBuf b = {0};
+            tv_str(S, &v, &b);
+            at_expr(S, it->call.keywords[i].value);
+            sema_error(S, "tl.range(): %s must fit in int32, got %s", k, sb_cstr(&b));
+            sb_free(&b);
+            return;
+        }
         if (k && !strcmp(k, "num_stages")) num_stages = v;
         else if (k && !strcmp(k, "loop_unroll_factor")) unroll = v;
         else if (k && !strcmp(k, "flatten")) flatten = cx_truthy(&v);

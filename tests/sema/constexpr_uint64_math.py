@@ -1,0 +1,43 @@
+# RUN: %tritonc compile %s --kernel k --signature '*i64' --emit ttir-raw | FileCheck %s
+# RUN: not %tritonc compile %s --kernel bad --signature '*i64' --emit ttir 2>&1 | FileCheck %s --check-prefix=BAD
+# Compile-time math on constexpr ints of 2**63 and up (uint64 constexprs)
+# reads them as the unsigned numbers they are: math.ceil/floor/trunc of an
+# int kept its bits but dropped its unsignedness (2**63 became -2**63),
+# math.sqrt saw a negative number, math.isqrt said "argument must be
+# nonnegative", math.gcd negated -2**63 (overflow), and
+# triton.next_power_of_2 doubled past 2**62 into an endless loop. A float
+# past 64 bits given to ceil/floor/trunc was C's undefined conversion; it is
+# out of range, as int() of it is, and NaN and the infinities raise.
+# CHECK-LABEL: tt.func public @k
+# CHECK: tt.store
+# BAD: {{.*}}constexpr_uint64_math.py:40:9: error: integer constant out of range: math.ceil(1e+30) has more than 64 bits
+# BAD: {{.*}}constexpr_uint64_math.py:41:9: error: cannot convert float NaN to integer
+# BAD: {{.*}}constexpr_uint64_math.py:42:9: error: integer constant out of range: next_power_of_2(9223372036854775809) has more than 64 bits
+# BAD-NOT: error:
+import math
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr):
+    tl.static_assert(math.ceil(2**63) == 2**63)
+    tl.static_assert(math.floor(0xFFFFFFFFFFFFFFFF) > 0)
+    tl.static_assert(math.trunc(1e19) == 10000000000000000000)
+    tl.static_assert(math.sqrt(0xFFFFFFFFFFFFFFFF) > 4e9)
+    tl.static_assert(math.isqrt(0xFFFFFFFFFFFFFFFF) == 4294967295)
+    tl.static_assert(math.isqrt(2**63) == 3037000499)
+    tl.static_assert(math.gcd(-2**63, 0) == 2**63)
+    tl.static_assert(math.gcd(2**63, 6) == 2)
+    tl.static_assert(triton.next_power_of_2(2**62 + 1) == 2**63)
+    tl.static_assert(triton.next_power_of_2(5) == 8)
+    tl.store(x_ptr, 0)
+
+
+@triton.jit
+def bad(x_ptr):
+    a = math.ceil(1e30)
+    b = math.floor(float("nan"))
+    c = triton.next_power_of_2(2**63 + 1)
+    tl.store(x_ptr, 0)
