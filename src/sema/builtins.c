@@ -41,6 +41,11 @@ static bool need_tensor(Sema *S, CallArgs *a, int i, TV *out) {
 
 static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
     TV v = a->v[i];
+    if (v.u64) { /* (its bits as an int64 were a negative number) */
+        sema_error(S, "%s(): argument %d (%llu) is out of range: it must fit in int64", a->bi->name, i + 1,
+                   (unsigned long long)v.i);
+        return false;
+    }
     if (v.kind == TV_INT || v.kind == TV_BOOL) {
         *out = v.i;
         return true;
@@ -1229,6 +1234,14 @@ static int wrap_axis(Sema *S, int64_t axis, int rank) {
     return (int)(axis < 0 ? axis + rank : axis);
 }
 
+/* wrap_axis of a constexpr int (one of 2**63 or more is out of bounds as
+ * the number it is, not as the negative int64 of its bits) */
+static int wrap_axis_tv(Sema *S, const TV *axis, int rank) {
+    if (!axis->u64) return wrap_axis(S, axis->i, rank);
+    sema_error(S, "axis %llu is out of bounds for a tensor of rank %d", (unsigned long long)axis->i, rank);
+    return -1;
+}
+
 /* reduce(inputs, axis (or none), combine); returns a tuple when n > 1. */
 static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, int cb, bool tie_left, const TV *fn) {
     for (int i = 0; i < n; i++)
@@ -1243,7 +1256,7 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
         axis = 0;
     } else if (tv_is_int(axis_v)) {
         if (!tl_is_block(in[0].ty)) return sema_error(S, "cannot reduce a scalar");
-        axis = wrap_axis(S, axis_v->i, in[0].ty->rank);
+        axis = wrap_axis_tv(S, axis_v, in[0].ty->rank);
         if (axis < 0) return tv_err();
     } else {
         return sema_error(S, "reduction axis must be a constexpr int or None");
@@ -1355,7 +1368,7 @@ static TV bi_gather(Sema *S, CallArgs *a) {
                              "and %s", tl_cstr(S, src.ty), tl_cstr(S, idx.ty));
     int r = src.ty->rank;
     if (!tv_is_int(A(2))) return sema_error(S, "gather(): axis must be a constexpr int");
-    int axis = wrap_axis(S, a->v[2].i, r);
+    int axis = wrap_axis_tv(S, A(2), r);
     if (axis < 0) return tv_err();
     for (int d = 0; d < r; d++)
         if (d != axis && src.ty->shape[d] != idx.ty->shape[d])
@@ -1381,7 +1394,7 @@ static TV with_indices(Sema *S, TV x, const TV *axis_v, bool keep_dims, int cb, 
         rank = 1;
     } else {
         if (!tv_is_int(axis_v)) return sema_error(S, "axis must be a constexpr int");
-        axis = wrap_axis(S, axis_v->i, rank);
+        axis = wrap_axis_tv(S, axis_v, rank);
         if (axis < 0) return tv_err();
     }
     TV lo = tv_int(0), hi = tv_int(x.ty->shape[axis]);
@@ -1827,7 +1840,7 @@ static TV bi_flip(Sema *S, CallArgs *a) {
     int r = x.ty->rank, dim = r - 1;
     if (GIVEN(1)) {
         if (!tv_is_int(A(1))) return sema_error(S, "flip(): dim must be a constexpr int");
-        dim = wrap_axis(S, a->v[1].i, r);
+        dim = wrap_axis_tv(S, A(1), r);
         if (dim < 0) return tv_err();
     }
     int64_t n = x.ty->shape[dim];
@@ -1897,7 +1910,7 @@ static bool sortable(Sema *S, CallArgs *a, const char *what, int dim_arg, TV *x)
         return false;
     }
     int r = x->ty->rank;
-    if (GIVEN(dim_arg) && (!tv_is_int(A(dim_arg)) || wrap_axis(S, a->v[dim_arg].i, r) != r - 1)) {
+    if (GIVEN(dim_arg) && (!tv_is_int(A(dim_arg)) || wrap_axis_tv(S, A(dim_arg), r) != r - 1)) {
         sema_error(S, "%s(): only the last dimension is currently supported", what);
         return false;
     }

@@ -7,12 +7,15 @@
 # nonnegative", math.gcd negated -2**63 (overflow), and
 # triton.next_power_of_2 doubled past 2**62 into an endless loop. A float
 # past 64 bits given to ceil/floor/trunc was C's undefined conversion; it is
-# out of range, as int() of it is, and NaN and the infinities raise.
+# out of range, as int() of it is, and NaN and the infinities raise. An
+# axis of 2**63 was reported as -2**63.
 # CHECK-LABEL: tt.func public @k
 # CHECK: tt.store
-# BAD: {{.*}}constexpr_uint64_math.py:40:9: error: integer constant out of range: math.ceil(1e+30) has more than 64 bits
-# BAD: {{.*}}constexpr_uint64_math.py:41:9: error: cannot convert float NaN to integer
-# BAD: {{.*}}constexpr_uint64_math.py:42:9: error: integer constant out of range: next_power_of_2(9223372036854775809) has more than 64 bits
+# BAD: {{.*}}constexpr_uint64_math.py:43:9: error: integer constant out of range: math.ceil(1e+30) has more than 64 bits
+# BAD: {{.*}}constexpr_uint64_math.py:44:9: error: cannot convert float NaN to integer
+# BAD: {{.*}}constexpr_uint64_math.py:45:9: error: integer constant out of range: next_power_of_2(9223372036854775809) has more than 64 bits
+# BAD: {{.*}}constexpr_uint64_math.py:46:9: error: axis 9223372036854775808 is out of bounds for a tensor of rank 1
+# BAD: {{.*}}constexpr_uint64_math.py:47:9: error: cumsum(): argument 2 (9223372036854775808) is out of range: it must fit in int64
 # BAD-NOT: error:
 import math
 
@@ -40,4 +43,6 @@ def bad(x_ptr):
     a = math.ceil(1e30)
     b = math.floor(float("nan"))
     c = triton.next_power_of_2(2**63 + 1)
+    d = tl.sum(tl.zeros((4,), tl.float32), axis=2**63)
+    e = tl.cumsum(tl.zeros((4,), tl.float32), axis=2**63)
     tl.store(x_ptr, 0)
