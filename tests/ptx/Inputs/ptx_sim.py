@@ -348,7 +348,7 @@ class Kernel:
         self.nscoped = 0  # declarations inside { } so far (their unique names' numbers)
         self.code, self.labels = [], {}
         self.param_decls = {}
-        scopes = []  # per open { }: declared name -> unique name
+        scopes = []  # per open { }: declared name -> (unique name, N of a %r<N> or None)
         for line in self.statements(body):
             if line == "{":
                 scopes.append({})
