@@ -41,6 +41,11 @@ static bool need_tensor(Sema *S, CallArgs *a, int i, TV *out) {
 
 static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
     TV v = a->v[i];
+    if (v.u64) { /* (its bits as an int64 were a negative number) */
+        sema_error(S, "%s(): argument %d (%llu) is out of range: it must fit in int64", a->bi->name, i + 1,
+                   (unsigned long long)v.i);
+        return false;
+    }
     if (v.kind == TV_INT || v.kind == TV_BOOL) {
         *out = v.i;
         return true;
@@ -49,25 +54,61 @@ static bool need_int(Sema *S, CallArgs *a, int i, int64_t *out) {
     return false;
 }
 
-/* A shape from a tuple or list of ints (or a single int). */
-static int need_shape(Sema *S, const TV *v, int64_t *shape, const char *fn) {
+/* Points the report at argument i when it was written. */
+static void at_arg(Sema *S, CallArgs *a, int i) {
+    if (a->node[i]) {
+        S->loc = a->node[i]->loc;
+        S->span_node = a->node[i];
+    }
+}
+
+/* Dimension k of a shape, a constexpr int, into *out. One of 2**63 or more
+ * (a uint64 constexpr) has no int64 form: read as one it was a negative
+ * dimension ("must be a power of 2, got shape [-9223372036854775808]").
+ * Triton's validate_block_shape takes it as the Python int it is: a power
+ * of 2 there is too large for a tensor, any other is not a power of 2;
+ * either is reported at the argument `arg`. */
+static bool shape_dim(Sema *S, CallArgs *a, int arg, const TV *d, int k, int64_t *out) {
+    if (!d->u64) {
+        *out = d->i;
+        return true;
+    }
+    uint64_t u = (uint64_t)d->i;
+    at_arg(S, a, arg);
+    if (u & (u - 1))
+        sema_error(S, "Shape element %d must be a power of 2, got %llu", k, (unsigned long long)u);
+    else
+        sema_error(S, "Shape element %d (%llu) is too large: numel exceeds triton maximum tensor numel (%lld)", k,
+                   (unsigned long long)u, (long long)TL_MAX_NUMEL);
+    return false;
+}
+
+/* A shape from argument i, a tuple or list of ints (or a single int); its
+ * dimensions checked by shape_dim when dims, else ints as they are (one
+ * past int64 as INT64_MAX, out of any range the caller checks). */
+static int need_int_list(Sema *S, CallArgs *a, int i, int64_t *shape, bool dims) {
+    const TV *v = A(i);
     if (tv_is_int(v)) {
-        shape[0] = v->i;
+        if (dims) return shape_dim(S, a, i, v, 0, shape) ? 1 : -1;
+        shape[0] = v->u64 ? INT64_MAX : v->i;
         return 1;
     }
     if (v->kind != TV_TUPLE || v->n > TL_MAX_RANK) {
-        if (v->kind != TV_ERR) sema_error(S, "%s(): shape must be a tuple of constexpr ints", fn);
+        if (v->kind != TV_ERR) sema_error(S, "%s(): shape must be a tuple of constexpr ints", a->bi->name);
         return -1;
     }
-    for (int i = 0; i < v->n; i++) {
-        if (!tv_is_int(&v->elems[i])) {
-            sema_error(S, "%s(): shape must be a tuple of constexpr ints", fn);
+    for (int k = 0; k < v->n; k++) {
+        if (!tv_is_int(&v->elems[k])) {
+            sema_error(S, "%s(): shape must be a tuple of constexpr ints", a->bi->name);
             return -1;
         }
-        shape[i] = v->elems[i].i;
+        if (!dims) shape[k] = v->elems[k].u64 ? INT64_MAX : v->elems[k].i;
+        else if (!shape_dim(S, a, i, &v->elems[k], k, &shape[k])) return -1;
     }
     return v->n;
 }
+
+static int need_shape(Sema *S, CallArgs *a, int i, int64_t *shape) { return need_int_list(S, a, i, shape, true); }
 
 /* Varargs that may also be given as one tuple: f(x, 1, 0) or f(x, (1, 0)). */
 static const TV *unpack_var(const TV *v, int *n) {
@@ -91,14 +132,6 @@ static const char *param_name(const Builtin *bi, int i, char *buf, size_t size) 
     memcpy(buf, p, n);
     buf[n] = 0;
     return buf;
-}
-
-/* Points the report at argument i when it was written. */
-static void at_arg(Sema *S, CallArgs *a, int i) {
-    if (a->node[i]) {
-        S->loc = a->node[i]->loc;
-        S->span_node = a->node[i];
-    }
 }
 
 /* A tl.dtype argument. A string naming one ("float32", "fp16") is not one:
@@ -162,7 +195,7 @@ static TV bi_arange(Sema *S, CallArgs *a) {
 
 static TV bi_full(Sema *S, CallArgs *a) {
     int64_t shape[TL_MAX_RANK];
-    int r = need_shape(S, A(0), shape, a->bi->name);
+    int r = need_shape(S, a, 0, shape);
     const TlType *dt = need_dtype(S, a, 2);
     if (r < 0 || !dt) return tv_err();
     return sem_full(S, shape, r, A(1), dt);
@@ -170,7 +203,7 @@ static TV bi_full(Sema *S, CallArgs *a) {
 
 static TV bi_zeros(Sema *S, CallArgs *a) {
     int64_t shape[TL_MAX_RANK];
-    int r = need_shape(S, A(0), shape, a->bi->name);
+    int r = need_shape(S, a, 0, shape);
     const TlType *dt = need_dtype(S, a, 1);
     if (r < 0 || !dt) return tv_err();
     TV z = tv_int(0);
@@ -282,13 +315,13 @@ static TV bi_make_block_ptr(Sema *S, CallArgs *a) {
     int no = nst == ns ? bp_list(S, A(3), false, "offsets", ops + 1 + 2 * ns) : -1;
     if (no < 0 && nst == ns) return tv_err();
     int64_t bs[TL_MAX_RANK];
-    int nb = need_shape(S, A(4), bs, "make_block_ptr");
+    int nb = need_shape(S, a, 4, bs);
     if (nb < 0) return tv_err();
     for (int i = 0; i < nb; i++)
         if (bs[i] <= 0 || (bs[i] & (bs[i] - 1)))
             return sema_error(S, "Expected `block_shape` to be a power of 2, but got %lld", (long long)bs[i]);
     int64_t ord[TL_MAX_RANK];
-    int nord = need_shape(S, A(5), ord, "make_block_ptr");
+    int nord = need_int_list(S, a, 5, ord, false);
     if (nord < 0) return tv_err();
     if (ns != nst || ns != no || ns != nb || ns != nord)
         return sema_error(S, "Expected shape/strides/offsets/block_shape/order to have the same length");
@@ -992,9 +1025,37 @@ static TV bi_condition(Sema *S, CallArgs *a) {
 /* tl.add / sub / mul (x, y, sanitize_overflow): the operators' semantics */
 static TV bi_arith(Sema *S, CallArgs *a) { return sem_binary(S, a->bi->arg, a->v[0], a->v[1]); }
 
+/* PropagateNan from argument i: tl.PropagateNan.NONE (0, also when not
+ * given) or ALL (0xffff), into *all. Triton passes it to create_clampf as
+ * its enum, and minimum/maximum of floats compare it with both members:
+ * any other value (True, 1, a value past 32 bits that the i32 attribute
+ * truncated) is an error at the argument, where it was taken as ALL. */
+static bool need_propagate_nan(Sema *S, CallArgs *a, int i, bool *all) {
+    *all = false;
+    if (!GIVEN(i)) return true;
+    const TV *v = A(i);
+    if (v->kind == TV_ERR) return false;
+    if (v->kind == TV_INT && !v->u64 && (v->i == 0 || v->i == 0xffff)) {
+        *all = v->i != 0;
+        return true;
+    }
+    StrBuf b = {0};
+    tv_str(S, v, &b);
+    at_arg(S, a, i);
+    sema_error(S, "%s(): propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL, got %s", a->bi->name,
+               sb_cstr(&b));
+    sb_free(&b);
+    return false;
+}
+
+static bool float_operand(const TV *v) {
+    return v->kind == TV_FLOAT || (v->kind == TV_TENSOR && tl_is_float(tl_sca(v->ty)));
+}
+
 static TV bi_minmax(Sema *S, CallArgs *a) {
     bool nan_all = false;
-    if (a->given[2] && a->v[2].kind != TV_NONE) nan_all = a->v[2].kind == TV_INT ? a->v[2].i != 0 : cx_truthy(A(2));
+    /* (on ints Triton reads no propagate_nan: any value is taken) */
+    if ((float_operand(A(0)) || float_operand(A(1))) && !need_propagate_nan(S, a, 2, &nan_all)) return tv_err();
     return sem_minmax(S, a->bi->arg != 0, a->v[0], a->v[1], nan_all);
 }
 
@@ -1005,11 +1066,12 @@ static TV bi_clamp(Sema *S, CallArgs *a) {
     if (!sem_binary_check(S, &x, &hi, false, false, true, false)) return tv_err();
     if (!tl_is_float(tl_sca(x.ty)))
         return sema_error(S, "Unexpected dtype %s. Only floating point clamp is supported", tl_cstr(S, tl_sca(x.ty)));
+    bool nan_all;
+    if (!need_propagate_nan(S, a, 3, &nan_all)) return tv_err();
     Value *ops[3] = {x.v, lo.v, hi.v};
     Type *t = x.ty->ir;
     Op *op = sem_op(S, TT_CLAMPF, ops, 3, &t, 1, 0);
-    int pn = a->given[3] && a->v[3].kind == TV_INT ? (int)a->v[3].i : 0;
-    op_set_attr(S->ctx, op, "propagateNan", sema_attr_i32(S, pn ? 1 : 0));
+    op_set_attr(S->ctx, op, "propagateNan", sema_attr_i32(S, nan_all ? 1 : 0));
     return tv_tensor(op_result(op, 0), x.ty);
 }
 
@@ -1172,6 +1234,14 @@ static int wrap_axis(Sema *S, int64_t axis, int rank) {
     return (int)(axis < 0 ? axis + rank : axis);
 }
 
+/* wrap_axis of a constexpr int (one of 2**63 or more is out of bounds as
+ * the number it is, not as the negative int64 of its bits) */
+static int wrap_axis_tv(Sema *S, const TV *axis, int rank) {
+    if (!axis->u64) return wrap_axis(S, axis->i, rank);
+    sema_error(S, "axis %llu is out of bounds for a tensor of rank %d", (unsigned long long)axis->i, rank);
+    return -1;
+}
+
 /* reduce(inputs, axis (or none), combine); returns a tuple when n > 1. */
 static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, int cb, bool tie_left, const TV *fn) {
     for (int i = 0; i < n; i++)
@@ -1186,7 +1256,7 @@ static TV do_reduce(Sema *S, TV *in, int n, const TV *axis_v, bool keep_dims, in
         axis = 0;
     } else if (tv_is_int(axis_v)) {
         if (!tl_is_block(in[0].ty)) return sema_error(S, "cannot reduce a scalar");
-        axis = wrap_axis(S, axis_v->i, in[0].ty->rank);
+        axis = wrap_axis_tv(S, axis_v, in[0].ty->rank);
         if (axis < 0) return tv_err();
     } else {
         return sema_error(S, "reduction axis must be a constexpr int or None");
@@ -1298,7 +1368,7 @@ static TV bi_gather(Sema *S, CallArgs *a) {
                              "and %s", tl_cstr(S, src.ty), tl_cstr(S, idx.ty));
     int r = src.ty->rank;
     if (!tv_is_int(A(2))) return sema_error(S, "gather(): axis must be a constexpr int");
-    int axis = wrap_axis(S, a->v[2].i, r);
+    int axis = wrap_axis_tv(S, A(2), r);
     if (axis < 0) return tv_err();
     for (int d = 0; d < r; d++)
         if (d != axis && src.ty->shape[d] != idx.ty->shape[d])
@@ -1324,7 +1394,7 @@ static TV with_indices(Sema *S, TV x, const TV *axis_v, bool keep_dims, int cb, 
         rank = 1;
     } else {
         if (!tv_is_int(axis_v)) return sema_error(S, "axis must be a constexpr int");
-        axis = wrap_axis(S, axis_v->i, rank);
+        axis = wrap_axis_tv(S, axis_v, rank);
         if (axis < 0) return tv_err();
     }
     TV lo = tv_int(0), hi = tv_int(x.ty->shape[axis]);
@@ -1600,7 +1670,7 @@ static TV bi_reshape(Sema *S, CallArgs *a) {
     if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
     for (int i = 0; i < n; i++) {
         if (!tv_is_int(&d[i])) return sema_error(S, "%s(): shape must be constexpr ints", a->bi->name);
-        shape[i] = d[i].i;
+        if (!shape_dim(S, a, 1, &d[i], i, &shape[i])) return tv_err();
     }
     bool reorder = a->bi->arg == 1 || (a->given[2] && cx_truthy(A(2)));
     return sem_reshape(S, x, shape, n, reorder);
@@ -1658,7 +1728,7 @@ static TV bi_broadcast_to(Sema *S, CallArgs *a) {
     if (n > TL_MAX_RANK) return sema_error(S, "too many dims");
     for (int i = 0; i < n; i++) {
         if (!tv_is_int(&d[i])) return sema_error(S, "broadcast_to(): shape must be constexpr ints");
-        shape[i] = d[i].i;
+        if (!shape_dim(S, a, 1, &d[i], i, &shape[i])) return tv_err();
     }
     return sem_broadcast_to(S, x, shape, n);
 }
@@ -1770,7 +1840,7 @@ static TV bi_flip(Sema *S, CallArgs *a) {
     int r = x.ty->rank, dim = r - 1;
     if (GIVEN(1)) {
         if (!tv_is_int(A(1))) return sema_error(S, "flip(): dim must be a constexpr int");
-        dim = wrap_axis(S, a->v[1].i, r);
+        dim = wrap_axis_tv(S, A(1), r);
         if (dim < 0) return tv_err();
     }
     int64_t n = x.ty->shape[dim];
@@ -1840,7 +1910,7 @@ static bool sortable(Sema *S, CallArgs *a, const char *what, int dim_arg, TV *x)
         return false;
     }
     int r = x->ty->rank;
-    if (GIVEN(dim_arg) && (!tv_is_int(A(dim_arg)) || wrap_axis(S, a->v[dim_arg].i, r) != r - 1)) {
+    if (GIVEN(dim_arg) && (!tv_is_int(A(dim_arg)) || wrap_axis_tv(S, A(dim_arg), r) != r - 1)) {
         sema_error(S, "%s(): only the last dimension is currently supported", what);
         return false;
     }
@@ -2308,7 +2378,11 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     }
     int64_t pack = 1;
     if (a->given[5] && a->v[5].kind != TV_NONE) {
-        if (a->v[5].kind != TV_INT || a->v[5].i < 1) return sema_error(S, "inline_asm_elementwise(): pack must be a positive int");
+        /* (an i32 attribute: 2**32 + 1 was 1) */
+        if (a->v[5].kind != TV_INT || a->v[5].u64 || a->v[5].i < 1 || a->v[5].i > INT32_MAX) {
+            at_arg(S, a, 5);
+            return sema_error(S, "inline_asm_elementwise(): pack must be a positive int32");
+        }
         pack = a->v[5].i;
     }
     if (nargs && tl_is_block(in[0].ty) && tl_numel(in[0].ty) % pack)
@@ -2319,7 +2393,7 @@ static TV bi_inline_asm(Sema *S, CallArgs *a) {
     Op *op = sem_op(S, TT_ELEMENTWISE_INLINE_ASM, ops, nargs, irt, ndt, 0);
     op_set_attr(S->ctx, op, "asm_string", attr_string(S->ctx, a->v[0].s));
     op_set_attr(S->ctx, op, "constraints", attr_string(S->ctx, a->v[1].s));
-    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, (int32_t)pack));
+    op_set_attr(S->ctx, op, "packed_element", sema_attr_i32(S, pack));
     op_set_attr(S->ctx, op, "pure", attr_bool(S->ctx, cx_truthy(&a->v[4])));
     if (ndt == 1) return tv_tensor(op_result(op, 0), rt[0]);
     TV *r = ARENA_ARRAY(S->arena, TV, ndt);
@@ -2711,21 +2785,27 @@ static TV bi_isinstance(Sema *S, CallArgs *a) {
     return r < 0 ? tv_err() : tv_bool(r == 1);
 }
 
+/* The int an integral double f is, as Python makes it (int(x),
+ * math.floor(x)): NaN and the infinities raise; an integer past 64 bits is
+ * out of Triton's range (they were C's undefined conversion:
+ * int(float('nan')) gave -2**63, math.ceil(1e30) anything). */
+static TV int_of_integral(Sema *S, double f, const char *what) {
+    if (isnan(f)) return sema_error(S, "cannot convert float NaN to integer");
+    if (isinf(f)) return sema_error(S, "cannot convert float infinity to integer");
+    if (f < -9223372036854775808.0 || f >= 18446744073709551616.0)
+        return sema_error(S, "integer constant out of range: %s has more than 64 bits (Triton's integers are int64, "
+                             "or uint64 up to 2**64 - 1)", what);
+    return f >= 9223372036854775808.0 ? tv_uint64((uint64_t)f) : tv_int((int64_t)f);
+}
+
 static TV bi_int(Sema *S, CallArgs *a) {
     TV v = a->v[0];
     if (v.kind == TV_INT) return v; /* (a uint64 stays one: it was made negative) */
     if (v.kind == TV_BOOL) return tv_int(v.i);
     if (v.kind == TV_FLOAT) {
-        /* Python's int(float): NaN and the infinities raise; an integer past
-         * 64 bits is out of Triton's range (they were C's undefined
-         * conversion: int(float('nan')) gave -2**63) */
-        if (isnan(v.f)) return sema_error(S, "cannot convert float NaN to integer");
-        if (isinf(v.f)) return sema_error(S, "cannot convert float infinity to integer");
-        double t = trunc(v.f);
-        if (t < -9223372036854775808.0 || t >= 18446744073709551616.0)
-            return sema_error(S, "integer constant out of range: int(%g) has more than 64 bits (Triton's integers "
-                                 "are int64, or uint64 up to 2**64 - 1)", v.f);
-        return t >= 9223372036854775808.0 ? tv_uint64((uint64_t)t) : tv_int((int64_t)t);
+        char what[48];
+        snprintf(what, sizeof what, "int(%g)", v.f);
+        return int_of_integral(S, trunc(v.f), what);
     }
     if (v.kind == TV_ERR) return v;
     return sema_error(S, "int() argument must be a constexpr number, not '%s'", tv_kind_name(&v));
@@ -2784,12 +2864,25 @@ static TV bi_bool(Sema *S, CallArgs *a) {
     return tv_bool(cx_truthy(A(0)));
 }
 
+/* triton.next_power_of_2(n): 1 for n <= 1, as the binding's (Python
+ * tritonc.next_power_of_2), and 2**63 (a uint64) for n in (2**62, 2**63];
+ * past that the answer has more than 64 bits. (Doubling a power of 2 up to
+ * n overflowed there and looped forever.) */
 static TV bi_next_pow2(Sema *S, CallArgs *a) {
-    int64_t n;
-    if (!need_int(S, a, 0, &n)) return tv_err();
-    int64_t p = 1;
+    const TV *v = A(0);
+    if (!tv_is_int(v)) {
+        int64_t unused;
+        need_int(S, a, 0, &unused); /* (the report) */
+        return tv_err();
+    }
+    if (!v->u64 && v->i <= 1) return tv_int(1);
+    uint64_t n = (uint64_t)v->i;
+    if (n > UINT64_C(1) << 63)
+        return sema_error(S, "integer constant out of range: next_power_of_2(%llu) has more than 64 bits (Triton's "
+                             "integers are int64, or uint64 up to 2**64 - 1)", (unsigned long long)n);
+    uint64_t p = 1;
     while (p < n) p <<= 1;
-    return tv_int(p);
+    return tv_uint64(p);
 }
 
 /* Python's math module on constexpr numbers (`math.sqrt(HEAD_DIM)`,
@@ -2800,6 +2893,11 @@ static TV bi_next_pow2(Sema *S, CallArgs *a) {
 enum { PM_SQRT, PM_EXP, PM_LOG, PM_LOG2, PM_LOG10, PM_SIN, PM_COS, PM_TAN, PM_ATAN, PM_TANH, PM_ERF,
        PM_FABS, PM_CEIL, PM_FLOOR, PM_TRUNC, PM_POW, PM_ATAN2, PM_ISQRT, PM_GCD, PM_ISINF, PM_ISNAN };
 
+/* |v| of a constexpr int, in uint64 (where -2**63's fits) */
+static uint64_t cx_magnitude(const TV *v) {
+    return v->u64 || v->i >= 0 ? (uint64_t)v->i : 0 - (uint64_t)v->i;
+}
+
 static TV bi_pymath(Sema *S, CallArgs *a) {
     double x[2] = {0, 0};
     int nargs = strchr(a->bi->params, ',') ? 2 : 1;
@@ -2809,7 +2907,7 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
         if (!tv_is_num(&v))
             return sema_error(S, "math.%s() runs at compile time: its argument must be a constexpr number, not '%s'",
                               a->bi->name, tv_kind_name(&v));
-        x[i] = v.kind == TV_FLOAT ? v.f : (double)v.i;
+        x[i] = v.kind == TV_FLOAT ? v.f : v.u64 ? (double)(uint64_t)v.i : (double)v.i;
     }
     switch (a->bi->arg) {
     case PM_SQRT:
@@ -2838,26 +2936,36 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
     case PM_TANH: return tv_float(tanh(x[0]));
     case PM_ERF: return tv_float(erf(x[0]));
     case PM_FABS: return tv_float(fabs(x[0]));
-    case PM_CEIL: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)ceil(x[0])) : tv_int(a->v[0].i);
-    case PM_FLOOR: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)floor(x[0])) : tv_int(a->v[0].i);
-    case PM_TRUNC: return a->v[0].kind == TV_FLOAT ? tv_int((int64_t)trunc(x[0])) : tv_int(a->v[0].i);
+    /* (an int is itself, a uint64 kept; a float past 64 bits an error) */
+    case PM_CEIL:
+    case PM_FLOOR:
+    case PM_TRUNC: {
+        if (a->v[0].kind == TV_INT) return a->v[0];
+        if (a->v[0].kind == TV_BOOL) return tv_int(a->v[0].i);
+        double r = a->bi->arg == PM_CEIL ? ceil(x[0]) : a->bi->arg == PM_FLOOR ? floor(x[0]) : trunc(x[0]);
+        char what[48];
+        snprintf(what, sizeof what, "math.%s(%g)", a->bi->name, x[0]);
+        return int_of_integral(S, r, what);
+    }
     case PM_POW: return tv_float(pow(x[0], x[1]));
     case PM_ATAN2: return tv_float(atan2(x[0], x[1]));
+    /* in uint64: a uint64 argument is no negative number, and the
+     * magnitude of -2**63 is one (math.gcd(-2**63, 0) == 2**63) */
     case PM_ISQRT: {
-        if (a->v[0].i < 0) return sema_error(S, "isqrt() argument must be nonnegative");
-        int64_t r = (int64_t)sqrt((double)a->v[0].i);
-        while (r * r > a->v[0].i) r--;
-        while ((r + 1) * (r + 1) <= a->v[0].i) r++;
-        return tv_int(r);
+        if (!a->v[0].u64 && a->v[0].i < 0) return sema_error(S, "isqrt() argument must be nonnegative");
+        uint64_t n = (uint64_t)a->v[0].i, r = (uint64_t)sqrt((double)n);
+        while (r && r > n / r) r--;
+        while (r + 1 <= n / (r + 1)) r++;
+        return tv_int((int64_t)r);
     }
     case PM_GCD: {
-        int64_t p = a->v[0].i < 0 ? -a->v[0].i : a->v[0].i, q = a->v[1].i < 0 ? -a->v[1].i : a->v[1].i;
+        uint64_t p = cx_magnitude(&a->v[0]), q = cx_magnitude(&a->v[1]);
         while (q) {
-            int64_t t = p % q;
+            uint64_t t = p % q;
             p = q;
             q = t;
         }
-        return tv_int(p);
+        return tv_uint64(p);
     }
     case PM_ISINF: return tv_bool(isinf(x[0]));
     case PM_ISNAN: return tv_bool(isnan(x[0]));
@@ -4287,6 +4395,9 @@ TV builtin_call(Sema *S, const Builtin *bi, const TV *recv, const PyExpr *call) 
             given |= UINT32_C(1) << pos;
             pos++;
         } else if (var >= 0) {
+            /* a varargs parameter given one argument (reshape(x, (4, 2)),
+             * taken as the tuple it is by unpack_var) points there */
+            a.node[var] = extra.len ? NULL : ae;
             vec_push(&extra, v);
         } else {
             pos++;

@@ -31,7 +31,7 @@
  *     rather than being copied repeatedly, so the IR grows linearly.
  * Assignment turns Python numbers into runtime scalars (Triton's
  * _sanitize_value); constexprs survive only as parameters, `x: tl.constexpr
- * = ...` and module globals.
+ * = ...`, module globals and tuples whose items are all constexprs.
  */
 #include "sema/sema_int.h"
 #include "front/py/py.h"
@@ -1411,14 +1411,15 @@ static NOT_INLINE TV visit_call(Sema *S, const PyExpr *e) {
 static void visit_block(Sema *S, const PyBlock *b);
 static void visit_block_cont(Sema *S, const PyBlock *b, int start, const Cont *cont);
 
-static TV sanitize(Sema *S, TV v) {
-    if (S->fn && S->fn->const_eval) return v; /* a @constexpr_function's values stay Python values */
+/* A tuple's numbers made runtime scalars, nested tuples' too (Triton's
+ * _sanitize_value applied to every item) */
+static TV runtime_items(Sema *S, TV v) {
     if (sema_agg_of(S, &v)) return v; /* an @aggregate's fields have the kinds its constructor gave them */
     if (v.kind == TV_TUPLE) {
         TV t = make_tuple(S, v.elems, v.n);
         t.fields = v.fields;
         for (int i = 0; i < v.n; i++) {
-            t.elems[i] = sanitize(S, v.elems[i]);
+            t.elems[i] = runtime_items(S, v.elems[i]);
             if (t.elems[i].kind == TV_ERR) return t.elems[i];
         }
         return t;
@@ -1426,6 +1427,37 @@ static TV sanitize(Sema *S, TV v) {
     if (tv_is_num(&v)) return sem_to_tensor(S, &v);
     if (v.kind == TV_STR) return sema_error(S, "cannot convert str '%s' to tensor", v.s);
     return v;
+}
+
+/* The value an assignment binds: a tuple of constexprs (nested tuples of
+ * them included) stays one, as a -D or binding tuple is, so that `t = (1,
+ * 2)` can be sliced, compared, unpacked and taken as a shape; a tuple
+ * with a runtime item, as a number alone, is made runtime. A constexpr
+ * tuple that a runtime loop or `if` changes becomes runtime there
+ * (promote_tuple). */
+static TV sanitize(Sema *S, TV v) {
+    if (S->fn && S->fn->const_eval) return v; /* a @constexpr_function's values stay Python values */
+    if (v.kind == TV_TUPLE && !sema_agg_of(S, &v) && const_tree(&v)) return v;
+    return runtime_items(S, v);
+}
+
+/* A constexpr tuple holding numbers (and no str, which has no runtime
+ * form): what a runtime loop that reassigns it carries, and what a runtime
+ * `if` that makes it another value in one branch merges, once its numbers
+ * are runtime scalars as a mixed tuple's are (runtime_items). */
+static bool num_leaves(const TV *v, bool *num) {
+    if (v->kind == TV_TUPLE) {
+        for (int i = 0; i < v->n; i++)
+            if (!num_leaves(&v->elems[i], num)) return false;
+        return true;
+    }
+    *num |= tv_is_num(v);
+    return v->kind != TV_STR;
+}
+
+static bool promotable_tuple(Sema *S, const TV *v) {
+    bool num = false;
+    return v->kind == TV_TUPLE && !sema_agg_of(S, v) && const_tree(v) && num_leaves(v, &num) && num;
 }
 
 static uint64_t cx_bit(const char *name) { return UINT64_C(1) << ((uintptr_t)name >> 4 & 63); }
@@ -1880,6 +1912,12 @@ static bool visit_if(Sema *S, const PyStmt *s, const Cont *cont) {
             bad = true;
             continue;
         }
+        if (!(const_tree(&a) && const_tree(&b) && a.kind == b.kind && cx_equal(&a, &b))) {
+            /* a constexpr tuple the branches make differ is merged as a
+             * runtime one, its numbers made scalars before the scf.if */
+            if (promotable_tuple(S, &a)) tvals.data[i] = a = runtime_items(S, a);
+            if (promotable_tuple(S, &b)) evals.data[i] = b = runtime_items(S, b);
+        }
         if ((a.kind == TV_TUPLE || b.kind == TV_TUPLE) && (tv_has_tensor(&a) || tv_has_tensor(&b))) {
             /* tuples holding tensors: their leaves are merged */
             if (!tv_same_layout(&a, &b)) {
@@ -1977,6 +2015,20 @@ static const AssignedNames *assigned_names(Sema *S, const PyBlock *body) {
     return an;
 }
 
+/* The value of a live-in name a loop body assigns, when the loop carries
+ * it: a runtime value, or a constexpr tuple of numbers made runtime here,
+ * before the loop, so that the body may change its items (`m = (0, 0)`
+ * then `m = (m[0] + i, m[1])`, which Triton's tuples of scalars allow).
+ * NULL if the name is not carried. */
+static const TV *carried_value(Sema *S, const char *name) {
+    const TV *v = scope_find(&S->fn->lscope, name);
+    if (v && promotable_tuple(S, v)) {
+        set_value(S, name, runtime_items(S, *v));
+        v = scope_find(&S->fn->lscope, name);
+    }
+    return v && tv_has_tensor(v) ? v : NULL;
+}
+
 /* The loop-carried names: live-in runtime values (tensors, tuples holding
  * tensors) the body assigns, in the order of the live-ins (Triton walks
  * `liveins.items()`, a dict copied from lscope, so the order a name was
@@ -1994,8 +2046,8 @@ static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Sco
         for (int i = 0; i < assigned->n; i++) {
             const char *nm = assigned->names[i];
             if (nm == tname) continue; /* (interned) */
-            const TV *v = scope_find(live, nm);
-            if (!v || !tv_has_tensor(v)) continue;
+            const TV *v = carried_value(S, nm);
+            if (!v) continue;
             int k = scope_index_of(live, v), j = n++;
             for (; j > 0 && at[j - 1] > k; j--) at[j] = at[j - 1];
             at[j] = k;
@@ -2007,8 +2059,8 @@ static int carried_names(Sema *S, const PyBlock *body, const PyExpr *target, Sco
         const char *nm = live->data[i].name;
         if (target && target->kind == PY_EXPR_NAME && target->name == nm) continue; /* (interned) */
         if (!assigns(assigned, nm)) continue;
-        const TV *v = &live->data[i].val;
-        if (tv_has_tensor(v)) scope_push(out, nm, *v);
+        const TV *v = carried_value(S, nm);
+        if (v) scope_push(out, nm, *v);
     }
     return out->len;
 }
@@ -2242,6 +2294,17 @@ static void visit_for(Sema *S, const PyStmt *s) {
             v.kind != TV_NONE) {
             at_expr(S, it->call.keywords[i].value);
             sema_error(S, "tl.range(): %s must be a constexpr int, got %s", k, tv_kind_name(&v));
+            return;
+        }
+        /* an i32 attribute (Triton's get_int32_attr rejects a wider int):
+         * 2**32 + 3 stages were 3 */
+        if (k && (!strcmp(k, "num_stages") || !strcmp(k, "loop_unroll_factor")) && v.kind == TV_INT &&
+            (v.u64 || v.i < INT32_MIN || v.i > INT32_MAX)) {
+            StrBuf b = {0};
+            tv_str(S, &v, &b);
+            at_expr(S, it->call.keywords[i].value);
+            sema_error(S, "tl.range(): %s must fit in int32, got %s", k, sb_cstr(&b));
+            sb_free(&b);
             return;
         }
         if (k && !strcmp(k, "num_stages")) num_stages = v;

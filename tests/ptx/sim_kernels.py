@@ -432,6 +432,31 @@ def inline_asm_packed():
         assert torch.equal(y, x.float() * x.float() + 1), (block, target)
 
 
+@triton.jit
+def _asm_scoped_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    # |2x| + 1 through registers the asm declares in its own block (ptxas
+    # scopes them there): every element's copy declares the same names,
+    # one of them shadowing the kernel's %r registers
+    y = tl.inline_asm_elementwise(
+        "{\n\t.reg .b32 t;\n\t.reg .pred p;\n\tadd.s32 t, $1, $1;\n\tsetp.lt.s32 p, t, 0;\n\t"
+        "@p neg.s32 t, t;\n\t{ .reg .b32 %r<2>; add.s32 %r1, t, 1; mov.b32 $0, %r1; }\n\t}",
+        "=r,r", [x], dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(y_ptr + offs, y, mask=m)
+
+
+@case()
+def inline_asm_scoped_regs():
+    # .reg declarations inside the asm's { } (the simulator took only the
+    # kernel's own %name<N> declarations, and stopped at "unknown register t")
+    n = 300
+    x, y = randint(-1000, 1000, n), torch.zeros(n, dtype=torch.int32)
+    check(_asm_scoped_kernel, (triton.cdiv(n, 256),), x, y, n, BLOCK=256, sim_only=True)
+    assert torch.equal(y, (2 * x).abs() + 1), (y, x)
+
+
 @case()
 def sm80():
     # sm_80 code: bf16 atomics by a CAS loop (fma.rn.bf16), conversions

@@ -2,7 +2,8 @@
 # divergent loops reconverge (min-PC scheduling), a bar.sync that part of a
 # warp never reaches is a deadlock, threads at different bar.syncs, a
 # shfl.sync with part of its member mask, a missing barrier (shared-memory
-# race), an unknown instruction, and a few of the ISA's corner cases.
+# race), an unknown instruction, registers declared in a { } block, and a
+# few of the ISA's corner cases.
 # REQUIRES: numpy
 # RUN: %python %s
 import os
@@ -110,6 +111,22 @@ out = run(body.replace("{bar}", "bar.sync 0;"))
 assert (out == (t ^ 1)).all()
 
 run("\tfrobnicate.b32 %r2, %r1;", expect="unknown instruction")
+
+# .reg declarations scoped to a { } block, as inline asm writes them: the
+# same name in sibling blocks with other types, on one line or several, a
+# %r<2> that shadows the kernel's %r0 and %r1 but not %r2 and up, and a
+# vector operand's braces inside a statement
+out = run("""
+	{ .reg .b32 t; .reg .pred p; add.u32 t, %r1, 5; setp.gt.u32 p, t, 40; @p add.u32 t, t, 1000; mov.b32 %r2, t; }
+	{
+	.reg .b64 t;
+	.reg .b32 %r<2>;
+	cvt.u64.u32 t, %r2;
+	mov.b64 {%r0, %r1}, t;
+	add.u32 %r3, %r0, %r1;
+	}
+	st.global.u32 [%rd3], %r3;""")
+assert (out == (t + 5) + 1000 * (t + 5 > 40)).all(), out
 
 # ISA corner cases: min/max return the non-NaN operand (.NaN propagates);
 # float -> int conversions saturate and take NaN to 0; bfe sign-extends

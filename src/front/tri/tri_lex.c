@@ -49,7 +49,7 @@ static Loc lex_loc(const Lexer *lx, const char *at) {
 }
 
 static void push(Lexer *lx, TriTokKind kind, const char *start, int len) {
-    TriToken t = {kind, lex_loc(lx, start), start, len, 0, 0.0};
+    TriToken t = {kind, lex_loc(lx, start), start, len, 0, 0.0, false, false};
     vec_push(&lx->toks, t);
 }
 
@@ -107,14 +107,16 @@ static void lex_number(Lexer *lx) {
             }
         }
     } else {
-        int64_t v = 0;
-        bool overflow = false;
-        for (const char *d = s; d < s + len; d++) {
-            if (v > (INT64_MAX - (*d - '0')) / 10) overflow = true;
-            if (!overflow) v = v * 10 + (*d - '0');
+        /* in uint64, to 2^63: the magnitude of INT64_MIN, which C (and
+         * here the parser) reads as the minus of that literal */
+        const uint64_t limit = (uint64_t)INT64_MAX + 1;
+        uint64_t v = 0;
+        for (const char *d = s; d < s + len && !t->too_large; d++) {
+            if (v > (limit - (uint64_t)(*d - '0')) / 10) t->too_large = true;
+            else v = v * 10 + (uint64_t)(*d - '0');
         }
-        if (overflow) diag_report(lx->de, DIAG_ERROR, t->loc, len, "integer literal too large");
-        t->ival = overflow ? 0 : v;
+        t->needs_minus = !t->too_large && v == limit;
+        t->ival = t->too_large ? 0 : t->needs_minus ? INT64_MIN : (int64_t)v;
     }
     lx->p = tok_end;
 }
@@ -208,7 +210,7 @@ TriToken *tri_lex(Arena *arena, DiagEngine *de, const char *file, const char *sr
      * still open: then the parser sees the end of the file itself
      * ("expected ')', saw end of file" after the last token). */
     if (!last_is_newline_or_empty(&lx) && lx.depth == 0) push(&lx, TK_NEWLINE, lx.p, 0);
-    TriToken eof = {TK_EOF, {file, last_line, (int)(last_end - last_line_start) + 1}, lx.end, 0, 0, 0};
+    TriToken eof = {TK_EOF, {file, last_line, (int)(last_end - last_line_start) + 1}, lx.end, 0, 0, 0, false, false};
     vec_push(&lx.toks, eof);
     *ntoks = lx.toks.len;
     TriToken *out = arena_dup(arena, lx.toks.data, sizeof(TriToken) * (size_t)lx.toks.len);

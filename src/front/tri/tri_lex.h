@@ -46,6 +46,11 @@ typedef struct TriToken {
     int len;
     int64_t ival;
     double fval;
+    /* TK_INT past INT64_MAX, reported by the parser (int_literal) in
+     * source order: 9223372036854775808 (2^63) needs_minus, ival INT64_MIN,
+     * the value only a minus directly before it gives (alone it is too
+     * large); a larger one is too_large, ival 0 */
+    bool needs_minus, too_large;
 } TriToken;
 
 /* Tokenises src[0..len) into an arena array ending with TK_EOF; reports

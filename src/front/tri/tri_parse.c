@@ -130,6 +130,18 @@ static TriExpr *new_expr(Parser *p, TriExprKind kind, const TriToken *t) {
     return e;
 }
 
+/* The value of integer (or trit) literal t, negated when a minus stands
+ * directly before it, or 0 after an error if it is too large. As in C, -9223372036854775808 is the minus of a
+ * literal one past INT64_MAX, and gives INT64_MIN; that literal alone is
+ * too large. (The negation is done in uint64: -INT64_MIN overflows.) */
+static int64_t int_literal(Parser *p, const TriToken *t, bool negated) {
+    if (t->too_large || (t->needs_minus && !negated)) {
+        diag_report(p->de, DIAG_ERROR, t->loc, tok_span(t), "integer literal too large");
+        return 0;
+    }
+    return negated ? (int64_t)(0 - (uint64_t)t->ival) : t->ival;
+}
+
 /* Stands for an expression that failed to parse (already reported): typed
  * as an error now, so the checker reports nothing more about it or about
  * what uses it ('let c = @' is one error, not also "operands of '@' must be
@@ -179,7 +191,7 @@ static void parse_dims(Parser *p, TriTokKind close, TriExpr ***out, int *n, bool
         TriToken *t = peek(p);
         if (t->kind == TK_INT) {
             TriExpr *e = new_expr(p, TRI_EX_INT, advance(p));
-            e->u.ival = t->ival;
+            e->u.ival = int_literal(p, t, false);
             vec_push(&v, e);
         } else if (t->kind == TK_IDENT) {
             TriExpr *e = new_expr(p, TRI_EX_NAME, advance(p));
@@ -317,7 +329,7 @@ static void parse_trit_values(Parser *p, void *vec, TriTokKind close) {
             }
             advance(p);
             TriExpr *e = new_expr(p, lit->kind == TK_TRIT ? TRI_EX_TRIT : TRI_EX_INT, t);
-            e->u.ival = neg ? -lit->ival : lit->ival;
+            e->u.ival = int_literal(p, lit, neg);
             e->span = (int)(lit->start + lit->len - t->start);
             vec_push(v, e);
         }
@@ -360,7 +372,7 @@ static TriExpr *parse_primary(Parser *p) {
     case TK_INT:
     case TK_TRIT:
         e = new_expr(p, t->kind == TK_INT ? TRI_EX_INT : TRI_EX_TRIT, advance(p));
-        e->u.ival = t->ival;
+        e->u.ival = int_literal(p, t, false);
         return e;
     case TK_FLOAT:
         e = new_expr(p, TRI_EX_FLOAT, advance(p));
@@ -429,7 +441,7 @@ static TriExpr *parse_unary(Parser *p) {
             e = new_expr(p, n->kind == TK_INT ? TRI_EX_INT : n->kind == TK_TRIT ? TRI_EX_TRIT : TRI_EX_FLOAT, t);
             e->span = (int)(n->start + n->len - t->start);
             if (n->kind == TK_FLOAT) e->u.fval = -n->fval;
-            else e->u.ival = -n->ival;
+            else e->u.ival = int_literal(p, n, true);
         } else {
             e = new_expr(p, TRI_EX_UNARY, t);
             e->u.op.op = '-';

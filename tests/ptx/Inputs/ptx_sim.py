@@ -344,12 +344,23 @@ class Kernel:
         body_start = text.index("{", m.end())
         body = text[body_start + 1:text.rindex("}")]
         self.regtype = {}
+        self.scoped = {}  # a register declared inside { }, by its unique name: its type
+        self.nscoped = 0  # declarations inside { } so far (their unique names' numbers)
         self.code, self.labels = [], {}
         self.param_decls = {}
-        for ln in body.splitlines():
-            line = ln.split("//")[0].strip()
-            if not line or line in ("{", "}"):
+        scopes = []  # per open { }: declared name -> (unique name, N of a %r<N> or None)
+        for line in self.statements(body):
+            if line == "{":
+                scopes.append({})
                 continue
+            if line == "}":
+                if scopes:
+                    scopes.pop()
+                continue
+            if scopes:
+                if self.declare_scoped(line, scopes):
+                    continue
+                line = self.rename_scoped(line, scopes)
             rm = re.match(r"\.reg\s+\.(\w+)\s+%(\w+?)<\d+>;", line)
             if rm:
                 self.regtype[rm.group(2)] = rm.group(1)
@@ -375,6 +386,71 @@ class Kernel:
                          re.search(r"ld\.[\w.]*(volatile|acquire)", text))
 
     @staticmethod
+    def statements(body):
+        """The body's statements, one a line as the loop above reads them
+        (each with its `;`), and each `{` or `}` that opens or closes a
+        block (at the start of a statement: braces inside one are a vector
+        operand) alone: inline asm writes `{ .reg .b32 t; ...; }`, on one
+        line or several."""
+        for ln in body.splitlines():
+            line = ln.split("//")[0].strip()
+            while line:
+                if line[0] in "{}":
+                    yield line[0]
+                    line = line[1:].lstrip()
+                    continue
+                end = line.find(";")
+                if end < 0:
+                    yield line
+                    break
+                yield line[:end + 1]
+                line = line[end + 1:].lstrip()
+
+    _reg_decl = re.compile(r"\.reg\s+\.(\w+)\s+(.+?)\s*;$")
+
+    def declare_scoped(self, line, scopes):
+        """A `.reg` inside { } (ptxas scopes it to the block, so the same
+        name may be declared in each inlined asm): each name gets a unique
+        one, `t` -> `%__4_t`, `%r<3>` -> `%__4_r` (its registers %__4_r0 to
+        %__4_r2), that rename_scoped writes for it until the block closes."""
+        m = self._reg_decl.match(line)
+        if not m:
+            return False
+        for decl in m.group(2).split(","):
+            dm = re.match(r"(%?[A-Za-z_$][\w$]*)(?:<(\d+)>)?$", decl.strip())
+            if not dm:
+                raise SimError("register declaration " + line)
+            unique = "%%__%d_%s" % (self.nscoped, dm.group(1).lstrip("%"))
+            self.nscoped += 1
+            scopes[-1][dm.group(1)] = (unique, None if dm.group(2) is None else int(dm.group(2)))
+            for r in range(int(dm.group(2))) if dm.group(2) is not None else (None,):
+                self.scoped[unique if r is None else unique + str(r)] = m.group(1)
+        return True
+
+    @staticmethod
+    def rename_scoped(line, scopes):
+        names = {}
+        for sc in scopes:  # (inner blocks shadow outer ones)
+            names.update(sc)
+        if not names:
+            return line
+
+        def sub(m):
+            tok = m.group(0)
+            hit = names.get(tok)
+            if hit is not None and hit[1] is None:
+                return hit[0]
+            # a register of a `%r<3>` declaration: %r0, %r1, %r2 (%r3 is
+            # the enclosing scope's)
+            am = re.match(r"(.*?)(\d+)$", tok)
+            hit = names.get(am.group(1)) if am else None
+            if hit is not None and hit[1] is not None and int(am.group(2)) < hit[1]:
+                return hit[0] + am.group(2)
+            return tok
+
+        return re.sub(r"(?<![\w$.%])%?[A-Za-z_$][\w$]*", sub, line)
+
+    @staticmethod
     def parse(line):
         pred, neg = None, False
         if line.startswith("@"):
@@ -387,6 +463,8 @@ class Kernel:
     # ---- registers and operands ------------------------------------------
 
     def storage(self, name):
+        if name in self.scoped:
+            return STORAGE[self.scoped[name]]
         m = re.match(r"%([a-z]+)\d+$", name)
         if not m or m.group(1) not in self.regtype:
             raise SimError("unknown register " + name)
