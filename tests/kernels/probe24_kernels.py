@@ -303,6 +303,76 @@
 # CONSTEXPR: I=4, J=8, K=16
 # GRID: 1
 #
+# KERNEL: recursive_tuple_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32
+# CONSTEXPR: DEPTH=4
+# GRID: 1
+#
+# KERNEL: pointer_select_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i8:16,*fp32:16,*i32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: bool_ptr_kernel
+# SIGNATURE: *i1:16,*i32:16,*i1:16,*i32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: 1
+#
+# KERNEL: dot_fp64_kernel
+# SIGNATURE: *fp64:16,*fp64:16,*fp64:16,i32,i32,i32
+# CONSTEXPR: BLOCK_M=32, BLOCK_N=32, BLOCK_K=16
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: runtime_full_kernel
+# SIGNATURE: *i32:16,i32,fp32,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: tiny_shapes_kernel
+# SIGNATURE: *fp32:16,*fp32:16
+# CONSTEXPR:
+# GRID: 1
+#
+# KERNEL: scan3d_kernel
+# SIGNATURE: *i32:16,*i32:16,*i32:16
+# CONSTEXPR: A=2, B=16, C=8
+# GRID: 1
+#
+# KERNEL: scan3d_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16
+# CONSTEXPR: A=4, B=4, C=32
+# GRID: 1
+#
+# KERNEL: scalar_mask_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i1:16,i32,i32
+# CONSTEXPR: BLOCK=32
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: half_rounding_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: 1
+#
+# KERNEL: half_rounding_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: 1
+#
+# KERNEL: float_edges_kernel
+# SIGNATURE: *fp32:16,*i32:16,*i64:16,*u32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=32
+# GRID: 1
+#
+# KERNEL: defaults_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,fp32,i32
+# CONSTEXPR: BLOCK=64, ACT="relu"
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: inplace_scale_kernel
+# SIGNATURE: *fp16:16,i32,fp32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
 # A probe of kernels no other corpus file has (tests/python/test_probe24_kernels.py runs them on the CPU):
 # torch inductor's generated code (argmax/amax through a copied triton_helpers, a looped Welford layer
 # norm with a runtime `if` returning a tuple, an online softmax with r0_ names, a tuple cummax scan, an
@@ -1263,3 +1333,190 @@ def broadcast_3d_kernel(a_ptr, b_ptr, c_ptr, out_ptr, I: tl.constexpr, J: tl.con
     flat = tl.ravel(tl.permute(t, (2, 0, 1)))      # k-major
     tl.store(out_ptr + tl.arange(0, I * J * K), flat)
     tl.store(out_ptr + I * J * K + i[:, None] * J + j[None, :], r)
+
+
+TILE = tl.constexpr((16, 32))
+
+
+@triton.jit
+def _power_sum(x, DEPTH: tl.constexpr):
+    # recursion on a constexpr: x + x^2 + ... + x^DEPTH
+    if DEPTH == 1:
+        return x
+    else:
+        return x + x * _power_sum(x, DEPTH - 1)
+
+
+@triton.jit
+def _tail_sum(t):
+    if len(t) == 1:
+        return t[0]
+    else:
+        return t[0] + _tail_sum(t[1:])
+
+
+@triton.jit
+def recursive_tuple_kernel(x_ptr, out_ptr, n, DEPTH: tl.constexpr):
+    rows = tl.arange(0, TILE[0])
+    cols = tl.arange(0, TILE[1])
+    offs = rows[:, None] * TILE[1] + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    acc = tl.zeros(TILE, tl.float32)
+    acc += _power_sum(x, DEPTH)
+    parts = (x, x * 2, x * 3, acc)
+    head = parts[:2]
+    tail = parts[2:]
+    tl.static_assert(len(head) == 2 and len(tail) == 2)
+    tl.store(out_ptr + offs, _tail_sum(head + tail), mask=offs < n)
+
+
+@triton.jit
+def pointer_select_kernel(a_ptr, b_ptr, sel_ptr, out_ptr, bytes_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    s = tl.load(sel_ptr + offs, mask=m, other=0)
+    src = tl.where(s != 0, a_ptr + offs, b_ptr + (n - 1 - offs))
+    v = tl.load(src, mask=m)
+    tl.store(out_ptr + offs, v, mask=m)
+    # the fp32 words of a as bytes, through a pointer cast
+    pb = a_ptr.to(tl.pointer_type(tl.uint8))
+    boffs = tl.program_id(0) * BLOCK * 4 + tl.arange(0, 4 * BLOCK)
+    by = tl.load(pb + boffs, mask=boffs < 4 * n)
+    tl.store(bytes_ptr + boffs, by.to(tl.int32), mask=boffs < 4 * n)
+
+
+@triton.jit
+def bool_ptr_kernel(m_ptr, x_ptr, out_ptr, cnt_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    valid = offs < n
+    m = tl.load(m_ptr + offs, mask=valid, other=False)
+    x = tl.load(x_ptr + offs, mask=valid, other=0)
+    # a bool store of ints: nonzero is True
+    tl.store(out_ptr + offs, x * m.to(tl.int32), mask=valid)
+    tl.store(out_ptr + BLOCK + offs, (x > 2) ^ m, mask=valid)
+    tl.store(cnt_ptr, tl.sum(m.to(tl.int32), axis=0), mask=n > 0)
+
+
+@triton.jit
+def dot_fp64_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float64)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :], mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :], mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, out_dtype=tl.float64)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def runtime_full_kernel(out_ptr, fill, scale, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    f = tl.full([BLOCK], fill, tl.int32)
+    g = tl.full([2, BLOCK // 2], scale, tl.float16)
+    r = tl.arange(16, 16 + BLOCK)
+    v = f + r + tl.reshape(g, [BLOCK]).to(tl.int32)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, v, mask=(offs < n) & (pid < 3))
+
+
+@triton.jit
+def tiny_shapes_kernel(x_ptr, out_ptr):
+    one = tl.arange(0, 1)
+    two = tl.arange(0, 2)
+    a = tl.load(x_ptr + one)                    # [1]
+    b = tl.load(x_ptr + 1 + two)                # [2]
+    col = tl.load(x_ptr + 3 + tl.arange(0, 4)[:, None] + one[None, :])   # [4, 1]
+    s1 = tl.sum(col, axis=1)                    # reduce a size-1 axis
+    c1 = tl.cumsum(a, axis=0)
+    m2 = tl.max(b, axis=0)
+    p = tl.cumprod(b, axis=0)
+    tl.store(out_ptr + tl.arange(0, 4), s1)
+    tl.store(out_ptr + 4 + one, c1)
+    tl.store(out_ptr + 5, m2)
+    tl.store(out_ptr + 6 + two, p)
+    tl.store(out_ptr + 8 + two, tl.sort(b, descending=True))
+    tl.store(out_ptr + 10 + one, tl.argmax(col, axis=0).to(tl.float32))
+
+
+@triton.jit
+def _add3(a, b):
+    return a + b
+
+
+@triton.jit
+def scan3d_kernel(x_ptr, out_ptr, rev_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    ia = tl.arange(0, A)[:, None, None]
+    ib = tl.arange(0, B)[None, :, None]
+    ic = tl.arange(0, C)[None, None, :]
+    offs = ia * (B * C) + ib * C + ic
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.associative_scan(x, 1, _add3))
+    tl.store(rev_ptr + offs, tl.cumsum(x, axis=2, reverse=True) - tl.cumsum(x, axis=0))
+
+
+@triton.jit
+def scalar_mask_kernel(x_ptr, out_ptr, flag_ptr, n, limit, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    live = pid < limit                      # a scalar mask for a block of pointers
+    x = tl.load(x_ptr + offs, mask=live, other=-1.0)
+    tl.store(out_ptr + offs, x * 2, mask=live & (offs < n))
+    first = tl.load(x_ptr + pid * BLOCK, mask=live, other=0.0)
+    tl.store(flag_ptr + pid, first > 0, mask=pid < tl.num_programs(0))
+
+
+@triton.jit
+def half_rounding_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # fp16/bf16 arithmetic rounds after every operation, as the GPU's
+    # native half instructions do
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    a = tl.load(a_ptr + offs, mask=m, other=0.0)
+    b = tl.load(b_ptr + offs, mask=m, other=0.0)
+    s = (a + b) - a
+    p = (a * b) * b - a
+    tl.store(out_ptr + offs, s, mask=m)
+    tl.store(out_ptr + BLOCK + offs, p, mask=m)
+    tl.store(out_ptr + 2 * BLOCK + offs, tl.maximum(a - b, -a) + b, mask=m)
+
+
+@triton.jit
+def float_edges_kernel(x_ptr, i32_ptr, i64_ptr, u32_ptr, tiny_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    tl.store(i32_ptr + offs, x.to(tl.int32), mask=m)
+    tl.store(i64_ptr + offs, x.to(tl.int64), mask=m)
+    tl.store(u32_ptr + offs, x.to(tl.uint32), mask=m)
+    # subnormal results: 1e-40 is an fp64 literal, cast to fp32 (a subnormal)
+    tl.store(tiny_ptr + offs, x * 1e-40 + 1e-45 * x, mask=m)
+
+
+@triton.jit(do_not_specialize=["n"])
+def defaults_kernel(x_ptr, out_ptr, n, scale=2.0, shift=1, BLOCK: tl.constexpr = 64, ACT: tl.constexpr = "none"):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    y = x * scale + shift
+    if ACT == "relu":
+        y = tl.maximum(y, 0.0)
+    tl.store(out_ptr + offs, y, mask=m)
+
+
+def _prune(configs, named_args, **kwargs):
+    n = named_args["n"]
+    return [c for c in configs if c.kwargs["BLOCK"] <= max(64, triton.next_power_of_2(n))]
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 32}), triton.Config({"BLOCK": 128}, num_stages=2),
+                          triton.Config({"BLOCK": 1024}, num_warps=8)],
+                 key=["n"], prune_configs_by={"early_config_prune": _prune}, restore_value=["x_ptr"])
+@triton.jit
+def inplace_scale_kernel(x_ptr, n, factor, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(x_ptr + offs, x * factor, mask=m)

@@ -580,6 +580,137 @@ def check_broadcast_3d():
     torch.testing.assert_close(out[I * J * Kd:], t.sum(2).flatten(), atol=1e-5, rtol=1e-5)
 
 
+def check_recursive_tuple():
+    n = 400
+    x = torch.rand(512, generator=g) - 0.5
+    out = torch.empty(512)
+    K.recursive_tuple_kernel[(1,)](x, out, n, DEPTH=4)
+    xm = torch.where(torch.arange(512) < n, x, torch.tensor(0.0))
+    ps = xm + xm ** 2 + xm ** 3 + xm ** 4
+    torch.testing.assert_close(out[:n], (6 * xm + ps)[:n], atol=1e-5, rtol=1e-5)
+
+
+def check_pointer_select():
+    n = 300
+    a = torch.randn(n, generator=g); b = torch.randn(n, generator=g)
+    sel = (torch.rand(n, generator=g) > 0.5).to(torch.int8)
+    out = torch.empty(n); by = torch.empty(4 * n, dtype=torch.int32)
+    K.pointer_select_kernel[(triton.cdiv(n, 128),)](a, b, sel, out, by, n, BLOCK=128)
+    assert torch.equal(out, torch.where(sel != 0, a, b.flip(0)))
+    assert by.tolist() == list(a.numpy().tobytes())
+
+
+def check_bool_ptr():
+    n = 50
+    m = torch.rand(64, generator=g) > 0.5
+    x = torch.randint(-3, 5, (64,), generator=g, dtype=torch.int32)
+    out = torch.zeros(128, dtype=torch.bool); cnt = torch.zeros(1, dtype=torch.int32)
+    K.bool_ptr_kernel[(1,)](m, x, out, cnt, n, BLOCK=64)
+    assert torch.equal(out[:n], (x * m.int())[:n] != 0)
+    assert torch.equal(out[64:64 + n], ((x > 2) ^ m)[:n])
+    assert not out[n:64].any()
+    assert cnt.item() == m[:n].sum().item()
+
+
+def check_dot_fp64():
+    M, N, Kd = 50, 40, 70
+    a = torch.randn(M, Kd, generator=g, dtype=torch.float64); b = torch.randn(Kd, N, generator=g, dtype=torch.float64)
+    c = torch.empty(M, N, dtype=torch.float64)
+    K.dot_fp64_kernel[(triton.cdiv(M, 32), triton.cdiv(N, 32))](a, b, c, M, N, Kd, BLOCK_M=32, BLOCK_N=32, BLOCK_K=16)
+    torch.testing.assert_close(c, a @ b, atol=1e-12, rtol=1e-12)
+
+
+def check_runtime_full():
+    n = 250
+    out = torch.full((n,), -9, dtype=torch.int32)
+    K.runtime_full_kernel[(triton.cdiv(n, 64),)](out, -7, 2.75, n, BLOCK=64)
+    r = torch.arange(n) % 64 + 16
+    want = torch.where(torch.arange(n) < 192, -7 + r + 2, torch.tensor(-9))
+    assert torch.equal(out.long(), want), out
+
+
+def check_tiny_shapes():
+    x = torch.tensor([5.0, 2.0, 7.0, 1.0, -4.0, 9.0, 9.0])
+    out = torch.zeros(11)
+    K.tiny_shapes_kernel[(1,)](x, out)
+    assert out.tolist() == [1.0, -4.0, 9.0, 9.0, 5.0, 7.0, 2.0, 14.0, 7.0, 2.0, 2.0]
+
+
+def check_scan3d():
+    for dt, A, B, C in ((torch.int32, 2, 16, 8), (torch.float32, 4, 4, 32)):
+        x = torch.randint(-9, 10, (A, B, C), generator=g).to(dt)
+        out = torch.empty_like(x); rev = torch.empty_like(x)
+        K.scan3d_kernel[(1,)](x, out, rev, A=A, B=B, C=C)
+        assert torch.equal(out, x.cumsum(1).to(dt))
+        assert torch.equal(rev, (x.flip(2).cumsum(2).flip(2) - x.cumsum(0)).to(dt))
+
+
+def check_scalar_mask():
+    n, limit = 200, 4
+    x = torch.randn(n, generator=g)
+    out = torch.zeros(n); flag = torch.zeros(triton.cdiv(n, 32), dtype=torch.bool)
+    K.scalar_mask_kernel[(triton.cdiv(n, 32),)](x, out, flag, n, limit, BLOCK=32)
+    live = torch.arange(n) < limit * 32
+    assert torch.equal(out, torch.where(live, x * 2, torch.tensor(0.0)))
+    want = torch.tensor([bool(x[p * 32] > 0) if p < limit else False for p in range(flag.numel())])
+    assert torch.equal(flag, want)
+
+
+def check_half_rounding():
+    for dt in (torch.float16, torch.bfloat16):
+        a = torch.tensor([2048.0, 256.0, 1000.0, 3.0, 0.1, 65504.0, -7.5], dtype=dt)
+        b = torch.tensor([1.0, 1.0, 0.3, 1.0 / 3, 0.7, 2.0, 0.01], dtype=dt)
+        n = a.numel()
+        out = torch.empty(192, dtype=dt)
+        K.half_rounding_kernel[(1,)](a, b, out, n, BLOCK=64)
+        # torch's CPU half arithmetic rounds after each operation too
+        assert torch.equal(out[:n], (a + b) - a), dt
+        assert torch.equal(out[64:64 + n], (a * b) * b - a), dt
+        assert torch.equal(out[128:128 + n], torch.maximum(a - b, -a) + b), dt
+
+
+def check_float_edges():
+    x = torch.tensor([float("nan"), float("inf"), -float("inf"), 3e9, -3e9, 5e18, -5e18, 1e20, -5.7,
+                      4294967295.0, 5e9, 1.5, 2.0, 1e-3, 0.0], dtype=torch.float32)
+    n = x.numel()
+    i32 = torch.empty(32, dtype=torch.int32); i64 = torch.empty(32, dtype=torch.int64)
+    u32 = torch.empty(32, dtype=torch.int32); tiny = torch.empty(32)
+    K.float_edges_kernel[(1,)](x, i32, i64, triton.reinterpret(u32, tl.uint32), tiny, n, BLOCK=32)
+    # PTX's cvt.rzi saturates, and NaN converts to 0
+    def sat(v, lo, hi):
+        return 0 if v != v else int(max(lo, min(hi, math.trunc(v)))) if abs(v) != float("inf") else (hi if v > 0 else lo)
+    xs = x.tolist()
+    assert i32[:n].tolist() == [sat(v, -2**31, 2**31 - 1) for v in xs]
+    assert i64[:n].tolist() == [sat(v, -2**63, 2**63 - 1) for v in xs]
+    assert [v & 0xFFFFFFFF for v in u32[:n].tolist()] == [sat(v, 0, 2**32 - 1) for v in xs]
+    xn = x.numpy()
+    want = xn * np.float32(1e-40) + np.float32(1e-45) * xn  # subnormals kept (no flush to zero)
+    assert np.array_equal(tiny[:n].numpy(), want, equal_nan=True)
+
+
+def check_defaults_and_keywords():
+    n = 150
+    x = torch.randn(n, generator=g)
+    out = torch.empty(n)
+    K.defaults_kernel[(triton.cdiv(n, 64),)](x, out, n)
+    torch.testing.assert_close(out, x * 2 + 1)
+    K.defaults_kernel[(triton.cdiv(n, 32),)](out_ptr=out, x_ptr=x, n=n, shift=-3, BLOCK=32, ACT="relu")
+    torch.testing.assert_close(out, (x * 2 - 3).clamp_min(0))
+    K.defaults_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x[1:], out, n - 1, 0.5, num_warps=2)
+    torch.testing.assert_close(out[:n - 1], x[1:] * 0.5 + 1)
+
+
+def check_autotune_prune_restore():
+    for n in (40, 3000):
+        x = torch.randn(n, generator=g).half()
+        x0 = x.clone()
+        K.inplace_scale_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, n, 3.0)
+        # restore_value: the trial runs of the configs did not compound
+        assert torch.equal(x, (x0.float() * 3.0).half()), n
+        best = K.inplace_scale_kernel.best_config
+        assert best.kwargs["BLOCK"] <= max(64, triton.next_power_of_2(n))
+
+
 def check_inline_asm_is_gpu_only():
     x = torch.zeros(8, dtype=torch.int32, device="cpu")
     try:
