@@ -1163,6 +1163,7 @@ static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
                 [MOD_TL_EXTRA] = "triton.language.extra", [MOD_TL_CUDA] = "triton.language.extra.cuda",
                 [MOD_LIBDEVICE] = "libdevice", [MOD_TL_CORE] = "triton.language.core", [MOD_PYMATH] = "math",
                 [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info",
+                [MOD_TL_RANDOM] = "triton.language.random",
                 [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor", [MOD_CLS_DTYPE] = "dtype"};
             _Static_assert(TC_ARRAY_LEN(modnames) == MOD_CLS_DTYPE + 1, "a module without a name");
             unsigned where = v->i == MOD_TL || v->i == MOD_TL_CORE ? BI_TL : v->i == MOD_TL_MATH ? BI_MATH : 0;
@@ -3515,6 +3516,7 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
         {"triton.language.extra", MOD_TL_EXTRA}, {"triton.language.extra.cuda", MOD_TL_CUDA},
         {"triton.language.extra.cuda.libdevice", MOD_LIBDEVICE}, {"triton.language.extra.libdevice", MOD_LIBDEVICE},
         {"triton.language.core", MOD_TL_CORE}, {"math", MOD_PYMATH}, {"triton.language.target_info", MOD_TL_TARGET},
+        {"triton.language.random", MOD_TL_RANDOM},
     };
     const char *bind = asname;
     if (!name && !asname) {

@@ -373,6 +373,11 @@
 # CONSTEXPR: BLOCK=128
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: target_utils_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i32:16,i32,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
 # A probe of kernels no other corpus file has (tests/python/test_probe24_kernels.py runs them on the CPU):
 # torch inductor's generated code (argmax/amax through a copied triton_helpers, a looped Welford layer
 # norm with a runtime `if` returning a tuple, an online softmax with r0_ names, a tuple cummax scan, an
@@ -390,6 +395,8 @@ import triton
 import triton.language as tl
 import triton.language.math as tl_math
 from triton.language.extra import libdevice
+from triton.language.extra import cuda as tlcuda
+from triton.language.random import philox as philox_rounds
 
 NEG_INF = tl.constexpr(float("-inf"))
 ROW_PAD: tl.constexpr = 1
@@ -1024,6 +1031,9 @@ def asm_prmt_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + offs, mask=mask)
     z = tl.inline_asm_elementwise("prmt.b32 $0, $1, $2, 0x5140;", "=r,r,r", [x, y], dtype=tl.uint32,
                                   is_pure=True, pack=1)
+    # globaltimer and smid are inline asm in Triton too
+    t0 = tlcuda.globaltimer()
+    z += (tlcuda.smid() < 0).to(tl.uint32) + (tlcuda.globaltimer() < t0).to(tl.uint32)
     tl.store(out_ptr + offs, z, mask=mask)
 
 
@@ -1520,3 +1530,28 @@ def inplace_scale_kernel(x_ptr, n, factor, BLOCK: tl.constexpr):
     m = offs < n
     x = tl.load(x_ptr + offs, mask=m)
     tl.store(x_ptr + offs, x * factor, mask=m)
+
+
+@triton.jit
+def target_utils_kernel(x_ptr, y_ptr, out_ptr, info_ptr, seed, n, BLOCK: tl.constexpr):
+    # hints with lists, ieee fdiv, the triton.language.random module by
+    # attribute and by import, triton.language.extra.cuda's num_threads/num_warps
+    pid = tl.program_id(0)
+    offs = tl.multiple_of(pid * BLOCK, BLOCK) + tl.arange(0, BLOCK)
+    offs2 = tl.max_contiguous(tl.multiple_of(tl.reshape(offs, [BLOCK // 16, 16]), [16, 16]), [1, 16])
+    m = offs2 < n
+    x = tl.load(x_ptr + offs2, mask=m, other=1.0)
+    y = tl.load(y_ptr + offs2, mask=m, other=1.0)
+    q = tl.math.fdiv(x, y, ieee_rounding=True) + tl.math.div_rn(y, x)
+    r = libdevice.llrint(q * 4.0).to(tl.float32) * 0.25
+    u = tl.random.uint_to_uniform_float(tl.random.randint(seed, offs2))
+    a, b = tl.random.pair_uniform_to_normal(u, 1.0 - u)
+    c0, c1, c2, c3 = philox_rounds(seed, offs2, offs2 * 0, offs2 * 0, offs2 * 0, tl.random.N_ROUNDS_DEFAULT)
+    tl.store(out_ptr + offs2, r, mask=m)
+    tl.store(out_ptr + n + offs2, a * a + b * b, mask=m)
+    tl.store(out_ptr + 2 * n + offs2, (c0 == tl.randint(seed, offs2)).to(tl.float32), mask=m)
+    bits: tl.constexpr = x.dtype.primitive_bitwidth + tl.float16.fp_mantissa_width + tl.int16.int_bitwidth
+    if pid == 0:
+        tl.store(info_ptr + 0, bits)
+        tl.store(info_ptr + 1, tlcuda.num_threads())
+        tl.store(info_ptr + 2, tlcuda.num_warps())

@@ -711,6 +711,21 @@ def check_autotune_prune_restore():
         assert best.kwargs["BLOCK"] <= max(64, triton.next_power_of_2(n))
 
 
+def check_target_utils():
+    # tl.random.* and `from triton.language.random import philox` were
+    # unknown names ("module 'triton.language' has no attribute 'random'")
+    n = 200
+    x = torch.rand(n, generator=g) + 0.5; y = torch.rand(n, generator=g) + 0.5
+    out = torch.empty(3 * n); info = torch.zeros(3, dtype=torch.int32)
+    K.target_utils_kernel[(triton.cdiv(n, 64),)](x, y, out, info, 1234, n, BLOCK=64)
+    q = x / y + y / x
+    torch.testing.assert_close(out[:n], torch.round(q * 4) * 0.25)
+    u = out[n:2 * n]
+    assert bool((u > 0).all()) and bool(u.isfinite().all())
+    assert bool((out[2 * n:] == 1).all())
+    assert info.tolist() == [32 + 10 + 16, 128, 4], info
+
+
 def check_inline_asm_is_gpu_only():
     x = torch.zeros(8, dtype=torch.int32, device="cpu")
     try:
