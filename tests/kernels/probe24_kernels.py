@@ -378,6 +378,46 @@
 # CONSTEXPR: BLOCK=64
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: fft_dif_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16
+# CONSTEXPR: N=64, LOG2N=6
+# GRID: R
+#
+# KERNEL: fft_dif_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16
+# CONSTEXPR: N=8, LOG2N=3
+# GRID: R
+#
+# KERNEL: block_sparse_mm_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*i32:16,*i32:16,i32,i32
+# CONSTEXPR: BLOCK=32
+# GRID: MB, cdiv(N, BLOCK)
+#
+# KERNEL: block_sparse_mm_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i32:16,*i32:16,i32,i32
+# CONSTEXPR: BLOCK=16
+# GRID: MB, cdiv(N, BLOCK)
+#
+# KERNEL: csr_spmv_kernel
+# SIGNATURE: *i64:16,*i32:16,*fp32:16,*fp32:16,*fp32:16
+# CONSTEXPR: BLOCK=32
+# GRID: ROWS
+#
+# KERNEL: lse_median_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: R
+#
+# KERNEL: conv2d_direct_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: KH=3, KW=3, STRIDE=1, PAD=1, BLOCK_OC=16, BLOCK_P=64
+# GRID: NB, cdiv(OH * OW, BLOCK_P)
+#
+# KERNEL: conv2d_direct_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: KH=5, KW=3, STRIDE=2, PAD=2, BLOCK_OC=8, BLOCK_P=128
+# GRID: NB, cdiv(OH * OW, BLOCK_P)
+#
 # A probe of kernels no other corpus file has (tests/python/test_probe24_kernels.py runs them on the CPU):
 # torch inductor's generated code (argmax/amax through a copied triton_helpers, a looped Welford layer
 # norm with a runtime `if` returning a tuple, an online softmax with r0_ names, a tuple cummax scan, an
@@ -1555,3 +1595,120 @@ def target_utils_kernel(x_ptr, y_ptr, out_ptr, info_ptr, seed, n, BLOCK: tl.cons
         tl.store(info_ptr + 0, bits)
         tl.store(info_ptr + 1, tlcuda.num_threads())
         tl.store(info_ptr + 2, tlcuda.num_warps())
+
+
+@triton.jit
+def _dif_stage(xr, xi, N: tl.constexpr, h: tl.constexpr):
+    # one radix-2 stage: the row as [groups, 2, h], halves split apart and
+    # the butterflies joined back
+    G: tl.constexpr = N // (2 * h)
+    ar, br = tl.split(tl.permute(tl.reshape(xr, [G, 2, h]), 0, 2, 1))
+    ai, bi = tl.split(tl.permute(tl.reshape(xi, [G, 2, h]), (0, 2, 1)))
+    j = tl.arange(0, h)[None, :].to(tl.float32)
+    ang = j * (-3.141592653589793 / h)
+    wr = tl.cos(ang)
+    wi = tl.sin(ang)
+    dr = ar - br
+    di = ai - bi
+    bot_r = dr * wr - di * wi
+    bot_i = dr * wi + di * wr
+    xr = tl.reshape(tl.permute(tl.join(ar + br, bot_r), 0, 2, 1), [N])
+    xi = tl.reshape(tl.permute(tl.join(ai + bi, bot_i), 0, 2, 1), [N])
+    return xr, xi
+
+
+@triton.jit
+def fft_dif_kernel(re_ptr, im_ptr, ore_ptr, oim_ptr, N: tl.constexpr, LOG2N: tl.constexpr):
+    # radix-2 decimation in frequency, natural order in, bit-reversed out
+    row = tl.program_id(0)
+    offs = tl.arange(0, N)
+    xr = tl.load(re_ptr + row * N + offs)
+    xi = tl.load(im_ptr + row * N + offs)
+    for s in tl.static_range(LOG2N):
+        xr, xi = _dif_stage(xr, xi, N, N >> (s + 1))
+    rev = tl.zeros([N], tl.int32)
+    for b in tl.static_range(LOG2N):
+        rev |= ((offs >> b) & 1) << (LOG2N - 1 - b)
+    tl.store(ore_ptr + row * N + rev, xr)
+    tl.store(oim_ptr + row * N + rev, xi)
+
+
+@triton.jit
+def block_sparse_mm_kernel(a_ptr, b_ptr, c_ptr, lut_ptr, offsets_ptr, K, N, BLOCK: tl.constexpr):
+    # C[m-block, :] = sum over the nonzero blocks k of A[m, k] @ B[k, :]; A is
+    # stored as dense blocks, listed per block row in lut (the k index)
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    start = tl.load(offsets_ptr + pid_m)
+    end = tl.load(offsets_ptr + pid_m + 1)
+    r = tl.arange(0, BLOCK)
+    rn = pid_n * BLOCK + r
+    acc = tl.zeros([BLOCK, BLOCK], tl.float32)
+    for i in range(start, end):
+        kb = tl.load(lut_ptr + i)
+        a = tl.load(a_ptr + i * BLOCK * BLOCK + r[:, None] * BLOCK + r[None, :])
+        b = tl.load(b_ptr + (kb * BLOCK + r)[:, None] * N + rn[None, :], mask=rn[None, :] < N, other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + (pid_m * BLOCK + r)[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty),
+             mask=rn[None, :] < N)
+
+
+@triton.jit
+def csr_spmv_kernel(indptr_ptr, indices_ptr, data_ptr, x_ptr, y_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    start = tl.load(indptr_ptr + row)
+    end = tl.load(indptr_ptr + row + 1)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for j0 in tl.range(start, end, BLOCK):
+        j = j0 + tl.arange(0, BLOCK)
+        m = j < end
+        col = tl.load(indices_ptr + j, mask=m, other=0)
+        v = tl.load(data_ptr + j, mask=m, other=0.0)
+        acc += v * tl.load(x_ptr + col, mask=m, other=0.0)
+    tl.store(y_ptr + row, tl.sum(acc, axis=0))
+
+
+@triton.jit
+def _lse_combine(m1, s1, m2, s2):
+    m = tl.maximum(m1, m2)
+    m_safe = tl.where(m == float("-inf"), 0.0, m)
+    return m, s1 * tl.exp(m1 - m_safe) + s2 * tl.exp(m2 - m_safe)
+
+
+@triton.jit
+def lse_median_kernel(x_ptr, lse_ptr, med_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + row * n + offs, mask=m, other=float("-inf"))
+    mx, s = tl.reduce((x, tl.where(m, 1.0, 0.0)), 0, _lse_combine)
+    tl.store(lse_ptr + row, mx + tl.log(s))
+    # the lower median: sort with the padding at the top, pick element (n-1)//2
+    srt = tl.sort(tl.where(m, x, float("inf")))
+    med = tl.sum(tl.where(offs == (n - 1) // 2, srt, 0.0), axis=0)
+    tl.store(med_ptr + row, med)
+
+
+@triton.jit
+def conv2d_direct_kernel(x_ptr, w_ptr, b_ptr, y_ptr, C, H, W, OC, OH, OW,
+                         KH: tl.constexpr, KW: tl.constexpr, STRIDE: tl.constexpr, PAD: tl.constexpr,
+                         BLOCK_OC: tl.constexpr, BLOCK_P: tl.constexpr):
+    n = tl.program_id(0)
+    pid_p = tl.program_id(1)
+    oc = tl.arange(0, BLOCK_OC)
+    p = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)
+    oh = p // OW
+    ow = p % OW
+    acc = tl.zeros([BLOCK_OC, BLOCK_P], tl.float32)
+    for c in range(0, C):
+        for kh in tl.static_range(KH):
+            for kw in tl.static_range(KW):
+                ih = oh * STRIDE - PAD + kh
+                iw = ow * STRIDE - PAD + kw
+                inb = (ih >= 0) & (ih < H) & (iw >= 0) & (iw < W) & (p < OH * OW)
+                xv = tl.load(x_ptr + ((n * C + c) * H + ih) * W + iw, mask=inb, other=0.0)
+                wv = tl.load(w_ptr + ((oc * C + c) * KH + kh) * KW + kw, mask=oc < OC, other=0.0)
+                acc += wv[:, None].to(tl.float32) * xv[None, :].to(tl.float32)
+    acc += tl.load(b_ptr + oc, mask=oc < OC, other=0.0)[:, None]
+    ymask = (oc[:, None] < OC) & (p[None, :] < OH * OW)
+    tl.store(y_ptr + (n * OC + oc[:, None]) * (OH * OW) + p[None, :], acc.to(y_ptr.dtype.element_ty), mask=ymask)

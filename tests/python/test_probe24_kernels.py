@@ -726,6 +726,72 @@ def check_target_utils():
     assert info.tolist() == [32 + 10 + 16, 128, 4], info
 
 
+def check_fft_dif():
+    for N, L in ((64, 6), (8, 3)):
+        R = 3
+        x = torch.randn(R, N, generator=g, dtype=torch.float64)
+        y = torch.randn(R, N, generator=g, dtype=torch.float64)
+        ore = torch.empty(R, N); oim = torch.empty(R, N)
+        K.fft_dif_kernel[(R,)](x.float(), y.float(), ore, oim, N=N, LOG2N=L)
+        ref = torch.fft.fft(torch.complex(x, y), dim=1)
+        torch.testing.assert_close(ore.double(), ref.real, atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(oim.double(), ref.imag, atol=1e-4, rtol=1e-4)
+
+
+def check_block_sparse_mm():
+    for dt, B in ((torch.float16, 32), (torch.float32, 16)):
+        MB, KB, N = 4, 5, 70
+        layout = torch.rand(MB, KB, generator=g) > 0.5
+        layout[1] = False  # an empty block row
+        lut = layout.nonzero()[:, 1].to(torch.int32)
+        offsets = torch.tensor([0] + layout.sum(1).cumsum(0).tolist(), dtype=torch.int32)
+        blocks = torch.randn(int(layout.sum()), B, B, generator=g).to(dt)
+        b = torch.randn(KB * B, N, generator=g).to(dt)
+        c = torch.empty(MB * B, N, dtype=dt)
+        K.block_sparse_mm_kernel[(MB, triton.cdiv(N, B))](blocks, b, c, lut, offsets, KB * B, N, BLOCK=B)
+        dense = torch.zeros(MB * B, KB * B, dtype=torch.float64)
+        for i, (mb, kb) in enumerate(layout.nonzero().tolist()):
+            dense[mb * B:(mb + 1) * B, kb * B:(kb + 1) * B] = blocks[i].double()
+        torch.testing.assert_close(c.double(), dense @ b.double(), atol=5e-2, rtol=1e-2)
+
+
+def check_csr_spmv():
+    rows, cols = 30, 200
+    dense = torch.randn(rows, cols, generator=g) * (torch.rand(rows, cols, generator=g) > 0.7)
+    dense[4] = 0
+    dense[7] = torch.randn(cols, generator=g)  # a row longer than several blocks
+    nz = dense.nonzero()
+    indptr = torch.tensor([0] + torch.bincount(nz[:, 0], minlength=rows).cumsum(0).tolist(), dtype=torch.int64)
+    indices = nz[:, 1].to(torch.int32); data = dense[nz[:, 0], nz[:, 1]].contiguous()
+    x = torch.randn(cols, generator=g); y = torch.empty(rows)
+    K.csr_spmv_kernel[(rows,)](indptr, indices, data, x, y, BLOCK=32)
+    torch.testing.assert_close(y, dense @ x, atol=1e-4, rtol=1e-4)
+
+
+def check_lse_median():
+    R, n = 6, 101
+    x = torch.randn(R, n, generator=g) * 5
+    x[2] = float("-inf"); x[2, 17] = 3.0  # one finite element
+    lse = torch.empty(R); med = torch.empty(R)
+    K.lse_median_kernel[(R,)](x, lse, med, n, BLOCK=128)
+    torch.testing.assert_close(lse, torch.logsumexp(x, 1))
+    assert torch.equal(med, x.sort(1).values[:, (n - 1) // 2])
+
+
+def check_conv2d_direct():
+    for dt, C, H, W, OC, KH, KW, S, P, BOC, BP in ((torch.float32, 3, 9, 11, 10, 3, 3, 1, 1, 16, 64),
+                                                    (torch.float16, 4, 13, 10, 8, 5, 3, 2, 2, 8, 128)):
+        NB = 2
+        x = torch.randn(NB, C, H, W, generator=g).to(dt); w = torch.randn(OC, C, KH, KW, generator=g).to(dt)
+        bias = torch.randn(OC, generator=g).to(dt)
+        ref = torch.nn.functional.conv2d(x.float(), w.float(), bias.float(), stride=S, padding=P)
+        OH, OW = ref.shape[2:]
+        y = torch.empty(NB, OC, OH, OW, dtype=dt)
+        K.conv2d_direct_kernel[(NB, triton.cdiv(OH * OW, BP))](x, w, bias, y, C, H, W, OC, OH, OW, KH=KH, KW=KW,
+                                                                STRIDE=S, PAD=P, BLOCK_OC=BOC, BLOCK_P=BP)
+        torch.testing.assert_close(y.float(), ref, atol=2e-2, rtol=1e-2)
+
+
 def check_inline_asm_is_gpu_only():
     x = torch.zeros(8, dtype=torch.int32, device="cpu")
     try:
