@@ -418,6 +418,41 @@
 # CONSTEXPR: KH=5, KW=3, STRIDE=2, PAD=2, BLOCK_OC=8, BLOCK_P=128
 # GRID: NB, cdiv(OH * OW, BLOCK_P)
 #
+# KERNEL: dtype_sweep_kernel
+# SIGNATURE: *i8:16,*i64:16,*i8:16,*i8:16,*i8:16,*i8:16,*i8:16,*i8:16
+# CONSTEXPR: R=4, C=16
+# GRID: 1
+#
+# KERNEL: dtype_sweep_kernel
+# SIGNATURE: *u8:16,*i32:16,*u8:16,*u8:16,*u8:16,*u8:16,*u8:16,*u8:16
+# CONSTEXPR: R=8, C=32
+# GRID: 1
+#
+# KERNEL: dtype_sweep_kernel
+# SIGNATURE: *i64:16,*i32:16,*i64:16,*i64:16,*i64:16,*i64:16,*i64:16,*i64:16
+# CONSTEXPR: R=2, C=64
+# GRID: 1
+#
+# KERNEL: dtype_sweep_kernel
+# SIGNATURE: *fp64:16,*i16:16,*fp64:16,*fp64:16,*fp64:16,*fp64:16,*fp64:16,*fp64:16
+# CONSTEXPR: R=4, C=8
+# GRID: 1
+#
+# KERNEL: dtype_sweep_kernel
+# SIGNATURE: *bf16:16,*i32:16,*bf16:16,*bf16:16,*bf16:16,*bf16:16,*bf16:16,*bf16:16
+# CONSTEXPR: R=16, C=16
+# GRID: 1
+#
+# KERNEL: dtype_sweep_kernel
+# SIGNATURE: *i16:16,*i8:16,*i16:16,*i16:16,*i16:16,*i16:16,*i16:16,*i16:16
+# CONSTEXPR: R=2, C=128
+# GRID: 1
+#
+# KERNEL: loop_bounds_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BLOCK=32
+# GRID: 1
+#
 # A probe of kernels no other corpus file has (tests/python/test_probe24_kernels.py runs them on the CPU):
 # torch inductor's generated code (argmax/amax through a copied triton_helpers, a looped Welford layer
 # norm with a runtime `if` returning a tuple, an online softmax with r0_ names, a tuple cummax scan, an
@@ -1712,3 +1747,45 @@ def conv2d_direct_kernel(x_ptr, w_ptr, b_ptr, y_ptr, C, H, W, OC, OH, OW,
     acc += tl.load(b_ptr + oc, mask=oc < OC, other=0.0)[:, None]
     ymask = (oc[:, None] < OC) & (p[None, :] < OH * OW)
     tl.store(y_ptr + (n * OC + oc[:, None]) * (OH * OW) + p[None, :], acc.to(y_ptr.dtype.element_ty), mask=ymask)
+
+
+@triton.jit
+def dtype_sweep_kernel(x_ptr, idx_ptr, sort_ptr, csum_ptr, flip_ptr, gat_ptr, inter_ptr, red_ptr,
+                       R: tl.constexpr, C: tl.constexpr):
+    # sort / cumsum / flip / gather / interleave / argmax / min over one
+    # [R, C] tile of any dtype (the same kernel text for each)
+    r = tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + r * C + c)
+    idx = tl.load(idx_ptr + r * C + c)
+    tl.store(sort_ptr + r * C + c, tl.sort(x, dim=1, descending=True))
+    tl.store(csum_ptr + r * C + c, tl.cumsum(x, axis=1, reverse=True).to(x.dtype))
+    tl.store(flip_ptr + r * C + c, tl.flip(x, 1))
+    tl.store(gat_ptr + r * C + c, tl.gather(x, idx, axis=1))
+    tl.store(inter_ptr + r * (2 * C) + tl.arange(0, 2 * C)[None, :], tl.interleave(x, tl.flip(x, 0)))
+    am = tl.argmax(x, axis=1, tie_break_left=True)
+    mn = tl.min(x, axis=1)
+    tl.store(red_ptr + tl.arange(0, R) * 2, am.to(x.dtype))
+    tl.store(red_ptr + tl.arange(0, R) * 2 + 1, mn)
+
+
+@triton.jit
+def loop_bounds_kernel(x_ptr, out_ptr, lo, hi, step, BLOCK: tl.constexpr):
+    # runtime bounds that may be empty (hi <= lo), a constexpr negative step
+    # over runtime bounds, a runtime step, and a while that may not run
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], tl.float32)
+    cnt = 0
+    for i in range(lo, hi):
+        acc += tl.load(x_ptr + i * BLOCK + offs)
+        cnt += 1
+    for i in range(hi - 1, lo - 1, -1):
+        acc = acc * 0.5 + tl.load(x_ptr + i * BLOCK + offs)
+    for i in tl.range(lo, hi, step):
+        cnt += 10
+    j = hi
+    while j < lo:
+        acc -= 1.0
+        j += 1
+    tl.store(out_ptr + offs, acc)
+    tl.store(out_ptr + BLOCK, cnt.to(tl.float32))

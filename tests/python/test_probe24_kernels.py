@@ -792,6 +792,60 @@ def check_conv2d_direct():
         torch.testing.assert_close(y.float(), ref, atol=2e-2, rtol=1e-2)
 
 
+def check_dtype_sweep():
+    for dt, idt, R, C in ((torch.int8, torch.int64, 4, 16), (torch.uint8, torch.int32, 8, 32),
+                          (torch.int64, torch.int32, 2, 64), (torch.float64, torch.int16, 4, 8),
+                          (torch.bfloat16, torch.int32, 16, 16), (torch.int16, torch.int8, 2, 128)):
+        if dt.is_floating_point:
+            x = torch.randint(-20, 20, (R, C), generator=g).to(dt) / 4
+        elif dt == torch.uint8:
+            x = torch.randint(0, 256, (R, C), generator=g).to(dt)
+        elif dt == torch.int64:
+            x = torch.randint(-2**62, 2**62, (R, C), generator=g)
+            x[0, 3] = x[0, 9]  # a tie for argmax's lowest index
+        else:
+            info = torch.iinfo(dt)
+            x = torch.randint(info.min, info.max + 1, (R, C), generator=g).to(dt)
+        idx = torch.randint(0, C, (R, C), generator=g).to(idt)
+        outs = [torch.empty(R, C, dtype=dt) for _ in range(4)]
+        inter = torch.empty(R, 2 * C, dtype=dt); red = torch.empty(R, 2, dtype=dt)
+        K.dtype_sweep_kernel[(1,)](x, idx, *outs, inter, red, R=R, C=C)
+        srt, csum, fl, gat = outs
+        assert torch.equal(srt, x.sort(1, descending=True).values if dt != torch.uint8
+                           else x.long().sort(1, descending=True).values.to(dt)), dt
+        wide = x.double() if dt.is_floating_point else x.long()
+        cs = wide.flip(1).cumsum(1).flip(1)
+        if dt.is_floating_point:
+            assert torch.equal(csum, cs.to(dt)), dt
+        else:
+            bits = torch.iinfo(dt).bits
+            want = cs & ((1 << bits) - 1) if bits < 64 else cs
+            assert torch.equal(csum.long() & ((1 << bits) - 1) if bits < 64 else csum, want), dt
+        assert torch.equal(fl, x.flip(1)), dt
+        assert torch.equal(gat, torch.gather(x, 1, idx.long())), dt
+        assert torch.equal(inter, torch.stack([x, x.flip(0)], 2).reshape(R, 2 * C)), dt
+        am = torch.tensor([int((wide[r] == wide[r].max()).nonzero()[0]) for r in range(R)])
+        assert torch.equal(red[:, 0].long() if not dt.is_floating_point else red[:, 0].double().long(), am), dt
+        assert torch.equal(red[:, 1], x.long().min(1).values.to(dt) if dt == torch.uint8 else x.min(1).values), dt
+
+
+def check_loop_bounds():
+    x = torch.randn(10, 32, generator=g)
+    for lo, hi, step in ((2, 7, 2), (5, 5, 1), (6, 3, 3), (0, 10, 4)):
+        out = torch.empty(33)
+        K.loop_bounds_kernel[(1,)](x, out, lo, hi, step, BLOCK=32)
+        acc = torch.zeros(32); cnt = 0
+        for i in range(lo, hi):
+            acc += x[i]; cnt += 1
+        for i in range(hi - 1, lo - 1, -1):
+            acc = acc * 0.5 + x[i]
+        cnt += 10 * len(range(lo, hi, step))
+        if hi < lo:
+            acc -= lo - hi
+        torch.testing.assert_close(out[:32], acc)
+        assert out[32].item() == cnt, (lo, hi, step, out[32].item(), cnt)
+
+
 def check_inline_asm_is_gpu_only():
     x = torch.zeros(8, dtype=torch.int32, device="cpu")
     try:
