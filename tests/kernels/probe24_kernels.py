@@ -453,6 +453,16 @@
 # CONSTEXPR: BLOCK=32
 # GRID: 1
 #
+# KERNEL: split_flip_join_kernel
+# SIGNATURE: *fp32:16,*i16:16
+# CONSTEXPR: R=32, C=4
+# GRID: 1
+#
+# KERNEL: split_flip_join_kernel
+# SIGNATURE: *fp64:16,*i32:16
+# CONSTEXPR: R=8, C=64
+# GRID: 1
+#
 # A probe of kernels no other corpus file has (tests/python/test_probe24_kernels.py runs them on the CPU):
 # torch inductor's generated code (argmax/amax through a copied triton_helpers, a looped Welford layer
 # norm with a runtime `if` returning a tuple, an online softmax with r0_ names, a tuple cummax scan, an
@@ -1789,3 +1799,18 @@ def loop_bounds_kernel(x_ptr, out_ptr, lo, hi, step, BLOCK: tl.constexpr):
         j += 1
     tl.store(out_ptr + offs, acc)
     tl.store(out_ptr + BLOCK, cnt.to(tl.float32))
+
+
+@triton.jit
+def split_flip_join_kernel(b_ptr, o_ptr, R: tl.constexpr, C: tl.constexpr):
+    # an integer tile split in halves and joined back, flipped, joined with
+    # itself and reduced (the GPU layout pass asked the halves' axis facts)
+    r = tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    idx = r * C + c
+    b = tl.load(b_ptr + idx).to(o_ptr.dtype.element_ty)
+    lo, hi = tl.split(tl.reshape(b, [R, C // 2, 2]))
+    t1 = tl.reshape(tl.join(hi, lo), [R, C])
+    t2 = tl.flip(t1, 0)
+    t3 = tl.reshape(tl.join(t2, t2 * 2), [R, C, 2]).max(2)
+    tl.store(o_ptr + idx, t3)

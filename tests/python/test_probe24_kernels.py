@@ -846,6 +846,16 @@ def check_loop_bounds():
         assert out[32].item() == cnt, (lo, hi, step, out[32].item(), cnt)
 
 
+def check_split_flip_join():
+    for fdt, idt, R, C in ((torch.float32, torch.int16, 32, 4), (torch.float64, torch.int32, 8, 64)):
+        b = torch.randint(-1000, 1000, (R, C), generator=g).to(fdt)
+        o = torch.empty(R, C, dtype=idt)
+        K.split_flip_join_kernel[(1,)](b, o, R=R, C=C)
+        t1 = b.long().reshape(R, C // 2, 2).flip(2).reshape(R, C)
+        t2 = t1.flip(0)
+        assert torch.equal(o.long(), torch.maximum(t2, t2 * 2))
+
+
 def check_inline_asm_is_gpu_only():
     x = torch.zeros(8, dtype=torch.int32, device="cpu")
     try:
