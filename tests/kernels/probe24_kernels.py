@@ -463,6 +463,16 @@
 # CONSTEXPR: R=8, C=64
 # GRID: 1
 #
+# KERNEL: carried_views_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32
+# CONSTEXPR: R=4, C=8
+# GRID: 1
+#
+# KERNEL: carried_views_kernel
+# SIGNATURE: *i16:16,*i16:16,i32
+# CONSTEXPR: R=16, C=16
+# GRID: 1
+#
 # A probe of kernels no other corpus file has (tests/python/test_probe24_kernels.py runs them on the CPU):
 # torch inductor's generated code (argmax/amax through a copied triton_helpers, a looped Welford layer
 # norm with a runtime `if` returning a tuple, an online softmax with r0_ names, a tuple cummax scan, an
@@ -1814,3 +1824,27 @@ def split_flip_join_kernel(b_ptr, o_ptr, R: tl.constexpr, C: tl.constexpr):
     t2 = tl.flip(t1, 0)
     t3 = tl.reshape(tl.join(t2, t2 * 2), [R, C, 2]).max(2)
     tl.store(o_ptr + idx, t3)
+
+
+@triton.jit
+def carried_views_kernel(x_ptr, out_ptr, n, R: tl.constexpr, C: tl.constexpr):
+    # loop-carried tiles yielded as views of themselves: reshaped and
+    # transposed, transposed and swapped with another, through for and while
+    r = tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + r * C + c)
+    v = x
+    for i in range(n):
+        v = tl.reshape(tl.trans(tl.reshape(v, [C, R])), [R, C])
+    a = tl.reshape(x, [R * C // 4, 4])
+    b = tl.reshape(x * 2, [R * C // 4, 4])
+    for i in range(n):
+        a, b = tl.reshape(tl.trans(tl.reshape(b, [4, R * C // 4])), [R * C // 4, 4]), a
+    w = tl.reshape(x, [C, R])
+    j = 0
+    while j < n:
+        w = tl.reshape(tl.permute(tl.reshape(w, [2, C // 2, R]), 1, 0, 2), [C, R])
+        j += 1
+    tl.store(out_ptr + r * C + c, v)
+    tl.store(out_ptr + R * C + r * C + c, tl.reshape(a - b, [R, C]))
+    tl.store(out_ptr + 2 * R * C + r * C + c, tl.reshape(w, [R, C]))

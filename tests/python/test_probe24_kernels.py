@@ -856,6 +856,28 @@ def check_split_flip_join():
         assert torch.equal(o.long(), torch.maximum(t2, t2 * 2))
 
 
+def check_carried_views():
+    # a tile carried through a loop and yielded as a view of itself was
+    # copied into its own array in place (wrong from the second iteration)
+    for dt, R, C in ((torch.float32, 4, 8), (torch.int16, 16, 16)):
+        x = torch.randint(-100, 100, (R, C), generator=g).to(dt)
+        for n in (0, 1, 2, 3, 5):
+            out = torch.empty(3, R, C, dtype=dt)
+            K.carried_views_kernel[(1,)](x, out, n, R=R, C=C)
+            v = x.clone()
+            for _ in range(n):
+                v = v.reshape(C, R).t().reshape(R, C)
+            a, b = x.reshape(-1, 4), (x * 2).reshape(-1, 4)
+            for _ in range(n):
+                a, b = b.reshape(4, -1).t().reshape(-1, 4), a
+            w = x.reshape(C, R)
+            for _ in range(n):
+                w = w.reshape(2, C // 2, R).permute(1, 0, 2).reshape(C, R)
+            assert torch.equal(out[0], v), (dt, n)
+            assert torch.equal(out[1], (a - b).reshape(R, C)), (dt, n)
+            assert torch.equal(out[2], w.reshape(R, C)), (dt, n)
+
+
 def check_inline_asm_is_gpu_only():
     x = torch.zeros(8, dtype=torch.int32, device="cpu")
     try:
