@@ -485,7 +485,14 @@
 # static/device asserts and `assert`, tl.range options, rank-3 block pointers, a descriptor transpose,
 # 3-D grids, `other=` of another dtype, scalar and 64-bit atomics with sem/scope, Triton's promotion
 # table checked by tl.static_assert, rank-0 tensors, 3-D reductions, every cache modifier, a lock per
-# bucket, data-dependent `while`s with `and`, fp64 softmax, rank-3 broadcasting.
+# bucket, data-dependent `while`s with `and`, fp64 softmax, rank-3 broadcasting; then recursion on a
+# constexpr and tuple slices, pointer selects and pointer casts, bool pointers, fp64 dots, a runtime
+# tl.full, size-1 shapes, 3-D scans, scalar masks, half-precision rounding per op, float->int
+# saturation and subnormals, default/keyword arguments, autotune pruning with restore_value,
+# tl.random.* and extra.cuda utilities, a radix-2 FFT by reshape/permute/split/join, a block-sparse
+# GEMM, CSR SpMV, a logsumexp tl.reduce with a median by tl.sort, direct conv2d, one kernel over six
+# dtypes, empty and reversed loop bounds, split/flip/join of integer tiles, and loop-carried tiles
+# yielded as views of themselves.
 import triton
 import triton.language as tl
 import triton.language.math as tl_math
@@ -494,7 +501,6 @@ from triton.language.extra import cuda as tlcuda
 from triton.language.random import philox as philox_rounds
 
 NEG_INF = tl.constexpr(float("-inf"))
-ROW_PAD: tl.constexpr = 1
 
 
 # ---------------------------------------------------------------------------
