@@ -4151,6 +4151,7 @@ static TV module_attr(Sema *S, int mod, const char *name, bool *found) {
         if (!strcmp(name, "libdevice")) return (TV){.kind = TV_MODULE, .i = MOD_LIBDEVICE}; /* Triton 2.0's tl.libdevice */
         if (!strcmp(name, "core")) return (TV){.kind = TV_MODULE, .i = MOD_TL_CORE};
         if (!strcmp(name, "target_info")) return (TV){.kind = TV_MODULE, .i = MOD_TL_TARGET};
+        if (!strcmp(name, "random")) return (TV){.kind = TV_MODULE, .i = MOD_TL_RANDOM};
         {
             const TlType *t = tl_dtype_by_name(S, name);
             if (t && strcmp(name, "float") && strcmp(name, "double") && strcmp(name, "half") && strcmp(name, "bool"))
@@ -4185,6 +4186,17 @@ static TV module_attr(Sema *S, int mod, const char *name, bool *found) {
         for (int i = 0; i < TC_ARRAY_LEN(target_info_fns); i++)
             if (!strcmp(target_info_fns[i].name, name)) return (TV){.kind = TV_BUILTIN, .bi = &target_info_fns[i]};
         break;
+    case MOD_TL_RANDOM: {
+        /* triton.language.random: the Philox generator's names, which
+         * triton.language also exports (tl.random.randint is tl.randint) */
+        static const char *const random_names[] = {"philox", "philox_impl", "rand", "rand4x", "randint", "randint4x",
+                                                   "randn", "randn4x", "pair_uniform_to_normal",
+                                                   "uint_to_uniform_float"};
+        if (!strcmp(name, "N_ROUNDS_DEFAULT")) return tv_int(10);
+        for (int i = 0; i < TC_ARRAY_LEN(random_names); i++)
+            if (!strcmp(random_names[i], name)) return (TV){.kind = TV_BUILTIN, .bi = builtin_lookup(BI_TL, name)};
+        break;
+    }
     case MOD_COUNT: /* tl.PropagateNan */
         if (!strcmp(name, "NONE")) return tv_int(0);
         if (!strcmp(name, "ALL")) return tv_int(0xffff);

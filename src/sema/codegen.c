@@ -690,9 +690,41 @@ static bool is_none_or_colon(const PyExpr *i) {
            (i->kind == PY_EXPR_SLICE && !i->slice.lower && !i->slice.upper && !i->slice.step);
 }
 
+/* t[lo:hi:step] with a step, on a tuple: Python's slice semantics (a
+ * negative step walks back from the end; absent bounds are the ends the
+ * step starts and stops at), as tl.tuple.__getitem__ applies them. */
+static NOT_INLINE TV tuple_step_slice(Sema *S, const TV *t, const PyExpr *se, const PyExpr *e) {
+    TV lo = cg_expr(S, se->slice.lower), hi = cg_expr(S, se->slice.upper), st = cg_expr(S, se->slice.step);
+    at_expr(S, e);
+    if (lo.kind == TV_ERR || hi.kind == TV_ERR || st.kind == TV_ERR) return tv_err();
+    if ((lo.kind != TV_NONE && !tv_is_int(&lo)) || (hi.kind != TV_NONE && !tv_is_int(&hi)) ||
+        (st.kind != TV_NONE && !tv_is_int(&st)))
+        return sema_error(S, "slice indices must be constexpr integers or None");
+    int64_t n = t->n, step = st.kind == TV_NONE ? 1 : st.u64 ? INT64_MAX : st.i;
+    if (step == 0) return sema_error(S, "slice step cannot be zero");
+    /* the bounds clamped into [0, n] going forwards, [-1, n - 1] going back */
+    int64_t low = step > 0 ? 0 : -1, high = step > 0 ? n : n - 1, b[2];
+    const TV *bound[2] = {&lo, &hi};
+    for (int k = 0; k < 2; k++) {
+        if (!tv_is_int(bound[k])) {
+            b[k] = (k == 0) == (step > 0) ? low : high;
+            continue;
+        }
+        int64_t x = bound[k]->u64 ? INT64_MAX : bound[k]->i;
+        if (x < 0) x = x < -n ? low : x + n;
+        b[k] = x < low ? low : x > high ? high : x;
+    }
+    int64_t count = step > 0 ? (b[1] > b[0] ? (b[1] - b[0] - 1) / step + 1 : 0)
+                             : (b[0] > b[1] ? (b[0] - b[1] - 1) / -step + 1 : 0);
+    TV *items = ARENA_ARRAY(S->arena, TV, count > 0 ? count : 1);
+    for (int64_t k = 0; k < count; k++) items[k] = t->elems[b[0] + k * step];
+    return make_tuple(S, items, (int)count);
+}
+
 static NOT_INLINE TV visit_subscript(Sema *S, const PyExpr *e) {
     TV v = cg_operand(S, e->subscript.value);
     const PyExpr *ie = e->subscript.index;
+    if (v.kind == TV_TUPLE && ie->kind == PY_EXPR_SLICE && ie->slice.step) return tuple_step_slice(S, &v, ie, e);
     if (v.kind == TV_TENSOR) {
         /* x[None, :], x[:, None]: read off the index's nodes, with no
          * tuple of slices made for them (an unrolled body indexes so at
@@ -1163,6 +1195,7 @@ static TV attr_of(Sema *S, const TV *v, const char *attr, const PyExpr *e) {
                 [MOD_TL_EXTRA] = "triton.language.extra", [MOD_TL_CUDA] = "triton.language.extra.cuda",
                 [MOD_LIBDEVICE] = "libdevice", [MOD_TL_CORE] = "triton.language.core", [MOD_PYMATH] = "math",
                 [MOD_COUNT] = "PropagateNan", [MOD_TL_TARGET] = "triton.language.target_info",
+                [MOD_TL_RANDOM] = "triton.language.random",
                 [MOD_CLS_TENSOR] = "tensor", [MOD_CLS_DESC] = "tensor_descriptor", [MOD_CLS_DTYPE] = "dtype"};
             _Static_assert(TC_ARRAY_LEN(modnames) == MOD_CLS_DTYPE + 1, "a module without a name");
             unsigned where = v->i == MOD_TL || v->i == MOD_TL_CORE ? BI_TL : v->i == MOD_TL_MATH ? BI_MATH : 0;
@@ -3578,6 +3611,7 @@ static void bind_import(Sema *S, const char *module, const char *name, const cha
         {"triton.language.extra", MOD_TL_EXTRA}, {"triton.language.extra.cuda", MOD_TL_CUDA},
         {"triton.language.extra.cuda.libdevice", MOD_LIBDEVICE}, {"triton.language.extra.libdevice", MOD_LIBDEVICE},
         {"triton.language.core", MOD_TL_CORE}, {"math", MOD_PYMATH}, {"triton.language.target_info", MOD_TL_TARGET},
+        {"triton.language.random", MOD_TL_RANDOM},
     };
     const char *bind = asname;
     if (!name && !asname) {

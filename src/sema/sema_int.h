@@ -188,7 +188,7 @@ void tv_str(Sema *S, const TV *v, StrBuf *out); /* Python-ish repr for messages 
 
 /* Module ids (TV_MODULE.i). */
 enum { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_TL_EXTRA, MOD_TL_CUDA, MOD_LIBDEVICE, MOD_TL_CORE,
-       MOD_PYMATH, MOD_COUNT, MOD_TL_TARGET,
+       MOD_PYMATH, MOD_COUNT, MOD_TL_TARGET, MOD_TL_RANDOM,
        /* classes, for isinstance: tl.tensor, tl.tensor_descriptor, tl.dtype */
        MOD_CLS_TENSOR, MOD_CLS_DESC, MOD_CLS_DTYPE,
        /* a Python module of the user's (a helper module a kernel reads as `ops.silu`, `ops.SCALE`): the

@@ -861,7 +861,10 @@ static VInfo decl_storage(Emitter *e, Value *v, const char *name) {
 }
 
 /* Copies `n` values into storage, safe when some sources are the storage
- * itself in another position (a rotation of iter_args). */
+ * itself in another position (a rotation of iter_args) or the storage
+ * they go to seen through a view that moves elements (a loop-carried tile
+ * yielded transposed, flipped, reshaped and transposed: a copy in place
+ * would read elements it has overwritten). */
 static void assign_all(Emitter *e, VInfo *dst, Value *const *src, Type *const *types, int n) {
     VInfo srcv[64];
     if (n > 64) {
@@ -869,10 +872,12 @@ static void assign_all(Emitter *e, VInfo *dst, Value *const *src, Type *const *t
         return;
     }
     for (int i = 0; i < n; i++) srcv[i] = *vi(e, src[i]);
-    /* snapshot sources that alias another destination */
+    /* snapshot sources that alias another destination, or their own
+     * other than element for element */
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
-            if (j == i || srcv[i].kind == VK_EXPR || strcmp(srcv[i].name, dst[j].name)) continue;
+            if (srcv[i].kind == VK_EXPR || strcmp(srcv[i].name, dst[j].name)) continue;
+            if (j == i && (srcv[i].kind != VK_VIEW || (!srcv[i].off && is_contig(&srcv[i])))) continue;
             const char *tmp = fresh(e, "rot");
             if (types[i]->kind == TY_TENSOR) {
                 decl_array(e, types[i], tmp);

@@ -646,9 +646,11 @@ static NOT_INLINE void grow_pending(AxisAnalysis *a) {
 /* Whether v's facts are computed by visiting its defining op; if not,
  * gives v its facts: a loop's induction variable those of its bounds, its
  * carried values and results those of its fixed point, the rest (other
- * block arguments, the function's have theirs) the conservative ones. */
+ * block arguments, the function's have theirs, and the results of the
+ * other ops of several results: tt.split's halves, an scf.if's) the
+ * conservative ones. */
 static NOT_INLINE bool by_visit_slow(AxisAnalysis *a, Value *v) {
-    Op *d = v->def, *f = d;
+    Op *d = v->def, *f = d && d->kind == SCF_FOR ? d : NULL;
     if (!d) {
         Block *b = v->owner_block;
         f = b && b->parent ? b->parent->parent : NULL;

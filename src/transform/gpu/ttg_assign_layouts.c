@@ -28,7 +28,8 @@
  *     loop's body argument decides for its group once it has a layout);
  *     `tt.dot` spreads only between its accumulator and its result,
  *     `tt.gather` between its indices and its result, `tt.histogram`
- *     between its source and mask (its counts end up blocked); index arithmetic
+ *     between its source and mask (its counts end up blocked), `tt.join`
+ *     and `tt.cat` between their two operands; index arithmetic
  *     recomputable from scalars that several tiles share passes no layout
  *     from one of them to another;
  *  3. tiles still without a layout get Triton's default one, seeded from the
@@ -279,6 +280,7 @@ static inline const Layout **anchor_of(LState *s, const Op *op) {
  * of every op it relates). */
 static const bool special_relate_kind[OP_COUNT] = {
     [TT_EXPAND_DIMS] = true, [TT_REDUCE] = true, [TT_TRANS] = true, [TT_GATHER] = true, [TT_HISTOGRAM] = true, [TT_DOT] = true,
+    [TT_JOIN] = true, [TT_CAT] = true,
     [SCF_FOR] = true, [SCF_IF] = true, [SCF_WHILE] = true, [SCF_YIELD] = true, [SCF_CONDITION] = true,
 };
 
@@ -350,6 +352,13 @@ static NOT_INLINE void relate_special(LState *s, Op *op, Value *v) {
     case TT_HISTOGRAM:
         /* the source and its mask share a layout; the counts (a tile of
          * another shape) take theirs from their users, or the default */
+        if (!is_result && !is_arg)
+            for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
+        return;
+    case TT_JOIN:
+    case TT_CAT:
+        /* the two operands are one type, layout included; the result (a
+         * rank higher, or twice as long) takes its own from its users */
         if (!is_result && !is_arg)
             for (int i = 0; i < op->noperands; i++) give(s, op_operand(op, i), l);
         return;
@@ -1038,6 +1047,11 @@ static void materialise_op(LState *s, Op *op) {
         return;
     case TT_GATHER:
         require(s, op, 1, res_layout(s, op, 0));
+        return;
+    case TT_JOIN:
+    case TT_CAT:
+        /* (operands laid out apart, by anchors of their own, meet here) */
+        require(s, op, 1, type_layout(s, op_operand(op, 0)->type));
         return;
     case TT_HISTOGRAM: {
         /* the mask in the source's layout; the counts blocked, as Triton
