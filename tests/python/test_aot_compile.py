@@ -109,7 +109,7 @@ x, y = torch.randn(n, device="cpu"), torch.randn(n, device="cpu")
 for target in (GPUTarget("cpu", "cpu", 1), None if not torch.cuda.is_available() else GPUTarget("cpu", "cpu", 1)):
     kc = triton.compile(ASTSource(axpy, SIG, {"BLOCK": 128}, ATTRS), target=target)
     check("ttir" in kc.asm and "ptx" not in kc.asm, "cpu asm keys %r" % list(kc.asm.keys()))
-    out = torch.empty(n)
+    out = torch.empty(n, device="cpu")
     kc[(triton.cdiv(n, 128),)](x, y, out, n, 2.5)
     check(torch.allclose(out, 2.5 * x + y), "cpu launch (runtime args)")
     out.zero_()
@@ -134,7 +134,7 @@ def fill(out_ptr, v, BLOCK: tl.constexpr = 64):
 
 kf = triton.compile(ASTSource(fill, {"out_ptr": "*fp32", "v": "fp32", "BLOCK": "constexpr"}),
                     target=GPUTarget("cpu", "cpu", 1))
-o = torch.zeros(64)
+o = torch.zeros(64, device="cpu")
 kf[(1,)](o, 3.0)
 check(bool((o == 3.0).all()), "constexpr default")
 
@@ -174,7 +174,7 @@ def leave(md):
     calls.append(("exit", md.data["name"]))
 
 
-out = torch.empty(n)
+out = torch.empty(n, device="cpu")
 axpy[(8,)](x, y, out, n, 1.0, BLOCK=128)  # compiled and served in C before any hook
 runtime = triton.knobs.runtime
 runtime.launch_enter_hook.add(enter)
