@@ -667,7 +667,12 @@ def check_half_rounding():
         K.half_rounding_kernel[(1,)](a, b, out, n, BLOCK=64)
         # torch's CPU half arithmetic rounds after each operation too
         assert torch.equal(out[:n], (a + b) - a), dt
-        assert torch.equal(out[64:64 + n], (a * b) * b - a), dt
+        # (on the GPU, with fp fusion on as Triton's default, x * b - a is
+        # one fma: rounded once)
+        ab = a * b
+        fused = (ab.float() * b.float() - a.float()).to(dt)
+        p = out[64:64 + n]
+        assert bool(((p == ab * b - a) | (p == fused)).all()), dt
         assert torch.equal(out[128:128 + n], torch.maximum(a - b, -a) + b), dt
 
 
