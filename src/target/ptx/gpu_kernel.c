@@ -272,10 +272,6 @@ static bool asm_finish(Assembly *a, GpuKernel *k, DiagEngine *de) {
     return ok;
 }
 
-/* Loads the cubin into the current context (when there is a GPU). A cubin
- * for another architecture than the device's (triton.compile with an
- * explicit target, as ahead-of-time builds do) is built and not loaded, as
- * Triton loads a kernel only when it is first run: the launch says why. */
 /* Loads the cubin into the current context and finds the kernel in it:
  * the driver's error, 0 when it loaded. */
 static CUresult load_function(const GpuKernel *k, CUmodule *module, CUfunction *func) {
@@ -291,6 +287,10 @@ static CUresult load_function(const GpuKernel *k, CUmodule *module, CUfunction *
     return rc;
 }
 
+/* Loads the cubin into the current context (when there is a GPU). A cubin
+ * for another architecture than the device's (triton.compile with an
+ * explicit target, as ahead-of-time builds do) is built and not loaded, as
+ * Triton loads a kernel only when it is first run: the launch says why. */
 static bool load_module(GpuKernel *k, DiagEngine *de) {
     if (!cuda_ensure_context()) return true; /* built, not launchable here */
     cuda.cuCtxGetCurrent(&k->ctx);
@@ -302,11 +302,11 @@ static bool load_module(GpuKernel *k, DiagEngine *de) {
     return cuda_check(rc, "loading the cubin (cuModuleLoadData)", k->name, de);
 }
 
+static pthread_mutex_t others_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* The kernel's function in context ctx (another device's than the one it
  * was loaded for): loaded there the first time, as Triton keeps a kernel
  * per device. NULL, with the error, when it cannot be. */
-static pthread_mutex_t others_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static CUfunction function_in(GpuKernel *k, CUcontext ctx, DiagEngine *de) {
     CUfunction f = NULL;
     pthread_mutex_lock(&others_lock);
