@@ -33,10 +33,11 @@ def cdiv(x, y):
 
 
 def next_power_of_2(n):
-    """The smallest power of two >= n (1 for n <= 1)."""
+    """The smallest power of two >= n; 0 for n <= 0, as Triton's (which
+    smears n - 1's bits right and adds one)."""
     n = int(n)
-    if n <= 1:
-        return 1
+    if n <= 0:
+        return 0
     return 1 << (n - 1).bit_length()
 
 

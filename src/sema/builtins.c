@@ -2864,8 +2864,9 @@ static TV bi_bool(Sema *S, CallArgs *a) {
     return tv_bool(cx_truthy(A(0)));
 }
 
-/* triton.next_power_of_2(n): 1 for n <= 1, as the binding's (Python
- * tritonc.next_power_of_2), and 2**63 (a uint64) for n in (2**62, 2**63];
+/* triton.next_power_of_2(n): 0 for n <= 0 and 1 for n = 1, as Triton's
+ * (n - 1 with its bits smeared right, plus one) and the binding's (Python
+ * tritonc.next_power_of_2); 2**63 (a uint64) for n in (2**62, 2**63];
  * past that the answer has more than 64 bits. (Doubling a power of 2 up to
  * n overflowed there and looped forever.) */
 static TV bi_next_pow2(Sema *S, CallArgs *a) {
@@ -2875,7 +2876,7 @@ static TV bi_next_pow2(Sema *S, CallArgs *a) {
         need_int(S, a, 0, &unused); /* (the report) */
         return tv_err();
     }
-    if (!v->u64 && v->i <= 1) return tv_int(1);
+    if (!v->u64 && v->i <= 1) return tv_int(v->i == 1);
     uint64_t n = (uint64_t)v->i;
     if (n > UINT64_C(1) << 63)
         return sema_error(S, "integer constant out of range: next_power_of_2(%llu) has more than 64 bits (Triton's "

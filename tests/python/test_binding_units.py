@@ -57,7 +57,7 @@ def raises(exc, fn, *words):
 def test_helpers():
     check(triton.cdiv(10, 3) == 4 and triton.cdiv(9, 3) == 3 and triton.cdiv(0, 8) == 0, "cdiv")
     check([triton.next_power_of_2(n) for n in (0, 1, 2, 3, 5, 1024, 1025)] ==
-          [1, 1, 2, 4, 8, 1024, 2048], "next_power_of_2")
+          [0, 1, 2, 4, 8, 1024, 2048], "next_power_of_2")
     check(str(tl.float16) == "fp16" and tl.float32.sig == "fp32" and tl.int1.sig == "i1", "dtype")
     check(str(tl.pointer_type(tl.float32)) == "*fp32", "pointer_type")
     check(tl.constexpr(4) == 4 and tl.constexpr(tl.constexpr(2)).value == 2, "constexpr")

@@ -5,7 +5,7 @@
 # int kept its bits but dropped its unsignedness (2**63 became -2**63),
 # math.sqrt saw a negative number, math.isqrt said "argument must be
 # nonnegative", math.gcd negated -2**63 (overflow), and
-# triton.next_power_of_2 doubled past 2**62 into an endless loop. A float
+# triton.next_power_of_2 doubled past 2**62 into an endless loop (and gave 1, not Triton's 0, for n <= 0). A float
 # past 64 bits given to ceil/floor/trunc was C's undefined conversion; it is
 # out of range, as int() of it is, and NaN and the infinities raise. An
 # axis of 2**63 was reported as -2**63.
@@ -34,7 +34,7 @@ def k(x_ptr):
     tl.static_assert(math.gcd(-2**63, 0) == 2**63)
     tl.static_assert(math.gcd(2**63, 6) == 2)
     tl.static_assert(triton.next_power_of_2(2**62 + 1) == 2**63)
-    tl.static_assert(triton.next_power_of_2(5) == 8)
+    tl.static_assert(triton.next_power_of_2(5) == 8 and triton.next_power_of_2(1) == 1 and triton.next_power_of_2(0) == 0 and triton.next_power_of_2(-5) == 0)
     tl.store(x_ptr, 0)
 
 
