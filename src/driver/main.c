@@ -327,6 +327,12 @@ int main(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
+    /* `tritonc compile --help`: the options are common to every command */
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
     if (strcmp(cmd, "--version") == 0) {
         printf("tritonc %s\n", tc_version());
         return 0;

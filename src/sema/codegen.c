@@ -3667,11 +3667,10 @@ static bool jit_wrapped(const Sema *S, const PyFunc *fn) {
     return false;
 }
 
-/* The names an undecided module-level `if` binds (in either branch): each
- * a TV_GLOBAL_BAD that says so when a kernel reads it. */
-static void bind_undecided(Sema *S, const PyBlock *b) {
-    Scope names = {0};
-    collect_assigned(b, &names);
+/* The names a module-level block binds: its assignments, imports and defs,
+ * and those of the `if`s in it (either branch), into *names. */
+static void collect_bound(Sema *S, const PyBlock *b, Scope *names) {
+    collect_assigned(b, names);
     for (int i = 0; i < b->len; i++) {
         const PyStmt *s = b->items[i];
         if (s->kind == PY_STMT_IMPORT || s->kind == PY_STMT_IMPORT_FROM)
@@ -3679,16 +3678,38 @@ static void bind_undecided(Sema *S, const PyBlock *b) {
                 const PyAlias *al = &s->import.names[k];
                 const char *n = al->asname ? al->asname : al->name;
                 if (s->kind == PY_STMT_IMPORT && !al->asname) n = intern_n(&S->ctx->strings, n, strcspn(n, "."));
-                scope_set(&S->globals, intern(&S->ctx->strings, n), (TV){.kind = TV_GLOBAL_BAD, .s = n, .i = 2});
+                scope_set(names, intern(&S->ctx->strings, n), tv_none());
             }
         else if (s->kind == PY_STMT_IF) {
-            bind_undecided(S, &s->cond.body);
-            bind_undecided(S, &s->cond.orelse);
+            collect_bound(S, &s->cond.body, names);
+            collect_bound(S, &s->cond.orelse, names);
+        } else if (s->kind == PY_STMT_TRY) {
+            collect_bound(S, &s->try.body, names);
+            collect_bound(S, &s->try.orelse, names);
+            collect_bound(S, &s->try.finalbody, names);
         }
     }
-    for (int i = 0; i < names.len; i++)
-        scope_set(&S->globals, names.data[i].name, (TV){.kind = TV_GLOBAL_BAD, .s = names.data[i].name, .i = 2});
-    scope_free(&names);
+}
+
+/* Whether two globals are the same object to a kernel: the same module,
+ * function, dtype or constant, or Triton functions of the same name
+ * (libdevice's tanh and tl.math's: the branches of a version check import
+ * one function from where each Triton version keeps it). */
+static bool tv_same(const TV *a, const TV *b) {
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case TV_BUILTIN: return a->bi == b->bi || !strcmp(a->bi->name, b->bi->name);
+    case TV_MODULE: return a->i == b->i;
+    case TV_JITFN:
+    case TV_PYFN: return a->fn == b->fn && a->noinline == b->noinline;
+    case TV_INT:
+    case TV_BOOL: return a->i == b->i && a->u64 == b->u64;
+    case TV_FLOAT: return !memcmp(&a->f, &b->f, sizeof a->f);
+    case TV_STR: return !strcmp(a->s, b->s);
+    case TV_NONE: return true;
+    case TV_DTYPE: return a->ty == b->ty;
+    default: return false;
+    }
 }
 
 static void load_globals_block(Sema *S, const PyBlock *body);
@@ -3732,8 +3753,28 @@ static void load_global_compound(Sema *S, const PyStmt *s) {
         load_globals_block(S, cx_truthy(&c) ? &s->cond.body : &s->cond.orelse);
         return;
     }
-    bind_undecided(S, &s->cond.body);
-    bind_undecided(S, &s->cond.orelse);
+    /* Each branch on its own: a name both leave bound to the same object
+     * (tv_same) is that object whichever way Python went (Liger's `if
+     * compare_version("triton", ...)` that picks the module to import
+     * libdevice's tanh from); any other name either binds is an error when
+     * a kernel reads it. */
+    Scope before = {0}, taken = {0}, names = {0};
+    scope_copy(&before, &S->globals);
+    load_globals_block(S, &s->cond.body);
+    scope_copy(&taken, &S->globals);
+    scope_copy(&S->globals, &before);
+    load_globals_block(S, &s->cond.orelse);
+    collect_bound(S, &s->cond.body, &names);
+    collect_bound(S, &s->cond.orelse, &names);
+    for (int i = 0; i < names.len; i++) {
+        const char *n = names.data[i].name;
+        const TV *a = scope_find(&taken, n), *b = scope_find(&S->globals, n);
+        TV v = a && b && tv_same(a, b) ? *a : (TV){.kind = TV_GLOBAL_BAD, .s = n, .i = 2};
+        scope_set(&S->globals, n, v); /* (the first branch's, where both are taken) */
+    }
+    scope_free(&before);
+    scope_free(&taken);
+    scope_free(&names);
 }
 
 static void load_globals(Sema *S, const PyBlock *body) {
