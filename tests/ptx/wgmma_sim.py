@@ -61,7 +61,7 @@ def to_bits(x, ty):
 
 
 def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, async_copy=True, a_cols=False,
-           late=None, want_late=None):
+           late=None, want_late=None, b_rows_any=False):
     # B is K x N; k_major: its n stride is the dynamic one (B stored as B^T);
     # a_cols: A stored by columns (A's fragments by ldmatrix.trans, the RS form)
     if a_cols:
@@ -73,6 +73,10 @@ def matmul(M, N, K, bm, bn, bk, warps=4, stages=3, ty="fp16", k_major=False, asy
     else:
         sig = "*%s:16,*%s:16,*fp16:16,i32,i32,i32:16,i32:16,constexpr,i32:16,constexpr,i32:16,constexpr" % (ty, ty)
         cx = {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1}
+    if b_rows_any:  # B's row stride of unknown alignment: B by st.shared, A on its ring
+        parts = sig.split(",")
+        parts[8] = "i32"
+        sig = ",".join(parts)
     cx.update({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 2, "ACTIVATION": '""'})
     kp, np_ = -(-K // 16) * 16, -(-N // 16) * 16
     a, af = to_bits(RNG.standard_normal((M, kp)).astype(np.float32) * 0.5, ty)
@@ -111,7 +115,11 @@ for case in [dict(M=128, N=128, K=128, bm=128, bn=128, bk=64, stages=4),        
              dict(M=64, N=64, K=64, bm=64, bn=64, bk=32, k_major=True, ty="bf16"),  # K-major, 64B
              dict(M=64, N=32, K=32, bm=64, bn=32, bk=16, k_major=True, async_copy=False),
              dict(M=128, N=64, K=64, bm=64, bn=64, bk=32, a_cols=True),                # RS: A by ldmatrix
-             dict(M=128, N=128, K=64, bm=128, bn=64, bk=32, warps=8, a_cols=True)]:
+             dict(M=128, N=128, K=64, bm=128, bn=64, bk=32, warps=8, a_cols=True),
+             # A on a cp.async ring, B stored by st.shared in the loop: the dot's
+             # group must be waited for before the next iteration's stores (its
+             # wait was deferred to the next dot, after them: a race)
+             dict(M=100, N=72, K=160, bm=64, bn=64, bk=32, b_rows_any=True)]:
     matmul(**case)
     n += 1
 print("ok: %d matmuls" % n)

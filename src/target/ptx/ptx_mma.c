@@ -442,8 +442,11 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
  * are the registers of the loop-carried value its result becomes, only
  * the loop's yield reads the result, and the next iteration reads those
  * registers after a wgmma wait: its own dot's, before it starts, or an
- * earlier wgmma dot's, after its group (mma_carried_acc's guard). */
-static int wgmma_deferred(Px *p, Op *dot, Tile *acc) {
+ * earlier wgmma dot's, after its group (mma_carried_acc's guard). Never
+ * when the dot stores an operand itself (st.shared, not a ring): the
+ * next iteration's stores would overwrite what the group still reads. */
+static int wgmma_deferred(Px *p, Op *dot, Tile *acc, bool stores) {
+    if (stores) return WG_WAIT_AFTER;
     Block *body = dot->parent;
     Op *top = body ? body->first : NULL, *guard;
     if (top && top->kind == TTG_ASYNC_WAIT && op_attr_k(top, AN_WGMMA_LATE)) {
@@ -531,7 +534,7 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &bdelta);
     }
     if (pl.wgmma) {
-        emit_wgmma(p, plan, ea, ta, abase, adelta, aregion, bregion, acc, wgmma_deferred(p, op, acc));
+        emit_wgmma(p, plan, ea, ta, abase, adelta, aregion, bregion, acc, wgmma_deferred(p, op, acc, store_a || store_b));
         px_value(p, r)->wgmma = true;
     } else {
         /* The operand lists of the mma lines, each made once: the
