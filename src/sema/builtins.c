@@ -1676,11 +1676,15 @@ static TV bi_reshape(Sema *S, CallArgs *a) {
     return sem_reshape(S, x, shape, n, reorder);
 }
 
+/* tl.ravel(x, can_reorder=False): the elements in x's row-major order
+ * unless the caller lets them move (Triton 3's default; Triton 2's ravel
+ * was a view, which may reorder: that was taken here, and a GPU layout
+ * then stored a permuted tensor's elements out of order). */
 static TV bi_ravel(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
     int64_t n = tl_numel(x.ty);
-    return sem_reshape(S, x, &n, 1, a->given[1] ? cx_truthy(A(1)) : true);
+    return sem_reshape(S, x, &n, 1, a->given[1] && cx_truthy(A(1)));
 }
 
 static TV bi_expand_dims(Sema *S, CallArgs *a) {

@@ -667,6 +667,12 @@ def shapes_topk():
     x = randn(2, 4, 8, dtype=torch.float16)
     check(O.permute_3d, (1,), x, nan(8, 2, 4, dtype=torch.float16), nan(4, 2, 8, dtype=torch.float16),
           nan(8, 4, dtype=torch.float16), A=2, B=4, C=8)
+    # tl.ravel keeps the row-major order (can_reorder=False, Triton 3's
+    # default) of a permuted 3D tensor; it was taken as free to reorder
+    P = K("probe24_kernels")
+    for i, j, k, w in ((4, 8, 16, 4), (2, 2, 32, 1)):
+        check(P.broadcast_3d_kernel, (1,), randn(i), randn(j, k), randn(i, k), nan(i * j * k + i * j), I=i, J=j, K=k,
+              num_warps=w)
 
 
 # ---- dots ------------------------------------------------------------------------
