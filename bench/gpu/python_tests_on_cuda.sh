@@ -2,9 +2,10 @@
 # Runs every tests/python script with tensors made on CUDA by default
 # (bench/gpu/cuda_default/sitecustomize.py), so the binding's kernels run on
 # the GPU: a broad check of the PTX backend on the same programs CI runs on
-# the CPU. Scripts that build numpy arrays or call .numpy() fail for that
-# reason alone; read each failure's tail (in $OUT/pytests.log) before blaming
-# the compiler. Prints one line per script, in name order, and a closing count.
+# the CPU (torch.from_numpy lands on CUDA and .numpy() reads a host copy
+# there too). Scripts that pass numpy arrays to kernels next to tensors fail
+# for that reason alone; read each failure's tail (in $OUT/pytests.log)
+# before blaming the compiler. Prints one line per script, in name order, and a closing count.
 # PYTESTS="erf64 vector_add" runs only tests/python/test_{erf64,vector_add}.py;
 # JOBS=N runs N scripts at a time (default 1; they share the one GPU);
 # TIMEOUT=S stops a script after S seconds (default 300).
