@@ -50,3 +50,29 @@ def bit_ops_kernel(a_ptr, b_ptr, hi_ptr, mix_ptr, xs_ptr, signed_ptr, n, BLOCK: 
     t = b.to(tl.int32, bitcast=True)
     signed = (s >> 3) + tl.abs(s) + tl.minimum(s, t) - tl.maximum(s, t)
     tl.store(signed_ptr + offs, signed, mask=ok)
+
+
+@triton.jit
+def narrow_wrap_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # i8/i16 results that leave their type's range wrap into it, as in
+    # Triton (LLVM's i8/i16): |-128| and -128 // -1 are -128 in an i8, and
+    # every reader (a compare, a shift, a division, a conversion) sees the
+    # wrapped value. The PTX keeps them in 32-bit registers.
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    a = tl.load(a_ptr + offs, mask=m, other=0)
+    b = tl.load(b_ptr + offs, mask=m, other=1)
+    s = a + b
+    base = out_ptr + offs * 12
+    tl.store(base + 0, s.to(tl.int32), mask=m)
+    tl.store(base + 1, (s < 0).to(tl.int32), mask=m)
+    tl.store(base + 2, s.to(tl.float32).to(tl.int32), mask=m)
+    tl.store(base + 3, (s >> 2).to(tl.int32), mask=m)
+    tl.store(base + 4, (s // 3).to(tl.int32), mask=m)
+    tl.store(base + 5, (a * b).to(tl.int32), mask=m)
+    tl.store(base + 6, tl.abs(a).to(tl.int32), mask=m)
+    tl.store(base + 7, (-a).to(tl.int32), mask=m)
+    tl.store(base + 8, tl.maximum(s, a).to(tl.int32), mask=m)
+    tl.store(base + 9, (a << 3).to(tl.int32), mask=m)
+    tl.store(base + 10, (a // b).to(tl.int32), mask=m)
+    tl.store(base + 11, (a.to(tl.int16) * 300 // b).to(tl.int32), mask=m)

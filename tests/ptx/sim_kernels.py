@@ -129,6 +129,14 @@ def int_arith():
     ub = np.random.default_rng(2).integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
     check(I.bit_ops_kernel, (triton.cdiv(n, 128),), ua, ub, np.zeros(n, np.uint32), np.zeros(n, np.uint32),
           np.zeros(n, np.uint32), np.zeros(n, np.int32), n, BLOCK=128)
+    # i8 and i16 results out of their range wrap (|-128|, -128 // -1 in an i8)
+    for dt, lo, hi in ((torch.int8, -128, 127), (torch.int16, -32768, 32767)):
+        a = torch.randint(lo, hi + 1, (100,), generator=GEN, dtype=torch.int64).to(dt)
+        b = torch.randint(lo, hi + 1, (100,), generator=GEN, dtype=torch.int64).to(dt)
+        b[b == 0] = 3
+        a[:6] = torch.tensor([lo, lo, lo, hi, -1, 0]).to(dt)
+        b[:6] = torch.tensor([-1, lo, 1, hi, lo, -1]).to(dt)
+        check(I.narrow_wrap_kernel, (1,), a, b, torch.zeros(100 * 12, dtype=torch.int32), 100, BLOCK=128)
 
 
 @case()

@@ -1511,7 +1511,7 @@ emit:;
     case ARITH_ADDI: row = I_ADD; norm = true; break;
     case ARITH_SUBI: row = I_SUB; norm = true; break;
     case ARITH_MULI: row = I_MUL; norm = true; break;
-    case ARITH_DIVSI: row = I_DIV; break;
+    case ARITH_DIVSI: row = I_DIV; norm = true; break; /* (-128 / -1 wraps in an i8) */
     case ARITH_DIVUI: row = I_DIV; uns = true; break;
     case ARITH_REMSI: row = I_REM; break;
     case ARITH_REMUI: row = I_REM; uns = true; break;
@@ -2056,9 +2056,8 @@ Slot px_ew(Px *p, Op *op, Slot *in, const Type *re) {
         Slot lo = fbin(p, "max", in[0], in[1], re);
         return fbin(p, "min", lo, in[2], re);
     }
-    case MATH_ABSI: {
-        return px_cse1(p, px_rc(re), opc_join(p, "abs", ity(re, true)), px_arg(p, in[0], re));
-    }
+    case MATH_ABSI: /* (|-128| wraps to -128 in an i8, as in Triton) */
+        return renorm(p, px_cse1(p, px_rc(re), opc_join(p, "abs", ity(re, true)), px_arg(p, in[0], re)), re);
     case ARITH_CMPI:
         return icmp(p, (int)ew_attr(p, op, AN_PREDICATE), in[0], in[1], e0);
     case ARITH_CMPF: {
