@@ -88,6 +88,106 @@
 # CONSTEXPR: BLOCK_R=8, BLOCK_C=64
 # GRID: cdiv(C, BLOCK_C)
 #
+# KERNEL: recovered_tokens_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i32:16,i32
+# CONSTEXPR: BLOCK_V=64
+# GRID: T
+#
+# KERNEL: rejection_sample_kernel
+# SIGNATURE: *i32:16,*i32:16,*i32:16,*fp32:16,*fp32:16,*i32:16,*i32:16,*fp32:16,i32,i32
+# CONSTEXPR:
+# GRID: R
+#
+# KERNEL: add_rmsnorm_fp8_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,*fp8e4nv:16,*fp32:16,i32,fp32
+# CONSTEXPR: FP8_MAX=448.0, BLOCK=128
+# GRID: M
+#
+# KERNEL: add_rmsnorm_fp8_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp32:16,*fp8e5:16,*fp32:16,i32:16,fp32
+# CONSTEXPR: FP8_MAX=57344.0, BLOCK=256
+# GRID: M
+#
+# KERNEL: moe_unpermute_kernel
+# SIGNATURE: *bf16:16,*i32:16,*fp32:16,*bf16:16,i32
+# CONSTEXPR: TOPK=2, BLOCK_D=64
+# GRID: T, cdiv(D, BLOCK_D)
+#
+# KERNEL: moe_unpermute_kernel
+# SIGNATURE: *fp32:16,*i64:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: TOPK=3, BLOCK_D=32
+# GRID: T, cdiv(D, BLOCK_D)
+#
+# KERNEL: rope_gptj_partial_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*i64:16,*fp32:16,i32,i32
+# CONSTEXPR: NQ=4, NK=2, HEAD=64, ROT=32
+# GRID: T
+#
+# KERNEL: rope_gptj_partial_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i32:16,*fp32:16,i32,i32
+# CONSTEXPR: NQ=8, NK=8, HEAD=16, ROT=16
+# GRID: T
+#
+# KERNEL: gptq_dequant_kernel
+# SIGNATURE: *i32:16,*i32:16,*fp16:16,*i32:16,*fp16:16,i32,i32
+# CONSTEXPR: BITS=4, BLOCK_K=32, BLOCK_N=32
+# GRID: cdiv(K, BLOCK_K), cdiv(N, BLOCK_N)
+#
+# KERNEL: gptq_dequant_kernel
+# SIGNATURE: *i32:16,*i32:16,*fp16:16,*i32:16,*fp16:16,i32,i32
+# CONSTEXPR: BITS=8, BLOCK_K=16, BLOCK_N=64
+# GRID: cdiv(K, BLOCK_K), cdiv(N, BLOCK_N)
+#
+# KERNEL: bce_logits_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: HAS_POS_WEIGHT=True, BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: bce_logits_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*bf16:16,i32,i32
+# CONSTEXPR: HAS_POS_WEIGHT=False, BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: huber_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,fp32,i32,fp32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: cosine_sim_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_D=64
+# GRID: M
+#
+# KERNEL: cosine_sim_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_D=32
+# GRID: M
+#
+# KERNEL: cdist_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: BLOCK_M=32, BLOCK_N=32, BLOCK_D=16
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: kmeans_assign_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i32:16,*fp32:16,i32,i32
+# CONSTEXPR: D=16, BLOCK_M=32, BLOCK_C=16
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: sigmoid_focal_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,fp32,fp32,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: logsumexp_rows_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: M
+#
+# KERNEL: logsumexp_rows_kernel
+# SIGNATURE: *fp16:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=32
+# GRID: M
+#
 # A fourth probe (tests/python/test_probe25_kernels.py runs every kernel on
 # the CPU against torch): FlagGems-style ATen operators (repeat_interleave by a
 # broadcast compare against a cumsum, masked_fill through a broadcast bool
@@ -317,3 +417,274 @@ def var_dim0_kernel(x_ptr, var_ptr, mean_ptr, R, C, correction,
     denom = tl.maximum(R - correction, 0).to(tl.float32)
     tl.store(var_ptr + cols, tl.sum(ss, axis=0) / denom, mask=cm)
     tl.store(mean_ptr + cols, mean, mask=cm)
+
+
+@triton.jit
+def recovered_tokens_kernel(target_ptr, draft_ptr, q_ptr, out_ptr, V, BLOCK_V: tl.constexpr):
+    # vLLM's sample_recovered_tokens: argmax over the vocabulary of
+    # max(p - q, 0) / exponential noise, the lowest index on ties
+    t = tl.program_id(0)
+    best = tl.full([BLOCK_V], -1.0, tl.float32)
+    best_i = tl.zeros([BLOCK_V], tl.int32)
+    for v0 in range(0, V, BLOCK_V):
+        v = v0 + tl.arange(0, BLOCK_V)
+        vm = v < V
+        p = tl.load(target_ptr + t * V + v, mask=vm, other=0.0)
+        d = tl.load(draft_ptr + t * V + v, mask=vm, other=0.0)
+        q = tl.load(q_ptr + t * V + v, mask=vm, other=1.0)
+        score = tl.where(vm, tl.maximum(p - d, 0.0) / q, -1.0)
+        take = score > best
+        best = tl.where(take, score, best)
+        best_i = tl.where(take, v, best_i)
+    m = tl.max(best, axis=0)
+    idx = tl.min(tl.where(best == m, best_i, V), axis=0)
+    tl.store(out_ptr + t, idx)
+
+
+@triton.jit
+def rejection_sample_kernel(out_ptr, cu_ptr, draft_ids_ptr, draft_probs_ptr, target_probs_ptr,
+                            bonus_ptr, recovered_ptr, uniform_ptr, V, max_spec_len):
+    # vLLM's rejection_random_sample_kernel: accept draft tokens while
+    # p/q >= u, then the recovered token, or the bonus token when all pass
+    req = tl.program_id(0)
+    start = tl.load(cu_ptr + req)
+    end = tl.load(cu_ptr + req + 1)
+    n_draft = end - start
+    rejected = False
+    for pos in range(n_draft):
+        if not rejected:
+            tok = tl.load(draft_ids_ptr + start + pos)
+            dp = tl.load(draft_probs_ptr + (start + pos) * V + tok)
+            tp = tl.load(target_probs_ptr + (start + pos) * V + tok)
+            u = tl.load(uniform_ptr + start + pos)
+            if dp > 0 and tp / dp >= u:
+                token = tok
+            else:
+                rejected = True
+                token = tl.load(recovered_ptr + start + pos)
+            tl.store(out_ptr + req * (max_spec_len + 1) + pos, token)
+    if not rejected:
+        tl.store(out_ptr + req * (max_spec_len + 1) + n_draft, tl.load(bonus_ptr + req))
+
+
+@triton.jit
+def add_rmsnorm_fp8_kernel(x_ptr, res_ptr, w_ptr, out_ptr, scale_ptr, N, eps,
+                           FP8_MAX: tl.constexpr, BLOCK: tl.constexpr):
+    # fused residual add + RMSNorm + dynamic per-token fp8 (e4m3) quantisation
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    m = cols < N
+    x = tl.load(x_ptr + row * N + cols, mask=m, other=0.0).to(tl.float32)
+    r = tl.load(res_ptr + row * N + cols, mask=m, other=0.0).to(tl.float32)
+    h = x + r
+    tl.store(res_ptr + row * N + cols, h.to(res_ptr.dtype.element_ty), mask=m)
+    var = tl.sum(h * h, axis=0) / N
+    y = h * tl.rsqrt(var + eps) * tl.load(w_ptr + cols, mask=m, other=0.0).to(tl.float32)
+    amax = tl.max(tl.abs(y), axis=0)
+    scale = tl.maximum(amax / FP8_MAX, 1e-12)
+    q = tl.clamp(y / scale, -FP8_MAX, FP8_MAX)
+    tl.store(out_ptr + row * N + cols, q.to(out_ptr.dtype.element_ty), mask=m)
+    tl.store(scale_ptr + row, scale)
+
+
+@triton.jit
+def moe_unpermute_kernel(y_ptr, inv_ptr, w_ptr, out_ptr, D, TOPK: tl.constexpr, BLOCK_D: tl.constexpr):
+    # out[t] = sum_k w[t, k] * y[inv[t * TOPK + k]]: the expert outputs were
+    # sorted by expert; inv undoes the permutation (-1: a dropped slot)
+    t = tl.program_id(0)
+    d = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
+    dm = d < D
+    acc = tl.zeros([BLOCK_D], tl.float32)
+    for k in tl.static_range(TOPK):
+        src = tl.load(inv_ptr + t * TOPK + k)
+        wk = tl.load(w_ptr + t * TOPK + k)
+        if src >= 0:
+            acc += wk * tl.load(y_ptr + src.to(tl.int64) * D + d, mask=dm, other=0.0).to(tl.float32)
+    tl.store(out_ptr + t * D + d, acc.to(out_ptr.dtype.element_ty), mask=dm)
+
+
+@triton.jit
+def rope_gptj_partial_kernel(q_ptr, k_ptr, pos_ptr, cache_ptr, stride_qt, stride_kt,
+                             NQ: tl.constexpr, NK: tl.constexpr, HEAD: tl.constexpr, ROT: tl.constexpr):
+    # GPT-J (interleaved pairs) rotary embedding on the first ROT of HEAD
+    # dimensions, q and k in place; cache rows are [cos(ROT/2) | sin(ROT/2)]
+    t = tl.program_id(0)
+    pos = tl.load(pos_ptr + t)
+    half = tl.arange(0, ROT // 2)
+    cos = tl.load(cache_ptr + pos * ROT + half)
+    sin = tl.load(cache_ptr + pos * ROT + ROT // 2 + half)
+    r = tl.arange(0, ROT)
+    qh = tl.arange(0, NQ)
+    qp = q_ptr + t * stride_qt + qh[:, None] * HEAD + r[None, :]
+    q = tl.reshape(tl.load(qp).to(tl.float32), [NQ, ROT // 2, 2])
+    q1, q2 = tl.split(q)
+    qo = tl.join(q1 * cos[None, :] - q2 * sin[None, :], q2 * cos[None, :] + q1 * sin[None, :])
+    tl.store(qp, tl.reshape(qo, [NQ, ROT]).to(q_ptr.dtype.element_ty))
+    kh = tl.arange(0, NK)
+    kp = k_ptr + t * stride_kt + kh[:, None] * HEAD + r[None, :]
+    k = tl.reshape(tl.load(kp).to(tl.float32), [NK, ROT // 2, 2])
+    k1, k2 = k.split()
+    ko = tl.join(k1 * cos[None, :] - k2 * sin[None, :], k2 * cos[None, :] + k1 * sin[None, :])
+    tl.store(kp, ko.reshape(NK, ROT).to(k_ptr.dtype.element_ty))
+
+
+@triton.jit
+def gptq_dequant_kernel(qw_ptr, qz_ptr, s_ptr, gidx_ptr, out_ptr, K, N,
+                        BITS: tl.constexpr, BLOCK_K: tl.constexpr, BLOCK_N: tl.constexpr):
+    # GPTQ with act-order: weights packed along K (32 // BITS per int32),
+    # zeros packed along N, the group of row k read from g_idx
+    PER: tl.constexpr = 32 // BITS
+    MASK: tl.constexpr = (1 << BITS) - 1
+    rk = tl.program_id(0) * BLOCK_K + tl.arange(0, BLOCK_K)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    km = rk < K
+    nm = rn < N
+    m = km[:, None] & nm[None, :]
+    words = tl.load(qw_ptr + (rk // PER)[:, None] * N + rn[None, :], mask=m, other=0)
+    q = (words >> ((rk % PER) * BITS)[:, None]) & MASK
+    g = tl.load(gidx_ptr + rk, mask=km, other=0)
+    zw = tl.load(qz_ptr + g[:, None] * (N // PER) + (rn // PER)[None, :], mask=m, other=0)
+    z = (zw >> ((rn % PER) * BITS)[None, :]) & MASK
+    s = tl.load(s_ptr + g[:, None] * N + rn[None, :], mask=m, other=0.0)
+    w = (q - z).to(tl.float16) * s
+    tl.store(out_ptr + rk[:, None] * N + rn[None, :], w, mask=m)
+
+
+@triton.jit
+def bce_logits_kernel(x_ptr, y_ptr, pw_ptr, gout_ptr, loss_ptr, dx_ptr, C, n,
+                      HAS_POS_WEIGHT: tl.constexpr, BLOCK: tl.constexpr):
+    # binary_cross_entropy_with_logits(x, y, pos_weight=pw[c], reduction="none")
+    # and its gradient, numerically stable for large |x|
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0).to(tl.float32)
+    y = tl.load(y_ptr + offs, mask=m, other=0.0).to(tl.float32)
+    go = tl.load(gout_ptr + offs, mask=m, other=0.0)
+    log_sig = -(tl.maximum(-x, 0.0) + tl.log(1 + tl.exp(-tl.abs(x))))  # log(sigmoid(x))
+    if HAS_POS_WEIGHT:
+        pw = tl.load(pw_ptr + offs % C, mask=m, other=1.0)
+        lw = 1 + (pw - 1) * y
+    else:
+        lw = 1.0
+    loss = (1 - y) * x - lw * log_sig
+    dx = (1 - y) - lw * (1 - tl.sigmoid(x))
+    tl.store(loss_ptr + offs, loss, mask=m)
+    tl.store(dx_ptr + offs, (dx * go).to(dx_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def huber_kernel(x_ptr, y_ptr, loss_ptr, grad_ptr, delta, n, inv_n, BLOCK: tl.constexpr):
+    # huber_loss(x, y, delta=, reduction="mean") and d/dx, the sum through
+    # one atomic per program
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    d = tl.load(x_ptr + offs, mask=m, other=0.0) - tl.load(y_ptr + offs, mask=m, other=0.0)
+    ad = tl.abs(d)
+    quad = ad <= delta
+    l = tl.where(quad, 0.5 * d * d, delta * (ad - 0.5 * delta))
+    gr = tl.where(quad, d, delta * tl.where(d > 0, 1.0, -1.0))
+    tl.store(grad_ptr + offs, gr * inv_n, mask=m)
+    tl.atomic_add(loss_ptr, tl.sum(tl.where(m, l, 0.0), axis=0) * inv_n)
+
+
+@triton.jit
+def cosine_sim_kernel(a_ptr, b_ptr, out_ptr, D, stride_a, stride_b, eps, BLOCK_D: tl.constexpr):
+    # F.cosine_similarity(a, b, dim=1, eps): a.b / sqrt(max(|a|^2 |b|^2, eps^2)),
+    # b broadcast over rows when stride_b == 0
+    row = tl.program_id(0)
+    acc_ab = tl.zeros([BLOCK_D], tl.float32)
+    acc_aa = tl.zeros([BLOCK_D], tl.float32)
+    acc_bb = tl.zeros([BLOCK_D], tl.float32)
+    for d0 in tl.range(0, D, BLOCK_D):
+        d = d0 + tl.arange(0, BLOCK_D)
+        a = tl.load(a_ptr + row * stride_a + d, mask=d < D, other=0.0).to(tl.float32)
+        b = tl.load(b_ptr + row * stride_b + d, mask=d < D, other=0.0).to(tl.float32)
+        acc_ab += a * b
+        acc_aa += a * a
+        acc_bb += b * b
+    ab = tl.sum(acc_ab, 0)
+    den = tl.sqrt(tl.maximum(tl.sum(acc_aa, 0) * tl.sum(acc_bb, 0), eps * eps))
+    tl.store(out_ptr + row, ab / den)
+
+
+@triton.jit
+def cdist_kernel(a_ptr, b_ptr, out_ptr, M, N, D, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 BLOCK_D: tl.constexpr):
+    # torch.cdist(a, b) by |a|^2 + |b|^2 - 2 a.b on tl.dot, clamped at 0
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    na = tl.zeros([BLOCK_M], tl.float32)
+    nb = tl.zeros([BLOCK_N], tl.float32)
+    for d0 in range(0, D, BLOCK_D):
+        rd = d0 + tl.arange(0, BLOCK_D)
+        a = tl.load(a_ptr + rm[:, None] * D + rd[None, :], mask=(rm < M)[:, None] & (rd < D)[None, :], other=0.0)
+        bt = tl.load(b_ptr + rn[None, :] * D + rd[:, None], mask=(rn < N)[None, :] & (rd < D)[:, None], other=0.0)
+        acc = tl.dot(a, bt, acc, input_precision="ieee")
+        na += tl.sum(a * a, axis=1)
+        nb += tl.sum(bt * bt, axis=0)
+    d2 = tl.maximum(na[:, None] + nb[None, :] - 2 * acc, 0.0)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], tl.sqrt(d2), mask=(rm < M)[:, None] & (rn < N)[None, :])
+
+
+@triton.jit
+def kmeans_assign_kernel(x_ptr, c_ptr, assign_ptr, dist_ptr, M, NC, D: tl.constexpr,
+                         BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
+    # nearest centroid per point: a running (min, argmin) over centroid tiles
+    # scored by |c|^2 - 2 x.c, the lowest index on ties
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rd = tl.arange(0, D)
+    x = tl.load(x_ptr + rm[:, None] * D + rd[None, :], mask=(rm < M)[:, None], other=0.0)
+    best = tl.full([BLOCK_M], float("inf"), tl.float32)
+    best_i = tl.full([BLOCK_M], -1, tl.int32)
+    for c0 in range(0, NC, BLOCK_C):
+        rc = c0 + tl.arange(0, BLOCK_C)
+        c = tl.load(c_ptr + rc[:, None] * D + rd[None, :], mask=(rc < NC)[:, None], other=0.0)
+        score = tl.sum(c * c, axis=1)[None, :] - 2 * tl.dot(x, tl.trans(c), input_precision="ieee")
+        score = tl.where((rc < NC)[None, :], score, float("inf"))
+        tmin, targ = tl.min(score, axis=1, return_indices=True, return_indices_tie_break_left=True)
+        take = tmin < best
+        best = tl.where(take, tmin, best)
+        best_i = tl.where(take, c0 + targ, best_i)
+    tl.store(assign_ptr + rm, best_i, mask=rm < M)
+    tl.store(dist_ptr + rm, best + tl.sum(x * x, axis=1), mask=rm < M)
+
+
+@triton.jit
+def sigmoid_focal_kernel(x_ptr, y_ptr, out_ptr, alpha, gamma, n, BLOCK: tl.constexpr):
+    # torchvision.ops.sigmoid_focal_loss(reduction="none"); gamma is a run-time
+    # float (pow through exp/log, 0 ** 0 == 1)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    y = tl.load(y_ptr + offs, mask=m, other=0.0)
+    p = tl.sigmoid(x)
+    ce = tl.maximum(x, 0.0) - x * y + tl.log(1 + tl.exp(-tl.abs(x)))
+    p_t = p * y + (1 - p) * (1 - y)
+    base = 1 - p_t
+    mod = tl.where(base > 0, tl.exp(gamma * tl.log(tl.maximum(base, 1e-38))), tl.where(gamma == 0, 1.0, 0.0))
+    loss = ce * mod
+    if alpha >= 0:
+        loss = (alpha * y + (1 - alpha) * (1 - y)) * loss
+    tl.store(out_ptr + offs, loss, mask=m)
+
+
+@triton.jit
+def logsumexp_rows_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    # torch.logsumexp(x, dim=1), one pass with an online max; a row of
+    # -inf gives -inf (not NaN), a row holding +inf gives +inf
+    row = tl.program_id(0)
+    m = tl.full([BLOCK], float("-inf"), tl.float32)
+    s = tl.zeros([BLOCK], tl.float32)
+    for c0 in range(0, N, BLOCK):
+        c = c0 + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * N + c, mask=c < N, other=float("-inf")).to(tl.float32)
+        m_new = tl.maximum(m, x)
+        safe = tl.where(m_new == float("-inf"), 0.0, m_new)
+        s = s * tl.exp(m - safe) + tl.exp(x - safe)
+        m = m_new
+    mx = tl.max(m, axis=0)
+    safe_mx = tl.where((mx == float("-inf")) | (mx == float("inf")), 0.0, mx)
+    tot = tl.sum(s * tl.exp(m - safe_mx), axis=0)
+    res = tl.where(mx == float("inf"), mx, safe_mx + tl.log(tot))
+    tl.store(out_ptr + row, res)

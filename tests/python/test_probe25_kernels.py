@@ -162,6 +162,244 @@ def check_var_dim0():
         torch.testing.assert_close(var.double(), rv, atol=1e-4, rtol=1e-4)
 
 
+def check_spec_decode():
+    # recovered tokens, then rejection sampling over ragged drafts
+    R, V, max_spec = 5, 100, 4
+    lens = [3, 0, 4, 1, 2]
+    cu = torch.tensor([0] + list(np.cumsum(lens)), dtype=torch.int32)
+    T = int(cu[-1])
+    tp = torch.softmax(torch.randn(T, V, generator=g) * 2, 1)
+    dp = torch.softmax(torch.randn(T, V, generator=g) * 2, 1)
+    dp[0, :] = 0.0; dp[0, 7] = 1.0  # a one-hot draft
+    q = -torch.log(torch.rand(T, V, generator=g))
+    q[1, 3] = q[1, 4] = 1e-30  # a tie between two huge scores
+    tp[1, 3] = tp[1, 4] = 0.5; dp[1, 3] = dp[1, 4] = 0.0
+    rec = torch.empty(T, dtype=torch.int32)
+    K.recovered_tokens_kernel[(T,)](tp, dp, q, rec, V, BLOCK_V=64)
+    ref_rec = ((tp - dp).clamp_min(0) / q).argmax(1)
+    assert torch.equal(rec.long(), ref_rec), (rec, ref_rec)
+    draft = torch.randint(0, V, (T,), generator=g, dtype=torch.int32)
+    draft[0] = 7
+    u = torch.rand(T, generator=g)
+    u[2] = 0.0  # always accepted
+    bonus = torch.randint(0, V, (R,), generator=g, dtype=torch.int32)
+    out = torch.full((R, max_spec + 1), -1, dtype=torch.int32)
+    K.rejection_sample_kernel[(R,)](out, cu, draft, dp, tp, bonus, rec, u, V, max_spec)
+    ref = torch.full((R, max_spec + 1), -1, dtype=torch.int32)
+    for r in range(R):
+        s, e = int(cu[r]), int(cu[r + 1])
+        ok = True
+        for p in range(e - s):
+            t = s + p
+            d = int(draft[t]); dpv = float(dp[t, d]); tpv = float(tp[t, d])
+            if dpv > 0 and np.float32(tpv) / np.float32(dpv) >= np.float32(u[t]):
+                ref[r, p] = d
+            else:
+                ref[r, p] = rec[t]; ok = False
+                break
+        if ok:
+            ref[r, e - s] = bonus[r]
+    assert torch.equal(out, ref), (out, ref)
+
+
+def check_add_rmsnorm_fp8():
+    # torch 1.13 has no fp8 dtypes: the kernel writes bytes, decoded here
+    for xdt, rdt, fmt, fmax, BL, M, N in ((torch.bfloat16, torch.bfloat16, "e4m3", 448.0, 128, 6, 100),
+                                          (torch.float16, torch.float32, "e5m2", 57344.0, 256, 3, 256)):
+        x = torch.randn(M, N, generator=g).to(xdt)
+        res = torch.randn(M, N, generator=g).to(rdt)
+        w = (torch.rand(N, generator=g) + 0.5).to(xdt if rdt == xdt else torch.float32)
+        res0 = res.clone()
+        out = torch.empty(M, N, dtype=torch.uint8)
+        scale = torch.empty(M)
+        K.add_rmsnorm_fp8_kernel[(M,)](x, res, w, triton.reinterpret(out, tl.float8e4nv if fmt == "e4m3" else tl.float8e5), scale, N, 1e-6, FP8_MAX=fmax, BLOCK=BL)
+        h = x.float() + res0.float()
+        assert torch.equal(res, h.to(rdt)), "residual"
+        y = h * torch.rsqrt(h.pow(2).mean(1, keepdim=True) + 1e-6) * w.float()
+        ref_scale = (y.abs().amax(1) / fmax).clamp_min(1e-12)
+        torch.testing.assert_close(scale, ref_scale, atol=0, rtol=1e-5)
+        qf = (y / ref_scale[:, None]).clamp(-fmax, fmax)
+        deq = fp8_decode(out, fmt)
+        # each code is the nearest fp8 value: within half an ulp (+ rounding slack)
+        bits = 3 if fmt == "e4m3" else 2
+        emin = -6 if fmt == "e4m3" else -14
+        ulp = 2.0 ** (torch.floor(torch.log2(qf.abs().clamp_min(2.0 ** emin))) - bits)
+        err = (deq - qf).abs() / ulp
+        assert (err <= 0.5 + 1e-3).all(), err.max()
+
+
+def fp8_decode(u8, fmt):
+    b = u8.long()
+    s = torch.where(b >= 128, -1.0, 1.0).double()
+    if fmt == "e4m3":
+        e = (b >> 3) & 15; mnt = b & 7
+        v = torch.where(e == 0, mnt / 8.0 * 2.0 ** -6, (1 + mnt / 8.0) * 2.0 ** (e - 7))
+        v = torch.where((e == 15) & (mnt == 7), float("nan"), v)
+    else:
+        e = (b >> 2) & 31; mnt = b & 3
+        v = torch.where(e == 0, mnt / 4.0 * 2.0 ** -14, (1 + mnt / 4.0) * 2.0 ** (e - 15))
+        v = torch.where(e == 31, torch.where(mnt == 0, float("inf"), float("nan")), v)
+    return (s * v).float()
+
+
+def check_moe_unpermute():
+    for ydt, idt, topk, BD in ((torch.bfloat16, torch.int32, 2, 64), (torch.float32, torch.int64, 3, 32)):
+        T, D = 9, 70
+        perm = torch.randperm(T * topk, generator=g)
+        inv = torch.empty_like(perm); inv[perm] = torch.arange(T * topk)
+        inv = inv.to(idt)
+        inv[4] = -1  # a dropped slot
+        y = torch.randn(T * topk, D, generator=g).to(ydt)
+        w = torch.rand(T, topk, generator=g)
+        out = torch.empty(T, D, dtype=ydt)
+        K.moe_unpermute_kernel[(T, triton.cdiv(D, BD))](y, inv, w, out, D, TOPK=topk, BLOCK_D=BD)
+        gathered = torch.where((inv >= 0)[:, None], y.float()[inv.long().clamp_min(0)], 0.0)
+        ref = (gathered.view(T, topk, D) * w[:, :, None]).sum(1)
+        torch.testing.assert_close(out.float(), ref.to(ydt).float(), atol=1e-2, rtol=1e-2)
+
+
+def check_rope_gptj_partial():
+    for dt, pdt, NQ, NK, HEAD, ROT in ((torch.float16, torch.int64, 4, 2, 64, 32), (torch.float32, torch.int32, 8, 8, 16, 16)):
+        T, maxpos = 7, 50
+        inv = 1.0 / (10000 ** (torch.arange(0, ROT, 2).float() / ROT))
+        ang = torch.arange(maxpos).float()[:, None] * inv[None, :]
+        cache = torch.cat([ang.cos(), ang.sin()], 1)
+        pos = torch.randint(0, maxpos, (T,), generator=g).to(pdt)
+        qkv = torch.randn(T, (NQ + NK + 3) * HEAD, generator=g).to(dt)  # q, k inside a wider row
+        q = qkv[:, :NQ * HEAD]; k = qkv[:, NQ * HEAD:(NQ + NK) * HEAD]
+        q0, k0 = q.float().clone(), k.float().clone()
+        K.rope_gptj_partial_kernel[(T,)](q, k, pos, cache, qkv.stride(0), qkv.stride(0), NQ=NQ, NK=NK, HEAD=HEAD, ROT=ROT)
+
+        def ref(x, nh):
+            x = x.view(T, nh, HEAD).clone()
+            c = cache[pos.long(), :ROT // 2][:, None, :]; s = cache[pos.long(), ROT // 2:][:, None, :]
+            x1 = x[..., 0:ROT:2].clone(); x2 = x[..., 1:ROT:2].clone()
+            x[..., 0:ROT:2] = x1 * c - x2 * s
+            x[..., 1:ROT:2] = x2 * c + x1 * s
+            return x.view(T, nh * HEAD)
+        tol = 2e-3 if dt == torch.float16 else 1e-5
+        torch.testing.assert_close(q.float(), ref(q0, NQ), atol=tol, rtol=tol)
+        torch.testing.assert_close(k.float(), ref(k0, NK), atol=tol, rtol=tol)
+
+
+def check_gptq_dequant():
+    for bits, BK, BN, Kd, N, G in ((4, 32, 32, 96, 72, 4), (8, 16, 64, 40, 64, 5)):
+        per = 32 // bits
+        q = torch.randint(0, 1 << bits, (Kd, N), generator=g)
+        z = torch.randint(0, 1 << bits, (G, N), generator=g)
+        s = (torch.rand(G, N, generator=g) * 0.1).half()
+        gidx = torch.randint(0, G, (Kd,), generator=g).int()
+        qw = torch.zeros(Kd // per, N, dtype=torch.int64)
+        for j in range(per):
+            qw |= q[j::per] << (bits * j)
+        qz = torch.zeros(G, N // per, dtype=torch.int64)
+        for j in range(per):
+            qz |= z[:, j::per] << (bits * j)
+        to32 = lambda t: torch.where(t >= 2 ** 31, t - 2 ** 32, t).int()
+        out = torch.empty(Kd, N, dtype=torch.float16)
+        K.gptq_dequant_kernel[(triton.cdiv(Kd, BK), triton.cdiv(N, BN))](to32(qw), to32(qz), s, gidx, out, Kd, N,
+                                                                       BITS=bits, BLOCK_K=BK, BLOCK_N=BN)
+        ref = (q - z[gidx.long()]).half() * s[gidx.long()]
+        assert torch.equal(out, ref), bits
+
+
+def check_bce_logits():
+    for xdt, dxdt, hp, BL in ((torch.float32, torch.float32, True, 128), (torch.bfloat16, torch.bfloat16, False, 64)):
+        R, C = 13, 11
+        n = R * C
+        x = (torch.randn(R, C, generator=g) * 8).to(xdt)
+        x.view(-1)[:4] = torch.tensor([100.0, -100.0, 0.0, 30.0]).to(xdt)
+        y = torch.rand(R, C, generator=g)
+        pw = torch.rand(C, generator=g) * 3
+        go = torch.randn(R, C, generator=g)
+        loss = torch.empty(R, C); dx = torch.empty(R, C, dtype=dxdt)
+        K.bce_logits_kernel[(triton.cdiv(n, BL),)](x, y, pw, go, loss, dx, C, n, HAS_POS_WEIGHT=hp, BLOCK=BL)
+        xr = x.float().requires_grad_()
+        ref = torch.nn.functional.binary_cross_entropy_with_logits(xr, y, pos_weight=pw if hp else None, reduction="none")
+        ref.backward(go)
+        torch.testing.assert_close(loss, ref.detach(), atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(dx.float(), xr.grad.to(dxdt).float(), atol=1e-2 if dxdt != torch.float32 else 1e-5,
+                                   rtol=1e-2 if dxdt != torch.float32 else 1e-5)
+
+
+def check_huber():
+    for n, delta in ((1000, 1.0), (77, 0.25)):
+        x = torch.randn(n, generator=g) * 2; y = torch.randn(n, generator=g)
+        loss = torch.zeros(1); grad = torch.empty(n)
+        K.huber_kernel[(triton.cdiv(n, 128),)](x, y, loss, grad, delta, n, 1.0 / n, BLOCK=128)
+        xr = x.clone().requires_grad_()
+        ref = torch.nn.functional.huber_loss(xr, y, delta=delta)
+        ref.backward()
+        torch.testing.assert_close(loss[0], ref.detach(), atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(grad, xr.grad, atol=1e-7, rtol=1e-5)
+
+
+def check_cosine_sim():
+    for dt, M, D, bcast, BD in ((torch.float32, 7, 100, False, 64), (torch.float16, 4, 33, True, 32)):
+        a = torch.randn(M, D, generator=g).to(dt)
+        b = torch.randn(1 if bcast else M, D, generator=g).to(dt)
+        a[0] = 0  # a zero row: 0 / eps
+        out = torch.empty(M)
+        K.cosine_sim_kernel[(M,)](a, b, out, D, a.stride(0), 0 if bcast else b.stride(0), 1e-8, BLOCK_D=BD)
+        ref = torch.nn.functional.cosine_similarity(a.float(), b.float().expand(M, D), dim=1, eps=1e-8)
+        torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-4)
+
+
+def check_cdist():
+    for M, N, D in ((20, 33, 7), (64, 40, 48)):
+        a = torch.randn(M, D, generator=g); b = torch.randn(N, D, generator=g)
+        b[0] = a[0]  # distance 0 exactly would need the clamp
+        out = torch.empty(M, N)
+        K.cdist_kernel[(triton.cdiv(M, 32), triton.cdiv(N, 32))](a, b, out, M, N, D, BLOCK_M=32, BLOCK_N=32, BLOCK_D=16)
+        ref = torch.cdist(a.double(), b.double())
+        torch.testing.assert_close(out.double(), ref, atol=2e-3, rtol=1e-4)
+
+
+def check_kmeans_assign():
+    for M, NC in ((50, 10), (100, 37)):
+        D = 16
+        x = torch.randint(-3, 4, (M, D), generator=g).float()
+        c = torch.randint(-3, 4, (NC, D), generator=g).float()
+        c[NC - 1] = c[1]  # duplicate centroids: the lower index wins
+        x[0] = c[1]
+        assign = torch.empty(M, dtype=torch.int32); dist = torch.empty(M)
+        K.kmeans_assign_kernel[(triton.cdiv(M, 32),)](x, c, assign, dist, M, NC, D=D, BLOCK_M=32, BLOCK_C=16)
+        d2 = ((x[:, None, :] - c[None, :, :]) ** 2).sum(2)
+        mn = d2.min(1).values
+        first = (d2 == mn[:, None]).int().argmax(1)
+        assert torch.equal(assign.long(), first), (assign, first)
+        torch.testing.assert_close(dist, mn)
+
+
+def check_sigmoid_focal():
+    n = 500
+    x = torch.randn(n, generator=g) * 4
+    y = (torch.rand(n, generator=g) < 0.3).float()
+    for alpha, gamma in ((0.25, 2.0), (-1.0, 0.0), (0.5, 1.5)):
+        out = torch.empty(n)
+        K.sigmoid_focal_kernel[(triton.cdiv(n, 256),)](x, y, out, alpha, gamma, n, BLOCK=256)
+        p = torch.sigmoid(x)
+        ce = torch.nn.functional.binary_cross_entropy_with_logits(x, y, reduction="none")
+        p_t = p * y + (1 - p) * (1 - y)
+        ref = ce * ((1 - p_t) ** gamma)
+        if alpha >= 0:
+            ref = (alpha * y + (1 - alpha) * (1 - y)) * ref
+        torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-4)
+
+
+def check_logsumexp_rows():
+    for dt, N, BL in ((torch.float32, 200, 64), (torch.float16, 31, 32)):
+        M = 6
+        x = (torch.randn(M, N, generator=g) * 5).to(dt)
+        x[1] = -INF
+        x[2, 3] = INF
+        x[3, :N // 2] = -INF
+        out = torch.empty(M)
+        K.logsumexp_rows_kernel[(M,)](x, out, N, BLOCK=BL)
+        ref = torch.logsumexp(x.float(), 1)
+        torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-5, equal_nan=False)
+
+
 if __name__ == "__main__":
     only = sys.argv[1:]
     names = sorted(k for k in globals() if k.startswith("check_") and (not only or k[6:] in only))
