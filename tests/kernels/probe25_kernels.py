@@ -188,6 +188,16 @@
 # CONSTEXPR: BLOCK=32
 # GRID: M
 #
+# KERNEL: special_fns_kernel
+# SIGNATURE: *fp64:16,*fp64:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: special_fns_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
 # A fourth probe (tests/python/test_probe25_kernels.py runs every kernel on
 # the CPU against torch): FlagGems-style ATen operators (repeat_interleave by a
 # broadcast compare against a cumsum, masked_fill through a broadcast bool
@@ -198,6 +208,7 @@
 # diagonal with an offset, variance over dim 0 with a correction); ...
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 
 @triton.jit
@@ -688,3 +699,17 @@ def logsumexp_rows_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
     tot = tl.sum(s * tl.exp(m - safe_mx), axis=0)
     res = tl.where(mx == float("inf"), mx, safe_mx + tl.log(tot))
     tl.store(out_ptr + row, res)
+
+
+@triton.jit
+def special_fns_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # libdevice's sinpi / cospi (a rotation by a fraction of a turn), the
+    # exact GELU x * normcdf(x) and tgamma (a Gamma density's normaliser),
+    # one output row each
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1.0)
+    tl.store(out_ptr + offs, libdevice.sinpi(x), mask=m)
+    tl.store(out_ptr + n + offs, libdevice.cospi(x), mask=m)
+    tl.store(out_ptr + 2 * n + offs, libdevice.normcdf(x), mask=m)
+    tl.store(out_ptr + 3 * n + offs, libdevice.tgamma(x), mask=m)

@@ -400,6 +400,55 @@ def check_logsumexp_rows():
         torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-5, equal_nan=False)
 
 
+def ulps(got, ref, mant):
+    """|got - ref| in units in the last place of ref (mpmath values)."""
+    out = []
+    for gv, rv in zip(got, ref):
+        rf = float(rv)
+        if math.isnan(rf) or math.isinf(rf) or math.isnan(gv) or math.isinf(gv):
+            out.append(0.0 if (gv == rf or (math.isnan(gv) and math.isnan(rf))) else math.inf)
+            continue
+        if rf == 0:
+            out.append(0.0 if gv == 0 else math.inf)
+            continue
+        ulp = 2.0 ** max(math.floor(math.log2(abs(rf))) - mant, -1074 if mant == 52 else -149)
+        out.append(abs(gv - rf) / ulp)
+    return out
+
+
+def check_special_fns():
+    # sinpi/cospi near their zeros, normcdf's far left tail and tgamma up to
+    # overflow were hundreds of ulps off (a reduction that cancelled, the
+    # rounding of -x/sqrt(2) multiplied by x^2, exp of lgamma)
+    import mpmath
+    mpmath.mp.prec = 100
+    rng = np.random.default_rng(25)
+    for dt, mant, BL, tol in ((torch.float64, 52, 128, (2, 2, 4, 32)), (torch.float32, 23, 256, (2, 2, 4, 1))):
+        xs = np.concatenate([rng.uniform(-3, 3, 60), [0.999, -0.999, 1.4999, 0.5001, 2.0, -3.0, 0.5, -1.5, 1e-8]])
+        xs = xs.astype(np.float64 if dt == torch.float64 else np.float32)
+        cdf = np.concatenate([rng.uniform(-30 if dt == torch.float64 else -12, 8, 60), [-20.0, 0.0, 1.0]])
+        gam = np.concatenate([rng.uniform(0.5, 170 if dt == torch.float64 else 34, 50), rng.uniform(-20, 0.5, 20),
+                              [1.0, 2.0, 5.0, 10.0, 20.0]])
+        for fn, vals, ref, t in ((0, xs, mpmath.sinpi, tol[0]), (1, xs, mpmath.cospi, tol[1]),
+                                 (2, cdf, mpmath.ncdf, tol[2]), (3, gam, mpmath.gamma, tol[3])):
+            x = torch.from_numpy(np.asarray(vals, dtype=np.float64)).to(dt)
+            n = len(x)
+            out = torch.empty(4 * n, dtype=dt)
+            K.special_fns_kernel[(triton.cdiv(n, BL),)](x, out, n, BLOCK=BL)
+            got = out[fn * n:(fn + 1) * n].tolist()
+            want = []
+            for v in x.tolist():
+                if fn == 3 and v <= 0 and v == int(v):
+                    want.append(mpmath.mpf("nan"))
+                else:
+                    want.append(ref(mpmath.mpf(v)))
+            if dt == torch.float32:  # the reference rounded to fp32 first
+                want = [float(np.float32(float(w))) for w in want]
+            e = ulps(got, want, mant)
+            worst = max(range(n), key=lambda i: e[i])
+            assert e[worst] <= t, (fn, dt, x[worst].item(), got[worst], float(want[worst]), e[worst])
+
+
 if __name__ == "__main__":
     only = sys.argv[1:]
     names = sorted(k for k in globals() if k.startswith("check_") and (not only or k[6:] in only))
