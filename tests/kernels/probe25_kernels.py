@@ -198,6 +198,81 @@
 # CONSTEXPR: BLOCK=256
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: hadamard_kernel
+# SIGNATURE: *fp32:16,*fp32:16,fp32
+# CONSTEXPR: N=64, LOG_N=6
+# GRID: R
+#
+# KERNEL: hadamard_kernel
+# SIGNATURE: *bf16:16,*bf16:16,fp32
+# CONSTEXPR: N=256, LOG_N=8
+# GRID: R
+#
+# KERNEL: stochastic_round_kernel
+# SIGNATURE: *fp32:16,*bf16:16,i32,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: kahan_sum_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: R
+#
+# KERNEL: fastdiv_gather_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i64,i32,i32,i64,i32,i64,i64,i64
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: nf4_double_quant_kernel
+# SIGNATURE: *u8:16,*u8:16,*fp32:16,*fp32:16,fp32,*fp32:16,*fp16:16,i32
+# CONSTEXPR: BLOCKSIZE=64, BLOCKSIZE2=4, BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: nf4_double_quant_kernel
+# SIGNATURE: *u8:16,*u8:16,*fp32:16,*fp32:16,fp32,*fp32:16,*bf16:16,i32
+# CONSTEXPR: BLOCKSIZE=32, BLOCKSIZE2=8, BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: int4_groupwise_kernel
+# SIGNATURE: *u8:16,*bf16:16,*bf16:16,*bf16:16,i32,i32
+# CONSTEXPR: GROUP=32, BLOCK_N=16, BLOCK_K=64
+# GRID: cdiv(N, BLOCK_N), cdiv(K, BLOCK_K)
+#
+# KERNEL: pixel_unshuffle_kernel
+# SIGNATURE: *fp32:16,*fp32:16
+# CONSTEXPR: C=2, H=8, W=8, R=2
+# GRID: B
+#
+# KERNEL: pixel_unshuffle_kernel
+# SIGNATURE: *fp16:16,*fp16:16
+# CONSTEXPR: C=4, H=4, W=16, R=4
+# GRID: B
+#
+# KERNEL: big_block_ptr_kernel
+# SIGNATURE: *u8:16,*i32:16,i64,i64,i64,i32
+# CONSTEXPR: BLOCK_R=4, BLOCK_C=64
+# GRID: cdiv(rows - row0, BLOCK_R)
+#
+# KERNEL: early_exit_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i32:16,i32,i32
+# CONSTEXPR: BLOCK=128
+# GRID: M + 3
+#
+# KERNEL: epilogue_dispatch_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp16:16,i32,i32
+# CONSTEXPR: KIND="gelu_tanh", HAS_BIAS=True, OUT_DTYPE=tl.float16, BLOCK_M=16, BLOCK_N=64
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: epilogue_dispatch_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*fp32:16,i32,i32
+# CONSTEXPR: KIND="leaky", HAS_BIAS=False, OUT_DTYPE=tl.float32, BLOCK_M=32, BLOCK_N=32
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: epilogue_dispatch_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*bf16:16,i32,i32
+# CONSTEXPR: KIND=None, HAS_BIAS=True, OUT_DTYPE=tl.bfloat16, BLOCK_M=8, BLOCK_N=128
+# GRID: cdiv(M, BLOCK_M)
+#
 # A fourth probe (tests/python/test_probe25_kernels.py runs every kernel on
 # the CPU against torch): FlagGems-style ATen operators (repeat_interleave by a
 # broadcast compare against a cumsum, masked_fill through a broadcast bool
@@ -713,3 +788,206 @@ def special_fns_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + n + offs, libdevice.cospi(x), mask=m)
     tl.store(out_ptr + 2 * n + offs, libdevice.normcdf(x), mask=m)
     tl.store(out_ptr + 3 * n + offs, libdevice.tgamma(x), mask=m)
+
+
+@triton.jit
+def _hadamard_stage(x, N: tl.constexpr, H: tl.constexpr):
+    # one radix-2 butterfly: elements H apart combined as (a + b, a - b)
+    y = tl.permute(tl.reshape(x, [N // (2 * H), 2, H]), (0, 2, 1))
+    a, b = tl.split(y)
+    return tl.reshape(tl.permute(tl.join(a + b, a - b), (0, 2, 1)), [N])
+
+
+@triton.jit
+def hadamard_kernel(x_ptr, out_ptr, scale, N: tl.constexpr, LOG_N: tl.constexpr):
+    # fast Walsh-Hadamard transform of each row (QuaRot / fast_hadamard_transform)
+    tl.static_assert(1 << LOG_N == N, "N must be 2 ** LOG_N")
+    row = tl.program_id(0).to(tl.int64)
+    x = tl.load(x_ptr + row * N + tl.arange(0, N)).to(tl.float32)
+    for s in tl.static_range(LOG_N):
+        x = _hadamard_stage(x, N, 1 << s)
+    tl.store(out_ptr + row * N + tl.arange(0, N), (x * scale).to(out_ptr.dtype.element_ty))
+
+
+@triton.jit
+def stochastic_round_kernel(x_ptr, out_ptr, n, seed, BLOCK: tl.constexpr):
+    # fp32 -> bf16 with stochastic rounding: 16 random bits added below the
+    # kept mantissa, then truncated (round toward zero of the sum)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    bits = x.to(tl.uint32, bitcast=True)
+    r = tl.randint(seed, offs).to(tl.uint32, bitcast=True) & 0xFFFF
+    rounded = (bits + r) & 0xFFFF0000
+    finite = (bits & 0x7F800000) != 0x7F800000
+    y = tl.where(finite, rounded, bits).to(tl.float32, bitcast=True)
+    tl.store(out_ptr + offs, y.to(tl.bfloat16, fp_downcast_rounding="rtz"), mask=m)
+
+
+@triton.jit
+def _two_sum(s1, c1, s2, c2):
+    # (s1 + c1) + (s2 + c2) as a rounded sum and its exact error (Knuth's
+    # branch-free TwoSum) plus the compensations
+    t = s1 + s2
+    bb = t - s1
+    e = (s1 - (t - bb)) + (s2 - bb)
+    return t, c1 + c2 + e
+
+
+@triton.jit
+def kahan_sum_kernel(x_ptr, out_ptr, naive_ptr, N, BLOCK: tl.constexpr):
+    # a compensated sum of each row: TwoSum lane-wise over the column
+    # chunks, then across lanes by a tuple tl.reduce of the same combine;
+    # the plain fp32 sum beside it
+    row = tl.program_id(0).to(tl.int64)
+    s = tl.zeros([BLOCK], tl.float32)
+    c = tl.zeros([BLOCK], tl.float32)
+    plain = tl.zeros([BLOCK], tl.float32)
+    for c0 in range(0, N, BLOCK):
+        cols = c0 + tl.arange(0, BLOCK)
+        v = tl.load(x_ptr + row * N + cols, mask=cols < N, other=0.0)
+        s, c = _two_sum(s, c, v, tl.zeros_like(v))
+        plain += v
+    total, comp = tl.reduce((s, c), 0, _two_sum)
+    tl.store(out_ptr + row, total + comp)
+    tl.store(naive_ptr + row, tl.sum(plain))
+
+
+@triton.jit
+def fastdiv_gather_kernel(x_ptr, out_ptr, n, d1, m1, s1, d2, m2, s2, stride0, stride1, stride2,
+                          BLOCK: tl.constexpr):
+    # a permuted copy out[i] = x[i0 * stride0 + i1 * stride1 + i2 * stride2]
+    # with i unravelled over (., d1, d2) by magic-number division
+    # (q = umulhi(n, m) >> s, exact for n < 2^31 with the host's m and s)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    msk = offs < n
+    i = offs.to(tl.uint32)
+    q2 = tl.umulhi(i, m2.to(tl.uint32)) >> s2
+    i2 = i - q2 * d2
+    q1 = tl.umulhi(q2, m1.to(tl.uint32)) >> s1
+    i1 = q2 - q1 * d1
+    src = q1.to(tl.int64) * stride0 + i1.to(tl.int64) * stride1 + i2.to(tl.int64) * stride2
+    tl.store(out_ptr + offs, tl.load(x_ptr + src, mask=msk), mask=msk)
+
+
+@triton.jit
+def nf4_double_quant_kernel(packed_ptr, absmax_q_ptr, code_ptr, absmax2_ptr, offset, nf4_ptr, out_ptr, n,
+                            BLOCKSIZE: tl.constexpr, BLOCKSIZE2: tl.constexpr, BLOCK: tl.constexpr):
+    # bitsandbytes NF4 with double quantisation: two 4-bit codes a byte
+    # (high nibble first) into a 16-entry table, each BLOCKSIZE block's absmax
+    # an 8-bit code into a 256-entry table times a second-level scale per
+    # BLOCKSIZE2 blocks plus an offset
+    offs = tl.program_id(0) * (BLOCK // 2) + tl.arange(0, BLOCK // 2)
+    m = offs < n // 2
+    byte = tl.load(packed_ptr + offs, mask=m, other=0)
+    hi = (byte >> 4) & 0xF
+    lo = byte & 0xF
+    q = tl.interleave(hi, lo)
+    v = tl.load(nf4_ptr + q.to(tl.int32))
+    e = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    blk = e // BLOCKSIZE
+    aq = tl.load(absmax_q_ptr + blk, mask=e < n, other=0)
+    absmax = tl.load(code_ptr + aq.to(tl.int32)) * tl.load(absmax2_ptr + blk // BLOCKSIZE2, mask=e < n, other=0.0) + offset
+    tl.store(out_ptr + e, (v * absmax).to(out_ptr.dtype.element_ty), mask=e < n)
+
+
+@triton.jit
+def int4_groupwise_kernel(w_ptr, scale_ptr, zero_ptr, out_ptr, N, K,
+                          GROUP: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # torchao-style asymmetric int4: w[n, k] packed as uint8 (k even in the
+    # low nibble), dequantised (q - zero) * scale per (n, k // GROUP), and
+    # written transposed, [K, N], for a following GEMM
+    rn = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk2 = tl.program_id(1) * (BLOCK_K // 2) + tl.arange(0, BLOCK_K // 2)
+    m2 = (rn < N)[:, None] & (rk2 < K // 2)[None, :]
+    b = tl.load(w_ptr + rn[:, None] * (K // 2) + rk2[None, :], mask=m2, other=0)
+    q = tl.join(b & 0xF, b >> 4).reshape(BLOCK_N, BLOCK_K)  # [n, k]: low nibble first
+    rk = tl.program_id(1) * BLOCK_K + tl.arange(0, BLOCK_K)
+    m = (rn < N)[:, None] & (rk < K)[None, :]
+    g = rk // GROUP
+    sc = tl.load(scale_ptr + rn[:, None] * (K // GROUP) + g[None, :], mask=m, other=0.0).to(tl.float32)
+    zp = tl.load(zero_ptr + rn[:, None] * (K // GROUP) + g[None, :], mask=m, other=0.0).to(tl.float32)
+    w = (q.to(tl.float32) - zp) * sc
+    wt = tl.trans(w)
+    tl.store(out_ptr + rk[:, None] * N + rn[None, :], wt.to(out_ptr.dtype.element_ty), mask=tl.trans(m))
+
+
+@triton.jit
+def pixel_unshuffle_kernel(x_ptr, out_ptr, C: tl.constexpr, H: tl.constexpr, W: tl.constexpr, R: tl.constexpr):
+    # torch.pixel_unshuffle of one image: [C, H, W] -> [C*R*R, H/R, W/R] by a
+    # rank-5 reshape and permute
+    b = tl.program_id(0)
+    x = tl.load(x_ptr + b * C * H * W + tl.arange(0, C * H * W))
+    y = tl.reshape(x, [C, H // R, R, W // R, R])
+    y = tl.permute(y, (0, 2, 4, 1, 3))
+    tl.store(out_ptr + b * C * H * W + tl.arange(0, C * H * W), tl.reshape(y, [C * H * W]))
+
+
+@triton.jit
+def big_block_ptr_kernel(x_ptr, out_ptr, rows, cols, stride_row, row0, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    # a block pointer over a byte matrix past 2^31 elements (int64 stride and
+    # offsets), its tile summed per row; the last tile ragged in both dims
+    r = row0 + tl.program_id(0) * BLOCK_R
+    bp = tl.make_block_ptr(x_ptr, (rows, cols), (stride_row, 1), (r, 0), (BLOCK_R, BLOCK_C), (1, 0))
+    acc = tl.zeros([BLOCK_R], tl.int32)
+    for c in range(0, cols, BLOCK_C):
+        t = tl.load(bp, boundary_check=(0, 1), padding_option="zero")
+        acc += tl.sum(t.to(tl.int32), axis=1)
+        bp = tl.advance(bp, (0, BLOCK_C))
+    ob = tl.make_block_ptr(out_ptr, (rows,), (1,), (r,), (BLOCK_R,), (0,))
+    tl.store(ob, acc, boundary_check=(0,))
+
+
+@triton.jit
+def early_exit_kernel(x_ptr, out_ptr, flag_ptr, M, N, BLOCK: tl.constexpr):
+    # rows past M leave at once; an all-zero row writes a flag and leaves
+    # before the normalisation; others are scaled by their max |x|
+    row = tl.program_id(0)
+    if row >= M:
+        return
+    cols = tl.arange(0, BLOCK)
+    m = cols < N
+    x = tl.load(x_ptr + row * N + cols, mask=m, other=0.0)
+    amax = tl.max(tl.abs(x), axis=0)
+    if amax == 0:
+        tl.store(flag_ptr + row, 1)
+        tl.store(out_ptr + row * N + cols, x, mask=m)
+        return
+    tl.store(flag_ptr + row, 0)
+    tl.store(out_ptr + row * N + cols, x / amax, mask=m)
+
+
+@triton.jit
+def _act(x, KIND: tl.constexpr, ALPHA: tl.constexpr = 0.01):
+    if KIND == "relu":
+        return tl.maximum(x, 0.0)
+    elif KIND == "leaky":
+        return tl.where(x >= 0, x, x * ALPHA)
+    elif KIND == "gelu_tanh":
+        return 0.5 * x * (1 + libdevice.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+    elif KIND is None:
+        return x
+    else:
+        tl.static_assert(False, "unknown activation")
+
+
+@triton.jit
+def _bias_act(x, b_ptr, cols, mask, KIND: tl.constexpr, HAS_BIAS: tl.constexpr = True):
+    if HAS_BIAS:
+        x = x + tl.load(b_ptr + cols, mask=mask, other=0.0)[None, :]
+    return _act(x, KIND, ALPHA=0.2) if KIND == "leaky" else _act(x, KIND)
+
+
+@triton.jit
+def epilogue_dispatch_kernel(x_ptr, b_ptr, out_ptr, M, N, KIND: tl.constexpr, HAS_BIAS: tl.constexpr,
+                             OUT_DTYPE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # a GEMM epilogue chosen by constexprs: an activation by name (None: the
+    # identity) through nested helpers with constexpr defaults, the output
+    # dtype a constexpr dtype
+    tl.static_assert(BLOCK_M * BLOCK_N <= 4096, f"tile {BLOCK_M}x{BLOCK_N} too large")
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    m = (rm < M)[:, None] & (rn < N)[None, :]
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=m, other=0.0).to(tl.float32)
+    y = _bias_act(x, b_ptr, rn, rn < N, KIND, HAS_BIAS=HAS_BIAS)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], y.to(OUT_DTYPE), mask=m)

@@ -449,6 +449,189 @@ def check_special_fns():
             assert e[worst] <= t, (fn, dt, x[worst].item(), got[worst], float(want[worst]), e[worst])
 
 
+def hadamard_matrix(n):
+    h = torch.ones(1, 1, dtype=torch.float64)
+    while h.shape[0] < n:
+        h = torch.cat([torch.cat([h, h], 1), torch.cat([h, -h], 1)], 0)
+    return h
+
+
+def check_hadamard():
+    for dt, N, LOG in ((torch.float32, 64, 6), (torch.bfloat16, 256, 8)):
+        R = 5
+        x = torch.randn(R, N, generator=g).to(dt)
+        out = torch.empty_like(x)
+        K.hadamard_kernel[(R,)](x, out, 1 / math.sqrt(N), N=N, LOG_N=LOG)
+        ref = x.double() @ hadamard_matrix(N) / math.sqrt(N)
+        tol = 1e-5 if dt == torch.float32 else 2e-2
+        torch.testing.assert_close(out.double(), ref.to(dt).double(), atol=tol, rtol=tol)
+
+
+def check_stochastic_round():
+    n = 20000
+    x = torch.randn(n, generator=g) * 3
+    x[:4] = torch.tensor([1.0, -2.5, INF, NAN])  # exact in bf16, inf, NaN
+    out = torch.empty(n, dtype=torch.bfloat16)
+    K.stochastic_round_kernel[(triton.cdiv(n, 256),)](x, out, n, 1234, BLOCK=256)
+    bits = x.view(torch.int32)
+    down = (bits & -65536).view(torch.float32)  # toward zero
+    up_bits = torch.where((bits & 0xFFFF) != 0, (bits & -65536) + 65536, bits & -65536)
+    up = up_bits.view(torch.float32)  # away from zero
+    o = out.float()
+    assert torch.equal(o[:3], x[:3]) and o[3].isnan()
+    ok = (o[4:] == down[4:]) | (o[4:] == up[4:])
+    assert ok.all(), (x[4:][~ok][:5], o[4:][~ok][:5])
+    # unbiased: P(up) = the fraction below the kept bits
+    frac = ((bits & 0xFFFF).float() / 65536.0)[4:]
+    went_up = ((o[4:] == up[4:]) & (up[4:] != down[4:])).float()
+    has = (up[4:] != down[4:])
+    err = (went_up[has] - frac[has]).mean().item()
+    assert abs(err) < 0.02, err
+    out2 = torch.empty_like(out)
+    K.stochastic_round_kernel[(triton.cdiv(n, 256),)](x, out2, n, 1234, BLOCK=256)
+    assert torch.equal(out.view(torch.int16), out2.view(torch.int16))  # the same seed, the same bits
+    K.stochastic_round_kernel[(triton.cdiv(n, 256),)](x, out2, n, 99, BLOCK=256)
+    assert not torch.equal(out.view(torch.int16), out2.view(torch.int16))
+
+
+def check_kahan_sum():
+    # rows with a huge head and many small tails: the plain fp32 sum drops
+    # the tails, the compensated one keeps them to fp32's last bit
+    for R, N in ((3, 5000), (2, 64), (1, 777)):
+        x = torch.rand(R, N, generator=g) * 1e-3
+        x[:, 0] = 1e6
+        x[:, N // 2] = -1e6 + 0.125
+        out = torch.empty(R); naive = torch.empty(R)
+        K.kahan_sum_kernel[(R,)](x, out, naive, N, BLOCK=64)
+        ref = x.double().sum(1)
+        err = (out.double() - ref).abs()
+        assert (err <= ref.abs() * 2 ** -23).all(), (out, ref)
+        if N >= 5000:  # the naive sum is visibly worse: the compensation was not folded away
+            assert ((naive.double() - ref).abs() > 100 * err.clamp_min(1e-9)).all(), (naive, ref, out)
+
+
+def magic_u32(d):
+    # the smallest s with m = ceil(2^(32+s) / d) < 2^32 exact for n < 2^31
+    for s in range(0, 32):
+        m = -(-(1 << (32 + s)) // d)
+        if m < (1 << 32) and m * d - (1 << (32 + s)) <= (1 << s):
+            return m, s
+    raise ValueError(d)
+
+
+def check_fastdiv_gather():
+    for shape, perm in (((3, 5, 7), (2, 0, 1)), ((6, 1, 33), (1, 2, 0)), ((4, 10, 12), (0, 2, 1))):
+        x = torch.randn(*shape, generator=g)
+        xp = x.permute(*perm)  # a strided view, read with its strides
+        n = xp.numel()
+        d1, d2 = xp.shape[1], xp.shape[2]
+        m1, s1 = magic_u32(d1); m2, s2 = magic_u32(d2)
+        out = torch.empty(n)
+        K.fastdiv_gather_kernel[(triton.cdiv(n, 128),)](x, out, n, d1, m1, s1, d2, m2, s2, *xp.stride(), BLOCK=128)
+        assert torch.equal(out, xp.reshape(-1)), shape
+
+
+NF4 = [-1.0, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453, -0.28444138169288635,
+       -0.18477343022823334, -0.09105003625154495, 0.0, 0.07958029955625534, 0.16093020141124725,
+       0.24611230194568634, 0.33791524171829224, 0.44070982933044434, 0.5626170039176941,
+       0.7229568362236023, 1.0]
+
+
+def check_nf4_double_quant():
+    for odt, bs, bs2, BL in ((torch.float16, 64, 4, 128), (torch.bfloat16, 32, 8, 64)):
+        n = 64 * 45
+        codes = torch.randint(0, 16, (n,), generator=g)
+        packed = (codes[0::2] * 16 + codes[1::2]).to(torch.uint8)
+        nblk = n // bs
+        aq = torch.randint(0, 256, (nblk,), generator=g).to(torch.uint8)
+        code = torch.sort(torch.randn(256, generator=g)).values.abs()
+        absmax2 = torch.rand(triton.cdiv(nblk, bs2), generator=g) + 0.5
+        off = 0.125
+        nf4 = torch.tensor(NF4)
+        out = torch.empty(n, dtype=odt)
+        K.nf4_double_quant_kernel[(triton.cdiv(n, BL),)](packed, aq, code, absmax2, off, nf4, out, n,
+                                                        BLOCKSIZE=bs, BLOCKSIZE2=bs2, BLOCK=BL)
+        blk = torch.arange(n) // bs
+        absmax = code[aq.long()][blk] * absmax2[blk // bs2] + off
+        ref = (nf4[codes] * absmax).to(odt)
+        assert torch.equal(out, ref), (out[:8], ref[:8])
+
+
+def check_int4_groupwise():
+    N, Kd, G = 40, 192, 32
+    q = torch.randint(0, 16, (N, Kd), generator=g)
+    w = (q[:, 0::2] | (q[:, 1::2] << 4)).to(torch.uint8)
+    scale = (torch.rand(N, Kd // G, generator=g) * 0.1).bfloat16()
+    zero = torch.randint(0, 16, (N, Kd // G), generator=g).bfloat16()
+    out = torch.empty(Kd, N, dtype=torch.bfloat16)
+    K.int4_groupwise_kernel[(triton.cdiv(N, 16), triton.cdiv(Kd, 64))](w, scale, zero, out, N, Kd,
+                                                                      GROUP=32, BLOCK_N=16, BLOCK_K=64)
+    gi = torch.arange(Kd) // G
+    ref = ((q.float() - zero.float()[:, gi]) * scale.float()[:, gi]).bfloat16().t()
+    assert torch.equal(out, ref)
+
+
+def check_pixel_unshuffle():
+    for dt, C, H, W, R in ((torch.float32, 2, 8, 8, 2), (torch.float16, 4, 4, 16, 4)):
+        B = 3
+        x = torch.randn(B, C, H, W, generator=g).to(dt)
+        out = torch.empty(B, C * R * R, H // R, W // R, dtype=dt)
+        K.pixel_unshuffle_kernel[(B,)](x, out, C=C, H=H, W=W, R=R)
+        assert torch.equal(out, torch.nn.functional.pixel_unshuffle(x, R))
+
+
+def check_big_block_ptr():
+    # a 2.1 GB byte matrix (untouched pages cost nothing): rows near its end
+    cols = 3000
+    rows = (2 ** 31) // cols + 40
+    try:
+        x = torch.empty(rows * cols, dtype=torch.uint8)
+    except RuntimeError:
+        print("  (no memory for the 2 GB tensor: skipped)")
+        return
+    row0 = rows - 37
+    tail = torch.randint(0, 256, (37 * cols,), generator=g).to(torch.uint8)
+    x[row0 * cols:] = tail
+    out = torch.full((rows,), -1, dtype=torch.int32)
+    K.big_block_ptr_kernel[(triton.cdiv(rows - row0, 4),)](x, out, rows, cols, cols, row0, BLOCK_R=4, BLOCK_C=64)
+    ref = tail.view(37, cols).long().sum(1)
+    assert torch.equal(out[row0:].long(), ref), (out[row0:row0 + 4], ref[:4])
+    assert (out[:row0] == -1).all()
+    del x
+
+
+def check_early_exit():
+    for M, N in ((6, 100), (1, 128)):
+        x = torch.randn(M, N, generator=g)
+        x[M // 2] = 0
+        out = torch.full((M, N), 7.0); flag = torch.full((M + 3,), 5, dtype=torch.int32)
+        K.early_exit_kernel[(M + 3,)](x, out, flag, M, N, BLOCK=128)
+        amax = x.abs().amax(1, keepdim=True)
+        ref = torch.where(amax == 0, x, x / amax.clamp_min(1e-30))
+        torch.testing.assert_close(out, ref)
+        assert flag[:M].tolist() == [1 if i == M // 2 else 0 for i in range(M)] and flag[M:].tolist() == [5, 5, 5]
+
+
+def check_epilogue_dispatch():
+    cases = ((torch.float32, torch.float16, "gelu_tanh", True, 16, 64),
+             (torch.bfloat16, torch.float32, "leaky", False, 32, 32),
+             (torch.float32, torch.bfloat16, None, True, 8, 128))
+    for xdt, odt, kind, hb, BM, BN in cases:
+        M, N = 37, min(BN, 50)
+        x = torch.randn(M, N, generator=g).to(xdt)
+        b = torch.randn(N, generator=g)
+        out = torch.empty(M, N, dtype=odt)
+        K.epilogue_dispatch_kernel[(triton.cdiv(M, BM),)](x, b, out, M, N, KIND=kind, HAS_BIAS=hb, OUT_DTYPE=
+                                                         {torch.float16: tl.float16, torch.float32: tl.float32,
+                                                          torch.bfloat16: tl.bfloat16}[odt], BLOCK_M=BM, BLOCK_N=BN)
+        y = x.float() + (b if hb else 0)
+        if kind == "gelu_tanh":
+            y = torch.nn.functional.gelu(y, approximate="tanh")
+        elif kind == "leaky":
+            y = torch.nn.functional.leaky_relu(y, 0.2)
+        torch.testing.assert_close(out.float(), y.to(odt).float(), atol=1e-2, rtol=1e-2)
+
+
 if __name__ == "__main__":
     only = sys.argv[1:]
     names = sorted(k for k in globals() if k.startswith("check_") and (not only or k[6:] in only))
