@@ -273,6 +273,76 @@
 # CONSTEXPR: KIND=None, HAS_BIAS=True, OUT_DTYPE=tl.bfloat16, BLOCK_M=8, BLOCK_N=128
 # GRID: cdiv(M, BLOCK_M)
 #
+# KERNEL: logcumsumexp_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: R
+#
+# KERNEL: logcumsumexp_kernel
+# SIGNATURE: *bf16:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: R
+#
+# KERNEL: cummin_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i64:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: R
+#
+# KERNEL: histc_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,fp32,fp32
+# CONSTEXPR: BINS=32, BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: bincount_kernel
+# SIGNATURE: *i64:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: HAS_W=True, BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: bincount_kernel
+# SIGNATURE: *i32:16,*fp32:16,*i64:16,i32
+# CONSTEXPR: HAS_W=False, BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: causal_conv1d_varlen_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*fp32:16,*i32:16,*bf16:16,i32,i32
+# CONSTEXPR: WIDTH=4, SILU=True, BLOCK_T=16, BLOCK_D=64
+# GRID: cdiv(T, BLOCK_T), cdiv(D, BLOCK_D)
+#
+# KERNEL: causal_conv1d_varlen_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i32:16,*fp32:16,i32,i32
+# CONSTEXPR: WIDTH=3, SILU=False, BLOCK_T=32, BLOCK_D=16
+# GRID: cdiv(T, BLOCK_T), cdiv(D, BLOCK_D)
+#
+# KERNEL: solve_tril_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: UNIT=False, BLOCK=64
+# GRID: B
+#
+# KERNEL: solve_tril_kernel
+# SIGNATURE: *fp64:16,*fp64:16,*fp64:16,i32
+# CONSTEXPR: UNIT=True, BLOCK=16
+# GRID: B
+#
+# KERNEL: weight_norm_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp16:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: O
+#
+# KERNEL: kron_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16
+# CONSTEXPR: M=2, N=4, P=8, Q=2
+# GRID: B
+#
+# KERNEL: unique_consecutive_kernel
+# SIGNATURE: *i32:16,*i32:16,*i64:16,*i32:16,*i32:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: 1
+#
+# KERNEL: complex_ops_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
 # A fourth probe (tests/python/test_probe25_kernels.py runs every kernel on
 # the CPU against torch): FlagGems-style ATen operators (repeat_interleave by a
 # broadcast compare against a cumsum, masked_fill through a broadcast bool
@@ -991,3 +1061,182 @@ def epilogue_dispatch_kernel(x_ptr, b_ptr, out_ptr, M, N, KIND: tl.constexpr, HA
     x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=m, other=0.0).to(tl.float32)
     y = _bias_act(x, b_ptr, rn, rn < N, KIND, HAS_BIAS=HAS_BIAS)
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], y.to(OUT_DTYPE), mask=m)
+
+
+@triton.jit
+def _lse_combine(m1, s1, m2, s2):
+    # (max, sum of exp(x - max)) pairs merged; an all -inf side adds nothing
+    m = tl.maximum(m1, m2)
+    ms = tl.where(m == float("-inf"), 0.0, m)
+    return m, s1 * tl.exp(m1 - ms) + s2 * tl.exp(m2 - ms)
+
+
+@triton.jit
+def logcumsumexp_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    # torch.logcumsumexp(x, dim=1): a tuple scan of (max, scaled sum) per
+    # chunk, the running pair of the previous chunks folded in
+    row = tl.program_id(0).to(tl.int64)
+    carry_m = float("-inf")
+    carry_s = 0.0
+    for c0 in range(0, N, BLOCK):
+        cols = c0 + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=float("-inf")).to(tl.float32)
+        m, s = tl.associative_scan((x, tl.where(x == float("-inf"), 0.0, 1.0)), 0, _lse_combine)
+        m, s = _lse_combine(carry_m, carry_s, m, s)
+        tl.store(out_ptr + row * N + cols, (m + tl.log(s)).to(out_ptr.dtype.element_ty), mask=cols < N)
+        carry_m = tl.max(m, 0)
+        carry_s = tl.sum(tl.where(cols == tl.minimum(c0 + BLOCK, N) - 1, s, 0.0), 0)
+
+
+@triton.jit
+def _cummin_combine(v1, i1, v2, i2):
+    # torch.cummin: the later index on ties; a NaN wins (the latest NaN's index)
+    take2 = (v2 != v2) | ((v1 == v1) & (v2 <= v1))
+    return tl.where(take2, v2, v1), tl.where(take2, i2, i1)
+
+
+@triton.jit
+def cummin_kernel(x_ptr, v_ptr, i_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=float("inf"))
+    idx = tl.broadcast_to(cols.to(tl.int64), [BLOCK])
+    v, i = tl.associative_scan((x, idx), 0, _cummin_combine)
+    tl.store(v_ptr + row * N + cols, v, mask=cols < N)
+    tl.store(i_ptr + row * N + cols, i, mask=cols < N)
+
+
+@triton.jit
+def histc_kernel(x_ptr, hist_ptr, n, lo, hi, BINS: tl.constexpr, BLOCK: tl.constexpr):
+    # torch.histc(x, bins=BINS, min=lo, max=hi): a block histogram by
+    # tl.histogram (out-of-range masked off, max in the last bin), added to
+    # the global one by a vector atomic
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    inside = (offs < n) & (x >= lo) & (x <= hi)
+    b = ((x - lo) / (hi - lo) * BINS).to(tl.int32)
+    b = tl.minimum(tl.maximum(b, 0), BINS - 1)
+    h = tl.histogram(b, BINS, mask=inside)
+    tl.atomic_add(hist_ptr + tl.arange(0, BINS), h.to(tl.float32), sem="relaxed")
+
+
+@triton.jit
+def bincount_kernel(idx_ptr, w_ptr, out_ptr, n, HAS_W: tl.constexpr, BLOCK: tl.constexpr):
+    # torch.bincount(idx, weights=w): scattered atomics
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    i = tl.load(idx_ptr + offs, mask=m, other=0)
+    if HAS_W:
+        w = tl.load(w_ptr + offs, mask=m, other=0.0)
+    else:
+        w = tl.full([BLOCK], 1, tl.int64)
+    tl.atomic_add(out_ptr + i, w, mask=m)
+
+
+@triton.jit
+def causal_conv1d_varlen_kernel(x_ptr, w_ptr, b_ptr, seq_idx_ptr, out_ptr, T, D,
+                                WIDTH: tl.constexpr, SILU: tl.constexpr, BLOCK_T: tl.constexpr, BLOCK_D: tl.constexpr):
+    # token-major [T, D] sequences packed back to back; seq_idx[t] names each
+    # token's sequence, and a tap reaching into the previous one reads 0
+    rt = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
+    rd = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
+    tm = rt < T
+    dm = rd < D
+    sid = tl.load(seq_idx_ptr + rt, mask=tm, other=-1)
+    acc = tl.zeros([BLOCK_T, BLOCK_D], tl.float32) + tl.load(b_ptr + rd, mask=dm, other=0.0)[None, :]
+    for k in tl.static_range(WIDTH):
+        src = rt - (WIDTH - 1 - k)
+        ok = tm & (src >= 0)
+        sk = tl.load(seq_idx_ptr + src, mask=ok, other=-2)
+        ok = ok & (sk == sid)
+        xv = tl.load(x_ptr + src[:, None] * D + rd[None, :], mask=ok[:, None] & dm[None, :], other=0.0)
+        acc += xv.to(tl.float32) * tl.load(w_ptr + rd * WIDTH + k, mask=dm, other=0.0)[None, :]
+    if SILU:
+        acc = acc * tl.sigmoid(acc)
+    tl.store(out_ptr + rt[:, None] * D + rd[None, :], acc.to(out_ptr.dtype.element_ty), mask=tm[:, None] & dm[None, :])
+
+
+@triton.jit
+def solve_tril_kernel(l_ptr, b_ptr, y_ptr, N, UNIT: tl.constexpr, BLOCK: tl.constexpr):
+    # forward substitution L y = b per batch (flash-linear-attention's
+    # solve_tril shape of loop): row i needs every y_j, j < i
+    bid = tl.program_id(0).to(tl.int64)
+    j = tl.arange(0, BLOCK)
+    y = tl.zeros([BLOCK], b_ptr.dtype.element_ty)
+    for i in range(N):
+        row = tl.load(l_ptr + bid * N * N + i * N + j, mask=j < i, other=0.0)
+        s = tl.sum(row * y, 0)
+        bi = tl.load(b_ptr + bid * N + i)
+        if UNIT:
+            yi = bi - s
+        else:
+            yi = (bi - s) / tl.load(l_ptr + bid * N * N + i * N + i)
+        y = tl.where(j == i, yi, y)
+    tl.store(y_ptr + bid * N + j, y, mask=j < N)
+
+
+@triton.jit
+def weight_norm_kernel(v_ptr, g_ptr, w_ptr, norm_ptr, K, BLOCK: tl.constexpr):
+    # torch._weight_norm(v, g, dim=0): each output row scaled to norm g
+    row = tl.program_id(0).to(tl.int64)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for k0 in range(0, K, BLOCK):
+        k = k0 + tl.arange(0, BLOCK)
+        v = tl.load(v_ptr + row * K + k, mask=k < K, other=0.0).to(tl.float32)
+        acc += v * v
+    nrm = tl.sqrt(tl.sum(acc, 0))
+    scale = tl.load(g_ptr + row).to(tl.float32) / nrm
+    for k0 in range(0, K, BLOCK):
+        k = k0 + tl.arange(0, BLOCK)
+        v = tl.load(v_ptr + row * K + k, mask=k < K, other=0.0).to(tl.float32)
+        tl.store(w_ptr + row * K + k, (v * scale).to(w_ptr.dtype.element_ty), mask=k < K)
+    tl.store(norm_ptr + row, nrm)
+
+
+@triton.jit
+def kron_kernel(a_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, P: tl.constexpr, Q: tl.constexpr):
+    # torch.kron(a, b) of one batch: a rank-4 outer product permuted to
+    # [M, P, N, Q] and flattened to [M * P, N * Q]
+    bid = tl.program_id(0)
+    a = tl.load(a_ptr + bid * M * N + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    b = tl.load(b_ptr + bid * P * Q + tl.arange(0, P)[:, None] * Q + tl.arange(0, Q)[None, :])
+    o4 = a[:, :, None, None] * b[None, None, :, :]          # [M, N, P, Q]
+    o = tl.reshape(tl.permute(o4, 0, 2, 1, 3), [M * P, N * Q])
+    r = tl.arange(0, M * P)
+    c = tl.arange(0, N * Q)
+    tl.store(out_ptr + bid * M * N * P * Q + r[:, None] * (N * Q) + c[None, :], o)
+
+
+@triton.jit
+def unique_consecutive_kernel(x_ptr, out_ptr, inv_ptr, cnt_ptr, nout_ptr, n, BLOCK: tl.constexpr):
+    # torch.unique_consecutive(x, return_inverse=True, return_counts=True)
+    # in one program: run starts flagged, numbered by a cumsum, compacted
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    prev = tl.load(x_ptr + offs - 1, mask=m & (offs > 0))
+    start = m & ((offs == 0) | (x != prev))
+    run = tl.cumsum(start.to(tl.int32), 0) - 1
+    tl.store(inv_ptr + offs, run.to(tl.int64), mask=m)
+    tl.store(out_ptr + run, x, mask=start)
+    nxt = tl.load(x_ptr + offs + 1, mask=offs + 1 < n)
+    last = m & ((offs + 1 == n) | (x != nxt))
+    # a run's length: (its last position + 1) - its first position
+    tl.atomic_add(cnt_ptr + run, tl.where(last, offs + 1, 0) - tl.where(start, offs, 0), mask=start | last)
+    tl.store(nout_ptr, tl.sum(start.to(tl.int32), 0))
+
+
+@triton.jit
+def complex_ops_kernel(z_ptr, abs_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # complex64 as [n, 2] floats: |z| by hypot, angle by atan2, exp(z) and
+    # z * conj(z) + i written back interleaved
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    two = tl.arange(0, 2)
+    zz = tl.load(z_ptr + offs[:, None] * 2 + two[None, :], mask=m[:, None], other=0.0)
+    re, im = tl.split(zz)
+    tl.store(abs_ptr + offs * 2, libdevice.hypot(re, im), mask=m)
+    tl.store(abs_ptr + offs * 2 + 1, libdevice.atan2(im, re), mask=m)
+    e = tl.exp(re)
+    ez = tl.join(e * tl.cos(im), e * tl.sin(im))
+    tl.store(out_ptr + offs[:, None] * 2 + two[None, :], ez, mask=m[:, None])

@@ -632,6 +632,131 @@ def check_epilogue_dispatch():
         torch.testing.assert_close(out.float(), y.to(odt).float(), atol=1e-2, rtol=1e-2)
 
 
+def check_logcumsumexp():
+    for xdt, N, BL in ((torch.float32, 200, 64), (torch.bfloat16, 37, 256)):
+        R = 4
+        x = (torch.randn(R, N, generator=g) * 10).to(xdt)
+        x[1, :5] = -INF  # a leading -inf run stays -inf
+        x[2, 7] = -INF
+        out = torch.empty(R, N)
+        K.logcumsumexp_kernel[(R,)](x, out, N, BLOCK=BL)
+        ref = torch.logcumsumexp(x.double(), 1)
+        torch.testing.assert_close(out.double(), ref, atol=1e-5, rtol=1e-5)
+
+
+def check_cummin():
+    R, N = 4, 100
+    x = torch.randint(-3, 4, (R, N), generator=g).float()  # ties everywhere
+    x[1, 10] = NAN; x[1, 50] = NAN
+    v = torch.empty(R, N); i = torch.empty(R, N, dtype=torch.int64)
+    K.cummin_kernel[(R,)](x, v, i, N, BLOCK=128)
+    rv, ri = torch.cummin(x, 1)
+    torch.testing.assert_close(v, rv, equal_nan=True, atol=0, rtol=0)
+    assert torch.equal(i, ri), (i[1, 8:14], ri[1, 8:14], i[0, :10], ri[0, :10])
+
+
+def check_histc():
+    for n, lo, hi in ((10000, -2.0, 2.0), (300, 0.0, 1.0)):
+        x = torch.randn(n, generator=g)
+        x[:3] = torch.tensor([lo, hi, hi + 1])
+        hist = torch.zeros(32)
+        K.histc_kernel[(triton.cdiv(n, 256),)](x, hist, n, lo, hi, BINS=32, BLOCK=256)
+        assert torch.equal(hist, torch.histc(x, 32, lo, hi)), (hist, torch.histc(x, 32, lo, hi))
+
+
+def check_bincount():
+    for idt, hw, BL in ((torch.int64, True, 128), (torch.int32, False, 256)):
+        n = 1000
+        idx = torch.randint(0, 37, (n,), generator=g).to(idt)
+        w = torch.rand(n, generator=g)
+        out = torch.zeros(50, dtype=torch.float32 if hw else torch.int64)
+        K.bincount_kernel[(triton.cdiv(n, BL),)](idx, w, out, n, HAS_W=hw, BLOCK=BL)
+        ref = torch.bincount(idx.long(), weights=w if hw else None, minlength=50)
+        if hw:
+            torch.testing.assert_close(out, ref.float(), atol=1e-4, rtol=1e-5)
+        else:
+            assert torch.equal(out, ref)
+
+
+def check_causal_conv1d_varlen():
+    for dt, W, silu, BT, BD in ((torch.bfloat16, 4, True, 16, 64), (torch.float32, 3, False, 32, 16)):
+        lens = [5, 1, 20, 2, 9]
+        T, D = sum(lens), 40
+        seq_idx = torch.cat([torch.full((l,), i, dtype=torch.int32) for i, l in enumerate(lens)])
+        x = torch.randn(T, D, generator=g).to(dt)
+        w = torch.randn(D, W, generator=g); b = torch.randn(D, generator=g)
+        out = torch.empty(T, D, dtype=dt)
+        K.causal_conv1d_varlen_kernel[(triton.cdiv(T, BT), triton.cdiv(D, BD))](x, w, b, seq_idx, out, T, D,
+                                                                             WIDTH=W, SILU=silu, BLOCK_T=BT, BLOCK_D=BD)
+        refs, s = [], 0
+        for l in lens:
+            seg = x[s:s + l].float().t()[None]  # [1, D, l]
+            y = torch.nn.functional.conv1d(torch.nn.functional.pad(seg, (W - 1, 0)), w[:, None, :], b, groups=D)[0].t()
+            refs.append(torch.nn.functional.silu(y) if silu else y)
+            s += l
+        ref = torch.cat(refs).to(dt)
+        tol = 2e-2 if dt == torch.bfloat16 else 1e-5
+        torch.testing.assert_close(out.float(), ref.float(), atol=tol, rtol=tol)
+
+
+def check_solve_tril():
+    for dt, unit, BL, N in ((torch.float32, False, 64, 50), (torch.float64, True, 16, 16)):
+        B = 3
+        L = torch.randn(B, N, N, generator=g).to(dt).tril(-1) * 0.3
+        L = L + torch.diag_embed(torch.rand(B, N, generator=g).to(dt) + 1.0)
+        b = torch.randn(B, N, generator=g).to(dt)
+        y = torch.empty(B, N, dtype=dt)
+        K.solve_tril_kernel[(B,)](L, b, y, N, UNIT=unit, BLOCK=BL)
+        Lr = L.clone()
+        if unit:
+            Lr.diagonal(dim1=1, dim2=2).fill_(1.0)
+        ref = torch.linalg.solve_triangular(Lr.double(), b.double()[:, :, None], upper=False)[:, :, 0]
+        torch.testing.assert_close(y.double(), ref, atol=1e-4 if dt == torch.float32 else 1e-10, rtol=1e-4)
+
+
+def check_weight_norm():
+    O, Kd = 7, 300
+    v = torch.randn(O, Kd, generator=g).half()
+    gg = torch.rand(O, generator=g) + 0.5
+    w = torch.empty_like(v); nrm = torch.empty(O)
+    K.weight_norm_kernel[(O,)](v, gg, w, nrm, Kd, BLOCK=128)
+    ref = torch._weight_norm(v.float(), gg[:, None], 0)
+    torch.testing.assert_close(w.float(), ref.half().float(), atol=2e-3, rtol=2e-3)
+    torch.testing.assert_close(nrm, v.float().norm(dim=1), atol=1e-4, rtol=1e-5)
+
+
+def check_kron():
+    B = 3
+    a = torch.randn(B, 2, 4, generator=g); b = torch.randn(B, 8, 2, generator=g)
+    out = torch.empty(B, 16, 8)
+    K.kron_kernel[(B,)](a, b, out, M=2, N=4, P=8, Q=2)
+    for i in range(B):
+        assert torch.equal(out[i], torch.kron(a[i], b[i]))
+
+
+def check_unique_consecutive():
+    for n in (1, 2, 200, 256):
+        x = torch.randint(0, 3, (n,), generator=g).int()
+        out = torch.full((256,), -7, dtype=torch.int32); inv = torch.empty(n, dtype=torch.int64)
+        cnt = torch.zeros(256, dtype=torch.int32); nout = torch.zeros(1, dtype=torch.int32)
+        K.unique_consecutive_kernel[(1,)](x, out, inv, cnt, nout, n, BLOCK=256)
+        u, ri, rc = torch.unique_consecutive(x, return_inverse=True, return_counts=True)
+        k = int(nout)
+        assert k == len(u) and torch.equal(out[:k], u) and torch.equal(inv, ri) and torch.equal(cnt[:k].long(), rc), n
+
+
+def check_complex_ops():
+    n = 300
+    z = torch.randn(n, generator=g, dtype=torch.complex64)
+    z[0] = 0; z[1] = complex(-1.0, 0.0); z[2] = complex(-1.0, -0.0)
+    zr = torch.view_as_real(z).contiguous()
+    absang = torch.empty(n, 2); ez = torch.empty(n, 2)
+    K.complex_ops_kernel[(triton.cdiv(n, 128),)](zr, absang, ez, n, BLOCK=128)
+    torch.testing.assert_close(absang[:, 0], z.abs(), atol=1e-6, rtol=1e-6)
+    torch.testing.assert_close(absang[:, 1], z.angle(), atol=1e-6, rtol=1e-6)
+    torch.testing.assert_close(torch.view_as_complex(ez), torch.exp(z), atol=1e-5, rtol=1e-5)
+
+
 if __name__ == "__main__":
     only = sys.argv[1:]
     names = sorted(k for k in globals() if k.startswith("check_") and (not only or k[6:] in only))
