@@ -120,12 +120,17 @@ static Value *atan_(Ex *x, Value *a) {
     return copysign_(x, y, a);
 }
 
+/* C's atan2: the half-turn added for x < 0 takes y's sign bit (atan2(-0,
+ * -1) = -pi), and on the y axis a zero y gives +-0 for x = +0 but +-pi for
+ * x = -0. */
 static Value *atan2_(Ex *x, Value *y, Value *xx) {
     Value *r = atan_(x, dv(x, y, xx));
-    Value *ypos = cmp(x, CMPF_OGE, y, K(x, 0));
-    r = sel(x, cmp(x, CMPF_OLT, xx, K(x, 0)), add(x, r, sel(x, ypos, K(x, M_PI), K(x, -M_PI))), r);
+    Value *pi_y = copysign_(x, K(x, M_PI), y);
+    r = sel(x, cmp(x, CMPF_OLT, xx, K(x, 0)), add(x, r, pi_y), r);
+    Value *x_neg = cmp(x, CMPF_OLT, copysign_(x, K(x, 1), xx), K(x, 0)); /* the sign bit: -0 too */
     Value *on_axis = sel(x, cmp(x, CMPF_OGT, y, K(x, 0)), K(x, M_PI_2),
-                         sel(x, cmp(x, CMPF_OLT, y, K(x, 0)), K(x, -M_PI_2), y));
+                         sel(x, cmp(x, CMPF_OLT, y, K(x, 0)), K(x, -M_PI_2),
+                             sel(x, band(x, x_neg, cmp(x, CMPF_OEQ, y, K(x, 0))), pi_y, y)));
     r = sel(x, cmp(x, CMPF_OEQ, xx, K(x, 0)), on_axis, r);
     Value *both_inf = band(x, cmp(x, CMPF_OEQ, fabs_(x, y), K(x, INFINITY)),
                            cmp(x, CMPF_OEQ, fabs_(x, xx), K(x, INFINITY)));

@@ -174,6 +174,12 @@ static void run_all(int f64, const double *x, const double *y, const double *uni
     run("erfc", 0, f64, x, y, f64 ? 4 : 8, 1e-300);
     run("pow", 1, f64, x, y, 16, 1e-300);
     run("atan2", 1, f64, x, y, 8, 1e-300);
+    /* atan2 on the axes and at signed zeros: every pair of these (atan2(-0,
+     * -1) was +pi, atan2(+-0, -0) +-0) */
+    static const double ax[8] = {0.0, -0.0, 1.0, -1.0, INFINITY, -INFINITY, 1e-30, -2.5};
+    double zx[N], zy[N];
+    for (int i = 0; i < N; i++) zx[i] = ax[i % 8], zy[i] = ax[i / 8];
+    run("atan2", 1, f64, zx, zy, 8, 1e-300);
     run("hypot", 1, f64, x, y, 4, 1e-300);
     run("fmod", 1, f64, x, y, 0, 0); /* exact */
 }
