@@ -343,6 +343,51 @@
 # CONSTEXPR: BLOCK=128
 # GRID: cdiv(n, BLOCK)
 #
+# KERNEL: sinkhorn_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i32:16,i32,fp32,i32
+# CONSTEXPR: BLOCK=16
+# GRID: B
+#
+# KERNEL: radix_pass_kernel
+# SIGNATURE: *u32:16,*i32:16,*u32:16,*i32:16,i32,i32
+# CONSTEXPR: BLOCK=128
+# GRID: 1
+#
+# KERNEL: segment_max_kernel
+# SIGNATURE: *fp32:16,*i64:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: segment_softmax_kernel
+# SIGNATURE: *fp32:16,*i64:16,*fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: PASS=0, BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: segment_softmax_kernel
+# SIGNATURE: *fp32:16,*i64:16,*fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: PASS=1, BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: lstm_cell_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp16:16,*fp32:16,*fp16:16,*fp32:16,i32,i32
+# CONSTEXPR: H=32, BLOCK_B=16, BLOCK_I=32
+# GRID: cdiv(B, BLOCK_B)
+#
+# KERNEL: multi_tensor_scale_kernel
+# SIGNATURE: *i64:16,*i64:16,*i64:16,*i32:16,*i32:16,fp32,*i32:16
+# CONSTEXPR: CHUNK=1024, BLOCK=256
+# GRID: n_chunks
+#
+# KERNEL: tuple_reduce_kernel
+# SIGNATURE: *i32:16,*i32:16,*i32:16,*i32:16,i32,i32
+# CONSTEXPR: BLOCK_M=8, BLOCK_N=64
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: fp64_stats_kernel
+# SIGNATURE: *fp64:16,*fp64:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
 # A fourth probe (tests/python/test_probe25_kernels.py runs every kernel on
 # the CPU against torch): FlagGems-style ATen operators (repeat_interleave by a
 # broadcast compare against a cumsum, masked_fill through a broadcast bool
@@ -1240,3 +1285,167 @@ def complex_ops_kernel(z_ptr, abs_ptr, out_ptr, n, BLOCK: tl.constexpr):
     e = tl.exp(re)
     ez = tl.join(e * tl.cos(im), e * tl.sin(im))
     tl.store(out_ptr + offs[:, None] * 2 + two[None, :], ez, mask=m[:, None])
+
+
+@triton.jit
+def sinkhorn_kernel(x_ptr, out_ptr, iters_ptr, N, tol, max_iter, BLOCK: tl.constexpr):
+    # Sinkhorn-Knopp on one exp(x) matrix per program: alternate row and
+    # column normalisation until every row sums to 1 within tol (a while
+    # loop on a reduced condition and an iteration cap)
+    b = tl.program_id(0).to(tl.int64)
+    r = tl.arange(0, BLOCK)
+    m = (r < N)[:, None] & (r < N)[None, :]
+    x = tl.load(x_ptr + b * N * N + r[:, None] * N + r[None, :], mask=m, other=float("-inf"))
+    p = tl.exp(x - tl.max(tl.max(x, 1), 0))
+    it = 0
+    err = float("inf")
+    while (err > tol) and (it < max_iter):
+        p = p / tl.where(r < N, tl.sum(p, 0), 1.0)[None, :]
+        rs = tl.sum(p, 1)
+        err = tl.max(tl.where(r < N, tl.abs(rs - 1.0), 0.0), 0)
+        p = p / tl.where(r < N, rs, 1.0)[:, None]
+        it += 1
+    tl.store(out_ptr + b * N * N + r[:, None] * N + r[None, :], p, mask=m)
+    tl.store(iters_ptr + b, it)
+
+
+@triton.jit
+def radix_pass_kernel(keys_ptr, vals_ptr, out_keys_ptr, out_vals_ptr, n, shift, BLOCK: tl.constexpr):
+    # one stable pass of an LSD radix sort over 4-bit digits, one block:
+    # tl.histogram of the digits, an exclusive cumsum of it for the digit
+    # offsets, the rank among equal digits from a [BLOCK, BLOCK] compare
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    k = tl.load(keys_ptr + offs, mask=m, other=0xFFFFFFFF)
+    v = tl.load(vals_ptr + offs, mask=m, other=0)
+    d = ((k >> shift) & 15).to(tl.int32)
+    hist = tl.histogram(d, 16, mask=m)
+    start = tl.cumsum(hist, 0) - hist
+    before = (d[None, :] == d[:, None]) & (offs[None, :] < offs[:, None]) & m[None, :]
+    rank = tl.sum(before.to(tl.int32), 1)
+    base = tl.gather(start, d, 0)
+    dst = base + rank
+    tl.store(out_keys_ptr + dst, k, mask=m)
+    tl.store(out_vals_ptr + dst, v, mask=m)
+
+
+@triton.jit
+def segment_max_kernel(x_ptr, seg_ptr, smax_ptr, n, BLOCK: tl.constexpr):
+    # scatter_softmax's first pass: a float atomic_max per segment
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=float("-inf"))
+    s = tl.load(seg_ptr + offs, mask=m, other=0)
+    tl.atomic_max(smax_ptr + s, x, mask=m)
+
+
+@triton.jit
+def segment_softmax_kernel(x_ptr, seg_ptr, smax_ptr, ssum_ptr, out_ptr, n, PASS: tl.constexpr, BLOCK: tl.constexpr):
+    # PASS 0: the sums of exp(x - max) per segment (atomics); PASS 1: divide
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    s = tl.load(seg_ptr + offs, mask=m, other=0)
+    e = tl.exp(x - tl.load(smax_ptr + s, mask=m, other=0.0))
+    if PASS == 0:
+        tl.atomic_add(ssum_ptr + s, e, mask=m)
+    else:
+        tl.store(out_ptr + offs, e / tl.load(ssum_ptr + s, mask=m, other=1.0), mask=m)
+
+
+@triton.jit
+def lstm_cell_kernel(x_ptr, h_ptr, c_ptr, w_ptr, u_ptr, b_ptr, h_out_ptr, c_out_ptr, B, I, H: tl.constexpr,
+                     BLOCK_B: tl.constexpr, BLOCK_I: tl.constexpr):
+    # one LSTM step, gates i, f, g, o from x @ W + h @ U + b (W [I, 4H],
+    # U [H, 4H], fp16 operands, fp32 accumulation), one gate per tl.dot
+    rb = tl.program_id(0) * BLOCK_B + tl.arange(0, BLOCK_B)
+    rh = tl.arange(0, H)
+    bm = rb < B
+    h = tl.load(h_ptr + rb[:, None] * H + rh[None, :], mask=bm[:, None], other=0.0)
+    gates = ()
+    for gi in tl.static_range(4):
+        acc = tl.zeros([BLOCK_B, H], tl.float32)
+        for i0 in range(0, I, BLOCK_I):
+            ri = i0 + tl.arange(0, BLOCK_I)
+            xt = tl.load(x_ptr + rb[:, None] * I + ri[None, :], mask=bm[:, None] & (ri < I)[None, :], other=0.0)
+            wt = tl.load(w_ptr + ri[:, None] * (4 * H) + gi * H + rh[None, :], mask=(ri < I)[:, None], other=0.0)
+            acc = tl.dot(xt, wt, acc)
+        ut = tl.load(u_ptr + rh[:, None] * (4 * H) + gi * H + rh[None, :])
+        acc = tl.dot(h, ut, acc) + tl.load(b_ptr + gi * H + rh)[None, :]
+        gates = gates + (acc,)
+    i_g = tl.sigmoid(gates[0])
+    f_g = tl.sigmoid(gates[1])
+    g_g = 2 * tl.sigmoid(2 * gates[2]) - 1
+    o_g = tl.sigmoid(gates[3])
+    c = tl.load(c_ptr + rb[:, None] * H + rh[None, :], mask=bm[:, None], other=0.0)
+    c_new = f_g * c + i_g * g_g
+    h_new = o_g * (2 * tl.sigmoid(2 * c_new) - 1)
+    tl.store(c_out_ptr + rb[:, None] * H + rh[None, :], c_new, mask=bm[:, None])
+    tl.store(h_out_ptr + rb[:, None] * H + rh[None, :], h_new.to(h_out_ptr.dtype.element_ty), mask=bm[:, None])
+
+
+@triton.jit
+def multi_tensor_scale_kernel(ptrs_ptr, outs_ptr, numels_ptr, chunk_tensor_ptr, chunk_idx_ptr, scale, found_inf_ptr,
+                              CHUNK: tl.constexpr, BLOCK: tl.constexpr):
+    # apex-style multi_tensor_apply: each program one chunk of one tensor of
+    # a list given as int64 address tables; out = in * scale, and a flag set
+    # when a non-finite value is seen
+    pid = tl.program_id(0)
+    t = tl.load(chunk_tensor_ptr + pid)
+    ci = tl.load(chunk_idx_ptr + pid)
+    src = tl.load(ptrs_ptr + t).to(tl.pointer_type(tl.float32))
+    dst = tl.load(outs_ptr + t).to(tl.pointer_type(tl.float16))
+    n = tl.load(numels_ptr + t)
+    bad = 0
+    for b0 in tl.static_range(0, CHUNK, BLOCK):
+        offs = ci * CHUNK + b0 + tl.arange(0, BLOCK)
+        m = offs < n
+        v = tl.load(src + offs, mask=m, other=0.0)
+        bad += tl.sum((tl.abs(v) == float("inf")) | (v != v), 0).to(tl.int32)
+        tl.store(dst + offs, (v * scale).to(tl.float16), mask=m)
+    if bad > 0:
+        tl.atomic_xchg(found_inf_ptr, 1)
+
+
+@triton.jit
+def _first_max(v1, i1, c1, v2, i2, c2, COUNT_TIES: tl.constexpr = True):
+    # (max, first index of it, how many times it occurs)
+    gt = v2 > v1
+    eq = v2 == v1
+    v = tl.where(gt, v2, v1)
+    i = tl.where(gt, i2, tl.where(eq, tl.minimum(i1, i2), i1))
+    if COUNT_TIES:
+        c = tl.where(gt, c2, tl.where(eq, c1 + c2, c1))
+    else:
+        c = tl.where(gt, c2, c1)
+    return v, i, c
+
+
+@triton.jit
+def tuple_reduce_kernel(x_ptr, v_ptr, i_ptr, c_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # a three-tensor tl.reduce over axis 1 with keep_dims, its combine a
+    # helper whose constexpr default decides a branch
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    m = (rm < M)[:, None] & (rn < N)[None, :]
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=m, other=-2147483648)
+    idx = tl.broadcast_to(rn[None, :], [BLOCK_M, BLOCK_N])
+    one = tl.where(m, 1, 0)
+    v, i, c = tl.reduce((x, idx, one), 1, _first_max, keep_dims=True)
+    tl.static_assert(v.shape[1] == 1)
+    tl.store(v_ptr + rm[:, None], v, mask=(rm < M)[:, None])
+    tl.store(i_ptr + rm[:, None], i, mask=(rm < M)[:, None])
+    tl.store(c_ptr + rm[:, None], c, mask=(rm < M)[:, None])
+
+
+@triton.jit
+def fp64_stats_kernel(x_ptr, acc_ptr, n, BLOCK: tl.constexpr):
+    # sum, sum of squares, min and max of an fp64 vector: fp64 atomics, the
+    # partials in fp64 end to end
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    tl.atomic_add(acc_ptr, tl.sum(x, 0))
+    tl.atomic_add(acc_ptr + 1, tl.sum(x * x, 0))
+    tl.atomic_min(acc_ptr + 2, tl.min(tl.where(m, x, float("inf")), 0))
+    tl.atomic_max(acc_ptr + 3, tl.max(tl.where(m, x, float("-inf")), 0))

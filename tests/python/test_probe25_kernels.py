@@ -757,6 +757,117 @@ def check_complex_ops():
     torch.testing.assert_close(torch.view_as_complex(ez), torch.exp(z), atol=1e-5, rtol=1e-5)
 
 
+def check_sinkhorn():
+    for N in (5, 16):
+        B = 3
+        x = torch.randn(B, N, N, generator=g)
+        out = torch.empty(B, N, N); iters = torch.empty(B, dtype=torch.int32)
+        K.sinkhorn_kernel[(B,)](x, out, iters, N, 1e-5, 500, BLOCK=16)
+        p = torch.exp(x.double() - x.double().amax((1, 2), keepdim=True))
+        for b in range(B):
+            q = p[b]
+            for _ in range(int(iters[b])):
+                q = q / q.sum(0, keepdim=True)
+                q = q / q.sum(1, keepdim=True)
+            torch.testing.assert_close(out[b].double(), q, atol=1e-5, rtol=1e-4)
+            assert 1 <= int(iters[b]) < 500 and (out[b].sum(1) - 1).abs().max() < 1e-5
+        out2 = torch.empty(B, N, N); it2 = torch.empty(B, dtype=torch.int32)
+        K.sinkhorn_kernel[(B,)](x, out2, it2, N, 1e-5, 2, BLOCK=16)  # the cap stops it
+        assert (it2 == 2).all()
+
+
+def check_radix_pass():
+    for n in (128, 77):
+        keys = torch.randint(-2 ** 31, 2 ** 31 - 1, (n,), generator=g, dtype=torch.int64).to(torch.int32)
+        keys[:10] = keys[10]  # equal keys keep their order
+        vals = torch.arange(n, dtype=torch.int32)
+        ku = keys.long() & 0xFFFFFFFF
+        k, v = keys.clone(), vals.clone()
+        for shift in range(0, 32, 4):
+            ok, ov = torch.empty_like(k), torch.empty_like(v)
+            K.radix_pass_kernel[(1,)](triton.reinterpret(k, tl.uint32), v, triton.reinterpret(ok, tl.uint32), ov, n, shift,
+                                      BLOCK=128)
+            k, v = ok, ov
+        order = sorted(range(n), key=lambda i: (int(ku[i]), i))
+        assert torch.equal(v, torch.tensor(order, dtype=torch.int32))
+        assert torch.equal(k, keys[order])
+
+
+def check_segment_softmax():
+    n, S = 1000, 37
+    seg = torch.sort(torch.randint(0, S, (n,), generator=g)).values
+    x = torch.randn(n, generator=g) * 5 - 20  # all negative: the float atomic max must order them
+    smax = torch.full((S,), -INF); ssum = torch.zeros(S); out = torch.empty(n)
+    grid = (triton.cdiv(n, 128),)
+    K.segment_max_kernel[grid](x, seg, smax, n, BLOCK=128)
+    K.segment_softmax_kernel[grid](x, seg, smax, ssum, out, n, PASS=0, BLOCK=128)
+    K.segment_softmax_kernel[grid](x, seg, smax, ssum, out, n, PASS=1, BLOCK=128)
+    ref = torch.empty(n)
+    for s in range(S):
+        sel = seg == s
+        if sel.any():
+            assert smax[s] == x[sel].max()
+            ref[sel] = torch.softmax(x[sel], 0)
+    torch.testing.assert_close(out, ref, atol=1e-6, rtol=1e-5)
+
+
+def check_lstm_cell():
+    B, I, H = 20, 48, 32
+    x = torch.randn(B, I, generator=g).half(); h = torch.randn(B, H, generator=g).half()
+    c = torch.randn(B, H, generator=g)
+    W = (torch.randn(I, 4 * H, generator=g) * 0.2).half(); U = (torch.randn(H, 4 * H, generator=g) * 0.2).half()
+    b = torch.randn(4 * H, generator=g)
+    h_out = torch.empty(B, H, dtype=torch.float16); c_out = torch.empty(B, H)
+    K.lstm_cell_kernel[(triton.cdiv(B, 16),)](x, h, c, W, U, b, h_out, c_out, B, I, H=H, BLOCK_B=16, BLOCK_I=32)
+    gates = x.float() @ W.float() + h.float() @ U.float() + b
+    i_g, f_g, g_g, o_g = gates.split(H, 1)
+    c_ref = torch.sigmoid(f_g) * c + torch.sigmoid(i_g) * torch.tanh(g_g)
+    h_ref = torch.sigmoid(o_g) * torch.tanh(c_ref)
+    torch.testing.assert_close(c_out, c_ref, atol=2e-3, rtol=2e-3)
+    torch.testing.assert_close(h_out.float(), h_ref, atol=3e-3, rtol=3e-3)
+
+
+def check_multi_tensor_scale():
+    sizes = [100, 3000, 1, 2048]
+    for poison in (False, True):
+        ins = [torch.randn(s, generator=g) for s in sizes]
+        if poison:
+            ins[1][2500] = INF
+        outs = [torch.empty(s, dtype=torch.float16) for s in sizes]
+        chunks = [(t, c) for t, s in enumerate(sizes) for c in range(triton.cdiv(s, 1024))]
+        ptrs = torch.tensor([t.data_ptr() for t in ins], dtype=torch.int64)
+        optrs = torch.tensor([t.data_ptr() for t in outs], dtype=torch.int64)
+        numels = torch.tensor(sizes, dtype=torch.int64)
+        ct = torch.tensor([c[0] for c in chunks], dtype=torch.int32)
+        ci = torch.tensor([c[1] for c in chunks], dtype=torch.int32)
+        found = torch.zeros(1, dtype=torch.int32)
+        K.multi_tensor_scale_kernel[(len(chunks),)](ptrs, optrs, numels, ct, ci, 0.5, found, CHUNK=1024, BLOCK=256)
+        for a, o in zip(ins, outs):
+            assert torch.equal(o, (a * 0.5).half())
+        assert int(found) == int(poison)
+
+
+def check_tuple_reduce():
+    for M, N in ((20, 50), (8, 64)):
+        x = torch.randint(-5, 5, (M, N), generator=g, dtype=torch.int32)
+        v = torch.empty(M, dtype=torch.int32); i = torch.empty(M, dtype=torch.int32); c = torch.empty(M, dtype=torch.int32)
+        K.tuple_reduce_kernel[(triton.cdiv(M, 8),)](x, v, i, c, M, N, BLOCK_M=8, BLOCK_N=64)
+        mx = x.max(1).values
+        assert torch.equal(v, mx)
+        assert torch.equal(i.long(), (x == mx[:, None]).int().argmax(1))
+        assert torch.equal(c.long(), (x == mx[:, None]).sum(1))
+
+
+def check_fp64_stats():
+    n = 5000
+    x = torch.randn(n, generator=g, dtype=torch.float64) * 1e3
+    acc = torch.tensor([0.0, 0.0, INF, -INF], dtype=torch.float64)
+    K.fp64_stats_kernel[(triton.cdiv(n, 256),)](x, acc, n, BLOCK=256)
+    torch.testing.assert_close(acc[0], x.sum(), atol=1e-9, rtol=1e-12)
+    torch.testing.assert_close(acc[1], (x * x).sum(), atol=1e-6, rtol=1e-12)
+    assert acc[2] == x.min() and acc[3] == x.max()
+
+
 if __name__ == "__main__":
     only = sys.argv[1:]
     names = sorted(k for k in globals() if k.startswith("check_") and (not only or k[6:] in only))
