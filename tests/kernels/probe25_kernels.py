@@ -389,13 +389,26 @@
 # GRID: cdiv(n, BLOCK)
 #
 # A fourth probe (tests/python/test_probe25_kernels.py runs every kernel on
-# the CPU against torch): FlagGems-style ATen operators (repeat_interleave by a
-# broadcast compare against a cumsum, masked_fill through a broadcast bool
-# mask, reflect/replicate/circular padding, lerp with torch's two-sided
-# formula beside a clamp by tensor bounds, isclose with equal_nan, nan_to_num
-# with dtype-dependent limits, Python-sign float floor-div and remainder,
-# addr, embedding_bag in sum/mean/max modes with offsets and empty bags,
-# diagonal with an offset, variance over dim 0 with a correction); ...
+# the CPU against torch, numpy or mpmath): FlagGems-style ATen operators
+# (repeat_interleave by a broadcast compare against a cumsum, masked_fill
+# through a stride-0 mask, reflect/circular padding, lerp with torch's
+# two-sided formula beside a clamp by tensor bounds, isclose with equal_nan,
+# nan_to_num by a dtype `if` chain, Python-sign float floor-div and
+# remainder, addr, embedding_bag in sum/mean/max modes with empty bags,
+# diagonal with an offset, var over dim 0 with a correction, logcumsumexp
+# and cummin as tuple scans, histc by a masked tl.histogram, bincount,
+# weight_norm, kron, unique_consecutive); vLLM-style serving (speculative
+# decoding's recovered tokens and rejection sampling, add + RMSNorm + fp8
+# quantisation, MoE unpermute, partial GPT-J rope); GPTQ act-order, NF4
+# double-quant and torchao int4 dequantisation; losses (BCE with
+# pos_weight, huber, focal, logsumexp of -inf rows); cdist and k-means on
+# tl.dot; libdevice sinpi/cospi/normcdf/tgamma; a Hadamard transform,
+# stochastic rounding, a TwoSum tuple reduce, magic-number division by
+# umulhi, rank-5 permutes, a block pointer past 2^31 elements, early
+# returns, nested helpers with constexpr defaults, varlen causal conv1d,
+# forward substitution, complex numbers by split/join, Sinkhorn under a
+# while with `and`, a radix pass, scatter softmax by float atomic_max, an
+# LSTM cell, multi_tensor_apply over address tables, fp64 atomics.
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
