@@ -3757,8 +3757,9 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
         }
     } else if (!strcmp(n, "lgamma") || !strcmp(n, "tgamma")) {
         if (!fp) want = "fp32 or fp64";
-        else if (n[0] == 't' && k[0] == TL_FP32) /* in fp64 (fp32's Lanczos sum cancels), rounded once */
-            r = sem_cast(S, gamma_(S, sem_cast(S, x[0], tl_scalar(S, TL_FP64), NULL), true), tl_scalar(S, TL_FP32), NULL);
+        else if (k[0] == TL_FP32) /* in fp64 (fp32's Lanczos sum cancels; lgamma's zeros at 1 and 2), rounded once */
+            r = sem_cast(S, gamma_(S, sem_cast(S, x[0], tl_scalar(S, TL_FP64), NULL), n[0] == 't'), tl_scalar(S, TL_FP32),
+                         NULL);
         else r = gamma_(S, x[0], n[0] == 't');
     } else if (!strcmp(n, "logb") || !strcmp(n, "ilogb")) {
         if (!fp) want = "fp32 or fp64";

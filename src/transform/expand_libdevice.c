@@ -15,7 +15,8 @@
  *   expm1       u = e^x; x if u == 1 else (u - 1) * x / log(u)           (Kahan)
  *   atan        Cephes' atanf: reduce to |x| <= tan(pi/8), odd polynomial
  *   pow         2^(y log2|x|) with the sign, zero, one and NaN cases of C
- *   sinh, asinh, acosh, atanh through expm1 / log1p; hypot scaled by max
+ *   sinh, asinh, acosh, atanh through expm1 / log1p (sinh and cosh as
+ *               (e^(|x|/2) / 2) e^(|x|/2) near overflow); hypot scaled by max
  *   erfc        Numerical Recipes' erfcc, t e^(-z^2 + P(t)) with z^2 split
  *               exactly (relative error ~1e-7 into the tail; fp64: the
  *               series and continued fraction of expand-f64-math)
@@ -89,7 +90,7 @@ static Value *log1p_(Ex *x, Value *a) {
 
 static Value *expm1_(Ex *x, Value *a) {
     Value *u = exp_(x, a), *um1 = sub(x, u, K(x, 1));
-    Value *r = dv(x, mul(x, um1, a), log_(x, u));
+    Value *r = mul(x, um1, dv(x, a, log_(x, u))); /* ((u - 1) a overflows just below e^x's own overflow) */
     r = sel(x, cmp(x, CMPF_OEQ, um1, K(x, -1)), K(x, -1), r);
     r = sel(x, cmp(x, CMPF_OEQ, u, K(x, 1)), a, r);
     return sel(x, cmp(x, CMPF_OEQ, u, K(x, INFINITY)), u, r);
@@ -308,15 +309,23 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
         return atan_(x, dv(x, a, sqrt_(x, mul(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
     if (NAME_IS("acos"))
         return mul(x, K(x, 2), atan_(x, sqrt_(x, dv(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
+    /* sinh, cosh: e^|x| / 2 from |x| = 88 (709 in fp64) on, as (e^(|x|/2) / 2)
+     * e^(|x|/2): e^|x| itself overflows half an ln 2 before they do */
     if (NAME_IS("sinh")) {
-        Value *e = expm1_(x, fabs_(x, a));
+        Value *ax = fabs_(x, a);
+        Value *e = expm1_(x, ax);
         Value *s = mul(x, K(x, 0.5), add(x, e, dv(x, e, add(x, e, K(x, 1)))));
         s = sel(x, cmp(x, CMPF_OEQ, e, K(x, INFINITY)), e, s);
+        Value *h = exp_(x, mul(x, ax, K(x, 0.5)));
+        s = sel(x, cmp(x, CMPF_OGT, ax, K(x, wide(x) ? 709.0 : 88.0)), mul(x, mul(x, h, K(x, 0.5)), h), s);
         return copysign_(x, s, a);
     }
     if (NAME_IS("cosh")) {
-        Value *e = exp_(x, fabs_(x, a));
-        return mul(x, K(x, 0.5), add(x, e, dv(x, K(x, 1), e)));
+        Value *ax = fabs_(x, a);
+        Value *e = exp_(x, ax);
+        Value *c = mul(x, K(x, 0.5), add(x, e, dv(x, K(x, 1), e)));
+        Value *h = exp_(x, mul(x, ax, K(x, 0.5)));
+        return sel(x, cmp(x, CMPF_OGT, ax, K(x, wide(x) ? 709.0 : 88.0)), mul(x, mul(x, h, K(x, 0.5)), h), c);
     }
     if (NAME_IS("asinh")) {
         Value *ax = fabs_(x, a), *a2 = mul(x, ax, ax);

@@ -907,8 +907,8 @@ def logsumexp_rows_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
 @triton.jit
 def special_fns_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     # libdevice's sinpi / cospi (a rotation by a fraction of a turn), the
-    # exact GELU x * normcdf(x) and tgamma (a Gamma density's normaliser),
-    # one output row each
+    # exact GELU x * normcdf(x), tgamma and lgamma (a Gamma density's
+    # normaliser), one output row each
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
     x = tl.load(x_ptr + offs, mask=m, other=1.0)
@@ -916,6 +916,7 @@ def special_fns_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + n + offs, libdevice.cospi(x), mask=m)
     tl.store(out_ptr + 2 * n + offs, libdevice.normcdf(x), mask=m)
     tl.store(out_ptr + 3 * n + offs, libdevice.tgamma(x), mask=m)
+    tl.store(out_ptr + 4 * n + offs, libdevice.lgamma(x), mask=m)
 
 
 @triton.jit
