@@ -3141,8 +3141,10 @@ static TV bi_libdevice(Sema *S, CallArgs *a) {
     if (!ok) {
         StrBuf got = {0};
         for (int i = 0; i < n; i++) sb_printf(&got, "%s'%s'", i ? ", " : "", tl_cstr(S, tl_sca(x[i].ty)));
-        TV r = sema_error(S, "input arg type does not match. Expect one of [%s, %s], got (%s%s)",
-                          n == 1 ? "('fp32',)" : "('fp32', 'fp32')", n == 1 ? "('fp64',)" : "('fp64', 'fp64')",
+        /* (the table's rows: finitef has only fp32's, isfinited only fp64's) */
+        const char *f32 = n == 1 ? "('fp32',)" : "('fp32', 'fp32')", *f64 = n == 1 ? "('fp64',)" : "('fp64', 'fp64')";
+        TV r = sema_error(S, "input arg type does not match. Expect one of [%s%s%s], got (%s%s)",
+                          flags & LD_F64 ? "" : f32, flags & (LD_F32 | LD_F64) ? "" : ", ", flags & LD_F32 ? "" : f64,
                           sb_cstr(&got), n == 1 ? "," : "");
         sb_free(&got);
         return r;
@@ -3322,31 +3324,57 @@ static TV norm_n(Sema *S, const TV *x, int n) {
     return sem_where(S, inf, tv_float(INFINITY), r);
 }
 
-/* sin(pi x), exact zeros at the integers (x - 2 rint(x / 2) is exact). In
- * fp32, |x - 2 rint(x / 2)| <= 1/4 takes an odd polynomial (to w^9, relative
- * error < 2e-9) instead of the GPU's sin.approx.f32, whose error is absolute
- * (~5e-7): near 0 (lgamma's and tgamma's tiny arguments) it is all error. */
+/* x - 2 rint(x / 2): exact, in [-1, 1], and sin(pi x), cos(pi x) are its. */
 static TV pi_reduce(Sema *S, TV x) {
     TV rq = libdevice_call(S, "rint", sem_binary(S, PY_BIN_MUL, x, tv_float(0.5)), tv_none());
     return sem_binary(S, PY_BIN_SUB, x, sem_binary(S, PY_BIN_MUL, rq, tv_float(2.0))); /* exact, in [-1, 1] */
 }
 
-static TV sinpi_(Sema *S, TV x) {
-    TV rr = pi_reduce(S, x);
-    TV ang = sem_binary(S, PY_BIN_MUL, rr, tv_float(M_PI));
-    TV sv = tv_tensor(sem_ir(S, MATH_SIN, ang.ty, ang.v, NULL), ang.ty);
-    if (tl_sca(x.ty)->kind == TL_FP32) {
-        TV w2 = sem_binary(S, PY_BIN_MUL, ang, ang);
-        static const double c[4] = {1.0 / 362880, -1.0 / 5040, 1.0 / 120, -1.0 / 6};
-        TV poly = tv_float(c[0]);
-        for (int i = 1; i < 4; i++) poly = sem_binary(S, PY_BIN_ADD, sem_binary(S, PY_BIN_MUL, poly, w2), tv_float(c[i]));
-        poly = sem_binary(S, PY_BIN_ADD, ang, sem_binary(S, PY_BIN_MUL, sem_binary(S, PY_BIN_MUL, ang, w2), poly));
-        TV arr = tv_tensor(sem_ir(S, MATH_ABSF, rr.ty, rr.v, NULL), rr.ty);
-        sv = sem_where(S, sem_compare(S, PY_CMP_LE, arr, tv_float(0.25)), poly, sv);
+/* sin(pi w) (want_cos false) or cos(pi w) for 0 <= w <= 1/4. fp32: Taylor
+ * polynomials in w with pi folded into the coefficients (to w^11 and w^10:
+ * truncation below 2e-9 relative), no sin.approx / cos.approx, whose error
+ * is absolute; fp64: math.sin / math.cos of pi w (the product's rounding is
+ * the only error beyond theirs). */
+static TV pi_trig_small(Sema *S, TV w, bool want_cos) {
+    if (tl_sca(w.ty)->kind == TL_FP32) {
+        double c[6];
+        double pk = want_cos ? 1.0 : M_PI, fact = 1.0; /* pi^k / k!, k = 0 or 1 */
+        for (int i = 0, k = want_cos ? 0 : 1; i < 6; i++, k += 2) {
+            c[i] = (i % 2 ? -pk : pk) / fact;
+            pk *= M_PI * M_PI;
+            fact *= (double)(k + 1) * (k + 2);
+        }
+        TV w2 = sem_binary(S, PY_BIN_MUL, w, w);
+        TV poly = tv_float(c[5]);
+        for (int i = 4; i >= 0; i--) poly = sem_binary(S, PY_BIN_ADD, sem_binary(S, PY_BIN_MUL, poly, w2), tv_float(c[i]));
+        return want_cos ? poly : sem_binary(S, PY_BIN_MUL, poly, w);
     }
-    TV whole = sem_compare(S, PY_CMP_EQ, tv_tensor(sem_ir(S, MATH_FLOOR, x.ty, x.v, NULL), x.ty), x);
-    return sem_where(S, whole, sem_binary(S, PY_BIN_MUL, x, tv_float(0.0)), sv);
+    TV ang = sem_binary(S, PY_BIN_MUL, w, tv_float(M_PI));
+    return tv_tensor(sem_ir(S, want_cos ? MATH_COS : MATH_SIN, ang.ty, ang.v, NULL), ang.ty);
 }
+
+/* sin(pi x) (want_cos false) or cos(pi x), to an ulp or two: r = x - 2 rint(x / 2)
+ * in [-1, 1] (exact); |r| folded into b in [0, 1/2] by the symmetry about 1/2
+ * (1 - |r| is exact there), and b above 1/4 by the complement 1/2 - b (exact
+ * too), so that the polynomial or math function only sees [0, 1/4]: no
+ * cancellation near the zeros (sin(pi x) at x = 0.999 keeps its digits).
+ * sinpi is exactly +-0 at the integers (x * 0: its sign), cospi +0 at the
+ * half-integers; NaN and +-inf give NaN. */
+static TV sincospi_(Sema *S, TV x, bool want_cos) {
+    TV r = pi_reduce(S, x);
+    TV a = tv_tensor(sem_ir(S, MATH_ABSF, r.ty, r.v, NULL), r.ty);
+    TV half = sem_compare(S, PY_CMP_GT, a, tv_float(0.5));
+    TV b = sem_where(S, half, sem_binary(S, PY_BIN_SUB, tv_float(1.0), a), a);
+    TV low = sem_compare(S, PY_CMP_LE, b, tv_float(0.25));
+    TV c = sem_binary(S, PY_BIN_SUB, tv_float(0.5), b);
+    TV v = sem_where(S, low, pi_trig_small(S, b, want_cos), pi_trig_small(S, c, !want_cos));
+    if (want_cos) return sem_where(S, half, sem_minus(S, v), v); /* cos(pi (1 - b)) = -cos(pi b) */
+    v = sem_where(S, sem_compare(S, PY_CMP_LT, r, tv_float(0.0)), sem_minus(S, v), v); /* odd */
+    TV whole = sem_compare(S, PY_CMP_EQ, tv_tensor(sem_ir(S, MATH_FLOOR, x.ty, x.v, NULL), x.ty), x);
+    return sem_where(S, whole, sem_binary(S, PY_BIN_MUL, x, tv_float(0.0)), v);
+}
+
+static TV sinpi_(Sema *S, TV x) { return sincospi_(S, x, false); }
 
 static TV log_(Sema *S, TV x) { return tv_tensor(sem_ir(S, MATH_LOG, x.ty, x.v, NULL), x.ty); }
 
@@ -3358,7 +3386,9 @@ static TV abs_(Sema *S, TV x) { return tv_tensor(sem_ir(S, MATH_ABSF, x.ty, x.v,
 static TV lt_(Sema *S, TV a, TV b) { return sem_compare(S, PY_CMP_LT, a, b); }
 static TV eq_(Sema *S, TV a, TV b) { return sem_compare(S, PY_CMP_EQ, a, b); }
 static TV isnan_(Sema *S, TV x) { return sem_compare(S, PY_CMP_NE, x, x); }
-static TV fconst_(Sema *S, double v, TV like) { return sem_cast(S, tv_float(v), tl_sca(like.ty), NULL); }
+/* v as a scalar of like's dtype, rounded once (sem_cast of a Python float
+ * goes through fp32 first, as Triton's to_tensor does) */
+static TV fconst_(Sema *S, double v, TV like) { return sem_scalar_constant(S, &(TV){.kind = TV_FLOAT, .f = v}, tl_sca(like.ty)); }
 
 /* The unbiased binary exponent of a finite non-zero x (C's ilogb), as an
  * int of x's width: the exponent field, of x scaled into the normal range
@@ -3470,8 +3500,8 @@ static TV erfcx_(Sema *S, TV x) {
 /* lgamma (want_gamma false) or tgamma of x: the Lanczos approximation
  * (g = 7, 9 terms) for x >= 1/2,
  *   log G(z + 1) = log(sqrt(2 pi)) + (z + 1/2) log t - t + log A(z),  t = z + 7.5,
- * and the reflection G(x) G(1 - x) = pi / sin(pi x) below; G(x) itself as
- * exp of its logarithm times the sign. Poles (0 and the negative integers):
+ * and the reflection G(x) G(1 - x) = pi / sin(pi x) below; tgamma computes
+ * G(x) directly (below). Poles (0 and the negative integers):
  * lgamma +inf, tgamma +-inf at zeros and NaN at the negative integers. */
 static TV gamma_(Sema *S, TV x, bool want_gamma) {
     static const double p[9] = {0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
@@ -3503,10 +3533,51 @@ static TV gamma_(Sema *S, TV x, bool want_gamma) {
         lgx = sem_where(S, pole, inf, lgx);
         return sem_where(S, isinf, inf, lgx);
     }
-    /* the sign: negative where sin(pi x) < 0 below 1/2 */
-    TV neg = sem_binary(S, PY_BIN_BITAND, refl, sem_compare(S, PY_CMP_LT, sp, tv_float(0.0)));
-    TV g = tv_tensor(sem_ir(S, MATH_EXP, lgx.ty, lgx.v, NULL), lgx.ty);
-    g = sem_where(S, neg, sem_minus(S, g), g);
+    /* G(y) itself, not exp of its logarithm (whose rounding, up to ~700
+     * ulps of lg, an exponential multiplies into G's relative error). From
+     * 8 on, Stirling's series (10 terms: truncation below 1e-17),
+     *   G(y) = sqrt(2 pi) y^(y - 1/2) e^-y e^S(y),  S(y) = sum c_k / y^(2k - 1),
+     * y^(y - 1/2) as two halves pw (pw e^-y) so that no factor overflows
+     * before the result does (y - 1/2 and its half are exact); below 8 the
+     * Lanczos sum above (its error grows with y: 1e-13 at 170), as
+     *   G(y) = sqrt(2 pi) A(z) t^(z + 1/2) e^-t,
+     * t = z + 7.5 rounded, its rounding error err (two-sum) restored as the
+     * factor (1 + (z + 1/2) err / t). Below 1/2: G(x) = pi / (sin(pi x) G(1 - x)). */
+    static const double st[10] = {1.0 / 12,  -1.0 / 360,        1.0 / 1260,  -1.0 / 1680,       1.0 / 1188,
+                                  -691.0 / 360360, 1.0 / 156, -3617.0 / 122400, 43867.0 / 244188, -174611.0 / 125400};
+    TV big = sem_compare(S, PY_CMP_GE, y, tv_float(8.0));
+    TV ys = sem_where(S, big, y, tv_float(8.0)); /* (each branch sees its own range) */
+    TV yl = sem_where(S, big, tv_float(1.0), y);
+    TV iy = sem_fdiv(S, fconst_(S, 1.0, x), ys, true), w = mul_(S, iy, iy);
+    TV ser = fconst_(S, st[9], x);
+    for (int i = 8; i >= 0; i--) ser = add_(S, mul_(S, ser, w), tv_float(st[i]));
+    ser = mul_(S, ser, iy);
+    TV pws = libdevice_call(S, "pow", ys, mul_(S, sub_(S, ys, tv_float(0.5)), tv_float(0.5)));
+    TV nys = sem_minus(S, ys);
+    TV eys = tv_tensor(sem_ir(S, MATH_EXP, nys.ty, nys.v, NULL), nys.ty);
+    TV gs = mul_(S, mul_(S, tv_float(2.5066282746310002), tv_tensor(sem_ir(S, MATH_EXP, ser.ty, ser.v, NULL), ser.ty)),
+                 mul_(S, pws, mul_(S, pws, eys)));
+    gs = sem_where(S, sem_compare(S, PY_CMP_GT, ys, tv_float(172.0)), inf, gs); /* (pw inf, e^-y 0) */
+    TV zl = sub_(S, yl, tv_float(1.0));
+    TV al = fconst_(S, p[0], x);
+    for (int i = 1; i < 9; i++) al = add_(S, al, sem_fdiv(S, fconst_(S, p[i], x), add_(S, zl, tv_float(i)), true));
+    TV tl_ = add_(S, zl, tv_float(7.5));
+    TV e = add_(S, zl, tv_float(0.5));
+    TV bv = sub_(S, tl_, zl);
+    TV err = add_(S, sub_(S, zl, sub_(S, tl_, bv)), sub_(S, tv_float(7.5), bv));
+    TV pw = libdevice_call(S, "pow", tl_, mul_(S, e, tv_float(0.5)));
+    TV nt = sem_minus(S, tl_);
+    TV et = tv_tensor(sem_ir(S, MATH_EXP, nt.ty, nt.v, NULL), nt.ty);
+    TV gl = mul_(S, mul_(S, tv_float(2.5066282746310002), al), mul_(S, pw, mul_(S, pw, et))); /* sqrt(2 pi) */
+    gl = mul_(S, gl, add_(S, tv_float(1.0), sem_fdiv(S, mul_(S, e, err), tl_, true)));
+    TV gy = sem_where(S, big, gs, gl);
+    TV g = sem_where(S, refl, sem_fdiv(S, fconst_(S, M_PI, x), sem_binary(S, PY_BIN_MUL, sp, gy), true), gy);
+    /* exact factorials at the integers 1 .. 23 (their products round once) */
+    double fact = 1.0;
+    for (int i = 1; i <= 23; i++) {
+        g = sem_where(S, eq_(S, x, tv_float(i)), fconst_(S, fact, x), g);
+        fact *= i;
+    }
     /* poles: +-0 -> +-inf, negative integers -> NaN; +inf -> +inf, -inf -> NaN */
     TV zero = sem_compare(S, PY_CMP_EQ, x, tv_float(0.0));
     TV signed_inf = sem_fdiv(S, sem_cast(S, tv_float(1.0), tl_sca(x.ty), NULL), x, true); /* 1 / +-0 */
@@ -3676,15 +3747,7 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
     } else if (!strcmp(n, "sinpi") || !strcmp(n, "cospi")) {
         if (!fp) want = "fp32 or fp64";
         else {
-            if (n[0] == 's') {
-                r = sinpi_(S, x[0]);
-            } else {
-                TV rr = pi_reduce(S, x[0]);
-                TV ang = sem_binary(S, PY_BIN_MUL, rr, tv_float(M_PI));
-                TV cv = tv_tensor(sem_ir(S, MATH_COS, ang.ty, ang.v, NULL), ang.ty);
-                TV ar = tv_tensor(sem_ir(S, MATH_ABSF, rr.ty, rr.v, NULL), rr.ty);
-                r = sem_where(S, sem_compare(S, PY_CMP_EQ, ar, tv_float(0.5)), tv_float(0.0), cv);
-            }
+            r = sincospi_(S, x[0], n[0] == 'c');
         }
     } else if (!strcmp(n, "ldexp") || !strcmp(n, "scalbn")) {
         if (!fp || k[1] != TL_I32) want = "(fp32 or fp64, int32)";
@@ -3699,6 +3762,9 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
         }
     } else if (!strcmp(n, "lgamma") || !strcmp(n, "tgamma")) {
         if (!fp) want = "fp32 or fp64";
+        else if (k[0] == TL_FP32) /* in fp64 (fp32's Lanczos sum cancels; lgamma's zeros at 1 and 2), rounded once */
+            r = sem_cast(S, gamma_(S, sem_cast(S, x[0], tl_scalar(S, TL_FP64), NULL), n[0] == 't'), tl_scalar(S, TL_FP32),
+                         NULL);
         else r = gamma_(S, x[0], n[0] == 't');
     } else if (!strcmp(n, "logb") || !strcmp(n, "ilogb")) {
         if (!fp) want = "fp32 or fp64";
@@ -3783,8 +3849,26 @@ static TV bi_libdevice_compose(Sema *S, CallArgs *a) {
     } else if (!strcmp(n, "normcdf")) {
         if (!fp) want = "fp32 or fp64";
         else {
-            TV arg = sem_binary(S, PY_BIN_MUL, x[0], tv_float(-M_SQRT1_2));
-            r = sem_binary(S, PY_BIN_MUL, libdevice_call(S, "erfc", arg, tv_none()), tv_float(0.5));
+            /* erfc(t) / 2 for t = -x / sqrt(2), t split into th + tl (th the
+             * rounded product, tl its error by fma plus 1/sqrt(2)'s own) and
+             * erfc(th + tl) = erfc(th) - tl 2/sqrt(pi) e^-th^2: th's rounding
+             * alone costs ~t^2 ulps of erfc's result in the far left tail. */
+            bool f64 = k[0] == TL_FP64;
+            double chi = f64 ? M_SQRT1_2 : (double)(float)M_SQRT1_2;
+            double clo = f64 ? -4.8336466567264567e-17 : 0.70710678118654752440 - (double)(float)M_SQRT1_2;
+            TV nx = sem_minus(S, x[0]);
+            TV th = mul_(S, nx, tv_float(chi));
+            TV tc = tv_float(chi), nth = sem_minus(S, th);
+            if (!sem_binary_check(S, &tc, &nx, false, false, true, false)) return tv_err();
+            Value *ops[3] = {nx.v, tc.v, nth.v};
+            Type *ft = nx.ty->ir;
+            TV fe = tv_tensor(op_result(sem_op(S, MATH_FMA, ops, 3, &ft, 1, 0), 0), nx.ty);
+            TV tlo = add_(S, fe, mul_(S, nx, tv_float(clo)));
+            tlo = sem_where(S, isnan_(S, tlo), tv_float(0.0), tlo); /* (x = +-inf: inf - inf) */
+            TV th2 = sem_minus(S, mul_(S, th, th));
+            TV dec = tv_tensor(sem_ir(S, MATH_EXP, th2.ty, th2.v, NULL), th2.ty);
+            TV ec = sub_(S, libdevice_call(S, "erfc", th, tv_none()), mul_(S, mul_(S, tlo, tv_float(M_2_SQRTPI)), dec));
+            r = mul_(S, ec, tv_float(0.5));
         }
     } else {
         return sema_error(S, "libdevice.%s is not supported", n);

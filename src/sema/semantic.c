@@ -181,7 +181,14 @@ static Attr *number_attr(Sema *S, const TV *x, const TlType *t) {
     if (tl_is_float(t))
         return const_float_attr(S, t, x->kind == TV_FLOAT ? x->f : x->u64 ? (double)(uint64_t)x->i : (double)x->i);
     if (tl_is_int(t)) {
-        int64_t iv = x->kind == TV_FLOAT ? (int64_t)x->f : x->i;
+        /* (a float here is truncated as C would, but NaN, the infinities and
+         * values past int64 are not left to C's undefined conversion) */
+        double f = x->f;
+        int64_t iv = x->kind != TV_FLOAT ? x->i
+                     : f != f            ? 0
+                     : f >= 0x1p63       ? INT64_MAX
+                     : f < -0x1p63       ? INT64_MIN
+                                         : (int64_t)f;
         if (tl_is_bool(t)) iv = iv != 0;
         return const_int_attr(S, t, iv);
     }
@@ -960,6 +967,19 @@ TV sem_full(Sema *S, const int64_t *shape, int rank, const TV *value, const TlTy
         if (tl_numel(value->ty) != 1) return sema_error(S, "full() only accepts a size-1 tensor as its value");
         v = sem_cast(S, *value, dtype, NULL);
     } else if (tv_is_num(value)) {
+        /* Triton's builder takes an int for an integer dtype (get_int32(1.5)
+         * is a TypeError); a float value other than 0 was truncated, NaN
+         * made 0 */
+        const TlType *e = tl_sca(dtype);
+        if (value->kind == TV_FLOAT && tl_is_int(e) && !tl_is_bool(e) && value->f != 0) {
+            StrBuf vs = {0};
+            tv_str(S, value, &vs);
+            TV r = sema_error(S, "full(): the value %s is a float, and %s is an integer dtype: pass an int (or a float "
+                                 "dtype, or cast the tensor)",
+                              sb_cstr(&vs), tl_cstr(S, e));
+            sb_free(&vs);
+            return r;
+        }
         v = sem_scalar_constant(S, value, dtype);
     } else {
         return sema_error(S, "full() value must be a number or a scalar tensor");

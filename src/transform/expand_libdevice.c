@@ -15,7 +15,8 @@
  *   expm1       u = e^x; x if u == 1 else (u - 1) * x / log(u)           (Kahan)
  *   atan        Cephes' atanf: reduce to |x| <= tan(pi/8), odd polynomial
  *   pow         2^(y log2|x|) with the sign, zero, one and NaN cases of C
- *   sinh, asinh, acosh, atanh through expm1 / log1p; hypot scaled by max
+ *   sinh, asinh, acosh, atanh through expm1 / log1p (sinh and cosh as
+ *               (e^(|x|/2) / 2) e^(|x|/2) near overflow); hypot scaled by max
  *   erfc        Numerical Recipes' erfcc, t e^(-z^2 + P(t)) with z^2 split
  *               exactly (relative error ~1e-7 into the tail; fp64: the
  *               series and continued fraction of expand-f64-math)
@@ -89,7 +90,7 @@ static Value *log1p_(Ex *x, Value *a) {
 
 static Value *expm1_(Ex *x, Value *a) {
     Value *u = exp_(x, a), *um1 = sub(x, u, K(x, 1));
-    Value *r = dv(x, mul(x, um1, a), log_(x, u));
+    Value *r = mul(x, um1, dv(x, a, log_(x, u))); /* ((u - 1) a overflows just below e^x's own overflow) */
     r = sel(x, cmp(x, CMPF_OEQ, um1, K(x, -1)), K(x, -1), r);
     r = sel(x, cmp(x, CMPF_OEQ, u, K(x, 1)), a, r);
     return sel(x, cmp(x, CMPF_OEQ, u, K(x, INFINITY)), u, r);
@@ -120,12 +121,17 @@ static Value *atan_(Ex *x, Value *a) {
     return copysign_(x, y, a);
 }
 
+/* C's atan2: the half-turn added for x < 0 takes y's sign bit (atan2(-0,
+ * -1) = -pi), and on the y axis a zero y gives +-0 for x = +0 but +-pi for
+ * x = -0. */
 static Value *atan2_(Ex *x, Value *y, Value *xx) {
     Value *r = atan_(x, dv(x, y, xx));
-    Value *ypos = cmp(x, CMPF_OGE, y, K(x, 0));
-    r = sel(x, cmp(x, CMPF_OLT, xx, K(x, 0)), add(x, r, sel(x, ypos, K(x, M_PI), K(x, -M_PI))), r);
+    Value *pi_y = copysign_(x, K(x, M_PI), y);
+    r = sel(x, cmp(x, CMPF_OLT, xx, K(x, 0)), add(x, r, pi_y), r);
+    Value *x_neg = cmp(x, CMPF_OLT, copysign_(x, K(x, 1), xx), K(x, 0)); /* the sign bit: -0 too */
     Value *on_axis = sel(x, cmp(x, CMPF_OGT, y, K(x, 0)), K(x, M_PI_2),
-                         sel(x, cmp(x, CMPF_OLT, y, K(x, 0)), K(x, -M_PI_2), y));
+                         sel(x, cmp(x, CMPF_OLT, y, K(x, 0)), K(x, -M_PI_2),
+                             sel(x, band(x, x_neg, cmp(x, CMPF_OEQ, y, K(x, 0))), pi_y, y)));
     r = sel(x, cmp(x, CMPF_OEQ, xx, K(x, 0)), on_axis, r);
     Value *both_inf = band(x, cmp(x, CMPF_OEQ, fabs_(x, y), K(x, INFINITY)),
                            cmp(x, CMPF_OEQ, fabs_(x, xx), K(x, INFINITY)));
@@ -133,19 +139,85 @@ static Value *atan2_(Ex *x, Value *y, Value *xx) {
     return sel(x, both_inf, corner, r);
 }
 
-/* 2^(a * b) with the product's rounding error (from an fma) put back:
- * 2^(t + e) = 2^t (1 + e ln 2) for the tiny e. */
-static Value *exp2_of_product(Ex *x, Value *a, Value *b) {
+/* 2^(a * (b + b_lo)) with the product's rounding error (from an fma) and a
+ * b_lo (b's own low part, or NULL) put back: 2^(t + e) = 2^t (1 + e ln 2)
+ * for the tiny e. */
+static Value *exp2_of_product(Ex *x, Value *a, Value *b, Value *b_lo) {
     Value *t = mul(x, a, b);
     Value *e = fma3(x, a, b, un(x, ARITH_NEGF, t));
+    if (b_lo) e = fma3(x, a, b_lo, e);
     Value *r = un(x, MATH_EXP2, t);
     Value *c = fma3(x, mul(x, r, e), K(x, M_LN2), r);
     return sel(x, cmp(x, CMPF_OEQ, fabs_(x, r), K(x, INFINITY)), r, sel(x, cmp(x, CMPF_OEQ, r, K(x, 0)), r, c));
 }
 
+/* log2 a for a finite a > 0 as hi + lo, lo carrying the bits past hi's
+ * (pow multiplies log2 |x| by y, and log2's own rounding alone cost pow
+ * |y log2 x| ulps: 100 ulps of a result near 2^100). a = m 2^e with m in
+ * [sqrt(1/2), sqrt(2)) (subnormals scaled up first), f = m - 1 (exact),
+ * s = f / (2 + f) to twice the precision (the quotient's remainder by fma),
+ * log m = 2 atanh s = 2 s + s z P(z), z = s^2, with 2 s kept in two parts,
+ * times log2(e) in two parts, plus e (exact). Other a: hi is garbage,
+ * for the caller to select away. */
+static void log2_dw(Ex *x, Value *a, Value **hi, Value **lo) {
+    bool w = wide(x);
+    int mant = w ? 52 : 23, bias = w ? 1023 : 127;
+    double tiny = w ? 2.2250738585072014e-308 : 1.17549435e-38, up = w ? 18014398509481984.0 : 33554432.0; /* 2^54, 2^25 */
+    Value *sub_ = cmp(x, CMPF_OLT, a, K(x, tiny));
+    Value *as = sel(x, sub_, mul(x, a, K(x, up)), a);
+    Value *b = bits(x, as);
+    Value *ei = bin(x, ARITH_SUBI, bin(x, ARITH_SHRSI, b, KI(x, mant)), KI(x, bias));
+    Value *m = from_bits(x, bor(x, band(x, b, KI(x, w ? 0x000FFFFFFFFFFFFF : 0x007FFFFF)),
+                                KI(x, w ? 0x3FF0000000000000 : 0x3F800000)));
+    Value *big = cmp(x, CMPF_OGT, m, K(x, M_SQRT2));
+    m = sel(x, big, mul(x, m, K(x, 0.5)), m);
+    Value *e = add(x, add(x, build_unary(&x->b, ARITH_SITOFP, ei, x->t), sel(x, big, K(x, 1), K(x, 0))),
+                   sel(x, sub_, K(x, w ? -54 : -25), K(x, 0)));
+    Value *f = sub(x, m, K(x, 1));
+    Value *dh = add(x, f, K(x, 2));
+    Value *dl = add(x, sub(x, K(x, 2), dh), f); /* 2 + f = dh + dl exactly (|2| >= |f|) */
+    Value *sh = dv(x, f, dh);
+    Value *rem = sub(x, fma3(x, un(x, ARITH_NEGF, sh), dh, f), mul(x, sh, dl)); /* f - sh (dh + dl) */
+    Value *sl = dv(x, rem, dh);
+    Value *z = mul(x, sh, sh);
+    int terms = w ? 10 : 7; /* (truncation below the double word's 2^-2p, and 2^-31 in fp32) */
+    Value *pz = K(x, 2.0 / (2 * terms + 3));
+    for (int n = terms; n >= 1; n--) pz = fma3(x, pz, z, K(x, 2.0 / (2 * n + 1)));
+    Value *tail = fma3(x, mul(x, sh, z), pz, mul(x, sl, K(x, 2))); /* s z P(z) + 2 sl */
+    Value *s2 = mul(x, sh, K(x, 2));
+    Value *lh = add(x, s2, tail);
+    Value *ll = add(x, sub(x, s2, lh), tail); /* log m = lh + ll */
+    /* times log2(e) = ch + cl */
+    const long double l2e = 1.44269504088896340735992468100189214L;
+    double ch = w ? (double)l2e : (double)(float)l2e, cl = (double)(l2e - (long double)ch);
+    Value *ph = mul(x, lh, K(x, ch));
+    Value *pl = fma3(x, lh, K(x, ch), un(x, ARITH_NEGF, ph));
+    pl = fma3(x, lh, K(x, cl), fma3(x, ll, K(x, ch), pl));
+    *hi = add(x, e, ph);
+    *lo = add(x, add(x, sub(x, e, *hi), ph), pl); /* |e| >= 1 > |ph| unless e = 0 */
+}
+
+/* e^v to a few ulps, for the formulas here: fp32's MATH_EXP is Triton's
+ * tl.exp, ex2.approx of the rounded v log2(e), whose rounding costs |v| ulps
+ * (30 at erfc's e^-62); so 2^(v log2 e) with the product's error and
+ * log2(e)'s low part put back. fp64's MATH_EXP is expand-f64-math's, exact
+ * to an ulp or two already. */
+static Value *exp_acc(Ex *x, Value *v) {
+    if (wide(x)) return exp_(x, v);
+    const long double l2e = 1.44269504088896340735992468100189214L;
+    double ch = (double)(float)l2e, cl = (double)(l2e - (long double)ch);
+    return exp2_of_product(x, v, K(x, ch), K(x, cl));
+}
+
 static Value *pow_(Ex *x, Value *a, Value *y) {
     Value *ax = fabs_(x, a);
-    Value *r = exp2_of_product(x, y, un(x, MATH_LOG2, ax));
+    Value *hi, *lo;
+    log2_dw(x, ax, &hi, &lo);
+    /* 0, infinities, NaN: log2's own values (-inf, inf, NaN), no low part */
+    Value *normal = band(x, cmp(x, CMPF_OGT, ax, K(x, 0)), cmp(x, CMPF_OLT, ax, K(x, INFINITY)));
+    hi = sel(x, normal, hi, un(x, MATH_LOG2, ax));
+    lo = sel(x, normal, lo, K(x, 0));
+    Value *r = exp2_of_product(x, y, hi, lo);
     Value *yint = cmp(x, CMPF_OEQ, floor_(x, y), y);
     Value *neg = cmp(x, CMPF_OLT, a, K(x, 0));
     Value *signed_r = sel(x, yint, sel(x, is_odd(x, y), un(x, ARITH_NEGF, r), r), K(x, NAN));
@@ -186,8 +258,8 @@ static Value *erfc32(Ex *x, Value *a) {
     for (int i = 1; i < ERFCC_TERMS; i++) p = fma3(x, p, t, K(x, ERFCC_P[i]));
     Value *hi = from_bits(x, band(x, bits(x, z), KI(x, (int64_t)0xfffff000)));
     Value *lo = sub(x, z, hi);
-    Value *e = mul(x, exp_(x, un(x, ARITH_NEGF, mul(x, hi, hi))),
-                   exp_(x, sub(x, p, mul(x, lo, add(x, z, hi)))));
+    Value *e = mul(x, exp_acc(x, un(x, ARITH_NEGF, mul(x, hi, hi))),
+                   exp_acc(x, sub(x, p, mul(x, lo, add(x, z, hi)))));
     Value *r = mul(x, t, e);
     r = sel(x, cmp(x, CMPF_OLT, a, K(x, 0)), sub(x, K(x, 2), r), r);
     return sel(x, cmp(x, CMPF_UNO, a, a), a, r);
@@ -289,7 +361,7 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
     if (NAME_IS("exp10")) { /* log2(10) as hi + lo so that 2^(x hi) carries x lo too */
         const long double l2_10 = 3.32192809488736234787031942948939018L;
         const double hi = wide(x) ? (double)l2_10 : (float)l2_10, lo = (double)(l2_10 - hi);
-        Value *r = exp2_of_product(x, a, K(x, hi));
+        Value *r = exp2_of_product(x, a, K(x, hi), NULL);
         Value *c = fma3(x, mul(x, r, mul(x, a, K(x, lo))), K(x, M_LN2), r);
         Value *edge = bor(x, cmp(x, CMPF_OEQ, r, K(x, 0)), cmp(x, CMPF_OEQ, r, K(x, INFINITY)));
         return sel(x, edge, r, c);
@@ -303,15 +375,23 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
         return atan_(x, dv(x, a, sqrt_(x, mul(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
     if (NAME_IS("acos"))
         return mul(x, K(x, 2), atan_(x, sqrt_(x, dv(x, sub(x, K(x, 1), a), add(x, K(x, 1), a)))));
+    /* sinh, cosh: e^|x| / 2 from |x| = 88 (709 in fp64) on, as (e^(|x|/2) / 2)
+     * e^(|x|/2): e^|x| itself overflows half an ln 2 before they do */
     if (NAME_IS("sinh")) {
-        Value *e = expm1_(x, fabs_(x, a));
+        Value *ax = fabs_(x, a);
+        Value *e = expm1_(x, ax);
         Value *s = mul(x, K(x, 0.5), add(x, e, dv(x, e, add(x, e, K(x, 1)))));
         s = sel(x, cmp(x, CMPF_OEQ, e, K(x, INFINITY)), e, s);
+        Value *h = exp_acc(x, mul(x, ax, K(x, 0.5)));
+        s = sel(x, cmp(x, CMPF_OGT, ax, K(x, wide(x) ? 709.0 : 88.0)), mul(x, mul(x, h, K(x, 0.5)), h), s);
         return copysign_(x, s, a);
     }
     if (NAME_IS("cosh")) {
-        Value *e = exp_(x, fabs_(x, a));
-        return mul(x, K(x, 0.5), add(x, e, dv(x, K(x, 1), e)));
+        Value *ax = fabs_(x, a);
+        Value *e = exp_acc(x, ax);
+        Value *c = mul(x, K(x, 0.5), add(x, e, dv(x, K(x, 1), e)));
+        Value *h = exp_acc(x, mul(x, ax, K(x, 0.5)));
+        return sel(x, cmp(x, CMPF_OGT, ax, K(x, wide(x) ? 709.0 : 88.0)), mul(x, mul(x, h, K(x, 0.5)), h), c);
     }
     if (NAME_IS("asinh")) {
         Value *ax = fabs_(x, a), *a2 = mul(x, ax, ax);
