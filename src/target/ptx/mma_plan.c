@@ -581,8 +581,6 @@ static bool plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int 
     }
     b->base = (at + 15) & ~(int64_t)15;
     if (!choose_layout(pl, true, db, swizzle)) return false;
-    /* (swizzled rows' XORs take a 128-byte aligned base: see ptx_mma.c) */
-    if (b->swz.bytes) b->base = (at + 127) & ~(int64_t)127;
     pl->smem_bytes = b->base + (b->swz.bytes ? K * N * esize : (b->trans ? K : N) * b->pitch);
     return true;
 }
