@@ -553,9 +553,10 @@ static bool swizzle_ok(Op *op, DiagEngine *de, const Attr *sw) {
 }
 
 /* The stage's layout: element strides (stride0, stride1: padded rows), or
- * `swizzle`, wgmma's swizzled layout ([W, then for dimension 0 and 1 the
- * count of its coordinate bits and each one's byte stride], as
- * target/ptx/mma_plan.h's SmemSwz). */
+ * `swizzle`, a swizzled layout, wgmma's or mma.sync's ([W, then for
+ * dimension 0 and 1 the count of its coordinate bits and each one's byte
+ * stride, then mma.sync's XOR terms], as target/ptx/mma_plan.h's
+ * SmemSwz). */
 bool verify_async_copy(Op *op, DiagEngine *de) {
     static const char *const attrs[] = {"offset", "stage_bytes", "vec", "stride0", "stride1"};
     Type *pt = op_operand(op, 1)->type;

@@ -159,7 +159,8 @@ typedef struct Counts {
     long st[2], ld[2]; /* conflicts of A's, B's stores and ldmatrix reads */
     long nst[2], nld[2]; /* warp-wide instructions */
     long floor[2];       /* the stores' fewest conflicts with any chunk order (warp_floor) */
-    int nx[2];           /* distinct XORs of the ldmatrix steps (each a register of the PTX) */
+    int nx[2];           /* distinct XORs of the ldmatrix steps */
+    int padded;          /* operands in padded rows */
     int64_t smem;
 } Counts;
 
@@ -261,6 +262,12 @@ static Counts run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout 
     }
     cases++;
     cn.smem = pl.smem_bytes;
+    cn.padded = (!pl.a.in_regs && !pl.a.swz.bytes) + !pl.b.swz.bytes;
+    /* swizzled rows everywhere but rows of one 16-byte chunk (nothing to
+     * swizzle, nothing padded) */
+    bool a_ok = pl.a.in_regs || pl.a.swz.bytes || pl.a.pitch == 16, b_ok = pl.b.swz.bytes || pl.b.pitch == 16;
+    CHECK(!mma_swizzle_on() || (a_ok && b_ok), "%lldx%lldx%lld warps %dx%d es %d: padded rows of %lld and %lld bytes",
+          (long long)M, (long long)N, (long long)K, wm, wn, es, (long long)pl.a.pitch, (long long)pl.b.pitch);
     Smem sm = {.n = pl.smem_bytes / es, .es = es};
     sm.v = malloc(sizeof(int) * (size_t)(sm.n + 1));
     for (int64_t i = 0; i < sm.n; i++) sm.v[i] = POISON;
@@ -347,7 +354,7 @@ static Layout blocked(const int64_t *shape, int spt0, int spt1, int fastest, int
 
 /* Over test_all's plans: how many, how many swizzled ones whose stores
  * still conflict, and their conflicts against padded rows'. */
-static long all_plans, all_left, all_st[2], all_smem[2];
+static long all_plans, all_left, all_padded, all_st[2], all_smem[2];
 
 /* run, with swizzled rows and with padded rows (TRITONC_MMA_SWIZZLE=0):
  * the ldmatrix reads free of conflicts in both, the stores into swizzled
@@ -370,6 +377,7 @@ static void run_all(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layou
     CHECK(c.smem <= p.smem, "more shared memory swizzled");
     all_plans++;
     all_left += c.st[0] + c.st[1] > 0;
+    all_padded += c.padded;
     all_st[0] += p.st[0] + p.st[1], all_st[1] += c.st[0] + c.st[1];
     all_smem[0] += p.smem, all_smem[1] += c.smem;
 }
@@ -512,9 +520,9 @@ int main(int argc, char **argv) {
     test_all();
     CHECK(all_st[1] * 20 < all_st[0], "swizzled rows' stores: %ld conflicts, padded %ld", all_st[1], all_st[0]);
     if (table)
-        printf("all %ld plans: store conflicts %ld padded, %ld swizzled (%ld plans with some); shared memory "
-               "%lld, %lld\n",
-               all_plans, all_st[0], all_st[1], all_left, (long long)all_smem[0], (long long)all_smem[1]);
+        printf("all %ld plans: store conflicts %ld padded, %ld swizzled (%ld plans with some, %ld operands left "
+               "padded); shared memory %lld, %lld\n",
+               all_plans, all_st[0], all_st[1], all_left, all_padded, (long long)all_smem[0], (long long)all_smem[1]);
     test_rejects();
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);

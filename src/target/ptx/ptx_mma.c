@@ -120,7 +120,8 @@ static void tpart_put(Px *p, uint64_t h, Slot r) {
  * the sum, swz_apply). */
 static Slot coef_sum_reg(Px *p, const int64_t *coef, int tid_bits, const char *start, const SmemSwz *z) {
     uint64_t h = 0x3a11 + (uint64_t)(z ? z->bytes : 0);
-    for (int t = 0; z && t < z->nterms; t++) h = hash_combine(hash_combine(h, (uint64_t)z->shift[t]), (uint64_t)z->mask[t]);
+    for (int t = 0; z && t < z->nterms; t++)
+        h = hash_combine(hash_combine(h, (uint64_t)z->shift[t]), (uint64_t)z->mask[t]);
     for (int b = 0; b < tid_bits; b++) h = hash_combine(h, (uint64_t)coef[b]);
     Slot *cached = tpart_get(p, h);
     if (cached) return *cached;
