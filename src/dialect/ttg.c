@@ -529,24 +529,34 @@ static bool has_int_attrs(Op *op, DiagEngine *de, const char *const *names, int 
 static bool is_stage(const Value *v) { return v->type->kind == TY_INT && v->type->width == 32; }
 
 /* A `swizzle` attribute: [bytes, bits of dimension 0, their strides, bits
- * of dimension 1, their strides]. */
+ * of dimension 1, their strides, then up to 3 terms (mma.sync's rows): a
+ * shift and a mask of bits 4..6 each, see swz_apply in
+ * target/ptx/mma_plan.h]. */
 static bool swizzle_ok(Op *op, DiagEngine *de, const Attr *sw) {
     bool ok = sw->kind == ATTR_DENSE_ARRAY && sw->dense.ints && sw->dense.nvals >= 3;
     if (ok) {
-        int64_t n = sw->dense.nvals, n0 = sw->dense.ints[1];
-        ok = n0 >= 0 && n0 <= 12 && 2 + n0 < n && sw->dense.ints[2 + n0] >= 0 && sw->dense.ints[2 + n0] <= 12 &&
-             n == 3 + n0 + sw->dense.ints[2 + n0];
+        const int64_t *v = sw->dense.ints;
+        int64_t n = sw->dense.nvals, n0 = v[1];
+        ok = n0 >= 0 && n0 <= 12 && 2 + n0 < n && v[2 + n0] >= 0 && v[2 + n0] <= 12;
+        int64_t terms = ok ? n - (3 + n0 + v[2 + n0]) : -1;
+        ok = ok && terms >= 0 && terms <= 6 && terms % 2 == 0;
+        /* (each term takes bits from 7 up: the XOR stays its own inverse) */
+        for (int64_t k = n - terms; ok && k < n; k += 2) {
+            int64_t m = v[k + 1], low = m & 0x10 ? 4 : m & 0x20 ? 5 : 6;
+            ok = m > 0 && !(m & ~0x70) && v[k] < 32 && low + v[k] >= 7;
+        }
     }
     if (!ok)
         op_error(de, op, "needs 'swizzle' as [bytes, bits of dimension 0, their strides, bits of dimension 1, their "
-                         "strides] (at most 12 bits each)");
+                         "strides (at most 12 bits each), then at most 3 pairs of a shift and a mask of bits 4..6]");
     return ok;
 }
 
 /* The stage's layout: element strides (stride0, stride1: padded rows), or
- * `swizzle`, wgmma's swizzled layout ([W, then for dimension 0 and 1 the
- * count of its coordinate bits and each one's byte stride], as
- * target/ptx/mma_plan.h's SmemSwz). */
+ * `swizzle`, a swizzled layout, wgmma's or mma.sync's ([W, then for
+ * dimension 0 and 1 the count of its coordinate bits and each one's byte
+ * stride, then mma.sync's XOR terms], as target/ptx/mma_plan.h's
+ * SmemSwz). */
 bool verify_async_copy(Op *op, DiagEngine *de) {
     static const char *const attrs[] = {"offset", "stage_bytes", "vec", "stride0", "stride1"};
     Type *pt = op_operand(op, 1)->type;

@@ -170,14 +170,17 @@ static void run(tc_device_kind dev, const char *what) {
     CHECK(c && !tc_kernel_from_cache(c), "%s: another source text hit", what);
     tc_kernel_free(c);
     if (dev == TC_DEVICE_CUDA) { /* the code generator's switches, set in the environment */
-        setenv("TRITONC_WGMMA_LATE", "0", 1);
-        c = compile(SRC, "64", sig, dev);
-        CHECK(c && !tc_kernel_from_cache(c), "%s: a kernel of another TRITONC_WGMMA_LATE hit", what);
-        tc_kernel_free(c);
-        unsetenv("TRITONC_WGMMA_LATE");
-        c = compile(SRC, "64", sig, dev);
-        CHECK(c && tc_kernel_from_cache(c), "%s: the switch unset again missed", what);
-        tc_kernel_free(c);
+        static const char *const knobs[] = {"TRITONC_WGMMA_LATE", "TRITONC_MMA_SWIZZLE"};
+        for (int k = 0; k < 2; k++) {
+            setenv(knobs[k], "0", 1);
+            c = compile(SRC, "64", sig, dev);
+            CHECK(c && !tc_kernel_from_cache(c), "%s: a kernel of another %s hit", what, knobs[k]);
+            tc_kernel_free(c);
+            unsetenv(knobs[k]);
+            c = compile(SRC, "64", sig, dev);
+            CHECK(c && tc_kernel_from_cache(c), "%s: the switch %s unset again missed", what, knobs[k]);
+            tc_kernel_free(c);
+        }
     }
     /* 3. damaged entries: remove every entry but the first request's */
     nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

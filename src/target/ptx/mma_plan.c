@@ -5,9 +5,9 @@
  *
  * mma_plan checks that the accumulator's Dist is the m16n8 fragment tiled
  * over warps, picks each operand's shared-memory orientation from its
- * register layout, pads the rows, and derives the lane part of the
- * ldmatrix addresses as one coefficient per thread-id bit, checked against
- * the formula for every thread.
+ * register layout, swizzles (or pads) the rows, and derives the lane part
+ * of the ldmatrix addresses as one coefficient per thread-id bit, checked
+ * against the formula for every thread.
  */
 #include "target/ptx/mma_plan.h"
 
@@ -43,46 +43,112 @@ static bool a_fits_registers(const Dist *dc, const Dist *da) {
            da->per_dim[0] == dc->per_dim[0];
 }
 
-/* In bytes throughout: a block's row is 16 bytes, which is 8 k (fp16) or 4
- * k (tf32) of a k-major operand; the .trans form (16-bit only) has rows of
- * k instead, 8 per block. (The warp's first row or column, mb or nb, enters
- * linearly: lane_coefs counts on the offset being a part of the lane plus
- * a part of the warp.) */
-/* mma_lane_offset with the warp's first row (A) or column (B) given:
- * `first`, dist_thread_part of lane 0 in the warp. */
-static int64_t lane_offset_at(const MmaPlan *pl, bool is_b, int lane, int64_t first) {
+/* The byte offset from the operand's base of element (c0, c1) (A: m, k; B:
+ * k, n) before the swizzle: padded rows, or swz_linear. */
+static int64_t linear_offset(const MmaPlan *pl, const MmaOperand *o, int64_t c0, int64_t c1) {
+    return o->swz.bytes ? swz_linear(&o->swz, c0, c1) : (c0 * o->stride[0] + c1 * o->stride[1]) * pl->esize;
+}
+
+/* The element that starts the 16-byte row lane `lane` gives ldmatrix
+ * (A: m, k; B: k, n), with the warp's first row (A) or column (B) given:
+ * `first`, dist_thread_part of lane 0 in the warp. A block's row is 8 k
+ * (fp16) or 4 k (tf32) of a k-major operand; the .trans form (16-bit
+ * only) has rows of k instead, 8 per block. (The warp's first row or
+ * column, mb or nb, enters linearly: lane_coefs counts on the offset being
+ * a part of the lane plus a part of the warp.) */
+static void lane_coord_at(const MmaPlan *pl, bool is_b, int lane, int64_t first, int64_t *c) {
     int i = lane >> 3, r = lane & 7; /* which block of the .x4, which of its rows */
-    int64_t row, col;                /* col in bytes */
+    int64_t row_k = 16 / pl->esize;  /* k in a 16-byte row */
     if (!is_b) {
         /* lane 0 of the warp has g = 0: its row is the warp's first, 8*w_m */
         int64_t mb = first;
         int h = i & 1, kk = i >> 1; /* blocks: (rep 2a, k lo) (2a+1, k lo) (2a, k hi) (2a+1, k hi) */
-        if (!pl->a.trans) row = mb + 8 * pl->wm * h + r, col = 16 * kk;
-        else row = 8 * kk + r, col = (mb + 8 * pl->wm * h) * pl->esize;
-        return row * pl->a.pitch + col;
+        if (!pl->a.trans) c[0] = mb + 8 * pl->wm * h + r, c[1] = row_k * kk;
+        else c[0] = mb + 8 * pl->wm * h, c[1] = 8 * kk + r;
+        return;
     }
     /* lane 0 has t = 0: its column is the warp's first, (8*w_n) mod N */
     int64_t nb = first;
     int cc = i >> 1, kk = i & 1; /* blocks: (n-block c, k lo) (c, k hi) (c+1, k lo) (c+1, k hi) */
-    if (!pl->b.trans) row = nb + 8 * pl->wn * cc + r, col = 16 * kk;
-    else row = 8 * kk + r, col = (nb + 8 * pl->wn * cc) * pl->esize;
-    return row * pl->b.pitch + col;
+    if (!pl->b.trans) c[0] = row_k * kk, c[1] = nb + 8 * pl->wn * cc + r;
+    else c[0] = 8 * kk + r, c[1] = nb + 8 * pl->wn * cc;
+}
+
+/* mma_lane_offset with the warp's first row (A) or column (B) given. */
+static int64_t lane_offset_at(const MmaPlan *pl, bool is_b, int lane, int64_t first) {
+    int64_t c[2];
+    lane_coord_at(pl, is_b, lane, first, c);
+    return linear_offset(pl, is_b ? &pl->b : &pl->a, c[0], c[1]);
 }
 
 int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp) {
     return lane_offset_at(pl, is_b, lane, dist_thread_part(&pl->dc, is_b ? 1 : 0, 0, warp));
 }
 
+/* The first element of A's m-block mblock at k step kstep (the lane part
+ * adds to it), or of B's n-block nblock. */
+static void step_coord(const MmaPlan *pl, bool is_b, int block, int kstep, int64_t *c) {
+    int64_t k = (int64_t)pl->kstep * kstep;
+    if (!is_b) c[0] = (int64_t)16 * pl->wm * block, c[1] = k;
+    else c[0] = k, c[1] = (int64_t)8 * pl->wn * block;
+}
+
+/* A step's offset from the operand's base as the ldmatrix takes it: the
+ * part XORed with the swizzled lane part (*x; the swizzle's chunk bits)
+ * and the part added (*add: bits neither the lane part nor its swizzle
+ * has; the lane part and the step's are apart, checked by steps_apart). */
+static void step_parts(const MmaPlan *pl, bool is_b, int block, int kstep, int64_t *x, int64_t *add) {
+    const MmaOperand *o = is_b ? &pl->b : &pl->a;
+    int64_t c[2];
+    step_coord(pl, is_b, block, kstep, c);
+    int64_t lin = linear_offset(pl, o, c[0], c[1]);
+    if (!o->swz.bytes) {
+        *x = 0, *add = lin;
+        return;
+    }
+    int64_t s = swz_apply(&o->swz, lin), xm = swz_bits(&o->swz);
+    *x = s & xm, *add = s & ~xm;
+}
+
 int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep) {
-    const MmaOperand *o = &pl->a;
-    int64_t m = (int64_t)16 * pl->wm * mblock, k = (int64_t)pl->kstep * kstep;
-    return o->base + (o->trans ? k * o->pitch + m * pl->esize : m * o->pitch + k * pl->esize);
+    int64_t x, add;
+    step_parts(pl, false, mblock, kstep, &x, &add);
+    return pl->a.base + add;
+}
+
+int64_t mma_a_xor(const MmaPlan *pl, int mblock, int kstep) {
+    int64_t x, add;
+    step_parts(pl, false, mblock, kstep, &x, &add);
+    return x;
 }
 
 int64_t mma_b_offset(const MmaPlan *pl, int nblock, int kstep) {
-    const MmaOperand *o = &pl->b;
-    int64_t n = (int64_t)8 * pl->wn * nblock, k = (int64_t)pl->kstep * kstep;
-    return o->base + (o->trans ? k * o->pitch + n * pl->esize : n * o->pitch + k * pl->esize);
+    int64_t x, add;
+    step_parts(pl, true, nblock, kstep, &x, &add);
+    return pl->b.base + add;
+}
+
+int64_t mma_b_xor(const MmaPlan *pl, int nblock, int kstep) {
+    int64_t x, add;
+    step_parts(pl, true, nblock, kstep, &x, &add);
+    return x;
+}
+
+int64_t mma_elem_offset(const MmaPlan *pl, bool is_b, int64_t c0, int64_t c1) {
+    const MmaOperand *o = is_b ? &pl->b : &pl->a;
+    int64_t lin = linear_offset(pl, o, c0, c1);
+    return o->base + (o->swz.bytes ? swz_apply(&o->swz, lin) : lin);
+}
+
+int mma_store_vec(const MmaPlan *pl, bool is_b, const Dist *d) {
+    const MmaOperand *o = is_b ? &pl->b : &pl->a;
+    int f = d->order[0], max = 16 / pl->esize;
+    int run = d->spt[f] < d->shape[f] ? d->spt[f] : (int)d->shape[f];
+    if (run > max) run = max;
+    if (!o->swz.bytes) return o->stride[f] == 1 ? run : 1;
+    int ok = 0; /* the low bits along f that keep elements together */
+    while (ok < o->swz.nbits[f] && o->swz.bit[f][ok] == (int64_t)pl->esize << ok) ok++;
+    return run < (1 << ok) ? run : 1 << ok;
 }
 
 int mma_acc_slot(const MmaPlan *pl, int mblock, int nblock, int i) {
@@ -173,7 +239,7 @@ bool swz_split(const Dist *d, const SmemSwz *z, int64_t coef[MMA_TID_BITS], int 
         dist_slot_j(d, i, j);
         int64_t c = swz_linear(z, dist_const(d, 0, j[0]), dist_const(d, 1, j[1]));
         if (c & lmask) return false;
-        if (cpart) cpart[i] = swz_apply(z->bytes, c);
+        if (cpart) cpart[i] = swz_apply(z, c);
     }
     *tid_bits = tb;
     return true;
@@ -243,10 +309,232 @@ static void wgmma_a(MmaPlan *pl) {
     pl->adesc_hi = desc_hi(w, 8 * (int64_t)w);
     pl->a_bytes = M * K * es;
     pl->a.pitch = 0;
+    memset(&pl->a.swz, 0, sizeof pl->a.swz);
     memset(pl->a.coef, 0, sizeof pl->a.coef);
 }
 
+bool mma_swizzle_on(void) {
+    const char *e = getenv("TRITONC_MMA_SWIZZLE");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+/* Whether no k step's or block's part of an operand's ldmatrix addresses
+ * shares a bit with a lane part (before the swizzle): then lane + step =
+ * lane ^ step, and the swizzle of the sum is the XOR of theirs. */
+static bool steps_apart(const MmaPlan *pl, bool is_b) {
+    const MmaOperand *o = is_b ? &pl->b : &pl->a;
+    int64_t lmask = 0;
+    for (int b = 0; b < pl->tid_bits; b++) lmask |= o->coef[b];
+    /* (B's ldmatrix.x4 reads n-blocks in pairs: the even ones start) */
+    int blocks = is_b ? pl->nblocks : pl->mblocks, by = is_b ? 2 : 1;
+    for (int k = 0; k < pl->ksteps; k++)
+        for (int i = 0; i < blocks; i += by) {
+            int64_t c[2];
+            step_coord(pl, is_b, i, k, c);
+            if (linear_offset(pl, o, c[0], c[1]) & lmask) return false;
+        }
+    return true;
+}
+
+/* The bank conflicts of one warp-wide access to shared memory (32 banks of
+ * 4-byte words): 32 lanes' byte addresses, `bytes` each, served in phases
+ * of 32 lanes (up to 4 bytes), 16 (8 bytes) or 8 (16 bytes), each taking
+ * as many wavefronts as the most distinct words one bank holds; the
+ * conflicts are the wavefronts beyond one a phase. */
+static int warp_conflicts(const int64_t *addr, int bytes) {
+    int per = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8, words = bytes < 4 ? 1 : bytes / 4, extra = 0;
+    for (int ph = 0; ph < 32; ph += per) {
+        int64_t seen[32][32]; /* (at most 32 distinct words a bank in a phase) */
+        int cnt[32] = {0}, most = 0;
+        for (int l = ph; l < ph + per; l++)
+            for (int w = 0; w < words; w++) {
+                int64_t word = addr[l] / 4 + w;
+                int bank = (int)(word & 31), k = 0;
+                while (k < cnt[bank] && seen[bank][k] != word) k++;
+                if (k == cnt[bank]) seen[bank][cnt[bank]++] = word;
+                if (cnt[bank] > most) most = cnt[bank];
+            }
+        extra += most - 1;
+    }
+    return extra;
+}
+
+/* The stores of a tile of layout d into operand is_b's region
+ * (store_operand's and the rings' vectors, mma_store_vec): how many
+ * (warp-wide), their bytes a lane, and the coordinates of warp 0's first
+ * store's lanes. Each store's addresses are the first's plus one constant
+ * (padded rows: the thread parts and the slot parts add up) or XORed with
+ * one (swizzled rows: they are apart, swz_split), and so are their banks:
+ * every store has the first's conflicts. */
+typedef struct Stores {
+    long n;
+    int bytes;
+    int64_t c[32][2];
+} Stores;
+
+static void first_stores(const MmaPlan *pl, bool is_b, const Dist *d, Stores *st) {
+    int f = d->order[0], vec = mma_store_vec(pl, is_b, d);
+    st->n = 0;
+    for (int i = 0; i < d->nslots; i++) st->n += i % d->per_dim[f] % vec == 0;
+    st->n *= d->nthreads / 32;
+    st->bytes = vec * pl->esize;
+    for (int lane = 0; lane < 32; lane++)
+        for (int k = 0; k < 2; k++) st->c[lane][k] = dist_thread_part(d, k, lane, 0) + dist_const(d, k, 0);
+}
+
+/* The conflicts of all the stores (first_stores). */
+static long store_conflicts(const MmaPlan *pl, bool is_b, const Stores *st) {
+    int64_t addr[32];
+    for (int lane = 0; lane < 32; lane++) addr[lane] = mma_elem_offset(pl, is_b, st->c[lane][0], st->c[lane][1]);
+    return warp_conflicts(addr, st->bytes) * st->n;
+}
+
+/* Operand is_b's layout in shared memory (its trans set): swizzled rows
+ * (swizzle; false when they do not apply; *conflicts: its stores' from
+ * registers of layout d), else padded rows; its lane coefficients (not
+ * for padded rows when conflicts is NULL). Stored
+ * as R rows of C elements (A: M rows of K, or with trans K rows of M; B: N
+ * rows of K, or with trans K rows of N), rows of L = C es bytes, one after
+ * the other. Swizzled ("Swizzled rows" in mma_plan.h): unpadded, the
+ * 16-byte chunks moved within their 128-byte line by an XOR with the
+ * rows' bits, and more bits where that spares d's stores conflicts. Only
+ * for power-of-two R and C and L of 32 bytes or more (16: one chunk,
+ * nothing to swizzle; its padded rows are unpadded), and when d's stores
+ * split into a thread's part and a slot's (swz_split) and the ldmatrix
+ * steps are apart from the lanes. */
+static bool operand_layout(MmaPlan *pl, bool is_b, const Dist *d, bool swizzle, long *conflicts) {
+    MmaOperand *o = is_b ? &pl->b : &pl->a;
+    int es = pl->esize;
+    /* rd: the operand's dimension along the stored rows' index */
+    int rd = is_b ? (o->trans ? 0 : 1) : (o->trans ? 1 : 0), cd = 1 - rd;
+    int64_t ext[2] = {is_b ? pl->K : pl->M, is_b ? pl->N : pl->K};
+    int64_t rows = ext[rd], cols = ext[cd], L = cols * es;
+    int lr = log2_exact(rows), lc = log2_exact(cols);
+    memset(&o->swz, 0, sizeof o->swz);
+    o->pitch = 0, o->stride[0] = o->stride[1] = 0;
+    if (swizzle) {
+        if (lr < 0 || lc < 0 || L < 32 || lr > SWZ_MAX_BITS || lc > SWZ_MAX_BITS) return false;
+        SmemSwz *z = &o->swz;
+        int ll = ilog2(L);
+        z->bytes = L >= 128 ? 128 : (int)L;
+        z->nbits[rd] = lr, z->nbits[cd] = lc;
+        swz_field(z, cd, 0, lc, es);
+        swz_field(z, rd, 0, lr, L);
+        /* the rows' bits 0..2 into the chunk's bits in the row */
+        z->nterms = 1;
+        z->shift[0] = L <= 128 ? 3 : ll - 4;
+        z->mask[0] = L <= 128 ? (int)L - 16 : 0x70;
+        int64_t coef[MMA_TID_BITS];
+        int tb;
+        if (!swz_split(d, z, coef, &tb, NULL) || !lane_coefs(pl, is_b, o) || !steps_apart(pl, is_b)) {
+            memset(&o->swz, 0, sizeof o->swz);
+            return false;
+        }
+        /* Where the stores still conflict, the terms that spare them most
+         * (ties: the fewest, each makes more of the ldmatrix steps' XORs
+         * differ): the 128-byte part of a longer row into the chunk's bits
+         * (a thread's vectors along a row of 256 bytes or more: lanes 128
+         * bytes apart), and the rows' bits 3..5, 3..4 or 3 into the chunk's
+         * bits 4..6, 5..6 or 6 (a thread's run along the rows: lanes 8 rows
+         * apart store to the same column), or both. */
+        int parts = L / 128 > 8 ? 8 : (int)(L / 128);
+        const int extra[4][2] = {{0, 0}, {ll - 1, 0x70}, {ll - 2, 0x60}, {ll - 3, 0x40}};
+        Stores st;
+        first_stores(pl, is_b, d, &st);
+        int64_t lin[32], addr[32]; /* (the lanes' offsets before the swizzle) */
+        for (int lane = 0; lane < 32; lane++) lin[lane] = swz_linear(z, st.c[lane][0], st.c[lane][1]);
+        for (int lane = 0; lane < 32; lane++) addr[lane] = o->base + swz_apply(z, lin[lane]);
+        long best = warp_conflicts(addr, st.bytes) * st.n;
+        int best_long = 0, best_rows = 0;
+        for (int nt = 1; nt <= 2 && best; nt++)
+            for (int lg = 0; lg < 2; lg++)
+                for (int rw = 0; rw < 4; rw++) {
+                    if (lg + (rw > 0) != nt || (lg && parts < 2)) continue;
+                    z->nterms = 1;
+                    if (lg) z->shift[z->nterms] = 3, z->mask[z->nterms++] = (parts - 1) << 4;
+                    if (rw) z->shift[z->nterms] = extra[rw][0], z->mask[z->nterms++] = extra[rw][1];
+                    for (int lane = 0; lane < 32; lane++) addr[lane] = swz_apply(z, lin[lane]);
+                    long n = warp_conflicts(addr, st.bytes) * st.n;
+                    if (n < best) best = n, best_long = lg, best_rows = rw;
+                }
+        z->nterms = 1;
+        if (best_long) z->shift[z->nterms] = 3, z->mask[z->nterms++] = (parts - 1) << 4;
+        if (best_rows) z->shift[z->nterms] = extra[best_rows][0], z->mask[z->nterms++] = extra[best_rows][1];
+        *conflicts = best;
+        return true;
+    }
+    o->pitch = padded_pitch(L);
+    o->stride[rd] = o->pitch / es;
+    o->stride[cd] = 1;
+    return !conflicts || lane_coefs(pl, is_b, o);
+}
+
+/* Swizzled rows where they apply (swizzle) and their stores have no more
+ * conflicts than padded rows' would (ties: swizzled, smaller), else
+ * padded rows. */
+static bool choose_layout(MmaPlan *pl, bool is_b, const Dist *d, bool swizzle) {
+    MmaOperand *o = is_b ? &pl->b : &pl->a;
+    long n;
+    if (!swizzle || !operand_layout(pl, is_b, d, true, &n)) return operand_layout(pl, is_b, d, false, &n);
+    if (!n) return true;
+    MmaOperand sw = *o;
+    if (operand_layout(pl, is_b, d, false, NULL)) {
+        Stores st;
+        first_stores(pl, is_b, d, &st);
+        if (store_conflicts(pl, is_b, &st) < n) return lane_coefs(pl, is_b, o);
+    }
+    *o = sw;
+    return true;
+}
+
+static bool plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, bool a_smem, MmaPlan *pl);
+
+static bool same_dist(const Dist *a, const Dist *b) {
+    if (a->rank != b->rank || a->nslots != b->nslots || a->nthreads != b->nthreads) return false;
+    for (int k = 0; k < a->rank; k++)
+        if (a->shape[k] != b->shape[k] || a->spt[k] != b->spt[k] || a->tpw[k] != b->tpw[k] || a->wpc[k] != b->wpc[k] ||
+            a->lane_stride[k] != b->lane_stride[k] || a->warp_stride[k] != b->warp_stride[k] ||
+            a->reps[k] != b->reps[k] || a->tile[k] != b->tile[k] || a->per_dim[k] != b->per_dim[k] ||
+            a->order[k] != b->order[k])
+            return false;
+    return true;
+}
+
+/* The last plans made, by their inputs and the switches they read (a dot's
+ * plan is asked for by pipeline-async-copy, for each of its operands'
+ * loads, and by the emitter). */
+enum { PLAN_MEMO = 4 };
+typedef struct PlanMemo {
+    bool used, ok, a_smem;
+    int esize, sm, env;
+    Dist dc, da, db;
+    MmaPlan pl;
+} PlanMemo;
+static _Thread_local PlanMemo plan_memo[PLAN_MEMO];
+static _Thread_local int plan_memo_next;
+
 bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, bool a_smem, MmaPlan *pl) {
+    const char *w = getenv("TRITONC_WGMMA");
+    int env = mma_swizzle_on() | (w && strcmp(w, "0") == 0) << 1 | (getenv("TRITONC_WGMMA_RS") != NULL) << 2;
+    /* (a_smem matters only to an A that could stay in registers) */
+    if (esize != 2 || da->rank != 2 || !is_acc_fragment(dc) || !a_fits_registers(dc, da)) a_smem = false;
+    for (int i = 0; i < PLAN_MEMO; i++) {
+        PlanMemo *m = &plan_memo[i];
+        if (m->used && m->esize == esize && m->sm == sm && m->a_smem == a_smem && m->env == env &&
+            same_dist(&m->dc, dc) && same_dist(&m->da, da) && same_dist(&m->db, db)) {
+            *pl = m->pl;
+            return m->ok;
+        }
+    }
+    PlanMemo *m = &plan_memo[plan_memo_next];
+    plan_memo_next = (plan_memo_next + 1) % PLAN_MEMO;
+    m->ok = plan(dc, da, db, esize, sm, a_smem, pl);
+    m->used = true, m->esize = esize, m->sm = sm, m->a_smem = a_smem, m->env = env;
+    m->dc = *dc, m->da = *da, m->db = *db, m->pl = *pl;
+    return m->ok;
+}
+
+static bool plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, bool a_smem, MmaPlan *pl) {
     memset(pl, 0, sizeof *pl);
     if ((esize != 2 && esize != 4) || da->rank != 2 || db->rank != 2 || !is_acc_fragment(dc)) return false;
     int64_t M = dc->shape[0], N = dc->shape[1], K = da->shape[1];
@@ -266,19 +554,16 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm,
 
     int64_t at = 0;
     MmaOperand *a = &pl->a, *b = &pl->b;
+    bool swizzle = mma_swizzle_on();
     /* tf32 fragments hold single elements, not the accumulator's pairs, and
      * ldmatrix .trans moves 16-bit elements: 32-bit operands are always
      * stored k-major */
     a->in_regs = !a_smem && esize == 2 && a_fits_registers(dc, da);
     if (!a->in_regs) {
         a->trans = esize == 2 && da->order[0] == 0; /* runs along m: stored as K rows of M */
-        a->pitch = padded_pitch((a->trans ? M : K) * esize);
-        int64_t pe = a->pitch / esize;
-        a->stride[0] = a->trans ? 1 : pe;
-        a->stride[1] = a->trans ? pe : 1;
         a->base = 0;
-        at = (a->trans ? K : M) * a->pitch;
-        if (!lane_coefs(pl, false, a)) return false;
+        if (!choose_layout(pl, false, da, swizzle)) return false;
+        at = a->swz.bytes ? M * K * esize : (a->trans ? K : M) * a->pitch;
     }
     b->trans = esize == 2 && db->order[0] == 1; /* runs along n: stored as K rows of N */
     if (wn == 1 && wm == dc->nthreads / 32 && wgmma_shape(sm, esize, M, N, K, wm)) {
@@ -294,13 +579,10 @@ bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm,
         wgmma_b(pl);
         return true;
     }
-    b->pitch = padded_pitch((b->trans ? N : K) * esize);
-    int64_t pe = b->pitch / esize;
-    b->stride[0] = b->trans ? pe : 1;
-    b->stride[1] = b->trans ? 1 : pe;
     b->base = (at + 15) & ~(int64_t)15;
-    pl->smem_bytes = b->base + (b->trans ? K : N) * b->pitch;
-    return lane_coefs(pl, true, b);
+    if (!choose_layout(pl, true, db, swizzle)) return false;
+    pl->smem_bytes = b->base + (b->swz.bytes ? K * N * esize : (b->trans ? K : N) * b->pitch);
+    return true;
 }
 
 Value *mma_carried_acc(Op *dot, Op **guard) {

@@ -64,14 +64,46 @@
  * fragment; otherwise a block's rows are 8 consecutive k and its 16 bytes 8
  * consecutive m (n), and .trans gives the fragment. One ldmatrix.x4 gives
  * an m-block's a0..a3 (blocks: rows of repetition 2a, 2a+1 x k 0..7, 8..15)
- * or b0, b1 of two n-blocks (blocks: n-block c, c+1 x k 0..7, 8..15). Rows
- * are padded to an odd number of 16-byte units: the 8 rows one phase of
- * ldmatrix reads then fall in 8 different groups of 4 banks.
+ * or b0, b1 of two n-blocks (blocks: n-block c, c+1 x k 0..7, 8..15).
+ *
+ * Swizzled rows. Shared memory has 32 banks of 4-byte words; one phase of
+ * an ldmatrix reads 8 rows of 16 bytes (a 16-byte store or cp.async
+ * serves 8 lanes a phase, an 8-byte one 16, a 4-byte one 32), and a phase
+ * takes as many passes as the most distinct words one bank holds. Rows of
+ * L = 32, 64, 128 bytes or more (every extent a power of two) are stored
+ * unpadded, one after the other, each row's 16-byte chunks permuted
+ * within their 128-byte line by an XOR (swz_apply, SmemSwz's terms): the
+ * rows' bits 0..2 XOR the chunk's bits in the row (L <= 128: offset bits
+ * 4 .. log2(L) - 1 with bits 7.., as wgmma's swizzle; longer rows: bits
+ * 4..6 with the row's bits 0..2). The 8 rows of an ldmatrix phase, 8
+ * consecutive rows at one chunk, then fall in 8 different groups of 4
+ * banks, and a warp's vectors along whole rows fill whole lines. Where a
+ * store of the register layout still conflicts, mma_plan adds terms that
+ * spare it most: the 128-byte part of a longer row into bits 4..6 (a
+ * thread's vectors 128 bytes apart in a row), the rows' bits 3..5, 3..4 or
+ * 3 into bits 4..6, 5..6 or 6 (a thread's run across rows: tf32's B
+ * stored k-major from registers along n, lanes 8 rows apart at one
+ * column); each term only takes bits from 7 up, so the XOR stays its own
+ * inverse and the read's 8 rows stay apart. tests/unit/test_mma_plan.c
+ * counts the conflicts: none for the reads, and for the stores the fewest
+ * any order of 16-byte chunks can give (none unless lanes store single
+ * elements of one column: a chunk holds 4 fp32 of k, the lanes' words
+ * then share 8 banks). Rows of 16 bytes (one chunk), or of an extent not
+ * a power of two, are padded instead to an odd number of 16-byte units,
+ * which keeps the reads apart but not the stores (64-byte rows padded to
+ * 80: a 16-byte phase's two rows overlap in the banks), as are all rows
+ * with TRITONC_MMA_SWIZZLE=0 (mma_swizzle_on).
  *
  * The lane part of each ldmatrix address is linear in the thread id's bits
- * (every extent is a power of two): coef[b] is what bit b adds. The plan
- * checks that sum against its formula for every thread, so the PTX, which
- * sums coef over the bits, computes exactly what the test checks.
+ * (every extent is a power of two): coef[b] is what bit b adds (before the
+ * swizzle). The plan checks that sum against its formula for every
+ * thread, so the PTX, which sums coef over the bits, computes exactly what
+ * the test checks. Swizzled, the lane part and each k step's or block's
+ * part use different bits, so swz(lane + step) = swz(lane) ^ swz(step): the
+ * PTX swizzles the lane part once, in the prologue, XORs each step's
+ * chunk bits (mma_a_xor: bits 4..6, at most 8 values) into it plus the
+ * stage's 128-byte aligned base, and adds the rest as the instruction's
+ * offset (mma_a_offset).
  *
  * tf32 (fp32 operands, m16n8k8): the same shapes in bytes. Registers hold
  * one 32-bit element each, a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4],
@@ -133,29 +165,39 @@
 
 #define MMA_TID_BITS 10 /* up to 1024 threads */
 
+/* A swizzled shared-memory layout (wgmma's, see "wgmma" above; mma.sync's
+ * rows, see "Swizzled rows"): element (c0, c1) of the stored operand, in
+ * the operand's dimensions, at swz_apply(z, the sum of bit[d][i] over the
+ * set bits i of each c_d): every coordinate bit moves the element by its
+ * own power of two. */
+enum { SWZ_MAX_BITS = 12 };
+enum { SWZ_MAX_TERMS = 3 };
+typedef struct SmemSwz {
+    int bytes;    /* W: 32, 64 or 128 (mma.sync: its rows' bytes, up to 128) */
+    /* the XOR (swz_apply): nterms 0, wgmma's; else these terms (mma.sync's) */
+    int nterms;
+    int shift[SWZ_MAX_TERMS], mask[SWZ_MAX_TERMS];
+    int nbits[2]; /* log2 of each dimension's extent */
+    int64_t bit[2][SWZ_MAX_BITS];
+} SmemSwz;
+
 typedef struct MmaOperand {
     bool in_regs;   /* A only: fragments packed from its own slots, no shared memory */
     bool trans;     /* stored as rows of k (m or n contiguous): ldmatrix .trans */
     int64_t base;   /* byte offset of its region in the dot's shared memory */
-    int64_t pitch;  /* bytes from one stored row to the next */
+    int64_t pitch;  /* bytes from one stored row to the next (padded rows) */
     /* element offset, in the stored layout, of one step along each
-     * dimension of the operand's tile (A: m, k; B: k, n) */
+     * dimension of the operand's tile (A: m, k; B: k, n; padded rows) */
     int64_t stride[2];
-    /* the lane part of its ldmatrix addresses (bytes from base): the sum
-     * of coef[b] over the set bits b of the thread id */
+    /* or its swizzled rows (swz.bytes 32, 64, 128; 0: padded rows): element
+     * (c0, c1) at base + swz_apply(&swz, swz_linear(&swz, c0, c1)) */
+    SmemSwz swz;
+    /* the lane part of its ldmatrix addresses (bytes from base; swizzled:
+     * before swz_apply): the sum of coef[b] over the set bits b of the
+     * thread id */
     int64_t coef[MMA_TID_BITS];
 } MmaOperand;
 
-/* A swizzled shared-memory layout for wgmma (see "wgmma" above): element
- * (c0, c1) of the stored operand, in the operand's dimensions, at
- * swz_apply(bytes, the sum of bit[d][i] over the set bits i of each c_d):
- * every coordinate bit moves the element by its own power of two. */
-enum { SWZ_MAX_BITS = 12 };
-typedef struct SmemSwz {
-    int bytes;    /* W: 32, 64 or 128 */
-    int nbits[2]; /* log2 of each dimension's extent */
-    int64_t bit[2][SWZ_MAX_BITS];
-} SmemSwz;
 
 typedef struct MmaPlan {
     int64_t M, N, K;
@@ -183,8 +225,25 @@ typedef struct MmaPlan {
  * assignment then gives its accumulator Wm = num_warps, Wn = 1).
  * TRITONC_WGMMA=0 in the environment: never (mma.sync, as on sm_80). */
 bool wgmma_shape(int sm, int esize, int64_t M, int64_t N, int64_t K, int num_warps);
-/* swz of a byte offset from a 1024-byte aligned base. */
-static inline int64_t swz_apply(int bytes, int64_t x) { return x ^ ((x >> 3) & (bytes - 16)); }
+/* swz of a byte offset from a 1024-byte aligned base (mma.sync's: from
+ * its region's base). wgmma's: the 16-byte chunk bits 4 .. log2(W) - 1
+ * XORed with the bits 7.. (a row's, rows of W bytes: W = 128, the row's
+ * bits 0..2; 64, 1..2; 32, 2). mma.sync's: bits 4..6 (the chunk in its
+ * 128-byte line) XORed with (x >> shift) & mask of each term, which takes
+ * bits from 7 up. Either is a linear map over GF(2), its own inverse,
+ * that moves 16-byte chunks within their 128-byte line. */
+static inline int64_t swz_apply(const SmemSwz *z, int64_t x) {
+    if (!z->nterms) return x ^ ((x >> 3) & (z->bytes - 16));
+    int64_t r = x;
+    for (int t = 0; t < z->nterms; t++) r ^= (x >> z->shift[t]) & z->mask[t];
+    return r;
+}
+/* The bits swz_apply may change. */
+static inline int64_t swz_bits(const SmemSwz *z) {
+    int64_t m = z->nterms ? 0 : z->bytes - 16;
+    for (int t = 0; t < z->nterms; t++) m |= z->mask[t];
+    return m;
+}
 /* The offset of element (c0, c1) before swz (swz_apply of it: the byte). */
 static inline int64_t swz_linear(const SmemSwz *s, int64_t c0, int64_t c1) {
     int64_t o = 0;
@@ -206,6 +265,11 @@ int64_t wgmma_b_offset(const MmaPlan *pl, int kstep);
 int64_t wgmma_a_offset(const MmaPlan *pl, int mblock, int kstep);
 int64_t wgmma_a_group_bytes(const MmaPlan *pl);
 
+/* Whether mma.sync's operands may take swizzled rows: TRITONC_MMA_SWIZZLE=0
+ * in the environment, never (padded rows, and the swizzled stores'
+ * addresses all by XOR, as before the swizzled rows came: the PTX of
+ * before, for timing one against the other). */
+bool mma_swizzle_on(void);
 /* The plan for a dot with result dc and operands da (M x K), db (K x N),
  * elements of esize bytes (2: fp16/bf16, 4: tf32), for target sm (wgmma
  * when wgmma_shape and the layout allow), A in shared memory already
@@ -214,13 +278,24 @@ int64_t wgmma_a_group_bytes(const MmaPlan *pl);
 bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, bool a_smem, MmaPlan *pl);
 
 /* Byte offset, from the operand's base + lane part, of the ldmatrix.x4
- * that loads A's m-block `mblock` at k step `kstep`. */
+ * that loads A's m-block `mblock` at k step `kstep`; swizzled, the row
+ * address is (swz_apply(&swz, lane part) ^ mma_a_xor) + mma_a_offset
+ * (base included in the offset, not in the XOR). */
 int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep);
+int64_t mma_a_xor(const MmaPlan *pl, int mblock, int kstep);
 /* The same for B's n-blocks nblock and nblock + 1 (.x4; .x2: nblock only). */
 int64_t mma_b_offset(const MmaPlan *pl, int nblock, int kstep);
+int64_t mma_b_xor(const MmaPlan *pl, int nblock, int kstep);
 /* The lane part of the ldmatrix address of lane `lane` of warp `warp`,
  * from its formula (coef reproduces it). */
 int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp);
+/* The byte offset of element (c0, c1) of an operand (A: m, k; B: k, n) in
+ * the dot's shared memory (base included). */
+int64_t mma_elem_offset(const MmaPlan *pl, bool is_b, int64_t c0, int64_t c1);
+/* Elements per st.shared (or cp.async) of a tile of layout d into operand
+ * is_b's region: the thread's run along d's fastest dimension where the
+ * stored layout keeps it together, up to 16 bytes. */
+int mma_store_vec(const MmaPlan *pl, bool is_b, const Dist *d);
 /* Accumulator slot of register i (c0..c3) of the MMA of (mblock, nblock). */
 int mma_acc_slot(const MmaPlan *pl, int mblock, int nblock, int i);
 /* A in registers: the slots of the low (even k) and high half of register

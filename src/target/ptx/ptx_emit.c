@@ -3552,9 +3552,11 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
             sb_puts(out, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
         if (p->uses_assert)
             sb_puts(out, ".extern .func __assertfail\n(\n\t.param .b64 __assertfail_param_0,\n\t.param .b64 __assertfail_param_1,\n\t.param .b32 __assertfail_param_2,\n\t.param .b64 __assertfail_param_3,\n\t.param .b64 __assertfail_param_4\n)\n;\n");
-        /* (wgmma's swizzled tiles are 1024-byte aligned from it) */
-        sb_puts(out, p->uses_wgmma ? ".extern .shared .align 1024 .b8 global_smem[];\n"
-                                   : ".extern .shared .align 16 .b8 global_smem[];\n");
+        /* (wgmma's swizzled tiles are 1024-byte aligned from it; mma.sync's
+         * swizzled rows XOR addresses from 128-byte aligned bases) */
+        sb_puts(out, p->uses_wgmma    ? ".extern .shared .align 1024 .b8 global_smem[];\n"
+                     : p->smem_align128 ? ".extern .shared .align 128 .b8 global_smem[];\n"
+                                        : ".extern .shared .align 16 .b8 global_smem[];\n");
         if (p->strings.len) sb_puts(out, sb_cstr(&p->strings));
         sb_puts(out, "\n");
         /* (plain copies: a kernel has tens of parameters) */

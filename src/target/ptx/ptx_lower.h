@@ -206,6 +206,7 @@ typedef struct Px {
     struct PxMmaPlans *mma_plans; /* see plan_of in ptx_mma.c */
     struct PxSwz *swz_addrs;      /* see swz_of in ptx_mma.c */
     bool uses_wgmma;              /* (global_smem then 1024-byte aligned) */
+    bool smem_align128;           /* (else 128-byte aligned: mma.sync's swizzled rows) */
     struct PxBcastMap *bcast_maps; /* see px_broadcast_src_of */
     struct PxConvert *converts;    /* see px_relayout */
     struct PxRuns *runs;           /* see const_runs in ptx_emit.c */

@@ -9,8 +9,9 @@
  *
  *   1. A (unless its registers already hold the fragments) and B go to
  *      shared memory in their registers' orientation (tf32: k-major), rows
- *      padded, as vectors of up to 16 bytes where the layout gives a thread
- *      consecutive elements:   st.shared.v4.b32 [%r9+2320], {%r1, %r2, %r3, %r4};
+ *      swizzled (or padded; see "Swizzled rows" in mma_plan.h), as vectors
+ *      of up to 16 bytes where the layout gives a thread consecutive
+ *      elements:   st.shared.v4.b32 [%r9+2048], {%r1, %r2, %r3, %r4};
  *   2. bar.sync, then for each k step (16, tf32 8), fully unrolled: one
  *      ldmatrix.x4 per m-block of A and per two n-blocks of B (.trans when
  *      the operand is stored as rows of k), then one mma.sync per
@@ -23,8 +24,12 @@
  *            {%f1, %f2, %f3, %f4}, {%r20, %r21, %r22, %r23}, {%r24, %r25}, {%f1, %f2, %f3, %f4};
  *
  * The lane part of each operand's ldmatrix address (global_smem plus the
- * plan's per-bit coefficients of %tid.x) is computed once, in the
- * prologue; every instruction then adds an immediate.
+ * plan's per-bit coefficients of %tid.x, swizzled) is computed once, in
+ * the prologue; every instruction then adds an immediate, after an XOR
+ * of the k step's chunk bits where the rows are swizzled:
+ *
+ *        xor.b32 %r128, %r111, 32;
+ *        ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r129, %r130, %r131, %r132}, [%r128+0];
  *
  * On sm_90a a dot that wgmma_shape takes (fp16, bf16; every warp along m)
  * runs on wgmma.mma_async instead (emit_wgmma): B, and A when it is in
@@ -74,12 +79,11 @@ static Slot pack2(Px *p, Slot lo, Slot hi, const Type *e) {
  * dimension is the stored rows' contiguous one, goes as one vector of up to
  * 16 bytes (the run starts at a multiple of its length; rows and regions
  * are 16-byte aligned); 16-bit elements travel in pairs, one 32-bit word. */
-static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, const MmaOperand *o) {
+static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, const MmaPlan *pl, bool is_b) {
     static const PxText st_op[] = {PX_LIT("st.shared.b16"), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"),
                                    PX_LIT(""), PX_LIT("st.shared.v4.b32")};
-    int f = d->order[0];
-    int run = d->spt[f] < d->shape[f] ? d->spt[f] : (int)d->shape[f];
-    int vec = o->stride[f] == 1 ? (run < 16 / es ? run : 16 / es) : 1;
+    const MmaOperand *o = is_b ? &pl->b : &pl->a;
+    int f = d->order[0], vec = mma_store_vec(pl, is_b, d);
     int per_word = 4 / es, nwords = vec / per_word;
     /* a vector's elements are consecutive slots (f is counted first) */
     Slot lb;
@@ -102,14 +106,24 @@ static void store_operand(Px *p, Tile *t, const Dist *d, const Type *e, int es, 
     }
 }
 
-/* global_smem + the lane part of an operand's ldmatrix addresses, in the
+/* A register of the prologue, memoised by h (0 bit set). */
+static Slot *tpart_get(Px *p, uint64_t h) { return map_get(&p->tparts, h | 1); }
+static void tpart_put(Px *p, uint64_t h, Slot r) {
+    Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
+    *keep = r;
+    map_put(&p->tparts, h | 1, keep);
+}
+
+/* start + the lane part of an operand's ldmatrix addresses, in the
  * prologue: the coefficients of runs of thread-id bits that scale alike
- * are applied with one bfe and one mad. */
-static Slot coef_sum_reg(Px *p, const int64_t *coef, int tid_bits, const char *start, int swizzle) {
-    uint64_t h = 0x3a11 + (uint64_t)swizzle;
+ * are applied with one bfe and one mad; then swizzled (z, start 0: of
+ * the sum, swz_apply). */
+static Slot coef_sum_reg(Px *p, const int64_t *coef, int tid_bits, const char *start, const SmemSwz *z) {
+    uint64_t h = 0x3a11 + (uint64_t)(z ? z->bytes : 0);
+    for (int t = 0; z && t < z->nterms; t++)
+        h = hash_combine(hash_combine(h, (uint64_t)z->shift[t]), (uint64_t)z->mask[t]);
     for (int b = 0; b < tid_bits; b++) h = hash_combine(h, (uint64_t)coef[b]);
-    h |= 1;
-    Slot *cached = map_get(&p->tparts, h);
+    Slot *cached = tpart_get(p, h);
     if (cached) return *cached;
     Slot r = px_reg(p, RC_B32), t = px_reg(p, RC_B32);
     const char *rn = px_rname(p, r), *tn = px_rname(p, t), *tid = px_rname(p, p->tid);
@@ -125,19 +139,46 @@ static Slot coef_sum_reg(Px *p, const int64_t *coef, int tid_bits, const char *s
         px_line_pro(p, "mad.lo.s32 ", rn, ", ", tn, ", ", px_int(p, coef[b]), ", ", rn, NULL);
         b += len;
     }
-    if (swizzle) { /* swz: bits 4.. ^= bits 7.. */
+    if (z && !z->nterms) { /* wgmma's swz: bits 4.. ^= bits 7.. */
         px_line_pro(p, "shr.u32 ", tn, ", ", rn, ", 3", NULL);
-        px_line_pro(p, "and.b32 ", tn, ", ", tn, ", ", px_int(p, swizzle - 16), NULL);
+        px_line_pro(p, "and.b32 ", tn, ", ", tn, ", ", px_int(p, z->bytes - 16), NULL);
+        px_line_pro(p, "xor.b32 ", rn, ", ", rn, ", ", tn, NULL);
+    } else if (z) { /* mma.sync's: bits 4..6 ^= (x >> shift) & mask, each term of x */
+        Slot u = px_reg(p, RC_B32);
+        const char *un = px_rname(p, u);
+        for (int k = 0; k < z->nterms; k++) {
+            const char *dst = k ? un : tn;
+            px_line_pro(p, "shr.u32 ", dst, ", ", rn, ", ", px_int(p, z->shift[k]), NULL);
+            px_line_pro(p, "and.b32 ", dst, ", ", dst, ", ", px_int(p, z->mask[k]), NULL);
+            if (k) px_line_pro(p, "xor.b32 ", tn, ", ", tn, ", ", un, NULL);
+        }
         px_line_pro(p, "xor.b32 ", rn, ", ", rn, ", ", tn, NULL);
     }
-    Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
-    *keep = r;
-    map_put(&p->tparts, h, keep);
+    tpart_put(p, h, r);
     return r;
 }
 
+/* global_smem + part, in the prologue (part: a register of the prologue). */
+static Slot smem_plus(Px *p, Slot part) {
+    uint64_t h = hash_combine(0x1a7e, (uint64_t)part.reg);
+    Slot *cached = tpart_get(p, h);
+    if (cached) return *cached;
+    Slot r = px_reg(p, RC_B32);
+    const char *rn = px_rname(p, r);
+    px_line_pro(p, "mov.u32 ", rn, ", global_smem", NULL);
+    px_line_pro(p, "add.s32 ", rn, ", ", rn, ", ", px_rname(p, part), NULL);
+    tpart_put(p, h, r);
+    return r;
+}
+
+/* The register of an operand's ldmatrix rows, in the prologue:
+ * global_smem + the lane part (padded rows), or + its swizzle (swizzled
+ * rows; a step's XOR is applied to this plus a 128-byte aligned base:
+ * see ld_at). */
 static Slot lane_address(Px *p, const MmaPlan *pl, const MmaOperand *o) {
-    return coef_sum_reg(p, o->coef, pl->tid_bits, "global_smem", 0);
+    if (!o->swz.bytes) return coef_sum_reg(p, o->coef, pl->tid_bits, "global_smem", NULL);
+    p->smem_align128 = true;
+    return smem_plus(p, coef_sum_reg(p, o->coef, pl->tid_bits, "0", &o->swz));
 }
 
 /* ---- swizzled tiles (wgmma's B) ---------------------------------------------
@@ -152,6 +193,7 @@ typedef struct PxSwz {
     bool ok;
     Slot lane;
     int64_t *cpart; /* by slot */
+    int64_t lbits;  /* the bits the thread's part may have: XORed, not added */
     struct PxSwz *next;
 } PxSwz;
 
@@ -165,49 +207,68 @@ static const PxSwz *swz_of(Px *p, const Dist *d, const SmemSwz *z) {
     int tid_bits;
     e->cpart = ARENA_ARRAY(p->ctx->arena, int64_t, d->nslots);
     if (!swz_split(d, z, coef, &tid_bits, e->cpart)) return NULL;
-    e->lane = coef_sum_reg(p, coef, tid_bits, "0", z->bytes);
+    e->lane = coef_sum_reg(p, coef, tid_bits, "0", z);
+    e->lbits = swz_bits(z);
+    for (int b = 0; b < tid_bits; b++) e->lbits |= coef[b];
+    if (!mma_swizzle_on()) e->lbits = -1; /* (TRITONC_MMA_SWIZZLE=0: all by XOR, as before) */
     e->ok = true;
     return e;
 }
 
 /* A `swizzle` attribute's layout: [W, bits and strides of dimension 0,
- * then of 1] (the verifier checked the counts). */
+ * then of 1, then mma.sync's terms as shift, mask pairs] (the verifier
+ * checked the counts). */
 static SmemSwz swz_decode(const Attr *a) {
     const int64_t *v = a->dense.ints;
     SmemSwz z = {.bytes = (int)v[0]};
-    for (int j = 0, k = 1; j < 2; j++) {
+    int k = 1;
+    for (int j = 0; j < 2; j++) {
         z.nbits[j] = (int)v[k++];
         for (int b = 0; b < z.nbits[j]; b++) z.bit[j][b] = v[k++];
     }
+    for (; k + 1 < a->dense.nvals && z.nterms < SWZ_MAX_TERMS; k += 2)
+        z.shift[z.nterms] = (int)v[k], z.mask[z.nterms++] = (int)v[k + 1];
     return z;
 }
 
-/* base + (lane ^ cpart): the address of a slot of a swizzled tile whose
- * region starts at `base` (1024-byte aligned). The XOR depends on the
- * thread only: once, in the prologue. */
-static Slot swz_address(Px *p, Slot base, const PxSwz *sw, int slot) {
-    int64_t c = sw->cpart[slot];
+/* base + (lane ^ cpart) + *off: the address of a slot of a swizzled tile
+ * whose region starts at `base` (a register; kind NONE: global_smem). The
+ * bits of cpart that neither the lane part nor the swizzle has are added,
+ * in *off; the others, bits 4..6, XORed: with `base` 128-byte aligned
+ * (wgmma's regions: 1024; global_smem, the rings and their stages: 128),
+ * (base + lane) ^ c = base + (lane ^ c), base + lane once a block (NONE:
+ * in the prologue, live through loops), each XOR at its use. (With
+ * TRITONC_MMA_SWIZZLE=0, as before: lane ^ cpart in the prologue, for
+ * each cpart, then base added.) */
+static Slot swz_address(Px *p, Slot base, const PxSwz *sw, int slot, int64_t *off) {
+    int64_t c = sw->cpart[slot] & sw->lbits;
+    *off = sw->cpart[slot] & ~sw->lbits;
     Slot part = sw->lane;
+    if (mma_swizzle_on()) {
+        Slot r = base.kind == SLOT_NONE ? smem_plus(p, part)
+                                        : px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, part));
+        return c ? px_cse2(p, RC_B32, "xor.b32", px_arg_reg(p, r), px_arg_int(p, c)) : r;
+    }
     if (c) {
-        uint64_t h = hash_combine(hash_combine(0x5e11, (uint64_t)sw->lane.reg), (uint64_t)c) | 1;
-        Slot *cached = map_get(&p->tparts, h);
+        uint64_t h = hash_combine(hash_combine(0x5e11, (uint64_t)sw->lane.reg), (uint64_t)c);
+        Slot *cached = tpart_get(p, h);
         if (cached) {
             part = *cached;
         } else {
             part = px_reg(p, RC_B32);
             px_line_pro(p, "xor.b32 ", px_rname(p, part), ", ", px_rname(p, sw->lane), ", ", px_int(p, c), NULL);
-            Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
-            *keep = part;
-            map_put(&p->tparts, h, keep);
+            tpart_put(p, h, part);
         }
     }
     return px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, base), px_arg_reg(p, part));
 }
 
-/* Writes a tile to a swizzled region at base (1024-byte aligned): as
- * store_operand, vectors along d's fastest dimension where the layout
- * keeps them together (its unit stride there). False: no such layout. */
-static bool store_swizzled(Px *p, Tile *t, const Dist *d, const Type *e, int es, const SmemSwz *z, Slot base) {
+/* Writes a tile to a swizzled region at base + off (wgmma's: 1024-byte
+ * aligned; base kind NONE: global_smem, see swz_address): as store_operand, vectors along d's fastest dimension where
+ * the layout keeps them together (its unit stride there). False: no such
+ * layout. */
+static bool store_swizzled(Px *p, Tile *t, const Dist *d, const Type *e, int es, const SmemSwz *z, Slot base,
+                           int64_t off) {
     static const PxText st_op[] = {PX_LIT("st.shared.b16"), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"),
                                    PX_LIT(""), PX_LIT("st.shared.v4.b32")};
     const PxSwz *sw = swz_of(p, d, z);
@@ -221,17 +282,18 @@ static bool store_swizzled(Px *p, Tile *t, const Dist *d, const Type *e, int es,
     int per_word = 4 / es, nwords = vec / per_word;
     for (int i = 0; i < d->nslots; i++) {
         if (i % d->per_dim[f] % vec) continue;
-        Slot at = swz_address(p, base, sw, i), w[4];
+        int64_t add;
+        Slot at = swz_address(p, base, sw, i, &add), w[4];
         if (nwords == 0) {
             w[0] = px_mat(p, t->s[i], e);
-            px_st_regs(p, st_op[0], at, 0, w, 1);
+            px_st_regs(p, st_op[0], at, off + add, w, 1);
             continue;
         }
         for (int k = 0; k < nwords; k++) {
             Slot lo = t->s[i + per_word * k];
             w[k] = es == 4 ? px_mat(p, lo, e) : pack2(p, lo, t->s[i + per_word * k + 1], e);
         }
-        px_st_regs(p, st_op[nwords], at, 0, w, nwords);
+        px_st_regs(p, st_op[nwords], at, off + add, w, nwords);
     }
     return true;
 }
@@ -287,10 +349,6 @@ typedef struct PxMmaPlans {
      * them: acc[(m * nblocks + n) * 4 + i]; A's (in registers) a_lo and
      * a_hi[(ks * mblocks + m) * 4 + i] */
     int *acc, *a_lo, *a_hi;
-    /* the lane parts of B's and A's ldmatrix addresses (lane_address: in
-     * the prologue, which dominates every dot), once asked (kind NONE:
-     * not yet) */
-    Slot lane_b, lane_a;
     struct PxMmaPlans *next;
 } PxMmaPlans;
 
@@ -325,13 +383,44 @@ static PxMmaPlans *plan_of(Px *p, const Type *at, const Type *bt, const Type *rt
     return e->ok ? e : NULL;
 }
 
+/* Where an operand's ldmatrix rows are: its lane part's register for the
+ * step's XOR (lane_address), plus the step's offset, in the plan's region
+ * above the rings (ring NULL) or in the stage of a ring's local_load
+ * (the stage's register times its bytes added: the ring's offset stands
+ * for the operand's base). */
+typedef struct LdAt {
+    const MmaPlan *pl;
+    bool is_b;
+    Op *ring;
+} LdAt;
+
+static Slot ld_at(Px *p, const LdAt *w, int block, int kstep, int64_t *off) {
+    const MmaPlan *pl = w->pl;
+    const MmaOperand *o = w->is_b ? &pl->b : &pl->a;
+    int64_t x = w->is_b ? mma_b_xor(pl, block, kstep) : mma_a_xor(pl, block, kstep);
+    *off = w->is_b ? mma_b_offset(pl, block, kstep) : mma_a_offset(pl, block, kstep);
+    Slot r = lane_address(p, pl, o);
+    if (!w->ring) {
+        *off += p->smem_floor;
+    } else {
+        *off += int_attr(w->ring, AN_OFFSET) - o->base;
+        r = stage_address(p, r, px_tile(p, op_operand(w->ring, 0))->s[0], int_attr(w->ring, AN_STAGE_BYTES), off);
+    }
+    /* (global_smem + the stage's start, a multiple of 128 bytes, + the
+     * swizzled lane part: its XOR with x, bits 4..6, is the lane part's;
+     * the offset then adds the region's start and the step's other bits) */
+    return x ? px_cse2(p, RC_B32, "xor.b32", px_arg_reg(p, r), px_arg_int(p, x)) : r;
+}
+
 /* A's fragment of m-block m at k step ks into out[0..3]: ldmatrix from
- * its shared-memory tile, or packed from its own registers. */
-static void a_fragment(Px *p, const PxMmaPlans *plan, Tile *ta, const Type *ea, Slot abase, int64_t adelta, int m,
-                       int ks, Slot *out) {
+ * its shared-memory tile (aw), or packed from its own registers. */
+static void a_fragment(Px *p, const PxMmaPlans *plan, Tile *ta, const Type *ea, const LdAt *aw, int m, int ks,
+                       Slot *out) {
     const MmaPlan *pl = &plan->plan;
     if (!pl->a.in_regs) {
-        ldmatrix(p, 4, pl->a.trans, abase, mma_a_offset(pl, m, ks) + adelta, out);
+        int64_t off;
+        Slot at = ld_at(p, aw, m, ks, &off);
+        ldmatrix(p, 4, pl->a.trans, at, off, out);
         return;
     }
     for (int i = 0; i < 4; i++) {
@@ -374,8 +463,8 @@ static Slot desc_lo0(Px *p, Slot base, uint32_t lbo_field) {
  * region (bregion). One group, waited for at the end (WG_WAIT_AFTER), or
  * deferred to the next iteration: waited for before this dot's next
  * group, or by an earlier dot's wait (see wgmma_deferred). */
-static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, Slot abase, int64_t adelta,
-                       Slot aregion, Slot bregion, Tile *acc, int defer) {
+static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, const LdAt *aw, Slot aregion,
+                       Slot bregion, Tile *acc, int defer) {
     const MmaPlan *pl = &plan->plan;
     p->uses_wgmma = true;
     Slot *af = ARENA_ARRAY(p->ctx->arena, Slot, 4 * pl->mblocks);
@@ -386,7 +475,7 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
         if (pl->wm > 4) {
             int64_t coef[MMA_TID_BITS] = {0};
             for (int b = 7; b < pl->tid_bits; b++) coef[b] = wgmma_a_group_bytes(pl) << (b - 7);
-            Slot g = coef_sum_reg(p, coef, pl->tid_bits, "0", 0);
+            Slot g = coef_sum_reg(p, coef, pl->tid_bits, "0", NULL);
             aregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, aregion), px_arg_reg(p, g));
         }
         alo = desc_lo0(p, aregion, 1u << 16); /* (LBO unused: 1) */
@@ -420,7 +509,7 @@ static void emit_wgmma(Px *p, const PxMmaPlans *plan, const Type *ea, Tile *ta, 
     if (pl->a_desc) px_line(p, "wgmma.fence.sync.aligned", NULL);
     for (int ks = 0; ks < pl->ksteps; ks++) {
         if (!pl->a_desc) {
-            for (int m = 0; m < pl->mblocks; m++) a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * m);
+            for (int m = 0; m < pl->mblocks; m++) a_fragment(p, plan, ta, ea, aw, m, ks, af + 4 * m);
             px_line(p, "wgmma.fence.sync.aligned", NULL);
         }
         for (int m = 0; m < pl->mblocks; m++) {
@@ -490,22 +579,34 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         if (store_a && pl.a_desc) {
             aregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, gs), px_arg_int(p, floor + pl.a.base));
             fence = true;
-            if (!store_swizzled(p, ta, da, ea, es, &pl.aswz, aregion)) {
+            if (!store_swizzled(p, ta, da, ea, es, &pl.aswz, aregion, 0)) {
                 px_fail(p, op, "wgmma operand without a swizzled layout");
                 return true;
             }
+        } else if (store_a && pl.a.swz.bytes) {
+            p->smem_align128 = true;
+            if (!store_swizzled(p, ta, da, ea, es, &pl.a.swz, (Slot){0}, p->smem_floor + pl.a.base)) {
+                px_fail(p, op, "mma operand without a swizzled layout");
+                return true;
+            }
         } else if (store_a) {
-            store_operand(p, ta, da, ea, es, &pl.a);
+            store_operand(p, ta, da, ea, es, &pl, false);
         }
         if (store_b && pl.wgmma) {
             bregion = px_cse2(p, RC_B32, "add.s32", px_arg_reg(p, gs), px_arg_int(p, floor + pl.b.base));
             fence = true;
-            if (!store_swizzled(p, px_tile(p, b), db, eb, es, &pl.bswz, bregion)) {
+            if (!store_swizzled(p, px_tile(p, b), db, eb, es, &pl.bswz, bregion, 0)) {
                 px_fail(p, op, "wgmma operand without a swizzled layout");
                 return true;
             }
+        } else if (store_b && pl.b.swz.bytes) {
+            p->smem_align128 = true;
+            if (!store_swizzled(p, px_tile(p, b), db, eb, es, &pl.b.swz, (Slot){0}, p->smem_floor + pl.b.base)) {
+                px_fail(p, op, "mma operand without a swizzled layout");
+                return true;
+            }
         } else if (store_b) {
-            store_operand(p, px_tile(p, b), db, eb, es, &pl.b);
+            store_operand(p, px_tile(p, b), db, eb, es, &pl, true);
         }
         /* (the tensor cores read them through the async proxy) */
         if (fence) px_line(p, "fence.proxy.async.shared::cta", NULL);
@@ -514,27 +615,20 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         p->smem_dirty = true;
     }
     Tile *acc = px_dot_acc(p, op, p->f32, dc->nslots);
-    /* each operand's ldmatrix address: lane part + delta + the plan's offset
-     * (a ring's stage instead of the plan's region: delta = its offset - base) */
-    if (!pl.wgmma && plan->lane_b.kind == SLOT_NONE) plan->lane_b = lane_address(p, &pl, &pl.b);
-    if (!pl.a.in_regs && !pl.a_desc && plan->lane_a.kind == SLOT_NONE) plan->lane_a = lane_address(p, &pl, &pl.a);
-    Slot abase = {0}, bbase = plan->lane_b;
-    int64_t adelta = p->smem_floor, bdelta = p->smem_floor;
-    if (!pl.a.in_regs) abase = plan->lane_a;
-    if (ring_a && pl.a_desc) {
-        aregion = ring_region(p, ring_a);
-    } else if (ring_a) {
-        adelta = int_attr(ring_a, AN_OFFSET) - pl.a.base;
-        abase = stage_address(p, abase, px_tile(p, op_operand(ring_a, 0))->s[0], int_attr(ring_a, AN_STAGE_BYTES), &adelta);
-    }
-    if (ring_b && pl.wgmma) {
-        bregion = ring_region(p, ring_b);
-    } else if (ring_b) {
-        bdelta = int_attr(ring_b, AN_OFFSET) - pl.b.base;
-        bbase = stage_address(p, bbase, px_tile(p, op_operand(ring_b, 0))->s[0], int_attr(ring_b, AN_STAGE_BYTES), &bdelta);
-    }
+    /* each operand's ldmatrix addresses (ld_at): from the plan's region or
+     * a ring's stage */
+    LdAt aw = {&plan->plan, false, ring_a}, bw = {&plan->plan, true, ring_b};
+    /* (the registers of the first step first: B's lane part, A's, then
+     * their stages' bases) */
+    int64_t off0;
+    if (!pl.wgmma) lane_address(p, &pl, &pl.b);
+    if (!pl.a.in_regs && !pl.a_desc) lane_address(p, &pl, &pl.a);
+    if (ring_a && pl.a_desc) aregion = ring_region(p, ring_a);
+    else if (ring_a) ld_at(p, &aw, 0, 0, &off0);
+    if (ring_b && pl.wgmma) bregion = ring_region(p, ring_b);
+    else if (ring_b) ld_at(p, &bw, 0, 0, &off0);
     if (pl.wgmma) {
-        emit_wgmma(p, plan, ea, ta, abase, adelta, aregion, bregion, acc, wgmma_deferred(p, op, acc, store_a || store_b));
+        emit_wgmma(p, plan, ea, ta, &aw, aregion, bregion, acc, wgmma_deferred(p, op, acc, store_a || store_b));
         px_value(p, r)->wgmma = true;
     } else {
         /* The operand lists of the mma lines, each made once: the
@@ -553,11 +647,14 @@ bool px_lower_dot_mma(Px *p, Op *op) {
         PxText opc = {mma, strlen(mma)};
         for (int ks = 0; ks < pl.ksteps; ks++) {
             for (int m = 0; m < pl.mblocks; m++) {
-                a_fragment(p, plan, ta, ea, abase, adelta, m, ks, af + 4 * m);
+                a_fragment(p, plan, ta, ea, &aw, m, ks, af + 4 * m);
                 al[m] = px_reglist(p, af + 4 * m, 4);
             }
-            for (int n = 0; n < pl.nblocks; n += 2)
-                ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, bbase, mma_b_offset(&pl, n, ks) + bdelta, bf + 2 * n);
+            for (int n = 0; n < pl.nblocks; n += 2) {
+                int64_t off;
+                Slot row = ld_at(p, &bw, n, ks, &off);
+                ldmatrix(p, n + 1 < pl.nblocks ? 4 : 2, pl.b.trans, row, off, bf + 2 * n);
+            }
             for (int n = 0; n < pl.nblocks; n++) bl[n] = px_reglist(p, bf + 2 * n, 2);
             for (int m = 0; m < pl.mblocks; m++)
                 for (int n = 0; n < pl.nblocks; n++) {
@@ -602,6 +699,7 @@ static void lower_async_copy(Px *p, Op *op) {
     if (sa) {
         SmemSwz z = swz_decode(sa);
         if (!(sw = swz_of(p, d, &z))) return px_fail(p, op, "swizzled ring of a layout it cannot place");
+        p->smem_align128 = true;
     }
     Tile *pt = px_tile(p, ptr), *mt = mask ? px_tile(p, mask) : NULL;
     const Type *pe = ty_elem(ptr->type)->elem;
@@ -623,8 +721,9 @@ static void lower_async_copy(Px *p, Op *op) {
         if (i % d->per_dim[f] % vec) continue;
         Slot idx = sw ? (Slot){0} : px_linear_at(lb, loff, i);
         Slot dst = base;
+        int64_t add = 0;
         if (sw) {
-            dst = swz_address(p, base, sw, i);
+            dst = swz_address(p, base, sw, i, &add);
         } else if (idx.kind == SLOT_REG) {
             Slot ri = {SLOT_REG, RC_B32, idx.reg, {0}};
             Slot sc = shift ? px_cse2(p, RC_B32, "shl.b32", px_arg_reg(p, ri), px_arg_int(p, shift)) : ri;
@@ -639,7 +738,7 @@ static void lower_async_copy(Px *p, Op *op) {
         /* `cp.async... [dst+off], [src+off], size[, srcsize]` */
         char *w = px_w_text(px_w_begin(p, opc.n + 2 * PX_W_ADDR + size_n + PX_W_NAME + 4), opc.s, opc.n);
         *w++ = ' ';
-        w = px_w_addr(p, w, dst, off + idx.off * es, true);
+        w = px_w_addr(p, w, dst, off + add + idx.off * es, true);
         *w++ = ',', *w++ = ' ';
         w = px_w_addr(p, w, (Slot){SLOT_REG, RC_B64, src.reg, {0}}, src.off, true);
         *w++ = ',', *w++ = ' ';
@@ -694,7 +793,7 @@ void px_lower_async(Px *p, Op *op) {
         if (!d || !sa) return px_fail(p, op, "local_store without a layout");
         SmemSwz z = swz_decode(sa);
         const Type *e = ty_elem(v->type);
-        if (!store_swizzled(p, px_tile(p, v), d, e, px_bits(e) / 8, &z, ring_region(p, op)))
+        if (!store_swizzled(p, px_tile(p, v), d, e, px_bits(e) / 8, &z, ring_region(p, op), 0))
             return px_fail(p, op, "local_store of a layout it cannot place");
         p->smem_dirty = true;
         return;

@@ -45,8 +45,9 @@
  * stays in registers), `other` is absent or zero, and its layout gives each
  * thread vectors of 4, 8 or 16 bytes that are contiguous in the dot's
  * shared-memory layout (mma_plan.h): element (i, j) goes to the stage at
- * (i * stride[0] + j * stride[1]) * esize, exactly where the dot's own
- * st.shared would put it. The load may also reach a dot through a
+ * (i * stride[0] + j * stride[1]) * esize (padded rows) or where the
+ * swizzle puts it, exactly where the dot's own st.shared would put it.
+ * The load may also reach a dot through a
  * tt.trans {order = [1, 0]} whose users are dot operands too (attention's
  * `tl.dot(q, tl.trans(k))`): then the load's element (r, c) is the
  * operand's (c, r) and goes to (c * stride[0] + r * stride[1]) * esize
@@ -59,10 +60,12 @@
  * coordinates (the same strides, or the same swizzled layout: wgmma reads
  * a K-major B and the MN-major B of its transpose from the same bytes);
  * each dot then reads the stage through its own ttg.local_load, as Triton's
- * memdesc_trans does. Each ring stage holds one operand (its padded
- * rows, rounded up to 128 bytes; a dot that wgmma runs reads B through
- * descriptors: its ring holds B in the swizzled layout of mma_plan.h, the
- * copy's `swizzle` attribute, every stage 1024-byte aligned, and the wait
+ * memdesc_trans does. Each ring stage holds one operand (its swizzled
+ * rows, the copy's `swizzle` attribute, or its padded rows, the copy's
+ * strides, as mma_plan.h places them, rounded up to 128 bytes; a dot that
+ * wgmma runs reads B through descriptors: its ring holds B in the
+ * swizzled layout of mma_plan.h, the copy's `swizzle` attribute too,
+ * every stage 1024-byte aligned, and the wait
  * at the loop's top fences the copies' writes for the async proxy, as the
  * PTX memory model asks; Triton 3.6 fences only st.shared, and
  * TRITONC_RING_FENCE=0 does as it does: 1-2% faster on the H200,
@@ -70,7 +73,7 @@
  * device's shared memory beside the dot's other operand); S < 2: the loop
  * is left alone. Only innermost loops.
  *
- * A loop whose dot wgmma runs (a swizzled ring), with a dot whose wait may
+ * A loop whose dot wgmma runs (a ring read through descriptors), with a dot whose wait may
  * be deferred (mma_carried_acc: its result only yielded, the loop-carried
  * value read in the next iteration after a wgmma wait), gets one stage
  * more when that keeps as many CTAs on a multiprocessor, and
@@ -100,7 +103,8 @@ typedef struct Cand {
     Op *trans;          /* the tt.trans between the load and its first dot, or NULL */
     int vec;            /* elements per cp.async */
     int64_t stride[2];  /* element strides of the stored operand */
-    SmemSwz swz;        /* or its swizzled layout (wgmma's B; bytes 0: none) */
+    SmemSwz swz;        /* or its swizzled layout (bytes 0: none) */
+    bool proxy;         /* read by wgmma through descriptors (the async proxy) */
     int64_t stage_bytes, offset;
     int64_t dot_smem_bytes; /* the shared memory the dot's plan uses */
     Op *copy;           /* its first async copy made: the later ones copy its attributes */
@@ -363,11 +367,18 @@ typedef struct Placement {
     int64_t bytes;
 } Placement;
 
-/* The swizzled layout operand `which` (0: A, 1: B) is stored in, or NULL
- * (ldmatrix's padded rows): wgmma's B, and A when read through its
- * descriptor. */
+/* Whether operand `which` (0: A, 1: B) is read by the tensor cores through
+ * a descriptor: wgmma's B, and A when a_desc. */
+static bool operand_by_descriptor(const MmaPlan *pl, int which) {
+    return which == 1 ? pl->wgmma : pl->a_desc;
+}
+
+/* The swizzled layout operand `which` is stored in, or NULL (ldmatrix's
+ * padded rows): a descriptor's, or ldmatrix's swizzled rows. */
 static const SmemSwz *operand_swz(const MmaPlan *pl, int which) {
-    return which == 1 && pl->wgmma ? &pl->bswz : which == 0 && pl->a_desc ? &pl->aswz : NULL;
+    if (operand_by_descriptor(pl, which)) return which ? &pl->bswz : &pl->aswz;
+    const MmaOperand *o = which ? &pl->b : &pl->a;
+    return o->swz.bytes ? &o->swz : NULL;
 }
 
 static bool placement(const Pipe *p, Op *dot, int which, bool swapped, int sm, MmaPlan *pl, Placement *out) {
@@ -382,15 +393,20 @@ static bool placement(const Pipe *p, Op *dot, int which, bool swapped, int sm, M
         out->swz.nbits[j] = swz->nbits[d];
         for (int b = 0; b < swz->nbits[d]; b++) out->swz.bit[j][b] = swz->bit[d][b];
     }
-    if (swz) out->swz.bytes = swz->bytes;
+    if (swz) {
+        out->swz.bytes = swz->bytes, out->swz.nterms = swz->nterms;
+        for (int t = 0; t < swz->nterms; t++) out->swz.shift[t] = swz->shift[t], out->swz.mask[t] = swz->mask[t];
+    }
     out->bytes = which ? pl->smem_bytes - pl->b.base : pl->a_desc ? pl->a_bytes : pl->b.base;
     return true;
 }
 
 /* Whether two uses of a tile store it alike (one ring stage serves both). */
 static bool same_placement(const Placement *x, const Placement *y) {
-    if (x->swz.bytes != y->swz.bytes) return false;
+    if (x->swz.bytes != y->swz.bytes || x->swz.nterms != y->swz.nterms) return false;
     if (!x->swz.bytes) return x->stride[0] == y->stride[0] && x->stride[1] == y->stride[1];
+    for (int t = 0; t < x->swz.nterms; t++)
+        if (x->swz.shift[t] != y->swz.shift[t] || x->swz.mask[t] != y->swz.mask[t]) return false;
     for (int j = 0; j < 2; j++) {
         if (x->swz.nbits[j] != y->swz.nbits[j]) return false;
         for (int b = 0; b < x->swz.nbits[j]; b++)
@@ -443,10 +459,16 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     int64_t bytes;
     if (!placement(p, dot, which, tr != NULL, sm, pl, &want) || !uses_agree(p, l, u, sm, &want, &bytes)) return false;
     const SmemSwz *swz = operand_swz(pl, which);
+    bool proxy = operand_by_descriptor(pl, which);
     if (l->noperands > 2 && !zero_constant(op_operand(l, 2))) return false;
     Value *ptr = op_operand(l, 0), *mask = l->noperands > 1 ? op_operand(l, 1) : NULL;
     Dist d;
     if (!type_dist(p->c, ptr->type, &d)) return false;
+    /* (the copies' addresses: a thread's part and a slot's, in the load's
+     * coordinates) */
+    int64_t coef[MMA_TID_BITS];
+    int tid_bits;
+    if (swz && !swz_split(&d, &want.swz, coef, &tid_bits, NULL)) return false;
     const MmaOperand *o = which ? &pl->b : &pl->a;
     int f = d.order[0], es = pl->esize, of = tr ? 1 - f : f; /* of: f in the operand's dimensions */
     const AxisInfo *ai = axis_info(p->aa, ptr);
@@ -470,9 +492,9 @@ static bool candidate(Pipe *p, Op *l, int sm, Cand *cd) {
     if (vec * es < 4) return false;
     for (int k = 0; k < l->noperands; k++)
         if (!evaluable(p, op_operand(l, k), 0)) return false;
-    int64_t round = swz ? 1023 : 127; /* (a swizzled stage starts at a multiple of 1024 bytes) */
+    int64_t round = proxy ? 1023 : 127; /* (a descriptor's stage starts at a multiple of 1024 bytes) */
     *cd = (Cand){.load = l, .trans = tr, .vec = vec, .stride = {want.stride[0], want.stride[1]},
-                 .swz = swz ? *swz : (SmemSwz){0}, .stage_bytes = (bytes + round) & ~round,
+                 .swz = swz ? *swz : (SmemSwz){0}, .proxy = proxy, .stage_bytes = (bytes + round) & ~round,
                  .dot_smem_bytes = pl->smem_bytes};
     return true;
 }
@@ -498,8 +520,9 @@ static int fixed_operands(Pipe *p, int sm, Fixed *out, int max) {
 }
 
 static void set_swizzle(Context *c, Op *op, const SmemSwz *z, bool swap) {
-    /* [W, then for the op's dimension 0 and 1: its bits' count and strides] */
-    int64_t sw[3 + 2 * SWZ_MAX_BITS];
+    /* [W, then for the op's dimension 0 and 1: its bits' count and strides,
+     * then mma.sync's terms: shift, mask] */
+    int64_t sw[3 + 2 * SWZ_MAX_BITS + 2 * SWZ_MAX_TERMS];
     int k = 0;
     sw[k++] = z->bytes;
     for (int j = 0; j < 2; j++) {
@@ -507,6 +530,7 @@ static void set_swizzle(Context *c, Op *op, const SmemSwz *z, bool swap) {
         sw[k++] = z->nbits[d];
         for (int e = 0; e < z->nbits[d]; e++) sw[k++] = z->bit[d][e];
     }
+    for (int t = 0; t < z->nterms; t++) sw[k++] = z->shift[t], sw[k++] = z->mask[t];
     op_set_attr_k(c, op, AN_SWIZZLE, attr_dense_array(c, ty_i64(c), sw, k));
 }
 
@@ -717,14 +741,15 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     Fixed fx[MAX_LOADS];
     int nfx = n ? fixed_operands(&p, sm, fx, MAX_LOADS) : 0;
     int64_t per_stage = 0, extra = 0, limit = smem_limit(sm);
-    bool swizzled = nfx > 0;
+    /* descr: a ring (or fixed operand) that wgmma reads through descriptors */
+    bool descr = nfx > 0;
     for (int i = 0; i < nfx; i++) extra += fx[i].bytes;
     for (int i = 0; i < n; i++) {
         per_stage += cs[i].stage_bytes;
-        swizzled |= cs[i].swz.bytes != 0;
+        descr |= cs[i].proxy;
         if (cs[i].dot_smem_bytes > extra) extra = cs[i].dot_smem_bytes;
     }
-    if (swizzled) extra += 1024; /* (a swizzled ring's alignment) */
+    if (descr) extra += 1024; /* (a descriptor's ring's alignment) */
     /* wgmma in flight across iterations (deferred, see the header): one
      * stage more, so that an iteration's copies overwrite the stage of the
      * dot two iterations back, not the one still being read */
@@ -756,19 +781,19 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     int64_t now_bytes = stages * per_stage + 2048, more_bytes = now_bytes + per_stage; /* (the rings, aligned) */
     int64_t ctas_now = sm_smem / now_bytes < by_regs ? sm_smem / now_bytes : by_regs;
     int64_t ctas_more = sm_smem / more_bytes < by_regs ? sm_smem / more_bytes : by_regs;
-    bool deferred = may_defer && swizzled && stages == ns && (stages + 1) * per_stage + extra + 1024 <= limit &&
+    bool deferred = may_defer && descr && stages == ns && (stages + 1) * per_stage + extra + 1024 <= limit &&
                     ctas_more >= ctas_now;
     /* Otherwise a loop of one wgmma dot that alone reads its carried
      * accumulator copies after it, as Triton orders it (late copies, see
      * the header): no stage more */
     int lm = wgmma_late_mode();
-    Op *lone = lm && swizzled ? lone_carried_dot(body) : NULL;
+    Op *lone = lm && descr ? lone_carried_dot(body) : NULL;
     bool late = lone && (lm == 2 || !deferred) && a_by_descriptor(&p, lone, cs, n, fx, nfx, sm);
     if (late) deferred = false;
     if (deferred) stages++;
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
-        if (cs[i].swz.bytes) off = (off + 1023) & ~(int64_t)1023;
+        if (cs[i].proxy) off = (off + 1023) & ~(int64_t)1023;
         cs[i].offset = off, off += stages * cs[i].stage_bytes;
     }
     for (int i = 0; i < nfx; i++) {
@@ -834,7 +859,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
     set_int(c, wait, AN_NUM, ahead - 1);
     /* a ring the tensor cores read through descriptors (wgmma's B: the
      * async proxy) sees the copies' writes after a proxy fence */
-    if (swizzled && ring_fence) op_set_attr_k(c, wait, AN_PROXY_FENCE, attr_unit(c));
+    if (descr && ring_fence) op_set_attr_k(c, wait, AN_PROXY_FENCE, attr_unit(c));
     if (deferred) op_set_attr_k(c, wait, AN_WGMMA_DEFERRED, attr_unit(c));
     Env env = tc_calloc((size_t)p.nvals, sizeof(Value *));
     Value *iv = iv_plus(&p, &bb, body->args[0], ahead);
@@ -847,7 +872,7 @@ static int pipeline_loop(Context *c, Op *loop, int num_stages, int num_warps, in
         Builder lb = builder_before(c, yield);
         plain_op(&lb, GPU_BARRIER, NULL, 0);
         issue(&p, env, cs, n, ws, in_range(&p, &lb, iv), yield);
-    } else if (!swizzled && mma_late_copies()) {
+    } else if (!descr && mma_late_copies()) {
         /* (mma.sync: after the dots' ldmatrix and mma, as Triton orders
          * them; the stage they overwrite, iteration i-1's, every warp has
          * read before the barrier at this iteration's top) */

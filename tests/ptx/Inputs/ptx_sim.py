@@ -34,6 +34,15 @@ an access outside all buffers (or misaligned) is an error. Atomics are
 executed one thread after another in thread order (the memory model
 simplified to sequential execution).
 
+Bank conflicts (Kernel.bank_conflicts = {} before run, off by default):
+each warp-wide shared-memory access is counted as the hardware serves it,
+32 banks of 4-byte words, in phases (32 lanes for accesses of up to 4
+bytes, 16 for 8, 8 for 16; ldmatrix one 8x8 block, 8 rows of 16 bytes, a
+phase), a phase taking as many wavefronts as the most distinct words any
+one bank holds. By kind (st.shared, ld.shared, cp.async, ldmatrix): the
+warp-wide accesses, their wavefronts and the conflicts (wavefronts beyond
+one a phase); bank_lines gives the conflicts by PTX line.
+
 Arithmetic follows the PTX ISA: integer ops wrap, shifts clamp, division
 truncates; float ops round to nearest (the directed .rz/.rm/.rp modes are
 exact, by error-free transformations), .approx functions (ex2, lg2,
@@ -317,6 +326,8 @@ class Ins:
 class Kernel:
     def __init__(self, text):
         self.text = text
+        self.bank_conflicts = None  # {} to count them (see the module's doc)
+        self.bank_lines = {}
         m = re.search(r"\.entry\s+(\w+)\s*\((.*?)\)", text, re.S)
         if not m:
             raise SimError("no .entry")
@@ -622,6 +633,28 @@ class Kernel:
     def vec_names(self, vals):
         return [x.strip() for x in vals.strip("{}").split(",")] if vals.startswith("{") else [vals]
 
+    def count_banks(self, kind, ins, idx, addr, width):
+        """Bank conflicts of the access of threads idx at shared addresses
+        addr (one a thread), width bytes each (see the module's doc)."""
+        per = 32 if width <= 4 else 16 if width == 8 else 8
+        words = max(1, width // 4)
+        acc = self.bank_conflicts.setdefault(kind, {"accesses": 0, "wavefronts": 0, "conflicts": 0})
+        warp = idx // 32
+        extra = 0
+        for w in np.unique(warp):
+            sel = warp == w
+            lanes, a = idx[sel] % 32, addr[sel].astype(np.int64)
+            acc["accesses"] += 1
+            for ph in np.unique(lanes // per):
+                aw = a[lanes // per == ph]
+                wd = np.unique((aw[:, None] // 4 + np.arange(words)).reshape(-1))
+                most = int(np.bincount(wd % 32, minlength=32).max())
+                acc["wavefronts"] += most
+                extra += most - 1
+        acc["conflicts"] += extra
+        if extra:
+            self.bank_lines[ins.line] = self.bank_lines.get(ins.line, 0) + extra
+
     def ldst(self, ins, m):
         parts = ins.parts
         store = ins.base == "st"
@@ -655,6 +688,8 @@ class Kernel:
         a = addr[idx]
         if space == "generic":
             raise SimError("generic-address " + ins.base + ": " + ins.line)
+        if space == "shared" and self.bank_conflicts is not None:
+            self.count_banks(ins.base + ".shared", ins, idx, a, vec * size)
         for k, name in enumerate(names):
             ak = a + k * size
             if store:
@@ -1816,6 +1851,8 @@ class Kernel:
         idx = np.nonzero(m)[0]
         if (srcsize[idx] > size).any():
             raise SimError("cp.async src-size above cp-size")
+        if self.bank_conflicts is not None:
+            self.count_banks("cp.async", ins, idx, dst[idx], size)
         b = self.smem_index(dst[idx], size, idx, ins)
         raw = np.zeros((len(idx), size), np.uint8)
         full = srcsize[idx] == size
@@ -1850,6 +1887,11 @@ class Kernel:
             for i in range(nmat):
                 rows = 32 * wg + 8 * i + np.arange(8)
                 a = addr[rows]
+                if self.bank_conflicts is not None:
+                    # (one warp-wide access of nmat phases)
+                    self.count_banks("ldmatrix", ins, rows, a, 16)
+                    if i:
+                        self.bank_conflicts["ldmatrix"]["accesses"] -= 1
                 if (a % 16).any():
                     raise SimError("misaligned ldmatrix row")
                 b = self.smem_index(a, 16, rows, ins)
