@@ -248,13 +248,15 @@ def check_batched_dot_permute():
 def f8_round(x, e, m):
     # round x (float64 tensor) to the nearest fp8 value (ties to even), saturating
     # nothing: the inputs stay in range
+    # (on the CPU: torch's CUDA pow(2.0, k) of a double is not exact)
+    dev, x = x.device, x.cpu()
     out = torch.zeros_like(x)
     nz = x != 0
     ex = torch.floor(torch.log2(x[nz].abs())).clamp(min=2 - 2 ** (e - 1))
     q = torch.pow(2.0, ex - m)
     r = x[nz] / q
     out[nz] = torch.round(r) * q  # torch.round: half to even
-    return out
+    return out.to(dev)
 
 
 def check_fp8_mixed_dot():
@@ -692,7 +694,12 @@ def check_float_edges():
         return 0 if v != v else int(max(lo, min(hi, math.trunc(v)))) if abs(v) != float("inf") else (hi if v > 0 else lo)
     xs = x.tolist()
     assert i32[:n].tolist() == [sat(v, -2**31, 2**31 - 1) for v in xs]
-    assert i64[:n].tolist() == [sat(v, -2**63, 2**63 - 1) for v in xs], list(zip(xs, i64[:n].tolist()))
+    # (NaN to int64: the GPU's cvt.rzi.s64.f32 gives INT64_MIN, an H200
+    # measured; Triton emits the same instruction; it is undefined in
+    # Triton's semantics, and the CPU backend gives 0 as for int32)
+    nan64 = -2**63 if i64.is_cuda else 0
+    assert i64[:n].tolist() == [nan64 if v != v else sat(v, -2**63, 2**63 - 1) for v in xs], \
+        list(zip(xs, i64[:n].tolist()))
     assert [v & 0xFFFFFFFF for v in u32[:n].tolist()] == [sat(v, 0, 2**32 - 1) for v in xs]
     xn = x.cpu().numpy()
     want = xn * np.float32(1e-40) + np.float32(1e-45) * xn  # subnormals kept (no flush to zero)
