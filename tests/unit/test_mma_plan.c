@@ -10,7 +10,7 @@
  * rest poisoned, no byte written twice); every warp then runs the plan's k
  * steps: ldmatrix.x4 / .x2 (.trans) from the lane addresses the PTX computes
  * (the sum of the plan's per-bit coefficients of the thread id, swizzled
- * and XORed with the step's mma_a_xor, plus the instruction's offset), or
+ * and XORed with the step's XOR part (mma_step_offset), plus the instruction's offset), or
  * A's fragments packed from its own slots, and
  * mma.m16n8k16 as the PTX ISA defines its fragments. Each thread's
  * accumulator slots must end up holding (A x B)[row][col] for the
@@ -280,7 +280,8 @@ static Counts run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout 
         int blocks = i ? pl.nblocks : pl.mblocks;
         for (int ks = 0; ks < pl.ksteps; ks++)
             for (int blk = 0; blk < blocks; blk += i ? 2 : 1) {
-                int64_t x = i ? mma_b_xor(&pl, blk, ks) : mma_a_xor(&pl, blk, ks);
+                int64_t x;
+                mma_step_offset(&pl, i, blk, ks, &x);
                 int k = 0;
                 while (k < cn.nx[i] && seen[k] != x) k++;
                 if (k == cn.nx[i] && k < 64) seen[cn.nx[i]++] = x;
@@ -296,7 +297,8 @@ static Counts run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout 
             for (int m = 0; m < pl.mblocks; m++) {
                 int af[32][4][2];
                 if (!pl.a.in_regs) {
-                    ldmatrix(&sm, &pl, &pl.a, false, warp, mma_a_offset(&pl, m, ks), mma_a_xor(&pl, m, ks), 4, af, &cn);
+                    int64_t x, off = mma_step_offset(&pl, false, m, ks, &x);
+                    ldmatrix(&sm, &pl, &pl.a, false, warp, off, x, 4, af, &cn);
                 } else {
                     for (int lane = 0; lane < 32; lane++)
                         for (int i = 0; i < 4; i++) {
@@ -312,8 +314,8 @@ static Counts run(int64_t M, int64_t N, int64_t K, int wm, int wn, const Layout 
                 for (int n = 0; n < pl.nblocks; n += 2) {
                     int bf[32][4][2];
                     int cnt = n + 1 < pl.nblocks ? 4 : 2;
-                    ldmatrix(&sm, &pl, &pl.b, true, warp, mma_b_offset(&pl, n, ks), mma_b_xor(&pl, n, ks), cnt, bf,
-                             m ? NULL : &cn);
+                    int64_t x, off = mma_step_offset(&pl, true, n, ks, &x);
+                    ldmatrix(&sm, &pl, &pl.b, true, warp, off, x, cnt, bf, m ? NULL : &cn);
                     for (int q = 0; q < cnt / 2; q++) {
                         int b2[32][2][2];
                         long d[32][4] = {{0}};

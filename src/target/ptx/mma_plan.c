@@ -110,28 +110,10 @@ static void step_parts(const MmaPlan *pl, bool is_b, int block, int kstep, int64
     *x = s & xm, *add = s & ~xm;
 }
 
-int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep) {
-    int64_t x, add;
-    step_parts(pl, false, mblock, kstep, &x, &add);
-    return pl->a.base + add;
-}
-
-int64_t mma_a_xor(const MmaPlan *pl, int mblock, int kstep) {
-    int64_t x, add;
-    step_parts(pl, false, mblock, kstep, &x, &add);
-    return x;
-}
-
-int64_t mma_b_offset(const MmaPlan *pl, int nblock, int kstep) {
-    int64_t x, add;
-    step_parts(pl, true, nblock, kstep, &x, &add);
-    return pl->b.base + add;
-}
-
-int64_t mma_b_xor(const MmaPlan *pl, int nblock, int kstep) {
-    int64_t x, add;
-    step_parts(pl, true, nblock, kstep, &x, &add);
-    return x;
+int64_t mma_step_offset(const MmaPlan *pl, bool is_b, int block, int kstep, int64_t *xor_part) {
+    int64_t add;
+    step_parts(pl, is_b, block, kstep, xor_part, &add);
+    return (is_b ? pl->b.base : pl->a.base) + add;
 }
 
 int64_t mma_elem_offset(const MmaPlan *pl, bool is_b, int64_t c0, int64_t c1) {

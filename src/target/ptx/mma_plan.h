@@ -101,9 +101,9 @@
  * the test checks. Swizzled, the lane part and each k step's or block's
  * part use different bits, so swz(lane + step) = swz(lane) ^ swz(step): the
  * PTX swizzles the lane part once, in the prologue, XORs each step's
- * chunk bits (mma_a_xor: bits 4..6, at most 8 values) into it plus the
+ * chunk bits (mma_step_offset's XOR part: bits 4..6, at most 8 values) into it plus the
  * stage's 128-byte aligned base, and adds the rest as the instruction's
- * offset (mma_a_offset).
+ * offset (mma_step_offset).
  *
  * tf32 (fp32 operands, m16n8k8): the same shapes in bytes. Registers hold
  * one 32-bit element each, a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4],
@@ -278,14 +278,11 @@ bool mma_swizzle_on(void);
 bool mma_plan(const Dist *dc, const Dist *da, const Dist *db, int esize, int sm, bool a_smem, MmaPlan *pl);
 
 /* Byte offset, from the operand's base + lane part, of the ldmatrix.x4
- * that loads A's m-block `mblock` at k step `kstep`; swizzled, the row
- * address is (swz_apply(&swz, lane part) ^ mma_a_xor) + mma_a_offset
- * (base included in the offset, not in the XOR). */
-int64_t mma_a_offset(const MmaPlan *pl, int mblock, int kstep);
-int64_t mma_a_xor(const MmaPlan *pl, int mblock, int kstep);
-/* The same for B's n-blocks nblock and nblock + 1 (.x4; .x2: nblock only). */
-int64_t mma_b_offset(const MmaPlan *pl, int nblock, int kstep);
-int64_t mma_b_xor(const MmaPlan *pl, int nblock, int kstep);
+ * that loads A's m-block `block` at k step `kstep`, or (is_b) B's n-blocks
+ * block and block + 1 (.x4; .x2: block only); swizzled, the row address
+ * is (swz_apply(&swz, lane part) ^ *xor_part) + the offset (base included
+ * in the offset, not in the XOR; *xor_part 0 unswizzled). */
+int64_t mma_step_offset(const MmaPlan *pl, bool is_b, int block, int kstep, int64_t *xor_part);
 /* The lane part of the ldmatrix address of lane `lane` of warp `warp`,
  * from its formula (coef reproduces it). */
 int64_t mma_lane_offset(const MmaPlan *pl, bool is_b, int lane, int warp);

@@ -397,8 +397,8 @@ typedef struct LdAt {
 static Slot ld_at(Px *p, const LdAt *w, int block, int kstep, int64_t *off) {
     const MmaPlan *pl = w->pl;
     const MmaOperand *o = w->is_b ? &pl->b : &pl->a;
-    int64_t x = w->is_b ? mma_b_xor(pl, block, kstep) : mma_a_xor(pl, block, kstep);
-    *off = w->is_b ? mma_b_offset(pl, block, kstep) : mma_a_offset(pl, block, kstep);
+    int64_t x;
+    *off = mma_step_offset(pl, w->is_b, block, kstep, &x);
     Slot r = lane_address(p, pl, o);
     if (!w->ring) {
         *off += p->smem_floor;
