@@ -18,7 +18,7 @@ import tritonc.language as tl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
-from corpus import load_corpus  # noqa: E402
+from corpus import load_corpus, run_checks  # noqa: E402
 
 K = load_corpus("probe24_kernels")
 g = torch.Generator().manual_seed(2424)
@@ -907,16 +907,4 @@ def check_inline_asm_is_gpu_only():
 
 
 if __name__ == "__main__":
-    names = sorted(k for k in globals() if k.startswith("check_"))
-    failed = []
-    for name in names:
-        try:
-            globals()[name]()
-            print("ok", name)
-        except Exception as ex:  # report every failure, then fail
-            import traceback
-            traceback.print_exc()
-            print("FAIL", name, type(ex).__name__, str(ex)[:2000])
-            failed.append(name)
-    print("ok: %d checks, %d failed" % (len(names), len(failed)))
-    sys.exit(1 if failed else 0)
+    run_checks(globals(), sys.argv[1:])
