@@ -82,7 +82,16 @@ static struct {
     const char *(*messages)(const void *k);
     void (*kernel_free)(void *k);
     void (*error_free)(void *err);
+    void (*trace_mark)(const char *what); /* TRITONC_TRACE's timeline (support/trace.c) */
 } tc;
+
+/* A mark on the first call's timeline, when TRITONC_TRACE is set (read at
+ * bind) and the library has the function. */
+static int trace_on;
+#define TRACE(what) \
+    do { \
+        if (trace_on) tc.trace_mark(what); \
+    } while (0)
 
 /* include/tritonc.h's tc_constexpr and tc_compile_options, field for field
  * (this file is built without the library's headers, as _lib.py mirrors
@@ -313,6 +322,7 @@ static PyObject *run_chain(PyObject *head, const int grid[3], PyObject *const *a
             if (!s) return NULL;
             stream = PyLong_AsVoidPtr(s);
             Py_DECREF(s);
+            TRACE("launcher: torch's current stream");
             if (!stream && PyErr_Occurred()) return NULL;
         }
         for (int i = 0; i < L->nargs; i++) argv[i] = &values[i];
@@ -712,6 +722,7 @@ static int chain_length(PyObject *head) {
  * Python error. */
 static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *ns) {
     if (!E->prep || !tc.compile) return 0;
+    TRACE("launcher: first_in_c");
     if (!E->prepared && E->ahead) { /* read at decoration: taken when the globals it read stand */
         PyObject *ahead = E->ahead;
         E->ahead = NULL;
@@ -735,6 +746,7 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
         }
         E->prepared = t;
     }
+    TRACE("launcher: the source and globals (prep)");
     long num_warps = option_value(nw, 4), num_stages = option_value(ns, 3);
     if (num_warps < 0 || num_stages < 0) return 0;
     /* 0, or not a power of 2: the Python path's error (as Triton's options
@@ -831,6 +843,7 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
         nslots++;
     }
     sig[len] = '\0';
+    TRACE("launcher: the signature");
     if (any_cuda && any_cpu) goto not_taken; /* the Python path's error names both */
     int device = any_cuda ? P.dev_cuda : P.dev_cpu;
 
@@ -892,9 +905,11 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
         };
         void *err = NULL;
         int rc;
+        TRACE("launcher: the constexprs and the key");
         Py_BEGIN_ALLOW_THREADS
         rc = tc.compile(&o, &handle, &err);
         Py_END_ALLOW_THREADS
+        TRACE("launcher: tc_compile returned");
         if (rc != 0 || !handle) { /* the Python path compiles it again and reports the error */
             if (err && tc.error_free) tc.error_free(err);
             handle = NULL;
@@ -918,6 +933,7 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
             goto done;
         }
         if (PyDict_SetItem(P.cache, key, kern) < 0) goto done;
+        TRACE("launcher: the CompiledKernel");
     }
 
     /* the Launcher, at the head of the chain of these constexprs and options;
@@ -951,6 +967,7 @@ static int first_in_c(Entry *E, PyObject *const *bound, PyObject *nw, PyObject *
     L->next = head ? Py_NewRef(head) : NULL;
     int rc = PyDict_SetItem(E->fast, fkey, (PyObject *)L);
     Py_DECREF(fkey);
+    TRACE("launcher: the Launcher");
     result = rc < 0 ? -1 : 1;
     goto done;
 not_taken:
@@ -1029,6 +1046,7 @@ static PyObject *gridcall_call(PyObject *self, PyObject *const *args, size_t nar
             Py_INCREF(head); /* a launch lets the GIL go: _fast may change meanwhile */
             PyObject *r = run_chain(head, grid, rt, E->nrt);
             Py_DECREF(head);
+            if (attempt) TRACE("launcher: the first launch");
             if (r != Py_None) return r;
             Py_DECREF(r);
         }
@@ -1397,9 +1415,9 @@ static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
     if (!h && PyErr_Occurred()) return NULL;
     static const char *const names[] = {"tc_compile",          "tc_launch",         "tc_kernel_num_params",
                                         "tc_kernel_attribute", "tc_kernel_messages", "tc_kernel_free",
-                                        "tc_error_free"};
-    void *f[7];
-    for (int i = 0; i < 7; i++)
+                                        "tc_error_free",       "tc_trace_mark"};
+    void *f[8];
+    for (int i = 0; i < 8; i++)
         if (!(f[i] = dlsym(h, names[i])) && i < 3) { /* the others are optional, as for ctypes */
             PyErr_Format(PyExc_ImportError, "libtritonc has no %s", names[i]);
             return NULL;
@@ -1411,6 +1429,9 @@ static PyObject *ext_bind(PyObject *mod, PyObject *arg) {
     *(void **)&tc.messages = f[4];
     *(void **)&tc.kernel_free = f[5];
     *(void **)&tc.error_free = f[6];
+    *(void **)&tc.trace_mark = f[7];
+    const char *e = getenv("TRITONC_TRACE");
+    trace_on = f[7] && e && *e && *e != '0';
     Py_RETURN_NONE;
 }
 

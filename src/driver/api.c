@@ -112,16 +112,19 @@ int tc_compile(const tc_compile_options *opts, tc_kernel **out, tc_error **err) 
         if (err) *err = error_msg("tc_compile: options, source and out are required");
         return 1;
     }
+    TC_TRACE("tc_compile");
     tc_kernel *k = tc_calloc(1, sizeof *k);
     compilation_init(&k->c);
     pthread_mutex_init(&k->lock, NULL);
     keep_request(k, opts);
     bool cached = srccache_key(opts, &k->key);
+    TC_TRACE("tc_compile: the source cache's key");
     if (cached) {
         k->c.device = opts->device;
         k->c.kernel = intern(&k->c.strings, opts->kernel);
         if (srccache_load(&k->c, &k->key)) {
             k->from_cache = true;
+            TC_TRACE("tc_compile: a source cache hit");
             *out = k;
             return 0;
         }

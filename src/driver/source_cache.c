@@ -341,6 +341,7 @@ static bool load_entry(Compilation *c, const SrcCacheKey *key, char *meta, size_
         if ((size_t)(end - cur) != size || binary_hash(cur, size) != hash) goto out;
         void *cubin = tc_malloc(size);
         memcpy(cubin, cur, size);
+        TC_TRACE("srccache: the entry parsed and its hash checked");
         c->gpu = gpu_kernel_from_cubin(name, cubin, size, num_warps, shared, sm, &de);
         ok = c->gpu != NULL;
     } else {
@@ -364,6 +365,7 @@ bool srccache_load(Compilation *c, const SrcCacheKey *key) {
     size_t len = 0;
     char *meta = read_file(meta_path, &len);
     tc_free(meta_path);
+    TC_TRACE("srccache: the entry read");
     if (!meta) return false;
     bool ok = load_entry(c, key, meta, len);
     tc_free(meta);

@@ -316,6 +316,14 @@ void diag_render_one(const DiagEngine *de, const Diag *d, StrBuf *out, bool colo
 /* ---- misc ------------------------------------------------------------ */
 
 double now_seconds(void); /* monotonic clock */
+
+/* TRITONC_TRACE=1: marks on the first call's path, printed at exit (trace.c) */
+bool tc_trace_on(void);
+void tc_trace_mark(const char *what);
+#define TC_TRACE(what) \
+    do { \
+        if (__builtin_expect(tc_trace_on(), 0)) tc_trace_mark(what); \
+    } while (0)
 size_t peak_rss_bytes(void);
 
 #endif

@@ -98,11 +98,14 @@ print("RESULT " + json.dumps(out))
 '''
 
 
-def child(srcdir, cache, launcher=None):
+def child(srcdir, cache, launcher=None, trace=False):
     env = dict(os.environ, TRITONC_CACHE_DIR=cache, PYTHONPATH=os.path.join(ROOT, "python"))
     env.pop("TRITONC_LAUNCHER", None)
+    env.pop("TRITONC_TRACE", None)
     if launcher:
         env["TRITONC_LAUNCHER"] = launcher
+    if trace:
+        env["TRITONC_TRACE"] = "1"
     r = subprocess.run([sys.executable, "-c", CHILD, srcdir], capture_output=True, text=True,
                        env=env)
     line = [ln for ln in r.stdout.splitlines() if ln.startswith("RESULT ")]
@@ -110,7 +113,17 @@ def child(srcdir, cache, launcher=None):
         print(r.stdout[-3000:], r.stderr[-3000:])
         check(False, "child failed (%s)" % launcher)
         return None
-    return json.loads(line[0][7:])
+    out = json.loads(line[0][7:])
+    out["trace"] = [ln.split("] ", 1)[1] for ln in r.stderr.splitlines() if ln.startswith("tritonc trace: ")]
+    return out
+
+
+# TRITONC_TRACE=1: the first call's timeline (src/support/trace.c), in this
+# order, for a new process served by the source-keyed cache
+TRACE_MARKS = ["launcher: first_in_c", "launcher: the source and globals (prep)", "launcher: the signature",
+               "launcher: the constexprs and the key", "tc_compile", "tc_compile: the source cache's key",
+               "srccache: the entry read", "tc_compile: a source cache hit", "launcher: tc_compile returned",
+               "launcher: the CompiledKernel", "launcher: the Launcher", "launcher: the first launch"]
 
 
 def test_first_call_and_launchers(tmp):
@@ -133,6 +146,12 @@ def test_first_call_and_launchers(tmp):
     check(cold["results"] == warm["results"] == py["results"], "C and Python launchers differ")
     check(cold["error"] == py["error"] and cold["error"] and "ArgumentError" in cold["error"],
           "errors: %r vs %r" % (cold["error"], py["error"]))
+    check(not cold["trace"] and not warm["trace"], "a timeline printed without TRITONC_TRACE")
+    traced = child(srcdir, cache, trace=True)
+    if traced:
+        marks = [m for m in traced["trace"] if m in TRACE_MARKS]
+        check(marks[:len(TRACE_MARKS)] == TRACE_MARKS, "TRITONC_TRACE's first call: %r" % traced["trace"][:20])
+        check(traced["results"] == warm["results"], "results with TRITONC_TRACE")
     # the reference, computed another way
     import torch
     if hasattr(torch, "set_default_device"):

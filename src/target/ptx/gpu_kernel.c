@@ -276,8 +276,11 @@ static bool asm_finish(Assembly *a, GpuKernel *k, DiagEngine *de) {
  * the driver's error, 0 when it loaded. */
 static CUresult load_function(const GpuKernel *k, CUmodule *module, CUfunction *func) {
     CUresult rc = cuda.cuModuleLoadData(module, k->cubin);
+    TC_TRACE("cuModuleLoadData");
     if (rc) return rc;
-    if ((rc = cuda.cuModuleGetFunction(func, *module, k->name)) != 0 ||
+    rc = cuda.cuModuleGetFunction(func, *module, k->name);
+    TC_TRACE("cuModuleGetFunction");
+    if (rc != 0 ||
         (k->smem > 48 * 1024 &&
          (rc = cuda.cuFuncSetAttribute(*func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->smem)) != 0)) {
         cuda.cuModuleUnload(*module);
@@ -294,6 +297,7 @@ static CUresult load_function(const GpuKernel *k, CUmodule *module, CUfunction *
 static bool load_module(GpuKernel *k, DiagEngine *de) {
     if (!cuda_ensure_context()) return true; /* built, not launchable here */
     cuda.cuCtxGetCurrent(&k->ctx);
+    TC_TRACE("gpu: the context");
     CUresult rc = load_function(k, &k->module, &k->func);
     if (rc == CUDA_ERROR_NO_BINARY_FOR_GPU && gpu_device_sm() != k->sm) {
         k->device_sm = gpu_device_sm();
