@@ -683,6 +683,24 @@ def shapes_topk():
               num_warps=w)
 
 
+@case()
+def sort_network():
+    # tl.sort / tl.flip / tl.topk: partners in registers, across lanes
+    # (shfl.sync.bfly) and across warps (shared memory), with ties, NaN and
+    # -0.0 among the values, and each layout num_warps gives
+    S = K("sort_network")
+    for r, n, k, desc, w, dt in ((1, 2048, 16, False, 4, torch.float32), (4, 256, 8, True, 2, torch.int32),
+                                 (2, 64, 64, False, 1, torch.float16), (1, 512, 4, True, 8, torch.float32)):
+        x = randint(-20, 20, r, n, dtype=dt) if dt == torch.int32 else randn(r, n, dtype=dt)
+        if dt != torch.int32:
+            x[:, 1::7] = x[:, ::7][:, : x[:, 1::7].shape[1]]  # ties
+            x.view(-1)[3] = float("nan")
+            x.view(-1)[5], x.view(-1)[6] = -0.0, 0.0
+        out = nan(r, n, dtype=dt) if dt != torch.int32 else torch.zeros(r, n, dtype=dt)
+        check(S.sort_rows_kernel, (1,), x, out, out.clone(), out[:, :k].clone().contiguous(), R=r, N=n, K=k, DESC=desc,
+              num_warps=w)
+
+
 # ---- dots ------------------------------------------------------------------------
 
 @case()

@@ -893,6 +893,69 @@ static int log2i(int64_t v) {
     return k;
 }
 
+/* ---- known bits -------------------------------------------------------------
+ *
+ * A thread part (px_thread_part) has set only the bits the layout gives the
+ * threads along its dimension, and a position slot is that register plus its
+ * slot's constant part, on other bits (dist_const). So `position & m`,
+ * `position >> s` and `position != 0` of such slots are a constant, or one
+ * operation on the thread part shared by every slot, plus a constant: what
+ * tl.sort's and tl.topk's directions and other tests of a position's bits
+ * (`offs % 2 == 0`, `(offs >> k) & 1`) then cost. The bits a b32 register may
+ * have set are kept for the thread parts and what known_bits derives. */
+
+void px_set_maybits(Px *p, Slot r, uint64_t bits) {
+    uint64_t *keep = ARENA_NEW(p->ctx->arena, uint64_t);
+    *keep = bits;
+    map_put(&p->maybits, (uint64_t)r.reg + 1, keep);
+}
+
+/* The bits slot a's register may have set, when known and disjoint from
+ * a's constant (a non-negative 32-bit `reg + off` is then `reg | off`). */
+static bool maybits_of(Px *p, Slot a, uint64_t *bits) {
+    if (a.kind != SLOT_REG || a.rc != RC_B32 || a.off < 0 || a.off > INT32_MAX || !p->maybits.len) return false;
+    const uint64_t *m = map_get(&p->maybits, (uint64_t)a.reg + 1);
+    if (!m || (*m & (uint64_t)a.off) || *m > INT32_MAX) return false;
+    *bits = *m;
+    return true;
+}
+
+/* `a & b`, `a >> b` or `a != b` / `a == b` (k) of a slot a of known bits and
+ * a constant b, folded; false: not of that form. */
+static bool known_bits(Px *p, OpKind k, int64_t pred, Slot a, Slot b, Slot *out) {
+    uint64_t m;
+    if (b.kind != SLOT_IMM || !maybits_of(p, a, &m)) return false;
+    Slot base = {SLOT_REG, RC_B32, a.reg, {0}};
+    uint64_t off = (uint64_t)a.off;
+    switch (k) {
+    case ARITH_ANDI: {
+        uint64_t c = (uint64_t)b.off & 0xffffffffu;
+        if (!(m & c)) return (*out = px_imm_int((int64_t)(off & c), RC_B32)), true;
+        Slot r = px_cse2(p, RC_B32, "and.b32", px_arg_reg(p, base), imm_arg(p, px_imm_int((int64_t)(m & c), RC_B32)));
+        px_set_maybits(p, r, m & c);
+        r.off = (int64_t)(off & c);
+        return (*out = r), true;
+    }
+    case ARITH_SHRSI:
+    case ARITH_SHRUI: {
+        if (b.off < 0 || b.off > 31) return false;
+        if (!(m >> b.off)) return (*out = px_imm_int((int64_t)(off >> b.off), RC_B32)), true;
+        Slot r = px_cse2(p, RC_B32, "shr.u32", px_arg_reg(p, base), imm_arg(p, px_imm_int(b.off, RC_B32)));
+        px_set_maybits(p, r, m >> b.off);
+        r.off = (int64_t)(off >> b.off);
+        return (*out = r), true;
+    }
+    case ARITH_CMPI: {
+        if ((pred != CMPI_NE && pred != CMPI_EQ) || b.off != 0) return false;
+        if (off || !m) return (*out = px_imm_int((off != 0) == (pred == CMPI_NE), RC_PRED)), true;
+        return (*out = px_cse2(p, RC_PRED, pred == CMPI_NE ? "setp.ne.b32" : "setp.eq.b32", px_arg_reg(p, base),
+                               imm_arg(p, px_imm_int(0, RC_B32)))),
+               true;
+    }
+    default: return false;
+    }
+}
+
 Slot px_thread_part(Px *p, const Dist *d, int dim) {
     uint64_t h = hash_combine(hash_combine(hash_combine(d->lane_stride[dim], d->tpw[dim]),
                                            hash_combine(d->warp_stride[dim], d->wpc[dim])),
@@ -931,6 +994,9 @@ Slot px_thread_part(Px *p, const Dist *d, int dim) {
             px_line_pro(p, "and.b32 ", rn, ", ", rn, ", ", px_int(p, d->shape[dim] - 1), NULL);
         else px_line_pro(p, "rem.u32 ", rn, ", ", rn, ", ", px_int(p, d->shape[dim]), NULL);
     }
+    uint64_t bits = 0; /* (every thread's part: at most 1024) */
+    for (int t = 0; t < d->nthreads; t++) bits |= (uint64_t)dist_thread_part(d, dim, t % 32, t / 32);
+    px_set_maybits(p, r, bits);
     Slot *keep = ARENA_NEW(p->ctx->arena, Slot);
     *keep = r;
     map_put(&p->tparts, h, keep);
@@ -1317,6 +1383,20 @@ static const char *cmpi_opcode(int pred, const Type *e) {
 
 static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
     bool uns = pred >= CMPI_ULT;
+    if (e->width == 1 && (pred == CMPI_EQ || pred == CMPI_NE)) {
+        /* i1 == / != : a predicate xor (not), a constant side folded */
+        bool ne = pred == CMPI_NE;
+        if (a.kind == SLOT_IMM && b.kind == SLOT_IMM) return px_imm_int(((a.off ^ b.off) & 1) == ne, RC_PRED);
+        if (a.kind == SLOT_IMM) {
+            Slot t = a;
+            a = b;
+            b = t;
+        }
+        Slot x = b.kind == SLOT_IMM ? (((b.off & 1) == ne) ? px_cse1(p, RC_PRED, "not.pred", px_arg(p, a, e)) : a)
+                                    : px_cse2(p, RC_PRED, "xor.pred", px_arg(p, a, e), px_arg(p, b, e));
+        if (b.kind != SLOT_IMM && !ne) x = px_cse1(p, RC_PRED, "not.pred", px_arg(p, x, e));
+        return x;
+    }
     if (e->width == 1) {
         /* i1: as 0/1 integers */
         Type *i32 = p->i32;
@@ -1331,8 +1411,23 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
     return px_cse2(p, RC_PRED, cmpi_opcode(pred, e), px_arg(p, a, e), px_arg(p, b, e));
 }
 
-/* op: "and.pred", "or.pred" or "xor.pred" */
+/* op: "and.pred", "or.pred" or "xor.pred"; a constant operand folded */
 static Slot pred_logic(Px *p, const char *op, Slot a, Slot b, const Type *e) {
+    if (a.kind == SLOT_IMM) {
+        Slot t = a;
+        a = b;
+        b = t;
+    }
+    if (b.kind == SLOT_IMM) {
+        bool one = b.off & 1;
+        if (a.kind == SLOT_IMM) {
+            bool x = a.off & 1;
+            return px_imm_int(op[0] == 'a' ? (x && one) : op[0] == 'o' ? (x || one) : (x != one), RC_PRED);
+        }
+        if (op[0] == 'a') return one ? a : px_imm_int(0, RC_PRED);
+        if (op[0] == 'o') return one ? px_imm_int(1, RC_PRED) : a;
+        return one ? px_cse1(p, RC_PRED, "not.pred", px_arg(p, a, e)) : a;
+    }
     return px_cse2(p, RC_PRED, op, px_arg(p, a, e), px_arg(p, b, e));
 }
 
@@ -2463,10 +2558,38 @@ static int *const_runs(Px *p, Value *v, int n) {
 
 static PX_OUTLINE void lower_slots(Px *p, Op *op, Tile *out, const Type *re, int nin);
 
+/* lower_elementwise's ops on positions of known bits (known_bits): every
+ * slot of operand 0 such a slot and operand 1 a constant; false else. */
+static bool lower_known_bits(Px *p, Op *op) {
+    Value *a = op_operand(op, 0), *b = op_operand(op, 1);
+    const Type *ea = ty_elem(a->type);
+    if (getenv("KB_OFF") || !p->maybits.len || ea->kind != TY_INT || ea->width != 32) return false;
+    Tile *ta = px_tile(p, a), *tb = px_tile(p, b);
+    int64_t pred = op->kind == ARITH_CMPI ? ew_attr(p, op, AN_PREDICATE) : 0;
+    int n = tile_slots(p, op_result(op, 0)->type);
+    if (n < 0 || (ta->n != n && ta->n != 1) || (tb->n != n && tb->n != 1)) return false;
+    Slot tmp;
+    for (int i = 0; i < n; i++) /* (all of them, or none: nothing emitted yet) */
+        if (tb->s[tb->n == 1 ? 0 : i].kind != SLOT_IMM || !maybits_of(p, ta->s[ta->n == 1 ? 0 : i], (uint64_t *)&tmp))
+            return false;
+    Tile *out = result_tile(p, op, 0);
+    for (int i = 0; i < n; i++)
+        if (!known_bits(p, op->kind, pred, ta->s[ta->n == 1 ? 0 : i], tb->s[tb->n == 1 ? 0 : i], &out->s[i]))
+            out->s[i] = px_ew(p, op, (Slot[]){ta->s[ta->n == 1 ? 0 : i], tb->s[tb->n == 1 ? 0 : i]},
+                              ty_elem(op_result(op, 0)->type));
+    return true;
+}
+
 static void lower_elementwise(Px *p, Op *op) {
     /* the forms lowered otherwise, each behind its op's kind (most ops are
      * of none of these kinds) */
     switch (op->kind) {
+    case ARITH_ANDI:
+    case ARITH_SHRSI:
+    case ARITH_SHRUI:
+    case ARITH_CMPI:
+        if (lower_known_bits(p, op)) return;
+        break;
     case ARITH_MULF:
         if (contracted_mul(p, op)) return; /* the addf it feeds makes the fma */
         break;
@@ -3618,6 +3741,7 @@ bool ptx_emit(Context *c, Op *module, const char *kernel, const PtxOptions *o, S
     px_tables_keep(p);
     map_free(&p->dists);
     map_free(&p->tparts);
+    map_free(&p->maybits);
     vec_free(&p->scope_marks);
     vec_free(&p->texts);
     tc_free(p->text_tab);

@@ -175,6 +175,7 @@ typedef struct Px {
     int loop_depth;
     Slot tid, lane, warp;
     Map tparts;          /* hash of a thread-part recipe -> Slot* */
+    Map maybits;         /* a b32 register's number + 1 -> uint64_t*: the bits it may have set (known_bits) */
     int smem_size;       /* bytes of dynamic shared memory */
     /* bytes at offset 0 held by cp.async rings (between ttg.local_alloc and
      * ttg.local_dealloc): every other user starts above them */

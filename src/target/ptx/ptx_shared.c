@@ -1200,6 +1200,117 @@ void px_lower_shape(Px *p, Op *op) {
  * with warp shuffles when the axis stays within a warp; this is its general
  * path.) The indices are laid out as the result (ttg-assign-layouts does
  * that; IR read back may not). */
+/* ---- a gather of partners: x[i ^ c] along the axis ------------------------- */
+
+/* The integer a splat constant of v holds (arith.constant dense<c>, or a
+ * tt.splat of a scalar arith.constant). */
+static bool splat_int(Value *v, int64_t *c) {
+    Op *d = v->def;
+    if (d && d->kind == TT_SPLAT) d = op_operand(d, 0)->def;
+    if (!d || d->kind != ARITH_CONSTANT) return false;
+    Attr *a = op_attr_k(d, AN_VALUE);
+    return a && (a->kind != ATTR_DENSE || attr_is_splat(a)) && attr_as_int(a, c);
+}
+
+/* Whether v holds each element's own position along `axis`: a
+ * tt.make_range from 0, through expand_dims, broadcast and layout
+ * conversions (what tl.arange broadcast to a shape is). */
+static bool axis_position(Value *v, int axis) {
+    for (;;) {
+        Op *d = v->def;
+        if (!d) return false;
+        switch (d->kind) {
+        case TTG_CONVERT_LAYOUT:
+        case TT_BROADCAST: v = op_operand(d, 0); continue;
+        case TT_EXPAND_DIMS: {
+            int64_t a = 0;
+            op_attr_int_k(d, AN_AXIS, &a);
+            if (a == axis) return false; /* the new dimension: size 1 */
+            if (a < axis) axis--;
+            v = op_operand(d, 0);
+            continue;
+        }
+        case TT_MAKE_RANGE: {
+            int64_t start = -1;
+            return axis == 0 && op_attr_int_k(d, AN_START, &start) && start == 0;
+        }
+        default: return false;
+        }
+    }
+}
+
+/* The c of an index that is `position ^ c` along the axis (tl.sort's,
+ * tl.topk's partners), or `(n - 1) - position` with n the axis's size, a
+ * power of 2 (tl.flip's: position ^ (n - 1)); 0 when it is neither. The
+ * index's broadcast dimensions must be the full ones (the position's
+ * operand shape is checked by the verifier along the chain). */
+static int64_t xor_of_index(Value *idx, int axis, int64_t n) {
+    Op *d = idx->def;
+    int64_t c = 0;
+    if (!d || (n & (n - 1)) != 0) return 0;
+    if (d->kind == ARITH_XORI) {
+        for (int k = 0; k < 2; k++)
+            if (splat_int(op_operand(d, k), &c) && axis_position(op_operand(d, 1 - k), axis))
+                return c > 0 && c < n ? c : 0;
+    } else if (d->kind == ARITH_SUBI) {
+        if (splat_int(op_operand(d, 0), &c) && c == n - 1 && axis_position(op_operand(d, 1), axis)) return c;
+    }
+    return 0;
+}
+
+/* x[i ^ c] along the axis without shared memory where the layout allows:
+ * each element's position along the axis is its slot's constant part plus
+ * its thread's part, on disjoint bits (powers of two throughout), so the
+ * partner of every element is at the slot whose constant part is flipped by
+ * c's register bits, in the thread whose part is flipped by c's thread
+ * bits. When those thread bits are lane bits only (the partner is in the
+ * same warp, at the same coordinates along the other dimensions), every
+ * slot takes its partner slot's value from lane ^ m by `shfl.sync.bfly`, or
+ * from its own thread when m is 0. false: not so (the caller goes through
+ * shared memory). */
+static bool gather_xor(Px *p, Op *op, int axis, int64_t c) {
+    Value *src = op_operand(op, 0), *res = op_result(op, 0);
+    const Dist *dp = px_dist_of(p, res->type);
+    if (!dp || !dist_thread_parts_linear(dp)) return false;
+    Dist d = *dp;
+    if (d.shape[axis] != src->type->shape[axis]) return false;
+    int64_t regbits = 0, thrbits = 0;
+    for (int j = 0; j < d.per_dim[axis]; j++) regbits |= dist_const(&d, axis, j);
+    int lane_of_bit[64] = {0}; /* a lane mask that flips this bit of the axis's thread part alone */
+    for (int b = 0; b < 5; b++) {
+        int64_t v = dist_thread_part(&d, axis, 1 << b, 0);
+        bool alone = v && (v & (v - 1)) == 0;
+        for (int k = 0; k < d.rank && alone; k++)
+            if (k != axis && dist_thread_part(&d, k, 1 << b, 0) != 0) alone = false;
+        if (alone) lane_of_bit[__builtin_ctzll((unsigned long long)v)] |= 1 << b;
+        thrbits |= v;
+    }
+    for (int w = 1; w < d.nthreads / 32; w <<= 1) thrbits |= dist_thread_part(&d, axis, 0, w);
+    if (regbits & thrbits) return false;
+    int64_t creg = c & regbits, cthr = c & ~regbits;
+    int mask = 0;
+    for (int b = 0; b < 63; b++) {
+        if (!(cthr >> b & 1)) continue;
+        if (!lane_of_bit[b]) return false; /* another warp's, or no thread's */
+        mask |= lane_of_bit[b] & -lane_of_bit[b];
+    }
+    Tile *ts = px_tile(p, src);
+    if (!ttg_layout_equal(ttg_layout_of_type(p->ctx, src->type), ttg_layout_of_type(p->ctx, res->type)))
+        ts = px_relayout(p, ts, src->type, res->type);
+    const Type *e = ty_elem(res->type);
+    Tile *out = px_new_tile(p, d.nslots);
+    for (int i = 0; i < d.nslots; i++) {
+        int j[TTG_MAX_RANK];
+        dist_slot_j(&d, i, j);
+        j[axis] = dist_j_of_const(&d, axis, dist_const(&d, axis, j[axis]) ^ creg);
+        if (j[axis] < 0) return px_fail(p, op, "tt.gather: no slot for a partner"), true;
+        Slot v = ts->s[dist_slot_of_j(&d, j)];
+        out->s[i] = mask ? shfl_bfly(p, v, e, mask) : v;
+    }
+    px_bind(p, res, out);
+    return true;
+}
+
 void px_lower_gather(Px *p, Op *op) {
     Value *src = op_operand(op, 0), *idx = op_operand(op, 1), *res = op_result(op, 0);
     int64_t axis = 0;
@@ -1209,6 +1320,8 @@ void px_lower_gather(Px *p, Op *op) {
     Dist ds, dr;
     if (!px_dist(p, st, &ds) || !px_dist(p, rt, &dr)) return px_fail(p, op, "tt.gather without layouts");
     if (axis < 0 || axis >= st->rank) return px_fail(p, op, "tt.gather axis out of range");
+    int64_t c = st->shape[axis] == rt->shape[axis] ? xor_of_index(idx, (int)axis, rt->shape[axis]) : 0;
+    if (c && gather_xor(p, op, (int)axis, c)) return;
     Tile *ti = px_tile(p, idx);
     const Layout *rl = ttg_layout_of_type(p->ctx, rt);
     if (!ttg_layout_equal(ttg_layout_of_type(p->ctx, it), rl)) ti = px_relayout(p, ti, it, ttg_with_layout(p->ctx, it, rl));
