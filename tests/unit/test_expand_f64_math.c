@@ -34,7 +34,15 @@ static const char SRC[] =
     "        r = getattr(libdevice, FN)(x)\n"
     "    else:\n"
     "        r = getattr(tl, FN)(x)\n"
-    "    tl.store(o_ptr + offs, r)\n";
+    "    tl.store(o_ptr + offs, r)\n"
+    "\n"
+    "@triton.jit\n"
+    "def ks(x, o_ptr, FN: tl.constexpr, LIB: tl.constexpr, N: tl.constexpr):\n"
+    "    if LIB:\n"
+    "        r = getattr(libdevice, FN)(x)\n"
+    "    else:\n"
+    "        r = getattr(tl, FN)(x)\n"
+    "    tl.store(o_ptr, r)\n";
 
 enum { N = 256 };
 static int failures, checks;
@@ -71,7 +79,10 @@ static int close_to(double got, double want, double ulps) {
     return fabs(got - want) <= ulps * ulp;
 }
 
-static void run(const char *fn, int lib, const double *x, double ulps) {
+/* FN (tl.FN, or libdevice.FN with lib) of each x, by kernel k on the whole
+ * array, or with `scalar` by ks on one scalar argument a launch (the
+ * expansion of a scalar) */
+static void run_as(const char *fn, int lib, int scalar, const double *x, double ulps) {
     Compilation c;
     compilation_init(&c);
     char cx_fn[48];
@@ -81,8 +92,8 @@ static void run(const char *fn, int lib, const double *x, double ulps) {
                           .stop_after = STAGE_LOADED, .keep_texts = STAGE_BIT(STAGE_TTIR)};
     req.opts.source = SRC;
     req.opts.filename = "expand_f64_kernel.py";
-    req.opts.kernel = "k";
-    req.opts.signature = "*fp64,*fp64";
+    req.opts.kernel = scalar ? "ks" : "k";
+    req.opts.signature = scalar ? "fp64,*fp64" : "*fp64,*fp64";
     req.opts.constexprs = cx;
     req.opts.num_constexprs = 3;
     checks++;
@@ -113,9 +124,14 @@ static void run(const char *fn, int lib, const double *x, double ulps) {
     void *po = out;
     void *args[2] = {&px, &po};
     int grid[3] = {1, 1, 1};
-    if (!cpu_kernel_launch(c.cpu, grid, args, &c.de)) {
-        fprintf(stderr, "%s: launch failed\n", fn);
-        failures++;
+    double xi;
+    for (int i = 0; i < (scalar ? N : 1); i++) {
+        if (scalar) xi = x[i], po = &out[i], args[0] = &xi;
+        if (!cpu_kernel_launch(c.cpu, grid, args, &c.de)) {
+            fprintf(stderr, "%s: launch failed\n", fn);
+            failures++;
+            break;
+        }
     }
     int bad = 0;
     for (int i = 0; i < N; i++) {
@@ -130,6 +146,8 @@ static void run(const char *fn, int lib, const double *x, double ulps) {
     }
     compilation_free(&c);
 }
+
+static void run(const char *fn, int lib, const double *x, double ulps) { run_as(fn, lib, 0, x, ulps); }
 
 static unsigned long long rs = 88172645463325252ULL;
 static double uniform(double lo, double hi) {
@@ -197,6 +215,7 @@ int main(void) {
         huge_inputs(x);
         run(fn, 0, x, 2);
         run(fn, 1, x, 2);
+        run_as(fn, 0, 1, x, 2); /* (a scalar's: an scf.if, no tt.map_elementwise) */
     }
     printf("test_expand_f64_math: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
