@@ -206,7 +206,6 @@ static const uint64_t TWO_OVER_PI[18] = {
 /* word i of 2/pi's bits behind one word of zeros */
 static int64_t two_over_pi_padded(int i) { return i ? (int64_t)TWO_OVER_PI[i - 1] : 0; }
 
-static Value *ibin(Ex *x, OpKind k, Value *a, Value *b) { return bin(x, k, a, b); }
 static Value *icmp(Ex *x, CmpIPred p, Value *a, Value *b) { return build_cmp(&x->b, ARITH_CMPI, p, a, b); }
 static Value *i64_of(Ex *x, Value *pred) { return build_unary(&x->b, ARITH_EXTUI, pred, x->it); }
 
@@ -225,53 +224,64 @@ static Value *i64_of(Ex *x, Value *pred) { return build_unary(&x->b, ARITH_EXTUI
  *
  * V starts at bit e - 1 of 2/pi behind a word of zeros (e = x's unbiased
  * exponent, 31..1024: a start from 30 to 1023): four words picked by the
- * start's word (0..15, a chain of selects keyed by it) and shifted by its
- * bit. The quadrant is w2's top two bits rounded by the fraction's first
- * one (fractions of 1/2 and more count to the next quadrant, and are
- * negated), and the remainder that fraction (126 bits: the closest a double
- * comes to a multiple of pi/2 is 2^-61 off) times pi/2 in two parts. x's
- * sign negates both. Returns r, and *q the quadrant (0..3, as an f64). */
+ * start's word (0..15, by selects keyed by it) and shifted by its bit. The
+ * quadrant is w2's top two bits rounded by the fraction's first one
+ * (fractions of 1/2 and more count to the next quadrant, and are negated),
+ * and the remainder that fraction (126 bits: the closest a double comes to
+ * a multiple of pi/2 is 2^-61 of a quadrant off) times pi/2 in two parts.
+ * x's sign negates both. Returns r, and *q the quadrant (0..3, as an f64). */
 static Value *payne_hanek(Ex *x, Value *a, Value **q) {
     Value *b = bits(x, a);
-    Value *m = bor(x, ibin(x, ARITH_SHLI, b, KI(x, 11)), KI(x, INT64_MIN));
-    Value *start = ibin(x, ARITH_SUBI, band(x, ibin(x, ARITH_SHRUI, b, KI(x, 52)), KI(x, 0x7ff)), KI(x, 1024));
-    Value *word = ibin(x, ARITH_SHRUI, start, KI(x, 6)), *bit = band(x, start, KI(x, 63));
-    Value *z[4];
-    for (int k = 0; k < 4; k++) z[k] = KI(x, two_over_pi_padded(k));
-    for (int i = 1; i <= 15; i++) {
-        Value *is = icmp(x, CMPI_EQ, word, KI(x, i));
-        for (int k = 0; k < 4; k++) z[k] = sel(x, is, KI(x, two_over_pi_padded(i + k)), z[k]);
+    Value *m = bor(x, bin(x, ARITH_SHLI, b, KI(x, 11)), KI(x, INT64_MIN));
+    Value *start = bin(x, ARITH_SUBI, band(x, bin(x, ARITH_SHRUI, b, KI(x, 52)), KI(x, 0x7ff)), KI(x, 1024));
+    Value *word = bin(x, ARITH_SHRUI, start, KI(x, 6)), *bit = band(x, start, KI(x, 63));
+    /* z[k] = word (word + k) of the padded 2/pi, in two steps: the seven
+     * words from 4 (word / 4) by word / 4, then four of them by word % 4
+     * (33 selects where one chain of 16 per k takes 60) */
+    Value *quarter = bin(x, ARITH_SHRUI, word, KI(x, 2)), *rest = band(x, word, KI(x, 3));
+    Value *y[7], *z[4];
+    for (int j = 0; j < 7; j++) y[j] = KI(x, two_over_pi_padded(j));
+    for (int i = 1; i < 4; i++) {
+        Value *is = icmp(x, CMPI_EQ, quarter, KI(x, i));
+        for (int j = 0; j < 7; j++) y[j] = sel(x, is, KI(x, two_over_pi_padded(4 * i + j)), y[j]);
+    }
+    for (int k = 0; k < 4; k++) z[k] = y[k];
+    for (int i = 1; i < 4; i++) {
+        Value *is = icmp(x, CMPI_EQ, rest, KI(x, i));
+        for (int k = 0; k < 4; k++) z[k] = sel(x, is, y[k + i], z[k]);
     }
     /* V_k = z[2-k] << bit | z[3-k] >> (64 - bit), the second as two shifts: bit may be 0 */
-    Value *rbit = ibin(x, ARITH_SUBI, KI(x, 63), bit), *v[3];
+    Value *rbit = bin(x, ARITH_SUBI, KI(x, 63), bit), *v[3];
     for (int k = 0; k < 3; k++) {
-        Value *lo = ibin(x, ARITH_SHRUI, ibin(x, ARITH_SHRUI, z[3 - k], KI(x, 1)), rbit);
-        v[k] = bor(x, ibin(x, ARITH_SHLI, z[2 - k], bit), lo);
+        Value *lo = bin(x, ARITH_SHRUI, bin(x, ARITH_SHRUI, z[3 - k], KI(x, 1)), rbit);
+        v[k] = bor(x, bin(x, ARITH_SHLI, z[2 - k], bit), lo);
     }
-    Value *l1 = ibin(x, ARITH_MULI, m, v[1]);
-    Value *w1 = ibin(x, ARITH_ADDI, ibin(x, TT_MULHIUI, m, v[0]), l1);
-    Value *w2 = ibin(x, ARITH_ADDI, ibin(x, TT_MULHIUI, m, v[1]), ibin(x, ARITH_MULI, m, v[2]));
-    w2 = ibin(x, ARITH_ADDI, w2, i64_of(x, icmp(x, CMPI_ULT, w1, l1))); /* w1's carry */
+    Value *l1 = bin(x, ARITH_MULI, m, v[1]);
+    Value *w1 = bin(x, ARITH_ADDI, bin(x, TT_MULHIUI, m, v[0]), l1);
+    Value *w2 = bin(x, ARITH_ADDI, bin(x, TT_MULHIUI, m, v[1]), bin(x, ARITH_MULI, m, v[2]));
+    w2 = bin(x, ARITH_ADDI, w2, i64_of(x, icmp(x, CMPI_ULT, w1, l1))); /* w1's carry */
     /* the fraction f1 f0 (128 bits); from 1/2 on, the next quadrant and -(f1 f0) */
-    Value *f1 = bor(x, ibin(x, ARITH_SHLI, w2, KI(x, 2)), ibin(x, ARITH_SHRUI, w1, KI(x, 62)));
-    Value *f0 = ibin(x, ARITH_SHLI, w1, KI(x, 2));
-    Value *up = ibin(x, ARITH_SHRUI, f1, KI(x, 63));
-    Value *qi = ibin(x, ARITH_ADDI, ibin(x, ARITH_SHRUI, w2, KI(x, 62)), up);
-    Value *mask = ibin(x, ARITH_SUBI, KI(x, 0), up); /* all ones when up */
-    Value *g0 = ibin(x, ARITH_SUBI, ibin(x, ARITH_XORI, f0, mask), mask);
-    Value *g1 = ibin(x, ARITH_ADDI, ibin(x, ARITH_XORI, f1, mask), band(x, up, i64_of(x, icmp(x, CMPI_EQ, f0, KI(x, 0)))));
+    Value *f1 = bor(x, bin(x, ARITH_SHLI, w2, KI(x, 2)), bin(x, ARITH_SHRUI, w1, KI(x, 62)));
+    Value *f0 = bin(x, ARITH_SHLI, w1, KI(x, 2));
+    Value *up = bin(x, ARITH_SHRUI, f1, KI(x, 63));
+    Value *qi = bin(x, ARITH_ADDI, bin(x, ARITH_SHRUI, w2, KI(x, 62)), up);
+    Value *mask = bin(x, ARITH_SUBI, KI(x, 0), up); /* all ones when up */
+    Value *g0 = bin(x, ARITH_SUBI, bin(x, ARITH_XORI, f0, mask), mask);
+    Value *carry = band(x, up, i64_of(x, icmp(x, CMPI_EQ, f0, KI(x, 0)))); /* -(f1 f0) = ~f1 + (f0 == 0), -f0 */
+    Value *g1 = bin(x, ARITH_ADDI, bin(x, ARITH_XORI, f1, mask), carry);
     /* |fraction| = gh + gl: g1 rounded, and what that left (at most half an ulp of gh) with g0 */
     Value *h = build_unary(&x->b, ARITH_UITOFP, g1, x->t);
-    Value *d = ibin(x, ARITH_SUBI, g1, build_unary(&x->b, ARITH_FPTOUI, h, x->it));
+    Value *d = bin(x, ARITH_SUBI, g1, build_unary(&x->b, ARITH_FPTOUI, h, x->it));
     Value *gh = mul(x, h, K(x, 0x1p-64));
-    Value *gl = fma3(x, f64_of(x, d), K(x, 0x1p-64), mul(x, build_unary(&x->b, ARITH_UITOFP, g0, x->t), K(x, 0x1p-128)));
-    static const double P1 = 1.5707963267948966, P2 = 6.123233995736766e-17; /* pi/2 = P1 + P2 + O(2^-107) */
+    Value *l = mul(x, build_unary(&x->b, ARITH_UITOFP, g0, x->t), K(x, 0x1p-128));
+    Value *gl = fma3(x, f64_of(x, d), K(x, 0x1p-64), l);
+    static const double P1 = 1.5707963267948966, P2 = 6.123233995736766e-17; /* pi/2 = P1 + P2 + O(2^-109) */
     Value *r = fma3(x, gh, K(x, P1), fma3(x, gl, K(x, P1), mul(x, gh, K(x, P2))));
     /* the sign: x's, flipped by the rounding up */
-    Value *neg = ibin(x, ARITH_XORI, up, ibin(x, ARITH_SHRUI, b, KI(x, 63)));
-    r = from_bits(x, ibin(x, ARITH_XORI, bits(x, r), ibin(x, ARITH_SHLI, neg, KI(x, 63))));
+    Value *neg = bin(x, ARITH_XORI, up, bin(x, ARITH_SHRUI, b, KI(x, 63)));
+    r = from_bits(x, bin(x, ARITH_XORI, bits(x, r), bin(x, ARITH_SHLI, neg, KI(x, 63))));
     Value *xneg = icmp(x, CMPI_SLT, b, KI(x, 0));
-    qi = sel(x, xneg, ibin(x, ARITH_SUBI, KI(x, 0), qi), qi);
+    qi = sel(x, xneg, bin(x, ARITH_SUBI, KI(x, 0), qi), qi);
     *q = f64_of(x, band(x, qi, KI(x, 3)));
     return r;
 }
