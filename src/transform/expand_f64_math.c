@@ -19,8 +19,12 @@
  *              its series to s^23; e ln 2 added in two parts (log2: e exact)
  *   sin, cos   k = round(x 2/pi), r = x - k pi/2 with pi/2 in three parts
  *              (Cody-Waite, exact products in fmas: accurate while |x| is
- *              below ~1e9), the quadrant k mod 4 picks +-sin r or +-cos r,
- *              Taylor polynomials to r^15 and r^16 (|r| <= pi/4)
+ *              below 2^31); past 2^31 (as libdevice) r and k mod 4 exact,
+ *              Payne-Hanek: x's mantissa times 192 bits of 2/pi chosen by
+ *              its exponent, in 64-bit integer products, behind a branch
+ *              per element (scf.if, in a tt.map_elementwise on tensors);
+ *              the quadrant k mod 4 picks +-sin r or +-cos r, Taylor
+ *              polynomials to r^15 and r^16 (|r| <= pi/4)
  *   tanh       |x| < 0.55: e/(e + 2), e = expm1(2|x|) by its Taylor series
  *              to y^18; below 22: 1 - 2/(e^(2|x|) + 1); else 1; x's sign
  *   erf        |x| < 1: x P(x^2), P of degree 11; above: 1 - erfc |x|,
@@ -39,8 +43,9 @@
  *
  * and the IEEE special cases (NaN, infinities, signed zeros, log of a
  * negative number). tests/unit/test_expand_f64_math.c runs the expansions on
- * the CPU against libm: within 2 ulps for exp, exp2, sin, cos, erf and
- * rsqrt, 3 for log, 4 for log2, tanh and erfc (libdevice's bounds are 1-5).
+ * the CPU against libm: within 2 ulps for exp, exp2, sin, cos (every finite
+ * argument), erf and rsqrt, 3 for log, 4 for log2, tanh and erfc
+ * (libdevice's bounds are 1-5).
  * Other precisions are left alone: the GPU path runs this before layouts,
  * the CPU keeps libm.
  */
@@ -151,8 +156,164 @@ static Value *log2_64(Ex *x, Value *a) {
     return log_specials(x, a, add(x, e, fma3(x, lm, K(x, LOG2E), mul(x, lm, K(x, LOG2E_LO)))));
 }
 
-/* sin a or cos a */
-static Value *sincos64(Ex *x, Value *a, bool want_cos) {
+/* The parts erf, erfc and erfcx of one value share (each computes |x|,
+ * and erfc |x| or erfcx |x|, which holds e^(-x^2)); the pass made them
+ * anew for each function, and cse then erased the copies. And the
+ * reduction sin and cos of one value share (tan is sin / cos): cse would
+ * not merge its tt.map_elementwise, an op with a region. */
+typedef enum { PART_ABS, PART_ERF_SMALL, PART_ERFCX_NONNEG, PART_ERFC_NONNEG, PART_REDUCE } Part;
+
+typedef struct ExPart {
+    Block *block;
+    Value *arg;
+    Part part;
+    Value *value;
+} ExPart;
+
+/* f(a), made once per block and reused after, which is what cse would
+ * leave of the copies (the first one, with every op in it). */
+static Value *part(Ex *x, Part which, Value *(*f)(Ex *, Value *), Value *a) {
+    uint64_t key = hash_combine(hash_combine(MAP_KEY(x->b.block), MAP_KEY(a)), (uint64_t)which) | 1;
+    ExPart *e = x->parts ? map_get(x->parts, key) : NULL;
+    if (e && e->block == x->b.block && e->arg == a && e->part == which) return e->value;
+    Value *v = f(x, a);
+    if (x->parts) {
+        e = ARENA_NEW(x->b.ctx->arena, ExPart);
+        *e = (ExPart){x->b.block, a, which, v};
+        map_put(x->parts, key, e);
+    }
+    return v;
+}
+
+/* ---- sin, cos: the argument's reduction ------------------------------------------- */
+
+/* Cody-Waite below 2^31 (libdevice's bound too): k = round(x 2/pi) is below
+ * 2^30, x - k P1 is exact (a multiple of 2^-52 under 2 in magnitude), and
+ * what pi/2 - P1 - P2 - P3 leaves, k 2^-163, is far under an ulp of the
+ * smallest remainder a double below 2^31 has. Past it, the exact reduction. */
+static const double SINCOS_CW_MAX = 2147483648.0;
+
+/* 2/pi to 1152 bits, 64 a word, the most significant first: word i is
+ * floor(2^(64 (i + 1)) 2/pi) mod 2^64 (scripts: mpmath, floor(2/pi 2^1152)) */
+static const uint64_t TWO_OVER_PI[18] = {
+    0xA2F9836E4E441529ULL, 0xFC2757D1F534DDC0ULL, 0xDB6295993C439041ULL, 0xFE5163ABDEBBC561ULL,
+    0xB7246E3A424DD2E0ULL, 0x06492EEA09D1921CULL, 0xFE1DEB1CB129A73EULL, 0xE88235F52EBB4484ULL,
+    0xE99C7026B45F7E41ULL, 0x3991D639835339F4ULL, 0x9C845F8BBDF9283BULL, 0x1FF897FFDE05980FULL,
+    0xEF2F118B5A0A6D1FULL, 0x6D367ECF27CB09B7ULL, 0x4F463F669E5FEA2DULL, 0x7527BAC7EBE5F17BULL,
+    0x3D0739F78A5292EAULL, 0x6BFB5FB11F8D5D08ULL,
+};
+
+/* word i of 2/pi's bits behind one word of zeros */
+static int64_t two_over_pi_padded(int i) { return i ? (int64_t)TWO_OVER_PI[i - 1] : 0; }
+
+static Value *icmp(Ex *x, CmpIPred p, Value *a, Value *b) { return build_cmp(&x->b, ARITH_CMPI, p, a, b); }
+static Value *i64_of(Ex *x, Value *pred) { return build_unary(&x->b, ARITH_EXTUI, pred, x->it); }
+
+/* Payne-Hanek: x = m 2^(e-63) with the 64-bit m (the mantissa, its leading
+ * one at bit 63), |x| >= 2^31 and finite (infinities make garbage, which the
+ * caller replaces by NaN). The bits of 2/pi above the one at 2^(65-e) only
+ * add multiples of 4 to x 2/pi, and the quadrant is x 2/pi mod 4: so m
+ * times the 192 bits of 2/pi from there, V = V2 V1 V0, is x 2/pi 2^190 (mod
+ * 2^192), short of m times the rest of 2/pi, below 2^-126:
+ *
+ *                                  [ hi(m V0) | lo(m V0) ]   (ignored: < 2^-126)
+ *                     [ hi(m V1) | lo(m V1) ]
+ *        [ hi(m V2) | lo(m V2) ]
+ *        (a multiple   [    w2    |    w1    ]  = x 2/pi mod 4 as a fixed point
+ *         of 4)          2 integer bits, 126 of fraction
+ *
+ * V starts at bit e - 1 of 2/pi behind a word of zeros (e = x's unbiased
+ * exponent, 31..1024: a start from 30 to 1023): four words picked by the
+ * start's word (0..15, by selects keyed by it) and shifted by its bit. The
+ * quadrant is w2's top two bits rounded by the fraction's first one
+ * (fractions of 1/2 and more count to the next quadrant, and are negated),
+ * and the remainder that fraction (126 bits: the closest a double comes to
+ * a multiple of pi/2 is 2^-61 of a quadrant off) times pi/2 in two parts.
+ * x's sign negates both. Returns r, and *q the quadrant (0..3, as an f64). */
+static Value *payne_hanek(Ex *x, Value *a, Value **q) {
+    Value *b = bits(x, a);
+    Value *m = bor(x, bin(x, ARITH_SHLI, b, KI(x, 11)), KI(x, INT64_MIN));
+    Value *start = bin(x, ARITH_SUBI, band(x, bin(x, ARITH_SHRUI, b, KI(x, 52)), KI(x, 0x7ff)), KI(x, 1024));
+    Value *word = bin(x, ARITH_SHRUI, start, KI(x, 6)), *bit = band(x, start, KI(x, 63));
+    /* z[k] = word (word + k) of the padded 2/pi, in two steps: the seven
+     * words from 4 (word / 4) by word / 4, then four of them by word % 4
+     * (33 selects where one chain of 16 per k takes 60) */
+    Value *quarter = bin(x, ARITH_SHRUI, word, KI(x, 2)), *rest = band(x, word, KI(x, 3));
+    Value *y[7], *z[4];
+    for (int j = 0; j < 7; j++) y[j] = KI(x, two_over_pi_padded(j));
+    for (int i = 1; i < 4; i++) {
+        Value *is = icmp(x, CMPI_EQ, quarter, KI(x, i));
+        for (int j = 0; j < 7; j++) y[j] = sel(x, is, KI(x, two_over_pi_padded(4 * i + j)), y[j]);
+    }
+    for (int k = 0; k < 4; k++) z[k] = y[k];
+    for (int i = 1; i < 4; i++) {
+        Value *is = icmp(x, CMPI_EQ, rest, KI(x, i));
+        for (int k = 0; k < 4; k++) z[k] = sel(x, is, y[k + i], z[k]);
+    }
+    /* V_k = z[2-k] << bit | z[3-k] >> (64 - bit), the second as two shifts: bit may be 0 */
+    Value *rbit = bin(x, ARITH_SUBI, KI(x, 63), bit), *v[3];
+    for (int k = 0; k < 3; k++) {
+        Value *lo = bin(x, ARITH_SHRUI, bin(x, ARITH_SHRUI, z[3 - k], KI(x, 1)), rbit);
+        v[k] = bor(x, bin(x, ARITH_SHLI, z[2 - k], bit), lo);
+    }
+    Value *l1 = bin(x, ARITH_MULI, m, v[1]);
+    Value *w1 = bin(x, ARITH_ADDI, bin(x, TT_MULHIUI, m, v[0]), l1);
+    Value *w2 = bin(x, ARITH_ADDI, bin(x, TT_MULHIUI, m, v[1]), bin(x, ARITH_MULI, m, v[2]));
+    w2 = bin(x, ARITH_ADDI, w2, i64_of(x, icmp(x, CMPI_ULT, w1, l1))); /* w1's carry */
+    /* the fraction f1 f0 (128 bits); from 1/2 on, the next quadrant and -(f1 f0) */
+    Value *f1 = bor(x, bin(x, ARITH_SHLI, w2, KI(x, 2)), bin(x, ARITH_SHRUI, w1, KI(x, 62)));
+    Value *f0 = bin(x, ARITH_SHLI, w1, KI(x, 2));
+    Value *up = bin(x, ARITH_SHRUI, f1, KI(x, 63));
+    Value *qi = bin(x, ARITH_ADDI, bin(x, ARITH_SHRUI, w2, KI(x, 62)), up);
+    Value *mask = bin(x, ARITH_SUBI, KI(x, 0), up); /* all ones when up */
+    Value *g0 = bin(x, ARITH_SUBI, bin(x, ARITH_XORI, f0, mask), mask);
+    Value *carry = band(x, up, i64_of(x, icmp(x, CMPI_EQ, f0, KI(x, 0)))); /* -(f1 f0) = ~f1 + (f0 == 0), -f0 */
+    Value *g1 = bin(x, ARITH_ADDI, bin(x, ARITH_XORI, f1, mask), carry);
+    /* |fraction| = gh + gl: g1 rounded, and what that left (at most half an ulp of gh) with g0 */
+    Value *h = build_unary(&x->b, ARITH_UITOFP, g1, x->t);
+    Value *d = bin(x, ARITH_SUBI, g1, build_unary(&x->b, ARITH_FPTOUI, h, x->it));
+    Value *gh = mul(x, h, K(x, 0x1p-64));
+    Value *l = mul(x, build_unary(&x->b, ARITH_UITOFP, g0, x->t), K(x, 0x1p-128));
+    Value *gl = fma3(x, f64_of(x, d), K(x, 0x1p-64), l);
+    static const double P1 = 1.5707963267948966, P2 = 6.123233995736766e-17; /* pi/2 = P1 + P2 + O(2^-109) */
+    Value *r = fma3(x, gh, K(x, P1), fma3(x, gl, K(x, P1), mul(x, gh, K(x, P2))));
+    /* the sign: x's, flipped by the rounding up */
+    Value *neg = bin(x, ARITH_XORI, up, bin(x, ARITH_SHRUI, b, KI(x, 63)));
+    r = from_bits(x, bin(x, ARITH_XORI, bits(x, r), bin(x, ARITH_SHLI, neg, KI(x, 63))));
+    Value *xneg = icmp(x, CMPI_SLT, b, KI(x, 0));
+    qi = sel(x, xneg, bin(x, ARITH_SUBI, KI(x, 0), qi), qi);
+    *q = f64_of(x, band(x, qi, KI(x, 3)));
+    return r;
+}
+
+/* (r, q) of the scalar a: the Cody-Waite r and q given, or past
+ * SINCOS_CW_MAX those of payne_hanek, behind an scf.if: the path is rare
+ * and long. Returns the scf.if. */
+static Op *reduce_big(Ex *x, Value *a, Value *r, Value *q) {
+    Context *ctx = x->b.ctx;
+    Value *big = cmp(x, CMPF_OGE, fabs_(x, a), K(x, SINCOS_CW_MAX));
+    Type *rt[2] = {x->t, x->t};
+    Op *ifop = build_op(&x->b, SCF_IF, &big, 1, rt, 2, 2);
+    Block *then = block_create(ctx), *els = block_create(ctx);
+    region_push_block(&ifop->regions[0], then);
+    region_push_block(&ifop->regions[1], els);
+    Ex in = *x;
+    in.b = builder_at_end(ctx, then);
+    in.b.loc = x->b.loc;
+    Value *y[2];
+    y[0] = payne_hanek(&in, a, &y[1]);
+    build_op(&in.b, SCF_YIELD, y, 2, NULL, 0, 0);
+    in.b = builder_at_end(ctx, els);
+    in.b.loc = x->b.loc;
+    build_op(&in.b, SCF_YIELD, (Value *[]){r, q}, 2, NULL, 0, 0);
+    return ifop;
+}
+
+/* r = a - k pi/2 and its quadrant k mod 4 (an f64 0..3) of a (scalar or
+ * tensor): Cody-Waite, then reduce_big; on a tensor the branch is per
+ * element, in a tt.map_elementwise. Returns r, which is the first result
+ * of an op whose second is the quadrant. */
+static Value *reduce_quadrant(Ex *x, Value *a) {
     static const double P1 = 1.5707963267948966, P2 = 6.123233995736766e-17, P3 = -1.4973849048591698e-33;
     Value *k = floor_(x, fma3(x, a, K(x, M_2_PI), K(x, 0.5)));
     Value *nk = un(x, ARITH_NEGF, k);
@@ -160,6 +321,25 @@ static Value *sincos64(Ex *x, Value *a, bool want_cos) {
     r = fma3(x, nk, K(x, P2), r);
     r = fma3(x, nk, K(x, P3), r);
     Value *q = sub(x, k, mul(x, K(x, 4), floor_(x, mul(x, k, K(x, 0.25))))); /* k mod 4 */
+    if (!ty_is_tensor(x->t)) return op_result(reduce_big(x, a, r, q), 0);
+    Context *ctx = x->b.ctx;
+    Block *body = block_create(ctx);
+    Type *f64 = ty_elem(x->t);
+    Value *args[3];
+    for (int i = 0; i < 3; i++) args[i] = block_add_arg(ctx, body, f64, x->b.loc);
+    Ex s = {.b = builder_at_end(ctx, body), .t = f64, .it = ty_elem(x->it), .bt = ty_elem(x->bt), .consts = x->consts};
+    s.b.loc = x->b.loc;
+    Op *ifop = reduce_big(&s, args[0], args[1], args[2]);
+    build_op(&s.b, TT_MAP_ELEMENTWISE_RETURN, (Value *[]){op_result(ifop, 0), op_result(ifop, 1)}, 2, NULL, 0, 0);
+    Op *map = build_op(&x->b, TT_MAP_ELEMENTWISE, (Value *[]){a, r, q}, 3, (Type *[]){x->t, x->t}, 2, 1);
+    region_push_block(&map->regions[0], body);
+    return op_result(map, 0);
+}
+
+/* sin a or cos a */
+static Value *sincos64(Ex *x, Value *a, bool want_cos) {
+    Value *r = part(x, PART_REDUCE, reduce_quadrant, a);
+    Value *q = op_result(r->def, 1);
     Value *z = mul(x, r, r);
     Value *ps = K(x, -1 / factorial(15));
     for (int i = 6; i >= 1; i--) ps = fma3(x, ps, z, K(x, ((i & 1) ? -1 : 1) / factorial(2 * i + 1)));
@@ -194,33 +374,6 @@ static Value *horner(Ex *x, const double *c, int n, Value *v) {
     Value *p = K(x, c[n - 1]);
     for (int i = n - 2; i >= 0; i--) p = fma3(x, p, v, K(x, c[i]));
     return p;
-}
-
-/* The parts erf, erfc and erfcx of one value share (each computes |x|,
- * and erfc |x| or erfcx |x|, which holds e^(-x^2)); the pass made them
- * anew for each function, and cse then erased the copies. */
-typedef enum { PART_ABS, PART_ERF_SMALL, PART_ERFCX_NONNEG, PART_ERFC_NONNEG } Part;
-
-typedef struct ExPart {
-    Block *block;
-    Value *arg;
-    Part part;
-    Value *value;
-} ExPart;
-
-/* f(a), made once per block and reused after, which is what cse would
- * leave of the copies (the first one, with every op in it). */
-static Value *part(Ex *x, Part which, Value *(*f)(Ex *, Value *), Value *a) {
-    uint64_t key = hash_combine(hash_combine(MAP_KEY(x->b.block), MAP_KEY(a)), (uint64_t)which) | 1;
-    ExPart *e = x->parts ? map_get(x->parts, key) : NULL;
-    if (e && e->block == x->b.block && e->arg == a && e->part == which) return e->value;
-    Value *v = f(x, a);
-    if (x->parts) {
-        e = ARENA_NEW(x->b.ctx->arena, ExPart);
-        *e = (ExPart){x->b.block, a, which, v};
-        map_put(x->parts, key, e);
-    }
-    return v;
 }
 
 static Value *abs_part(Ex *x, Value *a) { return part(x, PART_ABS, fabs_, a); }

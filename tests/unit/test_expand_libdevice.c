@@ -140,9 +140,11 @@ static void run(const char *fn, int binary, int f64, const double *x, const doub
         checks++;
         if (!close_to(got, r, f64, tol, abs_floor)) {
             failures++;
-            if (bad++ < 4)
-                fprintf(stderr, "%s%s(%.17g%s%.17g): got %.17g, want %.17g\n", w, fn, xi, binary ? ", " : "",
-                        binary ? yi : 0.0, got, r);
+            if (bad++ < 4) {
+                char second[40] = "";
+                if (binary) snprintf(second, sizeof second, ", %.17g", yi);
+                fprintf(stderr, "%s%s(%.17g%s): got %.17g, want %.17g\n", w, fn, xi, second, got, r);
+            }
         }
     }
     compilation_free(&c);
@@ -160,10 +162,8 @@ static void run_all(int f64, const double *x, const double *y, const double *uni
     /* a few roundings */
     const char *approx1[] = {"log10", "exp10", "log1p", "expm1", "atan", "sinh", "cosh", "asinh", "cbrt"};
     for (int i = 0; i < (int)(sizeof approx1 / sizeof *approx1); i++) run(approx1[i], 0, f64, x, y, 8, 1e-300);
-    /* fp64 sin/cos reduce by pi/2 in three parts: good to |x| ~ 1e9, not to 1e300 */
-    double xt[N];
-    for (int i = 0; i < N; i++) xt[i] = f64 && fabs(x[i]) > 1e9 && isfinite(x[i]) ? 1e9 : x[i];
-    run("tan", 0, f64, xt, y, 8, f64 ? 1e-15 : 1e-6);
+    /* (fp64 tan = sin / cos: exact reductions of 1e30 and 1e300 too) */
+    run("tan", 0, f64, x, y, 8, f64 ? 1e-15 : 1e-6);
     run("asin", 0, f64, unit, y, 8, 1e-300);
     run("acos", 0, f64, unit, y, 8, 1e-300);
     run("atanh", 0, f64, unit, y, 8, 1e-300);
