@@ -339,6 +339,10 @@ static TriType *resolve_type(Checker *c, TriTypeExpr *te) {
     }
     case TRI_TE_NAMED: {
         TriDecl *d = map_get(&c->globals, MAP_KEY(te->name));
+        if (d && d->kind == TRI_D_LAYER && te->has_dims) {
+            ERR(c, te->loc, te->span, "layer type '%s' takes no dimensions", te->name);
+            return c->t_error;
+        }
         if (d && d->kind == TRI_D_LAYER) {
             TriType *t = new_type(c, TRI_T_LAYER, TRI_DT_FLOAT32);
             t->layer = d;
@@ -595,10 +599,12 @@ static void check_fn(Checker *c, TriDecl *fn) {
         fn->type = c->t_error;
     }
     for (int i = 0; i < fn->nbody; i++) check_stmt(c, fn->body[i]);
-    if (fn->ret && !c->saw_return && !is_err(fn->type))
+    if (fn->ret && !c->saw_return && !is_err(fn->type) && !fn->incomplete)
         ERR(c, fn->loc, fn->span, "'%s' must return a value of type %s, but has no return", fn->name,
             type_str(c, fn->type));
-    if (!fn->type) fn->type = c->ret_inferred ? c->ret_inferred : c->t_void;
+    /* a fn cut short by a syntax error may have lost its return: its
+     * callers see an error, not a fn without a value */
+    if (!fn->type) fn->type = c->ret_inferred ? c->ret_inferred : fn->incomplete ? c->t_error : c->t_void;
     c->locals = NULL;
     c->fn = NULL;
     fn->state = 2;
@@ -631,7 +637,7 @@ static void check_layer(Checker *c, TriDecl *l) {
             check_fn(c, l->members[i]);
         }
     if (!l->forward) {
-        ERR(c, l->loc, l->span, "layer '%s' has no 'forward' fn", l->name);
+        if (!l->incomplete) ERR(c, l->loc, l->span, "layer '%s' has no 'forward' fn", l->name);
         l->type = c->t_error;
     } else {
         l->type = l->forward->type;
