@@ -239,6 +239,14 @@ static void parse_dims(Parser *p, TriTokKind close, TriExpr ***out, int *n, bool
             expected(p, "a dimension (integer, name or '?')");
             break;
         }
+        TriTokKind k = peek(p)->kind;
+        if (!p->panic && (k == TK_PLUS || k == TK_MINUS || k == TK_STAR || k == TK_SLASH)) {
+            enter_panic(p);
+            diag_report(p->de, DIAG_ERROR, peek(p)->loc, 1,
+                        "a dimension in a type is an integer, a name or '?', not an expression; "
+                        "write '?' or a name for it");
+            break;
+        }
         if (!accept(p, TK_COMMA)) break;
     }
     *n = v.len;
