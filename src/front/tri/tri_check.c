@@ -1176,7 +1176,10 @@ static TriType *want_tensor(Checker *c, TriExpr *a, const char *fname, const cha
     }
     if (w == WANT_TERNARY && t->dtype != TRI_DT_TRIT) {
         ERR(c, a->loc, a->span, "argument '%s' of '%s' must be a TernaryTensor, got %s%s", pname, fname,
-            type_str(c, t), tri_dtype_is_float(t->dtype) ? " (use quantize_ternary, or matmul for float weights)" : "");
+            type_str(c, t),
+            !tri_dtype_is_float(t->dtype)          ? ""
+            : strcmp(fname, "ternary_matmul") == 0 ? " (use quantize_ternary, or matmul for float weights)"
+                                                   : " (use quantize_ternary to convert)");
         return NULL;
     }
     if (w == WANT_FLOAT && !tri_dtype_is_float(t->dtype)) {

@@ -227,7 +227,8 @@ static void parse_dims(Parser *p, TriTokKind close, TriExpr ***out, int *n, bool
         if (t->kind == TK_INT) {
             TriExpr *e = new_expr(p, TRI_EX_INT, advance(p));
             e->u.ival = int_literal(p, t, false);
-            vec_push(&v, e);
+            /* too large (reported): unknown, not a dim of 0 that mismatches */
+            vec_push(&v, t->too_large || t->needs_minus ? NULL : e);
         } else if (t->kind == TK_IDENT) {
             TriExpr *e = new_expr(p, TRI_EX_NAME, advance(p));
             e->u.name.name = tok_name(p, t);
@@ -299,7 +300,12 @@ static TriTypeExpr *parse_type(Parser *p) {
         advance(p);
         ty->kind = TRI_TE_TENSOR;
         TriTokKind open = angle ? TK_LT : TK_LBRACKET, close = angle ? TK_GT : TK_RBRACKET;
-        if (!expect(p, open)) return NULL;
+        if (!at(p, open)) {
+            expected(p, angle ? "'<' and an element type after 'tensor' (tensor<float32>)"
+                              : "'[' and an element type after 'Tensor' (Tensor[float32])");
+            return NULL;
+        }
+        advance(p);
         if (!parse_elem_dtype(p, &ty->dtype)) return NULL;
         if (accept(p, TK_COMMA)) {
             if (!expect(p, TK_LBRACKET)) return NULL;
