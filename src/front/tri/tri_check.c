@@ -770,6 +770,15 @@ static TriType *check_binary(Checker *c, TriExpr *e) {
     }
     TriDType dt = promote(a, b, op);
     if (is_scalar(a) && is_scalar(b)) {
+        /* scalars divide in Python, which raises ZeroDivisionError (tensors
+         * divide in torch and give inf or nan) */
+        int64_t zero;
+        TriExpr *rhs = e->u.op.rhs;
+        if (op == '/' && ((rhs->kind == TRI_EX_FLOAT && rhs->u.fval == 0.0) ||
+                          (is_int_dt(b->dtype) && const_int_value(rhs, &zero, 0) && zero == 0))) {
+            ERR(c, e->u.op.op_loc, 1, "division by zero");
+            return c->t_error;
+        }
         if (dt == TRI_DT_INT && op != '/') {
             /* int is 64 bits: a constant expression past that is an error
              * here, not a Python big integer that fails (or allocates
