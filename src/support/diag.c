@@ -80,6 +80,26 @@ static const char *source_line(const SourceText *src, int line, size_t *len) {
     return p;
 }
 
+/* The terminal width of s[0..n) (UTF-8): a continuation byte adds
+ * nothing, an East Asian wide character 2, anything else 1. Columns in
+ * locations count bytes, as Clang's do; the caret is placed by width, so
+ * it stands under the token after non-ASCII text. */
+static int display_width(const char *s, size_t n) {
+    int w = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xc0) == 0x80) continue;
+        uint32_t cp = c;
+        if (c >= 0xe0 && c < 0xf0 && i + 2 < n) cp = (uint32_t)(c & 0x0f) << 12 | (uint32_t)(s[i + 1] & 0x3f) << 6 | (s[i + 2] & 0x3f);
+        else if (c >= 0xf0 && i + 3 < n) cp = 0x10000;
+        bool wide = (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
+                    (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+                    (cp >= 0xffe0 && cp <= 0xffe6) || cp >= 0x10000;
+        w += wide ? 2 : 1;
+    }
+    return w;
+}
+
 void diag_render_one(const DiagEngine *de, const Diag *d, StrBuf *out, bool color) {
     static const char *names[] = {"error", "warning", "note"};
     static const char *colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
@@ -109,11 +129,13 @@ void diag_render_one(const DiagEngine *de, const Diag *d, StrBuf *out, bool colo
     for (size_t i = 0; i < len; i++) sb_putc(out, line[i] == '\t' ? ' ' : line[i]);
     sb_puts(out, "\n      | ");
     int col = d->loc.col > 0 ? d->loc.col : 1;
-    for (int i = 1; i < col; i++) sb_putc(out, ' ');
+    size_t before = (size_t)col - 1 < len ? (size_t)col - 1 : len;
+    for (int i = display_width(line, before); i > 0; i--) sb_putc(out, ' ');
     if (color) sb_puts(out, "\033[1;32m");
     sb_putc(out, '^');
     int span = d->span;
     if (col - 1 + span > (int)len) span = (int)len - (col - 1);
+    if (span > 0) span = display_width(line + before, (size_t)span);
     for (int i = 1; i < span; i++) sb_putc(out, '~');
     if (color) sb_puts(out, "\033[0m");
     sb_putc(out, '\n');

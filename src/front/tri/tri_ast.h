@@ -212,6 +212,8 @@ struct TriDecl {
     TriDecl **members; /* layer: lets and fns in source order */
     int nmembers;
     TriDecl *parent; /* the layer of a member, the fn or layer of a param */
+    bool incomplete; /* fn, layer: cut short by a syntax error, so what it
+                      * lacks (a forward, a return) is not reported */
     /* checker */
     TriType *type;   /* let/param: its type; fn/layer: the result type */
     TriDecl *forward; /* layer: its forward fn */

@@ -290,6 +290,7 @@ static Suggest suggest_names(Checker *c, const char *name, bool with_builtins) {
 /* ---- types as written ---------------------------------------------------------- */
 
 static TriType *check_expr(Checker *c, TriExpr *e);
+static bool const_int_value(TriExpr *e, int64_t *out, int depth);
 static void ensure_decl(Checker *c, TriDecl *d, Loc use, int span);
 
 /* A dim in a type or literal: an integer, an int let/param (its value), '?',
@@ -338,6 +339,10 @@ static TriType *resolve_type(Checker *c, TriTypeExpr *te) {
     }
     case TRI_TE_NAMED: {
         TriDecl *d = map_get(&c->globals, MAP_KEY(te->name));
+        if (d && d->kind == TRI_D_LAYER && te->has_dims) {
+            ERR(c, te->loc, te->span, "layer type '%s' takes no dimensions", te->name);
+            return c->t_error;
+        }
         if (d && d->kind == TRI_D_LAYER) {
             TriType *t = new_type(c, TRI_T_LAYER, TRI_DT_FLOAT32);
             t->layer = d;
@@ -594,10 +599,12 @@ static void check_fn(Checker *c, TriDecl *fn) {
         fn->type = c->t_error;
     }
     for (int i = 0; i < fn->nbody; i++) check_stmt(c, fn->body[i]);
-    if (fn->ret && !c->saw_return && !is_err(fn->type))
+    if (fn->ret && !c->saw_return && !is_err(fn->type) && !fn->incomplete)
         ERR(c, fn->loc, fn->span, "'%s' must return a value of type %s, but has no return", fn->name,
             type_str(c, fn->type));
-    if (!fn->type) fn->type = c->ret_inferred ? c->ret_inferred : c->t_void;
+    /* a fn cut short by a syntax error may have lost its return: its
+     * callers see an error, not a fn without a value */
+    if (!fn->type) fn->type = c->ret_inferred ? c->ret_inferred : fn->incomplete ? c->t_error : c->t_void;
     c->locals = NULL;
     c->fn = NULL;
     fn->state = 2;
@@ -630,7 +637,7 @@ static void check_layer(Checker *c, TriDecl *l) {
             check_fn(c, l->members[i]);
         }
     if (!l->forward) {
-        ERR(c, l->loc, l->span, "layer '%s' has no 'forward' fn", l->name);
+        if (!l->incomplete) ERR(c, l->loc, l->span, "layer '%s' has no 'forward' fn", l->name);
         l->type = c->t_error;
     } else {
         l->type = l->forward->type;
@@ -763,7 +770,30 @@ static TriType *check_binary(Checker *c, TriExpr *e) {
     }
     TriDType dt = promote(a, b, op);
     if (is_scalar(a) && is_scalar(b)) {
-        if (dt == TRI_DT_INT && op != '/') e->dim = dim_arith(c, op, e->u.op.lhs->dim, e->u.op.rhs->dim);
+        /* scalars divide in Python, which raises ZeroDivisionError (tensors
+         * divide in torch and give inf or nan) */
+        int64_t zero;
+        TriExpr *rhs = e->u.op.rhs;
+        if (op == '/' && ((rhs->kind == TRI_EX_FLOAT && rhs->u.fval == 0.0) ||
+                          (is_int_dt(b->dtype) && const_int_value(rhs, &zero, 0) && zero == 0))) {
+            ERR(c, e->u.op.op_loc, 1, "division by zero");
+            return c->t_error;
+        }
+        if (dt == TRI_DT_INT && op != '/') {
+            /* int is 64 bits: a constant expression past that is an error
+             * here, not a Python big integer that fails (or allocates
+             * 2^63 elements) when the module runs */
+            int64_t x, y, r;
+            if (const_int_value(e->u.op.lhs, &x, 0) && const_int_value(e->u.op.rhs, &y, 0) &&
+                (op == '+' ? __builtin_add_overflow(x, y, &r)
+                 : op == '-' ? __builtin_sub_overflow(x, y, &r)
+                             : __builtin_mul_overflow(x, y, &r))) {
+                ERR(c, e->u.op.op_loc, 1, "integer overflow: %lld %c %lld does not fit in int (64 bits)",
+                    (long long)x, op, (long long)y);
+                return c->t_error;
+            }
+            e->dim = dim_arith(c, op, e->u.op.lhs->dim, e->u.op.rhs->dim);
+        }
         return scalar(c, dt);
     }
     TriType *t = new_type(c, TRI_T_TENSOR, dt);
@@ -1119,7 +1149,11 @@ static TriType *check_expr(Checker *c, TriExpr *e) {
     case TRI_EX_UNARY: {
         TriType *x = check_expr(c, e->u.op.lhs);
         t = x;
-        if (!is_err(x) && !is_tensor(x) && !is_scalar(x)) {
+        int64_t v;
+        if (is_scalar(x) && x->dtype == TRI_DT_INT && const_int_value(e->u.op.lhs, &v, 0) && v == INT64_MIN) {
+            ERR(c, e->loc, 1, "integer overflow: -(%lld) does not fit in int (64 bits)", (long long)v);
+            t = c->t_error;
+        } else if (!is_err(x) && !is_tensor(x) && !is_scalar(x)) {
             ERR(c, e->loc, 1, "cannot negate %s", type_str(c, x));
             t = c->t_error;
         } else if (is_tensor(x) && x->quant != TRI_Q_NONE && x->quant != TRI_Q_TERNARY) {
@@ -1151,7 +1185,10 @@ static TriType *want_tensor(Checker *c, TriExpr *a, const char *fname, const cha
     }
     if (w == WANT_TERNARY && t->dtype != TRI_DT_TRIT) {
         ERR(c, a->loc, a->span, "argument '%s' of '%s' must be a TernaryTensor, got %s%s", pname, fname,
-            type_str(c, t), tri_dtype_is_float(t->dtype) ? " (use quantize_ternary, or matmul for float weights)" : "");
+            type_str(c, t),
+            !tri_dtype_is_float(t->dtype)          ? ""
+            : strcmp(fname, "ternary_matmul") == 0 ? " (use quantize_ternary, or matmul for float weights)"
+                                                   : " (use quantize_ternary to convert)");
         return NULL;
     }
     if (w == WANT_FLOAT && !tri_dtype_is_float(t->dtype)) {
@@ -1426,7 +1463,12 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
         for (int i = 0; i < 2; i++) {
             TriDim in = x->dims[2 + i], kd = w->dims[2 + i];
             if (dim_is_const(in) && dim_is_const(kd)) {
-                int64_t o = (in.value + 2 * p - kd.value);
+                int64_t o;
+                if (__builtin_mul_overflow(p, 2, &o) || __builtin_add_overflow(o, in.value, &o)) {
+                    ERR(c, arg[3]->loc, arg[3]->span, "padding %lld is too large", (long long)p);
+                    return c->t_error;
+                }
+                o -= kd.value;
                 if (o < 0) {
                     ERR(c, e->loc, e->span, "conv2d kernel %lld is larger than the padded input %lld",
                         (long long)kd.value, (long long)(in.value + 2 * p));
@@ -1477,6 +1519,14 @@ static TriType *check_builtin(Checker *c, TriExpr *e, TriBuiltin b) {
             return c->t_error;
         }
         if (x->rank != 4) return unknown_tensor(c, x->dtype);
+        for (int i = 2; i < 4; i++)
+            if (dim_is_const(x->dims[i]) && x->dims[i].value < k) {
+                /* torch refuses a window larger than the input (an output size of 0) */
+                ERR(c, arg[1] ? arg[1]->loc : e->loc, arg[1] ? arg[1]->span : e->span,
+                    "%s kernel %lld is larger than the input (%s %lld)", fname, (long long)k,
+                    i == 2 ? "height" : "width", (long long)x->dims[i].value);
+                return c->t_error;
+            }
         x = retype(c, x, x->dtype);
         for (int i = 2; i < 4; i++) x->dims[i] = dim_arith(c, '/', x->dims[i], dim_const(k));
         return x;

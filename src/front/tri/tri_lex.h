@@ -37,6 +37,8 @@ typedef enum TriTokKind {
     TK_GT,
     TK_QUESTION,
     TK_ELLIPSIS,
+    TK_ERROR, /* characters the lexer reported (a string, a stray '%'): the
+               * parser skips the statement without a second error */
 } TriTokKind;
 
 typedef struct TriToken {

@@ -29,11 +29,19 @@ typedef struct Parser {
     const char *file;
     TriToken *toks;
     int ntoks, pos, depth;
+    int nsyntax; /* syntax errors so far (including those the lexer reported) */
     bool panic;
     bool eof_reported; /* one "expected '}'" for all blocks open at the end */
 } Parser;
 
 /* ---- token helpers ------------------------------------------------------ */
+
+/* A syntax error: silence the rest of the statement, and count it, so the
+ * fn or layer it is in is marked incomplete. */
+static void enter_panic(Parser *p) {
+    p->panic = true;
+    p->nsyntax++;
+}
 
 static TriToken *peek(Parser *p) { return &p->toks[p->pos]; }
 static TriToken *peek2(Parser *p) { return &p->toks[p->pos + (p->pos + 1 < p->ntoks)]; }
@@ -63,7 +71,8 @@ static void describe(const TriToken *t, char *buf, size_t n) {
 
 static void error_at(Parser *p, const TriToken *t, const char *fmt, const char *what) {
     if (p->panic) return;
-    p->panic = true;
+    enter_panic(p);
+    if (t->kind == TK_ERROR) return; /* the lexer said what is wrong there */
     char saw[64];
     describe(t, saw, sizeof saw);
     diag_report(p->de, DIAG_ERROR, t->loc, tok_span(t), fmt, what, saw);
@@ -107,6 +116,32 @@ static void sync_stmt(Parser *p) {
 
 static void skip_separators(Parser *p) {
     while (at(p, TK_NEWLINE) || at(p, TK_SEMI)) advance(p);
+}
+
+static bool at_stmt_end(Parser *p) {
+    return at(p, TK_NEWLINE) || at(p, TK_SEMI) || at(p, TK_RBRACE) || at(p, TK_EOF);
+}
+
+/* Reports what follows a complete expression `e` where the statement
+ * should end, in the terms of what the user probably meant: `x = ...`
+ * (assignment), `x[i]` (indexing), `a b` (a missing operator). */
+static void expected_stmt_end(Parser *p, const TriExpr *e) {
+    if (p->panic || at_stmt_end(p)) return;
+    TriToken *t = peek(p);
+    if (t->kind == TK_ASSIGN && e && e->kind == TRI_EX_NAME) {
+        enter_panic(p);
+        diag_report(p->de, DIAG_ERROR, t->loc, 1,
+                    "cannot assign to '%s': names are immutable; bind a new name with 'let'", e->u.name.name);
+    } else if (t->kind == TK_LBRACKET && e) {
+        enter_panic(p);
+        diag_report(p->de, DIAG_ERROR, t->loc, 1,
+                    "indexing with '[' is not supported; use reshape, transpose or flatten");
+    } else if (t->kind == TK_LPAREN && e) {
+        enter_panic(p);
+        diag_report(p->de, DIAG_ERROR, t->loc, 1, "only a name can be called");
+    } else {
+        expected(p, "newline after statement");
+    }
 }
 
 /* end = NEWLINE | ";" | (before) "}" | EOF */
@@ -192,7 +227,8 @@ static void parse_dims(Parser *p, TriTokKind close, TriExpr ***out, int *n, bool
         if (t->kind == TK_INT) {
             TriExpr *e = new_expr(p, TRI_EX_INT, advance(p));
             e->u.ival = int_literal(p, t, false);
-            vec_push(&v, e);
+            /* too large (reported): unknown, not a dim of 0 that mismatches */
+            vec_push(&v, t->too_large || t->needs_minus ? NULL : e);
         } else if (t->kind == TK_IDENT) {
             TriExpr *e = new_expr(p, TRI_EX_NAME, advance(p));
             e->u.name.name = tok_name(p, t);
@@ -202,6 +238,14 @@ static void parse_dims(Parser *p, TriTokKind close, TriExpr ***out, int *n, bool
             vec_push(&v, (TriExpr *)NULL);
         } else {
             expected(p, "a dimension (integer, name or '?')");
+            break;
+        }
+        TriTokKind k = peek(p)->kind;
+        if (!p->panic && (k == TK_PLUS || k == TK_MINUS || k == TK_STAR || k == TK_SLASH)) {
+            enter_panic(p);
+            diag_report(p->de, DIAG_ERROR, peek(p)->loc, 1,
+                        "a dimension in a type is an integer, a name or '?', not an expression; "
+                        "write '?' or a name for it");
             break;
         }
         if (!accept(p, TK_COMMA)) break;
@@ -256,7 +300,12 @@ static TriTypeExpr *parse_type(Parser *p) {
         advance(p);
         ty->kind = TRI_TE_TENSOR;
         TriTokKind open = angle ? TK_LT : TK_LBRACKET, close = angle ? TK_GT : TK_RBRACKET;
-        if (!expect(p, open)) return NULL;
+        if (!at(p, open)) {
+            expected(p, angle ? "'<' and an element type after 'tensor' (tensor<float32>)"
+                              : "'[' and an element type after 'Tensor' (Tensor[float32])");
+            return NULL;
+        }
+        advance(p);
         if (!parse_elem_dtype(p, &ty->dtype)) return NULL;
         if (accept(p, TK_COMMA)) {
             if (!expect(p, TK_LBRACKET)) return NULL;
@@ -270,6 +319,19 @@ static TriTypeExpr *parse_type(Parser *p) {
     advance(p);
     ty->kind = TRI_TE_NAMED;
     ty->name = tok_name(p, t);
+    /* a misspelt tensor type (Tensr[float32]): its brackets are skipped, so
+     * the checker's "unknown type 'Tensr'; did you mean 'Tensor'?" is the
+     * one error */
+    if (at(p, TK_LBRACKET) || at(p, TK_LT)) {
+        TriTokKind open = peek(p)->kind, close = open == TK_LT ? TK_GT : TK_RBRACKET;
+        int depth = 0;
+        ty->has_dims = true;
+        do {
+            if (at(p, open)) depth++;
+            else if (at(p, close)) depth--;
+            advance(p);
+        } while (depth > 0 && !at(p, TK_EOF) && !at(p, TK_NEWLINE) && !at(p, TK_LBRACE));
+    }
     return ty;
 }
 
@@ -468,12 +530,29 @@ static TriExpr *new_binary(Parser *p, TriToken *op, TriExpr *lhs, TriExpr *rhs) 
     return e;
 }
 
+/* After the binary operator `op`: reports `x += 1` (compound assignment)
+ * and `x ** 2` (a power) as what they are, instead of "expected an
+ * expression, saw '='". */
+static void after_operator(Parser *p, const TriToken *op) {
+    if (p->panic) return;
+    TriToken *t = peek(p);
+    if (t->kind == TK_ASSIGN && t->start == op->start + 1) {
+        enter_panic(p);
+        diag_report(p->de, DIAG_ERROR, op->loc, 2,
+                    "'%c=' is not supported: names are immutable; bind a new name with 'let'", op->start[0]);
+    } else if (op->kind == TK_STAR && t->kind == TK_STAR && t->start == op->start + 1) {
+        enter_panic(p);
+        diag_report(p->de, DIAG_ERROR, op->loc, 2, "there is no '**' operator; multiply (x * x)");
+    }
+}
+
 /* mul = unary { ("*" | "/" | "@") unary } */
 static TriExpr *parse_mul(Parser *p) {
     TriExpr *e = parse_unary(p);
     while (at(p, TK_STAR) || at(p, TK_SLASH) || at(p, TK_AT)) {
         TriToken *op = advance(p);
-        e = new_binary(p, op, e, parse_unary(p));
+        after_operator(p, op);
+        e = new_binary(p, op, e, p->panic ? error_expr(p, op) : parse_unary(p));
     }
     return e;
 }
@@ -483,7 +562,8 @@ static TriExpr *parse_expr(Parser *p) {
     TriExpr *e = parse_mul(p);
     while (at(p, TK_PLUS) || at(p, TK_MINUS)) {
         TriToken *op = advance(p);
-        e = new_binary(p, op, e, parse_mul(p));
+        after_operator(p, op);
+        e = new_binary(p, op, e, p->panic ? error_expr(p, op) : parse_mul(p));
     }
     return e;
 }
@@ -512,8 +592,11 @@ static TriDecl *parse_let(Parser *p) {
     TriDecl *d = new_decl(p, TRI_D_LET, name);
     if (accept(p, TK_COLON)) d->ann = parse_type(p);
     if (!p->panic && expect(p, TK_ASSIGN)) d->value = parse_expr(p);
-    if (!d->value) d->value = error_expr(p, name);
+    expected_stmt_end(p, d->value);
     if (p->panic) {
+        /* a statement cut short: its value is not checked (one error per
+         * statement), and the let has the annotated type, if any */
+        d->value = error_expr(p, name);
         sync_stmt(p);
         return d;
     }
@@ -550,7 +633,58 @@ static void unterminated(Parser *p, const TriToken *open) {
     p->eof_reported = true;
     diag_report(p->de, DIAG_ERROR, peek(p)->loc, 1, "expected '}' before end of file");
     diag_report(p->de, DIAG_NOTE, open->loc, 1, "to match this '{'");
-    p->panic = true;
+    enter_panic(p);
+}
+
+/* The '{' opening the body of fn or layer d, after its header; a newline
+ * may stand before it (a brace on a line of its own). After a syntax error
+ * in the header, the rest of the header is skipped to a '{' on its line,
+ * so the body is still parsed and checked. Returns the '{', or NULL when
+ * there is no body (the statement is skipped). d is marked incomplete
+ * after any error, so the checker does not report what the error may have
+ * hidden (a forward, a return). */
+static TriToken *open_body(Parser *p, TriDecl *d) {
+    if (p->panic) {
+        d->incomplete = true;
+        while (!at(p, TK_LBRACE) && !at(p, TK_NEWLINE) && !at(p, TK_SEMI) && !at(p, TK_RBRACE) && !at(p, TK_EOF))
+            advance(p);
+        if (!at(p, TK_LBRACE)) {
+            sync_stmt(p);
+            return NULL;
+        }
+        p->panic = false;
+    } else if (at(p, TK_NEWLINE) && peek2(p)->kind == TK_LBRACE) {
+        advance(p);
+    }
+    TriToken *open = peek(p);
+    if (!expect(p, TK_LBRACE)) {
+        d->incomplete = true;
+        sync_stmt(p);
+        return NULL;
+    }
+    return open;
+}
+
+/* `if x {`, `for i in ...`, `while`: reported as control flow, which .tri
+ * does not have (these words are not keywords: `if` followed by an
+ * operator or the end of the statement is an expression). */
+static bool control_flow(Parser *p) {
+    static const char *const words[] = {"if", "elif", "else", "for", "while", "match", "loop"};
+    TriToken *t = peek(p);
+    TriTokKind next = peek2(p)->kind;
+    if (next == TK_NEWLINE || next == TK_SEMI || next == TK_RBRACE || next == TK_EOF || next == TK_PLUS ||
+        next == TK_MINUS || next == TK_STAR || next == TK_SLASH || next == TK_AT || next == TK_ASSIGN)
+        return false;
+    for (int i = 0; i < TC_ARRAY_LEN(words); i++)
+        if (tok_is(t, words[i])) {
+            enter_panic(p);
+            diag_report(p->de, DIAG_ERROR, t->loc, tok_span(t),
+                        "there is no '%s' statement: .tri has no control flow (a fn is a sequence of lets "
+                        "and a return)",
+                        words[i]);
+            return true;
+        }
+    return false;
 }
 
 /* stmt = let_stmt | "return" [ expr ] end | expr end */
@@ -569,6 +703,9 @@ static TriStmt *parse_stmt(Parser *p) {
         s->kind = TRI_ST_RETURN;
         if (!at(p, TK_NEWLINE) && !at(p, TK_SEMI) && !at(p, TK_RBRACE) && !at(p, TK_EOF))
             s->expr = parse_expr(p);
+    } else if (control_flow(p)) {
+        sync_stmt(p);
+        return NULL;
     } else if (t->kind == TK_FN || t->kind == TK_LAYER) {
         expected(p, "a statement ('fn' and 'layer' are only allowed at top level or in a layer)");
         sync_stmt(p);
@@ -577,7 +714,9 @@ static TriStmt *parse_stmt(Parser *p) {
         s->kind = TRI_ST_EXPR;
         s->expr = parse_expr(p);
     }
+    expected_stmt_end(p, s->expr);
     if (p->panic) {
+        if (s->expr) s->expr = error_expr(p, t);
         sync_stmt(p);
         return s;
     }
@@ -585,7 +724,7 @@ static TriStmt *parse_stmt(Parser *p) {
     return s;
 }
 
-/* fn_def = "fn" IDENT "(" params ")" [ "->" type ] "{" { stmt } "}" */
+/* fn_def = "fn" IDENT "(" params ")" [ "->" type ] [ NEWLINE ] "{" { stmt } "}" */
 static TriDecl *parse_fn(Parser *p, TriDecl *parent) {
     advance(p); /* fn */
     TriToken *name = peek(p);
@@ -596,14 +735,12 @@ static TriDecl *parse_fn(Parser *p, TriDecl *parent) {
     }
     advance(p);
     TriDecl *d = new_decl(p, TRI_D_FN, name);
+    int nsyntax = p->nsyntax;
     d->parent = parent;
     parse_params(p, d);
     if (!p->panic && accept(p, TK_ARROW)) d->ret = parse_type(p);
-    TriToken *open = peek(p);
-    if (p->panic || !expect(p, TK_LBRACE)) {
-        sync_stmt(p);
-        return d;
-    }
+    TriToken *open = open_body(p, d);
+    if (!open) return d;
     VEC(TriStmt *) v = {0};
     for (;;) {
         skip_separators(p);
@@ -616,11 +753,12 @@ static TriDecl *parse_fn(Parser *p, TriDecl *parent) {
     vec_free(&v);
     if (at(p, TK_EOF)) unterminated(p, open);
     else advance(p);
+    d->incomplete |= p->nsyntax > nsyntax;
     end_stmt(p);
     return d;
 }
 
-/* layer_def  = "layer" IDENT "(" params ")" [ "->" type ] "{" { layer_item } "}"
+/* layer_def  = "layer" IDENT "(" params ")" [ "->" type ] [ NEWLINE ] "{" { layer_item } "}"
  * layer_item = let_stmt | fn_def */
 static TriDecl *parse_layer(Parser *p) {
     advance(p); /* layer */
@@ -632,13 +770,11 @@ static TriDecl *parse_layer(Parser *p) {
     }
     advance(p);
     TriDecl *d = new_decl(p, TRI_D_LAYER, name);
+    int nsyntax = p->nsyntax;
     parse_params(p, d);
     if (!p->panic && accept(p, TK_ARROW)) d->ret = parse_type(p);
-    TriToken *open = peek(p);
-    if (p->panic || !expect(p, TK_LBRACE)) {
-        sync_stmt(p);
-        return d;
-    }
+    TriToken *open = open_body(p, d);
+    if (!open) return d;
     VEC(TriDecl *) v = {0};
     for (;;) {
         skip_separators(p);
@@ -660,8 +796,35 @@ static TriDecl *parse_layer(Parser *p) {
     vec_free(&v);
     if (at(p, TK_EOF)) unterminated(p, open);
     else advance(p);
+    d->incomplete |= p->nsyntax > nsyntax;
     end_stmt(p);
     return d;
+}
+
+/* "expected 'let', 'fn' or 'layer'", with what to write instead of the
+ * other languages' words for them. */
+static void toplevel_error(Parser *p) {
+    static const char *const hints[][2] = {
+        {"def", "functions are written 'fn name(params) { ... }'"},
+        {"function", "functions are written 'fn name(params) { ... }'"},
+        {"func", "functions are written 'fn name(params) { ... }'"},
+        {"class", "a module is a 'layer'"},
+        {"module", "a module is a 'layer'"},
+        {"var", "names are bound with 'let'"},
+        {"const", "names are bound with 'let'"},
+        {"val", "names are bound with 'let'"},
+        {"import", "there are no imports: the built-in functions are always available"},
+        {"from", "there are no imports: the built-in functions are always available"},
+    };
+    TriToken *t = peek(p);
+    for (int i = 0; i < TC_ARRAY_LEN(hints); i++)
+        if (tok_is(t, hints[i][0])) {
+            enter_panic(p);
+            diag_report(p->de, DIAG_ERROR, t->loc, tok_span(t), "expected 'let', 'fn' or 'layer', saw '%s' (%s)",
+                        hints[i][0], hints[i][1]);
+            return;
+        }
+    expected(p, "'let', 'fn' or 'layer'");
 }
 
 /* program  = { toplevel } EOF
@@ -671,7 +834,7 @@ TriProgram *tri_parse(Arena *arena, Interner *interner, DiagEngine *de, const ch
     if (!file) file = "<input>";
     file = intern(interner, file);
     diag_add_source(de, file, src, len);
-    Parser p = {arena, interner, de, file, NULL, 0, 0, 0, false, false};
+    Parser p = {arena, interner, de, file, NULL, 0, 0, 0, 0, false, false};
     p.toks = tri_lex(arena, de, file, src, len, &p.ntoks);
     TriProgram *prog = ARENA_NEW(arena, TriProgram);
     prog->file = file;
@@ -685,8 +848,11 @@ TriProgram *tri_parse(Arena *arena, Interner *interner, DiagEngine *de, const ch
         if (at(&p, TK_LET)) d = parse_let(&p);
         else if (at(&p, TK_FN)) d = parse_fn(&p, NULL);
         else if (at(&p, TK_LAYER)) d = parse_layer(&p);
-        else {
-            expected(&p, "'let', 'fn' or 'layer'");
+        else if (at(&p, TK_RBRACE)) {
+            diag_report(de, DIAG_ERROR, peek(&p)->loc, 1, "unmatched '}'");
+            advance(&p);
+        } else {
+            toplevel_error(&p);
             sync_stmt(&p);
             if (at(&p, TK_RBRACE)) advance(&p); /* a stray '}' */
         }

@@ -379,11 +379,18 @@ static void operand(Emitter *E, Fn *F, Value *v, int min_prec, StrBuf *out) {
     sb_free(&tmp);
 }
 
-/* An operand of arithmetic: the codes of a quantized tensor. */
+/* An operand of arithmetic: the codes of a quantized tensor. int4 codes
+ * (0..15) are held in uint8 at run time; they are read as int8, the torch
+ * type of int4, so that `q - 3` does not wrap around 0 and `q + q8` stays
+ * int8 (torch promotes uint8 with int8 to int16). */
 static void arith_operand(Emitter *E, Fn *F, Value *v, int min_prec, StrBuf *out) {
     if (nn_is_quantized(v->type)) {
         operand(E, F, v, PREC_ATOM, out);
         sb_puts(out, ".values");
+        if (nn_type_scheme(v->type) == NN_Q_INT4) {
+            E->imports |= IMP_TORCH;
+            sb_puts(out, ".to(torch.int8)");
+        }
     } else {
         operand(E, F, v, min_prec, out);
     }
@@ -534,10 +541,15 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
          * float16 h is float16 in both modes. */
         for (int i = 0; i < 2; i++) {
             Value *v = op_operand(op, i);
+            /* torch promotes uint8 with int8 to int16, where the language
+             * gives int8: an unsigned operand is cast to the result's type */
             bool cast = !wrap && ty_is_tensor(v->type) && ty_is_tensor(rt) &&
                         (op->kind == NN_MATMUL
                              ? nn_is_quantized(v->type) || ty_elem(v->type) != ty_elem(rt)
-                             : nn_is_ternary(v->type) && !(ty_is_float(ty_elem(rt)) && ty_elem(rt)->fkind == FK_F32));
+                             : nn_is_ternary(v->type) ? !(ty_is_float(ty_elem(rt)) && ty_elem(rt)->fkind == FK_F32)
+                                                      : ty_elem(v->type)->kind == TY_INT &&
+                                                            ty_elem(v->type)->sign == UNSIGNED &&
+                                                            ty_elem(v->type) != ty_elem(rt));
             if (i) sb_printf(out, " %s ", sym[op->kind]);
             if (cast) {
                 E->imports |= IMP_TORCH;
@@ -553,8 +565,12 @@ static int render_op(Emitter *E, Fn *F, Op *op, StrBuf *out) {
         return wrap ? PREC_ATOM : prec;
     }
     case NN_NEG:
+        /* a TernaryTensor stays one (QTensor negation keeps the scale); the
+         * other quantized tensors negate their codes, as arithmetic reads
+         * them (the checker types -q as the codes' integer type) */
         sb_putc(out, '-');
-        operand(E, F, x, PREC_UNARY, out);
+        if (nn_is_quantized(x->type) && !nn_is_ternary(x->type)) arith_operand(E, F, x, PREC_UNARY, out);
+        else operand(E, F, x, PREC_UNARY, out);
         return PREC_UNARY;
     case NN_CAST:
         if (ty_is_tensor(rt)) {
