@@ -167,7 +167,26 @@ static void find_getter(PyObject *type, PyObject *name, getter *get, void **clos
     Py_DECREF(d); /* the type keeps it */
 }
 
+/* The last type's answer: one tensor type in a process, as a rule
+ * (torch.Tensor). An Entry asks at decoration, when its kernel's reading
+ * ahead names the tensor type, so that a first launch finds it here (its
+ * lookups are ~5-8 us of cold code in a new process). */
+static PyObject *access_type; /* (a strong reference: types outlive kernels) */
+static TensorAccess access_memo;
+
+static TensorAccess tensor_access_lookup(PyObject *type);
+
 static TensorAccess tensor_access(PyObject *type) {
+    if (type != access_type) {
+        TensorAccess acc = tensor_access_lookup(type);
+        Py_INCREF(type);
+        Py_XSETREF(access_type, type);
+        access_memo = acc;
+    }
+    return access_memo;
+}
+
+static TensorAccess tensor_access_lookup(PyObject *type) {
     TensorAccess acc = {0};
     find_getter(type, s_dtype, &acc.dtype, &acc.dtype_closure);
     find_getter(type, s_is_cuda, &acc.is_cuda, &acc.is_cuda_closure);
@@ -1200,6 +1219,12 @@ static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     E->first = first == Py_None ? NULL : (Py_INCREF(first), first);
     E->prep = prep == Py_None ? NULL : (Py_INCREF(prep), prep);
     E->ahead = ahead == Py_None ? NULL : (Py_INCREF(ahead), ahead);
+    if (E->ahead && PyTuple_CheckExact(ahead) && PyTuple_GET_SIZE(ahead) == 3) {
+        Prepared P;
+        if (unpack_prepared(PyTuple_GET_ITEM(ahead, 0), &P) && PyType_Check(P.tensor_type))
+            (void)tensor_access(P.tensor_type);
+        PyErr_Clear();
+    }
     E->nw_param = E->ns_param = -1;
     for (Py_ssize_t j = 0; j < n; j++) {
         PyObject *name, *dflt;
