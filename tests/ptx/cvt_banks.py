@@ -246,7 +246,8 @@ def measure(tritonc, key, warps, target, mode, tmp):
     if not np.array_equal(y.view(np.uint8), np.ascontiguousarray(want).reshape(-1).view(np.uint8)):
         raise AssertionError("%s mode %s: wrong elements" % (key, mode))
     written = np.nonzero(k.s_wepoch >= 0)[0]
-    res = {"bytes": int(written.max()) + 1 if len(written) else 0, "ptx_lines": ptx.count("\n")}
+    res = {"bytes": int(written.max()) + 1 if len(written) else 0,
+           "instructions": sum(1 for line in ptx.splitlines() if line.startswith("\t") and not line.startswith("\t."))}
     for kind in ("st.shared", "ld.shared"):
         c = k.bank_conflicts.get(kind, {"accesses": 0, "wavefronts": 0, "conflicts": 0})
         res[kind] = (c["accesses"], c["wavefronts"], c["conflicts"])
@@ -267,6 +268,7 @@ def main():
     total = {m: np.zeros(6, np.int64) for m in modes}
     weighted = {m: np.zeros(6, np.int64) for m in modes}
     nbytes = {m: 0 for m in modes}
+    ninstr = {m: 0 for m in modes}
     ncvt = nsmem = 0
     worse = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -287,6 +289,7 @@ def main():
                         total[m] += v
                         weighted[m] += v * occ
                         nbytes[m] += res[m]["bytes"]
+                        ninstr[m] += res[m]["instructions"]
                         row.append("mode %s st %d/%d ld %d/%d %dB" % (m, v[2], v[1], v[5], v[4], res[m]["bytes"]))
                     if len(modes) == 2:
                         c0 = res[modes[0]]["st.shared"][2] + res[modes[0]]["ld.shared"][2]
@@ -300,7 +303,8 @@ def main():
     for m in modes:
         t, w = total[m], weighted[m]
         print("mode %s (TRITONC_CVT_SWIZZLE=%s): st.shared %d accesses %d wavefronts %d conflicts; "
-              "ld.shared %d accesses %d wavefronts %d conflicts; %d bytes reached" % (m, m, *t, nbytes[m]))
+              "ld.shared %d accesses %d wavefronts %d conflicts; %d bytes reached; %d PTX instructions"
+              % (m, m, *t, nbytes[m], ninstr[m]))
         print("  weighted by occurrences: st.shared %d conflicts, ld.shared %d conflicts" % (w[2], w[5]))
     for key, target, warps, c0, c1 in worse:
         print("more conflicts swizzled: %s %dw %s: %d -> %d" % (target, warps, key, c0, c1))

@@ -159,6 +159,11 @@ bool cvt_plan(CvtPlan *pl, const CvtSide *src, const CvtSide *dst, int es, int64
     int64_t line = bit_range(2 - lg_es, 7 - lg_es) & (numel - 1);
     CvtPlan out = {0};
     int64_t img[64] = {0};
+    /* per side, the bits its thread part reaches in the line, its own and
+     * its high bits' images (a slot bit's image elsewhere keeps that
+     * slot's offset a constant), and its slot bits' images (which its
+     * thread bits' images then avoid) */
+    int64_t treach[2] = {sd[0].thread & line, sd[1].thread & line}, sreach[2] = {0, 0};
     /* the high bits both sides' phases reach first, then the others */
     int64_t both = sd[0].h & sd[1].h, any = sd[0].h | sd[1].h;
     for (int pass = 0; pass < 2; pass++) {
@@ -172,25 +177,33 @@ bool cvt_plan(CvtPlan *pl, const CvtSide *src, const CvtSide *dst, int es, int64
             int64_t allowed = line;
             for (int k = 0; k < 2; k++)
                 if ((sd[k].thread >> p) & 1) allowed &= ~sd[k].vec;
-            int need = (int)((sd[0].h >> p) & 1) + (int)((sd[1].h >> p) & 1);
             int64_t best = 0;
-            int best_score = -1;
-            /* the nonzero subsets of the allowed bits, fewest bits first,
-             * the lowest first among as many: the first whose bank bits
-             * are independent of the phases of both sides p is a lane of
-             * (else of one) */
-            for (int bits = 1; bits <= popcount64(allowed) && best_score < need; bits++)
-                for (int64_t c = allowed; c; c = (c - 1) & allowed) {
-                    if (popcount64(c) != bits) continue;
-                    int score = 0;
-                    for (int k = 0; k < 2; k++)
-                        if (((sd[k].h >> p) & 1) && span_reduce(&sd[k].span, c & sd[k].bank)) score++;
-                    if (score > best_score || (score == best_score && c < best)) best = c, best_score = score;
+            int best_score = -1, best_cost = 0;
+            /* the nonzero subsets of the allowed bits: the first whose
+             * bank bits are independent of the phases of both sides p is
+             * a lane of (else of one); among those, the fewest bits where
+             * a slot's offset then needs an XOR of its thread part, then
+             * the fewest bits, then the lowest */
+            for (int64_t c = allowed; c; c = (c - 1) & allowed) {
+                int score = 0, cost = 0;
+                for (int k = 0; k < 2; k++) {
+                    if (((sd[k].h >> p) & 1) && span_reduce(&sd[k].span, c & sd[k].bank)) score++;
+                    cost += popcount64(c & ((sd[k].thread >> p) & 1 ? sreach[k] : treach[k]));
                 }
+                if (score > best_score ||
+                    (score == best_score &&
+                     (cost < best_cost ||
+                      (cost == best_cost && (popcount64(c) < popcount64(best) ||
+                                             (popcount64(c) == popcount64(best) && c < best))))))
+                    best = c, best_score = score, best_cost = cost;
+            }
             if (best_score <= 0) continue; /* (no image helps) */
             img[p] = best;
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 2; k++) {
                 if ((sd[k].h >> p) & 1) span_add(&sd[k].span, best & sd[k].bank);
+                if ((sd[k].thread >> p) & 1) treach[k] |= best;
+                else sreach[k] |= best;
+            }
         }
     }
     /* images as terms: the pairs (source bit p, target bit t), grouped by

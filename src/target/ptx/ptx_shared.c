@@ -234,23 +234,30 @@ static Slot swz_base(Px *p, Slot lb, const CvtPlan *z, int k) {
     return acc;
 }
 
-/* Slot i's index in shared memory (elements): loff[i] on the plain
- * strides; swizzled, offset(thread part) ^ offset(loff[i]), the bits the
- * thread part may have by an XOR of the register (one per pattern, kept
- * by px_cse), the others as the constant. A vector head's offset may have
- * bits inside the vector (vec elements; an image of a slot bit there,
- * cvt_plan.h): its element k is then at place k ^ *xv. */
-static inline Slot swz_at(Px *p, Slot base, const int64_t *loff, int i, const CvtPlan *z, int k, int vec, int *xv) {
+/* The address of vector head i, a register and a constant (*off): on the
+ * plain strides, of its index lb + loff[i]; swizzled, of offset(thread
+ * part) ^ offset(loff[i]) (lb: the first, swz_base): the bits the thread
+ * part may have by an XOR of the register, one per pattern (px_cse's),
+ * the others in the constant. The patterns are bits of a 128-byte line
+ * (cvt_plan.h), so the XOR goes on the address itself, from a 128-byte
+ * aligned base. A head's offset may have bits inside its vector (vec
+ * elements; the image of a slot bit there): its element k is then at
+ * place k ^ *xv. */
+static inline Slot swz_at(Px *p, Slot lb, const int64_t *loff, int i, const CvtPlan *z, int k, int es, int vec,
+                          int *xv, int64_t *off) {
     *xv = 0;
-    if (!z) return px_linear_at(base, loff, i);
+    if (!z) return smem_at(p, px_linear_at(lb, loff, i), es, 0, off);
     int64_t c = cvt_offset(z, loff[i]);
     *xv = (int)(c & (vec - 1));
     c &= ~(int64_t)(vec - 1);
-    if (base.kind != SLOT_REG) return px_imm_int(c, RC_B32);
+    if (lb.kind != SLOT_REG) return smem_at(p, px_imm_int(c, RC_B32), es, 0, off);
     int64_t x = c & z->tmask[k];
-    if (x) base = px_cse2(p, RC_B32, "xor.b32", px_arg_reg(p, base), px_arg_int(p, x));
-    base.off = c & ~z->tmask[k];
-    return base;
+    Slot a = smem_at(p, lb, es, (c & ~z->tmask[k]) * es, off);
+    if (x) {
+        p->smem_align128 = true;
+        a = px_cse2(p, RC_B32, "xor.b32", px_arg_reg(p, a), px_arg_int(p, x * es));
+    }
+    return a;
 }
 
 /* Writes (reads) tile t's slots at their row-major indices, vec at a time.
@@ -270,7 +277,7 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         int xv;
-        Slot base = smem_at(p, swz_at(p, lb, loff, i, z, 0, vec, &xv), es, 0, &off);
+        Slot base = swz_at(p, lb, loff, i, z, 0, es, vec, &xv, &off);
         if (vec == 1) {
             st_shared_at(p, base, off, t->s[i], e);
             continue;
@@ -300,7 +307,7 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
         int xv;
-        Slot base = smem_at(p, swz_at(p, lb, loff, i, z, 1, vec, &xv), es, 0, &off);
+        Slot base = swz_at(p, lb, loff, i, z, 1, es, vec, &xv, &off);
         if (vec == 1) {
             t->s[i] = ld_shared_at(p, base, off, e);
             continue;
