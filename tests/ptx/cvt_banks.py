@@ -4,7 +4,8 @@
 # default, src/target/ptx/cvt_plan.h) and with padded rows
 # (TRITONC_CVT_SWIZZLE=0, as before).
 #
-# The conversions: every ttg.convert_layout and tt.trans of the TTGIR of
+# The conversions: every ttg.convert_layout, tt.trans and tt.reshape (not
+# allow_reorder: those move no data) of the TTGIR of
 # every corpus specialisation (tests/kernels/*.py headers) at 4 and 8 warps
 # for cuda:80 and cuda:90 (mma.sync's and wgmma's accumulators among them),
 # each distinct (type in, type out, warps) once. Each becomes a kernel of
@@ -112,7 +113,8 @@ def conversions(tritonc, target, warps):
                 if m:
                     aliases[m.group(1)] = m.group(2)
                     continue
-                op = "convert" if "ttg.convert_layout" in line else "trans" if "tt.trans " in line else None
+                op = ("convert" if "ttg.convert_layout" in line else "trans" if "tt.trans " in line else
+                      "reshape" if "tt.reshape " in line and "allow_reorder" not in line else None)
                 if not op:
                     continue
                 ts = tensor_types(line)
@@ -203,6 +205,8 @@ def kernel_text(op, tin, tout, order, warps, target):
         x = g.v("arith.cmpi ne, %s, %s : %s" % (x, z, ty(shape_in, "i8", lin)))
     if op == "convert":
         y = g.v("ttg.convert_layout %s : %s -> %s" % (x, ty(shape_in, me, lin), ty(shape_out, me, lout)))
+    elif op == "reshape":
+        y = g.v("tt.reshape %s : %s -> %s" % (x, ty(shape_in, me, lin), ty(shape_out, me, lout)))
     else:
         y = g.v("tt.trans %s {order = array<i32: %s>} : %s -> %s" % (x, order, ty(shape_in, me, lin),
                                                                       ty(shape_out, me, lout)))

@@ -1,9 +1,13 @@
 /*
  * cvt_plan.c - a layout conversion's swizzled shared-memory layout (see
- * cvt_plan.h for the model): each side's lanes, as bits of the row-major
- * index n, sorted into those that pick bytes of one word, bank bits and
- * high bits; then an image among the bank bits for each high lane bit,
- * chosen greedily against both sides' phases.
+ * cvt_plan.h for the model): each side's phase lanes, as bits of the
+ * row-major index n, sorted into copies and bytes of one word (no
+ * conflict), bank bits and high bits; then, for each high lane bit (those
+ * of both sides first), an image among the words of a 128-byte line,
+ * chosen greedily: independent of what the phases it is a lane of already
+ * reach, outside the vector of either side it is a thread bit of, and
+ * where possible off the bits that would make a slot's offset need an XOR
+ * of the thread part (ptx_shared.c then adds a constant instead).
  */
 #include "target/ptx/cvt_plan.h"
 

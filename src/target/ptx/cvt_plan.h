@@ -26,10 +26,15 @@
  * bits below), are independent: a lane bit of n already among the bank
  * bits counts as itself, a high one as its swz image. The plan picks, for
  * each high bit of n that is a lane bit in a phase of either side, an
- * image among the bank bits independent of what that side's phase already
+ * image among the word bits of the line, its bank bits independent of what that side's phase already
  * reaches (bits lanes of both sides share first; Gaussian elimination over
- * GF(2) on at most five bits). The images avoid the bits of the wider
- * side's vector, so both sides keep their vectors.
+ * GF(2) on at most five bits). An image stays out of the vector of a side
+ * whose thread bit (lane or warp) it is the image of, so both sides keep
+ * their vectors: the image of a side's slot bit inside its vector only
+ * puts that slot's elements in another fixed order. Where the vectors
+ * leave a phase fewer bank bits than it has lanes (a side's lanes walk
+ * down a column of the other's 16-byte vectors), it keeps the fewest
+ * wavefronts the rest allow.
  *
  * E.g. the fp16 32x32 tile of an 8-warp implicit-GEMM convolution, the mma
  * accumulator (rows g + 8*w_m + 16*r, column pairs 2t + 8*w_n) into

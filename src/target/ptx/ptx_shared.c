@@ -23,9 +23,12 @@
  *
  * Layout conversion: a permutation of slots when both layouts put every
  * element in the same thread; otherwise each thread writes its elements to
- * shared memory (row-major) and reads back the ones the new layout gives it,
- * a vector of up to 16 bytes at a time where a layout gives a thread
- * consecutive elements of a row.
+ * shared memory and reads back the ones the new layout gives it, a vector
+ * of up to 16 bytes at a time where a layout gives a thread consecutive
+ * elements of a row. The tile is row-major with its 128-byte lines'
+ * words XOR-swizzled so that neither side's accesses conflict in the banks
+ * (cvt_plan.h), or, where a count is not a power of two (or with
+ * TRITONC_CVT_SWIZZLE=0), row-major with each row padded.
  *
  * tt.dot (FMA, for what tensor cores do not take: see ptx_mma.c): A and B
  * go to shared memory, then a loop over k in which each thread loads
@@ -357,9 +360,6 @@ static int64_t relayout_strides(const Type *t, const Dist *ds, const Dist *dd, c
     return s;
 }
 
-/* Tile x of type `from` (elements laid out by ds) laid out by dd instead:
- * the slots moved between threads where both put an element in the same
- * one, else through padded shared memory. */
 /* When ds and dd put every element in the same thread: the slot of ds
  * that holds each slot of dd's element (a permutation, in the arena);
  * else NULL. */
@@ -389,9 +389,10 @@ typedef struct PxConvert {
     struct PxConvert *next;
 } PxConvert;
 
-/* Tile x laid out by dd, given what same_thread_slots said of ds and dd
- * (perm; NULL: through shared memory); c: the conversion's entry, if it
- * has one. */
+/* Tile x of type `from` (elements laid out by ds) laid out by dd instead,
+ * given what same_thread_slots said of ds and dd (perm: the slots moved;
+ * NULL: through shared memory, swizzled or padded, see relayout_swizzle);
+ * c: the conversion's entry, if it has one (the plan kept there). */
 static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd, const int *perm,
                          PxConvert *c) {
     Tile *out = px_new_tile(p, dd->nslots);
@@ -1197,7 +1198,8 @@ void px_lower_shape(Px *p, Op *op) {
         for (int i = 0; i < rt->rank; i++) ord[i] = oa->dense.ints[i];
         /* a layout conversion of the operand to the result's layout seen in
          * the operand's dimensions: no data moves where each thread keeps its
-         * elements (the slots are permuted), else vectors through padded rows */
+         * elements (the slots are permuted), else vectors through shared
+         * memory */
         Dist du = dist_unpermuted(&dr, ord);
         px_bind(p, op_result(op, 0), relayout_dists(p, tx, xt, &dx, &du));
         return;
