@@ -247,7 +247,7 @@ static bool gpu_backend(Compilation *c, const CompileRequest *req, Op *m, double
         if (sm == 0) sm = 90;
         TtgOptions to = {.num_warps = warps, .threads_per_warp = 32, .sm = sm,
                          .num_stages = stages};
-        if (!ttg_lower(c->ctx, m, &to, &c->de)) return false;
+        if (!req->keep_layouts && !ttg_lower(c->ctx, m, &to, &c->de)) return false;
         /* (the layouts rewrite much of the kernel: with verify_each, as
          * `tritonc compile` runs, the TTGIR is verified too) */
         if (req->verify_each && !ir_verify(m, &c->de)) return false;

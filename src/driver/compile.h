@@ -62,6 +62,7 @@ typedef struct CompileRequest {
     Stage stop_after;     /* last stage to produce; its text is kept */
     unsigned keep_texts;  /* STAGE_BITs of the other stages whose text to keep */
     bool verify_each;     /* verify after every pass */
+    bool keep_layouts;    /* TTGIR in: its layouts as written, no ttg_lower (PTX tests of chosen layouts) */
     const char *print_after;
     bool print_after_all, time_passes;
     StrBuf *dump, *timing;

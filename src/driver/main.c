@@ -43,6 +43,7 @@ static void usage(FILE *f) {
           "      --target T            cpu (default), cuda:80, cuda:90\n"
           "      --num-warps N, --num-stages N\n"
           "      --debug               keep tl.device_assert / assert (Triton's debug mode)\n"
+          "      --keep-layouts        TTGIR in, PTX out with its layouts as written (no layout pass)\n"
           "      --time                print each stage's time to stderr\n"
           "  opt FILE      parse IR text, run passes (-p a,b,c), print the result\n"
           "      --print-after=PASS, --print-after-all, --time-passes,\n"
@@ -163,6 +164,8 @@ static int cmd_compile(int argc, char **argv) {
             req.opts.num_stages = parse_int_opt("--num-stages", v);
         else if (strcmp(argv[i], "--debug") == 0)
             req.opts.debug = 1;
+        else if (strcmp(argv[i], "--keep-layouts") == 0)
+            req.keep_layouts = true;
         else if ((v = opt_value(argc, argv, &i, "-D"))) {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v) {

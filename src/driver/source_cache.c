@@ -148,8 +148,9 @@ bool srccache_key(const tc_compile_options *o, SrcCacheKey *key) {
     if (o->device == TC_DEVICE_CUDA) {
         put_int(&sb, sm);
         /* the code generator's other switches, as set (see README) */
-        static const char *const knobs[] = {"TRITONC_WGMMA",      "TRITONC_WGMMA_RS", "TRITONC_WGMMA_LATE",
-                                            "TRITONC_RING_FENCE", "TRITONC_MMA_LATE", "TRITONC_MMA_SWIZZLE"};
+        static const char *const knobs[] = {"TRITONC_WGMMA",       "TRITONC_WGMMA_RS", "TRITONC_WGMMA_LATE",
+                                            "TRITONC_RING_FENCE",  "TRITONC_MMA_LATE", "TRITONC_MMA_SWIZZLE",
+                                            "TRITONC_CVT_SWIZZLE"};
         for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
             const char *v = getenv(knobs[i]);
             put_str(&sb, v ? v : "");

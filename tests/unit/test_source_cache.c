@@ -170,8 +170,8 @@ static void run(tc_device_kind dev, const char *what) {
     CHECK(c && !tc_kernel_from_cache(c), "%s: another source text hit", what);
     tc_kernel_free(c);
     if (dev == TC_DEVICE_CUDA) { /* the code generator's switches, set in the environment */
-        static const char *const knobs[] = {"TRITONC_WGMMA_LATE", "TRITONC_MMA_SWIZZLE"};
-        for (int k = 0; k < 2; k++) {
+        static const char *const knobs[] = {"TRITONC_WGMMA_LATE", "TRITONC_MMA_SWIZZLE", "TRITONC_CVT_SWIZZLE"};
+        for (int k = 0; k < 3; k++) {
             setenv(knobs[k], "0", 1);
             c = compile(SRC, "64", sig, dev);
             CHECK(c && !tc_kernel_from_cache(c), "%s: a kernel of another %s hit", what, knobs[k]);

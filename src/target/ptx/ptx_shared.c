@@ -23,15 +23,19 @@
  *
  * Layout conversion: a permutation of slots when both layouts put every
  * element in the same thread; otherwise each thread writes its elements to
- * shared memory (row-major) and reads back the ones the new layout gives it,
- * a vector of up to 16 bytes at a time where a layout gives a thread
- * consecutive elements of a row.
+ * shared memory and reads back the ones the new layout gives it, a vector
+ * of up to 16 bytes at a time where a layout gives a thread consecutive
+ * elements of a row. The tile is row-major with its 128-byte lines'
+ * words XOR-swizzled so that neither side's accesses conflict in the banks
+ * (cvt_plan.h), or, where a count is not a power of two (or with
+ * TRITONC_CVT_SWIZZLE=0), row-major with each row padded.
  *
  * tt.dot (FMA, for what tensor cores do not take: see ptx_mma.c): A and B
  * go to shared memory, then a loop over k in which each thread loads
  * A[m][k] for its distinct rows and B[k][n] for its distinct columns and
  * updates its C slots with fma.
  */
+#include "target/ptx/cvt_plan.h"
 #include "target/ptx/mma_plan.h"
 #include "target/ptx/ptx_lower.h"
 
@@ -217,21 +221,66 @@ static inline int next_head(int i, int fast, int vec) {
     return j < fast ? i + vec : i - i % fast + fast;
 }
 
+/* A side's thread part in shared memory, lb ^ swz(lb) (cvt_plan.h), for
+ * the plan's side k (NULL: lb, plain strides): the terms that reach bits
+ * lb may have, one shift, mask and XOR each. */
+static Slot swz_base(Px *p, Slot lb, const CvtPlan *z, int k) {
+    if (!z || lb.kind != SLOT_REG) return lb;
+    Slot acc = lb;
+    PxArg a = px_arg_reg(p, lb);
+    for (int t = 0; t < z->nterms; t++) {
+        if (!((z->mask[t] << z->shift[t]) & z->tbits[k])) continue;
+        Slot sh = px_cse2(p, RC_B32, "shr.u32", a, px_arg_int(p, z->shift[t]));
+        Slot m = px_cse2(p, RC_B32, "and.b32", px_arg_reg(p, sh), px_arg_int(p, z->mask[t]));
+        acc = px_cse2(p, RC_B32, "xor.b32", px_arg_reg(p, acc), px_arg_reg(p, m));
+    }
+    return acc;
+}
+
+/* The address of vector head i, a register and a constant (*off): on the
+ * plain strides, of its index lb + loff[i]; swizzled, of offset(thread
+ * part) ^ offset(loff[i]) (lb: the first, swz_base): the bits the thread
+ * part may have by an XOR of the register, one per pattern (px_cse's),
+ * the others in the constant. The patterns are bits of a 128-byte line
+ * (cvt_plan.h), so the XOR goes on the address itself, from a 128-byte
+ * aligned base. A head's offset may have bits inside its vector (vec
+ * elements; the image of a slot bit there): its element k is then at
+ * place k ^ *xv. */
+static inline Slot swz_at(Px *p, Slot lb, const int64_t *loff, int i, const CvtPlan *z, int k, int es, int vec,
+                          int *xv, int64_t *off) {
+    *xv = 0;
+    if (!z) return smem_at(p, px_linear_at(lb, loff, i), es, 0, off);
+    int64_t c = cvt_offset(z, loff[i]);
+    *xv = (int)(c & (vec - 1));
+    c &= ~(int64_t)(vec - 1);
+    if (lb.kind != SLOT_REG) return smem_at(p, px_imm_int(c, RC_B32), es, 0, off);
+    int64_t x = c & z->tmask[k];
+    Slot a = smem_at(p, lb, es, (c & ~z->tmask[k]) * es, off);
+    if (x) {
+        p->smem_align128 = true;
+        a = px_cse2(p, RC_B32, "xor.b32", px_arg_reg(p, a), px_arg_int(p, x * es));
+    }
+    return a;
+}
+
 /* Writes (reads) tile t's slots at their row-major indices, vec at a time.
  * A vector's elements are consecutive slots: its dimension (the last) is
  * the layout's fastest, counted first (relayout_vec), and a vector starts
  * where j along it is a multiple of vec. kept: the indices' entry, as
- * px_linear_indices_kept keeps it (NULL: looked up). */
+ * px_linear_indices_kept keeps it (NULL: looked up). z: the swizzle and
+ * this side's number in it, 0 the stores' (NULL: the strides as they are). */
 static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, const Type *e,
-                         struct PxLinear **kept) {
+                         struct PxLinear **kept, const CvtPlan *z) {
     static const PxText st_op[] = {PX_LIT(""), PX_LIT("st.shared.b32"), PX_LIT("st.shared.v2.b32"), PX_LIT(""),
                                    PX_LIT("st.shared.v4.b32")};
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot lb;
     const int64_t *loff = px_linear_indices_kept(p, d, strides, kept, &lb);
+    lb = swz_base(p, lb, z, 0);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
-        Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
+        int xv;
+        Slot base = swz_at(p, lb, loff, i, z, 0, es, vec, &xv, &off);
         if (vec == 1) {
             st_shared_at(p, base, off, t->s[i], e);
             continue;
@@ -239,26 +288,29 @@ static void relayout_put(Px *p, Tile *t, const Dist *d, const int64_t *strides, 
         Slot w[4];
         for (int k = 0; k < nwords; k++) {
             if (es == 2) {
-                Slot lo = px_mat(p, t->s[i + 2 * k], e), hi = px_mat(p, t->s[i + 2 * k + 1], e);
+                Slot lo = px_mat(p, t->s[i + ((2 * k) ^ xv)], e), hi = px_mat(p, t->s[i + ((2 * k + 1) ^ xv)], e);
                 w[k] = px_pack2(p, lo, hi);
             } else {
-                w[k] = px_mat(p, t->s[i + k], e);
+                w[k] = px_mat(p, t->s[i + (k ^ xv)], e);
             }
         }
         px_st_regs(p, st_op[nwords], base, off, w, nwords);
     }
 }
 
-static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e, struct PxLinear **kept) {
+static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Type *e, struct PxLinear **kept,
+                          const CvtPlan *z) {
     static const PxText ld_op[] = {PX_LIT(""), PX_LIT("ld.shared.b32"), PX_LIT("ld.shared.v2.b32"), PX_LIT(""),
                                    PX_LIT("ld.shared.v4.b32")};
     Tile *t = px_new_tile(p, d->nslots);
     int es = elem_bytes(e), vec = relayout_vec(d, e), nwords = vec * es / 4, fast = d->per_dim[d->rank - 1];
     Slot lb;
     const int64_t *loff = px_linear_indices_kept(p, d, strides, kept, &lb);
+    lb = swz_base(p, lb, z, 1);
     for (int i = 0; i < d->nslots; i = next_head(i, fast, vec)) {
         int64_t off;
-        Slot base = smem_at(p, px_linear_at(lb, loff, i), es, 0, &off);
+        int xv;
+        Slot base = swz_at(p, lb, loff, i, z, 1, es, vec, &xv, &off);
         if (vec == 1) {
             t->s[i] = ld_shared_at(p, base, off, e);
             continue;
@@ -268,16 +320,26 @@ static Tile *relayout_get(Px *p, const Dist *d, const int64_t *strides, const Ty
         px_ld_regs(p, ld_op[nwords], words, nwords, base, off);
         for (int k = 0; k < nwords; k++) {
             if (es == 4) {
-                t->s[i + k] = words[k];
+                t->s[i + (k ^ xv)] = words[k];
                 continue;
             }
             Slot lo = px_reg(p, RC_B16), hi = px_reg(p, RC_B16);
             px_unpack2(p, lo, hi, words[k]);
-            t->s[i + 2 * k] = lo;
-            t->s[i + 2 * k + 1] = hi;
+            t->s[i + ((2 * k) ^ xv)] = lo;
+            t->s[i + ((2 * k + 1) ^ xv)] = hi;
         }
     }
     return t;
+}
+
+/* The swizzle of a conversion from ds (strides ss) to dd (sd) in shared
+ * memory (cvt_plan.h), of numel elements e; false: none (a count that is
+ * not a power of two, or TRITONC_CVT_SWIZZLE=0). */
+static bool relayout_swizzle(CvtPlan *z, const Dist *ds, const int64_t *ss, const Dist *dd, const int64_t *sd,
+                             const Type *e, int64_t numel) {
+    if (!cvt_swizzle_on()) return false;
+    CvtSide src = {ds, ss, relayout_vec(ds, e)}, dst = {dd, sd, relayout_vec(dd, e)};
+    return cvt_plan(z, &src, &dst, elem_bytes(e), numel);
 }
 
 /* Row-major strides for a conversion's shared memory, each row of the last
@@ -298,9 +360,6 @@ static int64_t relayout_strides(const Type *t, const Dist *ds, const Dist *dd, c
     return s;
 }
 
-/* Tile x of type `from` (elements laid out by ds) laid out by dd instead:
- * the slots moved between threads where both put an element in the same
- * one, else through padded shared memory. */
 /* When ds and dd put every element in the same thread: the slot of ds
  * that holds each slot of dd's element (a permutation, in the arena);
  * else NULL. */
@@ -325,12 +384,15 @@ typedef struct PxConvert {
     const Type *from, *to;
     const int *perm;
     struct PxLinear *put, *get;
+    int8_t swizzled; /* -1: not yet asked; 0: padded rows; 1: plan */
+    CvtPlan plan;
     struct PxConvert *next;
 } PxConvert;
 
-/* Tile x laid out by dd, given what same_thread_slots said of ds and dd
- * (perm; NULL: through shared memory); c: the conversion's entry, if it
- * has one. */
+/* Tile x of type `from` (elements laid out by ds) laid out by dd instead,
+ * given what same_thread_slots said of ds and dd (perm: the slots moved;
+ * NULL: through shared memory, swizzled or padded, see relayout_swizzle);
+ * c: the conversion's entry, if it has one (the plan kept there). */
 static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd, const int *perm,
                          PxConvert *c) {
     Tile *out = px_new_tile(p, dd->nslots);
@@ -339,11 +401,16 @@ static Tile *relayout_by(Px *p, Tile *x, const Type *from, const Dist *ds, const
         for (int i = 0; i < dd->nslots; i++) out->s[i] = x->s[perm[i]];
         return out;
     }
-    int64_t strides[TTG_MAX_RANK];
-    smem_begin(p, relayout_strides(from, ds, dd, e, strides) * elem_bytes(e));
-    relayout_put(p, x, ds, strides, e, c ? &c->put : NULL);
+    int64_t strides[TTG_MAX_RANK], numel = ty_numel((Type *)from);
+    CvtPlan own, *z = c ? &c->plan : &own;
+    row_major(from, strides);
+    bool swz = c && c->swizzled >= 0 ? c->swizzled : relayout_swizzle(z, ds, strides, dd, strides, e, numel);
+    if (c) c->swizzled = swz;
+    if (!swz) numel = relayout_strides(from, ds, dd, e, strides);
+    smem_begin(p, numel * elem_bytes(e));
+    relayout_put(p, x, ds, strides, e, c ? &c->put : NULL, swz ? z : NULL);
     px_barrier(p);
-    return relayout_get(p, dd, strides, e, c ? &c->get : NULL);
+    return relayout_get(p, dd, strides, e, c ? &c->get : NULL, swz ? z : NULL);
 }
 
 static Tile *relayout_dists(Px *p, Tile *x, const Type *from, const Dist *ds, const Dist *dd) {
@@ -360,7 +427,8 @@ Tile *px_relayout(Px *p, Tile *x, const Type *from, const Type *to) {
     while (c && (c->from != from || c->to != to)) c = c->next;
     if (!c) {
         c = ARENA_NEW(p->ctx->arena, PxConvert);
-        *c = (PxConvert){.from = from, .to = to, .perm = same_thread_slots(p, ds, dd), .next = p->converts};
+        *c = (PxConvert){.from = from, .to = to, .perm = same_thread_slots(p, ds, dd), .swizzled = -1,
+                         .next = p->converts};
         p->converts = c;
     }
     return relayout_by(p, x, from, ds, dd, c->perm, c);
@@ -1111,11 +1179,14 @@ void px_lower_shape(Px *p, Op *op) {
             px_bind(p, op_result(op, 0), tx);
             return;
         }
-        /* row-major in both shapes, a run of each thread's elements at once */
+        /* row-major in both shapes (swizzled: cvt_plan.h), a run of each
+         * thread's elements at once */
+        CvtPlan z;
+        bool swz = relayout_swizzle(&z, &dx, sx, &dr, sr, e, ty_numel(xt));
         smem_begin(p, ty_numel(xt) * elem_bytes(e));
-        relayout_put(p, tx, &dx, sx, e, NULL);
+        relayout_put(p, tx, &dx, sx, e, NULL, swz ? &z : NULL);
         px_barrier(p);
-        px_bind(p, op_result(op, 0), relayout_get(p, &dr, sr, e, NULL));
+        px_bind(p, op_result(op, 0), relayout_get(p, &dr, sr, e, NULL, swz ? &z : NULL));
         return;
     }
     case TT_TRANS: {
@@ -1127,7 +1198,8 @@ void px_lower_shape(Px *p, Op *op) {
         for (int i = 0; i < rt->rank; i++) ord[i] = oa->dense.ints[i];
         /* a layout conversion of the operand to the result's layout seen in
          * the operand's dimensions: no data moves where each thread keeps its
-         * elements (the slots are permuted), else vectors through padded rows */
+         * elements (the slots are permuted), else vectors through shared
+         * memory */
         Dist du = dist_unpermuted(&dr, ord);
         px_bind(p, op_result(op, 0), relayout_dists(p, tx, xt, &dx, &du));
         return;
