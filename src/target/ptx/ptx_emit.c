@@ -1397,6 +1397,25 @@ static Slot icmp(Px *p, int pred, Slot a, Slot b, const Type *e) {
         if (b.kind != SLOT_IMM && !ne) x = px_cse1(p, RC_PRED, "not.pred", px_arg(p, x, e));
         return x;
     }
+    if (a.kind == SLOT_IMM && b.kind == SLOT_IMM && (e->kind == TY_INT || e->kind == TY_INDEX)) {
+        int w = e->kind == TY_INT ? e->width : 64;
+        int64_t x = int_wrap(a.off, w), y = int_wrap(b.off, w);
+        uint64_t ux = int_wrap_u(a.off, w), uy = int_wrap_u(b.off, w);
+        bool r;
+        switch (pred) {
+        case CMPI_EQ: r = ux == uy; break;
+        case CMPI_NE: r = ux != uy; break;
+        case CMPI_SLT: r = x < y; break;
+        case CMPI_SLE: r = x <= y; break;
+        case CMPI_SGT: r = x > y; break;
+        case CMPI_SGE: r = x >= y; break;
+        case CMPI_ULT: r = ux < uy; break;
+        case CMPI_ULE: r = ux <= uy; break;
+        case CMPI_UGT: r = ux > uy; break;
+        default: r = ux >= uy; break;
+        }
+        return px_imm_int(r, RC_PRED);
+    }
     if (e->width == 1) {
         /* i1: as 0/1 integers */
         Type *i32 = p->i32;
