@@ -1,3 +1,371 @@
+# KERNEL: mrope_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: bs=2, hd=32, pad_n_qh=4, pad_n_kh=2, pad_hd=32, mrope_section_t=4, mrope_section_h=6, BACKWARD_PASS=False
+# GRID: bs * sl
+#
+# KERNEL: mrope_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: bs=1, hd=64, pad_n_qh=4, pad_n_kh=1, pad_hd=64, mrope_section_t=16, mrope_section_h=8, BACKWARD_PASS=True
+# GRID: bs * sl
+#
+# KERNEL: tvd_kernel
+# SIGNATURE: *fp32:16,i32,*fp32:16,i32,*fp32:16,i32,*fp32:16,i32,*i64:16,i32
+# CONSTEXPR: ignore_index=-100, BLOCK_SIZE=64, HAS_LABEL=True, reduction=0
+# GRID: R
+#
+# KERNEL: tvd_kernel
+# SIGNATURE: *fp32:16,i32,*fp32:16,i32,*fp32:16,i32,*fp32:16,i32,*i64:16,i32
+# CONSTEXPR: ignore_index=-100, BLOCK_SIZE=128, HAS_LABEL=True, reduction=2
+# GRID: R
+#
+# KERNEL: poly_norm_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,fp32
+# CONSTEXPR: BLOCK=128
+# GRID: R
+#
+# KERNEL: poly_norm_kernel
+# SIGNATURE: *bf16:16,*fp32:16,*fp32:16,*bf16:16,*fp32:16,i32,fp32
+# CONSTEXPR: BLOCK=512
+# GRID: R
+#
+# KERNEL: matmul_swiglu_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,i32,i32,i32,fp32,fp32
+# CONSTEXPR: BLOCK_M=32, BLOCK_N=16, BLOCK_K=32
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: matmul_swiglu_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*bf16:16,i32,i32,i32,fp32,fp32
+# CONSTEXPR: BLOCK_M=64, BLOCK_N=32, BLOCK_K=64
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: l2norm_fwd_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,fp32,i32
+# CONSTEXPR: D=64, BD=64, BT=16
+# GRID: cdiv(T, BT)
+#
+# KERNEL: l2norm_fwd_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,fp32,i32
+# CONSTEXPR: D=48, BD=64, BT=8
+# GRID: cdiv(T, BT)
+#
+# KERNEL: l2norm_bwd_kernel
+# SIGNATURE: *fp16:16,*fp32:16,*fp16:16,*fp16:16,i32
+# CONSTEXPR: D=64, BD=64, BT=16
+# GRID: cdiv(T, BT)
+#
+# KERNEL: chunk_cumsum_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,fp32,fp32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: DT_SOFTPLUS=True, HAS_DT_BIAS=True, BLOCK_SIZE_H=4, BLOCK_SIZE_CHUNK=16
+# GRID: batch, cdiv(seqlen, chunk_size), cdiv(nheads, BLOCK_SIZE_H)
+#
+# KERNEL: chunk_cumsum_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,fp32,fp32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: DT_SOFTPLUS=False, HAS_DT_BIAS=False, BLOCK_SIZE_H=4, BLOCK_SIZE_CHUNK=32
+# GRID: batch, cdiv(seqlen, chunk_size), cdiv(nheads, BLOCK_SIZE_H)
+#
+# KERNEL: bmm_chunk_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*i32:16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: IS_CAUSAL=True, dot_dtype=tl.float16, HAS_SEQ_IDX=False, BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16
+# GRID: cdiv(chunk_size, BLOCK_SIZE_M) * cdiv(chunk_size, BLOCK_SIZE_N), B, NCHUNKS * ngroups
+#
+# KERNEL: bmm_chunk_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i32:16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: IS_CAUSAL=False, dot_dtype=tl.float32, HAS_SEQ_IDX=True, BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16
+# GRID: cdiv(chunk_size, BLOCK_SIZE_M) * cdiv(chunk_size, BLOCK_SIZE_N), B, NCHUNKS * ngroups
+#
+# KERNEL: bmm_chunk_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*fp32:16,*i32:16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: IS_CAUSAL=True, dot_dtype=tl.bfloat16, HAS_SEQ_IDX=True, BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16
+# GRID: cdiv(chunk_size, BLOCK_SIZE_M) * cdiv(chunk_size, BLOCK_SIZE_N), B, NCHUNKS * ngroups
+#
+# KERNEL: chunk_state_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16
+# GRID: cdiv(hdim, BLOCK_SIZE_M) * cdiv(dstate, BLOCK_SIZE_N), batch * NCHUNKS, NHEADS
+#
+# KERNEL: rms_norm_gated_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_N=64, HAS_BIAS=False, HAS_Z=True, NORM_BEFORE_GATE=False, IS_RMS_NORM=True
+# GRID: M, NGROUPS
+#
+# KERNEL: rms_norm_gated_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_N=64, HAS_BIAS=True, HAS_Z=True, NORM_BEFORE_GATE=True, IS_RMS_NORM=False
+# GRID: M, NGROUPS
+#
+# KERNEL: rms_norm_gated_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32,i32,fp32
+# CONSTEXPR: BLOCK_N=64, HAS_BIAS=True, HAS_Z=False, NORM_BEFORE_GATE=False, IS_RMS_NORM=False
+# GRID: M, NGROUPS
+#
+# KERNEL: gated_delta_rule_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*i32:16,fp32,i32
+# CONSTEXPR: H=2, K=32, V=24, BK=32, BV=16, USE_INITIAL_STATE=True, STORE_FINAL_STATE=True, IS_BETA_HEADWISE=False, USE_QK_L2NORM_IN_KERNEL=True, IS_VARLEN=False
+# GRID: cdiv(V, BV), NB * H
+#
+# KERNEL: gated_delta_rule_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*i32:16,fp32,i32
+# CONSTEXPR: H=2, K=32, V=24, BK=32, BV=16, USE_INITIAL_STATE=False, STORE_FINAL_STATE=True, IS_BETA_HEADWISE=True, USE_QK_L2NORM_IN_KERNEL=False, IS_VARLEN=True
+# GRID: cdiv(V, BV), NB * H
+#
+# KERNEL: lora_expand_kernel
+# SIGNATURE: *fp32:16,*i64:16,*bf16:16,i32,i32,i32,*i32:16,*i32:16,*i32:16,*i32:16,*i32:16,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, EVEN_K=False, ADD_INPUTS=True, CAST_TYPE=True, SLICE_NUM=2
+# GRID: cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), SLICES, LORAS
+#
+# KERNEL: lora_expand_kernel
+# SIGNATURE: *fp32:16,*fp16:16,*fp16:16,i32,i32,i32,*i32:16,*i32:16,*i32:16,*i32:16,*i32:16,i32,i32,i32,i32,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_M=16, BLOCK_N=32, BLOCK_K=16, EVEN_K=True, ADD_INPUTS=False, CAST_TYPE=True, SLICE_NUM=1
+# GRID: cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N), SLICES, LORAS
+#
+# KERNEL: kv_indices_kernel
+# SIGNATURE: *i32:16,*i64:16,*i32:16,*i32:16,*i64:16,*i32:16
+# CONSTEXPR: req_to_token_ptr_stride=1500
+# GRID: R
+#
+# KERNEL: int4_kv_decode_kernel
+# SIGNATURE: *fp16:16,*i32:16,*i32:16,*fp32:16,*fp32:16,*i32:16,fp32,i32,i32,i32,i32
+# CONSTEXPR: G=4, G_PAD=16, D=64, BLOCK_N=16
+# GRID: B * Hkv, NSPLIT
+#
+# KERNEL: splitk_merge_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp16:16,i32
+# CONSTEXPR: D=64, SPLIT_PAD=4
+# GRID: ROWS
+#
+# KERNEL: sparse_topk_decode_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*i32:16,*bf16:16,*fp32:16,fp32,i32
+# CONSTEXPR: H=16, D=64, BLOCK=32
+# GRID: B
+#
+# KERNEL: sparse_topk_decode_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*i32:16,*fp16:16,*fp32:16,fp32,i32
+# CONSTEXPR: H=16, D=64, BLOCK=64
+# GRID: B
+#
+# KERNEL: block_bitmap_attn_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,*u8:16,*fp16:16,i32,i32,fp32
+# CONSTEXPR: D=32, BLOCK_M=16, BLOCK_N=16
+# GRID: cdiv(T, BLOCK_M), BH
+#
+# KERNEL: fp6_pack_kernel
+# SIGNATURE: *u8:16,*u8:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n_groups, BLOCK)
+#
+# KERNEL: fp6_unpack_kernel
+# SIGNATURE: *u8:16,*u8:16,*fp16:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n_groups, BLOCK)
+#
+# KERNEL: quantize_blockwise_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*u8:16,i32
+# CONSTEXPR: BLOCK_SIZE=64, SPLIT_NUM_BLOCKS=4
+# GRID: cdiv(cdiv(n_elements, BLOCK_SIZE), SPLIT_NUM_BLOCKS)
+#
+# KERNEL: quantize_blockwise_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*u8:16,i32
+# CONSTEXPR: BLOCK_SIZE=256, SPLIT_NUM_BLOCKS=1
+# GRID: cdiv(cdiv(n_elements, BLOCK_SIZE), SPLIT_NUM_BLOCKS)
+#
+# KERNEL: int8_double_quant_kernel
+# SIGNATURE: *fp16:16,*i8:16,*fp32:16,*i32:16,*i32:16,i32,i32,fp32
+# CONSTEXPR: BLOCK_M=16, BLOCK_N=32
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: bmm3d_kernel
+# SIGNATURE: *i8:16,*i8:16,*i32:16,i32,i32,i32,i32
+# CONSTEXPR: ACC_DTYPE=tl.int32, PRECISION=None, BLOCK_B=2, BLOCK_M=16, BLOCK_N=16, BLOCK_K=32
+# GRID: cdiv(BATCH, BLOCK_B), cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: bmm3d_kernel
+# SIGNATURE: *fp64:16,*fp64:16,*fp64:16,i32,i32,i32,i32
+# CONSTEXPR: ACC_DTYPE=tl.float64, PRECISION=None, BLOCK_B=2, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16
+# GRID: cdiv(BATCH, BLOCK_B), cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: bmm3d_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: ACC_DTYPE=tl.float32, PRECISION=None, BLOCK_B=2, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16
+# GRID: cdiv(BATCH, BLOCK_B), cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: bmm3d_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: ACC_DTYPE=tl.float32, PRECISION="ieee", BLOCK_B=2, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16
+# GRID: cdiv(BATCH, BLOCK_B), cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: bmm3d_kernel
+# SIGNATURE: *fp8e4nv:16,*fp8e4nv:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: ACC_DTYPE=tl.float32, PRECISION=None, BLOCK_B=2, BLOCK_M=16, BLOCK_N=16, BLOCK_K=32
+# GRID: cdiv(BATCH, BLOCK_B), cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)
+#
+# KERNEL: gguf_q4k_dequant_kernel
+# SIGNATURE: *u8:16,*fp32:16,i32
+# CONSTEXPR: BLOCKS_PER_PROG=4
+# GRID: cdiv(n_blocks, BLOCKS_PER_PROG)
+#
+# KERNEL: lookback_scan_kernel
+# SIGNATURE: *i32:16,*i32:16,*i32:16,*i32:16,*i32:16,*i32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: pack_bits_kernel
+# SIGNATURE: *i1:16,*u32:16,*u32:16,*i32:16,*i1:16,i32
+# CONSTEXPR: BLOCK=256
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: morton_kernel
+# SIGNATURE: *u32:16,*u32:16,*u64:16,*u64:16,*u64:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: moe_sort_kernel
+# SIGNATURE: *i32:16,*i32:16,*i32:16,*i32:16,i32
+# CONSTEXPR: E=8, BLOCK=128, TOPK=2
+# GRID: 1
+#
+# KERNEL: suffix_argmax_3d_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*i32:16
+# CONSTEXPR: A=4, B=16, C=8
+# GRID: 1
+#
+# KERNEL: suffix_argmax_3d_kernel
+# SIGNATURE: *i32:16,*i32:16,*i32:16
+# CONSTEXPR: A=4, B=16, C=8
+# GRID: 1
+#
+# KERNEL: reduce_payload_axis0_kernel
+# SIGNATURE: *fp32:16,*fp16:16,*fp32:16,*fp16:16,*i64:16,i32
+# CONSTEXPR: B=4, C=32, BLOCK_A=8
+# GRID: 1
+#
+# KERNEL: scan_dtypes_3d_kernel
+# SIGNATURE: *fp16:16,*i8:16,*i64:16,*fp32:16,*i32:16,*i64:16,*i64:16
+# CONSTEXPR: A=8, B=4, C=16
+# GRID: 1
+#
+# KERNEL: gather_3d_kernel
+# SIGNATURE: *fp32:16,*i64:16,*fp32:16
+# CONSTEXPR: A=4, B=16, B2=8, C=32
+# GRID: 1
+#
+# KERNEL: sort_rows_kernel
+# SIGNATURE: *u8:16,*u8:16,i32
+# CONSTEXPR: C=64, BLOCK_R=4, DESCENDING=False
+# GRID: cdiv(R, BLOCK_R)
+#
+# KERNEL: sort_rows_kernel
+# SIGNATURE: *i16:16,*i16:16,i32
+# CONSTEXPR: C=64, BLOCK_R=4, DESCENDING=True
+# GRID: cdiv(R, BLOCK_R)
+#
+# KERNEL: sort_rows_kernel
+# SIGNATURE: *bf16:16,*bf16:16,i32
+# CONSTEXPR: C=64, BLOCK_R=4, DESCENDING=True
+# GRID: cdiv(R, BLOCK_R)
+#
+# KERNEL: entmax15_bisect_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i32:16,i32,fp32,i32
+# CONSTEXPR: BLOCK=64
+# GRID: R
+#
+# KERNEL: joint_hist_kernel
+# SIGNATURE: *u8:16,*u8:16,*i32:16,i32
+# CONSTEXPR: BLOCK=1024
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: libdevice_zoo_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: libdevice_zoo_kernel
+# SIGNATURE: *fp64:16,*fp64:16,*fp64:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: shift_div_kernel
+# SIGNATURE: *i8:16,*i16:16,*i64:16,*u32:16,*i8:16,*i8:16,*i32:16,*i64:16,*u32:16,i32,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: mixed_sign_kernel
+# SIGNATURE: *u8:16,*i8:16,*u16:16,*i32:16,*u32:16,*i64:16,*i64:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: persistent_ieee_gemm_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, EVEN_K=True
+# GRID: NUM_PROGS
+#
+# KERNEL: persistent_ieee_gemm_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_M=16, BLOCK_N=64, BLOCK_K=32, EVEN_K=False
+# GRID: NUM_PROGS
+#
+# KERNEL: block_ptr_bmm_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_M=16, BLOCK_N=16, BLOCK_K=16
+# GRID: cdiv(M, BLOCK_M), cdiv(N, BLOCK_N), Bsz
+#
+# KERNEL: desc_grouped_gemm_kernel
+# SIGNATURE: *i64:16,*i64:16,*i64:16,*i32:16,i32,i32,i32,i32
+# CONSTEXPR: BLOCK_M=32, BLOCK_N=16, BLOCK_K=16
+# GRID: NUM_PROGS
+#
+# KERNEL: first_stop_kernel
+# SIGNATURE: *i32:16,*i32:16,*i32:16,*i32:16,*i32:16,i32,i32
+# CONSTEXPR: BLOCK=16
+# GRID: R
+#
+# KERNEL: horner_exp_kernel
+# SIGNATURE: *fp32:16,*fp64:16,i32
+# CONSTEXPR: DEG=14, BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: index_add_fp16_kernel
+# SIGNATURE: *fp16:16,*i64:16,*fp16:16,i32,i32
+# CONSTEXPR: BLOCK_N=32, BLOCK_D=32
+# GRID: cdiv(n, BLOCK_N), cdiv(D, BLOCK_D)
+#
+# KERNEL: index_add_fp16_kernel
+# SIGNATURE: *bf16:16,*i64:16,*bf16:16,i32,i32
+# CONSTEXPR: BLOCK_N=32, BLOCK_D=32
+# GRID: cdiv(n, BLOCK_N), cdiv(D, BLOCK_D)
+#
+# KERNEL: swin_partition_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: WS=4, C=8
+# GRID: B, H // (2 * WS), W // (2 * WS)
+#
+# A fifth probe (tests/python/test_probe26_kernels.py runs every kernel on
+# the CPU against torch or numpy): mamba2's SSD chunk kernels (dt softplus
+# and cumsum on a 3-D grid, C B^T per chunk with a causal early return and
+# seq_idx, chunk states by a dot of scaled B), its gated RMS/layer norm over
+# groups, flash-linear-attention's gated delta rule (varlen, headwise beta,
+# in-kernel l2norm) and l2norm on block pointers (`.to()` of a block
+# pointer's element type); Liger's Qwen2-VL mrope, TVD loss (an early return
+# under a constexpr `if`) and PolyNorm; a GEMM with interleaved SwiGLU
+# columns split out of the accumulator under tl.range's scheduling keywords;
+# vLLM's LoRA expand (an address table, `% cta_m_len`), SGLang's
+# flashinfer kv indices (an `if` on a pointer that may be None, a local
+# annotated constexpr), xformers' split-K decode over an int4 KV cache with
+# a GQA group as dot rows and its log-sum-exp merge, a DeepSeek-style sparse
+# top-k decode, block-sparse attention by a bitmap tested inside the loop;
+# quantisation (fp6 e3m2 packing in three bytes, bitsandbytes' blockwise
+# code search and int8 double quantisation with outliers, llama.cpp's Q4_K
+# super-blocks); algorithms (a decoupled look-back prefix sum, bit packing,
+# Morton codes over uint64 literals, MoE routing by sort/histogram/cumsum,
+# a reversed tuple scan and a three-tensor reduce on 3-D tiles, cumsum with
+# dtype=, a 3-D tl.gather, sorts of uint8/int16/bf16, entmax-1.5 by
+# bisection in a `while`, a joint histogram); language corners (rank-3
+# dots of int8/fp64/bf16/fp32 ieee/fp8 with acc=, libdevice functions not
+# called elsewhere, shifts and C-sign division on i8/i16/i64/u32, mixed
+# signedness promotion, an autotuned persistent GEMM in IEEE precision, a
+# rank-3 block pointer into a dot, device descriptors made per group, a
+# `while` with an early return and a tuple-returning helper, Taylor
+# coefficients from a @triton.constexpr_function, fp16/bf16 atomic adds,
+# a Swin window partition by a rank-5 permute) (no Triton dumps yet).
 import math
 
 import triton
