@@ -1585,9 +1585,11 @@ static TV bi_dot(Sema *S, CallArgs *a) {
         return sema_error(S, "First input shape (%s) and second input shape %s are not compatible for matmul (second "
                              "index of first shape (%lld) must be equal to first index of second shape (%lld)",
                           tl_cstr(S, x.ty), tl_cstr(S, y.ty), (long long)K, (long long)K2);
+    /* Triton 3.6's NVIDIA minimum (min_dot_size): any M and N (small ones
+     * run padded on tensor cores there; here those off mma's m16n8 tiles
+     * take the FMA path), K of 16, 32 for 8-bit operands */
     int64_t minK = tl_bitwidth(xs) == 8 ? 32 : 16;
-    if (M < 16 || N < 16 || K < minK)
-        return sema_error(S, "Input shapes should have M >= 16, N >= 16 and K >= %lld", (long long)minK);
+    if (K < minK) return sema_error(S, "Input shapes should have M >= 1, N >= 1 and K >= %lld", (long long)minK);
     const TlType *out = tl_scalar(S, TL_FP32);
     if (GIVEN(6) && !(out = need_dtype(S, a, 6))) return tv_err();
     const TlType *rs;

@@ -333,6 +333,31 @@
 # CONSTEXPR: BLOCK_N=32, BLOCK_D=32
 # GRID: cdiv(n, BLOCK_N), cdiv(D, BLOCK_D)
 #
+# KERNEL: small_dot_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: OUT_DTYPE=tl.float32, BLOCK_M=16, BLOCK_R=8, BLOCK_K=32
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: small_dot_kernel
+# SIGNATURE: *bf16:16,*bf16:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: OUT_DTYPE=tl.float32, BLOCK_M=4, BLOCK_R=16, BLOCK_K=16
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: small_dot_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: OUT_DTYPE=tl.float32, BLOCK_M=1, BLOCK_R=8, BLOCK_K=16
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: small_dot_kernel
+# SIGNATURE: *i8:16,*i8:16,*i32:16,i32,i32,i32
+# CONSTEXPR: OUT_DTYPE=tl.int32, BLOCK_M=8, BLOCK_R=8, BLOCK_K=32
+# GRID: cdiv(M, BLOCK_M)
+#
+# KERNEL: small_dot_kernel
+# SIGNATURE: *fp16:16,*fp16:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: OUT_DTYPE=tl.float32, BLOCK_M=2, BLOCK_R=4, BLOCK_K=64
+# GRID: cdiv(M, BLOCK_M)
+#
 # KERNEL: swin_partition_kernel
 # SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
 # CONSTEXPR: WS=4, C=8
@@ -365,7 +390,8 @@
 # rank-3 block pointer into a dot, device descriptors made per group, a
 # `while` with an early return and a tuple-returning helper, Taylor
 # coefficients from a @triton.constexpr_function, fp16/bf16 atomic adds,
-# a Swin window partition by a rank-5 permute) (no Triton dumps yet).
+# a Swin window partition by a rank-5 permute, tl.dot with M or N under 16
+# as Triton 3.5 allows) (no Triton dumps yet).
 import math
 
 import triton
@@ -1728,3 +1754,22 @@ def swin_partition_kernel(x_ptr, out_ptr, H, W, shift, WS: tl.constexpr, C: tl.c
     win = tl.reshape(win, (4,))
     tl.store(out_ptr + (win[:, None, None] * (WS * WS) + tl.arange(0, WS * WS)[None, :, None]) * C
              + oc[None, None, :], t)
+
+
+@triton.jit
+def small_dot_kernel(x_ptr, w_ptr, out_ptr, M, K, R, OUT_DTYPE: tl.constexpr,
+                     BLOCK_M: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_K: tl.constexpr):
+    # a LoRA shrink of a small rank (vLLM's fused MoE LoRA with rank 8) and
+    # a decode batch of a few tokens: tl.dot with M or N under 16, which
+    # Triton allows since 3.5 (K at least 16, 32 for 8-bit operands)
+    pid = tl.program_id(0)
+    om = pid * BLOCK_M + tl.arange(0, BLOCK_M)
+    orr = tl.arange(0, BLOCK_R)
+    ok = tl.arange(0, BLOCK_K)
+    acc = tl.zeros([BLOCK_M, BLOCK_R], dtype=OUT_DTYPE)
+    for k0 in range(0, K, BLOCK_K):
+        kk = k0 + ok
+        x = tl.load(x_ptr + om[:, None] * K + kk[None, :], mask=(om[:, None] < M) & (kk[None, :] < K), other=0)
+        w = tl.load(w_ptr + orr[None, :] * K + kk[:, None], mask=(orr[None, :] < R) & (kk[:, None] < K), other=0)
+        acc = tl.dot(x, w, acc, out_dtype=OUT_DTYPE)
+    tl.store(out_ptr + om[:, None] * R + orr[None, :], acc, mask=(om[:, None] < M) & (orr[None, :] < R))

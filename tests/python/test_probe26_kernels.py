@@ -970,5 +970,25 @@ def check_swin_partition():
         assert torch.equal(out, ref)
 
 
+def check_small_dot():
+    for dt, odt, BM, BR, BK, M, Kd, R in ((torch.float16, tl.float32, 16, 8, 32, 37, 100, 8),
+                                         (torch.bfloat16, tl.float32, 4, 16, 16, 10, 64, 16),
+                                         (torch.float32, tl.float32, 1, 8, 16, 3, 40, 5),
+                                         (torch.int8, tl.int32, 8, 8, 32, 20, 96, 8),
+                                         (torch.float16, tl.float32, 2, 4, 64, 5, 64, 4)):
+        if dt == torch.int8:
+            x = torch.randint(-100, 100, (M, Kd), generator=g, dtype=torch.int8)
+            w = torch.randint(-100, 100, (R, Kd), generator=g, dtype=torch.int8)
+        else:
+            x = torch.randn(M, Kd, generator=g).to(dt)
+            w = torch.randn(R, Kd, generator=g).to(dt)
+        out = torch.full((M, R), -7, dtype=torch.int32 if dt == torch.int8 else torch.float32)
+        K.small_dot_kernel[(triton.cdiv(M, BM),)](x, w, out, M, Kd, R, OUT_DTYPE=odt, BLOCK_M=BM, BLOCK_R=BR, BLOCK_K=BK)
+        if dt == torch.int8:
+            assert torch.equal(out, (x.long() @ w.long().T).int())
+        else:
+            close(out, x.float() @ w.float().T, 1e-3)
+
+
 if __name__ == "__main__":
     run_checks(globals(), sys.argv[1:])

@@ -8,7 +8,8 @@
 # RUN: not %tritonc compile %s --kernel out_bf16 --signature '*bf16' --emit ttir 2>&1 | FileCheck %s --check-prefix=BF16
 # RUN: not %tritonc compile %s --kernel out_int --signature '*fp16' --emit ttir 2>&1 | FileCheck %s --check-prefix=OUTINT
 # tl.dot's operands are checked at the call, with Triton's messages: the
-# inner dimensions, the rank, the minimum block size, the dtypes, the
+# inner dimensions, the rank, the minimum block size (K; M and N may be
+# anything since Triton 3.5), the dtypes, the
 # accumulator's type and the precision options. fp16 operands accumulate
 # in fp32 or fp16: another out_dtype is an error (it was ignored, the
 # result fp32; Triton makes IR it cannot verify).
@@ -16,7 +17,7 @@
 # INNER-NOT: error:
 # RANK: {{.*}}dot_errors.py:48:17: error: Both inputs must be either 2D or 3D; (lhs: <[32], fp16> vs rhs: <[32], fp16>)
 # RANK-NOT: error:
-# SMALL: {{.*}}dot_errors.py:55:21: error: Input shapes should have M >= 16, N >= 16 and K >= 16
+# SMALL: {{.*}}dot_errors.py:55:21: error: Input shapes should have M >= 1, N >= 1 and K >= 16
 # SMALL-NOT: error:
 # MIXED: {{.*}}dot_errors.py:61:9: error: Both operands must be same dtype. Got fp16 and int8
 # MIXED-NOT: error:
