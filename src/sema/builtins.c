@@ -1319,7 +1319,11 @@ static TV bi_sum(Sema *S, CallArgs *a) {
  * in a 1-D integer tensor, where the mask (broadcast to x's shape) holds,
  * as int32; values outside 0..num_bins-1 are not counted. Triton's
  * tt.histogram (each backend counts in place: an [N, bins] one-hot tile
- * would reach the tensor size limit long before N and bins do). */
+ * would reach the tensor size limit long before N and bins do). The IR's
+ * integers have no sign, and the backends read a narrow source as signed:
+ * an unsigned one narrower than 32 bits is zero-extended here first, so a
+ * uint8 200 counts in bin 200 of 256 (as Triton's bit-by-bit count on the
+ * GPU and its interpreter's numpy count it; it fell out as -56). */
 static TV bi_histogram(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
@@ -1330,6 +1334,11 @@ static TV bi_histogram(Sema *S, CallArgs *a) {
     if (!tv_is_int(A(1)) || a->v[1].i <= 0 || (a->v[1].i & (a->v[1].i - 1)))
         return sema_error(S, "histogram(): num_bins must be a constexpr power of 2");
     int64_t bins = a->v[1].i;
+    const TlType *xs = tl_sca(x.ty);
+    if (tl_is_unsigned(xs) && !tl_is_bool(xs) && tl_bitwidth(xs) < 32) {
+        x = sem_cast(S, x, tl_scalar(S, TL_U32), NULL);
+        if (x.kind == TV_ERR) return x;
+    }
     Value *ops[2] = {x.v, NULL};
     int nops = 1;
     TV m = a->v[2];

@@ -358,6 +358,51 @@
 # CONSTEXPR: OUT_DTYPE=tl.float32, BLOCK_M=2, BLOCK_R=4, BLOCK_K=64
 # GRID: cdiv(M, BLOCK_M)
 #
+# KERNEL: divmagic_kernel
+# SIGNATURE: *u64:16,*i64:16,*u32:16,*i32:16,*i16:16,*u64:16,*i64:16,*u8:16,i32
+# CONSTEXPR: BLOCK=128
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: byte_buffer_kernel
+# SIGNATURE: *u8:16,*fp16:16,*i32:16,*fp32:16,i32
+# CONSTEXPR: REC_BYTES=16, BLOCK=32
+# GRID: cdiv(n_recs, BLOCK)
+#
+# KERNEL: sort_wide_kernel
+# SIGNATURE: *i64:16,*i64:16,*i64:16,i32
+# CONSTEXPR: C=32, K=8, BLOCK_R=2, DESCENDING=False
+# GRID: cdiv(R, BLOCK_R)
+#
+# KERNEL: sort_wide_kernel
+# SIGNATURE: *u64:16,*u64:16,*u64:16,i32
+# CONSTEXPR: C=32, K=8, BLOCK_R=2, DESCENDING=True
+# GRID: cdiv(R, BLOCK_R)
+#
+# KERNEL: sort_wide_kernel
+# SIGNATURE: *fp64:16,*fp64:16,*fp64:16,i32
+# CONSTEXPR: C=32, K=8, BLOCK_R=2, DESCENDING=True
+# GRID: cdiv(R, BLOCK_R)
+#
+# KERNEL: reverse_loops_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*u32:16,i32,i32
+# CONSTEXPR: BLOCK=32
+# GRID: 1
+#
+# KERNEL: atomics_wide_kernel
+# SIGNATURE: *u64:16,*i64:16,*u32:16,*fp32:16,*i64:16,*u64:16,*i32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: seg_suffix_axis0_kernel
+# SIGNATURE: *i8:16,*fp16:16,*fp16:16,*i64:16
+# CONSTEXPR: R=32, C=16
+# GRID: 1
+#
+# KERNEL: hist_gather_dtypes_kernel
+# SIGNATURE: *i64:16,*u8:16,*fp32:16,*i16:16,*i32:16,*i32:16,*fp32:16,i32
+# CONSTEXPR: BINS=16, BLOCK=256
+# GRID: 1
+#
 # KERNEL: swin_partition_kernel
 # SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
 # CONSTEXPR: WS=4, C=8
@@ -391,7 +436,13 @@
 # `while` with an early return and a tuple-returning helper, Taylor
 # coefficients from a @triton.constexpr_function, fp16/bf16 atomic adds,
 # a Swin window partition by a rank-5 permute, tl.dot with M or N under 16
-# as Triton 3.5 allows) (no Triton dumps yet).
+# as Triton 3.5 allows; division by constants at every width (uint64
+# divisors past INT64_MAX, a uint64's decimal digits), records in a byte
+# buffer read through pointer casts, int64/uint64/fp64 sort and topk, a
+# run-time negative-step tl.range with a backwards block pointer, 64-bit
+# unsigned atomics with sem/scope, a segmented reverse scan along axis 0,
+# histograms of int64 and uint8 sources, a gather by int16 indices) (no
+# Triton dumps yet).
 import math
 
 import triton
@@ -1773,3 +1824,143 @@ def small_dot_kernel(x_ptr, w_ptr, out_ptr, M, K, R, OUT_DTYPE: tl.constexpr,
         w = tl.load(w_ptr + orr[None, :] * K + kk[:, None], mask=(orr[None, :] < R) & (kk[:, None] < K), other=0)
         acc = tl.dot(x, w, acc, out_dtype=OUT_DTYPE)
     tl.store(out_ptr + om[:, None] * R + orr[None, :], acc, mask=(om[:, None] < M) & (orr[None, :] < R))
+
+
+@triton.jit
+def divmagic_kernel(u64_ptr, i64_ptr, u32_ptr, i32_ptr, i16_ptr, out_u_ptr, out_i_ptr, digits_ptr, n,
+                    BLOCK: tl.constexpr):
+    # division and remainder by constants (multiplies by magic numbers on the
+    # GPU) at every width and signedness, uint64 divisors past INT64_MAX,
+    # and a uint64's decimal digits by // 10 and % 10 in a static_range
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    u = tl.load(u64_ptr + offs, mask=m, other=0)
+    i = tl.load(i64_ptr + offs, mask=m, other=0)
+    u32 = tl.load(u32_ptr + offs, mask=m, other=0)
+    i32 = tl.load(i32_ptr + offs, mask=m, other=0)
+    i16 = tl.load(i16_ptr + offs, mask=m, other=0)
+    ru = (u // 10, u % 10, u // 1000000007, u % 1000000007, u // 0x8000000000000005, u % 0x8000000000000005,
+          u // 3, u // 4096, u % 4096, (u32 // 7).to(tl.uint64), (u32 % 641).to(tl.uint64),
+          (u32 // 0xFFFFFFFF).to(tl.uint64), (u32 // 0x80000001).to(tl.uint64))
+    for k in tl.static_range(len(ru)):
+        tl.store(out_u_ptr + k * n + offs, ru[k], mask=m)
+    ri = (i // 7, i % 7, i // -7, i % -7, i // 1099511627777, i % 1099511627777, i // 2, i % 2, i // -4096,
+          (i32 // 641).to(tl.int64), (i32 % -641).to(tl.int64), (i32 // 1).to(tl.int64), (i32 // -2147483647).to(tl.int64),
+          (i16 // 3).to(tl.int64), (i16 % 10).to(tl.int64), (i16 // -128).to(tl.int64))
+    for k in tl.static_range(len(ri)):
+        tl.store(out_i_ptr + k * n + offs, ri[k], mask=m)
+    rest = u
+    for d in tl.static_range(20):
+        tl.store(digits_ptr + d * n + offs, (rest % 10).to(tl.uint8), mask=m)
+        rest = rest // 10
+
+
+@triton.jit
+def byte_buffer_kernel(buf_ptr, out_f16_ptr, out_i32_ptr, out_f32_ptr, n_recs, REC_BYTES: tl.constexpr,
+                       BLOCK: tl.constexpr):
+    # records in a byte buffer (an fp16 at byte 0, an int32 at byte 4, an
+    # fp32 at byte 8), read by casting the uint8 pointer to other element
+    # types, as packed-metadata kernels do
+    r = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = r < n_recs
+    base = buf_ptr + r.to(tl.int64) * REC_BYTES
+    h = tl.load(base.to(tl.pointer_type(tl.float16)), mask=m, other=0.0)
+    v = tl.load((base + 4).to(tl.pointer_type(tl.int32)), mask=m, other=0)
+    f = tl.load((base + 8).to(tl.pointer_type(tl.float32)), mask=m, other=0.0)
+    tl.store(out_f16_ptr + r, h * 2, mask=m)
+    tl.store(out_i32_ptr + r, v - 1, mask=m)
+    tl.store(out_f32_ptr + r, f + h.to(tl.float32), mask=m)
+    # and written back in place through the same casts
+    tl.store((base + 8).to(tl.pointer_type(tl.float32)), f * 0.5, mask=m)
+    tl.store((base + 2).to(tl.pointer_type(tl.int16)), (v & 0x7FFF).to(tl.int16), mask=m)
+
+
+@triton.jit
+def sort_wide_kernel(x_ptr, out_ptr, tk_ptr, R, C: tl.constexpr, K: tl.constexpr, BLOCK_R: tl.constexpr,
+                     DESCENDING: tl.constexpr):
+    # tl.sort over int64 / uint64 / fp64 rows and tl.topk of the same rows
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    rm = rows[:, None] < R
+    x = tl.load(x_ptr + rows[:, None] * C + tl.arange(0, C)[None, :], mask=rm, other=0)
+    tl.store(out_ptr + rows[:, None] * C + tl.arange(0, C)[None, :], tl.sort(x, descending=DESCENDING), mask=rm)
+    tl.store(tk_ptr + rows[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K), mask=rm)
+
+
+@triton.jit
+def reverse_loops_kernel(x_ptr, y_ptr, fib_ptr, n, NB, BLOCK: tl.constexpr):
+    # a run-time tl.range with a negative step carrying a reversed suffix sum
+    # across blocks, a block pointer advanced backwards, and a `while`
+    # whose carried tuple swaps (Fibonacci modulo 2^32 in uint32)
+    carry = tl.zeros([1], tl.float32)
+    bp = tl.make_block_ptr(x_ptr, (n,), (1,), ((NB - 1) * BLOCK,), (BLOCK,), (0,))
+    for b in tl.range(NB - 1, -1, -1):
+        x = tl.load(bp, boundary_check=(0,), padding_option="zero")
+        s = tl.cumsum(x, 0, reverse=True) + carry
+        offs = b * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y_ptr + offs, s, mask=offs < n)
+        carry = tl.reshape(tl.sum(x, 0) + tl.sum(carry, 0), [1])
+        bp = tl.advance(bp, (-BLOCK,))
+    a = tl.zeros([1], tl.uint32)
+    c = tl.full([1], 1, tl.uint32)
+    k = 0
+    while k < n:
+        a, c = c, a + c
+        k += 1
+    tl.store(fib_ptr + tl.arange(0, 1), a)
+
+
+@triton.jit
+def atomics_wide_kernel(u64_ptr, i64_ptr, u32_ptr, f32_ptr, old_ptr, vals_ptr, idx_ptr, n, BLOCK: tl.constexpr):
+    # atomics on uint64 / int64 / uint32 / fp32 with sem= and scope=, masked,
+    # their old values kept: max/min on unsigned 64-bit, and/or/xor, xchg
+    # of floats, a compare-and-swap on int64
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    v = tl.load(vals_ptr + offs, mask=m, other=0)            # uint64
+    j = tl.load(idx_ptr + offs, mask=m, other=0)             # int32 in [0, 8)
+    o1 = tl.atomic_max(u64_ptr + j, v, mask=m, sem="acq_rel", scope="gpu")
+    tl.atomic_min(u64_ptr + 8 + j, v, mask=m, sem="relaxed", scope="cta")
+    tl.atomic_add(i64_ptr + j, v.to(tl.int64, bitcast=True) >> 40, mask=m, sem="release")
+    tl.atomic_xor(u32_ptr + j, v.to(tl.uint32), mask=m)
+    tl.atomic_or(u32_ptr + 8 + j, (v >> 32).to(tl.uint32) & 0xF0F0F0F0, mask=m, scope="gpu")
+    tl.atomic_and(u32_ptr + 16 + j, ~(tl.full([BLOCK], 1, tl.uint32) << (offs % 32).to(tl.uint32)), mask=m)
+    tl.atomic_xchg(f32_ptr + offs, offs.to(tl.float32) * 0.5, mask=m, sem="acquire")
+    # one CAS per element on a slot of its own: it succeeds, the old value
+    # back (atomic_cas has no mask: the slots run to the last block's end)
+    o2 = tl.atomic_cas(i64_ptr + 8 + offs, tl.zeros([BLOCK], tl.int64) - 1, v.to(tl.int64, bitcast=True) & 0xFFFF)
+    tl.store(old_ptr + offs, (o1 >= 0).to(tl.int64) + o2, mask=m)
+
+
+@triton.jit
+def _seg_suffix(a_flag, a_v, a_n, b_flag, b_v, b_n):
+    # (flag, value, count) of a segment's suffix; a flag starts a segment
+    # (reverse scan: a is the later part)
+    return a_flag | b_flag, tl.where(b_flag, b_v, a_v + b_v), tl.where(b_flag, b_n, a_n + b_n)
+
+
+@triton.jit
+def seg_suffix_axis0_kernel(flag_ptr, x_ptr, out_ptr, cnt_ptr, R: tl.constexpr, C: tl.constexpr):
+    # a segmented suffix sum along axis 0 of a 2-D tile by a reversed
+    # three-tensor scan (i1 flags, fp16 values, int64 counts)
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    f = tl.load(flag_ptr + offs) != 0
+    x = tl.load(x_ptr + offs)
+    one = tl.full([R, C], 1, tl.int64)
+    _, s, c = tl.associative_scan((f, x, one), 0, _seg_suffix, reverse=True)
+    tl.store(out_ptr + offs, s)
+    tl.store(cnt_ptr + offs, c)
+
+
+@triton.jit
+def hist_gather_dtypes_kernel(x64_ptr, x8_ptr, src_ptr, i16_ptr, h64_ptr, h8_ptr, g_ptr, n,
+                              BINS: tl.constexpr, BLOCK: tl.constexpr):
+    # tl.histogram of int64 and uint8 inputs, tl.gather by int16 indices
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x64 = tl.load(x64_ptr + offs, mask=m, other=0)
+    x8 = tl.load(x8_ptr + offs, mask=m, other=0)
+    tl.store(h64_ptr + tl.arange(0, BINS), tl.histogram(x64, BINS, mask=m))
+    tl.store(h8_ptr + tl.arange(0, 256), tl.histogram(x8, 256, mask=m))
+    src = tl.load(src_ptr + offs)
+    idx = tl.load(i16_ptr + offs)
+    tl.store(g_ptr + offs, tl.gather(src, idx, 0))

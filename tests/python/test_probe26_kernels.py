@@ -990,5 +990,173 @@ def check_small_dot():
             close(out, x.float() @ w.float().T, 1e-3)
 
 
+def check_divmagic():
+    n = 300
+    rng = np.random.default_rng(21)
+    u = rng.integers(0, 2 ** 64, n, dtype=np.uint64)
+    i = rng.integers(-2 ** 63, 2 ** 63, n, dtype=np.int64)
+    u32 = rng.integers(0, 2 ** 32, n, dtype=np.uint64).astype(np.uint32)
+    i32 = rng.integers(-2 ** 31, 2 ** 31, n, dtype=np.int64).astype(np.int32)
+    i16 = rng.integers(-2 ** 15, 2 ** 15, n).astype(np.int16)
+    u[:6] = [0, 2 ** 64 - 1, 2 ** 63 + 5, 2 ** 63 + 4, 10 ** 19, 9]
+    i[:6] = [-2 ** 63, 2 ** 63 - 1, -1, -7, 1099511627777, -1099511627778]
+    u32[:4] = [0xFFFFFFFF, 0x80000001, 0x80000000, 0xFFFFFFFE]
+    i32[:4] = [-2 ** 31, 2 ** 31 - 1, -2147483647, -641]
+    i16[:3] = [-2 ** 15, 2 ** 15 - 1, -128]
+    ou = torch.zeros(13, n, dtype=torch.int64); oi = torch.zeros(16, n, dtype=torch.int64)
+    dg = torch.zeros(20, n, dtype=torch.uint8)
+    T = torch.from_numpy
+    K.divmagic_kernel[(triton.cdiv(n, 128),)](triton.reinterpret(T(u.view(np.int64)), tl.uint64), T(i),
+                                             triton.reinterpret(T(u32.view(np.int32)), tl.uint32), T(i32), T(i16),
+                                             triton.reinterpret(ou, tl.uint64), oi, dg, n, BLOCK=128)
+    U = [int(v) for v in u]
+    U32 = [int(v) for v in u32]
+    big = 0x8000000000000005
+    ru = [[v // 10 for v in U], [v % 10 for v in U], [v // 1000000007 for v in U], [v % 1000000007 for v in U],
+          [v // big for v in U], [v % big for v in U], [v // 3 for v in U], [v // 4096 for v in U], [v % 4096 for v in U],
+          [v // 7 for v in U32], [v % 641 for v in U32], [v // 0xFFFFFFFF for v in U32], [v // 0x80000001 for v in U32]]
+    got = ou.numpy().view(np.uint64)
+    for k, r in enumerate(ru):
+        assert [int(v) for v in got[k]] == r, ("u", k)
+
+    def cdiv(a, b):
+        q = abs(a) // abs(b)
+        return -q if (a < 0) != (b < 0) else q
+
+    def cmod(a, b):
+        return a - cdiv(a, b) * b
+    I, I32, I16 = [int(v) for v in i], [int(v) for v in i32], [int(v) for v in i16]
+    D = 1099511627777
+    ri = [[cdiv(v, 7) for v in I], [cmod(v, 7) for v in I], [cdiv(v, -7) for v in I], [cmod(v, -7) for v in I],
+          [cdiv(v, D) for v in I], [cmod(v, D) for v in I], [cdiv(v, 2) for v in I], [cmod(v, 2) for v in I],
+          [cdiv(v, -4096) for v in I], [cdiv(v, 641) for v in I32], [cmod(v, -641) for v in I32], I32,
+          [cdiv(v, -2147483647) for v in I32], [cdiv(v, 3) for v in I16], [cmod(v, 10) for v in I16],
+          [cdiv(v, -128) for v in I16]]
+    for k, r in enumerate(ri):
+        assert [int(v) for v in oi[k]] == r, ("i", k)
+    for k in range(20):
+        assert [int(v) for v in dg[k]] == [(v // 10 ** k) % 10 for v in U], ("digit", k)
+
+
+def check_byte_buffer():
+    n, REC = 77, 16
+    rng = np.random.default_rng(3)
+    buf = np.zeros((n, REC), np.uint8)
+    h = rng.standard_normal(n).astype(np.float16)
+    v = rng.integers(-2 ** 31, 2 ** 31, n, dtype=np.int64).astype(np.int32)
+    f = rng.standard_normal(n).astype(np.float32)
+    buf[:, 0:2] = h.view(np.uint8).reshape(n, 2)
+    buf[:, 4:8] = v.view(np.uint8).reshape(n, 4)
+    buf[:, 8:12] = f.view(np.uint8).reshape(n, 4)
+    buf[:, 12:] = 0xEE
+    tb = torch.from_numpy(buf.copy()).reshape(-1)
+    oh = torch.empty(n, dtype=torch.float16); ov = torch.empty(n, dtype=torch.int32); of = torch.empty(n)
+    K.byte_buffer_kernel[(triton.cdiv(n, 32),)](tb, oh, ov, of, n, REC_BYTES=REC, BLOCK=32)
+    assert np.array_equal(oh.numpy(), (h * np.float16(2)))
+    assert np.array_equal(ov.numpy(), (v.astype(np.int64) - 1).astype(np.int32) if True else None)
+    assert np.array_equal(of.numpy(), f + h.astype(np.float32))
+    nb = tb.numpy().reshape(n, REC)
+    assert np.array_equal(nb[:, 8:12].copy().view(np.float32)[:, 0], f * np.float32(0.5))
+    assert np.array_equal(nb[:, 2:4].copy().view(np.int16)[:, 0], (v & 0x7FFF).astype(np.int16))
+    assert np.array_equal(nb[:, 0:2], buf[:, 0:2]) and np.array_equal(nb[:, 4:8], buf[:, 4:8])
+    assert (nb[:, 12:] == 0xEE).all()
+
+
+def check_sort_wide():
+    R, C, Kk = 5, 32, 8
+    rng = np.random.default_rng(8)
+    cases = [(torch.from_numpy(rng.integers(-2 ** 63, 2 ** 63, (R, C), dtype=np.int64)), None, False),
+             (torch.from_numpy(rng.integers(0, 2 ** 64, (R, C), dtype=np.uint64).view(np.int64)), tl.uint64, True),
+             (torch.randn(R, C, generator=g, dtype=torch.float64), None, True)]
+    for x, view, desc in cases:
+        out = torch.empty_like(x); tk = torch.empty(R, Kk, dtype=x.dtype)
+        args = [triton.reinterpret(t, view) if view is not None else t for t in (x, out, tk)]
+        K.sort_wide_kernel[(triton.cdiv(R, 2),)](*args, R, C=C, K=Kk, BLOCK_R=2, DESCENDING=desc)
+        if view is not None:  # uint64 ordering
+            key = lambda t: t.numpy().view(np.uint64)  # noqa: E731
+            ref = np.sort(key(x), 1)[:, ::-1] if desc else np.sort(key(x), 1)
+            assert np.array_equal(key(out), ref)
+            assert np.array_equal(key(tk), np.sort(key(x), 1)[:, ::-1][:, :Kk])
+        else:
+            assert torch.equal(out, torch.sort(x, 1, descending=desc).values)
+            assert torch.equal(tk, torch.sort(x, 1, descending=True).values[:, :Kk])
+
+
+def check_reverse_loops():
+    for n, BL in ((100, 32), (64, 64), (5, 16)):
+        x = torch.randn(n, generator=g)
+        y = torch.full((n,), NAN); fib = torch.zeros(1, dtype=torch.int32)
+        K.reverse_loops_kernel[(1,)](x, y, triton.reinterpret(fib, tl.uint32), n, triton.cdiv(n, BL), BLOCK=BL)
+        close(y, torch.flip(torch.cumsum(torch.flip(x, [0]), 0), [0]), 1e-5)
+        a, c = 0, 1
+        for _ in range(n):
+            a, c = c, (a + c) % 2 ** 32
+        assert int(fib.view(torch.int32)) & 0xFFFFFFFF == a
+
+
+def check_atomics_wide():
+    n = 300
+    rng = np.random.default_rng(13)
+    vals = rng.integers(0, 2 ** 64, n, dtype=np.uint64)
+    idx = rng.integers(0, 8, n).astype(np.int32)
+    u64 = np.concatenate([np.zeros(8, np.uint64), np.full(8, 2 ** 64 - 1, np.uint64)])
+    # atomic_cas takes no mask: its slots run to the last block's end
+    i64 = np.concatenate([np.zeros(8, np.int64), np.full(triton.cdiv(n, 64) * 64, -1, np.int64)])
+    u32 = np.concatenate([np.zeros(16, np.uint32), np.full(8, 0xFFFFFFFF, np.uint32)])
+    tu64 = torch.from_numpy(u64.view(np.int64).copy()); ti64 = torch.from_numpy(i64.copy())
+    tu32 = torch.from_numpy(u32.view(np.int32).copy()); tf = torch.full((n,), NAN)
+    old = torch.full((n,), 99, dtype=torch.int64)
+    K.atomics_wide_kernel[(triton.cdiv(n, 64),)](triton.reinterpret(tu64, tl.uint64), ti64,
+                                                triton.reinterpret(tu32, tl.uint32), tf, old,
+                                                triton.reinterpret(torch.from_numpy(vals.view(np.int64)), tl.uint64),
+                                                torch.from_numpy(idx), n, BLOCK=64)
+    gu = tu64.numpy().view(np.uint64)
+    for j in range(8):
+        sel = vals[idx == j]
+        assert gu[j] == (sel.max() if len(sel) else 0) and gu[8 + j] == (sel.min() if len(sel) else 2 ** 64 - 1), j
+        assert ti64[j] == sum(int(v) - (2 ** 64 if v >= 2 ** 63 else 0) >> 40 for v in sel), j
+        x = 0; o = 0; a = 0xFFFFFFFF
+        for k in np.nonzero(idx == j)[0]:
+            x ^= int(vals[k]) & 0xFFFFFFFF
+            o |= (int(vals[k]) >> 32) & 0xF0F0F0F0
+            a &= ~(1 << (k % 32)) & 0xFFFFFFFF
+        g32 = tu32.numpy().view(np.uint32)
+        assert (g32[j], g32[8 + j], g32[16 + j]) == (x, o, a), j
+    assert torch.equal(tf, torch.arange(n).float() * 0.5)
+    assert (old == 0).all()
+    assert np.array_equal(ti64[8:8 + n].numpy(), (vals & np.uint64(0xFFFF)).astype(np.int64))
+    assert (ti64[8 + n:] == 0).all()  # the masked lanes' value (other=0)
+
+
+def check_seg_suffix_axis0():
+    R, C = 32, 16
+    f = (torch.rand(R, C, generator=g) < 0.2).to(torch.int8)
+    x = torch.randint(-4, 5, (R, C), generator=g).half()
+    out = torch.empty(R, C, dtype=torch.float16); cnt = torch.empty(R, C, dtype=torch.int64)
+    K.seg_suffix_axis0_kernel[(1,)](f, x, out, cnt, R=R, C=C)
+    ref = torch.empty(R, C); rc = torch.empty(R, C, dtype=torch.int64)
+    for c in range(C):
+        for r in range(R):
+            e = r
+            while e < R - 1 and not f[e, c]:
+                e += 1
+            ref[r, c] = x[r:e + 1, c].float().sum()
+            rc[r, c] = e + 1 - r
+    assert torch.equal(out.float(), ref) and torch.equal(cnt, rc)
+
+
+def check_hist_gather_dtypes():
+    n, BINS, BL = 200, 16, 256
+    x64 = torch.randint(0, BINS, (n,), generator=g)
+    x8 = torch.randint(0, 256, (n,), generator=g, dtype=torch.uint8)
+    src = torch.randn(BL, generator=g)
+    i16 = torch.randint(0, BL, (BL,), generator=g, dtype=torch.int16)
+    h64 = torch.empty(BINS, dtype=torch.int32); h8 = torch.empty(256, dtype=torch.int32); gg = torch.empty(BL)
+    K.hist_gather_dtypes_kernel[(1,)](x64, x8, src, i16, h64, h8, gg, n, BINS=BINS, BLOCK=BL)
+    assert torch.equal(h64.long(), torch.bincount(x64, minlength=BINS))
+    assert torch.equal(h8.long(), torch.bincount(x8.long(), minlength=256))
+    assert torch.equal(gg, src[i16.long()])
+
+
 if __name__ == "__main__":
     run_checks(globals(), sys.argv[1:])
