@@ -403,6 +403,26 @@
 # CONSTEXPR: BINS=16, BLOCK=256
 # GRID: 1
 #
+# KERNEL: scalar_promotion_kernel
+# SIGNATURE: *fp16:16,*bf16:16,*i8:16,*fp32:16,fp32,fp64,i32,i64,*fp32:16,*bf16:16,*fp32:16,*fp64:16,*i64:16,*i32:16,i32
+# CONSTEXPR: BLOCK=64
+# GRID: cdiv(n, BLOCK)
+#
+# KERNEL: argmax_3d_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*i32:16,*i32:16
+# CONSTEXPR: A=4, B=16, C=8
+# GRID: 1
+#
+# KERNEL: desc4d_loop_kernel
+# SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
+# CONSTEXPR: D=32, BT=16
+# GRID: B * H
+#
+# KERNEL: while_if_dot_kernel
+# SIGNATURE: *fp32:16,*fp32:16,*fp32:16,*i32:16,fp32,i32
+# CONSTEXPR: N=16
+# GRID: 1
+#
 # KERNEL: swin_partition_kernel
 # SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
 # CONSTEXPR: WS=4, C=8
@@ -441,8 +461,12 @@
 # buffer read through pointer casts, int64/uint64/fp64 sort and topk, a
 # run-time negative-step tl.range with a backwards block pointer, 64-bit
 # unsigned atomics with sem/scope, a segmented reverse scan along axis 0,
-# histograms of int64 and uint8 sources, a gather by int16 indices) (no
-# Triton dumps yet).
+# histograms of int64 and uint8 sources, a gather by int16 indices,
+# run-time scalars' promotion (an fp64 annotation, an int64 past 32 bits),
+# max with indices tied to the right and argmin with keep_dims on a 3-D
+# tile, a rank-4 device descriptor in a loop stored transposed, power
+# iteration with a tl.dot under an `if` inside a data-dependent `while`)
+# (no Triton dumps yet).
 import math
 
 import triton
@@ -1964,3 +1988,93 @@ def hist_gather_dtypes_kernel(x64_ptr, x8_ptr, src_ptr, i16_ptr, h64_ptr, h8_ptr
     src = tl.load(src_ptr + offs)
     idx = tl.load(i16_ptr + offs)
     tl.store(g_ptr + offs, tl.gather(src, idx, 0))
+
+
+@triton.jit
+def scalar_promotion_kernel(x16_ptr, b16_ptr, i8_ptr, f32_ptr, s32, s64: tl.float64, k32, k64, o1_ptr, o2_ptr, o3_ptr, o4_ptr,
+                            o5_ptr, o6_ptr, n, BLOCK: tl.constexpr):
+    # run-time scalar arguments are tensors of their type (fp32; fp64 by an
+    # annotation; int32; int64 for a value past 32 bits) and promote what
+    # they meet, where a Python literal adopts the tensor's type
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x16 = tl.load(x16_ptr + offs, mask=m, other=0.0)
+    b16 = tl.load(b16_ptr + offs, mask=m, other=0.0)
+    i8 = tl.load(i8_ptr + offs, mask=m, other=0)
+    f32 = tl.load(f32_ptr + offs, mask=m, other=0.0)
+    r1 = x16 * s32
+    tl.static_assert(r1.dtype == tl.float32)
+    r2 = b16 * 0.1 + 1.5
+    tl.static_assert(r2.dtype == tl.bfloat16)
+    r3 = i8 * s32
+    tl.static_assert(r3.dtype == tl.float32)
+    r4 = f32 * s64
+    tl.static_assert(r4.dtype == tl.float64)
+    r5 = i8 + k64
+    tl.static_assert(r5.dtype == tl.int64)
+    r6 = (i8 * 3 - k32) // 2
+    tl.static_assert(r6.dtype == tl.int32)
+    tl.store(o1_ptr + offs, r1, mask=m)
+    tl.store(o2_ptr + offs, r2, mask=m)
+    tl.store(o3_ptr + offs, r3, mask=m)
+    tl.store(o4_ptr + offs, r4, mask=m)
+    tl.store(o5_ptr + offs, r5, mask=m)
+    tl.store(o6_ptr + offs, r6, mask=m)
+
+
+@triton.jit
+def argmax_3d_kernel(x_ptr, vmax_ptr, imax_ptr, imin_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    # tl.max with return_indices on axis 1 of a 3-D tile (ties to the right
+    # by return_indices_tie_break_left=False), tl.argmin on axis 2 with
+    # keep_dims (where a NaN lands is the reduction tree's business, in
+    # Triton too: none here)
+    oa = tl.arange(0, A)[:, None, None]
+    ob = tl.arange(0, B)[None, :, None]
+    oc = tl.arange(0, C)[None, None, :]
+    x = tl.load(x_ptr + oa * (B * C) + ob * C + oc)
+    v, i = tl.max(x, axis=1, return_indices=True, return_indices_tie_break_left=False)
+    tl.store(vmax_ptr + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], v)
+    tl.store(imax_ptr + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], i)
+    j = tl.argmin(x, 2, keep_dims=True)
+    tl.static_assert(j.shape[2] == 1)
+    tl.store(imin_ptr + oa * B + ob + oc * 0, j)
+
+
+@triton.jit
+def desc4d_loop_kernel(x_ptr, y_ptr, B, H, T, D: tl.constexpr, BT: tl.constexpr):
+    # a rank-4 device tensor descriptor [B, H, T, D] read a [1, 1, BT, D] box
+    # at a time in a loop over T, the tile transposed and written through a
+    # second descriptor of the transposed layout [B, H, D, T]
+    bh = tl.program_id(0)
+    b = bh // H
+    h = bh % H
+    xd = tl.make_tensor_descriptor(x_ptr, shape=[B, H, T, D], strides=[H * T * D, T * D, D, 1],
+                                   block_shape=[1, 1, BT, D])
+    yd = tl.make_tensor_descriptor(y_ptr, shape=[B, H, D, T], strides=[H * T * D, T * D, T, 1],
+                                   block_shape=[1, 1, D, BT])
+    for t0 in tl.range(0, T, BT):
+        tile = xd.load([b, h, t0, 0]).reshape(BT, D)
+        yd.store([b, h, 0, t0], tl.trans(tile * 2).reshape(1, 1, D, BT))
+
+
+@triton.jit
+def while_if_dot_kernel(a_ptr, b_ptr, out_ptr, iters_ptr, thresh, max_iter, N: tl.constexpr):
+    # power iteration under a data-dependent `while`: a tl.dot inside a
+    # run-time `if` inside the loop, normalised by a reduction, stopping when
+    # the change is small
+    offs = tl.arange(0, N)
+    A = tl.load(a_ptr + offs[:, None] * N + offs[None, :])
+    v = tl.load(b_ptr + offs[:, None] * N + offs[None, :])   # N columns: a block of vectors
+    it = 0
+    delta = thresh + 1.0
+    while (delta > thresh) & (it < max_iter):
+        w = tl.dot(A, v, input_precision="ieee")
+        if it % 2 == 0:
+            w = tl.dot(A, w, input_precision="ieee")
+        nrm = tl.sqrt(tl.sum(w * w, 0))
+        w = w / nrm[None, :]
+        delta = tl.max(tl.abs(w - v))
+        v = w
+        it += 1
+    tl.store(out_ptr + offs[:, None] * N + offs[None, :], v)
+    tl.store(iters_ptr, it)

@@ -1158,5 +1158,69 @@ def check_hist_gather_dtypes():
     assert torch.equal(gg, src[i16.long()])
 
 
+def check_scalar_promotion():
+    n = 100
+    x16 = torch.randn(n, generator=g).half(); b16 = torch.randn(n, generator=g).bfloat16()
+    i8 = torch.randint(-100, 100, (n,), generator=g, dtype=torch.int8); f32 = torch.randn(n, generator=g)
+    s32, s64, k32, k64 = 1.0 / 3, 1.0 / 7, 11, 2 ** 40 + 3
+    outs = [torch.empty(n), torch.empty(n, dtype=torch.bfloat16), torch.empty(n), torch.empty(n, dtype=torch.float64),
+            torch.empty(n, dtype=torch.int64), torch.empty(n, dtype=torch.int32)]
+    K.scalar_promotion_kernel[(triton.cdiv(n, 64),)](x16, b16, i8, f32, s32, s64, k32, k64, *outs, n, BLOCK=64)
+    f = np.float32
+    assert np.array_equal(outs[0].numpy(), x16.float().numpy() * f(s32))
+    close(outs[1].float(), (b16 * 0.1 + 1.5).float(), 1e-2)
+    assert np.array_equal(outs[2].numpy(), i8.numpy().astype(f) * f(s32))
+    close(outs[3], f32.double() * s64, 1e-7)
+    assert torch.equal(outs[4], i8.long() + k64)
+    A = (i8.numpy() * np.int8(3)).astype(np.int64) - k32  # i8 * 3 wraps in int8 (the literal adopts it)
+    assert np.array_equal(outs[5].numpy(), np.where((A < 0) & (A % 2 != 0), A // 2 + 1, A // 2))
+
+
+def check_argmax_3d():
+    A, B, C = 4, 16, 8
+    x = torch.randint(-3, 4, (A, B, C), generator=g).float()
+    vmax = torch.empty(A, C); imax = torch.empty(A, C, dtype=torch.int32); imin = torch.empty(A, B, dtype=torch.int32)
+    K.argmax_3d_kernel[(1,)](x, vmax, imax, imin, A=A, B=B, C=C)
+    for a in range(A):
+        for c in range(C):
+            col = x[a, :, c]
+            mx = col.max()
+            # tie_break_left=False promises some index of a maximum (the CPU
+            # gives the last, the GPU's shuffle tree another one)
+            assert vmax[a, c] == mx and col[int(imax[a, c])] == mx, (a, c)
+        for b in range(B):
+            row = x[a, b, :]
+            want = int((row == row.min()).nonzero()[0])
+            assert imin[a, b] == want, (a, b, row, imin[a, b])
+
+
+def check_desc4d_loop():
+    for B, H, T, D, BT in ((2, 3, 52, 32, 16), (1, 2, 64, 16, 32)):  # T * 4 bytes: a 16-byte stride
+        x = torch.randn(B, H, T, D, generator=g)
+        y = torch.full((B, H, D, T), NAN)
+        K.desc4d_loop_kernel[(B * H,)](x, y, B, H, T, D=D, BT=BT)
+        assert torch.equal(y, (x * 2).transpose(2, 3))
+
+
+def check_while_if_dot():
+    N = 16
+    Am = torch.randn(N, N, generator=g, dtype=torch.float64)
+    Am = (Am + Am.T).float()
+    v0 = torch.randn(N, N, generator=g)
+    out = torch.empty(N, N); iters = torch.zeros(1, dtype=torch.int32)
+    K.while_if_dot_kernel[(1,)](Am, v0, out, iters, 1e-4, 7, N=N)
+    v = v0.double(); A64 = Am.double()
+    it = 0; delta = 1.0 + 1e-4
+    while delta > 1e-4 and it < 7:
+        w = A64 @ v
+        if it % 2 == 0:
+            w = A64 @ w
+        w = w / torch.sqrt((w * w).sum(0))[None, :]
+        delta = float((w - v).abs().max())
+        v = w; it += 1
+    assert int(iters) == it == 7
+    close(out.double(), v, 1e-3)
+
+
 if __name__ == "__main__":
     run_checks(globals(), sys.argv[1:])
