@@ -423,6 +423,11 @@
 # CONSTEXPR: N=16
 # GRID: 1
 #
+# KERNEL: tensor_method_chain_kernel
+# SIGNATURE: *fp32:16,*i64:16,*fp32:16
+# CONSTEXPR: R=8, C=16
+# GRID: 1
+#
 # KERNEL: swin_partition_kernel
 # SIGNATURE: *fp32:16,*fp32:16,i32,i32,i32
 # CONSTEXPR: WS=4, C=8
@@ -465,7 +470,8 @@
 # run-time scalars' promotion (an fp64 annotation, an int64 past 32 bits),
 # max with indices tied to the right and argmin with keep_dims on a 3-D
 # tile, a rank-4 device descriptor in a loop stored transposed, power
-# iteration with a tl.dot under an `if` inside a data-dependent `while`)
+# iteration with a tl.dot under an `if` inside a data-dependent `while`,
+# a chain of tl.tensor methods)
 # (no Triton dumps yet).
 import math
 
@@ -2078,3 +2084,25 @@ def while_if_dot_kernel(a_ptr, b_ptr, out_ptr, iters_ptr, thresh, max_iter, N: t
         it += 1
     tl.store(out_ptr + offs[:, None] * N + offs[None, :], v)
     tl.store(iters_ptr, it)
+
+
+@triton.jit
+def _add_combine(a, b):
+    return a + b
+
+
+@triton.jit
+def tensor_method_chain_kernel(x_ptr, i_ptr, o_ptr, R: tl.constexpr, C: tl.constexpr):
+    # tl.tensor methods chained as users write them: elementwise math,
+    # cumsum/flip/cumprod(reverse), sort/.T/ravel/reshape, associative_scan
+    # and reduce with a @jit combine, gather, argmax, expand_dims/permute/trans
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + offs)
+    a = x.abs().sqrt().exp().log().sigmoid()
+    c = x.cumsum(1).flip(1).cumprod(0, reverse=True)
+    d = x.sort(1, descending=True).T.ravel().reshape(R, C)
+    e = x.associative_scan(1, _add_combine).reduce(0, _add_combine, keep_dims=True).broadcast_to(R, C)
+    f = x.gather(tl.load(i_ptr + offs), 1)
+    h = x.argmax(1)[:, None].to(tl.float32)
+    y = a + c * 1e-3 + d + e + f + h + x.expand_dims(2).permute(1, 0, 2).trans(1, 0, 2).reshape(R, C)
+    tl.store(o_ptr + offs, y)

@@ -1222,5 +1222,19 @@ def check_while_if_dot():
     close(out.double(), v, 1e-3)
 
 
+def check_tensor_method_chain():
+    R, C = 8, 16
+    x = torch.randn(R, C, generator=g)
+    idx = torch.randint(0, C, (R, C), generator=g)
+    o = torch.empty(R, C)
+    K.tensor_method_chain_kernel[(1,)](x, idx, o, R=R, C=C)
+    a = torch.sigmoid(torch.log(torch.exp(torch.sqrt(x.abs()))))
+    c = torch.flip(torch.flip(torch.flip(torch.cumsum(x, 1), [1]), [0]).cumprod(0), [0])
+    d = torch.sort(x, 1, descending=True).values.T.reshape(R, C)
+    e = torch.cumsum(x, 1).sum(0, keepdim=True).expand(R, C)
+    ref = a + c * 1e-3 + d + e + torch.gather(x, 1, idx) + x.argmax(1)[:, None].float() + x
+    close(o, ref, 1e-4)
+
+
 if __name__ == "__main__":
     run_checks(globals(), sys.argv[1:])
