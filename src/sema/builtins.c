@@ -1319,7 +1319,11 @@ static TV bi_sum(Sema *S, CallArgs *a) {
  * in a 1-D integer tensor, where the mask (broadcast to x's shape) holds,
  * as int32; values outside 0..num_bins-1 are not counted. Triton's
  * tt.histogram (each backend counts in place: an [N, bins] one-hot tile
- * would reach the tensor size limit long before N and bins do). */
+ * would reach the tensor size limit long before N and bins do). The IR's
+ * integers have no sign, and the backends read a narrow source as signed:
+ * an unsigned one narrower than 32 bits is zero-extended here first, so a
+ * uint8 200 counts in bin 200 of 256 (as Triton's bit-by-bit count on the
+ * GPU and its interpreter's numpy count it; it fell out as -56). */
 static TV bi_histogram(Sema *S, CallArgs *a) {
     TV x;
     if (!need_tensor(S, a, 0, &x)) return tv_err();
@@ -1330,6 +1334,11 @@ static TV bi_histogram(Sema *S, CallArgs *a) {
     if (!tv_is_int(A(1)) || a->v[1].i <= 0 || (a->v[1].i & (a->v[1].i - 1)))
         return sema_error(S, "histogram(): num_bins must be a constexpr power of 2");
     int64_t bins = a->v[1].i;
+    const TlType *xs = tl_sca(x.ty);
+    if (tl_is_unsigned(xs) && !tl_is_bool(xs) && tl_bitwidth(xs) < 32) {
+        x = sem_cast(S, x, tl_scalar(S, TL_U32), NULL);
+        if (x.kind == TV_ERR) return x;
+    }
     Value *ops[2] = {x.v, NULL};
     int nops = 1;
     TV m = a->v[2];
@@ -1585,9 +1594,11 @@ static TV bi_dot(Sema *S, CallArgs *a) {
         return sema_error(S, "First input shape (%s) and second input shape %s are not compatible for matmul (second "
                              "index of first shape (%lld) must be equal to first index of second shape (%lld)",
                           tl_cstr(S, x.ty), tl_cstr(S, y.ty), (long long)K, (long long)K2);
+    /* Triton 3.6's NVIDIA minimum (min_dot_size): any M and N (small ones
+     * run padded on tensor cores there; here those off mma's m16n8 tiles
+     * take the FMA path), K of 16, 32 for 8-bit operands */
     int64_t minK = tl_bitwidth(xs) == 8 ? 32 : 16;
-    if (M < 16 || N < 16 || K < minK)
-        return sema_error(S, "Input shapes should have M >= 16, N >= 16 and K >= %lld", (long long)minK);
+    if (K < minK) return sema_error(S, "Input shapes should have M >= 1, N >= 1 and K >= %lld", (long long)minK);
     const TlType *out = tl_scalar(S, TL_FP32);
     if (GIVEN(6) && !(out = need_dtype(S, a, 6))) return tv_err();
     const TlType *rs;
@@ -2748,6 +2759,17 @@ static TV bi_tl_tuple(Sema *S, CallArgs *a) {
     return sema_error(S, "tl.tuple() takes a tuple or a list, got %s", tv_kind_name(&t));
 }
 
+/* tuple(t) and list(t) in a @triton.constexpr_function (plain Python
+ * there, an error in a kernel, as in Triton): a tuple (what a list, a
+ * comprehension or a generator expression evaluates to) as it is. */
+static TV bi_py_tuple(Sema *S, CallArgs *a) {
+    if (!a->given[0]) return tuple_of(S, 0);
+    TV t = a->v[0];
+    if (t.kind == TV_ERR || t.kind == TV_TUPLE) return t;
+    return sema_error(S, "%s() of %s in a @triton.constexpr_function: tritonc iterates tuples, lists, "
+                         "comprehensions and generator expressions", a->bi->name, tv_kind_name(&t));
+}
+
 static TV bi_getattr(Sema *S, CallArgs *a) {
     return cg_getattr(S, a->v[0], a->v[1], a->bi->arg == 0 && a->given[2] ? A(2) : NULL, a->bi->arg == 1);
 }
@@ -2896,7 +2918,7 @@ static TV bi_next_pow2(Sema *S, CallArgs *a) {
  * numbers; a tensor argument is an error, as math.sqrt(tensor) is in Triton.
  * arg: the function, by index in the switch below. */
 enum { PM_SQRT, PM_EXP, PM_LOG, PM_LOG2, PM_LOG10, PM_SIN, PM_COS, PM_TAN, PM_ATAN, PM_TANH, PM_ERF,
-       PM_FABS, PM_CEIL, PM_FLOOR, PM_TRUNC, PM_POW, PM_ATAN2, PM_ISQRT, PM_GCD, PM_ISINF, PM_ISNAN };
+       PM_FABS, PM_CEIL, PM_FLOOR, PM_TRUNC, PM_POW, PM_ATAN2, PM_ISQRT, PM_GCD, PM_ISINF, PM_ISNAN, PM_FACTORIAL };
 
 /* |v| of a constexpr int, in uint64 (where -2**63's fits) */
 static uint64_t cx_magnitude(const TV *v) {
@@ -2923,6 +2945,7 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
         break;
     case PM_ISQRT:
     case PM_GCD:
+    case PM_FACTORIAL:
         for (int i = 0; i < nargs; i++)
             if (a->v[i].kind == TV_FLOAT) return sema_error(S, "math.%s() needs integers", a->bi->name);
         break;
@@ -2972,6 +2995,15 @@ static TV bi_pymath(Sema *S, CallArgs *a) {
         }
         return tv_uint64(p);
     }
+    case PM_FACTORIAL: { /* exact in int64 up to 20! (Python's are unbounded) */
+        if (!a->v[0].u64 && a->v[0].i < 0) return sema_error(S, "factorial() not defined for negative values");
+        if (a->v[0].u64 || a->v[0].i > 20)
+            return sema_error(S, "math.factorial(%llu) does not fit in 64 bits, the largest integer tritonc's "
+                                 "constexprs hold", (unsigned long long)a->v[0].i);
+        int64_t f = 1;
+        for (int64_t i = 2; i <= a->v[0].i; i++) f *= i;
+        return tv_int(f);
+    }
     case PM_ISINF: return tv_bool(isinf(x[0]));
     case PM_ISNAN: return tv_bool(isnan(x[0]));
     }
@@ -3011,7 +3043,7 @@ static const Builtin pymath_fns[] = {
     {"trunc", 0, "x", bi_pymath, PM_TRUNC},   {"pow", 0, "x,y", bi_pymath, PM_POW},
     {"atan2", 0, "y,x", bi_pymath, PM_ATAN2}, {"isqrt", 0, "n", bi_pymath, PM_ISQRT},
     {"gcd", 0, "a,b", bi_pymath, PM_GCD},     {"isinf", 0, "x", bi_pymath, PM_ISINF},
-    {"isnan", 0, "x", bi_pymath, PM_ISNAN},
+    {"isnan", 0, "x", bi_pymath, PM_ISNAN},   {"factorial", 0, "n", bi_pymath, PM_FACTORIAL},
 };
 
 /* Python's methods of a constexpr int or float (what @constexpr_function
@@ -4162,6 +4194,8 @@ static const Builtin builtins[] = {
     {"enumerate", BI_PY, "iterable,start=", bi_enumerate, 0},
     {"zip", BI_PY, "*iterables", bi_zip, 0},
     {"tuple", TL, "args=", bi_tl_tuple, 0},
+    {"tuple", BI_PYCX, "iterable=", bi_py_tuple, 0},
+    {"list", BI_PYCX, "iterable=", bi_py_tuple, 0},
     {"getattr", BI_PY, "obj,name,default=", bi_getattr, 0},
     {"hasattr", BI_PY, "obj,name", bi_getattr, 1},
     {"isinstance", BI_PY, "obj,classinfo", bi_isinstance, 0},

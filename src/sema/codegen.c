@@ -418,6 +418,7 @@ static NOT_INLINE TV lookup_rest(Sema *S, const char *name, const TV *global) {
                           name);
     const Builtin *bi = builtin_lookup(BI_PY, name);
     if (bi) return (TV){.kind = TV_BUILTIN, .bi = bi};
+    if (S->fn && S->fn->const_eval && (bi = builtin_lookup(BI_PYCX, name))) return (TV){.kind = TV_BUILTIN, .bi = bi};
     for (int i = 0; py_builtin_names[i]; i++)
         if (!strcmp(name, py_builtin_names[i]))
             return sema_error(S, "the Python builtin '%s' is not supported in Triton kernels by tritonc", name);
@@ -910,20 +911,49 @@ static bool is_range_call(Sema *S, const PyExpr *it, TV *f) {
     return f->kind == TV_BUILTIN && (!strcmp(f->bi->name, "range") || !strcmp(f->bi->name, "static_range"));
 }
 
-/* [elt for target in T if c]: over a tuple T only, as in Triton, evaluated
- * element by element at compile time into a tuple; the conditions must be
- * constexprs. */
+/* range(...)'s values, for a comprehension a @triton.constexpr_function
+ * runs at compile time: its bounds must be constexpr integers. */
+static TV range_tuple(Sema *S, const PyExpr *call) {
+    int n = call->call.args.len;
+    if (n < 1 || n > 3 || call->call.nkeywords)
+        return sema_error(S, "range expected 1 to 3 positional arguments, got %d", n);
+    int64_t b[3] = {0, 0, 1};
+    for (int i = 0; i < n; i++) {
+        TV v = cg_expr(S, call->call.args.items[i]);
+        if (v.kind == TV_ERR) return v;
+        if (v.kind != TV_INT && v.kind != TV_BOOL) {
+            at_expr(S, call->call.args.items[i]);
+            return sema_error(S, "range() in a @triton.constexpr_function needs constexpr integers, not %s",
+                              tv_kind_name(&v));
+        }
+        b[n == 1 ? 1 : i] = v.i;
+    }
+    if (b[2] == 0) return sema_error(S, "range() arg 3 must not be zero");
+    int64_t cnt = 0;
+    for (int64_t i = b[0]; b[2] > 0 ? i < b[1] : i > b[1]; i += b[2])
+        if (++cnt > 1000000) return sema_error(S, "this comprehension of a @triton.constexpr_function would run more than a million times");
+    TV *vals = ARENA_ARRAY(S->arena, TV, cnt + 1);
+    cnt = 0;
+    for (int64_t i = b[0]; b[2] > 0 ? i < b[1] : i > b[1]; i += b[2]) vals[cnt++] = tv_int(i);
+    return make_tuple(S, vals, (int)cnt);
+}
+
+/* [elt for target in T if c] (and, in a @triton.constexpr_function, a
+ * generator expression, or either over range()): over a tuple T only in a
+ * kernel, as in Triton, evaluated element by element at compile time into
+ * a tuple; the conditions must be constexprs. */
 static NOT_INLINE TV visit_listcomp(Sema *S, const PyExpr *e) {
     if (e->comp.ngens != 1) return sema_error(S, "nested comprehensions are not supported in Triton kernels");
     const PyComprehension *g = &e->comp.gens[0];
     TV f = tv_none();
     bool over_range = is_range_call(S, g->iter, &f);
+    bool const_eval = S->fn && S->fn->const_eval;
     at_expr(S, e);
-    if (over_range)
+    if (over_range && !const_eval)
         return sema_error(S, "list comprehensions are only supported over tuples in Triton kernels, not over %s()",
                           f.bi->name);
     if (f.kind == TV_ERR) return f;
-    TV t = cg_expr(S, g->iter);
+    TV t = over_range ? range_tuple(S, g->iter) : cg_expr(S, g->iter);
     if (t.kind == TV_ERR) return t;
     at_expr(S, e);
     if (t.kind != TV_TUPLE)
@@ -1036,7 +1066,9 @@ TV cg_expr(Sema *S, const PyExpr *e) {
     case PY_EXPR_LISTCOMP: return visit_listcomp(S, e);
     case PY_EXPR_SETCOMP: return sema_error(S, "set comprehensions are not supported in Triton kernels");
     case PY_EXPR_DICTCOMP: return sema_error(S, "dict comprehensions are not supported in Triton kernels");
-    case PY_EXPR_GENEXP: return sema_error(S, "generator expressions are not supported in Triton kernels");
+    case PY_EXPR_GENEXP: /* (plain Python in a @triton.constexpr_function) */
+        if (S->fn && S->fn->const_eval) return visit_listcomp(S, e);
+        return sema_error(S, "generator expressions are not supported in Triton kernels");
     case PY_EXPR_LAMBDA: return sema_error(S, "lambda expressions are not supported in Triton kernels");
     case PY_EXPR_DICT: return sema_error(S, "dict displays are not supported in Triton kernels");
     case PY_EXPR_SET: return sema_error(S, "set displays are not supported in Triton kernels");

@@ -420,7 +420,8 @@ typedef struct CallArgs CallArgs;
 typedef TV (*BuiltinFn)(Sema *S, CallArgs *a);
 enum { BI_TL = 1, BI_MATH = 2, BI_METHOD = 4, BI_PY = 8, BI_TRITON = 16, BI_LIBDEVICE = 32,
        BI_STATIC = 64 /* gets unevaluated argument nodes */,
-       BI_DESC = 128 /* a method of tensor descriptors (block pointers) */ };
+       BI_DESC = 128 /* a method of tensor descriptors (block pointers) */,
+       BI_PYCX = 256 /* a Python builtin only a @triton.constexpr_function's body may call */ };
 struct Builtin {
     const char *name;
     unsigned where;      /* BI_*: the namespaces it is found in */

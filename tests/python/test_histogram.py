@@ -5,7 +5,9 @@ into 256 bins (16.7M elements as an [N, bins] comparison tile, over the
 tensor size limit: tt.histogram counts in place), masked and ragged
 blocks, values outside 0..bins-1 (negative or too large: not counted), a
 scalar mask, bins smaller than the block and larger than it, i8 and i64
-sources, and the diagnostics Triton gives."""
+sources, uint8 and uint16 sources over their whole range (a uint8 200 in
+bin 200 of 256: it was read as -56 and dropped), and the diagnostics
+Triton gives."""
 import torch
 
 import tritonc as triton
@@ -102,6 +104,19 @@ def check_dtypes_and_masks():
         assert torch.equal(h, want), (dt, h, want)
 
 
+def check_unsigned_sources():
+    g = torch.Generator().manual_seed(5)
+    x8 = torch.randint(0, 256, (1024,), dtype=torch.uint8, generator=g)
+    h = torch.zeros(256, dtype=torch.int32)
+    hist_kernel[(1,)](x8, h, 1000, BLOCK=1024, BINS=256)
+    assert torch.equal(h, ref(x8[:1000], 256)), h
+    x16 = torch.randint(0, 2 ** 16, (512,), dtype=torch.int32, generator=g)
+    x16[:8] = torch.tensor([0, 1, 32767, 32768, 40000, 65535, 2047, 2048])
+    h = torch.zeros(2048, dtype=torch.int32)
+    hist_kernel[(1,)](triton.reinterpret(x16.to(torch.int16), tl.uint16), h, 512, BLOCK=512, BINS=2048)
+    assert torch.equal(h, ref(x16, 2048)), h
+
+
 def check_errors():
     x = torch.zeros(64 * 64, dtype=torch.float32)
     h = torch.zeros(16, dtype=torch.int32)
@@ -119,7 +134,7 @@ def check_errors():
 
 def main():
     for f in (check_large_block, check_masked_out_of_range, check_ragged_grid, check_dtypes_and_masks,
-              check_errors):
+              check_unsigned_sources, check_errors):
         f()
         print(f.__name__, "ok")
 

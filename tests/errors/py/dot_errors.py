@@ -8,15 +8,15 @@
 # RUN: not %tritonc compile %s --kernel out_bf16 --signature '*bf16' --emit ttir 2>&1 | FileCheck %s --check-prefix=BF16
 # RUN: not %tritonc compile %s --kernel out_int --signature '*fp16' --emit ttir 2>&1 | FileCheck %s --check-prefix=OUTINT
 # tl.dot's operands are checked at the call, with Triton's messages: the
-# inner dimensions, the rank, the minimum block size, the dtypes, the
-# accumulator's type and the precision options. fp16 operands accumulate
+# inner dimensions, the rank, the minimum K (M and N: any, since Triton 3.5),
+# the dtypes, the accumulator's type and the precision options. fp16 operands accumulate
 # in fp32 or fp16: another out_dtype is an error (it was ignored, the
 # result fp32; Triton makes IR it cannot verify).
 # INNER: {{.*}}dot_errors.py:41:9: error: First input shape (<[32, 32], fp16>) and second input shape <[16, 32], fp16> are not compatible for matmul (second index of first shape (32) must be equal to first index of second shape (16)
 # INNER-NOT: error:
 # RANK: {{.*}}dot_errors.py:48:17: error: Both inputs must be either 2D or 3D; (lhs: <[32], fp16> vs rhs: <[32], fp16>)
 # RANK-NOT: error:
-# SMALL: {{.*}}dot_errors.py:55:21: error: Input shapes should have M >= 16, N >= 16 and K >= 16
+# SMALL: {{.*}}dot_errors.py:55:21: error: Input shapes should have M >= 1, N >= 1 and K >= 16
 # SMALL-NOT: error:
 # MIXED: {{.*}}dot_errors.py:61:9: error: Both operands must be same dtype. Got fp16 and int8
 # MIXED-NOT: error:
