@@ -405,8 +405,10 @@ static Value *expand(Ex *x, const char *name, Value *a, Value *b) {
         r = sel(x, cmp(x, CMPF_OGT, a, K(x, 1e18)), add(x, log_(x, a), K(x, M_LN2)), r);
         return sel(x, cmp(x, CMPF_ULT, a, K(x, 1)), K(x, NAN), r);
     }
-    if (NAME_IS("atanh"))
-        return mul(x, K(x, 0.5), log1p_(x, dv(x, mul(x, K(x, 2), a), sub(x, K(x, 1), a))));
+    if (NAME_IS("atanh")) { /* on |a|: log1p of a negative quotient near -1 (a near -1) lost ~6 ulps */
+        Value *ax = fabs_(x, a);
+        return copysign_(x, mul(x, K(x, 0.5), log1p_(x, dv(x, mul(x, K(x, 2), ax), sub(x, K(x, 1), ax)))), a);
+    }
     if (NAME_IS("hypot")) return hypot_(x, a, b);
     if (NAME_IS("erfc")) return wide(x) ? NULL : erfc32(x, a); /* fp64: expand-f64-math */
     if (NAME_IS("pow")) return pow_(x, a, b);
