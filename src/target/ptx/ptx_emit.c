@@ -2587,9 +2587,9 @@ static bool lower_known_bits(Px *p, Op *op) {
     int64_t pred = op->kind == ARITH_CMPI ? ew_attr(p, op, AN_PREDICATE) : 0;
     int n = tile_slots(p, op_result(op, 0)->type);
     if (n < 0 || (ta->n != n && ta->n != 1) || (tb->n != n && tb->n != 1)) return false;
-    Slot tmp;
+    uint64_t bits;
     for (int i = 0; i < n; i++) /* (all of them, or none: nothing emitted yet) */
-        if (tb->s[tb->n == 1 ? 0 : i].kind != SLOT_IMM || !maybits_of(p, ta->s[ta->n == 1 ? 0 : i], (uint64_t *)&tmp))
+        if (tb->s[tb->n == 1 ? 0 : i].kind != SLOT_IMM || !maybits_of(p, ta->s[ta->n == 1 ? 0 : i], &bits))
             return false;
     Tile *out = result_tile(p, op, 0);
     for (int i = 0; i < n; i++)
