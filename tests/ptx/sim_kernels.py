@@ -699,6 +699,14 @@ def sort_network():
         out = nan(r, n, dtype=dt) if dt != torch.int32 else torch.zeros(r, n, dtype=dt)
         check(S.sort_rows_kernel, (1,), x, out, out.clone(), out[:, :k].clone().contiguous(), R=r, N=n, K=k, DESC=desc,
               num_warps=w)
+    # 8-, 16- and 64-bit partners across lanes (shfl of a widened or split register)
+    for dt, r, n, k, w in ((torch.int16, 2, 512, 8, 4), (torch.int64, 2, 256, 4, 2), (torch.float64, 1, 1024, 8, 8),
+                           (torch.uint8, 4, 128, 16, 4), (torch.int8, 8, 64, 8, 2)):
+        x = randn(r, n, dtype=dt) if dt.is_floating_point else \
+            randint(0 if dt == torch.uint8 else -100, 255 if dt == torch.uint8 else 100, r, n, dtype=dt)
+        out = torch.zeros(r, n, dtype=dt)
+        check(S.sort_rows_kernel, (1,), x, out, out.clone(), out[:, :k].clone().contiguous(), R=r, N=n, K=k,
+              DESC=bool(w & 2), num_warps=w)
 
 
 # ---- dots ------------------------------------------------------------------------
