@@ -20,30 +20,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #define TRACE_MAX 256
 
 static int trace_state; /* 0: not read yet, 1: off, 2: on */
 static struct {
     const char *what;
-    long long ns;
+    double s; /* now_seconds() */
     long faults;
 } marks[TRACE_MAX];
 static int nmarks;
 
-static long long mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void trace_dump(void) {
     for (int i = 0; i < nmarks; i++) {
-        long long d = i ? marks[i].ns - marks[i - 1].ns : 0;
+        double d = i ? marks[i].s - marks[i - 1].s : 0;
         long f = i ? marks[i].faults - marks[i - 1].faults : 0;
-        fprintf(stderr, "tritonc trace: +%9.1f us (%7.1f) [%3ld faults] %s\n", (marks[i].ns - marks[0].ns) / 1e3,
-                d / 1e3, f, marks[i].what);
+        fprintf(stderr, "tritonc trace: +%9.1f us (%7.1f) [%3ld faults] %s\n", (marks[i].s - marks[0].s) * 1e6,
+                d * 1e6, f, marks[i].what);
     }
 }
 
@@ -64,6 +57,6 @@ void tc_trace_mark(const char *what) {
     getrusage(RUSAGE_SELF, &ru);
     marks[nmarks].what = what;
     marks[nmarks].faults = ru.ru_minflt;
-    marks[nmarks].ns = mono_ns();
+    marks[nmarks].s = now_seconds();
     nmarks++;
 }
